@@ -1,0 +1,41 @@
+# Celestial: `make setup` once, then `make run`; `make test` runs the whole suite.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PROTO_INCLUDE = $(shell $(PY) -c "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))")
+
+.PHONY: help setup proto run test test-unit test-api bench clean
+
+help:  ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet --no-deps -e . --config-settings editable_mode=compat
+	touch $@
+
+setup: $(VENV)/.installed proto  ## Create the venv with pinned dependencies and generate the protos
+
+proto: $(VENV)/.installed  ## Generate the Python code of protos/ into celestial/ (not committed)
+	rm -rf celestial && mkdir -p celestial/v1
+	$(PY) -m grpc_tools.protoc -I protos -I $(PROTO_INCLUDE) \
+		--python_out=. --grpc_python_out=. --pyi_out=. \
+		--include_source_info --descriptor_set_out=celestial/v1/descriptor_set.binpb \
+		protos/celestial/v1/*.proto
+
+run: setup  ## Run every process on loopback (CELESTIAL_HTTP_PORT, default 8080); Ctrl-C stops all
+	$(PY) -m deploy.supervisor
+
+test: setup  ## Run the whole test suite (unit, service, API on real processes, fuzz)
+	$(PY) -m pytest -q
+
+test-unit: setup  ## Run the kernel and gateway unit tests only
+	$(PY) -m pytest -q tests/unit
+
+bench: setup  ## Run the benchmarks; each prints its figure beside a reference measured in the same run
+	$(PY) -m bench
+
+clean:  ## Remove the venv, generated code and local data
+	rm -rf $(VENV) celestial var
