@@ -1,0 +1,95 @@
+"""Configuration: the only module that reads the environment. Every setting and its default."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+SERVICE_NAMES = ("ephemeris", "timelords", "search", "astrocartography")
+
+
+def _int(env: dict, name: str, default: int) -> int:
+    return int(env.get(name, default))
+
+
+def _float(env: dict, name: str, default: float) -> float:
+    return float(env.get(name, default))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every runtime setting, read once from the environment by :func:`load_settings`."""
+
+    # CELESTIAL_EPHE_PATH: folder of the Swiss Ephemeris .se1 files.
+    ephe_path: Path = REPO_ROOT / "data" / "ephe"
+    # CELESTIAL_DATA_DIR: where the embedded SQLite store keeps its file.
+    data_dir: Path = REPO_ROOT / "var"
+    # CELESTIAL_HTTP_HOST / CELESTIAL_HTTP_PORT: where the gateway listens.
+    http_host: str = "127.0.0.1"
+    http_port: int = 8080
+    # CELESTIAL_<SERVICE>_ADDRESSES: comma-separated host:port list of one service's processes.
+    service_addresses: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # CELESTIAL_<SERVICE>_PROCESSES: how many processes `make run` starts for a service.
+    service_processes: dict[str, int] = field(default_factory=dict)
+    # CELESTIAL_SERVICE_BASE_PORT: first gRPC port `make run` hands out.
+    service_base_port: int = 50100
+    # CELESTIAL_SERVICE_QUEUE: requests one service process accepts at once (one computes,
+    # the rest wait); beyond it the process answers RESOURCE_EXHAUSTED and the gateway 503.
+    service_queue: int = 16
+    # CELESTIAL_FAST_DEADLINE_S / CELESTIAL_SCAN_DEADLINE_S: gRPC deadline per deadline class.
+    fast_deadline_s: float = 10.0
+    scan_deadline_s: float = 60.0
+    # CELESTIAL_KEY_CACHE_S: how long a key record is trusted before it is read again.
+    key_cache_s: float = 60.0
+    # CELESTIAL_LOG_FORMAT: json (default outside a terminal) or console.
+    log_format: str = "json"
+    # CELESTIAL_LOG_LEVEL
+    log_level: str = "INFO"
+    # CELESTIAL_NATS_URL: when set, the key and credit store is NATS JetStream (issue 3).
+    nats_url: str | None = None
+    # CELESTIAL_ADMIN_TOKEN: bearer token of the admin HTTP API; unset disables it.
+    admin_token: str | None = None
+
+    @property
+    def database_path(self) -> Path:
+        """Return the path of the embedded store's SQLite file."""
+        return self.data_dir / "celestial.sqlite3"
+
+
+def load_settings(env: dict | None = None) -> Settings:
+    """Return the settings read from ``env`` (default: the process environment)."""
+    env = dict(os.environ if env is None else env)
+    base_port = _int(env, "CELESTIAL_SERVICE_BASE_PORT", 50100)
+    default_processes = {"ephemeris": 2, "timelords": 1, "search": 1, "astrocartography": 1}
+    processes: dict[str, int] = {}
+    addresses: dict[str, tuple[str, ...]] = {}
+    port = base_port
+    for name in SERVICE_NAMES:
+        count = _int(env, f"CELESTIAL_{name.upper()}_PROCESSES", default_processes[name])
+        processes[name] = count
+        listed = env.get(f"CELESTIAL_{name.upper()}_ADDRESSES")
+        if listed:
+            addresses[name] = tuple(a.strip() for a in listed.split(",") if a.strip())
+        else:
+            addresses[name] = tuple(f"127.0.0.1:{port + i}" for i in range(count))
+        port += count
+    return Settings(
+        ephe_path=Path(env.get("CELESTIAL_EPHE_PATH", REPO_ROOT / "data" / "ephe")),
+        data_dir=Path(env.get("CELESTIAL_DATA_DIR", REPO_ROOT / "var")),
+        http_host=env.get("CELESTIAL_HTTP_HOST", "127.0.0.1"),
+        http_port=_int(env, "CELESTIAL_HTTP_PORT", 8080),
+        service_addresses=addresses,
+        service_processes=processes,
+        service_base_port=base_port,
+        service_queue=_int(env, "CELESTIAL_SERVICE_QUEUE", 16),
+        fast_deadline_s=_float(env, "CELESTIAL_FAST_DEADLINE_S", 10.0),
+        scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),
+        key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),
+        log_format=env.get("CELESTIAL_LOG_FORMAT", "json"),
+        log_level=env.get("CELESTIAL_LOG_LEVEL", "INFO"),
+        nats_url=env.get("CELESTIAL_NATS_URL") or None,
+        admin_token=env.get("CELESTIAL_ADMIN_TOKEN") or None,
+    )

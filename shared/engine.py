@@ -1,0 +1,292 @@
+"""The only door to the Swiss Ephemeris: every ``swisseph`` call of the service goes through here."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import swisseph as swe
+
+from shared.config import load_settings
+from shared.errors import InvalidParameter, OutOfRange
+
+# Calculation flag bits (Swiss Ephemeris SEFLG_*), re-exported so no other module needs swisseph.
+FLG_SWIEPH: int = swe.FLG_SWIEPH
+FLG_MOSEPH: int = swe.FLG_MOSEPH
+FLG_SPEED: int = swe.FLG_SPEED
+FLG_EQUATORIAL: int = swe.FLG_EQUATORIAL
+FLG_SIDEREAL: int = swe.FLG_SIDEREAL
+FLG_NONUT: int = swe.FLG_NONUT
+FLG_J2000: int = swe.FLG_J2000
+FLG_TOPOCTR: int = swe.FLG_TOPOCTR
+FLG_HELCTR: int = swe.FLG_HELCTR
+FLG_XYZ: int = swe.FLG_XYZ
+FLG_TRUEPOS: int = swe.FLG_TRUEPOS
+FLG_NOABERR: int = swe.FLG_NOABERR
+FLG_NOGDEFL: int = swe.FLG_NOGDEFL
+FLG_ICRS: int = swe.FLG_ICRS
+
+# Registry name -> Swiss Ephemeris body number (swephexp.h SE_SUN ... SE_VESTA, SE_EARTH).
+BODY_NUMBERS: dict[str, int] = {
+    "sun": swe.SUN,
+    "moon": swe.MOON,
+    "mercury": swe.MERCURY,
+    "venus": swe.VENUS,
+    "mars": swe.MARS,
+    "jupiter": swe.JUPITER,
+    "saturn": swe.SATURN,
+    "uranus": swe.URANUS,
+    "neptune": swe.NEPTUNE,
+    "pluto": swe.PLUTO,
+    "mean_node": swe.MEAN_NODE,
+    "true_node": swe.TRUE_NODE,
+    "mean_apogee": swe.MEAN_APOG,
+    "osc_apogee": swe.OSCU_APOG,
+    "earth": swe.EARTH,
+    "chiron": swe.CHIRON,
+    "pholus": swe.PHOLUS,
+    "ceres": swe.CERES,
+    "pallas": swe.PALLAS,
+    "juno": swe.JUNO,
+    "vesta": swe.VESTA,
+}
+
+# The sidereal mode Swiss Ephemeris starts with (Fagan/Bradley, SE_SIDM_FAGAN_BRADLEY = 0); the
+# state every configured() block returns to.
+DEFAULT_SIDEREAL_MODE = swe.SIDM_FAGAN_BRADLEY
+
+# Span of the bundled .se1 files (data/ephe), found by bisection against them: outside it the
+# planets and the Moon fall back to the Moshier ephemeris and the asteroids have no data.
+EPHEMERIS_FILES_SPAN_TEXT = "1200-01-08 to 3000-01-10 CE"
+
+_init_lock = threading.Lock()
+_initialised = False
+# Held while a configured() block has sidereal mode or observer set, so two threads never see
+# each other's global Swiss Ephemeris state.
+_state_lock = threading.RLock()
+
+
+def _ensure_initialised() -> None:
+    """Point Swiss Ephemeris at the configured ephemeris folder, once per process."""
+    global _initialised
+    if _initialised:
+        return
+    with _init_lock:
+        if not _initialised:
+            swe.set_ephe_path(str(load_settings().ephe_path))
+            swe.set_sid_mode(DEFAULT_SIDEREAL_MODE, 0.0, 0.0)
+            _initialised = True
+
+
+@contextlib.contextmanager
+def configured(
+    *,
+    sidereal_mode: int | None = None,
+    observer_lon_lat_alt: tuple[float, float, float] | None = None,
+) -> Iterator[None]:
+    """Set the sidereal mode and/or topocentric observer for the block; reset both on exit.
+
+    ``sidereal_mode`` is a Swiss Ephemeris ayanamsha id (0-46), used by calls that pass
+    ``FLG_SIDEREAL``; ``observer_lon_lat_alt`` is (east longitude deg, latitude deg, altitude m),
+    used by calls that pass ``FLG_TOPOCTR``. On exit, even after an exception, the mode goes
+    back to :data:`DEFAULT_SIDEREAL_MODE` and the observer to the geocentre (0, 0, 0), so no
+    request leaks state into the next. The block holds a process-wide lock.
+    """
+    _ensure_initialised()
+    with _state_lock:
+        try:
+            if sidereal_mode is not None:
+                swe.set_sid_mode(int(sidereal_mode), 0.0, 0.0)
+            if observer_lon_lat_alt is not None:
+                lon, lat, alt = observer_lon_lat_alt
+                swe.set_topo(float(lon), float(lat), float(alt))
+            yield
+        finally:
+            if sidereal_mode is not None:
+                swe.set_sid_mode(DEFAULT_SIDEREAL_MODE, 0.0, 0.0)
+            if observer_lon_lat_alt is not None:
+                swe.set_topo(0.0, 0.0, 0.0)
+
+
+_PATH_IN_MESSAGE = re.compile(r"\s*in PATH '[^']*'")
+_NO_DATA_MARKERS = ("not found in path", "outside", "out of range", "beyond", "ephemeris range")
+
+
+def is_no_data_error(exc: BaseException) -> bool:
+    """Return True when a swisseph.Error says the ephemeris files do not cover the date."""
+    text = str(exc).lower()
+    return any(marker in text for marker in _NO_DATA_MARKERS)
+
+
+@contextlib.contextmanager
+def map_engine_errors(
+    subject: str | Callable[[], str] = "the calculation", *, param: str | None = None
+) -> Iterator[None]:
+    """Turn ``swisseph.Error`` raised inside the block into the service's error types.
+
+    A date the ephemeris files do not cover (asteroids have no analytic fallback) becomes
+    :class:`OutOfRange`; anything else becomes :class:`InvalidParameter`. ``subject`` names what
+    was being computed (e.g. ``"chiron at 1100-01-01T00:00:00.000Z"``), or is a function
+    returning it (called only on error); ``param`` names the request parameter to blame. File
+    paths of the server never reach the message.
+    """
+    try:
+        yield
+    except swe.Error as exc:
+        if callable(subject):
+            subject = subject()
+        if is_no_data_error(exc):
+            raise OutOfRange(
+                f"No ephemeris data for {subject}: the asteroid ephemeris covers "
+                f"{EPHEMERIS_FILES_SPAN_TEXT} and has no fallback outside it.",
+                suggestion=f"Choose a moment within {EPHEMERIS_FILES_SPAN_TEXT}, or leave the "
+                "asteroids out (the planets and the Moon are available beyond it).",
+                param=param,
+            ) from None
+        detail = _PATH_IN_MESSAGE.sub("", str(exc)).replace("swisseph.", "")
+        raise InvalidParameter(
+            f"The ephemeris engine refused {subject}: {detail}",
+            suggestion="Check the moment, place and flags of the request.",
+            param=param,
+        ) from None
+
+
+@dataclass(frozen=True)
+class BodyCalc:
+    """One body's six Swiss Ephemeris coordinates and how they were obtained.
+
+    ``values`` is (longitude or RA deg, latitude or declination deg, distance AU, and their
+    daily speeds, zero when not asked for); the frame is whatever the flags asked for.
+    ``used_fallback`` is True when the built-in Moshier ephemeris was used because the files
+    do not cover the date.
+    """
+
+    values: tuple[float, float, float, float, float, float]
+    used_fallback: bool
+
+
+def calc_body(jd_ut1: float, body_number: int, flags: int) -> BodyCalc:
+    """Return ``swe.calc_ut(jd_ut1, body_number, flags | FLG_SWIEPH)`` with fallback detection.
+
+    Raises ``swisseph.Error`` untouched; wrap the call in :func:`map_engine_errors`.
+    """
+    _ensure_initialised()
+    values, retflags = swe.calc_ut(jd_ut1, body_number, flags | FLG_SWIEPH)
+    return BodyCalc(values, not (retflags & FLG_SWIEPH))
+
+
+def obliquity_deg(jd_ut1: float) -> tuple[float, float]:
+    """Return (true obliquity, mean obliquity) of the ecliptic of date in degrees (SE_ECL_NUT)."""
+    _ensure_initialised()
+    values, _ = swe.calc_ut(jd_ut1, swe.ECL_NUT, 0)
+    return values[0], values[1]
+
+
+def nutation_deg(jd_ut1: float) -> tuple[float, float]:
+    """Return (nutation in longitude, nutation in obliquity) of date in degrees (SE_ECL_NUT)."""
+    _ensure_initialised()
+    values, _ = swe.calc_ut(jd_ut1, swe.ECL_NUT, 0)
+    return values[2], values[3]
+
+
+def ayanamsha_deg(jd_ut1: float, sidereal_mode: int, *, no_nutation: bool = False) -> float:
+    """Return the ayanamsha of ``sidereal_mode`` at ``jd_ut1`` in degrees.
+
+    With nutation (the default) it is the "true" value that Swiss Ephemeris subtracts from a
+    tropical longitude of date; with ``no_nutation`` the mean value.
+    """
+    flags = FLG_SWIEPH | (FLG_NONUT if no_nutation else 0)
+    with configured(sidereal_mode=sidereal_mode):
+        _, value = swe.get_ayanamsa_ex_ut(jd_ut1, flags)
+    return value
+
+
+def ayanamsha_engine_name(sidereal_mode: int) -> str:
+    """Return Swiss Ephemeris's own display name of an ayanamsha id (swe_get_ayanamsa_name)."""
+    return swe.get_ayanamsa_name(sidereal_mode)
+
+
+def sidereal_mode_constants() -> dict[str, int]:
+    """Return swisseph's SIDM_* constants as {constant name: id}, for checking our table."""
+    return {name: getattr(swe, name) for name in dir(swe) if name.startswith("SIDM_")}
+
+
+def delta_t_days(jd_ut1: float) -> float:
+    """Return Delta T = TT - UT1 in days at ``jd_ut1``, the value swe.calc_ut uses internally.
+
+    Swiss Ephemeris's model: Stephenson, Morrison & Hohenkerk (2016) before 1955, the
+    Astronomical Almanac / IERS tables after, extrapolated beyond the last tabulated year;
+    tidal acceleration of the bundled (DE431-based) files.
+    """
+    _ensure_initialised()
+    return swe.deltat_ex(jd_ut1, FLG_SWIEPH)
+
+
+@dataclass(frozen=True)
+class HouseCalc:
+    """Raw house result: cusps (12, or 36 for Gauquelin) and the ascmc points, all degrees.
+
+    ``ascmc`` is Swiss Ephemeris's order: ascendant, MC, ARMC, vertex, equatorial ascendant,
+    co-ascendant (Koch), co-ascendant (Munkasey), polar ascendant. ``letter`` is the system that
+    produced the cusps, ``"O"`` (Porphyrius) when ``polar_fallback`` is True.
+    """
+
+    cusps: tuple[float, ...]
+    ascmc: tuple[float, ...]
+    letter: str
+    polar_fallback: bool
+
+
+def houses(jd_ut1: float, latitude_deg: float, longitude_deg: float, letter: str, flags: int = 0) -> HouseCalc:
+    """Return the houses of system ``letter`` at a place (swe.houses_ex2), with polar detection.
+
+    ``flags`` may hold FLG_SIDEREAL (inside :func:`configured`) and FLG_NONUT. When Swiss
+    Ephemeris reports that the system has no cusps inside the polar circle, the houses are
+    computed again as Porphyrius and ``polar_fallback`` is set.
+    """
+    _ensure_initialised()
+    try:
+        cusps, ascmc, _, _ = swe.houses_ex2(jd_ut1, latitude_deg, longitude_deg, letter.encode("ascii"), flags)
+        return HouseCalc(tuple(cusps), tuple(ascmc), letter, False)
+    except swe.Error as exc:
+        if "polar circle" not in str(exc).lower():
+            raise
+    cusps, ascmc, _, _ = swe.houses_ex2(jd_ut1, latitude_deg, longitude_deg, b"O", flags)
+    return HouseCalc(tuple(cusps), tuple(ascmc), "O", True)
+
+
+def utc_to_jd_ut1(year: int, month: int, day: int, hour: int, minute: int, second: float) -> float:
+    """Return the UT1 Julian Day of a proleptic-Gregorian UTC clock reading (swe.utc_to_jd).
+
+    Leap-second aware from 1972 (second 60 is valid only in a real leap second; otherwise
+    ``swisseph.Error``); before 1972 the reading is taken as UT1.
+    """
+    _ensure_initialised()
+    _, jd_ut1 = swe.utc_to_jd(year, month, day, hour, minute, second, swe.GREG_CAL)
+    return jd_ut1
+
+
+def is_leap_second_minute(year: int, month: int, day: int, hour: int, minute: int) -> bool:
+    """Return True when the given UTC minute has a 61st second (a leap second follows it)."""
+    if hour != 23 or minute != 59:
+        return False
+    _ensure_initialised()
+    try:
+        swe.utc_to_jd(year, month, day, hour, minute, 60.0, swe.GREG_CAL)
+    except swe.Error:
+        return False
+    return True
+
+
+def jd_ut1_to_utc(jd_ut1: float) -> tuple[int, int, int, int, int, float]:
+    """Return the proleptic-Gregorian UTC clock reading (y, m, d, h, min, s) of a UT1 Julian Day.
+
+    Goes through the leap-second table (swe.jdut1_to_utc); seconds may reach 60.x inside a
+    leap second.
+    """
+    _ensure_initialised()
+    year, month, day, hour, minute, second = swe.jdut1_to_utc(jd_ut1, swe.GREG_CAL)
+    return int(year), int(month), int(day), int(hour), int(minute), float(second)

@@ -1,0 +1,227 @@
+"""The one error type of the service: a machine code, an HTTP status, a message and a suggestion.
+
+Every layer raises a subclass of :class:`CelestialError`; the gRPC boundary carries it in the
+status details and the gateway renders it as the spec's error body
+``{errors: [{code, message, suggestion, param?}], meta: {request_id}}``. The table of codes
+and statuses is ``spec/decisions.md`` ("Error codes and statuses").
+"""
+
+from __future__ import annotations
+
+import grpc
+
+
+class CelestialError(Exception):
+    """A handled failure with a stable machine ``code`` and a client-facing ``suggestion``."""
+
+    code: str = "internal_error"
+    http_status: int = 500
+    grpc_code: grpc.StatusCode = grpc.StatusCode.INTERNAL
+    default_suggestion: str = "Retry later; if it persists, report the request id."
+
+    def __init__(self, message: str, *, suggestion: str | None = None, param: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.suggestion = suggestion or self.default_suggestion
+        self.param = param
+
+    def as_dict(self) -> dict:
+        """Return the error as one member of the spec's ``errors[]`` list."""
+        body = {"code": self.code, "message": self.message, "suggestion": self.suggestion}
+        if self.param:
+            body["param"] = self.param
+        return body
+
+
+class InvalidParameter(CelestialError):
+    code = "invalid_parameter"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Check the parameter against the endpoint's documentation at /docs."
+
+
+class MissingParameter(CelestialError):
+    code = "missing_parameter"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Add the missing parameter; /docs lists what the endpoint requires."
+
+
+class ConflictingParameters(CelestialError):
+    code = "conflicting_parameters"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Send only one of the alternatives."
+
+
+class InvalidDatetime(CelestialError):
+    code = "invalid_datetime"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Send an ISO 8601 UTC time such as 2024-03-20T12:00:00Z, or a Julian Day as jd."
+
+
+class InvalidBody(CelestialError):
+    code = "invalid_body"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = 'Send a JSON object with Content-Type: application/json, e.g. {"jd": 2451545.0}.'
+
+
+class BodyNotFound(CelestialError):
+    code = "body_not_found"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Use a body name such as sun, moon, mean_node, chiron, or a group: planets, asteroids, all."
+
+
+class BodyNotEligible(CelestialError):
+    code = "body_not_eligible"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Choose one of the bodies this endpoint supports; /docs lists them."
+
+
+class NoNorthNode(CelestialError):
+    code = "no_north_node"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Add mean_node or true_node to bodies."
+
+
+class InvalidHeliacalEvent(CelestialError):
+    code = "invalid_heliacal_event"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Use morning_first, evening_last, evening_first or morning_last."
+
+
+class RangeTooLong(CelestialError):
+    code = "range_too_long"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Split the range into several requests (a batch call can carry them)."
+
+
+class BeforeBirth(CelestialError):
+    code = "before_birth"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Ask for a moment at or after the natal moment."
+
+
+class InvalidProgression(CelestialError):
+    code = "invalid_progression"
+    http_status = 400
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Choose a progression target at or after the natal moment."
+
+
+class OutOfRange(CelestialError):
+    code = "out_of_range"
+    http_status = 400
+    grpc_code = grpc.StatusCode.OUT_OF_RANGE
+    default_suggestion = "Asteroids are available from 1200 to 2999 CE; choose a date in that span."
+
+
+class InvalidApiKey(CelestialError):
+    code = "invalid_api_key"
+    http_status = 401
+    grpc_code = grpc.StatusCode.UNAUTHENTICATED
+    default_suggestion = "Send a valid key as 'Authorization: Bearer svc_live_...' or 'X-API-Key'."
+
+
+class InsufficientCredits(CelestialError):
+    code = "insufficient_credits"
+    http_status = 402
+    grpc_code = grpc.StatusCode.FAILED_PRECONDITION
+    default_suggestion = "Top up the account's credit balance, then retry."
+
+
+class OriginNotAllowed(CelestialError):
+    code = "origin_not_allowed"
+    http_status = 403
+    grpc_code = grpc.StatusCode.PERMISSION_DENIED
+    default_suggestion = "Add this origin to the key's allowed origins, or call from an allowed origin."
+
+
+class OriginRequired(CelestialError):
+    code = "origin_required"
+    http_status = 403
+    grpc_code = grpc.StatusCode.PERMISSION_DENIED
+    default_suggestion = "This key is browser-only; use an unrestricted key for server-to-server calls."
+
+
+class NotFound(CelestialError):
+    code = "not_found"
+    http_status = 404
+    grpc_code = grpc.StatusCode.NOT_FOUND
+    default_suggestion = "Check the path; /v1/openapi.json lists every endpoint."
+
+
+class MethodNotAllowed(CelestialError):
+    code = "method_not_allowed"
+    http_status = 405
+    grpc_code = grpc.StatusCode.UNIMPLEMENTED
+    default_suggestion = "Use one of the methods listed in the Allow header."
+
+
+class PayloadTooLarge(CelestialError):
+    code = "payload_too_large"
+    http_status = 413
+    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
+    default_suggestion = "Send a body of at most 1 MiB, or split the work into several requests."
+
+
+class RateLimitExceeded(CelestialError):
+    code = "rate_limit_exceeded"
+    http_status = 429
+    grpc_code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    default_suggestion = "Wait for the number of seconds in Retry-After, then retry."
+
+
+class InternalError(CelestialError):
+    code = "internal_error"
+    http_status = 500
+    grpc_code = grpc.StatusCode.INTERNAL
+
+
+class NotImplementedEndpoint(CelestialError):
+    code = "not_implemented"
+    http_status = 501
+    grpc_code = grpc.StatusCode.UNIMPLEMENTED
+    default_suggestion = "This endpoint is not built yet; see /docs for the endpoints available now."
+
+
+class ServiceUnavailable(CelestialError):
+    code = "service_unavailable"
+    http_status = 503
+    grpc_code = grpc.StatusCode.UNAVAILABLE
+    default_suggestion = "Retry after the number of seconds in Retry-After."
+
+
+class DeadlineExceeded(CelestialError):
+    code = "deadline_exceeded"
+    http_status = 504
+    grpc_code = grpc.StatusCode.DEADLINE_EXCEEDED
+    default_suggestion = "Ask for a smaller range or fewer bodies, or split the work into a batch."
+
+
+def error_classes() -> list[type[CelestialError]]:
+    """Return every concrete error class, for the code table and its tests."""
+    found: list[type[CelestialError]] = []
+    stack = [CelestialError]
+    while stack:
+        cls = stack.pop()
+        for sub in cls.__subclasses__():
+            found.append(sub)
+            stack.append(sub)
+    return found
+
+
+def error_class_for_code(code: str) -> type[CelestialError]:
+    """Return the error class whose ``code`` is ``code`` (``InternalError`` when unknown)."""
+    for cls in error_classes():
+        if cls.code == code:
+            return cls
+    return InternalError

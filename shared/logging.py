@@ -1,0 +1,59 @@
+"""The one structlog setup of every process: JSON lines to stdout, request id from contextvars."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import structlog
+
+from shared.config import Settings
+
+
+def configure_logging(settings: Settings, process: str) -> None:
+    """Configure structlog and the stdlib loggers once, at process start.
+
+    Every line carries ``process`` and, inside a request, the ``request_id`` bound by the
+    gateway's middleware or the service's RPC wrapper.
+    """
+    level = getattr(logging, settings.log_level.upper(), logging.INFO)
+    renderer = (
+        structlog.dev.ConsoleRenderer(colors=False)
+        if settings.log_format == "console"
+        else structlog.processors.JSONRenderer()
+    )
+    def add_process(_logger, _method, event: dict) -> dict:
+        event.setdefault("process", process)
+        return event
+
+    shared_processors = [
+        # Contextvars first, so the request id bound per request lands on every line.
+        structlog.contextvars.merge_contextvars,
+        add_process,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    structlog.configure(
+        processors=[
+            *shared_processors,
+            structlog.processors.format_exc_info,
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stdout),
+        # Caching is safe: configure() runs once, before the first log call.
+        cache_logger_on_first_use=True,
+    )
+    # Library loggers (uvicorn, grpc) go through the same renderer, to stdout.
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processor=renderer,
+            foreign_pre_chain=shared_processors,
+        )
+    )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    # uvicorn's access log duplicates our canonical request line.
+    logging.getLogger("uvicorn.access").disabled = True

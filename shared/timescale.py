@@ -1,0 +1,244 @@
+"""Moments in time: UTC text in, UT1 and TT Julian Days out, and the spec's Instant rendering."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from shared import engine
+from shared.errors import InvalidDatetime, InvalidParameter
+
+SECONDS_PER_DAY = 86400.0
+
+# Supported span of UT1 Julian Days: the Moshier fallback ephemeris of Swiss Ephemeris is
+# defined from JD 625000.5 (-3001-02-03 proleptic Gregorian) to JD 2818000.5; we stop at
+# 3000-01-01 (JD 2816787.5), just short of the end of the bundled files (3000-01-10).
+JD_UT1_MIN = 625000.5
+JD_UT1_MAX = 2816787.5
+
+_ISO = re.compile(
+    r"""
+    (?P<year>[+-]\d{4,6}|\d{4})-(?P<month>\d{2})-(?P<day>\d{2})
+    (?:
+        [Tt ](?P<hour>\d{2})
+        (?::(?P<minute>\d{2})
+            (?::(?P<second>\d{2})(?:[.,](?P<fraction>\d+))?)?
+        )?
+        (?P<offset>[Zz]|[+-]\d{2}(?::?\d{2})?)?
+    )?
+    """,
+    re.VERBOSE,
+)
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Return days since 1970-01-01 of a proleptic-Gregorian date (any year; H. Hinnant)."""
+    year -= month <= 2
+    era = (year if year >= 0 else year - 399) // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    """Return the proleptic-Gregorian (year, month, day) ``days`` after 1970-01-01 (H. Hinnant)."""
+    days += 719468
+    era = (days if days >= 0 else days - 146096) // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    year = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + (3 if mp < 10 else -9)
+    return year + (month <= 2), month, day
+
+
+def _days_in_month(year: int, month: int) -> int:
+    """Return the length of a proleptic-Gregorian month in days."""
+    if month == 2:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        return 29 if leap else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def format_year(year: int) -> str:
+    """Return an ISO 8601 year: four digits for 0001-9999, else the expanded form ±YYYYYY.
+
+    The expanded form is the one ECMAScript's Date reads (year 0 is 1 BCE, astronomical
+    numbering: -000500 is 501 BCE).
+    """
+    if 1 <= year <= 9999:
+        return f"{year:04d}"
+    return f"{'-' if year < 0 else '+'}{abs(year):06d}"
+
+
+def _check_range(jd_ut1: float, param: str, shown: str) -> None:
+    if not (JD_UT1_MIN <= jd_ut1 <= JD_UT1_MAX):
+        raise InvalidParameter(
+            f"{param}={shown} is outside the supported span: Julian Day (UT1) {JD_UT1_MIN} to "
+            f"{JD_UT1_MAX}, i.e. years -3000 to 3000.",
+            suggestion="Choose a moment between the years -3000 and 3000.",
+            param=param,
+        )
+
+
+@dataclass(frozen=True, init=False)
+class Moment:
+    """An instant, held as a UT1 Julian Day with its Delta T.
+
+    Build it with :meth:`from_jd_ut1`, :meth:`from_iso` or :meth:`from_utc_datetime`; the
+    plain constructor is refused. Supported span: JD (UT1) 625000.5 to 2816787.5 (years
+    -3000 to 3000, the span where Swiss Ephemeris has either its files or the Moshier
+    fallback); outside it the constructors raise InvalidParameter naming the parameter.
+    ``source_param`` remembers which request parameter the moment came from, for errors.
+    """
+
+    jd_ut1: float
+    delta_t_s: float
+    source_param: str
+
+    def __init__(self, *args, **kwargs):  # refused on purpose: use the named constructors
+        raise TypeError("build a Moment with Moment.from_jd_ut1, Moment.from_iso or Moment.from_utc_datetime")
+
+    @classmethod
+    def _build(cls, jd_ut1: float, source_param: str) -> Moment:
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "jd_ut1", float(jd_ut1))
+        object.__setattr__(obj, "delta_t_s", engine.delta_t_days(jd_ut1) * SECONDS_PER_DAY)
+        object.__setattr__(obj, "source_param", source_param)
+        return obj
+
+    @classmethod
+    def from_jd_ut1(cls, jd: float, *, param: str = "jd") -> Moment:
+        """Return the moment at Julian Day ``jd`` (UT1).
+
+        Non-numbers, non-finite numbers and days outside the supported span raise
+        InvalidParameter naming ``param``.
+        """
+        if isinstance(jd, bool) or not isinstance(jd, (int, float)):
+            raise InvalidParameter(
+                f"{param} must be a number (a Julian Day in UT1), not {jd!r}.",
+                suggestion="Send a Julian Day such as 2451545.0.",
+                param=param,
+            )
+        if not math.isfinite(jd):
+            raise InvalidParameter(
+                f"{param} must be a finite number, not {jd!r}.",
+                suggestion="Send a Julian Day such as 2451545.0.",
+                param=param,
+            )
+        _check_range(float(jd), param, repr(jd))
+        return cls._build(float(jd), param)
+
+    @classmethod
+    def from_iso(cls, text: str, *, param: str = "datetime") -> Moment:
+        """Return the moment an ISO 8601 date-time names.
+
+        Extended format ``YYYY-MM-DD[THH[:MM[:SS[.fff]]]][Z|±HH[:MM]]``: no offset is UTC, an
+        offset is converted to UTC, ``Z`` is UTC, a date alone is midnight UTC; years may be
+        signed/expanded (``-000500``), read as proleptic Gregorian. Second 60 is accepted only
+        in a real leap second. Anything else raises InvalidDatetime naming ``param``; a
+        readable date outside the supported span raises InvalidParameter.
+        """
+        if not isinstance(text, str):
+            raise InvalidDatetime(f"{param} must be an ISO 8601 string, not {text!r}.", param=param)
+        match = _ISO.fullmatch(text.strip())
+        if match is None:
+            raise InvalidDatetime(f"{param}={text!r} is not an ISO 8601 date-time.", param=param)
+        year, month, day = int(match["year"]), int(match["month"]), int(match["day"])
+        hour = int(match["hour"] or 0)
+        minute = int(match["minute"] or 0)
+        whole_second = int(match["second"] or 0)
+        fraction = float("0." + match["fraction"]) if match["fraction"] else 0.0
+        if not (1 <= month <= 12) or not (1 <= day <= _days_in_month(year, month)):
+            raise InvalidDatetime(f"{param}={text!r} names a day that does not exist.", param=param)
+        if hour > 23 or minute > 59 or whole_second > 60:
+            raise InvalidDatetime(f"{param}={text!r} has a time of day out of range.", param=param)
+        offset_min = 0
+        offset = match["offset"]
+        if offset and offset not in ("Z", "z"):
+            sign = -1 if offset[0] == "-" else 1
+            digits = offset[1:].replace(":", "")
+            off_h, off_m = int(digits[:2]), int(digits[2:] or 0)
+            if off_h > 23 or off_m > 59:
+                raise InvalidDatetime(f"{param}={text!r} has an offset out of range.", param=param)
+            offset_min = sign * (off_h * 60 + off_m)
+        if offset_min:
+            # Shift whole minutes only, so a leap second (:60) stays a leap second in UTC.
+            day_number = _days_from_civil(year, month, day)
+            minute_of_day = hour * 60 + minute - offset_min
+            day_number += minute_of_day // 1440
+            minute_of_day %= 1440
+            year, month, day = _civil_from_days(day_number)
+            hour, minute = divmod(minute_of_day, 60)
+        if not (-3001 <= year <= 3000):
+            _check_range(math.inf, param, repr(text))
+        try:
+            jd_ut1 = engine.utc_to_jd_ut1(year, month, day, hour, minute, whole_second + fraction)
+        except Exception:  # swisseph.Error: e.g. second 60 outside a leap second
+            raise InvalidDatetime(
+                f"{param}={text!r} is not a valid UTC time (second 60 exists only in a leap second).",
+                param=param,
+            ) from None
+        _check_range(jd_ut1, param, repr(text))
+        return cls._build(jd_ut1, param)
+
+    @classmethod
+    def from_utc_datetime(cls, dt: datetime, *, param: str = "datetime") -> Moment:
+        """Return the moment of an aware ``datetime`` (converted to UTC); naive ones raise InvalidDatetime."""
+        if not isinstance(dt, datetime) or dt.tzinfo is None or dt.utcoffset() is None:
+            raise InvalidDatetime(
+                f"{param} must be a timezone-aware datetime; a naive one is ambiguous.",
+                param=param,
+            )
+        utc = dt.astimezone(timezone.utc)
+        seconds = utc.second + utc.microsecond / 1e6
+        jd_ut1 = engine.utc_to_jd_ut1(utc.year, utc.month, utc.day, utc.hour, utc.minute, seconds)
+        _check_range(jd_ut1, param, utc.isoformat())
+        return cls._build(jd_ut1, param)
+
+    @property
+    def jd_tt(self) -> float:
+        """Return the Julian Day in Terrestrial Time: ``jd_ut1 + delta_t_s / 86400``."""
+        return self.jd_ut1 + self.delta_t_s / SECONDS_PER_DAY
+
+    @property
+    def delta_t_days(self) -> float:
+        """Return Delta T = TT - UT1 in days."""
+        return self.delta_t_s / SECONDS_PER_DAY
+
+    def plus_days(self, days: float) -> Moment:
+        """Return the moment ``days`` (UT1 days) later, keeping ``source_param``."""
+        jd = self.jd_ut1 + days
+        _check_range(jd, self.source_param, repr(jd))
+        return Moment._build(jd, self.source_param)
+
+    def iso_utc(self) -> str:
+        """Return the instant as ISO 8601 UTC with milliseconds, ``YYYY-MM-DDTHH:MM:SS.mmmZ``.
+
+        UT1 goes to UTC through the leap-second table; the seconds are rounded to the
+        millisecond with the carry into minutes, hours and days (59.9996 s -> next minute,
+        except in a leap-second minute, where it becomes :60.000).
+        """
+        year, month, day, hour, minute, second = engine.jd_ut1_to_utc(self.jd_ut1)
+        millis = math.floor(second * 1000.0 + 0.5)
+        if millis >= 60000:
+            leap = engine.is_leap_second_minute(year, month, day, hour, minute)
+            if not leap or millis >= 61000:
+                millis -= 61000 if leap else 60000
+                minute += 1
+                if minute == 60:
+                    minute, hour = 0, hour + 1
+                if hour == 24:
+                    hour = 0
+                    year, month, day = _civil_from_days(_days_from_civil(year, month, day) + 1)
+        whole, frac = divmod(millis, 1000)
+        return f"{format_year(year)}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{whole:02d}.{frac:03d}Z"
+
+    def instant(self) -> dict:
+        """Return the spec's Instant: ``{"jd": UT1 Julian Day, "datetime": ISO 8601 UTC with ms}``."""
+        return {"jd": self.jd_ut1, "datetime": self.iso_utc()}

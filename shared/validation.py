@@ -1,0 +1,355 @@
+"""Contract validation read from the proto options: required, one-of, ranges, choices, defaults.
+
+The gateway runs :func:`validate` before it reserves credits, and every service runs it again
+on what it receives, so an internal consumer calling a service over gRPC meets exactly the
+same rules. Applying it twice is harmless: defaults are only filled where a field is absent.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from celestial.v1 import options_pb2
+from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
+
+CALCULATION_FLAGS = ("sidereal", "equatorial", "speed", "no_nutation", "j2000", "topocentric", "heliocentric")
+
+_NUMERIC_TYPES = {
+    FieldDescriptor.TYPE_DOUBLE,
+    FieldDescriptor.TYPE_FLOAT,
+    FieldDescriptor.TYPE_INT32,
+    FieldDescriptor.TYPE_INT64,
+    FieldDescriptor.TYPE_UINT32,
+    FieldDescriptor.TYPE_UINT64,
+    FieldDescriptor.TYPE_SINT32,
+    FieldDescriptor.TYPE_SINT64,
+}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One request field with its rule, as the transcoder and validator need it."""
+
+    name: str
+    descriptor: FieldDescriptor
+    rule: options_pb2.FieldRule
+    oneof: str | None
+
+    @property
+    def repeated(self) -> bool:
+        return self.descriptor.is_repeated
+
+    @property
+    def is_message(self) -> bool:
+        return self.descriptor.type == FieldDescriptor.TYPE_MESSAGE
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.descriptor.type in _NUMERIC_TYPES
+
+
+@dataclass(frozen=True)
+class MessageSpec:
+    """The fields and one-of groups of one request message."""
+
+    fields: dict[str, FieldSpec]
+    required_oneofs: dict[str, tuple[str, ...]]
+    oneofs: dict[str, tuple[str, ...]]
+
+
+@lru_cache(maxsize=None)
+def message_spec(descriptor: Descriptor) -> MessageSpec:
+    """Return the cached :class:`MessageSpec` of a request message descriptor."""
+    fields: dict[str, FieldSpec] = {}
+    for fd in descriptor.fields:
+        rule = fd.GetOptions().Extensions[options_pb2.field]
+        oneof = fd.containing_oneof.name if fd.containing_oneof is not None and not _synthetic(fd) else None
+        fields[fd.name] = FieldSpec(fd.name, fd, rule, oneof)
+    oneofs: dict[str, tuple[str, ...]] = {}
+    required: dict[str, tuple[str, ...]] = {}
+    for od in descriptor.oneofs:
+        members = tuple(f.name for f in od.fields)
+        if len(members) == 1 and _synthetic(od.fields[0]):
+            continue
+        oneofs[od.name] = members
+        if od.GetOptions().Extensions[options_pb2.oneof].required:
+            required[od.name] = members
+    return MessageSpec(fields, required, oneofs)
+
+
+def _synthetic(fd: FieldDescriptor) -> bool:
+    """True for the hidden one-member oneof that proto3 `optional` creates."""
+    oneof = fd.containing_oneof
+    return oneof is not None and oneof.name == "_" + fd.name and len(oneof.fields) == 1
+
+
+def _describe_oneof(members: tuple[str, ...]) -> str:
+    return " or ".join(members)
+
+
+# Vocabulary checks live in the kernel; they are looked up lazily so that importing this
+# module stays cheap and free of cycles.
+def _check_bodies(values: list[str], param: str, message: Message) -> None:
+    from shared.bodies import resolve_bodies
+
+    heliocentric = _bool_field(message, "heliocentric")
+    resolve_bodies(list(values), heliocentric=heliocentric, param=param)
+
+
+def _check_body(values: list[str], param: str, message: Message) -> None:
+    from shared.bodies import resolve_bodies
+
+    resolve_bodies(list(values), param=param)
+
+
+def _check_house_system(values: list[str], param: str, message: Message) -> None:
+    from shared.houses import parse_house_system
+
+    for value in values:
+        parse_house_system(value, param=param)
+
+
+def _check_ayanamsha(values: list[str], param: str, message: Message) -> None:
+    from shared.ayanamshas import parse_ayanamsha
+
+    for value in values:
+        parse_ayanamsha(value, param=param)
+
+
+def _check_aspects(values: list[str], param: str, message: Message) -> None:
+    from shared.aspects import parse_aspect_types
+
+    parse_aspect_types(list(values), param=param)
+
+
+def _check_datetime(values: list[str], param: str, message: Message) -> None:
+    from shared.timescale import Moment
+
+    for value in values:
+        Moment.from_iso(value, param=param)
+
+
+_VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
+    options_pb2.VOCABULARY_BODIES: _check_bodies,
+    options_pb2.VOCABULARY_BODY: _check_body,
+    options_pb2.VOCABULARY_HOUSE_SYSTEM: _check_house_system,
+    options_pb2.VOCABULARY_AYANAMSHA: _check_ayanamsha,
+    options_pb2.VOCABULARY_ASPECTS: _check_aspects,
+    options_pb2.VOCABULARY_DATETIME: _check_datetime,
+}
+
+
+def _bool_field(message: Message, name: str) -> bool:
+    fd = message.DESCRIPTOR.fields_by_name.get(name)
+    if fd is None or fd.type != FieldDescriptor.TYPE_BOOL:
+        return False
+    return bool(getattr(message, name))
+
+
+def parse_scalar(spec: FieldSpec, text: str):
+    """Return ``text`` (query-string form) converted to the field's Python type.
+
+    Raises InvalidParameter naming the field when the text is not of that type.
+    """
+    fd = spec.descriptor
+    kind = fd.type
+    raw = text.strip()
+    if kind == FieldDescriptor.TYPE_BOOL:
+        lowered = raw.lower()
+        if lowered in ("true", "1"):
+            return True
+        if lowered in ("false", "0"):
+            return False
+        raise InvalidParameter(
+            f"'{spec.name}' must be a boolean, got '{text}'.",
+            suggestion=f"Send {spec.name}=true or {spec.name}=false (1 and 0 also work).",
+            param=spec.name,
+        )
+    if kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        try:
+            value = float(raw)
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value):
+            raise InvalidParameter(
+                f"'{spec.name}' must be a finite number, got '{text}'.",
+                suggestion=f"Send a decimal number, e.g. {spec.name}={_example_number(spec)}.",
+                param=spec.name,
+            )
+        return value
+    if kind in _NUMERIC_TYPES:
+        try:
+            return int(raw, 10)
+        except ValueError:
+            raise InvalidParameter(
+                f"'{spec.name}' must be a whole number, got '{text}'.",
+                suggestion=f"Send an integer, e.g. {spec.name}={_example_number(spec, integer=True)}.",
+                param=spec.name,
+            ) from None
+    if kind == FieldDescriptor.TYPE_STRING:
+        return text
+    raise InvalidParameter(f"'{spec.name}' cannot be given as text.", param=spec.name)
+
+
+def _example_number(spec: FieldSpec, integer: bool = False) -> str:
+    rule = spec.rule
+    if rule.default:
+        return rule.default
+    if rule.has_min and rule.has_max:
+        value = (rule.min + rule.max) / 2
+        return str(int(value)) if integer else f"{value:g}"
+    return "1" if integer else "1.5"
+
+
+def validate(message: Message) -> Message:
+    """Apply the proto options' rules to ``message`` in place and return it.
+
+    Fills defaults of absent fields, then checks one-of groups, required fields, ranges,
+    choices and kernel vocabularies. Raises MissingParameter, ConflictingParameters or
+    InvalidParameter (or the vocabulary's own error, e.g. BodyNotFound) naming the field.
+    """
+    spec = message_spec(message.DESCRIPTOR)
+    for oneof_name, members in spec.required_oneofs.items():
+        if message.WhichOneof(oneof_name) is None:
+            raise MissingParameter(
+                f"One of {_describe_oneof(members)} is required.",
+                suggestion=f"Send exactly one of {_describe_oneof(members)}.",
+                param=members[0],
+            )
+    for field in spec.fields.values():
+        _apply_default(message, field)
+    for field in spec.fields.values():
+        _check_field(message, field)
+    return message
+
+
+def _is_present(message: Message, field: FieldSpec) -> bool:
+    if field.repeated:
+        return len(getattr(message, field.name)) > 0
+    if field.descriptor.has_presence:
+        return message.HasField(field.name)
+    return True
+
+
+def _apply_default(message: Message, field: FieldSpec) -> None:
+    default = field.rule.default
+    if not default or _is_present(message, field) or field.oneof is not None:
+        return
+    if field.repeated:
+        getattr(message, field.name).extend(_split_csv(default))
+    else:
+        setattr(message, field.name, parse_scalar(field, default))
+
+
+def _split_csv(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _check_field(message: Message, field: FieldSpec) -> None:
+    rule = field.rule
+    present = _is_present(message, field)
+    if not present:
+        if rule.required:
+            raise MissingParameter(
+                f"'{field.name}' is required.",
+                suggestion=f"Add {field.name}" + (f", e.g. {field.name}={_example_number(field)}." if field.is_numeric else "."),
+                param=field.name,
+            )
+        if rule.required_with and _bool_field(message, rule.required_with):
+            raise MissingParameter(
+                f"'{field.name}' is required when {rule.required_with}=true.",
+                suggestion=f"Add {field.name}, or drop {rule.required_with}=true.",
+                param=field.name,
+            )
+        return
+    if field.is_message:
+        items = list(getattr(message, field.name)) if field.repeated else [getattr(message, field.name)]
+        if rule.max_items and len(items) > rule.max_items:
+            raise InvalidParameter(
+                f"'{field.name}' holds {len(items)} items; at most {rule.max_items} are allowed.",
+                suggestion=f"Send at most {rule.max_items} items, or split the request.",
+                param=field.name,
+            )
+        for item in items:
+            validate(item)
+        return
+    values = list(getattr(message, field.name)) if field.repeated else [getattr(message, field.name)]
+    if rule.max_items and len(values) > rule.max_items:
+        raise InvalidParameter(
+            f"'{field.name}' holds {len(values)} items; at most {rule.max_items} are allowed.",
+            suggestion=f"Send at most {rule.max_items} items.",
+            param=field.name,
+        )
+    if field.is_numeric:
+        for value in values:
+            _check_range(field, value)
+    if field.descriptor.type == FieldDescriptor.TYPE_STRING:
+        if rule.choices:
+            for value in values:
+                if value not in rule.choices:
+                    raise InvalidParameter(
+                        f"'{field.name}' must be one of {', '.join(rule.choices)}; got '{value}'.",
+                        suggestion=f"Use one of: {', '.join(rule.choices)}.",
+                        param=field.name,
+                    )
+        check = _VOCABULARY_CHECKS.get(rule.vocabulary)
+        if check is not None:
+            check(values, field.name, message)
+        elif not rule.choices:
+            for value in values:
+                if not value.strip():
+                    raise InvalidParameter(
+                        f"'{field.name}' must not be empty.",
+                        suggestion=f"Send a value for {field.name}, or leave it out.",
+                        param=field.name,
+                    )
+
+
+def _check_range(field: FieldSpec, value: float) -> None:
+    rule = field.rule
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidParameter(f"'{field.name}' must be a finite number.", param=field.name)
+    low_ok = not rule.has_min or (value > rule.min if rule.min_exclusive else value >= rule.min)
+    high_ok = not rule.has_max or value <= rule.max
+    if low_ok and high_ok:
+        return
+    low = f"{'(' if rule.min_exclusive else '['}{rule.min:g}" if rule.has_min else "(-inf"
+    high = f"{rule.max:g}]" if rule.has_max else "inf)"
+    raise InvalidParameter(
+        f"'{field.name}' must lie in {low}, {high}; got {value:g}.",
+        suggestion=f"Send a value of {field.name} within {low}, {high}.",
+        param=field.name,
+    )
+
+
+def credit_cost(http: options_pb2.HttpEndpoint, message: Message) -> int:
+    """Return the credits a request costs: the base cost, or a conditional cost that applies."""
+    for conditional in http.conditional_credits:
+        fd = message.DESCRIPTOR.fields_by_name.get(conditional.field)
+        if fd is None:
+            continue
+        value = getattr(message, conditional.field)
+        text = str(value).lower() if fd.type == FieldDescriptor.TYPE_BOOL else str(value)
+        if fd.is_repeated:
+            text = ",".join(str(v) for v in value)
+        if text == conditional.equals:
+            return conditional.credits
+    return http.credits
+
+
+__all__ = [
+    "CALCULATION_FLAGS",
+    "ConflictingParameters",
+    "FieldSpec",
+    "MessageSpec",
+    "credit_cost",
+    "message_spec",
+    "parse_scalar",
+    "validate",
+]
