@@ -1,0 +1,285 @@
+"""``celestial-admin``: manage accounts, keys and credits in the embedded store.
+
+``key create`` prints the new key alone on stdout (one line), so ``KEY=$(celestial-admin key
+create --account dev)`` works; everything else it says goes to stderr. The key is shown that
+once: the store keeps only its hash. No command ever prints a key hash.
+
+Exit status: 0 on success, 2 on a usage error or anything not found or refused (with a
+message on stderr), 1 when the store stays locked by other writers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Any, Sequence
+
+from shared.config import load_settings
+
+from gateway.store.interfaces import (
+    KEY_PREFIX,
+    Account,
+    AccountNotFound,
+    KeyNotFound,
+    KeyRecord,
+    Store,
+    StoreBusy,
+    StoreError,
+    Usage,
+)
+from gateway.store.sqlite_store import SqliteStore
+
+PROG = "celestial-admin"
+
+
+class UsageError(Exception):
+    """A command line that parses but cannot be carried out (exit 2)."""
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _parse_moment(text: str) -> datetime:
+    """Return an aware UTC datetime from ISO 8601 text; no offset means UTC."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or time: {text!r} (e.g. 2030-01-31T00:00:00Z)") from None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {value}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be zero or more: {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of the whole command."""
+    parser = argparse.ArgumentParser(prog=PROG, description="Manage Celestial accounts, API keys and credits.")
+    topics = parser.add_subparsers(dest="topic", required=True, metavar="{account,key,usage}")
+
+    account = topics.add_parser("account", help="create, show and top up accounts")
+    account_cmds = account.add_subparsers(dest="command", required=True)
+    create = account_cmds.add_parser("create", help="create an account with an opening balance")
+    create.add_argument("name")
+    create.add_argument("--credits", type=_non_negative_int, required=True, help="opening balance")
+    create.add_argument("--rate-per-minute", type=_positive_int, default=300, help="requests per minute (300)")
+    create.add_argument("--max-concurrent", type=_positive_int, default=50, help="concurrent requests (50)")
+    show = account_cmds.add_parser("show", help="show an account's balance and limits")
+    show.add_argument("name", help="account name or id")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    top_up = account_cmds.add_parser("top-up", help="add credits to an account")
+    top_up.add_argument("name", help="account name or id")
+    top_up.add_argument("--credits", type=_positive_int, required=True)
+
+    key = topics.add_parser("key", help="create, list, revoke keys and set their origins")
+    key_cmds = key.add_subparsers(dest="command", required=True)
+    key_create = key_cmds.add_parser("create", help="create a key; prints the key alone on stdout")
+    key_create.add_argument("--account", required=True, help="account name or id")
+    key_create.add_argument("--expires", type=_parse_moment, help="expiry, ISO 8601 (UTC when no offset)")
+    key_create.add_argument(
+        "--origin", action="append", default=[], metavar="URL", help="allowed origin, exact (repeatable)"
+    )
+    key_create.add_argument("--browser-only", action="store_true", help="refuse requests without an Origin header")
+    key_list = key_cmds.add_parser("list", help="list an account's keys (never the keys themselves)")
+    key_list.add_argument("--account", required=True, help="account name or id")
+    key_list.add_argument("--json", action="store_true", help="print JSON")
+    revoke = key_cmds.add_parser("revoke", help="revoke a key at once")
+    revoke.add_argument("key_id")
+    origins = key_cmds.add_parser("origins", help="replace a key's allowed origins")
+    origins.add_argument("key_id")
+    origins.add_argument("--origin", action="append", default=[], metavar="URL", help="allowed origin (repeatable)")
+    origins.add_argument("--clear", action="store_true", help="remove every allowed origin")
+    origins.add_argument(
+        "--browser-only", action=argparse.BooleanOptionalAction, default=None, help="set or clear browser-only"
+    )
+
+    usage = topics.add_parser("usage", help="credits used by an account, from the ledger")
+    usage.add_argument("name", help="account name or id")
+    usage.add_argument("--since", type=_parse_moment, help="count from this moment, ISO 8601")
+    usage.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+
+def _account_view(account: Account) -> dict[str, Any]:
+    view = asdict(account)
+    view["created_at"] = _iso(account.created_at)
+    return view
+
+
+def _key_view(record: KeyRecord) -> dict[str, Any]:
+    # Deliberately built field by field: the record's key_hash must never reach the output.
+    return {
+        "key_id": record.key_id,
+        "prefix": f"{KEY_PREFIX}{record.prefix_hint}...",
+        "state": record.state(),
+        "created_at": _iso(record.created_at),
+        "expires_at": _iso(record.expires_at),
+        "revoked_at": _iso(record.revoked_at),
+        "allowed_origins": list(record.allowed_origins),
+        "browser_only": record.browser_only,
+    }
+
+
+def _usage_view(usage: Usage, name: str) -> dict[str, Any]:
+    return {
+        "account": name,
+        "account_id": usage.account_id,
+        "since": _iso(usage.since),
+        "requests": usage.requests,
+        "refunds": usage.refunds,
+        "credits_debited": usage.credits_debited,
+        "credits_refunded": usage.credits_refunded,
+        "credits_used": usage.credits_used,
+        "credits_topped_up": usage.credits_topped_up,
+    }
+
+
+def _print_fields(view: dict[str, Any]) -> None:
+    for field, value in view.items():
+        if isinstance(value, list):
+            value = ", ".join(value) or "-"
+        print(f"{field}: {'-' if value is None else value}")
+
+
+def _print_key_table(views: list[dict[str, Any]]) -> None:
+    columns = ("key_id", "prefix", "state", "expires_at", "browser_only", "allowed_origins")
+    rows = [
+        [
+            str(view["key_id"]),
+            str(view["prefix"]),
+            str(view["state"]),
+            view["expires_at"] or "-",
+            "yes" if view["browser_only"] else "no",
+            ",".join(view["allowed_origins"]) or "any",
+        ]
+        for view in views
+    ]
+    widths = [max(len(column), *(len(row[i]) for row in rows)) for i, column in enumerate(columns)]
+    print("  ".join(column.ljust(width) for column, width in zip(columns, widths)).rstrip())
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+
+
+def _emit(view: Any, as_json: bool, render) -> None:
+    if as_json:
+        print(json.dumps(view))
+    else:
+        render(view)
+
+
+# --- commands --------------------------------------------------------------------------------
+
+
+async def _account_named(store: Store, name: str) -> Account:
+    account = await store.get_account(name)
+    if account is None:
+        raise AccountNotFound(f"no account {name!r}")
+    return account
+
+
+async def run(args: argparse.Namespace, store: Store) -> None:
+    """Carry out one parsed command against ``store``."""
+    match (args.topic, getattr(args, "command", None)):
+        case ("account", "create"):
+            account = await store.create_account(args.name, args.credits, args.rate_per_minute, args.max_concurrent)
+            _print_fields(_account_view(account))
+        case ("account", "show"):
+            account = await _account_named(store, args.name)
+            view = _account_view(account)
+            records = await store.list_keys(account.id)
+            view["keys"] = len(records)
+            view["active_keys"] = sum(record.state() == "active" for record in records)
+            _emit(view, args.json, _print_fields)
+        case ("account", "top-up"):
+            account = await _account_named(store, args.name)
+            balance = await store.top_up(account.id, args.credits, reason="celestial-admin top-up")
+            print(f"balance: {balance}")
+        case ("key", "create"):
+            account = await _account_named(store, args.account)
+            plain, record = await store.create_key(
+                account.id, expires_at=args.expires, allowed_origins=args.origin, browser_only=args.browser_only
+            )
+            print(plain)
+            print(
+                f"created key {record.key_id} ({KEY_PREFIX}{record.prefix_hint}...) for account {account.name};"
+                " it is shown only this once",
+                file=sys.stderr,
+            )
+        case ("key", "list"):
+            views = [_key_view(record) for record in await store.list_keys(args.account)]
+            _emit(views, args.json, _print_key_table)
+        case ("key", "revoke"):
+            record = await store.revoke_key(args.key_id)
+            _print_fields(_key_view(record))
+        case ("key", "origins"):
+            if args.clear and args.origin:
+                raise UsageError("give either --clear or --origin, not both")
+            if not (args.clear or args.origin or args.browser_only is not None):
+                raise UsageError("give --origin URL (repeatable), --clear, or --browser-only/--no-browser-only")
+            current = await store.get_key(args.key_id)
+            if current is None:
+                raise KeyNotFound(f"no key {args.key_id!r}")
+            wanted = () if args.clear else (args.origin or current.allowed_origins)
+            record = await store.update_origins(args.key_id, wanted, browser_only=args.browser_only)
+            _print_fields(_key_view(record))
+        case ("usage", _):
+            account = await _account_named(store, args.name)
+            view = _usage_view(await store.usage(account.id, since=args.since), account.name)
+            view["balance"] = account.balance
+            _emit(view, args.json, _print_fields)
+        case _:  # pragma: no cover - argparse makes every command required
+            raise UsageError("unknown command")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)  # exits 2 with a message on a usage error
+    path = load_settings().database_path
+
+    async def _main() -> None:
+        store = SqliteStore(path)
+        try:
+            await run(args, store)
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(_main())
+    except StoreBusy as exc:
+        print(f"{PROG}: error: {exc}; retry", file=sys.stderr)
+        return 1
+    except (UsageError, StoreError, LookupError, ValueError) as exc:
+        # Not found, already exists, not active, a bad origin or expiry: all the caller's to fix.
+        message = exc.args[0] if exc.args else type(exc).__name__
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

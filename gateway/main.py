@@ -1,0 +1,35 @@
+"""Run one gateway process: uvicorn with uvloop and httptools on CELESTIAL_HTTP_HOST:PORT."""
+
+from __future__ import annotations
+
+import argparse
+
+import uvicorn
+
+from gateway.app import create_app
+from shared.config import load_settings
+from shared.logging import configure_logging
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve the gateway until SIGINT/SIGTERM."""
+    parser = argparse.ArgumentParser(description="Celestial HTTP gateway")
+    parser.add_argument("--port", type=int, help="overrides CELESTIAL_HTTP_PORT")
+    args = parser.parse_args(argv)
+    settings = load_settings()
+    configure_logging(settings, "gateway")
+    port = args.port if args.port is not None else settings.http_port
+    uvicorn.run(
+        create_app(settings),
+        host=settings.http_host,
+        port=port,
+        loop="uvloop",
+        http="httptools",
+        access_log=False,
+        log_config=None,
+        lifespan="on",
+    )
+
+
+if __name__ == "__main__":
+    main()

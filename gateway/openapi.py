@@ -1,0 +1,367 @@
+"""The OpenAPI 3.1 document and the /docs page, generated from the descriptors at start-up.
+
+Descriptions come from the comments in the .proto files (``make proto`` writes a descriptor
+set with source info beside the generated code), so the protos stay the single source.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from google.protobuf import descriptor_pb2
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+from celestial.v1 import options_pb2
+from gateway.endpoints import Endpoint
+from shared.validation import CALCULATION_FLAGS, message_spec
+
+DESCRIPTOR_SET = Path(__file__).resolve().parent.parent / "celestial" / "v1" / "descriptor_set.binpb"
+
+OVERVIEW = """\
+Celestial computes planetary positions, houses, charts and aspects (and, as they land,
+time-lord periods, transit scans, eclipses, heliacal events and astrocartography lines).
+
+**Authentication.** Every /v1 request needs an API key: `Authorization: Bearer svc_live_...`
+or `X-API-Key: svc_live_...`; when both are sent, Authorization wins. A missing, malformed,
+unknown, expired or revoked key is 401 `invalid_api_key`.
+
+**Requests.** GET takes parameters in the query string; POST takes the same names in a JSON
+object body (native JSON values or the query-string forms). Booleans are true/false or 1/0.
+Lists are comma-separated; a list given twice in a query string is concatenated, a scalar
+given twice is 400. A moment is exactly one of `datetime` (ISO 8601; no offset means UTC) or
+`jd` (Julian Day, UT1): both is 400 `conflicting_parameters`, neither 400
+`missing_parameter`. An unknown parameter is 400 `invalid_parameter` naming it; a
+calculation flag an endpoint does not implement is refused the same way.
+
+**Responses.** Success is `{data, meta, warnings?}` with `meta` = `request_id`,
+`credits_used`, `credits_remaining`, `computation_ms`, `version`. Errors are
+`{errors: [{code, message, suggestion, param?}], meta: {request_id}}`. Every response
+carries `X-Request-Id` (yours, when you send a short printable one).
+
+**Credits.** Each endpoint's cost is given below (`x-credits`). Only a 2xx response costs
+credits; any error is refunded. 402 `insufficient_credits` when the balance cannot cover it.
+
+**Conventions of this implementation.** Instants are UT1 Julian Days with the same instant
+as ISO 8601 UTC (milliseconds). `speed=false` renders `speed`/`retrograde` as null.
+Declinations are never rotated by a sidereal mode; with `j2000` or `no_nutation` they follow
+that equator. `out_of_bounds` is |declination| greater than the true obliquity of date.
+Outside 1200-2999 CE planets and the Moon use the Moshier ephemeris with an
+`ephemeris_fallback` warning; asteroids there are 400 `out_of_range`.
+An endpoint not built yet answers 501 `not_implemented` (and costs nothing).
+"""
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["errors", "meta"],
+    "properties": {
+        "errors": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["code", "message", "suggestion"],
+                "properties": {
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                    "suggestion": {"type": "string"},
+                    "param": {"type": "string"},
+                },
+            },
+        },
+        "meta": {"type": "object", "required": ["request_id"], "properties": {"request_id": {"type": "string"}}},
+    },
+}
+
+ERROR_STATUSES = {
+    "400": "Invalid request (invalid_parameter, missing_parameter, conflicting_parameters, invalid_datetime, invalid_body, body_not_found, body_not_eligible, out_of_range ...)",
+    "401": "invalid_api_key",
+    "402": "insufficient_credits",
+    "403": "origin_not_allowed or origin_required",
+    "413": "payload_too_large",
+    "429": "rate_limit_exceeded (with Retry-After)",
+    "500": "internal_error (a bug; the message carries the request id)",
+    "501": "not_implemented (endpoint not built yet)",
+    "503": "service_unavailable (with Retry-After)",
+    "504": "deadline_exceeded",
+}
+
+
+@lru_cache(maxsize=1)
+def _comments() -> dict[str, str]:
+    """Return leading comments by full element name (message, field, method), if available."""
+    if not DESCRIPTOR_SET.exists():
+        return {}
+    fds = descriptor_pb2.FileDescriptorSet.FromString(DESCRIPTOR_SET.read_bytes())
+    comments: dict[str, str] = {}
+    for file in fds.file:
+        locations = {tuple(loc.path): loc.leading_comments.strip() for loc in file.source_code_info.location if loc.leading_comments}
+        package = file.package
+        for mi, message in enumerate(file.message_type):
+            _collect_message(comments, locations, (4, mi), f"{package}.{message.name}", message)
+        for si, service in enumerate(file.service):
+            for mi, method in enumerate(service.method):
+                text = locations.get((6, si, 2, mi))
+                if text:
+                    comments[f"{package}.{service.name}.{method.name}"] = text
+    return comments
+
+
+def _collect_message(comments, locations, path, full_name, message) -> None:
+    text = locations.get(path)
+    if text:
+        comments[full_name] = text
+    for fi, field in enumerate(message.field):
+        text = locations.get(path + (2, fi))
+        if text:
+            comments[f"{full_name}.{field.name}"] = text
+    for ni, nested in enumerate(message.nested_type):
+        _collect_message(comments, locations, path + (3, ni), f"{full_name}.{nested.name}", nested)
+
+
+def _field_description(fd: FieldDescriptor) -> str:
+    rule = fd.GetOptions().Extensions[options_pb2.field]
+    parts = [rule.description or _comments().get(fd.full_name, "")]
+    if rule.flag:
+        parts.append("Calculation flag.")
+    if fd.containing_oneof is not None and not fd.containing_oneof.name.startswith("_"):
+        members = [f.name for f in fd.containing_oneof.fields]
+        parts.append(f"One of {' or '.join(members)}.")
+    if rule.required_with:
+        parts.append(f"Required when {rule.required_with}=true.")
+    if rule.csv:
+        parts.append("Comma-separated list.")
+    return " ".join(p for p in parts if p)
+
+
+def _scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:
+    kind = fd.type
+    if kind == FieldDescriptor.TYPE_BOOL:
+        return {"type": "boolean"}
+    if kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        return {"type": "number"}
+    if kind == FieldDescriptor.TYPE_STRING:
+        return {"type": "string"}
+    if kind == FieldDescriptor.TYPE_ENUM:
+        return {"type": "string", "enum": [v.name.lower() for v in fd.enum_type.values]}
+    return {"type": "integer"}
+
+
+def _request_field_schema(fd: FieldDescriptor, *, query: bool) -> dict[str, Any]:
+    rule = fd.GetOptions().Extensions[options_pb2.field]
+    if fd.type == FieldDescriptor.TYPE_MESSAGE:
+        item = _request_message_schema(fd.message_type)
+        schema: dict[str, Any] = {"type": "array", "items": item} if fd.is_repeated else item
+        if rule.max_items:
+            schema["maxItems"] = rule.max_items
+        if query:
+            return {"type": "string", "description": "JSON text: " + _field_description(fd)}
+        return schema
+    base = _scalar_schema(fd)
+    if rule.has_min:
+        base["exclusiveMinimum" if rule.min_exclusive else "minimum"] = rule.min
+    if rule.has_max:
+        base["maximum"] = rule.max
+    if rule.choices:
+        base["enum"] = list(rule.choices)
+    if fd.is_repeated:
+        if query:
+            schema = {"type": "string"}
+        else:
+            schema = {"oneOf": [{"type": "string"}, {"type": "array", "items": base}]}
+    else:
+        schema = base
+    if rule.default:
+        schema["default"] = _typed_default(fd, rule.default)
+    description = _field_description(fd)
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _typed_default(fd: FieldDescriptor, text: str) -> Any:
+    if fd.is_repeated:
+        return text
+    if fd.type == FieldDescriptor.TYPE_BOOL:
+        return text.lower() in ("true", "1")
+    if fd.type in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        return float(text)
+    if fd.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_ENUM):
+        return text
+    return int(text)
+
+
+def _request_message_schema(descriptor: Descriptor) -> dict[str, Any]:
+    spec = message_spec(descriptor)
+    properties = {name: _request_field_schema(f.descriptor, query=False) for name, f in spec.fields.items()}
+    required = [name for name, f in spec.fields.items() if f.rule.required]
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    if descriptor.full_name in seen:
+        return {"type": "object"}
+    seen = seen + (descriptor.full_name,)
+    if descriptor.GetOptions().Extensions[options_pb2.message].union:
+        return {"oneOf": [_response_schema(f.message_type, seen) for f in descriptor.fields]}
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for fd in descriptor.fields:
+        render = fd.GetOptions().Extensions[options_pb2.render]
+        if fd.type == FieldDescriptor.TYPE_MESSAGE:
+            item = _response_schema(fd.message_type, seen)
+        else:
+            item = _scalar_schema(fd)
+        schema = {"type": "array", "items": item} if fd.is_repeated else item
+        if render.null_when_unset and not fd.is_repeated:
+            schema = {"anyOf": [schema, {"type": "null"}]}
+        comment = _comments().get(fd.full_name)
+        if comment:
+            schema = {**schema, "description": comment}
+        properties[fd.name] = schema
+        always_present = (fd.is_repeated and not render.omit_empty) or (not fd.has_presence) or render.null_when_unset
+        if always_present and fd.type != FieldDescriptor.TYPE_MESSAGE:
+            required.append(fd.name)
+    schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def _envelope_schema(endpoint: Endpoint) -> dict[str, Any]:
+    data_fd = endpoint.response_cls.DESCRIPTOR.fields_by_name["data"]
+    data = _response_schema(data_fd.message_type) if data_fd.type == FieldDescriptor.TYPE_MESSAGE else _scalar_schema(data_fd)
+    if data_fd.is_repeated:
+        data = {"type": "array", "items": data}
+    return {
+        "type": "object",
+        "required": ["data", "meta"],
+        "properties": {
+            "data": data,
+            "meta": {
+                "type": "object",
+                "required": ["request_id", "credits_used", "credits_remaining"],
+                "properties": {
+                    "request_id": {"type": "string"},
+                    "credits_used": {"type": "integer"},
+                    "credits_remaining": {"type": "integer"},
+                    "computation_ms": {"type": "number"},
+                    "version": {"type": "object"},
+                },
+            },
+            "warnings": {"type": "array", "items": {"type": "string"}},
+        },
+    }
+
+
+def _responses(endpoint: Endpoint) -> dict[str, Any]:
+    responses: dict[str, Any] = {
+        "200": {"description": "Success", "content": {"application/json": {"schema": _envelope_schema(endpoint)}}}
+    }
+    for status, text in ERROR_STATUSES.items():
+        responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return responses
+
+
+def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str, Any]:
+    """Return the OpenAPI 3.1 document of every endpoint."""
+    paths: dict[str, Any] = {}
+    for endpoint in endpoints:
+        method = endpoint.method
+        summary = endpoint.http.summary or method.name
+        description = _comments().get(f"{method.containing_service.full_name}.{method.name}", summary)
+        cost = f"Costs {endpoint.http.credits} credit{'s' if endpoint.http.credits != 1 else ''}"
+        for conditional in endpoint.http.conditional_credits:
+            cost += f" ({conditional.credits} with {conditional.field}={conditional.equals})"
+        spec = message_spec(endpoint.request_cls.DESCRIPTOR)
+        flags = [name for name in CALCULATION_FLAGS if name in spec.fields]
+        flag_text = f" Calculation flags accepted: {', '.join(flags)}." if flags else " Accepts no calculation flag."
+        common = {
+            "summary": summary,
+            "description": f"{description}\n\n{cost}.{flag_text}",
+            "tags": [endpoint.service],
+            "x-credits": endpoint.http.credits,
+            "responses": _responses(endpoint),
+        }
+        operations: dict[str, Any] = {}
+        if not endpoint.http.post_only:
+            parameters = []
+            for name, field in spec.fields.items():
+                parameters.append(
+                    {
+                        "name": name,
+                        "in": "query",
+                        "required": bool(field.rule.required),
+                        "schema": _request_field_schema(field.descriptor, query=True),
+                    }
+                )
+            operations["get"] = {**common, "operationId": f"get_{method.name}", "parameters": parameters}
+        operations["post"] = {
+            **common,
+            "operationId": f"post_{method.name}",
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": _request_message_schema(endpoint.request_cls.DESCRIPTOR)}},
+            },
+        }
+        paths[endpoint.path] = operations
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Celestial", "version": version, "description": OVERVIEW},
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}, {"apiKey": []}],
+        "paths": paths,
+        "components": {
+            "schemas": {"Error": ERROR_SCHEMA},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer svc_live_..."},
+                "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+            },
+        },
+    }
+
+
+def render_docs_page(document: dict[str, Any]) -> str:
+    """Return a self-contained HTML page describing every endpoint of ``document``."""
+    esc = html.escape
+    out = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>Celestial API</title>",
+        "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.45}"
+        "table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;"
+        "text-align:left;vertical-align:top;font-size:.9rem}code{background:#f3f3f3;padding:0 .2rem}h2{margin-top:2.5rem}</style>",
+        "</head><body><h1>Celestial API</h1>",
+        "<p>Machine-readable document: <a href='/v1/openapi.json'>/v1/openapi.json</a></p>",
+    ]
+    for paragraph in document["info"]["description"].split("\n\n"):
+        out.append(f"<p>{esc(paragraph)}</p>")
+    for path, operations in document["paths"].items():
+        op = operations.get("get") or operations["post"]
+        methods = " / ".join(m.upper() for m in operations)
+        out.append(f"<h2 id='{esc(path)}'><code>{methods} {esc(path)}</code></h2>")
+        out.append(f"<p>{esc(op['description'])}</p>")
+        schema = operations["post"]["requestBody"]["content"]["application/json"]["schema"]
+        out.append("<table><tr><th>Parameter</th><th>Type</th><th>Required</th><th>Default</th><th>Meaning</th></tr>")
+        for name, prop in schema["properties"].items():
+            kind = prop.get("type") or "string or array"
+            if "enum" in prop:
+                kind += f" ({', '.join(map(str, prop['enum']))})"
+            limits = []
+            for key, sign in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤")):
+                if key in prop:
+                    limits.append(f"{sign} {prop[key]:g}")
+            if limits:
+                kind += " " + ", ".join(limits)
+            required = "yes" if name in schema.get("required", []) else ""
+            default = prop.get("default", "")
+            out.append(
+                f"<tr><td><code>{esc(name)}</code></td><td>{esc(str(kind))}</td><td>{required}</td>"
+                f"<td>{esc(str(default))}</td><td>{esc(prop.get('description', ''))}</td></tr>"
+            )
+        out.append("</table>")
+    out.append("</body></html>")
+    return "".join(out)

@@ -1,0 +1,143 @@
+"""Channels to the service processes, deadlines, and the one gRPC-to-HTTP error mapping.
+
+Each service is a pool of processes; one channel per service lists them all and balances
+with ``round_robin`` over the ones whose standard health check answers SERVING. This is the
+only module that catches ``grpc.aio.AioRpcError``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from typing import Any
+
+import grpc
+
+from celestial.v1 import errors_pb2
+from shared.errors import (
+    CelestialError,
+    DeadlineExceeded,
+    InternalError,
+    InvalidParameter,
+    NotImplementedEndpoint,
+    ServiceUnavailable,
+    error_class_for_code,
+)
+from shared.rpc_server import ERROR_METADATA_KEY, REQUEST_ID_METADATA_KEY
+
+# Canonical gRPC codes to our errors (google/rpc/code.proto's HTTP mapping, narrowed to the
+# product's own rows of DESIGN.md). Used only when a status carries no ErrorDetail.
+_STATUS_TABLE: dict[grpc.StatusCode, type[CelestialError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: InvalidParameter,
+    grpc.StatusCode.OUT_OF_RANGE: InvalidParameter,
+    grpc.StatusCode.UNIMPLEMENTED: NotImplementedEndpoint,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ServiceUnavailable,
+    grpc.StatusCode.UNAVAILABLE: ServiceUnavailable,
+    grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
+}
+
+# Codes after which the same call may go to another process of the pool: computations are
+# pure and credits are reserved once per HTTP request, so a retry cannot charge twice.
+_RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)
+
+
+def channel_target(addresses: tuple[str, ...]) -> str:
+    """Return the gRPC target naming every process of a pool (``ipv4:a:p,b:q`` or a DNS name)."""
+    hosts = [address.rsplit(":", 1)[0] for address in addresses]
+    try:
+        for host in hosts:
+            ipaddress.IPv4Address(host)
+    except ValueError:
+        if len(addresses) != 1:
+            raise ValueError(f"Several addresses must be IPv4 literals; use one DNS name instead: {addresses}")
+        return f"dns:///{addresses[0]}"
+    return "ipv4:" + ",".join(addresses)
+
+
+_SERVICE_CONFIG = json.dumps(
+    {
+        "loadBalancingConfig": [{"round_robin": {}}],
+        "healthCheckConfig": {"serviceName": ""},
+    }
+)
+
+
+class ServicePool:
+    """A channel to one service's processes and the calls made through it."""
+
+    def __init__(self, name: str, addresses: tuple[str, ...]):
+        self.name = name
+        self.addresses = addresses
+        self.channel = grpc.aio.insecure_channel(
+            channel_target(addresses),
+            options=[
+                ("grpc.service_config", _SERVICE_CONFIG),
+                ("grpc.enable_retries", 0),
+                ("grpc.initial_reconnect_backoff_ms", 200),
+                ("grpc.max_reconnect_backoff_ms", 2000),
+            ],
+        )
+
+    async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
+        """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise a CelestialError."""
+        callable_ = self.channel.unary_unary(
+            method_path,
+            request_serializer=type(request).SerializeToString,
+            response_deserializer=response_cls.FromString,
+        )
+        attempts = max(1, len(self.addresses))
+        metadata = ((REQUEST_ID_METADATA_KEY, request_id),)
+        last: grpc.aio.AioRpcError | None = None
+        for _ in range(attempts):
+            try:
+                return await callable_(request, timeout=timeout_s, metadata=metadata)
+            except grpc.aio.AioRpcError as error:
+                last = error
+                if error.code() not in _RETRYABLE or _detail(error) is not None:
+                    break
+        assert last is not None
+        raise map_rpc_error(last, self.name)
+
+    async def ready(self, timeout_s: float = 1.0) -> bool:
+        """Return whether at least one process of the pool answers its health check."""
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        stub = health_pb2_grpc.HealthStub(self.channel)
+        try:
+            reply = await stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=timeout_s)
+        except grpc.aio.AioRpcError:
+            return False
+        return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+
+def _detail(error: grpc.aio.AioRpcError) -> errors_pb2.ErrorDetail | None:
+    for key, value in error.trailing_metadata() or ():
+        if key == ERROR_METADATA_KEY:
+            return errors_pb2.ErrorDetail.FromString(value)
+    return None
+
+
+def map_rpc_error(error: grpc.aio.AioRpcError, service: str) -> CelestialError:
+    """Return the CelestialError a failed call stands for (its ErrorDetail when it has one)."""
+    detail = _detail(error)
+    if detail is not None:
+        cls = error_class_for_code(detail.code)
+        mapped = cls(detail.message, suggestion=detail.suggestion or None, param=detail.param or None)
+        return mapped
+    code = error.code()
+    cls = _STATUS_TABLE.get(code, InternalError)
+    if cls is NotImplementedEndpoint:
+        return NotImplementedEndpoint("This endpoint is not implemented yet.")
+    if cls is ServiceUnavailable:
+        busy = code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        return ServiceUnavailable(
+            f"The {service} service is {'busy' if busy else 'unavailable'}; no process could take the request.",
+        )
+    if cls is DeadlineExceeded:
+        return DeadlineExceeded(f"The {service} service did not answer within the deadline.")
+    if cls is InvalidParameter:
+        return InvalidParameter(error.details() or "Invalid request.")
+    return InternalError(f"The {service} service failed.")

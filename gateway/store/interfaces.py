@@ -1,0 +1,292 @@
+"""The key and credit store: records, the ``Store`` protocol every backend implements, key rules.
+
+Two backends implement :class:`Store` and pass one contract suite
+(``tests/unit/test_store_contract.py``): ``SqliteStore`` (embedded, one file) and, later,
+``NatsStore`` (JetStream). Everything here is backend-neutral: the records, the key format,
+the hash, origin validation and the store's own (non-HTTP) exceptions.
+
+Credits move only through ledger rows. Each row is keyed by ``(request_id, kind)``, unique, so
+a retried debit, refund or top-up with the same request id is applied once. ``request_id``
+must be minted by the server (never a client-supplied ``X-Request-Id`` on its own): a client
+that could choose it could replay one id and have later requests treated as retries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Iterable, Literal, Protocol, runtime_checkable
+
+#: The fixed prefix of every key (spec, Authentication 2), there for secret scanners.
+KEY_PREFIX = "svc_live_"
+#: Length of the random part: ``secrets.token_urlsafe(24)`` gives 32 characters (192 bits).
+KEY_RANDOM_CHARS = 32
+_KEY_RANDOM_BYTES = 24
+#: Characters of the random part shown in listings; 4 of 32 leave 168 secret bits.
+PREFIX_HINT_CHARS = 4
+_KEY_RE = re.compile(r"svc_live_[A-Za-z0-9_-]{32}")
+
+#: An origin as browsers serialise it: lowercase scheme and host, optional port, no path,
+#: no trailing slash, no wildcard. Matching is exact string comparison (spec, Authentication 5),
+#: so anything a browser can never send is refused when it is configured, not silently dead.
+_ORIGIN_RE = re.compile(r"[a-z][a-z0-9+.-]*://(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?")
+
+KeyState = Literal["active", "revoked", "expired"]
+LedgerKind = Literal["debit", "refund", "topup"]
+
+
+def utc_now() -> datetime:
+    """Return the current time as an aware UTC datetime."""
+    return datetime.now(UTC)
+
+
+def generate_key() -> str:
+    """Return a new plain key: ``svc_live_`` plus 32 URL-safe random characters."""
+    return KEY_PREFIX + secrets.token_urlsafe(_KEY_RANDOM_BYTES)
+
+
+def is_well_formed_key(candidate: str) -> bool:
+    """Return whether ``candidate`` has the key format (prefix, length, alphabet)."""
+    return _KEY_RE.fullmatch(candidate) is not None
+
+
+def hash_key(plain_key: str) -> str:
+    """Return the SHA-256 hex digest under which a key is stored and looked up.
+
+    No salt is needed: the key carries 192 random bits, so the digest cannot be reversed by
+    search, and an unsalted digest lets every gateway find a key with one indexed lookup.
+    """
+    return hashlib.sha256(plain_key.encode("utf-8")).hexdigest()
+
+
+def prefix_hint(plain_key: str) -> str:
+    """Return the first characters of the key's random part, safe to show in listings."""
+    return plain_key[len(KEY_PREFIX) : len(KEY_PREFIX) + PREFIX_HINT_CHARS]
+
+
+def validate_origins(origins: Iterable[str]) -> tuple[str, ...]:
+    """Return ``origins`` as a de-duplicated tuple, in order, refusing what can never match.
+
+    Raises ``ValueError`` for a wildcard, a path or trailing slash, uppercase letters or
+    anything that is not ``scheme://host[:port]``.
+    """
+    if isinstance(origins, str):
+        raise ValueError("origins must be a list of strings, not one string")
+    seen: list[str] = []
+    for origin in origins:
+        if not isinstance(origin, str) or _ORIGIN_RE.fullmatch(origin) is None:
+            hint = ""
+            if isinstance(origin, str):
+                if "*" in origin:
+                    hint = " (wildcards are not supported; list each origin)"
+                elif origin != origin.lower():
+                    hint = f" (browsers send it lowercase: {origin.lower()!r})"
+                elif origin.endswith("/") or origin.count("/") > 2:
+                    hint = " (an origin has no path or trailing slash)"
+            raise ValueError(f"not an origin: {origin!r}; expected scheme://host[:port]{hint}")
+        if origin not in seen:
+            seen.append(origin)
+    return tuple(seen)
+
+
+def require_aware(moment: datetime | None, name: str) -> datetime | None:
+    """Return ``moment`` converted to UTC, refusing naive datetimes."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"{name} must be timezone-aware, e.g. datetime(2030, 1, 1, tzinfo=UTC)")
+    return moment.astimezone(UTC)
+
+
+def require_credits(credits: int, name: str = "credits", *, allow_zero: bool = False) -> int:
+    """Return ``credits`` if it is a positive integer (or zero when allowed), else raise ValueError."""
+    if isinstance(credits, bool) or not isinstance(credits, int):
+        raise ValueError(f"{name} must be an integer, got {credits!r}")
+    if credits < 0 or (credits == 0 and not allow_zero):
+        raise ValueError(f"{name} must be {'at least 0' if allow_zero else 'positive'}, got {credits}")
+    return credits
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Account:
+    """An account: its credit balance and the limits all its keys share."""
+
+    id: str
+    name: str
+    balance: int
+    rate_per_minute: int = 300
+    max_concurrent: int = 50
+    created_at: datetime = field(default_factory=utc_now)
+
+
+@dataclass(frozen=True)
+class KeyRecord:
+    """What the store keeps of a key: its hash and settings, never the key itself."""
+
+    key_id: str
+    account_id: str
+    key_hash: str = field(repr=False)  # kept out of repr so a logged record shows no digest
+    prefix_hint: str
+    created_at: datetime
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+    allowed_origins: tuple[str, ...] = ()
+    browser_only: bool = False
+
+    def state(self, now: datetime | None = None) -> KeyState:
+        """Return ``active``, ``revoked`` or ``expired`` at ``now`` (default: the current time).
+
+        A revoked key is revoked whatever ``now`` is (revocation is immediate, and a gateway
+        whose clock runs behind the admin's must not read it as "not yet"); revocation wins over
+        expiry; a key whose expiry equals ``now`` is expired.
+        """
+        if self.revoked_at is not None:
+            return "revoked"
+        now = utc_now() if now is None else now
+        if self.expires_at is not None and self.expires_at <= now:
+            return "expired"
+        return "active"
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Ledger totals of one account since a moment (or since it was created)."""
+
+    account_id: str
+    since: datetime | None
+    requests: int  # debit rows: requests charged
+    refunds: int  # refund rows
+    credits_debited: int
+    credits_refunded: int
+    credits_topped_up: int  # includes the opening balance given at creation
+
+    @property
+    def credits_used(self) -> int:
+        """Return the credits actually spent: debits less refunds."""
+        return self.credits_debited - self.credits_refunded
+
+
+# --- errors (store level; the gateway maps them, or never sees them) -------------------------
+
+
+class StoreError(Exception):
+    """Base of the store's own failures (not client errors: those are CelestialError)."""
+
+
+class AccountNotFound(StoreError, LookupError):
+    """No account has that id or name."""
+
+
+class AccountExists(StoreError, ValueError):
+    """Another account already has that name."""
+
+
+class KeyNotFound(StoreError, LookupError):
+    """No key has that id."""
+
+
+class KeyNotActive(StoreError, ValueError):
+    """The operation needs an active key and the key is revoked or expired."""
+
+
+class LedgerConflict(StoreError, ValueError):
+    """A request id already has a ledger row of that kind for another account or amount."""
+
+
+class StoreBusy(StoreError):
+    """The store stayed locked by other writers for longer than the store's wait limit."""
+
+
+# --- the protocol ----------------------------------------------------------------------------
+
+
+@runtime_checkable
+class Store(Protocol):
+    """Accounts, keys and credits. Every method is async; implementations are process-safe."""
+
+    async def create_account(
+        self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50
+    ) -> Account:
+        """Return a new account with an opening balance of ``credits``; names are unique
+        (case-insensitive). Raises AccountExists."""
+        ...
+
+    async def get_account(self, account: str) -> Account | None:
+        """Return the account whose id, or else whose name, is ``account``; None if none."""
+        ...
+
+    async def top_up(
+        self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up"
+    ) -> int:
+        """Return the balance after adding ``credits`` (idempotent per ``request_id``)."""
+        ...
+
+    async def create_key(
+        self,
+        account: str,
+        *,
+        expires_at: datetime | None = None,
+        allowed_origins: Iterable[str] = (),
+        browser_only: bool = False,
+    ) -> tuple[str, KeyRecord]:
+        """Return ``(plain_key, record)``; the plain key is never stored, only its hash."""
+        ...
+
+    async def find_key_by_hash(self, key_hash: str) -> KeyRecord | None:
+        """Return the key whose SHA-256 hex digest is ``key_hash``, in any state; None if none."""
+        ...
+
+    async def get_key(self, key_id: str) -> KeyRecord | None:
+        """Return the key with id ``key_id``; None if none."""
+        ...
+
+    async def revoke_key(self, key_id: str) -> KeyRecord:
+        """Return the key after revoking it (revoking twice keeps the first time). Raises KeyNotFound."""
+        ...
+
+    async def update_origins(
+        self, key_id: str, origins: Iterable[str], browser_only: bool | None = None
+    ) -> KeyRecord:
+        """Return the active key with its allowed origins replaced (and browser_only when given).
+        Raises KeyNotFound, KeyNotActive, ValueError for an origin that can never match."""
+        ...
+
+    async def list_keys(self, account: str) -> list[KeyRecord]:
+        """Return every key of the account (id or name), oldest first. Raises AccountNotFound."""
+        ...
+
+    async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
+        """Return the balance after debiting ``credits`` atomically.
+
+        Raises InsufficientCredits (the balance is left untouched) when the balance cannot
+        cover it; the balance never goes negative. A second reserve with the same
+        ``request_id`` charges nothing and returns the current balance.
+        """
+        ...
+
+    async def refund(self, account_id: str, credits: int, request_id: str) -> int:
+        """Return the balance after giving back up to the credits debited for ``request_id``.
+
+        Idempotent: a second refund of the same request changes nothing. A request with no
+        debit has nothing to refund (nothing changes). Raises ValueError when ``credits``
+        exceeds what that request was charged.
+        """
+        ...
+
+    async def balance(self, account_id: str) -> int:
+        """Return the account's balance in credits. Raises AccountNotFound."""
+        ...
+
+    async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
+        """Return ledger totals for the account from ``since`` (inclusive; default all)."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections; the store is unusable afterwards."""
+        ...

@@ -1,0 +1,215 @@
+"""HTTP parameters to protobuf request messages: query strings and JSON bodies, by descriptor.
+
+Type coercion, comma-separated lists, one-of members and unknown-parameter refusal all
+follow the proto options (`shared/validation.py` reads the same rules); nothing here is
+written per endpoint.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable
+
+import orjson
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
+from shared.errors import ConflictingParameters, InvalidParameter
+from shared.validation import CALCULATION_FLAGS, FieldSpec, message_spec, parse_scalar
+
+
+def request_from_query(message_cls: type[Message], items: Iterable[tuple[str, str]], path: str) -> Message:
+    """Return a ``message_cls`` built from query-string pairs (names may repeat).
+
+    A list parameter given twice is concatenated; a scalar given twice is refused.
+    """
+    grouped: dict[str, list[str]] = {}
+    for name, value in items:
+        grouped.setdefault(name, []).append(value)
+    message = message_cls()
+    spec = message_spec(message.DESCRIPTOR)
+    _refuse_unknown(spec.fields, grouped, path)
+    _refuse_conflicts(spec.oneofs, grouped)
+    for name, values in grouped.items():
+        field = spec.fields[name]
+        if field.is_message:
+            if len(values) > 1:
+                raise _given_twice(name)
+            _set_message_from_json(message, field, _parse_json_text(field, values[0]), path)
+        elif field.repeated:
+            getattr(message, name).extend(_list_items(field, values))
+        else:
+            if len(values) > 1:
+                raise _given_twice(name)
+            setattr(message, name, parse_scalar(field, values[0]))
+    return message
+
+
+def request_from_json(message_cls: type[Message], body: Any, path: str) -> Message:
+    """Return a ``message_cls`` built from a JSON object body.
+
+    Values may be native JSON (numbers, booleans, arrays) or the query-string form
+    (strings, comma-separated lists); a JSON null counts as not sent.
+    """
+    message = message_cls()
+    _fill_from_json(message, body, path)
+    return message
+
+
+def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") -> None:
+    if not isinstance(body, dict):
+        raise InvalidParameter(
+            f"'{prefix.rstrip('.') or 'body'}' must be a JSON object.",
+            suggestion='Send an object such as {"jd": 2451545.0, "bodies": "sun,moon"}.',
+            param=prefix.rstrip(".") or None,
+        )
+    present = {name: value for name, value in body.items() if value is not None}
+    spec = message_spec(message.DESCRIPTOR)
+    _refuse_unknown(spec.fields, present, path, prefix)
+    _refuse_conflicts(spec.oneofs, present)
+    for name, value in present.items():
+        field = spec.fields[name]
+        if field.is_message:
+            if isinstance(value, str):
+                value = _parse_json_text(field, value)
+            _set_message_from_json(message, field, value, path, prefix)
+        elif field.repeated:
+            raw = value if isinstance(value, list) else [value]
+            getattr(message, name).extend(_list_items(field, [_as_text(field, item) for item in raw]))
+        else:
+            setattr(message, name, _json_scalar(field, value))
+
+
+def _set_message_from_json(message: Message, field: FieldSpec, value: Any, path: str, prefix: str = "") -> None:
+    name = field.name
+    if field.repeated:
+        if not isinstance(value, list):
+            raise InvalidParameter(
+                f"'{prefix}{name}' must be a JSON array of objects.",
+                suggestion=f'Send {name} as [{{...}}, ...].',
+                param=name,
+            )
+        container = getattr(message, name)
+        for index, item in enumerate(value):
+            _fill_from_json(container.add(), item, path, f"{prefix}{name}[{index}].")
+    else:
+        _fill_from_json(getattr(message, name), value, path, f"{prefix}{name}.")
+
+
+def _parse_json_text(field: FieldSpec, text: str) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise InvalidParameter(
+            f"'{field.name}' must be JSON text; it could not be parsed.",
+            suggestion=f"URL-encode a JSON array or object as the value of {field.name}.",
+            param=field.name,
+        ) from None
+
+
+def _as_text(field: FieldSpec, value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if isinstance(value, float) else str(value)
+    raise InvalidParameter(
+        f"'{field.name}' items must be strings or numbers.",
+        suggestion=f"Send {field.name} as an array of strings or a comma-separated string.",
+        param=field.name,
+    )
+
+
+def _json_scalar(field: FieldSpec, value: Any):
+    kind = field.descriptor.type
+    if isinstance(value, str):
+        return parse_scalar(field, value)
+    if kind == FieldDescriptor.TYPE_BOOL:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+    elif kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return parse_scalar(field, repr(float(value)))
+    elif field.is_numeric:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+    elif kind == FieldDescriptor.TYPE_STRING:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+    raise InvalidParameter(
+        f"'{field.name}' has the wrong JSON type ({type(value).__name__}).",
+        suggestion=f"Send {field.name} as {_type_name(field)}.",
+        param=field.name,
+    )
+
+
+def _type_name(field: FieldSpec) -> str:
+    kind = field.descriptor.type
+    if kind == FieldDescriptor.TYPE_BOOL:
+        return "true or false"
+    if kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        return "a number"
+    if field.is_numeric:
+        return "an integer"
+    return "a string"
+
+
+def _list_items(field: FieldSpec, values: list[str]) -> list:
+    items: list = []
+    for value in values:
+        parts = value.split(",") if field.rule.csv else [value]
+        for part in parts:
+            part = part.strip()
+            if not part:
+                continue
+            items.append(parse_scalar(field, part) if field.descriptor.type != FieldDescriptor.TYPE_STRING else part)
+    return items
+
+
+def _given_twice(name: str) -> InvalidParameter:
+    return InvalidParameter(
+        f"'{name}' was given more than once.",
+        suggestion=f"Send {name} once.",
+        param=name,
+    )
+
+
+def _refuse_unknown(fields: dict[str, FieldSpec], given: dict, path: str, prefix: str = "") -> None:
+    for name in given:
+        if name in fields:
+            continue
+        accepted = sorted(fields)
+        if not prefix and name in CALCULATION_FLAGS:
+            flags = [f for f in CALCULATION_FLAGS if f in fields]
+            raise InvalidParameter(
+                f"'{name}' is a calculation flag that {path} does not implement.",
+                suggestion=(
+                    f"Remove {name}; {path} accepts the flags {', '.join(flags)}."
+                    if flags
+                    else f"Remove {name}; {path} accepts no calculation flag."
+                ),
+                param=name,
+            )
+        close = difflib.get_close_matches(name, accepted, n=1)
+        hint = f"Did you mean '{close[0]}'? " if close else ""
+        raise InvalidParameter(
+            f"Unknown parameter '{prefix}{name}' for {path}.",
+            suggestion=f"{hint}Accepted parameters: {', '.join(accepted)}.",
+            param=f"{prefix}{name}",
+        )
+
+
+def _refuse_conflicts(oneofs: dict[str, tuple[str, ...]], given: dict) -> None:
+    for members in oneofs.values():
+        sent = [m for m in members if m in given]
+        if len(sent) > 1:
+            raise ConflictingParameters(
+                f"{' and '.join(sent)} were both given; they are alternatives.",
+                suggestion=f"Send only one of {' or '.join(members)}.",
+                param=sent[1],
+            )
