@@ -1,0 +1,1 @@
+"""Benchmarks: each prints its figure beside a reference measured in the same run, as a ratio."""

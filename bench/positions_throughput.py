@@ -1,0 +1,77 @@
+"""Requests per second and p50/p99 latency of /v1/positions through the whole stack, beside
+the floor (bare Starlette + one gRPC call to a constant server), measured by the same client
+in the same run. Goal: the full stack at half the floor's throughput or better, p50 < 3 ms."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from bench.loadclient import run_load
+from shared.config import REPO_ROOT
+from tests.api.conftest import free_port_block, start_stack, stop_stack
+
+CONNECTIONS = 16
+SECONDS = 6.0
+QUERY = "/v1/positions?datetime=2024-03-20T12:00:00Z"
+
+
+def _wait_port(port: int, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"port {port} never opened")
+
+
+def measure_floor() -> object:
+    grpc_port = free_port_block(1)
+    grpc_proc = subprocess.Popen([sys.executable, "-m", "bench.floor", "grpc", str(grpc_port)], cwd=REPO_ROOT)
+    http_port = free_port_block(1)
+    http_proc = subprocess.Popen([sys.executable, "-m", "bench.floor", "http", str(http_port), str(grpc_port)], cwd=REPO_ROOT)
+    try:
+        _wait_port(grpc_port)
+        _wait_port(http_port)
+        httpx.get(f"http://127.0.0.1:{http_port}/floor").raise_for_status()
+        run_load("127.0.0.1", http_port, "/floor", {}, connections=CONNECTIONS, seconds=1.0)
+        return run_load("127.0.0.1", http_port, "/floor", {}, connections=CONNECTIONS, seconds=SECONDS)
+    finally:
+        for proc in (http_proc, grpc_proc):
+            proc.terminate()
+            proc.wait()
+
+
+def measure_stack() -> object:
+    with tempfile.TemporaryDirectory() as tmp:
+        stack = start_stack(Path(tmp))
+        try:
+            _, key = stack.new_key(credits=100_000_000)
+            port = int(stack.base_url.rsplit(":", 1)[1])
+            headers = {"Authorization": f"Bearer {key}"}
+            httpx.get(stack.base_url + QUERY, headers=headers).raise_for_status()
+            run_load("127.0.0.1", port, QUERY, headers, connections=CONNECTIONS, seconds=1.0)
+            return run_load("127.0.0.1", port, QUERY, headers, connections=CONNECTIONS, seconds=SECONDS)
+        finally:
+            stop_stack(stack)
+
+
+def main() -> None:
+    floor = measure_floor()
+    full = measure_stack()
+    print("positions throughput (16 keep-alive connections, loopback, same client)")
+    print(f"  floor  (Starlette + 1 gRPC hop, constant reply): {floor.rps:8.0f} req/s  p50 {floor.p50_ms:6.2f} ms  p99 {floor.p99_ms:6.2f} ms  errors {floor.errors}")
+    print(f"  stack  (/v1/positions, auth + credits + compute): {full.rps:8.0f} req/s  p50 {full.p50_ms:6.2f} ms  p99 {full.p99_ms:6.2f} ms  errors {full.errors}")
+    ratio = full.rps / floor.rps if floor.rps else float("nan")
+    print(f"  ratio stack/floor throughput: {ratio:.2f}  (goal >= 0.50)   stack p50 {full.p50_ms:.2f} ms (goal < 3 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""/v1/aspects: aspects, parallels and contraparallels between bodies at one moment."""
+
+from __future__ import annotations
+
+from celestial.v1 import common_pb2
+from celestial.v1 import ephemeris_service_pb2 as pb
+from shared.aspects import Point, find_aspects, find_parallels, parse_aspect_types
+from shared.bodies import resolve_bodies
+from shared.positions import CalcFlags, compute_positions
+from shared.wire import moment_from
+
+
+def compute(request: pb.ComputeAspectsRequest) -> pb.ComputeAspectsResponse:
+    """Return the /v1/aspects reply.
+
+    Angles between bodies do not depend on the zodiac, so a sidereal request is computed
+    tropically and returns the same numbers.
+    """
+    bodies = resolve_bodies(list(request.bodies))
+    result = compute_positions(moment_from(request), bodies, CalcFlags(speed=True))
+    points = [
+        Point(name=r.body, longitude_deg=r.longitude, speed_deg_per_day=r.speed, declination_deg=r.declination)
+        for r in result.records
+    ]
+    types = parse_aspect_types(list(request.aspects))
+    orb = request.orb if request.HasField("orb") else None
+    matches = find_aspects(points, types, orb_deg=orb, with_applying=request.applying)
+    data = pb.AspectsData()
+    for match in matches:
+        record = common_pb2.AspectRecord(
+            body_a=match.body_a,
+            body_b=match.body_b,
+            aspect=match.aspect,
+            angle=match.exact_angle_deg,
+            orb=match.orb_deg,
+        )
+        if match.applying is not None:
+            record.applying = match.applying
+        data.aspects.append(record)
+    if request.parallels:
+        for match in find_parallels(points, orb_deg=request.parallel_orb, contraparallel=request.contraparallel):
+            data.parallels.append(
+                common_pb2.ParallelRecord(
+                    body_a=match.body_a,
+                    body_b=match.body_b,
+                    parallel_type=match.parallel_type,
+                    declination_a=match.declination_a_deg,
+                    declination_b=match.declination_b_deg,
+                    orb=match.orb_deg,
+                    max_orb=match.max_orb_deg,
+                )
+            )
+    return pb.ComputeAspectsResponse(data=data, warnings=[c.message for c in result.conditions])
