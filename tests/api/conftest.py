@@ -1,0 +1,139 @@
+"""The real stack for API tests: the supervisor starts every process on free loopback ports."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from deploy.supervisor import READY_LINE
+from shared.config import REPO_ROOT
+
+START_TIMEOUT_S = 120
+
+
+def free_port_block(count: int) -> int:
+    """Return the first of ``count`` consecutive loopback ports that are free now."""
+    for _ in range(200):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = probe.getsockname()[1]
+        if base + count >= 65535:
+            continue
+        sockets = []
+        try:
+            for port in range(base, base + count):
+                s = socket.socket()
+                sockets.append(s)
+                s.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in sockets:
+                s.close()
+    raise RuntimeError("no block of free ports found")
+
+
+@dataclass
+class Stack:
+    """A running gateway and its services, and how to administer its store."""
+
+    base_url: str
+    env: dict[str, str]
+    log_path: Path
+    process: subprocess.Popen
+
+    def admin(self, *args: str) -> subprocess.CompletedProcess:
+        """Run `celestial-admin` against this stack's store."""
+        return subprocess.run(
+            [sys.executable, "-m", "gateway.admin_cli", *args],
+            cwd=REPO_ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+
+    def new_key(self, credits: int = 100_000) -> tuple[str, str]:
+        """Return (account name, plain key) of a fresh account holding ``credits``."""
+        name = f"acct-{os.urandom(6).hex()}"
+        self.admin("account", "create", name, "--credits", str(credits))
+        key = self.admin("key", "create", "--account", name).stdout.strip()
+        return name, key
+
+    def client(self, key: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.Client(base_url=self.base_url, headers=headers, timeout=60)
+
+
+def start_stack(tmp: Path, extra_env: dict[str, str] | None = None) -> Stack:
+    """Start the supervisor with its own ports and data folder; return once ready."""
+    http_port = free_port_block(1)
+    service_base = free_port_block(8)
+    env = os.environ.copy()
+    env.update(
+        {
+            "CELESTIAL_HTTP_PORT": str(http_port),
+            "CELESTIAL_SERVICE_BASE_PORT": str(service_base),
+            "CELESTIAL_DATA_DIR": str(tmp / "data"),
+            "CELESTIAL_LOG_FORMAT": "json",
+            "CELESTIAL_EPHEMERIS_PROCESSES": "2",
+        }
+    )
+    env.update(extra_env or {})
+    log_path = tmp / "stack.log"
+    log_file = open(log_path, "wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deploy.supervisor", "--no-dev-key"],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
+    )
+    log_file.close()
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if READY_LINE.encode() in log_path.read_bytes():
+            return Stack(f"http://127.0.0.1:{http_port}", env, log_path, process)
+        if process.poll() is not None:
+            break
+        time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"stack did not start; log:\n{log_path.read_text(errors='replace')[-4000:]}")
+
+
+def stop_stack(stack: Stack) -> None:
+    stack.process.send_signal(signal.SIGTERM)
+    try:
+        stack.process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        stack.process.kill()
+        stack.process.wait()
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory) -> Stack:
+    running = start_stack(tmp_path_factory.mktemp("stack"))
+    yield running
+    stop_stack(running)
+
+
+@pytest.fixture(scope="module")
+def key(stack: Stack) -> str:
+    """A key of a fresh, well-funded account, shared by one test module."""
+    return stack.new_key()[1]
+
+
+@pytest.fixture(scope="module")
+def api(stack: Stack, key: str) -> httpx.Client:
+    with stack.client(key) as client:
+        yield client

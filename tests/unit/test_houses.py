@@ -1,0 +1,240 @@
+"""House systems: parsing, hand-checked cusps and angles, and the polar-circle fallback."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from shared.ayanamshas import parse_ayanamsha
+from shared.conditions import HIGH_LATITUDE
+from shared.errors import InvalidParameter
+from shared.houses import (
+    HOUSE_SYSTEMS,
+    POLAR_UNDEFINED_LETTERS,
+    HouseSystem,
+    compute_houses,
+    parse_house_system,
+)
+from shared.positions import CalcFlags, ayanamsha_value, compute_positions, obliquity_deg
+from shared.timescale import Moment
+from tests.unit.skyfield_reference import timescale
+
+# The hand formulas below are exact spherical trigonometry; the only error left is float
+# rounding inside Swiss Ephemeris, far below a micro-arcsecond. 1e-6 arcsec in degrees:
+FORMULA_TOLERANCE_DEG = 1e-6 / 3600.0
+# ARMC = Greenwich apparent sidereal time + east longitude. Skyfield computes GAST with IAU 2006
+# precession and IAU 2000A nutation, Swiss Ephemeris with IAU 2006 / 2000B; they differ by a few
+# milliarcseconds. 0.01 arcsec:
+ARMC_TOLERANCE_DEG = 0.01 / 3600.0
+
+MOMENTS = [Moment.from_iso(text) for text in ("1987-06-14T08:30:00Z", "2024-03-20T03:06:00Z", "2049-11-02T19:45:00Z")]
+PLACES = [(51.5, -0.13), (-33.87, 151.21), (10.0, -75.0), (64.1, -21.9)]
+
+
+def angle_diff_deg(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+# --- parsing ----------------------------------------------------------------------------------
+
+
+def test_there_are_22_systems_with_unique_names_and_letters():
+    assert len(HOUSE_SYSTEMS) == 22
+    assert len({s.name for s in HOUSE_SYSTEMS}) == 22
+    assert len({s.letter for s in HOUSE_SYSTEMS}) == 22
+
+
+@pytest.mark.parametrize("text", ["placidus", "PLACIDUS", " Placidus ", "P"])
+def test_names_are_case_insensitive_and_letters_exact(text):
+    assert parse_house_system(text) == HouseSystem("placidus", "P")
+
+
+def test_sunshine_letters_differ_by_case():
+    assert parse_house_system("i").name == "sunshine"
+    assert parse_house_system("I").name == "sunshine_treindl"
+
+
+def test_aliases_porphyry_and_topocentric():
+    assert parse_house_system("porphyry") == HouseSystem("porphyrius", "O")
+    assert parse_house_system("Topocentric") == HouseSystem("polich_page", "T")
+
+
+@pytest.mark.parametrize("text", ["p", "k", "w", "", "placid", "Z", None])
+def test_unknown_system_is_invalid_parameter_listing_the_systems(text):
+    with pytest.raises(InvalidParameter) as caught:
+        parse_house_system(text, param="system")
+    assert caught.value.param == "system"
+    assert "placidus" in caught.value.message and "carter" in caught.value.message
+
+
+# --- hand-checked cusps -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+@pytest.mark.parametrize(("lat", "lon"), PLACES)
+def test_midheaven_and_ascendant_follow_the_textbook_formulas(moment, lat, lon):
+    houses = compute_houses(moment, lat, lon, parse_house_system("placidus"))
+    eps = math.radians(obliquity_deg(moment))
+    armc = math.radians(houses.armc_deg)
+    phi = math.radians(lat)
+    # tan MC = tan ARMC / cos eps, MC in the quadrant of ARMC.
+    mc = math.degrees(math.atan2(math.sin(armc), math.cos(armc) * math.cos(eps))) % 360.0
+    # tan ASC = cos ARMC / -(sin ARMC cos eps + tan phi sin eps), on the eastern horizon.
+    asc = math.degrees(math.atan2(math.cos(armc), -(math.sin(armc) * math.cos(eps) + math.tan(phi) * math.sin(eps)))) % 360.0
+    assert angle_diff_deg(houses.midheaven_deg, mc) < FORMULA_TOLERANCE_DEG
+    assert angle_diff_deg(houses.ascendant_deg, asc) < FORMULA_TOLERANCE_DEG
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_armc_is_apparent_sidereal_time_plus_east_longitude(moment):
+    t = timescale().ut1_jd(moment.jd_ut1)
+    for lat, lon in PLACES:
+        houses = compute_houses(moment, lat, lon, parse_house_system("equal"))
+        assert angle_diff_deg(houses.armc_deg, t.gast * 15.0 + lon) < ARMC_TOLERANCE_DEG
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+@pytest.mark.parametrize(("lat", "lon"), PLACES)
+def test_equal_cusps_are_ascendant_plus_30_degrees_each(moment, lat, lon):
+    houses = compute_houses(moment, lat, lon, parse_house_system("equal"))
+    for k, cusp in enumerate(houses.cusps_deg):
+        assert angle_diff_deg(cusp, houses.ascendant_deg + 30.0 * k) < FORMULA_TOLERANCE_DEG
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+@pytest.mark.parametrize(("lat", "lon"), PLACES)
+def test_whole_sign_cusps_start_at_the_ascendants_sign(moment, lat, lon):
+    houses = compute_houses(moment, lat, lon, parse_house_system("whole_sign"))
+    first = 30.0 * math.floor(houses.ascendant_deg / 30.0)
+    assert houses.cusps_deg == pytest.approx([(first + 30.0 * k) % 360.0 for k in range(12)], abs=FORMULA_TOLERANCE_DEG)
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+@pytest.mark.parametrize(("lat", "lon"), PLACES)
+def test_porphyrius_trisects_each_quadrant(moment, lat, lon):
+    houses = compute_houses(moment, lat, lon, parse_house_system("porphyrius"))
+    cusps = houses.cusps_deg
+    angles = [houses.ascendant_deg, (houses.midheaven_deg + 180.0) % 360.0, (houses.ascendant_deg + 180.0) % 360.0, houses.midheaven_deg]
+    for quadrant in range(4):
+        start = angles[quadrant]
+        arc = (angles[(quadrant + 1) % 4] - start) % 360.0
+        for step in range(3):
+            expected = start + arc * step / 3.0
+            assert angle_diff_deg(cusps[3 * quadrant + step], expected) < FORMULA_TOLERANCE_DEG
+
+
+def test_quadrant_systems_put_the_angles_on_cusps_1_4_7_10():
+    moment = MOMENTS[1]
+    for name in ("placidus", "koch", "regiomontanus", "campanus", "porphyrius", "alcabitius", "polich_page"):
+        houses = compute_houses(moment, 51.5, -0.13, parse_house_system(name))
+        assert angle_diff_deg(houses.cusps_deg[0], houses.ascendant_deg) < FORMULA_TOLERANCE_DEG
+        assert angle_diff_deg(houses.cusps_deg[9], houses.midheaven_deg) < FORMULA_TOLERANCE_DEG
+        assert angle_diff_deg(houses.cusps_deg[3], houses.midheaven_deg + 180.0) < FORMULA_TOLERANCE_DEG
+        assert angle_diff_deg(houses.cusps_deg[6], houses.ascendant_deg + 180.0) < FORMULA_TOLERANCE_DEG
+
+
+# --- every system, the polar fallback ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("system", HOUSE_SYSTEMS, ids=lambda s: s.name)
+def test_every_system_computes_at_latitude_51_5(system):
+    houses = compute_houses(MOMENTS[1], 51.5, -0.13, system)
+    assert houses.system == system.name == houses.requested_system
+    assert len(houses.cusps_deg) == (36 if system.name == "gauquelin" else 12)
+    assert all(0.0 <= c < 360.0 for c in houses.cusps_deg)
+    assert houses.warnings == []
+
+
+@pytest.mark.parametrize(("lat", "lon"), [(70.0, 25.0), (-75.0, 0.0)])
+def test_placidus_inside_the_polar_circle_falls_back_to_porphyrius_with_a_warning(lat, lon):
+    moment = MOMENTS[1]
+    houses = compute_houses(moment, lat, lon, parse_house_system("placidus"))
+    assert houses.system == "porphyrius"
+    assert houses.requested_system == "placidus"
+    assert [w.kind for w in houses.warnings] == [HIGH_LATITUDE]
+    message = houses.warnings[0].message
+    assert "Placidus" in message and f"{lat:.2f}" in message and "Porphyrius" in message
+    porphyrius = compute_houses(moment, lat, lon, parse_house_system("porphyrius"))
+    assert houses.cusps_deg == porphyrius.cusps_deg
+
+
+SOLSTICE_AND_MAY = [Moment.from_iso(text) for text in ("2024-06-21T12:00:00Z", "2024-05-01T00:00:00Z", "1987-12-22T00:00:00Z")]
+# Stay this far from a boundary so the check does not hinge on float rounding at the edge.
+BOUNDARY_MARGIN_DEG = 0.05
+
+
+@pytest.mark.parametrize("system", HOUSE_SYSTEMS, ids=lambda s: s.name)
+def test_only_placidus_koch_gauquelin_and_sunshine_ever_fall_back(system):
+    # Found empirically with Swiss Ephemeris: every other system gives cusps up to the pole.
+    for moment in MOMENTS + SOLSTICE_AND_MAY:
+        for lat in (66.7, 70.0, 80.0, -75.0, -80.0, 89.9):
+            houses = compute_houses(moment, lat, 10.0, system)
+            if system.letter not in POLAR_UNDEFINED_LETTERS:
+                assert houses.system == system.name, (system.name, lat)
+
+
+@pytest.mark.parametrize("name", ["placidus", "koch", "gauquelin"])
+def test_placidus_koch_and_gauquelin_fall_back_exactly_beyond_the_polar_circles(name):
+    system = parse_house_system(name)
+    for moment in MOMENTS + SOLSTICE_AND_MAY:
+        polar_circle = 90.0 - obliquity_deg(moment)
+        for lat in (0.0, 51.5, 66.0, 66.4, 66.7, 70.0, 80.0, 89.9):
+            for signed in (lat, -lat):
+                if abs(abs(signed) - polar_circle) < BOUNDARY_MARGIN_DEG:
+                    continue
+                fell_back = compute_houses(moment, signed, 10.0, system).system == "porphyrius"
+                assert fell_back == (abs(signed) > polar_circle), (name, moment.iso_utc(), signed)
+
+
+def test_sunshine_falls_back_where_the_sun_neither_rises_nor_sets():
+    system = parse_house_system("sunshine")
+    for moment in MOMENTS + SOLSTICE_AND_MAY:
+        sun = compute_positions(moment, ["sun"], CalcFlags(equatorial=True)).records[0]
+        limit = 90.0 - abs(sun.declination)
+        for lat in (51.5, 66.7, 70.0, 75.0, 80.0, 89.9):
+            for signed in (lat, -lat):
+                if abs(abs(signed) - limit) < BOUNDARY_MARGIN_DEG:
+                    continue
+                houses = compute_houses(moment, signed, 10.0, system)
+                fell_back = houses.system == "porphyrius"
+                assert fell_back == (abs(signed) > limit), (moment.iso_utc(), signed)
+                if fell_back:
+                    assert "Sun neither rises nor sets" in houses.warnings[0].message
+
+
+def test_no_fallback_outside_the_polar_circle():
+    houses = compute_houses(MOMENTS[1], 60.0, 10.0, parse_house_system("koch"))
+    assert houses.system == "koch" and houses.warnings == []
+
+
+# --- flags and validation ---------------------------------------------------------------------
+
+
+def test_sidereal_houses_are_the_tropical_ones_less_the_ayanamsha():
+    moment = MOMENTS[0]
+    lahiri = parse_ayanamsha("lahiri")
+    tropical = compute_houses(moment, 51.5, -0.13, parse_house_system("placidus"))
+    sidereal = compute_houses(moment, 51.5, -0.13, parse_house_system("placidus"), sidereal=lahiri)
+    ayanamsha = ayanamsha_value(moment, lahiri)
+    assert angle_diff_deg(sidereal.ascendant_deg, tropical.ascendant_deg - ayanamsha) < 1e-9
+    assert angle_diff_deg(sidereal.midheaven_deg, tropical.midheaven_deg - ayanamsha) < 1e-9
+    for s, t in zip(sidereal.cusps_deg, tropical.cusps_deg):
+        assert angle_diff_deg(s, t - ayanamsha) < 1e-9
+    assert sidereal.armc_deg == tropical.armc_deg
+
+
+def test_no_nutation_moves_the_angles_by_less_than_a_minute_of_arc():
+    moment = MOMENTS[0]
+    with_nutation = compute_houses(moment, 51.5, -0.13, parse_house_system("placidus"))
+    without = compute_houses(moment, 51.5, -0.13, parse_house_system("placidus"), no_nutation=True)
+    # Nutation is at most ~17" in longitude and ~9" in obliquity; at 51.5° the ascendant
+    # amplifies it a few times. Different, but by less than an arcminute.
+    assert 0.0 < angle_diff_deg(with_nutation.ascendant_deg, without.ascendant_deg) < 1.0 / 60.0
+
+
+@pytest.mark.parametrize(("lat", "lon", "param"), [(91.0, 0.0, "lat"), (float("nan"), 0.0, "lat"), (0.0, 181.0, "lon")])
+def test_coordinates_out_of_range_are_invalid_parameter(lat, lon, param):
+    with pytest.raises(InvalidParameter) as caught:
+        compute_houses(MOMENTS[0], lat, lon, parse_house_system("placidus"))
+    assert caught.value.param == param

@@ -1,0 +1,556 @@
+"""The contract every key and credit store must honour, run against each implementation.
+
+To add a backend (NatsStore), add a factory class next to ``SqliteFactory`` and list it in
+``STORE_FACTORIES``: every test below then runs against it too. A factory must be picklable
+(the multi-process test sends it to child processes) and open a fresh store on each ``open``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing
+import re
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import pytest
+
+from shared.errors import InsufficientCredits
+
+from gateway.store import (
+    AccountExists,
+    AccountNotFound,
+    KeyNotActive,
+    KeyNotFound,
+    LedgerConflict,
+    SqliteStore,
+    Store,
+    hash_key,
+)
+from gateway.store.interfaces import KEY_PREFIX, KeyRecord, utc_now
+
+KEY_PATTERN = r"svc_live_[A-Za-z0-9_-]{32}"
+
+
+@dataclass(frozen=True)
+class SqliteFactory:
+    """Opens SqliteStores on one file; picklable, so child processes can open their own."""
+
+    path: str
+
+    async def open(self) -> Store:
+        return SqliteStore(self.path)
+
+    def stored_bytes(self) -> bytes:
+        """Return every byte the backend keeps on disk (database, WAL and shared memory)."""
+        files = [Path(self.path), Path(self.path + "-wal"), Path(self.path + "-shm")]
+        return b"".join(f.read_bytes() for f in files if f.exists())
+
+
+def _sqlite_factory(tmp_path: Path) -> SqliteFactory:
+    return SqliteFactory(str(tmp_path / "store" / "celestial.sqlite3"))
+
+
+STORE_FACTORIES: dict[str, Callable[[Path], Any]] = {"sqlite": _sqlite_factory}
+
+
+@pytest.fixture(params=sorted(STORE_FACTORIES))
+def factory(request, tmp_path):
+    return STORE_FACTORIES[request.param](tmp_path)
+
+
+def with_store(scenario: Callable[[Store], Awaitable[None]]):
+    """Turn ``async def test_x(store)`` into a pytest test run once per store implementation."""
+
+    def test(factory) -> None:
+        async def body() -> None:
+            store = await factory.open()
+            try:
+                await scenario(store)
+            finally:
+                await store.close()
+
+        asyncio.run(body())
+
+    test.__name__ = scenario.__name__
+    test.__doc__ = scenario.__doc__
+    return test
+
+
+# --- accounts --------------------------------------------------------------------------------
+
+
+@with_store
+async def test_a_new_account_holds_its_opening_balance_and_the_default_limits(store):
+    account = await store.create_account("acme", 100)
+    assert (account.name, account.balance) == ("acme", 100)
+    assert (account.rate_per_minute, account.max_concurrent) == (300, 50)
+    assert account.created_at.tzinfo is not None
+    assert await store.get_account(account.id) == account
+
+
+@with_store
+async def test_an_account_keeps_the_limits_it_was_created_with(store):
+    account = await store.create_account("big", 5, rate_per_minute=1200, max_concurrent=8)
+    fetched = await store.get_account("big")
+    assert (fetched.rate_per_minute, fetched.max_concurrent, fetched.balance) == (1200, 8, 5)
+    assert fetched.id == account.id
+
+
+@with_store
+async def test_account_names_are_unique_regardless_of_case(store):
+    await store.create_account("acme", 1)
+    with pytest.raises(AccountExists):
+        await store.create_account("acme", 1)
+    with pytest.raises(AccountExists):
+        await store.create_account("ACME", 1)
+
+
+@with_store
+async def test_get_account_finds_by_id_or_by_name_and_returns_none_for_neither(store):
+    account = await store.create_account("acme", 1)
+    assert (await store.get_account(account.id)).name == "acme"
+    assert (await store.get_account("acme")).id == account.id
+    assert await store.get_account("nobody") is None
+
+
+@with_store
+async def test_account_creation_refuses_a_negative_balance_or_a_blank_name(store):
+    with pytest.raises(ValueError):
+        await store.create_account("acme", -1)
+    with pytest.raises(ValueError):
+        await store.create_account("  ", 1)
+
+
+@with_store
+async def test_top_up_adds_credits_once_per_request_id(store):
+    account = await store.create_account("acme", 10)
+    assert await store.top_up(account.id, 5, request_id="invoice-1") == 15
+    assert await store.top_up("acme", 5, request_id="invoice-1") == 15  # a retry adds nothing
+    assert await store.top_up("acme", 1) == 16  # no request id: each call is its own top-up
+    assert await store.balance(account.id) == 16
+
+
+@with_store
+async def test_top_up_of_an_unknown_account_raises_account_not_found(store):
+    with pytest.raises(AccountNotFound):
+        await store.top_up("nobody", 5)
+
+
+# --- keys ------------------------------------------------------------------------------------
+
+
+@with_store
+async def test_a_created_key_is_the_prefix_and_32_url_safe_random_characters(store):
+    account = await store.create_account("acme", 1)
+    plain, record = await store.create_key(account.id)
+    other, _ = await store.create_key("acme")
+    assert re.fullmatch(KEY_PATTERN, plain)
+    assert plain != other
+    assert record.prefix_hint == plain[len(KEY_PREFIX) : len(KEY_PREFIX) + 4]
+    assert record.account_id == account.id
+    assert record.state() == "active"
+
+
+@with_store
+async def test_a_key_is_found_by_its_sha256_hash_and_nothing_else(store):
+    await store.create_account("acme", 1)
+    plain, record = await store.create_key("acme")
+    assert record.key_hash == hashlib.sha256(plain.encode()).hexdigest() == hash_key(plain)
+    assert await store.find_key_by_hash(record.key_hash) == record
+    assert await store.find_key_by_hash(plain) is None
+    assert await store.find_key_by_hash(hashlib.sha256(b"other").hexdigest()) is None
+
+
+def test_the_plain_key_is_never_stored(factory):
+    async def body() -> list[str]:
+        store = await factory.open()
+        try:
+            await store.create_account("acme", 1)
+            keys = [(await store.create_key("acme"))[0] for _ in range(3)]
+            await store.list_keys("acme")
+            return keys
+        finally:
+            await store.close()
+
+    keys = asyncio.run(body())
+    stored = factory.stored_bytes()
+    assert hash_key(keys[0]).encode() in stored  # the scan does see what the store wrote
+    for plain in keys:
+        assert plain.encode() not in stored
+        assert plain[len(KEY_PREFIX) :].encode() not in stored  # not even the random part
+
+
+@with_store
+async def test_a_key_keeps_its_expiry_origins_and_browser_only_setting(store):
+    await store.create_account("acme", 1)
+    expires = (utc_now() + timedelta(days=30)).replace(microsecond=0)
+    _, record = await store.create_key(
+        "acme",
+        expires_at=expires,
+        allowed_origins=["https://app.example.com", "http://localhost:3000"],
+        browser_only=True,
+    )
+    fetched = await store.get_key(record.key_id)
+    assert fetched == record
+    assert fetched.expires_at == expires
+    assert fetched.allowed_origins == ("https://app.example.com", "http://localhost:3000")
+    assert fetched.browser_only is True
+    assert fetched.revoked_at is None
+
+
+@with_store
+async def test_a_key_expiry_must_be_timezone_aware_and_in_the_future(store):
+    await store.create_account("acme", 1)
+    with pytest.raises(ValueError):
+        await store.create_key("acme", expires_at=datetime(2099, 1, 1))
+    with pytest.raises(ValueError):
+        await store.create_key("acme", expires_at=utc_now() - timedelta(seconds=1))
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["https://*.example.com", "https://example.com/", "https://example.com/app", "https://Example.com", "example.com"],
+)
+def test_origins_a_browser_can_never_send_are_refused(factory, origin):
+    async def body() -> None:
+        store = await factory.open()
+        try:
+            await store.create_account("acme", 1)
+            with pytest.raises(ValueError):
+                await store.create_key("acme", allowed_origins=[origin])
+            _, record = await store.create_key("acme")
+            with pytest.raises(ValueError):
+                await store.update_origins(record.key_id, [origin])
+        finally:
+            await store.close()
+
+    asyncio.run(body())
+
+
+@with_store
+async def test_a_key_for_an_unknown_account_cannot_be_created(store):
+    with pytest.raises(AccountNotFound):
+        await store.create_key("nobody")
+
+
+def test_a_revoked_key_is_revoked_at_any_clock_and_an_expired_key_from_its_expiry_on():
+    created = datetime(2030, 1, 1, tzinfo=UTC)
+    record = KeyRecord("key_1", "acct_1", "0" * 64, "abcd", created, expires_at=created + timedelta(days=1))
+    assert record.state(created) == "active"
+    assert record.state(created + timedelta(days=1)) == "expired"  # the expiry instant itself is past
+    revoked = KeyRecord(
+        "key_1", "acct_1", "0" * 64, "abcd", created, expires_at=created + timedelta(days=1), revoked_at=created
+    )
+    assert revoked.state(created + timedelta(days=2)) == "revoked"  # revocation wins over expiry
+    # A gateway whose clock runs behind the admin's still sees the revocation.
+    assert revoked.state(created - timedelta(minutes=5)) == "revoked"
+    assert "0" * 64 not in repr(record)  # a logged record shows no digest
+
+
+@with_store
+async def test_revoking_a_key_takes_effect_at_once_and_keeps_the_first_revocation_time(store):
+    await store.create_account("acme", 1)
+    _, record = await store.create_key("acme")
+    revoked = await store.revoke_key(record.key_id)
+    assert revoked.state() == "revoked"
+    assert (await store.find_key_by_hash(record.key_hash)).state() == "revoked"
+    again = await store.revoke_key(record.key_id)
+    assert again.revoked_at == revoked.revoked_at
+
+
+@with_store
+async def test_revoking_an_unknown_key_raises_key_not_found(store):
+    with pytest.raises(KeyNotFound):
+        await store.revoke_key("key_missing")
+
+
+@with_store
+async def test_updating_origins_replaces_them_without_revoking_the_key(store):
+    await store.create_account("acme", 1)
+    _, record = await store.create_key("acme", allowed_origins=["https://old.example"])
+    updated = await store.update_origins(record.key_id, ["https://new.example"])
+    assert updated.allowed_origins == ("https://new.example",)
+    assert updated.state() == "active"
+    assert updated.key_hash == record.key_hash
+    assert updated.browser_only is False  # browser_only=None leaves it as it was
+    assert (await store.update_origins(record.key_id, [], browser_only=True)).browser_only is True
+    assert (await store.update_origins(record.key_id, ["https://a.example"])).browser_only is True
+    cleared = await store.update_origins(record.key_id, [], browser_only=False)
+    assert (cleared.allowed_origins, cleared.browser_only) == ((), False)
+
+
+@with_store
+async def test_origins_of_a_revoked_or_unknown_key_cannot_change(store):
+    await store.create_account("acme", 1)
+    _, record = await store.create_key("acme")
+    await store.revoke_key(record.key_id)
+    with pytest.raises(KeyNotActive):
+        await store.update_origins(record.key_id, ["https://a.example"])
+    with pytest.raises(KeyNotFound):
+        await store.update_origins("key_missing", ["https://a.example"])
+
+
+@with_store
+async def test_list_keys_returns_the_accounts_own_keys_oldest_first(store):
+    await store.create_account("acme", 1)
+    await store.create_account("other", 1)
+    _, first = await store.create_key("acme")
+    _, second = await store.create_key("acme")
+    await store.create_key("other")
+    assert [k.key_id for k in await store.list_keys("acme")] == [first.key_id, second.key_id]
+    with pytest.raises(AccountNotFound):
+        await store.list_keys("nobody")
+
+
+# --- credits ---------------------------------------------------------------------------------
+
+
+@with_store
+async def test_reserve_debits_the_cost_and_returns_the_new_balance(store):
+    account = await store.create_account("acme", 10)
+    assert await store.reserve(account.id, 3, "req-1") == 7
+    assert await store.reserve(account.id, 7, "req-2") == 0
+    assert await store.balance(account.id) == 0
+
+
+@with_store
+async def test_reserve_refuses_a_cost_the_balance_cannot_cover_and_leaves_the_balance_alone(store):
+    account = await store.create_account("acme", 4)
+    with pytest.raises(InsufficientCredits) as caught:
+        await store.reserve(account.id, 5, "req-1")
+    assert caught.value.http_status == 402
+    assert "5" in caught.value.message and "4" in caught.value.message  # states cost and balance
+    assert await store.balance(account.id) == 4
+    assert (await store.usage(account.id)).requests == 0  # the refused debit left no ledger row
+    assert await store.reserve(account.id, 4, "req-1") == 0  # the id was not used up
+
+
+@with_store
+async def test_a_retried_reserve_with_the_same_request_id_charges_once(store):
+    account = await store.create_account("acme", 10)
+    assert await store.reserve(account.id, 2, "req-1") == 8
+    assert await store.reserve(account.id, 2, "req-1") == 8
+    assert (await store.usage(account.id)).credits_debited == 2
+
+
+@with_store
+async def test_a_request_id_reused_on_other_terms_is_a_conflict_not_a_charge(store):
+    acme = await store.create_account("acme", 10)
+    other = await store.create_account("other", 10)
+    await store.reserve(acme.id, 2, "req-1")
+    with pytest.raises(LedgerConflict):
+        await store.reserve(other.id, 2, "req-1")
+    with pytest.raises(LedgerConflict):
+        await store.reserve(acme.id, 3, "req-1")
+    assert (await store.balance(acme.id), await store.balance(other.id)) == (8, 10)
+
+
+@with_store
+async def test_reserve_refuses_a_non_positive_cost_and_an_unknown_account(store):
+    account = await store.create_account("acme", 10)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError):
+            await store.reserve(account.id, bad, "req-x")
+    with pytest.raises(AccountNotFound):
+        await store.reserve("acct_missing", 1, "req-y")
+    assert await store.balance(account.id) == 10
+
+
+@with_store
+async def test_a_refund_restores_the_credits_once_per_request_id(store):
+    account = await store.create_account("acme", 10)
+    await store.reserve(account.id, 3, "req-1")
+    assert await store.refund(account.id, 3, "req-1") == 10
+    assert await store.refund(account.id, 3, "req-1") == 10  # a second refund changes nothing
+    usage = await store.usage(account.id)
+    assert (usage.refunds, usage.credits_refunded, usage.credits_used) == (1, 3, 0)
+
+
+@with_store
+async def test_a_refund_never_exceeds_what_the_request_was_charged(store):
+    account = await store.create_account("acme", 10)
+    assert await store.refund(account.id, 5, "never-charged") == 10  # nothing to give back
+    await store.reserve(account.id, 3, "req-1")
+    with pytest.raises(ValueError):
+        await store.refund(account.id, 4, "req-1")
+    assert await store.refund(account.id, 1, "req-1") == 8  # a partial refund (batch)
+    assert await store.balance(account.id) == 8
+
+
+@with_store
+async def test_a_refund_against_another_accounts_request_is_a_conflict(store):
+    acme = await store.create_account("acme", 10)
+    other = await store.create_account("other", 10)
+    await store.reserve(acme.id, 3, "req-1")
+    with pytest.raises(LedgerConflict):
+        await store.refund(other.id, 3, "req-1")
+    assert (await store.balance(acme.id), await store.balance(other.id)) == (7, 10)
+
+
+@with_store
+async def test_balance_and_usage_of_an_unknown_account_raise_account_not_found(store):
+    with pytest.raises(AccountNotFound):
+        await store.balance("acct_missing")
+    with pytest.raises(AccountNotFound):
+        await store.usage("acct_missing")
+
+
+@with_store
+async def test_usage_totals_come_from_the_ledger_and_since_counts_from_a_moment(store):
+    account = await store.create_account("acme", 20)
+    await store.reserve(account.id, 2, "req-1")
+    await store.reserve(account.id, 5, "req-2")
+    await store.refund(account.id, 5, "req-2")
+    middle = utc_now()
+    await asyncio.sleep(0.002)  # the ledger's clock must move past `middle`
+    await store.reserve(account.id, 1, "req-3")
+    await store.top_up(account.id, 4)
+    usage = await store.usage(account.id)
+    assert (usage.requests, usage.refunds) == (3, 1)
+    assert (usage.credits_debited, usage.credits_refunded, usage.credits_used) == (8, 5, 3)
+    assert usage.credits_topped_up == 24  # opening balance 20 plus the top-up
+    # The ledger accounts for every credit: balance = top-ups - debits + refunds.
+    assert await store.balance(account.id) == usage.credits_topped_up - usage.credits_used == 21
+    recent = await store.usage(account.id, since=middle)
+    assert (recent.requests, recent.credits_used, recent.credits_topped_up) == (1, 1, 4)
+
+
+@with_store
+async def test_the_store_satisfies_the_store_protocol(store):
+    assert isinstance(store, Store)
+
+
+def test_data_survives_closing_and_reopening_the_store(factory):
+    async def first() -> tuple[str, str]:
+        store = await factory.open()
+        try:
+            account = await store.create_account("acme", 10)
+            _, record = await store.create_key("acme")
+            await store.reserve(account.id, 4, "req-1")
+            return account.id, record.key_hash
+        finally:
+            await store.close()
+
+    async def second(account_id: str, key_hash: str) -> None:
+        store = await factory.open()  # opening an existing store is idempotent
+        try:
+            assert await store.balance(account_id) == 6
+            assert (await store.find_key_by_hash(key_hash)).account_id == account_id
+            assert await store.reserve(account_id, 4, "req-1") == 6  # the retry is still known
+        finally:
+            await store.close()
+
+    asyncio.run(second(*asyncio.run(first())))
+
+
+# --- concurrency -----------------------------------------------------------------------------
+
+WORKERS = 8
+ATTEMPTS_PER_WORKER = 50
+COST = 2
+# 137 requests of 2 credits, plus 1 credit too few for another: 274 + 1.
+AFFORDABLE = 137
+OPENING_BALANCE = AFFORDABLE * COST + 1
+
+
+async def _spend(factory, account_id: str, worker: int) -> int:
+    """Return how many of ATTEMPTS_PER_WORKER reserves of COST succeeded for this worker."""
+    store = await factory.open()
+    try:
+        succeeded = 0
+        for attempt in range(ATTEMPTS_PER_WORKER):
+            try:
+                await store.reserve(account_id, COST, f"w{worker}-r{attempt}")
+                succeeded += 1
+            except InsufficientCredits:
+                pass
+        return succeeded
+    finally:
+        await store.close()
+
+
+def _spend_in_process(factory, account_id: str, worker: int, barrier, results) -> None:
+    try:
+        barrier.wait(timeout=60)
+        results.put((worker, asyncio.run(_spend(factory, account_id, worker))))
+    except BaseException as exc:  # report it: the parent should fail at once, not time out
+        results.put((worker, f"{type(exc).__name__}: {exc}"))
+
+
+def _open_account(factory) -> str:
+    async def body() -> str:
+        store = await factory.open()
+        try:
+            return (await store.create_account("shared", OPENING_BALANCE)).id
+        finally:
+            await store.close()
+
+    return asyncio.run(body())
+
+
+def _check_books(factory, account_id: str, successes: int) -> None:
+    async def body() -> None:
+        store = await factory.open()
+        try:
+            usage = await store.usage(account_id)
+            balance = await store.balance(account_id)
+        finally:
+            await store.close()
+        assert successes == AFFORDABLE  # exactly what the balance covered, not one more
+        assert balance == OPENING_BALANCE - AFFORDABLE * COST == 1  # never negative, nothing lost
+        assert usage.requests == AFFORDABLE
+        assert usage.credits_debited == AFFORDABLE * COST
+        assert usage.credits_topped_up - usage.credits_used == balance
+
+    asyncio.run(body())
+
+
+def test_concurrent_reserves_from_many_threads_spend_exactly_the_balance(factory):
+    account_id = _open_account(factory)
+    barrier = threading.Barrier(WORKERS)
+    counts: list[int | str] = []
+
+    def worker(index: int) -> None:
+        try:
+            barrier.wait(timeout=60)
+            counts.append(asyncio.run(_spend(factory, account_id, index)))
+        except BaseException as exc:
+            counts.append(f"{type(exc).__name__}: {exc}")
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(WORKERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(counts) == WORKERS
+    assert all(isinstance(count, int) for count in counts), counts
+    _check_books(factory, account_id, sum(counts))
+
+
+def test_concurrent_reserves_from_many_processes_spend_exactly_the_balance(factory):
+    """Several gateway processes share one store: they must not overdraw it either."""
+    account_id = _open_account(factory)
+    context = multiprocessing.get_context("spawn")  # no connection or thread inherited by fork
+    barrier = context.Barrier(WORKERS)
+    results = context.Queue()
+    processes = [
+        context.Process(target=_spend_in_process, args=(factory, account_id, i, barrier, results))
+        for i in range(WORKERS)
+    ]
+    for process in processes:
+        process.start()
+    try:
+        counts = dict(results.get(timeout=120) for _ in range(WORKERS))
+    finally:
+        for process in processes:
+            process.join(timeout=60)
+        results.close()
+        results.join_thread()
+    assert [p.exitcode for p in processes] == [0] * WORKERS
+    assert all(isinstance(count, int) for count in counts.values()), counts
+    _check_books(factory, account_id, sum(counts.values()))
