@@ -3,6 +3,7 @@
 from gateway.store.interfaces import (
     KEY_PREFIX,
     Account,
+    Admission,
     AccountExists,
     AccountNotFound,
     KeyNotActive,
@@ -13,6 +14,7 @@ from gateway.store.interfaces import (
     Store,
     StoreBusy,
     StoreError,
+    StoreUnavailable,
     Usage,
     generate_key,
     hash_key,
@@ -24,6 +26,7 @@ from gateway.store.sqlite_store import SqliteStore
 __all__ = [
     "KEY_PREFIX",
     "Account",
+    "Admission",
     "AccountExists",
     "AccountNotFound",
     "KeyNotActive",
@@ -35,6 +38,7 @@ __all__ = [
     "Store",
     "StoreBusy",
     "StoreError",
+    "StoreUnavailable",
     "Usage",
     "generate_key",
     "hash_key",

@@ -18,7 +18,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Iterable, Literal, Protocol, runtime_checkable
+from typing import AsyncIterator, Iterable, Literal, Protocol, runtime_checkable
 
 #: The fixed prefix of every key (spec, Authentication 2), there for secret scanners.
 KEY_PREFIX = "svc_live_"
@@ -101,6 +101,14 @@ def require_aware(moment: datetime | None, name: str) -> datetime | None:
     return moment.astimezone(UTC)
 
 
+def require_future_expiry(expires_at: datetime | None) -> datetime | None:
+    """Return ``expires_at`` in UTC (None for a key that never expires), refusing naive or past moments."""
+    expires_at = require_aware(expires_at, "expires_at")
+    if expires_at is not None and expires_at <= utc_now():
+        raise ValueError(f"expires_at must be in the future, got {expires_at.isoformat()}")
+    return expires_at
+
+
 def require_credits(credits: int, name: str = "credits", *, allow_zero: bool = False) -> int:
     """Return ``credits`` if it is a positive integer (or zero when allowed), else raise ValueError."""
     if isinstance(credits, bool) or not isinstance(credits, int):
@@ -172,6 +180,31 @@ class Usage:
         return self.credits_debited - self.credits_refunded
 
 
+#: Length of a rate-limit window: limits are requests per minute (decisions.md, Limits).
+RATE_WINDOW_S = 60
+#: How long a concurrency slot is held at most when its holder never releases it (a gateway
+#: killed mid-request): longer than any deadline, so a live request is never dropped early.
+SLOT_LEASE_S = 120
+
+
+@dataclass(frozen=True)
+class Admission:
+    """The outcome of :meth:`Store.admit`: whether a request may run under its account's limits.
+
+    ``limit`` is the account's requests per minute and ``remaining`` what is left of it in the
+    current window after this request (0 when refused); ``reset_at_s`` is the Unix second
+    at which the window ends. A refused request has ``retry_after_s`` >= 1 and ``reason``
+    ``rate`` or ``concurrency``; it took no slot and did not count towards the window.
+    """
+
+    allowed: bool
+    limit: int
+    remaining: int
+    reset_at_s: int
+    retry_after_s: int = 0
+    reason: Literal["ok", "rate", "concurrency"] = "ok"
+
+
 # --- errors (store level; the gateway maps them, or never sees them) -------------------------
 
 
@@ -197,6 +230,13 @@ class KeyNotActive(StoreError, ValueError):
 
 class LedgerConflict(StoreError, ValueError):
     """A request id already has a ledger row of that kind for another account or amount."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be reached (a NATS server down); nothing was changed by the call.
+
+    The gateway answers 503 ``service_unavailable`` and charges nothing.
+    """
 
 
 class StoreBusy(StoreError):
@@ -285,6 +325,37 @@ class Store(Protocol):
 
     async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
         """Return ledger totals for the account from ``since`` (inclusive; default all)."""
+        ...
+
+    async def set_limits(
+        self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None
+    ) -> Account:
+        """Return the account (id or name) after changing the limits given (each >= 1).
+        Raises AccountNotFound, ValueError."""
+        ...
+
+    async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+        """Return whether one more request of ``account`` may run now, across every gateway.
+
+        Allowed: the request counts in the account's current fixed window of RATE_WINDOW_S
+        seconds (windows start at multiples of RATE_WINDOW_S in Unix time) and holds the
+        concurrency slot ``slot_id`` until :meth:`release` or, at the latest, SLOT_LEASE_S.
+        Refused (the window's count has reached ``account.rate_per_minute``, or
+        ``account.max_concurrent`` slots are held): nothing is counted or held. ``now_s`` is Unix
+        seconds (default: now), for tests.
+        """
+        ...
+
+    async def release(self, account_id: str, slot_id: str) -> None:
+        """Free the concurrency slot ``slot_id``; releasing an unknown or freed slot is a no-op."""
+        ...
+
+    def key_changes(self) -> AsyncIterator[str | None]:
+        """Yield, as they happen, the hash of each key that changed (created, revoked, origins
+        updated) in any process, or None when changes may have been missed (after a
+        reconnection, or when the backend cannot tell which key): the caller then forgets every
+        cached key. The iterator ends when the store is closed.
+        """
         ...
 
     async def close(self) -> None:

@@ -21,12 +21,22 @@ Choices, measured on this machine (ext4 on a virtual disk, SQLite 3.40):
 - ``synchronous=NORMAL`` with WAL: a commit is not fsynced, so a power cut (not a process
   crash) may lose the last commits but never corrupts the file. ``FULL`` would add an fsync
   (milliseconds) to every paid request.
+- ``admit`` is one ``BEGIN IMMEDIATE`` transaction on two small tables (one window row per
+  account, one row per held slot) and ``release`` one autocommit ``DELETE``. The pair costs
+  about 0.09 ms (median 82-96 us over three runs of 28,000 pairs with 10 other slots held,
+  mean ~100 us, p99 ~190 us; ``admit`` 56-66 us of it, ``release`` 25 us). ``release`` in a
+  ``BEGIN IMMEDIATE`` block measured 32 us: it is a single idempotent statement, so it goes
+  without.
+- ``key_changes`` polls a change log (``key_changes`` table, written in the transaction of
+  every key write) every 0.2 s: one indexed read, so a change reaches every gateway within
+  about 0.2 s at no cost to requests.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import secrets
 import sqlite3
@@ -36,12 +46,15 @@ import uuid
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, AsyncIterator, Callable, Iterable, Iterator, TypeVar
 
 from shared.errors import InsufficientCredits
 
 from gateway.store.interfaces import (
+    RATE_WINDOW_S,
+    SLOT_LEASE_S,
     Account,
+    Admission,
     AccountExists,
     AccountNotFound,
     KeyNotActive,
@@ -56,13 +69,21 @@ from gateway.store.interfaces import (
     prefix_hint,
     require_aware,
     require_credits,
-    utc_now,
+    require_future_expiry,
     validate_origins,
 )
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
+#: Version 2 added ``rate_windows``, ``slots`` and ``key_changes``; a version 1 file gains them
+#: when it is first opened by this code (the statements below are all ``IF NOT EXISTS``).
+SCHEMA_VERSION = 2
+
+#: How often :meth:`SqliteStore.key_changes` reads the change log, in seconds.
+KEY_CHANGE_POLL_S = 0.2
+#: How long key change rows are kept, in seconds: a follower suspended for longer than this
+#: is told it may have missed changes (None) instead of being replayed every one.
+KEY_CHANGE_RETENTION_S = 3600.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -97,6 +118,29 @@ CREATE TABLE IF NOT EXISTS ledger (
     PRIMARY KEY (request_id, kind)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ledger_by_account_time ON ledger(account_id, created_at_s);
+-- One row per account: the newest fixed window it was admitted in and how many requests it
+-- counted. Moving to a new window overwrites the row, so old windows never pile up.
+CREATE TABLE IF NOT EXISTS rate_windows (
+    account_id      TEXT PRIMARY KEY REFERENCES accounts(id),
+    window_start_s  INTEGER NOT NULL,          -- Unix seconds, a multiple of RATE_WINDOW_S
+    admitted        INTEGER NOT NULL CHECK (admitted >= 0)
+) WITHOUT ROWID;
+-- Concurrency slots held. A row whose lease has run out counts for nothing and is deleted by
+-- the account's next admission.
+CREATE TABLE IF NOT EXISTS slots (
+    account_id      TEXT NOT NULL REFERENCES accounts(id),
+    slot_id         TEXT NOT NULL,
+    expires_at_s    REAL NOT NULL,             -- Unix seconds
+    PRIMARY KEY (account_id, slot_id)
+) WITHOUT ROWID;
+-- Every key write adds a row here in its own transaction, so followers in other processes
+-- learn which cached keys to drop. AUTOINCREMENT ids are never reused and, with one writer at
+-- a time, become visible in order: a follower that sees a gap knows rows were purged unseen.
+CREATE TABLE IF NOT EXISTS key_changes (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    key_hash        TEXT NOT NULL,
+    changed_at_s    REAL NOT NULL
+);
 """
 
 _SQLITE_BUSY = 5
@@ -150,6 +194,30 @@ def _key(row: tuple) -> KeyRecord:
     )
 
 
+def _settle(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+_ONE_KEY = "key_id = ?"
+_LIVE_KEYS_OF_ACCOUNT = "account_id = ? AND revoked_at_s IS NULL"
+
+
+def _log_key_changes(conn: sqlite3.Connection, now_s: float, which: str, value: str) -> None:
+    """Add the keys matching ``which`` (``_ONE_KEY`` or ``_LIVE_KEYS_OF_ACCOUNT``, bound to
+    ``value``) to the change log; call it inside the write transaction that changed them."""
+    conn.execute(
+        f"INSERT INTO key_changes (key_hash, changed_at_s) SELECT key_hash, ? FROM api_keys WHERE {which}",
+        (now_s, value),
+    )
+    # Key writes are rare (admin actions), so purging here costs requests nothing. The newest
+    # row always stays: it is what lets a follower tell purged rows from no rows.
+    conn.execute(
+        "DELETE FROM key_changes WHERE changed_at_s < ? AND id < (SELECT MAX(id) FROM key_changes)",
+        (now_s - KEY_CHANGE_RETENTION_S,),
+    )
+
+
 @contextmanager
 def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
     """Run the block in a write transaction taken up front; roll back on any exception."""
@@ -190,6 +258,9 @@ class SqliteStore:
         self._connections_lock = threading.Lock()
         # (pid, thread, stop event) of this process's checkpointer; a forked child starts its own.
         self._checkpointer: tuple[int, threading.Thread, threading.Event] | None = None
+        # (loop, future) of each running key_changes iterator: close() settles the future so
+        # the iterator ends at once instead of at its next poll.
+        self._followers: set[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = set()
         self._closed = False
         self._create_schema()
 
@@ -286,6 +357,12 @@ class SqliteStore:
             mine = [conn for owner, conn in self._connections if owner == pid]
             self._connections = [(owner, conn) for owner, conn in self._connections if owner != pid]
             checkpointer, self._checkpointer = self._checkpointer, None
+            followers, self._followers = self._followers, set()
+        for loop, stopped in followers:
+            try:
+                loop.call_soon_threadsafe(_settle, stopped)
+            except RuntimeError:
+                pass  # that loop is already closed, and its iterator with it
         if checkpointer is not None and checkpointer[0] == pid:
             checkpointer[2].set()
             checkpointer[1].join()
@@ -386,6 +463,34 @@ class SqliteStore:
             conn.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (credits, account_id))
             return cls._balance_of(conn, account_id)
 
+    async def set_limits(
+        self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None
+    ) -> Account:
+        """Return the account (id or name) after changing the limits given (each >= 1).
+
+        Every live key of the account is reported by :meth:`key_changes`: gateways cache a key
+        together with its account, so this is what makes new limits apply on every gateway at
+        once. Raises AccountNotFound, ValueError.
+        """
+        if rate_per_minute is not None:
+            require_credits(rate_per_minute, "rate_per_minute")
+        if max_concurrent is not None:
+            require_credits(max_concurrent, "max_concurrent")
+        return await self._run(self._set_limits, account, rate_per_minute, max_concurrent)
+
+    @classmethod
+    def _set_limits(cls, conn, account: str, rate_per_minute: int | None, max_concurrent: int | None) -> Account:
+        with _immediate(conn):
+            account_id = cls._account_id(conn, account)
+            if rate_per_minute is not None or max_concurrent is not None:
+                conn.execute(
+                    "UPDATE accounts SET rate_per_minute = COALESCE(?, rate_per_minute),"
+                    " max_concurrent = COALESCE(?, max_concurrent) WHERE id = ?",
+                    (rate_per_minute, max_concurrent, account_id),
+                )
+                _log_key_changes(conn, time.time(), _LIVE_KEYS_OF_ACCOUNT, account_id)
+            return cls._get_account(conn, account_id)
+
     # --- keys ----------------------------------------------------------------------------------
 
     async def create_key(
@@ -396,9 +501,7 @@ class SqliteStore:
         allowed_origins: Iterable[str] = (),
         browser_only: bool = False,
     ) -> tuple[str, KeyRecord]:
-        expires_at = require_aware(expires_at, "expires_at")
-        if expires_at is not None and expires_at <= utc_now():
-            raise ValueError(f"expires_at must be in the future, got {expires_at.isoformat()}")
+        expires_at = require_future_expiry(expires_at)
         origins = validate_origins(allowed_origins)
         plain = generate_key()
         key_id = "key_" + secrets.token_hex(8)
@@ -423,6 +526,7 @@ class SqliteStore:
                     int(browser_only),
                 ),
             )
+            _log_key_changes(conn, now_s, _ONE_KEY, key_id)
             return cls._key_by_id(conn, key_id)
 
     @staticmethod
@@ -446,14 +550,16 @@ class SqliteStore:
 
     @classmethod
     def _revoke_key(cls, conn, key_id: str) -> KeyRecord:
+        now_s = time.time()
         with _immediate(conn):
             # COALESCE keeps the first revocation time when a key is revoked twice.
             cursor = conn.execute(
                 "UPDATE api_keys SET revoked_at_s = COALESCE(revoked_at_s, ?) WHERE key_id = ?",
-                (time.time(), key_id),
+                (now_s, key_id),
             )
             if cursor.rowcount == 0:
                 raise KeyNotFound(f"no key {key_id!r}")
+            _log_key_changes(conn, now_s, _ONE_KEY, key_id)
             return cls._key_by_id(conn, key_id)
 
     async def update_origins(
@@ -475,6 +581,7 @@ class SqliteStore:
                 "UPDATE api_keys SET allowed_origins = ?, browser_only = COALESCE(?, browser_only) WHERE key_id = ?",
                 (json.dumps(list(origins)), None if browser_only is None else int(browser_only), key_id),
             )
+            _log_key_changes(conn, time.time(), _ONE_KEY, key_id)
             return cls._key_by_id(conn, key_id)
 
     async def list_keys(self, account: str) -> list[KeyRecord]:
@@ -488,6 +595,63 @@ class SqliteStore:
             (account_id,),
         ).fetchall()
         return [_key(row) for row in rows]
+
+    def key_changes(self) -> AsyncIterator[str | None]:
+        """Return an async iterator of the hashes of keys changed from now on by any process
+        sharing the file; None means changes may have been missed. It ends when the store closes.
+
+        The change log is read every KEY_CHANGE_POLL_S seconds (one indexed read, nothing when
+        idle but that), so a change is seen within about 0.2 s. The starting point is taken by
+        this call, so a change made after it is reported even before the first ``__anext__``.
+        """
+        if self._closed:
+            return self._follow_key_changes(None)
+        return self._follow_key_changes(self._latest_key_change(self._conn()))
+
+    @staticmethod
+    def _latest_key_change(conn) -> int:
+        return conn.execute("SELECT COALESCE(MAX(id), 0) FROM key_changes").fetchone()[0]
+
+    @staticmethod
+    def _key_changes_after(conn, after_id: int) -> list[tuple[int, str]]:
+        return conn.execute("SELECT id, key_hash FROM key_changes WHERE id > ? ORDER BY id", (after_id,)).fetchall()
+
+    async def _follow_key_changes(self, after_id: int | None) -> AsyncIterator[str | None]:
+        """Yield the hash of each change-log row after ``after_id``, or None for a gap (rows
+        purged unseen), until the store closes. ``after_id`` None: the store was already closed."""
+        if after_id is None:
+            return
+        loop = asyncio.get_running_loop()
+        stopped = loop.create_future()
+        follower = (loop, stopped)
+        with self._connections_lock:
+            if self._closed:
+                return
+            self._followers.add(follower)
+        try:
+            while True:
+                await asyncio.wait((stopped,), timeout=KEY_CHANGE_POLL_S)
+                if self._closed:
+                    return
+                try:
+                    changes = await self._run(self._key_changes_after, after_id)
+                except (StoreError, sqlite3.Error):
+                    if self._closed:
+                        return  # closed from another thread while this read ran
+                    raise
+                if not changes:
+                    continue
+                first_missing = changes[-1][0] - after_id != len(changes)
+                if first_missing:
+                    after_id = changes[-1][0]
+                    yield None
+                    continue
+                for change_id, key_hash in changes:
+                    after_id = change_id
+                    yield key_hash
+        finally:
+            with self._connections_lock:
+                self._followers.discard(follower)
 
     # --- credits -------------------------------------------------------------------------------
 
@@ -596,3 +760,71 @@ class SqliteStore:
             credits_refunded=totals["refund"][1],
             credits_topped_up=totals["topup"][1],
         )
+
+    # --- limits --------------------------------------------------------------------------------
+
+    async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+        """Return whether one more request of ``account`` may run now, across every process.
+
+        Allowed: the request is counted in the account's window of RATE_WINDOW_S seconds and
+        holds ``slot_id`` until :meth:`release`, or SLOT_LEASE_S seconds at most. Refused:
+        nothing is counted or held; ``retry_after_s`` is the whole seconds until the window
+        resets (at least 1) for ``rate``, 1 for ``concurrency``. The limits are those of
+        ``account`` as given. ``now_s`` is Unix seconds (default: now).
+
+        The window only moves forward: a gateway whose clock runs behind counts into the newest
+        window any gateway opened rather than reopening an older one, so skewed clocks cannot
+        admit more than the limit. Raises AccountNotFound when the account does not exist.
+        """
+        now_s = time.time() if now_s is None else now_s
+        return await self._run(
+            self._admit, account.id, account.rate_per_minute, account.max_concurrent, slot_id, now_s
+        )
+
+    @staticmethod
+    def _admit(conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float) -> Admission:
+        window_start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
+        with _immediate(conn):
+            admitted = 0
+            row = conn.execute(
+                "SELECT window_start_s, admitted FROM rate_windows WHERE account_id = ?", (account_id,)
+            ).fetchone()
+            if row is not None and row[0] >= window_start_s:
+                window_start_s, admitted = row
+            reset_at_s = window_start_s + RATE_WINDOW_S
+            if admitted >= limit:
+                return Admission(False, limit, 0, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate")
+            # The account's rows are adjacent in the primary key, so this reads at most about
+            # max_concurrent rows; expired ones are purged here, only when there are some.
+            held, expired = conn.execute(
+                "SELECT COUNT(*), COALESCE(SUM(expires_at_s <= ?), 0) FROM slots WHERE account_id = ?",
+                (now_s, account_id),
+            ).fetchone()
+            if expired:
+                conn.execute("DELETE FROM slots WHERE account_id = ? AND expires_at_s <= ?", (account_id, now_s))
+            if held - expired >= max_concurrent:
+                return Admission(False, limit, 0, reset_at_s, 1, "concurrency")
+            try:
+                conn.execute(
+                    "INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at_s) VALUES (?, ?, ?)",
+                    (account_id, slot_id, now_s + SLOT_LEASE_S),
+                )
+            except sqlite3.IntegrityError as exc:  # the foreign key: no such account
+                raise AccountNotFound(f"no account {account_id!r}") from exc
+            conn.execute(
+                "INSERT INTO rate_windows (account_id, window_start_s, admitted) VALUES (?, ?, ?)"
+                " ON CONFLICT (account_id) DO UPDATE"
+                " SET window_start_s = excluded.window_start_s, admitted = excluded.admitted",
+                (account_id, window_start_s, admitted + 1),
+            )
+            return Admission(True, limit, limit - admitted - 1, reset_at_s)
+
+    async def release(self, account_id: str, slot_id: str) -> None:
+        """Free the concurrency slot ``slot_id`` of the account; an unknown or freed slot is a no-op."""
+        await self._run(self._release, account_id, slot_id)
+
+    @staticmethod
+    def _release(conn, account_id: str, slot_id: str) -> None:
+        # One statement in autocommit, without BEGIN IMMEDIATE: it is atomic by itself, and
+        # deleting is idempotent, so a retry after a lock error is safe wherever the error came.
+        conn.execute("DELETE FROM slots WHERE account_id = ? AND slot_id = ?", (account_id, slot_id))

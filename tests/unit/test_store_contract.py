@@ -12,6 +12,7 @@ import hashlib
 import multiprocessing
 import re
 import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,7 +32,8 @@ from gateway.store import (
     Store,
     hash_key,
 )
-from gateway.store.interfaces import KEY_PREFIX, KeyRecord, utc_now
+from gateway.store.interfaces import KEY_PREFIX, RATE_WINDOW_S, SLOT_LEASE_S, Admission, KeyRecord, utc_now
+from tests.unit.nats_store_factory import nats_factory
 
 KEY_PATTERN = r"svc_live_[A-Za-z0-9_-]{32}"
 
@@ -55,7 +57,7 @@ def _sqlite_factory(tmp_path: Path) -> SqliteFactory:
     return SqliteFactory(str(tmp_path / "store" / "celestial.sqlite3"))
 
 
-STORE_FACTORIES: dict[str, Callable[[Path], Any]] = {"sqlite": _sqlite_factory}
+STORE_FACTORIES: dict[str, Callable[[Path], Any]] = {"sqlite": _sqlite_factory, "nats": nats_factory}
 
 
 @pytest.fixture(params=sorted(STORE_FACTORIES))
@@ -554,3 +556,236 @@ def test_concurrent_reserves_from_many_processes_spend_exactly_the_balance(facto
     assert [p.exitcode for p in processes] == [0] * WORKERS
     assert all(isinstance(count, int) for count in counts.values()), counts
     _check_books(factory, account_id, sum(counts.values()))
+
+
+# --- limits ----------------------------------------------------------------------------------
+
+# The start of a window near the present (a backend may expire its records by the real clock);
+# every admission below passes now_s relative to it, so no test races the clock.
+WINDOW_S = (int(time.time()) // RATE_WINDOW_S + 10) * RATE_WINDOW_S
+
+
+@with_store
+async def test_set_limits_changes_only_the_limits_given(store):
+    account = await store.create_account("acme", 5)
+    changed = await store.set_limits(account.id, rate_per_minute=120)
+    assert (changed.rate_per_minute, changed.max_concurrent) == (120, 50)
+    changed = await store.set_limits("acme", max_concurrent=3)
+    assert (changed.rate_per_minute, changed.max_concurrent) == (120, 3)
+    assert (changed.id, changed.name, changed.balance) == (account.id, "acme", 5)
+    assert await store.get_account(account.id) == changed
+
+
+@with_store
+async def test_set_limits_refuses_a_limit_below_one_and_an_unknown_account(store):
+    await store.create_account("acme", 5, rate_per_minute=60, max_concurrent=4)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError):
+            await store.set_limits("acme", rate_per_minute=bad)
+        with pytest.raises(ValueError):
+            await store.set_limits("acme", max_concurrent=bad)
+    with pytest.raises(AccountNotFound):
+        await store.set_limits("nobody", rate_per_minute=10)
+    kept = await store.get_account("acme")
+    assert (kept.rate_per_minute, kept.max_concurrent) == (60, 4)
+
+
+@with_store
+async def test_admit_counts_each_request_and_refuses_at_the_rate_limit_until_the_window_resets(store):
+    account = await store.create_account("acme", 5, rate_per_minute=3)
+    reset_at_s = WINDOW_S + RATE_WINDOW_S
+    for remaining in (2, 1, 0):
+        admission = await store.admit(account, f"slot-{remaining}", WINDOW_S + 15)
+        assert admission == Admission(allowed=True, limit=3, remaining=remaining, reset_at_s=reset_at_s)
+    refused = await store.admit(account, "slot-x", WINDOW_S + 15)
+    assert refused == Admission(False, 3, 0, reset_at_s, retry_after_s=RATE_WINDOW_S - 15, reason="rate")
+    last_moment = await store.admit(account, "slot-y", reset_at_s - 0.5)
+    assert (last_moment.allowed, last_moment.retry_after_s) == (False, 1)  # never 0 seconds
+
+
+@with_store
+async def test_rate_windows_start_at_multiples_of_the_window_length(store):
+    account = await store.create_account("acme", 5, rate_per_minute=2)
+    assert (await store.admit(account, "a", WINDOW_S + 58)).allowed
+    assert (await store.admit(account, "b", WINDOW_S + 59)).allowed
+    assert not (await store.admit(account, "c", WINDOW_S + 59.9)).allowed
+    # Fixed windows, not sliding ones: the two requests of a second ago do not count any more.
+    fresh = await store.admit(account, "d", WINDOW_S + RATE_WINDOW_S)
+    assert (fresh.allowed, fresh.remaining, fresh.reset_at_s) == (True, 1, WINDOW_S + 2 * RATE_WINDOW_S)
+
+
+@with_store
+async def test_a_refused_request_counts_nothing_and_holds_no_slot(store):
+    account = await store.create_account("acme", 5, rate_per_minute=3, max_concurrent=1)
+    now_s = WINDOW_S + 1
+    assert (await store.admit(account, "first", now_s)).remaining == 2
+    assert (await store.admit(account, "second", now_s)).reason == "concurrency"
+    await store.release(account.id, "first")
+    assert (await store.admit(account, "third", now_s)).remaining == 1  # "second" was not counted
+    await store.release(account.id, "third")
+    assert (await store.admit(account, "fourth", now_s)).remaining == 0
+    await store.release(account.id, "fourth")
+    assert (await store.admit(account, "fifth", now_s)).reason == "rate"
+    # "fifth" took no slot (the only one is free) and did not spill into the next window.
+    following = await store.admit(account, "sixth", WINDOW_S + RATE_WINDOW_S + 1)
+    assert (following.allowed, following.remaining) == (True, 2)
+
+
+@with_store
+async def test_admit_refuses_beyond_max_concurrent_until_a_slot_is_released(store):
+    account = await store.create_account("acme", 5, rate_per_minute=100, max_concurrent=2)
+    now_s = WINDOW_S + 1
+    assert (await store.admit(account, "a", now_s)).allowed
+    assert (await store.admit(account, "b", now_s)).allowed
+    refused = await store.admit(account, "c", now_s)
+    assert refused == Admission(False, 100, 0, WINDOW_S + RATE_WINDOW_S, retry_after_s=1, reason="concurrency")
+    await store.release(account.id, "a")
+    admitted = await store.admit(account, "c", now_s)
+    assert (admitted.allowed, admitted.remaining) == (True, 97)
+
+
+@with_store
+async def test_each_account_has_its_own_limits(store):
+    acme = await store.create_account("acme", 5, rate_per_minute=1, max_concurrent=1)
+    other = await store.create_account("other", 5, rate_per_minute=1, max_concurrent=1)
+    now_s = WINDOW_S + 1
+    assert (await store.admit(acme, "a", now_s)).allowed
+    assert (await store.admit(other, "a", now_s)).allowed  # the same slot id, another account
+    assert (await store.admit(acme, "b", now_s)).allowed is False
+
+
+@with_store
+async def test_releasing_a_slot_twice_or_one_never_held_is_a_no_op(store):
+    acme = await store.create_account("acme", 5, max_concurrent=1)
+    other = await store.create_account("other", 5, max_concurrent=1)
+    now_s = WINDOW_S + 1
+    assert (await store.admit(acme, "a", now_s)).allowed
+    await store.release(acme.id, "a")
+    await store.release(acme.id, "a")
+    await store.release(acme.id, "never-held")
+    await store.release("acct_missing", "a")
+    assert (await store.admit(acme, "b", now_s)).allowed
+    # Neither a third release of "a" nor another account's release of "b" frees acme's "b".
+    await store.release(acme.id, "a")
+    await store.release(other.id, "b")
+    assert (await store.admit(acme, "c", now_s)).reason == "concurrency"
+
+
+@with_store
+async def test_a_slot_never_released_expires_after_the_slot_lease(store):
+    account = await store.create_account("acme", 5, rate_per_minute=1000, max_concurrent=1)
+    start_s = WINDOW_S + 1
+    assert (await store.admit(account, "crashed-gateway", start_s)).allowed
+    assert (await store.admit(account, "b", start_s + SLOT_LEASE_S - 1)).reason == "concurrency"
+    assert (await store.admit(account, "c", start_s + SLOT_LEASE_S + 1)).allowed
+
+
+def _two_gateways(factory, scenario: Callable[[Store, Store], Awaitable[None]]) -> None:
+    """Run ``scenario(first, second)`` on two stores opened from ``factory``, as two gateways would."""
+
+    async def body() -> None:
+        first = await factory.open()
+        try:
+            second = await factory.open()
+            try:
+                await scenario(first, second)
+            finally:
+                await second.close()
+        finally:
+            await first.close()
+
+    asyncio.run(body())
+
+
+async def _admit_from_both(first: Store, second: Store, account, attempts_each: int) -> list[Admission]:
+    """Return the admissions of ``attempts_each`` requests per gateway, asked all at once."""
+    now_s = WINDOW_S + 30
+    return await asyncio.gather(
+        *(
+            gateway.admit(account, f"{name}-{attempt}", now_s)
+            for attempt in range(attempts_each)
+            for name, gateway in (("first", first), ("second", second))
+        )
+    )
+
+
+def test_two_gateways_admit_exactly_the_rate_limit_between_them(factory):
+    async def scenario(first: Store, second: Store) -> None:
+        account = await first.create_account("shared", 5, rate_per_minute=7, max_concurrent=1000)
+        admissions = await _admit_from_both(first, second, account, 10)
+        allowed = [a for a in admissions if a.allowed]
+        assert sorted(a.remaining for a in allowed) == list(range(7))  # each saw the other's count
+        assert {a.reason for a in admissions if not a.allowed} == {"rate"}
+
+    _two_gateways(factory, scenario)
+
+
+def test_two_gateways_hold_exactly_max_concurrent_slots_between_them(factory):
+    async def scenario(first: Store, second: Store) -> None:
+        account = await first.create_account("shared", 5, rate_per_minute=1000, max_concurrent=3)
+        admissions = await _admit_from_both(first, second, account, 5)
+        assert sum(a.allowed for a in admissions) == 3
+        assert {a.reason for a in admissions if not a.allowed} == {"concurrency"}
+
+    _two_gateways(factory, scenario)
+
+
+# --- key changes -----------------------------------------------------------------------------
+
+
+async def _collect(changes, seen: asyncio.Queue) -> None:
+    async for key_hash in changes:
+        seen.put_nowait(key_hash)
+
+
+async def _until_following(admin: Store, seen: asyncio.Queue) -> None:
+    """Return once the feed reports changes: change keys until one is seen (at most 10 s), so
+    no test depends on when a backend's iterator starts listening."""
+    deadline = time.monotonic() + 10
+    while seen.empty():
+        assert time.monotonic() < deadline, "key_changes reported no change within 10 s"
+        await admin.create_key("acme")
+        await asyncio.sleep(0.25)
+
+
+async def _reported_within(seen: asyncio.Queue, key_hash: str, within_s: float) -> None:
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            if await asyncio.wait_for(seen.get(), deadline - time.monotonic()) == key_hash:
+                return
+        except TimeoutError:
+            pytest.fail(f"the change of key {key_hash[:8]}... was not reported within {within_s} s")
+
+
+def test_key_changes_report_keys_created_updated_or_revoked_through_another_store(factory):
+    async def scenario(watcher: Store, admin: Store) -> None:
+        await admin.create_account("acme", 1)
+        seen: asyncio.Queue = asyncio.Queue()
+        follower = asyncio.create_task(_collect(watcher.key_changes(), seen))
+        try:
+            await _until_following(admin, seen)
+            _, record = await admin.create_key("acme")
+            await _reported_within(seen, record.key_hash, 1.0)
+            await admin.update_origins(record.key_id, ["https://app.example.com"])
+            await _reported_within(seen, record.key_hash, 1.0)
+            await admin.revoke_key(record.key_id)
+            await _reported_within(seen, record.key_hash, 1.0)
+        finally:
+            follower.cancel()
+            await asyncio.gather(follower, return_exceptions=True)
+
+    _two_gateways(factory, scenario)
+
+
+def test_key_changes_end_when_the_store_is_closed(factory):
+    async def body() -> None:
+        store = await factory.open()
+        try:
+            follower = asyncio.create_task(_collect(store.key_changes(), asyncio.Queue()))
+            await asyncio.sleep(0.1)  # the iterator is running when the store closes
+        finally:
+            await store.close()
+        await asyncio.wait_for(follower, 1.0)  # it ends by itself, not by cancellation
+
+    asyncio.run(body())
