@@ -1,0 +1,360 @@
+"""What only the NATS JetStream store has to get right: a server that goes away and comes back,
+gateways racing each other through the network, answers lost in flight.
+
+The contract every store honours is ``test_store_contract.py``; these tests start their own
+nats-server (stopped and restarted by some of them), never the session's shared one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import socket
+import time
+
+import nats
+import nats.js.errors
+import pytest
+
+from shared.errors import InsufficientCredits
+
+from gateway.store import AccountExists, StoreUnavailable
+from gateway.store.nats_store import NatsStore, open_nats_store
+from tests.natsserver import NatsServer, nats_server_binary
+
+try:
+    nats_server_binary()
+except RuntimeError as missing:
+    pytest.skip(str(missing), allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = NatsServer(tmp_path_factory.mktemp("nats-store")).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def prefix() -> str:
+    return "N" + secrets.token_hex(6)
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+async def _until(predicate, within_s: float, what: str):
+    """Return the first truthy value of ``await predicate()`` polled every 50 ms, ignoring
+    StoreUnavailable; fail after ``within_s`` seconds."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            value = await predicate()
+            if value:
+                return value
+        except StoreUnavailable:
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not within {within_s} s")
+        await asyncio.sleep(0.05)
+
+
+async def _ledger(url: str, prefix: str, account_id: str) -> list[dict]:
+    """Return the account's ledger entries in order, read with a plain client."""
+    nc = await nats.connect(url)
+    try:
+        js = nc.jetstream()
+        subject = f"{prefix.lower()}.ledger.{account_id}"
+        entries, seq = [], 0
+        while True:
+            try:
+                message = await js.get_msg(f"{prefix}_LEDGER", seq=seq + 1, subject=subject, next=True)
+            except nats.js.errors.NotFoundError:
+                return entries
+            entries.append(json.loads(message.data))
+            seq = message.seq
+    finally:
+        await nc.close()
+
+
+def _check_chain(entries: list[dict]) -> None:
+    """Assert every entry moves the balance by its own credits from the one before, never below 0."""
+    balance = 0
+    for entry in entries:
+        balance += -entry["credits"] if entry["kind"] == "debit" else entry["credits"]
+        assert entry["balance_after"] == balance, entry
+        assert balance >= 0
+    for kind in ("debit", "refund", "topup"):
+        ids = [e["request_id"] for e in entries if e["kind"] == kind]
+        assert len(ids) == len(set(ids)), f"a {kind} recorded twice"
+
+
+# --- an unreachable server -------------------------------------------------------------------
+
+
+def test_opening_a_store_while_the_server_is_down_fails_fast():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead_url = f"nats://127.0.0.1:{probe.getsockname()[1]}"
+    started = time.monotonic()
+    with pytest.raises(StoreUnavailable):
+        run(open_nats_store(dead_url, connect_timeout_s=0.3))
+    assert time.monotonic() - started < 1.0
+
+
+def test_every_call_fails_fast_while_the_server_is_down_and_works_again_when_it_is_back(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10)
+            _, key = await store.create_key("acme")
+            await store.reserve(account.id, 2, "before")
+            server.stop()
+            await _until(lambda: _is_down(store), 2.0, "the store noticing the server is gone")
+            calls = {
+                "create_account": lambda: store.create_account("other", 1),
+                "get_account": lambda: store.get_account(account.id),
+                "top_up": lambda: store.top_up(account.id, 5),
+                "create_key": lambda: store.create_key("acme"),
+                "find_key_by_hash": lambda: store.find_key_by_hash(key.key_hash),
+                "get_key": lambda: store.get_key(key.key_id),
+                "revoke_key": lambda: store.revoke_key(key.key_id),
+                "update_origins": lambda: store.update_origins(key.key_id, ["https://a.example"]),
+                "list_keys": lambda: store.list_keys("acme"),
+                "reserve": lambda: store.reserve(account.id, 1, "during"),
+                "refund": lambda: store.refund(account.id, 2, "before"),
+                "balance": lambda: store.balance(account.id),
+                "usage": lambda: store.usage(account.id),
+                "set_limits": lambda: store.set_limits("acme", rate_per_minute=5),
+                "admit": lambda: store.admit(account, "slot"),
+                "release": lambda: store.release(account.id, "slot"),
+                "key_changes": lambda: anext(aiter(store.key_changes())),
+            }
+            for name, call in calls.items():
+                started = time.monotonic()
+                with pytest.raises(StoreUnavailable):
+                    await call()
+                assert time.monotonic() - started < 0.1, f"{name} took {time.monotonic() - started:.3f} s"
+            server.start()
+            # The same store reconnects by itself; nothing the failed calls attempted happened.
+            assert await _until(lambda: store.balance(account.id), 5.0, "the store reconnecting") == 8
+            usage = await store.usage(account.id)
+            assert (usage.requests, usage.refunds, usage.credits_topped_up) == (1, 0, 10)
+            assert (await store.find_key_by_hash(key.key_hash)).state() == "active"
+            assert [k.key_id for k in await store.list_keys("acme")] == [key.key_id]
+            assert await store.get_account("other") is None
+            assert await store.reserve(account.id, 1, "after") == 7
+        finally:
+            server.start()
+            await store.close()
+
+    run(body())
+
+
+async def _is_down(store: NatsStore) -> bool:
+    try:
+        await store.balance("acct_probe")
+    except StoreUnavailable:
+        return True
+    except Exception:  # any other answer came from a live server
+        return False
+    return False
+
+
+# --- restarts --------------------------------------------------------------------------------
+
+
+def test_a_crashed_and_restarted_server_keeps_balances_ledger_keys_and_retries(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 20)
+            _, key = await store.create_key("acme", allowed_origins=["https://app.example"])
+            await store.reserve(account.id, 3, "req-1")
+            await store.reserve(account.id, 4, "req-2")
+            await store.refund(account.id, 4, "req-2")
+            await store.top_up(account.id, 5, request_id="invoice-1")
+            changes = store.key_changes()
+            follower = asyncio.ensure_future(anext(changes))
+            await asyncio.sleep(0.05)
+            server.stop(kill=True)  # a crash, not a clean shutdown
+            server.start()
+            # The feed says changes may have been missed, then goes on reporting them.
+            assert await asyncio.wait_for(follower, 5.0) is None
+            assert await _until(lambda: store.balance(account.id), 5.0, "reconnecting") == 22
+            usage = await store.usage(account.id)
+            assert (usage.requests, usage.refunds, usage.credits_used, usage.credits_topped_up) == (2, 1, 3, 25)
+            # Retries of every kind are still recognised after the restart.
+            assert await store.reserve(account.id, 3, "req-1") == 22
+            assert await store.refund(account.id, 4, "req-2") == 22
+            assert await store.top_up(account.id, 5, request_id="invoice-1") == 22
+            assert (await store.find_key_by_hash(key.key_hash)).allowed_origins == ("https://app.example",)
+            await store.revoke_key(key.key_id)
+            assert await asyncio.wait_for(anext(changes), 2.0) == key.key_hash
+            await changes.aclose()
+            _check_chain(await _ledger(server.url, prefix, account.id))
+        finally:
+            server.start()
+            await store.close()
+        reopened = await open_nats_store(server.url, prefix=prefix)  # opening is idempotent
+        try:
+            assert (await reopened.get_account("ACME")).balance == 22
+        finally:
+            await reopened.close()
+
+    run(body())
+
+
+# --- gateways racing --------------------------------------------------------------------------
+
+
+def test_two_stores_spending_one_balance_end_exact_never_negative_with_every_change_in_the_ledger(server, prefix):
+    cost, affordable, attempts = 3, 40, 120
+
+    async def body() -> None:
+        first = await open_nats_store(server.url, prefix=prefix)
+        second = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await first.create_account("shared", cost * affordable + cost - 1)
+
+            async def spend(store: NatsStore, request_id: str) -> bool:
+                try:
+                    await store.reserve(account.id, cost, request_id)
+                except InsufficientCredits:
+                    return False
+                if request_id.endswith("7"):  # some requests fail and are refunded meanwhile
+                    await store.refund(account.id, cost, request_id)
+                return True
+
+            outcomes = await asyncio.gather(
+                *(spend(first if i % 2 else second, f"req-{i}") for i in range(attempts))
+            )
+            refunded = sum(1 for i, ok in enumerate(outcomes) if ok and str(i).endswith("7"))
+            # Refunds made room for more debits: spend what is left, alternating gateways.
+            extra = 0
+            while True:
+                try:
+                    await (first, second)[extra % 2].reserve(account.id, cost, f"drain-{extra}")
+                except InsufficientCredits:
+                    break
+                extra += 1
+            assert sum(outcomes) + extra - refunded == affordable  # what the credits covered, not one more
+            assert await first.balance(account.id) == await second.balance(account.id) == cost - 1
+            entries = await _ledger(server.url, prefix, account.id)
+            _check_chain(entries)
+            assert sum(e["kind"] == "debit" for e in entries) == sum(outcomes) + extra
+            assert sum(e["kind"] == "refund" for e in entries) == refunded
+            usage = await second.usage(account.id)
+            assert usage.credits_topped_up - usage.credits_used == cost - 1
+        finally:
+            await first.close()
+            await second.close()
+
+    run(body())
+
+
+def test_two_stores_creating_one_name_at_once_make_exactly_one_account(server, prefix):
+    async def body() -> None:
+        stores = [await open_nats_store(server.url, prefix=prefix) for _ in range(2)]
+        try:
+            results = await asyncio.gather(
+                *(store.create_account(name, 1) for store in stores for name in ("acme", "ACME", "Acme")),
+                return_exceptions=True,
+            )
+            created = [r for r in results if not isinstance(r, BaseException)]
+            assert len(created) == 1
+            assert all(isinstance(r, AccountExists) for r in results if isinstance(r, BaseException))
+            assert (await stores[1].get_account("aCmE")).id == created[0].id
+        finally:
+            for store in stores:
+                await store.close()
+
+    run(body())
+
+
+# --- answers lost in flight -------------------------------------------------------------------
+
+
+def test_writes_whose_answers_were_lost_are_undone_once_the_server_answers(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix, request_timeout_s=0.25)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=2)
+            await store.admit(account, "held")  # caches filled: each call below is one request
+            await store.balance(account.id)
+            server.pause()  # requests reach the server's socket but get no answer
+            try:
+                with pytest.raises(StoreUnavailable):
+                    await store.release(account.id, "held")
+                with pytest.raises(StoreUnavailable):
+                    await store.admit(account, "lost-slot")
+                with pytest.raises(StoreUnavailable):
+                    await store.reserve(account.id, 4, "lost-debit")
+            finally:
+                server.resume()  # the server now applies all three, answering no one
+            # The store refunds the debit and frees both slots: the 503s cost nothing.
+            await _until(lambda: _refunded(store, account.id), 5.0, "the lost debit being refunded")
+            assert await store.balance(account.id) == 10
+            await _until(lambda: _admitted_twice(store, account), 5.0, "both slots being freed")
+            _check_chain(await _ledger(server.url, prefix, account.id))
+        finally:
+            await store.close()
+
+    run(body())
+
+
+async def _admitted_twice(store: NatsStore, account) -> bool:
+    first, second = secrets.token_hex(4), secrets.token_hex(4)
+    if not (await store.admit(account, first)).allowed:
+        return False
+    allowed = (await store.admit(account, second)).allowed
+    await store.release(account.id, first)
+    await store.release(account.id, second)
+    return allowed
+
+
+async def _refunded(store: NatsStore, account_id: str) -> bool:
+    usage = await store.usage(account_id)
+    return usage.requests == 1 and usage.credits_refunded == 4
+
+
+def test_looking_up_debits_never_writes_to_the_ledger(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 2)
+            await store.reserve(account.id, 2, "charged")
+            before = await _ledger(server.url, prefix, account.id)
+            assert await store.refund(account.id, 1, "never-charged") == 0
+            with pytest.raises(InsufficientCredits):
+                await store.reserve(account.id, 1, "too-much")
+            assert await store.reserve(account.id, 2, "charged") == 0  # a retry, found by lookup
+            assert await _ledger(server.url, prefix, account.id) == before
+        finally:
+            await store.close()
+
+    run(body())
+
+
+def test_new_limits_are_announced_as_changes_of_the_accounts_live_keys(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            await store.create_account("acme", 1)
+            _, live = await store.create_key("acme")
+            _, revoked = await store.create_key("acme")
+            await store.revoke_key(revoked.key_id)
+            changes = store.key_changes()
+            await store.set_limits("acme", rate_per_minute=5)
+            # Gateways cache a key with its account: the live key is reported, unchanged.
+            assert await asyncio.wait_for(anext(changes), 2.0) == live.key_hash
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(anext(changes), 0.3)
+            assert await store.find_key_by_hash(live.key_hash) == live
+            await changes.aclose()
+        finally:
+            await store.close()
+
+    run(body())
