@@ -1,8 +1,18 @@
-"""``celestial-admin``: manage accounts, keys and credits in the embedded store.
+"""``celestial-admin``: manage accounts, keys and credits in the configured store (the NATS
+JetStream store when CELESTIAL_NATS_URL is set, else the embedded SQLite file).
 
-``key create`` prints the new key alone on stdout (one line), so ``KEY=$(celestial-admin key
-create --account dev)`` works; everything else it says goes to stderr. The key is shown that
-once: the store keeps only its hash. No command ever prints a key hash.
+Every step of a key's life cycle (spec, "States and transitions") is a command: ``key
+create``, ``key origins`` (update origins without revoking), ``key rotate`` (a successor with
+the same settings), ``key revoke``, and ``key show`` to see the state a key is in.
+
+``key create`` and ``key rotate`` print the new key alone on stdout (one line), so
+``KEY=$(celestial-admin key create --account dev)`` works; everything else they say goes to
+stderr. The key is shown that once: the store keeps only its hash. No command ever prints a
+key hash.
+
+The views (:func:`account_view`, :func:`key_view`, :func:`usage_view`) and
+:func:`rotate_key` are shared with the admin HTTP API (``gateway.admin_api``), so both
+interfaces show the same fields and rotate the same way.
 
 Exit status: 0 on success, 2 on a usage error or anything not found or refused (with a
 message on stderr), 1 when the store stays locked by other writers.
@@ -24,6 +34,7 @@ from gateway.store.interfaces import (
     KEY_PREFIX,
     Account,
     AccountNotFound,
+    KeyNotActive,
     KeyNotFound,
     KeyRecord,
     Store,
@@ -31,7 +42,7 @@ from gateway.store.interfaces import (
     StoreError,
     Usage,
 )
-from gateway.store.sqlite_store import SqliteStore
+from gateway.store.choice import open_configured_store
 
 PROG = "celestial-admin"
 
@@ -40,7 +51,8 @@ class UsageError(Exception):
     """A command line that parses but cannot be carried out (exit 2)."""
 
 
-def _iso(moment: datetime | None) -> str | None:
+def iso(moment: datetime | None) -> str | None:
+    """Return ``moment`` as ISO 8601 UTC text to the second with a ``Z`` suffix, or None."""
     return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
@@ -78,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Manage Celestial accounts, API keys and credits.")
     topics = parser.add_subparsers(dest="topic", required=True, metavar="{account,key,usage}")
 
-    account = topics.add_parser("account", help="create, show and top up accounts")
+    account = topics.add_parser("account", help="create, show, top up accounts and set their limits")
     account_cmds = account.add_subparsers(dest="command", required=True)
     create = account_cmds.add_parser("create", help="create an account with an opening balance")
     create.add_argument("name")
@@ -91,8 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     top_up = account_cmds.add_parser("top-up", help="add credits to an account")
     top_up.add_argument("name", help="account name or id")
     top_up.add_argument("--credits", type=_positive_int, required=True)
+    limits = account_cmds.add_parser("limits", help="change an account's rate limits (all its keys share them)")
+    limits.add_argument("name", help="account name or id")
+    limits.add_argument("--rate-per-minute", type=_positive_int, help="requests per minute")
+    limits.add_argument("--max-concurrent", type=_positive_int, help="concurrent requests")
 
-    key = topics.add_parser("key", help="create, list, revoke keys and set their origins")
+    key = topics.add_parser("key", help="create, show, list, rotate, revoke keys and set their origins")
     key_cmds = key.add_subparsers(dest="command", required=True)
     key_create = key_cmds.add_parser("create", help="create a key; prints the key alone on stdout")
     key_create.add_argument("--account", required=True, help="account name or id")
@@ -104,8 +120,18 @@ def build_parser() -> argparse.ArgumentParser:
     key_list = key_cmds.add_parser("list", help="list an account's keys (never the keys themselves)")
     key_list.add_argument("--account", required=True, help="account name or id")
     key_list.add_argument("--json", action="store_true", help="print JSON")
+    key_show = key_cmds.add_parser("show", help="show one key's state and settings (never the key itself)")
+    key_show.add_argument("key_id")
+    key_show.add_argument("--json", action="store_true", help="print JSON")
     revoke = key_cmds.add_parser("revoke", help="revoke a key at once")
     revoke.add_argument("key_id")
+    rotate = key_cmds.add_parser(
+        "rotate", help="create a successor with the same origins, browser-only flag and expiry; prints the new key"
+    )
+    rotate.add_argument("key_id", help="the key to replace (it must be active)")
+    rotate.add_argument(
+        "--revoke-old", action="store_true", help="revoke the old key right away (default: keep it until you revoke it)"
+    )
     origins = key_cmds.add_parser("origins", help="replace a key's allowed origins")
     origins.add_argument("key_id")
     origins.add_argument("--origin", action="append", default=[], metavar="URL", help="allowed origin (repeatable)")
@@ -124,31 +150,38 @@ def build_parser() -> argparse.ArgumentParser:
 # --- rendering -------------------------------------------------------------------------------
 
 
-def _account_view(account: Account) -> dict[str, Any]:
+def account_view(account: Account) -> dict[str, Any]:
+    """Return what an admin sees of an account: id, name, balance, limits, creation time."""
     view = asdict(account)
-    view["created_at"] = _iso(account.created_at)
+    view["created_at"] = iso(account.created_at)
     return view
 
 
-def _key_view(record: KeyRecord) -> dict[str, Any]:
+def key_view(record: KeyRecord) -> dict[str, Any]:
+    """Return what an admin sees of a key: id, account, prefix hint, state and settings.
+
+    Never the key (the store does not have it) nor its hash.
+    """
     # Deliberately built field by field: the record's key_hash must never reach the output.
     return {
         "key_id": record.key_id,
+        "account_id": record.account_id,
         "prefix": f"{KEY_PREFIX}{record.prefix_hint}...",
         "state": record.state(),
-        "created_at": _iso(record.created_at),
-        "expires_at": _iso(record.expires_at),
-        "revoked_at": _iso(record.revoked_at),
+        "created_at": iso(record.created_at),
+        "expires_at": iso(record.expires_at),
+        "revoked_at": iso(record.revoked_at),
         "allowed_origins": list(record.allowed_origins),
         "browser_only": record.browser_only,
     }
 
 
-def _usage_view(usage: Usage, name: str) -> dict[str, Any]:
+def usage_view(usage: Usage, name: str) -> dict[str, Any]:
+    """Return an account's ledger totals as an admin sees them (``name`` is the account's)."""
     return {
         "account": name,
         "account_id": usage.account_id,
-        "since": _iso(usage.since),
+        "since": iso(usage.since),
         "requests": usage.requests,
         "refunds": usage.refunds,
         "credits_debited": usage.credits_debited,
@@ -201,15 +234,44 @@ async def _account_named(store: Store, name: str) -> Account:
     return account
 
 
+async def rotate_key(store: Store, key_id: str) -> tuple[str, KeyRecord]:
+    """Return ``(plain_key, record)`` of a new key that replaces the active key ``key_id``.
+
+    The new key belongs to the same account and has the same allowed origins, browser-only
+    flag and expiry. The old key is left active: rotation lets the integration switch before
+    the old key is revoked (spec, "States and transitions"), which the caller does when told.
+    Raises KeyNotFound, KeyNotActive (a revoked or expired key has nothing left to hand over).
+    """
+    old = await store.get_key(key_id)
+    if old is None:
+        raise KeyNotFound(f"no key {key_id!r}")
+    state = old.state()
+    if state != "active":
+        raise KeyNotActive(f"key {key_id} is {state}; only an active key can be rotated, create a new key instead")
+    try:
+        return await store.create_key(
+            old.account_id,
+            expires_at=old.expires_at,
+            allowed_origins=old.allowed_origins,
+            browser_only=old.browser_only,
+        )
+    except StoreError:
+        raise
+    except ValueError:
+        # The stored settings were valid when set; only the expiry can have passed since the
+        # check above, and an expired key is not rotated.
+        raise KeyNotActive(f"key {key_id} is expired; create a new key instead") from None
+
+
 async def run(args: argparse.Namespace, store: Store) -> None:
     """Carry out one parsed command against ``store``."""
     match (args.topic, getattr(args, "command", None)):
         case ("account", "create"):
             account = await store.create_account(args.name, args.credits, args.rate_per_minute, args.max_concurrent)
-            _print_fields(_account_view(account))
+            _print_fields(account_view(account))
         case ("account", "show"):
             account = await _account_named(store, args.name)
-            view = _account_view(account)
+            view = account_view(account)
             records = await store.list_keys(account.id)
             view["keys"] = len(records)
             view["active_keys"] = sum(record.state() == "active" for record in records)
@@ -218,6 +280,13 @@ async def run(args: argparse.Namespace, store: Store) -> None:
             account = await _account_named(store, args.name)
             balance = await store.top_up(account.id, args.credits, reason="celestial-admin top-up")
             print(f"balance: {balance}")
+        case ("account", "limits"):
+            if args.rate_per_minute is None and args.max_concurrent is None:
+                raise UsageError("give --rate-per-minute N, --max-concurrent M, or both")
+            account = await store.set_limits(
+                args.name, rate_per_minute=args.rate_per_minute, max_concurrent=args.max_concurrent
+            )
+            _print_fields(account_view(account))
         case ("key", "create"):
             account = await _account_named(store, args.account)
             plain, record = await store.create_key(
@@ -230,11 +299,35 @@ async def run(args: argparse.Namespace, store: Store) -> None:
                 file=sys.stderr,
             )
         case ("key", "list"):
-            views = [_key_view(record) for record in await store.list_keys(args.account)]
+            views = [key_view(record) for record in await store.list_keys(args.account)]
             _emit(views, args.json, _print_key_table)
+        case ("key", "show"):
+            record = await store.get_key(args.key_id)
+            if record is None:
+                raise KeyNotFound(f"no key {args.key_id!r}")
+            _emit(key_view(record), args.json, _print_fields)
         case ("key", "revoke"):
             record = await store.revoke_key(args.key_id)
-            _print_fields(_key_view(record))
+            _print_fields(key_view(record))
+        case ("key", "rotate"):
+            plain, record = await rotate_key(store, args.key_id)
+            # Printed before revoking the old key: should the revocation fail, the new key
+            # (already valid) is not lost with it.
+            print(plain, flush=True)
+            print(
+                f"created key {record.key_id} ({KEY_PREFIX}{record.prefix_hint}...) replacing {args.key_id};"
+                " it is shown only this once",
+                file=sys.stderr,
+            )
+            if args.revoke_old:
+                await store.revoke_key(args.key_id)
+                print(f"revoked key {args.key_id}", file=sys.stderr)
+            else:
+                print(
+                    f"key {args.key_id} stays active: switch the integration, then"
+                    f" `{PROG} key revoke {args.key_id}`",
+                    file=sys.stderr,
+                )
         case ("key", "origins"):
             if args.clear and args.origin:
                 raise UsageError("give either --clear or --origin, not both")
@@ -245,10 +338,10 @@ async def run(args: argparse.Namespace, store: Store) -> None:
                 raise KeyNotFound(f"no key {args.key_id!r}")
             wanted = () if args.clear else (args.origin or current.allowed_origins)
             record = await store.update_origins(args.key_id, wanted, browser_only=args.browser_only)
-            _print_fields(_key_view(record))
+            _print_fields(key_view(record))
         case ("usage", _):
             account = await _account_named(store, args.name)
-            view = _usage_view(await store.usage(account.id, since=args.since), account.name)
+            view = usage_view(await store.usage(account.id, since=args.since), account.name)
             view["balance"] = account.balance
             _emit(view, args.json, _print_fields)
         case _:  # pragma: no cover - argparse makes every command required
@@ -259,10 +352,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)  # exits 2 with a message on a usage error
-    path = load_settings().database_path
+    settings = load_settings()
 
     async def _main() -> None:
-        store = SqliteStore(path)
+        store = await open_configured_store(settings)
         try:
             await run(args, store)
         finally:

@@ -131,6 +131,15 @@ class InvalidApiKey(CelestialError):
     default_suggestion = "Send a valid key as 'Authorization: Bearer svc_live_...' or 'X-API-Key'."
 
 
+class InvalidAdminToken(CelestialError):
+    """The admin API's bearer token is missing or wrong, or the admin API is disabled."""
+
+    code = "invalid_admin_token"
+    http_status = 401
+    grpc_code = grpc.StatusCode.UNAUTHENTICATED
+    default_suggestion = "Send the gateway's CELESTIAL_ADMIN_TOKEN as 'Authorization: Bearer <token>'."
+
+
 class InsufficientCredits(CelestialError):
     code = "insufficient_credits"
     http_status = 402
@@ -164,6 +173,33 @@ class MethodNotAllowed(CelestialError):
     http_status = 405
     grpc_code = grpc.StatusCode.UNIMPLEMENTED
     default_suggestion = "Use one of the methods listed in the Allow header."
+
+
+class DuplicateAccount(CelestialError):
+    """An admin tried to create an account under a name another account has."""
+
+    code = "account_exists"
+    http_status = 409
+    grpc_code = grpc.StatusCode.ALREADY_EXISTS
+    default_suggestion = "Choose another name, or use the existing account (GET /admin/v1/accounts/{name})."
+
+
+class InactiveKey(CelestialError):
+    """An admin operation needs an active key and the key is revoked or expired."""
+
+    code = "key_not_active"
+    http_status = 409
+    grpc_code = grpc.StatusCode.FAILED_PRECONDITION
+    default_suggestion = "A revoked or expired key cannot change; create a new key on the account instead."
+
+
+class RequestIdConflict(CelestialError):
+    """An admin top-up reused a request id already used for another account or amount."""
+
+    code = "request_id_conflict"
+    http_status = 409
+    grpc_code = grpc.StatusCode.ALREADY_EXISTS
+    default_suggestion = "Reuse a request_id only to retry the same top-up; send a new one for a new top-up."
 
 
 class PayloadTooLarge(CelestialError):

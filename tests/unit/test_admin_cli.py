@@ -8,6 +8,8 @@ import os
 import re
 import subprocess
 import sys
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -181,6 +183,135 @@ def test_key_origins_without_a_change_or_with_both_clear_and_origin_is_a_usage_e
         assert done.returncode == 2 and "error" in done.stderr
 
 
+def only_key_id(data_dir: Path, account: str = "acme") -> str:
+    (entry,) = json.loads(ok(data_dir, "key", "list", "--account", account, "--json"))
+    return entry["key_id"]
+
+
+def assert_no_secret(output: str, plain: str) -> None:
+    assert plain not in output and plain[9:] not in output
+    assert hash_key(plain) not in output
+    assert not re.search(r"[0-9a-f]{64}", output)
+
+
+def test_key_show_reports_state_and_settings_but_never_the_key_or_hash(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    plain = ok(
+        data_dir, "key", "create", "--account", "acme", "--origin", "https://a.example", "--expires", "2099-01-01"
+    ).strip()
+    key_id = only_key_id(data_dir)
+    text = ok(data_dir, "key", "show", key_id)
+    shown = json.loads(ok(data_dir, "key", "show", key_id, "--json"))
+    for output in (text, json.dumps(shown)):
+        assert_no_secret(output, plain)
+    assert shown["key_id"] == key_id and shown["account_id"].startswith("acct_")
+    assert (shown["state"], shown["expires_at"], shown["allowed_origins"]) == (
+        "active",
+        "2099-01-01T00:00:00Z",
+        ["https://a.example"],
+    )
+    assert fields(text)["state"] == "active"
+    ok(data_dir, "key", "revoke", key_id)
+    assert json.loads(ok(data_dir, "key", "show", key_id, "--json"))["state"] == "revoked"
+
+
+def test_key_show_reports_an_expired_key_as_expired(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    soon = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
+    ok(data_dir, "key", "create", "--account", "acme", "--expires", soon)
+    key_id = only_key_id(data_dir)
+    time.sleep(2.2)
+    assert json.loads(ok(data_dir, "key", "show", key_id, "--json"))["state"] == "expired"
+
+
+def test_key_rotate_prints_only_the_new_key_copies_its_settings_and_keeps_the_old_key_active(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    old_plain = ok(
+        data_dir,
+        "key",
+        "create",
+        "--account",
+        "acme",
+        "--origin",
+        "https://a.example",
+        "--origin",
+        "https://b.example",
+        "--browser-only",
+        "--expires",
+        "2099-06-30T12:00:00Z",
+    ).strip()
+    old_id = only_key_id(data_dir)
+    done = cli(data_dir, "key", "rotate", old_id)
+    assert done.returncode == 0, done.stderr
+    assert KEY_LINE.fullmatch(done.stdout)
+    new_plain = done.stdout.strip()
+    assert new_plain != old_plain and new_plain not in done.stderr
+    assert_no_secret(done.stderr, old_plain)
+    old, new = json.loads(ok(data_dir, "key", "list", "--account", "acme", "--json"))
+    assert old["key_id"] == old_id and new["key_id"] != old_id
+    assert (old["state"], new["state"]) == ("active", "active")
+    for setting in ("account_id", "allowed_origins", "browser_only", "expires_at"):
+        assert new[setting] == old[setting], setting
+
+    async def both_authenticate(store):
+        authenticator = KeyAuthenticator(store, cache_seconds=0)
+        return [
+            (await authenticator.authenticate({"X-API-Key": plain}, "https://a.example"))[1].key_id
+            for plain in (old_plain, new_plain)
+        ]
+
+    assert with_store(data_dir, both_authenticate) == [old_id, new["key_id"]]
+
+
+def test_key_rotate_with_revoke_old_revokes_the_old_key_right_after(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    old_plain = ok(data_dir, "key", "create", "--account", "acme").strip()
+    old_id = only_key_id(data_dir)
+    new_plain = ok(data_dir, "key", "rotate", old_id, "--revoke-old").strip()
+    assert KEY_LINE.fullmatch(new_plain + "\n")
+    old_record, new_record = with_store(
+        data_dir,
+        lambda store: asyncio.gather(
+            store.find_key_by_hash(hash_key(old_plain)), store.find_key_by_hash(hash_key(new_plain))
+        ),
+    )
+    assert (old_record.state(), new_record.state()) == ("revoked", "active")
+
+
+def test_key_rotate_refuses_a_revoked_key_and_prints_no_key(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    ok(data_dir, "key", "create", "--account", "acme")
+    key_id = only_key_id(data_dir)
+    ok(data_dir, "key", "revoke", key_id)
+    done = cli(data_dir, "key", "rotate", key_id)
+    assert done.returncode == 2 and done.stdout == "" and "revoked" in done.stderr
+    assert len(json.loads(ok(data_dir, "key", "list", "--account", "acme", "--json"))) == 1
+
+
+def test_key_origins_refuses_a_revoked_key(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    ok(data_dir, "key", "create", "--account", "acme")
+    key_id = only_key_id(data_dir)
+    ok(data_dir, "key", "revoke", key_id)
+    done = cli(data_dir, "key", "origins", key_id, "--origin", "https://a.example")
+    assert done.returncode == 2 and "revoked" in done.stderr
+
+
+def test_account_limits_changes_the_limits_its_keys_share(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    out = fields(ok(data_dir, "account", "limits", "acme", "--rate-per-minute", "60", "--max-concurrent", "4"))
+    assert (out["rate_per_minute"], out["max_concurrent"]) == ("60", "4")
+    ok(data_dir, "account", "limits", "acme", "--max-concurrent", "9")  # the other limit is kept
+    shown = json.loads(ok(data_dir, "account", "show", "acme", "--json"))
+    assert (shown["rate_per_minute"], shown["max_concurrent"]) == (60, 9)
+
+
+def test_account_limits_without_a_limit_is_a_usage_error(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    done = cli(data_dir, "account", "limits", "acme")
+    assert done.returncode == 2 and "--rate-per-minute" in done.stderr and done.stdout == ""
+
+
 def test_usage_reports_the_ledger_totals(data_dir):
     ok(data_dir, "account", "create", "acme", "--credits", "20")
 
@@ -203,9 +334,12 @@ def test_usage_reports_the_ledger_totals(data_dir):
     [
         ("account", "show", "nobody"),
         ("account", "top-up", "nobody", "--credits", "5"),
+        ("account", "limits", "nobody", "--rate-per-minute", "5"),
         ("key", "create", "--account", "nobody"),
         ("key", "list", "--account", "nobody"),
         ("key", "revoke", "key_missing"),
+        ("key", "show", "key_missing"),
+        ("key", "rotate", "key_missing"),
         ("key", "origins", "key_missing", "--clear"),
         ("usage", "nobody"),
     ],
@@ -225,6 +359,8 @@ def test_anything_not_found_exits_2_with_a_message_on_stderr(data_dir, args):
         ("account", "create", "acme"),  # --credits is required
         ("account", "create", "acme", "--credits", "-5"),
         ("account", "top-up", "acme", "--credits", "0"),
+        ("account", "limits", "acme", "--rate-per-minute", "0"),
+        ("key", "rotate"),  # the key id is required
         ("key", "bogus"),
     ],
     ids=lambda args: " ".join(args) or "nothing",

@@ -1,0 +1,523 @@
+"""The admin HTTP API, mounted under ``/admin/v1``: accounts, credits, limits and the key life cycle.
+
+Every route requires ``Authorization: Bearer <CELESTIAL_ADMIN_TOKEN>``; with the token unset
+the whole API answers 401, so it is off unless an operator turns it on. An API key is never
+an admin token, and the admin routes never authenticate API keys nor charge credits.
+
+JSON in (a JSON object body, query-string forms accepted for values as in decisions.md,
+"Requests"), JSON out in the service's envelope: ``{data, meta: {request_id}, warnings?}`` and
+``{errors: [{code, message, suggestion, param?}], meta: {request_id}}``.
+
+What is shown follows the CLI's views (``gateway.admin_cli``): a plain key appears once, in the
+``key`` member of the answer that created it (key creation, rotation); no answer and no log
+line ever carries a key, a key hash or the admin token.
+
+| method | path | answer |
+|---|---|---|
+| POST | /accounts | 201 account |
+| GET | /accounts/{account} | account, with key counts |
+| POST | /accounts/{account}/top-up | balance |
+| PATCH | /accounts/{account}/limits | account |
+| GET | /accounts/{account}/usage?since= | ledger totals |
+| POST | /accounts/{account}/keys | 201 key, with ``key`` shown once |
+| GET | /accounts/{account}/keys | keys |
+| GET | /keys/{key_id} | key |
+| POST | /keys/{key_id}/revoke | key |
+| POST | /keys/{key_id}/rotate | 201 new key, with ``key`` shown once, and ``previous`` |
+| PUT | /keys/{key_id}/origins | key |
+
+``{account}`` is an account's name or id.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from datetime import UTC, datetime
+from typing import Any, Awaitable, Callable
+
+import orjson
+import structlog
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from gateway.admin_cli import account_view, key_view, rotate_key, usage_view
+from gateway.envelope import error_body
+from gateway.json_body import read_json_body
+from gateway.store.interfaces import (
+    KEY_PREFIX,
+    Account,
+    AccountExists,
+    AccountNotFound,
+    KeyNotActive,
+    KeyNotFound,
+    KeyRecord,
+    LedgerConflict,
+    Store,
+    StoreBusy,
+    StoreError,
+    StoreUnavailable,
+    utc_now,
+    validate_origins,
+)
+from shared.errors import (
+    CelestialError,
+    DuplicateAccount,
+    InactiveKey,
+    InternalError,
+    InvalidAdminToken,
+    InvalidBody,
+    InvalidDatetime,
+    InvalidParameter,
+    MissingParameter,
+    NotFound,
+    RequestIdConflict,
+    ServiceUnavailable,
+)
+
+#: Largest admin body accepted, as for the public API (decisions.md, "Requests").
+#: A top-up's request id: short and printable, like an X-Request-Id.
+_TOP_UP_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+#: Ledger rows of admin top-ups are namespaced, so an admin's id can never collide with the
+#: gateway's own ledger ids (opening balances, CLI top-ups).
+_TOP_UP_NAMESPACE = "admin:"
+
+ADMIN_TOKEN_SUGGESTION = "Send the gateway's CELESTIAL_ADMIN_TOKEN as 'Authorization: Bearer <token>'."
+
+log = structlog.get_logger("celestial.admin")
+
+Handler = Callable[[Request, Store], Awaitable[tuple[int, Any]]]
+
+
+# --- plumbing --------------------------------------------------------------------------------
+
+
+def _request_id(request: Request) -> str:
+    return request.scope.get("state", {}).get("request_id", "")
+
+
+def _json(content: dict[str, Any], status: int, headers: dict[str, str] | None = None) -> Response:
+    # no-store: an answer may carry a key shown once; no cache or proxy may keep a copy.
+    return Response(
+        orjson.dumps(content),
+        status_code=status,
+        media_type="application/json",
+        headers={"Cache-Control": "no-store", **(headers or {})},
+    )
+
+
+def _error(request: Request, error: CelestialError) -> Response:
+    """Return the service's error body for ``error``, with the headers its status calls for."""
+    headers = {}
+    if isinstance(error, InvalidAdminToken):
+        headers["WWW-Authenticate"] = 'Bearer realm="celestial-admin"'
+    if error.http_status in (429, 503):
+        headers["Retry-After"] = str(getattr(error, "retry_after_s", 1))
+    return _json(error_body([error], _request_id(request)), error.http_status, headers)
+
+
+def check_admin_token(authorization: str | None, expected: str | None) -> None:
+    """Return None when ``authorization`` is ``Bearer <expected>``; raise InvalidAdminToken otherwise.
+
+    The comparison is constant-time. A value with the API-key prefix is refused before any
+    comparison, so an API key can never open the admin API, whatever the token is set to.
+    """
+    if not expected:
+        raise InvalidAdminToken(
+            "The admin API is disabled on this gateway.",
+            suggestion="Set CELESTIAL_ADMIN_TOKEN in the gateway's environment and restart it.",
+        )
+    scheme, _, presented = (authorization or "").strip().partition(" ")
+    presented = presented.strip()
+    if scheme.lower() != "bearer" or not presented:
+        raise InvalidAdminToken("The request carries no admin token.")
+    if presented.startswith(KEY_PREFIX):
+        raise InvalidAdminToken(
+            "An API key is not an admin token.",
+            suggestion=ADMIN_TOKEN_SUGGESTION + " API keys only call /v1 endpoints.",
+        )
+    # Header values arrive decoded as latin-1: encoding back gives the bytes that were sent.
+    if not hmac.compare_digest(presented.encode("latin-1"), expected.encode("utf-8")):
+        raise InvalidAdminToken("The request does not carry a valid admin token.")
+
+
+def _admin(handler: Handler, *, query: tuple[str, ...] = ()):
+    """Return the Starlette endpoint that checks the admin token, runs ``handler`` and renders.
+
+    ``handler`` returns ``(status, data)``, or ``(status, (data, warnings))``. ``query``
+    names the query parameters the route accepts; any other is refused.
+    """
+
+    async def endpoint(request: Request) -> Response:
+        gateway = request.app.state.gateway
+        try:
+            check_admin_token(request.headers.get("authorization"), gateway.settings.admin_token)
+            _check_query(request, query)
+            status, data = await handler(request, gateway.store)
+        except CelestialError as error:
+            return _error(request, error)
+        except (AccountNotFound, KeyNotFound) as exc:
+            return _error(request, NotFound(_message(exc), suggestion=_not_found_suggestion(exc)))
+        except AccountExists as exc:
+            return _error(request, DuplicateAccount(_message(exc), param="name"))
+        except KeyNotActive as exc:
+            return _error(request, InactiveKey(_message(exc)))
+        except LedgerConflict as exc:
+            return _error(request, RequestIdConflict(_message(exc), param="request_id"))
+        except (StoreBusy, StoreUnavailable):
+            return _error(
+                request, ServiceUnavailable("The key and credit store is busy or unreachable; nothing was changed.")
+            )
+        except Exception as exc:  # a bug: log it, answer 500 with the request id only
+            log.error("admin_unhandled_exception", exc_info=exc)
+            return _error(request, InternalError(f"Internal error; request id {_request_id(request)}."))
+        warnings: list[str] = []
+        if isinstance(data, tuple):
+            data, warnings = data
+        body: dict[str, Any] = {"data": data, "meta": {"request_id": _request_id(request)}}
+        if warnings:
+            body["warnings"] = warnings
+        return _json(body, status)
+
+    return endpoint
+
+
+def _message(exc: Exception) -> str:
+    return str(exc.args[0]) if exc.args else type(exc).__name__
+
+
+def _not_found_suggestion(exc: Exception) -> str:
+    if isinstance(exc, KeyNotFound):
+        return "Check the key id; GET /admin/v1/accounts/{account}/keys lists an account's keys."
+    return "Check the account name or id; names are case-sensitive."
+
+
+def _check_query(request: Request, accepted: tuple[str, ...]) -> None:
+    """Return None when the query string names only ``accepted`` parameters, each once."""
+    seen: set[str] = set()
+    for name, _value in request.query_params.multi_items():
+        if name not in accepted:
+            listed = ", ".join(accepted) if accepted else "none"
+            raise InvalidParameter(
+                f"Unknown query parameter {name!r}.", suggestion=f"Accepted query parameters: {listed}.", param=name
+            )
+        if name in seen:
+            raise InvalidParameter(f"{name!r} is given twice.", suggestion=f"Give {name} once.", param=name)
+        seen.add(name)
+
+
+async def _body(request: Request, accepted: tuple[str, ...]) -> dict[str, Any]:
+    """Return the JSON object body (``{}`` when empty), refusing members not in ``accepted``."""
+    try:
+        body = await read_json_body(request)
+    except InvalidBody as error:
+        error.suggestion = _members_suggestion(accepted)
+        raise
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        raise InvalidBody(
+            f"The body must be a JSON object, not a JSON {type(body).__name__}.",
+            suggestion=_members_suggestion(accepted),
+        )
+    for name in body:
+        if name not in accepted:
+            raise InvalidParameter(f"Unknown member {name!r}.", suggestion=_members_suggestion(accepted), param=name)
+    return body
+
+
+def _members_suggestion(accepted: tuple[str, ...]) -> str:
+    listed = ", ".join(accepted) if accepted else "none (send no body)"
+    return f"Send a JSON object; accepted members: {listed}."
+
+
+# --- values ----------------------------------------------------------------------------------
+
+
+def _integer(body: dict[str, Any], name: str, *, minimum: int, required: bool = False) -> int | None:
+    """Return the integer member ``name`` (JSON number or decimal string), None when absent."""
+    value = body.get(name)
+    if value is None:
+        if required:
+            raise MissingParameter(
+                f"{name} is required.", suggestion=f"Add {name} (an integer >= {minimum}).", param=name
+            )
+        return None
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidParameter(
+            f"{name} must be an integer, got {value!r}.",
+            suggestion=f"Send {name} as an integer >= {minimum}.",
+            param=name,
+        )
+    if value < minimum:
+        raise InvalidParameter(
+            f"{name} must be at least {minimum}, got {value}.", suggestion=f"Send {name} >= {minimum}.", param=name
+        )
+    return value
+
+
+def _boolean(body: dict[str, Any], name: str) -> bool | None:
+    """Return the boolean member ``name`` (true/false any case, 1/0), None when absent."""
+    value = body.get(name)
+    if value is None or isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if isinstance(value, (str, int)) else None
+    if text in ("true", "1"):
+        return True
+    if text in ("false", "0"):
+        return False
+    raise InvalidParameter(
+        f"{name} must be a boolean, got {value!r}.", suggestion=f"Send {name} as true or false.", param=name
+    )
+
+
+def _origins(body: dict[str, Any], name: str = "allowed_origins", *, required: bool = False) -> tuple[str, ...] | None:
+    """Return the validated origins (a JSON array, or a comma-separated string), None when absent."""
+    value = body.get(name)
+    if value is None:
+        if required:
+            raise MissingParameter(
+                f"{name} is required.",
+                suggestion=f'Send {name} as a list, e.g. ["https://app.example"], or [] for any origin.',
+                param=name,
+            )
+        return None
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    if not isinstance(value, list):
+        raise InvalidParameter(
+            f"{name} must be a list of origins.", suggestion='Send e.g. ["https://app.example"].', param=name
+        )
+    try:
+        return validate_origins(value)
+    except ValueError as exc:
+        raise InvalidParameter(
+            f"{name}: {_message(exc)}.",
+            suggestion="List each origin exactly as browsers send it: scheme://host[:port], lowercase, no path.",
+            param=name,
+        ) from None
+
+
+def parse_moment(value: Any, name: str) -> datetime:
+    """Return ISO 8601 ``value`` as an aware UTC datetime (no offset means UTC)."""
+    try:
+        if not isinstance(value, str):
+            raise ValueError
+        moment = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise InvalidDatetime(f"{name} is not an ISO 8601 date or time: {value!r}.", param=name) from None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _expiry(body: dict[str, Any]) -> datetime | None:
+    value = body.get("expires_at")
+    if value is None:
+        return None
+    moment = parse_moment(value, "expires_at")
+    if moment <= utc_now():
+        raise InvalidParameter(
+            f"expires_at must be in the future, got {moment.isoformat()}.",
+            suggestion="Send a future ISO 8601 UTC time, or leave expires_at out for a key that never expires.",
+            param="expires_at",
+        )
+    return moment
+
+
+# --- handlers --------------------------------------------------------------------------------
+
+
+async def _account(store: Store, name: str) -> Account:
+    account = await store.get_account(name)
+    if account is None:
+        raise AccountNotFound(f"no account {name!r}")
+    return account
+
+
+async def _key(store: Store, key_id: str) -> KeyRecord:
+    record = await store.get_key(key_id)
+    if record is None:
+        raise KeyNotFound(f"no key {key_id!r}")
+    return record
+
+
+_ACCOUNT_EXAMPLE = 'Send e.g. {"name": "acme", "credits": 1000}.'
+
+
+async def create_account(request: Request, store: Store) -> tuple[int, Any]:
+    """Return 201 and the new account."""
+    body = await _body(request, ("name", "credits", "rate_per_minute", "max_concurrent"))
+    name = body.get("name")
+    if name is None:
+        raise MissingParameter("name is required.", suggestion=_ACCOUNT_EXAMPLE, param="name")
+    if not isinstance(name, str):
+        raise InvalidParameter("name must be a string.", suggestion=_ACCOUNT_EXAMPLE, param="name")
+    credits = _integer(body, "credits", minimum=0, required=True)
+    rate = _integer(body, "rate_per_minute", minimum=1)
+    concurrent = _integer(body, "max_concurrent", minimum=1)
+    try:
+        account = await store.create_account(
+            name, credits, 300 if rate is None else rate, 50 if concurrent is None else concurrent
+        )
+    except StoreError:  # AccountExists is a ValueError too; it is answered 409, not 400
+        raise
+    except ValueError as exc:  # the store's rules on names
+        raise InvalidParameter(
+            _message(exc),
+            suggestion="Use a name of 1-100 characters, without surrounding spaces or the acct_ prefix.",
+            param="name",
+        ) from None
+    log.info("admin_account_created", account_id=account.id)
+    return 201, account_view(account)
+
+
+async def show_account(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the account with its count of keys and of active keys."""
+    account = await _account(store, request.path_params["account"])
+    records = await store.list_keys(account.id)
+    view = account_view(account)
+    view["keys"] = len(records)
+    view["active_keys"] = sum(record.state() == "active" for record in records)
+    return 200, view
+
+
+async def top_up(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the account's id, name and balance after adding ``credits``.
+
+    With ``request_id`` the top-up is applied once however often it is retried.
+    """
+    body = await _body(request, ("credits", "request_id"))
+    credits = _integer(body, "credits", minimum=1, required=True)
+    request_id = body.get("request_id")
+    ledger_id = None
+    if request_id is not None:
+        if not isinstance(request_id, str) or not _TOP_UP_ID.fullmatch(request_id):
+            raise InvalidParameter(
+                "request_id must be 1-128 characters of A-Z, a-z, 0-9, '.', '_', ':' or '-'.",
+                suggestion="Send a unique id per top-up, e.g. a UUID, and the same id to retry it.",
+                param="request_id",
+            )
+        ledger_id = _TOP_UP_NAMESPACE + request_id
+    account = await _account(store, request.path_params["account"])
+    balance = await store.top_up(account.id, credits, request_id=ledger_id, reason="admin api top-up")
+    log.info("admin_top_up", account_id=account.id, credits=credits)
+    return 200, {"account_id": account.id, "name": account.name, "balance": balance}
+
+
+async def set_limits(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the account after changing the limits given (the others are kept)."""
+    body = await _body(request, ("rate_per_minute", "max_concurrent"))
+    rate = _integer(body, "rate_per_minute", minimum=1)
+    concurrent = _integer(body, "max_concurrent", minimum=1)
+    if rate is None and concurrent is None:
+        raise MissingParameter(
+            "Give rate_per_minute, max_concurrent or both.",
+            suggestion='Send e.g. {"rate_per_minute": 600, "max_concurrent": 20}.',
+            param="rate_per_minute",
+        )
+    account = await store.set_limits(request.path_params["account"], rate_per_minute=rate, max_concurrent=concurrent)
+    log.info("admin_limits_set", account_id=account.id, rate_per_minute=rate, max_concurrent=concurrent)
+    return 200, account_view(account)
+
+
+async def usage(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the account's ledger totals since ``since`` (default: since creation) and balance."""
+    since_text = request.query_params.get("since")
+    since = None if since_text is None else parse_moment(since_text, "since")
+    account = await _account(store, request.path_params["account"])
+    view = usage_view(await store.usage(account.id, since=since), account.name)
+    view["balance"] = account.balance
+    return 200, view
+
+
+async def create_key(request: Request, store: Store) -> tuple[int, Any]:
+    """Return 201 and the new key's view, with the plain key in ``key`` (shown this once)."""
+    body = await _body(request, ("expires_at", "allowed_origins", "browser_only"))
+    expires_at = _expiry(body)
+    origins = _origins(body) or ()
+    browser_only = bool(_boolean(body, "browser_only"))
+    account = await _account(store, request.path_params["account"])
+    try:
+        plain, record = await store.create_key(
+            account.id, expires_at=expires_at, allowed_origins=origins, browser_only=browser_only
+        )
+    except StoreError:
+        raise
+    except ValueError as exc:  # the expiry passed between the check above and the store's
+        raise InvalidParameter(_message(exc), suggestion="Send a later expires_at.", param="expires_at") from None
+    log.info("admin_key_created", account_id=account.id, key_id=record.key_id)
+    return 201, {"key": plain, **key_view(record)}
+
+
+async def list_keys(request: Request, store: Store) -> tuple[int, Any]:
+    """Return every key of the account, oldest first (never a key nor its hash)."""
+    return 200, [key_view(record) for record in await store.list_keys(request.path_params["account"])]
+
+
+async def show_key(request: Request, store: Store) -> tuple[int, Any]:
+    """Return one key's view: its state (active, revoked, expired) and settings."""
+    return 200, key_view(await _key(store, request.path_params["key_id"]))
+
+
+async def revoke_key(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the key after revoking it; revoking a revoked key keeps the first revocation."""
+    await _body(request, ())
+    record = await store.revoke_key(request.path_params["key_id"])
+    log.info("admin_key_revoked", account_id=record.account_id, key_id=record.key_id)
+    return 200, key_view(record)
+
+
+async def rotate(request: Request, store: Store) -> tuple[int, Any]:
+    """Return 201, the successor's view with the plain key in ``key``, and the old key as ``previous``.
+
+    The successor has the old key's account, origins, browser-only flag and expiry. The old
+    key stays active so the integration can switch, unless ``revoke_old`` is true.
+    """
+    body = await _body(request, ("revoke_old",))
+    revoke_old = bool(_boolean(body, "revoke_old"))
+    key_id = request.path_params["key_id"]
+    plain, record = await rotate_key(store, key_id)
+    log.info("admin_key_rotated", account_id=record.account_id, key_id=record.key_id, previous_key_id=key_id)
+    warnings: list[str] = []
+    previous = await store.get_key(key_id)
+    if revoke_old:
+        try:
+            previous = await store.revoke_key(key_id)
+            log.info("admin_key_revoked", account_id=record.account_id, key_id=key_id)
+        except StoreError as exc:
+            # The new key exists and is valid: answering an error now would lose it for good.
+            log.warning("admin_rotate_revoke_failed", key_id=key_id, error=type(exc).__name__)
+            warnings.append(
+                f"The old key {key_id} could not be revoked; revoke it with POST /admin/v1/keys/{key_id}/revoke."
+            )
+    view = {"key": plain, **key_view(record), "previous": None if previous is None else key_view(previous)}
+    return 201, (view, warnings)
+
+
+async def update_origins(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the key after replacing its allowed origins (and browser_only when given)."""
+    body = await _body(request, ("allowed_origins", "browser_only"))
+    origins = _origins(body, required=True)
+    browser_only = _boolean(body, "browser_only")
+    record = await store.update_origins(request.path_params["key_id"], origins, browser_only=browser_only)
+    log.info("admin_origins_updated", account_id=record.account_id, key_id=record.key_id)
+    return 200, key_view(record)
+
+
+def admin_routes() -> list[BaseRoute]:
+    """Return the admin API's routes, to be mounted under ``/admin/v1``."""
+    return [
+        Route("/accounts", _admin(create_account), methods=["POST"]),
+        Route("/accounts/{account}", _admin(show_account), methods=["GET"]),
+        Route("/accounts/{account}/top-up", _admin(top_up), methods=["POST"]),
+        Route("/accounts/{account}/limits", _admin(set_limits), methods=["PATCH"]),
+        Route("/accounts/{account}/usage", _admin(usage, query=("since",)), methods=["GET"]),
+        Route("/accounts/{account}/keys", _admin(create_key), methods=["POST"]),
+        Route("/accounts/{account}/keys", _admin(list_keys), methods=["GET"]),
+        Route("/keys/{key_id}", _admin(show_key), methods=["GET"]),
+        Route("/keys/{key_id}/revoke", _admin(revoke_key), methods=["POST"]),
+        Route("/keys/{key_id}/rotate", _admin(rotate), methods=["POST"]),
+        Route("/keys/{key_id}/origins", _admin(update_origins), methods=["PUT"]),
+    ]
