@@ -12,8 +12,8 @@ from dataclasses import dataclass
 class LoadResult:
     """Throughput and latency of one load run."""
 
-    requests: int
-    errors: int
+    requests: int  # answered 200
+    errors: int  # answered anything else
     seconds: float
     p50_ms: float
     p99_ms: float
@@ -42,8 +42,10 @@ async def _worker(host: str, port: int, request: bytes, stop_at: float, latencie
             started = time.perf_counter()
             writer.write(request)
             status = await _read_response(reader)
-            latencies.append(time.perf_counter() - started)
-            if status != 200:
+            # Only successes count: a fast 429 or 503 must not pass for throughput.
+            if status == 200:
+                latencies.append(time.perf_counter() - started)
+            else:
                 errors.append(status)
     finally:
         writer.close()

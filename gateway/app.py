@@ -15,32 +15,34 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
+from gateway.admin_api import admin_routes
+from gateway.accounting import Accounting, rate_limit_headers, refusal, store_unavailable
 from gateway.auth import KeyAuthenticator
+from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint, discover_endpoints
 from gateway.envelope import error_body, success_body
+from gateway.json_body import read_json_body
 from gateway.middleware import RequestContextMiddleware, new_request_id
 from gateway.openapi import build_openapi, render_docs_page
 from gateway.rpc import ServicePool
-from gateway.store.interfaces import Store
+from gateway.store.choice import open_configured_store
+from gateway.store.interfaces import Account, Store, StoreUnavailable
 from gateway.transcoder import request_from_json, request_from_query
 from shared.config import SERVICE_NAMES, Settings
 from shared.errors import (
     CelestialError,
     InternalError,
     InvalidBody,
-    InvalidParameter,
     MethodNotAllowed,
     NotFound,
-    NotImplementedEndpoint,
-    PayloadTooLarge,
 )
 from shared.validation import credit_cost, validate
 
 API_VERSION = "v1"
 BUILD_VERSION = "0.1.0"
-MAX_BODY_BYTES = 1024 * 1024
+VERSION = {"api": API_VERSION, "build": BUILD_VERSION}
 
 log = structlog.get_logger("celestial.gateway")
 
@@ -96,29 +98,9 @@ async def read_parameters(request: Request, endpoint: Endpoint):
     request_cls = endpoint.request_cls
     if request.method == "GET":
         return request_from_query(request_cls, request.query_params.multi_items(), endpoint.path)
-    if request.query_params:
-        raise InvalidParameter(
-            "A POST carries its parameters in the JSON body, not in the query string.",
-            suggestion="Move the query parameters into the JSON object body, or use GET.",
-            param=next(iter(request.query_params.keys())),
-        )
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise PayloadTooLarge(f"The body is {declared} bytes; at most {MAX_BODY_BYTES} are accepted.")
-    chunks = bytearray()
-    async for chunk in request.stream():
-        chunks.extend(chunk)
-        if len(chunks) > MAX_BODY_BYTES:
-            raise PayloadTooLarge(f"The body exceeds {MAX_BODY_BYTES} bytes.")
-    if not chunks.strip():
+    body = await read_json_body(request)
+    if body is None:
         return request_cls()
-    content_type = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
-    if content_type not in ("application/json", "") and not content_type.endswith("+json"):
-        raise InvalidBody(f"The body must be JSON (Content-Type: application/json), not {content_type}.")
-    try:
-        body = orjson.loads(bytes(chunks))
-    except orjson.JSONDecodeError:
-        raise InvalidBody("The body is not valid JSON.") from None
     if not isinstance(body, dict):
         raise InvalidBody(f"The body must be a JSON object, not a JSON {type(body).__name__}.")
     return request_from_json(request_cls, body, endpoint.path)
@@ -127,33 +109,55 @@ async def read_parameters(request: Request, endpoint: Endpoint):
 class Gateway:
     """The shared resources of one gateway process (built in the lifespan)."""
 
-    def __init__(self, settings: Settings, store: Store):
+    def __init__(self, settings: Settings, store: Store, endpoints: list[Endpoint]):
         self.settings = settings
         self.store = store
         self.authenticator = KeyAuthenticator(store, cache_seconds=settings.key_cache_s)
+        self.accounting = Accounting(store)
+        self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
         self.pools = {name: ServicePool(name, settings.service_addresses[name]) for name in SERVICE_NAMES}
 
     async def close(self) -> None:
+        await self.accounting.drain()
         for pool in self.pools.values():
             await pool.close()
 
     def deadline_s(self, endpoint: Endpoint) -> float:
         return self.settings.scan_deadline_s if endpoint.scan else self.settings.fast_deadline_s
 
-    async def serve(self, request: Request, endpoint: Endpoint) -> Response:
-        """Authenticate, transcode, validate, reserve credits, call the service, render."""
-        request_id = _request_id(request)
+    async def authorise(self, request: Request) -> tuple[Account, str]:
+        """Return the request's account and the concurrency slot it holds.
+
+        Raises 401/403 for the key and origin, 429 when the account's limits refuse it, 503
+        while the store is unreachable. From admission on, the response carries the
+        X-RateLimit-* headers (the middleware adds them from the request state).
+        """
         state = request.scope["state"]
-        account, _key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
+        try:
+            account, _key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
+        except StoreUnavailable:
+            raise store_unavailable() from None
         state["account_id"] = account.id
-        message = await read_parameters(request, endpoint)
+        slot_id = new_request_id()
+        admission = await self.accounting.admit(account, slot_id)
+        state["rate_limit_headers"] = rate_limit_headers(admission)
+        if not admission.allowed:
+            raise refusal(admission)
+        return account, slot_id
+
+    async def execute(self, account: Account, endpoint: Endpoint, message, request_id: str, state: dict) -> dict:
+        """Return the success body ``{data, meta, warnings?}`` of one validated, paid computation.
+
+        Credits are reserved before the service is called and refunded on any failure, so only
+        a 2xx costs anything.
+        """
         validate(message)
         cost = credit_cost(endpoint.http, message)
         # The ledger key is minted here, never the client's X-Request-Id: a replayed id
         # must not make a second request look like a retry of a paid one.
         charge_id = new_request_id()
-        state["charge_id"] = charge_id
-        remaining = await self.store.reserve(account.id, cost, charge_id)
+        state.setdefault("charge_ids", []).append(charge_id)
+        remaining = await self.accounting.charge(account.id, cost, charge_id)
         started = time.perf_counter()
         try:
             reply = await self.pools[endpoint.service].call(
@@ -163,33 +167,82 @@ class Gateway:
                 timeout_s=self.deadline_s(endpoint),
                 request_id=request_id,
             )
-            computation_ms = round((time.perf_counter() - started) * 1000, 3)
-            body = success_body(
+            return success_body(
                 reply,
                 {
                     "request_id": request_id,
                     "credits_used": cost,
                     "credits_remaining": remaining,
-                    "computation_ms": computation_ms,
-                    "version": {"api": API_VERSION, "build": BUILD_VERSION},
+                    "computation_ms": round((time.perf_counter() - started) * 1000, 3),
+                    "version": VERSION,
                 },
             )
-            content = orjson.dumps(body)
         except BaseException:
-            # Only a 2xx costs credits; shield the refund from a client disconnect.
-            await asyncio.shield(self.store.refund(account.id, cost, charge_id))
+            # Shielded so a client disconnect cannot cancel the refund it is owed.
+            await asyncio.shield(self.accounting.refund(account.id, cost, charge_id))
             raise
-        state["credits_used"] = cost
-        return Response(content, media_type="application/json")
 
-
-def _endpoint_handler(endpoint: Endpoint):
-    async def handle(request: Request) -> Response:
-        gateway: Gateway = request.app.state.gateway
+    async def serve(self, request: Request, endpoint: Endpoint) -> Response:
+        """Authorise, transcode, validate, charge, call the service, render."""
+        request_id = _request_id(request)
+        state = request.scope["state"]
+        account, slot_id = await self.authorise(request)
         try:
-            return await gateway.serve(request, endpoint)
+            message = await read_parameters(request, endpoint)
+            body = await self.execute(account, endpoint, message, request_id, state)
+        finally:
+            self.accounting.release(account.id, slot_id)
+        state["credits_used"] = body["meta"]["credits_used"]
+        return Response(orjson.dumps(body), media_type="application/json")
+
+    async def serve_batch(self, request: Request) -> Response:
+        """Run POST /v1/batch: one admission, then every sub-request on its own."""
+        request_id = _request_id(request)
+        state = request.scope["state"]
+        account, slot_id = await self.authorise(request)
+        started = time.perf_counter()
+        try:
+            subrequests = parse_batch(await read_json_body(request))
+
+            async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
+                message = request_from_json(endpoint.request_cls, params, endpoint.path)
+                return await self.execute(account, endpoint, message, f"{request_id}.{index}", state)
+
+            results, credits_used = await run_batch(subrequests, self.endpoints, execute)
+        finally:
+            self.accounting.release(account.id, slot_id)
+        try:
+            remaining = await self.store.balance(account.id)
+        except StoreUnavailable:
+            remaining = None
+        succeeded = sum(1 for result in results if result["status"] == 200)
+        state["credits_used"] = credits_used
+        body = {
+            "data": {
+                "results": results,
+                "summary": {"total": len(results), "succeeded": succeeded, "failed": len(results) - succeeded},
+            },
+            "meta": {
+                "request_id": request_id,
+                "credits_used": credits_used,
+                "credits_remaining": remaining,
+                "computation_ms": round((time.perf_counter() - started) * 1000, 3),
+                "version": VERSION,
+            },
+        }
+        return Response(orjson.dumps(body), media_type="application/json")
+
+
+def _guarded(serve):
+    """Return a route handler running ``serve(request)`` with errors rendered as the spec's body."""
+
+    async def handle(request: Request) -> Response:
+        try:
+            return await serve(request)
         except CelestialError as error:
             return error_response(request, error)
+        except StoreUnavailable:
+            return error_response(request, store_unavailable())
         except Exception as error:  # a bug: log it, answer 500 with the request id only
             log.error("unhandled_exception", exc_info=error)
             return error_response(request, InternalError(f"Internal error; request id {_request_id(request)}."))
@@ -197,13 +250,12 @@ def _endpoint_handler(endpoint: Endpoint):
     return handle
 
 
-async def _batch_not_implemented(request: Request) -> Response:
-    gateway: Gateway = request.app.state.gateway
-    try:
-        await gateway.authenticator.authenticate(request.headers, request.headers.get("origin"))
-        raise NotImplementedEndpoint("POST /v1/batch is not implemented yet.")
-    except CelestialError as error:
-        return error_response(request, error)
+def _endpoint_handler(endpoint: Endpoint):
+    return _guarded(lambda request: request.app.state.gateway.serve(request, endpoint))
+
+
+def _batch_handler():
+    return _guarded(lambda request: request.app.state.gateway.serve_batch(request))
 
 
 async def _healthz(request: Request) -> Response:
@@ -233,31 +285,27 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
-        chosen = store
-        if chosen is None:
-            from gateway.store.sqlite_store import SqliteStore
-
-            settings.data_dir.mkdir(parents=True, exist_ok=True)
-            chosen = SqliteStore(settings.database_path)
-        gateway = Gateway(settings, chosen)
+        chosen = store if store is not None else await open_configured_store(settings)
+        gateway = Gateway(settings, chosen, endpoints)
         app.state.gateway = gateway
+        follower = asyncio.create_task(gateway.authenticator.follow())
         try:
             yield
         finally:
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
             await gateway.close()
-            close = getattr(chosen, "close", None)
-            if close is not None:
-                result = close()
-                if asyncio.iscoroutine(result):
-                    await result
+            await chosen.close()
 
     routes = [Route(e.path, _endpoint_handler(e), methods=["POST"] if e.http.post_only else ["GET", "POST"]) for e in endpoints]
     routes += [
-        Route("/v1/batch", _batch_not_implemented, methods=["POST"]),
+        Route("/v1/batch", _batch_handler(), methods=["POST"]),
         Route("/v1/openapi.json", openapi, methods=["GET"]),
         Route("/docs", docs, methods=["GET"]),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
+        Mount("/admin/v1", routes=admin_routes()),
     ]
     middleware = [
         Middleware(RequestContextMiddleware),

@@ -9,12 +9,15 @@ about which keys exist; only the suggestion differs between "no key sent" and "a
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, Callable
+
+import structlog
 
 from shared.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
 
@@ -27,6 +30,11 @@ BAD_KEY_SUGGESTION = (
     "Check that the whole key was sent as 'Authorization: Bearer svc_live_...'; a revoked or"
     " expired key must be replaced by a new one."
 )
+
+log = structlog.get_logger("celestial.gateway")
+
+#: Seconds between attempts to re-open the store's change feed after it failed.
+FOLLOW_RETRY_S = 0.5
 
 Headers = Mapping[str, str] | Iterable[tuple[bytes | str, bytes | str]]
 
@@ -111,14 +119,41 @@ class KeyAuthenticator:
         self._clock = clock
         # key hash -> (clock time it stops being trusted, (account, record) or None if unknown)
         self._cache: OrderedDict[str, tuple[float, tuple[Account, KeyRecord] | None]] = OrderedDict()
+        # Bumped by every invalidation: a store read that overlapped one may have fetched the
+        # record from before the change, so its result is used once but not cached.
+        self._generation = 0
 
     def invalidate(self, key_hash: str) -> None:
         """Forget the cached record of ``key_hash`` (a watch saw it change); absent is fine."""
+        self._generation += 1
         self._cache.pop(key_hash, None)
 
     def clear(self) -> None:
         """Forget every cached record."""
+        self._generation += 1
         self._cache.clear()
+
+    async def follow(self) -> None:
+        """Drop cached records as the store reports key changes, until the store closes.
+
+        This is what makes a revocation or an origin update take effect at once on every
+        gateway; the cache lifetime (``cache_seconds``) is the bound only while the feed is
+        down. Whenever the feed breaks or may have missed changes, the whole cache goes.
+        """
+        while True:
+            try:
+                async for key_hash in self._store.key_changes():
+                    if key_hash is None:
+                        self.clear()
+                    else:
+                        self.invalidate(key_hash)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("key_changes_interrupted", error=type(error).__name__)
+                self.clear()
+                await asyncio.sleep(FOLLOW_RETRY_S)
 
     async def _lookup(self, key_hash: str) -> tuple[Account, KeyRecord] | None:
         now_s = self._clock()
@@ -127,6 +162,7 @@ class KeyAuthenticator:
             self._cache.move_to_end(key_hash)
             return cached[1]
         found: tuple[Account, KeyRecord] | None = None
+        generation = self._generation
         record = await self._store.find_key_by_hash(key_hash)
         if record is not None:
             account = await self._store.get_account(record.account_id)
@@ -135,6 +171,8 @@ class KeyAuthenticator:
         # Unknown hashes are cached too (a new key's hash cannot have been asked before it
         # existed), so a flood of one bad key costs one read; the size bound keeps a flood of
         # random keys from growing the cache.
+        if generation != self._generation:
+            return found
         self._cache[key_hash] = (now_s + self._cache_seconds, found)
         self._cache.move_to_end(key_hash)
         while len(self._cache) > self._max_entries:

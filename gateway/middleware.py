@@ -13,6 +13,9 @@ log = structlog.get_logger("celestial.gateway")
 # A client-supplied X-Request-Id is kept only when it is short and printable, so it cannot
 # forge log lines or bloat headers.
 _REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+# A key pasted into a URL path (say an admin route given a key instead of a key id) must not
+# reach the log.
+_KEY_IN_PATH = re.compile(r"svc_live_[A-Za-z0-9_-]*")
 
 
 def new_request_id() -> str:
@@ -48,6 +51,8 @@ class RequestContextMiddleware:
                 status["code"] = message["status"]
                 headers = [(k, v) for k, v in message.get("headers", ()) if k != b"x-request-id"]
                 headers.append((b"x-request-id", request_id.encode("latin-1")))
+                # Set once the account is admitted: every authenticated response carries them.
+                headers.extend(state.get("rate_limit_headers", ()))
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -58,11 +63,11 @@ class RequestContextMiddleware:
                 log.info(
                     "request_finished",
                     method=scope.get("method"),
-                    route=scope.get("path"),
+                    route=_KEY_IN_PATH.sub("svc_live_[redacted]", scope.get("path", "")),
                     status=status["code"],
                     account_id=state.get("account_id"),
                     credits_used=state.get("credits_used", 0),
-                    charge_id=state.get("charge_id"),
+                    charge_ids=state.get("charge_ids"),
                     duration_ms=round((time.perf_counter() - started) * 1000, 3),
                 )
             structlog.contextvars.clear_contextvars()

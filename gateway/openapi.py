@@ -15,6 +15,7 @@ from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from celestial.v1 import options_pb2
+from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from shared.validation import CALCULATION_FLAGS, message_spec
 
@@ -43,6 +44,19 @@ carries `X-Request-Id` (yours, when you send a short printable one).
 
 **Credits.** Each endpoint's cost is given below (`x-credits`). Only a 2xx response costs
 credits; any error is refunded. 402 `insufficient_credits` when the balance cannot cover it.
+
+**Limits.** Per account (all its keys, all gateways): requests per minute in fixed windows
+aligned to the minute (default 300) and requests in flight at once (default 50). Every
+authenticated response carries `X-RateLimit-Limit` (requests per minute),
+`X-RateLimit-Remaining` (left in this window) and `X-RateLimit-Reset` (Unix seconds when the
+window ends); over either limit is 429 `rate_limit_exceeded` with `Retry-After`. A batch
+counts as one request. While the key and credit store is unreachable every request is 503
+`service_unavailable` with `Retry-After` and costs nothing.
+
+**Keys.** Revocation and origin changes take effect on every gateway within about a second
+(the spec allows up to 60 s). Origins are compared exactly, as whole strings; a browser-only
+key without an `Origin` header is 403 `origin_required`, an origin not listed 403
+`origin_not_allowed`.
 
 **Conventions of this implementation.** Instants are UT1 Julian Days with the same instant
 as ISO 8601 UTC (milliseconds). `speed=false` renders `speed`/`retrograde` as null.
@@ -268,6 +282,87 @@ def _responses(endpoint: Endpoint) -> dict[str, Any]:
     return responses
 
 
+BATCH_DESCRIPTION = """\
+Runs 1-50 sub-requests concurrently in one call. Each sub-request is `{endpoint, params}`:
+the path of any endpoint above and its parameters as a JSON object (the POST body that
+endpoint takes). Each is validated, charged and refunded on its own, with the calculation
+flag rule applied to each; a nested batch, an empty or oversized list, or an entry that is
+not `{endpoint, params}` is 400 `invalid_parameter` for the whole batch. The answer is 200
+with `data = {results: [{index, status, data, warnings?} | {index, status, errors}],
+summary: {total, succeeded, failed}}`, results in the order given; `meta.credits_used` is the
+sum over the successful sub-requests. The batch counts as one request for the rate limit.\
+"""
+
+
+def _batch_operation() -> dict[str, Any]:
+    """Return the OpenAPI path item of POST /v1/batch (not an RPC: the gateway runs it)."""
+    sub_request = {
+        "type": "object",
+        "required": ["endpoint"],
+        "additionalProperties": False,
+        "properties": {
+            "endpoint": {"type": "string", "description": "An endpoint path, e.g. /v1/aspects."},
+            "params": {"type": "object", "description": "That endpoint's parameters."},
+        },
+    }
+    result = {
+        "type": "object",
+        "required": ["index", "status"],
+        "properties": {
+            "index": {"type": "integer"},
+            "status": {"type": "integer"},
+            "data": {},
+            "warnings": {"type": "array", "items": {"type": "string"}},
+            "errors": ERROR_SCHEMA["properties"]["errors"],
+        },
+    }
+    success = {
+        "type": "object",
+        "required": ["data", "meta"],
+        "properties": {
+            "data": {
+                "type": "object",
+                "properties": {
+                    "results": {"type": "array", "items": result},
+                    "summary": {
+                        "type": "object",
+                        "properties": {name: {"type": "integer"} for name in ("total", "succeeded", "failed")},
+                    },
+                },
+            },
+            "meta": {"type": "object"},
+        },
+    }
+    responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": success}}}}
+    for status, text in ERROR_STATUSES.items():
+        if status not in ("501", "504"):
+            responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {
+        "post": {
+            "summary": "Run several sub-requests in one call",
+            "description": BATCH_DESCRIPTION + "\n\nCosts the sum of its successful sub-requests.",
+            "operationId": "post_batch",
+            "tags": ["batch"],
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["requests"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "requests": {"type": "array", "minItems": 1, "maxItems": MAX_SUBREQUESTS, "items": sub_request}
+                            },
+                        }
+                    }
+                },
+            },
+            "responses": responses,
+        }
+    }
+
+
 def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str, Any]:
     """Return the OpenAPI 3.1 document of every endpoint."""
     paths: dict[str, Any] = {}
@@ -310,6 +405,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
             },
         }
         paths[endpoint.path] = operations
+    paths[BATCH_PATH] = _batch_operation()
     return {
         "openapi": "3.1.0",
         "info": {"title": "Celestial", "version": version, "description": OVERVIEW},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 
+import orjson
 import structlog
 
 from shared.config import Settings
@@ -17,11 +18,14 @@ def configure_logging(settings: Settings, process: str) -> None:
     gateway's middleware or the service's RPC wrapper.
     """
     level = getattr(logging, settings.log_level.upper(), logging.INFO)
+    console = settings.log_format == "console"
+    # orjson, not the stdlib encoder: one canonical line per request is on the hot path.
     renderer = (
         structlog.dev.ConsoleRenderer(colors=False)
-        if settings.log_format == "console"
-        else structlog.processors.JSONRenderer()
+        if console
+        else structlog.processors.JSONRenderer(serializer=lambda event, **kw: orjson.dumps(event, default=str).decode())
     )
+    structlog_renderer = renderer if console else structlog.processors.JSONRenderer(serializer=orjson.dumps, default=str)
     def add_process(_logger, _method, event: dict) -> dict:
         event.setdefault("process", process)
         return event
@@ -37,10 +41,12 @@ def configure_logging(settings: Settings, process: str) -> None:
         processors=[
             *shared_processors,
             structlog.processors.format_exc_info,
-            renderer,
+            structlog_renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stdout),
+        logger_factory=(
+            structlog.PrintLoggerFactory(file=sys.stdout) if console else structlog.BytesLoggerFactory(file=sys.stdout.buffer)
+        ),
         # Caching is safe: configure() runs once, before the first log call.
         cache_logger_on_first_use=True,
     )

@@ -63,10 +63,13 @@ class Stack:
             check=True,
         )
 
-    def new_key(self, credits: int = 100_000) -> tuple[str, str]:
-        """Return (account name, plain key) of a fresh account holding ``credits``."""
+    def new_key(self, credits: int = 100_000, *, rate_per_minute: int = 300, max_concurrent: int = 50) -> tuple[str, str]:
+        """Return (account name, plain key) of a fresh account holding ``credits``, with these limits."""
         name = f"acct-{os.urandom(6).hex()}"
-        self.admin("account", "create", name, "--credits", str(credits))
+        self.admin(
+            "account", "create", name, "--credits", str(credits),
+            "--rate-per-minute", str(rate_per_minute), "--max-concurrent", str(max_concurrent),
+        )
         key = self.admin("key", "create", "--account", name).stdout.strip()
         return name, key
 
@@ -109,6 +112,45 @@ def start_stack(tmp: Path, extra_env: dict[str, str] | None = None) -> Stack:
         time.sleep(0.2)
     process.kill()
     raise RuntimeError(f"stack did not start; log:\n{log_path.read_text(errors='replace')[-4000:]}")
+
+
+@dataclass
+class ExtraGateway:
+    """A second gateway process beside a stack, on its services and its store."""
+
+    base_url: str
+    process: subprocess.Popen
+    log_path: Path
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def start_gateway(stack: Stack, extra_env: dict[str, str] | None = None) -> ExtraGateway:
+    """Start one more gateway process sharing ``stack``'s services and store; return once ready."""
+    port = free_port_block(1)
+    env = {**stack.env, "CELESTIAL_HTTP_PORT": str(port), **(extra_env or {})}
+    log_path = stack.log_path.with_name(f"gateway-{port}.log")
+    with open(log_path, "wb") as log_file:
+        process = subprocess.Popen([sys.executable, "-m", "gateway.main"], cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            break
+        try:
+            if httpx.get(f"{base_url}/readyz", timeout=2).status_code == 200:
+                return ExtraGateway(base_url, process, log_path)
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"gateway did not start; log:\n{log_path.read_text(errors='replace')[-4000:]}")
 
 
 def stop_stack(stack: Stack) -> None:

@@ -33,7 +33,7 @@ def fuzz_stack(tmp_path_factory) -> Stack:
 
 @pytest.fixture(scope="module")
 def fuzz_key(fuzz_stack: Stack) -> str:
-    return fuzz_stack.new_key(credits=10_000_000)[1]
+    return fuzz_stack.new_key(credits=10_000_000, rate_per_minute=1_000_000, max_concurrent=1000)[1]
 
 
 @pytest.fixture(scope="module")

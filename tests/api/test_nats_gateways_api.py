@@ -1,0 +1,205 @@
+"""Two gateways on one NATS JetStream store, over real HTTP: propagation, shared credits and
+limits, and faults (the NATS server stopped and restarted under traffic).
+
+The stack's own nats-server runs on a free loopback port with its own storage directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from tests.api.conftest import Stack, start_gateway, start_stack, stop_stack
+from tests.api.test_conventions_api import assert_error
+from tests.natsserver import NatsServer
+
+POSITIONS = "/v1/positions"
+MOMENT = {"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"}
+ADMIN_TOKEN = "adm-" + os.urandom(16).hex()
+PROPAGATION_BOUND_S = 1.0
+
+
+@pytest.fixture(scope="module")
+def nats(tmp_path_factory):
+    server = NatsServer(tmp_path_factory.mktemp("nats"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def stack_a(nats, tmp_path_factory) -> Stack:
+    env = {"CELESTIAL_NATS_URL": nats.url, "CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN, "CELESTIAL_EPHEMERIS_PROCESSES": "1"}
+    running = start_stack(tmp_path_factory.mktemp("nats-stack"), env)
+    yield running
+    stop_stack(running)
+
+
+@pytest.fixture(scope="module")
+def gateway_b(stack_a):
+    extra = start_gateway(stack_a)
+    yield extra
+    extra.stop()
+
+
+def new_account(stack: Stack, credits: int, **limits: int) -> tuple[str, str, str]:
+    """Return (account name, key, key id) of a fresh account in the NATS store."""
+    name = f"acct-{os.urandom(5).hex()}"
+    args = ["account", "create", name, "--credits", str(credits)]
+    for option, value in limits.items():
+        args += [f"--{option.replace('_', '-')}", str(value)]
+    stack.admin(*args)
+    key = stack.admin("key", "create", "--account", name).stdout.strip()
+    (record,) = json.loads(stack.admin("key", "list", "--account", name, "--json").stdout)
+    return name, key, record["key_id"]
+
+
+def account_json(stack: Stack, name: str) -> dict:
+    return json.loads(stack.admin("account", "show", name, "--json").stdout)
+
+
+def usage_json(stack: Stack, name: str) -> dict:
+    return json.loads(stack.admin("usage", name, "--json").stdout)
+
+
+def get(base_url: str, key: str, **headers: str) -> httpx.Response:
+    return httpx.get(base_url + POSITIONS, params=MOMENT, headers={"Authorization": f"Bearer {key}", **headers}, timeout=30)
+
+
+def admin_post(base_url: str, path: str, payload: dict | None = None) -> httpx.Response:
+    return httpx.post(f"{base_url}/admin/v1{path}", json=payload or {}, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=30)
+
+
+def seconds_until(predicate, bound_s: float) -> float:
+    """Return how long ``predicate()`` took to hold, polling every 20 ms; fail past twice the bound."""
+    started = time.monotonic()
+    while time.monotonic() - started < 2 * bound_s:
+        if predicate():
+            return time.monotonic() - started
+        time.sleep(0.02)
+    pytest.fail(f"not within {2 * bound_s} s")
+
+
+# --- propagation -------------------------------------------------------------------------------
+
+
+def test_a_key_revoked_through_one_gateway_is_refused_by_the_other_within_one_second(stack_a, gateway_b):
+    _, key, key_id = new_account(stack_a, 100)
+    assert get(gateway_b.base_url, key).status_code == 200  # B now holds the record in its cache
+    assert admin_post(stack_a.base_url, f"/keys/{key_id}/revoke").status_code == 200
+    elapsed = seconds_until(lambda: get(gateway_b.base_url, key).status_code == 401, PROPAGATION_BOUND_S)
+    assert elapsed < PROPAGATION_BOUND_S
+    assert_error(get(gateway_b.base_url, key), 401, "invalid_api_key")
+
+
+def test_an_origin_update_through_one_gateway_applies_on_the_other_within_one_second(stack_a, gateway_b):
+    _, key, key_id = new_account(stack_a, 100)
+    origin = {"Origin": "https://app.example"}
+    assert get(gateway_b.base_url, key, **origin).status_code == 200
+    response = httpx.put(
+        f"{stack_a.base_url}/admin/v1/keys/{key_id}/origins",
+        json={"allowed_origins": ["https://other.example"]},
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+    )
+    assert response.status_code == 200, response.text
+    elapsed = seconds_until(lambda: get(gateway_b.base_url, key, **origin).status_code == 403, PROPAGATION_BOUND_S)
+    assert elapsed < PROPAGATION_BOUND_S
+    assert_error(get(gateway_b.base_url, key, **origin), 403, "origin_not_allowed")
+    assert get(gateway_b.base_url, key, Origin="https://other.example").status_code == 200
+
+
+# --- credits and limits across replicas ------------------------------------------------------
+
+
+def test_concurrent_requests_on_two_gateways_spend_exactly_the_balance(stack_a, gateway_b):
+    covered, sent = 12, 40
+    name, key, _ = new_account(stack_a, covered)
+    urls = [stack_a.base_url, gateway_b.base_url] * (sent // 2)
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        statuses = list(pool.map(lambda url: get(url, key).status_code, urls))
+    assert statuses.count(200) == covered
+    assert statuses.count(402) == sent - covered
+    assert account_json(stack_a, name)["balance"] == 0
+    usage = usage_json(stack_a, name)
+    assert usage["credits_debited"] - usage["credits_refunded"] == covered
+
+
+def test_the_rate_limit_holds_across_gateways(stack_a, gateway_b):
+    _, key, _ = new_account(stack_a, 100, rate_per_minute=6)
+    left = 60 - time.time() % 60
+    if left < 8:
+        time.sleep(left + 0.2)
+    statuses = [get(url, key).status_code for url in [stack_a.base_url, gateway_b.base_url] * 5]
+    assert statuses.count(200) == 6
+    assert statuses.count(429) == 4
+
+
+# --- faults ------------------------------------------------------------------------------------
+
+
+def test_with_nats_down_requests_are_503_with_retry_after_and_cost_nothing(stack_a, gateway_b, nats):
+    name, key, _ = new_account(stack_a, 50)
+    assert get(stack_a.base_url, key).status_code == 200
+    nats.stop()
+    try:
+        for url in (stack_a.base_url, gateway_b.base_url):
+            started = time.monotonic()
+            response = get(url, key)
+            assert_error(response, 503, "service_unavailable")
+            assert int(response.headers["retry-after"]) >= 1
+            assert time.monotonic() - started < 5
+    finally:
+        nats.start()
+    seconds_until(lambda: get(stack_a.base_url, key).status_code == 200, 15)
+    assert account_json(stack_a, name)["balance"] == 48
+
+
+def test_after_a_nats_restart_under_traffic_balances_and_ledger_agree(stack_a, gateway_b, nats):
+    opening = 100_000
+    name, key, _ = new_account(stack_a, opening, rate_per_minute=1_000_000, max_concurrent=1000)
+    stop = threading.Event()
+    outcomes: list[int] = []
+
+    def traffic(url: str) -> None:
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=30) as client:
+            while not stop.is_set():
+                try:
+                    outcomes.append(client.get(POSITIONS, params=MOMENT).status_code)
+                except httpx.HTTPError:
+                    outcomes.append(-1)
+
+    workers = [threading.Thread(target=traffic, args=(url,)) for url in (stack_a.base_url, gateway_b.base_url) * 2]
+    for worker in workers:
+        worker.start()
+    try:
+        time.sleep(1.0)
+        nats.stop()
+        time.sleep(1.5)
+        nats.start()
+        # Both gateways serve again without being restarted.
+        def both_serve() -> bool:
+            probes = [get(url, key).status_code for url in (stack_a.base_url, gateway_b.base_url)]
+            outcomes.extend(probes)
+            return probes == [200, 200]
+
+        seconds_until(both_serve, 15)
+        time.sleep(1.0)
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join()
+    assert outcomes.count(200) > 0 and outcomes.count(503) > 0
+    assert set(outcomes) <= {200, 503}, sorted(set(outcomes))
+    # Let deferred refunds land, then compare the three views of the same money.
+    time.sleep(1.5)
+    charged = outcomes.count(200)
+    balance = account_json(stack_a, name)["balance"]
+    usage = usage_json(stack_a, name)
+    assert opening - balance == charged
+    assert usage["credits_debited"] - usage["credits_refunded"] == charged
