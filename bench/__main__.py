@@ -1,10 +1,11 @@
 """`make bench`: run every benchmark in turn."""
 
-from bench import positions_throughput
+from bench import positions_throughput, store_throughput
 
 
 def main() -> None:
     positions_throughput.main()
+    store_throughput.main()
 
 
 if __name__ == "__main__":

@@ -51,14 +51,19 @@ async def _worker(host: str, port: int, request: bytes, stop_at: float, latencie
         writer.close()
 
 
-async def _run(host: str, port: int, path: str, headers: dict[str, str], connections: int, seconds: float) -> LoadResult:
-    lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}"] + [f"{k}: {v}" for k, v in headers.items()]
-    request = ("\r\n".join(lines) + "\r\n\r\n").encode()
+async def _run(host: str, port: int, path: str, headers: dict[str, str] | list[dict[str, str]], connections: int, seconds: float) -> LoadResult:
+    header_sets = headers if isinstance(headers, list) else [headers]
+    requests = []
+    for one in header_sets:
+        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}"] + [f"{k}: {v}" for k, v in one.items()]
+        requests.append(("\r\n".join(lines) + "\r\n\r\n").encode())
     latencies: list[float] = []
     errors: list[int] = []
     started = time.perf_counter()
     stop_at = started + seconds
-    await asyncio.gather(*(_worker(host, port, request, stop_at, latencies, errors) for _ in range(connections)))
+    await asyncio.gather(
+        *(_worker(host, port, requests[i % len(requests)], stop_at, latencies, errors) for i in range(connections))
+    )
     elapsed = time.perf_counter() - started
     latencies.sort()
     def pct(p: float) -> float:
@@ -66,8 +71,13 @@ async def _run(host: str, port: int, path: str, headers: dict[str, str], connect
     return LoadResult(len(latencies), len(errors), elapsed, pct(0.50), pct(0.99))
 
 
-def run_load(host: str, port: int, path: str, headers: dict[str, str], *, connections: int = 16, seconds: float = 5.0) -> LoadResult:
-    """Return the result of ``connections`` keep-alive clients sending GET ``path`` for ``seconds``."""
+def run_load(
+    host: str, port: int, path: str, headers: dict[str, str] | list[dict[str, str]], *, connections: int = 16, seconds: float = 5.0
+) -> LoadResult:
+    """Return the result of ``connections`` keep-alive clients sending GET ``path`` for ``seconds``.
+
+    ``headers`` is one set for every connection, or a list handed out to the connections in
+    turn (several accounts' keys, say)."""
     try:
         import uvloop
 

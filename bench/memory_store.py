@@ -1,0 +1,125 @@
+"""The store stub of the store benchmark: the Store protocol in process memory, no I/O.
+
+It is the "free store" reference the NATS and SQLite stores are measured against; it is never
+used outside `make bench`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import replace
+from datetime import datetime
+from typing import AsyncIterator, Iterable
+
+from gateway.store.interfaces import (
+    RATE_WINDOW_S,
+    Account,
+    Admission,
+    KeyRecord,
+    Usage,
+    generate_key,
+    hash_key,
+    prefix_hint,
+    utc_now,
+    validate_origins,
+)
+from shared.errors import InsufficientCredits
+
+
+class MemoryStore:
+    """Accounts, keys, balances and admissions in dictionaries of one process."""
+
+    def __init__(self) -> None:
+        self.accounts: dict[str, Account] = {}
+        self.keys: dict[str, KeyRecord] = {}
+        self.charges: dict[str, int] = {}
+        self.slots: dict[str, set[str]] = {}
+        self.windows: dict[str, tuple[int, int]] = {}
+        self._closed = asyncio.Event()
+
+    async def create_account(self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50) -> Account:
+        account = Account(uuid.uuid4().hex, name, credits, rate_per_minute, max_concurrent)
+        self.accounts[account.id] = account
+        return account
+
+    async def get_account(self, account: str) -> Account | None:
+        return self.accounts.get(account) or next((a for a in self.accounts.values() if a.name == account), None)
+
+    async def top_up(self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up") -> int:
+        found = await self.get_account(account)
+        self.accounts[found.id] = replace(found, balance=found.balance + credits)
+        return found.balance + credits
+
+    async def create_key(self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (), browser_only: bool = False) -> tuple[str, KeyRecord]:
+        found = await self.get_account(account)
+        plain = generate_key()
+        record = KeyRecord(uuid.uuid4().hex, found.id, hash_key(plain), prefix_hint(plain), utc_now(), expires_at, None, validate_origins(allowed_origins), browser_only)
+        self.keys[record.key_hash] = record
+        return plain, record
+
+    async def find_key_by_hash(self, key_hash: str) -> KeyRecord | None:
+        return self.keys.get(key_hash)
+
+    async def get_key(self, key_id: str) -> KeyRecord | None:
+        return next((k for k in self.keys.values() if k.key_id == key_id), None)
+
+    async def revoke_key(self, key_id: str) -> KeyRecord:
+        record = await self.get_key(key_id)
+        self.keys[record.key_hash] = replace(record, revoked_at=utc_now())
+        return self.keys[record.key_hash]
+
+    async def update_origins(self, key_id: str, origins: Iterable[str], browser_only: bool | None = None) -> KeyRecord:
+        record = await self.get_key(key_id)
+        self.keys[record.key_hash] = replace(record, allowed_origins=validate_origins(origins))
+        return self.keys[record.key_hash]
+
+    async def list_keys(self, account: str) -> list[KeyRecord]:
+        found = await self.get_account(account)
+        return [k for k in self.keys.values() if k.account_id == found.id]
+
+    async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
+        account = self.accounts[account_id]
+        if account.balance < credits:
+            raise InsufficientCredits(f"This request costs {credits} credits; the balance is {account.balance}.")
+        self.accounts[account_id] = replace(account, balance=account.balance - credits)
+        self.charges[request_id] = credits
+        return account.balance - credits
+
+    async def refund(self, account_id: str, credits: int, request_id: str) -> int:
+        if self.charges.pop(request_id, None) is not None:
+            return await self.top_up(account_id, credits)
+        return self.accounts[account_id].balance
+
+    async def balance(self, account_id: str) -> int:
+        return self.accounts[account_id].balance
+
+    async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
+        return Usage(account_id, since, 0, 0, 0, 0, 0)
+
+    async def set_limits(self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None) -> Account:
+        found = await self.get_account(account)
+        self.accounts[found.id] = replace(found, rate_per_minute=rate_per_minute or found.rate_per_minute, max_concurrent=max_concurrent or found.max_concurrent)
+        return self.accounts[found.id]
+
+    async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+        now_s = time.time() if now_s is None else now_s
+        window = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
+        start, count = self.windows.get(account.id, (window, 0))
+        if start != window:
+            start, count = window, 0
+        self.windows[account.id] = (start, count + 1)
+        self.slots.setdefault(account.id, set()).add(slot_id)
+        return Admission(True, account.rate_per_minute, account.rate_per_minute - count - 1, start + RATE_WINDOW_S)
+
+    async def release(self, account_id: str, slot_id: str) -> None:
+        self.slots.get(account_id, set()).discard(slot_id)
+
+    async def key_changes(self) -> AsyncIterator[str | None]:
+        await self._closed.wait()
+        return
+        yield  # an async generator that yields nothing until the store closes
+
+    async def close(self) -> None:
+        self._closed.set()

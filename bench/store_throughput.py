@@ -1,0 +1,111 @@
+"""Requests per second of a credit-charged endpoint through the gateway with each key and credit
+store: the NATS JetStream store, the embedded SQLite store, and an in-memory stub (the
+reference: the same gateway with a store that costs nothing). Goal: NATS >= 70% of the stub.
+
+All three gateways run side by side on the same service processes and are measured one after
+the other by the same client, so the ratios compare the stores alone.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from bench.loadclient import run_load
+from shared.config import REPO_ROOT
+from tests.api.conftest import free_port_block, start_gateway, start_stack, stop_stack
+from tests.natsserver import NatsServer
+
+CONNECTIONS = 16
+SECONDS = 6.0
+QUERY = "/v1/positions?datetime=2024-03-20T12:00:00Z&bodies=sun"
+BIG = str(10**9)
+# One hot account puts every debit on one optimistic chain; real traffic spreads over many.
+ACCOUNTS = 8
+
+
+def _admin_key(stack, env: dict[str, str]) -> str:
+    """Return a key of a fresh, effectively unlimited account in the store ``env`` selects."""
+    def admin(*args: str) -> str:
+        return subprocess.run([sys.executable, "-m", "gateway.admin_cli", *args], cwd=REPO_ROOT, env={**stack.env, **env},
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    name = f"bench-{time.monotonic_ns()}"
+    admin("account", "create", name, "--credits", BIG, "--rate-per-minute", BIG, "--max-concurrent", "100000")
+    return admin("key", "create", "--account", name)
+
+
+def _measure(base_url: str, keys: list[str]):
+    port = int(base_url.rsplit(":", 1)[1])
+    headers = [{"Authorization": f"Bearer {key}"} for key in keys]
+    for one in headers:
+        httpx.get(base_url + QUERY, headers=one, timeout=30).raise_for_status()
+    run_load("127.0.0.1", port, QUERY, headers, connections=CONNECTIONS, seconds=1.0)
+    return run_load("127.0.0.1", port, QUERY, headers, connections=CONNECTIONS, seconds=SECONDS)
+
+
+def _start_stub_gateway(stack, tmp: Path) -> tuple[str, subprocess.Popen, str]:
+    port = free_port_block(1)
+    key_file = tmp / "stub.key"
+    process = subprocess.Popen([sys.executable, "-m", "bench.stub_gateway", str(port), str(key_file)], cwd=REPO_ROOT,
+                               env=stack.env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base_url + "/readyz", timeout=2).status_code == 200 and key_file.exists():
+                return base_url, process, key_file.read_text().strip()
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("the stub gateway did not start")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        nats = NatsServer(tmp / "nats")
+        nats.start()
+        (tmp / "stack").mkdir()
+        stack = start_stack(tmp / "stack", {"CELESTIAL_LOG_LEVEL": "WARNING"})
+        nats_gateway = start_gateway(stack, {"CELESTIAL_NATS_URL": nats.url})
+        stub_url, stub_process, stub_key = _start_stub_gateway(stack, tmp)
+        try:
+            nats_env = {"CELESTIAL_NATS_URL": nats.url}
+            sqlite_keys = [_admin_key(stack, {}) for _ in range(ACCOUNTS)]
+            nats_keys = [_admin_key(stack, nats_env) for _ in range(ACCOUNTS)]
+            results = {
+                "one account": (
+                    _measure(stub_url, [stub_key]),
+                    _measure(stack.base_url, sqlite_keys[:1]),
+                    _measure(nats_gateway.base_url, nats_keys[:1]),
+                ),
+                f"{ACCOUNTS} accounts": (
+                    _measure(stub_url, [stub_key]),
+                    _measure(stack.base_url, sqlite_keys),
+                    _measure(nats_gateway.base_url, nats_keys),
+                ),
+            }
+        finally:
+            stub_process.terminate()
+            stub_process.wait()
+            nats_gateway.stop()
+            stop_stack(stack)
+            nats.stop()
+    print(f"store throughput (/v1/positions, {CONNECTIONS} keep-alive connections, same services, same client)")
+    for spread, (stub, sqlite, on_nats) in results.items():
+        print(f" {spread}:")
+        for label, result in (("stub  ", stub), ("sqlite", sqlite), ("nats  ", on_nats)):
+            ratio = result.rps / stub.rps if stub.rps else float("nan")
+            print(f"  {label} {result.rps:8.0f} req/s  p50 {result.p50_ms:6.2f} ms  p99 {result.p99_ms:6.2f} ms  errors {result.errors}  ratio to stub {ratio:.2f}")
+    print("  goal: nats >= 0.70 of stub")
+
+
+if __name__ == "__main__":
+    main()
