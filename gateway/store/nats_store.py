@@ -55,8 +55,7 @@ Layout (``P`` is the ``prefix`` option, ``CELESTIAL`` in production):
   the price is contention on a very hot account, where writers from several gateways retry.
   Within one process, admissions and releases of an account that arrive while its write is
   in flight are decided together and written with the next compare-and-set (group commit),
-  so under load one round trip serves many requests. The bucket is in memory: windows and
-  slots live a minute or two, and a server restart only empties them (briefly permissive).
+  so under load one round trip serves many requests.
 
 Costs, measured on this machine (nats-server 2.9.10 on loopback, file storage, 2 vCPUs shared
 by client and server; medians over 2000 calls; a bare round trip, a NATS PING, is 0.11-0.14
@@ -403,11 +402,10 @@ class NatsStore:
         await self._js_call(self._add_or_update_stream(ledger))
         js = self._nc.jetstream(timeout=max(self._timeout_s, 2.0))
         for bucket in (self._accounts, self._keys, self._limits):
-            # Windows and slots live a minute or two and are worth less than a disk write on
-            # every request: after a server restart they start empty (briefly more permissive).
-            storage = api.StorageType.MEMORY if bucket == self._limits else api.StorageType.FILE
+            # File storage for the limits too: a memory bucket vanishes with a server restart,
+            # and every gateway would then fail until something re-created it.
             config = api.KeyValueConfig(
-                bucket=bucket, history=1, storage=storage, replicas=self._replicas, direct=True
+                bucket=bucket, history=1, storage=api.StorageType.FILE, replicas=self._replicas, direct=True
             )
             await self._js_call(js.create_key_value(config))
 
