@@ -8,6 +8,7 @@ the other by the same client, so the ratios compare the stores alone.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import tempfile
@@ -68,36 +69,33 @@ def _start_stub_gateway(stack, tmp: Path) -> tuple[str, subprocess.Popen, str]:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp_name:
+    with tempfile.TemporaryDirectory() as tmp_name, contextlib.ExitStack() as cleanup:
         tmp = Path(tmp_name)
         nats = NatsServer(tmp / "nats")
         nats.start()
+        cleanup.callback(nats.stop)
         (tmp / "stack").mkdir()
         stack = start_stack(tmp / "stack", {"CELESTIAL_LOG_LEVEL": "WARNING"})
+        cleanup.callback(stop_stack, stack)
         nats_gateway = start_gateway(stack, {"CELESTIAL_NATS_URL": nats.url})
+        cleanup.callback(nats_gateway.stop)
         stub_url, stub_process, stub_key = _start_stub_gateway(stack, tmp)
-        try:
-            nats_env = {"CELESTIAL_NATS_URL": nats.url}
-            sqlite_keys = [_admin_key(stack, {}) for _ in range(ACCOUNTS)]
-            nats_keys = [_admin_key(stack, nats_env) for _ in range(ACCOUNTS)]
-            results = {
-                "one account": (
-                    _measure(stub_url, [stub_key]),
-                    _measure(stack.base_url, sqlite_keys[:1]),
-                    _measure(nats_gateway.base_url, nats_keys[:1]),
-                ),
-                f"{ACCOUNTS} accounts": (
-                    _measure(stub_url, [stub_key]),
-                    _measure(stack.base_url, sqlite_keys),
-                    _measure(nats_gateway.base_url, nats_keys),
-                ),
-            }
-        finally:
-            stub_process.terminate()
-            stub_process.wait()
-            nats_gateway.stop()
-            stop_stack(stack)
-            nats.stop()
+        cleanup.callback(lambda: (stub_process.terminate(), stub_process.wait()))
+        nats_env = {"CELESTIAL_NATS_URL": nats.url}
+        sqlite_keys = [_admin_key(stack, {}) for _ in range(ACCOUNTS)]
+        nats_keys = [_admin_key(stack, nats_env) for _ in range(ACCOUNTS)]
+        results = {
+            "one account": (
+                _measure(stub_url, [stub_key]),
+                _measure(stack.base_url, sqlite_keys[:1]),
+                _measure(nats_gateway.base_url, nats_keys[:1]),
+            ),
+            f"{ACCOUNTS} accounts": (
+                _measure(stub_url, [stub_key]),
+                _measure(stack.base_url, sqlite_keys),
+                _measure(nats_gateway.base_url, nats_keys),
+            ),
+        }
     print(f"store throughput (/v1/positions, {CONNECTIONS} keep-alive connections, same services, same client)")
     for spread, (stub, sqlite, on_nats) in results.items():
         print(f" {spread}:")

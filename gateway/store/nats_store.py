@@ -55,7 +55,9 @@ Layout (``P`` is the ``prefix`` option, ``CELESTIAL`` in production):
   the price is contention on a very hot account, where writers from several gateways retry.
   Within one process, admissions and releases of an account that arrive while its write is
   in flight are decided together and written with the next compare-and-set (group commit),
-  so under load one round trip serves many requests.
+  so under load one round trip serves many requests. The bucket is in memory: windows and
+  slots live a minute or two, and a server restart only empties them (briefly permissive);
+  the reconnection handler creates it again.
 
 Costs, measured on this machine (nats-server 2.9.10 on loopback, file storage, 2 vCPUs shared
 by client and server; medians over 2000 calls; a bare round trip, a NATS PING, is 0.11-0.14
@@ -327,6 +329,7 @@ class NatsStore:
         # account would otherwise mostly refuse each other's compare-and-set.
         self._ledger_locks: dict[str, asyncio.Lock] = {}
         self._limit_batches: dict[str, _LimitBatch] = {}
+        self._restorers: set[asyncio.Task] = set()
         self._limit_writers: dict[str, asyncio.Task] = {}
         # Writes whose answer was lost (see the module docstring), undone once the server
         # answers: request id -> (account id, credits, when to look), (account id, slot id) ->
@@ -385,6 +388,21 @@ class NatsStore:
         log.info("nats_reconnected", prefix=self.prefix)
         for watch in list(self._watches):
             watch.queue.put_nowait(_RECONNECTED)
+        # A restarted server has lost the in-memory limits bucket (and cached revisions are void).
+        self._limit_states.clear()
+        # Not awaited here: nats-py awaits this callback inside its reconnection procedure.
+        task = asyncio.get_running_loop().create_task(self._restore_layout())
+        self._restorers.add(task)
+        task.add_done_callback(self._restorers.discard)
+
+    async def _restore_layout(self) -> None:
+        while not self._closed:
+            try:
+                await self._ensure_layout()
+                return
+            except StoreError as error:  # JetStream may still be starting: try again shortly
+                log.warning("nats_layout_not_restored", error=type(error).__name__)
+                await asyncio.sleep(0.25)
 
     async def _ensure_layout(self) -> None:
         """Create the ledger stream and the three buckets unless they exist (idempotent)."""
@@ -402,10 +420,12 @@ class NatsStore:
         await self._js_call(self._add_or_update_stream(ledger))
         js = self._nc.jetstream(timeout=max(self._timeout_s, 2.0))
         for bucket in (self._accounts, self._keys, self._limits):
-            # File storage for the limits too: a memory bucket vanishes with a server restart,
-            # and every gateway would then fail until something re-created it.
+            # Windows and slots live a minute or two and are worth less than a disk write on
+            # every request, so their bucket is in memory; a server restart empties it (briefly
+            # permissive) and the reconnection handler creates it again.
+            storage = api.StorageType.MEMORY if bucket == self._limits else api.StorageType.FILE
             config = api.KeyValueConfig(
-                bucket=bucket, history=1, storage=api.StorageType.FILE, replicas=self._replicas, direct=True
+                bucket=bucket, history=1, storage=storage, replicas=self._replicas, direct=True
             )
             await self._js_call(js.create_key_value(config))
 
@@ -429,7 +449,7 @@ class NatsStore:
             watch.queue.put_nowait(_CLOSED)
         if self._reconciler is not None:
             self._reconciler.cancel()
-        for task in list(self._watch_setups):
+        for task in list(self._watch_setups) + list(self._restorers):
             task.cancel()
         if self._nc is not None:
             try:
