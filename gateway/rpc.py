@@ -68,6 +68,8 @@ class ServicePool:
     def __init__(self, name: str, addresses: tuple[str, ...]):
         self.name = name
         self.addresses = addresses
+        # One multi-callable per method, made on first use rather than on every call.
+        self._callables: dict[str, Any] = {}
         self.channel = grpc.aio.insecure_channel(
             channel_target(addresses),
             options=[
@@ -80,11 +82,13 @@ class ServicePool:
 
     async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
         """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise a CelestialError."""
-        callable_ = self.channel.unary_unary(
-            method_path,
-            request_serializer=type(request).SerializeToString,
-            response_deserializer=response_cls.FromString,
-        )
+        callable_ = self._callables.get(method_path)
+        if callable_ is None:
+            callable_ = self._callables[method_path] = self.channel.unary_unary(
+                method_path,
+                request_serializer=type(request).SerializeToString,
+                response_deserializer=response_cls.FromString,
+            )
         attempts = max(1, len(self.addresses))
         metadata = ((REQUEST_ID_METADATA_KEY, request_id),)
         last: grpc.aio.AioRpcError | None = None
