@@ -103,12 +103,16 @@ def main() -> None:
         for spread in targets.values():
             for base_url, keys in spread:
                 _warm(base_url, keys)
-        # Rounds interleave the three stores, so a slow spell of the machine (other processes,
-        # CPU frequency) falls on all three alike; each store's median round is reported.
+        # Rounds interleave the three stores in rotating order, so a slow spell of the machine
+        # (other processes, CPU frequency, a throttled VM) falls on all three alike; each
+        # store's median round is reported.
         rounds: dict[str, list[list]] = {spread: [[], [], []] for spread in targets}
-        for _ in range(ROUNDS):
+        for round_index in range(ROUNDS):
             for spread, stores in targets.items():
-                for index, (base_url, keys) in enumerate(stores):
+                # Each round starts with another store, so none is always measured last.
+                for step in range(len(stores)):
+                    index = (round_index + step) % len(stores)
+                    base_url, keys = stores[index]
                     rounds[spread][index].append(_measure(base_url, keys))
         results = {spread: tuple(_median(runs) for runs in per_store) for spread, per_store in rounds.items()}
     print(f"store throughput (/v1/positions, {CONNECTIONS} keep-alive connections, same services, same client)")

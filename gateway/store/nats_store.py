@@ -55,7 +55,8 @@ Layout (``P`` is the ``prefix`` option, ``CELESTIAL`` in production):
   the price is contention on a very hot account, where writers from several gateways retry.
   Within one process, admissions and releases of an account that arrive while its write is
   in flight are decided together and written with the next compare-and-set (group commit),
-  so under load one round trip serves many requests. The bucket is in memory: windows and
+  so under load one round trip serves many requests; a release waits up to RELEASE_DELAY_S
+  for an admission to share its write. The bucket is in memory: windows and
   slots live a minute or two, and a server restart only empties them (briefly permissive);
   the reconnection handler creates it again.
 
@@ -136,6 +137,10 @@ log = structlog.get_logger("celestial.store")
 DEFAULT_PREFIX = "CELESTIAL"
 #: How far back the ledger is de-duplicated by request id (see the module docstring), in seconds.
 DEFAULT_DUPLICATE_WINDOW_S = 3600.0
+#: How long a release may wait for the account's next admission to share its write, in
+#: seconds. Holding a finished request's slot this much longer only makes the concurrency
+#: limit briefly stricter; under load nearly every release rides along with an admission.
+RELEASE_DELAY_S = 0.05
 #: How long a usage scan starts before ``since``, in seconds, so that entries written by a
 #: gateway whose clock runs ahead of the server's are still found (they are then filtered on
 #: their own ``at_s``, as SQLite filters on the writer's clock).
@@ -230,6 +235,7 @@ class _LimitBatch:
 
     admits: list[_PendingAdmit] = field(default_factory=list)
     releases: list[tuple[str, asyncio.Future]] = field(default_factory=list)
+    release_timer_set: bool = False
 _CLOSED = object()
 _RECONNECTED = object()
 
@@ -1264,9 +1270,13 @@ class NatsStore:
         """
         if not isinstance(account_id, str) or _TOKEN_RE.fullmatch(account_id) is None:
             return
-        future = asyncio.get_running_loop().create_future()
-        self._limit_batch(account_id).releases.append((slot_id, future))
-        self._kick_limits(account_id)
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        batch = self._limit_batch(account_id)
+        batch.releases.append((slot_id, future))
+        if not batch.release_timer_set:
+            batch.release_timer_set = True
+            loop.call_later(RELEASE_DELAY_S, self._kick_limits, account_id)
         try:
             await future
         except StoreUnavailable:
@@ -1283,6 +1293,15 @@ class NatsStore:
 
     def _kick_limits(self, account_id: str) -> None:
         """Start the account's writer unless one is running (it takes whatever is pending)."""
+        batch = self._limit_batch(account_id)
+        batch.release_timer_set = False
+        if self._closed:
+            closed = StoreUnavailable("the store is closed")
+            for future in [p.future for p in batch.admits] + [f for _, f in batch.releases]:
+                if not future.done():
+                    future.set_exception(closed)
+            batch.admits, batch.releases = [], []
+            return
         running = self._limit_writers.get(account_id)
         if running is None or running.done():
             self._limit_writers[account_id] = asyncio.get_running_loop().create_task(self._write_limits(account_id))
