@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 
 from bench.loadclient import run_load
-from shared.config import REPO_ROOT
+from shared.config import REPO_ROOT, default_process_counts
 from tests.api.conftest import free_port_block, start_stack, stop_stack
 
 CONNECTIONS = 16
@@ -54,7 +54,10 @@ def measure_floor() -> object:
 
 def measure_stack() -> object:
     with tempfile.TemporaryDirectory() as tmp:
-        stack = start_stack(Path(tmp))
+        # The process counts `make run` would use on this machine (the test stacks force two
+        # ephemeris processes to exercise the balancing).
+        counts = default_process_counts()
+        stack = start_stack(Path(tmp), {"CELESTIAL_EPHEMERIS_PROCESSES": str(counts["ephemeris"])})
         try:
             _, key = stack.new_key(credits=100_000_000, rate_per_minute=100_000_000, max_concurrent=1000)
             port = int(stack.base_url.rsplit(":", 1)[1])

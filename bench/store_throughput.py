@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 
 from bench.loadclient import run_load
-from shared.config import REPO_ROOT
+from shared.config import REPO_ROOT, default_process_counts
 from tests.api.conftest import free_port_block, start_gateway, start_stack, stop_stack
 from tests.natsserver import NatsServer
 
@@ -87,7 +87,10 @@ def main() -> None:
         nats.start()
         cleanup.callback(nats.stop)
         (tmp / "stack").mkdir()
-        stack = start_stack(tmp / "stack", {"CELESTIAL_LOG_LEVEL": "WARNING"})
+        stack = start_stack(tmp / "stack", {
+            "CELESTIAL_LOG_LEVEL": "WARNING",
+            "CELESTIAL_EPHEMERIS_PROCESSES": str(default_process_counts()["ephemeris"]),
+        })
         cleanup.callback(stop_stack, stack)
         nats_gateway = start_gateway(stack, {"CELESTIAL_NATS_URL": nats.url})
         cleanup.callback(nats_gateway.stop)
