@@ -1,0 +1,25 @@
+"""Settings read from the environment: defaults and overrides."""
+
+from __future__ import annotations
+
+from shared.config import default_process_counts, load_settings
+
+
+def test_the_ephemeris_service_takes_every_core_but_one():
+    assert default_process_counts(8)["ephemeris"] == 7
+    assert default_process_counts(2)["ephemeris"] == 1
+
+
+def test_every_service_has_at_least_one_process():
+    assert all(count >= 1 for count in default_process_counts(1).values())
+
+
+def test_process_counts_and_addresses_follow_the_environment():
+    settings = load_settings({"CELESTIAL_EPHEMERIS_PROCESSES": "3", "CELESTIAL_SERVICE_BASE_PORT": "61000"})
+    assert settings.service_addresses["ephemeris"] == ("127.0.0.1:61000", "127.0.0.1:61001", "127.0.0.1:61002")
+    assert settings.service_addresses["timelords"] == ("127.0.0.1:61003",)
+
+
+def test_nats_is_selected_only_when_its_url_is_set():
+    assert load_settings({}).nats_url is None
+    assert load_settings({"CELESTIAL_NATS_URL": "nats://127.0.0.1:4222"}).nats_url == "nats://127.0.0.1:4222"
