@@ -101,6 +101,22 @@ def require_aware(moment: datetime | None, name: str) -> datetime | None:
     return moment.astimezone(UTC)
 
 
+def validate_new_account(name: str, credits: int, rate_per_minute: int, max_concurrent: int) -> None:
+    """Return None when the fields of a new account are acceptable; raise ValueError otherwise.
+
+    A name is non-empty, without surrounding spaces, at most 100 characters and does not look
+    like an account id (``acct_`` prefix); the opening balance is at least 0 and the limits at
+    least 1.
+    """
+    if not isinstance(name, str) or not name.strip() or name != name.strip():
+        raise ValueError(f"account name must be non-empty without surrounding spaces, got {name!r}")
+    if name.startswith("acct_") or len(name) > 100:
+        raise ValueError("account name must not start with 'acct_' (ids do) and is at most 100 characters")
+    require_credits(credits, allow_zero=True)
+    require_credits(rate_per_minute, "rate_per_minute")
+    require_credits(max_concurrent, "max_concurrent")
+
+
 def require_future_expiry(expires_at: datetime | None) -> datetime | None:
     """Return ``expires_at`` in UTC (None for a key that never expires), refusing naive or past moments."""
     expires_at = require_aware(expires_at, "expires_at")

@@ -128,6 +128,7 @@ from gateway.store.interfaces import (
     require_aware,
     require_credits,
     require_future_expiry,
+    validate_new_account,
     validate_origins,
 )
 
@@ -612,13 +613,7 @@ class NatsStore:
         self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50
     ) -> Account:
         """Return a new account holding ``credits``; raises AccountExists for a taken name (any case)."""
-        if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise ValueError(f"account name must be non-empty without surrounding spaces, got {name!r}")
-        if name.startswith("acct_") or len(name) > 100:
-            raise ValueError("account name must not start with 'acct_' (ids do) and is at most 100 characters")
-        require_credits(credits, allow_zero=True)
-        require_credits(rate_per_minute, "rate_per_minute")
-        require_credits(max_concurrent, "max_concurrent")
+        validate_new_account(name, credits, rate_per_minute, max_concurrent)
         name_key = f"name.{_digest(_fold(name))}"
         if await self._kv_get(self._accounts, name_key) is not None:
             raise AccountExists(f"an account named {name!r} already exists")

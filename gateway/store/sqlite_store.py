@@ -70,6 +70,7 @@ from gateway.store.interfaces import (
     require_aware,
     require_credits,
     require_future_expiry,
+    validate_new_account,
     validate_origins,
 )
 
@@ -393,13 +394,7 @@ class SqliteStore:
     async def create_account(
         self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50
     ) -> Account:
-        if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise ValueError(f"account name must be non-empty without surrounding spaces, got {name!r}")
-        if name.startswith("acct_") or len(name) > 100:
-            raise ValueError("account name must not start with 'acct_' (ids do) and is at most 100 characters")
-        require_credits(credits, allow_zero=True)
-        require_credits(rate_per_minute, "rate_per_minute")
-        require_credits(max_concurrent, "max_concurrent")
+        validate_new_account(name, credits, rate_per_minute, max_concurrent)
         account_id = "acct_" + secrets.token_hex(8)
         return await self._run(self._create_account, account_id, name, credits, rate_per_minute, max_concurrent)
 
