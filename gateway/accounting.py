@@ -12,7 +12,7 @@ import time
 
 import structlog
 
-from gateway.store.interfaces import Account, Admission, Store, StoreUnavailable
+from gateway.store.interfaces import Account, Admission, Store, StoreBusy, StoreUnavailable
 from shared.errors import RateLimitExceeded, ServiceUnavailable
 
 log = structlog.get_logger("celestial.gateway")
@@ -21,6 +21,10 @@ log = structlog.get_logger("celestial.gateway")
 REFUND_RETRY_S = 0.5
 
 STORE_DOWN_MESSAGE = "The key and credit store is unreachable; nothing was charged."
+
+#: Store failures that change nothing and pass: the server is down, or the embedded file
+#: stayed locked by other writers past the store's wait limit. Both are a 503, never a 500.
+TRANSIENT = (StoreUnavailable, StoreBusy)
 
 
 def store_unavailable() -> ServiceUnavailable:
@@ -67,7 +71,7 @@ class Accounting:
         """
         try:
             admission = await self.store.admit(account, slot_id, time.time())
-        except StoreUnavailable:
+        except TRANSIENT:
             raise store_unavailable() from None
         return admission
 
@@ -78,7 +82,7 @@ class Accounting:
     async def _release(self, account_id: str, slot_id: str) -> None:
         try:
             await self.store.release(account_id, slot_id)
-        except StoreUnavailable:
+        except TRANSIENT:
             pass  # the slot's lease runs out by itself (SLOT_LEASE_S)
         except Exception as error:
             log.error("release_failed", account_id=account_id, error=repr(error))
@@ -87,7 +91,7 @@ class Accounting:
         """Return the balance after debiting ``credits``; 402 or 503 errors as CelestialErrors."""
         try:
             return await self.store.reserve(account_id, credits, charge_id)
-        except StoreUnavailable:
+        except TRANSIENT:
             raise store_unavailable() from None
 
     async def refund(self, account_id: str, credits: int, charge_id: str) -> None:
@@ -97,7 +101,7 @@ class Accounting:
         """
         try:
             await self.store.refund(account_id, credits, charge_id)
-        except StoreUnavailable:
+        except TRANSIENT:
             log.warning("refund_deferred", account_id=account_id, charge_id=charge_id, credits=credits)
             self._spawn(self._refund_until_done(account_id, credits, charge_id))
 
@@ -106,7 +110,7 @@ class Accounting:
             await asyncio.sleep(REFUND_RETRY_S)
             try:
                 await self.store.refund(account_id, credits, charge_id)
-            except StoreUnavailable:
+            except TRANSIENT:
                 continue
             log.info("refund_delivered", account_id=account_id, charge_id=charge_id, credits=credits)
             return

@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 
 from gateway.admin_api import admin_routes
-from gateway.accounting import Accounting, rate_limit_headers, refusal, store_unavailable
+from gateway.accounting import TRANSIENT, Accounting, rate_limit_headers, refusal, store_unavailable
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint, discover_endpoints
@@ -28,7 +28,7 @@ from gateway.middleware import RequestContextMiddleware, new_request_id
 from gateway.openapi import build_openapi, render_docs_page
 from gateway.rpc import ServicePool
 from gateway.store.choice import open_configured_store
-from gateway.store.interfaces import Account, Store, StoreUnavailable
+from gateway.store.interfaces import Account, Store
 from gateway.transcoder import request_from_json, request_from_query
 from shared.config import SERVICE_NAMES, Settings
 from shared.errors import (
@@ -135,7 +135,7 @@ class Gateway:
         state = request.scope["state"]
         try:
             account, _key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
-        except StoreUnavailable:
+        except TRANSIENT:
             raise store_unavailable() from None
         state["account_id"] = account.id
         slot_id = new_request_id()
@@ -213,7 +213,7 @@ class Gateway:
             self.accounting.release(account.id, slot_id)
         try:
             remaining = await self.store.balance(account.id)
-        except StoreUnavailable:
+        except TRANSIENT:
             remaining = None
         succeeded = sum(1 for result in results if result["status"] == 200)
         state["credits_used"] = credits_used
@@ -241,7 +241,7 @@ def _guarded(serve):
             return await serve(request)
         except CelestialError as error:
             return error_response(request, error)
-        except StoreUnavailable:
+        except TRANSIENT:
             return error_response(request, store_unavailable())
         except Exception as error:  # a bug: log it, answer 500 with the request id only
             log.error("unhandled_exception", exc_info=error)

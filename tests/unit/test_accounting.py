@@ -1,0 +1,64 @@
+"""The gateway's accounting against a real SQLite store that another writer holds locked:
+a store that cannot answer is a 503 that costs nothing, and a refund it could not take at
+once is delivered when it can."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from gateway.accounting import REFUND_RETRY_S, Accounting
+from gateway.store.sqlite_store import SqliteStore
+from shared.errors import ServiceUnavailable
+
+
+def locked(path) -> sqlite3.Connection:
+    """Return a connection holding the store's write lock until it is rolled back."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    return holder
+
+
+def test_a_store_locked_past_its_wait_limit_is_503_and_charges_nothing(tmp_path):
+    async def scenario() -> None:
+        path = tmp_path / "store.sqlite3"
+        store = SqliteStore(path, lock_wait_s=0.1)
+        try:
+            account = await store.create_account("acme", 10)
+            holder = locked(path)
+            try:
+                with pytest.raises(ServiceUnavailable):
+                    await Accounting(store).charge(account.id, 1, "charge-1")
+            finally:
+                holder.rollback()
+                holder.close()
+            assert await store.balance(account.id) == 10
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_refund_the_locked_store_could_not_take_is_delivered_later(tmp_path):
+    async def scenario() -> None:
+        path = tmp_path / "store.sqlite3"
+        store = SqliteStore(path, lock_wait_s=0.1)
+        try:
+            account = await store.create_account("acme", 10)
+            accounting = Accounting(store)
+            assert await accounting.charge(account.id, 3, "charge-1") == 7
+            holder = locked(path)
+            try:
+                await accounting.refund(account.id, 3, "charge-1")  # deferred, not raised
+            finally:
+                holder.rollback()
+                holder.close()
+            await asyncio.sleep(REFUND_RETRY_S * 3)
+            await accounting.drain()
+            assert await store.balance(account.id) == 10
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
