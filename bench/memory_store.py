@@ -14,6 +14,8 @@ from datetime import datetime
 from typing import AsyncIterator, Iterable
 
 from gateway.store.interfaces import (
+    AdmittedCharge,
+    admit_then_reserve,
     RATE_WINDOW_S,
     Account,
     Admission,
@@ -112,6 +114,11 @@ class MemoryStore:
         self.windows[account.id] = (start, count + 1)
         self.slots.setdefault(account.id, set()).add(slot_id)
         return Admission(True, account.rate_per_minute, account.rate_per_minute - count - 1, start + RATE_WINDOW_S)
+
+    async def admit_and_reserve(
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
+    ) -> AdmittedCharge:
+        return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
 
     async def release(self, account_id: str, slot_id: str) -> None:
         self.slots.get(account_id, set()).discard(slot_id)

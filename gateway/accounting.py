@@ -12,7 +12,7 @@ import time
 
 import structlog
 
-from gateway.store.interfaces import Account, Admission, Store, StoreBusy, StoreUnavailable
+from gateway.store.interfaces import Account, Admission, AdmittedCharge, Store, StoreBusy, StoreUnavailable
 from shared.errors import RateLimitExceeded, ServiceUnavailable
 
 log = structlog.get_logger("celestial.gateway")
@@ -91,6 +91,17 @@ class Accounting:
         """Return the balance after debiting ``credits``; 402 or 503 errors as CelestialErrors."""
         try:
             return await self.store.reserve(account_id, credits, charge_id)
+        except TRANSIENT:
+            raise store_unavailable() from None
+
+    async def admit_and_charge(self, account: Account, slot_id: str, credits: int, charge_id: str) -> AdmittedCharge:
+        """Return the admission of a request and the charge it allowed (one store step).
+
+        Raises ServiceUnavailable (503) when the store is unreachable; refusals (429, 402)
+        come back in the result, so the caller can set the rate-limit headers first.
+        """
+        try:
+            return await self.store.admit_and_reserve(account, slot_id, credits, charge_id)
         except TRANSIENT:
             raise store_unavailable() from None
 

@@ -28,7 +28,7 @@ from gateway.middleware import RequestContextMiddleware, new_request_id
 from gateway.openapi import build_openapi, render_docs_page
 from gateway.rpc import ServicePool
 from gateway.store.choice import open_configured_store
-from gateway.store.interfaces import Account, Store
+from gateway.store.interfaces import Account, Admission, Store
 from gateway.transcoder import request_from_json, request_from_query
 from shared.config import SERVICE_NAMES, Settings
 from shared.errors import (
@@ -125,39 +125,62 @@ class Gateway:
     def deadline_s(self, endpoint: Endpoint) -> float:
         return self.settings.scan_deadline_s if endpoint.scan else self.settings.fast_deadline_s
 
-    async def authorise(self, request: Request) -> tuple[Account, str]:
-        """Return the request's account and the concurrency slot it holds.
-
-        Raises 401/403 for the key and origin, 429 when the account's limits refuse it, 503
-        while the store is unreachable. From admission on, the response carries the
-        X-RateLimit-* headers (the middleware adds them from the request state).
-        """
-        state = request.scope["state"]
+    async def authenticate(self, request: Request) -> Account:
+        """Return the request's account; 401/403 for the key and origin, 503 while the store
+        is unreachable."""
         try:
             account, _key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
         except TRANSIENT:
             raise store_unavailable() from None
-        state["account_id"] = account.id
+        request.scope["state"]["account_id"] = account.id
+        return account
+
+    async def admit(self, request: Request, account: Account) -> None:
+        """Admit the request under its account's limits, holding a concurrency slot.
+
+        Raises 429 when the limits refuse it, 503 while the store is unreachable. From here on
+        the response carries the X-RateLimit-* headers (the middleware adds them from the
+        request state) and :meth:`release` must follow.
+        """
+        state = request.scope["state"]
         slot_id = new_request_id()
         admission = await self.accounting.admit(account, slot_id)
+        self._admitted(state, admission, slot_id)
+
+    @staticmethod
+    def _admitted(state: dict, admission: Admission, slot_id: str) -> None:
         state["rate_limit_headers"] = rate_limit_headers(admission)
         if not admission.allowed:
             raise refusal(admission)
-        return account, slot_id
+        state["held_slot"] = slot_id
 
-    async def execute(self, account: Account, endpoint: Endpoint, message, request_id: str, state: dict) -> dict:
+    def release(self, account: Account, state: dict) -> None:
+        """Give back the concurrency slot the request holds, if it holds one."""
+        slot_id = state.pop("held_slot", None)
+        if slot_id is not None:
+            self.accounting.release(account.id, slot_id)
+
+    async def execute(self, account: Account, endpoint: Endpoint, message, request_id: str, state: dict, *, admit: bool) -> dict:
         """Return the success body ``{data, meta, warnings?}`` of one validated, paid computation.
 
-        Credits are reserved before the service is called and refunded on any failure, so only
-        a 2xx costs anything.
+        With ``admit`` the request is admitted under the limits and charged in one store step
+        (429, 402); otherwise it was admitted already and is only charged. Credits are taken
+        before the service is called and refunded on any failure, so only a 2xx costs anything.
         """
-        validate(message)
         cost = credit_cost(endpoint.http, message)
         # The ledger key is minted here, never the client's X-Request-Id: a replayed id
         # must not make a second request look like a retry of a paid one.
         charge_id = new_request_id()
         state.setdefault("charge_ids", []).append(charge_id)
-        remaining = await self.accounting.charge(account.id, cost, charge_id)
+        if admit:
+            slot_id = new_request_id()
+            outcome = await self.accounting.admit_and_charge(account, slot_id, cost, charge_id)
+            self._admitted(state, outcome.admission, slot_id)
+            if outcome.insufficient is not None:
+                raise outcome.insufficient
+            remaining = outcome.balance
+        else:
+            remaining = await self.accounting.charge(account.id, cost, charge_id)
         started = time.perf_counter()
         try:
             reply = await self.pools[endpoint.service].call(
@@ -183,15 +206,21 @@ class Gateway:
             raise
 
     async def serve(self, request: Request, endpoint: Endpoint) -> Response:
-        """Authorise, transcode, validate, charge, call the service, render."""
+        """Authenticate, transcode, validate, admit and charge, call the service, render."""
         request_id = _request_id(request)
         state = request.scope["state"]
-        account, slot_id = await self.authorise(request)
+        account = await self.authenticate(request)
         try:
-            message = await read_parameters(request, endpoint)
-            body = await self.execute(account, endpoint, message, request_id, state)
+            try:
+                message = validate(await read_parameters(request, endpoint))
+            except CelestialError:
+                # Refused input counts against the limits like any request, and a client over
+                # its limits hears that first (429 before 400).
+                await self.admit(request, account)
+                raise
+            body = await self.execute(account, endpoint, message, request_id, state, admit=True)
         finally:
-            self.accounting.release(account.id, slot_id)
+            self.release(account, state)
         state["credits_used"] = body["meta"]["credits_used"]
         return Response(orjson.dumps(body), media_type="application/json")
 
@@ -199,18 +228,19 @@ class Gateway:
         """Run POST /v1/batch: one admission, then every sub-request on its own."""
         request_id = _request_id(request)
         state = request.scope["state"]
-        account, slot_id = await self.authorise(request)
+        account = await self.authenticate(request)
         started = time.perf_counter()
         try:
+            await self.admit(request, account)
             subrequests = parse_batch(await read_json_body(request))
 
             async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
-                message = request_from_json(endpoint.request_cls, params, endpoint.path)
-                return await self.execute(account, endpoint, message, f"{request_id}.{index}", state)
+                message = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
+                return await self.execute(account, endpoint, message, f"{request_id}.{index}", state, admit=False)
 
             results, credits_used = await run_batch(subrequests, self.endpoints, execute)
         finally:
-            self.accounting.release(account.id, slot_id)
+            self.release(account, state)
         try:
             remaining = await self.store.balance(account.id)
         except TRANSIENT:

@@ -7,13 +7,18 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import swisseph as swe
 
 from shared.config import load_settings
-from shared.errors import InvalidParameter, OutOfRange
+from shared.errors import CelestialError, InvalidParameter, OutOfRange
 
 # Calculation flag bits (Swiss Ephemeris SEFLG_*), re-exported so no other module needs swisseph.
+#: The exception Swiss Ephemeris raises; callers catch it and turn it into
+#: a service error with :func:`engine_error` (or use :func:`map_engine_errors`).
+EngineError = swe.Error
+
 FLG_SWIEPH: int = swe.FLG_SWIEPH
 FLG_MOSEPH: int = swe.FLG_MOSEPH
 FLG_SPEED: int = swe.FLG_SPEED
@@ -136,26 +141,32 @@ def map_engine_errors(
     try:
         yield
     except swe.Error as exc:
-        if callable(subject):
-            subject = subject()
-        if is_no_data_error(exc):
-            raise OutOfRange(
-                f"No ephemeris data for {subject}: the asteroid ephemeris covers "
-                f"{EPHEMERIS_FILES_SPAN_TEXT} and has no fallback outside it.",
-                suggestion=f"Choose a moment within {EPHEMERIS_FILES_SPAN_TEXT}, or leave the "
-                "asteroids out (the planets and the Moon are available beyond it).",
-                param=param,
-            ) from None
-        detail = _PATH_IN_MESSAGE.sub("", str(exc)).replace("swisseph.", "")
-        raise InvalidParameter(
-            f"The ephemeris engine refused {subject}: {detail}",
-            suggestion="Check the moment, place and flags of the request.",
+        raise engine_error(exc, subject() if callable(subject) else subject, param) from None
+
+
+def engine_error(exc: Exception, subject: str, param: str | None) -> CelestialError:
+    """Return the service error for a ``swisseph.Error`` raised while computing ``subject``.
+
+    :class:`OutOfRange` for a date the ephemeris files do not cover (asteroids have no
+    analytic fallback), :class:`InvalidParameter` otherwise; server file paths are removed.
+    """
+    if is_no_data_error(exc):
+        return OutOfRange(
+            f"No ephemeris data for {subject}: the asteroid ephemeris covers "
+            f"{EPHEMERIS_FILES_SPAN_TEXT} and has no fallback outside it.",
+            suggestion=f"Choose a moment within {EPHEMERIS_FILES_SPAN_TEXT}, or leave the "
+            "asteroids out (the planets and the Moon are available beyond it).",
             param=param,
-        ) from None
+        )
+    detail = _PATH_IN_MESSAGE.sub("", str(exc)).replace("swisseph.", "")
+    return InvalidParameter(
+        f"The ephemeris engine refused {subject}: {detail}",
+        suggestion="Check the moment, place and flags of the request.",
+        param=param,
+    )
 
 
-@dataclass(frozen=True)
-class BodyCalc:
+class BodyCalc(NamedTuple):
     """One body's six Swiss Ephemeris coordinates and how they were obtained.
 
     ``values`` is (longitude or RA deg, latitude or declination deg, distance AU, and their

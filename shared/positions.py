@@ -162,52 +162,55 @@ def compute_positions(
 
     records: list[EclipticPosition | EquatorialPosition] = []
     fallback_bodies: list[str] = []
-    with state:
-        for name in names:
-            number = engine.BODY_NUMBERS[canonical_body(name)]
-            with engine.map_engine_errors(lambda: f"{name} at {moment.iso_utc()}", param=moment.source_param):
+    numbers = [engine.BODY_NUMBERS[canonical_body(name)] for name in names]
+    speed = flags.speed
+    calc_body = engine.calc_body
+    name = ""
+    try:
+        with state:
+            for name, number in zip(names, numbers):
                 if flags.equatorial:
-                    equ = engine.calc_body(jd_ut1, number, equatorial_flags)
-                    ecl = None
-                else:
-                    # Ecliptic first: without a sidereal mode the equatorial call that follows
-                    # differs only in the coordinate bit and Swiss Ephemeris answers it from cache.
-                    ecl = engine.calc_body(jd_ut1, number, ecliptic_flags)
-                    equ = engine.calc_body(jd_ut1, number, equatorial_flags)
-            if equ.used_fallback or (ecl is not None and ecl.used_fallback):
-                fallback_bodies.append(name)
-            ra, dec, dist, ra_speed, dec_speed = equ.values[:5]
-            out_of_bounds = abs(dec) > true_obliquity_deg
-            if ecl is None:
+                    equ = calc_body(jd_ut1, number, equatorial_flags)
+                    if equ.used_fallback:
+                        fallback_bodies.append(name)
+                    ra, dec, dist, ra_speed, dec_speed = equ.values[:5]
+                    records.append(
+                        EquatorialPosition(
+                            body=name,
+                            right_ascension=normalize_deg(ra),
+                            declination=dec,
+                            distance=dist,
+                            ra_speed=ra_speed if speed else None,
+                            dec_speed=dec_speed if speed else None,
+                            out_of_bounds=abs(dec) > true_obliquity_deg,
+                        )
+                    )
+                    continue
+                # Ecliptic first: without a sidereal mode the equatorial call that follows
+                # differs only in the coordinate bit and Swiss Ephemeris answers it from cache.
+                ecl = calc_body(jd_ut1, number, ecliptic_flags)
+                dec = calc_body(jd_ut1, number, equatorial_flags).values[1]
+                if ecl.used_fallback:
+                    fallback_bodies.append(name)
+                lon, lat, distance, lon_speed = ecl.values[:4]
+                lon = normalize_deg(lon)
+                sign, sign_degree = sign_of(lon)
                 records.append(
-                    EquatorialPosition(
+                    EclipticPosition(
                         body=name,
-                        right_ascension=normalize_deg(ra),
+                        longitude=lon,
+                        latitude=lat,
+                        distance=distance,
+                        speed=lon_speed if speed else None,
+                        sign=sign,
+                        sign_degree=sign_degree,
+                        retrograde=(lon_speed < 0.0) if speed else None,
                         declination=dec,
-                        distance=dist,
-                        ra_speed=ra_speed if flags.speed else None,
-                        dec_speed=dec_speed if flags.speed else None,
-                        out_of_bounds=out_of_bounds,
+                        out_of_bounds=abs(dec) > true_obliquity_deg,
                     )
                 )
-                continue
-            lon, lat, distance, lon_speed = ecl.values[:4]
-            lon = normalize_deg(lon)
-            sign, sign_degree = sign_of(lon)
-            records.append(
-                EclipticPosition(
-                    body=name,
-                    longitude=lon,
-                    latitude=lat,
-                    distance=distance,
-                    speed=lon_speed if flags.speed else None,
-                    sign=sign,
-                    sign_degree=sign_degree,
-                    retrograde=(lon_speed < 0.0) if flags.speed else None,
-                    declination=dec,
-                    out_of_bounds=out_of_bounds,
-                )
-            )
+    except engine.EngineError as exc:
+        raise engine.engine_error(exc, f"{name} at {moment.iso_utc()}", moment.source_param) from None
 
     conditions: list[Condition] = []
     if fallback_bodies:

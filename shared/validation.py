@@ -207,6 +207,67 @@ def _example_number(spec: FieldSpec, integer: bool = False) -> str:
     return "1" if integer else "1.5"
 
 
+@dataclass(frozen=True)
+class _FieldCheck:
+    """One field's rule read out of its options once, as plain values (options are slow to read)."""
+
+    spec: FieldSpec
+    name: str
+    repeated: bool
+    has_presence: bool
+    default: object  # the parsed default (a tuple for a list), or None when there is none
+    required: bool
+    required_with: str
+    is_message: bool
+    max_items: int
+    range_checked: bool  # numeric with a min or a max, or a float (finite check)
+    is_string: bool
+    choices: tuple[str, ...]
+    vocabulary_check: Callable[[list[str], str, Message], None] | None
+
+
+@dataclass(frozen=True)
+class _MessageChecks:
+    required_oneofs: tuple[tuple[str, tuple[str, ...]], ...]
+    defaults: tuple[_FieldCheck, ...]
+    fields: tuple[_FieldCheck, ...]
+
+
+@lru_cache(maxsize=None)
+def _message_checks(descriptor: Descriptor) -> _MessageChecks:
+    spec = message_spec(descriptor)
+    checks = []
+    for field in spec.fields.values():
+        rule = field.rule
+        fd = field.descriptor
+        default = None
+        if rule.default and field.oneof is None:
+            default = tuple(_split_csv(rule.default)) if field.repeated else parse_scalar(field, rule.default)
+        is_float = fd.type in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT)
+        checks.append(
+            _FieldCheck(
+                spec=field,
+                name=field.name,
+                repeated=field.repeated,
+                has_presence=fd.has_presence,
+                default=default,
+                required=rule.required,
+                required_with=rule.required_with,
+                is_message=field.is_message,
+                max_items=rule.max_items,
+                range_checked=field.is_numeric and (rule.has_min or rule.has_max or is_float),
+                is_string=fd.type == FieldDescriptor.TYPE_STRING,
+                choices=tuple(rule.choices),
+                vocabulary_check=_VOCABULARY_CHECKS.get(rule.vocabulary),
+            )
+        )
+    return _MessageChecks(
+        required_oneofs=tuple(spec.required_oneofs.items()),
+        defaults=tuple(check for check in checks if check.default is not None),
+        fields=tuple(checks),
+    )
+
+
 def validate(message: Message) -> Message:
     """Apply the proto options' rules to ``message`` in place and return it.
 
@@ -214,100 +275,86 @@ def validate(message: Message) -> Message:
     choices and kernel vocabularies. Raises MissingParameter, ConflictingParameters or
     InvalidParameter (or the vocabulary's own error, e.g. BodyNotFound) naming the field.
     """
-    spec = message_spec(message.DESCRIPTOR)
-    for oneof_name, members in spec.required_oneofs.items():
+    checks = _message_checks(message.DESCRIPTOR)
+    for oneof_name, members in checks.required_oneofs:
         if message.WhichOneof(oneof_name) is None:
             raise MissingParameter(
                 f"One of {_describe_oneof(members)} is required.",
                 suggestion=f"Send exactly one of {_describe_oneof(members)}.",
                 param=members[0],
             )
-    for field in spec.fields.values():
-        _apply_default(message, field)
-    for field in spec.fields.values():
-        _check_field(message, field)
+    for check in checks.defaults:
+        if not _is_present(message, check):
+            if check.repeated:
+                getattr(message, check.name).extend(check.default)
+            else:
+                setattr(message, check.name, check.default)
+    for check in checks.fields:
+        _check_field(message, check)
     return message
 
 
-def _is_present(message: Message, field: FieldSpec) -> bool:
-    if field.repeated:
-        return len(getattr(message, field.name)) > 0
-    if field.descriptor.has_presence:
-        return message.HasField(field.name)
+def _is_present(message: Message, check: _FieldCheck) -> bool:
+    if check.repeated:
+        return len(getattr(message, check.name)) > 0
+    if check.has_presence:
+        return message.HasField(check.name)
     return True
-
-
-def _apply_default(message: Message, field: FieldSpec) -> None:
-    default = field.rule.default
-    if not default or _is_present(message, field) or field.oneof is not None:
-        return
-    if field.repeated:
-        getattr(message, field.name).extend(_split_csv(default))
-    else:
-        setattr(message, field.name, parse_scalar(field, default))
 
 
 def _split_csv(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def _check_field(message: Message, field: FieldSpec) -> None:
-    rule = field.rule
-    present = _is_present(message, field)
-    if not present:
-        if rule.required:
+def _check_field(message: Message, check: _FieldCheck) -> None:
+    name = check.name
+    if not _is_present(message, check):
+        if check.required:
             raise MissingParameter(
-                f"'{field.name}' is required.",
-                suggestion=f"Add {field.name}" + (f", e.g. {field.name}={_example_number(field)}." if field.is_numeric else "."),
-                param=field.name,
+                f"'{name}' is required.",
+                suggestion=f"Add {name}" + (f", e.g. {name}={_example_number(check.spec)}." if check.spec.is_numeric else "."),
+                param=name,
             )
-        if rule.required_with and _bool_field(message, rule.required_with):
+        if check.required_with and _bool_field(message, check.required_with):
             raise MissingParameter(
-                f"'{field.name}' is required when {rule.required_with}=true.",
-                suggestion=f"Add {field.name}, or drop {rule.required_with}=true.",
-                param=field.name,
+                f"'{name}' is required when {check.required_with}=true.",
+                suggestion=f"Add {name}, or drop {check.required_with}=true.",
+                param=name,
             )
         return
-    if field.is_message:
-        items = list(getattr(message, field.name)) if field.repeated else [getattr(message, field.name)]
-        if rule.max_items and len(items) > rule.max_items:
-            raise InvalidParameter(
-                f"'{field.name}' holds {len(items)} items; at most {rule.max_items} are allowed.",
-                suggestion=f"Send at most {rule.max_items} items, or split the request.",
-                param=field.name,
-            )
-        for item in items:
+    value = getattr(message, name)
+    values = list(value) if check.repeated else [value]
+    if check.max_items and len(values) > check.max_items:
+        raise InvalidParameter(
+            f"'{name}' holds {len(values)} items; at most {check.max_items} are allowed.",
+            suggestion=f"Send at most {check.max_items} items" + (", or split the request." if check.is_message else "."),
+            param=name,
+        )
+    if check.is_message:
+        for item in values:
             validate(item)
         return
-    values = list(getattr(message, field.name)) if field.repeated else [getattr(message, field.name)]
-    if rule.max_items and len(values) > rule.max_items:
-        raise InvalidParameter(
-            f"'{field.name}' holds {len(values)} items; at most {rule.max_items} are allowed.",
-            suggestion=f"Send at most {rule.max_items} items.",
-            param=field.name,
-        )
-    if field.is_numeric:
-        for value in values:
-            _check_range(field, value)
-    if field.descriptor.type == FieldDescriptor.TYPE_STRING:
-        if rule.choices:
-            for value in values:
-                if value not in rule.choices:
+    if check.range_checked:
+        for item in values:
+            _check_range(check.spec, item)
+    if check.is_string:
+        if check.choices:
+            for item in values:
+                if item not in check.choices:
                     raise InvalidParameter(
-                        f"'{field.name}' must be one of {', '.join(rule.choices)}; got '{value}'.",
-                        suggestion=f"Use one of: {', '.join(rule.choices)}.",
-                        param=field.name,
+                        f"'{name}' must be one of {', '.join(check.choices)}; got '{item}'.",
+                        suggestion=f"Use one of: {', '.join(check.choices)}.",
+                        param=name,
                     )
-        check = _VOCABULARY_CHECKS.get(rule.vocabulary)
-        if check is not None:
-            check(values, field.name, message)
-        elif not rule.choices:
-            for value in values:
-                if not value.strip():
+        if check.vocabulary_check is not None:
+            check.vocabulary_check(values, name, message)
+        elif not check.choices:
+            for item in values:
+                if not item.strip():
                     raise InvalidParameter(
-                        f"'{field.name}' must not be empty.",
-                        suggestion=f"Send a value for {field.name}, or leave it out.",
-                        param=field.name,
+                        f"'{name}' must not be empty.",
+                        suggestion=f"Send a value for {name}, or leave it out.",
+                        param=name,
                     )
 
 

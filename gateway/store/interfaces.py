@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import AsyncIterator, Iterable, Literal, Protocol, runtime_checkable
 
+from shared.errors import InsufficientCredits
+
 #: The fixed prefix of every key (spec, Authentication 2), there for secret scanners.
 KEY_PREFIX = "svc_live_"
 #: Length of the random part: ``secrets.token_urlsafe(24)`` gives 32 characters (192 bits).
@@ -221,6 +223,35 @@ class Admission:
     reason: Literal["ok", "rate", "concurrency"] = "ok"
 
 
+@dataclass(frozen=True)
+class AdmittedCharge:
+    """The outcome of :meth:`Store.admit_and_reserve`: the admission, then the charge it allowed.
+
+    Refused by the limits: ``balance`` and ``insufficient`` are None, nothing was counted,
+    held or charged. Admitted: the request counts and holds its slot whatever follows; then
+    either ``balance`` is the balance after the debit, or ``insufficient`` is the 402 to
+    answer because the balance could not cover the cost (nothing was debited).
+    """
+
+    admission: Admission
+    balance: int | None = None
+    insufficient: InsufficientCredits | None = None
+
+
+async def admit_then_reserve(
+    store: Store, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
+) -> AdmittedCharge:
+    """Return :meth:`Store.admit_and_reserve` done as its two steps, for a store with no
+    cheaper way to do both at once."""
+    admission = await store.admit(account, slot_id, now_s)
+    if not admission.allowed:
+        return AdmittedCharge(admission)
+    try:
+        return AdmittedCharge(admission, balance=await store.reserve(account.id, credits, request_id))
+    except InsufficientCredits as short:
+        return AdmittedCharge(admission, insufficient=short)
+
+
 # --- errors (store level; the gateway maps them, or never sees them) -------------------------
 
 
@@ -364,6 +395,17 @@ class Store(Protocol):
 
     async def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot ``slot_id``; releasing an unknown or freed slot is a no-op."""
+        ...
+
+    async def admit_and_reserve(
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
+    ) -> AdmittedCharge:
+        """Return the outcome of :meth:`admit` followed, when it allows, by :meth:`reserve`.
+
+        The same rules and effects as the two calls in sequence (a request refused by the
+        limits is not charged; one admitted but short of credits stays counted and holds its
+        slot), in one step where the backend allows it: a paid request's hot path.
+        """
         ...
 
     def key_changes(self) -> AsyncIterator[str | None]:

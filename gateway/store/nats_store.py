@@ -109,6 +109,8 @@ from nats.js import api
 from shared.errors import InsufficientCredits
 
 from gateway.store.interfaces import (
+    AdmittedCharge,
+    admit_then_reserve,
     RATE_WINDOW_S,
     SLOT_LEASE_S,
     Account,
@@ -1255,6 +1257,13 @@ class NatsStore:
         self._limit_batch(account_id).admits.append(pending)
         self._kick_limits(account_id)
         return await pending.future
+
+    async def admit_and_reserve(
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
+    ) -> AdmittedCharge:
+        """Return :meth:`admit` then, when allowed, :meth:`reserve` (two steps: admissions are
+        group-committed per account and debits chained per account, each already batched)."""
+        return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
 
     async def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot ``slot_id``; releasing an unknown or freed slot is a no-op.

@@ -55,6 +55,7 @@ from gateway.store.interfaces import (
     SLOT_LEASE_S,
     Account,
     Admission,
+    AdmittedCharge,
     AccountExists,
     AccountNotFound,
     KeyNotActive,
@@ -676,31 +677,41 @@ class SqliteStore:
     @classmethod
     def _reserve(cls, conn, account_id: str, credits: int, request_id: str) -> int:
         with _immediate(conn):
-            # The ledger row goes first: if this request was already charged the insert is
-            # ignored and nothing else happens (a retry, not a second charge).
-            try:
-                inserted = conn.execute(
-                    "INSERT OR IGNORE INTO ledger (account_id, request_id, kind, credits, created_at_s)"
-                    " VALUES (?, ?, 'debit', ?, ?)",
-                    (account_id, request_id, credits, time.time()),
-                ).rowcount
-            except sqlite3.IntegrityError as exc:  # the foreign key: no such account
-                raise AccountNotFound(f"no account {account_id!r}") from exc
-            if not inserted:
-                cls._ledger_row_exists(conn, account_id, request_id, "debit", credits)
-                return cls._balance_of(conn, account_id)
-            # The check and the debit are one statement: no other writer can act between them.
-            debited = conn.execute(
-                "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance",
-                (credits, account_id, credits),
-            ).fetchall()
-            if not debited:
-                balance = cls._balance_of(conn, account_id)  # raises AccountNotFound (rolls back)
-                raise InsufficientCredits(
-                    f"This request costs {credits} credit{'s' if credits != 1 else ''};"
-                    f" the balance is {balance}."
-                )
-            return debited[0][0]
+            return cls._debit(conn, account_id, credits, request_id)
+
+    @classmethod
+    def _debit(cls, conn, account_id: str, credits: int, request_id: str) -> int:
+        """Return the balance after the debit; call it inside a write transaction.
+
+        Raises InsufficientCredits having written nothing, so the caller may commit what
+        else its transaction did.
+        """
+        # The ledger row goes first: if this request was already charged the insert is
+        # ignored and nothing else happens (a retry, not a second charge).
+        try:
+            inserted = conn.execute(
+                "INSERT OR IGNORE INTO ledger (account_id, request_id, kind, credits, created_at_s)"
+                " VALUES (?, ?, 'debit', ?, ?)",
+                (account_id, request_id, credits, time.time()),
+            ).rowcount
+        except sqlite3.IntegrityError as exc:  # the foreign key: no such account
+            raise AccountNotFound(f"no account {account_id!r}") from exc
+        if not inserted:
+            cls._ledger_row_exists(conn, account_id, request_id, "debit", credits)
+            return cls._balance_of(conn, account_id)
+        # The check and the debit are one statement: no other writer can act between them.
+        debited = conn.execute(
+            "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance",
+            (credits, account_id, credits),
+        ).fetchall()
+        if not debited:
+            conn.execute("DELETE FROM ledger WHERE request_id = ? AND kind = 'debit'", (request_id,))
+            balance = cls._balance_of(conn, account_id)  # raises AccountNotFound
+            raise InsufficientCredits(
+                f"This request costs {credits} credit{'s' if credits != 1 else ''};"
+                f" the balance is {balance}."
+            )
+        return debited[0][0]
 
     async def refund(self, account_id: str, credits: int, request_id: str) -> int:
         require_credits(credits)
@@ -776,43 +787,73 @@ class SqliteStore:
             self._admit, account.id, account.rate_per_minute, account.max_concurrent, slot_id, now_s
         )
 
-    @staticmethod
-    def _admit(conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float) -> Admission:
-        window_start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
+    @classmethod
+    def _admit(cls, conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float) -> Admission:
         with _immediate(conn):
-            admitted = 0
-            row = conn.execute(
-                "SELECT window_start_s, admitted FROM rate_windows WHERE account_id = ?", (account_id,)
-            ).fetchone()
-            if row is not None and row[0] >= window_start_s:
-                window_start_s, admitted = row
-            reset_at_s = window_start_s + RATE_WINDOW_S
-            if admitted >= limit:
-                return Admission(False, limit, 0, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate")
-            # The account's rows are adjacent in the primary key, so this reads at most about
-            # max_concurrent rows; expired ones are purged here, only when there are some.
-            held, expired = conn.execute(
-                "SELECT COUNT(*), COALESCE(SUM(expires_at_s <= ?), 0) FROM slots WHERE account_id = ?",
-                (now_s, account_id),
-            ).fetchone()
-            if expired:
-                conn.execute("DELETE FROM slots WHERE account_id = ? AND expires_at_s <= ?", (account_id, now_s))
-            if held - expired >= max_concurrent:
-                return Admission(False, limit, 0, reset_at_s, 1, "concurrency")
+            return cls._count_and_hold(conn, account_id, limit, max_concurrent, slot_id, now_s)
+
+    async def admit_and_reserve(
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
+    ) -> AdmittedCharge:
+        """Return :meth:`admit` then, when allowed, :meth:`reserve`, in one write transaction."""
+        require_credits(credits)
+        now_s = time.time() if now_s is None else now_s
+        return await self._run(
+            self._admit_and_reserve, account.id, account.rate_per_minute, account.max_concurrent,
+            slot_id, credits, request_id, now_s,
+        )
+
+    @classmethod
+    def _admit_and_reserve(
+        cls, conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, credits: int, request_id: str,
+        now_s: float,
+    ) -> AdmittedCharge:
+        with _immediate(conn):
+            admission = cls._count_and_hold(conn, account_id, limit, max_concurrent, slot_id, now_s)
+            if not admission.allowed:
+                return AdmittedCharge(admission)
             try:
-                conn.execute(
-                    "INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at_s) VALUES (?, ?, ?)",
-                    (account_id, slot_id, now_s + SLOT_LEASE_S),
-                )
-            except sqlite3.IntegrityError as exc:  # the foreign key: no such account
-                raise AccountNotFound(f"no account {account_id!r}") from exc
+                return AdmittedCharge(admission, balance=cls._debit(conn, account_id, credits, request_id))
+            except InsufficientCredits as short:
+                return AdmittedCharge(admission, insufficient=short)  # the admission still commits
+
+    @staticmethod
+    def _count_and_hold(conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float) -> Admission:
+        """Return the admission; call it inside a write transaction."""
+        window_start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
+        admitted = 0
+        row = conn.execute(
+            "SELECT window_start_s, admitted FROM rate_windows WHERE account_id = ?", (account_id,)
+        ).fetchone()
+        if row is not None and row[0] >= window_start_s:
+            window_start_s, admitted = row
+        reset_at_s = window_start_s + RATE_WINDOW_S
+        if admitted >= limit:
+            return Admission(False, limit, 0, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate")
+        # The account's rows are adjacent in the primary key, so this reads at most about
+        # max_concurrent rows; expired ones are purged here, only when there are some.
+        held, expired = conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(expires_at_s <= ?), 0) FROM slots WHERE account_id = ?",
+            (now_s, account_id),
+        ).fetchone()
+        if expired:
+            conn.execute("DELETE FROM slots WHERE account_id = ? AND expires_at_s <= ?", (account_id, now_s))
+        if held - expired >= max_concurrent:
+            return Admission(False, limit, 0, reset_at_s, 1, "concurrency")
+        try:
             conn.execute(
-                "INSERT INTO rate_windows (account_id, window_start_s, admitted) VALUES (?, ?, ?)"
-                " ON CONFLICT (account_id) DO UPDATE"
-                " SET window_start_s = excluded.window_start_s, admitted = excluded.admitted",
-                (account_id, window_start_s, admitted + 1),
+                "INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at_s) VALUES (?, ?, ?)",
+                (account_id, slot_id, now_s + SLOT_LEASE_S),
             )
-            return Admission(True, limit, limit - admitted - 1, reset_at_s)
+        except sqlite3.IntegrityError as exc:  # the foreign key: no such account
+            raise AccountNotFound(f"no account {account_id!r}") from exc
+        conn.execute(
+            "INSERT INTO rate_windows (account_id, window_start_s, admitted) VALUES (?, ?, ?)"
+            " ON CONFLICT (account_id) DO UPDATE"
+            " SET window_start_s = excluded.window_start_s, admitted = excluded.admitted",
+            (account_id, window_start_s, admitted + 1),
+        )
+        return Admission(True, limit, limit - admitted - 1, reset_at_s)
 
     async def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot ``slot_id`` of the account; an unknown or freed slot is a no-op."""

@@ -144,3 +144,22 @@ def test_limits_changed_by_the_admin_apply(stack):
         fresh = stack.admin("key", "create", "--account", name).stdout.strip()
         response = client.get(POSITIONS, params=MOMENT, headers={"Authorization": f"Bearer {fresh}"})
     assert response.headers["x-ratelimit-limit"] == "7"
+
+
+def test_a_refused_parameter_counts_against_the_rate_limit(stack):
+    name, key = limited_key(stack, rate=2, credits=10)
+    wait_for_fresh_window()
+    with stack.client(key) as client:
+        bad = client.get(POSITIONS, params={**MOMENT, "bodies": "vulcan"})
+        ok = client.get(POSITIONS, params=MOMENT)
+    assert_error(bad, 400, "body_not_found")
+    assert (bad.headers["x-ratelimit-remaining"], ok.headers["x-ratelimit-remaining"]) == ("1", "0")
+    assert balance(stack, name) == 9
+
+
+def test_over_the_rate_limit_a_bad_request_is_told_429_first(stack):
+    _, key = limited_key(stack, rate=1)
+    wait_for_fresh_window()
+    with stack.client(key) as client:
+        assert client.get(POSITIONS, params=MOMENT).status_code == 200
+        assert_error(client.get(POSITIONS, params={**MOMENT, "bodies": "vulcan"}), 429, "rate_limit_exceeded")

@@ -604,6 +604,60 @@ async def test_admit_counts_each_request_and_refuses_at_the_rate_limit_until_the
 
 
 @with_store
+async def test_admit_and_reserve_admits_and_charges_as_the_two_steps_would(store):
+    account = await store.create_account("acme", 10, rate_per_minute=3, max_concurrent=1)
+    now_s = WINDOW_S + 5
+    outcome = await store.admit_and_reserve(account, "slot-1", 4, "req-1", now_s)
+    assert outcome.admission == Admission(True, 3, 2, WINDOW_S + RATE_WINDOW_S)
+    assert (outcome.balance, outcome.insufficient) == (6, None)
+    assert await store.balance(account.id) == 6
+    assert (await store.usage(account.id)).credits_debited == 4
+    # The slot is held: the account's only one.
+    assert (await store.admit(account, "slot-2", now_s)).reason == "concurrency"
+
+
+@with_store
+async def test_admit_and_reserve_refused_by_the_limits_counts_and_charges_nothing(store):
+    account = await store.create_account("acme", 10, rate_per_minute=1, max_concurrent=5)
+    now_s = WINDOW_S + 5
+    assert (await store.admit(account, "first", now_s)).allowed
+    outcome = await store.admit_and_reserve(account, "second", 4, "req-2", now_s)
+    assert (outcome.admission.allowed, outcome.admission.reason) == (False, "rate")
+    assert (outcome.balance, outcome.insufficient) == (None, None)
+    assert await store.balance(account.id) == 10
+    assert (await store.usage(account.id)).requests == 0
+
+
+@with_store
+async def test_admit_and_reserve_short_of_credits_stays_admitted_and_debits_nothing(store):
+    account = await store.create_account("acme", 3, rate_per_minute=5, max_concurrent=1)
+    now_s = WINDOW_S + 5
+    outcome = await store.admit_and_reserve(account, "slot-1", 4, "req-1", now_s)
+    assert outcome.admission.allowed and outcome.admission.remaining == 4
+    assert outcome.balance is None
+    assert isinstance(outcome.insufficient, InsufficientCredits)
+    assert "balance is 3" in outcome.insufficient.message
+    assert await store.balance(account.id) == 3
+    assert (await store.usage(account.id)).requests == 0
+    # A later refund of that request finds no debit and mints nothing.
+    assert await store.refund(account.id, 4, "req-1") == 3
+    # Counted and holding its slot like any admitted request, until released.
+    assert (await store.admit(account, "slot-2", now_s)).reason == "concurrency"
+    await store.release(account.id, "slot-1")
+    assert (await store.admit(account, "slot-3", now_s)).remaining == 3
+
+
+@with_store
+async def test_admit_and_reserve_retried_with_the_same_request_id_charges_once(store):
+    account = await store.create_account("acme", 10, rate_per_minute=5, max_concurrent=5)
+    now_s = WINDOW_S + 5
+    first = await store.admit_and_reserve(account, "slot-1", 4, "req-1", now_s)
+    again = await store.admit_and_reserve(account, "slot-2", 4, "req-1", now_s)
+    assert (first.balance, again.balance) == (6, 6)
+    assert await store.balance(account.id) == 6
+
+
+@with_store
 async def test_rate_windows_start_at_multiples_of_the_window_length(store):
     account = await store.create_account("acme", 5, rate_per_minute=2)
     assert (await store.admit(account, "a", WINDOW_S + 58)).allowed
