@@ -12,7 +12,6 @@ import structlog
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
@@ -337,17 +336,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", routes=admin_routes()),
     ]
-    middleware = [
-        Middleware(RequestContextMiddleware),
-        Middleware(
-            CORSMiddleware,
-            allow_origins=["*"],
-            allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "X-API-Key", "Content-Type", "X-Request-Id"],
-            expose_headers=["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"],
-            max_age=600,
-        ),
-    ]
+    middleware = [Middleware(RequestContextMiddleware)]
     return Starlette(
         routes=routes,
         middleware=middleware,

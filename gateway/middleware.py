@@ -1,4 +1,4 @@
-"""Request context as pure ASGI middleware: request id, timing, and one log line per request."""
+"""Request context as pure ASGI middleware: request id, CORS, timing, and one log line per request."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import re
 import time
 
 import structlog
+from starlette.middleware.cors import CORSMiddleware
 
 log = structlog.get_logger("celestial.gateway")
 
@@ -27,21 +28,53 @@ def new_request_id() -> str:
     return os.urandom(16).hex()
 
 
+#: CORS: any origin may call (a key's own allowed origins are enforced by authentication,
+#: with 403s a browser can read); these request headers may be sent and these response
+#: headers read.
+CORS_ALLOW_METHODS = ("GET", "POST")
+CORS_ALLOW_HEADERS = ("Authorization", "X-API-Key", "Content-Type", "X-Request-Id")
+CORS_EXPOSE_HEADERS = ("X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After")
+CORS_MAX_AGE_S = 600
+
+_CORS_SIMPLE_HEADERS = (
+    (b"access-control-allow-origin", b"*"),
+    (b"access-control-expose-headers", ", ".join(CORS_EXPOSE_HEADERS).encode("latin-1")),
+)
+
+
 class RequestContextMiddleware:
-    """Assigns the request id, binds it to the log context, stamps ``X-Request-Id``, logs once."""
+    """Assigns the request id, binds it to the log context, stamps ``X-Request-Id`` and the
+    CORS headers, logs once.
+
+    A CORS preflight is answered by Starlette's CORSMiddleware with the policy above; every
+    other response gets its CORS headers here, one wrapper fewer on the paid path.
+    """
 
     def __init__(self, app):
         self.app = app
+        self.preflight = CORSMiddleware(
+            app,
+            allow_origins=["*"],
+            allow_methods=list(CORS_ALLOW_METHODS),
+            allow_headers=list(CORS_ALLOW_HEADERS),
+            expose_headers=list(CORS_EXPOSE_HEADERS),
+            max_age=CORS_MAX_AGE_S,
+        )
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         supplied = ""
+        has_origin = False
+        asks_preflight = False
         for name, value in scope.get("headers", ()):
             if name == b"x-request-id":
                 supplied = value.decode("latin-1")
-                break
+            elif name == b"origin":
+                has_origin = True
+            elif name == b"access-control-request-method":
+                asks_preflight = True
         request_id = supplied if _REQUEST_ID_PATTERN.match(supplied) else new_request_id()
         state = scope.setdefault("state", {})
         state["request_id"] = request_id
@@ -49,6 +82,7 @@ class RequestContextMiddleware:
         structlog.contextvars.bind_contextvars(request_id=request_id)
         started = time.perf_counter()
         status = {"code": 500}
+        preflight = has_origin and asks_preflight and scope["method"] == "OPTIONS"
 
         async def send_with_id(message):
             if message["type"] == "http.response.start":
@@ -57,11 +91,13 @@ class RequestContextMiddleware:
                 headers.append((b"x-request-id", request_id.encode("latin-1")))
                 # Set once the account is admitted: every authenticated response carries them.
                 headers.extend(state.get("rate_limit_headers", ()))
+                if not preflight:
+                    _add_cors_headers(headers, has_origin)
                 message = {**message, "headers": headers}
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            await (self.preflight if preflight else self.app)(scope, receive, send_with_id)
         finally:
             if scope.get("path", "") not in ("/healthz", "/readyz"):
                 log.info(
@@ -75,3 +111,17 @@ class RequestContextMiddleware:
                     duration_ms=round((time.perf_counter() - started) * 1000, 3),
                 )
             structlog.contextvars.clear_contextvars()
+
+
+def _add_cors_headers(headers: list[tuple[bytes, bytes]], has_origin: bool) -> None:
+    """Add the CORS headers of a simple (non-preflight) response, as Starlette's CORSMiddleware
+    would for any allowed origin: the allow and expose headers when the request has an
+    ``Origin``, and ``Vary: Origin`` always (the answer may depend on it)."""
+    if has_origin:
+        headers.extend(_CORS_SIMPLE_HEADERS)
+    vary = [value for name, value in headers if name == b"vary"]
+    if vary:
+        headers[:] = [(name, value) for name, value in headers if name != b"vary"]
+        headers.append((b"vary", b", ".join(vary + [b"Origin"])))
+    else:
+        headers.append((b"vary", b"Origin"))

@@ -266,3 +266,16 @@ def test_cors_preflight_answers_without_a_key(stack):
         )
     assert r.status_code == 200
     assert r.headers["access-control-allow-origin"] in ("*", "https://app.example")
+
+
+def test_every_response_varies_on_origin_and_a_cross_origin_one_is_readable(stack, key):
+    with stack.client(key) as c:
+        plain = c.get(POSITIONS, params={"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"})
+        cross = c.get(POSITIONS, params={"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"}, headers={"Origin": "https://app.example"})
+        refused = c.get(POSITIONS, params={"bodies": "sun"}, headers={"Origin": "https://app.example"})
+    assert plain.headers["vary"] == "Origin"
+    assert "access-control-allow-origin" not in plain.headers
+    for response in (cross, refused):  # errors too, so a browser app can read the error body
+        assert response.headers["vary"] == "Origin"
+        assert response.headers["access-control-allow-origin"] == "*"
+        assert "x-request-id" in response.headers["access-control-expose-headers"].lower()
