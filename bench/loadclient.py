@@ -35,12 +35,14 @@ async def _read_response(reader: asyncio.StreamReader) -> int:
     return status
 
 
-async def _worker(host: str, port: int, request: bytes, stop_at: float, latencies: list[float], errors: list[int]) -> None:
+async def _worker(host: str, port: int, requests: list[bytes], stop_at: float, latencies: list[float], errors: list[int]) -> None:
     reader, writer = await asyncio.open_connection(host, port)
+    turn = 0
     try:
         while time.perf_counter() < stop_at:
             started = time.perf_counter()
-            writer.write(request)
+            writer.write(requests[turn % len(requests)])
+            turn += 1
             status = await _read_response(reader)
             # Only successes count: a fast 429 or 503 must not pass for throughput.
             if status == 200:
@@ -51,19 +53,23 @@ async def _worker(host: str, port: int, request: bytes, stop_at: float, latencie
         writer.close()
 
 
-async def _run(host: str, port: int, path: str, headers: dict[str, str] | list[dict[str, str]], connections: int, seconds: float) -> LoadResult:
-    header_sets = headers if isinstance(headers, list) else [headers]
-    requests = []
-    for one in header_sets:
+async def _run(host: str, port: int, paths: list[str], header_sets: list[dict[str, str]], connections: int, seconds: float) -> LoadResult:
+    def encode(path: str, one: dict[str, str]) -> bytes:
         lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}"] + [f"{k}: {v}" for k, v in one.items()]
-        requests.append(("\r\n".join(lines) + "\r\n\r\n").encode())
+        return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+    # Connection i sends with header set i (mod their number), cycling through the paths;
+    # connections start at different paths so they do not ask the same thing in step.
+    per_connection = []
+    for i in range(connections):
+        one = header_sets[i % len(header_sets)]
+        order = paths[i % len(paths):] + paths[: i % len(paths)]
+        per_connection.append([encode(path, one) for path in order])
     latencies: list[float] = []
     errors: list[int] = []
     started = time.perf_counter()
     stop_at = started + seconds
-    await asyncio.gather(
-        *(_worker(host, port, requests[i % len(requests)], stop_at, latencies, errors) for i in range(connections))
-    )
+    await asyncio.gather(*(_worker(host, port, per_connection[i], stop_at, latencies, errors) for i in range(connections)))
     elapsed = time.perf_counter() - started
     latencies.sort()
     def pct(p: float) -> float:
@@ -72,15 +78,25 @@ async def _run(host: str, port: int, path: str, headers: dict[str, str] | list[d
 
 
 def run_load(
-    host: str, port: int, path: str, headers: dict[str, str] | list[dict[str, str]], *, connections: int = 16, seconds: float = 5.0
+    host: str,
+    port: int,
+    path: str | list[str],
+    headers: dict[str, str] | list[dict[str, str]],
+    *,
+    connections: int = 16,
+    seconds: float = 5.0,
 ) -> LoadResult:
     """Return the result of ``connections`` keep-alive clients sending GET ``path`` for ``seconds``.
 
-    ``headers`` is one set for every connection, or a list handed out to the connections in
-    turn (several accounts' keys, say)."""
+    ``path`` is one path, or a list each connection cycles through (a different moment per
+    request, say). ``headers`` is one set for every connection, or a list handed out to the
+    connections in turn (several accounts' keys, say).
+    """
+    paths = path if isinstance(path, list) else [path]
+    header_sets = headers if isinstance(headers, list) else [headers]
     try:
         import uvloop
 
-        return uvloop.run(_run(host, port, path, headers, connections, seconds))
+        return uvloop.run(_run(host, port, paths, header_sets, connections, seconds))
     except ImportError:
-        return asyncio.run(_run(host, port, path, headers, connections, seconds))
+        return asyncio.run(_run(host, port, paths, header_sets, connections, seconds))
