@@ -264,7 +264,19 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
     return _MessageChecks(
         required_oneofs=tuple(spec.required_oneofs.items()),
         defaults=tuple(check for check in checks if check.default is not None),
-        fields=tuple(checks),
+        # A field with no rule to apply (a plain flag, say) is not visited at all.
+        fields=tuple(check for check in checks if _has_rule(check)),
+    )
+
+
+def _has_rule(check: _FieldCheck) -> bool:
+    return bool(
+        check.required
+        or check.required_with
+        or check.max_items
+        or check.is_message
+        or check.range_checked
+        or check.is_string
     )
 
 
