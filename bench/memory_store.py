@@ -14,13 +14,13 @@ from datetime import datetime
 from typing import AsyncIterator, Iterable
 
 from gateway.store.interfaces import (
-    AdmittedCharge,
-    admit_then_reserve,
     RATE_WINDOW_S,
     Account,
     Admission,
+    AdmittedCharge,
     KeyRecord,
     Usage,
+    admit_then_reserve,
     generate_key,
     hash_key,
     prefix_hint,

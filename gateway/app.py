@@ -148,6 +148,7 @@ class Gateway:
 
     @staticmethod
     def _admitted(state: dict, admission: Admission, slot_id: str) -> None:
+        """Record an admission in the request state (its headers, the slot it holds); 429 if refused."""
         state["rate_limit_headers"] = rate_limit_headers(admission)
         if not admission.allowed:
             raise refusal(admission)

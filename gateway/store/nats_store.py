@@ -109,14 +109,13 @@ from nats.js import api
 from shared.errors import InsufficientCredits
 
 from gateway.store.interfaces import (
-    AdmittedCharge,
-    admit_then_reserve,
     RATE_WINDOW_S,
     SLOT_LEASE_S,
     Account,
     AccountExists,
     AccountNotFound,
     Admission,
+    AdmittedCharge,
     KeyNotActive,
     KeyNotFound,
     KeyRecord,
@@ -124,6 +123,7 @@ from gateway.store.interfaces import (
     StoreError,
     StoreUnavailable,
     Usage,
+    admit_then_reserve,
     generate_key,
     hash_key,
     prefix_hint,
