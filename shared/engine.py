@@ -14,11 +14,11 @@ import swisseph as swe
 from shared.config import load_settings
 from shared.errors import CelestialError, InvalidParameter, OutOfRange
 
-# Calculation flag bits (Swiss Ephemeris SEFLG_*), re-exported so no other module needs swisseph.
 #: The exception Swiss Ephemeris raises; callers catch it and turn it into
 #: a service error with :func:`engine_error` (or use :func:`map_engine_errors`).
 EngineError = swe.Error
 
+# Calculation flag bits (Swiss Ephemeris SEFLG_*), re-exported so no other module needs swisseph.
 FLG_SWIEPH: int = swe.FLG_SWIEPH
 FLG_MOSEPH: int = swe.FLG_MOSEPH
 FLG_SPEED: int = swe.FLG_SPEED
