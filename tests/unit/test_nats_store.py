@@ -80,15 +80,30 @@ async def _ledger(url: str, prefix: str, account_id: str) -> list[dict]:
 
 
 def _check_chain(entries: list[dict]) -> None:
-    """Assert every entry moves the balance by its own credits from the one before, never below 0."""
+    """Assert every entry moves the balance by its own credits from the one before, never below
+    0, and that a batch entry's credits are the sum of its debits."""
     balance = 0
     for entry in entries:
-        balance += -entry["credits"] if entry["kind"] == "debit" else entry["credits"]
+        if entry["kind"] == "debits":
+            assert entry["credits"] == sum(debit["credits"] for debit in entry["entries"]), entry
+        balance += -entry["credits"] if entry["kind"] in ("debit", "debits") else entry["credits"]
         assert entry["balance_after"] == balance, entry
         assert balance >= 0
+    flat = _flat(entries)
     for kind in ("debit", "refund", "topup"):
-        ids = [e["request_id"] for e in entries if e["kind"] == kind]
+        ids = [e["request_id"] for e in flat if e["kind"] == kind]
         assert len(ids) == len(set(ids)), f"a {kind} recorded twice"
+
+
+def _flat(entries: list[dict]) -> list[dict]:
+    """Return the entries with each batch entry replaced by its debits, one entry each."""
+    flat = []
+    for entry in entries:
+        if entry["kind"] == "debits":
+            flat.extend({"kind": "debit", **debit} for debit in entry["entries"])
+        else:
+            flat.append(entry)
+    return flat
 
 
 # --- an unreachable server -------------------------------------------------------------------
@@ -244,7 +259,7 @@ def test_two_stores_spending_one_balance_end_exact_never_negative_with_every_cha
             assert await first.balance(account.id) == await second.balance(account.id) == cost - 1
             entries = await _ledger(server.url, prefix, account.id)
             _check_chain(entries)
-            assert sum(e["kind"] == "debit" for e in entries) == sum(outcomes) + extra
+            assert sum(e["kind"] == "debit" for e in _flat(entries)) == sum(outcomes) + extra
             assert sum(e["kind"] == "refund" for e in entries) == refunded
             usage = await second.usage(account.id)
             assert usage.credits_topped_up - usage.credits_used == cost - 1
@@ -270,6 +285,75 @@ def test_two_stores_creating_one_name_at_once_make_exactly_one_account(server, p
         finally:
             for store in stores:
                 await store.close()
+
+    run(body())
+
+
+# --- debits written together -----------------------------------------------------------------
+
+
+def test_debits_arriving_together_share_one_batch_entry_and_each_gets_its_own_balance(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 1000)
+            costs = [1, 2, 3, 4, 5] * 4
+            balances = await asyncio.gather(*(store.reserve(account.id, c, f"req-{i}") for i, c in enumerate(costs)))
+            assert await store.balance(account.id) == 1000 - sum(costs)
+            entries = await _ledger(server.url, prefix, account.id)
+            _check_chain(entries)
+            assert any(entry["kind"] == "debits" for entry in entries)  # they did share an entry
+            assert len(entries) < 1 + len(costs)
+            # Each caller's balance is the one right after its own debit: all distinct, and
+            # every one of them a balance the ledger passed through.
+            passed_through = set()
+            balance = 0
+            for entry in _flat(entries):
+                balance += -entry["credits"] if entry["kind"] == "debit" else entry["credits"]
+                passed_through.add(balance)
+            assert len(set(balances)) == len(costs) and set(balances) <= passed_through
+            usage = await store.usage(account.id)
+            assert (usage.requests, usage.credits_debited) == (len(costs), sum(costs))
+        finally:
+            await store.close()
+
+    run(body())
+
+
+def test_a_batch_the_balance_covers_in_part_debits_what_fits_and_refuses_the_rest(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10)
+            await store.balance(account.id)
+            outcomes = await asyncio.gather(
+                *(store.reserve(account.id, 3, f"req-{i}") for i in range(6)), return_exceptions=True
+            )
+            assert sum(isinstance(o, int) for o in outcomes) == 3
+            assert all(isinstance(o, InsufficientCredits) for o in outcomes if not isinstance(o, int))
+            assert await store.balance(account.id) == 1
+            _check_chain(await _ledger(server.url, prefix, account.id))
+        finally:
+            await store.close()
+
+    run(body())
+
+
+def test_a_debit_written_in_a_batch_is_refunded_once_and_a_retry_charges_nothing(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 100)
+            await asyncio.gather(*(store.reserve(account.id, 5, f"req-{i}") for i in range(8)))
+            assert await store.balance(account.id) == 60
+            assert await store.refund(account.id, 5, "req-6") == 65
+            assert await store.refund(account.id, 5, "req-6") == 65
+            assert await store.reserve(account.id, 5, "req-3") == 65  # already charged
+            usage = await store.usage(account.id)
+            assert (usage.requests, usage.refunds, usage.credits_used) == (8, 1, 35)
+            _check_chain(await _ledger(server.url, prefix, account.id))
+        finally:
+            await store.close()
 
     run(body())
 
@@ -303,6 +387,39 @@ def test_writes_whose_answers_were_lost_are_undone_once_the_server_answers(serve
             await store.close()
 
     run(body())
+
+
+def test_a_batch_whose_answer_was_lost_is_undone_once_the_server_answers(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix, request_timeout_s=0.25)
+        try:
+            account = await store.create_account("acme", 50)
+            await store.balance(account.id)  # the head cached: each debit below is one publish
+            server.pause()
+            try:
+                outcomes = await asyncio.gather(
+                    *(store.reserve(account.id, 4, f"lost-{i}") for i in range(5)), return_exceptions=True
+                )
+            finally:
+                server.resume()
+            assert all(isinstance(outcome, StoreUnavailable) for outcome in outcomes)
+            entries = await _until(lambda: _ledger_once_refunded(server, prefix, account.id), 5.0, "the lost debits being refunded")
+            assert any(entry["kind"] == "debits" for entry in entries)  # a batch was among them
+            assert await store.balance(account.id) == 50
+            _check_chain(entries)
+        finally:
+            await store.close()
+
+    run(body())
+
+
+async def _ledger_once_refunded(server, prefix: str, account_id: str) -> list[dict] | None:
+    """Return the ledger once every debit in it has its refund, else None."""
+    entries = await _ledger(server.url, prefix, account_id)
+    flat = _flat(entries)
+    debited = {e["request_id"] for e in flat if e["kind"] == "debit"}
+    refunded = {e["request_id"] for e in flat if e["kind"] == "refund"}
+    return entries if debited and debited == refunded else None
 
 
 async def _admitted_twice(store: NatsStore, account) -> bool:
