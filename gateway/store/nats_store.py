@@ -81,8 +81,8 @@ has changed meanwhile costs a refused write, a read and a write: 0.75 ms. A paid
 (admit, reserve, release) is thus about 0.85 ms of store time when one gateway serves the
 account, and the first request of an account in a process adds one read to each. Under
 the store benchmark's 16 connections on one account, batching the debits raised the NATS
-gateway from 0.45-0.55 to 0.65-0.71 of the stub store's throughput; spread over 8 accounts
-(two requests in flight each, little to batch) it stays at 0.54: one publish and a share of
+gateway from 0.45-0.55 to 0.65-0.73 of the stub store's throughput; spread over 8 accounts
+(two requests in flight each, little to batch) it is 0.54-0.62: one publish and a share of
 one compare-and-set per request.
 
 Failures: the connection reconnects forever (``reconnect_wait_s`` apart) and publishes are
