@@ -1,0 +1,64 @@
+"""Rendering of replies into the spec's JSON (gateway/envelope.py), rule by rule, on the
+contract's own messages."""
+
+from __future__ import annotations
+
+from celestial.v1 import common_pb2
+from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1 import options_pb2
+from gateway.envelope import render_message, success_body
+
+
+def sun(**fields) -> pb.EclipticPosition:
+    return pb.EclipticPosition(body="sun", longitude=0.37, latitude=0.0, distance=0.996, sign="Aries", **fields)
+
+
+def test_fields_render_in_declaration_order_with_zero_values_kept():
+    rendered = render_message(sun(speed=0.99, retrograde=False))
+    assert list(rendered) == [field.name for field in pb.EclipticPosition.DESCRIPTOR.fields]
+    assert rendered["latitude"] == 0.0 and rendered["out_of_bounds"] is False
+
+
+def test_an_unset_scalar_marked_null_when_unset_renders_null():
+    rendered = render_message(sun())
+    assert rendered["speed"] is None and rendered["retrograde"] is None
+
+
+def test_a_set_optional_scalar_renders_its_value_even_when_zero():
+    assert render_message(sun(speed=0.0))["speed"] == 0.0
+
+
+def test_a_union_renders_as_its_one_set_member_and_null_when_none_is():
+    assert render_message(pb.PositionRecord(ecliptic=sun(speed=1.0))) == render_message(sun(speed=1.0))
+    assert render_message(pb.PositionRecord()) is None
+
+
+def test_an_empty_list_marked_omit_empty_is_left_out():
+    assert "warnings" not in render_message(pb.HouseSet(system="placidus"))
+    assert render_message(pb.HouseSet(system="porphyrius", warnings=["polar"]))["warnings"] == ["polar"]
+
+
+def test_a_list_not_marked_omit_empty_renders_even_empty():
+    assert render_message(pb.HouseSet(system="placidus"))["cusps"] == []
+
+
+def test_an_unset_message_marked_null_when_unset_renders_null():
+    assert render_message(pb.VoidOfCourseData(is_void=True))["last_aspect"] is None
+
+
+def test_an_unset_optional_scalar_not_marked_null_when_unset_is_left_out():
+    assert "max_orb" not in render_message(common_pb2.AspectRecord(body_a="sun", body_b="moon"))
+    assert render_message(common_pb2.AspectRecord(body_a="sun", body_b="moon", max_orb=8.0))["max_orb"] == 8.0
+
+
+def test_an_enum_renders_as_its_lowercase_name():
+    rule = options_pb2.FieldRule(vocabulary=options_pb2.VOCABULARY_BODIES)
+    assert render_message(rule)["vocabulary"] == "vocabulary_bodies"
+
+
+def test_success_body_holds_data_and_meta_and_warnings_only_when_there_are_some():
+    reply = pb.ComputePositionsResponse(data=[pb.PositionRecord(ecliptic=sun(speed=1.0))])
+    body = success_body(reply, {"request_id": "r"})
+    assert list(body) == ["data", "meta"] and body["data"][0]["body"] == "sun"
+    reply.warnings.append("ephemeris_fallback")
+    assert success_body(reply, {})["warnings"] == ["ephemeris_fallback"]
