@@ -210,7 +210,7 @@ def compute_positions(
                     )
                 )
     except engine.EngineError as exc:
-        raise engine.engine_error(exc, f"{name} at {moment.iso_utc()}", moment.source_param) from None
+        raise engine.engine_error(exc, f"{name or 'the positions'} at {moment.iso_utc()}", moment.source_param) from None
 
     conditions: list[Condition] = []
     if fallback_bodies:
