@@ -24,12 +24,24 @@ from typing import Any, Callable
 Operation = Callable[..., Any]
 
 
+@dataclass(frozen=True)
+class _Entry:
+    """One operation waiting for a group: what to run, and who waits for its outcome."""
+
+    operation: Operation
+    args: tuple
+    future: asyncio.Future
+    #: Run in a savepoint of its own, so that failing it undoes only its own writes. A
+    #: deferred operation is a single statement, atomic by itself, and goes without.
+    isolated: bool = True
+
+
 @dataclass
 class _Group:
     """The operations of one event loop waiting for the next flush."""
 
-    operations: list[tuple[Operation, tuple, asyncio.Future]] = field(default_factory=list)
-    deferred: list[tuple[Operation, tuple, asyncio.Future]] = field(default_factory=list)
+    operations: list[_Entry] = field(default_factory=list)
+    deferred: list[_Entry] = field(default_factory=list)
     handle: asyncio.Handle | asyncio.TimerHandle | None = None
     handle_is_timer: bool = False
     retrying: bool = False  # a locked database is being retried: keep the backoff
@@ -63,7 +75,7 @@ class GroupCommitter:
         loop = asyncio.get_running_loop()
         group = self._group(loop)
         future = loop.create_future()
-        group.operations.append((operation, args, future))
+        group.operations.append(_Entry(operation, args, future))
         if not group.retrying and (group.handle is None or group.handle_is_timer):
             if group.handle is not None:
                 group.handle.cancel()
@@ -71,11 +83,14 @@ class GroupCommitter:
         return await future
 
     async def run_deferred(self, operation: Operation, *args: Any) -> Any:
-        """Return ``operation(conn, *args)``, run first in the next group or after the delay."""
+        """Return ``operation(conn, *args)``, run first in the next group or after the delay.
+
+        ``operation`` must be one statement: it runs without a savepoint of its own.
+        """
         loop = asyncio.get_running_loop()
         group = self._group(loop)
         future = loop.create_future()
-        group.deferred.append((operation, args, future))
+        group.deferred.append(_Entry(operation, args, future, isolated=False))
         if group.handle is None:
             group.handle = loop.call_later(self._deferred_delay_s, self._flush, loop, group)
             group.handle_is_timer = True
@@ -102,9 +117,9 @@ class GroupCommitter:
                 group.handle.cancel()
             waiting = group.deferred + group.operations
             group.deferred, group.operations = [], []
-            for _, _, future in waiting:
+            for entry in waiting:
                 try:
-                    loop.call_soon_threadsafe(_fail, future, error)
+                    loop.call_soon_threadsafe(_fail, entry.future, error)
                 except RuntimeError:
                     pass  # that loop is closed, and its waiters with it
 
@@ -118,7 +133,7 @@ class GroupCommitter:
         group.handle = None
         batch = group.deferred + group.operations
         group.deferred, group.operations = [], []
-        batch = [entry for entry in batch if not entry[2].done()]  # a caller may have gone
+        batch = [entry for entry in batch if not entry.future.done()]  # a caller may have gone
         if not batch:
             group.retrying = False
             return
@@ -139,27 +154,27 @@ class GroupCommitter:
         elif group.handle is None:
             group.handle, group.handle_is_timer = loop.call_soon(self._flush, loop, group), False
 
-    def _apply(self, batch: list[tuple[Operation, tuple, asyncio.Future]]) -> list[tuple[bool, Any]]:
+    def _apply(self, batch: list[_Entry]) -> list[tuple[bool, Any]]:
         """Return (succeeded, result or exception) per operation, all in one transaction."""
         conn = self._connection()
         outcomes: list[tuple[bool, Any]] = []
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for operation, args, _ in batch:
-                conn.execute("SAVEPOINT operation")
+            for entry in batch:
+                if entry.isolated:
+                    conn.execute("SAVEPOINT operation")
                 try:
-                    result = operation(conn, *args)
-                except sqlite3.OperationalError as exc:
-                    if self._is_lock_error(exc):
-                        raise  # the whole group is retried
-                    conn.execute("ROLLBACK TO operation")
-                    outcomes.append((False, exc))
+                    result = entry.operation(conn, *entry.args)
                 except Exception as exc:
-                    conn.execute("ROLLBACK TO operation")
+                    if isinstance(exc, sqlite3.OperationalError) and self._is_lock_error(exc):
+                        raise  # the whole group is retried
+                    if entry.isolated:
+                        conn.execute("ROLLBACK TO operation")
                     outcomes.append((False, exc))
                 else:
                     outcomes.append((True, result))
-                conn.execute("RELEASE operation")
+                if entry.isolated:
+                    conn.execute("RELEASE operation")
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:  # also after a failed COMMIT, so a retry starts clean
@@ -167,7 +182,7 @@ class GroupCommitter:
             raise
         return outcomes
 
-    def _retry_later(self, loop: asyncio.AbstractEventLoop, group: _Group, batch: list) -> None:
+    def _retry_later(self, loop: asyncio.AbstractEventLoop, group: _Group, batch: list[_Entry]) -> None:
         now = time.monotonic()
         if group.deadline is None:
             group.deadline = now + self._lock_wait_s
@@ -195,8 +210,9 @@ class GroupCommitter:
         group.retrying, group.deadline = False, None
 
     @staticmethod
-    def _settle_all(batch: list, outcomes: list[tuple[bool, Any]]) -> None:
-        for (_, _, future), (succeeded, value) in zip(batch, outcomes):
+    def _settle_all(batch: list[_Entry], outcomes: list[tuple[bool, Any]]) -> None:
+        for entry, (succeeded, value) in zip(batch, outcomes):
+            future = entry.future
             if future.done():
                 continue
             if succeeded:

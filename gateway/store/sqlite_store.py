@@ -824,20 +824,20 @@ class SqliteStore:
         """Return the admission; runs inside a group-commit transaction."""
         window_start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
         admitted = 0
-        row = conn.execute(
-            "SELECT window_start_s, admitted FROM rate_windows WHERE account_id = ?", (account_id,)
+        # One statement reads the window and the slots. The account's slot rows are adjacent
+        # in the primary key, so this reads at most about max_concurrent rows.
+        stored_start_s, stored_admitted, held, expired = conn.execute(
+            "SELECT (SELECT window_start_s FROM rate_windows WHERE account_id = ?1),"
+            " (SELECT admitted FROM rate_windows WHERE account_id = ?1),"
+            " COUNT(*), COALESCE(SUM(expires_at_s <= ?2), 0) FROM slots WHERE account_id = ?1",
+            (account_id, now_s),
         ).fetchone()
-        if row is not None and row[0] >= window_start_s:
-            window_start_s, admitted = row
+        if stored_start_s is not None and stored_start_s >= window_start_s:
+            window_start_s, admitted = stored_start_s, stored_admitted
         reset_at_s = window_start_s + RATE_WINDOW_S
         if admitted >= limit:
             return Admission(False, limit, 0, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate")
-        # The account's rows are adjacent in the primary key, so this reads at most about
-        # max_concurrent rows; expired ones are purged here, only when there are some.
-        held, expired = conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(expires_at_s <= ?), 0) FROM slots WHERE account_id = ?",
-            (now_s, account_id),
-        ).fetchone()
+        # Expired slots are purged here, only when there are some.
         if expired:
             conn.execute("DELETE FROM slots WHERE account_id = ? AND expires_at_s <= ?", (account_id, now_s))
         if held - expired >= max_concurrent:
