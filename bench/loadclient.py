@@ -77,6 +77,11 @@ async def _run(host: str, port: int, paths: list[str], header_sets: list[dict[st
     return LoadResult(len(latencies), len(errors), elapsed, pct(0.50), pct(0.99))
 
 
+def median_run(runs: list[LoadResult]) -> LoadResult:
+    """Return the run of median throughput among repeated runs of one target."""
+    return sorted(runs, key=lambda run: run.rps)[len(runs) // 2]
+
+
 def run_load(
     host: str,
     port: int,

@@ -18,7 +18,7 @@ from typing import Iterator
 
 import httpx
 
-from bench.loadclient import run_load
+from bench.loadclient import median_run, run_load
 from shared.config import REPO_ROOT, default_process_counts
 from tests.api.conftest import free_port_block, start_stack, stop_stack
 
@@ -100,11 +100,6 @@ def _load(target: Target, *, connections: int = CONNECTIONS, seconds: float = SE
     return run_load("127.0.0.1", target.port, paths or target.paths, target.headers, connections=connections, seconds=seconds)
 
 
-def _median(runs: list):
-    """Return the run of median throughput."""
-    return sorted(runs, key=lambda run: run.rps)[len(runs) // 2]
-
-
 def main() -> None:
     with running_floor() as floor, running_stack() as stack:
         varied = varied_queries()
@@ -119,7 +114,7 @@ def main() -> None:
             varied_runs.append(_load(stack, paths=varied))
         floor_serial = _load(floor, connections=1, seconds=SERIAL_SECONDS)
         stack_serial = _load(stack, connections=1, seconds=SERIAL_SECONDS)
-    floor_run, full, full_varied = _median(floor_runs), _median(stack_runs), _median(varied_runs)
+    floor_run, full, full_varied = median_run(floor_runs), median_run(stack_runs), median_run(varied_runs)
     print(f"positions throughput ({CONNECTIONS} keep-alive connections, loopback, same client, median of {ROUNDS} alternating rounds)")
     print(f"  floor  (Starlette + 1 gRPC hop, constant reply): {floor_run.rps:8.0f} req/s  p50 {floor_run.p50_ms:6.2f} ms  p99 {floor_run.p99_ms:6.2f} ms  errors {floor_run.errors}")
     print(f"  stack  (/v1/positions, auth + limits + credits + compute): {full.rps:8.0f} req/s  p50 {full.p50_ms:6.2f} ms  p99 {full.p99_ms:6.2f} ms  errors {full.errors}")

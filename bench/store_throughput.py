@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.loadclient import run_load
+from bench.loadclient import median_run, run_load
 from shared.config import REPO_ROOT, default_process_counts
 from tests.api.conftest import free_port_block, start_gateway, start_stack, stop_stack
 from tests.natsserver import NatsServer
@@ -55,11 +55,6 @@ def _warm(base_url: str, keys: list[str]) -> None:
 
 def _measure(base_url: str, keys: list[str]):
     return run_load("127.0.0.1", int(base_url.rsplit(":", 1)[1]), QUERY, _headers(keys), connections=CONNECTIONS, seconds=SECONDS)
-
-
-def _median(runs: list):
-    """Return the run of median throughput."""
-    return sorted(runs, key=lambda run: run.rps)[len(runs) // 2]
 
 
 def _start_stub_gateway(stack, tmp: Path) -> tuple[str, subprocess.Popen, str]:
@@ -117,7 +112,7 @@ def main() -> None:
                     index = (round_index + step) % len(stores)
                     base_url, keys = stores[index]
                     rounds[spread][index].append(_measure(base_url, keys))
-        results = {spread: tuple(_median(runs) for runs in per_store) for spread, per_store in rounds.items()}
+        results = {spread: tuple(median_run(runs) for runs in per_store) for spread, per_store in rounds.items()}
     print(f"store throughput (/v1/positions, {CONNECTIONS} keep-alive connections, same services, same client)")
     for spread, (stub, sqlite, on_nats) in results.items():
         print(f" {spread}:")

@@ -50,6 +50,16 @@ def generate_key() -> str:
     return KEY_PREFIX + secrets.token_urlsafe(_KEY_RANDOM_BYTES)
 
 
+def new_account_id() -> str:
+    """Return a fresh account id: ``acct_`` plus 16 random hex digits (a subject-safe token)."""
+    return "acct_" + secrets.token_hex(8)
+
+
+def new_key_id() -> str:
+    """Return a fresh key id: ``key_`` plus 16 random hex digits (not secret: it names the key)."""
+    return "key_" + secrets.token_hex(8)
+
+
 def is_well_formed_key(candidate: str) -> bool:
     """Return whether ``candidate`` has the key format (prefix, length, alphabet)."""
     return _KEY_RE.fullmatch(candidate) is not None

@@ -105,7 +105,6 @@ import asyncio
 import hashlib
 import math
 import re
-import secrets
 import string
 import time
 import uuid
@@ -142,6 +141,8 @@ from gateway.store.interfaces import (
     admit_then_reserve,
     generate_key,
     hash_key,
+    new_account_id,
+    new_key_id,
     prefix_hint,
     require_aware,
     require_credits,
@@ -656,7 +657,7 @@ class NatsStore:
         name_key = f"name.{_digest(_fold(name))}"
         if await self._kv_get(self._accounts, name_key) is not None:
             raise AccountExists(f"an account named {name!r} already exists")
-        account_id = "acct_" + secrets.token_hex(8)
+        account_id = new_account_id()
         now_s = time.time()
         # The ledger first: an account record never exists without its opening entry. A
         # creation that loses the name race below leaves only this entry, on a subject no
@@ -1226,7 +1227,7 @@ class NatsStore:
         await self._await_watch_setups()
         account_id = (await self._account_record(account))["id"]
         plain = generate_key()
-        key_id = "key_" + secrets.token_hex(8)
+        key_id = new_key_id()
         key_hash = hash_key(plain)
         doc = {
             "key_id": key_id,

@@ -70,6 +70,8 @@ from gateway.store.interfaces import (
     Usage,
     generate_key,
     hash_key,
+    new_account_id,
+    new_key_id,
     prefix_hint,
     require_aware,
     require_credits,
@@ -186,6 +188,12 @@ _KEY_COLUMNS = (
     "key_id, account_id, key_hash, prefix_hint, created_at_s, expires_at_s, revoked_at_s,"
     " allowed_origins, browser_only"
 )
+
+
+def _key_where(conn: sqlite3.Connection, column: str, value: str) -> KeyRecord | None:
+    """Return the key whose ``column`` (``key_id`` or ``key_hash``, both unique) is ``value``."""
+    row = conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE {column} = ?", (value,)).fetchone()
+    return None if row is None else _key(row)
 
 
 def _key(row: tuple) -> KeyRecord:
@@ -408,7 +416,7 @@ class SqliteStore:
         self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50
     ) -> Account:
         validate_new_account(name, credits, rate_per_minute, max_concurrent)
-        account_id = "acct_" + secrets.token_hex(8)
+        account_id = new_account_id()
         return await self._run(self._create_account, account_id, name, credits, rate_per_minute, max_concurrent)
 
     @staticmethod
@@ -512,7 +520,7 @@ class SqliteStore:
         expires_at = require_future_expiry(expires_at)
         origins = validate_origins(allowed_origins)
         plain = generate_key()
-        key_id = "key_" + secrets.token_hex(8)
+        key_id = new_key_id()
         record = await self._run(self._create_key, account, key_id, plain, expires_at, origins, bool(browser_only))
         return plain, record
 
@@ -539,16 +547,10 @@ class SqliteStore:
 
     @staticmethod
     def _key_by_id(conn, key_id: str) -> KeyRecord | None:
-        row = conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE key_id = ?", (key_id,)).fetchone()
-        return None if row is None else _key(row)
+        return _key_where(conn, "key_id", key_id)
 
     async def find_key_by_hash(self, key_hash: str) -> KeyRecord | None:
-        return await self._run(self._find_key_by_hash, key_hash)
-
-    @staticmethod
-    def _find_key_by_hash(conn, key_hash: str) -> KeyRecord | None:
-        row = conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?", (key_hash,)).fetchone()
-        return None if row is None else _key(row)
+        return await self._run(_key_where, "key_hash", key_hash)
 
     async def get_key(self, key_id: str) -> KeyRecord | None:
         return await self._run(self._key_by_id, key_id)

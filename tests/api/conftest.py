@@ -123,12 +123,7 @@ class ExtraGateway:
     log_path: Path
 
     def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        _terminate(self.process)
 
 
 def start_gateway(stack: Stack, extra_env: dict[str, str] | None = None) -> ExtraGateway:
@@ -154,12 +149,17 @@ def start_gateway(stack: Stack, extra_env: dict[str, str] | None = None) -> Extr
 
 
 def stop_stack(stack: Stack) -> None:
-    stack.process.send_signal(signal.SIGTERM)
+    _terminate(stack.process)
+
+
+def _terminate(process: subprocess.Popen) -> None:
+    """Stop a process as Ctrl-C would (SIGTERM), killing it after 20 s if it still runs."""
+    process.send_signal(signal.SIGTERM)
     try:
-        stack.process.wait(timeout=20)
+        process.wait(timeout=20)
     except subprocess.TimeoutExpired:
-        stack.process.kill()
-        stack.process.wait()
+        process.kill()
+        process.wait()
 
 
 @pytest.fixture(scope="session")
