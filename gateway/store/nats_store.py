@@ -4,11 +4,23 @@ Layout (``P`` is the ``prefix`` option, ``CELESTIAL`` in production):
 
 - Stream ``P_LEDGER`` (file storage, no limits, deletes and purges denied), one subject per
   account, ``p.ledger.<account_id>``. Each message is one ledger entry, JSON
-  ``{kind, request_id, credits, balance_after, at_s}`` (``kind`` debit, refund or topup;
-  ``at_s`` Unix seconds of the writer's clock). The account's balance *is* ``balance_after``
-  of the last message on its subject, so balance and ledger cannot disagree. The opening
-  balance is a top-up entry written at account creation (even of 0 credits: it is the
-  subject's first entry, which is what makes the account exist for the ledger).
+  ``{kind, request_id, credits, balance_after, at_s, limits}`` (``kind`` debit, refund or
+  topup; ``at_s`` Unix seconds of the writer's clock; ``limits`` below). The account's
+  balance *is* ``balance_after`` of the last message on its subject, so balance and ledger
+  cannot disagree. The opening balance is a top-up entry written at account creation (even
+  of 0 credits: it is the subject's first entry, which is what makes the account exist for
+  the ledger).
+- The account's admission state rides in the same entries: ``limits`` = ``{window_start_s,
+  count, slots: {slot_id: expires_s}}`` (the rate window and the concurrency slots held), and
+  the last entry's is the account's. So a paid request is one write: its admission and its
+  debit are decided together and recorded in one entry, under the same compare-and-set as
+  the balance. An admission that charges nothing (a request refused for its parameters, a
+  batch), and a release that finds no other write to ride along with within
+  RELEASE_DELAY_S, is a ``limits`` entry: ``{kind: "limits", request_id: <its message id>,
+  credits: 0, ...}``, which moves no credits and is not usage. Every other entry carries the
+  state of the entry before it forward. A refusal computed from the cache is confirmed on a
+  fresh read before it is returned, so limits are exact across gateways; the state is small
+  (at most ``max_concurrent`` slots) and, being in the ledger, survives a server restart.
 - Every ledger write is a publish with ``Nats-Expected-Last-Subject-Sequence`` set to the
   sequence of the entry it computed ``balance_after`` from (optimistic concurrency: of two
   writers that read the same balance, one is refused and re-reads) and ``Nats-Msg-Id``
@@ -17,8 +29,9 @@ Layout (``P`` is the ``prefix`` option, ``CELESTIAL`` in production):
   already stored, and not written again). The last (sequence, balance) of each account is
   cached, so a debit is normally one round trip; the cache is only ever a guess, the
   expected-sequence check is the authority, and a refused write re-reads the last entry.
-- Debits of one account that arrive while its previous ledger write is in flight are written
-  together by the account's writer task, as one batch entry ``{kind: "debits", entries:
+- Admissions, debits and releases of one account that arrive while its previous ledger write
+  is in flight are written together by the account's writer task (group commit); several
+  debits make one batch entry ``{kind: "debits", entries:
   [{request_id, credits}], credits (their sum), balance_after, at_s}`` with ``Nats-Msg-Id``
   ``debits:<uuid>`` (group commit: under load one publish serves many requests of a busy
   account); a debit that arrives alone is written alone, as above. The de-duplication table
@@ -57,33 +70,19 @@ Layout (``P`` is the ``prefix`` option, ``CELESTIAL`` in production):
   ``key_changes`` is an ordered consumer on ``hash.*`` (headers only): the subject is the
   key's hash. It delivers stored changes only (a core subscription would also see writes the
   stream refuses, and could announce a change before it can be read back).
-- KV bucket ``P_LIMITS``: ``acct.<account_id>`` -> ``{window_start_s, count, slots: {slot_id:
-  expires_s}}``, updated with compare-and-set on its revision. ``admit`` and ``release``
-  compute the new state from a cached (revision, state) and write it in one round trip; a
-  refused write re-reads. A refusal computed from the cache is confirmed on a fresh read
-  before it is returned, so limits are exact across gateways. One entry per account keeps
-  the state small (at most ``max_concurrent`` slots) and makes admission one atomic write;
-  the price is contention on a very hot account, where writers from several gateways retry.
-  Within one process, admissions and releases of an account that arrive while its write is
-  in flight are decided together and written with the next compare-and-set (group commit),
-  so under load one round trip serves many requests; a release waits up to RELEASE_DELAY_S
-  for an admission to share its write. The bucket is in memory: windows and
-  slots live a minute or two, and a server restart only empties them (briefly permissive);
-  the reconnection handler creates it again.
 
 Costs, measured on this machine (nats-server 2.9.10 on loopback, file storage, 2 vCPUs shared
 by client and server; medians over 2000 calls; a bare round trip, a NATS PING, is 0.11-0.14
-ms, most of it Python): ``reserve`` 0.27 ms (one publish), ``admit`` 0.28 ms and ``release``
-0.28 ms (one compare-and-set each, 10 slots held), ``find_key_by_hash`` 0.26-0.35 ms,
-``balance`` 0.27-0.32 ms, ``get_account`` by id 0.57 ms (two reads sent at once), ``refund``
-0.85 ms (probe, read, publish). A reserve or an admission whose cached state another gateway
-has changed meanwhile costs a refused write, a read and a write: 0.75 ms. A paid request
-(admit, reserve, release) is thus about 0.85 ms of store time when one gateway serves the
-account, and the first request of an account in a process adds one read to each. Under
-the store benchmark's 16 connections on one account, batching the debits raised the NATS
-gateway from 0.45-0.55 to 0.65-0.73 of the stub store's throughput; spread over 8 accounts
-(two requests in flight each, little to batch) it is 0.54-0.62: one publish and a share of
-one compare-and-set per request.
+ms, most of it Python): one publish (``reserve``, ``admit``, ``admit_and_reserve``,
+``release``) about 0.27 ms, ``find_key_by_hash`` 0.26-0.35 ms, ``balance`` 0.27-0.32 ms,
+``get_account`` by id 0.57 ms (two reads sent at once), ``refund`` 0.85 ms (probe, read,
+publish). A write whose cached head another gateway has moved meanwhile costs a refused
+write, a read and a write: 0.75 ms. Each round trip costs the gateway about 0.1 ms of CPU
+under load, which is what the layout minimises: a paid request is one publish (admission and
+debit in one entry, its release riding along with the account's next write), where keeping
+the admission state in a key-value bucket of its own made it two (the store benchmark over 8
+accounts rose from 0.54-0.65 to 0.73 of the stub store's throughput, and from 0.65-0.77 to
+0.89 on one account).
 
 Failures: the connection reconnects forever (``reconnect_wait_s`` apart) and publishes are
 never buffered while disconnected, so while the server is unreachable every call raises
@@ -222,35 +221,42 @@ class _Stored:
 
 
 @dataclass(frozen=True)
-class _Head:
-    """The last ledger entry of an account: its stream sequence and the balance after it."""
-
-    seq: int
-    balance: int
-
-
-@dataclass(frozen=True)
 class _Limits:
-    """An account's admission state and the KV revision it was read at (0: no entry yet)."""
+    """An account's admission state: the current rate window (start, Unix seconds, and the
+    requests counted in it) and the concurrency slots held (slot id -> lease end, Unix s)."""
 
-    revision: int
     window_start_s: int
     count: int
     slots: dict[str, float]
 
+    def as_doc(self) -> dict:
+        return {"window_start_s": self.window_start_s, "count": self.count, "slots": self.slots}
 
-_NO_LIMITS = _Limits(0, 0, 0, {})
+
+_NO_LIMITS = _Limits(0, 0, {})
+
+
+@dataclass(frozen=True)
+class _Head:
+    """The last ledger entry of an account: its stream sequence, the balance after it and the
+    admission state it carries."""
+
+    seq: int
+    balance: int
+    limits: _Limits = _NO_LIMITS
 
 
 @dataclass
 class _PendingAdmit:
-    """One admission waiting for its account's next limits write."""
+    """One admission waiting for its account's next ledger write; with ``debit`` (request id,
+    credits) the charge it allows is written in the same entry."""
 
     rate: int
     max_concurrent: int
     slot_id: str
     now_s: float
     future: asyncio.Future
+    debit: tuple[str, int] | None = None
 
 
 @dataclass
@@ -263,12 +269,16 @@ class _PendingDebit:
 
 
 @dataclass
-class _LimitBatch:
-    """What one account's limits writer has yet to write: admissions and slot releases."""
+class _AccountQueue:
+    """What one account's writer has yet to write: admissions, debits and slot releases."""
 
     admits: list[_PendingAdmit] = field(default_factory=list)
+    debits: list[_PendingDebit] = field(default_factory=list)
     releases: list[tuple[str, asyncio.Future]] = field(default_factory=list)
     release_timer_set: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.admits or self.debits or self.releases)
 _CLOSED = object()
 _RECONNECTED = object()
 
@@ -358,18 +368,16 @@ class NatsStore:
         self._ledger_prefix = f"{prefix.lower()}.ledger."
         self._accounts = f"{prefix}_ACCOUNTS"
         self._keys = f"{prefix}_KEYS"
-        self._limits = f"{prefix}_LIMITS"
         self._nc: nats.NATS | None = None
         self._closed = False
         # Guesses, each checked by the server on the next write (expected sequence/revision).
         self._heads: dict[str, _Head] = {}
-        self._limit_states: dict[str, _Limits] = {}
         # One writer per account at a time within this process: concurrent requests of one
         # account would otherwise mostly refuse each other's compare-and-set.
         self._ledger_locks: dict[str, asyncio.Lock] = {}
-        self._limit_batches: dict[str, _LimitBatch] = {}
+        self._queues: dict[str, _AccountQueue] = {}
         self._restorers: set[asyncio.Task] = set()
-        self._limit_writers: dict[str, asyncio.Task] = {}
+        self._writers: dict[str, asyncio.Task] = {}
         # Writes whose answer was lost (see the module docstring), undone once the server
         # answers: request id -> (account id, credits, when to look), (account id, slot id) ->
         # when to release; times are time.monotonic() seconds.
@@ -377,9 +385,6 @@ class NatsStore:
         # Batch entries whose answer was lost: message id -> (account id, [(request id,
         # credits)], when to look).
         self._unknown_batches: dict[str, tuple[str, list[tuple[str, int]], float]] = {}
-        # Debits waiting for their account's writer, and the writers running.
-        self._debit_queues: dict[str, list[_PendingDebit]] = {}
-        self._debit_writers: dict[str, asyncio.Task] = {}
         # This process's recent debits: request id -> (account id, credits, ledger sequence).
         self._debits: OrderedDict[str, tuple[str, int, int]] = OrderedDict()
         self._unknown_slots: dict[tuple[str, str], float] = {}
@@ -435,8 +440,6 @@ class NatsStore:
         log.info("nats_reconnected", prefix=self.prefix)
         for watch in list(self._watches):
             watch.queue.put_nowait(_RECONNECTED)
-        # A restarted server has lost the in-memory limits bucket (and cached revisions are void).
-        self._limit_states.clear()
         # Not awaited here: nats-py awaits this callback inside its reconnection procedure.
         task = asyncio.get_running_loop().create_task(self._restore_layout())
         self._restorers.add(task)
@@ -452,7 +455,7 @@ class NatsStore:
                 await asyncio.sleep(0.25)
 
     async def _ensure_layout(self) -> None:
-        """Create the ledger stream and the three buckets unless they exist (idempotent)."""
+        """Create the ledger stream and the two buckets unless they exist (idempotent)."""
         ledger = api.StreamConfig(
             name=self._ledger_stream,
             subjects=[self._ledger_prefix + "*"],
@@ -466,13 +469,9 @@ class NatsStore:
         )
         await self._js_call(self._add_or_update_stream(ledger))
         js = self._nc.jetstream(timeout=max(self._timeout_s, 2.0))
-        for bucket in (self._accounts, self._keys, self._limits):
-            # Windows and slots live a minute or two and are worth less than a disk write on
-            # every request, so their bucket is in memory; a server restart empties it (briefly
-            # permissive) and the reconnection handler creates it again.
-            storage = api.StorageType.MEMORY if bucket == self._limits else api.StorageType.FILE
+        for bucket in (self._accounts, self._keys):
             config = api.KeyValueConfig(
-                bucket=bucket, history=1, storage=storage, replicas=self._replicas, direct=True
+                bucket=bucket, history=1, storage=api.StorageType.FILE, replicas=self._replicas, direct=True
             )
             await self._js_call(js.create_key_value(config))
 
@@ -669,6 +668,7 @@ class NatsStore:
             "balance_after": credits,
             "at_s": now_s,
             "reason": "opening balance",
+            "limits": _NO_LIMITS.as_doc(),
         }
         seq, _ = await self._publish(
             self._ledger_prefix + account_id,
@@ -768,7 +768,13 @@ class NatsStore:
             if missing_ok:
                 return None
             raise AccountNotFound(f"no account {account_id!r}")
-        head = _Head(stored.seq, orjson.loads(stored.data)["balance_after"])
+        entry = orjson.loads(stored.data)
+        limits = entry.get("limits")
+        head = _Head(
+            stored.seq,
+            entry["balance_after"],
+            _NO_LIMITS if limits is None else _Limits(limits["window_start_s"], limits["count"], limits["slots"]),
+        )
         self._heads[account_id] = head
         return head
 
@@ -814,6 +820,7 @@ class NatsStore:
             "balance_after": balance,
             "at_s": time.time(),
             **extra,
+            "limits": head.limits.as_doc(),
         }
         seq, duplicate = await self._publish(
             self._ledger_prefix + account_id,
@@ -823,7 +830,7 @@ class NatsStore:
         )
         if duplicate:
             return None, seq
-        new_head = _Head(seq, balance)
+        new_head = _Head(seq, balance, head.limits)
         self._heads[account_id] = new_head
         return new_head, None
 
@@ -836,8 +843,8 @@ class NatsStore:
         for its last DEBITS_REMEMBERED debits, and by any process within the de-duplication
         window for a debit written alone.
 
-        Debits of one account that arrive while its previous ledger write is in flight are
-        written together, as one batch entry, by the account's writer (group commit).
+        Written by the account's writer together with whatever else of the account waits
+        while its previous write is in flight (group commit).
         """
         require_credits(credits)
         _check_request_id(request_id)
@@ -847,10 +854,9 @@ class NatsStore:
             self._check_same_debit(request_id, account_id, credits)
             self._unknown_debits.pop(request_id, None)
             return (await self._read_head(account_id)).balance
-        future = asyncio.get_running_loop().create_future()
-        self._debit_queues.setdefault(account_id, []).append(_PendingDebit(request_id, credits, future))
-        if account_id not in self._debit_writers:
-            self._debit_writers[account_id] = asyncio.get_running_loop().create_task(self._write_debits(account_id))
+        future = self._loop().create_future()
+        self._queue(account_id).debits.append(_PendingDebit(request_id, credits, future))
+        self._kick(account_id)
         return await future
 
     def _check_same_debit(self, request_id: str, account_id: str, credits: int) -> None:
@@ -866,148 +872,6 @@ class NatsStore:
         self._debits.move_to_end(request_id)
         while len(self._debits) > DEBITS_REMEMBERED:
             self._debits.popitem(last=False)
-
-    async def _write_debits(self, account_id: str) -> None:
-        """Write the account's waiting debits until none is left: one alone as a plain debit
-        entry, several as one batch entry."""
-        batch: list[_PendingDebit] = []
-        try:
-            while True:
-                queue = self._debit_queues.get(account_id)
-                if not queue:
-                    return
-                batch = [pending for pending in queue if not pending.future.done()]
-                queue.clear()
-                if not batch:
-                    continue
-                async with self._ledger_lock(account_id):
-                    if len(batch) == 1:
-                        pending = batch[0]
-                        try:
-                            balance = await self._reserve_one(account_id, pending.credits, pending.request_id)
-                        except Exception as exc:
-                            _settle(pending.future, error=exc)
-                        else:
-                            _settle(pending.future, balance)
-                    else:
-                        await self._reserve_batch(account_id, batch)
-        except BaseException as exc:  # cancelled at close, or a bug: no caller waits forever
-            for pending in batch + self._debit_queues.pop(account_id, []):
-                _settle(pending.future, error=StoreError(f"debit writer stopped: {exc!r}"))
-            raise
-        finally:
-            self._debit_writers.pop(account_id, None)
-            if not self._debit_queues.get(account_id):
-                self._debit_queues.pop(account_id, None)
-
-    async def _reserve_one(self, account_id: str, credits: int, request_id: str) -> int:
-        """Return the balance after one debit entry of its own (the ledger lock held)."""
-        subject = self._ledger_prefix + account_id
-        head = self._heads.get(account_id)
-        fresh = head is None
-        if head is None:
-            head = await self._read_head(account_id)
-        while True:
-            if head.balance < credits:
-                if not fresh:  # the cache may predate a top-up
-                    head, fresh = await self._read_head(account_id), True
-                    continue
-                # A retry of a request already charged is not a new charge, whatever the
-                # balance is now.
-                seq = await self._probe(subject, f"debit:{request_id}")
-                if seq is None:
-                    raise _insufficient(credits, head.balance)
-                await self._entry_at(seq, subject, "debit", credits)
-                self._unknown_debits.pop(request_id, None)
-                return head.balance
-            try:
-                new_head, duplicate_seq = await self._append(
-                    account_id, "debit", request_id, credits, -credits, head
-                )
-            except _WrongLastSequence:
-                head, fresh = await self._read_head(account_id), True
-                continue
-            except _OutcomeUnknown:
-                self._heads.pop(account_id, None)
-                self._unknown_debits[request_id] = (account_id, credits, self._settled_after())
-                self._start_reconciler()
-                raise
-            if duplicate_seq is not None:
-                await self._entry_at(duplicate_seq, subject, "debit", credits)
-            # The caller now knows this request is charged: it is no longer one to undo.
-            self._unknown_debits.pop(request_id, None)
-            if new_head is not None:
-                self._remember_debit(request_id, account_id, credits, new_head.seq)
-                return new_head.balance
-            self._remember_debit(request_id, account_id, credits, duplicate_seq)
-            return (await self._read_head(account_id)).balance
-
-    async def _reserve_batch(self, account_id: str, batch: list[_PendingDebit]) -> None:
-        """Write the debits of ``batch`` that the balance covers as one batch entry, in
-        order, and settle every caller (the ledger lock held).
-
-        A debit the balance cannot cover when its turn comes gets InsufficientCredits and the
-        ones after it are still tried. The entry's de-duplication id names the batch, so a
-        batch whose answer was lost is found again, and undone, by that id.
-        """
-        subject = self._ledger_prefix + account_id
-        message_id = f"debits:{uuid.uuid4().hex}"
-        try:
-            head = self._heads.get(account_id)
-            fresh = head is None
-            if head is None:
-                head = await self._read_head(account_id)
-            while True:
-                balance = head.balance
-                covered: list[tuple[_PendingDebit, int]] = []
-                short: list[tuple[_PendingDebit, int]] = []
-                for pending in batch:
-                    if pending.credits <= balance:
-                        balance -= pending.credits
-                        covered.append((pending, balance))
-                    else:
-                        short.append((pending, balance))
-                if short and not fresh:  # the cache may predate a top-up
-                    head, fresh = await self._read_head(account_id), True
-                    continue
-                for pending, left in short:
-                    _settle(pending.future, error=_insufficient(pending.credits, left))
-                if not covered:
-                    return
-                entry = {
-                    "kind": "debits",
-                    "entries": [{"request_id": p.request_id, "credits": p.credits} for p, _ in covered],
-                    "credits": head.balance - balance,
-                    "balance_after": balance,
-                    "at_s": time.time(),
-                }
-                try:
-                    seq, _duplicate = await self._publish(
-                        subject, orjson.dumps(entry), msg_id=message_id, expected_seq=head.seq
-                    )
-                except _WrongLastSequence:
-                    head, fresh = await self._read_head(account_id), True
-                    batch = [p for p, _ in covered]
-                    continue
-                except _OutcomeUnknown as exc:
-                    self._heads.pop(account_id, None)
-                    self._unknown_batches[message_id] = (
-                        account_id, [(p.request_id, p.credits) for p, _ in covered], self._settled_after()
-                    )
-                    self._start_reconciler()
-                    for pending, _ in covered:
-                        _settle(pending.future, error=_OutcomeUnknown(str(exc)))
-                    return
-                self._heads[account_id] = _Head(seq, balance)
-                for pending, after in covered:
-                    self._remember_debit(pending.request_id, account_id, pending.credits, seq)
-                    _settle(pending.future, after)
-                return
-        except Exception as exc:
-            if isinstance(exc, StoreUnavailable):
-                self._heads.pop(account_id, None)
-            for pending in batch:
-                _settle(pending.future, error=exc)
 
     async def refund(self, account_id: str, credits: int, request_id: str) -> int:
         """Return the balance after giving back up to the credits debited for ``request_id``.
@@ -1136,6 +1000,8 @@ class NatsStore:
 
         def count(message: Msg) -> None:
             entry = orjson.loads(message.data)
+            if entry["kind"] == "limits":  # admissions and releases only: no credits moved
+                return
             if since_s is None or entry["at_s"] >= since_s:
                 if entry["kind"] == "debits":  # a batch entry: one debit per request in it
                     total = totals["debit"]
@@ -1412,17 +1278,7 @@ class NatsStore:
                 except Exception:  # nothing to free on a broken connection
                     pass
 
-    # --- limits -----------------------------------------------------------------------------------
-
-    async def _read_limits(self, account_id: str) -> _Limits:
-        found = await self._kv_json(self._limits, f"acct.{account_id}")
-        if found is None:
-            state = _NO_LIMITS
-        else:
-            revision, doc = found
-            state = _Limits(revision, doc["window_start_s"], doc["count"], doc["slots"])
-        self._limit_states[account_id] = state
-        return state
+    # --- the account's writer: admissions, debits and releases in one ledger entry ---------------
 
     async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
         """Return whether one more request of ``account`` may run now, across every gateway.
@@ -1433,44 +1289,50 @@ class NatsStore:
         for ``concurrency``. The window only moves forward (a gateway whose clock runs behind
         counts into the newest window). Uses the limits of ``account`` as given; raises
         AccountNotFound when the account does not exist. ``now_s``: Unix seconds (default now).
-
-        Admissions and releases of one account that arrive while a write for it is in flight
-        are decided together and written with one compare-and-set (group commit): under load
-        one round trip serves many requests, and the decision is the same as one by one.
         """
-        now_s = time.time() if now_s is None else now_s
-        account_id = account.id
-        if not isinstance(account_id, str) or _TOKEN_RE.fullmatch(account_id) is None:
-            raise AccountNotFound(f"no account {account_id!r}")
-        pending = _PendingAdmit(account.rate_per_minute, account.max_concurrent, slot_id, now_s,
-                                asyncio.get_running_loop().create_future())
-        self._limit_batch(account_id).admits.append(pending)
-        self._kick_limits(account_id)
-        return await pending.future
+        return await self._enqueue_admit(account, slot_id, now_s, None)
 
     async def admit_and_reserve(
         self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
     ) -> AdmittedCharge:
-        """Return :meth:`admit` then, when allowed, :meth:`reserve` (two steps: admissions are
-        group-committed per account and debits chained per account, each already batched)."""
-        return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
+        """Return :meth:`admit` then, when allowed, :meth:`reserve`, decided together and written
+        as one ledger entry: one round trip for a paid request."""
+        require_credits(credits)
+        _check_request_id(request_id)
+        if request_id in self._debits:  # a retry: the debit is known, only the admission is new
+            return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
+        return await self._enqueue_admit(account, slot_id, now_s, (request_id, credits))
+
+    async def _enqueue_admit(
+        self, account: Account, slot_id: str, now_s: float | None, debit: tuple[str, int] | None
+    ) -> Any:
+        now_s = time.time() if now_s is None else now_s
+        account_id = account.id
+        if not isinstance(account_id, str) or _TOKEN_RE.fullmatch(account_id) is None:
+            raise AccountNotFound(f"no account {account_id!r}")
+        future = self._loop().create_future()
+        pending = _PendingAdmit(account.rate_per_minute, account.max_concurrent, slot_id, now_s, future, debit)
+        self._queue(account_id).admits.append(pending)
+        self._kick(account_id)
+        return await future
 
     async def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot ``slot_id``; releasing an unknown or freed slot is a no-op.
 
+        Waits up to RELEASE_DELAY_S for another write of the account to ride along with.
         Raises StoreUnavailable when the server does not answer; the store then frees the slot
         itself once the server answers again (gateways do not retry a release, and holding the
         slot for the whole SLOT_LEASE_S would refuse requests for nothing).
         """
         if not isinstance(account_id, str) or _TOKEN_RE.fullmatch(account_id) is None:
             return
-        loop = asyncio.get_running_loop()
+        loop = self._loop()
         future = loop.create_future()
-        batch = self._limit_batch(account_id)
-        batch.releases.append((slot_id, future))
-        if not batch.release_timer_set:
-            batch.release_timer_set = True
-            loop.call_later(RELEASE_DELAY_S, self._kick_limits, account_id)
+        queue = self._queue(account_id)
+        queue.releases.append((slot_id, future))
+        if not queue.release_timer_set:
+            queue.release_timer_set = True
+            loop.call_later(RELEASE_DELAY_S, self._kick, account_id)
         try:
             await future
         except StoreUnavailable:
@@ -1479,92 +1341,195 @@ class NatsStore:
             raise
         self._unknown_slots.pop((account_id, slot_id), None)
 
-    def _limit_batch(self, account_id: str) -> _LimitBatch:
-        batch = self._limit_batches.get(account_id)
-        if batch is None:
-            batch = self._limit_batches[account_id] = _LimitBatch()
-        return batch
+    def _loop(self) -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
 
-    def _kick_limits(self, account_id: str) -> None:
+    def _queue(self, account_id: str) -> _AccountQueue:
+        queue = self._queues.get(account_id)
+        if queue is None:
+            queue = self._queues[account_id] = _AccountQueue()
+        return queue
+
+    def _kick(self, account_id: str) -> None:
         """Start the account's writer unless one is running (it takes whatever is pending)."""
-        batch = self._limit_batch(account_id)
-        batch.release_timer_set = False
+        queue = self._queue(account_id)
+        queue.release_timer_set = False
         if self._closed:
             closed = StoreUnavailable("the store is closed")
-            for future in [p.future for p in batch.admits] + [f for _, f in batch.releases]:
-                if not future.done():
-                    future.set_exception(closed)
-            batch.admits, batch.releases = [], []
+            for future in _futures(queue.admits, queue.debits, queue.releases):
+                _settle(future, error=closed)
+            self._queues.pop(account_id, None)
             return
-        running = self._limit_writers.get(account_id)
-        if running is None or running.done():
-            self._limit_writers[account_id] = asyncio.get_running_loop().create_task(self._write_limits(account_id))
+        if account_id not in self._writers:
+            self._writers[account_id] = self._loop().create_task(self._write_account(account_id))
 
-    async def _write_limits(self, account_id: str) -> None:
-        batch = self._limit_batch(account_id)
-        while batch.admits or batch.releases:
-            admits, batch.admits = batch.admits, []
-            releases, batch.releases = batch.releases, []
-            try:
-                decisions = await self._commit_limits(account_id, admits, [slot for slot, _ in releases])
-            except BaseException as error:
-                if isinstance(error, _OutcomeUnknown):
-                    for pending in admits:
-                        self._unknown_slots[(account_id, pending.slot_id)] = self._settled_after()
-                    self._start_reconciler()
-                self._limit_states.pop(account_id, None)
-                failure = error if isinstance(error, Exception) else StoreUnavailable("cancelled")
-                for future in [p.future for p in admits] + [f for _, f in releases]:
-                    if not future.done():
-                        future.set_exception(failure)
-                if not isinstance(error, Exception):
-                    raise
-                continue
-            for pending, admission in zip(admits, decisions):
-                if not pending.future.done():
-                    pending.future.set_result(admission)
-            for _, future in releases:
-                if not future.done():
-                    future.set_result(None)
+    async def _write_account(self, account_id: str) -> None:
+        """Write the account's waiting admissions, debits and releases until none is left,
+        each round as one ledger entry (the ledger lock held)."""
+        admits: list[_PendingAdmit] = []
+        debits: list[_PendingDebit] = []
+        releases: list[tuple[str, asyncio.Future]] = []
+        try:
+            while True:
+                queue = self._queues.get(account_id)
+                if not queue:
+                    return
+                admits = [p for p in queue.admits if not p.future.done()]
+                debits = [p for p in queue.debits if not p.future.done()]
+                releases = queue.releases
+                queue.admits, queue.debits, queue.releases = [], [], []
+                if admits or debits or releases:
+                    async with self._ledger_lock(account_id):
+                        await self._commit(account_id, admits, debits, releases)
+        except BaseException as exc:  # cancelled at close, or a bug: no caller waits forever
+            stopped = StoreError(f"account writer stopped: {exc!r}")
+            queue = self._queues.pop(account_id, _AccountQueue())
+            for future in _futures(admits + queue.admits, debits + queue.debits, releases + queue.releases):
+                _settle(future, error=stopped)
+            raise
+        finally:
+            self._writers.pop(account_id, None)
+            if not self._queues.get(account_id):
+                self._queues.pop(account_id, None)
 
-    async def _commit_limits(self, account_id: str, admits: list[_PendingAdmit], released: list[str]) -> list[Admission]:
-        """Return the admissions of ``admits`` after writing them, and ``released``, in one CAS."""
-        state = self._limit_states.get(account_id)
-        fresh = state is None
-        if state is None:
-            state = await self._read_limits(account_id)
-        while True:
-            current = state
-            changed = False
-            if any(slot in current.slots for slot in released):
-                current = replace(current, slots={k: v for k, v in current.slots.items() if k not in released})
-                changed = True
-            decisions: list[Admission] = []
-            for pending in admits:
-                admission, written = _decide(current, pending.rate, pending.max_concurrent, pending.slot_id, pending.now_s)
-                decisions.append(admission)
-                if written is not None:
-                    current = _Limits(current.revision, written["window_start_s"], written["count"], written["slots"])
+    async def _commit(
+        self,
+        account_id: str,
+        admits: list[_PendingAdmit],
+        debits: list[_PendingDebit],
+        releases: list[tuple[str, asyncio.Future]],
+    ) -> None:
+        """Decide ``admits`` and ``debits`` in order after freeing ``releases``, write the
+        outcome as one ledger entry and settle every caller (the ledger lock held).
+
+        Decisions start from the cached head; a refusal, a short balance or a release of a slot
+        the cache has not seen may be an artefact of a stale cache (another gateway wrote
+        since), so it is confirmed on a fresh read before it is answered. A short debit is
+        also probed: a retry of a request already charged is not a new charge.
+        """
+        subject = self._ledger_prefix + account_id
+        released = [slot for slot, _ in releases]
+        precharged: set[str] = set()
+        try:
+            head = self._heads.get(account_id)
+            fresh = head is None
+            if head is None:
+                head = await self._read_head(account_id)
+            while True:
+                limits = head.limits
+                changed = False
+                doubt = any(slot not in limits.slots for slot in released)
+                if any(slot in limits.slots for slot in released):
+                    limits = replace(limits, slots={k: v for k, v in limits.slots.items() if k not in released})
                     changed = True
-            stale_release = any(slot not in state.slots for slot in released)
-            if not fresh and (stale_release or not all(d.allowed for d in decisions)):
-                # A refusal, or a release of a slot this cache has not seen, may be an artefact
-                # of a stale cache (another gateway freed slots, or took this one): decide on a
-                # fresh read before answering.
-                state, fresh = await self._read_limits(account_id), True
-                continue
-            if not changed:
-                return decisions
-            if state.revision == 0 and await self._kv_get(self._accounts, f"id.{account_id}") is None:
-                raise AccountNotFound(f"no account {account_id!r}")
-            written = {"window_start_s": current.window_start_s, "count": current.count, "slots": current.slots}
-            try:
-                revision = await self._kv_write(self._limits, f"acct.{account_id}", orjson.dumps(written), state.revision)
-            except _WrongLastSequence:
-                state, fresh = await self._read_limits(account_id), True
-                continue
-            self._limit_states[account_id] = replace(current, revision=revision)
-            return decisions
+                balance = head.balance
+                charged: list[tuple[str, int]] = []
+                admit_outcomes: list[tuple[_PendingAdmit, Admission, int | None]] = []
+                debit_outcomes: list[tuple[_PendingDebit, int | None]] = []
+                short: list[str] = []  # request ids the balance did not cover
+
+                def charge(request_id: str, credits: int) -> int | None:
+                    nonlocal balance
+                    if request_id in precharged:
+                        return balance
+                    if credits > balance:
+                        short.append(request_id)
+                        return None
+                    balance -= credits
+                    charged.append((request_id, credits))
+                    return balance
+
+                for pending in admits:
+                    admission, written = _decide(limits, pending.rate, pending.max_concurrent, pending.slot_id, pending.now_s)
+                    after = None
+                    if written is None:
+                        doubt = True
+                    else:
+                        limits, changed = written, True
+                        if pending.debit is not None:
+                            after = charge(*pending.debit)
+                    admit_outcomes.append((pending, admission, after))
+                for pending in debits:
+                    debit_outcomes.append((pending, charge(pending.request_id, pending.credits)))
+                if not fresh and (doubt or short):
+                    head, fresh = await self._read_head(account_id), True
+                    continue
+                if short:
+                    found = False
+                    for request_id in short:
+                        seq = await self._probe(subject, f"debit:{request_id}")
+                        if seq is not None:
+                            credits = next(c for r, c in _debit_terms(admits, debits) if r == request_id)
+                            await self._entry_at(seq, subject, "debit", credits)
+                            self._remember_debit(request_id, account_id, credits, seq)
+                            precharged.add(request_id)
+                            found = True
+                    if found:
+                        continue
+                if changed or charged:
+                    entry, message_id = _ledger_entry(charged, head.balance - balance, balance, limits)
+                    try:
+                        seq, duplicate = await self._publish(
+                            subject, orjson.dumps(entry), msg_id=message_id, expected_seq=head.seq
+                        )
+                    except _WrongLastSequence:
+                        head, fresh = await self._read_head(account_id), True
+                        continue
+                    except _OutcomeUnknown:
+                        self._heads.pop(account_id, None)
+                        settle_after = self._settled_after()
+                        if len(charged) == 1 and message_id.startswith("debit:"):
+                            request_id, credits = charged[0]
+                            self._unknown_debits[request_id] = (account_id, credits, settle_after)
+                        elif charged:
+                            self._unknown_batches[message_id] = (account_id, charged, settle_after)
+                        for pending, admission, _ in admit_outcomes:
+                            if admission.allowed:
+                                self._unknown_slots[(account_id, pending.slot_id)] = settle_after
+                        self._start_reconciler()
+                        raise
+                    if duplicate:
+                        if len(charged) != 1:
+                            raise StoreError(f"ledger entry {message_id!r} was stored twice: ids are minted once")
+                        # Only a lone debit's id can repeat: that request was charged before,
+                        # and nothing of this entry was written. Decide again without it.
+                        request_id, credits = charged[0]
+                        await self._entry_at(seq, subject, "debit", credits)
+                        self._remember_debit(request_id, account_id, credits, seq)
+                        precharged.add(request_id)
+                        head, fresh = await self._read_head(account_id), True
+                        continue
+                    self._heads[account_id] = _Head(seq, balance, limits)
+                    for request_id, credits in charged:
+                        self._remember_debit(request_id, account_id, credits, seq)
+                        self._unknown_debits.pop(request_id, None)
+                break
+        except Exception as exc:
+            if isinstance(exc, StoreUnavailable):
+                self._heads.pop(account_id, None)
+            for future in _futures(admits, debits, []):
+                _settle(future, error=exc)
+            for _, future in releases:  # no account holds no slot: releasing is a no-op
+                _settle(future, error=None if isinstance(exc, AccountNotFound) else exc)
+            return
+        for request_id in precharged:
+            self._unknown_debits.pop(request_id, None)
+        for pending, admission, after in admit_outcomes:
+            if pending.debit is None:
+                _settle(pending.future, admission)
+            elif not admission.allowed:
+                _settle(pending.future, AdmittedCharge(admission))
+            elif after is None:
+                _settle(pending.future, AdmittedCharge(admission, insufficient=_insufficient(pending.debit[1], balance)))
+            else:
+                _settle(pending.future, AdmittedCharge(admission, balance=after))
+        for pending, after in debit_outcomes:
+            if after is None:
+                _settle(pending.future, error=_insufficient(pending.credits, balance))
+            else:
+                _settle(pending.future, after)
+        for _, future in releases:
+            _settle(future)
 
     # --- writes whose answer was lost ------------------------------------------------------------
 
@@ -1645,9 +1610,9 @@ def _settle(future: asyncio.Future, result: Any = None, *, error: BaseException 
 
 def _decide(
     state: _Limits, limit: int, max_concurrent: int, slot_id: str, now_s: float
-) -> tuple[Admission, dict | None]:
-    """Return the admission of one request at ``now_s`` given ``state``, and the state to write
-    if it is allowed (None if refused)."""
+) -> tuple[Admission, _Limits | None]:
+    """Return the admission of one request at ``now_s`` given ``state``, and the state after
+    it if it is allowed (None if refused)."""
     window_start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
     admitted = 0
     if state.window_start_s >= window_start_s:
@@ -1659,8 +1624,41 @@ def _decide(
     if len(slots) >= max_concurrent:
         return Admission(False, limit, 0, reset_at_s, 1, "concurrency"), None
     slots[slot_id] = now_s + SLOT_LEASE_S
-    written = {"window_start_s": window_start_s, "count": admitted + 1, "slots": slots}
-    return Admission(True, limit, limit - admitted - 1, reset_at_s), written
+    return Admission(True, limit, limit - admitted - 1, reset_at_s), _Limits(window_start_s, admitted + 1, slots)
+
+
+def _ledger_entry(charged: list[tuple[str, int]], credits: int, balance_after: int, limits: _Limits) -> tuple[dict, str]:
+    """Return the ledger entry recording ``charged`` (request id, credits) and the admission
+    state ``limits``, and its de-duplication id: a lone debit is a ``debit`` entry named after
+    its request, several a ``debits`` entry named after the batch, none a ``limits`` entry."""
+    entry: dict[str, Any]
+    if len(charged) == 1:
+        request_id, _ = charged[0]
+        entry = {"kind": "debit", "request_id": request_id}
+        message_id = f"debit:{request_id}"
+    elif charged:
+        entry = {"kind": "debits", "entries": [{"request_id": r, "credits": c} for r, c in charged]}
+        message_id = f"debits:{uuid.uuid4().hex}"
+    else:
+        message_id = f"limits:{uuid.uuid4().hex}"
+        entry = {"kind": "limits", "request_id": message_id}
+    entry.update(credits=credits, balance_after=balance_after, at_s=time.time(), limits=limits.as_doc())
+    return entry, message_id
+
+
+def _debit_terms(admits: list[_PendingAdmit], debits: list[_PendingDebit]) -> Iterable[tuple[str, int]]:
+    """Yield (request id, credits) of every debit waiting in ``admits`` and ``debits``."""
+    for pending in admits:
+        if pending.debit is not None:
+            yield pending.debit
+    for pending in debits:
+        yield pending.request_id, pending.credits
+
+
+def _futures(
+    admits: list[_PendingAdmit], debits: list[_PendingDebit], releases: list[tuple[str, asyncio.Future]]
+) -> list[asyncio.Future]:
+    return [p.future for p in admits] + [p.future for p in debits] + [f for _, f in releases]
 
 
 class _Watch:

@@ -56,7 +56,7 @@ class NatsFactory:
     def stored_bytes(self) -> bytes:
         """Return every byte the server keeps on disk for this prefix's stream and buckets."""
         streams = Path(self.storage_dir, "jetstream", "$G", "streams")
-        names = {f"{self.prefix}_LEDGER"} | {f"KV_{self.prefix}_{b}" for b in ("ACCOUNTS", "KEYS", "LIMITS")}
+        names = {f"{self.prefix}_LEDGER"} | {f"KV_{self.prefix}_{b}" for b in ("ACCOUNTS", "KEYS")}
         files = sorted(f for name in names for f in (streams / name).rglob("*") if f.is_file())
         return b"".join(f.read_bytes() for f in files)
 

@@ -358,6 +358,71 @@ def test_a_debit_written_in_a_batch_is_refunded_once_and_a_retry_charges_nothing
     run(body())
 
 
+def test_a_paid_request_is_one_ledger_entry_holding_its_debit_and_the_accounts_admission_state(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10, rate_per_minute=5, max_concurrent=2)
+            before = await _ledger(server.url, prefix, account.id)
+            charge = await store.admit_and_reserve(account, "slot-1", 3, "req-1")
+            assert (charge.admission.allowed, charge.balance) == (True, 7)
+            entries = await _ledger(server.url, prefix, account.id)
+            assert len(entries) == len(before) + 1
+            entry = entries[-1]
+            assert (entry["kind"], entry["request_id"], entry["credits"], entry["balance_after"]) == ("debit", "req-1", 3, 7)
+            assert entry["limits"]["count"] == 1 and list(entry["limits"]["slots"]) == ["slot-1"]
+            _check_chain(entries)
+        finally:
+            await store.close()
+
+    run(body())
+
+
+def test_admissions_that_charge_nothing_and_lone_releases_are_limits_entries_that_are_not_usage(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            assert (await store.admit(account, "slot-1")).allowed
+            assert not (await store.admit(account, "slot-2")).allowed  # the one slot is held
+            await store.release(account.id, "slot-1")  # no other write comes: its own entry
+            assert (await store.admit(account, "slot-2")).allowed
+            entries = await _ledger(server.url, prefix, account.id)
+            assert [entry["kind"] for entry in entries] == ["topup", "limits", "limits", "limits"]
+            assert [list(entry["limits"]["slots"]) for entry in entries[1:]] == [["slot-1"], [], ["slot-2"]]
+            usage = await store.usage(account.id)
+            assert (usage.requests, usage.credits_used) == (0, 0)
+            assert await store.balance(account.id) == 10
+            _check_chain(entries)
+        finally:
+            await store.close()
+
+    run(body())
+
+
+def test_the_admission_state_lives_in_the_ledger_and_survives_a_server_restart(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10, rate_per_minute=2)
+            now_s = time.time()  # one moment for all three: one rate window
+            assert (await store.admit_and_reserve(account, "slot-1", 1, "req-1", now_s)).admission.allowed
+            assert (await store.admit_and_reserve(account, "slot-2", 1, "req-2", now_s)).admission.allowed
+        finally:
+            await store.close()
+        server.stop()
+        server.start()
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            refused = await store.admit_and_reserve(account, "slot-3", 1, "req-3", now_s)
+            assert (refused.admission.allowed, refused.admission.reason, refused.balance) == (False, "rate", None)
+            assert await store.balance(account.id) == 8
+        finally:
+            await store.close()
+
+    run(body())
+
+
 # --- answers lost in flight -------------------------------------------------------------------
 
 
@@ -366,18 +431,17 @@ def test_writes_whose_answers_were_lost_are_undone_once_the_server_answers(serve
         store = await open_nats_store(server.url, prefix=prefix, request_timeout_s=0.25)
         try:
             account = await store.create_account("acme", 10, max_concurrent=2)
-            await store.admit(account, "held")  # caches filled: each call below is one request
-            await store.balance(account.id)
+            await store.admit(account, "held")  # the head cached: the calls below are one entry
             server.pause()  # requests reach the server's socket but get no answer
             try:
-                with pytest.raises(StoreUnavailable):
-                    await store.release(account.id, "held")
-                with pytest.raises(StoreUnavailable):
-                    await store.admit(account, "lost-slot")
-                with pytest.raises(StoreUnavailable):
-                    await store.reserve(account.id, 4, "lost-debit")
+                outcomes = await asyncio.gather(
+                    store.release(account.id, "held"),
+                    store.admit_and_reserve(account, "lost-slot", 4, "lost-debit"),
+                    return_exceptions=True,
+                )
+                assert all(isinstance(outcome, StoreUnavailable) for outcome in outcomes)
             finally:
-                server.resume()  # the server now applies all three, answering no one
+                server.resume()  # the server now applies the entry, answering no one
             # The store refunds the debit and frees both slots: the 503s cost nothing.
             await _until(lambda: _refunded(store, account.id), 5.0, "the lost debit being refunded")
             assert await store.balance(account.id) == 10
