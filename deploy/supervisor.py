@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -51,6 +52,24 @@ def plan(settings: Settings) -> list[Child]:
             children.append(Child(f"{service}-{index}", [sys.executable, "-m", f"services.{service}.server", "--port", port]))
     children.append(Child("gateway", [sys.executable, "-m", "gateway.main"]))
     return children
+
+
+def busy_ports(settings: Settings) -> list[tuple[str, int]]:
+    """Return (what listens there, port) for each port of the plan that cannot be bound now,
+    probed as the servers bind (SO_REUSEADDR: a port in TIME_WAIT is free for them)."""
+    wanted = [(f"{service}-{index}", address) for service in SERVICE_NAMES
+              for index, address in enumerate(settings.service_addresses[service])]
+    wanted.append(("gateway", f"{settings.http_host}:{settings.http_port}"))
+    busy = []
+    for name, address in wanted:
+        host, port = address.rsplit(":", 1)
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, int(port)))
+            except OSError:
+                busy.append((name, int(port)))
+    return busy
 
 
 def wait_ready(settings: Settings, children: list[Child], timeout_s: float = 90.0) -> None:
@@ -102,6 +121,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-dev-key", action="store_true", help="do not create and print a development key")
     args = parser.parse_args(argv)
     settings = load_settings()
+    busy = busy_ports(settings)
+    if busy:
+        listed = ", ".join(f"{port} ({name})" for name, port in busy)
+        print(f"supervisor: ports already in use: {listed}. Free them, or choose others with "
+              "CELESTIAL_SERVICE_BASE_PORT (gRPC services) and CELESTIAL_HTTP_PORT (gateway).",
+              file=sys.stderr, flush=True)
+        return 1
     children = plan(settings)
     stopping = {"now": False}
 

@@ -9,6 +9,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 SERVICE_NAMES = ("ephemeris", "timelords", "search", "astrocartography")
+DEFAULT_SERVICE_BASE_PORT = 18100
 
 
 def _int(env: dict, name: str, default: int) -> int:
@@ -34,8 +35,10 @@ class Settings:
     service_addresses: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # CELESTIAL_<SERVICE>_PROCESSES: how many processes `make run` starts for a service.
     service_processes: dict[str, int] = field(default_factory=dict)
-    # CELESTIAL_SERVICE_BASE_PORT: first gRPC port `make run` hands out.
-    service_base_port: int = 50100
+    # CELESTIAL_SERVICE_BASE_PORT: first gRPC port `make run` hands out. Below every
+    # system's ephemeral range (Linux 32768-60999, IANA 49152-65535), where an outgoing
+    # connection could hold the port at any moment.
+    service_base_port: int = DEFAULT_SERVICE_BASE_PORT
     # CELESTIAL_SERVICE_QUEUE: requests one service process accepts at once (one computes,
     # the rest wait); beyond it the process answers RESOURCE_EXHAUSTED and the gateway 503.
     service_queue: int = 16
@@ -74,7 +77,7 @@ def default_process_counts(cpus: int | None = None) -> dict[str, int]:
 def load_settings(env: dict | None = None) -> Settings:
     """Return the settings read from ``env`` (default: the process environment)."""
     env = dict(os.environ if env is None else env)
-    base_port = _int(env, "CELESTIAL_SERVICE_BASE_PORT", 50100)
+    base_port = _int(env, "CELESTIAL_SERVICE_BASE_PORT", DEFAULT_SERVICE_BASE_PORT)
     default_processes = default_process_counts()
     processes: dict[str, int] = {}
     addresses: dict[str, tuple[str, ...]] = {}

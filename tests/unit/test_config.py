@@ -23,3 +23,11 @@ def test_process_counts_and_addresses_follow_the_environment():
 def test_nats_is_selected_only_when_its_url_is_set():
     assert load_settings({}).nats_url is None
     assert load_settings({"CELESTIAL_NATS_URL": "nats://127.0.0.1:4222"}).nats_url == "nats://127.0.0.1:4222"
+
+
+def test_make_runs_default_ports_lie_below_every_ephemeral_port_range():
+    # Linux hands out 32768-60999 and IANA reserves 49152-65535 for outgoing connections: a
+    # default in there would now and then be held by one and make `make run` fail to bind.
+    settings = load_settings({})
+    ports = [int(address.rsplit(":", 1)[1]) for addresses in settings.service_addresses.values() for address in addresses]
+    assert max(ports) < 32768
