@@ -423,6 +423,31 @@ def test_the_admission_state_lives_in_the_ledger_and_survives_a_server_restart(s
     run(body())
 
 
+def test_a_ledger_written_before_entries_carried_the_admission_state_starts_with_none_held(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            # An entry as the layout without admission state wrote it, last on the subject.
+            nc = await nats.connect(server.url)
+            try:
+                entry = {"kind": "topup", "request_id": "older", "credits": 5, "balance_after": 15, "at_s": time.time()}
+                await nc.jetstream().publish(f"{prefix.lower()}.ledger.{account.id}", json.dumps(entry).encode())
+            finally:
+                await nc.close()
+            fresh = await open_nats_store(server.url, prefix=prefix)
+            try:
+                charge = await fresh.admit_and_reserve(account, "slot-1", 2, "req-1")
+                assert (charge.admission.allowed, charge.balance) == (True, 13)
+                assert not (await fresh.admit(account, "slot-2")).allowed  # the slot just taken is held
+            finally:
+                await fresh.close()
+        finally:
+            await store.close()
+
+    run(body())
+
+
 # --- answers lost in flight -------------------------------------------------------------------
 
 
