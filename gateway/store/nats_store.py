@@ -1416,93 +1416,41 @@ class NatsStore:
             if head is None:
                 head = await self._read_head(account_id)
             while True:
-                limits = head.limits
-                changed = False
-                doubt = any(slot not in limits.slots for slot in released)
-                if any(slot in limits.slots for slot in released):
-                    limits = replace(limits, slots={k: v for k, v in limits.slots.items() if k not in released})
-                    changed = True
-                balance = head.balance
-                charged: list[tuple[str, int]] = []
-                admit_outcomes: list[tuple[_PendingAdmit, Admission, int | None]] = []
-                debit_outcomes: list[tuple[_PendingDebit, int | None]] = []
-                short: list[str] = []  # request ids the balance did not cover
-
-                def charge(request_id: str, credits: int) -> int | None:
-                    nonlocal balance
-                    if request_id in precharged:
-                        return balance
-                    if credits > balance:
-                        short.append(request_id)
-                        return None
-                    balance -= credits
-                    charged.append((request_id, credits))
-                    return balance
-
-                for pending in admits:
-                    admission, written = _decide(limits, pending.rate, pending.max_concurrent, pending.slot_id, pending.now_s)
-                    after = None
-                    if written is None:
-                        doubt = True
-                    else:
-                        limits, changed = written, True
-                        if pending.debit is not None:
-                            after = charge(*pending.debit)
-                    admit_outcomes.append((pending, admission, after))
-                for pending in debits:
-                    debit_outcomes.append((pending, charge(pending.request_id, pending.credits)))
-                if not fresh and (doubt or short):
+                decided = _decide_round(head, admits, debits, released, precharged)
+                if not fresh and (decided.doubt or decided.short):
                     head, fresh = await self._read_head(account_id), True
                     continue
-                if short:
-                    found = False
-                    for request_id in short:
-                        seq = await self._probe(subject, f"debit:{request_id}")
-                        if seq is not None:
-                            credits = next(c for r, c in _debit_terms(admits, debits) if r == request_id)
-                            await self._entry_at(seq, subject, "debit", credits)
-                            self._remember_debit(request_id, account_id, credits, seq)
-                            precharged.add(request_id)
-                            found = True
-                    if found:
-                        continue
-                if changed or charged:
-                    entry, message_id = _ledger_entry(charged, head.balance - balance, balance, limits)
-                    try:
-                        seq, duplicate = await self._publish(
-                            subject, orjson.dumps(entry), msg_id=message_id, expected_seq=head.seq
-                        )
-                    except _WrongLastSequence:
-                        head, fresh = await self._read_head(account_id), True
-                        continue
-                    except _OutcomeUnknown:
-                        self._heads.pop(account_id, None)
-                        settle_after = self._settled_after()
-                        if len(charged) == 1 and message_id.startswith("debit:"):
-                            request_id, credits = charged[0]
-                            self._unknown_debits[request_id] = (account_id, credits, settle_after)
-                        elif charged:
-                            self._unknown_batches[message_id] = (account_id, charged, settle_after)
-                        for pending, admission, _ in admit_outcomes:
-                            if admission.allowed:
-                                self._unknown_slots[(account_id, pending.slot_id)] = settle_after
-                        self._start_reconciler()
-                        raise
-                    if duplicate:
-                        if len(charged) != 1:
-                            raise StoreError(f"ledger entry {message_id!r} was stored twice: ids are minted once")
-                        # Only a lone debit's id can repeat: that request was charged before,
-                        # and nothing of this entry was written. Decide again without it.
-                        request_id, credits = charged[0]
-                        await self._entry_at(seq, subject, "debit", credits)
-                        self._remember_debit(request_id, account_id, credits, seq)
-                        precharged.add(request_id)
-                        head, fresh = await self._read_head(account_id), True
-                        continue
-                    self._heads[account_id] = _Head(seq, balance, limits)
-                    for request_id, credits in charged:
-                        self._remember_debit(request_id, account_id, credits, seq)
-                        self._unknown_debits.pop(request_id, None)
+                if decided.short and await self._find_precharged(account_id, decided.short, admits, debits, precharged):
+                    continue
+                if not (decided.changed or decided.charged):
+                    break
+                entry, message_id = _ledger_entry(
+                    decided.charged, head.balance - decided.balance, decided.balance, decided.limits
+                )
+                try:
+                    seq, duplicate = await self._publish(
+                        subject, orjson.dumps(entry), msg_id=message_id, expected_seq=head.seq
+                    )
+                except _WrongLastSequence:
+                    head, fresh = await self._read_head(account_id), True
+                    continue
+                except _OutcomeUnknown:
+                    self._remember_unknown(account_id, message_id, decided)
+                    raise
+                if duplicate:
+                    if len(decided.charged) != 1:
+                        raise StoreError(f"ledger entry {message_id!r} was stored twice: ids are minted once")
+                    # Only a lone debit's id can repeat: that request was charged before, and
+                    # nothing of this entry was written. Decide again with it granted.
+                    request_id, credits = decided.charged[0]
+                    await self._entry_at(seq, subject, "debit", credits)
+                    self._remember_debit(request_id, account_id, credits, seq)
+                    precharged.add(request_id)
+                    head, fresh = await self._read_head(account_id), True
+                    continue
+                self._heads[account_id] = _Head(seq, decided.balance, decided.limits)
+                for request_id, credits in decided.charged:
+                    self._remember_debit(request_id, account_id, credits, seq)
                 break
         except Exception as exc:
             if isinstance(exc, StoreUnavailable):
@@ -1512,24 +1460,46 @@ class NatsStore:
             for _, future in releases:  # no account holds no slot: releasing is a no-op
                 _settle(future, error=None if isinstance(exc, AccountNotFound) else exc)
             return
-        for request_id in precharged:
+        # The callers now know these requests are charged: none is a debit to undo.
+        for request_id in precharged | {request_id for request_id, _ in decided.charged}:
             self._unknown_debits.pop(request_id, None)
-        for pending, admission, after in admit_outcomes:
-            if pending.debit is None:
-                _settle(pending.future, admission)
-            elif not admission.allowed:
-                _settle(pending.future, AdmittedCharge(admission))
-            elif after is None:
-                _settle(pending.future, AdmittedCharge(admission, insufficient=_insufficient(pending.debit[1], balance)))
-            else:
-                _settle(pending.future, AdmittedCharge(admission, balance=after))
-        for pending, after in debit_outcomes:
-            if after is None:
-                _settle(pending.future, error=_insufficient(pending.credits, balance))
-            else:
-                _settle(pending.future, after)
-        for _, future in releases:
-            _settle(future)
+        _settle_round(decided, releases)
+
+    async def _find_precharged(
+        self,
+        account_id: str,
+        short: list[str],
+        admits: list[_PendingAdmit],
+        debits: list[_PendingDebit],
+        precharged: set[str],
+    ) -> bool:
+        """Return whether any request of ``short`` already has its debit in the ledger (a
+        retry), adding those to ``precharged``; LedgerConflict when it was on other terms."""
+        subject = self._ledger_prefix + account_id
+        terms = dict(_debit_terms(admits, debits))
+        found = False
+        for request_id in short:
+            seq = await self._probe(subject, f"debit:{request_id}")
+            if seq is not None:
+                await self._entry_at(seq, subject, "debit", terms[request_id])
+                self._remember_debit(request_id, account_id, terms[request_id], seq)
+                precharged.add(request_id)
+                found = True
+        return found
+
+    def _remember_unknown(self, account_id: str, message_id: str, decided: _Round) -> None:
+        """Note the debits and slots of an entry whose answer was lost, for the reconciler."""
+        self._heads.pop(account_id, None)
+        settle_after = self._settled_after()
+        if len(decided.charged) == 1:
+            request_id, credits = decided.charged[0]
+            self._unknown_debits[request_id] = (account_id, credits, settle_after)
+        elif decided.charged:
+            self._unknown_batches[message_id] = (account_id, decided.charged, settle_after)
+        for pending, admission, _ in decided.admitted:
+            if admission.allowed:
+                self._unknown_slots[(account_id, pending.slot_id)] = settle_after
+        self._start_reconciler()
 
     # --- writes whose answer was lost ------------------------------------------------------------
 
@@ -1625,6 +1595,88 @@ def _decide(
         return Admission(False, limit, 0, reset_at_s, 1, "concurrency"), None
     slots[slot_id] = now_s + SLOT_LEASE_S
     return Admission(True, limit, limit - admitted - 1, reset_at_s), _Limits(window_start_s, admitted + 1, slots)
+
+
+@dataclass
+class _Round:
+    """The decisions of one write of an account's writer, made from one head."""
+
+    limits: _Limits  # the admission state after the write
+    balance: int  # the balance after the write
+    changed: bool  # whether the admission state changed: a write is due even with no debit
+    doubt: bool  # a refusal, or a release of a slot the head does not hold
+    charged: list[tuple[str, int]]  # (request id, credits) debited, in order
+    short: list[str]  # request ids the balance did not cover
+    # Each admission, with the balance after its debit (None: it had none, or was short).
+    admitted: list[tuple[_PendingAdmit, Admission, int | None]]
+    # Each plain debit, with the balance after it (None: short).
+    debited: list[tuple[_PendingDebit, int | None]]
+
+
+def _decide_round(
+    head: _Head,
+    admits: list[_PendingAdmit],
+    debits: list[_PendingDebit],
+    released: list[str],
+    precharged: set[str],
+) -> _Round:
+    """Return the decisions for ``admits`` then ``debits``, each in arrival order, from
+    ``head`` with the slots ``released`` freed first (so a freed slot is there for an admission
+    of the same write). An admission's debit is charged only when it is allowed. Debits of
+    ``precharged`` request ids are already in the ledger: granted, not charged again."""
+    limits = head.limits
+    changed = any(slot in limits.slots for slot in released)
+    doubt = any(slot not in limits.slots for slot in released)
+    if changed:
+        limits = replace(limits, slots={k: v for k, v in limits.slots.items() if k not in released})
+    balance = head.balance
+    charged: list[tuple[str, int]] = []
+    short: list[str] = []
+
+    def charge(request_id: str, credits: int) -> int | None:
+        nonlocal balance
+        if request_id in precharged:
+            return balance
+        if credits > balance:
+            short.append(request_id)
+            return None
+        balance -= credits
+        charged.append((request_id, credits))
+        return balance
+
+    admitted: list[tuple[_PendingAdmit, Admission, int | None]] = []
+    for pending in admits:
+        admission, after_admission = _decide(limits, pending.rate, pending.max_concurrent, pending.slot_id, pending.now_s)
+        after = None
+        if after_admission is None:
+            doubt = True
+        else:
+            limits, changed = after_admission, True
+            if pending.debit is not None:
+                after = charge(*pending.debit)
+        admitted.append((pending, admission, after))
+    debited = [(pending, charge(pending.request_id, pending.credits)) for pending in debits]
+    return _Round(limits, balance, changed, doubt, charged, short, admitted, debited)
+
+
+def _settle_round(decided: _Round, releases: list[tuple[str, asyncio.Future]]) -> None:
+    """Give every caller of a written (or nothing-to-write) round its outcome."""
+    for pending, admission, after in decided.admitted:
+        if pending.debit is None:
+            _settle(pending.future, admission)
+        elif not admission.allowed:
+            _settle(pending.future, AdmittedCharge(admission))
+        elif after is None:
+            _settle(pending.future, AdmittedCharge(admission, insufficient=_insufficient(pending.debit[1], decided.balance)))
+        else:
+            _settle(pending.future, AdmittedCharge(admission, balance=after))
+    for pending, after in decided.debited:
+        if after is None:
+            _settle(pending.future, error=_insufficient(pending.credits, decided.balance))
+        else:
+            _settle(pending.future, after)
+    for _, future in releases:
+        _settle(future)
 
 
 def _ledger_entry(charged: list[tuple[str, int]], credits: int, balance_after: int, limits: _Limits) -> tuple[dict, str]:
