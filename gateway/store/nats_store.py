@@ -21,6 +21,9 @@ Layout (``P`` is the ``prefix`` option, ``CELESTIAL`` in production):
   state of the entry before it forward. A refusal computed from the cache is confirmed on a
   fresh read before it is returned, so limits are exact across gateways; the state is small
   (at most ``max_concurrent`` slots) and, being in the ledger, survives a server restart.
+  The price is ledger size: each entry carries the slots held (some 60 bytes each), and a
+  quiet account's release, with no write to ride along with, is an entry of its own (up to
+  two entries per request where a ledger of credits alone has one).
 - Every ledger write is a publish with ``Nats-Expected-Last-Subject-Sequence`` set to the
   sequence of the entry it computed ``balance_after`` from (optimistic concurrency: of two
   writers that read the same balance, one is refused and re-reads) and ``Nats-Msg-Id``
