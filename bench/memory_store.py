@@ -27,7 +27,7 @@ from gateway.store.interfaces import (
     utc_now,
     validate_origins,
 )
-from shared.errors import InsufficientCredits
+from shared.kernel.errors import InsufficientCredits
 
 
 class MemoryStore:

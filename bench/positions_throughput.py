@@ -19,7 +19,7 @@ from typing import Iterator
 import httpx
 
 from bench.loadclient import median_run, run_load
-from shared.config import REPO_ROOT, default_process_counts
+from shared.runtime.config import REPO_ROOT, default_process_counts
 from tests.api.conftest import free_port_block, start_stack, stop_stack
 
 CONNECTIONS = 16

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 
 from bench.loadclient import median_run, run_load
-from shared.config import REPO_ROOT, default_process_counts
+from shared.runtime.config import REPO_ROOT, default_process_counts
 from tests.api.conftest import free_port_block, start_gateway, start_stack, stop_stack
 from tests.natsserver import NatsServer
 

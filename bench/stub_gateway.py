@@ -14,8 +14,8 @@ import uvicorn
 
 from bench.memory_store import MemoryStore
 from gateway.app import create_app
-from shared.config import load_settings
-from shared.logging import configure_logging
+from shared.runtime.config import load_settings
+from shared.runtime.logging import configure_logging
 
 
 def main() -> None:

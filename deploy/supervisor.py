@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 
-from shared.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
+from shared.runtime.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
 
 READY_LINE = "CELESTIAL READY"
 RESTART_BACKOFF_S = 1.0

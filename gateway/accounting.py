@@ -1,8 +1,9 @@
 """What a paid request costs its account: admission under the limits, the charge, the refund.
 
-The store decides (it is shared by every gateway); this module turns its answers into HTTP
-errors and headers, and makes sure no credit is lost when the store goes away between a
-debit and the refund it owes.
+The store decides (it is shared by every gateway); this module turns its admissions into
+429s and rate-limit headers, and makes sure no credit is lost when the store goes away
+between a debit and the refund it owes. A store that cannot be reached raises its own
+errors, which ``gateway/errors.py`` answers 503.
 """
 
 from __future__ import annotations
@@ -12,25 +13,14 @@ import time
 
 import structlog
 
-from gateway.store.interfaces import Account, Admission, AdmittedCharge, Store, StoreBusy, StoreUnavailable
-from shared.errors import RateLimitExceeded, ServiceUnavailable
+from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
+from gateway.store.interfaces import Account, Admission, AdmittedCharge, Store
+from shared.kernel.errors import RateLimitExceeded
 
 log = structlog.get_logger("celestial.gateway")
 
 #: Seconds between attempts to deliver a refund the store could not take at once.
 REFUND_RETRY_S = 0.5
-
-STORE_DOWN_MESSAGE = "The key and credit store is unreachable; nothing was charged."
-
-#: Store failures that change nothing and pass: the server is down, or the embedded file
-#: stayed locked by other writers past the store's wait limit. Both are a 503, never a 500.
-TRANSIENT = (StoreUnavailable, StoreBusy)
-
-
-def store_unavailable() -> ServiceUnavailable:
-    """Return the 503 a request gets while the store cannot be reached."""
-    return ServiceUnavailable(STORE_DOWN_MESSAGE, suggestion="Retry after the number of seconds in Retry-After.")
-
 
 def rate_limit_headers(admission: Admission) -> list[tuple[bytes, bytes]]:
     """Return the X-RateLimit-* headers of an admission (limit per minute, remaining, reset in Unix s)."""
@@ -43,18 +33,18 @@ def rate_limit_headers(admission: Admission) -> list[tuple[bytes, bytes]]:
 
 def refusal(admission: Admission) -> RateLimitExceeded:
     """Return the 429 of a refused admission, carrying its Retry-After in seconds."""
+    retry_after_s = max(1, admission.retry_after_s)
     if admission.reason == "concurrency":
-        error = RateLimitExceeded(
+        return RateLimitExceeded(
             "The account already has its maximum of concurrent requests in flight.",
             suggestion="Wait for a request to finish, or send fewer at once; Retry-After says when to retry.",
+            retry_after_s=retry_after_s,
         )
-    else:
-        error = RateLimitExceeded(
-            f"The account has used its {admission.limit} requests of this minute.",
-            suggestion="Wait for the number of seconds in Retry-After (the window resets then), or ask for a higher limit.",
-        )
-    error.retry_after_s = max(1, admission.retry_after_s)
-    return error
+    return RateLimitExceeded(
+        f"The account has used its {admission.limit} requests of this minute.",
+        suggestion="Wait for the number of seconds in Retry-After (the window resets then), or ask for a higher limit.",
+        retry_after_s=retry_after_s,
+    )
 
 
 class Accounting:
@@ -67,13 +57,9 @@ class Accounting:
     async def admit(self, account: Account, slot_id: str) -> Admission:
         """Return the admission of a request; raises RateLimitExceeded (429) when refused.
 
-        Raises ServiceUnavailable (503) when the store is unreachable.
+        Raises the store's own errors when it is unreachable.
         """
-        try:
-            admission = await self.store.admit(account, slot_id, time.time())
-        except TRANSIENT:
-            raise store_unavailable() from None
-        return admission
+        return await self.store.admit(account, slot_id, time.time())
 
     def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot without making the response wait for the store."""
@@ -88,22 +74,16 @@ class Accounting:
             log.error("release_failed", account_id=account_id, error=repr(error))
 
     async def charge(self, account_id: str, credits: int, charge_id: str) -> int:
-        """Return the balance after debiting ``credits``; 402 or 503 errors as CelestialErrors."""
-        try:
-            return await self.store.reserve(account_id, credits, charge_id)
-        except TRANSIENT:
-            raise store_unavailable() from None
+        """Return the balance after debiting ``credits``; 402 as InsufficientCredits."""
+        return await self.store.reserve(account_id, credits, charge_id)
 
     async def admit_and_charge(self, account: Account, slot_id: str, credits: int, charge_id: str) -> AdmittedCharge:
         """Return the admission of a request and the charge it allowed (one store step).
 
-        Raises ServiceUnavailable (503) when the store is unreachable; refusals (429, 402)
-        come back in the result, so the caller can set the rate-limit headers first.
+        Refusals (429, 402) come back in the result, so the caller can set the rate-limit
+        headers first; an unreachable store raises its own errors.
         """
-        try:
-            return await self.store.admit_and_reserve(account, slot_id, credits, charge_id)
-        except TRANSIENT:
-            raise store_unavailable() from None
+        return await self.store.admit_and_reserve(account, slot_id, credits, charge_id)
 
     async def refund(self, account_id: str, credits: int, charge_id: str) -> None:
         """Give back a charge; while the store is down, keep retrying in the background.

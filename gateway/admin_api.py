@@ -43,37 +43,25 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from gateway.admin_cli import account_view, key_view, rotate_key, usage_view
-from gateway.envelope import error_body
+from gateway.errors import error_response, exception_message
 from gateway.json_body import read_json_body
 from gateway.store.interfaces import (
     KEY_PREFIX,
     Account,
-    AccountExists,
     AccountNotFound,
-    KeyNotActive,
     KeyNotFound,
     KeyRecord,
-    LedgerConflict,
     Store,
-    StoreBusy,
     StoreError,
-    StoreUnavailable,
     utc_now,
     validate_origins,
 )
-from shared.errors import (
-    CelestialError,
-    DuplicateAccount,
-    InactiveKey,
-    InternalError,
+from shared.kernel.errors import (
     InvalidAdminToken,
     InvalidBody,
     InvalidDatetime,
     InvalidParameter,
     MissingParameter,
-    NotFound,
-    RequestIdConflict,
-    ServiceUnavailable,
 )
 
 #: Largest admin body accepted, as for the public API (decisions.md, "Requests").
@@ -107,14 +95,9 @@ def _json(content: dict[str, Any], status: int, headers: dict[str, str] | None =
     )
 
 
-def _error(request: Request, error: CelestialError) -> Response:
-    """Return the service's error body for ``error``, with the headers its status calls for."""
-    headers = {}
-    if isinstance(error, InvalidAdminToken):
-        headers["WWW-Authenticate"] = 'Bearer realm="celestial-admin"'
-    if error.http_status in (429, 503):
-        headers["Retry-After"] = str(getattr(error, "retry_after_s", 1))
-    return _json(error_body([error], _request_id(request)), error.http_status, headers)
+def _error(request: Request, exc: Exception) -> Response:
+    """Return the error body for ``exc`` (mapped once, in ``gateway/errors.py``), never cached."""
+    return error_response(request, exc, headers={"Cache-Control": "no-store"})
 
 
 def check_admin_token(authorization: str | None, expected: str | None) -> None:
@@ -155,23 +138,8 @@ def _admin(handler: Handler, *, query: tuple[str, ...] = ()):
             check_admin_token(request.headers.get("authorization"), gateway.settings.admin_token)
             _check_query(request, query)
             status, data = await handler(request, gateway.store)
-        except CelestialError as error:
-            return _error(request, error)
-        except (AccountNotFound, KeyNotFound) as exc:
-            return _error(request, NotFound(_message(exc), suggestion=_not_found_suggestion(exc)))
-        except AccountExists as exc:
-            return _error(request, DuplicateAccount(_message(exc), param="name"))
-        except KeyNotActive as exc:
-            return _error(request, InactiveKey(_message(exc)))
-        except LedgerConflict as exc:
-            return _error(request, RequestIdConflict(_message(exc), param="request_id"))
-        except (StoreBusy, StoreUnavailable):
-            return _error(
-                request, ServiceUnavailable("The key and credit store is busy or unreachable; nothing was changed.")
-            )
-        except Exception as exc:  # a bug: log it, answer 500 with the request id only
-            log.error("admin_unhandled_exception", exc_info=exc)
-            return _error(request, InternalError(f"Internal error; request id {_request_id(request)}."))
+        except Exception as exc:
+            return _error(request, exc)
         warnings: list[str] = []
         if isinstance(data, tuple):
             data, warnings = data
@@ -181,16 +149,6 @@ def _admin(handler: Handler, *, query: tuple[str, ...] = ()):
         return _json(body, status)
 
     return endpoint
-
-
-def _message(exc: Exception) -> str:
-    return str(exc.args[0]) if exc.args else type(exc).__name__
-
-
-def _not_found_suggestion(exc: Exception) -> str:
-    if isinstance(exc, KeyNotFound):
-        return "Check the key id; GET /admin/v1/accounts/{account}/keys lists an account's keys."
-    return "Check the account name or id; names are case-sensitive."
 
 
 def _check_query(request: Request, accepted: tuple[str, ...]) -> None:
@@ -295,7 +253,7 @@ def _origins(body: dict[str, Any], name: str = "allowed_origins", *, required: b
         return validate_origins(value)
     except ValueError as exc:
         raise InvalidParameter(
-            f"{name}: {_message(exc)}.",
+            f"{name}: {exception_message(exc)}.",
             suggestion="List each origin exactly as browsers send it: scheme://host[:port], lowercase, no path.",
             param=name,
         ) from None
@@ -365,7 +323,7 @@ async def create_account(request: Request, store: Store) -> tuple[int, Any]:
         raise
     except ValueError as exc:  # the store's rules on names
         raise InvalidParameter(
-            _message(exc),
+            exception_message(exc),
             suggestion="Use a name of 1-100 characters, without surrounding spaces or the acct_ prefix.",
             param="name",
         ) from None
@@ -446,7 +404,7 @@ async def create_key(request: Request, store: Store) -> tuple[int, Any]:
     except StoreError:
         raise
     except ValueError as exc:  # the expiry passed between the check above and the store's
-        raise InvalidParameter(_message(exc), suggestion="Send a later expires_at.", param="expires_at") from None
+        raise InvalidParameter(exception_message(exc), suggestion="Send a later expires_at.", param="expires_at") from None
     log.info("admin_key_created", account_id=account.id, key_id=record.key_id)
     return 201, {"key": plain, **key_view(record)}
 

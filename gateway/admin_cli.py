@@ -28,7 +28,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, Sequence
 
-from shared.config import load_settings
+from shared.runtime.config import load_settings
 
 from gateway.store.interfaces import (
     KEY_PREFIX,

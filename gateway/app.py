@@ -17,11 +17,12 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 
 from gateway.admin_api import admin_routes
-from gateway.accounting import TRANSIENT, Accounting, rate_limit_headers, refusal, store_unavailable
+from gateway.accounting import Accounting, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint, discover_endpoints
-from gateway.envelope import error_body, success_body
+from gateway.envelope import success_body
+from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, request_id_of
 from gateway.json_body import read_json_body
 from gateway.middleware import RequestContextMiddleware, new_request_id
 from gateway.openapi import build_openapi, render_docs_page
@@ -29,15 +30,10 @@ from gateway.rpc import ServicePool
 from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Account, Admission, Store
 from gateway.transcoder import request_from_json, request_from_query
-from shared.config import SERVICE_NAMES, Settings
-from shared.errors import (
-    CelestialError,
-    InternalError,
-    InvalidBody,
-    MethodNotAllowed,
-    NotFound,
-)
-from shared.validation import credit_cost, validate
+from shared.kernel import engine
+from shared.kernel.errors import CelestialError, InvalidBody
+from shared.runtime.config import SERVICE_NAMES, Settings
+from shared.runtime.validation import credit_cost, validate
 
 API_VERSION = "v1"
 BUILD_VERSION = "0.1.0"
@@ -55,41 +51,8 @@ class JSONResponse(Response):
         return orjson.dumps(content)
 
 
-def _request_id(request: Request) -> str:
-    return request.scope.get("state", {}).get("request_id", "")
-
-
-def error_response(request: Request, error: CelestialError) -> JSONResponse:
-    """Return the spec's error body for ``error``, with Retry-After where it applies."""
-    headers = {}
-    if error.http_status in (429, 503):
-        headers["Retry-After"] = str(getattr(error, "retry_after_s", 1))
-    if isinstance(error, MethodNotAllowed) and getattr(error, "allow", None):
-        headers["Allow"] = error.allow
-    return JSONResponse(error_body([error], _request_id(request)), status_code=error.http_status, headers=headers)
-
-
-async def _handle_celestial_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, CelestialError)
+async def _handle_any(request: Request, exc: Exception) -> Response:
     return error_response(request, exc)
-
-
-async def _handle_http_exception(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPException)
-    if exc.status_code == 405:
-        error = MethodNotAllowed(f"{request.method} is not allowed on {request.url.path}.")
-        error.allow = (exc.headers or {}).get("Allow", "")
-        if error.allow:
-            error.suggestion = f"Use {error.allow}."
-        return error_response(request, error)
-    if exc.status_code == 404:
-        return error_response(request, NotFound(f"No endpoint at {request.url.path}."))
-    return error_response(request, InternalError(f"Unexpected HTTP error {exc.status_code}."))
-
-
-async def _handle_unexpected(request: Request, exc: Exception) -> Response:
-    log.error("unhandled_exception", exc_info=exc)
-    return error_response(request, InternalError(f"Internal error; request id {_request_id(request)}."))
 
 
 async def read_parameters(request: Request, endpoint: Endpoint):
@@ -127,10 +90,7 @@ class Gateway:
     async def authenticate(self, request: Request) -> Account:
         """Return the request's account; 401/403 for the key and origin, 503 while the store
         is unreachable."""
-        try:
-            account, _key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
-        except TRANSIENT:
-            raise store_unavailable() from None
+        account, _key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
         request.scope["state"]["account_id"] = account.id
         return account
 
@@ -207,7 +167,7 @@ class Gateway:
 
     async def serve(self, request: Request, endpoint: Endpoint) -> Response:
         """Authenticate, transcode, validate, admit and charge, call the service, render."""
-        request_id = _request_id(request)
+        request_id = request_id_of(request)
         state = request.scope["state"]
         account = await self.authenticate(request)
         try:
@@ -226,7 +186,7 @@ class Gateway:
 
     async def serve_batch(self, request: Request) -> Response:
         """Run POST /v1/batch: one admission, then every sub-request on its own."""
-        request_id = _request_id(request)
+        request_id = request_id_of(request)
         state = request.scope["state"]
         account = await self.authenticate(request)
         started = time.perf_counter()
@@ -238,12 +198,12 @@ class Gateway:
                 message = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
                 return await self.execute(account, endpoint, message, f"{request_id}.{index}", state, admit=False)
 
-            results, credits_used = await run_batch(subrequests, self.endpoints, execute)
+            results, credits_used = await run_batch(subrequests, self.endpoints, execute, request_id)
         finally:
             self.release(account, state)
         try:
             remaining = await self.store.balance(account.id)
-        except TRANSIENT:
+        except TRANSIENT_STORE_ERRORS:
             remaining = None
         succeeded = sum(1 for result in results if result["status"] == 200)
         state["credits_used"] = credits_used
@@ -269,13 +229,8 @@ def _guarded(serve):
     async def handle(request: Request) -> Response:
         try:
             return await serve(request)
-        except CelestialError as error:
+        except Exception as error:
             return error_response(request, error)
-        except TRANSIENT:
-            return error_response(request, store_unavailable())
-        except Exception as error:  # a bug: log it, answer 500 with the request id only
-            log.error("unhandled_exception", exc_info=error)
-            return error_response(request, InternalError(f"Internal error; request id {_request_id(request)}."))
 
     return handle
 
@@ -302,6 +257,8 @@ async def _readyz(request: Request) -> Response:
 
 def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     """Return the gateway application; ``store`` defaults to the embedded SQLite store."""
+    # Validation reads moments and names with the kernel, which computes from these files.
+    engine.use_ephemeris_files(settings.ephe_path)
     endpoints = discover_endpoints()
     openapi_document = build_openapi(endpoints, version=BUILD_VERSION)
     openapi_bytes = orjson.dumps(openapi_document)
@@ -342,9 +299,5 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
         routes=routes,
         middleware=middleware,
         lifespan=lifespan,
-        exception_handlers={
-            CelestialError: _handle_celestial_error,
-            HTTPException: _handle_http_exception,
-            Exception: _handle_unexpected,
-        },
+        exception_handlers={HTTPException: _handle_any, Exception: _handle_any},
     )

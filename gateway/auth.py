@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import structlog
 
-from shared.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
+from shared.kernel.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
 
 from gateway.store.interfaces import Account, KeyRecord, Store, hash_key, is_well_formed_key, utc_now
 

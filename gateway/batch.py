@@ -11,16 +11,13 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-import structlog
-
 from gateway.endpoints import Endpoint
-from shared.errors import CelestialError, InternalError, InvalidBody, InvalidParameter, MissingParameter, NotFound
+from gateway.errors import as_celestial_error
+from shared.kernel.errors import InvalidBody, InvalidParameter, MissingParameter, NotFound
 
 #: Sub-requests one batch may carry (decisions.md: 1-50).
 MAX_SUBREQUESTS = 50
 BATCH_PATH = "/v1/batch"
-
-log = structlog.get_logger("celestial.gateway")
 
 
 @dataclass(frozen=True)
@@ -92,9 +89,12 @@ Executor = Callable[[Endpoint, dict[str, Any], int], Awaitable[dict[str, Any]]]
 
 
 async def run_batch(
-    subrequests: list[SubRequest], endpoints: dict[str, Endpoint], execute: Executor
+    subrequests: list[SubRequest], endpoints: dict[str, Endpoint], execute: Executor, request_id: str
 ) -> tuple[list[dict[str, Any]], int]:
     """Return (results in the order given, credits charged for the successful ones).
+
+    A sub-request's error is answered as the whole request's would be (``gateway/errors.py``);
+    ``request_id`` is the batch's, each sub-request's being ``{request_id}.{index}``.
 
     Each result is ``{index, status, data, warnings?}`` or ``{index, status, errors}``.
     """
@@ -107,11 +107,8 @@ async def run_batch(
                                suggestion="Use an endpoint path listed at /v1/openapi.json, e.g. /v1/positions.",
                                param=f"requests[{sub.index}].endpoint")
             body = await execute(endpoint, sub.params, sub.index)
-        except CelestialError as error:
-            return {"index": sub.index, "status": error.http_status, "errors": [error.as_dict()]}, 0
-        except Exception as bug:
-            log.error("batch_subrequest_failed", index=sub.index, exc_info=bug)
-            error = InternalError("Internal error in this sub-request; the others are unaffected.")
+        except Exception as exc:
+            error = as_celestial_error(exc, f"{request_id}.{sub.index}")
             return {"index": sub.index, "status": error.http_status, "errors": [error.as_dict()]}, 0
         result = {"index": sub.index, "status": 200, "data": body["data"]}
         if body.get("warnings"):

@@ -11,7 +11,7 @@ from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
-from shared.config import SERVICE_NAMES
+from shared.runtime.config import SERVICE_NAMES
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
-from shared.errors import CelestialError
+from shared.kernel.errors import CelestialError
 
 _RENDERERS: dict[Descriptor, Callable[[Message], Any]] = {}
 

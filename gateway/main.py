@@ -7,8 +7,8 @@ import argparse
 import uvicorn
 
 from gateway.app import create_app
-from shared.config import load_settings
-from shared.logging import configure_logging
+from shared.runtime.config import load_settings
+from shared.runtime.logging import configure_logging
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,7 +1,10 @@
 """Channels to the service processes, deadlines, and the one gRPC-to-HTTP error mapping.
 
 Each service is a pool of processes; one channel per service lists them all and balances
-with ``round_robin`` over the ones whose standard health check answers SERVING. This is the
+with ``round_robin`` over the ones whose standard health check answers SERVING. A process
+whose queue is full answers RESOURCE_EXHAUSTED and one that is going away UNAVAILABLE; the
+channel's ``retryPolicy`` sends the call to another process then (computations are pure and
+credits are reserved once per HTTP request, so a retry cannot charge twice). This is the
 only module that catches ``grpc.aio.AioRpcError``.
 """
 
@@ -13,20 +16,19 @@ from typing import Any
 
 import grpc
 
-from celestial.v1 import errors_pb2
-from shared.errors import (
+from shared.kernel.errors import (
     CelestialError,
     DeadlineExceeded,
     InternalError,
     InvalidParameter,
     NotImplementedEndpoint,
     ServiceUnavailable,
-    error_class_for_code,
 )
-from shared.rpc_server import ERROR_METADATA_KEY, REQUEST_ID_METADATA_KEY
+from shared.runtime.server import REQUEST_ID_METADATA_KEY
+from shared.runtime.status import error_from_call
 
 # Canonical gRPC codes to our errors (google/rpc/code.proto's HTTP mapping, narrowed to the
-# product's own rows of DESIGN.md). Used only when a status carries no ErrorDetail.
+# product's own rows of DESIGN.md). Used only when a status carries no ErrorInfo of ours.
 _STATUS_TABLE: dict[grpc.StatusCode, type[CelestialError]] = {
     grpc.StatusCode.INVALID_ARGUMENT: InvalidParameter,
     grpc.StatusCode.OUT_OF_RANGE: InvalidParameter,
@@ -36,9 +38,8 @@ _STATUS_TABLE: dict[grpc.StatusCode, type[CelestialError]] = {
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
 }
 
-# Codes after which the same call may go to another process of the pool: computations are
-# pure and credits are reserved once per HTTP request, so a retry cannot charge twice.
-_RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)
+# gRPC allows at most 5 attempts of one call.
+MAX_ATTEMPTS = 5
 
 
 def channel_target(addresses: tuple[str, ...]) -> str:
@@ -54,12 +55,27 @@ def channel_target(addresses: tuple[str, ...]) -> str:
     return "ipv4:" + ",".join(addresses)
 
 
-_SERVICE_CONFIG = json.dumps(
-    {
-        "loadBalancingConfig": [{"round_robin": {}}],
-        "healthCheckConfig": {"serviceName": ""},
-    }
-)
+def service_config(processes: int) -> str:
+    """Return the channel's service config: round robin over healthy processes, and a retry
+    on another process (as many attempts as processes, 2 to 5) when one is busy or going away."""
+    return json.dumps(
+        {
+            "loadBalancingConfig": [{"round_robin": {}}],
+            "healthCheckConfig": {"serviceName": ""},
+            "methodConfig": [
+                {
+                    "name": [{}],
+                    "retryPolicy": {
+                        "maxAttempts": min(MAX_ATTEMPTS, max(2, processes)),
+                        "initialBackoff": "0.005s",
+                        "maxBackoff": "0.05s",
+                        "backoffMultiplier": 2,
+                        "retryableStatusCodes": ["UNAVAILABLE", "RESOURCE_EXHAUSTED"],
+                    },
+                }
+            ],
+        }
+    )
 
 
 class ServicePool:
@@ -73,8 +89,8 @@ class ServicePool:
         self.channel = grpc.aio.insecure_channel(
             channel_target(addresses),
             options=[
-                ("grpc.service_config", _SERVICE_CONFIG),
-                ("grpc.enable_retries", 0),
+                ("grpc.service_config", service_config(len(addresses))),
+                ("grpc.enable_retries", 1),
                 ("grpc.initial_reconnect_backoff_ms", 200),
                 ("grpc.max_reconnect_backoff_ms", 2000),
             ],
@@ -89,19 +105,10 @@ class ServicePool:
                 request_serializer=type(request).SerializeToString,
                 response_deserializer=response_cls.FromString,
             )
-        attempts = max(1, len(self.addresses))
-        metadata = ((REQUEST_ID_METADATA_KEY, request_id),)
-        last: grpc.aio.AioRpcError | None = None
-        for _ in range(attempts):
-            try:
-                return await callable_(request, timeout=timeout_s, metadata=metadata)
-            except grpc.aio.AioRpcError as error:
-                last = error
-                if error.code() not in _RETRYABLE or _detail(error) is not None:
-                    break
-        assert last is not None
-        raise map_rpc_error(last, self.name)
-
+        try:
+            return await callable_(request, timeout=timeout_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
+        except grpc.aio.AioRpcError as error:
+            raise map_rpc_error(error, self.name) from None
     async def ready(self, timeout_s: float = 1.0) -> bool:
         """Return whether at least one process of the pool answers its health check."""
         from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -117,20 +124,11 @@ class ServicePool:
         await self.channel.close()
 
 
-def _detail(error: grpc.aio.AioRpcError) -> errors_pb2.ErrorDetail | None:
-    for key, value in error.trailing_metadata() or ():
-        if key == ERROR_METADATA_KEY:
-            return errors_pb2.ErrorDetail.FromString(value)
-    return None
-
-
 def map_rpc_error(error: grpc.aio.AioRpcError, service: str) -> CelestialError:
-    """Return the CelestialError a failed call stands for (its ErrorDetail when it has one)."""
-    detail = _detail(error)
-    if detail is not None:
-        cls = error_class_for_code(detail.code)
-        mapped = cls(detail.message, suggestion=detail.suggestion or None, param=detail.param or None)
-        return mapped
+    """Return the CelestialError a failed call stands for (the one its status carries, if any)."""
+    carried = error_from_call(error)
+    if carried is not None:
+        return carried
     code = error.code()
     cls = _STATUS_TABLE.get(code, InternalError)
     if cls is NotImplementedEndpoint:

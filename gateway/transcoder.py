@@ -1,7 +1,7 @@
 """HTTP parameters to protobuf request messages: query strings and JSON bodies, by descriptor.
 
 Type coercion, comma-separated lists, one-of members and unknown-parameter refusal all
-follow the proto options (`shared/validation.py` reads the same rules); nothing here is
+follow the proto options (`shared/runtime/validation.py` reads the same rules); nothing here is
 written per endpoint.
 """
 
@@ -14,8 +14,8 @@ import orjson
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from shared.errors import ConflictingParameters, InvalidParameter
-from shared.validation import CALCULATION_FLAGS, FieldSpec, message_spec, parse_scalar
+from shared.kernel.errors import ConflictingParameters, InvalidParameter
+from shared.runtime.validation import CALCULATION_FLAGS, FieldSpec, message_spec, parse_scalar
 
 
 def request_from_query(message_cls: type[Message], items: Iterable[tuple[str, str]], path: str) -> Message:

@@ -1,1 +1,2 @@
-"""The Celestial kernel: ephemeris, time, bodies, charts and the rules every service shares."""
+"""The code every service shares: ``kernel`` (pure astronomy and astrology) and ``runtime``
+(the service process around it)."""

@@ -6,6 +6,12 @@ import sys
 
 import pytest
 
+from shared.kernel import engine
+from shared.runtime.config import load_settings
+
+# The kernel computes from the repository's ephemeris files in every test, as a service does.
+engine.use_ephemeris_files(load_settings().ephe_path)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _stop_the_shared_nats_server():

@@ -4,7 +4,7 @@ else the embedded SQLite file under CELESTIAL_DATA_DIR."""
 from __future__ import annotations
 
 from gateway.store.interfaces import Store
-from shared.config import Settings
+from shared.runtime.config import Settings
 
 
 async def open_configured_store(settings: Settings) -> Store:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import AsyncIterator, Iterable, Literal, Protocol, runtime_checkable
 
-from shared.errors import InsufficientCredits
+from shared.kernel.errors import InsufficientCredits
 
 #: The fixed prefix of every key (spec, Authentication 2), there for secret scanners.
 KEY_PREFIX = "svc_live_"

@@ -123,7 +123,7 @@ import structlog
 from nats.aio.msg import Msg
 from nats.js import api
 
-from shared.errors import InsufficientCredits
+from shared.kernel.errors import InsufficientCredits
 
 from gateway.store.interfaces import (
     RATE_WINDOW_S,

@@ -50,7 +50,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterable, Iterator, TypeVar
 
-from shared.errors import InsufficientCredits
+from shared.kernel.errors import InsufficientCredits
 
 from gateway.store.group_commit import GroupCommitter
 from gateway.store.interfaces import (

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from celestial.v1 import astrocartography_service_pb2_grpc
-from shared.rpc_server import serve_main
+from celestial.v1 import astrocartography_service_pb2
+from shared.runtime.server import serve_main
 
+SERVICE = astrocartography_service_pb2.DESCRIPTOR.services_by_name["AstrocartographyService"]
 
-class AstrocartographyServicer(astrocartography_service_pb2_grpc.AstrocartographyServiceServicer):
-    """Every RPC is inherited from the generated base, which answers UNIMPLEMENTED."""
+HANDLERS: dict = {}
 
 
 def main(argv: list[str] | None = None) -> None:
-    serve_main(
-        "astrocartography",
-        astrocartography_service_pb2_grpc.add_AstrocartographyServiceServicer_to_server,
-        AstrocartographyServicer(),
-        "celestial.v1.AstrocartographyService",
-        argv,
-    )
+    serve_main("astrocartography", SERVICE, HANDLERS, argv)
 
 
 if __name__ == "__main__":

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.aspects import Point, find_aspects, find_parallels, parse_aspect_types
-from shared.bodies import resolve_bodies
-from shared.positions import CalcFlags, compute_positions
-from shared.wire import moment_from
+from shared.kernel.aspects import Point, find_aspects, find_parallels, parse_aspect_types
+from shared.kernel.deadline import Deadline
+from shared.kernel.positions import CalcFlags, compute_positions
+from shared.runtime.wire import bodies_from, flags_from, moment_from
 
 
-def compute(request: pb.ComputeAspectsRequest) -> pb.ComputeAspectsResponse:
+def compute(request: pb.ComputeAspectsRequest, deadline: Deadline) -> pb.ComputeAspectsResponse:
     """Return the /v1/aspects reply.
 
     Angles between bodies do not depend on the zodiac, so a sidereal request is computed
-    tropically and returns the same numbers.
+    tropically and returns the same numbers (its ayanamsha is read, so a bad name is refused,
+    and then left aside).
     """
-    bodies = resolve_bodies(list(request.bodies))
-    result = compute_positions(moment_from(request), bodies, CalcFlags(speed=True))
+    flags_from(request)
+    flags = CalcFlags(speed=True)
+    result = compute_positions(moment_from(request), bodies_from(request, flags), flags)
     points = [
         Point(name=r.body, longitude_deg=r.longitude, speed_deg_per_day=r.speed, declination_deg=r.declination)
         for r in result.records

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris.houses import house_record, house_set_for
-from services.ephemeris.positions import calc_flags, position_record, positions_for
-from shared.positions import ayanamsha_value
-from shared.wire import moment_from
+from services.ephemeris import houses, positions
+from shared.kernel.deadline import Deadline
+from shared.kernel.positions import ayanamsha_value
 
 
-def compute(request: pb.ComputeChartRequest) -> pb.ComputeChartResponse:
-    """Return the /v1/chart reply."""
-    result = positions_for(request)
-    houses = house_set_for(request)
-    data = pb.ChartData(positions=[position_record(r) for r in result.records], houses=house_record(houses))
-    flags = calc_flags(request)
-    if flags.sidereal is not None:
-        data.ayanamsha = ayanamsha_value(moment_from(request), flags.sidereal)
-    warnings = [c.message for c in result.conditions] + [c.message for c in houses.warnings]
+def compute(request: pb.ComputeChartRequest, deadline: Deadline) -> pb.ComputeChartResponse:
+    """Return the /v1/chart reply: the moment and the flags are read once and shared by the
+    positions and the houses."""
+    query = positions.read_query(request)
+    result = positions.positions_of(query)
+    house_set = houses.houses_of(houses.read_query(request, query.moment, query.flags))
+    data = pb.ChartData(positions=[positions.position_record(r) for r in result.records], houses=houses.house_record(house_set))
+    if query.flags.sidereal is not None:
+        data.ayanamsha = ayanamsha_value(query.moment, query.flags.sidereal)
+    warnings = [c.message for c in result.conditions] + [c.message for c in house_set.warnings]
     return pb.ComputeChartResponse(data=data, warnings=warnings)

@@ -2,24 +2,39 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.ayanamshas import parse_ayanamsha
-from shared.houses import HouseSet, compute_houses, parse_house_system
-from shared.wire import moment_from
+from shared.kernel.ayanamshas import Ayanamsha
+from shared.kernel.deadline import Deadline
+from shared.kernel.houses import HouseSet, HouseSystem, compute_houses
+from shared.kernel.positions import CalcFlags
+from shared.kernel.timescale import Moment
+from shared.runtime.wire import flags_from, house_system_from, moment_from
 
 
-def house_set_for(request) -> HouseSet:
-    """Return the kernel house set for a request with lat, lon, system and optional flags."""
-    fields = request.DESCRIPTOR.fields_by_name
-    sidereal = parse_ayanamsha(request.sidereal) if "sidereal" in fields and request.HasField("sidereal") else None
-    no_nutation = bool("no_nutation" in fields and request.no_nutation)
+@dataclass(frozen=True)
+class HousesQuery:
+    """A houses request read once: moment, place (degrees north and east), system and zodiac."""
+
+    moment: Moment
+    latitude_deg: float
+    longitude_deg: float
+    system: HouseSystem
+    sidereal: Ayanamsha | None
+    no_nutation: bool
+
+
+def read_query(request, moment: Moment, flags: CalcFlags) -> HousesQuery:
+    """Return the query of a request with lat, lon and system, at the ``moment`` and under the
+    ``flags`` (sidereal, no_nutation) the caller has read from it already."""
+    return HousesQuery(moment, request.lat, request.lon, house_system_from(request), flags.sidereal, flags.no_nutation)
+
+
+def houses_of(query: HousesQuery) -> HouseSet:
+    """Return the kernel house set ``query`` asks for."""
     return compute_houses(
-        moment_from(request),
-        request.lat,
-        request.lon,
-        parse_house_system(request.system),
-        sidereal=sidereal,
-        no_nutation=no_nutation,
+        query.moment, query.latitude_deg, query.longitude_deg, query.system, sidereal=query.sidereal, no_nutation=query.no_nutation
     )
 
 
@@ -36,7 +51,7 @@ def house_record(houses: HouseSet) -> pb.HouseSet:
     )
 
 
-def compute(request: pb.ComputeHousesRequest) -> pb.ComputeHousesResponse:
+def compute(request: pb.ComputeHousesRequest, deadline: Deadline) -> pb.ComputeHousesResponse:
     """Return the /v1/houses reply."""
-    houses = house_set_for(request)
+    houses = houses_of(read_query(request, moment_from(request), flags_from(request)))
     return pb.ComputeHousesResponse(data=house_record(houses), warnings=[c.message for c in houses.warnings])

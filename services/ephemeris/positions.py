@@ -2,38 +2,34 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.ayanamshas import parse_ayanamsha
-from shared.bodies import resolve_bodies
-from shared.positions import CalcFlags, EclipticPosition, Observer, PositionsResult, compute_positions
-from shared.wire import moment_from
+from shared.kernel.deadline import Deadline
+from shared.kernel.positions import CalcFlags, EclipticPosition, Observer, PositionsResult, compute_positions
+from shared.kernel.timescale import Moment
+from shared.runtime.wire import bodies_from, flags_from, moment_from, observer_from
 
 
-def calc_flags(request) -> CalcFlags:
-    """Return the kernel's CalcFlags for a request carrying any of the seven flags."""
-    def flag(name: str, default: bool = False) -> bool:
-        return getattr(request, name) if name in request.DESCRIPTOR.fields_by_name and request.HasField(name) else default
+@dataclass(frozen=True)
+class PositionsQuery:
+    """A positions request read once: the moment, the resolved bodies, the flags, the observer."""
 
-    sidereal = None
-    if "sidereal" in request.DESCRIPTOR.fields_by_name and request.HasField("sidereal"):
-        sidereal = parse_ayanamsha(request.sidereal)
-    return CalcFlags(
-        sidereal=sidereal,
-        equatorial=flag("equatorial"),
-        speed=flag("speed", True),
-        no_nutation=flag("no_nutation"),
-        j2000=flag("j2000"),
-        topocentric=flag("topocentric"),
-        heliocentric=flag("heliocentric"),
-    )
+    moment: Moment
+    bodies: tuple[str, ...]
+    flags: CalcFlags
+    observer: Observer | None
 
 
-def observer_of(request) -> Observer | None:
-    """Return the observer a request gives with lat/lon (alt in meters), or None."""
-    if request.HasField("lat") and request.HasField("lon"):
-        altitude = request.alt if request.HasField("alt") else 0.0
-        return Observer(latitude_deg=request.lat, longitude_deg=request.lon, altitude_m=altitude)
-    return None
+def read_query(request) -> PositionsQuery:
+    """Return the query of a positions-like request (moment, bodies, flags, lat/lon/alt)."""
+    flags = flags_from(request)
+    return PositionsQuery(moment_from(request), bodies_from(request, flags), flags, observer_from(request, flags))
+
+
+def positions_of(query: PositionsQuery) -> PositionsResult:
+    """Return the kernel positions ``query`` asks for."""
+    return compute_positions(query.moment, query.bodies, query.flags, query.observer)
 
 
 def position_record(record) -> dict:
@@ -68,16 +64,9 @@ def position_record(record) -> dict:
     return {"equatorial": fields}
 
 
-def positions_for(request) -> PositionsResult:
-    """Return the kernel positions a positions-like request asks for."""
-    flags = calc_flags(request)
-    bodies = resolve_bodies(list(request.bodies), heliocentric=flags.heliocentric)
-    return compute_positions(moment_from(request), bodies, flags, observer_of(request))
-
-
-def compute(request: pb.ComputePositionsRequest) -> pb.ComputePositionsResponse:
-    """Return the /v1/positions reply."""
-    result = positions_for(request)
+def compute(request: pb.ComputePositionsRequest, deadline: Deadline) -> pb.ComputePositionsResponse:
+    """Return the /v1/positions reply (one moment: too quick to need the deadline)."""
+    result = positions_of(read_query(request))
     return pb.ComputePositionsResponse(
         data=[position_record(r) for r in result.records],
         warnings=[c.message for c in result.conditions],

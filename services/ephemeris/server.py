@@ -1,40 +1,26 @@
-"""The ephemeris service process: a thin gRPC servicer over the single-moment computations."""
+"""The ephemeris service process: each built RPC and the module that computes it.
+
+RPCs of ``EphemerisService`` missing here answer UNIMPLEMENTED (HTTP 501).
+"""
 
 from __future__ import annotations
 
-from celestial.v1 import ephemeris_service_pb2_grpc
+from celestial.v1 import ephemeris_service_pb2
 from services.ephemeris import aspects, chart, houses, positions
-from shared.rpc_server import serve_main, unary
+from shared.runtime.server import serve_main
 
+SERVICE = ephemeris_service_pb2.DESCRIPTOR.services_by_name["EphemerisService"]
 
-class EphemerisServicer(ephemeris_service_pb2_grpc.EphemerisServiceServicer):
-    """Routes each RPC to its module; RPCs not overridden answer UNIMPLEMENTED (HTTP 501)."""
-
-    @unary
-    def ComputePositions(self, request):
-        return positions.compute(request)
-
-    @unary
-    def ComputeHouses(self, request):
-        return houses.compute(request)
-
-    @unary
-    def ComputeChart(self, request):
-        return chart.compute(request)
-
-    @unary
-    def ComputeAspects(self, request):
-        return aspects.compute(request)
+HANDLERS = {
+    "ComputePositions": positions.compute,
+    "ComputeHouses": houses.compute,
+    "ComputeChart": chart.compute,
+    "ComputeAspects": aspects.compute,
+}
 
 
 def main(argv: list[str] | None = None) -> None:
-    serve_main(
-        "ephemeris",
-        ephemeris_service_pb2_grpc.add_EphemerisServiceServicer_to_server,
-        EphemerisServicer(),
-        "celestial.v1.EphemerisService",
-        argv,
-    )
+    serve_main("ephemeris", SERVICE, HANDLERS, argv)
 
 
 if __name__ == "__main__":

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from celestial.v1 import search_service_pb2_grpc
-from shared.rpc_server import serve_main
+from celestial.v1 import search_service_pb2
+from shared.runtime.server import serve_main
 
+SERVICE = search_service_pb2.DESCRIPTOR.services_by_name["SearchService"]
 
-class SearchServicer(search_service_pb2_grpc.SearchServiceServicer):
-    """Every RPC is inherited from the generated base, which answers UNIMPLEMENTED."""
+HANDLERS: dict = {}
 
 
 def main(argv: list[str] | None = None) -> None:
-    serve_main(
-        "search",
-        search_service_pb2_grpc.add_SearchServiceServicer_to_server,
-        SearchServicer(),
-        "celestial.v1.SearchService",
-        argv,
-    )
+    serve_main("search", SERVICE, HANDLERS, argv)
 
 
 if __name__ == "__main__":

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from celestial.v1 import timelords_service_pb2_grpc
-from shared.rpc_server import serve_main
+from celestial.v1 import timelords_service_pb2
+from shared.runtime.server import serve_main
 
+SERVICE = timelords_service_pb2.DESCRIPTOR.services_by_name["TimeLordsService"]
 
-class TimeLordsServicer(timelords_service_pb2_grpc.TimeLordsServiceServicer):
-    """Every RPC is inherited from the generated base, which answers UNIMPLEMENTED."""
+HANDLERS: dict = {}
 
 
 def main(argv: list[str] | None = None) -> None:
-    serve_main(
-        "timelords",
-        timelords_service_pb2_grpc.add_TimeLordsServiceServicer_to_server,
-        TimeLordsServicer(),
-        "celestial.v1.TimeLordsService",
-        argv,
-    )
+    serve_main("timelords", SERVICE, HANDLERS, argv)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from deploy.supervisor import READY_LINE
-from shared.config import REPO_ROOT
+from shared.runtime.config import REPO_ROOT
 
 START_TIMEOUT_S = 120
 

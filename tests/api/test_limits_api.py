@@ -14,7 +14,7 @@ import time
 import httpx
 
 from gateway.store.choice import open_configured_store
-from shared.config import load_settings
+from shared.runtime.config import load_settings
 from tests.api.test_conventions_api import assert_error, balance
 
 POSITIONS = "/v1/positions"

@@ -11,7 +11,7 @@ import pytest
 
 from gateway.accounting import REFUND_RETRY_S, Accounting
 from gateway.store.sqlite_store import SqliteStore
-from shared.errors import ServiceUnavailable
+from shared.kernel.errors import ServiceUnavailable
 
 
 def locked(path) -> sqlite3.Connection:

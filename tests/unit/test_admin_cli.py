@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.config import REPO_ROOT
+from shared.runtime.config import REPO_ROOT
 
 from gateway.auth import KeyAuthenticator
 from gateway.store import SqliteStore, hash_key

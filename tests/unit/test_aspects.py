@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from shared.aspects import (
+from shared.kernel.aspects import (
     ASPECT_NAMES,
     ASPECT_TYPES,
     DEFAULT_PARALLEL_ORB,
@@ -19,7 +19,7 @@ from shared.aspects import (
     find_parallels_between,
     parse_aspect_types,
 )
-from shared.errors import InvalidParameter
+from shared.kernel.errors import InvalidParameter
 
 # The decision table, restated here so a change to the data is a visible test change.
 EXPECTED = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from shared.bodies import ALL, ASTEROIDS, PLANETS, canonical_body, is_asteroid, resolve_bodies
-from shared.errors import BodyNotEligible, BodyNotFound
+from shared.kernel.bodies import ALL, ASTEROIDS, PLANETS, canonical_body, is_asteroid, resolve_bodies
+from shared.kernel.errors import BodyNotEligible, BodyNotFound
 
 
 def test_planets_group_is_sun_through_pluto_plus_mean_node():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.config import default_process_counts, load_settings
+from shared.runtime.config import default_process_counts, load_settings
 
 
 def test_the_ephemeris_service_takes_every_core_but_one():

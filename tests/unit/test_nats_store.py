@@ -17,7 +17,7 @@ import nats
 import nats.js.errors
 import pytest
 
-from shared.errors import InsufficientCredits
+from shared.kernel.errors import InsufficientCredits
 
 from gateway.store import AccountExists, StoreUnavailable
 from gateway.store.nats_store import NatsStore, open_nats_store

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from deploy import supervisor
-from shared.config import REPO_ROOT, load_settings
+from shared.runtime.config import REPO_ROOT, load_settings
 from tests.api.conftest import free_port_block
 
 

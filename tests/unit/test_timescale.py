@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from shared.errors import InvalidDatetime, InvalidParameter
-from shared.timescale import JD_UT1_MAX, JD_UT1_MIN, Moment
+from shared.kernel.errors import InvalidDatetime, InvalidParameter
+from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, Moment
 from tests.unit.skyfield_reference import timescale
 
 SECOND_IN_DAYS = 1.0 / 86400.0

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from shared.zodiac import SIGNS, normalize_deg, sign_index, sign_of
+from shared.kernel.zodiac import SIGNS, normalize_deg, sign_index, sign_of
 
 
 def test_there_are_twelve_signs_from_aries_to_pisces():

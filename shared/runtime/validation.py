@@ -16,7 +16,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
-from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
+from shared.kernel.errors import ConflictingParameters, InvalidParameter, MissingParameter
 
 CALCULATION_FLAGS = ("sidereal", "equatorial", "speed", "no_nutation", "j2000", "topocentric", "heliocentric")
 
@@ -96,40 +96,40 @@ def _describe_oneof(members: tuple[str, ...]) -> str:
 # Vocabulary checks live in the kernel; they are looked up lazily so that importing this
 # module stays cheap and free of cycles.
 def _check_bodies(values: list[str], param: str, message: Message) -> None:
-    from shared.bodies import resolve_bodies
+    from shared.kernel.bodies import resolve_bodies
 
     heliocentric = _bool_field(message, "heliocentric")
     resolve_bodies(list(values), heliocentric=heliocentric, param=param)
 
 
 def _check_body(values: list[str], param: str, message: Message) -> None:
-    from shared.bodies import resolve_bodies
+    from shared.kernel.bodies import resolve_bodies
 
     resolve_bodies(list(values), param=param)
 
 
 def _check_house_system(values: list[str], param: str, message: Message) -> None:
-    from shared.houses import parse_house_system
+    from shared.kernel.houses import parse_house_system
 
     for value in values:
         parse_house_system(value, param=param)
 
 
 def _check_ayanamsha(values: list[str], param: str, message: Message) -> None:
-    from shared.ayanamshas import parse_ayanamsha
+    from shared.kernel.ayanamshas import parse_ayanamsha
 
     for value in values:
         parse_ayanamsha(value, param=param)
 
 
 def _check_aspects(values: list[str], param: str, message: Message) -> None:
-    from shared.aspects import parse_aspect_types
+    from shared.kernel.aspects import parse_aspect_types
 
     parse_aspect_types(list(values), param=param)
 
 
 def _check_datetime(values: list[str], param: str, message: Message) -> None:
-    from shared.timescale import Moment
+    from shared.kernel.timescale import Moment
 
     for value in values:
         Moment.from_iso(value, param=param)
@@ -280,12 +280,14 @@ def _has_rule(check: _FieldCheck) -> bool:
     )
 
 
-def validate(message: Message) -> Message:
+def validate(message: Message, *, vocabularies: bool = True) -> Message:
     """Apply the proto options' rules to ``message`` in place and return it.
 
     Fills defaults of absent fields, then checks one-of groups, required fields, ranges,
     choices and kernel vocabularies. Raises MissingParameter, ConflictingParameters or
     InvalidParameter (or the vocabulary's own error, e.g. BodyNotFound) naming the field.
+    A service passes ``vocabularies=False``: its request reader parses those values anyway
+    (``shared/runtime/wire.py``), with the same errors, so they are read once.
     """
     checks = _message_checks(message.DESCRIPTOR)
     for oneof_name, members in checks.required_oneofs:
@@ -302,7 +304,7 @@ def validate(message: Message) -> Message:
             else:
                 setattr(message, check.name, check.default)
     for check in checks.fields:
-        _check_field(message, check)
+        _check_field(message, check, vocabularies)
     return message
 
 
@@ -318,7 +320,7 @@ def _split_csv(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def _check_field(message: Message, check: _FieldCheck) -> None:
+def _check_field(message: Message, check: _FieldCheck, vocabularies: bool) -> None:
     name = check.name
     if not _is_present(message, check):
         if check.required:
@@ -344,7 +346,7 @@ def _check_field(message: Message, check: _FieldCheck) -> None:
         )
     if check.is_message:
         for item in values:
-            validate(item)
+            validate(item, vocabularies=vocabularies)
         return
     if check.range_checked:
         for item in values:
@@ -359,7 +361,8 @@ def _check_field(message: Message, check: _FieldCheck) -> None:
                         param=name,
                     )
         if check.vocabulary_check is not None:
-            check.vocabulary_check(values, name, message)
+            if vocabularies:
+                check.vocabulary_check(values, name, message)
         elif not check.choices:
             for item in values:
                 if not item.strip():

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from shared import engine
-from shared.ayanamshas import Ayanamsha
-from shared.conditions import HIGH_LATITUDE, Condition
-from shared.errors import InvalidParameter
-from shared.timescale import Moment
-from shared.zodiac import normalize_deg
+from shared.kernel import engine
+from shared.kernel.ayanamshas import Ayanamsha
+from shared.kernel.conditions import HIGH_LATITUDE, Condition
+from shared.kernel.errors import InvalidParameter
+from shared.kernel.timescale import Moment
+from shared.kernel.zodiac import normalize_deg
 
 # Source: spec/decisions.md "House systems" (name, Swiss Ephemeris hsys letter).
 HOUSE_SYSTEM_TABLE: tuple[tuple[str, str], ...] = (
@@ -113,11 +113,12 @@ def compute_houses(
     Sunshine where the Sun neither rises nor sets that day) the cusps are Porphyrius,
     ``system`` says so and a ``high_latitude`` Condition is added. ``sidereal`` reduces cusps,
     ascendant, MC and vertex by the ayanamsha; ``no_nutation`` uses the mean equinox and
-    obliquity. Returns a :class:`HouseSet` (degrees). Latitude outside [-90, 90] or
-    longitude outside [-180, 180] raises InvalidParameter (``lat`` / ``lon``).
+    obliquity. Returns a :class:`HouseSet` (degrees). A latitude outside [-90, 90] or a
+    longitude outside [-180, 180] is the caller's error (ValueError): requests are checked
+    against those ranges before they reach the kernel.
     """
-    _check_coordinate(latitude_deg, -90.0, 90.0, "lat", "latitude")
-    _check_coordinate(longitude_deg, -180.0, 180.0, "lon", "longitude")
+    _check_coordinate(latitude_deg, -90.0, 90.0, "latitude")
+    _check_coordinate(longitude_deg, -180.0, 180.0, "longitude")
     flags = engine.FLG_NONUT if no_nutation else 0
     with engine.map_engine_errors(f"the {system.name} houses", param="system"):
         if sidereal is not None:
@@ -154,10 +155,6 @@ def compute_houses(
     )
 
 
-def _check_coordinate(value: float, low: float, high: float, param: str, what: str) -> None:
+def _check_coordinate(value: float, low: float, high: float, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not low <= value <= high:
-        raise InvalidParameter(
-            f"{param}={value!r} is not a {what} in degrees between {low:g} and {high:g}.",
-            suggestion=f"Send {param} as a number of degrees from {low:g} to {high:g}.",
-            param=param,
-        )
+        raise ValueError(f"{what} {value!r} is not a number of degrees between {low:g} and {high:g}")

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 SERVICE_NAMES = ("ephemeris", "timelords", "search", "astrocartography")
 DEFAULT_SERVICE_BASE_PORT = 18100

@@ -5,11 +5,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import datetime, timezone
 
-from shared import engine
-from shared.errors import InvalidDatetime, InvalidParameter
+from shared.kernel import engine
+from shared.kernel.errors import InvalidDatetime, InvalidParameter
 
 SECONDS_PER_DAY = 86400.0
 
@@ -147,7 +146,7 @@ class Moment:
         """
         if not isinstance(text, str):
             raise InvalidDatetime(f"{param} must be an ISO 8601 string, not {text!r}.", param=param)
-        return _moment_from_iso(text, param)
+        return cls._parse_iso(text, param)
 
     @classmethod
     def _parse_iso(cls, text: str, param: str) -> Moment:
@@ -247,10 +246,3 @@ class Moment:
     def instant(self) -> dict:
         """Return the spec's Instant: ``{"jd": UT1 Julian Day, "datetime": ISO 8601 UTC with ms}``."""
         return {"jd": self.jd_ut1, "datetime": self.iso_utc()}
-
-
-@lru_cache(maxsize=4096)
-def _moment_from_iso(text: str, param: str) -> Moment:
-    # Moments are immutable and a request's datetime is parsed by validation and again by the
-    # computation (and batches repeat dates), so parsing each text once is worth a small cache.
-    return Moment._parse_iso(text, param)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import contextlib
 from dataclasses import asdict, dataclass, field
 
-from shared import engine
-from shared.ayanamshas import Ayanamsha
-from shared.bodies import canonical_body, resolve_bodies
-from shared.conditions import EPHEMERIS_FALLBACK, Condition
-from shared.errors import InvalidParameter, MissingParameter
-from shared.timescale import Moment
-from shared.zodiac import normalize_deg, sign_of
+from shared.kernel import engine
+from shared.kernel.ayanamshas import Ayanamsha
+from shared.kernel.bodies import canonical_body
+from shared.kernel.conditions import EPHEMERIS_FALLBACK, Condition
+from shared.kernel.timescale import Moment
+from shared.kernel.zodiac import normalize_deg, sign_of
 
 
 @dataclass(frozen=True)
@@ -107,7 +106,10 @@ def compute_positions(
     flags: CalcFlags,
     observer: Observer | None = None,
 ) -> PositionsResult:
-    """Return the position records of ``bodies`` (resolved names) at ``moment`` under ``flags``.
+    """Return the position records of ``bodies`` at ``moment`` under ``flags``.
+
+    ``bodies`` are names as :func:`~shared.kernel.bodies.resolve_bodies` returns them (groups
+    expanded, duplicates gone; an alias such as ``lilith`` is answered under its own name).
 
     Apparent positions (light time, aberration, light deflection, nutation) as Swiss
     Ephemeris computes them; geocentric unless topocentric/heliocentric.
@@ -121,22 +123,12 @@ def compute_positions(
 
     Planets and the Moon outside the files' span (1200-01-08 to 3000-01-10) come from the
     Moshier ephemeris and add an ``ephemeris_fallback`` Condition; asteroids there raise
-    OutOfRange. ``topocentric`` without ``observer`` raises MissingParameter (``lat``);
-    ``topocentric`` with ``heliocentric`` raises InvalidParameter.
+    OutOfRange. ``topocentric`` without an ``observer``, or with ``heliocentric``, is the
+    caller's error (ValueError): the request reader refuses both.
     """
-    if flags.topocentric and observer is None:
-        raise MissingParameter(
-            "topocentric=true needs the observer's place: lat and lon.",
-            suggestion="Add lat and lon (and optionally alt), or drop topocentric=true.",
-            param="lat",
-        )
-    if flags.topocentric and flags.heliocentric:
-        raise InvalidParameter(
-            "topocentric=true and heliocentric=true contradict each other: a heliocentric view has no observer on Earth.",
-            suggestion="Send only one of topocentric and heliocentric.",
-            param="topocentric",
-        )
-    names = resolve_bodies(bodies, heliocentric=flags.heliocentric)
+    if flags.topocentric and (observer is None or flags.heliocentric):
+        raise ValueError("topocentric positions need an observer and a geocentric view")
+    names = list(bodies)
 
     base = (
         (engine.FLG_SPEED if flags.speed else 0)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import difflib
-from functools import lru_cache
 
-from shared.errors import BodyNotEligible, BodyNotFound
+from shared.kernel.errors import BodyNotEligible, BodyNotFound
 
 # Source: spec/decisions.md "Bodies".
 PLANETS: tuple[str, ...] = (
@@ -67,17 +66,7 @@ def resolve_bodies(names: list[str], *, heliocentric: bool = False, param: str =
     suggesting ``earth``); groups put ``earth`` in place of ``sun`` and leave the nodes and
     apogees out. Unknown names raise BodyNotFound. Errors name ``param``.
     """
-    try:
-        return list(_resolve_cached(tuple(names), heliocentric, param))
-    except TypeError:  # an unhashable item: resolve it uncached, which names it in the error
-        return _resolve(names, heliocentric, param)
-
-
-@lru_cache(maxsize=1024)
-def _resolve_cached(names: tuple[str, ...], heliocentric: bool, param: str) -> tuple[str, ...]:
-    # Clients send the same few lists (the default group, a chart's ten planets) over and
-    # over, and a request resolves its list in validation and again in the computation.
-    return tuple(_resolve(names, heliocentric, param))
+    return _resolve(names, heliocentric, param)
 
 
 def _resolve(names, heliocentric: bool, param: str) -> list[str]:

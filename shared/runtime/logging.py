@@ -8,7 +8,7 @@ import sys
 import orjson
 import structlog
 
-from shared.config import Settings
+from shared.runtime.config import Settings
 
 
 def configure_logging(settings: Settings, process: str) -> None:

@@ -1,14 +1,13 @@
 """The one error type of the service: a machine code, an HTTP status, a message and a suggestion.
 
-Every layer raises a subclass of :class:`CelestialError`; the gRPC boundary carries it in the
-status details and the gateway renders it as the spec's error body
+Every layer raises a subclass of :class:`CelestialError`; the runtime carries it across gRPC
+as a ``google.rpc.Status`` (``shared/runtime/status.py``) and the gateway renders it as the
+spec's error body
 ``{errors: [{code, message, suggestion, param?}], meta: {request_id}}``. The table of codes
 and statuses is ``spec/decisions.md`` ("Error codes and statuses").
 """
 
 from __future__ import annotations
-
-import grpc
 
 
 class CelestialError(Exception):
@@ -16,14 +15,23 @@ class CelestialError(Exception):
 
     code: str = "internal_error"
     http_status: int = 500
-    grpc_code: grpc.StatusCode = grpc.StatusCode.INTERNAL
     default_suggestion: str = "Retry later; if it persists, report the request id."
+    #: Seconds after which a retry may succeed (the answer's Retry-After), or None.
+    default_retry_after_s: int | None = None
 
-    def __init__(self, message: str, *, suggestion: str | None = None, param: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        suggestion: str | None = None,
+        param: str | None = None,
+        retry_after_s: int | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.suggestion = suggestion or self.default_suggestion
         self.param = param
+        self.retry_after_s = retry_after_s if retry_after_s is not None else self.default_retry_after_s
 
     def as_dict(self) -> dict:
         """Return the error as one member of the spec's ``errors[]`` list."""
@@ -36,98 +44,84 @@ class CelestialError(Exception):
 class InvalidParameter(CelestialError):
     code = "invalid_parameter"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Check the parameter against the endpoint's documentation at /docs."
 
 
 class MissingParameter(CelestialError):
     code = "missing_parameter"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Add the missing parameter; /docs lists what the endpoint requires."
 
 
 class ConflictingParameters(CelestialError):
     code = "conflicting_parameters"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Send only one of the alternatives."
 
 
 class InvalidDatetime(CelestialError):
     code = "invalid_datetime"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Send an ISO 8601 UTC time such as 2024-03-20T12:00:00Z, or a Julian Day as jd."
 
 
 class InvalidBody(CelestialError):
     code = "invalid_body"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = 'Send a JSON object with Content-Type: application/json, e.g. {"jd": 2451545.0}.'
 
 
 class BodyNotFound(CelestialError):
     code = "body_not_found"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Use a body name such as sun, moon, mean_node, chiron, or a group: planets, asteroids, all."
 
 
 class BodyNotEligible(CelestialError):
     code = "body_not_eligible"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Choose one of the bodies this endpoint supports; /docs lists them."
 
 
 class NoNorthNode(CelestialError):
     code = "no_north_node"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Add mean_node or true_node to bodies."
 
 
 class InvalidHeliacalEvent(CelestialError):
     code = "invalid_heliacal_event"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Use morning_first, evening_last, evening_first or morning_last."
 
 
 class RangeTooLong(CelestialError):
     code = "range_too_long"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Split the range into several requests (a batch call can carry them)."
 
 
 class BeforeBirth(CelestialError):
     code = "before_birth"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Ask for a moment at or after the natal moment."
 
 
 class InvalidProgression(CelestialError):
     code = "invalid_progression"
     http_status = 400
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Choose a progression target at or after the natal moment."
 
 
 class OutOfRange(CelestialError):
     code = "out_of_range"
     http_status = 400
-    grpc_code = grpc.StatusCode.OUT_OF_RANGE
     default_suggestion = "Asteroids are available from 1200 to 2999 CE; choose a date in that span."
 
 
 class InvalidApiKey(CelestialError):
     code = "invalid_api_key"
     http_status = 401
-    grpc_code = grpc.StatusCode.UNAUTHENTICATED
     default_suggestion = "Send a valid key as 'Authorization: Bearer svc_live_...' or 'X-API-Key'."
 
 
@@ -136,43 +130,42 @@ class InvalidAdminToken(CelestialError):
 
     code = "invalid_admin_token"
     http_status = 401
-    grpc_code = grpc.StatusCode.UNAUTHENTICATED
     default_suggestion = "Send the gateway's CELESTIAL_ADMIN_TOKEN as 'Authorization: Bearer <token>'."
 
 
 class InsufficientCredits(CelestialError):
     code = "insufficient_credits"
     http_status = 402
-    grpc_code = grpc.StatusCode.FAILED_PRECONDITION
     default_suggestion = "Top up the account's credit balance, then retry."
 
 
 class OriginNotAllowed(CelestialError):
     code = "origin_not_allowed"
     http_status = 403
-    grpc_code = grpc.StatusCode.PERMISSION_DENIED
     default_suggestion = "Add this origin to the key's allowed origins, or call from an allowed origin."
 
 
 class OriginRequired(CelestialError):
     code = "origin_required"
     http_status = 403
-    grpc_code = grpc.StatusCode.PERMISSION_DENIED
     default_suggestion = "This key is browser-only; use an unrestricted key for server-to-server calls."
 
 
 class NotFound(CelestialError):
     code = "not_found"
     http_status = 404
-    grpc_code = grpc.StatusCode.NOT_FOUND
     default_suggestion = "Check the path; /v1/openapi.json lists every endpoint."
 
 
 class MethodNotAllowed(CelestialError):
     code = "method_not_allowed"
     http_status = 405
-    grpc_code = grpc.StatusCode.UNIMPLEMENTED
     default_suggestion = "Use one of the methods listed in the Allow header."
+
+    def __init__(self, message: str, *, allow: str = "", **kwargs):
+        super().__init__(message, **kwargs)
+        #: The methods the path accepts, comma-separated (the answer's Allow header).
+        self.allow = allow
 
 
 class DuplicateAccount(CelestialError):
@@ -180,7 +173,6 @@ class DuplicateAccount(CelestialError):
 
     code = "account_exists"
     http_status = 409
-    grpc_code = grpc.StatusCode.ALREADY_EXISTS
     default_suggestion = "Choose another name, or use the existing account (GET /admin/v1/accounts/{name})."
 
 
@@ -189,7 +181,6 @@ class InactiveKey(CelestialError):
 
     code = "key_not_active"
     http_status = 409
-    grpc_code = grpc.StatusCode.FAILED_PRECONDITION
     default_suggestion = "A revoked or expired key cannot change; create a new key on the account instead."
 
 
@@ -198,48 +189,44 @@ class RequestIdConflict(CelestialError):
 
     code = "request_id_conflict"
     http_status = 409
-    grpc_code = grpc.StatusCode.ALREADY_EXISTS
     default_suggestion = "Reuse a request_id only to retry the same top-up; send a new one for a new top-up."
 
 
 class PayloadTooLarge(CelestialError):
     code = "payload_too_large"
     http_status = 413
-    grpc_code = grpc.StatusCode.INVALID_ARGUMENT
     default_suggestion = "Send a body of at most 1 MiB, or split the work into several requests."
 
 
 class RateLimitExceeded(CelestialError):
     code = "rate_limit_exceeded"
     http_status = 429
-    grpc_code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    default_retry_after_s = 1
     default_suggestion = "Wait for the number of seconds in Retry-After, then retry."
 
 
 class InternalError(CelestialError):
     code = "internal_error"
     http_status = 500
-    grpc_code = grpc.StatusCode.INTERNAL
 
 
 class NotImplementedEndpoint(CelestialError):
     code = "not_implemented"
     http_status = 501
-    grpc_code = grpc.StatusCode.UNIMPLEMENTED
     default_suggestion = "This endpoint is not built yet; see /docs for the endpoints available now."
 
 
 class ServiceUnavailable(CelestialError):
     code = "service_unavailable"
     http_status = 503
-    grpc_code = grpc.StatusCode.UNAVAILABLE
+    # A process that is down is restarted by the supervisor within about a second.
+    default_retry_after_s = 1
     default_suggestion = "Retry after the number of seconds in Retry-After."
 
 
 class DeadlineExceeded(CelestialError):
     code = "deadline_exceeded"
     http_status = 504
-    grpc_code = grpc.StatusCode.DEADLINE_EXCEEDED
     default_suggestion = "Ask for a smaller range or fewer bodies, or split the work into a batch."
 
 

@@ -7,12 +7,12 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import NamedTuple
 
 import swisseph as swe
 
-from shared.config import load_settings
-from shared.errors import CelestialError, InvalidParameter, OutOfRange
+from shared.kernel.errors import CelestialError, InvalidParameter, OutOfRange
 
 #: The exception Swiss Ephemeris raises; callers catch it and turn it into
 #: a service error with :func:`engine_error` (or use :func:`map_engine_errors`).
@@ -67,23 +67,40 @@ DEFAULT_SIDEREAL_MODE = swe.SIDM_FAGAN_BRADLEY
 # planets and the Moon fall back to the Moshier ephemeris and the asteroids have no data.
 EPHEMERIS_FILES_SPAN_TEXT = "1200-01-08 to 3000-01-10 CE"
 
-_init_lock = threading.Lock()
-_initialised = False
+# The folder of the .se1 files, set once per process by whoever runs the kernel
+# (:func:`use_ephemeris_files`). Swiss Ephemeris keeps its settings per thread, so each thread
+# applies it on its first call (a thread that never did would silently compute with the
+# built-in Moshier ephemeris and find no asteroid).
+_ephemeris_path: str | None = None
+_thread = threading.local()
 # Held while a configured() block has sidereal mode or observer set, so two threads never see
 # each other's global Swiss Ephemeris state.
 _state_lock = threading.RLock()
 
 
+def use_ephemeris_files(path: str | PurePath) -> None:
+    """Make every thread of the process compute from the Swiss Ephemeris files in ``path``.
+
+    Call it once at start-up, before the first computation; later calls re-point every thread.
+    """
+    global _ephemeris_path
+    _ephemeris_path = str(path)
+
+
+def ephemeris_files_path() -> str | None:
+    """Return the folder the engine computes from, or None before :func:`use_ephemeris_files`."""
+    return _ephemeris_path
+
+
 def _ensure_initialised() -> None:
-    """Point Swiss Ephemeris at the configured ephemeris folder, once per process."""
-    global _initialised
-    if _initialised:
+    """Apply the ephemeris folder and the default sidereal mode in the calling thread, once."""
+    if _thread.__dict__.get("path") is _ephemeris_path and _ephemeris_path is not None:
         return
-    with _init_lock:
-        if not _initialised:
-            swe.set_ephe_path(str(load_settings().ephe_path))
-            swe.set_sid_mode(DEFAULT_SIDEREAL_MODE, 0.0, 0.0)
-            _initialised = True
+    if _ephemeris_path is None:
+        raise RuntimeError("The engine has no ephemeris files: call engine.use_ephemeris_files(path) first.")
+    swe.set_ephe_path(_ephemeris_path)
+    swe.set_sid_mode(DEFAULT_SIDEREAL_MODE, 0.0, 0.0)
+    _thread.path = _ephemeris_path
 
 
 @contextlib.contextmanager

@@ -1,0 +1,109 @@
+"""The one translation of whatever a request raised into the error its client sees.
+
+Service errors arrive already as :class:`CelestialError` (``gateway/rpc.py`` reads them from
+the gRPC status); store errors, Starlette's HTTP exceptions and bugs are mapped here, and
+:func:`error_response` renders any of them as the spec's error body with the headers the
+error declares. The public API, the batch sub-requests and the admin API all answer
+through it.
+"""
+
+from __future__ import annotations
+
+import orjson
+import structlog
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from gateway.envelope import error_body
+from gateway.store.interfaces import (
+    AccountExists,
+    AccountNotFound,
+    KeyNotActive,
+    KeyNotFound,
+    LedgerConflict,
+    StoreBusy,
+    StoreUnavailable,
+)
+from shared.kernel.errors import (
+    CelestialError,
+    DuplicateAccount,
+    InactiveKey,
+    InternalError,
+    InvalidAdminToken,
+    MethodNotAllowed,
+    NotFound,
+    RequestIdConflict,
+    ServiceUnavailable,
+)
+
+log = structlog.get_logger("celestial.gateway")
+
+STORE_DOWN_MESSAGE = "The key and credit store is busy or unreachable; nothing was charged or changed."
+
+#: Store failures that change nothing and pass: the server is down, or the embedded file
+#: stayed locked by other writers past the store's wait limit. Both are a 503, never a 500.
+TRANSIENT_STORE_ERRORS = (StoreUnavailable, StoreBusy)
+
+
+def request_id_of(request: Request) -> str:
+    """Return the request id the middleware gave ``request`` ("" outside the middleware)."""
+    return request.scope.get("state", {}).get("request_id", "")
+
+
+def as_celestial_error(exc: BaseException, request_id: str, method: str = "", path: str = "") -> CelestialError:
+    """Return the error the client sees for ``exc`` (raised by ``method`` on ``path``);
+    anything unforeseen is logged as a bug and answered 500 with only the request id."""
+    if isinstance(exc, CelestialError):
+        return exc
+    if isinstance(exc, TRANSIENT_STORE_ERRORS):
+        return ServiceUnavailable(STORE_DOWN_MESSAGE)
+    if isinstance(exc, KeyNotFound):
+        return NotFound(
+            exception_message(exc),
+            suggestion="Check the key id; GET /admin/v1/accounts/{account}/keys lists an account's keys.",
+        )
+    if isinstance(exc, AccountNotFound):
+        return NotFound(exception_message(exc), suggestion="Check the account name or id; names are case-sensitive.")
+    if isinstance(exc, AccountExists):
+        return DuplicateAccount(exception_message(exc), param="name")
+    if isinstance(exc, KeyNotActive):
+        return InactiveKey(exception_message(exc))
+    if isinstance(exc, LedgerConflict):
+        return RequestIdConflict(exception_message(exc), param="request_id")
+    if isinstance(exc, HTTPException) and exc.status_code == 405:
+        allow = (exc.headers or {}).get("Allow", "")
+        return MethodNotAllowed(f"{method} is not allowed on {path}.", suggestion=f"Use {allow}." if allow else None, allow=allow)
+    if isinstance(exc, HTTPException) and exc.status_code == 404:
+        return NotFound(f"No endpoint at {path}.")
+    log.error("unhandled_exception", exc_info=exc)
+    return InternalError(f"Internal error; request id {request_id}.")
+
+
+def error_headers(error: CelestialError) -> dict[str, str]:
+    """Return the HTTP headers ``error`` declares: Retry-After, Allow, WWW-Authenticate."""
+    headers = {}
+    if error.retry_after_s is not None:
+        headers["Retry-After"] = str(error.retry_after_s)
+    if isinstance(error, MethodNotAllowed) and error.allow:
+        headers["Allow"] = error.allow
+    if isinstance(error, InvalidAdminToken):
+        headers["WWW-Authenticate"] = 'Bearer realm="celestial-admin"'
+    return headers
+
+
+def error_response(request: Request, exc: BaseException, headers: dict[str, str] | None = None) -> Response:
+    """Return the spec's error body for whatever ``exc`` is, with its declared headers."""
+    request_id = request_id_of(request)
+    error = as_celestial_error(exc, request_id, request.method, request.url.path)
+    return Response(
+        orjson.dumps(error_body([error], request_id)),
+        status_code=error.http_status,
+        media_type="application/json",
+        headers={**error_headers(error), **(headers or {})},
+    )
+
+
+def exception_message(exc: BaseException) -> str:
+    """Return the message an exception was raised with (its class name when it has none)."""
+    return str(exc.args[0]) if exc.args else type(exc).__name__

@@ -1,0 +1,6 @@
+"""The kernel: pure astronomy and astrology (engine, time, bodies, zodiac, houses, aspects).
+
+It imports no grpc, no protobuf and reads no environment: whoever runs it (a service
+process, a test) configures the engine with :func:`shared.kernel.engine.use_ephemeris_files`
+and hands it typed values. An import-linter contract (``.importlinter``) keeps it so.
+"""
