@@ -40,8 +40,10 @@ class Settings:
     # connection could hold the port at any moment.
     service_base_port: int = DEFAULT_SERVICE_BASE_PORT
     # CELESTIAL_SERVICE_QUEUE: requests one service process accepts at once (one computes,
-    # the rest wait); beyond it the process answers RESOURCE_EXHAUSTED and the gateway 503.
-    service_queue: int = 16
+    # the rest wait). Short, so a busy process refuses at once (RESOURCE_EXHAUSTED) and the
+    # gateway's channel retries another process instead of queueing behind a long scan; when
+    # every process refuses, the gateway answers 503.
+    service_queue: int = 4
     # CELESTIAL_FAST_DEADLINE_S / CELESTIAL_SCAN_DEADLINE_S: gRPC deadline per deadline class.
     fast_deadline_s: float = 10.0
     scan_deadline_s: float = 60.0
@@ -99,7 +101,7 @@ def load_settings(env: dict | None = None) -> Settings:
         service_addresses=addresses,
         service_processes=processes,
         service_base_port=base_port,
-        service_queue=_int(env, "CELESTIAL_SERVICE_QUEUE", 16),
+        service_queue=_int(env, "CELESTIAL_SERVICE_QUEUE", 4),
         fast_deadline_s=_float(env, "CELESTIAL_FAST_DEADLINE_S", 10.0),
         scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),

@@ -10,6 +10,8 @@ import sqlite3
 import pytest
 
 from gateway.accounting import REFUND_RETRY_S, Accounting
+from gateway.errors import as_celestial_error
+from gateway.store.interfaces import StoreBusy
 from gateway.store.sqlite_store import SqliteStore
 from shared.kernel.errors import ServiceUnavailable
 
@@ -29,8 +31,9 @@ def test_a_store_locked_past_its_wait_limit_is_503_and_charges_nothing(tmp_path)
             account = await store.create_account("acme", 10)
             holder = locked(path)
             try:
-                with pytest.raises(ServiceUnavailable):
+                with pytest.raises(StoreBusy) as caught:
                     await Accounting(store).charge(account.id, 1, "charge-1")
+                assert isinstance(as_celestial_error(caught.value, "request-1"), ServiceUnavailable)
             finally:
                 holder.rollback()
                 holder.close()
