@@ -125,9 +125,17 @@ class NatsServer:
             process.wait(timeout=timeout_s)
 
     def pause(self) -> None:
-        """Freeze the server (SIGSTOP): connections stay open but nothing is answered."""
+        """Freeze the server (SIGSTOP): connections stay open but nothing is answered.
+
+        Returns once the kernel reports the process stopped: the signal is delivered
+        asynchronously, and a server still running for a moment would answer requests sent
+        right after this call.
+        """
         if self.running:
             os.kill(self._process.pid, signal.SIGSTOP)
+            deadline = time.monotonic() + 5.0
+            while _process_state(self._process.pid) != "T" and time.monotonic() < deadline:
+                time.sleep(0.001)
 
     def resume(self) -> None:
         """Let a paused server run again (SIGCONT)."""
@@ -145,3 +153,10 @@ class NatsServer:
 
     def __exit__(self, *exc_info) -> None:
         self.stop()
+
+
+def _process_state(pid: int) -> str:
+    """Return the process's state letter from /proc (``T`` once stopped by a signal)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        # The command name (in parentheses) may hold spaces: the state follows its closing one.
+        return stat.read().rsplit(")", 1)[1].split()[0]
