@@ -8,7 +8,6 @@ import time
 from typing import Any
 
 import orjson
-import structlog
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -38,9 +37,6 @@ from shared.runtime.validation import credit_cost, validate
 API_VERSION = "v1"
 BUILD_VERSION = "0.1.0"
 VERSION = {"api": API_VERSION, "build": BUILD_VERSION}
-
-log = structlog.get_logger("celestial.gateway")
-
 
 class JSONResponse(Response):
     """A JSON response encoded with orjson (the stdlib encoder costs as much as the astronomy)."""
