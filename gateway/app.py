@@ -73,7 +73,7 @@ class Gateway:
         self.authenticator = KeyAuthenticator(store, cache_seconds=settings.key_cache_s)
         self.accounting = Accounting(store)
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
-        self.pools = {name: ServicePool(name, settings.service_addresses[name]) for name in SERVICE_NAMES}
+        self.pools = {name: ServicePool(name, settings.service_addresses[name], settings.service_queue) for name in SERVICE_NAMES}
 
     async def close(self) -> None:
         await self.accounting.drain()

@@ -10,8 +10,10 @@ only module that catches ``grpc.aio.AioRpcError``.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
+import time
 from typing import Any
 
 import grpc
@@ -79,11 +81,19 @@ def service_config(processes: int) -> str:
 
 
 class ServicePool:
-    """A channel to one service's processes and the calls made through it."""
+    """A channel to one service's processes and the calls made through it.
 
-    def __init__(self, name: str, addresses: tuple[str, ...]):
+    The gateway sends a pool at most as many calls at once as its processes accept
+    (processes x ``queue``); more wait here, within their deadline, so a burst (a batch of
+    fifty) queues in the gateway instead of being refused by busy processes. Several
+    gateways share the processes without knowing of each other: a process that is full
+    then refuses, and the channel retries another.
+    """
+
+    def __init__(self, name: str, addresses: tuple[str, ...], queue: int = 4):
         self.name = name
         self.addresses = addresses
+        self._in_flight = asyncio.Semaphore(max(1, len(addresses) * queue))
         # One multi-callable per method, made on first use rather than on every call.
         self._callables: dict[str, Any] = {}
         self.channel = grpc.aio.insecure_channel(
@@ -105,10 +115,18 @@ class ServicePool:
                 request_serializer=type(request).SerializeToString,
                 response_deserializer=response_cls.FromString,
             )
+        started = time.monotonic()
         try:
-            return await callable_(request, timeout=timeout_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
+            await asyncio.wait_for(self._in_flight.acquire(), timeout_s)
+        except TimeoutError:
+            raise DeadlineExceeded(f"The {self.name} service stayed busy for the whole deadline.") from None
+        try:
+            remaining_s = timeout_s - (time.monotonic() - started)
+            return await callable_(request, timeout=remaining_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
         except grpc.aio.AioRpcError as error:
             raise map_rpc_error(error, self.name) from None
+        finally:
+            self._in_flight.release()
     async def ready(self, timeout_s: float = 1.0) -> bool:
         """Return whether at least one process of the pool answers its health check."""
         from grpc_health.v1 import health_pb2, health_pb2_grpc
