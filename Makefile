@@ -28,8 +28,9 @@ proto: $(VENV)/.installed  ## Generate the Python code of protos/ into celestial
 run: setup  ## Run every process on loopback (CELESTIAL_HTTP_PORT, default 8080); Ctrl-C stops all
 	$(PY) -m deploy.supervisor
 
-test: setup  ## Run the whole test suite: the import contracts, then unit, service, API, fuzz
+test: setup  ## Run the whole test suite: the import contracts and buf lint, then unit, service, API, fuzz
 	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/buf lint
 	$(PY) -m pytest -q
 
 test-unit: setup  ## Run the kernel and gateway unit tests only

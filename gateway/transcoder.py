@@ -1,6 +1,7 @@
 """HTTP parameters to protobuf request messages: query strings and JSON bodies, by descriptor.
 
-Type coercion, comma-separated lists, one-of members and unknown-parameter refusal all
+Type coercion, comma-separated lists, one-of members, unknown-parameter refusal and the
+fields of flattened messages (set in the nested message, named as parameters of their own) all
 follow the proto options (`shared/runtime/validation.py` reads the same rules); nothing here is
 written per endpoint.
 """
@@ -32,16 +33,17 @@ def request_from_query(message_cls: type[Message], items: Iterable[tuple[str, st
     _refuse_conflicts(spec.oneofs, grouped)
     for name, values in grouped.items():
         field = spec.fields[name]
+        owner = field.owner(message)
         if field.is_message:
             if len(values) > 1:
                 raise _given_twice(name)
-            _set_message_from_json(message, field, _parse_json_text(field, values[0]), path)
+            _set_message_from_json(owner, field, _parse_json_text(field, values[0]), path)
         elif field.repeated:
-            getattr(message, name).extend(_list_items(field, values))
+            getattr(owner, name).extend(_list_items(field, values))
         else:
             if len(values) > 1:
                 raise _given_twice(name)
-            setattr(message, name, parse_scalar(field, values[0]))
+            setattr(owner, name, parse_scalar(field, values[0]))
     return message
 
 
@@ -69,15 +71,16 @@ def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") ->
     _refuse_conflicts(spec.oneofs, present)
     for name, value in present.items():
         field = spec.fields[name]
+        owner = field.owner(message)
         if field.is_message:
             if isinstance(value, str):
                 value = _parse_json_text(field, value)
-            _set_message_from_json(message, field, value, path, prefix)
+            _set_message_from_json(owner, field, value, path, prefix)
         elif field.repeated:
             raw = value if isinstance(value, list) else [value]
-            getattr(message, name).extend(_list_items(field, [_as_text(field, item) for item in raw]))
+            getattr(owner, name).extend(_list_items(field, [_as_text(field, item) for item in raw]))
         else:
-            setattr(message, name, _json_scalar(field, value))
+            setattr(owner, name, _json_scalar(field, value))
 
 
 def _set_message_from_json(message: Message, field: FieldSpec, value: Any, path: str, prefix: str = "") -> None:

@@ -8,7 +8,7 @@ same rules. Applying it twice is harmless: defaults are only filled where a fiel
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable
 
@@ -40,6 +40,15 @@ class FieldSpec:
     descriptor: FieldDescriptor
     rule: options_pb2.FieldRule
     oneof: str | None
+    # Names of the flattened message fields that hold this one, outermost first; empty for a
+    # field of the request itself.
+    path: tuple[str, ...] = ()
+
+    def owner(self, message: Message) -> Message:
+        """Return the message that holds this field: ``message`` itself or a flattened one in it."""
+        for name in self.path:
+            message = getattr(message, name)
+        return message
 
     @property
     def repeated(self) -> bool:
@@ -65,14 +74,28 @@ class MessageSpec:
 
 @lru_cache(maxsize=None)
 def message_spec(descriptor: Descriptor) -> MessageSpec:
-    """Return the cached :class:`MessageSpec` of a request message descriptor."""
+    """Return the cached :class:`MessageSpec` of a request message descriptor.
+
+    The fields of a message field marked ``(field).flatten`` stand among the message's own
+    fields, under their own names, with that field's name in their ``path``; the flattened
+    field itself is not listed.
+    """
     fields: dict[str, FieldSpec] = {}
-    for fd in descriptor.fields:
-        rule = fd.GetOptions().Extensions[options_pb2.field]
-        oneof = fd.containing_oneof.name if fd.containing_oneof is not None and not _synthetic(fd) else None
-        fields[fd.name] = FieldSpec(fd.name, fd, rule, oneof)
     oneofs: dict[str, tuple[str, ...]] = {}
     required: dict[str, tuple[str, ...]] = {}
+    for fd in descriptor.fields:
+        rule = fd.GetOptions().Extensions[options_pb2.field]
+        if rule.flatten and fd.type == FieldDescriptor.TYPE_MESSAGE and not fd.is_repeated:
+            inner = message_spec(fd.message_type)
+            for name, field in inner.fields.items():
+                if name in fields or name in descriptor.fields_by_name:
+                    raise ValueError(f"{descriptor.full_name}: flattened field '{name}' clashes with another field.")
+                fields[name] = replace(field, path=(fd.name, *field.path))
+            oneofs.update(inner.oneofs)
+            required.update(inner.required_oneofs)
+            continue
+        oneof = fd.containing_oneof.name if fd.containing_oneof is not None and not _synthetic(fd) else None
+        fields[fd.name] = FieldSpec(fd.name, fd, rule, oneof)
     for od in descriptor.oneofs:
         members = tuple(f.name for f in od.fields)
         if len(members) == 1 and _synthetic(od.fields[0]):
@@ -146,10 +169,15 @@ _VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
 
 
 def _bool_field(message: Message, name: str) -> bool:
+    """Return the value of the bool parameter ``name`` of ``message`` (False when it has none)."""
     fd = message.DESCRIPTOR.fields_by_name.get(name)
-    if fd is None or fd.type != FieldDescriptor.TYPE_BOOL:
+    if fd is not None:
+        return fd.type == FieldDescriptor.TYPE_BOOL and bool(getattr(message, name))
+    # Not a field of the message itself: perhaps one of a flattened message in it.
+    field = message_spec(message.DESCRIPTOR).fields.get(name)
+    if field is None or field.descriptor.type != FieldDescriptor.TYPE_BOOL:
         return False
-    return bool(getattr(message, name))
+    return bool(getattr(field.owner(message), name))
 
 
 def parse_scalar(spec: FieldSpec, text: str):
@@ -213,6 +241,7 @@ class _FieldCheck:
 
     spec: FieldSpec
     name: str
+    path: tuple[str, ...]  # the flattened message fields that hold it (FieldSpec.path)
     repeated: bool
     has_presence: bool
     default: object  # the parsed default (a tuple for a list), or None when there is none
@@ -228,9 +257,14 @@ class _FieldCheck:
 
 @dataclass(frozen=True)
 class _MessageChecks:
-    required_oneofs: tuple[tuple[str, tuple[str, ...]], ...]
+    # Required one-of groups: (name, members, the FieldSpec of the first member).
+    required_oneofs: tuple[tuple[str, tuple[str, ...], FieldSpec], ...]
+    # The request's own fields and, apart, those of flattened messages: only the latter
+    # need their holder looked up, so a request without any pays nothing for them.
     defaults: tuple[_FieldCheck, ...]
     fields: tuple[_FieldCheck, ...]
+    flattened_defaults: tuple[_FieldCheck, ...]
+    flattened_fields: tuple[_FieldCheck, ...]
 
 
 @lru_cache(maxsize=None)
@@ -248,6 +282,7 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
             _FieldCheck(
                 spec=field,
                 name=field.name,
+                path=field.path,
                 repeated=field.repeated,
                 has_presence=fd.has_presence,
                 default=default,
@@ -261,11 +296,15 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
                 vocabulary_check=_VOCABULARY_CHECKS.get(rule.vocabulary),
             )
         )
+    defaults = [check for check in checks if check.default is not None]
+    # A field with no rule to apply (a plain flag, say) is not visited at all.
+    ruled = [check for check in checks if _has_rule(check)]
     return _MessageChecks(
-        required_oneofs=tuple(spec.required_oneofs.items()),
-        defaults=tuple(check for check in checks if check.default is not None),
-        # A field with no rule to apply (a plain flag, say) is not visited at all.
-        fields=tuple(check for check in checks if _has_rule(check)),
+        required_oneofs=tuple((name, members, spec.fields[members[0]]) for name, members in spec.required_oneofs.items()),
+        defaults=tuple(check for check in defaults if not check.path),
+        fields=tuple(check for check in ruled if not check.path),
+        flattened_defaults=tuple(check for check in defaults if check.path),
+        flattened_fields=tuple(check for check in ruled if check.path),
     )
 
 
@@ -290,22 +329,31 @@ def validate(message: Message, *, vocabularies: bool = True) -> Message:
     (``shared/runtime/wire.py``), with the same errors, so they are read once.
     """
     checks = _message_checks(message.DESCRIPTOR)
-    for oneof_name, members in checks.required_oneofs:
-        if message.WhichOneof(oneof_name) is None:
+    for oneof_name, members, first in checks.required_oneofs:
+        owner = first.owner(message) if first.path else message
+        if owner.WhichOneof(oneof_name) is None:
             raise MissingParameter(
                 f"One of {_describe_oneof(members)} is required.",
                 suggestion=f"Send exactly one of {_describe_oneof(members)}.",
                 param=members[0],
             )
     for check in checks.defaults:
-        if not _is_present(message, check):
-            if check.repeated:
-                getattr(message, check.name).extend(check.default)
-            else:
-                setattr(message, check.name, check.default)
+        _fill_default(message, check)
+    for check in checks.flattened_defaults:
+        _fill_default(check.spec.owner(message), check)
     for check in checks.fields:
-        _check_field(message, check, vocabularies)
+        _check_field(message, message, check, vocabularies)
+    for check in checks.flattened_fields:
+        _check_field(message, check.spec.owner(message), check, vocabularies)
     return message
+
+
+def _fill_default(owner: Message, check: _FieldCheck) -> None:
+    if not _is_present(owner, check):
+        if check.repeated:
+            getattr(owner, check.name).extend(check.default)
+        else:
+            setattr(owner, check.name, check.default)
 
 
 def _is_present(message: Message, check: _FieldCheck) -> bool:
@@ -320,9 +368,10 @@ def _split_csv(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def _check_field(message: Message, check: _FieldCheck, vocabularies: bool) -> None:
+def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabularies: bool) -> None:
+    """Check one field held by ``owner``, which is ``message`` or a flattened message in it."""
     name = check.name
-    if not _is_present(message, check):
+    if not _is_present(owner, check):
         if check.required:
             raise MissingParameter(
                 f"'{name}' is required.",
@@ -336,7 +385,7 @@ def _check_field(message: Message, check: _FieldCheck, vocabularies: bool) -> No
                 param=name,
             )
         return
-    value = getattr(message, name)
+    value = getattr(owner, name)
     values = list(value) if check.repeated else [value]
     if check.max_items and len(values) > check.max_items:
         raise InvalidParameter(

@@ -1,0 +1,91 @@
+"""Flattened message fields ((field).flatten): parameters under their own names, held in the nested message."""
+
+from __future__ import annotations
+
+import pytest
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from gateway.endpoints import discover_endpoints
+from gateway.openapi import build_openapi
+from gateway.transcoder import request_from_json, request_from_query
+from shared.kernel.errors import InvalidParameter, MissingParameter
+from shared.runtime.validation import message_spec, validate
+
+NATAL = "/v1/natal-chart"
+CHART_OPTIONS = {"system", "aspects", "orb", "applying", "parallel_orb", "lots", "sidereal", "heliocentric"}
+
+
+def test_the_spec_lists_flattened_fields_by_their_own_names_with_their_path():
+    fields = message_spec(pb.ComputeNatalChartRequest.DESCRIPTOR).fields
+    assert CHART_OPTIONS <= set(fields)
+    assert "options" not in fields and "aspect_selection" not in fields
+    assert fields["system"].path == ("options",)
+    assert fields["aspects"].path == ("options", "aspect_selection")
+    assert fields["lat"].path == ()
+
+
+def test_a_query_string_sets_the_nested_field():
+    message = request_from_query(
+        pb.ComputeNatalChartRequest, [("jd", "2451545"), ("system", "koch"), ("aspects", "trine,square")], NATAL
+    )
+    assert message.options.system == "koch"
+    assert list(message.options.aspect_selection.aspects) == ["trine", "square"]
+
+
+def test_a_json_body_sets_the_nested_field():
+    body = {"jd": 2451545.0, "orb": 4, "heliocentric": True, "aspects": ["trine"]}
+    message = request_from_json(pb.ComputeNatalChartRequest, body, NATAL)
+    assert message.options.aspect_selection.orb == 4.0
+    assert message.options.heliocentric is True
+    assert list(message.options.aspect_selection.aspects) == ["trine"]
+
+
+@pytest.mark.parametrize("name", ["options", "aspect_selection", "options.system", "sytem"])
+def test_an_unknown_parameter_is_still_refused(name):
+    with pytest.raises(InvalidParameter) as caught:
+        request_from_query(pb.ComputeNatalChartRequest, [("jd", "2451545"), (name, "koch")], NATAL)
+    assert caught.value.param == name
+
+
+def test_defaults_of_flattened_fields_are_filled():
+    message = validate(pb.ComputeNatalChartRequest(jd=2451545.0, lat=10, lon=20))
+    assert message.options.system == "placidus"
+    assert list(message.options.aspect_selection.aspects)[:2] == ["conjunction", "opposition"]
+    assert message.options.parallel_orb == 1.0
+    assert message.options.applying is True
+    assert not message.options.aspect_selection.HasField("orb")
+
+
+def test_a_range_error_on_a_flattened_field_names_the_flat_parameter():
+    message = request_from_query(
+        pb.ComputeNatalChartRequest, [("jd", "2451545"), ("lat", "1"), ("lon", "2"), ("orb", "45")], NATAL
+    )
+    with pytest.raises(InvalidParameter) as caught:
+        validate(message)
+    assert caught.value.param == "orb"
+
+
+def test_a_vocabulary_error_on_a_flattened_field_names_the_flat_parameter():
+    message = pb.ComputeNatalChartRequest(jd=2451545.0, lat=1, lon=2)
+    message.options.system = "no-such-system"
+    with pytest.raises(InvalidParameter) as caught:
+        validate(message)
+    assert caught.value.param == "system"
+
+
+def test_the_rules_of_the_request_itself_still_apply_beside_flattened_ones():
+    with pytest.raises(MissingParameter) as caught:
+        validate(pb.ComputeNatalChartRequest(jd=2451545.0, lon=2))
+    assert caught.value.param == "lat"
+
+
+def test_the_openapi_document_names_flattened_parameters_as_its_own():
+    paths = build_openapi(discover_endpoints(), version="x")["paths"]
+    for path in (NATAL, "/v1/synastry"):
+        names = {parameter["name"] for parameter in paths[path]["get"]["parameters"]}
+        assert CHART_OPTIONS <= names
+        assert not names & {"options", "aspect_selection"}
+        body = paths[path]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
+        assert CHART_OPTIONS <= set(body)
+    orb = next(p for p in paths[NATAL]["get"]["parameters"] if p["name"] == "orb")
+    assert orb["schema"]["exclusiveMinimum"] == 0 and orb["schema"]["maximum"] == 30
