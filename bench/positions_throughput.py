@@ -20,7 +20,7 @@ import httpx
 
 from bench.loadclient import median_run, run_load
 from shared.runtime.config import REPO_ROOT, default_process_counts
-from tests.api.conftest import free_port_block, start_stack, stop_stack
+from deploy.local_stack import free_port_block, start_stack, stop_stack
 
 CONNECTIONS = 16
 SECONDS = 4.0

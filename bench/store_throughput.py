@@ -19,8 +19,8 @@ import httpx
 
 from bench.loadclient import median_run, run_load
 from shared.runtime.config import REPO_ROOT, default_process_counts
-from tests.api.conftest import free_port_block, start_gateway, start_stack, stop_stack
-from tests.natsserver import NatsServer
+from deploy.local_stack import free_port_block, start_gateway, start_stack, stop_stack
+from deploy.nats_server import NatsServer
 
 CONNECTIONS = 16
 SECONDS = 3.0

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import uvicorn
 
-from bench.memory_store import MemoryStore
 from gateway.app import create_app
+from gateway.store.memory_store import MemoryStore
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
 

@@ -32,8 +32,8 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
 
     The renderer is Python source written from the descriptor (one statement per field,
     in declaration order, which is the JSON order) and compiled once per type: reading
-    each field directly, with no call per field, halves the cost of rendering a reply
-    (eleven positions: 27 us interpreted field by field, 14 us generated).
+    each field directly, with no call per field, makes rendering a reply markedly cheaper
+    than interpreting it field by field (see README, Performance).
     """
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         oneof = descriptor.oneofs[0].name

@@ -1,9 +1,10 @@
 """The key and credit store: records, the ``Store`` protocol every backend implements, key rules.
 
-Two backends implement :class:`Store` and pass one contract suite
-(``tests/unit/test_store_contract.py``): ``SqliteStore`` (embedded, one file) and, later,
-``NatsStore`` (JetStream). Everything here is backend-neutral: the records, the key format,
-the hash, origin validation and the store's own (non-HTTP) exceptions.
+Three backends implement :class:`Store`: ``SqliteStore`` (embedded, one file) and
+``NatsStore`` (JetStream), which pass one contract suite (``tests/unit/test_store_contract.py``),
+and ``MemoryStore`` (one process's dictionaries, for the benchmarks' stub gateway).
+Everything here is backend-neutral: the records, the key format, the hash, origin validation
+and the store's own (non-HTTP) exceptions.
 
 Credits move only through ledger rows. Each row is keyed by ``(request_id, kind)``, unique, so
 a retried debit, refund or top-up with the same request id is applied once. ``request_id``

@@ -74,18 +74,16 @@ Layout (``P`` is the ``prefix`` option, ``CELESTIAL`` in production):
   key's hash. It delivers stored changes only (a core subscription would also see writes the
   stream refuses, and could announce a change before it can be read back).
 
-Costs, measured on this machine (nats-server 2.9.10 on loopback, file storage, 2 vCPUs shared
-by client and server; medians over 2000 calls; a bare round trip, a NATS PING, is 0.11-0.14
-ms, most of it Python): one publish (``reserve``, ``admit``, ``admit_and_reserve``,
-``release``) about 0.27 ms, ``find_key_by_hash`` 0.26-0.35 ms, ``balance`` 0.27-0.32 ms,
-``get_account`` by id 0.57 ms (two reads sent at once), ``refund`` 0.85 ms (probe, read,
-publish). A write whose cached head another gateway has moved meanwhile costs a refused
-write, a read and a write: 0.75 ms. Each round trip costs the gateway about 0.1 ms of CPU
-under load, which is what the layout minimises: a paid request is one publish (admission and
-debit in one entry, its release riding along with the account's next write), where keeping
-the admission state in a key-value bucket of its own made it two (the store benchmark over 8
-accounts rose from 0.54-0.65 to 0.71-0.73 of the stub store's throughput, and from 0.65-0.77
-to 0.83-0.90 on one account).
+Costs (the figures: README, Performance): a call costs about one round trip each, most of
+it Python (nats-py) rather than the server: one publish for ``reserve``, ``admit``,
+``admit_and_reserve`` and ``release``; one read for ``find_key_by_hash`` and ``balance``;
+two reads sent at once for ``get_account`` by id; a probe, a read and a publish for
+``refund``. A write whose cached head another gateway has moved meanwhile costs a refused
+write, a read and a write. Each round trip costs the gateway CPU under load, which is what
+the layout minimises: a paid request is one publish (admission and debit in one entry, its
+release riding along with the account's next write), where keeping the admission state in a
+key-value bucket of its own made it two and measurably lowered the store benchmark's
+throughput.
 
 Failures: the connection reconnects forever (``reconnect_wait_s`` apart) and publishes are
 never buffered while disconnected, so while the server is unreachable every call raises

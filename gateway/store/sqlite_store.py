@@ -1,17 +1,17 @@
 """The embedded key and credit store: one SQLite file in WAL mode, safe across processes.
 
-Choices, measured on this machine (ext4 on a virtual disk, SQLite 3.40):
+Choices (the figures behind them: README, Performance):
 
 - The async methods run the SQLite call directly on the calling thread. One
-  ``find_key_by_hash`` plus one ``reserve`` costs about 0.1 ms (median 93 us, mean 101 us,
-  p99 ~165 us; find ~20 us of it). Handing the pair to one worker thread in a single hop
-  cost 0.21 ms median, and ``asyncio.to_thread`` per call 0.48 ms: more than the work. To keep the event loop free when another process holds the
-  write lock, the connection's busy timeout is short (20 ms) and a locked database is
-  retried with ``await asyncio.sleep`` (backoff with jitter) up to ``lock_wait_s``.
+  ``find_key_by_hash`` plus one ``reserve`` is cheap, and handing the pair to a worker
+  thread (one hop, or ``asyncio.to_thread`` per call) cost more than the work. To keep the
+  event loop free when another process holds the write lock, the connection's busy timeout
+  is short (``busy_timeout_s``) and a locked database is retried with ``await asyncio.sleep``
+  (backoff with jitter) up to ``lock_wait_s``.
 - Checkpoints (copying the WAL back into the database, with an fsync) run in a background
   thread every ``checkpoint_interval_s``, never inside a request. The fsync still stalls
-  concurrent writes on this file system for ~10-50 ms, so it runs every 5 s, not on every
-  1000 pages as SQLite would by default.
+  concurrent writes on this file system for milliseconds, so it runs every few seconds, not
+  on every 1000 pages as SQLite would by default.
 - One connection per (process, thread), created on first use. A connection is never used
   across ``fork`` (SQLite forbids it): a child process opens its own.
 - Writes run in ``BEGIN IMMEDIATE`` transactions, so the write lock is taken before anything is
@@ -26,9 +26,8 @@ Choices, measured on this machine (ext4 on a virtual disk, SQLite 3.40):
   (:mod:`gateway.store.group_commit`): the operations of one process that reach the store in
   the same turn of the event loop share one ``BEGIN IMMEDIATE`` transaction, each in its own
   savepoint, and a release waits up to RELEASE_DELAY_S to ride along with the next group. The
-  commit, not the statements, was most of the cost. Gateway CPU per request under the
-  positions benchmark's 16 connections, this store minus the in-memory stub: about 0.12 ms
-  with a transaction per call, 0.01-0.13 ms grouped (two runs on a noisy 2-core machine).
+  commit, not the statements, was most of the cost, and grouping cuts the gateway CPU this
+  store adds per request under load.
 - ``key_changes`` polls a change log (``key_changes`` table, written in the transaction of
   every key write) every 0.2 s: one indexed read, so a change reaches every gateway within
   about 0.2 s at no cost to requests.
@@ -295,8 +294,8 @@ class SqliteStore:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             # No automatic checkpoint on commit: it would run inside whichever paid request
-            # crossed the threshold and stall its event loop for the fsync (measured: up to
-            # 18 ms). The checkpointer thread does it instead, off the loop.
+            # crossed the threshold and stall its event loop for the fsync (see README,
+            # Performance). The checkpointer thread does it instead, off the loop.
             conn.execute("PRAGMA wal_autocheckpoint=0")
             conn.execute("PRAGMA journal_size_limit=67108864")  # WAL file truncated to 64 MiB on reset
         except BaseException:

@@ -67,10 +67,9 @@ class Settings:
 def default_process_counts(cpus: int | None = None) -> dict[str, int]:
     """Return how many processes `make run` starts per service when the environment does not say.
 
-    The ephemeris service takes every core but one, which the gateway keeps: measured on a
-    2-core machine, two ephemeris processes beside the gateway cost 1.56 ms of CPU per
-    /v1/positions request against 0.98 ms for one, since the extra process only competes for
-    the same cores. The other services are idle until their endpoints land.
+    The ephemeris service takes every core but one, which the gateway keeps: one more
+    ephemeris process only competes for the same cores and costs more CPU per
+    /v1/positions request, not less (see README, Performance). The other services are idle until their endpoints land.
     """
     cpus = cpus if cpus is not None else (os.cpu_count() or 2)
     return {"ephemeris": max(1, cpus - 1), "timelords": 1, "search": 1, "astrocartography": 1}

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from gateway.store.interfaces import hash_key
-from tests.api.conftest import Stack, start_stack, stop_stack
+from deploy.local_stack import Stack, start_stack, stop_stack
 from tests.api.test_conventions_api import assert_error
 
 ADMIN_TOKEN = "adm-" + os.urandom(24).hex()

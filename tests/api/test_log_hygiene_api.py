@@ -7,7 +7,7 @@ import os
 import httpx
 
 from gateway.store.interfaces import hash_key
-from tests.api.conftest import start_stack, stop_stack
+from deploy.local_stack import start_stack, stop_stack
 
 ADMIN_TOKEN = "adm-" + os.urandom(16).hex()
 

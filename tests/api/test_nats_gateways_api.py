@@ -15,9 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from tests.api.conftest import Stack, start_gateway, start_stack, stop_stack
+from deploy.local_stack import Stack, start_gateway, start_stack, stop_stack
 from tests.api.test_conventions_api import assert_error
-from tests.natsserver import NatsServer
+from deploy.nats_server import NatsServer
 
 POSITIONS = "/v1/positions"
 MOMENT = {"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"}

@@ -17,7 +17,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.api.conftest import Stack, start_stack, stop_stack
+from deploy.local_stack import Stack, start_stack, stop_stack
 
 BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects)$")
 FOCUSED_EXAMPLES = 60

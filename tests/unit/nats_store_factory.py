@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from gateway.store.nats_store import NatsStore, open_nats_store
-from tests.natsserver import NatsServer
+from deploy.nats_server import NatsServer
 
 _server: NatsServer | None = None
 

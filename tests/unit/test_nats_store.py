@@ -21,7 +21,7 @@ from shared.kernel.errors import InsufficientCredits
 
 from gateway.store import AccountExists, StoreUnavailable
 from gateway.store.nats_store import NatsStore, open_nats_store
-from tests.natsserver import NatsServer, nats_server_binary
+from deploy.nats_server import NatsServer, nats_server_binary
 
 try:
     nats_server_binary()

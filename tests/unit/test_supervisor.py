@@ -9,7 +9,7 @@ import sys
 
 from deploy import supervisor
 from shared.runtime.config import REPO_ROOT, load_settings
-from tests.api.conftest import free_port_block
+from deploy.local_stack import free_port_block
 
 
 def test_a_port_of_the_plan_already_listened_on_is_reported_with_its_process():

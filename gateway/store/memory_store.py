@@ -1,7 +1,9 @@
-"""The store stub of the store benchmark: the Store protocol in process memory, no I/O.
+"""The in-memory key and credit store: the Store protocol in one process's dictionaries, no I/O.
 
-It is the "free store" reference the NATS and SQLite stores are measured against; it is never
-used outside `make bench`.
+The third backend beside :mod:`gateway.store.sqlite_store` and :mod:`gateway.store.nats_store`,
+kept as simple as it can be: nothing is persisted or shared between processes, and ``usage``
+reports nothing. It is the "free store" reference the other stores are measured against
+(``bench/stub_gateway.py``, ``make bench``), not a store to run the API on.
 """
 
 from __future__ import annotations

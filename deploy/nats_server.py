@@ -1,6 +1,7 @@
-"""A throwaway nats-server with JetStream for tests: its own free loopback port and storage dir.
+"""A throwaway nats-server with JetStream for tests and benchmarks: its own free loopback port
+and storage dir.
 
-Tests never use a NATS server they did not start (a developer's or the system's own server
+Tests and benchmarks never use a NATS server they did not start (a developer's or the system's own server
 on 4222 may hold real data). ``stop()`` then ``start()`` restarts the server on the same port
 with the same storage, as an operator restarting NATS would, so clients reconnect by
 themselves and find their data.

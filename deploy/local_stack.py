@@ -1,0 +1,165 @@
+"""The whole stack on free loopback ports, for the API tests and the benchmarks.
+
+:func:`start_stack` runs the supervisor (``deploy/supervisor.py``, what `make run` runs) with
+its own ports and data folder; :func:`start_gateway` adds one more gateway process beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from deploy.supervisor import READY_LINE
+from shared.runtime.config import REPO_ROOT
+
+START_TIMEOUT_S = 120
+
+
+def free_port_block(count: int) -> int:
+    """Return the first of ``count`` consecutive loopback ports that are free now."""
+    for _ in range(200):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = probe.getsockname()[1]
+        if base + count >= 65535:
+            continue
+        sockets = []
+        try:
+            for port in range(base, base + count):
+                s = socket.socket()
+                sockets.append(s)
+                s.bind(("127.0.0.1", port))
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in sockets:
+                s.close()
+    raise RuntimeError("no block of free ports found")
+
+
+@dataclass
+class Stack:
+    """A running gateway and its services, and how to administer its store."""
+
+    base_url: str
+    env: dict[str, str]
+    log_path: Path
+    process: subprocess.Popen
+
+    def admin(self, *args: str) -> subprocess.CompletedProcess:
+        """Run `celestial-admin` against this stack's store."""
+        return subprocess.run(
+            [sys.executable, "-m", "gateway.admin_cli", *args],
+            cwd=REPO_ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+
+    def new_key(self, credits: int = 100_000, *, rate_per_minute: int = 300, max_concurrent: int = 50) -> tuple[str, str]:
+        """Return (account name, plain key) of a fresh account holding ``credits``, with these limits."""
+        name = f"acct-{os.urandom(6).hex()}"
+        self.admin(
+            "account", "create", name, "--credits", str(credits),
+            "--rate-per-minute", str(rate_per_minute), "--max-concurrent", str(max_concurrent),
+        )
+        key = self.admin("key", "create", "--account", name).stdout.strip()
+        return name, key
+
+    def client(self, key: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.Client(base_url=self.base_url, headers=headers, timeout=60)
+
+
+def start_stack(tmp: Path, extra_env: dict[str, str] | None = None) -> Stack:
+    """Start the supervisor with its own ports and data folder; return once ready."""
+    http_port = free_port_block(1)
+    service_base = free_port_block(8)
+    env = os.environ.copy()
+    env.update(
+        {
+            "CELESTIAL_HTTP_PORT": str(http_port),
+            "CELESTIAL_SERVICE_BASE_PORT": str(service_base),
+            "CELESTIAL_DATA_DIR": str(tmp / "data"),
+            "CELESTIAL_LOG_FORMAT": "json",
+            "CELESTIAL_EPHEMERIS_PROCESSES": "2",
+        }
+    )
+    env.update(extra_env or {})
+    log_path = tmp / "stack.log"
+    log_file = open(log_path, "wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "deploy.supervisor", "--no-dev-key"],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
+    )
+    log_file.close()
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if READY_LINE.encode() in log_path.read_bytes():
+            return Stack(f"http://127.0.0.1:{http_port}", env, log_path, process)
+        if process.poll() is not None:
+            break
+        time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"stack did not start; log:\n{log_path.read_text(errors='replace')[-4000:]}")
+
+
+@dataclass
+class ExtraGateway:
+    """A second gateway process beside a stack, on its services and its store."""
+
+    base_url: str
+    process: subprocess.Popen
+    log_path: Path
+
+    def stop(self) -> None:
+        _terminate(self.process)
+
+
+def start_gateway(stack: Stack, extra_env: dict[str, str] | None = None) -> ExtraGateway:
+    """Start one more gateway process sharing ``stack``'s services and store; return once ready."""
+    port = free_port_block(1)
+    env = {**stack.env, "CELESTIAL_HTTP_PORT": str(port), **(extra_env or {})}
+    log_path = stack.log_path.with_name(f"gateway-{port}.log")
+    with open(log_path, "wb") as log_file:
+        process = subprocess.Popen([sys.executable, "-m", "gateway.main"], cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            break
+        try:
+            if httpx.get(f"{base_url}/readyz", timeout=2).status_code == 200:
+                return ExtraGateway(base_url, process, log_path)
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"gateway did not start; log:\n{log_path.read_text(errors='replace')[-4000:]}")
+
+
+def stop_stack(stack: Stack) -> None:
+    _terminate(stack.process)
+
+
+def _terminate(process: subprocess.Popen) -> None:
+    """Stop a process as Ctrl-C would (SIGTERM), killing it after 20 s if it still runs."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
