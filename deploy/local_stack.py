@@ -76,8 +76,9 @@ class Stack:
         key = self.admin("key", "create", "--account", name).stdout.strip()
         return name, key
 
-    def client(self, key: str | None = None) -> httpx.Client:
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
+    def client(self, key: str | None = None, headers: dict[str, str] | None = None) -> httpx.Client:
+        """Return a client of the gateway sending ``key`` (and ``headers``)."""
+        headers = {**({"Authorization": f"Bearer {key}"} if key else {}), **(headers or {})}
         return httpx.Client(base_url=self.base_url, headers=headers, timeout=60)
 
 

@@ -28,7 +28,7 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, Sequence
 
-from shared.runtime.config import load_settings
+from shared.runtime.config import Settings, load_settings
 
 from gateway.store.interfaces import (
     KEY_PREFIX,
@@ -348,11 +348,12 @@ async def run(args: argparse.Namespace, store: Store) -> None:
             raise UsageError("unknown command")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+def main(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``) against the store of
+    ``settings`` (default: read from the environment); return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)  # exits 2 with a message on a usage error
-    settings = load_settings()
+    settings = settings or load_settings()
 
     async def _main() -> None:
         store = await open_configured_store(settings)

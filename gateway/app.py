@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -25,7 +26,7 @@ from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, request_id_of
 from gateway.json_body import read_json_body
 from gateway.middleware import RequestContextMiddleware, new_request_id
 from gateway.openapi import build_openapi, render_docs_page
-from gateway.rpc import ServicePool
+from gateway.rpc import Pool, ServicePool
 from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Account, Admission, Store
 from gateway.transcoder import request_from_json, request_from_query
@@ -67,13 +68,15 @@ async def read_parameters(request: Request, endpoint: Endpoint):
 class Gateway:
     """The shared resources of one gateway process (built in the lifespan)."""
 
-    def __init__(self, settings: Settings, store: Store, endpoints: list[Endpoint]):
+    def __init__(self, settings: Settings, store: Store, endpoints: list[Endpoint], pools: Mapping[str, Pool] | None = None):
         self.settings = settings
         self.store = store
         self.authenticator = KeyAuthenticator(store, cache_seconds=settings.key_cache_s)
         self.accounting = Accounting(store)
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
-        self.pools = {name: ServicePool(name, settings.service_addresses[name], settings.service_queue) for name in SERVICE_NAMES}
+        self.pools = dict(pools) if pools is not None else {
+            name: ServicePool(name, settings.service_addresses[name], settings.service_queue) for name in SERVICE_NAMES
+        }
 
     async def close(self) -> None:
         await self.accounting.drain()
@@ -251,8 +254,12 @@ async def _readyz(request: Request) -> Response:
     return JSONResponse({"status": "ready" if ready else "unavailable", "services": services}, status_code=200 if ready else 503)
 
 
-def create_app(settings: Settings, store: Store | None = None) -> Starlette:
-    """Return the gateway application; ``store`` defaults to the embedded SQLite store."""
+def create_app(settings: Settings, store: Store | None = None, pools: Mapping[str, Pool] | None = None) -> Starlette:
+    """Return the gateway application.
+
+    ``store`` defaults to the configured store and ``pools`` (one per service name) to gRPC
+    channels to the configured service processes; the tests pass pools computing in process.
+    """
     # Validation reads moments and names with the kernel, which computes from these files.
     engine.use_ephemeris_files(settings.ephe_path)
     endpoints = discover_endpoints()
@@ -269,7 +276,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         chosen = store if store is not None else await open_configured_store(settings)
-        gateway = Gateway(settings, chosen, endpoints)
+        gateway = Gateway(settings, chosen, endpoints, pools)
         app.state.gateway = gateway
         follower = asyncio.create_task(gateway.authenticator.follow())
         try:

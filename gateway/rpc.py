@@ -14,7 +14,7 @@ import asyncio
 import ipaddress
 import json
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 
@@ -80,6 +80,22 @@ def service_config(processes: int) -> str:
     )
 
 
+class Pool(Protocol):
+    """What the gateway needs of one service: calls, readiness, closing."""
+
+    name: str
+
+    async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
+        """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise a CelestialError."""
+        ...
+
+    async def ready(self, timeout_s: float = 1.0) -> bool:
+        """Return whether the service can take a call now."""
+        ...
+
+    async def close(self) -> None: ...
+
+
 class ServicePool:
     """A channel to one service's processes and the calls made through it.
 
@@ -127,6 +143,7 @@ class ServicePool:
             raise map_rpc_error(error, self.name) from None
         finally:
             self._in_flight.release()
+
     async def ready(self, timeout_s: float = 1.0) -> bool:
         """Return whether at least one process of the pool answers its health check."""
         from grpc_health.v1 import health_pb2, health_pb2_grpc

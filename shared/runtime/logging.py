@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO
 
 import orjson
 import structlog
@@ -11,12 +12,14 @@ import structlog
 from shared.runtime.config import Settings
 
 
-def configure_logging(settings: Settings, process: str) -> None:
-    """Configure structlog and the stdlib loggers once, at process start.
+def configure_logging(settings: Settings, process: str, stream: TextIO | None = None) -> None:
+    """Configure structlog and the stdlib loggers once, at process start, to write lines to
+    ``stream`` (default: stdout).
 
     Every line carries ``process`` and, inside a request, the ``request_id`` bound by the
     gateway's middleware or the service's RPC wrapper.
     """
+    stream = stream or sys.stdout
     level = getattr(logging, settings.log_level.upper(), logging.INFO)
     console = settings.log_format == "console"
     # orjson, not the stdlib encoder: one canonical line per request is on the hot path.
@@ -45,13 +48,13 @@ def configure_logging(settings: Settings, process: str) -> None:
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=(
-            structlog.PrintLoggerFactory(file=sys.stdout) if console else structlog.BytesLoggerFactory(file=sys.stdout.buffer)
+            structlog.PrintLoggerFactory(file=stream) if console else structlog.BytesLoggerFactory(file=stream.buffer)
         ),
         # Caching is safe: configure() runs once, before the first log call.
         cache_logger_on_first_use=True,
     )
-    # Library loggers (uvicorn, grpc) go through the same renderer, to stdout.
-    handler = logging.StreamHandler(sys.stdout)
+    # Library loggers (uvicorn, grpc) go through the same renderer, to the same stream.
+    handler = logging.StreamHandler(stream)
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
             processor=renderer,

@@ -100,19 +100,26 @@ def _method_handler(queue: ComputeQueue, name: str, handler: Handler, request_cl
         started = time.perf_counter()
         try:
             return await queue.run(handler, request, deadline)
-        except CelestialError as error:
-            await _abort(context, error)
-        except DeadlinePassed:
-            await _abort(context, DeadlineExceeded(f"{name} stopped: its deadline passed or its caller left."))
-        except Exception:
-            log.exception("rpc_failed")
-            await _abort(context, InternalError(f"Internal error; request id {request_id or 'unknown'}."))
+        except Exception as exception:
+            await _abort(context, answered_error(exception, name, request_id))
         finally:
             log.debug("rpc_finished", duration_ms=round((time.perf_counter() - started) * 1000, 3))
 
     return grpc.unary_unary_rpc_method_handler(
         method, request_deserializer=request_cls.FromString, response_serializer=response_cls.SerializeToString
     )
+
+
+def answered_error(exception: Exception, rpc: str, request_id: str) -> CelestialError:
+    """Return the error a handler's ``exception`` is answered with: a CelestialError as it is,
+    a passed deadline as DEADLINE_EXCEEDED, anything else as an internal error (logged here
+    with its traceback, never shown to the caller)."""
+    if isinstance(exception, CelestialError):
+        return exception
+    if isinstance(exception, DeadlinePassed):
+        return DeadlineExceeded(f"{rpc} stopped: its deadline passed or its caller left.")
+    log.exception("rpc_failed", exc_info=exception)
+    return InternalError(f"Internal error; request id {request_id or 'unknown'}.")
 
 
 async def _abort(context: grpc.aio.ServicerContext, error: CelestialError) -> None:

@@ -1,4 +1,4 @@
-"""The admin HTTP API (/admin/v1) over real HTTP, and the key life cycle it drives, seen by /v1.
+"""The admin HTTP API (/admin/v1), and the key life cycle it drives, seen by /v1.
 
 The stack runs with CELESTIAL_KEY_CACHE_S=0 so a revocation or an origin change is seen by
 the very next request; propagation within the cache time is tested where the cache is.
@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from gateway.store.interfaces import hash_key
-from deploy.local_stack import Stack, start_stack, stop_stack
+from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
 from tests.api.test_conventions_api import assert_error
 
 ADMIN_TOKEN = "adm-" + os.urandom(24).hex()
@@ -27,26 +27,24 @@ SEEN_KEYS: list[str] = []
 
 
 @pytest.fixture(scope="module")
-def admin_stack(tmp_path_factory) -> Stack:
-    running = start_stack(
+def admin_stack(tmp_path_factory) -> AppStack:
+    running = start_app_stack(
         tmp_path_factory.mktemp("admin-stack"), {"CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN, "CELESTIAL_KEY_CACHE_S": "0"}
     )
     yield running
-    stop_stack(running)
+    stop_app_stack(running)
 
 
 @pytest.fixture(scope="module")
-def admin(admin_stack: Stack) -> httpx.Client:
+def admin(admin_stack: AppStack) -> httpx.Client:
     """A client that sends the admin token."""
-    with httpx.Client(
-        base_url=admin_stack.base_url, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=60
-    ) as client:
+    with admin_stack.client(ADMIN_TOKEN) as client:
         yield client
 
 
 @pytest.fixture(scope="module")
-def anonymous(admin_stack: Stack) -> httpx.Client:
-    with httpx.Client(base_url=admin_stack.base_url, timeout=60) as client:
+def anonymous(admin_stack: AppStack) -> httpx.Client:
+    with admin_stack.client() as client:
         yield client
 
 
@@ -128,7 +126,7 @@ def test_an_api_key_is_never_accepted_as_the_admin_token(admin, anonymous):
 def test_the_admin_api_is_refused_when_no_admin_token_is_configured(stack):
     if stack.env.get("CELESTIAL_ADMIN_TOKEN"):
         pytest.skip("the shared stack was started with an admin token")
-    with httpx.Client(base_url=stack.base_url, timeout=60) as client:
+    with stack.client() as client:
         for authorization in ("Bearer", "Bearer anything"):
             response = client.get("/admin/v1/accounts/acme", headers={"Authorization": authorization})
             error = assert_error(response, 401, "invalid_admin_token")

@@ -1,4 +1,4 @@
-"""POST /v1/batch over real HTTP (interface.md, POST /v1/batch; decisions.md, Batch)."""
+"""POST /v1/batch (interface.md, POST /v1/batch; decisions.md, Batch)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The interface's general conventions, over real HTTP: auth, credits, parameters, envelope."""
+"""The interface's general conventions: auth, credits, parameters, envelope."""
 
 from __future__ import annotations
 
@@ -35,19 +35,19 @@ def balance(stack, account: str) -> int:
 
 
 def test_bearer_key_is_accepted(stack, key):
-    with httpx.Client(base_url=stack.base_url) as c:
+    with stack.client() as c:
         r = c.get(POSITIONS, params={"jd": J2000}, headers={"Authorization": f"Bearer {key}"})
     assert r.status_code == 200, r.text
 
 
 def test_x_api_key_header_is_accepted(stack, key):
-    with httpx.Client(base_url=stack.base_url) as c:
+    with stack.client() as c:
         r = c.get(POSITIONS, params={"jd": J2000}, headers={"X-API-Key": key})
     assert r.status_code == 200, r.text
 
 
 def test_authorization_takes_precedence_over_x_api_key(stack, key):
-    with httpx.Client(base_url=stack.base_url) as c:
+    with stack.client() as c:
         good_bearer = c.get(POSITIONS, params={"jd": J2000}, headers={"Authorization": f"Bearer {key}", "X-API-Key": "svc_live_" + "x" * 43})
         bad_bearer = c.get(POSITIONS, params={"jd": J2000}, headers={"Authorization": "Bearer svc_live_" + "x" * 43, "X-API-Key": key})
     assert good_bearer.status_code == 200
@@ -67,7 +67,7 @@ def test_authorization_takes_precedence_over_x_api_key(stack, key):
     ids=["missing", "empty-bearer", "basic-scheme", "malformed", "short", "unknown"],
 )
 def test_missing_malformed_or_unknown_key_is_401_invalid_api_key(stack, headers):
-    with httpx.Client(base_url=stack.base_url) as c:
+    with stack.client() as c:
         r = c.get(POSITIONS, params={"jd": J2000}, headers=headers)
     assert_error(r, 401, "invalid_api_key")
 
@@ -224,7 +224,7 @@ def test_get_on_batch_is_405_method_not_allowed(api):
 
 def test_every_response_carries_x_request_id(api, stack):
     ok = api.get(POSITIONS, params={"jd": J2000})
-    with httpx.Client(base_url=stack.base_url) as c:
+    with stack.client() as c:
         unauthenticated = c.get(POSITIONS)
     assert ok.headers["x-request-id"] and unauthenticated.headers["x-request-id"]
 
@@ -241,7 +241,7 @@ def test_success_envelope_has_data_and_meta_and_omits_empty_warnings(api):
 
 
 def test_openapi_document_lists_every_endpoint_without_a_key(stack):
-    with httpx.Client(base_url=stack.base_url) as c:
+    with stack.client() as c:
         doc = c.get("/v1/openapi.json").json()
         docs = c.get("/docs")
     assert doc["openapi"].startswith("3.1")
@@ -251,7 +251,7 @@ def test_openapi_document_lists_every_endpoint_without_a_key(stack):
 
 
 def test_health_and_readiness_answer_without_a_key(stack):
-    with httpx.Client(base_url=stack.base_url) as c:
+    with stack.client() as c:
         assert c.get("/healthz").json() == {"status": "ok"}
         ready = c.get("/readyz").json()
     assert ready["status"] == "ready"
@@ -259,7 +259,7 @@ def test_health_and_readiness_answer_without_a_key(stack):
 
 
 def test_cors_preflight_answers_without_a_key(stack):
-    with httpx.Client(base_url=stack.base_url) as c:
+    with stack.client() as c:
         r = c.options(
             POSITIONS,
             headers={"Origin": "https://app.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization"},

@@ -1,4 +1,4 @@
-"""/v1/houses, /v1/chart and /v1/aspects over real HTTP, rule by rule."""
+"""/v1/houses, /v1/chart and /v1/aspects, rule by rule."""
 
 from __future__ import annotations
 

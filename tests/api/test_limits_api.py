@@ -1,4 +1,4 @@
-"""Per-account rate and concurrency limits over real HTTP (decisions.md, Limits and credits).
+"""Per-account rate and concurrency limits (decisions.md, Limits and credits).
 
 The concurrency tests hold slots through the stack's own store (the same file or NATS server
 the gateway uses), which is exactly what another gateway's requests in flight look like, so
@@ -139,7 +139,7 @@ def test_a_finished_request_gives_its_concurrency_slot_back(stack):
 def test_limits_changed_by_the_admin_apply(stack):
     name, key = limited_key(stack, rate=300)
     stack.admin("account", "limits", name, "--rate-per-minute", "7")
-    with httpx.Client(base_url=stack.base_url, headers={"Authorization": f"Bearer {key}"}) as client:
+    with stack.client(key) as client:
         # The gateway reads the account with the key record; a fresh key skips any cache.
         fresh = stack.admin("key", "create", "--account", name).stdout.strip()
         response = client.get(POSITIONS, params=MOMENT, headers={"Authorization": f"Bearer {fresh}"})

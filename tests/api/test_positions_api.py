@@ -1,4 +1,4 @@
-"""/v1/positions over real HTTP: the record shapes, the seven flags, and the declination rules."""
+"""/v1/positions: the record shapes, the seven flags, and the declination rules."""
 
 from __future__ import annotations
 

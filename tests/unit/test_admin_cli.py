@@ -1,4 +1,9 @@
-"""``celestial-admin`` run as a real subprocess against a store in a temporary data directory."""
+"""``celestial-admin`` against a store in a temporary data directory.
+
+The commands run in process (:func:`tests.in_process_admin.run_admin`, the same ``main`` and
+settings); the first test runs the real ``python -m gateway.admin_cli`` subprocess, so the
+entry point, its exit status and its streams are proven once.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from shared.runtime.config import REPO_ROOT
+from shared.runtime.config import REPO_ROOT, load_settings
+from tests.in_process_admin import run_admin
 
 from gateway.auth import KeyAuthenticator
 from gateway.store import SqliteStore, hash_key
@@ -28,6 +34,10 @@ def data_dir(tmp_path) -> Path:
 
 
 def cli(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_admin(args, load_settings({**os.environ, "CELESTIAL_DATA_DIR": str(data_dir)}))
+
+
+def cli_process(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "CELESTIAL_DATA_DIR": str(data_dir)}
     return subprocess.run(
         [sys.executable, "-m", "gateway.admin_cli", *args],
@@ -64,7 +74,7 @@ def fields(stdout: str) -> dict[str, str]:
 
 def test_key_create_prints_the_new_key_alone_on_one_stdout_line(data_dir):
     ok(data_dir, "account", "create", "acme", "--credits", "10")
-    done = cli(data_dir, "key", "create", "--account", "acme")
+    done = cli_process(data_dir, "key", "create", "--account", "acme")
     assert done.returncode == 0, done.stderr
     assert KEY_LINE.fullmatch(done.stdout)
     assert "key_" in done.stderr and done.stdout.strip() not in done.stderr

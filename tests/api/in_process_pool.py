@@ -1,0 +1,71 @@
+"""A service pool that computes in the test process, for the in-process API tests.
+
+It has the gateway's :class:`~gateway.rpc.Pool` interface and does what a service process
+does with a call, minus the network: the request crosses as bytes, the service's own
+handler computes it in one worker thread (:class:`~shared.runtime.server.ComputeQueue`,
+validation included) under the call's deadline, and an error comes back through the same
+``google.rpc.Status`` encoding the gRPC trailers carry. What it does not prove (channels,
+health checks, retries, process death) the end-to-end tests in ``tests/e2e`` prove.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from google.rpc import status_pb2
+from grpc_status import rpc_status
+
+from shared.kernel.deadline import Deadline
+from shared.kernel.errors import CelestialError, NotImplementedEndpoint
+from shared.runtime.config import SERVICE_NAMES
+from shared.runtime.server import ComputeQueue, Handler, answered_error
+from shared.runtime.status import error_from_status, to_status
+
+_STATUS_TRAILER = rpc_status.GRPC_DETAILS_METADATA_KEY
+
+
+class InProcessPool:
+    """One service's handlers, called in this process as its gRPC server would call them."""
+
+    def __init__(self, name: str, handlers: Mapping[str, Handler], queue: int = 4):
+        self.name = name
+        self._handlers = handlers
+        self._queue = ComputeQueue(queue)
+
+    async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
+        """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise the
+        CelestialError a real process would have answered."""
+        rpc = method_path.rsplit("/", 1)[-1]
+        handler = self._handlers.get(rpc)
+        if handler is None:
+            raise NotImplementedEndpoint("This endpoint is not implemented yet.")
+        received = type(request).FromString(request.SerializeToString())
+        try:
+            reply = await self._queue.run(handler, received, Deadline.after(timeout_s))
+        except Exception as exception:
+            raise _as_transported(answered_error(exception, rpc, request_id)) from None
+        return response_cls.FromString(reply.SerializeToString())
+
+    async def ready(self, timeout_s: float = 1.0) -> bool:
+        return True
+
+    async def close(self) -> None:
+        self._queue.close()
+
+
+def _as_transported(error: CelestialError) -> CelestialError:
+    """Return ``error`` as the gateway reads it back from the status trailer of a failed call."""
+    trailer = dict(to_status(error).trailing_metadata)[_STATUS_TRAILER]
+    carried = error_from_status(status_pb2.Status.FromString(trailer))
+    assert carried is not None, "every answered error carries an ErrorInfo of ours"
+    return carried
+
+
+def in_process_pools() -> dict[str, InProcessPool]:
+    """Return one in-process pool per service, each with the handlers its process serves."""
+    return {
+        name: InProcessPool(name, importlib.import_module(f"services.{name}.server").HANDLERS)
+        for name in SERVICE_NAMES
+    }
