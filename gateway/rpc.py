@@ -132,10 +132,14 @@ class ServicePool:
                 response_deserializer=response_cls.FromString,
             )
         started = time.monotonic()
-        try:
-            await asyncio.wait_for(self._in_flight.acquire(), timeout_s)
-        except TimeoutError:
-            raise DeadlineExceeded(f"The {self.name} service stayed busy for the whole deadline.") from None
+        if self._in_flight.locked():
+            try:
+                await asyncio.wait_for(self._in_flight.acquire(), timeout_s)
+            except TimeoutError:
+                raise DeadlineExceeded(f"The {self.name} service stayed busy for the whole deadline.") from None
+        else:
+            # Free capacity: taken at once, without wait_for's task (a few % of a request).
+            await self._in_flight.acquire()
         try:
             remaining_s = timeout_s - (time.monotonic() - started)
             return await callable_(request, timeout=remaining_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
