@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Coroutine, Mapping
+from typing import Any, TypeVar
 
 import orjson
 from starlette.applications import Starlette
@@ -31,9 +31,11 @@ from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Account, Admission, Store
 from gateway.transcoder import request_from_json, request_from_query
 from shared.kernel import engine
-from shared.kernel.errors import CelestialError, InvalidBody
+from shared.kernel.errors import CelestialError, ClientGone, InvalidBody, MethodNotAllowed
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.validation import credit_cost, validate
+
+T = TypeVar("T")
 
 API_VERSION = "v1"
 BUILD_VERSION = "0.1.0"
@@ -177,7 +179,7 @@ class Gateway:
                 # its limits hears that first (429 before 400).
                 await self.admit(request, account)
                 raise
-            body = await self.execute(account, endpoint, message, request_id, state, admit=True)
+            body = await until_disconnected(request, self.execute(account, endpoint, message, request_id, state, admit=True))
         finally:
             self.release(account, state)
         state["credits_used"] = body["meta"]["credits_used"]
@@ -190,14 +192,20 @@ class Gateway:
         account = await self.authenticate(request)
         started = time.perf_counter()
         try:
+            # The body is read before a slot is taken: a client trickling it holds no slot.
+            try:
+                body = await read_json_body(request)
+            except CelestialError:
+                await self.admit(request, account)  # 429 before 400, as for any request
+                raise
             await self.admit(request, account)
-            subrequests = parse_batch(await read_json_body(request))
+            subrequests = parse_batch(body)
 
             async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
                 message = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
                 return await self.execute(account, endpoint, message, f"{request_id}.{index}", state, admit=False)
 
-            results, credits_used = await run_batch(subrequests, self.endpoints, execute, request_id)
+            results, credits_used = await until_disconnected(request, run_batch(subrequests, self.endpoints, execute, request_id))
         finally:
             self.release(account, state)
         try:
@@ -235,7 +243,40 @@ def _guarded(serve):
 
 
 def _endpoint_handler(endpoint: Endpoint):
-    return _guarded(lambda request: request.app.state.gateway.serve(request, endpoint))
+    allow = "POST" if endpoint.http.post_only else "GET, POST"
+
+    async def serve(request: Request) -> Response:
+        if request.method == "HEAD":
+            # Not served: a HEAD would be charged for an answer nobody reads.
+            raise MethodNotAllowed(f"HEAD is not served on {endpoint.path}.", suggestion=f"Use {allow}.", allow=allow)
+        return await request.app.state.gateway.serve(request, endpoint)
+
+    return _guarded(serve)
+
+
+async def until_disconnected(request: Request, work: Coroutine[Any, Any, T]) -> T:
+    """Return what ``work`` returns, unless the client disconnects first: then ``work`` is
+    cancelled (a paid computation refunds itself, and its gRPC call is cancelled, which stops
+    the service's computation) and ClientGone is raised."""
+    task = asyncio.ensure_future(work)
+    watcher = asyncio.ensure_future(_disconnect(request))
+    try:
+        await asyncio.wait((task, watcher), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watcher.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    if task.cancelled():
+        raise ClientGone("The client closed the connection before the answer was sent.")
+    return task.result()
+
+
+async def _disconnect(request: Request) -> None:
+    """Return once the client has disconnected (its body, if any, is already read)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 def _batch_handler():
@@ -298,9 +339,13 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
         Mount("/admin/v1", routes=admin_routes()),
     ]
     middleware = [Middleware(RequestContextMiddleware)]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         middleware=middleware,
         lifespan=lifespan,
         exception_handlers={HTTPException: _handle_any, Exception: _handle_any},
     )
+    # A path with a trailing slash is 404 like any unknown path, never a redirect to a
+    # Location built from the client's own Host header.
+    app.router.redirect_slashes = False
+    return app

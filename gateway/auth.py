@@ -59,15 +59,18 @@ def extract_key(headers: Headers) -> str | None:
     """Return the key the request carries, or None when it carries none.
 
     ``Authorization`` wins whenever it is present (spec: "Authorization takes precedence"):
-    ``Bearer <key>`` gives the key; any other value is returned as it is, so it fails as a
-    malformed key instead of silently falling back to ``X-API-Key``.
+    ``Bearer <key>`` gives the key; any other scheme, or a bare key without one, is refused
+    (401) rather than guessed at, and never falls back to ``X-API-Key``.
     """
     authorization = _header(headers, "authorization")
     if authorization is not None and authorization.strip():
         scheme, _, credentials = authorization.strip().partition(" ")
         if scheme.lower() == "bearer":
             return credentials.strip()
-        return authorization.strip()
+        raise InvalidApiKey(
+            "The Authorization header must use the Bearer scheme.",
+            suggestion="Send 'Authorization: Bearer <key>', or the key alone in 'X-API-Key'.",
+        )
     api_key = _header(headers, "x-api-key")
     if api_key is not None and api_key.strip():
         return api_key.strip()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import orjson
 import structlog
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from gateway.envelope import error_body
@@ -27,6 +27,7 @@ from gateway.store.interfaces import (
 )
 from shared.kernel.errors import (
     CelestialError,
+    ClientGone,
     DuplicateAccount,
     InactiveKey,
     InternalError,
@@ -72,8 +73,15 @@ def as_celestial_error(exc: BaseException, request_id: str, method: str = "", pa
     if isinstance(exc, LedgerConflict):
         return RequestIdConflict(exception_message(exc), param="request_id")
     if isinstance(exc, HTTPException) and exc.status_code == 405:
-        allow = (exc.headers or {}).get("Allow", "")
+        # Starlette lists a route's methods from a set (any order) and adds HEAD beside GET,
+        # which /v1 does not serve: the answer lists them sorted, without HEAD on /v1.
+        methods = {method.strip() for method in (exc.headers or {}).get("Allow", "").split(",") if method.strip()}
+        if path.startswith("/v1/"):
+            methods.discard("HEAD")
+        allow = ", ".join(sorted(methods))
         return MethodNotAllowed(f"{method} is not allowed on {path}.", suggestion=f"Use {allow}." if allow else None, allow=allow)
+    if isinstance(exc, ClientDisconnect):
+        return ClientGone("The client closed the connection before its request was read.")
     if isinstance(exc, HTTPException) and exc.status_code == 404:
         return NotFound(f"No endpoint at {path}.")
     log.error("unhandled_exception", exc_info=exc)

@@ -1,4 +1,5 @@
-"""Run one gateway process: uvicorn with uvloop and httptools on CELESTIAL_HTTP_HOST:PORT."""
+"""Run one gateway process: uvicorn with uvloop and httptools (bounded, see
+``gateway/http_server.py``) on CELESTIAL_HTTP_HOST:PORT."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import uvicorn
 
 from gateway.app import create_app
+from gateway.http_server import bounded_protocol
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
 
@@ -24,7 +26,8 @@ def main(argv: list[str] | None = None) -> None:
         host=settings.http_host,
         port=port,
         loop="uvloop",
-        http="httptools",
+        http=bounded_protocol(settings),
+        timeout_keep_alive=settings.http_keep_alive_s,
         access_log=False,
         log_config=None,
         lifespan="on",

@@ -1590,7 +1590,7 @@ def _decide(
         return Admission(False, limit, 0, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate"), None
     slots = {slot: expires for slot, expires in state.slots.items() if expires > now_s}
     if len(slots) >= max_concurrent:
-        return Admission(False, limit, 0, reset_at_s, 1, "concurrency"), None
+        return Admission(False, limit, limit - admitted, reset_at_s, 1, "concurrency"), None
     slots[slot_id] = now_s + SLOT_LEASE_S
     return Admission(True, limit, limit - admitted - 1, reset_at_s), _Limits(window_start_s, admitted + 1, slots)
 

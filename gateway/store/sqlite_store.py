@@ -842,7 +842,7 @@ class SqliteStore:
         if expired:
             conn.execute("DELETE FROM slots WHERE account_id = ? AND expires_at_s <= ?", (account_id, now_s))
         if held - expired >= max_concurrent:
-            return Admission(False, limit, 0, reset_at_s, 1, "concurrency")
+            return Admission(False, limit, limit - admitted, reset_at_s, 1, "concurrency")
         try:
             conn.execute(
                 "INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at_s) VALUES (?, ?, ?)",

@@ -192,10 +192,30 @@ class RequestIdConflict(CelestialError):
     default_suggestion = "Reuse a request_id only to retry the same top-up; send a new one for a new top-up."
 
 
+class InvalidRequest(CelestialError):
+    """An HTTP request the server could not read (a malformed request line or header)."""
+
+    code = "invalid_request"
+    http_status = 400
+    default_suggestion = "Send a well-formed HTTP/1.1 request; a Content-Length must be one decimal number."
+
+
+class RequestTimeout(CelestialError):
+    code = "request_timeout"
+    http_status = 408
+    default_suggestion = "Send the whole request (headers, then body) without pausing; retry on a new connection."
+
+
 class PayloadTooLarge(CelestialError):
     code = "payload_too_large"
     http_status = 413
     default_suggestion = "Send a body of at most 1 MiB, or split the work into several requests."
+
+
+class UriTooLong(CelestialError):
+    code = "uri_too_long"
+    http_status = 414
+    default_suggestion = "Send the parameters as a JSON body with POST instead of a long query string."
 
 
 class RateLimitExceeded(CelestialError):
@@ -203,6 +223,15 @@ class RateLimitExceeded(CelestialError):
     http_status = 429
     default_retry_after_s = 1
     default_suggestion = "Wait for the number of seconds in Retry-After, then retry."
+
+
+class ClientGone(CelestialError):
+    """The client closed its connection before the answer: nobody reads this error, which
+    only names the outcome in the log line (nginx's 499). The request costs nothing."""
+
+    code = "client_closed_request"
+    http_status = 499
+    default_suggestion = "Wait for the answer; a request abandoned before it is not charged."
 
 
 class InternalError(CelestialError):

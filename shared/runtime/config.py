@@ -44,6 +44,17 @@ class Settings:
     # gateway's channel retries another process instead of queueing behind a long scan; when
     # every process refuses, the gateway answers 503.
     service_queue: int = 4
+    # CELESTIAL_HTTP_HEADER_TIMEOUT_S: how long a client may take to send a request's line
+    # and headers, from its first byte (or the connection's opening); then 408 and close.
+    http_header_timeout_s: float = 10.0
+    # CELESTIAL_HTTP_BODY_TIMEOUT_S: how long a client may take to send a request's body once
+    # its headers are in; then 408 and close. A body is read before any limit slot is taken.
+    http_body_timeout_s: float = 30.0
+    # CELESTIAL_HTTP_KEEP_ALIVE_S: how long an idle keep-alive connection stays open.
+    http_keep_alive_s: float = 5.0
+    # CELESTIAL_HTTP_MAX_CONNECTIONS: open connections one gateway process accepts; one more
+    # is answered 503 and closed.
+    http_max_connections: int = 1000
     # CELESTIAL_FAST_DEADLINE_S / CELESTIAL_SCAN_DEADLINE_S: gRPC deadline per deadline class.
     fast_deadline_s: float = 10.0
     scan_deadline_s: float = 60.0
@@ -101,6 +112,10 @@ def load_settings(env: dict | None = None) -> Settings:
         service_processes=processes,
         service_base_port=base_port,
         service_queue=_int(env, "CELESTIAL_SERVICE_QUEUE", 4),
+        http_header_timeout_s=_float(env, "CELESTIAL_HTTP_HEADER_TIMEOUT_S", 10.0),
+        http_body_timeout_s=_float(env, "CELESTIAL_HTTP_BODY_TIMEOUT_S", 30.0),
+        http_keep_alive_s=_float(env, "CELESTIAL_HTTP_KEEP_ALIVE_S", 5.0),
+        http_max_connections=_int(env, "CELESTIAL_HTTP_MAX_CONNECTIONS", 1000),
         fast_deadline_s=_float(env, "CELESTIAL_FAST_DEADLINE_S", 10.0),
         scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),

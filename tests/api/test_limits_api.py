@@ -128,6 +128,20 @@ def test_at_the_concurrency_limit_a_request_is_429_until_a_slot_frees(stack):
         assert client.get(POSITIONS, params=MOMENT).status_code == 200
 
 
+def test_a_429_for_concurrency_reports_what_the_minute_window_really_has_left(stack):
+    name, key = limited_key(stack, rate=50, concurrent=2)
+    wait_for_fresh_window()
+    slots = hold_slots(stack, name, 2)  # two admitted requests: 48 of 50 left this minute
+    try:
+        with stack.client(key) as client:
+            refused = client.get(POSITIONS, params=MOMENT)
+        assert_error(refused, 429, "rate_limit_exceeded")
+        assert "concurrent" in refused.json()["errors"][0]["message"]
+        assert refused.headers["x-ratelimit-remaining"] == "48"
+    finally:
+        release_slots(stack, name, slots)
+
+
 def test_a_finished_request_gives_its_concurrency_slot_back(stack):
     _, key = limited_key(stack, concurrent=1)
     with stack.client(key) as client:

@@ -93,3 +93,13 @@ def test_readiness_lists_every_service_pool_ready(stack):
         response = client.get("/readyz")
     assert response.status_code == 200
     assert response.json() == {"status": "ready", "services": dict.fromkeys(("ephemeris", "timelords", "search", "astrocartography"), "ready")}
+
+
+def test_a_call_to_an_unbuilt_endpoint_logs_no_error_and_no_traceback(stack):
+    _name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        for _ in range(3):
+            assert client.get(*NOT_BUILT_REQUESTS[0][:1], params=NOT_BUILT_REQUESTS[0][1]).status_code == 501
+    lines = [json.loads(line) for line in stack.log_path.read_text().splitlines() if line.startswith("{")]
+    assert any(line.get("status") == 501 for line in lines), "the 501s were logged at all"
+    assert not [line for line in lines if line.get("level") in ("error", "critical") or "exception" in line]

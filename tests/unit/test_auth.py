@@ -79,9 +79,15 @@ def test_the_key_is_read_from_x_api_key_when_there_is_no_authorization_header():
 
 def test_authorization_wins_over_x_api_key_when_both_are_sent():
     assert extract_key({"Authorization": "Bearer svc_live_first", "X-API-Key": "svc_live_second"}) == "svc_live_first"
-    # A non-Bearer Authorization still wins, so it fails as a malformed key instead of
-    # silently switching to the other header.
-    assert extract_key({"Authorization": "Basic dXNlcjpwYXNz", "X-API-Key": "svc_live_second"}) == "Basic dXNlcjpwYXNz"
+    # A non-Bearer Authorization still wins: it is refused instead of silently switching to
+    # the other header.
+    with pytest.raises(InvalidApiKey):
+        extract_key({"Authorization": "Basic dXNlcjpwYXNz", "X-API-Key": "svc_live_second"})
+
+
+def test_a_bare_key_in_authorization_without_the_bearer_scheme_is_refused():
+    with pytest.raises(InvalidApiKey, match="Bearer"):
+        extract_key({"Authorization": "svc_live_" + "A" * 32})
 
 
 def test_no_key_header_means_no_key():

@@ -692,7 +692,8 @@ async def test_admit_refuses_beyond_max_concurrent_until_a_slot_is_released(stor
     assert (await store.admit(account, "a", now_s)).allowed
     assert (await store.admit(account, "b", now_s)).allowed
     refused = await store.admit(account, "c", now_s)
-    assert refused == Admission(False, 100, 0, WINDOW_S + RATE_WINDOW_S, retry_after_s=1, reason="concurrency")
+    # The window's real count: the two admitted requests used 2 of 100.
+    assert refused == Admission(False, 100, 98, WINDOW_S + RATE_WINDOW_S, retry_after_s=1, reason="concurrency")
     await store.release(account.id, "a")
     admitted = await store.admit(account, "c", now_s)
     assert (admitted.allowed, admitted.remaining) == (True, 97)
