@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, Router
 
 from gateway.admin_api import admin_routes
 from gateway.accounting import Accounting, rate_limit_headers, refusal
@@ -336,7 +336,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
         Route("/docs", docs, methods=["GET"]),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
-        Mount("/admin/v1", routes=admin_routes()),
+        Mount("/admin/v1", app=Router(admin_routes(), redirect_slashes=False)),
     ]
     middleware = [Middleware(RequestContextMiddleware)]
     app = Starlette(

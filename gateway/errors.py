@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
+from gateway.auth import redact_keys
 from gateway.envelope import error_body
 from gateway.store.interfaces import (
     AccountExists,
@@ -57,6 +58,7 @@ def as_celestial_error(exc: BaseException, request_id: str, method: str = "", pa
     anything unforeseen is logged as a bug and answered 500 with only the request id."""
     if isinstance(exc, CelestialError):
         return exc
+    path = redact_keys(path)
     if isinstance(exc, TRANSIENT_STORE_ERRORS):
         return ServiceUnavailable(STORE_DOWN_MESSAGE)
     if isinstance(exc, KeyNotFound):

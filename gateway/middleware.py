@@ -9,14 +9,13 @@ import time
 import structlog
 from starlette.middleware.cors import CORSMiddleware
 
+from gateway.auth import redact_keys
+
 log = structlog.get_logger("celestial.gateway")
 
 # A client-supplied X-Request-Id is kept only when it is short and printable, so it cannot
 # forge log lines or bloat headers.
 _REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
-# A key pasted into a URL path (say an admin route given a key instead of a key id) must not
-# reach the log.
-_KEY_IN_PATH = re.compile(r"svc_live_[A-Za-z0-9_-]*")
 
 
 def new_request_id() -> str:
@@ -103,7 +102,7 @@ class RequestContextMiddleware:
                 log.info(
                     "request_finished",
                     method=scope.get("method"),
-                    route=_KEY_IN_PATH.sub("svc_live_[redacted]", scope.get("path", "")),
+                    route=redact_keys(scope.get("path", "")),
                     status=status["code"],
                     account_id=state.get("account_id"),
                     credits_used=state.get("credits_used", 0),

@@ -34,7 +34,9 @@ def test_head_on_health_is_served(stack):
         assert client.head("/healthz").status_code == 200
 
 
-@pytest.mark.parametrize("path", ["/v1/positions/", "/docs/", "/admin/v1", "/admin/v1/", "/v1/openapi.json/"])
+@pytest.mark.parametrize(
+    "path", ["/v1/positions/", "/docs/", "/admin/v1", "/admin/v1/", "/v1/openapi.json/", "/admin/v1/accounts/", "/admin/v1/keys/key_1/"]
+)
 def test_a_trailing_slash_is_404_with_the_error_body_never_a_redirect(api, path):
     response = api.get(path, params={"jd": J2000}, headers={"Host": "evil.example"})
     assert_error(response, 404, "not_found")
@@ -46,3 +48,10 @@ def test_a_bare_key_in_authorization_without_bearer_is_401_with_a_suggestion(sta
         response = client.get("/v1/positions", params={"jd": J2000}, headers={"Authorization": key})
     error = assert_error(response, 401, "invalid_api_key")
     assert "Bearer" in error["suggestion"]
+
+
+@pytest.mark.parametrize("method", ["GET", "PUT"])
+def test_an_unknown_path_holding_a_key_is_answered_without_echoing_it(api, key, method):
+    response = api.request(method, f"/v1/keys/{key}/")
+    assert response.status_code in (404, 405)
+    assert key not in response.text and key[len("svc_live_"):] not in response.text
