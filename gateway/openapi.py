@@ -17,11 +17,12 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from celestial.v1 import options_pb2
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
-from shared.runtime.validation import CALCULATION_FLAGS, message_spec
+from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
+from shared.runtime.validation import CALCULATION_FLAGS, INTEGER_WIDTHS, message_spec
 
 DESCRIPTOR_SET = Path(__file__).resolve().parent.parent / "celestial" / "v1" / "descriptor_set.binpb"
 
-OVERVIEW = """\
+OVERVIEW = f"""\
 Celestial computes planetary positions, houses, charts and aspects (and, as they land,
 time-lord periods, transit scans, eclipses, heliacal events and astrocartography lines).
 
@@ -31,15 +32,20 @@ unknown, expired or revoked key is 401 `invalid_api_key`.
 
 **Requests.** GET takes parameters in the query string; POST takes the same names in a JSON
 object body (native JSON values or the query-string forms). Booleans are true/false or 1/0.
-Lists are comma-separated; a list given twice in a query string is concatenated, a scalar
-given twice is 400. A moment is exactly one of `datetime` (ISO 8601; no offset means UTC) or
-`jd` (Julian Day, UT1): both is 400 `conflicting_parameters`, neither 400
-`missing_parameter`. An unknown parameter is 400 `invalid_parameter` naming it; a
+Numbers are written as JSON writes them (no `+`, `_`, whitespace, hexadecimal, `inf` or
+`nan`; ASCII digits only), in a query string and in a body's strings alike; an integer
+outside its parameter's range, or outside the 32- or 64-bit type that carries it, is 400
+`invalid_parameter` naming the parameter and the range. Lists are comma-separated; a list
+given twice in a query string is concatenated, a scalar given twice is 400, and so is a JSON
+object (at any depth, batch sub-requests included) that names a member twice. A moment is
+exactly one of `datetime` (ISO 8601 with ASCII digits; no offset means UTC) or `jd` (Julian
+Day, UT1), from {SUPPORTED_SPAN_TEXT} (JD 625000.5 to 2816787.5): both is 400
+`conflicting_parameters`, neither 400 `missing_parameter`. An unknown parameter is 400 `invalid_parameter` naming it; a
 calculation flag an endpoint does not implement is refused the same way.
 
-**Responses.** Success is `{data, meta, warnings?}` with `meta` = `request_id`,
+**Responses.** Success is `{{data, meta, warnings?}}` with `meta` = `request_id`,
 `credits_used`, `credits_remaining`, `computation_ms`, `version`. Errors are
-`{errors: [{code, message, suggestion, param?}], meta: {request_id}}`. Every response
+`{{errors: [{{code, message, suggestion, param?}}], meta: {{request_id}}}}`. Every response
 carries `X-Request-Id` (yours, when you send a short printable one).
 
 **Credits.** Each endpoint's cost is given below (`x-credits`). Only a 2xx response costs
@@ -147,7 +153,18 @@ def _field_description(fd: FieldDescriptor) -> str:
         parts.append(f"Required when {rule.required_with}=true.")
     if rule.csv:
         parts.append("Comma-separated list.")
+    parts.append(_VOCABULARY_NOTES.get(rule.vocabulary, ""))
     return " ".join(p for p in parts if p)
+
+
+_VOCABULARY_NOTES = {
+    options_pb2.VOCABULARY_AYANAMSHA: (
+        "An ayanamsha name (fagan_bradley, lahiri, raman, krishnamurti, ...) or a Swiss Ephemeris "
+        "id 2-46. The ids 0 and 1 read as booleans and are refused (400 invalid_parameter): send "
+        "fagan_bradley or lahiri by name; leave the parameter out for the tropical zodiac."
+    ),
+    options_pb2.VOCABULARY_DATETIME: f"ISO 8601, ASCII digits; from {SUPPORTED_SPAN_TEXT}.",
+}
 
 
 def _scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:
@@ -160,7 +177,8 @@ def _scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:
         return {"type": "string"}
     if kind == FieldDescriptor.TYPE_ENUM:
         return {"type": "string", "enum": [v.name.lower() for v in fd.enum_type.values]}
-    return {"type": "integer"}
+    type_name = INTEGER_WIDTHS[kind][2]
+    return {"type": "integer", "format": type_name} if type_name in ("int32", "int64") else {"type": "integer"}
 
 
 def _request_field_schema(fd: FieldDescriptor, *, query: bool) -> dict[str, Any]:

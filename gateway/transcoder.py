@@ -15,8 +15,16 @@ import orjson
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from gateway.json_body import decode_json
 from shared.kernel.errors import ConflictingParameters, InvalidParameter
-from shared.runtime.validation import CALCULATION_FLAGS, FieldSpec, message_spec, parse_scalar
+from shared.runtime.validation import (
+    CALCULATION_FLAGS,
+    FieldSpec,
+    checked_float,
+    checked_integer,
+    message_spec,
+    parse_scalar,
+)
 
 
 def request_from_query(message_cls: type[Message], items: Iterable[tuple[str, str]], path: str) -> Message:
@@ -101,7 +109,7 @@ def _set_message_from_json(message: Message, field: FieldSpec, value: Any, path:
 
 def _parse_json_text(field: FieldSpec, text: str) -> Any:
     try:
-        return orjson.loads(text)
+        return decode_json(text, where=field.name)
     except orjson.JSONDecodeError:
         raise InvalidParameter(
             f"'{field.name}' must be JSON text; it could not be parsed.",
@@ -135,12 +143,12 @@ def _json_scalar(field: FieldSpec, value: Any):
             return bool(value)
     elif kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return parse_scalar(field, repr(float(value)))
+            return checked_float(field, float(value))
     elif field.is_numeric:
         if isinstance(value, int) and not isinstance(value, bool):
-            return value
+            return checked_integer(field, value)
         if isinstance(value, float) and value.is_integer():
-            return int(value)
+            return checked_integer(field, int(value))
     elif kind == FieldDescriptor.TYPE_STRING:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)

@@ -46,11 +46,19 @@ def ayanamsha_by_id(ayanamsha_id: int) -> Ayanamsha:
     return _BY_ID[ayanamsha_id]
 
 
-def parse_ayanamsha(text: str | int, *, param: str = "sidereal") -> Ayanamsha:
-    """Return the ayanamsha named by ``text``: a name (any case; '-' or ' ' read as '_') or an id 0-46.
+#: Values that read as a boolean (decisions.md: booleans are true/false or 1/0). As an
+#: ayanamsha they are refused, not read as the ids 0 and 1: a client sending sidereal=0 for
+#: "off" would otherwise get Fagan-Bradley longitudes.
+BOOLEAN_LOOKING = ("0", "1", "true", "false")
 
-    An id may come as a decimal string or an int. Unknown values raise InvalidParameter naming
-    ``param`` and listing the names.
+
+def parse_ayanamsha(text: str | int, *, param: str = "sidereal") -> Ayanamsha:
+    """Return the ayanamsha named by ``text``: a name (any case; '-' or ' ' read as '_') or an id 2-46.
+
+    An id may come as a decimal string without leading zeros, or an int. The ids 0 and 1
+    (and true/false) read as booleans and raise InvalidParameter suggesting the names
+    fagan_bradley and lahiri; unknown values raise InvalidParameter listing the names. Both
+    name ``param``.
     """
     if isinstance(text, bool):
         key = None
@@ -60,8 +68,16 @@ def parse_ayanamsha(text: str | int, *, param: str = "sidereal") -> Ayanamsha:
         key = text.strip().lower().replace("-", "_").replace(" ", "_")
     else:
         key = None
+    if key in BOOLEAN_LOOKING:
+        raise InvalidParameter(
+            f"{param}={text!r} reads as a boolean; {param} takes an ayanamsha name, and the ids 0 "
+            "and 1 are accepted only as the names fagan_bradley and lahiri.",
+            suggestion=f"Send {param}=fagan_bradley (id 0) or {param}=lahiri (id 1); leave {param} "
+            "out for the tropical zodiac.",
+            param=param,
+        )
     if key:
-        if key.isascii() and key.isdigit():
+        if key.isascii() and key.isdigit() and key == str(int(key)):
             found = _BY_ID.get(int(key))
         else:
             found = _BY_NAME.get(key)
@@ -69,7 +85,7 @@ def parse_ayanamsha(text: str | int, *, param: str = "sidereal") -> Ayanamsha:
             return found
     raise InvalidParameter(
         f"Unknown ayanamsha {text!r} for {param}. Accepted: a name ({', '.join(AYANAMSHA_NAMES)}) "
-        "or a Swiss Ephemeris id 0-46.",
-        suggestion="Send an ayanamsha name such as lahiri or fagan_bradley, or its id (lahiri is 1).",
+        "or a Swiss Ephemeris id 2-46 (0 and 1 only by name).",
+        suggestion="Send an ayanamsha name such as lahiri or fagan_bradley.",
         param=param,
     )

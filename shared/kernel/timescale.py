@@ -17,6 +17,9 @@ SECONDS_PER_DAY = 86400.0
 # 3000-01-01 (JD 2816787.5), just short of the end of the bundled files (3000-01-10).
 JD_UT1_MIN = 625000.5
 JD_UT1_MAX = 2816787.5
+#: The same span as UTC dates (proleptic Gregorian, astronomical year numbering: year -3001
+#: is 3002 BCE); tests/unit/test_timescale.py checks it against the two Julian Days.
+SUPPORTED_SPAN_TEXT = "-3001-02-03T00:00:00Z (3002 BCE) to 3000-01-01T00:00:00Z"
 
 _ISO = re.compile(
     r"""
@@ -29,14 +32,14 @@ _ISO = re.compile(
         (?P<offset>[Zz]|[+-]\d{2}(?::?\d{2})?)?
     )?
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.ASCII,  # \d is 0-9 only: ISO 8601 has no other digits
 )
 
 
 def _days_from_civil(year: int, month: int, day: int) -> int:
     """Return days since 1970-01-01 of a proleptic-Gregorian date (any year; H. Hinnant)."""
     year -= month <= 2
-    era = (year if year >= 0 else year - 399) // 400
+    era = year // 400  # floor division: Hinnant's C truncates, hence his "year - 399"
     yoe = year - era * 400
     doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
@@ -46,7 +49,7 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
 def _civil_from_days(days: int) -> tuple[int, int, int]:
     """Return the proleptic-Gregorian (year, month, day) ``days`` after 1970-01-01 (H. Hinnant)."""
     days += 719468
-    era = (days if days >= 0 else days - 146096) // 146097
+    era = days // 146097  # floor division, as above
     doe = days - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     year = yoe + era * 400
@@ -80,8 +83,8 @@ def _check_range(jd_ut1: float, param: str, shown: str) -> None:
     if not (JD_UT1_MIN <= jd_ut1 <= JD_UT1_MAX):
         raise InvalidParameter(
             f"{param}={shown} is outside the supported span: Julian Day (UT1) {JD_UT1_MIN} to "
-            f"{JD_UT1_MAX}, i.e. years -3000 to 3000.",
-            suggestion="Choose a moment between the years -3000 and 3000.",
+            f"{JD_UT1_MAX}, i.e. {SUPPORTED_SPAN_TEXT}.",
+            suggestion=f"Choose a moment from {SUPPORTED_SPAN_TEXT}.",
             param=param,
         )
 
@@ -91,8 +94,8 @@ class Moment:
     """An instant, held as a UT1 Julian Day with its Delta T.
 
     Build it with :meth:`from_jd_ut1`, :meth:`from_iso` or :meth:`from_utc_datetime`; the
-    plain constructor is refused. Supported span: JD (UT1) 625000.5 to 2816787.5 (years
-    -3000 to 3000, the span where Swiss Ephemeris has either its files or the Moshier
+    plain constructor is refused. Supported span: JD (UT1) 625000.5 to 2816787.5
+    (:data:`SUPPORTED_SPAN_TEXT`, where Swiss Ephemeris has either its files or the Moshier
     fallback); outside it the constructors raise InvalidParameter naming the parameter.
     ``source_param`` remembers which request parameter the moment came from, for errors.
     """
@@ -150,7 +153,7 @@ class Moment:
 
     @classmethod
     def _parse_iso(cls, text: str, param: str) -> Moment:
-        match = _ISO.fullmatch(text.strip())
+        match = _ISO.fullmatch(text)
         if match is None:
             raise InvalidDatetime(f"{param}={text!r} is not an ISO 8601 date-time.", param=param)
         year, month, day = int(match["year"]), int(match["month"]), int(match["day"])

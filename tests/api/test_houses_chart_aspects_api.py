@@ -115,7 +115,7 @@ def test_chart_sidereal_reports_the_ayanamsha_and_sidereal_shapes(api):
 
 
 def test_chart_accepts_all_seven_flags(api):
-    params = {"jd": J2000, "sidereal": "1", "equatorial": "true", "speed": "false", "no_nutation": "true",
+    params = {"jd": J2000, "sidereal": "lahiri", "equatorial": "true", "speed": "false", "no_nutation": "true",
               "j2000": "true", "topocentric": "true", "heliocentric": "false", **LONDON}
     response = api.get("/v1/chart", params=params)
     assert response.status_code == 200, response.text

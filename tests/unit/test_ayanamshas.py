@@ -36,16 +36,29 @@ def test_engine_names_spot_check():
     assert engine.ayanamsha_engine_name(27) == "True Citra"
 
 
-@pytest.mark.parametrize("text", ["lahiri", "LAHIRI", " Lahiri ", "1", 1])
-def test_lahiri_parses_by_name_in_any_case_or_by_id(text):
+@pytest.mark.parametrize("text", ["lahiri", "LAHIRI", " Lahiri "])
+def test_lahiri_parses_by_name_in_any_case(text):
     assert parse_ayanamsha(text) == Ayanamsha(1, "lahiri")
+
+
+@pytest.mark.parametrize("text", ["3", 3])
+def test_an_id_from_2_to_46_parses_as_a_string_or_an_int(text):
+    assert parse_ayanamsha(text) == Ayanamsha(3, "raman")
+
+
+@pytest.mark.parametrize("text", ["0", "1", 0, 1, "true", "FALSE"])
+def test_an_id_that_reads_as_a_boolean_is_refused_suggesting_the_name(text):
+    with pytest.raises(InvalidParameter) as caught:
+        parse_ayanamsha(text, param="sidereal")
+    assert caught.value.param == "sidereal"
+    assert "fagan_bradley" in caught.value.suggestion and "lahiri" in caught.value.suggestion
 
 
 def test_hyphenated_name_reads_as_underscore():
     assert parse_ayanamsha("fagan-bradley").id == 0
 
 
-@pytest.mark.parametrize("text", ["", "47", "-1", "lahiri2", "1.0", "foo", True, None])
+@pytest.mark.parametrize("text", ["", "47", "-1", "03", "２", "lahiri2", "1.0", "foo", True, None])
 def test_unknown_ayanamsha_is_invalid_parameter_listing_the_names(text):
     with pytest.raises(InvalidParameter) as caught:
         parse_ayanamsha(text, param="sidereal")

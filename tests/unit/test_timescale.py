@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from shared.kernel.errors import InvalidDatetime, InvalidParameter
-from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, Moment
+from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT, Moment
 from tests.unit.skyfield_reference import timescale
 
 SECOND_IN_DAYS = 1.0 / 86400.0
@@ -266,3 +266,15 @@ def test_before_1972_a_clock_reading_is_taken_as_ut1():
     # No leap-second UTC existed before 1972; Swiss Ephemeris reads the clock as UT1 there.
     moment = Moment.from_iso("1950-06-15T06:00:00Z")
     assert moment.jd_ut1 == pytest.approx(2433447.75, abs=SAME_INSTANT_TOLERANCE_DAYS)
+
+
+def test_supported_span_text_names_the_first_and_last_moment_of_the_span():
+    first, last = SUPPORTED_SPAN_TEXT.replace(" (3002 BCE)", "").split(" to ")
+    assert Moment.from_iso(first).jd_ut1 == JD_UT1_MIN
+    assert Moment.from_iso(last).jd_ut1 == JD_UT1_MAX
+
+
+@pytest.mark.parametrize("day", ["-0001-12-31", "-0400-03-01", "-0401-12-31", "-3000-02-28", "0000-01-01"])
+def test_an_offset_keeps_the_calendar_day_in_negative_years(day):
+    # Proleptic Gregorian days before year 1: the offset shift goes through day numbers.
+    assert Moment.from_iso(f"{day}T12:00:00+01:00").jd_ut1 == Moment.from_iso(f"{day}T11:00:00Z").jd_ut1
