@@ -59,7 +59,7 @@ async def read_parameters(request: Request, endpoint: Endpoint):
     request_cls = endpoint.request_cls
     if request.method == "GET":
         return request_from_query(request_cls, request.query_params.multi_items(), endpoint.path)
-    body = await read_json_body(request)
+    body = await read_json_body(request, get_offered=not endpoint.http.post_only)
     if body is None:
         return request_cls()
     if not isinstance(body, dict):

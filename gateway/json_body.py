@@ -15,12 +15,16 @@ from shared.kernel.errors import InvalidBody, InvalidParameter, PayloadTooLarge
 MAX_BODY_BYTES = 1024 * 1024
 
 
-async def read_json_body(request: Request) -> Any:
-    """Return the decoded JSON body of a POST (None when empty); 400/413 for what cannot be read."""
+async def read_json_body(request: Request, *, get_offered: bool = False) -> Any:
+    """Return the decoded JSON body of a POST (None when empty); 400/413 for what cannot be read.
+
+    ``get_offered`` says whether the route also answers GET, which the refusal of a query
+    string then suggests.
+    """
     if request.query_params:
         raise InvalidParameter(
             "A POST carries its parameters in the JSON body, not in the query string.",
-            suggestion="Move the query parameters into the JSON object body, or use GET.",
+            suggestion="Move the query parameters into the JSON object body" + (", or use GET." if get_offered else "."),
             param=next(iter(request.query_params.keys())),
         )
     declared = request.headers.get("content-length")

@@ -55,3 +55,13 @@ def test_an_unknown_path_holding_a_key_is_answered_without_echoing_it(api, key, 
     response = api.request(method, f"/v1/keys/{key}/")
     assert response.status_code in (404, 405)
     assert key not in response.text and key[len("svc_live_"):] not in response.text
+
+
+def test_a_query_string_on_a_post_only_route_is_refused_without_suggesting_get(api):
+    error = assert_error(api.post("/v1/batch", params={"x": "1"}, json={"requests": []}), 400, "invalid_parameter", "x")
+    assert "GET" not in error["suggestion"]
+
+
+def test_a_query_string_on_a_post_to_an_endpoint_suggests_get(api):
+    error = assert_error(api.post("/v1/positions", params={"jd": "2451545"}, json={}), 400, "invalid_parameter", "jd")
+    assert "GET" in error["suggestion"]
