@@ -31,7 +31,7 @@ from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Account, Admission, Store
 from gateway.transcoder import request_from_json, request_from_query
 from shared.kernel import engine
-from shared.kernel.errors import CelestialError, ClientGone, InvalidBody, MethodNotAllowed
+from shared.kernel.errors import CelestialError, ClientGone, InvalidBody, MethodNotAllowed, NotImplementedEndpoint
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.validation import credit_cost, validate
 
@@ -95,14 +95,13 @@ class Gateway:
         request.scope["state"]["account_id"] = account.id
         return account
 
-    async def admit(self, request: Request, account: Account) -> None:
+    async def admit(self, state: dict, account: Account) -> None:
         """Admit the request under its account's limits, holding a concurrency slot.
 
         Raises 429 when the limits refuse it, 503 while the store is unreachable. From here on
         the response carries the X-RateLimit-* headers (the middleware adds them from the
         request state) and :meth:`release` must follow.
         """
-        state = request.scope["state"]
         slot_id = new_request_id()
         admission = await self.accounting.admit(account, slot_id)
         self._admitted(state, admission, slot_id)
@@ -128,6 +127,12 @@ class Gateway:
         (429, 402); otherwise it was admitted already and is only charged. Credits are taken
         before the service is called and refunded on any failure, so only a 2xx costs anything.
         """
+        pool = self.pools[endpoint.service]
+        if not await pool.implements(endpoint.rpc_path):
+            # Known before any charge: an unbuilt endpoint is 501 even to an empty account.
+            if admit:
+                await self.admit(state, account)
+            raise NotImplementedEndpoint("This endpoint is not implemented yet.")
         cost = credit_cost(endpoint.http, message)
         # The ledger key is minted here, never the client's X-Request-Id: a replayed id
         # must not make a second request look like a retry of a paid one.
@@ -144,7 +149,7 @@ class Gateway:
             remaining = await self.accounting.charge(account.id, cost, charge_id)
         started = time.perf_counter()
         try:
-            reply = await self.pools[endpoint.service].call(
+            reply = await pool.call(
                 endpoint.rpc_path,
                 message,
                 endpoint.response_cls,
@@ -177,7 +182,7 @@ class Gateway:
             except CelestialError:
                 # Refused input counts against the limits like any request, and a client over
                 # its limits hears that first (429 before 400).
-                await self.admit(request, account)
+                await self.admit(request.scope["state"], account)
                 raise
             body = await until_disconnected(request, self.execute(account, endpoint, message, request_id, state, admit=True))
         finally:
@@ -196,9 +201,9 @@ class Gateway:
             try:
                 body = await read_json_body(request)
             except CelestialError:
-                await self.admit(request, account)  # 429 before 400, as for any request
+                await self.admit(request.scope["state"], account)  # 429 before 400, as for any request
                 raise
-            await self.admit(request, account)
+            await self.admit(request.scope["state"], account)
             subrequests = parse_batch(body)
 
             async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:

@@ -93,6 +93,10 @@ class Pool(Protocol):
         """Return whether the service can take a call now."""
         ...
 
+    async def implements(self, method_path: str) -> bool:
+        """Return False when the service is known not to implement ``method_path``."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -112,6 +116,7 @@ class ServicePool:
         self._in_flight = asyncio.Semaphore(max(1, len(addresses) * queue))
         # One multi-callable per method, made on first use rather than on every call.
         self._callables: dict[str, Any] = {}
+        self._implements: dict[str, bool] = {}
         self.channel = grpc.aio.insecure_channel(
             channel_target(addresses),
             options=[
@@ -158,6 +163,30 @@ class ServicePool:
         except grpc.aio.AioRpcError:
             return False
         return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+    async def implements(self, method_path: str) -> bool:
+        """Return False when the pool's processes report that they do not implement
+        ``method_path`` (``/pkg.Service/Method``; its health-check name is unknown to them).
+
+        Asked once per method and remembered; when the service cannot answer now, True, and
+        the call itself will say what is wrong.
+        """
+        known = self._implements.get(method_path)
+        if known is not None:
+            return known
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        try:
+            await health_pb2_grpc.HealthStub(self.channel).Check(
+                health_pb2.HealthCheckRequest(service=method_path.lstrip("/")), timeout=1.0
+            )
+            known = True
+        except grpc.aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.NOT_FOUND:
+                return True
+            known = False
+        self._implements[method_path] = known
+        return known
 
     async def close(self) -> None:
         await self.channel.close()

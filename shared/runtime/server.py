@@ -148,6 +148,11 @@ def service_handler(service: ServiceDescriptor, handlers: Mapping[str, Handler],
     return grpc.method_handlers_generic_handler(service.full_name, methods)
 
 
+def implemented_name(service: ServiceDescriptor, rpc: str) -> str:
+    """Return the health-check name under which a process reports that it implements ``rpc``."""
+    return f"{service.full_name}/{rpc}"
+
+
 async def run_server(
     service: ServiceDescriptor,
     handlers: Mapping[str, Handler],
@@ -161,7 +166,9 @@ async def run_server(
 
     Port 0 picks a free port; ``ready(port)`` is called once bound. The standard health
     service reports SERVING for the service and for the empty name, which the gateway's
-    round_robin health checks use.
+    round_robin health checks use, and for each implemented RPC by its method name
+    (``celestial.v1.EphemerisService/ComputePositions``), which the gateway asks before
+    charging for an RPC (an RPC without a handler is unknown there: the gateway's 501).
     """
     compute_queue = ComputeQueue(queue)
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
@@ -170,7 +177,7 @@ async def run_server(
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     bound = server.add_insecure_port(f"{host}:{port}")
     await server.start()
-    for name in ("", service.full_name):
+    for name in ("", service.full_name, *(implemented_name(service, rpc) for rpc in handlers)):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info("service_started", service=service.full_name, port=bound)
     if ready is not None:

@@ -51,6 +51,9 @@ class InProcessPool:
     async def ready(self, timeout_s: float = 1.0) -> bool:
         return True
 
+    async def implements(self, method_path: str) -> bool:
+        return method_path.rsplit("/", 1)[-1] in self._handlers
+
     async def close(self) -> None:
         self._queue.close()
 

@@ -123,6 +123,16 @@ def test_not_implemented_endpoint_is_501_and_costs_nothing(stack):
     assert balance(stack, name) == 10
 
 
+def test_an_unbuilt_endpoint_is_501_even_to_an_account_without_credits(stack):
+    name, key = stack.new_key(credits=0)
+    with stack.client(key) as c:
+        r = c.get("/v1/natal-chart", params={"jd": J2000, "lat": 51.5, "lon": 0})
+        batch = c.post("/v1/batch", json={"requests": [{"endpoint": "/v1/natal-chart", "params": {"jd": J2000, "lat": 51.5, "lon": 0}}]})
+    assert_error(r, 501, "not_implemented")
+    assert batch.json()["data"]["results"][0]["status"] == 501
+    assert balance(stack, name) == 0
+
+
 def test_replaying_a_request_id_is_charged_every_time(stack):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as c:

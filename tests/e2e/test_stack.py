@@ -65,6 +65,8 @@ def test_an_error_raised_in_a_service_process_reaches_the_client_with_its_code_a
 @pytest.mark.parametrize(("path", "params"), NOT_BUILT_REQUESTS, ids=[path for path, _ in NOT_BUILT_REQUESTS])
 def test_an_rpc_no_process_implements_is_501_and_costs_nothing(stack, path, params):
     name, key = stack.new_key(credits=10)
+    with stack.client(stack.new_key(credits=0)[1]) as empty:
+        assert_error(empty.get(path, params=params), 501, "not_implemented")  # not 402
     with stack.client(key) as client:
         response = client.get(path, params=params)
     assert_error(response, 501, "not_implemented")
