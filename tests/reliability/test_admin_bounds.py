@@ -4,44 +4,20 @@ it protects: the exact requests of findings 2, 13 and 14, replayed through the w
 
 from __future__ import annotations
 
-import os
-
-import httpx
 import pytest
 
-from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
+from tests.api.test_admin_api import admin, admin_stack, new_account, new_key  # noqa: F401 - fixtures
 
-TOKEN = "adm-" + os.urandom(16).hex()
 INT64_MAX = 2**63 - 1
 
 
-@pytest.fixture(scope="module")
-def bounds_stack(tmp_path_factory) -> AppStack:
-    running = start_app_stack(tmp_path_factory.mktemp("admin-bounds"), {"CELESTIAL_ADMIN_TOKEN": TOKEN})
-    yield running
-    stop_app_stack(running)
-
-
-@pytest.fixture(scope="module")
-def admin(bounds_stack: AppStack) -> httpx.Client:
-    with bounds_stack.client(TOKEN) as client:
-        yield client
-
-
-def account(admin: httpx.Client, credits: int = 10) -> str:
-    name = f"bounds-{os.urandom(5).hex()}"
-    assert admin.post("/admin/v1/accounts", json={"name": name, "credits": credits}).status_code == 201
-    return name
-
-
-def test_int64_top_ups_keep_the_balance_an_exact_integer_and_usage_answering(admin, bounds_stack):
-    name = account(admin)
+def test_int64_top_ups_keep_the_balance_an_exact_integer_and_usage_answering(admin, admin_stack):
+    name = new_account(admin, credits=10)
     for _ in range(2):
         assert admin.post(f"/admin/v1/accounts/{name}/top-up", json={"credits": INT64_MAX}).status_code == 400
     assert admin.get(f"/admin/v1/accounts/{name}").json()["data"]["balance"] == 10
     assert admin.get(f"/admin/v1/accounts/{name}/usage").status_code == 200
-    key = admin.post(f"/admin/v1/accounts/{name}/keys", json={}).json()["data"]["key"]
-    with bounds_stack.client(key) as client:
+    with admin_stack.client(new_key(admin, name)["key"]) as client:
         answer = client.get("/v1/positions", params={"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"})
     assert answer.status_code == 200, answer.text
     assert answer.json()["meta"]["credits_remaining"] == 9 and '"credits_remaining":9' in answer.text
@@ -55,7 +31,7 @@ def test_an_account_created_with_2_pow_63_credits_is_400_not_500(admin):
 
 @pytest.mark.parametrize("origin", ["https://app.example:443", "http://[::1]:80"])
 def test_a_key_origin_with_the_default_port_is_refused(admin, origin):
-    name = account(admin)
+    name = new_account(admin)
     response = admin.post(f"/admin/v1/accounts/{name}/keys", json={"allowed_origins": [origin]})
     assert response.status_code == 400, response.text
     assert admin.get(f"/admin/v1/accounts/{name}/keys").json()["data"] == []
@@ -68,8 +44,8 @@ def test_an_account_name_that_cannot_be_reached_by_name_is_refused(admin, name):
 
 
 def test_the_404_for_a_plain_key_given_as_a_key_id_does_not_repeat_it(admin):
-    name = account(admin)
-    key = admin.post(f"/admin/v1/accounts/{name}/keys", json={}).json()["data"]["key"]
+    name = new_account(admin)
+    key = new_key(admin, name)["key"]
     response = admin.get(f"/admin/v1/keys/{key}")
     assert response.status_code == 404
     assert key not in response.text and key[len("svc_live_") :] not in response.text
