@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hmac
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -42,7 +42,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from gateway.admin_cli import account_view, key_view, rotate_key, usage_view
+from gateway.admin_cli import account_view, key_view, rotate_key, usage_view, utc_moment
 from gateway.errors import error_response, exception_message
 from gateway.json_body import read_json_body
 from gateway.store.interfaces import (
@@ -279,10 +279,9 @@ def parse_moment(value: Any, name: str) -> datetime:
     try:
         if not isinstance(value, str):
             raise ValueError
-        moment = datetime.fromisoformat(value.strip())
+        return utc_moment(value)
     except ValueError:
         raise InvalidDatetime(f"{name} is not an ISO 8601 date or time: {quoted(value)}.", param=name) from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def _expiry(body: dict[str, Any]) -> datetime | None:

@@ -64,13 +64,22 @@ def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def _parse_moment(text: str) -> datetime:
-    """Return an aware UTC datetime from ISO 8601 text; no offset means UTC."""
+def utc_moment(text: str) -> datetime:
+    """Return ISO 8601 ``text`` as an aware UTC datetime (no offset means UTC); raise
+    ValueError for text that is no moment or one outside the calendar once in UTC
+    (``9999-12-31T23:59:59-01:00``)."""
     try:
-        moment = datetime.fromisoformat(text)
+        moment = datetime.fromisoformat(text.strip())
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"not a moment between years 1 and 9999 in UTC: {quoted(text)}") from None
+
+
+def _parse_moment(text: str) -> datetime:
+    try:
+        return utc_moment(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an ISO 8601 date or time: {quoted(text)} (e.g. 2030-01-31T00:00:00Z)") from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def _integer_in(bound: Bound):

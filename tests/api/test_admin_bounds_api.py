@@ -266,3 +266,15 @@ def test_no_v1_error_repeats_a_key_sent_where_something_else_was_expected(admin,
         assert 400 <= response.status_code < 500, response.text
         no_secret_in(response.text, other)
         assert other[: len("svc_live_") + 8] not in response.text
+
+
+# --- moments ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("moment", ["9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00"])
+def test_a_moment_outside_the_calendar_once_in_utc_is_400_invalid_datetime(admin, moment):
+    account = new_account(admin)
+    response = admin.post(f"/admin/v1/accounts/{account}/keys", json={"expires_at": moment})
+    assert_error(response, 400, "invalid_datetime", "expires_at")
+    response = admin.get(f"/admin/v1/accounts/{account}/usage", params={"since": moment})
+    assert_error(response, 400, "invalid_datetime", "since")

@@ -451,3 +451,11 @@ def test_no_error_line_repeats_a_key_given_in_place_of_a_key_id_a_name_or_a_valu
         assert done.returncode == 2, args
         assert plain not in done.stderr and plain[len("svc_live_") :] not in done.stderr, args
         assert plain[: len("svc_live_") + 8] not in done.stderr, args
+
+
+def test_a_moment_outside_the_calendar_once_in_utc_exits_2(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    for args in (("key", "create", "--account", "acme", "--expires", "9999-12-31T23:59:59-01:00"),
+                 ("usage", "acme", "--since", "0001-01-01T00:00:00+01:00")):
+        done = cli(data_dir, *args)
+        assert done.returncode == 2 and "ISO 8601" in done.stderr and "Traceback" not in done.stderr
