@@ -50,8 +50,8 @@ _MAX_PORT = 65535
 #: A host whose last label is a number is an IPv4 address to a browser (``127.1``, ``0x7f.1``).
 _NUMERIC_LABEL_RE = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)")
 
-#: An account name: 1-64 ASCII letters, digits, '.', '_' or '-', the first a letter or digit, and
-#: not the ``acct_`` prefix of account ids. A name is a path segment of the admin API
+#: An account name: 1-64 ASCII letters, digits, '.', '_' or '-', the first a letter or digit,
+#: without one of RESERVED_NAME_PREFIXES. A name is a path segment of the admin API
 #: (``/admin/v1/accounts/{account}``), so it holds no '/', space or control character and is
 #: never '.' or '..' (which clients resolve away); ASCII only, so that case-insensitive
 #: uniqueness means the same in every store.
