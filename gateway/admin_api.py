@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hmac
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -42,18 +42,27 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from gateway.admin_cli import account_view, key_view, rotate_key, usage_view
+from gateway.admin_cli import account_view, key_view, rotate_key, usage_view, utc_moment
 from gateway.errors import error_response, exception_message
 from gateway.json_body import read_json_body
 from gateway.store.interfaces import (
+    ACCOUNT_NAME_RULE,
+    CREDITS,
     KEY_PREFIX,
+    MAX_CONCURRENT,
+    OPENING_BALANCE,
+    RATE_PER_MINUTE,
     Account,
-    AccountNotFound,
-    KeyNotFound,
+    Bound,
     KeyRecord,
     Store,
     StoreError,
+    no_such_account,
+    no_such_key,
+    quoted,
+    redact_keys,
     utc_now,
+    validate_account_name,
     validate_origins,
 )
 from shared.kernel.errors import (
@@ -65,6 +74,8 @@ from shared.kernel.errors import (
 )
 
 #: Largest admin body accepted, as for the public API (decisions.md, "Requests").
+#: A decimal integer sent as a string (the query-string form of a number).
+_DECIMAL = re.compile(r"[-+]?[0-9]+")
 #: A top-up's request id: short and printable, like an X-Request-Id.
 _TOP_UP_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 #: Ledger rows of admin top-ups are namespaced, so an admin's id can never collide with the
@@ -158,7 +169,9 @@ def _check_query(request: Request, accepted: tuple[str, ...]) -> None:
         if name not in accepted:
             listed = ", ".join(accepted) if accepted else "none"
             raise InvalidParameter(
-                f"Unknown query parameter {name!r}.", suggestion=f"Accepted query parameters: {listed}.", param=name
+                f"Unknown query parameter {quoted(name)}.",
+                suggestion=f"Accepted query parameters: {listed}.",
+                param=redact_keys(name),
             )
         if name in seen:
             raise InvalidParameter(f"{name!r} is given twice.", suggestion=f"Give {name} once.", param=name)
@@ -181,7 +194,9 @@ async def _body(request: Request, accepted: tuple[str, ...]) -> dict[str, Any]:
         )
     for name in body:
         if name not in accepted:
-            raise InvalidParameter(f"Unknown member {name!r}.", suggestion=_members_suggestion(accepted), param=name)
+            raise InvalidParameter(
+                f"Unknown member {quoted(name)}.", suggestion=_members_suggestion(accepted), param=redact_keys(name)
+            )
     return body
 
 
@@ -193,28 +208,28 @@ def _members_suggestion(accepted: tuple[str, ...]) -> str:
 # --- values ----------------------------------------------------------------------------------
 
 
-def _integer(body: dict[str, Any], name: str, *, minimum: int, required: bool = False) -> int | None:
-    """Return the integer member ``name`` (JSON number or decimal string), None when absent."""
+def _integer(body: dict[str, Any], bound: Bound, *, required: bool = False) -> int | None:
+    """Return the integer member ``bound.name`` within ``bound`` (a JSON integer or a decimal
+    string; not a fraction, a float such as 10.0 or a boolean), None when absent."""
+    name = bound.name
     value = body.get(name)
     if value is None:
         if required:
             raise MissingParameter(
-                f"{name} is required.", suggestion=f"Add {name} (an integer >= {minimum}).", param=name
+                f"{name} is required.", suggestion=f"Add {name}, an integer {bound.describe()}.", param=name
             )
         return None
-    if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+        try:
+            value = int(value.strip())
+        except ValueError:  # more digits than Python converts: far out of any range
+            value = bound.maximum + 1
+    try:
+        return bound.check(value)
+    except ValueError as exc:
         raise InvalidParameter(
-            f"{name} must be an integer, got {value!r}.",
-            suggestion=f"Send {name} as an integer >= {minimum}.",
-            param=name,
-        )
-    if value < minimum:
-        raise InvalidParameter(
-            f"{name} must be at least {minimum}, got {value}.", suggestion=f"Send {name} >= {minimum}.", param=name
-        )
-    return value
+            f"{exception_message(exc)}.", suggestion=f"Send {name} as an integer {bound.describe()}.", param=name
+        ) from None
 
 
 def _boolean(body: dict[str, Any], name: str) -> bool | None:
@@ -228,7 +243,7 @@ def _boolean(body: dict[str, Any], name: str) -> bool | None:
     if text in ("false", "0"):
         return False
     raise InvalidParameter(
-        f"{name} must be a boolean, got {value!r}.", suggestion=f"Send {name} as true or false.", param=name
+        f"{name} must be a boolean, got {quoted(value)}.", suggestion=f"Send {name} as true or false.", param=name
     )
 
 
@@ -264,10 +279,9 @@ def parse_moment(value: Any, name: str) -> datetime:
     try:
         if not isinstance(value, str):
             raise ValueError
-        moment = datetime.fromisoformat(value.strip())
+        return utc_moment(value)
     except ValueError:
-        raise InvalidDatetime(f"{name} is not an ISO 8601 date or time: {value!r}.", param=name) from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+        raise InvalidDatetime(f"{name} is not an ISO 8601 date or time: {quoted(value)}.", param=name) from None
 
 
 def _expiry(body: dict[str, Any]) -> datetime | None:
@@ -290,14 +304,14 @@ def _expiry(body: dict[str, Any]) -> datetime | None:
 async def _account(store: Store, name: str) -> Account:
     account = await store.get_account(name)
     if account is None:
-        raise AccountNotFound(f"no account {name!r}")
+        raise no_such_account(name)
     return account
 
 
 async def _key(store: Store, key_id: str) -> KeyRecord:
     record = await store.get_key(key_id)
     if record is None:
-        raise KeyNotFound(f"no key {key_id!r}")
+        raise no_such_key(key_id)
     return record
 
 
@@ -310,23 +324,20 @@ async def create_account(request: Request, store: Store) -> tuple[int, Any]:
     name = body.get("name")
     if name is None:
         raise MissingParameter("name is required.", suggestion=_ACCOUNT_EXAMPLE, param="name")
-    if not isinstance(name, str):
-        raise InvalidParameter("name must be a string.", suggestion=_ACCOUNT_EXAMPLE, param="name")
-    credits = _integer(body, "credits", minimum=0, required=True)
-    rate = _integer(body, "rate_per_minute", minimum=1)
-    concurrent = _integer(body, "max_concurrent", minimum=1)
     try:
-        account = await store.create_account(
-            name, credits, 300 if rate is None else rate, 50 if concurrent is None else concurrent
-        )
-    except StoreError:  # AccountExists is a ValueError too; it is answered 409, not 400
-        raise
-    except ValueError as exc:  # the store's rules on names
+        validate_account_name(name)
+    except ValueError as exc:
         raise InvalidParameter(
-            exception_message(exc),
-            suggestion="Use a name of 1-100 characters, without surrounding spaces or the acct_ prefix.",
-            param="name",
+            f"{exception_message(exc)}.", suggestion=f"Use a name of {ACCOUNT_NAME_RULE}.", param="name"
         ) from None
+    credits = _integer(body, OPENING_BALANCE, required=True)
+    rate = _integer(body, RATE_PER_MINUTE)
+    concurrent = _integer(body, MAX_CONCURRENT)
+    # The store checks the same rules again (validate_new_account): what passed here passes there.
+    account = await store.create_account(
+        name, credits, Account.rate_per_minute if rate is None else rate,
+        Account.max_concurrent if concurrent is None else concurrent,
+    )
     log.info("admin_account_created", account_id=account.id)
     return 201, account_view(account)
 
@@ -347,7 +358,7 @@ async def top_up(request: Request, store: Store) -> tuple[int, Any]:
     With ``request_id`` the top-up is applied once however often it is retried.
     """
     body = await _body(request, ("credits", "request_id"))
-    credits = _integer(body, "credits", minimum=1, required=True)
+    credits = _integer(body, CREDITS, required=True)
     request_id = body.get("request_id")
     ledger_id = None
     if request_id is not None:
@@ -367,8 +378,8 @@ async def top_up(request: Request, store: Store) -> tuple[int, Any]:
 async def set_limits(request: Request, store: Store) -> tuple[int, Any]:
     """Return the account after changing the limits given (the others are kept)."""
     body = await _body(request, ("rate_per_minute", "max_concurrent"))
-    rate = _integer(body, "rate_per_minute", minimum=1)
-    concurrent = _integer(body, "max_concurrent", minimum=1)
+    rate = _integer(body, RATE_PER_MINUTE)
+    concurrent = _integer(body, MAX_CONCURRENT)
     if rate is None and concurrent is None:
         raise MissingParameter(
             "Give rate_per_minute, max_concurrent or both.",

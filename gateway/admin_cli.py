@@ -31,16 +31,24 @@ from typing import Any, Sequence
 from shared.runtime.config import Settings, load_settings
 
 from gateway.store.interfaces import (
+    CREDITS,
     KEY_PREFIX,
+    MAX_CONCURRENT,
+    OPENING_BALANCE,
+    RATE_PER_MINUTE,
     Account,
-    AccountNotFound,
+    Bound,
     KeyNotActive,
-    KeyNotFound,
     KeyRecord,
     Store,
     StoreBusy,
     StoreError,
     Usage,
+    exception_message,
+    no_such_account,
+    no_such_key,
+    quoted,
+    redact_keys,
 )
 from gateway.store.choice import open_configured_store
 
@@ -56,57 +64,76 @@ def iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+def utc_moment(text: str) -> datetime:
+    """Return ISO 8601 ``text`` as an aware UTC datetime (no offset means UTC); raise
+    ValueError for text that is no moment or one outside the calendar once in UTC
+    (``9999-12-31T23:59:59-01:00``)."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"not a moment between years 1 and 9999 in UTC: {quoted(text)}") from None
+
+
 def _parse_moment(text: str) -> datetime:
-    """Return an aware UTC datetime from ISO 8601 text; no offset means UTC."""
     try:
-        moment = datetime.fromisoformat(text)
+        return utc_moment(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or time: {text!r} (e.g. 2030-01-31T00:00:00Z)") from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or time: {quoted(text)} (e.g. 2030-01-31T00:00:00Z)") from None
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {value}")
-    return value
+def _integer_in(bound: Bound):
+    """Return the argparse type of an integer option within ``bound`` (the store's own range)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:  # no integer, or more digits than int() converts
+            raise argparse.ArgumentTypeError(f"not an integer: {quoted(text)}") from None
+        try:
+            return bound.check(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(exception_message(exc)) from None
+
+    parse.__name__ = bound.name  # argparse names the type in some messages
+    return parse
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be zero or more: {value}")
-    return value
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose error messages never repeat a key given in the wrong place."""
+
+    def error(self, message: str):
+        super().error(redact_keys(message))
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the whole command."""
-    parser = argparse.ArgumentParser(prog=PROG, description="Manage Celestial accounts, API keys and credits.")
+    parser = _Parser(prog=PROG, description="Manage Celestial accounts, API keys and credits.")
     topics = parser.add_subparsers(dest="topic", required=True, metavar="{account,key,usage}")
 
     account = topics.add_parser("account", help="create, show, top up accounts and set their limits")
     account_cmds = account.add_subparsers(dest="command", required=True)
     create = account_cmds.add_parser("create", help="create an account with an opening balance")
     create.add_argument("name")
-    create.add_argument("--credits", type=_non_negative_int, required=True, help="opening balance")
-    create.add_argument("--rate-per-minute", type=_positive_int, default=300, help="requests per minute (300)")
-    create.add_argument("--max-concurrent", type=_positive_int, default=50, help="concurrent requests (50)")
+    create.add_argument("--credits", type=_integer_in(OPENING_BALANCE), required=True, help="opening balance")
+    create.add_argument(
+        "--rate-per-minute", type=_integer_in(RATE_PER_MINUTE), default=Account.rate_per_minute,
+        help=f"requests per minute ({Account.rate_per_minute})",
+    )
+    create.add_argument(
+        "--max-concurrent", type=_integer_in(MAX_CONCURRENT), default=Account.max_concurrent,
+        help=f"concurrent requests ({Account.max_concurrent})",
+    )
     show = account_cmds.add_parser("show", help="show an account's balance and limits")
     show.add_argument("name", help="account name or id")
     show.add_argument("--json", action="store_true", help="print JSON")
     top_up = account_cmds.add_parser("top-up", help="add credits to an account")
     top_up.add_argument("name", help="account name or id")
-    top_up.add_argument("--credits", type=_positive_int, required=True)
+    top_up.add_argument("--credits", type=_integer_in(CREDITS), required=True)
     limits = account_cmds.add_parser("limits", help="change an account's rate limits (all its keys share them)")
     limits.add_argument("name", help="account name or id")
-    limits.add_argument("--rate-per-minute", type=_positive_int, help="requests per minute")
-    limits.add_argument("--max-concurrent", type=_positive_int, help="concurrent requests")
+    limits.add_argument("--rate-per-minute", type=_integer_in(RATE_PER_MINUTE), help="requests per minute")
+    limits.add_argument("--max-concurrent", type=_integer_in(MAX_CONCURRENT), help="concurrent requests")
 
     key = topics.add_parser("key", help="create, show, list, rotate, revoke keys and set their origins")
     key_cmds = key.add_subparsers(dest="command", required=True)
@@ -230,7 +257,7 @@ def _emit(view: Any, as_json: bool, render) -> None:
 async def _account_named(store: Store, name: str) -> Account:
     account = await store.get_account(name)
     if account is None:
-        raise AccountNotFound(f"no account {name!r}")
+        raise no_such_account(name)
     return account
 
 
@@ -244,7 +271,7 @@ async def rotate_key(store: Store, key_id: str) -> tuple[str, KeyRecord]:
     """
     old = await store.get_key(key_id)
     if old is None:
-        raise KeyNotFound(f"no key {key_id!r}")
+        raise no_such_key(key_id)
     state = old.state()
     if state != "active":
         raise KeyNotActive(f"key {key_id} is {state}; only an active key can be rotated, create a new key instead")
@@ -304,7 +331,7 @@ async def run(args: argparse.Namespace, store: Store) -> None:
         case ("key", "show"):
             record = await store.get_key(args.key_id)
             if record is None:
-                raise KeyNotFound(f"no key {args.key_id!r}")
+                raise no_such_key(args.key_id)
             _emit(key_view(record), args.json, _print_fields)
         case ("key", "revoke"):
             record = await store.revoke_key(args.key_id)
@@ -335,7 +362,7 @@ async def run(args: argparse.Namespace, store: Store) -> None:
                 raise UsageError("give --origin URL (repeatable), --clear, or --browser-only/--no-browser-only")
             current = await store.get_key(args.key_id)
             if current is None:
-                raise KeyNotFound(f"no key {args.key_id!r}")
+                raise no_such_key(args.key_id)
             wanted = () if args.clear else (args.origin or current.allowed_origins)
             record = await store.update_origins(args.key_id, wanted, browser_only=args.browser_only)
             _print_fields(key_view(record))
@@ -369,8 +396,7 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
         return 1
     except (UsageError, StoreError, LookupError, ValueError) as exc:
         # Not found, already exists, not active, a bad origin or expiry: all the caller's to fix.
-        message = exc.args[0] if exc.args else type(exc).__name__
-        print(f"{PROG}: error: {message}", file=sys.stderr)
+        print(f"{PROG}: error: {redact_keys(exception_message(exc))}", file=sys.stderr)
         return 2
     return 0
 

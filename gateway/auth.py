@@ -22,7 +22,7 @@ import structlog
 
 from shared.kernel.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
 
-from gateway.store.interfaces import Account, KeyRecord, Store, hash_key, is_well_formed_key, utc_now
+from gateway.store.interfaces import Account, KeyRecord, Store, hash_key, is_well_formed_key, quoted, utc_now
 
 #: The one message of every 401: it does not say whether the key was unknown, expired or revoked.
 INVALID_KEY_MESSAGE = "The request does not carry a valid API key."
@@ -111,7 +111,7 @@ def check_origin(record: KeyRecord, origin: str | None) -> None:
         return
     if origin in record.allowed_origins:  # exact, whole-string comparison; origins are not secrets
         return
-    raise OriginNotAllowed(f"The origin {origin!r} is not among this key's allowed origins.")
+    raise OriginNotAllowed(f"The origin {quoted(origin)} is not among this key's allowed origins.")
 
 
 class KeyAuthenticator:

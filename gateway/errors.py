@@ -18,13 +18,17 @@ from starlette.responses import Response
 from gateway.auth import redact_keys
 from gateway.envelope import error_body
 from gateway.store.interfaces import (
+    MAX_BALANCE,
     AccountExists,
     AccountNotFound,
+    BalanceCeiling,
     KeyNotActive,
     KeyNotFound,
     LedgerConflict,
     StoreBusy,
     StoreUnavailable,
+    exception_message,
+    redact_keys,
 )
 from shared.kernel.errors import (
     CelestialError,
@@ -33,6 +37,7 @@ from shared.kernel.errors import (
     InactiveKey,
     InternalError,
     InvalidAdminToken,
+    InvalidParameter,
     MethodNotAllowed,
     NotFound,
     RequestIdConflict,
@@ -55,7 +60,21 @@ def request_id_of(request: Request) -> str:
 
 def as_celestial_error(exc: BaseException, request_id: str, method: str = "", path: str = "") -> CelestialError:
     """Return the error the client sees for ``exc`` (raised by ``method`` on ``path``);
-    anything unforeseen is logged as a bug and answered 500 with only the request id."""
+    anything unforeseen is logged as a bug and answered 500 with only the request id.
+
+    Whatever a message repeats of the request (a path, a parameter, a header), it never
+    repeats a key: anything shaped like one is cut to its prefix here, the one way out of
+    every error body.
+    """
+    error = _mapped(exc, request_id, method, path)
+    error.message = redact_keys(error.message)
+    error.suggestion = redact_keys(error.suggestion)
+    if error.param:
+        error.param = redact_keys(error.param)
+    return error
+
+
+def _mapped(exc: BaseException, request_id: str, method: str, path: str) -> CelestialError:
     if isinstance(exc, CelestialError):
         return exc
     path = redact_keys(path)
@@ -72,6 +91,12 @@ def as_celestial_error(exc: BaseException, request_id: str, method: str = "", pa
         return DuplicateAccount(exception_message(exc), param="name")
     if isinstance(exc, KeyNotActive):
         return InactiveKey(exception_message(exc))
+    if isinstance(exc, BalanceCeiling):
+        return InvalidParameter(
+            exception_message(exc),
+            suggestion=f"Top up at most {MAX_BALANCE} credits in all; the balance never exceeds that.",
+            param="credits",
+        )
     if isinstance(exc, LedgerConflict):
         return RequestIdConflict(exception_message(exc), param="request_id")
     if isinstance(exc, HTTPException) and exc.status_code == 405:
@@ -112,8 +137,3 @@ def error_response(request: Request, exc: BaseException, headers: dict[str, str]
         media_type="application/json",
         headers={**error_headers(error), **(headers or {})},
     )
-
-
-def exception_message(exc: BaseException) -> str:
-    """Return the message an exception was raised with (its class name when it has none)."""
-    return str(exc.args[0]) if exc.args else type(exc).__name__

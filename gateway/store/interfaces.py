@@ -15,6 +15,7 @@ that could choose it could replay one id and have later requests treated as retr
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -31,11 +32,38 @@ _KEY_RANDOM_BYTES = 24
 #: Characters of the random part shown in listings; 4 of 32 leave 168 secret bits.
 PREFIX_HINT_CHARS = 4
 _KEY_RE = re.compile(r"svc_live_[A-Za-z0-9_-]{32}")
+#: Anything that starts like a key, whole, cut short or run on: what no message may repeat.
+_KEY_LIKE_RE = re.compile(r"svc_live_[A-Za-z0-9_-]+")
 
-#: An origin as browsers serialise it: lowercase scheme and host, optional port, no path,
-#: no trailing slash, no wildcard. Matching is exact string comparison (spec, Authentication 5),
-#: so anything a browser can never send is refused when it is configured, not silently dead.
-_ORIGIN_RE = re.compile(r"[a-z][a-z0-9+.-]*://(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?")
+#: An origin as browsers serialise it (the WHATWG URL standard): ``http`` or ``https``, a
+#: lowercase ASCII host (IDNs in punycode; an IP address in its canonical form), the port only
+#: when it is not the scheme's default, and nothing else: no userinfo, path, trailing slash,
+#: query, fragment or wildcard. Matching is exact string comparison (spec, Authentication 5), so
+#: anything a browser can never send is refused when it is configured, not silently dead.
+_ORIGIN_RE = re.compile(
+    r"(?P<scheme>https?)://(?P<host>[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[(?P<ipv6>[0-9a-f:.]+)\])"
+    r"(?::(?P<port>[1-9][0-9]{0,4}))?"
+)
+#: The port a browser leaves out of the Origin it sends, per scheme.
+DEFAULT_PORTS = {"http": 80, "https": 443}
+_MAX_PORT = 65535
+#: A host whose last label is a number is an IPv4 address to a browser (``127.1``, ``0x7f.1``).
+_NUMERIC_LABEL_RE = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)")
+
+#: An account name: 1-64 ASCII letters, digits, '.', '_' or '-', the first a letter or digit,
+#: without one of RESERVED_NAME_PREFIXES. A name is a path segment of the admin API
+#: (``/admin/v1/accounts/{account}``), so it holds no '/', space or control character and is
+#: never '.' or '..' (which clients resolve away); ASCII only, so that case-insensitive
+#: uniqueness means the same in every store.
+ACCOUNT_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+#: Prefixes a name may not take: an account id's (a name must never read as another account's
+#: id) and a key's (a key pasted as a name would then be shown in every view and log line).
+ACCOUNT_ID_PREFIX = "acct_"
+RESERVED_NAME_PREFIXES = (ACCOUNT_ID_PREFIX, KEY_PREFIX)
+ACCOUNT_NAME_RULE = (
+    "1-64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit,"
+    f" not starting with {' or '.join(map(repr, RESERVED_NAME_PREFIXES))}"
+)
 
 KeyState = Literal["active", "revoked", "expired"]
 LedgerKind = Literal["debit", "refund", "topup"]
@@ -53,7 +81,7 @@ def generate_key() -> str:
 
 def new_account_id() -> str:
     """Return a fresh account id: ``acct_`` plus 16 random hex digits (a subject-safe token)."""
-    return "acct_" + secrets.token_hex(8)
+    return ACCOUNT_ID_PREFIX + secrets.token_hex(8)
 
 
 def new_key_id() -> str:
@@ -80,29 +108,96 @@ def prefix_hint(plain_key: str) -> str:
     return plain_key[len(KEY_PREFIX) : len(KEY_PREFIX) + PREFIX_HINT_CHARS]
 
 
+def redact_keys(text: str) -> str:
+    """Return ``text`` with anything shaped like a plain key cut to its prefix (``svc_live_...``).
+
+    Every message built from a value a client or an admin supplied goes through it (an error
+    body, a CLI error line), so no answer repeats a key even when one was sent in its place.
+    """
+    return _KEY_LIKE_RE.sub(KEY_PREFIX + "...", text)
+
+
+#: Characters of a supplied value a message repeats; a longer value is cut, so a message stays
+#: a line whatever was sent.
+QUOTED_CHARS = 80
+
+
+def exception_message(exc: BaseException) -> str:
+    """Return the message an exception was raised with (its class name when it has none)."""
+    return str(exc.args[0]) if exc.args else type(exc).__name__
+
+
+def quoted(value: object) -> str:
+    """Return ``repr(value)`` for a message, any key in it redacted (:func:`redact_keys`), cut
+    to QUOTED_CHARS."""
+    text = redact_keys(repr(value))
+    return text if len(text) <= QUOTED_CHARS else text[:QUOTED_CHARS] + "..."
+
+
 def validate_origins(origins: Iterable[str]) -> tuple[str, ...]:
     """Return ``origins`` as a de-duplicated tuple, in order, refusing what can never match.
 
-    Raises ``ValueError`` for a wildcard, a path or trailing slash, uppercase letters or
-    anything that is not ``scheme://host[:port]``.
+    Raises ``ValueError`` for anything a browser never sends as an ``Origin`` (see
+    ``_ORIGIN_RE``): another scheme, uppercase letters, a path or trailing slash, userinfo,
+    a query, a wildcard, a non-ASCII host, the scheme's default port or a port out of range,
+    an IP address not in its canonical form.
     """
     if isinstance(origins, str):
         raise ValueError("origins must be a list of strings, not one string")
     seen: list[str] = []
     for origin in origins:
-        if not isinstance(origin, str) or _ORIGIN_RE.fullmatch(origin) is None:
-            hint = ""
-            if isinstance(origin, str):
-                if "*" in origin:
-                    hint = " (wildcards are not supported; list each origin)"
-                elif origin != origin.lower():
-                    hint = f" (browsers send it lowercase: {origin.lower()!r})"
-                elif origin.endswith("/") or origin.count("/") > 2:
-                    hint = " (an origin has no path or trailing slash)"
-            raise ValueError(f"not an origin: {origin!r}; expected scheme://host[:port]{hint}")
+        problem = _origin_problem(origin)
+        if problem is not None:
+            raise ValueError(f"not an origin: {quoted(origin)}; expected http(s)://host[:port] ({problem})")
         if origin not in seen:
             seen.append(origin)
     return tuple(seen)
+
+
+def _origin_problem(origin: object) -> str | None:
+    """Return why ``origin`` is not one a browser sends, or None when it is."""
+    if not isinstance(origin, str):
+        return "an origin is a string"
+    if "*" in origin:
+        return "wildcards are not supported; list each origin"
+    if origin != origin.lower():
+        return f"browsers send it lowercase: {quoted(origin.lower())}"
+    if not origin.isascii():
+        return "browsers send a non-ASCII host in its punycode (xn--) form"
+    match = _ORIGIN_RE.fullmatch(origin)
+    if match is None:
+        rest = origin.partition("://")[2]
+        if not origin.startswith(("http://", "https://")):
+            return "only http and https origins can be configured"
+        if "@" in rest:
+            return "an origin has no user name or password"
+        if any(mark in rest for mark in "/?#"):
+            return "an origin has no path, trailing slash, query or fragment"
+        return "not a host and optional port"
+    scheme, host, port = match["scheme"], match["host"], match["port"]
+    if port is not None and int(port) == DEFAULT_PORTS[scheme]:
+        return f"browsers leave out the default port: {quoted(f'{scheme}://{host}')}"
+    if port is not None and int(port) > _MAX_PORT:
+        return f"a port is at most {_MAX_PORT}"
+    canonical = _canonical_ip(match["ipv6"], host)
+    if canonical == "":
+        return "not a valid IP address"
+    if canonical is not None and canonical != host:
+        return f"browsers send this address as {quoted(canonical)}"
+    return None
+
+
+def _canonical_ip(ipv6: str | None, host: str) -> str | None:
+    """Return the host as browsers write it when it is an IP address (``""`` when it is not
+    a valid one), None when it is a domain name."""
+    try:
+        if ipv6 is not None:
+            return f"[{ipaddress.IPv6Address(ipv6).compressed}]"
+        if _NUMERIC_LABEL_RE.fullmatch(host.rsplit(".", 1)[-1]):
+            return str(ipaddress.IPv4Address(host))
+    except ValueError:
+        return ""
+    return None
 
 
 def require_aware(moment: datetime | None, name: str) -> datetime | None:
@@ -114,20 +209,31 @@ def require_aware(moment: datetime | None, name: str) -> datetime | None:
     return moment.astimezone(UTC)
 
 
+def validate_account_name(name: object) -> str:
+    """Return ``name`` when it follows the account name grammar (``ACCOUNT_NAME_RE``); raise
+    ValueError otherwise."""
+    if not isinstance(name, str) or ACCOUNT_NAME_RE.fullmatch(name) is None or name.startswith(RESERVED_NAME_PREFIXES):
+        raise ValueError(f"an account name is {ACCOUNT_NAME_RULE}; got {quoted(name)}")
+    return name
+
+
 def validate_new_account(name: str, credits: int, rate_per_minute: int, max_concurrent: int) -> None:
     """Return None when the fields of a new account are acceptable; raise ValueError otherwise.
 
-    A name is non-empty, without surrounding spaces, at most 100 characters and does not look
-    like an account id (``acct_`` prefix); the opening balance is at least 0 and the limits at
-    least 1.
+    The name follows the account name grammar; the opening balance, rate and concurrency
+    limits are within their bounds (``OPENING_BALANCE``, ``RATE_PER_MINUTE``, ``MAX_CONCURRENT``).
     """
-    if not isinstance(name, str) or not name.strip() or name != name.strip():
-        raise ValueError(f"account name must be non-empty without surrounding spaces, got {name!r}")
-    if name.startswith("acct_") or len(name) > 100:
-        raise ValueError("account name must not start with 'acct_' (ids do) and is at most 100 characters")
-    require_credits(credits, allow_zero=True)
-    require_credits(rate_per_minute, "rate_per_minute")
-    require_credits(max_concurrent, "max_concurrent")
+    validate_account_name(name)
+    OPENING_BALANCE.check(credits)
+    validate_limits(rate_per_minute, max_concurrent)
+
+
+def validate_limits(rate_per_minute: int | None, max_concurrent: int | None) -> None:
+    """Return None when each limit given (None: not given) is within its bound; raise ValueError otherwise."""
+    if rate_per_minute is not None:
+        RATE_PER_MINUTE.check(rate_per_minute)
+    if max_concurrent is not None:
+        MAX_CONCURRENT.check(max_concurrent)
 
 
 def require_future_expiry(expires_at: datetime | None) -> datetime | None:
@@ -138,13 +244,61 @@ def require_future_expiry(expires_at: datetime | None) -> datetime | None:
     return expires_at
 
 
-def require_credits(credits: int, name: str = "credits", *, allow_zero: bool = False) -> int:
-    """Return ``credits`` if it is a positive integer (or zero when allowed), else raise ValueError."""
-    if isinstance(credits, bool) or not isinstance(credits, int):
-        raise ValueError(f"{name} must be an integer, got {credits!r}")
-    if credits < 0 or (credits == 0 and not allow_zero):
-        raise ValueError(f"{name} must be {'at least 0' if allow_zero else 'positive'}, got {credits}")
-    return credits
+# --- bounds ----------------------------------------------------------------------------------
+
+#: The largest balance an account may hold, so also the largest opening balance or top-up:
+#: 10^15 credits, more than any account will buy. Every integer up to 2^53 (about 9.007 * 10^15)
+#: is exact in a JSON client's double (JavaScript's Number), and every store keeps 64-bit
+#: integers: a balance that stays under 10^15 never loses a credit on its way to a client,
+#: and the room left below 2^53 absorbs the refunds of requests that were in flight when a
+#: top-up reached the ceiling (a refund only gives back what was charged).
+MAX_BALANCE = 10**15
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The inclusive range of one integer the stores and both admin interfaces accept."""
+
+    name: str
+    minimum: int
+    maximum: int
+
+    def check(self, value: object) -> int:
+        """Return ``value`` when it is an integer (not a boolean) in range; raise ValueError otherwise."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{self.name} must be an integer, got {quoted(value)}")
+        if not self.minimum <= value <= self.maximum:
+            raise ValueError(f"{self.name} must be {self.describe()}, got {value}")
+        return value
+
+    def describe(self) -> str:
+        """Return the range in words, e.g. ``between 1 and 1000000``."""
+        return f"between {self.minimum} and {self.maximum}"
+
+
+#: Credits given to a new account: none up to the ceiling.
+OPENING_BALANCE = Bound("credits", 0, MAX_BALANCE)
+#: Credits moved by one top-up, debit or refund: at least one, at most the ceiling.
+CREDITS = Bound("credits", 1, MAX_BALANCE)
+#: Requests per minute: up to 10^9 (over 16 million a second), beyond what any deployment
+#: serves, so every real limit fits; an unlimited account is one with this limit.
+RATE_PER_MINUTE = Bound("rate_per_minute", 1, 10**9)
+#: Requests in flight: up to 10^6, beyond the connections any deployment holds.
+MAX_CONCURRENT = Bound("max_concurrent", 1, 10**6)
+
+
+def require_credits(credits: int) -> int:
+    """Return ``credits`` if it is within ``CREDITS`` (one top-up, debit or refund), else raise ValueError."""
+    return CREDITS.check(credits)
+
+
+def check_balance_ceiling(account: str, balance: int, credits: int) -> None:
+    """Return None when adding ``credits`` keeps ``balance`` within MAX_BALANCE; raise BalanceCeiling otherwise."""
+    if balance + credits > MAX_BALANCE:
+        raise BalanceCeiling(
+            f"a top-up of {credits} credits would take the balance of account {account} past"
+            f" {MAX_BALANCE}; the balance is {balance}"
+        )
 
 
 # --- records ---------------------------------------------------------------------------------
@@ -283,8 +437,26 @@ class KeyNotFound(StoreError, LookupError):
     """No key has that id."""
 
 
+def no_such_account(account: object) -> AccountNotFound:
+    """Return the AccountNotFound for a name or id looked up in vain (any key in it redacted)."""
+    return AccountNotFound(f"no account {quoted(account)}")
+
+
+def no_such_key(key_id: object) -> KeyNotFound:
+    """Return the KeyNotFound for a key id looked up in vain, never repeating a plain key sent
+    in its place (a common slip: the id is the ``key_...`` that listings show)."""
+    hint = ""
+    if isinstance(key_id, str) and KEY_PREFIX in key_id:
+        hint = " (that is an API key, not a key id: key ids start with 'key_'; list the account's keys to find it)"
+    return KeyNotFound(f"no key {quoted(key_id)}{hint}")
+
+
 class KeyNotActive(StoreError, ValueError):
     """The operation needs an active key and the key is revoked or expired."""
+
+
+class BalanceCeiling(StoreError, ValueError):
+    """A top-up would take the balance past MAX_BALANCE; nothing was changed."""
 
 
 class LedgerConflict(StoreError, ValueError):

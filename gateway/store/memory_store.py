@@ -23,10 +23,14 @@ from gateway.store.interfaces import (
     KeyRecord,
     Usage,
     admit_then_reserve,
+    check_balance_ceiling,
     generate_key,
     hash_key,
     prefix_hint,
+    require_credits,
     utc_now,
+    validate_limits,
+    validate_new_account,
     validate_origins,
 )
 from shared.kernel.errors import InsufficientCredits
@@ -44,6 +48,7 @@ class MemoryStore:
         self._closed = asyncio.Event()
 
     async def create_account(self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50) -> Account:
+        validate_new_account(name, credits, rate_per_minute, max_concurrent)
         account = Account(uuid.uuid4().hex, name, credits, rate_per_minute, max_concurrent)
         self.accounts[account.id] = account
         return account
@@ -53,6 +58,7 @@ class MemoryStore:
 
     async def top_up(self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up") -> int:
         found = await self.get_account(account)
+        check_balance_ceiling(found.id, found.balance, require_credits(credits))
         self.accounts[found.id] = replace(found, balance=found.balance + credits)
         return found.balance + credits
 
@@ -103,6 +109,7 @@ class MemoryStore:
         return Usage(account_id, since, 0, 0, 0, 0, 0)
 
     async def set_limits(self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None) -> Account:
+        validate_limits(rate_per_minute, max_concurrent)
         found = await self.get_account(account)
         self.accounts[found.id] = replace(found, rate_per_minute=rate_per_minute or found.rate_per_minute, max_concurrent=max_concurrent or found.max_concurrent)
         return self.accounts[found.id]

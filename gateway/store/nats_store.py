@@ -124,6 +124,7 @@ from nats.js import api
 from shared.kernel.errors import InsufficientCredits
 
 from gateway.store.interfaces import (
+    MAX_BALANCE,
     RATE_WINDOW_S,
     SLOT_LEASE_S,
     Account,
@@ -139,14 +140,19 @@ from gateway.store.interfaces import (
     StoreUnavailable,
     Usage,
     admit_then_reserve,
+    check_balance_ceiling,
     generate_key,
     hash_key,
     new_account_id,
     new_key_id,
+    no_such_account,
+    no_such_key,
     prefix_hint,
+    quoted,
     require_aware,
     require_credits,
     require_future_expiry,
+    validate_limits,
     validate_new_account,
     validate_origins,
 )
@@ -328,7 +334,7 @@ def _key_record(doc: dict) -> KeyRecord:
 
 def _check_request_id(request_id: str) -> str:
     if not isinstance(request_id, str) or _REQUEST_ID_RE.fullmatch(request_id) is None:
-        raise ValueError(f"request_id must be 1-200 printable ASCII characters without spaces, got {request_id!r}")
+        raise ValueError(f"request_id must be 1-200 printable ASCII characters without spaces, got {quoted(request_id)}")
     return request_id
 
 
@@ -646,7 +652,7 @@ class NatsStore:
     async def _account_record(self, account: str) -> dict:
         found = await self._find_account(account)
         if found is None:
-            raise AccountNotFound(f"no account {account!r}")
+            raise no_such_account(account)
         return found[1]
 
     async def create_account(
@@ -656,7 +662,7 @@ class NatsStore:
         validate_new_account(name, credits, rate_per_minute, max_concurrent)
         name_key = f"name.{_digest(_fold(name))}"
         if await self._kv_get(self._accounts, name_key) is not None:
-            raise AccountExists(f"an account named {name!r} already exists")
+            raise AccountExists(f"an account named {quoted(name)} already exists")
         account_id = new_account_id()
         now_s = time.time()
         # The ledger first: an account record never exists without its opening entry. A
@@ -688,7 +694,7 @@ class NatsStore:
         await self._kv_write(self._accounts, f"id.{account_id}", orjson.dumps(doc), 0)
         if not await self._kv_create(self._accounts, name_key, account_id.encode()):
             await self._kv_delete(self._accounts, f"id.{account_id}")
-            raise AccountExists(f"an account named {name!r} already exists")
+            raise AccountExists(f"an account named {quoted(name)} already exists")
         return _account(doc, credits)
 
     async def get_account(self, account: str) -> Account | None:
@@ -714,15 +720,12 @@ class NatsStore:
         rewritten unchanged), since gateways cache a key together with its account's limits.
         Raises AccountNotFound, ValueError.
         """
-        if rate_per_minute is not None:
-            require_credits(rate_per_minute, "rate_per_minute")
-        if max_concurrent is not None:
-            require_credits(max_concurrent, "max_concurrent")
+        validate_limits(rate_per_minute, max_concurrent)
         await self._await_watch_setups()
         while True:
             found = await self._find_account(account)
             if found is None:
-                raise AccountNotFound(f"no account {account!r}")
+                raise no_such_account(account)
             revision, doc = found
             if rate_per_minute is None and max_concurrent is None:
                 break
@@ -768,7 +771,7 @@ class NatsStore:
             self._heads.pop(account_id, None)
             if missing_ok:
                 return None
-            raise AccountNotFound(f"no account {account_id!r}")
+            raise no_such_account(account_id)
         entry = orjson.loads(stored.data)
         limits = entry.get("limits")
         head = _Head(
@@ -787,10 +790,10 @@ class NatsStore:
             raise StoreError(f"ledger entry {seq} is missing (the ledger denies deletes)")
         entry = orjson.loads(stored.data)
         if stored.subject != subject or entry["kind"] != kind:
-            raise LedgerConflict(f"request {entry['request_id']!r} already has a {kind} on another account")
+            raise LedgerConflict(f"request {quoted(entry['request_id'])} already has a {kind} on another account")
         if credits is not None and entry["credits"] != credits:
             raise LedgerConflict(
-                f"request {entry['request_id']!r} already has a {kind} of {entry['credits']} credits"
+                f"request {quoted(entry['request_id'])} already has a {kind} of {entry['credits']} credits"
             )
         return entry
 
@@ -850,7 +853,7 @@ class NatsStore:
         require_credits(credits)
         _check_request_id(request_id)
         if not isinstance(account_id, str) or _TOKEN_RE.fullmatch(account_id) is None:
-            raise AccountNotFound(f"no account {account_id!r}")
+            raise no_such_account(account_id)
         if request_id in self._debits:
             self._check_same_debit(request_id, account_id, credits)
             self._unknown_debits.pop(request_id, None)
@@ -864,9 +867,9 @@ class NatsStore:
         """Raise LedgerConflict unless the remembered debit of ``request_id`` has these terms."""
         charged_account, charged, _ = self._debits[request_id]
         if charged_account != account_id:
-            raise LedgerConflict(f"request {request_id!r} already has a debit on another account")
+            raise LedgerConflict(f"request {quoted(request_id)} already has a debit on another account")
         if charged != credits:
-            raise LedgerConflict(f"request {request_id!r} already has a debit of {charged} credits")
+            raise LedgerConflict(f"request {quoted(request_id)} already has a debit of {charged} credits")
 
     def _remember_debit(self, request_id: str, account_id: str, credits: int, seq: int) -> None:
         self._debits[request_id] = (account_id, credits, seq)
@@ -884,7 +887,7 @@ class NatsStore:
         require_credits(credits)
         _check_request_id(request_id)
         if not isinstance(account_id, str) or _TOKEN_RE.fullmatch(account_id) is None:
-            raise AccountNotFound(f"no account {account_id!r}")
+            raise no_such_account(account_id)
         async with self._ledger_lock(account_id):
             return await self._refund(account_id, credits, request_id)
 
@@ -894,7 +897,7 @@ class NatsStore:
             # Nothing was charged, so there is nothing to give back: a refund never mints credits.
             return (await self._read_head(account_id)).balance
         if credits > charged:
-            raise ValueError(f"cannot refund {credits} credits: request {request_id!r} was charged {charged}")
+            raise ValueError(f"cannot refund {credits} credits: request {quoted(request_id)} was charged {charged}")
         head = self._heads.get(account_id) or await self._read_head(account_id)
         while True:
             try:
@@ -921,7 +924,7 @@ class NatsStore:
         remembered = self._debits.get(request_id)
         if remembered is not None:
             if remembered[0] != account_id:
-                raise LedgerConflict(f"request {request_id!r} was charged to another account")
+                raise LedgerConflict(f"request {quoted(request_id)} was charged to another account")
             return remembered[1]
         subject = self._ledger_prefix + account_id
         seq = await self._probe(subject, f"debit:{request_id}")
@@ -931,7 +934,7 @@ class NatsStore:
         if stored is None:
             raise StoreError(f"ledger entry {seq} is missing (the ledger denies deletes)")
         if stored.subject != subject:
-            raise LedgerConflict(f"request {request_id!r} was charged to another account")
+            raise LedgerConflict(f"request {quoted(request_id)} was charged to another account")
         return orjson.loads(stored.data)["credits"]
 
     async def top_up(
@@ -954,10 +957,12 @@ class NatsStore:
                 found = await self._kv_json(self._accounts, index_key)
                 if found is not None:
                     if (found[1]["account_id"], found[1]["credits"]) != (account_id, credits):
-                        raise LedgerConflict(f"request {request_id!r} already has a topup on other terms")
+                        raise LedgerConflict(f"request {quoted(request_id)} already has a topup on other terms")
                     return (await self._read_head(account_id)).balance
             head = await self._read_head(account_id)
             while True:
+                if head.balance + credits > MAX_BALANCE:
+                    return await self._top_up_past_ceiling(account_id, head, credits, request_id if explicit else None)
                 try:
                     new_head, duplicate_seq = await self._append(
                         account_id, "topup", request_id, credits, credits, head, reason=reason
@@ -976,6 +981,19 @@ class NatsStore:
             if new_head is not None:
                 return new_head.balance
             return (await self._read_head(account_id)).balance
+
+    async def _top_up_past_ceiling(self, account_id: str, head: _Head, credits: int, request_id: str | None) -> int:
+        """Return the balance when the top-up ``request_id`` was written already (a retry whose
+        index entry was lost); raise BalanceCeiling otherwise, having written nothing.
+
+        Called with the account's ledger lock held when ``head`` plus ``credits`` is past MAX_BALANCE.
+        """
+        subject = self._ledger_prefix + account_id
+        seq = None if request_id is None else await self._probe(subject, f"topup:{request_id}")
+        if seq is None:
+            check_balance_ceiling(account_id, head.balance, credits)
+        await self._entry_at(seq, subject, "topup", credits)
+        return (await self._read_head(account_id)).balance
 
     async def balance(self, account_id: str) -> int:
         """Return the account's balance in credits (always read from the server). Raises AccountNotFound."""
@@ -1139,7 +1157,7 @@ class NatsStore:
         while True:
             found = await self._key_doc(key_id)
             if found is None:
-                raise KeyNotFound(f"no key {key_id!r}")
+                raise no_such_key(key_id)
             revision, doc = found
             changed = change(doc)
             if changed is None:
@@ -1310,7 +1328,7 @@ class NatsStore:
         now_s = time.time() if now_s is None else now_s
         account_id = account.id
         if not isinstance(account_id, str) or _TOKEN_RE.fullmatch(account_id) is None:
-            raise AccountNotFound(f"no account {account_id!r}")
+            raise no_such_account(account_id)
         future = asyncio.get_running_loop().create_future()
         pending = _PendingAdmit(account.rate_per_minute, account.max_concurrent, slot_id, now_s, future, debit)
         self._queue(account_id).admits.append(pending)

@@ -67,14 +67,19 @@ from gateway.store.interfaces import (
     StoreBusy,
     StoreError,
     Usage,
+    check_balance_ceiling,
     generate_key,
     hash_key,
     new_account_id,
     new_key_id,
+    no_such_account,
+    no_such_key,
     prefix_hint,
+    quoted,
     require_aware,
     require_credits,
     require_future_expiry,
+    validate_limits,
     validate_new_account,
     validate_origins,
 )
@@ -437,7 +442,7 @@ class SqliteStore:
                         (account_id, f"open:{account_id}", credits, now_s),
                     )
         except sqlite3.IntegrityError as exc:
-            raise AccountExists(f"an account named {name!r} already exists") from exc
+            raise AccountExists(f"an account named {quoted(name)} already exists") from exc
         return Account(account_id, name, credits, rate_per_minute, max_concurrent, _from_s(now_s))
 
     async def get_account(self, account: str) -> Account | None:
@@ -454,7 +459,7 @@ class SqliteStore:
     def _account_id(cls, conn, account: str) -> str:
         found = cls._get_account(conn, account)
         if found is None:
-            raise AccountNotFound(f"no account {account!r}")
+            raise no_such_account(account)
         return found.id
 
     async def top_up(
@@ -470,6 +475,8 @@ class SqliteStore:
             account_id = cls._account_id(conn, account)
             if cls._ledger_row_exists(conn, account_id, request_id, "topup", credits):
                 return cls._balance_of(conn, account_id)
+            # Checked inside the write transaction: no other top-up can land in between.
+            check_balance_ceiling(account_id, cls._balance_of(conn, account_id), credits)
             conn.execute(
                 "INSERT INTO ledger (account_id, request_id, kind, credits, created_at_s, reason)"
                 " VALUES (?, ?, 'topup', ?, ?, ?)",
@@ -487,10 +494,7 @@ class SqliteStore:
         together with its account, so this is what makes new limits apply on every gateway at
         once. Raises AccountNotFound, ValueError.
         """
-        if rate_per_minute is not None:
-            require_credits(rate_per_minute, "rate_per_minute")
-        if max_concurrent is not None:
-            require_credits(max_concurrent, "max_concurrent")
+        validate_limits(rate_per_minute, max_concurrent)
         return await self._run(self._set_limits, account, rate_per_minute, max_concurrent)
 
     @classmethod
@@ -567,7 +571,7 @@ class SqliteStore:
                 (now_s, key_id),
             )
             if cursor.rowcount == 0:
-                raise KeyNotFound(f"no key {key_id!r}")
+                raise no_such_key(key_id)
             _log_key_changes(conn, now_s, _ONE_KEY, key_id)
             return cls._key_by_id(conn, key_id)
 
@@ -582,7 +586,7 @@ class SqliteStore:
         with _immediate(conn):
             record = cls._key_by_id(conn, key_id)
             if record is None:
-                raise KeyNotFound(f"no key {key_id!r}")
+                raise no_such_key(key_id)
             state = record.state()
             if state != "active":
                 raise KeyNotActive(f"key {key_id} is {state}; only an active key's origins can change")
@@ -668,7 +672,7 @@ class SqliteStore:
     def _balance_of(conn, account_id: str) -> int:
         row = conn.execute("SELECT balance FROM accounts WHERE id = ?", (account_id,)).fetchone()
         if row is None:
-            raise AccountNotFound(f"no account {account_id!r}")
+            raise no_such_account(account_id)
         return row[0]
 
     @staticmethod
@@ -680,7 +684,7 @@ class SqliteStore:
         if row is None:
             return False
         if row[0] != account_id or (credits is not None and row[1] != credits):
-            raise LedgerConflict(f"request {request_id!r} already has a {kind} on other terms")
+            raise LedgerConflict(f"request {quoted(request_id)} already has a {kind} on other terms")
         return True
 
     async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
@@ -703,7 +707,7 @@ class SqliteStore:
                 (account_id, request_id, credits, time.time()),
             ).rowcount
         except sqlite3.IntegrityError as exc:  # the foreign key: no such account
-            raise AccountNotFound(f"no account {account_id!r}") from exc
+            raise no_such_account(account_id) from exc
         if not inserted:
             cls._ledger_row_exists(conn, account_id, request_id, "debit", credits)
             return cls._balance_of(conn, account_id)
@@ -735,9 +739,9 @@ class SqliteStore:
                 # Nothing was charged, so there is nothing to give back: a refund never mints credits.
                 return cls._balance_of(conn, account_id)
             if debit[0] != account_id:
-                raise LedgerConflict(f"request {request_id!r} was charged to another account")
+                raise LedgerConflict(f"request {quoted(request_id)} was charged to another account")
             if credits > debit[1]:
-                raise ValueError(f"cannot refund {credits} credits: request {request_id!r} was charged {debit[1]}")
+                raise ValueError(f"cannot refund {credits} credits: request {quoted(request_id)} was charged {debit[1]}")
             inserted = conn.execute(
                 "INSERT OR IGNORE INTO ledger (account_id, request_id, kind, credits, created_at_s)"
                 " VALUES (?, ?, 'refund', ?, ?)",
@@ -849,7 +853,7 @@ class SqliteStore:
                 (account_id, slot_id, now_s + SLOT_LEASE_S),
             )
         except sqlite3.IntegrityError as exc:  # the foreign key: no such account
-            raise AccountNotFound(f"no account {account_id!r}") from exc
+            raise no_such_account(account_id) from exc
         conn.execute(
             "INSERT INTO rate_windows (account_id, window_start_s, admitted) VALUES (?, ?, ?)"
             " ON CONFLICT (account_id) DO UPDATE"

@@ -24,6 +24,7 @@ from tests.in_process_admin import run_admin
 
 from gateway.auth import KeyAuthenticator
 from gateway.store import SqliteStore, hash_key
+from gateway.store.interfaces import MAX_BALANCE, MAX_CONCURRENT, RATE_PER_MINUTE
 
 KEY_LINE = re.compile(r"svc_live_[A-Za-z0-9_-]{32}\n")
 
@@ -379,3 +380,82 @@ def test_a_usage_error_exits_2_with_a_message_on_stderr(data_dir, args):
     done = cli(data_dir, *args)
     assert done.returncode == 2
     assert "usage:" in done.stderr and done.stdout == ""
+
+
+# --- ranges, grammars, and no key repeated -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("account", "create", "acme", "--credits", str(2**63)),
+        ("account", "create", "acme", "--credits", str(MAX_BALANCE + 1)),
+        ("account", "create", "acme", "--credits", "10.0"),
+        ("account", "create", "acme", "--credits", "9" * 5000),
+        ("account", "create", "acme", "--credits", "1", "--rate-per-minute", str(RATE_PER_MINUTE.maximum + 1)),
+        ("account", "create", "acme", "--credits", "1", "--max-concurrent", str(MAX_CONCURRENT.maximum + 1)),
+        ("account", "top-up", "acme", "--credits", str(2**63 - 1)),
+        ("account", "limits", "acme", "--rate-per-minute", str(2**63)),
+    ],
+    ids=lambda args: " ".join(arg[:24] for arg in args),
+)
+def test_an_amount_or_limit_outside_its_range_exits_2_with_the_range_and_changes_nothing(data_dir, args):
+    ok(data_dir, "account", "create", "other", "--credits", "5")
+    done = cli(data_dir, *args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "Traceback" not in done.stderr and ("between" in done.stderr or "not an integer" in done.stderr)
+    assert cli(data_dir, "account", "show", "acme").returncode == 2  # not created
+    assert fields(ok(data_dir, "account", "show", "other"))["balance"] == "5"
+
+
+def test_a_top_up_past_the_balance_ceiling_exits_2_and_changes_nothing(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", str(MAX_BALANCE - 1))
+    done = cli(data_dir, "account", "top-up", "acme", "--credits", "2")
+    assert done.returncode == 2 and str(MAX_BALANCE) in done.stderr and "Traceback" not in done.stderr
+    assert fields(ok(data_dir, "account", "show", "acme"))["balance"] == str(MAX_BALANCE - 1)
+    assert ok(data_dir, "account", "top-up", "acme", "--credits", "1").strip() == f"balance: {MAX_BALANCE}"
+
+
+@pytest.mark.parametrize("name", ["a/b", "a\x01b", "..", "x" * 65, "café", ".hidden"], ids=repr)
+def test_an_account_name_outside_the_name_grammar_exits_2(data_dir, name):
+    done = cli(data_dir, "account", "create", name, "--credits", "1")
+    assert done.returncode == 2 and "1-64" in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("origin", ["https://app.example:443", "http://[::1]:80", "ftp://app.example", "https://u@app.example"])
+def test_an_origin_a_browser_never_sends_exits_2_and_prints_no_key(data_dir, origin):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    done = cli(data_dir, "key", "create", "--account", "acme", "--origin", origin)
+    assert done.returncode == 2 and "not an origin" in done.stderr and done.stdout == ""
+    assert json.loads(ok(data_dir, "key", "list", "--account", "acme", "--json")) == []
+
+
+def test_no_error_line_repeats_a_key_given_in_place_of_a_key_id_a_name_or_a_value(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    plain = ok(data_dir, "key", "create", "--account", "acme").strip()
+    for args in [
+        ("key", "show", plain),
+        ("key", "revoke", plain),
+        ("key", "rotate", plain),
+        ("key", "origins", plain, "--clear"),
+        ("account", "show", plain),
+        ("account", "create", plain, "--credits", "1"),
+        ("account", "top-up", "acme", "--credits", plain),
+        ("key", "create", "--account", "acme", "--origin", plain),
+        ("key", "create", "--account", "acme", "--expires", plain),
+        ("usage", "acme", "--since", plain),
+        ("key", plain),
+        ("account", "show", "acme", plain),
+    ]:
+        done = cli(data_dir, *args)
+        assert done.returncode == 2, args
+        assert plain not in done.stderr and plain[len("svc_live_") :] not in done.stderr, args
+        assert plain[: len("svc_live_") + 8] not in done.stderr, args
+
+
+def test_a_moment_outside_the_calendar_once_in_utc_exits_2(data_dir):
+    ok(data_dir, "account", "create", "acme", "--credits", "1")
+    for args in (("key", "create", "--account", "acme", "--expires", "9999-12-31T23:59:59-01:00"),
+                 ("usage", "acme", "--since", "0001-01-01T00:00:00+01:00")):
+        done = cli(data_dir, *args)
+        assert done.returncode == 2 and "ISO 8601" in done.stderr and "Traceback" not in done.stderr

@@ -32,7 +32,18 @@ from gateway.store import (
     Store,
     hash_key,
 )
-from gateway.store.interfaces import KEY_PREFIX, RATE_WINDOW_S, SLOT_LEASE_S, Admission, KeyRecord, utc_now
+from gateway.store.interfaces import (
+    KEY_PREFIX,
+    MAX_BALANCE,
+    MAX_CONCURRENT,
+    RATE_PER_MINUTE,
+    RATE_WINDOW_S,
+    SLOT_LEASE_S,
+    Admission,
+    BalanceCeiling,
+    KeyRecord,
+    utc_now,
+)
 from tests.unit.nats_store_factory import nats_factory
 
 KEY_PATTERN = r"svc_live_[A-Za-z0-9_-]{32}"
@@ -135,6 +146,104 @@ async def test_top_up_adds_credits_once_per_request_id(store):
     assert await store.top_up("acme", 5, request_id="invoice-1") == 15  # a retry adds nothing
     assert await store.top_up("acme", 1) == 16  # no request id: each call is its own top-up
     assert await store.balance(account.id) == 16
+
+
+@with_store
+async def test_a_top_up_past_the_balance_ceiling_is_refused_and_changes_nothing(store):
+    account = await store.create_account("acme", MAX_BALANCE - 10)
+    with pytest.raises(BalanceCeiling):
+        await store.top_up(account.id, 11, request_id="invoice-1")
+    assert await store.balance(account.id) == MAX_BALANCE - 10
+    assert (await store.usage(account.id)).credits_topped_up == MAX_BALANCE - 10
+    assert await store.top_up(account.id, 10, request_id="invoice-1") == MAX_BALANCE  # the id was not spent
+    assert await store.top_up(account.id, 10, request_id="invoice-1") == MAX_BALANCE  # a retry, not a refusal
+    with pytest.raises(BalanceCeiling):
+        await store.top_up(account.id, 1)
+
+
+@with_store
+async def test_concurrent_top_ups_never_take_the_balance_past_the_ceiling(store):
+    account = await store.create_account("acme", MAX_BALANCE - 5)
+    outcomes = await asyncio.gather(*(store.top_up(account.id, 2) for _ in range(6)), return_exceptions=True)
+    assert sum(isinstance(outcome, BalanceCeiling) for outcome in outcomes) == 4
+    assert await store.balance(account.id) == MAX_BALANCE - 1
+
+
+@pytest.mark.parametrize(
+    "credits", [0, -1, MAX_BALANCE + 1, 2**63, 10.0, True, "5"], ids=lambda value: f"{type(value).__name__}-{value}"
+)
+def test_a_top_up_outside_its_range_or_not_an_integer_is_refused(factory, credits):
+    async def body() -> None:
+        store = await factory.open()
+        try:
+            account = await store.create_account("acme", 5)
+            with pytest.raises(ValueError):
+                await store.top_up(account.id, credits)
+            assert await store.balance(account.id) == 5
+        finally:
+            await store.close()
+
+    asyncio.run(body())
+
+
+@pytest.mark.parametrize(
+    ("fields", "value"),
+    [
+        ("credits", MAX_BALANCE + 1),
+        ("credits", 2**63),
+        ("credits", 1.0),
+        ("rate_per_minute", RATE_PER_MINUTE.maximum + 1),
+        ("rate_per_minute", 0),
+        ("max_concurrent", MAX_CONCURRENT.maximum + 1),
+        ("max_concurrent", False),
+    ],
+    ids=lambda value: str(value),
+)
+def test_an_account_with_an_amount_or_limit_outside_its_range_is_not_created(factory, fields, value):
+    async def body() -> None:
+        store = await factory.open()
+        try:
+            with pytest.raises(ValueError):
+                await store.create_account("acme", **{"credits": 5, fields: value})
+            assert await store.get_account("acme") is None
+        finally:
+            await store.close()
+
+    asyncio.run(body())
+
+
+@with_store
+async def test_the_largest_amounts_and_limits_are_accepted(store):
+    account = await store.create_account(
+        "acme", MAX_BALANCE, rate_per_minute=RATE_PER_MINUTE.maximum, max_concurrent=MAX_CONCURRENT.maximum
+    )
+    assert (account.balance, account.rate_per_minute, account.max_concurrent) == (
+        MAX_BALANCE, RATE_PER_MINUTE.maximum, MAX_CONCURRENT.maximum
+    )
+    assert await store.balance(account.id) == MAX_BALANCE
+    assert (await store.usage(account.id)).credits_topped_up == MAX_BALANCE
+
+
+@pytest.mark.parametrize(
+    "name", ["a/b", "a\x00b", "tab\there", "new\nline", "", ".", "..", "-lead", "x" * 65, "Ünïcode", "svc_live_x"],
+    ids=repr,
+)
+def test_an_account_name_outside_the_name_grammar_is_refused(factory, name):
+    async def body() -> None:
+        store = await factory.open()
+        try:
+            with pytest.raises(ValueError):
+                await store.create_account(name, 5)
+        finally:
+            await store.close()
+
+    asyncio.run(body())
+
+
+@with_store
+async def test_account_names_of_letters_digits_dots_dashes_and_underscores_are_accepted(store):
+    for name in ("acme", "Acme.Corp_2", "acct-0123abcd", "expiring-1732400000000", "7" * 64):
+        assert (await store.create_account(name, 1)).name == name
 
 
 @with_store
@@ -577,13 +686,17 @@ async def test_set_limits_changes_only_the_limits_given(store):
 
 
 @with_store
-async def test_set_limits_refuses_a_limit_below_one_and_an_unknown_account(store):
+async def test_set_limits_refuses_a_limit_outside_its_range_and_an_unknown_account(store):
     await store.create_account("acme", 5, rate_per_minute=60, max_concurrent=4)
-    for bad in (0, -1, 1.5, True):
+    for bad in (0, -1, 1.5, True, 2**63):
         with pytest.raises(ValueError):
             await store.set_limits("acme", rate_per_minute=bad)
         with pytest.raises(ValueError):
             await store.set_limits("acme", max_concurrent=bad)
+    with pytest.raises(ValueError):
+        await store.set_limits("acme", rate_per_minute=RATE_PER_MINUTE.maximum + 1)
+    with pytest.raises(ValueError):
+        await store.set_limits("acme", max_concurrent=MAX_CONCURRENT.maximum + 1)
     with pytest.raises(AccountNotFound):
         await store.set_limits("nobody", rate_per_minute=10)
     kept = await store.get_account("acme")
