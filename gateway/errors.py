@@ -15,7 +15,6 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
-from gateway.auth import redact_keys
 from gateway.envelope import error_body
 from gateway.store.interfaces import (
     MAX_BALANCE,
