@@ -39,6 +39,9 @@ from shared.runtime.config import Settings
 #: lines past 8 KiB; twice that leaves room for long body lists sent with GET.
 MAX_URL_BYTES = 16 * 1024
 
+#: Seconds a refused connection keeps reading (and dropping) what its client still sends.
+LINGER_S = 2.0
+
 _REASONS = {400: b"Bad Request", 408: b"Request Timeout", 414: b"URI Too Long", 503: b"Service Unavailable"}
 
 
@@ -59,6 +62,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         self._timer: asyncio.TimerHandle | None = None
         self._refusal: CelestialError | None = None
+        self._lingering = False
         if len(self.connections) > self.settings.http_max_connections:
             self._answer_and_close(ServiceUnavailable("This gateway has too many open connections."))
             return
@@ -110,7 +114,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
 
     def _answer_and_close(self, error: CelestialError) -> None:
         """Write ``error`` as the spec's error body and close the connection."""
-        if self.transport.is_closing():
+        if self.transport.is_closing() or self._lingering:
             return
         request_id = new_request_id()
         body = orjson.dumps(error_body([error], request_id))
@@ -127,7 +131,22 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         if self.cycle is not None and not self.cycle.response_complete:
             self.cycle.disconnected = True  # the app, if still reading, hears a disconnect
             self.cycle.message_event.set()
-        self.transport.close()
+        self._linger()
+
+    def _linger(self) -> None:
+        """Close after the answer without losing it: closing a socket whose client is still
+        sending (the rest of an over-long URL, say) makes the kernel reset the connection,
+        and the client may never read the answer. So the write side is shut, what the client
+        still sends is read and dropped for up to LINGER_S, then the socket closes."""
+        self._lingering = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(LINGER_S, self.transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return
+        super().data_received(data)
 
 
 def bounded_protocol(settings: Settings) -> type[BoundedHttpProtocol]:
