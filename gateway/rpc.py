@@ -4,8 +4,12 @@ Each service is a pool of processes; one channel per service lists them all and 
 with ``round_robin`` over the ones whose standard health check answers SERVING. A process
 whose queue is full answers RESOURCE_EXHAUSTED and one that is going away UNAVAILABLE; the
 channel's ``retryPolicy`` sends the call to another process then (computations are pure and
-credits are reserved once per HTTP request, so a retry cannot charge twice). This is the
-only module that catches ``grpc.aio.AioRpcError``.
+credits are reserved once per HTTP request, so a retry cannot charge twice). A process
+that stops answering altogether (frozen by SIGSTOP, or stuck) keeps its TCP connection and
+health stream open; HTTP/2 keepalive pings close that connection within
+CELESTIAL_SERVICE_KEEPALIVE_S + CELESTIAL_SERVICE_PING_TIMEOUT_S, so round_robin skips the
+process until it answers again, and the calls waiting on it fail UNAVAILABLE and are
+retried on another process. This is the only module that catches ``grpc.aio.AioRpcError``.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from shared.kernel.errors import (
     NotImplementedEndpoint,
     ServiceUnavailable,
 )
+from shared.runtime.config import load_settings
 from shared.runtime.server import REQUEST_ID_METADATA_KEY
 from shared.runtime.status import error_from_call
 
@@ -80,6 +85,27 @@ def service_config(processes: int) -> str:
     )
 
 
+def channel_options(processes: int, keepalive_s: float, ping_timeout_s: float) -> list[tuple[str, Any]]:
+    """Return the options of a channel to a pool of ``processes``: its service config,
+    retries, reconnection backoff, and keepalive pings every ``keepalive_s`` that close the
+    connection when one stays unanswered for ``ping_timeout_s``."""
+    return [
+        ("grpc.service_config", service_config(processes)),
+        ("grpc.enable_retries", 1),
+        ("grpc.initial_reconnect_backoff_ms", 200),
+        ("grpc.max_reconnect_backoff_ms", 2000),
+        ("grpc.keepalive_time_ms", round(keepalive_s * 1000)),
+        ("grpc.keepalive_timeout_ms", round(ping_timeout_s * 1000)),
+        # With grpcio 1.85 the keepalive timeout alone never fires while another ping (the
+        # flow-control estimator's) is outstanding; this limit covers every ping.
+        ("grpc.http2.ping_timeout_ms", round(ping_timeout_s * 1000)),
+        # The health stream is the only traffic of an idle connection: ping it anyway, and
+        # without the default cap of two pings between data frames.
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.max_pings_without_data", 0),
+    ]
+
+
 class Pool(Protocol):
     """What the gateway needs of one service: calls, readiness, closing."""
 
@@ -108,23 +134,32 @@ class ServicePool:
     fifty) queues in the gateway instead of being refused by busy processes. Several
     gateways share the processes without knowing of each other: a process that is full
     then refuses, and the channel retries another.
+
+    ``keepalive_s`` and ``ping_timeout_s`` default to CELESTIAL_SERVICE_KEEPALIVE_S and
+    CELESTIAL_SERVICE_PING_TIMEOUT_S.
     """
 
-    def __init__(self, name: str, addresses: tuple[str, ...], queue: int = 4):
+    def __init__(
+        self,
+        name: str,
+        addresses: tuple[str, ...],
+        queue: int = 4,
+        *,
+        keepalive_s: float | None = None,
+        ping_timeout_s: float | None = None,
+    ):
         self.name = name
         self.addresses = addresses
         self._in_flight = asyncio.Semaphore(max(1, len(addresses) * queue))
         # One multi-callable per method, made on first use rather than on every call.
         self._callables: dict[str, Any] = {}
         self._implements: dict[str, bool] = {}
+        if keepalive_s is None or ping_timeout_s is None:
+            settings = load_settings()
+            keepalive_s = settings.service_keepalive_s if keepalive_s is None else keepalive_s
+            ping_timeout_s = settings.service_ping_timeout_s if ping_timeout_s is None else ping_timeout_s
         self.channel = grpc.aio.insecure_channel(
-            channel_target(addresses),
-            options=[
-                ("grpc.service_config", service_config(len(addresses))),
-                ("grpc.enable_retries", 1),
-                ("grpc.initial_reconnect_backoff_ms", 200),
-                ("grpc.max_reconnect_backoff_ms", 2000),
-            ],
+            channel_target(addresses), options=channel_options(len(addresses), keepalive_s, ping_timeout_s)
         )
 
     async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:

@@ -55,6 +55,17 @@ class Settings:
     # CELESTIAL_HTTP_MAX_CONNECTIONS: open connections one gateway process accepts; one more
     # is answered 503 and closed.
     http_max_connections: int = 1000
+    # CELESTIAL_SERVICE_KEEPALIVE_S / CELESTIAL_SERVICE_PING_TIMEOUT_S: the gateway pings each
+    # connection to a service process this often, and closes a connection whose ping stays
+    # unanswered this long. A frozen process (SIGSTOP, a stuck machine) keeps its TCP
+    # connections and its health stream open but answers no ping, so this is what takes it
+    # out of the rotation (within their sum) until it answers again.
+    service_keepalive_s: float = 1.0
+    service_ping_timeout_s: float = 2.0
+    # CELESTIAL_RESTART_UNHEALTHY_AFTER_S: the supervisor kills (SIGKILL) and starts again a
+    # process that has not answered its health check for this long. Far above a health
+    # check's usual milliseconds, so a loaded machine does not get its processes restarted.
+    restart_unhealthy_after_s: float = 10.0
     # CELESTIAL_FAST_DEADLINE_S / CELESTIAL_SCAN_DEADLINE_S: gRPC deadline per deadline class.
     fast_deadline_s: float = 10.0
     scan_deadline_s: float = 60.0
@@ -116,6 +127,9 @@ def load_settings(env: dict | None = None) -> Settings:
         http_body_timeout_s=_float(env, "CELESTIAL_HTTP_BODY_TIMEOUT_S", 30.0),
         http_keep_alive_s=_float(env, "CELESTIAL_HTTP_KEEP_ALIVE_S", 5.0),
         http_max_connections=_int(env, "CELESTIAL_HTTP_MAX_CONNECTIONS", 1000),
+        service_keepalive_s=_float(env, "CELESTIAL_SERVICE_KEEPALIVE_S", 1.0),
+        service_ping_timeout_s=_float(env, "CELESTIAL_SERVICE_PING_TIMEOUT_S", 2.0),
+        restart_unhealthy_after_s=_float(env, "CELESTIAL_RESTART_UNHEALTHY_AFTER_S", 10.0),
         fast_deadline_s=_float(env, "CELESTIAL_FAST_DEADLINE_S", 10.0),
         scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),

@@ -40,6 +40,17 @@ from shared.runtime.validation import validate
 
 REQUEST_ID_METADATA_KEY = "x-request-id"
 
+# No port sharing: a second process on a port fails to bind instead of taking half its calls.
+# The gateway pings its connections every CELESTIAL_SERVICE_KEEPALIVE_S, calls or not, to
+# find a frozen process (gateway/rpc.py); by default a server answers pings that come more
+# often than every 5 minutes without data with GOAWAY "too_many_pings", which would drop
+# every connection now and then, so these options accept them at any rate.
+SERVER_OPTIONS = (
+    ("grpc.so_reuseport", 0),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_ping_strikes", 0),
+)
+
 Handler = Callable[[Any, Deadline], Message]
 
 log = structlog.get_logger("celestial.service")
@@ -171,7 +182,7 @@ async def run_server(
     charging for an RPC (an RPC without a handler is unknown there: the gateway's 501).
     """
     compute_queue = ComputeQueue(queue)
-    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    server = grpc.aio.server(options=list(SERVER_OPTIONS))
     server.add_generic_rpc_handlers((service_handler(service, handlers, compute_queue),))
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -55,14 +56,21 @@ def start_process(queue: int, log_path: Path) -> tuple[subprocess.Popen, str]:
 
 
 @pytest.fixture(scope="module")
-def two_processes(tmp_path_factory) -> Iterator[list[str]]:
-    """Two processes of one pool, each accepting one request at a time (queue 1)."""
+def started_processes(tmp_path_factory) -> Iterator[list[tuple[subprocess.Popen, str]]]:
+    """Two processes of one pool, each accepting one request at a time (queue 1), and their addresses."""
     folder = tmp_path_factory.mktemp("runtime")
     started = [start_process(1, folder / f"process-{index}.log") for index in range(2)]
-    yield [address for _, address in started]
+    yield started
     for process, _ in started:
+        process.send_signal(signal.SIGCONT)
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def two_processes(started_processes) -> list[str]:
+    """The addresses of the two processes of ``started_processes``."""
+    return [address for _, address in started_processes]
 
 
 def unary(channel: grpc.Channel, method: str, response_cls):
@@ -175,3 +183,43 @@ def test_an_error_is_a_standard_status_any_grpc_client_reads(two_processes):
     assert status.details[0].Unpack(info)
     assert (info.reason, info.domain, info.metadata["param"]) == ("BODY_NOT_FOUND", "celestial.v1", "bodies")
     assert info.metadata["suggestion"]
+
+
+def test_a_frozen_process_leaves_the_rotation_its_calls_are_retried_and_it_rejoins_once_it_answers(started_processes):
+    # A SIGSTOPped process keeps its TCP connection and health stream open; only the
+    # keepalive pings it no longer answers take it out of the round robin.
+    patient_s = 30.0  # a call that waited on the frozen process would take all of this
+
+    async def answered_promptly(pool: ServicePool, count: int) -> None:
+        """Return once ``count`` pairs of concurrent calls have each been answered well within their deadline."""
+        for index in range(count):
+            started = time.monotonic()
+            replies = await asyncio.gather(*(
+                pool.call(SERVICE + "ComputePositions", pb.ComputePositionsRequest(jd=J2000, bodies=["venus"]),
+                          pb.ComputePositionsResponse, timeout_s=patient_s, request_id=f"frozen-{index}-{n}")
+                for n in range(2)
+            ))
+            assert [reply.data[0].ecliptic.body for reply in replies] == ["venus", "venus"]
+            assert time.monotonic() - started < ANSWER_WITHIN_S
+
+    async def scenario() -> None:
+        (first, _), (second, _) = started_processes
+        pool = ServicePool("ephemeris", tuple(address for _, address in started_processes), queue=1)
+        try:
+            await answered_promptly(pool, 2)  # both connections up and healthy
+            first.send_signal(signal.SIGSTOP)
+            try:
+                # The first pair is sent at once, one call to the frozen process: it is retried.
+                await answered_promptly(pool, 4)
+            finally:
+                first.send_signal(signal.SIGCONT)
+            second.send_signal(signal.SIGSTOP)
+            try:
+                # Answered only if the first process is back in the rotation.
+                await answered_promptly(pool, 4)
+            finally:
+                second.send_signal(signal.SIGCONT)
+        finally:
+            await pool.close()
+
+    asyncio.run(scenario())
