@@ -1,46 +1,121 @@
 """The local supervisor behind `make run`: every service process and the gateway on loopback.
 
 It starts CELESTIAL_<SERVICE>_PROCESSES processes per service (each on its own port from
-CELESTIAL_SERVICE_BASE_PORT on) and one gateway on CELESTIAL_HTTP_PORT, restarts a
-service process that dies, waits until /readyz answers, prints a development key and a
-ready curl line, and stops every process on Ctrl-C (SIGINT) or SIGTERM.
+CELESTIAL_SERVICE_BASE_PORT on) and one gateway on CELESTIAL_HTTP_PORT, waits until /readyz
+answers, prints the development key and a ready curl line, and stops every process on
+Ctrl-C (SIGINT) or SIGTERM. Meanwhile it starts again any process, the gateway included,
+that dies, and kills (SIGKILL) and starts again one that has answered no health check for
+CELESTIAL_RESTART_UNHEALTHY_AFTER_S (a frozen or stuck process): the gRPC health check of a
+service process, ``/healthz`` of the gateway.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from gateway.store.choice import open_configured_store
+from gateway.store.interfaces import hash_key
 from shared.runtime.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
 
 READY_LINE = "CELESTIAL READY"
+# A process that died is started again, but at most once per this interval, so one that
+# dies at start-up does not take the machine's cores restarting.
 RESTART_BACKOFF_S = 1.0
+# Each running process is asked for its health this often, and a probe fails after
+# HEALTH_PROBE_TIMEOUT_S: far longer than a healthy process takes on a loaded machine.
+HEALTH_PROBE_INTERVAL_S = 1.0
+HEALTH_PROBE_TIMEOUT_S = 2.0
+# A starting process (imports, ephemeris files, the store) has at least this long for its
+# first answer: start-up takes seconds, several times more on a busy 2-core machine.
+START_UP_S = 30.0
+# The development account `make run` makes a key for, its opening balance, and the file in
+# CELESTIAL_DATA_DIR keeping that key between runs (the store keeps only its hash).
+DEV_ACCOUNT = "dev"
+DEV_CREDITS = 1_000_000
+DEV_KEY_FILE = "dev-key"
+
+Probe = Callable[[], bool]
+
+
+def grpc_serving(address: str) -> bool:
+    """Return whether the service process at ``address`` answers its health check SERVING."""
+    with grpc.insecure_channel(address) as channel:
+        try:
+            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=HEALTH_PROBE_TIMEOUT_S)
+        except grpc.RpcError:
+            return False
+    return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def http_ok(url: str) -> bool:
+    """Return whether ``url`` answers 200."""
+    try:
+        with urllib.request.urlopen(url, timeout=HEALTH_PROBE_TIMEOUT_S) as response:
+            return response.status == 200
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return False
 
 
 @dataclass
 class Child:
-    """One supervised process and how to start it again."""
+    """One supervised process, how to start it again and how to ask for its health."""
 
     name: str
     argv: list[str]
+    probe: Probe = field(repr=False)
     process: subprocess.Popen | None = None
     restarts: int = 0
     started_at: float = field(default=0.0)
+    # When the running process last answered its health probe; None before its first answer.
+    healthy_at: float | None = None
+    probing: Future | None = field(default=None, repr=False)
+    probed_at: float = 0.0
 
     def start(self) -> None:
         self.process = subprocess.Popen(self.argv, cwd=REPO_ROOT, env=os.environ.copy())
         self.started_at = time.monotonic()
+        self.healthy_at = None
+        self.probing = None
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
+
+
+def restart_reason(child: Child, now: float, unhealthy_after_s: float) -> str | None:
+    """Return why ``child`` must be started again at ``now`` (it exited, or has answered no
+    health probe for ``unhealthy_after_s``, or for START_UP_S since it started), or None."""
+    if child.process is None:
+        return None
+    if not child.alive():
+        if now - child.started_at < RESTART_BACKOFF_S:
+            return None
+        return f"it exited with status {child.process.returncode}"
+    if child.healthy_at is None:
+        silent_s, limit_s = now - child.started_at, max(unhealthy_after_s, START_UP_S)
+    else:
+        silent_s, limit_s = now - child.healthy_at, unhealthy_after_s
+    if silent_s <= limit_s:
+        return None
+    return f"it answered no health check for {silent_s:.1f} s"
 
 
 def plan(settings: Settings) -> list[Child]:
@@ -49,8 +124,10 @@ def plan(settings: Settings) -> list[Child]:
     for service in SERVICE_NAMES:
         for index, address in enumerate(settings.service_addresses[service]):
             port = address.rsplit(":", 1)[1]
-            children.append(Child(f"{service}-{index}", [sys.executable, "-m", f"services.{service}.server", "--port", port]))
-    children.append(Child("gateway", [sys.executable, "-m", "gateway.main"]))
+            argv = [sys.executable, "-m", f"services.{service}.server", "--port", port]
+            children.append(Child(f"{service}-{index}", argv, partial(grpc_serving, address)))
+    healthz = f"http://{settings.http_host}:{settings.http_port}/healthz"
+    children.append(Child("gateway", [sys.executable, "-m", "gateway.main"], partial(http_ok, healthz)))
     return children
 
 
@@ -90,14 +167,42 @@ def wait_ready(settings: Settings, children: list[Child], timeout_s: float = 90.
     raise RuntimeError(f"the gateway was not ready at {url} within {timeout_s:.0f} s")
 
 
-def development_key() -> str:
-    """Return a new key of the `dev` account (created with 1,000,000 credits when missing)."""
-    admin = [sys.executable, "-m", "gateway.admin_cli"]
-    show = subprocess.run(admin + ["account", "show", "dev"], cwd=REPO_ROOT, capture_output=True, text=True)
-    if show.returncode != 0:
-        subprocess.run(admin + ["account", "create", "dev", "--credits", "1000000"], cwd=REPO_ROOT, check=True, capture_output=True)
-    created = subprocess.run(admin + ["key", "create", "--account", "dev"], cwd=REPO_ROOT, check=True, capture_output=True, text=True)
-    return created.stdout.strip()
+def development_key(settings: Settings) -> str:
+    """Return the development key: the one kept in CELESTIAL_DATA_DIR/dev-key while it is an
+    active key of the `dev` account, else a new key of that account (created with
+    DEV_CREDITS when missing), kept there in its place."""
+    return asyncio.run(_development_key(settings, settings.data_dir / DEV_KEY_FILE))
+
+
+async def _development_key(settings: Settings, kept_at: Path) -> str:
+    store = await open_configured_store(settings)
+    try:
+        account = await store.get_account(DEV_ACCOUNT) or await store.create_account(DEV_ACCOUNT, DEV_CREDITS)
+        kept = kept_at.read_text().strip() if kept_at.is_file() else ""
+        record = await store.find_key_by_hash(hash_key(kept)) if kept else None
+        if record is not None and record.account_id == account.id and record.state() == "active":
+            if not kept_at.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+                return kept
+            # Readable by other users: it may have leaked, so it stops working.
+            await store.revoke_key(record.key_id)
+        plain, _ = await store.create_key(account.id)
+        _write_private(kept_at, plain)
+        return plain
+    finally:
+        await store.close()
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in a file only its owner can read (mode 0600) at every moment."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # created 0600
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(text + "\n")
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def stop(children: list[Child], grace_s: float = 5.0) -> None:
@@ -105,6 +210,8 @@ def stop(children: list[Child], grace_s: float = 5.0) -> None:
     for child in children:
         if child.alive():
             child.process.send_signal(signal.SIGTERM)
+            # A frozen (SIGSTOPped) process acts on its SIGTERM only once it runs again.
+            child.process.send_signal(signal.SIGCONT)
     deadline = time.monotonic() + grace_s
     for child in children:
         if child.process is None:
@@ -116,9 +223,34 @@ def stop(children: list[Child], grace_s: float = 5.0) -> None:
             child.process.wait()
 
 
+def supervise(children: list[Child], settings: Settings, stopping: Callable[[], bool], probes: ThreadPoolExecutor) -> None:
+    """Return once ``stopping()`` is true; until then probe every running process's health
+    (in ``probes``' threads, so a frozen process delays no other) and start again any that
+    :func:`restart_reason` names."""
+    while not stopping():
+        now = time.monotonic()
+        for child in children:
+            if child.probing is not None and child.probing.done():
+                if child.probing.result():
+                    child.healthy_at = child.probed_at
+                child.probing = None
+            if child.probing is None and child.alive() and now - child.probed_at >= HEALTH_PROBE_INTERVAL_S:
+                child.probed_at = now
+                child.probing = probes.submit(child.probe)
+            reason = restart_reason(child, now, settings.restart_unhealthy_after_s)
+            if reason is not None and not stopping():
+                child.restarts += 1
+                print(f"supervisor: restarting {child.name} (restart {child.restarts}): {reason}", file=sys.stderr, flush=True)
+                if child.alive():
+                    child.process.kill()
+                    child.process.wait()
+                child.start()
+        time.sleep(0.2)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run every Celestial process on loopback")
-    parser.add_argument("--no-dev-key", action="store_true", help="do not create and print a development key")
+    parser.add_argument("--no-dev-key", action="store_true", help="do not print the development key")
     args = parser.parse_args(argv)
     settings = load_settings()
     busy = busy_ports(settings)
@@ -138,31 +270,25 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, request_stop)
     for child in children:
         child.start()
+    probes = ThreadPoolExecutor(max_workers=len(children), thread_name_prefix="health-probe")
+    status = 0
     try:
         wait_ready(settings, children)
         base = f"http://{settings.http_host}:{settings.http_port}"
         print(f"{READY_LINE} {base}", flush=True)
         if not args.no_dev_key:
-            key = development_key()
-            print(f"\nDevelopment key (account 'dev'): {key}", flush=True)
+            key = development_key(settings)
+            print(f"\nDevelopment key (account '{DEV_ACCOUNT}'): {key}", flush=True)
             print(f"Try:\n  curl -s -H 'Authorization: Bearer {key}' '{base}/v1/positions?datetime=2024-03-20T12:00:00Z'\n", flush=True)
             print(f"Docs: {base}/docs   OpenAPI: {base}/v1/openapi.json   Stop: Ctrl-C", flush=True)
-        while not stopping["now"]:
-            for child in children:
-                if not child.alive() and not stopping["now"]:
-                    if child.name == "gateway":
-                        raise RuntimeError(f"the gateway exited with status {child.process.returncode}")
-                    if time.monotonic() - child.started_at > RESTART_BACKOFF_S:
-                        child.restarts += 1
-                        print(f"restarting {child.name} (restart {child.restarts})", file=sys.stderr, flush=True)
-                        child.start()
-            time.sleep(0.2)
+        supervise(children, settings, lambda: stopping["now"], probes)
     except RuntimeError as error:
         print(f"supervisor: {error}", file=sys.stderr, flush=True)
+        status = 1
+    finally:
+        probes.shutdown(wait=False, cancel_futures=True)
         stop(children)
-        return 1
-    stop(children)
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -1,15 +1,19 @@
-"""`make run`'s supervisor: what it checks before it starts anything."""
+"""`make run`'s supervisor: what it checks before it starts anything, when it starts a
+process again, and the development key it prints."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
+import stat
 import subprocess
 import sys
 
 from deploy import supervisor
-from shared.runtime.config import REPO_ROOT, load_settings
 from deploy.local_stack import free_port_block
+from gateway.store.choice import open_configured_store
+from shared.runtime.config import REPO_ROOT, load_settings
 
 
 def test_a_port_of_the_plan_already_listened_on_is_reported_with_its_process():
@@ -39,3 +43,105 @@ def test_ports_free_now_are_not_reported():
     settings = load_settings({"CELESTIAL_SERVICE_BASE_PORT": str(free_port_block(8)), "CELESTIAL_EPHEMERIS_PROCESSES": "1",
                               "CELESTIAL_HTTP_PORT": str(free_port_block(1))})
     assert supervisor.busy_ports(settings) == []
+
+
+class FinishedProcess:
+    """Stands for a subprocess.Popen: exited with ``returncode``, or running when it is None."""
+
+    def __init__(self, returncode: int | None):
+        self.returncode = returncode
+
+    def poll(self) -> int | None:
+        return self.returncode
+
+
+def child(returncode: int | None, started_at: float, healthy_at: float | None = None) -> supervisor.Child:
+    """Return a supervised child started at ``started_at`` whose process exited with ``returncode`` (None: runs)."""
+    return supervisor.Child("ephemeris-0", ["true"], lambda: True, process=FinishedProcess(returncode),
+                            started_at=started_at, healthy_at=healthy_at)
+
+
+LIMIT_S = 10.0
+
+
+def test_a_process_that_exited_is_started_again_once_the_backoff_has_passed():
+    assert supervisor.restart_reason(child(1, started_at=100.0), 100.0 + supervisor.RESTART_BACKOFF_S / 2, LIMIT_S) is None
+    reason = supervisor.restart_reason(child(-9, started_at=100.0), 100.0 + supervisor.RESTART_BACKOFF_S, LIMIT_S)
+    assert reason == "it exited with status -9"
+
+
+def test_the_gateway_is_restarted_like_any_service_process():
+    gateway = supervisor.plan(load_settings({}))[-1]
+    assert gateway.name == "gateway"
+    gateway.process, gateway.started_at = FinishedProcess(-9), 100.0
+    assert supervisor.restart_reason(gateway, 200.0, LIMIT_S) == "it exited with status -9"
+
+
+def test_a_process_silent_for_longer_than_the_limit_is_restarted_and_one_that_answered_within_it_is_not():
+    assert supervisor.restart_reason(child(None, started_at=0.0, healthy_at=100.0), 100.0 + LIMIT_S, LIMIT_S) is None
+    reason = supervisor.restart_reason(child(None, started_at=0.0, healthy_at=100.0), 100.0 + LIMIT_S + 0.5, LIMIT_S)
+    assert reason == "it answered no health check for 10.5 s"
+
+
+def test_a_starting_process_has_the_start_up_time_for_its_first_answer():
+    late = 100.0 + supervisor.START_UP_S
+    assert supervisor.restart_reason(child(None, started_at=100.0), late, LIMIT_S) is None
+    assert supervisor.restart_reason(child(None, started_at=100.0), late + 1, LIMIT_S) is not None
+    # A limit longer than the start-up time holds before the first answer too.
+    assert supervisor.restart_reason(child(None, started_at=100.0), late + 1, supervisor.START_UP_S * 2) is None
+
+
+def dev_settings(tmp_path):
+    return load_settings({"CELESTIAL_DATA_DIR": str(tmp_path / "data")})
+
+
+def dev_keys(settings) -> list:
+    """Return the `dev` account's keys, oldest first."""
+    async def listed():
+        store = await open_configured_store(settings)
+        try:
+            return await store.list_keys(supervisor.DEV_ACCOUNT)
+        finally:
+            await store.close()
+
+    return asyncio.run(listed())
+
+
+def revoke(settings, key_id: str) -> None:
+    async def revoked():
+        store = await open_configured_store(settings)
+        try:
+            await store.revoke_key(key_id)
+        finally:
+            await store.close()
+
+    asyncio.run(revoked())
+
+
+def test_every_make_run_prints_the_same_development_key_while_it_is_active(tmp_path):
+    settings = dev_settings(tmp_path)
+    first = supervisor.development_key(settings)
+    assert supervisor.development_key(settings) == supervisor.development_key(settings) == first
+    assert [key.state() for key in dev_keys(settings)] == ["active"]
+    kept = settings.data_dir / supervisor.DEV_KEY_FILE
+    assert kept.read_text().strip() == first
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+
+
+def test_a_revoked_development_key_is_replaced_by_a_new_one_kept_in_its_place(tmp_path):
+    settings = dev_settings(tmp_path)
+    first = supervisor.development_key(settings)
+    revoke(settings, dev_keys(settings)[0].key_id)
+    second = supervisor.development_key(settings)
+    assert second != first
+    assert supervisor.development_key(settings) == second
+    assert [key.state() for key in dev_keys(settings)] == ["revoked", "active"]
+
+
+def test_a_development_key_other_users_could_read_is_revoked_and_replaced(tmp_path):
+    settings = dev_settings(tmp_path)
+    first = supervisor.development_key(settings)
+    (settings.data_dir / supervisor.DEV_KEY_FILE).chmod(0o644)
+    assert supervisor.development_key(settings) != first
+    assert [key.state() for key in dev_keys(settings)] == ["revoked", "active"]
+    assert stat.S_IMODE((settings.data_dir / supervisor.DEV_KEY_FILE).stat().st_mode) == 0o600

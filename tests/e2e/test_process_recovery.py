@@ -1,0 +1,161 @@
+"""What `make run` promises when a process freezes or dies, on real processes (README,
+Reliability: "Frozen and killed processes"); each test is named after what it protects.
+
+The stack here restarts a process after CELESTIAL_RESTART_UNHEALTHY_AFTER_S = 4 s without a
+health answer, and gives a request a 30 s deadline, so an answer that waited on a frozen
+process (the whole deadline) cannot pass for a prompt one (ANSWER_WITHIN_S). Every wait
+polls for its condition.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TypeVar
+
+import httpx
+import pytest
+
+from deploy.local_stack import Stack, start_stack, stop_stack
+from shared.runtime.config import load_settings
+
+J2000 = 2451545.0
+UNHEALTHY_AFTER_S = 4.0
+DEADLINE_S = 30.0
+# Far below DEADLINE_S, far above the ~3 s (keepalive 1 s + ping timeout 2 s) a call may
+# spend on a frozen process before it is retried on another.
+ANSWER_WITHIN_S = 10.0
+# How long a restart may take on a loaded machine: the limit, then a process's start-up.
+RECOVERY_WITHIN_S = 60.0
+
+T = TypeVar("T")
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory) -> Iterator[Stack]:
+    running = start_stack(
+        tmp_path_factory.mktemp("recovery"),
+        {"CELESTIAL_RESTART_UNHEALTHY_AFTER_S": str(UNHEALTHY_AFTER_S), "CELESTIAL_FAST_DEADLINE_S": str(DEADLINE_S)},
+    )
+    yield running
+    stop_stack(running)
+
+
+@pytest.fixture(scope="module")
+def key(stack) -> str:
+    return stack.new_key(credits=1_000_000)[1]
+
+
+def child_pid(supervisor_pid: int, argument: str) -> int | None:
+    """Return the pid of the running (not zombie) child of ``supervisor_pid`` whose command
+    line has ``argument`` as one of its words, or None."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            state, parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:2]
+            words = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if int(parent) == supervisor_pid and state != "Z" and argument in words:
+            return int(entry.name)
+    return None
+
+
+def ephemeris_pids(stack: Stack) -> list[int]:
+    """Return the pids of the stack's ephemeris processes, in port order."""
+    addresses = load_settings(stack.env).service_addresses["ephemeris"]
+    pids = [child_pid(stack.process.pid, address.rsplit(":", 1)[1]) for address in addresses]
+    assert None not in pids, pids
+    return pids
+
+
+def gateway_pid(stack: Stack) -> int | None:
+    return child_pid(stack.process.pid, "gateway.main")
+
+
+def eventually(condition: Callable[[], T], what: str, within_s: float = RECOVERY_WITHIN_S) -> T:
+    """Return ``condition()``'s first true value, polled until ``within_s`` has passed."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"not within {within_s:.0f} s: {what}")
+
+
+def answers_promptly(stack: Stack, key: str, count: int) -> None:
+    """Return once ``count`` requests, one after another, have each been answered 200 within ANSWER_WITHIN_S."""
+    with stack.client(key) as client:
+        for _ in range(count):
+            started = time.monotonic()
+            response = client.get("/v1/positions", params={"jd": J2000, "bodies": "sun"}, timeout=ANSWER_WITHIN_S)
+            assert response.status_code == 200, response.text
+            assert time.monotonic() - started < ANSWER_WITHIN_S
+
+
+def answers(stack: Stack, key: str) -> bool:
+    """Return whether the stack answers a request 200 now (within 2 s)."""
+    try:
+        with stack.client(key) as client:
+            return client.get("/v1/positions", params={"jd": J2000}, timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def resume(pid: int) -> None:
+    """SIGCONT ``pid`` if it still exists (the supervisor may have killed it)."""
+    try:
+        os.kill(pid, signal.SIGCONT)
+    except ProcessLookupError:
+        pass
+
+
+def test_requests_go_around_a_frozen_service_process_which_is_restarted_and_serves_again(stack, key):
+    answers_promptly(stack, key, 4)  # the gateway's connections to both processes are up
+    first, second = ephemeris_pids(stack)
+    os.kill(first, signal.SIGSTOP)
+    try:
+        # Half of these are sent to the frozen process before its connection fails.
+        answers_promptly(stack, key, 6)
+        restarted = eventually(lambda: ephemeris_pids(stack)[0] != first and ephemeris_pids(stack)[0],
+                               "the frozen process replaced by a new one")
+    finally:
+        resume(first)
+    assert "restarting ephemeris-0" in stack.log_path.read_text(errors="replace")
+    os.kill(second, signal.SIGSTOP)
+    try:
+        # Only the restarted process can answer these.
+        answers_promptly(stack, key, 4)
+    finally:
+        resume(second)
+    assert ephemeris_pids(stack)[0] == restarted
+
+
+def test_a_killed_gateway_is_started_again_and_the_stack_answers(stack, key):
+    killed = gateway_pid(stack)
+    os.kill(killed, signal.SIGKILL)
+    eventually(lambda: gateway_pid(stack) not in (None, killed), "a new gateway process")
+    eventually(lambda: answers(stack, key), "an answer from the new gateway")
+    assert stack.process.poll() is None
+
+
+def test_a_frozen_gateway_is_killed_and_started_again(stack, key):
+    frozen = gateway_pid(stack)
+    os.kill(frozen, signal.SIGSTOP)
+    try:
+        eventually(lambda: gateway_pid(stack) not in (None, frozen), "a new gateway process")
+        eventually(lambda: answers(stack, key), "an answer from the new gateway")
+    finally:
+        resume(frozen)
+
+
+def test_sigterm_still_stops_every_process_after_restarts(stack):
+    children = [*ephemeris_pids(stack), gateway_pid(stack)]
+    stack.process.send_signal(signal.SIGTERM)
+    assert stack.process.wait(timeout=30) == 0
+    assert not any(Path(f"/proc/{pid}").exists() for pid in children)
