@@ -6,7 +6,7 @@ answers, prints the development key and a ready curl line, and stops every proce
 Ctrl-C (SIGINT) or SIGTERM. Meanwhile it starts again any process, the gateway included,
 that dies, and kills (SIGKILL) and starts again one that has answered no health check for
 CELESTIAL_RESTART_UNHEALTHY_AFTER_S (a frozen or stuck process): the gRPC health check of a
-service process, ``/healthz`` of the gateway.
+service process, any answer of the gateway's ``/healthz``.
 """
 
 from __future__ import annotations
@@ -66,11 +66,15 @@ def grpc_serving(address: str) -> bool:
     return reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
-def http_ok(url: str) -> bool:
-    """Return whether ``url`` answers 200."""
+def http_answers(url: str) -> bool:
+    """Return whether ``url`` answers at all, whatever its status: a gateway refusing a
+    connection over its limit (503) is busy, not stuck, and restarting it would help whoever
+    holds its connections."""
     try:
-        with urllib.request.urlopen(url, timeout=HEALTH_PROBE_TIMEOUT_S) as response:
-            return response.status == 200
+        with urllib.request.urlopen(url, timeout=HEALTH_PROBE_TIMEOUT_S):
+            return True
+    except urllib.error.HTTPError:
+        return True
     except (urllib.error.URLError, ConnectionError, TimeoutError):
         return False
 
@@ -127,7 +131,7 @@ def plan(settings: Settings) -> list[Child]:
             argv = [sys.executable, "-m", f"services.{service}.server", "--port", port]
             children.append(Child(f"{service}-{index}", argv, partial(grpc_serving, address)))
     healthz = f"http://{settings.http_host}:{settings.http_port}/healthz"
-    children.append(Child("gateway", [sys.executable, "-m", "gateway.main"], partial(http_ok, healthz)))
+    children.append(Child("gateway", [sys.executable, "-m", "gateway.main"], partial(http_answers, healthz)))
     return children
 
 

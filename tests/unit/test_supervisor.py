@@ -4,11 +4,13 @@ process again, and the development key it prints."""
 from __future__ import annotations
 
 import asyncio
+import http.server
 import os
 import socket
 import stat
 import subprocess
 import sys
+import threading
 
 from deploy import supervisor
 from deploy.local_stack import free_port_block
@@ -145,3 +147,18 @@ def test_a_development_key_other_users_could_read_is_revoked_and_replaced(tmp_pa
     assert supervisor.development_key(settings) != first
     assert [key.state() for key in dev_keys(settings)] == ["revoked", "active"]
     assert stat.S_IMODE((settings.data_dir / supervisor.DEV_KEY_FILE).stat().st_mode) == 0o600
+
+
+def test_a_gateway_refusing_connections_over_its_limit_counts_as_answering():
+    class Refusing(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(503)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    with http.server.HTTPServer(("127.0.0.1", 0), Refusing) as server:
+        threading.Thread(target=server.handle_request, daemon=True).start()
+        assert supervisor.http_answers(f"http://127.0.0.1:{server.server_port}/healthz")
+    assert not supervisor.http_answers(f"http://127.0.0.1:{free_port_block(1)}/healthz")
