@@ -9,6 +9,7 @@ polls for its condition.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -154,9 +155,15 @@ def test_a_killed_gateway_is_started_again_and_the_stack_answers(stack, key):
     assert stack.process.poll() is None
 
 
-def test_sigterm_still_stops_every_process_after_restarts(stack):
+def test_sigterm_still_stops_every_process_after_restarts_a_frozen_one_gracefully(stack):
     children = [ephemeris_pid(stack, 0), ephemeris_pid(stack, 1), gateway_pid(stack)]
     assert None not in children, children
+    os.kill(children[1], signal.SIGSTOP)
     stack.process.send_signal(signal.SIGTERM)
     assert stack.process.wait(timeout=30) == 0
     assert not any(Path(f"/proc/{pid}").exists() for pid in children)
+    # Woken up, the frozen process stopped as the others did, not killed at the end of the grace time.
+    port = int(load_settings(stack.env).service_addresses["ephemeris"][1].rsplit(":", 1)[1])
+    stopped = [json.loads(line) for line in stack.log_path.read_text(errors="replace").splitlines()
+               if line.startswith("{") and '"service_stopped"' in line]
+    assert port in [line["port"] for line in stopped]
