@@ -6,7 +6,9 @@ answers, prints the development key and a ready curl line, and stops every proce
 Ctrl-C (SIGINT) or SIGTERM. Meanwhile it starts again any process, the gateway included,
 that dies, and kills (SIGKILL) and starts again one that has answered no health check for
 CELESTIAL_RESTART_UNHEALTHY_AFTER_S (a frozen or stuck process): the gRPC health check of a
-service process, any answer of the gateway's ``/healthz``.
+service process, any answer of the gateway's ``/healthz``. Each process gets the
+supervisor's pid as CELESTIAL_SUPERVISOR_PID and stops by itself once the supervisor is gone
+(``shared/runtime/orphan.py``), even when the supervisor was killed with SIGKILL.
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ class Child:
     probed_at: float = 0.0
 
     def start(self) -> None:
-        self.process = subprocess.Popen(self.argv, cwd=REPO_ROOT, env=os.environ.copy())
+        env = {**os.environ, "CELESTIAL_SUPERVISOR_PID": str(os.getpid())}
+        self.process = subprocess.Popen(self.argv, cwd=REPO_ROOT, env=env)
         self.started_at = time.monotonic()
         self.healthy_at = None
         self.probing = None

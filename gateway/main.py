@@ -11,6 +11,7 @@ from gateway.app import create_app
 from gateway.http_server import bounded_protocol
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
+from shared.runtime.orphan import stop_when_orphaned
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,6 +21,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = load_settings()
     configure_logging(settings, "gateway")
+    stop_when_orphaned(settings.supervisor_pid)
     port = args.port if args.port is not None else settings.http_port
     uvicorn.run(
         create_app(settings),

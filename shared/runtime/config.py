@@ -66,6 +66,9 @@ class Settings:
     # process that has not answered its health check for this long. Far above a health
     # check's usual milliseconds, so a loaded machine does not get its processes restarted.
     restart_unhealthy_after_s: float = 10.0
+    # CELESTIAL_SUPERVISOR_PID: set by `make run`'s supervisor in the environment of each
+    # process it starts, which stops when that supervisor is gone (shared/runtime/orphan.py).
+    supervisor_pid: int | None = None
     # CELESTIAL_FAST_DEADLINE_S / CELESTIAL_SCAN_DEADLINE_S: gRPC deadline per deadline class.
     fast_deadline_s: float = 10.0
     scan_deadline_s: float = 60.0
@@ -130,6 +133,7 @@ def load_settings(env: dict | None = None) -> Settings:
         service_keepalive_s=_float(env, "CELESTIAL_SERVICE_KEEPALIVE_S", 1.0),
         service_ping_timeout_s=_float(env, "CELESTIAL_SERVICE_PING_TIMEOUT_S", 2.0),
         restart_unhealthy_after_s=_float(env, "CELESTIAL_RESTART_UNHEALTHY_AFTER_S", 10.0),
+        supervisor_pid=int(env["CELESTIAL_SUPERVISOR_PID"]) if env.get("CELESTIAL_SUPERVISOR_PID") else None,
         fast_deadline_s=_float(env, "CELESTIAL_FAST_DEADLINE_S", 10.0),
         scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),

@@ -35,6 +35,7 @@ from shared.kernel.deadline import Deadline, DeadlinePassed
 from shared.kernel.errors import CelestialError, DeadlineExceeded, InternalError
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
+from shared.runtime.orphan import stop_when_orphaned
 from shared.runtime.status import to_status
 from shared.runtime.validation import validate
 
@@ -213,6 +214,7 @@ def serve_main(process: str, service: ServiceDescriptor, handlers: Mapping[str, 
     args = parser.parse_args(argv)
     settings = load_settings()
     configure_logging(settings, process)
+    stop_when_orphaned(settings.supervisor_pid)
     engine.use_ephemeris_files(settings.ephe_path)
     asyncio.run(
         run_server(service, handlers, host=args.host, port=args.port, queue=settings.service_queue)

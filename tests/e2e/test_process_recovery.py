@@ -4,7 +4,8 @@ Reliability: "Frozen and killed processes"); each test is named after what it pr
 The stack here restarts a process after CELESTIAL_RESTART_UNHEALTHY_AFTER_S = 4 s without a
 health answer, and gives a request a 30 s deadline, so an answer that waited on a frozen
 process (the whole deadline) cannot pass for a prompt one (ANSWER_WITHIN_S). Every wait
-polls for its condition.
+polls for its condition. The tests share one stack, in order (the last stops it); the
+killed supervisor's test starts its own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import httpx
 import pytest
 
 from deploy.local_stack import Stack, start_stack, stop_stack
+from deploy.supervisor import busy_ports
 from shared.runtime.config import load_settings
 
 J2000 = 2451545.0
@@ -50,9 +52,9 @@ def key(stack) -> str:
     return stack.new_key(credits=1_000_000)[1]
 
 
-def child_pid(supervisor_pid: int, argument: str) -> int | None:
-    """Return the pid of the running (not zombie) child of ``supervisor_pid`` whose command
-    line has ``argument`` as one of its words, or None."""
+def children(supervisor_pid: int) -> dict[int, list[str]]:
+    """Return the running (not zombie) children of ``supervisor_pid``: pid to command line words."""
+    found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -61,9 +63,15 @@ def child_pid(supervisor_pid: int, argument: str) -> int | None:
             words = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
         except OSError:
             continue
-        if int(parent) == supervisor_pid and state != "Z" and argument in words:
-            return int(entry.name)
-    return None
+        if int(parent) == supervisor_pid and state != "Z":
+            found[int(entry.name)] = words
+    return found
+
+
+def child_pid(supervisor_pid: int, argument: str) -> int | None:
+    """Return the pid of the child of ``supervisor_pid`` whose command line has ``argument``
+    as one of its words, or None."""
+    return next((pid for pid, words in children(supervisor_pid).items() if argument in words), None)
 
 
 def ephemeris_pid(stack: Stack, index: int) -> int | None:
@@ -167,3 +175,21 @@ def test_sigterm_still_stops_every_process_after_restarts_a_frozen_one_gracefull
     stopped = [json.loads(line) for line in stack.log_path.read_text(errors="replace").splitlines()
                if line.startswith("{") and '"service_stopped"' in line]
     assert port in [line["port"] for line in stopped]
+
+
+def test_the_processes_of_a_killed_supervisor_stop_and_free_their_ports(tmp_path):
+    orphaned = start_stack(tmp_path)
+    started = children(orphaned.process.pid)
+    try:
+        assert len(started) == 6, started  # two ephemeris processes, three other services, the gateway
+        orphaned.process.kill()
+        orphaned.process.wait()
+        eventually(lambda: not any(Path(f"/proc/{pid}").exists() for pid in started), "every process stopped")
+        assert busy_ports(load_settings(orphaned.env)) == []  # the next `make run` can start
+    finally:
+        orphaned.process.kill()
+        for pid in started:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
