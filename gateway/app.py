@@ -77,7 +77,14 @@ class Gateway:
         self.accounting = Accounting(store)
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
         self.pools = dict(pools) if pools is not None else {
-            name: ServicePool(name, settings.service_addresses[name], settings.service_queue) for name in SERVICE_NAMES
+            name: ServicePool(
+                name,
+                settings.service_addresses[name],
+                settings.service_queue,
+                keepalive_s=settings.service_keepalive_s,
+                ping_timeout_s=settings.service_ping_timeout_s,
+            )
+            for name in SERVICE_NAMES
         }
 
     async def close(self) -> None:

@@ -30,7 +30,7 @@ from shared.kernel.errors import (
     NotImplementedEndpoint,
     ServiceUnavailable,
 )
-from shared.runtime.config import load_settings
+from shared.runtime.config import Settings
 from shared.runtime.server import REQUEST_ID_METADATA_KEY
 from shared.runtime.status import error_from_call
 
@@ -145,8 +145,8 @@ class ServicePool:
         addresses: tuple[str, ...],
         queue: int = 4,
         *,
-        keepalive_s: float | None = None,
-        ping_timeout_s: float | None = None,
+        keepalive_s: float = Settings.service_keepalive_s,
+        ping_timeout_s: float = Settings.service_ping_timeout_s,
     ):
         self.name = name
         self.addresses = addresses
@@ -154,10 +154,6 @@ class ServicePool:
         # One multi-callable per method, made on first use rather than on every call.
         self._callables: dict[str, Any] = {}
         self._implements: dict[str, bool] = {}
-        if keepalive_s is None or ping_timeout_s is None:
-            settings = load_settings()
-            keepalive_s = settings.service_keepalive_s if keepalive_s is None else keepalive_s
-            ping_timeout_s = settings.service_ping_timeout_s if ping_timeout_s is None else ping_timeout_s
         self.channel = grpc.aio.insecure_channel(
             channel_target(addresses), options=channel_options(len(addresses), keepalive_s, ping_timeout_s)
         )
