@@ -286,6 +286,17 @@ def houses(jd_ut1: float, latitude_deg: float, longitude_deg: float, letter: str
     return HouseCalc(tuple(cusps), tuple(ascmc), "O", True)
 
 
+def house_position(armc_deg: float, latitude_deg: float, obliquity_deg: float, letter: str, longitude_deg: float, ecliptic_latitude_deg: float) -> float:
+    """Return the mundane house position of a point (swe.house_pos): a number in [1, 13)
+    ([1, 37) for Gauquelin) whose integer part is the house and fraction the way through it.
+
+    The point is given by its tropical ecliptic longitude and latitude of date (degrees); the
+    place by the ARMC and geographic latitude; ``obliquity_deg`` is the true obliquity.
+    """
+    _ensure_initialised()
+    return swe.house_pos(armc_deg, latitude_deg, obliquity_deg, (longitude_deg, ecliptic_latitude_deg), letter.encode("ascii"))
+
+
 def utc_to_jd_ut1(year: int, month: int, day: int, hour: int, minute: int, second: float) -> float:
     """Return the UT1 Julian Day of a proleptic-Gregorian UTC clock reading (swe.utc_to_jd).
 

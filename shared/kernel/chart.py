@@ -1,0 +1,204 @@
+"""The chart: positions placed in houses, with their aspects and parallels, for one moment and place.
+
+One builder for every chart the service casts (natal, and the charts derived from it:
+draconic, davison, progressed, returns; synastry casts two). It takes typed kernel values,
+never a request message. Patterns, derived points and dignities are computed from a chart
+by their own modules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shared.kernel import engine
+from shared.kernel.aspects import DEFAULT_PARALLEL_ORB, MAJOR_SEVEN, AspectMatch, ParallelMatch, Point, find_aspects, find_parallels
+from shared.kernel.ayanamshas import Ayanamsha
+from shared.kernel.conditions import Condition
+from shared.kernel.houses import HouseSet, HouseSystem, compute_houses
+from shared.kernel.positions import CalcFlags, EclipticPosition, Observer, ayanamsha_value, compute_positions
+from shared.kernel.timescale import Moment
+from shared.kernel.zodiac import normalize_deg
+
+#: House position modes (interface.md, natal chart `house_position_mode`).
+ZODIACAL = "zodiacal"
+MUNDANE = "mundane"
+HOUSE_POSITION_MODES = (ZODIACAL, MUNDANE)
+
+#: Gauquelin's 36 sectors are numbered with the diurnal motion, against the zodiac, so a
+#: body's sector is read from its mundane position in every mode.
+GAUQUELIN_LETTER = "G"
+
+
+@dataclass(frozen=True)
+class ChartSettings:
+    """How to cast a chart: the chart options of a request, read once.
+
+    ``bodies`` are resolved names in chart order; ``aspect_types`` aspect type names;
+    ``orb_deg`` replaces every aspect type's default orb when set; ``parallel_orb_deg`` is
+    the declination orb of parallels and contraparallels (degrees).
+    """
+
+    bodies: tuple[str, ...]
+    system: HouseSystem
+    sidereal: Ayanamsha | None = None
+    aspect_types: tuple[str, ...] = MAJOR_SEVEN
+    orb_deg: float | None = None
+    applying: bool = True
+    parallels: bool = True
+    parallel_orb_deg: float = DEFAULT_PARALLEL_ORB
+    house_position_mode: str = ZODIACAL
+
+
+@dataclass
+class ChartPosition:
+    """One body of a chart (interface.md, Chart object ``positions[]``).
+
+    ``longitude`` [0, 360) and ``latitude`` in degrees on the ecliptic of date (reduced by the
+    ayanamsha in sidereal mode), ``distance_au`` in AU, ``speed`` in degrees/day of longitude
+    (negative when retrograde), ``sign`` lowercase, ``sign_degree`` [0, 30), ``house`` 1-12
+    (1-36 Gauquelin), ``declination`` in degrees on the equator of date, ``out_of_bounds``
+    = |declination| > true obliquity; ``house_position`` in [1, 13) in mundane mode only
+    (``house`` is then its floor), else None.
+    """
+
+    body: str
+    longitude: float
+    latitude: float
+    distance_au: float
+    speed: float
+    retrograde: bool
+    sign: str
+    sign_degree: float
+    house: int
+    declination: float
+    out_of_bounds: bool
+    house_position: float | None = None
+
+
+@dataclass
+class ChartMetadata:
+    """How a chart was cast: ``jd_ut1`` (Julian Day UT1) and ``datetime_iso`` (UTC), the place
+    (degrees, metres), the house system that produced the cusps (the Porphyrius fallback
+    inside the polar circles), the ayanamsha name or None, the bodies computed, and
+    ``source``, the typed record of how the chart was derived (decisions.md, Charts)."""
+
+    jd_ut1: float
+    datetime_iso: str
+    latitude: float
+    longitude: float
+    altitude: float
+    house_system: str
+    sidereal: str | None
+    bodies: list[str]
+    source: dict
+
+
+@dataclass
+class Chart:
+    """A cast chart: ``chart_type`` (natal, davison, progressed, draconic, return), positions
+    in chart order, houses, aspects (pairs in chart order), parallels (empty when not asked
+    for), metadata and the engine conditions met (``warnings``)."""
+
+    chart_type: str
+    positions: list[ChartPosition]
+    houses: HouseSet
+    aspects: list[AspectMatch]
+    parallels: list[ParallelMatch]
+    metadata: ChartMetadata
+    warnings: list[Condition] = field(default_factory=list)
+
+
+def zodiacal_house(longitude_deg: float, cusps_deg: list[float]) -> int:
+    """Return the house (1-12) whose span, from its cusp forward along the zodiac to the next
+    cusp, holds ``longitude_deg``; a point exactly on a cusp is in the house that cusp opens."""
+    count = len(cusps_deg)
+    for index in range(count):
+        start = cusps_deg[index]
+        width = (cusps_deg[(index + 1) % count] - start) % 360.0
+        if (longitude_deg - start) % 360.0 < width:
+            return index + 1
+    return count  # only reached when rounding puts the point on a vanishing span's edge
+
+
+def cast_chart(
+    moment: Moment,
+    place: Observer,
+    settings: ChartSettings,
+    *,
+    chart_type: str = "natal",
+    source: dict | None = None,
+) -> Chart:
+    """Return the chart of ``settings.bodies`` at ``moment`` and ``place``.
+
+    Positions are geocentric and apparent, with speeds always computed (they decide
+    retrograde and applying); in sidereal mode longitudes, cusps and angles are reduced by
+    the ayanamsha. Each body's house is zodiacal (the cusp span holding its longitude) or,
+    in mundane mode, the floor of its Swiss Ephemeris house position, which also uses its
+    ecliptic latitude. Raises the kernel's errors for a body the ephemeris cannot place.
+    """
+    result = compute_positions(moment, list(settings.bodies), CalcFlags(sidereal=settings.sidereal))
+    houses = compute_houses(moment, place.latitude_deg, place.longitude_deg, settings.system, sidereal=settings.sidereal)
+    records: list[EclipticPosition] = result.records  # type: ignore[assignment]
+    letter = settings.system.letter if houses.system == settings.system.name else "O"
+    mundane = settings.house_position_mode == MUNDANE or letter == GAUQUELIN_LETTER
+    positions = [
+        _placed(record, houses, place, mundane, settings.house_position_mode == MUNDANE, letter, moment, settings.sidereal)
+        for record in records
+    ]
+    points = [Point(p.body, p.longitude, p.speed, p.declination) for p in positions]
+    aspects = find_aspects(points, settings.aspect_types, orb_deg=settings.orb_deg, with_applying=settings.applying)
+    parallels = find_parallels(points, orb_deg=settings.parallel_orb_deg) if settings.parallels else []
+    metadata = ChartMetadata(
+        jd_ut1=moment.jd_ut1,
+        datetime_iso=moment.iso_utc(),
+        latitude=place.latitude_deg,
+        longitude=place.longitude_deg,
+        altitude=place.altitude_m,
+        house_system=houses.system,
+        sidereal=settings.sidereal.name if settings.sidereal is not None else None,
+        bodies=list(settings.bodies),
+        source=source if source is not None else {"type": "natal"},
+    )
+    return Chart(chart_type, positions, houses, aspects, parallels, metadata, [*result.conditions, *houses.warnings])
+
+
+def _placed(
+    record: EclipticPosition,
+    houses: HouseSet,
+    place: Observer,
+    mundane: bool,
+    report_position: bool,
+    letter: str,
+    moment: Moment,
+    sidereal: Ayanamsha | None,
+) -> ChartPosition:
+    """Return one body's chart position, placed in its house."""
+    house_position = None
+    if mundane:
+        # Swiss Ephemeris places a point by its tropical ecliptic coordinates of date.
+        tropical = record.longitude + (ayanamsha_value(moment, sidereal) if sidereal is not None else 0.0)
+        house_position = engine.house_position(
+            houses.armc_deg,
+            place.latitude_deg,
+            engine.obliquity_deg(moment.jd_ut1)[0],
+            letter,
+            normalize_deg(tropical),
+            record.latitude,
+        )
+        house = int(house_position)
+    else:
+        house = zodiacal_house(record.longitude, houses.cusps_deg)
+    return ChartPosition(
+        body=record.body,
+        longitude=record.longitude,
+        latitude=record.latitude,
+        distance_au=record.distance,
+        speed=record.speed,  # type: ignore[arg-type]  # speeds are always computed here
+        retrograde=bool(record.retrograde),
+        sign=record.sign.lower(),
+        sign_degree=record.sign_degree,
+        house=house,
+        declination=record.declination,
+        out_of_bounds=record.out_of_bounds,
+        house_position=house_position if report_position else None,
+    )

@@ -1,0 +1,104 @@
+"""The chart builder (shared/kernel/chart.py), rule by rule.
+
+References: house spans by hand from made-up cusps; mundane positions against Swiss
+Ephemeris's own house-position function called here directly (swe.house_pos), so the
+chart's plumbing (tropical coordinates, ARMC, obliquity) is what is checked.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import swisseph as swe
+
+from shared.kernel.ayanamshas import parse_ayanamsha
+from shared.kernel.chart import MUNDANE, ChartSettings, cast_chart, zodiacal_house
+from shared.kernel.houses import parse_house_system
+from shared.kernel.positions import CalcFlags, Observer, ayanamsha_value, compute_positions
+from shared.kernel.timescale import Moment
+
+PLANETS = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node")
+LONDON = Observer(51.5, -0.13)
+MOMENT = Moment.from_iso("1990-06-15T14:30:00Z")
+
+
+def settings(**changes) -> ChartSettings:
+    return ChartSettings(bodies=PLANETS, system=parse_house_system("placidus"), **changes)
+
+
+@pytest.mark.parametrize(
+    ("longitude", "house"),
+    [(10.0, 1), (29.999, 1), (30.0, 2), (355.0, 12), (5.0, 12), (9.999, 12), (200.0, 7)],
+)
+def test_a_body_is_in_the_house_whose_span_from_its_cusp_holds_its_longitude(longitude, house):
+    # Cusps crossing 0 degrees: house 12 runs from 340 to 10.
+    cusps = [10.0, 30.0, 60.0, 90.0, 120.0, 150.0, 190.0, 210.0, 240.0, 270.0, 300.0, 340.0]
+    assert zodiacal_house(longitude, cusps) == house
+
+
+def test_positions_carry_the_chart_fields_with_speeds_always_computed():
+    chart = cast_chart(MOMENT, LONDON, settings(applying=False))
+    assert [p.body for p in chart.positions] == list(PLANETS)
+    for position in chart.positions:
+        assert position.speed is not None and position.retrograde is (position.speed < 0)
+        assert position.sign == position.sign.lower()
+        assert 1 <= position.house <= 12 and position.house_position is None
+    assert all(aspect.applying is None for aspect in chart.aspects)
+
+
+def test_zodiacal_houses_follow_the_cusps():
+    chart = cast_chart(MOMENT, LONDON, settings())
+    for position in chart.positions:
+        assert position.house == zodiacal_house(position.longitude, chart.houses.cusps_deg)
+
+
+def test_mundane_house_position_is_swiss_ephemeris_house_pos_and_house_its_floor():
+    chart = cast_chart(MOMENT, LONDON, settings(house_position_mode=MUNDANE))
+    obliquity = swe.calc_ut(MOMENT.jd_ut1, swe.ECL_NUT)[0][0]
+    for position in chart.positions:
+        expected = swe.house_pos(chart.houses.armc_deg, LONDON.latitude_deg, obliquity, (position.longitude, position.latitude), b"P")
+        assert position.house_position == pytest.approx(expected, abs=1e-9)
+        assert 1 <= position.house_position < 13 and position.house == math.floor(position.house_position)
+
+
+def test_a_sidereal_chart_keeps_each_body_in_its_mundane_house():
+    tropical = cast_chart(MOMENT, LONDON, settings(house_position_mode=MUNDANE))
+    sidereal = cast_chart(MOMENT, LONDON, settings(house_position_mode=MUNDANE, sidereal=parse_ayanamsha("lahiri")))
+    aya = ayanamsha_value(MOMENT, parse_ayanamsha("lahiri"))
+    for t, s in zip(tropical.positions, sidereal.positions):
+        assert s.longitude == pytest.approx((t.longitude - aya) % 360, abs=1e-6)
+        assert s.house_position == pytest.approx(t.house_position, abs=1e-6)
+    assert sidereal.metadata.sidereal == "lahiri"
+
+
+def test_aspects_and_parallels_come_from_the_chart_positions():
+    chart = cast_chart(MOMENT, LONDON, settings(parallel_orb_deg=1.0))
+    by_body = {p.body: p for p in chart.positions}
+    for aspect in chart.aspects:
+        separation = abs(by_body[aspect.body_a].longitude - by_body[aspect.body_b].longitude) % 360
+        assert min(separation, 360 - separation) == pytest.approx(aspect.separation_deg, abs=1e-9)
+    for parallel in chart.parallels:
+        assert parallel.declination_a_deg == by_body[parallel.body_a].declination
+    assert cast_chart(MOMENT, LONDON, settings(parallels=False)).parallels == []
+
+
+def test_inside_the_polar_circle_placidus_falls_back_to_porphyrius_and_says_so():
+    chart = cast_chart(MOMENT, Observer(75.0, 20.0), settings())
+    assert chart.metadata.house_system == "porphyrius"
+    assert [w.kind for w in chart.warnings] == ["high_latitude"]
+
+
+def test_metadata_names_the_moment_place_and_a_natal_source():
+    chart = cast_chart(MOMENT, LONDON, settings())
+    assert chart.chart_type == "natal" and chart.metadata.source == {"type": "natal"}
+    assert chart.metadata.jd_ut1 == MOMENT.jd_ut1 and chart.metadata.datetime_iso.startswith("1990-06-15T14:30:00")
+    assert (chart.metadata.latitude, chart.metadata.longitude) == (51.5, -0.13)
+    assert chart.metadata.house_system == "placidus" and chart.metadata.bodies == list(PLANETS)
+
+
+def test_chart_positions_equal_the_positions_endpoint_records():
+    records = compute_positions(MOMENT, list(PLANETS), CalcFlags()).records
+    chart = cast_chart(MOMENT, LONDON, settings())
+    for record, position in zip(records, chart.positions):
+        assert (position.longitude, position.declination, position.speed) == (record.longitude, record.declination, record.speed)
