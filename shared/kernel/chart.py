@@ -8,7 +8,7 @@ by their own modules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from shared.kernel import engine
 from shared.kernel.aspects import DEFAULT_PARALLEL_ORB, MAJOR_SEVEN, AspectMatch, ParallelMatch, Point, find_aspects, find_parallels
@@ -33,20 +33,30 @@ GAUQUELIN_LETTER = "G"
 class ChartSettings:
     """How to cast a chart: the chart options of a request, read once.
 
-    ``bodies`` are resolved names in chart order; ``aspect_types`` aspect type names;
-    ``orb_deg`` replaces every aspect type's default orb when set; ``parallel_orb_deg`` is
-    the declination orb of parallels and contraparallels (degrees).
+    ``bodies`` are resolved names in chart order; ``flags`` the calculation flags (interface.md:
+    chart endpoints take every flag but ``speed``, which a chart always computes; with
+    ``equatorial`` each position also carries its right ascension, its longitude staying
+    ecliptic); ``aspect_types`` aspect type names; ``orb_deg`` replaces every aspect type's
+    default orb when set; ``parallel_orb_deg`` is the declination orb of parallels and
+    contraparallels (degrees). Mundane house positions need geocentric longitudes of date:
+    with ``j2000`` or ``heliocentric`` they are the caller's error (ValueError); a request
+    reader refuses that pair.
     """
 
     bodies: tuple[str, ...]
     system: HouseSystem
-    sidereal: Ayanamsha | None = None
+    flags: CalcFlags = CalcFlags()
     aspect_types: tuple[str, ...] = MAJOR_SEVEN
     orb_deg: float | None = None
     applying: bool = True
     parallels: bool = True
     parallel_orb_deg: float = DEFAULT_PARALLEL_ORB
     house_position_mode: str = ZODIACAL
+
+    @property
+    def sidereal(self) -> Ayanamsha | None:
+        """Return the chart's ayanamsha, or None for a tropical chart."""
+        return self.flags.sidereal
 
 
 @dataclass
@@ -58,7 +68,8 @@ class ChartPosition:
     (negative when retrograde), ``sign`` lowercase, ``sign_degree`` [0, 30), ``house`` 1-12
     (1-36 Gauquelin), ``declination`` in degrees on the equator of date, ``out_of_bounds``
     = |declination| > true obliquity; ``house_position`` in [1, 13) in mundane mode only
-    (``house`` is then its floor), else None.
+    (``house`` is then its floor), else None; ``right_ascension`` in degrees [0, 360) on the
+    equator of the chart's flags with ``equatorial`` only, else None.
     """
 
     body: str
@@ -73,6 +84,7 @@ class ChartPosition:
     declination: float
     out_of_bounds: bool
     house_position: float | None = None
+    right_ascension: float | None = None
 
 
 @dataclass
@@ -130,20 +142,35 @@ def cast_chart(
 ) -> Chart:
     """Return the chart of ``settings.bodies`` at ``moment`` and ``place``.
 
-    Positions are geocentric and apparent, with speeds always computed (they decide
-    retrograde and applying); in sidereal mode longitudes, cusps and angles are reduced by
-    the ayanamsha. Each body's house is zodiacal (the cusp span holding its longitude) or,
+    Positions are apparent, under the settings' flags (topocentric at ``place``), with speeds
+    always computed (they decide retrograde and applying); in sidereal mode longitudes, cusps
+    and angles are reduced by the ayanamsha, and with ``no_nutation`` the cusps too are of
+    the mean equinox. Each body's house is zodiacal (the cusp span holding its longitude) or,
     in mundane mode, the floor of its Swiss Ephemeris house position, which also uses its
     ecliptic latitude. Raises the kernel's errors for a body the ephemeris cannot place.
     """
-    result = compute_positions(moment, list(settings.bodies), CalcFlags(sidereal=settings.sidereal))
-    houses = compute_houses(moment, place.latitude_deg, place.longitude_deg, settings.system, sidereal=settings.sidereal)
-    records: list[EclipticPosition] = result.records  # type: ignore[assignment]
-    letter = settings.system.letter if houses.system == settings.system.name else "O"
+    flags = settings.flags
+    letter = settings.system.letter
     mundane = settings.house_position_mode == MUNDANE or letter == GAUQUELIN_LETTER
+    if mundane and (flags.j2000 or flags.heliocentric):
+        raise ValueError("mundane house positions need geocentric longitudes of date")
+    observer = place if flags.topocentric else None
+    ecliptic = replace(flags, speed=True, equatorial=False)
+    result = compute_positions(moment, list(settings.bodies), ecliptic, observer)
+    houses = compute_houses(
+        moment, place.latitude_deg, place.longitude_deg, settings.system, sidereal=flags.sidereal, no_nutation=flags.no_nutation
+    )
+    if houses.system != settings.system.name:
+        letter = "O"  # the polar fallback's cusps: Porphyrius
+    records: list[EclipticPosition] = result.records  # type: ignore[assignment]
+    right_ascensions = (
+        [r.right_ascension for r in compute_positions(moment, list(settings.bodies), replace(ecliptic, equatorial=True), observer).records]  # type: ignore[union-attr]
+        if flags.equatorial
+        else [None] * len(records)
+    )
     positions = [
-        _placed(record, houses, place, mundane, settings.house_position_mode == MUNDANE, letter, moment, settings.sidereal)
-        for record in records
+        _placed(record, houses, place, mundane, settings.house_position_mode == MUNDANE, letter, moment, flags.sidereal, ra)
+        for record, ra in zip(records, right_ascensions)
     ]
     points = [Point(p.body, p.longitude, p.speed, p.declination) for p in positions]
     aspects = find_aspects(points, settings.aspect_types, orb_deg=settings.orb_deg, with_applying=settings.applying)
@@ -171,6 +198,7 @@ def _placed(
     letter: str,
     moment: Moment,
     sidereal: Ayanamsha | None,
+    right_ascension: float | None,
 ) -> ChartPosition:
     """Return one body's chart position, placed in its house."""
     house_position = None
@@ -201,4 +229,5 @@ def _placed(
         declination=record.declination,
         out_of_bounds=record.out_of_bounds,
         house_position=house_position if report_position else None,
+        right_ascension=right_ascension,
     )

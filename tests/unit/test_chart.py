@@ -14,7 +14,7 @@ import swisseph as swe
 
 from shared.kernel.ayanamshas import parse_ayanamsha
 from shared.kernel.chart import MUNDANE, ChartSettings, cast_chart, zodiacal_house
-from shared.kernel.houses import parse_house_system
+from shared.kernel.houses import compute_houses, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer, ayanamsha_value, compute_positions
 from shared.kernel.timescale import Moment
 
@@ -64,7 +64,7 @@ def test_mundane_house_position_is_swiss_ephemeris_house_pos_and_house_its_floor
 
 def test_a_sidereal_chart_keeps_each_body_in_its_mundane_house():
     tropical = cast_chart(MOMENT, LONDON, settings(house_position_mode=MUNDANE))
-    sidereal = cast_chart(MOMENT, LONDON, settings(house_position_mode=MUNDANE, sidereal=parse_ayanamsha("lahiri")))
+    sidereal = cast_chart(MOMENT, LONDON, settings(house_position_mode=MUNDANE, flags=CalcFlags(sidereal=parse_ayanamsha("lahiri"))))
     aya = ayanamsha_value(MOMENT, parse_ayanamsha("lahiri"))
     for t, s in zip(tropical.positions, sidereal.positions):
         assert s.longitude == pytest.approx((t.longitude - aya) % 360, abs=1e-6)
@@ -102,3 +102,35 @@ def test_chart_positions_equal_the_positions_endpoint_records():
     chart = cast_chart(MOMENT, LONDON, settings())
     for record, position in zip(records, chart.positions):
         assert (position.longitude, position.declination, position.speed) == (record.longitude, record.declination, record.speed)
+
+
+def test_equatorial_adds_each_body_s_right_ascension_and_keeps_ecliptic_longitudes():
+    chart = cast_chart(MOMENT, LONDON, settings(flags=CalcFlags(equatorial=True)))
+    plain = cast_chart(MOMENT, LONDON, settings())
+    equatorial = compute_positions(MOMENT, list(PLANETS), CalcFlags(equatorial=True)).records
+    for position, reference, record in zip(chart.positions, plain.positions, equatorial):
+        assert position.right_ascension == record.right_ascension
+        assert position.longitude == reference.longitude
+    assert all(p.right_ascension is None for p in plain.positions)
+
+
+def test_topocentric_positions_are_seen_from_the_chart_place():
+    chart = cast_chart(MOMENT, LONDON, settings(flags=CalcFlags(topocentric=True)))
+    seen = compute_positions(MOMENT, list(PLANETS), CalcFlags(topocentric=True), LONDON).records
+    assert [p.longitude for p in chart.positions] == [r.longitude for r in seen]
+    geocentric_moon = cast_chart(MOMENT, LONDON, settings()).positions[1].longitude
+    assert abs(chart.positions[1].longitude - geocentric_moon) > 0.1  # the Moon's parallax, up to ~1 degree
+
+
+def test_no_nutation_applies_to_positions_and_cusps():
+    chart = cast_chart(MOMENT, LONDON, settings(flags=CalcFlags(no_nutation=True)))
+    houses = compute_houses(MOMENT, LONDON.latitude_deg, LONDON.longitude_deg, parse_house_system("placidus"), no_nutation=True)
+    assert chart.houses.cusps_deg == houses.cusps_deg
+    mean = compute_positions(MOMENT, list(PLANETS), CalcFlags(no_nutation=True)).records
+    assert [p.longitude for p in chart.positions] == [r.longitude for r in mean]
+
+
+@pytest.mark.parametrize("flags", [CalcFlags(j2000=True), CalcFlags(heliocentric=True)], ids=["j2000", "heliocentric"])
+def test_mundane_positions_with_j2000_or_heliocentric_longitudes_are_the_callers_error(flags):
+    with pytest.raises(ValueError):
+        cast_chart(MOMENT, LONDON, settings(flags=flags, house_position_mode=MUNDANE))

@@ -9,7 +9,7 @@ from shared.kernel.chart import ChartSettings, cast_chart
 from shared.kernel.draconic import require_node, rotate_to_node
 from shared.kernel.errors import NoNorthNode
 from shared.kernel.houses import parse_house_system
-from shared.kernel.positions import Observer
+from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment
 
 BODIES = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "mean_node", "true_node")
@@ -68,7 +68,7 @@ def test_houses_latitudes_speeds_declinations_and_retrograde_are_the_natal_ones(
 
 def test_in_sidereal_mode_the_rotation_is_by_the_sidereal_node_and_gives_the_tropical_draconic_longitudes():
     natal, tropical = natal_and_draconic()
-    sidereal_natal, sidereal = natal_and_draconic(sidereal=parse_ayanamsha("lahiri"))
+    sidereal_natal, sidereal = natal_and_draconic(flags=CalcFlags(sidereal=parse_ayanamsha("lahiri")))
     sidereal_node = next(p.longitude for p in sidereal_natal.positions if p.body == "mean_node")
     assert sidereal.metadata.source["node_longitude"] == sidereal_node
     for a, b in zip(tropical.positions, sidereal.positions):
