@@ -1,0 +1,41 @@
+"""A chart request's options, read once into the kernel's ChartSettings.
+
+Every chart request carries the shared ``ChartOptions`` message (flattened into the spec's
+parameter names) beside its own ``bodies`` and, for most, ``house_position_mode``.
+"""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from shared.kernel.aspects import parse_aspect_types
+from shared.kernel.chart import MUNDANE, ZODIACAL, ChartSettings
+from shared.kernel.errors import InvalidParameter
+from shared.runtime.wire import bodies_from, flags_from, house_system_from
+
+
+def chart_settings_from(request: Message) -> ChartSettings:
+    """Return the ChartSettings of a chart request (its ``options``, ``bodies`` and
+    ``house_position_mode``). Mundane house positions with ``j2000`` or ``heliocentric``
+    longitudes are refused (400 naming ``house_position_mode``)."""
+    options = request.options
+    flags = flags_from(options)
+    mode = request.house_position_mode if "house_position_mode" in request.DESCRIPTOR.fields_by_name else ZODIACAL
+    if mode == MUNDANE and (flags.j2000 or flags.heliocentric):
+        raise InvalidParameter(
+            "Mundane house positions place bodies by their geocentric longitudes of date; j2000 and heliocentric longitudes have none.",
+            suggestion="Drop j2000 and heliocentric, or use house_position_mode=zodiacal.",
+            param="house_position_mode",
+        )
+    selection = options.aspect_selection
+    return ChartSettings(
+        bodies=bodies_from(request, flags),
+        system=house_system_from(options),
+        flags=flags,
+        aspect_types=tuple(parse_aspect_types(list(selection.aspects))),
+        orb_deg=selection.orb if selection.HasField("orb") else None,
+        applying=options.applying,
+        parallels=options.parallels,
+        parallel_orb_deg=options.parallel_orb,
+        house_position_mode=mode,
+    )
