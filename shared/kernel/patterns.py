@@ -150,12 +150,16 @@ def _grand_trines(bodies, links, index, *_):
             yield _made("grand_trine", index, links, (a, b, c), None, trines)
 
 
-def _grand_crosses(bodies, links, index, *_):
-    oppositions = links.pairs("opposition")
-    for first, second in combinations(oppositions, 2):
+def _two_oppositions(links):
+    """Yield each two oppositions among four distinct bodies, with the bodies (a, b, c, d)."""
+    for first, second in combinations(links.pairs("opposition"), 2):
         a, b, c, d = first.body_a, first.body_b, second.body_a, second.body_b
-        if len({a, b, c, d}) < 4:
-            continue
+        if len({a, b, c, d}) == 4:
+            yield first, second, (a, b, c, d)
+
+
+def _grand_crosses(bodies, links, index, *_):
+    for first, second, (a, b, c, d) in _two_oppositions(links):
         squares = [links.get(a, c, "square"), links.get(a, d, "square"), links.get(b, c, "square"), links.get(b, d, "square")]
         if all(squares):
             yield _made("grand_cross", index, links, (a, b, c, d), None, [first, second, *squares])
@@ -185,10 +189,7 @@ def _kites(bodies, links, index, *rest):
 
 
 def _mystic_rectangles(bodies, links, index, *_):
-    for first, second in combinations(links.pairs("opposition"), 2):
-        a, b, c, d = first.body_a, first.body_b, second.body_a, second.body_b
-        if len({a, b, c, d}) < 4:
-            continue
+    for first, second, (a, b, c, d) in _two_oppositions(links):
         for side in ("trine", "sextile"):
             other = "sextile" if side == "trine" else "trine"
             sides = [links.get(a, c, side), links.get(b, d, side), links.get(a, d, other), links.get(b, c, other)]
