@@ -6,7 +6,7 @@ RPCs of ``EphemerisService`` missing here answer UNIMPLEMENTED (HTTP 501).
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2
-from services.ephemeris import aspects, chart, houses, positions
+from services.ephemeris import aspects, chart, houses, natal, positions
 from shared.runtime.server import serve_main
 
 SERVICE = ephemeris_service_pb2.DESCRIPTOR.services_by_name["EphemerisService"]
@@ -16,6 +16,7 @@ HANDLERS = {
     "ComputeHouses": houses.compute,
     "ComputeChart": chart.compute,
     "ComputeAspects": aspects.compute,
+    "ComputeNatalChart": natal.compute,
 }
 
 

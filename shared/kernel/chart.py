@@ -109,7 +109,7 @@ class ChartMetadata:
 class Chart:
     """A cast chart: ``chart_type`` (natal, davison, progressed, draconic, return), positions
     in chart order, houses, aspects (pairs in chart order), parallels (empty when not asked
-    for), metadata and the engine conditions met (``warnings``)."""
+    for), metadata, the engine conditions met (``warnings``) and the settings it was cast with."""
 
     chart_type: str
     positions: list[ChartPosition]
@@ -118,6 +118,7 @@ class Chart:
     parallels: list[ParallelMatch]
     metadata: ChartMetadata
     warnings: list[Condition] = field(default_factory=list)
+    settings: ChartSettings | None = None
 
 
 def zodiacal_house(longitude_deg: float, cusps_deg: list[float]) -> int:
@@ -186,7 +187,7 @@ def cast_chart(
         bodies=list(settings.bodies),
         source=source if source is not None else {"type": "natal"},
     )
-    return Chart(chart_type, positions, houses, aspects, parallels, metadata, [*result.conditions, *houses.warnings])
+    return Chart(chart_type, positions, houses, aspects, parallels, metadata, [*result.conditions, *houses.warnings], settings)
 
 
 def _placed(
