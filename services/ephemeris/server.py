@@ -6,7 +6,7 @@ RPCs of ``EphemerisService`` missing here answer UNIMPLEMENTED (HTTP 501).
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2
-from services.ephemeris import aspects, chart, houses, natal, positions
+from services.ephemeris import aspects, chart, derived_charts, houses, natal, positions, synastry
 from shared.runtime.server import serve_main
 
 SERVICE = ephemeris_service_pb2.DESCRIPTOR.services_by_name["EphemerisService"]
@@ -17,6 +17,10 @@ HANDLERS = {
     "ComputeChart": chart.compute,
     "ComputeAspects": aspects.compute,
     "ComputeNatalChart": natal.compute,
+    "ComputeSynastry": synastry.compute,
+    "ComputeDraconicChart": derived_charts.draconic,
+    "ComputeDavisonChart": derived_charts.davison,
+    "ComputeProgressedChart": derived_charts.progressed,
 }
 
 

@@ -1,0 +1,46 @@
+"""One chart of a chart request, cast and rendered with the extras its options ask for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from celestial.v1 import common_pb2
+from services.ephemeris.chart_extras import add_extras, chart_extras_from
+from services.ephemeris.chart_options import chart_settings_from
+from services.ephemeris.chart_record import chart_record
+from shared.kernel.chart import Chart, ChartSettings, cast_chart
+from shared.kernel.positions import Observer
+from shared.kernel.timescale import Moment
+
+
+def chart_reply(
+    request,
+    moment: Moment,
+    place: Observer,
+    *,
+    chart_type: str = "natal",
+    source: dict | None = None,
+    turn: Callable[[Chart, ChartSettings], Chart] | None = None,
+) -> tuple[common_pb2.Chart, list[str], Chart]:
+    """Return the Chart message of ``request``'s chart at ``moment`` and ``place`` (optionally
+    ``turn``-ed, as the draconic chart is), the prose warnings (the chart's conditions, then
+    its extras' own) and the kernel chart itself."""
+    settings = chart_settings_from(request)
+    extras = chart_extras_from(request, dignities=request.dignities, resolution=_midpoint_resolution(request))
+    chart = cast_chart(moment, place, settings, chart_type=chart_type, source=source)
+    if turn is not None:
+        chart = turn(chart, settings)
+    record = chart_record(chart)
+    warnings = add_extras(record, chart, extras, moment)
+    return record, [c.message for c in chart.warnings] + warnings, chart
+
+
+def _midpoint_resolution(request) -> str:
+    """Return the derived midpoints' 180-degree tie-break: the request's ``resolution``, except
+    on a composite request, whose ``resolution`` chooses its positions' arc (ties go lower)."""
+    return request.resolution if request.resolution in ("lower", "higher") else "lower"
+
+
+def place_of(request, suffix: str = "") -> Observer:
+    """Return the place a chart request gives as ``lat``/``lon``/``alt`` (with ``suffix``, e.g. ``_a``)."""
+    return Observer(getattr(request, f"lat{suffix}"), getattr(request, f"lon{suffix}"), getattr(request, f"alt{suffix}"))

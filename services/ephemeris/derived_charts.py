@@ -1,0 +1,73 @@
+"""/v1/draconic, /v1/davison and /v1/progressed: natal charts cast for a derived moment or place, or turned."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from services.ephemeris.chart_reply import chart_reply, place_of
+from shared.kernel.chart import MUNDANE
+from shared.kernel.davison import great_circle_midpoint, midpoint_moment, midpoint_utc
+from shared.kernel.deadline import Deadline
+from shared.kernel.draconic import require_node, rotate_to_node
+from shared.kernel.errors import InvalidParameter
+from shared.kernel.positions import Observer
+from shared.kernel.progressions import progressed_moment
+from shared.kernel.timescale import Moment
+from shared.runtime.wire import bodies_from, flags_from, moment_from
+
+
+def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.ComputeDraconicChartResponse:
+    """Return the draconic chart: the natal chart turned so the chosen node is at 0° Aries
+    (rules 1-7); ``house_position_mode=mundane`` and ``dignities=true`` are refused (rule 6)."""
+    for refused, name in ((request.house_position_mode == MUNDANE, "house_position_mode"), (request.dignities, "dignities")):
+        if refused:
+            raise InvalidParameter(
+                f"A draconic chart does not take {name}={'mundane' if name == 'house_position_mode' else 'true'}.",
+                suggestion=f"Leave {name} at its default, or ask /v1/natal-chart for it.",
+                param=name,
+            )
+    require_node(bodies_from(request, flags_from(request.options)), request.node)
+    record, warnings, _ = chart_reply(
+        request, moment_from(request), place_of(request), turn=lambda chart, settings: rotate_to_node(chart, settings, request.node)
+    )
+    return pb.ComputeDraconicChartResponse(data=record, warnings=warnings)
+
+
+def davison(request: pb.ComputeDavisonChartRequest, deadline: Deadline) -> pb.ComputeDavisonChartResponse:
+    """Return the Davison chart: cast for the instant halfway between the births (between the
+    UTC instants when both are datetimes) at the great-circle midpoint of the places."""
+    moment_a = moment_from(request, "datetime_a", "jd_a")
+    moment_b = moment_from(request, "datetime_b", "jd_b")
+    moment = _halfway(request, moment_a, moment_b)
+    latitude, longitude = great_circle_midpoint(request.lat_a, request.lon_a, request.lat_b, request.lon_b)
+    place = Observer(latitude, longitude, (request.alt_a + request.alt_b) / 2.0)
+    source = {
+        "type": "davison", "jd_a": moment_a.jd_ut1, "jd_b": moment_b.jd_ut1,
+        "lat_a": request.lat_a, "lon_a": request.lon_a, "lat_b": request.lat_b, "lon_b": request.lon_b,
+    }
+    record, warnings, _ = chart_reply(request, moment, place, chart_type="davison", source=source)
+    return pb.ComputeDavisonChartResponse(data=record, warnings=warnings)
+
+
+def _halfway(request, moment_a: Moment, moment_b: Moment) -> Moment:
+    """Return the Davison moment: between the UTC instants when both births are datetimes a
+    client's calendar can hold (years 1-9999), else between the UT1 Julian Days."""
+    if request.HasField("datetime_a") and request.HasField("datetime_b"):
+        try:
+            utc = [datetime.fromisoformat(m.iso_utc().replace("Z", "+00:00")) for m in (moment_a, moment_b)]
+        except ValueError:
+            return midpoint_moment(moment_a, moment_b)
+        return midpoint_utc(*utc)
+    return midpoint_moment(moment_a, moment_b)
+
+
+def progressed(request: pb.ComputeProgressedChartRequest, deadline: Deadline) -> pb.ComputeProgressedChartResponse:
+    """Return the secondary progressed chart for the target moment, cast at the natal place."""
+    natal = moment_from(request)
+    target = moment_from(request, "target_datetime", "target_jd")
+    param = "target_datetime" if request.HasField("target_datetime") else "target_jd"
+    moment = progressed_moment(natal, target, request.year_days, param=param)
+    source = {"type": "progressed", "natal_jd": natal.jd_ut1, "target_jd": target.jd_ut1, "year_days": request.year_days}
+    record, warnings, _ = chart_reply(request, moment, place_of(request), chart_type="progressed", source=source)
+    return pb.ComputeProgressedChartResponse(data=record, warnings=warnings)

@@ -1,0 +1,27 @@
+"""/v1/synastry: two natal charts with the same options, and what links A's bodies to B's."""
+
+from __future__ import annotations
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from services.ephemeris.chart_record import aspect_record, parallel_record
+from services.ephemeris.chart_reply import chart_reply, place_of
+from shared.kernel.deadline import Deadline
+from shared.kernel.synastry import inter_chart
+from shared.runtime.wire import moment_from
+
+
+def compute(request: pb.ComputeSynastryRequest, deadline: Deadline) -> pb.ComputeSynastryResponse:
+    """Return the synastry reply: ``chart_a`` and ``chart_b`` exactly as /v1/natal-chart gives
+    them, ``inter_aspects`` and ``inter_parallels`` with ``body_a`` from chart A."""
+    moment_a, place_a = moment_from(request, "datetime_a", "jd_a"), place_of(request, "_a")
+    moment_b, place_b = moment_from(request, "datetime_b", "jd_b"), place_of(request, "_b")
+    chart_a, warnings_a, cast_a = chart_reply(request, moment_a, place_a)
+    chart_b, warnings_b, cast_b = chart_reply(request, moment_b, place_b)
+    links = inter_chart(cast_a, cast_b, cast_a.settings)
+    data = pb.SynastryData(
+        chart_a=chart_a,
+        chart_b=chart_b,
+        inter_aspects=[aspect_record(a) for a in links.aspects],
+        inter_parallels=[parallel_record(p) for p in links.parallels],
+    )
+    return pb.ComputeSynastryResponse(data=data, warnings=[*warnings_a, *warnings_b])
