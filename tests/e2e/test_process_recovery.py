@@ -85,6 +85,15 @@ def gateway_pid(stack: Stack) -> int | None:
     return child_pid(stack.process.pid, "gateway.main")
 
 
+def running(pid: int) -> bool:
+    """Return whether ``pid`` is a process that has not exited (a zombie waiting for its new
+    parent to reap it has exited: its ports are closed)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def eventually(condition: Callable[[], T], what: str, within_s: float = RECOVERY_WITHIN_S) -> T:
     """Return ``condition()``'s first true value, polled until ``within_s`` has passed."""
     deadline = time.monotonic() + within_s
@@ -184,7 +193,7 @@ def test_the_processes_of_a_killed_supervisor_stop_and_free_their_ports(tmp_path
         assert len(started) == 6, started  # two ephemeris processes, three other services, the gateway
         orphaned.process.kill()
         orphaned.process.wait()
-        eventually(lambda: not any(Path(f"/proc/{pid}").exists() for pid in started), "every process stopped")
+        eventually(lambda: not any(running(pid) for pid in started), "every process stopped")
         assert busy_ports(load_settings(orphaned.env)) == []  # the next `make run` can start
     finally:
         orphaned.process.kill()

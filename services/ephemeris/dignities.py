@@ -1,0 +1,39 @@
+"""/v1/dignities: each body's essential dignities, and its dispositors on request."""
+
+from __future__ import annotations
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from services.ephemeris.chart_extras import dignity_record
+from shared.kernel.deadline import Deadline
+from shared.kernel.dignities import assess, dispositors, parse_rulership
+from shared.kernel.positions import CalcFlags, compute_positions
+from shared.runtime.wire import bodies_from, flags_from, moment_from
+
+
+def compute(request: pb.ComputeDignitiesRequest, deadline: Deadline) -> pb.ComputeDignitiesResponse:
+    """Return the dignities (sidereal places with ``sidereal``); the triplicity is assessed
+    only with ``day_chart`` (no place, so no sect of its own)."""
+    flags = CalcFlags(sidereal=flags_from(request).sidereal)
+    result = compute_positions(moment_from(request), bodies_from(request, flags), flags)
+    rulers = parse_rulership(request.rulership)
+    day = request.day_chart if request.HasField("day_chart") else None
+    data = pb.DignitiesData(dignities=[dignity_record(assess(r.body, r.longitude, rulers, day)) for r in result.records])
+    if request.dispositors:
+        found = dispositors([(r.body, r.longitude) for r in result.records], rulers)
+        data.dispositors.CopyFrom(
+            pb.Dispositors(
+                chains=[
+                    pb.DispositorChain(
+                        body=chain.links[0].body,
+                        links=[pb.DispositorLink(body=l.body, sign=l.sign, dispositor=l.dispositor) for l in chain.links],
+                        end=chain.end,
+                    )
+                    for chain in found.chains
+                ],
+                mutual_receptions=[
+                    pb.MutualReception(body_a=m.body_a, sign_a=m.sign_a, body_b=m.body_b, sign_b=m.sign_b) for m in found.mutual_receptions
+                ],
+                final_dispositors=found.final_dispositors,
+            )
+        )
+    return pb.ComputeDignitiesResponse(data=data, warnings=[c.message for c in result.conditions])

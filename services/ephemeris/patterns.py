@@ -1,0 +1,49 @@
+"""/v1/patterns: the aspects found and the patterns they form."""
+
+from __future__ import annotations
+
+from celestial.v1 import common_pb2
+from celestial.v1 import ephemeris_service_pb2 as pb
+from services.ephemeris.chart_record import aspect_record
+from shared.kernel.aspects import Point, find_aspects, parse_aspect_types
+from shared.kernel.chart import zodiacal_house
+from shared.kernel.deadline import Deadline
+from shared.kernel.houses import compute_houses
+from shared.kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types
+from shared.kernel.positions import CalcFlags, compute_positions
+from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from
+
+
+def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatternsResponse:
+    """Return the aspects (with ``max_orb``) and the patterns they form; houses (for
+    ``stellium_scope=house``) only when ``lat`` and ``lon`` are given."""
+    moment = moment_from(request)
+    flags = CalcFlags(sidereal=flags_from(request).sidereal)
+    result = compute_positions(moment, bodies_from(request, flags), flags)
+    types = parse_pattern_types(list(request.patterns))
+    aspect_types = parse_aspect_types(list(request.aspects))
+    points = [Point(r.body, r.longitude, r.speed, r.declination) for r in result.records]
+    aspects = find_aspects(points, aspect_types, orb_deg=request.orb if request.HasField("orb") else None)
+    houses = None
+    if request.HasField("lat") and request.HasField("lon"):
+        cusps = compute_houses(moment, request.lat, request.lon, house_system_from(request), sidereal=flags.sidereal).cusps_deg
+        houses = {r.body: zodiacal_house(r.longitude, cusps) for r in result.records}
+    found = find_patterns(
+        [r.body for r in result.records],
+        aspects,
+        types,
+        longitudes={r.body: r.longitude for r in result.records},
+        houses=houses,
+        stellium_min=request.stellium_min,
+        stellium_scope=request.stellium_scope,
+    )
+    data = pb.PatternsData(aspects=[aspect_record(a) for a in aspects])
+    for pattern in found:
+        item = common_pb2.PatternRecord(
+            pattern=pattern.pattern, bodies=pattern.bodies, aspects=[aspect_record(a) for a in pattern.aspects], tightness=pattern.tightness
+        )
+        if pattern.focal is not None:
+            item.focal = pattern.focal
+        data.patterns.append(item)
+    warnings = [c.message for c in result.conditions] + missing_aspect_warnings(types, aspect_types, request.stellium_scope)
+    return pb.FindPatternsResponse(data=data, warnings=warnings)
