@@ -9,6 +9,7 @@ from celestial.v1 import common_pb2
 from services.ephemeris.chart_record import aspect_record
 from shared.kernel.chart import Chart, zodiacal_house
 from shared.kernel.dignities import Dignity, assess, parse_rulership
+from shared.kernel.errors import InvalidParameter
 from shared.kernel.lots import Lot, bodies_needed, compute_lots, is_day_chart, parse_lots
 from shared.kernel.midpoints import derived_points
 from shared.kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types
@@ -53,9 +54,11 @@ def chart_extras_from(request, *, dignities: bool, resolution: str = "lower") ->
     )
 
 
-def add_extras(record: common_pb2.Chart, chart: Chart, extras: ChartExtras, moment: Moment) -> list[str]:
+def add_extras(record: common_pb2.Chart, chart: Chart, extras: ChartExtras, moment: Moment | None) -> list[str]:
     """Fill ``record``'s patterns, derived points and dignities as ``extras`` ask; return the
-    prose warnings they add (a pattern type whose forming aspects were not asked for)."""
+    prose warnings they add (a pattern type whose forming aspects were not asked for).
+    ``moment`` is the chart's own, to compute a body the lots or the sect need that the chart
+    lacks; None for a chart of no moment (a composite), which then needs them among its bodies."""
     warnings: list[str] = []
     longitudes = {p.body: p.longitude for p in chart.positions}
     if extras.patterns is not None:
@@ -99,21 +102,27 @@ def add_extras(record: common_pb2.Chart, chart: Chart, extras: ChartExtras, mome
     return warnings
 
 
-def chart_is_day(chart: Chart, moment: Moment) -> bool:
+def chart_is_day(chart: Chart, moment: Moment | None) -> bool:
     """Return the chart's sect: the Sun on or above the horizon along the ecliptic from the Ascendant."""
     return is_day_chart(_longitudes_with(chart, ("sun",), moment)["sun"], chart.houses.ascendant_deg)
 
 
-def _lots(chart: Chart, extras: ChartExtras, moment: Moment) -> list[Lot]:
+def _lots(chart: Chart, extras: ChartExtras, moment: Moment | None) -> list[Lot]:
     longitudes = _longitudes_with(chart, bodies_needed(extras.lots), moment)
     day = extras.day_chart if extras.day_chart is not None else chart_is_day(chart, moment)
     return compute_lots(extras.lots, longitudes, chart.houses.ascendant_deg, day)
 
 
-def _longitudes_with(chart: Chart, needed: tuple[str, ...], moment: Moment) -> dict[str, float]:
+def _longitudes_with(chart: Chart, needed: tuple[str, ...], moment: Moment | None) -> dict[str, float]:
     """Return the chart's longitudes, with any ``needed`` body it lacks computed on its zodiac."""
     longitudes = {p.body: p.longitude for p in chart.positions}
     missing = [body for body in needed if body not in longitudes]
+    if missing and moment is None:
+        raise InvalidParameter(
+            f"These lots need {', '.join(missing)} among the bodies.",
+            suggestion=f"Add {', '.join(missing)} to bodies, or ask for fewer lots.",
+            param="lots",
+        )
     if missing:
         flags = replace(chart.settings.flags, equatorial=False)
         place = Observer(chart.metadata.latitude, chart.metadata.longitude, chart.metadata.altitude)

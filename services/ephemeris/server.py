@@ -6,7 +6,7 @@ RPCs of ``EphemerisService`` missing here answer UNIMPLEMENTED (HTTP 501).
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2
-from services.ephemeris import aspects, chart, derived_charts, dignities, houses, lots, midpoints, natal, patterns, positions, synastry
+from services.ephemeris import aspects, chart, composite, derived_charts, dignities, houses, lots, midpoints, natal, patterns, positions, synastry
 from shared.runtime.server import serve_main
 
 SERVICE = ephemeris_service_pb2.DESCRIPTOR.services_by_name["EphemerisService"]
@@ -25,6 +25,7 @@ HANDLERS = {
     "FindPatterns": patterns.compute,
     "ComputeLots": lots.compute,
     "ComputeMidpoints": midpoints.compute,
+    "ComputeCompositeChart": composite.compute,
 }
 
 

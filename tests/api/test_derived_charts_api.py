@@ -20,7 +20,7 @@ def data(api, path, **params) -> dict:
     return response.json()["data"]
 
 
-@pytest.mark.parametrize(("path", "params", "credits"), [("/v1/synastry", PAIR, 3), ("/v1/davison", PAIR, 3), ("/v1/draconic", A, 2), ("/v1/progressed", {**A, "target_datetime": "2020-01-01T00:00:00Z"}, 2)])
+@pytest.mark.parametrize(("path", "params", "credits"), [("/v1/synastry", PAIR, 3), ("/v1/davison", PAIR, 3), ("/v1/composite", PAIR, 3), ("/v1/draconic", A, 2), ("/v1/progressed", {**A, "target_datetime": "2020-01-01T00:00:00Z"}, 2)])
 def test_each_derived_chart_costs_its_credits(stack, path, params, credits):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
@@ -80,3 +80,18 @@ def test_progressed_is_the_natal_chart_a_day_later_for_each_year(api):
 
 def test_a_progression_target_before_birth_is_invalid_progression(api):
     assert_error(api.get("/v1/progressed", params={**A, "target_datetime": "1980-01-01T00:00:00Z"}), 400, "invalid_progression", "target_datetime")
+
+
+def test_composite_positions_carry_midpoint_longitude_and_the_typed_source(api):
+    chart = data(api, "/v1/composite", **PAIR, resolution="far")
+    assert chart["chart_type"] == "composite" and chart["metadata"]["source"] == {"type": "composite", "resolution": "far"}
+    assert all(p["midpoint_longitude"] == p["longitude"] for p in chart["positions"])
+
+
+def test_a_composite_refuses_mundane_house_positions(api):
+    assert_error(api.get("/v1/composite", params={**PAIR, "house_position_mode": "mundane"}), 400, "invalid_parameter", "house_position_mode")
+
+
+def test_composite_lots_need_their_bodies_among_the_bodies(api):
+    assert_error(api.get("/v1/composite", params={**PAIR, "bodies": "sun,moon", "derived_points": "true", "lots": "courage"}), 400, "invalid_parameter", "lots")
+    assert data(api, "/v1/composite", **PAIR, derived_points="true", lots="default")

@@ -1,0 +1,34 @@
+"""/v1/composite: the midpoint composite of two natal charts (decisions.md, extra endpoints)."""
+
+from __future__ import annotations
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from services.ephemeris.chart_extras import add_extras, chart_extras_from
+from services.ephemeris.chart_options import chart_settings_from
+from services.ephemeris.chart_record import chart_record
+from services.ephemeris.chart_reply import place_of
+from shared.kernel.chart import MUNDANE, cast_chart
+from shared.kernel.composite import composite_chart
+from shared.kernel.deadline import Deadline
+from shared.kernel.errors import InvalidParameter
+from shared.runtime.wire import moment_from
+
+
+def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.ComputeCompositeChartResponse:
+    """Return the composite chart; each position also carries ``midpoint_longitude``."""
+    if request.house_position_mode == MUNDANE:
+        raise InvalidParameter(
+            "A composite chart was never seen from a place, so it has no mundane house positions.",
+            suggestion="Use house_position_mode=zodiacal.",
+            param="house_position_mode",
+        )
+    settings = chart_settings_from(request)
+    chart_a = cast_chart(moment_from(request, "datetime_a", "jd_a"), place_of(request, "_a"), settings)
+    chart_b = cast_chart(moment_from(request, "datetime_b", "jd_b"), place_of(request, "_b"), settings)
+    chart = composite_chart(chart_a, chart_b, settings, request.resolution)
+    record = chart_record(chart)
+    for position in record.positions:
+        position.midpoint_longitude = position.longitude
+    extras = chart_extras_from(request, dignities=request.dignities, resolution="lower")
+    warnings = add_extras(record, chart, extras, None)
+    return pb.ComputeCompositeChartResponse(data=record, warnings=[c.message for c in chart.warnings] + warnings)

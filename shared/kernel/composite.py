@@ -1,0 +1,83 @@
+"""The midpoint composite of two charts (decisions.md, /v1/composite).
+
+Conventions: each composite position is the midpoint of the two natal longitudes on the
+shorter arc (``nearest``) or the point opposite it (``far``); exactly 180° apart the lower
+candidate is taken. Latitude, distance, speed and declination are the two values' means;
+cusps and angles are the midpoints (shorter arc) of the two charts'; each body's house is
+zodiacal in the composite cusps. A composite sky was never seen from a place, so there are
+no mundane house positions. Metadata: the UT1 Julian Day halfway between the births, the
+great-circle midpoint of the places, the house system (``a/b`` when one chart fell back to
+Porphyrius inside a polar circle and the other did not), ``source`` ``{type: composite,
+resolution}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from shared.kernel.aspects import Point, find_aspects, find_parallels
+from shared.kernel.chart import Chart, ChartMetadata, ChartPosition, ChartSettings, zodiacal_house
+from shared.kernel.davison import great_circle_midpoint
+from shared.kernel.midpoints import midpoint
+from shared.kernel.timescale import Moment
+from shared.kernel.zodiac import normalize_deg, sign_of
+
+COMPOSITE_RESOLUTIONS = ("nearest", "far")
+
+
+def composite_longitude(a_deg: float, b_deg: float, resolution: str = "nearest") -> float:
+    """Return the composite longitude (degrees [0, 360)) of two longitudes."""
+    near = midpoint(a_deg, b_deg, "lower")
+    return near if resolution == "nearest" else normalize_deg(near + 180.0)
+
+
+def composite_chart(chart_a: Chart, chart_b: Chart, settings: ChartSettings, resolution: str = "nearest") -> Chart:
+    """Return the composite of two charts cast with the same ``settings`` (same bodies)."""
+    cusps = [midpoint(a, b, "lower") for a, b in zip(chart_a.houses.cusps_deg, chart_b.houses.cusps_deg)]
+    positions = []
+    for a, b in zip(chart_a.positions, chart_b.positions):
+        longitude = composite_longitude(a.longitude, b.longitude, resolution)
+        sign, degree = sign_of(longitude)
+        speed = (a.speed + b.speed) / 2.0
+        positions.append(
+            ChartPosition(
+                body=a.body,
+                longitude=longitude,
+                latitude=(a.latitude + b.latitude) / 2.0,
+                distance_au=(a.distance_au + b.distance_au) / 2.0,
+                speed=speed,
+                retrograde=speed < 0,
+                sign=sign.lower(),
+                sign_degree=degree,
+                house=zodiacal_house(longitude, cusps),
+                declination=(a.declination + b.declination) / 2.0,
+                out_of_bounds=a.out_of_bounds and b.out_of_bounds,
+            )
+        )
+    houses = replace(
+        chart_a.houses,
+        cusps_deg=cusps,
+        ascendant_deg=midpoint(chart_a.houses.ascendant_deg, chart_b.houses.ascendant_deg, "lower"),
+        midheaven_deg=midpoint(chart_a.houses.midheaven_deg, chart_b.houses.midheaven_deg, "lower"),
+        vertex_deg=midpoint(chart_a.houses.vertex_deg, chart_b.houses.vertex_deg, "lower"),
+        armc_deg=midpoint(chart_a.houses.armc_deg, chart_b.houses.armc_deg, "lower"),
+    )
+    points = [Point(p.body, p.longitude, p.speed, p.declination) for p in positions]
+    aspects = find_aspects(points, settings.aspect_types, orb_deg=settings.orb_deg, with_applying=settings.applying)
+    parallels = find_parallels(points, orb_deg=settings.parallel_orb_deg) if settings.parallels else []
+    meta_a, meta_b = chart_a.metadata, chart_b.metadata
+    halfway = Moment.from_jd_ut1((meta_a.jd_ut1 + meta_b.jd_ut1) / 2.0)
+    latitude, longitude = great_circle_midpoint(meta_a.latitude, meta_a.longitude, meta_b.latitude, meta_b.longitude)
+    metadata = ChartMetadata(
+        jd_ut1=halfway.jd_ut1,
+        datetime_iso=halfway.iso_utc(),
+        latitude=latitude,
+        longitude=longitude,
+        altitude=(meta_a.altitude + meta_b.altitude) / 2.0,
+        house_system=meta_a.house_system if meta_a.house_system == meta_b.house_system else f"{meta_a.house_system}/{meta_b.house_system}",
+        sidereal=meta_a.sidereal,
+        bodies=meta_a.bodies,
+        source={"type": "composite", "resolution": resolution},
+    )
+    warnings = list(dict.fromkeys([*chart_a.warnings, *chart_b.warnings]))
+    return Chart("composite", positions, houses, aspects, parallels, metadata, warnings, settings)

@@ -1,0 +1,58 @@
+"""The midpoint composite (decisions.md, /v1/composite), against Skyfield DE421 positions."""
+
+from __future__ import annotations
+
+import pytest
+from skyfield.framelib import ecliptic_frame
+
+from shared.kernel.chart import ChartSettings, cast_chart
+from shared.kernel.composite import composite_chart, composite_longitude
+from shared.kernel.houses import parse_house_system
+from shared.kernel.positions import Observer
+from shared.kernel.timescale import Moment
+from tests.unit.skyfield_reference import de421, timescale
+
+ARCSEC = 1 / 3600
+# A composite longitude is the mean of two longitudes, so it carries the mean of their
+# Swiss-Ephemeris-vs-DE421 differences: within 1" for the Sun and planets, 2" for the Moon
+# (the bounds of tests/unit/test_positions_vs_skyfield.py).
+TOLERANCE_DEG = {"sun": 1 * ARCSEC, "mars": 1 * ARCSEC, "venus": 1 * ARCSEC, "moon": 2 * ARCSEC}
+DE421_NAMES = {"sun": "sun", "moon": "moon", "venus": "venus", "mars": "mars barycenter"}
+SETTINGS = ChartSettings(bodies=tuple(DE421_NAMES), system=parse_house_system("placidus"))
+MOMENT_A, MOMENT_B = Moment.from_iso("1984-02-11T09:20:00Z"), Moment.from_iso("1986-10-30T22:05:00Z")
+
+
+def skyfield_longitude(moment: Moment, body: str) -> float:
+    t = timescale().tt_jd(moment.jd_tt)
+    _, lon, _ = de421()["earth"].at(t).observe(de421()[DE421_NAMES[body]]).apparent().frame_latlon(ecliptic_frame)
+    return lon.degrees
+
+
+def shorter_arc_midpoint(a: float, b: float) -> float:
+    """The midpoint by hand: half the signed difference taken the short way round."""
+    difference = (b - a + 180) % 360 - 180
+    return (a + difference / 2) % 360
+
+
+@pytest.mark.parametrize("resolution", ["nearest", "far"])
+def test_composite_positions_are_the_midpoints_of_skyfield_s_natal_positions(resolution):
+    chart = composite_chart(cast_chart(MOMENT_A, Observer(48.85, 2.35), SETTINGS), cast_chart(MOMENT_B, Observer(-23.55, -46.63), SETTINGS), SETTINGS, resolution)
+    for position in chart.positions:
+        expected = shorter_arc_midpoint(skyfield_longitude(MOMENT_A, position.body), skyfield_longitude(MOMENT_B, position.body))
+        if resolution == "far":
+            expected = (expected + 180) % 360
+        assert abs((position.longitude - expected + 180) % 360 - 180) < TOLERANCE_DEG[position.body], position.body
+    assert chart.chart_type == "composite" and chart.metadata.source == {"type": "composite", "resolution": resolution}
+
+
+def test_composite_houses_are_the_midpoints_of_the_cusps_and_bodies_sit_in_them():
+    a = cast_chart(MOMENT_A, Observer(48.85, 2.35), SETTINGS)
+    b = cast_chart(MOMENT_B, Observer(-23.55, -46.63), SETTINGS)
+    chart = composite_chart(a, b, SETTINGS)
+    for composite, ca, cb in zip(chart.houses.cusps_deg, a.houses.cusps_deg, b.houses.cusps_deg):
+        assert composite == pytest.approx(shorter_arc_midpoint(ca, cb), abs=1e-9)
+    assert chart.metadata.jd_ut1 == pytest.approx((MOMENT_A.jd_ut1 + MOMENT_B.jd_ut1) / 2)
+
+
+def test_exactly_opposite_longitudes_take_the_lower_candidate():
+    assert composite_longitude(10.0, 190.0) == 100.0 and composite_longitude(10.0, 190.0, "far") == 280.0
