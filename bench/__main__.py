@@ -1,11 +1,12 @@
 """`make bench`: run every benchmark in turn."""
 
-from bench import positions_throughput, store_throughput
+from bench import natal_chart, positions_throughput, store_throughput
 
 
 def main() -> None:
     positions_throughput.main()
     store_throughput.main()
+    natal_chart.main()
 
 
 if __name__ == "__main__":

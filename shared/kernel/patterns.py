@@ -74,18 +74,30 @@ def missing_aspect_warnings(types: Sequence[str], aspect_types: Sequence[str], s
 
 
 class _Links:
-    """The detected aspects by unordered pair."""
+    """The detected aspects by pair and, per aspect type, each body's partners."""
 
     def __init__(self, aspects: Sequence[AspectMatch]):
-        self.by_pair = {frozenset((a.body_a, a.body_b)): a for a in aspects}
+        self.by_pair: dict[tuple[str, str], AspectMatch] = {}
+        self.partners: dict[str, dict[str, set[str]]] = {}
+        for a in aspects:
+            self.by_pair[(a.body_a, a.body_b)] = self.by_pair[(a.body_b, a.body_a)] = a
+            partners = self.partners.setdefault(a.aspect, {})
+            partners.setdefault(a.body_a, set()).add(a.body_b)
+            partners.setdefault(a.body_b, set()).add(a.body_a)
         self.order = {id(a): i for i, a in enumerate(aspects)}
+        self._aspects = list(aspects)
 
     def get(self, x: str, y: str, aspect: str) -> AspectMatch | None:
-        match = self.by_pair.get(frozenset((x, y)))
+        match = self.by_pair.get((x, y))
         return match if match is not None and match.aspect == aspect else None
 
     def pairs(self, aspect: str) -> list[AspectMatch]:
-        return [a for a in self.by_pair.values() if a.aspect == aspect]
+        return [a for a in self._aspects if a.aspect == aspect]
+
+    def common(self, aspect: str, x: str, y: str) -> set[str]:
+        """Return the bodies in ``aspect`` with both ``x`` and ``y``."""
+        partners = self.partners.get(aspect, {})
+        return partners.get(x, set()) & partners.get(y, set())
 
     def sorted(self, matches: list[AspectMatch]) -> tuple[AspectMatch, ...]:
         return tuple(sorted(matches, key=lambda a: self.order[id(a)]))
@@ -137,17 +149,15 @@ def _made(pattern: str, index, links: _Links, members, focal: str | None, matche
 def _t_squares(bodies, links, index, *_):
     for opposition in links.pairs("opposition"):
         a, b = opposition.body_a, opposition.body_b
-        for c in bodies:
-            square_a, square_b = links.get(a, c, "square"), links.get(b, c, "square")
-            if square_a and square_b:
-                yield _made("t_square", index, links, (a, b, c), c, [opposition, square_a, square_b])
+        for c in links.common("square", a, b):
+            yield _made("t_square", index, links, (a, b, c), c, [opposition, links.get(a, c, "square"), links.get(b, c, "square")])
 
 
 def _grand_trines(bodies, links, index, *_):
-    for a, b, c in combinations(bodies, 3):
-        trines = [links.get(a, b, "trine"), links.get(a, c, "trine"), links.get(b, c, "trine")]
-        if all(trines):
-            yield _made("grand_trine", index, links, (a, b, c), None, trines)
+    for trine in links.pairs("trine"):
+        a, b = trine.body_a, trine.body_b
+        for c in links.common("trine", a, b):
+            yield _made("grand_trine", index, links, (a, b, c), None, [trine, links.get(a, c, "trine"), links.get(b, c, "trine")])
 
 
 def _two_oppositions(links):
@@ -168,10 +178,8 @@ def _grand_crosses(bodies, links, index, *_):
 def _yods(bodies, links, index, *_):
     for sextile in links.pairs("sextile"):
         a, b = sextile.body_a, sextile.body_b
-        for c in bodies:
-            quincunx_a, quincunx_b = links.get(a, c, "quincunx"), links.get(b, c, "quincunx")
-            if quincunx_a and quincunx_b:
-                yield _made("yod", index, links, (a, b, c), c, [sextile, quincunx_a, quincunx_b])
+        for c in links.common("quincunx", a, b):
+            yield _made("yod", index, links, (a, b, c), c, [sextile, links.get(a, c, "quincunx"), links.get(b, c, "quincunx")])
 
 
 def _kites(bodies, links, index, *rest):
