@@ -27,7 +27,16 @@ def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.
                 suggestion=f"Leave {name} at its default, or ask /v1/natal-chart for it.",
                 param=name,
             )
-    require_node(bodies_from(request, flags_from(request.options)), request.node)
+    flags = flags_from(request.options)
+    if flags.heliocentric:
+        # The lunar nodes are where the Moon's orbit crosses the ecliptic seen from the Earth;
+        # a heliocentric chart has no node to turn by.
+        raise InvalidParameter(
+            "A draconic chart turns by the Moon's node, which has no heliocentric position.",
+            suggestion="Drop heliocentric, or ask /v1/natal-chart for a heliocentric chart.",
+            param="heliocentric",
+        )
+    require_node(bodies_from(request, flags), request.node)
     record, warnings, _ = chart_reply(
         request, moment_from(request), place_of(request), turn=lambda chart, settings: rotate_to_node(chart, settings, request.node)
     )

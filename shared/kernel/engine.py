@@ -301,10 +301,13 @@ def utc_to_jd_ut1(year: int, month: int, day: int, hour: int, minute: int, secon
     """Return the UT1 Julian Day of a proleptic-Gregorian UTC clock reading (swe.utc_to_jd).
 
     Leap-second aware from 1972 (second 60 is valid only in a real leap second; otherwise
-    ``swisseph.Error``); before 1972 the reading is taken as UT1.
+    ValueError); before 1972 the reading is taken as UT1.
     """
     _ensure_initialised()
-    _, jd_ut1 = swe.utc_to_jd(year, month, day, hour, minute, second, swe.GREG_CAL)
+    try:
+        _, jd_ut1 = swe.utc_to_jd(year, month, day, hour, minute, second, swe.GREG_CAL)
+    except swe.Error as error:
+        raise ValueError(str(error)) from None
     return jd_ut1
 
 

@@ -186,7 +186,7 @@ class Moment:
             _check_range(math.inf, param, repr(text))
         try:
             jd_ut1 = engine.utc_to_jd_ut1(year, month, day, hour, minute, whole_second + fraction)
-        except Exception:  # swisseph.Error: e.g. second 60 outside a leap second
+        except ValueError:  # second 60 outside a leap second
             raise InvalidDatetime(
                 f"{param}={text!r} is not a valid UTC time (second 60 exists only in a leap second).",
                 param=param,
