@@ -24,10 +24,11 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
     aspect_types = parse_aspect_types(list(request.aspects))
     points = [Point(r.body, r.longitude, r.speed, r.declination) for r in result.records]
     aspects = find_aspects(points, aspect_types, orb_deg=request.orb if request.HasField("orb") else None)
-    houses = None
+    houses, conditions = None, list(result.conditions)
     if request.HasField("lat") and request.HasField("lon"):
-        cusps = compute_houses(moment, request.lat, request.lon, house_system_from(request), sidereal=flags.sidereal).cusps_deg
-        houses = {r.body: zodiacal_house(r.longitude, cusps) for r in result.records}
+        cast = compute_houses(moment, request.lat, request.lon, house_system_from(request), sidereal=flags.sidereal)
+        houses = {r.body: zodiacal_house(r.longitude, cast.cusps_deg) for r in result.records}
+        conditions += cast.warnings
     found = find_patterns(
         [r.body for r in result.records],
         aspects,
@@ -45,5 +46,5 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
         if pattern.focal is not None:
             item.focal = pattern.focal
         data.patterns.append(item)
-    warnings = [c.message for c in result.conditions] + missing_aspect_warnings(types, aspect_types, request.stellium_scope)
+    warnings = [c.message for c in conditions] + missing_aspect_warnings(types, aspect_types, request.stellium_scope)
     return pb.FindPatternsResponse(data=data, warnings=warnings)

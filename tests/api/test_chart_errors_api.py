@@ -100,3 +100,26 @@ def test_lots_default_names_the_seven_lots_on_midpoints(api):
     response = api.get("/v1/midpoints", params={**BIRTH, "lots": "default", "midpoints": "false", "antiscia": "false"})
     assert response.status_code == 200, response.text
     assert [p["kind"] for p in response.json()["data"]["derived_points"]] == ["lot"] * 7
+
+
+POLAR = {"lat": 75.0, "lat_a": 75.0, "lat_b": 78.0}
+
+
+@pytest.mark.parametrize("path", [*CHART_ENDPOINTS, "/v1/composite"])
+def test_every_chart_inside_the_polar_circle_falls_back_to_porphyrius_with_the_high_latitude_warning(api, path):
+    base = CHART_ENDPOINTS.get(path, PAIR)
+    response = api.get(path, params={**base, **{k: v for k, v in POLAR.items() if k in base}})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    charts = [body["data"]["chart_a"], body["data"]["chart_b"]] if path == "/v1/synastry" else [body["data"]]
+    for chart in charts:
+        assert chart["metadata"]["house_system"] == "porphyrius"
+        assert "high_latitude" in [w["kind"] for w in chart["warnings"]]
+    assert body["warnings"], "the prose twin of the typed warning"
+
+
+@pytest.mark.parametrize(("path", "params"), [("/v1/lots", {}), ("/v1/midpoints", {}), ("/v1/patterns", {"stellium_scope": "house", "stellium_min": 2})])
+def test_house_using_endpoints_inside_the_polar_circle_warn_of_the_fallback(api, path, params):
+    response = api.get(path, params={**BIRTH, "lat": 80.0, **params})
+    assert response.status_code == 200, response.text
+    assert any("orphyr" in warning for warning in response.json()["warnings"])
