@@ -6,7 +6,10 @@ RPCs of ``EphemerisService`` missing here answer UNIMPLEMENTED (HTTP 501).
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2
-from services.ephemeris import aspects, chart, composite, derived_charts, dignities, houses, lots, midpoints, natal, patterns, positions, synastry
+from services.ephemeris import (
+    aspects, ayanamsha, chart, composite, derived_charts, dignities, earth_rotation, houses, lots, midpoints, natal, patterns,
+    planetary_hours, positions, solar_proximity, stars, synastry, void_of_course,
+)
 from shared.runtime.server import serve_main
 
 SERVICE = ephemeris_service_pb2.DESCRIPTOR.services_by_name["EphemerisService"]
@@ -26,6 +29,13 @@ HANDLERS = {
     "ComputeLots": lots.compute,
     "ComputeMidpoints": midpoints.compute,
     "ComputeCompositeChart": composite.compute,
+    "ComputeVoidOfCourse": void_of_course.compute,
+    "ComputeSolarProximity": solar_proximity.compute,
+    "ComputeAyanamsha": ayanamsha.compute,
+    "ComputeDeltaT": earth_rotation.compute_delta_t,
+    "ComputeSiderealTime": earth_rotation.compute_sidereal_time,
+    "ComputePlanetaryHours": planetary_hours.compute,
+    "ComputeStars": stars.compute,
 }
 
 

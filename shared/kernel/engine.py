@@ -332,3 +332,82 @@ def jd_ut1_to_utc(jd_ut1: float) -> tuple[int, int, int, int, int, float]:
     _ensure_initialised()
     year, month, day, hour, minute, second = swe.jdut1_to_utc(jd_ut1, swe.GREG_CAL)
     return int(year), int(month), int(day), int(hour), int(minute), float(second)
+
+
+def apparent_sidereal_time_hours(jd_ut1: float) -> float:
+    """Return Greenwich apparent sidereal time at ``jd_ut1`` in hours, [0, 24) (swe.sidtime:
+    mean sidereal time plus the equation of the equinoxes, with Swiss Ephemeris's nutation)."""
+    _ensure_initialised()
+    return swe.sidtime(jd_ut1)
+
+
+class RiseSet(NamedTuple):
+    """The next rising or setting of the Sun after a moment: ``jd_ut1``, or None when the Sun
+    stays above or below the horizon (``circumpolar``) at that place."""
+
+    jd_ut1: float | None
+
+
+# Standard atmosphere for rising and setting: 1013.25 hPa and 10 °C give Swiss Ephemeris's
+# horizontal refraction of about 34', the value almanacs assume.
+_STANDARD_PRESSURE_HPA = 1013.25
+_STANDARD_TEMPERATURE_C = 10.0
+
+
+def next_sun_rise_or_set(jd_ut1: float, latitude_deg: float, longitude_deg: float, altitude_m: float, *, rising: bool) -> RiseSet:
+    """Return the Sun's next rising (``rising``) or setting after ``jd_ut1`` at a place (swe.rise_trans).
+
+    The event is the upper limb of the disc touching the sea-level horizon with standard
+    refraction (Swiss Ephemeris's default), so it agrees with almanacs' -0.8333° altitude of
+    the centre to a few seconds. None when Swiss Ephemeris finds the Sun circumpolar.
+    """
+    _ensure_initialised()
+    event = swe.CALC_RISE if rising else swe.CALC_SET
+    status, times = swe.rise_trans(
+        jd_ut1, swe.SUN, event, (longitude_deg, latitude_deg, altitude_m), _STANDARD_PRESSURE_HPA, _STANDARD_TEMPERATURE_C, FLG_SWIEPH
+    )
+    return RiseSet(None if status == -2 else times[0])
+
+
+class FixedStar(NamedTuple):
+    """A star of the Swiss Ephemeris star file: its traditional ``name`` (empty when the file
+    gives none) and its ``nomenclature`` (Bayer or Flamsteed designation, e.g. "alTau")."""
+
+    name: str
+    nomenclature: str
+
+
+STAR_FILE = "sefstars.txt"
+
+
+def fixed_star_catalogue() -> tuple[FixedStar, ...]:
+    """Return the stars of the star file in file order, each (name, nomenclature) pair once
+    (the file lists some pairs several times, and alternative names of one star on lines of
+    their own)."""
+    _ensure_initialised()
+    stars: dict[FixedStar, None] = {}
+    with open(PurePath(_ephemeris_path) / STAR_FILE, encoding="latin-1") as lines:
+        for line in lines:
+            if line.startswith("#") or "," not in line:
+                continue
+            name, nomenclature = (part.strip() for part in line.split(",")[:2])
+            if nomenclature:
+                stars.setdefault(FixedStar(name, nomenclature), None)
+    return tuple(stars)
+
+
+def fixed_star(star: FixedStar, jd_ut1: float, flags: int) -> tuple[float, float]:
+    """Return a star's (longitude or RA deg, latitude or declination deg) at ``jd_ut1`` in the
+    frame ``flags`` ask for (swe.fixstar2_ut, proper motion and parallax of the star file
+    applied, apparent place of date by default)."""
+    _ensure_initialised()
+    key = star.name if star.name else f",{star.nomenclature}"
+    values, _, _ = swe.fixstar2_ut(key, jd_ut1, flags | FLG_SWIEPH)
+    return values[0], values[1]
+
+
+def fixed_star_magnitude(star: FixedStar) -> float:
+    """Return a star's visual magnitude from the star file (swe.fixstar2_mag)."""
+    _ensure_initialised()
+    magnitude, _ = swe.fixstar2_mag(star.name if star.name else f",{star.nomenclature}")
+    return magnitude

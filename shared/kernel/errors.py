@@ -89,6 +89,12 @@ class NoNorthNode(CelestialError):
     default_suggestion = "Add mean_node or true_node to bodies."
 
 
+class PolarDayOrNight(CelestialError):
+    code = "polar_day_or_night"
+    http_status = 400
+    default_suggestion = "Ask for a place nearer the equator, or a date when the Sun rises and sets there."
+
+
 class InvalidHeliacalEvent(CelestialError):
     code = "invalid_heliacal_event"
     http_status = 400

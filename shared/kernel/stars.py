@@ -1,0 +1,75 @@
+"""Fixed stars of the Swiss Ephemeris star file: finding one by name and placing it at a moment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from shared.kernel import engine
+from shared.kernel.ayanamshas import Ayanamsha
+from shared.kernel.engine import FixedStar
+from shared.kernel.errors import BodyNotFound
+from shared.kernel.timescale import Moment
+from shared.kernel.zodiac import normalize_deg
+
+ALL = "all"
+
+
+@dataclass(frozen=True)
+class StarPosition:
+    """A star's apparent place of date: ecliptic ``longitude`` and ``latitude`` (sidereal
+    longitude when an ayanamsha was given), equatorial ``right_ascension`` and
+    ``declination``, all degrees, and its visual ``magnitude``."""
+
+    star: FixedStar
+    longitude: float
+    latitude: float
+    right_ascension: float
+    declination: float
+    magnitude: float
+
+
+@lru_cache(maxsize=1)
+def _index() -> tuple[tuple[FixedStar, ...], dict[str, FixedStar]]:
+    """Return the named stars and every lookup key (lowercase name or nomenclature) with its
+    star: the first line of the file that carries the key, a name winning over a
+    nomenclature spelled the same."""
+    catalogue = engine.fixed_star_catalogue()
+    by_nomenclature: dict[str, FixedStar] = {}
+    by_name: dict[str, FixedStar] = {}
+    for star in catalogue:
+        by_nomenclature.setdefault(star.nomenclature.lower(), star)
+        if star.name:
+            by_name.setdefault(star.name.lower(), star)
+    return tuple(s for s in catalogue if s.name), {**by_nomenclature, **by_name}
+
+
+def named_stars() -> tuple[FixedStar, ...]:
+    """Return every star of the file that has a traditional name, in file order (an
+    alternative name of a star is a record of its own, as the file lists it)."""
+    return _index()[0]
+
+
+def find_star(text: str, *, param: str = "star") -> FixedStar:
+    """Return the star named ``text``: a traditional name (``Aldebaran``) or a nomenclature
+    (``alTau``, also written ``,alTau``), any case. Unknown names raise BodyNotFound."""
+    key = text.strip().lstrip(",").strip().lower()
+    star = _index()[1].get(key)
+    if star is None:
+        raise BodyNotFound(
+            f"No star named {text!r} in the Swiss Ephemeris star file.",
+            suggestion="Send a traditional name such as Aldebaran, Regulus or Spica, a designation such as alTau, or star=all.",
+            param=param,
+        )
+    return star
+
+
+def star_position(star: FixedStar, moment: Moment, ayanamsha: Ayanamsha | None = None) -> StarPosition:
+    """Return ``star``'s apparent place of date at ``moment`` (sidereal longitude with ``ayanamsha``)."""
+    if ayanamsha is None:
+        longitude, latitude = engine.fixed_star(star, moment.jd_ut1, 0)
+    else:
+        with engine.configured(sidereal_mode=ayanamsha.id):
+            longitude, latitude = engine.fixed_star(star, moment.jd_ut1, engine.FLG_SIDEREAL)
+    right_ascension, declination = engine.fixed_star(star, moment.jd_ut1, engine.FLG_EQUATORIAL)
+    return StarPosition(star, normalize_deg(longitude), latitude, normalize_deg(right_ascension), declination, engine.fixed_star_magnitude(star))
