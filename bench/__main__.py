@@ -1,12 +1,13 @@
 """`make bench`: run every benchmark in turn."""
 
-from bench import natal_chart, positions_throughput, store_throughput
+from bench import natal_chart, positions_throughput, sky, store_throughput
 
 
 def main() -> None:
     positions_throughput.main()
     store_throughput.main()
     natal_chart.main()
+    sky.main()
 
 
 if __name__ == "__main__":
