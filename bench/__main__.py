@@ -1,6 +1,6 @@
 """`make bench`: run every benchmark in turn."""
 
-from bench import natal_chart, positions_throughput, sky, store_throughput
+from bench import astrocartography, natal_chart, positions_throughput, sky, store_throughput
 
 
 def main() -> None:
@@ -8,6 +8,7 @@ def main() -> None:
     store_throughput.main()
     natal_chart.main()
     sky.main()
+    astrocartography.main()
 
 
 if __name__ == "__main__":

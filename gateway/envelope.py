@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
@@ -16,6 +17,7 @@ from celestial.v1 import options_pb2
 from shared.kernel.errors import CelestialError
 
 _RENDERERS: dict[Descriptor, Callable[[Message], Any]] = {}
+JSON_VALUE_TYPES = {"google.protobuf.Value": {}, "google.protobuf.ListValue": {"type": "array"}, "google.protobuf.Struct": {"type": "object"}}
 
 
 def render_message(message: Message) -> Any:
@@ -35,6 +37,10 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
     each field directly, with no call per field, makes rendering a reply markedly cheaper
     than interpreting it field by field (see README, Performance).
     """
+    if descriptor.full_name in JSON_VALUE_TYPES:
+        # google.protobuf.Value, ListValue and Struct hold plain JSON (GeoJSON coordinates):
+        # rendered as that JSON, the way the protobuf JSON mapping defines them.
+        return json_format.MessageToDict
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         oneof = descriptor.oneofs[0].name
 

@@ -17,6 +17,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from celestial.v1 import options_pb2
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
+from gateway.envelope import JSON_VALUE_TYPES
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
 from shared.runtime.validation import CALCULATION_FLAGS, INTEGER_WIDTHS, message_spec
 
@@ -239,6 +240,8 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
     if descriptor.full_name in seen:
         return {"type": "object"}
     seen = seen + (descriptor.full_name,)
+    if descriptor.full_name in JSON_VALUE_TYPES:
+        return dict(JSON_VALUE_TYPES[descriptor.full_name])
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         return {"oneOf": [_response_schema(f.message_type, seen) for f in descriptor.fields]}
     properties: dict[str, Any] = {}

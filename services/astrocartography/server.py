@@ -1,13 +1,16 @@
-"""The astrocartography service process. Its RPCs are not built yet: each answers UNIMPLEMENTED (HTTP 501)."""
+"""The astrocartography service process: each built RPC and the module that computes it."""
 
 from __future__ import annotations
 
 from celestial.v1 import astrocartography_service_pb2
+from services.astrocartography import lines
 from shared.runtime.server import serve_main
 
 SERVICE = astrocartography_service_pb2.DESCRIPTOR.services_by_name["AstrocartographyService"]
 
-HANDLERS: dict = {}
+HANDLERS = {
+    "ComputeAstrocartography": lines.compute,
+}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,150 @@
+"""/v1/astrocartography: the request read once into targets, the lines computed, rendered as
+line records or as a GeoJSON FeatureCollection."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf import struct_pb2
+
+from celestial.v1 import astrocartography_service_pb2 as pb
+from shared.kernel.astrocartography import (
+    ANGLES,
+    ZODIACAL,
+    Segment,
+    Sky,
+    check_cusp_line_system,
+    check_cusp_value,
+    equatorial,
+    latitude_rows,
+    line_segments,
+    parse_angle,
+)
+from shared.kernel.bodies import resolve_bodies
+from shared.kernel.deadline import Deadline
+from shared.kernel.earth_rotation import sidereal_time
+from shared.kernel.errors import ConflictingParameters, InvalidParameter
+from shared.kernel.positions import CalcFlags, compute_positions, obliquity_deg
+from shared.runtime.wire import house_system_from, moment_from
+
+# Source: interface.md, Limits.
+MAX_LINES = 80
+DEFAULT_BODIES = ["planets"]
+GEOJSON = "geojson"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One body with the angles and cusp values to draw for it, in request order."""
+
+    body: str
+    angles: tuple[str, ...]
+    cusps: tuple[float, ...]
+
+
+def targets_from(request: pb.ComputeAstrocartographyRequest) -> list[Target]:
+    """Return the request's targets: the full form's ``targets``, or the flat form's bodies x
+    angles (default the planets x the four angles). Refuses the two forms mixed, unknown
+    angles and bodies, cusp values outside [1, 13) and more than 80 lines."""
+    if request.targets:
+        if request.bodies or request.angles:
+            raise ConflictingParameters(
+                "targets replaces bodies and angles; the request sent both.",
+                suggestion="Send either targets (the full form) or bodies and angles (the flat form).",
+                param="targets",
+            )
+        targets = []
+        for target in request.targets:
+            resolved = resolve_bodies([target.body], param="targets")
+            if len(resolved) != 1:
+                raise InvalidParameter(
+                    f"A target names one body; {target.body!r} names {len(resolved)}.",
+                    suggestion="Give each body a target of its own, or use the flat form's bodies for a group.",
+                    param="targets",
+                )
+            targets.append(Target(
+                resolved[0],
+                tuple(parse_angle(a, param="targets") for a in target.angles),
+                tuple(check_cusp_value(c, param="targets") for c in target.cusps),
+            ))
+        param = "targets"
+    else:
+        angles = tuple(dict.fromkeys(parse_angle(a) for a in request.angles)) or ANGLES
+        targets = [Target(body, angles, ()) for body in resolve_bodies(list(request.bodies) or DEFAULT_BODIES)]
+        param = "bodies"
+    lines = sum(len(t.angles) + len(t.cusps) for t in targets)
+    if lines > MAX_LINES:
+        raise InvalidParameter(
+            f"The request asks for {lines} lines; at most {MAX_LINES} are drawn per request.",
+            suggestion="Ask for fewer bodies, angles or cusps, and split the rest into a second request.",
+            param=param,
+        )
+    return targets
+
+
+def compute(request: pb.ComputeAstrocartographyRequest, deadline: Deadline) -> pb.ComputeAstrocartographyResponse:
+    """Return each target's lines over the latitude rows, in target order (angles, then cusps)."""
+    moment = moment_from(request)
+    targets = targets_from(request)
+    system = house_system_from(request).name
+    if any(t.cusps for t in targets):
+        check_cusp_line_system(system)
+    mode = request.mode or ZODIACAL
+    rows = latitude_rows(request.latitude_step, request.max_latitude)
+    bodies = list(dict.fromkeys(["sun", *(t.body for t in targets)]))
+    result = compute_positions(moment, bodies, CalcFlags(speed=False))
+    places = {r.body: (r.longitude, r.latitude) for r in result.records}
+    sky = Sky(sidereal_time(moment).gast_degrees, obliquity_deg(moment))
+    _, sun_declination = equatorial(*places["sun"], sky.obliquity_deg)
+    lines = []
+    for target in targets:
+        longitude, latitude = places[target.body]
+        for kind, value in [*(("angle", a) for a in target.angles), *(("cusp", c) for c in target.cusps)]:
+            deadline.check()
+            found = line_segments(
+                sky, rows, longitude, latitude, angle=value if kind == "angle" else None, cusp=value if kind == "cusp" else None, system=system, mode=mode
+            )
+            lines.append((target.body, kind, value, found))
+    if request.format == GEOJSON:
+        data = pb.AstrocartographyData(geojson=_feature_collection(lines, mode, system))
+    else:
+        data = pb.AstrocartographyData(map=_map(lines, mode, system, sky, float(sun_declination)))
+    return pb.ComputeAstrocartographyResponse(data=data, warnings=[c.message for c in result.conditions])
+
+
+def _line_ref(kind: str, value) -> pb.AstroLineRef:
+    if kind == "angle":
+        return pb.AstroLineRef(angle=pb.AngleLineRef(kind=kind, value=value))
+    return pb.AstroLineRef(cusp=pb.CuspLineRef(kind=kind, value=value))
+
+
+def _map(lines, mode: str, system: str, sky: Sky, sun_declination: float) -> pb.AstroMap:
+    out = pb.AstroMap(sky=pb.AstroSky(gast=sky.gast_deg, obliquity=sky.obliquity_deg, sun_declination=sun_declination))
+    for body, kind, value, found in lines:
+        out.lines.append(pb.AstroLine(
+            body=body, line=_line_ref(kind, value), mode=mode, house_system=system,
+            segments=[
+                pb.AstroSegment(points=[pb.GeoPoint(latitude=a, longitude=o) for a, o in zip(s.latitudes, s.longitudes)], end=s.end)
+                for s in found
+            ],
+        ))
+    return out
+
+
+def _geometry(segment: Segment) -> pb.GeoJsonGeometry:
+    coordinates = struct_pb2.ListValue()
+    if len(segment.latitudes) == 1:
+        coordinates.extend([segment.longitudes[0], segment.latitudes[0]])
+        return pb.GeoJsonGeometry(type="Point", coordinates=coordinates)
+    for latitude, longitude in zip(segment.latitudes, segment.longitudes):
+        coordinates.add_list().extend([longitude, latitude])
+    return pb.GeoJsonGeometry(type="LineString", coordinates=coordinates)
+
+
+def _feature_collection(lines, mode: str, system: str) -> pb.GeoJsonFeatureCollection:
+    out = pb.GeoJsonFeatureCollection(type="FeatureCollection")
+    for body, kind, value, found in lines:
+        for segment in found:
+            properties = pb.AstroLineProperties(body=body, line=_line_ref(kind, value), mode=mode, house_system=system, end=segment.end)
+            out.features.append(pb.GeoJsonFeature(type="Feature", geometry=_geometry(segment), properties=properties))
+    return out
