@@ -1,6 +1,6 @@
 """`make bench`: run every benchmark in turn."""
 
-from bench import astrocartography, natal_chart, positions_throughput, sky, store_throughput
+from bench import astrocartography, natal_chart, positions_throughput, sky, store_throughput, timelords
 
 
 def main() -> None:
@@ -9,6 +9,7 @@ def main() -> None:
     natal_chart.main()
     sky.main()
     astrocartography.main()
+    timelords.main()
 
 
 if __name__ == "__main__":

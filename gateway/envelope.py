@@ -7,6 +7,7 @@ its one set member; an empty repeated field marked ``omit_empty`` is left out.
 
 from __future__ import annotations
 
+import keyword
 from typing import Any, Callable
 
 from google.protobuf import json_format
@@ -55,14 +56,16 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
         name = fd.name
         if not name.isidentifier():  # proto field names always are; the source relies on it
             raise ValueError(f"field name {name!r} of {descriptor.full_name} is not an identifier")
+        # A field named like a Python keyword ("from") is read with getattr.
+        read = f"getattr(m, {name!r})" if keyword.iskeyword(name) else f"m.{name}"
         options = fd.GetOptions().Extensions[options_pb2.render]
         if fd.type == FieldDescriptor.TYPE_ENUM:
             namespace[f"names_{index}"] = {value.number: value.name.lower() for value in fd.enum_type.values}
         if fd.is_repeated:
-            value = f"[{_item_source(fd, index, 'item')} for item in m.{name}]"
-            condition = f"m.{name}" if options.omit_empty else None
+            value = f"[{_item_source(fd, index, 'item')} for item in {read}]"
+            condition = read if options.omit_empty else None
         else:
-            value = _item_source(fd, index, f"m.{name}")
+            value = _item_source(fd, index, read)
             condition = f"m.HasField({name!r})" if fd.has_presence else None
         if condition is None:
             lines.append(f"    out[{name!r}] = {value}")

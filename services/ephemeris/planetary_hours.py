@@ -5,12 +5,7 @@ from __future__ import annotations
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.kernel.deadline import Deadline
 from shared.kernel.planetary_hours import planetary_day
-from shared.kernel.timescale import Moment
-from shared.runtime.wire import instant, moment_from
-
-
-def _instant(jd_ut1: float):
-    return instant(Moment.from_jd_ut1(jd_ut1))
+from shared.runtime.wire import instant_at, moment_from
 
 
 def compute(request: pb.ComputePlanetaryHoursRequest, deadline: Deadline) -> pb.ComputePlanetaryHoursResponse:
@@ -18,12 +13,12 @@ def compute(request: pb.ComputePlanetaryHoursRequest, deadline: Deadline) -> pb.
     day = planetary_day(moment_from(request), request.lat, request.lon)
     data = pb.PlanetaryHoursData(
         day_ruler=day.day_ruler,
-        sunrise=_instant(day.sunrise_jd),
-        sunset=_instant(day.sunset_jd),
-        next_sunrise=_instant(day.next_sunrise_jd),
+        sunrise=instant_at(day.sunrise_jd),
+        sunset=instant_at(day.sunset_jd),
+        next_sunrise=instant_at(day.next_sunrise_jd),
         current_hour=day.current_hour,
         hours=[
-            pb.PlanetaryHour(hour=h.number, ruler=h.ruler, start=_instant(h.start_jd), end=_instant(h.end_jd), is_day=h.is_day)
+            pb.PlanetaryHour(hour=h.number, ruler=h.ruler, start=instant_at(h.start_jd), end=instant_at(h.end_jd), is_day=h.is_day)
             for h in day.hours
         ],
     )

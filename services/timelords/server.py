@@ -1,13 +1,18 @@
-"""The timelords service process. Its RPCs are not built yet: each answers UNIMPLEMENTED (HTTP 501)."""
+"""The time-lords service process: each built RPC and the module that computes it."""
 
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2
+from services.timelords import firdaria, profections, releasing
 from shared.runtime.server import serve_main
 
 SERVICE = timelords_service_pb2.DESCRIPTOR.services_by_name["TimeLordsService"]
 
-HANDLERS: dict = {}
+HANDLERS = {
+    "ComputeProfections": profections.compute,
+    "ComputeZodiacalReleasing": releasing.compute,
+    "ComputeFirdaria": firdaria.compute,
+}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -411,3 +411,15 @@ def fixed_star_magnitude(star: FixedStar) -> float:
     _ensure_initialised()
     magnitude, _ = swe.fixstar2_mag(star.name if star.name else f",{star.nomenclature}")
     return magnitude
+
+
+def next_sun_crossing(longitude_deg: float, after_jd_ut1: float, sidereal_mode: int | None = None) -> float:
+    """Return the UT1 Julian Day at which the Sun's apparent geocentric longitude next reaches
+    ``longitude_deg`` after ``after_jd_ut1`` (swe.solcross_ut), tropical of date, or sidereal
+    in ``sidereal_mode``."""
+    _ensure_initialised()
+    target = longitude_deg % 360.0
+    if sidereal_mode is None:
+        return swe.solcross_ut(target, after_jd_ut1, FLG_SWIEPH)
+    with configured(sidereal_mode=sidereal_mode):
+        return swe.solcross_ut(target, after_jd_ut1, FLG_SWIEPH | FLG_SIDEREAL)

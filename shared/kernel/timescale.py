@@ -225,27 +225,32 @@ class Moment:
         return Moment._build(jd, self.source_param)
 
     def iso_utc(self) -> str:
-        """Return the instant as ISO 8601 UTC with milliseconds, ``YYYY-MM-DDTHH:MM:SS.mmmZ``.
-
-        UT1 goes to UTC through the leap-second table; the seconds are rounded to the
-        millisecond with the carry into minutes, hours and days (59.9996 s -> next minute,
-        except in a leap-second minute, where it becomes :60.000).
-        """
-        year, month, day, hour, minute, second = engine.jd_ut1_to_utc(self.jd_ut1)
-        millis = math.floor(second * 1000.0 + 0.5)
-        if millis >= 60000:
-            leap = engine.is_leap_second_minute(year, month, day, hour, minute)
-            if not leap or millis >= 61000:
-                millis -= 61000 if leap else 60000
-                minute += 1
-                if minute == 60:
-                    minute, hour = 0, hour + 1
-                if hour == 24:
-                    hour = 0
-                    year, month, day = _civil_from_days(_days_from_civil(year, month, day) + 1)
-        whole, frac = divmod(millis, 1000)
-        return f"{format_year(year)}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{whole:02d}.{frac:03d}Z"
+        """Return the instant as ISO 8601 UTC with milliseconds (see :func:`iso_utc`)."""
+        return iso_utc(self.jd_ut1)
 
     def instant(self) -> dict:
         """Return the spec's Instant: ``{"jd": UT1 Julian Day, "datetime": ISO 8601 UTC with ms}``."""
         return {"jd": self.jd_ut1, "datetime": self.iso_utc()}
+
+
+def iso_utc(jd_ut1: float) -> str:
+    """Return a UT1 Julian Day as ISO 8601 UTC with milliseconds, ``YYYY-MM-DDTHH:MM:SS.mmmZ``.
+
+    UT1 goes to UTC through the leap-second table; the seconds are rounded to the
+    millisecond with the carry into minutes, hours and days (59.9996 s -> next minute,
+    except in a leap-second minute, where it becomes :60.000).
+    """
+    year, month, day, hour, minute, second = engine.jd_ut1_to_utc(jd_ut1)
+    millis = math.floor(second * 1000.0 + 0.5)
+    if millis >= 60000:
+        leap = engine.is_leap_second_minute(year, month, day, hour, minute)
+        if not leap or millis >= 61000:
+            millis -= 61000 if leap else 60000
+            minute += 1
+            if minute == 60:
+                minute, hour = 0, hour + 1
+            if hour == 24:
+                hour = 0
+                year, month, day = _civil_from_days(_days_from_civil(year, month, day) + 1)
+    whole, frac = divmod(millis, 1000)
+    return f"{format_year(year)}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{whole:02d}.{frac:03d}Z"

@@ -16,7 +16,7 @@ from shared.kernel.bodies import resolve_bodies
 from shared.kernel.errors import InvalidParameter, MissingParameter
 from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer
-from shared.kernel.timescale import Moment
+from shared.kernel.timescale import Moment, iso_utc
 
 
 def _has(message: Message, name: str) -> bool:
@@ -84,5 +84,9 @@ def house_system_from(message: Message, field: str = "system") -> HouseSystem:
 
 def instant(moment: Moment) -> common_pb2.Instant:
     """Return the wire Instant (UT1 Julian Day and ISO 8601 UTC with milliseconds) of ``moment``."""
-    rendered = moment.instant()
-    return common_pb2.Instant(jd=rendered["jd"], datetime=rendered["datetime"])
+    return instant_at(moment.jd_ut1)
+
+
+def instant_at(jd_ut1: float) -> common_pb2.Instant:
+    """Return the wire Instant of a UT1 Julian Day (a computed event's time, no Moment needed)."""
+    return common_pb2.Instant(jd=jd_ut1, datetime=iso_utc(jd_ut1))

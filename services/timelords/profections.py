@@ -1,0 +1,35 @@
+"""/v1/profections: annual and monthly profections, mean or solar, at an instant or over a range."""
+
+from __future__ import annotations
+
+from celestial.v1 import timelords_service_pb2 as pb
+from services.timelords.natal_points import SUN, fill_period, fill_query, natal_points, query_from
+from shared.kernel.deadline import Deadline
+from shared.kernel.errors import InvalidParameter
+from shared.kernel.profections import mean_boundaries, profections, solar_boundaries
+from shared.kernel.time_lord_periods import flatten
+from shared.kernel.zodiac import SIGNS
+
+RANGE_CAP_YEARS = 120.0
+
+
+def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.ComputeProfectionsResponse:
+    """Return the profection container: the years (and months) in force at ``at``, or every
+    one overlapping the range, from the starting point's natal sign."""
+    chart = natal_points(request)
+    query = query_from(request, chart.birth, cap_years=RANGE_CAP_YEARS)
+    from_sign = chart.sign_of(getattr(request, "from"))  # "from" is a Python keyword
+    if request.solar:
+        if SUN not in chart.longitudes:
+            raise InvalidParameter("solar=true follows the Sun's returns, so the Sun must be among bodies.", suggestion="Add sun to bodies, or drop solar.", param="bodies")
+        boundary = solar_boundaries(chart.birth.jd_ut1, chart.longitudes[SUN], chart.ayanamsha)
+    else:
+        boundary = mean_boundaries(chart.birth.jd_ut1, request.year_days)
+    periods = flatten(profections(from_sign, chart.birth.jd_ut1, boundary, request.months, query, deadline), query)
+    data = pb.ProfectionsData(from_sign=SIGNS[from_sign], boundaries="solar" if request.solar else "mean", months=request.months)
+    setattr(data, "from", getattr(request, "from"))
+    if not request.solar:
+        data.year_days = request.year_days
+    fill_query(data, query)
+    data.periods.extend(fill_period(pb.ProfectionPeriod(), p) for p in periods)
+    return pb.ComputeProfectionsResponse(data=data, warnings=chart.warnings)

@@ -1,0 +1,32 @@
+"""/v1/zodiacal-releasing: chapters, months and their units from a lot's sign."""
+
+from __future__ import annotations
+
+from celestial.v1 import timelords_service_pb2 as pb
+from services.timelords.natal_points import fill_period, fill_query, natal_points, query_from
+from shared.kernel.deadline import Deadline
+from shared.kernel.releasing import RANGE_CAP_YEARS, releasing
+from shared.kernel.time_lord_periods import flatten
+from shared.kernel.zodiac import SIGNS
+
+FORTUNE = "part_of_fortune"
+
+
+def compute(request: pb.ComputeZodiacalReleasingRequest, deadline: Deadline) -> pb.ComputeZodiacalReleasingResponse:
+    """Return the releasing container: the periods of levels 1 to ``max_level`` in force at
+    ``at``, or overlapping the range, walked from the released point's natal sign."""
+    chart = natal_points(request)
+    query = query_from(request, chart.birth, cap_years=RANGE_CAP_YEARS[request.max_level])
+    from_sign = chart.sign_of(getattr(request, "from"))  # "from" is a Python keyword
+    fortune_sign = chart.sign_of(FORTUNE) if FORTUNE in chart.longitudes else None
+    warnings = list(chart.warnings)
+    if fortune_sign is None:
+        warnings.append("The chart has no Lot of Fortune (it needs the Sun and the Moon among bodies), so no period is marked angular from it.")
+    periods = flatten(releasing(from_sign, fortune_sign, chart.birth.jd_ut1, request.max_level, query, deadline), query)
+    data = pb.ZodiacalReleasingData(from_sign=SIGNS[from_sign], max_level=request.max_level)
+    setattr(data, "from", getattr(request, "from"))
+    if fortune_sign is not None:
+        data.fortune_sign = SIGNS[fortune_sign]
+    fill_query(data, query)
+    data.periods.extend(fill_period(pb.ZodiacalReleasingPeriod(), p) for p in periods)
+    return pb.ComputeZodiacalReleasingResponse(data=data, warnings=warnings)

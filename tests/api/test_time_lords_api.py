@@ -1,0 +1,130 @@
+"""/v1/profections, /v1/zodiacal-releasing and /v1/firdaria (interface.md, their sections and
+Time-lord period records), rule by rule through the API."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.test_conventions_api import assert_error, balance
+
+BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}  # a day birth, Libra rising
+AT = {**BIRTH, "at": "2024-03-20T12:00:00Z"}
+RANGE = {**BIRTH, "start": "2020-01-01T00:00:00Z", "end": "2023-01-01T00:00:00Z"}
+PERIOD_FIELDS = {"level", "start", "end", "clamped_start", "clamped_end"}
+
+
+def data(api, path, credits, **params) -> dict:
+    response = api.get(path, params=params)
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["credits_used"] == credits
+    return response.json()["data"]
+
+
+def test_profections_at_an_instant_give_the_year_and_month_in_force(api):
+    found = data(api, "/v1/profections", 1, **AT)
+    assert {k: found[k] for k in ("from", "from_sign", "boundaries", "year_days", "months")} == {
+        "from": "ascendant", "from_sign": "Libra", "boundaries": "mean", "year_days": 365.2422, "months": True,
+    }
+    assert "at" in found and "start" not in found
+    year, month = found["periods"]
+    assert PERIOD_FIELDS <= set(year) and "month" not in year and month["month"] == 10
+    assert (year["age"], year["house"], year["sign"], year["lord"]) == (33, 10, "Cancer", "moon")  # 33 signs past Libra
+    assert month["sign"] == "Aries" and month["lord"] == "mars"  # nine signs further
+
+
+def test_solar_profections_cost_two_credits_and_turn_within_a_day_of_the_mean_years(api):
+    solar = data(api, "/v1/profections", 2, **AT, solar="true")
+    mean = data(api, "/v1/profections", 1, **AT)
+    assert solar["boundaries"] == "solar" and "year_days" not in solar
+    assert abs(solar["periods"][0]["start"]["jd"] - mean["periods"][0]["start"]["jd"]) < 1.0
+    assert [(p["house"], p["sign"], p["lord"]) for p in solar["periods"]] == [(p["house"], p["sign"], p["lord"]) for p in mean["periods"]]
+
+
+def test_profections_start_from_the_midheaven_a_body_or_a_lot(api):
+    for start, sign_of in (("midheaven", None), ("moon", None), ("part_of_fortune", None)):
+        found = data(api, "/v1/profections", 1, **AT, **{"from": start})
+        assert found["from"] == start and found["periods"][0]["house"] == 10
+        assert found["periods"][0]["sign"] != "" and sign_of is None
+
+
+def test_a_range_is_every_overlapping_period_clamped_where_it_is_cut(api):
+    found = data(api, "/v1/profections", 1, **RANGE, months="false")
+    periods = found["periods"]
+    assert [p["age"] for p in periods] == [29, 30, 31, 32]
+    assert periods[0]["clamped_start"] and periods[0]["start"]["datetime"] == "2020-01-01T00:00:00.000Z"
+    assert periods[-1]["clamped_end"] and not any(p["clamped_start"] for p in periods[1:])
+    assert found["start"]["datetime"] == "2020-01-01T00:00:00.000Z" and "at" not in found
+
+
+def test_periods_are_ordered_by_start_then_level(api):
+    periods = data(api, "/v1/zodiacal-releasing", 2, **RANGE, max_level=3)["periods"]
+    keys = [(p["start"]["jd"], p["level"]) for p in periods]
+    assert keys == sorted(keys) and {p["level"] for p in periods} == {1, 2, 3}
+
+
+def test_releasing_from_spirit_marks_angles_from_fortune_and_the_loosing_of_the_bond(api):
+    found = data(api, "/v1/zodiacal-releasing", 2, **BIRTH, start="1990-06-15T14:30:00Z", end="2055-01-01T00:00:00Z", max_level=2)
+    assert (found["from"], found["from_sign"], found["fortune_sign"], found["max_level"]) == ("part_of_spirit", "Capricorn", "Cancer", 2)
+    chapters = [p for p in found["periods"] if p["level"] == 1]
+    assert [c["sign"] for c in chapters] == ["Capricorn", "Aquarius", "Pisces"]
+    assert chapters[0]["angle_from_fortune"] == 7 and "angle_from_fortune" not in chapters[1]
+    loosing = [p for p in found["periods"] if p["loosing_of_bond"]]
+    assert [p["sign"] for p in loosing] == ["Cancer", "Leo"]  # opposite Capricorn (27 years) and Aquarius (30)
+
+
+def test_releasing_without_the_moon_has_no_fortune_and_says_so(api):
+    response = api.get("/v1/zodiacal-releasing", params={**AT, "from": "ascendant", "bodies": "sun,mercury"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert "fortune_sign" not in body["data"] and any("Fortune" in w for w in body["warnings"])
+    assert all("angle_from_fortune" not in p for p in body["data"]["periods"])
+
+
+def test_firdaria_give_the_major_and_sub_period_in_force_with_the_sect(api):
+    found = data(api, "/v1/firdaria", 1, **AT)
+    assert (found["is_day_chart"], found["night_order"], found["year_days"]) == (True, "nodes_last", 365.2422)
+    major, sub = found["periods"]
+    assert (major["lord"], "major_lord" not in major) == ("moon", True)  # Sun 10 + Venus 8 + Mercury 13 = 31: the Moon at 33
+    assert (sub["lord"], sub["major_lord"]) == ("jupiter", "moon")  # the third of the Moon's seven
+    night = data(api, "/v1/firdaria", 1, **AT, day_chart="false", night_order="nodes_after_mars")
+    assert night["is_day_chart"] is False and night["periods"][0]["lord"] == "mars"  # Moon 9, Saturn 11, Jupiter 12: Mars from 32 to 39
+    sidereal = data(api, "/v1/firdaria", 1, **AT, sidereal="lahiri")
+    assert sidereal["periods"] == found["periods"]
+
+
+REFUSALS = [
+    ("/v1/firdaria", {**BIRTH, "at": "1980-01-01T00:00:00Z"}, "before_birth", "at"),
+    ("/v1/profections", {**BIRTH, "at": "1980-01-01T00:00:00Z"}, "before_birth", "at"),
+    ("/v1/zodiacal-releasing", {**BIRTH, "at": "1980-01-01T00:00:00Z"}, "before_birth", "at"),
+    ("/v1/firdaria", BIRTH, "missing_parameter", "at"),
+    ("/v1/firdaria", {**BIRTH, "start": "2000-01-01T00:00:00Z"}, "missing_parameter", "end"),
+    ("/v1/firdaria", {**BIRTH, "start": "2000-01-01T00:00:00Z", "end": "1999-01-01T00:00:00Z"}, "invalid_parameter", "end"),
+    ("/v1/firdaria", {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2111-01-01T00:00:00Z"}, "range_too_long", "end"),
+    ("/v1/profections", {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2111-01-01T00:00:00Z"}, "range_too_long", "end"),
+    ("/v1/zodiacal-releasing", {**BIRTH, "start": "2000-01-01T00:00:00Z", "end": "2011-01-01T00:00:00Z", "max_level": 3}, "range_too_long", "end"),
+    ("/v1/zodiacal-releasing", {**BIRTH, "start": "2000-01-01T00:00:00Z", "end": "2001-02-01T00:00:00Z", "max_level": 4}, "range_too_long", "end"),
+    ("/v1/zodiacal-releasing", {**AT, "max_level": 5}, "invalid_parameter", "max_level"),
+    ("/v1/zodiacal-releasing", {**AT, "from": "part_of_basis"}, "invalid_parameter", "from"),
+    ("/v1/zodiacal-releasing", {**AT, "bodies": "mars"}, "invalid_parameter", "from"),
+    ("/v1/profections", {**AT, "from": "pluto", "bodies": "sun,moon"}, "invalid_parameter", "from"),
+    ("/v1/firdaria", {**AT, "day_chart": "maybe"}, "invalid_parameter", "day_chart"),
+    ("/v1/firdaria", {**AT, "bodies": "moon,mars"}, "invalid_parameter", "bodies"),
+    ("/v1/firdaria", {**AT, "night_order": "nodes_first"}, "invalid_parameter", "night_order"),
+    ("/v1/profections", {**AT, "year_days": 0}, "invalid_parameter", "year_days"),
+    ("/v1/profections", {**AT, "start": "2000-01-01T00:00:00Z", "end": "2001-01-01T00:00:00Z"}, "invalid_parameter", "at"),
+    ("/v1/firdaria", {**AT, "heliocentric": "true"}, "invalid_parameter", "heliocentric"),
+]
+
+
+@pytest.mark.parametrize(("path", "params", "code", "param"), REFUSALS, ids=[f"{p}-{c}-{q}" for p, _, c, q in REFUSALS])
+def test_each_refusal_is_a_400_naming_its_parameter_and_costs_nothing(stack, path, params, code, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get(path, params=params), 400, code, param)
+    assert balance(stack, name) == 10
+
+
+def test_a_range_beginning_before_birth_is_cut_to_birth_unflagged(api):
+    found = data(api, "/v1/firdaria", 1, **BIRTH, start="1980-01-01T00:00:00Z", end="1995-01-01T00:00:00Z")
+    assert found["start"]["jd"] == pytest.approx(found["periods"][0]["start"]["jd"])
+    assert not found["periods"][0]["clamped_start"]
