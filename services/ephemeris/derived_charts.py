@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris.chart_reply import chart_reply, place_of
+from shared.runtime.chart_reply import chart_reply, place_of
 from shared.kernel.chart import MUNDANE
 from shared.kernel.davison import great_circle_midpoint, midpoint_moment, midpoint_utc
 from shared.kernel.deadline import Deadline

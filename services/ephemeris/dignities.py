@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris.chart_extras import dignity_record
+from shared.runtime.chart_extras import dignity_record
 from shared.kernel.deadline import Deadline
 from shared.kernel.dignities import assess, dispositors, parse_rulership
 from shared.kernel.positions import CalcFlags, compute_positions

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris.chart_reply import chart_reply, place_of
+from shared.runtime.chart_reply import chart_reply, place_of
 from shared.kernel.deadline import Deadline
 from shared.runtime.wire import moment_from
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris.chart_record import aspect_record
+from shared.runtime.chart_record import aspect_record
 from shared.kernel.aspects import Point, find_aspects, parse_aspect_types
 from shared.kernel.chart import zodiacal_house
 from shared.kernel.deadline import Deadline

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris.chart_record import aspect_record, parallel_record
-from services.ephemeris.chart_reply import chart_reply, place_of
+from shared.runtime.chart_record import aspect_record, parallel_record
+from shared.runtime.chart_reply import chart_reply, place_of
 from shared.kernel.deadline import Deadline
 from shared.kernel.synastry import inter_chart
 from shared.runtime.wire import moment_from

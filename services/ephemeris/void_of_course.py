@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris.chart_record import aspect_record
+from shared.runtime.chart_record import aspect_record
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import InvalidParameter
 from shared.kernel.positions import CalcFlags, compute_positions

@@ -1,13 +1,23 @@
-"""The search service process. Its RPCs are not built yet: each answers UNIMPLEMENTED (HTTP 501)."""
+"""The search service process: each built RPC and the module that computes it.
+
+RPCs of ``SearchService`` missing here answer UNIMPLEMENTED (HTTP 501).
+"""
 
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2
+from services.search import eclipses, heliacal, ingresses, returns
 from shared.runtime.server import serve_main
 
 SERVICE = search_service_pb2.DESCRIPTOR.services_by_name["SearchService"]
 
-HANDLERS: dict = {}
+HANDLERS = {
+    "FindReturns": returns.compute,
+    "FindIngresses": ingresses.compute,
+    "FindSolarEclipses": eclipses.solar,
+    "FindLunarEclipses": eclipses.lunar,
+    "FindHeliacalEvent": heliacal.compute,
+}
 
 
 def main(argv: list[str] | None = None) -> None:

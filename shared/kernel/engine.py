@@ -423,3 +423,74 @@ def next_sun_crossing(longitude_deg: float, after_jd_ut1: float, sidereal_mode: 
         return swe.solcross_ut(target, after_jd_ut1, FLG_SWIEPH)
     with configured(sidereal_mode=sidereal_mode):
         return swe.solcross_ut(target, after_jd_ut1, FLG_SWIEPH | FLG_SIDEREAL)
+
+
+# Eclipse type bits (swephexp.h SE_ECL_*), re-exported for the eclipse searches.
+ECL_TOTAL: int = swe.ECL_TOTAL
+ECL_ANNULAR: int = swe.ECL_ANNULAR
+ECL_PARTIAL: int = swe.ECL_PARTIAL
+ECL_ANNULAR_TOTAL: int = swe.ECL_ANNULAR_TOTAL
+ECL_PENUMBRAL: int = swe.ECL_PENUMBRAL
+ECL_VISIBLE: int = swe.ECL_VISIBLE
+
+
+def solar_eclipse_global(jd_ut1: float, type_mask: int, backward: bool) -> tuple[int, tuple[float, ...]]:
+    """Return (type bits, times) of the next solar eclipse anywhere on Earth after (before)
+    ``jd_ut1`` of a type in ``type_mask`` (swe.sol_eclipse_when_glob): times[0] maximum,
+    [2] first and [3] last contact, [4] and [5] the central phase's begin and end (0 if none)."""
+    _ensure_initialised()
+    # A total, annular or hybrid eclipse is also central or not; without either bit in the
+    # mask Swiss Ephemeris finds none of them and searches on past the end of its files.
+    flags, times = swe.sol_eclipse_when_glob(jd_ut1, FLG_SWIEPH, type_mask | swe.ECL_CENTRAL | swe.ECL_NONCENTRAL, backward)
+    return flags, tuple(times)
+
+
+def solar_eclipse_local(jd_ut1: float, longitude_deg: float, latitude_deg: float, altitude_m: float, backward: bool) -> tuple[int, tuple[float, ...], tuple[float, ...]]:
+    """Return (type bits, times, attributes) of the next solar eclipse seen from a place
+    (swe.sol_eclipse_when_loc): times[0] maximum, [1]-[4] the four contacts (0 if none);
+    attributes[0] magnitude (fraction of the Sun's diameter covered), [2] obscuration."""
+    _ensure_initialised()
+    flags, times, attributes = swe.sol_eclipse_when_loc(jd_ut1, (longitude_deg, latitude_deg, altitude_m), FLG_SWIEPH, backward)
+    return flags, tuple(times), tuple(attributes)
+
+
+def lunar_eclipse_global(jd_ut1: float, type_mask: int, backward: bool) -> tuple[int, tuple[float, ...]]:
+    """Return (type bits, times) of the next lunar eclipse (swe.lun_eclipse_when): times[0]
+    maximum, [2]/[3] partial phase, [4]/[5] total phase, [6]/[7] penumbral phase (0 if none)."""
+    _ensure_initialised()
+    flags, times = swe.lun_eclipse_when(jd_ut1, FLG_SWIEPH, type_mask, backward)
+    return flags, tuple(times)
+
+
+def lunar_eclipse_local(jd_ut1: float, longitude_deg: float, latitude_deg: float, altitude_m: float, backward: bool) -> tuple[int, tuple[float, ...]]:
+    """Return (type and visibility bits, times) of the next lunar eclipse visible from a place
+    (swe.lun_eclipse_when_loc), times as :func:`lunar_eclipse_global`'s."""
+    _ensure_initialised()
+    flags, times, _ = swe.lun_eclipse_when_loc(jd_ut1, (longitude_deg, latitude_deg, altitude_m), FLG_SWIEPH, backward)
+    return flags, tuple(times)
+
+
+HELIACAL_EVENT_TYPES: dict[str, int] = {
+    "morning_first": swe.HELIACAL_RISING,
+    "evening_last": swe.HELIACAL_SETTING,
+    "evening_first": swe.EVENING_FIRST,
+    "morning_last": swe.MORNING_LAST,
+}
+
+
+def heliacal_event(
+    jd_ut1: float, body: str, event: str, place: tuple[float, float, float], atmosphere: tuple[float, float, float, float], observer: tuple[float, ...], optical: bool
+) -> tuple[float, float, float, float]:
+    """Return (event jd, arcus visionis deg, Sun altitude deg, body altitude deg) of the next
+    heliacal ``event`` of ``body`` after ``jd_ut1`` (swe.heliacal_ut, Schaefer's model of sky
+    brightness, then swe.heliacal_pheno_ut at the event). ``place`` is (east longitude, latitude,
+    metres), ``atmosphere`` (hPa, °C, % humidity, meteorological range km or 0), ``observer``
+    (age, Snellen ratio, binocular 1/0, magnification, aperture mm, transmission)."""
+    _ensure_initialised()
+    name = body.capitalize()
+    flags = FLG_SWIEPH | (swe.HELFLAG_OPTICAL_PARAMS if optical else 0)
+    kind = HELIACAL_EVENT_TYPES[event]
+    times = swe.heliacal_ut(jd_ut1, place, atmosphere, observer, name, kind, flags)
+    found = times[0]
+    phenomena = swe.heliacal_pheno_ut(found, place, atmosphere, observer, name, kind, flags)
+    return found, phenomena[7], phenomena[4], phenomena[0]

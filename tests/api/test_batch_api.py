@@ -46,7 +46,7 @@ def test_each_subrequest_is_validated_charged_and_refunded_on_its_own(stack, fun
         {"endpoint": "/v1/positions", "params": {**MOMENT, "bodies": "vulcan"}},
         {"endpoint": "/v1/nowhere", "params": {}},
         {"endpoint": "/v1/positions", "params": {}},
-        {"endpoint": "/v1/eclipses/lunar", "params": MOMENT},
+        {"endpoint": "/v1/transits", "params": {**MOMENT, "start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z"}},
     ]
     body = client.post(BATCH, json={"requests": requests}).json()
     statuses = [(r["status"], r.get("errors", [{}])[0].get("code")) for r in body["data"]["results"]]

@@ -118,7 +118,7 @@ def test_error_costs_no_credits(stack):
 def test_not_implemented_endpoint_is_501_and_costs_nothing(stack):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as c:
-        r = c.get("/v1/eclipses/lunar", params={"jd": J2000})
+        r = c.get("/v1/transits", params={"start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z", "jd": J2000})
     assert_error(r, 501, "not_implemented")
     assert balance(stack, name) == 10
 
@@ -126,8 +126,8 @@ def test_not_implemented_endpoint_is_501_and_costs_nothing(stack):
 def test_an_unbuilt_endpoint_is_501_even_to_an_account_without_credits(stack):
     name, key = stack.new_key(credits=0)
     with stack.client(key) as c:
-        r = c.get("/v1/eclipses/lunar", params={"jd": J2000})
-        batch = c.post("/v1/batch", json={"requests": [{"endpoint": "/v1/eclipses/lunar", "params": {"jd": J2000}}]})
+        r = c.get("/v1/transits", params={"start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z", "jd": J2000})
+        batch = c.post("/v1/batch", json={"requests": [{"endpoint": "/v1/transits", "params": {"start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z", "jd": J2000}}]})
     assert_error(r, 501, "not_implemented")
     assert batch.json()["data"]["results"][0]["status"] == 501
     assert balance(stack, name) == 0

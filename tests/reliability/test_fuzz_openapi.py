@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from deploy.local_stack import Stack, start_stack, stop_stack
 
-BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria)$")
+BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria|returns|ingresses|eclipses/solar|eclipses/lunar|heliacal)$")
 FOCUSED_EXAMPLES = 60
 BROAD_EXAMPLES = 4
 
@@ -141,7 +141,7 @@ def test_fuzzing_covers_every_path_the_document_lists(operations, fuzz_stack):
 
 def test_built_endpoints_never_answer_5xx(operations, fuzz_key, fuzz_stack):
     built = [op for op in operations if BUILT.match(op.path)]
-    assert len({op.path for op in built}) == 25
+    assert len({op.path for op in built}) == 30
     for operation in built:
         fuzz(operation, FOCUSED_EXAMPLES, fuzz_key, fuzz_stack.base_url)
 

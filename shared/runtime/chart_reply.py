@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from celestial.v1 import common_pb2
-from services.ephemeris.chart_extras import add_extras, chart_extras_from
-from services.ephemeris.chart_options import chart_settings_from
-from services.ephemeris.chart_record import chart_record
+from shared.runtime.chart_extras import add_extras, chart_extras_from
+from shared.runtime.chart_options import chart_settings_from
+from shared.runtime.chart_record import chart_record
 from shared.kernel.chart import Chart, ChartSettings, cast_chart
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from celestial.v1 import common_pb2
-from services.ephemeris.chart_record import aspect_record
+from shared.runtime.chart_record import aspect_record
 from shared.kernel.chart import Chart, zodiacal_house
 from shared.kernel.dignities import Dignity, assess, parse_rulership
 from shared.kernel.errors import InvalidParameter

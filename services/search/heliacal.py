@@ -1,0 +1,27 @@
+"""/v1/heliacal: the next heliacal rising, setting or visibility limit of a planet."""
+
+from __future__ import annotations
+
+from celestial.v1 import search_service_pb2 as pb
+from shared.kernel.bodies import resolve_bodies
+from shared.kernel.deadline import Deadline
+from shared.kernel.heliacal import Atmosphere, Eyes, check_event, next_heliacal_event
+from shared.kernel.positions import Observer
+from shared.kernel.timescale import iso_utc
+from shared.runtime.wire import moment_from
+
+
+def compute(request: pb.FindHeliacalEventRequest, deadline: Deadline) -> pb.FindHeliacalEventResponse:
+    """Return the event's time with the arcus visionis and the altitudes of the Sun and the body then."""
+    moment = moment_from(request)
+    (body,) = resolve_bodies([request.body], param="body")[:1]
+    check_event(body, request.event)
+    atmosphere = Atmosphere(request.pressure_mbar, request.temp_celsius, request.humidity_pct, request.visibility_range_km)
+    eyes = Eyes(request.age_years, request.snellen_ratio, request.binoculars, request.telescope_aperture_cm, request.telescope_magnification)
+    found = next_heliacal_event(moment.jd_ut1, body, request.event, Observer(request.lat, request.lon, request.alt), atmosphere, eyes)
+    return pb.FindHeliacalEventResponse(
+        data=pb.HeliacalRecord(
+            body=body, event=request.event, event_jd=found.jd, event_datetime=iso_utc(found.jd),
+            visibility_arc_deg=found.visibility_arc_deg, sun_altitude=found.sun_altitude, object_altitude=found.object_altitude,
+        )
+    )

@@ -1,0 +1,99 @@
+"""The search over time every scan builds on, on Skyfield's model (``find_discrete``): sample a
+function of time on a grid whose step suits it, bracket what changes between samples, then
+refine each bracket.
+
+The functions searched here come with their rate of change (a longitude and its speed), so
+each grid step is first cut at the function's turning points (a planet's station, where its
+speed changes sign): between two turning points a function is monotonic, has at most one
+root, and a root is never missed however close two roots lie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from shared.kernel.deadline import Deadline
+
+#: A function of time (UT1 Julian Day) returning (value, rate of change per day).
+RatedFunction = Callable[[float], tuple[float, float]]
+
+# Refinement stops when the bracket is this narrow: 1e-6 day is 0.09 s, inside the 1 s the
+# scans promise.
+TIME_TOLERANCE_DAYS = 1e-6
+# A step across which the value jumps by more than this is a wrap of an angle (a longitude
+# passing 0°, a signed difference passing ±180°), not a root.
+WRAP_JUMP = 180.0
+_MAX_ITERATIONS = 100
+
+
+@dataclass(frozen=True)
+class Root:
+    """A root at ``jd`` (UT1) where the value rises through zero (``rising``) or falls through it."""
+
+    jd: float
+    rising: bool
+
+
+def _bisect(f: Callable[[float], float], a: float, b: float, fa: float) -> float:
+    """Return where ``f`` changes sign in [a, b] (f(a) = fa), to TIME_TOLERANCE_DAYS."""
+    for _ in range(_MAX_ITERATIONS):
+        if b - a <= TIME_TOLERANCE_DAYS:
+            break
+        middle = 0.5 * (a + b)
+        fm = f(middle)
+        if (fm < 0.0) == (fa < 0.0):
+            a, fa = middle, fm
+        else:
+            b = middle
+    return 0.5 * (a + b)
+
+
+def _refine(f: RatedFunction, a: float, b: float, fa: float, fb: float) -> float:
+    """Return the root of a monotonic ``f`` bracketed by [a, b] (values fa, fb of opposite
+    signs): Newton steps with the exact rate from the linearly interpolated start, kept inside
+    the shrinking bracket (bisection when a step would leave it)."""
+    t = a + (b - a) * fa / (fa - fb)
+    for _ in range(_MAX_ITERATIONS):
+        value, rate = f(t)
+        if value == 0.0:
+            return t
+        if (value < 0.0) == (fa < 0.0):
+            a, fa = t, value
+        else:
+            b = t
+        following = t - value / rate if rate else 0.5 * (a + b)
+        if not a < following < b:
+            following = 0.5 * (a + b)
+        if abs(following - t) <= TIME_TOLERANCE_DAYS or b - a <= TIME_TOLERANCE_DAYS:
+            return following
+        t = following
+    return t
+
+
+def find_roots(f: RatedFunction, start_jd: float, end_jd: float, step_days: float, deadline: Deadline) -> list[Root]:
+    """Return the roots of ``f`` in [start_jd, end_jd), in time order.
+
+    ``step_days`` must be shorter than the time ``f`` takes to change by WRAP_JUMP, so that
+    a wrap of an angle is told from a root. Each step is cut at the turning points of ``f``
+    (its rate changing sign), found by bisection on the rate.
+    """
+    roots: list[Root] = []
+    t0 = start_jd
+    v0, r0 = f(t0)
+    while t0 < end_jd:
+        deadline.check()
+        t1 = min(t0 + step_days, end_jd)
+        v1, r1 = f(t1)
+        pieces = [(t0, v0, t1, v1)]
+        if (r0 < 0.0) != (r1 < 0.0):
+            turn = _bisect(lambda t: f(t)[1], t0, t1, r0)
+            vt, _ = f(turn)
+            pieces = [(t0, v0, turn, vt), (turn, vt, t1, v1)]
+        for a, va, b, vb in pieces:
+            if abs(vb - va) > WRAP_JUMP:
+                continue
+            if (va < 0.0) != (vb < 0.0):
+                roots.append(Root(_refine(f, a, b, va, vb), vb > va))
+        t0, v0, r0 = t1, v1, r1
+    return [root for root in roots if root.jd < end_jd]

@@ -1,0 +1,181 @@
+"""The searches over time: the generic root search, crossings (ingresses and returns) against
+Skyfield (DE421), eclipses against NASA's canon, heliacal events against their definition."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from skyfield import almanac
+from skyfield.framelib import ecliptic_frame
+from skyfield.searchlib import find_discrete
+
+from shared.kernel.ayanamshas import parse_ayanamsha
+from shared.kernel.crossings import crossings
+from shared.kernel.deadline import Deadline
+from shared.kernel.eclipses import lunar_eclipses, solar_eclipses
+from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent
+from shared.kernel.heliacal import Atmosphere, Eyes, check_event, next_heliacal_event
+from shared.kernel.positions import CalcFlags, Observer, compute_positions
+from shared.kernel.search import find_roots
+from shared.kernel.timescale import Moment
+from tests.unit import nasa_eclipses
+from tests.unit.skyfield_reference import DE421_TARGETS, de421, timescale
+
+NEVER = Deadline.never()
+SECONDS_PER_DAY = 86400.0
+
+
+# --- the generic search -------------------------------------------------------------------
+
+
+def test_two_roots_closer_than_a_step_around_a_turning_point_are_both_found():
+    # f(t) = (t - 5)^2 - 1e-4: two roots 0.02 days apart, inside one 2-day step.
+    found = find_roots(lambda t: ((t - 5.0) ** 2 - 1e-4, 2.0 * (t - 5.0)), 0.0, 10.0, 2.0, NEVER)
+    assert [round(r.jd, 6) for r in found] == [4.99, 5.01]
+    assert [r.rising for r in found] == [False, True]
+
+
+def test_a_wrapping_angle_is_not_a_root():
+    # An angle offset rising 40° a day: zero at t = 0.25, then a wrap from +170 to -190 at
+    # t = 4.5 that is no root; the next zero would be at t = 9.25, past the end.
+    found = find_roots(lambda t: ((40.0 * t + 180.0) % 360.0 - 180.0 - 10.0, 40.0), 0.0, 8.0, 1.0, NEVER)
+    assert [round(r.jd, 6) for r in found] == [0.25] and found[0].rising
+
+
+# --- crossings against Skyfield --------------------------------------------------------------
+
+# Swiss Ephemeris (DE431) and DE421 agree on the Sun's longitude to a few milliarcseconds,
+# which the Sun crosses in well under a second; the issue's bound is 10 s.
+CROSSING_TOLERANCE_S = 10.0
+
+
+@pytest.mark.parametrize("year", [1950, 2000, 2024, 2040])
+def test_the_seasons_match_skyfields_equinoxes_and_solstices(year):
+    ts = timescale()
+    times, kinds = almanac.find_discrete(ts.utc(year, 1, 1), ts.utc(year, 12, 31), almanac.seasons(de421()))
+    for reference, kind in zip(times, kinds):
+        (found,) = crossings("sun", 90.0 * kind, reference.ut1 - 3.0, 1, NEVER)
+        assert abs(found.jd - reference.ut1) * SECONDS_PER_DAY < CROSSING_TOLERANCE_S
+        assert found.direct
+
+
+def skyfield_sign_ingresses(body: str, start_year: int, end_year: int):
+    ts, ephemeris = timescale(), de421()
+    earth, target = ephemeris["earth"], ephemeris[DE421_TARGETS[body]]
+
+    def sign(t):
+        _, lon, _ = earth.at(t).observe(target).apparent().frame_latlon(ecliptic_frame)
+        return (lon.degrees // 30.0).astype(int)
+
+    sign.step_days = 1.0
+    return find_discrete(ts.utc(start_year, 1, 1), ts.utc(end_year, 1, 1), sign)
+
+
+@pytest.mark.parametrize("body", ["mercury", "mars", "jupiter"])
+def test_every_sign_ingress_retrograde_ones_included_matches_skyfield(body):
+    times, signs = skyfield_sign_ingresses(body, 2024, 2027)
+    assert len(times) >= 3
+    previous = None
+    for reference, new_sign in zip(times, signs):
+        # The boundary crossed: the start of the new sign moving direct, its end moving retrograde.
+        start = compute_positions(Moment.from_jd_ut1(reference.ut1 - 2.0), [body], CalcFlags()).records[0].longitude
+        boundary = 30.0 * new_sign if (previous is None or (new_sign - previous) % 12 == 1) else 30.0 * ((new_sign + 1) % 12)
+        (found,) = crossings(body, boundary, reference.ut1 - 1.0, 1, NEVER)
+        assert abs(found.jd - reference.ut1) * SECONDS_PER_DAY < CROSSING_TOLERANCE_S, (body, reference.utc_iso(), start)
+        previous = new_sign
+
+
+def test_a_retrograde_loop_crosses_a_longitude_three_times_in_order():
+    # Mercury stationed retrograde at 27°13' Aries on 1 April 2024 and direct at 15°58' Aries
+    # on 25 April (published almanacs): 27° Aries is crossed before the first station, again
+    # between the stations, and a third time after the second.
+    found = crossings("mercury", 27.0, Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1, 3, NEVER)
+    assert [c.direct for c in found] == [True, False, True]
+    first_station, second_station = (Moment.from_iso(f"2024-04-{day}T00:00:00Z").jd_ut1 for day in ("01", "25"))
+    assert found[0].jd < first_station < found[1].jd < second_station < found[2].jd
+
+
+def test_a_backward_search_returns_the_latest_first():
+    start = Moment.from_iso("2024-06-01T00:00:00Z").jd_ut1
+    found = crossings("sun", 0.0, start, 2, NEVER, backward=True)
+    assert found[0].jd > found[1].jd and found[0].jd < start
+    assert abs(found[0].jd - Moment.from_iso("2024-03-20T03:06:00Z").jd_ut1) < 1.0 / 24
+
+
+def test_a_sidereal_return_reaches_the_sidereal_longitude():
+    lahiri = parse_ayanamsha("lahiri")
+    (found,) = crossings("sun", 60.0, Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, 1, NEVER, ayanamsha=lahiri)
+    record = compute_positions(Moment.from_jd_ut1(found.jd), ["sun"], CalcFlags(sidereal=lahiri)).records[0]
+    assert abs(record.longitude - 60.0) < 1e-5
+
+
+# --- eclipses against NASA's canon ---------------------------------------------------------
+
+# Maxima within 30 s of the canon's (the issue's bound): the two use different lunar
+# ephemerides and limb corrections; Swiss Ephemeris's Delta T turns our UT into TD.
+ECLIPSE_TOLERANCE_S = 30.0
+
+
+def canon_jd_tt(date: str, clock: str) -> float:
+    year, month, day = map(int, date.split("-"))
+    hour, minute, second = map(int, clock.split(":"))
+    return timescale().tt(year, month, day, hour, minute, second).tt
+
+
+@pytest.mark.parametrize(("kind", "catalogue", "search"), [("solar", nasa_eclipses.SOLAR, solar_eclipses), ("lunar", nasa_eclipses.LUNAR, lunar_eclipses)])
+def test_every_eclipse_of_2021_to_2032_has_the_canons_type_and_maximum(kind, catalogue, search):
+    types = ["total", "annular", "partial", "annular_total"] if kind == "solar" else ["total", "partial", "penumbral"]
+    found = search(Moment.from_iso("2021-01-01T00:00:00Z").jd_ut1, types, len(catalogue), NEVER)
+    for eclipse, (date, clock, expected_type) in zip(found, catalogue):
+        assert eclipse.eclipse_type == expected_type, date
+        ours_tt = Moment.from_jd_ut1(eclipse.maximum).jd_tt
+        assert abs(ours_tt - canon_jd_tt(date, clock)) * SECONDS_PER_DAY < ECLIPSE_TOLERANCE_S, date
+
+
+def test_a_type_filter_and_a_backward_search_keep_to_the_canon():
+    totals = solar_eclipses(Moment.from_iso("2033-01-01T00:00:00Z").jd_ut1, ["total"], 2, NEVER, backward=True)
+    canon = [(d, c) for d, c, t in nasa_eclipses.SOLAR if t == "total"][-2:][::-1]
+    assert [e.eclipse_type for e in totals] == ["total", "total"]
+    for eclipse, (date, clock) in zip(totals, canon):
+        assert abs(Moment.from_jd_ut1(eclipse.maximum).jd_tt - canon_jd_tt(date, clock)) * SECONDS_PER_DAY < ECLIPSE_TOLERANCE_S
+
+
+def test_a_local_solar_eclipse_has_contacts_in_order_magnitude_and_obscuration():
+    dallas = Observer(32.78, -96.8, 0.0)
+    (eclipse,) = solar_eclipses(Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, ["total", "annular", "partial", "annular_total"], 1, NEVER, place=dallas)
+    assert eclipse.eclipse_type == "total" and eclipse.magnitude > 1.0 and eclipse.obscuration == 1.0
+    contacts = [eclipse.first_contact, eclipse.second_contact, eclipse.maximum, eclipse.third_contact, eclipse.fourth_contact]
+    assert contacts == sorted(contacts)
+    assert 3.5 * 60 < (eclipse.third_contact - eclipse.second_contact) * SECONDS_PER_DAY < 4.0 * 60  # about 3 min 50 s of totality in Dallas
+
+
+def test_lunar_visibility_follows_the_moon_above_the_horizon():
+    # The total lunar eclipse of 2025-09-07 (18:12 TD) was seen from Asia and Europe, not from the Americas.
+    start = Moment.from_iso("2025-09-01T00:00:00Z").jd_ut1
+    (delhi,) = lunar_eclipses(start, ["total"], 1, NEVER, place=Observer(28.6, 77.2, 0.0))
+    (chicago,) = lunar_eclipses(start, ["total"], 1, NEVER, place=Observer(41.9, -87.6, 0.0))
+    assert delhi.visible is True and chicago.visible is False
+
+
+# --- heliacal events -------------------------------------------------------------------------
+
+
+def test_heliacal_rules_refuse_acronychal_events_and_inferior_only_events_for_outer_planets():
+    with pytest.raises(InvalidHeliacalEvent):
+        check_event("mars", "acronychal_rising")
+    with pytest.raises(BodyNotEligible):
+        check_event("jupiter", "evening_first")
+    with pytest.raises(BodyNotEligible):
+        check_event("moon", "morning_first")
+    check_event("venus", "morning_last")
+
+
+def test_a_heliacal_rising_happens_at_dawn_with_the_planet_just_above_the_horizon():
+    cairo = Observer(30.0, 31.2, 0.0)
+    event = next_heliacal_event(Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, "venus", "morning_first", cairo, Atmosphere(), Eyes())
+    assert event.sun_altitude < 0.0 < event.object_altitude
+    assert 5.0 < event.visibility_arc_deg < 15.0
+    # Venus passed inferior conjunction on 2025-03-23: its heliacal rising follows within days.
+    assert Moment.from_iso("2025-03-23T00:00:00Z").jd_ut1 < event.jd < Moment.from_iso("2025-04-10T00:00:00Z").jd_ut1
+    assert math.isfinite(event.jd)
