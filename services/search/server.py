@@ -6,12 +6,13 @@ RPCs of ``SearchService`` missing here answer UNIMPLEMENTED (HTTP 501).
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2
-from services.search import eclipses, heliacal, ingresses, returns
+from services.search import eclipses, heliacal, ingresses, returns, transits
 from shared.runtime.server import serve_main
 
 SERVICE = search_service_pb2.DESCRIPTOR.services_by_name["SearchService"]
 
 HANDLERS = {
+    "FindTransits": transits.compute,
     "FindReturns": returns.compute,
     "FindIngresses": ingresses.compute,
     "FindSolarEclipses": eclipses.solar,

@@ -35,7 +35,7 @@ class Root:
     rising: bool
 
 
-def _bisect(f: Callable[[float], float], a: float, b: float, fa: float) -> float:
+def bisect_sign_change(f: Callable[[float], float], a: float, b: float, fa: float) -> float:
     """Return where ``f`` changes sign in [a, b] (f(a) = fa), to TIME_TOLERANCE_DAYS."""
     for _ in range(_MAX_ITERATIONS):
         if b - a <= TIME_TOLERANCE_DAYS:
@@ -49,7 +49,7 @@ def _bisect(f: Callable[[float], float], a: float, b: float, fa: float) -> float
     return 0.5 * (a + b)
 
 
-def _refine(f: RatedFunction, a: float, b: float, fa: float, fb: float) -> float:
+def refine_root(f: RatedFunction, a: float, b: float, fa: float, fb: float) -> float:
     """Return the root of a monotonic ``f`` bracketed by [a, b] (values fa, fb of opposite
     signs): Newton steps with the exact rate from the linearly interpolated start, kept inside
     the shrinking bracket (bisection when a step would leave it)."""
@@ -87,13 +87,13 @@ def find_roots(f: RatedFunction, start_jd: float, end_jd: float, step_days: floa
         v1, r1 = f(t1)
         pieces = [(t0, v0, t1, v1)]
         if (r0 < 0.0) != (r1 < 0.0):
-            turn = _bisect(lambda t: f(t)[1], t0, t1, r0)
+            turn = bisect_sign_change(lambda t: f(t)[1], t0, t1, r0)
             vt, _ = f(turn)
             pieces = [(t0, v0, turn, vt), (turn, vt, t1, v1)]
         for a, va, b, vb in pieces:
             if abs(vb - va) > WRAP_JUMP:
                 continue
             if (va < 0.0) != (vb < 0.0):
-                roots.append(Root(_refine(f, a, b, va, vb), vb > va))
+                roots.append(Root(refine_root(f, a, b, va, vb), vb > va))
         t0, v0, r0 = t1, v1, r1
     return [root for root in roots if root.jd < end_jd]

@@ -81,13 +81,14 @@ class AppStack:
         return httpx.Client(transport=self._transport, base_url=self.base_url, headers=headers, timeout=60)
 
 
-def start_app_stack(tmp: Path, extra_env: dict[str, str] | None = None) -> AppStack:
-    """Start the gateway app (its lifespan) on a store in ``tmp`` with in-process services."""
+def start_app_stack(tmp: Path, extra_env: dict[str, str] | None = None, pools: dict | None = None) -> AppStack:
+    """Start the gateway app (its lifespan) on a store in ``tmp`` with in-process services
+    (``pools`` in place of the services' own, e.g. one from an older release)."""
     env = {key: value for key, value in os.environ.items() if key != "CELESTIAL_NATS_URL"}
     env.update({"CELESTIAL_DATA_DIR": str(tmp / "data"), **(extra_env or {})})
     settings = load_settings(env)
     log_path = _log_path(tmp, settings)
-    app = create_app(settings, pools=in_process_pools())
+    app = create_app(settings, pools=pools or in_process_pools())
     running = contextlib.ExitStack()
     portal = running.enter_context(anyio.from_thread.start_blocking_portal())
     running.enter_context(portal.wrap_async_context_manager(app.router.lifespan_context(app)))

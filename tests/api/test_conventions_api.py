@@ -9,6 +9,9 @@ from datetime import datetime, timedelta, timezone
 import httpx
 import pytest
 
+from tests.api.in_process_pool import InProcessPool, in_process_pools
+from tests.api.in_process_stack import start_app_stack, stop_app_stack
+
 J2000 = 2451545.0
 POSITIONS = "/v1/positions"
 
@@ -115,22 +118,33 @@ def test_error_costs_no_credits(stack):
     assert balance(stack, name) == 10
 
 
-def test_not_implemented_endpoint_is_501_and_costs_nothing(stack):
-    name, key = stack.new_key(credits=10)
-    with stack.client(key) as c:
-        r = c.get("/v1/transits", params={"start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z", "jd": J2000})
+TRANSITS = {"start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z", "jd": J2000}
+
+
+@pytest.fixture(scope="module")
+def older_stack(tmp_path_factory):
+    """The gateway with a search service from an older release: it implements none of its RPCs."""
+    running = start_app_stack(tmp_path_factory.mktemp("older"), pools={**in_process_pools(), "search": InProcessPool("search", {})})
+    yield running
+    stop_app_stack(running)
+
+
+def test_not_implemented_endpoint_is_501_and_costs_nothing(older_stack):
+    name, key = older_stack.new_key(credits=10)
+    with older_stack.client(key) as c:
+        r = c.get("/v1/transits", params=TRANSITS)
     assert_error(r, 501, "not_implemented")
-    assert balance(stack, name) == 10
+    assert balance(older_stack, name) == 10
 
 
-def test_an_unbuilt_endpoint_is_501_even_to_an_account_without_credits(stack):
-    name, key = stack.new_key(credits=0)
-    with stack.client(key) as c:
-        r = c.get("/v1/transits", params={"start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z", "jd": J2000})
-        batch = c.post("/v1/batch", json={"requests": [{"endpoint": "/v1/transits", "params": {"start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z", "jd": J2000}}]})
+def test_an_unbuilt_endpoint_is_501_even_to_an_account_without_credits(older_stack):
+    name, key = older_stack.new_key(credits=0)
+    with older_stack.client(key) as c:
+        r = c.get("/v1/transits", params=TRANSITS)
+        batch = c.post("/v1/batch", json={"requests": [{"endpoint": "/v1/transits", "params": TRANSITS}]})
     assert_error(r, 501, "not_implemented")
     assert batch.json()["data"]["results"][0]["status"] == 501
-    assert balance(stack, name) == 0
+    assert balance(older_stack, name) == 0
 
 
 def test_replaying_a_request_id_is_charged_every_time(stack):

@@ -8,9 +8,14 @@ ephemeris processes, and the SQLite store the admin CLI (another process) writes
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
+import httpx
 import pytest
 
+from deploy.local_stack import free_port_block, start_gateway
+from shared.runtime.config import REPO_ROOT
 from tests.api.test_conventions_api import assert_error
 
 J2000 = 2451545.0
@@ -38,11 +43,8 @@ BUILT_REQUESTS = [
     ("/v1/heliacal", {**PLACE, "body": "mercury", "event": "evening_first"}),
 ]
 
-#: Valid requests to endpoints not built yet (UNIMPLEMENTED from the process); each leaves
-#: this list when its family lands.
-NOT_BUILT_REQUESTS = [
-    ("/v1/transits", {"jd": J2000, "start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z"}),
-]
+#: A valid request to an RPC the older release's search process (below) does not implement.
+UNIMPLEMENTED_REQUEST = ("/v1/transits", {"jd": J2000, "start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z"})
 
 
 def balance(stack, name: str) -> int:
@@ -75,12 +77,31 @@ def test_an_error_raised_in_a_service_process_reaches_the_client_with_its_code_a
     assert balance(stack, name) == 10
 
 
-@pytest.mark.parametrize(("path", "params"), NOT_BUILT_REQUESTS, ids=[path for path, _ in NOT_BUILT_REQUESTS])
-def test_an_rpc_no_process_implements_is_501_and_costs_nothing(stack, path, params):
+@pytest.fixture(scope="module")
+def older_gateway(stack):
+    """A gateway whose search pool is one process of an older release that implements none of
+    the search RPCs (it answers UNIMPLEMENTED), beside the stack's own processes."""
+    port = free_port_block(1)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.e2e.unimplementing_service", "search", "--port", str(port)], cwd=REPO_ROOT, env=stack.env,
+    )
+    gateway = start_gateway(stack, {"CELESTIAL_SEARCH_ADDRESSES": f"127.0.0.1:{port}"})
+    yield gateway
+    gateway.stop()
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def older_client(gateway, key: str) -> httpx.Client:
+    return httpx.Client(base_url=gateway.base_url, headers={"Authorization": f"Bearer {key}"}, timeout=60)
+
+
+def test_an_rpc_no_process_implements_is_501_and_costs_nothing(stack, older_gateway):
+    path, params = UNIMPLEMENTED_REQUEST
     name, key = stack.new_key(credits=10)
-    with stack.client(stack.new_key(credits=0)[1]) as empty:
+    with older_client(older_gateway, stack.new_key(credits=0)[1]) as empty:
         assert_error(empty.get(path, params=params), 501, "not_implemented")  # not 402
-    with stack.client(key) as client:
+    with older_client(older_gateway, key) as client:
         response = client.get(path, params=params)
     assert_error(response, 501, "not_implemented")
     assert balance(stack, name) == 10
@@ -110,11 +131,11 @@ def test_readiness_lists_every_service_pool_ready(stack):
     assert response.json() == {"status": "ready", "services": dict.fromkeys(("ephemeris", "timelords", "search", "astrocartography"), "ready")}
 
 
-def test_a_call_to_an_unbuilt_endpoint_logs_no_error_and_no_traceback(stack):
+def test_a_call_to_an_unbuilt_endpoint_logs_no_error_and_no_traceback(stack, older_gateway):
     _name, key = stack.new_key(credits=10)
-    with stack.client(key) as client:
+    with older_client(older_gateway, key) as client:
         for _ in range(3):
-            assert client.get(*NOT_BUILT_REQUESTS[0][:1], params=NOT_BUILT_REQUESTS[0][1]).status_code == 501
-    lines = [json.loads(line) for line in stack.log_path.read_text().splitlines() if line.startswith("{")]
+            assert client.get(UNIMPLEMENTED_REQUEST[0], params=UNIMPLEMENTED_REQUEST[1]).status_code == 501
+    lines = [json.loads(line) for line in older_gateway.log_path.read_text().splitlines() if line.startswith("{")]
     assert any(line.get("status") == 501 for line in lines), "the 501s were logged at all"
     assert not [line for line in lines if line.get("level") in ("error", "critical") or "exception" in line]

@@ -1,0 +1,196 @@
+"""Transit scans: every window in which a moving body stands within orb of an aspect to a
+natal point or to another moving body, with the moments the aspect perfects.
+
+How it is found. Each moving body is sampled once on a grid (a day, or half a day with the
+true node); for every pair the grid is cut at the pair's turning points (where the relative
+motion changes sign: a station), so that between two samples the distance to an aspect is
+monotonic. The distance's crossings of -orb, 0 and +orb then show as sign changes between
+samples (numpy, every target and aspect at once), and each is refined with Newton steps on
+the exact ephemeris. A window opens and closes at the ±orb crossings; its exacts are the
+zero crossings inside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from shared.kernel import engine
+from shared.kernel.aspects import ASPECT_TYPES
+from shared.kernel.deadline import Deadline
+from shared.kernel.search import TIME_TOLERANCE_DAYS, bisect_sign_change, refine_root
+
+# Sampling step, days: short enough that no pair's distance moves by 180° between samples
+# (the Moon against a retrograde Mercury: under 17°/day) and that two stations of one pair
+# never share a step (the true node wobbles through stations within days).
+GRID_STEP_DAYS = 1.0
+TRUE_NODE_GRID_STEP_DAYS = 0.25
+MOON = "moon"
+
+
+@dataclass
+class TransitEvent:
+    """One contiguous in-orb window of ``moving`` to ``target`` by ``aspect``: ``enter`` and
+    ``leave`` (UT1 JD; the range's ends when clamped) and the ``exacts`` inside it, ascending."""
+
+    moving: str
+    aspect: str
+    target: str
+    enter: float
+    leave: float
+    exacts: list[float] = field(default_factory=list)
+    clamped_start: bool = False
+    clamped_end: bool = False
+
+
+def _configurations(aspects: Sequence[str]) -> list[tuple[str, float]]:
+    """Return (aspect, signed angle) for each aspect: both sides of the circle, once for 0° and 180°."""
+    out = []
+    for name in aspects:
+        angle = ASPECT_TYPES[name].angle_deg
+        out += [(name, angle)] if angle in (0.0, 180.0) else [(name, angle), (name, -angle)]
+    return out
+
+
+def _wrap(values):
+    return (values + 180.0) % 360.0 - 180.0
+
+
+class _Body:
+    """A moving body's apparent geocentric longitude of date and speed, sampled and on demand."""
+
+    def __init__(self, name: str, times: np.ndarray, deadline: Deadline):
+        self.name = name
+        self.number = engine.BODY_NUMBERS[name]
+        samples = []
+        for t in times:
+            deadline.check()
+            samples.append(self.at(float(t)))
+        values = np.array(samples)
+        self.longitudes, self.speeds = values[:, 0], values[:, 1]
+
+    def at(self, jd: float) -> tuple[float, float]:
+        values = engine.calc_body(jd, self.number, engine.FLG_SPEED).values
+        return values[0], values[3]
+
+
+@dataclass(frozen=True)
+class _Pair:
+    moving: _Body
+    target: str
+    fixed_longitude: float | None
+    other: _Body | None
+
+    def offset(self, jd: float) -> tuple[float, float]:
+        """The moving body's longitude minus the target's (degrees, unwrapped) and its rate."""
+        lon, speed = self.moving.at(jd)
+        if self.other is None:
+            return lon - self.fixed_longitude, speed
+        other_lon, other_speed = self.other.at(jd)
+        return lon - other_lon, speed - other_speed
+
+
+def _pair_samples(pair: _Pair, times: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the pair's sample times, offsets and rates with its turning points inserted."""
+    if pair.other is None:
+        offsets, rates = pair.moving.longitudes - pair.fixed_longitude, pair.moving.speeds
+    else:
+        offsets, rates = pair.moving.longitudes - pair.other.longitudes, pair.moving.speeds - pair.other.speeds
+    turns = np.flatnonzero(np.signbit(rates[:-1]) != np.signbit(rates[1:]))
+    if turns.size == 0:
+        return times, offsets, rates
+    extra_t, extra_o, extra_r = [], [], []
+    for i in turns:
+        deadline.check()
+        turn = bisect_sign_change(lambda t: pair.offset(t)[1], float(times[i]), float(times[i + 1]), float(rates[i]))
+        value, rate = pair.offset(turn)
+        extra_t.append(turn)
+        extra_o.append(value)
+        extra_r.append(rate)
+    all_t = np.concatenate([times, extra_t])
+    order = np.argsort(all_t, kind="stable")
+    return all_t[order], np.concatenate([offsets, extra_o])[order], np.concatenate([rates, extra_r])[order]
+
+
+def _crossings(pair: _Pair, times, offsets, angle: float, level: float, deadline: Deadline) -> list[float]:
+    """Return when the pair's distance from ``angle`` crosses ``level`` (degrees), ascending."""
+    values = _wrap(offsets - angle) - level
+    brackets = np.flatnonzero((np.signbit(values[:-1]) != np.signbit(values[1:])) & (np.abs(values[1:] - values[:-1]) < 180.0))
+    found = []
+    for i in brackets:
+        deadline.check()
+
+        def function(jd: float) -> tuple[float, float]:
+            offset, rate = pair.offset(jd)
+            return float(_wrap(offset - angle) - level), rate
+
+        found.append(refine_root(function, float(times[i]), float(times[i + 1]), float(values[i]), float(values[i + 1])))
+    return found
+
+
+def _windows(pair: _Pair, aspect: str, angle: float, orb: float, times, offsets, deadline: Deadline) -> list[TransitEvent]:
+    """Return the pair's in-orb windows of one signed aspect angle over the sampled range."""
+    start, end = float(times[0]), float(times[-1])
+    edges = sorted(_crossings(pair, times, offsets, angle, orb, deadline) + _crossings(pair, times, offsets, angle, -orb, deadline))
+    exacts = _crossings(pair, times, offsets, angle, 0.0, deadline)
+    # Each ±orb crossing toggles the pair in or out of orb; one in orb at the start opens a
+    # window clamped to it, one still in orb at the end is clamped to that.
+    opened: float | None = start if abs(float(_wrap(offsets[0] - angle))) <= orb else None
+    clamped = opened is not None
+    events: list[TransitEvent] = []
+    for edge in edges:
+        if opened is None:
+            opened, clamped = edge, False
+            continue
+        events.append(TransitEvent(pair.moving.name, aspect, pair.target, opened, edge, clamped_start=clamped))
+        opened = None
+    if opened is not None:
+        events.append(TransitEvent(pair.moving.name, aspect, pair.target, opened, end, clamped_start=clamped, clamped_end=True))
+    for event in events:
+        event.exacts = [t for t in exacts if event.enter - TIME_TOLERANCE_DAYS <= t <= event.leave + TIME_TOLERANCE_DAYS]
+    return events
+
+
+def _grid(start: float, end: float, step: float) -> np.ndarray:
+    count = max(int(np.ceil((end - start) / step)), 1)
+    return np.linspace(start, end, count + 1)
+
+
+def scan(
+    start_jd: float,
+    end_jd: float,
+    moving: Sequence[str],
+    targets: Sequence[tuple[str, float | None]],
+    aspects: Sequence[str],
+    orb: float,
+    deadline: Deadline,
+) -> list[TransitEvent]:
+    """Return every in-orb window over [start_jd, end_jd] (UT1 JD) of each moving body to each
+    target, ordered by enter, then moving, then target (both in the order given).
+
+    ``targets`` are (name, fixed longitude) for natal points, or (moving body name, None) to
+    scan moving bodies against each other, each unordered pair once. Windows
+    open and close where the distance to the aspect crosses ``orb`` (degrees), clamped to the
+    range's ends, with every exact contact inside.
+    """
+    step = TRUE_NODE_GRID_STEP_DAYS if "true_node" in moving or any(n == "true_node" and l is None for n, l in targets) else GRID_STEP_DAYS
+    times = _grid(start_jd, end_jd, step)
+    bodies = {name: _Body(name, times, deadline) for name in dict.fromkeys([*moving, *(n for n, l in targets if l is None)])}
+    configurations = _configurations(aspects)
+    events: list[TransitEvent] = []
+    rank_moving = {name: i for i, name in enumerate(moving)}
+    for name in moving:
+        for target, longitude in targets:
+            # Moving bodies against each other pair once each (and never with themselves); a
+            # natal point of the same name is a real target (the Sun returning to the natal Sun).
+            if longitude is None and (target == name or rank_moving.get(target, len(moving)) < rank_moving[name]):
+                continue
+            pair = _Pair(bodies[name], target, longitude, bodies[target] if longitude is None else None)
+            pair_times, offsets, _ = _pair_samples(pair, times, deadline)
+            for aspect, angle in configurations:
+                events += _windows(pair, aspect, angle, orb, pair_times, offsets, deadline)
+    rank_target = {name: i for i, (name, _) in enumerate(targets)}
+    events.sort(key=lambda e: (e.enter, rank_moving[e.moving], rank_target[e.target]))
+    return events

@@ -1,0 +1,109 @@
+"""/v1/transits (interface.md, its section and Transit scan result), rule by rule through the API."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.test_conventions_api import assert_error, balance
+
+PATH = "/v1/transits"
+BIRTH = {"datetime": "1990-06-15T14:30:00Z"}
+YEAR = {"start": "2024-01-01T00:00:00Z", "end": "2024-12-31T00:00:00Z"}
+WEEK = {"start": "2024-03-01T00:00:00Z", "end": "2024-03-08T00:00:00Z"}
+SUN_TO_PLUTO = ["sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto"]
+
+
+def scan(api, **params) -> dict:
+    response = api.get(PATH, params=params)
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["credits_used"] == 5
+    return response.json()
+
+
+def test_a_natal_scan_reports_its_configuration_points_and_windows(api):
+    body = scan(api, **BIRTH, **YEAR, lat=51.5, lon=-0.13)
+    data = body["data"]
+    assert data["targets"] == "natal" and data["moving"] == SUN_TO_PLUTO
+    assert data["aspects"] == ["conjunction", "sextile", "square", "trine", "opposition"] and data["orb"] == 1.0
+    assert [p["body"] for p in data["points"]][-2:] == ["ascendant", "midheaven"]
+    event = data["events"][0]
+    assert set(event) == {"moving", "aspect", "target", "enter", "exacts", "leave", "clamped_start", "clamped_end"}
+    for event in data["events"]:
+        assert event["enter"]["jd"] <= event["leave"]["jd"]
+        assert all(event["enter"]["jd"] <= x["jd"] <= event["leave"]["jd"] for x in event["exacts"])
+
+
+def test_events_are_ordered_by_enter_then_moving_then_target(api):
+    data = scan(api, **BIRTH, **YEAR)["data"]
+    targets = [p["body"] for p in data["points"]]
+    keys = [(e["enter"]["jd"], data["moving"].index(e["moving"]), targets.index(e["target"])) for e in data["events"]]
+    assert keys == sorted(keys)
+
+
+def test_moon_returns_only_keeps_the_lunar_return_on_long_ranges_and_says_what_it_dropped(api):
+    body = scan(api, **BIRTH, **YEAR)
+    moon_events = [e for e in body["data"]["events"] if e["moving"] == "moon"]
+    assert moon_events and all((e["aspect"], e["target"]) == ("conjunction", "moon") for e in moon_events)
+    assert 12 <= len(moon_events) <= 14
+    assert any("returns_only" in w and "dropped" in w for w in body["warnings"])
+
+
+def test_moon_returns_only_scans_the_moon_normally_under_14_days(api):
+    body = scan(api, **BIRTH, **WEEK)
+    assert {e["target"] for e in body["data"]["events"] if e["moving"] == "moon"} - {"moon"}
+    assert "warnings" not in body
+
+
+def test_moon_exclude_drops_it_and_include_scans_it(api):
+    excluded = scan(api, **BIRTH, **WEEK, moon="exclude")["data"]
+    assert "moon" not in excluded["moving"] and not [e for e in excluded["events"] if e["moving"] == "moon"]
+    included = scan(api, **BIRTH, start="2024-01-01T00:00:00Z", end="2024-03-01T00:00:00Z", moon="include")["data"]
+    assert len({e["target"] for e in included["events"] if e["moving"] == "moon"}) > 5
+
+
+def test_mutual_scans_each_unordered_pair_once_and_lists_no_points(api):
+    data = scan(api, targets="mutual", start="2024-01-01T00:00:00Z", end="2024-07-01T00:00:00Z", moving="sun,mercury,venus,mars,jupiter")["data"]
+    assert "points" not in data
+    order = data["moving"]
+    assert data["events"] and all(order.index(e["moving"]) < order.index(e["target"]) for e in data["events"])
+
+
+def test_the_range_ends_clamp_the_windows_they_cut(api):
+    data = scan(api, **BIRTH, start="2024-01-01T00:00:00Z", end="2024-01-02T00:00:00Z", orb=10, moon="exclude")["data"]
+    assert any(e["clamped_start"] and e["enter"] == data["start"] for e in data["events"])
+    assert any(e["clamped_end"] and e["leave"] == data["end"] for e in data["events"])
+
+
+REFUSALS = [
+    ({**BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2025-01-02T00:00:01Z"}, "range_too_long", "end"),
+    ({**BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2024-07-03T00:00:00Z", "moon": "include"}, "range_too_long", "end"),
+    ({**BIRTH, "start": "2024-01-02T00:00:00Z", "end": "2024-01-01T00:00:00Z"}, "invalid_parameter", "end"),
+    ({**BIRTH, **WEEK, "sidereal": "lahiri"}, "invalid_parameter", "sidereal"),
+    ({**BIRTH, **WEEK, "heliocentric": "true"}, "invalid_parameter", "heliocentric"),
+    ({**BIRTH, **WEEK, "topocentric": "true"}, "invalid_parameter", "topocentric"),
+    ({**WEEK}, "missing_parameter", "datetime"),
+    ({**BIRTH, **WEEK, "targets": "mutual"}, "invalid_parameter", "datetime"),
+    ({**BIRTH, **WEEK, "lat": 51.5}, "missing_parameter", "lon"),
+    ({**BIRTH, **WEEK, "moving": "sun,lilith"}, "body_not_eligible", "moving"),
+    ({**BIRTH, **WEEK, "moving": "sun,vulcan"}, "body_not_found", "moving"),
+    ({**BIRTH, **WEEK, "orb": 0}, "invalid_parameter", "orb"),
+    ({**BIRTH, **WEEK, "orb": 10.5}, "invalid_parameter", "orb"),
+    ({**BIRTH, **WEEK, "aspects": "conjunction,parallel"}, "invalid_parameter", "aspects"),
+    ({**BIRTH, **WEEK, "moon": "sometimes"}, "invalid_parameter", "moon"),
+    ({**BIRTH, **WEEK, "targets": "composite"}, "invalid_parameter", "targets"),
+]
+
+
+@pytest.mark.parametrize(("params", "code", "param"), REFUSALS, ids=[f"{c}-{'-'.join(p)}"[:70] for p, c, _ in REFUSALS])
+def test_each_refusal_is_a_400_and_costs_nothing(stack, params, code, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get(PATH, params=params), 400, code, param)
+    assert balance(stack, name) == 10
+
+
+def test_fifteen_aspect_types_and_every_moving_body_are_accepted(api):
+    aspects = "conjunction,opposition,trine,square,sextile,quincunx,semi_sextile,semi_square,sesquiquadrate,quintile,bi_quintile,septile,bi_septile,tri_septile,quindecile"
+    moving = "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,mean_node,true_node,chiron,ceres,pallas,juno,vesta"
+    data = scan(api, **BIRTH, start="2024-01-01T00:00:00Z", end="2024-01-15T00:00:00Z", aspects=aspects, moving=moving, bodies="all", orb=10, moon="include")["data"]
+    assert len(data["aspects"]) == 15 and len(data["moving"]) == 17 and data["events"]
