@@ -75,6 +75,18 @@ class _Body:
         values = engine.calc_body(jd, self.number, engine.FLG_SPEED).values
         return values[0], values[3]
 
+    def with_stations(self, times: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return the samples with the body's stations inserted (found once, shared by every
+        natal target: against a fixed point the only turning points are the body's own)."""
+        if not hasattr(self, "_stations"):
+            extra = []
+            for i in np.flatnonzero(np.signbit(self.speeds[:-1]) != np.signbit(self.speeds[1:])):
+                deadline.check()
+                turn = bisect_sign_change(lambda t: self.at(t)[1], float(times[i]), float(times[i + 1]), float(self.speeds[i]))
+                extra.append((turn, *self.at(turn)))
+            self._stations = _merged(times, self.longitudes, self.speeds, extra)
+        return self._stations
+
 
 @dataclass(frozen=True)
 class _Pair:
@@ -92,26 +104,28 @@ class _Pair:
         return lon - other_lon, speed - other_speed
 
 
-def _pair_samples(pair: _Pair, times: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return the pair's sample times, offsets and rates with its turning points inserted."""
-    if pair.other is None:
-        offsets, rates = pair.moving.longitudes - pair.fixed_longitude, pair.moving.speeds
-    else:
-        offsets, rates = pair.moving.longitudes - pair.other.longitudes, pair.moving.speeds - pair.other.speeds
-    turns = np.flatnonzero(np.signbit(rates[:-1]) != np.signbit(rates[1:]))
-    if turns.size == 0:
+def _merged(times, offsets, rates, extra: list[tuple[float, float, float]]):
+    """Return the samples with ``extra`` (time, offset, rate) samples inserted in time order."""
+    if not extra:
         return times, offsets, rates
-    extra_t, extra_o, extra_r = [], [], []
-    for i in turns:
-        deadline.check()
-        turn = bisect_sign_change(lambda t: pair.offset(t)[1], float(times[i]), float(times[i + 1]), float(rates[i]))
-        value, rate = pair.offset(turn)
-        extra_t.append(turn)
-        extra_o.append(value)
-        extra_r.append(rate)
+    extra_t, extra_o, extra_r = (np.array(column) for column in zip(*extra))
     all_t = np.concatenate([times, extra_t])
     order = np.argsort(all_t, kind="stable")
     return all_t[order], np.concatenate([offsets, extra_o])[order], np.concatenate([rates, extra_r])[order]
+
+
+def _pair_samples(pair: _Pair, times: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the pair's sample times, offsets and rates with its turning points inserted."""
+    if pair.other is None:
+        body_times, longitudes, speeds = pair.moving.with_stations(times, deadline)
+        return body_times, longitudes - pair.fixed_longitude, speeds
+    offsets, rates = pair.moving.longitudes - pair.other.longitudes, pair.moving.speeds - pair.other.speeds
+    extra = []
+    for i in np.flatnonzero(np.signbit(rates[:-1]) != np.signbit(rates[1:])):
+        deadline.check()
+        turn = bisect_sign_change(lambda t: pair.offset(t)[1], float(times[i]), float(times[i + 1]), float(rates[i]))
+        extra.append((turn, *pair.offset(turn)))
+    return _merged(times, offsets, rates, extra)
 
 
 def _crossings(pair: _Pair, times, offsets, angle: float, level: float, deadline: Deadline) -> list[float]:
