@@ -1,6 +1,6 @@
 """`make bench`: run every benchmark in turn."""
 
-from bench import astrocartography, natal_chart, positions_throughput, sky, store_throughput, timelords
+from bench import astrocartography, natal_chart, positions_throughput, sky, store_throughput, timelords, transits
 
 
 def main() -> None:
@@ -10,6 +10,7 @@ def main() -> None:
     sky.main()
     astrocartography.main()
     timelords.main()
+    transits.main()
 
 
 if __name__ == "__main__":

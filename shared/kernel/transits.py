@@ -1,8 +1,9 @@
 """Transit scans: every window in which a moving body stands within orb of an aspect to a
 natal point or to another moving body, with the moments the aspect perfects.
 
-How it is found. Each moving body is sampled once on a grid (a day, or half a day with the
-true node); for every pair the grid is cut at the pair's turning points (where the relative
+How it is found. Each moving body is sampled once on a grid (its step as for crossings:
+a day for the Moon, five for the Sun, ten for Pluto; the finest of them all when bodies are
+scanned against each other); for every pair the grid is cut at the pair's turning points (where the relative
 motion changes sign: a station), so that between two samples the distance to an aspect is
 monotonic. The distance's crossings of -orb, 0 and +orb then show as sign changes between
 samples (numpy, every target and aspect at once), and each is refined with Newton steps on
@@ -19,14 +20,10 @@ import numpy as np
 
 from shared.kernel import engine
 from shared.kernel.aspects import ASPECT_TYPES
+from shared.kernel.crossings import SEARCH_STEP_DAYS
 from shared.kernel.deadline import Deadline
 from shared.kernel.search import TIME_TOLERANCE_DAYS, bisect_sign_change, refine_root
 
-# Sampling step, days: short enough that no pair's distance moves by 180° between samples
-# (the Moon against a retrograde Mercury: under 17°/day) and that two stations of one pair
-# never share a step (the true node wobbles through stations within days).
-GRID_STEP_DAYS = 1.0
-TRUE_NODE_GRID_STEP_DAYS = 0.25
 MOON = "moon"
 
 
@@ -189,9 +186,15 @@ def scan(
     open and close where the distance to the aspect crosses ``orb`` (degrees), clamped to the
     range's ends, with every exact contact inside.
     """
-    step = TRUE_NODE_GRID_STEP_DAYS if "true_node" in moving or any(n == "true_node" and l is None for n, l in targets) else GRID_STEP_DAYS
-    times = _grid(start_jd, end_jd, step)
-    bodies = {name: _Body(name, times, deadline) for name in dict.fromkeys([*moving, *(n for n, l in targets if l is None)])}
+    names = list(dict.fromkeys([*moving, *(n for n, l in targets if l is None)]))
+    if any(longitude is None for _, longitude in targets):
+        # Moving bodies against each other: one grid for all, fine enough for the fastest pair.
+        common = _grid(start_jd, end_jd, min(SEARCH_STEP_DAYS[name] for name in names))
+        grids = dict.fromkeys(names, common)
+    else:
+        # Against fixed points only a body's own motion matters: each on the grid its speed allows.
+        grids = {name: _grid(start_jd, end_jd, SEARCH_STEP_DAYS[name]) for name in names}
+    bodies = {name: _Body(name, grids[name], deadline) for name in names}
     configurations = _configurations(aspects)
     events: list[TransitEvent] = []
     rank_moving = {name: i for i, name in enumerate(moving)}
@@ -202,7 +205,7 @@ def scan(
             if longitude is None and (target == name or rank_moving.get(target, len(moving)) < rank_moving[name]):
                 continue
             pair = _Pair(bodies[name], target, longitude, bodies[target] if longitude is None else None)
-            pair_times, offsets, _ = _pair_samples(pair, times, deadline)
+            pair_times, offsets, _ = _pair_samples(pair, grids[name], deadline)
             for aspect, angle in configurations:
                 events += _windows(pair, aspect, angle, orb, pair_times, offsets, deadline)
     rank_target = {name: i for i, (name, _) in enumerate(targets)}
