@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.api.in_process_stack import start_app_stack, stop_app_stack
 from tests.api.test_conventions_api import assert_error, balance
 
 PATH = "/v1/transits"
@@ -107,3 +108,25 @@ def test_fifteen_aspect_types_and_every_moving_body_are_accepted(api):
     moving = "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,mean_node,true_node,chiron,ceres,pallas,juno,vesta"
     data = scan(api, **BIRTH, start="2024-01-01T00:00:00Z", end="2024-01-15T00:00:00Z", aspects=aspects, moving=moving, bodies="all", orb=10, moon="include")["data"]
     assert len(data["aspects"]) == 15 and len(data["moving"]) == 17 and data["events"]
+
+
+WIDEST = {
+    **BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2024-07-01T00:00:00Z", "orb": 10, "moon": "include", "bodies": "all",
+    "moving": "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,mean_node,true_node,chiron,ceres,pallas,juno,vesta",
+    "aspects": "conjunction,opposition,trine,square,sextile,quincunx,semi_sextile,semi_square,sesquiquadrate,quintile,bi_quintile,septile,bi_septile,tri_septile,quindecile",
+}
+
+
+@pytest.fixture(scope="module")
+def hurried_stack(tmp_path_factory):
+    """The gateway with a scan deadline of 50 ms, far shorter than the widest scan."""
+    running = start_app_stack(tmp_path_factory.mktemp("hurried"), {"CELESTIAL_SCAN_DEADLINE_S": "0.05"})
+    yield running
+    stop_app_stack(running)
+
+
+def test_a_scan_past_its_deadline_stops_and_is_504_deadline_exceeded_refunded(hurried_stack):
+    name, key = hurried_stack.new_key(credits=10)
+    with hurried_stack.client(key) as client:
+        assert_error(client.get(PATH, params=WIDEST), 504, "deadline_exceeded")
+    assert balance(hurried_stack, name) == 10
