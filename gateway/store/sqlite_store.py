@@ -22,12 +22,8 @@ Choices (the figures behind them: README, Performance):
   crash) may lose the last commits but never corrupts the file. ``FULL`` would add an fsync
   (milliseconds) to every paid request.
 - A paid request's hot path is ``admit_and_reserve`` (count it in its window, hold a slot,
-  debit) and, after the response, ``release``. They are group-committed
-  (:mod:`gateway.store.group_commit`): the operations of one process that reach the store in
-  the same turn of the event loop share one ``BEGIN IMMEDIATE`` transaction, each in its own
-  savepoint, and a release waits up to RELEASE_DELAY_S to ride along with the next group. The
-  commit, not the statements, was most of the cost, and grouping cuts the gateway CPU this
-  store adds per request under load.
+  debit) and, after the response, ``release``: each one ``BEGIN IMMEDIATE`` transaction of
+  its own, like every other write.
 - ``key_changes`` polls a change log (``key_changes`` table, written in the transaction of
   every key write) every 0.2 s: one indexed read, so a change reaches every gateway within
   about 0.2 s at no cost to requests.
@@ -51,7 +47,6 @@ from typing import Any, AsyncIterator, Callable, Iterable, Iterator, TypeVar
 
 from shared.kernel.errors import InsufficientCredits
 
-from gateway.store.group_commit import GroupCommitter
 from gateway.store.interfaces import (
     RATE_WINDOW_S,
     SLOT_LEASE_S,
@@ -95,9 +90,6 @@ KEY_CHANGE_POLL_S = 0.2
 #: How long key change rows are kept, in seconds: a follower suspended for longer than this
 #: is told it may have missed changes (None) instead of being replayed every one.
 KEY_CHANGE_RETENTION_S = 3600.0
-#: Seconds a released slot may wait to be written with other requests' admissions and
-#: charges (the other gateways see the slot free that much later, at most).
-RELEASE_DELAY_S = 0.01
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -251,6 +243,11 @@ def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
         raise
 
 
+def _in_transaction(conn: sqlite3.Connection, operation: Callable[..., T], *args: Any) -> T:
+    with _immediate(conn):
+        return operation(conn, *args)
+
+
 class SqliteStore:
     """The :class:`~gateway.store.interfaces.Store` on one SQLite file, shared by processes."""
 
@@ -282,10 +279,6 @@ class SqliteStore:
         # the iterator ends at once instead of at its next poll.
         self._followers: set[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = set()
         self._closed = False
-        # The hot path (admissions, charges, releases) is group-committed.
-        self._group_commit = GroupCommitter(
-            self._conn, _is_lock_error, StoreBusy, lock_wait_s=lock_wait_s, deferred_delay_s=RELEASE_DELAY_S
-        )
         self._create_schema()
 
     # --- connections ---------------------------------------------------------------------------
@@ -371,13 +364,11 @@ class SqliteStore:
 
     async def close(self) -> None:
         """Close every connection this process opened; the store is unusable afterwards."""
-        self._group_commit.flush()
         self.close_sync()
 
     def close_sync(self) -> None:
         """Close every connection this process opened (synchronous form of close)."""
         self._closed = True
-        self._group_commit.abandon(StoreError("the store is closed"))
         pid = os.getpid()
         with self._connections_lock:
             mine = [conn for owner, conn in self._connections if owner == pid]
@@ -394,6 +385,11 @@ class SqliteStore:
             checkpointer[1].join()
         for conn in mine:
             conn.close()
+
+    async def _write(self, operation: Callable[..., T], *args: Any) -> T:
+        """Return ``operation(conn, *args)`` run in a ``BEGIN IMMEDIATE`` transaction of its own
+        (committed when it returns, rolled back when it raises), retried while locked."""
+        return await self._run(_in_transaction, operation, *args)
 
     async def _run(self, operation: Callable[..., T], *args: Any) -> T:
         """Return ``operation(conn, *args)``, yielding to the loop and retrying while locked."""
@@ -689,11 +685,11 @@ class SqliteStore:
 
     async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
         require_credits(credits)
-        return await self._group_commit.run(self._debit, account_id, credits, request_id)
+        return await self._write(self._debit, account_id, credits, request_id)
 
     @classmethod
     def _debit(cls, conn, account_id: str, credits: int, request_id: str) -> int:
-        """Return the balance after the debit; runs inside a group-commit transaction.
+        """Return the balance after the debit; runs inside the caller's write transaction.
 
         Raises InsufficientCredits having written nothing, so :meth:`_admit_and_charge` may
         commit the admission it made.
@@ -795,18 +791,15 @@ class SqliteStore:
         admit more than the limit. Raises AccountNotFound when the account does not exist.
         """
         now_s = time.time() if now_s is None else now_s
-        return await self._group_commit.run(
-            self._count_and_hold, account.id, account.rate_per_minute, account.max_concurrent, slot_id, now_s
-        )
+        return await self._write(self._count_and_hold, account.id, account.rate_per_minute, account.max_concurrent, slot_id, now_s)
 
     async def admit_and_reserve(
         self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
     ) -> AdmittedCharge:
-        """Return :meth:`admit` then, when allowed, :meth:`reserve`, in one write transaction
-        (shared with the other requests of the same turn of the event loop)."""
+        """Return :meth:`admit` then, when allowed, :meth:`reserve`, in one write transaction."""
         require_credits(credits)
         now_s = time.time() if now_s is None else now_s
-        return await self._group_commit.run(
+        return await self._write(
             self._admit_and_charge, account.id, account.rate_per_minute, account.max_concurrent,
             slot_id, credits, request_id, now_s,
         )
@@ -826,7 +819,7 @@ class SqliteStore:
 
     @staticmethod
     def _count_and_hold(conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float) -> Admission:
-        """Return the admission; runs inside a group-commit transaction."""
+        """Return the admission; runs inside the caller's write transaction."""
         window_start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
         admitted = 0
         # One statement reads the window and the slots. The account's slot rows are adjacent
@@ -864,7 +857,7 @@ class SqliteStore:
 
     async def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot ``slot_id`` of the account; an unknown or freed slot is a no-op."""
-        await self._group_commit.run_deferred(self._release, account_id, slot_id)
+        await self._write(self._release, account_id, slot_id)
 
     @staticmethod
     def _release(conn, account_id: str, slot_id: str) -> None:
