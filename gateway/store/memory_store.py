@@ -15,8 +15,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import AsyncIterator, Iterable
 
+from gateway.store import rules
 from gateway.store.interfaces import (
-    RATE_WINDOW_S,
+    SLOT_LEASE_S,
     Account,
     Admission,
     AdmittedCharge,
@@ -33,7 +34,6 @@ from gateway.store.interfaces import (
     validate_new_account,
     validate_origins,
 )
-from shared.kernel.errors import InsufficientCredits
 
 
 class MemoryStore:
@@ -43,8 +43,9 @@ class MemoryStore:
         self.accounts: dict[str, Account] = {}
         self.keys: dict[str, KeyRecord] = {}
         self.charges: dict[str, int] = {}
-        self.slots: dict[str, set[str]] = {}
-        self.windows: dict[str, tuple[int, int]] = {}
+        self.refunded: set[str] = set()
+        self.slots: dict[str, dict[str, float]] = {}
+        self.windows: dict[str, rules.Window] = {}
         self._closed = asyncio.Event()
 
     async def create_account(self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50) -> Account:
@@ -91,15 +92,18 @@ class MemoryStore:
 
     async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
         account = self.accounts[account_id]
-        if account.balance < credits:
-            raise InsufficientCredits(f"This request costs {credits} credits; the balance is {account.balance}.")
-        self.accounts[account_id] = replace(account, balance=account.balance - credits)
+        if request_id in self.charges:  # a retry, not a second charge
+            return account.balance
+        balance = rules.charge(account.balance, credits)
+        self.accounts[account_id] = replace(account, balance=balance)
         self.charges[request_id] = credits
-        return account.balance - credits
+        return balance
 
     async def refund(self, account_id: str, credits: int, request_id: str) -> int:
-        if self.charges.pop(request_id, None) is not None:
-            return await self.top_up(account_id, credits)
+        due = rules.refund_due(self.charges.get(request_id), request_id in self.refunded, credits, request_id)
+        if due:
+            self.refunded.add(request_id)
+            return await self.top_up(account_id, due)
         return self.accounts[account_id].balance
 
     async def balance(self, account_id: str) -> int:
@@ -116,13 +120,13 @@ class MemoryStore:
 
     async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
         now_s = time.time() if now_s is None else now_s
-        window = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
-        start, count = self.windows.get(account.id, (window, 0))
-        if start != window:
-            start, count = window, 0
-        self.windows[account.id] = (start, count + 1)
-        self.slots.setdefault(account.id, set()).add(slot_id)
-        return Admission(True, account.rate_per_minute, account.rate_per_minute - count - 1, start + RATE_WINDOW_S)
+        slots = {slot: expires for slot, expires in self.slots.get(account.id, {}).items() if expires > now_s}
+        admission, window = rules.admit(self.windows.get(account.id), len(slots), account.rate_per_minute, account.max_concurrent, now_s)
+        if window is not None:
+            self.windows[account.id] = window
+            slots[slot_id] = now_s + SLOT_LEASE_S
+        self.slots[account.id] = slots
+        return admission
 
     async def admit_and_reserve(
         self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
@@ -130,7 +134,7 @@ class MemoryStore:
         return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
 
     async def release(self, account_id: str, slot_id: str) -> None:
-        self.slots.get(account_id, set()).discard(slot_id)
+        self.slots.get(account_id, {}).pop(slot_id, None)
 
     async def key_changes(self) -> AsyncIterator[str | None]:
         await self._closed.wait()

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import os
 import secrets
 import sqlite3
@@ -47,8 +46,8 @@ from typing import Any, AsyncIterator, Callable, Iterable, Iterator, TypeVar
 
 from shared.kernel.errors import InsufficientCredits
 
+from gateway.store import rules
 from gateway.store.interfaces import (
-    RATE_WINDOW_S,
     SLOT_LEASE_S,
     Account,
     Admission,
@@ -707,19 +706,14 @@ class SqliteStore:
         if not inserted:
             cls._ledger_row_exists(conn, account_id, request_id, "debit", credits)
             return cls._balance_of(conn, account_id)
-        # The check and the debit are one statement: no other writer can act between them.
-        debited = conn.execute(
-            "UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance",
-            (credits, account_id, credits),
-        ).fetchall()
-        if not debited:
+        # Read and write under the transaction's write lock: no other writer acts between them.
+        try:
+            balance = rules.charge(cls._balance_of(conn, account_id), credits)
+        except InsufficientCredits:
             conn.execute("DELETE FROM ledger WHERE request_id = ? AND kind = 'debit'", (request_id,))
-            balance = cls._balance_of(conn, account_id)  # raises AccountNotFound
-            raise InsufficientCredits(
-                f"This request costs {credits} credit{'s' if credits != 1 else ''};"
-                f" the balance is {balance}."
-            )
-        return debited[0][0]
+            raise
+        conn.execute("UPDATE accounts SET balance = ? WHERE id = ?", (balance, account_id))
+        return balance
 
     async def refund(self, account_id: str, credits: int, request_id: str) -> int:
         require_credits(credits)
@@ -731,20 +725,16 @@ class SqliteStore:
             debit = conn.execute(
                 "SELECT account_id, credits FROM ledger WHERE request_id = ? AND kind = 'debit'", (request_id,)
             ).fetchone()
-            if debit is None:
-                # Nothing was charged, so there is nothing to give back: a refund never mints credits.
-                return cls._balance_of(conn, account_id)
-            if debit[0] != account_id:
+            if debit is not None and debit[0] != account_id:
                 raise LedgerConflict(f"request {quoted(request_id)} was charged to another account")
-            if credits > debit[1]:
-                raise ValueError(f"cannot refund {credits} credits: request {quoted(request_id)} was charged {debit[1]}")
-            inserted = conn.execute(
-                "INSERT OR IGNORE INTO ledger (account_id, request_id, kind, credits, created_at_s)"
-                " VALUES (?, ?, 'refund', ?, ?)",
-                (account_id, request_id, credits, time.time()),
-            ).rowcount
-            if inserted:
-                conn.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (credits, account_id))
+            refunded = cls._ledger_row_exists(conn, account_id, request_id, "refund", None)
+            due = rules.refund_due(None if debit is None else debit[1], refunded, credits, request_id)
+            if due:
+                conn.execute(
+                    "INSERT INTO ledger (account_id, request_id, kind, credits, created_at_s) VALUES (?, ?, 'refund', ?, ?)",
+                    (account_id, request_id, due, time.time()),
+                )
+                conn.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (due, account_id))
             return cls._balance_of(conn, account_id)
 
     async def balance(self, account_id: str) -> int:
@@ -820,8 +810,6 @@ class SqliteStore:
     @staticmethod
     def _count_and_hold(conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float) -> Admission:
         """Return the admission; runs inside the caller's write transaction."""
-        window_start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
-        admitted = 0
         # One statement reads the window and the slots. The account's slot rows are adjacent
         # in the primary key, so this reads at most about max_concurrent rows.
         stored_start_s, stored_admitted, held, expired = conn.execute(
@@ -830,16 +818,13 @@ class SqliteStore:
             " COUNT(*), COALESCE(SUM(expires_at_s <= ?2), 0) FROM slots WHERE account_id = ?1",
             (account_id, now_s),
         ).fetchone()
-        if stored_start_s is not None and stored_start_s >= window_start_s:
-            window_start_s, admitted = stored_start_s, stored_admitted
-        reset_at_s = window_start_s + RATE_WINDOW_S
-        if admitted >= limit:
-            return Admission(False, limit, 0, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate")
+        stored = None if stored_start_s is None else rules.Window(stored_start_s, stored_admitted)
+        admission, window = rules.admit(stored, held - expired, limit, max_concurrent, now_s)
+        if window is None:
+            return admission
         # Expired slots are purged here, only when there are some.
         if expired:
             conn.execute("DELETE FROM slots WHERE account_id = ? AND expires_at_s <= ?", (account_id, now_s))
-        if held - expired >= max_concurrent:
-            return Admission(False, limit, limit - admitted, reset_at_s, 1, "concurrency")
         try:
             conn.execute(
                 "INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at_s) VALUES (?, ?, ?)",
@@ -851,9 +836,9 @@ class SqliteStore:
             "INSERT INTO rate_windows (account_id, window_start_s, admitted) VALUES (?, ?, ?)"
             " ON CONFLICT (account_id) DO UPDATE"
             " SET window_start_s = excluded.window_start_s, admitted = excluded.admitted",
-            (account_id, window_start_s, admitted + 1),
+            (account_id, window.start_s, window.admitted),
         )
-        return Admission(True, limit, limit - admitted - 1, reset_at_s)
+        return admission
 
     async def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot ``slot_id`` of the account; an unknown or freed slot is a no-op."""

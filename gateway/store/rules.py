@@ -1,0 +1,61 @@
+"""The rules of an account's credits and limits, as pure functions over its state: admit a
+request (its rate window and concurrency slots), charge it, refund it. Every store reads the
+state under its own atomicity (an SQLite transaction, one process's memory), applies these,
+and writes back what they return; no store writes the rules again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from gateway.store.interfaces import RATE_WINDOW_S, Admission, quoted
+from shared.kernel.errors import InsufficientCredits
+
+
+@dataclass(frozen=True)
+class Window:
+    """An account's rate window: the Unix second it started and the requests admitted in it."""
+
+    start_s: int
+    admitted: int
+
+
+def admit(window: Window | None, live_slots: int, rate_per_minute: int, max_concurrent: int, now_s: float) -> tuple[Admission, Window | None]:
+    """Return the admission of one more request at ``now_s`` (Unix seconds) and the window to
+    store when it is allowed (None when refused: a refused request counts for nothing and
+    holds no slot).
+
+    ``window`` is the stored one (None if none) and ``live_slots`` the slots held and not yet
+    expired. The window only moves forward: a stored window newer than ``now_s``'s (opened by
+    a gateway whose clock runs ahead) is counted into, never replaced by an older one.
+    """
+    start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
+    admitted = 0
+    if window is not None and window.start_s >= start_s:
+        start_s, admitted = window.start_s, window.admitted
+    reset_at_s = start_s + RATE_WINDOW_S
+    if admitted >= rate_per_minute:
+        return Admission(False, rate_per_minute, 0, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate"), None
+    if live_slots >= max_concurrent:
+        return Admission(False, rate_per_minute, rate_per_minute - admitted, reset_at_s, 1, "concurrency"), None
+    return Admission(True, rate_per_minute, rate_per_minute - admitted - 1, reset_at_s), Window(start_s, admitted + 1)
+
+
+def charge(balance: int, credits: int) -> int:
+    """Return the balance after debiting ``credits``; InsufficientCredits (nothing debited)
+    when the balance cannot cover them."""
+    if balance < credits:
+        raise InsufficientCredits(f"This request costs {credits} credit{'s' if credits != 1 else ''}; the balance is {balance}.")
+    return balance - credits
+
+
+def refund_due(charged: int | None, already_refunded: bool, credits: int, request_id: str) -> int:
+    """Return the credits a refund of ``request_id`` gives back: ``credits`` once, and nothing
+    for a request never charged (a refund never mints credits) or refunded before. More than
+    was charged is a ValueError."""
+    if charged is None or already_refunded:
+        return 0
+    if credits > charged:
+        raise ValueError(f"cannot refund {credits} credits: request {quoted(request_id)} was charged {charged}")
+    return credits
