@@ -1,6 +1,6 @@
 """Requests per second of a credit-charged endpoint through the gateway with each key and credit
 store: the NATS JetStream store, the embedded SQLite store, and an in-memory stub (the
-reference: the same gateway with a store that costs nothing). Goal: NATS >= 70% of the stub.
+reference: the same gateway with a store that costs nothing). Goal: NATS >= 60% of the stub.
 
 All three gateways run side by side on the same service processes and are measured by the same
 client in interleaved rounds, so the ratios compare the stores alone.
@@ -119,7 +119,7 @@ def main() -> None:
         for label, result in (("stub  ", stub), ("sqlite", sqlite), ("nats  ", on_nats)):
             ratio = result.rps / stub.rps if stub.rps else float("nan")
             print(f"  {label} {result.rps:8.0f} req/s  p50 {result.p50_ms:6.2f} ms  p99 {result.p99_ms:6.2f} ms  errors {result.errors}  ratio to stub {ratio:.2f}")
-    print("  goal: nats >= 0.70 of stub")
+    print("  goal: nats >= 0.60 of stub (issue 16: simplicity and the guarantees first)")
 
 
 if __name__ == "__main__":

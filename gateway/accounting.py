@@ -14,7 +14,7 @@ import time
 import structlog
 
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
-from gateway.store.interfaces import Account, Admission, AdmittedCharge, Store
+from gateway.store.interfaces import Account, Admission, AdmittedCharge, CreditLedger, Limiter, StoreOutcomeUnknown
 from shared.kernel.errors import RateLimitExceeded
 
 log = structlog.get_logger("celestial.gateway")
@@ -50,8 +50,9 @@ def refusal(admission: Admission) -> RateLimitExceeded:
 class Accounting:
     """Admission, charges and refunds of one gateway process against the shared store."""
 
-    def __init__(self, store: Store):
-        self.store = store
+    def __init__(self, ledger: CreditLedger, limiter: Limiter):
+        self.ledger = ledger
+        self.limiter = limiter
         self._background: set[asyncio.Task] = set()
 
     async def admit(self, account: Account, slot_id: str) -> Admission:
@@ -59,7 +60,7 @@ class Accounting:
 
         Raises the store's own errors when it is unreachable.
         """
-        return await self.store.admit(account, slot_id, time.time())
+        return await self.limiter.admit(account, slot_id, time.time())
 
     def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot without making the response wait for the store."""
@@ -67,15 +68,24 @@ class Accounting:
 
     async def _release(self, account_id: str, slot_id: str) -> None:
         try:
-            await self.store.release(account_id, slot_id)
+            await self.limiter.release(account_id, slot_id)
         except TRANSIENT:
             pass  # the slot's lease runs out by itself (SLOT_LEASE_S)
         except Exception as error:
             log.error("release_failed", account_id=account_id, error=repr(error))
 
     async def charge(self, account_id: str, credits: int, charge_id: str) -> int:
-        """Return the balance after debiting ``credits``; 402 as InsufficientCredits."""
-        return await self.store.reserve(account_id, credits, charge_id)
+        """Return the balance after debiting ``credits``; 402 as InsufficientCredits.
+
+        When the debit reached the store but its answer was lost (503), it may have been
+        written: a refund of ``charge_id`` is then delivered in the background (it gives back
+        nothing when nothing was charged).
+        """
+        try:
+            return await self.ledger.reserve(account_id, credits, charge_id)
+        except StoreOutcomeUnknown:
+            self._spawn(self._refund_until_done(account_id, credits, charge_id))
+            raise
 
     async def admit_and_charge(self, account: Account, slot_id: str, credits: int, charge_id: str) -> AdmittedCharge:
         """Return the admission of a request and the charge it allowed (one store step).
@@ -83,7 +93,11 @@ class Accounting:
         Refusals (429, 402) come back in the result, so the caller can set the rate-limit
         headers first; an unreachable store raises its own errors.
         """
-        return await self.store.admit_and_reserve(account, slot_id, credits, charge_id)
+        try:
+            return await self.limiter.admit_and_reserve(account, slot_id, credits, charge_id)
+        except StoreOutcomeUnknown:
+            self._spawn(self._refund_until_done(account.id, credits, charge_id))  # as in charge()
+            raise
 
     async def refund(self, account_id: str, credits: int, charge_id: str) -> None:
         """Give back a charge; while the store is down, keep retrying in the background.
@@ -91,7 +105,7 @@ class Accounting:
         Refunds are idempotent per ``charge_id``, so a retry can never pay back twice.
         """
         try:
-            await self.store.refund(account_id, credits, charge_id)
+            await self.ledger.refund(account_id, credits, charge_id)
         except TRANSIENT:
             log.warning("refund_deferred", account_id=account_id, charge_id=charge_id, credits=credits)
             self._spawn(self._refund_until_done(account_id, credits, charge_id))
@@ -100,7 +114,7 @@ class Accounting:
         while True:
             await asyncio.sleep(REFUND_RETRY_S)
             try:
-                await self.store.refund(account_id, credits, charge_id)
+                await self.ledger.refund(account_id, credits, charge_id)
             except TRANSIENT:
                 continue
             log.info("refund_delivered", account_id=account_id, charge_id=charge_id, credits=credits)

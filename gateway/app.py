@@ -73,8 +73,8 @@ class Gateway:
     def __init__(self, settings: Settings, store: Store, endpoints: list[Endpoint], pools: Mapping[str, Pool] | None = None):
         self.settings = settings
         self.store = store
-        self.authenticator = KeyAuthenticator(store, cache_seconds=settings.key_cache_s)
-        self.accounting = Accounting(store)
+        self.authenticator = KeyAuthenticator(store, store, cache_seconds=settings.key_cache_s)
+        self.accounting = Accounting(store, store)
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
         self.pools = dict(pools) if pools is not None else {
             name: ServicePool(

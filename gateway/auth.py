@@ -21,7 +21,7 @@ import structlog
 
 from shared.kernel.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
 
-from gateway.store.interfaces import Account, KeyRecord, Store, hash_key, is_well_formed_key, quoted, utc_now
+from gateway.store.interfaces import Account, CreditLedger, KeyRecord, Keys, hash_key, is_well_formed_key, quoted, utc_now
 
 #: The one message of every 401: it does not say whether the key was unknown, expired or revoked.
 INVALID_KEY_MESSAGE = "The request does not carry a valid API key."
@@ -107,7 +107,8 @@ class KeyAuthenticator:
 
     def __init__(
         self,
-        store: Store,
+        keys: Keys,
+        accounts: CreditLedger,
         cache_seconds: float = 60.0,
         *,
         max_entries: int = 10_000,
@@ -116,7 +117,8 @@ class KeyAuthenticator:
         """``cache_seconds`` bounds how long a record (and its account's limits) is trusted
         before the store is read again: the spec's revocation propagation bound. ``clock``
         returns seconds (monotonic) and exists so tests can move time."""
-        self._store = store
+        self._keys = keys
+        self._accounts = accounts
         self._cache_seconds = cache_seconds
         self._max_entries = max_entries
         self._clock = clock
@@ -145,7 +147,7 @@ class KeyAuthenticator:
         """
         while True:
             try:
-                async for key_hash in self._store.key_changes():
+                async for key_hash in self._keys.key_changes():
                     if key_hash is None:
                         self.clear()
                     else:
@@ -166,9 +168,9 @@ class KeyAuthenticator:
             return cached[1]
         found: tuple[Account, KeyRecord] | None = None
         generation = self._generation
-        record = await self._store.find_key_by_hash(key_hash)
+        record = await self._keys.find_key_by_hash(key_hash)
         if record is not None:
-            account = await self._store.get_account(record.account_id)
+            account = await self._accounts.get_account(record.account_id)
             if account is not None:
                 found = (account, record)
         # Unknown hashes are cached too (a new key's hash cannot have been asked before it

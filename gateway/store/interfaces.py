@@ -470,6 +470,15 @@ class StoreUnavailable(StoreError):
     """
 
 
+class StoreOutcomeUnknown(StoreUnavailable):
+    """A write reached the store but its answer never came back (the connection dropped, or no
+    answer within the time limit): it may or may not have been applied.
+
+    The gateway answers 503 like any StoreUnavailable, and refunds the request's charge once
+    the store answers again (a refund of a debit never written gives nothing back).
+    """
+
+
 class StoreBusy(StoreError):
     """The store stayed locked by other writers for longer than the store's wait limit."""
 
@@ -478,25 +487,9 @@ class StoreBusy(StoreError):
 
 
 @runtime_checkable
-class Store(Protocol):
-    """Accounts, keys and credits. Every method is async; implementations are process-safe."""
-
-    async def create_account(
-        self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50
-    ) -> Account:
-        """Return a new account with an opening balance of ``credits``; names are unique
-        (case-insensitive). Raises AccountExists."""
-        ...
-
-    async def get_account(self, account: str) -> Account | None:
-        """Return the account whose id, or else whose name, is ``account``; None if none."""
-        ...
-
-    async def top_up(
-        self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up"
-    ) -> int:
-        """Return the balance after adding ``credits`` (idempotent per ``request_id``)."""
-        ...
+class Keys(Protocol):
+    """The API keys: looked up by hash on every request, their life cycle, and the feed of changes
+    that keeps every gateway's key cache honest (what ``gateway/auth.py`` and the admin API use)."""
 
     async def create_key(
         self,
@@ -532,6 +525,37 @@ class Store(Protocol):
         """Return every key of the account (id or name), oldest first. Raises AccountNotFound."""
         ...
 
+    def key_changes(self) -> AsyncIterator[str | None]:
+        """Yield, as they happen, the hash of each key that changed (created, revoked, origins
+        updated) in any process, or None when changes may have been missed (after a
+        reconnection, or when the backend cannot tell which key): the caller then forgets every
+        cached key. The iterator ends when the store is closed.
+        """
+        ...
+
+
+@runtime_checkable
+class CreditLedger(Protocol):
+    """Accounts and their credits: every change of a balance is a ledger entry named by its
+    request id (what ``gateway/accounting.py`` charges and refunds, and the admin API tops up)."""
+
+    async def create_account(
+        self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50
+    ) -> Account:
+        """Return a new account with an opening balance of ``credits``; names are unique
+        (case-insensitive). Raises AccountExists."""
+        ...
+
+    async def get_account(self, account: str) -> Account | None:
+        """Return the account whose id, or else whose name, is ``account``; None if none."""
+        ...
+
+    async def top_up(
+        self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up"
+    ) -> int:
+        """Return the balance after adding ``credits`` (idempotent per ``request_id``)."""
+        ...
+
     async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
         """Return the balance after debiting ``credits`` atomically.
 
@@ -557,6 +581,12 @@ class Store(Protocol):
     async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
         """Return ledger totals for the account from ``since`` (inclusive; default all)."""
         ...
+
+
+@runtime_checkable
+class Limiter(Protocol):
+    """Each account's rate window and concurrency slots, shared by every gateway (what
+    ``gateway/accounting.py`` admits and releases)."""
 
     async def set_limits(
         self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None
@@ -592,13 +622,11 @@ class Store(Protocol):
         """
         ...
 
-    def key_changes(self) -> AsyncIterator[str | None]:
-        """Yield, as they happen, the hash of each key that changed (created, revoked, origins
-        updated) in any process, or None when changes may have been missed (after a
-        reconnection, or when the backend cannot tell which key): the caller then forgets every
-        cached key. The iterator ends when the store is closed.
-        """
-        ...
+
+@runtime_checkable
+class Store(Keys, CreditLedger, Limiter, Protocol):
+    """The whole store a backend implements: keys, the credit ledger and the limiter. Every
+    method is async; implementations are process-safe."""
 
     async def close(self) -> None:
         """Release connections; the store is unusable afterwards."""

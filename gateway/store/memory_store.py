@@ -17,7 +17,6 @@ from typing import AsyncIterator, Iterable
 
 from gateway.store import rules
 from gateway.store.interfaces import (
-    SLOT_LEASE_S,
     Account,
     Admission,
     AdmittedCharge,
@@ -120,12 +119,11 @@ class MemoryStore:
 
     async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
         now_s = time.time() if now_s is None else now_s
-        slots = {slot: expires for slot, expires in self.slots.get(account.id, {}).items() if expires > now_s}
+        slots = rules.live_slots(self.slots.get(account.id, {}), now_s)
         admission, window = rules.admit(self.windows.get(account.id), len(slots), account.rate_per_minute, account.max_concurrent, now_s)
         if window is not None:
             self.windows[account.id] = window
-            slots[slot_id] = now_s + SLOT_LEASE_S
-        self.slots[account.id] = slots
+            self.slots[account.id] = rules.hold(slots, slot_id, now_s)
         return admission
 
     async def admit_and_reserve(
@@ -134,7 +132,7 @@ class MemoryStore:
         return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
 
     async def release(self, account_id: str, slot_id: str) -> None:
-        self.slots.get(account_id, {}).pop(slot_id, None)
+        self.slots[account_id] = rules.release(self.slots.get(account_id, {}), slot_id, time.time())
 
     async def key_changes(self) -> AsyncIterator[str | None]:
         await self._closed.wait()

@@ -1,5 +1,5 @@
 """The rules of an account's credits and limits, as pure functions over its state: admit a
-request (its rate window and concurrency slots), charge it, refund it. Every store reads the
+request (its rate window and concurrency slots), hold and release its slot, charge it, refund it. Every store reads the
 state under its own atomicity (an SQLite transaction, one process's memory), applies these,
 and writes back what they return; no store writes the rules again.
 """
@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Mapping
 
-from gateway.store.interfaces import RATE_WINDOW_S, Admission, quoted
+from gateway.store.interfaces import RATE_WINDOW_S, SLOT_LEASE_S, Admission, quoted
 from shared.kernel.errors import InsufficientCredits
 
 
@@ -40,6 +41,21 @@ def admit(window: Window | None, live_slots: int, rate_per_minute: int, max_conc
     if live_slots >= max_concurrent:
         return Admission(False, rate_per_minute, rate_per_minute - admitted, reset_at_s, 1, "concurrency"), None
     return Admission(True, rate_per_minute, rate_per_minute - admitted - 1, reset_at_s), Window(start_s, admitted + 1)
+
+
+def live_slots(slots: Mapping[str, float], now_s: float) -> dict[str, float]:
+    """Return the slots (slot id -> lease end, Unix seconds) whose lease runs past ``now_s``."""
+    return {slot: expires_s for slot, expires_s in slots.items() if expires_s > now_s}
+
+
+def hold(slots: Mapping[str, float], slot_id: str, now_s: float) -> dict[str, float]:
+    """Return the live slots with ``slot_id`` held from ``now_s`` for SLOT_LEASE_S seconds."""
+    return {**live_slots(slots, now_s), slot_id: now_s + SLOT_LEASE_S}
+
+
+def release(slots: Mapping[str, float], slot_id: str, now_s: float) -> dict[str, float]:
+    """Return the live slots without ``slot_id`` (releasing one not held changes nothing)."""
+    return {slot: expires_s for slot, expires_s in live_slots(slots, now_s).items() if slot != slot_id}
 
 
 def charge(balance: int, credits: int) -> int:

@@ -1,6 +1,6 @@
-"""The gateway's accounting against a real SQLite store that another writer holds locked:
-a store that cannot answer is a 503 that costs nothing, and a refund it could not take at
-once is delivered when it can."""
+"""The gateway's accounting against a real SQLite store that another writer holds locked, or
+whose answer is lost: a store that cannot answer is a 503 that costs nothing, and a refund it
+could not take at once is delivered when it can."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from gateway.accounting import REFUND_RETRY_S, Accounting
 from gateway.errors import as_celestial_error
-from gateway.store.interfaces import StoreBusy
+from gateway.store.interfaces import StoreBusy, StoreOutcomeUnknown
 from gateway.store.sqlite_store import SqliteStore
 from shared.kernel.errors import ServiceUnavailable
 
@@ -32,7 +32,7 @@ def test_a_store_locked_past_its_wait_limit_is_503_and_charges_nothing(tmp_path)
             holder = locked(path)
             try:
                 with pytest.raises(StoreBusy) as caught:
-                    await Accounting(store).charge(account.id, 1, "charge-1")
+                    await Accounting(store, store).charge(account.id, 1, "charge-1")
                 assert isinstance(as_celestial_error(caught.value, "request-1"), ServiceUnavailable)
             finally:
                 holder.rollback()
@@ -50,7 +50,7 @@ def test_a_refund_the_locked_store_could_not_take_is_delivered_later(tmp_path):
         store = SqliteStore(path, lock_wait_s=0.1)
         try:
             account = await store.create_account("acme", 10)
-            accounting = Accounting(store)
+            accounting = Accounting(store, store)
             assert await accounting.charge(account.id, 3, "charge-1") == 7
             holder = locked(path)
             try:
@@ -61,6 +61,47 @@ def test_a_refund_the_locked_store_could_not_take_is_delivered_later(tmp_path):
             await asyncio.sleep(REFUND_RETRY_S * 3)
             await accounting.drain()
             assert await store.balance(account.id) == 10
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+class AnswerLostStore(SqliteStore):
+    """A store whose first debit is written but its answer lost, as a dropped connection does."""
+
+    lost = False
+
+    def _answer(self, answer):
+        if not self.lost:
+            self.lost = True
+            raise StoreOutcomeUnknown("the answer was lost")
+        return answer
+
+    async def reserve(self, account_id, credits, request_id):
+        return self._answer(await super().reserve(account_id, credits, request_id))
+
+    async def admit_and_reserve(self, account, slot_id, credits, request_id, now_s=None):
+        return self._answer(await super().admit_and_reserve(account, slot_id, credits, request_id, now_s))
+
+
+@pytest.mark.parametrize("step", ["charge", "admit_and_charge"])
+def test_a_charge_whose_answer_was_lost_is_a_503_and_refunded_once_the_store_answers(tmp_path, step):
+    async def scenario() -> None:
+        store = AnswerLostStore(tmp_path / "store.sqlite3")
+        try:
+            account = await store.create_account("acme", 10)
+            accounting = Accounting(store, store)
+            with pytest.raises(StoreOutcomeUnknown):
+                if step == "charge":
+                    await accounting.charge(account.id, 3, "charge-1")
+                else:
+                    await accounting.admit_and_charge(account, "slot-1", 3, "charge-1")
+            await asyncio.sleep(REFUND_RETRY_S * 2)
+            await accounting.drain()
+            assert await store.balance(account.id) == 10
+            usage = await store.usage(account.id)
+            assert (usage.requests, usage.refunds) == (1, 1)
         finally:
             await store.close()
 

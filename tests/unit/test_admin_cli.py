@@ -89,7 +89,7 @@ def test_a_key_from_the_cli_authenticates_against_the_same_store(data_dir):
     plain = ok(data_dir, "key", "create", "--account", "acme", "--origin", "https://app.example.com").strip()
 
     async def scenario(store):
-        return await KeyAuthenticator(store).authenticate({"X-API-Key": plain}, "https://app.example.com")
+        return await KeyAuthenticator(store, store).authenticate({"X-API-Key": plain}, "https://app.example.com")
 
     account, record = with_store(data_dir, scenario)
     assert (account.name, record.allowed_origins) == ("acme", ("https://app.example.com",))
@@ -265,7 +265,7 @@ def test_key_rotate_prints_only_the_new_key_copies_its_settings_and_keeps_the_ol
         assert new[setting] == old[setting], setting
 
     async def both_authenticate(store):
-        authenticator = KeyAuthenticator(store, cache_seconds=0)
+        authenticator = KeyAuthenticator(store, store, cache_seconds=0)
         return [
             (await authenticator.authenticate({"X-API-Key": plain}, "https://a.example"))[1].key_id
             for plain in (old_plain, new_plain)

@@ -98,7 +98,7 @@ def test_no_key_header_means_no_key():
 def test_a_valid_bearer_key_wins_over_a_bad_x_api_key_and_a_bad_bearer_loses_to_nothing(tmp_path):
     async def scenario(store) -> None:
         plain, record = await store.create_key("acme")
-        auth = KeyAuthenticator(store)
+        auth = KeyAuthenticator(store, store)
         account, key = await auth.authenticate({"Authorization": f"Bearer {plain}", "X-API-Key": "junk"}, None)
         assert (account.name, key.key_id) == ("acme", record.key_id)
         with pytest.raises(InvalidApiKey):
@@ -115,7 +115,7 @@ def test_a_valid_bearer_key_wins_over_a_bad_x_api_key_and_a_bad_bearer_loses_to_
 def test_a_missing_key_is_invalid_api_key_with_a_how_to_send_suggestion(tmp_path):
     async def scenario(store) -> None:
         with pytest.raises(InvalidApiKey) as caught:
-            await KeyAuthenticator(store).authenticate({}, None)
+            await KeyAuthenticator(store, store).authenticate({}, None)
         assert caught.value.http_status == 401 and caught.value.code == "invalid_api_key"
         assert (caught.value.message, caught.value.suggestion) == (INVALID_KEY_MESSAGE, MISSING_KEY_SUGGESTION)
 
@@ -136,7 +136,7 @@ def test_a_missing_key_is_invalid_api_key_with_a_how_to_send_suggestion(tmp_path
 def test_a_malformed_key_is_refused_without_asking_the_store(tmp_path, candidate):
     async def scenario(store) -> None:
         with pytest.raises(InvalidApiKey) as caught:
-            await KeyAuthenticator(store).authenticate(bearer(candidate), None)
+            await KeyAuthenticator(store, store).authenticate(bearer(candidate), None)
         assert (caught.value.message, caught.value.suggestion) == (INVALID_KEY_MESSAGE, BAD_KEY_SUGGESTION)
         assert store.key_lookups == 0
 
@@ -145,7 +145,7 @@ def test_a_malformed_key_is_refused_without_asking_the_store(tmp_path, candidate
 
 def test_unknown_expired_and_revoked_keys_all_get_the_same_invalid_api_key_answer(tmp_path):
     async def scenario(store) -> None:
-        auth = KeyAuthenticator(store)
+        auth = KeyAuthenticator(store, store)
         expiring_plain, expiring = await store.create_key("acme", expires_at=utc_now() + timedelta(hours=1))
         revoked_plain, revoked = await store.create_key("acme")
         await store.revoke_key(revoked.key_id)
@@ -198,7 +198,7 @@ ORIGIN_TABLE = [
 def test_origin_rules_follow_the_spec_table(tmp_path, allowed, browser_only, origin, expected):
     async def scenario(store) -> None:
         plain, record = await store.create_key("acme", allowed_origins=allowed, browser_only=browser_only)
-        auth = KeyAuthenticator(store)
+        auth = KeyAuthenticator(store, store)
         if expected is None:
             account, key = await auth.authenticate(bearer(plain), origin)
             assert key.key_id == record.key_id
@@ -213,7 +213,7 @@ def test_origin_rules_follow_the_spec_table(tmp_path, allowed, browser_only, ori
 def test_a_bad_key_is_refused_before_its_origin_is_looked_at(tmp_path):
     async def scenario(store) -> None:
         with pytest.raises(InvalidApiKey):
-            await KeyAuthenticator(store).authenticate({}, "https://evil.example")
+            await KeyAuthenticator(store, store).authenticate({}, "https://evil.example")
 
     run_with_store(tmp_path, scenario)
 
@@ -225,7 +225,7 @@ def test_a_cached_key_is_not_read_again_within_the_cache_lifetime(tmp_path):
     async def scenario(store) -> None:
         plain, _ = await store.create_key("acme")
         clock = FakeClock()
-        auth = KeyAuthenticator(store, cache_seconds=60, clock=clock)
+        auth = KeyAuthenticator(store, store, cache_seconds=60, clock=clock)
         for _ in range(5):
             await auth.authenticate(bearer(plain), None)
         assert store.key_lookups == 1
@@ -240,7 +240,7 @@ def test_a_revocation_reaches_a_cached_key_when_its_entry_expires(tmp_path):
     async def scenario(store) -> None:
         plain, record = await store.create_key("acme")
         clock = FakeClock()
-        auth = KeyAuthenticator(store, cache_seconds=60, clock=clock)
+        auth = KeyAuthenticator(store, store, cache_seconds=60, clock=clock)
         await auth.authenticate(bearer(plain), None)
         await store.revoke_key(record.key_id)
         clock.now_s += 59.9
@@ -255,7 +255,7 @@ def test_a_revocation_reaches_a_cached_key_when_its_entry_expires(tmp_path):
 def test_invalidate_makes_a_revocation_effective_at_once(tmp_path):
     async def scenario(store) -> None:
         plain, record = await store.create_key("acme")
-        auth = KeyAuthenticator(store, cache_seconds=60, clock=FakeClock())
+        auth = KeyAuthenticator(store, store, cache_seconds=60, clock=FakeClock())
         await auth.authenticate(bearer(plain), None)
         await store.revoke_key(record.key_id)
         auth.invalidate(hash_key(plain))
@@ -269,7 +269,7 @@ def test_invalidate_makes_a_revocation_effective_at_once(tmp_path):
 def test_expiry_is_checked_on_every_request_even_from_the_cache(tmp_path):
     async def scenario(store) -> None:
         plain, record = await store.create_key("acme", expires_at=utc_now() + timedelta(minutes=5))
-        auth = KeyAuthenticator(store, cache_seconds=3600, clock=FakeClock())
+        auth = KeyAuthenticator(store, store, cache_seconds=3600, clock=FakeClock())
         await auth.authenticate(bearer(plain), None)
         with pytest.raises(InvalidApiKey):
             await auth.authenticate(bearer(plain), None, now=record.expires_at + timedelta(seconds=1))
@@ -282,7 +282,7 @@ def test_origin_changes_reach_a_cached_key_when_its_entry_expires(tmp_path):
     async def scenario(store) -> None:
         plain, record = await store.create_key("acme", allowed_origins=[APP])
         clock = FakeClock()
-        auth = KeyAuthenticator(store, cache_seconds=60, clock=clock)
+        auth = KeyAuthenticator(store, store, cache_seconds=60, clock=clock)
         await auth.authenticate(bearer(plain), APP)
         await store.update_origins(record.key_id, ["https://new.example"])
         await auth.authenticate(bearer(plain), APP)  # still cached
@@ -295,7 +295,7 @@ def test_origin_changes_reach_a_cached_key_when_its_entry_expires(tmp_path):
 
 def test_the_cache_holds_at_most_max_entries(tmp_path):
     async def scenario(store) -> None:
-        auth = KeyAuthenticator(store, max_entries=3, clock=FakeClock())
+        auth = KeyAuthenticator(store, store, max_entries=3, clock=FakeClock())
         for i in range(10):
             with pytest.raises(InvalidApiKey):
                 await auth.authenticate(bearer("svc_live_" + f"{i:032d}"), None)

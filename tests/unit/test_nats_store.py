@@ -1,5 +1,6 @@
 """What only the NATS JetStream store has to get right: a server that goes away and comes back,
-gateways racing each other through the network, answers lost in flight.
+gateways racing each other through the network, a request charged by one process and retried
+or refunded by another (even after the first was killed).
 
 The contract every store honours is ``test_store_contract.py``; these tests start their own
 nats-server (stopped and restarted by some of them), never the session's shared one.
@@ -11,7 +12,9 @@ import asyncio
 import json
 import secrets
 import socket
+import sys
 import time
+from pathlib import Path
 
 import nats
 import nats.js.errors
@@ -81,29 +84,24 @@ async def _ledger(url: str, prefix: str, account_id: str) -> list[dict]:
 
 def _check_chain(entries: list[dict]) -> None:
     """Assert every entry moves the balance by its own credits from the one before, never below
-    0, and that a batch entry's credits are the sum of its debits."""
+    0, and that no request is debited, refunded or topped up twice."""
     balance = 0
     for entry in entries:
-        if entry["kind"] == "debits":
-            assert entry["credits"] == sum(debit["credits"] for debit in entry["entries"]), entry
-        balance += -entry["credits"] if entry["kind"] in ("debit", "debits") else entry["credits"]
+        balance += -entry["credits"] if entry["kind"] == "debit" else entry["credits"]
         assert entry["balance_after"] == balance, entry
         assert balance >= 0
-    flat = _flat(entries)
     for kind in ("debit", "refund", "topup"):
-        ids = [e["request_id"] for e in flat if e["kind"] == kind]
+        ids = [e["request_id"] for e in entries if e["kind"] == kind]
         assert len(ids) == len(set(ids)), f"a {kind} recorded twice"
 
 
-def _flat(entries: list[dict]) -> list[dict]:
-    """Return the entries with each batch entry replaced by its debits, one entry each."""
-    flat = []
-    for entry in entries:
-        if entry["kind"] == "debits":
-            flat.extend({"kind": "debit", **debit} for debit in entry["entries"])
-        else:
-            flat.append(entry)
-    return flat
+async def _limiter(url: str, prefix: str, account_id: str) -> dict:
+    """Return the account's limiter entry, read with a plain client."""
+    nc = await nats.connect(url)
+    try:
+        return json.loads((await (await nc.jetstream().key_value(f"{prefix}_LIMITS")).get(account_id)).value)
+    finally:
+        await nc.close()
 
 
 # --- an unreachable server -------------------------------------------------------------------
@@ -259,7 +257,7 @@ def test_two_stores_spending_one_balance_end_exact_never_negative_with_every_cha
             assert await first.balance(account.id) == await second.balance(account.id) == cost - 1
             entries = await _ledger(server.url, prefix, account.id)
             _check_chain(entries)
-            assert sum(e["kind"] == "debit" for e in _flat(entries)) == sum(outcomes) + extra
+            assert sum(e["kind"] == "debit" for e in entries) == sum(outcomes) + extra
             assert sum(e["kind"] == "refund" for e in entries) == refunded
             usage = await second.usage(account.id)
             assert usage.credits_topped_up - usage.credits_used == cost - 1
@@ -289,241 +287,120 @@ def test_two_stores_creating_one_name_at_once_make_exactly_one_account(server, p
     run(body())
 
 
-# --- debits written together -----------------------------------------------------------------
+# --- one entry per request, any process --------------------------------------------------------
 
 
-def test_debits_arriving_together_share_one_batch_entry_and_each_gets_its_own_balance(server, prefix):
+def test_a_paid_request_is_one_ledger_entry_named_by_its_request_id_and_its_slot_a_limiter_entry(server, prefix):
     async def body() -> None:
         store = await open_nats_store(server.url, prefix=prefix)
         try:
-            account = await store.create_account("acme", 1000)
-            costs = [1, 2, 3, 4, 5] * 4
-            balances = await asyncio.gather(*(store.reserve(account.id, c, f"req-{i}") for i, c in enumerate(costs)))
-            assert await store.balance(account.id) == 1000 - sum(costs)
+            account = await store.create_account("acme", 10, max_concurrent=2)
+            outcome = await store.admit_and_reserve(account, "slot-1", 3, "req-1")
+            assert (outcome.admission.allowed, outcome.balance) == (True, 7)
+            held = await _limiter(server.url, prefix, account.id)
+            assert list(held["slots"]) == ["slot-1"] and held["admitted"] == 1
+            await store.release(account.id, "slot-1")
+            assert (await _limiter(server.url, prefix, account.id))["slots"] == {}
             entries = await _ledger(server.url, prefix, account.id)
+            assert [(e["kind"], e["request_id"], e["credits"]) for e in entries[1:]] == [("debit", "req-1", 3)]
             _check_chain(entries)
-            assert any(entry["kind"] == "debits" for entry in entries)  # they did share an entry
-            assert len(entries) < 1 + len(costs)
-            # Each caller's balance is the one right after its own debit: all distinct, and
-            # every one of them a balance the ledger passed through.
-            passed_through = set()
-            balance = 0
-            for entry in _flat(entries):
-                balance += -entry["credits"] if entry["kind"] == "debit" else entry["credits"]
-                passed_through.add(balance)
-            assert len(set(balances)) == len(costs) and set(balances) <= passed_through
-            usage = await store.usage(account.id)
-            assert (usage.requests, usage.credits_debited) == (len(costs), sum(costs))
         finally:
             await store.close()
 
     run(body())
 
 
-def test_a_batch_the_balance_covers_in_part_debits_what_fits_and_refuses_the_rest(server, prefix):
+def test_the_limiter_entry_survives_a_server_restart(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            assert (await store.admit(account, "held")).allowed
+            server.stop(kill=True)
+            server.start()
+            await _until(lambda: store.balance(account.id), 5.0, "reconnecting")
+            reopened = await open_nats_store(server.url, prefix=prefix)
+            try:
+                refused = await reopened.admit(account, "second")
+                assert (refused.allowed, refused.reason) == (False, "concurrency")
+                await store.release(account.id, "held")
+                assert (await reopened.admit(account, "second")).allowed
+            finally:
+                await reopened.close()
+        finally:
+            server.start()
+            await store.close()
+
+    run(body())
+
+
+def test_a_retry_and_a_refund_through_another_process_are_recognised_by_their_request_id(server, prefix):
+    async def body() -> None:
+        first = await open_nats_store(server.url, prefix=prefix)
+        second = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await first.create_account("acme", 10)
+            assert await first.reserve(account.id, 3, "req-1") == 7
+            assert await second.reserve(account.id, 3, "req-1") == 7  # the same debit, not a second
+            assert await second.refund(account.id, 3, "req-1") == 10
+            assert await first.refund(account.id, 3, "req-1") == 10  # refunded once, whoever asks
+            assert await second.refund(account.id, 3, "never-charged") == 10
+            entries = await _ledger(server.url, prefix, account.id)
+            assert [e["kind"] for e in entries] == ["topup", "debit", "refund"]
+            _check_chain(entries)
+        finally:
+            await first.close()
+            await second.close()
+
+    run(body())
+
+
+_CHARGE_AND_HANG = """
+import asyncio, sys
+from gateway.store.nats_store import open_nats_store
+
+async def main(url, prefix, account_id):
+    store = await open_nats_store(url, prefix=prefix)
+    await store.reserve(account_id, 4, "req-killed")
+    print("charged", flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main(*sys.argv[1:]))
+"""
+
+
+def test_a_request_charged_by_a_killed_gateway_process_is_refunded_once_through_another(server, prefix):
     async def body() -> None:
         store = await open_nats_store(server.url, prefix=prefix)
         try:
             account = await store.create_account("acme", 10)
-            await store.balance(account.id)
-            outcomes = await asyncio.gather(
-                *(store.reserve(account.id, 3, f"req-{i}") for i in range(6)), return_exceptions=True
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", _CHARGE_AND_HANG, server.url, prefix, account.id,
+                stdout=asyncio.subprocess.PIPE, cwd=str(Path(__file__).resolve().parents[2]),
             )
-            assert sum(isinstance(o, int) for o in outcomes) == 3
-            assert all(isinstance(o, InsufficientCredits) for o in outcomes if not isinstance(o, int))
-            assert await store.balance(account.id) == 1
-            _check_chain(await _ledger(server.url, prefix, account.id))
-        finally:
-            await store.close()
-
-    run(body())
-
-
-def test_a_debit_written_in_a_batch_is_refunded_once_and_a_retry_charges_nothing(server, prefix):
-    async def body() -> None:
-        store = await open_nats_store(server.url, prefix=prefix)
-        try:
-            account = await store.create_account("acme", 100)
-            await asyncio.gather(*(store.reserve(account.id, 5, f"req-{i}") for i in range(8)))
-            assert await store.balance(account.id) == 60
-            assert await store.refund(account.id, 5, "req-6") == 65
-            assert await store.refund(account.id, 5, "req-6") == 65
-            assert await store.reserve(account.id, 5, "req-3") == 65  # already charged
-            usage = await store.usage(account.id)
-            assert (usage.requests, usage.refunds, usage.credits_used) == (8, 1, 35)
-            _check_chain(await _ledger(server.url, prefix, account.id))
-        finally:
-            await store.close()
-
-    run(body())
-
-
-def test_a_paid_request_is_one_ledger_entry_holding_its_debit_and_the_accounts_admission_state(server, prefix):
-    async def body() -> None:
-        store = await open_nats_store(server.url, prefix=prefix)
-        try:
-            account = await store.create_account("acme", 10, rate_per_minute=5, max_concurrent=2)
-            before = await _ledger(server.url, prefix, account.id)
-            charge = await store.admit_and_reserve(account, "slot-1", 3, "req-1")
-            assert (charge.admission.allowed, charge.balance) == (True, 7)
-            entries = await _ledger(server.url, prefix, account.id)
-            assert len(entries) == len(before) + 1
-            entry = entries[-1]
-            assert (entry["kind"], entry["request_id"], entry["credits"], entry["balance_after"]) == ("debit", "req-1", 3, 7)
-            assert entry["limits"]["count"] == 1 and list(entry["limits"]["slots"]) == ["slot-1"]
-            _check_chain(entries)
-        finally:
-            await store.close()
-
-    run(body())
-
-
-def test_admissions_that_charge_nothing_and_lone_releases_are_limits_entries_that_are_not_usage(server, prefix):
-    async def body() -> None:
-        store = await open_nats_store(server.url, prefix=prefix)
-        try:
-            account = await store.create_account("acme", 10, max_concurrent=1)
-            assert (await store.admit(account, "slot-1")).allowed
-            assert not (await store.admit(account, "slot-2")).allowed  # the one slot is held
-            await store.release(account.id, "slot-1")  # no other write comes: its own entry
-            assert (await store.admit(account, "slot-2")).allowed
-            entries = await _ledger(server.url, prefix, account.id)
-            assert [entry["kind"] for entry in entries] == ["topup", "limits", "limits", "limits"]
-            assert [list(entry["limits"]["slots"]) for entry in entries[1:]] == [["slot-1"], [], ["slot-2"]]
-            usage = await store.usage(account.id)
-            assert (usage.requests, usage.credits_used) == (0, 0)
-            assert await store.balance(account.id) == 10
-            _check_chain(entries)
-        finally:
-            await store.close()
-
-    run(body())
-
-
-def test_the_admission_state_lives_in_the_ledger_and_survives_a_server_restart(server, prefix):
-    async def body() -> None:
-        store = await open_nats_store(server.url, prefix=prefix)
-        try:
-            account = await store.create_account("acme", 10, rate_per_minute=2)
-            now_s = time.time()  # one moment for all three: one rate window
-            assert (await store.admit_and_reserve(account, "slot-1", 1, "req-1", now_s)).admission.allowed
-            assert (await store.admit_and_reserve(account, "slot-2", 1, "req-2", now_s)).admission.allowed
-        finally:
-            await store.close()
-        server.stop()
-        server.start()
-        store = await open_nats_store(server.url, prefix=prefix)
-        try:
-            refused = await store.admit_and_reserve(account, "slot-3", 1, "req-3", now_s)
-            assert (refused.admission.allowed, refused.admission.reason, refused.balance) == (False, "rate", None)
-            assert await store.balance(account.id) == 8
-        finally:
-            await store.close()
-
-    run(body())
-
-
-def test_a_ledger_written_before_entries_carried_the_admission_state_starts_with_none_held(server, prefix):
-    async def body() -> None:
-        store = await open_nats_store(server.url, prefix=prefix)
-        try:
-            account = await store.create_account("acme", 10, max_concurrent=1)
-            # An entry as the layout without admission state wrote it, last on the subject.
-            nc = await nats.connect(server.url)
             try:
-                entry = {"kind": "topup", "request_id": "older", "credits": 5, "balance_after": 15, "at_s": time.time()}
-                await nc.jetstream().publish(f"{prefix.lower()}.ledger.{account.id}", json.dumps(entry).encode())
+                assert (await asyncio.wait_for(process.stdout.readline(), 30.0)).strip() == b"charged"
             finally:
-                await nc.close()
-            fresh = await open_nats_store(server.url, prefix=prefix)
+                process.kill()  # SIGKILL: the process that charged can refund nothing now
+                await process.wait()
+            assert await store.balance(account.id) == 6
+            other = await open_nats_store(server.url, prefix=prefix)
             try:
-                charge = await fresh.admit_and_reserve(account, "slot-1", 2, "req-1")
-                assert (charge.admission.allowed, charge.balance) == (True, 13)
-                assert not (await fresh.admit(account, "slot-2")).allowed  # the slot just taken is held
-            finally:
-                await fresh.close()
-        finally:
-            await store.close()
-
-    run(body())
-
-
-# --- answers lost in flight -------------------------------------------------------------------
-
-
-def test_writes_whose_answers_were_lost_are_undone_once_the_server_answers(server, prefix):
-    async def body() -> None:
-        store = await open_nats_store(server.url, prefix=prefix, request_timeout_s=0.25)
-        try:
-            account = await store.create_account("acme", 10, max_concurrent=2)
-            await store.admit(account, "held")  # the head cached: the calls below are one entry
-            server.pause()  # requests reach the server's socket but get no answer
-            try:
-                outcomes = await asyncio.gather(
-                    store.release(account.id, "held"),
-                    store.admit_and_reserve(account, "lost-slot", 4, "lost-debit"),
-                    return_exceptions=True,
-                )
-                assert all(isinstance(outcome, StoreUnavailable) for outcome in outcomes)
-            finally:
-                server.resume()  # the server now applies the entry, answering no one
-            # The store refunds the debit and frees both slots: the 503s cost nothing.
-            await _until(lambda: _refunded(store, account.id), 5.0, "the lost debit being refunded")
-            assert await store.balance(account.id) == 10
-            await _until(lambda: _admitted_twice(store, account), 5.0, "both slots being freed")
-            _check_chain(await _ledger(server.url, prefix, account.id))
-        finally:
-            await store.close()
-
-    run(body())
-
-
-def test_a_batch_whose_answer_was_lost_is_undone_once_the_server_answers(server, prefix):
-    async def body() -> None:
-        store = await open_nats_store(server.url, prefix=prefix, request_timeout_s=0.25)
-        try:
-            account = await store.create_account("acme", 50)
-            await store.balance(account.id)  # the head cached: each debit below is one publish
-            server.pause()
-            try:
-                outcomes = await asyncio.gather(
-                    *(store.reserve(account.id, 4, f"lost-{i}") for i in range(5)), return_exceptions=True
+                balances = await asyncio.gather(
+                    store.refund(account.id, 4, "req-killed"), other.refund(account.id, 4, "req-killed")
                 )
             finally:
-                server.resume()
-            assert all(isinstance(outcome, StoreUnavailable) for outcome in outcomes)
-            entries = await _until(lambda: _ledger_once_refunded(server, prefix, account.id), 5.0, "the lost debits being refunded")
-            assert any(entry["kind"] == "debits" for entry in entries)  # a batch was among them
-            assert await store.balance(account.id) == 50
+                await other.close()
+            assert sorted(balances)[-1] == 10 and await store.balance(account.id) == 10
+            entries = await _ledger(server.url, prefix, account.id)
+            assert [e["kind"] for e in entries] == ["topup", "debit", "refund"]
             _check_chain(entries)
+            usage = await store.usage(account.id)
+            assert usage.credits_topped_up - usage.credits_used == await store.balance(account.id)
         finally:
             await store.close()
 
     run(body())
-
-
-async def _ledger_once_refunded(server, prefix: str, account_id: str) -> list[dict] | None:
-    """Return the ledger once every debit in it has its refund, else None."""
-    entries = await _ledger(server.url, prefix, account_id)
-    flat = _flat(entries)
-    debited = {e["request_id"] for e in flat if e["kind"] == "debit"}
-    refunded = {e["request_id"] for e in flat if e["kind"] == "refund"}
-    return entries if debited and debited == refunded else None
-
-
-async def _admitted_twice(store: NatsStore, account) -> bool:
-    first, second = secrets.token_hex(4), secrets.token_hex(4)
-    if not (await store.admit(account, first)).allowed:
-        return False
-    allowed = (await store.admit(account, second)).allowed
-    await store.release(account.id, first)
-    await store.release(account.id, second)
-    return allowed
-
-
-async def _refunded(store: NatsStore, account_id: str) -> bool:
-    usage = await store.usage(account_id)
-    return usage.requests == 1 and usage.credits_refunded == 4
 
 
 def test_looking_up_debits_never_writes_to_the_ledger(server, prefix):

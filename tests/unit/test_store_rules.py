@@ -67,3 +67,12 @@ def test_the_memory_store_keeps_the_rules():
         assert await store.refund(account.id, 4, "never-charged") == 10
 
     asyncio.run(run())
+
+
+def test_a_held_slot_lasts_its_lease_and_a_release_frees_it():
+    held = rules.hold({}, "a", NOW)
+    assert held == {"a": NOW + rules.SLOT_LEASE_S}
+    assert rules.live_slots(held, NOW + rules.SLOT_LEASE_S - 1) == held
+    assert rules.live_slots(held, NOW + rules.SLOT_LEASE_S) == {}  # a dead gateway's slot runs out
+    assert rules.release(rules.hold(held, "b", NOW), "a", NOW) == {"b": NOW + rules.SLOT_LEASE_S}
+    assert rules.release(held, "never-held", NOW) == held
