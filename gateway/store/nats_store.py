@@ -900,9 +900,18 @@ class NatsStore:
 
     async def _key_hashes_of(self, account_id: str) -> list[str]:
         """Return the hashes of the account's keys, from the ``acct.<account_id>.*`` index."""
+        watcher = await self._call(self._keys.watch(f"acct.{account_id}.*", ignore_deletes=True))
         hashes: list[str] = []
-        await self._scan(f"KV_{self.prefix}_KEYS", f"$KV.{self.prefix}_KEYS.acct.{account_id}.*", lambda m: hashes.append(m.data.decode()))
-        return [h for h in hashes if h]  # a deleted index entry has no value
+        try:
+            # The watcher hands over the index entries as they are now, then None.
+            while (entry := await self._call(watcher.updates(timeout=self._timeout_s * 2))) is not None:
+                hashes.append(entry.value.decode())
+        finally:
+            try:
+                await watcher.stop()
+            except Exception:  # the consumer goes with a broken connection anyway
+                pass
+        return hashes
 
     async def list_keys(self, account: str) -> list[KeyRecord]:
         """Return every key of the account (id or name), oldest first. Raises AccountNotFound."""
