@@ -19,7 +19,7 @@ from shared.kernel.errors import RateLimitExceeded
 
 log = structlog.get_logger("celestial.gateway")
 
-#: Seconds between attempts to deliver a refund the store could not take at once.
+#: Seconds between attempts to deliver a refund or a release the store could not take at once.
 REFUND_RETRY_S = 0.5
 
 def rate_limit_headers(admission: Admission) -> list[tuple[bytes, bytes]]:
@@ -67,12 +67,17 @@ class Accounting:
         self._spawn(self._release(account_id, slot_id))
 
     async def _release(self, account_id: str, slot_id: str) -> None:
-        try:
-            await self.limiter.release(account_id, slot_id)
-        except TRANSIENT:
-            pass  # the slot's lease runs out by itself (SLOT_LEASE_S)
-        except Exception as error:
-            log.error("release_failed", account_id=account_id, error=repr(error))
+        # Retried while the store is down: a slot that lapses unreleased has its charge
+        # refunded by the next admission (the store takes it for a request whose gateway died).
+        while True:
+            try:
+                await self.limiter.release(account_id, slot_id)
+                return
+            except TRANSIENT:
+                await asyncio.sleep(REFUND_RETRY_S)
+            except Exception as error:
+                log.error("release_failed", account_id=account_id, error=repr(error))
+                return
 
     async def charge(self, account_id: str, credits: int, charge_id: str) -> int:
         """Return the balance after debiting ``credits``; 402 as InsufficientCredits.

@@ -409,7 +409,7 @@ async def admit_then_reserve(
 ) -> AdmittedCharge:
     """Return :meth:`Store.admit_and_reserve` done as its two steps, for a store with no
     cheaper way to do both at once."""
-    admission = await store.admit(account, slot_id, now_s)
+    admission = await store.admit(account, slot_id, now_s, charge=(request_id, credits))
     if not admission.allowed:
         return AdmittedCharge(admission)
     try:
@@ -595,7 +595,9 @@ class Limiter(Protocol):
         Raises AccountNotFound, ValueError."""
         ...
 
-    async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+    async def admit(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, charge: tuple[str, int] | None = None
+    ) -> Admission:
         """Return whether one more request of ``account`` may run now, across every gateway.
 
         Allowed: the request counts in the account's current fixed window of RATE_WINDOW_S
@@ -604,6 +606,12 @@ class Limiter(Protocol):
         Refused (the window's count has reached ``account.rate_per_minute``, or
         ``account.max_concurrent`` slots are held): nothing is counted or held. ``now_s`` is Unix
         seconds (default: now), for tests.
+
+        ``charge`` (request id, credits) is the charge the request makes under the slot: if the
+        slot's lease runs out unreleased (its gateway died mid-request), the next admission of
+        the account refunds it, whichever process makes it. An allowed admission refunds every
+        such lapsed charge (refunds are idempotent per request id, so a charge never comes back
+        twice).
         """
         ...
 

@@ -43,7 +43,7 @@ class MemoryStore:
         self.keys: dict[str, KeyRecord] = {}
         self.charges: dict[str, int] = {}
         self.refunded: set[str] = set()
-        self.slots: dict[str, dict[str, float]] = {}
+        self.slots: dict[str, dict[str, rules.Slot]] = {}
         self.windows: dict[str, rules.Window] = {}
         self._closed = asyncio.Event()
 
@@ -117,13 +117,18 @@ class MemoryStore:
         self.accounts[found.id] = replace(found, rate_per_minute=rate_per_minute or found.rate_per_minute, max_concurrent=max_concurrent or found.max_concurrent)
         return self.accounts[found.id]
 
-    async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+    async def admit(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, charge: tuple[str, int] | None = None
+    ) -> Admission:
         now_s = time.time() if now_s is None else now_s
-        slots = rules.live_slots(self.slots.get(account.id, {}), now_s)
-        admission, window = rules.admit(self.windows.get(account.id), len(slots), account.rate_per_minute, account.max_concurrent, now_s)
+        stored = self.slots.get(account.id, {})
+        live = rules.live_slots(stored, now_s)
+        admission, window = rules.admit(self.windows.get(account.id), len(live), account.rate_per_minute, account.max_concurrent, now_s)
         if window is not None:
+            for charge_id, credits in rules.lapsed_charges(stored, now_s):
+                await self.refund(account.id, credits, charge_id)
             self.windows[account.id] = window
-            self.slots[account.id] = rules.hold(slots, slot_id, now_s)
+            self.slots[account.id] = rules.hold(live, slot_id, now_s, charge)
         return admission
 
     async def admit_and_reserve(
@@ -132,7 +137,7 @@ class MemoryStore:
         return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
 
     async def release(self, account_id: str, slot_id: str) -> None:
-        self.slots[account_id] = rules.release(self.slots.get(account_id, {}), slot_id, time.time())
+        self.slots[account_id] = rules.release(self.slots.get(account_id, {}), slot_id)
 
     async def key_changes(self) -> AsyncIterator[str | None]:
         await self._closed.wait()

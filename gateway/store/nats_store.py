@@ -8,7 +8,8 @@ refunds any request) is in the README's "Design notes: the NATS store"; the layo
   entry ``{kind, request_id, credits, balance_after, at_s}`` (``kind`` debit, refund or
   topup), published with ``Nats-Msg-Id: <kind>:<request_id>`` and
   ``Nats-Expected-Last-Subject-Sequence``. The balance is the last entry's ``balance_after``.
-- Bucket ``P_LIMITS``: ``<account_id>`` -> ``{window_start_s, admitted, slots: {slot: expires_s}}``.
+- Bucket ``P_LIMITS``: ``<account_id>`` -> ``{window_start_s, admitted, slots: {slot_id:
+  [lease end in Unix seconds, request id charged under it or null, its credits]}}``.
 - Bucket ``P_ACCOUNTS``: ``id.<account_id>`` -> the account record; ``name.<sha256 of the
   folded name>`` -> account id (created with ``create``: names are unique); ``topup.<sha256 of
   request id>`` -> ``{account_id, credits}`` of an invoice top-up, so retrying it is harmless
@@ -748,7 +749,7 @@ class NatsStore:
             limits = _Limits(0, None, {})
         else:
             window = None if got[1]["window_start_s"] is None else rules.Window(got[1]["window_start_s"], got[1]["admitted"])
-            limits = _Limits(got[0], window, got[1]["slots"])
+            limits = _Limits(got[0], window, {slot_id: rules.Slot(*fields) for slot_id, fields in got[1]["slots"].items()})
         self._limit_cache[account_id] = limits
         return limits
 
@@ -757,7 +758,7 @@ class NatsStore:
         doc = {
             "window_start_s": None if limits.window is None else limits.window.start_s,
             "admitted": 0 if limits.window is None else limits.window.admitted,
-            "slots": limits.slots,
+            "slots": {slot_id: [slot.expires_s, slot.charge_id, slot.credits] for slot_id, slot in limits.slots.items()},
         }
         try:
             revision = await self._call(self._limits.update(account_id, orjson.dumps(doc), last=limits.revision))
@@ -766,9 +767,13 @@ class NatsStore:
             raise
         self._limit_cache[account_id] = _Limits(revision, limits.window, limits.slots)
 
-    async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+    async def admit(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, charge: tuple[str, int] | None = None
+    ) -> Admission:
         """Return the admission of one request of ``account`` at ``now_s`` (Unix seconds),
-        holding the concurrency slot ``slot_id`` (for SLOT_LEASE_S at most) when allowed.
+        holding the concurrency slot ``slot_id`` (for SLOT_LEASE_S at most, with ``charge``)
+        when allowed; the charges of lapsed slots are refunded before the entry that drops them
+        is written, so a failure in between leaves them to the next admission.
 
         A refusal counts nothing and holds nothing, and is decided on a fresh read.
         """
@@ -787,8 +792,10 @@ class NatsStore:
                     continue
                 if window is None:
                     return admission
+                for charge_id, credits in rules.lapsed_charges(limits.slots, now_s):
+                    await self.refund(account_id, credits, charge_id)
                 try:
-                    await self._write_limits(account_id, _Limits(limits.revision, window, rules.hold(live, slot_id, now_s)))
+                    await self._write_limits(account_id, _Limits(limits.revision, window, rules.hold(live, slot_id, now_s, charge)))
                 except _WrongLastSequence:
                     limits, fresh = await self._read_limits(account_id), True
                     continue
@@ -802,7 +809,7 @@ class NatsStore:
             if limits is None or slot_id not in limits.slots:
                 limits = await self._read_limits(account_id)
             while slot_id in limits.slots:
-                slots = rules.release(limits.slots, slot_id, time.time())
+                slots = rules.release(limits.slots, slot_id)
                 try:
                     await self._write_limits(account_id, _Limits(limits.revision, limits.window, slots))
                     return

@@ -43,19 +43,43 @@ def admit(window: Window | None, live_slots: int, rate_per_minute: int, max_conc
     return Admission(True, rate_per_minute, rate_per_minute - admitted - 1, reset_at_s), Window(start_s, admitted + 1)
 
 
-def live_slots(slots: Mapping[str, float], now_s: float) -> dict[str, float]:
-    """Return the slots (slot id -> lease end, Unix seconds) whose lease runs past ``now_s``."""
-    return {slot: expires_s for slot, expires_s in slots.items() if expires_s > now_s}
+@dataclass(frozen=True)
+class Slot:
+    """A concurrency slot held by one request: its lease end (Unix seconds) and the charge the
+    request made when it was admitted (its request id and credits; None for a request admitted
+    without one, such as a batch)."""
+
+    expires_s: float
+    charge_id: str | None = None
+    credits: int = 0
 
 
-def hold(slots: Mapping[str, float], slot_id: str, now_s: float) -> dict[str, float]:
-    """Return the live slots with ``slot_id`` held from ``now_s`` for SLOT_LEASE_S seconds."""
-    return {**live_slots(slots, now_s), slot_id: now_s + SLOT_LEASE_S}
+def live_slots(slots: Mapping[str, Slot], now_s: float) -> dict[str, Slot]:
+    """Return the slots (slot id -> Slot) whose lease runs past ``now_s``."""
+    return {slot_id: slot for slot_id, slot in slots.items() if slot.expires_s > now_s}
 
 
-def release(slots: Mapping[str, float], slot_id: str, now_s: float) -> dict[str, float]:
-    """Return the live slots without ``slot_id`` (releasing one not held changes nothing)."""
-    return {slot: expires_s for slot, expires_s in live_slots(slots, now_s).items() if slot != slot_id}
+def hold(slots: Mapping[str, Slot], slot_id: str, now_s: float, charge: tuple[str, int] | None = None) -> dict[str, Slot]:
+    """Return the live slots with ``slot_id`` held from ``now_s`` for SLOT_LEASE_S seconds,
+    carrying ``charge`` (request id, credits) when the admission charges one. The lapsed slots
+    are dropped: the caller refunds their :func:`lapsed_charges` first."""
+    charge_id, credits = charge or (None, 0)
+    return {**live_slots(slots, now_s), slot_id: Slot(now_s + SLOT_LEASE_S, charge_id, credits)}
+
+
+def release(slots: Mapping[str, Slot], slot_id: str) -> dict[str, Slot]:
+    """Return the slots without ``slot_id`` (releasing one not held changes nothing). A
+    released slot's charge stands: its request ran to its end. Lapsed slots are kept for the
+    next admission, which refunds their charges."""
+    return {other: slot for other, slot in slots.items() if other != slot_id}
+
+
+def lapsed_charges(slots: Mapping[str, Slot], now_s: float) -> list[tuple[str, int]]:
+    """Return (request id, credits) of each charge whose slot's lease ran out unreleased: the
+    gateway that held it died (or froze) mid-request, so its client got no answer and the
+    charge is owed back. Refunds are idempotent per request id, so whoever drops a lapsed
+    slot refunds its charge, and a second refund of it gives nothing."""
+    return [(slot.charge_id, slot.credits) for slot in slots.values() if slot.expires_s <= now_s and slot.charge_id is not None]
 
 
 def charge(balance: int, credits: int) -> int:

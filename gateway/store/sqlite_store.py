@@ -82,7 +82,8 @@ T = TypeVar("T")
 
 #: Version 2 added ``rate_windows``, ``slots`` and ``key_changes``; a version 1 file gains them
 #: when it is first opened by this code (the statements below are all ``IF NOT EXISTS``).
-SCHEMA_VERSION = 2
+#: Version 3 added the charge a slot carries (``slots.charge_id``, ``slots.credits``).
+SCHEMA_VERSION = 3
 
 #: How often :meth:`SqliteStore.key_changes` reads the change log, in seconds.
 KEY_CHANGE_POLL_S = 0.2
@@ -131,11 +132,13 @@ CREATE TABLE IF NOT EXISTS rate_windows (
     admitted        INTEGER NOT NULL CHECK (admitted >= 0)
 ) WITHOUT ROWID;
 -- Concurrency slots held. A row whose lease has run out counts for nothing and is deleted by
--- the account's next admission.
+-- the account's next admission, which refunds the charge it carries (its request never ended).
 CREATE TABLE IF NOT EXISTS slots (
     account_id      TEXT NOT NULL REFERENCES accounts(id),
     slot_id         TEXT NOT NULL,
     expires_at_s    REAL NOT NULL,             -- Unix seconds
+    charge_id       TEXT,                      -- the request id charged under the slot, if any
+    credits         INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (account_id, slot_id)
 ) WITHOUT ROWID;
 -- Every key write adds a row here in its own transaction, so followers in other processes
@@ -357,6 +360,10 @@ class SqliteStore:
                 for statement in _SCHEMA.split(";"):  # no ';' inside the statements or comments
                     if statement.strip():
                         conn.execute(statement)
+                slot_columns = {row[1] for row in conn.execute("PRAGMA table_info(slots)")}
+                if "charge_id" not in slot_columns:  # a version 2 file
+                    conn.execute("ALTER TABLE slots ADD COLUMN charge_id TEXT")
+                    conn.execute("ALTER TABLE slots ADD COLUMN credits INTEGER NOT NULL DEFAULT 0")
                 conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         finally:
             conn.close()
@@ -722,20 +729,25 @@ class SqliteStore:
     @classmethod
     def _refund(cls, conn, account_id: str, credits: int, request_id: str) -> int:
         with _immediate(conn):
-            debit = conn.execute(
-                "SELECT account_id, credits FROM ledger WHERE request_id = ? AND kind = 'debit'", (request_id,)
-            ).fetchone()
-            if debit is not None and debit[0] != account_id:
-                raise LedgerConflict(f"request {quoted(request_id)} was charged to another account")
-            refunded = cls._ledger_row_exists(conn, account_id, request_id, "refund", None)
-            due = rules.refund_due(None if debit is None else debit[1], refunded, credits, request_id)
-            if due:
-                conn.execute(
-                    "INSERT INTO ledger (account_id, request_id, kind, credits, created_at_s) VALUES (?, ?, 'refund', ?, ?)",
-                    (account_id, request_id, due, time.time()),
-                )
-                conn.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (due, account_id))
-            return cls._balance_of(conn, account_id)
+            return cls._refund_within(conn, account_id, credits, request_id)
+
+    @classmethod
+    def _refund_within(cls, conn, account_id: str, credits: int, request_id: str) -> int:
+        """Return the balance after the refund; runs inside the caller's write transaction."""
+        debit = conn.execute(
+            "SELECT account_id, credits FROM ledger WHERE request_id = ? AND kind = 'debit'", (request_id,)
+        ).fetchone()
+        if debit is not None and debit[0] != account_id:
+            raise LedgerConflict(f"request {quoted(request_id)} was charged to another account")
+        refunded = cls._ledger_row_exists(conn, account_id, request_id, "refund", None)
+        due = rules.refund_due(None if debit is None else debit[1], refunded, credits, request_id)
+        if due:
+            conn.execute(
+                "INSERT INTO ledger (account_id, request_id, kind, credits, created_at_s) VALUES (?, ?, 'refund', ?, ?)",
+                (account_id, request_id, due, time.time()),
+            )
+            conn.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (due, account_id))
+        return cls._balance_of(conn, account_id)
 
     async def balance(self, account_id: str) -> int:
         return await self._run(self._balance_of, account_id)
@@ -767,7 +779,9 @@ class SqliteStore:
 
     # --- limits --------------------------------------------------------------------------------
 
-    async def admit(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+    async def admit(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, charge: tuple[str, int] | None = None
+    ) -> Admission:
         """Return whether one more request of ``account`` may run now, across every process.
 
         Allowed: the request is counted in the account's window of RATE_WINDOW_S seconds and
@@ -781,7 +795,9 @@ class SqliteStore:
         admit more than the limit. Raises AccountNotFound when the account does not exist.
         """
         now_s = time.time() if now_s is None else now_s
-        return await self._write(self._count_and_hold, account.id, account.rate_per_minute, account.max_concurrent, slot_id, now_s)
+        return await self._write(
+            self._count_and_hold, account.id, account.rate_per_minute, account.max_concurrent, slot_id, now_s, charge
+        )
 
     async def admit_and_reserve(
         self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
@@ -799,7 +815,7 @@ class SqliteStore:
         cls, conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, credits: int, request_id: str,
         now_s: float,
     ) -> AdmittedCharge:
-        admission = cls._count_and_hold(conn, account_id, limit, max_concurrent, slot_id, now_s)
+        admission = cls._count_and_hold(conn, account_id, limit, max_concurrent, slot_id, now_s, (request_id, credits))
         if not admission.allowed:
             return AdmittedCharge(admission)
         try:
@@ -807,8 +823,11 @@ class SqliteStore:
         except InsufficientCredits as short:
             return AdmittedCharge(admission, insufficient=short)  # the admission still commits
 
-    @staticmethod
-    def _count_and_hold(conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float) -> Admission:
+    @classmethod
+    def _count_and_hold(
+        cls, conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float,
+        charge: tuple[str, int] | None = None,
+    ) -> Admission:
         """Return the admission; runs inside the caller's write transaction."""
         # One statement reads the window and the slots. The account's slot rows are adjacent
         # in the primary key, so this reads at most about max_concurrent rows.
@@ -822,13 +841,21 @@ class SqliteStore:
         admission, window = rules.admit(stored, held - expired, limit, max_concurrent, now_s)
         if window is None:
             return admission
-        # Expired slots are purged here, only when there are some.
+        # Lapsed slots are purged here, only when there are some, and their charges refunded.
         if expired:
+            lapsed = conn.execute(
+                "SELECT slot_id, expires_at_s, charge_id, credits FROM slots WHERE account_id = ? AND expires_at_s <= ?",
+                (account_id, now_s),
+            ).fetchall()
+            slots = {row[0]: rules.Slot(row[1], row[2], row[3]) for row in lapsed}
+            for charge_id, credits in rules.lapsed_charges(slots, now_s):
+                cls._refund_within(conn, account_id, credits, charge_id)
             conn.execute("DELETE FROM slots WHERE account_id = ? AND expires_at_s <= ?", (account_id, now_s))
+        slot = rules.hold({}, slot_id, now_s, charge)[slot_id]
         try:
             conn.execute(
-                "INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at_s) VALUES (?, ?, ?)",
-                (account_id, slot_id, now_s + SLOT_LEASE_S),
+                "INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at_s, charge_id, credits) VALUES (?, ?, ?, ?, ?)",
+                (account_id, slot_id, slot.expires_s, slot.charge_id, slot.credits),
             )
         except sqlite3.IntegrityError as exc:  # the foreign key: no such account
             raise no_such_account(account_id) from exc

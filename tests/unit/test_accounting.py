@@ -106,3 +106,28 @@ def test_a_charge_whose_answer_was_lost_is_a_503_and_refunded_once_the_store_ans
             await store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_release_the_locked_store_could_not_take_is_delivered_later_and_the_charge_stands(tmp_path):
+    async def scenario() -> None:
+        path = tmp_path / "store.sqlite3"
+        store = SqliteStore(path, lock_wait_s=0.1)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            accounting = Accounting(store, store)
+            assert (await accounting.admit_and_charge(account, "slot-1", 3, "charge-1")).balance == 7
+            holder = locked(path)
+            try:
+                accounting.release(account.id, "slot-1")
+                await asyncio.sleep(REFUND_RETRY_S * 2)  # the store is locked: the release waits
+            finally:
+                holder.rollback()
+                holder.close()
+            await asyncio.sleep(REFUND_RETRY_S * 2)
+            await accounting.drain()
+            assert (await store.admit(account, "slot-2")).allowed  # the slot was freed
+            assert await store.balance(account.id) == 7  # and the request's charge stands
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())

@@ -823,6 +823,22 @@ async def test_each_account_has_its_own_limits(store):
 
 
 @with_store
+async def test_a_charge_whose_slot_lapsed_unreleased_is_refunded_once_by_the_next_admission(store):
+    account = await store.create_account("acme", 10)
+    now_s = time.time()
+    assert (await store.admit_and_reserve(account, "slot-dead", 3, "req-dead", now_s)).balance == 7
+    assert (await store.admit_and_reserve(account, "slot-done", 2, "req-done", now_s)).balance == 5
+    await store.release(account.id, "slot-done")  # a request that ran to its end: its charge stands
+    later_s = now_s + SLOT_LEASE_S + 1  # the gateway holding slot-dead died mid-request
+    assert (await store.admit(account, "slot-next", later_s)).allowed
+    assert await store.balance(account.id) == 8
+    assert (await store.admit(account, "slot-after", later_s + 1)).allowed
+    assert await store.refund(account.id, 3, "req-dead") == 8  # given back once, whoever asks
+    usage = await store.usage(account.id)
+    assert (usage.requests, usage.refunds, usage.credits_used) == (2, 1, 2)
+
+
+@with_store
 async def test_releasing_a_slot_twice_or_one_never_held_is_a_no_op(store):
     acme = await store.create_account("acme", 5, max_concurrent=1)
     other = await store.create_account("other", 5, max_concurrent=1)

@@ -71,8 +71,18 @@ def test_the_memory_store_keeps_the_rules():
 
 def test_a_held_slot_lasts_its_lease_and_a_release_frees_it():
     held = rules.hold({}, "a", NOW)
-    assert held == {"a": NOW + rules.SLOT_LEASE_S}
+    assert held == {"a": rules.Slot(NOW + rules.SLOT_LEASE_S)}
     assert rules.live_slots(held, NOW + rules.SLOT_LEASE_S - 1) == held
     assert rules.live_slots(held, NOW + rules.SLOT_LEASE_S) == {}  # a dead gateway's slot runs out
-    assert rules.release(rules.hold(held, "b", NOW), "a", NOW) == {"b": NOW + rules.SLOT_LEASE_S}
-    assert rules.release(held, "never-held", NOW) == held
+    assert rules.release(rules.hold(held, "b", NOW), "a") == {"b": rules.Slot(NOW + rules.SLOT_LEASE_S)}
+    assert rules.release(held, "never-held") == held
+
+
+def test_only_the_charge_of_a_slot_that_lapsed_unreleased_is_owed_back():
+    slots = rules.hold({}, "dead", NOW, ("req-dead", 3))
+    slots = rules.hold(slots, "live", NOW + 60, ("req-live", 2))
+    slots = rules.hold(slots, "free", NOW)  # admitted without a charge (a batch)
+    after_lease = NOW + rules.SLOT_LEASE_S
+    assert rules.lapsed_charges(slots, after_lease - 1) == []
+    assert rules.lapsed_charges(slots, after_lease) == [("req-dead", 3)]
+    assert rules.lapsed_charges(rules.release(slots, "dead"), after_lease) == []  # released: the charge stands

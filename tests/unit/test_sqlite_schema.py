@@ -1,0 +1,55 @@
+"""The SQLite store's file format: a file written by the previous schema is brought up to date
+when this code first opens it, keeping what it holds."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+from gateway.store.interfaces import SLOT_LEASE_S
+from gateway.store.sqlite_store import SCHEMA_VERSION, SqliteStore
+
+VERSION_2_SLOTS = """
+CREATE TABLE slots (
+    account_id      TEXT NOT NULL REFERENCES accounts(id),
+    slot_id         TEXT NOT NULL,
+    expires_at_s    REAL NOT NULL,
+    PRIMARY KEY (account_id, slot_id)
+) WITHOUT ROWID
+"""
+
+
+def test_a_version_2_file_gains_the_charge_of_each_slot_and_keeps_its_slots(tmp_path):
+    path = tmp_path / "store.sqlite3"
+
+    async def create() -> str:
+        store = SqliteStore(path)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            return account.id
+        finally:
+            await store.close()
+
+    account_id = asyncio.run(create())
+    with sqlite3.connect(path) as conn:  # the file as the previous release left it
+        conn.execute("DROP TABLE slots")
+        conn.execute(VERSION_2_SLOTS)
+        conn.execute("INSERT INTO slots VALUES (?, 'old-slot', ?)", (account_id, 10**10))
+        conn.execute("PRAGMA user_version=2")
+    conn.close()
+
+    async def reopen() -> None:
+        store = SqliteStore(path)
+        try:
+            account = await store.get_account(account_id)
+            refused = await store.admit(account, "new-slot")  # the old slot is still held
+            assert (refused.allowed, refused.reason) == (False, "concurrency")
+            assert (await store.admit_and_reserve(account, "new-slot", 3, "req-1", 10**10 + SLOT_LEASE_S)).balance == 7
+        finally:
+            await store.close()
+
+    asyncio.run(reopen())
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("SELECT charge_id, credits FROM slots WHERE slot_id = 'new-slot'").fetchone() == ("req-1", 3)
+    conn.close()
