@@ -48,14 +48,11 @@ from shared.kernel.errors import InsufficientCredits
 
 from gateway.store import rules
 from gateway.store.interfaces import (
-    SLOT_LEASE_S,
     Account,
     Admission,
     AdmittedCharge,
     AccountExists,
-    AccountNotFound,
     KeyNotActive,
-    KeyNotFound,
     KeyRecord,
     LedgerConflict,
     StoreBusy,

@@ -1,0 +1,140 @@
+"""The NATS store's limiter: each account's rate window and concurrency slots in one
+key-value entry, updated with ``kv.update(last=revision)`` (README, "Design notes: the NATS store")."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import orjson
+
+from gateway.store import rules
+from gateway.store.interfaces import (
+    Account,
+    Admission,
+    AdmittedCharge,
+    StoreUnavailable,
+    admit_then_reserve,
+    no_such_account,
+    validate_limits,
+)
+from gateway.store.nats_connection import NatsConnection, check_account_id, WrongLastSequence
+from gateway.store.nats_ledger import account_of
+
+@dataclass(frozen=True)
+class _Limits:
+    """An account's limiter entry: its revision (0: none yet), rate window and slots held."""
+
+    revision: int
+    window: rules.Window | None
+    slots: dict[str, rules.Slot]
+
+
+class NatsLimiter(NatsConnection):
+    """Rate windows and concurrency slots (the store's :class:`~gateway.store.interfaces.Limiter`)."""
+
+    async def set_limits(self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None) -> Account:
+        """Return the account (id or name) after changing the limits given (each >= 1).
+
+        Every live key of the account is then reported by :meth:`key_changes` (its record is
+        rewritten unchanged), since gateways cache a key together with its account's limits.
+        Raises AccountNotFound, ValueError.
+        """
+        validate_limits(rate_per_minute, max_concurrent)
+        await self._await_watch_setups()
+        while True:
+            found = await self._find_account(account)
+            if found is None:
+                raise no_such_account(account)
+            revision, doc = found
+            if rate_per_minute is None and max_concurrent is None:
+                break
+            doc = {**doc}
+            if rate_per_minute is not None:
+                doc["rate_per_minute"] = rate_per_minute
+            if max_concurrent is not None:
+                doc["max_concurrent"] = max_concurrent
+            try:
+                await self._call(self._accounts.update(f"id.{doc['id']}", orjson.dumps(doc), last=revision))
+            except WrongLastSequence:
+                continue  # changed meanwhile: apply the change to the newer record
+            await self._announce_keys_of(doc["id"])
+            break
+        return account_of(doc, await self.balance(doc["id"]))
+
+    async def _read_limits(self, account_id: str) -> _Limits:
+        got = await self._get_json(self._limits, account_id)
+        if got is None:
+            limits = _Limits(0, None, {})
+        else:
+            window = None if got[1]["window_start_s"] is None else rules.Window(got[1]["window_start_s"], got[1]["admitted"])
+            limits = _Limits(got[0], window, {slot_id: rules.Slot(*fields) for slot_id, fields in got[1]["slots"].items()})
+        self._limit_cache[account_id] = limits
+        return limits
+
+    async def _write_limits(self, account_id: str, limits: _Limits) -> None:
+        """Store ``limits`` over the entry at ``limits.revision``; WrongLastSequence if it moved."""
+        doc = {
+            "window_start_s": None if limits.window is None else limits.window.start_s,
+            "admitted": 0 if limits.window is None else limits.window.admitted,
+            "slots": {slot_id: [slot.expires_s, slot.charge_id, slot.credits] for slot_id, slot in limits.slots.items()},
+        }
+        try:
+            revision = await self._call(self._limits.update(account_id, orjson.dumps(doc), last=limits.revision))
+        except (WrongLastSequence, StoreUnavailable):
+            self._limit_cache.pop(account_id, None)
+            raise
+        self._limit_cache[account_id] = _Limits(revision, limits.window, limits.slots)
+
+    async def admit(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, charge: tuple[str, int] | None = None
+    ) -> Admission:
+        """Return the admission of one request of ``account`` at ``now_s`` (Unix seconds),
+        holding the concurrency slot ``slot_id`` (for SLOT_LEASE_S at most, with ``charge``)
+        when allowed; the charges of lapsed slots are refunded before the entry that drops them
+        is written, so a failure in between leaves them to the next admission.
+
+        A refusal counts nothing and holds nothing, and is decided on a fresh read.
+        """
+        now_s = time.time() if now_s is None else now_s
+        account_id = check_account_id(account.id)
+        async with self._lock("limits", account_id):
+            limits = self._limit_cache.get(account_id)
+            fresh = limits is None
+            if fresh:
+                limits = await self._read_limits(account_id)
+            while True:
+                live = rules.live_slots(limits.slots, now_s)
+                admission, window = rules.admit(limits.window, len(live), account.rate_per_minute, account.max_concurrent, now_s)
+                if window is None and not fresh:
+                    limits, fresh = await self._read_limits(account_id), True  # the cache may be behind
+                    continue
+                if window is None:
+                    return admission
+                for charge_id, credits in rules.lapsed_charges(limits.slots, now_s):
+                    await self.refund(account_id, credits, charge_id)
+                try:
+                    await self._write_limits(account_id, _Limits(limits.revision, window, rules.hold(live, slot_id, now_s, charge)))
+                except WrongLastSequence:
+                    limits, fresh = await self._read_limits(account_id), True
+                    continue
+                return admission
+
+    async def release(self, account_id: str, slot_id: str) -> None:
+        """Free the concurrency slot ``slot_id`` of the account; an unknown or freed slot is a no-op."""
+        check_account_id(account_id)
+        async with self._lock("limits", account_id):
+            limits = self._limit_cache.get(account_id)
+            if limits is None or slot_id not in limits.slots:
+                limits = await self._read_limits(account_id)
+            while slot_id in limits.slots:
+                slots = rules.release(limits.slots, slot_id)
+                try:
+                    await self._write_limits(account_id, _Limits(limits.revision, limits.window, slots))
+                    return
+                except WrongLastSequence:
+                    limits = await self._read_limits(account_id)
+
+    async def admit_and_reserve(self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None) -> AdmittedCharge:
+        """Return the admission and, when allowed, the charge (two writes: the limiter's, then the ledger's)."""
+        return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
