@@ -362,6 +362,19 @@ class Usage:
         """Return the credits actually spent: debits less refunds."""
         return self.credits_debited - self.credits_refunded
 
+    @classmethod
+    def of_totals(cls, account_id: str, since: datetime | None, totals: dict[str, tuple[int, int]]) -> Usage:
+        """Return the usage from ``totals``: ledger entry kind (debit, refund, topup) -> (entries, credits)."""
+        return cls(
+            account_id=account_id,
+            since=since,
+            requests=totals["debit"][0],
+            refunds=totals["refund"][0],
+            credits_debited=totals["debit"][1],
+            credits_refunded=totals["refund"][1],
+            credits_topped_up=totals["topup"][1],
+        )
+
 
 #: Length of a rate-limit window: limits are requests per minute (decisions.md, Limits).
 RATE_WINDOW_S = 60

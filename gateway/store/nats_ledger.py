@@ -326,12 +326,4 @@ class NatsLedger(NatsConnection):
 
         start_s = None if since_s is None else since_s - USAGE_CLOCK_MARGIN_S
         await self._scan(self._ledger_stream, self._ledger_prefix + account_id, count, start_s)
-        return Usage(
-            account_id=account_id,
-            since=since,
-            requests=totals["debit"][0],
-            refunds=totals["refund"][0],
-            credits_debited=totals["debit"][1],
-            credits_refunded=totals["refund"][1],
-            credits_topped_up=totals["topup"][1],
-        )
+        return Usage.of_totals(account_id, since, totals)

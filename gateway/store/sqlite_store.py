@@ -764,15 +764,7 @@ class SqliteStore:
         totals = {"debit": (0, 0), "refund": (0, 0), "topup": (0, 0)}
         for kind, count, total in conn.execute(query + " GROUP BY kind", params):
             totals[kind] = (count, total)
-        return Usage(
-            account_id=account_id,
-            since=since,
-            requests=totals["debit"][0],
-            refunds=totals["refund"][0],
-            credits_debited=totals["debit"][1],
-            credits_refunded=totals["refund"][1],
-            credits_topped_up=totals["topup"][1],
-        )
+        return Usage.of_totals(account_id, since, totals)
 
     # --- limits --------------------------------------------------------------------------------
 
