@@ -79,13 +79,17 @@ class Accounting:
                 log.error("release_failed", account_id=account_id, error=repr(error))
                 return
 
-    async def charge(self, account_id: str, credits: int, charge_id: str) -> int:
+    async def charge(self, account_id: str, credits: int, charge_id: str, slot_id: str | None = None) -> int:
         """Return the balance after debiting ``credits``; 402 as InsufficientCredits.
 
-        When the debit reached the store but its answer was lost (503), it may have been
-        written: a refund of ``charge_id`` is then delivered in the background (it gives back
-        nothing when nothing was charged).
+        With ``slot_id`` (the slot of an admission already made: a batch's), the charge is
+        recorded under the slot first, so it is refunded if the slot lapses unreleased. When
+        the debit reached the store but its answer was lost (503), it may have been written: a
+        refund of ``charge_id`` is then delivered in the background (it gives back nothing
+        when nothing was charged).
         """
+        if slot_id is not None:
+            await self.limiter.hold_charge(account_id, slot_id, (charge_id, credits))
         try:
             return await self.ledger.reserve(account_id, credits, charge_id)
         except StoreOutcomeUnknown:

@@ -153,7 +153,7 @@ class Gateway:
                 raise outcome.insufficient
             remaining = outcome.balance
         else:
-            remaining = await self.accounting.charge(account.id, cost, charge_id)
+            remaining = await self.accounting.charge(account.id, cost, charge_id, state.get("held_slot"))
         started = time.perf_counter()
         try:
             reply = await pool.call(

@@ -632,6 +632,13 @@ class Limiter(Protocol):
         """Free the concurrency slot ``slot_id``; releasing an unknown or freed slot is a no-op."""
         ...
 
+    async def hold_charge(self, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
+        """Record that the request holding ``slot_id`` makes ``charge`` (request id, credits)
+        under it (a batch's item, charged after the batch's one admission), before the charge
+        is made: if the slot lapses unreleased, the account's next admission refunds it (a
+        charge never made gives nothing back). A slot not held records nothing."""
+        ...
+
     async def admit_and_reserve(
         self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
     ) -> AdmittedCharge:

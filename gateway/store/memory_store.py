@@ -139,6 +139,9 @@ class MemoryStore:
     async def release(self, account_id: str, slot_id: str) -> None:
         self.slots[account_id] = rules.release(self.slots.get(account_id, {}), slot_id)
 
+    async def hold_charge(self, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
+        self.slots[account_id] = rules.with_charge(self.slots.get(account_id, {}), slot_id, charge)
+
     async def key_changes(self) -> AsyncIterator[str | None]:
         await self._closed.wait()
         return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import orjson
 
@@ -68,7 +69,8 @@ class NatsLimiter(NatsConnection):
             limits = _Limits(0, None, {})
         else:
             window = None if got[1]["window_start_s"] is None else rules.Window(got[1]["window_start_s"], got[1]["admitted"])
-            limits = _Limits(got[0], window, {slot_id: rules.Slot(*fields) for slot_id, fields in got[1]["slots"].items()})
+            slots = {slot_id: rules.Slot(expires_s, tuple(map(tuple, charges))) for slot_id, (expires_s, charges) in got[1]["slots"].items()}
+            limits = _Limits(got[0], window, slots)
         self._limit_cache[account_id] = limits
         return limits
 
@@ -77,7 +79,7 @@ class NatsLimiter(NatsConnection):
         doc = {
             "window_start_s": None if limits.window is None else limits.window.start_s,
             "admitted": 0 if limits.window is None else limits.window.admitted,
-            "slots": {slot_id: [slot.expires_s, slot.charge_id, slot.credits] for slot_id, slot in limits.slots.items()},
+            "slots": {slot_id: [slot.expires_s, slot.charges] for slot_id, slot in limits.slots.items()},
         }
         try:
             revision = await self._call(self._limits.update(account_id, orjson.dumps(doc), last=limits.revision))
@@ -122,15 +124,24 @@ class NatsLimiter(NatsConnection):
 
     async def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot ``slot_id`` of the account; an unknown or freed slot is a no-op."""
+        await self._change_slot(account_id, slot_id, lambda slots: rules.release(slots, slot_id))
+
+    async def hold_charge(self, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
+        """Record ``charge`` (request id, credits) under the slot ``slot_id``, before it is
+        made; a slot not held records nothing."""
+        await self._change_slot(account_id, slot_id, lambda slots: rules.with_charge(slots, slot_id, charge))
+
+    async def _change_slot(self, account_id: str, slot_id: str, change: Callable[[dict[str, rules.Slot]], dict[str, rules.Slot]]) -> None:
+        """Write the account's slots as ``change`` makes them while ``slot_id`` is held (read
+        afresh when the cache does not hold it), retried on a concurrent write."""
         check_account_id(account_id)
         async with self._lock("limits", account_id):
             limits = self._limit_cache.get(account_id)
             if limits is None or slot_id not in limits.slots:
                 limits = await self._read_limits(account_id)
             while slot_id in limits.slots:
-                slots = rules.release(limits.slots, slot_id)
                 try:
-                    await self._write_limits(account_id, _Limits(limits.revision, limits.window, slots))
+                    await self._write_limits(account_id, _Limits(limits.revision, limits.window, change(limits.slots)))
                     return
                 except WrongLastSequence:
                     limits = await self._read_limits(account_id)

@@ -9,7 +9,7 @@ refunds any request) is in the README's "Design notes: the NATS store"; the layo
   topup), published with ``Nats-Msg-Id: <kind>:<request_id>`` and
   ``Nats-Expected-Last-Subject-Sequence``. The balance is the last entry's ``balance_after``.
 - Bucket ``P_LIMITS``: ``<account_id>`` -> ``{window_start_s, admitted, slots: {slot_id:
-  [lease end in Unix seconds, request id charged under it or null, its credits]}}``.
+  [lease end in Unix seconds, [[request id, credits] of each charge made under it]]}}``.
 - Bucket ``P_ACCOUNTS``: ``id.<account_id>`` -> the account record; ``name.<sha256 of the
   folded name>`` -> account id (created with ``create``: names are unique); ``topup.<sha256 of
   request id>`` -> ``{account_id, credits}`` of an invoice top-up, so retrying it is harmless

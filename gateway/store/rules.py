@@ -45,13 +45,11 @@ def admit(window: Window | None, live_slots: int, rate_per_minute: int, max_conc
 
 @dataclass(frozen=True)
 class Slot:
-    """A concurrency slot held by one request: its lease end (Unix seconds) and the charge the
-    request made when it was admitted (its request id and credits; None for a request admitted
-    without one, such as a batch)."""
+    """A concurrency slot held by one request: its lease end (Unix seconds) and the charges
+    made under it, each (request id, credits): a request's own, or a batch's items."""
 
     expires_s: float
-    charge_id: str | None = None
-    credits: int = 0
+    charges: tuple[tuple[str, int], ...] = ()
 
 
 def live_slots(slots: Mapping[str, Slot], now_s: float) -> dict[str, Slot]:
@@ -63,13 +61,22 @@ def hold(slots: Mapping[str, Slot], slot_id: str, now_s: float, charge: tuple[st
     """Return the live slots with ``slot_id`` held from ``now_s`` for SLOT_LEASE_S seconds,
     carrying ``charge`` (request id, credits) when the admission charges one. The lapsed slots
     are dropped: the caller refunds their :func:`lapsed_charges` first."""
-    charge_id, credits = charge or (None, 0)
-    return {**live_slots(slots, now_s), slot_id: Slot(now_s + SLOT_LEASE_S, charge_id, credits)}
+    return {**live_slots(slots, now_s), slot_id: Slot(now_s + SLOT_LEASE_S, () if charge is None else (charge,))}
+
+
+def with_charge(slots: Mapping[str, Slot], slot_id: str, charge: tuple[str, int]) -> dict[str, Slot]:
+    """Return the slots with ``charge`` (request id, credits) recorded under ``slot_id``, as a
+    charge is made by the request holding it; a slot not held (released, or dropped) records
+    nothing."""
+    slot = slots.get(slot_id)
+    if slot is None or charge in slot.charges:
+        return dict(slots)
+    return {**slots, slot_id: Slot(slot.expires_s, slot.charges + (charge,))}
 
 
 def release(slots: Mapping[str, Slot], slot_id: str) -> dict[str, Slot]:
     """Return the slots without ``slot_id`` (releasing one not held changes nothing). A
-    released slot's charge stands: its request ran to its end. Lapsed slots are kept for the
+    released slot's charges stand: its request ran to its end. Lapsed slots are kept for the
     next admission, which refunds their charges."""
     return {other: slot for other, slot in slots.items() if other != slot_id}
 
@@ -78,8 +85,8 @@ def lapsed_charges(slots: Mapping[str, Slot], now_s: float) -> list[tuple[str, i
     """Return (request id, credits) of each charge whose slot's lease ran out unreleased: the
     gateway that held it died (or froze) mid-request, so its client got no answer and the
     charge is owed back. Refunds are idempotent per request id, so whoever drops a lapsed
-    slot refunds its charge, and a second refund of it gives nothing."""
-    return [(slot.charge_id, slot.credits) for slot in slots.values() if slot.expires_s <= now_s and slot.charge_id is not None]
+    slot refunds its charges, and a second refund of one gives nothing."""
+    return [charge for slot in slots.values() if slot.expires_s <= now_s for charge in slot.charges]
 
 
 def charge(balance: int, credits: int) -> int:

@@ -79,7 +79,7 @@ T = TypeVar("T")
 
 #: Version 2 added ``rate_windows``, ``slots`` and ``key_changes``; a version 1 file gains them
 #: when it is first opened by this code (the statements below are all ``IF NOT EXISTS``).
-#: Version 3 added the charge a slot carries (``slots.charge_id``, ``slots.credits``).
+#: Version 3 added ``slot_charges``, the charges made under each slot.
 SCHEMA_VERSION = 3
 
 #: How often :meth:`SqliteStore.key_changes` reads the change log, in seconds.
@@ -129,14 +129,21 @@ CREATE TABLE IF NOT EXISTS rate_windows (
     admitted        INTEGER NOT NULL CHECK (admitted >= 0)
 ) WITHOUT ROWID;
 -- Concurrency slots held. A row whose lease has run out counts for nothing and is deleted by
--- the account's next admission, which refunds the charge it carries (its request never ended).
+-- the account's next admission, which refunds the charges made under it (its request never
+-- ended: its gateway died).
 CREATE TABLE IF NOT EXISTS slots (
     account_id      TEXT NOT NULL REFERENCES accounts(id),
     slot_id         TEXT NOT NULL,
     expires_at_s    REAL NOT NULL,             -- Unix seconds
-    charge_id       TEXT,                      -- the request id charged under the slot, if any
-    credits         INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (account_id, slot_id)
+) WITHOUT ROWID;
+-- The charges made under each slot held: a request's own, or a batch's items.
+CREATE TABLE IF NOT EXISTS slot_charges (
+    account_id      TEXT NOT NULL,
+    slot_id         TEXT NOT NULL,
+    charge_id       TEXT NOT NULL,             -- the request id of the ledger debit
+    credits         INTEGER NOT NULL,
+    PRIMARY KEY (account_id, slot_id, charge_id)
 ) WITHOUT ROWID;
 -- Every key write adds a row here in its own transaction, so followers in other processes
 -- learn which cached keys to drop. AUTOINCREMENT ids are never reused and, with one writer at
@@ -357,10 +364,6 @@ class SqliteStore:
                 for statement in _SCHEMA.split(";"):  # no ';' inside the statements or comments
                     if statement.strip():
                         conn.execute(statement)
-                slot_columns = {row[1] for row in conn.execute("PRAGMA table_info(slots)")}
-                if "charge_id" not in slot_columns:  # a version 2 file
-                    conn.execute("ALTER TABLE slots ADD COLUMN charge_id TEXT")
-                    conn.execute("ALTER TABLE slots ADD COLUMN credits INTEGER NOT NULL DEFAULT 0")
                 conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         finally:
             conn.close()
@@ -832,19 +835,23 @@ class SqliteStore:
             return admission
         # Lapsed slots are purged here, only when there are some, and their charges refunded.
         if expired:
-            lapsed = conn.execute(
-                "SELECT slot_id, expires_at_s, charge_id, credits FROM slots WHERE account_id = ? AND expires_at_s <= ?",
-                (account_id, now_s),
-            ).fetchall()
-            slots = {row[0]: rules.Slot(row[1], row[2], row[3]) for row in lapsed}
-            for charge_id, credits in rules.lapsed_charges(slots, now_s):
+            for charge_id, credits in rules.lapsed_charges(cls._slots_of(conn, account_id, lapsed_at_s=now_s), now_s):
                 cls._refund_within(conn, account_id, credits, charge_id)
+            conn.execute(
+                "DELETE FROM slot_charges WHERE account_id = ?1 AND slot_id IN"
+                " (SELECT slot_id FROM slots WHERE account_id = ?1 AND expires_at_s <= ?2)",
+                (account_id, now_s),
+            )
             conn.execute("DELETE FROM slots WHERE account_id = ? AND expires_at_s <= ?", (account_id, now_s))
         slot = rules.hold({}, slot_id, now_s, charge)[slot_id]
         try:
             conn.execute(
-                "INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at_s, charge_id, credits) VALUES (?, ?, ?, ?, ?)",
-                (account_id, slot_id, slot.expires_s, slot.charge_id, slot.credits),
+                "INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at_s) VALUES (?, ?, ?)",
+                (account_id, slot_id, slot.expires_s),
+            )
+            conn.executemany(
+                "INSERT OR IGNORE INTO slot_charges (account_id, slot_id, charge_id, credits) VALUES (?, ?, ?, ?)",
+                [(account_id, slot_id, charge_id, credits) for charge_id, credits in slot.charges],
             )
         except sqlite3.IntegrityError as exc:  # the foreign key: no such account
             raise no_such_account(account_id) from exc
@@ -862,4 +869,37 @@ class SqliteStore:
 
     @staticmethod
     def _release(conn, account_id: str, slot_id: str) -> None:
+        conn.execute("DELETE FROM slot_charges WHERE account_id = ? AND slot_id = ?", (account_id, slot_id))
         conn.execute("DELETE FROM slots WHERE account_id = ? AND slot_id = ?", (account_id, slot_id))
+
+    async def hold_charge(self, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
+        """Record ``charge`` (request id, credits) under the slot ``slot_id``, before it is
+        made; a slot not held records nothing."""
+        await self._write(self._hold_charge, account_id, slot_id, charge)
+
+    @classmethod
+    def _hold_charge(cls, conn, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
+        slots = rules.with_charge(cls._slots_of(conn, account_id, slot_id=slot_id), slot_id, charge)
+        if slot_id in slots:
+            conn.execute(
+                "INSERT OR IGNORE INTO slot_charges (account_id, slot_id, charge_id, credits) VALUES (?, ?, ?, ?)",
+                (account_id, slot_id, *charge),
+            )
+
+    @staticmethod
+    def _slots_of(conn, account_id: str, *, slot_id: str | None = None, lapsed_at_s: float | None = None) -> dict[str, rules.Slot]:
+        """Return the account's slots with their charges: the one ``slot_id``, or those lapsed at ``lapsed_at_s``."""
+        query = (
+            "SELECT s.slot_id, s.expires_at_s, c.charge_id, c.credits FROM slots s LEFT JOIN slot_charges c"
+            " ON c.account_id = s.account_id AND c.slot_id = s.slot_id WHERE s.account_id = ?"
+        )
+        params: tuple = (account_id,)
+        if slot_id is not None:
+            query, params = query + " AND s.slot_id = ?", params + (slot_id,)
+        if lapsed_at_s is not None:
+            query, params = query + " AND s.expires_at_s <= ?", params + (lapsed_at_s,)
+        slots: dict[str, rules.Slot] = {}
+        for found_id, expires_s, charge_id, credits in conn.execute(query, params):
+            slot = slots.get(found_id, rules.Slot(expires_s))
+            slots[found_id] = slot if charge_id is None else rules.Slot(expires_s, slot.charges + ((charge_id, credits),))
+        return slots

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 
 import pytest
 
 from gateway.accounting import REFUND_RETRY_S, Accounting
 from gateway.errors import as_celestial_error
-from gateway.store.interfaces import StoreBusy, StoreOutcomeUnknown
+from gateway.store.interfaces import SLOT_LEASE_S, StoreBusy, StoreOutcomeUnknown
 from gateway.store.sqlite_store import SqliteStore
 from shared.kernel.errors import ServiceUnavailable
 
@@ -127,6 +128,24 @@ def test_a_release_the_locked_store_could_not_take_is_delivered_later_and_the_ch
             await accounting.drain()
             assert (await store.admit(account, "slot-2")).allowed  # the slot was freed
             assert await store.balance(account.id) == 7  # and the request's charge stands
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_charge_made_under_an_earlier_admission_is_refunded_if_its_slot_lapses(tmp_path):
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path / "store.sqlite3")
+        try:
+            account = await store.create_account("acme", 10)
+            accounting = Accounting(store, store)
+            now_s = time.time()
+            assert (await store.admit(account, "batch-slot", now_s)).allowed  # a batch's one admission
+            assert await accounting.charge(account.id, 3, "item-1", "batch-slot") == 7
+            # The gateway dies before releasing the slot; the next admission after its lease refunds.
+            assert (await store.admit(account, "next", now_s + SLOT_LEASE_S + 1)).allowed
+            assert await store.balance(account.id) == 10
         finally:
             await store.close()
 

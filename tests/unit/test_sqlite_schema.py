@@ -9,17 +9,8 @@ import sqlite3
 from gateway.store.interfaces import SLOT_LEASE_S
 from gateway.store.sqlite_store import SCHEMA_VERSION, SqliteStore
 
-VERSION_2_SLOTS = """
-CREATE TABLE slots (
-    account_id      TEXT NOT NULL REFERENCES accounts(id),
-    slot_id         TEXT NOT NULL,
-    expires_at_s    REAL NOT NULL,
-    PRIMARY KEY (account_id, slot_id)
-) WITHOUT ROWID
-"""
 
-
-def test_a_version_2_file_gains_the_charge_of_each_slot_and_keeps_its_slots(tmp_path):
+def test_a_version_2_file_gains_the_charges_under_each_slot_and_keeps_its_slots(tmp_path):
     path = tmp_path / "store.sqlite3"
 
     async def create() -> str:
@@ -32,8 +23,7 @@ def test_a_version_2_file_gains_the_charge_of_each_slot_and_keeps_its_slots(tmp_
 
     account_id = asyncio.run(create())
     with sqlite3.connect(path) as conn:  # the file as the previous release left it
-        conn.execute("DROP TABLE slots")
-        conn.execute(VERSION_2_SLOTS)
+        conn.execute("DROP TABLE slot_charges")
         conn.execute("INSERT INTO slots VALUES (?, 'old-slot', ?)", (account_id, 10**10))
         conn.execute("PRAGMA user_version=2")
     conn.close()
@@ -51,5 +41,5 @@ def test_a_version_2_file_gains_the_charge_of_each_slot_and_keeps_its_slots(tmp_
     asyncio.run(reopen())
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        assert conn.execute("SELECT charge_id, credits FROM slots WHERE slot_id = 'new-slot'").fetchone() == ("req-1", 3)
+        assert conn.execute("SELECT charge_id, credits FROM slot_charges WHERE slot_id = 'new-slot'").fetchone() == ("req-1", 3)
     conn.close()

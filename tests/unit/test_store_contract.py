@@ -839,6 +839,27 @@ async def test_a_charge_whose_slot_lapsed_unreleased_is_refunded_once_by_the_nex
 
 
 @with_store
+async def test_charges_held_under_a_batch_slot_are_refunded_once_when_it_lapses_and_stand_when_released(store):
+    account = await store.create_account("acme", 20)
+    now_s = time.time()
+    for slot in ("batch-dead", "batch-done"):
+        assert (await store.admit(account, slot, now_s)).allowed
+        for item, credits in ((1, 2), (2, 3)):
+            await store.hold_charge(account.id, slot, (f"{slot}-{item}", credits))
+            await store.reserve(account.id, credits, f"{slot}-{item}")
+    await store.hold_charge(account.id, "batch-done", ("batch-done-1", 2))  # recorded once
+    await store.release(account.id, "batch-done")
+    await store.hold_charge(account.id, "batch-done", ("late", 1))  # no slot held: nothing recorded
+    assert await store.balance(account.id) == 10
+    later_s = now_s + SLOT_LEASE_S + 1
+    assert (await store.admit(account, "next", later_s)).allowed
+    assert (await store.admit(account, "after", later_s + 1)).allowed
+    assert await store.balance(account.id) == 15  # the dead batch's 5 credits back, once
+    usage = await store.usage(account.id)
+    assert (usage.requests, usage.refunds) == (4, 2)
+
+
+@with_store
 async def test_releasing_a_slot_twice_or_one_never_held_is_a_no_op(store):
     acme = await store.create_account("acme", 5, max_concurrent=1)
     other = await store.create_account("other", 5, max_concurrent=1)

@@ -78,11 +78,15 @@ def test_a_held_slot_lasts_its_lease_and_a_release_frees_it():
     assert rules.release(held, "never-held") == held
 
 
-def test_only_the_charge_of_a_slot_that_lapsed_unreleased_is_owed_back():
+def test_only_the_charges_of_a_slot_that_lapsed_unreleased_are_owed_back():
     slots = rules.hold({}, "dead", NOW, ("req-dead", 3))
     slots = rules.hold(slots, "live", NOW + 60, ("req-live", 2))
-    slots = rules.hold(slots, "free", NOW)  # admitted without a charge (a batch)
+    slots = rules.hold(slots, "batch", NOW)  # a batch: admitted once, its items charged under it
+    slots = rules.with_charge(slots, "batch", ("item-1", 1))
+    slots = rules.with_charge(slots, "batch", ("item-2", 4))
     after_lease = NOW + rules.SLOT_LEASE_S
     assert rules.lapsed_charges(slots, after_lease - 1) == []
-    assert rules.lapsed_charges(slots, after_lease) == [("req-dead", 3)]
-    assert rules.lapsed_charges(rules.release(slots, "dead"), after_lease) == []  # released: the charge stands
+    assert sorted(rules.lapsed_charges(slots, after_lease)) == [("item-1", 1), ("item-2", 4), ("req-dead", 3)]
+    released = rules.release(rules.release(slots, "dead"), "batch")
+    assert rules.lapsed_charges(released, after_lease) == []  # released: the charges stand
+    assert rules.with_charge(released, "batch", ("item-3", 1)) == released  # no slot, nothing recorded
