@@ -219,8 +219,12 @@ class NatsLedger(NatsConnection):
 
     def _remember_debit(self, request_id: str, account_id: str, credits: int) -> None:
         now = time.monotonic()
-        if len(self._own_debits) > 1000:
-            self._own_debits = {rid: kept for rid, kept in self._own_debits.items() if now - kept[2] < OWN_DEBITS_REMEMBERED_S}
+        # Oldest first (insertion order): forget those past the window, a few at a time.
+        while self._own_debits:
+            oldest = next(iter(self._own_debits))
+            if now - self._own_debits[oldest][2] < OWN_DEBITS_REMEMBERED_S:
+                break
+            del self._own_debits[oldest]
         self._own_debits[request_id] = (account_id, credits, now)
 
     def _own_debit(self, request_id: str) -> tuple[str, int, float] | None:

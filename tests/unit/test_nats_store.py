@@ -446,3 +446,20 @@ def test_new_limits_are_announced_as_changes_of_the_accounts_live_keys(server, p
             await store.close()
 
     run(body())
+
+
+def test_a_process_remembers_its_own_debits_for_the_window_only(monkeypatch):
+    from gateway.store import nats_ledger
+
+    clock = [1000.0]
+    monkeypatch.setattr(nats_ledger.time, "monotonic", lambda: clock[0])
+    store = NatsStore(prefix="MEMORY")
+    store._remember_debit("old", "acct_a", 1)
+    clock[0] += nats_ledger.OWN_DEBITS_REMEMBERED_S / 2
+    store._remember_debit("newer", "acct_a", 2)
+    clock[0] += nats_ledger.OWN_DEBITS_REMEMBERED_S / 2
+    store._remember_debit("newest", "acct_a", 3)
+    # Past its window a debit is forgotten (a refund then looks in the ledger), so the memory
+    # holds one window's debits however long the process runs.
+    assert list(store._own_debits) == ["newer", "newest"]
+    assert store._own_debit("old") is None and store._own_debit("newer")[:2] == ("acct_a", 2)
