@@ -58,6 +58,7 @@ class _Head:
 
 
 def account_of(doc: dict, balance: int) -> Account:
+    """Return the Account of a stored account record and its balance in credits."""
     return Account(
         id=doc["id"],
         name=doc["name"],
@@ -195,7 +196,10 @@ class NatsLedger(NatsConnection):
 
         A retry with the same ``request_id`` within the de-duplication window, from any
         process, charges nothing and returns the current balance (LedgerConflict when it was
-        for another account or amount).
+        for another account or amount). Another process's debit is recognised by the server
+        when the retry is published, so a retry the balance can no longer cover is refused as
+        InsufficientCredits instead (gateways never retry a debit: they mint a charge id per
+        request).
         """
         require_credits(credits)
         check_request_id(request_id)

@@ -64,6 +64,7 @@ class NatsLimiter(NatsConnection):
         return account_of(doc, await self.balance(doc["id"]))
 
     async def _read_limits(self, account_id: str) -> _Limits:
+        """Return the account's limiter entry as stored (and cache it); revision 0 when it has none yet."""
         got = await self._get_json(self._limits, account_id)
         if got is None:
             limits = _Limits(0, None, {})
