@@ -74,6 +74,16 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def to_unix_s(moment: datetime | None) -> float | None:
+    """Return an aware datetime as Unix seconds (None stays None): how stores keep instants."""
+    return None if moment is None else moment.timestamp()
+
+
+def from_unix_s(seconds: float | None) -> datetime | None:
+    """Return Unix seconds as an aware UTC datetime (None stays None)."""
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
+
+
 def generate_key() -> str:
     """Return a new plain key: ``svc_live_`` plus 32 URL-safe random characters."""
     return KEY_PREFIX + secrets.token_urlsafe(_KEY_RANDOM_BYTES)

@@ -80,14 +80,6 @@ def fold_case(name: str) -> str:
     return name.translate(_ASCII_FOLD)
 
 
-def from_unix_s(seconds: float | None) -> datetime | None:
-    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
-
-
-def to_unix_s(moment: datetime | None) -> float | None:
-    return None if moment is None else moment.timestamp()
-
-
 def check_request_id(request_id: str) -> str:
     if not isinstance(request_id, str) or _REQUEST_ID_RE.fullmatch(request_id) is None:
         raise ValueError(f"request_id must be 1-200 printable ASCII characters without spaces, got {quoted(request_id)}")

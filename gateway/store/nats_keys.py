@@ -13,6 +13,8 @@ from nats.aio.msg import Msg
 from nats.js import api
 
 from gateway.store.interfaces import (
+    from_unix_s,
+    to_unix_s,
     KeyNotActive,
     KeyRecord,
     StoreUnavailable,
@@ -30,8 +32,6 @@ from gateway.store.nats_connection import (
     RECONNECTED,
     TOKEN_RE,
     NatsConnection,
-    from_unix_s,
-    to_unix_s,
     WrongLastSequence,
 )
 

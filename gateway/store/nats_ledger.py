@@ -16,6 +16,7 @@ from nats.aio.msg import Msg
 
 from gateway.store import rules
 from gateway.store.interfaces import (
+    from_unix_s,
     Account,
     AccountExists,
     LedgerConflict,
@@ -36,7 +37,6 @@ from gateway.store.nats_connection import (
     check_request_id,
     digest,
     fold_case,
-    from_unix_s,
     WrongLastSequence,
 )
 
