@@ -11,6 +11,7 @@ import statistics
 import time
 
 from celestial.v1 import astrocartography_service_pb2 as pb
+from celestial.v1 import common_pb2
 from services.astrocartography import lines
 from shared.kernel import engine
 from shared.kernel.astrocartography import CIRCUMPOLAR, Sky, equatorial, latitude_rows, line_segments
@@ -27,13 +28,13 @@ PLANETS = ["sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uran
 
 
 def default_request() -> pb.ComputeAstrocartographyRequest:
-    return validate(pb.ComputeAstrocartographyRequest(datetime=MOMENT))
+    return validate(pb.ComputeAstrocartographyRequest(moment=common_pb2.Moment(datetime=MOMENT)))
 
 
 def largest_request() -> pb.ComputeAstrocartographyRequest:
     """80 lines: ten planets, each on the four angles and four Placidus cusps, rows every 0.5°."""
     targets = [pb.AstroTarget(body=body, angles=["asc", "dsc", "mc", "ic"], cusps=[2, 3, 11, 12]) for body in PLANETS]
-    return validate(pb.ComputeAstrocartographyRequest(datetime=MOMENT, targets=targets, latitude_step=0.5))
+    return validate(pb.ComputeAstrocartographyRequest(moment=common_pb2.Moment(datetime=MOMENT), targets=targets, latitude_step=0.5))
 
 
 def _service_ms(request) -> float:

@@ -14,6 +14,7 @@ from starlette.routing import Route
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1 import ephemeris_service_pb2_grpc as pb_grpc
+from celestial.v1.common_pb2 import Moment
 
 CONSTANT = pb.ComputePositionsResponse()
 
@@ -39,7 +40,7 @@ def http_app(grpc_port: int) -> Starlette:
         if stub is None:
             channel = grpc.aio.insecure_channel(f"127.0.0.1:{grpc_port}")
             stub = state["stub"] = pb_grpc.EphemerisServiceStub(channel)
-        await stub.ComputePositions(pb.ComputePositionsRequest(jd=2451545.0))
+        await stub.ComputePositions(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0)))
         return Response(b'{"data":[]}', media_type="application/json")
 
     return Starlette(routes=[Route("/floor", endpoint)])

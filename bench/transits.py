@@ -11,6 +11,7 @@ import time
 import numpy as np
 
 from celestial.v1 import search_service_pb2 as pb
+from gateway.transcoder import request_from_json
 from services.search import transits
 from shared.kernel import engine
 from shared.kernel.aspects import ASPECT_TYPES
@@ -72,7 +73,7 @@ def main() -> None:
     engine.use_ephemeris_files(load_settings().ephe_path)
     print("transit scans, service time in process (median of rounds) beside a brute-force scan of the same request")
     for label, fields, goal in (("default one-year natal scan", DEFAULT, 100.0), ("widest (17 moving, all points, 15 aspects, orb 10, 183 days, Moon)", WIDEST, 1000.0)):
-        request = validate(pb.FindTransitsRequest(**fields))
+        request = validate(request_from_json(pb.FindTransitsRequest, fields, "/v1/transits"))
         ours, events = _service_ms(request)
         brute, windows = _brute_force_ms(request)
         print(f"  {label}: ours {ours:8.1f} ms, {events} events (goal < {goal:g} ms); brute force {brute:9.1f} ms, {windows} windows; speed-up {brute / ours:6.1f}x (goal >= 50)")

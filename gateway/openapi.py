@@ -19,7 +19,7 @@ from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
-from shared.runtime.validation import CALCULATION_FLAGS, INTEGER_WIDTHS, message_spec
+from shared.runtime.validation import CALCULATION_FLAGS, INTEGER_WIDTHS, FieldSpec, message_spec
 
 DESCRIPTOR_SET = Path(__file__).resolve().parent.parent / "celestial" / "v1" / "descriptor_set.binpb"
 
@@ -142,14 +142,15 @@ def _collect_message(comments, locations, path, full_name, message) -> None:
         _collect_message(comments, locations, path + (3, ni), f"{full_name}.{nested.name}", nested)
 
 
-def _field_description(fd: FieldDescriptor) -> str:
-    rule = fd.GetOptions().Extensions[options_pb2.field]
-    parts = [rule.description or _comments().get(fd.full_name, "")]
+def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> str:
+    fd, rule = field.descriptor, field.rule
+    comments = _comments()
+    parts = [comments.get(holder.full_name, "") for holder in field.holders]
+    parts.append(rule.description or comments.get(fd.full_name, ""))
     if rule.flag:
         parts.append("Calculation flag.")
-    if fd.containing_oneof is not None and not fd.containing_oneof.name.startswith("_"):
-        members = [f.name for f in fd.containing_oneof.fields]
-        parts.append(f"One of {' or '.join(members)}.")
+    if field.oneof is not None:
+        parts.append(f"One of {' or '.join(oneofs[field.oneof])}.")
     if rule.required_with:
         parts.append(f"Required when {rule.required_with}=true.")
     if rule.csv:
@@ -182,15 +183,15 @@ def _scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:
     return {"type": "integer", "format": type_name} if type_name in ("int32", "int64") else {"type": "integer"}
 
 
-def _request_field_schema(fd: FieldDescriptor, *, query: bool) -> dict[str, Any]:
-    rule = fd.GetOptions().Extensions[options_pb2.field]
+def _request_field_schema(field: FieldSpec, oneofs: dict[str, tuple[str, ...]], *, query: bool) -> dict[str, Any]:
+    fd, rule = field.descriptor, field.rule
     if fd.type == FieldDescriptor.TYPE_MESSAGE:
         item = _request_message_schema(fd.message_type)
         schema: dict[str, Any] = {"type": "array", "items": item} if fd.is_repeated else item
         if rule.max_items:
             schema["maxItems"] = rule.max_items
         if query:
-            return {"type": "string", "description": "JSON text: " + _field_description(fd)}
+            return {"type": "string", "description": "JSON text: " + _field_description(field, oneofs)}
         return schema
     base = _scalar_schema(fd)
     if rule.has_min:
@@ -208,7 +209,7 @@ def _request_field_schema(fd: FieldDescriptor, *, query: bool) -> dict[str, Any]
         schema = base
     if rule.default:
         schema["default"] = _typed_default(fd, rule.default)
-    description = _field_description(fd)
+    description = _field_description(field, oneofs)
     if description:
         schema["description"] = description
     return schema
@@ -228,7 +229,7 @@ def _typed_default(fd: FieldDescriptor, text: str) -> Any:
 
 def _request_message_schema(descriptor: Descriptor) -> dict[str, Any]:
     spec = message_spec(descriptor)
-    properties = {name: _request_field_schema(f.descriptor, query=False) for name, f in spec.fields.items()}
+    properties = {name: _request_field_schema(f, spec.oneofs, query=False) for name, f in spec.fields.items()}
     required = [name for name, f in spec.fields.items() if f.rule.required]
     schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     if required:
@@ -413,7 +414,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
                         "name": name,
                         "in": "query",
                         "required": bool(field.rule.required),
-                        "schema": _request_field_schema(field.descriptor, query=True),
+                        "schema": _request_field_schema(field, spec.oneofs, query=True),
                     }
                 )
             operations["get"] = {**common, "operationId": f"get_{method.name}", "parameters": parameters}

@@ -47,11 +47,11 @@ def request_from_query(message_cls: type[Message], items: Iterable[tuple[str, st
                 raise _given_twice(name)
             _set_message_from_json(owner, field, _parse_json_text(field, values[0]), path)
         elif field.repeated:
-            getattr(owner, name).extend(_list_items(field, values))
+            getattr(owner, field.field_name).extend(_list_items(field, values))
         else:
             if len(values) > 1:
                 raise _given_twice(name)
-            setattr(owner, name, parse_scalar(field, values[0]))
+            setattr(owner, field.field_name, parse_scalar(field, values[0]))
     return message
 
 
@@ -86,9 +86,9 @@ def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") ->
             _set_message_from_json(owner, field, value, path, prefix)
         elif field.repeated:
             raw = value if isinstance(value, list) else [value]
-            getattr(owner, name).extend(_list_items(field, [_as_text(field, item) for item in raw]))
+            getattr(owner, field.field_name).extend(_list_items(field, [_as_text(field, item) for item in raw]))
         else:
-            setattr(owner, name, _json_scalar(field, value))
+            setattr(owner, field.field_name, _json_scalar(field, value))
 
 
 def _set_message_from_json(message: Message, field: FieldSpec, value: Any, path: str, prefix: str = "") -> None:
@@ -100,11 +100,11 @@ def _set_message_from_json(message: Message, field: FieldSpec, value: Any, path:
                 suggestion=f'Send {name} as [{{...}}, ...].',
                 param=name,
             )
-        container = getattr(message, name)
+        container = getattr(message, field.field_name)
         for index, item in enumerate(value):
             _fill_from_json(container.add(), item, path, f"{prefix}{name}[{index}].")
     else:
-        _fill_from_json(getattr(message, name), value, path, f"{prefix}{name}.")
+        _fill_from_json(getattr(message, field.field_name), value, path, f"{prefix}{name}.")
 
 
 def _parse_json_text(field: FieldSpec, text: str) -> Any:

@@ -6,12 +6,11 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_extras import add_extras, chart_extras_from
 from shared.runtime.chart_options import chart_settings_from
 from shared.runtime.chart_record import chart_record
-from shared.runtime.chart_reply import place_of
 from shared.kernel.chart import MUNDANE, cast_chart
 from shared.kernel.composite import composite_chart
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import InvalidParameter
-from shared.runtime.wire import moment_from
+from shared.runtime.wire import moment_from, required_place
 
 
 def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.ComputeCompositeChartResponse:
@@ -23,8 +22,8 @@ def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.
             param="house_position_mode",
         )
     settings = chart_settings_from(request)
-    chart_a = cast_chart(moment_from(request, "datetime_a", "jd_a"), place_of(request, "_a"), settings)
-    chart_b = cast_chart(moment_from(request, "datetime_b", "jd_b"), place_of(request, "_b"), settings)
+    chart_a = cast_chart(moment_from(request, "moment_a"), required_place(request, "place_a"), settings)
+    chart_b = cast_chart(moment_from(request, "moment_b"), required_place(request, "place_b"), settings)
     chart = composite_chart(chart_a, chart_b, settings, request.resolution)
     record = chart_record(chart)
     for position in record.positions:

@@ -10,7 +10,7 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.houses import HouseSet, HouseSystem, compute_houses
 from shared.kernel.positions import CalcFlags
 from shared.kernel.timescale import Moment
-from shared.runtime.wire import flags_from, house_system_from, moment_from
+from shared.runtime.wire import flags_from, house_system_from, moment_from, required_place
 
 
 @dataclass(frozen=True)
@@ -25,10 +25,11 @@ class HousesQuery:
     no_nutation: bool
 
 
-def read_query(request, moment: Moment, flags: CalcFlags) -> HousesQuery:
-    """Return the query of a request with lat, lon and system, at the ``moment`` and under the
-    ``flags`` (sidereal, no_nutation) the caller has read from it already."""
-    return HousesQuery(moment, request.lat, request.lon, house_system_from(request), flags.sidereal, flags.no_nutation)
+def read_query(request, moment: Moment, flags: CalcFlags, place: str = "location") -> HousesQuery:
+    """Return the query of a request with a place (its value ``place``) and a system, at the
+    ``moment`` and under the ``flags`` (sidereal, no_nutation) the caller has read from it already."""
+    location = required_place(request, place)
+    return HousesQuery(moment, location.latitude_deg, location.longitude_deg, house_system_from(request), flags.sidereal, flags.no_nutation)
 
 
 def houses_of(query: HousesQuery) -> HouseSet:

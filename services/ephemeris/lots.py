@@ -9,7 +9,7 @@ from shared.kernel.houses import compute_houses
 from shared.kernel.lots import LOTS, bodies_needed, compute_lots, is_day_chart, parse_lots
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.zodiac import sign_of
-from shared.runtime.wire import flags_from, house_system_from, moment_from
+from shared.runtime.wire import flags_from, house_system_from, moment_from, required_place
 
 
 def compute(request: pb.ComputeLotsRequest, deadline: Deadline) -> pb.ComputeLotsResponse:
@@ -18,7 +18,8 @@ def compute(request: pb.ComputeLotsRequest, deadline: Deadline) -> pb.ComputeLot
     moment = moment_from(request)
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     lot_ids = parse_lots(list(request.lots)) if request.lots else tuple(lot.id for lot in LOTS)
-    houses = compute_houses(moment, request.lat, request.lon, house_system_from(request), sidereal=flags.sidereal)
+    location = required_place(request, "location")
+    houses = compute_houses(moment, location.latitude_deg, location.longitude_deg, house_system_from(request), sidereal=flags.sidereal)
     result = compute_positions(moment, list(bodies_needed(lot_ids)), flags)
     longitudes = {r.body: r.longitude for r in result.records}
     day = is_day_chart(longitudes["sun"], houses.ascendant_deg)

@@ -12,7 +12,7 @@ from shared.kernel.lots import bodies_needed, compute_lots, is_day_chart, parse_
 from shared.kernel.midpoints import check_modulus, check_tree_orb, derived_points, midpoint_trees, parse_resolution
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.zodiac import sign_of
-from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from
+from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from, place_from
 
 
 def compute(request: pb.ComputeMidpointsRequest, deadline: Deadline) -> pb.ComputeMidpointsResponse:
@@ -23,12 +23,12 @@ def compute(request: pb.ComputeMidpointsRequest, deadline: Deadline) -> pb.Compu
     resolution = parse_resolution(request.resolution)
     modulus, orb = check_modulus(request.modulus), check_tree_orb(request.tree_orb)
     lot_ids = parse_lots(list(request.lots)) if request.lots else ()
-    placed = request.HasField("lat") and request.HasField("lon")
-    if lot_ids and not placed:
+    location = place_from(request, "location")
+    if lot_ids and location is None:
         raise MissingParameter("Lots need the Ascendant, so lat and lon.", suggestion="Add lat and lon, or drop lots.", param="lat")
     bodies = bodies_from(request, flags)
     result = compute_positions(moment, list(bodies), flags)
-    houses = compute_houses(moment, request.lat, request.lon, house_system_from(request), sidereal=flags.sidereal) if placed else None
+    houses = compute_houses(moment, location.latitude_deg, location.longitude_deg, house_system_from(request), sidereal=flags.sidereal) if location else None
     points = [
         (p.kind, p.name, p.constituents, p.longitude, p.declination)
         for p in derived_points(

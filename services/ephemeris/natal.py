@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.runtime.chart_reply import chart_reply, place_of
+from shared.runtime.chart_reply import chart_reply
 from shared.kernel.deadline import Deadline
-from shared.runtime.wire import moment_from
+from shared.runtime.wire import moment_from, required_place
 
 
 def compute(request: pb.ComputeNatalChartRequest, deadline: Deadline) -> pb.ComputeNatalChartResponse:
     """Return the natal chart reply."""
-    record, warnings, _ = chart_reply(request, moment_from(request), place_of(request))
+    record, warnings, _ = chart_reply(request, moment_from(request), required_place(request))
     return pb.ComputeNatalChartResponse(data=record, warnings=warnings)

@@ -11,7 +11,7 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.houses import compute_houses
 from shared.kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types
 from shared.kernel.positions import CalcFlags, compute_positions
-from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from
+from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from, place_from
 
 
 def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatternsResponse:
@@ -25,8 +25,9 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
     points = [Point(r.body, r.longitude, r.speed, r.declination) for r in result.records]
     aspects = find_aspects(points, aspect_types, orb_deg=request.orb if request.HasField("orb") else None)
     houses, conditions = None, list(result.conditions)
-    if request.HasField("lat") and request.HasField("lon"):
-        cast = compute_houses(moment, request.lat, request.lon, house_system_from(request), sidereal=flags.sidereal)
+    location = place_from(request, "location")
+    if location is not None:
+        cast = compute_houses(moment, location.latitude_deg, location.longitude_deg, house_system_from(request), sidereal=flags.sidereal)
         houses = {r.body: zodiacal_house(r.longitude, cast.cusps_deg) for r in result.records}
         conditions += cast.warnings
     found = find_patterns(

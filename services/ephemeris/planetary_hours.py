@@ -5,12 +5,13 @@ from __future__ import annotations
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.kernel.deadline import Deadline
 from shared.kernel.planetary_hours import planetary_day
-from shared.runtime.wire import instant_at, moment_from
+from shared.runtime.wire import instant_at, moment_from, required_place
 
 
 def compute(request: pb.ComputePlanetaryHoursRequest, deadline: Deadline) -> pb.ComputePlanetaryHoursResponse:
     """Return the planetary day from the sunrise at or before the moment to the next sunrise at ``lat``, ``lon``."""
-    day = planetary_day(moment_from(request), request.lat, request.lon)
+    location = required_place(request, "location")
+    day = planetary_day(moment_from(request), location.latitude_deg, location.longitude_deg)
     data = pb.PlanetaryHoursData(
         day_ruler=day.day_ruler,
         sunrise=instant_at(day.sunrise_jd),

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_record import aspect_record, parallel_record
-from shared.runtime.chart_reply import chart_reply, place_of
+from shared.runtime.chart_reply import chart_reply
 from shared.kernel.deadline import Deadline
 from shared.kernel.synastry import inter_chart
-from shared.runtime.wire import moment_from
+from shared.runtime.wire import moment_from, required_place
 
 
 def compute(request: pb.ComputeSynastryRequest, deadline: Deadline) -> pb.ComputeSynastryResponse:
     """Return the synastry reply: ``chart_a`` and ``chart_b`` exactly as /v1/natal-chart gives
     them, ``inter_aspects`` and ``inter_parallels`` with ``body_a`` from chart A."""
-    moment_a, place_a = moment_from(request, "datetime_a", "jd_a"), place_of(request, "_a")
-    moment_b, place_b = moment_from(request, "datetime_b", "jd_b"), place_of(request, "_b")
+    moment_a, place_a = moment_from(request, "moment_a"), required_place(request, "place_a")
+    moment_b, place_b = moment_from(request, "moment_b"), required_place(request, "place_b")
     chart_a, warnings_a, cast_a = chart_reply(request, moment_a, place_a)
     chart_b, warnings_b, cast_b = chart_reply(request, moment_b, place_b)
     links = inter_chart(cast_a, cast_b, cast_a.settings)

@@ -6,12 +6,13 @@ from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.deadline import Deadline
 from shared.kernel.eclipses import lunar_eclipses, solar_eclipses
 from shared.kernel.positions import Observer
-from shared.runtime.wire import instant_at, moment_from
+from shared.runtime.wire import instant_at, moment_from, place_from
 
 
 def _place(request) -> Observer | None:
-    if request.HasField("lat") and request.HasField("lon"):
-        return Observer(request.lat, request.lon, request.alt)
+    observer = place_from(request)
+    if observer is not None:
+        return observer
     return None
 
 

@@ -6,9 +6,8 @@ from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.bodies import resolve_bodies
 from shared.kernel.deadline import Deadline
 from shared.kernel.heliacal import Atmosphere, Eyes, check_event, next_heliacal_event
-from shared.kernel.positions import Observer
 from shared.kernel.timescale import iso_utc
-from shared.runtime.wire import moment_from
+from shared.runtime.wire import moment_from, required_place
 
 
 def compute(request: pb.FindHeliacalEventRequest, deadline: Deadline) -> pb.FindHeliacalEventResponse:
@@ -18,7 +17,7 @@ def compute(request: pb.FindHeliacalEventRequest, deadline: Deadline) -> pb.Find
     check_event(body, request.event)
     atmosphere = Atmosphere(request.pressure_mbar, request.temp_celsius, request.humidity_pct, request.visibility_range_km)
     eyes = Eyes(request.age_years, request.snellen_ratio, request.binoculars, request.telescope_aperture_cm, request.telescope_magnification)
-    found = next_heliacal_event(moment.jd_ut1, body, request.event, Observer(request.lat, request.lon, request.alt), atmosphere, eyes)
+    found = next_heliacal_event(moment.jd_ut1, body, request.event, required_place(request), atmosphere, eyes)
     return pb.FindHeliacalEventResponse(
         data=pb.HeliacalRecord(
             body=body, event=request.event, event_jd=found.jd, event_datetime=iso_utc(found.jd),

@@ -9,8 +9,8 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.errors import InvalidParameter
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.timescale import Moment
-from shared.runtime.chart_reply import chart_reply, place_of
-from shared.runtime.wire import flags_from, moment_from
+from shared.runtime.chart_reply import chart_reply
+from shared.runtime.wire import flags_from, moment_from, required_place
 
 # Source: interface.md, /v1/returns.
 RETURN_BODIES = (
@@ -36,14 +36,14 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
         )
     ayanamsha = flags_from(request.options).sidereal
     (record,) = compute_positions(natal, [body], CalcFlags(sidereal=ayanamsha)).records
-    search_from = moment_from(request, "search_start", "search_start_jd")
+    search_from = moment_from(request, "search_start")
     found = crossings(body, record.longitude, search_from.jd_ut1, request.count, deadline, ayanamsha=ayanamsha)
     data = pb.ReturnsData(return_body=body, natal_longitude=record.longitude)
     warnings: list[str] = []
     for crossing in found:
         deadline.check()
         source = {"type": "return", "body": body, "natal_longitude": record.longitude}
-        chart, chart_warnings, _ = chart_reply(request, Moment.from_jd_ut1(crossing.jd), place_of(request), chart_type="return", source=source)
+        chart, chart_warnings, _ = chart_reply(request, Moment.from_jd_ut1(crossing.jd), required_place(request), chart_type="return", source=source)
         data.charts.append(chart)
         warnings += [w for w in chart_warnings if w not in warnings]
     return pb.FindReturnsResponse(data=data, warnings=warnings)

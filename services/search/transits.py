@@ -12,7 +12,7 @@ from shared.kernel.houses import HouseSystem, compute_houses
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.timescale import Moment
 from shared.kernel.transits import MOON, TransitEvent, scan
-from shared.runtime.wire import instant_at, moment_from
+from shared.runtime.wire import instant_at, moment_from, optional_moment, place_from, sent_moment_name
 
 # Source: interface.md, /v1/transits.
 MOVING_BODIES = (
@@ -28,8 +28,8 @@ _ANGLES = HouseSystem("placidus", "P")  # the Ascendant and Midheaven are the sa
 
 
 def _range(request: pb.FindTransitsRequest) -> tuple[Moment, Moment]:
-    start = moment_from(request, "start", "start_jd")
-    end = moment_from(request, "end", "end_jd")
+    start = moment_from(request, "start")
+    end = moment_from(request, "end")
     if end.jd_ut1 <= start.jd_ut1:
         raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param="end")
     cap = MAX_RANGE_DAYS_WITH_MOON if request.moon == "include" else MAX_RANGE_DAYS
@@ -47,21 +47,21 @@ def _range(request: pb.FindTransitsRequest) -> tuple[Moment, Moment]:
 
 def _natal_points(request: pb.FindTransitsRequest) -> list[tuple[str, float]]:
     """Return the natal points: the chart's bodies, and its Ascendant and Midheaven with lat and lon."""
-    if not (request.HasField("datetime") or request.HasField("jd")):
+    natal = optional_moment(request)
+    if natal is None:
         raise MissingParameter("targets=natal scans against a chart: send its datetime or jd.", suggestion="Add the natal datetime (or jd), or send targets=mutual.", param="datetime")
-    natal = moment_from(request)
     points = [(r.body, r.longitude) for r in compute_positions(natal, resolve_bodies(list(request.bodies)), CalcFlags(speed=False)).records]
-    if request.HasField("lat") != request.HasField("lon"):
-        raise MissingParameter("The natal Ascendant and Midheaven need both lat and lon.", suggestion="Send both lat and lon, or neither.", param="lon" if request.HasField("lat") else "lat")
-    if request.HasField("lat"):
-        houses = compute_houses(natal, request.lat, request.lon, _ANGLES)
+    location = place_from(request, "location")
+    if location is not None:
+        houses = compute_houses(natal, location.latitude_deg, location.longitude_deg, _ANGLES)
         points += [("ascendant", houses.ascendant_deg), ("midheaven", houses.midheaven_deg)]
     return points
 
 
 def _refuse_natal_parameters(request: pb.FindTransitsRequest) -> None:
-    for name in ("datetime", "jd", "lat", "lon"):
-        if request.HasField(name):
+    sent = [sent_moment_name(request)] + [name for name in ("lat", "lon") if request.location.HasField(name)]
+    for name in sent:
+        if name is not None:
             raise InvalidParameter(
                 f"{name} belongs to targets=natal; targets=mutual scans the moving bodies against each other.",
                 suggestion=f"Drop {name}, or send targets=natal.",

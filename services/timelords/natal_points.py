@@ -17,7 +17,7 @@ from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.time_lord_periods import Period, TimeQuery, time_query
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import sign_index
-from shared.runtime.wire import bodies_from, flags_from, instant_at, moment_from
+from shared.runtime.wire import bodies_from, flags_from, instant_at, moment_from, optional_moment, required_place
 
 ANGLES = ("ascendant", "midheaven")
 SUN, MOON = "sun", "moon"
@@ -65,7 +65,8 @@ def natal_points(request: Message) -> NatalPoints:
     flags = flags_from(request)
     calc = CalcFlags(sidereal=flags.sidereal)
     result = compute_positions(birth, list(bodies_from(request, calc)), calc)
-    houses = compute_houses(birth, request.lat, request.lon, _HOUSES, sidereal=flags.sidereal)
+    location = required_place(request, "location")
+    houses = compute_houses(birth, location.latitude_deg, location.longitude_deg, _HOUSES, sidereal=flags.sidereal)
     longitudes = {r.body: r.longitude for r in result.records}
     longitudes["ascendant"], longitudes["midheaven"] = houses.ascendant_deg, houses.midheaven_deg
     if SUN in longitudes and MOON in longitudes:
@@ -82,14 +83,11 @@ def natal_points(request: Message) -> NatalPoints:
 def query_from(request: Message, birth: Moment, *, cap_years: float) -> TimeQuery:
     """Return the request's query: ``at``/``at_jd``, or ``start``/``start_jd`` with ``end``/``end_jd``."""
 
-    def jd(text_field: str, jd_field: str) -> float | None:
-        if request.HasField(text_field):
-            return Moment.from_iso(getattr(request, text_field), param=text_field).jd_ut1
-        if request.HasField(jd_field):
-            return Moment.from_jd_ut1(getattr(request, jd_field), param=jd_field).jd_ut1
-        return None
+    def jd(value: str) -> float | None:
+        moment = optional_moment(request, value)
+        return None if moment is None else moment.jd_ut1
 
-    return time_query(birth.jd_ut1, jd("at", "at_jd"), jd("start", "start_jd"), jd("end", "end_jd"), cap_years=cap_years)
+    return time_query(birth.jd_ut1, jd("at"), jd("start"), jd("end"), cap_years=cap_years)
 
 
 @lru_cache(maxsize=8192)

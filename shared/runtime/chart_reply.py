@@ -39,8 +39,3 @@ def _midpoint_resolution(request) -> str:
     """Return the derived midpoints' 180-degree tie-break: the request's ``resolution``, except
     on a composite request, whose ``resolution`` chooses its positions' arc (ties go lower)."""
     return request.resolution if request.resolution in ("lower", "higher") else "lower"
-
-
-def place_of(request, suffix: str = "") -> Observer:
-    """Return the place a chart request gives as ``lat``/``lon``/``alt`` (with ``suffix``, e.g. ``_a``)."""
-    return Observer(getattr(request, f"lat{suffix}"), getattr(request, f"lon{suffix}"), getattr(request, f"alt{suffix}"))

@@ -57,15 +57,25 @@ JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 
 @dataclass(frozen=True)
 class FieldSpec:
-    """One request field with its rule, as the transcoder and validator need it."""
+    """One request parameter with its rule, as the transcoder and validator need it."""
 
+    # The parameter's HTTP name: the field's own name, or the one (field).flatten_names gives it.
     name: str
     descriptor: FieldDescriptor
     rule: options_pb2.FieldRule
+    # The key of its one-of group in MessageSpec.oneofs, or None.
     oneof: str | None
     # Names of the flattened message fields that hold this one, outermost first; empty for a
     # field of the request itself.
     path: tuple[str, ...] = ()
+    # The descriptors of those flattened fields, outermost first (their comments describe
+    # the value: "Range start", "The natal moment").
+    holders: tuple[FieldDescriptor, ...] = ()
+
+    @property
+    def field_name(self) -> str:
+        """Return the protobuf field's own name (what getattr and HasField take)."""
+        return self.descriptor.name
 
     def owner(self, message: Message) -> Message:
         """Return the message that holds this field: ``message`` itself or a flattened one in it."""
@@ -88,7 +98,11 @@ class FieldSpec:
 
 @dataclass(frozen=True)
 class MessageSpec:
-    """The fields and one-of groups of one request message."""
+    """The parameters and one-of groups of one request message, flattened values spread out.
+
+    ``oneofs`` and ``required_oneofs`` map a group's key (its name, after the path of the value
+    that holds it: ``start.value``) to its members' HTTP names.
+    """
 
     fields: dict[str, FieldSpec]
     required_oneofs: dict[str, tuple[str, ...]]
@@ -100,33 +114,66 @@ def message_spec(descriptor: Descriptor) -> MessageSpec:
     """Return the cached :class:`MessageSpec` of a request message descriptor.
 
     The fields of a message field marked ``(field).flatten`` stand among the message's own
-    fields, under their own names, with that field's name in their ``path``; the flattened
-    field itself is not listed.
+    fields, named by its ``flatten_names`` (their own names by default), with that field's
+    name in their ``path``; the flattened field itself is not listed. Its ``required`` and
+    ``required_with`` pass to the value's one-ofs and to its fields without a default.
     """
+    return _spec(descriptor, (), "", options_pb2.FieldRule())
+
+
+def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: options_pb2.FieldRule) -> MessageSpec:
     fields: dict[str, FieldSpec] = {}
     oneofs: dict[str, tuple[str, ...]] = {}
     required: dict[str, tuple[str, ...]] = {}
+    keys = {od.name: ".".join((*path, od.name)) for od in descriptor.oneofs}
     for fd in descriptor.fields:
         rule = fd.GetOptions().Extensions[options_pb2.field]
         if rule.flatten and fd.type == FieldDescriptor.TYPE_MESSAGE and not fd.is_repeated:
-            inner = message_spec(fd.message_type)
+            inner = _spec(fd.message_type, (*path, fd.name), rule.flatten_names, rule)
             for name, field in inner.fields.items():
-                if name in fields or name in descriptor.fields_by_name:
-                    raise ValueError(f"{descriptor.full_name}: flattened field '{name}' clashes with another field.")
-                fields[name] = replace(field, path=(fd.name, *field.path))
-            oneofs.update(inner.oneofs)
-            required.update(inner.required_oneofs)
+                outer = _outer_name(names, name, field)
+                if outer in fields:
+                    raise ValueError(f"{descriptor.full_name}: flattened field '{outer}' clashes with another field.")
+                fields[outer] = replace(field, name=outer, holders=(fd, *field.holders))
+            renamed = {field.name: _outer_name(names, field.name, field) for field in inner.fields.values()}
+            oneofs.update({key: tuple(renamed[m] for m in members) for key, members in inner.oneofs.items()})
+            required.update({key: tuple(renamed[m] for m in members) for key, members in inner.required_oneofs.items()})
             continue
-        oneof = fd.containing_oneof.name if fd.containing_oneof is not None and not _synthetic(fd) else None
-        fields[fd.name] = FieldSpec(fd.name, fd, rule, oneof)
+        oneof = keys[fd.containing_oneof.name] if fd.containing_oneof is not None and not _synthetic(fd) else None
+        if path and (holder.required or holder.required_with) and oneof is None and not rule.default:
+            rule = _with_presence_of(rule, holder)
+        name = _outer_name(names, fd.name, None, primary=rule.primary)
+        if name in fields:
+            raise ValueError(f"{descriptor.full_name}: field '{name}' clashes with another field.")
+        fields[name] = FieldSpec(name, fd, rule, oneof, path)
     for od in descriptor.oneofs:
-        members = tuple(f.name for f in od.fields)
-        if len(members) == 1 and _synthetic(od.fields[0]):
+        if len(od.fields) == 1 and _synthetic(od.fields[0]):
             continue
-        oneofs[od.name] = members
-        if od.GetOptions().Extensions[options_pb2.oneof].required:
-            required[od.name] = members
+        members = tuple(_outer_name(names, f.name, None, primary=f.GetOptions().Extensions[options_pb2.field].primary) for f in od.fields)
+        oneofs[keys[od.name]] = members
+        if od.GetOptions().Extensions[options_pb2.oneof].required or (path and holder.required):
+            required[keys[od.name]] = members
     return MessageSpec(fields, required, oneofs)
+
+
+def _outer_name(names: str, name: str, field: FieldSpec | None, primary: bool | None = None) -> str:
+    """Return the HTTP name a flattened value's field ``name`` takes under ``names``."""
+    if not names:
+        return name
+    if "{}" in names:
+        return names.replace("{}", name)
+    is_primary = field.rule.primary if field is not None else bool(primary)
+    return names if is_primary else f"{names}_{name}"
+
+
+def _with_presence_of(rule: options_pb2.FieldRule, holder: options_pb2.FieldRule) -> options_pb2.FieldRule:
+    """Return ``rule`` made required (or required with a flag) as the value holding it is."""
+    combined = options_pb2.FieldRule()
+    combined.CopyFrom(rule)
+    combined.required = combined.required or holder.required
+    if holder.required_with and not combined.required:
+        combined.required_with = holder.required_with
+    return combined
 
 
 def _synthetic(fd: FieldDescriptor) -> bool:
@@ -200,7 +247,7 @@ def _bool_field(message: Message, name: str) -> bool:
     field = message_spec(message.DESCRIPTOR).fields.get(name)
     if field is None or field.descriptor.type != FieldDescriptor.TYPE_BOOL:
         return False
-    return bool(getattr(field.owner(message), name))
+    return bool(getattr(field.owner(message), field.field_name))
 
 
 def parse_scalar(spec: FieldSpec, text: str):
@@ -291,7 +338,8 @@ class _FieldCheck:
     """One field's rule read out of its options once, as plain values (options are slow to read)."""
 
     spec: FieldSpec
-    name: str
+    name: str  # the HTTP name, for messages
+    attr: str  # the protobuf field's name, for getattr
     path: tuple[str, ...]  # the flattened message fields that hold it (FieldSpec.path)
     repeated: bool
     has_presence: bool
@@ -333,6 +381,7 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
             _FieldCheck(
                 spec=field,
                 name=field.name,
+                attr=field.field_name,
                 path=field.path,
                 repeated=field.repeated,
                 has_presence=fd.has_presence,
@@ -382,7 +431,7 @@ def validate(message: Message, *, vocabularies: bool = True) -> Message:
     checks = _message_checks(message.DESCRIPTOR)
     for oneof_name, members, first in checks.required_oneofs:
         owner = first.owner(message) if first.path else message
-        if owner.WhichOneof(oneof_name) is None:
+        if owner.WhichOneof(first.descriptor.containing_oneof.name) is None:
             raise MissingParameter(
                 f"One of {_describe_oneof(members)} is required.",
                 suggestion=f"Send exactly one of {_describe_oneof(members)}.",
@@ -402,16 +451,16 @@ def validate(message: Message, *, vocabularies: bool = True) -> Message:
 def _fill_default(owner: Message, check: _FieldCheck) -> None:
     if not _is_present(owner, check):
         if check.repeated:
-            getattr(owner, check.name).extend(check.default)
+            getattr(owner, check.attr).extend(check.default)
         else:
-            setattr(owner, check.name, check.default)
+            setattr(owner, check.attr, check.default)
 
 
 def _is_present(message: Message, check: _FieldCheck) -> bool:
     if check.repeated:
-        return len(getattr(message, check.name)) > 0
+        return len(getattr(message, check.attr)) > 0
     if check.has_presence:
-        return message.HasField(check.name)
+        return message.HasField(check.attr)
     return True
 
 
@@ -436,7 +485,7 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
                 param=name,
             )
         return
-    value = getattr(owner, name)
+    value = getattr(owner, check.attr)
     values = list(value) if check.repeated else [value]
     if check.max_items and len(values) > check.max_items:
         raise InvalidParameter(

@@ -8,6 +8,9 @@ parameters, as validation does in the gateway.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2
@@ -17,17 +20,82 @@ from shared.kernel.errors import InvalidParameter, MissingParameter
 from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc
+from shared.runtime.validation import message_spec
 
 
 def _has(message: Message, name: str) -> bool:
     return name in message.DESCRIPTOR.fields_by_name and message.HasField(name)
 
 
-def moment_from(message: Message, datetime_field: str = "datetime", jd_field: str = "jd") -> Moment:
-    """Return the Moment a request gives as ISO 8601 UTC ``datetime_field`` or UT1 ``jd_field``."""
-    if message.HasField(datetime_field):
-        return Moment.from_iso(getattr(message, datetime_field), param=datetime_field)
-    return Moment.from_jd_ut1(getattr(message, jd_field))
+@lru_cache(maxsize=None)
+def parameter_names(descriptor: Descriptor, value: str) -> dict[str, str]:
+    """Return the HTTP names of the fields of a request's flattened ``value`` (field name to
+    parameter name: for ``start``, ``{"datetime": "start", "jd": "start_jd"}``)."""
+    return {f.field_name: f.name for f in message_spec(descriptor).fields.values() if f.path == (value,)}
+
+
+def sent_moment_name(message: Message, value: str = "moment") -> str | None:
+    """Return the HTTP name of the member of the Moment ``value`` a request sent, or None."""
+    which = getattr(message, value).WhichOneof("value")
+    return parameter_names(message.DESCRIPTOR, value)[which] if which else None
+
+
+def optional_moment(message: Message, value: str = "moment") -> Moment | None:
+    """Return the Moment a request's ``value`` gives (an ISO 8601 UTC datetime or a UT1 Julian
+    Day, under the parameter names the request gives them), or None when it sent neither."""
+    moment = getattr(message, value)
+    names = parameter_names(message.DESCRIPTOR, value)
+    which = moment.WhichOneof("value")
+    if which == "datetime":
+        return Moment.from_iso(moment.datetime, param=names["datetime"])
+    if which == "jd":
+        return Moment.from_jd_ut1(moment.jd, param=names["jd"])
+    return None
+
+
+def moment_from(message: Message, value: str = "moment") -> Moment:
+    """Return the Moment of a request's ``value``; MissingParameter when it sent neither member."""
+    moment = optional_moment(message, value)
+    if moment is None:
+        names = parameter_names(message.DESCRIPTOR, value)
+        raise MissingParameter(
+            f"One of {names['datetime']} or {names['jd']} is required.",
+            suggestion=f"Send exactly one of {names['datetime']} or {names['jd']}.",
+            param=names["datetime"],
+        )
+    return moment
+
+
+def place_from(message: Message, value: str = "place") -> Observer | None:
+    """Return the Observer of a request's Place or Location ``value`` (degrees, metres; a
+    Location's altitude is 0), or None when it sent neither latitude nor longitude.
+
+    Latitude and longitude go together: one without the other raises MissingParameter
+    naming the one missing.
+    """
+    place = getattr(message, value)
+    names = parameter_names(message.DESCRIPTOR, value)
+    has_lat, has_lon = place.HasField("lat"), place.HasField("lon")
+    if has_lat != has_lon:
+        given, missing = (names["lat"], names["lon"]) if has_lat else (names["lon"], names["lat"])
+        raise MissingParameter(
+            f"{given} needs {missing}: a place is a latitude and a longitude.",
+            suggestion=f"Send both {names['lat']} and {names['lon']}, or neither.",
+            param=missing,
+        )
+    if not has_lat:
+        return None
+    altitude = place.alt if "alt" in names else 0.0
+    return Observer(latitude_deg=place.lat, longitude_deg=place.lon, altitude_m=altitude)
+
+
+def required_place(message: Message, value: str = "place") -> Observer:
+    """Return the Observer of a request's ``value``; MissingParameter when it sent none."""
+    observer = place_from(message, value)
+    if observer is None:
+        names = parameter_names(message.DESCRIPTOR, value)
+        raise MissingParameter(f"'{names['lat']}' is required.", suggestion=f"Add {names['lat']} and {names['lon']}.", param=names["lat"])
+    return observer
 
 
 def flags_from(message: Message) -> CalcFlags:
@@ -47,16 +115,13 @@ def flags_from(message: Message) -> CalcFlags:
     )
 
 
-def observer_from(message: Message, flags: CalcFlags) -> Observer | None:
-    """Return the observer of a request's ``lat``, ``lon`` and ``alt`` (metres), or None.
+def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> Observer | None:
+    """Return the observer of a request's ``value`` (its ``lat``, ``lon`` and ``alt``), or None.
 
     With ``topocentric`` the place is required (MissingParameter naming ``lat``) and a
     heliocentric view is refused (InvalidParameter naming ``topocentric``).
     """
-    observer = None
-    if _has(message, "lat") and _has(message, "lon"):
-        altitude = message.alt if _has(message, "alt") else 0.0
-        observer = Observer(latitude_deg=message.lat, longitude_deg=message.lon, altitude_m=altitude)
+    observer = place_from(message, value)
     if flags.topocentric and observer is None:
         raise MissingParameter(
             "topocentric=true needs the observer's place: lat and lon.",

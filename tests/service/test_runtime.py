@@ -22,6 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1.common_pb2 import Moment as MomentValue
 from gateway.rpc import ServicePool
 from google.rpc import error_details_pb2
 from shared.kernel.bodies import resolve_bodies
@@ -89,7 +90,7 @@ def positions(channel: grpc.Channel):
 
 def test_health_checks_answer_while_a_long_computation_runs(two_processes):
     with grpc.insecure_channel(two_processes[0]) as channel:
-        running = long_scan(channel).future(pb.ComputeDeltaTRequest(jd=J2000), timeout=30)
+        running = long_scan(channel).future(pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), timeout=30)
         try:
             time.sleep(0.5)  # the computation is under way in the worker
             health = health_pb2_grpc.HealthStub(channel)
@@ -104,19 +105,19 @@ def test_health_checks_answer_while_a_long_computation_runs(two_processes):
 def test_a_deadline_stops_the_computation_and_frees_the_process(two_processes):
     with grpc.insecure_channel(two_processes[0]) as channel:
         with pytest.raises(grpc.RpcError) as caught:
-            long_scan(channel)(pb.ComputeDeltaTRequest(jd=J2000), timeout=1.0)
+            long_scan(channel)(pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), timeout=1.0)
         assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
         # The process takes one request at a time: it answers only if the scan has stopped.
-        reply = positions(channel)(pb.ComputePositionsRequest(jd=J2000, bodies=["sun"]), timeout=ANSWER_WITHIN_S)
+        reply = positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["sun"]), timeout=ANSWER_WITHIN_S)
         assert reply.data[0].ecliptic.body == "sun"
 
 
 def test_a_client_that_cancels_stops_the_computation(two_processes):
     with grpc.insecure_channel(two_processes[1]) as channel:
-        running = long_scan(channel).future(pb.ComputeDeltaTRequest(jd=J2000), timeout=50)
+        running = long_scan(channel).future(pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), timeout=50)
         time.sleep(0.5)
         running.cancel()
-        reply = positions(channel)(pb.ComputePositionsRequest(jd=J2000, bodies=["moon"]), timeout=ANSWER_WITHIN_S)
+        reply = positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["moon"]), timeout=ANSWER_WITHIN_S)
         assert reply.data[0].ecliptic.body == "moon"
 
 
@@ -125,7 +126,7 @@ def test_a_busy_process_sends_the_next_request_to_another_process_of_the_pool(tw
         pool = ServicePool("ephemeris", tuple(two_processes))
         try:
             busy = asyncio.ensure_future(
-                pool.call(SERVICE + "ComputeDeltaT", pb.ComputeDeltaTRequest(jd=J2000), pb.ComputeDeltaTResponse, timeout_s=20, request_id="scan")
+                pool.call(SERVICE + "ComputeDeltaT", pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), pb.ComputeDeltaTResponse, timeout_s=20, request_id="scan")
             )
             await asyncio.sleep(0.5)
             # Round robin sends every other call to the busy process, which refuses it at once
@@ -133,7 +134,7 @@ def test_a_busy_process_sends_the_next_request_to_another_process_of_the_pool(tw
             for index in range(6):
                 reply = await pool.call(
                     SERVICE + "ComputePositions",
-                    pb.ComputePositionsRequest(jd=J2000, bodies=["mars"]),
+                    pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["mars"]),
                     pb.ComputePositionsResponse,
                     timeout_s=ANSWER_WITHIN_S,
                     request_id=f"quick-{index}",
@@ -152,7 +153,7 @@ def test_a_deadline_passed_in_the_service_reaches_the_gateway_as_deadline_exceed
         pool = ServicePool("ephemeris", (two_processes[0],))
         try:
             with pytest.raises(DeadlineExceeded):
-                await pool.call(SERVICE + "ComputeDeltaT", pb.ComputeDeltaTRequest(jd=J2000), pb.ComputeDeltaTResponse, timeout_s=1.0, request_id="late")
+                await pool.call(SERVICE + "ComputeDeltaT", pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), pb.ComputeDeltaTResponse, timeout_s=1.0, request_id="late")
         finally:
             await pool.close()
 
@@ -166,7 +167,7 @@ def test_the_worker_computes_from_the_ephemeris_files(two_processes):
     bodies = resolve_bodies(["moon", "chiron", "ceres"])
     expected = compute_positions(Moment.from_jd_ut1(J2000), bodies, CalcFlags()).records
     with grpc.insecure_channel(two_processes[1]) as channel:
-        reply = positions(channel)(pb.ComputePositionsRequest(jd=J2000, bodies=bodies), timeout=ANSWER_WITHIN_S)
+        reply = positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=bodies), timeout=ANSWER_WITHIN_S)
     assert list(reply.warnings) == []
     assert [(r.ecliptic.body, r.ecliptic.longitude, r.ecliptic.latitude) for r in reply.data] == [
         (e.body, e.longitude, e.latitude) for e in expected
@@ -176,7 +177,7 @@ def test_the_worker_computes_from_the_ephemeris_files(two_processes):
 def test_an_error_is_a_standard_status_any_grpc_client_reads(two_processes):
     with grpc.insecure_channel(two_processes[0]) as channel:
         with pytest.raises(grpc.RpcError) as caught:
-            positions(channel)(pb.ComputePositionsRequest(jd=J2000, bodies=["vulcan"]), timeout=ANSWER_WITHIN_S)
+            positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["vulcan"]), timeout=ANSWER_WITHIN_S)
     status = rpc_status.from_call(caught.value)
     assert status is not None and status.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     info = error_details_pb2.ErrorInfo()
@@ -196,7 +197,7 @@ def test_a_frozen_process_leaves_the_rotation_its_calls_are_retried_and_it_rejoi
         """Return once ``count`` calls, one after another, have each been answered well within their deadline."""
         for index in range(count):
             started = time.monotonic()
-            reply = await pool.call(SERVICE + "ComputePositions", pb.ComputePositionsRequest(jd=J2000, bodies=["venus"]),
+            reply = await pool.call(SERVICE + "ComputePositions", pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["venus"]),
                                     pb.ComputePositionsResponse, timeout_s=patient_s, request_id=f"frozen-{index}")
             assert reply.data[0].ecliptic.body == "venus"
             assert time.monotonic() - started < ANSWER_WITHIN_S
@@ -205,7 +206,7 @@ def test_a_frozen_process_leaves_the_rotation_its_calls_are_retried_and_it_rejoi
         """Return whether the process at ``address`` answers a call of its own now."""
         with grpc.insecure_channel(address) as channel:
             try:
-                positions(channel)(pb.ComputePositionsRequest(jd=J2000, bodies=["sun"]), timeout=ANSWER_WITHIN_S)
+                positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["sun"]), timeout=ANSWER_WITHIN_S)
             except grpc.RpcError:
                 return False  # still busy with the call that reached it while frozen
         return True

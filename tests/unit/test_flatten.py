@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1 import search_service_pb2 as search_pb
+from celestial.v1.common_pb2 import Moment, Place
 from gateway.endpoints import discover_endpoints
 from gateway.openapi import build_openapi
 from gateway.transcoder import request_from_json, request_from_query
-from shared.kernel.errors import InvalidParameter, MissingParameter
+from shared.kernel.errors import ConflictingParameters, InvalidParameter, MissingParameter
 from shared.runtime.validation import message_spec, validate
 
 NATAL = "/v1/natal-chart"
@@ -21,7 +23,7 @@ def test_the_spec_lists_flattened_fields_by_their_own_names_with_their_path():
     assert "options" not in fields and "aspect_selection" not in fields
     assert fields["system"].path == ("options",)
     assert fields["aspects"].path == ("options", "aspect_selection")
-    assert fields["lat"].path == ()
+    assert fields["lat"].path == ("place",)
 
 
 def test_a_query_string_sets_the_nested_field():
@@ -48,7 +50,7 @@ def test_an_unknown_parameter_is_still_refused(name):
 
 
 def test_defaults_of_flattened_fields_are_filled():
-    message = validate(pb.ComputeNatalChartRequest(jd=2451545.0, lat=10, lon=20))
+    message = validate(pb.ComputeNatalChartRequest(moment=Moment(jd=2451545.0), place=Place(lat=10, lon=20)))
     assert message.options.system == "placidus"
     assert list(message.options.aspect_selection.aspects)[:2] == ["conjunction", "opposition"]
     assert message.options.parallel_orb == 1.0
@@ -66,7 +68,7 @@ def test_a_range_error_on_a_flattened_field_names_the_flat_parameter():
 
 
 def test_a_vocabulary_error_on_a_flattened_field_names_the_flat_parameter():
-    message = pb.ComputeNatalChartRequest(jd=2451545.0, lat=1, lon=2)
+    message = pb.ComputeNatalChartRequest(moment=Moment(jd=2451545.0), place=Place(lat=1, lon=2))
     message.options.system = "no-such-system"
     with pytest.raises(InvalidParameter) as caught:
         validate(message)
@@ -75,7 +77,7 @@ def test_a_vocabulary_error_on_a_flattened_field_names_the_flat_parameter():
 
 def test_the_rules_of_the_request_itself_still_apply_beside_flattened_ones():
     with pytest.raises(MissingParameter) as caught:
-        validate(pb.ComputeNatalChartRequest(jd=2451545.0, lon=2))
+        validate(pb.ComputeNatalChartRequest(moment=Moment(jd=2451545.0), place=Place(lon=2)))
     assert caught.value.param == "lat"
 
 
@@ -89,3 +91,37 @@ def test_the_openapi_document_names_flattened_parameters_as_its_own():
         assert CHART_OPTIONS <= set(body)
     orb = next(p for p in paths[NATAL]["get"]["parameters"] if p["name"] == "orb")
     assert orb["schema"]["exclusiveMinimum"] == 0 and orb["schema"]["maximum"] == 30
+
+
+@pytest.mark.parametrize(
+    "message, value, names",
+    [
+        (pb.ComputeSynastryRequest, "moment_a", {"datetime": "datetime_a", "jd": "jd_a"}),
+        (pb.ComputeSynastryRequest, "place_b", {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"}),
+        (search_pb.FindTransitsRequest, "start", {"datetime": "start", "jd": "start_jd"}),
+        (search_pb.FindReturnsRequest, "search_start", {"datetime": "search_start", "jd": "search_start_jd"}),
+        (pb.ComputeProgressedChartRequest, "target", {"datetime": "target_datetime", "jd": "target_jd"}),
+    ],
+)
+def test_flatten_names_give_a_value_the_parameter_names_of_the_interface(message, value, names):
+    fields = message_spec(message.DESCRIPTOR).fields
+    assert {f.field_name: name for name, f in fields.items() if f.path == (value,)} == names
+
+
+def test_a_required_value_requires_one_of_its_one_of_under_the_interfaces_names():
+    with pytest.raises(MissingParameter) as caught:
+        validate(search_pb.FindTransitsRequest(start=Moment(jd=2451545.0)))
+    assert caught.value.param == "end"
+    assert "end or end_jd" in str(caught.value)
+
+
+def test_two_members_of_one_value_are_conflicting_parameters():
+    with pytest.raises(ConflictingParameters) as caught:
+        request_from_query(search_pb.FindTransitsRequest, [("start", "2024-01-01"), ("start_jd", "2451545")], "/v1/transits")
+    assert caught.value.code == "conflicting_parameters"
+    assert caught.value.param == "start_jd"
+
+
+def test_members_of_two_values_do_not_conflict():
+    message = request_from_query(search_pb.FindTransitsRequest, [("start", "2024-01-01"), ("end_jd", "2460676.5")], "/v1/transits")
+    assert message.start.datetime == "2024-01-01" and message.end.jd == 2460676.5
