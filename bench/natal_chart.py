@@ -15,7 +15,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from celestial.v1.common_pb2 import Moment, Place
+from celestial.v1.common_pb2 import Birth, Moment, Place
 from services.ephemeris import natal
 from shared.kernel import engine
 from shared.kernel.deadline import Deadline
@@ -39,7 +39,7 @@ def births(count: int = BIRTHS) -> list[tuple[datetime, float, float]]:
 def _requests(moments, **options) -> list[pb.ComputeNatalChartRequest]:
     built = []
     for moment, lat, lon in moments:
-        request = pb.ComputeNatalChartRequest(moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), place=Place(lat=lat, lon=lon))
+        request = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), place=Place(lat=lat, lon=lon)))
         for name, value in options.items():
             field = request.options if name in pb.ComputeNatalChartRequest.DESCRIPTOR.fields_by_name["options"].message_type.fields_by_name else request
             if isinstance(value, list):

@@ -145,7 +145,9 @@ def _collect_message(comments, locations, path, full_name, message) -> None:
 def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> str:
     fd, rule = field.descriptor, field.rule
     comments = _comments()
-    parts = [comments.get(holder.full_name, "") for holder in field.holders]
+    # The value's own comment ("Range start", "The natal moment"); an outer value's comment
+    # describes the whole group, not this parameter.
+    parts = [comments.get(holder.full_name, "") for holder in field.holders[-1:]]
     parts.append(rule.description or comments.get(fd.full_name, ""))
     if rule.flag:
         parts.append("Calculation flag.")

@@ -10,7 +10,7 @@ from shared.kernel.chart import MUNDANE, cast_chart
 from shared.kernel.composite import composite_chart
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import InvalidParameter
-from shared.runtime.wire import moment_from, required_place
+from shared.runtime.wire import birth_from
 
 
 def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.ComputeCompositeChartResponse:
@@ -22,8 +22,8 @@ def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.
             param="house_position_mode",
         )
     settings = chart_settings_from(request)
-    chart_a = cast_chart(moment_from(request, "moment_a"), required_place(request, "place_a"), settings)
-    chart_b = cast_chart(moment_from(request, "moment_b"), required_place(request, "place_b"), settings)
+    chart_a = cast_chart(*birth_from(request, "birth_a"), settings)
+    chart_b = cast_chart(*birth_from(request, "birth_b"), settings)
     chart = composite_chart(chart_a, chart_b, settings, request.resolution)
     record = chart_record(chart)
     for position in record.positions:

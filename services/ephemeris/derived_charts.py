@@ -14,7 +14,7 @@ from shared.kernel.errors import InvalidParameter
 from shared.kernel.positions import Observer
 from shared.kernel.progressions import progressed_moment
 from shared.kernel.timescale import Moment
-from shared.runtime.wire import bodies_from, flags_from, moment_from, required_place, sent_moment_name
+from shared.runtime.wire import birth_from, bodies_from, flags_from, moment_from, sent_moment_name
 
 
 def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.ComputeDraconicChartResponse:
@@ -38,7 +38,7 @@ def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.
         )
     require_node(bodies_from(request, flags), request.node)
     record, warnings, _ = chart_reply(
-        request, moment_from(request), required_place(request), turn=lambda chart, settings: rotate_to_node(chart, settings, request.node)
+        request, *birth_from(request), turn=lambda chart, settings: rotate_to_node(chart, settings, request.node)
     )
     return pb.ComputeDraconicChartResponse(data=record, warnings=warnings)
 
@@ -46,10 +46,9 @@ def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.
 def davison(request: pb.ComputeDavisonChartRequest, deadline: Deadline) -> pb.ComputeDavisonChartResponse:
     """Return the Davison chart: cast for the instant halfway between the births (between the
     UTC instants when both are datetimes) at the great-circle midpoint of the places."""
-    moment_a = moment_from(request, "moment_a")
-    moment_b = moment_from(request, "moment_b")
+    moment_a, place_a = birth_from(request, "birth_a")
+    moment_b, place_b = birth_from(request, "birth_b")
     moment = _halfway(request, moment_a, moment_b)
-    place_a, place_b = required_place(request, "place_a"), required_place(request, "place_b")
     latitude, longitude = great_circle_midpoint(place_a.latitude_deg, place_a.longitude_deg, place_b.latitude_deg, place_b.longitude_deg)
     place = Observer(latitude, longitude, (place_a.altitude_m + place_b.altitude_m) / 2.0)
     source = {
@@ -63,7 +62,7 @@ def davison(request: pb.ComputeDavisonChartRequest, deadline: Deadline) -> pb.Co
 def _halfway(request, moment_a: Moment, moment_b: Moment) -> Moment:
     """Return the Davison moment: between the UTC instants when both births are datetimes a
     client's calendar can hold (years 1-9999), else between the UT1 Julian Days."""
-    if request.moment_a.HasField("datetime") and request.moment_b.HasField("datetime"):
+    if request.birth_a.moment.HasField("datetime") and request.birth_b.moment.HasField("datetime"):
         try:
             utc = [datetime.fromisoformat(m.iso_utc().replace("Z", "+00:00")) for m in (moment_a, moment_b)]
         except ValueError:
@@ -74,10 +73,10 @@ def _halfway(request, moment_a: Moment, moment_b: Moment) -> Moment:
 
 def progressed(request: pb.ComputeProgressedChartRequest, deadline: Deadline) -> pb.ComputeProgressedChartResponse:
     """Return the secondary progressed chart for the target moment, cast at the natal place."""
-    natal = moment_from(request)
+    natal, place = birth_from(request)
     target = moment_from(request, "target")
     param = sent_moment_name(request, "target")
     moment = progressed_moment(natal, target, request.year_days, param=param)
     source = {"type": "progressed", "natal_jd": natal.jd_ut1, "target_jd": target.jd_ut1, "year_days": request.year_days}
-    record, warnings, _ = chart_reply(request, moment, required_place(request), chart_type="progressed", source=source)
+    record, warnings, _ = chart_reply(request, moment, place, chart_type="progressed", source=source)
     return pb.ComputeProgressedChartResponse(data=record, warnings=warnings)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_reply import chart_reply
 from shared.kernel.deadline import Deadline
-from shared.runtime.wire import moment_from, required_place
+from shared.runtime.wire import birth_from
 
 
 def compute(request: pb.ComputeNatalChartRequest, deadline: Deadline) -> pb.ComputeNatalChartResponse:
     """Return the natal chart reply."""
-    record, warnings, _ = chart_reply(request, moment_from(request), required_place(request))
+    record, warnings, _ = chart_reply(request, *birth_from(request))
     return pb.ComputeNatalChartResponse(data=record, warnings=warnings)

@@ -61,11 +61,11 @@ class NatalPoints:
 
 def natal_points(request: Message) -> NatalPoints:
     """Return the natal points of a time-lord request (natal datetime or jd, lat, lon, bodies, sidereal)."""
-    birth = moment_from(request)
+    birth = moment_from(request, "timeline.moment")
     flags = flags_from(request)
     calc = CalcFlags(sidereal=flags.sidereal)
     result = compute_positions(birth, list(bodies_from(request, calc)), calc)
-    location = required_place(request, "location")
+    location = required_place(request, "timeline.location")
     houses = compute_houses(birth, location.latitude_deg, location.longitude_deg, _HOUSES, sidereal=flags.sidereal)
     longitudes = {r.body: r.longitude for r in result.records}
     longitudes["ascendant"], longitudes["midheaven"] = houses.ascendant_deg, houses.midheaven_deg
@@ -84,7 +84,7 @@ def query_from(request: Message, birth: Moment, *, cap_years: float) -> TimeQuer
     """Return the request's query: ``at``/``at_jd``, or ``start``/``start_jd`` with ``end``/``end_jd``."""
 
     def jd(value: str) -> float | None:
-        moment = optional_moment(request, value)
+        moment = optional_moment(request, f"timeline.{value}")
         return None if moment is None else moment.jd_ut1
 
     return time_query(birth.jd_ut1, jd("at"), jd("start"), jd("end"), cap_years=cap_years)

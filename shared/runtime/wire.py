@@ -29,21 +29,30 @@ def _has(message: Message, name: str) -> bool:
 
 @lru_cache(maxsize=None)
 def parameter_names(descriptor: Descriptor, value: str) -> dict[str, str]:
-    """Return the HTTP names of the fields of a request's flattened ``value`` (field name to
-    parameter name: for ``start``, ``{"datetime": "start", "jd": "start_jd"}``)."""
-    return {f.field_name: f.name for f in message_spec(descriptor).fields.values() if f.path == (value,)}
+    """Return the HTTP names of the fields of a request's flattened ``value``, a field name or
+    a dotted path to a value in a value (field name to parameter name: for ``start``,
+    ``{"datetime": "start", "jd": "start_jd"}``; for ``birth_a.place``, ``{"lat": "lat_a", ...}``)."""
+    path = tuple(value.split("."))
+    return {f.field_name: f.name for f in message_spec(descriptor).fields.values() if f.path == path}
+
+
+def _value(message: Message, value: str) -> Message:
+    """Return the value message a request holds at ``value`` (a field name or a dotted path)."""
+    for name in value.split("."):
+        message = getattr(message, name)
+    return message
 
 
 def sent_moment_name(message: Message, value: str = "moment") -> str | None:
     """Return the HTTP name of the member of the Moment ``value`` a request sent, or None."""
-    which = getattr(message, value).WhichOneof("value")
+    which = _value(message, value).WhichOneof("value")
     return parameter_names(message.DESCRIPTOR, value)[which] if which else None
 
 
 def optional_moment(message: Message, value: str = "moment") -> Moment | None:
     """Return the Moment a request's ``value`` gives (an ISO 8601 UTC datetime or a UT1 Julian
     Day, under the parameter names the request gives them), or None when it sent neither."""
-    moment = getattr(message, value)
+    moment = _value(message, value)
     names = parameter_names(message.DESCRIPTOR, value)
     which = moment.WhichOneof("value")
     if which == "datetime":
@@ -73,7 +82,7 @@ def place_from(message: Message, value: str = "place") -> Observer | None:
     Latitude and longitude go together: one without the other raises MissingParameter
     naming the one missing.
     """
-    place = getattr(message, value)
+    place = _value(message, value)
     names = parameter_names(message.DESCRIPTOR, value)
     has_lat, has_lon = place.HasField("lat"), place.HasField("lon")
     if has_lat != has_lon:
@@ -113,6 +122,11 @@ def flags_from(message: Message) -> CalcFlags:
         topocentric=flag("topocentric"),
         heliocentric=flag("heliocentric"),
     )
+
+
+def birth_from(message: Message, value: str = "birth") -> tuple[Moment, Observer]:
+    """Return the moment and the place of a request's Birth ``value`` (``birth``, ``birth_a`` ...)."""
+    return moment_from(message, f"{value}.moment"), required_place(message, f"{value}.place")
 
 
 def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> Observer | None:

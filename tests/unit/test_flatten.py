@@ -6,7 +6,7 @@ import pytest
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1 import search_service_pb2 as search_pb
-from celestial.v1.common_pb2 import Moment, Place
+from celestial.v1.common_pb2 import Birth, Moment, Place
 from gateway.endpoints import discover_endpoints
 from gateway.openapi import build_openapi
 from gateway.transcoder import request_from_json, request_from_query
@@ -23,7 +23,7 @@ def test_the_spec_lists_flattened_fields_by_their_own_names_with_their_path():
     assert "options" not in fields and "aspect_selection" not in fields
     assert fields["system"].path == ("options",)
     assert fields["aspects"].path == ("options", "aspect_selection")
-    assert fields["lat"].path == ("place",)
+    assert fields["lat"].path == ("birth", "place")
 
 
 def test_a_query_string_sets_the_nested_field():
@@ -50,7 +50,7 @@ def test_an_unknown_parameter_is_still_refused(name):
 
 
 def test_defaults_of_flattened_fields_are_filled():
-    message = validate(pb.ComputeNatalChartRequest(moment=Moment(jd=2451545.0), place=Place(lat=10, lon=20)))
+    message = validate(pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), place=Place(lat=10, lon=20))))
     assert message.options.system == "placidus"
     assert list(message.options.aspect_selection.aspects)[:2] == ["conjunction", "opposition"]
     assert message.options.parallel_orb == 1.0
@@ -68,7 +68,7 @@ def test_a_range_error_on_a_flattened_field_names_the_flat_parameter():
 
 
 def test_a_vocabulary_error_on_a_flattened_field_names_the_flat_parameter():
-    message = pb.ComputeNatalChartRequest(moment=Moment(jd=2451545.0), place=Place(lat=1, lon=2))
+    message = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), place=Place(lat=1, lon=2)))
     message.options.system = "no-such-system"
     with pytest.raises(InvalidParameter) as caught:
         validate(message)
@@ -77,7 +77,7 @@ def test_a_vocabulary_error_on_a_flattened_field_names_the_flat_parameter():
 
 def test_the_rules_of_the_request_itself_still_apply_beside_flattened_ones():
     with pytest.raises(MissingParameter) as caught:
-        validate(pb.ComputeNatalChartRequest(moment=Moment(jd=2451545.0), place=Place(lon=2)))
+        validate(pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), place=Place(lon=2))))
     assert caught.value.param == "lat"
 
 
@@ -96,16 +96,17 @@ def test_the_openapi_document_names_flattened_parameters_as_its_own():
 @pytest.mark.parametrize(
     "message, value, names",
     [
-        (pb.ComputeSynastryRequest, "moment_a", {"datetime": "datetime_a", "jd": "jd_a"}),
-        (pb.ComputeSynastryRequest, "place_b", {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"}),
-        (search_pb.FindTransitsRequest, "start", {"datetime": "start", "jd": "start_jd"}),
-        (search_pb.FindReturnsRequest, "search_start", {"datetime": "search_start", "jd": "search_start_jd"}),
-        (pb.ComputeProgressedChartRequest, "target", {"datetime": "target_datetime", "jd": "target_jd"}),
+        (pb.ComputeSynastryRequest, ("birth_a", "moment"), {"datetime": "datetime_a", "jd": "jd_a"}),
+        (pb.ComputeSynastryRequest, ("birth_b", "place"), {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"}),
+        (pb.ComputeNatalChartRequest, ("birth", "moment"), {"datetime": "datetime", "jd": "jd"}),
+        (search_pb.FindTransitsRequest, ("start",), {"datetime": "start", "jd": "start_jd"}),
+        (search_pb.FindReturnsRequest, ("search_start",), {"datetime": "search_start", "jd": "search_start_jd"}),
+        (pb.ComputeProgressedChartRequest, ("target",), {"datetime": "target_datetime", "jd": "target_jd"}),
     ],
 )
 def test_flatten_names_give_a_value_the_parameter_names_of_the_interface(message, value, names):
     fields = message_spec(message.DESCRIPTOR).fields
-    assert {f.field_name: name for name, f in fields.items() if f.path == (value,)} == names
+    assert {f.field_name: name for name, f in fields.items() if f.path == value} == names
 
 
 def test_a_required_value_requires_one_of_its_one_of_under_the_interfaces_names():

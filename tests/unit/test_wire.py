@@ -7,7 +7,7 @@ import pytest
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
-from celestial.v1.common_pb2 import Location, Moment, Place
+from celestial.v1.common_pb2 import Birth, Location, Moment, Place
 from shared.kernel.errors import BodyNotEligible, CelestialError, InvalidParameter, MissingParameter
 from shared.kernel.positions import Observer
 from shared.runtime.wire import bodies_from, flags_from, moment_from, observer_from, optional_moment, place_from
@@ -66,9 +66,9 @@ def test_a_moment_is_read_under_the_names_its_request_gives_it():
 
 def test_a_moment_not_sent_is_none_or_missing_under_its_own_names():
     request = timelords_pb.ComputeFirdariaRequest()
-    assert optional_moment(request, "at") is None
+    assert optional_moment(request, "timeline.at") is None
     with pytest.raises(MissingParameter) as caught:
-        moment_from(request, "at")
+        moment_from(request, "timeline.at")
     assert caught.value.param == "at"
     assert "at or at_jd" in str(caught.value)
 
@@ -86,7 +86,7 @@ def test_a_location_is_an_observer_at_sea_level_and_none_when_not_sent():
 
 
 def test_the_second_person_reads_its_own_suffixed_parameters():
-    request = pb.ComputeSynastryRequest(place_b=Place(lon=5.0))
+    request = pb.ComputeSynastryRequest(birth_b=Birth(place=Place(lon=5.0)))
     with pytest.raises(MissingParameter) as caught:
-        place_from(request, "place_b")
+        place_from(request, "birth_b.place")
     assert caught.value.param == "lat_b"
