@@ -13,6 +13,7 @@ import time
 from celestial.v1 import astrocartography_service_pb2 as pb
 from celestial.v1 import common_pb2
 from services.astrocartography import lines
+from shared.runtime.astro_targets import targets_from
 from shared.kernel import engine
 from shared.kernel.astrocartography import CIRCUMPOLAR, Sky, equatorial, latitude_rows, line_segments
 from shared.kernel.deadline import Deadline
@@ -48,7 +49,7 @@ def _service_ms(request) -> float:
 
 def _kernel_ms(request) -> float:
     """The lines alone (positions, sky and every line's segments), without building the reply."""
-    targets = lines.targets_from(request)
+    targets = targets_from(request)
     rows = latitude_rows(request.latitude_step, request.max_latitude)
     times = []
     for _ in range(ROUNDS):
@@ -68,7 +69,7 @@ def _kernel_ms(request) -> float:
 
 def _loop_ms(request) -> float:
     """The same lines point by point: scalar math per row and one engine call per row."""
-    targets = lines.targets_from(request)
+    targets = targets_from(request)
     rows = [float(x) for x in latitude_rows(request.latitude_step or 1.0, request.max_latitude or 89.0)]
     times = []
     for _ in range(3):

@@ -199,7 +199,7 @@ def _request_field_schema(field: FieldSpec, oneofs: dict[str, tuple[str, ...]], 
     if rule.has_min:
         base["exclusiveMinimum" if rule.min_exclusive else "minimum"] = rule.min
     if rule.has_max:
-        base["maximum"] = rule.max
+        base["exclusiveMaximum" if rule.max_exclusive else "maximum"] = rule.max
     if rule.choices:
         base["enum"] = list(rule.choices)
     if fd.is_repeated:

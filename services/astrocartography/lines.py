@@ -3,83 +3,26 @@ line records or as a GeoJSON FeatureCollection."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from google.protobuf import struct_pb2
 
 from celestial.v1 import astrocartography_service_pb2 as pb
 from shared.kernel.astrocartography import (
-    ANGLES,
     ZODIACAL,
     Segment,
     Sky,
     check_cusp_line_system,
-    check_cusp_value,
     equatorial,
     latitude_rows,
     line_segments,
-    parse_angle,
 )
-from shared.kernel.bodies import resolve_bodies
 from shared.kernel.deadline import Deadline
 from shared.kernel.earth_rotation import sidereal_time
-from shared.kernel.errors import ConflictingParameters, InvalidParameter
 from shared.kernel.positions import CalcFlags, compute_positions, obliquity_deg
+from shared.runtime.astro_targets import targets_from
 from shared.runtime.wire import house_system_from, moment_from
 
-# Source: interface.md, Limits.
-MAX_LINES = 80
-DEFAULT_BODIES = ["planets"]
 GEOJSON = "geojson"
-
-
-@dataclass(frozen=True)
-class Target:
-    """One body with the angles and cusp values to draw for it, in request order."""
-
-    body: str
-    angles: tuple[str, ...]
-    cusps: tuple[float, ...]
-
-
-def targets_from(request: pb.ComputeAstrocartographyRequest) -> list[Target]:
-    """Return the request's targets: the full form's ``targets``, or the flat form's bodies x
-    angles (default the planets x the four angles). Refuses the two forms mixed, unknown
-    angles and bodies, cusp values outside [1, 13) and more than 80 lines."""
-    if request.targets:
-        if request.bodies or request.angles:
-            raise ConflictingParameters(
-                "targets replaces bodies and angles; the request sent both.",
-                suggestion="Send either targets (the full form) or bodies and angles (the flat form).",
-                param="targets",
-            )
-        targets = []
-        for target in request.targets:
-            resolved = resolve_bodies([target.body], param="targets")
-            if len(resolved) != 1:
-                raise InvalidParameter(
-                    f"A target names one body; {target.body!r} names {len(resolved)}.",
-                    suggestion="Give each body a target of its own, or use the flat form's bodies for a group.",
-                    param="targets",
-                )
-            targets.append(Target(
-                resolved[0],
-                tuple(parse_angle(a, param="targets") for a in target.angles),
-                tuple(check_cusp_value(c, param="targets") for c in target.cusps),
-            ))
-        param = "targets"
-    else:
-        angles = tuple(dict.fromkeys(parse_angle(a) for a in request.angles)) or ANGLES
-        targets = [Target(body, angles, ()) for body in resolve_bodies(list(request.bodies) or DEFAULT_BODIES)]
-        param = "bodies"
-    lines = sum(len(t.angles) + len(t.cusps) for t in targets)
-    if lines > MAX_LINES:
-        raise InvalidParameter(
-            f"The request asks for {lines} lines; at most {MAX_LINES} are drawn per request.",
-            suggestion="Ask for fewer bodies, angles or cusps, and split the rest into a second request.",
-            param=param,
-        )
-    return targets
 
 
 def compute(request: pb.ComputeAstrocartographyRequest, deadline: Deadline) -> pb.ComputeAstrocartographyResponse:

@@ -5,80 +5,36 @@ from __future__ import annotations
 from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.aspects import parse_aspect_types
 from shared.kernel.bodies import resolve_bodies
-from shared.kernel.crossings import check_eligible
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import InvalidParameter, MissingParameter, RangeTooLong
 from shared.kernel.houses import HouseSystem, compute_houses
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.timescale import Moment
 from shared.kernel.transits import MOON, TransitEvent, scan
-from shared.runtime.wire import instant_at, moment_from, optional_moment, place_from, sent_moment_name
+from shared.kernel.positions import Observer
+from shared.runtime.ranges import scan_range
+from shared.runtime.transit_inputs import MUTUAL, moving_bodies, natal_input
+from shared.runtime.wire import instant_at
 
-# Source: interface.md, /v1/transits.
-MOVING_BODIES = (
-    "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
-    "mean_node", "true_node", "chiron", "ceres", "pallas", "juno", "vesta",
-)
-MAX_RANGE_DAYS = 366.0
-MAX_RANGE_DAYS_WITH_MOON = 183.0
 MOON_RETURNS_ONLY_FROM_DAYS = 14.0
-CLOCK_SLACK_DAYS = 1.0 / 86400.0
-NATAL, MUTUAL = "natal", "mutual"
 _ANGLES = HouseSystem("placidus", "P")  # the Ascendant and Midheaven are the same in every quadrant system
 
 
-def _range(request: pb.FindTransitsRequest) -> tuple[Moment, Moment]:
-    start = moment_from(request, "start")
-    end = moment_from(request, "end")
-    if end.jd_ut1 <= start.jd_ut1:
-        raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param="end")
-    cap = MAX_RANGE_DAYS_WITH_MOON if request.moon == "include" else MAX_RANGE_DAYS
-    # UT1 runs up to a second off UTC: a range of exactly 366 days by the clock may measure a
-    # hair longer on the UT1 line, so the cap allows that second.
-    if end.jd_ut1 - start.jd_ut1 > cap + CLOCK_SLACK_DAYS:
-        raise RangeTooLong(
-            f"The range lasts {end.jd_ut1 - start.jd_ut1:.1f} days; a scan covers at most {cap:g}"
-            + (" with moon=include." if request.moon == "include" else "."),
-            suggestion="Send several ranges in one batch call and join the windows clamped at their shared boundary.",
-            param="end",
-        )
-    return start, end
-
-
-def _natal_points(request: pb.FindTransitsRequest) -> list[tuple[str, float]]:
-    """Return the natal points: the chart's bodies, and its Ascendant and Midheaven with lat and lon."""
-    natal = optional_moment(request)
-    if natal is None:
-        raise MissingParameter("targets=natal scans against a chart: send its datetime or jd.", suggestion="Add the natal datetime (or jd), or send targets=mutual.", param="datetime")
+def _natal_points(request: pb.FindTransitsRequest, natal: Moment, location: Observer | None) -> list[tuple[str, float]]:
+    """Return the natal points: the chart's bodies, and its Ascendant and Midheaven with a place."""
     points = [(r.body, r.longitude) for r in compute_positions(natal, resolve_bodies(list(request.bodies)), CalcFlags(speed=False)).records]
-    location = place_from(request, "location")
     if location is not None:
         houses = compute_houses(natal, location.latitude_deg, location.longitude_deg, _ANGLES)
         points += [("ascendant", houses.ascendant_deg), ("midheaven", houses.midheaven_deg)]
     return points
 
 
-def _refuse_natal_parameters(request: pb.FindTransitsRequest) -> None:
-    sent = [sent_moment_name(request)] + [name for name in ("lat", "lon") if request.location.HasField(name)]
-    for name in sent:
-        if name is not None:
-            raise InvalidParameter(
-                f"{name} belongs to targets=natal; targets=mutual scans the moving bodies against each other.",
-                suggestion=f"Drop {name}, or send targets=natal.",
-                param=name,
-            )
-
-
 def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTransitsResponse:
     """Return every in-orb window over the range, with the Moon policy applied and its warning."""
-    start, end = _range(request)
-    moving = [check_eligible(body, MOVING_BODIES, param="moving") for body in resolve_bodies(list(request.moving), param="moving")]
+    start, end = scan_range(request)
+    moving = moving_bodies(request)
     aspects = parse_aspect_types(list(request.aspects))
-    if request.targets == MUTUAL:
-        _refuse_natal_parameters(request)
-        points: list[tuple[str, float]] = []
-    else:
-        points = _natal_points(request)
+    natal, location = natal_input(request)
+    points = [] if natal is None else _natal_points(request, natal, location)
     warnings: list[str] = []
     moon_scanned = MOON in moving and request.moon != "exclude"
     returns_only = moon_scanned and request.moon == "returns_only" and end.jd_ut1 - start.jd_ut1 >= MOON_RETURNS_ONLY_FROM_DAYS

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_period, fill_query, natal_points, query_from
+from services.timelords.natal_points import fill_period, fill_query, natal_points
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import InvalidParameter
-from shared.kernel.firdaria import firdaria
+from shared.kernel.firdaria import RANGE_CAP_YEARS, firdaria
 from shared.kernel.time_lord_periods import flatten
+from shared.runtime.ranges import life_range
 
-RANGE_CAP_YEARS = 120.0
 AUTO = "auto"
 
 
 def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.ComputeFirdariaResponse:
     """Return the firdaria container: the major and sub-period in force at ``at``, or every one overlapping the range."""
     chart = natal_points(request)
-    query = query_from(request, chart.birth, cap_years=RANGE_CAP_YEARS)
+    query = life_range(request, RANGE_CAP_YEARS)
     if request.day_chart == AUTO:
         day = chart.is_day
         if day is None:

@@ -14,10 +14,10 @@ from shared.kernel.errors import InvalidParameter
 from shared.kernel.houses import HouseSystem, compute_houses
 from shared.kernel.lots import LOTS, compute_lots, is_day_chart, parse_lots
 from shared.kernel.positions import CalcFlags, compute_positions
-from shared.kernel.time_lord_periods import Period, TimeQuery, time_query
+from shared.kernel.time_lord_periods import Period, TimeQuery
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import sign_index
-from shared.runtime.wire import bodies_from, flags_from, instant_at, moment_from, optional_moment, required_place
+from shared.runtime.wire import bodies_from, flags_from, instant_at, moment_from, required_place
 
 ANGLES = ("ascendant", "midheaven")
 SUN, MOON = "sun", "moon"
@@ -78,16 +78,6 @@ def natal_points(request: Message) -> NatalPoints:
         for lot in compute_lots(parse_lots(list(available)) if available else (), longitudes, houses.ascendant_deg, day):
             longitudes[lot.id] = lot.longitude
     return NatalPoints(birth, flags.sidereal, longitudes, [c.message for c in result.conditions])
-
-
-def query_from(request: Message, birth: Moment, *, cap_years: float) -> TimeQuery:
-    """Return the request's query: ``at``/``at_jd``, or ``start``/``start_jd`` with ``end``/``end_jd``."""
-
-    def jd(value: str) -> float | None:
-        moment = optional_moment(request, f"timeline.{value}")
-        return None if moment is None else moment.jd_ut1
-
-    return time_query(birth.jd_ut1, jd("at"), jd("start"), jd("end"), cap_years=cap_years)
 
 
 @lru_cache(maxsize=8192)

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import SUN, fill_period, fill_query, natal_points, query_from
+from services.timelords.natal_points import SUN, fill_period, fill_query, natal_points
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import InvalidParameter
-from shared.kernel.profections import mean_boundaries, profections, solar_boundaries
+from shared.kernel.profections import RANGE_CAP_YEARS, mean_boundaries, profections, solar_boundaries
 from shared.kernel.time_lord_periods import flatten
 from shared.kernel.zodiac import SIGNS
+from shared.runtime.ranges import life_range
 
-RANGE_CAP_YEARS = 120.0
 
 
 def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.ComputeProfectionsResponse:
     """Return the profection container: the years (and months) in force at ``at``, or every
     one overlapping the range, from the starting point's natal sign."""
     chart = natal_points(request)
-    query = query_from(request, chart.birth, cap_years=RANGE_CAP_YEARS)
+    query = life_range(request, RANGE_CAP_YEARS)
     from_sign = chart.sign_of(getattr(request, "from"))  # "from" is a Python keyword
     if request.solar:
         if SUN not in chart.longitudes:

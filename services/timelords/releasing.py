@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_period, fill_query, natal_points, query_from
+from services.timelords.natal_points import fill_period, fill_query, natal_points
 from shared.kernel.deadline import Deadline
 from shared.kernel.releasing import RANGE_CAP_YEARS, releasing
 from shared.kernel.time_lord_periods import flatten
 from shared.kernel.zodiac import SIGNS
+from shared.runtime.ranges import life_range
 
 FORTUNE = "part_of_fortune"
 
@@ -16,7 +17,7 @@ def compute(request: pb.ComputeZodiacalReleasingRequest, deadline: Deadline) -> 
     """Return the releasing container: the periods of levels 1 to ``max_level`` in force at
     ``at``, or overlapping the range, walked from the released point's natal sign."""
     chart = natal_points(request)
-    query = query_from(request, chart.birth, cap_years=RANGE_CAP_YEARS[request.max_level])
+    query = life_range(request, RANGE_CAP_YEARS[request.max_level])
     from_sign = chart.sign_of(getattr(request, "from"))  # "from" is a Python keyword
     fortune_sign = chart.sign_of(FORTUNE) if FORTUNE in chart.longitudes else None
     warnings = list(chart.warnings)

@@ -27,6 +27,8 @@ NIGHT_SEQUENCES: dict[str, tuple[tuple[str, int], ...]] = {
 # The Chaldean order (Ptolemy, Tetrabiblos I.4), in which sub-period lords follow the major's.
 CHALDEAN_ORDER: tuple[str, ...] = ("saturn", "jupiter", "mars", "sun", "venus", "mercury", "moon")
 SUB_PERIODS = 7
+# Source: interface.md, Limits: the longest range, calendar years.
+RANGE_CAP_YEARS = 120
 NODES = ("north_node", "south_node")
 
 

@@ -13,6 +13,8 @@ from shared.kernel.time_lord_periods import Period, TimeQuery, overlaps
 from shared.kernel.zodiac import SIGNS
 
 MONTHS = 12
+# Source: interface.md, Limits: the longest range, calendar years.
+RANGE_CAP_YEARS = 120
 
 
 def profected(from_sign: int, age: int, month: int | None = None) -> dict:

@@ -22,7 +22,7 @@ UNITS: dict[int, int] = {1: 12**3, 2: 12**2, 3: 12, 4: 1}
 UNIT_DAYS = YEAR_DAYS / UNITS[1]
 ANGULAR_PLACES = (1, 4, 7, 10)
 # Source: interface.md, rule 5: the longest range per deepest level, years.
-RANGE_CAP_YEARS: dict[int, float] = {1: 120.0, 2: 120.0, 3: 10.0, 4: 1.0}
+RANGE_CAP_YEARS: dict[int, int] = {1: 120, 2: 120, 3: 10, 4: 1}
 
 
 def place_from(sign: int, fortune_sign: int | None) -> int | None:

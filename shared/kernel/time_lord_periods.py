@@ -9,9 +9,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from shared.kernel.errors import BeforeBirth, InvalidParameter, MissingParameter, RangeTooLong
+from shared.kernel.timescale import calendar_span_text, plus_calendar_years
 
-#: The length of a year in range caps: the Julian year, days.
-CAP_YEAR_DAYS = 365.25
 
 
 @dataclass(frozen=True)
@@ -44,10 +43,10 @@ class TimeQuery:
         return self.start_jd, self.end_jd
 
 
-def time_query(birth_jd: float, at_jd: float | None, start_jd: float | None, end_jd: float | None, *, cap_years: float) -> TimeQuery:
+def time_query(birth_jd: float, at_jd: float | None, start_jd: float | None, end_jd: float | None) -> TimeQuery:
     """Return the query of a request's ``at`` or ``start``/``end`` (UT1 Julian Days): an ``at``
-    before birth is BeforeBirth; a range needs both ends, ends after it starts, has its start
-    cut to birth (unflagged) and lasts at most ``cap_years`` Julian years once cut (RangeTooLong)."""
+    before birth is BeforeBirth; a range needs both ends, ends after it starts and has its
+    start cut to birth (unflagged). Its cap is :func:`check_range_cap`'s."""
     if at_jd is not None:
         if start_jd is not None or end_jd is not None:
             raise InvalidParameter(
@@ -75,14 +74,21 @@ def time_query(birth_jd: float, at_jd: float | None, start_jd: float | None, end
         raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param="end")
     if end_jd <= birth_jd:
         raise BeforeBirth("The range ends before the birth: no period is in force in it.", suggestion="Send a range that ends after the birth.", param="end")
-    start_jd = max(start_jd, birth_jd)
-    if end_jd - start_jd > cap_years * CAP_YEAR_DAYS:
+    return TimeQuery(start_jd=max(start_jd, birth_jd), end_jd=end_jd)
+
+
+def check_range_cap(start_clock_jd: float, end_clock_jd: float, cap_years: int, *, param: str = "end") -> None:
+    """Refuse a range (its ends as read on the clock the client wrote them in, Julian Days)
+    that ends later than the same calendar date and time ``cap_years`` years after its start:
+    RangeTooLong saying exactly how long it lasts, so one calendar year, leap or not, always
+    fits a one-year cap."""
+    if end_clock_jd > plus_calendar_years(start_clock_jd, cap_years):
+        cap = f"{cap_years} year" + ("" if cap_years == 1 else "s")
         raise RangeTooLong(
-            f"The range lasts {(end_jd - start_jd) / CAP_YEAR_DAYS:.1f} years from its start (cut to birth); at most {cap_years:g} are computed at once.",
-            suggestion=f"Ask for {cap_years:g} years or fewer, in several requests if needed.",
-            param="end",
+            f"The range lasts {calendar_span_text(start_clock_jd, end_clock_jd)} from its start (cut to birth); at most {cap}.",
+            suggestion=f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several requests if needed.",
+            param=param,
         )
-    return TimeQuery(start_jd=start_jd, end_jd=end_jd)
 
 
 def overlaps(start_jd: float, end_jd: float, query: TimeQuery) -> bool:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from shared.kernel import engine
 from shared.kernel.errors import InvalidDatetime, InvalidParameter
 
 SECONDS_PER_DAY = 86400.0
+# The Julian Day at which the days of _days_from_civil begin (1970-01-01T00:00).
+_JD_OF_CIVIL_DAY_ZERO = 2440587.5
 
 # Supported span of UT1 Julian Days: the Moshier fallback ephemeris of Swiss Ephemeris is
 # defined from JD 625000.5 (-3001-02-03 proleptic Gregorian) to JD 2818000.5; we stop at
@@ -97,22 +99,27 @@ class Moment:
     plain constructor is refused. Supported span: JD (UT1) 625000.5 to 2816787.5
     (:data:`SUPPORTED_SPAN_TEXT`, where Swiss Ephemeris has either its files or the Moshier
     fallback); outside it the constructors raise InvalidParameter naming the parameter.
-    ``source_param`` remembers which request parameter the moment came from, for errors.
+    ``source_param`` remembers which request parameter the moment came from, for errors;
+    ``clock_jd`` is the Julian Day of the reading on the clock it was written in (the UTC
+    date and time of a datetime, leap seconds not counted; the UT1 Julian Day of a jd), on
+    which the lengths of ranges and their calendar caps are measured.
     """
 
     jd_ut1: float
     delta_t_s: float
     source_param: str
+    clock_jd: float = field(compare=False)  # the same instant, however it was written
 
     def __init__(self, *args, **kwargs):  # refused on purpose: use the named constructors
         raise TypeError("build a Moment with Moment.from_jd_ut1, Moment.from_iso or Moment.from_utc_datetime")
 
     @classmethod
-    def _build(cls, jd_ut1: float, source_param: str) -> Moment:
+    def _build(cls, jd_ut1: float, source_param: str, clock_jd: float | None = None) -> Moment:
         obj = object.__new__(cls)
         object.__setattr__(obj, "jd_ut1", float(jd_ut1))
         object.__setattr__(obj, "delta_t_s", engine.delta_t_days(jd_ut1) * SECONDS_PER_DAY)
         object.__setattr__(obj, "source_param", source_param)
+        object.__setattr__(obj, "clock_jd", float(jd_ut1) if clock_jd is None else clock_jd)
         return obj
 
     @classmethod
@@ -192,7 +199,8 @@ class Moment:
                 param=param,
             ) from None
         _check_range(jd_ut1, param, repr(text))
-        return cls._build(jd_ut1, param)
+        clock = _days_from_civil(year, month, day) + _JD_OF_CIVIL_DAY_ZERO + (hour * 3600 + minute * 60 + whole_second + fraction) / SECONDS_PER_DAY
+        return cls._build(jd_ut1, param, clock)
 
     @classmethod
     def from_utc_datetime(cls, dt: datetime, *, param: str = "datetime") -> Moment:
@@ -254,3 +262,51 @@ def iso_utc(jd_ut1: float) -> str:
                 year, month, day = _civil_from_days(_days_from_civil(year, month, day) + 1)
     whole, frac = divmod(millis, 1000)
     return f"{format_year(year)}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{whole:02d}.{frac:03d}Z"
+
+
+
+def plus_calendar_years(jd: float, years: int) -> float:
+    """Return the Julian Day of the same calendar date and time of day ``years`` later
+    (proleptic Gregorian, on the time line ``jd`` is on); 29 February becomes 28 February in
+    a common year, as the calendar libraries do."""
+    days = math.floor(jd - _JD_OF_CIVIL_DAY_ZERO)
+    time_of_day = jd - _JD_OF_CIVIL_DAY_ZERO - days
+    year, month, day = _civil_from_days(days)
+    year += years
+    day = min(day, _days_in_month(year, month))
+    return _days_from_civil(year, month, day) + _JD_OF_CIVIL_DAY_ZERO + time_of_day
+
+
+def calendar_span_text(start_jd: float, end_jd: float) -> str:
+    """Return how long ``start_jd`` to ``end_jd`` lasts in whole calendar years and the rest
+    (to the millisecond), written so that a span longer than N years never reads as N years:
+    "1 year and 2 days", "120 years, 3 hours and 0.5 seconds", "4 days"."""
+    years = 0
+    while plus_calendar_years(start_jd, years + 1) <= end_jd:
+        years += 1
+    rest_s = (end_jd - plus_calendar_years(start_jd, years)) * SECONDS_PER_DAY
+    return _join([_count(years, "year")] if years else [], rest_s)
+
+
+def duration_text(days: float) -> str:
+    """Return a duration given in days as whole days, hours, minutes and seconds (to the
+    millisecond): "366 days and 2 hours", "183 days, 4 minutes and 1.5 seconds"."""
+    return _join([], days * SECONDS_PER_DAY)
+
+
+_UNITS = (("day", 86400000), ("hour", 3600000), ("minute", 60000))
+
+
+def _join(parts: list[str], seconds: float) -> str:
+    millis = round(seconds * 1000.0)
+    for unit, size in _UNITS:
+        whole, millis = divmod(millis, size)
+        if whole:
+            parts.append(_count(whole, unit))
+    if millis or not parts:
+        parts.append(_count(millis / 1000.0, "second"))
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _count(n: float, unit: str) -> str:
+    return f"{n:g} {unit}" + ("" if n == 1 else "s")

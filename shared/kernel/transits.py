@@ -25,6 +25,9 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.search import TIME_TOLERANCE_DAYS, bisect_sign_change, refine_root
 
 MOON = "moon"
+# Source: interface.md, Limits: the longest transit range, days (with moon=include, shorter).
+MAX_RANGE_DAYS = 366.0
+MAX_RANGE_DAYS_WITH_MOON = 183.0
 
 
 @dataclass

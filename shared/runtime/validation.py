@@ -364,6 +364,8 @@ class _MessageChecks:
     fields: tuple[_FieldCheck, ...]
     flattened_defaults: tuple[_FieldCheck, ...]
     flattened_fields: tuple[_FieldCheck, ...]
+    # The message's (message).rules, as the readers that apply them.
+    rules: tuple[Callable[[Message], object], ...]
 
 
 @lru_cache(maxsize=None)
@@ -405,7 +407,20 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
         fields=tuple(check for check in ruled if not check.path),
         flattened_defaults=tuple(check for check in defaults if check.path),
         flattened_fields=tuple(check for check in ruled if check.path),
+        rules=_message_rules(descriptor),
     )
+
+
+def _message_rules(descriptor: Descriptor) -> tuple[Callable[[Message], object], ...]:
+    """Return the readers of a request message's ``(message).rules``; an unknown name is a
+    ValueError when the message is first validated (a contract the runtime cannot keep)."""
+    from shared.runtime.request_rules import RULES  # the readers import this module
+
+    names = descriptor.GetOptions().Extensions[options_pb2.message].rules
+    unknown = [name for name in names if name not in RULES]
+    if unknown:
+        raise ValueError(f"{descriptor.full_name}: unknown request rules {unknown}.")
+    return tuple(RULES[name] for name in names)
 
 
 def _has_rule(check: _FieldCheck) -> bool:
@@ -423,10 +438,12 @@ def validate(message: Message, *, vocabularies: bool = True) -> Message:
     """Apply the proto options' rules to ``message`` in place and return it.
 
     Fills defaults of absent fields, then checks one-of groups, required fields, ranges,
-    choices and kernel vocabularies. Raises MissingParameter, ConflictingParameters or
-    InvalidParameter (or the vocabulary's own error, e.g. BodyNotFound) naming the field.
-    A service passes ``vocabularies=False``: its request reader parses those values anyway
-    (``shared/runtime/wire.py``), with the same errors, so they are read once.
+    choices and kernel vocabularies, then the message's rules across fields
+    (``shared/runtime/request_rules.py``). Raises MissingParameter, ConflictingParameters or
+    InvalidParameter (or the vocabulary's or rule's own error, e.g. BodyNotFound,
+    RangeTooLong) naming the parameter. A service passes ``vocabularies=False``: its handler
+    reads those values and calls those rules' readers anyway, with the same errors, so they
+    are read once.
     """
     checks = _message_checks(message.DESCRIPTOR)
     for oneof_name, members, first in checks.required_oneofs:
@@ -445,6 +462,9 @@ def validate(message: Message, *, vocabularies: bool = True) -> Message:
         _check_field(message, message, check, vocabularies)
     for check in checks.flattened_fields:
         _check_field(message, check.spec.owner(message), check, vocabularies)
+    if vocabularies:
+        for rule in checks.rules:
+            rule(message)
     return message
 
 
@@ -527,13 +547,15 @@ def _check_range(field: FieldSpec, value: float) -> None:
     if isinstance(value, float) and not math.isfinite(value):
         raise InvalidParameter(f"'{field.name}' must be a finite number.", param=field.name)
     low_ok = not rule.has_min or (value > rule.min if rule.min_exclusive else value >= rule.min)
-    high_ok = not rule.has_max or value <= rule.max
+    high_ok = not rule.has_max or (value < rule.max if rule.max_exclusive else value <= rule.max)
     if low_ok and high_ok:
         return
     low = f"{'(' if rule.min_exclusive else '['}{rule.min:g}" if rule.has_min else "(-inf"
-    high = f"{rule.max:g}]" if rule.has_max else "inf)"
+    high = f"{rule.max:g}{')' if rule.max_exclusive else ']'}" if rule.has_max else "inf)"
+    # The value as sent, never rounded: 360.0001 must not read as the bound 360.
+    shown = repr(value) if isinstance(value, float) and not value.is_integer() else f"{value:g}" if isinstance(value, float) else str(value)
     raise InvalidParameter(
-        f"'{field.name}' must lie in {low}, {high}; got {value if isinstance(value, int) else format(value, 'g')}.",
+        f"'{field.name}' must lie in {low}, {high}; got {shown}.",
         suggestion=f"Send a value of {field.name} within {low}, {high}.",
         param=field.name,
     )

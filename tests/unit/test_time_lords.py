@@ -13,7 +13,8 @@ from shared.kernel.errors import BeforeBirth, InvalidParameter, MissingParameter
 from shared.kernel.firdaria import firdaria, sub_lords
 from shared.kernel.profections import mean_boundaries, profections, solar_boundaries
 from shared.kernel.releasing import UNIT_DAYS, releasing
-from shared.kernel.time_lord_periods import TimeQuery, flatten, time_query
+from shared.kernel.time_lord_periods import TimeQuery, check_range_cap, flatten, time_query
+from shared.kernel.timescale import calendar_span_text, duration_text, plus_calendar_years
 from shared.kernel.zodiac import SIGNS
 
 BIRTH = 2448058.1041667  # 1990-06-15 14:30 UT1
@@ -162,25 +163,52 @@ def test_an_at_query_inside_a_node_major_returns_the_major_alone():
 
 def test_nothing_precedes_birth():
     with pytest.raises(BeforeBirth):
-        time_query(BIRTH, BIRTH - 1, None, None, cap_years=120)
-    cut = time_query(BIRTH, None, BIRTH - 1000, BIRTH + 10, cap_years=120)
+        time_query(BIRTH, BIRTH - 1, None, None)
+    cut = time_query(BIRTH, None, BIRTH - 1000, BIRTH + 10)
     assert cut.start_jd == BIRTH  # cut to birth, and the periods are not flagged for it
     periods = flatten(firdaria(BIRTH, True, "nodes_last", YEAR, cut, NEVER), cut)
     assert not any(p.clamped_start for p in periods)
 
 
 def test_a_range_past_its_cap_is_range_too_long_and_the_query_needs_at_or_both_ends():
+    # 2110-06-15 14:30, the same calendar date and time 120 years on: 43,829 days (29 leap days).
+    cap_end = BIRTH + 43829
     with pytest.raises(RangeTooLong):
-        time_query(BIRTH, None, BIRTH, BIRTH + 120.1 * 365.25, cap_years=120)
-    assert time_query(BIRTH, None, BIRTH, BIRTH + 120 * 365.25, cap_years=120).end_jd == BIRTH + 120 * 365.25
+        check_range_cap(BIRTH, cap_end + 2 / 86400, 120)
+    check_range_cap(BIRTH, cap_end, 120)
     with pytest.raises(MissingParameter):
-        time_query(BIRTH, None, None, None, cap_years=120)
+        time_query(BIRTH, None, None, None)
     with pytest.raises(MissingParameter):
-        time_query(BIRTH, None, BIRTH, None, cap_years=120)
+        time_query(BIRTH, None, BIRTH, None)
     with pytest.raises(InvalidParameter):
-        time_query(BIRTH, None, BIRTH + 10, BIRTH + 5, cap_years=120)
+        time_query(BIRTH, None, BIRTH + 10, BIRTH + 5)
     with pytest.raises(InvalidParameter):
-        time_query(BIRTH, BIRTH + 1, BIRTH, BIRTH + 5, cap_years=120)
+        time_query(BIRTH, BIRTH + 1, BIRTH, BIRTH + 5)
+
+
+# Julian Days of 0h UT on the dates named (hand-derived: JD 2451544.5 is 2000-01-01).
+JAN_1_2024, JAN_1_2025, FEB_29_2024, FEB_28_2025 = 2460310.5, 2460676.5, 2460369.5, 2460734.5
+
+
+def test_a_cap_in_years_is_calendar_years_so_a_leap_year_fits_a_one_year_cap():
+    assert JAN_1_2025 - JAN_1_2024 == 366
+    check_range_cap(JAN_1_2024, JAN_1_2025, 1)
+    with pytest.raises(RangeTooLong):
+        check_range_cap(JAN_1_2024, JAN_1_2025 + 0.001 / 86400, 1)
+
+
+def test_the_same_date_a_year_after_29_february_is_28_february():
+    assert plus_calendar_years(FEB_29_2024, 1) == FEB_28_2025
+    assert plus_calendar_years(FEB_29_2024 + 0.25, 4) == FEB_29_2024 + 1461 + 0.25
+
+
+def test_a_refused_range_states_how_long_it_lasts_and_the_cap_exactly():
+    with pytest.raises(RangeTooLong) as caught:
+        check_range_cap(JAN_1_2024, JAN_1_2025 + 2, 1)
+    assert "lasts 1 year and 2 days" in str(caught.value) and "at most 1 year." in str(caught.value)
+    assert calendar_span_text(JAN_1_2024, JAN_1_2025 + 2 / 86400) == "1 year and 2 seconds"
+    assert calendar_span_text(JAN_1_2024, JAN_1_2024 + 1.5) == "1 day and 12 hours"
+    assert duration_text(366 + 8.64 / 86400) == "366 days and 8.64 seconds"
 
 
 def test_a_range_clamps_only_the_periods_it_cuts_and_an_at_query_never_clamps():

@@ -278,3 +278,12 @@ def test_supported_span_text_names_the_first_and_last_moment_of_the_span():
 def test_an_offset_keeps_the_calendar_day_in_negative_years(day):
     # Proleptic Gregorian days before year 1: the offset shift goes through day numbers.
     assert Moment.from_iso(f"{day}T12:00:00+01:00").jd_ut1 == Moment.from_iso(f"{day}T11:00:00Z").jd_ut1
+
+
+def test_a_moments_clock_is_the_reading_it_was_written_in():
+    # 2024-01-01T00:00Z is JD 2460310.5 on the UTC clock; UT1 differs from it by DUT1.
+    written = Moment.from_iso("2024-01-01T00:00:00Z")
+    assert written.clock_jd == 2460310.5
+    assert written.jd_ut1 != written.clock_jd
+    assert Moment.from_jd_ut1(2460310.5).clock_jd == 2460310.5
+    assert Moment.from_iso("2024-01-01T01:00:00+01:00").clock_jd == 2460310.5

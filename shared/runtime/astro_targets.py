@@ -1,0 +1,69 @@
+"""Reader of what an astrocartography request draws: its targets (a body with the angles and
+cusp values drawn for it), from the full form's ``targets`` or the flat form's bodies x
+angles. Validation runs it in the gateway before any charge (the rule of
+ComputeAstrocartographyRequest, `shared/runtime/request_rules.py`): the two forms mixed, an
+unknown angle or body, a target naming a group and more than 80 lines are refused there.
+Cusp values in [1, 13) are a field option of the request (AstroTarget.cusps)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from shared.kernel.astrocartography import ANGLES, parse_angle
+from shared.kernel.bodies import resolve_bodies
+from shared.kernel.errors import ConflictingParameters, InvalidParameter
+
+# Source: interface.md, Limits.
+MAX_LINES = 80
+DEFAULT_BODIES = ["planets"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One body with the angles and cusp values to draw for it, in request order."""
+
+    body: str
+    angles: tuple[str, ...]
+    cusps: tuple[float, ...]
+
+
+def targets_from(request: Message) -> list[Target]:
+    """Return the request's targets: the full form's ``targets``, or the flat form's bodies x
+    angles (default the planets x the four angles). Refuses the two forms mixed, unknown
+    angles and bodies, a target naming several bodies and more than 80 lines."""
+    if request.targets:
+        if request.bodies or request.angles:
+            raise ConflictingParameters(
+                "targets replaces bodies and angles; the request sent both.",
+                suggestion="Send either targets (the full form) or bodies and angles (the flat form).",
+                param="targets",
+            )
+        targets = []
+        for target in request.targets:
+            resolved = resolve_bodies([target.body], param="targets")
+            if len(resolved) != 1:
+                raise InvalidParameter(
+                    f"A target names one body; {target.body!r} names {len(resolved)}.",
+                    suggestion="Give each body a target of its own, or use the flat form's bodies for a group.",
+                    param="targets",
+                )
+            targets.append(Target(
+                resolved[0],
+                tuple(parse_angle(a, param="targets") for a in target.angles),
+                tuple(target.cusps),
+            ))
+        param = "targets"
+    else:
+        angles = tuple(dict.fromkeys(parse_angle(a) for a in request.angles)) or ANGLES
+        targets = [Target(body, angles, ()) for body in resolve_bodies(list(request.bodies) or DEFAULT_BODIES)]
+        param = "bodies"
+    lines = sum(len(t.angles) + len(t.cusps) for t in targets)
+    if lines > MAX_LINES:
+        raise InvalidParameter(
+            f"The request asks for {lines} lines; at most {MAX_LINES} are drawn per request.",
+            suggestion="Ask for fewer bodies, angles or cusps, and split the rest into a second request.",
+            param=param,
+        )
+    return targets

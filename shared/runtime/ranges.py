@@ -1,0 +1,50 @@
+"""Readers of a request's ranges and their caps: the instant or stretch of a life a time-lord
+request asks about, and the start and end of a transit scan.
+
+Validation runs them in the gateway before any charge (they are rules of the request
+messages, `shared/runtime/request_rules.py`), and the services call them to read the range.
+"""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from shared.kernel.errors import InvalidParameter, RangeTooLong
+from shared.kernel.time_lord_periods import TimeQuery, check_range_cap, time_query
+from shared.kernel.timescale import Moment, duration_text
+from shared.kernel.transits import MAX_RANGE_DAYS, MAX_RANGE_DAYS_WITH_MOON
+from shared.runtime.wire import moment_from, optional_moment
+
+def life_range(request: Message, cap_years: int) -> TimeQuery:
+    """Return the TimeQuery of a time-lord request's NatalTimeline ``timeline``: ``at`` (or
+    ``at_jd``), or ``start`` and ``end`` cut to birth and at most ``cap_years`` calendar years
+    long on the clock the client wrote them in (the errors of :func:`time_query` and
+    :func:`check_range_cap`)."""
+    birth = moment_from(request, "timeline.moment")
+    at, start, end = (optional_moment(request, f"timeline.{value}") for value in ("at", "start", "end"))
+    query = time_query(birth.jd_ut1, *(None if m is None else m.jd_ut1 for m in (at, start, end)))
+    if query.at_jd is None:
+        first = start if start.jd_ut1 > birth.jd_ut1 else birth
+        check_range_cap(first.clock_jd, end.clock_jd, cap_years, param=end.source_param)
+    return query
+
+
+def scan_range(request: Message) -> tuple[Moment, Moment]:
+    """Return the start and end of a transit scan: the end after the start, the range at most
+    366 days (183 with ``moon=include``) on the clock the client wrote its ends in
+    (RangeTooLong saying exactly how long it lasts)."""
+    start = moment_from(request, "start")
+    end = moment_from(request, "end")
+    if end.jd_ut1 <= start.jd_ut1:
+        raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param=end.source_param)
+    with_moon = request.moon == "include"
+    cap = MAX_RANGE_DAYS_WITH_MOON if with_moon else MAX_RANGE_DAYS
+    days = end.clock_jd - start.clock_jd
+    if days > cap:
+        raise RangeTooLong(
+            f"The range lasts {duration_text(days)}; a scan covers at most {cap:g} days"
+            + (" with moon=include." if with_moon else "."),
+            suggestion="Send several ranges in one batch call and join the windows clamped at their shared boundary.",
+            param=end.source_param,
+        )
+    return start, end

@@ -1,0 +1,28 @@
+"""The rules across a request's fields that field options cannot say, by the name a request
+message gives them in its ``(message).rules`` option.
+
+Each rule is a reader of a value kind (a range and its cap, the targets of a map, the inputs
+of a scan) that raises the one error for bad input; validation runs the rules of a message in
+the gateway, before any charge, and in the service, and the service calls the same readers to
+read its request. The caps come from the kernel modules that own them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from google.protobuf.message import Message
+
+from shared.kernel import firdaria, profections, releasing
+from shared.runtime.astro_targets import targets_from
+from shared.runtime.ranges import life_range, scan_range
+from shared.runtime.transit_inputs import transit_inputs
+
+RULES: dict[str, Callable[[Message], object]] = {
+    "astrocartography_targets": targets_from,
+    "transit_range": scan_range,
+    "transit_inputs": transit_inputs,
+    "profections_range": lambda request: life_range(request, profections.RANGE_CAP_YEARS),
+    "firdaria_range": lambda request: life_range(request, firdaria.RANGE_CAP_YEARS),
+    "releasing_range": lambda request: life_range(request, releasing.RANGE_CAP_YEARS[request.max_level]),
+}

@@ -1,0 +1,72 @@
+"""Rules across a request's fields (``(message).rules``, shared/runtime/request_rules.py) are
+the gateway's too: each refuses before any charge, so an account without a credit hears the
+400 its request deserves, never 402, and a paying one keeps its balance."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.api.test_conventions_api import assert_error, balance
+
+BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.1}
+EIGHTY_ONE_LINES = json.dumps(
+    [{"body": body, "angles": ["asc", "dsc", "mc", "ic"], "cusps": [2, 3, 5, 6, 8, 9, 11, 12]}
+     for body in ("sun", "moon", "mercury", "venus", "mars", "jupiter")]  # 6 x 12 lines
+    + [{"body": "saturn", "angles": ["asc", "dsc", "mc", "ic"], "cusps": [2, 3, 5, 6, 8]}]  # and 9
+)
+
+REFUSED = [
+    pytest.param("/v1/astrocartography", {"datetime": "2024-03-20T12:00:00Z", "targets": EIGHTY_ONE_LINES},
+                 "invalid_parameter", "targets", "at most 80", id="astrocartography-more-than-80-lines"),
+    pytest.param("/v1/astrocartography", {"datetime": "2024-03-20T12:00:00Z", "targets": json.dumps([{"body": "sun", "cusps": [13]}])},
+                 "invalid_parameter", "cusps", "[1, 13)", id="astrocartography-cusp-13"),
+    pytest.param("/v1/astrocartography", {"datetime": "2024-03-20T12:00:00Z", "bodies": "sun", "targets": json.dumps([{"body": "sun", "angles": ["mc"]}])},
+                 "conflicting_parameters", "targets", "targets replaces bodies", id="astrocartography-forms-mixed"),
+    pytest.param("/v1/transits", {"start": "2024-01-01", "end": "2024-02-01", "targets": "mutual", "jd": 2451545.0},
+                 "invalid_parameter", "jd", "targets=mutual", id="transits-mutual-with-a-natal-moment"),
+    pytest.param("/v1/transits", {"start": "2024-01-01", "end": "2024-02-01"},
+                 "missing_parameter", "datetime", "targets=natal", id="transits-natal-without-a-moment"),
+    pytest.param("/v1/transits", {**BIRTH, "start": "2024-01-01", "end": "2025-01-02T00:00:00Z"},
+                 "range_too_long", "end", "lasts 367 days; a scan covers at most 366 days", id="transits-367-days"),
+    pytest.param("/v1/transits", {**BIRTH, "start_jd": 2460310.5, "end_jd": 2460310.5 + 366.5},
+                 "range_too_long", "end_jd", "lasts 366 days and 12 hours", id="transits-cap-names-end-jd"),
+    pytest.param("/v1/transits", {**BIRTH, "start": "2024-01-01", "end": "2024-01-02", "moving": "pholus"},
+                 "body_not_eligible", "moving", "pholus", id="transits-a-body-no-scan-moves"),
+    pytest.param("/v1/firdaria", {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2110-06-16T14:30:00Z"},
+                 "range_too_long", "end", "lasts 120 years and 1 day from its start (cut to birth); at most 120 years.", id="firdaria-120-years-and-a-day"),
+    pytest.param("/v1/profections", {**BIRTH, "at": "2000-01-01", "start": "2000-01-01", "end": "2001-01-01"},
+                 "invalid_parameter", "at", "one instant", id="profections-at-and-a-range"),
+    pytest.param("/v1/profections", {**BIRTH},
+                 "missing_parameter", "at", "Say when", id="profections-neither-at-nor-a-range"),
+    pytest.param("/v1/zodiacal-releasing", {**BIRTH, "max_level": 4, "start": "2024-01-01", "end": "2025-01-01T00:00:01Z"},
+                 "range_too_long", "end", "lasts 1 year and 1 second", id="releasing-level-4-past-one-year"),
+]
+
+
+@pytest.mark.parametrize("path, params, code, param, text", REFUSED)
+def test_a_rule_across_fields_refuses_before_any_charge(stack, path, params, code, param, text):
+    _, broke = stack.new_key(credits=0)
+    with stack.client(broke) as client:
+        error = assert_error(client.get(path, params=params), 400, code, param)
+    assert text in error["message"] + error["suggestion"]
+    name, paying = stack.new_key(credits=100)
+    with stack.client(paying) as client:
+        assert_error(client.get(path, params=params), 400, code, param)
+    assert balance(stack, name) == 100
+
+
+def test_a_calendar_year_with_29_february_fits_a_one_year_cap(api):
+    reply = api.get("/v1/zodiacal-releasing", params={**BIRTH, "max_level": 4, "start": "2024-01-01", "end": "2025-01-01"})
+    assert reply.status_code == 200, reply.text
+
+
+def test_a_range_of_exactly_its_cap_in_calendar_years_is_computed(api):
+    reply = api.get("/v1/firdaria", params={**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2110-06-15T14:30:00Z"})
+    assert reply.status_code == 200, reply.text
+
+
+def test_a_value_just_over_a_bound_is_shown_as_sent_not_rounded_to_the_bound(api):
+    error = assert_error(api.get("/v1/midpoints", params={"datetime": "2024-01-01", "modulus": "360.0001"}), 400, "invalid_parameter", "modulus")
+    assert "got 360.0001" in error["message"] and "(0, 360]" in error["message"]
