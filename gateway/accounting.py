@@ -15,7 +15,7 @@ import structlog
 
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
 from gateway.store.interfaces import Account, Admission, AdmittedCharge, CreditLedger, Limiter, StoreOutcomeUnknown
-from shared.kernel.errors import RateLimitExceeded
+from shared.errors import RateLimitExceeded
 
 log = structlog.get_logger("celestial.gateway")
 

@@ -65,7 +65,7 @@ from gateway.store.interfaces import (
     validate_account_name,
     validate_origins,
 )
-from shared.kernel.errors import (
+from shared.errors import (
     InvalidAdminToken,
     InvalidBody,
     InvalidDatetime,

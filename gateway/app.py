@@ -30,8 +30,8 @@ from gateway.rpc import Pool, ServicePool
 from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Account, Admission, Store
 from gateway.transcoder import request_from_json, request_from_query
+from shared.errors import CelestialError, ClientGone, InvalidBody, MethodNotAllowed, NotImplementedEndpoint
 from shared.kernel import engine
-from shared.kernel.errors import CelestialError, ClientGone, InvalidBody, MethodNotAllowed, NotImplementedEndpoint
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.validation import credit_cost, validate
 

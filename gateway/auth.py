@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import structlog
 
-from shared.kernel.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
+from shared.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
 
 from gateway.store.interfaces import Account, CreditLedger, KeyRecord, Keys, hash_key, is_well_formed_key, quoted, utc_now
 

@@ -29,7 +29,7 @@ from gateway.store.interfaces import (
     exception_message,
     redact_keys,
 )
-from shared.kernel.errors import (
+from shared.errors import (
     CelestialError,
     ClientGone,
     DuplicateAccount,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import AsyncIterator, Iterable, Literal, Protocol, runtime_checkable
 
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 #: The fixed prefix of every key (spec, Authentication 2), there for secret scanners.
 KEY_PREFIX = "svc_live_"

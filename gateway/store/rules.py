@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from gateway.store.interfaces import RATE_WINDOW_S, SLOT_LEASE_S, Admission, quoted
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import time
 import uuid
 from datetime import datetime
 
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 from gateway.store import rules
 from gateway.store.interfaces import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 from gateway.store import rules
 from gateway.store.interfaces import (

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from google.protobuf import struct_pb2
 
 from celestial.v1 import astrocartography_service_pb2 as pb
+from shared.errors import ConflictingParameters, InvalidParameter
 from shared.kernel.astrocartography import (
     ANGLES,
     ZODIACAL,
@@ -23,7 +24,6 @@ from shared.kernel.astrocartography import (
 from shared.kernel.bodies import resolve_bodies
 from shared.kernel.deadline import Deadline
 from shared.kernel.earth_rotation import sidereal_time
-from shared.kernel.errors import ConflictingParameters, InvalidParameter
 from shared.kernel.positions import CalcFlags, compute_positions, obliquity_deg
 from shared.runtime.wire import house_system_from, moment_from
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
+from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.aspects import parse_aspect_types
 from shared.kernel.bodies import resolve_bodies
 from shared.kernel.crossings import check_eligible
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import InvalidParameter, MissingParameter, RangeTooLong
+from shared.kernel.errors import RangeTooLong
 from shared.kernel.houses import HouseSystem, compute_houses
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.timescale import Moment

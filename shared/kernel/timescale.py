@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from shared.errors import InvalidDatetime, InvalidParameter
 from shared.kernel import engine
-from shared.kernel.errors import InvalidDatetime, InvalidParameter
 
 SECONDS_PER_DAY = 86400.0
 

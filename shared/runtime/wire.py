@@ -11,9 +11,9 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2
+from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.ayanamshas import parse_ayanamsha
 from shared.kernel.bodies import resolve_bodies
-from shared.kernel.errors import InvalidParameter, MissingParameter
 from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc

@@ -24,8 +24,8 @@ from grpc_status import rpc_status
 from celestial.v1 import ephemeris_service_pb2 as pb
 from gateway.rpc import ServicePool
 from google.rpc import error_details_pb2
+from shared.errors import DeadlineExceeded
 from shared.kernel.bodies import resolve_bodies
-from shared.kernel.errors import DeadlineExceeded
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.timescale import Moment
 from shared.runtime.config import REPO_ROOT

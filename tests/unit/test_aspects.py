@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from shared.errors import InvalidParameter
 from shared.kernel.aspects import (
     ASPECT_NAMES,
     ASPECT_TYPES,
@@ -19,7 +20,6 @@ from shared.kernel.aspects import (
     find_parallels_between,
     parse_aspect_types,
 )
-from shared.kernel.errors import InvalidParameter
 
 # The decision table, restated here so a change to the data is a visible test change.
 EXPECTED = {

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shared.kernel.errors import CelestialError, InvalidApiKey, OriginNotAllowed, OriginRequired
+from shared.errors import CelestialError, InvalidApiKey, OriginNotAllowed, OriginRequired
 
 from gateway.auth import (
     BAD_KEY_SUGGESTION,

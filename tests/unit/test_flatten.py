@@ -8,7 +8,7 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from gateway.endpoints import discover_endpoints
 from gateway.openapi import build_openapi
 from gateway.transcoder import request_from_json, request_from_query
-from shared.kernel.errors import InvalidParameter, MissingParameter
+from shared.errors import InvalidParameter, MissingParameter
 from shared.runtime.validation import message_spec, validate
 
 NATAL = "/v1/natal-chart"

@@ -20,7 +20,7 @@ import nats
 import nats.js.errors
 import pytest
 
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 from gateway.store import AccountExists, StoreUnavailable
 from gateway.store.interfaces import SLOT_LEASE_S

@@ -20,7 +20,7 @@ from typing import Any, Awaitable, Callable
 
 import pytest
 
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 from gateway.store import (
     AccountExists,

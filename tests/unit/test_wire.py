@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.errors import BodyNotEligible, InvalidParameter, MissingParameter
+from shared.errors import InvalidParameter, MissingParameter
+from shared.kernel.errors import BodyNotEligible
 from shared.kernel.positions import Observer
 from shared.runtime.wire import bodies_from, flags_from, moment_from, observer_from
 
