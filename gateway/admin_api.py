@@ -45,26 +45,20 @@ from starlette.routing import BaseRoute, Route
 from gateway.admin_cli import account_view, key_view, rotate_key, usage_view, utc_moment
 from gateway.errors import error_response, exception_message
 from gateway.json_body import read_json_body
-from gateway.store.interfaces import (
+from gateway.store.bounds import (
     ACCOUNT_NAME_RULE,
     CREDITS,
-    KEY_PREFIX,
     MAX_CONCURRENT,
     OPENING_BALANCE,
     RATE_PER_MINUTE,
-    Account,
     Bound,
-    KeyRecord,
-    Store,
-    StoreError,
-    no_such_account,
-    no_such_key,
-    quoted,
-    redact_keys,
-    utc_now,
     validate_account_name,
-    validate_origins,
 )
+from gateway.store.errors import StoreError, no_such_account, no_such_key
+from gateway.store.interfaces import Store
+from gateway.store.key_format import KEY_PREFIX, quoted, redact_keys
+from gateway.store.origins import validate_origins
+from gateway.store.records import Account, KeyRecord, utc_now
 from shared.errors import (
     InvalidAdminToken,
     InvalidBody,

@@ -30,27 +30,12 @@ from typing import Any, Sequence
 
 from shared.runtime.config import Settings, load_settings
 
-from gateway.store.interfaces import (
-    CREDITS,
-    KEY_PREFIX,
-    MAX_CONCURRENT,
-    OPENING_BALANCE,
-    RATE_PER_MINUTE,
-    Account,
-    Bound,
-    KeyNotActive,
-    KeyRecord,
-    Store,
-    StoreBusy,
-    StoreError,
-    Usage,
-    exception_message,
-    no_such_account,
-    no_such_key,
-    quoted,
-    redact_keys,
-)
+from gateway.store.bounds import CREDITS, MAX_CONCURRENT, OPENING_BALANCE, RATE_PER_MINUTE, Bound
 from gateway.store.choice import open_configured_store
+from gateway.store.errors import KeyNotActive, StoreBusy, StoreError, no_such_account, no_such_key
+from gateway.store.interfaces import Store
+from gateway.store.key_format import KEY_PREFIX, exception_message, quoted, redact_keys
+from gateway.store.records import Account, KeyRecord, Usage
 
 PROG = "celestial-admin"
 

@@ -16,8 +16,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route, Router
 
-from gateway.admin_api import admin_routes
 from gateway.accounting import Accounting, rate_limit_headers, refusal
+from gateway.admin_api import admin_routes
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint, discover_endpoints
@@ -28,7 +28,8 @@ from gateway.middleware import RequestContextMiddleware, new_request_id
 from gateway.openapi import build_openapi, render_docs_page
 from gateway.rpc import Pool, ServicePool
 from gateway.store.choice import open_configured_store
-from gateway.store.interfaces import Account, Admission, Store
+from gateway.store.interfaces import Store
+from gateway.store.records import Account, Admission
 from gateway.transcoder import request_from_json, request_from_query
 from shared.errors import CelestialError, ClientGone, InvalidBody, MethodNotAllowed, NotImplementedEndpoint
 from shared.kernel import engine

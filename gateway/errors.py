@@ -16,8 +16,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from gateway.envelope import error_body
-from gateway.store.interfaces import (
-    MAX_BALANCE,
+from gateway.store.bounds import MAX_BALANCE
+from gateway.store.errors import (
     AccountExists,
     AccountNotFound,
     BalanceCeiling,
@@ -26,9 +26,8 @@ from gateway.store.interfaces import (
     LedgerConflict,
     StoreBusy,
     StoreUnavailable,
-    exception_message,
-    redact_keys,
 )
+from gateway.store.key_format import exception_message, redact_keys
 from shared.errors import (
     CelestialError,
     ClientGone,

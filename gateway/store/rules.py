@@ -10,7 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
-from gateway.store.interfaces import RATE_WINDOW_S, SLOT_LEASE_S, Admission, quoted
+from gateway.store.key_format import quoted
+from gateway.store.records import RATE_WINDOW_S, SLOT_LEASE_S, Admission
 from shared.errors import InsufficientCredits
 
 

@@ -18,7 +18,7 @@ from gateway.auth import (
     extract_key,
 )
 from gateway.store import SqliteStore, hash_key
-from gateway.store.interfaces import utc_now
+from gateway.store.records import utc_now
 
 APP = "https://app.example.com"
 

@@ -23,8 +23,8 @@ import pytest
 from shared.errors import InsufficientCredits
 
 from gateway.store import AccountExists, StoreUnavailable
-from gateway.store.interfaces import SLOT_LEASE_S
 from gateway.store.nats_store import NatsStore, open_nats_store
+from gateway.store.records import SLOT_LEASE_S
 from deploy.nats_server import NatsServer, nats_server_binary
 
 try:
