@@ -36,14 +36,15 @@ import re
 from datetime import datetime
 from typing import Any, Awaitable, Callable
 
-import orjson
 import structlog
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Route, Router
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gateway.admin_cli import account_view, key_view, rotate_key, usage_view, utc_moment
-from gateway.errors import error_response, exception_message
+from gateway.errors import request_id_of, with_error_body
+from gateway.json_response import json_response
 from gateway.json_body import read_json_body
 from gateway.store.bounds import (
     ACCOUNT_NAME_RULE,
@@ -56,7 +57,7 @@ from gateway.store.bounds import (
 )
 from gateway.store.errors import StoreError, no_such_account, no_such_key
 from gateway.store.interfaces import Store
-from gateway.store.key_format import KEY_PREFIX, quoted, redact_keys
+from gateway.store.key_format import KEY_PREFIX, exception_message, quoted, redact_keys
 from gateway.store.origins import validate_origins
 from gateway.store.records import Account, KeyRecord, utc_now
 from shared.errors import (
@@ -86,23 +87,21 @@ Handler = Callable[[Request, Store], Awaitable[tuple[int, Any]]]
 # --- plumbing --------------------------------------------------------------------------------
 
 
-def _request_id(request: Request) -> str:
-    return request.scope.get("state", {}).get("request_id", "")
+class _NoStore:
+    """ASGI wrapper marking every answer of the admin routes, success or error,
+    ``Cache-Control: no-store``: an answer may carry a key shown once, and no cache or proxy
+    may keep a copy."""
 
+    def __init__(self, app: ASGIApp):
+        self.app = app
 
-def _json(content: dict[str, Any], status: int, headers: dict[str, str] | None = None) -> Response:
-    # no-store: an answer may carry a key shown once; no cache or proxy may keep a copy.
-    return Response(
-        orjson.dumps(content),
-        status_code=status,
-        media_type="application/json",
-        headers={"Cache-Control": "no-store", **(headers or {})},
-    )
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_no_store(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), (b"cache-control", b"no-store")]}
+            await send(message)
 
-
-def _error(request: Request, exc: Exception) -> Response:
-    """Return the error body for ``exc`` (mapped once, in ``gateway/errors.py``), never cached."""
-    return error_response(request, exc, headers={"Cache-Control": "no-store"})
+        await self.app(scope, receive, send_no_store)
 
 
 def check_admin_token(authorization: str | None, expected: str | None) -> None:
@@ -131,7 +130,8 @@ def check_admin_token(authorization: str | None, expected: str | None) -> None:
 
 
 def _admin(handler: Handler, *, query: tuple[str, ...] = ()):
-    """Return the Starlette endpoint that checks the admin token, runs ``handler`` and renders.
+    """Return the Starlette endpoint that checks the admin token, runs ``handler`` and renders
+    (what it raises is answered by the one error path, ``gateway/errors.py``).
 
     ``handler`` returns ``(status, data)``, or ``(status, (data, warnings))``. ``query``
     names the query parameters the route accepts; any other is refused.
@@ -139,21 +139,18 @@ def _admin(handler: Handler, *, query: tuple[str, ...] = ()):
 
     async def endpoint(request: Request) -> Response:
         gateway = request.app.state.gateway
-        try:
-            check_admin_token(request.headers.get("authorization"), gateway.settings.admin_token)
-            _check_query(request, query)
-            status, data = await handler(request, gateway.store)
-        except Exception as exc:
-            return _error(request, exc)
+        check_admin_token(request.headers.get("authorization"), gateway.settings.admin_token)
+        _check_query(request, query)
+        status, data = await handler(request, gateway.store)
         warnings: list[str] = []
         if isinstance(data, tuple):
             data, warnings = data
-        body: dict[str, Any] = {"data": data, "meta": {"request_id": _request_id(request)}}
+        body: dict[str, Any] = {"data": data, "meta": {"request_id": request_id_of(request)}}
         if warnings:
             body["warnings"] = warnings
-        return _json(body, status)
+        return json_response(body, status)
 
-    return endpoint
+    return with_error_body(endpoint)
 
 
 def _check_query(request: Request, accepted: tuple[str, ...]) -> None:
@@ -469,8 +466,13 @@ async def update_origins(request: Request, store: Store) -> tuple[int, Any]:
     return 200, key_view(record)
 
 
-def admin_routes() -> list[BaseRoute]:
-    """Return the admin API's routes, to be mounted under ``/admin/v1``."""
+def admin_app() -> ASGIApp:
+    """Return the admin API, to be mounted under ``/admin/v1``."""
+    return _NoStore(Router(_admin_routes(), redirect_slashes=False))
+
+
+def _admin_routes() -> list[BaseRoute]:
+    """Return the admin API's routes, relative to ``/admin/v1``."""
     return [
         Route("/accounts", _admin(create_account), methods=["POST"]),
         Route("/accounts/{account}", _admin(show_account), methods=["GET"]),

@@ -106,6 +106,11 @@ def test_every_admin_route_refuses_a_request_without_the_admin_token(anonymous, 
     assert response.headers["www-authenticate"].startswith("Bearer")
 
 
+def test_an_admin_error_is_never_cached_either(admin, anonymous):
+    assert anonymous.get("/admin/v1/accounts/acme").headers["cache-control"] == "no-store"
+    assert admin.get("/admin/v1/keys/key_0").headers["cache-control"] == "no-store"
+
+
 def test_a_wrong_admin_token_is_refused_with_401(anonymous):
     for authorization in (f"Bearer {ADMIN_TOKEN}x", f"Bearer {ADMIN_TOKEN[:-1]}", "Bearer", f"Basic {ADMIN_TOKEN}", ADMIN_TOKEN):
         response = anonymous.get("/admin/v1/accounts/acme", headers={"Authorization": authorization})
