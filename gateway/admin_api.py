@@ -8,7 +8,7 @@ JSON in (a JSON object body, query-string forms accepted for values as in decisi
 "Requests"), JSON out in the service's envelope: ``{data, meta: {request_id}, warnings?}`` and
 ``{errors: [{code, message, suggestion, param?}], meta: {request_id}}``.
 
-What is shown follows the CLI's views (``gateway.admin_cli``): a plain key appears once, in the
+What is shown are the CLI's views (``gateway/admin_operations.py``): a plain key appears once, in the
 ``key`` member of the answer that created it (key creation, rotation); no answer and no log
 line ever carries a key, a key hash or the admin token.
 
@@ -42,7 +42,16 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, Router
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from gateway.admin_cli import account_view, key_view, rotate_key, usage_view, utc_moment
+from gateway.admin_operations import (
+    account_summary,
+    account_view,
+    find_account,
+    find_key,
+    key_view,
+    rotate_key,
+    usage_summary,
+    utc_moment,
+)
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_response import json_response
 from gateway.json_body import read_json_body
@@ -55,11 +64,11 @@ from gateway.store.bounds import (
     Bound,
     validate_account_name,
 )
-from gateway.store.errors import StoreError, no_such_account, no_such_key
+from gateway.store.errors import StoreError
 from gateway.store.interfaces import Store
 from gateway.store.key_format import KEY_PREFIX, exception_message, quoted, redact_keys
 from gateway.store.origins import validate_origins
-from gateway.store.records import Account, KeyRecord, utc_now
+from gateway.store.records import Account, utc_now
 from shared.errors import (
     InvalidAdminToken,
     InvalidBody,
@@ -292,20 +301,6 @@ def _expiry(body: dict[str, Any]) -> datetime | None:
 # --- handlers --------------------------------------------------------------------------------
 
 
-async def _account(store: Store, name: str) -> Account:
-    account = await store.get_account(name)
-    if account is None:
-        raise no_such_account(name)
-    return account
-
-
-async def _key(store: Store, key_id: str) -> KeyRecord:
-    record = await store.get_key(key_id)
-    if record is None:
-        raise no_such_key(key_id)
-    return record
-
-
 _ACCOUNT_EXAMPLE = 'Send e.g. {"name": "acme", "credits": 1000}.'
 
 
@@ -335,12 +330,7 @@ async def create_account(request: Request, store: Store) -> tuple[int, Any]:
 
 async def show_account(request: Request, store: Store) -> tuple[int, Any]:
     """Return the account with its count of keys and of active keys."""
-    account = await _account(store, request.path_params["account"])
-    records = await store.list_keys(account.id)
-    view = account_view(account)
-    view["keys"] = len(records)
-    view["active_keys"] = sum(record.state() == "active" for record in records)
-    return 200, view
+    return 200, await account_summary(store, request.path_params["account"])
 
 
 async def top_up(request: Request, store: Store) -> tuple[int, Any]:
@@ -360,7 +350,7 @@ async def top_up(request: Request, store: Store) -> tuple[int, Any]:
                 param="request_id",
             )
         ledger_id = _TOP_UP_NAMESPACE + request_id
-    account = await _account(store, request.path_params["account"])
+    account = await find_account(store, request.path_params["account"])
     balance = await store.top_up(account.id, credits, request_id=ledger_id, reason="admin api top-up")
     log.info("admin_top_up", account_id=account.id, credits=credits)
     return 200, {"account_id": account.id, "name": account.name, "balance": balance}
@@ -386,10 +376,7 @@ async def usage(request: Request, store: Store) -> tuple[int, Any]:
     """Return the account's ledger totals since ``since`` (default: since creation) and balance."""
     since_text = request.query_params.get("since")
     since = None if since_text is None else parse_moment(since_text, "since")
-    account = await _account(store, request.path_params["account"])
-    view = usage_view(await store.usage(account.id, since=since), account.name)
-    view["balance"] = account.balance
-    return 200, view
+    return 200, await usage_summary(store, request.path_params["account"], since)
 
 
 async def create_key(request: Request, store: Store) -> tuple[int, Any]:
@@ -398,7 +385,7 @@ async def create_key(request: Request, store: Store) -> tuple[int, Any]:
     expires_at = _expiry(body)
     origins = _origins(body) or ()
     browser_only = bool(_boolean(body, "browser_only"))
-    account = await _account(store, request.path_params["account"])
+    account = await find_account(store, request.path_params["account"])
     try:
         plain, record = await store.create_key(
             account.id, expires_at=expires_at, allowed_origins=origins, browser_only=browser_only
@@ -418,7 +405,7 @@ async def list_keys(request: Request, store: Store) -> tuple[int, Any]:
 
 async def show_key(request: Request, store: Store) -> tuple[int, Any]:
     """Return one key's view: its state (active, revoked, expired) and settings."""
-    return 200, key_view(await _key(store, request.path_params["key_id"]))
+    return 200, key_view(await find_key(store, request.path_params["key_id"]))
 
 
 async def revoke_key(request: Request, store: Store) -> tuple[int, Any]:
