@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from gateway.store.key_format import hash_key
-from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
+from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error
 
 ADMIN_TOKEN = "adm-" + os.urandom(24).hex()
@@ -27,12 +27,8 @@ SEEN_KEYS: list[str] = []
 
 
 @pytest.fixture(scope="module")
-def admin_stack(tmp_path_factory) -> AppStack:
-    running = start_app_stack(
-        tmp_path_factory.mktemp("admin-stack"), {"CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN, "CELESTIAL_KEY_CACHE_S": "0"}
-    )
-    yield running
-    stop_app_stack(running)
+def admin_stack(module_stacks) -> AppStack:
+    return module_stacks.in_process("admin-stack", {"CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN, "CELESTIAL_KEY_CACHE_S": "0"})
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from deploy.local_stack import Stack, start_gateway, start_stack, stop_stack
+from deploy.local_stack import Stack, start_gateway
 from tests.api.test_conventions_api import assert_error
 from deploy.nats_server import NatsServer
 
@@ -34,11 +34,9 @@ def nats(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def stack_a(nats, tmp_path_factory) -> Stack:
+def stack_a(nats, module_stacks) -> Stack:
     env = {"CELESTIAL_NATS_URL": nats.url, "CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN, "CELESTIAL_EPHEMERIS_PROCESSES": "1"}
-    running = start_stack(tmp_path_factory.mktemp("nats-stack"), env)
-    yield running
-    stop_stack(running)
+    return module_stacks.real("nats-stack", env)
 
 
 @pytest.fixture(scope="module")

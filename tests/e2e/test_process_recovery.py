@@ -14,14 +14,14 @@ import json
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 import httpx
 import pytest
 
-from deploy.local_stack import Stack, start_stack, stop_stack
+from deploy.local_stack import Stack, start_stack
 from deploy.supervisor import busy_ports
 from shared.runtime.config import load_settings
 
@@ -38,13 +38,11 @@ T = TypeVar("T")
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory) -> Iterator[Stack]:
-    running = start_stack(
-        tmp_path_factory.mktemp("recovery"),
+def stack(module_stacks) -> Stack:
+    return module_stacks.real(
+        "recovery",
         {"CELESTIAL_RESTART_UNHEALTHY_AFTER_S": str(UNHEALTHY_AFTER_S), "CELESTIAL_FAST_DEADLINE_S": str(DEADLINE_S)},
     )
-    yield running
-    stop_stack(running)
 
 
 @pytest.fixture(scope="module")
