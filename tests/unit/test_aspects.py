@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from shared.errors import InvalidParameter
@@ -438,19 +436,3 @@ def test_parallels_between_sets_body_a_is_from_set_a():
     assert [(m.body_a, m.body_b, m.parallel_type) for m in found] == [
         ("sun", "sun", "parallel"), ("sun", "moon", "contraparallel"),
     ]
-
-
-# --- speed -----------------------------------------------------------------------------------
-
-def test_a_dozen_bodies_with_all_types_is_fast():
-    points = [Point(f"b{i}", (i * 37.3) % 360.0, 1.0 - i * 0.2, 0.0) for i in range(12)]
-    types = list(ASPECT_NAMES)
-    find_aspects(points, types)  # warm the plan cache
-    runs = 200
-    best = float("inf")
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(runs):
-            find_aspects(points, types)
-        best = min(best, (time.perf_counter() - start) / runs)
-    assert best < 0.2e-3
