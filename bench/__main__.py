@@ -1,11 +1,12 @@
 """`make bench`: run every benchmark in turn."""
 
-from bench import astrocartography, natal_chart, positions_throughput, sky, store_throughput, timelords, transits
+from bench import astrocartography, kernel_costs, natal_chart, positions_throughput, sky, store_throughput, timelords, transits
 
 
 def main() -> None:
     positions_throughput.main()
     store_throughput.main()
+    kernel_costs.main()
     natal_chart.main()
     sky.main()
     astrocartography.main()

@@ -14,8 +14,10 @@ import time
 import structlog
 
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
-from gateway.store.interfaces import Account, Admission, AdmittedCharge, CreditLedger, Limiter, StoreOutcomeUnknown
-from shared.kernel.errors import RateLimitExceeded
+from gateway.store.errors import StoreOutcomeUnknown
+from gateway.store.interfaces import CreditLedger, Limiter
+from gateway.store.records import Account, Admission, AdmittedCharge
+from shared.errors import RateLimitExceeded
 
 log = structlog.get_logger("celestial.gateway")
 

@@ -8,7 +8,7 @@ JSON in (a JSON object body, query-string forms accepted for values as in decisi
 "Requests"), JSON out in the service's envelope: ``{data, meta: {request_id}, warnings?}`` and
 ``{errors: [{code, message, suggestion, param?}], meta: {request_id}}``.
 
-What is shown follows the CLI's views (``gateway.admin_cli``): a plain key appears once, in the
+What is shown are the CLI's views (``gateway/admin_operations.py``): a plain key appears once, in the
 ``key`` member of the answer that created it (key creation, rotation); no answer and no log
 line ever carries a key, a key hash or the admin token.
 
@@ -36,36 +36,40 @@ import re
 from datetime import datetime
 from typing import Any, Awaitable, Callable
 
-import orjson
 import structlog
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Route, Router
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from gateway.admin_cli import account_view, key_view, rotate_key, usage_view, utc_moment
-from gateway.errors import error_response, exception_message
+from gateway.admin_operations import (
+    account_summary,
+    account_view,
+    find_account,
+    find_key,
+    key_view,
+    rotate_key,
+    usage_summary,
+    utc_moment,
+)
+from gateway.errors import request_id_of, with_error_body
+from gateway.json_response import json_response
 from gateway.json_body import read_json_body
-from gateway.store.interfaces import (
+from gateway.store.bounds import (
     ACCOUNT_NAME_RULE,
     CREDITS,
-    KEY_PREFIX,
     MAX_CONCURRENT,
     OPENING_BALANCE,
     RATE_PER_MINUTE,
-    Account,
     Bound,
-    KeyRecord,
-    Store,
-    StoreError,
-    no_such_account,
-    no_such_key,
-    quoted,
-    redact_keys,
-    utc_now,
     validate_account_name,
-    validate_origins,
 )
-from shared.kernel.errors import (
+from gateway.store.errors import StoreError
+from gateway.store.interfaces import Store
+from gateway.store.key_format import KEY_PREFIX, exception_message, quoted, redact_keys
+from gateway.store.origins import validate_origins
+from gateway.store.records import Account, utc_now
+from shared.errors import (
     InvalidAdminToken,
     InvalidBody,
     InvalidDatetime,
@@ -92,23 +96,21 @@ Handler = Callable[[Request, Store], Awaitable[tuple[int, Any]]]
 # --- plumbing --------------------------------------------------------------------------------
 
 
-def _request_id(request: Request) -> str:
-    return request.scope.get("state", {}).get("request_id", "")
+class _NoStore:
+    """ASGI wrapper marking every answer of the admin routes, success or error,
+    ``Cache-Control: no-store``: an answer may carry a key shown once, and no cache or proxy
+    may keep a copy."""
 
+    def __init__(self, app: ASGIApp):
+        self.app = app
 
-def _json(content: dict[str, Any], status: int, headers: dict[str, str] | None = None) -> Response:
-    # no-store: an answer may carry a key shown once; no cache or proxy may keep a copy.
-    return Response(
-        orjson.dumps(content),
-        status_code=status,
-        media_type="application/json",
-        headers={"Cache-Control": "no-store", **(headers or {})},
-    )
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_no_store(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), (b"cache-control", b"no-store")]}
+            await send(message)
 
-
-def _error(request: Request, exc: Exception) -> Response:
-    """Return the error body for ``exc`` (mapped once, in ``gateway/errors.py``), never cached."""
-    return error_response(request, exc, headers={"Cache-Control": "no-store"})
+        await self.app(scope, receive, send_no_store)
 
 
 def check_admin_token(authorization: str | None, expected: str | None) -> None:
@@ -137,7 +139,8 @@ def check_admin_token(authorization: str | None, expected: str | None) -> None:
 
 
 def _admin(handler: Handler, *, query: tuple[str, ...] = ()):
-    """Return the Starlette endpoint that checks the admin token, runs ``handler`` and renders.
+    """Return the Starlette endpoint that checks the admin token, runs ``handler`` and renders
+    (what it raises is answered by the one error path, ``gateway/errors.py``).
 
     ``handler`` returns ``(status, data)``, or ``(status, (data, warnings))``. ``query``
     names the query parameters the route accepts; any other is refused.
@@ -145,21 +148,18 @@ def _admin(handler: Handler, *, query: tuple[str, ...] = ()):
 
     async def endpoint(request: Request) -> Response:
         gateway = request.app.state.gateway
-        try:
-            check_admin_token(request.headers.get("authorization"), gateway.settings.admin_token)
-            _check_query(request, query)
-            status, data = await handler(request, gateway.store)
-        except Exception as exc:
-            return _error(request, exc)
+        check_admin_token(request.headers.get("authorization"), gateway.settings.admin_token)
+        _check_query(request, query)
+        status, data = await handler(request, gateway.store)
         warnings: list[str] = []
         if isinstance(data, tuple):
             data, warnings = data
-        body: dict[str, Any] = {"data": data, "meta": {"request_id": _request_id(request)}}
+        body: dict[str, Any] = {"data": data, "meta": {"request_id": request_id_of(request)}}
         if warnings:
             body["warnings"] = warnings
-        return _json(body, status)
+        return json_response(body, status)
 
-    return endpoint
+    return with_error_body(endpoint)
 
 
 def _check_query(request: Request, accepted: tuple[str, ...]) -> None:
@@ -301,20 +301,6 @@ def _expiry(body: dict[str, Any]) -> datetime | None:
 # --- handlers --------------------------------------------------------------------------------
 
 
-async def _account(store: Store, name: str) -> Account:
-    account = await store.get_account(name)
-    if account is None:
-        raise no_such_account(name)
-    return account
-
-
-async def _key(store: Store, key_id: str) -> KeyRecord:
-    record = await store.get_key(key_id)
-    if record is None:
-        raise no_such_key(key_id)
-    return record
-
-
 _ACCOUNT_EXAMPLE = 'Send e.g. {"name": "acme", "credits": 1000}.'
 
 
@@ -344,12 +330,7 @@ async def create_account(request: Request, store: Store) -> tuple[int, Any]:
 
 async def show_account(request: Request, store: Store) -> tuple[int, Any]:
     """Return the account with its count of keys and of active keys."""
-    account = await _account(store, request.path_params["account"])
-    records = await store.list_keys(account.id)
-    view = account_view(account)
-    view["keys"] = len(records)
-    view["active_keys"] = sum(record.state() == "active" for record in records)
-    return 200, view
+    return 200, await account_summary(store, request.path_params["account"])
 
 
 async def top_up(request: Request, store: Store) -> tuple[int, Any]:
@@ -369,7 +350,7 @@ async def top_up(request: Request, store: Store) -> tuple[int, Any]:
                 param="request_id",
             )
         ledger_id = _TOP_UP_NAMESPACE + request_id
-    account = await _account(store, request.path_params["account"])
+    account = await find_account(store, request.path_params["account"])
     balance = await store.top_up(account.id, credits, request_id=ledger_id, reason="admin api top-up")
     log.info("admin_top_up", account_id=account.id, credits=credits)
     return 200, {"account_id": account.id, "name": account.name, "balance": balance}
@@ -395,10 +376,7 @@ async def usage(request: Request, store: Store) -> tuple[int, Any]:
     """Return the account's ledger totals since ``since`` (default: since creation) and balance."""
     since_text = request.query_params.get("since")
     since = None if since_text is None else parse_moment(since_text, "since")
-    account = await _account(store, request.path_params["account"])
-    view = usage_view(await store.usage(account.id, since=since), account.name)
-    view["balance"] = account.balance
-    return 200, view
+    return 200, await usage_summary(store, request.path_params["account"], since)
 
 
 async def create_key(request: Request, store: Store) -> tuple[int, Any]:
@@ -407,7 +385,7 @@ async def create_key(request: Request, store: Store) -> tuple[int, Any]:
     expires_at = _expiry(body)
     origins = _origins(body) or ()
     browser_only = bool(_boolean(body, "browser_only"))
-    account = await _account(store, request.path_params["account"])
+    account = await find_account(store, request.path_params["account"])
     try:
         plain, record = await store.create_key(
             account.id, expires_at=expires_at, allowed_origins=origins, browser_only=browser_only
@@ -427,7 +405,7 @@ async def list_keys(request: Request, store: Store) -> tuple[int, Any]:
 
 async def show_key(request: Request, store: Store) -> tuple[int, Any]:
     """Return one key's view: its state (active, revoked, expired) and settings."""
-    return 200, key_view(await _key(store, request.path_params["key_id"]))
+    return 200, key_view(await find_key(store, request.path_params["key_id"]))
 
 
 async def revoke_key(request: Request, store: Store) -> tuple[int, Any]:
@@ -475,8 +453,13 @@ async def update_origins(request: Request, store: Store) -> tuple[int, Any]:
     return 200, key_view(record)
 
 
-def admin_routes() -> list[BaseRoute]:
-    """Return the admin API's routes, to be mounted under ``/admin/v1``."""
+def admin_app() -> ASGIApp:
+    """Return the admin API, to be mounted under ``/admin/v1``."""
+    return _NoStore(Router(_admin_routes(), redirect_slashes=False))
+
+
+def _admin_routes() -> list[BaseRoute]:
+    """Return the admin API's routes, relative to ``/admin/v1``."""
     return [
         Route("/accounts", _admin(create_account), methods=["POST"]),
         Route("/accounts/{account}", _admin(show_account), methods=["GET"]),

@@ -10,9 +10,8 @@ the same settings), ``key revoke``, and ``key show`` to see the state a key is i
 stderr. The key is shown that once: the store keeps only its hash. No command ever prints a
 key hash.
 
-The views (:func:`account_view`, :func:`key_view`, :func:`usage_view`) and
-:func:`rotate_key` are shared with the admin HTTP API (``gateway.admin_api``), so both
-interfaces show the same fields and rotate the same way.
+The operations and views are those of the admin HTTP API too (``gateway/admin_operations.py``),
+so both interfaces show the same fields and rotate the same way.
 
 Exit status: 0 on success, 2 on a usage error or anything not found or refused (with a
 message on stderr), 1 when the store stays locked by other writers.
@@ -24,55 +23,33 @@ import argparse
 import asyncio
 import json
 import sys
-from dataclasses import asdict
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Sequence
 
 from shared.runtime.config import Settings, load_settings
 
-from gateway.store.interfaces import (
-    CREDITS,
-    KEY_PREFIX,
-    MAX_CONCURRENT,
-    OPENING_BALANCE,
-    RATE_PER_MINUTE,
-    Account,
-    Bound,
-    KeyNotActive,
-    KeyRecord,
-    Store,
-    StoreBusy,
-    StoreError,
-    Usage,
-    exception_message,
-    no_such_account,
-    no_such_key,
-    quoted,
-    redact_keys,
+from gateway.admin_operations import (
+    account_summary,
+    account_view,
+    find_account,
+    find_key,
+    key_view,
+    rotate_key,
+    usage_summary,
+    utc_moment,
 )
+from gateway.store.bounds import CREDITS, MAX_CONCURRENT, OPENING_BALANCE, RATE_PER_MINUTE, Bound
 from gateway.store.choice import open_configured_store
+from gateway.store.errors import StoreBusy, StoreError
+from gateway.store.interfaces import Store
+from gateway.store.key_format import KEY_PREFIX, exception_message, quoted, redact_keys
+from gateway.store.records import Account
 
 PROG = "celestial-admin"
 
 
 class UsageError(Exception):
     """A command line that parses but cannot be carried out (exit 2)."""
-
-
-def iso(moment: datetime | None) -> str | None:
-    """Return ``moment`` as ISO 8601 UTC text to the second with a ``Z`` suffix, or None."""
-    return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def utc_moment(text: str) -> datetime:
-    """Return ISO 8601 ``text`` as an aware UTC datetime (no offset means UTC); raise
-    ValueError for text that is no moment or one outside the calendar once in UTC
-    (``9999-12-31T23:59:59-01:00``)."""
-    try:
-        moment = datetime.fromisoformat(text.strip())
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    except OverflowError:
-        raise ValueError(f"not a moment between years 1 and 9999 in UTC: {quoted(text)}") from None
 
 
 def _parse_moment(text: str) -> datetime:
@@ -177,47 +154,6 @@ def build_parser() -> argparse.ArgumentParser:
 # --- rendering -------------------------------------------------------------------------------
 
 
-def account_view(account: Account) -> dict[str, Any]:
-    """Return what an admin sees of an account: id, name, balance, limits, creation time."""
-    view = asdict(account)
-    view["created_at"] = iso(account.created_at)
-    return view
-
-
-def key_view(record: KeyRecord) -> dict[str, Any]:
-    """Return what an admin sees of a key: id, account, prefix hint, state and settings.
-
-    Never the key (the store does not have it) nor its hash.
-    """
-    # Deliberately built field by field: the record's key_hash must never reach the output.
-    return {
-        "key_id": record.key_id,
-        "account_id": record.account_id,
-        "prefix": f"{KEY_PREFIX}{record.prefix_hint}...",
-        "state": record.state(),
-        "created_at": iso(record.created_at),
-        "expires_at": iso(record.expires_at),
-        "revoked_at": iso(record.revoked_at),
-        "allowed_origins": list(record.allowed_origins),
-        "browser_only": record.browser_only,
-    }
-
-
-def usage_view(usage: Usage, name: str) -> dict[str, Any]:
-    """Return an account's ledger totals as an admin sees them (``name`` is the account's)."""
-    return {
-        "account": name,
-        "account_id": usage.account_id,
-        "since": iso(usage.since),
-        "requests": usage.requests,
-        "refunds": usage.refunds,
-        "credits_debited": usage.credits_debited,
-        "credits_refunded": usage.credits_refunded,
-        "credits_used": usage.credits_used,
-        "credits_topped_up": usage.credits_topped_up,
-    }
-
-
 def _print_fields(view: dict[str, Any]) -> None:
     for field, value in view.items():
         if isinstance(value, list):
@@ -254,42 +190,6 @@ def _emit(view: Any, as_json: bool, render) -> None:
 # --- commands --------------------------------------------------------------------------------
 
 
-async def _account_named(store: Store, name: str) -> Account:
-    account = await store.get_account(name)
-    if account is None:
-        raise no_such_account(name)
-    return account
-
-
-async def rotate_key(store: Store, key_id: str) -> tuple[str, KeyRecord]:
-    """Return ``(plain_key, record)`` of a new key that replaces the active key ``key_id``.
-
-    The new key belongs to the same account and has the same allowed origins, browser-only
-    flag and expiry. The old key is left active: rotation lets the integration switch before
-    the old key is revoked (spec, "States and transitions"), which the caller does when told.
-    Raises KeyNotFound, KeyNotActive (a revoked or expired key has nothing left to hand over).
-    """
-    old = await store.get_key(key_id)
-    if old is None:
-        raise no_such_key(key_id)
-    state = old.state()
-    if state != "active":
-        raise KeyNotActive(f"key {key_id} is {state}; only an active key can be rotated, create a new key instead")
-    try:
-        return await store.create_key(
-            old.account_id,
-            expires_at=old.expires_at,
-            allowed_origins=old.allowed_origins,
-            browser_only=old.browser_only,
-        )
-    except StoreError:
-        raise
-    except ValueError:
-        # The stored settings were valid when set; only the expiry can have passed since the
-        # check above, and an expired key is not rotated.
-        raise KeyNotActive(f"key {key_id} is expired; create a new key instead") from None
-
-
 async def run(args: argparse.Namespace, store: Store) -> None:
     """Carry out one parsed command against ``store``."""
     match (args.topic, getattr(args, "command", None)):
@@ -297,14 +197,9 @@ async def run(args: argparse.Namespace, store: Store) -> None:
             account = await store.create_account(args.name, args.credits, args.rate_per_minute, args.max_concurrent)
             _print_fields(account_view(account))
         case ("account", "show"):
-            account = await _account_named(store, args.name)
-            view = account_view(account)
-            records = await store.list_keys(account.id)
-            view["keys"] = len(records)
-            view["active_keys"] = sum(record.state() == "active" for record in records)
-            _emit(view, args.json, _print_fields)
+            _emit(await account_summary(store, args.name), args.json, _print_fields)
         case ("account", "top-up"):
-            account = await _account_named(store, args.name)
+            account = await find_account(store, args.name)
             balance = await store.top_up(account.id, args.credits, reason="celestial-admin top-up")
             print(f"balance: {balance}")
         case ("account", "limits"):
@@ -315,7 +210,7 @@ async def run(args: argparse.Namespace, store: Store) -> None:
             )
             _print_fields(account_view(account))
         case ("key", "create"):
-            account = await _account_named(store, args.account)
+            account = await find_account(store, args.account)
             plain, record = await store.create_key(
                 account.id, expires_at=args.expires, allowed_origins=args.origin, browser_only=args.browser_only
             )
@@ -329,10 +224,7 @@ async def run(args: argparse.Namespace, store: Store) -> None:
             views = [key_view(record) for record in await store.list_keys(args.account)]
             _emit(views, args.json, _print_key_table)
         case ("key", "show"):
-            record = await store.get_key(args.key_id)
-            if record is None:
-                raise no_such_key(args.key_id)
-            _emit(key_view(record), args.json, _print_fields)
+            _emit(key_view(await find_key(store, args.key_id)), args.json, _print_fields)
         case ("key", "revoke"):
             record = await store.revoke_key(args.key_id)
             _print_fields(key_view(record))
@@ -360,17 +252,12 @@ async def run(args: argparse.Namespace, store: Store) -> None:
                 raise UsageError("give either --clear or --origin, not both")
             if not (args.clear or args.origin or args.browser_only is not None):
                 raise UsageError("give --origin URL (repeatable), --clear, or --browser-only/--no-browser-only")
-            current = await store.get_key(args.key_id)
-            if current is None:
-                raise no_such_key(args.key_id)
+            current = await find_key(store, args.key_id)
             wanted = () if args.clear else (args.origin or current.allowed_origins)
             record = await store.update_origins(args.key_id, wanted, browser_only=args.browser_only)
             _print_fields(key_view(record))
         case ("usage", _):
-            account = await _account_named(store, args.name)
-            view = usage_view(await store.usage(account.id, since=args.since), account.name)
-            view["balance"] = account.balance
-            _emit(view, args.json, _print_fields)
+            _emit(await usage_summary(store, args.name, args.since), args.json, _print_fields)
         case _:  # pragma: no cover - argparse makes every command required
             raise UsageError("unknown command")
 

@@ -19,9 +19,11 @@ from typing import Any, Callable
 
 import structlog
 
-from shared.kernel.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
+from shared.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
 
-from gateway.store.interfaces import Account, CreditLedger, KeyRecord, Keys, hash_key, is_well_formed_key, quoted, utc_now
+from gateway.store.interfaces import CreditLedger, Keys
+from gateway.store.key_format import hash_key, is_well_formed_key, quoted
+from gateway.store.records import Account, KeyRecord, utc_now
 
 #: The one message of every 401: it does not say whether the key was unknown, expired or revoked.
 INVALID_KEY_MESSAGE = "The request does not carry a valid API key."

@@ -13,7 +13,7 @@ from typing import Any, Awaitable, Callable
 
 from gateway.endpoints import Endpoint
 from gateway.errors import as_celestial_error
-from shared.kernel.errors import InvalidBody, InvalidParameter, MissingParameter, NotFound
+from shared.errors import InvalidBody, InvalidParameter, MissingParameter, NotFound
 
 #: Sub-requests one batch may carry (decisions.md: 1-50).
 MAX_SUBREQUESTS = 50

@@ -15,7 +15,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
-from shared.kernel.errors import CelestialError
+from shared.errors import CelestialError
 
 _RENDERERS: dict[Descriptor, Callable[[Message], Any]] = {}
 JSON_VALUE_TYPES = {"google.protobuf.Value": {}, "google.protobuf.ListValue": {"type": "array"}, "google.protobuf.Struct": {"type": "object"}}

@@ -9,15 +9,17 @@ through it.
 
 from __future__ import annotations
 
-import orjson
+from collections.abc import Awaitable, Callable
+
 import structlog
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from gateway.envelope import error_body
-from gateway.store.interfaces import (
-    MAX_BALANCE,
+from gateway.json_response import json_response
+from gateway.store.bounds import MAX_BALANCE
+from gateway.store.errors import (
     AccountExists,
     AccountNotFound,
     BalanceCeiling,
@@ -26,10 +28,9 @@ from gateway.store.interfaces import (
     LedgerConflict,
     StoreBusy,
     StoreUnavailable,
-    exception_message,
-    redact_keys,
 )
-from shared.kernel.errors import (
+from gateway.store.key_format import exception_message, redact_keys
+from shared.errors import (
     CelestialError,
     ClientGone,
     DuplicateAccount,
@@ -126,13 +127,26 @@ def error_headers(error: CelestialError) -> dict[str, str]:
     return headers
 
 
-def error_response(request: Request, exc: BaseException, headers: dict[str, str] | None = None) -> Response:
+def error_response(request: Request, exc: BaseException) -> Response:
     """Return the spec's error body for whatever ``exc`` is, with its declared headers."""
     request_id = request_id_of(request)
     error = as_celestial_error(exc, request_id, request.method, request.url.path)
-    return Response(
-        orjson.dumps(error_body([error], request_id)),
-        status_code=error.http_status,
-        media_type="application/json",
-        headers={**error_headers(error), **(headers or {})},
-    )
+    return json_response(error_body([error], request_id), error.http_status, error_headers(error))
+
+
+def with_error_body(serve: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """Return the route handler that runs ``serve`` and answers whatever it raises with
+    :func:`error_response`: every route's one error path, ``/v1`` and ``/admin/v1`` alike.
+
+    A route catches its own errors rather than leave them to Starlette: Starlette answers an
+    exception it does not know from its outermost middleware, outside the request context
+    (no ``X-Request-Id``, no log line), and raises it again.
+    """
+
+    async def handle(request: Request) -> Response:
+        try:
+            return await serve(request)
+        except Exception as error:
+            return error_response(request, error)
+
+    return handle

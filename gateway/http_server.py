@@ -26,7 +26,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from gateway.envelope import error_body
 from gateway.errors import error_headers
 from gateway.middleware import new_request_id
-from shared.kernel.errors import (
+from shared.errors import (
     CelestialError,
     InvalidRequest,
     RequestTimeout,

@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 from starlette.requests import Request
 
-from shared.kernel.errors import InvalidBody, InvalidParameter, PayloadTooLarge
+from shared.errors import InvalidBody, InvalidParameter, PayloadTooLarge
 
 #: Largest body accepted (decisions.md: over 1 MiB is 413 payload_too_large).
 MAX_BODY_BYTES = 1024 * 1024

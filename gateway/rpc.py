@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import grpc
 
-from shared.kernel.errors import (
+from shared.errors import (
     CelestialError,
     DeadlineExceeded,
     InternalError,

@@ -16,7 +16,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from gateway.json_body import decode_json
-from shared.kernel.errors import ConflictingParameters, InvalidParameter
+from shared.errors import ConflictingParameters, InvalidParameter
 from shared.runtime.validation import (
     CALCULATION_FLAGS,
     FieldSpec,

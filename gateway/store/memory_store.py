@@ -16,23 +16,11 @@ from datetime import datetime
 from typing import AsyncIterator, Iterable
 
 from gateway.store import rules
-from gateway.store.interfaces import (
-    Account,
-    Admission,
-    AdmittedCharge,
-    KeyRecord,
-    Usage,
-    admit_then_reserve,
-    check_balance_ceiling,
-    generate_key,
-    hash_key,
-    prefix_hint,
-    require_credits,
-    utc_now,
-    validate_limits,
-    validate_new_account,
-    validate_origins,
-)
+from gateway.store.bounds import check_balance_ceiling, require_credits, validate_limits, validate_new_account
+from gateway.store.interfaces import admit_then_reserve
+from gateway.store.key_format import generate_key, hash_key, prefix_hint
+from gateway.store.origins import validate_origins
+from gateway.store.records import Account, Admission, AdmittedCharge, KeyRecord, Usage, utc_now
 
 
 class MemoryStore:

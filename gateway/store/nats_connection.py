@@ -22,7 +22,8 @@ from nats.aio.msg import Msg
 from nats.js import api
 from nats.js.kv import KeyValue
 
-from gateway.store.interfaces import StoreError, StoreOutcomeUnknown, StoreUnavailable, no_such_account, quoted
+from gateway.store.errors import StoreError, StoreOutcomeUnknown, StoreUnavailable, no_such_account
+from gateway.store.key_format import quoted
 
 log = structlog.get_logger("celestial.store")
 

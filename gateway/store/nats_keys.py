@@ -12,20 +12,9 @@ import orjson
 from nats.aio.msg import Msg
 from nats.js import api
 
-from gateway.store.interfaces import (
-    from_unix_s,
-    to_unix_s,
-    KeyNotActive,
-    KeyRecord,
-    StoreUnavailable,
-    generate_key,
-    hash_key,
-    new_key_id,
-    no_such_key,
-    prefix_hint,
-    require_future_expiry,
-    validate_origins,
-)
+from gateway.store.bounds import require_future_expiry
+from gateway.store.errors import KeyNotActive, StoreUnavailable, no_such_key
+from gateway.store.key_format import generate_key, hash_key, new_key_id, prefix_hint
 from gateway.store.nats_connection import (
     CLOSED,
     HASH_RE,
@@ -34,6 +23,8 @@ from gateway.store.nats_connection import (
     NatsConnection,
     WrongLastSequence,
 )
+from gateway.store.origins import validate_origins
+from gateway.store.records import from_unix_s, to_unix_s, KeyRecord
 
 def key_record_of(doc: dict) -> KeyRecord:
     return KeyRecord(

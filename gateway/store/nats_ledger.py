@@ -15,21 +15,15 @@ import orjson
 from nats.aio.msg import Msg
 
 from gateway.store import rules
-from gateway.store.interfaces import (
-    from_unix_s,
-    Account,
-    AccountExists,
-    LedgerConflict,
-    StoreUnavailable,
-    Usage,
+from gateway.store.bounds import (
     check_balance_ceiling,
     new_account_id,
-    no_such_account,
-    quoted,
     require_aware,
     require_credits,
     validate_new_account,
 )
+from gateway.store.errors import AccountExists, LedgerConflict, StoreUnavailable, no_such_account
+from gateway.store.key_format import quoted
 from gateway.store.nats_connection import (
     TOKEN_RE,
     NatsConnection,
@@ -39,6 +33,7 @@ from gateway.store.nats_connection import (
     fold_case,
     WrongLastSequence,
 )
+from gateway.store.records import from_unix_s, Account, Usage
 
 #: How long a process remembers its own debits (request id, account, credits), in seconds, so
 #: that refunding one needs no scan of the account's ledger. Longer than any request's

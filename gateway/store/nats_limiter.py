@@ -10,17 +10,12 @@ from typing import Callable
 import orjson
 
 from gateway.store import rules
-from gateway.store.interfaces import (
-    Account,
-    Admission,
-    AdmittedCharge,
-    StoreUnavailable,
-    admit_then_reserve,
-    no_such_account,
-    validate_limits,
-)
+from gateway.store.bounds import validate_limits
+from gateway.store.errors import StoreUnavailable, no_such_account
+from gateway.store.interfaces import admit_then_reserve
 from gateway.store.nats_connection import NatsConnection, check_account_id, WrongLastSequence
 from gateway.store.nats_ledger import account_of
+from gateway.store.records import Account, Admission, AdmittedCharge
 
 @dataclass(frozen=True)
 class _Limits:

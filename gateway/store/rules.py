@@ -10,8 +10,9 @@ import math
 from dataclasses import dataclass
 from typing import Mapping
 
-from gateway.store.interfaces import RATE_WINDOW_S, SLOT_LEASE_S, Admission, quoted
-from shared.kernel.errors import InsufficientCredits
+from gateway.store.key_format import quoted
+from gateway.store.records import RATE_WINDOW_S, SLOT_LEASE_S, Admission
+from shared.errors import InsufficientCredits
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
-from gateway.store.interfaces import StoreBusy, StoreError
+from gateway.store.errors import StoreBusy, StoreError
 
 T = TypeVar("T")
 

@@ -9,20 +9,11 @@ import time
 from datetime import datetime
 from typing import AsyncIterator, Iterable
 
-from gateway.store.interfaces import (
-    KeyNotActive,
-    KeyRecord,
-    StoreError,
-    from_unix_s,
-    generate_key,
-    hash_key,
-    new_key_id,
-    no_such_key,
-    prefix_hint,
-    require_future_expiry,
-    to_unix_s,
-    validate_origins,
-)
+from gateway.store.bounds import require_future_expiry
+from gateway.store.errors import KeyNotActive, StoreError, no_such_key
+from gateway.store.key_format import generate_key, hash_key, new_key_id, prefix_hint
+from gateway.store.origins import validate_origins
+from gateway.store.records import KeyRecord, from_unix_s, to_unix_s
 from gateway.store.sqlite_connection import SqliteConnection, immediate
 
 #: How often :meth:`SqliteStore.key_changes` reads the change log, in seconds.

@@ -8,23 +8,19 @@ import time
 import uuid
 from datetime import datetime
 
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 from gateway.store import rules
-from gateway.store.interfaces import (
-    Account,
-    AccountExists,
-    LedgerConflict,
-    Usage,
+from gateway.store.bounds import (
     check_balance_ceiling,
-    from_unix_s,
     new_account_id,
-    no_such_account,
-    quoted,
     require_aware,
     require_credits,
     validate_new_account,
 )
+from gateway.store.errors import AccountExists, LedgerConflict, no_such_account
+from gateway.store.key_format import quoted
+from gateway.store.records import Account, Usage, from_unix_s
 from gateway.store.sqlite_connection import SqliteConnection, immediate
 
 _ACCOUNT_COLUMNS = "id, name, balance, rate_per_minute, max_concurrent, created_at_s"

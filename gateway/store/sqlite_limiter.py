@@ -6,17 +6,12 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 from gateway.store import rules
-from gateway.store.interfaces import (
-    Account,
-    Admission,
-    AdmittedCharge,
-    no_such_account,
-    require_credits,
-    validate_limits,
-)
+from gateway.store.bounds import require_credits, validate_limits
+from gateway.store.errors import no_such_account
+from gateway.store.records import Account, Admission, AdmittedCharge
 from gateway.store.sqlite_connection import SqliteConnection, immediate
 from gateway.store.sqlite_keys import LIVE_KEYS_OF_ACCOUNT, log_key_changes
 

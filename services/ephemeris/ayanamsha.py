@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
+from shared.errors import InvalidParameter
 from shared.kernel.ayanamshas import AYANAMSHA_NAMES, AYANAMSHAS, Ayanamsha, ayanamsha_by_id, parse_ayanamsha
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import InvalidParameter
 from shared.kernel.positions import ayanamsha_value
 from shared.runtime.wire import moment_from
 

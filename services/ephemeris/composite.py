@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
+from shared.errors import InvalidParameter
 from shared.runtime.chart_extras import add_extras, chart_extras_from
 from shared.runtime.chart_options import chart_settings_from
 from shared.runtime.chart_record import chart_record
 from shared.kernel.chart import MUNDANE, cast_chart
 from shared.kernel.composite import composite_chart
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import InvalidParameter
 from shared.runtime.wire import birth_from
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from celestial.v1 import ephemeris_service_pb2 as pb
+from shared.errors import InvalidParameter
 from shared.runtime.chart_reply import chart_reply
 from shared.kernel.chart import MUNDANE
 from shared.kernel.davison import great_circle_midpoint, midpoint_moment, midpoint_utc
 from shared.kernel.deadline import Deadline
 from shared.kernel.draconic import require_node, rotate_to_node
-from shared.kernel.errors import InvalidParameter
 from shared.kernel.positions import Observer
 from shared.kernel.progressions import progressed_moment
 from shared.kernel.timescale import Moment

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
+from shared.errors import MissingParameter
 from shared.kernel.chart import zodiacal_house
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import MissingParameter
 from shared.kernel.houses import compute_houses
 from shared.kernel.lots import bodies_needed, compute_lots, is_day_chart, parse_lots
 from shared.kernel.midpoints import check_modulus, check_tree_orb, derived_points, midpoint_trees, parse_resolution

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
+from shared.errors import InvalidParameter
 from shared.kernel.bodies import resolve_bodies
 from shared.kernel.crossings import check_eligible, crossings
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import InvalidParameter
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.timescale import Moment
 from shared.runtime.chart_reply import chart_reply

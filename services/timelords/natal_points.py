@@ -9,8 +9,8 @@ from functools import lru_cache
 from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2
+from shared.errors import InvalidParameter
 from shared.kernel.ayanamshas import Ayanamsha
-from shared.kernel.errors import InvalidParameter
 from shared.kernel.houses import HouseSystem, compute_houses
 from shared.kernel.lots import LOTS, compute_lots, is_day_chart, parse_lots
 from shared.kernel.positions import CalcFlags, compute_positions

@@ -8,7 +8,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from shared.kernel.errors import InvalidParameter
+from shared.errors import InvalidParameter
 
 
 @dataclass(frozen=True, slots=True)

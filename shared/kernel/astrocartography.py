@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shared.kernel.errors import InvalidParameter
+from shared.errors import InvalidParameter
 
 ANGLES: tuple[str, ...] = ("ascendant", "descendant", "midheaven", "imum_coeli")
 ANGLE_ALIASES = {"asc": "ascendant", "dsc": "descendant", "mc": "midheaven", "ic": "imum_coeli"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.kernel.errors import InvalidParameter
+from shared.errors import InvalidParameter
 
 # Source: spec/decisions.md "Ayanamshas", which follows the Swiss Ephemeris ids SE_SIDM_* of
 # swephexp.h (0-46); the names are ours (two differ from the C constant names: 30 is

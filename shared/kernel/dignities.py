@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shared.errors import InvalidParameter
 from shared.kernel import dignity_tables as tables
-from shared.kernel.errors import InvalidParameter
 from shared.kernel.zodiac import SIGNS, sign_of_index
 
 RULERSHIP_NAMES = tuple(tables.RULERSHIPS)

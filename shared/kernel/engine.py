@@ -12,7 +12,8 @@ from typing import NamedTuple
 
 import swisseph as swe
 
-from shared.kernel.errors import CelestialError, InvalidParameter, OutOfRange
+from shared.errors import CelestialError, InvalidParameter
+from shared.kernel.errors import OutOfRange
 
 #: The exception Swiss Ephemeris raises; callers catch it and turn it into
 #: a service error with :func:`engine_error` (or use :func:`map_engine_errors`).

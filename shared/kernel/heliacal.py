@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared.errors import InvalidParameter
 from shared.kernel import engine
-from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent, InvalidParameter
+from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent
 from shared.kernel.positions import Observer
 
 # Source: interface.md, /v1/heliacal: planets only; the evening first and morning last

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from shared.errors import InvalidParameter
 from shared.kernel import engine
 from shared.kernel.ayanamshas import Ayanamsha
 from shared.kernel.conditions import HIGH_LATITUDE, Condition
-from shared.kernel.errors import InvalidParameter
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import normalize_deg
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.kernel.errors import InvalidParameter
+from shared.errors import InvalidParameter
 from shared.kernel.zodiac import normalize_deg
 
 

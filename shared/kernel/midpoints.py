@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from shared.kernel.errors import InvalidParameter
+from shared.errors import InvalidParameter
 from shared.kernel.zodiac import normalize_deg
 
 RESOLUTIONS = ("lower", "higher")

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.aspects import AspectMatch
-from shared.kernel.errors import InvalidParameter, MissingParameter
 from shared.kernel.zodiac import sign_index
 
 #: Pattern types and the aspect types that form them (interface.md, pattern types).

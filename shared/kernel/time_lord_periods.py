@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from shared.kernel.errors import BeforeBirth, InvalidParameter, MissingParameter, RangeTooLong
+from shared.errors import InvalidParameter, MissingParameter
+from shared.kernel.errors import BeforeBirth, RangeTooLong
 from shared.kernel.timescale import calendar_span_text, plus_calendar_years
 
 

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from shared.errors import InvalidDatetime, InvalidParameter
 from shared.kernel import engine
-from shared.kernel.errors import InvalidDatetime, InvalidParameter
 
 SECONDS_PER_DAY = 86400.0
 # The Julian Day at which the days of _days_from_civil begin (1970-01-01T00:00).

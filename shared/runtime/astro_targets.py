@@ -13,7 +13,7 @@ from google.protobuf.message import Message
 
 from shared.kernel.astrocartography import ANGLES, parse_angle
 from shared.kernel.bodies import resolve_bodies
-from shared.kernel.errors import ConflictingParameters, InvalidParameter
+from shared.errors import ConflictingParameters, InvalidParameter
 
 # Source: interface.md, Limits.
 MAX_LINES = 80

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from celestial.v1 import common_pb2
+from shared.errors import InvalidParameter
 from shared.runtime.chart_record import aspect_record
 from shared.kernel.chart import Chart, zodiacal_house
 from shared.kernel.dignities import Dignity, assess, parse_rulership
-from shared.kernel.errors import InvalidParameter
 from shared.kernel.lots import Lot, bodies_needed, compute_lots, is_day_chart, parse_lots
 from shared.kernel.midpoints import derived_points
 from shared.kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types

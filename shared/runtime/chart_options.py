@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
+from shared.errors import InvalidParameter
 from shared.kernel.aspects import parse_aspect_types
 from shared.kernel.chart import MUNDANE, ZODIACAL, ChartSettings
-from shared.kernel.errors import InvalidParameter
 from shared.runtime.wire import bodies_from, flags_from, house_system_from
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.kernel.errors import InvalidParameter, RangeTooLong
+from shared.errors import InvalidParameter
+from shared.kernel.errors import RangeTooLong
 from shared.kernel.time_lord_periods import TimeQuery, check_range_cap, time_query
 from shared.kernel.timescale import Moment, duration_text
 from shared.kernel.transits import MAX_RANGE_DAYS, MAX_RANGE_DAYS_WITH_MOON

@@ -30,9 +30,9 @@ from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import Message
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from shared.errors import CelestialError, DeadlineExceeded, InternalError
 from shared.kernel import engine
 from shared.kernel.deadline import Deadline, DeadlinePassed
-from shared.kernel.errors import CelestialError, DeadlineExceeded, InternalError
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned

@@ -9,7 +9,7 @@ from google.protobuf.message import Message
 
 from shared.kernel.bodies import resolve_bodies
 from shared.kernel.crossings import check_eligible
-from shared.kernel.errors import InvalidParameter, MissingParameter
+from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
 from shared.runtime.wire import optional_moment, place_from, sent_moment_name

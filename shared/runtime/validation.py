@@ -17,7 +17,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
-from shared.kernel.errors import ConflictingParameters, InvalidParameter, MissingParameter
+from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
 
 CALCULATION_FLAGS = ("sidereal", "equatorial", "speed", "no_nutation", "j2000", "topocentric", "heliocentric")
 

@@ -14,9 +14,9 @@ from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2
+from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.ayanamshas import parse_ayanamsha
 from shared.kernel.bodies import resolve_bodies
-from shared.kernel.errors import InvalidParameter, MissingParameter
 from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc

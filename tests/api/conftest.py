@@ -5,14 +5,12 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
+from tests.api.in_process_stack import AppStack
 
 
 @pytest.fixture(scope="session")
-def stack(tmp_path_factory) -> AppStack:
-    running = start_app_stack(tmp_path_factory.mktemp("app"))
-    yield running
-    stop_app_stack(running)
+def stack(session_stacks) -> AppStack:
+    return session_stacks.in_process("app")
 
 
 @pytest.fixture(scope="module")

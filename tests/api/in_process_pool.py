@@ -17,8 +17,8 @@ from typing import Any
 from google.rpc import status_pb2
 from grpc_status import rpc_status
 
+from shared.errors import CelestialError, NotImplementedEndpoint
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import CelestialError, NotImplementedEndpoint
 from shared.runtime.config import SERVICE_NAMES
 from shared.runtime.server import ComputeQueue, Handler, answered_error
 from shared.runtime.status import error_from_status, to_status

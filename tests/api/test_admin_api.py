@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from gateway.store.interfaces import hash_key
-from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
+from gateway.store.key_format import hash_key
+from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error
 
 ADMIN_TOKEN = "adm-" + os.urandom(24).hex()
@@ -27,12 +27,8 @@ SEEN_KEYS: list[str] = []
 
 
 @pytest.fixture(scope="module")
-def admin_stack(tmp_path_factory) -> AppStack:
-    running = start_app_stack(
-        tmp_path_factory.mktemp("admin-stack"), {"CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN, "CELESTIAL_KEY_CACHE_S": "0"}
-    )
-    yield running
-    stop_app_stack(running)
+def admin_stack(module_stacks) -> AppStack:
+    return module_stacks.in_process("admin-stack", {"CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN, "CELESTIAL_KEY_CACHE_S": "0"})
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +100,11 @@ def test_every_admin_route_refuses_a_request_without_the_admin_token(anonymous, 
     response = anonymous.request(method, path, json={})
     assert_error(response, 401, "invalid_admin_token")
     assert response.headers["www-authenticate"].startswith("Bearer")
+
+
+def test_an_admin_error_is_never_cached_either(admin, anonymous):
+    assert anonymous.get("/admin/v1/accounts/acme").headers["cache-control"] == "no-store"
+    assert admin.get("/admin/v1/keys/key_0").headers["cache-control"] == "no-store"
 
 
 def test_a_wrong_admin_token_is_refused_with_401(anonymous):

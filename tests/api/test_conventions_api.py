@@ -10,7 +10,6 @@ import httpx
 import pytest
 
 from tests.api.in_process_pool import InProcessPool, in_process_pools
-from tests.api.in_process_stack import start_app_stack, stop_app_stack
 
 J2000 = 2451545.0
 POSITIONS = "/v1/positions"
@@ -122,11 +121,9 @@ TRANSITS = {"start": "2024-01-01T00:00:00Z", "end": "2024-02-01T00:00:00Z", "jd"
 
 
 @pytest.fixture(scope="module")
-def older_stack(tmp_path_factory):
+def older_stack(module_stacks):
     """The gateway with a search service from an older release: it implements none of its RPCs."""
-    running = start_app_stack(tmp_path_factory.mktemp("older"), pools={**in_process_pools(), "search": InProcessPool("search", {})})
-    yield running
-    stop_app_stack(running)
+    return module_stacks.in_process("older", pools={**in_process_pools(), "search": InProcessPool("search", {})})
 
 
 def test_not_implemented_endpoint_is_501_and_costs_nothing(older_stack):

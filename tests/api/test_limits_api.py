@@ -11,8 +11,6 @@ import asyncio
 import os
 import time
 
-import httpx
-
 from gateway.store.choice import open_configured_store
 from shared.runtime.config import load_settings
 from tests.api.test_conventions_api import assert_error, balance

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.in_process_stack import start_app_stack, stop_app_stack
 from tests.api.test_conventions_api import assert_error, balance
 
 PATH = "/v1/transits"
@@ -118,11 +117,9 @@ WIDEST = {
 
 
 @pytest.fixture(scope="module")
-def hurried_stack(tmp_path_factory):
+def hurried_stack(module_stacks):
     """The gateway with a scan deadline of 50 ms, far shorter than the widest scan."""
-    running = start_app_stack(tmp_path_factory.mktemp("hurried"), {"CELESTIAL_SCAN_DEADLINE_S": "0.05"})
-    yield running
-    stop_app_stack(running)
+    return module_stacks.in_process("hurried", {"CELESTIAL_SCAN_DEADLINE_S": "0.05"})
 
 
 def test_a_scan_past_its_deadline_stops_and_is_504_deadline_exceeded_refunded(hurried_stack):

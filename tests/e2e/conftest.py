@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from deploy.local_stack import Stack, start_stack, stop_stack
-from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
+from deploy.local_stack import Stack
+from tests.api.in_process_stack import AppStack
 
 
 @pytest.fixture(scope="session")
-def stack(tmp_path_factory) -> Stack:
-    running = start_stack(tmp_path_factory.mktemp("stack"))
-    yield running
-    stop_stack(running)
+def stack(session_stacks) -> Stack:
+    return session_stacks.real("stack")
 
 
 @pytest.fixture(scope="session")
-def app_stack(tmp_path_factory) -> AppStack:
+def app_stack(session_stacks) -> AppStack:
     """The same gateway in process, to compare the real stack's answers with."""
-    running = start_app_stack(tmp_path_factory.mktemp("e2e-app"))
-    yield running
-    stop_app_stack(running)
+    return session_stacks.in_process("e2e-app")

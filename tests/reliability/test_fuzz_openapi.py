@@ -19,7 +19,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deploy.local_stack import Stack, start_stack, stop_stack
+from deploy.local_stack import Stack
 
 BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria|returns|ingresses|eclipses/solar|eclipses/lunar|heliacal|transits)$")
 FOCUSED_EXAMPLES = 60
@@ -27,10 +27,8 @@ BROAD_EXAMPLES = 4
 
 
 @pytest.fixture(scope="module")
-def fuzz_stack(tmp_path_factory) -> Stack:
-    running = start_stack(tmp_path_factory.mktemp("fuzz"))
-    yield running
-    stop_stack(running)
+def fuzz_stack(module_stacks) -> Stack:
+    return module_stacks.real("fuzz")
 
 
 @pytest.fixture(scope="module")

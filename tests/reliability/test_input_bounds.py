@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
+from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error
 
 #: The whole numbers an OpenAPI integer format holds (gateway/openapi.py writes the format).
@@ -14,10 +14,8 @@ NOT_JSON_NUMBERS = ("1_0", "１０", "+10", " 10", "0x10", "inf", "nan", "1e400"
 
 
 @pytest.fixture(scope="module")
-def app_stack(tmp_path_factory) -> AppStack:
-    running = start_app_stack(tmp_path_factory.mktemp("bounds"))
-    yield running
-    stop_app_stack(running)
+def app_stack(module_stacks) -> AppStack:
+    return module_stacks.in_process("bounds")
 
 
 @pytest.fixture(scope="module")

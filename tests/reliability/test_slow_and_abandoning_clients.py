@@ -15,7 +15,6 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import httpx
 import pytest
@@ -23,6 +22,7 @@ import pytest
 from deploy.local_stack import _terminate, free_port_block
 from shared.runtime.config import REPO_ROOT, load_settings
 from tests.in_process_admin import run_admin
+from tests.service.slow_service import LONGEST_SCAN_S
 from tests.service.test_runtime import start_process
 
 HEADER_TIMEOUT_S = 2.0
@@ -128,10 +128,10 @@ def test_a_body_that_trickles_holds_no_concurrency_slot(gateway):
 def test_headers_that_do_not_arrive_in_time_are_408_with_the_error_body(gateway):
     with gateway.connect() as sock:
         sock.sendall(b"GET /v1/positions?jd=2451545.0 HTTP/1.1\r\nHost: x\r\n")
-        started = time.monotonic()
         answer = read_answer(sock)
     assert_error_answer(answer, 408, "request_timeout")
-    assert time.monotonic() - started < HEADER_TIMEOUT_S + 5
+    # The gateway's own header timeout refused it, not some other limit.
+    assert f"within {HEADER_TIMEOUT_S:g} seconds" in answer[2]["errors"][0]["message"]
 
 
 def test_a_connection_that_never_sends_a_request_is_closed_after_the_header_timeout(gateway):
@@ -175,9 +175,9 @@ def test_an_abandoned_request_is_refunded_and_its_computation_stopped(gateway):
     while gateway.balance(name) != 10:
         assert time.monotonic() < deadline, "the abandoned request was not refunded"
         time.sleep(0.1)
-    # The service has one worker: had the 60 s scan gone on, this would wait out its deadline.
-    started = time.monotonic()
-    response = httpx.get(gateway.base_url + POSITIONS, headers=headers, timeout=30)
+    # The service has one worker and a queue of one: had the scan gone on, this request would
+    # wait behind it past this timeout (half the scan), or be refused; answered, it proves the
+    # scan was stopped.
+    response = httpx.get(gateway.base_url + POSITIONS, headers=headers, timeout=LONGEST_SCAN_S / 2)
     assert response.status_code == 200, response.text
-    assert time.monotonic() - started < 5
     assert gateway.balance(name) == 9

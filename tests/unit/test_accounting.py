@@ -12,9 +12,10 @@ import pytest
 
 from gateway.accounting import REFUND_RETRY_S, Accounting
 from gateway.errors import as_celestial_error
-from gateway.store.interfaces import SLOT_LEASE_S, StoreBusy, StoreOutcomeUnknown
+from gateway.store.errors import StoreBusy, StoreOutcomeUnknown
+from gateway.store.records import SLOT_LEASE_S
 from gateway.store.sqlite_store import SqliteStore
-from shared.kernel.errors import ServiceUnavailable
+from shared.errors import ServiceUnavailable
 
 
 def locked(path) -> sqlite3.Connection:

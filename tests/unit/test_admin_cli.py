@@ -24,7 +24,7 @@ from tests.in_process_admin import run_admin
 
 from gateway.auth import KeyAuthenticator
 from gateway.store import SqliteStore, hash_key
-from gateway.store.interfaces import MAX_BALANCE, MAX_CONCURRENT, RATE_PER_MINUTE
+from gateway.store.bounds import MAX_BALANCE, MAX_CONCURRENT, RATE_PER_MINUTE
 
 KEY_LINE = re.compile(r"svc_live_[A-Za-z0-9_-]{32}\n")
 

@@ -11,6 +11,7 @@ import pytest
 from skyfield.framelib import ecliptic_frame
 from skyfield.nutationlib import iau2000a, mean_obliquity
 
+from shared.errors import InvalidParameter
 from shared.kernel import engine
 from shared.kernel.astrocartography import (
     ANTIMERIDIAN,
@@ -32,7 +33,6 @@ from shared.kernel.astrocartography import (
     segments,
 )
 from shared.kernel.earth_rotation import sidereal_time
-from shared.kernel.errors import InvalidParameter
 from shared.kernel.houses import parse_house_system
 from shared.kernel.positions import CalcFlags, compute_positions, obliquity_deg
 from shared.kernel.timescale import Moment

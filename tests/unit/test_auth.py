@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shared.kernel.errors import CelestialError, InvalidApiKey, OriginNotAllowed, OriginRequired
+from shared.errors import CelestialError, InvalidApiKey, OriginNotAllowed, OriginRequired
 
 from gateway.auth import (
     BAD_KEY_SUGGESTION,
@@ -18,7 +18,7 @@ from gateway.auth import (
     extract_key,
 )
 from gateway.store import SqliteStore, hash_key
-from gateway.store.interfaces import utc_now
+from gateway.store.records import utc_now
 
 APP = "https://app.example.com"
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from shared.errors import InvalidParameter
 from shared.kernel.dignities import assess, dispositors, face_ruler, parse_rulership, term_ruler
-from shared.kernel.errors import InvalidParameter
 
 TRADITIONAL = parse_rulership("traditional")
 MODERN = parse_rulership("modern")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from shared.errors import InvalidParameter
 from shared.kernel import engine
 from shared.kernel.ayanamshas import parse_ayanamsha
-from shared.kernel.errors import InvalidParameter, OutOfRange
+from shared.kernel.errors import OutOfRange
 from shared.kernel.houses import compute_houses, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer, ayanamsha_value, compute_positions
 from shared.kernel.timescale import Moment

@@ -10,7 +10,7 @@ from celestial.v1.common_pb2 import Birth, Moment, Place
 from gateway.endpoints import discover_endpoints
 from gateway.openapi import build_openapi
 from gateway.transcoder import request_from_json, request_from_query
-from shared.kernel.errors import ConflictingParameters, InvalidParameter, MissingParameter
+from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
 from shared.runtime.validation import message_spec, validate
 
 NATAL = "/v1/natal-chart"

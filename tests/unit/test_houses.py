@@ -6,9 +6,9 @@ import math
 
 import pytest
 
+from shared.errors import InvalidParameter
 from shared.kernel.ayanamshas import parse_ayanamsha
 from shared.kernel.conditions import HIGH_LATITUDE
-from shared.kernel.errors import InvalidParameter
 from shared.kernel.houses import (
     HOUSE_SYSTEMS,
     POLAR_UNDEFINED_LETTERS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.kernel.errors import InvalidParameter
+from shared.errors import InvalidParameter
 from shared.kernel.lots import bodies_needed, compute_lots, is_day_chart, parse_lots
 
 ALL = parse_lots(["default"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.kernel.errors import InvalidParameter
+from shared.errors import InvalidParameter
 from shared.kernel.midpoints import (
     antiscion,
     check_modulus,

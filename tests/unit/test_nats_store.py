@@ -20,11 +20,11 @@ import nats
 import nats.js.errors
 import pytest
 
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
-from gateway.store import AccountExists, StoreUnavailable
-from gateway.store.interfaces import SLOT_LEASE_S
+from gateway.store import AccountExists, StoreOutcomeUnknown, StoreUnavailable
 from gateway.store.nats_store import NatsStore, open_nats_store
+from gateway.store.records import SLOT_LEASE_S
 from deploy.nats_server import NatsServer, nats_server_binary
 
 try:
@@ -108,14 +108,13 @@ async def _limiter(url: str, prefix: str, account_id: str) -> dict:
 # --- an unreachable server -------------------------------------------------------------------
 
 
-def test_opening_a_store_while_the_server_is_down_fails_fast():
+def test_opening_a_store_while_the_server_is_down_fails_within_its_connect_timeout():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         dead_url = f"nats://127.0.0.1:{probe.getsockname()[1]}"
-    started = time.monotonic()
-    with pytest.raises(StoreUnavailable):
-        run(open_nats_store(dead_url, connect_timeout_s=0.3))
-    assert time.monotonic() - started < 1.0
+    # The generous outer limit only keeps a store that ignored its timeout from hanging the run.
+    with pytest.raises(StoreUnavailable, match=r"within 0\.3 s"):
+        run(asyncio.wait_for(open_nats_store(dead_url, connect_timeout_s=0.3), 30))
 
 
 def test_every_call_fails_fast_while_the_server_is_down_and_works_again_when_it_is_back(server, prefix):
@@ -147,10 +146,11 @@ def test_every_call_fails_fast_while_the_server_is_down_and_works_again_when_it_
                 "key_changes": lambda: anext(aiter(store.key_changes())),
             }
             for name, call in calls.items():
-                started = time.monotonic()
-                with pytest.raises(StoreUnavailable):
+                with pytest.raises(StoreUnavailable) as refused:
                     await call()
-                assert time.monotonic() - started < 0.1, f"{name} took {time.monotonic() - started:.3f} s"
+                # Refused before anything was sent, not after waiting for an answer in vain
+                # (that would be StoreOutcomeUnknown, the timeout's error).
+                assert not isinstance(refused.value, StoreOutcomeUnknown), f"{name}: {refused.value}"
             server.start()
             # The same store reconnects by itself; nothing the failed calls attempted happened.
             assert await _until(lambda: store.balance(account.id), 5.0, "the store reconnecting") == 8

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.aspects import MAJOR_SEVEN, Point, find_aspects
-from shared.kernel.errors import InvalidParameter, MissingParameter
 from shared.kernel.patterns import PATTERN_TYPES, find_patterns, missing_aspect_warnings, parse_pattern_types
 
 

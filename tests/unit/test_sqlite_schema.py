@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from gateway.store.interfaces import SLOT_LEASE_S
+from gateway.store.records import SLOT_LEASE_S
 from gateway.store.sqlite_store import SCHEMA_VERSION, SqliteStore
 
 

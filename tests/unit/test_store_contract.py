@@ -20,7 +20,7 @@ from typing import Any, Awaitable, Callable
 
 import pytest
 
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 from gateway.store import (
     AccountExists,
@@ -32,18 +32,10 @@ from gateway.store import (
     Store,
     hash_key,
 )
-from gateway.store.interfaces import (
-    KEY_PREFIX,
-    MAX_BALANCE,
-    MAX_CONCURRENT,
-    RATE_PER_MINUTE,
-    RATE_WINDOW_S,
-    SLOT_LEASE_S,
-    Admission,
-    BalanceCeiling,
-    KeyRecord,
-    utc_now,
-)
+from gateway.store.bounds import MAX_BALANCE, MAX_CONCURRENT, RATE_PER_MINUTE
+from gateway.store.errors import BalanceCeiling
+from gateway.store.key_format import KEY_PREFIX
+from gateway.store.records import RATE_WINDOW_S, SLOT_LEASE_S, Admission, KeyRecord, utc_now
 from tests.unit.nats_store_factory import nats_factory
 
 KEY_PATTERN = r"svc_live_[A-Za-z0-9_-]{32}"

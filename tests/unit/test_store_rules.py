@@ -9,7 +9,7 @@ import pytest
 
 from gateway.store import rules
 from gateway.store.memory_store import MemoryStore
-from shared.kernel.errors import InsufficientCredits
+from shared.errors import InsufficientCredits
 
 NOW = 1_700_000_010.0  # 30 s into a one-minute window (1_700_000_010 % 60 == 30)
 

@@ -8,8 +8,9 @@ import random
 
 import pytest
 
+from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import BeforeBirth, InvalidParameter, MissingParameter, RangeTooLong
+from shared.kernel.errors import BeforeBirth, RangeTooLong
 from shared.kernel.firdaria import firdaria, sub_lords
 from shared.kernel.profections import mean_boundaries, profections, solar_boundaries
 from shared.kernel.releasing import UNIT_DAYS, releasing

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from shared.kernel.errors import InvalidDatetime, InvalidParameter
+from shared.errors import InvalidDatetime, InvalidParameter
 from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT, Moment
 from tests.unit.skyfield_reference import timescale
 

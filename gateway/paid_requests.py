@@ -1,0 +1,251 @@
+"""The paid-request pipeline: authenticate, read and validate, admit under the limits and
+charge, call the service, render the envelope; refund on any failure.
+
+:class:`Gateway` holds what one gateway process shares (the store, the authenticator, the
+accounting, the service pools) and serves ``/v1`` requests and ``/v1/batch`` through it;
+``gateway/app.py`` assembles the application around it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Coroutine, Mapping
+from typing import Any, TypeVar
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from gateway.accounting import Accounting, rate_limit_headers, refusal
+from gateway.auth import KeyAuthenticator
+from gateway.batch import parse_batch, run_batch
+from gateway.endpoints import Endpoint
+from gateway.envelope import success_body
+from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
+from gateway.json_body import read_json_body
+from gateway.json_response import json_response
+from gateway.middleware import new_request_id
+from gateway.rpc import Pool, ServicePool
+from gateway.store.interfaces import Store
+from gateway.store.records import Account, Admission
+from gateway.transcoder import request_from_json, request_from_query
+from gateway.version import VERSION
+from shared.errors import CelestialError, ClientGone, InvalidBody, NotImplementedEndpoint
+from shared.runtime.config import SERVICE_NAMES, Settings
+from shared.runtime.validation import credit_cost, validate
+
+T = TypeVar("T")
+
+
+async def read_parameters(request: Request, endpoint: Endpoint):
+    """Return the request message built from the query string (GET) or the JSON body (POST)."""
+    request_cls = endpoint.request_cls
+    if request.method == "GET":
+        return request_from_query(request_cls, request.query_params.multi_items(), endpoint.path)
+    body = await read_json_body(request, get_offered=not endpoint.http.post_only)
+    if body is None:
+        return request_cls()
+    if not isinstance(body, dict):
+        raise InvalidBody(f"The body must be a JSON object, not a JSON {type(body).__name__}.")
+    return request_from_json(request_cls, body, endpoint.path)
+
+
+class Gateway:
+    """The shared resources of one gateway process (built in the lifespan)."""
+
+    def __init__(self, settings: Settings, store: Store, endpoints: list[Endpoint], pools: Mapping[str, Pool] | None = None):
+        self.settings = settings
+        self.store = store
+        self.authenticator = KeyAuthenticator(store, store, cache_seconds=settings.key_cache_s)
+        self.accounting = Accounting(store, store)
+        self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
+        self.pools = dict(pools) if pools is not None else {
+            name: ServicePool(
+                name,
+                settings.service_addresses[name],
+                settings.service_queue,
+                keepalive_s=settings.service_keepalive_s,
+                ping_timeout_s=settings.service_ping_timeout_s,
+            )
+            for name in SERVICE_NAMES
+        }
+
+    async def close(self) -> None:
+        await self.accounting.drain()
+        for pool in self.pools.values():
+            await pool.close()
+
+    def deadline_s(self, endpoint: Endpoint) -> float:
+        return self.settings.scan_deadline_s if endpoint.scan else self.settings.fast_deadline_s
+
+    async def authenticate(self, request: Request) -> Account:
+        """Return the request's account; 401/403 for the key and origin, 503 while the store
+        is unreachable."""
+        account, _key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
+        request.scope["state"]["account_id"] = account.id
+        return account
+
+    async def admit(self, state: dict, account: Account) -> None:
+        """Admit the request under its account's limits, holding a concurrency slot.
+
+        Raises 429 when the limits refuse it, 503 while the store is unreachable. From here on
+        the response carries the X-RateLimit-* headers (the middleware adds them from the
+        request state) and :meth:`release` must follow.
+        """
+        slot_id = new_request_id()
+        admission = await self.accounting.admit(account, slot_id)
+        self._admitted(state, admission, slot_id)
+
+    @staticmethod
+    def _admitted(state: dict, admission: Admission, slot_id: str) -> None:
+        """Record an admission in the request state (its headers, the slot it holds); 429 if refused."""
+        state["rate_limit_headers"] = rate_limit_headers(admission)
+        if not admission.allowed:
+            raise refusal(admission)
+        state["held_slot"] = slot_id
+
+    def release(self, account: Account, state: dict) -> None:
+        """Give back the concurrency slot the request holds, if it holds one."""
+        slot_id = state.pop("held_slot", None)
+        if slot_id is not None:
+            self.accounting.release(account.id, slot_id)
+
+    async def execute(self, account: Account, endpoint: Endpoint, message, request_id: str, state: dict, *, admit: bool) -> dict:
+        """Return the success body ``{data, meta, warnings?}`` of one validated, paid computation.
+
+        With ``admit`` the request is admitted under the limits and charged in one store step
+        (429, 402); otherwise it was admitted already and is only charged. Credits are taken
+        before the service is called and refunded on any failure, so only a 2xx costs anything.
+        """
+        pool = self.pools[endpoint.service]
+        if not await pool.implements(endpoint.rpc_path):
+            # Known before any charge: an unbuilt endpoint is 501 even to an empty account.
+            if admit:
+                await self.admit(state, account)
+            raise NotImplementedEndpoint("This endpoint is not implemented yet.")
+        cost = credit_cost(endpoint.http, message)
+        # The ledger key is minted here, never the client's X-Request-Id: a replayed id
+        # must not make a second request look like a retry of a paid one.
+        charge_id = new_request_id()
+        state.setdefault("charge_ids", []).append(charge_id)
+        if admit:
+            slot_id = new_request_id()
+            outcome = await self.accounting.admit_and_charge(account, slot_id, cost, charge_id)
+            self._admitted(state, outcome.admission, slot_id)
+            if outcome.insufficient is not None:
+                raise outcome.insufficient
+            remaining = outcome.balance
+        else:
+            remaining = await self.accounting.charge(account.id, cost, charge_id, state.get("held_slot"))
+        started = time.perf_counter()
+        try:
+            reply = await pool.call(
+                endpoint.rpc_path,
+                message,
+                endpoint.response_cls,
+                timeout_s=self.deadline_s(endpoint),
+                request_id=request_id,
+            )
+            return success_body(
+                reply,
+                {
+                    "request_id": request_id,
+                    "credits_used": cost,
+                    "credits_remaining": remaining,
+                    "computation_ms": round((time.perf_counter() - started) * 1000, 3),
+                    "version": VERSION,
+                },
+            )
+        except BaseException:
+            # Shielded so a client disconnect cannot cancel the refund it is owed.
+            await asyncio.shield(self.accounting.refund(account.id, cost, charge_id))
+            raise
+
+    async def serve(self, request: Request, endpoint: Endpoint) -> Response:
+        """Authenticate, transcode, validate, admit and charge, call the service, render."""
+        request_id = request_id_of(request)
+        state = request.scope["state"]
+        account = await self.authenticate(request)
+        try:
+            try:
+                message = validate(await read_parameters(request, endpoint))
+            except CelestialError:
+                # Refused input counts against the limits like any request, and a client over
+                # its limits hears that first (429 before 400).
+                await self.admit(request.scope["state"], account)
+                raise
+            body = await until_disconnected(request, self.execute(account, endpoint, message, request_id, state, admit=True))
+        finally:
+            self.release(account, state)
+        state["credits_used"] = body["meta"]["credits_used"]
+        return json_response(body)
+
+    async def serve_batch(self, request: Request) -> Response:
+        """Run POST /v1/batch: one admission, then every sub-request on its own."""
+        request_id = request_id_of(request)
+        state = request.scope["state"]
+        account = await self.authenticate(request)
+        started = time.perf_counter()
+        try:
+            # The body is read before a slot is taken: a client trickling it holds no slot.
+            try:
+                body = await read_json_body(request)
+            except CelestialError:
+                await self.admit(request.scope["state"], account)  # 429 before 400, as for any request
+                raise
+            await self.admit(request.scope["state"], account)
+            subrequests = parse_batch(body)
+
+            async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
+                message = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
+                return await self.execute(account, endpoint, message, f"{request_id}.{index}", state, admit=False)
+
+            results, credits_used = await until_disconnected(request, run_batch(subrequests, self.endpoints, execute, request_id))
+        finally:
+            self.release(account, state)
+        try:
+            remaining = await self.store.balance(account.id)
+        except TRANSIENT_STORE_ERRORS:
+            remaining = None
+        succeeded = sum(1 for result in results if result["status"] == 200)
+        state["credits_used"] = credits_used
+        body = {
+            "data": {
+                "results": results,
+                "summary": {"total": len(results), "succeeded": succeeded, "failed": len(results) - succeeded},
+            },
+            "meta": {
+                "request_id": request_id,
+                "credits_used": credits_used,
+                "credits_remaining": remaining,
+                "computation_ms": round((time.perf_counter() - started) * 1000, 3),
+                "version": VERSION,
+            },
+        }
+        return json_response(body)
+
+
+async def until_disconnected(request: Request, work: Coroutine[Any, Any, T]) -> T:
+    """Return what ``work`` returns, unless the client disconnects first: then ``work`` is
+    cancelled (a paid computation refunds itself, and its gRPC call is cancelled, which stops
+    the service's computation) and ClientGone is raised."""
+    task = asyncio.ensure_future(work)
+    watcher = asyncio.ensure_future(_disconnect(request))
+    try:
+        await asyncio.wait((task, watcher), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watcher.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    if task.cancelled():
+        raise ClientGone("The client closed the connection before the answer was sent.")
+    return task.result()
+
+
+async def _disconnect(request: Request) -> None:
+    """Return once the client has disconnected (its body, if any, is already read)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass

@@ -1,0 +1,242 @@
+"""The error catalogue: the one error type of the service and the errors every layer shares.
+
+A :class:`CelestialError` is a machine code, an HTTP status, a message and a suggestion. This
+module holds it with the errors of a request (invalid, missing or conflicting parameters, an
+unreadable body), of access (keys, origins, the admin token), of billing (credits, rate limits)
+and of transport (sizes, timeouts, unavailable services). The kernel's domain errors subclass it
+in ``shared/kernel/errors.py``. It imports nothing of the project, so the key and credit store
+uses it without the astronomy kernel.
+
+Every layer raises a subclass of :class:`CelestialError`; the runtime carries it across gRPC
+as a ``google.rpc.Status`` (``shared/runtime/status.py``) and the gateway renders it as the
+spec's error body
+``{errors: [{code, message, suggestion, param?}], meta: {request_id}}``. The table of codes
+and statuses is ``spec/decisions.md`` ("Error codes and statuses").
+"""
+
+from __future__ import annotations
+
+
+class CelestialError(Exception):
+    """A handled failure with a stable machine ``code`` and a client-facing ``suggestion``."""
+
+    code: str = "internal_error"
+    http_status: int = 500
+    default_suggestion: str = "Retry later; if it persists, report the request id."
+    #: Seconds after which a retry may succeed (the answer's Retry-After), or None.
+    default_retry_after_s: int | None = None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        suggestion: str | None = None,
+        param: str | None = None,
+        retry_after_s: int | None = None,
+    ):
+        super().__init__(message)
+        self.message = message
+        self.suggestion = suggestion or self.default_suggestion
+        self.param = param
+        self.retry_after_s = retry_after_s if retry_after_s is not None else self.default_retry_after_s
+
+    def as_dict(self) -> dict:
+        """Return the error as one member of the spec's ``errors[]`` list."""
+        body = {"code": self.code, "message": self.message, "suggestion": self.suggestion}
+        if self.param:
+            body["param"] = self.param
+        return body
+
+
+class InvalidParameter(CelestialError):
+    code = "invalid_parameter"
+    http_status = 400
+    default_suggestion = "Check the parameter against the endpoint's documentation at /docs."
+
+
+class MissingParameter(CelestialError):
+    code = "missing_parameter"
+    http_status = 400
+    default_suggestion = "Add the missing parameter; /docs lists what the endpoint requires."
+
+
+class ConflictingParameters(CelestialError):
+    code = "conflicting_parameters"
+    http_status = 400
+    default_suggestion = "Send only one of the alternatives."
+
+
+class InvalidDatetime(CelestialError):
+    code = "invalid_datetime"
+    http_status = 400
+    default_suggestion = "Send an ISO 8601 UTC time such as 2024-03-20T12:00:00Z, or a Julian Day as jd."
+
+
+class InvalidBody(CelestialError):
+    code = "invalid_body"
+    http_status = 400
+    default_suggestion = 'Send a JSON object with Content-Type: application/json, e.g. {"jd": 2451545.0}.'
+
+
+class InvalidApiKey(CelestialError):
+    code = "invalid_api_key"
+    http_status = 401
+    default_suggestion = "Send a valid key as 'Authorization: Bearer svc_live_...' or 'X-API-Key'."
+
+
+class InvalidAdminToken(CelestialError):
+    """The admin API's bearer token is missing or wrong, or the admin API is disabled."""
+
+    code = "invalid_admin_token"
+    http_status = 401
+    default_suggestion = "Send the gateway's CELESTIAL_ADMIN_TOKEN as 'Authorization: Bearer <token>'."
+
+
+class InsufficientCredits(CelestialError):
+    code = "insufficient_credits"
+    http_status = 402
+    default_suggestion = "Top up the account's credit balance, then retry."
+
+
+class OriginNotAllowed(CelestialError):
+    code = "origin_not_allowed"
+    http_status = 403
+    default_suggestion = "Add this origin to the key's allowed origins, or call from an allowed origin."
+
+
+class OriginRequired(CelestialError):
+    code = "origin_required"
+    http_status = 403
+    default_suggestion = "This key is browser-only; use an unrestricted key for server-to-server calls."
+
+
+class NotFound(CelestialError):
+    code = "not_found"
+    http_status = 404
+    default_suggestion = "Check the path; /v1/openapi.json lists every endpoint."
+
+
+class MethodNotAllowed(CelestialError):
+    code = "method_not_allowed"
+    http_status = 405
+    default_suggestion = "Use one of the methods listed in the Allow header."
+
+    def __init__(self, message: str, *, allow: str = "", **kwargs):
+        super().__init__(message, **kwargs)
+        #: The methods the path accepts, comma-separated (the answer's Allow header).
+        self.allow = allow
+
+
+class DuplicateAccount(CelestialError):
+    """An admin tried to create an account under a name another account has."""
+
+    code = "account_exists"
+    http_status = 409
+    default_suggestion = "Choose another name, or use the existing account (GET /admin/v1/accounts/{name})."
+
+
+class InactiveKey(CelestialError):
+    """An admin operation needs an active key and the key is revoked or expired."""
+
+    code = "key_not_active"
+    http_status = 409
+    default_suggestion = "A revoked or expired key cannot change; create a new key on the account instead."
+
+
+class RequestIdConflict(CelestialError):
+    """An admin top-up reused a request id already used for another account or amount."""
+
+    code = "request_id_conflict"
+    http_status = 409
+    default_suggestion = "Reuse a request_id only to retry the same top-up; send a new one for a new top-up."
+
+
+class InvalidRequest(CelestialError):
+    """An HTTP request the server could not read (a malformed request line or header)."""
+
+    code = "invalid_request"
+    http_status = 400
+    default_suggestion = "Send a well-formed HTTP/1.1 request; a Content-Length must be one decimal number."
+
+
+class RequestTimeout(CelestialError):
+    code = "request_timeout"
+    http_status = 408
+    default_suggestion = "Send the whole request (headers, then body) without pausing; retry on a new connection."
+
+
+class PayloadTooLarge(CelestialError):
+    code = "payload_too_large"
+    http_status = 413
+    default_suggestion = "Send a body of at most 1 MiB, or split the work into several requests."
+
+
+class UriTooLong(CelestialError):
+    code = "uri_too_long"
+    http_status = 414
+    default_suggestion = "Send the parameters as a JSON body with POST instead of a long query string."
+
+
+class RateLimitExceeded(CelestialError):
+    code = "rate_limit_exceeded"
+    http_status = 429
+    default_retry_after_s = 1
+    default_suggestion = "Wait for the number of seconds in Retry-After, then retry."
+
+
+class ClientGone(CelestialError):
+    """The client closed its connection before the answer: nobody reads this error, which
+    only names the outcome in the log line (nginx's 499). The request costs nothing."""
+
+    code = "client_closed_request"
+    http_status = 499
+    default_suggestion = "Wait for the answer; a request abandoned before it is not charged."
+
+
+class InternalError(CelestialError):
+    code = "internal_error"
+    http_status = 500
+
+
+class NotImplementedEndpoint(CelestialError):
+    code = "not_implemented"
+    http_status = 501
+    default_suggestion = "This endpoint is not built yet; see /docs for the endpoints available now."
+
+
+class ServiceUnavailable(CelestialError):
+    code = "service_unavailable"
+    http_status = 503
+    # A process that is down is restarted by the supervisor within about a second.
+    default_retry_after_s = 1
+    default_suggestion = "Retry after the number of seconds in Retry-After."
+
+
+class DeadlineExceeded(CelestialError):
+    code = "deadline_exceeded"
+    http_status = 504
+    default_suggestion = "Ask for a smaller range or fewer bodies, or split the work into a batch."
+
+
+def error_classes() -> list[type[CelestialError]]:
+    """Return every concrete error class defined so far, for the code table and its tests.
+
+    The classes are found as subclasses, so a layer's own errors (the kernel's domain errors in
+    ``shared/kernel/errors.py``) count once their module is imported.
+    """
+    found: list[type[CelestialError]] = []
+    stack = [CelestialError]
+    while stack:
+        cls = stack.pop()
+        for sub in cls.__subclasses__():
+            found.append(sub)
+            stack.append(sub)
+    return found
+
+
+def error_class_for_code(code: str) -> type[CelestialError]:
+    """Return the error class whose ``code`` is ``code`` (``InternalError`` when unknown)."""
+    for cls in error_classes():
+        if cls.code == code:
+            return cls
+    return InternalError
