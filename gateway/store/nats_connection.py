@@ -142,36 +142,41 @@ class NatsConnection:
 
     async def _connect(self, url: str, connect_timeout_s: float, reconnect_wait_s: float, name: str | None) -> None:
         nc = nats.NATS()
-        try:
-            # max_reconnect_attempts=-1 also makes the first connect retry forever: the
-            # wait_for is what bounds it.
-            await asyncio.wait_for(
-                nc.connect(
-                    servers=[url],
-                    name=name or f"celestial-store-{self.prefix}",
-                    allow_reconnect=True,
-                    max_reconnect_attempts=-1,
-                    reconnect_time_wait=reconnect_wait_s,
-                    connect_timeout=max(0.1, min(connect_timeout_s, 2.0)),
-                    # No buffering while disconnected: a call fails at once instead of being
-                    # sent, maybe long after its caller gave up, when the connection returns.
-                    pending_size=0,
-                    ping_interval=5,
-                    max_outstanding_pings=2,
-                    error_cb=self._on_error,
-                    disconnected_cb=self._on_disconnected,
-                    reconnected_cb=self._on_reconnected,
-                ),
-                connect_timeout_s,
+        # max_reconnect_attempts=-1 also makes the first connect retry forever, so the wait
+        # below is what bounds it. asyncio.wait, not wait_for: Python 3.11's wait_for can lose
+        # its cancellation when it races the client's own per-attempt wait_for, and then
+        # waits on the retry loop for ever; closing the client is what ends that loop.
+        connecting = asyncio.ensure_future(
+            nc.connect(
+                servers=[url],
+                name=name or f"celestial-store-{self.prefix}",
+                allow_reconnect=True,
+                max_reconnect_attempts=-1,
+                reconnect_time_wait=reconnect_wait_s,
+                connect_timeout=max(0.1, min(connect_timeout_s, 2.0)),
+                # No buffering while disconnected: a call fails at once instead of being
+                # sent, maybe long after its caller gave up, when the connection returns.
+                pending_size=0,
+                ping_interval=5,
+                max_outstanding_pings=2,
+                error_cb=self._on_error,
+                disconnected_cb=self._on_disconnected,
+                reconnected_cb=self._on_reconnected,
             )
-        except (asyncio.TimeoutError, OSError, nats.errors.Error) as exc:
-            try:
-                await nc.close()
-            except Exception:  # a half-open client may fail to close: there is nothing to keep
-                pass
-            raise StoreUnavailable(f"cannot reach NATS at {url} within {connect_timeout_s} s") from exc
-        self._nc = nc
-        self._js = nc.jetstream(timeout=self._timeout_s)
+        )
+        done, _ = await asyncio.wait({connecting}, timeout=connect_timeout_s)
+        failure = None if not done else connecting.exception()
+        if done and failure is None:
+            self._nc = nc
+            self._js = nc.jetstream(timeout=self._timeout_s)
+            return
+        connecting.cancel()
+        try:
+            await asyncio.wait_for(nc.close(), connect_timeout_s)
+        except Exception:  # a half-open client may fail to close: there is nothing to keep
+            pass
+        await asyncio.wait({connecting}, timeout=connect_timeout_s)
+        raise StoreUnavailable(f"cannot reach NATS at {url} within {connect_timeout_s} s") from failure
 
     async def _on_error(self, error: Exception) -> None:
         log.debug("nats_error", error=repr(error))  # every failed reconnect attempt lands here
