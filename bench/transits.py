@@ -13,6 +13,7 @@ import numpy as np
 from celestial.v1 import search_service_pb2 as pb
 from services.search import transits
 from shared.kernel import engine
+from shared.kernel.bodies import engine_number
 from shared.kernel.aspects import ASPECT_TYPES
 from shared.kernel.deadline import Deadline
 from shared.kernel.timescale import Moment
@@ -51,7 +52,7 @@ def _brute_force_ms(request) -> tuple[float, int]:
     for body in reply.data.moving:
         step = MOON_STEP_DAYS if body == "moon" else STEP_DAYS
         times = np.arange(begin, end, step)
-        number = engine.BODY_NUMBERS[body]
+        number = engine_number(body)
         longitudes = np.array([engine.calc_body(float(t), number, 0).values[0] for t in times])
         # The same pairs the service scanned: under moon=returns_only on a long range only the
         # Moon's conjunction to the natal Moon.

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.aspects import parse_aspect_types
-from shared.kernel.bodies import resolve_bodies
-from shared.kernel.crossings import check_eligible
+from shared.kernel.bodies import MOVING, resolve_bodies
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import InvalidParameter, MissingParameter, RangeTooLong
 from shared.kernel.houses import HouseSystem, compute_houses
@@ -14,11 +13,6 @@ from shared.kernel.timescale import Moment
 from shared.kernel.transits import MOON, TransitEvent, scan
 from shared.runtime.wire import instant_at, moment_from
 
-# Source: interface.md, /v1/transits.
-MOVING_BODIES = (
-    "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
-    "mean_node", "true_node", "chiron", "ceres", "pallas", "juno", "vesta",
-)
 MAX_RANGE_DAYS = 366.0
 MAX_RANGE_DAYS_WITH_MOON = 183.0
 MOON_RETURNS_ONLY_FROM_DAYS = 14.0
@@ -72,7 +66,7 @@ def _refuse_natal_parameters(request: pb.FindTransitsRequest) -> None:
 def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTransitsResponse:
     """Return every in-orb window over the range, with the Moon policy applied and its warning."""
     start, end = _range(request)
-    moving = [check_eligible(body, MOVING_BODIES, param="moving") for body in resolve_bodies(list(request.moving), param="moving")]
+    moving = resolve_bodies(list(request.moving), param="moving", use=MOVING)
     aspects = parse_aspect_types(list(request.aspects))
     if request.targets == MUTUAL:
         _refuse_natal_parameters(request)

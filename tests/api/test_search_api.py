@@ -47,7 +47,7 @@ def test_return_counts_are_capped_at_13_for_the_moon_and_5_for_the_rest(api):
 def test_ingresses_by_sign_or_longitude_forward_and_backward(api):
     by_sign = data(api, "/v1/ingresses", 2, **START, body="sun", sign="aries", count=2)
     assert [r["datetime"][:10] for r in by_sign] == ["2024-03-20", "2025-03-20"]
-    assert set(by_sign[0]) == {"body", "target_longitude", "sign", "sign_degree", "jd", "datetime"}
+    assert set(by_sign[0]) == {"body", "target_longitude", "sign", "sign_degree", "jd", "datetime", "direction"}
     assert (by_sign[0]["target_longitude"], by_sign[0]["sign"], by_sign[0]["sign_degree"]) == (0, "Aries", 0)
     by_longitude = data(api, "/v1/ingresses", 2, **START, body="moon", longitude=123.5, backward="true", count=3)
     assert [r["jd"] for r in by_longitude] == sorted((r["jd"] for r in by_longitude), reverse=True)

@@ -105,7 +105,7 @@ def test_a_backward_search_returns_the_latest_first():
 
 def test_a_sidereal_return_reaches_the_sidereal_longitude():
     lahiri = parse_ayanamsha("lahiri")
-    (found,) = crossings("sun", 60.0, Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, 1, NEVER, ayanamsha=lahiri)
+    (found,) = crossings("sun", 60.0, Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, 1, NEVER, flags=CalcFlags(sidereal=lahiri))
     record = compute_positions(Moment.from_jd_ut1(found.jd), ["sun"], CalcFlags(sidereal=lahiri)).records[0]
     assert abs(record.longitude - 60.0) < 1e-5
 

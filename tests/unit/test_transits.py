@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from shared.kernel import engine
+from shared.kernel.bodies import engine_number
 from shared.kernel.aspects import ASPECT_TYPES
 from shared.kernel.deadline import Deadline
 from shared.kernel.positions import CalcFlags, compute_positions
@@ -29,7 +30,7 @@ def brute_force(moving: str, target_longitude: float, aspect: str, orb: float, s
     """Return [(enter, leave, [exacts])] by sampling, each crossing interpolated between samples."""
     times = np.arange(start, end, step_days)
     times = np.append(times, end)
-    number = engine.BODY_NUMBERS[moving]
+    number = engine_number(moving)
     longitudes = np.array([engine.calc_body(float(t), number, 0).values[0] for t in times])
     angle = ASPECT_TYPES[aspect].angle_deg
     windows = []
