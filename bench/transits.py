@@ -13,8 +13,8 @@ import numpy as np
 from celestial.v1 import search_service_pb2 as pb
 from services.search import transits
 from shared.kernel import engine
-from shared.kernel.bodies import engine_number
 from shared.kernel.aspects import ASPECT_TYPES
+from shared.kernel.bodies import engine_number
 from shared.kernel.deadline import Deadline
 from shared.kernel.timescale import Moment
 from shared.runtime.config import load_settings

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from shared.kernel import engine
-from shared.kernel.bodies import engine_number
 from shared.kernel.ayanamshas import parse_ayanamsha
+from shared.kernel.bodies import engine_number
 from shared.kernel.errors import InvalidParameter, OutOfRange
 from shared.kernel.houses import compute_houses, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer, ayanamsha_value, compute_positions
