@@ -15,6 +15,7 @@ from gateway.transcoder import request_from_json
 from services.search import transits
 from shared.kernel import engine
 from shared.kernel.aspects import ASPECT_TYPES
+from shared.kernel.bodies import engine_number
 from shared.kernel.deadline import Deadline
 from shared.kernel.timescale import Moment
 from shared.runtime.config import load_settings
@@ -52,7 +53,7 @@ def _brute_force_ms(request) -> tuple[float, int]:
     for body in reply.data.moving:
         step = MOON_STEP_DAYS if body == "moon" else STEP_DAYS
         times = np.arange(begin, end, step)
-        number = engine.BODY_NUMBERS[body]
+        number = engine_number(body)
         longitudes = np.array([engine.calc_body(float(t), number, 0).values[0] for t in times])
         # The same pairs the service scanned: under moon=returns_only on a long range only the
         # Moon's conjunction to the natal Moon.

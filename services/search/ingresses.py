@@ -1,35 +1,44 @@
-"""/v1/ingresses: when a body reaches a sign or a longitude, forward or backward in time."""
+"""/v1/ingresses: when a body enters a sign or reaches a longitude, forward or backward in time."""
 
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.bodies import resolve_bodies
-from shared.kernel.crossings import check_eligible, crossings
+from shared.kernel.bodies import INGRESSES, resolve_body
+from shared.kernel.crossings import crossings, sign_entries
 from shared.kernel.deadline import Deadline
 from shared.kernel.timescale import iso_utc
 from shared.kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg, sign_of
 from shared.runtime.wire import moment_from
 
-# Source: interface.md, /v1/ingresses: the Sun, the Moon and the planets; nodes, apogees and
-# asteroids are refused.
-INGRESS_BODIES = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")
+DIRECT, RETROGRADE = "direct", "retrograde"
 
 
 def compute(request: pb.FindIngressesRequest, deadline: Deadline) -> pb.FindIngressesResponse:
-    """Return the next ``count`` crossings of the sign's first degree (or of ``longitude``) by
-    the body, in search order: every crossing counts, a retrograde one too."""
+    """Return the next ``count`` ingresses of the body, in search order.
+
+    With ``sign``, an ingress is an entry into the sign: a direct crossing of its first degree
+    (``sign_degree`` 0) or a retrograde crossing of its end back into it (``target_longitude``
+    the next sign's first degree, ``sign_degree`` 30); with ``longitude``, every crossing of it.
+    """
     moment = moment_from(request)
-    (body,) = resolve_bodies([request.body], param="body")[:1]
-    check_eligible(body, INGRESS_BODIES)
+    body = resolve_body(request.body, INGRESSES)
+    from_param = moment.source_param
+    records = []
     if request.HasField("sign"):
-        target = SIGNS.index(request.sign.capitalize()) * SIGN_WIDTH_DEG
+        index = SIGNS.index(request.sign.capitalize())
+        found = sign_entries(body, index * SIGN_WIDTH_DEG, moment.jd_ut1, request.count, deadline, backward=request.backward, from_param=from_param)
+        for c in found:
+            records.append(_record(body, c.target_deg, SIGNS[index], 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct))
     else:
         target = normalize_deg(request.longitude)
-    sign, degree = sign_of(target)
-    found = crossings(body, target, moment.jd_ut1, request.count, deadline, backward=request.backward)
-    return pb.FindIngressesResponse(
-        data=[
-            pb.IngressRecord(body=body, target_longitude=target, sign=sign, sign_degree=degree, jd=c.jd, datetime=iso_utc(c.jd))
-            for c in found
-        ]
+        sign, degree = sign_of(target)
+        found = crossings(body, target, moment.jd_ut1, request.count, deadline, backward=request.backward, from_param=from_param)
+        records = [_record(body, target, sign, degree, c.jd, c.direct) for c in found]
+    return pb.FindIngressesResponse(data=records)
+
+
+def _record(body: str, target: float, sign: str, degree: float, jd: float, direct: bool) -> pb.IngressRecord:
+    return pb.IngressRecord(
+        body=body, target_longitude=target, sign=sign, sign_degree=degree, jd=jd, datetime=iso_utc(jd),
+        direction=DIRECT if direct else RETROGRADE,
     )

@@ -2,31 +2,33 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from celestial.v1 import search_service_pb2 as pb
 from shared.errors import InvalidParameter
-from shared.kernel.bodies import resolve_bodies
-from shared.kernel.crossings import check_eligible, crossings
+from shared.kernel.bodies import RETURNS, resolve_body
+from shared.kernel.crossings import crossings
 from shared.kernel.deadline import Deadline
-from shared.kernel.positions import CalcFlags, compute_positions
+from shared.kernel.positions import compute_positions
 from shared.kernel.timescale import Moment
 from shared.runtime.chart_reply import chart_reply
-from shared.runtime.wire import flags_from, moment_from, required_place
+from shared.runtime.wire import flags_from, moment_from, observer_from, required_place, sent_moment_name
 
-# Source: interface.md, /v1/returns.
-RETURN_BODIES = (
-    "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
-    "mean_node", "true_node", "chiron", "pholus", "ceres", "pallas", "juno", "vesta",
-)
 MAX_COUNT = {"moon": 13}
 MAX_COUNT_OTHERS = 5
 
 
 def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturnsResponse:
-    """Return the body's natal longitude (in the chart's zodiac) and a chart at each of the
-    next ``count`` times it reaches it after ``search_start``, every crossing counted."""
+    """Return the body's natal longitude and a chart at each of the next ``count`` times it
+    reaches it after ``search_start``, every crossing counted.
+
+    The return is found in the frame its chart is cast in: the natal longitude is the body's
+    under the request's flags at the natal place (topocentric there with ``topocentric``), and
+    the search runs under the same flags at the return place, so each chart's body lies on it.
+    """
     natal = moment_from(request)
-    (body,) = resolve_bodies([request.body], param="body")[:1]
-    check_eligible(body, RETURN_BODIES)
+    flags = flags_from(request.options)
+    body = resolve_body(request.body, RETURNS, heliocentric=flags.heliocentric)
     limit = MAX_COUNT.get(body, MAX_COUNT_OTHERS)
     if request.count > limit:
         raise InvalidParameter(
@@ -34,16 +36,25 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
             suggestion=f"Send count of {limit} or less, and search on from the last return for more.",
             param="count",
         )
-    ayanamsha = flags_from(request.options).sidereal
-    (record,) = compute_positions(natal, [body], CalcFlags(sidereal=ayanamsha)).records
+    # The chart's longitudes are ecliptic whatever equatorial adds beside them.
+    frame = replace(flags, speed=True, equatorial=False)
+    # The request gives one place: the natal place and the return place are the same.
+    # observer_from refuses topocentric with heliocentric (a view from no place on Earth).
+    observer_from(request, flags)
+    natal_place = return_place = required_place(request)
+    (record,) = compute_positions(natal, [body], frame, natal_place if frame.topocentric else None).records
     search_from = moment_from(request, "search_start")
-    found = crossings(body, record.longitude, search_from.jd_ut1, request.count, deadline, ayanamsha=ayanamsha)
+    found = crossings(
+        body, record.longitude, search_from.jd_ut1, request.count, deadline,
+        flags=frame, observer=return_place if frame.topocentric else None,
+        from_param=sent_moment_name(request, "search_start"),
+    )
     data = pb.ReturnsData(return_body=body, natal_longitude=record.longitude)
     warnings: list[str] = []
     for crossing in found:
         deadline.check()
         source = {"type": "return", "body": body, "natal_longitude": record.longitude}
-        chart, chart_warnings, _ = chart_reply(request, Moment.from_jd_ut1(crossing.jd), required_place(request), chart_type="return", source=source)
+        chart, chart_warnings, _ = chart_reply(request, Moment.from_jd_ut1(crossing.jd), return_place, chart_type="return", source=source)
         data.charts.append(chart)
         warnings += [w for w in chart_warnings if w not in warnings]
     return pb.FindReturnsResponse(data=data, warnings=warnings)

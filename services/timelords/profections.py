@@ -22,7 +22,7 @@ def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.Com
     if request.solar:
         if SUN not in chart.longitudes:
             raise InvalidParameter("solar=true follows the Sun's returns, so the Sun must be among bodies.", suggestion="Add sun to bodies, or drop solar.", param="bodies")
-        boundary = solar_boundaries(chart.birth.jd_ut1, chart.longitudes[SUN], chart.ayanamsha)
+        boundary = solar_boundaries(chart.birth.jd_ut1, chart.longitudes[SUN], chart.ayanamsha, deadline)
     else:
         boundary = mean_boundaries(chart.birth.jd_ut1, request.year_days)
     periods = flatten(profections(from_sign, chart.birth.jd_ut1, boundary, request.months, query, deadline), query)

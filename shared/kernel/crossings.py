@@ -1,85 +1,135 @@
-"""When a body's geocentric ecliptic longitude of date reaches a given longitude: the search
-behind ingresses and planetary returns. Every crossing counts, direct or retrograde, so a
-body looping back over the longitude crosses it three times."""
+"""When a body's ecliptic longitude reaches a given longitude: the search behind ingresses,
+planetary returns and solar profections. Every crossing counts, direct or retrograde, so a
+body looping back over the longitude crosses it three times; each is refined to 1 ms."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shared.kernel import bodies as body_table
 from shared.kernel import engine
-from shared.kernel.ayanamshas import Ayanamsha
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import BodyNotEligible, OutOfRange
+from shared.kernel.errors import OutOfRange
+from shared.kernel.positions import CalcFlags, Observer, ecliptic_longitude_flags, engine_state
 from shared.kernel.search import RatedFunction, find_roots
-from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
+from shared.kernel.timescale import Moment
+from shared.kernel.zodiac import SIGN_WIDTH_DEG, normalize_deg
 
-# Grid step per body, days: short enough that the longitude moves well under 180° per step
-# (the Moon about 15°/day) and that no two stations share a step (Mercury's lie three weeks
-# apart; the true node wobbles through stations within days).
-SEARCH_STEP_DAYS: dict[str, float] = {
-    "sun": 5.0, "moon": 1.0, "mercury": 2.0, "venus": 3.0, "mars": 4.0, "jupiter": 8.0, "saturn": 8.0,
-    "uranus": 10.0, "neptune": 10.0, "pluto": 10.0, "mean_node": 10.0, "true_node": 0.5,
-    "chiron": 8.0, "pholus": 8.0, "ceres": 4.0, "pallas": 4.0, "juno": 4.0, "vesta": 4.0,
-}
 # Searched in windows of this many days, so the first crossings come without scanning the
 # whole time line.
 WINDOW_DAYS = 400.0
+GEOCENTRIC = CalcFlags()
 
 
 @dataclass(frozen=True)
 class Crossing:
-    """The body reaches the longitude at ``jd`` (UT1), moving ``direct`` or retrograde."""
+    """The body reaches ``target_deg`` at ``jd`` (UT1), moving ``direct`` or retrograde."""
 
     jd: float
     direct: bool
+    target_deg: float
 
 
-def longitude_offset(body: str, target_deg: float, ayanamsha: Ayanamsha | None = None) -> RatedFunction:
-    """Return t -> (the body's longitude minus ``target_deg``, wrapped to [-180, 180), its
-    speed in degrees per day): geocentric, apparent, of date; sidereal with ``ayanamsha``
-    (call it inside ``engine.configured(sidereal_mode=...)``)."""
-    number = engine.BODY_NUMBERS[body]
-    flags = engine.FLG_SPEED | (engine.FLG_SIDEREAL if ayanamsha else 0)
+def longitude_offset(body: str, target_deg: float, flags: CalcFlags = GEOCENTRIC) -> RatedFunction:
+    """Return t -> (the body's ecliptic longitude minus ``target_deg``, wrapped to [-180, 180),
+    its speed in degrees per day), in the frame and zodiac of ``flags`` as
+    :func:`~shared.kernel.positions.compute_positions` gives them (call it inside
+    :func:`~shared.kernel.positions.engine_state`)."""
+    number = body_table.engine_number(body)
+    engine_flags = ecliptic_longitude_flags(flags)
 
     def offset(jd: float) -> tuple[float, float]:
-        values = engine.calc_body(jd, number, flags).values
+        values = engine.calc_body(jd, number, engine_flags).values
         return (values[0] - target_deg + 180.0) % 360.0 - 180.0, values[3]
 
     return offset
 
 
-def check_eligible(body: str, eligible: tuple[str, ...], *, param: str = "body") -> str:
-    """Return ``body`` when it is among ``eligible``, else raise BodyNotEligible listing them."""
-    if body not in eligible:
-        raise BodyNotEligible(
-            f"{body} cannot be searched here.", suggestion=f"Use one of: {', '.join(eligible)}.", param=param
-        )
-    return body
-
-
 def crossings(
-    body: str, target_deg: float, from_jd: float, count: int, deadline: Deadline, *, backward: bool = False, ayanamsha: Ayanamsha | None = None
+    body: str,
+    target_deg: float,
+    from_jd: float,
+    count: int,
+    deadline: Deadline,
+    *,
+    backward: bool = False,
+    flags: CalcFlags = GEOCENTRIC,
+    observer: Observer | None = None,
+    param: str = "count",
+    from_param: str | None = None,
 ) -> list[Crossing]:
-    """Return the next ``count`` crossings of ``target_deg`` by ``body`` after ``from_jd`` (before
-    it, latest first, with ``backward``), searched window by window up to the supported span."""
+    """Return the next ``count`` crossings of ``target_deg`` by ``body`` after ``from_jd`` (UT1
+    JD; before it, latest first, with ``backward``), in the frame of ``flags`` (topocentric
+    for ``observer``), searched window by window up to the end of the body's ephemeris.
+
+    Raises OutOfRange naming ``param`` when fewer than ``count`` lie within it, saying how many
+    do, and naming ``from_param`` when ``from_jd`` itself lies outside it.
+    """
+    return _search(body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, param, from_param)
+
+
+def sign_entries(
+    body: str,
+    sign_start_deg: float,
+    from_jd: float,
+    count: int,
+    deadline: Deadline,
+    *,
+    backward: bool = False,
+    flags: CalcFlags = GEOCENTRIC,
+    param: str = "count",
+    from_param: str | None = None,
+) -> list[Crossing]:
+    """Return the next ``count`` entries of ``body`` into the sign beginning at
+    ``sign_start_deg``, as :func:`crossings`: a direct crossing of its first degree, or a
+    retrograde crossing of its end (the next sign's first degree) back into it. A retrograde
+    exit over its first degree and a direct exit over its end are not entries."""
+    start = normalize_deg(sign_start_deg)
+    targets = [(start, True), (normalize_deg(start + SIGN_WIDTH_DEG), False)]
+    return _search(body, targets, from_jd, count, deadline, backward, flags, None, param, from_param)
+
+
+def _search(
+    body: str,
+    targets: list[tuple[float, bool | None]],
+    from_jd: float,
+    count: int,
+    deadline: Deadline,
+    backward: bool,
+    flags: CalcFlags,
+    observer: Observer | None,
+    param: str,
+    from_param: str | None,
+) -> list[Crossing]:
+    """Return the next ``count`` crossings of any of ``targets`` (longitude, required direction:
+    True direct, False retrograde, None either) in search order."""
+    body_table.check_span(body, from_jd, param=from_param)
+    limit = body_table.span_end(body, backward=backward)
+    step = body_table.step_days(body)
     found: list[Crossing] = []
-    step = SEARCH_STEP_DAYS[body]
     start = from_jd
-    with engine.configured(sidereal_mode=ayanamsha.id if ayanamsha else None):
-        offset = longitude_offset(body, target_deg, ayanamsha)
+    with engine_state(flags, observer):
+        offsets = [(longitude_offset(body, target, flags), target, direction) for target, direction in targets]
         while len(found) < count:
             if backward:
-                low, high = max(start - WINDOW_DAYS, JD_UT1_MIN), start
+                low, high = max(start - WINDOW_DAYS, limit), start
             else:
-                low, high = start, min(start + WINDOW_DAYS, JD_UT1_MAX)
+                low, high = start, min(start + WINDOW_DAYS, limit)
             if high <= low:
+                first, last = body_table.body(body).span_jd_ut1
                 raise OutOfRange(
-                    f"Only {len(found)} of {count} crossings lie within the supported dates.",
-                    suggestion="Ask for fewer, or search from another date.",
-                    param="count",
+                    f"Only {len(found)} of the {count} crossings asked for lie within the dates {body} is computed for: "
+                    f"{Moment.from_jd_ut1(first).iso_utc()[:16]} to {Moment.from_jd_ut1(last).iso_utc()[:16]} "
+                    f"(Julian Day UT1 {first} to {last}).",
+                    suggestion=f"Ask for {len(found) or 'fewer'}{' or fewer' if found else ''}, or search from another date.",
+                    param=param,
                 )
-            roots = [r for r in find_roots(offset, low, high, step, deadline) if (r.jd < from_jd if backward else r.jd > from_jd)]
-            ordered = sorted(roots, key=lambda r: r.jd, reverse=backward)
-            found += [Crossing(r.jd, r.rising) for r in ordered]
+            window: list[Crossing] = []
+            for offset, target, direction in offsets:
+                for root in find_roots(offset, low, high, step, deadline):
+                    after = root.jd < from_jd if backward else root.jd > from_jd
+                    if after and (direction is None or root.rising == direction):
+                        window.append(Crossing(root.jd, root.rising, target))
+            found += sorted(window, key=lambda c: c.jd, reverse=backward)
             start = low if backward else high
     return found[:count]

@@ -3,12 +3,15 @@ searchers: globally, or as seen from a place."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from shared.kernel import engine
 from shared.kernel.deadline import Deadline
+from shared.kernel.errors import OutOfRange
 from shared.kernel.positions import Observer
+from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 
 SOLAR_TYPES: dict[str, int] = {
     "total": engine.ECL_TOTAL, "annular": engine.ECL_ANNULAR, "partial": engine.ECL_PARTIAL, "annular_total": engine.ECL_ANNULAR_TOTAL,
@@ -44,6 +47,11 @@ class SolarEclipse:
     magnitude: float | None = None
     obscuration: float | None = None
 
+    def instants(self) -> tuple[float, ...]:
+        """Return the eclipse's instants (UT1 JD) that it has."""
+        times = (self.maximum, self.first_contact, self.second_contact, self.third_contact, self.fourth_contact)
+        return tuple(t for t in times if t is not None)
+
 
 @dataclass(frozen=True)
 class LunarEclipse:
@@ -60,27 +68,59 @@ class LunarEclipse:
     total_end: float | None
     visible: bool | None = None
 
+    def instants(self) -> tuple[float, ...]:
+        """Return the eclipse's instants (UT1 JD) that it has."""
+        times = (self.maximum, self.penumbral_begin, self.penumbral_end, self.partial_begin, self.partial_end, self.total_begin, self.total_end)
+        return tuple(t for t in times if t is not None)
+
+
+Eclipse = TypeVar("Eclipse", "SolarEclipse", "LunarEclipse")
+
+
+def _within_supported_dates(search: Callable[[], Eclipse], found: list, count: int, kind: str) -> Eclipse:
+    """Return the eclipse ``search`` finds when all its instants lie within the supported dates;
+    else (or when the engine runs out of ephemeris looking for it) raise OutOfRange saying how
+    many of the ``count`` asked for lie inside."""
+    try:
+        eclipse = search()
+    except engine.EngineError as exc:
+        if not engine.is_no_data_error(exc):
+            raise engine.engine_error(exc, f"the search for {kind}", None) from None
+        eclipse = None
+    if eclipse is None or not all(JD_UT1_MIN <= t <= JD_UT1_MAX for t in eclipse.instants()):
+        raise OutOfRange(
+            f"Only {len(found)} of the {count} {kind} asked for lie within the supported dates "
+            f"({SUPPORTED_SPAN_TEXT}; Julian Day UT1 {JD_UT1_MIN} to {JD_UT1_MAX}).",
+            suggestion=f"Ask for {len(found) or 'fewer'}{' or fewer' if found else ''}, or search from another date.",
+            param="count",
+        )
+    return eclipse
+
 
 def solar_eclipses(jd_ut1: float, types: Sequence[str], count: int, deadline: Deadline, *, backward: bool = False, place: Observer | None = None) -> list[SolarEclipse]:
     """Return the next ``count`` solar eclipses of ``types`` after ``jd_ut1`` (before it,
     latest first, with ``backward``): global contacts, or with ``place`` the local ones with
-    magnitude and obscuration (eclipses not seen there are skipped)."""
+    magnitude and obscuration (eclipses not seen there are skipped). OutOfRange when fewer
+    than ``count`` lie within the supported dates."""
     mask = sum(SOLAR_TYPES[t] for t in types)
     found: list[SolarEclipse] = []
     start = jd_ut1
-    while len(found) < count:
-        deadline.check()
+
+    def search() -> SolarEclipse:
         if place is None:
             flags, times = engine.solar_eclipse_global(start, mask, backward)
-            eclipse = SolarEclipse(_type_of(flags, SOLAR_TYPES, _SOLAR_ORDER), times[0], _time(times[2]), _time(times[4]), _time(times[5]), _time(times[3]))
-        else:
-            flags, times, attributes = engine.solar_eclipse_local(start, place.longitude_deg, place.latitude_deg, place.altitude_m, backward)
-            eclipse = SolarEclipse(
-                _type_of(flags, SOLAR_TYPES, _SOLAR_ORDER), times[0], _time(times[1]), _time(times[2]), _time(times[3]), _time(times[4]),
-                # Swiss Ephemeris gives a total eclipse's obscuration as the discs' area ratio
-                # (above 1); the Sun is then wholly covered.
-                magnitude=attributes[0], obscuration=min(attributes[2], 1.0),
-            )
+            return SolarEclipse(_type_of(flags, SOLAR_TYPES, _SOLAR_ORDER), times[0], _time(times[2]), _time(times[4]), _time(times[5]), _time(times[3]))
+        flags, times, attributes = engine.solar_eclipse_local(start, place.longitude_deg, place.latitude_deg, place.altitude_m, backward)
+        return SolarEclipse(
+            _type_of(flags, SOLAR_TYPES, _SOLAR_ORDER), times[0], _time(times[1]), _time(times[2]), _time(times[3]), _time(times[4]),
+            # Swiss Ephemeris gives a total eclipse's obscuration as the discs' area ratio
+            # (above 1); the Sun is then wholly covered.
+            magnitude=attributes[0], obscuration=min(attributes[2], 1.0),
+        )
+
+    while len(found) < count:
+        deadline.check()
+        eclipse = _within_supported_dates(search, found, count, "solar eclipses")
         if eclipse.eclipse_type in types:
             found.append(eclipse)
         start = eclipse.maximum + (-_PAST_ECLIPSE_DAYS if backward else _PAST_ECLIPSE_DAYS)
@@ -90,21 +130,27 @@ def solar_eclipses(jd_ut1: float, types: Sequence[str], count: int, deadline: De
 def lunar_eclipses(jd_ut1: float, types: Sequence[str], count: int, deadline: Deadline, *, backward: bool = False, place: Observer | None = None) -> list[LunarEclipse]:
     """Return the next ``count`` lunar eclipses of ``types`` after ``jd_ut1`` (before it,
     latest first, with ``backward``), each with ``visible`` from ``place`` when given: some
-    part of it happens with the Moon above that place's horizon."""
+    part of it happens with the Moon above that place's horizon. OutOfRange when fewer than
+    ``count`` lie within the supported dates."""
     mask = sum(LUNAR_TYPES[t] for t in types)
     found: list[LunarEclipse] = []
     start = jd_ut1
-    while len(found) < count:
-        deadline.check()
+
+    def search() -> LunarEclipse:
         flags, times = engine.lunar_eclipse_global(start, mask, backward)
         visible = None
         if place is not None:
             local_flags, local_times = engine.lunar_eclipse_local(times[6] - 1.0, place.longitude_deg, place.latitude_deg, place.altitude_m, False)
             # The place sees this eclipse when the next eclipse visible there is this one.
             visible = bool(local_flags & engine.ECL_VISIBLE) and abs(local_times[6] - times[6]) < 0.5
-        found.append(LunarEclipse(
+        return LunarEclipse(
             _type_of(flags, LUNAR_TYPES, _LUNAR_ORDER), times[0], _time(times[6]), _time(times[7]),
             _time(times[2]), _time(times[3]), _time(times[4]), _time(times[5]), visible,
-        ))
-        start = times[0] + (-_PAST_ECLIPSE_DAYS if backward else _PAST_ECLIPSE_DAYS)
+        )
+
+    while len(found) < count:
+        deadline.check()
+        eclipse = _within_supported_dates(search, found, count, "lunar eclipses")
+        found.append(eclipse)
+        start = eclipse.maximum + (-_PAST_ECLIPSE_DAYS if backward else _PAST_ECLIPSE_DAYS)
     return found

@@ -35,30 +35,14 @@ FLG_NOABERR: int = swe.FLG_NOABERR
 FLG_NOGDEFL: int = swe.FLG_NOGDEFL
 FLG_ICRS: int = swe.FLG_ICRS
 
-# Registry name -> Swiss Ephemeris body number (swephexp.h SE_SUN ... SE_VESTA, SE_EARTH).
-BODY_NUMBERS: dict[str, int] = {
-    "sun": swe.SUN,
-    "moon": swe.MOON,
-    "mercury": swe.MERCURY,
-    "venus": swe.VENUS,
-    "mars": swe.MARS,
-    "jupiter": swe.JUPITER,
-    "saturn": swe.SATURN,
-    "uranus": swe.URANUS,
-    "neptune": swe.NEPTUNE,
-    "pluto": swe.PLUTO,
-    "mean_node": swe.MEAN_NODE,
-    "true_node": swe.TRUE_NODE,
-    "mean_apogee": swe.MEAN_APOG,
-    "osc_apogee": swe.OSCU_APOG,
-    "earth": swe.EARTH,
-    "chiron": swe.CHIRON,
-    "pholus": swe.PHOLUS,
-    "ceres": swe.CERES,
-    "pallas": swe.PALLAS,
-    "juno": swe.JUNO,
-    "vesta": swe.VESTA,
-}
+
+def body_number_constants() -> dict[str, int]:
+    """Return swisseph's body-number constants (SUN ... VESTA, EARTH, MEAN_APOG, OSCU_APOG) as
+    {lowercase constant name: number}, for checking the body table's engine numbers."""
+    names = ("SUN", "MOON", "MERCURY", "VENUS", "MARS", "JUPITER", "SATURN", "URANUS", "NEPTUNE", "PLUTO", "MEAN_NODE",
+             "TRUE_NODE", "MEAN_APOG", "OSCU_APOG", "EARTH", "CHIRON", "PHOLUS", "CERES", "PALLAS", "JUNO", "VESTA")
+    return {name.lower(): getattr(swe, name) for name in names}
+
 
 # The sidereal mode Swiss Ephemeris starts with (Fagan/Bradley, SE_SIDM_FAGAN_BRADLEY = 0); the
 # state every configured() block returns to.
@@ -412,18 +396,6 @@ def fixed_star_magnitude(star: FixedStar) -> float:
     _ensure_initialised()
     magnitude, _ = swe.fixstar2_mag(star.name if star.name else f",{star.nomenclature}")
     return magnitude
-
-
-def next_sun_crossing(longitude_deg: float, after_jd_ut1: float, sidereal_mode: int | None = None) -> float:
-    """Return the UT1 Julian Day at which the Sun's apparent geocentric longitude next reaches
-    ``longitude_deg`` after ``after_jd_ut1`` (swe.solcross_ut), tropical of date, or sidereal
-    in ``sidereal_mode``."""
-    _ensure_initialised()
-    target = longitude_deg % 360.0
-    if sidereal_mode is None:
-        return swe.solcross_ut(target, after_jd_ut1, FLG_SWIEPH)
-    with configured(sidereal_mode=sidereal_mode):
-        return swe.solcross_ut(target, after_jd_ut1, FLG_SWIEPH | FLG_SIDEREAL)
 
 
 # Eclipse type bits (swephexp.h SE_ECL_*), re-exported for the eclipse searches.

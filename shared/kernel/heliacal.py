@@ -7,12 +7,14 @@ from dataclasses import dataclass
 
 from shared.errors import InvalidParameter
 from shared.kernel import engine
-from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent
+from shared.errors import InvalidParameter
+from shared.kernel.bodies import HELIACAL, resolve_body
+from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange
+from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 from shared.kernel.positions import Observer
 
-# Source: interface.md, /v1/heliacal: planets only; the evening first and morning last
-# visibility happen only for the inferior planets, which pass between the Earth and the Sun.
-HELIACAL_BODIES = ("mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")
+# The evening first and morning last visibility happen only for the inferior planets, which
+# pass between the Earth and the Sun.
 INFERIOR_ONLY_EVENTS = ("evening_first", "morning_last")
 INFERIOR_PLANETS = ("mercury", "venus")
 ACRONYCHAL_EVENTS = ("acronychal_rising", "acronychal_setting")
@@ -51,16 +53,16 @@ class HeliacalEvent:
 
 
 def check_event(body: str, event: str) -> None:
-    """Refuse the acronychal events (InvalidHeliacalEvent), bodies other than the planets and
-    an inferior-only event for a superior planet (BodyNotEligible)."""
+    """Refuse the acronychal events (InvalidHeliacalEvent), bodies the body table does not make
+    eligible for heliacal searches and an inferior-only event for a superior planet
+    (BodyNotEligible)."""
     if event in ACRONYCHAL_EVENTS:
         raise InvalidHeliacalEvent(
             f"{event} is not computed: the acronychal events are refused.",
             suggestion="Ask for morning_first, evening_last, evening_first or morning_last.",
             param="event",
         )
-    if body not in HELIACAL_BODIES:
-        raise BodyNotEligible(f"{body} has no heliacal events here.", suggestion=f"Use one of: {', '.join(HELIACAL_BODIES)}.", param="body")
+    resolve_body(body, HELIACAL)
     if event in INFERIOR_ONLY_EVENTS and body not in INFERIOR_PLANETS:
         raise BodyNotEligible(
             f"{event} happens only for Mercury and Venus, which pass between the Earth and the Sun; {body} does not.",
@@ -69,8 +71,11 @@ def check_event(body: str, event: str) -> None:
         )
 
 
-def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, atmosphere: Atmosphere, eyes: Eyes) -> HeliacalEvent:
-    """Return the next ``event`` of ``body`` after ``jd_ut1`` seen from ``place``."""
+def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, atmosphere: Atmosphere, eyes: Eyes, from_param: str = "datetime") -> HeliacalEvent:
+    """Return the next ``event`` of ``body`` after ``jd_ut1`` seen from ``place``.
+
+    An event past the supported dates (or past the ephemeris while searching for it) is
+    OutOfRange: no result outside them is returned."""
     check_event(body, event)
     optical = eyes.telescope_aperture_cm > 0.0
     observer = (
@@ -83,10 +88,22 @@ def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, a
             (atmosphere.pressure_mbar, atmosphere.temp_celsius, atmosphere.humidity_pct, atmosphere.visibility_range_km),
             observer, optical,
         )
-    except engine.EngineError:
+    except engine.EngineError as exc:
+        if engine.is_no_data_error(exc):
+            raise _after_supported_dates(body, event, from_param) from None
         raise InvalidParameter(
             f"No {event} of {body} is found within five synodic periods for this place and observer.",
             suggestion="With optical aid or from high latitudes a planet may never be lost in the Sun's glare: try the naked eye (telescope_aperture_cm=0), another place or another date.",
             param="event",
         ) from None
+    if not JD_UT1_MIN <= found[0] <= JD_UT1_MAX:
+        raise _after_supported_dates(body, event, from_param)
     return HeliacalEvent(*found)
+
+
+def _after_supported_dates(body: str, event: str, from_param: str) -> OutOfRange:
+    return OutOfRange(
+        f"The next {event} of {body} falls after the supported dates ({SUPPORTED_SPAN_TEXT}; Julian Day UT1 {JD_UT1_MIN} to {JD_UT1_MAX}): 0 of the 1 asked for lies inside.",
+        suggestion="Search from an earlier date.",
+        param=from_param,
+    )

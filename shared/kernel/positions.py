@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 
 from shared.kernel import engine
 from shared.kernel.ayanamshas import Ayanamsha
-from shared.kernel.bodies import canonical_body
+from shared.kernel import bodies as body_table
 from shared.kernel.conditions import EPHEMERIS_FALLBACK, Condition
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import normalize_deg, sign_of
@@ -130,37 +130,23 @@ def compute_positions(
         raise ValueError("topocentric positions need an observer and a geocentric view")
     names = list(bodies)
 
-    base = (
-        (engine.FLG_SPEED if flags.speed else 0)
-        | (engine.FLG_NONUT if flags.no_nutation else 0)
-        | (engine.FLG_J2000 if flags.j2000 else 0)
-        | (engine.FLG_TOPOCTR if flags.topocentric else 0)
-        | (engine.FLG_HELCTR if flags.heliocentric else 0)
-    )
+    base = _frame_flags(flags) | (engine.FLG_SPEED if flags.speed else 0)
     equatorial_flags = base | engine.FLG_EQUATORIAL
     ecliptic_flags = base | (engine.FLG_SIDEREAL if flags.sidereal is not None else 0)
     jd_ut1 = moment.jd_ut1
     true_obliquity_deg = engine.obliquity_deg(jd_ut1)[0]
-
-    if flags.sidereal is not None or flags.topocentric:
-        state = engine.configured(
-            sidereal_mode=flags.sidereal.id if flags.sidereal is not None else None,
-            observer_lon_lat_alt=(observer.longitude_deg, observer.latitude_deg, observer.altitude_m)
-            if flags.topocentric
-            else None,
-        )
-    else:
-        state = contextlib.nullcontext()
+    state = engine_state(flags, observer)
 
     records: list[EclipticPosition | EquatorialPosition] = []
     fallback_bodies: list[str] = []
-    numbers = [engine.BODY_NUMBERS[canonical_body(name)] for name in names]
+    numbers = [body_table.engine_number(name) for name in names]
     speed = flags.speed
     calc_body = engine.calc_body
     name = ""
     try:
         with state:
             for name, number in zip(names, numbers):
+                body_table.check_span(name, jd_ut1, param=moment.source_param)
                 if flags.equatorial:
                     equ = calc_body(jd_ut1, number, equatorial_flags)
                     if equ.used_fallback:
@@ -215,6 +201,34 @@ def compute_positions(
             )
         )
     return PositionsResult(records, conditions)
+
+
+def _frame_flags(flags: CalcFlags) -> int:
+    """Return the Swiss Ephemeris flags of the frame ``flags`` ask for (no speed, no sidereal bit)."""
+    return (
+        (engine.FLG_NONUT if flags.no_nutation else 0)
+        | (engine.FLG_J2000 if flags.j2000 else 0)
+        | (engine.FLG_TOPOCTR if flags.topocentric else 0)
+        | (engine.FLG_HELCTR if flags.heliocentric else 0)
+    )
+
+
+def ecliptic_longitude_flags(flags: CalcFlags) -> int:
+    """Return the Swiss Ephemeris flags that give the ecliptic longitude (degrees) and its speed
+    (degrees/day) of :func:`compute_positions` under ``flags``: the same frame and zodiac; call
+    the engine with them inside :func:`engine_state`."""
+    return _frame_flags(flags) | engine.FLG_SPEED | (engine.FLG_SIDEREAL if flags.sidereal is not None else 0)
+
+
+def engine_state(flags: CalcFlags, observer: Observer | None) -> contextlib.AbstractContextManager:
+    """Return the engine state ``flags`` need: the sidereal mode and, with ``topocentric``,
+    the ``observer``; a context doing nothing when they need neither."""
+    if flags.sidereal is None and not flags.topocentric:
+        return contextlib.nullcontext()
+    return engine.configured(
+        sidereal_mode=flags.sidereal.id if flags.sidereal is not None else None,
+        observer_lon_lat_alt=(observer.longitude_deg, observer.latitude_deg, observer.altitude_m) if flags.topocentric else None,
+    )
 
 
 def ayanamsha_value(moment: Moment, ayanamsha: Ayanamsha, *, no_nutation: bool = False) -> float:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from shared.kernel import engine
 from shared.kernel.ayanamshas import Ayanamsha
+from shared.kernel.crossings import crossings
 from shared.kernel.deadline import Deadline
 from shared.kernel.dignity_tables import TRADITIONAL_RULERS
+from shared.kernel.positions import CalcFlags
 from shared.kernel.time_lord_periods import Period, TimeQuery, overlaps
 from shared.kernel.zodiac import SIGNS
 
@@ -39,15 +40,21 @@ def mean_boundaries(birth_jd: float, year_days: float) -> Callable[[int, int], f
 _AFTER_RETURN_DAYS = 300.0
 
 
-def solar_boundaries(birth_jd: float, sun_longitude_deg: float, ayanamsha: Ayanamsha | None) -> Callable[[int, int], float]:
+def solar_boundaries(birth_jd: float, sun_longitude_deg: float, ayanamsha: Ayanamsha | None, deadline: Deadline) -> Callable[[int, int], float]:
     """Return the start (UT1 JD) of month ``m`` (1-12, 13 the year's end) of the year at
     ``age``: each year begins at the Sun's return to its natal longitude (birth for age 0),
-    each month when the Sun reaches 30°, 60°, ... past it, in the chart's zodiac."""
+    each month when the Sun reaches 30°, 60°, ... past it, in the chart's zodiac. Found by the
+    search of /v1/returns (to 1 ms), so a year begins at the instant of the solar return."""
     returns = {0: birth_jd}
+    frame = CalcFlags(sidereal=ayanamsha)
+
+    def next_crossing(longitude_deg: float, after_jd: float) -> float:
+        (found,) = crossings("sun", longitude_deg, after_jd, 1, deadline, flags=frame)
+        return found.jd
 
     def year_start(age: int) -> float:
         for n in range(len(returns), age + 1):
-            returns[n] = engine.next_sun_crossing(sun_longitude_deg, returns[n - 1] + _AFTER_RETURN_DAYS, ayanamsha.id if ayanamsha else None)
+            returns[n] = next_crossing(sun_longitude_deg, returns[n - 1] + _AFTER_RETURN_DAYS)
         return returns[age]
 
     def boundary(age: int, month: int) -> float:
@@ -55,7 +62,7 @@ def solar_boundaries(birth_jd: float, sun_longitude_deg: float, ayanamsha: Ayana
             return year_start(age)
         if month == MONTHS + 1:
             return year_start(age + 1)
-        return engine.next_sun_crossing(sun_longitude_deg + 30.0 * (month - 1), year_start(age), ayanamsha.id if ayanamsha else None)
+        return next_crossing(sun_longitude_deg + 30.0 * (month - 1), year_start(age))
 
     return boundary
 

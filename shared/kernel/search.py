@@ -18,9 +18,12 @@ from shared.kernel.deadline import Deadline
 #: A function of time (UT1 Julian Day) returning (value, rate of change per day).
 RatedFunction = Callable[[float], tuple[float, float]]
 
-# Refinement stops when the bracket is this narrow: 1e-6 day is 0.09 s, inside the 1 s the
-# scans promise.
-TIME_TOLERANCE_DAYS = 1e-6
+# Every crossing is refined to 1 ms (decisions.md), so that two searches for one crossing from
+# different starts (a return, a solar profection year) give the same instant.
+TIME_TOLERANCE_DAYS = 1.0 / 86_400_000.0
+# A turning point (a station) only cuts a step into monotonic pieces: 1e-6 day (0.09 s) is
+# ample, and bisection to it costs fewer engine calls.
+TURNING_POINT_TOLERANCE_DAYS = 1e-6
 # A step across which the value jumps by more than this is a wrap of an angle (a longitude
 # passing 0°, a signed difference passing ±180°), not a root.
 WRAP_JUMP = 180.0
@@ -36,9 +39,9 @@ class Root:
 
 
 def bisect_sign_change(f: Callable[[float], float], a: float, b: float, fa: float) -> float:
-    """Return where ``f`` changes sign in [a, b] (f(a) = fa), to TIME_TOLERANCE_DAYS."""
+    """Return where ``f`` changes sign in [a, b] (f(a) = fa), to TURNING_POINT_TOLERANCE_DAYS."""
     for _ in range(_MAX_ITERATIONS):
-        if b - a <= TIME_TOLERANCE_DAYS:
+        if b - a <= TURNING_POINT_TOLERANCE_DAYS:
             break
         middle = 0.5 * (a + b)
         fm = f(middle)

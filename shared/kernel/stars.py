@@ -50,6 +50,11 @@ def named_stars() -> tuple[FixedStar, ...]:
     return _index()[0]
 
 
+def is_star(text: str) -> bool:
+    """Return True when ``text`` names a star of the file (as :func:`find_star` reads it)."""
+    return text.strip().lstrip(",").strip().lower() in _index()[1]
+
+
 def find_star(text: str, *, param: str = "star") -> FixedStar:
     """Return the star named ``text``: a traditional name (``Aldebaran``) or a nomenclature
     (``alTau``, also written ``,alTau``), any case. Unknown names raise BodyNotFound."""

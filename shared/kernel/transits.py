@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from shared.kernel import bodies as body_table
 from shared.kernel import engine
 from shared.kernel.aspects import ASPECT_TYPES
-from shared.kernel.crossings import SEARCH_STEP_DAYS
 from shared.kernel.deadline import Deadline
 from shared.kernel.search import TIME_TOLERANCE_DAYS, bisect_sign_change, refine_root
 
@@ -63,7 +63,7 @@ class _Body:
 
     def __init__(self, name: str, times: np.ndarray, deadline: Deadline):
         self.name = name
-        self.number = engine.BODY_NUMBERS[name]
+        self.number = body_table.engine_number(name)
         samples = []
         for t in times:
             deadline.check()
@@ -187,16 +187,20 @@ def scan(
     ``targets`` are (name, fixed longitude) for natal points, or (moving body name, None) to
     scan moving bodies against each other, each unordered pair once. Windows
     open and close where the distance to the aspect crosses ``orb`` (degrees), clamped to the
-    range's ends, with every exact contact inside.
+    range's ends, with every exact contact inside (refined to 1 ms).
+
+    A moving body whose ephemeris does not cover the range raises OutOfRange naming ``moving``.
     """
     names = list(dict.fromkeys([*moving, *(n for n, l in targets if l is None)]))
+    for name in names:
+        body_table.check_span(name, start_jd, end_jd, param="moving")
     if any(longitude is None for _, longitude in targets):
         # Moving bodies against each other: one grid for all, fine enough for the fastest pair.
-        common = _grid(start_jd, end_jd, min(SEARCH_STEP_DAYS[name] for name in names))
+        common = _grid(start_jd, end_jd, min(body_table.step_days(name) for name in names))
         grids = dict.fromkeys(names, common)
     else:
         # Against fixed points only a body's own motion matters: each on the grid its speed allows.
-        grids = {name: _grid(start_jd, end_jd, SEARCH_STEP_DAYS[name]) for name in names}
+        grids = {name: _grid(start_jd, end_jd, body_table.step_days(name)) for name in names}
     bodies = {name: _Body(name, grids[name], deadline) for name in names}
     configurations = _configurations(aspects)
     events: list[TransitEvent] = []

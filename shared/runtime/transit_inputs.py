@@ -7,24 +7,19 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.kernel.bodies import resolve_bodies
-from shared.kernel.crossings import check_eligible
+from shared.kernel.bodies import MOVING, resolve_bodies
 from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
 from shared.runtime.wire import optional_moment, place_from, sent_moment_name
 
 NATAL, MUTUAL = "natal", "mutual"
-# Source: interface.md, /v1/transits.
-MOVING_BODIES = (
-    "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
-    "mean_node", "true_node", "chiron", "ceres", "pallas", "juno", "vesta",
-)
 
 
 def moving_bodies(request: Message) -> list[str]:
-    """Return the moving bodies of a scan, groups expanded; a body no scan can move is BodyNotEligible."""
-    return [check_eligible(body, MOVING_BODIES, param="moving") for body in resolve_bodies(list(request.moving), param="moving")]
+    """Return the moving bodies of a scan, groups expanded; a body no scan can move (the body
+    table's MOVING use) is BodyNotEligible."""
+    return resolve_bodies(list(request.moving), param="moving", use=MOVING)
 
 
 def natal_input(request: Message) -> tuple[Moment | None, Observer | None]:

@@ -198,7 +198,7 @@ def _check_bodies(values: list[str], param: str, message: Message) -> None:
 def _check_body(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.bodies import resolve_bodies
 
-    resolve_bodies(list(values), param=param)
+    resolve_bodies(list(values), heliocentric=_bool_field(message, "heliocentric"), param=param)
 
 
 def _check_house_system(values: list[str], param: str, message: Message) -> None:

@@ -195,6 +195,13 @@ def test_asteroid_outside_its_files_is_out_of_range(api):
     assert_error(api.get("/v1/positions", params={"datetime": "1000-01-01T00:00:00Z", "bodies": "ceres"}), 400, "out_of_range")
 
 
+def test_chiron_before_675_is_out_of_range_without_the_engines_text(api):
+    # Swiss Ephemeris restricts Chiron to 675-4650 CE with an error of its own; our files begin
+    # in 1200, and the span guard answers before the engine is asked.
+    error = assert_error(api.get("/v1/positions", params={"datetime": "0600-01-01T00:00:00Z", "bodies": "chiron"}), 400, "out_of_range", "datetime")
+    assert "1200-01-09" in error["message"] and "restricted" not in error["message"] and "swisseph" not in error["message"]
+
+
 def test_planets_outside_the_files_fall_back_with_a_warning(api):
     response = api.get("/v1/positions", params={"datetime": "1000-01-01T00:00:00Z", "bodies": "sun,moon"})
     assert response.status_code == 200, response.text

@@ -86,6 +86,10 @@ REFUSALS = [
     ({**BIRTH, **WEEK, "lat": 51.5}, "missing_parameter", "lon"),
     ({**BIRTH, **WEEK, "moving": "sun,lilith"}, "body_not_eligible", "moving"),
     ({**BIRTH, **WEEK, "moving": "sun,vulcan"}, "body_not_found", "moving"),
+    ({**BIRTH, **WEEK, "moving": "sun,pholus"}, "body_not_eligible", "moving"),
+    ({**BIRTH, **WEEK, "moving": "sun,aldebaran"}, "body_not_eligible", "moving"),
+    ({**BIRTH, **WEEK, "moving": "sun,433"}, "body_not_eligible", "moving"),
+    ({**BIRTH, **WEEK, "moving": "asteroids"}, "body_not_eligible", "moving"),
     ({**BIRTH, **WEEK, "orb": 0}, "invalid_parameter", "orb"),
     ({**BIRTH, **WEEK, "orb": 10.5}, "invalid_parameter", "orb"),
     ({**BIRTH, **WEEK, "aspects": "conjunction,parallel"}, "invalid_parameter", "aspects"),
@@ -100,6 +104,20 @@ def test_each_refusal_is_a_400_and_costs_nothing(stack, params, code, param):
     with stack.client(key) as client:
         assert_error(client.get(PATH, params=params), 400, code, param)
     assert balance(stack, name) == 10
+
+
+@pytest.mark.parametrize("window", [
+    {"start": "1150-01-01T00:00:00Z", "end": "1150-02-01T00:00:00Z"},
+    {"start": "1199-12-01T00:00:00Z", "end": "1200-02-01T00:00:00Z"},
+    {"start": "0600-01-01T00:00:00Z", "end": "0600-02-01T00:00:00Z"},
+])
+def test_a_moving_asteroid_outside_its_ephemeris_is_out_of_range_never_a_500(api, window):
+    # The asteroid files cover 1200-01-09 to 2999-12-31 (Chiron's engine limit of 675 CE lies
+    # before them); the planets fall back to the Moshier ephemeris and are scanned anywhere.
+    for moving in ("sun,ceres", "chiron"):
+        error = assert_error(api.get(PATH, params={**BIRTH, **window, "moving": moving}), 400, "out_of_range", "moving")
+        assert "1200-01-09" in error["message"] and "swisseph" not in error["message"] and "restricted" not in error["message"]
+    assert api.get(PATH, params={**BIRTH, **window, "moving": "sun,saturn"}).status_code == 200
 
 
 def test_fifteen_aspect_types_and_every_moving_body_are_accepted(api):

@@ -1,11 +1,16 @@
-"""Body registry: names, alias, groups, order, duplicates and the heliocentric rules."""
+"""The body table: names, alias, groups, order, duplicates, the heliocentric rules, each
+use's eligible bodies and each body's ephemeris span."""
 
 from __future__ import annotations
 
 import pytest
 
-from shared.kernel.bodies import ALL, ASTEROIDS, PLANETS, canonical_body, is_asteroid, resolve_bodies
-from shared.kernel.errors import BodyNotEligible, BodyNotFound
+from shared.kernel import engine
+from shared.kernel.bodies import (
+    ALL, ASTEROIDS, BODY_TABLE, HELIACAL, INGRESSES, MOVING, PLANETS, RETURNS, TABLE, canonical_body, check_span, eligible,
+    engine_number, is_asteroid, resolve_bodies, resolve_body,
+)
+from shared.kernel.errors import BodyNotEligible, BodyNotFound, OutOfRange
 
 
 def test_planets_group_is_sun_through_pluto_plus_mean_node():
@@ -93,3 +98,64 @@ def test_asteroid_membership():
 
 def test_empty_list_gives_empty_list():
     assert resolve_bodies([]) == []
+
+
+# --- the one body table ------------------------------------------------------------------
+
+
+def test_the_body_tables_engine_numbers_are_swiss_ephemeris_body_numbers():
+    # swisseph's own constants (swephexp.h SE_SUN ... SE_VESTA); the table names mean_apogee
+    # and osc_apogee what swisseph calls MEAN_APOG and OSCU_APOG.
+    constants = engine.body_number_constants()
+    spelled = {"mean_apogee": "mean_apog", "osc_apogee": "oscu_apog"}
+    assert {row.name: row.engine_number for row in BODY_TABLE} == {row.name: constants[spelled.get(row.name, row.name)] for row in BODY_TABLE}
+
+
+def test_each_use_lists_the_bodies_the_spec_names_for_it():
+    planets = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")
+    # interface.md, /v1/returns "Supported bodies".
+    assert eligible(RETURNS) == planets + ("mean_node", "true_node", "chiron", "pholus", "ceres", "pallas", "juno", "vesta")
+    # decisions.md: a heliocentric return takes earth for the sun and no node.
+    assert eligible(RETURNS, heliocentric=True) == planets[1:] + ("chiron", "pholus", "ceres", "pallas", "juno", "vesta", "earth")
+    # interface.md, /v1/transits `moving`.
+    assert eligible(MOVING) == planets + ("mean_node", "true_node", "chiron", "ceres", "pallas", "juno", "vesta")
+    # interface.md, /v1/ingresses and /v1/heliacal.
+    assert eligible(INGRESSES) == planets
+    assert eligible(HELIACAL) == planets[2:]
+
+
+@pytest.mark.parametrize("name", ["chiron", "pholus", "ceres", "pallas", "juno", "vesta"])
+def test_an_asteroid_is_computed_from_the_files_over_its_span_and_out_of_range_outside_it(name):
+    first, last = TABLE[name].span_jd_ut1
+    for jd in (first, last):
+        assert not engine.calc_body(jd, engine_number(name), 0).used_fallback  # the files cover both ends
+    with pytest.raises(engine.EngineError):
+        engine.calc_body(first - 30.0, engine_number(name), 0)  # and a month before the start they do not
+    check_span(name, first, last)
+    with pytest.raises(OutOfRange) as caught:
+        check_span(name, first - 1.0, param="datetime")
+    assert name in caught.value.message and "1200-01-09" in caught.value.message and caught.value.param == "datetime"
+
+
+@pytest.mark.parametrize(("name", "kind"), [("aldebaran", "fixed star"), ("Regulus", "fixed star"), ("433", "numbered asteroid")])
+def test_fixed_stars_and_numbered_asteroids_are_known_bodies_not_eligible(name, kind):
+    for refuse in (lambda: resolve_bodies([name], param="bodies"), lambda: resolve_body(name, RETURNS)):
+        with pytest.raises(BodyNotEligible) as caught:
+            refuse()
+        assert kind in caught.value.message
+    assert "chiron" in caught.value.suggestion and "mean_apogee" not in caught.value.suggestion  # the bodies a return can use
+
+
+@pytest.mark.parametrize(("name", "use", "heliocentric", "hint"), [
+    ("lilith", RETURNS, False, "pholus"), ("pholus", MOVING, False, "vesta"), ("chiron", INGRESSES, False, "pluto"),
+    ("sun", HELIACAL, False, "mercury"), ("sun", RETURNS, True, "earth"), ("mean_node", RETURNS, True, "heliocentric"),
+    ("earth", RETURNS, False, "heliocentric=true"),
+])
+def test_a_known_body_a_use_cannot_take_is_body_not_eligible_suggesting_the_eligible(name, use, heliocentric, hint):
+    with pytest.raises(BodyNotEligible) as caught:
+        resolve_body(name, use, heliocentric=heliocentric)
+    assert hint in caught.value.suggestion and caught.value.param == "body"
+
+
+def test_earth_is_a_return_body_in_heliocentric_mode():
+    assert resolve_body("Earth", RETURNS, heliocentric=True) == "earth"

@@ -7,6 +7,8 @@ import pytest
 from shared.errors import InvalidParameter
 from shared.kernel import engine
 from shared.kernel.ayanamshas import parse_ayanamsha
+from shared.errors import InvalidParameter
+from shared.kernel.bodies import engine_number
 from shared.kernel.errors import OutOfRange
 from shared.kernel.houses import compute_houses, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer, ayanamsha_value, compute_positions
@@ -85,7 +87,7 @@ def test_topocentric_without_an_observer_is_the_callers_error():
 
 
 def test_after_a_sidereal_request_the_engine_is_back_in_its_default_mode():
-    moon = engine.BODY_NUMBERS["moon"]
+    moon = engine_number("moon")
     with engine.configured(sidereal_mode=engine.DEFAULT_SIDEREAL_MODE):
         default = engine.calc_body(MOMENT.jd_ut1, moon, engine.FLG_SIDEREAL).values
     compute_positions(MOMENT, ["moon"], CalcFlags(sidereal=parse_ayanamsha("lahiri")))
@@ -94,7 +96,7 @@ def test_after_a_sidereal_request_the_engine_is_back_in_its_default_mode():
 
 
 def test_after_a_topocentric_request_the_engine_observer_is_back_at_its_reset_place():
-    moon = engine.BODY_NUMBERS["moon"]
+    moon = engine_number("moon")
     with engine.configured(observer_lon_lat_alt=(0.0, 0.0, 0.0)):
         reset_place = engine.calc_body(MOMENT.jd_ut1, moon, engine.FLG_TOPOCTR).values
     compute_positions(MOMENT, ["moon"], CalcFlags(topocentric=True), PLACE)

@@ -19,7 +19,7 @@ from skyfield.vectorlib import VectorFunction
 
 from shared.kernel import engine
 from shared.kernel.ayanamshas import parse_ayanamsha
-from shared.kernel.bodies import resolve_bodies
+from shared.kernel.bodies import engine_number, resolve_bodies
 from shared.kernel.conditions import EPHEMERIS_FALLBACK
 from shared.kernel.errors import BodyNotEligible, OutOfRange
 from shared.kernel.positions import (
@@ -284,7 +284,7 @@ class SwissHeliocentricState(VectorFunction):
 
     def __init__(self, name: str):
         self.target = name
-        self.number = engine.BODY_NUMBERS[name]
+        self.number = engine_number(name)
 
     @property
     def target_name(self):

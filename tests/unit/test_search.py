@@ -10,15 +10,16 @@ from skyfield import almanac
 from skyfield.framelib import ecliptic_frame
 from skyfield.searchlib import find_discrete
 
+from shared.kernel import engine
 from shared.kernel.ayanamshas import parse_ayanamsha
-from shared.kernel.crossings import crossings
+from shared.kernel.crossings import crossings, longitude_offset, sign_entries
 from shared.kernel.deadline import Deadline
 from shared.kernel.eclipses import lunar_eclipses, solar_eclipses
-from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent
+from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange
 from shared.kernel.heliacal import Atmosphere, Eyes, check_event, next_heliacal_event
 from shared.kernel.positions import CalcFlags, Observer, compute_positions
 from shared.kernel.search import find_roots
-from shared.kernel.timescale import Moment
+from shared.kernel.timescale import JD_UT1_MAX, Moment
 from tests.unit import nasa_eclipses
 from tests.unit.skyfield_reference import DE421_TARGETS, de421, timescale
 
@@ -86,6 +87,64 @@ def test_every_sign_ingress_retrograde_ones_included_matches_skyfield(body):
         previous = new_sign
 
 
+@pytest.mark.parametrize("body", ["mercury", "mars"])
+def test_an_ingress_into_a_sign_is_an_entry_matching_skyfields_sign_changes_into_it(body):
+    # Skyfield (DE421) gives every change of sign; an entry into sign S is a change whose new
+    # sign is S, direct when S follows the old sign, retrograde when it precedes it. The exits
+    # (the other changes at S's boundaries) must not appear.
+    times, signs = skyfield_sign_ingresses(body, 2024, 2027)
+    start = times[0].ut1 - 1.0
+    for sign in sorted(set(int(s) for s in signs)):
+        expected = []
+        for i, (reference, new_sign) in enumerate(zip(times, signs)):
+            if new_sign == sign:
+                old_sign = signs[i - 1] if i else (sign - 1) % 12
+                expected.append((reference.ut1, (new_sign - old_sign) % 12 == 1))
+        found = sign_entries(body, 30.0 * sign, start, len(expected), NEVER)
+        assert [c.direct for c in found] == [direct for _, direct in expected], (body, sign)
+        for crossing, (reference_jd, _) in zip(found, expected):
+            assert abs(crossing.jd - reference_jd) * SECONDS_PER_DAY < CROSSING_TOLERANCE_S
+            assert crossing.target_deg == 30.0 * (sign if crossing.direct else (sign + 1) % 12)
+
+
+# The rule: the body's longitude lies on either side of the target 1 ms before and after.
+ONE_MS_DAYS = 1.0 / 86_400_000.0
+
+
+@pytest.mark.parametrize(("body", "target", "flags"), [
+    ("sun", 0.0, CalcFlags()), ("moon", 123.5, CalcFlags()), ("mercury", 27.0, CalcFlags()),
+    ("moon", 200.0, CalcFlags(sidereal=parse_ayanamsha("lahiri"))), ("mars", 10.0, CalcFlags(heliocentric=True)),
+])
+def test_every_crossing_is_refined_to_1_ms(body, target, flags):
+    found = crossings(body, target, Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1, 3, NEVER, flags=flags)
+    offset = longitude_offset(body, target, flags)
+    with engine.configured(sidereal_mode=flags.sidereal.id if flags.sidereal else None):
+        for crossing in found:
+            before, after = offset(crossing.jd - ONE_MS_DAYS)[0], offset(crossing.jd + ONE_MS_DAYS)[0]
+            assert (before < 0.0 < after) if crossing.direct else (after < 0.0 < before)
+
+
+def test_crossings_past_the_supported_dates_are_out_of_range_saying_how_many_lay_inside():
+    # The Sun reaches 0° Aries once a year: from 2998-01-01 the equinoxes of 2998 and 2999 lie
+    # inside the supported dates (they end on 3000-01-01), the third would not.
+    start = Moment.from_iso("2998-01-01T00:00:00Z").jd_ut1
+    assert all(c.jd < JD_UT1_MAX for c in crossings("sun", 0.0, start, 2, NEVER))
+    with pytest.raises(OutOfRange) as caught:
+        crossings("sun", 0.0, start, 3, NEVER)
+    assert "Only 2 of the 3" in caught.value.message and caught.value.param == "count"
+
+
+def test_an_asteroid_search_stops_at_the_end_of_its_files_with_out_of_range():
+    # Ceres takes 4.6 years around the Sun: from 2990 not three returns to one longitude fit
+    # before its files end (2999-12-31), and the engine is never asked past them.
+    with pytest.raises(OutOfRange) as caught:
+        crossings("ceres", 0.0, Moment.from_iso("2990-01-01T00:00:00Z").jd_ut1, 5, NEVER)
+    assert "ceres" in caught.value.message and "2999-12-31" in caught.value.message
+    with pytest.raises(OutOfRange) as caught:
+        crossings("ceres", 0.0, Moment.from_iso("1100-01-01T00:00:00Z").jd_ut1, 1, NEVER, from_param="search_start")
+    assert caught.value.param == "search_start"
+
+
 def test_a_retrograde_loop_crosses_a_longitude_three_times_in_order():
     # Mercury stationed retrograde at 27°13' Aries on 1 April 2024 and direct at 15°58' Aries
     # on 25 April (published almanacs): 27° Aries is crossed before the first station, again
@@ -105,7 +164,7 @@ def test_a_backward_search_returns_the_latest_first():
 
 def test_a_sidereal_return_reaches_the_sidereal_longitude():
     lahiri = parse_ayanamsha("lahiri")
-    (found,) = crossings("sun", 60.0, Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, 1, NEVER, ayanamsha=lahiri)
+    (found,) = crossings("sun", 60.0, Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, 1, NEVER, flags=CalcFlags(sidereal=lahiri))
     record = compute_positions(Moment.from_jd_ut1(found.jd), ["sun"], CalcFlags(sidereal=lahiri)).records[0]
     assert abs(record.longitude - 60.0) < 1e-5
 

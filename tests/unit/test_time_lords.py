@@ -56,7 +56,7 @@ def test_each_month_advances_one_sign_further_in_equal_twelfths_of_the_mean_year
 
 def test_solar_years_turn_at_the_suns_return_within_a_day_of_the_mean_ones():
     sun = 84.3  # the Sun's longitude at this birth, near enough: only the returns' spacing matters here
-    solar = solar_boundaries(BIRTH, sun, None)
+    solar = solar_boundaries(BIRTH, sun, None, NEVER)
     mean = mean_boundaries(BIRTH, YEAR)
     for age in (1, 10, 40):
         assert abs(solar(age, 1) - mean(age, 1)) < 1.5  # the mean year drifts against the true return

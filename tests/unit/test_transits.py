@@ -11,6 +11,7 @@ import pytest
 
 from shared.kernel import engine
 from shared.kernel.aspects import ASPECT_TYPES
+from shared.kernel.bodies import engine_number
 from shared.kernel.deadline import Deadline
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.timescale import Moment
@@ -29,7 +30,7 @@ def brute_force(moving: str, target_longitude: float, aspect: str, orb: float, s
     """Return [(enter, leave, [exacts])] by sampling, each crossing interpolated between samples."""
     times = np.arange(start, end, step_days)
     times = np.append(times, end)
-    number = engine.BODY_NUMBERS[moving]
+    number = engine_number(moving)
     longitudes = np.array([engine.calc_body(float(t), number, 0).values[0] for t in times])
     angle = ASPECT_TYPES[aspect].angle_deg
     windows = []
@@ -124,3 +125,26 @@ def test_a_moving_body_meets_the_natal_point_of_its_own_name():
     start = Moment.from_iso("2024-06-01T00:00:00Z").jd_ut1
     (event,) = [e for e in scan(start, start + 30.0, ["sun"], [("sun", natal_sun)], ["conjunction"], 1.0, NEVER)]
     assert len(event.exacts) == 1 and abs(event.exacts[0] - Moment.from_iso("2024-06-15T00:00:00Z").jd_ut1) < 1.0
+
+
+# The rule: 1 ms before and after an exact contact the distance to the aspect has opposite signs.
+ONE_MS_DAYS = 1.0 / 86_400_000.0
+
+
+@pytest.mark.parametrize(("moving", "days"), [("sun", 120.0), ("moon", 30.0), ("mercury", 120.0)])
+def test_every_transit_exact_is_refined_to_1_ms(moving, days):
+    start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
+    target = 17.25
+    events = scan(start, start + days, [moving], [("point", target)], MAJOR_FIVE, 3.0, NEVER)
+    number = engine_number(moving)
+    exacts = [(event.aspect, t) for event in events for t in event.exacts]
+    assert exacts
+    for aspect, t in exacts:
+        angle = ASPECT_TYPES[aspect].angle_deg
+
+        def distance(jd: float) -> float:
+            offset = engine.calc_body(jd, number, 0).values[0] - target
+            # The nearer side of the circle (an aspect other than 0 or 180 has two).
+            return min(((offset - signed + 180.0) % 360.0 - 180.0 for signed in (angle, -angle)), key=abs)
+
+        assert distance(t - ONE_MS_DAYS) * distance(t + ONE_MS_DAYS) < 0.0, (moving, aspect)
