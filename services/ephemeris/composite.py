@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.errors import InvalidParameter
-from shared.runtime.chart_extras import add_extras, chart_extras_from
+from shared.runtime.chart_extras import add_extras, chart_extras_from, composite_operands
 from shared.runtime.chart_options import chart_settings_from
 from shared.runtime.chart_record import chart_record
 from shared.kernel.chart import MUNDANE, cast_chart
@@ -22,12 +22,15 @@ def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.
             param="house_position_mode",
         )
     settings = chart_settings_from(request)
-    chart_a = cast_chart(*birth_from(request, "birth_a"), settings)
-    chart_b = cast_chart(*birth_from(request, "birth_b"), settings)
+    extras = chart_extras_from(request, dignities=request.dignities, resolution="lower")
+    moment_a, place_a = birth_from(request, "birth_a")
+    moment_b, place_b = birth_from(request, "birth_b")
+    chart_a = cast_chart(moment_a, place_a, settings)
+    chart_b = cast_chart(moment_b, place_b, settings)
     chart = composite_chart(chart_a, chart_b, settings, request.resolution)
     record = chart_record(chart)
     for position in record.positions:
         position.midpoint_longitude = position.longitude
-    extras = chart_extras_from(request, dignities=request.dignities, resolution="lower")
-    warnings = add_extras(record, chart, extras, None)
+    operands = composite_operands(chart_a, moment_a, chart_b, moment_b, request.resolution)
+    warnings = add_extras(record, chart, extras, operands)
     return pb.ComputeCompositeChartResponse(data=record, warnings=[c.message for c in chart.warnings] + warnings)

@@ -36,9 +36,10 @@ def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.
             suggestion="Drop heliocentric, or ask /v1/natal-chart for a heliocentric chart.",
             param="heliocentric",
         )
-    require_node(bodies_from(request, flags), request.node)
+    require_node(bodies_from(request, flags))
+    moment, place = birth_from(request)
     record, warnings, _ = chart_reply(
-        request, *birth_from(request), turn=lambda chart, settings: rotate_to_node(chart, settings, request.node)
+        request, moment, place, turn=lambda chart, settings: rotate_to_node(chart, settings, request.node, moment)
     )
     return pb.ComputeDraconicChartResponse(data=record, warnings=warnings)
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from google.protobuf import struct_pb2
+
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_extras import dignity_record
 from shared.kernel.deadline import Deadline
-from shared.kernel.dignities import assess, dispositors, parse_rulership
+from shared.kernel.dignities import DispositorChain, assess, dispositors, parse_rulership
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.runtime.wire import bodies_from, flags_from, moment_from
 
@@ -22,14 +24,7 @@ def compute(request: pb.ComputeDignitiesRequest, deadline: Deadline) -> pb.Compu
         found = dispositors([(r.body, r.longitude) for r in result.records], rulers)
         data.dispositors.CopyFrom(
             pb.Dispositors(
-                chains=[
-                    pb.DispositorChain(
-                        body=chain.links[0].body,
-                        links=[pb.DispositorLink(body=l.body, sign=l.sign, dispositor=l.dispositor) for l in chain.links],
-                        end=chain.end,
-                    )
-                    for chain in found.chains
-                ],
+                chains=[_chain_record(chain) for chain in found.chains],
                 mutual_receptions=[
                     pb.MutualReception(body_a=m.body_a, sign_a=m.sign_a, body_b=m.body_b, sign_b=m.sign_b) for m in found.mutual_receptions
                 ],
@@ -37,3 +32,11 @@ def compute(request: pb.ComputeDignitiesRequest, deadline: Deadline) -> pb.Compu
             )
         )
     return pb.ComputeDignitiesResponse(data=data, warnings=[c.message for c in result.conditions])
+
+
+def _chain_record(chain: DispositorChain) -> struct_pb2.ListValue:
+    """Return a chain as the spec's array of links ``{body, sign, dispositor}``."""
+    record = struct_pb2.ListValue()
+    for link in chain.links:
+        record.add_struct().update({"body": link.body, "sign": link.sign, "dispositor": link.dispositor})
+    return record

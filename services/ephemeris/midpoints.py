@@ -5,7 +5,7 @@ from __future__ import annotations
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.errors import MissingParameter
-from shared.kernel.chart import zodiacal_house
+from shared.kernel.chart import house_placement
 from shared.kernel.deadline import Deadline
 from shared.kernel.houses import compute_houses
 from shared.kernel.lots import bodies_needed, compute_lots, is_day_chart, parse_lots
@@ -16,8 +16,9 @@ from shared.runtime.wire import bodies_from, flags_from, house_system_from, mome
 
 
 def compute(request: pb.ComputeMidpointsRequest, deadline: Deadline) -> pb.ComputeMidpointsResponse:
-    """Return the derived points (with houses when ``lat`` and ``lon`` are given) and, with
-    ``trees``, one midpoint tree per body on the ``modulus`` dial."""
+    """Return the derived points (with houses when ``lat`` and ``lon`` are given: Gauquelin
+    sectors with system=gauquelin, each point on the ecliptic) and, with ``trees``, one midpoint
+    tree per body on the ``modulus`` dial. A lot's bodies are computed whatever ``bodies`` holds."""
     moment = moment_from(request)
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     resolution = parse_resolution(request.resolution)
@@ -28,7 +29,9 @@ def compute(request: pb.ComputeMidpointsRequest, deadline: Deadline) -> pb.Compu
         raise MissingParameter("Lots need the Ascendant, so lat and lon.", suggestion="Add lat and lon, or drop lots.", param="lat")
     bodies = bodies_from(request, flags)
     result = compute_positions(moment, list(bodies), flags)
-    houses = compute_houses(moment, location.latitude_deg, location.longitude_deg, house_system_from(request), sidereal=flags.sidereal) if location else None
+    system = house_system_from(request)
+    houses = compute_houses(moment, location.latitude_deg, location.longitude_deg, system, sidereal=flags.sidereal) if location else None
+    placement = house_placement(moment, location.latitude_deg, houses, system, sidereal=flags.sidereal) if houses is not None else None
     points = [
         (p.kind, p.name, p.constituents, p.longitude, p.declination)
         for p in derived_points(
@@ -46,8 +49,8 @@ def compute(request: pb.ComputeMidpointsRequest, deadline: Deadline) -> pb.Compu
     for kind, name, constituents, longitude, declination in points:
         sign, degree = sign_of(longitude)
         item = common_pb2.DerivedPointRecord(kind=kind, name=name, constituents=list(constituents), longitude=longitude, sign=sign, sign_degree=degree)
-        if houses is not None:
-            item.house = zodiacal_house(longitude, houses.cusps_deg)
+        if placement is not None:
+            item.house = placement.house(longitude)
         if declination is not None:
             item.declination = declination
         data.derived_points.append(item)

@@ -6,7 +6,7 @@ from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_record import aspect_record
 from shared.kernel.aspects import Point, find_aspects, parse_aspect_types
-from shared.kernel.chart import zodiacal_house
+from shared.kernel.chart import house_placement
 from shared.kernel.deadline import Deadline
 from shared.kernel.houses import compute_houses
 from shared.kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types
@@ -16,7 +16,8 @@ from shared.runtime.wire import bodies_from, flags_from, house_system_from, mome
 
 def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatternsResponse:
     """Return the aspects (with ``max_orb``) and the patterns they form; houses (for
-    ``stellium_scope=house``) only when ``lat`` and ``lon`` are given."""
+    ``stellium_scope=house``) only when ``lat`` and ``lon`` are given, each body in the house
+    (or Gauquelin sector) it stands in, placed as a chart places it."""
     moment = moment_from(request)
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     result = compute_positions(moment, bodies_from(request, flags), flags)
@@ -27,8 +28,10 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
     houses, conditions = None, list(result.conditions)
     location = place_from(request, "location")
     if location is not None:
-        cast = compute_houses(moment, location.latitude_deg, location.longitude_deg, house_system_from(request), sidereal=flags.sidereal)
-        houses = {r.body: zodiacal_house(r.longitude, cast.cusps_deg) for r in result.records}
+        system = house_system_from(request)
+        cast = compute_houses(moment, location.latitude_deg, location.longitude_deg, system, sidereal=flags.sidereal)
+        placement = house_placement(moment, location.latitude_deg, cast, system, sidereal=flags.sidereal)
+        houses = {r.body: placement.house(r.longitude, r.latitude) for r in result.records}
         conditions += cast.warnings
     found = find_patterns(
         [r.body for r in result.records],

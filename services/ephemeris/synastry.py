@@ -24,4 +24,4 @@ def compute(request: pb.ComputeSynastryRequest, deadline: Deadline) -> pb.Comput
         inter_aspects=[aspect_record(a) for a in links.aspects],
         inter_parallels=[parallel_record(p) for p in links.parallels],
     )
-    return pb.ComputeSynastryResponse(data=data, warnings=[*warnings_a, *warnings_b])
+    return pb.ComputeSynastryResponse(data=data, warnings=list(dict.fromkeys([*warnings_a, *warnings_b])))

@@ -25,7 +25,8 @@ MUNDANE = "mundane"
 HOUSE_POSITION_MODES = (ZODIACAL, MUNDANE)
 
 #: Gauquelin's 36 sectors are numbered with the diurnal motion, against the zodiac, so a
-#: body's sector is read from its mundane position in every mode.
+#: point's sector is read from its mundane position in every mode (decisions.md: every point,
+#: body or not, by the sector it stands in, with the same method).
 GAUQUELIN_LETTER = "G"
 
 
@@ -105,11 +106,77 @@ class ChartMetadata:
     source: dict
 
 
+@dataclass(frozen=True)
+class HousePlacement:
+    """How a chart places a point in its houses, bodies and derived points alike.
+
+    With ``by_position`` (mundane mode, and Gauquelin sectors in every mode) a point's house is
+    the floor of its Swiss Ephemeris house position, found from the place (``armc_deg``,
+    geographic ``latitude_deg``, true ``obliquity_deg``) and the ``letter`` of the system that
+    produced the cusps. Without a place (a composite), Gauquelin cusps (``letter`` G) place a
+    point by the sector span of ``cusps_deg`` holding its longitude, as :func:`gauquelin_sector`
+    reads them, which is where the house position of a point on the ecliptic falls; any other
+    cusps by their zodiacal span. ``tropical_offset_deg`` is what a longitude of the chart needs added to be the
+    tropical longitude of date Swiss Ephemeris places (the ayanamsha of a sidereal chart, plus
+    the turn of a draconic one); all in degrees.
+    """
+
+    cusps_deg: tuple[float, ...]
+    by_position: bool = False
+    letter: str = ""
+    armc_deg: float = 0.0
+    latitude_deg: float = 0.0
+    obliquity_deg: float = 0.0
+    tropical_offset_deg: float = 0.0
+
+    def position(self, longitude_deg: float, latitude_deg: float = 0.0) -> float | None:
+        """Return the house position in [1, 13) ([1, 37) for Gauquelin sectors) of the point at
+        ``longitude_deg`` (on the chart's zodiac) and ecliptic ``latitude_deg``, or None when
+        the chart places points by zodiacal spans."""
+        if not self.by_position:
+            return None
+        tropical = normalize_deg(longitude_deg + self.tropical_offset_deg)
+        return engine.house_position(self.armc_deg, self.latitude_deg, self.obliquity_deg, self.letter, tropical, latitude_deg)
+
+    def house(self, longitude_deg: float, latitude_deg: float = 0.0) -> int:
+        """Return the house (1-12; sector 1-36 for Gauquelin) of the point at ``longitude_deg``
+        (on the chart's zodiac) and ecliptic ``latitude_deg`` (0 for a derived point)."""
+        position = self.position(longitude_deg, latitude_deg)
+        if position is not None:
+            return int(position)
+        if self.letter == GAUQUELIN_LETTER:
+            return gauquelin_sector(longitude_deg, list(self.cusps_deg))
+        return zodiacal_house(longitude_deg, list(self.cusps_deg))
+
+
+def house_placement(
+    moment: Moment, latitude_deg: float, houses: HouseSet, system: HouseSystem, *, sidereal: Ayanamsha | None = None, mundane: bool = False
+) -> HousePlacement:
+    """Return how points are placed in ``houses`` (cast for ``system`` at ``moment`` and geographic
+    ``latitude_deg``, sidereal by ``sidereal`` or tropical): by house position in ``mundane`` mode
+    and for Gauquelin sectors (by the Porphyrius cusps' positions after a polar fallback), by
+    zodiacal spans otherwise."""
+    letter = system.letter if houses.system == system.name else "O"  # the polar fallback's cusps: Porphyrius
+    by_position = mundane or system.letter == GAUQUELIN_LETTER
+    return HousePlacement(
+        cusps_deg=tuple(houses.cusps_deg),
+        by_position=by_position,
+        letter=letter,
+        armc_deg=houses.armc_deg,
+        latitude_deg=latitude_deg,
+        obliquity_deg=engine.obliquity_deg(moment.jd_ut1)[0] if by_position else 0.0,
+        tropical_offset_deg=ayanamsha_value(moment, sidereal) if by_position and sidereal is not None else 0.0,
+    )
+
+
 @dataclass
 class Chart:
     """A cast chart: ``chart_type`` (natal, davison, progressed, draconic, return), positions
     in chart order, houses, aspects (pairs in chart order), parallels (empty when not asked
-    for), metadata, the engine conditions met (``warnings``) and the settings it was cast with."""
+    for), metadata, the engine conditions met (``warnings``), the settings it was cast with,
+    how it places a point in its houses (``placement``; derived points use it too) and
+    ``turn_deg``, the degrees every longitude was turned back by (a draconic chart's node;
+    0 otherwise)."""
 
     chart_type: str
     positions: list[ChartPosition]
@@ -119,6 +186,8 @@ class Chart:
     metadata: ChartMetadata
     warnings: list[Condition] = field(default_factory=list)
     settings: ChartSettings | None = None
+    placement: HousePlacement | None = None
+    turn_deg: float = 0.0
 
 
 def zodiacal_house(longitude_deg: float, cusps_deg: list[float]) -> int:
@@ -131,6 +200,20 @@ def zodiacal_house(longitude_deg: float, cusps_deg: list[float]) -> int:
         if (longitude_deg - start) % 360.0 < width:
             return index + 1
     return count  # only reached when rounding puts the point on a vanishing span's edge
+
+
+def gauquelin_sector(longitude_deg: float, cusps_deg: list[float]) -> int:
+    """Return the Gauquelin sector (1-36) whose span holds ``longitude_deg``: the sectors run
+    with the diurnal motion, against the zodiac, so sector k spans from the next sector's cusp
+    forward along the zodiac to its own cusp k; a point exactly on cusp k is in sector k, as
+    its house position k.0 says."""
+    count = len(cusps_deg)
+    for index in range(count):
+        start = cusps_deg[(index + 1) % count]
+        width = (cusps_deg[index] - start) % 360.0
+        if 0.0 < (longitude_deg - start) % 360.0 <= width:
+            return index + 1
+    return 1  # only reached when rounding puts the point on a vanishing span's edge
 
 
 def cast_chart(
@@ -147,13 +230,13 @@ def cast_chart(
     always computed (they decide retrograde and applying); in sidereal mode longitudes, cusps
     and angles are reduced by the ayanamsha, and with ``no_nutation`` the cusps too are of
     the mean equinox. Each body's house is zodiacal (the cusp span holding its longitude) or,
-    in mundane mode, the floor of its Swiss Ephemeris house position, which also uses its
-    ecliptic latitude. Raises the kernel's errors for a body the ephemeris cannot place.
+    in mundane mode and for Gauquelin sectors, the floor of its Swiss Ephemeris house position,
+    which also uses its ecliptic latitude; ``placement`` places any other point the same way.
+    Raises the kernel's errors for a body the ephemeris cannot place.
     """
     flags = settings.flags
-    letter = settings.system.letter
-    mundane = settings.house_position_mode == MUNDANE or letter == GAUQUELIN_LETTER
-    if mundane and (flags.j2000 or flags.heliocentric):
+    mundane = settings.house_position_mode == MUNDANE
+    if (mundane or settings.system.letter == GAUQUELIN_LETTER) and (flags.j2000 or flags.heliocentric):
         raise ValueError("mundane house positions need geocentric longitudes of date")
     observer = place if flags.topocentric else None
     ecliptic = replace(flags, speed=True, equatorial=False)
@@ -161,18 +244,14 @@ def cast_chart(
     houses = compute_houses(
         moment, place.latitude_deg, place.longitude_deg, settings.system, sidereal=flags.sidereal, no_nutation=flags.no_nutation
     )
-    if houses.system != settings.system.name:
-        letter = "O"  # the polar fallback's cusps: Porphyrius
+    placement = house_placement(moment, place.latitude_deg, houses, settings.system, sidereal=flags.sidereal, mundane=mundane)
     records: list[EclipticPosition] = result.records  # type: ignore[assignment]
     right_ascensions = (
         [r.right_ascension for r in compute_positions(moment, list(settings.bodies), replace(ecliptic, equatorial=True), observer).records]  # type: ignore[union-attr]
         if flags.equatorial
         else [None] * len(records)
     )
-    positions = [
-        _placed(record, houses, place, mundane, settings.house_position_mode == MUNDANE, letter, moment, flags.sidereal, ra)
-        for record, ra in zip(records, right_ascensions)
-    ]
+    positions = [_placed(record, placement, mundane, ra) for record, ra in zip(records, right_ascensions)]
     points = [Point(p.body, p.longitude, p.speed, p.declination) for p in positions]
     aspects = find_aspects(points, settings.aspect_types, orb_deg=settings.orb_deg, with_applying=settings.applying)
     parallels = find_parallels(points, orb_deg=settings.parallel_orb_deg) if settings.parallels else []
@@ -187,36 +266,13 @@ def cast_chart(
         bodies=list(settings.bodies),
         source=source if source is not None else {"type": "natal"},
     )
-    return Chart(chart_type, positions, houses, aspects, parallels, metadata, [*result.conditions, *houses.warnings], settings)
+    return Chart(chart_type, positions, houses, aspects, parallels, metadata, [*result.conditions, *houses.warnings], settings, placement)
 
 
-def _placed(
-    record: EclipticPosition,
-    houses: HouseSet,
-    place: Observer,
-    mundane: bool,
-    report_position: bool,
-    letter: str,
-    moment: Moment,
-    sidereal: Ayanamsha | None,
-    right_ascension: float | None,
-) -> ChartPosition:
-    """Return one body's chart position, placed in its house."""
-    house_position = None
-    if mundane:
-        # Swiss Ephemeris places a point by its tropical ecliptic coordinates of date.
-        tropical = record.longitude + (ayanamsha_value(moment, sidereal) if sidereal is not None else 0.0)
-        house_position = engine.house_position(
-            houses.armc_deg,
-            place.latitude_deg,
-            engine.obliquity_deg(moment.jd_ut1)[0],
-            letter,
-            normalize_deg(tropical),
-            record.latitude,
-        )
-        house = int(house_position)
-    else:
-        house = zodiacal_house(record.longitude, houses.cusps_deg)
+def _placed(record: EclipticPosition, placement: HousePlacement, report_position: bool, right_ascension: float | None) -> ChartPosition:
+    """Return one body's chart position, placed in its house by its longitude and latitude."""
+    house_position = placement.position(record.longitude, record.latitude)
+    house = int(house_position) if house_position is not None else placement.house(record.longitude, record.latitude)
     return ChartPosition(
         body=record.body,
         longitude=record.longitude,

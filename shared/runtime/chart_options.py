@@ -10,14 +10,16 @@ from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
 from shared.kernel.aspects import parse_aspect_types
-from shared.kernel.chart import MUNDANE, ZODIACAL, ChartSettings
+from shared.errors import InvalidParameter
+from shared.kernel.chart import GAUQUELIN_LETTER, MUNDANE, ZODIACAL, ChartSettings
 from shared.runtime.wire import bodies_from, flags_from, house_system_from
 
 
 def chart_settings_from(request: Message) -> ChartSettings:
     """Return the ChartSettings of a chart request (its ``options``, ``bodies`` and
     ``house_position_mode``). Mundane house positions with ``j2000`` or ``heliocentric``
-    longitudes are refused (400 naming ``house_position_mode``)."""
+    longitudes are refused (400 naming ``house_position_mode``), and so are Gauquelin sectors,
+    which place every point by its mundane position (400 naming ``system``)."""
     options = request.options
     flags = flags_from(options)
     mode = request.house_position_mode if "house_position_mode" in request.DESCRIPTOR.fields_by_name else ZODIACAL
@@ -27,10 +29,17 @@ def chart_settings_from(request: Message) -> ChartSettings:
             suggestion="Drop j2000 and heliocentric, or use house_position_mode=zodiacal.",
             param="house_position_mode",
         )
+    system = house_system_from(options)
+    if system.letter == GAUQUELIN_LETTER and (flags.j2000 or flags.heliocentric):
+        raise InvalidParameter(
+            "Gauquelin sectors place bodies by their geocentric positions of date; j2000 and heliocentric longitudes have none.",
+            suggestion="Drop j2000 and heliocentric, or choose another house system.",
+            param="system",
+        )
     selection = options.aspect_selection
     return ChartSettings(
         bodies=bodies_from(request, flags),
-        system=house_system_from(options),
+        system=system,
         flags=flags,
         aspect_types=tuple(parse_aspect_types(list(selection.aspects))),
         orb_deg=selection.orb if selection.HasField("orb") else None,

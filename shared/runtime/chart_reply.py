@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from celestial.v1 import common_pb2
-from shared.runtime.chart_extras import add_extras, chart_extras_from
+from shared.runtime.chart_extras import add_extras, chart_extras_from, chart_operands
 from shared.runtime.chart_options import chart_settings_from
 from shared.runtime.chart_record import chart_record
 from shared.kernel.chart import Chart, ChartSettings, cast_chart
@@ -23,15 +23,15 @@ def chart_reply(
     turn: Callable[[Chart, ChartSettings], Chart] | None = None,
 ) -> tuple[common_pb2.Chart, list[str], Chart]:
     """Return the Chart message of ``request``'s chart at ``moment`` and ``place`` (optionally
-    ``turn``-ed, as the draconic chart is), the prose warnings (the chart's conditions, then
-    its extras' own) and the kernel chart itself."""
+    ``turn``-ed, as the draconic chart is, whose patterns stay the unturned chart's), the prose
+    warnings (the chart's conditions, then its extras' own) and the kernel chart itself."""
     settings = chart_settings_from(request)
     extras = chart_extras_from(request, dignities=request.dignities, resolution=_midpoint_resolution(request))
-    chart = cast_chart(moment, place, settings, chart_type=chart_type, source=source)
+    cast = chart = cast_chart(moment, place, settings, chart_type=chart_type, source=source)
     if turn is not None:
-        chart = turn(chart, settings)
+        chart = turn(cast, settings)
     record = chart_record(chart)
-    warnings = add_extras(record, chart, extras, moment)
+    warnings = add_extras(record, chart, extras, chart_operands(chart, moment), patterns_of=cast)
     return record, [c.message for c in chart.warnings] + warnings, chart
 
 

@@ -45,7 +45,7 @@ REFUSALS = [
     ("/v1/draconic", {**BIRTH, "house_position_mode": "mundane"}, "invalid_parameter", "house_position_mode"),
     ("/v1/draconic", {**BIRTH, "dignities": "true"}, "invalid_parameter", "dignities"),
     ("/v1/draconic", {**BIRTH, "heliocentric": "true"}, "invalid_parameter", "heliocentric"),
-    ("/v1/draconic", {**BIRTH, "bodies": "sun,moon,true_node", "node": "mean_node"}, "no_north_node", "bodies"),
+    ("/v1/draconic", {**BIRTH, "bodies": "sun,moon", "node": "mean_node"}, "no_north_node", "bodies"),
     ("/v1/progressed", {**BIRTH, "target_datetime": "1980-01-01T00:00:00Z"}, "invalid_progression", "target_datetime"),
 ]
 

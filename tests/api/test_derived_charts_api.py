@@ -92,6 +92,9 @@ def test_a_composite_refuses_mundane_house_positions(api):
     assert_error(api.get("/v1/composite", params={**PAIR, "house_position_mode": "mundane"}), 400, "invalid_parameter", "house_position_mode")
 
 
-def test_composite_lots_need_their_bodies_among_the_bodies(api):
-    assert_error(api.get("/v1/composite", params={**PAIR, "bodies": "sun,moon", "derived_points": "true", "lots": "courage"}), 400, "invalid_parameter", "lots")
-    assert data(api, "/v1/composite", **PAIR, derived_points="true", lots="default")
+def test_composite_lots_compute_their_own_operands(api):
+    # Courage is Asc + Fortune - Mars by day: Mars is computed though bodies leave it out.
+    few = data(api, "/v1/composite", **PAIR, bodies="sun,moon", derived_points="true", lots="courage")
+    every = data(api, "/v1/composite", **PAIR, derived_points="true", lots="courage")
+    lots = lambda chart: [(p["name"], p["longitude"]) for p in chart["derived_points"] if p["kind"] == "lot"]  # noqa: E731
+    assert lots(few) == lots(every) and len(lots(few)) == 2

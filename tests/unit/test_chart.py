@@ -13,7 +13,7 @@ import pytest
 import swisseph as swe
 
 from shared.kernel.ayanamshas import parse_ayanamsha
-from shared.kernel.chart import MUNDANE, ChartSettings, cast_chart, zodiacal_house
+from shared.kernel.chart import MUNDANE, ChartSettings, cast_chart, gauquelin_sector, zodiacal_house
 from shared.kernel.houses import compute_houses, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer, ayanamsha_value, compute_positions
 from shared.kernel.timescale import Moment
@@ -134,3 +134,44 @@ def test_no_nutation_applies_to_positions_and_cusps():
 def test_mundane_positions_with_j2000_or_heliocentric_longitudes_are_the_callers_error(flags):
     with pytest.raises(ValueError):
         cast_chart(MOMENT, LONDON, settings(flags=flags, house_position_mode=MUNDANE))
+
+
+GAUQUELIN = parse_house_system("gauquelin")
+
+
+def gauquelin_sector_by_swiss_ephemeris(chart, tropical_longitude: float, latitude: float) -> int:
+    obliquity = swe.calc_ut(MOMENT.jd_ut1, swe.ECL_NUT)[0][0]
+    return math.floor(swe.house_pos(chart.houses.armc_deg, LONDON.latitude_deg, obliquity, (tropical_longitude, latitude), b"G"))
+
+
+def test_gauquelin_places_bodies_by_the_sector_they_stand_in():
+    chart = cast_chart(MOMENT, LONDON, ChartSettings(bodies=PLANETS, system=GAUQUELIN))
+    houses = [p.house for p in chart.positions]
+    assert houses == [gauquelin_sector_by_swiss_ephemeris(chart, p.longitude, p.latitude) for p in chart.positions]
+    assert all(p.house_position is None for p in chart.positions)  # reported in mundane mode only
+    assert len(set(houses)) > 3
+
+
+@pytest.mark.parametrize("sidereal", [None, "lahiri"], ids=["tropical", "sidereal"])
+def test_gauquelin_places_derived_points_by_sector_on_the_ecliptic(sidereal):
+    # A derived point (midpoint, antiscion, lot) is a point on the ecliptic, latitude 0, placed
+    # by the bodies' method: the floor of swe_house_pos for its tropical longitude of date.
+    ayanamsha = parse_ayanamsha(sidereal) if sidereal else None
+    chart = cast_chart(MOMENT, LONDON, ChartSettings(bodies=PLANETS, system=GAUQUELIN, flags=CalcFlags(sidereal=ayanamsha)))
+    shift = ayanamsha_value(MOMENT, ayanamsha) if ayanamsha else 0.0
+    longitudes = [i + 0.5 for i in range(0, 360, 5)]
+    found = [chart.placement.house(longitude) for longitude in longitudes]
+    assert found == [gauquelin_sector_by_swiss_ephemeris(chart, (longitude + shift) % 360, 0.0) for longitude in longitudes]
+    assert found == [gauquelin_sector(longitude, chart.houses.cusps_deg) for longitude in longitudes]
+    assert sorted(set(found)) == list(range(1, 37))
+
+
+def test_a_gauquelin_sector_spans_from_the_next_cusp_forward_to_its_own():
+    # Made-up sectors 10 degrees wide running against the zodiac: cusp 1 at 5, cusp 2 at 355, ...
+    cusps = [(5.0 - 10.0 * k) % 360 for k in range(36)]
+    assert [gauquelin_sector(longitude, cusps) for longitude in (0.0, 5.0, 5.1, 355.0, 354.9, 15.0, 15.1)] == [1, 1, 36, 2, 2, 36, 35]
+
+
+def test_zodiacal_systems_place_derived_points_by_the_cusp_spans():
+    chart = cast_chart(MOMENT, LONDON, settings())
+    assert [chart.placement.house(i + 0.5) for i in range(360)] == [zodiacal_house(i + 0.5, chart.houses.cusps_deg) for i in range(360)]

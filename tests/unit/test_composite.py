@@ -54,5 +54,23 @@ def test_composite_houses_are_the_midpoints_of_the_cusps_and_bodies_sit_in_them(
     assert chart.metadata.jd_ut1 == pytest.approx((MOMENT_A.jd_ut1 + MOMENT_B.jd_ut1) / 2)
 
 
+def test_gauquelin_places_composite_positions_by_the_sector_of_the_composite_cusps():
+    # By hand: sector k spans from composite cusp k+1 forward along the zodiac to cusp k.
+    gauquelin = ChartSettings(bodies=("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn"), system=parse_house_system("gauquelin"))
+    a = cast_chart(MOMENT_A, Observer(48.85, 2.35), gauquelin)
+    b = cast_chart(MOMENT_B, Observer(-23.55, -46.63), gauquelin)
+    chart = composite_chart(a, b, gauquelin)
+    cusps = chart.houses.cusps_deg
+    assert len(cusps) == 36
+
+    def by_hand(longitude: float) -> int:
+        return next(k + 1 for k in range(36) if 0 < (longitude - cusps[(k + 1) % 36]) % 360 <= (cusps[k] - cusps[(k + 1) % 36]) % 360)
+
+    houses = [p.house for p in chart.positions]
+    assert houses == [by_hand(p.longitude) for p in chart.positions]
+    assert len(set(houses)) > 3
+    assert [chart.placement.house(i + 0.5) for i in range(360)] == [by_hand(i + 0.5) for i in range(360)]
+
+
 def test_exactly_opposite_longitudes_take_the_lower_candidate():
     assert composite_longitude(10.0, 190.0) == 100.0 and composite_longitude(10.0, 190.0, "far") == 280.0

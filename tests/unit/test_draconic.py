@@ -24,7 +24,7 @@ def settings(**changes) -> ChartSettings:
 def natal_and_draconic(node: str = "mean_node", **changes):
     chosen = settings(**changes)
     natal = cast_chart(MOMENT, PLACE, chosen)
-    return natal, rotate_to_node(natal, chosen, node)
+    return natal, rotate_to_node(natal, chosen, node, MOMENT)
 
 
 @pytest.mark.parametrize("node", ["mean_node", "true_node"])
@@ -75,10 +75,32 @@ def test_in_sidereal_mode_the_rotation_is_by_the_sidereal_node_and_gives_the_tro
         assert abs((a.longitude - b.longitude + 180) % 360 - 180) < 1e-6
 
 
-def test_a_chart_without_the_node_is_no_north_node():
+def test_a_chart_without_a_node_is_no_north_node():
     with pytest.raises(NoNorthNode) as refused:
-        require_node(("sun", "moon"), "mean_node")
+        require_node(("sun", "moon"))
     assert refused.value.param == "bodies"
-    natal = cast_chart(MOMENT, PLACE, ChartSettings(bodies=("sun", "moon", "true_node"), system=parse_house_system("koch")))
-    with pytest.raises(NoNorthNode):
-        rotate_to_node(natal, settings(), "mean_node")
+    require_node(("sun", "moon", "true_node"))  # any node will do: the one turned by is computed
+
+
+@pytest.mark.parametrize(("listed", "node"), [("true_node", "mean_node"), ("mean_node", "true_node")])
+def test_the_node_named_by_node_is_computed_for_the_rotation_whether_or_not_it_is_listed(listed, node):
+    # Reference: the same chart cast with both nodes listed, turned by the same node.
+    _, both = natal_and_draconic(node)
+    one = ChartSettings(bodies=("sun", "moon", listed), system=parse_house_system("koch"))
+    draconic = rotate_to_node(cast_chart(MOMENT, PLACE, one), one, node, MOMENT)
+    assert draconic.metadata.source == both.metadata.source
+    expected = {p.body: p.longitude for p in both.positions}
+    assert [p.longitude for p in draconic.positions] == [expected[b] for b in ("sun", "moon", listed)]
+    assert draconic.houses.cusps_deg == both.houses.cusps_deg
+
+
+@pytest.mark.parametrize("system", ["koch", "gauquelin"])
+def test_a_draconic_chart_places_derived_points_in_their_natal_houses(system):
+    chosen = ChartSettings(bodies=BODIES, system=parse_house_system(system))
+    natal = cast_chart(MOMENT, PLACE, chosen)
+    draconic = rotate_to_node(natal, chosen, "mean_node", MOMENT)
+    turn = draconic.turn_deg
+    assert turn == draconic.metadata.source["node_longitude"]
+    natal_houses = [natal.placement.house(i + 0.5) for i in range(360)]
+    assert [draconic.placement.house((i + 0.5 - turn) % 360) for i in range(360)] == natal_houses
+    assert len(set(natal_houses)) == (36 if system == "gauquelin" else 12)
