@@ -37,8 +37,9 @@ def compute(request: pb.ComputeAstrocartographyRequest, deadline: Deadline) -> p
     bodies = list(dict.fromkeys(["sun", *(t.body for t in targets)]))
     result = compute_positions(moment, bodies, CalcFlags(speed=False))
     places = {r.body: (r.longitude, r.latitude) for r in result.records}
-    sky = Sky(sidereal_time(moment).gast_degrees, obliquity_deg(moment))
-    _, sun_declination = equatorial(*places["sun"], sky.obliquity_deg)
+    obliquity = obliquity_deg(moment)
+    _, sun_declination = equatorial(*places["sun"], obliquity)
+    sky = Sky(sidereal_time(moment).gast_degrees, obliquity, float(sun_declination))
     lines = []
     for target in targets:
         longitude, latitude = places[target.body]

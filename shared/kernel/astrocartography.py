@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from shared.errors import InvalidParameter
+from shared.kernel.house_position_roots import cusp_line_armcs
+from shared.kernel.houses import POLAR_UNDEFINED_LETTERS, SUN_DEPENDENT_LETTERS, parse_house_system
 
 ANGLES: tuple[str, ...] = ("ascendant", "descendant", "midheaven", "imum_coeli")
 ANGLE_ALIASES = {"asc": "ascendant", "dsc": "descendant", "mc": "midheaven", "ic": "imum_coeli"}
@@ -32,7 +34,7 @@ DISCONTINUITY = "discontinuity"
 # A longitude jump wider than this between two rows splits a line (the spec's table).
 DISCONTINUITY_DEG = 90.0
 
-# House systems whose cusp lines are solved here, by the kind of circle their cusps lie on:
+# House systems whose cusp lines are solved in closed form here, by the kind of circle their cusps lie on:
 # "semi_arc" (Placidus: a fraction of the body's own semi-arc), "horizon_circle" (a great
 # circle through the north and south points of the horizon and a point dividing the equator,
 # Regiomontanus, or the prime vertical, Campanus), "hour_circle" (Meridian: equal hour angles),
@@ -45,6 +47,13 @@ CUSP_LINE_SOLVERS: dict[str, str] = {
     "equal": "ascendant",
     "vehlow_equal": "ascendant",
     "equal_mc": "midheaven",
+}
+# Every other system's cusp lines are found numerically (shared/kernel/house_position_roots.py),
+# except these two, whose cusps are fixed on the zodiac: a body's place among them is the same
+# everywhere on Earth, so it stands on a cusp either nowhere or everywhere and draws no line.
+NO_CUSP_LINES: dict[str, str] = {
+    "whole_sign": "whole-sign cusps are the sign boundaries, so a body stands on one only at 0° of a sign and draws no line",
+    "equal_aries": "equal_aries cusps are the signs from 0° Aries, the same everywhere, so a body's place among them does not change across the map and draws no line",
 }
 
 
@@ -71,28 +80,13 @@ def parse_angle(name: str, *, param: str = "angles") -> str:
     return key
 
 
-def check_cusp_value(value: float, *, param: str = "cusps") -> float:
-    """Return a cusp value after refusing one outside [1, 13)."""
-    if not 1.0 <= value < 13.0:
-        raise InvalidParameter(
-            f"Cusp value {value:g} lies outside [1, 13).",
-            suggestion="Send cusp values from 1 up to but not including 13 (2 is the 2nd cusp, 5.5 halfway through the 5th).",
-            param=param,
-        )
-    return value
-
-
 def check_cusp_line_system(system: str, *, param: str = "system") -> str:
-    """Return ``system`` when its cusp lines can be drawn, else raise InvalidParameter naming why."""
-    if system not in CUSP_LINE_SOLVERS:
-        reason = (
-            "whole-sign cusps are the sign boundaries, so a body stands on one only at 0° of a sign and draws no line"
-            if system == "whole_sign"
-            else f"{system} cusps have no closed-form circle to solve a body's position on, row by row"
-        )
+    """Return ``system`` when its cusp lines can be drawn (every system but those of
+    NO_CUSP_LINES), else raise InvalidParameter naming why."""
+    if system in NO_CUSP_LINES:
         raise InvalidParameter(
-            f"Cusp lines cannot be drawn in {system}: {reason}.",
-            suggestion=f"Choose one of {', '.join(CUSP_LINE_SOLVERS)} for cusp lines (angle lines are the same in every system).",
+            f"Cusp lines cannot be drawn in {system}: {NO_CUSP_LINES[system]}.",
+            suggestion="Choose another house system for cusp lines, such as placidus or koch (angle lines are the same in every system).",
             param=param,
         )
     return system
@@ -198,10 +192,13 @@ def meridian_hour_angles(cusp: float, latitudes_deg: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Sky:
-    """The moment's Greenwich apparent sidereal time and true obliquity, degrees."""
+    """The moment's Greenwich apparent sidereal time, true obliquity and the Sun's apparent
+    declination of date, degrees (the Sunshine systems divide the Sun's diurnal arc; None when
+    no Sunshine cusp line is drawn)."""
 
     gast_deg: float
     obliquity_deg: float
+    sun_declination_deg: float | None = None
 
 
 def line_longitudes(
@@ -220,12 +217,28 @@ def line_longitudes(
 
     The body is given by its apparent ecliptic longitude and latitude of date (degrees);
     ``zodiacal`` mode flattens it onto the ecliptic, ``mundane`` keeps its latitude. Give
-    exactly one of ``angle`` and ``cusp``.
+    exactly one of ``angle`` and ``cusp``. Cusp lines of the systems of CUSP_LINE_SOLVERS are
+    solved in closed form, every other system's numerically from Swiss Ephemeris's house
+    positions (rows where the system has no cusps, :func:`undefined_rows`, are NaN).
     """
     beta = 0.0 if mode == ZODIACAL else body_latitude_deg
     if angle is not None:
         alpha, delta = equatorial(body_longitude_deg, beta, sky.obliquity_deg)
         hour_angles, missing = angle_hour_angles(angle, latitudes_deg, float(delta)), CIRCUMPOLAR
+    elif system not in CUSP_LINE_SOLVERS:
+        letter = parse_house_system(system).letter
+        skip = undefined_rows(system, latitudes_deg, sky.obliquity_deg, sky.sun_declination_deg)
+        armcs = cusp_line_armcs(
+            letter,
+            cusp,
+            latitudes_deg,
+            sky.obliquity_deg,
+            body_longitude_deg,
+            None if mode == ZODIACAL else body_latitude_deg,
+            sun_declination_deg=sky.sun_declination_deg,
+            skip=skip,
+        )
+        return wrap_longitude(armcs - sky.gast_deg), NO_SOLUTION
     else:
         solver = CUSP_LINE_SOLVERS[system]
         missing = NO_SOLUTION
@@ -246,10 +259,17 @@ def line_longitudes(
     return wrap_longitude(float(alpha) + hour_angles - sky.gast_deg), missing
 
 
-def undefined_rows(system: str, latitudes_deg: np.ndarray, obliquity_deg: float) -> np.ndarray:
-    """Return where ``system`` has no cusps at all: Placidus inside the polar circles
-    (|latitude| at or beyond 90° minus the obliquity), where part of the ecliptic never rises."""
-    if system == "placidus":
+def undefined_rows(system: str, latitudes_deg: np.ndarray, obliquity_deg: float, sun_declination_deg: float | None = None) -> np.ndarray:
+    """Return where ``system`` has no cusps at all (shared/kernel/houses.py): Placidus, Koch and
+    Gauquelin inside the polar circles (|latitude| at or beyond 90° minus the obliquity), where
+    part of the ecliptic never rises; Sunshine (Makransky) where the Sun neither rises nor sets
+    (|latitude| at or beyond 90° minus |the Sun's declination|)."""
+    letter = parse_house_system(system).letter
+    if letter in SUN_DEPENDENT_LETTERS:
+        if sun_declination_deg is None:
+            raise ValueError(f"{system} cusps need the Sun's declination")
+        return np.abs(latitudes_deg) >= 90.0 - abs(sun_declination_deg)
+    if letter in POLAR_UNDEFINED_LETTERS:
         return np.abs(latitudes_deg) >= 90.0 - obliquity_deg
     return np.zeros_like(latitudes_deg, dtype=bool)
 
@@ -298,7 +318,7 @@ def line_segments(
     longitudes, missing = line_longitudes(
         sky, latitudes_deg, body_longitude_deg, body_latitude_deg, angle=angle, cusp=cusp, system=system, mode=mode
     )
-    undefined = undefined_rows(system, latitudes_deg, sky.obliquity_deg) if cusp is not None else None
+    undefined = undefined_rows(system, latitudes_deg, sky.obliquity_deg, sky.sun_declination_deg) if cusp is not None else None
     return segments(latitudes_deg, longitudes, missing, undefined)
 
 

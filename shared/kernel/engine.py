@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import NamedTuple
@@ -280,6 +281,66 @@ def house_position(armc_deg: float, latitude_deg: float, obliquity_deg: float, l
     """
     _ensure_initialised()
     return swe.house_pos(armc_deg, latitude_deg, obliquity_deg, (longitude_deg, ecliptic_latitude_deg), letter.encode("ascii"))
+
+
+# Sunshine houses divide the Sun's diurnal arc, but swe.house_pos takes no Sun declination: it
+# reuses the one of the last houses computation in the thread (swehouse.c, "dirty hack").
+SUNSHINE_LETTERS = frozenset({"I", "i"})
+
+
+def house_positions(
+    armcs_deg: Sequence[float],
+    latitudes_deg: Sequence[float],
+    obliquity_deg: float,
+    letter: str,
+    longitude_deg: float,
+    ecliptic_latitude_deg: float,
+    sun_declination_deg: float | None = None,
+) -> list[float]:
+    """Return the house position (swe.house_pos, see :func:`house_position`) of one point at
+    each pair of ARMC and geographic latitude (degrees); NaN where Swiss Ephemeris gives none
+    (it raises, or answers 0 as Koch does for points it cannot place).
+
+    Sunshine systems (``I``, ``i``) need ``sun_declination_deg``: the houses are first cast
+    once with it, at the equator where the Sun always rises, so that house_pos uses it.
+    """
+    _ensure_initialised()
+    hsys = letter.encode("ascii")
+    if letter in SUNSHINE_LETTERS:
+        if sun_declination_deg is None:
+            raise ValueError("Sunshine house positions need the Sun's declination")
+        swe.houses_armc(0.0, 0.0, obliquity_deg, hsys, sun_declination_deg)
+    point = (longitude_deg, ecliptic_latitude_deg)
+    out: list[float] = []
+    for armc, latitude in zip(armcs_deg, latitudes_deg):
+        try:
+            value = swe.house_pos(float(armc), float(latitude), obliquity_deg, point, hsys)
+        except swe.Error:
+            value = math.nan
+        out.append(value if value >= 1.0 else math.nan)
+    return out
+
+
+def cusps_at(
+    armcs_deg: Sequence[float], latitudes_deg: Sequence[float], obliquity_deg: float, letter: str, sun_declination_deg: float | None = None
+) -> list[tuple[float, ...] | None]:
+    """Return the cusps (swe.houses_armc: 12, or 36 for Gauquelin; ecliptic longitudes of
+    date, degrees) of system ``letter`` at each pair of ARMC and geographic latitude, None
+    where the system has none. Sunshine systems (``I``, ``i``) need ``sun_declination_deg``."""
+    _ensure_initialised()
+    if letter in SUNSHINE_LETTERS and sun_declination_deg is None:
+        raise ValueError("Sunshine cusps need the Sun's declination")
+    hsys = letter.encode("ascii")
+    extra = (sun_declination_deg,) if letter in SUNSHINE_LETTERS else ()
+    out: list[tuple[float, ...] | None] = []
+    for armc, latitude in zip(armcs_deg, latitudes_deg):
+        try:
+            cusps, _ = swe.houses_armc(float(armc), float(latitude), obliquity_deg, hsys, *extra)
+        except swe.Error:
+            out.append(None)
+            continue
+        out.append(tuple(cusps))
+    return out
 
 
 def utc_to_jd_ut1(year: int, month: int, day: int, hour: int, minute: int, second: float) -> float:

@@ -70,6 +70,34 @@ def test_the_full_form_takes_targets_with_angles_and_cusps_in_a_post_body(api):
     assert all(l["house_system"] == "regiomontanus" for l in lines)
 
 
+CUSP_LINE_SYSTEMS = [
+    "placidus", "koch", "porphyrius", "regiomontanus", "campanus", "equal", "vehlow_equal", "meridian", "azimuthal",
+    "polich_page", "alcabitius", "morinus", "krusinski", "equal_mc", "pullen_sd", "pullen_sr", "sripati", "gauquelin",
+    "sunshine", "sunshine_treindl", "carter", "apc",
+]
+
+
+@pytest.mark.parametrize("system", CUSP_LINE_SYSTEMS)
+def test_rule_4_every_house_system_with_cusps_that_move_draws_cusp_lines(api, system):
+    # Koch was refused before issue 22; whole_sign and equal_aries, whose cusps are fixed on the
+    # zodiac, are the only refusals left (REFUSALS below). Kernel tests check the points.
+    body = {**MOMENT, "targets": [{"body": "mars", "cusps": [2, 5.5, 10]}], "system": system, "mode": "mundane"}
+    response = api.post(PATH, json=body)
+    assert response.status_code == 200, response.text
+    lines = response.json()["data"]["lines"]
+    assert [l["line"]["value"] for l in lines] == [2, 5.5, 10] and all(l["house_system"] == system for l in lines)
+    for line in lines:
+        points = [p for segment in line["segments"] for p in segment["points"]]
+        assert len(points) > 100, line["line"]  # 179 rows, most of them on the line
+
+
+def test_koch_cusp_lines_end_at_the_polar_circle_as_house_system_undefined(api):
+    body = {**MOMENT, "targets": [{"body": "sun", "cusps": [11]}], "system": "koch"}
+    (line,) = api.post(PATH, json=body).json()["data"]["lines"]
+    assert "house_system_undefined" in [s["end"] for s in line["segments"]]
+    assert max(abs(p["latitude"]) for s in line["segments"] for p in s["points"]) < 90 - 23.44
+
+
 def test_targets_may_come_as_url_encoded_json_in_a_get(api):
     targets = [{"body": "moon", "angles": ["asc"], "cusps": [10.5]}]
     found = data(api, targets=json.dumps(targets))
@@ -121,7 +149,7 @@ REFUSALS = [
     ({"targets": "[{"}, "invalid_parameter", "targets"),
     ({"targets": json.dumps([{"body": "sun", "cusps": [13]}])}, "invalid_parameter", None),
     ({"targets": json.dumps([{"body": "sun", "cusps": [0.5]}])}, "invalid_parameter", None),
-    ({"targets": json.dumps([{"body": "sun", "cusps": [2]}]), "system": "koch"}, "invalid_parameter", "system"),
+    ({"targets": json.dumps([{"body": "sun", "cusps": [2]}]), "system": "equal_aries"}, "invalid_parameter", "system"),
     ({"targets": json.dumps([{"body": "sun", "cusps": [2]}]), "system": "whole_sign"}, "invalid_parameter", "system"),
     ({"targets": json.dumps([{"body": "sun", "angles": ["mc"]}] * 21)}, "invalid_parameter", "targets"),
     ({"targets": json.dumps([{"body": "sun", "cusps": list(range(1, 13)) + [12.5]}])}, "invalid_parameter", None),

@@ -14,6 +14,7 @@ HOUSE_SYSTEMS = {
     "whole_sign": "W", "vehlow_equal": "V", "meridian": "X", "azimuthal": "H", "polich_page": "T",
     "alcabitius": "B", "morinus": "M", "krusinski": "U", "equal_mc": "D", "pullen_sd": "L", "pullen_sr": "S",
     "sripati": "Q", "gauquelin": "G", "sunshine": "i", "sunshine_treindl": "I", "carter": "F",
+    "equal_aries": "N", "apc": "Y",
 }
 ASPECT_ANGLES = {
     "conjunction": 0, "opposition": 180, "trine": 120, "square": 90, "sextile": 60, "quincunx": 150,
@@ -66,6 +67,17 @@ def test_equal_houses_are_thirty_degrees_from_the_ascendant(api):
     for index, cusp in enumerate(data["cusps"]):
         offset = (cusp - data["ascendant"] - 30 * index + 180) % 360 - 180
         assert offset == pytest.approx(0, abs=1e-9)
+
+
+def test_equal_aries_houses_are_the_signs_on_the_natal_chart_too(api):
+    # The chart endpoints read `system` through the same vocabulary: cusp k = 30(k-1) exactly,
+    # and each body's house is its sign's number.
+    response = api.get("/v1/natal-chart", params={"jd": J2000, "system": "equal_aries", **LONDON})
+    assert response.status_code == 200, response.text
+    chart = response.json()["data"]
+    assert chart["metadata"]["house_system"] == "equal_aries"
+    assert chart["houses"]["cusps"][1:] == [30.0 * k for k in range(12)]
+    assert all(p["house"] == int(p["longitude"] // 30) + 1 for p in chart["positions"])
 
 
 def test_placidus_inside_the_polar_circle_falls_back_to_porphyrius_with_a_warning(api):

@@ -70,3 +70,13 @@ def test_a_range_of_exactly_its_cap_in_calendar_years_is_computed(api):
 def test_a_value_just_over_a_bound_is_shown_as_sent_not_rounded_to_the_bound(api):
     error = assert_error(api.get("/v1/midpoints", params={"datetime": "2024-01-01", "modulus": "360.0001"}), 400, "invalid_parameter", "modulus")
     assert "got 360.0001" in error["message"] and "(0, 360]" in error["message"]
+
+
+@pytest.mark.parametrize("cusp, accepted", [(1, True), (12.99, True), (0.99, False), (13, False), (-1, False)])
+def test_cusp_values_lie_in_one_up_to_but_not_including_thirteen(api, cusp, accepted):
+    reply = api.get("/v1/astrocartography", params={"datetime": "2024-03-20T12:00:00Z", "targets": json.dumps([{"body": "sun", "cusps": [cusp]}])})
+    if accepted:
+        assert reply.status_code == 200, reply.text
+    else:
+        error = assert_error(reply, 400, "invalid_parameter", "cusps")
+        assert "[1, 13)" in error["message"]

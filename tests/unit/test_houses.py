@@ -39,10 +39,15 @@ def angle_diff_deg(a: float, b: float) -> float:
 # --- parsing ----------------------------------------------------------------------------------
 
 
-def test_there_are_22_systems_with_unique_names_and_letters():
-    assert len(HOUSE_SYSTEMS) == 22
-    assert len({s.name for s in HOUSE_SYSTEMS}) == 22
-    assert len({s.letter for s in HOUSE_SYSTEMS}) == 22
+def test_there_are_24_systems_with_unique_names_and_letters():
+    assert len(HOUSE_SYSTEMS) == 24
+    assert len({s.name for s in HOUSE_SYSTEMS}) == 24
+    assert len({s.letter for s in HOUSE_SYSTEMS}) == 24
+
+
+def test_equal_aries_and_apc_are_swiss_ephemeris_n_and_y():
+    assert parse_house_system("equal_aries") == parse_house_system("N") == HouseSystem("equal_aries", "N")
+    assert parse_house_system("APC") == parse_house_system("Y") == HouseSystem("apc", "Y")
 
 
 @pytest.mark.parametrize("text", ["placidus", "PLACIDUS", " Placidus ", "P"])
@@ -124,9 +129,55 @@ def test_porphyrius_trisects_each_quadrant(moment, lat, lon):
             assert angle_diff_deg(cusps[3 * quadrant + step], expected) < FORMULA_TOLERANCE_DEG
 
 
+@pytest.mark.parametrize("moment", MOMENTS)
+@pytest.mark.parametrize(("lat", "lon"), PLACES)
+def test_equal_aries_cusp_k_is_exactly_30_times_k_minus_1(moment, lat, lon):
+    houses = compute_houses(moment, lat, lon, parse_house_system("equal_aries"))
+    assert houses.cusps_deg == [30.0 * k for k in range(12)]
+    assert houses.system == "equal_aries" and houses.warnings == []
+
+
+def _equatorial(longitude_deg: float, obliquity: float) -> tuple[float, float]:
+    lam, eps = math.radians(longitude_deg), math.radians(obliquity)
+    ra = math.degrees(math.atan2(math.sin(lam) * math.cos(eps), math.cos(lam)))
+    return ra, math.degrees(math.asin(math.sin(lam) * math.sin(eps)))
+
+
+def _local(hour_angle_deg: float, declination_deg: float) -> tuple[float, float, float]:
+    """Unit vector: x toward the meridian's equator point, y east, z the north pole."""
+    h, d = math.radians(hour_angle_deg), math.radians(declination_deg)
+    return (math.cos(d) * math.cos(h), -math.cos(d) * math.sin(h), math.sin(d))
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+@pytest.mark.parametrize(("lat", "lon"), PLACES)
+def test_apc_cusps_lie_on_circles_through_the_north_point_trisecting_the_ascendants_semi_arcs(moment, lat, lon):
+    # APC (Knegt): the intermediate house circles pass through the north and south points of
+    # the horizon and through the points dividing the diurnal and nocturnal semi-arcs of the
+    # ascendant's declination circle in three. Cusp k must lie on its circle: the sine of its
+    # distance from the circle's plane is 0 up to float rounding.
+    houses = compute_houses(moment, lat, lon, parse_house_system("apc"))
+    eps = obliquity_deg(moment)
+    _, asc_declination = _equatorial(houses.ascendant_deg, eps)
+    day = math.degrees(math.acos(-math.tan(math.radians(lat)) * math.tan(math.radians(asc_declination))))
+    night = 180.0 - day
+    hour_angles = {2: -day - night / 3, 3: -day - 2 * night / 3, 5: 180 - night / 3, 6: 180 - 2 * night / 3,
+                   8: 2 * day / 3, 9: day / 3, 11: -day / 3, 12: -2 * day / 3}
+    phi = math.radians(lat)
+    north = (-math.sin(phi), 0.0, math.cos(phi))
+    for cusp, hour_angle in hour_angles.items():
+        divider = _local(hour_angle, asc_declination)
+        normal = (north[1] * divider[2] - north[2] * divider[1], north[2] * divider[0] - north[0] * divider[2], north[0] * divider[1] - north[1] * divider[0])
+        size = math.sqrt(sum(c * c for c in normal))
+        ra, dec = _equatorial(houses.cusps_deg[cusp - 1], eps)
+        point = _local(houses.armc_deg - ra, dec)
+        off_circle = math.degrees(math.asin(abs(sum(n * p for n, p in zip(normal, point))) / size))
+        assert off_circle < FORMULA_TOLERANCE_DEG, cusp
+
+
 def test_quadrant_systems_put_the_angles_on_cusps_1_4_7_10():
     moment = MOMENTS[1]
-    for name in ("placidus", "koch", "regiomontanus", "campanus", "porphyrius", "alcabitius", "polich_page"):
+    for name in ("placidus", "koch", "regiomontanus", "campanus", "porphyrius", "alcabitius", "polich_page", "apc"):
         houses = compute_houses(moment, 51.5, -0.13, parse_house_system(name))
         assert angle_diff_deg(houses.cusps_deg[0], houses.ascendant_deg) < FORMULA_TOLERANCE_DEG
         assert angle_diff_deg(houses.cusps_deg[9], houses.midheaven_deg) < FORMULA_TOLERANCE_DEG
