@@ -12,15 +12,16 @@ from shared.kernel.conditions import HIGH_LATITUDE, Condition
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import normalize_deg
 
-# Source: spec/decisions.md "House systems" (name, Swiss Ephemeris hsys letter); equal_aries
-# (Swiss Ephemeris's "equal/1=Aries") and apc ("APC houses") are the engine's two systems it
-# did not list (issue 22).
+# Source: spec/decisions.md "House systems" (name, Swiss Ephemeris hsys letter), with two
+# corrections from Swiss Ephemeris's own names (swe_house_name): pullen_sr is Q and sripati S
+# (decisions.md swaps the two letters); equal_aries ("equal/1=Aries") and apc ("APC houses")
+# are the engine's two systems it did not list (issue 22).
 HOUSE_SYSTEM_TABLE: tuple[tuple[str, str], ...] = (
     ("placidus", "P"), ("koch", "K"), ("porphyrius", "O"), ("regiomontanus", "R"),
     ("campanus", "C"), ("equal", "E"), ("whole_sign", "W"), ("vehlow_equal", "V"),
     ("meridian", "X"), ("azimuthal", "H"), ("polich_page", "T"), ("alcabitius", "B"),
     ("morinus", "M"), ("krusinski", "U"), ("equal_mc", "D"), ("pullen_sd", "L"),
-    ("pullen_sr", "S"), ("sripati", "Q"), ("gauquelin", "G"), ("sunshine", "i"),
+    ("pullen_sr", "Q"), ("sripati", "S"), ("gauquelin", "G"), ("sunshine", "i"),
     ("sunshine_treindl", "I"), ("carter", "F"), ("equal_aries", "N"), ("apc", "Y"),
 )
 HOUSE_SYSTEM_ALIASES: dict[str, str] = {"porphyry": "porphyrius", "topocentric": "polich_page"}

@@ -12,8 +12,8 @@ LONDON = {"lat": 51.5, "lon": -0.13}
 HOUSE_SYSTEMS = {
     "placidus": "P", "koch": "K", "porphyrius": "O", "regiomontanus": "R", "campanus": "C", "equal": "E",
     "whole_sign": "W", "vehlow_equal": "V", "meridian": "X", "azimuthal": "H", "polich_page": "T",
-    "alcabitius": "B", "morinus": "M", "krusinski": "U", "equal_mc": "D", "pullen_sd": "L", "pullen_sr": "S",
-    "sripati": "Q", "gauquelin": "G", "sunshine": "i", "sunshine_treindl": "I", "carter": "F",
+    "alcabitius": "B", "morinus": "M", "krusinski": "U", "equal_mc": "D", "pullen_sd": "L", "pullen_sr": "Q",
+    "sripati": "S", "gauquelin": "G", "sunshine": "i", "sunshine_treindl": "I", "carter": "F",
     "equal_aries": "N", "apc": "Y",
 }
 ASPECT_ANGLES = {

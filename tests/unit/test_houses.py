@@ -50,6 +50,16 @@ def test_equal_aries_and_apc_are_swiss_ephemeris_n_and_y():
     assert parse_house_system("APC") == parse_house_system("Y") == HouseSystem("apc", "Y")
 
 
+@pytest.mark.parametrize(
+    "name, engine_name",
+    [("pullen_sd", "Pullen SD"), ("pullen_sr", "Pullen SR"), ("sripati", "Sripati"), ("equal_aries", "equal/1=Aries"), ("apc", "APC houses")],
+)
+def test_a_system_name_is_the_system_swiss_ephemeris_names_by_its_letter(name, engine_name):
+    import swisseph  # the reference: the engine's own name for each letter
+
+    assert swisseph.house_name(parse_house_system(name).letter.encode()) == engine_name
+
+
 @pytest.mark.parametrize("text", ["placidus", "PLACIDUS", " Placidus ", "P"])
 def test_names_are_case_insensitive_and_letters_exact(text):
     assert parse_house_system(text) == HouseSystem("placidus", "P")
