@@ -33,7 +33,7 @@ def parse_batch(body: Any) -> list[SubRequest]:
     """Return the sub-requests of a batch body, or raise 400 for a malformed batch as a whole.
 
     A batch is refused whole when its shape is wrong (no ``requests`` list, 0 or more than
-    MAX_SUBREQUESTS entries, an entry that is not ``{endpoint, params?}``) or it nests a batch;
+    MAX_SUBREQUESTS entries, an entry that is not ``{endpoint, params}``) or it nests a batch;
     an unknown endpoint or bad parameters fail only their own sub-request.
     """
     if body is None:
@@ -72,12 +72,13 @@ def parse_batch(body: Any) -> list[SubRequest]:
         if path.rstrip("/") == BATCH_PATH:
             raise InvalidParameter("A batch cannot contain another batch.",
                                    suggestion="Put the inner batch's sub-requests directly in this one.", param=f"{where}.endpoint")
-        params = entry.get("params", {})
-        if params is None:
-            params = {}
+        params = entry.get("params")
+        # decisions.md: an entry without params is malformed like any entry that is not
+        # {endpoint, params}; an endpoint that needs no parameter takes {}.
         if not isinstance(params, dict):
-            raise InvalidParameter(f"{where}.params must be an object of that endpoint's parameters.",
-                                   suggestion='Write params as a JSON object, e.g. {"datetime": "2024-03-20T12:00:00Z"}.',
+            missing = "params" not in entry or params is None
+            raise InvalidParameter(f"{where}.params " + ("is missing" if missing else "must be an object") + "; each entry is {endpoint, params}.",
+                                   suggestion='Write params as a JSON object of that endpoint\'s parameters, e.g. {"datetime": "2024-03-20T12:00:00Z"} ({} for none).',
                                    param=f"{where}.params")
         parsed.append(SubRequest(index, path, params))
     return parsed

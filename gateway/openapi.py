@@ -322,11 +322,11 @@ def _batch_operation() -> dict[str, Any]:
     """Return the OpenAPI path item of POST /v1/batch (not an RPC: the gateway runs it)."""
     sub_request = {
         "type": "object",
-        "required": ["endpoint"],
+        "required": ["endpoint", "params"],
         "additionalProperties": False,
         "properties": {
             "endpoint": {"type": "string", "description": "An endpoint path, e.g. /v1/aspects."},
-            "params": {"type": "object", "description": "That endpoint's parameters."},
+            "params": {"type": "object", "description": "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for the whole batch."},
         },
     }
     result = {

@@ -117,6 +117,22 @@ def test_a_malformed_batch_is_400_with_a_suggestion(funded, payload, code):
     assert_error(client.post(BATCH, json=payload), 400, code)
 
 
+@pytest.mark.parametrize("entry", [{"endpoint": "/v1/delta-t"}, {"endpoint": "/v1/delta-t", "params": None}])
+def test_an_entry_without_params_is_refused_for_the_whole_batch_and_costs_nothing(stack, funded, entry):
+    name, client = funded
+    before = balance(stack, name)
+    error = assert_error(client.post(BATCH, json={"requests": [ASPECTS, entry]}), 400, "invalid_parameter", "requests[1].params")
+    assert "params" in error["message"]
+    assert balance(stack, name) == before
+
+
+def test_an_endpoint_without_required_parameters_takes_empty_params(funded):
+    _, client = funded
+    reply = client.post(BATCH, json={"requests": [{"endpoint": "/v1/ayanamsha", "params": {}}]})
+    assert reply.status_code == 200
+    assert reply.json()["data"]["results"][0]["status"] == 400  # its own missing_parameter, not the batch's
+
+
 def test_an_empty_batch_body_is_missing_parameter(funded):
     _, client = funded
     assert_error(client.post(BATCH, content=b"", headers={"Content-Type": "application/json"}), 400, "missing_parameter", "requests")
