@@ -522,13 +522,7 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
             _check_range(check.spec, item)
     if check.is_string:
         if check.choices:
-            for item in values:
-                if item not in check.choices:
-                    raise InvalidParameter(
-                        f"'{name}' must be one of {', '.join(check.choices)}; got '{item}'.",
-                        suggestion=f"Use one of: {', '.join(check.choices)}.",
-                        param=name,
-                    )
+            _canonical_choices(owner, check, values)
         if check.vocabulary_check is not None:
             if vocabularies:
                 check.vocabulary_check(values, name, message)
@@ -540,6 +534,30 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
                         suggestion=f"Send a value for {name}, or leave it out.",
                         param=name,
                     )
+
+
+def _canonical_choices(owner: Message, check: _FieldCheck, values: list[str]) -> None:
+    """Check each value of a field with fixed choices, in any case (decisions.md: vocabularies
+    are case-insensitive), and write back the canonical spelling the services compare with."""
+    canonical = {choice.lower(): choice for choice in check.choices}
+    chosen = []
+    for item in values:
+        choice = canonical.get(item.lower())
+        if choice is None:
+            raise InvalidParameter(
+                f"'{check.name}' must be one of {', '.join(check.choices)}; got '{item}'.",
+                suggestion=f"Use one of: {', '.join(check.choices)} (any case).",
+                param=check.name,
+            )
+        chosen.append(choice)
+    if chosen == values:
+        return
+    if check.repeated:
+        container = getattr(owner, check.attr)
+        del container[:]
+        container.extend(chosen)
+    else:
+        setattr(owner, check.attr, chosen[0])
 
 
 def _check_range(field: FieldSpec, value: float) -> None:
@@ -571,7 +589,8 @@ def credit_cost(http: options_pb2.HttpEndpoint, message: Message) -> int:
         text = str(value).lower() if fd.type == FieldDescriptor.TYPE_BOOL else str(value)
         if fd.is_repeated:
             text = ",".join(str(v) for v in value)
-        if text == conditional.equals:
+        # Vocabularies are case-insensitive, so is the value a price depends on (star=ALL is all).
+        if text.strip().lower() == conditional.equals.lower():
             return conditional.credits
     return http.credits
 
