@@ -193,6 +193,15 @@ class ClientGone(CelestialError):
     default_suggestion = "Wait for the answer; a request abandoned before it is not charged."
 
 
+class ResultTooLarge(CelestialError):
+    """An answer larger than one reply carries: refused, never answered as a busy service
+    (decisions.md: every reply is bounded). The request costs nothing."""
+
+    code = "result_too_large"
+    http_status = 400
+    default_suggestion = "Narrow the request: a shorter range, fewer bodies, or fewer records per call."
+
+
 class InternalError(CelestialError):
     code = "internal_error"
     http_status = 500

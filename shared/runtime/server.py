@@ -30,7 +30,7 @@ from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import Message
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from shared.errors import CelestialError, DeadlineExceeded, InternalError
+from shared.errors import CelestialError, DeadlineExceeded, InternalError, ResultTooLarge
 from shared.kernel import engine
 from shared.kernel.deadline import Deadline, DeadlinePassed
 from shared.runtime.config import load_settings
@@ -93,9 +93,21 @@ class ComputeQueue:
         self._worker.shutdown(wait=False, cancel_futures=True)
 
 
+#: The largest reply a service sends: gRPC's default message limit, which the gateway's
+#: channel receives (decisions.md: 4 MiB of protobuf).
+MAX_REPLY_BYTES = 4 * 1024 * 1024
+
+
 def _compute(handler: Handler, request: Message, deadline: Deadline) -> Message:
     deadline.check()  # a request that waited past its deadline is not started
-    return handler(validate(request, vocabularies=False), deadline)
+    reply = handler(validate(request, vocabularies=False), deadline)
+    # The parameters' bounds keep every reply under the limit (tests/service/test_reply_bounds.py
+    # measures the largest each endpoint can give); this is the backstop that keeps a reply
+    # too large for the wire a 400 instead of a failed call answered as a busy service.
+    size = reply.ByteSize()
+    if size > MAX_REPLY_BYTES:
+        raise ResultTooLarge(f"The answer holds {size:,} bytes; one reply carries at most {MAX_REPLY_BYTES:,}.")
+    return reply
 
 
 def _method_handler(queue: ComputeQueue, name: str, handler: Handler, request_cls: type[Message], response_cls: type[Message]):

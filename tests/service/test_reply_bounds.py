@@ -1,0 +1,66 @@
+"""decisions.md: every reply is bounded before it is computed. The parameters' own limits
+(ranges and their caps, counts, year_days in [300, 400], 80 astrocartography lines) keep the
+largest answer each endpoint can give under the 4 MiB one reply carries; a reply past it
+would be 400 result_too_large, never a service answered as busy."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+
+import pytest
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1.common_pb2 import Moment
+from gateway.endpoints import discover_endpoints
+from gateway.transcoder import request_from_json
+from shared.errors import ResultTooLarge
+from shared.kernel.aspects import ASPECT_TYPES
+from shared.kernel.deadline import Deadline
+from shared.runtime.server import MAX_REPLY_BYTES
+from shared.runtime.validation import validate
+from tests.api.in_process_pool import InProcessPool
+
+ENDPOINTS = {endpoint.path: endpoint for endpoint in discover_endpoints()}
+BIRTH = {"datetime": "1900-01-01T12:00:00Z", "lat": 51.5, "lon": -0.1}
+ALL_ANGLES_AND_CUSPS = [{"body": body, "angles": ["asc", "dsc", "mc", "ic"], "cusps": [2, 3, 11, 12]}
+                        for body in ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")]
+
+# The widest request each heavy endpoint admits, every knob that adds records at its limit.
+LARGEST = {
+    "profections, 120 years of months, 300-day years": ("/v1/profections", {**BIRTH, "start": "1900-01-01T12:00:00Z", "end": "2020-01-01T12:00:00Z", "year_days": 300}),
+    "zodiacal releasing, a year of level 4": ("/v1/zodiacal-releasing", {**BIRTH, "max_level": 4, "start": "1950-01-01", "end": "1951-01-01"}),
+    "zodiacal releasing, 10 years of level 3": ("/v1/zodiacal-releasing", {**BIRTH, "max_level": 3, "start": "1950-01-01", "end": "1960-01-01"}),
+    "firdaria, 120 years at 300-day years": ("/v1/firdaria", {**BIRTH, "start": "1900-01-01T12:00:00Z", "end": "2020-01-01T12:00:00Z", "year_days": 300}),
+    "transits, 17 moving bodies on every point, 15 aspects, orb 10, 183 days with the Moon": ("/v1/transits", {
+        **BIRTH, "start": "2024-01-01", "end": "2024-07-01", "orb": 10, "moon": "include", "bodies": "all", "aspects": ",".join(ASPECT_TYPES),
+        "moving": "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,mean_node,true_node,chiron,ceres,pallas,juno,vesta"}),
+    "returns, 13 lunar returns of every body with every chart option": ("/v1/returns", {
+        **BIRTH, "body": "moon", "search_start": "2024-01-01", "count": 13, "bodies": "all", "derived_points": "true",
+        "lots": "default", "patterns": "true", "dignities": "true", "stellium_min": 2}),
+    "stars, every named star": ("/v1/stars", {"datetime": "2024-01-01", "star": "all"}),
+    "astrocartography, 80 lines at 0.5-degree rows": ("/v1/astrocartography", {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5}),
+    "astrocartography, 80 lines at 0.5-degree rows as GeoJSON": ("/v1/astrocartography", {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5, "format": "geojson"}),
+    "synastry of every body with every chart option": ("/v1/synastry", {
+        "datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.1, "datetime_b": "1985-03-01T06:00:00Z", "lat_b": 40.7, "lon_b": -74.0,
+        "bodies": "all", "derived_points": "true", "lots": "default", "patterns": "true", "dignities": "true", "stellium_min": 2}),
+}
+
+
+@pytest.mark.parametrize("label", list(LARGEST))
+def test_the_largest_answer_an_endpoint_admits_fits_one_reply(label):
+    path, params = LARGEST[label]
+    endpoint = ENDPOINTS[path]
+    handlers = importlib.import_module(f"services.{endpoint.service}.server").HANDLERS
+    request = validate(request_from_json(endpoint.request_cls, {k: json.dumps(v) if isinstance(v, list) else v for k, v in params.items()}, path))
+    reply = handlers[endpoint.method.name](request, Deadline.after(120))
+    assert 0 < reply.ByteSize() < MAX_REPLY_BYTES, f"{label}: {reply.ByteSize():,} bytes"
+
+
+def test_a_reply_past_what_one_reply_carries_is_result_too_large_not_busy():
+    oversized = pb.ComputeStarsResponse(warnings=["x" * 1024] * (MAX_REPLY_BYTES // 1024 + 1))
+    pool = InProcessPool("ephemeris", {"ComputeStars": lambda request, deadline: oversized})
+    with pytest.raises(ResultTooLarge) as caught:
+        asyncio.run(pool.call("/celestial.v1.EphemerisService/ComputeStars", pb.ComputeStarsRequest(moment=Moment(jd=2451545.0), star="aldebaran"), pb.ComputeStarsResponse, timeout_s=10, request_id="big"))
+    assert caught.value.code == "result_too_large" and caught.value.http_status == 400
