@@ -12,17 +12,36 @@ import asyncio
 import time
 
 import structlog
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
 
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
 from gateway.store.errors import StoreOutcomeUnknown
 from gateway.store.interfaces import CreditLedger, Limiter
 from gateway.store.records import Account, Admission, AdmittedCharge
+from celestial.v1 import options_pb2
 from shared.errors import RateLimitExceeded
 
 log = structlog.get_logger("celestial.gateway")
 
 #: Seconds between attempts to deliver a refund or a release the store could not take at once.
 REFUND_RETRY_S = 0.5
+
+def credit_cost(http: options_pb2.HttpEndpoint, message: Message) -> int:
+    """Return the credits a request costs: the base cost, or a conditional cost that applies."""
+    for conditional in http.conditional_credits:
+        fd = message.DESCRIPTOR.fields_by_name.get(conditional.field)
+        if fd is None:
+            continue
+        value = getattr(message, conditional.field)
+        text = str(value).lower() if fd.type == FieldDescriptor.TYPE_BOOL else str(value)
+        if fd.is_repeated:
+            text = ",".join(str(v) for v in value)
+        # Vocabularies are case-insensitive, so is the value a price depends on (star=ALL is all).
+        if text.strip().lower() == conditional.equals.lower():
+            return conditional.credits
+    return http.credits
+
 
 def rate_limit_headers(admission: Admission) -> list[tuple[bytes, bytes]]:
     """Return the X-RateLimit-* headers of an admission (limit per minute, remaining, reset in Unix s)."""

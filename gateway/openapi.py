@@ -19,7 +19,8 @@ from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
-from shared.runtime.validation import CALCULATION_FLAGS, INTEGER_WIDTHS, FieldSpec, message_spec
+from shared.runtime.parameter_text import INTEGER_WIDTHS
+from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 
 DESCRIPTOR_SET = Path(__file__).resolve().parent.parent / "celestial" / "v1" / "descriptor_set.binpb"
 

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from starlette.requests import Request
 from starlette.responses import Response
 
-from gateway.accounting import Accounting, rate_limit_headers, refusal
+from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint
@@ -33,7 +33,7 @@ from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import VERSION
 from shared.errors import CelestialError, ClientGone, InvalidBody, NotImplementedEndpoint
 from shared.runtime.config import SERVICE_NAMES, Settings
-from shared.runtime.validation import credit_cost, validate
+from shared.runtime.validation import validate
 
 T = TypeVar("T")
 

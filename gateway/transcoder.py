@@ -2,7 +2,7 @@
 
 Type coercion, comma-separated lists, one-of members, unknown-parameter refusal and the
 fields of flattened messages (set in the nested message, named as parameters of their own) all
-follow the proto options (`shared/runtime/validation.py` reads the same rules); nothing here is
+follow the proto options (`shared/runtime/request_model.py`; `validation.py` applies the same rules); nothing here is
 written per endpoint.
 """
 
@@ -17,14 +17,8 @@ from google.protobuf.message import Message
 
 from gateway.json_body import decode_json
 from shared.errors import ConflictingParameters, InvalidParameter
-from shared.runtime.validation import (
-    CALCULATION_FLAGS,
-    FieldSpec,
-    checked_float,
-    checked_integer,
-    message_spec,
-    parse_scalar,
-)
+from shared.runtime.parameter_text import checked_float, checked_integer, parse_scalar
+from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 
 
 def request_from_query(message_cls: type[Message], items: Iterable[tuple[str, str]], path: str) -> Message:

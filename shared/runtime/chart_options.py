@@ -10,7 +10,6 @@ from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
 from shared.kernel.aspects import parse_aspect_types
-from shared.errors import InvalidParameter
 from shared.kernel.chart import GAUQUELIN_LETTER, MUNDANE, ZODIACAL, ChartSettings
 from shared.runtime.wire import bodies_from, flags_from, house_system_from
 

@@ -1,4 +1,5 @@
-"""Contract validation read from the proto options: required, one-of, ranges, choices, defaults.
+"""The rules of a request, read from the proto options: required, one-of, ranges, choices,
+vocabularies, defaults, and the message's rules across fields.
 
 The gateway runs :func:`validate` before it reserves credits, and every service runs it again
 on what it receives, so an internal consumer calling a service over gRPC meets exactly the
@@ -7,9 +8,7 @@ same rules. Applying it twice is harmless: defaults are only filled where a fiel
 
 from __future__ import annotations
 
-import math
-import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
@@ -17,170 +16,9 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
-from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
-
-CALCULATION_FLAGS = ("sidereal", "equatorial", "speed", "no_nutation", "j2000", "topocentric", "heliocentric")
-
-_NUMERIC_TYPES = {
-    FieldDescriptor.TYPE_DOUBLE,
-    FieldDescriptor.TYPE_FLOAT,
-    FieldDescriptor.TYPE_INT32,
-    FieldDescriptor.TYPE_INT64,
-    FieldDescriptor.TYPE_UINT32,
-    FieldDescriptor.TYPE_UINT64,
-    FieldDescriptor.TYPE_SINT32,
-    FieldDescriptor.TYPE_SINT64,
-    FieldDescriptor.TYPE_FIXED32,
-    FieldDescriptor.TYPE_FIXED64,
-    FieldDescriptor.TYPE_SFIXED32,
-    FieldDescriptor.TYPE_SFIXED64,
-}
-
-#: The whole numbers each protobuf integer type can hold: (lowest, highest, its name).
-INTEGER_WIDTHS: dict[int, tuple[int, int, str]] = {
-    FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1, "int32"),
-    FieldDescriptor.TYPE_SINT32: (-(2**31), 2**31 - 1, "int32"),
-    FieldDescriptor.TYPE_SFIXED32: (-(2**31), 2**31 - 1, "int32"),
-    FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1, "uint32"),
-    FieldDescriptor.TYPE_FIXED32: (0, 2**32 - 1, "uint32"),
-    FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1, "int64"),
-    FieldDescriptor.TYPE_SINT64: (-(2**63), 2**63 - 1, "int64"),
-    FieldDescriptor.TYPE_SFIXED64: (-(2**63), 2**63 - 1, "int64"),
-    FieldDescriptor.TYPE_UINT64: (0, 2**64 - 1, "uint64"),
-    FieldDescriptor.TYPE_FIXED64: (0, 2**64 - 1, "uint64"),
-}
-
-#: A number as JSON writes it (RFC 8259 section 6): no sign '+', no leading zeros, no
-#: whitespace, no '_', ASCII digits only, no inf/nan, no hexadecimal.
-JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?", re.ASCII)
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """One request parameter with its rule, as the transcoder and validator need it."""
-
-    # The parameter's HTTP name: the field's own name, or the one (field).flatten_names gives it.
-    name: str
-    descriptor: FieldDescriptor
-    rule: options_pb2.FieldRule
-    # The key of its one-of group in MessageSpec.oneofs, or None.
-    oneof: str | None
-    # Names of the flattened message fields that hold this one, outermost first; empty for a
-    # field of the request itself.
-    path: tuple[str, ...] = ()
-    # The descriptors of those flattened fields, outermost first (their comments describe
-    # the value: "Range start", "The natal moment").
-    holders: tuple[FieldDescriptor, ...] = ()
-
-    @property
-    def field_name(self) -> str:
-        """Return the protobuf field's own name (what getattr and HasField take)."""
-        return self.descriptor.name
-
-    def owner(self, message: Message) -> Message:
-        """Return the message that holds this field: ``message`` itself or a flattened one in it."""
-        for name in self.path:
-            message = getattr(message, name)
-        return message
-
-    @property
-    def repeated(self) -> bool:
-        return self.descriptor.is_repeated
-
-    @property
-    def is_message(self) -> bool:
-        return self.descriptor.type == FieldDescriptor.TYPE_MESSAGE
-
-    @property
-    def is_numeric(self) -> bool:
-        return self.descriptor.type in _NUMERIC_TYPES
-
-
-@dataclass(frozen=True)
-class MessageSpec:
-    """The parameters and one-of groups of one request message, flattened values spread out.
-
-    ``oneofs`` and ``required_oneofs`` map a group's key (its name, after the path of the value
-    that holds it: ``start.value``) to its members' HTTP names.
-    """
-
-    fields: dict[str, FieldSpec]
-    required_oneofs: dict[str, tuple[str, ...]]
-    oneofs: dict[str, tuple[str, ...]]
-
-
-@lru_cache(maxsize=None)
-def message_spec(descriptor: Descriptor) -> MessageSpec:
-    """Return the cached :class:`MessageSpec` of a request message descriptor.
-
-    The fields of a message field marked ``(field).flatten`` stand among the message's own
-    fields, named by its ``flatten_names`` (their own names by default), with that field's
-    name in their ``path``; the flattened field itself is not listed. Its ``required`` and
-    ``required_with`` pass to the value's one-ofs and to its fields without a default.
-    """
-    return _spec(descriptor, (), "", options_pb2.FieldRule())
-
-
-def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: options_pb2.FieldRule) -> MessageSpec:
-    fields: dict[str, FieldSpec] = {}
-    oneofs: dict[str, tuple[str, ...]] = {}
-    required: dict[str, tuple[str, ...]] = {}
-    keys = {od.name: ".".join((*path, od.name)) for od in descriptor.oneofs}
-    for fd in descriptor.fields:
-        rule = fd.GetOptions().Extensions[options_pb2.field]
-        if rule.flatten and fd.type == FieldDescriptor.TYPE_MESSAGE and not fd.is_repeated:
-            inner = _spec(fd.message_type, (*path, fd.name), rule.flatten_names, rule)
-            for name, field in inner.fields.items():
-                outer = _outer_name(names, name, field)
-                if outer in fields:
-                    raise ValueError(f"{descriptor.full_name}: flattened field '{outer}' clashes with another field.")
-                fields[outer] = replace(field, name=outer, holders=(fd, *field.holders))
-            renamed = {field.name: _outer_name(names, field.name, field) for field in inner.fields.values()}
-            oneofs.update({key: tuple(renamed[m] for m in members) for key, members in inner.oneofs.items()})
-            required.update({key: tuple(renamed[m] for m in members) for key, members in inner.required_oneofs.items()})
-            continue
-        oneof = keys[fd.containing_oneof.name] if fd.containing_oneof is not None and not _synthetic(fd) else None
-        if path and (holder.required or holder.required_with) and oneof is None and not rule.default:
-            rule = _with_presence_of(rule, holder)
-        name = _outer_name(names, fd.name, None, primary=rule.primary)
-        if name in fields:
-            raise ValueError(f"{descriptor.full_name}: field '{name}' clashes with another field.")
-        fields[name] = FieldSpec(name, fd, rule, oneof, path)
-    for od in descriptor.oneofs:
-        if len(od.fields) == 1 and _synthetic(od.fields[0]):
-            continue
-        members = tuple(_outer_name(names, f.name, None, primary=f.GetOptions().Extensions[options_pb2.field].primary) for f in od.fields)
-        oneofs[keys[od.name]] = members
-        if od.GetOptions().Extensions[options_pb2.oneof].required or (path and holder.required):
-            required[keys[od.name]] = members
-    return MessageSpec(fields, required, oneofs)
-
-
-def _outer_name(names: str, name: str, field: FieldSpec | None, primary: bool | None = None) -> str:
-    """Return the HTTP name a flattened value's field ``name`` takes under ``names``."""
-    if not names:
-        return name
-    if "{}" in names:
-        return names.replace("{}", name)
-    is_primary = field.rule.primary if field is not None else bool(primary)
-    return names if is_primary else f"{names}_{name}"
-
-
-def _with_presence_of(rule: options_pb2.FieldRule, holder: options_pb2.FieldRule) -> options_pb2.FieldRule:
-    """Return ``rule`` made required (or required with a flag) as the value holding it is."""
-    combined = options_pb2.FieldRule()
-    combined.CopyFrom(rule)
-    combined.required = combined.required or holder.required
-    if holder.required_with and not combined.required:
-        combined.required_with = holder.required_with
-    return combined
-
-
-def _synthetic(fd: FieldDescriptor) -> bool:
-    """True for the hidden one-member oneof that proto3 `optional` creates."""
-    oneof = fd.containing_oneof
-    return oneof is not None and oneof.name == "_" + fd.name and len(oneof.fields) == 1
-
+from shared.errors import InvalidParameter, MissingParameter
+from shared.runtime.parameter_text import check_range, example_number, parse_scalar
+from shared.runtime.request_model import FieldSpec, message_spec
 
 def _describe_oneof(members: tuple[str, ...]) -> str:
     return " or ".join(members)
@@ -248,89 +86,6 @@ def _bool_field(message: Message, name: str) -> bool:
     if field is None or field.descriptor.type != FieldDescriptor.TYPE_BOOL:
         return False
     return bool(getattr(field.owner(message), field.field_name))
-
-
-def parse_scalar(spec: FieldSpec, text: str):
-    """Return ``text`` (query-string form) converted to the field's Python type.
-
-    Numbers follow the JSON number grammar (:data:`JSON_NUMBER`); an integer field takes one
-    with a whole value that its protobuf type can hold. Booleans are true/false (any case)
-    or 1/0, without surrounding whitespace. Raises InvalidParameter naming the field when
-    the text is not of that type.
-    """
-    fd = spec.descriptor
-    kind = fd.type
-    if kind == FieldDescriptor.TYPE_BOOL:
-        lowered = text.lower()
-        if lowered in ("true", "1"):
-            return True
-        if lowered in ("false", "0"):
-            return False
-        raise InvalidParameter(
-            f"'{spec.name}' must be a boolean, got '{text}'.",
-            suggestion=f"Send {spec.name}=true or {spec.name}=false (1 and 0 also work).",
-            param=spec.name,
-        )
-    if kind in _NUMERIC_TYPES:
-        value = float(text) if JSON_NUMBER.fullmatch(text) else None
-        if kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
-            if value is None:
-                raise InvalidParameter(
-                    f"'{spec.name}' must be a number as JSON writes it, got '{text}'.",
-                    suggestion=f"Send a decimal number, e.g. {spec.name}={_example_number(spec)}.",
-                    param=spec.name,
-                )
-            return checked_float(spec, value)
-        if value is not None and text.lstrip("-").isdigit() and len(text) <= 4000:
-            return checked_integer(spec, int(text))  # exact (int() stops at 4300 digits)
-        if value is None or not value.is_integer():
-            raise InvalidParameter(
-                f"'{spec.name}' must be a whole number, got '{text}'.",
-                suggestion=f"Send an integer, e.g. {spec.name}={_example_number(spec, integer=True)}.",
-                param=spec.name,
-            )
-        return checked_integer(spec, int(value))
-    if kind == FieldDescriptor.TYPE_STRING:
-        return text
-    raise InvalidParameter(f"'{spec.name}' cannot be given as text.", param=spec.name)
-
-
-def checked_float(spec: FieldSpec, value: float) -> float:
-    """Return ``value`` when it is finite; else raise InvalidParameter naming the field."""
-    if not math.isfinite(value):
-        raise InvalidParameter(
-            f"'{spec.name}' must be a finite number, got {value!r}.",
-            suggestion=f"Send a decimal number, e.g. {spec.name}={_example_number(spec)}.",
-            param=spec.name,
-        )
-    return value
-
-
-def checked_integer(spec: FieldSpec, value: int) -> int:
-    """Return ``value`` when the field's protobuf integer type can hold it.
-
-    Otherwise raise InvalidParameter naming the field and the range it accepts: the field's
-    own range when its rule gives one that excludes the value, else its type's range.
-    """
-    low, high, type_name = INTEGER_WIDTHS[spec.descriptor.type]
-    if low <= value <= high:
-        return value
-    _check_range(spec, value)
-    raise InvalidParameter(
-        f"'{spec.name}' must be a whole number from {low} to {high} ({type_name}); got {value}.",
-        suggestion=f"Send a value of {spec.name} between {low} and {high}.",
-        param=spec.name,
-    )
-
-
-def _example_number(spec: FieldSpec, integer: bool = False) -> str:
-    rule = spec.rule
-    if rule.default:
-        return rule.default
-    if rule.has_min and rule.has_max:
-        value = (rule.min + rule.max) / 2
-        return str(int(value)) if integer else f"{value:g}"
-    return "1" if integer else "1.5"
 
 
 @dataclass(frozen=True)
@@ -495,7 +250,7 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
         if check.required:
             raise MissingParameter(
                 f"'{name}' is required.",
-                suggestion=f"Add {name}" + (f", e.g. {name}={_example_number(check.spec)}." if check.spec.is_numeric else "."),
+                suggestion=f"Add {name}" + (f", e.g. {name}={example_number(check.spec)}." if check.spec.is_numeric else "."),
                 param=name,
             )
         if check.required_with and _bool_field(message, check.required_with):
@@ -519,7 +274,7 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
         return
     if check.range_checked:
         for item in values:
-            _check_range(check.spec, item)
+            check_range(check.spec, item)
     if check.is_string:
         if check.choices:
             _canonical_choices(owner, check, values)
@@ -558,54 +313,3 @@ def _canonical_choices(owner: Message, check: _FieldCheck, values: list[str]) ->
         container.extend(chosen)
     else:
         setattr(owner, check.attr, chosen[0])
-
-
-def _check_range(field: FieldSpec, value: float) -> None:
-    rule = field.rule
-    if isinstance(value, float) and not math.isfinite(value):
-        raise InvalidParameter(f"'{field.name}' must be a finite number.", param=field.name)
-    low_ok = not rule.has_min or (value > rule.min if rule.min_exclusive else value >= rule.min)
-    high_ok = not rule.has_max or (value < rule.max if rule.max_exclusive else value <= rule.max)
-    if low_ok and high_ok:
-        return
-    low = f"{'(' if rule.min_exclusive else '['}{rule.min:g}" if rule.has_min else "(-inf"
-    high = f"{rule.max:g}{')' if rule.max_exclusive else ']'}" if rule.has_max else "inf)"
-    # The value as sent, never rounded: 360.0001 must not read as the bound 360.
-    shown = repr(value) if isinstance(value, float) and not value.is_integer() else f"{value:g}" if isinstance(value, float) else str(value)
-    raise InvalidParameter(
-        f"'{field.name}' must lie in {low}, {high}; got {shown}.",
-        suggestion=f"Send a value of {field.name} within {low}, {high}.",
-        param=field.name,
-    )
-
-
-def credit_cost(http: options_pb2.HttpEndpoint, message: Message) -> int:
-    """Return the credits a request costs: the base cost, or a conditional cost that applies."""
-    for conditional in http.conditional_credits:
-        fd = message.DESCRIPTOR.fields_by_name.get(conditional.field)
-        if fd is None:
-            continue
-        value = getattr(message, conditional.field)
-        text = str(value).lower() if fd.type == FieldDescriptor.TYPE_BOOL else str(value)
-        if fd.is_repeated:
-            text = ",".join(str(v) for v in value)
-        # Vocabularies are case-insensitive, so is the value a price depends on (star=ALL is all).
-        if text.strip().lower() == conditional.equals.lower():
-            return conditional.credits
-    return http.credits
-
-
-__all__ = [
-    "CALCULATION_FLAGS",
-    "ConflictingParameters",
-    "FieldSpec",
-    "INTEGER_WIDTHS",
-    "JSON_NUMBER",
-    "MessageSpec",
-    "checked_float",
-    "checked_integer",
-    "credit_cost",
-    "message_spec",
-    "parse_scalar",
-    "validate",
-]

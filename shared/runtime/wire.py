@@ -20,7 +20,7 @@ from shared.kernel.bodies import resolve_bodies
 from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc
-from shared.runtime.validation import message_spec
+from shared.runtime.request_model import message_spec
 
 
 def _has(message: Message, name: str) -> bool:

@@ -11,7 +11,8 @@ from gateway.endpoints import discover_endpoints
 from gateway.openapi import build_openapi
 from gateway.transcoder import request_from_json, request_from_query
 from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
-from shared.runtime.validation import message_spec, validate
+from shared.runtime.request_model import message_spec
+from shared.runtime.validation import validate
 
 NATAL = "/v1/natal-chart"
 CHART_OPTIONS = {"system", "aspects", "orb", "applying", "parallel_orb", "lots", "sidereal", "heliocentric"}
