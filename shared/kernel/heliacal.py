@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from shared.errors import InvalidParameter
 from shared.kernel import engine
-from shared.errors import InvalidParameter
 from shared.kernel.bodies import HELIACAL, resolve_body
 from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange
 from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from celestial.v1 import common_pb2
 from shared.errors import InvalidParameter
+from shared.runtime.wire import sent_or_default
 from shared.runtime.chart_record import aspect_record
 from shared.kernel.chart import Chart
 from shared.kernel.composite import composite_longitude
@@ -41,15 +42,14 @@ class ChartExtras:
     unused: tuple[str, ...] = ()  # derived-point parameters sent without derived_points=true
 
 
-def chart_extras_from(request, *, dignities: bool, resolution: str = "lower") -> ChartExtras:
+def chart_extras_from(request, *, dignities: bool, resolution: str = "lower", resolution_sent: bool = False) -> ChartExtras:
     """Return the extras of a chart request: its options, and the request's own ``dignities``
     switch and midpoint ``resolution`` (``lower`` where the request has none of its own).
 
     Lots need geocentric positions: with ``heliocentric`` a request whose derived points would
     hold lots is refused (InvalidParameter naming ``lots``). ``unused`` names the derived-point
-    parameters sent without ``derived_points=true``: ``lots`` when any is named; ``midpoints``,
-    ``antiscia`` and ``resolution`` when they differ from their defaults (the request reaches
-    the service with its defaults filled in, so a default sent explicitly cannot be told apart).
+    parameters sent without ``derived_points=true`` (``lots``, ``midpoints``, ``antiscia``,
+    ``resolution``: validation leaves those absent when not sent, ``default_by_reader``).
     """
     options = request.options
     lots = parse_lots(list(options.lots)) if options.lots else ()
@@ -61,14 +61,16 @@ def chart_extras_from(request, *, dignities: bool, resolution: str = "lower") ->
             suggestion="Drop heliocentric, or drop lots.",
             param="lots",
         )
-    sent = (("lots", bool(lots)), ("midpoints", not options.midpoints), ("antiscia", not options.antiscia), ("resolution", resolution != "lower"))
+    midpoints, midpoints_sent = sent_or_default(request, "midpoints")
+    antiscia, antiscia_sent = sent_or_default(request, "antiscia")
+    sent = (("lots", bool(lots)), ("midpoints", midpoints_sent), ("antiscia", antiscia_sent), ("resolution", resolution_sent))
     return ChartExtras(
         patterns=parse_pattern_types(list(options.pattern_types), param="pattern_types") if options.patterns else None,
         stellium_min=options.stellium_min,
         stellium_scope=options.stellium_scope,
         derived=options.derived_points,
-        midpoints=options.midpoints,
-        antiscia=options.antiscia,
+        midpoints=midpoints,
+        antiscia=antiscia,
         lots=lots,
         resolution=resolution,
         dignities=dignities,

@@ -8,6 +8,7 @@ from celestial.v1 import common_pb2
 from shared.runtime.chart_extras import add_extras, chart_extras_from, chart_operands
 from shared.runtime.chart_options import chart_settings_from
 from shared.runtime.chart_record import chart_record
+from shared.runtime.wire import sent_or_default
 from shared.kernel.chart import Chart, ChartSettings, cast_chart
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
@@ -26,16 +27,11 @@ def chart_reply(
     ``turn``-ed, as the draconic chart is, whose patterns stay the unturned chart's), the prose
     warnings (the chart's conditions, then its extras' own) and the kernel chart itself."""
     settings = chart_settings_from(request)
-    extras = chart_extras_from(request, dignities=request.dignities, resolution=_midpoint_resolution(request))
+    resolution, resolution_sent = sent_or_default(request, "resolution")
+    extras = chart_extras_from(request, dignities=request.dignities, resolution=resolution, resolution_sent=resolution_sent)
     cast = chart = cast_chart(moment, place, settings, chart_type=chart_type, source=source)
     if turn is not None:
         chart = turn(cast, settings)
     record = chart_record(chart)
     warnings = add_extras(record, chart, extras, chart_operands(chart, moment), patterns_of=cast)
     return record, [c.message for c in chart.warnings] + warnings, chart
-
-
-def _midpoint_resolution(request) -> str:
-    """Return the derived midpoints' 180-degree tie-break: the request's ``resolution``, except
-    on a composite request, whose ``resolution`` chooses its positions' arc (ties go lower)."""
-    return request.resolution if request.resolution in ("lower", "higher") else "lower"

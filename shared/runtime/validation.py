@@ -131,7 +131,7 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
         rule = field.rule
         fd = field.descriptor
         default = None
-        if rule.default and field.oneof is None:
+        if rule.default and field.oneof is None and not rule.default_by_reader:
             default = tuple(_split_csv(rule.default)) if field.repeated else parse_scalar(field, rule.default)
         is_float = fd.type in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT)
         checks.append(

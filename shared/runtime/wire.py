@@ -20,6 +20,7 @@ from shared.kernel.bodies import resolve_bodies
 from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc
+from shared.runtime.parameter_text import parse_scalar
 from shared.runtime.request_model import message_spec
 
 
@@ -105,6 +106,17 @@ def required_place(message: Message, value: str = "place") -> Observer:
         names = parameter_names(message.DESCRIPTOR, value)
         raise MissingParameter(f"'{names['lat']}' is required.", suggestion=f"Add {names['lat']} and {names['lon']}.", param=names["lat"])
     return observer
+
+
+def sent_or_default(message: Message, name: str):
+    """Return the value of a request's parameter ``name`` and whether the request sent it: a
+    field marked ``(field).default_by_reader`` is left absent by validation, and reads as its
+    declared default here."""
+    field = message_spec(message.DESCRIPTOR).fields[name]
+    owner = field.owner(message)
+    if owner.HasField(field.field_name):
+        return getattr(owner, field.field_name), True
+    return parse_scalar(field, field.rule.default), False
 
 
 def flags_from(message: Message) -> CalcFlags:

@@ -250,13 +250,17 @@ def test_lots_need_geocentric_positions_so_heliocentric_lots_are_invalid_paramet
     assert reply(api, path, **{k: v for k, v in params.items() if k != "lots"})  # without lots the chart is cast
 
 
-UNUSED_DERIVED_POINT_PARAMETERS = [({"lots": "fortune"}, "lots"), ({"midpoints": "false"}, "midpoints"), ({"antiscia": "false"}, "antiscia"), ({"resolution": "higher"}, "resolution")]
+UNUSED_DERIVED_POINT_PARAMETERS = [
+    ({"lots": "fortune"}, "lots"), ({"midpoints": "false"}, "midpoints"), ({"antiscia": "false"}, "antiscia"), ({"resolution": "higher"}, "resolution"),
+    # Sent with their default values: still sent, still unused.
+    ({"midpoints": "true"}, "midpoints"), ({"antiscia": "true"}, "antiscia"), ({"resolution": "lower"}, "resolution"),
+]
 
 
 @pytest.mark.parametrize(
     ("path", "params", "named"),
     [
-        pytest.param(path, params, named, id=f"{path}-{named}")
+        pytest.param(path, params, named, id=f"{path}-{named}-{next(iter(params.values()))}")
         for path in CHART_ENDPOINTS
         for params, named in UNUSED_DERIVED_POINT_PARAMETERS
         # A composite's resolution chooses its positions' arc, so it is always used.
