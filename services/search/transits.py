@@ -6,26 +6,21 @@ from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.aspects import parse_aspect_types
 from shared.kernel.bodies import resolve_bodies
 from shared.kernel.deadline import Deadline
-from shared.kernel.houses import HouseSystem, compute_houses
-from shared.kernel.positions import CalcFlags, compute_positions
+from shared.kernel.natal_points import natal_points
+from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
 from shared.kernel.transits import MOON, TransitEvent, scan
-from shared.kernel.positions import Observer
 from shared.runtime.ranges import scan_range
 from shared.runtime.transit_inputs import MUTUAL, moving_bodies, natal_input
 from shared.runtime.wire import instant_at
 
 MOON_RETURNS_ONLY_FROM_DAYS = 14.0
-_ANGLES = HouseSystem("placidus", "P")  # the Ascendant and Midheaven are the same in every quadrant system
 
 
 def _natal_points(request: pb.FindTransitsRequest, natal: Moment, location: Observer | None) -> list[tuple[str, float]]:
-    """Return the natal points: the chart's bodies, and its Ascendant and Midheaven with a place."""
-    points = [(r.body, r.longitude) for r in compute_positions(natal, resolve_bodies(list(request.bodies)), CalcFlags(speed=False)).records]
-    if location is not None:
-        houses = compute_houses(natal, location.latitude_deg, location.longitude_deg, _ANGLES)
-        points += [("ascendant", houses.ascendant_deg), ("midheaven", houses.midheaven_deg)]
-    return points
+    """Return the natal points, the natal chart's: its bodies, and its Ascendant and Midheaven
+    with a place. No flag applies: a zodiac rotation cancels out of every event."""
+    return list(natal_points(natal, location, resolve_bodies(list(request.bodies))).longitudes.items())
 
 
 def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTransitsResponse:

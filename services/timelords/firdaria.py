@@ -31,4 +31,4 @@ def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.Comput
     data = pb.FirdariaData(is_day_chart=day, night_order=request.night_order, year_days=request.year_days)
     fill_query(data, query)
     data.periods.extend(fill_period(pb.FirdariaPeriod(), p) for p in periods)
-    return pb.ComputeFirdariaResponse(data=data, warnings=chart.warnings)
+    return pb.ComputeFirdariaResponse(data=data, warnings=[c.message for c in chart.warnings])

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import SUN, fill_period, fill_query, natal_points
+from services.timelords.natal_points import fill_period, fill_query, natal_points, sign_of
 from shared.kernel.deadline import Deadline
 from shared.errors import InvalidParameter
+from shared.kernel.natal_points import SUN
 from shared.kernel.profections import RANGE_CAP_YEARS, mean_boundaries, profections, solar_boundaries
 from shared.kernel.time_lord_periods import flatten
 from shared.kernel.zodiac import SIGNS
@@ -18,7 +19,7 @@ def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.Com
     one overlapping the range, from the starting point's natal sign."""
     chart = natal_points(request)
     query = life_range(request, RANGE_CAP_YEARS)
-    from_sign = chart.sign_of(getattr(request, "from"))  # "from" is a Python keyword
+    from_sign = sign_of(chart, getattr(request, "from"))  # "from" is a Python keyword
     if request.solar:
         if SUN not in chart.longitudes:
             raise InvalidParameter("solar=true follows the Sun's returns, so the Sun must be among bodies.", suggestion="Add sun to bodies, or drop solar.", param="bodies")
@@ -32,4 +33,4 @@ def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.Com
         data.year_days = request.year_days
     fill_query(data, query)
     data.periods.extend(fill_period(pb.ProfectionPeriod(), p) for p in periods)
-    return pb.ComputeProfectionsResponse(data=data, warnings=chart.warnings)
+    return pb.ComputeProfectionsResponse(data=data, warnings=[c.message for c in chart.warnings])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_period, fill_query, natal_points
+from services.timelords.natal_points import fill_period, fill_query, natal_points, sign_of
 from shared.kernel.deadline import Deadline
 from shared.kernel.releasing import RANGE_CAP_YEARS, releasing
 from shared.kernel.time_lord_periods import flatten
@@ -18,9 +18,9 @@ def compute(request: pb.ComputeZodiacalReleasingRequest, deadline: Deadline) -> 
     ``at``, or overlapping the range, walked from the released point's natal sign."""
     chart = natal_points(request)
     query = life_range(request, RANGE_CAP_YEARS[request.max_level])
-    from_sign = chart.sign_of(getattr(request, "from"))  # "from" is a Python keyword
-    fortune_sign = chart.sign_of(FORTUNE) if FORTUNE in chart.longitudes else None
-    warnings = list(chart.warnings)
+    from_sign = sign_of(chart, getattr(request, "from"))  # "from" is a Python keyword
+    fortune_sign = sign_of(chart, FORTUNE) if FORTUNE in chart.longitudes else None
+    warnings = [c.message for c in chart.warnings]
     if fortune_sign is None:
         warnings.append("The chart has no Lot of Fortune (it needs the Sun and the Moon among bodies), so no period is marked angular from it.")
     periods = flatten(releasing(from_sign, fortune_sign, chart.birth.jd_ut1, request.max_level, query, deadline), query)

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from celestial.v1 import timelords_service_pb2 as pb
+from gateway.transcoder import request_from_query
+from services.timelords.natal_points import natal_points
+from shared.kernel.lots import LOTS
+from shared.runtime.validation import validate
 from tests.api.test_conventions_api import assert_error, balance
 
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}  # a day birth, Libra rising
@@ -128,3 +133,85 @@ def test_a_range_beginning_before_birth_is_cut_to_birth_unflagged(api):
     found = data(api, "/v1/firdaria", 1, **BIRTH, start="1980-01-01T00:00:00Z", end="1995-01-01T00:00:00Z")
     assert found["start"]["jd"] == pytest.approx(found["periods"][0]["start"]["jd"])
     assert not found["periods"][0]["clamped_start"]
+
+
+# --- the natal points are the natal chart's ------------------------------------------------
+
+TIME_LORD_REQUESTS = {
+    "/v1/profections": pb.ComputeProfectionsRequest,
+    "/v1/zodiacal-releasing": pb.ComputeZodiacalReleasingRequest,
+    "/v1/firdaria": pb.ComputeFirdariaRequest,
+}
+LOT_IDS = {lot.name: lot.id for lot in LOTS}
+# Inside the polar circle: Placidus falls back to Porphyrius, and Campanus would give the IC as Midheaven.
+POLAR_BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 75.0, "lon": 120.0}
+#: The bodies a lot needs, by the lot (spec /v1/lots formulas, Fortune and Spirit under the rest).
+LOT_BODIES = {
+    "part_of_fortune": {"sun", "moon"}, "part_of_spirit": {"sun", "moon"}, "part_of_eros": {"sun", "moon", "venus"},
+    "part_of_necessity": {"sun", "moon", "mercury"}, "part_of_courage": {"sun", "moon", "mars"},
+    "part_of_victory": {"sun", "moon", "jupiter"}, "part_of_nemesis": {"sun", "moon", "saturn"},
+}
+
+
+def time_lord_points(path: str, **params) -> dict[str, float]:
+    """The natal points the endpoint at ``path`` reads from these parameters (as the gateway
+    builds and validates its request); the replies show only their signs."""
+    request = validate(request_from_query(TIME_LORD_REQUESTS[path], [(k, str(v)) for k, v in {**params, "at": AT["at"]}.items()], path))
+    return natal_points(request).longitudes
+
+
+def natal_chart_points(api, **params) -> dict[str, float]:
+    """The natal chart's bodies, Ascendant, Midheaven and seven lots by name, through /v1/natal-chart."""
+    response = api.get("/v1/natal-chart", params={**params, "derived_points": "true", "lots": "default"})
+    assert response.status_code == 200, response.text
+    chart = response.json()["data"]
+    points = {p["body"]: p["longitude"] for p in chart["positions"]}
+    points |= {"ascendant": chart["houses"]["ascendant"], "midheaven": chart["houses"]["midheaven"]}
+    return points | {LOT_IDS[p["name"]]: p["longitude"] for p in chart["derived_points"] if p["kind"] == "lot"}
+
+
+CHART_OPTIONS = [
+    pytest.param(BIRTH, id="default-bodies"),
+    pytest.param({**BIRTH, "bodies": "sun,moon,venus,chiron"}, id="some-bodies"),
+    pytest.param({**BIRTH, "bodies": "mars,saturn"}, id="no-lights"),
+    pytest.param(POLAR_BIRTH, id="polar"),
+]
+
+
+@pytest.mark.parametrize("path", TIME_LORD_REQUESTS)
+@pytest.mark.parametrize("params", CHART_OPTIONS)
+def test_each_time_lord_endpoints_natal_points_are_the_natal_charts_positions_angles_and_lots(api, path, params):
+    # Exact: both are the one chart caster's values for the same birth and options. The lots
+    # are those whose bodies are all among bodies (by hand from the spec's formulas); the
+    # natal chart computes the others from operands it adds.
+    points = time_lord_points(path, **params)
+    chart = natal_chart_points(api, **params)
+    bodies = [name for name in chart if name not in LOT_IDS.values() and name not in ("ascendant", "midheaven")]
+    lots = [lot for lot, needed in LOT_BODIES.items() if needed <= set(bodies)]
+    assert list(points) == [*bodies, "ascendant", "midheaven", *lots]
+    assert points == {name: chart[name] for name in points}
+
+
+@pytest.mark.parametrize("path", TIME_LORD_REQUESTS)
+@pytest.mark.parametrize("params", CHART_OPTIONS)
+def test_sidereal_time_lord_natal_points_are_the_sidereal_natal_charts(api, path, params):
+    points = time_lord_points(path, **params, sidereal="lahiri")
+    chart = natal_chart_points(api, **params, sidereal="lahiri")
+    assert points == {name: chart[name] for name in points} and "ascendant" in points
+    tropical = time_lord_points(path, **params)
+    assert all(points[name] != tropical[name] for name in points)  # the option was honoured, not dropped
+
+
+def test_each_time_lord_reply_starts_from_the_sign_of_the_natal_charts_point(api):
+    # Through the replies themselves: the sign each starts from, or reads the sect from, is the
+    # natal chart's (by hand: 30-degree signs from 0 Aries), at a polar birth too.
+    signs = ["Aries", "Taurus", "Gemini", "Cancer", "Leo", "Virgo", "Libra", "Scorpio", "Sagittarius", "Capricorn", "Aquarius", "Pisces"]
+    for birth in (BIRTH, POLAR_BIRTH):
+        chart = natal_chart_points(api, **birth)
+        at = {**birth, "at": AT["at"]}
+        for point in ("ascendant", "midheaven", "moon", "part_of_fortune", "part_of_nemesis"):
+            assert data(api, "/v1/profections", 1, **at, **{"from": point})["from_sign"] == signs[int(chart[point] // 30)]
+        releasing = data(api, "/v1/zodiacal-releasing", 2, **at)
+        assert (releasing["from_sign"], releasing["fortune_sign"]) == (signs[int(chart["part_of_spirit"] // 30)], signs[int(chart["part_of_fortune"] // 30)])
+        day = (chart["ascendant"] - chart["sun"]) % 360.0 <= 180.0  # the Sun on or above the horizon
+        assert data(api, "/v1/firdaria", 1, **at)["is_day_chart"] is day

@@ -145,3 +145,30 @@ def test_a_scan_past_its_deadline_stops_and_is_504_deadline_exceeded_refunded(hu
     with hurried_stack.client(key) as client:
         assert_error(client.get(PATH, params=WIDEST), 504, "deadline_exceeded")
     assert balance(hurried_stack, name) == 10
+
+
+# --- the natal points are the natal chart's ------------------------------------------------
+
+# Inside the polar circle: Placidus falls back to Porphyrius, and Campanus would give the IC as Midheaven.
+PLACES = [{"lat": 51.5, "lon": -0.13}, {"lat": 75.0, "lon": 120.0}]
+
+
+@pytest.mark.parametrize("place", PLACES, ids=["london", "polar"])
+@pytest.mark.parametrize("bodies", ["planets", "sun,moon,chiron,mean_node,ceres"])
+def test_the_natal_points_are_the_natal_charts_bodies_ascendant_and_midheaven(api, place, bodies):
+    # Exact: both are the one chart caster's values for the same birth (a transit scan takes
+    # no flag, so the chart is the default tropical one).
+    points = scan(api, **BIRTH, **WEEK, **place, bodies=bodies)["data"]["points"]
+    response = api.get("/v1/natal-chart", params={**BIRTH, **place, "bodies": bodies})
+    assert response.status_code == 200, response.text
+    chart = response.json()["data"]
+    expected = [(p["body"], p["longitude"]) for p in chart["positions"]]
+    expected += [("ascendant", chart["houses"]["ascendant"]), ("midheaven", chart["houses"]["midheaven"])]
+    assert [(p["body"], p["longitude"]) for p in points] == expected
+
+
+def test_without_a_place_the_natal_points_are_the_natal_charts_bodies_alone(api):
+    points = scan(api, **BIRTH, **WEEK)["data"]["points"]
+    response = api.get("/v1/natal-chart", params={**BIRTH, **PLACES[0]})
+    assert response.status_code == 200, response.text
+    assert [(p["body"], p["longitude"]) for p in points] == [(p["body"], p["longitude"]) for p in response.json()["data"]["positions"]]

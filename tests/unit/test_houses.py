@@ -101,6 +101,49 @@ def test_midheaven_and_ascendant_follow_the_textbook_formulas(moment, lat, lon):
     assert angle_diff_deg(houses.ascendant_deg, asc) < FORMULA_TOLERANCE_DEG
 
 
+#: The systems whose Midheaven Swiss Ephemeris may turn into the IC inside the polar circles
+#: (found empirically; its documentation on polar houses says why: these systems keep their
+#: houses in order there by taking the meridian's point below the horizon).
+MIDHEAVEN_TURNING_LETTERS = frozenset({"R", "C", "T", "I", "Y"})
+POLAR_PLACES = [(70.0, 25.0), (-80.0, 0.0), (89.9, 10.0), (-70.0, 25.0)]
+
+
+@pytest.mark.parametrize("system", HOUSE_SYSTEMS, ids=lambda s: s.name)
+def test_the_angles_are_the_same_in_every_system_but_five_may_take_the_ic_for_the_midheaven_in_the_polar_circles(system):
+    # Why a chart read only for its angles is cast in Porphyrius (shared/kernel/natal_points.py):
+    # outside the polar circles every system's angles are the textbook formulas' (as above) and
+    # exactly Porphyrius's; inside them the Ascendant still is, and the Midheaven is too but
+    # for five systems, where it may be the IC, 180 degrees away.
+    porphyrius = parse_house_system("porphyrius")
+    turned = 0
+    for moment in MOMENTS:
+        eps = math.radians(obliquity_deg(moment))
+        for lat, lon in PLACES + POLAR_PLACES:
+            houses, reference = compute_houses(moment, lat, lon, system), compute_houses(moment, lat, lon, porphyrius)
+            assert houses.ascendant_deg == reference.ascendant_deg, (system.name, lat)
+            if (lat, lon) in PLACES:
+                armc, phi = math.radians(houses.armc_deg), math.radians(lat)
+                mc = math.degrees(math.atan2(math.sin(armc), math.cos(armc) * math.cos(eps))) % 360.0
+                asc = math.degrees(math.atan2(math.cos(armc), -(math.sin(armc) * math.cos(eps) + math.tan(phi) * math.sin(eps)))) % 360.0
+                assert angle_diff_deg(houses.midheaven_deg, mc) < FORMULA_TOLERANCE_DEG, (system.name, lat)
+                assert angle_diff_deg(houses.ascendant_deg, asc) < FORMULA_TOLERANCE_DEG, (system.name, lat)
+            if houses.midheaven_deg != reference.midheaven_deg:
+                assert system.letter in MIDHEAVEN_TURNING_LETTERS and (lat, lon) in POLAR_PLACES, (system.name, lat)
+                assert angle_diff_deg(houses.midheaven_deg, reference.midheaven_deg + 180.0) < FORMULA_TOLERANCE_DEG
+                turned += 1
+    assert (turned > 0) == (system.letter in MIDHEAVEN_TURNING_LETTERS)
+
+
+def test_placidus_angles_are_porphyrius_angles_at_every_latitude():
+    # The natal chart's default system, and so the natal chart the time-lords and transit
+    # targets must agree with, has Porphyrius's angles inside the polar circles too.
+    placidus, porphyrius = parse_house_system("placidus"), parse_house_system("porphyrius")
+    for moment in MOMENTS:
+        for lat, lon in PLACES + POLAR_PLACES:
+            a, b = compute_houses(moment, lat, lon, placidus), compute_houses(moment, lat, lon, porphyrius)
+            assert (a.ascendant_deg, a.midheaven_deg) == (b.ascendant_deg, b.midheaven_deg), (moment.iso_utc(), lat)
+
+
 @pytest.mark.parametrize("moment", MOMENTS)
 def test_armc_is_apparent_sidereal_time_plus_east_longitude(moment):
     t = timescale().ut1_jd(moment.jd_ut1)
