@@ -31,7 +31,6 @@ from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Store
 from gateway.version import BUILD_VERSION
 from shared.errors import MethodNotAllowed
-from shared.kernel import engine
 from shared.runtime.config import Settings
 
 
@@ -70,9 +69,8 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
 
     ``store`` defaults to the configured store and ``pools`` (one per service name) to gRPC
     channels to the configured service processes; the tests pass pools computing in process.
+    The gateway never gives the engine the ephemeris files: validation needs none.
     """
-    # Validation reads moments and names with the kernel, which computes from these files.
-    engine.use_ephemeris_files(settings.ephe_path)
     endpoints = discover_endpoints()
     openapi_document = build_openapi(endpoints, version=BUILD_VERSION)
     openapi_bytes = orjson.dumps(openapi_document)

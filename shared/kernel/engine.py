@@ -343,13 +343,19 @@ def cusps_at(
     return out
 
 
+# The three conversions between UTC and UT1 below need no ephemeris files, so that the
+# gateway reads moments without them: swe.utc_to_jd and swe.jdut1_to_utc take the leap seconds
+# from Swiss Ephemeris's built-in table (data/ephe has no seleapsec.txt to extend it) and their
+# Delta T always with the default tidal acceleration (swe_deltat_ex(jd, -1)), never the files'.
+# tests/unit/test_timescale.py checks that a process without the files reads the same days.
+
+
 def utc_to_jd_ut1(year: int, month: int, day: int, hour: int, minute: int, second: float) -> float:
     """Return the UT1 Julian Day of a proleptic-Gregorian UTC clock reading (swe.utc_to_jd).
 
     Leap-second aware from 1972 (second 60 is valid only in a real leap second; otherwise
-    ValueError); before 1972 the reading is taken as UT1.
+    ValueError); before 1972 the reading is taken as UT1. Needs no ephemeris files.
     """
-    _ensure_initialised()
     try:
         _, jd_ut1 = swe.utc_to_jd(year, month, day, hour, minute, second, swe.GREG_CAL)
     except swe.Error as error:
@@ -358,10 +364,10 @@ def utc_to_jd_ut1(year: int, month: int, day: int, hour: int, minute: int, secon
 
 
 def is_leap_second_minute(year: int, month: int, day: int, hour: int, minute: int) -> bool:
-    """Return True when the given UTC minute has a 61st second (a leap second follows it)."""
+    """Return True when the given UTC minute has a 61st second (a leap second follows it).
+    Needs no ephemeris files."""
     if hour != 23 or minute != 59:
         return False
-    _ensure_initialised()
     try:
         swe.utc_to_jd(year, month, day, hour, minute, 60.0, swe.GREG_CAL)
     except swe.Error:
@@ -373,9 +379,8 @@ def jd_ut1_to_utc(jd_ut1: float) -> tuple[int, int, int, int, int, float]:
     """Return the proleptic-Gregorian UTC clock reading (y, m, d, h, min, s) of a UT1 Julian Day.
 
     Goes through the leap-second table (swe.jdut1_to_utc); seconds may reach 60.x inside a
-    leap second.
+    leap second. Needs no ephemeris files.
     """
-    _ensure_initialised()
     year, month, day, hour, minute, second = swe.jdut1_to_utc(jd_ut1, swe.GREG_CAL)
     return int(year), int(month), int(day), int(hour), int(minute), float(second)
 

@@ -9,6 +9,7 @@ from shared.kernel import engine
 from shared.kernel.ayanamshas import Ayanamsha
 from shared.kernel.engine import FixedStar
 from shared.kernel.errors import BodyNotFound
+from shared.kernel.star_names import STAR_NAMES
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import normalize_deg
 
@@ -50,16 +51,24 @@ def named_stars() -> tuple[FixedStar, ...]:
     return _index()[0]
 
 
+def _lookup_key(text: str) -> str:
+    """Return the key a star is looked up by: ``text`` lowercase, without blanks around it or
+    the leading comma of a nomenclature (``,alTau``)."""
+    return text.strip().lstrip(",").strip().lower()
+
+
 def is_star(text: str) -> bool:
-    """Return True when ``text`` names a star of the file (as :func:`find_star` reads it)."""
-    return text.strip().lstrip(",").strip().lower() in _index()[1]
+    """Return True when ``text`` names a star of the file (as :func:`find_star` reads it).
+
+    Reads the names without the file (:mod:`shared.kernel.star_names`), so the body
+    vocabulary works where the ephemeris files are absent."""
+    return _lookup_key(text) in STAR_NAMES
 
 
 def find_star(text: str, *, param: str = "star") -> FixedStar:
     """Return the star named ``text``: a traditional name (``Aldebaran``) or a nomenclature
     (``alTau``, also written ``,alTau``), any case. Unknown names raise BodyNotFound."""
-    key = text.strip().lstrip(",").strip().lower()
-    star = _index()[1].get(key)
+    star = _index()[1].get(_lookup_key(text))
     if star is None:
         raise BodyNotFound(
             f"No star named {text!r} in the Swiss Ephemeris star file.",

@@ -6,6 +6,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import cached_property
 
 from shared.errors import InvalidDatetime, InvalidParameter
 from shared.kernel import engine
@@ -93,12 +94,14 @@ def _check_range(jd_ut1: float, param: str, shown: str) -> None:
 
 @dataclass(frozen=True, init=False)
 class Moment:
-    """An instant, held as a UT1 Julian Day with its Delta T.
+    """An instant, held as a UT1 Julian Day; its Delta T is computed when first asked for.
 
     Build it with :meth:`from_jd_ut1`, :meth:`from_iso` or :meth:`from_utc_datetime`; the
     plain constructor is refused. Supported span: JD (UT1) 625000.5 to 2816787.5
     (:data:`SUPPORTED_SPAN_TEXT`, where Swiss Ephemeris has either its files or the Moshier
     fallback); outside it the constructors raise InvalidParameter naming the parameter.
+    Building one needs no ephemeris files (the gateway validates moments without them);
+    :attr:`delta_t_s` and what uses it (:attr:`jd_tt`) compute from them.
     ``source_param`` remembers which request parameter the moment came from, for errors;
     ``clock_jd`` is the Julian Day of the reading on the clock it was written in (the UTC
     date and time of a datetime, leap seconds not counted; the UT1 Julian Day of a jd), on
@@ -106,7 +109,6 @@ class Moment:
     """
 
     jd_ut1: float
-    delta_t_s: float
     source_param: str
     clock_jd: float = field(compare=False)  # the same instant, however it was written
 
@@ -117,7 +119,6 @@ class Moment:
     def _build(cls, jd_ut1: float, source_param: str, clock_jd: float | None = None) -> Moment:
         obj = object.__new__(cls)
         object.__setattr__(obj, "jd_ut1", float(jd_ut1))
-        object.__setattr__(obj, "delta_t_s", engine.delta_t_days(jd_ut1) * SECONDS_PER_DAY)
         object.__setattr__(obj, "source_param", source_param)
         object.__setattr__(obj, "clock_jd", float(jd_ut1) if clock_jd is None else clock_jd)
         return obj
@@ -215,6 +216,12 @@ class Moment:
         jd_ut1 = engine.utc_to_jd_ut1(utc.year, utc.month, utc.day, utc.hour, utc.minute, seconds)
         _check_range(jd_ut1, param, utc.isoformat())
         return cls._build(jd_ut1, param)
+
+    @cached_property
+    def delta_t_s(self) -> float:
+        """Return Delta T = TT - UT1 in seconds (:func:`engine.delta_t_days`, from the ephemeris
+        files), computed on first use and kept."""
+        return engine.delta_t_days(self.jd_ut1) * SECONDS_PER_DAY
 
     @property
     def jd_tt(self) -> float:

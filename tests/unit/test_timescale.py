@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
+import subprocess
+import sys
 from datetime import datetime, timedelta, timezone
 
 import pytest
+import swisseph as swe
 
 from shared.errors import InvalidDatetime, InvalidParameter
-from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT, Moment
+from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SECONDS_PER_DAY, SUPPORTED_SPAN_TEXT, Moment
+from shared.runtime.config import REPO_ROOT
 from tests.unit.skyfield_reference import timescale
 
 SECOND_IN_DAYS = 1.0 / 86400.0
@@ -287,3 +292,63 @@ def test_a_moments_clock_is_the_reading_it_was_written_in():
     assert written.jd_ut1 != written.clock_jd
     assert Moment.from_jd_ut1(2460310.5).clock_jd == 2460310.5
     assert Moment.from_iso("2024-01-01T01:00:00+01:00").clock_jd == 2460310.5
+
+
+# --- without the ephemeris files -----------------------------------------------------------------
+
+# Readings across the supported span: its two ends, before and after 1972 (leap-second UTC
+# begins), a leap second, the minutes around it, and years beyond the last leap second.
+READINGS = [
+    "-3001-02-03T00:00:00Z", "-0500-03-01T06:00:00Z", "1000-07-04T12:30:00Z", "1600-01-01T00:00:00+05:30",
+    "1899-12-31T23:59:59.999Z", "1955-06-15T12:00:00Z", "1971-12-31T23:59:59Z", "1972-01-01T00:00:00Z",
+    "1990-08-04T16:20:00-07:00", "2016-12-31T23:59:59.5Z", "2016-12-31T23:59:60Z", "2016-12-31T23:59:60.999Z",
+    "2017-01-01T00:00:00Z", "2024-03-20T12:00:00Z", "2035-01-01T00:00:00Z", "2500-06-01T00:00:00Z",
+    "3000-01-01T00:00:00Z",
+]
+
+# Moments read in a fresh interpreter whose engine was never given the ephemeris files, as in
+# the gateway: each reading's UT1 and clock Julian Days and its rendering, then what asking
+# for Delta T does there.
+_READ_WITHOUT_FILES = """
+import json, sys
+from shared.kernel import engine
+from shared.kernel.timescale import Moment
+assert engine.ephemeris_files_path() is None
+moments = [Moment.from_iso(text) for text in json.loads(sys.argv[1])]
+read = [[m.jd_ut1, m.clock_jd, m.iso_utc()] for m in moments]
+try:
+    delta_t = moments[0].delta_t_s
+except RuntimeError as error:
+    delta_t = str(error)
+print(json.dumps({"read": read, "delta_t": delta_t}))
+"""
+
+
+@pytest.fixture(scope="module")
+def read_without_files() -> dict:
+    answer = subprocess.run(
+        [sys.executable, "-c", _READ_WITHOUT_FILES, json.dumps(READINGS)], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+    )
+    return json.loads(answer.stdout)
+
+
+def test_moments_are_read_to_the_same_julian_days_without_the_ephemeris_files(read_without_files):
+    with_files = [[m.jd_ut1, m.clock_jd, m.iso_utc()] for m in map(Moment.from_iso, READINGS)]
+    assert read_without_files["read"] == with_files
+
+
+def test_reading_a_moment_computes_no_delta_t_until_it_is_asked_for(read_without_files):
+    assert "no ephemeris files" in read_without_files["delta_t"]
+
+
+# Julian Days across the supported span (41 equal steps) and around the years where Swiss
+# Ephemeris's Delta T changes model (1955, 1972) or leaves its table.
+DELTA_T_DAYS = [JD_UT1_MIN + i * (JD_UT1_MAX - JD_UT1_MIN) / 40 for i in range(41)] + [
+    2435108.5, 2435109.5, 2441317.5, 2451545.0, 2460310.5, 2470000.5,
+]
+
+
+@pytest.mark.parametrize("jd", DELTA_T_DAYS)
+def test_delta_t_is_swiss_ephemeris_deltat_ex_with_the_tidal_acceleration_of_the_files(jd):
+    ours = Moment.from_jd_ut1(jd).delta_t_s  # first: it makes the engine apply the files in this thread
+    assert ours == swe.deltat_ex(jd, swe.FLG_SWIEPH) * SECONDS_PER_DAY
