@@ -17,7 +17,6 @@ from shared.kernel import engine
 from shared.kernel.aspects import ASPECT_TYPES
 from shared.kernel.bodies import engine_number
 from shared.kernel.deadline import Deadline
-from shared.kernel.timescale import Moment
 from shared.runtime.config import load_settings
 from shared.runtime.validation import validate
 
@@ -48,7 +47,7 @@ def _brute_force_ms(request) -> tuple[float, int]:
     start_time = time.perf_counter()
     reply = transits.compute(request, Deadline.never())  # for the natal points and the moving list it used
     points = [(p.body, p.longitude) for p in reply.data.points]
-    begin, end = Moment.from_iso(request.start).jd_ut1, Moment.from_iso(request.end).jd_ut1
+    begin, end = reply.data.start.jd, reply.data.end.jd
     windows = 0
     for body in reply.data.moving:
         step = MOON_STEP_DAYS if body == "moon" else STEP_DAYS
