@@ -39,7 +39,7 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
     # The chart's longitudes are ecliptic whatever equatorial adds beside them.
     frame = replace(flags, speed=True, equatorial=False)
     # The request gives one place: the natal place and the return place are the same.
-    # observer_from refuses topocentric with heliocentric (a view from no place on Earth).
+    # Validation refused topocentric with heliocentric (a view from no place on Earth).
     observer_from(request, flags)
     natal_place = return_place = required_place(request)
     (record,) = compute_positions(natal, [body], frame, natal_place if frame.topocentric else None).records
