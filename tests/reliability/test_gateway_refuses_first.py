@@ -58,6 +58,37 @@ COMPUTED_REFUSALS: dict[tuple[str, str, str | None], str] = {
 }
 
 
+#: (RPC, code, param) of the rules the proof found still only in a servicer or the kernel, not
+#: yet moved to where the gateway runs them (issue 22): the proof tolerates these and no
+#: other. Each entry names the rule's home today; moving one removes it from here.
+NOT_YET_MOVED: dict[tuple[str, str, str | None], str] = {
+    **{(rpc, "invalid_parameter", "house_position_mode"): "mundane with j2000/heliocentric: shared/kernel chart settings"
+       for rpc in ("ComputeNatalChart", "ComputeSynastry", "ComputeDavisonChart", "ComputeProgressedChart", "FindReturns")},
+    **{(rpc, "invalid_parameter", "system"): "gauquelin with j2000/heliocentric: shared/kernel chart settings"
+       for rpc in ("ComputeNatalChart", "ComputeSynastry", "ComputeDavisonChart", "ComputeProgressedChart", "ComputeCompositeChart",
+                   "ComputeDraconicChart", "FindReturns")},
+    **{(rpc, "invalid_parameter", "lots"): "lots with heliocentric: shared/runtime/chart_extras.py, read in the service only"
+       for rpc in ("ComputeNatalChart", "ComputeSynastry", "ComputeDavisonChart", "ComputeProgressedChart", "ComputeCompositeChart")},
+    ("ComputeCompositeChart", "invalid_parameter", "house_position_mode"): "services/ephemeris/composite.py",
+    ("ComputeDraconicChart", "invalid_parameter", "dignities"): "services/ephemeris/derived_charts.py",
+    ("ComputeDraconicChart", "invalid_parameter", "heliocentric"): "services/ephemeris/derived_charts.py",
+    ("ComputeDraconicChart", "no_north_node", "bodies"): "shared/kernel/draconic.py require_node",
+    ("ComputeProgressedChart", "invalid_progression", None): "shared/kernel/progressions.py (target before birth)",
+    ("ComputeMidpoints", "missing_parameter", "lat"): "services/ephemeris/midpoints.py (lots need a place)",
+    ("FindPatterns", "missing_parameter", "lat"): "stellium_scope=house needs a place: the patterns servicer",
+    ("ComputeAyanamsha", "invalid_parameter", "system"): "services/ephemeris/ayanamsha.py (a name, an id 0-46 or all)",
+    ("ComputeStars", "body_not_found", "star"): "the star file lookup in the kernel",
+    ("ComputeAstrocartography", "invalid_parameter", "system"): "a house system without cusp lines: the astrocartography kernel",
+    ("ComputeProfections", "invalid_parameter", "from"): "services/timelords/natal_points.py sign_of",
+    ("ComputeZodiacalReleasing", "invalid_parameter", "from"): "services/timelords/natal_points.py sign_of",
+    ("ComputeProfections", "invalid_parameter", "bodies"): "services/timelords/profections.py (solar needs the Sun)",
+    ("ComputeFirdaria", "invalid_parameter", "bodies"): "services/timelords/firdaria.py (day_chart=auto needs the Sun)",
+    ("FindHeliacalEvent", "body_not_eligible", "body"): "shared/kernel/heliacal.py (the event's bodies)",
+    ("FindHeliacalEvent", "invalid_heliacal_event", "event"): "shared/kernel/heliacal.py (acronychal events)",
+    ("FindIngresses", "body_not_eligible", "body"): "the ingress body table use, read in the service only",
+}
+
+
 @dataclass(frozen=True)
 class ServiceRefusal:
     """A call a service refused for its parameters: the RPC, the error and the request it got."""
@@ -77,6 +108,11 @@ def is_computed(rpc: str, error: CelestialError) -> bool:
     return (rpc, error.code, error.param) in COMPUTED_REFUSALS or (rpc, error.code, None) in COMPUTED_REFUSALS
 
 
+def is_not_yet_moved(rpc: str, error: CelestialError) -> bool:
+    """Return whether ``error`` of ``rpc`` is one of :data:`NOT_YET_MOVED`."""
+    return (rpc, error.code, error.param) in NOT_YET_MOVED or (rpc, error.code, None) in NOT_YET_MOVED
+
+
 class RefusalRecordingPool:
     """A service pool that calls the real in-process one and records each parameter refusal."""
 
@@ -91,7 +127,7 @@ class RefusalRecordingPool:
             return await self._inner.call(method_path, request, response_cls, timeout_s=timeout_s, request_id=request_id)
         except CelestialError as error:
             rpc = method_path.rsplit("/", 1)[-1]
-            if 400 <= error.http_status < 500 and not is_computed(rpc, error):
+            if 400 <= error.http_status < 500 and not is_computed(rpc, error) and not is_not_yet_moved(rpc, error):
                 self._refusals.append(ServiceRefusal(rpc, error.code, error.param, error.message, MessageToDict(request)))
             raise
 
