@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.errors import InvalidParameter
 from shared.runtime.chart_record import aspect_record
 from shared.kernel.deadline import Deadline
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.void_of_course import MOON, void_of_course
-from shared.runtime.wire import bodies_from, moment_from
+from shared.runtime.void_of_course_bodies import void_of_course_bodies
+from shared.runtime.wire import moment_from
 
 
 def compute(request: pb.ComputeVoidOfCourseRequest, deadline: Deadline) -> pb.ComputeVoidOfCourseResponse:
@@ -16,13 +16,7 @@ def compute(request: pb.ComputeVoidOfCourseRequest, deadline: Deadline) -> pb.Co
     in its sign (tropical longitudes of date, the other bodies held where they are)."""
     moment = moment_from(request)
     flags = CalcFlags()
-    bodies = bodies_from(request, flags)
-    if MOON not in bodies:
-        raise InvalidParameter(
-            "A void-of-course Moon needs the Moon among the bodies.",
-            suggestion=f"Add moon to bodies (bodies=moon,{','.join(bodies)}), or leave bodies at its default.",
-            param="bodies",
-        )
+    bodies = void_of_course_bodies(request)
     selection = request.aspect_selection
     result = compute_positions(moment, list(bodies), flags)
     longitudes = {r.body: r.longitude for r in result.records}

@@ -5,17 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.errors import InvalidParameter
-from shared.kernel.bodies import RETURNS, resolve_body
 from shared.kernel.crossings import crossings
 from shared.kernel.deadline import Deadline
 from shared.kernel.positions import compute_positions
 from shared.kernel.timescale import Moment
 from shared.runtime.chart_reply import chart_reply
+from shared.runtime.return_count import return_body
 from shared.runtime.wire import flags_from, moment_from, observer_from, required_place, sent_moment_name
-
-MAX_COUNT = {"moon": 13}
-MAX_COUNT_OTHERS = 5
 
 
 def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturnsResponse:
@@ -28,18 +24,11 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
     """
     natal = moment_from(request)
     flags = flags_from(request.options)
-    body = resolve_body(request.body, RETURNS, heliocentric=flags.heliocentric)
-    limit = MAX_COUNT.get(body, MAX_COUNT_OTHERS)
-    if request.count > limit:
-        raise InvalidParameter(
-            f"At most {limit} returns of {body} are cast per request; {request.count} were asked for.",
-            suggestion=f"Send count of {limit} or less, and search on from the last return for more.",
-            param="count",
-        )
+    body = return_body(request)
     # The chart's longitudes are ecliptic whatever equatorial adds beside them.
     frame = replace(flags, speed=True, equatorial=False)
     # The request gives one place: the natal place and the return place are the same.
-    # observer_from refuses topocentric with heliocentric (a view from no place on Earth).
+    # Validation refused topocentric with heliocentric (a view from no place on Earth).
     observer_from(request, flags)
     natal_place = return_place = required_place(request)
     (record,) = compute_positions(natal, [body], frame, natal_place if frame.topocentric else None).records

@@ -16,7 +16,9 @@ from google.protobuf.message import Message
 from shared.kernel import firdaria, profections, releasing
 from shared.runtime.astro_targets import targets_from
 from shared.runtime.ranges import life_range, scan_range
+from shared.runtime.return_count import return_body
 from shared.runtime.transit_inputs import transit_inputs
+from shared.runtime.void_of_course_bodies import void_of_course_bodies
 
 RULES: dict[str, Callable[[Message], object]] = {
     "astrocartography_targets": targets_from,
@@ -25,4 +27,6 @@ RULES: dict[str, Callable[[Message], object]] = {
     "profections_range": lambda request: life_range(request, profections.RANGE_CAP_YEARS),
     "firdaria_range": lambda request: life_range(request, firdaria.RANGE_CAP_YEARS),
     "releasing_range": lambda request: life_range(request, releasing.RANGE_CAP_YEARS[request.max_level]),
+    "return_body": return_body,
+    "void_of_course_bodies": void_of_course_bodies,
 }

@@ -66,6 +66,13 @@ def _check_datetime(values: list[str], param: str, message: Message) -> None:
         Moment.from_iso(value, param=param)
 
 
+def _check_julian_day(values: list[float], param: str, message: Message) -> None:
+    from shared.kernel.timescale import Moment
+
+    for value in values:
+        Moment.from_jd_ut1(value, param=param)
+
+
 _VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
     options_pb2.VOCABULARY_BODIES: _check_bodies,
     options_pb2.VOCABULARY_BODY: _check_body,
@@ -73,6 +80,7 @@ _VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
     options_pb2.VOCABULARY_AYANAMSHA: _check_ayanamsha,
     options_pb2.VOCABULARY_ASPECTS: _check_aspects,
     options_pb2.VOCABULARY_DATETIME: _check_datetime,
+    options_pb2.VOCABULARY_JULIAN_DAY: _check_julian_day,
 }
 
 
@@ -107,6 +115,8 @@ class _FieldCheck:
     is_string: bool
     choices: tuple[str, ...]
     vocabulary_check: Callable[[list[str], str, Message], None] | None
+    sent_with: str  # (field).sent_with and (field).excludes: protobuf field names in the same owner
+    excludes: str
 
 
 @dataclass(frozen=True)
@@ -151,6 +161,8 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
                 is_string=fd.type == FieldDescriptor.TYPE_STRING,
                 choices=tuple(rule.choices),
                 vocabulary_check=_VOCABULARY_CHECKS.get(rule.vocabulary),
+                sent_with=rule.sent_with,
+                excludes=rule.excludes,
             )
         )
     defaults = [check for check in checks if check.default is not None]
@@ -186,6 +198,8 @@ def _has_rule(check: _FieldCheck) -> bool:
         or check.is_message
         or check.range_checked
         or check.is_string
+        or check.sent_with
+        or check.excludes
     )
 
 
@@ -246,7 +260,10 @@ def _split_csv(text: str) -> list[str]:
 def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabularies: bool) -> None:
     """Check one field held by ``owner``, which is ``message`` or a flattened message in it."""
     name = check.name
-    if not _is_present(owner, check):
+    present = _is_present(owner, check)
+    if check.sent_with or check.excludes:
+        _check_paired_field(message, owner, check, present)
+    if not present:
         if check.required:
             raise MissingParameter(
                 f"'{name}' is required.",
@@ -275,6 +292,8 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
     if check.range_checked:
         for item in values:
             check_range(check.spec, item)
+    if check.vocabulary_check is not None and not check.is_string and vocabularies:
+        check.vocabulary_check(values, name, message)
     if check.is_string:
         if check.choices:
             _canonical_choices(owner, check, values)
@@ -289,6 +308,27 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
                         suggestion=f"Send a value for {name}, or leave it out.",
                         param=name,
                     )
+
+
+def _check_paired_field(message: Message, owner: Message, check: _FieldCheck, present: bool) -> None:
+    """Apply a field's rules about another field of its own message: ``(field).sent_with``
+    (sent alone, its partner is missing_parameter) and ``(field).excludes`` (a bool true with
+    the other true is invalid_parameter naming this one). Returns None when both hold."""
+    if check.sent_with and present != owner.HasField(check.sent_with):
+        partner = next(f.name for f in message_spec(message.DESCRIPTOR).fields.values() if f.path == check.path and f.field_name == check.sent_with)
+        given, missing = (check.name, partner) if present else (partner, check.name)
+        raise MissingParameter(
+            f"{given} needs {missing}: the two are sent together.",
+            suggestion=f"Send both {given} and {missing}, or neither.",
+            param=missing,
+        )
+    if check.excludes and present and getattr(owner, check.attr) and getattr(owner, check.excludes):
+        other = next(f.name for f in message_spec(message.DESCRIPTOR).fields.values() if f.path == check.path and f.field_name == check.excludes)
+        raise InvalidParameter(
+            f"{check.name}=true and {other}=true cannot be sent together.",
+            suggestion=f"Send only one of {check.name} and {other}.",
+            param=check.name,
+        )
 
 
 def _canonical_choices(owner: Message, check: _FieldCheck, values: list[str]) -> None:

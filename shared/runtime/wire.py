@@ -14,7 +14,7 @@ from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2
-from shared.errors import InvalidParameter, MissingParameter
+from shared.errors import MissingParameter
 from shared.kernel.ayanamshas import parse_ayanamsha
 from shared.kernel.bodies import resolve_bodies
 from shared.kernel.houses import HouseSystem, parse_house_system
@@ -78,22 +78,12 @@ def moment_from(message: Message, value: str = "moment") -> Moment:
 
 def place_from(message: Message, value: str = "place") -> Observer | None:
     """Return the Observer of a request's Place or Location ``value`` (degrees, metres; a
-    Location's altitude is 0), or None when it sent neither latitude nor longitude.
-
-    Latitude and longitude go together: one without the other raises MissingParameter
-    naming the one missing.
+    Location's altitude is 0), or None when it sent no place. Latitude and longitude come
+    together: validation refused one without the other (their ``(field).sent_with``).
     """
     place = _value(message, value)
     names = parameter_names(message.DESCRIPTOR, value)
-    has_lat, has_lon = place.HasField("lat"), place.HasField("lon")
-    if has_lat != has_lon:
-        given, missing = (names["lat"], names["lon"]) if has_lat else (names["lon"], names["lat"])
-        raise MissingParameter(
-            f"{given} needs {missing}: a place is a latitude and a longitude.",
-            suggestion=f"Send both {names['lat']} and {names['lon']}, or neither.",
-            param=missing,
-        )
-    if not has_lat:
+    if not place.HasField("lat"):
         return None
     altitude = place.alt if "alt" in names else 0.0
     return Observer(latitude_deg=place.lat, longitude_deg=place.lon, altitude_m=altitude)
@@ -144,8 +134,9 @@ def birth_from(message: Message, value: str = "birth") -> tuple[Moment, Observer
 def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> Observer | None:
     """Return the observer of a request's ``value`` (its ``lat``, ``lon`` and ``alt``), or None.
 
-    With ``topocentric`` the place is required (MissingParameter naming ``lat``) and a
-    heliocentric view is refused (InvalidParameter naming ``topocentric``).
+    With ``topocentric`` the place is required (MissingParameter naming ``lat``); validation
+    refused it with ``heliocentric`` (the ``(field).excludes`` of topocentric: a heliocentric
+    view has no observer on Earth).
     """
     observer = place_from(message, value)
     if flags.topocentric and observer is None:
@@ -153,12 +144,6 @@ def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> O
             "topocentric=true needs the observer's place: lat and lon.",
             suggestion="Add lat and lon (and optionally alt), or drop topocentric=true.",
             param="lat",
-        )
-    if flags.topocentric and flags.heliocentric:
-        raise InvalidParameter(
-            "topocentric=true and heliocentric=true contradict each other: a heliocentric view has no observer on Earth.",
-            suggestion="Send only one of topocentric and heliocentric.",
-            param="topocentric",
         )
     return observer
 

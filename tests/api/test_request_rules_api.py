@@ -42,6 +42,20 @@ REFUSED = [
                  "missing_parameter", "at", "Say when", id="profections-neither-at-nor-a-range"),
     pytest.param("/v1/zodiacal-releasing", {**BIRTH, "max_level": 4, "start": "2024-01-01", "end": "2025-01-01T00:00:01Z"},
                  "range_too_long", "end", "lasts 1 year and 1 second", id="releasing-level-4-past-one-year"),
+    pytest.param("/v1/positions", {"jd": 625000.4}, "invalid_parameter", "jd", "outside the supported span",
+                 id="a-julian-day-lies-inside-the-supported-dates"),
+    pytest.param("/v1/progressed", {**BIRTH, "target_jd": 2816787.6}, "invalid_parameter", "target_jd", "outside the supported span",
+                 id="a-julian-day-lies-inside-the-supported-dates-under-any-name"),
+    pytest.param("/v1/eclipses/solar", {"datetime": "2024-01-01", "lat": 10}, "missing_parameter", "lon", "lat needs lon",
+                 id="a-latitude-is-sent-with-its-longitude"),
+    pytest.param("/v1/synastry", {"datetime_a": "1990-06-15", "lat_a": 1, "lon_a": 1, "datetime_b": "1991-01-01", "lon_b": 2},
+                 "missing_parameter", "lat_b", "lon_b needs lat_b", id="a-longitude-is-sent-with-its-latitude-under-any-name"),
+    pytest.param("/v1/natal-chart", {**BIRTH, "topocentric": "true", "heliocentric": "true"}, "invalid_parameter", "topocentric",
+                 "cannot be sent together", id="topocentric-excludes-heliocentric"),
+    pytest.param("/v1/returns", {**BIRTH, "body": "mars", "search_start": "2024-01-01", "count": 6}, "invalid_parameter", "count", "At most 5 returns of mars",
+                 id="returns-count-capped-per-body"),
+    pytest.param("/v1/void-of-course", {"datetime": "2024-01-01", "bodies": "sun,mars"}, "invalid_parameter", "bodies", "needs the Moon",
+                 id="void-of-course-needs-the-moon-among-bodies"),
 ]
 
 

@@ -11,6 +11,7 @@ from celestial.v1.common_pb2 import Birth, Location, Moment, Place
 from shared.errors import CelestialError, InvalidParameter, MissingParameter
 from shared.kernel.errors import BodyNotEligible
 from shared.kernel.positions import Observer
+from shared.runtime.validation import validate
 from shared.runtime.wire import bodies_from, flags_from, moment_from, observer_from, optional_moment, place_from
 
 
@@ -37,9 +38,10 @@ def test_topocentric_without_a_place_is_missing_lat():
 
 
 def test_topocentric_and_heliocentric_together_are_refused_naming_topocentric():
-    request = pb.ComputePositionsRequest(topocentric=True, heliocentric=True, place=Place(lat=0.0, lon=0.0))
+    # The rule is topocentric's (field).excludes, which validation applies before any reader.
+    request = pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), topocentric=True, heliocentric=True, place=Place(lat=0.0, lon=0.0))
     with pytest.raises(InvalidParameter) as caught:
-        observer_from(request, flags_from(request))
+        validate(request, vocabularies=False)
     assert caught.value.param == "topocentric"
 
 
@@ -75,9 +77,10 @@ def test_a_moment_not_sent_is_none_or_missing_under_its_own_names():
 
 
 def test_a_place_is_latitude_and_longitude_together():
-    only_lat = pb.FindPatternsRequest(location=Location(lat=10.0))
+    # The rule is the (field).sent_with of lat and lon, which validation applies before any reader.
+    only_lat = pb.FindPatternsRequest(moment=Moment(jd=2451545.0), location=Location(lat=10.0))
     with pytest.raises(MissingParameter) as caught:
-        place_from(only_lat, "location")
+        validate(only_lat, vocabularies=False)
     assert caught.value.param == "lon"
 
 
@@ -87,7 +90,8 @@ def test_a_location_is_an_observer_at_sea_level_and_none_when_not_sent():
 
 
 def test_the_second_person_reads_its_own_suffixed_parameters():
-    request = pb.ComputeSynastryRequest(birth_b=Birth(place=Place(lon=5.0)))
+    birth_a = Birth(moment=Moment(jd=2451545.0), place=Place(lat=1.0, lon=1.0))
+    request = pb.ComputeSynastryRequest(birth_a=birth_a, birth_b=Birth(moment=Moment(jd=2451545.0), place=Place(lon=5.0)))
     with pytest.raises(MissingParameter) as caught:
-        place_from(request, "birth_b.place")
+        validate(request, vocabularies=False)
     assert caught.value.param == "lat_b"

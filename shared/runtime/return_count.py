@@ -1,0 +1,30 @@
+"""Reader of what a returns search follows: one body a return can follow and how many of its
+returns are cast (at most 13 of the Moon, 5 of any other body). Validation runs it in the
+gateway before any charge (the rule of FindReturnsRequest, `shared/runtime/request_rules.py`);
+the search service calls it to read the request."""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from shared.errors import InvalidParameter
+from shared.kernel.bodies import RETURNS, resolve_body
+from shared.runtime.wire import flags_from
+
+# Source: the FindReturns RPC comment (search_service.proto): a chart is cast per return.
+MAX_COUNT = {"moon": 13}
+MAX_COUNT_OTHERS = 5
+
+
+def return_body(request: Message) -> str:
+    """Return the body a returns search follows (body_not_eligible for one no return
+    follows under the request's centre), refusing a ``count`` over that body's cap."""
+    body = resolve_body(request.body, RETURNS, heliocentric=flags_from(request.options).heliocentric)
+    limit = MAX_COUNT.get(body, MAX_COUNT_OTHERS)
+    if request.count > limit:
+        raise InvalidParameter(
+            f"At most {limit} returns of {body} are cast per request; {request.count} were asked for.",
+            suggestion=f"Send count of {limit} or less, and search on from the last return for more.",
+            param="count",
+        )
+    return body
