@@ -3,8 +3,8 @@ message gives them in its ``(message).rules`` option.
 
 Each rule is a reader of a value kind (a range and its cap, the targets of a map, the inputs
 of a scan) that raises the one error for bad input; validation runs the rules of a message in
-the gateway, before any charge, and in the service, and the service calls the same readers to
-read its request. The caps come from the kernel modules that own them.
+the gateway, before any charge, and the service calls the same readers to read its request.
+The caps come from the kernel modules that own them.
 """
 
 from __future__ import annotations
@@ -19,6 +19,19 @@ from shared.runtime.ranges import life_range, scan_range
 from shared.runtime.return_count import return_body
 from shared.runtime.transit_inputs import transit_inputs
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
+
+#: The parameters (top-level fields or values) a rule reads, and so checks, itself: the
+#: gateway leaves their vocabulary to the rule, so each is parsed once per layer.
+READS: dict[str, tuple[str, ...]] = {
+    "astrocartography_targets": ("targets", "bodies"),
+    "transit_range": ("start", "end"),
+    "transit_inputs": ("moving", "moment"),
+    "profections_range": ("timeline",),
+    "firdaria_range": ("timeline",),
+    "releasing_range": ("timeline",),
+    "return_body": ("body",),
+    "void_of_course_bodies": ("bodies",),
+}
 
 RULES: dict[str, Callable[[Message], object]] = {
     "astrocartography_targets": targets_from,

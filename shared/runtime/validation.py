@@ -117,6 +117,7 @@ class _FieldCheck:
     vocabulary_check: Callable[[list[str], str, Message], None] | None
     sent_with: str  # (field).sent_with and (field).excludes: protobuf field names in the same owner
     excludes: str
+    read_by_rule: bool  # a rule of the message reads this parameter, and checks its vocabulary itself
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ class _MessageChecks:
 @lru_cache(maxsize=None)
 def _message_checks(descriptor: Descriptor) -> _MessageChecks:
     spec = message_spec(descriptor)
+    rules, read = _message_rules(descriptor)
     checks = []
     for field in spec.fields.values():
         rule = field.rule
@@ -163,6 +165,7 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
                 vocabulary_check=_VOCABULARY_CHECKS.get(rule.vocabulary),
                 sent_with=rule.sent_with,
                 excludes=rule.excludes,
+                read_by_rule=(field.path[0] if field.path else field.field_name) in read,
             )
         )
     defaults = [check for check in checks if check.default is not None]
@@ -174,20 +177,21 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
         fields=tuple(check for check in ruled if not check.path),
         flattened_defaults=tuple(check for check in defaults if check.path),
         flattened_fields=tuple(check for check in ruled if check.path),
-        rules=_message_rules(descriptor),
+        rules=rules,
     )
 
 
-def _message_rules(descriptor: Descriptor) -> tuple[Callable[[Message], object], ...]:
-    """Return the readers of a request message's ``(message).rules``; an unknown name is a
-    ValueError when the message is first validated (a contract the runtime cannot keep)."""
-    from shared.runtime.request_rules import RULES  # the readers import this module
+def _message_rules(descriptor: Descriptor) -> tuple[tuple[Callable[[Message], object], ...], frozenset[str]]:
+    """Return the readers of a request message's ``(message).rules`` and the parameters they
+    read; an unknown name is a ValueError when the message is first validated (a contract the
+    runtime cannot keep)."""
+    from shared.runtime.request_rules import READS, RULES  # the readers import this module
 
     names = descriptor.GetOptions().Extensions[options_pb2.message].rules
     unknown = [name for name in names if name not in RULES]
     if unknown:
         raise ValueError(f"{descriptor.full_name}: unknown request rules {unknown}.")
-    return tuple(RULES[name] for name in names)
+    return tuple(RULES[name] for name in names), frozenset(value for name in names for value in READS.get(name, ()))
 
 
 def _has_rule(check: _FieldCheck) -> bool:
@@ -279,6 +283,8 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
         return
     value = getattr(owner, check.attr)
     values = list(value) if check.repeated else [value]
+    # A value a rule of the message reads is parsed there, once: its vocabulary is left to it.
+    vocabularies = vocabularies and not check.read_by_rule
     if check.max_items and len(values) > check.max_items:
         raise InvalidParameter(
             f"'{name}' holds {len(values)} items; at most {check.max_items} are allowed.",

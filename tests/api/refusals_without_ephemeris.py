@@ -80,8 +80,8 @@ REFUSALS: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("/v1/transits", {**BIRTH, **WEEK, "moving": "sun,vulcan"}, "body_not_found", "moving"),
     ("/v1/transits", {**WEEK}, "missing_parameter", "datetime"),
     # astrocartography targets
-    (ACG_TARGETS, {**NOW, "targets": json.dumps([{"body": "aldebaran", "angles": ["mc"]}])}, "body_not_eligible", "body"),
-    (ACG_TARGETS, {**NOW, "targets": json.dumps([{"body": "vulcan", "angles": ["mc"]}])}, "body_not_found", "body"),
+    (ACG_TARGETS, {**NOW, "targets": json.dumps([{"body": "aldebaran", "angles": ["mc"]}])}, "body_not_eligible", "targets"),
+    (ACG_TARGETS, {**NOW, "targets": json.dumps([{"body": "vulcan", "angles": ["mc"]}])}, "body_not_found", "targets"),
     (ACG_TARGETS, {**NOW, "targets": json.dumps([{"body": "planets", "angles": ["mc"]}])}, "invalid_parameter", "targets"),
     (ACG_TARGETS, {**NOW, "targets": json.dumps([{"body": "sun", "angles": ["mc"]}] * 81)}, "invalid_parameter", "targets"),
     (ACG_TARGETS, {**NOW, "targets": json.dumps([{"body": "sun", "angles": ["mc"]}]), "bodies": "moon"}, "conflicting_parameters", "targets"),

@@ -127,3 +127,19 @@ def test_two_members_of_one_value_are_conflicting_parameters():
 def test_members_of_two_values_do_not_conflict():
     message = request_from_query(search_pb.FindTransitsRequest, [("start", "2024-01-01"), ("end_jd", "2460676.5")], "/v1/transits")
     assert message.start.datetime == "2024-01-01" and message.end.jd == 2460676.5
+
+
+def test_a_value_a_rule_reads_is_parsed_once_by_the_gateways_validation(monkeypatch):
+    from shared.kernel import timescale
+
+    parsed: list[str] = []
+    original = timescale.Moment.from_iso.__func__
+
+    def counting(cls, text, *, param="datetime"):
+        parsed.append(param)
+        return original(cls, text, param=param)
+
+    monkeypatch.setattr(timescale.Moment, "from_iso", classmethod(counting))
+    params = [("start", "2024-01-01"), ("end", "2024-02-01"), ("datetime", "1990-06-15T14:30:00Z")]
+    validate(request_from_query(search_pb.FindTransitsRequest, params, "/v1/transits"))
+    assert sorted(parsed) == ["datetime", "end", "start"]  # each once: start and end by the range rule
