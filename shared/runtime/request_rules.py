@@ -15,6 +15,8 @@ from google.protobuf.message import Message
 
 from shared.kernel import firdaria, profections, releasing
 from shared.runtime.astro_targets import targets_from
+from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
+from shared.runtime.progression import progression_from
 from shared.runtime.ranges import life_range, scan_range
 from shared.runtime.return_count import return_body
 from shared.runtime.transit_inputs import transit_inputs
@@ -29,4 +31,8 @@ RULES: dict[str, Callable[[Message], object]] = {
     "releasing_range": lambda request: life_range(request, releasing.RANGE_CAP_YEARS[request.max_level]),
     "return_body": return_body,
     "void_of_course_bodies": void_of_course_bodies,
+    "chart_inputs": chart_inputs,
+    "composite_inputs": composite_inputs,
+    "draconic_inputs": draconic_inputs,
+    "progression": progression_from,
 }
