@@ -77,6 +77,18 @@ REFUSED = [
                  id="draconic-needs-a-node-among-bodies"),
     pytest.param("/v1/progressed", {**BIRTH, "target_datetime": "1980-01-01"}, "invalid_progression", "target_datetime", "before the natal moment",
                  id="progressed-target-not-before-birth"),
+    pytest.param("/v1/midpoints", {"datetime": "2024-01-01", "lots": "fortune"}, "missing_parameter", "lat", "Lots need the Ascendant",
+                 id="midpoints-lots-need-a-place"),
+    pytest.param("/v1/patterns", {"datetime": "2024-01-01", "stellium_scope": "house"}, "missing_parameter", "lat", "stellium_scope=house needs the houses",
+                 id="patterns-stellium-by-house-needs-a-place"),
+    pytest.param("/v1/ayanamsha", {"datetime": "2024-01-01", "system": "47"}, "invalid_parameter", "system", "No ayanamsha has id 47",
+                 id="ayanamsha-id-lies-in-0-to-46"),
+    pytest.param("/v1/ayanamsha", {"datetime": "2024-01-01", "system": "nonsense"}, "invalid_parameter", "system", "nonsense",
+                 id="ayanamsha-system-is-a-name-an-id-or-all"),
+    pytest.param("/v1/stars", {"datetime": "2024-01-01", "star": "no-such-star"}, "body_not_found", "star", "No star named 'no-such-star'",
+                 id="stars-star-is-one-of-the-star-file"),
+    pytest.param("/v1/astrocartography", {"datetime": "2024-03-20T12:00:00Z", "system": "whole_sign", "targets": json.dumps([{"body": "sun", "cusps": [2]}])},
+                 "invalid_parameter", "system", "Cusp lines cannot be drawn in whole_sign", id="astrocartography-cusps-need-a-system-with-cusp-lines"),
 ]
 
 

@@ -62,11 +62,6 @@ COMPUTED_REFUSALS: dict[tuple[str, str, str | None], str] = {
 #: yet moved to where the gateway runs them (issue 22): the proof tolerates these and no
 #: other. Each entry names the rule's home today; moving one removes it from here.
 NOT_YET_MOVED: dict[tuple[str, str, str | None], str] = {
-    ("ComputeMidpoints", "missing_parameter", "lat"): "services/ephemeris/midpoints.py (lots need a place)",
-    ("FindPatterns", "missing_parameter", "lat"): "stellium_scope=house needs a place: the patterns servicer",
-    ("ComputeAyanamsha", "invalid_parameter", "system"): "services/ephemeris/ayanamsha.py (a name, an id 0-46 or all)",
-    ("ComputeStars", "body_not_found", "star"): "the star file lookup in the kernel",
-    ("ComputeAstrocartography", "invalid_parameter", "system"): "a house system without cusp lines: the astrocartography kernel",
     ("ComputeProfections", "invalid_parameter", "from"): "services/timelords/natal_points.py sign_of",
     ("ComputeZodiacalReleasing", "invalid_parameter", "from"): "services/timelords/natal_points.py sign_of",
     ("ComputeProfections", "invalid_parameter", "bodies"): "services/timelords/profections.py (solar needs the Sun)",
