@@ -18,7 +18,7 @@ from shared.errors import InvalidParameter
 from shared.kernel.chart import MUNDANE, ChartSettings
 from shared.kernel.draconic import require_node
 from shared.runtime.chart_extras import ChartExtras, chart_extras_from
-from shared.runtime.chart_options import chart_settings_from
+from shared.runtime.chart_options import chart_request_options, chart_settings_from
 from shared.runtime.wire import bodies_from, flags_from, sent_or_default
 
 
@@ -37,7 +37,7 @@ def chart_inputs(request: Message) -> ChartInputs:
     ``heliocentric`` (InvalidParameter naming house_position_mode, system or lots)."""
     settings = chart_settings_from(request)
     resolution, resolution_sent = sent_or_default(request, "resolution")
-    extras = chart_extras_from(request, dignities=request.dignities, resolution=resolution, resolution_sent=resolution_sent)
+    extras = chart_extras_from(request, dignities=chart_request_options(request).dignities, resolution=resolution, resolution_sent=resolution_sent)
     return ChartInputs(settings, extras)
 
 
