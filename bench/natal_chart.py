@@ -20,6 +20,7 @@ from services.ephemeris import natal
 from shared.kernel import engine
 from shared.kernel.deadline import Deadline
 from shared.runtime.config import load_settings
+from shared.runtime.request_model import message_spec
 from shared.runtime.validation import validate
 
 BIRTHS = 200
@@ -41,7 +42,7 @@ def _requests(moments, **options) -> list[pb.ComputeNatalChartRequest]:
     for moment, lat, lon in moments:
         request = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), place=Place(lat=lat, lon=lon)))
         for name, value in options.items():
-            field = request.options if name in pb.ComputeNatalChartRequest.DESCRIPTOR.fields_by_name["options"].message_type.fields_by_name else request
+            field = message_spec(request.DESCRIPTOR).fields[name].owner(request)
             if isinstance(value, list):
                 getattr(field, name).extend(value)
             else:

@@ -11,7 +11,6 @@ from shared.kernel.astrocartography import (
     ZODIACAL,
     Segment,
     Sky,
-    check_cusp_line_system,
     equatorial,
     latitude_rows,
     line_segments,
@@ -30,8 +29,6 @@ def compute(request: pb.ComputeAstrocartographyRequest, deadline: Deadline) -> p
     moment = moment_from(request)
     targets = targets_from(request)
     system = house_system_from(request).name
-    if any(t.cusps for t in targets):
-        check_cusp_line_system(system)
     mode = request.mode or ZODIACAL
     rows = latitude_rows(request.latitude_step, request.max_latitude)
     bodies = list(dict.fromkeys(["sun", *(t.body for t in targets)]))

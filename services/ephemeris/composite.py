@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.errors import InvalidParameter
-from shared.runtime.chart_extras import add_extras, chart_extras_from, composite_operands
-from shared.runtime.chart_options import chart_settings_from
+from shared.runtime.chart_extras import add_extras, composite_operands
+from shared.runtime.chart_inputs import composite_inputs
 from shared.runtime.chart_record import chart_record
-from shared.kernel.chart import MUNDANE, cast_chart
+from shared.kernel.chart import cast_chart
 from shared.kernel.composite import composite_chart
 from shared.kernel.deadline import Deadline
 from shared.runtime.wire import birth_from
@@ -15,14 +14,8 @@ from shared.runtime.wire import birth_from
 
 def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.ComputeCompositeChartResponse:
     """Return the composite chart; each position also carries ``midpoint_longitude``."""
-    if request.house_position_mode == MUNDANE:
-        raise InvalidParameter(
-            "A composite chart was never seen from a place, so it has no mundane house positions.",
-            suggestion="Use house_position_mode=zodiacal.",
-            param="house_position_mode",
-        )
-    settings = chart_settings_from(request)
-    extras = chart_extras_from(request, dignities=request.dignities, resolution="lower")
+    inputs = composite_inputs(request)
+    settings, extras = inputs.settings, inputs.extras
     moment_a, place_a = birth_from(request, "birth_a")
     moment_b, place_b = birth_from(request, "birth_b")
     chart_a = cast_chart(moment_a, place_a, settings)

@@ -5,41 +5,24 @@ from __future__ import annotations
 from datetime import datetime
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.errors import InvalidParameter
+from shared.runtime.chart_inputs import draconic_inputs
 from shared.runtime.chart_reply import chart_reply
-from shared.kernel.chart import MUNDANE
 from shared.kernel.davison import great_circle_midpoint, midpoint_moment, midpoint_utc
 from shared.kernel.deadline import Deadline
-from shared.kernel.draconic import require_node, rotate_to_node
+from shared.kernel.draconic import rotate_to_node
 from shared.kernel.positions import Observer
-from shared.kernel.progressions import progressed_moment
 from shared.kernel.timescale import Moment
-from shared.runtime.wire import birth_from, bodies_from, flags_from, moment_from, sent_moment_name
+from shared.runtime.progression import progression_from
+from shared.runtime.wire import birth_from
 
 
 def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.ComputeDraconicChartResponse:
     """Return the draconic chart: the natal chart turned so the chosen node is at 0° Aries
-    (rules 1-7); ``house_position_mode=mundane`` and ``dignities=true`` are refused (rule 6)."""
-    for refused, name in ((request.house_position_mode == MUNDANE, "house_position_mode"), (request.dignities, "dignities")):
-        if refused:
-            raise InvalidParameter(
-                f"A draconic chart does not take {name}={'mundane' if name == 'house_position_mode' else 'true'}.",
-                suggestion=f"Leave {name} at its default, or ask /v1/natal-chart for it.",
-                param=name,
-            )
-    flags = flags_from(request.options)
-    if flags.heliocentric:
-        # The lunar nodes are where the Moon's orbit crosses the ecliptic seen from the Earth;
-        # a heliocentric chart has no node to turn by.
-        raise InvalidParameter(
-            "A draconic chart turns by the Moon's node, which has no heliocentric position.",
-            suggestion="Drop heliocentric, or ask /v1/natal-chart for a heliocentric chart.",
-            param="heliocentric",
-        )
-    require_node(bodies_from(request, flags))
+    (rules 1-7); what a draconic chart refuses is read by :func:`draconic_inputs` (rule 6)."""
+    inputs = draconic_inputs(request)
     moment, place = birth_from(request)
     record, warnings, _ = chart_reply(
-        request, moment, place, turn=lambda chart, settings: rotate_to_node(chart, settings, request.node, moment)
+        request, moment, place, turn=lambda chart, settings: rotate_to_node(chart, settings, request.node, moment), inputs=inputs
     )
     return pb.ComputeDraconicChartResponse(data=record, warnings=warnings)
 
@@ -74,10 +57,7 @@ def _halfway(request, moment_a: Moment, moment_b: Moment) -> Moment:
 
 def progressed(request: pb.ComputeProgressedChartRequest, deadline: Deadline) -> pb.ComputeProgressedChartResponse:
     """Return the secondary progressed chart for the target moment, cast at the natal place."""
-    natal, place = birth_from(request)
-    target = moment_from(request, "target")
-    param = sent_moment_name(request, "target")
-    moment = progressed_moment(natal, target, request.year_days, param=param)
-    source = {"type": "progressed", "natal_jd": natal.jd_ut1, "target_jd": target.jd_ut1, "year_days": request.year_days}
-    record, warnings, _ = chart_reply(request, moment, place, chart_type="progressed", source=source)
+    progression = progression_from(request)
+    source = {"type": "progressed", "natal_jd": progression.natal.jd_ut1, "target_jd": progression.target.jd_ut1, "year_days": request.year_days}
+    record, warnings, _ = chart_reply(request, progression.moment, progression.place, chart_type="progressed", source=source)
     return pb.ComputeProgressedChartResponse(data=record, warnings=warnings)

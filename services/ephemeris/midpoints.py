@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.errors import MissingParameter
 from shared.kernel.chart import house_placement
 from shared.kernel.deadline import Deadline
 from shared.kernel.houses import compute_houses
-from shared.kernel.lots import bodies_needed, compute_lots, is_day_chart, parse_lots
+from shared.kernel.lots import bodies_needed, compute_lots, is_day_chart
 from shared.kernel.midpoints import check_modulus, check_tree_orb, derived_points, midpoint_trees, parse_resolution
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.zodiac import sign_of
+from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from, place_from
 
 
@@ -23,10 +23,8 @@ def compute(request: pb.ComputeMidpointsRequest, deadline: Deadline) -> pb.Compu
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     resolution = parse_resolution(request.resolution)
     modulus, orb = check_modulus(request.modulus), check_tree_orb(request.tree_orb)
-    lot_ids = parse_lots(list(request.lots)) if request.lots else ()
+    lot_ids = midpoint_lots(request)
     location = place_from(request, "location")
-    if lot_ids and location is None:
-        raise MissingParameter("Lots need the Ascendant, so lat and lon.", suggestion="Add lat and lon, or drop lots.", param="lat")
     bodies = bodies_from(request, flags)
     result = compute_positions(moment, list(bodies), flags)
     system = house_system_from(request)

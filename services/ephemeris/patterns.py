@@ -11,7 +11,8 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.houses import compute_houses
 from shared.kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types
 from shared.kernel.positions import CalcFlags, compute_positions
-from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from, place_from
+from shared.runtime.pattern_place import pattern_place
+from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from
 
 
 def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatternsResponse:
@@ -19,6 +20,7 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
     ``stellium_scope=house``) only when ``lat`` and ``lon`` are given, each body in the house
     (or Gauquelin sector) it stands in, placed as a chart places it."""
     moment = moment_from(request)
+    location = pattern_place(request)
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     result = compute_positions(moment, bodies_from(request, flags), flags)
     types = parse_pattern_types(list(request.patterns))
@@ -26,7 +28,6 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
     points = [Point(r.body, r.longitude, r.speed, r.declination) for r in result.records]
     aspects = find_aspects(points, aspect_types, orb_deg=request.orb if request.HasField("orb") else None)
     houses, conditions = None, list(result.conditions)
-    location = place_from(request, "location")
     if location is not None:
         system = house_system_from(request)
         cast = compute_houses(moment, location.latitude_deg, location.longitude_deg, system, sidereal=flags.sidereal)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.kernel.deadline import Deadline
-from shared.kernel.stars import ALL, find_star, named_stars, star_position
+from shared.kernel.stars import find_star, named_stars, star_position
 from shared.kernel.zodiac import sign_of
+from shared.runtime.star_selection import star_selection
 from shared.runtime.wire import flags_from, moment_from
 
 
@@ -14,7 +15,8 @@ def compute(request: pb.ComputeStarsRequest, deadline: Deadline) -> pb.ComputeSt
     file with ``star=all``; longitudes sidereal with ``sidereal``."""
     moment = moment_from(request)
     ayanamsha = flags_from(request).sidereal
-    stars = named_stars() if request.star.strip().lower() == ALL else (find_star(request.star),)
+    star = star_selection(request)
+    stars = named_stars() if star is None else (find_star(star),)
     records = []
     for star in stars:
         deadline.check()

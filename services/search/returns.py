@@ -23,7 +23,7 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
     the search runs under the same flags at the return place, so each chart's body lies on it.
     """
     natal = moment_from(request)
-    flags = flags_from(request.options)
+    flags = flags_from(request.chart.options)
     body = return_body(request)
     # The chart's longitudes are ecliptic whatever equatorial adds beside them.
     frame = replace(flags, speed=True, equatorial=False)

@@ -103,6 +103,18 @@ class _Links:
         return tuple(sorted(matches, key=lambda a: self.order[id(a)]))
 
 
+def require_houses(types: Sequence[str], stellium_scope: str, *, has_houses: bool) -> None:
+    """Return None when the patterns of ``types`` can be found with the houses known or not
+    as ``has_houses`` says; a stellium by house without the houses is MissingParameter naming
+    ``lat`` (the houses need a place)."""
+    if stellium_scope == "house" and "stellium" in types and not has_houses:
+        raise MissingParameter(
+            "stellium_scope=house needs the houses, so lat and lon.",
+            suggestion="Add lat and lon, or use stellium_scope=sign or conjunction.",
+            param="lat",
+        )
+
+
 def find_patterns(
     bodies: Sequence[str],
     aspects: Sequence[AspectMatch],
@@ -118,12 +130,7 @@ def find_patterns(
     ``longitudes`` (degrees) serve the stellium's sign and span; ``houses`` (body → house) is
     needed for ``stellium_scope=house`` (MissingParameter naming ``lat`` without it).
     """
-    if stellium_scope == "house" and "stellium" in types and houses is None:
-        raise MissingParameter(
-            "stellium_scope=house needs the houses, so lat and lon.",
-            suggestion="Add lat and lon, or use stellium_scope=sign or conjunction.",
-            param="lat",
-        )
+    require_houses(types, stellium_scope, has_houses=houses is not None)
     index = {body: i for i, body in enumerate(bodies)}
     links = _Links(aspects)
     found: list[Pattern] = []

@@ -65,17 +65,25 @@ def is_star(text: str) -> bool:
     return _lookup_key(text) in STAR_NAMES
 
 
-def find_star(text: str, *, param: str = "star") -> FixedStar:
-    """Return the star named ``text``: a traditional name (``Aldebaran``) or a nomenclature
-    (``alTau``, also written ``,alTau``), any case. Unknown names raise BodyNotFound."""
-    star = _index()[1].get(_lookup_key(text))
-    if star is None:
+def star_key(text: str, *, param: str = "star") -> str:
+    """Return the key the star named ``text`` is looked up by (as :func:`find_star` reads
+    it), read without the file (:mod:`shared.kernel.star_names`, so the gateway refuses an
+    unknown star where the ephemeris files are absent). Unknown names raise BodyNotFound."""
+    key = _lookup_key(text)
+    if key not in STAR_NAMES:
         raise BodyNotFound(
             f"No star named {text!r} in the Swiss Ephemeris star file.",
             suggestion="Send a traditional name such as Aldebaran, Regulus or Spica, a designation such as alTau, or star=all.",
             param=param,
         )
-    return star
+    return key
+
+
+def find_star(text: str, *, param: str = "star") -> FixedStar:
+    """Return the star named ``text``: a traditional name (``Aldebaran``) or a nomenclature
+    (``alTau``, also written ``,alTau``), any case. Unknown names raise BodyNotFound
+    (:func:`star_key`); tests/unit/test_star_names.py keeps the names and the file as one."""
+    return _index()[1][star_key(text, param=param)]
 
 
 def star_position(star: FixedStar, moment: Moment, ayanamsha: Ayanamsha | None = None) -> StarPosition:

@@ -2,7 +2,8 @@
 cusp values drawn for it), from the full form's ``targets`` or the flat form's bodies x
 angles. Validation runs it in the gateway before any charge (the rule of
 ComputeAstrocartographyRequest, `shared/runtime/request_rules.py`): the two forms mixed, an
-unknown angle or body, a target naming a group and more than 80 lines are refused there.
+unknown angle or body, a target naming a group, more than 80 lines and cusps in a house
+system without cusp lines are refused there.
 Cusp values in [1, 13) are a field option of the request (AstroTarget.cusps)."""
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.kernel.astrocartography import ANGLES, parse_angle
+from shared.kernel.astrocartography import ANGLES, check_cusp_line_system, parse_angle
 from shared.kernel.bodies import resolve_bodies
 from shared.errors import ConflictingParameters, InvalidParameter
+from shared.runtime.wire import house_system_from
 
 # Source: interface.md, Limits.
 MAX_LINES = 80
@@ -32,7 +34,8 @@ class Target:
 def targets_from(request: Message) -> list[Target]:
     """Return the request's targets: the full form's ``targets``, or the flat form's bodies x
     angles (default the planets x the four angles). Refuses the two forms mixed, unknown
-    angles and bodies, a target naming several bodies and more than 80 lines."""
+    angles and bodies, a target naming several bodies, more than 80 lines and cusps asked
+    in a house ``system`` without cusp lines."""
     if request.targets:
         if request.bodies or request.angles:
             raise ConflictingParameters(
@@ -66,4 +69,6 @@ def targets_from(request: Message) -> list[Target]:
             suggestion="Ask for fewer bodies, angles or cusps, and split the rest into a second request.",
             param=param,
         )
+    if any(t.cusps for t in targets):
+        check_cusp_line_system(house_system_from(request).name)
     return targets

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from celestial.v1 import common_pb2
 from shared.errors import InvalidParameter
 from shared.runtime.wire import sent_or_default
+from shared.runtime.chart_options import chart_request_options
 from shared.runtime.chart_record import aspect_record
 from shared.kernel.chart import Chart
 from shared.kernel.composite import composite_longitude
@@ -51,7 +52,7 @@ def chart_extras_from(request, *, dignities: bool, resolution: str = "lower", re
     parameters sent without ``derived_points=true`` (``lots``, ``midpoints``, ``antiscia``,
     ``resolution``: validation leaves those absent when not sent, ``default_by_reader``).
     """
-    options = request.options
+    options = chart_request_options(request).options
     lots = parse_lots(list(options.lots)) if options.lots else ()
     if options.derived_points and lots and options.heliocentric:
         # A lot adds and subtracts geocentric longitudes to the Ascendant; a heliocentric

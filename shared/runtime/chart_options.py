@@ -1,7 +1,8 @@
 """A chart request's options, read once into the kernel's ChartSettings.
 
 Every chart request carries the shared ``ChartOptions`` message (flattened into the spec's
-parameter names) beside its own ``bodies`` and, for most, ``house_position_mode``.
+parameter names) beside its own ``bodies`` and ``house_position_mode``: those cast as a natal
+chart hold both, with ``resolution`` and ``dignities``, in one ``ChartRequestOptions``.
 """
 
 from __future__ import annotations
@@ -10,8 +11,16 @@ from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
 from shared.kernel.aspects import parse_aspect_types
-from shared.kernel.chart import GAUQUELIN_LETTER, MUNDANE, ZODIACAL, ChartSettings
+from shared.kernel.chart import GAUQUELIN_LETTER, MUNDANE, ChartSettings
 from shared.runtime.wire import bodies_from, flags_from, house_system_from
+
+
+def chart_request_options(request: Message) -> Message:
+    """Return the message that holds a chart request's ``options``, ``house_position_mode``,
+    ``resolution`` and ``dignities``: its ChartRequestOptions (natal, synastry, Davison,
+    progressed and returns requests), else the request itself (composite and draconic
+    requests, whose own house_position_mode, resolution or dignities differ)."""
+    return request.chart if "chart" in request.DESCRIPTOR.fields_by_name else request
 
 
 def chart_settings_from(request: Message) -> ChartSettings:
@@ -19,9 +28,10 @@ def chart_settings_from(request: Message) -> ChartSettings:
     ``house_position_mode``). Mundane house positions with ``j2000`` or ``heliocentric``
     longitudes are refused (400 naming ``house_position_mode``), and so are Gauquelin sectors,
     which place every point by its mundane position (400 naming ``system``)."""
-    options = request.options
+    held = chart_request_options(request)
+    options = held.options
     flags = flags_from(options)
-    mode = request.house_position_mode if "house_position_mode" in request.DESCRIPTOR.fields_by_name else ZODIACAL
+    mode = held.house_position_mode
     if mode == MUNDANE and (flags.j2000 or flags.heliocentric):
         raise InvalidParameter(
             "Mundane house positions place bodies by their geocentric longitudes of date; j2000 and heliocentric longitudes have none.",

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from celestial.v1 import common_pb2
-from shared.runtime.chart_extras import add_extras, chart_extras_from, chart_operands
-from shared.runtime.chart_options import chart_settings_from
+from shared.runtime.chart_extras import add_extras, chart_operands
+from shared.runtime.chart_inputs import ChartInputs, chart_inputs
 from shared.runtime.chart_record import chart_record
-from shared.runtime.wire import sent_or_default
 from shared.kernel.chart import Chart, ChartSettings, cast_chart
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
@@ -22,13 +21,14 @@ def chart_reply(
     chart_type: str = "natal",
     source: dict | None = None,
     turn: Callable[[Chart, ChartSettings], Chart] | None = None,
+    inputs: ChartInputs | None = None,
 ) -> tuple[common_pb2.Chart, list[str], Chart]:
     """Return the Chart message of ``request``'s chart at ``moment`` and ``place`` (optionally
     ``turn``-ed, as the draconic chart is, whose patterns stay the unturned chart's), the prose
-    warnings (the chart's conditions, then its extras' own) and the kernel chart itself."""
-    settings = chart_settings_from(request)
-    resolution, resolution_sent = sent_or_default(request, "resolution")
-    extras = chart_extras_from(request, dignities=request.dignities, resolution=resolution, resolution_sent=resolution_sent)
+    warnings (the chart's conditions, then its extras' own) and the kernel chart itself.
+    ``inputs`` is the request as its kind's reader read it (:func:`chart_inputs` when not given)."""
+    read = inputs or chart_inputs(request)
+    settings, extras = read.settings, read.extras
     cast = chart = cast_chart(moment, place, settings, chart_type=chart_type, source=source)
     if turn is not None:
         chart = turn(cast, settings)

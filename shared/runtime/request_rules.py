@@ -15,8 +15,14 @@ from google.protobuf.message import Message
 
 from shared.kernel import firdaria, profections, releasing
 from shared.runtime.astro_targets import targets_from
+from shared.runtime.ayanamsha_systems import ayanamsha_systems
+from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
+from shared.runtime.midpoint_lots import midpoint_lots
+from shared.runtime.pattern_place import pattern_place
+from shared.runtime.progression import progression_from
 from shared.runtime.ranges import life_range, scan_range
 from shared.runtime.return_count import return_body
+from shared.runtime.star_selection import star_selection
 from shared.runtime.transit_inputs import transit_inputs
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
 
@@ -42,4 +48,12 @@ RULES: dict[str, Callable[[Message], object]] = {
     "releasing_range": lambda request: life_range(request, releasing.RANGE_CAP_YEARS[request.max_level]),
     "return_body": return_body,
     "void_of_course_bodies": void_of_course_bodies,
+    "chart_inputs": chart_inputs,
+    "composite_inputs": composite_inputs,
+    "draconic_inputs": draconic_inputs,
+    "progression": progression_from,
+    "midpoint_lots": midpoint_lots,
+    "pattern_place": pattern_place,
+    "ayanamsha_systems": ayanamsha_systems,
+    "star_selection": star_selection,
 }

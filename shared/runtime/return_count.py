@@ -19,7 +19,7 @@ MAX_COUNT_OTHERS = 5
 def return_body(request: Message) -> str:
     """Return the body a returns search follows (body_not_eligible for one no return
     follows under the request's centre), refusing a ``count`` over that body's cap."""
-    body = resolve_body(request.body, RETURNS, heliocentric=flags_from(request.options).heliocentric)
+    body = resolve_body(request.body, RETURNS, heliocentric=flags_from(request.chart.options).heliocentric)
     limit = MAX_COUNT.get(body, MAX_COUNT_OTHERS)
     if request.count > limit:
         raise InvalidParameter(

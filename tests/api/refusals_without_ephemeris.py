@@ -87,6 +87,14 @@ REFUSALS: list[tuple[str, dict[str, Any], str, str | None]] = [
     (ACG_TARGETS, {**NOW, "targets": json.dumps([{"body": "sun", "angles": ["mc"]}]), "bodies": "moon"}, "conflicting_parameters", "targets"),
     (ACG_TARGETS, {**NOW, "bodies": "sun", "angles": "nadir"}, "invalid_parameter", "angles"),
     (ACG_TARGETS, {"datetime": "2016-12-31T23:59:60Z", "bodies": "regulus"}, "body_not_eligible", "bodies"),
+    (ACG_TARGETS, {**NOW, "system": "whole_sign", "targets": json.dumps([{"body": "sun", "cusps": [2]}])}, "invalid_parameter", "system"),
+    # the chart requests' rules, and those of the small endpoints (a star is told from an
+    # unknown name by the names listed in the kernel, without the star file)
+    ("/v1/natal-chart", {**BIRTH, "system": "gauquelin", "j2000": "true"}, "invalid_parameter", "system"),
+    ("/v1/draconic", {**BIRTH, "bodies": "sun,moon"}, "no_north_node", "bodies"),
+    ("/v1/progressed", {**BIRTH, "target_datetime": "1980-01-01T00:00:00Z"}, "invalid_progression", "target_datetime"),
+    ("/v1/ayanamsha", {**NOW, "system": "47"}, "invalid_parameter", "system"),
+    ("/v1/stars", {**NOW, "star": "vulcan"}, "body_not_found", "star"),
 ]
 
 

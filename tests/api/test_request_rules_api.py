@@ -11,6 +11,7 @@ import pytest
 from tests.api.test_conventions_api import assert_error, balance
 
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.1}
+PAIR = {"datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.1, "datetime_b": "1992-03-01T08:00:00Z", "lat_b": 40.7, "lon_b": -74.0}
 EIGHTY_ONE_LINES = json.dumps(
     [{"body": body, "angles": ["asc", "dsc", "mc", "ic"], "cusps": [2, 3, 5, 6, 8, 9, 11, 12]}
      for body in ("sun", "moon", "mercury", "venus", "mars", "jupiter")]  # 6 x 12 lines
@@ -56,6 +57,38 @@ REFUSED = [
                  id="returns-count-capped-per-body"),
     pytest.param("/v1/void-of-course", {"datetime": "2024-01-01", "bodies": "sun,mars"}, "invalid_parameter", "bodies", "needs the Moon",
                  id="void-of-course-needs-the-moon-among-bodies"),
+    pytest.param("/v1/natal-chart", {**BIRTH, "house_position_mode": "mundane", "j2000": "true"}, "invalid_parameter", "house_position_mode",
+                 "Mundane house positions", id="chart-mundane-house-positions-refuse-j2000"),
+    pytest.param("/v1/progressed", {**BIRTH, "target_datetime": "2024-01-01", "house_position_mode": "mundane", "heliocentric": "true"},
+                 "invalid_parameter", "house_position_mode", "Mundane house positions", id="chart-mundane-house-positions-refuse-heliocentric"),
+    pytest.param("/v1/synastry", {**PAIR, "system": "gauquelin", "heliocentric": "true"}, "invalid_parameter", "system", "Gauquelin sectors",
+                 id="chart-gauquelin-sectors-refuse-heliocentric"),
+    pytest.param("/v1/returns", {**BIRTH, "body": "mars", "search_start": "2024-01-01", "system": "gauquelin", "j2000": "true"},
+                 "invalid_parameter", "system", "Gauquelin sectors", id="returns-gauquelin-sectors-refuse-j2000"),
+    pytest.param("/v1/davison", {**PAIR, "heliocentric": "true", "derived_points": "true", "lots": "fortune"}, "invalid_parameter", "lots",
+                 "Lots are built from geocentric longitudes", id="chart-lots-refuse-heliocentric"),
+    pytest.param("/v1/composite", {**PAIR, "house_position_mode": "mundane"}, "invalid_parameter", "house_position_mode",
+                 "never seen from a place", id="composite-has-no-mundane-house-positions"),
+    pytest.param("/v1/draconic", {**BIRTH, "bodies": "sun,mean_node", "dignities": "true"}, "invalid_parameter", "dignities",
+                 "does not take dignities=true", id="draconic-refuses-dignities"),
+    pytest.param("/v1/draconic", {**BIRTH, "bodies": "mercury", "heliocentric": "true"}, "invalid_parameter", "heliocentric",
+                 "no heliocentric position", id="draconic-refuses-heliocentric"),
+    pytest.param("/v1/draconic", {**BIRTH, "bodies": "sun,moon"}, "no_north_node", "bodies", "neither mean_node nor true_node",
+                 id="draconic-needs-a-node-among-bodies"),
+    pytest.param("/v1/progressed", {**BIRTH, "target_datetime": "1980-01-01"}, "invalid_progression", "target_datetime", "before the natal moment",
+                 id="progressed-target-not-before-birth"),
+    pytest.param("/v1/midpoints", {"datetime": "2024-01-01", "lots": "fortune"}, "missing_parameter", "lat", "Lots need the Ascendant",
+                 id="midpoints-lots-need-a-place"),
+    pytest.param("/v1/patterns", {"datetime": "2024-01-01", "stellium_scope": "house"}, "missing_parameter", "lat", "stellium_scope=house needs the houses",
+                 id="patterns-stellium-by-house-needs-a-place"),
+    pytest.param("/v1/ayanamsha", {"datetime": "2024-01-01", "system": "47"}, "invalid_parameter", "system", "No ayanamsha has id 47",
+                 id="ayanamsha-id-lies-in-0-to-46"),
+    pytest.param("/v1/ayanamsha", {"datetime": "2024-01-01", "system": "nonsense"}, "invalid_parameter", "system", "nonsense",
+                 id="ayanamsha-system-is-a-name-an-id-or-all"),
+    pytest.param("/v1/stars", {"datetime": "2024-01-01", "star": "no-such-star"}, "body_not_found", "star", "No star named 'no-such-star'",
+                 id="stars-star-is-one-of-the-star-file"),
+    pytest.param("/v1/astrocartography", {"datetime": "2024-03-20T12:00:00Z", "system": "whole_sign", "targets": json.dumps([{"body": "sun", "cusps": [2]}])},
+                 "invalid_parameter", "system", "Cusp lines cannot be drawn in whole_sign", id="astrocartography-cusps-need-a-system-with-cusp-lines"),
 ]
 
 

@@ -62,23 +62,6 @@ COMPUTED_REFUSALS: dict[tuple[str, str, str | None], str] = {
 #: yet moved to where the gateway runs them (issue 22): the proof tolerates these and no
 #: other. Each entry names the rule's home today; moving one removes it from here.
 NOT_YET_MOVED: dict[tuple[str, str, str | None], str] = {
-    **{(rpc, "invalid_parameter", "house_position_mode"): "mundane with j2000/heliocentric: shared/kernel chart settings"
-       for rpc in ("ComputeNatalChart", "ComputeSynastry", "ComputeDavisonChart", "ComputeProgressedChart", "FindReturns")},
-    **{(rpc, "invalid_parameter", "system"): "gauquelin with j2000/heliocentric: shared/kernel chart settings"
-       for rpc in ("ComputeNatalChart", "ComputeSynastry", "ComputeDavisonChart", "ComputeProgressedChart", "ComputeCompositeChart",
-                   "ComputeDraconicChart", "FindReturns")},
-    **{(rpc, "invalid_parameter", "lots"): "lots with heliocentric: shared/runtime/chart_extras.py, read in the service only"
-       for rpc in ("ComputeNatalChart", "ComputeSynastry", "ComputeDavisonChart", "ComputeProgressedChart", "ComputeCompositeChart")},
-    ("ComputeCompositeChart", "invalid_parameter", "house_position_mode"): "services/ephemeris/composite.py",
-    ("ComputeDraconicChart", "invalid_parameter", "dignities"): "services/ephemeris/derived_charts.py",
-    ("ComputeDraconicChart", "invalid_parameter", "heliocentric"): "services/ephemeris/derived_charts.py",
-    ("ComputeDraconicChart", "no_north_node", "bodies"): "shared/kernel/draconic.py require_node",
-    ("ComputeProgressedChart", "invalid_progression", None): "shared/kernel/progressions.py (target before birth)",
-    ("ComputeMidpoints", "missing_parameter", "lat"): "services/ephemeris/midpoints.py (lots need a place)",
-    ("FindPatterns", "missing_parameter", "lat"): "stellium_scope=house needs a place: the patterns servicer",
-    ("ComputeAyanamsha", "invalid_parameter", "system"): "services/ephemeris/ayanamsha.py (a name, an id 0-46 or all)",
-    ("ComputeStars", "body_not_found", "star"): "the star file lookup in the kernel",
-    ("ComputeAstrocartography", "invalid_parameter", "system"): "a house system without cusp lines: the astrocartography kernel",
     ("ComputeProfections", "invalid_parameter", "from"): "services/timelords/natal_points.py sign_of",
     ("ComputeZodiacalReleasing", "invalid_parameter", "from"): "services/timelords/natal_points.py sign_of",
     ("ComputeProfections", "invalid_parameter", "bodies"): "services/timelords/profections.py (solar needs the Sun)",

@@ -21,9 +21,10 @@ CHART_OPTIONS = {"system", "aspects", "orb", "applying", "parallel_orb", "lots",
 def test_the_spec_lists_flattened_fields_by_their_own_names_with_their_path():
     fields = message_spec(pb.ComputeNatalChartRequest.DESCRIPTOR).fields
     assert CHART_OPTIONS <= set(fields)
-    assert "options" not in fields and "aspect_selection" not in fields
-    assert fields["system"].path == ("options",)
-    assert fields["aspects"].path == ("options", "aspect_selection")
+    assert not {"chart", "options", "aspect_selection"} & set(fields)
+    assert fields["house_position_mode"].path == ("chart",)
+    assert fields["system"].path == ("chart", "options")
+    assert fields["aspects"].path == ("chart", "options", "aspect_selection")
     assert fields["lat"].path == ("birth", "place")
 
 
@@ -31,19 +32,19 @@ def test_a_query_string_sets_the_nested_field():
     message = request_from_query(
         pb.ComputeNatalChartRequest, [("jd", "2451545"), ("system", "koch"), ("aspects", "trine,square")], NATAL
     )
-    assert message.options.system == "koch"
-    assert list(message.options.aspect_selection.aspects) == ["trine", "square"]
+    assert message.chart.options.system == "koch"
+    assert list(message.chart.options.aspect_selection.aspects) == ["trine", "square"]
 
 
 def test_a_json_body_sets_the_nested_field():
     body = {"jd": 2451545.0, "orb": 4, "heliocentric": True, "aspects": ["trine"]}
     message = request_from_json(pb.ComputeNatalChartRequest, body, NATAL)
-    assert message.options.aspect_selection.orb == 4.0
-    assert message.options.heliocentric is True
-    assert list(message.options.aspect_selection.aspects) == ["trine"]
+    assert message.chart.options.aspect_selection.orb == 4.0
+    assert message.chart.options.heliocentric is True
+    assert list(message.chart.options.aspect_selection.aspects) == ["trine"]
 
 
-@pytest.mark.parametrize("name", ["options", "aspect_selection", "options.system", "sytem"])
+@pytest.mark.parametrize("name", ["chart", "options", "aspect_selection", "options.system", "chart.options.system", "sytem"])
 def test_an_unknown_parameter_is_still_refused(name):
     with pytest.raises(InvalidParameter) as caught:
         request_from_query(pb.ComputeNatalChartRequest, [("jd", "2451545"), (name, "koch")], NATAL)
@@ -52,11 +53,11 @@ def test_an_unknown_parameter_is_still_refused(name):
 
 def test_defaults_of_flattened_fields_are_filled():
     message = validate(pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), place=Place(lat=10, lon=20))))
-    assert message.options.system == "placidus"
-    assert list(message.options.aspect_selection.aspects)[:2] == ["conjunction", "opposition"]
-    assert message.options.parallel_orb == 1.0
-    assert message.options.applying is True
-    assert not message.options.aspect_selection.HasField("orb")
+    assert message.chart.options.system == "placidus"
+    assert list(message.chart.options.aspect_selection.aspects)[:2] == ["conjunction", "opposition"]
+    assert message.chart.options.parallel_orb == 1.0
+    assert message.chart.options.applying is True
+    assert not message.chart.options.aspect_selection.HasField("orb")
 
 
 def test_a_range_error_on_a_flattened_field_names_the_flat_parameter():
@@ -70,7 +71,7 @@ def test_a_range_error_on_a_flattened_field_names_the_flat_parameter():
 
 def test_a_vocabulary_error_on_a_flattened_field_names_the_flat_parameter():
     message = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), place=Place(lat=1, lon=2)))
-    message.options.system = "no-such-system"
+    message.chart.options.system = "no-such-system"
     with pytest.raises(InvalidParameter) as caught:
         validate(message)
     assert caught.value.param == "system"
@@ -87,7 +88,7 @@ def test_the_openapi_document_names_flattened_parameters_as_its_own():
     for path in (NATAL, "/v1/synastry"):
         names = {parameter["name"] for parameter in paths[path]["get"]["parameters"]}
         assert CHART_OPTIONS <= names
-        assert not names & {"options", "aspect_selection"}
+        assert not names & {"chart", "options", "aspect_selection"}
         body = paths[path]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
         assert CHART_OPTIONS <= set(body)
     orb = next(p for p in paths[NATAL]["get"]["parameters"] if p["name"] == "orb")

@@ -1,0 +1,21 @@
+"""Reader of the lots a midpoints request adds to its derived points: a lot is measured from
+the Ascendant, so lots need a place. Validation runs it in the gateway before any charge (the
+rule of ComputeMidpointsRequest, ``shared/runtime/request_rules.py``); the ephemeris service
+calls it to read the request."""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from shared.errors import MissingParameter
+from shared.kernel.lots import parse_lots
+from shared.runtime.wire import place_from
+
+
+def midpoint_lots(request: Message) -> tuple[str, ...]:
+    """Return the ids of the lots a midpoints request names (none when it names none),
+    refusing lots without ``lat`` and ``lon`` (MissingParameter naming lat)."""
+    lot_ids = parse_lots(list(request.lots)) if request.lots else ()
+    if lot_ids and place_from(request, "location") is None:
+        raise MissingParameter("Lots need the Ascendant, so lat and lon.", suggestion="Add lat and lon, or drop lots.", param="lat")
+    return lot_ids

@@ -1,0 +1,20 @@
+"""Reader of the place a patterns request casts its houses for: stelliums by house need one.
+Validation runs it in the gateway before any charge (the rule of FindPatternsRequest,
+``shared/runtime/request_rules.py``); the ephemeris service calls it to read the request."""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from shared.kernel.patterns import parse_pattern_types, require_houses
+from shared.kernel.positions import Observer
+from shared.runtime.wire import place_from
+
+
+def pattern_place(request: Message) -> Observer | None:
+    """Return the place of a patterns request's houses, or None when it sent no ``lat`` and
+    ``lon``; ``stellium_scope=house`` with stelliums among the patterns and no place is
+    MissingParameter naming lat."""
+    place = place_from(request, "location")
+    require_houses(parse_pattern_types(list(request.patterns)), request.stellium_scope, has_houses=place is not None)
+    return place

@@ -1,0 +1,19 @@
+"""Reader of the star a stars request asks for: one star of the Swiss Ephemeris star file by
+name or nomenclature, or every named one. Validation runs it in the gateway before any charge
+(the rule of ComputeStarsRequest, ``shared/runtime/request_rules.py``), reading the names
+without the file; the ephemeris service calls it to read the request."""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from shared.kernel.stars import ALL, star_key
+
+
+def star_selection(request: Message) -> str | None:
+    """Return the star the request's ``star`` names, as sent, or None for ``all`` (every
+    named star); an unknown star is BodyNotFound naming star."""
+    if request.star.strip().lower() == ALL:
+        return None
+    star_key(request.star, param="star")
+    return request.star
