@@ -16,8 +16,8 @@ def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.
     """Return the composite chart; each position also carries ``midpoint_longitude``."""
     inputs = composite_inputs(request)
     settings, extras = inputs.settings, inputs.extras
-    moment_a, place_a = birth_from(request, "birth_a")
-    moment_b, place_b = birth_from(request, "birth_b")
+    moment_a, place_a = birth_from(request, "births.birth_a")
+    moment_b, place_b = birth_from(request, "births.birth_b")
     chart_a = cast_chart(moment_a, place_a, settings)
     chart_b = cast_chart(moment_b, place_b, settings)
     chart = composite_chart(chart_a, chart_b, settings, request.resolution)

@@ -30,8 +30,8 @@ def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.
 def davison(request: pb.ComputeDavisonChartRequest, deadline: Deadline) -> pb.ComputeDavisonChartResponse:
     """Return the Davison chart: cast for the instant halfway between the births (between the
     UTC instants when both are datetimes) at the great-circle midpoint of the places."""
-    moment_a, place_a = birth_from(request, "birth_a")
-    moment_b, place_b = birth_from(request, "birth_b")
+    moment_a, place_a = birth_from(request, "births.birth_a")
+    moment_b, place_b = birth_from(request, "births.birth_b")
     moment = _halfway(request, moment_a, moment_b)
     latitude, longitude = great_circle_midpoint(place_a.latitude_deg, place_a.longitude_deg, place_b.latitude_deg, place_b.longitude_deg)
     place = Observer(latitude, longitude, (place_a.altitude_m + place_b.altitude_m) / 2.0)
@@ -46,7 +46,7 @@ def davison(request: pb.ComputeDavisonChartRequest, deadline: Deadline) -> pb.Co
 def _halfway(request, moment_a: Moment, moment_b: Moment) -> Moment:
     """Return the Davison moment: between the UTC instants when both births are datetimes a
     client's calendar can hold (years 1-9999), else between the UT1 Julian Days."""
-    if request.birth_a.moment.HasField("datetime") and request.birth_b.moment.HasField("datetime"):
+    if request.births.birth_a.moment.HasField("datetime") and request.births.birth_b.moment.HasField("datetime"):
         try:
             utc = [datetime.fromisoformat(m.iso_utc().replace("Z", "+00:00")) for m in (moment_a, moment_b)]
         except ValueError:

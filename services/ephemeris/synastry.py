@@ -13,8 +13,8 @@ from shared.runtime.wire import birth_from
 def compute(request: pb.ComputeSynastryRequest, deadline: Deadline) -> pb.ComputeSynastryResponse:
     """Return the synastry reply: ``chart_a`` and ``chart_b`` exactly as /v1/natal-chart gives
     them, ``inter_aspects`` and ``inter_parallels`` with ``body_a`` from chart A."""
-    moment_a, place_a = birth_from(request, "birth_a")
-    moment_b, place_b = birth_from(request, "birth_b")
+    moment_a, place_a = birth_from(request, "births.birth_a")
+    moment_b, place_b = birth_from(request, "births.birth_b")
     chart_a, warnings_a, cast_a = chart_reply(request, moment_a, place_a)
     chart_b, warnings_b, cast_b = chart_reply(request, moment_b, place_b)
     links = inter_chart(cast_a, cast_b, cast_a.settings)

@@ -32,7 +32,7 @@ def _has(message: Message, name: str) -> bool:
 def parameter_names(descriptor: Descriptor, value: str) -> dict[str, str]:
     """Return the HTTP names of the fields of a request's flattened ``value``, a field name or
     a dotted path to a value in a value (field name to parameter name: for ``start``,
-    ``{"datetime": "start", "jd": "start_jd"}``; for ``birth_a.place``, ``{"lat": "lat_a", ...}``)."""
+    ``{"datetime": "start", "jd": "start_jd"}``; for ``births.birth_a.place``, ``{"lat": "lat_a", ...}``)."""
     path = tuple(value.split("."))
     return {f.field_name: f.name for f in message_spec(descriptor).fields.values() if f.path == path}
 
@@ -127,7 +127,7 @@ def flags_from(message: Message) -> CalcFlags:
 
 
 def birth_from(message: Message, value: str = "birth") -> tuple[Moment, Observer]:
-    """Return the moment and the place of a request's Birth ``value`` (``birth``, ``birth_a`` ...)."""
+    """Return the moment and the place of a request's Birth ``value`` (``birth``, ``births.birth_a`` ...)."""
     return moment_from(message, f"{value}.moment"), required_place(message, f"{value}.place")
 
 

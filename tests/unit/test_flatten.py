@@ -98,8 +98,8 @@ def test_the_openapi_document_names_flattened_parameters_as_its_own():
 @pytest.mark.parametrize(
     "message, value, names",
     [
-        (pb.ComputeSynastryRequest, ("birth_a", "moment"), {"datetime": "datetime_a", "jd": "jd_a"}),
-        (pb.ComputeSynastryRequest, ("birth_b", "place"), {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"}),
+        (pb.ComputeSynastryRequest, ("births", "birth_a", "moment"), {"datetime": "datetime_a", "jd": "jd_a"}),
+        (pb.ComputeSynastryRequest, ("births", "birth_b", "place"), {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"}),
         (pb.ComputeNatalChartRequest, ("birth", "moment"), {"datetime": "datetime", "jd": "jd"}),
         (search_pb.FindTransitsRequest, ("start",), {"datetime": "start", "jd": "start_jd"}),
         (search_pb.FindReturnsRequest, ("search_start",), {"datetime": "search_start", "jd": "search_start_jd"}),

@@ -7,7 +7,7 @@ import pytest
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
-from celestial.v1.common_pb2 import Birth, Location, Moment, Place
+from celestial.v1.common_pb2 import Birth, Location, Moment, Place, TwoBirths
 from shared.errors import CelestialError, InvalidParameter, MissingParameter
 from shared.kernel.errors import BodyNotEligible
 from shared.kernel.positions import Observer
@@ -91,7 +91,7 @@ def test_a_location_is_an_observer_at_sea_level_and_none_when_not_sent():
 
 def test_the_second_person_reads_its_own_suffixed_parameters():
     birth_a = Birth(moment=Moment(jd=2451545.0), place=Place(lat=1.0, lon=1.0))
-    request = pb.ComputeSynastryRequest(birth_a=birth_a, birth_b=Birth(moment=Moment(jd=2451545.0), place=Place(lon=5.0)))
+    request = pb.ComputeSynastryRequest(births=TwoBirths(birth_a=birth_a, birth_b=Birth(moment=Moment(jd=2451545.0), place=Place(lon=5.0))))
     with pytest.raises(MissingParameter) as caught:
         validate(request, vocabularies=False)
     assert caught.value.param == "lat_b"
