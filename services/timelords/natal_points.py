@@ -8,8 +8,6 @@ from functools import lru_cache
 from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2
-from shared.errors import InvalidParameter
-from shared.kernel.lots import LOTS
 from shared.kernel.natal_points import NatalPoints
 from shared.kernel.natal_points import natal_points as cast_natal_points
 from shared.kernel.time_lord_periods import Period, TimeQuery
@@ -30,22 +28,10 @@ def natal_points(request: Message) -> NatalPoints:
     )
 
 
-def sign_of(points: NatalPoints, name: str, *, param: str = "from") -> int:
-    """Return the sign (0 Aries .. 11 Pisces) of the point ``name`` (an angle, a body among
-    the request's bodies, or a lot id); a point the chart lacks is InvalidParameter."""
-    key = name.strip().lower()
-    if key in points.longitudes:
-        return sign_index(points.longitudes[key])
-    lot_ids = {lot.id for lot in LOTS}
-    if key in lot_ids:
-        reason = f"{key} needs the Sun and the Moon (and its other bodies) among bodies"
-    else:
-        reason = f"{name!r} is not the ascendant, the midheaven, a Hermetic lot or a body among bodies"
-    raise InvalidParameter(
-        f"Cannot start from {name!r}: {reason}.",
-        suggestion="Send ascendant, midheaven, a lot such as part_of_fortune, or a body listed in bodies.",
-        param=param,
-    )
+def sign_of(points: NatalPoints, name: str) -> int:
+    """Return the sign (0 Aries .. 11 Pisces) of the point ``name``, one the chart holds (the
+    reader :func:`shared.runtime.time_lord_points.starting_point` vouches for a request's)."""
+    return sign_index(points.longitudes[name])
 
 
 @lru_cache(maxsize=8192)

@@ -17,6 +17,7 @@ from shared.kernel import firdaria, profections, releasing
 from shared.runtime.astro_targets import targets_from
 from shared.runtime.ranges import life_range, scan_range
 from shared.runtime.return_count import return_body
+from shared.runtime.time_lord_points import firdaria_sect, profection_boundaries, starting_point
 from shared.runtime.transit_inputs import transit_inputs
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
 
@@ -29,4 +30,7 @@ RULES: dict[str, Callable[[Message], object]] = {
     "releasing_range": lambda request: life_range(request, releasing.RANGE_CAP_YEARS[request.max_level]),
     "return_body": return_body,
     "void_of_course_bodies": void_of_course_bodies,
+    "time_lord_starting_point": starting_point,
+    "profection_boundaries": profection_boundaries,
+    "firdaria_sect": firdaria_sect,
 }
