@@ -15,6 +15,7 @@ from google.protobuf.message import Message
 
 from shared.kernel import firdaria, profections, releasing
 from shared.runtime.astro_targets import targets_from
+from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.ranges import life_range, scan_range
 from shared.runtime.return_count import return_body
 from shared.runtime.time_lord_points import firdaria_sect, profection_boundaries, starting_point
@@ -33,4 +34,5 @@ RULES: dict[str, Callable[[Message], object]] = {
     "time_lord_starting_point": starting_point,
     "profection_boundaries": profection_boundaries,
     "firdaria_sect": firdaria_sect,
+    "heliacal_event": heliacal_event,
 }

@@ -79,9 +79,6 @@ NOT_YET_MOVED: dict[tuple[str, str, str | None], str] = {
     ("ComputeAyanamsha", "invalid_parameter", "system"): "services/ephemeris/ayanamsha.py (a name, an id 0-46 or all)",
     ("ComputeStars", "body_not_found", "star"): "the star file lookup in the kernel",
     ("ComputeAstrocartography", "invalid_parameter", "system"): "a house system without cusp lines: the astrocartography kernel",
-    ("FindHeliacalEvent", "body_not_eligible", "body"): "shared/kernel/heliacal.py (the event's bodies)",
-    ("FindHeliacalEvent", "invalid_heliacal_event", "event"): "shared/kernel/heliacal.py (acronychal events)",
-    ("FindIngresses", "body_not_eligible", "body"): "the ingress body table use, read in the service only",
 }
 
 
@@ -283,6 +280,7 @@ BOUNDARY_CORPUS: list[tuple[str, dict]] = [
         {"body": "mars", "sign": "leo"}, {"body": "mars", "longitude": 360}, {"body": "mars", "longitude": 0}, {"body": "mars", "sign": "leo", "longitude": 10},
         {"body": "mars"}, {"body": "mean_node", "sign": "leo"}, {"body": "ceres", "sign": "leo"}, {"body": "sirius", "sign": "leo"}, {"body": "pluto", "sign": "leo", "datetime": "2999-06-01"},
         {"body": "moon", "sign": "leo", "backward": "true", "datetime": "-3001-02-04"}, {"body": "sun", "sign": "aries", "count": 100},
+        {"body": "planets", "sign": "leo"}, {"body": "MARS", "sign": "leo"},
     )],
     *[(path, {**MOMENT, **params}) for path in ("/v1/eclipses/solar", "/v1/eclipses/lunar") for params in (
         {"count": 0}, {"count": 10}, {"count": 11}, {"backward": "true", "datetime": "-3001-02-04"}, {"datetime": "2999-12-01", "count": 3}, {"lat": 0, "lon": 0, "alt": 20001},
@@ -292,6 +290,7 @@ BOUNDARY_CORPUS: list[tuple[str, dict]] = [
         {"body": "sun", "event": "morning_first"}, {"body": "moon", "event": "morning_first"}, {"body": "ceres", "event": "morning_first"},
         {"body": "venus", "event": "acronychal_rising"}, {"body": "jupiter", "event": "acronychal_setting"}, {"body": "venus", "event": "morning_first", "lat": 89},
         {"body": "venus", "event": "morning_first", "datetime": "2999-11-01"}, {"body": "venus", "event": "nonsense"},
+        {"body": "planets", "event": "morning_first"}, {"body": "Mercury", "event": "Evening_First"}, {"body": "sun", "event": "acronychal_rising"},
     )],
     # Transits: each form, each cap, the moving bodies.
     *[("/v1/transits", params) for params in (
