@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.aspects import parse_aspect_types
-from shared.kernel.bodies import resolve_bodies
 from shared.kernel.deadline import Deadline
 from shared.kernel.natal_points import natal_points
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
 from shared.kernel.transits import MOON, TransitEvent, scan
 from shared.runtime.ranges import scan_range
-from shared.runtime.transit_inputs import MUTUAL, moving_bodies, natal_input
+from shared.runtime.transit_inputs import MUTUAL, moving_bodies, natal_bodies, natal_input
 from shared.runtime.wire import instant_at
 
 MOON_RETURNS_ONLY_FROM_DAYS = 14.0
@@ -20,7 +19,7 @@ MOON_RETURNS_ONLY_FROM_DAYS = 14.0
 def _natal_points(request: pb.FindTransitsRequest, natal: Moment, location: Observer | None) -> list[tuple[str, float]]:
     """Return the natal points, the natal chart's: its bodies, and its Ascendant and Midheaven
     with a place. No flag applies: a zodiac rotation cancels out of every event."""
-    return list(natal_points(natal, location, resolve_bodies(list(request.bodies))).longitudes.items())
+    return list(natal_points(natal, location, natal_bodies(request, natal)).longitudes.items())
 
 
 def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTransitsResponse:

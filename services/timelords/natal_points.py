@@ -12,18 +12,18 @@ from shared.kernel.natal_points import NatalPoints
 from shared.kernel.natal_points import natal_points as cast_natal_points
 from shared.kernel.time_lord_periods import Period, TimeQuery
 from shared.kernel.zodiac import sign_index
-from shared.runtime.wire import bodies_from, flags_from, instant_at, moment_from, required_place
+from shared.runtime.time_lord_points import natal_bodies
+from shared.runtime.wire import flags_from, instant_at, moment_from, required_place
 
 
 def natal_points(request: Message) -> NatalPoints:
     """Return the natal points of a time-lord request (natal datetime or jd, lat, lon, bodies,
     sidereal): the natal chart's bodies, angles and every lot its bodies allow."""
-    flags = flags_from(request)
     return cast_natal_points(
         moment_from(request, "timeline.moment"),
         required_place(request, "timeline.location"),
-        bodies_from(request, flags),
-        sidereal=flags.sidereal,
+        natal_bodies(request),
+        sidereal=flags_from(request).sidereal,
         lots=True,
     )
 

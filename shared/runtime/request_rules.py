@@ -18,19 +18,21 @@ from shared.runtime.astro_targets import targets_from
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.ranges import life_range, scan_range
 from shared.runtime.return_count import return_body
-from shared.runtime.time_lord_points import firdaria_sect, profection_boundaries, starting_point
-from shared.runtime.transit_inputs import transit_inputs
+from shared.runtime.time_lord_points import firdaria_sect, natal_bodies, profection_boundaries, starting_point
+from shared.runtime.transit_inputs import transit_ephemeris, transit_inputs
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
 
 RULES: dict[str, Callable[[Message], object]] = {
     "astrocartography_targets": targets_from,
     "transit_range": scan_range,
     "transit_inputs": transit_inputs,
+    "transit_ephemeris": transit_ephemeris,
     "profections_range": lambda request: life_range(request, profections.RANGE_CAP_YEARS),
     "firdaria_range": lambda request: life_range(request, firdaria.RANGE_CAP_YEARS),
     "releasing_range": lambda request: life_range(request, releasing.RANGE_CAP_YEARS[request.max_level]),
     "return_body": return_body,
     "void_of_course_bodies": void_of_course_bodies,
+    "time_lord_bodies": natal_bodies,
     "time_lord_starting_point": starting_point,
     "profection_boundaries": profection_boundaries,
     "firdaria_sect": firdaria_sect,

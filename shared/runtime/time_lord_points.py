@@ -1,5 +1,5 @@
-"""Readers of the natal points a time-lord request relies on: the point profections and
-zodiacal releasing start from, the Sun that solar profections follow, and the Sun that
+"""Readers of the natal points a time-lord request relies on: its chart's bodies, each with
+an ephemeris at the birth, the point profections and zodiacal releasing start from, the Sun that solar profections follow, and the Sun that
 firdaria read the sect from. Each point must be one the request's natal chart holds, which
 the request alone decides (its bodies, the Ascendant and Midheaven of its place, the lots
 those allow), so validation runs them in the gateway before any charge (rules of the
@@ -12,17 +12,24 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
+from shared.kernel.bodies import check_span
 from shared.kernel.lots import LOTS
 from shared.kernel.natal_points import SUN, point_names
-from shared.runtime.wire import bodies_from, flags_from
+from shared.runtime.wire import bodies_from, flags_from, moment_from
 
 SOLAR, MEAN = "solar", "mean"
 AUTO = "auto"
 
 
-def chart_bodies(request: Message) -> tuple[str, ...]:
-    """Return the resolved bodies of a time-lord request's natal chart (groups expanded)."""
-    return bodies_from(request, flags_from(request))
+def natal_bodies(request: Message) -> tuple[str, ...]:
+    """Return the resolved bodies of a time-lord request's natal chart (groups expanded),
+    each with an ephemeris at the birth (an asteroid outside its files' span is OutOfRange
+    naming the birth's datetime or jd)."""
+    bodies = bodies_from(request, flags_from(request))
+    birth = moment_from(request, "timeline.moment")
+    for name in bodies:
+        check_span(name, birth.jd_ut1, param=birth.source_param)
+    return bodies
 
 
 def starting_point(request: Message) -> str:
@@ -31,7 +38,7 @@ def starting_point(request: Message) -> str:
     bodies are all among them; any other is InvalidParameter naming from."""
     name = getattr(request, "from")  # "from" is a Python keyword
     key = name.strip().lower()
-    if key in point_names(chart_bodies(request), place=True, lots=True):
+    if key in point_names(natal_bodies(request), place=True, lots=True):
         return key
     if key in {lot.id for lot in LOTS}:
         reason = f"{key} needs the Sun and the Moon (and its other bodies) among bodies"
@@ -50,7 +57,7 @@ def profection_boundaries(request: Message) -> str:
     ``mean`` (years of year_days)."""
     if not request.solar:
         return MEAN
-    if SUN not in chart_bodies(request):
+    if SUN not in natal_bodies(request):
         raise InvalidParameter(
             "solar=true follows the Sun's returns, so the Sun must be among bodies.",
             suggestion="Add sun to bodies, or drop solar.",
@@ -65,7 +72,7 @@ def firdaria_sect(request: Message) -> bool | None:
     InvalidParameter naming bodies)."""
     if request.day_chart != AUTO:
         return request.day_chart == "true"
-    if SUN not in chart_bodies(request):
+    if SUN not in natal_bodies(request):
         raise InvalidParameter(
             "day_chart=auto reads the sect from the Sun, which is not among bodies.",
             suggestion="Add sun to bodies, or send day_chart=true or false.",

@@ -301,6 +301,9 @@ BOUNDARY_CORPUS: list[tuple[str, dict]] = [
         {**BIRTH, "start": "2999-06-01", "end": "2999-12-31", "moving": "ceres"}, {**BIRTH, "start": "2999-06-01", "end": "3000-01-01"}, {**BIRTH, "start_jd": 2816787.0, "end_jd": 2816787.6},
         {**BIRTH, "start": "2024-01-01", "end": "2024-02-01", "bodies": "sirius"}, {**BIRTH, "start": "2024-01-01", "end": "2024-02-01", "bodies": "mean_node,chiron"},
         {"jd": 1, "start": "2024-01-01", "end": "2024-02-01"},
+        {**BIRTH, "datetime": "1100-01-01", "start": "2024-01-01", "end": "2024-02-01", "bodies": "sun,ceres"},
+        {**BIRTH, "start": "1100-01-01", "end": "1100-02-01", "moving": "sun,ceres"}, {**BIRTH, "start": "2999-12-01", "end": "2999-12-31T23:30:00Z", "moving": "vesta"},
+        {"start": "1100-01-01", "end": "1100-02-01", "targets": "mutual", "moving": "sun,juno"},
     )],
     # Time lords: at, a range, each cap, before birth, the starting point and the sect.
     *[(path, {**BIRTH, **params}) for path in TIME_LORDS for params in (
@@ -316,6 +319,10 @@ BOUNDARY_CORPUS: list[tuple[str, dict]] = [
     *[("/v1/zodiacal-releasing", {**BIRTH, **params}) for params in (
         {"at": "2024-01-01", "from": "mars"}, {"at": "2024-01-01", "from": "part_of_fortune", "bodies": "sun"}, {"at": "2024-01-01", "max_level": 5},
         {"at": "2024-01-01", "max_level": 0}, {"max_level": 4, "start": "2024-01-01", "end": "2025-01-01T00:00:01Z"}, {"max_level": 3, "start": "2000-01-01", "end": "2030-01-01"},
+    )],
+    # An asteroid among a time lord's bodies at a birth outside its ephemeris (1200-01-09 to 3000-01-01).
+    *[(path, {**BIRTH, "bodies": "sun,moon,ceres", **params}) for path in TIME_LORDS for params in (
+        {"datetime": "1100-01-01", "at": "1150-01-01"}, {"datetime": "1200-01-09", "at": "1250-01-01"}, {"jd": 2159358.4, "at": "1250-01-01"},
     )],
     *[("/v1/firdaria", {**BIRTH, "at": "2024-01-01", **params}) for params in (
         {"day_chart": "auto", "bodies": "moon"}, {"day_chart": "true", "bodies": "moon"}, {"night_order": "nodes_after_mars"}, {"year_days": 0},
