@@ -79,6 +79,10 @@ REFUSED = [
                  "cannot be sent together", id="topocentric-excludes-heliocentric"),
     pytest.param("/v1/returns", {**BIRTH, "body": "mars", "search_start": "2024-01-01", "count": 6}, "invalid_parameter", "count", "At most 5 returns of mars",
                  id="returns-count-capped-per-body"),
+    pytest.param("/v1/returns", {**BIRTH, "datetime": "1100-01-01", "body": "ceres", "search_start": "2024-01-01"}, "out_of_range", "datetime",
+                 "No ephemeris of ceres at 1100-01-01", id="returns-body-has-an-ephemeris-at-the-birth"),
+    pytest.param("/v1/returns", {**BIRTH, "body": "ceres", "search_start": "1100-01-01"}, "out_of_range", "search_start",
+                 "No ephemeris of ceres at 1100-01-01", id="returns-body-has-an-ephemeris-where-the-search-starts"),
     pytest.param("/v1/void-of-course", {"datetime": "2024-01-01", "bodies": "sun,mars"}, "invalid_parameter", "bodies", "needs the Moon",
                  id="void-of-course-needs-the-moon-among-bodies"),
 ]
