@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.bodies import HELIACAL, resolve_body
 from shared.kernel.deadline import Deadline
-from shared.kernel.heliacal import Atmosphere, Eyes, check_event, next_heliacal_event
+from shared.kernel.heliacal import Atmosphere, Eyes, next_heliacal_event
 from shared.kernel.timescale import iso_utc
+from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.wire import moment_from, required_place
 
 
 def compute(request: pb.FindHeliacalEventRequest, deadline: Deadline) -> pb.FindHeliacalEventResponse:
     """Return the event's time with the arcus visionis and the altitudes of the Sun and the body then."""
     moment = moment_from(request)
-    body = resolve_body(request.body, HELIACAL)
-    check_event(body, request.event)
+    body, event = heliacal_event(request)
     atmosphere = Atmosphere(request.pressure_mbar, request.temp_celsius, request.humidity_pct, request.visibility_range_km)
     eyes = Eyes(request.age_years, request.snellen_ratio, request.binoculars, request.telescope_aperture_cm, request.telescope_magnification)
-    found = next_heliacal_event(moment.jd_ut1, body, request.event, required_place(request), atmosphere, eyes, from_param=moment.source_param)
+    found = next_heliacal_event(moment.jd_ut1, body, event, required_place(request), atmosphere, eyes, from_param=moment.source_param)
     return pb.FindHeliacalEventResponse(
         data=pb.HeliacalRecord(
-            body=body, event=request.event, event_jd=found.jd, event_datetime=iso_utc(found.jd),
+            body=body, event=event, event_jd=found.jd, event_datetime=iso_utc(found.jd),
             visibility_arc_deg=found.visibility_arc_deg, sun_altitude=found.sun_altitude, object_altitude=found.object_altitude,
         )
     )

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.bodies import INGRESSES, resolve_body
 from shared.kernel.crossings import crossings, sign_entries
 from shared.kernel.deadline import Deadline
 from shared.kernel.timescale import iso_utc
 from shared.kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg, sign_of
+from shared.runtime.eligible_body import eligible_body
 from shared.runtime.wire import moment_from
 
 DIRECT, RETROGRADE = "direct", "retrograde"
@@ -21,7 +21,7 @@ def compute(request: pb.FindIngressesRequest, deadline: Deadline) -> pb.FindIngr
     the next sign's first degree, ``sign_degree`` 30); with ``longitude``, every crossing of it.
     """
     moment = moment_from(request)
-    body = resolve_body(request.body, INGRESSES)
+    body = eligible_body(request)
     from_param = moment.source_param
     records = []
     if request.HasField("sign"):

@@ -4,32 +4,27 @@ from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.aspects import parse_aspect_types
-from shared.kernel.bodies import resolve_bodies
 from shared.kernel.deadline import Deadline
 from shared.kernel.natal_points import natal_points
-from shared.kernel.positions import Observer
-from shared.kernel.timescale import Moment
 from shared.kernel.transits import MOON, TransitEvent, scan
-from shared.runtime.ranges import scan_range
-from shared.runtime.transit_inputs import MUTUAL, moving_bodies, natal_input
+from shared.runtime.transit_inputs import MUTUAL, ScanInput, scan_input
 from shared.runtime.wire import instant_at
 
 MOON_RETURNS_ONLY_FROM_DAYS = 14.0
 
 
-def _natal_points(request: pb.FindTransitsRequest, natal: Moment, location: Observer | None) -> list[tuple[str, float]]:
+def _natal_points(scan_of: ScanInput) -> list[tuple[str, float]]:
     """Return the natal points, the natal chart's: its bodies, and its Ascendant and Midheaven
     with a place. No flag applies: a zodiac rotation cancels out of every event."""
-    return list(natal_points(natal, location, resolve_bodies(list(request.bodies))).longitudes.items())
+    return list(natal_points(scan_of.natal, scan_of.location, scan_of.natal_bodies).longitudes.items())
 
 
 def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTransitsResponse:
     """Return every in-orb window over the range, with the Moon policy applied and its warning."""
-    start, end = scan_range(request)
-    moving = moving_bodies(request)
+    scan_of = scan_input(request)
+    start, end, moving = scan_of.start, scan_of.end, list(scan_of.moving)
     aspects = parse_aspect_types(list(request.aspects))
-    natal, location = natal_input(request)
-    points = [] if natal is None else _natal_points(request, natal, location)
+    points = [] if scan_of.natal is None else _natal_points(scan_of)
     warnings: list[str] = []
     moon_scanned = MOON in moving and request.moon != "exclude"
     returns_only = moon_scanned and request.moon == "returns_only" and end.jd_ut1 - start.jd_ut1 >= MOON_RETURNS_ONLY_FROM_DAYS

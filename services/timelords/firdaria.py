@@ -5,28 +5,18 @@ from __future__ import annotations
 from celestial.v1 import timelords_service_pb2 as pb
 from services.timelords.natal_points import fill_period, fill_query, natal_points
 from shared.kernel.deadline import Deadline
-from shared.errors import InvalidParameter
 from shared.kernel.firdaria import RANGE_CAP_YEARS, firdaria
 from shared.kernel.time_lord_periods import flatten
 from shared.runtime.ranges import life_range
-
-AUTO = "auto"
+from shared.runtime.time_lord_points import firdaria_sect
 
 
 def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.ComputeFirdariaResponse:
     """Return the firdaria container: the major and sub-period in force at ``at``, or every one overlapping the range."""
     chart = natal_points(request)
     query = life_range(request, RANGE_CAP_YEARS)
-    if request.day_chart == AUTO:
-        day = chart.is_day
-        if day is None:
-            raise InvalidParameter(
-                "day_chart=auto reads the sect from the Sun, which is not among bodies.",
-                suggestion="Add sun to bodies, or send day_chart=true or false.",
-                param="bodies",
-            )
-    else:
-        day = request.day_chart == "true"
+    sent = firdaria_sect(request)
+    day = chart.is_day if sent is None else sent
     periods = flatten(firdaria(chart.birth.jd_ut1, day, request.night_order, request.year_days, query, deadline), query)
     data = pb.FirdariaData(is_day_chart=day, night_order=request.night_order, year_days=request.year_days)
     fill_query(data, query)

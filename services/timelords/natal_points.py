@@ -8,44 +8,30 @@ from functools import lru_cache
 from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2
-from shared.errors import InvalidParameter
-from shared.kernel.lots import LOTS
 from shared.kernel.natal_points import NatalPoints
 from shared.kernel.natal_points import natal_points as cast_natal_points
 from shared.kernel.time_lord_periods import Period, TimeQuery
 from shared.kernel.zodiac import sign_index
-from shared.runtime.wire import bodies_from, flags_from, instant_at, moment_from, required_place
+from shared.runtime.time_lord_points import natal_bodies
+from shared.runtime.wire import flags_from, instant_at, moment_from, required_place
 
 
 def natal_points(request: Message) -> NatalPoints:
     """Return the natal points of a time-lord request (natal datetime or jd, lat, lon, bodies,
     sidereal): the natal chart's bodies, angles and every lot its bodies allow."""
-    flags = flags_from(request)
     return cast_natal_points(
         moment_from(request, "timeline.moment"),
         required_place(request, "timeline.location"),
-        bodies_from(request, flags),
-        sidereal=flags.sidereal,
+        natal_bodies(request),
+        sidereal=flags_from(request).sidereal,
         lots=True,
     )
 
 
-def sign_of(points: NatalPoints, name: str, *, param: str = "from") -> int:
-    """Return the sign (0 Aries .. 11 Pisces) of the point ``name`` (an angle, a body among
-    the request's bodies, or a lot id); a point the chart lacks is InvalidParameter."""
-    key = name.strip().lower()
-    if key in points.longitudes:
-        return sign_index(points.longitudes[key])
-    lot_ids = {lot.id for lot in LOTS}
-    if key in lot_ids:
-        reason = f"{key} needs the Sun and the Moon (and its other bodies) among bodies"
-    else:
-        reason = f"{name!r} is not the ascendant, the midheaven, a Hermetic lot or a body among bodies"
-    raise InvalidParameter(
-        f"Cannot start from {name!r}: {reason}.",
-        suggestion="Send ascendant, midheaven, a lot such as part_of_fortune, or a body listed in bodies.",
-        param=param,
-    )
+def sign_of(points: NatalPoints, name: str) -> int:
+    """Return the sign (0 Aries .. 11 Pisces) of the point ``name``, one the chart holds (the
+    reader :func:`shared.runtime.time_lord_points.starting_point` vouches for a request's)."""
+    return sign_index(points.longitudes[name])
 
 
 @lru_cache(maxsize=8192)

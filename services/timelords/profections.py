@@ -5,13 +5,12 @@ from __future__ import annotations
 from celestial.v1 import timelords_service_pb2 as pb
 from services.timelords.natal_points import fill_period, fill_query, natal_points, sign_of
 from shared.kernel.deadline import Deadline
-from shared.errors import InvalidParameter
 from shared.kernel.natal_points import SUN
 from shared.kernel.profections import RANGE_CAP_YEARS, mean_boundaries, profections, solar_boundaries
 from shared.kernel.time_lord_periods import flatten
 from shared.kernel.zodiac import SIGNS
 from shared.runtime.ranges import life_range
-
+from shared.runtime.time_lord_points import SOLAR, profection_boundaries, starting_point
 
 
 def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.ComputeProfectionsResponse:
@@ -19,17 +18,16 @@ def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.Com
     one overlapping the range, from the starting point's natal sign."""
     chart = natal_points(request)
     query = life_range(request, RANGE_CAP_YEARS)
-    from_sign = sign_of(chart, getattr(request, "from"))  # "from" is a Python keyword
-    if request.solar:
-        if SUN not in chart.longitudes:
-            raise InvalidParameter("solar=true follows the Sun's returns, so the Sun must be among bodies.", suggestion="Add sun to bodies, or drop solar.", param="bodies")
+    from_sign = sign_of(chart, starting_point(request))
+    boundaries = profection_boundaries(request)
+    if boundaries == SOLAR:
         boundary = solar_boundaries(chart.birth.jd_ut1, chart.longitudes[SUN], chart.ayanamsha, deadline)
     else:
         boundary = mean_boundaries(chart.birth.jd_ut1, request.year_days)
     periods = flatten(profections(from_sign, chart.birth.jd_ut1, boundary, request.months, query, deadline), query)
-    data = pb.ProfectionsData(from_sign=SIGNS[from_sign], boundaries="solar" if request.solar else "mean", months=request.months)
-    setattr(data, "from", getattr(request, "from"))
-    if not request.solar:
+    data = pb.ProfectionsData(from_sign=SIGNS[from_sign], boundaries=boundaries, months=request.months)
+    setattr(data, "from", getattr(request, "from"))  # "from" is a Python keyword
+    if boundaries != SOLAR:
         data.year_days = request.year_days
     fill_query(data, query)
     data.periods.extend(fill_period(pb.ProfectionPeriod(), p) for p in periods)

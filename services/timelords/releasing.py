@@ -9,6 +9,7 @@ from shared.kernel.releasing import RANGE_CAP_YEARS, releasing
 from shared.kernel.time_lord_periods import flatten
 from shared.kernel.zodiac import SIGNS
 from shared.runtime.ranges import life_range
+from shared.runtime.time_lord_points import starting_point
 
 FORTUNE = "part_of_fortune"
 
@@ -18,14 +19,14 @@ def compute(request: pb.ComputeZodiacalReleasingRequest, deadline: Deadline) -> 
     ``at``, or overlapping the range, walked from the released point's natal sign."""
     chart = natal_points(request)
     query = life_range(request, RANGE_CAP_YEARS[request.max_level])
-    from_sign = sign_of(chart, getattr(request, "from"))  # "from" is a Python keyword
+    from_sign = sign_of(chart, starting_point(request))
     fortune_sign = sign_of(chart, FORTUNE) if FORTUNE in chart.longitudes else None
     warnings = [c.message for c in chart.warnings]
     if fortune_sign is None:
         warnings.append("The chart has no Lot of Fortune (it needs the Sun and the Moon among bodies), so no period is marked angular from it.")
     periods = flatten(releasing(from_sign, fortune_sign, chart.birth.jd_ut1, request.max_level, query, deadline), query)
     data = pb.ZodiacalReleasingData(from_sign=SIGNS[from_sign], max_level=request.max_level)
-    setattr(data, "from", getattr(request, "from"))
+    setattr(data, "from", getattr(request, "from"))  # "from" is a Python keyword
     if fortune_sign is not None:
         data.fortune_sign = SIGNS[fortune_sign]
     fill_query(data, query)

@@ -31,6 +31,8 @@ _USE_TEXT = {
     POSITIONS: "positions and charts", HELIOCENTRIC: "heliocentric positions", RETURNS: "a return search",
     MOVING: "a transit scan's moving bodies", INGRESSES: "an ingress search", HELIACAL: "a heliacal search",
 }
+#: Every use a body may be eligible for.
+USES: frozenset[str] = frozenset(_USE_TEXT)
 
 # Span of the asteroids in the bundled files (data/ephe/seas_*.se1), found by bisection against
 # them: they begin on 1200-01-08 (Chiron and Pholus included: the engine's own limit for Chiron,

@@ -7,7 +7,7 @@ of every chart the service gives, so a natal point is the natal chart's own valu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from shared.kernel.ayanamshas import Ayanamsha
@@ -79,8 +79,23 @@ def natal_points(
     if place is not None:
         longitudes[ASCENDANT], longitudes[MIDHEAVEN] = chart.houses.ascendant_deg, chart.houses.midheaven_deg
     if lots and place is not None:
-        available = parse_lots([lot.id for lot in LOTS if set(bodies_needed(parse_lots([lot.id]))) <= longitudes.keys()])
+        available = lots_allowed(longitudes.keys())
         if available:  # every lot is built on Fortune or Spirit, so the Sun is among the bodies
             day = is_day_chart(longitudes[SUN], chart.houses.ascendant_deg)
             longitudes.update((lot.id, lot.longitude) for lot in compute_lots(available, longitudes, chart.houses.ascendant_deg, day))
     return NatalPoints(birth, sidereal, longitudes, list(chart.warnings))
+
+
+def lots_allowed(points: Collection[str]) -> tuple[str, ...]:
+    """Return the ids of the lots a chart holding ``points`` (resolved body names and angles)
+    computes, in evaluation order: those every body of whose formula, and of the lots it is
+    built on, is among ``points``."""
+    return parse_lots([lot.id for lot in LOTS if set(bodies_needed(parse_lots([lot.id]))) <= set(points)])
+
+
+def point_names(bodies: Sequence[str], *, place: bool, lots: bool = False) -> tuple[str, ...]:
+    """Return the names of the points :func:`natal_points` gives for ``bodies`` (resolved
+    names), with a place or without, with the lots or without, in its order: known from the
+    request alone, before anything is cast."""
+    names = tuple(bodies) + ((ASCENDANT, MIDHEAVEN) if place else ())
+    return names + (lots_allowed(names) if lots and place else ())

@@ -17,21 +17,22 @@ from shared.kernel import firdaria, profections, releasing
 from shared.runtime.astro_targets import targets_from
 from shared.runtime.ayanamsha_systems import ayanamsha_systems
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
+from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.pattern_place import pattern_place
 from shared.runtime.progression import progression_from
-from shared.runtime.ranges import life_range, scan_range
+from shared.runtime.ranges import life_range
 from shared.runtime.return_count import return_body
 from shared.runtime.star_selection import star_selection
-from shared.runtime.transit_inputs import transit_inputs
+from shared.runtime.time_lord_points import firdaria_sect, natal_bodies, profection_boundaries, starting_point
+from shared.runtime.transit_inputs import scan_input
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
 
 #: The parameters (top-level fields or values) a rule reads, and so checks, itself: the
 #: gateway leaves their vocabulary to the rule, so each is parsed once per layer.
 READS: dict[str, tuple[str, ...]] = {
     "astrocartography_targets": ("targets", "bodies"),
-    "transit_range": ("start", "end"),
-    "transit_inputs": ("moving", "moment"),
+    "transit_scan": ("start", "end", "moving", "moment", "bodies"),
     "profections_range": ("timeline",),
     "firdaria_range": ("timeline",),
     "releasing_range": ("timeline",),
@@ -41,8 +42,7 @@ READS: dict[str, tuple[str, ...]] = {
 
 RULES: dict[str, Callable[[Message], object]] = {
     "astrocartography_targets": targets_from,
-    "transit_range": scan_range,
-    "transit_inputs": transit_inputs,
+    "transit_scan": scan_input,
     "profections_range": lambda request: life_range(request, profections.RANGE_CAP_YEARS),
     "firdaria_range": lambda request: life_range(request, firdaria.RANGE_CAP_YEARS),
     "releasing_range": lambda request: life_range(request, releasing.RANGE_CAP_YEARS[request.max_level]),
@@ -56,4 +56,9 @@ RULES: dict[str, Callable[[Message], object]] = {
     "pattern_place": pattern_place,
     "ayanamsha_systems": ayanamsha_systems,
     "star_selection": star_selection,
+    "time_lord_bodies": natal_bodies,
+    "time_lord_starting_point": starting_point,
+    "profection_boundaries": profection_boundaries,
+    "firdaria_sect": firdaria_sect,
+    "heliacal_event": heliacal_event,
 }

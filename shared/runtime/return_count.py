@@ -1,5 +1,6 @@
-"""Reader of what a returns search follows: one body a return can follow and how many of its
-returns are cast (at most 13 of the Moon, 5 of any other body). Validation runs it in the
+"""Reader of what a returns search follows: one body a return can follow, with an ephemeris at
+the natal moment and the search's start, and how many of its returns are cast (at most 13 of
+the Moon, 5 of any other body). Validation runs it in the
 gateway before any charge (the rule of FindReturnsRequest, `shared/runtime/request_rules.py`);
 the search service calls it to read the request."""
 
@@ -8,8 +9,8 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
-from shared.kernel.bodies import RETURNS, resolve_body
-from shared.runtime.wire import flags_from
+from shared.kernel.bodies import RETURNS, check_span, resolve_body
+from shared.runtime.wire import flags_from, moment_from, sent_moment_name
 
 # Source: the FindReturns RPC comment (search_service.proto): a chart is cast per return.
 MAX_COUNT = {"moon": 13}
@@ -18,7 +19,9 @@ MAX_COUNT_OTHERS = 5
 
 def return_body(request: Message) -> str:
     """Return the body a returns search follows (body_not_eligible for one no return
-    follows under the request's centre), refusing a ``count`` over that body's cap."""
+    follows under the request's centre), refusing a ``count`` over that body's cap and an
+    asteroid whose ephemeris lacks the natal moment or the search's start (OutOfRange naming
+    that moment's parameter)."""
     body = resolve_body(request.body, RETURNS, heliocentric=flags_from(request.chart.options).heliocentric)
     limit = MAX_COUNT.get(body, MAX_COUNT_OTHERS)
     if request.count > limit:
@@ -27,4 +30,7 @@ def return_body(request: Message) -> str:
             suggestion=f"Send count of {limit} or less, and search on from the last return for more.",
             param="count",
         )
+    natal, search_from = moment_from(request), moment_from(request, "search_start")
+    check_span(body, natal.jd_ut1, param=natal.source_param)
+    check_span(body, search_from.jd_ut1, param=sent_moment_name(request, "search_start"))
     return body

@@ -1,16 +1,20 @@
-"""Readers of what a transit scan runs over: the moving bodies, and the natal input that
-targets=natal needs and targets=mutual refuses. Validation runs them in the gateway before
-any charge (rules of FindTransitsRequest, `shared/runtime/request_rules.py`); the search
-service calls them to read the request."""
+"""The reader of what a transit scan runs over: its range, the moving bodies, the natal input
+that targets=natal needs and targets=mutual refuses, and the ephemeris each body needs (the
+natal bodies at the natal moment, the moving ones over the range). Validation runs it in the
+gateway before any charge (the rule of FindTransitsRequest, `shared/runtime/request_rules.py`);
+the search service calls it to read the request."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from google.protobuf.message import Message
 
-from shared.kernel.bodies import MOVING, resolve_bodies
+from shared.kernel.bodies import MOVING, check_span, resolve_bodies
 from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
+from shared.runtime.ranges import scan_range
 from shared.runtime.wire import optional_moment, place_from, sent_moment_name
 
 NATAL, MUTUAL = "natal", "mutual"
@@ -45,7 +49,39 @@ def natal_input(request: Message) -> tuple[Moment | None, Observer | None]:
     return natal, place_from(request, "location")
 
 
-def transit_inputs(request: Message) -> None:
-    """Check every cross-field rule of a transit scan's targets (the request rule)."""
-    moving_bodies(request)
-    natal_input(request)
+def natal_bodies(request: Message, natal: Moment) -> list[str]:
+    """Return the natal chart's bodies of a scan (groups expanded), each with an ephemeris at
+    the natal moment ``natal`` (an asteroid outside its files' span is OutOfRange naming the
+    natal moment's parameter)."""
+    bodies = resolve_bodies(list(request.bodies))
+    for name in bodies:
+        check_span(name, natal.jd_ut1, param=natal.source_param)
+    return bodies
+
+
+@dataclass(frozen=True)
+class ScanInput:
+    """What a transit scan runs over: its range, its moving bodies, and with targets=natal the
+    natal moment, place and bodies (None, None and () with targets=mutual)."""
+
+    start: Moment
+    end: Moment
+    moving: list[str]
+    natal: Moment | None
+    location: Observer | None
+    natal_bodies: list[str]
+
+
+def scan_input(request: Message) -> ScanInput:
+    """Return what a transit scan runs over, every parameter of it read once (the request's
+    rule, and what the search service reads): the range and its cap (:func:`scan_range`), the
+    moving bodies, the natal input targets=natal needs and targets=mutual refuses, each natal
+    body's ephemeris at the natal moment, and each moving body's over the whole range
+    (OutOfRange naming moving, as the scan itself would)."""
+    start, end = scan_range(request)
+    moving = moving_bodies(request)
+    natal, location = natal_input(request)
+    bodies = [] if natal is None else natal_bodies(request, natal)
+    for name in moving:
+        check_span(name, start.jd_ut1, end.jd_ut1, param="moving")
+    return ScanInput(start, end, moving, natal, location, bodies)

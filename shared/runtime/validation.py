@@ -35,7 +35,11 @@ def _check_bodies(values: list[str], param: str, message: Message) -> None:
 
 def _check_body(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.bodies import resolve_bodies
+    from shared.runtime.eligible_body import body_use, eligible_body
 
+    if body_use(message.DESCRIPTOR, param):
+        eligible_body(message, param)
+        return
     resolve_bodies(list(values), heliocentric=_bool_field(message, "heliocentric"), param=param)
 
 

@@ -153,10 +153,16 @@ LOT_BODIES = {
 }
 
 
+#: What makes a request valid whatever its bodies (a releasing from Spirit, a sect read from the
+#: Sun need the lights among them); the natal points do not depend on it.
+ANY_BODIES = {"/v1/zodiacal-releasing": {"from": "ascendant"}, "/v1/firdaria": {"day_chart": "true"}}
+
+
 def time_lord_points(path: str, **params) -> dict[str, float]:
     """The natal points the endpoint at ``path`` reads from these parameters (as the gateway
     builds and validates its request); the replies show only their signs."""
-    request = validate(request_from_query(TIME_LORD_REQUESTS[path], [(k, str(v)) for k, v in {**params, "at": AT["at"]}.items()], path))
+    sent = {**ANY_BODIES.get(path, {}), **params, "at": AT["at"]}
+    request = validate(request_from_query(TIME_LORD_REQUESTS[path], [(k, str(v)) for k, v in sent.items()], path))
     return natal_points(request).longitudes
 
 

@@ -58,20 +58,6 @@ COMPUTED_REFUSALS: dict[tuple[str, str, str | None], str] = {
 }
 
 
-#: (RPC, code, param) of the rules the proof found still only in a servicer or the kernel, not
-#: yet moved to where the gateway runs them (issue 22): the proof tolerates these and no
-#: other. Each entry names the rule's home today; moving one removes it from here.
-NOT_YET_MOVED: dict[tuple[str, str, str | None], str] = {
-    ("ComputeProfections", "invalid_parameter", "from"): "services/timelords/natal_points.py sign_of",
-    ("ComputeZodiacalReleasing", "invalid_parameter", "from"): "services/timelords/natal_points.py sign_of",
-    ("ComputeProfections", "invalid_parameter", "bodies"): "services/timelords/profections.py (solar needs the Sun)",
-    ("ComputeFirdaria", "invalid_parameter", "bodies"): "services/timelords/firdaria.py (day_chart=auto needs the Sun)",
-    ("FindHeliacalEvent", "body_not_eligible", "body"): "shared/kernel/heliacal.py (the event's bodies)",
-    ("FindHeliacalEvent", "invalid_heliacal_event", "event"): "shared/kernel/heliacal.py (acronychal events)",
-    ("FindIngresses", "body_not_eligible", "body"): "the ingress body table use, read in the service only",
-}
-
-
 @dataclass(frozen=True)
 class ServiceRefusal:
     """A call a service refused for its parameters: the RPC, the error and the request it got."""
@@ -91,11 +77,6 @@ def is_computed(rpc: str, error: CelestialError) -> bool:
     return (rpc, error.code, error.param) in COMPUTED_REFUSALS or (rpc, error.code, None) in COMPUTED_REFUSALS
 
 
-def is_not_yet_moved(rpc: str, error: CelestialError) -> bool:
-    """Return whether ``error`` of ``rpc`` is one of :data:`NOT_YET_MOVED`."""
-    return (rpc, error.code, error.param) in NOT_YET_MOVED or (rpc, error.code, None) in NOT_YET_MOVED
-
-
 class RefusalRecordingPool:
     """A service pool that calls the real in-process one and records each parameter refusal."""
 
@@ -110,7 +91,7 @@ class RefusalRecordingPool:
             return await self._inner.call(method_path, request, response_cls, timeout_s=timeout_s, request_id=request_id)
         except CelestialError as error:
             rpc = method_path.rsplit("/", 1)[-1]
-            if 400 <= error.http_status < 500 and not is_computed(rpc, error) and not is_not_yet_moved(rpc, error):
+            if 400 <= error.http_status < 500 and not is_computed(rpc, error):
                 self._refusals.append(ServiceRefusal(rpc, error.code, error.param, error.message, MessageToDict(request)))
             raise
 
@@ -270,6 +251,7 @@ BOUNDARY_CORPUS: list[tuple[str, dict]] = [
         {"body": "mars", "sign": "leo"}, {"body": "mars", "longitude": 360}, {"body": "mars", "longitude": 0}, {"body": "mars", "sign": "leo", "longitude": 10},
         {"body": "mars"}, {"body": "mean_node", "sign": "leo"}, {"body": "ceres", "sign": "leo"}, {"body": "sirius", "sign": "leo"}, {"body": "pluto", "sign": "leo", "datetime": "2999-06-01"},
         {"body": "moon", "sign": "leo", "backward": "true", "datetime": "-3001-02-04"}, {"body": "sun", "sign": "aries", "count": 100},
+        {"body": "planets", "sign": "leo"}, {"body": "MARS", "sign": "leo"},
     )],
     *[(path, {**MOMENT, **params}) for path in ("/v1/eclipses/solar", "/v1/eclipses/lunar") for params in (
         {"count": 0}, {"count": 10}, {"count": 11}, {"backward": "true", "datetime": "-3001-02-04"}, {"datetime": "2999-12-01", "count": 3}, {"lat": 0, "lon": 0, "alt": 20001},
@@ -279,6 +261,7 @@ BOUNDARY_CORPUS: list[tuple[str, dict]] = [
         {"body": "sun", "event": "morning_first"}, {"body": "moon", "event": "morning_first"}, {"body": "ceres", "event": "morning_first"},
         {"body": "venus", "event": "acronychal_rising"}, {"body": "jupiter", "event": "acronychal_setting"}, {"body": "venus", "event": "morning_first", "lat": 89},
         {"body": "venus", "event": "morning_first", "datetime": "2999-11-01"}, {"body": "venus", "event": "nonsense"},
+        {"body": "planets", "event": "morning_first"}, {"body": "Mercury", "event": "Evening_First"}, {"body": "sun", "event": "acronychal_rising"},
     )],
     # Transits: each form, each cap, the moving bodies.
     *[("/v1/transits", params) for params in (
@@ -289,6 +272,9 @@ BOUNDARY_CORPUS: list[tuple[str, dict]] = [
         {**BIRTH, "start": "2999-06-01", "end": "2999-12-31", "moving": "ceres"}, {**BIRTH, "start": "2999-06-01", "end": "3000-01-01"}, {**BIRTH, "start_jd": 2816787.0, "end_jd": 2816787.6},
         {**BIRTH, "start": "2024-01-01", "end": "2024-02-01", "bodies": "sirius"}, {**BIRTH, "start": "2024-01-01", "end": "2024-02-01", "bodies": "mean_node,chiron"},
         {"jd": 1, "start": "2024-01-01", "end": "2024-02-01"},
+        {**BIRTH, "datetime": "1100-01-01", "start": "2024-01-01", "end": "2024-02-01", "bodies": "sun,ceres"},
+        {**BIRTH, "start": "1100-01-01", "end": "1100-02-01", "moving": "sun,ceres"}, {**BIRTH, "start": "2999-12-01", "end": "2999-12-31T23:30:00Z", "moving": "vesta"},
+        {"start": "1100-01-01", "end": "1100-02-01", "targets": "mutual", "moving": "sun,juno"},
     )],
     # Time lords: at, a range, each cap, before birth, the starting point and the sect.
     *[(path, {**BIRTH, **params}) for path in TIME_LORDS for params in (
@@ -304,6 +290,10 @@ BOUNDARY_CORPUS: list[tuple[str, dict]] = [
     *[("/v1/zodiacal-releasing", {**BIRTH, **params}) for params in (
         {"at": "2024-01-01", "from": "mars"}, {"at": "2024-01-01", "from": "part_of_fortune", "bodies": "sun"}, {"at": "2024-01-01", "max_level": 5},
         {"at": "2024-01-01", "max_level": 0}, {"max_level": 4, "start": "2024-01-01", "end": "2025-01-01T00:00:01Z"}, {"max_level": 3, "start": "2000-01-01", "end": "2030-01-01"},
+    )],
+    # An asteroid among a time lord's bodies at a birth outside its ephemeris (1200-01-09 to 3000-01-01).
+    *[(path, {**BIRTH, "bodies": "sun,moon,ceres", **params}) for path in TIME_LORDS for params in (
+        {"datetime": "1100-01-01", "at": "1150-01-01"}, {"datetime": "1200-01-09", "at": "1250-01-01"}, {"jd": 2159358.4, "at": "1250-01-01"},
     )],
     *[("/v1/firdaria", {**BIRTH, "at": "2024-01-01", **params}) for params in (
         {"day_chart": "auto", "bodies": "moon"}, {"day_chart": "true", "bodies": "moon"}, {"night_order": "nodes_after_mars"}, {"year_days": 0},

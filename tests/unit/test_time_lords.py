@@ -12,10 +12,12 @@ from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import BeforeBirth, RangeTooLong
 from shared.kernel.firdaria import firdaria, sub_lords
+from shared.kernel.natal_points import natal_points, point_names
+from shared.kernel.positions import Observer
 from shared.kernel.profections import mean_boundaries, profections, solar_boundaries
 from shared.kernel.releasing import UNIT_DAYS, releasing
 from shared.kernel.time_lord_periods import TimeQuery, check_range_cap, flatten, time_query
-from shared.kernel.timescale import calendar_span_text, duration_text, plus_calendar_years
+from shared.kernel.timescale import Moment, calendar_span_text, duration_text, plus_calendar_years
 from shared.kernel.zodiac import SIGNS
 
 BIRTH = 2448058.1041667  # 1990-06-15 14:30 UT1
@@ -259,3 +261,18 @@ def test_an_at_query_agrees_with_the_range_query_around_it(sign, fortune, offset
     for (name, _, ranged), (_, _, pointed) in zip(techniques(sign, fortune, query), techniques(sign, fortune, TimeQuery(at_jd=instant))):
         holding = [(p.level, p.members) for p in ranged if p.start_jd <= instant < p.end_jd]
         assert sorted(holding, key=lambda x: x[0]) == sorted([(p.level, p.members) for p in pointed], key=lambda x: x[0]), name
+
+
+# --- the natal points a request names --------------------------------------------------------
+
+
+@pytest.mark.parametrize("bodies", [
+    ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node", "lilith", "chiron"),
+    ("mars", "saturn"), ("moon", "sun"), ("sun", "venus", "moon"), ("moon",), (),
+])
+@pytest.mark.parametrize("place", [Observer(51.5, -0.1), None])
+def test_the_points_known_from_the_request_are_the_points_its_natal_chart_holds(bodies, place):
+    # The gateway refuses a starting point from these names before anything is cast; the
+    # time-lords service then reads that point's longitude from the chart.
+    chart = natal_points(Moment.from_jd_ut1(BIRTH), place, bodies, lots=True)
+    assert point_names(bodies, place=place is not None, lots=True) == tuple(chart.longitudes)

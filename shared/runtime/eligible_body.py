@@ -1,0 +1,43 @@
+"""Reader of a parameter that names one body for a use of the body table (its field's
+``(field).body_use``: the body of an ingress or a heliacal search): the body, eligible for that
+use. Validation checks it in the gateway before any charge (the body vocabulary of such a
+field); the search service reads the body through it, so the use is said once, in the proto.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from shared.kernel.bodies import USES, resolve_body
+from shared.runtime.request_model import message_spec
+
+
+@lru_cache(maxsize=None)
+def body_use(descriptor: Descriptor, name: str) -> str:
+    """Return the body-table use the parameter ``name`` of a request message names ("" for
+    none); a use the body table lacks is a ValueError (a contract the runtime cannot keep)."""
+    use = message_spec(descriptor).fields[name].rule.body_use
+    if use and use not in USES:
+        raise ValueError(f"{descriptor.full_name}.{name}: unknown body use {use!r}; the body table's are {sorted(USES)}.")
+    return use
+
+
+def eligible_body(request: Message, name: str = "body") -> str:
+    """Return the body the parameter ``name`` names, resolved (lowercase, an alias's spelling
+    kept) and eligible for its field's use in the request's frame (heliocentric when the
+    request says so): the errors of :func:`shared.kernel.bodies.resolve_body`."""
+    use = body_use(request.DESCRIPTOR, name)
+    if not use:
+        raise ValueError(f"{request.DESCRIPTOR.full_name}.{name} names no (field).body_use.")
+    field = message_spec(request.DESCRIPTOR).fields[name]
+    return resolve_body(getattr(field.owner(request), field.field_name), use, heliocentric=_heliocentric(request), param=name)
+
+
+def _heliocentric(request: Message) -> bool:
+    flag = message_spec(request.DESCRIPTOR).fields.get("heliocentric")
+    if flag is None or flag.descriptor.type != FieldDescriptor.TYPE_BOOL:
+        return False
+    return bool(getattr(flag.owner(request), flag.field_name))

@@ -1,0 +1,20 @@
+"""Reader of what a heliacal search looks for: a body eligible for heliacal searches and an
+event it has (evening_first and morning_last only for Mercury and Venus; the acronychal events
+refused), the kernel's :func:`shared.kernel.heliacal.check_event`. Validation runs it in the
+gateway before any charge (the rule of FindHeliacalEventRequest,
+`shared/runtime/request_rules.py`); the search service calls it to read the request."""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from shared.kernel.heliacal import check_event
+from shared.runtime.eligible_body import eligible_body
+
+
+def heliacal_event(request: Message) -> tuple[str, str]:
+    """Return the body and the event of a heliacal search (BodyNotEligible naming body for a
+    body without that event, InvalidHeliacalEvent naming event for an acronychal one)."""
+    body = eligible_body(request)
+    check_event(body, request.event)
+    return body, request.event

@@ -1,0 +1,81 @@
+"""Readers of the natal points a time-lord request relies on: its chart's bodies, each with
+an ephemeris at the birth, the point profections and zodiacal releasing start from, the Sun that solar profections follow, and the Sun that
+firdaria read the sect from. Each point must be one the request's natal chart holds, which
+the request alone decides (its bodies, the Ascendant and Midheaven of its place, the lots
+those allow), so validation runs them in the gateway before any charge (rules of the
+time-lord requests, `shared/runtime/request_rules.py`); the time-lords service reads the
+request through them.
+"""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from shared.errors import InvalidParameter
+from shared.kernel.bodies import check_span
+from shared.kernel.lots import LOTS
+from shared.kernel.natal_points import SUN, point_names
+from shared.runtime.wire import bodies_from, flags_from, moment_from
+
+SOLAR, MEAN = "solar", "mean"
+AUTO = "auto"
+
+
+def natal_bodies(request: Message) -> tuple[str, ...]:
+    """Return the resolved bodies of a time-lord request's natal chart (groups expanded),
+    each with an ephemeris at the birth (an asteroid outside its files' span is OutOfRange
+    naming the birth's datetime or jd)."""
+    bodies = bodies_from(request, flags_from(request))
+    birth = moment_from(request, "timeline.moment")
+    for name in bodies:
+        check_span(name, birth.jd_ut1, param=birth.source_param)
+    return bodies
+
+
+def starting_point(request: Message) -> str:
+    """Return the natal point a profections or releasing request starts from (its ``from``,
+    trimmed and lowercased): the ascendant, the midheaven, a body among bodies or a lot whose
+    bodies are all among them; any other is InvalidParameter naming from."""
+    name = getattr(request, "from")  # "from" is a Python keyword
+    key = name.strip().lower()
+    if key in point_names(natal_bodies(request), place=True, lots=True):
+        return key
+    if key in {lot.id for lot in LOTS}:
+        reason = f"{key} needs the Sun and the Moon (and its other bodies) among bodies"
+    else:
+        reason = f"{name!r} is not the ascendant, the midheaven, a Hermetic lot or a body among bodies"
+    raise InvalidParameter(
+        f"Cannot start from {name!r}: {reason}.",
+        suggestion="Send ascendant, midheaven, a lot such as part_of_fortune, or a body listed in bodies.",
+        param="from",
+    )
+
+
+def profection_boundaries(request: Message) -> str:
+    """Return how a profections request bounds its years: ``solar`` (solar=true: at the Sun's
+    returns, so the Sun must be among bodies, else InvalidParameter naming bodies) or
+    ``mean`` (years of year_days)."""
+    if not request.solar:
+        return MEAN
+    if SUN not in natal_bodies(request):
+        raise InvalidParameter(
+            "solar=true follows the Sun's returns, so the Sun must be among bodies.",
+            suggestion="Add sun to bodies, or drop solar.",
+            param="bodies",
+        )
+    return SOLAR
+
+
+def firdaria_sect(request: Message) -> bool | None:
+    """Return the sect a firdaria request sends: True (day_chart=true), False (false), or None
+    for day_chart=auto, read from the chart's Sun, which must then be among bodies (else
+    InvalidParameter naming bodies)."""
+    if request.day_chart != AUTO:
+        return request.day_chart == "true"
+    if SUN not in natal_bodies(request):
+        raise InvalidParameter(
+            "day_chart=auto reads the sect from the Sun, which is not among bodies.",
+            suggestion="Add sun to bodies, or send day_chart=true or false.",
+            param="bodies",
+        )
+    return None
