@@ -9,6 +9,7 @@ written per endpoint.
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from typing import Any, Iterable
 
 import orjson
@@ -74,6 +75,10 @@ def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") ->
     for name, value in present.items():
         field = spec.fields[name]
         owner = field.owner(message)
+        if prefix:
+            # Inside a nested object an error names the whole path (targets[0].body), as the
+            # client wrote it.
+            field = replace(field, name=f"{prefix}{field.name}")
         if field.is_message:
             if isinstance(value, str):
                 value = _parse_json_text(field, value)
@@ -92,6 +97,14 @@ def _set_message_from_json(message: Message, field: FieldSpec, value: Any, path:
             raise InvalidParameter(
                 f"'{prefix}{name}' must be a JSON array of objects.",
                 suggestion=f'Send {name} as [{{...}}, ...].',
+                param=name,
+            )
+        if not value:
+            # An empty list is not the list left out: it asks for nothing, which no endpoint
+            # computes (astrocartography's targets: [] would otherwise fall back to its default).
+            raise InvalidParameter(
+                f"'{prefix}{name}' is an empty array.",
+                suggestion=f"Send at least one item in {name}, or leave {name} out.",
                 param=name,
             )
         container = getattr(message, field.field_name)

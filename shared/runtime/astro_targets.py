@@ -34,7 +34,7 @@ class Target:
 def targets_from(request: Message) -> list[Target]:
     """Return the request's targets: the full form's ``targets``, or the flat form's bodies x
     angles (default the planets x the four angles). Refuses the two forms mixed, unknown
-    angles and bodies, a target naming several bodies, more than 80 lines and cusps asked
+    angles and bodies, a target naming several bodies or no line, more than 80 lines and cusps asked
     in a house ``system`` without cusp lines."""
     if request.targets:
         if request.bodies or request.angles:
@@ -44,7 +44,13 @@ def targets_from(request: Message) -> list[Target]:
                 param="targets",
             )
         targets = []
-        for target in request.targets:
+        for index, target in enumerate(request.targets):
+            if not target.angles and not target.cusps:
+                raise InvalidParameter(
+                    f"Target {index} ({target.body}) asks for no line: it has neither angles nor cusps.",
+                    suggestion="Give each target at least one angle (asc, dsc, mc, ic) or one cusp value in [1, 13).",
+                    param=f"targets[{index}]",
+                )
             resolved = resolve_bodies([target.body], param="targets")
             if len(resolved) != 1:
                 raise InvalidParameter(
