@@ -129,6 +129,7 @@ class Gateway:
         # must not make a second request look like a retry of a paid one.
         charge_id = new_request_id()
         state.setdefault("charge_ids", []).append(charge_id)
+        state.setdefault("charges", []).append((charge_id, cost))
         if admit:
             slot_id = new_request_id()
             outcome = await self.accounting.admit_and_charge(account, slot_id, cost, charge_id)
@@ -161,6 +162,11 @@ class Gateway:
             # Shielded so a client disconnect cannot cancel the refund it is owed.
             await asyncio.shield(self.accounting.refund(account.id, cost, charge_id))
             raise
+
+    async def _refund_every_charge(self, account: Account, state: dict) -> None:
+        """Give back every charge made under this request (its sub-requests' in a batch)."""
+        for charge_id, cost in state.get("charges", ()):
+            await self.accounting.refund(account.id, cost, charge_id)
 
     async def serve(self, request: Request, endpoint: Endpoint) -> Response:
         """Authenticate, transcode, validate, admit and charge, call the service, render."""
@@ -201,7 +207,14 @@ class Gateway:
                 message = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
                 return await self.execute(account, endpoint, message, f"{request_id}.{index}", state, admit=False)
 
-            results, credits_used = await until_disconnected(request, run_batch(subrequests, self.endpoints, execute, request_id))
+            try:
+                results, credits_used = await until_disconnected(request, run_batch(subrequests, self.endpoints, execute, request_id))
+            except ClientGone:
+                # A batch is answered whole or not at all: nobody reads the sub-requests that
+                # finished, so their charges go back too (a refund is idempotent per charge,
+                # and one for a charge never made gives nothing back).
+                await asyncio.shield(self._refund_every_charge(account, state))
+                raise
         finally:
             self.release(account, state)
         try:

@@ -67,6 +67,8 @@ def gateway(tmp_path_factory) -> Iterator[Gateway]:
         "CELESTIAL_HTTP_HEADER_TIMEOUT_S": str(HEADER_TIMEOUT_S),
         "CELESTIAL_HTTP_BODY_TIMEOUT_S": str(BODY_TIMEOUT_S),
         "CELESTIAL_HTTP_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
+        # The slow service takes one call at a time; the gateway sends it no more than that.
+        "CELESTIAL_SERVICE_QUEUE": "1",
     }
     env.pop("CELESTIAL_NATS_URL", None)
     with open(tmp / "gateway.log", "wb") as log:
@@ -181,3 +183,22 @@ def test_an_abandoned_request_is_refunded_and_its_computation_stopped(gateway):
     response = httpx.get(gateway.base_url + POSITIONS, headers=headers, timeout=LONGEST_SCAN_S / 2)
     assert response.status_code == 200, response.text
     assert gateway.balance(name) == 9
+
+
+def test_an_abandoned_batch_costs_nothing_even_for_its_finished_subrequests(gateway):
+    name, key = gateway.new_key(credits=10)
+    headers = {"Authorization": f"Bearer {key}"}
+    positions = {"endpoint": "/v1/positions", "params": {"jd": 2451545.0}}
+    scan = {"endpoint": "/v1/delta-t", "params": {"jd": 2451545.0}}  # the slow service's 60 s scan
+    # The service takes one call at a time, in about the order the batch lists them: the
+    # positions finish (and are charged) while the scan runs; the client gives up before the
+    # batch can be answered.
+    with pytest.raises(httpx.ReadTimeout):
+        httpx.post(gateway.base_url + "/v1/batch", json={"requests": [positions] * 6 + [scan]}, headers=headers, timeout=1.5)
+    deadline = time.monotonic() + 10
+    while gateway.balance(name) != 10:
+        assert time.monotonic() < deadline, f"the abandoned batch kept {10 - gateway.balance(name)} credits"
+        time.sleep(0.1)
+    answered = httpx.post(gateway.base_url + "/v1/batch", json={"requests": [positions, positions]}, headers=headers, timeout=LONGEST_SCAN_S / 2)
+    assert answered.status_code == 200 and answered.json()["meta"]["credits_used"] == 2
+    assert gateway.balance(name) == 8
