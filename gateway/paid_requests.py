@@ -181,7 +181,13 @@ class Gateway:
                 # its limits hears that first (429 before 400).
                 await self.admit(request.scope["state"], account)
                 raise
-            body = await until_disconnected(request, self.execute(account, endpoint, message, request_id, state, admit=True))
+            try:
+                body = await until_disconnected(request, self.execute(account, endpoint, message, request_id, state, admit=True))
+            except ClientGone:
+                # The computation may have finished as the client left: its charge goes back
+                # (a charge refunded already, by the cancelled computation, is not refunded twice).
+                await asyncio.shield(self._refund_every_charge(account, state))
+                raise
         finally:
             self.release(account, state)
         state["credits_used"] = body["meta"]["credits_used"]
@@ -242,18 +248,23 @@ class Gateway:
 async def until_disconnected(request: Request, work: Coroutine[Any, Any, T]) -> T:
     """Return what ``work`` returns, unless the client disconnects first: then ``work`` is
     cancelled (a paid computation refunds itself, and its gRPC call is cancelled, which stops
-    the service's computation) and ClientGone is raised."""
+    the service's computation) and ClientGone is raised. A client seen gone when the work
+    finishes at the same moment is gone too: nobody will read that answer, so ClientGone,
+    and the caller gives back what the work charged."""
     task = asyncio.ensure_future(work)
     watcher = asyncio.ensure_future(_disconnect(request))
     try:
         await asyncio.wait((task, watcher), return_when=asyncio.FIRST_COMPLETED)
     finally:
+        gone = watcher.done() and not watcher.cancelled()
         watcher.cancel()
         if not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-    if task.cancelled():
+    if gone or task.cancelled():
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: the answer (or error) nobody will read
         raise ClientGone("The client closed the connection before the answer was sent.")
     return task.result()
 

@@ -169,8 +169,12 @@ class ServicePool:
             )
         started = time.monotonic()
         if self._in_flight.locked():
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation
+            # that lands as the slot is granted, and the call of a client that has gone would
+            # then run, answer 200 and be charged.
             try:
-                await asyncio.wait_for(self._in_flight.acquire(), timeout_s)
+                async with asyncio.timeout(timeout_s):
+                    await self._in_flight.acquire()
             except TimeoutError:
                 raise DeadlineExceeded(f"The {self.name} service stayed busy for the whole deadline.") from None
         else:
