@@ -19,22 +19,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.api import test_chart_errors_api as chart_errors
+from tests.api.test_chart_errors_api import BIRTH, MOMENT, PAIR
 from tests.api.test_conventions_api import assert_error
 
-BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
-MOMENT = {"datetime": BIRTH["datetime"]}
-PAIR = {
-    "datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.13,
-    "datetime_b": "1985-01-02T03:00:00Z", "lat_b": 40.7, "lon_b": -74.0,
-}
-CHART_ENDPOINTS = {
-    "/v1/natal-chart": BIRTH,
-    "/v1/draconic": BIRTH,
-    "/v1/progressed": {**BIRTH, "target_datetime": "2020-01-01T00:00:00Z"},
-    "/v1/synastry": PAIR,
-    "/v1/davison": PAIR,
-    "/v1/composite": PAIR,
-}
+# The chart endpoints of the chart errors' tests, and the composite.
+CHART_ENDPOINTS = {**chart_errors.CHART_ENDPOINTS, "/v1/composite": PAIR}
 DIGNITY_ENDPOINTS = [path for path in CHART_ENDPOINTS if path != "/v1/draconic"]  # draconic refuses dignities (rule 6)
 GAUQUELIN = {"system": "gauquelin"}
 # Domicile rulers, Aries to Pisces (decisions.md, Dignities).
