@@ -47,6 +47,12 @@ _STATUS_TABLE: dict[grpc.StatusCode, type[CelestialError]] = {
 
 # gRPC allows at most 5 attempts of one call.
 MAX_ATTEMPTS = 5
+#: How long a call whose every process is full (RESOURCE_EXHAUSTED past the channel's own
+#: retries) is retried, seconds, before it is answered 503 with Retry-After, and the pauses
+#: between tries: enough for a burst from several gateways to drain, short of any deadline.
+BUSY_RETRY_S = 2.0
+BUSY_BACKOFF_S = 0.02
+BUSY_BACKOFF_MAX_S = 0.25
 
 
 def channel_target(addresses: tuple[str, ...]) -> str:
@@ -181,10 +187,20 @@ class ServicePool:
             # Free capacity: taken at once, without wait_for's task (a few % of a request).
             await self._in_flight.acquire()
         try:
-            remaining_s = timeout_s - (time.monotonic() - started)
-            return await callable_(request, timeout=remaining_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
-        except grpc.aio.AioRpcError as error:
-            raise map_rpc_error(error, self.name) from None
+            backoff_s = BUSY_BACKOFF_S
+            while True:
+                remaining_s = timeout_s - (time.monotonic() - started)
+                try:
+                    return await callable_(request, timeout=remaining_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
+                except grpc.aio.AioRpcError as error:
+                    # Every process full, even after the channel's retries: other gateways share
+                    # them, so a burst of theirs can fill what this one left free. Wait briefly
+                    # for one to free up, within BUSY_RETRY_S, before answering 503.
+                    busy = error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                    if not busy or time.monotonic() - started + backoff_s > min(BUSY_RETRY_S, timeout_s):
+                        raise map_rpc_error(error, self.name) from None
+                await asyncio.sleep(backoff_s)
+                backoff_s = min(2 * backoff_s, BUSY_BACKOFF_MAX_S)
         finally:
             self._in_flight.release()
 
