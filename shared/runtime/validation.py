@@ -1,9 +1,12 @@
 """The rules of a request, read from the proto options: required, one-of, ranges, choices,
 vocabularies, defaults, and the message's rules across fields.
 
-The gateway runs :func:`validate` before it reserves credits, and every service runs it again
-on what it receives, so an internal consumer calling a service over gRPC meets exactly the
-same rules. Applying it twice is harmless: defaults are only filled where a field is absent.
+The gateway runs :func:`validate` before it reserves credits. Every service runs it again on
+what it receives with ``vocabularies=False``: the field options' rules again, while the
+vocabularies and the message's rules are applied by the readers its handler reads the request
+with, so an internal consumer calling a service over gRPC meets exactly the same rules, each
+value parsed once. Applying it twice is harmless: defaults are only filled where a field is
+absent.
 """
 
 from __future__ import annotations
