@@ -33,6 +33,12 @@ class Deadline:
         """Return the deadline ``seconds`` from now."""
         return cls(time.monotonic() + seconds)
 
+    @property
+    def at_monotonic_s(self) -> float:
+        """The point on the monotonic clock (seconds) at which the deadline passes; on Linux the
+        clock is the machine's, so another process reads the same point."""
+        return self._at
+
     def cancel(self) -> None:
         """Make the deadline pass now: the caller no longer wants the answer.
 

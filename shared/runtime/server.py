@@ -1,43 +1,42 @@
-"""The gRPC server every service process runs: computations off the event loop, one at a time.
+"""The gRPC server every service process runs: computations in a child process, one at a time.
 
-pyswisseph keeps global (per-thread) state and holds the GIL, so a process computes one
-request at a time, in one worker thread that the engine configures on its first call. The
-asyncio loop only receives, queues and answers, so health checks keep answering during a
-long computation. The queue is short (``CELESTIAL_SERVICE_QUEUE`` requests accepted at once,
-the computing one included): beyond it the process answers RESOURCE_EXHAUSTED at once and
-the gateway's channel retries another process of the pool. Each computation gets the call's
-:class:`~shared.kernel.deadline.Deadline`; a client that cancels moves it to now.
+pyswisseph keeps global state and holds the GIL, so a process computes one request at a
+time, and does so in a child process (``shared/runtime/compute_child.py``) that it can kill:
+the asyncio loop here only receives, queues and answers, so health checks keep answering
+during the longest engine call, and a computation that outlives its deadline is stopped.
+The queue is short (``CELESTIAL_SERVICE_QUEUE`` requests accepted at once, the computing one
+included): beyond it the process answers RESOURCE_EXHAUSTED at once and the gateway's channel
+retries another process of the pool. Each computation gets the call's deadline; a client
+that cancels makes it pass.
 
 A service is a mapping of RPC names to handlers ``handler(request, deadline) -> response``;
-RPCs of the service without a handler answer UNIMPLEMENTED (the gateway's 501).
+RPCs of the service without a handler answer UNIMPLEMENTED (the gateway's 501). The process
+reports NOT_SERVING until its child is warm, and while a killed child is replaced.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextvars
 import signal
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import grpc
 import structlog
-from google.protobuf import message_factory
 from google.protobuf.descriptor import ServiceDescriptor
-from google.protobuf.message import Message
+from google.rpc import status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
 
-from shared.errors import CelestialError, DeadlineExceeded, InternalError, ResultTooLarge
-from shared.kernel import engine
-from shared.kernel.deadline import Deadline, DeadlinePassed
+from shared.kernel.deadline import Deadline
+from shared.runtime.compute_child import ComputeChild, Job, Outcome
+from shared.runtime.computation import Handler, answered_error
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned
-from shared.runtime.status import to_status
-from shared.runtime.validation import validate
+from shared.runtime.status import rich_status
 
 REQUEST_ID_METADATA_KEY = "x-request-id"
 
@@ -52,66 +51,52 @@ SERVER_OPTIONS = (
     ("grpc.http2.max_ping_strikes", 0),
 )
 
-Handler = Callable[[Any, Deadline], Message]
-
 log = structlog.get_logger("celestial.service")
 
 
 class ComputeQueue:
-    """One worker thread and a bound on the requests waiting for it."""
+    """The requests a process holds (at most ``limit``), computed in turn by its child."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, child: ComputeChild):
         self.limit = max(1, limit)
         self.accepted = 0
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="compute")
+        self.child = child
+        # The one thread that talks to the child: it serialises the computations.
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="compute")
 
     def full(self) -> bool:
         return self.accepted >= self.limit
 
-    async def run(self, handler: Handler, request: Message, deadline: Deadline) -> Message:
-        """Return ``handler(request, deadline)`` computed in the worker thread, after the
-        proto options' rules (the handler's reader parses the vocabularies).
+    async def start(self) -> None:
+        """Return once the child is started and warm."""
+        await asyncio.get_running_loop().run_in_executor(self._thread, self.child.start)
 
-        The request stays accepted until the worker is done with it, even when the awaiting
-        call is cancelled (the deadline is then cancelled, so the computation stops at its
-        next check).
+    async def run(self, rpc: str, request: bytes, deadline: Deadline, request_id: str) -> Outcome:
+        """Return the outcome of computing ``request`` (the bytes of the RPC's request message).
+
+        The request stays accepted until the child is done with it, even when the awaiting
+        call is cancelled (the child is then told to stop, and killed if it does not).
         """
         self.accepted += 1
-        context = contextvars.copy_context()
-        future = asyncio.get_running_loop().run_in_executor(self._worker, context.run, _compute, handler, request, deadline)
+        job = Job(rpc, request, deadline, request_id)
+        future = asyncio.get_running_loop().run_in_executor(self._thread, self.child.compute, job)
         future.add_done_callback(self._finished)
         try:
             return await future
         except asyncio.CancelledError:
-            deadline.cancel()
+            job.cancel()
             raise
 
     def _finished(self, _future: asyncio.Future) -> None:
         self.accepted -= 1
 
     def close(self) -> None:
-        self._worker.shutdown(wait=False, cancel_futures=True)
+        self._thread.shutdown(wait=False, cancel_futures=True)
+        self.child.stop()
 
 
-#: The largest reply a service sends: gRPC's default message limit, which the gateway's
-#: channel receives (decisions.md: 4 MiB of protobuf).
-MAX_REPLY_BYTES = 4 * 1024 * 1024
-
-
-def _compute(handler: Handler, request: Message, deadline: Deadline) -> Message:
-    deadline.check()  # a request that waited past its deadline is not started
-    reply = handler(validate(request, vocabularies=False), deadline)
-    # The parameters' bounds keep every reply under the limit (tests/service/test_reply_bounds.py
-    # measures the largest each endpoint can give); this is the backstop that keeps a reply
-    # too large for the wire a 400 instead of a failed call answered as a busy service.
-    size = reply.ByteSize()
-    if size > MAX_REPLY_BYTES:
-        raise ResultTooLarge(f"The answer holds {size:,} bytes; one reply carries at most {MAX_REPLY_BYTES:,}.")
-    return reply
-
-
-def _method_handler(queue: ComputeQueue, name: str, handler: Handler, request_cls: type[Message], response_cls: type[Message]):
-    async def method(request: Message, context: grpc.aio.ServicerContext) -> Message:
+def _method_handler(queue: ComputeQueue, name: str):
+    async def method(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata() or ())
         request_id = metadata.get(REQUEST_ID_METADATA_KEY, "")
         structlog.contextvars.clear_contextvars()
@@ -123,32 +108,24 @@ def _method_handler(queue: ComputeQueue, name: str, handler: Handler, request_cl
         deadline = Deadline.after(remaining) if remaining is not None else Deadline.never()
         started = time.perf_counter()
         try:
-            return await queue.run(handler, request, deadline)
+            outcome = await queue.run(name, request, deadline, request_id)
         except Exception as exception:
-            await _abort(context, answered_error(exception, name, request_id))
+            status = rich_status(answered_error(exception, name, request_id))
+        else:
+            if outcome.ok:
+                return outcome.payload
+            status = status_pb2.Status.FromString(outcome.payload)
         finally:
             log.debug("rpc_finished", duration_ms=round((time.perf_counter() - started) * 1000, 3))
+        await _abort(context, status)
 
-    return grpc.unary_unary_rpc_method_handler(
-        method, request_deserializer=request_cls.FromString, response_serializer=response_cls.SerializeToString
-    )
-
-
-def answered_error(exception: Exception, rpc: str, request_id: str) -> CelestialError:
-    """Return the error a handler's ``exception`` is answered with: a CelestialError as it is,
-    a passed deadline as DEADLINE_EXCEEDED, anything else as an internal error (logged here
-    with its traceback, never shown to the caller)."""
-    if isinstance(exception, CelestialError):
-        return exception
-    if isinstance(exception, DeadlinePassed):
-        return DeadlineExceeded(f"{rpc} stopped: its deadline passed or its caller left.")
-    log.exception("rpc_failed", exc_info=exception)
-    return InternalError(f"Internal error; request id {request_id or 'unknown'}.")
+    # The bytes cross to the child as they came: this process never parses a request.
+    return grpc.unary_unary_rpc_method_handler(method)
 
 
-async def _abort(context: grpc.aio.ServicerContext, error: CelestialError) -> None:
-    status = to_status(error)
-    await context.abort(status.code, status.details, trailing_metadata=status.trailing_metadata)
+async def _abort(context: grpc.aio.ServicerContext, status: status_pb2.Status) -> None:
+    carried = rpc_status.to_status(status)
+    await context.abort(carried.code, carried.details, trailing_metadata=carried.trailing_metadata)
 
 
 def service_handler(service: ServiceDescriptor, handlers: Mapping[str, Handler], queue: ComputeQueue) -> grpc.GenericRpcHandler:
@@ -159,16 +136,7 @@ def service_handler(service: ServiceDescriptor, handlers: Mapping[str, Handler],
     unknown = set(handlers) - {method.name for method in service.methods}
     if unknown:
         raise ValueError(f"{service.full_name} has no RPC {', '.join(sorted(unknown))}")
-    methods = {}
-    for method in service.methods:
-        if method.name in handlers:
-            methods[method.name] = _method_handler(
-                queue,
-                method.name,
-                handlers[method.name],
-                message_factory.GetMessageClass(method.input_type),
-                message_factory.GetMessageClass(method.output_type),
-            )
+    methods = {method.name: _method_handler(queue, method.name) for method in service.methods if method.name in handlers}
     return grpc.method_handlers_generic_handler(service.full_name, methods)
 
 
@@ -181,6 +149,7 @@ async def run_server(
     service: ServiceDescriptor,
     handlers: Mapping[str, Handler],
     *,
+    process: str = "service",
     host: str = "127.0.0.1",
     port: int = 0,
     queue: int = 4,
@@ -188,31 +157,47 @@ async def run_server(
 ) -> None:
     """Serve ``handlers`` as RPCs of ``service`` on ``host:port`` until SIGINT/SIGTERM.
 
-    Port 0 picks a free port; ``ready(port)`` is called once bound. The standard health
-    service reports SERVING for the service and for the empty name, which the gateway's
-    round_robin health checks use, and for each implemented RPC by its method name
-    (``celestial.v1.EphemerisService/ComputePositions``), which the gateway asks before
-    charging for an RPC (an RPC without a handler is unknown there: the gateway's 501).
+    Port 0 picks a free port; ``ready(port)`` is called once the process is SERVING. The
+    standard health service reports, for the service and for the empty name (which the
+    gateway's round_robin health checks use), NOT_SERVING from the moment the port is bound
+    until the compute child is warm, and again while a killed child is replaced; it reports
+    each implemented RPC by its method name (``celestial.v1.EphemerisService/ComputePositions``)
+    from the start, which the gateway asks before charging for an RPC (an RPC without a
+    handler is unknown there: the gateway's 501).
     """
-    compute_queue = ComputeQueue(queue)
+    loop = asyncio.get_running_loop()
+    health_servicer = health.aio.HealthServicer()
+
+    async def report(status: health_pb2.HealthCheckResponse.ServingStatus) -> None:
+        for name in ("", service.full_name):
+            await health_servicer.set(name, status)
+
+    def readiness(serving: bool) -> None:  # called from the compute thread
+        status = health_pb2.HealthCheckResponse.SERVING if serving else health_pb2.HealthCheckResponse.NOT_SERVING
+        loop.call_soon_threadsafe(lambda: loop.create_task(report(status)))
+
+    compute_queue = ComputeQueue(queue, ComputeChild(service, handlers, process, readiness))
     server = grpc.aio.server(options=list(SERVER_OPTIONS))
     server.add_generic_rpc_handlers((service_handler(service, handlers, compute_queue),))
-    health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     bound = server.add_insecure_port(f"{host}:{port}")
+    await report(health_pb2.HealthCheckResponse.NOT_SERVING)
+    for rpc in handlers:
+        await health_servicer.set(implemented_name(service, rpc), health_pb2.HealthCheckResponse.SERVING)
+    # Bound before the child is warm: a gateway connects at once and hears SERVING on its
+    # health stream the moment the child is ready, instead of backing off a refused port.
     await server.start()
-    for name in ("", service.full_name, *(implemented_name(service, rpc) for rpc in handlers)):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    log.info("service_started", service=service.full_name, port=bound)
+    started = time.perf_counter()
+    await compute_queue.start()
+    await report(health_pb2.HealthCheckResponse.SERVING)
+    log.info("service_started", service=service.full_name, port=bound, warm_up_ms=round((time.perf_counter() - started) * 1000, 1))
     if ready is not None:
         ready(bound)
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
-    for name in ("", service.full_name):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+    await report(health_pb2.HealthCheckResponse.NOT_SERVING)
     await server.stop(grace=2.0)
     compute_queue.close()
     log.info("service_stopped", service=service.full_name, port=bound)
@@ -227,7 +212,6 @@ def serve_main(process: str, service: ServiceDescriptor, handlers: Mapping[str, 
     settings = load_settings()
     configure_logging(settings, process)
     stop_when_orphaned(settings.supervisor_pid)
-    engine.use_ephemeris_files(settings.ephe_path)
     asyncio.run(
-        run_server(service, handlers, host=args.host, port=args.port, queue=settings.service_queue)
+        run_server(service, handlers, process=process, host=args.host, port=args.port, queue=settings.service_queue)
     )

@@ -48,16 +48,19 @@ def grpc_code(error: CelestialError) -> grpc.StatusCode:
     return _GRPC_CODE_OF_ERROR.get(error.code) or _GRPC_CODE_OF_HTTP_STATUS.get(error.http_status, grpc.StatusCode.UNKNOWN)
 
 
-def to_status(error: CelestialError) -> grpc.Status:
-    """Return the ``grpc.Status`` (code, message, and the rich status in the trailers) of ``error``."""
+def rich_status(error: CelestialError) -> status_pb2.Status:
+    """Return the ``google.rpc.Status`` of ``error``: its code, message and ErrorInfo detail."""
     metadata = {"suggestion": error.suggestion}
     if error.param:
         metadata["param"] = error.param
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.ErrorInfo(reason=error.code.upper(), domain=ERROR_DOMAIN, metadata=metadata))
-    return rpc_status.to_status(
-        status_pb2.Status(code=grpc_code(error).value[0], message=error.message, details=[detail])
-    )
+    return status_pb2.Status(code=grpc_code(error).value[0], message=error.message, details=[detail])
+
+
+def to_status(error: CelestialError) -> grpc.Status:
+    """Return the ``grpc.Status`` (code, message, and the rich status in the trailers) of ``error``."""
+    return rpc_status.to_status(rich_status(error))
 
 
 def error_from_status(status: status_pb2.Status | None) -> CelestialError | None:

@@ -2,15 +2,19 @@
 
 It has the gateway's :class:`~gateway.rpc.Pool` interface and does what a service process
 does with a call, minus the network: the request crosses as bytes, the service's own
-handler computes it in one worker thread (:class:`~shared.runtime.server.ComputeQueue`,
-validation included) under the call's deadline, and an error comes back through the same
+handler computes it in one worker thread (a service process computes in a child process;
+the computation is the same :func:`~shared.runtime.computation.compute_reply`, validation
+included) under the call's deadline, and an error comes back through the same
 ``google.rpc.Status`` encoding the gRPC trailers carry. What it does not prove (channels,
 health checks, retries, process death) the end-to-end tests in ``tests/e2e`` prove.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import importlib
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,7 +24,7 @@ from grpc_status import rpc_status
 from shared.errors import CelestialError, NotImplementedEndpoint
 from shared.kernel.deadline import Deadline
 from shared.runtime.config import SERVICE_NAMES
-from shared.runtime.server import ComputeQueue, Handler, answered_error
+from shared.runtime.computation import Handler, answered_error, compute_reply
 from shared.runtime.status import error_from_status, to_status
 
 _STATUS_TRAILER = rpc_status.GRPC_DETAILS_METADATA_KEY
@@ -32,7 +36,7 @@ class InProcessPool:
     def __init__(self, name: str, handlers: Mapping[str, Handler], queue: int = 4):
         self.name = name
         self._handlers = handlers
-        self._queue = ComputeQueue(queue)
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name}-compute")
 
     async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
         """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise the
@@ -42,8 +46,13 @@ class InProcessPool:
         if handler is None:
             raise NotImplementedEndpoint("This endpoint is not implemented yet.")
         received = type(request).FromString(request.SerializeToString())
+        deadline = Deadline.after(timeout_s)
+        context = contextvars.copy_context()
         try:
-            reply = await self._queue.run(handler, received, Deadline.after(timeout_s))
+            reply = await asyncio.get_running_loop().run_in_executor(self._worker, context.run, compute_reply, handler, received, deadline)
+        except asyncio.CancelledError:
+            deadline.cancel()  # the scan stops at its next check, as a child's does
+            raise
         except Exception as exception:
             raise _as_transported(answered_error(exception, rpc, request_id)) from None
         return response_cls.FromString(reply.SerializeToString())
@@ -55,7 +64,7 @@ class InProcessPool:
         return method_path.rsplit("/", 1)[-1] in self._handlers
 
     async def close(self) -> None:
-        self._queue.close()
+        self._worker.shutdown(wait=False, cancel_futures=True)
 
 
 def _as_transported(error: CelestialError) -> CelestialError:

@@ -1,21 +1,23 @@
-"""A test-only service process on the real runtime: ComputeDeltaT stands in for a long scan.
+"""A test-only service process on the real runtime: ComputeDeltaT stands in for a long scan,
+ComputeSiderealTime for a long engine call.
 
 ``python -m tests.service.slow_service --queue N`` serves, as the EphemerisService:
 ComputeDeltaT, a CPU-bound loop of up to 60 s that checks its deadline between steps (as
-a scan does), and the real ComputePositions. It prints ``READY <port>`` once bound.
+a scan does); ComputeSiderealTime, one C call that holds the GIL for minutes and never looks
+at its deadline (as a heliacal search near the pole does); and the real ComputePositions. It
+prints ``READY <port>`` once serving.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import time
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from services.ephemeris import positions
-from shared.kernel import engine
 from shared.kernel.deadline import Deadline
-from shared.runtime.config import load_settings
 from shared.runtime.server import run_server
 
 LONGEST_SCAN_S = 60.0
@@ -30,18 +32,27 @@ def long_scan(request: pb.ComputeDeltaTRequest, deadline: Deadline) -> pb.Comput
     return pb.ComputeDeltaTResponse()
 
 
-HANDLERS = {"ComputeDeltaT": long_scan, "ComputePositions": positions.compute}
+def frozen_call(request: pb.ComputeSiderealTimeRequest, deadline: Deadline) -> pb.ComputeSiderealTimeResponse:
+    """Return an empty reply after one C call of minutes that holds the GIL (a builtin sum
+    over a range runs without a bytecode boundary, so no signal or thread interrupts it)."""
+    sum(range(10**12))
+    return pb.ComputeSiderealTimeResponse()
+
+
+HANDLERS = {"ComputeDeltaT": long_scan, "ComputeSiderealTime": frozen_call, "ComputePositions": positions.compute}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--queue", type=int, default=1)
     args = parser.parse_args()
-    engine.use_ephemeris_files(load_settings().ephe_path)
+    # By module name, not as __main__: the compute child imports the handlers by their module.
+    handlers = importlib.import_module("tests.service.slow_service").HANDLERS
     asyncio.run(
         run_server(
             pb.DESCRIPTOR.services_by_name["EphemerisService"],
-            HANDLERS,
+            handlers,
+            process="slow",
             queue=args.queue,
             ready=lambda port: print(f"READY {port}", flush=True),
         )

@@ -18,7 +18,7 @@ from gateway.transcoder import request_from_json
 from shared.errors import ResultTooLarge
 from shared.kernel.aspects import ASPECT_TYPES
 from shared.kernel.deadline import Deadline
-from shared.runtime.server import MAX_REPLY_BYTES
+from shared.runtime.computation import MAX_REPLY_BYTES
 from shared.runtime.validation import validate
 from tests.api.in_process_pool import InProcessPool
 
