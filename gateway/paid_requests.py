@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Coroutine, Mapping
 from typing import Any, TypeVar
@@ -22,6 +23,7 @@ from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint
 from gateway.envelope import success_body
+from gateway.fair_share import FairShare
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
@@ -31,7 +33,7 @@ from gateway.store.interfaces import Store
 from gateway.store.records import Account, Admission
 from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import VERSION
-from shared.errors import CelestialError, ClientGone, InvalidBody, NotImplementedEndpoint
+from shared.errors import CelestialError, ClientGone, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.validation import validate
 
@@ -60,11 +62,13 @@ class Gateway:
         self.authenticator = KeyAuthenticator(store, store, cache_seconds=settings.key_cache_s)
         self.accounting = Accounting(store, store)
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
+        # Each pool's processes x queue is what it holds; its processes what it computes at once.
+        self.processes = {name: max(1, len(settings.service_addresses.get(name, ()))) for name in SERVICE_NAMES}
+        self.shares = {name: FairShare(self.processes[name] * settings.service_queue) for name in SERVICE_NAMES}
         self.pools = dict(pools) if pools is not None else {
             name: ServicePool(
                 name,
                 settings.service_addresses[name],
-                settings.service_queue,
                 keepalive_s=settings.service_keepalive_s,
                 ping_timeout_s=settings.service_ping_timeout_s,
             )
@@ -141,13 +145,7 @@ class Gateway:
             remaining = await self.accounting.charge(account.id, cost, charge_id, state.get("held_slot"))
         started = time.perf_counter()
         try:
-            reply = await pool.call(
-                endpoint.rpc_path,
-                message,
-                endpoint.response_cls,
-                timeout_s=self.deadline_s(endpoint),
-                request_id=request_id,
-            )
+            reply = await self.call_in_turn(account, endpoint, message, request_id)
             return success_body(
                 reply,
                 {
@@ -162,6 +160,29 @@ class Gateway:
             # Shielded so a client disconnect cannot cancel the refund it is owed.
             await asyncio.shield(self.accounting.refund(account.id, cost, charge_id))
             raise
+
+    async def call_in_turn(self, account: Account, endpoint: Endpoint, message, request_id: str):
+        """Return the service's reply to ``message``, sent when the account's turn at the pool
+        comes (``gateway/fair_share.py``): a scan counts against the account's share of the
+        pool (its processes), any call against the pool's capacity. Raises 503 with
+        Retry-After when the turn does not come within CELESTIAL_QUEUE_WAIT_S."""
+        share = self.shares[endpoint.service]
+        limit = self.processes[endpoint.service] if endpoint.scan else share.capacity
+        wait_s = self.settings.queue_wait_s
+        try:
+            await share.acquire(account.id, limit, wait_s)
+        except TimeoutError:
+            raise ServiceUnavailable(
+                f"The {endpoint.service} service is busy: this request could not start within {wait_s:g} s.",
+                suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
+                retry_after_s=max(1, math.ceil(wait_s)),
+            ) from None
+        try:
+            return await self.pools[endpoint.service].call(
+                endpoint.rpc_path, message, endpoint.response_cls, timeout_s=self.deadline_s(endpoint), request_id=request_id
+            )
+        finally:
+            share.release(account.id)
 
     async def _refund_every_charge(self, account: Account, state: dict) -> None:
         """Give back every charge made under this request (its sub-requests' in a batch)."""

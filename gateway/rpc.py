@@ -135,6 +135,71 @@ class Pool(Protocol):
 class ServicePool:
     """A channel to one service's processes and the calls made through it.
 
+    How many calls the gateway sends at once, and whose go first, is the gateway's fair share
+    (``gateway/fair_share.py``); here a call is sent at once. Several gateways share the
+    processes without knowing of each other: a process that is full then refuses, and the
+    channel retries another.
+
+    ``keepalive_s`` and ``ping_timeout_s`` default to CELESTIAL_SERVICE_KEEPALIVE_S and
+    CELESTIAL_SERVICE_PING_TIMEOUT_S.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        addresses: tuple[str, ...],
+        *,
+        keepalive_s: float = Settings.service_keepalive_s,
+        ping_timeout_s: float = Settings.service_ping_timeout_s,
+    ):
+        self.name = name
+        self.addresses = addresses
+        # One multi-callable per method, made on first use rather than on every call.
+        self._callables: dict[str, Any] = {}
+        self._implements: dict[str, bool] = {}
+        self.channel = grpc.aio.insecure_channel(
+            channel_target(addresses), options=channel_options(len(addresses), keepalive_s, ping_timeout_s)
+        )
+
+    async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
+        """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise a CelestialError."""
+        callable_ = self._callables.get(method_path)
+        if callable_ is None:
+            callable_ = self._callables[method_path] = self.channel.unary_unary(
+                method_path,
+                request_serializer=type(request).SerializeToString,
+                response_deserializer=response_cls.FromString,
+            )
+        started = time.monotonic()
+        backoff_s = BUSY_BACKOFF_S
+        while True:
+            remaining_s = timeout_s - (time.monotonic() - started)
+            try:
+                return await callable_(request, timeout=remaining_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
+            except grpc.aio.AioRpcError as error:
+                # Every process full, even after the channel's retries: other gateways share
+                # them, so a burst of theirs can fill what this one left free. Wait briefly
+                # for one to free up, within BUSY_RETRY_S, before answering 503.
+                busy = error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                if not busy or time.monotonic() - started + backoff_s > min(BUSY_RETRY_S, timeout_s):
+                    raise map_rpc_error(error, self.name) from None
+            await asyncio.sleep(backoff_s)
+            backoff_s = min(2 * backoff_s, BUSY_BACKOFF_MAX_S)
+
+    async def ready(self, timeout_s: float = 1.0) -> bool:
+        """Return whether the service can take a call now."""
+        ...
+
+    async def implements(self, method_path: str) -> bool:
+        """Return False when the service is known not to implement ``method_path``."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class ServicePool:
+    """A channel to one service's processes and the calls made through it.
+
     The gateway sends a pool at most as many calls at once as its processes accept
     (processes x ``queue``); more wait here, within their deadline, so a burst (a batch of
     fifty) queues in the gateway instead of being refused by busy processes. Several

@@ -44,6 +44,11 @@ class Settings:
     # gateway's channel retries another process instead of queueing behind a long scan; when
     # every process refuses, the gateway answers 503.
     service_queue: int = 4
+    # CELESTIAL_QUEUE_WAIT_S: how long a call may wait in the gateway for its turn at a
+    # service pool (gateway/fair_share.py) before it is answered 503 service_unavailable with
+    # Retry-After, refunded. Short beside the deadlines: a client that cannot be served soon
+    # hears so at once and can retry, rather than waiting out a deadline for a 504.
+    queue_wait_s: float = 5.0
     # CELESTIAL_HTTP_HEADER_TIMEOUT_S: how long a client may take to send a request's line
     # and headers, from its first byte (or the connection's opening); then 408 and close.
     http_header_timeout_s: float = 10.0
@@ -126,6 +131,7 @@ def load_settings(env: dict | None = None) -> Settings:
         service_processes=processes,
         service_base_port=base_port,
         service_queue=_int(env, "CELESTIAL_SERVICE_QUEUE", 4),
+        queue_wait_s=_float(env, "CELESTIAL_QUEUE_WAIT_S", 5.0),
         http_header_timeout_s=_float(env, "CELESTIAL_HTTP_HEADER_TIMEOUT_S", 10.0),
         http_body_timeout_s=_float(env, "CELESTIAL_HTTP_BODY_TIMEOUT_S", 30.0),
         http_keep_alive_s=_float(env, "CELESTIAL_HTTP_KEEP_ALIVE_S", 5.0),

@@ -127,9 +127,10 @@ def test_concurrent_requests_on_two_gateways_spend_exactly_the_balance(stack_a, 
     name, key, _ = new_account(stack_a, covered)
     urls = [stack_a.base_url, gateway_b.base_url] * (sent // 2)
     with ThreadPoolExecutor(max_workers=16) as pool:
-        statuses = list(pool.map(lambda url: get(url, key).status_code, urls))
-    assert statuses.count(200) == covered
-    assert statuses.count(402) == sent - covered
+        answers = list(pool.map(lambda url: get(url, key), urls))
+    statuses = [answer.status_code for answer in answers]
+    assert statuses.count(200) == covered, [answer.text for answer in answers if answer.status_code not in (200, 402)]
+    assert statuses.count(402) == sent - covered, [answer.text for answer in answers if answer.status_code not in (200, 402)]
     assert account_json(stack_a, name)["balance"] == 0
     usage = usage_json(stack_a, name)
     assert usage["credits_debited"] - usage["credits_refunded"] == covered

@@ -212,7 +212,7 @@ def test_a_frozen_process_leaves_the_rotation_its_calls_are_retried_and_it_rejoi
 
     async def scenario() -> None:
         (first, first_address), (second, _) = started_processes
-        pool = ServicePool("ephemeris", tuple(address for _, address in started_processes), queue=1)
+        pool = ServicePool("ephemeris", tuple(address for _, address in started_processes))
         try:
             await answered_promptly(pool, 4)  # both connections up and healthy
             first.send_signal(signal.SIGSTOP)

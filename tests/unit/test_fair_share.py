@@ -1,0 +1,137 @@
+"""The gateway's fair share of a service pool (gateway/fair_share.py), one test per rule."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from gateway.fair_share import FairShare
+
+LONG_S = 60.0
+
+
+async def started(share: FairShare, account: str, limit: int, wait_s: float = LONG_S) -> asyncio.Task:
+    """Return the task of one call of ``account`` waiting for (or holding) its turn."""
+    task = asyncio.ensure_future(share.acquire(account, limit, wait_s))
+    await asyncio.sleep(0)
+    return task
+
+
+def test_a_call_with_room_starts_at_once():
+    async def scenario():
+        share = FairShare(capacity=2)
+        await share.acquire("a", 2, wait_s=0.001)
+        await share.acquire("b", 2, wait_s=0.001)
+        assert share.in_flight == 2
+
+    asyncio.run(scenario())
+
+
+def test_no_more_calls_than_the_capacity_are_in_flight():
+    async def scenario():
+        share = FairShare(capacity=2)
+        first, second, third = [await started(share, name, 5) for name in "abc"]
+        assert first.done() and second.done() and not third.done()
+        share.release("a")
+        await asyncio.sleep(0)
+        assert third.done() and share.in_flight == 2
+
+    asyncio.run(scenario())
+
+
+def test_an_account_has_at_most_its_limit_in_flight_even_with_room():
+    async def scenario():
+        share = FairShare(capacity=8)
+        calls = [await started(share, "flood", 2) for _ in range(4)]
+        assert [call.done() for call in calls] == [True, True, False, False]
+        other = await started(share, "other", 2)
+        assert other.done()  # the flood's waiting calls leave room for another account
+
+    asyncio.run(scenario())
+
+
+def test_waiting_calls_are_granted_round_robin_across_accounts():
+    async def scenario():
+        share = FairShare(capacity=1)
+        holder = await started(share, "a", 1)
+        assert holder.done()
+        order: list[str] = []
+
+        async def call(account: str) -> None:
+            await share.acquire(account, 1, LONG_S)
+            order.append(account)
+
+        # Account a queues three calls before b and c queue one each.
+        tasks = [asyncio.ensure_future(call(account)) for account in ("a", "a", "a", "b", "c")]
+        await asyncio.sleep(0)
+        for _ in tasks:
+            share.release(order[-1] if order else "a")
+            await asyncio.sleep(0)
+        assert order == ["a", "b", "c", "a", "a"]
+
+    asyncio.run(scenario())
+
+
+def test_an_accounts_calls_keep_their_order():
+    async def scenario():
+        share = FairShare(capacity=1)
+        await share.acquire("a", 1, LONG_S)
+        order: list[int] = []
+
+        async def call(index: int) -> None:
+            await share.acquire("a", 1, LONG_S)
+            order.append(index)
+            share.release("a")
+
+        tasks = [asyncio.ensure_future(call(index)) for index in range(5)]
+        await asyncio.sleep(0)
+        share.release("a")
+        await asyncio.gather(*tasks)
+        assert order == [0, 1, 2, 3, 4]
+
+    asyncio.run(scenario())
+
+
+def test_a_call_not_granted_within_its_wait_raises_and_takes_nothing():
+    async def scenario():
+        share = FairShare(capacity=1)
+        await share.acquire("a", 1, LONG_S)
+        with pytest.raises(TimeoutError):
+            await share.acquire("b", 1, wait_s=0.05)
+        share.release("a")
+        assert share.in_flight == 0
+        await share.acquire("c", 1, wait_s=0.001)  # nothing is left waiting or held for b
+
+    asyncio.run(scenario())
+
+
+def test_a_call_cancelled_while_waiting_takes_nothing():
+    async def scenario():
+        share = FairShare(capacity=1)
+        await share.acquire("a", 1, LONG_S)
+        waiting = await started(share, "b", 1)
+        waiting.cancel()
+        # Released before the cancelled task has run its clean-up: the turn must not go to it.
+        share.release("a")
+        await asyncio.gather(waiting, return_exceptions=True)
+        assert share.in_flight == 0
+        await share.acquire("c", 1, wait_s=0.001)
+
+    asyncio.run(scenario())
+
+
+def test_a_call_granted_as_it_is_cancelled_passes_its_turn_on():
+    async def scenario():
+        share = FairShare(capacity=1)
+        await share.acquire("a", 1, LONG_S)
+        cancelled = await started(share, "b", 1)
+        next_in_turn = await started(share, "c", 1)
+        share.release("a")  # grants b's call ...
+        cancelled.cancel()  # ... whose task is cancelled before it runs
+        await asyncio.gather(cancelled, return_exceptions=True)
+        await asyncio.sleep(0)
+        assert cancelled.cancelled()
+        assert next_in_turn.done() and share.in_flight == 1 and share.account_in_flight("b") == 0
+
+    asyncio.run(scenario())
