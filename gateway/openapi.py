@@ -59,7 +59,10 @@ authenticated response carries `X-RateLimit-Limit` (requests per minute),
 `X-RateLimit-Remaining` (left in this window) and `X-RateLimit-Reset` (Unix seconds when the
 window ends); over either limit is 429 `rate_limit_exceeded` with `Retry-After`. A batch
 counts as one request. While the key and credit store is unreachable every request is 503
-`service_unavailable` with `Retry-After` and costs nothing.
+`service_unavailable` with `Retry-After` and costs nothing. Each account has a fair share of
+each service: its long scans in flight at once are bounded (a batch's counted), and requests
+waiting for a busy service take turns across accounts; one whose turn does not come within 5 s
+is 503 `service_unavailable` with `Retry-After` and costs nothing.
 
 **Keys.** Revocation and origin changes take effect on every gateway within about a second
 (the spec allows up to 60 s). Origins are compared exactly, as whole strings; a browser-only

@@ -68,9 +68,11 @@ class Settings:
     service_keepalive_s: float = 1.0
     service_ping_timeout_s: float = 2.0
     # CELESTIAL_RESTART_UNHEALTHY_AFTER_S: the supervisor kills (SIGKILL) and starts again a
-    # process that has not answered its health check for this long. Far above a health
-    # check's usual milliseconds, so a loaded machine does not get its processes restarted.
-    restart_unhealthy_after_s: float = 10.0
+    # process that has not answered its health check for this long. A service process answers
+    # from its event loop while its child computes (even through one long engine call), so
+    # silence this long means frozen or stuck; it is still far above a health check's usual
+    # milliseconds, so a loaded machine does not get its processes restarted.
+    restart_unhealthy_after_s: float = 5.0
     # CELESTIAL_SUPERVISOR_PID: set by `make run`'s supervisor in the environment of each
     # process it starts, which stops when that supervisor is gone (shared/runtime/orphan.py).
     supervisor_pid: int | None = None
@@ -138,7 +140,7 @@ def load_settings(env: dict | None = None) -> Settings:
         http_max_connections=_int(env, "CELESTIAL_HTTP_MAX_CONNECTIONS", 1000),
         service_keepalive_s=_float(env, "CELESTIAL_SERVICE_KEEPALIVE_S", 1.0),
         service_ping_timeout_s=_float(env, "CELESTIAL_SERVICE_PING_TIMEOUT_S", 2.0),
-        restart_unhealthy_after_s=_float(env, "CELESTIAL_RESTART_UNHEALTHY_AFTER_S", 10.0),
+        restart_unhealthy_after_s=_float(env, "CELESTIAL_RESTART_UNHEALTHY_AFTER_S", 5.0),
         supervisor_pid=int(env["CELESTIAL_SUPERVISOR_PID"]) if env.get("CELESTIAL_SUPERVISOR_PID") else None,
         fast_deadline_s=_float(env, "CELESTIAL_FAST_DEADLINE_S", 10.0),
         scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),

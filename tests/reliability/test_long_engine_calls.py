@@ -9,10 +9,12 @@ is one C call that holds the GIL for hours and never looks at its deadline.
 from __future__ import annotations
 
 import signal
+import threading
 import time
 from collections.abc import Iterator
 
 import grpc
+import httpx
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -85,3 +87,31 @@ def test_a_caller_leaving_a_long_engine_call_frees_the_process(address):
         running.cancel()
         assert moon(channel) == "moon"
         assert time.monotonic() - left_at < HARD_STOP_GRACE_S + REPLACED_WITHIN_S
+
+
+HELIACAL_NEAR_THE_POLE = {"body": "mercury", "event": "morning_first", "lat": 80, "lon": 0, "datetime": "2024-01-01T00:00:00Z"}
+
+
+def test_a_heliacal_search_near_the_pole_leaves_the_search_process_serving(module_stacks):
+    """The probe's request: one engine call of over 10 s. The search process keeps answering
+    its health checks (the gateway's /readyz asks them), so the supervisor, which restarts a
+    process silent for CELESTIAL_RESTART_UNHEALTHY_AFTER_S (2 s here), leaves it running."""
+    stack = module_stacks.real("heliacal-near-the-pole", {"CELESTIAL_RESTART_UNHEALTHY_AFTER_S": "2"})
+    _, key = stack.new_key(credits=100)
+    answered: list[httpx.Response] = []
+
+    def search() -> None:
+        with stack.client(key) as client:
+            answered.append(client.get("/v1/heliacal", params=HELIACAL_NEAR_THE_POLE))
+
+    searching = threading.Thread(target=search)
+    searching.start()
+    readiness = []
+    with httpx.Client(base_url=stack.base_url, timeout=HEALTH_ANSWER_WITHIN_S * 4) as client:
+        while searching.is_alive():
+            readiness.append(client.get("/readyz").json()["services"]["search"])
+            time.sleep(0.25)
+    searching.join()
+    assert answered[0].status_code < 500, answered[0].text
+    assert len(readiness) >= 20 and set(readiness) == {"ready"}  # 5 s and more, ready throughout
+    assert "restarting search" not in stack.log_path.read_text()

@@ -35,7 +35,12 @@ def test_make_runs_default_ports_lie_below_every_ephemeral_port_range():
 
 def test_the_process_recovery_timings_follow_the_environment():
     defaults = load_settings({})
-    assert (defaults.service_keepalive_s, defaults.service_ping_timeout_s, defaults.restart_unhealthy_after_s) == (1.0, 2.0, 10.0)
+    assert (defaults.service_keepalive_s, defaults.service_ping_timeout_s, defaults.restart_unhealthy_after_s) == (1.0, 2.0, 5.0)
     short = load_settings({"CELESTIAL_SERVICE_KEEPALIVE_S": "0.5", "CELESTIAL_SERVICE_PING_TIMEOUT_S": "1",
                            "CELESTIAL_RESTART_UNHEALTHY_AFTER_S": "3"})
     assert (short.service_keepalive_s, short.service_ping_timeout_s, short.restart_unhealthy_after_s) == (0.5, 1.0, 3.0)
+
+
+def test_the_queue_wait_follows_the_environment():
+    assert load_settings({}).queue_wait_s == 5.0
+    assert load_settings({"CELESTIAL_QUEUE_WAIT_S": "2.5"}).queue_wait_s == 2.5
