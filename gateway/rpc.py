@@ -56,7 +56,12 @@ BUSY_BACKOFF_MAX_S = 0.25
 
 
 def channel_target(addresses: tuple[str, ...]) -> str:
-    """Return the gRPC target naming every process of a pool (``ipv4:a:p,b:q`` or a DNS name)."""
+    """Return the gRPC target naming every process of a pool: ``ipv4:a:p,b:q`` for IPv4
+    literals, ``dns:///name:port`` for one DNS name (a Kubernetes headless Service, whose
+    answer lists every ready replica), or a ``dns://server/name:port`` target as given (a
+    DNS server of one's own)."""
+    if len(addresses) == 1 and addresses[0].startswith("dns:"):
+        return addresses[0]
     hosts = [address.rsplit(":", 1)[0] for address in addresses]
     try:
         for host in hosts:
@@ -98,6 +103,10 @@ def channel_options(processes: int, keepalive_s: float, ping_timeout_s: float) -
     return [
         ("grpc.service_config", service_config(processes)),
         ("grpc.enable_retries", 1),
+        # A DNS name (a headless Service) is resolved again when a connection closes (each
+        # process closes its own at CELESTIAL_SERVICE_CONNECTION_AGE_S), at most this often:
+        # gRPC's default of 30 s would keep an added replica idle up to that much longer.
+        ("grpc.dns_min_time_between_resolutions_ms", 1000),
         ("grpc.initial_reconnect_backoff_ms", 200),
         ("grpc.max_reconnect_backoff_ms", 2000),
         ("grpc.keepalive_time_ms", round(keepalive_s * 1000)),

@@ -73,6 +73,15 @@ class Settings:
     # silence this long means frozen or stuck; it is still far above a health check's usual
     # milliseconds, so a loaded machine does not get its processes restarted.
     restart_unhealthy_after_s: float = 5.0
+    # CELESTIAL_SHUTDOWN_GRACE_S: on SIGTERM a service process reports NOT_SERVING, refuses
+    # new calls (the gateway's channel sends them to another process) and gives the calls it
+    # holds this long to finish before it stops them. Kubernetes' terminationGracePeriodSeconds
+    # must be longer (deploy/k8s sets it a few seconds above).
+    shutdown_grace_s: float = 25.0
+    # CELESTIAL_SERVICE_CONNECTION_AGE_S: a service process closes (GOAWAY) each connection
+    # this old, so a gateway whose pool is a DNS name resolves it again and a replica added
+    # since takes calls within this long; calls under way get the scan deadline to finish.
+    service_connection_age_s: float = 30.0
     # CELESTIAL_SUPERVISOR_PID: set by `make run`'s supervisor in the environment of each
     # process it starts, which stops when that supervisor is gone (shared/runtime/orphan.py).
     supervisor_pid: int | None = None
@@ -141,6 +150,8 @@ def load_settings(env: dict | None = None) -> Settings:
         service_keepalive_s=_float(env, "CELESTIAL_SERVICE_KEEPALIVE_S", 1.0),
         service_ping_timeout_s=_float(env, "CELESTIAL_SERVICE_PING_TIMEOUT_S", 2.0),
         restart_unhealthy_after_s=_float(env, "CELESTIAL_RESTART_UNHEALTHY_AFTER_S", 5.0),
+        shutdown_grace_s=_float(env, "CELESTIAL_SHUTDOWN_GRACE_S", 25.0),
+        service_connection_age_s=_float(env, "CELESTIAL_SERVICE_CONNECTION_AGE_S", 30.0),
         supervisor_pid=int(env["CELESTIAL_SUPERVISOR_PID"]) if env.get("CELESTIAL_SUPERVISOR_PID") else None,
         fast_deadline_s=_float(env, "CELESTIAL_FAST_DEADLINE_S", 10.0),
         scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),

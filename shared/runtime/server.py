@@ -28,6 +28,7 @@ import structlog
 from google.protobuf.descriptor import ServiceDescriptor
 from google.rpc import status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
 from shared.kernel.deadline import Deadline
@@ -50,6 +51,16 @@ SERVER_OPTIONS = (
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.http2.max_ping_strikes", 0),
 )
+
+
+def server_options(connection_age_s: float, calls_grace_s: float) -> list[tuple[str, int]]:
+    """Return the server's channel options: SERVER_OPTIONS, and connections closed (GOAWAY)
+    once ``connection_age_s`` old, the calls under way on them given ``calls_grace_s`` more."""
+    return [
+        *SERVER_OPTIONS,
+        ("grpc.max_connection_age_ms", round(connection_age_s * 1000)),
+        ("grpc.max_connection_age_grace_ms", round(calls_grace_s * 1000)),
+    ]
 
 log = structlog.get_logger("celestial.service")
 
@@ -154,8 +165,18 @@ async def run_server(
     port: int = 0,
     queue: int = 4,
     ready: Callable[[int], None] | None = None,
+    shutdown_grace_s: float = 2.0,
+    connection_age_s: float = 30.0,
+    calls_grace_s: float = 65.0,
 ) -> None:
     """Serve ``handlers`` as RPCs of ``service`` on ``host:port`` until SIGINT/SIGTERM.
+
+    On SIGINT/SIGTERM the process reports NOT_SERVING, refuses new calls (UNAVAILABLE, which
+    the gateway's channel retries on another process) and gives the calls it holds
+    ``shutdown_grace_s`` to finish before it cancels them and stops its child. Connections
+    are closed once ``connection_age_s`` old (calls under way get ``calls_grace_s`` more),
+    so a client of a DNS name resolves it again. Server reflection lists the service, so
+    grpcurl and any reflection client can call it without the protos.
 
     Port 0 picks a free port; ``ready(port)`` is called once the process is SERVING. The
     standard health service reports, for the service and for the empty name (which the
@@ -177,9 +198,10 @@ async def run_server(
         loop.call_soon_threadsafe(lambda: loop.create_task(report(status)))
 
     compute_queue = ComputeQueue(queue, ComputeChild(service, handlers, process, readiness))
-    server = grpc.aio.server(options=list(SERVER_OPTIONS))
+    server = grpc.aio.server(options=server_options(connection_age_s, calls_grace_s))
     server.add_generic_rpc_handlers((service_handler(service, handlers, compute_queue),))
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection((service.full_name, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     bound = server.add_insecure_port(f"{host}:{port}")
     await report(health_pb2.HealthCheckResponse.NOT_SERVING)
     for rpc in handlers:
@@ -198,7 +220,8 @@ async def run_server(
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     await report(health_pb2.HealthCheckResponse.NOT_SERVING)
-    await server.stop(grace=2.0)
+    log.info("service_stopping", service=service.full_name, port=bound, calls_held=compute_queue.accepted)
+    await server.stop(grace=shutdown_grace_s)
     compute_queue.close()
     log.info("service_stopped", service=service.full_name, port=bound)
 
@@ -213,5 +236,15 @@ def serve_main(process: str, service: ServiceDescriptor, handlers: Mapping[str, 
     configure_logging(settings, process)
     stop_when_orphaned(settings.supervisor_pid)
     asyncio.run(
-        run_server(service, handlers, process=process, host=args.host, port=args.port, queue=settings.service_queue)
+        run_server(
+            service,
+            handlers,
+            process=process,
+            host=args.host,
+            port=args.port,
+            queue=settings.service_queue,
+            shutdown_grace_s=settings.shutdown_grace_s,
+            connection_age_s=settings.service_connection_age_s,
+            calls_grace_s=settings.scan_deadline_s + 5.0,
+        )
     )

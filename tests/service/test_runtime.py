@@ -8,6 +8,7 @@ ComputePositions. The long computation is what a year-long scan will be.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import signal
 import subprocess
@@ -37,12 +38,16 @@ J2000 = 2451545.0
 ANSWER_WITHIN_S = 10.0
 
 
-def start_process(queue: int, log_path: Path) -> tuple[subprocess.Popen, str]:
-    """Start one slow_service process logging to ``log_path``; return it and its address once bound."""
+def start_process(
+    queue: int, log_path: Path, *, host: str = "127.0.0.1", port: int = 0, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen, str]:
+    """Start one slow_service process on ``host:port`` (0: a free port) logging to ``log_path``,
+    with ``env`` added to its environment; return it and its address once serving."""
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "tests.service.slow_service", "--queue", str(queue)],
+            [sys.executable, "-m", "tests.service.slow_service", "--queue", str(queue), "--host", host, "--port", str(port)],
             cwd=REPO_ROOT,
+            env={**os.environ, **(env or {})},
             stdout=log_file,
             stderr=subprocess.STDOUT,
         )
@@ -50,7 +55,7 @@ def start_process(queue: int, log_path: Path) -> tuple[subprocess.Popen, str]:
     while time.monotonic() < deadline and process.poll() is None:
         ready = re.search(rb"^READY (\d+)$", log_path.read_bytes(), re.MULTILINE)
         if ready:
-            return process, f"127.0.0.1:{int(ready.group(1))}"
+            return process, f"{host}:{int(ready.group(1))}"
         time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"the test service did not start:\n{log_path.read_text(errors='replace')[-2000:]}")

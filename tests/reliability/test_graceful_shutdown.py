@@ -1,0 +1,117 @@
+"""Issue 26, graceful shutdown, on real processes: a service process sent SIGTERM (what
+Kubernetes sends a pod it stops) reports NOT_SERVING, takes no new call, finishes the calls it
+holds, then exits; through the gateway, the scan it was computing is answered and charged once.
+
+The service processes are ``tests/service/slow_service.py`` (ComputeAyanamsha is a 3 s scan
+that ends) and, for the charge, the real stack's search process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import threading
+import time
+
+import grpc
+import pytest
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1.common_pb2 import Moment as MomentValue
+from deploy.local_stack import Stack
+from gateway.rpc import ServicePool
+from shared.runtime.config import load_settings
+from tests.api.test_transits_api import WIDEST
+from tests.e2e.test_process_recovery import child_pid
+from tests.service.slow_service import SHUTDOWN_GRACE_S, TIMED_SCAN_S
+from tests.service.test_runtime import J2000, SERVICE, start_process, unary
+
+TRANSITS_COST = 5
+
+
+def timed_scan(channel: grpc.Channel):
+    return unary(channel, "ComputeAyanamsha", pb.ComputeAyanamshaResponse)
+
+
+def test_a_service_process_sent_sigterm_finishes_the_calls_it_holds_then_exits(tmp_path):
+    process, address = start_process(2, tmp_path / "process.log")
+    try:
+        with grpc.insecure_channel(address) as channel:
+            running = timed_scan(channel).future(pb.ComputeAyanamshaRequest(moment=MomentValue(jd=J2000), system="lahiri"), timeout=30)
+            time.sleep(0.5)
+            process.send_signal(signal.SIGTERM)
+            running.result(timeout=TIMED_SCAN_S + 5)  # answered, not cancelled
+        assert process.wait(timeout=SHUTDOWN_GRACE_S + 5) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_a_service_process_sent_sigterm_takes_no_new_call_which_its_pool_sends_elsewhere(tmp_path):
+    stopping, stopping_address = start_process(2, tmp_path / "stopping.log")
+    staying, staying_address = start_process(2, tmp_path / "staying.log")
+
+    async def calls_after_sigterm() -> None:
+        import asyncio
+
+        pool = ServicePool("ephemeris", (stopping_address, staying_address))
+        try:
+            for index in range(4):  # both connections up
+                await pool.call(SERVICE + "ComputePositions", pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["sun"]),
+                                pb.ComputePositionsResponse, timeout_s=10, request_id=f"before-{index}")
+            with grpc.insecure_channel(stopping_address) as channel:
+                running = timed_scan(channel).future(pb.ComputeAyanamshaRequest(moment=MomentValue(jd=J2000), system="lahiri"), timeout=30)
+                await asyncio.sleep(0.5)
+                stopping.send_signal(signal.SIGTERM)
+                await asyncio.sleep(0.2)
+                for index in range(8):
+                    reply = await pool.call(SERVICE + "ComputePositions", pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["moon"]),
+                                            pb.ComputePositionsResponse, timeout_s=10, request_id=f"after-{index}")
+                    assert reply.data[0].ecliptic.body == "moon"
+                running.result(timeout=TIMED_SCAN_S + 5)
+        finally:
+            await pool.close()
+
+    try:
+        import asyncio
+
+        asyncio.run(calls_after_sigterm())
+        assert stopping.wait(timeout=SHUTDOWN_GRACE_S + 5) == 0
+        log = (tmp_path / "stopping.log").read_text(errors="replace")
+        after_stop = log[log.index("service_stopping"):]
+        assert not re.search(r"request_id=.?after-", after_stop), "a call reached the stopping process"
+    finally:
+        for process in (stopping, staying):
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def stack(module_stacks) -> Stack:
+    return module_stacks.real("graceful-shutdown", {"CELESTIAL_SEARCH_PROCESSES": "1"})
+
+
+def test_a_scan_whose_process_is_sent_sigterm_is_answered_and_charged_once(stack):
+    name, key = stack.new_key(credits=100)
+    with stack.client(key) as client:  # the gateway's channel to the search process is up
+        assert client.get("/v1/eclipses/lunar", params={"jd": J2000}).status_code == 200
+    lunar_cost = 2
+    answered = []
+
+    def scan() -> None:
+        with stack.client(key) as client:
+            answered.append(client.get("/v1/transits", params=WIDEST))
+
+    scanning = threading.Thread(target=scan)
+    scanning.start()
+    time.sleep(0.4)  # the scan is under way in the one search process
+    port = load_settings(stack.env).service_addresses["search"][0].rsplit(":", 1)[1]
+    os.kill(child_pid(stack.process.pid, port), signal.SIGTERM)
+    scanning.join()
+    assert answered[0].status_code == 200, answered[0].text
+    assert answered[0].json()["meta"]["credits_used"] == TRANSITS_COST
+    account = json.loads(stack.admin("account", "show", name, "--json").stdout)
+    assert account["balance"] == 100 - lunar_cost - TRANSITS_COST
