@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PROTO_INCLUDE = $(shell $(PY) -c "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))")
 
-.PHONY: help setup proto run test test-unit test-api bench clean
+.PHONY: help setup proto run test test-unit test-api bench image test-image clean
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -39,5 +39,29 @@ test-unit: setup  ## Run the kernel and gateway unit tests only
 bench: setup  ## Run the benchmarks; each prints its figure beside a reference measured in the same run
 	$(PY) -m bench
 
+# The container image (deploy/Containerfile). Podman reads deploy/containers.conf: this
+# sandbox refuses setrlimit, which podman's default ulimits call in every container.
+export CONTAINERS_CONF := $(CURDIR)/deploy/containers.conf
+IMAGE ?= localhost/celestial:latest
+NATS_IMAGE ?= localhost/celestial-nats:latest
+BASE_IMAGE := localhost/celestial-base:bookworm
+DEBIAN_MIRROR ?= http://deb.debian.org/debian
+# The image's Python (Debian bookworm's 3.11) and platform, for the wheelhouse.
+WHEEL_PLATFORM := --only-binary=:all: --implementation cp --python-version 3.11 \
+	--platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux_2_28_x86_64
+
+image: $(VENV)/.installed  ## Build the container image ($(IMAGE)) and the test NATS image with podman
+	$(VENV)/bin/hadolint --failure-threshold warning deploy/Containerfile deploy/nats.Containerfile
+	podman image exists $(BASE_IMAGE) || { \
+		rm -rf build/rootfs && mkdir -p build && \
+		debootstrap --variant=minbase bookworm build/rootfs $(DEBIAN_MIRROR) >build/debootstrap.log && \
+		tar -C build/rootfs -c . | podman import - $(BASE_IMAGE) && rm -rf build/rootfs; }
+	$(PY) -m pip download --quiet --disable-pip-version-check -r requirements.txt $(WHEEL_PLATFORM) -d build/wheelhouse
+	podman build --quiet -f deploy/Containerfile -t $(IMAGE) .
+	podman build --quiet -f deploy/nats.Containerfile -t $(NATS_IMAGE) deploy
+
+test-image: image  ## Build the image, then run its smoke suite against containers on a podman network
+	CELESTIAL_IMAGE=$(IMAGE) CELESTIAL_NATS_IMAGE=$(NATS_IMAGE) $(PY) -m pytest -q tests/image
+
 clean:  ## Remove the venv, generated code and local data
-	rm -rf $(VENV) celestial var
+	rm -rf $(VENV) celestial var build

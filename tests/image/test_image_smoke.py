@@ -1,0 +1,76 @@
+"""The image's smoke suite (issue 26): NATS, a gateway and one process of each service as
+separate containers from the one image on a podman network, called from outside as a client
+would; a key made with the admin CLI inside its own container."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.image.container_stack import ContainerStack
+
+J2000 = 2451545.0
+PLACE = {"jd": J2000, "lat": 51.5, "lon": -0.13}
+#: One request per service, each answered by another container.
+ONE_PER_SERVICE = [
+    ("/v1/positions", {"jd": J2000}),
+    ("/v1/profections", {**PLACE, "at": "2030-01-01T00:00:00Z"}),
+    ("/v1/eclipses/lunar", {"jd": J2000}),
+    ("/v1/astrocartography", {"jd": J2000, "bodies": "venus"}),
+]
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[ContainerStack]:
+    running = ContainerStack(os.environ["CELESTIAL_IMAGE"], os.environ["CELESTIAL_NATS_IMAGE"])
+    try:
+        running.start()
+        yield running
+    finally:
+        running.stop()
+
+
+def new_key(stack: ContainerStack, credits: int) -> str:
+    name = f"acct-{os.urandom(4).hex()}"
+    stack.admin("account", "create", name, "--credits", str(credits))
+    return stack.admin("key", "create", "--account", name).strip()
+
+
+def client(stack: ContainerStack, key: str | None = None) -> httpx.Client:
+    return httpx.Client(base_url=stack.base_url, headers={"Authorization": f"Bearer {key}"} if key else {}, timeout=60)
+
+
+def test_every_service_answers_through_the_gateway_container(stack):
+    key = new_key(stack, 1_000)
+    with client(stack, key) as api:
+        for path, params in ONE_PER_SERVICE:
+            response = api.get(path, params=params)
+            assert response.status_code == 200, (path, response.text)
+            assert response.json()["data"]
+
+
+def test_a_batch_is_answered_whole(stack):
+    key = new_key(stack, 1_000)
+    batch = {"requests": [{"endpoint": path, "params": params} for path, params in ONE_PER_SERVICE]}
+    with client(stack, key) as api:
+        response = api.post("/v1/batch", json=batch)
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["summary"] == {"total": 4, "succeeded": 4, "failed": 0}
+
+
+def test_a_request_without_a_key_is_401(stack):
+    with client(stack) as api:
+        response = api.get("/v1/positions", params={"jd": J2000})
+    assert response.status_code == 401
+    assert response.json()["errors"][0]["code"] == "invalid_api_key"
+
+
+def test_a_request_the_balance_cannot_cover_is_402(stack):
+    key = new_key(stack, 1)
+    with client(stack, key) as api:
+        response = api.get("/v1/eclipses/lunar", params={"jd": J2000})  # 2 credits
+    assert response.status_code == 402
+    assert response.json()["errors"][0]["code"] == "insufficient_credits"
