@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route
 
 from gateway.admin_api import admin_app
 from gateway.endpoints import Endpoint, discover_endpoints
-from gateway.errors import error_response, with_error_body
+from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, with_error_body
 from gateway.json_response import json_response
 from gateway.middleware import RequestContextMiddleware
 from gateway.openapi import build_openapi, render_docs_page
@@ -56,12 +56,31 @@ async def _healthz(request: Request) -> Response:
     return json_response({"status": "ok"})
 
 
+#: The account /readyz looks up: a real round trip to the store that finds nothing and changes nothing.
+READINESS_PROBE_ACCOUNT = "readiness-probe"
+#: How long /readyz waits for the store's answer (a healthy store answers in milliseconds).
+STORE_READY_WITHIN_S = 1.0
+
+
+async def _store_ready(store: Store) -> bool:
+    """Return whether the key and credit store answers a read now."""
+    try:
+        async with asyncio.timeout(STORE_READY_WITHIN_S):
+            await store.get_account(READINESS_PROBE_ACCOUNT)
+    except (*TRANSIENT_STORE_ERRORS, TimeoutError):
+        return False
+    return True
+
+
 async def _readyz(request: Request) -> Response:
+    """200 when the store and every service pool can take a call now, else 503; the body says
+    which part is not (what a load balancer or Kubernetes' readiness probe asks)."""
     gateway: Gateway = request.app.state.gateway
-    checks = await asyncio.gather(*(pool.ready() for pool in gateway.pools.values()))
+    store_ready, *checks = await asyncio.gather(_store_ready(gateway.store), *(pool.ready() for pool in gateway.pools.values()))
     services = {name: ("ready" if ok else "unavailable") for name, ok in zip(gateway.pools, checks)}
-    ready = all(checks)
-    return json_response({"status": "ready" if ready else "unavailable", "services": services}, 200 if ready else 503)
+    ready = store_ready and all(checks)
+    body = {"status": "ready" if ready else "unavailable", "store": "ready" if store_ready else "unavailable", "services": services}
+    return json_response(body, 200 if ready else 503)
 
 
 def create_app(settings: Settings, store: Store | None = None, pools: Mapping[str, Pool] | None = None) -> Starlette:

@@ -12,7 +12,7 @@ async def open_configured_store(settings: Settings) -> Store:
     if settings.nats_url:
         from gateway.store.nats_store import open_nats_store
 
-        return await open_nats_store(settings.nats_url)
+        return await open_nats_store(settings.nats_url, replicas=settings.nats_replicas)
     from gateway.store.sqlite_store import SqliteStore
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)

@@ -96,6 +96,9 @@ class Settings:
     log_level: str = "INFO"
     # CELESTIAL_NATS_URL: when set, the key and credit store is NATS JetStream (issue 3).
     nats_url: str | None = None
+    # CELESTIAL_NATS_REPLICAS: the replication factor of the ledger stream and the key-value
+    # buckets the NATS store creates (3 on a 3-node JetStream cluster; deploy/k8s/overlays/prod).
+    nats_replicas: int = 1
     # CELESTIAL_ADMIN_TOKEN: bearer token of the admin HTTP API; unset disables it.
     admin_token: str | None = None
 
@@ -159,5 +162,6 @@ def load_settings(env: dict | None = None) -> Settings:
         log_format=env.get("CELESTIAL_LOG_FORMAT", "json"),
         log_level=env.get("CELESTIAL_LOG_LEVEL", "INFO"),
         nats_url=env.get("CELESTIAL_NATS_URL") or None,
+        nats_replicas=_int(env, "CELESTIAL_NATS_REPLICAS", 1),
         admin_token=env.get("CELESTIAL_ADMIN_TOKEN") or None,
     )

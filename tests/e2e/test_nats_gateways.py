@@ -164,6 +164,18 @@ def test_with_nats_down_requests_are_503_with_retry_after_and_cost_nothing(stack
     assert account_json(stack_a, name)["balance"] == 48
 
 
+def test_readiness_says_the_store_is_unavailable_while_nats_is_down(stack_a, nats):
+    assert httpx.get(f"{stack_a.base_url}/readyz").json()["store"] == "ready"
+    nats.stop()
+    try:
+        response = httpx.get(f"{stack_a.base_url}/readyz", timeout=10)
+        assert response.status_code == 503
+        assert response.json()["status"] == "unavailable" and response.json()["store"] == "unavailable"
+    finally:
+        nats.start()
+    eventually(lambda: httpx.get(f"{stack_a.base_url}/readyz").status_code == 200, 30)
+
+
 def test_after_a_nats_restart_under_traffic_balances_and_ledger_agree(stack_a, gateway_b, nats):
     opening = 100_000
     name, key, _ = new_account(stack_a, opening, rate_per_minute=1_000_000, max_concurrent=1000)

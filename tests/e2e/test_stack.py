@@ -128,7 +128,11 @@ def test_readiness_lists_every_service_pool_ready(stack):
     with stack.client() as client:
         response = client.get("/readyz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ready", "services": dict.fromkeys(("ephemeris", "timelords", "search", "astrocartography"), "ready")}
+    assert response.json() == {
+        "status": "ready",
+        "store": "ready",
+        "services": dict.fromkeys(("ephemeris", "timelords", "search", "astrocartography"), "ready"),
+    }
 
 
 def test_a_call_to_an_unbuilt_endpoint_logs_no_error_and_no_traceback(stack, older_gateway):

@@ -1,6 +1,11 @@
-"""The image's smoke suite (issue 26): NATS, a gateway and one process of each service as
-separate containers from the one image on a podman network, called from outside as a client
-would; a key made with the admin CLI inside its own container."""
+"""The image's smoke suite (issue 26), called from outside as a client would, against two
+deployments of the one image:
+
+- ``containers``: NATS, a gateway and one process of each service as separate containers on a
+  podman network, a key made with the admin CLI in a container of its own;
+- ``kube-play``: the Deployments of deploy/k8s/overlays/dev run by `podman kube play`, a key
+  made with the admin CLI in the gateway's container (tests/image/kube_play_stack.py).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ import httpx
 import pytest
 
 from tests.image.container_stack import ContainerStack
+from tests.image.kube_play_stack import KubePlayStack
 
 J2000 = 2451545.0
 PLACE = {"jd": J2000, "lat": 51.5, "lon": -0.13}
@@ -23,9 +29,12 @@ ONE_PER_SERVICE = [
 ]
 
 
-@pytest.fixture(scope="module")
-def stack() -> Iterator[ContainerStack]:
-    running = ContainerStack(os.environ["CELESTIAL_IMAGE"], os.environ["CELESTIAL_NATS_IMAGE"])
+@pytest.fixture(scope="module", params=["containers", "kube-play"])
+def stack(request) -> Iterator[ContainerStack | KubePlayStack]:
+    if request.param == "containers":
+        running = ContainerStack(os.environ["CELESTIAL_IMAGE"], os.environ["CELESTIAL_NATS_IMAGE"])
+    else:
+        running = KubePlayStack(os.environ["CELESTIAL_IMAGE"])
     try:
         running.start()
         yield running
@@ -33,13 +42,13 @@ def stack() -> Iterator[ContainerStack]:
         running.stop()
 
 
-def new_key(stack: ContainerStack, credits: int) -> str:
+def new_key(stack: ContainerStack | KubePlayStack, credits: int) -> str:
     name = f"acct-{os.urandom(4).hex()}"
     stack.admin("account", "create", name, "--credits", str(credits))
     return stack.admin("key", "create", "--account", name).strip()
 
 
-def client(stack: ContainerStack, key: str | None = None) -> httpx.Client:
+def client(stack: ContainerStack | KubePlayStack, key: str | None = None) -> httpx.Client:
     return httpx.Client(base_url=stack.base_url, headers={"Authorization": f"Bearer {key}"} if key else {}, timeout=60)
 
 

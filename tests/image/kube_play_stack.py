@@ -1,0 +1,94 @@
+"""The dev overlay of deploy/k8s, its Deployments run by `podman kube play` on one podman network.
+
+Podman 4.3 differs from a cluster in two ways the test's own kustomize patch (written into
+build/kube-play, beside the overlay it patches, as kustomize wants) makes up for: pods reach
+each other by pod name (``<deployment>-pod-0``), not by Service name, so the pools' addresses
+name the pods; and it publishes every containerPort on the host, so the pools' ports are
+removed (four pods cannot all take 50051) and the gateway's is published on a free port of
+127.0.0.1. Everything else (commands, environment, probes, security contexts, volumes) is
+what the overlay renders.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+import httpx
+import yaml
+
+from deploy.local_stack import free_port_block
+from shared.runtime.config import REPO_ROOT, SERVICE_NAMES
+from tests.image.container_stack import podman
+
+WORK = REPO_ROOT / "build" / "kube-play"
+
+
+def kustomization(image: str, gateway_port: int) -> str:
+    """Return the test's kustomization of the dev overlay (see the module's docstring)."""
+    name, tag = image.rsplit(":", 1)
+    addresses = "".join(
+        f"      - op: replace\n        path: /data/CELESTIAL_{pool.upper()}_ADDRESSES\n        value: {pool}-pod-0:50051\n"
+        for pool in SERVICE_NAMES
+    )
+    unpublished = "".join(
+        f"  - target: {{kind: Deployment, name: {pool}}}\n    patch: |-\n      - op: remove\n        path: /spec/template/spec/containers/0/ports\n"
+        for pool in SERVICE_NAMES
+    )
+    return (
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+        "resources:\n  - ../../deploy/k8s/overlays/dev\n"
+        f"images:\n  - name: localhost/celestial\n    newName: {name}\n    newTag: {tag}\n"
+        "patches:\n"
+        f"  - target: {{kind: ConfigMap, name: celestial-config}}\n    patch: |-\n{addresses}"
+        f"{unpublished}"
+        "  - target: {kind: Deployment, name: gateway}\n    patch: |-\n"
+        f"      - op: add\n        path: /spec/template/spec/containers/0/ports/0/hostPort\n        value: {gateway_port}\n"
+        "      - op: add\n        path: /spec/template/spec/containers/0/ports/0/hostIP\n        value: 127.0.0.1\n"
+    )
+
+
+@dataclass
+class KubePlayStack:
+    """The dev overlay's Deployments played by podman, and the gateway's published URL."""
+
+    image: str
+    network: str = field(default_factory=lambda: f"kube-{os.urandom(3).hex()}")
+    base_url: str = ""
+
+    @property
+    def played(self):
+        return WORK / "play.yaml"
+
+    def start(self) -> None:
+        WORK.mkdir(parents=True, exist_ok=True)
+        port = free_port_block(1)
+        (WORK / "kustomization.yaml").write_text(kustomization(self.image, port))
+        rendered = subprocess.run(["kubectl", "kustomize", str(WORK)], capture_output=True, text=True, check=True).stdout
+        # Podman plays workloads and their ConfigMaps; Services, policies, autoscalers and
+        # budgets are the cluster's (tests/unit/test_k8s_manifests.py checks those).
+        playable = [doc for doc in yaml.safe_load_all(rendered) if doc and doc["kind"] in ("Deployment", "ConfigMap")]
+        self.played.write_text(yaml.safe_dump_all(playable))
+        podman("network", "create", self.network)
+        podman("kube", "play", "--network", self.network, str(self.played))
+        self.base_url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.base_url}/readyz", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        raise RuntimeError("the played gateway never became ready:\n" + podman("logs", "gateway-pod-0-gateway", check=False).stdout[-4000:])
+
+    def admin(self, *args: str) -> str:
+        """Return what ``celestial-admin ARGS`` prints, run in the gateway's container (the
+        dev overlay keeps the store in that pod's SQLite file)."""
+        return podman("exec", "gateway-pod-0-gateway", "celestial-admin", *args).stdout
+
+    def stop(self) -> None:
+        podman("kube", "down", str(self.played), check=False)
+        podman("network", "rm", "--force", self.network, check=False)

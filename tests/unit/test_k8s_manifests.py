@@ -1,0 +1,143 @@
+"""The Kubernetes manifests (deploy/k8s, issue 26): both overlays render with kustomize, every
+object validates against the Kubernetes API's schemas, and the operational rules the manifests
+promise hold in what they render (each test is named after its rule)."""
+
+from __future__ import annotations
+
+import subprocess
+from functools import cache
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from shared.runtime.config import REPO_ROOT
+
+OVERLAYS = ("dev", "prod")
+KUBERNETES_VERSION = "1.32.0"
+POOLS = ("ephemeris", "timelords", "search", "astrocartography")
+SCAN_POOLS = ("search", "astrocartography")
+
+
+@cache
+def rendered(overlay: str) -> tuple[dict, ...]:
+    """Return the objects `kubectl kustomize` renders for ``overlay``."""
+    output = subprocess.run(
+        ["kubectl", "kustomize", str(REPO_ROOT / "deploy" / "k8s" / "overlays" / overlay)], capture_output=True, text=True, check=True
+    ).stdout
+    return tuple(doc for doc in yaml.safe_load_all(output) if doc)
+
+
+def objects(overlay: str, kind: str) -> dict[str, dict]:
+    return {doc["metadata"]["name"]: doc for doc in rendered(overlay) if doc["kind"] == kind}
+
+
+def containers(overlay: str) -> list[tuple[str, dict, dict]]:
+    """Return (workload name, pod spec, container) of every Deployment and StatefulSet."""
+    found = []
+    for kind in ("Deployment", "StatefulSet"):
+        for name, workload in objects(overlay, kind).items():
+            pod = workload["spec"]["template"]["spec"]
+            found += [(name, pod, container) for container in pod["containers"]]
+    return found
+
+
+def env_of(container: dict) -> dict[str, str]:
+    return {item["name"]: item.get("value") for item in container.get("env", [])}
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_rendered_object_validates_against_the_kubernetes_schemas(overlay):
+    for doc in rendered(overlay):
+        kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True)
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_process_runs_as_a_non_root_user_on_a_read_only_root_with_no_privilege_to_gain(overlay):
+    for name, pod, container in containers(overlay):
+        assert pod["securityContext"]["runAsNonRoot"] is True, name
+        security = container["securityContext"]
+        assert security["allowPrivilegeEscalation"] is False and security["readOnlyRootFilesystem"] is True, name
+        assert security["capabilities"]["drop"] == ["ALL"], name
+        assert pod["automountServiceAccountToken"] is False, name
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_container_has_resource_requests_and_limits_and_probes(overlay):
+    for name, _pod, container in containers(overlay):
+        resources = container["resources"]
+        assert set(resources["requests"]) == set(resources["limits"]) == {"cpu", "memory"}, name
+        assert "readinessProbe" in container and "livenessProbe" in container, name
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_each_pool_is_a_headless_service_probed_by_the_standard_grpc_health_check(overlay):
+    services, deployments = objects(overlay, "Service"), objects(overlay, "Deployment")
+    for pool in POOLS:
+        assert services[pool]["spec"]["clusterIP"] == "None"
+        container = deployments[pool]["spec"]["template"]["spec"]["containers"][0]
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            assert container[probe]["grpc"] == {"port": 50051}, (pool, probe)
+        assert container["command"][-4:] == ["--host", "0.0.0.0", "--port", "50051"]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_a_pod_stopped_gets_longer_than_its_process_gives_the_calls_it_holds(overlay):
+    for pool, deployment in objects(overlay, "Deployment").items():
+        if pool not in POOLS:
+            continue
+        pod = deployment["spec"]["template"]["spec"]
+        grace_s = float(env_of(pod["containers"][0])["CELESTIAL_SHUTDOWN_GRACE_S"])
+        assert pod["terminationGracePeriodSeconds"] > grace_s
+        if pool in SCAN_POOLS:
+            assert grace_s > 60, "a scan's deadline is 60 s"
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_scan_pools_autoscale_on_cpu_and_the_fast_pools_do_not(overlay):
+    scaled = {hpa["spec"]["scaleTargetRef"]["name"] for hpa in objects(overlay, "HorizontalPodAutoscaler").values()}
+    assert scaled == set(SCAN_POOLS)
+    budgets = {pdb["spec"]["selector"]["matchLabels"]["app.kubernetes.io/component"] for pdb in objects(overlay, "PodDisruptionBudget").values()}
+    assert set(POOLS) | {"gateway"} <= budgets
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_only_the_gateway_reaches_the_pools(overlay):
+    policy = objects(overlay, "NetworkPolicy")["pools-from-gateway"]["spec"]
+    assert policy["podSelector"]["matchLabels"] == {"celestial.example/role": "pool"}
+    assert [source["podSelector"]["matchLabels"] for rule in policy["ingress"] for source in rule["from"]] == [
+        {"app.kubernetes.io/component": "gateway"}
+    ]
+    for pool in POOLS:
+        labels = objects(overlay, "Deployment")[pool]["spec"]["template"]["metadata"]["labels"]
+        assert labels["celestial.example/role"] == "pool"
+
+
+def test_dev_runs_one_of_each_with_sqlite_on_an_empty_dir():
+    deployments = objects("dev", "Deployment")
+    assert {name: d["spec"]["replicas"] for name, d in deployments.items()} == dict.fromkeys(("gateway", *POOLS), 1)
+    gateway = deployments["gateway"]["spec"]["template"]["spec"]
+    assert {"name": "data", "mountPath": "/var/lib/celestial"} in gateway["containers"][0]["volumeMounts"]
+    assert "CELESTIAL_NATS_URL" not in env_of(gateway["containers"][0])
+    assert not objects("dev", "StatefulSet")
+
+
+def test_prod_keeps_the_ledger_in_three_nats_nodes_with_three_replicas_behind_three_gateways():
+    nats = objects("prod", "StatefulSet")["nats"]
+    assert nats["spec"]["replicas"] == 3 and nats["spec"]["volumeClaimTemplates"]
+    gateway = objects("prod", "Deployment")["gateway"]
+    assert gateway["spec"]["replicas"] == 3
+    container = gateway["spec"]["template"]["spec"]["containers"][0]
+    assert env_of(container)["CELESTIAL_NATS_REPLICAS"] == "3"
+    secrets = {item["name"]: item["valueFrom"]["secretKeyRef"]["key"] for item in container["env"] if "valueFrom" in item}
+    assert secrets == {"CELESTIAL_NATS_URL": "nats-url", "CELESTIAL_ADMIN_TOKEN": "admin-token"}
+    policy = objects("prod", "NetworkPolicy")["nats"]["spec"]
+    client_sources = [source["podSelector"]["matchLabels"] for source in policy["ingress"][0]["from"]]
+    assert client_sources == [{"app.kubernetes.io/component": "gateway"}, {"celestial.example/role": "admin"}]
+
+
+def test_the_pools_addresses_are_their_service_names_and_connections_age():
+    config = objects("prod", "ConfigMap")["celestial-config"]["data"]
+    for pool in POOLS:
+        assert config[f"CELESTIAL_{pool.upper()}_ADDRESSES"] == f"{pool}:50051"
+    assert float(config["CELESTIAL_SERVICE_CONNECTION_AGE_S"]) <= 60
