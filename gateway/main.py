@@ -15,7 +15,7 @@ from shared.runtime.orphan import stop_when_orphaned
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Serve the gateway until SIGINT/SIGTERM."""
+    """Serve the gateway until SIGINT/SIGTERM, then drain within CELESTIAL_SHUTDOWN_GRACE_S."""
     parser = argparse.ArgumentParser(description="Celestial HTTP gateway")
     parser.add_argument("--port", type=int, help="overrides CELESTIAL_HTTP_PORT")
     args = parser.parse_args(argv)
@@ -30,6 +30,9 @@ def main(argv: list[str] | None = None) -> None:
         loop="uvloop",
         http=bounded_protocol(settings),
         timeout_keep_alive=settings.http_keep_alive_s,
+        # On SIGTERM: stop accepting, let the requests under way finish (then cancel them:
+        # each refunds itself), then the lifespan's shutdown drains the store's writes.
+        timeout_graceful_shutdown=settings.shutdown_grace_s,
         access_log=False,
         log_config=None,
         lifespan="on",

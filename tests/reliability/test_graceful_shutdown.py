@@ -1,6 +1,7 @@
 """Issue 26, graceful shutdown, on real processes: a service process sent SIGTERM (what
 Kubernetes sends a pod it stops) reports NOT_SERVING, takes no new call, finishes the calls it
 holds, then exits; through the gateway, the scan it was computing is answered and charged once.
+A gateway sent SIGTERM finishes the requests under way and releases their slots.
 
 The service processes are ``tests/service/slow_service.py`` (ComputeAyanamsha is a 3 s scan
 that ends) and, for the charge, the real stack's search process.
@@ -16,6 +17,7 @@ import threading
 import time
 
 import grpc
+import httpx
 import pytest
 
 from celestial.v1 import ephemeris_service_pb2 as pb
@@ -115,3 +117,46 @@ def test_a_scan_whose_process_is_sent_sigterm_is_answered_and_charged_once(stack
     assert answered[0].json()["meta"]["credits_used"] == TRANSITS_COST
     account = json.loads(stack.admin("account", "show", name, "--json").stdout)
     assert account["balance"] == 100 - lunar_cost - TRANSITS_COST
+
+
+def ready(stack: Stack) -> bool:
+    try:
+        return httpx.get(f"{stack.base_url}/readyz", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def test_a_gateway_sent_sigterm_answers_the_request_under_way_and_releases_its_slot(stack):
+    deadline = time.monotonic() + 30
+    while not ready(stack):  # the search process the test before stopped is started again
+        assert time.monotonic() < deadline, "the stack is not ready"
+        time.sleep(0.2)
+    name, key = stack.new_key(credits=100, max_concurrent=1)
+    with stack.client(key) as client:  # the gateway's channel to the search process is up
+        assert client.get("/v1/eclipses/lunar", params={"jd": J2000}).status_code == 200
+    answered = []
+
+    def scan() -> None:
+        with stack.client(key) as client:
+            answered.append(client.get("/v1/transits", params=WIDEST))
+
+    scanning = threading.Thread(target=scan)
+    scanning.start()
+    time.sleep(0.4)  # the scan holds the account's one concurrency slot
+    gateway = child_pid(stack.process.pid, "gateway.main")
+    os.kill(gateway, signal.SIGTERM)
+    scanning.join()
+    assert answered[0].status_code == 200, answered[0].text
+    # The supervisor starts another gateway; the account's one slot is free for its request.
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with stack.client(key) as client:
+                status = client.get("/v1/eclipses/lunar", params={"jd": J2000}).status_code
+            break
+        except httpx.HTTPError:
+            assert time.monotonic() < deadline, "no gateway came back"
+            time.sleep(0.2)
+    assert status == 200
+    account = json.loads(stack.admin("account", "show", name, "--json").stdout)
+    assert account["balance"] == 100 - 2 * 2 - TRANSITS_COST

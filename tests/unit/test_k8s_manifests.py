@@ -84,12 +84,10 @@ def test_each_pool_is_a_headless_service_probed_by_the_standard_grpc_health_chec
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_a_pod_stopped_gets_longer_than_its_process_gives_the_calls_it_holds(overlay):
     for pool, deployment in objects(overlay, "Deployment").items():
-        if pool not in POOLS:
-            continue
         pod = deployment["spec"]["template"]["spec"]
         grace_s = float(env_of(pod["containers"][0])["CELESTIAL_SHUTDOWN_GRACE_S"])
         assert pod["terminationGracePeriodSeconds"] > grace_s
-        if pool in SCAN_POOLS:
+        if pool in (*SCAN_POOLS, "gateway"):
             assert grace_s > 60, "a scan's deadline is 60 s"
 
 
