@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PROTO_INCLUDE = $(shell $(PY) -c "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))")
 
-.PHONY: help setup proto run test test-unit test-api bench image test-image clean
+.PHONY: help setup proto run test test-unit test-api bench image test-image policy clean
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -43,6 +43,8 @@ bench: setup  ## Run the benchmarks; each prints its figure beside a reference m
 # sandbox refuses setrlimit, which podman's default ulimits call in every container.
 export CONTAINERS_CONF := $(CURDIR)/deploy/containers.conf
 IMAGE ?= localhost/celestial:latest
+# The release tag deploy/k8s names (pyproject.toml's version).
+IMAGE_RELEASE := localhost/celestial:$(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
 NATS_IMAGE ?= localhost/celestial-nats:latest
 BASE_IMAGE := localhost/celestial-base:bookworm
 DEBIAN_MIRROR ?= http://deb.debian.org/debian
@@ -57,11 +59,25 @@ image: $(VENV)/.installed  ## Build the container image ($(IMAGE)) and the test 
 		debootstrap --variant=minbase bookworm build/rootfs $(DEBIAN_MIRROR) >build/debootstrap.log && \
 		tar -C build/rootfs -c . | podman import - $(BASE_IMAGE) && rm -rf build/rootfs; }
 	$(PY) -m pip download --quiet --disable-pip-version-check -r requirements.txt $(WHEEL_PLATFORM) -d build/wheelhouse
-	podman build --quiet -f deploy/Containerfile -t $(IMAGE) .
+	podman build --quiet -f deploy/Containerfile -t $(IMAGE) -t $(IMAGE_RELEASE) .
 	podman build --quiet -f deploy/nats.Containerfile -t $(NATS_IMAGE) deploy
 
-test-image: image  ## Build the image, then run its smoke suite against containers on a podman network
+test-image: image policy  ## Build the image, check the manifests' policy, then the smoke suite on containers and kube play
 	CELESTIAL_IMAGE=$(IMAGE) CELESTIAL_NATS_IMAGE=$(NATS_IMAGE) $(PY) -m pytest -q tests/image
+
+# checkov in a venv of its own (its dependencies pin versions the project's tests do not want).
+CHECKOV_VERSION := 3.3.30
+build/checkov/.installed:
+	$(PYTHON) -m venv build/checkov
+	build/checkov/bin/pip install --quiet --disable-pip-version-check checkov==$(CHECKOV_VERSION)
+	touch $@
+
+policy: build/checkov/.installed  ## Static policy check (checkov) of both rendered overlays and the admin Job
+	rm -rf build/k8s-rendered && mkdir -p build/k8s-rendered
+	kubectl kustomize deploy/k8s/overlays/dev > build/k8s-rendered/dev.yaml
+	kubectl kustomize deploy/k8s/overlays/prod > build/k8s-rendered/prod.yaml
+	cp deploy/k8s/jobs/admin.yaml build/k8s-rendered/admin-job.yaml
+	build/checkov/bin/checkov --quiet --compact --framework kubernetes -d build/k8s-rendered
 
 clean:  ## Remove the venv, generated code and local data
 	rm -rf $(VENV) celestial var build

@@ -139,3 +139,11 @@ def test_the_pools_addresses_are_their_service_names_and_connections_age():
     for pool in POOLS:
         assert config[f"CELESTIAL_{pool.upper()}_ADDRESSES"] == f"{pool}:50051"
     assert float(config["CELESTIAL_SERVICE_CONNECTION_AGE_S"]) <= 60
+
+
+def test_the_manifests_name_the_release_tag_make_image_builds():
+    version = next(line.split('"')[1] for line in (REPO_ROOT / "pyproject.toml").read_text().splitlines() if line.startswith("version = "))
+    for overlay in OVERLAYS:
+        for name, _pod, container in containers(overlay):
+            if name != "nats":
+                assert container["image"] == f"localhost/celestial:{version}", name
