@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import httpx
@@ -18,6 +19,20 @@ SERVICE_PORT = 50051
 
 def podman(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     return subprocess.run(["podman", *args], capture_output=True, text=True, check=check)
+
+
+def wait_ready(base_url: str, logs: Callable[[], str], timeout_s: float = 120.0) -> None:
+    """Return once the gateway at ``base_url`` answers /readyz 200; raise with ``logs()`` if it
+    does not within ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base_url}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"the gateway at {base_url} never became ready:\n{logs()}")
 
 
 @dataclass
@@ -56,16 +71,8 @@ class ContainerStack:
         self.base_url = f"http://127.0.0.1:{port}"
         self.wait_ready()
 
-    def wait_ready(self, timeout_s: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.base_url}/readyz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        raise RuntimeError("the gateway container never became ready:\n" + self.logs("gateway"))
+    def wait_ready(self) -> None:
+        wait_ready(self.base_url, lambda: self.logs("gateway"))
 
     def admin(self, *args: str) -> str:
         """Return what ``celestial-admin ARGS`` prints on stdout, run in a container of its own."""

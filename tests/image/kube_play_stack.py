@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from dataclasses import dataclass, field
 
-import httpx
 import yaml
 
 from deploy.local_stack import free_port_block
 from shared.runtime.config import REPO_ROOT, SERVICE_NAMES
-from tests.image.container_stack import podman
+from tests.image.container_stack import podman, wait_ready
 
 WORK = REPO_ROOT / "build" / "kube-play"
 
@@ -74,15 +72,7 @@ class KubePlayStack:
         podman("network", "create", self.network)
         podman("kube", "play", "--network", self.network, str(self.played))
         self.base_url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.base_url}/readyz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        raise RuntimeError("the played gateway never became ready:\n" + podman("logs", "gateway-pod-0-gateway", check=False).stdout[-4000:])
+        wait_ready(self.base_url, lambda: podman("logs", "gateway-pod-0-gateway", check=False).stdout[-4000:])
 
     def admin(self, *args: str) -> str:
         """Return what ``celestial-admin ARGS`` prints, run in the gateway's container (the
