@@ -10,6 +10,7 @@ import math
 import statistics
 import time
 
+from bench.figures import record
 from celestial.v1 import astrocartography_service_pb2 as pb
 from celestial.v1 import common_pb2
 from services.astrocartography import lines
@@ -101,8 +102,13 @@ def _loop_ms(request) -> float:
 def main() -> None:
     engine.use_ephemeris_files(load_settings().ephe_path)
     print("astrocartography service time (in process, median of rounds)")
-    for label, request, goal in (("default (planets x 4 angles, 1° rows)", default_request(), 20.0), ("largest (80 lines with cusps, 0.5° rows)", largest_request(), 300.0)):
+    for figure, label, request, goal in (
+        ("acg_default", "default (planets x 4 angles, 1° rows)", default_request(), 20.0),
+        ("acg_largest", "largest (80 lines with cusps, 0.5° rows)", largest_request(), 300.0),
+    ):
         ours, kernel, loop = _service_ms(request), _kernel_ms(request), _loop_ms(request)
+        record(f"{figure}_service_ms", ours)
+        record(f"{figure}_service_over_lines", ours / kernel)
         print(f"  {label:42s} service {ours:7.2f} ms (goal < {goal:g} ms)  per-point loop {loop:7.2f} ms  loop/service {loop / ours:5.1f}  (goal >= 20)")
         print(f"  {'':42s} of which the lines {kernel:7.2f} ms: loop/lines {loop / kernel:5.1f}; the rest builds the reply's points")
 

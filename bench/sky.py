@@ -4,6 +4,7 @@ within 1.5x of /v1/positions (stars=all and ayanamsha system=all within 3x)."""
 
 from __future__ import annotations
 
+from bench.figures import record
 from bench.loadclient import median_run
 from bench.positions_throughput import _load, running_stack
 
@@ -35,6 +36,7 @@ def main() -> None:
                 runs[name].append(_load(stack, connections=1, seconds=SECONDS, paths=[path]))
     results = {name: median_run(found) for name, found in runs.items()}
     reference = results["positions"].p50_ms
+    record("stars_all_over_positions", results["stars all"].p50_ms / reference)
     print(f"sky endpoints, whole stack (1 connection, one request at a time, median of {ROUNDS} alternating rounds)")
     for name, (_, goal) in QUERIES.items():
         result = results[name]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 
+from bench.figures import record
 from bench.loadclient import median_run, run_load
 from shared.runtime.config import REPO_ROOT, default_process_counts
 from deploy.local_stack import free_port_block, start_gateway, start_stack, stop_stack
@@ -115,6 +116,11 @@ def main() -> None:
         results = {spread: tuple(median_run(runs) for runs in per_store) for spread, per_store in rounds.items()}
     print(f"store throughput (/v1/positions, {CONNECTIONS} keep-alive connections, same services, same client)")
     for spread, (stub, sqlite, on_nats) in results.items():
+        if spread == "one account":
+            record("sqlite_over_stub", sqlite.rps / stub.rps)
+            record("nats_over_stub_one_account", on_nats.rps / stub.rps)
+        else:
+            record("nats_over_stub_8_accounts", on_nats.rps / stub.rps)
         print(f" {spread}:")
         for label, result in (("stub  ", stub), ("sqlite", sqlite), ("nats  ", on_nats)):
             ratio = result.rps / stub.rps if stub.rps else float("nan")

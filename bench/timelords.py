@@ -4,6 +4,7 @@ request at a time. Goal: each within 3x of /v1/positions."""
 
 from __future__ import annotations
 
+from bench.figures import record
 from bench.loadclient import median_run
 from bench.positions_throughput import _load, running_stack
 
@@ -33,6 +34,7 @@ def main() -> None:
     results = {name: median_run(found) for name, found in runs.items()}
     reference = results["positions"].p50_ms
     print(f"time-lords, widest requests, whole stack (1 connection, one request at a time, median of {ROUNDS} alternating rounds)")
+    record("profections_widest_over_positions", results["profections 120 y + months"].p50_ms / reference)
     for name, result in results.items():
         ratio = "" if name == "positions" else f"  ratio to positions {result.p50_ms / reference:5.2f}  (goal <= {GOAL:g})"
         print(f"  {name:28s} p50 {result.p50_ms:7.2f} ms  p99 {result.p99_ms:7.2f} ms  errors {result.errors}{ratio}")

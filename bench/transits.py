@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 
+from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
 from gateway.transcoder import request_from_json
 from services.search import transits
@@ -72,10 +73,15 @@ def _brute_force_ms(request) -> tuple[float, int]:
 def main() -> None:
     engine.use_ephemeris_files(load_settings().ephe_path)
     print("transit scans, service time in process (median of rounds) beside a brute-force scan of the same request")
-    for label, fields, goal in (("default one-year natal scan", DEFAULT, 100.0), ("widest (17 moving, all points, 15 aspects, orb 10, 183 days, Moon)", WIDEST, 1000.0)):
+    for figure, label, fields, goal in (
+        ("transits_default", "default one-year natal scan", DEFAULT, 100.0),
+        ("transits_widest", "widest (17 moving, all points, 15 aspects, orb 10, 183 days, Moon)", WIDEST, 1000.0),
+    ):
         request = validate(request_from_json(pb.FindTransitsRequest, fields, "/v1/transits"))
         ours, events = _service_ms(request)
         brute, windows = _brute_force_ms(request)
+        record(f"{figure}_ms", ours)
+        record(f"{figure}_speedup", brute / ours)
         print(f"  {label}: ours {ours:8.1f} ms, {events} events (goal < {goal:g} ms); brute force {brute:9.1f} ms, {windows} windows; speed-up {brute / ours:6.1f}x (goal >= 50)")
 
 
