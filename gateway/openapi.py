@@ -172,6 +172,13 @@ _VOCABULARY_NOTES = {
         "fagan_bradley or lahiri by name; leave the parameter out for the tropical zodiac."
     ),
     options_pb2.VOCABULARY_DATETIME: f"ISO 8601, ASCII digits; from {SUPPORTED_SPAN_TEXT}.",
+    options_pb2.VOCABULARY_TIME_ZONE: (
+        "An IANA time zone of the tz database (Europe/Paris, America/New_York, Asia/Kolkata). "
+        "With it, a datetime without an offset is the civil time there on that date; the answer's "
+        "meta.moment says how each was read (local time, zone, abbreviation, UTC offset, UTC). A "
+        "time the clocks skipped is 400 nonexistent_local_time; one they showed twice is 400 "
+        "ambiguous_local_time naming both instants, unless fold chooses."
+    ),
 }
 
 

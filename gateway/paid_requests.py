@@ -36,6 +36,7 @@ from gateway.version import VERSION
 from shared.errors import CelestialError, ClientGone, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.validation import validate
+from shared.runtime.wire import local_readings
 
 T = TypeVar("T")
 
@@ -146,16 +147,17 @@ class Gateway:
         started = time.perf_counter()
         try:
             reply = await self.call_in_turn(account, endpoint, message, request_id)
-            return success_body(
-                reply,
-                {
-                    "request_id": request_id,
-                    "credits_used": cost,
-                    "credits_remaining": remaining,
-                    "computation_ms": round((time.perf_counter() - started) * 1000, 3),
-                    "version": VERSION,
-                },
-            )
+            meta = {
+                "request_id": request_id,
+                "credits_used": cost,
+                "credits_remaining": remaining,
+                "computation_ms": round((time.perf_counter() - started) * 1000, 3),
+                "version": VERSION,
+            }
+            readings = local_readings(message)
+            if readings:
+                meta["moment"] = readings  # how each local time was read (the request's tz)
+            return success_body(reply, meta)
         except BaseException:
             # Shielded so a client disconnect cannot cancel the refund it is owed.
             await asyncio.shield(self.accounting.refund(account.id, cost, charge_id))

@@ -46,7 +46,9 @@ def request_from_query(message_cls: type[Message], items: Iterable[tuple[str, st
         else:
             if len(values) > 1:
                 raise _given_twice(name)
-            setattr(owner, field.field_name, parse_scalar(field, values[0]))
+            value = parse_scalar(field, values[0])
+            for holder in field.owners(message):  # a shared parameter goes to every value holding it
+                setattr(holder, field.field_name, value)
     return message
 
 
@@ -87,7 +89,9 @@ def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") ->
             raw = value if isinstance(value, list) else [value]
             getattr(owner, field.field_name).extend(_list_items(field, [_as_text(field, item) for item in raw]))
         else:
-            setattr(owner, field.field_name, _json_scalar(field, value))
+            scalar = _json_scalar(field, value)
+            for holder in field.owners(message):  # a shared parameter goes to every value holding it
+                setattr(holder, field.field_name, scalar)
 
 
 def _set_message_from_json(message: Message, field: FieldSpec, value: Any, path: str, prefix: str = "") -> None:

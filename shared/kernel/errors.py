@@ -62,3 +62,15 @@ class OutOfRange(CelestialError):
     code = "out_of_range"
     http_status = 400
     default_suggestion = "Asteroids are available from 1200 to 2999 CE; choose a date in that span."
+
+
+class NonexistentLocalTime(CelestialError):
+    code = "nonexistent_local_time"
+    http_status = 400
+    default_suggestion = "The clocks skipped this time (a change to summer time); send the time of day the certificate meant, an hour later or earlier, or a datetime with its UTC offset."
+
+
+class AmbiguousLocalTime(CelestialError):
+    code = "ambiguous_local_time"
+    http_status = 400
+    default_suggestion = "The clocks showed this time twice (a change back from summer time); add fold=0 for the first or fold=1 for the second."

@@ -7,9 +7,11 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
+from zoneinfo import ZoneInfo
 
 from shared.errors import InvalidDatetime, InvalidParameter
 from shared.kernel import engine
+from shared.kernel.civil_time import LocalReading, read_local
 
 SECONDS_PER_DAY = 86400.0
 # The Julian Day at which the days of _days_from_civil begin (1970-01-01T00:00).
@@ -202,6 +204,38 @@ class Moment:
         _check_range(jd_ut1, param, repr(text))
         clock = _days_from_civil(year, month, day) + _JD_OF_CIVIL_DAY_ZERO + (hour * 3600 + minute * 60 + whole_second + fraction) / SECONDS_PER_DAY
         return cls._build(jd_ut1, param, clock)
+
+    @classmethod
+    def from_civil_iso(cls, text: str, zone: ZoneInfo, *, fold: int | None = None, param: str = "datetime") -> tuple[Moment, LocalReading | None]:
+        """Return the moment an ISO 8601 date-time names as the civil time of ``zone``, and how
+        it was read (None when the text carries its own offset, which it keeps).
+
+        Without an offset the text is the wall-clock time in ``zone`` on that date (years 1 to
+        9999; :func:`shared.kernel.civil_time.read_local`: a skipped time raises
+        NonexistentLocalTime, one shown twice AmbiguousLocalTime unless ``fold`` chooses).
+        Errors name ``param``.
+        """
+        if not isinstance(text, str):
+            raise InvalidDatetime(f"{param} must be an ISO 8601 string, not {text!r}.", param=param)
+        match = _ISO.fullmatch(text)
+        if match is None or match["offset"]:
+            return cls._parse_iso(text, param), None
+        year = int(match["year"])
+        if not 1 <= year <= 9999:
+            raise InvalidDatetime(f"{param}={text!r}: a local time is read for years 1 to 9999 only.",
+                                  suggestion="Send an earlier or later date as UTC (with Z), or as jd.", param=param)
+        if int(match["second"] or 0) == 60:
+            raise InvalidDatetime(f"{param}={text!r}: second 60 exists only in UTC (a leap second).",
+                                  suggestion="Send the leap second as UTC, with Z.", param=param)
+        try:
+            local = datetime(
+                year, int(match["month"]), int(match["day"]), int(match["hour"] or 0), int(match["minute"] or 0),
+                int(match["second"] or 0), round(float("0." + match["fraction"]) * 1e6) if match["fraction"] else 0,
+            )
+        except ValueError:
+            raise InvalidDatetime(f"{param}={text!r} names a day or time that does not exist.", param=param) from None
+        reading = read_local(local, zone, fold=fold, param=param)
+        return cls._parse_iso(reading.utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), param), reading
 
     @classmethod
     def from_utc_datetime(cls, dt: datetime, *, param: str = "datetime") -> Moment:

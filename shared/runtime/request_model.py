@@ -48,6 +48,9 @@ class FieldSpec:
     # The descriptors of those flattened fields, outermost first (their comments describe
     # the value: "Range start", "The natal moment").
     holders: tuple[FieldDescriptor, ...] = ()
+    # A `(field).shared` field's paths in every value that holds it, ``path`` first; a field
+    # held once has only ``path``.
+    shared_paths: tuple[tuple[str, ...], ...] = ()
 
     @property
     def field_name(self) -> str:
@@ -59,6 +62,21 @@ class FieldSpec:
         for name in self.path:
             message = getattr(message, name)
         return message
+
+    @property
+    def paths(self) -> tuple[tuple[str, ...], ...]:
+        """Return the paths of every value holding this parameter (one but for a shared field)."""
+        return self.shared_paths or (self.path,)
+
+    def owners(self, message: Message) -> list[Message]:
+        """Return every message holding this parameter (several for a ``(field).shared`` one)."""
+        owners = []
+        for path in self.paths:
+            owner = message
+            for name in path:
+                owner = getattr(owner, name)
+            owners.append(owner)
+        return owners
 
     @property
     def repeated(self) -> bool:
@@ -110,16 +128,17 @@ def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: opt
             for name, field in inner.fields.items():
                 outer = _outer_name(names, name, field)
                 if outer in fields:
-                    raise ValueError(f"{descriptor.full_name}: flattened field '{outer}' clashes with another field.")
+                    fields[outer] = _shared(fields[outer], field, descriptor)
+                    continue
                 fields[outer] = replace(field, name=outer, holders=(fd, *field.holders))
             renamed = {field.name: _outer_name(names, field.name, field) for field in inner.fields.values()}
             oneofs.update({key: tuple(renamed[m] for m in members) for key, members in inner.oneofs.items()})
             required.update({key: tuple(renamed[m] for m in members) for key, members in inner.required_oneofs.items()})
             continue
         oneof = keys[fd.containing_oneof.name] if fd.containing_oneof is not None and not _synthetic(fd) else None
-        if path and (holder.required or holder.required_with) and oneof is None and not rule.default:
+        if path and (holder.required or holder.required_with) and oneof is None and not rule.default and not rule.shared:
             rule = _with_presence_of(rule, holder)
-        name = _outer_name(names, fd.name, None, primary=rule.primary)
+        name = _outer_name(names, fd.name, None, primary=rule.primary, shared=rule.shared)
         if name in fields:
             raise ValueError(f"{descriptor.full_name}: field '{name}' clashes with another field.")
         fields[name] = FieldSpec(name, fd, rule, oneof, path)
@@ -133,12 +152,28 @@ def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: opt
     return MessageSpec(fields, required, oneofs)
 
 
-def _outer_name(names: str, name: str, field: FieldSpec | None, primary: bool | None = None) -> str:
-    """Return the HTTP name a flattened value's field ``name`` takes under ``names``."""
+def _shared(held: FieldSpec, another: FieldSpec, descriptor: Descriptor) -> FieldSpec:
+    """Return ``held`` also held at ``another``'s path: the same ``(field).shared`` field of
+    another value of the request. Raises ValueError for any other clash of names."""
+    if not (held.rule.shared and another.rule.shared and held.descriptor is another.descriptor):
+        raise ValueError(f"{descriptor.full_name}: flattened field '{held.name}' clashes with another field.")
+    return replace(held, shared_paths=(*held.paths, *another.paths))
+
+
+def _outer_name(names: str, name: str, field: FieldSpec | None, primary: bool | None = None, shared: bool = False) -> str:
+    """Return the HTTP name a flattened value's field ``name`` takes under ``names``.
+
+    A shared field (``shared``, or ``field``'s rule) keeps its name under the names of its own
+    value (``start``, ``target_{}``: every moment's tz is tz) and takes only the `{}` template
+    of a value around it (a birth's ``{}_a``: tz_a)."""
+    if shared:
+        return name
     if not names:
         return name
     if "{}" in names:
         return names.replace("{}", name)
+    if field is not None and field.rule.shared:
+        return name
     is_primary = field.rule.primary if field is not None else bool(primary)
     return names if is_primary else f"{names}_{name}"
 

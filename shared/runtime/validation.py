@@ -67,17 +67,38 @@ def _check_aspects(values: list[str], param: str, message: Message) -> None:
 
 
 def _check_datetime(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.timescale import Moment
+    # Read as the service reads it: UTC, or the civil time of the request's tz (skipped and
+    # doubled local times, a jd sent with tz).
+    from shared.runtime.wire import read_moment
 
-    for value in values:
-        Moment.from_iso(value, param=param)
+    path = message_spec(message.DESCRIPTOR).fields[param].path
+    if path:
+        read_moment(message, ".".join(path))
+    else:
+        from shared.kernel.timescale import Moment
+
+        for value in values:
+            Moment.from_iso(value, param=param)
 
 
 def _check_julian_day(values: list[float], param: str, message: Message) -> None:
-    from shared.kernel.timescale import Moment
+    from shared.runtime.wire import read_moment
+
+    path = message_spec(message.DESCRIPTOR).fields[param].path
+    if path:
+        read_moment(message, ".".join(path))
+    else:
+        from shared.kernel.timescale import Moment
+
+        for value in values:
+            Moment.from_jd_ut1(value, param=param)
+
+
+def _check_time_zone(values: list[str], param: str, message: Message) -> None:
+    from shared.kernel.civil_time import zone_named
 
     for value in values:
-        Moment.from_jd_ut1(value, param=param)
+        zone_named(value, param=param)
 
 
 _VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
@@ -88,6 +109,7 @@ _VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
     options_pb2.VOCABULARY_ASPECTS: _check_aspects,
     options_pb2.VOCABULARY_DATETIME: _check_datetime,
     options_pb2.VOCABULARY_JULIAN_DAY: _check_julian_day,
+    options_pb2.VOCABULARY_TIME_ZONE: _check_time_zone,
 }
 
 

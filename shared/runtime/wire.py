@@ -13,10 +13,11 @@ from functools import lru_cache
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
-from celestial.v1 import common_pb2
-from shared.errors import MissingParameter
+from celestial.v1 import common_pb2, options_pb2
+from shared.errors import ConflictingParameters, MissingParameter
 from shared.kernel.ayanamshas import parse_ayanamsha
 from shared.kernel.bodies import resolve_bodies
+from shared.kernel.civil_time import LocalReading, zone_named
 from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc
@@ -34,7 +35,7 @@ def parameter_names(descriptor: Descriptor, value: str) -> dict[str, str]:
     a dotted path to a value in a value (field name to parameter name: for ``start``,
     ``{"datetime": "start", "jd": "start_jd"}``; for ``births.birth_a.place``, ``{"lat": "lat_a", ...}``)."""
     path = tuple(value.split("."))
-    return {f.field_name: f.name for f in message_spec(descriptor).fields.values() if f.path == path}
+    return {f.field_name: f.name for f in message_spec(descriptor).fields.values() if path in f.paths}
 
 
 def _value(message: Message, value: str) -> Message:
@@ -51,16 +52,58 @@ def sent_moment_name(message: Message, value: str = "moment") -> str | None:
 
 
 def optional_moment(message: Message, value: str = "moment") -> Moment | None:
-    """Return the Moment a request's ``value`` gives (an ISO 8601 UTC datetime or a UT1 Julian
-    Day, under the parameter names the request gives them), or None when it sent neither."""
+    """Return the Moment a request's ``value`` gives (an ISO 8601 datetime, UTC or the civil
+    time of the request's ``tz``, or a UT1 Julian Day, under the parameter names the request
+    gives them), or None when it sent neither."""
+    return read_moment(message, value)[0]
+
+
+def read_moment(message: Message, value: str = "moment") -> tuple[Moment | None, LocalReading | None]:
+    """Return the Moment of a request's ``value`` (None when it sent neither member) and, for a
+    datetime read as civil time in ``tz``, how it was read.
+
+    A ``tz`` that names no zone is invalid_parameter; a ``jd`` with ``tz`` is
+    conflicting_parameters; ``fold`` without ``tz`` is missing_parameter; a local time the
+    clocks skipped or showed twice is nonexistent_local_time or ambiguous_local_time.
+    """
     moment = _value(message, value)
     names = parameter_names(message.DESCRIPTOR, value)
     which = moment.WhichOneof("value")
+    zone_name = moment.tz if "tz" in names and moment.HasField("tz") else None
+    fold = moment.fold if "fold" in names and moment.HasField("fold") else None
+    if fold is not None and zone_name is None:
+        raise MissingParameter(f"{names['fold']} chooses between two readings of a local time: it needs {names['tz']}.",
+                               suggestion=f"Send {names['tz']} (an IANA zone such as Europe/Paris) with {names['fold']}, or leave {names['fold']} out.",
+                               param=names["tz"])
     if which == "datetime":
-        return Moment.from_iso(moment.datetime, param=names["datetime"])
+        if zone_name is None:
+            return Moment.from_iso(moment.datetime, param=names["datetime"]), None
+        zone = zone_named(zone_name, param=names["tz"])
+        return Moment.from_civil_iso(moment.datetime, zone, fold=fold, param=names["datetime"])
     if which == "jd":
-        return Moment.from_jd_ut1(moment.jd, param=names["jd"])
-    return None
+        if zone_name is not None:
+            raise ConflictingParameters(
+                f"{names['jd']} is a UT1 Julian Day, which no time zone changes; {names['tz']} applies to a datetime without an offset.",
+                suggestion=f"Leave out {names['tz']}, or send the local time as {names['datetime']}.",
+                param=names["tz"],
+            )
+        return Moment.from_jd_ut1(moment.jd, param=names["jd"]), None
+    return None, None
+
+
+def local_readings(message: Message) -> dict[str, dict]:
+    """Return, by parameter name, how each datetime a request sent as civil time (with ``tz``)
+    was read: ``{local, tz, abbreviation, utc_offset_seconds, utc}`` (``meta.moment``)."""
+    fields = message_spec(message.DESCRIPTOR).fields.values()
+    if not any(field.rule.vocabulary == options_pb2.VOCABULARY_TIME_ZONE and field.owner(message).HasField(field.field_name) for field in fields):
+        return {}  # no civil time: the common case costs one look per zone parameter
+    readings = {}
+    for field in fields:
+        if field.rule.vocabulary == options_pb2.VOCABULARY_DATETIME and field.path:
+            _moment, reading = read_moment(message, ".".join(field.path))
+            if reading is not None:
+                readings[field.name] = reading.as_dict()
+    return readings
 
 
 def moment_from(message: Message, value: str = "moment") -> Moment:

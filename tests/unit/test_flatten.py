@@ -95,20 +95,34 @@ def test_the_openapi_document_names_flattened_parameters_as_its_own():
     assert orb["schema"]["exclusiveMinimum"] == 0 and orb["schema"]["maximum"] == 30
 
 
+#: A moment's zone and fold: one parameter for every moment of a request (tz), one per birth
+#: of a two-person request (tz_a, tz_b).
+ZONE = {"tz": "tz", "fold": "fold"}
+
+
 @pytest.mark.parametrize(
     "message, value, names",
     [
-        (pb.ComputeSynastryRequest, ("births", "birth_a", "moment"), {"datetime": "datetime_a", "jd": "jd_a"}),
+        (pb.ComputeSynastryRequest, ("births", "birth_a", "moment"), {"datetime": "datetime_a", "jd": "jd_a", "tz": "tz_a", "fold": "fold_a"}),
         (pb.ComputeSynastryRequest, ("births", "birth_b", "place"), {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"}),
-        (pb.ComputeNatalChartRequest, ("birth", "moment"), {"datetime": "datetime", "jd": "jd"}),
-        (search_pb.FindTransitsRequest, ("start",), {"datetime": "start", "jd": "start_jd"}),
-        (search_pb.FindReturnsRequest, ("search_start",), {"datetime": "search_start", "jd": "search_start_jd"}),
-        (pb.ComputeProgressedChartRequest, ("target",), {"datetime": "target_datetime", "jd": "target_jd"}),
+        (pb.ComputeNatalChartRequest, ("birth", "moment"), {"datetime": "datetime", "jd": "jd", **ZONE}),
+        (search_pb.FindTransitsRequest, ("start",), {"datetime": "start", "jd": "start_jd", **ZONE}),
+        (search_pb.FindTransitsRequest, ("end",), {"datetime": "end", "jd": "end_jd", **ZONE}),
+        (search_pb.FindReturnsRequest, ("search_start",), {"datetime": "search_start", "jd": "search_start_jd", **ZONE}),
+        (pb.ComputeProgressedChartRequest, ("target",), {"datetime": "target_datetime", "jd": "target_jd", **ZONE}),
     ],
 )
 def test_flatten_names_give_a_value_the_parameter_names_of_the_interface(message, value, names):
     fields = message_spec(message.DESCRIPTOR).fields
-    assert {f.field_name: name for name, f in fields.items() if f.path == value} == names
+    assert {f.field_name: name for name, f in fields.items() if value in f.paths} == names
+
+
+def test_a_shared_field_is_one_parameter_written_into_every_value_that_holds_it():
+    from gateway.transcoder import request_from_query
+
+    request = request_from_query(search_pb.FindTransitsRequest, [("tz", "Europe/Paris"), ("fold", "1")], "/v1/transits")
+    assert [(m.tz, m.fold) for m in (request.moment, request.start, request.end)] == [("Europe/Paris", 1)] * 3
+    assert not any(m.WhichOneof("value") for m in (request.moment, request.start, request.end))
 
 
 def test_a_required_value_requires_one_of_its_one_of_under_the_interfaces_names():
