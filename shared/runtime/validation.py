@@ -66,32 +66,13 @@ def _check_aspects(values: list[str], param: str, message: Message) -> None:
     parse_aspect_types(list(values), param=param)
 
 
-def _check_datetime(values: list[str], param: str, message: Message) -> None:
-    # Read as the service reads it: UTC, or the civil time of the request's tz (skipped and
-    # doubled local times, a jd sent with tz).
+def _check_moment(values: list, param: str, message: Message) -> None:
+    # Only the Moment value carries the datetime and jd vocabularies: read the moment holding
+    # the parameter as the service reads it (UTC, or the civil time of the request's tz, with
+    # its skipped and doubled times; a jd sent with tz).
     from shared.runtime.wire import read_moment
 
-    path = message_spec(message.DESCRIPTOR).fields[param].path
-    if path:
-        read_moment(message, ".".join(path))
-    else:
-        from shared.kernel.timescale import Moment
-
-        for value in values:
-            Moment.from_iso(value, param=param)
-
-
-def _check_julian_day(values: list[float], param: str, message: Message) -> None:
-    from shared.runtime.wire import read_moment
-
-    path = message_spec(message.DESCRIPTOR).fields[param].path
-    if path:
-        read_moment(message, ".".join(path))
-    else:
-        from shared.kernel.timescale import Moment
-
-        for value in values:
-            Moment.from_jd_ut1(value, param=param)
+    read_moment(message, ".".join(message_spec(message.DESCRIPTOR).fields[param].path))
 
 
 def _check_time_zone(values: list[str], param: str, message: Message) -> None:
@@ -107,8 +88,8 @@ _VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
     options_pb2.VOCABULARY_HOUSE_SYSTEM: _check_house_system,
     options_pb2.VOCABULARY_AYANAMSHA: _check_ayanamsha,
     options_pb2.VOCABULARY_ASPECTS: _check_aspects,
-    options_pb2.VOCABULARY_DATETIME: _check_datetime,
-    options_pb2.VOCABULARY_JULIAN_DAY: _check_julian_day,
+    options_pb2.VOCABULARY_DATETIME: _check_moment,
+    options_pb2.VOCABULARY_JULIAN_DAY: _check_moment,
     options_pb2.VOCABULARY_TIME_ZONE: _check_time_zone,
 }
 
