@@ -106,6 +106,17 @@ class Usage:
         )
 
 
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One ledger row as an account's owner may see it: when, which kind, how many credits,
+    under which request id (never the request's parameters: the ledger has none)."""
+
+    at: datetime
+    kind: LedgerKind
+    credits: int
+    request_id: str
+
+
 #: Length of a rate-limit window: limits are requests per minute (decisions.md, Limits).
 RATE_WINDOW_S = 60
 #: How long a concurrency slot is held at most when its holder never releases it (a gateway
