@@ -14,6 +14,7 @@ from typing import Any
 from gateway.store.errors import KeyNotActive, StoreError, no_such_account, no_such_key
 from gateway.store.interfaces import Store
 from gateway.store.key_format import KEY_PREFIX, quoted
+from gateway.store.owner_records import OwnerRecord
 from gateway.store.records import Account, KeyRecord, Usage
 
 
@@ -56,6 +57,19 @@ def key_view(record: KeyRecord) -> dict[str, Any]:
         "revoked_at": iso(record.revoked_at),
         "allowed_origins": list(record.allowed_origins),
         "browser_only": record.browser_only,
+    }
+
+
+def owner_view(owner: OwnerRecord) -> dict[str, Any]:
+    """Return what an admin sees of a dashboard owner: id, account, email, whether a password
+    is set, and until when the pending invite works (never the password hash nor the invite)."""
+    return {
+        "owner_id": owner.owner_id,
+        "account_id": owner.account_id,
+        "email": owner.email,
+        "created_at": iso(owner.created_at),
+        "has_password": owner.has_password,
+        "invite_expires_at": iso(owner.invite_expires_at),
     }
 
 

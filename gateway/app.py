@@ -1,7 +1,8 @@
 """The gateway application: its routes, middleware, error handling and lifespan.
 
 ``/v1`` requests and ``/v1/batch`` are served by the paid-request pipeline
-(``gateway/paid_requests.py``), ``/admin/v1`` by the admin API (``gateway/admin_api.py``);
+(``gateway/paid_requests.py``), ``/admin/v1`` by the admin API (``gateway/admin_api.py``),
+``/dashboard`` by the account dashboard (``gateway/dashboard/routes.py``);
 this module assembles them with the OpenAPI document, the docs page and the health checks.
 """
 
@@ -16,10 +17,11 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 
 from gateway.admin_api import admin_app
+from gateway.dashboard.routes import dashboard_app
 from gateway.endpoints import Endpoint, discover_endpoints
 from gateway.errors import error_response, with_error_body
 from gateway.json_response import json_response
@@ -105,6 +107,8 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", app=admin_app()),
+        Route("/dashboard", lambda request: RedirectResponse("/dashboard/", status_code=307), methods=["GET"]),
+        Mount("/dashboard", app=dashboard_app()),
     ]
     middleware = [Middleware(RequestContextMiddleware)]
     app = Starlette(
