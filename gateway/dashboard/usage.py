@@ -20,8 +20,9 @@ RECENT_REQUESTS = 50
 
 @dataclass(frozen=True)
 class RecentRequest:
-    """One charged request: when, its ledger request id, what it cost once any refund is
-    taken off, and whether it was refunded (a failed request gives its credits back)."""
+    """One charged request: when, its charge id (the ledger's request id, minted by the
+    gateway: not the request's X-Request-Id), what it cost once any refund is taken off, and
+    whether it was refunded (a failed request gives its credits back)."""
 
     at: datetime
     request_id: str
