@@ -43,13 +43,24 @@ def password_problem(password: str, email: str = "") -> str | None:
     if len(password) > PASSWORD_MAX_CHARS:
         return f"Use at most {PASSWORD_MAX_CHARS} characters."
     folded = password.lower()
-    core = _DECORATION.sub("", folded)
-    if len(set(folded)) <= 2 or folded in common_passwords() or core in common_passwords():
+    if len(set(folded)) <= 2 or _is_decorated_common(folded):
         return "This password is among the most common ones; choose another."
     local_part = email.lower().split("@")[0]
     if local_part and len(local_part) >= 4 and local_part in folded:
         return "The password must not contain your email address."
     return None
+
+
+def _is_decorated_common(folded: str) -> bool:
+    """Return whether ``folded`` is a common password, alone or with digits and symbols
+    around it ("password123!", "2024dragon", "1234567890123")."""
+    common = common_passwords()
+    if folded in common or _DECORATION.sub("", folded) in common:
+        return True
+    return any(
+        folded[:end] in common and _DECORATION.fullmatch(folded[end:]) is not None
+        for end in range(len(folded) - 1, 5, -1)
+    )
 
 
 async def hash_password(password: str) -> str:
