@@ -139,3 +139,42 @@ def test_a_page_works_without_javascript(stack: Stack, chromium):
     page.get_by_role("button", name="Sign in").click()
     assert "do not match" in page.get_by_role("alert").inner_text()
     context.close()
+
+
+@pytest.mark.parametrize("color_scheme", ["light", "dark"])
+def test_every_page_has_no_serious_accessibility_violation(stack: Stack, chromium, color_scheme):
+    """axe-core (vendored in axe-playwright-python) on each page, in both colour schemes:
+    labels, contrast, landmarks, names of buttons and links."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    account = f"axe-{os.urandom(4).hex()}"
+    email = f"{account}@example.com"
+    stack.admin("account", "create", account, "--credits", "10")
+    link = stack.admin("account", "invite", account, email).stdout.strip().splitlines()[-1]
+    # bypass_csp: the pages allow scripts from the gateway only, and axe is injected by the test.
+    context = chromium.new_context(base_url=stack.base_url, color_scheme=color_scheme, bypass_csp=True)
+    page = context.new_page()
+    axe = Axe()
+    serious: dict[str, list[str]] = {}
+
+    def check(name: str) -> None:
+        violations = axe.run(page).response["violations"]
+        found = [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
+        if found:
+            serious[name] = found
+
+    page.goto("/dashboard/sign-in")
+    check("sign-in")
+    page.goto(stack.base_url + path_of(link))
+    check("set-password")
+    page.get_by_label("New password").fill(PASSWORD)
+    page.get_by_role("button", name="Set password and sign in").click()
+    page.wait_for_url("**/dashboard/keys")
+    page.get_by_role("button", name="Create key").click()
+    check("key-created")
+    key_id = page.locator("tbody tr").first.get_attribute("id")
+    for path in ("/dashboard/keys", "/dashboard/usage", "/dashboard/password", f"/dashboard/keys/{key_id}/revoke", f"/dashboard/keys/{key_id}/origins"):
+        page.goto(path)
+        check(path)
+    context.close()
+    assert serious == {}
