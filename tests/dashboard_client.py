@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 import re
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
@@ -58,8 +58,11 @@ class DashboardClient:
         page = self.http.get(path)
         if page.status_code != 200:
             return page
-        token = path.split("token=", 1)[1]
-        return self.http.post("/dashboard/invite", data={"csrf_token": csrf_of(page.text), "token": token, "password": password})
+        query = parse_qs(urlsplit(link).query)
+        fields = {"csrf_token": csrf_of(page.text), "token": query["token"][0], "password": password}
+        if "welcome" in query:
+            fields["welcome"] = query["welcome"][0]
+        return self.http.post("/dashboard/invite", data=fields)
 
     def sign_in(self, email: str, password: str = _STRONG_PASSWORD) -> httpx.Response:
         return self.submit("/dashboard/sign-in", "/dashboard/sign-in", {"email": email, "password": password})

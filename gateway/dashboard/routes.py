@@ -35,6 +35,7 @@ from gateway.dashboard.sessions import (
     start_session,
 )
 from gateway.dashboard.sign_in import sign_in
+from gateway.dashboard.signup import SENT_NOTICE, send_password_link, sign_up
 from gateway.dashboard.tokens import split_token
 from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window_start
 from gateway.store.errors import StoreError, StoreUnavailable
@@ -42,7 +43,9 @@ from gateway.store.interfaces import DashboardStore
 from gateway.store.key_format import exception_message
 from gateway.store.origins import validate_origins
 from gateway.store.owner_records import InviteNotValid, same_digest
+from gateway.store.owner_records import normalize_email
 from gateway.store.records import KeyRecord, utc_now
+from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.dashboard")
 
@@ -64,8 +67,8 @@ class Visit:
 
     request: Request
     store: DashboardStore
+    settings: Settings
     policy: SessionPolicy
-    base_url: str
     who: SignedIn | None
     csrf: str
     presession: str
@@ -105,9 +108,10 @@ def _page(handler: Handler, *, signed_in_only: bool = True) -> Callable[[Request
         gateway = request.app.state.gateway
         store = gateway.store
         presession = presession_secret(request)
+        settings = gateway.settings
         visit = Visit(
-            request, store, SessionPolicy(gateway.settings.session_idle_s, gateway.settings.session_absolute_s),
-            gateway.settings.base_url, None, csrf_token(None, presession), presession,
+            request, store, settings, SessionPolicy(settings.session_idle_s, settings.session_absolute_s),
+            None, csrf_token(None, presession), presession,
         )
         try:
             if not isinstance(store, DashboardStore):
@@ -155,7 +159,12 @@ async def sign_in_page(visit: Visit) -> Response:
     if visit.who is not None:
         return _redirect("/dashboard/keys")
     notice = NOTICES.get(visit.request.query_params.get("notice", ""))
-    return visit.page("sign_in.html", {"title": "Sign in", "email": "", "error": None, "notice": notice})
+    return visit.page("sign_in.html", _sign_in_context(visit, notice=notice))
+
+
+def _sign_in_context(visit: Visit, **values: Any) -> dict[str, Any]:
+    return {"title": "Sign in", "email": "", "error": None, "notice": None,
+            "mail": visit.settings.smtp_url is not None, "signup": visit.settings.signup_enabled, **values}
 
 
 async def sign_in_post(visit: Visit) -> Response:
@@ -164,7 +173,7 @@ async def sign_in_post(visit: Visit) -> Response:
     outcome = await sign_in(visit.store, email, visit.posted("password"), address)
     if outcome.owner is None:
         log.info("dashboard_sign_in_refused")
-        return visit.page("sign_in.html", {"title": "Sign in", "email": email, "error": outcome.message, "notice": None}, 401)
+        return visit.page("sign_in.html", _sign_in_context(visit, email=email, error=outcome.message), 401)
     if visit.who is not None:
         await visit.store.end_session(visit.who.session.session_id)
     token = await start_session(visit.store, outcome.owner)
@@ -208,10 +217,13 @@ async def invite_page(visit: Visit) -> Response:
     owner = await _live_invite(visit, token)
     if owner is None:
         return _invite_gone(visit)
-    return visit.page(
-        "set_password.html",
-        {"title": "Set your password", "email": owner.email, "token": token, "error": None, "min_chars": PASSWORD_MIN_CHARS},
-    )
+    return visit.page("set_password.html", _set_password_context(visit, owner, token))
+
+
+def _set_password_context(visit: Visit, owner, token: str, error: str | None = None) -> dict[str, Any]:
+    welcome = visit.request.query_params.get("welcome") == "1" or visit.posted("welcome") == "1"
+    return {"title": "Set your password", "email": owner.email, "token": token, "error": error,
+            "min_chars": PASSWORD_MIN_CHARS, "welcome": welcome}
 
 
 async def invite_post(visit: Visit) -> Response:
@@ -222,19 +234,32 @@ async def invite_post(visit: Visit) -> Response:
     password = visit.posted("password")
     problem = password_problem(password, owner.email)
     if problem is not None:
-        return visit.page(
-            "set_password.html",
-            {"title": "Set your password", "email": owner.email, "token": token, "error": problem, "min_chars": PASSWORD_MIN_CHARS},
-            400,
-        )
+        return visit.page("set_password.html", _set_password_context(visit, owner, token, problem), 400)
     try:
         owner = await visit.store.redeem_invite(owner.owner_id, split_token(token)[1], await hash_password(password), utc_now())
     except InviteNotValid:
         return _invite_gone(visit)
     log.info("dashboard_password_set", owner_id=owner.owner_id, account_id=owner.account_id)
-    response = _redirect("/dashboard/keys")
-    set_session_cookie(visit.request, response, await start_session(visit.store, owner), visit.policy)
+    token = await start_session(visit.store, owner)
+    if visit.posted("welcome") != "1" or await visit.store.list_keys(owner.account_id):
+        response = _redirect("/dashboard/keys")
+    else:
+        # A new sign-up's account lands on its first key, shown this once.
+        visit.who = await _signed_in_as(visit, owner, token)
+        plain, record = await visit.store.create_key(owner.account_id)
+        log.info("dashboard_key_created", account_id=record.account_id, key_id=record.key_id, owner_id=owner.owner_id)
+        response = await _keys_page(visit, new_key={"title": "Your first key", "plain": plain, "key_id": record.key_id, "previous": None})
+    set_session_cookie(visit.request, response, token, visit.policy)
     return response
+
+
+async def _signed_in_as(visit: Visit, owner, token: str) -> SignedIn:
+    """Return the visit's new signed-in state after a session was just started with ``token``
+    (so the page rendered in the same answer carries that session's CSRF token)."""
+    session_id, secret = token.split(".", 1)
+    signed = SignedIn(owner, await visit.store.get_session(session_id), secret)
+    visit.csrf = csrf_token(signed, visit.presession)
+    return signed
 
 
 async def password_page(visit: Visit) -> Response:
@@ -263,6 +288,59 @@ async def password_post(visit: Visit) -> Response:
     return response
 
 
+def _email_form(visit: Visit, kind: str, *, email: str = "", error: str | None = None, notice: str | None = None,
+                status: int = 200) -> Response:
+    forms = {
+        "forgot": ("Forgot your password?", "Give your email: if it owns an account, a link to set a new password is mailed to it.",
+                   "/dashboard/forgot", "Mail me a link"),
+        "sign-up": ("Create an account", f"Give your email: a link to confirm it is mailed to you; your account starts with"
+                    f" {visit.settings.signup_credits:,} credits.", "/dashboard/sign-up", "Create my account"),
+    }
+    title, intro, action, button = forms[kind]
+    return visit.page("email_form.html", {"title": title, "intro": intro, "action": action, "button": button,
+                                          "email": email, "error": error, "notice": notice}, status)
+
+
+def _mail_off(visit: Visit, what: str) -> Response:
+    return visit.message(f"No {what} here", f"This gateway sends no mail, so {what} is off: ask your account's operator.", 404)
+
+
+async def forgot_page(visit: Visit) -> Response:
+    if visit.settings.smtp_url is None:
+        return _mail_off(visit, "password reset")
+    return _email_form(visit, "forgot")
+
+
+async def forgot_post(visit: Visit) -> Response:
+    if visit.settings.smtp_url is None:
+        return _mail_off(visit, "password reset")
+    email = visit.posted("email")
+    try:
+        normalize_email(email)
+    except ValueError:
+        return _email_form(visit, "forgot", email=email, error="Give an email address such as ada@example.com.", status=400)
+    await send_password_link(visit.store, visit.settings, email)
+    return _email_form(visit, "forgot", notice=SENT_NOTICE)
+
+
+async def sign_up_page(visit: Visit) -> Response:
+    if not visit.settings.signup_enabled:
+        return _mail_off(visit, "sign-up")
+    return _email_form(visit, "sign-up")
+
+
+async def sign_up_post(visit: Visit) -> Response:
+    if not visit.settings.signup_enabled:
+        return _mail_off(visit, "sign-up")
+    email = visit.posted("email")
+    address = visit.request.client.host if visit.request.client else "unknown"
+    try:
+        await sign_up(visit.store, visit.settings, email, address)
+    except ValueError:
+        return _email_form(visit, "sign-up", email=email, error="Give an email address such as ada@example.com.", status=400)
+    return _email_form(visit, "sign-up", notice=SENT_NOTICE)
+
+
 # --- keys --------------------------------------------------------------------------------------
 
 
@@ -284,7 +362,7 @@ async def _keys_page(visit: Visit, *, new_key: dict | None = None, form: dict | 
         "title": "API keys", "section": "keys", "account": account, "keys": views, "new_key": new_key,
         "form": form, "errors": errors or {}, "origins_value": form["origins"], "browser_only_checked": form["browser_only"],
         "notice": NOTICES.get(visit.request.query_params.get("notice", "")),
-        "try_key": active[-1] if active else None, "base_url": visit.base_url,
+        "try_key": active[-1] if active else None, "base_url": visit.settings.base_url,
     }, status)
 
 
@@ -392,7 +470,7 @@ async def usage_page(visit: Visit) -> Response:
         "recent_limit": RECENT_REQUESTS,
         "credits_chart": bar_chart_svg(labels, figures.credits_per_day, "Credits spent per day, last 30 days (UTC)"),
         "requests_chart": bar_chart_svg(labels, figures.requests_per_day, "Requests charged per day, last 30 days (UTC)"),
-        "try_key": active[-1] if active else None, "base_url": visit.base_url,
+        "try_key": active[-1] if active else None, "base_url": visit.settings.base_url,
     })
 
 
@@ -416,6 +494,10 @@ def _routes() -> list[BaseRoute]:
         Route("/sign-out", _page(sign_out), methods=["POST"]),
         Route("/invite", _page(invite_page, **public), methods=["GET"]),
         Route("/invite", _page(invite_post, **public), methods=["POST"]),
+        Route("/forgot", _page(forgot_page, **public), methods=["GET"]),
+        Route("/forgot", _page(forgot_post, **public), methods=["POST"]),
+        Route("/sign-up", _page(sign_up_page, **public), methods=["GET"]),
+        Route("/sign-up", _page(sign_up_post, **public), methods=["POST"]),
         Route("/password", _page(password_page), methods=["GET"]),
         Route("/password", _page(password_post), methods=["POST"]),
         Route("/keys", _page(keys_page), methods=["GET"]),
