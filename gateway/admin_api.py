@@ -19,7 +19,7 @@ line ever carries a key, a key hash or the admin token.
 | POST | /accounts/{account}/top-up | balance |
 | PATCH | /accounts/{account}/limits | account |
 | GET | /accounts/{account}/usage?since= | ledger totals |
-| POST | /accounts/{account}/keys | 201 key, with ``key`` shown once |
+| POST | /accounts/{account}/keys | 201 key (``name``? ``expires_at``? ``allowed_origins``? ``browser_only``?), with ``key`` shown once |
 | GET | /accounts/{account}/keys | keys |
 | GET | /keys/{key_id} | key |
 | POST | /keys/{key_id}/revoke | key |
@@ -63,12 +63,14 @@ from gateway.json_response import json_response
 from gateway.json_body import read_json_body
 from gateway.store.bounds import (
     ACCOUNT_NAME_RULE,
+    KEY_NAME_RULE,
     CREDITS,
     MAX_CONCURRENT,
     OPENING_BALANCE,
     RATE_PER_MINUTE,
     Bound,
     validate_account_name,
+    validate_key_name,
 )
 from gateway.store.errors import StoreError
 from gateway.store.interfaces import Store
@@ -389,14 +391,15 @@ async def usage(request: Request, store: Store) -> tuple[int, Any]:
 
 async def create_key(request: Request, store: Store) -> tuple[int, Any]:
     """Return 201 and the new key's view, with the plain key in ``key`` (shown this once)."""
-    body = await _body(request, ("expires_at", "allowed_origins", "browser_only"))
+    body = await _body(request, ("expires_at", "allowed_origins", "browser_only", "name"))
+    name = _key_name(body)
     expires_at = _expiry(body)
     origins = _origins(body) or ()
     browser_only = bool(_boolean(body, "browser_only"))
     account = await find_account(store, request.path_params["account"])
     try:
         plain, record = await store.create_key(
-            account.id, expires_at=expires_at, allowed_origins=origins, browser_only=browser_only
+            account.id, expires_at=expires_at, allowed_origins=origins, browser_only=browser_only, name=name
         )
     except StoreError:
         raise
@@ -470,6 +473,14 @@ def _text(body: dict[str, Any], name: str, *, required: bool = False) -> str | N
     if not isinstance(value, str) or not value.strip():
         raise InvalidParameter(f"Member {name!r} must be a non-empty string.", param=name)
     return value
+
+
+def _key_name(body: dict[str, Any]) -> str:
+    """Return the ``name`` member (a key's name; '' when absent), as every store checks it."""
+    try:
+        return validate_key_name(body.get("name", ""))
+    except ValueError as exc:
+        raise InvalidParameter(exception_message(exc), suggestion=f"Send a name of {KEY_NAME_RULE}.", param="name") from None
 
 
 async def invite(request: Request, store: Store) -> tuple[int, Any]:

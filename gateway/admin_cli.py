@@ -142,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--origin", action="append", default=[], metavar="URL", help="allowed origin, exact (repeatable)"
     )
     key_create.add_argument("--browser-only", action="store_true", help="refuse requests without an Origin header")
+    key_create.add_argument("--name", default="", help="what the key is for (shown in listings and the dashboard)")
     key_list = key_cmds.add_parser("list", help="list an account's keys (never the keys themselves)")
     key_list.add_argument("--account", required=True, help="account name or id")
     key_list.add_argument("--json", action="store_true", help="print JSON")
@@ -183,10 +184,11 @@ def _print_fields(view: dict[str, Any]) -> None:
 
 
 def _print_key_table(views: list[dict[str, Any]]) -> None:
-    columns = ("key_id", "prefix", "state", "expires_at", "browser_only", "allowed_origins")
+    columns = ("key_id", "name", "prefix", "state", "expires_at", "browser_only", "allowed_origins")
     rows = [
         [
             str(view["key_id"]),
+            view["name"] or "-",
             str(view["prefix"]),
             str(view["state"]),
             view["expires_at"] or "-",
@@ -234,7 +236,8 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
         case ("key", "create"):
             account = await find_account(store, args.account)
             plain, record = await store.create_key(
-                account.id, expires_at=args.expires, allowed_origins=args.origin, browser_only=args.browser_only
+                account.id, expires_at=args.expires, allowed_origins=args.origin, browser_only=args.browser_only,
+                name=args.name,
             )
             print(plain)
             print(

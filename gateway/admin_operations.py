@@ -49,6 +49,7 @@ def key_view(record: KeyRecord) -> dict[str, Any]:
     # Deliberately built field by field: the record's key_hash must never reach the output.
     return {
         "key_id": record.key_id,
+        "name": record.name,
         "account_id": record.account_id,
         "prefix": f"{KEY_PREFIX}{record.prefix_hint}...",
         "state": record.state(),
@@ -126,8 +127,8 @@ async def usage_summary(store: Store, account: str, since: datetime | None) -> d
 async def rotate_key(store: Store, key_id: str) -> tuple[str, KeyRecord]:
     """Return ``(plain_key, record)`` of a new key that replaces the active key ``key_id``.
 
-    The new key belongs to the same account and has the same allowed origins, browser-only
-    flag and expiry. The old key is left active: rotation lets the integration switch before
+    The new key belongs to the same account and has the same name, allowed origins,
+    browser-only flag and expiry. The old key is left active: rotation lets the integration switch before
     the old key is revoked (spec, "States and transitions"), which the caller does when told.
     Raises KeyNotFound, KeyNotActive (a revoked or expired key has nothing left to hand over).
     """
@@ -141,6 +142,7 @@ async def rotate_key(store: Store, key_id: str) -> tuple[str, KeyRecord]:
             expires_at=old.expires_at,
             allowed_origins=old.allowed_origins,
             browser_only=old.browser_only,
+            name=old.name,
         )
     except StoreError:
         raise

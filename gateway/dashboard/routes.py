@@ -38,6 +38,7 @@ from gateway.dashboard.sign_in import sign_in
 from gateway.dashboard.signup import SENT_NOTICE, send_password_link, sign_up
 from gateway.dashboard.tokens import split_token
 from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window_start
+from gateway.store.bounds import validate_key_name
 from gateway.store.errors import StoreError, StoreUnavailable
 from gateway.store.interfaces import DashboardStore
 from gateway.store.key_format import exception_message
@@ -357,7 +358,7 @@ async def _keys_page(visit: Visit, *, new_key: dict | None = None, form: dict | 
     account = await find_account(visit.store, visit.who.owner.account_id)
     views = [key_view(record) for record in await visit.store.list_keys(account.id)]
     active = [view for view in views if view["state"] == "active"]
-    form = form or {"expires": "", "origins": "", "browser_only": False}
+    form = form or {"name": "", "expires": "", "origins": "", "browser_only": False}
     return visit.page("keys.html", {
         "title": "API keys", "section": "keys", "account": account, "keys": views, "new_key": new_key,
         "form": form, "errors": errors or {}, "origins_value": form["origins"], "browser_only_checked": form["browser_only"],
@@ -380,6 +381,14 @@ def _origins_field(text: str) -> tuple[tuple[str, ...] | None, str | None]:
         return None, exception_message(exc)
 
 
+def _name_field(text: str) -> tuple[str, str | None]:
+    """Return a key's name as every store checks it, or the error to show next to the field."""
+    try:
+        return validate_key_name(text), None
+    except ValueError as exc:
+        return "", exception_message(exc)
+
+
 def _expiry_field(text: str) -> tuple[datetime | None, str | None]:
     """Return the expiry of a date field (midnight UTC of that day), or the error to show."""
     if not text.strip():
@@ -395,14 +404,21 @@ def _expiry_field(text: str) -> tuple[datetime | None, str | None]:
 
 
 async def create_key(visit: Visit) -> Response:
-    form = {"expires": visit.posted("expires"), "origins": visit.posted("origins"), "browser_only": visit.posted("browser_only") == "on"}
+    form = {"name": visit.posted("name"), "expires": visit.posted("expires"), "origins": visit.posted("origins"),
+            "browser_only": visit.posted("browser_only") == "on"}
+    name, name_error = _name_field(form["name"])
     expires_at, expires_error = _expiry_field(form["expires"])
     origins, origins_error = _origins_field(form["origins"])
-    errors = {name: error for name, error in (("expires", expires_error), ("origins", origins_error)) if error}
+    errors = {
+        field: error
+        for field, error in (("name", name_error), ("expires", expires_error), ("origins", origins_error))
+        if error
+    }
     if errors:
         return await _keys_page(visit, form=form, errors=errors, status=400)
     plain, record = await visit.store.create_key(
-        visit.who.owner.account_id, expires_at=expires_at, allowed_origins=origins, browser_only=form["browser_only"]
+        visit.who.owner.account_id, expires_at=expires_at, allowed_origins=origins, browser_only=form["browser_only"],
+        name=name,
     )
     log.info("dashboard_key_created", account_id=record.account_id, key_id=record.key_id, owner_id=visit.who.owner.owner_id)
     return await _keys_page(visit, new_key={"title": "Your new key", "plain": plain, "key_id": record.key_id, "previous": None})

@@ -31,8 +31,10 @@ class Keys(Protocol):
         expires_at: datetime | None = None,
         allowed_origins: Iterable[str] = (),
         browser_only: bool = False,
+        name: str = "",
     ) -> tuple[str, KeyRecord]:
-        """Return ``(plain_key, record)``; the plain key is never stored, only its hash."""
+        """Return ``(plain_key, record)``; the plain key is never stored, only its hash.
+        ``name`` is what its owner calls it (``bounds.validate_key_name``)."""
         ...
 
     async def find_key_by_hash(self, key_hash: str) -> KeyRecord | None:

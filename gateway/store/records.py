@@ -59,6 +59,7 @@ class KeyRecord:
     revoked_at: datetime | None = None
     allowed_origins: tuple[str, ...] = ()
     browser_only: bool = False
+    name: str = ""  # what its owner calls it ("production backend"); '' when unnamed
 
     def state(self, now: datetime | None = None) -> KeyState:
         """Return ``active``, ``revoked`` or ``expired`` at ``now`` (default: the current time).

@@ -50,7 +50,8 @@ T = TypeVar("T")
 #: when it is first opened by this code (the statements below are all ``IF NOT EXISTS``).
 #: Version 3 added ``slot_charges``, the charges made under each slot.
 #: Version 4 added ``owners``, ``sessions`` and ``sign_in_throttles`` (the dashboard's).
-SCHEMA_VERSION = 4
+#: Version 5 added ``api_keys.name`` (an older file gains it: ``_ADDED_COLUMNS``).
+SCHEMA_VERSION = 5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -70,7 +71,8 @@ CREATE TABLE IF NOT EXISTS api_keys (
     expires_at_s    REAL,
     revoked_at_s    REAL,
     allowed_origins TEXT NOT NULL DEFAULT '[]', -- JSON array of exact origins
-    browser_only    INTEGER NOT NULL DEFAULT 0
+    browser_only    INTEGER NOT NULL DEFAULT 0,
+    name            TEXT NOT NULL DEFAULT ''   -- what its owner calls it
 );
 CREATE INDEX IF NOT EXISTS api_keys_by_account ON api_keys(account_id);
 CREATE TABLE IF NOT EXISTS ledger (
@@ -147,6 +149,10 @@ CREATE TABLE IF NOT EXISTS sign_in_throttles (
     locked_until_s  REAL
 ) WITHOUT ROWID;
 """
+
+#: Columns added to existing tables after their creation: (table, column, definition). SQLite
+#: has no ADD COLUMN IF NOT EXISTS, so each is added when the table lacks it.
+_ADDED_COLUMNS = (("api_keys", "name", "TEXT NOT NULL DEFAULT ''"),)
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
@@ -294,6 +300,10 @@ class SqliteConnection:
                 for statement in _SCHEMA.split(";"):  # no ';' inside the statements or comments
                     if statement.strip():
                         conn.execute(statement)
+                for table, column, definition in _ADDED_COLUMNS:
+                    present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+                    if column not in present:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
                 conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         finally:
             conn.close()

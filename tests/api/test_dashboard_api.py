@@ -275,20 +275,23 @@ def test_origins_are_validated_as_the_api_does_and_enforced_once_saved(stack):
         assert api.get(POSITIONS, headers={"Origin": "https://app.example"}).status_code == 200
         refused = api.get(POSITIONS, headers={"Origin": "https://evil.example"})
         assert (refused.status_code, refused.json()["errors"][0]["code"]) == (403, "origin_not_allowed")
-    create_bad = client.submit("/dashboard/keys", "/dashboard/keys", {"origins": "https://*.example", "expires": "1999-01-01"})
-    assert create_bad.status_code == 400 and 'id="origins-error"' in create_bad.text and 'id="expires-error"' in create_bad.text
+    create_bad = client.submit(
+        "/dashboard/keys", "/dashboard/keys", {"origins": "https://*.example", "expires": "1999-01-01", "name": "x" * 65}
+    )
+    assert create_bad.status_code == 400
+    assert all(f'id="{field}-error"' in create_bad.text for field in ("origins", "expires", "name"))
 
 
 def test_rotation_shows_the_successor_once_and_keeps_the_old_key_until_revoked(stack):
     account, _, client = new_owner(stack)
-    old = client.create_key(origins="https://app.example", browser_only="on")
+    old = client.create_key(origins="https://app.example", browser_only="on", name="web <front> end")
     key_id = re.search(r'<tr id="(key_[0-9a-f]{16})"', client.page("/dashboard/keys")).group(1)
     rotated = client.submit("/dashboard/keys", f"/dashboard/keys/{key_id}/rotate", {})
     new = new_key_of(rotated.text)
     SECRETS.extend([old, new])
     assert new != old and key_id in rotated.text
     confirm = client.page(f"/dashboard/keys/{key_id}/revoke")
-    assert key_id in confirm and "Revoke" in confirm
+    assert key_id in confirm and "Revoke" in confirm and "web &lt;front&gt; end" in confirm
     revoked = client.submit(f"/dashboard/keys/{key_id}/revoke", f"/dashboard/keys/{key_id}/revoke", {})
     assert (revoked.status_code, revoked.headers["location"]) == (303, "/dashboard/keys?notice=revoked")
     origin = {"Origin": "https://app.example"}
@@ -300,6 +303,7 @@ def test_rotation_shows_the_successor_once_and_keeps_the_old_key_until_revoked(s
     assert states[key_id]["state"] == "revoked"
     (successor,) = [k for k in states.values() if k["key_id"] != key_id]
     assert successor["allowed_origins"] == ["https://app.example"] and successor["browser_only"] is True
+    assert successor["name"] == states[key_id]["name"] == "web <front> end"
 
 
 def test_an_owner_cannot_see_or_touch_another_accounts_keys(stack):

@@ -70,6 +70,7 @@ def test_an_owner_signs_in_and_runs_a_key_through_its_whole_life(stack: Stack, c
     page.wait_for_url("**/dashboard/keys")
     assert page.get_by_role("heading", name="API keys").is_visible()
 
+    page.get_by_label(re.compile("^Name")).fill("web front end")
     page.get_by_role("button", name="Create key").click()
     key = page.get_by_label(re.compile("^Key key_")).input_value()
     assert re.fullmatch(r"svc_live_[A-Za-z0-9_-]{32}", key)
@@ -88,7 +89,7 @@ def test_an_owner_signs_in_and_runs_a_key_through_its_whole_life(stack: Stack, c
 
     page.goto("/dashboard/keys")
     key_id = page.locator("tbody tr").first.get_attribute("id")
-    page.get_by_role("link", name=re.compile("Edit origins")).click()
+    page.get_by_role("link", name="Edit origins of web front end").click()
     page.get_by_label("Allowed origins").fill("https://app.example/oops")
     page.get_by_role("button", name="Save origins").click()
     assert page.locator("#origins-error").is_visible()

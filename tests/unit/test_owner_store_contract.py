@@ -162,3 +162,4 @@ async def test_ledger_entries_list_each_debit_refund_and_top_up_from_a_moment(st
     assert await store.ledger_entries(account.id, utc_now() + DAY) == []
     with pytest.raises(AccountNotFound):
         await store.ledger_entries("acct_0000000000000000", before)
+
