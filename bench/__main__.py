@@ -1,6 +1,6 @@
 """`make bench`: run every benchmark in turn."""
 
-from bench import astrocartography, kernel_costs, natal_chart, positions_throughput, sky, store_throughput, timelords, transits
+from bench import astrocartography, dashboard_pages, kernel_costs, natal_chart, positions_throughput, sky, store_throughput, timelords, transits
 
 
 def main() -> None:
@@ -12,6 +12,7 @@ def main() -> None:
     astrocartography.main()
     timelords.main()
     transits.main()
+    dashboard_pages.main()
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Mapping
 
 import orjson
+import structlog
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -34,6 +35,8 @@ from gateway.store.interfaces import Store
 from gateway.version import BUILD_VERSION
 from shared.errors import MethodNotAllowed
 from shared.runtime.config import Settings
+
+log = structlog.get_logger("celestial.gateway")
 
 
 def _endpoint_handler(endpoint: Endpoint):
@@ -87,6 +90,8 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         chosen = store if store is not None else await open_configured_store(settings)
+        if settings.signup_open and settings.smtp_url is None:
+            log.warning("dashboard_signup_off", reason="CELESTIAL_SIGNUP=open needs CELESTIAL_SMTP_URL to confirm addresses")
         gateway = Gateway(settings, chosen, endpoints, pools)
         app.state.gateway = gateway
         follower = asyncio.create_task(gateway.authenticator.follow())

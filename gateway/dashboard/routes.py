@@ -16,10 +16,12 @@ from urllib.parse import urlencode
 
 import structlog
 from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gateway.admin_operations import find_account, key_view, rotate_key
 from gateway.dashboard.charts import bar_chart_svg
@@ -496,9 +498,23 @@ async def _not_found(scope, receive, send) -> None:
     await response(scope, receive, send)
 
 
-def dashboard_app() -> Router:
+def dashboard_app() -> ASGIApp:
     """Return the dashboard, to be mounted at ``/dashboard``."""
-    return Router(_routes(), redirect_slashes=False, default=_not_found)
+    router = Router(_routes(), redirect_slashes=False, default=_not_found)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        # A method a page does not take (the router raises 405 before any handler runs) is
+        # answered with a page too, not with the API's JSON error body.
+        try:
+            await router(scope, receive, send)
+        except HTTPException as exc:
+            request = Request(scope, receive)
+            response = render_message(request, "Not allowed here", "This page does not take that kind of request.", exc.status_code)
+            if exc.headers and "Allow" in exc.headers:
+                response.headers["Allow"] = exc.headers["Allow"]
+            await response(scope, receive, send)
+
+    return app
 
 
 def _routes() -> list[BaseRoute]:

@@ -17,7 +17,7 @@ from datetime import timedelta
 
 import pytest
 
-from gateway.dashboard.sign_in import EMAIL_MAX_FAILURES, GENERIC_FAILURE, LOCKED_OUT
+from gateway.dashboard.sign_in import ADDRESS_MAX_FAILURES, EMAIL_MAX_FAILURES, GENERIC_FAILURE, LOCKED_OUT
 from gateway.dashboard.tokens import join_token
 from gateway.dashboard.usage import usage_window_start
 from gateway.store.owner_records import digest_secret
@@ -106,6 +106,11 @@ def test_the_admin_api_invites_an_owner_and_refuses_an_email_of_another_account(
         assert (bad.status_code, bad.json()["errors"][0]["param"]) == (400, "email")
         listed = admin.get("/admin/v1/accounts/dash-a/owners").json()["data"]
         assert [o["email"] for o in listed] == ["bo@example.com"]
+        unlocked = admin.post("/admin/v1/owners/unlock", json={"email": "BO@example.com", "address": "203.0.113.7"})
+        assert unlocked.json()["data"] == {"unlocked": ["email:bo@example.com", "address:203.0.113.7"]}
+        assert admin.post("/admin/v1/owners/unlock", json={}).status_code == 400
+    with admin_stack.client() as anonymous:
+        assert anonymous.post("/admin/v1/accounts/dash-a/owners", json={"email": "x@example.com"}).status_code == 401
 
 
 def test_an_invite_sets_a_password_once_and_signs_the_owner_in_with_a_safe_cookie(stack):
@@ -186,6 +191,18 @@ def test_repeated_failures_lock_the_email_out_until_the_operator_lifts_it(stack)
     done = stack.admin("owner", "unlock", "--email", email.upper())
     assert "lifted" in done.stdout
     assert browser(stack).sign_in(email).status_code == 303
+
+
+def test_one_address_trying_many_emails_is_locked_out_until_the_operator_lifts_it(module_stacks):
+    # A stack of its own: every client of the in-process app comes from 127.0.0.1.
+    own = module_stacks.in_process("dashboard-address")
+    _, email, _ = new_owner(own)
+    for attempt in range(ADDRESS_MAX_FAILURES):
+        assert browser(own).sign_in(f"guess-{attempt}@example.com", "not a password at all").status_code == 401
+    locked = browser(own).sign_in(email)  # a real owner, the right password, from that address
+    assert locked.status_code == 401 and LOCKED_OUT in locked.text
+    own.admin("owner", "unlock", "--address", "127.0.0.1")
+    assert browser(own).sign_in(email).status_code == 303
 
 
 # --- sessions -----------------------------------------------------------------------------------
@@ -331,6 +348,8 @@ def test_signed_out_visitors_are_sent_to_sign_in_and_unknown_pages_are_pages(sta
     page = anonymous.http.get("/dashboard/sign-in")
     assert page.headers["cache-control"] == "no-store" and "frame-ancestors 'none'" in page.headers["content-security-policy"]
     assert anonymous.http.get("/dashboard/static/dashboard.css").status_code == 200
+    wrong_method = anonymous.http.delete("/dashboard/keys")
+    assert wrong_method.status_code == 405 and wrong_method.headers["content-type"].startswith("text/html")
 
 
 # --- balance and usage --------------------------------------------------------------------------
