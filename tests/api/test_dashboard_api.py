@@ -15,6 +15,7 @@ import re
 import time
 from datetime import timedelta
 
+import httpx
 import pytest
 
 from gateway.dashboard.sign_in import ADDRESS_MAX_FAILURES, EMAIL_MAX_FAILURES, GENERIC_FAILURE, LOCKED_OUT
@@ -128,6 +129,19 @@ def test_an_invite_sets_a_password_once_and_signs_the_owner_in_with_a_safe_cooki
     assert "API keys" in client.page("/dashboard/keys")
     again = browser(stack).accept_invite(link)
     assert again.status_code == 410 and "not valid" in again.text
+
+
+def test_over_https_the_cookie_is_secure_and_host_only(stack):
+    account = f"dash-{os.urandom(5).hex()}"
+    stack.admin("account", "create", account, "--credits", "5")
+    link = invite(stack, account, "tls@example.com")
+    client = DashboardClient(httpx.Client(transport=stack._transport, base_url="https://testserver"))
+    response = client.accept_invite(link)
+    assert response.status_code == 303
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith("__Host-celestial_session=") and "Secure" in cookie and "HttpOnly" in cookie
+    assert "Domain" not in cookie and "Path=/" in cookie
+    assert "API keys" in client.page("/dashboard/keys")
 
 
 def test_a_weak_or_common_password_is_refused_next_to_its_field(stack):
