@@ -45,7 +45,7 @@ from gateway.store.errors import StoreError, StoreUnavailable
 from gateway.store.interfaces import DashboardStore
 from gateway.store.key_format import exception_message
 from gateway.store.origins import validate_origins
-from gateway.store.owner_records import InviteNotValid, same_digest
+from gateway.store.owner_records import InviteNotValid, OwnerRecord, same_digest
 from gateway.store.owner_records import normalize_email
 from gateway.store.records import KeyRecord, utc_now
 from shared.runtime.config import Settings
@@ -194,7 +194,7 @@ async def sign_out(visit: Visit) -> Response:
     return response
 
 
-async def _live_invite(visit: Visit, token: str):
+async def _live_invite(visit: Visit, token: str) -> OwnerRecord | None:
     """Return the owner a live invite token names, or None."""
     parts = split_token(token)
     if parts is None or not parts[0].startswith("own_"):
@@ -223,7 +223,7 @@ async def invite_page(visit: Visit) -> Response:
     return visit.page("set_password.html", _set_password_context(visit, owner, token))
 
 
-def _set_password_context(visit: Visit, owner, token: str, error: str | None = None) -> dict[str, Any]:
+def _set_password_context(visit: Visit, owner: OwnerRecord, token: str, error: str | None = None) -> dict[str, Any]:
     welcome = visit.request.query_params.get("welcome") == "1" or visit.posted("welcome") == "1"
     return {"title": "Set your password", "email": owner.email, "token": token, "error": error,
             "min_chars": PASSWORD_MIN_CHARS, "welcome": welcome}
@@ -256,7 +256,7 @@ async def invite_post(visit: Visit) -> Response:
     return response
 
 
-async def _signed_in_as(visit: Visit, owner, token: str) -> SignedIn:
+async def _signed_in_as(visit: Visit, owner: OwnerRecord, token: str) -> SignedIn:
     """Return the visit's new signed-in state after a session was just started with ``token``
     (so the page rendered in the same answer carries that session's CSRF token)."""
     session_id, secret = token.split(".", 1)

@@ -72,12 +72,6 @@ async def start_session(store: DashboardStore, owner: OwnerRecord) -> str:
     return join_token(session.session_id, secret)
 
 
-def session_secret(request: Request) -> str | None:
-    """Return the secret half of the request's session cookie, if it has a well-formed one."""
-    token = request.cookies.get(cookie_name(request))
-    return token.split(".", 1)[1] if token and split_token(token) else None
-
-
 def expired(session: SessionRecord, policy: SessionPolicy, now: datetime) -> bool:
     """Return whether ``session`` is over at ``now``: unused for ``idle_s`` or older than ``absolute_s``."""
     return (now - session.last_seen_at).total_seconds() >= policy.idle_s or (
