@@ -37,6 +37,15 @@ _environment = Environment(
 )
 
 
+def readable_moment(iso_text: str | None) -> str:
+    """Return an ISO 8601 UTC moment of a view (``2026-11-25T14:33:44Z``) as people read it
+    (``2026-11-25 14:33 UTC``); '' for None."""
+    return "" if not iso_text else f"{iso_text[:10]} {iso_text[11:16]} UTC"
+
+
+_environment.filters["moment"] = readable_moment
+
+
 def render_page(request: Request, template: str, context: dict[str, Any], status: int = 200) -> HTMLResponse:
     """Return the HTML response of ``template`` with ``context`` (plus the request), with the page headers."""
     html = _environment.get_template(template).render(request=request, **context)

@@ -2,7 +2,8 @@
 real stack: invite link, password, sign-in, a key created and used, balance and usage moving,
 origins restricted, rotation, revocation, sign-out, and a stolen cookie refused.
 
-Screenshots of each page go to ``var/test-output/dashboard/`` (the README's comes from there).
+Screenshots of each page go to ``var/test-output/dashboard/`` (the README's come from there),
+those of the accessibility check in both colour schemes.
 """
 
 from __future__ import annotations
@@ -159,6 +160,7 @@ def test_every_page_has_no_serious_accessibility_violation(stack: Stack, chromiu
     serious: dict[str, list[str]] = {}
 
     def check(name: str) -> None:
+        shot(page, f"{color_scheme}-{name}")
         violations = axe.run(page).response["violations"]
         found = [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
         if found:
@@ -174,8 +176,12 @@ def test_every_page_has_no_serious_accessibility_violation(stack: Stack, chromiu
     page.get_by_role("button", name="Create key").click()
     check("key-created")
     key_id = page.locator("tbody tr").first.get_attribute("id")
-    for path in ("/dashboard/keys", "/dashboard/usage", "/dashboard/password", f"/dashboard/keys/{key_id}/revoke", f"/dashboard/keys/{key_id}/origins"):
+    pages = {
+        "keys": "/dashboard/keys", "usage": "/dashboard/usage", "password": "/dashboard/password",
+        "revoke": f"/dashboard/keys/{key_id}/revoke", "origins": f"/dashboard/keys/{key_id}/origins",
+    }
+    for name, path in pages.items():
         page.goto(path)
-        check(path)
+        check(name)
     context.close()
     assert serious == {}
