@@ -97,3 +97,17 @@ def test_a_chart_has_one_bar_per_value_and_escapes_its_text():
     svg = bar_chart_svg(["<d1>", "d2"], [0, 4], "credits & more")
     assert svg.count("<rect") == 2 and "credits &amp; more" in svg and "&lt;d1&gt;" in svg
     assert 'role="img"' in svg
+
+
+def test_every_file_the_dashboard_reads_ships_in_the_package():
+    """A non-editable install (the container image's ``pip install .``) carries only the
+    package data pyproject.toml names: every template, static file and data file must match."""
+    import fnmatch
+    import tomllib
+
+    from shared.runtime.config import REPO_ROOT
+
+    patterns = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["gateway.dashboard"]
+    folder = REPO_ROOT / "gateway" / "dashboard"
+    data = [p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")]
+    assert data and all(any(fnmatch.fnmatch(name, pattern) for pattern in patterns) for name in data), data
