@@ -1,6 +1,17 @@
 """`make bench`: run every benchmark in turn."""
 
-from bench import astrocartography, figures, kernel_costs, natal_chart, positions_throughput, sky, store_throughput, timelords, transits
+from bench import (
+    astrocartography,
+    dashboard_pages,
+    figures,
+    kernel_costs,
+    natal_chart,
+    positions_throughput,
+    sky,
+    store_throughput,
+    timelords,
+    transits,
+)
 
 
 def main() -> None:
@@ -12,6 +23,7 @@ def main() -> None:
     astrocartography.main()
     timelords.main()
     transits.main()
+    dashboard_pages.main()
     print(f"figures written to {figures.write()}")
 
 

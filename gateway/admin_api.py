@@ -19,12 +19,15 @@ line ever carries a key, a key hash or the admin token.
 | POST | /accounts/{account}/top-up | balance |
 | PATCH | /accounts/{account}/limits | account |
 | GET | /accounts/{account}/usage?since= | ledger totals |
-| POST | /accounts/{account}/keys | 201 key, with ``key`` shown once |
+| POST | /accounts/{account}/keys | 201 key (``name``? ``expires_at``? ``allowed_origins``? ``browser_only``?), with ``key`` shown once |
 | GET | /accounts/{account}/keys | keys |
 | GET | /keys/{key_id} | key |
 | POST | /keys/{key_id}/revoke | key |
 | POST | /keys/{key_id}/rotate | 201 new key, with ``key`` shown once, and ``previous`` |
 | PUT | /keys/{key_id}/origins | key |
+| POST | /accounts/{account}/owners | 201 owner, with the one-time ``invite_url`` (24 h) |
+| GET | /accounts/{account}/owners | owners |
+| POST | /owners/unlock | the sign-in subjects whose lock-out was lifted |
 
 ``{account}`` is an account's name or id.
 """
@@ -48,26 +51,32 @@ from gateway.admin_operations import (
     find_account,
     find_key,
     key_view,
+    owner_view,
     rotate_key,
     usage_summary,
     utc_moment,
 )
+from gateway.dashboard.invites import invite_owner
+from gateway.dashboard.sign_in import unlock
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_response import json_response
 from gateway.json_body import read_json_body
 from gateway.store.bounds import (
     ACCOUNT_NAME_RULE,
+    KEY_NAME_RULE,
     CREDITS,
     MAX_CONCURRENT,
     OPENING_BALANCE,
     RATE_PER_MINUTE,
     Bound,
     validate_account_name,
+    validate_key_name,
 )
 from gateway.store.errors import StoreError
 from gateway.store.interfaces import Store
 from gateway.store.key_format import KEY_PREFIX, exception_message, quoted, redact_keys
 from gateway.store.origins import validate_origins
+from gateway.store.owner_records import OwnerElsewhere
 from gateway.store.records import Account, utc_now
 from shared.errors import (
     InvalidAdminToken,
@@ -75,6 +84,7 @@ from shared.errors import (
     InvalidDatetime,
     InvalidParameter,
     MissingParameter,
+    OwnerOfAnotherAccount,
 )
 
 #: Largest admin body accepted, as for the public API (decisions.md, "Requests").
@@ -381,14 +391,15 @@ async def usage(request: Request, store: Store) -> tuple[int, Any]:
 
 async def create_key(request: Request, store: Store) -> tuple[int, Any]:
     """Return 201 and the new key's view, with the plain key in ``key`` (shown this once)."""
-    body = await _body(request, ("expires_at", "allowed_origins", "browser_only"))
+    body = await _body(request, ("expires_at", "allowed_origins", "browser_only", "name"))
+    name = _key_name(body)
     expires_at = _expiry(body)
     origins = _origins(body) or ()
     browser_only = bool(_boolean(body, "browser_only"))
     account = await find_account(store, request.path_params["account"])
     try:
         plain, record = await store.create_key(
-            account.id, expires_at=expires_at, allowed_origins=origins, browser_only=browser_only
+            account.id, expires_at=expires_at, allowed_origins=origins, browser_only=browser_only, name=name
         )
     except StoreError:
         raise
@@ -453,6 +464,57 @@ async def update_origins(request: Request, store: Store) -> tuple[int, Any]:
     return 200, key_view(record)
 
 
+def _text(body: dict[str, Any], name: str, *, required: bool = False) -> str | None:
+    value = body.get(name)
+    if value is None:
+        if required:
+            raise MissingParameter(f"Member {name!r} is required.", param=name)
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidParameter(f"Member {name!r} must be a non-empty string.", param=name)
+    return value
+
+
+def _key_name(body: dict[str, Any]) -> str:
+    """Return the ``name`` member (a key's name; '' when absent), as every store checks it."""
+    try:
+        return validate_key_name(body.get("name", ""))
+    except ValueError as exc:
+        raise InvalidParameter(exception_message(exc), suggestion=f"Send a name of {KEY_NAME_RULE}.", param="name") from None
+
+
+async def invite(request: Request, store: Store) -> tuple[int, Any]:
+    """Return 201 and the owner's view with ``invite_url``, the one-time link (24 h) on which
+    the owner sets a password; inviting an owner again replaces the link."""
+    body = await _body(request, ("email",))
+    email = _text(body, "email", required=True)
+    settings = request.app.state.gateway.settings
+    try:
+        invitation = await invite_owner(store, settings.base_url, request.path_params["account"], email)
+    except OwnerElsewhere as exc:
+        raise OwnerOfAnotherAccount(exception_message(exc), param="email") from None
+    except StoreError:
+        raise
+    except ValueError as exc:
+        raise InvalidParameter(exception_message(exc), suggestion="Send an email address such as ada@example.com.", param="email") from None
+    log.info("admin_owner_invited", account_id=invitation.owner.account_id, owner_id=invitation.owner.owner_id)
+    return 201, {**owner_view(invitation.owner), "invite_url": invitation.link}
+
+
+async def list_owners(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the account's dashboard owners, oldest first (never a password hash or invite)."""
+    return 200, [owner_view(owner) for owner in await store.list_owners(request.path_params["account"])]
+
+
+async def unlock_owner(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the sign-in subjects (``email:…``, ``address:…``) whose lock-out was lifted."""
+    body = await _body(request, ("email", "address"))
+    email, address = _text(body, "email"), _text(body, "address")
+    if email is None and address is None:
+        raise MissingParameter("Send 'email', 'address' or both.", param="email")
+    return 200, {"unlocked": await unlock(store, email, address)}
+
+
 def admin_app() -> ASGIApp:
     """Return the admin API, to be mounted under ``/admin/v1``."""
     return _NoStore(Router(_admin_routes(), redirect_slashes=False))
@@ -472,4 +534,7 @@ def _admin_routes() -> list[BaseRoute]:
         Route("/keys/{key_id}/revoke", _admin(revoke_key), methods=["POST"]),
         Route("/keys/{key_id}/rotate", _admin(rotate), methods=["POST"]),
         Route("/keys/{key_id}/origins", _admin(update_origins), methods=["PUT"]),
+        Route("/accounts/{account}/owners", _admin(invite), methods=["POST"]),
+        Route("/accounts/{account}/owners", _admin(list_owners), methods=["GET"]),
+        Route("/owners/unlock", _admin(unlock_owner), methods=["POST"]),
     ]

@@ -13,6 +13,10 @@ key hash.
 The operations and views are those of the admin HTTP API too (``gateway/admin_operations.py``),
 so both interfaces show the same fields and rotate the same way.
 
+``account invite ACCOUNT EMAIL`` makes EMAIL an owner of the account's dashboard (or invites
+it again) and prints the one-time link, valid 24 hours, as its last line; ``owner unlock``
+lifts a sign-in lock-out.
+
 Exit status: 0 on success, 2 on a usage error or anything not found or refused (with a
 message on stderr), 1 when the store stays locked by other writers.
 """
@@ -34,10 +38,13 @@ from gateway.admin_operations import (
     find_account,
     find_key,
     key_view,
+    owner_view,
     rotate_key,
     usage_summary,
     utc_moment,
 )
+from gateway.dashboard.invites import invite_owner
+from gateway.dashboard.sign_in import unlock
 from gateway.store.bounds import CREDITS, MAX_CONCURRENT, OPENING_BALANCE, RATE_PER_MINUTE, Bound
 from gateway.store.choice import open_configured_store
 from gateway.store.errors import StoreBusy, StoreError
@@ -86,7 +93,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the whole command."""
     parser = _Parser(prog=PROG, description="Manage Celestial accounts, API keys and credits.")
-    topics = parser.add_subparsers(dest="topic", required=True, metavar="{account,key,usage}")
+    topics = parser.add_subparsers(dest="topic", required=True, metavar="{account,key,owner,usage}")
 
     account = topics.add_parser("account", help="create, show, top up accounts and set their limits")
     account_cmds = account.add_subparsers(dest="command", required=True)
@@ -111,6 +118,20 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("name", help="account name or id")
     limits.add_argument("--rate-per-minute", type=_integer_in(RATE_PER_MINUTE), help="requests per minute")
     limits.add_argument("--max-concurrent", type=_integer_in(MAX_CONCURRENT), help="concurrent requests")
+    invite = account_cmds.add_parser(
+        "invite", help="invite an owner to the account's dashboard (again, if they forgot the password); prints the link"
+    )
+    invite.add_argument("name", help="account name or id")
+    invite.add_argument("email", help="the owner's email")
+
+    owner = topics.add_parser("owner", help="list dashboard owners and lift sign-in lock-outs")
+    owner_cmds = owner.add_subparsers(dest="command", required=True)
+    owner_list = owner_cmds.add_parser("list", help="list an account's dashboard owners")
+    owner_list.add_argument("name", help="account name or id")
+    owner_list.add_argument("--json", action="store_true", help="print JSON")
+    owner_unlock = owner_cmds.add_parser("unlock", help="lift the sign-in lock-out of an email and/or an address")
+    owner_unlock.add_argument("--email", help="the owner's email")
+    owner_unlock.add_argument("--address", help="the network address that was locked out")
 
     key = topics.add_parser("key", help="create, show, list, rotate, revoke keys and set their origins")
     key_cmds = key.add_subparsers(dest="command", required=True)
@@ -121,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--origin", action="append", default=[], metavar="URL", help="allowed origin, exact (repeatable)"
     )
     key_create.add_argument("--browser-only", action="store_true", help="refuse requests without an Origin header")
+    key_create.add_argument("--name", default="", help="what the key is for (shown in listings and the dashboard)")
     key_list = key_cmds.add_parser("list", help="list an account's keys (never the keys themselves)")
     key_list.add_argument("--account", required=True, help="account name or id")
     key_list.add_argument("--json", action="store_true", help="print JSON")
@@ -162,10 +184,11 @@ def _print_fields(view: dict[str, Any]) -> None:
 
 
 def _print_key_table(views: list[dict[str, Any]]) -> None:
-    columns = ("key_id", "prefix", "state", "expires_at", "browser_only", "allowed_origins")
+    columns = ("key_id", "name", "prefix", "state", "expires_at", "browser_only", "allowed_origins")
     rows = [
         [
             str(view["key_id"]),
+            view["name"] or "-",
             str(view["prefix"]),
             str(view["state"]),
             view["expires_at"] or "-",
@@ -190,8 +213,9 @@ def _emit(view: Any, as_json: bool, render) -> None:
 # --- commands --------------------------------------------------------------------------------
 
 
-async def run(args: argparse.Namespace, store: Store) -> None:
-    """Carry out one parsed command against ``store``."""
+async def run(args: argparse.Namespace, store: Store, settings: Settings | None = None) -> None:
+    """Carry out one parsed command against ``store`` (``settings`` give the gateway's
+    address for invite links; default: read from the environment)."""
     match (args.topic, getattr(args, "command", None)):
         case ("account", "create"):
             account = await store.create_account(args.name, args.credits, args.rate_per_minute, args.max_concurrent)
@@ -212,7 +236,8 @@ async def run(args: argparse.Namespace, store: Store) -> None:
         case ("key", "create"):
             account = await find_account(store, args.account)
             plain, record = await store.create_key(
-                account.id, expires_at=args.expires, allowed_origins=args.origin, browser_only=args.browser_only
+                account.id, expires_at=args.expires, allowed_origins=args.origin, browser_only=args.browser_only,
+                name=args.name,
             )
             print(plain)
             print(
@@ -256,6 +281,22 @@ async def run(args: argparse.Namespace, store: Store) -> None:
             wanted = () if args.clear else (args.origin or current.allowed_origins)
             record = await store.update_origins(args.key_id, wanted, browser_only=args.browser_only)
             _print_fields(key_view(record))
+        case ("account", "invite"):
+            invitation = await invite_owner(store, (settings or load_settings()).base_url, args.name, args.email)
+            print(
+                f"invited {invitation.owner.email} to the dashboard of account {args.name};"
+                f" the link works once, until {owner_view(invitation.owner)['invite_expires_at']}:",
+                file=sys.stderr,
+            )
+            print(invitation.link)
+        case ("owner", "list"):
+            views = [owner_view(owner) for owner in await store.list_owners(args.name)]
+            _emit(views, args.json, lambda rows: [_print_fields(row) for row in rows])
+        case ("owner", "unlock"):
+            if not (args.email or args.address):
+                raise UsageError("give --email EMAIL, --address ADDRESS, or both")
+            for subject in await unlock(store, args.email, args.address):
+                print(f"lifted the sign-in lock-out of {subject}")
         case ("usage", _):
             _emit(await usage_summary(store, args.name, args.since), args.json, _print_fields)
         case _:  # pragma: no cover - argparse makes every command required
@@ -272,7 +313,7 @@ def main(argv: Sequence[str] | None = None, settings: Settings | None = None) ->
     async def _main() -> None:
         store = await open_configured_store(settings)
         try:
-            await run(args, store)
+            await run(args, store, settings)
         finally:
             await store.close()
 

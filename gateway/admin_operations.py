@@ -14,6 +14,7 @@ from typing import Any
 from gateway.store.errors import KeyNotActive, StoreError, no_such_account, no_such_key
 from gateway.store.interfaces import Store
 from gateway.store.key_format import KEY_PREFIX, quoted
+from gateway.store.owner_records import OwnerRecord
 from gateway.store.records import Account, KeyRecord, Usage
 
 
@@ -48,6 +49,7 @@ def key_view(record: KeyRecord) -> dict[str, Any]:
     # Deliberately built field by field: the record's key_hash must never reach the output.
     return {
         "key_id": record.key_id,
+        "name": record.name,
         "account_id": record.account_id,
         "prefix": f"{KEY_PREFIX}{record.prefix_hint}...",
         "state": record.state(),
@@ -56,6 +58,19 @@ def key_view(record: KeyRecord) -> dict[str, Any]:
         "revoked_at": iso(record.revoked_at),
         "allowed_origins": list(record.allowed_origins),
         "browser_only": record.browser_only,
+    }
+
+
+def owner_view(owner: OwnerRecord) -> dict[str, Any]:
+    """Return what an admin sees of a dashboard owner: id, account, email, whether a password
+    is set, and until when the pending invite works (never the password hash nor the invite)."""
+    return {
+        "owner_id": owner.owner_id,
+        "account_id": owner.account_id,
+        "email": owner.email,
+        "created_at": iso(owner.created_at),
+        "has_password": owner.has_password,
+        "invite_expires_at": iso(owner.invite_expires_at),
     }
 
 
@@ -112,8 +127,8 @@ async def usage_summary(store: Store, account: str, since: datetime | None) -> d
 async def rotate_key(store: Store, key_id: str) -> tuple[str, KeyRecord]:
     """Return ``(plain_key, record)`` of a new key that replaces the active key ``key_id``.
 
-    The new key belongs to the same account and has the same allowed origins, browser-only
-    flag and expiry. The old key is left active: rotation lets the integration switch before
+    The new key belongs to the same account and has the same name, allowed origins,
+    browser-only flag and expiry. The old key is left active: rotation lets the integration switch before
     the old key is revoked (spec, "States and transitions"), which the caller does when told.
     Raises KeyNotFound, KeyNotActive (a revoked or expired key has nothing left to hand over).
     """
@@ -127,6 +142,7 @@ async def rotate_key(store: Store, key_id: str) -> tuple[str, KeyRecord]:
             expires_at=old.expires_at,
             allowed_origins=old.allowed_origins,
             browser_only=old.browser_only,
+            name=old.name,
         )
     except StoreError:
         raise

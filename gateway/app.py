@@ -1,7 +1,8 @@
 """The gateway application: its routes, middleware, error handling and lifespan.
 
 ``/v1`` requests and ``/v1/batch`` are served by the paid-request pipeline
-(``gateway/paid_requests.py``), ``/admin/v1`` by the admin API (``gateway/admin_api.py``);
+(``gateway/paid_requests.py``), ``/admin/v1`` by the admin API (``gateway/admin_api.py``),
+``/dashboard`` by the account dashboard (``gateway/dashboard/routes.py``);
 this module assembles them with the OpenAPI document, the docs page and the health checks.
 """
 
@@ -12,14 +13,16 @@ import contextlib
 from collections.abc import Mapping
 
 import orjson
+import structlog
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 
 from gateway.admin_api import admin_app
+from gateway.dashboard.routes import dashboard_app
 from gateway.endpoints import Endpoint, discover_endpoints
 from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, with_error_body
 from gateway.json_response import json_response
@@ -32,6 +35,8 @@ from gateway.store.interfaces import Store
 from gateway.version import BUILD_VERSION
 from shared.errors import MethodNotAllowed
 from shared.runtime.config import Settings
+
+log = structlog.get_logger("celestial.gateway")
 
 
 def _endpoint_handler(endpoint: Endpoint):
@@ -104,6 +109,8 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
         chosen = store if store is not None else await open_configured_store(settings)
+        if settings.signup_open and settings.smtp_url is None:
+            log.warning("dashboard_signup_off", reason="CELESTIAL_SIGNUP=open needs CELESTIAL_SMTP_URL to confirm addresses")
         gateway = Gateway(settings, chosen, endpoints, pools)
         app.state.gateway = gateway
         follower = asyncio.create_task(gateway.authenticator.follow())
@@ -124,6 +131,8 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", app=admin_app()),
+        Route("/dashboard", lambda request: RedirectResponse("/dashboard/", status_code=307), methods=["GET"]),
+        Mount("/dashboard", app=dashboard_app()),
     ]
     middleware = [Middleware(RequestContextMiddleware)]
     app = Starlette(

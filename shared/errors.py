@@ -135,6 +135,14 @@ class DuplicateAccount(CelestialError):
     default_suggestion = "Choose another name, or use the existing account (GET /admin/v1/accounts/{name})."
 
 
+class OwnerOfAnotherAccount(CelestialError):
+    """An admin invited, as an owner of one account, an email that owns another account."""
+
+    code = "email_owns_another_account"
+    http_status = 409
+    default_suggestion = "An email owns one account: invite another address, or the account that email owns."
+
+
 class InactiveKey(CelestialError):
     """An admin operation needs an active key and the key is revoked or expired."""
 

@@ -73,6 +73,22 @@ def validate_limits(rate_per_minute: int | None, max_concurrent: int | None) -> 
         MAX_CONCURRENT.check(max_concurrent)
 
 
+#: Longest name a key may have: enough to say what uses it ("production backend, EU").
+KEY_NAME_MAX_CHARS = 64
+KEY_NAME_RULE = f"at most {KEY_NAME_MAX_CHARS} characters, no control characters"
+
+
+def validate_key_name(name: object) -> str:
+    """Return a key's name with surrounding spaces removed ('' for no name); raise ValueError
+    for one too long, with control characters, or shaped like a key (it is shown everywhere)."""
+    if not isinstance(name, str):
+        raise ValueError(f"a key name must be text ({KEY_NAME_RULE})")
+    name = name.strip()
+    if len(name) > KEY_NAME_MAX_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in name) or KEY_PREFIX in name:
+        raise ValueError(f"invalid key name {quoted(name)}: {KEY_NAME_RULE}, not a key")
+    return name
+
+
 def require_future_expiry(expires_at: datetime | None) -> datetime | None:
     """Return ``expires_at`` in UTC (None for a key that never expires), refusing naive or past moments."""
     expires_at = require_aware(expires_at, "expires_at")

@@ -14,7 +14,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import AsyncIterator, Iterable, Protocol, runtime_checkable
 
-from gateway.store.records import Account, AdmittedCharge, Admission, KeyRecord, Usage
+from gateway.store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
+from gateway.store.records import Account, AdmittedCharge, Admission, KeyRecord, LedgerEntry, Usage
 from shared.errors import InsufficientCredits
 
 
@@ -30,8 +31,10 @@ class Keys(Protocol):
         expires_at: datetime | None = None,
         allowed_origins: Iterable[str] = (),
         browser_only: bool = False,
+        name: str = "",
     ) -> tuple[str, KeyRecord]:
-        """Return ``(plain_key, record)``; the plain key is never stored, only its hash."""
+        """Return ``(plain_key, record)``; the plain key is never stored, only its hash.
+        ``name`` is what its owner calls it (``bounds.validate_key_name``)."""
         ...
 
     async def find_key_by_hash(self, key_hash: str) -> KeyRecord | None:
@@ -192,3 +195,90 @@ async def admit_then_reserve(
         return AdmittedCharge(admission, balance=await store.reserve(account.id, credits, request_id))
     except InsufficientCredits as short:
         return AdmittedCharge(admission, insufficient=short)
+
+
+@runtime_checkable
+class LedgerHistory(Protocol):
+    """An account's ledger rows one by one (what the dashboard's usage page draws)."""
+
+    async def ledger_entries(self, account_id: str, since: datetime) -> list[LedgerEntry]:
+        """Return the account's ledger rows from ``since`` (inclusive), oldest first.
+        Raises AccountNotFound."""
+        ...
+
+
+@runtime_checkable
+class Owners(Protocol):
+    """The people who sign in to an account's dashboard: owners, their invites and passwords,
+    their sessions, and the throttles on failed sign-ins (what ``gateway/dashboard`` uses).
+
+    Secrets never reach the store: invites and sessions are kept as digests of their tokens
+    (``owner_records.digest_secret``), passwords as argon2 hashes made by the caller.
+    """
+
+    async def invite_owner(self, account: str, email: str, invite_digest: str, expires_at: datetime) -> OwnerRecord:
+        """Return the owner of ``email`` on the account (id or name), created if new, holding
+        this invite (any earlier invite of the owner no longer works). Raises AccountNotFound,
+        OwnerElsewhere (the email owns another account), ValueError (not an email)."""
+        ...
+
+    async def get_owner(self, owner_id: str) -> OwnerRecord | None:
+        """Return the owner with id ``owner_id``; None if none."""
+        ...
+
+    async def find_owner_by_email(self, email: str) -> OwnerRecord | None:
+        """Return the owner of ``email`` (any case); None if none or not an email."""
+        ...
+
+    async def list_owners(self, account: str) -> list[OwnerRecord]:
+        """Return the owners of the account (id or name), oldest first. Raises AccountNotFound."""
+        ...
+
+    async def redeem_invite(self, owner_id: str, invite_digest: str, password_hash: str, now: datetime) -> OwnerRecord:
+        """Return the owner after setting its password from a live invite, which is used up
+        (one write: of two redemptions of one invite, one wins). Ends every session of the
+        owner. Raises InviteNotValid (unknown owner, wrong, used, superseded or expired invite)."""
+        ...
+
+    async def set_password(self, owner_id: str, password_hash: str) -> OwnerRecord:
+        """Return the owner after replacing its password hash; ends every session of the owner.
+        Raises OwnerNotFound."""
+        ...
+
+    async def create_session(self, owner_id: str, secret_digest: str, now: datetime) -> SessionRecord:
+        """Return a new session of the owner at its current session epoch. Raises OwnerNotFound."""
+        ...
+
+    async def get_session(self, session_id: str) -> SessionRecord | None:
+        """Return the session with id ``session_id``; None if none (or ended)."""
+        ...
+
+    async def touch_session(self, session_id: str, now: datetime) -> None:
+        """Record that the session was used at ``now`` (its idle expiry counts from there);
+        an unknown or ended session is left alone."""
+        ...
+
+    async def end_session(self, session_id: str) -> None:
+        """End the session on every gateway; ending an unknown or ended session is a no-op."""
+        ...
+
+    async def record_sign_in_failure(
+        self, subject: str, now_s: float, window_s: float, max_failures: int, lockout_s: float
+    ) -> SignInThrottle:
+        """Return the subject's throttle after one more failed sign-in
+        (:meth:`SignInThrottle.after_failure`, applied atomically across processes)."""
+        ...
+
+    async def get_sign_in_throttle(self, subject: str) -> SignInThrottle | None:
+        """Return the subject's throttle; None if it has no failure recorded."""
+        ...
+
+    async def clear_sign_in_throttle(self, subject: str) -> None:
+        """Forget the subject's failures and lift its lock-out (a success, or the operator)."""
+        ...
+
+
+@runtime_checkable
+class DashboardStore(Store, LedgerHistory, Owners, Protocol):
+    """A store the dashboard can run on: the whole Store, the ledger's rows and the owners
+    (SqliteStore and NatsStore; not MemoryStore, the benchmarks' reference)."""

@@ -50,10 +50,10 @@ class MemoryStore:
         self.accounts[found.id] = replace(found, balance=found.balance + credits)
         return found.balance + credits
 
-    async def create_key(self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (), browser_only: bool = False) -> tuple[str, KeyRecord]:
+    async def create_key(self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (), browser_only: bool = False, name: str = "") -> tuple[str, KeyRecord]:
         found = await self.get_account(account)
         plain = generate_key()
-        record = KeyRecord(uuid.uuid4().hex, found.id, hash_key(plain), prefix_hint(plain), utc_now(), expires_at, None, validate_origins(allowed_origins), browser_only)
+        record = KeyRecord(uuid.uuid4().hex, found.id, hash_key(plain), prefix_hint(plain), utc_now(), expires_at, None, validate_origins(allowed_origins), browser_only, name)
         self.keys[record.key_hash] = record
         return plain, record
 

@@ -12,7 +12,7 @@ import orjson
 from nats.aio.msg import Msg
 from nats.js import api
 
-from gateway.store.bounds import require_future_expiry
+from gateway.store.bounds import require_future_expiry, validate_key_name
 from gateway.store.errors import KeyNotActive, StoreUnavailable, no_such_key
 from gateway.store.key_format import generate_key, hash_key, new_key_id, prefix_hint
 from gateway.store.nats_connection import (
@@ -37,6 +37,7 @@ def key_record_of(doc: dict) -> KeyRecord:
         revoked_at=from_unix_s(doc["revoked_at_s"]),
         allowed_origins=tuple(doc["allowed_origins"]),
         browser_only=doc["browser_only"],
+        name=doc.get("name", ""),  # records written before keys had names have none
     )
 
 
@@ -55,11 +56,13 @@ class NatsKeys(NatsConnection):
                 pass  # changed meanwhile: that write was announced itself
 
     async def create_key(
-        self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (), browser_only: bool = False
+        self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (),
+        browser_only: bool = False, name: str = "",
     ) -> tuple[str, KeyRecord]:
         """Return ``(plain_key, record)``; only the key's SHA-256 hash reaches the server."""
         expires_at = require_future_expiry(expires_at)
         origins = validate_origins(allowed_origins)
+        name = validate_key_name(name)
         await self._await_watch_setups()
         account_id = (await self._account_record(account))["id"]
         plain, key_id = generate_key(), new_key_id()
@@ -74,6 +77,7 @@ class NatsKeys(NatsConnection):
             "revoked_at_s": None,
             "allowed_origins": list(origins),
             "browser_only": bool(browser_only),
+            "name": name,
         }
         # Indexes before the record: a crash halfway leaves indexes to nothing, never a key
         # that works but cannot be found and revoked.

@@ -16,6 +16,7 @@ refunds any request) is in the README's "Design notes: the NATS store"; the layo
   after the de-duplication window too.
 - Bucket ``P_KEYS``: ``hash.<sha256>`` -> the key record; ``id.<key_id>`` and
   ``acct.<account_id>.<key_id>`` -> the hash (indexes, written before the record).
+- Bucket ``P_OWNERS``: the dashboard's owners, sessions and sign-in throttles (``nats_owners.py``).
 """
 
 
@@ -25,9 +26,10 @@ from gateway.store.nats_connection import DEFAULT_DUPLICATE_WINDOW_S, DEFAULT_PR
 from gateway.store.nats_keys import NatsKeys
 from gateway.store.nats_ledger import NatsLedger
 from gateway.store.nats_limiter import NatsLimiter
+from gateway.store.nats_owners import NatsOwners
 
 
-class NatsStore(NatsKeys, NatsLedger, NatsLimiter):
+class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsOwners):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on
     one connection (``nats_connection.py``).

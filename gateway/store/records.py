@@ -59,6 +59,7 @@ class KeyRecord:
     revoked_at: datetime | None = None
     allowed_origins: tuple[str, ...] = ()
     browser_only: bool = False
+    name: str = ""  # what its owner calls it ("production backend"); '' when unnamed
 
     def state(self, now: datetime | None = None) -> KeyState:
         """Return ``active``, ``revoked`` or ``expired`` at ``now`` (default: the current time).
@@ -104,6 +105,17 @@ class Usage:
             credits_refunded=totals["refund"][1],
             credits_topped_up=totals["topup"][1],
         )
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One ledger row as an account's owner may see it: when, which kind, how many credits,
+    under which request id (never the request's parameters: the ledger has none)."""
+
+    at: datetime
+    kind: LedgerKind
+    credits: int
+    request_id: str
 
 
 #: Length of a rate-limit window: limits are requests per minute (decisions.md, Limits).

@@ -49,7 +49,9 @@ T = TypeVar("T")
 #: Version 2 added ``rate_windows``, ``slots`` and ``key_changes``; a version 1 file gains them
 #: when it is first opened by this code (the statements below are all ``IF NOT EXISTS``).
 #: Version 3 added ``slot_charges``, the charges made under each slot.
-SCHEMA_VERSION = 3
+#: Version 4 added ``owners``, ``sessions`` and ``sign_in_throttles`` (the dashboard's).
+#: Version 5 added ``api_keys.name`` (an older file gains it: ``_ADDED_COLUMNS``).
+SCHEMA_VERSION = 5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -69,7 +71,8 @@ CREATE TABLE IF NOT EXISTS api_keys (
     expires_at_s    REAL,
     revoked_at_s    REAL,
     allowed_origins TEXT NOT NULL DEFAULT '[]', -- JSON array of exact origins
-    browser_only    INTEGER NOT NULL DEFAULT 0
+    browser_only    INTEGER NOT NULL DEFAULT 0,
+    name            TEXT NOT NULL DEFAULT ''   -- what its owner calls it
 );
 CREATE INDEX IF NOT EXISTS api_keys_by_account ON api_keys(account_id);
 CREATE TABLE IF NOT EXISTS ledger (
@@ -116,7 +119,40 @@ CREATE TABLE IF NOT EXISTS key_changes (
     key_hash        TEXT NOT NULL,
     changed_at_s    REAL NOT NULL
 );
+-- The people who sign in to an account's dashboard. An email owns one account. Invites and
+-- passwords are kept as digests and argon2 hashes, never in clear.
+CREATE TABLE IF NOT EXISTS owners (
+    owner_id            TEXT PRIMARY KEY,
+    account_id          TEXT NOT NULL REFERENCES accounts(id),
+    email               TEXT NOT NULL UNIQUE,  -- lowercased
+    created_at_s        REAL NOT NULL,
+    password_hash       TEXT,
+    invite_digest       TEXT,                  -- SHA-256 hex of the invite's secret
+    invite_expires_at_s REAL,
+    session_epoch       INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS owners_by_account ON owners(account_id);
+-- Signed-in browsers: valid while their epoch is their owner's (a password change ends them).
+CREATE TABLE IF NOT EXISTS sessions (
+    session_id      TEXT PRIMARY KEY,
+    owner_id        TEXT NOT NULL REFERENCES owners(owner_id),
+    secret_digest   TEXT NOT NULL,             -- SHA-256 hex of the cookie's secret
+    session_epoch   INTEGER NOT NULL,
+    created_at_s    REAL NOT NULL,
+    last_seen_at_s  REAL NOT NULL
+) WITHOUT ROWID;
+-- Failed sign-ins per subject ('email:...' or 'address:...') and lock-outs.
+CREATE TABLE IF NOT EXISTS sign_in_throttles (
+    subject         TEXT PRIMARY KEY,
+    failures        INTEGER NOT NULL,
+    window_start_s  REAL NOT NULL,
+    locked_until_s  REAL
+) WITHOUT ROWID;
 """
+
+#: Columns added to existing tables after their creation: (table, column, definition). SQLite
+#: has no ADD COLUMN IF NOT EXISTS, so each is added when the table lacks it.
+_ADDED_COLUMNS = (("api_keys", "name", "TEXT NOT NULL DEFAULT ''"),)
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
@@ -264,6 +300,10 @@ class SqliteConnection:
                 for statement in _SCHEMA.split(";"):  # no ';' inside the statements or comments
                     if statement.strip():
                         conn.execute(statement)
+                for table, column, definition in _ADDED_COLUMNS:
+                    present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+                    if column not in present:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
                 conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         finally:
             conn.close()

@@ -9,7 +9,7 @@ import time
 from datetime import datetime
 from typing import AsyncIterator, Iterable
 
-from gateway.store.bounds import require_future_expiry
+from gateway.store.bounds import require_future_expiry, validate_key_name
 from gateway.store.errors import KeyNotActive, StoreError, no_such_key
 from gateway.store.key_format import generate_key, hash_key, new_key_id, prefix_hint
 from gateway.store.origins import validate_origins
@@ -24,7 +24,7 @@ KEY_CHANGE_RETENTION_S = 3600.0
 
 _KEY_COLUMNS = (
     "key_id, account_id, key_hash, prefix_hint, created_at_s, expires_at_s, revoked_at_s,"
-    " allowed_origins, browser_only"
+    " allowed_origins, browser_only, name"
 )
 
 _ONE_KEY = "key_id = ?"
@@ -63,6 +63,7 @@ def _key(row: tuple) -> KeyRecord:
         revoked_at=from_unix_s(row[6]),
         allowed_origins=tuple(json.loads(row[7])),
         browser_only=bool(row[8]),
+        name=row[9],
     )
 
 
@@ -76,21 +77,23 @@ class SqliteKeys(SqliteConnection):
         expires_at: datetime | None = None,
         allowed_origins: Iterable[str] = (),
         browser_only: bool = False,
+        name: str = "",
     ) -> tuple[str, KeyRecord]:
         expires_at = require_future_expiry(expires_at)
         origins = validate_origins(allowed_origins)
+        name = validate_key_name(name)
         plain = generate_key()
         key_id = new_key_id()
-        record = await self._run(self._create_key, account, key_id, plain, expires_at, origins, bool(browser_only))
+        record = await self._run(self._create_key, account, key_id, plain, expires_at, origins, bool(browser_only), name)
         return plain, record
 
     @classmethod
-    def _create_key(cls, conn, account, key_id, plain, expires_at, origins, browser_only) -> KeyRecord:
+    def _create_key(cls, conn, account, key_id, plain, expires_at, origins, browser_only, name) -> KeyRecord:
         now_s = time.time()
         with immediate(conn):
             account_id = cls._account_id(conn, account)
             conn.execute(
-                f"INSERT INTO api_keys ({_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)",
+                f"INSERT INTO api_keys ({_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
                 (
                     key_id,
                     account_id,
@@ -100,6 +103,7 @@ class SqliteKeys(SqliteConnection):
                     to_unix_s(expires_at),
                     json.dumps(list(origins)),
                     int(browser_only),
+                    name,
                 ),
             )
             log_key_changes(conn, now_s, _ONE_KEY, key_id)

@@ -2,7 +2,8 @@
 
 Its parts share one file and this process's connections (``sqlite_connection.py``, where the
 choices behind them are written): keys (``sqlite_keys.py``), the credit ledger
-(``sqlite_ledger.py``) and the limiter (``sqlite_limiter.py``).
+(``sqlite_ledger.py``), the limiter (``sqlite_limiter.py``) and the dashboard's owners and
+sessions (``sqlite_owners.py``).
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 from gateway.store.sqlite_keys import SqliteKeys
 from gateway.store.sqlite_ledger import SqliteLedger
 from gateway.store.sqlite_limiter import SqliteLimiter
+from gateway.store.sqlite_owners import SqliteOwners
 from gateway.store.sqlite_connection import SCHEMA_VERSION
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
 
-class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter):
-    """The :class:`~gateway.store.interfaces.Store` on one SQLite file, shared by processes."""
+class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteOwners):
+    """The :class:`~gateway.store.interfaces.DashboardStore` on one SQLite file, shared by processes."""

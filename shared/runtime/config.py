@@ -101,11 +101,42 @@ class Settings:
     nats_replicas: int = 1
     # CELESTIAL_ADMIN_TOKEN: bearer token of the admin HTTP API; unset disables it.
     admin_token: str | None = None
+    # --- the account dashboard (issue 24) ---
+    # CELESTIAL_PUBLIC_URL: the gateway's address as customers reach it (scheme, host, port;
+    # no path), used in the links the operator hands out (invites); unset means
+    # http://CELESTIAL_HTTP_HOST:CELESTIAL_HTTP_PORT, right only on the machine itself.
+    public_url: str | None = None
+    # CELESTIAL_SESSION_IDLE_S: a dashboard session unused this long is over (30 minutes, the
+    # idle timeout OWASP's Session Management Cheat Sheet gives for low-risk applications).
+    session_idle_s: float = 1800.0
+    # CELESTIAL_SESSION_ABSOLUTE_S: a dashboard session is over this long after sign-in, used
+    # or not (12 hours: a working day, then a fresh sign-in).
+    session_absolute_s: float = 43200.0
+    # CELESTIAL_SMTP_URL: where the dashboard sends mail (smtp://[user:password@]host[:port],
+    # or smtps:// for TLS from the start); unset: no mail, so no sign-up and no "forgot password".
+    smtp_url: str | None = None
+    # CELESTIAL_MAIL_FROM: the sender of the dashboard's mail.
+    mail_from: str = "Celestial <no-reply@localhost>"
+    # CELESTIAL_SIGNUP: "open" lets visitors create an account from the dashboard (it needs
+    # CELESTIAL_SMTP_URL, to confirm their address); anything else, or no SMTP, keeps it off.
+    signup_open: bool = False
+    # CELESTIAL_SIGNUP_CREDITS: the credits a new account from sign-up starts with.
+    signup_credits: int = 100
 
     @property
     def database_path(self) -> Path:
         """Return the path of the embedded store's SQLite file."""
         return self.data_dir / "celestial.sqlite3"
+
+    @property
+    def signup_enabled(self) -> bool:
+        """Return whether the dashboard offers sign-up: CELESTIAL_SIGNUP=open and mail configured."""
+        return self.signup_open and self.smtp_url is not None
+
+    @property
+    def base_url(self) -> str:
+        """Return the gateway's address for links: CELESTIAL_PUBLIC_URL, else the listening address."""
+        return self.public_url or f"http://{self.http_host}:{self.http_port}"
 
 
 def default_process_counts(cpus: int | None = None) -> dict[str, int]:
@@ -164,4 +195,11 @@ def load_settings(env: dict | None = None) -> Settings:
         nats_url=env.get("CELESTIAL_NATS_URL") or None,
         nats_replicas=_int(env, "CELESTIAL_NATS_REPLICAS", 1),
         admin_token=env.get("CELESTIAL_ADMIN_TOKEN") or None,
+        public_url=(env.get("CELESTIAL_PUBLIC_URL") or "").rstrip("/") or None,
+        session_idle_s=_float(env, "CELESTIAL_SESSION_IDLE_S", 1800.0),
+        session_absolute_s=_float(env, "CELESTIAL_SESSION_ABSOLUTE_S", 43200.0),
+        smtp_url=env.get("CELESTIAL_SMTP_URL") or None,
+        mail_from=env.get("CELESTIAL_MAIL_FROM") or "Celestial <no-reply@localhost>",
+        signup_open=env.get("CELESTIAL_SIGNUP", "off").strip().lower() == "open",
+        signup_credits=_int(env, "CELESTIAL_SIGNUP_CREDITS", 100),
     )

@@ -43,3 +43,37 @@ def test_a_version_2_file_gains_the_charges_under_each_slot_and_keeps_its_slots(
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert conn.execute("SELECT charge_id, credits FROM slot_charges WHERE slot_id = 'new-slot'").fetchone() == ("req-1", 3)
     conn.close()
+
+
+def test_a_version_4_file_gains_key_names_and_its_keys_keep_working(tmp_path):
+    path = tmp_path / "store.sqlite3"
+
+    async def create() -> str:
+        store = SqliteStore(path)
+        try:
+            await store.create_account("acme", 10)
+            plain, _ = await store.create_key("acme")
+            return plain
+        finally:
+            await store.close()
+
+    plain = asyncio.run(create())
+    with sqlite3.connect(path) as conn:  # the file as the previous release left it
+        conn.execute("ALTER TABLE api_keys DROP COLUMN name")
+        conn.execute("PRAGMA user_version=4")
+    conn.close()
+
+    async def reopen() -> None:
+        store = SqliteStore(path)
+        try:
+            (old,) = await store.list_keys("acme")
+            assert old.name == "" and old.state() == "active"
+            _, named = await store.create_key("acme", name="backend")
+            assert (await store.get_key(named.key_id)).name == "backend"
+        finally:
+            await store.close()
+
+    asyncio.run(reopen())
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    conn.close()

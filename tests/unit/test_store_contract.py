@@ -986,3 +986,21 @@ def test_key_changes_end_when_the_store_is_closed(factory):
         await asyncio.wait_for(follower, 1.0)  # it ends by itself, not by cancellation
 
     asyncio.run(body())
+
+
+@with_store
+async def test_a_key_keeps_its_name_and_a_rotation_hands_it_on(store):
+    from gateway.admin_operations import rotate_key
+
+    await store.create_account("acme", 10)
+    _, record = await store.create_key("acme", name="  production backend ")
+    assert record.name == "production backend"
+    assert (await store.get_key(record.key_id)).name == "production backend"
+    assert (await store.list_keys("acme"))[0].name == "production backend"
+    _, successor = await rotate_key(store, record.key_id)
+    assert successor.name == "production backend"
+    _, unnamed = await store.create_key("acme")
+    assert unnamed.name == ""
+    for bad in ("x" * 65, "tab\there", "svc_live_abcd"):
+        with pytest.raises(ValueError):
+            await store.create_key("acme", name=bad)

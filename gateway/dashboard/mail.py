@@ -1,0 +1,43 @@
+"""The dashboard's mail: links that prove an address (sign-up, forgot password), sent over SMTP
+with the standard library, in a worker thread so the event loop never waits on a mail server.
+
+A message holds a one-time link and nothing else secret; it is never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+from email.message import EmailMessage
+from urllib.parse import unquote, urlsplit
+
+#: How long one SMTP conversation may take, in seconds, before the send fails.
+SMTP_TIMEOUT_S = 10.0
+
+
+class MailNotSent(Exception):
+    """The mail server refused the message or could not be reached."""
+
+
+def _send_now(smtp_url: str, message: EmailMessage) -> None:
+    parts = urlsplit(smtp_url)
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise MailNotSent(f"CELESTIAL_SMTP_URL must be smtp://host[:port] or smtps://host[:port], not {parts.scheme}://")
+    secure = parts.scheme == "smtps"
+    client_type = smtplib.SMTP_SSL if secure else smtplib.SMTP
+    port = parts.port or (465 if secure else 25)
+    try:
+        with client_type(parts.hostname, port, timeout=SMTP_TIMEOUT_S) as client:
+            if parts.username:
+                client.login(unquote(parts.username), unquote(parts.password or ""))
+            client.send_message(message)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise MailNotSent(f"mail to the SMTP server at {parts.hostname}:{port} failed: {type(exc).__name__}") from None
+
+
+async def send_mail(smtp_url: str, sender: str, to: str, subject: str, text: str) -> None:
+    """Send a plain-text message. Raises MailNotSent."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, to, subject
+    message.set_content(text)
+    await asyncio.to_thread(_send_now, smtp_url, message)
