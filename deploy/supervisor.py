@@ -212,6 +212,15 @@ def _write_private(path: Path, text: str) -> None:
         raise
 
 
+def signup_line(settings: Settings, base: str) -> str:
+    """Return what `make run` says of the dashboard and of sign-up (off without SMTP)."""
+    if settings.signup_enabled:
+        return f"Dashboard: {base}/dashboard   Sign-up: open (mail through CELESTIAL_SMTP_URL)"
+    why = "CELESTIAL_SMTP_URL is not set" if settings.signup_open else "CELESTIAL_SIGNUP is not open"
+    return (f"Dashboard: {base}/dashboard   Sign-up: off ({why}); owners come by invitation: "
+            f"celestial-admin account invite ACCOUNT EMAIL")
+
+
 def stop(children: list[Child], grace_s: float = 5.0) -> None:
     """Send SIGTERM to every process, then SIGKILL to any still running after ``grace_s``."""
     for child in children:
@@ -288,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nDevelopment key (account '{DEV_ACCOUNT}'): {key}", flush=True)
             print(f"Try:\n  curl -s -H 'Authorization: Bearer {key}' '{base}/v1/positions?datetime=2024-03-20T12:00:00Z'\n", flush=True)
             print(f"Docs: {base}/docs   OpenAPI: {base}/v1/openapi.json   Stop: Ctrl-C", flush=True)
+        print(signup_line(settings, base), flush=True)
         supervise(children, settings, lambda: stopping["now"], probes)
     except RuntimeError as error:
         print(f"supervisor: {error}", file=sys.stderr, flush=True)

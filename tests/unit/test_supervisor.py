@@ -162,3 +162,14 @@ def test_a_gateway_refusing_connections_over_its_limit_counts_as_answering():
         threading.Thread(target=server.handle_request, daemon=True).start()
         assert supervisor.http_answers(f"http://127.0.0.1:{server.server_port}/healthz")
     assert not supervisor.http_answers(f"http://127.0.0.1:{free_port_block(1)}/healthz")
+
+
+def test_make_run_says_sign_up_is_off_without_smtp_and_how_owners_come():
+    from deploy.supervisor import signup_line
+    from shared.runtime.config import load_settings
+
+    off = signup_line(load_settings({"CELESTIAL_SIGNUP": "open"}), "http://127.0.0.1:8080")
+    assert "Sign-up: off (CELESTIAL_SMTP_URL is not set)" in off and "account invite" in off
+    assert "CELESTIAL_SIGNUP is not open" in signup_line(load_settings({}), "http://127.0.0.1:8080")
+    on = signup_line(load_settings({"CELESTIAL_SIGNUP": "open", "CELESTIAL_SMTP_URL": "smtp://127.0.0.1:2525"}), "http://x")
+    assert "Sign-up: open" in on
