@@ -83,3 +83,17 @@ def test_a_request_the_balance_cannot_cover_is_402(stack):
         response = api.get("/v1/eclipses/lunar", params={"jd": J2000})  # 2 credits
     assert response.status_code == 402
     assert response.json()["errors"][0]["code"] == "insufficient_credits"
+
+
+def test_the_dashboard_pages_are_served_from_the_image(stack):
+    with client(stack) as browser:
+        response = browser.get("/dashboard/sign-in")
+    assert response.status_code == 200 and "<form" in response.text  # templates carried as package data
+
+
+def test_a_local_time_is_read_through_the_images_tz_database(stack):
+    key = new_key(stack, 10)
+    with client(stack, key) as api:
+        response = api.get("/v1/positions", params={"datetime": "1943-01-15T09:20:00", "tz": "America/New_York"})
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["moment"]["datetime"]["abbreviation"] == "EWT"
