@@ -18,7 +18,7 @@ from google.protobuf.message import Message
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
 from gateway.store.errors import StoreOutcomeUnknown
 from gateway.store.interfaces import CreditLedger, Limiter
-from gateway.store.records import Account, Admission, AdmittedCharge
+from gateway.store.records import Account, Admission, AdmittedCharge, ChargeNote
 from celestial.v1 import options_pb2
 from shared.errors import RateLimitExceeded
 
@@ -100,8 +100,11 @@ class Accounting:
                 log.error("release_failed", account_id=account_id, error=repr(error))
                 return
 
-    async def charge(self, account_id: str, credits: int, charge_id: str, slot_id: str | None = None) -> int:
-        """Return the balance after debiting ``credits``; 402 as InsufficientCredits.
+    async def charge(
+        self, account_id: str, credits: int, charge_id: str, slot_id: str | None = None, note: ChargeNote | None = None
+    ) -> int:
+        """Return the balance after debiting ``credits`` (the ledger row noting what it paid for);
+        402 as InsufficientCredits.
 
         With ``slot_id`` (the slot of an admission already made: a batch's), the charge is
         recorded under the slot first, so it is refunded if the slot lapses unreleased. When
@@ -112,19 +115,21 @@ class Accounting:
         if slot_id is not None:
             await self.limiter.hold_charge(account_id, slot_id, (charge_id, credits))
         try:
-            return await self.ledger.reserve(account_id, credits, charge_id)
+            return await self.ledger.reserve(account_id, credits, charge_id, note)
         except StoreOutcomeUnknown:
             self._spawn(self._refund_until_done(account_id, credits, charge_id))
             raise
 
-    async def admit_and_charge(self, account: Account, slot_id: str, credits: int, charge_id: str) -> AdmittedCharge:
+    async def admit_and_charge(
+        self, account: Account, slot_id: str, credits: int, charge_id: str, note: ChargeNote | None = None
+    ) -> AdmittedCharge:
         """Return the admission of a request and the charge it allowed (one store step).
 
         Refusals (429, 402) come back in the result, so the caller can set the rate-limit
         headers first; an unreachable store raises its own errors.
         """
         try:
-            return await self.limiter.admit_and_reserve(account, slot_id, credits, charge_id)
+            return await self.limiter.admit_and_reserve(account, slot_id, credits, charge_id, note=note)
         except StoreOutcomeUnknown:
             self._spawn(self._refund_until_done(account.id, credits, charge_id))  # as in charge()
             raise

@@ -30,7 +30,7 @@ from gateway.json_response import json_response
 from gateway.middleware import new_request_id
 from gateway.rpc import Pool, ServicePool
 from gateway.store.interfaces import Store
-from gateway.store.records import Account, Admission
+from gateway.store.records import Account, Admission, ChargeNote
 from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import VERSION
 from shared.errors import CelestialError, ClientGone, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
@@ -87,8 +87,9 @@ class Gateway:
     async def authenticate(self, request: Request) -> Account:
         """Return the request's account; 401/403 for the key and origin, 503 while the store
         is unreachable."""
-        account, _key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
+        account, key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
         request.scope["state"]["account_id"] = account.id
+        request.scope["state"]["key_id"] = key.key_id
         return account
 
     async def admit(self, state: dict, account: Account) -> None:
@@ -135,15 +136,17 @@ class Gateway:
         charge_id = new_request_id()
         state.setdefault("charge_ids", []).append(charge_id)
         state.setdefault("charges", []).append((charge_id, cost))
+        # What the owner's usage page shows of this charge: never the request's parameters.
+        note = ChargeNote(endpoint.path, state.get("key_id", ""), request_id)
         if admit:
             slot_id = new_request_id()
-            outcome = await self.accounting.admit_and_charge(account, slot_id, cost, charge_id)
+            outcome = await self.accounting.admit_and_charge(account, slot_id, cost, charge_id, note)
             self._admitted(state, outcome.admission, slot_id)
             if outcome.insufficient is not None:
                 raise outcome.insufficient
             remaining = outcome.balance
         else:
-            remaining = await self.accounting.charge(account.id, cost, charge_id, state.get("held_slot"))
+            remaining = await self.accounting.charge(account.id, cost, charge_id, state.get("held_slot"), note)
         started = time.perf_counter()
         try:
             reply = await self.call_in_turn(account, endpoint, message, request_id)

@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from gateway.admin_operations import find_account, key_view, rotate_key
+from gateway.admin_operations import find_account, iso, key_view, rotate_key
 from gateway.dashboard.charts import bar_chart_svg
 from gateway.dashboard.csrf import CSRF_FIELD, csrf_token, csrf_valid, keep_presession, presession_secret
 from gateway.dashboard.pages import STATIC_DIR, render_message, render_page
@@ -358,7 +358,9 @@ async def _own_key(visit: Visit) -> KeyRecord:
 async def _keys_page(visit: Visit, *, new_key: dict | None = None, form: dict | None = None,
                      errors: dict | None = None, status: int = 200) -> Response:
     account = await find_account(visit.store, visit.who.owner.account_id)
-    views = [key_view(record) for record in await visit.store.list_keys(account.id)]
+    today = utc_now().date()
+    last_used = usage_figures(await visit.store.ledger_entries(account.id, usage_window_start(today)), today).last_used
+    views = [{**key_view(record), "last_used": iso(last_used.get(record.key_id))} for record in await visit.store.list_keys(account.id)]
     active = [view for view in views if view["state"] == "active"]
     form = form or {"name": "", "expires": "", "origins": "", "browser_only": False}
     return visit.page("keys.html", {
@@ -488,6 +490,10 @@ async def usage_page(visit: Visit) -> Response:
         "recent_limit": RECENT_REQUESTS,
         "credits_chart": bar_chart_svg(labels, figures.credits_per_day, "Credits spent per day, last 30 days (UTC)"),
         "requests_chart": bar_chart_svg(labels, figures.requests_per_day, "Requests charged per day, last 30 days (UTC)"),
+        "endpoints_chart": bar_chart_svg(
+            [endpoint for endpoint, _ in figures.requests_per_endpoint], [count for _, count in figures.requests_per_endpoint],
+            "Requests charged per endpoint, last 30 days",
+        ),
         "try_key": active[-1] if active else None, "base_url": visit.settings.base_url,
     })
 

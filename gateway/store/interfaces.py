@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import AsyncIterator, Iterable, Protocol, runtime_checkable
 
 from gateway.store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
-from gateway.store.records import Account, AdmittedCharge, Admission, KeyRecord, LedgerEntry, Usage
+from gateway.store.records import Account, AdmittedCharge, Admission, ChargeNote, KeyRecord, LedgerEntry, Usage
 from shared.errors import InsufficientCredits
 
 
@@ -91,8 +91,9 @@ class CreditLedger(Protocol):
         """Return the balance after adding ``credits`` (idempotent per ``request_id``)."""
         ...
 
-    async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
-        """Return the balance after debiting ``credits`` atomically.
+    async def reserve(self, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
+        """Return the balance after debiting ``credits`` atomically, the debit's ledger row
+        carrying ``note`` (what it paid for) when given.
 
         Raises InsufficientCredits (the balance is left untouched) when the balance cannot
         cover it; the balance never goes negative. A second reserve with the same
@@ -162,9 +163,11 @@ class Limiter(Protocol):
         ...
 
     async def admit_and_reserve(
-        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        note: ChargeNote | None = None,
     ) -> AdmittedCharge:
-        """Return the outcome of :meth:`admit` followed, when it allows, by :meth:`reserve`.
+        """Return the outcome of :meth:`admit` followed, when it allows, by :meth:`reserve`
+        (its ledger row carrying ``note``).
 
         The same rules and effects as the two calls in sequence (a request refused by the
         limits is not charged; one admitted but short of credits stays counted and holds its
@@ -184,7 +187,8 @@ class Store(Keys, CreditLedger, Limiter, Protocol):
 
 
 async def admit_then_reserve(
-    store: Store, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
+    store: Store, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+    note: ChargeNote | None = None,
 ) -> AdmittedCharge:
     """Return :meth:`Store.admit_and_reserve` done as its two steps, for a store with no
     cheaper way to do both at once."""
@@ -192,7 +196,7 @@ async def admit_then_reserve(
     if not admission.allowed:
         return AdmittedCharge(admission)
     try:
-        return AdmittedCharge(admission, balance=await store.reserve(account.id, credits, request_id))
+        return AdmittedCharge(admission, balance=await store.reserve(account.id, credits, request_id, note))
     except InsufficientCredits as short:
         return AdmittedCharge(admission, insufficient=short)
 

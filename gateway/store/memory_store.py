@@ -20,7 +20,7 @@ from gateway.store.bounds import check_balance_ceiling, require_credits, validat
 from gateway.store.interfaces import admit_then_reserve
 from gateway.store.key_format import generate_key, hash_key, prefix_hint
 from gateway.store.origins import validate_origins
-from gateway.store.records import Account, Admission, AdmittedCharge, KeyRecord, Usage, utc_now
+from gateway.store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, Usage, utc_now
 
 
 class MemoryStore:
@@ -77,7 +77,7 @@ class MemoryStore:
         found = await self.get_account(account)
         return [k for k in self.keys.values() if k.account_id == found.id]
 
-    async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
+    async def reserve(self, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
         account = self.accounts[account_id]
         if request_id in self.charges:  # a retry, not a second charge
             return account.balance
@@ -120,9 +120,10 @@ class MemoryStore:
         return admission
 
     async def admit_and_reserve(
-        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        note: ChargeNote | None = None,
     ) -> AdmittedCharge:
-        return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
+        return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s, note)
 
     async def release(self, account_id: str, slot_id: str) -> None:
         self.slots[account_id] = rules.release(self.slots.get(account_id, {}), slot_id)

@@ -33,7 +33,7 @@ from gateway.store.nats_connection import (
     fold_case,
     WrongLastSequence,
 )
-from gateway.store.records import from_unix_s, Account, Usage
+from gateway.store.records import from_unix_s, Account, ChargeNote, Usage
 
 #: How long a process remembers its own debits (request id, account, credits), in seconds, so
 #: that refunding one needs no scan of the account's ledger. Longer than any request's
@@ -185,7 +185,7 @@ class NatsLedger(NatsConnection):
         message = await self._call(self._js.get_msg(self._ledger_stream, seq=seq, direct=True))
         return message.subject[len(self._ledger_prefix):], orjson.loads(message.data)
 
-    async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
+    async def reserve(self, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
         """Return the balance after debiting ``credits``; InsufficientCredits (nothing written)
         when the balance cannot cover them.
 
@@ -205,8 +205,9 @@ class NatsLedger(NatsConnection):
                 if own[:2] != (account_id, credits):
                     raise LedgerConflict(f"request {quoted(request_id)} already has a debit on other terms")
                 return (await self._head(account_id, fresh=True)).balance
+            noted = {} if note is None else {"endpoint": note.endpoint, "key_id": note.key_id, "http_request_id": note.request_id}
             seq, duplicate = await self._write(
-                account_id, "debit", request_id, -credits, lambda head: rules.charge(head.balance, credits)
+                account_id, "debit", request_id, -credits, lambda head: rules.charge(head.balance, credits), **noted
             )
             if duplicate:
                 charged_to, entry = await self._entry_at(seq)

@@ -15,7 +15,7 @@ from gateway.store.errors import StoreUnavailable, no_such_account
 from gateway.store.interfaces import admit_then_reserve
 from gateway.store.nats_connection import NatsConnection, check_account_id, WrongLastSequence
 from gateway.store.nats_ledger import account_of
-from gateway.store.records import Account, Admission, AdmittedCharge
+from gateway.store.records import Account, Admission, AdmittedCharge, ChargeNote
 
 @dataclass(frozen=True)
 class _Limits:
@@ -142,6 +142,9 @@ class NatsLimiter(NatsConnection):
                 except WrongLastSequence:
                     limits = await self._read_limits(account_id)
 
-    async def admit_and_reserve(self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None) -> AdmittedCharge:
+    async def admit_and_reserve(
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        note: ChargeNote | None = None,
+    ) -> AdmittedCharge:
         """Return the admission and, when allowed, the charge (two writes: the limiter's, then the ledger's)."""
-        return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s)
+        return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s, note)

@@ -34,7 +34,7 @@ from gateway.store.owner_records import (
     normalize_email,
     same_digest,
 )
-from gateway.store.records import LedgerEntry, from_unix_s, to_unix_s
+from gateway.store.records import ChargeNote, LedgerEntry, from_unix_s, to_unix_s
 
 
 def _owner_of(doc: dict) -> OwnerRecord:
@@ -246,7 +246,8 @@ class NatsOwners(NatsConnection):
         def keep(message: Msg) -> None:
             entry = orjson.loads(message.data)
             if entry["at_s"] >= since_s:
-                entries.append(LedgerEntry(from_unix_s(entry["at_s"]), entry["kind"], entry["credits"], entry["request_id"]))
+                note = ChargeNote(entry.get("endpoint", ""), entry.get("key_id", ""), entry.get("http_request_id", ""))
+                entries.append(LedgerEntry(from_unix_s(entry["at_s"]), entry["kind"], entry["credits"], entry["request_id"], note))
 
         await self._scan(self._ledger_stream, self._ledger_prefix + account_id, keep, since_s - USAGE_CLOCK_MARGIN_S)
         return sorted(entries, key=lambda entry: (entry.at, entry.request_id))

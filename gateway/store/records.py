@@ -108,14 +108,36 @@ class Usage:
 
 
 @dataclass(frozen=True)
+class ChargeNote:
+    """What a debit paid for, kept on its ledger row for the account's owner: the endpoint's
+    path, the id of the key that called, and the request's id as its client saw it
+    (``meta.request_id``, the ``X-Request-Id``). Never the request's parameters."""
+
+    endpoint: str = ""
+    key_id: str = ""
+    request_id: str = ""
+
+    def __post_init__(self) -> None:
+        for name in ("endpoint", "key_id", "request_id"):
+            if len(getattr(self, name)) > CHARGE_NOTE_MAX_CHARS:
+                raise ValueError(f"a charge note's {name} has more than {CHARGE_NOTE_MAX_CHARS} characters")
+
+
+#: The longest member of a ChargeNote (a path, a key id, a request id are all far shorter).
+CHARGE_NOTE_MAX_CHARS = 200
+
+
+@dataclass(frozen=True)
 class LedgerEntry:
     """One ledger row as an account's owner may see it: when, which kind, how many credits,
-    under which request id (never the request's parameters: the ledger has none)."""
+    under which request id (the ledger's charge id), and for a debit what it paid for (never
+    the request's parameters: the ledger has none)."""
 
     at: datetime
     kind: LedgerKind
     credits: int
     request_id: str
+    note: ChargeNote = ChargeNote()
 
 
 #: Length of a rate-limit window: limits are requests per minute (decisions.md, Limits).

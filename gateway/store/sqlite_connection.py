@@ -50,8 +50,9 @@ T = TypeVar("T")
 #: when it is first opened by this code (the statements below are all ``IF NOT EXISTS``).
 #: Version 3 added ``slot_charges``, the charges made under each slot.
 #: Version 4 added ``owners``, ``sessions`` and ``sign_in_throttles`` (the dashboard's).
-#: Version 5 added ``api_keys.name`` (an older file gains it: ``_ADDED_COLUMNS``).
-SCHEMA_VERSION = 5
+#: Version 5 added ``api_keys.name``, version 6 the charge note of a debit (``ledger.endpoint``,
+#: ``ledger.key_id``, ``ledger.http_request_id``); an older file gains them: ``_ADDED_COLUMNS``.
+SCHEMA_VERSION = 6
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -152,7 +153,12 @@ CREATE TABLE IF NOT EXISTS sign_in_throttles (
 
 #: Columns added to existing tables after their creation: (table, column, definition). SQLite
 #: has no ADD COLUMN IF NOT EXISTS, so each is added when the table lacks it.
-_ADDED_COLUMNS = (("api_keys", "name", "TEXT NOT NULL DEFAULT ''"),)
+_ADDED_COLUMNS = (
+    ("api_keys", "name", "TEXT NOT NULL DEFAULT ''"),
+    ("ledger", "endpoint", "TEXT NOT NULL DEFAULT ''"),
+    ("ledger", "key_id", "TEXT NOT NULL DEFAULT ''"),
+    ("ledger", "http_request_id", "TEXT NOT NULL DEFAULT ''"),
+)
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6

@@ -20,7 +20,7 @@ from gateway.store.bounds import (
 )
 from gateway.store.errors import AccountExists, LedgerConflict, no_such_account
 from gateway.store.key_format import quoted
-from gateway.store.records import Account, Usage, from_unix_s
+from gateway.store.records import Account, ChargeNote, Usage, from_unix_s
 from gateway.store.sqlite_connection import SqliteConnection, immediate
 
 _ACCOUNT_COLUMNS = "id, name, balance, rate_per_minute, max_concurrent, created_at_s"
@@ -129,12 +129,12 @@ class SqliteLedger(SqliteConnection):
             raise LedgerConflict(f"request {quoted(request_id)} already has a {kind} on other terms")
         return True
 
-    async def reserve(self, account_id: str, credits: int, request_id: str) -> int:
+    async def reserve(self, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
         require_credits(credits)
-        return await self._write(self._debit, account_id, credits, request_id)
+        return await self._write(self._debit, account_id, credits, request_id, note)
 
     @classmethod
-    def _debit(cls, conn, account_id: str, credits: int, request_id: str) -> int:
+    def _debit(cls, conn, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
         """Return the balance after the debit; runs inside the caller's write transaction.
 
         Raises InsufficientCredits having written nothing, so :meth:`_admit_and_charge` may
@@ -143,10 +143,11 @@ class SqliteLedger(SqliteConnection):
         # The ledger row goes first: if this request was already charged the insert is
         # ignored and nothing else happens (a retry, not a second charge).
         try:
+            note = note or ChargeNote()
             inserted = conn.execute(
-                "INSERT OR IGNORE INTO ledger (account_id, request_id, kind, credits, created_at_s)"
-                " VALUES (?, ?, 'debit', ?, ?)",
-                (account_id, request_id, credits, time.time()),
+                "INSERT OR IGNORE INTO ledger (account_id, request_id, kind, credits, created_at_s, endpoint, key_id, http_request_id)"
+                " VALUES (?, ?, 'debit', ?, ?, ?, ?, ?)",
+                (account_id, request_id, credits, time.time(), note.endpoint, note.key_id, note.request_id),
             ).rowcount
         except sqlite3.IntegrityError as exc:  # the foreign key: no such account
             raise no_such_account(account_id) from exc

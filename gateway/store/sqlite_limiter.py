@@ -11,7 +11,7 @@ from shared.errors import InsufficientCredits
 from gateway.store import rules
 from gateway.store.bounds import require_credits, validate_limits
 from gateway.store.errors import no_such_account
-from gateway.store.records import Account, Admission, AdmittedCharge
+from gateway.store.records import Account, Admission, AdmittedCharge, ChargeNote
 from gateway.store.sqlite_connection import SqliteConnection, immediate
 from gateway.store.sqlite_keys import LIVE_KEYS_OF_ACCOUNT, log_key_changes
 
@@ -65,26 +65,27 @@ class SqliteLimiter(SqliteConnection):
         )
 
     async def admit_and_reserve(
-        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        note: ChargeNote | None = None,
     ) -> AdmittedCharge:
         """Return :meth:`admit` then, when allowed, :meth:`reserve`, in one write transaction."""
         require_credits(credits)
         now_s = time.time() if now_s is None else now_s
         return await self._write(
             self._admit_and_charge, account.id, account.rate_per_minute, account.max_concurrent,
-            slot_id, credits, request_id, now_s,
+            slot_id, credits, request_id, now_s, note,
         )
 
     @classmethod
     def _admit_and_charge(
         cls, conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, credits: int, request_id: str,
-        now_s: float,
+        now_s: float, note: ChargeNote | None = None,
     ) -> AdmittedCharge:
         admission = cls._count_and_hold(conn, account_id, limit, max_concurrent, slot_id, now_s, (request_id, credits))
         if not admission.allowed:
             return AdmittedCharge(admission)
         try:
-            return AdmittedCharge(admission, balance=cls._debit(conn, account_id, credits, request_id))
+            return AdmittedCharge(admission, balance=cls._debit(conn, account_id, credits, request_id, note))
         except InsufficientCredits as short:
             return AdmittedCharge(admission, insufficient=short)  # the admission still commits
 

@@ -19,7 +19,7 @@ from gateway.store.owner_records import (
     normalize_email,
     same_digest,
 )
-from gateway.store.records import LedgerEntry, from_unix_s, to_unix_s
+from gateway.store.records import ChargeNote, LedgerEntry, from_unix_s, to_unix_s
 from gateway.store.sqlite_connection import SqliteConnection, immediate
 
 _OWNER_COLUMNS = (
@@ -210,8 +210,8 @@ class SqliteOwners(SqliteConnection):
     def _ledger_entries(cls, conn, account_id: str, since_s: float) -> list[LedgerEntry]:
         cls._balance_of(conn, account_id)  # AccountNotFound for an unknown id
         rows = conn.execute(
-            "SELECT created_at_s, kind, credits, request_id FROM ledger"
+            "SELECT created_at_s, kind, credits, request_id, endpoint, key_id, http_request_id FROM ledger"
             " WHERE account_id = ? AND created_at_s >= ? ORDER BY created_at_s, request_id",
             (account_id, since_s),
         ).fetchall()
-        return [LedgerEntry(from_unix_s(row[0]), row[1], row[2], row[3]) for row in rows]
+        return [LedgerEntry(from_unix_s(row[0]), row[1], row[2], row[3], ChargeNote(*row[4:7])) for row in rows]

@@ -386,8 +386,28 @@ def test_the_usage_page_agrees_with_the_admin_usage_command(stack):
     assert re.search(r'id="credits-30d">([\d,]+)<', page).group(1) == str(totals["credits_used"])
     recent = re.search(r'<table id="recent">.*?</table>', page, re.S).group(0)
     assert recent.count("<tr><td>") == 3 and "datetime" not in recent and "2024-03-20" not in recent
-    assert page.count("<svg") == 2 and f"Bearer {key[:13]}" in page and key not in page and 'href="/docs"' in page
+    assert recent.count("<code>/v1/positions</code>") == 3  # each row names its endpoint
+    per_endpoint = re.search(r'<table id="per-endpoint">.*?</table>', page, re.S).group(0)
+    assert re.findall(r"<tr><td><code>([^<]+)</code></td><td>([\d,]+)</td></tr>", per_endpoint) == [("/v1/positions", "3")]
+    assert page.count("<svg") == 3 and f"Bearer {key[:13]}" in page and key not in page and 'href="/docs"' in page
     assert len(page.encode()) < 100_000
+
+
+def test_the_last_requests_name_the_request_id_the_client_saw_and_the_key_its_last_use(stack):
+    _account, _, client = new_owner(stack, credits=500)
+    key = client.create_key()
+    SECRETS.append(key)
+    with stack.client(key) as api:
+        seen = api.get(POSITIONS).json()["meta"]["request_id"]
+        batch = api.post("/v1/batch", json={"requests": [{"endpoint": "/v1/delta-t", "params": {"jd": 2451545.0}}]})
+    assert batch.status_code == 200, batch.text
+    batch_id = batch.json()["meta"]["request_id"]
+    recent = re.search(r'<table id="recent">.*?</table>', client.page("/dashboard/usage"), re.S).group(0)
+    assert f"<code>{seen}</code>" in recent and f"<code>{batch_id}.0</code>" in recent and "<code>/v1/delta-t</code>" in recent
+    keys_page = client.page("/dashboard/keys")
+    row = next(r for r in re.findall(r'<tr id="[^"]+">.*?</tr>', keys_page, re.S) if key[:13] in r)
+    created, last_used, _expires = re.findall(r'<td class="nowrap">([^<]*)</td>', row)
+    assert last_used.endswith(" UTC") and last_used >= created
 
 
 # --- secrets ------------------------------------------------------------------------------------

@@ -80,11 +80,11 @@ class AnswerLostStore(SqliteStore):
             raise StoreOutcomeUnknown("the answer was lost")
         return answer
 
-    async def reserve(self, account_id, credits, request_id):
-        return self._answer(await super().reserve(account_id, credits, request_id))
+    async def reserve(self, account_id, credits, request_id, note=None):
+        return self._answer(await super().reserve(account_id, credits, request_id, note))
 
-    async def admit_and_reserve(self, account, slot_id, credits, request_id, now_s=None):
-        return self._answer(await super().admit_and_reserve(account, slot_id, credits, request_id, now_s))
+    async def admit_and_reserve(self, account, slot_id, credits, request_id, now_s=None, note=None):
+        return self._answer(await super().admit_and_reserve(account, slot_id, credits, request_id, now_s, note))
 
 
 @pytest.mark.parametrize("step", ["charge", "admit_and_charge"])

@@ -11,7 +11,7 @@ import pytest
 from gateway.store import AccountNotFound
 from gateway.store.interfaces import DashboardStore
 from gateway.store.owner_records import InviteNotValid, OwnerElsewhere, OwnerNotFound, digest_secret
-from gateway.store.records import utc_now
+from gateway.store.records import ChargeNote, utc_now
 from tests.unit.test_store_contract import factory, with_store  # noqa: F401 (factory is the fixture)
 
 INVITE = digest_secret("invite-secret")
@@ -145,6 +145,25 @@ async def test_failures_at_once_from_several_callers_are_all_counted(store):
     subject = "address:203.0.113.9"
     await asyncio.gather(*(store.record_sign_in_failure(subject, 1000.0, 900, 100, 600) for _ in range(8)))
     assert (await store.get_sign_in_throttle(subject)).failures == 8
+
+
+@with_store
+async def test_a_debit_keeps_the_note_of_what_it_paid_for(store):
+    account = await store.create_account("acme", 10)
+    before = utc_now() - timedelta(seconds=1)
+    await store.reserve(account.id, 2, "charge-1", ChargeNote("/v1/positions", "key_1", "req-a"))
+    admitted = await store.admit_and_reserve(account, "slot-1", 3, "charge-2", note=ChargeNote("/v1/transits", "key_2", "req-b.3"))
+    assert admitted.balance == 5
+    await store.release(account.id, "slot-1")
+    await store.reserve(account.id, 1, "charge-3")  # no note: an empty one
+    await store.refund(account.id, 1, "charge-3")
+    notes = {(e.kind, e.request_id): e.note for e in await store.ledger_entries(account.id, before) if e.kind != "topup"}
+    assert notes == {
+        ("debit", "charge-1"): ChargeNote("/v1/positions", "key_1", "req-a"),
+        ("debit", "charge-2"): ChargeNote("/v1/transits", "key_2", "req-b.3"),
+        ("debit", "charge-3"): ChargeNote(),
+        ("refund", "charge-3"): ChargeNote(),
+    }
 
 
 @with_store

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from datetime import timedelta
 
-from gateway.store.records import SLOT_LEASE_S
+from gateway.store.records import SLOT_LEASE_S, ChargeNote, utc_now
 from gateway.store.sqlite_store import SCHEMA_VERSION, SqliteStore
 
 
@@ -77,3 +78,34 @@ def test_a_version_4_file_gains_key_names_and_its_keys_keep_working(tmp_path):
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     conn.close()
+
+
+def test_a_version_5_file_gains_the_charge_notes_of_its_debits(tmp_path):
+    path = tmp_path / "celestial.sqlite3"
+
+    async def create() -> str:
+        store = SqliteStore(path)
+        try:
+            account = await store.create_account("acme", 10)
+            await store.reserve(account.id, 2, "charge-old")
+            return account.id
+        finally:
+            await store.close()
+
+    account_id = asyncio.run(create())
+    with sqlite3.connect(path) as conn:  # the file as the previous release left it
+        for column in ("endpoint", "key_id", "http_request_id"):
+            conn.execute(f"ALTER TABLE ledger DROP COLUMN {column}")
+        conn.execute("PRAGMA user_version=5")
+    conn.close()
+
+    async def reopen() -> None:
+        store = SqliteStore(path)
+        try:
+            await store.reserve(account_id, 3, "charge-new", ChargeNote("/v1/positions", "key_1", "req-1"))
+            notes = {e.request_id: e.note for e in await store.ledger_entries(account_id, utc_now() - timedelta(days=1)) if e.kind == "debit"}
+            assert notes == {"charge-old": ChargeNote(), "charge-new": ChargeNote("/v1/positions", "key_1", "req-1")}
+        finally:
+            await store.close()
+
+    asyncio.run(reopen())
