@@ -81,3 +81,13 @@ policy: build/checkov/.installed  ## Static policy check (checkov) of both rende
 
 clean:  ## Remove the venv, generated code and local data
 	rm -rf $(VENV) celestial var build
+
+# --- The developer's reference (issue 25): /docs, its examples, llms.txt, the MCP server, the SDKs.
+.PHONY: vendor-scalar
+SCALAR_DIR := gateway/docs_assets/scalar
+
+vendor-scalar:  ## Fetch Scalar's API reference bundle, at the version in gateway/docs_assets/scalar/VERSION, from npm
+	rm -rf var/scalar && mkdir -p var/scalar
+	cd var/scalar && npm pack --silent @scalar/api-reference@$$(cat ../../$(SCALAR_DIR)/VERSION) >/dev/null && tar xzf *.tgz
+	cp var/scalar/package/dist/browser/standalone.js $(SCALAR_DIR)/standalone.js
+	cd $(SCALAR_DIR) && sha256sum standalone.js > SHA256SUMS

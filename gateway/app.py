@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 
 from gateway.admin_api import admin_app
@@ -27,8 +27,10 @@ from gateway.endpoints import Endpoint, discover_endpoints
 from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, with_error_body
 from gateway.json_response import json_response
 from gateway.middleware import RequestContextMiddleware
-from gateway.openapi import build_openapi, render_docs_page
+from gateway.openapi import build_openapi
+from gateway.operation_names import operation_name
 from gateway.paid_requests import Gateway
+from gateway.reference_docs import assets_mount, reference_page_response, render_reference_page
 from gateway.rpc import Pool
 from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Store
@@ -98,13 +100,14 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     endpoints = discover_endpoints()
     openapi_document = build_openapi(endpoints, version=BUILD_VERSION)
     openapi_bytes = orjson.dumps(openapi_document)
-    docs_page = render_docs_page(openapi_document)
+    operation_pages = {path: f"/docs/{operation_name(path)}.md" for path in openapi_document["paths"]}
+    docs_page = render_reference_page(openapi_document, operation_pages)
 
     async def openapi(request: Request) -> Response:
         return json_response(openapi_bytes)
 
     async def docs(request: Request) -> Response:
-        return HTMLResponse(docs_page)
+        return reference_page_response(docs_page)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -128,6 +131,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
         Route("/v1/batch", _serve_batch, methods=["POST"]),
         Route("/v1/openapi.json", openapi, methods=["GET"]),
         Route("/docs", docs, methods=["GET"]),
+        assets_mount(),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", app=admin_app()),
