@@ -31,6 +31,7 @@ from gateway.openapi import build_openapi
 from gateway.operation_names import operation_name
 from gateway.paid_requests import Gateway
 from gateway.reference_docs import assets_mount, reference_page_response, render_reference_page
+from gateway.reference_examples import load_examples, with_examples
 from gateway.rpc import Pool
 from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Store
@@ -98,7 +99,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     The gateway never gives the engine the ephemeris files: validation needs none.
     """
     endpoints = discover_endpoints()
-    openapi_document = build_openapi(endpoints, version=BUILD_VERSION)
+    openapi_document = with_examples(build_openapi(endpoints, version=BUILD_VERSION), load_examples())
     openapi_bytes = orjson.dumps(openapi_document)
     operation_pages = {path: f"/docs/{operation_name(path)}.md" for path in openapi_document["paths"]}
     docs_page = render_reference_page(openapi_document, operation_pages)

@@ -138,6 +138,7 @@ def test_defaults_show_as_json_values(reader):
     labels.first.wait_for(state="attached")
     defaults = [label.removeprefix("Copy default value: ") for label in (labels.nth(i).get_attribute("aria-label") for i in range(labels.count()))]
     assert "true" in defaults and "false" in defaults and "planets" in defaults
+    reader.page.screenshot(path=str(SCREENSHOTS / "positions.png"))
     assert not {"True", "False", "None"} & set(defaults)
 
 
