@@ -28,9 +28,8 @@ from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, with_error_bo
 from gateway.json_response import json_response
 from gateway.middleware import RequestContextMiddleware
 from gateway.openapi import build_openapi
-from gateway.operation_names import operation_name
 from gateway.paid_requests import Gateway
-from gateway.reference_docs import assets_mount, reference_page_response, render_reference_page
+from gateway.reference_docs import reference_routes
 from gateway.reference_examples import load_examples, with_examples
 from gateway.rpc import Pool
 from gateway.store.choice import open_configured_store
@@ -101,14 +100,9 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     endpoints = discover_endpoints()
     openapi_document = with_examples(build_openapi(endpoints, version=BUILD_VERSION), load_examples())
     openapi_bytes = orjson.dumps(openapi_document)
-    operation_pages = {path: f"/docs/{operation_name(path)}.md" for path in openapi_document["paths"]}
-    docs_page = render_reference_page(openapi_document, operation_pages)
 
     async def openapi(request: Request) -> Response:
         return json_response(openapi_bytes)
-
-    async def docs(request: Request) -> Response:
-        return reference_page_response(docs_page)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -131,8 +125,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     routes += [
         Route("/v1/batch", _serve_batch, methods=["POST"]),
         Route("/v1/openapi.json", openapi, methods=["GET"]),
-        Route("/docs", docs, methods=["GET"]),
-        assets_mount(),
+        *reference_routes(openapi_document),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", app=admin_app()),

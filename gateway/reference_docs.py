@@ -1,5 +1,6 @@
-"""The /docs page: Scalar's API reference (vendored from npm, pinned) rendering
-/v1/openapi.json, with every file it needs served by the gateway itself.
+"""The reference routes: /docs, Scalar's API reference (vendored from npm, pinned) rendering
+/v1/openapi.json with every file it needs served by the gateway itself; /docs/<page>.md, each
+operation in Markdown; /llms.txt, the index for language models.
 
 The page's Content-Security-Policy allows scripts, styles, fonts, images and connections to
 this origin only, so the browser itself refuses anything from another host (Scalar's
@@ -13,9 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from starlette.responses import HTMLResponse
-from starlette.routing import Mount
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+
+from gateway.errors import with_error_body
+from gateway.llms_text import llms_text
+from gateway.operation_markdown import operation_pages
+from gateway.operation_names import operation_name
+from shared.errors import NotFound
 
 ASSETS_DIR = Path(__file__).resolve().parent / "docs_assets"
 SCALAR_DIR = ASSETS_DIR / "scalar"
@@ -102,11 +110,29 @@ def _summary(document: dict[str, Any], path: str) -> str:
     return (operations.get("get") or operations["post"]).get("summary", "")
 
 
-def reference_page_response(page: str) -> HTMLResponse:
-    """Return the /docs response: the page under its Content-Security-Policy."""
-    return HTMLResponse(page, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
+def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
+    """Return the routes of the reference of ``document``, every page written once, here."""
+    markdown = {name: text.encode() for name, text in operation_pages(document).items()}
+    page = render_reference_page(document, {path: f"/docs/{operation_name(path)}.md" for path in document["paths"]})
+    index = llms_text(document)
 
+    async def reference(request: Request) -> Response:
+        return HTMLResponse(page, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
 
-def assets_mount() -> Mount:
-    """Return the mount serving the page's own script and the vendored Scalar bundle."""
-    return Mount(ASSETS_PATH, app=StaticFiles(directory=ASSETS_DIR), name="docs_assets")
+    @with_error_body
+    async def markdown_page(request: Request) -> Response:
+        name = request.path_params["page"]
+        if name not in markdown:
+            raise NotFound(f"No reference page {name}.md.", suggestion="/llms.txt lists every page.")
+        return Response(markdown[name], media_type="text/markdown; charset=utf-8")
+
+    async def llms(request: Request) -> Response:
+        return PlainTextResponse(index)
+
+    return [
+        Route("/docs", reference, methods=["GET"]),
+        Route("/docs/{page}.md", markdown_page, methods=["GET"]),
+        Route("/llms.txt", llms, methods=["GET"]),
+        Mount(ASSETS_PATH, app=StaticFiles(directory=ASSETS_DIR), name="docs_assets"),
+    ]
+
