@@ -83,7 +83,7 @@ clean:  ## Remove the venv, generated code and local data
 	rm -rf $(VENV) celestial var build
 
 # --- The developer's reference (issue 25): /docs, its examples, llms.txt, the MCP server, the SDKs.
-.PHONY: vendor-scalar examples
+.PHONY: vendor-scalar examples sdk
 SCALAR_DIR := gateway/docs_assets/scalar
 
 vendor-scalar:  ## Fetch Scalar's API reference bundle, at the version in gateway/docs_assets/scalar/VERSION, from npm
@@ -94,3 +94,6 @@ vendor-scalar:  ## Fetch Scalar's API reference bundle, at the version in gatewa
 
 examples: setup  ## Record one real request and answer per operation from a running stack into gateway/docs_assets/examples
 	$(PY) -m deploy.record_examples
+
+sdk: setup  ## Generate the Python (sdk/python) and TypeScript (sdk/typescript) clients from the served OpenAPI document
+	$(PY) -m deploy.generate_sdks
