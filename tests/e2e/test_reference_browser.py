@@ -138,6 +138,9 @@ def test_defaults_show_as_json_values(reader):
     labels.first.wait_for(state="attached")
     defaults = [label.removeprefix("Copy default value: ") for label in (labels.nth(i).get_attribute("aria-label") for i in range(labels.count()))]
     assert "true" in defaults and "false" in defaults and "planets" in defaults
+    # The README's picture: the operation from its title, beside its recorded example.
+    operation.evaluate("element => element.scrollIntoView({block: 'start'})")
+    reader.page.wait_for_timeout(300)
     reader.page.screenshot(path=str(SCREENSHOTS / "positions.png"))
     assert not {"True", "False", "None"} & set(defaults)
 
