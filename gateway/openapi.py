@@ -219,7 +219,8 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         if comment:
             schema = {**schema, "description": comment}
         properties[fd.name] = schema
-        always_present = (fd.is_repeated and not render.omit_empty) or (not fd.has_presence) or render.null_when_unset
+        # A repeated field has no presence; whether it is always there is its omit_empty option.
+        always_present = (fd.is_repeated and not render.omit_empty) or (not fd.is_repeated and not fd.has_presence) or render.null_when_unset
         if always_present and fd.type != FieldDescriptor.TYPE_MESSAGE:
             required.append(fd.name)
     schema = {"type": "object", "properties": properties}

@@ -73,8 +73,8 @@ def with_examples(document: dict[str, Any], examples: dict[str, Example]) -> dic
 
     A GET operation gets each parameter's recorded value as its ``example`` (what the
     reference's "Try it" fills in) and the answer as its 200 response's example; a POST
-    operation gets the same parameters as its body's example (a JSON body takes the
-    query-string forms as they are) and the same answer.
+    operation gets the same parameters as its body's example, typed as its body's schema
+    types them (:func:`typed_body`), and the same answer.
     """
     merged = copy.deepcopy(document)
     for path, example in examples.items():
@@ -90,11 +90,32 @@ def with_examples(document: dict[str, Any], examples: dict[str, Example]) -> dic
             if method == "get":
                 for parameter in operation.get("parameters", ()):
                     if parameter["name"] in example.request:
-                        parameter["example"] = example.request[parameter["name"]]
+                        parameter["example"] = typed_value(example.request[parameter["name"]], parameter["schema"])
             else:
                 body = operation["requestBody"]["content"]["application/json"]
-                body["examples"] = {EXAMPLE_NAME: {"summary": example.summary, "value": example.request}}
+                sent = example.request if example.method == "POST" else typed_body(example.request, body["schema"])
+                body["examples"] = {EXAMPLE_NAME: {"summary": example.summary, "value": sent}}
     return merged
+
+
+def typed_body(query: dict[str, str], schema: dict[str, Any]) -> dict[str, Any]:
+    """Return the JSON body carrying the query-string parameters ``query`` as the values the
+    body's ``schema`` types them, so the body example is valid against its own schema."""
+    return {name: typed_value(text, schema["properties"].get(name, {})) for name, text in query.items()}
+
+
+def typed_value(text: str, schema: dict[str, Any]) -> Any:
+    """Return a query string's ``text`` as the JSON value ``schema`` types it: a number, an
+    integer or a boolean; anything else (a list stays its comma-separated text, which a body
+    takes too) as the text."""
+    kind = schema.get("type")
+    if kind == "number":
+        return float(text)
+    if kind == "integer":
+        return int(text)
+    if kind == "boolean":
+        return text.lower() in ("true", "1")
+    return text
 
 
 def without_examples(document: dict[str, Any]) -> dict[str, Any]:

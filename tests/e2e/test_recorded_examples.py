@@ -10,7 +10,7 @@ import math
 import pytest
 
 from deploy.local_stack import Stack
-from gateway.reference_examples import EXAMPLE_NAME, Example, load_examples
+from gateway.reference_examples import EXAMPLE_NAME, Example, load_examples, typed_body, typed_value
 
 EXAMPLES = load_examples()
 #: Numbers may differ by this much, absolute, or one part in 10^9: far below what any
@@ -70,9 +70,12 @@ def test_the_served_document_carries_each_example_as_request_and_answer(document
             assert answer["value"] == example.response
             if method == "get":
                 sent = {p["name"]: p["example"] for p in operation["parameters"] if "example" in p}
+                schemas = {p["name"]: p["schema"] for p in operation["parameters"]}
+                assert sent == {name: typed_value(text, schemas[name]) for name, text in example.request.items()}
             else:
-                sent = operation["requestBody"]["content"]["application/json"]["examples"][EXAMPLE_NAME]["value"]
-            assert sent == example.request
+                body = operation["requestBody"]["content"]["application/json"]
+                sent = body["examples"][EXAMPLE_NAME]["value"]
+                assert sent == (example.request if example.method == "POST" else typed_body(example.request, body["schema"]))
 
 
 def test_the_comparison_sees_a_changed_number_and_ignores_a_changed_request_id():
@@ -88,6 +91,16 @@ def test_a_recorded_request_gets_its_recorded_answer_again(client, example: Exam
         answer = client.get(example.operation, params=example.request)
     else:
         answer = client.post(example.operation, json=example.request)
+
+    assert answer.status_code == example.status, answer.text
+    assert differences(without_volatile_meta(example.response), without_volatile_meta(answer.json())) == []
+
+
+@pytest.mark.parametrize("example", [e for e in EXAMPLES.values() if e.method == "GET"], ids=[p for p, e in EXAMPLES.items() if e.method == "GET"])
+def test_a_recorded_request_sent_as_its_typed_post_body_gets_the_same_answer(client, document, example: Example):
+    body = document["paths"][example.operation]["post"]["requestBody"]["content"]["application/json"]["examples"][EXAMPLE_NAME]["value"]
+
+    answer = client.post(example.operation, json=body)
 
     assert answer.status_code == example.status, answer.text
     assert differences(without_volatile_meta(example.response), without_volatile_meta(answer.json())) == []

@@ -7,10 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 
+from jsonschema import Draft202012Validator
+
 from gateway.endpoints import discover_endpoints
 from gateway.openapi import build_openapi
 from gateway.operation_names import operation_name
 from gateway.reference_docs import CONTENT_SECURITY_POLICY, SCALAR_DIR, render_reference_page, scalar_configuration
+from gateway.reference_examples import EXAMPLE_NAME, load_examples, with_examples
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
 JSON_TYPES = {"boolean": bool, "integer": int, "number": (int, float), "string": str}
@@ -74,3 +77,23 @@ def test_the_introduction_has_a_section_per_first_question():
     introduction = DOCUMENT["info"]["description"]
     for heading in ("## Authentication", "## The first request", "## Moments", "## The envelope", "## Errors", "## Credits and limits"):
         assert heading in introduction
+
+
+def test_every_recorded_request_and_answer_is_valid_against_the_documents_schemas():
+    document = with_examples(DOCUMENT, load_examples())
+    checked = 0
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", ()):
+                if "example" in parameter:
+                    Draft202012Validator(parameter["schema"]).validate(parameter["example"])
+                    checked += 1
+            answer = operation["responses"]["200"]["content"]["application/json"]
+            if "examples" in answer:
+                Draft202012Validator(answer["schema"]).validate(answer["examples"][EXAMPLE_NAME]["value"])
+                checked += 1
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body and "examples" in body:
+                Draft202012Validator(body["schema"]).validate(body["examples"][EXAMPLE_NAME]["value"])
+                checked += 1
+    assert checked > 100
