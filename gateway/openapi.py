@@ -18,6 +18,7 @@ from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES
 from gateway.introduction import INTRODUCTION
+from gateway.operation_names import operation_name
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
 from shared.runtime.parameter_text import INTEGER_WIDTHS
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
@@ -377,10 +378,12 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
                         "schema": _request_field_schema(field, spec.oneofs, query=True),
                     }
                 )
-            operations["get"] = {**common, "operationId": f"get_{method.name}", "parameters": parameters}
+            operations["get"] = {**common, "operationId": f"get_{operation_name(endpoint.path)}", "parameters": parameters}
         operations["post"] = {
             **common,
-            "operationId": f"post_{method.name}",
+            # Named after the path, as the Markdown pages and the MCP tools are: the SDKs'
+            # functions become get_positions / getNatalChart, not get_compute_positions.
+            "operationId": f"post_{operation_name(endpoint.path)}",
             "requestBody": {
                 "required": True,
                 "content": {"application/json": {"schema": _request_message_schema(endpoint.request_cls.DESCRIPTOR)}},

@@ -62,14 +62,14 @@ def celestial_client(document):
 
 def test_the_python_client_computes_a_position_a_natal_chart_a_transit_scan_and_a_batch(stack, keys, celestial_client):
     from celestial_client.api.batch import post_batch
-    from celestial_client.api.ephemeris import get_compute_natal_chart, get_compute_positions
-    from celestial_client.api.search import get_find_transits
+    from celestial_client.api.ephemeris import get_natal_chart, get_positions
+    from celestial_client.api.search import get_transits
     from celestial_client.models import PostBatchBody
 
     with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["funded"]) as client:
-        position = get_compute_positions.sync_detailed(client=client, bodies="sun", **MOMENT)
-        chart = get_compute_natal_chart.sync_detailed(client=client, lat=51.5, lon=-0.1, **MOMENT)
-        transits = get_find_transits.sync_detailed(client=client, start="2024-03-01T00:00:00Z", end="2024-03-15T00:00:00Z", bodies="mars", **MOMENT)
+        position = get_positions.sync_detailed(client=client, bodies="sun", **MOMENT)
+        chart = get_natal_chart.sync_detailed(client=client, lat=51.5, lon=-0.1, **MOMENT)
+        transits = get_transits.sync_detailed(client=client, start="2024-03-01T00:00:00Z", end="2024-03-15T00:00:00Z", bodies="mars", **MOMENT)
         body = PostBatchBody.from_dict({"requests": [{"endpoint": "/v1/positions", "params": {"datetime": "2024-03-20T12:00:00Z"}}]})
         batch = post_batch.sync_detailed(client=client, body=body)
 
@@ -80,14 +80,14 @@ def test_the_python_client_computes_a_position_a_natal_chart_a_transit_scan_and_
 
 
 def test_the_python_client_surfaces_402_and_429_as_its_typed_error(stack, keys, celestial_client):
-    from celestial_client.api.ephemeris import get_compute_positions
+    from celestial_client.api.ephemeris import get_positions
     from celestial_client.models import Error
 
     with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["empty"]) as client:
-        unpaid = get_compute_positions.sync_detailed(client=client, **MOMENT)
+        unpaid = get_positions.sync_detailed(client=client, **MOMENT)
     with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["limited"]) as client:
         # One request a minute: of three calls, two fall in one window, whatever the clock.
-        limited = next(answer for answer in (get_compute_positions.sync_detailed(client=client, **MOMENT) for _ in range(3)) if answer.status_code != 200)
+        limited = next(answer for answer in (get_positions.sync_detailed(client=client, **MOMENT) for _ in range(3)) if answer.status_code != 200)
 
     assert unpaid.status_code == 402 and isinstance(unpaid.parsed, Error)
     assert unpaid.parsed.errors[0].code == "insufficient_credits" and unpaid.parsed.errors[0].suggestion
