@@ -91,7 +91,20 @@ A moment is exactly one of:
 | `datetime` | ISO 8601, ASCII digits; no offset means UTC | `2024-03-20T12:00:00Z` |
 | `jd` | Julian Day, UT1 | `2460390.0` |
 
-Sending both is `400 conflicting_parameters`, neither `400 missing_parameter`. Moments run
+Sending both is `400 conflicting_parameters`, neither `400 missing_parameter`.
+
+A birth certificate's clock time goes with `tz`, an IANA zone name: with it a `datetime`
+without an offset is the civil time there on that date (local mean time, wartime, daylight
+saving time, from the tz database), and `meta.moment` says how each moment was read:
+
+```sh
+curl -s -H "Authorization: Bearer $KEY" \
+  'http://127.0.0.1:8080/v1/natal-chart?datetime=1943-01-15T09:20:00&tz=America/New_York&lat=40.71&lon=-74.0'
+```
+
+The two-person operations take `tz_a` and `tz_b`. A time the clocks skipped is
+`400 nonexistent_local_time`; one they showed twice is `400 ambiguous_local_time` unless
+`fold=0` or `fold=1` chooses. Moments run
 from {SUPPORTED_SPAN_TEXT} (JD 625000.5 to 2816787.5). Operations with several moments use
 suffixed names (`datetime_a`/`jd_a`, `start`/`start_jd`, `at`/`at_jd`, ...). Every instant in
 an answer is `{{"jd": ..., "datetime": ...}}`: the UT1 Julian Day and the same instant as ISO
