@@ -39,8 +39,8 @@ X-API-Key: svc_live_...
 ```
 
 When both are sent, `Authorization` wins. A missing, malformed, unknown, expired or revoked
-key is `401 invalid_api_key`. Keys are made by the operator (`celestial-admin key create`); `make run`
-prints a development key. To try a call on this page,
+key is `401 invalid_api_key`. An account's owner makes keys in the [dashboard](/dashboard/)
+(the operator with `celestial-admin key create`); `make run` prints a development key. To try a call on this page,
 paste your key into the **Authentication** box of any operation: it stays in this browser
 and is sent only to this API.
 

@@ -41,7 +41,7 @@ def test_every_link_of_llms_txt_and_of_the_introduction_answers(anonymous, docum
     links = set(LINK.findall(anonymous.get("/llms.txt").text)) | set(LINK.findall(document["info"]["description"]))
     assert len(links) > len(document["paths"])
     for link in sorted(links):
-        assert anonymous.get(link).status_code == 200, link
+        assert anonymous.get(link, follow_redirects=True).status_code == 200, link
 
 
 @pytest.mark.parametrize("path", list(load_examples()))
