@@ -81,3 +81,19 @@ policy: build/checkov/.installed  ## Static policy check (checkov) of both rende
 
 clean:  ## Remove the venv, generated code and local data
 	rm -rf $(VENV) celestial var build
+
+# --- The developer's reference (issue 25): /docs, its examples, llms.txt, the MCP server, the SDKs.
+.PHONY: vendor-scalar examples sdk
+SCALAR_DIR := gateway/docs_assets/scalar
+
+vendor-scalar:  ## Fetch Scalar's API reference bundle, at the version in gateway/docs_assets/scalar/VERSION, from npm
+	rm -rf var/scalar && mkdir -p var/scalar
+	cd var/scalar && npm pack --silent @scalar/api-reference@$$(cat ../../$(SCALAR_DIR)/VERSION) >/dev/null && tar xzf *.tgz
+	cp var/scalar/package/dist/browser/standalone.js $(SCALAR_DIR)/standalone.js
+	cd $(SCALAR_DIR) && sha256sum standalone.js > SHA256SUMS
+
+examples: setup  ## Record one real request and answer per operation from a running stack into gateway/docs_assets/examples
+	$(PY) -m deploy.record_examples
+
+sdk: setup  ## Generate the Python (sdk/python) and TypeScript (sdk/typescript) clients from the served OpenAPI document
+	$(PY) -m deploy.generate_sdks

@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 
 from gateway.admin_api import admin_app
@@ -27,8 +27,10 @@ from gateway.endpoints import Endpoint, discover_endpoints
 from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, with_error_body
 from gateway.json_response import json_response
 from gateway.middleware import RequestContextMiddleware
-from gateway.openapi import build_openapi, render_docs_page
+from gateway.openapi import build_openapi
 from gateway.paid_requests import Gateway
+from gateway.reference_docs import reference_routes
+from gateway.reference_examples import load_examples, with_examples
 from gateway.rpc import Pool
 from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Store
@@ -96,15 +98,11 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     The gateway never gives the engine the ephemeris files: validation needs none.
     """
     endpoints = discover_endpoints()
-    openapi_document = build_openapi(endpoints, version=BUILD_VERSION)
+    openapi_document = with_examples(build_openapi(endpoints, version=BUILD_VERSION), load_examples())
     openapi_bytes = orjson.dumps(openapi_document)
-    docs_page = render_docs_page(openapi_document)
 
     async def openapi(request: Request) -> Response:
         return json_response(openapi_bytes)
-
-    async def docs(request: Request) -> Response:
-        return HTMLResponse(docs_page)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -127,7 +125,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     routes += [
         Route("/v1/batch", _serve_batch, methods=["POST"]),
         Route("/v1/openapi.json", openapi, methods=["GET"]),
-        Route("/docs", docs, methods=["GET"]),
+        *reference_routes(openapi_document),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", app=admin_app()),

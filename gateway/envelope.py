@@ -18,7 +18,7 @@ from celestial.v1 import options_pb2
 from shared.errors import CelestialError
 
 _RENDERERS: dict[Descriptor, Callable[[Message], Any]] = {}
-JSON_VALUE_TYPES = {"google.protobuf.Value": {}, "google.protobuf.ListValue": {"type": "array"}, "google.protobuf.Struct": {"type": "object"}}
+JSON_VALUE_TYPES = {"google.protobuf.Value": {}, "google.protobuf.ListValue": {"type": "array", "items": {}}, "google.protobuf.Struct": {"type": "object"}}
 
 
 def render_message(message: Message) -> Any:

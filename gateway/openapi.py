@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 document and the /docs page, generated from the descriptors at start-up.
+"""The OpenAPI 3.1 document, generated from the descriptors at start-up (/docs renders it).
 
 Descriptions come from the comments in the .proto files (``make proto`` writes a descriptor
 set with source info beside the generated code), so the protos stay the single source.
@@ -6,7 +6,6 @@ set with source info beside the generated code), so the protos stay the single s
 
 from __future__ import annotations
 
-import html
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,65 +17,13 @@ from celestial.v1 import options_pb2
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES
+from gateway.introduction import INTRODUCTION
+from gateway.operation_names import operation_name
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
 from shared.runtime.parameter_text import INTEGER_WIDTHS
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 
 DESCRIPTOR_SET = Path(__file__).resolve().parent.parent / "celestial" / "v1" / "descriptor_set.binpb"
-
-OVERVIEW = f"""\
-Celestial computes planetary positions, houses, charts and aspects (and, as they land,
-time-lord periods, transit scans, eclipses, heliacal events and astrocartography lines).
-
-**Authentication.** Every /v1 request needs an API key: `Authorization: Bearer svc_live_...`
-or `X-API-Key: svc_live_...`; when both are sent, Authorization wins. A missing, malformed,
-unknown, expired or revoked key is 401 `invalid_api_key`.
-
-**Requests.** GET takes parameters in the query string; POST takes the same names in a JSON
-object body (native JSON values or the query-string forms). Booleans are true/false or 1/0.
-Numbers are written as JSON writes them (no `+`, `_`, whitespace, hexadecimal, `inf` or
-`nan`; ASCII digits only), in a query string and in a body's strings alike; an integer
-outside its parameter's range, or outside the 32- or 64-bit type that carries it, is 400
-`invalid_parameter` naming the parameter and the range. Lists are comma-separated; a list
-given twice in a query string is concatenated, a scalar given twice is 400, and so is a JSON
-object (at any depth, batch sub-requests included) that names a member twice. A moment is
-exactly one of `datetime` (ISO 8601 with ASCII digits; no offset means UTC) or `jd` (Julian
-Day, UT1), from {SUPPORTED_SPAN_TEXT} (JD 625000.5 to 2816787.5): both is 400
-`conflicting_parameters`, neither 400 `missing_parameter`. An unknown parameter is 400 `invalid_parameter` naming it; a
-calculation flag an endpoint does not implement is refused the same way.
-
-**Responses.** Success is `{{data, meta, warnings?}}` with `meta` = `request_id`,
-`credits_used`, `credits_remaining`, `computation_ms`, `version`. Errors are
-`{{errors: [{{code, message, suggestion, param?}}], meta: {{request_id}}}}`. Every response
-carries `X-Request-Id` (yours, when you send a short printable one).
-
-**Credits.** Each endpoint's cost is given below (`x-credits`). Only a 2xx response costs
-credits; any error is refunded. 402 `insufficient_credits` when the balance cannot cover it.
-
-**Limits.** Per account (all its keys, all gateways): requests per minute in fixed windows
-aligned to the minute (default 300) and requests in flight at once (default 50). Every
-authenticated response carries `X-RateLimit-Limit` (requests per minute),
-`X-RateLimit-Remaining` (left in this window) and `X-RateLimit-Reset` (Unix seconds when the
-window ends); over either limit is 429 `rate_limit_exceeded` with `Retry-After`. A batch
-counts as one request. While the key and credit store is unreachable every request is 503
-`service_unavailable` with `Retry-After` and costs nothing. Each account has a fair share of
-each service: its long scans in flight at once are bounded (a batch's counted), and requests
-waiting for a busy service take turns across accounts; one whose turn does not come within 5 s
-is 503 `service_unavailable` with `Retry-After` and costs nothing.
-
-**Keys.** Revocation and origin changes take effect on every gateway within about a second
-(the spec allows up to 60 s). Origins are compared exactly, as whole strings; a browser-only
-key without an `Origin` header is 403 `origin_required`, an origin not listed 403
-`origin_not_allowed`.
-
-**Conventions of this implementation.** Instants are UT1 Julian Days with the same instant
-as ISO 8601 UTC (milliseconds). `speed=false` renders `speed`/`retrograde` as null.
-Declinations are never rotated by a sidereal mode; with `j2000` or `no_nutation` they follow
-that equator. `out_of_bounds` is |declination| greater than the true obliquity of date.
-Outside 1200-2999 CE planets and the Moon use the Moshier ephemeris with an
-`ephemeris_fallback` warning; asteroids there are 400 `out_of_range`.
-An endpoint not built yet answers 501 `not_implemented` (and costs nothing).
-"""
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -273,7 +220,8 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         if comment:
             schema = {**schema, "description": comment}
         properties[fd.name] = schema
-        always_present = (fd.is_repeated and not render.omit_empty) or (not fd.has_presence) or render.null_when_unset
+        # A repeated field has no presence; whether it is always there is its omit_empty option.
+        always_present = (fd.is_repeated and not render.omit_empty) or (not fd.is_repeated and not fd.has_presence) or render.null_when_unset
         if always_present and fd.type != FieldDescriptor.TYPE_MESSAGE:
             required.append(fd.name)
     schema = {"type": "object", "properties": properties}
@@ -430,10 +378,12 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
                         "schema": _request_field_schema(field, spec.oneofs, query=True),
                     }
                 )
-            operations["get"] = {**common, "operationId": f"get_{method.name}", "parameters": parameters}
+            operations["get"] = {**common, "operationId": f"get_{operation_name(endpoint.path)}", "parameters": parameters}
         operations["post"] = {
             **common,
-            "operationId": f"post_{method.name}",
+            # Named after the path, as the Markdown pages and the MCP tools are: the SDKs'
+            # functions become get_positions / getNatalChart, not get_compute_positions.
+            "operationId": f"post_{operation_name(endpoint.path)}",
             "requestBody": {
                 "required": True,
                 "content": {"application/json": {"schema": _request_message_schema(endpoint.request_cls.DESCRIPTOR)}},
@@ -443,7 +393,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
     paths[BATCH_PATH] = _batch_operation()
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Celestial", "version": version, "description": OVERVIEW},
+        "info": {"title": "Celestial", "version": version, "description": INTRODUCTION},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"apiKey": []}],
         "paths": paths,
@@ -455,44 +405,3 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
             },
         },
     }
-
-
-def render_docs_page(document: dict[str, Any]) -> str:
-    """Return a self-contained HTML page describing every endpoint of ``document``."""
-    esc = html.escape
-    out = [
-        "<!doctype html><html><head><meta charset='utf-8'><title>Celestial API</title>",
-        "<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.45}"
-        "table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .5rem;"
-        "text-align:left;vertical-align:top;font-size:.9rem}code{background:#f3f3f3;padding:0 .2rem}h2{margin-top:2.5rem}</style>",
-        "</head><body><h1>Celestial API</h1>",
-        "<p>Machine-readable document: <a href='/v1/openapi.json'>/v1/openapi.json</a></p>",
-    ]
-    for paragraph in document["info"]["description"].split("\n\n"):
-        out.append(f"<p>{esc(paragraph)}</p>")
-    for path, operations in document["paths"].items():
-        op = operations.get("get") or operations["post"]
-        methods = " / ".join(m.upper() for m in operations)
-        out.append(f"<h2 id='{esc(path)}'><code>{methods} {esc(path)}</code></h2>")
-        out.append(f"<p>{esc(op['description'])}</p>")
-        schema = operations["post"]["requestBody"]["content"]["application/json"]["schema"]
-        out.append("<table><tr><th>Parameter</th><th>Type</th><th>Required</th><th>Default</th><th>Meaning</th></tr>")
-        for name, prop in schema["properties"].items():
-            kind = prop.get("type") or "string or array"
-            if "enum" in prop:
-                kind += f" ({', '.join(map(str, prop['enum']))})"
-            limits = []
-            for key, sign in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤")):
-                if key in prop:
-                    limits.append(f"{sign} {prop[key]:g}")
-            if limits:
-                kind += " " + ", ".join(limits)
-            required = "yes" if name in schema.get("required", []) else ""
-            default = prop.get("default", "")
-            out.append(
-                f"<tr><td><code>{esc(name)}</code></td><td>{esc(str(kind))}</td><td>{required}</td>"
-                f"<td>{esc(str(default))}</td><td>{esc(prop.get('description', ''))}</td></tr>"
-            )
-        out.append("</table>")
-    out.append("</body></html>")
-    return "".join(out)

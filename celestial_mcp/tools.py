@@ -1,0 +1,97 @@
+"""The MCP tools of the API: one per operation of its OpenAPI document, named after its path,
+taking the operation's parameters, answering with the endpoint's JSON.
+
+Every tool sends its arguments as the JSON body of a POST (each endpoint takes its
+parameters so, batch and astrocartography's ``targets`` included), with the user's key, so
+credits, limits and origins apply exactly as to any other call.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import mcp_types as types
+
+from gateway.operation_names import operation_name
+
+
+@dataclass(frozen=True)
+class OperationTool:
+    """One operation as an MCP tool."""
+
+    name: str
+    path: str
+    description: str
+    input_schema: dict[str, Any]
+
+    def as_tool(self) -> types.Tool:
+        """Return the tool's MCP definition."""
+        return types.Tool(
+            name=self.name,
+            description=self.description,
+            input_schema=self.input_schema,
+            # Every operation computes and changes nothing but the caller's balance.
+            annotations=types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False),
+        )
+
+
+def operation_tools(document: dict[str, Any]) -> dict[str, OperationTool]:
+    """Return a tool per operation of ``document``, by tool name."""
+    tools = {}
+    for path, operations in document["paths"].items():
+        post = operations.get("post")
+        if post is None:
+            continue
+        summary = post.get("summary", "")
+        description = f"{summary}. {post.get('description', '')}".strip()
+        schema = post["requestBody"]["content"]["application/json"]["schema"]
+        name = operation_name(path)
+        tools[name] = OperationTool(name, path, description, _resolved(schema, document))
+    return tools
+
+
+def _resolved(schema: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]:
+    """Return ``schema`` with its ``$ref`` s into the document's components replaced by their
+    targets: a tool's input schema stands alone."""
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            target: Any = document
+            for part in schema["$ref"].removeprefix("#/").split("/"):
+                target = target[part]
+            return _resolved(target, document)
+        return {key: _resolved(value, document) for key, value in schema.items()}
+    if isinstance(schema, list):
+        return [_resolved(value, document) for value in schema]
+    return schema
+
+
+async def call_operation(client: httpx.AsyncClient, tool: OperationTool, arguments: dict[str, Any], key: str | None) -> types.CallToolResult:
+    """Return the tool's result: the endpoint's JSON answer, or a tool error carrying the
+    API's status, code, message and suggestion (so the model can correct its call)."""
+    if not key:
+        return _tool_error("No API key: set CELESTIAL_API_KEY, or send Authorization: Bearer <key> to this MCP server.", None)
+    try:
+        answer = await client.post(tool.path, json=arguments, headers={"Authorization": f"Bearer {key}"})
+    except httpx.HTTPError as error:
+        return _tool_error(f"The Celestial API could not be reached at {client.base_url}: {error}", None)
+    try:
+        body = answer.json()
+    except ValueError:
+        return _tool_error(f"HTTP {answer.status_code} from the Celestial API, not JSON: {answer.text[:200]}", None)
+    if answer.is_success:
+        return types.CallToolResult(content=[types.TextContent(text=json.dumps(body))], structured_content=body)
+    lines = [f"HTTP {answer.status_code}"]
+    for error in body.get("errors", ()):
+        param = f" (parameter {error['param']})" if error.get("param") else ""
+        lines.append(f"{error.get('code')}{param}: {error.get('message')} Suggestion: {error.get('suggestion')}")
+    retry_after = answer.headers.get("Retry-After")
+    if retry_after:
+        lines.append(f"Retry after {retry_after} s.")
+    return _tool_error("\n".join(lines), body)
+
+
+def _tool_error(text: str, body: dict[str, Any] | None) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=body, is_error=True)

@@ -1,0 +1,67 @@
+"""/llms.txt and /docs/<operation>.md: written from the OpenAPI document, every operation
+linked and described, each page's example the recorded call, every link answering."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from gateway.operation_names import operation_name
+from gateway.reference_examples import load_examples
+
+LINK = re.compile(r"\]\((/[^)\s]*)\)")
+FENCED_JSON = re.compile(r"```json\n(.*?)\n```", re.DOTALL)
+
+
+@pytest.fixture(scope="module")
+def anonymous(stack):
+    with stack.client() as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def document(anonymous) -> dict:
+    return anonymous.get("/v1/openapi.json").json()
+
+
+def test_llms_txt_is_a_markdown_index_linking_every_operations_page(anonymous, document):
+    answer = anonymous.get("/llms.txt")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/plain")
+    text = answer.text
+    assert text.startswith("# Celestial\n\n> ")
+    links = LINK.findall(text)
+    for path in document["paths"]:
+        assert f"/docs/{operation_name(path)}.md" in links, path
+    assert "/docs/introduction.md" in links and "/v1/openapi.json" in links
+
+
+def test_every_link_of_llms_txt_and_of_the_introduction_answers(anonymous, document):
+    links = set(LINK.findall(anonymous.get("/llms.txt").text)) | set(LINK.findall(document["info"]["description"]))
+    assert len(links) > len(document["paths"])
+    for link in sorted(links):
+        assert anonymous.get(link, follow_redirects=True).status_code == 200, link
+
+
+@pytest.mark.parametrize("path", list(load_examples()))
+def test_an_operations_markdown_page_lists_its_parameters_and_its_recorded_call(anonymous, document, path):
+    answer = anonymous.get(f"/docs/{operation_name(path)}.md")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/markdown")
+    page = answer.text
+    operations = document["paths"][path]
+    main = operations.get("get") or operations["post"]
+    assert page.startswith(f"# {main['summary']}\n") and path in page
+    for parameter in operations.get("get", {}).get("parameters", ()):
+        assert f"| `{parameter['name']}` |" in page
+    assert page.count("```") % 2 == 0
+    example = load_examples()[path]
+    assert json.loads(FENCED_JSON.findall(page)[-1]) == example.response
+    assert "$CELESTIAL_BASE_URL" + path in page
+    assert not re.search(r"`(True|False|None)`", page)
+
+
+def test_an_unknown_page_is_404_with_the_error_body(anonymous):
+    answer = anonymous.get("/docs/no_such_operation.md")
+    assert answer.status_code == 404
+    assert answer.json()["errors"][0]["code"] == "not_found"

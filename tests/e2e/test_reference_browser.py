@@ -1,0 +1,177 @@
+"""The API reference at /docs in a real browser (Debian's chromium driven by Playwright) on
+the real stack: every operation of /v1/openapi.json rendered, no raw Markdown, defaults as
+JSON values, no console error, nothing asked of another host, and "Try it" answering with
+the reader's key.
+
+Screenshots go to ``var/test-output/reference/`` (the README's comes from there).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from deploy.local_stack import Stack
+from shared.runtime.config import REPO_ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = REPO_ROOT / "var" / "test-output" / "reference"
+#: How long one operation may take to render once scrolled to (Scalar renders them lazily).
+RENDER_TIMEOUT_MS = 15_000
+
+#: What Markdown looks like when a renderer printed it instead of formatting it: emphasis
+#: markers, backticks, link syntax, a heading's hashes or a table's rule at a line's start.
+RAW_MARKDOWN = re.compile(r"\*\*\S|`|\]\(|^#{1,6} |^\|?\s*-{3,}\s*\|", re.MULTILINE)
+
+playwright_sync = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency: run make setup")
+
+# Scrolls to each operation in turn and waits until Scalar has replaced its placeholder.
+RENDER_EVERY_OPERATION = """
+async ([anchors, timeoutMs]) => {
+  const missing = [];
+  for (const anchor of anchors) {
+    const element = document.querySelector(`[id$="${CSS.escape(anchor)}"]`);
+    if (!element) { missing.push(anchor); continue; }
+    element.scrollIntoView();
+    const started = performance.now();
+    while (element.dataset.placeholder === 'true') {
+      if (performance.now() - started > timeoutMs) { missing.push(anchor); break; }
+      await new Promise(resolve => requestAnimationFrame(resolve));
+    }
+  }
+  return missing;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with playwright_sync.sync_playwright() as playwright:
+        # Root (as in CI containers) cannot use chromium's sandbox.
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        yield browser
+        browser.close()
+
+
+class Reader:
+    """A browser tab on /docs that records console errors and every request to another host
+    (refused before it leaves the browser)."""
+
+    def __init__(self, browser, stack: Stack):
+        self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        origin = urlsplit(stack.base_url)[:2]
+        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+        def only_this_origin(route):
+            if urlsplit(route.request.url)[:2] == origin or route.request.url.startswith("data:"):
+                route.continue_()
+            else:
+                self.foreign.append(route.request.url)
+                route.abort()
+
+        self.context.route("**/*", only_this_origin)
+        self.page.goto(stack.base_url + "/docs")
+        self.page.locator("[data-sidebar-id$='/GET/v1/positions']").wait_for()
+
+    def operation(self, method: str, path: str):
+        return self.page.locator(f"[id$='/{method.upper()}{path}']").first
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture(scope="module")
+def reader(chromium, stack):
+    """One tab for the tests that only read (loading the reference takes seconds)."""
+    opened = Reader(chromium, stack)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def document(stack: Stack) -> dict:
+    with stack.client() as client:
+        return client.get("/v1/openapi.json").json()
+
+
+def test_the_reference_renders_every_operation_as_formatted_text_with_no_console_error(reader, document):
+    page = reader.page
+    page.screenshot(path=str(SCREENSHOTS / "introduction.png"))
+    anchors = [f"/{method.upper()}{path}" for path, operations in document["paths"].items() for method in operations]
+    assert len(anchors) > 60
+
+    missing = page.evaluate(RENDER_EVERY_OPERATION, [anchors, RENDER_TIMEOUT_MS])
+
+    assert missing == []
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            assert operation["summary"] in reader.operation(method, path).inner_text()
+    text = page.inner_text("body")
+    assert RAW_MARKDOWN.findall(text) == []
+    assert reader.errors == [] and reader.foreign == []
+
+
+def test_the_introduction_teaches_the_first_call_as_formatted_text(reader):
+    introduction = reader.page.locator("[id$='description/introduction']").first.inner_text()
+    for heading in ("Authentication", "The first request", "Moments", "The envelope", "Errors", "Credits and limits"):
+        assert reader.page.get_by_role("heading", name=heading).first.is_visible()
+    assert RAW_MARKDOWN.findall(reader.page.inner_text("body")) == []
+    assert "Authorization: Bearer" in reader.page.inner_text("body") and introduction
+
+
+def test_defaults_show_as_json_values(reader):
+    operation = reader.operation("get", "/v1/positions")
+    operation.scroll_into_view_if_needed()
+    labels = operation.locator("[aria-label^='Copy default value: ']")
+    labels.first.wait_for(state="attached")
+    defaults = [label.removeprefix("Copy default value: ") for label in (labels.nth(i).get_attribute("aria-label") for i in range(labels.count()))]
+    assert "true" in defaults and "false" in defaults and "planets" in defaults
+    # The README's picture: the operation from its title, beside its recorded example.
+    operation.evaluate("element => element.scrollIntoView({block: 'start'})")
+    reader.page.wait_for_timeout(300)
+    reader.page.screenshot(path=str(SCREENSHOTS / "positions.png"))
+    assert not {"True", "False", "None"} & set(defaults)
+
+
+def test_an_introduction_link_leads_to_its_operation(reader):
+    reader.page.get_by_role("link", name="natal chart").first.click()
+    reader.page.wait_for_function("() => location.hash.endsWith('/GET/v1/natal-chart')")
+    assert reader.operation("get", "/v1/natal-chart").is_visible()
+
+
+def test_try_it_answers_with_the_readers_own_key(chromium, stack: Stack):
+    _, key = stack.new_key(credits=100)
+    reader = Reader(chromium, stack)
+    page = reader.page
+    page.get_by_placeholder("Token").first.fill(key)
+    operation = reader.operation("get", "/v1/positions")
+    operation.scroll_into_view_if_needed()
+    operation.get_by_role("button", name="Test Request").first.click()
+    dialog = page.get_by_role("dialog")
+    row = dialog.locator("tr").filter(has=page.get_by_role("combobox", name="Key").filter(has_text=re.compile(r"^datetime$")))
+    value = row.get_by_role("combobox", name="Value")
+    value.click()
+    page.keyboard.press("Control+A")
+    value.press_sequentially("2024-03-20T12:00:00Z")
+
+    with page.expect_response(lambda response: urlsplit(response.url).path == "/v1/positions") as answer:
+        dialog.get_by_role("button", name="Send").first.click()
+
+    assert answer.value.status == 200 and answer.value.json()["meta"]["credits_used"] == 1
+    assert answer.value.request.headers["authorization"] == f"Bearer {key}"
+    dialog.get_by_text("200 OK").first.wait_for()
+    page.screenshot(path=str(SCREENSHOTS / "try-it.png"))
+    assert reader.errors == [] and reader.foreign == []
+    reader.close()

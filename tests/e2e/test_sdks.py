@@ -1,0 +1,128 @@
+"""The generated clients (``make sdk``: openapi-python-client and @hey-api/openapi-ts, both
+pinned) built from the real stack's document and calling it: a position, a natal chart, a
+transit scan and a batch answered, a 402 and a 429 surfaced as the clients' typed errors."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from deploy.generate_sdks import TYPESCRIPT_COMPILER, generate_python, generate_typescript, served_document
+from deploy.local_stack import Stack
+from shared.runtime.config import REPO_ROOT
+
+MOMENT = {"datetime_": "2024-03-20T12:00:00Z"}
+TYPESCRIPT_CALLS = REPO_ROOT / "tests" / "e2e" / "sdk_calls.ts"
+TSCONFIG = {
+    "compilerOptions": {
+        "target": "ES2022",
+        "module": "commonjs",
+        "moduleResolution": "node",
+        "lib": ["ES2022", "DOM", "DOM.Iterable"],
+        "strict": True,
+        "skipLibCheck": True,
+        "outDir": "dist",
+        "types": [],
+    }
+}
+
+
+@pytest.fixture(scope="module")
+def document(stack: Stack, tmp_path_factory):
+    path = tmp_path_factory.mktemp("sdk") / "openapi.json"
+    path.write_bytes(served_document(stack.base_url))
+    return path
+
+
+@pytest.fixture(scope="module")
+def keys(stack: Stack) -> dict[str, str]:
+    return {
+        "funded": stack.new_key()[1],
+        "empty": stack.new_key(credits=0)[1],
+        "limited": stack.new_key(rate_per_minute=1)[1],
+    }
+
+
+@pytest.fixture(scope="module")
+def celestial_client(document):
+    folder = generate_python(document, document.parent / "python")
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module("celestial_client")
+    finally:
+        sys.path.remove(str(folder))
+        for name in [name for name in sys.modules if name == "celestial_client" or name.startswith("celestial_client.")]:
+            del sys.modules[name]
+
+
+def test_the_python_client_computes_a_position_a_natal_chart_a_transit_scan_and_a_batch(stack, keys, celestial_client):
+    from celestial_client.api.batch import post_batch
+    from celestial_client.api.ephemeris import get_natal_chart, get_positions
+    from celestial_client.api.search import get_transits
+    from celestial_client.models import PostBatchBody
+
+    with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["funded"]) as client:
+        position = get_positions.sync_detailed(client=client, bodies="sun", **MOMENT)
+        chart = get_natal_chart.sync_detailed(client=client, lat=51.5, lon=-0.1, **MOMENT)
+        transits = get_transits.sync_detailed(client=client, start="2024-03-01T00:00:00Z", end="2024-03-15T00:00:00Z", bodies="mars", **MOMENT)
+        body = PostBatchBody.from_dict({"requests": [{"endpoint": "/v1/positions", "params": {"datetime": "2024-03-20T12:00:00Z"}}]})
+        batch = post_batch.sync_detailed(client=client, body=body)
+
+    assert position.status_code == 200 and position.parsed.data[0].body == "sun"
+    assert chart.status_code == 200 and chart.parsed.meta.credits_used == 2
+    assert transits.status_code == 200 and transits.parsed.meta.credits_used == 5
+    assert batch.status_code == 200 and batch.parsed.data.summary.succeeded == 1
+
+
+def test_the_python_client_surfaces_402_and_429_as_its_typed_error(stack, keys, celestial_client):
+    from celestial_client.api.ephemeris import get_positions
+    from celestial_client.models import Error
+
+    with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["empty"]) as client:
+        unpaid = get_positions.sync_detailed(client=client, **MOMENT)
+    with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["limited"]) as client:
+        # One request a minute: of three calls, two fall in one window, whatever the clock.
+        limited = next(answer for answer in (get_positions.sync_detailed(client=client, **MOMENT) for _ in range(3)) if answer.status_code != 200)
+
+    assert unpaid.status_code == 402 and isinstance(unpaid.parsed, Error)
+    assert unpaid.parsed.errors[0].code == "insufficient_credits" and unpaid.parsed.errors[0].suggestion
+    assert limited.status_code == 429 and isinstance(limited.parsed, Error)
+    assert limited.parsed.errors[0].code == "rate_limit_exceeded" and int(limited.headers["Retry-After"]) >= 1
+
+
+@pytest.fixture(scope="module")
+def typescript_answers(stack, keys, document) -> dict[str, dict]:
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        pytest.skip("node and npm are needed to build the TypeScript client (.ci/run installs them)")
+    folder = generate_typescript(document, document.parent / "typescript")
+    shutil.copy(TYPESCRIPT_CALLS, folder / "calls.ts")
+    (folder / "tsconfig.json").write_text(json.dumps(TSCONFIG))
+    compiled = subprocess.run([str(TYPESCRIPT_COMPILER), "-p", str(folder)], capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    ran = subprocess.run(
+        ["node", str(folder / "dist" / "calls.js"), stack.base_url, keys["funded"], keys["empty"], keys["limited"]],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return {answer["name"]: answer for answer in map(json.loads, ran.stdout.splitlines())}
+
+
+def test_the_typescript_client_builds_and_computes_a_position_a_natal_chart_a_transit_scan_and_a_batch(typescript_answers):
+    assert typescript_answers["position"]["status"] == 200 and typescript_answers["position"]["data"]["data"][0]["body"] == "sun"
+    assert typescript_answers["natal_chart"]["data"]["meta"]["credits_used"] == 2
+    assert typescript_answers["transits"]["data"]["meta"]["credits_used"] == 5
+    assert typescript_answers["batch"]["data"]["data"]["summary"] == {"total": 2, "succeeded": 2, "failed": 0}
+
+
+def test_the_typescript_client_surfaces_402_and_429_as_its_typed_error(typescript_answers):
+    unpaid, limited = typescript_answers["no_credits"], typescript_answers["rate_limited"]
+    assert unpaid["status"] == 402 and unpaid["error"]["errors"][0]["code"] == "insufficient_credits" and "data" not in unpaid
+    assert limited["status"] == 429 and limited["error"]["errors"][0]["code"] == "rate_limit_exceeded"
+    assert int(limited["retryAfter"]) >= 1

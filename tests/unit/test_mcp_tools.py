@@ -1,0 +1,40 @@
+"""The MCP tools are read from the OpenAPI document: one per operation, each input schema the
+operation's body schema standing alone, with nothing listed by hand."""
+
+from __future__ import annotations
+
+import json
+
+from celestial_mcp.server import _bearer_key
+from celestial_mcp.tools import operation_tools
+from gateway.endpoints import discover_endpoints
+from gateway.openapi import build_openapi
+from gateway.operation_names import operation_name
+
+DOCUMENT = build_openapi(discover_endpoints(), version="test")
+
+
+def test_every_operation_is_a_tool_whose_schema_stands_alone():
+    tools = operation_tools(DOCUMENT)
+    assert set(tools) == {operation_name(path) for path in DOCUMENT["paths"]}
+    for tool in tools.values():
+        assert tool.input_schema["type"] == "object"
+        assert "$ref" not in json.dumps(tool.input_schema)
+        assert tool.as_tool().annotations.read_only_hint is True
+
+
+def test_a_new_operation_in_the_document_is_a_new_tool():
+    document = json.loads(json.dumps(DOCUMENT))
+    document["paths"]["/v1/new-thing"] = document["paths"]["/v1/positions"]
+    assert operation_tools(document)["new_thing"].path == "/v1/new-thing"
+
+
+def test_the_key_of_an_http_client_is_its_bearer_token_only():
+    class Request:
+        def __init__(self, value):
+            self.headers = {"authorization": value} if value is not None else {}
+
+    assert _bearer_key(Request("Bearer svc_live_abc")) == "svc_live_abc"
+    assert _bearer_key(Request("Basic abc")) is None
+    assert _bearer_key(Request("Bearer ")) is None
+    assert _bearer_key(Request(None)) is None and _bearer_key(None) is None
