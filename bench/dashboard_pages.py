@@ -59,7 +59,7 @@ def main() -> None:
                 print(f"  {'/v1/positions':20s} p50 {reference:6.2f} ms  (reference)")
                 for path, signed_in in PAGES:
                     latency_ms, size = _median_ms(owner if signed_in else visitor, path)
-                    figure = "dashboard_" + (path.strip("/").replace("/", "_").replace("-", "_") or "root")
+                    figure = "dashboard_" + (path.removeprefix("/dashboard").strip("/").replace("/", "_").replace("-", "_") or "home")
                     record(f"{figure}_p50_ms", latency_ms)
                     record(f"{figure}_kb", size / 1000)
                     print(
