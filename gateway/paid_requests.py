@@ -28,7 +28,7 @@ from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.middleware import new_request_id
-from gateway.rpc import Pool, ServicePool
+from gateway.rpc import Pool, ServicePool, channel_target
 from gateway.store.interfaces import Store
 from gateway.store.records import Account, Admission, ChargeNote
 from gateway.transcoder import request_from_json, request_from_query
@@ -64,7 +64,10 @@ class Gateway:
         self.accounting = Accounting(store, store)
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
         # Each pool's processes x queue is what it holds; its processes what it computes at once.
-        self.processes = {name: max(1, len(settings.service_addresses.get(name, ()))) for name in SERVICE_NAMES}
+        # A pool named by one DNS name (a headless Service) hides how many replicas answer it:
+        # CELESTIAL_<SERVICE>_PROCESSES says how many to plan for (deploy/k8s sets the most the
+        # autoscaler may run; a full replica refuses and the channel tries another).
+        self.processes = {name: planned_processes(settings, name) for name in SERVICE_NAMES}
         self.shares = {name: FairShare(self.processes[name] * settings.service_queue) for name in SERVICE_NAMES}
         self.pools = dict(pools) if pools is not None else {
             name: ServicePool(
@@ -269,6 +272,15 @@ class Gateway:
             },
         }
         return json_response(body)
+
+
+def planned_processes(settings: Settings, service: str) -> int:
+    """Return how many processes a gateway plans for in ``service``'s pool: the addresses it
+    lists, or, behind one DNS name, CELESTIAL_<SERVICE>_PROCESSES."""
+    addresses = settings.service_addresses.get(service, ())
+    if addresses and not channel_target(addresses).startswith("ipv4:"):
+        return max(1, settings.service_processes.get(service, 1))
+    return max(1, len(addresses))
 
 
 async def until_disconnected(request: Request, work: Coroutine[Any, Any, T]) -> T:

@@ -6,6 +6,7 @@ import pytest
 
 from deploy.local_stack import Stack
 from tests.api.in_process_stack import AppStack
+from tests.e2e.browser import launched_chromium
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +18,10 @@ def stack(session_stacks) -> Stack:
 def app_stack(session_stacks) -> AppStack:
     """The same gateway in process, to compare the real stack's answers with."""
     return session_stacks.in_process("e2e-app")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's chromium through Playwright, for the browser tests (skipped without it)."""
+    with launched_chromium() as browser:
+        yield browser

@@ -18,7 +18,6 @@ import re
 import signal
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path

@@ -10,38 +10,21 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
-from pathlib import Path
 
 import httpx
 import pytest
 
 from deploy.local_stack import Stack
-from shared.runtime.config import REPO_ROOT
+from tests.e2e.browser import screenshot_folder
 from tests.dashboard_client import path_of
 
-CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = REPO_ROOT / "var" / "test-output" / "dashboard"
+SCREENSHOTS = screenshot_folder("dashboard")
 POSITIONS = "/v1/positions?datetime=2024-03-20T12:00:00Z&bodies=sun,moon"
 PASSWORD = "orbits of the seven sisters"
 #: How long a key change may take to reach the gateway: its change feed polls every 0.2 s.
 PROPAGATION_S = 5.0
 
-playwright_sync = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency: run make setup")
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with playwright_sync.sync_playwright() as playwright:
-        # Root (as in CI containers) cannot use chromium's sandbox.
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
-        yield browser
-        browser.close()
 
 
 def shot(page, name: str) -> None:

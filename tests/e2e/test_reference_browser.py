@@ -8,18 +8,15 @@ Screenshots go to ``var/test-output/reference/`` (the README's comes from there)
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from deploy.local_stack import Stack
-from shared.runtime.config import REPO_ROOT
+from tests.e2e.browser import screenshot_folder
 
-CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = REPO_ROOT / "var" / "test-output" / "reference"
+SCREENSHOTS = screenshot_folder("reference")
 #: How long one operation may take to render once scrolled to (Scalar renders them lazily).
 RENDER_TIMEOUT_MS = 15_000
 
@@ -27,7 +24,6 @@ RENDER_TIMEOUT_MS = 15_000
 #: markers, backticks, link syntax, a heading's hashes or a table's rule at a line's start.
 RAW_MARKDOWN = re.compile(r"\*\*\S|`|\]\(|^#{1,6} |^\|?\s*-{3,}\s*\|", re.MULTILINE)
 
-playwright_sync = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency: run make setup")
 
 # Scrolls to each operation in turn and waits until Scalar has replaced its placeholder.
 RENDER_EVERY_OPERATION = """
@@ -46,19 +42,6 @@ async ([anchors, timeoutMs]) => {
   return missing;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with playwright_sync.sync_playwright() as playwright:
-        # Root (as in CI containers) cannot use chromium's sandbox.
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
-        yield browser
-        browser.close()
 
 
 class Reader:

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import signal
-import threading
 import time
 
 import grpc
@@ -27,6 +26,7 @@ from gateway.rpc import ServicePool
 from shared.runtime.config import load_settings
 from tests.api.test_transits_api import WIDEST
 from tests.e2e.test_process_recovery import child_pid
+from tests.reliability.background_requests import get_in_background
 from tests.service.slow_service import SHUTDOWN_GRACE_S, TIMED_SCAN_S
 from tests.service.test_runtime import J2000, SERVICE, start_process, unary
 
@@ -96,25 +96,12 @@ def stack(module_stacks) -> Stack:
     return module_stacks.real("graceful-shutdown", {"CELESTIAL_SEARCH_PROCESSES": "1"})
 
 
-def widest_scan_in_background(stack: Stack, key: str) -> tuple[threading.Thread, list[httpx.Response]]:
-    """Return the started thread sending one widest transit scan, and the list its answer goes to."""
-    answered: list[httpx.Response] = []
-
-    def scan() -> None:
-        with stack.client(key) as client:
-            answered.append(client.get("/v1/transits", params=WIDEST))
-
-    scanning = threading.Thread(target=scan)
-    scanning.start()
-    return scanning, answered
-
-
 def test_a_scan_whose_process_is_sent_sigterm_is_answered_and_charged_once(stack):
     name, key = stack.new_key(credits=100)
     with stack.client(key) as client:  # the gateway's channel to the search process is up
         assert client.get("/v1/eclipses/lunar", params={"jd": J2000}).status_code == 200
     lunar_cost = 2
-    scanning, answered = widest_scan_in_background(stack, key)
+    scanning, answered = get_in_background(stack, key, "/v1/transits", WIDEST)
     time.sleep(0.4)  # the scan is under way in the one search process
     port = load_settings(stack.env).service_addresses["search"][0].rsplit(":", 1)[1]
     os.kill(child_pid(stack.process.pid, port), signal.SIGTERM)
@@ -140,7 +127,7 @@ def test_a_gateway_sent_sigterm_answers_the_request_under_way_and_releases_its_s
     name, key = stack.new_key(credits=100, max_concurrent=1)
     with stack.client(key) as client:  # the gateway's channel to the search process is up
         assert client.get("/v1/eclipses/lunar", params={"jd": J2000}).status_code == 200
-    scanning, answered = widest_scan_in_background(stack, key)
+    scanning, answered = get_in_background(stack, key, "/v1/transits", WIDEST)
     time.sleep(0.4)  # the scan holds the account's one concurrency slot
     gateway = child_pid(stack.process.pid, "gateway.main")
     os.kill(gateway, signal.SIGTERM)

@@ -9,7 +9,6 @@ is one C call that holds the GIL for hours and never looks at its deadline.
 from __future__ import annotations
 
 import signal
-import threading
 import time
 from collections.abc import Iterator
 
@@ -21,6 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment as MomentValue
 from shared.runtime.compute_child import HARD_STOP_GRACE_S
+from tests.reliability.background_requests import get_in_background
 from tests.service.test_runtime import J2000, positions, start_process, unary
 
 # How late past the hard stop a killed child's call may be answered, and a new child take the
@@ -98,14 +98,7 @@ def test_a_heliacal_search_near_the_pole_leaves_the_search_process_serving(modul
     process silent for CELESTIAL_RESTART_UNHEALTHY_AFTER_S (2 s here), leaves it running."""
     stack = module_stacks.real("heliacal-near-the-pole", {"CELESTIAL_RESTART_UNHEALTHY_AFTER_S": "2"})
     _, key = stack.new_key(credits=100)
-    answered: list[httpx.Response] = []
-
-    def search() -> None:
-        with stack.client(key) as client:
-            answered.append(client.get("/v1/heliacal", params=HELIACAL_NEAR_THE_POLE))
-
-    searching = threading.Thread(target=search)
-    searching.start()
+    searching, answered = get_in_background(stack, key, "/v1/heliacal", HELIACAL_NEAR_THE_POLE)
     readiness = []
     with httpx.Client(base_url=stack.base_url, timeout=HEALTH_ANSWER_WITHIN_S * 4) as client:
         while searching.is_alive():

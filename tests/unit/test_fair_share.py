@@ -135,3 +135,15 @@ def test_a_call_granted_as_it_is_cancelled_passes_its_turn_on():
         assert next_in_turn.done() and share.in_flight == 1 and share.account_in_flight("b") == 0
 
     asyncio.run(scenario())
+
+
+def test_a_gateway_plans_for_the_stated_processes_behind_a_pools_dns_name():
+    from gateway.paid_requests import Gateway
+    from shared.runtime.config import load_settings
+
+    settings = load_settings({"CELESTIAL_SEARCH_ADDRESSES": "search:50051", "CELESTIAL_SEARCH_PROCESSES": "16", "CELESTIAL_SERVICE_QUEUE": "4"})
+    gateway = Gateway(settings, store=None, endpoints=[], pools={})
+    assert gateway.processes["search"] == 16 and gateway.shares["search"].capacity == 64
+    listed = Gateway(load_settings({"CELESTIAL_SEARCH_ADDRESSES": "127.0.0.1:1,127.0.0.1:2", "CELESTIAL_SEARCH_PROCESSES": "16"}),
+                     store=None, endpoints=[], pools={})
+    assert listed.processes["search"] == 2  # a list of addresses counts itself

@@ -147,3 +147,12 @@ def test_the_manifests_name_the_release_tag_make_image_builds():
         for name, _pod, container in containers(overlay):
             if name != "nats":
                 assert container["image"] == f"localhost/celestial:{version}", name
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_each_gateway_plans_for_as_many_replicas_as_each_pool_may_run(overlay):
+    config = objects(overlay, "ConfigMap")["celestial-config"]["data"]
+    deployments = objects(overlay, "Deployment")
+    most = {hpa["spec"]["scaleTargetRef"]["name"]: hpa["spec"]["maxReplicas"] for hpa in objects(overlay, "HorizontalPodAutoscaler").values()}
+    for pool in POOLS:
+        assert int(config[f"CELESTIAL_{pool.upper()}_PROCESSES"]) == most.get(pool, deployments[pool]["spec"]["replicas"]), pool
