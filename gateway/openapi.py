@@ -106,6 +106,8 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
         parts.append(f"One of {' or '.join(oneofs[field.oneof])}.")
     if rule.required_with:
         parts.append(f"Required when {rule.required_with}=true.")
+    if field.alternative:
+        parts.append(f"Required unless {field.alternative_name} gives it (a town's id from /v1/places).")
     if rule.csv:
         parts.append("Comma-separated list.")
     parts.append(_VOCABULARY_NOTES.get(rule.vocabulary, ""))
@@ -190,7 +192,7 @@ def _typed_default(fd: FieldDescriptor, text: str) -> Any:
 def _request_message_schema(descriptor: Descriptor) -> dict[str, Any]:
     spec = message_spec(descriptor)
     properties = {name: _request_field_schema(f, spec.oneofs, query=False) for name, f in spec.fields.items()}
-    required = [name for name, f in spec.fields.items() if f.rule.required]
+    required = [name for name, f in spec.fields.items() if f.rule.required and not f.alternative]
     schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     if required:
         schema["required"] = required
@@ -374,7 +376,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
                     {
                         "name": name,
                         "in": "query",
-                        "required": bool(field.rule.required),
+                        "required": bool(field.rule.required) and not field.alternative,
                         "schema": _request_field_schema(field, spec.oneofs, query=True),
                     }
                 )

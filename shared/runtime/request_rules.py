@@ -20,6 +20,7 @@ from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.pattern_place import pattern_place
+from shared.runtime.place_query import place_query
 from shared.runtime.progression import progression_from
 from shared.runtime.ranges import life_range
 from shared.runtime.return_count import return_body
@@ -38,6 +39,7 @@ READS: dict[str, tuple[str, ...]] = {
     "releasing_range": ("timeline",),
     "return_body": ("body",),
     "void_of_course_bodies": ("bodies",),
+    "place_query": ("q", "country"),
 }
 
 RULES: dict[str, Callable[[Message], object]] = {
@@ -61,4 +63,5 @@ RULES: dict[str, Callable[[Message], object]] = {
     "profection_boundaries": profection_boundaries,
     "firdaria_sect": firdaria_sect,
     "heliacal_event": heliacal_event,
+    "place_query": place_query,
 }
