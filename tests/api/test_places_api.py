@@ -238,3 +238,17 @@ def test_local_mean_time_of_another_town_than_the_zones_city_is_noted_with_the_i
 def test_local_mean_time_at_the_zones_own_city_has_no_note(api):
     berlin = natal(api, datetime="1879-03-14T11:30:00", tz="Europe/Berlin", lat=52.52, lon=13.40).json()["meta"]["moment"]["datetime"]
     assert berlin["abbreviation"] == "LMT" and "note" not in berlin
+
+
+def test_a_batch_charges_nothing_for_its_free_sub_requests(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        response = client.post("/v1/batch", json={"requests": [
+            {"endpoint": "/v1/places", "params": {"q": "paris"}},
+            {"endpoint": "/v1/timezone", "params": {"lat": 48.85, "lon": 2.35, "datetime": "2024-07-01T12:00:00Z"}},
+            {"endpoint": "/v1/positions", "params": {"jd": 2451545.0}},
+        ]})
+    assert response.status_code == 200, response.text
+    assert [result["status"] for result in response.json()["data"]["results"]] == [200, 200, 200]
+    assert response.json()["meta"]["credits_used"] == 1
+    assert balance(stack, name) == 9
