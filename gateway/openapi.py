@@ -207,6 +207,11 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         return dict(JSON_VALUE_TYPES[descriptor.full_name])
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         return {"oneOf": [_response_schema(f.message_type, seen) for f in descriptor.fields]}
+    if descriptor.GetOptions().Extensions[options_pb2.message].columns:
+        # Rendered as one record per index (gateway/envelope.py): an array of objects.
+        columns = {fd.name: {**_scalar_schema(fd), **({"description": _comments()[fd.full_name]} if fd.full_name in _comments() else {})}
+                   for fd in descriptor.fields}
+        return {"type": "array", "items": {"type": "object", "properties": columns, "required": list(columns)}}
     properties: dict[str, Any] = {}
     required: list[str] = []
     for fd in descriptor.fields:
@@ -224,7 +229,7 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         properties[fd.name] = schema
         # A repeated field has no presence; whether it is always there is its omit_empty option.
         always_present = (fd.is_repeated and not render.omit_empty) or (not fd.is_repeated and not fd.has_presence) or render.null_when_unset
-        if always_present and fd.type != FieldDescriptor.TYPE_MESSAGE:
+        if (always_present and fd.type != FieldDescriptor.TYPE_MESSAGE) or (fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.GetOptions().Extensions[options_pb2.message].columns):
             required.append(fd.name)
     schema = {"type": "object", "properties": properties}
     if required:
