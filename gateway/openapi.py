@@ -17,6 +17,7 @@ from celestial.v1 import options_pb2
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES
+from gateway.geojson_schema import GEOJSON_SCHEMAS
 from gateway.introduction import INTRODUCTION
 from gateway.operation_names import operation_name
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
@@ -203,8 +204,12 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
     seen = seen + (descriptor.full_name,)
     if descriptor.full_name in JSON_VALUE_TYPES:
         return dict(JSON_VALUE_TYPES[descriptor.full_name])
+    if descriptor.full_name in GEOJSON_SCHEMAS:
+        return dict(GEOJSON_SCHEMAS[descriptor.full_name])
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
-        return {"oneOf": [_response_schema(f.message_type, seen) for f in descriptor.fields]}
+        # Each member is titled with its message's name, which a typed client takes as the
+        # class name of the member (AstroMap, not ...DataType0).
+        return {"oneOf": [{"title": f.message_type.name, **_response_schema(f.message_type, seen)} for f in descriptor.fields]}
     properties: dict[str, Any] = {}
     required: list[str] = []
     for fd in descriptor.fields:
@@ -213,6 +218,14 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
             item = _response_schema(fd.message_type, seen)
         else:
             item = _scalar_schema(fd)
+            # On a response field, (field).choices are the values an answer carries: a union's
+            # members differ by them ({"kind": "angle"} or {"kind": "cusp"}), which is how a
+            # typed client tells which member it holds.
+            choices = list(fd.GetOptions().Extensions[options_pb2.field].choices)
+            if len(choices) == 1:
+                item["const"] = choices[0]
+            elif choices:
+                item["enum"] = choices
         schema = {"type": "array", "items": item} if fd.is_repeated else item
         if render.null_when_unset and not fd.is_repeated:
             schema = {"anyOf": [schema, {"type": "null"}]}
@@ -220,9 +233,11 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         if comment:
             schema = {**schema, "description": comment}
         properties[fd.name] = schema
-        # A repeated field has no presence; whether it is always there is its omit_empty option.
+        # A repeated field has no presence; whether it is always there is its omit_empty option
+        # (rendered [] when empty otherwise, whatever its items). A message field has presence:
+        # left out when unset, unless null_when_unset.
         always_present = (fd.is_repeated and not render.omit_empty) or (not fd.is_repeated and not fd.has_presence) or render.null_when_unset
-        if always_present and fd.type != FieldDescriptor.TYPE_MESSAGE:
+        if always_present:
             required.append(fd.name)
     schema = {"type": "object", "properties": properties}
     if required:
