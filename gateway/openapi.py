@@ -6,6 +6,7 @@ set with source info beside the generated code), so the protos stay the single s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES
 from gateway.geojson_schema import GEOJSON_SCHEMAS
-from gateway.introduction import INTRODUCTION
+from gateway.introduction import introduction
 from gateway.operation_names import operation_name
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
 from shared.runtime.parameter_text import INTEGER_WIDTHS
@@ -361,8 +362,9 @@ def _batch_operation() -> dict[str, Any]:
     }
 
 
-def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str, Any]:
-    """Return the OpenAPI 3.1 document of every endpoint."""
+def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+    """Return the OpenAPI 3.1 document of every endpoint; its introduction links ``guides``
+    (``(title, route)`` pairs)."""
     paths: dict[str, Any] = {}
     for endpoint in endpoints:
         method = endpoint.method
@@ -408,7 +410,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
     paths[BATCH_PATH] = _batch_operation()
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Celestial", "version": version, "description": INTRODUCTION},
+        "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"apiKey": []}],
         "paths": paths,
