@@ -20,27 +20,23 @@ POSITION: dict[str, Any] = {
     "description": "[longitude, latitude], degrees east and north.",
 }
 
+
+def _geometry(kind: str, coordinates: dict[str, Any]) -> dict[str, Any]:
+    """Return the schema of a GeoJSON geometry of type ``kind`` (its title, for a typed
+    client's class name, is ``GeoJson<kind>``)."""
+    return {
+        "title": f"GeoJson{kind}",
+        "type": "object",
+        "required": ["type", "coordinates"],
+        "properties": {"type": {"type": "string", "const": kind}, "coordinates": coordinates},
+    }
+
+
 #: RFC 7946, 3.1.4: a LineString has two or more positions.
-LINE_STRING: dict[str, Any] = {
-    "title": "GeoJsonLineString",
-    "type": "object",
-    "required": ["type", "coordinates"],
-    "properties": {
-        "type": {"type": "string", "const": "LineString"},
-        "coordinates": {"type": "array", "items": POSITION, "minItems": 2, "description": "The segment's positions, south to north."},
-    },
-}
+LINE_STRING = _geometry("LineString", {"type": "array", "items": POSITION, "minItems": 2, "description": "The segment's positions, south to north."})
 
 #: RFC 7946, 3.1.2: a Point has one position (a segment of a single row).
-POINT: dict[str, Any] = {
-    "title": "GeoJsonPoint",
-    "type": "object",
-    "required": ["type", "coordinates"],
-    "properties": {
-        "type": {"type": "string", "const": "Point"},
-        "coordinates": POSITION,
-    },
-}
+POINT = _geometry("Point", POSITION)
 
 #: The exact schema of each message whose JSON the protos cannot describe, by full name.
 GEOJSON_SCHEMAS: dict[str, dict[str, Any]] = {
