@@ -100,9 +100,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     """
     endpoints = discover_endpoints()
     guides, guide_images = load_guides(settings.guides_path)
-    openapi_document = with_examples(
-        build_openapi(endpoints, version=BUILD_VERSION, guides=guide_links(guides, settings.guides_path)), load_examples()
-    )
+    openapi_document = with_examples(build_openapi(endpoints, version=BUILD_VERSION, guides=guide_links(guides)), load_examples())
     openapi_bytes = orjson.dumps(openapi_document)
 
     async def openapi(request: Request) -> Response:

@@ -135,16 +135,22 @@ def render_guide(markdown_text: str, source: str, pages: set[str], images: set[s
 
 
 def load_guides(root: Path) -> tuple[dict[str, Guide], dict[str, Path]]:
-    """Return the pages under ``root`` (README.md and docs/*.md) by name, and the images of
-    docs/ by file name; both empty where ``root`` has no README (an install without them)."""
+    """Return the pages under ``root`` (README.md and docs/*.md) by name, the README first and
+    the others in the order its "Read on" links them (then any it does not link), and the
+    images of docs/ by file name; both empty where ``root`` has no README (an install without
+    them)."""
     if not (root / README).is_file():
         return {}, {}
-    sources = {"": README} | {path.stem: f"{DOCS}/{path.name}" for path in sorted((root / DOCS).glob("*.md"))}
+    readme = (root / README).read_text()
+    pages = {path.stem for path in (root / DOCS).glob("*.md")}
+    # The README's "Read on" section orders the pages by reader; the whole README when it has none.
+    linked = [m.group(1) for m in re.finditer(r"\]\(docs/([\w-]+)\.md[)#]", readme.split("## Read on", 1)[-1])]
+    order = [""] + list(dict.fromkeys(name for name in linked if name in pages)) + sorted(pages - set(linked))
     images = {path.name: path for path in sorted((root / DOCS).iterdir()) if path.suffix in IMAGE_SUFFIXES}
-    names = set(sources) - {""}
     guides = {}
-    for name, source in sources.items():
-        title, body = render_guide((root / source).read_text(), source, names, set(images))
+    for name in order:
+        source = f"{DOCS}/{name}.md" if name else README
+        title, body = render_guide((root / source).read_text(), source, pages, set(images))
         guides[name] = Guide(name, title, source, body)
     return guides, images
 
@@ -186,20 +192,14 @@ def guide_routes(guides: dict[str, Guide], images: dict[str, Path], content_secu
         name = request.path_params["page"]
         if name in images:
             return FileResponse(images[name], media_type=IMAGE_SUFFIXES[images[name].suffix])
-        if name not in pages or not name:
+        if name not in pages:
             raise NotFound(f"No guide {name}.", suggestion=f"{GUIDES_PATH} lists every guide.")
         return HTMLResponse(pages[name], headers=headers)
 
     return [Route(GUIDES_PATH, index, methods=["GET"]), Route(GUIDES_PATH + "/{page}", page, methods=["GET"])]
 
 
-def guide_links(guides: dict[str, Guide], root: Path) -> list[tuple[str, str]]:
-    """Return ``(title, route)`` of every guide but the README, in the order the README under
-    ``root`` links them (then any it does not link), for the reference's introduction."""
-    if not guides:
-        return []
-    # The README's "Read on" section orders the pages by reader; the whole README when it has none.
-    readme = (root / README).read_text().split("## Read on", 1)[-1]
-    linked = [m.group(1) for m in re.finditer(r"\]\(docs/([\w-]+)\.md[)#]", readme)]
-    order = list(dict.fromkeys(name for name in linked if name in guides)) + sorted(set(guides) - set(linked) - {""})
-    return [(guides[name].title, guides[name].url) for name in order]
+def guide_links(guides: dict[str, Guide]) -> list[tuple[str, str]]:
+    """Return ``(title, route)`` of every guide but the README, in reading order, for the
+    reference's introduction."""
+    return [(guide.title, guide.url) for guide in guides.values() if guide.name]
