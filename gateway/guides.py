@@ -88,6 +88,8 @@ def served_url(source: str, target: str, pages: set[str], images: set[str]) -> s
 
 
 def _renderer() -> MarkdownIt:
+    """Return the Markdown renderer of the guides: CommonMark with GitHub's tables, and raw
+    HTML in the Markdown shown as text (the pages carry no markup of their own)."""
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
@@ -103,7 +105,12 @@ def _rewrite(tokens: list[Token], source: str, pages: set[str], images: set[str]
             token.attrSet("id", github_anchor(_plain_text(tokens[index + 1])))
         for child in token.children or ():
             if child.type == "image":
-                child.attrSet("src", served_url(source, child.attrGet("src") or "", pages, images) or "")
+                url = served_url(source, child.attrGet("src") or "", pages, images)
+                if url is None:
+                    # A picture the gateway does not serve: its alternative text stays.
+                    child.type, child.tag, child.attrs, child.children = "text", "", {}, None
+                else:
+                    child.attrSet("src", url)
             elif child.type == "link_open":
                 url = served_url(source, child.attrGet("href") or "", pages, images)
                 if url is None:

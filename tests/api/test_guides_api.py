@@ -65,6 +65,7 @@ def test_every_link_and_image_of_every_guide_answers(anonymous):
     pages = {route: read(anonymous, route) for route in ROUTES}
     for route, page in pages.items():
         for url in page.urls:
+            assert url, f"{route} has an empty link or image"
             if url.startswith(("http://", "https://", "data:")):
                 continue
             path, _, fragment = (url if url.startswith("/") else f"{route}{url}").partition("#")

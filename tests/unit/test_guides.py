@@ -61,12 +61,13 @@ def test_the_readme_is_the_front_door_in_a_few_hundred_lines():
 
 
 def test_links_are_rewritten_to_the_gateways_routes_and_unserved_files_lose_their_link():
-    markdown = "# A `page`\n\n[b](batch.md#errors) [r](../README.md) [c](../gateway/app.py) ![m](map.png) [w](https://example.org)\n"
+    markdown = "# A `page`\n\n[b](batch.md#errors) [r](../README.md) [c](../gateway/app.py) ![m](map.png) [w](https://example.org) ![plot](../var/plot.png)\n"
     title, body = render_guide(markdown, "docs/page.md", {"batch"}, {"map.png"})
     assert title == "A page" and "<h1 id=\"a-page\">" in body
     assert 'href="/docs/guides/batch#errors"' in body and 'href="/docs/guides"' in body
     assert "<span>c</span>" in body and "gateway/app.py" not in body
     assert 'src="/docs/guides/map.png"' in body and 'href="https://example.org"' in body
+    assert "plot" in body and "var/plot.png" not in body
 
 
 def test_a_link_leaving_the_served_pages_is_none():
