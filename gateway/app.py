@@ -25,11 +25,12 @@ from gateway.admin_api import admin_app
 from gateway.dashboard.routes import dashboard_app
 from gateway.endpoints import Endpoint, discover_endpoints
 from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, with_error_body
+from gateway.guides import guide_links, guide_routes, load_guides
 from gateway.json_response import json_response
 from gateway.middleware import RequestContextMiddleware
 from gateway.openapi import build_openapi
 from gateway.paid_requests import Gateway
-from gateway.reference_docs import reference_routes
+from gateway.reference_docs import CONTENT_SECURITY_POLICY, reference_routes
 from gateway.reference_examples import load_examples, with_examples
 from gateway.rpc import Pool
 from gateway.store.choice import open_configured_store
@@ -102,7 +103,8 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     places.use_gazetteer(settings.places_path)
     civil_time.open_zone_map()  # validation reads tz=auto
     endpoints = discover_endpoints()
-    openapi_document = with_examples(build_openapi(endpoints, version=BUILD_VERSION), load_examples())
+    guides, guide_images = load_guides(settings.guides_path)
+    openapi_document = with_examples(build_openapi(endpoints, version=BUILD_VERSION, guides=guide_links(guides)), load_examples())
     openapi_bytes = orjson.dumps(openapi_document)
 
     async def openapi(request: Request) -> Response:
@@ -130,6 +132,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
         Route("/v1/batch", _serve_batch, methods=["POST"]),
         Route("/v1/openapi.json", openapi, methods=["GET"]),
         *reference_routes(openapi_document),
+        *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", app=admin_app()),

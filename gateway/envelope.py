@@ -36,7 +36,7 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
     The renderer is Python source written from the descriptor (one statement per field,
     in declaration order, which is the JSON order) and compiled once per type: reading
     each field directly, with no call per field, makes rendering a reply markedly cheaper
-    than interpreting it field by field (see README, Performance).
+    than interpreting it field by field (see docs/performance.md).
     """
     if descriptor.full_name in JSON_VALUE_TYPES:
         # google.protobuf.Value, ListValue and Struct hold plain JSON (GeoJSON coordinates):

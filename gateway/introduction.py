@@ -9,6 +9,8 @@ anchors.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
 
 
@@ -198,3 +200,15 @@ flags it accepts; any other is refused. `speed=false` renders `speed` and `retro
 follow that equator. `out_of_bounds` is true when the absolute declination exceeds the true
 obliquity of date.
 """
+
+
+def introduction(guides: Sequence[tuple[str, str]] = ()) -> str:
+    """Return the introduction's Markdown, ending with a link to each guide (``(title,
+    route)``: one page per concept, beside this reference) when there are any."""
+    if not guides:
+        return INTRODUCTION
+    links = "\n".join(f"- [{title}]({url})" for title, url in guides)
+    return (
+        f"{INTRODUCTION}\n## Guides\n\nOne page per concept, with examples to paste and each error's next step "
+        f"(the [README](/docs/guides) is the front door):\n\n{links}\n"
+    )

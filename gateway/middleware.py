@@ -21,8 +21,8 @@ _REQUEST_ID_PATTERN = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 def new_request_id() -> str:
     """Return a fresh request id: 32 hex characters, 128 random bits.
 
-    ``os.urandom`` rather than ``uuid4``: the same randomness, cheaper (see README,
-    Performance), and every paid request mints three of these.
+    ``os.urandom`` rather than ``uuid4``: the same randomness, cheaper (see
+    docs/performance.md), and every paid request mints three of these.
     """
     return os.urandom(16).hex()
 

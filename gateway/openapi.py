@@ -6,6 +6,7 @@ set with source info beside the generated code), so the protos stay the single s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ from celestial.v1 import options_pb2
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES
-from gateway.introduction import INTRODUCTION
+from gateway.geojson_schema import GEOJSON_SCHEMAS
+from gateway.introduction import introduction
 from gateway.operation_names import operation_name
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
 from shared.runtime.parameter_text import INTEGER_WIDTHS
@@ -205,9 +207,13 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
     seen = seen + (descriptor.full_name,)
     if descriptor.full_name in JSON_VALUE_TYPES:
         return dict(JSON_VALUE_TYPES[descriptor.full_name])
+    if descriptor.full_name in GEOJSON_SCHEMAS:
+        return dict(GEOJSON_SCHEMAS[descriptor.full_name])
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
-        return {"oneOf": [_response_schema(f.message_type, seen) for f in descriptor.fields]}
-    if descriptor.GetOptions().Extensions[options_pb2.message].columns:
+        # Each member is titled with its message's name, which a typed client takes as the
+        # class name of the member (AstroMap, not ...DataType0).
+        return {"oneOf": [{"title": f.message_type.name, **_response_schema(f.message_type, seen)} for f in descriptor.fields]}
+    if _is_columns(descriptor):
         # Rendered as one record per index (gateway/envelope.py): an array of objects.
         columns = {fd.name: {**_scalar_schema(fd), **({"description": _comments()[fd.full_name]} if fd.full_name in _comments() else {})}
                    for fd in descriptor.fields}
@@ -220,6 +226,14 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
             item = _response_schema(fd.message_type, seen)
         else:
             item = _scalar_schema(fd)
+            # On a response field, (field).choices are the values an answer carries: a union's
+            # members differ by them ({"kind": "angle"} or {"kind": "cusp"}), which is how a
+            # typed client tells which member it holds.
+            choices = list(fd.GetOptions().Extensions[options_pb2.field].choices)
+            if len(choices) == 1:
+                item["const"] = choices[0]
+            elif choices:
+                item["enum"] = choices
         schema = {"type": "array", "items": item} if fd.is_repeated else item
         if render.null_when_unset and not fd.is_repeated:
             schema = {"anyOf": [schema, {"type": "null"}]}
@@ -227,14 +241,21 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         if comment:
             schema = {**schema, "description": comment}
         properties[fd.name] = schema
-        # A repeated field has no presence; whether it is always there is its omit_empty option.
+        # A repeated field has no presence; whether it is always there is its omit_empty option
+        # (rendered [] when empty otherwise, whatever its items). A message field has presence:
+        # left out when unset, unless null_when_unset.
         always_present = (fd.is_repeated and not render.omit_empty) or (not fd.is_repeated and not fd.has_presence) or render.null_when_unset
-        if (always_present and fd.type != FieldDescriptor.TYPE_MESSAGE) or (fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.GetOptions().Extensions[options_pb2.message].columns):
+        # A columns message is rendered even unset (as []).
+        if always_present or (fd.type == FieldDescriptor.TYPE_MESSAGE and _is_columns(fd.message_type)):
             required.append(fd.name)
     schema = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
     return schema
+
+
+def _is_columns(descriptor: Descriptor) -> bool:
+    return descriptor.GetOptions().Extensions[options_pb2.message].columns
 
 
 def _envelope_schema(endpoint: Endpoint) -> dict[str, Any]:
@@ -353,8 +374,9 @@ def _batch_operation() -> dict[str, Any]:
     }
 
 
-def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str, Any]:
-    """Return the OpenAPI 3.1 document of every endpoint."""
+def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+    """Return the OpenAPI 3.1 document of every endpoint; its introduction links ``guides``
+    (``(title, route)`` pairs)."""
     paths: dict[str, Any] = {}
     for endpoint in endpoints:
         method = endpoint.method
@@ -400,7 +422,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
     paths[BATCH_PATH] = _batch_operation()
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Celestial", "version": version, "description": INTRODUCTION},
+        "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"apiKey": []}],
         "paths": paths,

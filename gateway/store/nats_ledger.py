@@ -1,5 +1,5 @@
 """The NATS store's credit ledger: accounts, and every debit, refund and top-up as one entry on
-the account's ledger subject under compare-and-set (README, "Design notes: the NATS store")."""
+the account's ledger subject under compare-and-set (docs/stores.md, "Design notes: the NATS store")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The NATS store's limiter: each account's rate window and concurrency slots in one
-key-value entry, updated with ``kv.update(last=revision)`` (README, "Design notes: the NATS store")."""
+key-value entry, updated with ``kv.update(last=revision)`` (docs/stores.md, "Design notes: the NATS store")."""
 
 from __future__ import annotations
 

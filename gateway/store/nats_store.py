@@ -1,7 +1,7 @@
 """The shared key and credit store on NATS JetStream: every gateway process talks to one server.
 
 The design (ledger under compare-and-set, the limiter in a key-value entry, how any process
-refunds any request) is in the README's "Design notes: the NATS store"; the layout is below.
+refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the layout is below.
 ``P`` is the ``prefix`` option (``CELESTIAL`` in production).
 
 - Stream ``P_LEDGER``: one subject per account, ``p.ledger.<account_id>``; each message one

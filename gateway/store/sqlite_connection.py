@@ -1,7 +1,7 @@
 """The SQLite store's file, schema and connections, shared by its parts: one file in WAL
 mode, safe across processes.
 
-Choices (the figures behind them: README, Performance):
+Choices (the figures behind them: docs/performance.md):
 
 - The async methods run the SQLite call directly on the calling thread. One
   ``find_key_by_hash`` plus one ``reserve`` is cheap, and handing the pair to a worker
@@ -240,8 +240,8 @@ class SqliteConnection:
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             # No automatic checkpoint on commit: it would run inside whichever paid request
-            # crossed the threshold and stall its event loop for the fsync (see README,
-            # Performance). The checkpointer thread does it instead, off the loop.
+            # crossed the threshold and stall its event loop for the fsync (see
+            # docs/performance.md). The checkpointer thread does it instead, off the loop.
             conn.execute("PRAGMA wal_autocheckpoint=0")
             conn.execute("PRAGMA journal_size_limit=67108864")  # WAL file truncated to 64 MiB on reset
         except BaseException:

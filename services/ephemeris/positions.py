@@ -35,7 +35,7 @@ def positions_of(query: PositionsQuery) -> PositionsResult:
 def position_record(record) -> dict:
     """Return the wire record of one kernel position (either shape), as the field values a
     ``PositionRecord`` is built from (building from plain values is much cheaper than
-    from message objects, see README, Performance; and a chart has a dozen records)."""
+    from message objects, see docs/performance.md; and a chart has a dozen records)."""
     if isinstance(record, EclipticPosition):
         fields = {
             "body": record.body,

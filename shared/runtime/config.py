@@ -28,6 +28,9 @@ class Settings:
     ephe_path: Path = REPO_ROOT / "data" / "ephe"
     # CELESTIAL_PLACES_PATH: the places database of /v1/places and place= (make setup builds it).
     places_path: Path = REPO_ROOT / "data" / "places" / "gazetteer.sqlite"
+    # CELESTIAL_GUIDES_PATH: the folder holding README.md and docs/, which the gateway serves
+    # as HTML under /docs/guides (the repository's own; the container image copies them to /app).
+    guides_path: Path = REPO_ROOT
     # CELESTIAL_DATA_DIR: where the embedded SQLite store keeps its file.
     data_dir: Path = REPO_ROOT / "var"
     # CELESTIAL_HTTP_HOST / CELESTIAL_HTTP_PORT: where the gateway listens.
@@ -148,7 +151,7 @@ def default_process_counts(cpus: int | None = None) -> dict[str, int]:
 
     The ephemeris service takes every core but one, which the gateway keeps: one more
     ephemeris process only competes for the same cores and costs more CPU per
-    /v1/positions request, not less (see README, Performance). The other services are idle until their endpoints land.
+    /v1/positions request, not less (see docs/performance.md). The other services are idle until their endpoints land.
     """
     cpus = cpus if cpus is not None else (os.cpu_count() or 2)
     return {"ephemeris": max(1, cpus - 1), "timelords": 1, "search": 1, "astrocartography": 1}
@@ -175,6 +178,7 @@ def load_settings(env: dict | None = None) -> Settings:
         ephe_path=Path(env.get("CELESTIAL_EPHE_PATH", REPO_ROOT / "data" / "ephe")),
         places_path=Path(env.get("CELESTIAL_PLACES_PATH", REPO_ROOT / "data" / "places" / "gazetteer.sqlite")),
         data_dir=Path(env.get("CELESTIAL_DATA_DIR", REPO_ROOT / "var")),
+        guides_path=Path(env.get("CELESTIAL_GUIDES_PATH", REPO_ROOT)),
         http_host=env.get("CELESTIAL_HTTP_HOST", "127.0.0.1"),
         http_port=_int(env, "CELESTIAL_HTTP_PORT", 8080),
         service_addresses=addresses,

@@ -1,4 +1,4 @@
-"""The admin API's ranges and grammars (README, "Accounts and keys"): amounts, limits and the
+"""The admin API's ranges and grammars (docs/accounts-and-keys.md): amounts, limits and the
 balance stay within their bounds, account names and origins follow their grammars, and no
 answer repeats a key sent where something else was expected.
 

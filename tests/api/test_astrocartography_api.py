@@ -6,6 +6,7 @@ import json
 
 import geojson
 import pytest
+from jsonschema import Draft202012Validator
 
 from tests.api.test_conventions_api import assert_error, balance
 
@@ -110,6 +111,18 @@ def test_mundane_mode_keeps_the_moons_latitude_and_moves_its_rising_line(api):
     assert mundane["mode"] == "mundane"
     z, m = zodiacal["segments"][0]["points"], mundane["segments"][0]["points"]
     assert z != m
+
+
+@pytest.mark.parametrize("form", ["json", "geojson"])
+def test_each_format_is_valid_against_the_documents_schema_and_only_its_own_member(api, form):
+    # The union's members must tell the two formats apart, so a typed client parses each
+    # answer into its own model (tests/e2e/test_sdks.py does so through both SDKs).
+    schema = api.get("/v1/openapi.json").json()["paths"][PATH]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    members = schema["properties"]["data"]["oneOf"]
+    found = data(api, format=form, targets=json.dumps([{"body": "sun", "angles": ["mc"], "cusps": [2.5]}]))
+    Draft202012Validator(schema).validate({"data": found, "meta": {"request_id": "r", "credits_used": 5, "credits_remaining": 0}})
+    fits = [member["title"] for member in members if Draft202012Validator(member).is_valid(found)]
+    assert fits == ["AstroMap" if form == "json" else "GeoJsonFeatureCollection"]
 
 
 def test_geojson_is_a_feature_collection_of_one_linestring_per_segment_valid_for_any_reader(api):

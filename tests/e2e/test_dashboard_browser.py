@@ -2,7 +2,7 @@
 real stack: invite link, password, sign-in, a key created and used, balance and usage moving,
 origins restricted, rotation, revocation, sign-out, and a stolen cookie refused.
 
-Screenshots of each page go to ``var/test-output/dashboard/`` (the README's come from there),
+Screenshots of each page go to ``var/test-output/dashboard/`` (docs/dashboard-*.png come from there),
 those of the accessibility check in both colour schemes.
 """
 

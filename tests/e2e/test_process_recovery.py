@@ -1,5 +1,5 @@
-"""What `make run` promises when a process freezes or dies, on real processes (README,
-Reliability: "Frozen and killed processes"); each test is named after what it protects.
+"""What `make run` promises when a process freezes or dies, on real processes (docs/reliability.md,
+"Frozen and killed processes"); each test is named after what it protects.
 
 The stack here restarts a process after CELESTIAL_RESTART_UNHEALTHY_AFTER_S = 4 s without a
 health answer, and gives a request a 30 s deadline, so a request that waited on a frozen

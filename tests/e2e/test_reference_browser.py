@@ -1,7 +1,7 @@
 """The API reference at /docs in a real browser (Debian's chromium driven by Playwright) on
 the real stack: every operation of /v1/openapi.json rendered, no raw Markdown, defaults as
-JSON values, no console error, nothing asked of another host, and "Try it" answering with
-the reader's key.
+JSON values, no console error, nothing asked of another host, "Try it" answering with
+the reader's key, and a guide of /docs/guides opened from the introduction.
 
 Screenshots go to ``var/test-output/reference/`` (the README's comes from there).
 """
@@ -132,6 +132,31 @@ def test_an_introduction_link_leads_to_its_operation(reader):
     reader.page.get_by_role("link", name="natal chart").first.click()
     reader.page.wait_for_function("() => location.hash.endsWith('/GET/v1/natal-chart')")
     assert reader.operation("get", "/v1/natal-chart").is_visible()
+
+
+# The text a reader sees outside code blocks (a guide's shell lines may hold backticks).
+TEXT_OUTSIDE_CODE = "() => { const main = document.querySelector('main').cloneNode(true); main.querySelectorAll('pre').forEach(pre => pre.remove()); return main.innerText; }"
+
+
+def test_a_guide_linked_from_the_introduction_opens_rendered_from_this_origin(reader, stack: Stack):
+    page = reader.context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto(stack.base_url + "/docs")
+    # Followed by its address rather than clicked: where a renderer opens a link (this tab or
+    # another) is its own choice, not what this test is about.
+    link = page.locator("a[href='/docs/guides/errors']").first
+    link.wait_for(state="attached")
+    page.goto(stack.base_url + link.get_attribute("href"))
+
+    assert page.get_by_role("heading", level=1).inner_text() == "Errors"
+    assert RAW_MARKDOWN.findall(page.evaluate(TEXT_OUTSIDE_CODE)) == []
+    page.goto(stack.base_url + "/docs/guides/dashboard")
+    pictures = page.locator("main img")
+    assert pictures.count() == 2 and all(pictures.nth(i).evaluate("image => image.naturalWidth > 0") for i in range(2))
+    page.screenshot(path=str(SCREENSHOTS / "guide-dashboard.png"))
+    assert errors == [] and reader.foreign == []
+    page.close()
 
 
 def test_try_it_answers_with_the_readers_own_key(chromium, stack: Stack):

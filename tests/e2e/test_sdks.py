@@ -79,6 +79,35 @@ def test_the_python_client_computes_a_position_a_natal_chart_a_transit_scan_and_
     assert batch.status_code == 200 and batch.parsed.data.summary.succeeded == 1
 
 
+def test_the_python_client_parses_astrocartography_in_either_format_into_its_typed_models(stack, keys, celestial_client):
+    from celestial_client.api.astrocartography import get_astrocartography
+    from celestial_client.models import (
+        GetAstrocartographyFormat,
+        GetAstrocartographyResponse200AstroMap,
+        GetAstrocartographyResponse200AstroMapLinesItemAngleLineRef,
+        GetAstrocartographyResponse200GeoJsonFeatureCollection,
+        GetAstrocartographyResponse200GeoJsonFeatureCollectionFeaturesItemGeoJsonLineString,
+    )
+
+    request = {**MOMENT, "bodies": "sun", "angles": "midheaven"}
+    with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["funded"]) as client:
+        lines = get_astrocartography.sync_detailed(client=client, **request)
+        features = get_astrocartography.sync_detailed(client=client, format_=GetAstrocartographyFormat.GEOJSON, **request)
+
+    assert lines.status_code == 200 and isinstance(lines.parsed.data, GetAstrocartographyResponse200AstroMap)
+    line = lines.parsed.data.lines[0]
+    assert isinstance(line.line, GetAstrocartographyResponse200AstroMapLinesItemAngleLineRef) and line.line.value == "midheaven"
+    point = line.segments[0].points[0]
+    assert isinstance(point.latitude, float) and isinstance(point.longitude, float)
+
+    assert features.status_code == 200 and isinstance(features.parsed.data, GetAstrocartographyResponse200GeoJsonFeatureCollection)
+    feature = features.parsed.data.features[0]
+    assert isinstance(feature.geometry, GetAstrocartographyResponse200GeoJsonFeatureCollectionFeaturesItemGeoJsonLineString)
+    # The same line, as [longitude, latitude] pairs: the JSON the API returns, typed.
+    assert feature.geometry.coordinates[0] == [point.longitude, point.latitude]
+    assert feature.properties.body == "sun" and feature.properties.line.value == "midheaven"
+
+
 def test_the_python_client_surfaces_402_and_429_as_its_typed_error(stack, keys, celestial_client):
     from celestial_client.api.ephemeris import get_positions
     from celestial_client.models import Error
@@ -119,6 +148,15 @@ def test_the_typescript_client_builds_and_computes_a_position_a_natal_chart_a_tr
     assert typescript_answers["natal_chart"]["data"]["meta"]["credits_used"] == 2
     assert typescript_answers["transits"]["data"]["meta"]["credits_used"] == 5
     assert typescript_answers["batch"]["data"]["data"]["summary"] == {"total": 2, "succeeded": 2, "failed": 0}
+
+
+def test_the_typescript_client_types_astrocartography_in_either_format(typescript_answers):
+    # sdk_calls.ts reads these members only after narrowing the answer's union by its typed
+    # members ('lines' in data, geometry.type === 'LineString'); tsc --strict compiled it.
+    typed = typescript_answers["astrocartography"]
+    assert typed["status"] == [200, 200]
+    assert typed["line"] == {"kind": "angle", "value": "midheaven"}
+    assert typed["firstPosition"] == [typed["firstPoint"]["longitude"], typed["firstPoint"]["latitude"]]
 
 
 def test_the_typescript_client_surfaces_402_and_429_as_its_typed_error(typescript_answers):

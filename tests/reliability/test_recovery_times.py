@@ -1,5 +1,5 @@
 """Issue 23, item 9: a killed or frozen service process is serving again within the time the
-README states (Reliability, "Frozen and killed processes"), measured here on real processes.
+docs/reliability.md states ("Frozen and killed processes"), measured here on real processes.
 
 Every service runs one process in this stack, so nothing answers for a service until its
 process is back: the time to the first 200 is the whole recovery. A restarted process binds
@@ -28,7 +28,7 @@ REQUESTS = {
     "search": ("/v1/eclipses/lunar", {"jd": J2000}),
     "astrocartography": ("/v1/astrocartography", {"jd": J2000, "bodies": "venus"}),
 }
-#: The README's promise after a SIGKILL: the supervisor notices within 0.2 s, starts the
+#: The promise of docs/reliability.md after a SIGKILL: the supervisor notices within 0.2 s, starts the
 #: process (about 0.7 s to the first 200 on this machine, measured by this test), with room
 #: for a machine busy with the rest of the suite.
 KILLED_SERVING_WITHIN_S = 3.0
