@@ -23,6 +23,7 @@ from shared.runtime.pattern_place import pattern_place
 from shared.runtime.progression import progression_from
 from shared.runtime.ranges import life_range
 from shared.runtime.return_count import return_body
+from shared.runtime.sky_event_inputs import stations_input
 from shared.runtime.star_selection import star_selection
 from shared.runtime.time_lord_points import firdaria_sect, natal_bodies, profection_boundaries, starting_point
 from shared.runtime.transit_inputs import scan_input
@@ -38,6 +39,7 @@ READS: dict[str, tuple[str, ...]] = {
     "releasing_range": ("timeline",),
     "return_body": ("body",),
     "void_of_course_bodies": ("bodies",),
+    "stations_input": ("start", "end", "bodies"),
 }
 
 RULES: dict[str, Callable[[Message], object]] = {
@@ -61,4 +63,5 @@ RULES: dict[str, Callable[[Message], object]] = {
     "profection_boundaries": profection_boundaries,
     "firdaria_sect": firdaria_sect,
     "heliacal_event": heliacal_event,
+    "stations_input": stations_input,
 }

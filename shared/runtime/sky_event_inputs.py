@@ -1,0 +1,37 @@
+"""Readers of the inputs of the searches for sky events over a range (/v1/stations, ...): the
+range under its cap, and the bodies, each eligible and computed over the whole range.
+
+Validation runs them in the gateway before any charge (rules of the request messages,
+`shared/runtime/request_rules.py`); the search service reads its request through them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from shared.kernel import bodies as body_table
+from shared.kernel import stations
+from shared.runtime.eligible_body import eligible_bodies
+from shared.runtime.ranges import event_range
+
+
+@dataclass(frozen=True)
+class StationsInput:
+    """A search for stations: the range (UT1 Julian Days) and the bodies, in the order asked."""
+
+    start_jd: float
+    end_jd: float
+    bodies: tuple[str, ...]
+
+
+def stations_input(request: Message) -> StationsInput:
+    """Return the range (at most stations.RANGE_CAP_YEARS calendar years) and the bodies
+    (eligible for stations, each with an ephemeris over the whole range: OutOfRange naming
+    bodies) of a /v1/stations request."""
+    start, end = event_range(request, cap_years=stations.RANGE_CAP_YEARS)
+    bodies = eligible_bodies(request, "bodies")
+    for body in bodies:
+        body_table.check_span(body, start.jd_ut1, end.jd_ut1, param="bodies")
+    return StationsInput(start.jd_ut1, end.jd_ut1, bodies)

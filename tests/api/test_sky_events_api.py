@@ -1,0 +1,86 @@
+"""The searches for sky events over a range (issue 29): /v1/stations, rule by rule through the API."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.test_conventions_api import assert_error, balance
+from tests.api.test_search_api import INSTANT_KEYS, data
+
+YEAR = {"start": "2024-01-01T00:00:00Z", "end": "2025-01-01T00:00:00Z"}
+
+
+# --- /v1/stations ------------------------------------------------------------------------------
+
+
+def test_stations_cost_2_credits_and_default_to_mercury_through_pluto(api):
+    # Venus turns in 2025 only (March and April).
+    found = data(api, "/v1/stations", 2, start="2024-01-01T00:00:00Z", end="2026-01-01T00:00:00Z")
+    assert {s["body"] for s in found["stations"]} == {"mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto"}
+    station = found["stations"][0]
+    assert set(station) == {"body", "event", "instant", "longitude", "sign", "sign_degree"}
+    assert set(station["instant"]) == INSTANT_KEYS
+    jds = [s["instant"]["jd"] for s in found["stations"]]
+    assert jds == sorted(jds) and all(2460310.5 <= jd < 2461041.5 for jd in jds)
+
+
+def test_mercury_stations_of_2024_alternate_and_pair_into_retrograde_periods_with_shadows(api):
+    found = data(api, "/v1/stations", 2, **YEAR, bodies="mercury")
+    events = [s["event"] for s in found["stations"]]
+    # Mercury turned in April, August and November-December 2024 (published almanacs), and began the
+    # year retrograde (direct again on 2 January).
+    assert [s["instant"]["datetime"][:10] for s in found["stations"]] == [
+        "2024-01-02", "2024-04-01", "2024-04-25", "2024-08-05", "2024-08-28", "2024-11-26", "2024-12-15"]
+    assert events == ["station_direct"] + ["station_retrograde", "station_direct"] * 3
+    periods = found["retrograde_periods"]
+    assert len(periods) == 4
+    for period in periods:
+        times = [period[k]["jd"] for k in ("pre_shadow_start", "station_retrograde", "station_direct", "post_shadow_end")]
+        assert times == sorted(times)
+        assert period["longitude_start"] > period["longitude_end"] or period["longitude_start"] < 30  # the loop runs backward
+    first, *middle, last = periods
+    # The period of December 2023 began before the range (cut by it), the last ends after it.
+    assert first["clamped_start"] and not first["clamped_end"]
+    assert not any(p["clamped_start"] or p["clamped_end"] for p in middle)
+    assert last["clamped_end"] and not last["clamped_start"]
+
+
+def test_stations_of_the_asteroids_and_chiron_are_accepted(api):
+    found = data(api, "/v1/stations", 2, **YEAR, bodies="asteroids")
+    assert {s["body"] for s in found["stations"]} == {"chiron", "pholus", "ceres", "pallas", "juno", "vesta"}
+
+
+@pytest.mark.parametrize("body", ["sun", "moon", "mean_node", "true_node", "mean_apogee", "aldebaran", "433"])
+def test_the_sun_moon_nodes_and_points_have_no_stations_body_not_eligible(api, body):
+    error = assert_error(api.get("/v1/stations", params={**YEAR, "bodies": f"mercury,{body}"}), 400, "body_not_eligible", "bodies")
+    assert "mercury" in error["suggestion"] and "sun," not in error["suggestion"]
+
+
+def test_a_group_bringing_an_ineligible_body_is_body_not_eligible(api):
+    assert_error(api.get("/v1/stations", params={**YEAR, "bodies": "all"}), 400, "body_not_eligible", "bodies")
+
+
+STATION_REFUSALS = [
+    pytest.param({"start": "2024-01-01", "end": "2034-01-01T00:00:01Z"}, "range_too_long", "end",
+                 "lasts 10 years and 1 second; at most 10 years", id="eleven-seconds-past-ten-years"),
+    pytest.param({"start_jd": 2460310.5, "end_jd": 2460310.5 + 3654}, "range_too_long", "end_jd", "at most 10 years", id="cap-names-end-jd"),
+    pytest.param({"start": "2024-01-01", "end": "2023-01-01"}, "invalid_parameter", "end", "end must come after start", id="end-before-start"),
+    pytest.param({"start": "2024-01-01"}, "missing_parameter", "end", "", id="no-end"),
+    pytest.param({"start": "1150-01-01", "end": "1151-01-01", "bodies": "mars,ceres"}, "out_of_range", "bodies",
+                 "No ephemeris of ceres", id="asteroid-outside-its-ephemeris"),
+    pytest.param({**YEAR, "bodies": "vulcan"}, "body_not_found", "bodies", "vulcan", id="unknown-body"),
+]
+
+
+@pytest.mark.parametrize(("params", "code", "param", "text"), STATION_REFUSALS)
+def test_each_stations_refusal_is_a_400_stated_exactly_and_costs_nothing(stack, params, code, param, text):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(client.get("/v1/stations", params=params), 400, code, param)
+    assert text in error["message"]
+    assert balance(stack, name) == 10
+
+
+def test_ten_calendar_years_fit_the_stations_cap_leap_days_or_not(api):
+    found = data(api, "/v1/stations", 2, start="2024-02-29T00:00:00Z", end="2034-02-28T00:00:00Z", bodies="saturn")
+    assert len(found["stations"]) == 19  # Saturn turns about every six and a half months
