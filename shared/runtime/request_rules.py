@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from google.protobuf.message import Message
 
-from shared.kernel import firdaria, profections, releasing
+from shared.kernel import firdaria, lunations, profections, releasing
 from shared.runtime.astro_targets import targets_from
 from shared.runtime.ayanamsha_systems import ayanamsha_systems
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
@@ -21,7 +21,7 @@ from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.pattern_place import pattern_place
 from shared.runtime.progression import progression_from
-from shared.runtime.ranges import life_range
+from shared.runtime.ranges import event_range, life_range
 from shared.runtime.return_count import return_body
 from shared.runtime.sky_event_inputs import stations_input
 from shared.runtime.star_selection import star_selection
@@ -40,6 +40,7 @@ READS: dict[str, tuple[str, ...]] = {
     "return_body": ("body",),
     "void_of_course_bodies": ("bodies",),
     "stations_input": ("start", "end", "bodies"),
+    "lunations_range": ("start", "end"),
 }
 
 RULES: dict[str, Callable[[Message], object]] = {
@@ -64,4 +65,5 @@ RULES: dict[str, Callable[[Message], object]] = {
     "firdaria_sect": firdaria_sect,
     "heliacal_event": heliacal_event,
     "stations_input": stations_input,
+    "lunations_range": lambda request: event_range(request, cap_years=lunations.RANGE_CAP_YEARS),
 }

@@ -72,15 +72,65 @@ STATION_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("params", "code", "param", "text"), STATION_REFUSALS)
-def test_each_stations_refusal_is_a_400_stated_exactly_and_costs_nothing(stack, params, code, param, text):
-    name, key = stack.new_key(credits=10)
-    with stack.client(key) as client:
-        error = assert_error(client.get("/v1/stations", params=params), 400, code, param)
-    assert text in error["message"]
-    assert balance(stack, name) == 10
-
-
 def test_ten_calendar_years_fit_the_stations_cap_leap_days_or_not(api):
     found = data(api, "/v1/stations", 2, start="2024-02-29T00:00:00Z", end="2034-02-28T00:00:00Z", bodies="saturn")
     assert len(found["stations"]) == 19  # Saturn turns about every six and a half months
+
+
+# --- /v1/lunations -----------------------------------------------------------------------------
+
+
+def test_lunations_cost_1_credit_and_default_to_the_four_quarters_in_time_order(api):
+    found = data(api, "/v1/lunations", 1, **YEAR)
+    assert {r["phase"] for r in found} == {"new_moon", "first_quarter", "full_moon", "last_quarter"}
+    assert set(found[0]) == {"phase", "instant", "elongation", "moon_longitude", "sign", "sign_degree", "eclipse"}
+    jds = [r["instant"]["jd"] for r in found]
+    assert jds == sorted(jds) and 48 <= len(found) <= 51
+    # The last quarter of 4 January 2024 at 03:30 UTC (published almanacs).
+    assert found[0]["phase"] == "last_quarter" and found[0]["instant"]["datetime"].startswith("2024-01-04T03:30")
+
+
+def test_the_eight_phases_lie_45_degrees_apart_in_their_cycle(api):
+    phases = "new_moon,crescent,first_quarter,gibbous,full_moon,disseminating,last_quarter,balsamic"
+    found = data(api, "/v1/lunations", 1, start="2024-01-11T12:00:00Z", end="2024-02-09T23:00:00Z", phases=phases)
+    assert [r["phase"] for r in found] == phases.split(",")[1:] + ["new_moon"]
+    assert [r["elongation"] for r in found] == [45, 90, 135, 180, 225, 270, 315, 0]
+
+
+def test_a_phases_subset_gives_only_those_phases(api):
+    found = data(api, "/v1/lunations", 1, **YEAR, phases="full_moon")
+    assert {r["phase"] for r in found} == {"full_moon"} and len(found) in (12, 13)
+
+
+def test_a_lunation_within_a_day_of_an_eclipse_names_it_and_the_others_carry_null(api):
+    found = data(api, "/v1/lunations", 1, **YEAR)
+    eclipsed = {r["instant"]["datetime"][:10]: r["eclipse"] for r in found if r["eclipse"] is not None}
+    # 2024: the penumbral lunar eclipse of 25 March, the total solar one of 8 April, the
+    # partial lunar one of 18 September and the annular solar one of 2 October.
+    assert eclipsed == {
+        "2024-03-25": {"kind": "lunar", "eclipse_type": "penumbral"},
+        "2024-04-08": {"kind": "solar", "eclipse_type": "total"},
+        "2024-09-18": {"kind": "lunar", "eclipse_type": "partial"},
+        "2024-10-02": {"kind": "solar", "eclipse_type": "annular"},
+    }
+
+
+LUNATION_REFUSALS = [
+    pytest.param({"start": "2024-01-01", "end": "2034-01-02"}, "range_too_long", "end", "lasts 10 years and 1 day; at most 10 years", id="ten-years-and-a-day"),
+    pytest.param({**YEAR, "phases": "half_moon"}, "invalid_parameter", "phases", "half_moon", id="unknown-phase"),
+    pytest.param({"end": "2024-02-01"}, "missing_parameter", "start", "", id="no-start"),
+]
+
+
+# --- refusals ----------------------------------------------------------------------------------
+
+REFUSALS = [("/v1/stations", *p.values, p.id) for p in STATION_REFUSALS] + [("/v1/lunations", *p.values, p.id) for p in LUNATION_REFUSALS]
+
+
+@pytest.mark.parametrize(("path", "params", "code", "param", "text"), [r[:5] for r in REFUSALS], ids=[f"{r[0]}-{r[5]}" for r in REFUSALS])
+def test_each_refusal_is_a_400_stated_exactly_and_costs_nothing(stack, path, params, code, param, text):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(client.get(path, params=params), 400, code, param)
+    assert text in error["message"]
+    assert balance(stack, name) == 10
