@@ -45,6 +45,21 @@ def longitude_offset(body: str, target_deg: float, flags: CalcFlags = GEOCENTRIC
     return offset
 
 
+def elongation_offset(body: str, other: str, angle_deg: float) -> RatedFunction:
+    """Return t -> (``body``'s apparent geocentric ecliptic longitude of date minus ``other``'s
+    minus ``angle_deg``, wrapped to [-180, 180), its rate in degrees per day): zero where
+    ``body`` leads ``other`` by ``angle_deg`` (the Moon's phases, its aspects)."""
+    first, second = body_table.engine_number(body), body_table.engine_number(other)
+    flags = ecliptic_longitude_flags(GEOCENTRIC)
+
+    def offset(jd: float) -> tuple[float, float]:
+        a = engine.calc_body(jd, first, flags).values
+        b = engine.calc_body(jd, second, flags).values
+        return (a[0] - b[0] - angle_deg + 180.0) % 360.0 - 180.0, a[3] - b[3]
+
+    return offset
+
+
 def crossings(
     body: str,
     target_deg: float,

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from shared.kernel import bodies as body_table
 from shared.kernel import engine
-from shared.kernel.crossings import GEOCENTRIC
+from shared.kernel.crossings import GEOCENTRIC, elongation_offset
 from shared.kernel.deadline import Deadline
 from shared.kernel.positions import ecliptic_longitude_flags
-from shared.kernel.search import RatedFunction, find_roots
+from shared.kernel.search import find_roots
 
 #: The longest span of a range, in calendar years (issue 29).
 RANGE_CAP_YEARS = 10
@@ -42,20 +42,6 @@ class Lunation:
         return PHASE_ANGLES_DEG[self.phase]
 
 
-def _elongation_offset(angle_deg: float) -> RatedFunction:
-    """Return t -> (the Moon's elongation from the Sun minus ``angle_deg``, wrapped to
-    [-180, 180), its rate in degrees per day)."""
-    moon, sun = body_table.engine_number("moon"), body_table.engine_number("sun")
-    flags = ecliptic_longitude_flags(GEOCENTRIC)
-
-    def offset(jd_ut1: float) -> tuple[float, float]:
-        m = engine.calc_body(jd_ut1, moon, flags).values
-        s = engine.calc_body(jd_ut1, sun, flags).values
-        return (m[0] - s[0] - angle_deg + 180.0) % 360.0 - 180.0, m[3] - s[3]
-
-    return offset
-
-
 def moon_longitude_deg(jd_ut1: float) -> float:
     """Return the Moon's apparent geocentric ecliptic longitude of date at ``jd_ut1``, degrees."""
     return engine.calc_body(jd_ut1, body_table.engine_number("moon"), ecliptic_longitude_flags(GEOCENTRIC)).values[0]
@@ -66,7 +52,7 @@ def find_lunations(start_jd: float, end_jd: float, phases: Sequence[str], deadli
     each refined to 1 ms of the instant its elongation reaches the phase's angle."""
     found = []
     for phase in phases:
-        for root in find_roots(_elongation_offset(PHASE_ANGLES_DEG[phase]), start_jd, end_jd, STEP_DAYS, deadline):
+        for root in find_roots(elongation_offset("moon", "sun", PHASE_ANGLES_DEG[phase]), start_jd, end_jd, STEP_DAYS, deadline):
             if root.rising:
                 found.append(Lunation(phase, root.jd, moon_longitude_deg(root.jd)))
     return sorted(found, key=lambda lunation: lunation.jd)

@@ -1,5 +1,6 @@
-"""Readers of the inputs of the searches for sky events over a range (/v1/stations, ...): the
-range under its cap, and the bodies, each eligible and computed over the whole range.
+"""Readers of the inputs of the searches for sky events over a range (/v1/stations,
+/v1/void-of-course/periods): the range under its cap, and the bodies, each eligible and
+computed over the whole range.
 
 Validation runs them in the gateway before any charge (rules of the request messages,
 `shared/runtime/request_rules.py`); the search service reads its request through them.
@@ -13,8 +14,10 @@ from google.protobuf.message import Message
 
 from shared.kernel import bodies as body_table
 from shared.kernel import stations
+from shared.kernel import void_of_course_periods as void
 from shared.runtime.eligible_body import eligible_bodies
 from shared.runtime.ranges import event_range
+from shared.runtime.void_of_course_bodies import void_of_course_bodies
 
 
 @dataclass(frozen=True)
@@ -35,3 +38,28 @@ def stations_input(request: Message) -> StationsInput:
     for body in bodies:
         body_table.check_span(body, start.jd_ut1, end.jd_ut1, param="bodies")
     return StationsInput(start.jd_ut1, end.jd_ut1, bodies)
+
+
+@dataclass(frozen=True)
+class VoidPeriodsInput:
+    """A search for void-of-course periods: the range (UT1 Julian Days), the bodies (the Moon
+    among them), the aspect types and the orb reported (None: each type's default)."""
+
+    start_jd: float
+    end_jd: float
+    bodies: tuple[str, ...]
+    aspects: tuple[str, ...]
+    orb_deg: float | None
+
+
+def void_periods_input(request: Message) -> VoidPeriodsInput:
+    """Return the inputs of a /v1/void-of-course/periods request: the range (at most
+    RANGE_CAP_DAYS), the bodies with the Moon among them (InvalidParameter otherwise), each with
+    an ephemeris over the range and the days searched around it (OutOfRange naming bodies)."""
+    start, end = event_range(request, cap_days=void.RANGE_CAP_DAYS)
+    bodies = void_of_course_bodies(request)
+    searched = void.searched_span(start.jd_ut1, end.jd_ut1)
+    for body in bodies:
+        body_table.check_span(body, *searched, param="bodies")
+    selection = request.aspect_selection
+    return VoidPeriodsInput(start.jd_ut1, end.jd_ut1, bodies, tuple(selection.aspects), selection.orb if selection.HasField("orb") else None)

@@ -1,4 +1,5 @@
-"""The searches for sky events over a range (issue 29): /v1/stations, rule by rule through the API."""
+"""The searches for sky events over a range (issue 29): /v1/stations, /v1/lunations and
+/v1/void-of-course/periods, rule by rule through the API."""
 
 from __future__ import annotations
 
@@ -122,9 +123,66 @@ LUNATION_REFUSALS = [
 ]
 
 
+# --- /v1/void-of-course/periods -----------------------------------------------------------------
+
+MONTH = {"start": "2024-03-01T00:00:00Z", "end": "2024-04-01T00:00:00Z"}
+
+
+def test_void_periods_cost_2_credits_and_run_from_a_last_aspect_to_the_next_ingress(api):
+    found = data(api, "/v1/void-of-course/periods", 2, **MONTH)
+    assert 12 <= len(found) <= 15
+    assert set(found[0]) == {"start", "end", "last_aspect", "sign", "next_sign", "clamped_start", "clamped_end"}
+    for before, after in zip(found, found[1:]):
+        assert before["end"]["jd"] < after["start"]["jd"] or after["last_aspect"] is None
+        assert after["sign"] == before["next_sign"]
+    for period in found:
+        assert period["start"]["jd"] < period["end"]["jd"]
+        aspect = period["last_aspect"]
+        assert aspect["body_a"] == "moon" and aspect["orb"] == 0 and aspect["applying"] is True
+
+
+def test_the_snapshot_is_void_inside_each_period_and_not_between_them(api):
+    # The same rule read two ways: at the middle of each period the snapshot of /v1/void-of-course
+    # (the bodies held where they are) is void, and halfway from the Moon's ingress to the
+    # period's start (when it perfected an aspect in the sign) it is not.
+    found = data(api, "/v1/void-of-course/periods", 2, **MONTH)
+    for before, period in zip(found, found[1:]):
+        middle = (period["start"]["jd"] + period["end"]["jd"]) / 2
+        assert data(api, "/v1/void-of-course", 1, jd=middle)["is_void"], period
+        if period["last_aspect"] is not None:
+            between = (before["end"]["jd"] + period["start"]["jd"]) / 2
+            assert not data(api, "/v1/void-of-course", 1, jd=between)["is_void"], period
+
+
+def test_void_periods_take_the_snapshots_bodies_aspects_and_orb(api):
+    found = data(api, "/v1/void-of-course/periods", 2, **MONTH, bodies="moon,sun", aspects="conjunction,opposition", orb=3)
+    aspects = [p["last_aspect"] for p in found if p["last_aspect"]]
+    assert {(a["body_b"], a["aspect"], a["max_orb"]) for a in aspects} == {("sun", "conjunction", 3), ("sun", "opposition", 3)}
+    assert sum(p["last_aspect"] is None for p in found) >= 10
+
+
+def test_periods_the_range_cuts_are_given_whole_and_flagged(api):
+    found = data(api, "/v1/void-of-course/periods", 2, start="2024-01-03T00:00:00Z", end="2024-01-05T12:00:00Z")
+    # The Moon was void from 23:36 on 2 January to its ingress into Libra at 00:47 on the 3rd,
+    # and from 11:41 on the 5th to its ingress into Scorpio at 12:39.
+    first, last = found[0], found[-1]
+    assert first["start"]["datetime"].startswith("2024-01-02T23:36") and first["clamped_start"] and not first["clamped_end"]
+    assert last["end"]["datetime"].startswith("2024-01-05T12:39") and last["clamped_end"] and not last["clamped_start"]
+
+
 # --- refusals ----------------------------------------------------------------------------------
 
-REFUSALS = [("/v1/stations", *p.values, p.id) for p in STATION_REFUSALS] + [("/v1/lunations", *p.values, p.id) for p in LUNATION_REFUSALS]
+VOID_REFUSALS = [
+    pytest.param({"start": "2024-01-01", "end": "2025-01-02T00:00:00Z"}, "range_too_long", "end", "lasts 367 days; at most 366 days", id="367-days"),
+    pytest.param({**MONTH, "bodies": "sun,mars"}, "invalid_parameter", "bodies", "needs the Moon", id="without-the-moon"),
+    pytest.param({**MONTH, "aspects": "parallel"}, "invalid_parameter", "aspects", "", id="a-declination-aspect"),
+    pytest.param({"start": "2999-12-01", "end": "2999-12-31", "bodies": "moon,ceres"}, "out_of_range", "bodies", "No ephemeris of ceres", id="asteroid-outside-its-ephemeris"),
+]
+REFUSALS = (
+    [("/v1/stations", *p.values, p.id) for p in STATION_REFUSALS]
+    + [("/v1/lunations", *p.values, p.id) for p in LUNATION_REFUSALS]
+    + [("/v1/void-of-course/periods", *p.values, p.id) for p in VOID_REFUSALS]
+)
 
 
 @pytest.mark.parametrize(("path", "params", "code", "param", "text"), [r[:5] for r in REFUSALS], ids=[f"{r[0]}-{r[5]}" for r in REFUSALS])

@@ -8,6 +8,7 @@ import pytest
 REQUESTS = [
     ("/v1/stations", {"start": "2024-01-01T00:00:00Z", "end": "2025-01-01T00:00:00Z", "bodies": "mercury,mars"}, 2),
     ("/v1/lunations", {"start": "2024-01-01T00:00:00Z", "end": "2025-01-01T00:00:00Z"}, 1),
+    ("/v1/void-of-course/periods", {"start": "2024-03-01T00:00:00Z", "end": "2024-04-01T00:00:00Z"}, 2),
 ]
 
 
