@@ -4,6 +4,7 @@ body looping back over the longitude crosses it three times; each is refined to 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from shared.kernel import bodies as body_table
@@ -104,20 +105,33 @@ def sign_entries(
     return _search(body, targets, from_jd, count, deadline, backward, flags, None, param, from_param)
 
 
+def sign_entries_until(body: str, sign_start_deg: float, from_jd: float, until_jd: float, deadline: Deadline) -> list[Crossing]:
+    """Return every entry of ``body`` into the sign beginning at ``sign_start_deg`` after
+    ``from_jd`` and before ``until_jd`` (UT1 Julian Days), as :func:`sign_entries` finds them:
+    searched in the same windows from ``from_jd``, so each is the very instant a search for the
+    next entries from ``from_jd`` gives (geocentric, the zodiac of date)."""
+    start = normalize_deg(sign_start_deg)
+    targets = [(start, True), (normalize_deg(start + SIGN_WIDTH_DEG), False)]
+    return _search(body, targets, from_jd, math.inf, deadline, False, GEOCENTRIC, None, "end", None, until_jd=until_jd)
+
+
 def _search(
     body: str,
     targets: list[tuple[float, bool | None]],
     from_jd: float,
-    count: int,
+    count: float,
     deadline: Deadline,
     backward: bool,
     flags: CalcFlags,
     observer: Observer | None,
     param: str,
     from_param: str | None,
+    *,
+    until_jd: float | None = None,
 ) -> list[Crossing]:
     """Return the next ``count`` crossings of any of ``targets`` (longitude, required direction:
-    True direct, False retrograde, None either) in search order."""
+    True direct, False retrograde, None either) in search order; with ``until_jd`` (forward
+    only), every one before it."""
     body_table.check_span(body, from_jd, param=from_param)
     limit = body_table.span_end(body, backward=backward)
     step = body_table.step_days(body)
@@ -126,10 +140,16 @@ def _search(
     with engine_state(flags, observer):
         offsets = [(longitude_offset(body, target, flags), target, direction) for target, direction in targets]
         while len(found) < count:
+            if until_jd is not None and start >= until_jd:
+                return [c for c in found if c.jd < until_jd]
             if backward:
                 low, high = max(start - WINDOW_DAYS, limit), start
             else:
                 low, high = start, min(start + WINDOW_DAYS, limit)
+                if until_jd is not None:
+                    # One whole step past until_jd: every step holding a crossing before it is
+                    # the step the count-bound search samples, so the two find the same instants.
+                    high = min(high, until_jd + step)
             if high <= low:
                 first, last = body_table.body(body).span_jd_ut1
                 raise OutOfRange(

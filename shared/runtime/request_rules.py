@@ -23,7 +23,7 @@ from shared.runtime.pattern_place import pattern_place
 from shared.runtime.progression import progression_from
 from shared.runtime.ranges import event_range, life_range
 from shared.runtime.return_count import return_body
-from shared.runtime.sky_event_inputs import stations_input, void_periods_input
+from shared.runtime.sky_event_inputs import calendar_input, stations_input, void_periods_input
 from shared.runtime.star_selection import star_selection
 from shared.runtime.time_lord_points import firdaria_sect, natal_bodies, profection_boundaries, starting_point
 from shared.runtime.transit_inputs import scan_input
@@ -42,6 +42,7 @@ READS: dict[str, tuple[str, ...]] = {
     "stations_input": ("start", "end", "bodies"),
     "lunations_range": ("start", "end"),
     "void_of_course_periods": ("start", "end", "bodies"),
+    "calendar_input": ("start", "end", "bodies"),
 }
 
 RULES: dict[str, Callable[[Message], object]] = {
@@ -68,4 +69,5 @@ RULES: dict[str, Callable[[Message], object]] = {
     "stations_input": stations_input,
     "lunations_range": lambda request: event_range(request, cap_years=lunations.RANGE_CAP_YEARS),
     "void_of_course_periods": void_periods_input,
+    "calendar_input": calendar_input,
 }

@@ -1,6 +1,6 @@
 """Readers of the inputs of the searches for sky events over a range (/v1/stations,
-/v1/void-of-course/periods): the range under its cap, and the bodies, each eligible and
-computed over the whole range.
+/v1/void-of-course/periods, /v1/calendar): the range under its cap, and the bodies, each
+eligible and computed over the whole range.
 
 Validation runs them in the gateway before any charge (rules of the request messages,
 `shared/runtime/request_rules.py`); the search service reads its request through them.
@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
+from shared.errors import InvalidParameter
 from shared.kernel import bodies as body_table
 from shared.kernel import stations
 from shared.kernel import void_of_course_periods as void
 from shared.runtime.eligible_body import eligible_bodies
+from shared.kernel.timescale import Moment
 from shared.runtime.ranges import event_range
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
 
@@ -63,3 +65,41 @@ def void_periods_input(request: Message) -> VoidPeriodsInput:
         body_table.check_span(body, *searched, param="bodies")
     selection = request.aspect_selection
     return VoidPeriodsInput(start.jd_ut1, end.jd_ut1, bodies, tuple(selection.aspects), selection.orb if selection.HasField("orb") else None)
+
+
+#: A calendar holds the void-of-course periods, and takes their cap.
+CALENDAR_RANGE_CAP_DAYS = void.RANGE_CAP_DAYS
+# RFC 5545 writes a date with four digits of year (DATE: 4DIGIT year, 2DIGIT month, 2DIGIT
+# day), so an iCalendar answer starts in year 1 at the earliest.
+FIRST_ICS_MOMENT = "0001-01-01T00:00:00Z"
+
+
+@dataclass(frozen=True)
+class CalendarInput:
+    """A calendar: its range, the kinds of events, the bodies of its ingresses and stations,
+    and whether it is answered as iCalendar."""
+
+    start: Moment
+    end: Moment
+    events: tuple[str, ...]
+    bodies: tuple[str, ...]
+    ics: bool
+
+
+def calendar_input(request: Message) -> CalendarInput:
+    """Return the inputs of a /v1/calendar request: the range (at most CALENDAR_RANGE_CAP_DAYS),
+    the bodies (eligible for a calendar; those with stations covered by their ephemeris over
+    the range, OutOfRange naming bodies), and format=ics only from year 1 (InvalidParameter
+    naming format)."""
+    start, end = event_range(request, cap_days=CALENDAR_RANGE_CAP_DAYS)
+    bodies = eligible_bodies(request, "bodies")
+    for body in bodies:
+        body_table.check_span(body, start.jd_ut1, end.jd_ut1, param="bodies")
+    ics = request.format == "ics"
+    if ics and start.jd_ut1 < Moment.from_iso(FIRST_ICS_MOMENT).jd_ut1:
+        raise InvalidParameter(
+            f"An iCalendar file writes years with four digits; the range starts at {start.iso_utc()}.",
+            suggestion="Ask for format=json, or a range from 0001-01-01 on.",
+            param="format",
+        )
+    return CalendarInput(start, end, tuple(dict.fromkeys(request.events)), bodies, ics)

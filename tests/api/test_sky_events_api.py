@@ -1,8 +1,9 @@
-"""The searches for sky events over a range (issue 29): /v1/stations, /v1/lunations and
-/v1/void-of-course/periods, rule by rule through the API."""
+"""The searches for sky events over a range (issue 29): /v1/stations, /v1/lunations,
+/v1/void-of-course/periods and /v1/calendar, rule by rule through the API."""
 
 from __future__ import annotations
 
+import icalendar
 import pytest
 
 from tests.api.test_conventions_api import assert_error, balance
@@ -170,6 +171,112 @@ def test_periods_the_range_cuts_are_given_whole_and_flagged(api):
     assert last["end"]["datetime"].startswith("2024-01-05T12:39") and last["clamped_end"] and not last["clamped_start"]
 
 
+# --- /v1/calendar ------------------------------------------------------------------------------
+
+KINDS = {"ingress", "station", "lunation", "eclipse", "void_of_course"}
+DETAIL = {"ingress": "ingress", "station": "station", "lunation": "lunation", "eclipse": "eclipse", "void_of_course": "void_of_course"}
+
+
+def test_a_calendar_costs_5_credits_and_lists_every_kind_in_time_order_by_default(api):
+    events = data(api, "/v1/calendar", 5, **YEAR)["events"]
+    assert {e["kind"] for e in events} == KINDS
+    starts = [e["start"]["jd"] for e in events]
+    assert starts == sorted(starts)
+    for event in events:
+        # Each event carries the record of its own kind, and no other.
+        assert set(event) == {"kind", "start", "end", "summary", "uid", DETAIL[event["kind"]]}
+        assert (event["end"] is None) == (event["kind"] != "void_of_course")
+
+
+def test_the_calendars_kinds_are_the_separate_endpoints_records(api):
+    # Mid-March to mid-April 2024: Mercury's station of 1 April, both eclipses of the season.
+    span = {"start": "2024-03-15T00:00:00Z", "end": "2024-04-15T00:00:00Z"}
+    events = data(api, "/v1/calendar", 5, **span)["events"]
+    by_kind = {kind: [e[DETAIL[kind]] for e in events if e["kind"] == kind] for kind in KINDS}
+    assert by_kind["lunation"] == data(api, "/v1/lunations", 1, **span)
+    assert by_kind["void_of_course"] == data(api, "/v1/void-of-course/periods", 2, **span)
+    stations = data(api, "/v1/stations", 2, **span, bodies="mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto")["stations"]
+    assert by_kind["station"] == stations and stations
+    lunar = data(api, "/v1/eclipses/lunar", 2, datetime=span["start"])[0]
+    solar = data(api, "/v1/eclipses/solar", 3, datetime=span["start"])[0]
+    assert by_kind["eclipse"] == [
+        {"kind": "lunar", "eclipse_type": lunar["eclipse_type"], "maximum": lunar["maximum"]},
+        {"kind": "solar", "eclipse_type": solar["eclipse_type"], "maximum": solar["maximum"]},
+    ]
+
+
+def test_the_calendars_ingresses_equal_those_of_v1_ingresses(api):
+    events = data(api, "/v1/calendar", 5, **MONTH, events="ingresses")["events"]
+    ingresses = [e["ingress"] for e in events]
+    assert {e["kind"] for e in events} == {"ingress"} and len(ingresses) > 12
+    for body in {r["body"] for r in ingresses}:
+        for sign in {r["sign"] for r in ingresses if r["body"] == body}:
+            ours = [r for r in ingresses if (r["body"], r["sign"]) == (body, sign)]
+            # The next entries into the sign from the range's start, one more than the calendar
+            # holds: the same instants to the bit, and the one after lies past the range's end.
+            found = data(api, "/v1/ingresses", 2, datetime=MONTH["start"], body=body, sign=sign.lower(), count=len(ours) + 1)
+            assert found[:-1] == ours
+            assert found[-1]["datetime"] >= MONTH["end"]
+
+
+def test_a_calendar_of_chosen_kinds_and_bodies(api):
+    events = data(api, "/v1/calendar", 5, **YEAR, events="stations,eclipses", bodies="mercury,chiron")["events"]
+    assert {e["kind"] for e in events} == {"station", "eclipse"}
+    assert {e["station"]["body"] for e in events if e["kind"] == "station"} == {"mercury", "chiron"}
+    assert len([e for e in events if e["kind"] == "eclipse"]) == 4
+
+
+@pytest.mark.parametrize("body", ["mean_node", "true_node", "mean_apogee", "sirius"])
+def test_a_calendar_body_without_ingresses_or_stations_is_body_not_eligible(api, body):
+    assert_error(api.get("/v1/calendar", params={**MONTH, "bodies": f"sun,{body}"}), 400, "body_not_eligible", "bodies")
+
+
+def test_format_ics_is_an_rfc_5545_calendar_served_as_text_calendar(api):
+    response = api.get("/v1/calendar", params={**MONTH, "format": "ics"})
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/calendar; charset=utf-8"
+    assert response.headers["x-request-id"]
+    parsed = icalendar.Calendar.from_ical(response.text)
+    vevents = parsed.walk("VEVENT")
+    events = data(api, "/v1/calendar", 5, **MONTH)["events"]
+    assert len(vevents) == len(events)
+    for vevent, event in zip(vevents, events):
+        assert str(vevent["UID"]) == event["uid"] + "@celestial"
+        assert str(vevent["SUMMARY"]) == event["summary"]
+        assert vevent.decoded("DTSTART").isoformat()[:19] == event["start"]["datetime"][:19]
+        # An instant is an event without duration; a period has its end.
+        if event["end"] is None:
+            assert "DTEND" not in vevent
+        else:
+            assert vevent.decoded("DTEND").isoformat()[:19] == event["end"]["datetime"][:19]
+    # RFC 5545: CRLF line ends, no line longer than 75 octets.
+    assert all(len(line.encode()) <= 75 for line in response.text.split("\r\n"))
+
+
+def test_an_ics_calendar_costs_5_credits(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert client.get("/v1/calendar", params={**MONTH, "format": "ics"}).status_code == 200
+    assert balance(stack, name) == 5
+
+
+def test_calendar_uids_are_stable_from_one_request_to_the_next(api):
+    # Two overlapping ranges, starting at different moments: every event they share has the
+    # same uid in both, so a subscribed calendar updates in place.
+    first = data(api, "/v1/calendar", 5, start="2024-03-01T00:00:00Z", end="2024-03-20T00:00:00Z")["events"]
+    second = data(api, "/v1/calendar", 5, start="2024-03-05T07:13:00Z", end="2024-04-01T00:00:00Z")["events"]
+    shared = [e for e in first if "2024-03-06" <= e["start"]["datetime"] < "2024-03-19"]
+    uids = {e["uid"] for e in second}
+    assert shared and all(e["uid"] in uids for e in shared)
+    assert len(uids) == len(second)
+
+
+def test_a_batch_carries_an_ics_calendar_as_its_data_string(api):
+    response = api.post("/v1/batch", json={"requests": [{"endpoint": "/v1/calendar", "params": {**MONTH, "format": "ics", "events": "eclipses,lunations"}}]})
+    (result,) = response.json()["data"]["results"]
+    assert result["status"] == 200 and result["data"].startswith("BEGIN:VCALENDAR\r\n")
+
+
 # --- refusals ----------------------------------------------------------------------------------
 
 VOID_REFUSALS = [
@@ -178,10 +285,17 @@ VOID_REFUSALS = [
     pytest.param({**MONTH, "aspects": "parallel"}, "invalid_parameter", "aspects", "", id="a-declination-aspect"),
     pytest.param({"start": "2999-12-01", "end": "2999-12-31", "bodies": "moon,ceres"}, "out_of_range", "bodies", "No ephemeris of ceres", id="asteroid-outside-its-ephemeris"),
 ]
+CALENDAR_REFUSALS = [
+    pytest.param({"start": "2024-01-01", "end": "2025-01-01T00:00:01Z"}, "range_too_long", "end", "lasts 366 days and 1 second; at most 366 days", id="366-days-and-a-second"),
+    pytest.param({**MONTH, "events": "transits"}, "invalid_parameter", "events", "transits", id="unknown-kind"),
+    pytest.param({**MONTH, "format": "pdf"}, "invalid_parameter", "format", "pdf", id="unknown-format"),
+    pytest.param({"start": "-0100-01-01", "end": "-0100-02-01", "format": "ics"}, "invalid_parameter", "format", "four digits", id="ics-before-year-1"),
+]
 REFUSALS = (
     [("/v1/stations", *p.values, p.id) for p in STATION_REFUSALS]
     + [("/v1/lunations", *p.values, p.id) for p in LUNATION_REFUSALS]
     + [("/v1/void-of-course/periods", *p.values, p.id) for p in VOID_REFUSALS]
+    + [("/v1/calendar", *p.values, p.id) for p in CALENDAR_REFUSALS]
 )
 
 
