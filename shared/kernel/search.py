@@ -38,10 +38,12 @@ class Root:
     rising: bool
 
 
-def bisect_sign_change(f: Callable[[float], float], a: float, b: float, fa: float) -> float:
-    """Return where ``f`` changes sign in [a, b] (f(a) = fa), to TURNING_POINT_TOLERANCE_DAYS."""
+def bisect_sign_change(
+    f: Callable[[float], float], a: float, b: float, fa: float, tolerance_days: float = TURNING_POINT_TOLERANCE_DAYS
+) -> float:
+    """Return where ``f`` changes sign in [a, b] (f(a) = fa), to ``tolerance_days``."""
     for _ in range(_MAX_ITERATIONS):
-        if b - a <= TURNING_POINT_TOLERANCE_DAYS:
+        if b - a <= tolerance_days:
             break
         middle = 0.5 * (a + b)
         fm = f(middle)

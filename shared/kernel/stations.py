@@ -3,7 +3,7 @@
 
 A station is a turning point of the longitude, found on the body's search grid like the
 turning points :func:`~shared.kernel.search.find_roots` cuts its steps at (the body table's
-``step_days`` keeps two stations out of one step), then bisected on the speed. A retrograde
+``step_days`` keeps two stations out of one step), then bisected on the speed to 1 ms. A retrograde
 period's shadow runs from the body's first arrival at the station-direct longitude before it
 turns retrograde to its return to the station-retrograde longitude after it turns direct.
 """
@@ -19,7 +19,7 @@ from shared.kernel.crossings import GEOCENTRIC, crossings
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import OutOfRange
 from shared.kernel.positions import ecliptic_longitude_flags
-from shared.kernel.search import bisect_sign_change
+from shared.kernel.search import TIME_TOLERANCE_DAYS, bisect_sign_change
 from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
 
 #: The longest span of a range, in calendar years (issue 29).
@@ -78,7 +78,8 @@ def _longitude_and_speed(body: str):
 
 def find_stations(body: str, start_jd: float, end_jd: float, deadline: Deadline) -> list[Station]:
     """Return the stations of ``body`` in [start_jd, end_jd) (UT1 Julian Days), in time order,
-    each to TURNING_POINT_TOLERANCE_DAYS (0.09 s) of the zero of its longitude speed.
+    each bisected to 1 ms (TIME_TOLERANCE_DAYS) of the zero of its longitude speed, so a
+    station is the same instant whatever range finds it.
 
     >>> from shared.kernel.timescale import Moment
     >>> start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
@@ -95,7 +96,7 @@ def find_stations(body: str, start_jd: float, end_jd: float, deadline: Deadline)
         t1 = min(t0 + step, end_jd)
         r1 = speed(t1)
         if (r0 < 0.0) != (r1 < 0.0):
-            jd = bisect_sign_change(speed, t0, t1, r0)
+            jd = bisect_sign_change(speed, t0, t1, r0, TIME_TOLERANCE_DAYS)
             event = STATION_RETROGRADE if r0 >= 0.0 else STATION_DIRECT
             found.append(Station(body, event, jd, position(jd)[0]))
         t0, r0 = t1, r1
