@@ -15,7 +15,7 @@ from services.search.lunations import lunation_records
 from services.search.stations import station_record
 from services.search.void_of_course_periods import find_periods, period_record
 from shared.kernel import bodies as body_table
-from shared.kernel.crossings import sign_entries_until
+from shared.kernel.crossings import sign_ingresses_until
 from shared.kernel.deadline import Deadline
 from shared.kernel.eclipses import LUNAR, SOLAR, eclipses_between
 from shared.kernel.stations import find_stations
@@ -85,13 +85,13 @@ def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEven
     for body in query.bodies:
         if body_table.INGRESSES not in body_table.body(body).uses:
             continue
-        for index, sign in enumerate(SIGNS):
-            for crossing in sign_entries_until(body, index * SIGN_WIDTH_DEG, query.start.jd_ut1, query.end.jd_ut1, deadline):
-                record = ingress_record(body, crossing.target_deg, sign, 0.0 if crossing.direct else SIGN_WIDTH_DEG, crossing.jd, crossing.direct)
-                verb = "enters" if crossing.direct else "re-enters"
-                summary = f"{body.capitalize()} {verb} {sign}" + ("" if crossing.direct else " (retrograde)")
-                uid = f"ingress-{body}-{sign.lower()}-{record.direction}-{_minute(crossing.jd)}"
-                events.append(pb.CalendarEvent(kind=INGRESS, start=instant_at(crossing.jd), summary=summary, uid=uid, ingress=record))
+        for crossing, index in sign_ingresses_until(body, query.start.jd_ut1, query.end.jd_ut1, deadline):
+            sign = SIGNS[index]
+            record = ingress_record(body, crossing.target_deg, sign, 0.0 if crossing.direct else SIGN_WIDTH_DEG, crossing.jd, crossing.direct)
+            verb = "enters" if crossing.direct else "re-enters"
+            summary = f"{body.capitalize()} {verb} {sign}" + ("" if crossing.direct else " (retrograde)")
+            uid = f"ingress-{body}-{sign.lower()}-{record.direction}-{_minute(crossing.jd)}"
+            events.append(pb.CalendarEvent(kind=INGRESS, start=instant_at(crossing.jd), summary=summary, uid=uid, ingress=record))
     return events
 
 
