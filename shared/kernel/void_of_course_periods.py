@@ -3,6 +3,7 @@ ingress into the next, every body moving (the rule of :mod:`shared.kernel.void_o
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -84,27 +85,66 @@ def void_periods(
     moon = _sample(MOON, jds)
     deadline.check()
     ingresses = _ingresses(moon, jds)
-    contacts: list[tuple[float, int, int, str, str]] = []  # (jd, body order, angle order, body, aspect)
-    angles = contact_angles(aspect_types)
+    contacts = _contact_brackets(moon, jds, others, contact_angles(aspect_types), deadline)
+    brackets = [contact.step for contact in contacts]
+    periods = []
+    for (entered, sign), (left, _) in zip(ingresses, ingresses[1:]):
+        # The contacts whose step [jds[i], jds[i + 1]] reaches into the passage, latest step
+        # first: only those of the latest steps need refining to know which one is last.
+        first = bisect.bisect_left(brackets, bisect.bisect_left(jds, entered) - 1)
+        after = bisect.bisect_left(brackets, bisect.bisect_left(jds, left))
+        last: tuple[tuple[float, int, int], _Contact] | None = None
+        for contact in reversed(contacts[first:after]):
+            if last is not None and contact.step < last[1].step:
+                break  # an earlier step: every contact in it comes before the last one found
+            jd = contact.instant(jds)
+            # Of contacts exact at one instant, the first body's, then the first type's.
+            key = (jd, -contact.body_index, -contact.angle_index)
+            if entered <= jd < left and (last is None or key > last[0]):
+                last = (key, contact)
+        aspect = None if last is None else perfection(last[1].body, last[1].aspect, orb_deg)
+        period = VoidPeriod(entered if last is None else last[0][0], left, sign, aspect)
+        if period.start_jd <= end_jd and period.end_jd >= start_jd:
+            periods.append(period)
+    return periods
+
+
+@dataclass
+class _Contact:
+    """A contact of the Moon with ``body`` at ``angle_deg`` bracketed by grid step ``step``
+    (offsets ``before`` < 0 <= ``after`` at its ends), refined on demand, once."""
+
+    step: int
+    body_index: int
+    angle_index: int
+    body: str
+    aspect: str
+    angle_deg: float
+    before: float
+    after: float
+    jd: float | None = None
+
+    def instant(self, jds: np.ndarray) -> float:
+        """Return the contact's instant (UT1 Julian Day) refined to 1 ms."""
+        if self.jd is None:
+            a, b = float(jds[self.step]), float(jds[self.step + 1])
+            offset = elongation_offset(MOON, self.body, self.angle_deg)
+            self.jd = refine_root(offset, a, b, self.before, self.after) if self.after > 0.0 else b
+        return self.jd
+
+
+def _contact_brackets(moon: np.ndarray, jds: np.ndarray, others: Sequence[str], angles, deadline: Deadline) -> list[_Contact]:
+    """Return every contact of the Moon with ``others`` at ``angles`` ((aspect, degrees)) the
+    samples bracket, ordered by step, unrefined."""
+    contacts = []
     for body_index, body in enumerate(others):
         deadline.check()
         elongation = moon - _sample(body, jds)
         for angle_index, (aspect, angle) in enumerate(angles):
             offsets = (elongation - angle + 180.0) % 360.0 - 180.0
-            offset = elongation_offset(MOON, body, angle)
             for i in _rising_roots(offsets):
-                jd = refine_root(offset, jds[i], jds[i + 1], offsets[i], offsets[i + 1]) if offsets[i + 1] > 0.0 else jds[i + 1]
-                contacts.append((jd, body_index, angle_index, body, aspect))
-    contacts.sort()
-    periods = []
-    for (entered, sign), (left, _) in zip(ingresses, ingresses[1:]):
-        inside = [c for c in contacts if entered <= c[0] < left]
-        # The last contact; of contacts exact at one instant, the first body's, then the first type's.
-        last = max(inside, key=lambda c: (c[0], -c[1], -c[2]), default=None)
-        period = VoidPeriod(entered if last is None else last[0], left, sign, None if last is None else perfection(last[3], last[4], orb_deg))
-        if period.start_jd <= end_jd and period.end_jd >= start_jd:
-            periods.append(period)
-    return periods
+                contacts.append(_Contact(int(i), body_index, angle_index, body, aspect, angle, float(offsets[i]), float(offsets[i + 1])))
+    return sorted(contacts, key=lambda contact: contact.step)
 
 
 def _ingresses(moon: np.ndarray, jds: np.ndarray) -> list[tuple[float, int]]:
