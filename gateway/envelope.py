@@ -44,6 +44,8 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
         # google.protobuf.Value, ListValue and Struct hold plain JSON (GeoJSON coordinates):
         # rendered as that JSON, the way the protobuf JSON mapping defines them.
         return json_format.MessageToDict
+    if descriptor.GetOptions().Extensions[options_pb2.message].columns:
+        return _compile_columns(descriptor)
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         oneof = descriptor.oneofs[0].name
         media_types = {fd.name: text_media_type(fd) for fd in descriptor.fields if fd.type != FieldDescriptor.TYPE_MESSAGE}
@@ -75,7 +77,7 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
             condition = read if options.omit_empty else None
         else:
             value = _item_source(fd, index, read)
-            condition = f"m.HasField({name!r})" if fd.has_presence else None
+            condition = f"m.HasField({name!r})" if fd.has_presence and not _is_columns(fd) else None
         if condition is None:
             lines.append(f"    out[{name!r}] = {value}")
             continue
@@ -102,6 +104,25 @@ class TextBody(str):
 def text_media_type(fd: FieldDescriptor) -> str:
     """Return the ``(render).media_type`` of a response field ("" for none)."""
     return fd.GetOptions().Extensions[options_pb2.render].media_type
+
+
+def _is_columns(fd: FieldDescriptor) -> bool:
+    return fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.GetOptions().Extensions[options_pb2.message].columns
+
+
+def _compile_columns(descriptor: Descriptor) -> Callable[[Message], Any]:
+    """Return the renderer of a ``(message).columns`` message: its parallel repeated scalar
+    fields as a list of records, one per index (zip reads the packed columns in C)."""
+    names = [fd.name for fd in descriptor.fields]
+    if not all(fd.is_repeated and fd.type not in (FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_ENUM) for fd in descriptor.fields):
+        raise ValueError(f"{descriptor.full_name}: (message).columns takes repeated scalar fields only")
+    values = [f"v{index}" for index in range(len(names))]
+    record = "{" + ", ".join(f"{name!r}: {value}" for name, value in zip(names, values)) + "}"
+    columns = ", ".join(f"m.{name}" for name in names)
+    source = f"def render(m):\n    return [{record} for {', '.join(values)} in zip({columns})]"
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<renderer of {descriptor.full_name}>", "exec"), namespace)
+    return namespace["render"]
 
 
 def _item_source(fd: FieldDescriptor, index: int, item: str) -> str:

@@ -106,6 +106,8 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
         parts.append(f"One of {' or '.join(oneofs[field.oneof])}.")
     if rule.required_with:
         parts.append(f"Required when {rule.required_with}=true.")
+    if field.alternative:
+        parts.append(f"Required unless {field.alternative_name} gives it (a town's id from /v1/places).")
     if rule.csv:
         parts.append("Comma-separated list.")
     parts.append(_VOCABULARY_NOTES.get(rule.vocabulary, ""))
@@ -190,7 +192,7 @@ def _typed_default(fd: FieldDescriptor, text: str) -> Any:
 def _request_message_schema(descriptor: Descriptor) -> dict[str, Any]:
     spec = message_spec(descriptor)
     properties = {name: _request_field_schema(f, spec.oneofs, query=False) for name, f in spec.fields.items()}
-    required = [name for name, f in spec.fields.items() if f.rule.required]
+    required = [name for name, f in spec.fields.items() if f.rule.required and not f.alternative]
     schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     if required:
         schema["required"] = required
@@ -205,6 +207,11 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         return dict(JSON_VALUE_TYPES[descriptor.full_name])
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         return {"oneOf": [_response_schema(f.message_type, seen) if f.message_type else _scalar_schema(f) for f in descriptor.fields]}
+    if descriptor.GetOptions().Extensions[options_pb2.message].columns:
+        # Rendered as one record per index (gateway/envelope.py): an array of objects.
+        columns = {fd.name: {**_scalar_schema(fd), **({"description": _comments()[fd.full_name]} if fd.full_name in _comments() else {})}
+                   for fd in descriptor.fields}
+        return {"type": "array", "items": {"type": "object", "properties": columns, "required": list(columns)}}
     properties: dict[str, Any] = {}
     required: list[str] = []
     for fd in descriptor.fields:
@@ -222,7 +229,7 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         properties[fd.name] = schema
         # A repeated field has no presence; whether it is always there is its omit_empty option.
         always_present = (fd.is_repeated and not render.omit_empty) or (not fd.is_repeated and not fd.has_presence) or render.null_when_unset
-        if always_present and fd.type != FieldDescriptor.TYPE_MESSAGE:
+        if (always_present and fd.type != FieldDescriptor.TYPE_MESSAGE) or (fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.GetOptions().Extensions[options_pb2.message].columns):
             required.append(fd.name)
     schema = {"type": "object", "properties": properties}
     if required:
@@ -384,7 +391,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str) -> dict[str,
                     {
                         "name": name,
                         "in": "query",
-                        "required": bool(field.rule.required),
+                        "required": bool(field.rule.required) and not field.alternative,
                         "schema": _request_field_schema(field, spec.oneofs, query=True),
                     }
                 )

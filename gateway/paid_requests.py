@@ -137,11 +137,18 @@ class Gateway:
         # The ledger key is minted here, never the client's X-Request-Id: a replayed id
         # must not make a second request look like a retry of a paid one.
         charge_id = new_request_id()
-        state.setdefault("charge_ids", []).append(charge_id)
-        state.setdefault("charges", []).append((charge_id, cost))
+        if cost:
+            state.setdefault("charge_ids", []).append(charge_id)
+            state.setdefault("charges", []).append((charge_id, cost))
         # What the owner's usage page shows of this charge: never the request's parameters.
         note = ChargeNote(endpoint.path, state.get("key_id", ""), request_id)
-        if admit:
+        if cost == 0:
+            # A free endpoint (/v1/places) is admitted under the limits like any request; the
+            # ledger keeps no debit of nothing (its bounds refuse one), so there is no refund.
+            if admit:
+                await self.admit(state, account)
+            remaining = await self.accounting.balance(account.id)
+        elif admit:
             slot_id = new_request_id()
             outcome = await self.accounting.admit_and_charge(account, slot_id, cost, charge_id, note)
             self._admitted(state, outcome.admission, slot_id)
@@ -166,7 +173,8 @@ class Gateway:
             return success_body(reply, meta)
         except BaseException:
             # Shielded so a client disconnect cannot cancel the refund it is owed.
-            await asyncio.shield(self.accounting.refund(account.id, cost, charge_id))
+            if cost:
+                await asyncio.shield(self.accounting.refund(account.id, cost, charge_id))
             raise
 
     async def call_in_turn(self, account: Account, endpoint: Endpoint, message, request_id: str):

@@ -65,11 +65,17 @@ def _map(lines, mode: str, system: str, sky: Sky, sun_declination: float) -> pb.
         out.lines.append(pb.AstroLine(
             body=body, line=_line_ref(kind, value), mode=mode, house_system=system,
             segments=[
-                pb.AstroSegment(points=[pb.GeoPoint(latitude=a, longitude=o) for a, o in zip(s.latitudes, s.longitudes)], end=s.end)
+                pb.AstroSegment(points=pb.GeoPoints(latitude=_floats(s.latitudes), longitude=_floats(s.longitudes)), end=s.end)
                 for s in found
             ],
         ))
     return out
+
+
+def _floats(values) -> list[float]:
+    # One conversion of a whole column (numpy array or sequence) to Python floats, the same
+    # values to the last bit, rather than one per point.
+    return values.tolist() if hasattr(values, "tolist") else list(values)
 
 
 def _geometry(segment: Segment) -> pb.GeoJsonGeometry:

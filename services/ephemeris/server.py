@@ -8,7 +8,7 @@ from __future__ import annotations
 from celestial.v1 import ephemeris_service_pb2
 from services.ephemeris import (
     aspects, ayanamsha, chart, composite, derived_charts, dignities, earth_rotation, houses, lots, midpoints, natal, patterns,
-    planetary_hours, positions, solar_proximity, stars, synastry, void_of_course,
+    places, planetary_hours, positions, solar_proximity, stars, synastry, time_zones, void_of_course,
 )
 from shared.runtime.server import serve_main
 
@@ -36,6 +36,8 @@ HANDLERS = {
     "ComputeSiderealTime": earth_rotation.compute_sidereal_time,
     "ComputePlanetaryHours": planetary_hours.compute,
     "ComputeStars": stars.compute,
+    "FindPlaces": places.compute,
+    "FindTimeZone": time_zones.compute,
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.kernel.deadline import Deadline
-from shared.kernel.stars import find_star, named_stars, star_position
+from shared.kernel.stars import find_star, named_stars, star_positions
 from shared.kernel.zodiac import sign_of
 from shared.runtime.star_selection import star_selection
 from shared.runtime.wire import flags_from, moment_from
@@ -17,16 +17,18 @@ def compute(request: pb.ComputeStarsRequest, deadline: Deadline) -> pb.ComputeSt
     ayanamsha = flags_from(request).sidereal
     star = star_selection(request)
     stars = named_stars() if star is None else (find_star(star),)
-    records = []
-    for star in stars:
-        deadline.check()
-        place = star_position(star, moment, ayanamsha)
-        sign, degree = sign_of(place.longitude)
-        records.append(
-            pb.StarPosition(
-                name=star.name, nomenclature=star.nomenclature, longitude=place.longitude, latitude=place.latitude,
-                sign=sign, sign_degree=degree, right_ascension=place.right_ascension, declination=place.declination,
-                magnitude=place.magnitude,
-            )
-        )
-    return pb.ComputeStarsResponse(data=records)
+    deadline.check()
+    places = star_positions(stars, moment, ayanamsha)
+    signs = [sign_of(place.longitude) for place in places]
+    data = pb.StarPositions(
+        name=[s.name for s in stars],
+        nomenclature=[s.nomenclature for s in stars],
+        longitude=[p.longitude for p in places],
+        latitude=[p.latitude for p in places],
+        sign=[sign for sign, _ in signs],
+        sign_degree=[degree for _, degree in signs],
+        right_ascension=[p.right_ascension for p in places],
+        declination=[p.declination for p in places],
+        magnitude=[p.magnitude for p in places],
+    )
+    return pb.ComputeStarsResponse(data=data)

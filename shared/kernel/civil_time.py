@@ -17,10 +17,14 @@ from importlib import resources
 from zoneinfo import ZoneInfo
 
 from shared.errors import InvalidParameter
-from shared.kernel.errors import AmbiguousLocalTime, NonexistentLocalTime
+from shared.kernel.errors import AmbiguousLocalTime, NonexistentLocalTime, OutOfRange
 
 #: How many of the closest zone names an unknown name's suggestion lists.
 SUGGESTED_ZONES = 3
+#: The `tz` that asks for the zone of the request's own coordinates.
+AUTO_ZONE = "auto"
+#: Within this latitude of a pole (degrees), longitude no longer places a point in a zone.
+POLE_LATITUDE = 89.99
 
 
 @dataclass(frozen=True)
@@ -34,16 +38,76 @@ class LocalReading:
     abbreviation: str
     utc_offset_s: int
     utc: datetime
+    #: How the zone was chosen, when not named (tz=auto, a place): ZoneFound.as_dict().
+    found: dict | None = None
+    #: What to check about the reading (local_mean_time_note), or None.
+    note: str | None = None
 
     def as_dict(self) -> dict:
         """Return the reading as the API shows it (``meta.moment``)."""
-        return {
+        shown = {
             "local": self.local.isoformat(),
             "tz": self.zone,
             "abbreviation": self.abbreviation,
             "utc_offset_seconds": self.utc_offset_s,
             "utc": self.utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.utc.microsecond // 1000:03d}Z",
         }
+        if self.found is not None:
+            shown["tz_found"] = self.found
+        if self.note is not None:
+            shown["note"] = self.note
+        return shown
+
+
+@dataclass(frozen=True)
+class ZoneFound:
+    """A zone chosen for a place rather than named: by ``source`` (``auto``, the zone the
+    time-zone map gives the coordinates; ``place``, the zone the gazetteer gives a town), for
+    the latitude and longitude (degrees), with ``note`` saying what to check when the map's
+    answer is a convention rather than a town's clocks (at sea, at a pole), else None."""
+
+    zone: str
+    source: str
+    lat: float
+    lon: float
+    note: str | None = None
+
+    def as_dict(self) -> dict:
+        """Return the choice as ``meta.moment`` shows it."""
+        shown = {"source": self.source, "lat": self.lat, "lon": self.lon}
+        if self.note:
+            shown["note"] = self.note
+        return shown
+
+
+@cache
+def _zone_map():
+    from timezonefinder import TimezoneFinder
+
+    return TimezoneFinder()
+
+
+def open_zone_map() -> None:
+    """Open the time-zone map's polygons (timezonefinder-data) now, so that the first tz=auto
+    a process reads does not pay for it (0.1-0.4 s)."""
+    _zone_map().timezone_at(lat=0.0, lng=0.0)
+
+
+def zone_at(lat: float, lon: float) -> ZoneFound:
+    """Return the zone of the point at ``lat``, ``lon`` (degrees north, east) from the
+    time-zone map shipped in timezonefinder-data (the timezone-boundary-builder polygons of
+    OpenStreetMap, territorial waters included). At sea it is the nautical zone of the
+    longitude (Etc/GMT+N); at a pole, where every meridian meets, whatever zone the map draws
+    there; both say so in ``note``."""
+    finder = _zone_map()
+    zone = finder.timezone_at(lat=lat, lng=lon) or "Etc/UTC"
+    note = None
+    if abs(lat) >= POLE_LATITUDE:
+        note = f"At a pole every meridian meets: {zone} is the zone the time-zone map draws there, not a town's clocks. Send tz to choose another."
+    elif finder.timezone_at_land(lat=lat, lng=lon) is None:
+        note = f"At sea: {zone} is the nautical zone of the longitude, not a town's clocks. Send tz to choose another."
+    return ZoneFound(zone, AUTO_ZONE, lat, lon, note)
+
 
 
 @cache
@@ -123,3 +187,70 @@ def _change_between(early: datetime, late: datetime, zone: ZoneInfo) -> datetime
 
 def _utc_text(instant: datetime) -> str:
     return instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class ZoneState:
+    """A zone at an instant: its name, abbreviation, UTC offset (seconds east of Greenwich),
+    whether daylight saving time was in force, and the instant's wall-clock time there (naive)."""
+
+    zone: str
+    abbreviation: str
+    utc_offset_s: int
+    dst: bool
+    local: datetime
+
+
+def zone_state(utc: datetime, zone_name: str) -> ZoneState:
+    """Return the state of the zone ``zone_name`` (a tz database name) at the aware instant ``utc``."""
+    local = utc.astimezone(_zone(zone_name))
+    offset, dst = local.utcoffset(), local.dst()
+    assert offset is not None
+    return ZoneState(zone_name, local.tzname() or "", int(offset.total_seconds()), bool(dst), local.replace(tzinfo=None))
+
+
+#: The Julian Day of 1970-01-01T00:00 UTC.
+_UNIX_EPOCH_JD = 2440587.5
+
+
+def utc_from_clock_jd(clock_jd: float, *, param: str = "datetime") -> datetime:
+    """Return the aware UTC datetime of a Julian Day on the UTC clock (a Moment's ``clock_jd``),
+    to the microsecond. Raises OutOfRange, naming ``param``, outside the years 1 to 9999 (no
+    zone's history reaches further)."""
+    try:
+        return datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(microseconds=round((clock_jd - _UNIX_EPOCH_JD) * 86_400_000_000))
+    except OverflowError:
+        raise OutOfRange(f"{param}: a time zone is known for the years 1 to 9999 only.",
+                         suggestion="Send a moment between 0001-01-01 and 9999-12-31.", param=param) from None
+
+
+#: Seconds of local mean time per degree of east longitude (the Sun crosses 360° in 24 hours).
+MEAN_TIME_S_PER_DEGREE = 240
+#: A town closer than this (seconds of mean time, a quarter of a degree) to its zone's reference
+#: city keeps the zone's local mean time without a note.
+MEAN_TIME_TOLERANCE_S = 60
+
+
+def local_mean_time_note(reading: LocalReading, lon: float) -> str | None:
+    """Return a note when ``reading`` is in local mean time (LMT, before the zone kept a
+    standard time) and the place at east longitude ``lon`` (degrees) kept another: the tz
+    database's LMT is that of the zone's reference city (Paris for Europe/Paris, for every
+    French town), so a certificate written in the town's own mean time means another instant,
+    which the note gives. None otherwise."""
+    if reading.abbreviation != "LMT":
+        return None
+    own_s = round(lon * MEAN_TIME_S_PER_DEGREE)
+    if abs(own_s - reading.utc_offset_s) < MEAN_TIME_TOLERANCE_S:
+        return None
+    own_utc = reading.local - timedelta(seconds=own_s)
+    return (
+        f"{reading.zone} kept local mean time then; the tz database's is its reference city's ({_offset_text(reading.utc_offset_s)}), "
+        f"but at longitude {lon:g}° local mean time is {_offset_text(own_s)}. If the time was the town's own mean time, "
+        f"send datetime={own_utc.strftime('%Y-%m-%dT%H:%M:%S')}Z instead."
+    )
+
+
+def _offset_text(seconds: int) -> str:
+    sign = "-" if seconds < 0 else "+"
+    hours, rest = divmod(abs(seconds), 3600)
+    return f"UTC{sign}{hours:02d}:{rest // 60:02d}:{rest % 60:02d}"

@@ -8,6 +8,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePath
 from typing import NamedTuple
 
@@ -472,8 +473,23 @@ def fixed_star(star: FixedStar, jd_ut1: float, flags: int) -> tuple[float, float
     return values[0], values[1]
 
 
+def fixed_stars(stars: Sequence[FixedStar], jd_ut1: float, flags: int) -> list[tuple[float, float]]:
+    """Return each star's (longitude or RA deg, latitude or declination deg) at ``jd_ut1``, as
+    :func:`fixed_star` gives it, in one loop (a whole catalogue: a call per star costs more
+    in Python than in Swiss Ephemeris)."""
+    _ensure_initialised()
+    compute, flags = swe.fixstar2_ut, flags | FLG_SWIEPH
+    places = []
+    for star in stars:
+        values, _, _ = compute(star.name if star.name else f",{star.nomenclature}", jd_ut1, flags)
+        places.append((values[0], values[1]))
+    return places
+
+
+@lru_cache(maxsize=None)
 def fixed_star_magnitude(star: FixedStar) -> float:
-    """Return a star's visual magnitude from the star file (swe.fixstar2_mag)."""
+    """Return a star's visual magnitude from the star file (swe.fixstar2_mag; remembered: the
+    file's magnitudes do not change with the date)."""
     _ensure_initialised()
     magnitude, _ = swe.fixstar2_mag(star.name if star.name else f",{star.nomenclature}")
     return magnitude

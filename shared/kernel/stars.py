@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -88,10 +89,19 @@ def find_star(text: str, *, param: str = "star") -> FixedStar:
 
 def star_position(star: FixedStar, moment: Moment, ayanamsha: Ayanamsha | None = None) -> StarPosition:
     """Return ``star``'s apparent place of date at ``moment`` (sidereal longitude with ``ayanamsha``)."""
+    return star_positions((star,), moment, ayanamsha)[0]
+
+
+def star_positions(stars: Sequence[FixedStar], moment: Moment, ayanamsha: Ayanamsha | None = None) -> list[StarPosition]:
+    """Return each of ``stars``' apparent place of date at ``moment`` (sidereal longitudes
+    with ``ayanamsha``), in order."""
     if ayanamsha is None:
-        longitude, latitude = engine.fixed_star(star, moment.jd_ut1, 0)
+        ecliptic = engine.fixed_stars(stars, moment.jd_ut1, 0)
     else:
         with engine.configured(sidereal_mode=ayanamsha.id):
-            longitude, latitude = engine.fixed_star(star, moment.jd_ut1, engine.FLG_SIDEREAL)
-    right_ascension, declination = engine.fixed_star(star, moment.jd_ut1, engine.FLG_EQUATORIAL)
-    return StarPosition(star, normalize_deg(longitude), latitude, normalize_deg(right_ascension), declination, engine.fixed_star_magnitude(star))
+            ecliptic = engine.fixed_stars(stars, moment.jd_ut1, engine.FLG_SIDEREAL)
+    equatorial = engine.fixed_stars(stars, moment.jd_ut1, engine.FLG_EQUATORIAL)
+    return [
+        StarPosition(star, normalize_deg(longitude), latitude, normalize_deg(right_ascension), declination, engine.fixed_star_magnitude(star))
+        for star, (longitude, latitude), (right_ascension, declination) in zip(stars, ecliptic, equatorial)
+    ]

@@ -32,7 +32,7 @@ from google.protobuf import descriptor_pool, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 
 from shared.errors import InternalError
-from shared.kernel import engine
+from shared.kernel import civil_time, engine, places
 from shared.kernel.deadline import Deadline, DeadlinePassed
 from shared.runtime.computation import Handler, answered_error, compute_reply, stopped
 from shared.runtime.config import load_settings
@@ -216,7 +216,9 @@ def child_main(service: tuple[str, str], handlers: Mapping[str, Handler], proces
     settings = load_settings()
     configure_logging(settings, f"{process_name}-compute")
     engine.use_ephemeris_files(settings.ephe_path)
+    places.use_gazetteer(settings.places_path)
     engine.warm_up()
+    civil_time.open_zone_map()
     full_name, proto_file = service
     importlib.import_module(proto_file.removesuffix(".proto").replace("/", ".") + "_pb2")  # the generated module
     descriptor = descriptor_pool.Default().FindServiceByName(full_name)

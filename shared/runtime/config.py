@@ -26,6 +26,8 @@ class Settings:
 
     # CELESTIAL_EPHE_PATH: folder of the Swiss Ephemeris .se1 files.
     ephe_path: Path = REPO_ROOT / "data" / "ephe"
+    # CELESTIAL_PLACES_PATH: the places database of /v1/places and place= (make setup builds it).
+    places_path: Path = REPO_ROOT / "data" / "places" / "gazetteer.sqlite"
     # CELESTIAL_DATA_DIR: where the embedded SQLite store keeps its file.
     data_dir: Path = REPO_ROOT / "var"
     # CELESTIAL_HTTP_HOST / CELESTIAL_HTTP_PORT: where the gateway listens.
@@ -171,6 +173,7 @@ def load_settings(env: dict | None = None) -> Settings:
         port += count
     return Settings(
         ephe_path=Path(env.get("CELESTIAL_EPHE_PATH", REPO_ROOT / "data" / "ephe")),
+        places_path=Path(env.get("CELESTIAL_PLACES_PATH", REPO_ROOT / "data" / "places" / "gazetteer.sqlite")),
         data_dir=Path(env.get("CELESTIAL_DATA_DIR", REPO_ROOT / "var")),
         http_host=env.get("CELESTIAL_HTTP_HOST", "127.0.0.1"),
         http_port=_int(env, "CELESTIAL_HTTP_PORT", 8080),

@@ -51,6 +51,11 @@ class FieldSpec:
     # A `(field).shared` field's paths in every value that holds it, ``path`` first; a field
     # held once has only ``path``.
     shared_paths: tuple[tuple[str, ...], ...] = ()
+    # The path of the field that gives this one's value in its stead (`(field).instead_of`:
+    # a birth's place for its lat and lon), or empty.
+    alternative: tuple[str, ...] = ()
+    # That field's HTTP name (place, place_a), or "".
+    alternative_name: str = ""
 
     @property
     def field_name(self) -> str:
@@ -113,7 +118,12 @@ def message_spec(descriptor: Descriptor) -> MessageSpec:
     name in their ``path``; the flattened field itself is not listed. Its ``required`` and
     ``required_with`` pass to the value's one-ofs and to its fields without a default.
     """
-    return _spec(descriptor, (), "", options_pb2.FieldRule())
+    spec = _spec(descriptor, (), "", options_pb2.FieldRule())
+    names = {(*f.path, f.field_name): f.name for f in spec.fields.values()}
+    for name, field in spec.fields.items():
+        if field.alternative:
+            spec.fields[name] = replace(field, alternative_name=names[field.alternative])
+    return spec
 
 
 def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: options_pb2.FieldRule) -> MessageSpec:
@@ -125,8 +135,11 @@ def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: opt
         rule = fd.GetOptions().Extensions[options_pb2.field]
         if rule.flatten and fd.type == FieldDescriptor.TYPE_MESSAGE and not fd.is_repeated:
             inner = _spec(fd.message_type, (*path, fd.name), rule.flatten_names, rule)
+            alternative = _alternative_to(descriptor, fd.name)
             for name, field in inner.fields.items():
                 outer = _outer_name(names, name, field)
+                if alternative and not field.alternative:
+                    field = replace(field, alternative=(*path, alternative))
                 if outer in fields:
                     fields[outer] = _shared(fields[outer], field, descriptor)
                     continue
@@ -136,7 +149,7 @@ def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: opt
             required.update({key: tuple(renamed[m] for m in members) for key, members in inner.required_oneofs.items()})
             continue
         oneof = keys[fd.containing_oneof.name] if fd.containing_oneof is not None and not _synthetic(fd) else None
-        if path and (holder.required or holder.required_with) and oneof is None and not rule.default and not rule.shared:
+        if path and (holder.required or holder.required_with) and oneof is None and not rule.default and not rule.shared and not rule.instead_of:
             rule = _with_presence_of(rule, holder)
         name = _outer_name(names, fd.name, None, primary=rule.primary, shared=rule.shared)
         if name in fields:
@@ -150,6 +163,15 @@ def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: opt
         if od.GetOptions().Extensions[options_pb2.oneof].required or (path and holder.required):
             required[keys[od.name]] = members
     return MessageSpec(fields, required, oneofs)
+
+
+def _alternative_to(descriptor: Descriptor, value: str) -> str | None:
+    """Return the name of the field of ``descriptor`` that stands in for its field ``value``
+    (``(field).instead_of``), or None."""
+    for fd in descriptor.fields:
+        if fd.GetOptions().Extensions[options_pb2.field].instead_of == value:
+            return fd.name
+    return None
 
 
 def _shared(held: FieldSpec, another: FieldSpec, descriptor: Descriptor) -> FieldSpec:

@@ -20,6 +20,7 @@ from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.pattern_place import pattern_place
+from shared.runtime.place_query import place_query
 from shared.runtime.progression import progression_from
 from shared.runtime.ranges import event_range, life_range
 from shared.runtime.return_count import return_body
@@ -43,6 +44,7 @@ READS: dict[str, tuple[str, ...]] = {
     "lunations_range": ("start", "end"),
     "void_of_course_periods": ("start", "end", "bodies"),
     "calendar_input": ("start", "end", "bodies"),
+    "place_query": ("q", "country"),
 }
 
 RULES: dict[str, Callable[[Message], object]] = {
@@ -70,4 +72,5 @@ RULES: dict[str, Callable[[Message], object]] = {
     "lunations_range": lambda request: event_range(request, cap_years=lunations.RANGE_CAP_YEARS),
     "void_of_course_periods": void_periods_input,
     "calendar_input": calendar_input,
+    "place_query": place_query,
 }

@@ -19,7 +19,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
-from shared.errors import InvalidParameter, MissingParameter
+from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
 from shared.runtime.parameter_text import check_range, example_number, parse_scalar
 from shared.runtime.request_model import FieldSpec, message_spec
 
@@ -80,10 +80,18 @@ def _check_moment(values: list, param: str, message: Message) -> None:
 
 
 def _check_time_zone(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.civil_time import zone_named
+    from shared.kernel.civil_time import AUTO_ZONE, zone_named
 
     for value in values:
-        zone_named(value, param=param)
+        if value != AUTO_ZONE:
+            zone_named(value, param=param)
+
+
+def _check_place(values: list[str], param: str, message: Message) -> None:
+    from shared.kernel.places import town_from_parameter
+
+    for value in values:
+        town_from_parameter(value, param=param)
 
 
 _VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
@@ -95,6 +103,7 @@ _VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
     options_pb2.VOCABULARY_DATETIME: _check_moment,
     options_pb2.VOCABULARY_JULIAN_DAY: _check_moment,
     options_pb2.VOCABULARY_TIME_ZONE: _check_time_zone,
+    options_pb2.VOCABULARY_PLACE: _check_place,
 }
 
 
@@ -132,6 +141,8 @@ class _FieldCheck:
     sent_with: str  # (field).sent_with and (field).excludes: protobuf field names in the same owner
     excludes: str
     read_by_rule: bool  # a rule of the message reads this parameter, and checks its vocabulary itself
+    alternative: tuple[str, ...]  # the path of the field that gives this one in its stead, or ()
+    alternative_name: str  # that field's HTTP name
 
 
 @dataclass(frozen=True)
@@ -180,6 +191,8 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
                 sent_with=rule.sent_with,
                 excludes=rule.excludes,
                 read_by_rule=(field.path[0] if field.path else field.field_name) in read,
+                alternative=field.alternative,
+                alternative_name=field.alternative_name,
             )
         )
     defaults = [check for check in checks if check.default is not None]
@@ -279,15 +292,21 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
     """Check one field held by ``owner``, which is ``message`` or a flattened message in it."""
     name = check.name
     present = _is_present(owner, check)
+    if check.alternative and _alternative_sent(message, check):
+        if present and check.default is None:
+            raise ConflictingParameters(
+                f"{check.alternative_name} gives {name} (its town's); send one of them, not both.",
+                suggestion=f"Leave out {name}, or leave out {check.alternative_name}.",
+                param=check.alternative_name,
+            )
+        return
     if check.sent_with or check.excludes:
         _check_paired_field(message, owner, check, present)
     if not present:
         if check.required:
-            raise MissingParameter(
-                f"'{name}' is required.",
-                suggestion=f"Add {name}" + (f", e.g. {name}={example_number(check.spec)}." if check.spec.is_numeric else "."),
-                param=name,
-            )
+            example = f", e.g. {name}={example_number(check.spec)}" if check.spec.is_numeric else ""
+            instead = f", or {check.alternative_name}=<a town's id from /v1/places>" if check.alternative else ""
+            raise MissingParameter(f"'{name}' is required.", suggestion=f"Add {name}{example}{instead}.", param=name)
         if check.required_with and _bool_field(message, check.required_with):
             raise MissingParameter(
                 f"'{name}' is required when {check.required_with}=true.",
@@ -328,6 +347,13 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
                         suggestion=f"Send a value for {name}, or leave it out.",
                         param=name,
                     )
+
+
+def _alternative_sent(message: Message, check: _FieldCheck) -> bool:
+    holder = message
+    for name in check.alternative[:-1]:
+        holder = getattr(holder, name)
+    return holder.HasField(check.alternative[-1])
 
 
 def _check_paired_field(message: Message, owner: Message, check: _FieldCheck, present: bool) -> None:

@@ -8,6 +8,7 @@ parameters, as validation does in the gateway.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from google.protobuf.descriptor import Descriptor
@@ -17,8 +18,9 @@ from celestial.v1 import common_pb2, options_pb2
 from shared.errors import ConflictingParameters, MissingParameter
 from shared.kernel.ayanamshas import parse_ayanamsha
 from shared.kernel.bodies import resolve_bodies
-from shared.kernel.civil_time import LocalReading, zone_named
+from shared.kernel.civil_time import AUTO_ZONE, LocalReading, ZoneFound, local_mean_time_note, zone_at, zone_named
 from shared.kernel.houses import HouseSystem, parse_house_system
+from shared.kernel.places import Town, town_from_parameter
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc
 from shared.runtime.parameter_text import parse_scalar
@@ -71,15 +73,27 @@ def read_moment(message: Message, value: str = "moment") -> tuple[Moment | None,
     which = moment.WhichOneof("value")
     zone_name = moment.tz if "tz" in names and moment.HasField("tz") else None
     fold = moment.fold if "fold" in names and moment.HasField("fold") else None
-    if fold is not None and zone_name is None:
+    town = _town_beside(message, value) if zone_name is None else None
+    if fold is not None and zone_name is None and town is None:
         raise MissingParameter(f"{names['fold']} chooses between two readings of a local time: it needs {names['tz']}.",
                                suggestion=f"Send {names['tz']} (an IANA zone such as Europe/Paris) with {names['fold']}, or leave {names['fold']} out.",
                                param=names["tz"])
     if which == "datetime":
-        if zone_name is None:
+        if zone_name is None and town is None:
             return Moment.from_iso(moment.datetime, param=names["datetime"]), None
-        zone = zone_named(zone_name, param=names["tz"])
-        return Moment.from_civil_iso(moment.datetime, zone, fold=fold, param=names["datetime"])
+        if zone_name == AUTO_ZONE:
+            found: ZoneFound | None = zone_at(*_coordinates_of(message, value, names["tz"]))
+        elif town is not None:
+            found = ZoneFound(town.tz, "place", town.lat, town.lon)
+        else:
+            found = None
+        zone = zone_named(found.zone if found else zone_name, param=names["tz"])
+        read, reading = Moment.from_civil_iso(moment.datetime, zone, fold=fold, param=names["datetime"])
+        if reading is not None:
+            coordinates = (found.lat, found.lon) if found else _optional_coordinates(message, value)
+            note = local_mean_time_note(reading, coordinates[1]) if coordinates else None
+            reading = replace(reading, found=found.as_dict() if found else None, note=note)
+        return read, reading
     if which == "jd":
         if zone_name is not None:
             raise ConflictingParameters(
@@ -91,11 +105,90 @@ def read_moment(message: Message, value: str = "moment") -> tuple[Moment | None,
     return None, None
 
 
+@lru_cache(maxsize=None)
+def _stand_ins(descriptor: Descriptor) -> dict[str, str]:
+    """Return, for each field of a message that another stands in for (``(field).instead_of``:
+    a birth's location), the name of that other field (its place)."""
+    stand_ins = {}
+    for fd in descriptor.fields:
+        instead_of = fd.GetOptions().Extensions[options_pb2.field].instead_of
+        if instead_of:
+            stand_ins[instead_of] = fd.name
+    return stand_ins
+
+
+def _holder_names(message: Message, path: list[str]) -> dict[str, str]:
+    """Return the HTTP names of the fields of the value at ``path`` (the request's own at [])."""
+    if path:
+        return parameter_names(message.DESCRIPTOR, ".".join(path))
+    return {f.field_name: f.name for f in message_spec(message.DESCRIPTOR).fields.values() if not f.path}
+
+
+def _stand_in_town(message: Message, value: str) -> Town | None:
+    """Return the town whose id stands in for a request's Place or Location ``value`` (a
+    birth's ``place``), or None when none was sent."""
+    *path, name = value.split(".")
+    holder = _value(message, ".".join(path)) if path else message
+    stand_in = _stand_ins(holder.DESCRIPTOR).get(name)
+    if stand_in is None or not holder.HasField(stand_in):
+        return None
+    return town_from_parameter(getattr(holder, stand_in), param=_holder_names(message, path)[stand_in])
+
+
+def _town_beside(message: Message, value: str) -> Town | None:
+    """Return the town of the ``place`` sent beside the Moment ``value`` or in a value around
+    it (a birth's place, for its moment), or None."""
+    path = value.split(".")[:-1]
+    while True:
+        holder = _value(message, ".".join(path)) if path else message
+        for name, stand_in in _stand_ins(holder.DESCRIPTOR).items():
+            if holder.HasField(stand_in):
+                return _stand_in_town(message, ".".join((*path, name)))
+        if not path:
+            return None
+        path.pop()
+
+
+def _coordinates_of(message: Message, value: str, tz_name: str) -> tuple[float, float]:
+    """Return the latitude and longitude (degrees) whose zone ``tz=auto`` takes for the Moment
+    ``value`` (see :func:`_optional_coordinates`). MissingParameter when the request sent none."""
+    coordinates = _optional_coordinates(message, value)
+    if coordinates is None:
+        raise MissingParameter(f"{tz_name}=auto takes the time zone of the request's place: it sent none.",
+                               suggestion=f"Send lat and lon (or place) with {tz_name}=auto, or name the zone, e.g. {tz_name}=Europe/Paris.",
+                               param=tz_name)
+    return coordinates
+
+
+def _optional_coordinates(message: Message, value: str) -> tuple[float, float] | None:
+    """Return the latitude and longitude (degrees) of the place of the Moment ``value``: the
+    place beside it or in a value around it (a birth's lat and lon, or its place's town), else
+    the request's own; None when the request sent none."""
+    path = value.split(".")[:-1]
+    while True:
+        holder = _value(message, ".".join(path)) if path else message
+        for fd in holder.DESCRIPTOR.fields:
+            if fd.message_type is not None and fd.message_type.full_name in _PLACE_VALUES:
+                observer = place_from(message, ".".join((*path, fd.name)))
+                if observer is not None:
+                    return observer.latitude_deg, observer.longitude_deg
+        if not path:
+            return None
+        path.pop()
+
+
+# The parameters that make a datetime without an offset a civil time: a zone, a town.
+_ZONE_GIVING = frozenset({options_pb2.VOCABULARY_TIME_ZONE, options_pb2.VOCABULARY_PLACE})
+# The values that place a request on the Earth (flattened into lat and lon).
+_PLACE_VALUES = frozenset({"celestial.v1.Place", "celestial.v1.Location"})
+
+
 def local_readings(message: Message) -> dict[str, dict]:
-    """Return, by parameter name, how each datetime a request sent as civil time (with ``tz``)
-    was read: ``{local, tz, abbreviation, utc_offset_seconds, utc}`` (``meta.moment``)."""
+    """Return, by parameter name, how each datetime a request sent as civil time (with ``tz``,
+    or a ``place``'s zone) was read: ``{local, tz, abbreviation, utc_offset_seconds, utc}`` and,
+    for a zone found rather than named, ``tz_found`` (``meta.moment``)."""
     fields = message_spec(message.DESCRIPTOR).fields.values()
-    if not any(field.rule.vocabulary == options_pb2.VOCABULARY_TIME_ZONE and field.owner(message).HasField(field.field_name) for field in fields):
+    if not any(field.rule.vocabulary in _ZONE_GIVING and field.owner(message).HasField(field.field_name) for field in fields):
         return {}  # no civil time: the common case costs one look per zone parameter
     readings = {}
     for field in fields:
@@ -124,8 +217,11 @@ def place_from(message: Message, value: str = "place") -> Observer | None:
     Location's altitude is 0), or None when it sent no place. Latitude and longitude come
     together: validation refused one without the other (their ``(field).sent_with``).
     """
+    town = _stand_in_town(message, value)
     place = _value(message, value)
     names = parameter_names(message.DESCRIPTOR, value)
+    if town is not None:
+        return Observer(latitude_deg=town.lat, longitude_deg=town.lon, altitude_m=place.alt if "alt" in names else 0.0)
     if not place.HasField("lat"):
         return None
     altitude = place.alt if "alt" in names else 0.0
@@ -171,7 +267,7 @@ def flags_from(message: Message) -> CalcFlags:
 
 def birth_from(message: Message, value: str = "birth") -> tuple[Moment, Observer]:
     """Return the moment and the place of a request's Birth ``value`` (``birth``, ``births.birth_a`` ...)."""
-    return moment_from(message, f"{value}.moment"), required_place(message, f"{value}.place")
+    return moment_from(message, f"{value}.moment"), required_place(message, f"{value}.location")
 
 
 def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> Observer | None:

@@ -84,3 +84,28 @@ def test_the_openapi_document_lists_a_text_members_media_type_beside_json():
     assert set(calendar) == {"application/json", "text/calendar"}
     assert calendar["text/calendar"]["schema"] == {"type": "string"}
     assert set(document["paths"]["/v1/positions"]["get"]["responses"]["200"]["content"]) == {"application/json"}
+
+
+def test_a_columns_message_renders_one_record_per_index_in_field_order():
+    from celestial.v1 import astrocartography_service_pb2 as acg
+
+    points = acg.GeoPoints(latitude=[-10.5, 0.0, 12.25], longitude=[100.0, -179.5, 180.0])
+    assert render_message(points) == [
+        {"latitude": -10.5, "longitude": 100.0}, {"latitude": 0.0, "longitude": -179.5}, {"latitude": 12.25, "longitude": 180.0},
+    ]
+
+
+def test_a_field_holding_a_columns_message_always_renders_even_unset():
+    from celestial.v1 import astrocartography_service_pb2 as acg
+
+    assert render_message(acg.AstroSegment(end="no_solution")) == {"points": [], "end": "no_solution"}
+
+
+def test_the_reference_describes_a_columns_message_as_an_array_of_records():
+    from gateway.endpoints import discover_endpoints
+    from gateway.openapi import build_openapi
+
+    document = build_openapi(discover_endpoints(), version="test")
+    schema = document["paths"]["/v1/astrocartography"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    text = str(schema)
+    assert "'points': {'type': 'array', 'items': {'type': 'object', 'properties': {'latitude'" in text

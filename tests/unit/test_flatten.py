@@ -25,7 +25,7 @@ def test_the_spec_lists_flattened_fields_by_their_own_names_with_their_path():
     assert fields["house_position_mode"].path == ("chart",)
     assert fields["system"].path == ("chart", "options")
     assert fields["aspects"].path == ("chart", "options", "aspect_selection")
-    assert fields["lat"].path == ("birth", "place")
+    assert fields["lat"].path == ("birth", "location")
 
 
 def test_a_query_string_sets_the_nested_field():
@@ -52,7 +52,7 @@ def test_an_unknown_parameter_is_still_refused(name):
 
 
 def test_defaults_of_flattened_fields_are_filled():
-    message = validate(pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), place=Place(lat=10, lon=20))))
+    message = validate(pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), location=Place(lat=10, lon=20))))
     assert message.chart.options.system == "placidus"
     assert list(message.chart.options.aspect_selection.aspects)[:2] == ["conjunction", "opposition"]
     assert message.chart.options.parallel_orb == 1.0
@@ -70,7 +70,7 @@ def test_a_range_error_on_a_flattened_field_names_the_flat_parameter():
 
 
 def test_a_vocabulary_error_on_a_flattened_field_names_the_flat_parameter():
-    message = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), place=Place(lat=1, lon=2)))
+    message = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), location=Place(lat=1, lon=2)))
     message.chart.options.system = "no-such-system"
     with pytest.raises(InvalidParameter) as caught:
         validate(message)
@@ -79,7 +79,7 @@ def test_a_vocabulary_error_on_a_flattened_field_names_the_flat_parameter():
 
 def test_the_rules_of_the_request_itself_still_apply_beside_flattened_ones():
     with pytest.raises(MissingParameter) as caught:
-        validate(pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), place=Place(lon=2))))
+        validate(pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), location=Place(lon=2))))
     assert caught.value.param == "lat"
 
 
@@ -104,7 +104,7 @@ ZONE = {"tz": "tz", "fold": "fold"}
     "message, value, names",
     [
         (pb.ComputeSynastryRequest, ("births", "birth_a", "moment"), {"datetime": "datetime_a", "jd": "jd_a", "tz": "tz_a", "fold": "fold_a"}),
-        (pb.ComputeSynastryRequest, ("births", "birth_b", "place"), {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"}),
+        (pb.ComputeSynastryRequest, ("births", "birth_b", "location"), {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"}),
         (pb.ComputeNatalChartRequest, ("birth", "moment"), {"datetime": "datetime", "jd": "jd", **ZONE}),
         (search_pb.FindTransitsRequest, ("start",), {"datetime": "start", "jd": "start_jd", **ZONE}),
         (search_pb.FindTransitsRequest, ("end",), {"datetime": "end", "jd": "end_jd", **ZONE}),

@@ -90,8 +90,8 @@ def test_a_location_is_an_observer_at_sea_level_and_none_when_not_sent():
 
 
 def test_the_second_person_reads_its_own_suffixed_parameters():
-    birth_a = Birth(moment=Moment(jd=2451545.0), place=Place(lat=1.0, lon=1.0))
-    request = pb.ComputeSynastryRequest(births=TwoBirths(birth_a=birth_a, birth_b=Birth(moment=Moment(jd=2451545.0), place=Place(lon=5.0))))
+    birth_a = Birth(moment=Moment(jd=2451545.0), location=Place(lat=1.0, lon=1.0))
+    request = pb.ComputeSynastryRequest(births=TwoBirths(birth_a=birth_a, birth_b=Birth(moment=Moment(jd=2451545.0), location=Place(lon=5.0))))
     with pytest.raises(MissingParameter) as caught:
         validate(request, vocabularies=False)
     assert caught.value.param == "lat_b"

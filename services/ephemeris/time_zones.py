@@ -1,0 +1,29 @@
+"""/v1/timezone: the time zone of a place at a moment."""
+
+from __future__ import annotations
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from shared.kernel.civil_time import utc_from_clock_jd, zone_at, zone_state
+from shared.kernel.deadline import Deadline
+from shared.runtime.wire import moment_from, required_place, sent_moment_name
+
+
+def compute(request: pb.FindTimeZoneRequest, deadline: Deadline) -> pb.FindTimeZoneResponse:
+    """Return the zone the time-zone map gives the request's place, and its abbreviation, UTC
+    offset and daylight saving time at the request's moment."""
+    place = required_place(request, "location")
+    moment = moment_from(request)
+    found = zone_at(place.latitude_deg, place.longitude_deg)
+    utc = utc_from_clock_jd(moment.clock_jd, param=sent_moment_name(request) or "datetime")
+    state = zone_state(utc, found.zone)
+    data = pb.TimeZoneData(
+        tz=state.zone,
+        abbreviation=state.abbreviation,
+        utc_offset_seconds=state.utc_offset_s,
+        dst=state.dst,
+        utc=utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z",
+        local=state.local.isoformat(timespec="milliseconds"),
+    )
+    if found.note:
+        data.note = found.note
+    return pb.FindTimeZoneResponse(data=data)
