@@ -2,6 +2,7 @@
 
 from bench import (
     astrocartography,
+    calendar,
     dashboard_pages,
     figures,
     kernel_costs,
@@ -23,6 +24,7 @@ def main() -> None:
     astrocartography.main()
     timelords.main()
     transits.main()
+    calendar.main()
     dashboard_pages.main()
     print(f"figures written to {figures.write()}")
 

@@ -69,14 +69,18 @@ def _resolved(schema: dict[str, Any], document: dict[str, Any]) -> dict[str, Any
 
 
 async def call_operation(client: httpx.AsyncClient, tool: OperationTool, arguments: dict[str, Any], key: str | None) -> types.CallToolResult:
-    """Return the tool's result: the endpoint's JSON answer, or a tool error carrying the
-    API's status, code, message and suggestion (so the model can correct its call)."""
+    """Return the tool's result: the endpoint's JSON answer (or the document it answers
+    instead, as text: an iCalendar file), or a tool error carrying the API's status, code,
+    message and suggestion (so the model can correct its call)."""
     if not key:
         return _tool_error("No API key: set CELESTIAL_API_KEY, or send Authorization: Bearer <key> to this MCP server.", None)
     try:
         answer = await client.post(tool.path, json=arguments, headers={"Authorization": f"Bearer {key}"})
     except httpx.HTTPError as error:
         return _tool_error(f"The Celestial API could not be reached at {client.base_url}: {error}", None)
+    if answer.is_success and not answer.headers.get("content-type", "").startswith("application/json"):
+        # A document the operation answers instead of JSON (format=ics: an iCalendar file).
+        return types.CallToolResult(content=[types.TextContent(text=answer.text)])
     try:
         body = answer.json()
     except ValueError:

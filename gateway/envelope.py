@@ -2,7 +2,9 @@
 
 Rendering follows the response options: a scalar with presence that is unset is left out,
 or rendered as null when marked ``null_when_unset``; a message marked ``union`` renders as
-its one set member; an empty repeated field marked ``omit_empty`` is left out.
+its one set member (a string member marked with a ``media_type`` as a :class:`TextBody`, which
+the gateway answers as the whole body); an empty repeated field marked ``omit_empty`` is left
+out.
 """
 
 from __future__ import annotations
@@ -46,10 +48,17 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
         return _compile_columns(descriptor)
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         oneof = descriptor.oneofs[0].name
+        media_types = {fd.name: text_media_type(fd) for fd in descriptor.fields if fd.type != FieldDescriptor.TYPE_MESSAGE}
 
         def render_union(message: Message) -> Any:
             member = message.WhichOneof(oneof)
-            return render_message(getattr(message, member)) if member else None
+            if member is None:
+                return None
+            value = getattr(message, member)
+            if member not in media_types:
+                return render_message(value)
+            media_type = media_types[member]
+            return TextBody(value, media_type) if media_type else value
 
         return render_union
     namespace: dict[str, Any] = {"render_message": render_message}
@@ -78,6 +87,23 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
     lines.append("    return out")
     exec(compile("\n".join(lines), f"<renderer of {descriptor.full_name}>", "exec"), namespace)
     return namespace["render"]
+
+
+class TextBody(str):
+    """A document rendered from a string member with a ``(render).media_type``: the text, and
+    the media type it is served as. JSON encoders see a plain string (a batch's data)."""
+
+    media_type: str
+
+    def __new__(cls, text: str, media_type: str) -> TextBody:
+        body = super().__new__(cls, text)
+        body.media_type = media_type
+        return body
+
+
+def text_media_type(fd: FieldDescriptor) -> str:
+    """Return the ``(render).media_type`` of a response field ("" for none)."""
+    return fd.GetOptions().Extensions[options_pb2.render].media_type
 
 
 def _is_columns(fd: FieldDescriptor) -> bool:

@@ -17,7 +17,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from celestial.v1 import options_pb2
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
-from gateway.envelope import JSON_VALUE_TYPES
+from gateway.envelope import JSON_VALUE_TYPES, text_media_type
 from gateway.geojson_schema import GEOJSON_SCHEMAS
 from gateway.introduction import introduction
 from gateway.operation_names import operation_name
@@ -210,9 +210,11 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
     if descriptor.full_name in GEOJSON_SCHEMAS:
         return dict(GEOJSON_SCHEMAS[descriptor.full_name])
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
-        # Each member is titled with its message's name, which a typed client takes as the
-        # class name of the member (AstroMap, not ...DataType0).
-        return {"oneOf": [{"title": f.message_type.name, **_response_schema(f.message_type, seen)} for f in descriptor.fields]}
+        # Each message member is titled with its message's name, which a typed client takes
+        # as the class name of the member (AstroMap, not ...DataType0); a document member
+        # (the calendar's iCalendar text) is a string.
+        return {"oneOf": [{"title": f.message_type.name, **_response_schema(f.message_type, seen)} if f.message_type else _scalar_schema(f)
+                          for f in descriptor.fields]}
     if _is_columns(descriptor):
         # Rendered as one record per index (gateway/envelope.py): an array of objects.
         columns = {fd.name: {**_scalar_schema(fd), **({"description": _comments()[fd.full_name]} if fd.full_name in _comments() else {})}
@@ -284,10 +286,20 @@ def _envelope_schema(endpoint: Endpoint) -> dict[str, Any]:
     }
 
 
+def _text_media_types(endpoint: Endpoint) -> list[str]:
+    """Return the media types of the documents the endpoint may answer instead of JSON (the
+    ``(render).media_type`` members of its union ``data``)."""
+    data_fd = endpoint.response_cls.DESCRIPTOR.fields_by_name["data"]
+    if data_fd.type != FieldDescriptor.TYPE_MESSAGE:
+        return []
+    return [media for media in (text_media_type(fd) for fd in data_fd.message_type.fields) if media]
+
+
 def _responses(endpoint: Endpoint) -> dict[str, Any]:
-    responses: dict[str, Any] = {
-        "200": {"description": "Success", "content": {"application/json": {"schema": _envelope_schema(endpoint)}}}
-    }
+    content: dict[str, Any] = {"application/json": {"schema": _envelope_schema(endpoint)}}
+    for media_type in _text_media_types(endpoint):
+        content[media_type] = {"schema": {"type": "string"}}
+    responses: dict[str, Any] = {"200": {"description": "Success", "content": content}}
     for status, text in ERROR_STATUSES.items():
         responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     return responses

@@ -22,7 +22,7 @@ from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refu
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint
-from gateway.envelope import success_body
+from gateway.envelope import TextBody, success_body
 from gateway.fair_share import FairShare
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
 from gateway.json_body import read_json_body
@@ -228,6 +228,9 @@ class Gateway:
         finally:
             self.release(account, state)
         state["credits_used"] = body["meta"]["credits_used"]
+        if isinstance(body["data"], TextBody):
+            # A document (an iCalendar file) is the answer itself; its request id is the header's.
+            return Response(body["data"], media_type=body["data"].media_type)
         return json_response(body)
 
     async def serve_batch(self, request: Request) -> Response:

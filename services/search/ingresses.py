@@ -28,16 +28,17 @@ def compute(request: pb.FindIngressesRequest, deadline: Deadline) -> pb.FindIngr
         index = SIGNS.index(request.sign.capitalize())
         found = sign_entries(body, index * SIGN_WIDTH_DEG, moment.jd_ut1, request.count, deadline, backward=request.backward, from_param=from_param)
         for c in found:
-            records.append(_record(body, c.target_deg, SIGNS[index], 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct))
+            records.append(ingress_record(body, c.target_deg, SIGNS[index], 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct))
     else:
         target = normalize_deg(request.longitude)
         sign, degree = sign_of(target)
         found = crossings(body, target, moment.jd_ut1, request.count, deadline, backward=request.backward, from_param=from_param)
-        records = [_record(body, target, sign, degree, c.jd, c.direct) for c in found]
+        records = [ingress_record(body, target, sign, degree, c.jd, c.direct) for c in found]
     return pb.FindIngressesResponse(data=records)
 
 
-def _record(body: str, target: float, sign: str, degree: float, jd: float, direct: bool) -> pb.IngressRecord:
+def ingress_record(body: str, target: float, sign: str, degree: float, jd: float, direct: bool) -> pb.IngressRecord:
+    """Return the wire record of one ingress (``degree`` the degree within ``sign`` crossed)."""
     return pb.IngressRecord(
         body=body, target_longitude=target, sign=sign, sign_degree=degree, jd=jd, datetime=iso_utc(jd),
         direction=DIRECT if direct else RETROGRADE,

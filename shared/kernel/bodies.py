@@ -26,10 +26,16 @@ MOVING = "moving"
 INGRESSES = "ingresses"
 #: /v1/heliacal.
 HELIACAL = "heliacal"
+#: /v1/stations: a body that turns retrograde as seen from the Earth (never the Sun and the
+#: Moon; the mean node is always retrograde).
+STATIONS = "stations"
+#: /v1/calendar: a body with ingresses or stations to put in a calendar.
+CALENDAR = "calendar"
 
 _USE_TEXT = {
     POSITIONS: "positions and charts", HELIOCENTRIC: "heliocentric positions", RETURNS: "a return search",
     MOVING: "a transit scan's moving bodies", INGRESSES: "an ingress search", HELIACAL: "a heliacal search",
+    STATIONS: "a search for stations", CALENDAR: "a calendar's ingresses and stations",
 }
 #: Every use a body may be eligible for.
 USES: frozenset[str] = frozenset(_USE_TEXT)
@@ -44,7 +50,7 @@ _ASTEROID_SPAN_JD_UT1 = (2159358.5, JD_UT1_MAX - 1.0 / 24.0)
 # the engine computes them over all the supported dates.
 _SUPPORTED_SPAN_JD_UT1 = (JD_UT1_MIN, JD_UT1_MAX)
 
-_PLANET_USES = frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, INGRESSES, HELIACAL})
+_PLANET_USES = frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, INGRESSES, HELIACAL, STATIONS, CALENDAR})
 
 
 @dataclass(frozen=True)
@@ -71,11 +77,12 @@ class Body:
 _P, _A, _ALL = "planets", "asteroids", "all"
 
 # Sources: engine numbers, swephexp.h; names, groups and uses, decisions.md "Bodies" and
-# interface.md (/v1/returns, /v1/transits `moving`, /v1/ingresses, /v1/heliacal). The table's
+# interface.md (/v1/returns, /v1/transits `moving`, /v1/ingresses, /v1/heliacal); stations and
+# the calendar (ingresses or stations), issue 29. The table's
 # order is the order groups expand in.
 BODY_TABLE: tuple[Body, ...] = (
-    Body("sun", 0, (_P, _ALL), frozenset({POSITIONS, RETURNS, MOVING, INGRESSES}), 5.0),
-    Body("moon", 1, (_P, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, INGRESSES}), 1.0),
+    Body("sun", 0, (_P, _ALL), frozenset({POSITIONS, RETURNS, MOVING, INGRESSES, CALENDAR}), 5.0),
+    Body("moon", 1, (_P, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, INGRESSES, CALENDAR}), 1.0),
     Body("mercury", 2, (_P, _ALL), _PLANET_USES, 2.0),
     Body("venus", 3, (_P, _ALL), _PLANET_USES, 3.0),
     Body("mars", 4, (_P, _ALL), _PLANET_USES, 4.0),
@@ -86,13 +93,13 @@ BODY_TABLE: tuple[Body, ...] = (
     Body("pluto", 9, (_P, _ALL), _PLANET_USES, 10.0),
     Body("mean_node", 10, (_P, _ALL), frozenset({POSITIONS, RETURNS, MOVING}), 10.0),
     Body("true_node", 11, (_ALL,), frozenset({POSITIONS, RETURNS, MOVING}), 0.5),
-    Body("chiron", 15, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING}), 8.0, _ASTEROID_SPAN_JD_UT1),
+    Body("chiron", 15, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 8.0, _ASTEROID_SPAN_JD_UT1),
     # interface.md leaves Pholus out of the moving bodies of a transit scan.
-    Body("pholus", 16, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS}), 8.0, _ASTEROID_SPAN_JD_UT1),
-    Body("ceres", 17, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING}), 4.0, _ASTEROID_SPAN_JD_UT1),
-    Body("pallas", 18, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING}), 4.0, _ASTEROID_SPAN_JD_UT1),
-    Body("juno", 19, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING}), 4.0, _ASTEROID_SPAN_JD_UT1),
-    Body("vesta", 20, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING}), 4.0, _ASTEROID_SPAN_JD_UT1),
+    Body("pholus", 16, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, STATIONS, CALENDAR}), 8.0, _ASTEROID_SPAN_JD_UT1),
+    Body("ceres", 17, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 4.0, _ASTEROID_SPAN_JD_UT1),
+    Body("pallas", 18, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 4.0, _ASTEROID_SPAN_JD_UT1),
+    Body("juno", 19, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 4.0, _ASTEROID_SPAN_JD_UT1),
+    Body("vesta", 20, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 4.0, _ASTEROID_SPAN_JD_UT1),
     Body("mean_apogee", 12, (_ALL,), frozenset({POSITIONS}), None),
     Body("osc_apogee", 13, (_ALL,), frozenset({POSITIONS}), None),
     # Exists only in heliocentric mode, where it stands for the Sun (its heliocentric

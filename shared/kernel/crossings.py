@@ -4,6 +4,7 @@ body looping back over the longitude crosses it three times; each is refined to 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from shared.kernel import bodies as body_table
@@ -11,9 +12,11 @@ from shared.kernel import engine
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import OutOfRange
 from shared.kernel.positions import CalcFlags, Observer, ecliptic_longitude_flags, engine_state
-from shared.kernel.search import RatedFunction, find_roots
+from shared.kernel.search import RatedFunction, find_offset_roots
 from shared.kernel.timescale import Moment
-from shared.kernel.zodiac import SIGN_WIDTH_DEG, normalize_deg
+from shared.kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg
+
+SIGN_COUNT = len(SIGNS)
 
 # Searched in windows of this many days, so the first crossings come without scanning the
 # whole time line.
@@ -35,12 +38,44 @@ def longitude_offset(body: str, target_deg: float, flags: CalcFlags = GEOCENTRIC
     its speed in degrees per day), in the frame and zodiac of ``flags`` as
     :func:`~shared.kernel.positions.compute_positions` gives them (call it inside
     :func:`~shared.kernel.positions.engine_state`)."""
+    longitude = _longitude_and_speed(body, flags)
+    to_target = _offset_from(target_deg)
+
+    def offset(jd: float) -> tuple[float, float]:
+        value, speed = longitude(jd)
+        return to_target(value), speed
+
+    return offset
+
+
+def _longitude_and_speed(body: str, flags: CalcFlags) -> RatedFunction:
+    """Return t -> (the body's ecliptic longitude, its speed in degrees per day) under ``flags``."""
     number = body_table.engine_number(body)
     engine_flags = ecliptic_longitude_flags(flags)
 
-    def offset(jd: float) -> tuple[float, float]:
+    def longitude(jd: float) -> tuple[float, float]:
         values = engine.calc_body(jd, number, engine_flags).values
-        return (values[0] - target_deg + 180.0) % 360.0 - 180.0, values[3]
+        return values[0], values[3]
+
+    return longitude
+
+
+def _offset_from(target_deg: float):
+    """Return longitude -> its distance past ``target_deg``, wrapped to [-180, 180) degrees."""
+    return lambda longitude_deg: (longitude_deg - target_deg + 180.0) % 360.0 - 180.0
+
+
+def elongation_offset(body: str, other: str, angle_deg: float) -> RatedFunction:
+    """Return t -> (``body``'s apparent geocentric ecliptic longitude of date minus ``other``'s
+    minus ``angle_deg``, wrapped to [-180, 180), its rate in degrees per day): zero where
+    ``body`` leads ``other`` by ``angle_deg`` (the Moon's phases, its aspects)."""
+    first, second = body_table.engine_number(body), body_table.engine_number(other)
+    flags = ecliptic_longitude_flags(GEOCENTRIC)
+
+    def offset(jd: float) -> tuple[float, float]:
+        a = engine.calc_body(jd, first, flags).values
+        b = engine.calc_body(jd, second, flags).values
+        return (a[0] - b[0] - angle_deg + 180.0) % 360.0 - 180.0, a[3] - b[3]
 
     return offset
 
@@ -89,32 +124,57 @@ def sign_entries(
     return _search(body, targets, from_jd, count, deadline, backward, flags, None, param, from_param)
 
 
+def sign_ingresses_until(body: str, from_jd: float, until_jd: float, deadline: Deadline) -> list[tuple[Crossing, int]]:
+    """Return every entry of ``body`` into any sign after ``from_jd`` and before ``until_jd`` (UT1
+    Julian Days), with the sign entered (0 Aries), in time order, geocentric in the zodiac of
+    date. The search runs in the windows :func:`sign_entries` searches from ``from_jd``, on one
+    grid for all twelve signs, so each entry is the very instant :func:`sign_entries` (and so
+    /v1/ingresses) gives for its sign from ``from_jd``."""
+    entered: dict[tuple[float, bool], int] = {}
+    for index in range(SIGN_COUNT):
+        first = index * SIGN_WIDTH_DEG
+        entered[(first, True)] = index
+        entered[(normalize_deg(first + SIGN_WIDTH_DEG), False)] = index
+    found = _search(body, list(entered), from_jd, math.inf, deadline, False, GEOCENTRIC, None, "end", None, until_jd=until_jd)
+    return [(c, entered[(c.target_deg, c.direct)]) for c in found]
+
+
 def _search(
     body: str,
     targets: list[tuple[float, bool | None]],
     from_jd: float,
-    count: int,
+    count: float,
     deadline: Deadline,
     backward: bool,
     flags: CalcFlags,
     observer: Observer | None,
     param: str,
     from_param: str | None,
+    *,
+    until_jd: float | None = None,
 ) -> list[Crossing]:
     """Return the next ``count`` crossings of any of ``targets`` (longitude, required direction:
-    True direct, False retrograde, None either) in search order."""
+    True direct, False retrograde, None either) in search order; with ``until_jd`` (forward
+    only), every one before it."""
     body_table.check_span(body, from_jd, param=from_param)
     limit = body_table.span_end(body, backward=backward)
     step = body_table.step_days(body)
     found: list[Crossing] = []
     start = from_jd
     with engine_state(flags, observer):
-        offsets = [(longitude_offset(body, target, flags), target, direction) for target, direction in targets]
+        longitude = _longitude_and_speed(body, flags)
+        offsets = [(_offset_from(target), longitude_offset(body, target, flags)) for target, _ in targets]
         while len(found) < count:
+            if until_jd is not None and start >= until_jd:
+                return [c for c in found if c.jd < until_jd]
             if backward:
                 low, high = max(start - WINDOW_DAYS, limit), start
             else:
                 low, high = start, min(start + WINDOW_DAYS, limit)
+                if until_jd is not None:
+                    # One whole step past until_jd: every step holding a crossing before it is
+                    # the step the count-bound search samples, so the two find the same instants.
+                    high = min(high, until_jd + step)
             if high <= low:
                 first, last = body_table.body(body).span_jd_ut1
                 raise OutOfRange(
@@ -125,8 +185,9 @@ def _search(
                     param=param,
                 )
             window: list[Crossing] = []
-            for offset, target, direction in offsets:
-                for root in find_roots(offset, low, high, step, deadline):
+            # One grid for every target: each root is the instant a search for its target alone finds.
+            for (target, direction), roots in zip(targets, find_offset_roots(longitude, offsets, low, high, step, deadline)):
+                for root in roots:
                     after = root.jd < from_jd if backward else root.jd > from_jd
                     if after and (direction is None or root.rising == direction):
                         window.append(Crossing(root.jd, root.rising, target))

@@ -17,6 +17,7 @@ SOLAR_TYPES: dict[str, int] = {
     "total": engine.ECL_TOTAL, "annular": engine.ECL_ANNULAR, "partial": engine.ECL_PARTIAL, "annular_total": engine.ECL_ANNULAR_TOTAL,
 }
 LUNAR_TYPES: dict[str, int] = {"total": engine.ECL_TOTAL, "partial": engine.ECL_PARTIAL, "penumbral": engine.ECL_PENUMBRAL}
+SOLAR, LUNAR = "solar", "lunar"
 # The hybrid bit first: a hybrid eclipse also reports the total or annular bit.
 _SOLAR_ORDER = ("annular_total", "total", "annular", "partial")
 _LUNAR_ORDER = ("total", "partial", "penumbral")
@@ -154,3 +155,22 @@ def lunar_eclipses(jd_ut1: float, types: Sequence[str], count: int, deadline: De
         found.append(eclipse)
         start = eclipse.maximum + (-_PAST_ECLIPSE_DAYS if backward else _PAST_ECLIPSE_DAYS)
     return found
+
+
+def eclipses_between(kind: str, start_jd: float, end_jd: float, deadline: Deadline) -> list[Eclipse]:
+    """Return the global eclipses of ``kind`` (``solar`` or ``lunar``), of every type, whose
+    greatest eclipse falls in [start_jd, end_jd] (UT1 Julian Days), in time order; those past
+    the supported dates are left out."""
+    search, types = (solar_eclipses, SOLAR_TYPES) if kind == SOLAR else (lunar_eclipses, LUNAR_TYPES)
+    found: list[Eclipse] = []
+    jd = start_jd
+    while True:
+        try:
+            (eclipse,) = search(jd, list(types), 1, deadline)
+        except OutOfRange:
+            return found
+        if eclipse.maximum > end_jd:
+            return found
+        if eclipse.maximum >= start_jd:
+            found.append(eclipse)
+        jd = eclipse.maximum + _PAST_ECLIPSE_DAYS

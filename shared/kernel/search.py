@@ -10,7 +10,7 @@ root, and a root is never missed however close two roots lie.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from shared.kernel.deadline import Deadline
@@ -38,10 +38,12 @@ class Root:
     rising: bool
 
 
-def bisect_sign_change(f: Callable[[float], float], a: float, b: float, fa: float) -> float:
-    """Return where ``f`` changes sign in [a, b] (f(a) = fa), to TURNING_POINT_TOLERANCE_DAYS."""
+def bisect_sign_change(
+    f: Callable[[float], float], a: float, b: float, fa: float, tolerance_days: float = TURNING_POINT_TOLERANCE_DAYS
+) -> float:
+    """Return where ``f`` changes sign in [a, b] (f(a) = fa), to ``tolerance_days``."""
     for _ in range(_MAX_ITERATIONS):
-        if b - a <= TURNING_POINT_TOLERANCE_DAYS:
+        if b - a <= tolerance_days:
             break
         middle = 0.5 * (a + b)
         fm = f(middle)
@@ -81,22 +83,47 @@ def find_roots(f: RatedFunction, start_jd: float, end_jd: float, step_days: floa
     a wrap of an angle is told from a root. Each step is cut at the turning points of ``f``
     (its rate changing sign), found by bisection on the rate.
     """
-    roots: list[Root] = []
+    (roots,) = find_offset_roots(f, [(_same, f)], start_jd, end_jd, step_days, deadline)
+    return roots
+
+
+def _same(value: float) -> float:
+    return value
+
+
+def find_offset_roots(
+    sample: RatedFunction,
+    offsets: Sequence[tuple[Callable[[float], float], RatedFunction]],
+    start_jd: float,
+    end_jd: float,
+    step_days: float,
+    deadline: Deadline,
+) -> list[list[Root]]:
+    """Return, for each (offset, f) of ``offsets``, the roots of f in [start_jd, end_jd) in
+    time order, all found on one grid of ``sample``: f(t)'s value is offset(sample(t)'s value),
+    its rate sample(t)'s rate (a longitude, and its distance from each of several targets).
+
+    The grid, the turning points and each root's bracket are those :func:`find_roots` gives f
+    alone, so each root is the very instant it finds; the samples and turning points are
+    computed once for every offset.
+    """
+    roots: list[list[Root]] = [[] for _ in offsets]
     t0 = start_jd
-    v0, r0 = f(t0)
+    s0, r0 = sample(t0)
     while t0 < end_jd:
         deadline.check()
         t1 = min(t0 + step_days, end_jd)
-        v1, r1 = f(t1)
-        pieces = [(t0, v0, t1, v1)]
+        s1, r1 = sample(t1)
+        cuts = [(t0, s0), (t1, s1)]
         if (r0 < 0.0) != (r1 < 0.0):
-            turn = bisect_sign_change(lambda t: f(t)[1], t0, t1, r0)
-            vt, _ = f(turn)
-            pieces = [(t0, v0, turn, vt), (turn, vt, t1, v1)]
-        for a, va, b, vb in pieces:
-            if abs(vb - va) > WRAP_JUMP:
-                continue
-            if (va < 0.0) != (vb < 0.0):
-                roots.append(Root(refine_root(f, a, b, va, vb), vb > va))
-        t0, v0, r0 = t1, v1, r1
-    return [root for root in roots if root.jd < end_jd]
+            turn = bisect_sign_change(lambda t: sample(t)[1], t0, t1, r0)
+            cuts.insert(1, (turn, sample(turn)[0]))
+        for found, (offset, f) in zip(roots, offsets):
+            for (a, sa), (b, sb) in zip(cuts, cuts[1:]):
+                va, vb = offset(sa), offset(sb)
+                if abs(vb - va) > WRAP_JUMP:
+                    continue
+                if (va < 0.0) != (vb < 0.0):
+                    found.append(Root(refine_root(f, a, b, va, vb), vb > va))
+        t0, s0, r0 = t1, s1, r1
+    return [[root for root in found if root.jd < end_jd] for found in roots]

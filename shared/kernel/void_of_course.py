@@ -1,8 +1,13 @@
 """The void-of-course Moon: the last aspect the Moon perfects before it leaves its sign.
 
-The spec's snapshot (interface.md, Void-of-course result): the other bodies stay where they
-are at the moment asked for while the Moon runs on through the rest of its sign, so each
-aspect the Moon can still perfect sits at a fixed longitude ahead of it.
+One rule, two readings. The spec's snapshot (interface.md, Void-of-course result): the other
+bodies stay where they are at the moment asked for while the Moon runs on through the rest of
+its sign, so each aspect the Moon can still perfect sits at a fixed longitude ahead of it. The
+periods over a range (issue 29): the bodies move, and a period runs from the Moon's last exact
+aspect in a sign to its ingress into the next. Both count the same contacts (each aspect type
+on both sides of each body, :func:`contact_angles`), a contact exact at the Moon's entry into a
+sign belonging to that sign and one exact at its exit not, and report the last one alike
+(:func:`perfection`).
 """
 
 from __future__ import annotations
@@ -58,19 +63,36 @@ def void_of_course(
     boundary_arc = (sign_index(moon) + 1) * SIGN_WIDTH_DEG - moon
     best: tuple[float, AspectMatch] | None = None
     for name, longitude in others:
-        for aspect in parse_aspect_types(list(aspect_types)):
-            kind = ASPECT_TYPES[aspect]
-            for target in {normalize_deg(longitude + kind.angle_deg), normalize_deg(longitude - kind.angle_deg)}:
-                arc = normalize_deg(target - moon)
-                if arc > 360.0 - EXACT_NOW_DEG:
-                    arc = 0.0
-                if arc >= boundary_arc or (best is not None and arc <= best[0]):
-                    continue
-                max_orb = kind.default_orb_deg if orb_deg is None else orb_deg
-                best = (arc, AspectMatch(MOON, name, aspect, kind.angle_deg, kind.angle_deg, 0.0, max_orb, True))
+        for aspect, angle in contact_angles(aspect_types):
+            arc = normalize_deg(longitude + angle - moon)
+            if arc > 360.0 - EXACT_NOW_DEG:
+                arc = 0.0
+            if arc >= boundary_arc or (best is not None and arc <= best[0]):
+                continue
+            best = (arc, perfection(name, aspect, orb_deg))
     return VoidOfCourse(
         moon_longitude=moon,
         next_sign_boundary=normalize_deg(moon + boundary_arc),
         degrees_until_sign_change=boundary_arc,
         last_aspect=None if best is None else best[1],
     )
+
+
+def contact_angles(aspect_types: Sequence[str]) -> list[tuple[str, float]]:
+    """Return (aspect type, angle in degrees) of every contact the Moon can perfect with a body
+    for ``aspect_types``: the Moon's longitude minus the body's, [0, 360), each type on both
+    sides (the conjunction and the opposition once), in the order of the types."""
+    contacts: list[tuple[str, float]] = []
+    for aspect in parse_aspect_types(list(aspect_types)):
+        angle = ASPECT_TYPES[aspect].angle_deg
+        for side in dict.fromkeys((normalize_deg(angle), normalize_deg(-angle))):
+            contacts.append((aspect, side))
+    return contacts
+
+
+def perfection(body: str, aspect: str, orb_deg: float | None) -> AspectMatch:
+    """Return the Moon's ``aspect`` to ``body`` at perfection (orb 0, applying), ``max_orb_deg``
+    the ``orb_deg`` asked for or the type's default orb."""
+    kind = ASPECT_TYPES[aspect]
+    max_orb = kind.default_orb_deg if orb_deg is None else orb_deg
+    return AspectMatch(MOON, body, aspect, kind.angle_deg, kind.angle_deg, 0.0, max_orb, True)

@@ -1,6 +1,6 @@
-"""Reader of a parameter that names one body for a use of the body table (its field's
-``(field).body_use``: the body of an ingress or a heliacal search): the body, eligible for that
-use. Validation checks it in the gateway before any charge (the body vocabulary of such a
+"""Readers of a parameter that names bodies for a use of the body table (its field's
+``(field).body_use``: the body of an ingress or a heliacal search, the bodies of a search for
+stations): the bodies, eligible for that use. Validation checks it in the gateway before any charge (the body vocabulary of such a
 field); the search service reads the body through it, so the use is said once, in the proto.
 """
 
@@ -11,7 +11,7 @@ from functools import lru_cache
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from shared.kernel.bodies import USES, resolve_body
+from shared.kernel.bodies import USES, resolve_bodies, resolve_body
 from shared.runtime.request_model import message_spec
 
 
@@ -34,6 +34,17 @@ def eligible_body(request: Message, name: str = "body") -> str:
         raise ValueError(f"{request.DESCRIPTOR.full_name}.{name} names no (field).body_use.")
     field = message_spec(request.DESCRIPTOR).fields[name]
     return resolve_body(getattr(field.owner(request), field.field_name), use, heliocentric=_heliocentric(request), param=name)
+
+
+def eligible_bodies(request: Message, name: str = "bodies") -> tuple[str, ...]:
+    """Return the bodies the list parameter ``name`` names, groups expanded, each once, every
+    one eligible for its field's use: the errors of :func:`shared.kernel.bodies.resolve_bodies`."""
+    use = body_use(request.DESCRIPTOR, name)
+    if not use:
+        raise ValueError(f"{request.DESCRIPTOR.full_name}.{name} names no (field).body_use.")
+    field = message_spec(request.DESCRIPTOR).fields[name]
+    values = list(getattr(field.owner(request), field.field_name))
+    return tuple(resolve_bodies(values, heliocentric=_heliocentric(request), param=name, use=use))
 
 
 def _heliocentric(request: Message) -> bool:

@@ -1,5 +1,5 @@
 """Readers of a request's ranges and their caps: the instant or stretch of a life a time-lord
-request asks about, and the start and end of a transit scan.
+request asks about, the start and end of a transit scan and of a search for sky events.
 
 Validation runs them in the gateway before any charge (they are rules of the request
 messages, `shared/runtime/request_rules.py`), and the services call them to read the range.
@@ -12,7 +12,7 @@ from google.protobuf.message import Message
 from shared.errors import InvalidParameter
 from shared.kernel.errors import RangeTooLong
 from shared.kernel.time_lord_periods import TimeQuery, check_range_cap, time_query
-from shared.kernel.timescale import Moment, duration_text
+from shared.kernel.timescale import Moment, calendar_span_text, duration_text, plus_calendar_years
 from shared.kernel.transits import MAX_RANGE_DAYS, MAX_RANGE_DAYS_WITH_MOON
 from shared.runtime.wire import moment_from, optional_moment
 
@@ -34,10 +34,7 @@ def scan_range(request: Message) -> tuple[Moment, Moment]:
     """Return the start and end of a transit scan: the end after the start, the range at most
     366 days (183 with ``moon=include``) on the clock the client wrote its ends in
     (RangeTooLong saying exactly how long it lasts)."""
-    start = moment_from(request, "start")
-    end = moment_from(request, "end")
-    if end.jd_ut1 <= start.jd_ut1:
-        raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param=end.source_param)
+    start, end = _ends(request)
     with_moon = request.moon == "include"
     cap = MAX_RANGE_DAYS_WITH_MOON if with_moon else MAX_RANGE_DAYS
     days = end.clock_jd - start.clock_jd
@@ -48,4 +45,35 @@ def scan_range(request: Message) -> tuple[Moment, Moment]:
             suggestion="Send several ranges in one batch call and join the windows clamped at their shared boundary.",
             param=end.source_param,
         )
+    return start, end
+
+
+def event_range(request: Message, *, cap_years: int | None = None, cap_days: float | None = None) -> tuple[Moment, Moment]:
+    """Return the start and end of a search for sky events: the end after the start, and no
+    later than the same date and time ``cap_years`` calendar years after it, or ``cap_days``
+    days after it, on the clock the client wrote its ends in (RangeTooLong saying exactly how
+    long the range lasts)."""
+    start, end = _ends(request)
+    if cap_years is not None and end.clock_jd > plus_calendar_years(start.clock_jd, cap_years):
+        cap = f"{cap_years} year" + ("" if cap_years == 1 else "s")
+        raise RangeTooLong(
+            f"The range lasts {calendar_span_text(start.clock_jd, end.clock_jd)}; at most {cap}.",
+            suggestion=f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several requests if needed.",
+            param=end.source_param,
+        )
+    if cap_days is not None and end.clock_jd - start.clock_jd > cap_days:
+        raise RangeTooLong(
+            f"The range lasts {duration_text(end.clock_jd - start.clock_jd)}; at most {cap_days:g} days.",
+            suggestion="Send several ranges in one batch call, each at most that long.",
+            param=end.source_param,
+        )
+    return start, end
+
+
+def _ends(request: Message) -> tuple[Moment, Moment]:
+    """Return a request's ``start`` and ``end``, the end after the start (InvalidParameter naming the end)."""
+    start = moment_from(request, "start")
+    end = moment_from(request, "end")
+    if end.jd_ut1 <= start.jd_ut1:
+        raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param=end.source_param)
     return start, end

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from google.protobuf.message import Message
 
-from shared.kernel import firdaria, profections, releasing
+from shared.kernel import firdaria, lunations, profections, releasing
 from shared.runtime.astro_targets import targets_from
 from shared.runtime.ayanamsha_systems import ayanamsha_systems
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
@@ -22,8 +22,9 @@ from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.pattern_place import pattern_place
 from shared.runtime.place_query import place_query
 from shared.runtime.progression import progression_from
-from shared.runtime.ranges import life_range
+from shared.runtime.ranges import event_range, life_range
 from shared.runtime.return_count import return_body
+from shared.runtime.sky_event_inputs import calendar_input, stations_input, void_periods_input
 from shared.runtime.star_selection import star_selection
 from shared.runtime.time_lord_points import firdaria_sect, natal_bodies, profection_boundaries, starting_point
 from shared.runtime.transit_inputs import scan_input
@@ -39,6 +40,10 @@ READS: dict[str, tuple[str, ...]] = {
     "releasing_range": ("timeline",),
     "return_body": ("body",),
     "void_of_course_bodies": ("bodies",),
+    "stations_input": ("start", "end", "bodies"),
+    "lunations_range": ("start", "end"),
+    "void_of_course_periods": ("start", "end", "bodies"),
+    "calendar_input": ("start", "end", "bodies"),
     "place_query": ("q", "country"),
 }
 
@@ -63,5 +68,9 @@ RULES: dict[str, Callable[[Message], object]] = {
     "profection_boundaries": profection_boundaries,
     "firdaria_sect": firdaria_sect,
     "heliacal_event": heliacal_event,
+    "stations_input": stations_input,
+    "lunations_range": lambda request: event_range(request, cap_years=lunations.RANGE_CAP_YEARS),
+    "void_of_course_periods": void_periods_input,
+    "calendar_input": calendar_input,
     "place_query": place_query,
 }

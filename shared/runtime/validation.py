@@ -31,7 +31,11 @@ def _describe_oneof(members: tuple[str, ...]) -> str:
 # module stays cheap and free of cycles.
 def _check_bodies(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.bodies import resolve_bodies
+    from shared.runtime.eligible_body import body_use, eligible_bodies
 
+    if body_use(message.DESCRIPTOR, param):
+        eligible_bodies(message, param)
+        return
     heliocentric = _bool_field(message, "heliocentric")
     resolve_bodies(list(values), heliocentric=heliocentric, param=param)
 

@@ -39,6 +39,16 @@ LARGEST = {
     "returns, 13 lunar returns of every body with every chart option": ("/v1/returns", {
         **BIRTH, "body": "moon", "search_start": "2024-01-01", "count": 13, "bodies": "all", "derived_points": "true",
         "lots": "default", "patterns": "true", "dignities": "true", "stellium_min": 2}),
+    "stations, 10 years of every eligible body": ("/v1/stations", {
+        "start": "2024-01-01", "end": "2034-01-01", "bodies": "mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,chiron,pholus,ceres,pallas,juno,vesta"}),
+    "lunations, 10 years of the eight phases": ("/v1/lunations", {
+        "start": "2024-01-01", "end": "2034-01-01", "phases": "new_moon,crescent,first_quarter,gibbous,full_moon,disseminating,last_quarter,balsamic"}),
+    "void-of-course periods, 366 days against every body": ("/v1/void-of-course/periods", {
+        "start": "2024-01-01", "end": "2025-01-01", "bodies": "all"}),
+    "calendar, 366 days of every kind for every eligible body": ("/v1/calendar", {
+        "start": "2024-01-01", "end": "2025-01-01", "bodies": "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,chiron,pholus,ceres,pallas,juno,vesta"}),
+    "calendar, the same as iCalendar": ("/v1/calendar", {
+        "start": "2024-01-01", "end": "2025-01-01", "format": "ics", "bodies": "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,chiron,pholus,ceres,pallas,juno,vesta"}),
     "stars, every named star": ("/v1/stars", {"datetime": "2024-01-01", "star": "all"}),
     "astrocartography, 80 lines at 0.5-degree rows": ("/v1/astrocartography", {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5}),
     "astrocartography, 80 lines at 0.5-degree rows as GeoJSON": ("/v1/astrocartography", {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5, "format": "geojson"}),

@@ -3,10 +3,14 @@ contract's own messages."""
 
 from __future__ import annotations
 
+import orjson
+
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
-from celestial.v1 import options_pb2
-from gateway.envelope import render_message, success_body
+from celestial.v1 import options_pb2, search_service_pb2
+from gateway.endpoints import discover_endpoints
+from gateway.envelope import TextBody, render_message, success_body
+from gateway.openapi import build_openapi
 
 
 def sun(**fields) -> pb.EclipticPosition:
@@ -62,6 +66,24 @@ def test_success_body_holds_data_and_meta_and_warnings_only_when_there_are_some(
     assert list(body) == ["data", "meta"] and body["data"][0]["body"] == "sun"
     reply.warnings.append("ephemeris_fallback")
     assert success_body(reply, {})["warnings"] == ["ephemeris_fallback"]
+
+
+def test_a_union_string_member_with_a_media_type_renders_as_a_document_of_that_type():
+    document = render_message(search_service_pb2.CalendarData(ics="BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"))
+    assert isinstance(document, TextBody) and document.media_type == "text/calendar"
+    assert document == "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"
+    # Inside a JSON answer (a batch's data) it is a plain string.
+    assert orjson.loads(orjson.dumps({"data": document})) == {"data": str(document)}
+    events = render_message(search_service_pb2.CalendarData(json=search_service_pb2.CalendarEvents()))
+    assert events == {"events": []} and not isinstance(events, TextBody)
+
+
+def test_the_openapi_document_lists_a_text_members_media_type_beside_json():
+    document = build_openapi(discover_endpoints(), version="test")
+    calendar = document["paths"]["/v1/calendar"]["get"]["responses"]["200"]["content"]
+    assert set(calendar) == {"application/json", "text/calendar"}
+    assert calendar["text/calendar"]["schema"] == {"type": "string"}
+    assert set(document["paths"]["/v1/positions"]["get"]["responses"]["200"]["content"]) == {"application/json"}
 
 
 def test_a_columns_message_renders_one_record_per_index_in_field_order():

@@ -3,10 +3,13 @@ operation's body schema standing alone, with nothing listed by hand."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+import httpx
+
 from celestial_mcp.server import _bearer_key
-from celestial_mcp.tools import operation_tools
+from celestial_mcp.tools import call_operation, operation_tools
 from gateway.endpoints import discover_endpoints
 from gateway.openapi import build_openapi
 from gateway.operation_names import operation_name
@@ -38,3 +41,17 @@ def test_the_key_of_an_http_client_is_its_bearer_token_only():
     assert _bearer_key(Request("Basic abc")) is None
     assert _bearer_key(Request("Bearer ")) is None
     assert _bearer_key(Request(None)) is None and _bearer_key(None) is None
+
+
+def test_a_document_answered_instead_of_json_is_the_tools_text():
+    ics = "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, text=ics, headers={"content-type": "text/calendar; charset=utf-8"})
+
+    async def call():
+        async with httpx.AsyncClient(transport=httpx.MockTransport(answer), base_url="http://api") as client:
+            return await call_operation(client, operation_tools(DOCUMENT)["calendar"], {"format": "ics"}, "svc_live_abc")
+
+    result = asyncio.run(call())
+    assert not result.is_error and result.content[0].text == ics

@@ -18,7 +18,7 @@ from shared.kernel.eclipses import lunar_eclipses, solar_eclipses
 from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange
 from shared.kernel.heliacal import Atmosphere, Eyes, check_event, next_heliacal_event
 from shared.kernel.positions import CalcFlags, Observer, compute_positions
-from shared.kernel.search import find_roots
+from shared.kernel.search import find_offset_roots, find_roots
 from shared.kernel.timescale import JD_UT1_MAX, Moment
 from tests.unit import nasa_eclipses
 from tests.unit.skyfield_reference import DE421_TARGETS, de421, timescale
@@ -238,3 +238,19 @@ def test_a_heliacal_rising_happens_at_dawn_with_the_planet_just_above_the_horizo
     # Venus passed inferior conjunction on 2025-03-23: its heliacal rising follows within days.
     assert Moment.from_iso("2025-03-23T00:00:00Z").jd_ut1 < event.jd < Moment.from_iso("2025-04-10T00:00:00Z").jd_ut1
     assert math.isfinite(event.jd)
+
+
+def test_roots_of_several_targets_on_one_grid_are_the_instants_each_search_alone_finds():
+    start = Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1
+    targets = [0.0, 20.0, 25.0, 200.0]  # 20° and 25° Aries lie in the retrograde loop of April 2024: three crossings each
+    mercury = longitude_offset("mercury", 0.0)
+
+    def longitude(jd):
+        offset, speed = mercury(jd)
+        return offset % 360.0, speed
+
+    shared = find_offset_roots(
+        longitude, [(lambda v, t=t: (v - t + 180.0) % 360.0 - 180.0, longitude_offset("mercury", t)) for t in targets], start, start + 400.0, 2.0, NEVER
+    )
+    alone = [find_roots(longitude_offset("mercury", t), start, start + 400.0, 2.0, NEVER) for t in targets]
+    assert shared == alone and sum(map(len, alone)) >= 8

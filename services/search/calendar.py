@@ -1,0 +1,151 @@
+"""/v1/calendar: the sky events of a range (ingresses, stations, lunations, eclipses,
+void-of-course periods) as one chronological list, in JSON or as an iCalendar file.
+
+Each kind is the record its own endpoint gives, computed by the same code: a kind with options
+of its own (the lunations' phases, the void-of-course bodies and aspects) takes that
+endpoint's defaults, read from its request message.
+"""
+
+from __future__ import annotations
+
+from celestial.v1 import search_service_pb2 as pb
+from services.search import icalendar_text
+from services.search.ingresses import ingress_record
+from services.search.lunations import lunation_records
+from services.search.stations import station_record
+from services.search.void_of_course_periods import find_periods, period_record
+from shared.kernel import bodies as body_table
+from shared.kernel.crossings import sign_ingresses_until
+from shared.kernel.deadline import Deadline
+from shared.kernel.eclipses import LUNAR, SOLAR, eclipses_between
+from shared.kernel.stations import find_stations
+from shared.kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
+from shared.runtime.sky_event_inputs import CalendarInput, calendar_input, void_periods_input
+from shared.runtime.validation import validate
+from shared.runtime.wire import instant_at
+
+INGRESS, STATION, LUNATION, ECLIPSE, VOID_OF_COURSE = "ingress", "station", "lunation", "eclipse", "void_of_course"
+# The kinds in the order of the events parameter's choices, which orders events at one instant.
+_KINDS = {"ingresses": INGRESS, "stations": STATION, "lunations": LUNATION, "eclipses": ECLIPSE, "void_of_course": VOID_OF_COURSE}
+_PHASE_TEXT = {
+    "new_moon": "New Moon", "crescent": "Crescent Moon", "first_quarter": "First quarter Moon", "gibbous": "Gibbous Moon",
+    "full_moon": "Full Moon", "disseminating": "Disseminating Moon", "last_quarter": "Last quarter Moon", "balsamic": "Balsamic Moon",
+}
+_ECLIPSE_TYPE_TEXT = {"annular_total": "Hybrid"}
+
+
+def compute(request: pb.FindCalendarEventsRequest, deadline: Deadline) -> pb.FindCalendarEventsResponse:
+    """Return the calendar's events in time order (by start, then kind, then body), as JSON
+    records or as the text of an iCalendar file."""
+    query = calendar_input(request)
+    events = calendar_events(request, query, deadline)
+    data = pb.CalendarData(ics=icalendar_text.calendar(events)) if query.ics else pb.CalendarData(json=pb.CalendarEvents(events=events))
+    return pb.FindCalendarEventsResponse(data=data)
+
+
+def calendar_events(request: pb.FindCalendarEventsRequest, query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent]:
+    """Return the events of the kinds ``query`` asks for, sorted."""
+    start_jd, end_jd = query.start.jd_ut1, query.end.jd_ut1
+    finders = {
+        INGRESS: lambda: _ingresses(query, deadline),
+        STATION: lambda: _stations(query, deadline),
+        LUNATION: lambda: _lunations(request, start_jd, end_jd, deadline),
+        ECLIPSE: lambda: _eclipses(start_jd, end_jd, deadline),
+        VOID_OF_COURSE: lambda: _void_of_course(request, deadline),
+    }
+    kinds = [_KINDS[name] for name in query.events]
+    order = {kind: index for index, kind in enumerate(_KINDS.values())}
+    bodies = {body: index for index, body in enumerate(query.bodies)}
+    events = [event for kind in kinds for event in finders[kind]()]
+    events.sort(key=lambda e: (e.start.jd, order[e.kind], bodies.get(_body(e), -1)))
+    return events
+
+
+def _body(event: pb.CalendarEvent) -> str:
+    """Return the body of an ingress or a station ("" for the other kinds)."""
+    if event.HasField("ingress"):
+        return event.ingress.body
+    if event.HasField("station"):
+        return event.station.body
+    return ""
+
+
+def _minute(jd: float) -> str:
+    """Return the UTC minute of ``jd`` as iCalendar writes it (20240401T2214), for identifiers."""
+    return instant_at(jd).datetime[:16].replace("-", "").replace(":", "")
+
+
+def _degree_text(degree: float) -> str:
+    whole, minutes = divmod(round(degree * 60.0), 60)
+    return f"{whole}°{minutes:02d}′"
+
+
+def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent]:
+    events = []
+    for body in query.bodies:
+        if body_table.INGRESSES not in body_table.body(body).uses:
+            continue
+        for crossing, index in sign_ingresses_until(body, query.start.jd_ut1, query.end.jd_ut1, deadline):
+            sign = SIGNS[index]
+            record = ingress_record(body, crossing.target_deg, sign, 0.0 if crossing.direct else SIGN_WIDTH_DEG, crossing.jd, crossing.direct)
+            verb = "enters" if crossing.direct else "re-enters"
+            summary = f"{body.capitalize()} {verb} {sign}" + ("" if crossing.direct else " (retrograde)")
+            uid = f"ingress-{body}-{sign.lower()}-{record.direction}-{_minute(crossing.jd)}"
+            events.append(pb.CalendarEvent(kind=INGRESS, start=instant_at(crossing.jd), summary=summary, uid=uid, ingress=record))
+    return events
+
+
+def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent]:
+    events = []
+    for body in query.bodies:
+        if body_table.STATIONS not in body_table.body(body).uses:
+            continue
+        for station in find_stations(body, query.start.jd_ut1, query.end.jd_ut1, deadline):
+            record = station_record(station)
+            direction = "retrograde" if station.event == "station_retrograde" else "direct"
+            summary = f"{body.capitalize()} stations {direction} at {_degree_text(record.sign_degree)} {record.sign}"
+            uid = f"station-{body}-{direction}-{_minute(station.jd)}"
+            events.append(pb.CalendarEvent(kind=STATION, start=record.instant, summary=summary, uid=uid, station=record))
+    return events
+
+
+def _lunations(request: pb.FindCalendarEventsRequest, start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.CalendarEvent]:
+    phases = list(validate(pb.FindLunationsRequest(start=request.start, end=request.end), vocabularies=False).phases)
+    events = []
+    for record in lunation_records(start_jd, end_jd, phases, deadline):
+        summary = f"{_PHASE_TEXT[record.phase]} at {_degree_text(record.sign_degree)} {record.sign}"
+        if record.HasField("eclipse"):
+            summary += f" ({_eclipse_text(record.eclipse.kind, record.eclipse.eclipse_type).lower()})"
+        uid = f"lunation-{record.phase}-{_minute(record.instant.jd)}"
+        events.append(pb.CalendarEvent(kind=LUNATION, start=record.instant, summary=summary, uid=uid, lunation=record))
+    return events
+
+
+def _eclipse_text(kind: str, eclipse_type: str) -> str:
+    return f"{_ECLIPSE_TYPE_TEXT.get(eclipse_type, eclipse_type.capitalize())} {kind} eclipse"
+
+
+def _eclipses(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.CalendarEvent]:
+    events = []
+    for kind in (SOLAR, LUNAR):
+        for eclipse in eclipses_between(kind, start_jd, end_jd, deadline):
+            if eclipse.maximum >= end_jd:
+                continue
+            maximum = instant_at(eclipse.maximum)
+            record = pb.CalendarEclipse(kind=kind, eclipse_type=eclipse.eclipse_type, maximum=maximum)
+            uid = f"eclipse-{kind}-{_minute(eclipse.maximum)}"
+            events.append(pb.CalendarEvent(kind=ECLIPSE, start=maximum, summary=_eclipse_text(kind, eclipse.eclipse_type), uid=uid, eclipse=record))
+    return events
+
+
+def _void_of_course(request: pb.FindCalendarEventsRequest, deadline: Deadline) -> list[pb.CalendarEvent]:
+    query = void_periods_input(validate(pb.FindVoidOfCoursePeriodsRequest(start=request.start, end=request.end), vocabularies=False))
+    events = []
+    for period in find_periods(query, deadline):
+        record = period_record(period, query)
+        summary = f"Moon void of course in {record.sign} until it enters {record.next_sign}"
+        # Named by the ingress that ends it: the last aspect that begins it may change with
+        # the bodies and aspects, the ingress never does.
+        uid = f"void-of-course-{record.next_sign.lower()}-{_minute(period.end_jd)}"
+        events.append(pb.CalendarEvent(kind=VOID_OF_COURSE, start=record.start, end=record.end, summary=summary, uid=uid, void_of_course=record))
+    return events

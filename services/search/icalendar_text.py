@@ -1,0 +1,60 @@
+"""The text of an iCalendar file (RFC 5545) holding a calendar's events: one VEVENT each, an
+instant as an event without duration (DTSTART alone), a period with DTSTART and DTEND."""
+
+from __future__ import annotations
+
+from celestial.v1 import search_service_pb2 as pb
+
+PRODUCT_ID = "-//Celestial//Sky events//EN"
+UID_DOMAIN = "celestial"
+# RFC 5545 section 3.1: lines are folded at 75 octets, with CRLF and one space.
+_LINE_OCTETS = 75
+
+
+def calendar(events: list[pb.CalendarEvent]) -> str:
+    """Return the iCalendar text of ``events``, lines ending in CRLF.
+
+    DTSTAMP, which RFC 5545 asks of every VEVENT, is the event's own start: the answer is then
+    the same for the same request, so a subscribed calendar sees no change where none happened.
+    """
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODUCT_ID}", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "X-WR-CALNAME:Sky events"]
+    for event in events:
+        start = _utc(event.start.datetime)
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{_text(event.uid)}@{UID_DOMAIN}",
+            f"DTSTAMP:{start}",
+            f"DTSTART:{start}",
+        ]
+        if event.HasField("end"):
+            lines.append(f"DTEND:{_utc(event.end.datetime)}")
+        lines += [f"SUMMARY:{_text(event.summary)}", f"CATEGORIES:{_text(event.kind)}", "TRANSP:TRANSPARENT", "END:VEVENT"]
+    lines.append("END:VCALENDAR")
+    return "".join(_fold(line) + "\r\n" for line in lines)
+
+
+def _utc(iso: str) -> str:
+    """Return an ISO 8601 UTC instant ("2024-04-01T22:14:29.930Z") as an iCalendar UTC
+    DATE-TIME, whole seconds ("20240401T221429Z"; the format has no fraction)."""
+    return iso[:19].replace("-", "").replace(":", "") + "Z"
+
+
+def _text(value: str) -> str:
+    """Return ``value`` escaped as an iCalendar TEXT value (section 3.3.11)."""
+    return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+
+
+def _fold(line: str) -> str:
+    """Return ``line`` folded into lines of at most 75 octets, never inside a UTF-8 character."""
+    encoded = line.encode()
+    if len(encoded) <= _LINE_OCTETS:
+        return line
+    parts, current, limit = [], b"", _LINE_OCTETS
+    for char in line:
+        octets = char.encode()
+        if len(current) + len(octets) > limit:
+            parts.append(current.decode())
+            current, limit = b"", _LINE_OCTETS - 1  # a continuation line begins with a space
+        current += octets
+    parts.append(current.decode())
+    return "\r\n ".join(parts)

@@ -1,0 +1,42 @@
+"""/v1/lunations: the Moon's phases over a range, each with the eclipse that falls within a day of it."""
+
+from __future__ import annotations
+
+from celestial.v1 import search_service_pb2 as pb
+from shared.kernel import lunations as kernel
+from shared.kernel.deadline import Deadline
+from shared.kernel.eclipses import LUNAR, SOLAR, eclipses_between
+from shared.kernel.zodiac import sign_of
+from shared.runtime.ranges import event_range
+from shared.runtime.wire import instant_at
+
+# An eclipse belongs to a lunation when its greatest phase lies this close to it (issue 29).
+ECLIPSE_WINDOW_DAYS = 1.0
+
+
+def compute(request: pb.FindLunationsRequest, deadline: Deadline) -> pb.FindLunationsResponse:
+    """Return the lunations of the phases asked for inside the range, in time order."""
+    start, end = event_range(request, cap_years=kernel.RANGE_CAP_YEARS)
+    return pb.FindLunationsResponse(data=lunation_records(start.jd_ut1, end.jd_ut1, list(dict.fromkeys(request.phases)), deadline))
+
+
+def lunation_records(start_jd: float, end_jd: float, phases: list[str], deadline: Deadline) -> list[pb.LunationRecord]:
+    """Return the wire records of the lunations of ``phases`` in [start_jd, end_jd), in time order."""
+    found = kernel.find_lunations(start_jd, end_jd, phases, deadline)
+    eclipses = [
+        (kind, eclipse)
+        for kind in (SOLAR, LUNAR)
+        for eclipse in eclipses_between(kind, start_jd - ECLIPSE_WINDOW_DAYS, end_jd + ECLIPSE_WINDOW_DAYS, deadline)
+    ]
+    records = []
+    for lunation in found:
+        sign, degree = sign_of(lunation.moon_longitude_deg)
+        record = pb.LunationRecord(
+            phase=lunation.phase, instant=instant_at(lunation.jd), elongation=lunation.elongation_deg,
+            moon_longitude=lunation.moon_longitude_deg, sign=sign, sign_degree=degree,
+        )
+        for kind, eclipse in eclipses:
+            if abs(eclipse.maximum - lunation.jd) <= ECLIPSE_WINDOW_DAYS:
+                record.eclipse.CopyFrom(pb.LunationEclipse(kind=kind, eclipse_type=eclipse.eclipse_type))
+        records.append(record)
+    return records
