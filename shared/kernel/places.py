@@ -34,6 +34,7 @@ CREATE TABLE places (
 CREATE TABLE names (
     key TEXT NOT NULL,
     place_id INTEGER NOT NULL,
+    own INTEGER NOT NULL,
     PRIMARY KEY (key, place_id)
 ) WITHOUT ROWID;
 """
@@ -135,9 +136,13 @@ def _countries(path: str | None) -> frozenset[str]:
 
 def find_towns(query: str, *, country: str | None = None, limit: int = 5) -> list[Town]:
     """Return up to ``limit`` towns named ``query``: the towns one of whose spellings is the
-    whole folded query, by population (largest first), then those one of whose spellings
-    begins with it (for a query of SHORTEST_PREFIX letters or more), by population. With
-    ``country`` (ISO 3166 alpha-2, any case), only that country's towns."""
+    whole folded query, by population (largest first), then those whose own name begins with
+    it (for a query of SHORTEST_PREFIX letters or more), by population. With ``country`` (ISO
+    3166 alpha-2, any case), only that country's towns.
+
+    Only a town's own name is matched by its beginning: an alternate name is often a longer
+    description ("Ville de Paris", "New Delhi" for Delhi) whose first word would rank its town
+    above the towns a user is typing."""
     key = fold_name(query)
     if not key:
         return []
@@ -147,7 +152,7 @@ def find_towns(query: str, *, country: str | None = None, limit: int = 5) -> lis
     seen: set[int] = set()
     searches = [("names.key = ?", (key,))]
     if len(key) >= SHORTEST_PREFIX:
-        searches.append(("names.key > ? AND names.key < ?", (key, key + "\U0010ffff")))
+        searches.append(("names.key > ? AND names.key < ? AND names.own = 1", (key, key + "\U0010ffff")))
     for condition, values in searches:
         rows = _database().execute(
             f"SELECT DISTINCT {_COLUMNS} FROM names JOIN places ON places.id = names.place_id "

@@ -252,3 +252,10 @@ def test_a_batch_charges_nothing_for_its_free_sub_requests(stack):
     assert [result["status"] for result in response.json()["data"]["results"]] == [200, 200, 200]
     assert response.json()["meta"]["credits_used"] == 1
     assert balance(stack, name) == 9
+
+
+def test_places_matches_the_beginning_of_a_towns_own_name_only(api):
+    # GeoNames lists "Ville de Paris" among Paris's names and "New Delhi" among Delhi's: a
+    # beginning of an alternate name must not rank them first.
+    assert places(api, q="new", limit=1).json()["data"]["places"][0]["name"] == "New York City"
+    assert "Paris" not in [town["name"] for town in places(api, q="vil", limit=20).json()["data"]["places"]]
