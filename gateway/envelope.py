@@ -44,7 +44,7 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
         # google.protobuf.Value, ListValue and Struct hold plain JSON (GeoJSON coordinates):
         # rendered as that JSON, the way the protobuf JSON mapping defines them.
         return json_format.MessageToDict
-    if descriptor.GetOptions().Extensions[options_pb2.message].columns:
+    if is_columns(descriptor):
         return _compile_columns(descriptor)
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         oneof = descriptor.oneofs[0].name
@@ -77,7 +77,7 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
             condition = read if options.omit_empty else None
         else:
             value = _item_source(fd, index, read)
-            condition = f"m.HasField({name!r})" if fd.has_presence and not _is_columns(fd) else None
+            condition = f"m.HasField({name!r})" if fd.has_presence and not _holds_columns(fd) else None
         if condition is None:
             lines.append(f"    out[{name!r}] = {value}")
             continue
@@ -106,8 +106,13 @@ def text_media_type(fd: FieldDescriptor) -> str:
     return fd.GetOptions().Extensions[options_pb2.render].media_type
 
 
-def _is_columns(fd: FieldDescriptor) -> bool:
-    return fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.GetOptions().Extensions[options_pb2.message].columns
+def is_columns(descriptor: Descriptor) -> bool:
+    """Return whether a response message is marked ``(message).columns``."""
+    return descriptor.GetOptions().Extensions[options_pb2.message].columns
+
+
+def _holds_columns(fd: FieldDescriptor) -> bool:
+    return fd.type == FieldDescriptor.TYPE_MESSAGE and is_columns(fd.message_type)
 
 
 def _compile_columns(descriptor: Descriptor) -> Callable[[Message], Any]:

@@ -17,7 +17,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from celestial.v1 import options_pb2
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
-from gateway.envelope import JSON_VALUE_TYPES, text_media_type
+from gateway.envelope import JSON_VALUE_TYPES, is_columns, text_media_type
 from gateway.geojson_schema import GEOJSON_SCHEMAS
 from gateway.introduction import introduction
 from gateway.operation_names import operation_name
@@ -215,7 +215,7 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         # (the calendar's iCalendar text) is a string.
         return {"oneOf": [{"title": f.message_type.name, **_response_schema(f.message_type, seen)} if f.message_type else _scalar_schema(f)
                           for f in descriptor.fields]}
-    if _is_columns(descriptor):
+    if is_columns(descriptor):
         # Rendered as one record per index (gateway/envelope.py): an array of objects.
         columns = {fd.name: {**_scalar_schema(fd), **({"description": _comments()[fd.full_name]} if fd.full_name in _comments() else {})}
                    for fd in descriptor.fields}
@@ -248,16 +248,12 @@ def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict
         # left out when unset, unless null_when_unset.
         always_present = (fd.is_repeated and not render.omit_empty) or (not fd.is_repeated and not fd.has_presence) or render.null_when_unset
         # A columns message is rendered even unset (as []).
-        if always_present or (fd.type == FieldDescriptor.TYPE_MESSAGE and _is_columns(fd.message_type)):
+        if always_present or (fd.type == FieldDescriptor.TYPE_MESSAGE and is_columns(fd.message_type)):
             required.append(fd.name)
     schema = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
     return schema
-
-
-def _is_columns(descriptor: Descriptor) -> bool:
-    return descriptor.GetOptions().Extensions[options_pb2.message].columns
 
 
 def _envelope_schema(endpoint: Endpoint) -> dict[str, Any]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.civil_time import utc_from_clock_jd, zone_at, zone_state
+from shared.kernel.civil_time import zone_at, zone_state
 from shared.kernel.deadline import Deadline
-from shared.runtime.wire import moment_from, required_place, sent_moment_name
+from shared.runtime.wire import moment_from, required_place
 
 
 def compute(request: pb.FindTimeZoneRequest, deadline: Deadline) -> pb.FindTimeZoneResponse:
@@ -14,7 +14,7 @@ def compute(request: pb.FindTimeZoneRequest, deadline: Deadline) -> pb.FindTimeZ
     place = required_place(request, "location")
     moment = moment_from(request)
     found = zone_at(place.latitude_deg, place.longitude_deg)
-    utc = utc_from_clock_jd(moment.clock_jd, param=sent_moment_name(request) or "datetime")
+    utc = moment.clock_datetime()
     state = zone_state(utc, found.zone)
     data = pb.TimeZoneData(
         tz=state.zone,

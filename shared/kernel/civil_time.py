@@ -17,7 +17,7 @@ from importlib import resources
 from zoneinfo import ZoneInfo
 
 from shared.errors import InvalidParameter
-from shared.kernel.errors import AmbiguousLocalTime, NonexistentLocalTime, OutOfRange
+from shared.kernel.errors import AmbiguousLocalTime, NonexistentLocalTime
 
 #: How many of the closest zone names an unknown name's suggestion lists.
 SUGGESTED_ZONES = 3
@@ -207,21 +207,6 @@ def zone_state(utc: datetime, zone_name: str) -> ZoneState:
     offset, dst = local.utcoffset(), local.dst()
     assert offset is not None
     return ZoneState(zone_name, local.tzname() or "", int(offset.total_seconds()), bool(dst), local.replace(tzinfo=None))
-
-
-#: The Julian Day of 1970-01-01T00:00 UTC.
-_UNIX_EPOCH_JD = 2440587.5
-
-
-def utc_from_clock_jd(clock_jd: float, *, param: str = "datetime") -> datetime:
-    """Return the aware UTC datetime of a Julian Day on the UTC clock (a Moment's ``clock_jd``),
-    to the microsecond. Raises OutOfRange, naming ``param``, outside the years 1 to 9999 (no
-    zone's history reaches further)."""
-    try:
-        return datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(microseconds=round((clock_jd - _UNIX_EPOCH_JD) * 86_400_000_000))
-    except OverflowError:
-        raise OutOfRange(f"{param}: a time zone is known for the years 1 to 9999 only.",
-                         suggestion="Send a moment between 0001-01-01 and 9999-12-31.", param=param) from None
 
 
 #: Seconds of local mean time per degree of east longitude (the Sun crosses 360° in 24 hours).

@@ -38,7 +38,7 @@ def longitude_offset(body: str, target_deg: float, flags: CalcFlags = GEOCENTRIC
     its speed in degrees per day), in the frame and zodiac of ``flags`` as
     :func:`~shared.kernel.positions.compute_positions` gives them (call it inside
     :func:`~shared.kernel.positions.engine_state`)."""
-    longitude = _longitude_and_speed(body, flags)
+    longitude = longitude_and_speed(body, flags)
     to_target = _offset_from(target_deg)
 
     def offset(jd: float) -> tuple[float, float]:
@@ -48,7 +48,7 @@ def longitude_offset(body: str, target_deg: float, flags: CalcFlags = GEOCENTRIC
     return offset
 
 
-def _longitude_and_speed(body: str, flags: CalcFlags) -> RatedFunction:
+def longitude_and_speed(body: str, flags: CalcFlags) -> RatedFunction:
     """Return t -> (the body's ecliptic longitude, its speed in degrees per day) under ``flags``."""
     number = body_table.engine_number(body)
     engine_flags = ecliptic_longitude_flags(flags)
@@ -162,7 +162,7 @@ def _search(
     found: list[Crossing] = []
     start = from_jd
     with engine_state(flags, observer):
-        longitude = _longitude_and_speed(body, flags)
+        longitude = longitude_and_speed(body, flags)
         offsets = [(_offset_from(target), longitude_offset(body, target, flags)) for target, _ in targets]
         while len(found) < count:
             if until_jd is not None and start >= until_jd:

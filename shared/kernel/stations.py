@@ -14,11 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from shared.kernel import bodies as body_table
-from shared.kernel import engine
-from shared.kernel.crossings import GEOCENTRIC, crossings
+from shared.kernel.crossings import GEOCENTRIC, crossings, longitude_and_speed
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import OutOfRange
-from shared.kernel.positions import ecliptic_longitude_flags
 from shared.kernel.search import TIME_TOLERANCE_DAYS, bisect_sign_change
 from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
 
@@ -65,17 +63,6 @@ class RetrogradePeriod:
         return self.station_direct.longitude_deg
 
 
-def _longitude_and_speed(body: str):
-    number = body_table.engine_number(body)
-    flags = ecliptic_longitude_flags(GEOCENTRIC)
-
-    def at(jd_ut1: float) -> tuple[float, float]:
-        values = engine.calc_body(jd_ut1, number, flags).values
-        return values[0], values[3]
-
-    return at
-
-
 def find_stations(body: str, start_jd: float, end_jd: float, deadline: Deadline) -> list[Station]:
     """Return the stations of ``body`` in [start_jd, end_jd) (UT1 Julian Days), in time order,
     each bisected to 1 ms (TIME_TOLERANCE_DAYS) of the zero of its longitude speed, so a
@@ -86,7 +73,7 @@ def find_stations(body: str, start_jd: float, end_jd: float, deadline: Deadline)
     >>> [(s.event, Moment.from_jd_ut1(s.jd).iso_utc()[:16]) for s in find_stations("mercury", start, start + 60, Deadline.never())]
     [('station_retrograde', '2024-04-01T22:14'), ('station_direct', '2024-04-25T12:54')]
     """
-    position = _longitude_and_speed(body)
+    position = longitude_and_speed(body, GEOCENTRIC)
     speed = lambda jd: position(jd)[1]  # noqa: E731 - the rate bisected
     step = body_table.step_days(body)
     found: list[Station] = []

@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from zoneinfo import ZoneInfo
 
 from shared.errors import InvalidDatetime, InvalidParameter
 from shared.kernel import engine
+from shared.kernel.errors import OutOfRange
 from shared.kernel.civil_time import LocalReading, read_local
 
 SECONDS_PER_DAY = 86400.0
@@ -272,6 +273,17 @@ class Moment:
         jd = self.jd_ut1 + days
         _check_range(jd, self.source_param, repr(jd))
         return Moment._build(jd, self.source_param)
+
+    def clock_datetime(self) -> datetime:
+        """Return the aware UTC datetime of the clock reading the moment was written in
+        (``clock_jd``: a datetime's UTC reading, a jd's UT1), to the microsecond. Raises
+        OutOfRange, naming ``source_param``, outside the years 1 to 9999 (no time zone's
+        history, and no Python datetime, reaches further)."""
+        try:
+            return datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(microseconds=round((self.clock_jd - _JD_OF_CIVIL_DAY_ZERO) * SECONDS_PER_DAY * 1e6))
+        except OverflowError:
+            raise OutOfRange(f"{self.source_param}: a time zone is known for the years 1 to 9999 only.",
+                             suggestion="Send a moment between 0001-01-01 and 9999-12-31.", param=self.source_param) from None
 
     def iso_utc(self) -> str:
         """Return the instant as ISO 8601 UTC with milliseconds (see :func:`iso_utc`)."""

@@ -259,3 +259,9 @@ def test_places_matches_the_beginning_of_a_towns_own_name_only(api):
     # beginning of an alternate name must not rank them first.
     assert places(api, q="new", limit=1).json()["data"]["places"][0]["name"] == "New York City"
     assert "Paris" not in [town["name"] for town in places(api, q="vil", limit=20).json()["data"]["places"]]
+
+
+def test_timezone_outside_the_years_1_to_9999_is_out_of_range(api):
+    # JD 1,000,000 is in 1975 BCE: inside the ephemeris's span, before any time zone.
+    error = assert_error(timezone(api, lat=48.85, lon=2.35, jd=1_000_000.0), 400, "out_of_range", "jd")
+    assert "1 to 9999" in error["message"]
