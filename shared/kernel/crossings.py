@@ -50,14 +50,7 @@ def longitude_offset(body: str, target_deg: float, flags: CalcFlags = GEOCENTRIC
 
 def longitude_and_speed(body: str, flags: CalcFlags) -> RatedFunction:
     """Return t -> (the body's ecliptic longitude, its speed in degrees per day) under ``flags``."""
-    number = body_table.engine_number(body)
-    engine_flags = ecliptic_longitude_flags(flags)
-
-    def longitude(jd: float) -> tuple[float, float]:
-        values = engine.calc_body(jd, number, engine_flags).values
-        return values[0], values[3]
-
-    return longitude
+    return engine.longitude_and_speed(body_table.engine_number(body), ecliptic_longitude_flags(flags))
 
 
 def _offset_from(target_deg: float):
@@ -69,13 +62,11 @@ def elongation_offset(body: str, other: str, angle_deg: float) -> RatedFunction:
     """Return t -> (``body``'s apparent geocentric ecliptic longitude of date minus ``other``'s
     minus ``angle_deg``, wrapped to [-180, 180), its rate in degrees per day): zero where
     ``body`` leads ``other`` by ``angle_deg`` (the Moon's phases, its aspects)."""
-    first, second = body_table.engine_number(body), body_table.engine_number(other)
-    flags = ecliptic_longitude_flags(GEOCENTRIC)
+    first, second = (longitude_and_speed(name, GEOCENTRIC) for name in (body, other))
 
     def offset(jd: float) -> tuple[float, float]:
-        a = engine.calc_body(jd, first, flags).values
-        b = engine.calc_body(jd, second, flags).values
-        return (a[0] - b[0] - angle_deg + 180.0) % 360.0 - 180.0, a[3] - b[3]
+        (a, a_speed), (b, b_speed) = first(jd), second(jd)
+        return (a - b - angle_deg + 180.0) % 360.0 - 180.0, a_speed - b_speed
 
     return offset
 

@@ -208,6 +208,24 @@ def calc_body(jd_ut1: float, body_number: int, flags: int) -> BodyCalc:
     return BodyCalc(values, not (retflags & FLG_SWIEPH))
 
 
+def longitude_and_speed(body_number: int, flags: int) -> Callable[[float], tuple[float, float]]:
+    """Return jd_ut1 -> (the body's first coordinate, degrees; its daily speed, degrees per day):
+    ``calc_body(jd, body_number, flags).values[0]`` and ``[3]``, bit for bit, in the frame of
+    ``flags`` (pass FLG_SPEED for a speed), without the fallback detection.
+
+    For the searches, which make a hundred thousand calls in one request: each is one C call.
+    Call it in the thread that uses it (it initialises that thread's engine once, here).
+    """
+    _ensure_initialised()
+    calc, all_flags = swe.calc_ut, flags | FLG_SWIEPH
+
+    def at(jd_ut1: float) -> tuple[float, float]:
+        values = calc(jd_ut1, body_number, all_flags)[0]
+        return values[0], values[3]
+
+    return at
+
+
 def obliquity_deg(jd_ut1: float) -> tuple[float, float]:
     """Return (true obliquity, mean obliquity) of the ecliptic of date in degrees (SE_ECL_NUT)."""
     _ensure_initialised()

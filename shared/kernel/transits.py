@@ -13,7 +13,7 @@ zero crossings inside it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -63,17 +63,14 @@ class _Body:
 
     def __init__(self, name: str, times: np.ndarray, deadline: Deadline):
         self.name = name
-        self.number = body_table.engine_number(name)
+        #: jd (UT1) -> (longitude, speed): degrees and degrees per day.
+        self.at = engine.longitude_and_speed(body_table.engine_number(name), engine.FLG_SPEED)
         samples = []
         for t in times:
             deadline.check()
             samples.append(self.at(float(t)))
         values = np.array(samples)
         self.longitudes, self.speeds = values[:, 0], values[:, 1]
-
-    def at(self, jd: float) -> tuple[float, float]:
-        values = engine.calc_body(jd, self.number, engine.FLG_SPEED).values
-        return values[0], values[3]
 
     def with_stations(self, times: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return the samples with the body's stations inserted (found once, shared by every
@@ -103,6 +100,26 @@ class _Pair:
         other_lon, other_speed = self.other.at(jd)
         return lon - other_lon, speed - other_speed
 
+    def distance(self, angle: float, level: float) -> Callable[[float], tuple[float, float]]:
+        """Return jd -> (the offset's distance past ``angle``, wrapped to [-180, 180), minus
+        ``level``; its rate): degrees and degrees per day. The arithmetic of :meth:`offset`
+        and :func:`_wrap` in one function, since a scan calls it a hundred thousand times."""
+        at, fixed = self.moving.at, self.fixed_longitude
+        if self.other is None:
+
+            def fixed_distance(jd: float) -> tuple[float, float]:
+                lon, speed = at(jd)
+                return (lon - fixed - angle + 180.0) % 360.0 - 180.0 - level, speed
+
+            return fixed_distance
+        other_at = self.other.at
+
+        def mutual_distance(jd: float) -> tuple[float, float]:
+            (lon, speed), (other_lon, other_speed) = at(jd), other_at(jd)
+            return (lon - other_lon - angle + 180.0) % 360.0 - 180.0 - level, speed - other_speed
+
+        return mutual_distance
+
 
 def _merged(times, offsets, rates, extra: list[tuple[float, float, float]]):
     """Return the samples with ``extra`` (time, offset, rate) samples inserted in time order."""
@@ -128,27 +145,39 @@ def _pair_samples(pair: _Pair, times: np.ndarray, deadline: Deadline) -> tuple[n
     return _merged(times, offsets, rates, extra)
 
 
-def _crossings(pair: _Pair, times, offsets, angle: float, level: float, deadline: Deadline) -> list[float]:
-    """Return when the pair's distance from ``angle`` crosses ``level`` (degrees), ascending."""
-    values = _wrap(offsets - angle) - level
-    brackets = np.flatnonzero((np.signbit(values[:-1]) != np.signbit(values[1:])) & (np.abs(values[1:] - values[:-1]) < 180.0))
-    found = []
-    for i in brackets:
+def _crossings(pair: _Pair, times, offsets, angles: np.ndarray, levels: np.ndarray, deadline: Deadline) -> list[list[list[float]]]:
+    """Return, for each of ``angles`` and each of ``levels`` (degrees), when the pair's distance
+    from the angle crosses the level, ascending: ``found[angle][level]``. The samples of every
+    angle and level are compared in one array (a pair has dozens), each bracket then refined."""
+    values = _wrap(offsets[None, None, :] - angles[:, None, None]) - levels[None, :, None]
+    before, after = values[..., :-1], values[..., 1:]
+    brackets = (np.signbit(before) != np.signbit(after)) & (np.abs(after - before) < 180.0)
+    found: list[list[list[float]]] = [[[] for _ in levels] for _ in angles]
+    distances: dict[tuple[int, int], Callable[[float], tuple[float, float]]] = {}
+    for a, l, i in zip(*np.nonzero(brackets)):
         deadline.check()
-
-        def function(jd: float) -> tuple[float, float]:
-            offset, rate = pair.offset(jd)
-            return float(_wrap(offset - angle) - level), rate
-
-        found.append(refine_root(function, float(times[i]), float(times[i + 1]), float(values[i]), float(values[i + 1])))
+        distance = distances.get((a, l))
+        if distance is None:
+            distance = distances[(a, l)] = pair.distance(float(angles[a]), float(levels[l]))
+        root = refine_root(distance, float(times[i]), float(times[i + 1]), float(values[a, l, i]), float(values[a, l, i + 1]))
+        found[a][l].append(root)
     return found
 
 
-def _windows(pair: _Pair, aspect: str, angle: float, orb: float, times, offsets, deadline: Deadline) -> list[TransitEvent]:
-    """Return the pair's in-orb windows of one signed aspect angle over the sampled range."""
+def _pair_windows(pair: _Pair, configurations: list[tuple[str, float]], orb: float, times, offsets, deadline: Deadline) -> list[TransitEvent]:
+    """Return the pair's in-orb windows of every signed aspect angle over the sampled range."""
+    angles = np.array([angle for _, angle in configurations], dtype=float)
+    crossings = _crossings(pair, times, offsets, angles, np.array([orb, -orb, 0.0]), deadline)
+    events: list[TransitEvent] = []
+    for (aspect, angle), (outer, inner, exacts) in zip(configurations, crossings):
+        events += _windows(pair, aspect, angle, orb, times, offsets, sorted(outer + inner), exacts)
+    return events
+
+
+def _windows(pair: _Pair, aspect: str, angle: float, orb: float, times, offsets, edges: list[float], exacts: list[float]) -> list[TransitEvent]:
+    """Return the pair's in-orb windows of one signed aspect angle from its ±orb crossings
+    (``edges``) and its exact contacts, ascending."""
     start, end = float(times[0]), float(times[-1])
-    edges = sorted(_crossings(pair, times, offsets, angle, orb, deadline) + _crossings(pair, times, offsets, angle, -orb, deadline))
-    exacts = _crossings(pair, times, offsets, angle, 0.0, deadline)
     # Each ±orb crossing toggles the pair in or out of orb; one in orb at the start opens a
     # window clamped to it, one still in orb at the end is clamped to that.
     opened: float | None = start if abs(float(_wrap(offsets[0] - angle))) <= orb else None
@@ -213,8 +242,7 @@ def scan(
                 continue
             pair = _Pair(bodies[name], target, longitude, bodies[target] if longitude is None else None)
             pair_times, offsets, _ = _pair_samples(pair, grids[name], deadline)
-            for aspect, angle in configurations:
-                events += _windows(pair, aspect, angle, orb, pair_times, offsets, deadline)
+            events += _pair_windows(pair, configurations, orb, pair_times, offsets, deadline)
     rank_target = {name: i for i, (name, _) in enumerate(targets)}
     events.sort(key=lambda e: (e.enter, rank_moving[e.moving], rank_target[e.target]))
     return events
