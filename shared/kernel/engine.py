@@ -415,8 +415,7 @@ def jd_ut1_to_utc(jd_ut1: float) -> tuple[int, int, int, int, int, float]:
     Goes through the leap-second table (swe.jdut1_to_utc); seconds may reach 60.x inside a
     leap second. Needs no ephemeris files.
     """
-    year, month, day, hour, minute, second = swe.jdut1_to_utc(jd_ut1, swe.GREG_CAL)
-    return int(year), int(month), int(day), int(hour), int(minute), float(second)
+    return swe.jdut1_to_utc(jd_ut1, swe.GREG_CAL)
 
 
 def apparent_sidereal_time_hours(jd_ut1: float) -> float:

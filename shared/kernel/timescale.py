@@ -314,7 +314,10 @@ def iso_utc(jd_ut1: float) -> str:
                 hour = 0
                 year, month, day = _civil_from_days(_days_from_civil(year, month, day) + 1)
     whole, frac = divmod(millis, 1000)
-    return f"{format_year(year)}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{whole:02d}.{frac:03d}Z"
+    # %-formatting with the common four-digit year inline: a scan writes tens of thousands.
+    if 1 <= year <= 9999:
+        return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (year, month, day, hour, minute, whole, frac)
+    return "%s-%02d-%02dT%02d:%02d:%02d.%03dZ" % (format_year(year), month, day, hour, minute, whole, frac)
 
 
 
