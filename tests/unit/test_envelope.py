@@ -55,6 +55,16 @@ def test_an_unset_optional_scalar_not_marked_null_when_unset_is_left_out():
     assert render_message(common_pb2.AspectRecord(body_a="sun", body_b="moon", max_orb=8.0))["max_orb"] == 8.0
 
 
+def test_a_message_of_plain_scalars_renders_inside_its_record_as_it_renders_alone():
+    start, end = common_pb2.Instant(jd=2460389.629, datetime="2024-03-20T03:06:21.000Z"), common_pb2.Instant()
+    event = search_service_pb2.TransitEvent(moving="sun", enter=start, exacts=[start, end], leave=end)
+    rendered = render_message(event)
+    assert rendered["enter"] == render_message(start) == {"jd": 2460389.629, "datetime": "2024-03-20T03:06:21.000Z"}
+    assert rendered["exacts"] == [render_message(start), render_message(end)]
+    assert rendered["leave"] == {"jd": 0.0, "datetime": ""}  # set, though to zero values
+    assert "enter" not in render_message(search_service_pb2.TransitEvent(moving="sun"))
+
+
 def test_an_enum_renders_as_its_lowercase_name():
     rule = options_pb2.FieldRule(vocabulary=options_pb2.VOCABULARY_BODIES)
     assert render_message(rule)["vocabulary"] == "vocabulary_bodies"
