@@ -1,12 +1,18 @@
 """Transit-scan service time in process, beside a brute-force scan of the same request in the
 same run (every moving body sampled every 10 minutes, the Moon every minute, each window and
 exact found by sign changes between samples). Goals: the default one-year natal scan under
-100 ms and the widest shape under 1 s, both 50x faster than the brute force."""
+100 ms and the widest shape under 1 s, both 50x faster than the brute force (issue 28: 60 ms;
+500 ms and 20x).
+
+Beside them, the scan's own Swiss Ephemeris calls replayed bare, one after another: the time
+no change short of fewer calls can go below. Every root is refined to 1 ms by the same Newton
+steps whatever the speed, since the answers must stay the same to the last digit."""
 
 from __future__ import annotations
 
 import statistics
 import time
+from collections import defaultdict
 
 import numpy as np
 
@@ -40,6 +46,34 @@ def _service_ms(request) -> tuple[float, int]:
         events = len(transits.compute(request, Deadline.never()).data.events)
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1e3, events
+
+
+def _engine_ms(request) -> tuple[float, int]:
+    """Return the milliseconds of the scan's own engine calls (longitude and speed of a body at
+    a Julian Day) made again bare, grouped by body, and how many there are."""
+    real = engine.longitude_and_speed
+    calls: dict[tuple[int, int], list[float]] = defaultdict(list)
+
+    def recording(body_number: int, flags: int):
+        at, jds = real(body_number, flags), calls[(body_number, flags)]
+
+        def recorded(jd: float):
+            jds.append(jd)
+            return at(jd)
+
+        return recorded
+
+    engine.longitude_and_speed = recording
+    try:
+        transits.compute(request, Deadline.never())
+    finally:
+        engine.longitude_and_speed = real
+    start = time.perf_counter()
+    for (body_number, flags), jds in calls.items():
+        at = real(body_number, flags)
+        for jd in jds:
+            at(jd)
+    return (time.perf_counter() - start) * 1e3, sum(map(len, calls.values()))
 
 
 def _brute_force_ms(request) -> tuple[float, int]:
@@ -80,9 +114,13 @@ def main() -> None:
         request = validate(request_from_json(pb.FindTransitsRequest, fields, "/v1/transits"))
         ours, events = _service_ms(request)
         brute, windows = _brute_force_ms(request)
+        engine_ms, engine_calls = _engine_ms(request)
         record(f"{figure}_ms", ours)
         record(f"{figure}_speedup", brute / ours)
+        record(f"{figure}_engine_ms", engine_ms)
+        record(f"{figure}_engine_share", engine_ms / ours)
         print(f"  {label}: ours {ours:8.1f} ms, {events} events (goal < {goal:g} ms); brute force {brute:9.1f} ms, {windows} windows; speed-up {brute / ours:6.1f}x (goal >= 50)")
+        print(f"    its {engine_calls} engine calls made again bare: {engine_ms:8.1f} ms, {engine_ms / ours:.0%} of ours")
 
 
 if __name__ == "__main__":
