@@ -68,6 +68,12 @@ def refine_root(f: RatedFunction, a: float, b: float, fa: float, fb: float) -> f
         else:
             b = t
         following = t - value / rate if rate else 0.5 * (a + b)
+        if abs(following - t) <= TIME_TOLERANCE_DAYS:
+            # Converged; tested before the bracket, since a step finer than a Julian Day's
+            # resolution (2^-31 day, 40 us, near the year 2000) rounds back onto t, which is
+            # an end of the bracket: bisecting on from there cost some twenty more calls and
+            # gave a root up to 1 ms off instead of within one resolution step.
+            return min(max(following, a), b)
         if not a < following < b:
             following = 0.5 * (a + b)
         if abs(following - t) <= TIME_TOLERANCE_DAYS or b - a <= TIME_TOLERANCE_DAYS:

@@ -18,7 +18,7 @@ from shared.kernel.eclipses import lunar_eclipses, solar_eclipses
 from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange
 from shared.kernel.heliacal import Atmosphere, Eyes, check_event, next_heliacal_event
 from shared.kernel.positions import CalcFlags, Observer, compute_positions
-from shared.kernel.search import find_offset_roots, find_roots
+from shared.kernel.search import find_offset_roots, find_roots, refine_root
 from shared.kernel.timescale import JD_UT1_MAX, Moment
 from tests.unit import nasa_eclipses
 from tests.unit.skyfield_reference import DE421_TARGETS, de421, timescale
@@ -35,6 +35,46 @@ def test_two_roots_closer_than_a_step_around_a_turning_point_are_both_found():
     found = find_roots(lambda t: ((t - 5.0) ** 2 - 1e-4, 2.0 * (t - 5.0)), 0.0, 10.0, 2.0, NEVER)
     assert [round(r.jd, 6) for r in found] == [4.99, 5.01]
     assert [r.rising for r in found] == [False, True]
+
+
+def test_a_newton_step_finer_than_a_julian_days_resolution_ends_the_refinement():
+    # Near 2024 a Julian Day's last bit is 2^-31 day (40 us): the step after a near-exact
+    # guess rounds back onto the guess, an end of the bracket, and must end the search there
+    # rather than bisect the bracket on (it took 27 more calls and landed up to 1 ms off).
+    # The curve's root lies between two Julian Days a double can hold, as an ephemeris' does.
+    near, calls = 2460389.6291234, []
+    root = near - 3e-11 / 0.9856
+
+    def curve(t: float) -> tuple[float, float]:  # a longitude's distance, speeding up
+        calls.append(t)
+        days = t - near
+        return days * (0.9856 + 0.01 * days) + 3e-11, 0.9856 + 0.02 * days
+
+    (a, fa), (b, fb) = ((t, curve(t)[0]) for t in (near - 0.7, near + 0.3))
+    calls.clear()
+    found = refine_root(curve, a, b, fa, fb)
+    assert abs(found - root) <= 2.0**-31
+    assert len(calls) <= 3
+
+
+# A converged Newton step is at most 1 ms and the engine's speed is accurate to a few per cent,
+# so a refined crossing lies within a tenth of that of the crossing bisected to the last bit;
+# 0.25 ms leaves room, and a search that bisected on from a rounded step missed it by up to 1 ms.
+REFINED_WITHIN_DAYS = 0.25 / 86_400_000.0
+
+
+@pytest.mark.parametrize(("body", "target"), [("sun", 0.0), ("moon", 123.5), ("mercury", 27.0), ("jupiter", 45.0), ("true_node", 10.0)])
+def test_a_refined_crossing_lies_within_a_quarter_millisecond_of_the_bisected_one(body, target):
+    offset = longitude_offset(body, target)
+    for crossing in crossings(body, target, Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1, 3, NEVER):
+        low, high = crossing.jd - 1e-6, crossing.jd + 1e-6
+        rising = offset(low)[0] < 0.0
+        while (middle := 0.5 * (low + high)) not in (low, high):
+            if (offset(middle)[0] < 0.0) == rising:
+                low = middle
+            else:
+                high = middle
+        assert abs(crossing.jd - middle) <= REFINED_WITHIN_DAYS, (body, crossing)
 
 
 def test_a_wrapping_angle_is_not_a_root():
