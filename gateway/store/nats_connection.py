@@ -130,6 +130,9 @@ class NatsConnection:
         # a refused write reads the truth.
         self._heads: dict[str, Any] = {}
         self._limit_cache: dict[str, Any] = {}
+        # Each account's slots whose release waits for its limiter lock: the next write of the
+        # entry drops them all (nats_limiter.NatsLimiter.release).
+        self._releasing: dict[str, set[str]] = {}
         # One writer per account and process: this process never races itself.
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         # This process's recent debits: request id -> (account id, credits, time.monotonic() s).

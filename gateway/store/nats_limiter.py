@@ -90,25 +90,32 @@ class NatsLimiter(NatsConnection):
         """Return the admission of one request of ``account`` at ``now_s`` (Unix seconds),
         holding the concurrency slot ``slot_id`` (for SLOT_LEASE_S at most, with ``charge``)
         when allowed; the charges of lapsed slots are refunded before the entry that drops them
-        is written, so a failure in between leaves them to the next admission.
+        is written, so a failure in between leaves them to the next admission. The slots whose
+        release waits for the account's lock are free for it, and released by its write.
 
-        A refusal counts nothing and holds nothing, and is decided on a fresh read.
+        A refusal counts nothing and holds nothing (pending releases are left to their own
+        calls), and is decided on a fresh read.
         """
         now_s = time.time() if now_s is None else now_s
         account_id = check_account_id(account.id)
+        releasing = self._releasing.setdefault(account_id, set())
         async with self._lock("limits", account_id):
             limits = self._limit_cache.get(account_id)
             fresh = limits is None
             if fresh:
                 limits = await self._read_limits(account_id)
             while True:
-                live = rules.live_slots(limits.slots, now_s)
+                released = set(releasing)
+                kept = rules.release(limits.slots, *released)
+                live = rules.live_slots(kept, now_s)
                 admission, window = rules.admit(limits.window, len(live), account.rate_per_minute, account.max_concurrent, now_s)
                 if window is None and not fresh:
                     limits, fresh = await self._read_limits(account_id), True  # the cache may be behind
                     continue
                 if window is None:
                     return admission
+                # A lapsed slot is refunded even if its release is pending: that release would
+                # have been written after this admission, which drops the slot unreleased.
                 for charge_id, credits in rules.lapsed_charges(limits.slots, now_s):
                     await self.refund(account_id, credits, charge_id)
                 try:
@@ -116,31 +123,54 @@ class NatsLimiter(NatsConnection):
                 except WrongLastSequence:
                     limits, fresh = await self._read_limits(account_id), True
                     continue
+                releasing.difference_update(released)
                 return admission
 
     async def release(self, account_id: str, slot_id: str) -> None:
-        """Free the concurrency slot ``slot_id`` of the account; an unknown or freed slot is a no-op."""
-        await self._change_slot(account_id, slot_id, lambda slots: rules.release(slots, slot_id))
+        """Free the concurrency slot ``slot_id`` of the account; an unknown or freed slot is a no-op.
+
+        The slot waits for the account's lock among its pending releases, which the next
+        write of the entry drops (an admission's, a charge's, another release's): when that
+        write is another's, this returns without a round trip of its own.
+        """
+        self._releasing.setdefault(check_account_id(account_id), set()).add(slot_id)
+        await self._change_slot(account_id, slot_id, lambda slots: rules.release(slots, slot_id), unless_released=True)
 
     async def hold_charge(self, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
         """Record ``charge`` (request id, credits) under the slot ``slot_id``, before it is
         made; a slot not held records nothing."""
         await self._change_slot(account_id, slot_id, lambda slots: rules.with_charge(slots, slot_id, charge))
 
-    async def _change_slot(self, account_id: str, slot_id: str, change: Callable[[dict[str, rules.Slot]], dict[str, rules.Slot]]) -> None:
-        """Write the account's slots as ``change`` makes them while ``slot_id`` is held (read
-        afresh when the cache does not hold it), retried on a concurrent write."""
+    async def _change_slot(
+        self, account_id: str, slot_id: str, change: Callable[[dict[str, rules.Slot]], dict[str, rules.Slot]],
+        *, unless_released: bool = False,
+    ) -> None:
+        """Write the account's slots as ``change`` makes them, less those of pending releases,
+        while ``slot_id`` is held (read afresh when the cache does not hold it), retried on a
+        concurrent write. With ``unless_released``, nothing is done once another write has
+        released ``slot_id`` (it is no longer among the pending releases).
+
+        The pending releases written leave the set only once the write succeeded: a failed
+        one leaves them to the next write, or to their own calls' retries.
+        """
         check_account_id(account_id)
+        releasing = self._releasing.setdefault(account_id, set())
         async with self._lock("limits", account_id):
+            if unless_released and slot_id not in releasing:
+                return
             limits = self._limit_cache.get(account_id)
             if limits is None or slot_id not in limits.slots:
                 limits = await self._read_limits(account_id)
             while slot_id in limits.slots:
+                released = set(releasing)
                 try:
-                    await self._write_limits(account_id, _Limits(limits.revision, limits.window, change(limits.slots)))
-                    return
+                    await self._write_limits(account_id, _Limits(limits.revision, limits.window, rules.release(change(limits.slots), *released)))
                 except WrongLastSequence:
                     limits = await self._read_limits(account_id)
+                    continue
+                releasing.difference_update(released)
+                return
+            releasing.discard(slot_id)  # not held: there is nothing to release
 
     async def admit_and_reserve(
         self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,

@@ -75,11 +75,11 @@ def with_charge(slots: Mapping[str, Slot], slot_id: str, charge: tuple[str, int]
     return {**slots, slot_id: Slot(slot.expires_s, slot.charges + (charge,))}
 
 
-def release(slots: Mapping[str, Slot], slot_id: str) -> dict[str, Slot]:
-    """Return the slots without ``slot_id`` (releasing one not held changes nothing). A
+def release(slots: Mapping[str, Slot], *slot_ids: str) -> dict[str, Slot]:
+    """Return the slots without ``slot_ids`` (releasing one not held changes nothing). A
     released slot's charges stand: its request ran to its end. Lapsed slots are kept for the
     next admission, which refunds their charges."""
-    return {other: slot for other, slot in slots.items() if other != slot_id}
+    return {other: slot for other, slot in slots.items() if other not in slot_ids}
 
 
 def lapsed_charges(slots: Mapping[str, Slot], now_s: float) -> list[tuple[str, int]]:

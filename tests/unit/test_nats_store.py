@@ -463,3 +463,198 @@ def test_a_process_remembers_its_own_debits_for_the_window_only(monkeypatch):
     # holds one window's debits however long the process runs.
     assert list(store._own_debits) == ["newer", "newest"]
     assert store._own_debit("old") is None and store._own_debit("newer")[:2] == ("acct_a", 2)
+
+
+# --- releases folded into the next write of the entry -------------------------------------------
+
+
+def _limiter_round_trips(store: NatsStore, held: dict[int, asyncio.Event], failing: frozenset[int] = frozenset()) -> list:
+    """Return the list each round trip of ``store`` to its limiter entries is appended to, in
+    order: ("update", the slot ids written, sorted) or ("get", None). The n-th update waits
+    for ``held[n]`` to be set (counting from 1), and fails as if never sent for n in ``failing``."""
+    trips: list = []
+    bucket = store._limits
+    update, get = bucket.update, bucket.get
+
+    async def counted_update(key, value, last=None, **kwargs):
+        trips.append(("update", sorted(json.loads(value)["slots"])))
+        n = sum(kind == "update" for kind, _ in trips)
+        if n in held:
+            await held[n].wait()
+        if n in failing:
+            raise nats.errors.ConnectionReconnectingError()
+        return await update(key, value, last=last, **kwargs)
+
+    async def counted_get(key, *args, **kwargs):
+        trips.append(("get", None))
+        return await get(key, *args, **kwargs)
+
+    bucket.update, bucket.get = counted_update, counted_get
+    return trips
+
+
+async def _queued(*coroutines) -> list[asyncio.Task]:
+    """Return tasks of ``coroutines`` started in order, each left waiting (for the account's lock)."""
+    tasks = []
+    for coroutine in coroutines:
+        tasks.append(asyncio.ensure_future(coroutine))
+        await asyncio.sleep(0.02)
+    assert not any(task.done() for task in tasks)
+    return tasks
+
+
+async def _until_trips(trips: list, count: int) -> None:
+    """Return once ``trips`` holds ``count`` round trips (the last may be under way)."""
+    async def made() -> bool:
+        return len(trips) >= count
+
+    await _until(made, 5.0, f"{count} round trips to the limiter entries")
+
+
+# Writes of an account's entry that can carry a pending release of its slot "a", each made
+# while "a", "b" and "c" are held: what it does, and the slots it writes (without "a").
+CARRIERS = {
+    "admission": (lambda store, account: store.admit(account, "d"), ["b", "c", "d"]),
+    "release": (lambda store, account: store.release(account.id, "b"), ["c"]),
+    "charge": (lambda store, account: store.hold_charge(account.id, "b", ("req-b", 1)), ["b", "c"]),
+}
+
+
+async def _carrier_queued_behind_a_write(store: NatsStore, account, carrier: str, trips_held: dict[int, asyncio.Event], failing=frozenset()):
+    """Return (trips, busy, carrying, release): with "a" and "b" held, an admission of "c"
+    whose write waits for ``trips_held[1]`` holds the account's lock; the carrier's call and
+    then the release of "a" wait for the lock in that order."""
+    assert (await store.admit(account, "a")).allowed and (await store.admit(account, "b")).allowed
+    trips = _limiter_round_trips(store, held=trips_held, failing=failing)
+    busy = asyncio.ensure_future(store.admit(account, "c"))
+    await _until_trips(trips, 1)
+    carrying, release = await _queued(CARRIERS[carrier][0](store, account), store.release(account.id, "a"))
+    return trips, busy, carrying, release
+
+
+@pytest.mark.parametrize("carrier", CARRIERS)
+def test_a_release_waiting_behind_another_write_of_its_accounts_entry_is_written_by_that_write(server, prefix, carrier):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=10)
+            let_go = asyncio.Event()
+            trips, busy, carrying, release = await _carrier_queued_behind_a_write(store, account, carrier, {1: let_go})
+            let_go.set()
+            assert (await busy).allowed
+            await carrying
+            await release
+            written = CARRIERS[carrier][1]
+            # The release made no round trip of its own.
+            assert trips == [("update", ["a", "b", "c"]), ("update", written)]
+            assert sorted((await _limiter(server.url, prefix, account.id))["slots"]) == written
+        finally:
+            await store.close()
+
+    run(body())
+
+
+def test_the_slot_of_a_release_an_admission_writes_no_longer_counts_against_max_concurrent_for_it(server, prefix):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            assert (await store.admit(account, "a")).allowed
+            let_go = asyncio.Event()
+            trips = _limiter_round_trips(store, held={1: let_go})
+            busy = asyncio.ensure_future(store.hold_charge(account.id, "a", ("req-a", 1)))
+            await _until_trips(trips, 1)
+            admission, release = await _queued(store.admit(account, "b"), store.release(account.id, "a"))
+            let_go.set()
+            await busy
+            assert (await admission).allowed
+            await release
+            assert trips == [("update", ["a"]), ("update", ["b"])]
+        finally:
+            await store.close()
+
+    run(body())
+
+
+@pytest.mark.parametrize("carrier", CARRIERS)
+def test_a_release_folded_into_a_write_that_fails_is_still_written_by_its_own_call(server, prefix, carrier):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=10)
+            let_go = asyncio.Event()
+            trips, busy, carrying, release = await _carrier_queued_behind_a_write(
+                store, account, carrier, {1: let_go}, failing=frozenset({2}),
+            )
+            let_go.set()
+            assert (await busy).allowed
+            with pytest.raises(StoreUnavailable):
+                await carrying
+            await release
+            # A failed release stays pending too: the write of "a" frees "b" as well.
+            left = [slot for slot in CARRIERS[carrier][1] if slot != "d"]
+            assert trips == [("update", ["a", "b", "c"]), ("update", CARRIERS[carrier][1]), ("get", None), ("update", left)]
+            assert sorted((await _limiter(server.url, prefix, account.id))["slots"]) == left
+        finally:
+            await store.close()
+
+    run(body())
+
+
+@pytest.mark.parametrize("carrier", CARRIERS)
+def test_a_release_folded_into_a_write_refused_for_another_gateways_write_is_carried_by_its_retry(server, prefix, carrier):
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix)
+        other = await open_nats_store(server.url, prefix=prefix)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=10)
+            first, second = asyncio.Event(), asyncio.Event()
+            trips, busy, carrying, release = await _carrier_queued_behind_a_write(store, account, carrier, {1: first, 2: second})
+            first.set()
+            assert (await busy).allowed
+            await _until_trips(trips, 2)
+            assert (await other.admit(account, "x")).allowed  # moves the entry under the held write
+            second.set()
+            await carrying
+            await release
+            written = CARRIERS[carrier][1]
+            assert trips == [("update", ["a", "b", "c"]), ("update", written), ("get", None), ("update", sorted(written + ["x"]))]
+            assert sorted((await _limiter(server.url, prefix, account.id))["slots"]) == sorted(written + ["x"])
+        finally:
+            await store.close()
+            await other.close()
+
+    run(body())
+
+
+def test_admissions_and_releases_of_one_account_racing_through_two_gateways_stay_within_max_concurrent_and_end_holding_no_slot(server, prefix):
+    max_concurrent, requests = 3, 120
+
+    async def body() -> None:
+        stores = [await open_nats_store(server.url, prefix=prefix) for _ in range(2)]
+        try:
+            account = await stores[0].create_account("acme", 10, rate_per_minute=1000, max_concurrent=max_concurrent)
+            now_s = time.time()  # one rate window for all, however long the run
+            in_flight = most = 0
+
+            async def request(i: int) -> bool:
+                nonlocal in_flight, most
+                store = stores[i % 2]
+                if not (await store.admit(account, f"slot-{i}", now_s)).allowed:
+                    return False
+                in_flight += 1
+                most = max(most, in_flight)
+                await asyncio.sleep(0.001 * (i % 5))
+                in_flight -= 1  # free from here on: its release is pending
+                await store.release(account.id, f"slot-{i}")
+                return True
+
+            admitted = sum(await asyncio.gather(*(request(i) for i in range(requests))))
+            assert 0 < admitted and most <= max_concurrent
+            entry = await _limiter(server.url, prefix, account.id)
+            assert (entry["slots"], entry["admitted"]) == ({}, admitted)
+        finally:
+            for store in stores:
+                await store.close()
+
+    run(body())
