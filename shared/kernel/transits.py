@@ -154,13 +154,15 @@ def _crossings(pair: _Pair, times, offsets, angles: np.ndarray, levels: np.ndarr
     brackets = (np.signbit(before) != np.signbit(after)) & (np.abs(after - before) < 180.0)
     found: list[list[list[float]]] = [[[] for _ in levels] for _ in angles]
     distances: dict[tuple[int, int], Callable[[float], tuple[float, float]]] = {}
-    for a, l, i in zip(*np.nonzero(brackets)):
+    a, l, i = np.nonzero(brackets)
+    # Each bracket's ends and values as Python floats, read out of the arrays at once.
+    ends = zip(a.tolist(), l.tolist(), times[i].tolist(), times[i + 1].tolist(), values[a, l, i].tolist(), values[a, l, i + 1].tolist())
+    for angle, level, low, high, value_low, value_high in ends:
         deadline.check()
-        distance = distances.get((a, l))
+        distance = distances.get((angle, level))
         if distance is None:
-            distance = distances[(a, l)] = pair.distance(float(angles[a]), float(levels[l]))
-        root = refine_root(distance, float(times[i]), float(times[i + 1]), float(values[a, l, i]), float(values[a, l, i + 1]))
-        found[a][l].append(root)
+            distance = distances[(angle, level)] = pair.distance(float(angles[angle]), float(levels[level]))
+        found[angle][level].append(refine_root(distance, low, high, value_low, value_high))
     return found
 
 
