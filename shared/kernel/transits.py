@@ -170,19 +170,21 @@ def _pair_windows(pair: _Pair, configurations: list[tuple[str, float]], orb: flo
     """Return the pair's in-orb windows of every signed aspect angle over the sampled range."""
     angles = np.array([angle for _, angle in configurations], dtype=float)
     crossings = _crossings(pair, times, offsets, angles, np.array([orb, -orb, 0.0]), deadline)
+    in_orb_at_start = (np.abs(_wrap(offsets[0] - angles)) <= orb).tolist()
+    span = float(times[0]), float(times[-1])
     events: list[TransitEvent] = []
-    for (aspect, angle), (outer, inner, exacts) in zip(configurations, crossings):
-        events += _windows(pair, aspect, angle, orb, times, offsets, sorted(outer + inner), exacts)
+    for (aspect, _), (outer, inner, exacts), in_orb in zip(configurations, crossings, in_orb_at_start):
+        events += _windows(pair, aspect, span, in_orb, sorted(outer + inner), exacts)
     return events
 
 
-def _windows(pair: _Pair, aspect: str, angle: float, orb: float, times, offsets, edges: list[float], exacts: list[float]) -> list[TransitEvent]:
-    """Return the pair's in-orb windows of one signed aspect angle from its ±orb crossings
-    (``edges``) and its exact contacts, ascending."""
-    start, end = float(times[0]), float(times[-1])
+def _windows(pair: _Pair, aspect: str, span: tuple[float, float], in_orb_at_start: bool, edges: list[float], exacts: list[float]) -> list[TransitEvent]:
+    """Return the pair's in-orb windows of one signed aspect angle over ``span`` (UT1 JD) from
+    its ±orb crossings (``edges``) and its exact contacts, ascending."""
+    start, end = span
     # Each ±orb crossing toggles the pair in or out of orb; one in orb at the start opens a
     # window clamped to it, one still in orb at the end is clamped to that.
-    opened: float | None = start if abs(float(_wrap(offsets[0] - angle))) <= orb else None
+    opened: float | None = start if in_orb_at_start else None
     clamped = opened is not None
     events: list[TransitEvent] = []
     for edge in edges:
