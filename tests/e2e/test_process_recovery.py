@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from deploy.local_stack import Stack, start_stack
-from deploy.supervisor import busy_ports
+from deploy.supervisor import busy_ports, grpc_serving
 from shared.runtime.config import load_settings
 
 J2000 = 2451545.0
@@ -139,6 +139,9 @@ def test_requests_go_around_a_frozen_service_process_which_is_restarted_and_serv
     finally:
         resume(first)
     assert "restarting ephemeris-0" in stack.log_path.read_text(errors="replace")
+    # Until its compute child is warm the new process reports NOT_SERVING, and with the other
+    # frozen the gateway then rightly answers 503; on a loaded machine that takes seconds.
+    eventually(lambda: grpc_serving(load_settings(stack.env).service_addresses["ephemeris"][0]), "the new process serving")
     os.kill(second, signal.SIGSTOP)
     try:
         # Only the restarted process can answer these.
