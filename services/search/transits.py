@@ -8,7 +8,7 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.natal_points import natal_points
 from shared.kernel.transits import MOON, TransitEvent, scan
 from shared.runtime.transit_inputs import MUTUAL, ScanInput, scan_input
-from shared.runtime.wire import instant_at
+from shared.runtime.wire import fill_instant, instant_at
 
 MOON_RETURNS_ONLY_FROM_DAYS = 14.0
 
@@ -44,9 +44,13 @@ def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTrans
     data = pb.TransitScanData(
         targets=request.targets, start=instant_at(start.jd_ut1), end=instant_at(end.jd_ut1),
         points=[pb.TransitPoint(body=name, longitude=longitude) for name, longitude in points],
-        moving=moving, aspects=aspects, orb=request.orb, events=[_event(e) for e in events],
+        moving=moving, aspects=aspects, orb=request.orb,
     )
-    return pb.FindTransitsResponse(data=data, warnings=warnings)
+    reply = pb.FindTransitsResponse(data=data, warnings=warnings)
+    add_event = reply.data.events.add
+    for event in events:
+        _fill_event(add_event(), event)
+    return reply
 
 
 def _moon_policy_warning(aspects: list[str], others: list[str], natal_moon: bool) -> str:
@@ -57,9 +61,12 @@ def _moon_policy_warning(aspects: list[str], others: list[str], natal_moon: bool
     )
 
 
-def _event(event: TransitEvent) -> pb.TransitEvent:
-    return pb.TransitEvent(
-        moving=event.moving, aspect=event.aspect, target=event.target,
-        enter=instant_at(event.enter), exacts=[instant_at(t) for t in event.exacts], leave=instant_at(event.leave),
-        clamped_start=event.clamped_start, clamped_end=event.clamped_end,
-    )
+def _fill_event(record: pb.TransitEvent, event: TransitEvent) -> None:
+    """Write ``event`` into ``record``, a new member of the reply's events, in place (a wide
+    scan has thousands)."""
+    record.moving, record.aspect, record.target = event.moving, event.aspect, event.target
+    fill_instant(record.enter, event.enter)
+    for exact in event.exacts:
+        fill_instant(record.exacts.add(), exact)
+    fill_instant(record.leave, event.leave)
+    record.clamped_start, record.clamped_end = event.clamped_start, event.clamped_end
