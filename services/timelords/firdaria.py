@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_period, fill_query, natal_points
+from services.timelords.natal_points import fill_periods, fill_query, natal_points
 from shared.kernel.deadline import Deadline
 from shared.kernel.firdaria import RANGE_CAP_YEARS, firdaria
 from shared.kernel.time_lord_periods import flatten
@@ -20,5 +20,5 @@ def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.Comput
     periods = flatten(firdaria(chart.birth.jd_ut1, day, request.night_order, request.year_days, query, deadline), query)
     data = pb.FirdariaData(is_day_chart=day, night_order=request.night_order, year_days=request.year_days)
     fill_query(data, query)
-    data.periods.extend(fill_period(pb.FirdariaPeriod(), p) for p in periods)
+    fill_periods(data.periods, periods)
     return pb.ComputeFirdariaResponse(data=data, warnings=[c.message for c in chart.warnings])

@@ -3,17 +3,19 @@ sect), and the period records they fill."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 from google.protobuf.message import Message
 
-from celestial.v1 import common_pb2
 from shared.kernel.natal_points import NatalPoints
 from shared.kernel.natal_points import natal_points as cast_natal_points
+from shared.kernel.timescale import iso_utc
 from shared.kernel.time_lord_periods import Period, TimeQuery
 from shared.kernel.zodiac import sign_index
 from shared.runtime.time_lord_points import natal_bodies
-from shared.runtime.wire import flags_from, instant_at, moment_from, required_place
+from shared.runtime.wire import fill_instant, flags_from, moment_from, required_place
 
 
 def natal_points(request: Message) -> NatalPoints:
@@ -35,27 +37,33 @@ def sign_of(points: NatalPoints, name: str) -> int:
 
 
 @lru_cache(maxsize=8192)
-def instant_of(jd_ut1: float) -> common_pb2.Instant:
-    """Return the wire Instant of a UT1 Julian Day (remembered: adjacent periods share their
-    boundaries, and a year's first month starts with it; callers copy it, never change it)."""
-    return instant_at(jd_ut1)
+def _instant_text(jd_ut1: float) -> str:
+    """Return a UT1 Julian Day's ISO 8601 text (remembered: adjacent periods share their
+    boundaries, and a year's first month starts with it)."""
+    return iso_utc(jd_ut1)
 
 
-def fill_period(record: Message, period: Period) -> Message:
+def fill_periods(records: RepeatedCompositeFieldContainer, periods: Iterable[Period]) -> None:
+    """Append a record to ``records`` (a reply's periods) for each period, filled in place."""
+    add = records.add
+    for period in periods:
+        fill_period(add(), period)
+
+
+def fill_period(record: Message, period: Period) -> None:
     """Fill a period record's shared members (level, start, end, the clamps) and the technique's own."""
     record.level = period.level
-    record.start.CopyFrom(instant_of(period.start_jd))
-    record.end.CopyFrom(instant_of(period.end_jd))
+    fill_instant(record.start, period.start_jd, _instant_text)
+    fill_instant(record.end, period.end_jd, _instant_text)
     record.clamped_start, record.clamped_end = period.clamped_start, period.clamped_end
     for name, value in period.members.items():
         setattr(record, name, value)
-    return record
 
 
 def fill_query(data: Message, query: TimeQuery) -> None:
     """Fill a container's ``at`` (instant query) or ``start`` and ``end`` (range query)."""
     if query.at_jd is not None:
-        data.at.CopyFrom(instant_of(query.at_jd))
+        fill_instant(data.at, query.at_jd)
     else:
-        data.start.CopyFrom(instant_of(query.start_jd))
-        data.end.CopyFrom(instant_of(query.end_jd))
+        fill_instant(data.start, query.start_jd)
+        fill_instant(data.end, query.end_jd)

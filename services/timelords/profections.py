@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_period, fill_query, natal_points, sign_of
+from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 from shared.kernel.deadline import Deadline
 from shared.kernel.natal_points import SUN
 from shared.kernel.profections import RANGE_CAP_YEARS, mean_boundaries, profections, solar_boundaries
@@ -30,5 +30,5 @@ def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.Com
     if boundaries != SOLAR:
         data.year_days = request.year_days
     fill_query(data, query)
-    data.periods.extend(fill_period(pb.ProfectionPeriod(), p) for p in periods)
+    fill_periods(data.periods, periods)
     return pb.ComputeProfectionsResponse(data=data, warnings=[c.message for c in chart.warnings])

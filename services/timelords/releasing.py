@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_period, fill_query, natal_points, sign_of
+from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 from shared.kernel.deadline import Deadline
 from shared.kernel.releasing import RANGE_CAP_YEARS, releasing
 from shared.kernel.time_lord_periods import flatten
@@ -30,5 +30,5 @@ def compute(request: pb.ComputeZodiacalReleasingRequest, deadline: Deadline) -> 
     if fortune_sign is not None:
         data.fortune_sign = SIGNS[fortune_sign]
     fill_query(data, query)
-    data.periods.extend(fill_period(pb.ZodiacalReleasingPeriod(), p) for p in periods)
+    fill_periods(data.periods, periods)
     return pb.ComputeZodiacalReleasingResponse(data=data, warnings=warnings)
