@@ -5,6 +5,7 @@ body looping back over the longitude crosses it three times; each is refined to 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shared.kernel import bodies as body_table
@@ -94,6 +95,19 @@ def crossings(
     return _search(body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, param, from_param)
 
 
+def first_crossings(body: str, targets_deg: Sequence[float], from_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC) -> list[Crossing]:
+    """Return the first crossing of each of ``targets_deg`` by ``body`` after ``from_jd`` (UT1
+    JD), in the order of the targets: each the very instant :func:`crossings` gives for its
+    target alone with ``count`` 1, found in one search on one grid for them all (the samples
+    are shared, not repeated per target). Raises OutOfRange as :func:`crossings` does."""
+    targets = list(dict.fromkeys(normalize_deg(target) for target in targets_deg))
+    found = _search(body, [(target, None) for target in targets], from_jd, len(targets), deadline, False, flags, None, "count", None, each=True)
+    first: dict[float, Crossing] = {}
+    for crossing in found:
+        first.setdefault(crossing.target_deg, crossing)
+    return [first[normalize_deg(target)] for target in targets_deg]
+
+
 def sign_entries(
     body: str,
     sign_start_deg: float,
@@ -143,10 +157,12 @@ def _search(
     from_param: str | None,
     *,
     until_jd: float | None = None,
+    each: bool = False,
 ) -> list[Crossing]:
     """Return the next ``count`` crossings of any of ``targets`` (longitude, required direction:
     True direct, False retrograde, None either) in search order; with ``until_jd`` (forward
-    only), every one before it."""
+    only), every one before it; with ``each``, every one in the windows searched until each
+    target has one (``count`` then being the number of targets)."""
     body_table.check_span(body, from_jd, param=from_param)
     limit = body_table.span_end(body, backward=backward)
     step = body_table.step_days(body)
@@ -155,7 +171,7 @@ def _search(
     with engine_state(flags, observer):
         longitude = longitude_and_speed(body, flags)
         offsets = [(_offset_from(target), longitude_offset(body, target, flags)) for target, _ in targets]
-        while len(found) < count:
+        while (have := len({c.target_deg for c in found}) if each else len(found)) < count:
             if until_jd is not None and start >= until_jd:
                 return [c for c in found if c.jd < until_jd]
             if backward:
@@ -169,10 +185,10 @@ def _search(
             if high <= low:
                 first, last = body_table.body(body).span_jd_ut1
                 raise OutOfRange(
-                    f"Only {len(found)} of the {count} crossings asked for lie within the dates {body} is computed for: "
+                    f"Only {have} of the {count} crossings asked for lie within the dates {body} is computed for: "
                     f"{Moment.from_jd_ut1(first).iso_utc()[:16]} to {Moment.from_jd_ut1(last).iso_utc()[:16]} "
                     f"(Julian Day UT1 {first} to {last}).",
-                    suggestion=f"Ask for {len(found) or 'fewer'}{' or fewer' if found else ''}, or search from another date.",
+                    suggestion=f"Ask for {have or 'fewer'}{' or fewer' if have else ''}, or search from another date.",
                     param=param,
                 )
             window: list[Crossing] = []
@@ -184,4 +200,4 @@ def _search(
                         window.append(Crossing(root.jd, root.rising, target))
             found += sorted(window, key=lambda c: c.jd, reverse=backward)
             start = low if backward else high
-    return found[:count]
+    return found if each else found[:count]

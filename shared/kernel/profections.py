@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from shared.kernel.ayanamshas import Ayanamsha
-from shared.kernel.crossings import crossings
+from shared.kernel.crossings import crossings, first_crossings
 from shared.kernel.deadline import Deadline
 from shared.kernel.dignity_tables import TRADITIONAL_RULERS
 from shared.kernel.positions import CalcFlags
@@ -57,12 +57,19 @@ def solar_boundaries(birth_jd: float, sun_longitude_deg: float, ayanamsha: Ayana
             returns[n] = next_crossing(sun_longitude_deg, returns[n - 1] + _AFTER_RETURN_DAYS)
         return returns[age]
 
+    month_starts: dict[int, list[float]] = {}
+
     def boundary(age: int, month: int) -> float:
         if month == 1:
             return year_start(age)
         if month == MONTHS + 1:
             return year_start(age + 1)
-        return next_crossing(sun_longitude_deg + 30.0 * (month - 1), year_start(age))
+        if age not in month_starts:
+            # The year's eleven later months in one search from its start: each the instant a
+            # search for that month alone finds, the Sun sampled once for them all.
+            targets = [sun_longitude_deg + 30.0 * (later - 1) for later in range(2, MONTHS + 1)]
+            month_starts[age] = [c.jd for c in first_crossings("sun", targets, year_start(age), deadline, flags=frame)]
+        return month_starts[age][month - 2]
 
     return boundary
 

@@ -12,7 +12,7 @@ from skyfield.searchlib import find_discrete
 
 from shared.kernel import engine
 from shared.kernel.ayanamshas import parse_ayanamsha
-from shared.kernel.crossings import crossings, longitude_offset, sign_entries
+from shared.kernel.crossings import crossings, first_crossings, longitude_offset, sign_entries
 from shared.kernel.deadline import Deadline
 from shared.kernel.eclipses import lunar_eclipses, solar_eclipses
 from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange
@@ -294,3 +294,15 @@ def test_roots_of_several_targets_on_one_grid_are_the_instants_each_search_alone
     )
     alone = [find_roots(longitude_offset("mercury", t), start, start + 400.0, 2.0, NEVER) for t in targets]
     assert shared == alone and sum(map(len, alone)) >= 8
+
+
+@pytest.mark.parametrize(("body", "targets", "flags"), [
+    ("sun", [95.0 + 30.0 * k for k in range(11)], CalcFlags()),
+    ("sun", [12.5, 200.0, 359.9], CalcFlags(sidereal=parse_ayanamsha("lahiri"))),
+    ("mercury", [10.0, 250.0, 17.0, 10.0], CalcFlags()),
+])
+def test_the_first_crossing_of_each_target_is_the_instant_a_search_for_it_alone_finds(body, targets, flags):
+    start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
+    found = first_crossings(body, targets, start, NEVER, flags=flags)
+    assert [c.jd for c in found] == [crossings(body, target, start, 1, NEVER, flags=flags)[0].jd for target in targets]
+
