@@ -5,7 +5,7 @@ body looping back over the longitude crosses it three times; each is refined to 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from shared.kernel import bodies as body_table
@@ -13,7 +13,7 @@ from shared.kernel import engine
 from shared.kernel.deadline import Deadline
 from shared.kernel.errors import OutOfRange
 from shared.kernel.positions import CalcFlags, Observer, ecliptic_longitude_flags, engine_state
-from shared.kernel.search import RatedFunction, find_offset_roots
+from shared.kernel.search import RatedFunction, Root, find_offset_roots
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg
 
@@ -191,13 +191,25 @@ def _search(
                     suggestion=f"Ask for {have or 'fewer'}{' or fewer' if have else ''}, or search from another date.",
                     param=param,
                 )
-            window: list[Crossing] = []
+            def accepted(found_roots: list[list[Root]]) -> Iterator[Crossing]:
+                for (target, direction), roots in zip(targets, found_roots):
+                    for root in roots:
+                        after = root.jd < from_jd if backward else root.jd > from_jd
+                        if after and (direction is None or root.rising == direction):
+                            yield Crossing(root.jd, root.rising, target)
+
+            def enough(found_roots: list[list[Root]]) -> bool:
+                # A forward search for a number of crossings may stop at the step that holds the
+                # last one it needs: a later step holds only later crossings. A backward one
+                # wants the window's latest, and a search until a date all of them.
+                so_far = [*found, *accepted(found_roots)]
+                if each:
+                    return len({c.target_deg for c in so_far}) >= count
+                return len(so_far) >= count
+
+            stop_early = None if backward or until_jd is not None else enough
             # One grid for every target: each root is the instant a search for its target alone finds.
-            for (target, direction), roots in zip(targets, find_offset_roots(longitude, offsets, low, high, step, deadline)):
-                for root in roots:
-                    after = root.jd < from_jd if backward else root.jd > from_jd
-                    if after and (direction is None or root.rising == direction):
-                        window.append(Crossing(root.jd, root.rising, target))
+            window = list(accepted(find_offset_roots(longitude, offsets, low, high, step, deadline, stop_early)))
             found += sorted(window, key=lambda c: c.jd, reverse=backward)
             start = low if backward else high
     return found if each else found[:count]

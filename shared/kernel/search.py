@@ -104,6 +104,7 @@ def find_offset_roots(
     end_jd: float,
     step_days: float,
     deadline: Deadline,
+    enough: Callable[[list[list[Root]]], bool] | None = None,
 ) -> list[list[Root]]:
     """Return, for each (offset, f) of ``offsets``, the roots of f in [start_jd, end_jd) in
     time order, all found on one grid of ``sample``: f(t)'s value is offset(sample(t)'s value),
@@ -111,7 +112,9 @@ def find_offset_roots(
 
     The grid, the turning points and each root's bracket are those :func:`find_roots` gives f
     alone, so each root is the very instant it finds; the samples and turning points are
-    computed once for every offset.
+    computed once for every offset. With ``enough``, the search stops after the first step at
+    whose end ``enough(roots so far)`` is true: the roots found by then are all earlier than
+    any it leaves unfound, and each the same instant.
     """
     roots: list[list[Root]] = [[] for _ in offsets]
     t0 = start_jd
@@ -131,5 +134,7 @@ def find_offset_roots(
                     continue
                 if (va < 0.0) != (vb < 0.0):
                     found.append(Root(refine_root(f, a, b, va, vb), vb > va))
+        if enough is not None and enough(roots):
+            break
         t0, s0, r0 = t1, s1, r1
     return [[root for root in found if root.jd < end_jd] for found in roots]

@@ -306,3 +306,18 @@ def test_the_first_crossing_of_each_target_is_the_instant_a_search_for_it_alone_
     found = first_crossings(body, targets, start, NEVER, flags=flags)
     assert [c.jd for c in found] == [crossings(body, target, start, 1, NEVER, flags=flags)[0].jd for target in targets]
 
+
+def test_a_search_told_it_has_enough_stops_at_that_step_with_the_same_roots():
+    samples: list[float] = []
+
+    def sine(t: float) -> tuple[float, float]:  # roots at every whole multiple of pi
+        samples.append(t)
+        return math.sin(t), math.cos(t)
+
+    (every,) = find_offset_roots(sine, [(lambda value: value, sine)], 1.0, 30.0, 0.5, NEVER)
+    whole = len(samples)
+    samples.clear()
+    (first_two,) = find_offset_roots(sine, [(lambda value: value, sine)], 1.0, 30.0, 0.5, NEVER, lambda roots: len(roots[0]) >= 2)
+    assert first_two == every[:2] and [round(r.jd, 9) for r in first_two] == [round(math.pi, 9), round(2 * math.pi, 9)]
+    assert len(samples) < whole / 3
+
