@@ -5,8 +5,7 @@ exact found by sign changes between samples). Goals: the default one-year natal 
 500 ms and 20x).
 
 Beside them, the scan's own Swiss Ephemeris calls replayed bare, one after another: the time
-no change short of fewer calls can go below. Every root is refined to 1 ms by the same Newton
-steps whatever the speed, since the answers must stay the same to the last digit."""
+no change short of fewer calls can go below."""
 
 from __future__ import annotations
 

@@ -47,10 +47,10 @@ def fill_periods(records: RepeatedCompositeFieldContainer, periods: Iterable[Per
     """Append a record to ``records`` (a reply's periods) for each period, filled in place."""
     add = records.add
     for period in periods:
-        fill_period(add(), period)
+        _fill_period(add(), period)
 
 
-def fill_period(record: Message, period: Period) -> None:
+def _fill_period(record: Message, period: Period) -> None:
     """Fill a period record's shared members (level, start, end, the clamps) and the technique's own."""
     record.level = period.level
     fill_instant(record.start, period.start_jd, _instant_text)

@@ -168,10 +168,29 @@ def _search(
     step = body_table.step_days(body)
     found: list[Crossing] = []
     start = from_jd
+
+    def accepted(found_roots: list[list[Root]]) -> Iterator[Crossing]:
+        for (target, direction), roots in zip(targets, found_roots):
+            for root in roots:
+                after = root.jd < from_jd if backward else root.jd > from_jd
+                if after and (direction is None or root.rising == direction):
+                    yield Crossing(root.jd, root.rising, target)
+
+    def tally(so_far: list[Crossing]) -> int:
+        """Return how far ``so_far`` goes toward ``count``: its crossings, or with ``each`` the targets they reach."""
+        return len({c.target_deg for c in so_far}) if each else len(so_far)
+
+    def enough(found_roots: list[list[Root]]) -> bool:
+        return tally([*found, *accepted(found_roots)]) >= count
+
+    # A forward search for a number of crossings may stop at the step that holds the last one it
+    # needs: a later step holds only later crossings. A backward one wants a window's latest,
+    # and a search until a date all of them.
+    stop_early = None if backward or until_jd is not None else enough
     with engine_state(flags, observer):
         longitude = longitude_and_speed(body, flags)
         offsets = [(_offset_from(target), longitude_offset(body, target, flags)) for target, _ in targets]
-        while (have := len({c.target_deg for c in found}) if each else len(found)) < count:
+        while (have := tally(found)) < count:
             if until_jd is not None and start >= until_jd:
                 return [c for c in found if c.jd < until_jd]
             if backward:
@@ -191,23 +210,6 @@ def _search(
                     suggestion=f"Ask for {have or 'fewer'}{' or fewer' if have else ''}, or search from another date.",
                     param=param,
                 )
-            def accepted(found_roots: list[list[Root]]) -> Iterator[Crossing]:
-                for (target, direction), roots in zip(targets, found_roots):
-                    for root in roots:
-                        after = root.jd < from_jd if backward else root.jd > from_jd
-                        if after and (direction is None or root.rising == direction):
-                            yield Crossing(root.jd, root.rising, target)
-
-            def enough(found_roots: list[list[Root]]) -> bool:
-                # A forward search for a number of crossings may stop at the step that holds the
-                # last one it needs: a later step holds only later crossings. A backward one
-                # wants the window's latest, and a search until a date all of them.
-                so_far = [*found, *accepted(found_roots)]
-                if each:
-                    return len({c.target_deg for c in so_far}) >= count
-                return len(so_far) >= count
-
-            stop_early = None if backward or until_jd is not None else enough
             # One grid for every target: each root is the instant a search for its target alone finds.
             window = list(accepted(find_offset_roots(longitude, offsets, low, high, step, deadline, stop_early)))
             found += sorted(window, key=lambda c: c.jd, reverse=backward)
