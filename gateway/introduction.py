@@ -125,7 +125,7 @@ A success is `200` with:
     "credits_used": 1,
     "credits_remaining": 999999,
     "computation_ms": 3.8,
-    "version": {{"api": "v1", "build": "0.1.0"}}
+    "version": {{"api": "v1", "build": "0.1.0", "engine": "Swiss Ephemeris 2.10.03", "tz": "2026f"}}
   }},
   "warnings": ["present only when the engine degraded the result"]
 }}

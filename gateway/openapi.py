@@ -274,7 +274,13 @@ def _envelope_schema(endpoint: Endpoint) -> dict[str, Any]:
                     "credits_used": {"type": "integer"},
                     "credits_remaining": {"type": "integer"},
                     "computation_ms": {"type": "number"},
-                    "version": {"type": "object"},
+                    "version": {
+                        "type": "object",
+                        "description": "The versions the answer was made with: the API's, the build's, the engine's "
+                                       "(Swiss Ephemeris) and the tz database's release (built with its backzone file).",
+                        "properties": {"api": {"type": "string"}, "build": {"type": "string"},
+                                       "engine": {"type": "string"}, "tz": {"type": "string"}},
+                    },
                 },
             },
             "warnings": {"type": "array", "items": {"type": "string"}},

@@ -32,7 +32,7 @@ from gateway.rpc import Pool, ServicePool, channel_target
 from gateway.store.interfaces import Store
 from gateway.store.records import Account, Admission, ChargeNote
 from gateway.transcoder import request_from_json, request_from_query
-from gateway.version import VERSION
+from gateway.version import answer_version
 from shared.errors import CelestialError, ClientGone, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.validation import validate
@@ -165,7 +165,7 @@ class Gateway:
                 "credits_used": cost,
                 "credits_remaining": remaining,
                 "computation_ms": round((time.perf_counter() - started) * 1000, 3),
-                "version": VERSION,
+                "version": answer_version(),
             }
             readings = local_readings(message)
             if readings:
@@ -279,7 +279,7 @@ class Gateway:
                 "credits_used": credits_used,
                 "credits_remaining": remaining,
                 "computation_ms": round((time.perf_counter() - started) * 1000, 3),
-                "version": VERSION,
+                "version": answer_version(),
             },
         }
         return json_response(body)

@@ -11,13 +11,14 @@ from collections.abc import Iterator
 import pytest
 
 from deploy.local_stack import Stack, start_stack, stop_stack
-from shared.kernel import engine, places
+from shared.kernel import civil_time, engine, places
 from shared.runtime.config import load_settings
 from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
 
 # The kernel computes from the repository's ephemeris files in every test, as a service does.
 engine.use_ephemeris_files(load_settings().ephe_path)
 places.use_gazetteer(load_settings().places_path)
+civil_time.use_zone_files(load_settings().tz_path)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,10 +1,13 @@
 """Civil time: a local clock time in an IANA time zone, read as the UTC instant it was.
 
-The zones come from the tz database of the ``tzdata`` package (never the machine's own files,
-so an answer does not depend on where it runs), read through the standard library's
-``zoneinfo``: local mean time before a zone's standard time, wartime, every rule of daylight
-saving time, with second-resolution offsets. A local time the clocks skipped (a gap) or showed
-twice (a fold) is never guessed: the first is refused, the second needs ``fold`` to choose.
+The zones come from the tz database built with its ``backzone`` file (each zone keeps its own
+history before 1970, where the default build merges zones that agree since then: Amsterdam's
+mean time until 1937, not Brussels'), shipped with the project in ``data/tz`` and compiled by
+``zic`` at set-up (:func:`use_zone_files`), never the machine's own files, so an answer does
+not depend on where it runs. They are read through the standard library's ``zoneinfo``: local
+mean time before a zone's standard time, wartime, every rule of daylight saving time, with
+second-resolution offsets. A local time the clocks skipped (a gap) or showed twice (a fold) is
+never guessed: the first is refused, the second needs ``fold`` to choose.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import difflib
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import cache
-from importlib import resources
+from pathlib import PurePath
 from zoneinfo import ZoneInfo
 
 from shared.errors import InvalidParameter
@@ -25,6 +28,30 @@ SUGGESTED_ZONES = 3
 AUTO_ZONE = "auto"
 #: Within this latitude of a pole (degrees), longitude no longer places a point in a zone.
 POLE_LATITUDE = 89.99
+#: The zic source of the shipped tz database, beside the compiled zones (deploy/build_zoneinfo.py).
+ZONE_SOURCE = "tzdata.zi"
+#: The zones whose history before 1970 the build takes from the tz database's backzone file.
+BACKZONE_LIST = "backzone.txt"
+#: Before this year the history of a zone of BACKZONE_LIST is backzone's, not the main data's.
+BACKZONE_UNTIL_YEAR = 1970
+
+_zone_files: PurePath | None = None
+
+
+def use_zone_files(path: str | PurePath) -> None:
+    """Read every zone from the tz database in the folder ``path`` (data/tz): its zic source
+    (ZONE_SOURCE), its backzone list and the zones compiled from it into ``zoneinfo/`` by
+    deploy/build_zoneinfo.py. Call it once at start-up, before the first reading."""
+    global _zone_files
+    _zone_files = PurePath(path)
+    for cached in (zone_names, _zone_set, _zone, tz_version, _backzone_zones):
+        cached.cache_clear()
+
+
+def _zone_folder() -> PurePath:
+    if _zone_files is None:
+        raise RuntimeError("No time zones: call civil_time.use_zone_files(path) first (make setup builds them).")
+    return _zone_files
 
 
 @dataclass(frozen=True)
@@ -112,15 +139,50 @@ def zone_at(lat: float, lon: float) -> ZoneFound:
 
 @cache
 def zone_names() -> tuple[str, ...]:
-    """Return every zone name of the tzdata package, sorted."""
-    listing = resources.files("tzdata").joinpath("zones").read_text(encoding="ascii")
-    return tuple(sorted(line.strip() for line in listing.splitlines() if line.strip()))
+    """Return every zone name of the shipped tz database (its zones and their links), sorted."""
+    names = []
+    with open(_zone_folder() / ZONE_SOURCE, encoding="utf-8") as source:
+        for line in source:
+            fields = line.split()
+            if fields[:1] == ["Z"]:
+                names.append(fields[1])
+            elif fields[:1] == ["L"]:
+                names.append(fields[2])
+    return tuple(sorted(names))
+
+
+@cache
+def tz_version() -> str:
+    """Return the release of the shipped tz database (``2026f``), from its zic source's header."""
+    with open(_zone_folder() / ZONE_SOURCE, encoding="utf-8") as source:
+        header = source.readline().split()
+    if header[:2] != ["#", "version"]:
+        raise RuntimeError(f"{_zone_folder() / ZONE_SOURCE} does not begin with its version.")
+    return header[2]
+
+
+@cache
+def _backzone_zones() -> frozenset[str]:
+    with open(_zone_folder() / BACKZONE_LIST, encoding="ascii") as listing:
+        return frozenset(line.strip() for line in listing if line.strip() and not line.startswith("#"))
 
 
 @cache
 def _zone(name: str) -> ZoneInfo:
-    with resources.files("tzdata.zoneinfo").joinpath(*name.split("/")).open("rb") as data:
+    with open(_zone_folder() / "zoneinfo" / name, "rb") as data:
         return ZoneInfo.from_file(data, key=name)
+
+
+def history_note(zone_name: str, local: datetime) -> str | None:
+    """Return a note when the tz database itself calls the zone's history at the local time
+    ``local`` uncertain: before 1970, a zone whose history the default build merges into
+    another's and the backzone build keeps apart (Europe/Amsterdam). None otherwise."""
+    if local.year >= BACKZONE_UNTIL_YEAR or zone_name not in _backzone_zones():
+        return None
+    return (
+        f"The tz database keeps {zone_name}'s clocks before 1970 in its backzone file, which it marks as less reliable "
+        "than its main data: if the time comes from a document, check the offset it was written in."
+    )
 
 
 def zone_named(name: str, *, param: str = "tz") -> ZoneInfo:
@@ -168,7 +230,8 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None, para
     chosen = second if fold == 1 else first
     offset = chosen.utcoffset()
     assert offset is not None
-    return LocalReading(local, zone.key, chosen.tzname() or "", int(offset.total_seconds()), chosen.astimezone(timezone.utc))
+    return LocalReading(local, zone.key, chosen.tzname() or "", int(offset.total_seconds()), chosen.astimezone(timezone.utc),
+                        note=history_note(zone.key, local))
 
 
 def _change_between(early: datetime, late: datetime, zone: ZoneInfo) -> datetime:

@@ -50,6 +50,9 @@ def body_number_constants() -> dict[str, int]:
 # state every configured() block returns to.
 DEFAULT_SIDEREAL_MODE = swe.SIDM_FAGAN_BRADLEY
 
+#: The engine's release, as every answer's meta.version names it.
+ENGINE_VERSION = f"Swiss Ephemeris {swe.version}"
+
 # Span of the bundled .se1 files (data/ephe), found by bisection against them: outside it the
 # planets and the Moon fall back to the Moshier ephemeris and the asteroids have no data.
 EPHEMERIS_FILES_SPAN_TEXT = "1200-01-08 to 3000-01-10 CE"

@@ -217,6 +217,7 @@ def child_main(service: tuple[str, str], handlers: Mapping[str, Handler], proces
     configure_logging(settings, f"{process_name}-compute")
     engine.use_ephemeris_files(settings.ephe_path)
     places.use_gazetteer(settings.places_path)
+    civil_time.use_zone_files(settings.tz_path)
     engine.warm_up()
     civil_time.open_zone_map()
     full_name, proto_file = service

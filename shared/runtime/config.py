@@ -28,6 +28,9 @@ class Settings:
     ephe_path: Path = REPO_ROOT / "data" / "ephe"
     # CELESTIAL_PLACES_PATH: the places database of /v1/places and place= (make setup builds it).
     places_path: Path = REPO_ROOT / "data" / "places" / "gazetteer.sqlite"
+    # CELESTIAL_TZ_PATH: the tz database (built with backzone) and its zones compiled by zic
+    # (make setup builds them: deploy/build_zoneinfo.py).
+    tz_path: Path = REPO_ROOT / "data" / "tz"
     # CELESTIAL_GUIDES_PATH: the folder holding README.md and docs/, which the gateway serves
     # as HTML under /docs/guides (the repository's own; the container image copies them to /app).
     guides_path: Path = REPO_ROOT
@@ -177,6 +180,7 @@ def load_settings(env: dict | None = None) -> Settings:
     return Settings(
         ephe_path=Path(env.get("CELESTIAL_EPHE_PATH", REPO_ROOT / "data" / "ephe")),
         places_path=Path(env.get("CELESTIAL_PLACES_PATH", REPO_ROOT / "data" / "places" / "gazetteer.sqlite")),
+        tz_path=Path(env.get("CELESTIAL_TZ_PATH", REPO_ROOT / "data" / "tz")),
         data_dir=Path(env.get("CELESTIAL_DATA_DIR", REPO_ROOT / "var")),
         guides_path=Path(env.get("CELESTIAL_GUIDES_PATH", REPO_ROOT)),
         http_host=env.get("CELESTIAL_HTTP_HOST", "127.0.0.1"),

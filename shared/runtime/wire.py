@@ -92,7 +92,8 @@ def read_moment(message: Message, value: str = "moment") -> tuple[Moment | None,
         read, reading = Moment.from_civil_iso(moment.datetime, zone, fold=fold, param=names["datetime"])
         if reading is not None:
             coordinates = (found.lat, found.lon) if found else _optional_coordinates(message, value)
-            note = local_mean_time_note(reading, coordinates[1]) if coordinates else None
+            mean_time = local_mean_time_note(reading, coordinates[1]) if coordinates else None
+            note = " ".join(text for text in (mean_time, reading.note) if text) or None
             reading = replace(reading, found=found.as_dict() if found else None, note=note)
         return read, reading
     if which == "jd":

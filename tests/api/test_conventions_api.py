@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from shared.runtime.config import load_settings
+
 import json
 import time
 from datetime import datetime, timedelta, timezone
@@ -107,6 +109,13 @@ def test_success_is_charged_and_reported_in_meta(stack):
     assert meta["request_id"] == r.headers["x-request-id"]
     assert meta["version"]["api"] == "v1"
     assert meta["computation_ms"] >= 0
+
+
+def test_meta_names_the_engine_and_the_tz_database_an_answer_was_made_with(api):
+    version = api.get(POSITIONS, params={"jd": J2000}).json()["meta"]["version"]
+    assert version["engine"].startswith("Swiss Ephemeris 2.")
+    tz_source = (load_settings().tz_path / "tzdata.zi").read_text(encoding="utf-8").splitlines()[0]
+    assert tz_source == f"# version {version['tz']}" and len(version["tz"]) == 5  # 2026f
 
 
 def test_error_costs_no_credits(stack):

@@ -46,6 +46,24 @@ def test_local_mean_time_before_standard_time(api):
     assert (meta["abbreviation"], meta["utc_offset_seconds"], meta["utc"]) == ("PMT", 561, "1900-06-01T11:50:39.000Z")
 
 
+def test_a_zone_keeps_its_own_clocks_before_1970_not_those_of_the_zone_it_later_joined(api):
+    # Amsterdam kept Amsterdam Mean Time (UTC+0:19:32) until 1937 (tz database, backzone); the
+    # default build merges Europe/Amsterdam into Europe/Brussels and read WET, UTC+0.
+    chart = api.get("/v1/natal-chart", params={"datetime": "1900-01-01T12:00:00", "place": 2759794})
+    by_hand = api.get("/v1/natal-chart", params={"datetime": "1900-01-01T11:40:28Z", "lat": 52.37403, "lon": 4.88969})
+    assert chart.status_code == 200, chart.text
+    moment = chart.json()["meta"]["moment"]["datetime"]
+    assert (moment["tz"], moment["utc_offset_seconds"], moment["utc"]) == ("Europe/Amsterdam", 1172, "1900-01-01T11:40:28.000Z")
+    assert chart.json()["data"]["houses"] == by_hand.json()["data"]["houses"]
+
+
+def test_where_the_tz_database_doubts_a_zones_history_before_1970_the_moment_says_so(api):
+    doubted = positions(api, datetime="1920-06-01T12:00:00", tz="Africa/Kampala").json()["meta"]["moment"]["datetime"]
+    assert "backzone" in doubted["note"] and "Africa/Kampala" in doubted["note"]
+    assert "note" not in positions(api, datetime="1920-06-01T12:00:00", tz="Africa/Nairobi").json()["meta"]["moment"]["datetime"]
+    assert "note" not in positions(api, datetime="1990-06-01T12:00:00", tz="Africa/Kampala").json()["meta"]["moment"]["datetime"]
+
+
 def test_a_jd_with_tz_is_conflicting_parameters(api):
     assert_error(positions(api, jd=2451545.0, tz=PARIS), 400, "conflicting_parameters", "tz")
 

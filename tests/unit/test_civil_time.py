@@ -1,18 +1,49 @@
 """Civil time (shared/kernel/civil_time.py) against published zone changes, each with its source,
-and against the standard library's zoneinfo over the tzdata package for thousands of random
-(zone, local time) pairs, gaps and folds included."""
+and against the standard library's zoneinfo over the tz database built with backzone, for every
+zone of zone.tab on a grid of dates since 1850 and for thousands of random (zone, local time)
+pairs, gaps and folds included.
+
+The reference build is made here, apart from the one the product reads: the tz database's own
+compiler (zic) over the shipped zic source, into a folder of this test session, read by the
+standard library alone (no code of ours between the zone file and the offset)."""
 
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
 import zoneinfo
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
 from shared.errors import InvalidParameter
-from shared.kernel.civil_time import read_local, zone_named, zone_names
+from shared.kernel.civil_time import history_note, read_local, tz_version, zone_named, zone_names
 from shared.kernel.errors import AmbiguousLocalTime, NonexistentLocalTime
+from shared.runtime.config import load_settings
+
+TZ = load_settings().tz_path
+
+
+@pytest.fixture(scope="module")
+def backzone_build(tmp_path_factory) -> Path:
+    """Return a folder of zone files compiled by zic from the shipped source (the backzone build)."""
+    folder = tmp_path_factory.mktemp("backzone-build")
+    zic = shutil.which("zic") or shutil.which("zic", path="/usr/sbin:/sbin")
+    assert zic, "zic (Debian's libc-bin) compiles the reference build"
+    subprocess.run([zic, "-d", str(folder), str(TZ / "tzdata.zi")], check=True)
+    return folder
+
+
+def _reference_zone(build: Path, name: str) -> zoneinfo.ZoneInfo:
+    with open(build / name, "rb") as data:
+        return zoneinfo.ZoneInfo.from_file(data, key=name)
+
+
+def _zone_tab() -> list[str]:
+    lines = (TZ / "zone.tab").read_text(encoding="utf-8").splitlines()
+    return [line.split("\t")[2] for line in lines if line and not line.startswith("#")]
 
 # Published changes: (zone, local time, abbreviation, UTC offset in seconds, source).
 PUBLISHED = [
@@ -63,22 +94,81 @@ def test_an_unknown_zone_suggests_the_closest_names():
     assert caught.value.param == "tz_a" and "America/New_York" in caught.value.suggestion
 
 
-def test_the_zones_come_from_the_tzdata_package():
+def test_the_zones_come_from_the_shipped_tz_database_built_with_backzone():
     assert "Europe/Paris" in zone_names() and len(zone_names()) > 400
     assert zone_named("Europe/Paris").key == "Europe/Paris"
+    header = (TZ / "tzdata.zi").read_text(encoding="utf-8").splitlines()[:3]
+    assert header[0] == f"# version {tz_version()}" and "# ddeps backzone zone.tab" in header
 
 
-def test_thousands_of_random_local_times_read_as_zoneinfo_reads_them():
-    """The reference: zoneinfo over the tzdata package alone (no system zone files). A local
+# Zones the tz database's default build merges into another before 1970, each with its own
+# history in the backzone build: (zone, local time, UTC offset in seconds, the zic source line).
+MERGED_BEFORE_1970 = [
+    ("Europe/Amsterdam", datetime(1900, 1, 1, 12), 1172, "Z Europe/Amsterdam 0:19:32 - LMT 1835 / 0:19:32 N %s 1937 Jul"),
+    ("Africa/Kampala", datetime(1920, 6, 1, 12), 7780, "Z Africa/Kampala 2:9:40 - LMT 1928 Jul"),
+    ("Europe/Oslo", datetime(1890, 6, 1, 12), 2580, "Z Europe/Oslo 0:43 - LMT 1895"),
+    ("Asia/Kuala_Lumpur", datetime(1903, 6, 1, 12), 24925, "0:55:25 - SMT 1905 Jun, after LMT 1901"),
+    ("Africa/Accra", datetime(1943, 6, 1, 12), 1800, "0:30 - +0030 1946 Ja 6"),
+    ("Europe/Stockholm", datetime(1890, 6, 1, 12), 3614, "1:0:14 - SET 1900"),
+    ("America/Curacao", datetime(1950, 6, 1, 12), -16200, "-4:30 - -0430 1965"),
+]
+
+
+@pytest.mark.parametrize("zone, local, offset_s, source", MERGED_BEFORE_1970, ids=[row[0] for row in MERGED_BEFORE_1970])
+def test_a_zone_keeps_its_own_history_before_1970(zone, local, offset_s, source):
+    reading = read_local(local, zone_named(zone))
+    assert reading.utc_offset_s == offset_s, source
+    assert reading.utc == (local - timedelta(seconds=offset_s)).replace(tzinfo=timezone.utc)
+
+
+def test_amsterdam_at_noon_on_new_years_day_1900_was_11_40_28_utc():
+    # Amsterdam kept its own mean time (UTC+0:19:32) until 1937; the default build reads WET.
+    assert read_local(datetime(1900, 1, 1, 12), zone_named("Europe/Amsterdam")).utc == datetime(1900, 1, 1, 11, 40, 28, tzinfo=timezone.utc)
+
+
+def test_every_zone_of_zone_tab_reads_as_the_backzone_build_since_1850(backzone_build):
+    """Every zone of zone.tab, at noon on the 1st and the 15th of every second month from 1850
+    to 2040: the same UTC instant, or, where the clocks skipped noon (Khartoum on 2000-01-15),
+    the same refusal."""
+    names = _zone_tab()
+    assert len(names) > 400
+    checked = skipped = 0
+    for name in names:
+        reference, ours = _reference_zone(backzone_build, name), zone_named(name)
+        for year in range(1850, 2041):
+            for month in range(1, 13, 2):
+                for day in (1, 15):
+                    local = datetime(year, month, day, 12)
+                    expected = local.replace(tzinfo=reference).astimezone(timezone.utc)
+                    checked += 1
+                    if expected.astimezone(reference).replace(tzinfo=None) != local:
+                        skipped += 1
+                        with pytest.raises(NonexistentLocalTime):
+                            read_local(local, ours, fold=0)
+                    else:
+                        assert read_local(local, ours, fold=0).utc == expected, (name, local)
+    assert checked == len(names) * 191 * 12 and skipped < 10
+
+
+def test_the_tz_database_s_own_doubt_about_a_merged_zone_is_a_note_before_1970():
+    note = read_local(datetime(1900, 1, 1, 12), zone_named("Europe/Amsterdam")).note
+    assert note and "backzone" in note and "Europe/Amsterdam" in note
+    assert read_local(datetime(1975, 1, 1, 12), zone_named("Europe/Amsterdam")).note is None
+    assert read_local(datetime(1900, 1, 1, 12), zone_named("Europe/Brussels")).note is None  # main data
+    assert history_note("Europe/Paris", datetime(1900, 1, 1)) is None
+
+
+def test_thousands_of_random_local_times_read_as_zoneinfo_reads_them(backzone_build):
+    """The reference: zoneinfo over the backzone build alone (no system zone files). A local
     time is a gap when neither fold round-trips, a fold when the two folds differ in UTC."""
-    zoneinfo.reset_tzpath(to=[])  # only the tzdata package, as civil_time reads it
+    zoneinfo.reset_tzpath(to=[str(backzone_build)])
     try:
         chance = random.Random(27)
         names = zone_names()
         seen = {"plain": 0, "gap": 0, "fold": 0}
         for _ in range(4000):
             name = chance.choice(names)
-            reference = zoneinfo.ZoneInfo(name)
+            reference = _reference_zone(backzone_build, name)
             local = datetime(1850, 1, 1) + timedelta(seconds=chance.randrange(0, 200 * 365 * 86400, 900))
             if chance.random() < 0.6:  # aim at a change of this zone, where gaps and folds are
                 local = _near_a_change(reference, local, chance) or local
