@@ -22,7 +22,7 @@ def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.
     inputs = draconic_inputs(request)
     moment, place = birth_from(request)
     record, warnings, _ = chart_reply(
-        request, moment, place, turn=lambda chart, settings: rotate_to_node(chart, settings, request.node, moment), inputs=inputs
+        request, moment, place, turn=lambda chart: rotate_to_node(chart, inputs.settings, request.node, moment), inputs=inputs
     )
     return pb.ComputeDraconicChartResponse(data=record, warnings=warnings)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from google.protobuf import struct_pb2
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.runtime.chart_extras import dignity_record
+from shared.runtime.chart_record import dignity_record
 from shared.kernel.deadline import Deadline
 from shared.kernel.dignities import DispositorChain, assess, dispositors, parse_rulership
 from shared.kernel.positions import CalcFlags, compute_positions

@@ -32,8 +32,8 @@ def positions_of(query: PositionsQuery) -> PositionsResult:
     return compute_positions(query.moment, query.bodies, query.flags, query.observer)
 
 
-def position_record(record) -> dict:
-    """Return the wire record of one kernel position (either shape), as the field values a
+def position_fields(record) -> dict:
+    """Return the field values of the PositionRecord of one kernel position (either shape), which a
     ``PositionRecord`` is built from (building from plain values is much cheaper than
     from message objects, see docs/performance.md; and a chart has a dozen records)."""
     if isinstance(record, EclipticPosition):
@@ -68,6 +68,6 @@ def compute(request: pb.ComputePositionsRequest, deadline: Deadline) -> pb.Compu
     """Return the /v1/positions reply (one moment: too quick to need the deadline)."""
     result = positions_of(read_query(request))
     return pb.ComputePositionsResponse(
-        data=[position_record(r) for r in result.records],
+        data=[position_fields(r) for r in result.records],
         warnings=[c.message for c in result.conditions],
     )

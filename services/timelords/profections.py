@@ -5,7 +5,7 @@ from __future__ import annotations
 from celestial.v1 import timelords_service_pb2 as pb
 from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 from shared.kernel.deadline import Deadline
-from shared.kernel.natal_points import SUN
+from shared.kernel.bodies import SUN
 from shared.kernel.profections import RANGE_CAP_YEARS, mean_boundaries, profections, solar_boundaries
 from shared.kernel.time_lord_periods import flatten
 from shared.kernel.zodiac import SIGNS

@@ -2,19 +2,25 @@
 
 One builder for every chart the service casts (natal, and the charts derived from it:
 draconic, davison, progressed, returns; synastry casts two). It takes typed kernel values,
-never a request message. Patterns, derived points and dignities are computed from a chart
-by their own modules.
+never a request message, and returns the whole chart as plain values: with the extras wanted
+(``shared/kernel/chart_extras.py``: patterns, derived points, dignities, the sect) cast too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from shared.kernel import engine
 from shared.kernel.aspects import DEFAULT_PARALLEL_ORB, MAJOR_SEVEN, AspectMatch, ParallelMatch, Point, find_aspects, find_parallels
 from shared.kernel.ayanamshas import Ayanamsha
+from shared.kernel.chart_extras import NO_EXTRAS, ChartExtras, PlacedPoint, operands_at, with_extras
+from shared.kernel.bodies import SUN
 from shared.kernel.conditions import Condition
+from shared.kernel.dignities import Dignity
 from shared.kernel.houses import HouseSet, HouseSystem, compute_houses
+from shared.kernel.lots import Lot, is_day_chart
+from shared.kernel.patterns import Pattern
 from shared.kernel.positions import CalcFlags, EclipticPosition, Observer, ayanamsha_value, compute_positions
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import normalize_deg
@@ -174,9 +180,13 @@ class Chart:
     """A cast chart: ``chart_type`` (natal, davison, progressed, draconic, return), positions
     in chart order, houses, aspects (pairs in chart order), parallels (empty when not asked
     for), metadata, the engine conditions met (``warnings``), the settings it was cast with,
-    how it places a point in its houses (``placement``; derived points use it too) and
+    how it places a point in its houses (``placement``; derived points use it too),
     ``turn_deg``, the degrees every longitude was turned back by (a draconic chart's node;
-    0 otherwise)."""
+    0 otherwise), and its extras when asked for (:mod:`shared.kernel.chart_extras`): the
+    ``patterns`` of its aspects, its ``derived_points`` (the ``lots`` among them also as Lot
+    values, with their formulas), each body's ``dignities`` and ``notes``, the prose warnings
+    of its extras. ``day_chart`` is its sect (None when it has no Sun and nothing needed one),
+    or the sect its extras were asked to assess by."""
 
     chart_type: str
     positions: list[ChartPosition]
@@ -188,6 +198,12 @@ class Chart:
     settings: ChartSettings | None = None
     placement: HousePlacement | None = None
     turn_deg: float = 0.0
+    patterns: list[Pattern] = field(default_factory=list)
+    derived_points: list[PlacedPoint] = field(default_factory=list)
+    lots: list[Lot] = field(default_factory=list)
+    dignities: list[Dignity] = field(default_factory=list)
+    day_chart: bool | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def zodiacal_house(longitude_deg: float, cusps_deg: list[float]) -> int:
@@ -223,8 +239,12 @@ def cast_chart(
     *,
     chart_type: str = "natal",
     source: dict | None = None,
+    extras: ChartExtras = NO_EXTRAS,
+    turn: Callable[[Chart], Chart] | None = None,
 ) -> Chart:
-    """Return the chart of ``settings.bodies`` at ``moment`` and ``place``.
+    """Return the chart of ``settings.bodies`` at ``moment`` and ``place``, with the ``extras``
+    wanted; ``turn`` makes another chart of it first (a draconic chart's rotation, whose
+    patterns stay those of the chart it turned).
 
     Positions are apparent, under the settings' flags (topocentric at ``place``), with speeds
     always computed (they decide retrograde and applying); in sidereal mode longitudes, cusps
@@ -266,7 +286,19 @@ def cast_chart(
         bodies=list(settings.bodies),
         source=source if source is not None else {"type": "natal"},
     )
-    return Chart(chart_type, positions, houses, aspects, parallels, metadata, [*result.conditions, *houses.warnings], settings, placement)
+    cast = Chart(chart_type, positions, houses, aspects, parallels, metadata, [*result.conditions, *houses.warnings], settings, placement,
+                 day_chart=chart_sect(positions, houses))
+    if turn is None and extras == NO_EXTRAS:
+        return cast
+    chart = turn(cast) if turn is not None else cast
+    return with_extras(chart, extras, operands_at(chart, moment), patterns_of=cast)
+
+
+def chart_sect(positions: list[ChartPosition], houses: HouseSet) -> bool | None:
+    """Return whether a chart is a day chart (its Sun on or above the horizon along the
+    ecliptic from its Ascendant), or None when the Sun is not among its ``positions``."""
+    sun = next((p for p in positions if p.body == SUN), None)
+    return is_day_chart(sun.longitude, houses.ascendant_deg) if sun is not None else None
 
 
 def _placed(record: EclipticPosition, placement: HousePlacement, report_position: bool, right_ascension: float | None) -> ChartPosition:

@@ -21,9 +21,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shared.kernel.aspects import Point, find_aspects, find_parallels
-from shared.kernel.chart import GAUQUELIN_LETTER, Chart, ChartMetadata, ChartPosition, ChartSettings, HousePlacement
+from shared.kernel.chart import GAUQUELIN_LETTER, Chart, ChartMetadata, ChartPosition, ChartSettings, HousePlacement, cast_chart
+from shared.kernel.chart_extras import NO_EXTRAS, ChartExtras, OperandSource, operands_at, with_extras
 from shared.kernel.davison import great_circle_midpoint
 from shared.kernel.midpoints import midpoint
+from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import normalize_deg, sign_of
 
@@ -34,6 +36,33 @@ def composite_longitude(a_deg: float, b_deg: float, resolution: str = "nearest")
     """Return the composite longitude (degrees [0, 360)) of two longitudes."""
     near = midpoint(a_deg, b_deg, "lower")
     return near if resolution == "nearest" else normalize_deg(near + 180.0)
+
+
+def cast_composite(
+    birth_a: tuple[Moment, Observer], birth_b: tuple[Moment, Observer], settings: ChartSettings, resolution: str = "nearest",
+    extras: ChartExtras = NO_EXTRAS,
+) -> Chart:
+    """Return the composite of the charts of two births (each a moment and a place) cast with
+    ``settings``, with the ``extras`` wanted; a body a lot or the sect needs that the charts
+    lack is composed as every position is."""
+    (moment_a, place_a), (moment_b, place_b) = birth_a, birth_b
+    chart_a, chart_b = cast_chart(moment_a, place_a, settings), cast_chart(moment_b, place_b, settings)
+    chart = composite_chart(chart_a, chart_b, settings, resolution)
+    if extras == NO_EXTRAS:
+        return chart
+    return with_extras(chart, extras, composite_operands(chart_a, moment_a, chart_b, moment_b, resolution))
+
+
+def composite_operands(chart_a: Chart, moment_a: Moment, chart_b: Chart, moment_b: Moment, resolution: str) -> OperandSource:
+    """Return the operand source of the composite of two charts: each body's composite
+    longitude (``resolution`` nearest or far) of its two natal longitudes."""
+    source_a, source_b = operands_at(chart_a, moment_a), operands_at(chart_b, moment_b)
+
+    def longitudes(bodies: tuple[str, ...]) -> dict[str, float]:
+        a, b = source_a(bodies), source_b(bodies)
+        return {body: composite_longitude(a[body], b[body], resolution) for body in bodies}
+
+    return longitudes
 
 
 def composite_chart(chart_a: Chart, chart_b: Chart, settings: ChartSettings, resolution: str = "nearest") -> Chart:

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 
 from shared.kernel.ayanamshas import Ayanamsha
 from shared.kernel.chart import ChartSettings, cast_chart
+from shared.kernel.chart_extras import NO_EXTRAS, ChartExtras
 from shared.kernel.conditions import Condition
 from shared.kernel.houses import FALLBACK_SYSTEM_NAME, parse_house_system
-from shared.kernel.lots import LOTS, bodies_needed, compute_lots, is_day_chart, parse_lots
+from shared.kernel.lots import LOTS, bodies_needed, parse_lots
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment
 
 ASCENDANT, MIDHEAVEN = "ascendant", "midheaven"
-SUN = "sun"
 
 #: The house system of a natal chart cast for a request that names none (the time-lords and
 #: transit targets read only its Ascendant and Midheaven). The Ascendant is the same in every
@@ -40,20 +40,15 @@ class NatalPoints:
     """A birth's points: ``birth``, its zodiac (``ayanamsha``; None: tropical), the longitude
     (degrees [0, 360) on that zodiac, the natal chart's own) of each point by name, in this
     order: the bodies in chart order, the Ascendant and the Midheaven (with a place), then the
-    lots (when asked for) whose bodies are all among the bodies, in evaluation order; and the
-    conditions the chart met (``warnings``)."""
+    lots (when asked for) whose bodies are all among the bodies, in evaluation order; the
+    conditions the chart met (``warnings``); and the chart's sect (``is_day``: the Sun on or
+    above the horizon), None without the Sun or a place."""
 
     birth: Moment
     ayanamsha: Ayanamsha | None
     longitudes: dict[str, float]
     warnings: list[Condition]
-
-    @property
-    def is_day(self) -> bool | None:
-        """The chart's sect (the Sun on or above the horizon), None without the Sun or a place."""
-        if SUN not in self.longitudes or ASCENDANT not in self.longitudes:
-            return None
-        return is_day_chart(self.longitudes[SUN], self.longitudes[ASCENDANT])
+    is_day: bool | None = None
 
 
 def natal_points(
@@ -70,20 +65,19 @@ def natal_points(
 
     The chart is :func:`cast_chart`'s with no flag but ``sidereal`` (apparent geocentric
     longitudes of date), cast in :data:`ANGLES_ONLY_SYSTEM`. A lot is computed as the natal
-    chart's derived points compute it (:func:`compute_lots`, by the chart's sect), here only
+    chart's derived points compute it (:mod:`shared.kernel.chart_extras`, by the chart's sect), here only
     when every body of its formula, and of the lots it is built on, is among ``bodies``.
     """
     settings = ChartSettings(tuple(bodies), ANGLES_ONLY_SYSTEM, CalcFlags(sidereal=sidereal), aspect_types=(), parallels=False)
-    chart = cast_chart(birth, place if place is not None else _NO_PLACE, settings)
+    # Every lot is built on Fortune or Spirit, so a chart with lots has the Sun among its bodies.
+    available = lots_allowed((*bodies, ASCENDANT, MIDHEAVEN)) if lots and place is not None else ()
+    extras = ChartExtras(derived=True, midpoints=False, antiscia=False, lots=available) if available else NO_EXTRAS
+    chart = cast_chart(birth, place if place is not None else _NO_PLACE, settings, extras=extras)
     longitudes = {p.body: p.longitude for p in chart.positions}
     if place is not None:
         longitudes[ASCENDANT], longitudes[MIDHEAVEN] = chart.houses.ascendant_deg, chart.houses.midheaven_deg
-    if lots and place is not None:
-        available = lots_allowed(longitudes.keys())
-        if available:  # every lot is built on Fortune or Spirit, so the Sun is among the bodies
-            day = is_day_chart(longitudes[SUN], chart.houses.ascendant_deg)
-            longitudes.update((lot.id, lot.longitude) for lot in compute_lots(available, longitudes, chart.houses.ascendant_deg, day))
-    return NatalPoints(birth, sidereal, longitudes, list(chart.warnings))
+    longitudes.update((lot.id, lot.longitude) for lot in chart.lots)
+    return NatalPoints(birth, sidereal, longitudes, list(chart.warnings), chart.day_chart if place is not None else None)
 
 
 def lots_allowed(points: Collection[str]) -> tuple[str, ...]:

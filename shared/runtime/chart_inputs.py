@@ -17,7 +17,8 @@ from google.protobuf.message import Message
 from shared.errors import InvalidParameter
 from shared.kernel.chart import MUNDANE, ChartSettings
 from shared.kernel.draconic import require_node
-from shared.runtime.chart_extras import ChartExtras, chart_extras_from
+from shared.kernel.chart_extras import ChartExtras
+from shared.runtime.chart_extras import chart_extras_from
 from shared.runtime.chart_options import chart_request_options, chart_settings_from
 from shared.runtime.wire import bodies_from, flags_from, sent_or_default
 

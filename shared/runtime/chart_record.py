@@ -1,22 +1,29 @@
-"""Kernel charts to the wire's Chart message (interface.md, Chart object; decisions.md, Charts)."""
+"""Kernel charts to the wire's Chart message (interface.md, Chart object; decisions.md, Charts):
+the cast chart rendered whole, computing nothing."""
 
 from __future__ import annotations
 
 from celestial.v1 import common_pb2
 from shared.kernel.aspects import AspectMatch, ParallelMatch
 from shared.kernel.chart import Chart, ChartMetadata, ChartPosition
+from shared.kernel.chart_extras import PlacedPoint
+from shared.kernel.dignities import Dignity
 from shared.kernel.houses import HouseSet
+from shared.kernel.patterns import Pattern
 
 
 def chart_record(chart: Chart) -> common_pb2.Chart:
-    """Return the Chart message of ``chart``: positions, houses, aspects and parallels,
-    metadata and typed warnings (the caller adds patterns, derived points and dignities)."""
+    """Return the Chart message of ``chart``: positions, houses, aspects and parallels, the
+    patterns, derived points and dignities it was cast with, metadata and typed warnings."""
     return common_pb2.Chart(
         chart_type=chart.chart_type,
         positions=[position_record(p) for p in chart.positions],
         houses=houses_record(chart.houses),
         aspects=[aspect_record(a) for a in chart.aspects],
         parallels=[parallel_record(p) for p in chart.parallels],
+        patterns=[pattern_record(p) for p in chart.patterns],
+        derived_points=[derived_point_record(p) for p in chart.derived_points],
+        dignities=[dignity_record(d) for d in chart.dignities],
         metadata=metadata_record(chart.metadata),
         warnings=[common_pb2.Condition(kind=c.kind, details=c.message) for c in chart.warnings],
     )
@@ -81,6 +88,43 @@ def parallel_record(parallel: ParallelMatch) -> common_pb2.ParallelRecord:
         orb=parallel.orb_deg,
         max_orb=parallel.max_orb_deg,
     )
+
+
+def pattern_record(pattern: Pattern) -> common_pb2.PatternRecord:
+    """Return one pattern record: its forming aspects as aspect records, ``focal`` when it has one."""
+    record = common_pb2.PatternRecord(
+        pattern=pattern.pattern, bodies=pattern.bodies, aspects=[aspect_record(a) for a in pattern.aspects], tightness=pattern.tightness
+    )
+    if pattern.focal is not None:
+        record.focal = pattern.focal
+    return record
+
+
+def derived_point_record(point: PlacedPoint) -> common_pb2.DerivedPointRecord:
+    """Return one derived point record (``declination`` only when the point has one)."""
+    record = common_pb2.DerivedPointRecord(
+        kind=point.kind, name=point.name, constituents=list(point.constituents), longitude=point.longitude,
+        sign=point.sign, sign_degree=point.sign_degree, house=point.house,
+    )
+    if point.declination is not None:
+        record.declination = point.declination
+    return record
+
+
+def dignity_record(dignity: Dignity) -> common_pb2.DignityRecord:
+    """Return one Dignity record (the exaltation and the triplicity ruler only when there is one)."""
+    record = common_pb2.DignityRecord(
+        body=dignity.body, sign=dignity.sign, sign_degree=dignity.sign_degree, domicile_ruler=dignity.domicile_ruler,
+        in_domicile=dignity.in_domicile, in_detriment=dignity.in_detriment, in_exaltation=dignity.in_exaltation,
+        in_fall=dignity.in_fall, in_triplicity=dignity.in_triplicity, term_ruler=dignity.term_ruler, in_term=dignity.in_term,
+        face_ruler=dignity.face_ruler, in_face=dignity.in_face, peregrine=dignity.peregrine, score=dignity.score,
+    )
+    if dignity.exaltation_ruler is not None:
+        record.exaltation_ruler = dignity.exaltation_ruler
+        record.exaltation_degree = dignity.exaltation_degree
+    if dignity.triplicity_ruler is not None:
+        record.triplicity_ruler = dignity.triplicity_ruler
+    return record
 
 
 def metadata_record(metadata: ChartMetadata) -> common_pb2.ChartMetadata:

@@ -1,14 +1,13 @@
-"""One chart of a chart request, cast and rendered with the extras its options ask for."""
+"""One chart of a chart request: cast whole by the kernel, with the extras its options ask for, and rendered."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from celestial.v1 import common_pb2
-from shared.runtime.chart_extras import add_extras, chart_operands
 from shared.runtime.chart_inputs import ChartInputs, chart_inputs
 from shared.runtime.chart_record import chart_record
-from shared.kernel.chart import Chart, ChartSettings, cast_chart
+from shared.kernel.chart import Chart, cast_chart
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
 
@@ -20,7 +19,7 @@ def chart_reply(
     *,
     chart_type: str = "natal",
     source: dict | None = None,
-    turn: Callable[[Chart, ChartSettings], Chart] | None = None,
+    turn: Callable[[Chart], Chart] | None = None,
     inputs: ChartInputs | None = None,
 ) -> tuple[common_pb2.Chart, list[str], Chart]:
     """Return the Chart message of ``request``'s chart at ``moment`` and ``place`` (optionally
@@ -28,10 +27,5 @@ def chart_reply(
     warnings (the chart's conditions, then its extras' own) and the kernel chart itself.
     ``inputs`` is the request as its kind's reader read it (:func:`chart_inputs` when not given)."""
     read = inputs or chart_inputs(request)
-    settings, extras = read.settings, read.extras
-    cast = chart = cast_chart(moment, place, settings, chart_type=chart_type, source=source)
-    if turn is not None:
-        chart = turn(cast, settings)
-    record = chart_record(chart)
-    warnings = add_extras(record, chart, extras, chart_operands(chart, moment), patterns_of=cast)
-    return record, [c.message for c in chart.warnings] + warnings, chart
+    chart = cast_chart(moment, place, read.settings, chart_type=chart_type, source=source, extras=read.extras, turn=turn)
+    return chart_record(chart), [c.message for c in chart.warnings] + chart.notes, chart

@@ -12,9 +12,9 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
-from shared.kernel.bodies import check_span
+from shared.kernel.bodies import SUN, check_span
 from shared.kernel.lots import LOTS
-from shared.kernel.natal_points import SUN, point_names
+from shared.kernel.natal_points import point_names
 from shared.runtime.wire import bodies_from, flags_from, moment_from
 
 SOLAR, MEAN = "solar", "mean"
