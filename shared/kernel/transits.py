@@ -28,6 +28,11 @@ MOON = "moon"
 # Source: interface.md, Limits: the longest transit range, days (with moon=include, shorter).
 MAX_RANGE_DAYS = 366.0
 MAX_RANGE_DAYS_WITH_MOON = 183.0
+#: The Moon policies of a scan (interface.md, /v1/transits ``moon``): scan the Moon only for its
+#: returns on a long range, scan it fully, or leave it out.
+RETURNS_ONLY, INCLUDE, EXCLUDE = "returns_only", "include", "exclude"
+#: From this range (days) on, returns_only scans the Moon for its returns alone.
+MOON_RETURNS_ONLY_FROM_DAYS = 14.0
 
 
 @dataclass
@@ -250,3 +255,59 @@ def scan(
     rank_target = {name: i for i, (name, _) in enumerate(targets)}
     events.sort(key=lambda e: (e.enter, rank_moving[e.moving], rank_target[e.target]))
     return events
+
+
+@dataclass
+class TransitScan:
+    """A transit scan's answer: the ``moving`` bodies it kept (without the Moon under
+    ``exclude``), its ``events`` (ordered by enter, then moving body, then target, each in the
+    order given) and the ``notes`` its Moon policy adds (prose)."""
+
+    moving: list[str]
+    events: list[TransitEvent]
+    notes: list[str]
+
+
+def scan_transits(
+    start_jd: float,
+    end_jd: float,
+    moving: Sequence[str],
+    points: Sequence[tuple[str, float]] | None,
+    aspects: Sequence[str],
+    orb: float,
+    moon: str,
+    deadline: Deadline,
+) -> TransitScan:
+    """Return the transit scan of ``moving`` bodies over [start_jd, end_jd] (UT1 JD): against
+    the natal ``points`` (name, longitude in degrees), or against each other when ``points`` is
+    None, with ``aspects`` within ``orb`` degrees, under the Moon policy ``moon``:
+
+    - ``exclude``: the Moon is not scanned (nor kept among the moving bodies);
+    - ``include``: the Moon is scanned as every body is;
+    - ``returns_only``: on a range of MOON_RETURNS_ONLY_FROM_DAYS or more the Moon is scanned
+      only for its conjunction to the natal Moon (the lunar return), and a note says what was
+      dropped; on a shorter range, as every body is.
+    """
+    kept = [body for body in moving if not (moon == EXCLUDE and body == MOON)]
+    returns_only = MOON in kept and moon == RETURNS_ONLY and end_jd - start_jd >= MOON_RETURNS_ONLY_FROM_DAYS
+    scanned = [body for body in kept if not (returns_only and body == MOON)]
+    targets: list[tuple[str, float | None]] = [(name, None) for name in scanned] if points is None else list(points)
+    events = scan(start_jd, end_jd, scanned, targets, aspects, orb, deadline)
+    notes: list[str] = []
+    if returns_only:
+        natal_moon = [(name, longitude) for name, longitude in (points or []) if name == MOON]
+        if natal_moon:
+            events += scan(start_jd, end_jd, [MOON], natal_moon, ["conjunction"], orb, deadline)
+        notes.append(_returns_only_note(aspects, [name for name, _ in targets if name != MOON], bool(natal_moon)))
+    rank_moving = {name: i for i, name in enumerate(kept)}
+    rank_target = {name: i for i, name in enumerate([n for n, _ in points] if points else kept)}
+    events.sort(key=lambda e: (e.enter, rank_moving[e.moving], rank_target[e.target]))
+    return TransitScan(kept, events, notes)
+
+
+def _returns_only_note(aspects: Sequence[str], others: list[str], natal_moon: bool) -> str:
+    kept = "only for its conjunction to the natal Moon (the lunar return)" if natal_moon else "not at all (no natal Moon is among the targets)"
+    return (
+        f"moon=returns_only on a range of {MOON_RETURNS_ONLY_FROM_DAYS:g} days or more: the Moon was scanned {kept}; "
+        f"dropped: the Moon's {', '.join(aspects)} to {', '.join(others)}. Send moon=include (183 days at most) to scan them."
+    )

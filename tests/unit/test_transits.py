@@ -15,7 +15,7 @@ from shared.kernel.bodies import engine_number
 from shared.kernel.deadline import Deadline
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.timescale import Moment
-from shared.kernel.transits import scan
+from shared.kernel.transits import scan, scan_transits
 
 NEVER = Deadline.never()
 MAJOR_FIVE = ["conjunction", "sextile", "square", "trine", "opposition"]
@@ -148,3 +148,34 @@ def test_every_transit_exact_is_refined_to_1_ms(moving, days):
             return min(((offset - signed + 180.0) % 360.0 - 180.0 for signed in (angle, -angle)), key=abs)
 
         assert distance(t - ONE_MS_DAYS) * distance(t + ONE_MS_DAYS) < 0.0, (moving, aspect)
+
+
+# The Moon policy (interface.md, /v1/transits `moon`), applied by the kernel's scan_transits.
+POINTS = [("sun", 321.7), ("moon", 95.2), ("mars", 217.4)]
+JAN_1_2020 = 2458849.5
+
+
+def test_moon_exclude_neither_scans_nor_keeps_the_moon():
+    found = scan_transits(JAN_1_2020, JAN_1_2020 + 30, ["moon", "sun"], POINTS, MAJOR_FIVE, 3.0, "exclude", NEVER)
+    assert found.moving == ["sun"] and all(e.moving == "sun" for e in found.events) and found.notes == []
+
+
+def test_moon_returns_only_on_a_long_range_keeps_only_the_lunar_return_and_says_what_it_dropped():
+    found = scan_transits(JAN_1_2020, JAN_1_2020 + 60, ["moon", "sun"], POINTS, MAJOR_FIVE, 3.0, "returns_only", NEVER)
+    moon_events = [e for e in found.events if e.moving == "moon"]
+    assert moon_events and {(e.aspect, e.target) for e in moon_events} == {("conjunction", "moon")}
+    assert len(moon_events) == 2  # the Moon returns every 27.3 days
+    assert found.moving == ["moon", "sun"] and "dropped: the Moon's conjunction, sextile" in found.notes[0]
+
+
+def test_moon_returns_only_on_a_short_range_scans_the_moon_fully():
+    short = scan_transits(JAN_1_2020, JAN_1_2020 + 13, ["moon"], POINTS, MAJOR_FIVE, 3.0, "returns_only", NEVER)
+    included = scan_transits(JAN_1_2020, JAN_1_2020 + 13, ["moon"], POINTS, MAJOR_FIVE, 3.0, "include", NEVER)
+    assert short.events == included.events and short.notes == [] and len({e.target for e in short.events}) == 3
+
+
+def test_events_are_ordered_by_enter_then_moving_body_then_target_as_given():
+    found = scan_transits(JAN_1_2020, JAN_1_2020 + 120, ["mars", "sun"], POINTS, MAJOR_FIVE, 3.0, "include", NEVER)
+    moving_rank, target_rank = {"mars": 0, "sun": 1}, {name: i for i, (name, _) in enumerate(POINTS)}
+    keys = [(e.enter, moving_rank[e.moving], target_rank[e.target]) for e in found.events]
+    assert keys == sorted(keys) and len(keys) > 3
