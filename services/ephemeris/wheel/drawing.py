@@ -1,0 +1,204 @@
+"""A chart wheel drawn as a standalone SVG document from its layout (``layout.py``).
+
+The document needs nothing from outside: colours are presentation attributes (``themes.py``),
+glyphs are ``<symbol>`` outlines of the Noto Sans Symbols fonts (SIL OFL 1.1, extracted into
+``glyph_outlines.json`` by deploy/extract_glyphs.py), there is no script and no reference to
+another host. It is ``role="img"`` with a ``<title>`` and a ``<desc>`` that reads the chart
+in words; each body is a ``<g class="point">`` with ``data-body``, ``data-longitude`` and
+``data-house``, each aspect a ``<g class="aspect">`` with ``data-aspect``, ``data-body-a`` and
+``data-body-b``, so a web page can style and hook them. The same layout and theme give the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from services.ephemeris.wheel.layout import WheelLayout
+from services.ephemeris.wheel.themes import Theme
+
+#: The glyph outlines, by name (signs, bodies), each in a 1000-unit em centred on the origin.
+GLYPH_FILE = Path(__file__).with_name("glyph_outlines.json")
+#: The rings, as fractions of the wheel's radius: the zodiac band's outer and inner edges,
+#: where the body glyphs stand, their degree labels, the house numbers' ring and the aspect circle.
+ZODIAC_OUTER, ZODIAC_INNER = 0.97, 0.82
+GLYPH_RING, LABEL_RING = 0.71, 0.60
+HOUSE_RING, ASPECT_RING = 0.47, 0.42
+#: Glyph sizes, as fractions of the wheel's radius.
+SIGN_GLYPH, BODY_GLYPH = 0.075, 0.07
+#: The glyph of a body whose glyph is another's (both nodes of the Moon are drawn as its
+#: north node, the point they name).
+GLYPH_OF_BODY = {"mean_node": "north_node", "true_node": "north_node"}
+#: Ordinal suffixes of the house numbers in the description.
+_ORDINAL = {1: "st", 2: "nd", 3: "rd"}
+
+
+@cache
+def glyph_outlines() -> dict[str, str]:
+    """Return each glyph's SVG path data (1000-unit em, centred on the origin), by name."""
+    return {name: glyph["path"] for name, glyph in json.loads(GLYPH_FILE.read_text(encoding="utf-8")).items()}
+
+
+def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str) -> str:
+    """Return the SVG document (text) of the wheel ``layout`` in ``theme``, ``size`` pixels
+    square, titled ``title``."""
+    half = size / 2.0
+    radius = half * 0.98
+    parts: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" role="img" '
+        f'width="{size}" height="{size}" viewBox="0 0 {size} {size}" aria-labelledby="wheel-title wheel-desc">',
+        f'<title id="wheel-title">{escape(title)}</title>',
+        f'<desc id="wheel-desc">{escape(describe(layout))}</desc>',
+        _symbols(layout),
+        f'<rect width="{size}" height="{size}" fill="{theme.background}"/>',
+    ]
+    parts.append(_zodiac(layout, theme, half, radius))
+    parts.append(_houses(layout, theme, half, radius))
+    parts.append(_aspects(layout, theme, half, radius))
+    parts.append(_points(layout, theme, half, radius))
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def describe(layout: WheelLayout) -> str:
+    """Return the chart in words, as a screen reader reads the picture: each body's sign,
+    degree and house (and retrograde), then the Ascendant and Midheaven."""
+    bodies = [
+        f"{_name(p.body)} in {p.degree}° {_name(p.sign)}{' retrograde' if p.retrograde else ''} in the {_ordinal(p.house)} house"
+        for p in layout.points
+    ]
+    angles = []
+    for angle in layout.angles[:2]:
+        sign_index = int(angle.longitude // 30.0) % 12
+        angles.append(f"{'Ascendant' if angle.name == 'asc' else 'Midheaven'} in {int(angle.longitude % 30.0)}° {_name(layout.signs[sign_index].sign)}")
+    return "; ".join(bodies + angles) + "."
+
+
+def _symbols(layout: WheelLayout) -> str:
+    outlines = glyph_outlines()
+    names = [sign.sign for sign in layout.signs] + [_glyph_name(p.body) for p in layout.points if _glyph_name(p.body) in outlines]
+    defs = [f'<symbol id="glyph-{name}" viewBox="-500 -500 1000 1000"><path d="{outlines[name]}"/></symbol>' for name in dict.fromkeys(names)]
+    return "<defs>" + "".join(defs) + "</defs>"
+
+
+def _xy(half: float, radius: float, angle_deg: float) -> tuple[float, float]:
+    theta = math.radians(angle_deg)
+    return half + radius * math.cos(theta), half - radius * math.sin(theta)
+
+
+def _f(value: float) -> str:
+    """Return a coordinate as the picture writes it: two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _line(a: tuple[float, float], b: tuple[float, float], colour: str, width: float, extra: str = "") -> str:
+    return f'<line x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b[0])}" y2="{_f(b[1])}" stroke="{colour}" stroke-width="{_f(width)}"{extra}/>'
+
+
+def _glyph(name: str, centre: tuple[float, float], size: float, colour: str) -> str:
+    x, y = centre
+    return f'<use xlink:href="#glyph-{name}" href="#glyph-{name}" x="{_f(x - size / 2)}" y="{_f(y - size / 2)}" width="{_f(size)}" height="{_f(size)}" fill="{colour}"/>'
+
+
+def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
+    outer, inner = radius * ZODIAC_OUTER, radius * ZODIAC_INNER
+    parts = ['<g class="zodiac">',
+             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(outer)}" fill="{theme.band}" stroke="{theme.line}" stroke-width="1.5"/>',
+             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(inner)}" fill="{theme.background}" stroke="{theme.line}" stroke-width="1.5"/>']
+    for index, sign in enumerate(layout.signs):
+        parts.append(_line(_xy(half, inner, sign.start_deg), _xy(half, outer, sign.start_deg), theme.line, 1.0))
+        centre = _xy(half, (outer + inner) / 2, sign.middle_deg)
+        parts.append(f'<g class="sign" data-sign="{sign.sign}">{_glyph(sign.sign, centre, radius * SIGN_GLYPH, theme.element(index))}</g>')
+    for degree in range(0, 360, 5):
+        angle = layout.signs[0].start_deg + degree
+        tick = 0.025 if degree % 10 == 0 else 0.012
+        parts.append(_line(_xy(half, inner, angle), _xy(half, inner * (1 + tick), angle), theme.line, 0.8))
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
+    inner, aspect_ring = radius * ZODIAC_INNER, radius * ASPECT_RING
+    parts = ['<g class="houses">',
+             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(aspect_ring)}" fill="none" stroke="{theme.line}" stroke-width="1"/>']
+    label_size = radius * (0.045 if len(layout.cusps) <= 12 else 0.028)
+    for cusp in layout.cusps:
+        parts.append(f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
+                     + _line(_xy(half, aspect_ring, cusp.angle_deg), _xy(half, inner, cusp.angle_deg), theme.faint, 1.0)
+                     + "</g>")
+        x, y = _xy(half, radius * HOUSE_RING, cusp.label_deg)
+        parts.append(f'<text x="{_f(x)}" y="{_f(y)}" font-family="DejaVu Sans, Noto Sans, sans-serif" font-size="{_f(label_size)}" '
+                     f'fill="{theme.text}" text-anchor="middle" dominant-baseline="central">{cusp.house}</text>')
+    for angle in layout.angles:
+        start, end = _xy(half, aspect_ring, angle.angle_deg), _xy(half, radius * ZODIAC_OUTER, angle.angle_deg)
+        label_at = _xy(half, radius * (ZODIAC_INNER - 0.035), angle.angle_deg + (3.5 if angle.name in ("asc", "dsc") else -3.5))
+        parts.append(f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
+                     + _line(start, end, theme.line, 2.2)
+                     + f'<text x="{_f(label_at[0])}" y="{_f(label_at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" '
+                       f'font-size="{_f(radius * 0.04)}" font-weight="bold" fill="{theme.text}" text-anchor="middle" '
+                       f'dominant-baseline="central">{angle.name.upper()}</text></g>')
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
+    ring = radius * ASPECT_RING
+    parts = ['<g class="aspects">']
+    for aspect in layout.aspects:
+        colour = theme.aspect(aspect.aspect)
+        dash = ' stroke-dasharray="4 3"' if colour == theme.minor else ""
+        parts.append(f'<g class="aspect" data-aspect="{aspect.aspect}" data-body-a="{aspect.body_a}" data-body-b="{aspect.body_b}" '
+                     f'data-orb="{aspect.orb:.4f}">'
+                     + _line(_xy(half, ring, aspect.angle_a_deg), _xy(half, ring, aspect.angle_b_deg), colour, 1.2, dash)
+                     + "</g>")
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _points(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
+    outlines = glyph_outlines()
+    inner = radius * ZODIAC_INNER
+    parts = ['<g class="points">']
+    for point in layout.points:
+        mark_in, mark_out = _xy(half, inner * 0.965, point.angle_deg), _xy(half, inner, point.angle_deg)
+        glyph_at = _xy(half, radius * GLYPH_RING, point.glyph_deg)
+        leader_from = _xy(half, radius * (GLYPH_RING + 0.045), point.glyph_deg)
+        label_at = _xy(half, radius * LABEL_RING, point.glyph_deg)
+        colour = theme.text
+        if _glyph_name(point.body) in outlines:
+            glyph = _glyph(_glyph_name(point.body), glyph_at, radius * BODY_GLYPH, colour)
+        else:  # a body without a glyph of its own (an asteroid, a hypothetical point): its name
+            glyph = (f'<text x="{_f(glyph_at[0])}" y="{_f(glyph_at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" '
+                     f'font-size="{_f(radius * 0.035)}" fill="{colour}" text-anchor="middle" dominant-baseline="central">'
+                     f'{escape(_name(point.body)[:3])}</text>')
+        label = f"{point.degree}°{point.minute:02d}′" + (" R" if point.retrograde else "")
+        parts.append(
+            f'<g class="point" data-body={quoteattr(point.body)} data-longitude="{point.longitude:.6f}" data-house="{point.house}"'
+            f' data-retrograde="{str(point.retrograde).lower()}">'
+            + _line(mark_in, mark_out, theme.line, 1.5)
+            + _line(mark_out, leader_from, theme.faint, 0.8)
+            + glyph
+            + f'<text x="{_f(label_at[0])}" y="{_f(label_at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" '
+              f'font-size="{_f(radius * 0.03)}" fill="{colour}" text-anchor="middle" dominant-baseline="central">{label}</text>'
+            + "</g>"
+        )
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _glyph_name(body: str) -> str:
+    return GLYPH_OF_BODY.get(body, body)
+
+
+def _name(identifier: str) -> str:
+    return identifier.replace("_", " ").title()
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else _ORDINAL.get(number % 10, "th")
+    return f"{number}{suffix}"
