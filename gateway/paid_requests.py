@@ -9,7 +9,9 @@ accounting, the service pools) and serves ``/v1`` requests and ``/v1/batch`` thr
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import math
 import time
 from collections.abc import Coroutine, Mapping
@@ -229,8 +231,10 @@ class Gateway:
             self.release(account, state)
         state["credits_used"] = body["meta"]["credits_used"]
         if isinstance(body["data"], TextBody):
-            # A document (an iCalendar file) is the answer itself; its request id is the header's.
-            return Response(body["data"], media_type=body["data"].media_type)
+            # A document (an iCalendar file, an SVG picture) is the answer itself; its request id
+            # is the header's, and its SHA-256 the Content-Digest's (RFC 9530).
+            content = body["data"].encode()
+            return Response(content, media_type=body["data"].media_type, headers={"Content-Digest": content_digest(content)})
         return json_response(body)
 
     async def serve_batch(self, request: Request) -> Response:
@@ -283,6 +287,11 @@ class Gateway:
             },
         }
         return json_response(body)
+
+
+def content_digest(content: bytes) -> str:
+    """Return the RFC 9530 Content-Digest field value of ``content``: its SHA-256, base64."""
+    return f"sha-256=:{base64.b64encode(hashlib.sha256(content).digest()).decode()}:"
 
 
 def planned_processes(settings: Settings, service: str) -> int:

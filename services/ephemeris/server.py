@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2
 from services.ephemeris import (
-    aspects, ayanamsha, chart, composite, derived_charts, dignities, earth_rotation, houses, lots, midpoints, natal, patterns,
+    aspects, ayanamsha, chart, chart_wheel, composite, derived_charts, dignities, earth_rotation, houses, lots, midpoints, natal, patterns,
     places, planetary_hours, positions, solar_proximity, stars, synastry, time_zones, void_of_course,
 )
 from shared.runtime.server import serve_main
@@ -20,6 +20,7 @@ HANDLERS = {
     "ComputeChart": chart.compute,
     "ComputeAspects": aspects.compute,
     "ComputeNatalChart": natal.compute,
+    "DrawChartWheel": chart_wheel.compute,
     "ComputeSynastry": synastry.compute,
     "ComputeDraconicChart": derived_charts.draconic,
     "ComputeDavisonChart": derived_charts.davison,

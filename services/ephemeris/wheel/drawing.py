@@ -24,10 +24,12 @@ from services.ephemeris.wheel.themes import Theme
 #: The glyph outlines, by name (signs, bodies), each in a 1000-unit em centred on the origin.
 GLYPH_FILE = Path(__file__).with_name("glyph_outlines.json")
 #: The rings, as fractions of the wheel's radius: the zodiac band's outer and inner edges,
-#: where the body glyphs stand, their degree labels, the house numbers' ring and the aspect circle.
+#: where the body glyphs stand, their degree, minute and retrograde mark (one above the other
+#: along the radius, so crowded labels stay as narrow as their glyphs), the house numbers'
+#: ring and the aspect circle.
 ZODIAC_OUTER, ZODIAC_INNER = 0.97, 0.82
-GLYPH_RING, LABEL_RING = 0.71, 0.60
-HOUSE_RING, ASPECT_RING = 0.47, 0.42
+GLYPH_RING, DEGREE_RING, MINUTE_RING, RETROGRADE_RING = 0.695, 0.615, 0.56, 0.51
+HOUSE_RING, ASPECT_RING = 0.455, 0.41
 #: Glyph sizes, as fractions of the wheel's radius.
 SIGN_GLYPH, BODY_GLYPH = 0.075, 0.07
 #: The glyph of a body whose glyph is another's (both nodes of the Moon are drawn as its
@@ -105,6 +107,12 @@ def _glyph(name: str, centre: tuple[float, float], size: float, colour: str) -> 
     return f'<use xlink:href="#glyph-{name}" href="#glyph-{name}" x="{_f(x - size / 2)}" y="{_f(y - size / 2)}" width="{_f(size)}" height="{_f(size)}" fill="{colour}"/>'
 
 
+def _text(at: tuple[float, float], text: str, size: float, colour: str, *, bold: bool = False) -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{_f(at[0])}" y="{_f(at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" font-size="{_f(size)}"{weight} '
+            f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{escape(text)}</text>')
+
+
 def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
     outer, inner = radius * ZODIAC_OUTER, radius * ZODIAC_INNER
     parts = ['<g class="zodiac">',
@@ -131,17 +139,13 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float) -> st
         parts.append(f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
                      + _line(_xy(half, aspect_ring, cusp.angle_deg), _xy(half, inner, cusp.angle_deg), theme.faint, 1.0)
                      + "</g>")
-        x, y = _xy(half, radius * HOUSE_RING, cusp.label_deg)
-        parts.append(f'<text x="{_f(x)}" y="{_f(y)}" font-family="DejaVu Sans, Noto Sans, sans-serif" font-size="{_f(label_size)}" '
-                     f'fill="{theme.text}" text-anchor="middle" dominant-baseline="central">{cusp.house}</text>')
+        parts.append(_text(_xy(half, radius * HOUSE_RING, cusp.label_deg), str(cusp.house), label_size, theme.text))
     for angle in layout.angles:
         start, end = _xy(half, aspect_ring, angle.angle_deg), _xy(half, radius * ZODIAC_OUTER, angle.angle_deg)
         label_at = _xy(half, radius * (ZODIAC_INNER - 0.035), angle.angle_deg + (3.5 if angle.name in ("asc", "dsc") else -3.5))
         parts.append(f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
                      + _line(start, end, theme.line, 2.2)
-                     + f'<text x="{_f(label_at[0])}" y="{_f(label_at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" '
-                       f'font-size="{_f(radius * 0.04)}" font-weight="bold" fill="{theme.text}" text-anchor="middle" '
-                       f'dominant-baseline="central">{angle.name.upper()}</text></g>')
+                     + _text(label_at, angle.name.upper(), radius * 0.04, theme.text, bold=True) + "</g>")
     parts.append("</g>")
     return "\n".join(parts)
 
@@ -168,23 +172,19 @@ def _points(layout: WheelLayout, theme: Theme, half: float, radius: float) -> st
         mark_in, mark_out = _xy(half, inner * 0.965, point.angle_deg), _xy(half, inner, point.angle_deg)
         glyph_at = _xy(half, radius * GLYPH_RING, point.glyph_deg)
         leader_from = _xy(half, radius * (GLYPH_RING + 0.045), point.glyph_deg)
-        label_at = _xy(half, radius * LABEL_RING, point.glyph_deg)
         colour = theme.text
         if _glyph_name(point.body) in outlines:
             glyph = _glyph(_glyph_name(point.body), glyph_at, radius * BODY_GLYPH, colour)
         else:  # a body without a glyph of its own (an asteroid, a hypothetical point): its name
-            glyph = (f'<text x="{_f(glyph_at[0])}" y="{_f(glyph_at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" '
-                     f'font-size="{_f(radius * 0.035)}" fill="{colour}" text-anchor="middle" dominant-baseline="central">'
-                     f'{escape(_name(point.body)[:3])}</text>')
-        label = f"{point.degree}°{point.minute:02d}′" + (" R" if point.retrograde else "")
+            glyph = _text(glyph_at, _name(point.body)[:3], radius * 0.035, colour)
+        labels = [(DEGREE_RING, f"{point.degree}°"), (MINUTE_RING, f"{point.minute:02d}′")] + ([(RETROGRADE_RING, "R")] if point.retrograde else [])
         parts.append(
             f'<g class="point" data-body={quoteattr(point.body)} data-longitude="{point.longitude:.6f}" data-house="{point.house}"'
             f' data-retrograde="{str(point.retrograde).lower()}">'
             + _line(mark_in, mark_out, theme.line, 1.5)
             + _line(mark_out, leader_from, theme.faint, 0.8)
             + glyph
-            + f'<text x="{_f(label_at[0])}" y="{_f(label_at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" '
-              f'font-size="{_f(radius * 0.03)}" fill="{colour}" text-anchor="middle" dominant-baseline="central">{label}</text>'
+            + "".join(_text(_xy(half, radius * ring, point.glyph_deg), text, radius * 0.032, colour) for ring, text in labels)
             + "</g>"
         )
     parts.append("</g>")
