@@ -160,3 +160,20 @@ def test_each_house_number_stands_between_its_cusp_and_the_next(system):
         to_label = (cusp.label_deg - cusp.angle_deg + 180.0) % 360.0 - 180.0
         to_next = (following.angle_deg - cusp.angle_deg + 180.0) % 360.0 - 180.0
         assert to_label == pytest.approx(to_next / 2, abs=1e-9), cusp.house
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2.2 relative luminance of ``#rrggbb``."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_high_contrast_keeps_every_colour_at_7_to_1_against_its_background():
+    theme = THEMES["high_contrast"]
+    background = _luminance(theme.background)
+    for name, colour in vars(theme).items():
+        if name in ("name", "background", "band"):
+            continue
+        lighter, darker = sorted((background, _luminance(colour)), reverse=True)
+        assert (lighter + 0.05) / (darker + 0.05) >= 7.0, name
