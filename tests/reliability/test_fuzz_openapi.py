@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from deploy.local_stack import Stack
 from gateway.reference_examples import without_examples
 
-BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria|returns|ingresses|eclipses/solar|eclipses/lunar|heliacal|transits)$")
+BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria|returns|ingresses|eclipses/solar|eclipses/lunar|heliacal|transits|chart-wheel)$")
 FOCUSED_EXAMPLES = 60
 BROAD_EXAMPLES = 4
 
@@ -47,13 +47,18 @@ def operations(fuzz_stack: Stack) -> list:
     return found
 
 
-def check_answer(path: str, status: int, body: dict, request_ids: list[str], context: tuple) -> None:
+def check_answer(path: str, status: int, body: dict | str, request_ids: list[str], context: tuple, documents: tuple[str, ...] = ()) -> None:
     """Check one answer against the status and body shape rules (AssertionError when broken).
 
+    ``body`` is the JSON body, or for a document (an iCalendar file, an SVG picture) its media
+    type, which must be a 2xx and one of the ``documents`` the operation declares.
     ``request_ids`` are the values of the X-Request-Id header.
     """
     # Every endpoint is built: no answer may be a 5xx, 501 included.
     assert status < 500, context
+    if isinstance(body, str):
+        assert 200 <= status < 300 and body in documents, context
+        return
     if status >= 400:
         assert set(body) == {"errors", "meta"}, context
         error = body["errors"][0]
@@ -65,13 +70,26 @@ def check_answer(path: str, status: int, body: dict, request_ids: list[str], con
         assert "data" in body and set(body) <= {"data", "meta", "warnings"}, context
 
 
+def declared_documents(operation) -> tuple[str, ...]:
+    """Return the media types other than JSON an operation's 200 answer may have (documents)."""
+    content = operation.definition.raw.get("responses", {}).get("200", {}).get("content", {})
+    return tuple(media for media in content if media != "application/json")
+
+
+def answer_body(content_type: str, read_json) -> dict | str:
+    """Return a JSON answer's body (``read_json()``), or a document answer's media type."""
+    media_type = content_type.split(";")[0].strip()
+    return read_json() if media_type == "application/json" else media_type
+
+
 def check_response(case, key: str, base_url: str) -> None:
     """Send one generated case and check its answer with :func:`check_answer`."""
     response = case.call(base_url=base_url, headers={"Authorization": f"Bearer {key}"})
-    body = response.json()
     # Schemathesis keeps every header as the list of its values.
+    body = answer_body(response.headers["content-type"][0], response.json)
     request_ids = list(response.headers["x-request-id"])
-    check_answer(case.path, response.status_code, body, request_ids, (case.method, case.path, case.query, case.body, body))
+    check_answer(case.path, response.status_code, body, request_ids, (case.method, case.path, case.query, case.body, body),
+                 declared_documents(case.operation))
 
 
 # The time one-of and the observer's place cannot be marked required in OpenAPI (a one-of
@@ -142,7 +160,7 @@ def test_fuzzing_covers_every_path_the_document_lists(operations, fuzz_stack):
 
 def test_built_endpoints_never_answer_5xx(operations, fuzz_key, fuzz_stack):
     built = [op for op in operations if BUILT.match(op.path)]
-    assert len({op.path for op in built}) == 31
+    assert len({op.path for op in built}) == 32
     for operation in built:
         fuzz(operation, FOCUSED_EXAMPLES, fuzz_key, fuzz_stack.base_url)
 

@@ -34,7 +34,7 @@ from shared.errors import CelestialError, InvalidParameter
 from shared.kernel.errors import PolarDayOrNight
 from tests.api.in_process_pool import InProcessPool, in_process_pools
 from tests.api.in_process_stack import AppStack
-from tests.reliability.test_fuzz_openapi import VALID_CONTEXT, check_answer, with_context
+from tests.reliability.test_fuzz_openapi import VALID_CONTEXT, answer_body, check_answer, declared_documents, with_context
 
 EXAMPLES_PER_OPERATION = 60
 
@@ -128,10 +128,11 @@ def client(recorded_stack: AppStack):
         yield c
 
 
-def checked(response: httpx.Response, context: tuple) -> None:
-    """Check an answer's status and shape (:func:`check_answer`: a 2xx, or a 4xx with code,
-    message and suggestion; never a 5xx)."""
-    check_answer(response.request.url.path, response.status_code, response.json(), [response.headers["x-request-id"]], context)
+def checked(response: httpx.Response, context: tuple, documents: tuple[str, ...] = ()) -> None:
+    """Check an answer's status and shape (:func:`check_answer`: a 2xx, a document the
+    operation declares, or a 4xx with code, message and suggestion; never a 5xx)."""
+    body = answer_body(response.headers["content-type"], response.json)
+    check_answer(response.request.url.path, response.status_code, body, [response.headers["x-request-id"]], context, documents)
 
 
 def refused_by_the_service(refusals: list[ServiceRefusal]) -> str:
@@ -178,7 +179,7 @@ def test_every_generated_case_of_every_operation_is_refused_by_the_gateway_first
             with_context(case, context)
             sent = case.as_transport_kwargs(base_url=str(client.base_url))
             response = client.request(sent["method"], sent["url"], params=sent.get("params"), json=sent.get("json"))
-            checked(response, (case.method, case.path, case.query, case.body))
+            checked(response, (case.method, case.path, case.query, case.body), declared_documents(operation))
 
         run()
     assert not refusals, refused_by_the_service(refusals)
