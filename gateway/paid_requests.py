@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from starlette.requests import Request
 from starlette.responses import Response
 
+from celestial.v1 import options_pb2
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
@@ -33,7 +34,7 @@ from gateway.store.interfaces import Store
 from gateway.store.records import Account, Admission, ChargeNote
 from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import VERSION
-from shared.errors import CelestialError, ClientGone, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
+from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
@@ -85,6 +86,9 @@ class Gateway:
             await pool.close()
 
     def deadline_s(self, endpoint: Endpoint) -> float:
+        """Return the seconds a call of ``endpoint`` may run: its deadline class's."""
+        if endpoint.http.deadline == options_pb2.DEADLINE_CLASS_ENGINE_SEARCH:
+            return self.settings.engine_search_deadline_s
         return self.settings.scan_deadline_s if endpoint.scan else self.settings.fast_deadline_s
 
     async def authenticate(self, request: Request) -> Account:
@@ -193,10 +197,13 @@ class Gateway:
                 suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
                 retry_after_s=max(1, math.ceil(wait_s)),
             ) from None
+        deadline_s = self.deadline_s(endpoint)
         try:
             return await self.pools[endpoint.service].call(
-                endpoint.rpc_path, message, endpoint.response_cls, timeout_s=self.deadline_s(endpoint), request_id=request_id
+                endpoint.rpc_path, message, endpoint.response_cls, timeout_s=deadline_s, request_id=request_id
             )
+        except DeadlineExceeded:
+            raise deadline_passed(endpoint, deadline_s) from None
         finally:
             share.release(account.id)
 
@@ -283,6 +290,20 @@ class Gateway:
             },
         }
         return json_response(body)
+
+
+def deadline_passed(endpoint: Endpoint, deadline_s: float) -> DeadlineExceeded:
+    """Return the 504 of a call of ``endpoint`` stopped at its deadline of ``deadline_s`` seconds,
+    saying what its deadline class makes slow."""
+    message = f"{endpoint.path} did not finish within its deadline of {deadline_s:g} s and was stopped."
+    if endpoint.http.deadline == options_pb2.DEADLINE_CLASS_ENGINE_SEARCH:
+        return DeadlineExceeded(
+            message,
+            suggestion="This search is one engine call; it runs long only when the event may not happen for years "
+            "(a planet near the poles, or seen with optical aid, that is never lost in the Sun's glare): "
+            "try a lower latitude, the naked eye or another event.",
+        )
+    return DeadlineExceeded(message)
 
 
 def planned_processes(settings: Settings, service: str) -> int:
