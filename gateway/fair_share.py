@@ -10,10 +10,12 @@ pool here:
   pool's processes (an account may keep every process busy, never its queues too), a fast
   call's the capacity; less one for every other account with a call waiting, down to one: an
   account does not take the last free place while another account's call waits (issue 36);
-- the waiting calls are granted round-robin across accounts, and within an account
-  round-robin across its lanes, each lane's calls in the order they came. A call's lane is the
-  decade of its expected service time (under 10 ms, under 100 ms, under 1 s, longer): a 5 ms
-  search does not wait behind the same account's queue of 130 ms scans, only behind one of them;
+- the waiting calls are granted round-robin across accounts; within an account, its lanes
+  share its turns by time, each lane's calls in the order they came. A call's lane is the
+  decade of its expected service time (under 10 ms, under 100 ms, under 1 s, longer); the
+  turn goes to the lane that has been granted the least expected time since the account began
+  to wait, so a 5 ms search waits behind one of the same account's 130 ms scans, not behind
+  all of them, and its lane drains at its own pace, not one call per scan;
 - a call whose expected wait, from the calls ahead of it and their expected service times,
   exceeds what its deadline class allows is refused at once (:class:`Overloaded`), so what is
   admitted keeps its latency under overload instead of every call waiting its longest;
@@ -58,6 +60,52 @@ class _Waiter:
     granted: asyncio.Future = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
+#: The least time a grant counts against its lane: a call with no measured time yet still takes its turn.
+MIN_GRANT_S = 0.001
+
+
+@dataclass
+class _Lanes:
+    """One account's waiting calls by lane, and the expected time granted to each lane since the
+    account began to wait."""
+
+    calls: dict[int, deque[_Waiter]] = field(default_factory=dict)
+    granted_s: dict[int, float] = field(default_factory=dict)
+
+    def add(self, lane: int, waiter: _Waiter) -> None:
+        if lane not in self.calls:
+            # A lane that starts waiting starts level with the least served lane waiting, so
+            # time it did not wait gives it no head start over the others.
+            self.granted_s[lane] = min((self.granted_s[other] for other in self.calls), default=0.0)
+            self.calls[lane] = deque()
+        self.calls[lane].append(waiter)
+
+    def next_lane(self, allowed) -> int | None:
+        """Return the waiting lane granted the least time whose first call ``allowed(waiter)``, or None."""
+        ready = [lane for lane, waiters in self.calls.items() if waiters and allowed(waiters[0])]
+        return min(ready, key=lambda lane: (self.granted_s[lane], lane), default=None)
+
+    def pop(self, lane: int) -> _Waiter:
+        waiters = self.calls[lane]
+        waiter = waiters.popleft()
+        self.granted_s[lane] += max(waiter.expected_s, MIN_GRANT_S)
+        if not waiters:
+            del self.calls[lane]
+        return waiter
+
+    def drop_done(self) -> None:
+        for lane in list(self.calls):
+            waiters = self.calls[lane]
+            while waiters and waiters[0].granted.done():
+                waiters.popleft()
+            if not waiters:
+                del self.calls[lane]
+
+    def mean_head_s(self) -> float:
+        heads = [waiters[0].expected_s for waiters in self.calls.values() if waiters]
+        return sum(heads) / len(heads) if heads else 0.0
+
+
 class FairShare:
     """The calls in flight to one pool, per account, and the calls waiting their turn."""
 
@@ -66,9 +114,8 @@ class FairShare:
         self.processes = max(1, processes)
         self.in_flight = 0
         self._per_account: dict[str, int] = {}
-        # Accounts with waiting calls, in the order their turn comes; each account's lanes in
-        # the order theirs comes; each lane's calls in order.
-        self._waiting: OrderedDict[str, OrderedDict[int, deque[_Waiter]]] = OrderedDict()
+        # Accounts with waiting calls, in the order their turn comes; each account's by lane.
+        self._waiting: OrderedDict[str, _Lanes] = OrderedDict()
 
     def account_in_flight(self, account: str) -> int:
         """Return how many of ``account``'s calls are in flight."""
@@ -76,7 +123,7 @@ class FairShare:
 
     def waiting(self) -> int:
         """Return how many calls wait for their turn."""
-        return sum(len(waiters) for lanes in self._waiting.values() for waiters in lanes.values())
+        return sum(len(waiters) for lanes in self._waiting.values() for waiters in lanes.calls.values())
 
     async def acquire(self, account: str, limit: int, wait_s: float, *, expected_s: float = 0.0, shed_after_s: float = math.inf) -> None:
         """Return once ``account`` may send one more call (then :meth:`release` must follow).
@@ -95,7 +142,7 @@ class FairShare:
         if expected_wait_s > shed_after_s:
             raise Overloaded(expected_wait_s)
         waiter = _Waiter(max(1, limit), expected_s)
-        self._waiting.setdefault(account, OrderedDict()).setdefault(lane, deque()).append(waiter)
+        self._waiting.setdefault(account, _Lanes()).add(lane, waiter)
         try:
             async with asyncio.timeout(wait_s):
                 await waiter.granted
@@ -107,27 +154,31 @@ class FairShare:
             raise
 
     def expected_wait_s(self, account: str, lane: int, expected_s: float) -> float:
-        """Return how long (seconds) a call of ``account`` in ``lane``, expected to take
+        """Return about how long (seconds) a call of ``account`` in ``lane``, expected to take
         ``expected_s``, would wait for its turn if it queued now.
 
-        Each round of turns grants one call of every waiting account, whose cost is the mean
-        expected time of that account's lanes' first calls; the call's account serves its
-        lanes in turn, so the call comes after (calls ahead in its lane + 1) x (its account's
-        lanes) rounds, which the pool's processes share. Calls without a measured time count
-        nothing.
+        Its lane's calls ahead of it and itself take their expected times; meanwhile each other
+        lane of the account takes as much (or all it has), since lanes share the account's turns
+        by time; and each of those grants of the account comes after one grant of every other
+        waiting account (the mean of its lanes' first calls). The pool's processes share it
+        all. Calls without a measured time count nothing.
         """
-        lanes = self._waiting.get(account, {})
-        ahead = len(lanes.get(lane, ()))
-        own_lanes = len(lanes) + (lane not in lanes)
-        round_s = 0.0
-        for other, other_lanes in self._waiting.items():
-            heads = [waiters[0].expected_s for waiters in other_lanes.values() if waiters]
-            if other == account and lane not in other_lanes:
-                heads.append(expected_s)
-            round_s += sum(heads) / len(heads) if heads else 0.0
-        if account not in self._waiting:
-            round_s += expected_s
-        return (ahead + 1) * own_lanes * round_s / self.processes
+        lanes = self._waiting.get(account, _Lanes())
+        own = [waiter.expected_s for waiter in lanes.calls.get(lane, ())] + [expected_s]
+        backlog_s = sum(own)
+        account_s, grants = backlog_s, len(own)
+        for other_lane, waiters in lanes.calls.items():
+            if other_lane == lane:
+                continue
+            served_s = 0.0
+            for waiter in waiters:
+                if served_s >= backlog_s:
+                    break
+                served_s += waiter.expected_s
+                grants += 1
+            account_s += served_s
+        others_round_s = sum(other.mean_head_s() for name, other in self._waiting.items() if name != account)
+        return (account_s + grants * others_round_s) / self.processes
 
     def release(self, account: str) -> None:
         """Give back one call of ``account`` and grant the waiting calls it makes room for."""
@@ -153,27 +204,19 @@ class FairShare:
 
     def _grant(self) -> None:
         """Grant waiting calls while there is room: the next account in turn with a lane whose
-        first waiting call its limit allows; the account goes to the back of the accounts'
-        turn, the lane to the back of the account's lanes."""
+        first waiting call its limit allows (of those, the lane granted the least time); the
+        account then goes to the back of the turn."""
         while self.in_flight < self.capacity:
             self._drop_abandoned()
-            chosen = None
             for account, lanes in self._waiting.items():
-                for lane, waiters in lanes.items():
-                    if self.account_in_flight(account) < self._limit(account, waiters[0].limit):
-                        chosen = account, lanes, lane, waiters
-                        break
-                if chosen:
+                in_flight = self.account_in_flight(account)
+                lane = lanes.next_lane(lambda waiter: in_flight < self._limit(account, waiter.limit))
+                if lane is not None:
                     break
             else:
                 return
-            account, lanes, lane, waiters = chosen
-            waiter = waiters.popleft()
-            if waiters:
-                lanes.move_to_end(lane)
-            else:
-                del lanes[lane]
-            if lanes:
+            waiter = lanes.pop(lane)
+            if lanes.calls:
                 self._waiting.move_to_end(account)
             else:
                 del self._waiting[account]
@@ -185,24 +228,19 @@ class FairShare:
         future is cancelled at once, its own clean-up runs later)."""
         for account in list(self._waiting):
             lanes = self._waiting[account]
-            for lane in list(lanes):
-                waiters = lanes[lane]
-                while waiters and waiters[0].granted.done():
-                    waiters.popleft()
-                if not waiters:
-                    del lanes[lane]
-            if not lanes:
+            lanes.drop_done()
+            if not lanes.calls:
                 del self._waiting[account]
 
     def _forget(self, account: str, lane: int, waiter: _Waiter) -> None:
         lanes = self._waiting.get(account)
-        waiters = lanes.get(lane) if lanes is not None else None
+        waiters = lanes.calls.get(lane) if lanes is not None else None
         if waiters is None or waiter not in waiters:
             return
         waiters.remove(waiter)
         if not waiters:
-            del lanes[lane]
-        if not lanes:
+            del lanes.calls[lane]
+        if not lanes.calls:
             del self._waiting[account]
         # A removed head may have blocked the account's next call, and an account no longer
         # waiting no longer holds back the others' limits: either may now go.
