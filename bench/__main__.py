@@ -8,6 +8,7 @@ from bench import (
     kernel_costs,
     natal_chart,
     positions_throughput,
+    search_lanes,
     sky,
     store_throughput,
     timelords,
@@ -25,6 +26,7 @@ def main() -> None:
     timelords.main()
     transits.main()
     calendar.main()
+    search_lanes.main()
     dashboard_pages.main()
     print(f"figures written to {figures.write()}")
 

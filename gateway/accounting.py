@@ -81,7 +81,14 @@ class Accounting:
 
         Raises the store's own errors when it is unreachable.
         """
-        return await self.limiter.admit(account, slot_id, time.time())
+        try:
+            return await self.limiter.admit(account, slot_id, time.time())
+        except StoreOutcomeUnknown:
+            # The admission may have been written, its answer lost: the slot it took would
+            # count against the account until its lease ran out (two minutes) with nothing
+            # in flight. A release of a slot never taken changes nothing.
+            self.release(account.id, slot_id)
+            raise
 
     async def balance(self, account_id: str) -> int:
         """Return the account's credits; the store's own errors while it is unreachable."""
@@ -135,7 +142,10 @@ class Accounting:
         try:
             return await self.limiter.admit_and_reserve(account, slot_id, credits, charge_id, note=note)
         except StoreOutcomeUnknown:
-            self._spawn(self._refund_until_done(account.id, credits, charge_id))  # as in charge()
+            # Written or not, the request goes no further: its charge is refunded (as in
+            # charge()) and its slot released (as in admit()), each a no-op if never made.
+            self._spawn(self._refund_until_done(account.id, credits, charge_id))
+            self.release(account.id, slot_id)
             raise
 
     async def refund(self, account_id: str, credits: int, charge_id: str) -> None:

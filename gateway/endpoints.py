@@ -32,7 +32,9 @@ class Endpoint:
 
     @property
     def scan(self) -> bool:
-        return self.http.deadline == options_pb2.DEADLINE_CLASS_SCAN
+        """Return whether the call is a long one (a scan, or an engine search): it counts
+        against its account's share of the pool's processes."""
+        return self.http.deadline in (options_pb2.DEADLINE_CLASS_SCAN, options_pb2.DEADLINE_CLASS_ENGINE_SEARCH)
 
 
 def service_modules() -> dict[str, object]:

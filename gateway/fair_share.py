@@ -8,9 +8,17 @@ pool here:
 - at most ``capacity`` (the pool's processes x their queue) in flight at once;
 - at most ``limit`` of them one account's, where the caller gives the limit: a scan's is the
   pool's processes (an account may keep every process busy, never its queues too), a fast
-  call's the capacity;
-- the waiting calls are granted round-robin across accounts, each account's in the order
-  they came;
+  call's the capacity; less one for every other account with a call waiting, down to one: an
+  account does not take the last free place while another account's call waits (issue 36);
+- the waiting calls are granted round-robin across accounts; within an account, its lanes
+  share its turns by time, each lane's calls in the order they came. A call's lane is the
+  decade of its expected service time (under 10 ms, under 100 ms, under 1 s, longer); the
+  turn goes to the lane that has been granted the least expected time since the account began
+  to wait, so a 5 ms search waits behind one of the same account's 130 ms scans, not behind
+  all of them, and its lane drains at its own pace, not one call per scan;
+- a call whose expected wait, from the calls ahead of it and their expected service times,
+  exceeds what its deadline class allows is refused at once (:class:`Overloaded`), so what is
+  admitted keeps its latency under overload instead of every call waiting its longest;
 - a call not granted within its wait is refused (the caller answers 503 with Retry-After).
 
 Each gateway keeps its own share; several gateways in front of one pool divide it by the
@@ -20,42 +28,121 @@ processes' queues (a full process refuses, and the channel tries another).
 from __future__ import annotations
 
 import asyncio
+import math
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
+
+#: The upper bounds (seconds) of the lanes' expected service times; a longer call is in the last lane.
+LANE_BOUNDS_S = (0.01, 0.1, 1.0)
+
+
+def lane_of(expected_s: float) -> int:
+    """Return the lane (0 to len(LANE_BOUNDS_S)) of a call expected to take ``expected_s`` seconds."""
+    for lane, bound_s in enumerate(LANE_BOUNDS_S):
+        if expected_s < bound_s:
+            return lane
+    return len(LANE_BOUNDS_S)
+
+
+class Overloaded(Exception):
+    """A call refused before waiting: its expected wait (``expected_wait_s``, seconds) exceeds
+    what its deadline class allows."""
+
+    def __init__(self, expected_wait_s: float):
+        super().__init__(f"expected wait {expected_wait_s:.3f} s")
+        self.expected_wait_s = expected_wait_s
 
 
 @dataclass
 class _Waiter:
     limit: int
+    expected_s: float
     granted: asyncio.Future = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+#: The least time a grant counts against its lane: a call with no measured time yet still takes its turn.
+MIN_GRANT_S = 0.001
+
+
+@dataclass
+class _Lanes:
+    """One account's waiting calls by lane, and the expected time granted to each lane since the
+    account began to wait."""
+
+    calls: dict[int, deque[_Waiter]] = field(default_factory=dict)
+    granted_s: dict[int, float] = field(default_factory=dict)
+
+    def add(self, lane: int, waiter: _Waiter) -> None:
+        if lane not in self.calls:
+            # A lane that starts waiting starts level with the least served lane waiting, so
+            # time it did not wait gives it no head start over the others.
+            self.granted_s[lane] = min((self.granted_s[other] for other in self.calls), default=0.0)
+            self.calls[lane] = deque()
+        self.calls[lane].append(waiter)
+
+    def next_lane(self, allowed) -> int | None:
+        """Return the waiting lane granted the least time whose first call ``allowed(waiter)``, or None."""
+        ready = [lane for lane, waiters in self.calls.items() if waiters and allowed(waiters[0])]
+        return min(ready, key=lambda lane: (self.granted_s[lane], lane), default=None)
+
+    def pop(self, lane: int) -> _Waiter:
+        waiters = self.calls[lane]
+        waiter = waiters.popleft()
+        self.granted_s[lane] += max(waiter.expected_s, MIN_GRANT_S)
+        if not waiters:
+            del self.calls[lane]
+        return waiter
+
+    def drop_done(self) -> None:
+        for lane in list(self.calls):
+            waiters = self.calls[lane]
+            while waiters and waiters[0].granted.done():
+                waiters.popleft()
+            if not waiters:
+                del self.calls[lane]
+
+    def mean_head_s(self) -> float:
+        heads = [waiters[0].expected_s for waiters in self.calls.values() if waiters]
+        return sum(heads) / len(heads) if heads else 0.0
 
 
 class FairShare:
     """The calls in flight to one pool, per account, and the calls waiting their turn."""
 
-    def __init__(self, capacity: int):
+    def __init__(self, capacity: int, processes: int = 1):
         self.capacity = max(1, capacity)
+        self.processes = max(1, processes)
         self.in_flight = 0
         self._per_account: dict[str, int] = {}
-        # Accounts with waiting calls, in the order their turn comes; each account's calls in order.
-        self._waiting: OrderedDict[str, deque[_Waiter]] = OrderedDict()
+        # Accounts with waiting calls, in the order their turn comes; each account's by lane.
+        self._waiting: OrderedDict[str, _Lanes] = OrderedDict()
 
     def account_in_flight(self, account: str) -> int:
         """Return how many of ``account``'s calls are in flight."""
         return self._per_account.get(account, 0)
 
-    async def acquire(self, account: str, limit: int, wait_s: float) -> None:
+    def waiting(self) -> int:
+        """Return how many calls wait for their turn."""
+        return sum(len(waiters) for lanes in self._waiting.values() for waiters in lanes.calls.values())
+
+    async def acquire(self, account: str, limit: int, wait_s: float, *, expected_s: float = 0.0, shed_after_s: float = math.inf) -> None:
         """Return once ``account`` may send one more call (then :meth:`release` must follow).
 
-        ``limit`` is how many calls of the account may be in flight with this one. Raises
-        TimeoutError when the call is not granted within ``wait_s`` seconds; a call cancelled
-        while waiting takes nothing.
+        ``limit`` is how many calls of the account may be in flight with this one;
+        ``expected_s`` the call's expected service time (seconds), which sets its lane. Raises
+        Overloaded at once when the call would have to wait and its expected wait exceeds
+        ``shed_after_s``, TimeoutError when it is not granted within ``wait_s`` seconds; a
+        call cancelled while waiting takes nothing.
         """
         if account not in self._waiting and self._may_start(account, limit):
             self._take(account)
             return
-        waiter = _Waiter(max(1, limit))
-        self._waiting.setdefault(account, deque()).append(waiter)
+        lane = lane_of(expected_s)
+        expected_wait_s = self.expected_wait_s(account, lane, expected_s)
+        if expected_wait_s > shed_after_s:
+            raise Overloaded(expected_wait_s)
+        waiter = _Waiter(max(1, limit), expected_s)
+        self._waiting.setdefault(account, _Lanes()).add(lane, waiter)
         try:
             async with asyncio.timeout(wait_s):
                 await waiter.granted
@@ -63,8 +150,35 @@ class FairShare:
             if waiter.granted.done() and not waiter.granted.cancelled():
                 self.release(account)  # granted as it gave up: the turn passes on
             else:
-                self._forget(account, waiter)
+                self._forget(account, lane, waiter)
             raise
+
+    def expected_wait_s(self, account: str, lane: int, expected_s: float) -> float:
+        """Return about how long (seconds) a call of ``account`` in ``lane``, expected to take
+        ``expected_s``, would wait for its turn if it queued now.
+
+        Its lane's calls ahead of it and itself take their expected times; meanwhile each other
+        lane of the account takes as much (or all it has), since lanes share the account's turns
+        by time; and each of those grants of the account comes after one grant of every other
+        waiting account (the mean of its lanes' first calls). The pool's processes share it
+        all. Calls without a measured time count nothing.
+        """
+        lanes = self._waiting.get(account, _Lanes())
+        own = [waiter.expected_s for waiter in lanes.calls.get(lane, ())] + [expected_s]
+        backlog_s = sum(own)
+        account_s, grants = backlog_s, len(own)
+        for other_lane, waiters in lanes.calls.items():
+            if other_lane == lane:
+                continue
+            served_s = 0.0
+            for waiter in waiters:
+                if served_s >= backlog_s:
+                    break
+                served_s += waiter.expected_s
+                grants += 1
+            account_s += served_s
+        others_round_s = sum(other.mean_head_s() for name, other in self._waiting.items() if name != account)
+        return (account_s + grants * others_round_s) / self.processes
 
     def release(self, account: str) -> None:
         """Give back one call of ``account`` and grant the waiting calls it makes room for."""
@@ -76,25 +190,33 @@ class FairShare:
             del self._per_account[account]
         self._grant()
 
+    def _limit(self, account: str, limit: int) -> int:
+        """Return ``limit`` less one place for every other account with a call waiting, down to 1."""
+        others = len(self._waiting) - (account in self._waiting)
+        return max(1, limit - others)
+
     def _may_start(self, account: str, limit: int) -> bool:
-        return self.in_flight < self.capacity and self.account_in_flight(account) < limit
+        return self.in_flight < self.capacity and self.account_in_flight(account) < self._limit(account, limit)
 
     def _take(self, account: str) -> None:
         self.in_flight += 1
         self._per_account[account] = self.account_in_flight(account) + 1
 
     def _grant(self) -> None:
-        """Grant waiting calls while there is room: the next account in turn whose first
-        waiting call its limit allows, which then goes to the back of the turn."""
+        """Grant waiting calls while there is room: the next account in turn with a lane whose
+        first waiting call its limit allows (of those, the lane granted the least time); the
+        account then goes to the back of the turn."""
         while self.in_flight < self.capacity:
             self._drop_abandoned()
-            for account, waiters in self._waiting.items():
-                if self.account_in_flight(account) < waiters[0].limit:
+            for account, lanes in self._waiting.items():
+                in_flight = self.account_in_flight(account)
+                lane = lanes.next_lane(lambda waiter: in_flight < self._limit(account, waiter.limit))
+                if lane is not None:
                     break
             else:
                 return
-            waiter = waiters.popleft()
-            if waiters:
+            waiter = lanes.pop(lane)
+            if lanes.calls:
                 self._waiting.move_to_end(account)
             else:
                 del self._waiting[account]
@@ -105,18 +227,21 @@ class FairShare:
         """Remove the waiting calls cancelled but not yet forgotten by their task (a task's
         future is cancelled at once, its own clean-up runs later)."""
         for account in list(self._waiting):
-            waiters = self._waiting[account]
-            while waiters and waiters[0].granted.done():
-                waiters.popleft()
-            if not waiters:
+            lanes = self._waiting[account]
+            lanes.drop_done()
+            if not lanes.calls:
                 del self._waiting[account]
 
-    def _forget(self, account: str, waiter: _Waiter) -> None:
-        waiters = self._waiting.get(account)
+    def _forget(self, account: str, lane: int, waiter: _Waiter) -> None:
+        lanes = self._waiting.get(account)
+        waiters = lanes.calls.get(lane) if lanes is not None else None
         if waiters is None or waiter not in waiters:
             return
         waiters.remove(waiter)
         if not waiters:
+            del lanes.calls[lane]
+        if not lanes.calls:
             del self._waiting[account]
-        # A removed head may have blocked the account's next call, which may now go.
+        # A removed head may have blocked the account's next call, and an account no longer
+        # waiting no longer holds back the others' limits: either may now go.
         self._grant()

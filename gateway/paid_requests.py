@@ -20,12 +20,13 @@ from typing import Any, TypeVar
 from starlette.requests import Request
 from starlette.responses import Response
 
+from celestial.v1 import options_pb2
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint
 from gateway.envelope import TextBody, success_body
-from gateway.fair_share import FairShare
+from gateway.fair_share import FairShare, Overloaded
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
@@ -35,12 +36,15 @@ from gateway.store.interfaces import Store
 from gateway.store.records import Account, Admission, ChargeNote
 from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import answer_version
-from shared.errors import CelestialError, ClientGone, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
+from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
 
 T = TypeVar("T")
+
+#: The share of its deadline a call may be expected to wait for its turn before it is refused at once.
+WAIT_SHARE_OF_DEADLINE = 0.1
 
 
 async def read_parameters(request: Request, endpoint: Endpoint):
@@ -70,7 +74,7 @@ class Gateway:
         # CELESTIAL_<SERVICE>_PROCESSES says how many to plan for (deploy/k8s sets the most the
         # autoscaler may run; a full replica refuses and the channel tries another).
         self.processes = {name: planned_processes(settings, name) for name in SERVICE_NAMES}
-        self.shares = {name: FairShare(self.processes[name] * settings.service_queue) for name in SERVICE_NAMES}
+        self.shares = {name: FairShare(self.processes[name] * settings.service_queue, self.processes[name]) for name in SERVICE_NAMES}
         self.pools = dict(pools) if pools is not None else {
             name: ServicePool(
                 name,
@@ -87,6 +91,9 @@ class Gateway:
             await pool.close()
 
     def deadline_s(self, endpoint: Endpoint) -> float:
+        """Return the seconds a call of ``endpoint`` may run: its deadline class's."""
+        if endpoint.http.deadline == options_pb2.DEADLINE_CLASS_ENGINE_SEARCH:
+            return self.settings.engine_search_deadline_s
         return self.settings.scan_deadline_s if endpoint.scan else self.settings.fast_deadline_s
 
     async def authenticate(self, request: Request) -> Account:
@@ -179,26 +186,46 @@ class Gateway:
                 await asyncio.shield(self.accounting.refund(account.id, cost, charge_id))
             raise
 
+    def wait_allowed_s(self, endpoint: Endpoint) -> float:
+        """Return how long (seconds) a call of ``endpoint`` is expected to wait for its turn at
+        most, or it is refused at once: a tenth of its deadline, at most CELESTIAL_QUEUE_WAIT_S
+        (a fast call 1 s, a scan 5 s, an engine search 0.3 s)."""
+        return min(self.settings.queue_wait_s, self.deadline_s(endpoint) * WAIT_SHARE_OF_DEADLINE)
+
     async def call_in_turn(self, account: Account, endpoint: Endpoint, message, request_id: str):
         """Return the service's reply to ``message``, sent when the account's turn at the pool
         comes (``gateway/fair_share.py``): a scan counts against the account's share of the
-        pool (its processes), any call against the pool's capacity. Raises 503 with
-        Retry-After when the turn does not come within CELESTIAL_QUEUE_WAIT_S."""
+        pool (its processes), any call against the pool's capacity; its expected compute time
+        sets its lane. Raises 503 with Retry-After at once when its expected wait exceeds what
+        its deadline class allows, and when the turn does not come within
+        CELESTIAL_QUEUE_WAIT_S."""
         share = self.shares[endpoint.service]
+        pool = self.pools[endpoint.service]
         limit = self.processes[endpoint.service] if endpoint.scan else share.capacity
         wait_s = self.settings.queue_wait_s
+        expected_s = pool.costs.expected_s(endpoint.rpc_path)
         try:
-            await share.acquire(account.id, limit, wait_s)
+            await share.acquire(account.id, limit, wait_s, expected_s=expected_s, shed_after_s=self.wait_allowed_s(endpoint))
+        except Overloaded as overloaded:
+            raise ServiceUnavailable(
+                f"The {endpoint.service} service is busy: this request would wait about {overloaded.expected_wait_s:.1f} s "
+                f"for its turn, more than the {self.wait_allowed_s(endpoint):g} s its kind of request may wait.",
+                suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
+                retry_after_s=max(1, math.ceil(overloaded.expected_wait_s)),
+            ) from None
         except TimeoutError:
             raise ServiceUnavailable(
                 f"The {endpoint.service} service is busy: this request could not start within {wait_s:g} s.",
                 suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
                 retry_after_s=max(1, math.ceil(wait_s)),
             ) from None
+        deadline_s = self.deadline_s(endpoint)
         try:
-            return await self.pools[endpoint.service].call(
-                endpoint.rpc_path, message, endpoint.response_cls, timeout_s=self.deadline_s(endpoint), request_id=request_id
+            return await pool.call(
+                endpoint.rpc_path, message, endpoint.response_cls, timeout_s=deadline_s, request_id=request_id
             )
+        except DeadlineExceeded:
+            raise deadline_passed(endpoint, deadline_s) from None
         finally:
             share.release(account.id)
 
@@ -292,6 +319,20 @@ class Gateway:
 def content_digest(content: bytes) -> str:
     """Return the RFC 9530 Content-Digest field value of ``content``: its SHA-256, base64."""
     return f"sha-256=:{base64.b64encode(hashlib.sha256(content).digest()).decode()}:"
+
+
+def deadline_passed(endpoint: Endpoint, deadline_s: float) -> DeadlineExceeded:
+    """Return the 504 of a call of ``endpoint`` stopped at its deadline of ``deadline_s`` seconds,
+    saying what its deadline class makes slow."""
+    message = f"{endpoint.path} did not finish within its deadline of {deadline_s:g} s and was stopped."
+    if endpoint.http.deadline == options_pb2.DEADLINE_CLASS_ENGINE_SEARCH:
+        return DeadlineExceeded(
+            message,
+            suggestion="This search is one engine call; it runs long only when the event may not happen for years "
+            "(a planet near the poles, or seen with optical aid, that is never lost in the Sun's glare): "
+            "try a lower latitude, the naked eye or another event.",
+        )
+    return DeadlineExceeded(message)
 
 
 def planned_processes(settings: Settings, service: str) -> int:

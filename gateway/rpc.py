@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 import grpc
 
+from gateway.call_costs import CallCosts
 from shared.errors import (
     CelestialError,
     DeadlineExceeded,
@@ -125,6 +126,8 @@ class Pool(Protocol):
     """What the gateway needs of one service: calls, readiness, closing."""
 
     name: str
+    #: The expected compute time of each of its RPCs, as its answers report them.
+    costs: CallCosts
 
     async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
         """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise a CelestialError."""
@@ -166,6 +169,7 @@ class ServicePool:
         # One multi-callable per method, made on first use rather than on every call.
         self._callables: dict[str, Any] = {}
         self._implements: dict[str, bool] = {}
+        self.costs = CallCosts()
         self.channel = grpc.aio.insecure_channel(
             channel_target(addresses), options=channel_options(len(addresses), keepalive_s, ping_timeout_s)
         )
@@ -184,8 +188,12 @@ class ServicePool:
         while True:
             remaining_s = timeout_s - (time.monotonic() - started)
             try:
-                return await callable_(request, timeout=remaining_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
+                call = callable_(request, timeout=remaining_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
+                reply = await call
+                self.costs.record_metadata(method_path, await call.trailing_metadata())
+                return reply
             except grpc.aio.AioRpcError as error:
+                self.costs.record_metadata(method_path, error.trailing_metadata())
                 # Every process full, even after the channel's retries: other gateways share
                 # them, so a burst of theirs can fill what this one left free. Wait briefly
                 # for one to free up, within BUSY_RETRY_S, before answering 503.

@@ -95,9 +95,12 @@ class Settings:
     # CELESTIAL_SUPERVISOR_PID: set by `make run`'s supervisor in the environment of each
     # process it starts, which stops when that supervisor is gone (shared/runtime/orphan.py).
     supervisor_pid: int | None = None
-    # CELESTIAL_FAST_DEADLINE_S / CELESTIAL_SCAN_DEADLINE_S: gRPC deadline per deadline class.
+    # CELESTIAL_FAST_DEADLINE_S / CELESTIAL_SCAN_DEADLINE_S / CELESTIAL_ENGINE_SEARCH_DEADLINE_S:
+    # gRPC deadline per deadline class. An engine search (heliacal) cannot stop between steps:
+    # its deadline is what one call may hold a process (plus the compute child's hard-stop grace).
     fast_deadline_s: float = 10.0
     scan_deadline_s: float = 60.0
+    engine_search_deadline_s: float = 3.0
     # CELESTIAL_KEY_CACHE_S: how long a key record is trusted before it is read again.
     key_cache_s: float = 60.0
     # CELESTIAL_LOG_FORMAT: json (default outside a terminal) or console.
@@ -202,6 +205,7 @@ def load_settings(env: dict | None = None) -> Settings:
         supervisor_pid=int(env["CELESTIAL_SUPERVISOR_PID"]) if env.get("CELESTIAL_SUPERVISOR_PID") else None,
         fast_deadline_s=_float(env, "CELESTIAL_FAST_DEADLINE_S", 10.0),
         scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),
+        engine_search_deadline_s=_float(env, "CELESTIAL_ENGINE_SEARCH_DEADLINE_S", 3.0),
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),
         log_format=env.get("CELESTIAL_LOG_FORMAT", "json"),
         log_level=env.get("CELESTIAL_LOG_LEVEL", "INFO"),

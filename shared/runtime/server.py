@@ -40,6 +40,9 @@ from shared.runtime.orphan import stop_when_orphaned
 from shared.runtime.status import rich_status
 
 REQUEST_ID_METADATA_KEY = "x-request-id"
+#: The trailing metadata of every answer that says how long its computation took once
+#: started (milliseconds; its wait in the queue not counted): the gateway orders calls by it.
+COMPUTE_MS_METADATA_KEY = "x-compute-ms"
 
 # No port sharing: a second process on a port fails to bind instead of taking half its calls.
 # The gateway pings its connections every CELESTIAL_SERVICE_KEEPALIVE_S, calls or not, to
@@ -82,21 +85,27 @@ class ComputeQueue:
         """Return once the child is started and warm."""
         await asyncio.get_running_loop().run_in_executor(self._thread, self.child.start)
 
-    async def run(self, rpc: str, request: bytes, deadline: Deadline, request_id: str) -> Outcome:
-        """Return the outcome of computing ``request`` (the bytes of the RPC's request message).
+    async def run(self, rpc: str, request: bytes, deadline: Deadline, request_id: str) -> tuple[Outcome, float]:
+        """Return the outcome of computing ``request`` (the bytes of the RPC's request message)
+        and the seconds its computation took once started (its wait in the queue not counted).
 
         The request stays accepted until the child is done with it, even when the awaiting
         call is cancelled (the child is then told to stop, and killed if it does not).
         """
         self.accepted += 1
         job = Job(rpc, request, deadline, request_id)
-        future = asyncio.get_running_loop().run_in_executor(self._thread, self.child.compute, job)
+        future = asyncio.get_running_loop().run_in_executor(self._thread, self._timed_compute, job)
         future.add_done_callback(self._finished)
         try:
             return await future
         except asyncio.CancelledError:
             job.cancel()
             raise
+
+    def _timed_compute(self, job: Job) -> tuple[Outcome, float]:
+        started = time.perf_counter()
+        outcome = self.child.compute(job)
+        return outcome, time.perf_counter() - started
 
     def _finished(self, _future: asyncio.Future) -> None:
         self.accepted -= 1
@@ -118,25 +127,28 @@ def _method_handler(queue: ComputeQueue, name: str):
         remaining = context.time_remaining()
         deadline = Deadline.after(remaining) if remaining is not None else Deadline.never()
         started = time.perf_counter()
+        timing: tuple[tuple[str, str], ...] = ()
         try:
-            outcome = await queue.run(name, request, deadline, request_id)
+            outcome, compute_s = await queue.run(name, request, deadline, request_id)
         except Exception as exception:
             status = rich_status(answered_error(exception, name, request_id))
         else:
+            timing = ((COMPUTE_MS_METADATA_KEY, f"{compute_s * 1000:.3f}"),)
             if outcome.ok:
+                context.set_trailing_metadata(timing)
                 return outcome.payload
             status = status_pb2.Status.FromString(outcome.payload)
         finally:
             log.debug("rpc_finished", duration_ms=round((time.perf_counter() - started) * 1000, 3))
-        await _abort(context, status)
+        await _abort(context, status, timing)
 
     # The bytes cross to the child as they came: this process never parses a request.
     return grpc.unary_unary_rpc_method_handler(method)
 
 
-async def _abort(context: grpc.aio.ServicerContext, status: status_pb2.Status) -> None:
+async def _abort(context: grpc.aio.ServicerContext, status: status_pb2.Status, metadata: tuple[tuple[str, str], ...] = ()) -> None:
     carried = rpc_status.to_status(status)
-    await context.abort(carried.code, carried.details, trailing_metadata=carried.trailing_metadata)
+    await context.abort(carried.code, carried.details, trailing_metadata=(*carried.trailing_metadata, *metadata))
 
 
 def service_handler(service: ServiceDescriptor, handlers: Mapping[str, Handler], queue: ComputeQueue) -> grpc.GenericRpcHandler:

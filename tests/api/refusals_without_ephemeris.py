@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gateway.call_costs import CallCosts
 from shared.kernel import engine
 from shared.runtime.config import SERVICE_NAMES
 from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
@@ -104,6 +105,7 @@ class RefusingPool:
     def __init__(self, name: str, calls: list[str]):
         self.name = name
         self._calls = calls
+        self.costs = CallCosts()
 
     async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
         self._calls.append(method_path)

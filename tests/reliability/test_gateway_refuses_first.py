@@ -84,6 +84,7 @@ class RefusalRecordingPool:
     def __init__(self, inner: InProcessPool, refusals: list[ServiceRefusal]):
         self.name = inner.name
         self._inner = inner
+        self.costs = inner.costs
         self._refusals = refusals
 
     async def call(self, method_path: str, request, response_cls, *, timeout_s: float, request_id: str):

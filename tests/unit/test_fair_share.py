@@ -6,14 +6,14 @@ import asyncio
 
 import pytest
 
-from gateway.fair_share import FairShare
+from gateway.fair_share import FairShare, Overloaded, lane_of
 
 LONG_S = 60.0
 
 
-async def started(share: FairShare, account: str, limit: int, wait_s: float = LONG_S) -> asyncio.Task:
+async def started(share: FairShare, account: str, limit: int, wait_s: float = LONG_S, **call) -> asyncio.Task:
     """Return the task of one call of ``account`` waiting for (or holding) its turn."""
-    task = asyncio.ensure_future(share.acquire(account, limit, wait_s))
+    task = asyncio.ensure_future(share.acquire(account, limit, wait_s, **call))
     await asyncio.sleep(0)
     return task
 
@@ -133,6 +133,86 @@ def test_a_call_granted_as_it_is_cancelled_passes_its_turn_on():
         await asyncio.sleep(0)
         assert cancelled.cancelled()
         assert next_in_turn.done() and share.in_flight == 1 and share.account_in_flight("b") == 0
+
+    asyncio.run(scenario())
+
+
+def test_an_account_does_not_take_the_last_free_place_while_another_accounts_call_waits():
+    """Issue 36: two processes; a and b hold one call each and both wait with another. When
+    b's call ends, the place goes to b's waiting call, not to a's second (a came first)."""
+    async def scenario():
+        share = FairShare(capacity=2, processes=2)
+        await share.acquire("a", 2, LONG_S)
+        await share.acquire("b", 2, LONG_S)
+        a_second = await started(share, "a", 2)
+        b_second = await started(share, "b", 2)
+        share.release("b")
+        await asyncio.sleep(0)
+        assert b_second.done() and not a_second.done()
+        assert share.account_in_flight("a") == 1 and share.account_in_flight("b") == 1
+
+    asyncio.run(scenario())
+
+
+def test_an_account_alone_may_still_use_every_place():
+    async def scenario():
+        share = FairShare(capacity=4, processes=4)
+        for _ in range(4):
+            await share.acquire("a", 4, wait_s=0.001)
+        assert share.account_in_flight("a") == 4
+
+    asyncio.run(scenario())
+
+
+def test_a_short_call_waits_behind_one_long_call_of_its_account_not_behind_all_of_them():
+    """Issue 36: the lanes. One place; an account queues ten 130 ms scans, then ten 5 ms
+    searches: the searches are granted before all but at most one of the scans (the lanes
+    share the account's turns by time: ten searches take less than one scan)."""
+    async def scenario():
+        share = FairShare(capacity=1, processes=1)
+        await share.acquire("a", 1, LONG_S, expected_s=0.13)
+        order: list[str] = []
+
+        async def call(name: str, expected_s: float) -> None:
+            await share.acquire("a", 1, LONG_S, expected_s=expected_s)
+            order.append(name)
+            await asyncio.sleep(0)
+            share.release("a")
+
+        tasks = [asyncio.ensure_future(call(f"scan{index}", 0.13)) for index in range(10)]
+        tasks += [asyncio.ensure_future(call(f"search{index}", 0.005)) for index in range(10)]
+        await asyncio.sleep(0)
+        share.release("a")
+        await asyncio.gather(*tasks)
+        first = order[:11]
+        assert sum(name.startswith("search") for name in first) == 10, order
+        assert [name for name in order if name.startswith("scan")] == [f"scan{index}" for index in range(10)]
+        assert [name for name in order if name.startswith("search")] == [f"search{index}" for index in range(10)]
+
+    asyncio.run(scenario())
+
+
+def test_the_lanes_are_decades_of_expected_service_time():
+    assert [lane_of(seconds) for seconds in (0.0, 0.005, 0.05, 0.13, 1.4, 20.0)] == [0, 0, 1, 2, 3, 3]
+
+
+def test_a_call_whose_expected_wait_exceeds_its_allowance_is_refused_at_once_and_takes_nothing():
+    """Issue 36: shed early. One place, held by a 1 s call; two 1 s calls wait: a third would
+    wait about 3 s, so with 2 s allowed it is refused at once, and a call that need not wait
+    never is."""
+    async def scenario():
+        share = FairShare(capacity=1, processes=1)
+        await share.acquire("a", 1, LONG_S, expected_s=1.0)
+        waiting = [await started(share, "a", 1, expected_s=1.0, shed_after_s=2.0) for _ in range(2)]
+        with pytest.raises(Overloaded) as refused:
+            await share.acquire("a", 1, LONG_S, expected_s=1.0, shed_after_s=2.0)
+        assert refused.value.expected_wait_s > 2.0
+        assert share.waiting() == 2 and not any(task.done() for task in waiting)
+        other = FairShare(capacity=1, processes=1)
+        await other.acquire("a", 1, 0.001, expected_s=1.0, shed_after_s=0.0)  # room: it starts
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
 
     asyncio.run(scenario())
 

@@ -658,3 +658,50 @@ def test_admissions_and_releases_of_one_account_racing_through_two_gateways_stay
                 await store.close()
 
     run(body())
+
+
+# --- a lost answer ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("step", ["admit", "admit_and_charge"])
+def test_the_slot_of_an_admission_whose_answer_was_lost_is_released_beside_its_refund(server, prefix, step):
+    """Issue 36: the server freezes (SIGSTOP) as the admission's write reaches it, and answers
+    it only after the store gave up (StoreOutcomeUnknown, a 503): the slot it wrote is released
+    as the charge is refunded, so an account whose concurrency limit is 1 is admitted again
+    once the server is back, not only when the slot's lease runs out."""
+    from gateway.accounting import Accounting
+
+    async def body() -> None:
+        store = await open_nats_store(server.url, prefix=prefix, request_timeout_s=0.5)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            accounting = Accounting(store, store)
+            write_limits = store._write_limits
+
+            async def frozen_as_it_is_sent(account_id, limits):
+                store._write_limits = write_limits
+                server.pause()  # the write is sent to a server that answers it too late
+                return await write_limits(account_id, limits)
+
+            store._write_limits = frozen_as_it_is_sent
+            try:
+                with pytest.raises(StoreOutcomeUnknown):
+                    if step == "admit":
+                        await accounting.admit(account, "slot-1")
+                    else:
+                        await accounting.admit_and_charge(account, "slot-1", 3, "charge-1")
+            finally:
+                server.resume()
+            # The write landed after all: the slot was taken, then released in the background.
+            async def admitted() -> bool:
+                return (await store.admit(account, "slot-2")).allowed
+
+            assert await _until(admitted, 10.0, "the lost admission's slot released")
+            assert SLOT_LEASE_S > 10.0
+            await accounting.drain()
+            assert await store.balance(account.id) == 10
+        finally:
+            server.resume()
+            await store.close()
+
+    run(body())
