@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_extras import add_extras, composite_operands
-from shared.runtime.chart_inputs import composite_inputs
 from shared.runtime.chart_record import chart_record
 from shared.kernel.chart import cast_chart
 from shared.kernel.composite import composite_chart
@@ -14,7 +13,7 @@ from shared.runtime.wire import birth_from
 
 def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.ComputeCompositeChartResponse:
     """Return the composite chart; each position also carries ``midpoint_longitude``."""
-    inputs = composite_inputs(request)
+    inputs = request.query
     settings, extras = inputs.settings, inputs.extras
     moment_a, place_a = birth_from(request, "births.birth_a")
     moment_b, place_b = birth_from(request, "births.birth_b")

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from celestial.v1 import common_pb2
 from shared.runtime.chart_extras import add_extras, chart_operands
-from shared.runtime.chart_inputs import ChartInputs, chart_inputs
+from shared.runtime.chart_inputs import ChartInputs
 from shared.runtime.chart_record import chart_record
 from shared.kernel.chart import Chart, ChartSettings, cast_chart
 from shared.kernel.positions import Observer
@@ -14,21 +14,19 @@ from shared.kernel.timescale import Moment
 
 
 def chart_reply(
-    request,
+    inputs: ChartInputs,
     moment: Moment,
     place: Observer,
     *,
     chart_type: str = "natal",
     source: dict | None = None,
     turn: Callable[[Chart, ChartSettings], Chart] | None = None,
-    inputs: ChartInputs | None = None,
 ) -> tuple[common_pb2.Chart, list[str], Chart]:
-    """Return the Chart message of ``request``'s chart at ``moment`` and ``place`` (optionally
-    ``turn``-ed, as the draconic chart is, whose patterns stay the unturned chart's), the prose
-    warnings (the chart's conditions, then its extras' own) and the kernel chart itself.
-    ``inputs`` is the request as its kind's reader read it (:func:`chart_inputs` when not given)."""
-    read = inputs or chart_inputs(request)
-    settings, extras = read.settings, read.extras
+    """Return the Chart message of a chart request's chart at ``moment`` and ``place``
+    (optionally ``turn``-ed, as the draconic chart is, whose patterns stay the unturned
+    chart's), the prose warnings (the chart's conditions, then its extras' own) and the kernel
+    chart itself. ``inputs`` is the request as its kind's reader read it (``chart_inputs.py``)."""
+    settings, extras = inputs.settings, inputs.extras
     cast = chart = cast_chart(moment, place, settings, chart_type=chart_type, source=source)
     if turn is not None:
         chart = turn(cast, settings)
