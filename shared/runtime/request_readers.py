@@ -21,6 +21,7 @@ from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.pattern_place import pattern_place
 from shared.runtime.place_query import place_query
+from shared.runtime.positions_query import positions_query
 from shared.runtime.progression import progression_from
 from shared.runtime.ranges import event_range
 from shared.runtime.return_count import return_input
@@ -53,4 +54,5 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "void_of_course_periods": void_periods_input,
     "calendar_input": calendar_input,
     "place_query": place_query,
+    "positions_query": positions_query,
 }

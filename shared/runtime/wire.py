@@ -257,7 +257,10 @@ def sent_or_default(message: Message, name: str):
 
 def flags_from(message: Message) -> CalcFlags:
     """Return the calculation flags a request carries (the spec's defaults for those it lacks)."""
+    return kept(message, "flags", lambda: _flags_from(message))
 
+
+def _flags_from(message: Message) -> CalcFlags:
     def flag(name: str, default: bool = False) -> bool:
         return getattr(message, name) if _has(message, name) else default
 
