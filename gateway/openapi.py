@@ -21,9 +21,9 @@ from gateway.envelope import JSON_VALUE_TYPES, is_columns, text_media_type
 from gateway.geojson_schema import GEOJSON_SCHEMAS
 from gateway.introduction import introduction
 from gateway.operation_names import operation_name
-from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
 from shared.runtime.parameter_text import INTEGER_WIDTHS
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
+from shared.runtime.vocabularies import VOCABULARIES
 
 DESCRIPTOR_SET = Path(__file__).resolve().parent.parent / "celestial" / "v1" / "descriptor_set.binpb"
 
@@ -112,25 +112,8 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
         parts.append(f"Required unless {field.alternative_name} gives it (a town's id from /v1/places).")
     if rule.csv:
         parts.append("Comma-separated list.")
-    parts.append(_VOCABULARY_NOTES.get(rule.vocabulary, ""))
+    parts.append(VOCABULARIES[rule.vocabulary].note if rule.vocabulary else "")
     return " ".join(p for p in parts if p)
-
-
-_VOCABULARY_NOTES = {
-    options_pb2.VOCABULARY_AYANAMSHA: (
-        "An ayanamsha name (fagan_bradley, lahiri, raman, krishnamurti, ...) or a Swiss Ephemeris "
-        "id 2-46. The ids 0 and 1 read as booleans and are refused (400 invalid_parameter): send "
-        "fagan_bradley or lahiri by name; leave the parameter out for the tropical zodiac."
-    ),
-    options_pb2.VOCABULARY_DATETIME: f"ISO 8601, ASCII digits; from {SUPPORTED_SPAN_TEXT}.",
-    options_pb2.VOCABULARY_TIME_ZONE: (
-        "An IANA time zone of the tz database (Europe/Paris, America/New_York, Asia/Kolkata). "
-        "With it, a datetime without an offset is the civil time there on that date; the answer's "
-        "meta.moment says how each was read (local time, zone, abbreviation, UTC offset, UTC). A "
-        "time the clocks skipped is 400 nonexistent_local_time; one they showed twice is 400 "
-        "ambiguous_local_time naming both instants, unless fold chooses."
-    ),
-}
 
 
 def _scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:

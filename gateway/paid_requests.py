@@ -38,6 +38,7 @@ from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import answer_version
 from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
+from shared.runtime.request_reading import RequestReading
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
 
@@ -129,8 +130,10 @@ class Gateway:
         if slot_id is not None:
             self.accounting.release(account.id, slot_id)
 
-    async def execute(self, account: Account, endpoint: Endpoint, message, request_id: str, state: dict, *, admit: bool) -> dict:
-        """Return the success body ``{data, meta, warnings?}`` of one validated, paid computation.
+    async def execute(self, account: Account, endpoint: Endpoint, reading: RequestReading, request_id: str, state: dict, *, admit: bool) -> dict:
+        """Return the success body ``{data, meta, warnings?}`` of one validated, paid computation:
+        ``reading`` is the request as validation read it, kept for ``meta.moment`` (nothing is
+        read of the request once the service has answered).
 
         With ``admit`` the request is admitted under the limits and charged in one store step
         (429, 402); otherwise it was admitted already and is only charged. Credits are taken
@@ -142,7 +145,10 @@ class Gateway:
             if admit:
                 await self.admit(state, account)
             raise NotImplementedEndpoint("This endpoint is not implemented yet.")
+        message = reading.message
         cost = credit_cost(endpoint.http, message)
+        # How each local time was read (the request's tz), from what validation kept.
+        readings = local_readings(reading)
         # The ledger key is minted here, never the client's X-Request-Id: a replayed id
         # must not make a second request look like a retry of a paid one.
         charge_id = new_request_id()
@@ -176,9 +182,8 @@ class Gateway:
                 "computation_ms": round((time.perf_counter() - started) * 1000, 3),
                 "version": answer_version(),
             }
-            readings = local_readings(message)
             if readings:
-                meta["moment"] = readings  # how each local time was read (the request's tz)
+                meta["moment"] = readings
             return success_body(reply, meta)
         except BaseException:
             # Shielded so a client disconnect cannot cancel the refund it is owed.
@@ -241,14 +246,14 @@ class Gateway:
         account = await self.authenticate(request)
         try:
             try:
-                message = validate(await read_parameters(request, endpoint))
+                reading = validate(await read_parameters(request, endpoint))
             except CelestialError:
                 # Refused input counts against the limits like any request, and a client over
                 # its limits hears that first (429 before 400).
                 await self.admit(request.scope["state"], account)
                 raise
             try:
-                body = await until_disconnected(request, self.execute(account, endpoint, message, request_id, state, admit=True))
+                body = await until_disconnected(request, self.execute(account, endpoint, reading, request_id, state, admit=True))
             except ClientGone:
                 # The computation may have finished as the client left: its charge goes back
                 # (a charge refunded already, by the cancelled computation, is not refunded twice).
@@ -281,8 +286,8 @@ class Gateway:
             subrequests = parse_batch(body)
 
             async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
-                message = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
-                return await self.execute(account, endpoint, message, f"{request_id}.{index}", state, admit=False)
+                reading = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
+                return await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
 
             try:
                 results, credits_used = await until_disconnected(request, run_batch(subrequests, self.endpoints, execute, request_id))

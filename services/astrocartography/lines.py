@@ -18,7 +18,6 @@ from shared.kernel.astrocartography import (
 from shared.kernel.deadline import Deadline
 from shared.kernel.earth_rotation import sidereal_time
 from shared.kernel.positions import CalcFlags, compute_positions, obliquity_deg
-from shared.runtime.astro_targets import targets_from
 from shared.runtime.wire import house_system_from, moment_from
 
 GEOJSON = "geojson"
@@ -27,7 +26,7 @@ GEOJSON = "geojson"
 def compute(request: pb.ComputeAstrocartographyRequest, deadline: Deadline) -> pb.ComputeAstrocartographyResponse:
     """Return each target's lines over the latitude rows, in target order (angles, then cusps)."""
     moment = moment_from(request)
-    targets = targets_from(request)
+    targets = request.query
     system = house_system_from(request).name
     mode = request.mode or ZODIACAL
     rows = latitude_rows(request.latitude_step, request.max_latitude)

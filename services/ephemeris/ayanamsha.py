@@ -5,7 +5,6 @@ from __future__ import annotations
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.kernel.deadline import Deadline
 from shared.kernel.positions import ayanamsha_value
-from shared.runtime.ayanamsha_systems import ayanamsha_systems
 from shared.runtime.wire import moment_from
 
 
@@ -13,5 +12,5 @@ def compute(request: pb.ComputeAyanamshaRequest, deadline: Deadline) -> pb.Compu
     """Return {system, id, value} (true ayanamsha, degrees) for the system asked for, or for
     every system in id order with ``system=all``."""
     moment = moment_from(request)
-    records = [pb.AyanamshaRecord(system=a.name, id=a.id, value=ayanamsha_value(moment, a)) for a in ayanamsha_systems(request)]
+    records = [pb.AyanamshaRecord(system=a.name, id=a.id, value=ayanamsha_value(moment, a)) for a in request.query]
     return pb.ComputeAyanamshaResponse(data=records)

@@ -9,9 +9,9 @@ from shared.kernel.positions import ayanamsha_value
 
 
 def compute(request: pb.ComputeChartRequest, deadline: Deadline) -> pb.ComputeChartResponse:
-    """Return the /v1/chart reply: the moment and the flags are read once and shared by the
+    """Return the /v1/chart reply: the moment and the flags its reader read are shared by the
     positions and the houses."""
-    query = positions.read_query(request)
+    query = request.query
     result = positions.positions_of(query)
     house_set = houses.houses_of(houses.read_query(request, query.moment, query.flags, place="place"))
     data = pb.ChartData(positions=[positions.position_fields(r) for r in result.records], houses=houses.house_record(house_set))

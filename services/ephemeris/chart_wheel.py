@@ -18,7 +18,7 @@ TITLE = "Natal chart"
 
 def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawChartWheelResponse:
     """Return the wheel of the natal chart /v1/natal-chart casts for the same parameters."""
-    record, warnings, chart = chart_reply(request, *birth_from(request))
+    record, warnings, chart = chart_reply(request.query, *birth_from(request))
     svg = draw_svg(wheel_layout(chart), THEMES[request.theme], size=request.size, title=TITLE)
     if request.format == "json":
         data = pb.ChartWheelData(json=pb.ChartWheel(chart=record, svg=svg, sha256=hashlib.sha256(svg.encode()).hexdigest()))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.runtime.chart_inputs import composite_inputs
 from shared.runtime.chart_record import chart_record
 from shared.kernel.composite import cast_composite
 from shared.kernel.deadline import Deadline
@@ -12,7 +11,7 @@ from shared.runtime.wire import birth_from
 
 def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.ComputeCompositeChartResponse:
     """Return the composite chart; each position also carries ``midpoint_longitude``."""
-    inputs = composite_inputs(request)
+    inputs = request.query
     birth_a, birth_b = birth_from(request, "births.birth_a"), birth_from(request, "births.birth_b")
     chart = cast_composite(birth_a, birth_b, inputs.settings, request.resolution, inputs.extras)
     record = chart_record(chart)

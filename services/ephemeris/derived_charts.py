@@ -5,24 +5,22 @@ from __future__ import annotations
 from datetime import datetime
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.runtime.chart_inputs import draconic_inputs
 from shared.runtime.chart_reply import chart_reply
 from shared.kernel.davison import great_circle_midpoint, midpoint_moment, midpoint_utc
 from shared.kernel.deadline import Deadline
 from shared.kernel.draconic import rotate_to_node
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
-from shared.runtime.progression import progression_from
 from shared.runtime.wire import birth_from
 
 
 def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.ComputeDraconicChartResponse:
     """Return the draconic chart: the natal chart turned so the chosen node is at 0° Aries
-    (rules 1-7); what a draconic chart refuses is read by :func:`draconic_inputs` (rule 6)."""
-    inputs = draconic_inputs(request)
+    (rules 1-7); what a draconic chart refuses is read by its reader,
+    :func:`shared.runtime.chart_inputs.draconic_inputs` (rule 6)."""
     moment, place = birth_from(request)
     record, warnings, _ = chart_reply(
-        request, moment, place, turn=lambda chart: rotate_to_node(chart, inputs.settings, request.node, moment), inputs=inputs
+        request.query, moment, place, turn=lambda chart: rotate_to_node(chart, request.query.settings, request.node, moment)
     )
     return pb.ComputeDraconicChartResponse(data=record, warnings=warnings)
 
@@ -39,7 +37,7 @@ def davison(request: pb.ComputeDavisonChartRequest, deadline: Deadline) -> pb.Co
         "type": "davison", "jd_a": moment_a.jd_ut1, "jd_b": moment_b.jd_ut1,
         "lat_a": place_a.latitude_deg, "lon_a": place_a.longitude_deg, "lat_b": place_b.latitude_deg, "lon_b": place_b.longitude_deg,
     }
-    record, warnings, _ = chart_reply(request, moment, place, chart_type="davison", source=source)
+    record, warnings, _ = chart_reply(request.query, moment, place, chart_type="davison", source=source)
     return pb.ComputeDavisonChartResponse(data=record, warnings=warnings)
 
 
@@ -57,7 +55,7 @@ def _halfway(request, moment_a: Moment, moment_b: Moment) -> Moment:
 
 def progressed(request: pb.ComputeProgressedChartRequest, deadline: Deadline) -> pb.ComputeProgressedChartResponse:
     """Return the secondary progressed chart for the target moment, cast at the natal place."""
-    progression = progression_from(request)
+    progression = request.query
     source = {"type": "progressed", "natal_jd": progression.natal.jd_ut1, "target_jd": progression.target.jd_ut1, "year_days": request.year_days}
-    record, warnings, _ = chart_reply(request, progression.moment, progression.place, chart_type="progressed", source=source)
+    record, warnings, _ = chart_reply(progression.chart, progression.moment, progression.place, chart_type="progressed", source=source)
     return pb.ComputeProgressedChartResponse(data=record, warnings=warnings)

@@ -11,7 +11,6 @@ from shared.kernel.lots import bodies_needed, compute_lots, is_day_chart
 from shared.kernel.midpoints import check_modulus, check_tree_orb, derived_points, midpoint_trees, parse_resolution
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.zodiac import sign_of
-from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from, place_from
 
 
@@ -23,7 +22,7 @@ def compute(request: pb.ComputeMidpointsRequest, deadline: Deadline) -> pb.Compu
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     resolution = parse_resolution(request.resolution)
     modulus, orb = check_modulus(request.modulus), check_tree_orb(request.tree_orb)
-    lot_ids = midpoint_lots(request)
+    lot_ids = request.query
     location = place_from(request, "location")
     bodies = bodies_from(request, flags)
     result = compute_positions(moment, list(bodies), flags)

@@ -10,5 +10,5 @@ from shared.runtime.wire import birth_from
 
 def compute(request: pb.ComputeNatalChartRequest, deadline: Deadline) -> pb.ComputeNatalChartResponse:
     """Return the natal chart reply."""
-    record, warnings, _ = chart_reply(request, *birth_from(request))
+    record, warnings, _ = chart_reply(request.query, *birth_from(request))
     return pb.ComputeNatalChartResponse(data=record, warnings=warnings)

@@ -11,7 +11,6 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.houses import compute_houses
 from shared.kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types
 from shared.kernel.positions import CalcFlags, compute_positions
-from shared.runtime.pattern_place import pattern_place
 from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from
 
 
@@ -20,7 +19,7 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
     ``stellium_scope=house``) only when ``lat`` and ``lon`` are given, each body in the house
     (or Gauquelin sector) it stands in, placed as a chart places it."""
     moment = moment_from(request)
-    location = pattern_place(request)
+    location = request.query
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     result = compute_positions(moment, bodies_from(request, flags), flags)
     types = parse_pattern_types(list(request.patterns))

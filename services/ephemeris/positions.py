@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.kernel.deadline import Deadline
-from shared.kernel.positions import CalcFlags, EclipticPosition, Observer, PositionsResult, compute_positions
-from shared.kernel.timescale import Moment
-from shared.runtime.wire import bodies_from, flags_from, moment_from, observer_from
-
-
-@dataclass(frozen=True)
-class PositionsQuery:
-    """A positions request read once: the moment, the resolved bodies, the flags, the observer."""
-
-    moment: Moment
-    bodies: tuple[str, ...]
-    flags: CalcFlags
-    observer: Observer | None
-
-
-def read_query(request) -> PositionsQuery:
-    """Return the query of a positions-like request (moment, bodies, flags, lat/lon/alt)."""
-    flags = flags_from(request)
-    return PositionsQuery(moment_from(request), bodies_from(request, flags), flags, observer_from(request, flags))
+from shared.kernel.positions import EclipticPosition, PositionsResult, compute_positions
+from shared.runtime.positions_query import PositionsQuery
 
 
 def positions_of(query: PositionsQuery) -> PositionsResult:
@@ -66,7 +47,7 @@ def position_fields(record) -> dict:
 
 def compute(request: pb.ComputePositionsRequest, deadline: Deadline) -> pb.ComputePositionsResponse:
     """Return the /v1/positions reply (one moment: too quick to need the deadline)."""
-    result = positions_of(read_query(request))
+    result = positions_of(request.query)
     return pb.ComputePositionsResponse(
         data=[position_fields(r) for r in result.records],
         warnings=[c.message for c in result.conditions],

@@ -6,7 +6,6 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.kernel.deadline import Deadline
 from shared.kernel.stars import find_star, named_stars, star_positions
 from shared.kernel.zodiac import sign_of
-from shared.runtime.star_selection import star_selection
 from shared.runtime.wire import flags_from, moment_from
 
 
@@ -15,7 +14,7 @@ def compute(request: pb.ComputeStarsRequest, deadline: Deadline) -> pb.ComputeSt
     file with ``star=all``; longitudes sidereal with ``sidereal``."""
     moment = moment_from(request)
     ayanamsha = flags_from(request).sidereal
-    star = star_selection(request)
+    star = request.query
     stars = named_stars() if star is None else (find_star(star),)
     deadline.check()
     places = star_positions(stars, moment, ayanamsha)

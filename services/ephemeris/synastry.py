@@ -15,8 +15,8 @@ def compute(request: pb.ComputeSynastryRequest, deadline: Deadline) -> pb.Comput
     them, ``inter_aspects`` and ``inter_parallels`` with ``body_a`` from chart A."""
     moment_a, place_a = birth_from(request, "births.birth_a")
     moment_b, place_b = birth_from(request, "births.birth_b")
-    chart_a, warnings_a, cast_a = chart_reply(request, moment_a, place_a)
-    chart_b, warnings_b, cast_b = chart_reply(request, moment_b, place_b)
+    chart_a, warnings_a, cast_a = chart_reply(request.query, moment_a, place_a)
+    chart_b, warnings_b, cast_b = chart_reply(request.query, moment_b, place_b)
     links = inter_chart(cast_a, cast_b, cast_a.settings)
     data = pb.SynastryData(
         chart_a=chart_a,

@@ -7,7 +7,6 @@ from shared.runtime.chart_record import aspect_record
 from shared.kernel.deadline import Deadline
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.void_of_course import MOON, void_of_course
-from shared.runtime.void_of_course_bodies import void_of_course_bodies
 from shared.runtime.wire import moment_from
 
 
@@ -16,7 +15,7 @@ def compute(request: pb.ComputeVoidOfCourseRequest, deadline: Deadline) -> pb.Co
     in its sign (tropical longitudes of date, the other bodies held where they are)."""
     moment = moment_from(request)
     flags = CalcFlags()
-    bodies = void_of_course_bodies(request)
+    bodies = request.query
     selection = request.aspect_selection
     result = compute_positions(moment, list(bodies), flags)
     longitudes = {r.body: r.longitude for r in result.records}

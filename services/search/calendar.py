@@ -2,8 +2,8 @@
 void-of-course periods) as one chronological list, in JSON or as an iCalendar file.
 
 Each kind is the record its own endpoint gives, computed by the same code: a kind with options
-of its own (the lunations' phases, the void-of-course bodies and aspects) takes that
-endpoint's defaults, read from its request message.
+of its own (the lunations' phases, the void-of-course bodies and aspects) takes the defaults
+that endpoint's request message declares.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from services.search.lunations import lunation_records
 from services.search.stations import station_record
 from services.search.void_of_course_periods import find_periods, period_record
 from shared.kernel import bodies as body_table
+from shared.kernel.bodies import resolve_bodies
 from shared.kernel.crossings import sign_ingresses_until
 from shared.kernel.deadline import Deadline
 from shared.kernel.eclipses import LUNAR, SOLAR, eclipses_between
 from shared.kernel.stations import find_stations
 from shared.kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
-from shared.runtime.sky_event_inputs import CalendarInput, calendar_input, void_periods_input
-from shared.runtime.validation import validate
+from shared.runtime.parameter_text import declared_default
+from shared.runtime.sky_event_inputs import CalendarInput, void_periods_over
 from shared.runtime.wire import instant_at
 
 INGRESS, STATION, LUNATION, ECLIPSE, VOID_OF_COURSE = "ingress", "station", "lunation", "eclipse", "void_of_course"
@@ -37,21 +38,21 @@ _ECLIPSE_TYPE_TEXT = {"annular_total": "Hybrid"}
 def compute(request: pb.FindCalendarEventsRequest, deadline: Deadline) -> pb.FindCalendarEventsResponse:
     """Return the calendar's events in time order (by start, then kind, then body), as JSON
     records or as the text of an iCalendar file."""
-    query = calendar_input(request)
-    events = calendar_events(request, query, deadline)
+    query = request.query
+    events = calendar_events(query, deadline)
     data = pb.CalendarData(ics=icalendar_text.calendar(events)) if query.ics else pb.CalendarData(json=pb.CalendarEvents(events=events))
     return pb.FindCalendarEventsResponse(data=data)
 
 
-def calendar_events(request: pb.FindCalendarEventsRequest, query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent]:
+def calendar_events(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent]:
     """Return the events of the kinds ``query`` asks for, sorted."""
     start_jd, end_jd = query.start.jd_ut1, query.end.jd_ut1
     finders = {
         INGRESS: lambda: _ingresses(query, deadline),
         STATION: lambda: _stations(query, deadline),
-        LUNATION: lambda: _lunations(request, start_jd, end_jd, deadline),
+        LUNATION: lambda: _lunations(start_jd, end_jd, deadline),
         ECLIPSE: lambda: _eclipses(start_jd, end_jd, deadline),
-        VOID_OF_COURSE: lambda: _void_of_course(request, deadline),
+        VOID_OF_COURSE: lambda: _void_of_course(start_jd, end_jd, deadline),
     }
     kinds = [_KINDS[name] for name in query.events]
     order = {kind: index for index, kind in enumerate(_KINDS.values())}
@@ -109,8 +110,8 @@ def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent
     return events
 
 
-def _lunations(request: pb.FindCalendarEventsRequest, start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.CalendarEvent]:
-    phases = list(validate(pb.FindLunationsRequest(start=request.start, end=request.end), vocabularies=False).phases)
+def _lunations(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.CalendarEvent]:
+    phases = declared_default(pb.FindLunationsRequest.DESCRIPTOR, "phases")
     events = []
     for record in lunation_records(start_jd, end_jd, phases, deadline):
         summary = f"{_PHASE_TEXT[record.phase]} at {_degree_text(record.sign_degree)} {record.sign}"
@@ -138,8 +139,10 @@ def _eclipses(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.Cal
     return events
 
 
-def _void_of_course(request: pb.FindCalendarEventsRequest, deadline: Deadline) -> list[pb.CalendarEvent]:
-    query = void_periods_input(validate(pb.FindVoidOfCoursePeriodsRequest(start=request.start, end=request.end), vocabularies=False))
+def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.CalendarEvent]:
+    declared = pb.FindVoidOfCoursePeriodsRequest.DESCRIPTOR
+    bodies = tuple(resolve_bodies(declared_default(declared, "bodies")))
+    query = void_periods_over(start_jd, end_jd, bodies, tuple(declared_default(declared, "aspects")), None)
     events = []
     for period in find_periods(query, deadline):
         record = period_record(period, query)

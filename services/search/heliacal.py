@@ -6,14 +6,13 @@ from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.deadline import Deadline
 from shared.kernel.heliacal import Atmosphere, Eyes, next_heliacal_event
 from shared.kernel.timescale import iso_utc
-from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.wire import moment_from, required_place
 
 
 def compute(request: pb.FindHeliacalEventRequest, deadline: Deadline) -> pb.FindHeliacalEventResponse:
     """Return the event's time with the arcus visionis and the altitudes of the Sun and the body then."""
     moment = moment_from(request)
-    body, event = heliacal_event(request)
+    body, event = request.query
     atmosphere = Atmosphere(request.pressure_mbar, request.temp_celsius, request.humidity_pct, request.visibility_range_km)
     eyes = Eyes(request.age_years, request.snellen_ratio, request.binoculars, request.telescope_aperture_cm, request.telescope_magnification)
     found = next_heliacal_event(moment.jd_ut1, body, event, required_place(request), atmosphere, eyes, from_param=moment.source_param)

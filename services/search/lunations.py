@@ -7,7 +7,6 @@ from shared.kernel import lunations as kernel
 from shared.kernel.deadline import Deadline
 from shared.kernel.eclipses import LUNAR, SOLAR, eclipses_between
 from shared.kernel.zodiac import sign_of
-from shared.runtime.ranges import event_range
 from shared.runtime.wire import instant_at
 
 # An eclipse belongs to a lunation when its greatest phase lies this close to it (issue 29).
@@ -16,7 +15,7 @@ ECLIPSE_WINDOW_DAYS = 1.0
 
 def compute(request: pb.FindLunationsRequest, deadline: Deadline) -> pb.FindLunationsResponse:
     """Return the lunations of the phases asked for inside the range, in time order."""
-    start, end = event_range(request, cap_years=kernel.RANGE_CAP_YEARS)
+    start, end = request.query
     return pb.FindLunationsResponse(data=lunation_records(start.jd_ut1, end.jd_ut1, list(dict.fromkeys(request.phases)), deadline))
 
 

@@ -10,7 +10,6 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.positions import compute_positions
 from shared.kernel.timescale import Moment
 from shared.runtime.chart_reply import chart_reply
-from shared.runtime.return_count import return_body
 from shared.runtime.wire import flags_from, moment_from, observer_from, required_place, sent_moment_name
 
 
@@ -24,7 +23,7 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
     """
     natal = moment_from(request)
     flags = flags_from(request.chart.options)
-    body = return_body(request)
+    body = request.query.body
     # The chart's longitudes are ecliptic whatever equatorial adds beside them.
     frame = replace(flags, speed=True, equatorial=False)
     # The request gives one place: the natal place and the return place are the same.
@@ -43,7 +42,7 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
     for crossing in found:
         deadline.check()
         source = {"type": "return", "body": body, "natal_longitude": record.longitude}
-        chart, chart_warnings, _ = chart_reply(request, Moment.from_jd_ut1(crossing.jd), return_place, chart_type="return", source=source)
+        chart, chart_warnings, _ = chart_reply(request.query.chart, Moment.from_jd_ut1(crossing.jd), return_place, chart_type="return", source=source)
         data.charts.append(chart)
         warnings += [w for w in chart_warnings if w not in warnings]
     return pb.FindReturnsResponse(data=data, warnings=warnings)

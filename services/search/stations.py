@@ -6,14 +6,13 @@ from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.deadline import Deadline
 from shared.kernel.stations import Station, find_stations, retrograde_periods
 from shared.kernel.zodiac import sign_of
-from shared.runtime.sky_event_inputs import stations_input
 from shared.runtime.wire import instant_at
 
 
 def compute(request: pb.FindStationsRequest, deadline: Deadline) -> pb.FindStationsResponse:
     """Return the stations inside the range and the retrograde periods whose shadow overlaps it,
     each in time order (a tie in the order of the bodies asked for)."""
-    query = stations_input(request)
+    query = request.query
     found: list[Station] = []
     periods = []
     for body in query.bodies:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.aspects import parse_aspect_types
 from shared.kernel.deadline import Deadline
 from shared.kernel.natal_points import natal_points
 from shared.kernel.transits import TransitEvent, scan_transits
-from shared.runtime.transit_inputs import MUTUAL, ScanInput, scan_input
+from shared.runtime.transit_inputs import MUTUAL, ScanInput
 from shared.runtime.wire import fill_instant, instant_at
 
 
@@ -19,9 +18,9 @@ def _natal_points(scan_of: ScanInput) -> list[tuple[str, float]]:
 
 def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTransitsResponse:
     """Return every in-orb window over the range, with the Moon policy applied and its warning."""
-    scan_of = scan_input(request)
+    scan_of = request.query
     start, end = scan_of.start, scan_of.end
-    aspects = parse_aspect_types(list(request.aspects))
+    aspects = scan_of.aspects
     points = [] if scan_of.natal is None else _natal_points(scan_of)
     found = scan_transits(
         start.jd_ut1, end.jd_ut1, scan_of.moving, None if request.targets == MUTUAL else points, aspects, request.orb, request.moon, deadline

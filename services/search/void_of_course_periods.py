@@ -7,13 +7,13 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.void_of_course import MOON
 from shared.kernel.void_of_course_periods import VoidPeriod, void_periods
 from shared.runtime.chart_record import aspect_record
-from shared.runtime.sky_event_inputs import VoidPeriodsInput, void_periods_input
+from shared.runtime.sky_event_inputs import VoidPeriodsInput
 from shared.runtime.wire import instant_at
 
 
 def compute(request: pb.FindVoidOfCoursePeriodsRequest, deadline: Deadline) -> pb.FindVoidOfCoursePeriodsResponse:
     """Return every void-of-course period overlapping the range, whole, in time order."""
-    query = void_periods_input(request)
+    query = request.query
     return pb.FindVoidOfCoursePeriodsResponse(data=[period_record(p, query) for p in find_periods(query, deadline)])
 
 

@@ -5,17 +5,15 @@ from __future__ import annotations
 from celestial.v1 import timelords_service_pb2 as pb
 from services.timelords.natal_points import fill_periods, fill_query, natal_points
 from shared.kernel.deadline import Deadline
-from shared.kernel.firdaria import RANGE_CAP_YEARS, firdaria
+from shared.kernel.firdaria import firdaria
 from shared.kernel.time_lord_periods import flatten
-from shared.runtime.ranges import life_range
-from shared.runtime.time_lord_points import firdaria_sect
 
 
 def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.ComputeFirdariaResponse:
     """Return the firdaria container: the major and sub-period in force at ``at``, or every one overlapping the range."""
     chart = natal_points(request)
-    query = life_range(request, RANGE_CAP_YEARS)
-    sent = firdaria_sect(request)
+    query = request.query.time_query
+    sent = request.query.sect
     day = chart.is_day if sent is None else sent
     periods = flatten(firdaria(chart.birth.jd_ut1, day, request.night_order, request.year_days, query, deadline), query)
     data = pb.FirdariaData(is_day_chart=day, night_order=request.night_order, year_days=request.year_days)

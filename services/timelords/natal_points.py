@@ -14,7 +14,6 @@ from shared.kernel.natal_points import natal_points as cast_natal_points
 from shared.kernel.timescale import iso_utc
 from shared.kernel.time_lord_periods import Period, TimeQuery
 from shared.kernel.zodiac import sign_index
-from shared.runtime.time_lord_points import natal_bodies
 from shared.runtime.wire import fill_instant, flags_from, moment_from, required_place
 
 
@@ -24,7 +23,7 @@ def natal_points(request: Message) -> NatalPoints:
     return cast_natal_points(
         moment_from(request, "timeline.moment"),
         required_place(request, "timeline.location"),
-        natal_bodies(request),
+        request.query.bodies,
         sidereal=flags_from(request).sidereal,
         lots=True,
     )

@@ -6,20 +6,19 @@ from celestial.v1 import timelords_service_pb2 as pb
 from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 from shared.kernel.deadline import Deadline
 from shared.kernel.bodies import SUN
-from shared.kernel.profections import RANGE_CAP_YEARS, mean_boundaries, profections, solar_boundaries
+from shared.kernel.profections import mean_boundaries, profections, solar_boundaries
 from shared.kernel.time_lord_periods import flatten
 from shared.kernel.zodiac import SIGNS
-from shared.runtime.ranges import life_range
-from shared.runtime.time_lord_points import SOLAR, profection_boundaries, starting_point
+from shared.runtime.time_lord_points import SOLAR
 
 
 def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.ComputeProfectionsResponse:
     """Return the profection container: the years (and months) in force at ``at``, or every
     one overlapping the range, from the starting point's natal sign."""
     chart = natal_points(request)
-    query = life_range(request, RANGE_CAP_YEARS)
-    from_sign = sign_of(chart, starting_point(request))
-    boundaries = profection_boundaries(request)
+    query = request.query.time_query
+    from_sign = sign_of(chart, request.query.starting_point)
+    boundaries = request.query.boundaries
     if boundaries == SOLAR:
         boundary = solar_boundaries(chart.birth.jd_ut1, chart.longitudes[SUN], chart.ayanamsha, deadline)
     else:

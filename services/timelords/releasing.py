@@ -5,11 +5,9 @@ from __future__ import annotations
 from celestial.v1 import timelords_service_pb2 as pb
 from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 from shared.kernel.deadline import Deadline
-from shared.kernel.releasing import RANGE_CAP_YEARS, releasing
+from shared.kernel.releasing import releasing
 from shared.kernel.time_lord_periods import flatten
 from shared.kernel.zodiac import SIGNS
-from shared.runtime.ranges import life_range
-from shared.runtime.time_lord_points import starting_point
 
 FORTUNE = "part_of_fortune"
 
@@ -18,8 +16,8 @@ def compute(request: pb.ComputeZodiacalReleasingRequest, deadline: Deadline) -> 
     """Return the releasing container: the periods of levels 1 to ``max_level`` in force at
     ``at``, or overlapping the range, walked from the released point's natal sign."""
     chart = natal_points(request)
-    query = life_range(request, RANGE_CAP_YEARS[request.max_level])
-    from_sign = sign_of(chart, starting_point(request))
+    query = request.query.time_query
+    from_sign = sign_of(chart, request.query.starting_point)
     fortune_sign = sign_of(chart, FORTUNE) if FORTUNE in chart.longitudes else None
     warnings = [c.message for c in chart.warnings]
     if fortune_sign is None:

@@ -1,7 +1,7 @@
 """Reader of what an astrocartography request draws: its targets (a body with the angles and
 cusp values drawn for it), from the full form's ``targets`` or the flat form's bodies x
 angles. Validation runs it in the gateway before any charge (the rule of
-ComputeAstrocartographyRequest, `shared/runtime/request_rules.py`): the two forms mixed, an
+ComputeAstrocartographyRequest, `shared/runtime/request_readers.py`): the two forms mixed, an
 unknown angle or body, a target naming a group, more than 80 lines and cusps in a house
 system without cusp lines are refused there.
 Cusp values in [1, 13) are a field option of the request (AstroTarget.cusps)."""

@@ -1,6 +1,6 @@
 """Reader of the ayanamshas an ayanamsha request asks for: ``all``, a name, or an id 0-46.
-Validation runs it in the gateway before any charge (the rule of ComputeAyanamshaRequest,
-``shared/runtime/request_rules.py``); the ephemeris service calls it to read the request."""
+Validation runs it in the gateway before any charge (the reader of ComputeAyanamshaRequest,
+``shared/runtime/request_readers.py``); the ephemeris service calls it to read the request."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Reader of what a chart request casts: its ChartSettings (``chart_options.py``) and the
 extras it adds to the chart (``chart_extras.py``), with the rules of its kind of chart.
 
-Validation runs these readers in the gateway before any charge (the rules of the chart
-requests, ``shared/runtime/request_rules.py``): mundane house positions or Gauquelin sectors
+Validation runs these readers in the gateway before any charge (the readers of the chart
+requests, ``shared/runtime/request_readers.py``): mundane house positions or Gauquelin sectors
 with ``j2000`` or ``heliocentric``, lots with ``heliocentric``, a mundane composite, and a
 draconic chart with dignities, heliocentric or no node are refused there. The services call
 the same readers to read their requests.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from celestial.v1 import common_pb2
-from shared.runtime.chart_inputs import ChartInputs, chart_inputs
+from shared.runtime.chart_inputs import ChartInputs
 from shared.runtime.chart_record import chart_record
 from shared.kernel.chart import Chart, cast_chart
 from shared.kernel.positions import Observer
@@ -13,19 +13,17 @@ from shared.kernel.timescale import Moment
 
 
 def chart_reply(
-    request,
+    inputs: ChartInputs,
     moment: Moment,
     place: Observer,
     *,
     chart_type: str = "natal",
     source: dict | None = None,
     turn: Callable[[Chart], Chart] | None = None,
-    inputs: ChartInputs | None = None,
 ) -> tuple[common_pb2.Chart, list[str], Chart]:
-    """Return the Chart message of ``request``'s chart at ``moment`` and ``place`` (optionally
-    ``turn``-ed, as the draconic chart is, whose patterns stay the unturned chart's), the prose
-    warnings (the chart's conditions, then its extras' own) and the kernel chart itself.
-    ``inputs`` is the request as its kind's reader read it (:func:`chart_inputs` when not given)."""
-    read = inputs or chart_inputs(request)
-    chart = cast_chart(moment, place, read.settings, chart_type=chart_type, source=source, extras=read.extras, turn=turn)
+    """Return the Chart message of a chart request's chart at ``moment`` and ``place``
+    (optionally ``turn``-ed, as the draconic chart is, whose patterns stay the unturned
+    chart's), the prose warnings (the chart's conditions, then its extras' own) and the kernel
+    chart itself. ``inputs`` is the request as its kind's reader read it (``chart_inputs.py``)."""
+    chart = cast_chart(moment, place, inputs.settings, chart_type=chart_type, source=source, extras=inputs.extras, turn=turn)
     return chart_record(chart), [c.message for c in chart.warnings] + chart.notes, chart

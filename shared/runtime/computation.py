@@ -1,6 +1,6 @@
-"""One computation of a request, as every service process runs it: the proto options' rules,
-the service's handler under the call's deadline, the bound on the reply, and the error a
-failure is answered with."""
+"""One computation of a request, as every service process runs it: the request read once (the
+proto options' rules and its reader), the service's handler under the call's deadline, the
+bound on the reply, and the error a failure is answered with."""
 
 from __future__ import annotations
 
@@ -24,11 +24,13 @@ log = structlog.get_logger("celestial.service")
 
 
 def compute_reply(handler: Handler, request: Message, deadline: Deadline) -> Message:
-    """Return ``handler(request, deadline)`` after the proto options' rules (the handler's
-    reader parses the vocabularies). Raises DeadlinePassed for a request that waited past its
-    deadline (it is not started), ResultTooLarge for a reply over MAX_REPLY_BYTES."""
+    """Return ``handler(reading, deadline)``, ``reading`` the request read once, at the
+    service's edge (:func:`validate`: the proto options' rules and the message's reader, whose
+    query and values the handler computes from). Raises DeadlinePassed for a request that
+    waited past its deadline (it is not started), ResultTooLarge for a reply over
+    MAX_REPLY_BYTES."""
     deadline.check()
-    reply = handler(validate(request, vocabularies=False), deadline)
+    reply = handler(validate(request), deadline)
     # The parameters' bounds keep every reply under the limit (tests/service/test_reply_bounds.py
     # measures the largest each endpoint can give); this is the backstop that keeps a reply
     # too large for the wire a 400 instead of a failed call answered as a busy service.

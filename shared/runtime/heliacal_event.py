@@ -1,8 +1,8 @@
 """Reader of what a heliacal search looks for: a body eligible for heliacal searches and an
 event it has (evening_first and morning_last only for Mercury and Venus; the acronychal events
 refused), the kernel's :func:`shared.kernel.heliacal.check_event`. Validation runs it in the
-gateway before any charge (the rule of FindHeliacalEventRequest,
-`shared/runtime/request_rules.py`); the search service calls it to read the request."""
+gateway before any charge (the reader of FindHeliacalEventRequest,
+`shared/runtime/request_readers.py`); the search service calls it to read the request."""
 
 from __future__ import annotations
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 import re
 
-from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from shared.errors import InvalidParameter
-from shared.runtime.request_model import NUMERIC_TYPES, FieldSpec
+from shared.runtime.request_model import NUMERIC_TYPES, FieldSpec, message_spec
 
 #: The whole numbers each protobuf integer type can hold: (lowest, highest, its name).
 INTEGER_WIDTHS: dict[int, tuple[int, int, str]] = {
@@ -131,3 +131,13 @@ def check_range(field: FieldSpec, value: float) -> None:
         suggestion=f"Send a value of {field.name} within {low}, {high}.",
         param=field.name,
     )
+
+
+def declared_default(descriptor: Descriptor, name: str):
+    """Return the default a request message declares for its parameter ``name`` (its
+    ``(field).default``), parsed: a list of the items for a list parameter, else a value of
+    the field's type."""
+    field = message_spec(descriptor).fields[name]
+    if field.repeated:
+        return [part.strip() for part in field.rule.default.split(",") if part.strip()]
+    return parse_scalar(field, field.rule.default)

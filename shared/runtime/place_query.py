@@ -1,6 +1,6 @@
 """Reader of a places search (/v1/places): the name, the country and the count. Validation runs
-it in the gateway before the request is counted as served (the rule of FindPlacesRequest,
-`shared/runtime/request_rules.py`); the ephemeris service calls it to read the request."""
+it in the gateway before the request is counted as served (the reader of FindPlacesRequest,
+`shared/runtime/request_readers.py`); the ephemeris service calls it to read the request."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Readers of a request's ranges and their caps: the instant or stretch of a life a time-lord
 request asks about, the start and end of a transit scan and of a search for sky events.
 
-Validation runs them in the gateway before any charge (they are rules of the request
-messages, `shared/runtime/request_rules.py`), and the services call them to read the range.
+Validation runs them in the gateway before any charge (they are parts of the readers of the request
+messages, `shared/runtime/request_readers.py`), and the services call them to read the range.
 """
 
 from __future__ import annotations

@@ -214,3 +214,15 @@ def _synthetic(fd: FieldDescriptor) -> bool:
     """True for the hidden one-member oneof that proto3 `optional` creates."""
     oneof = fd.containing_oneof
     return oneof is not None and oneof.name == "_" + fd.name and len(oneof.fields) == 1
+
+
+def bool_parameter(message: Message, name: str) -> bool:
+    """Return the value of the bool parameter ``name`` of ``message`` (False when it has none)."""
+    fd = message.DESCRIPTOR.fields_by_name.get(name)
+    if fd is not None:
+        return fd.type == FieldDescriptor.TYPE_BOOL and bool(getattr(message, name))
+    # Not a field of the message itself: perhaps one of a flattened message in it.
+    field = message_spec(message.DESCRIPTOR).fields.get(name)
+    if field is None or field.descriptor.type != FieldDescriptor.TYPE_BOOL:
+        return False
+    return bool(getattr(field.owner(message), field.field_name))

@@ -1,15 +1,18 @@
 """Reader of what a returns search follows: one body a return can follow, with an ephemeris at
 the natal moment and the search's start, and how many of its returns are cast (at most 13 of
 the Moon, 5 of any other body). Validation runs it in the
-gateway before any charge (the rule of FindReturnsRequest, `shared/runtime/request_rules.py`);
+gateway before any charge (the reader of FindReturnsRequest, `shared/runtime/request_readers.py`);
 the search service calls it to read the request."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
 from shared.kernel.bodies import RETURNS, check_span, resolve_body
+from shared.runtime.chart_inputs import ChartInputs, chart_inputs
 from shared.runtime.wire import flags_from, moment_from, sent_moment_name
 
 # Source: the FindReturns RPC comment (search_service.proto): a chart is cast per return.
@@ -34,3 +37,17 @@ def return_body(request: Message) -> str:
     check_span(body, natal.jd_ut1, param=natal.source_param)
     check_span(body, search_from.jd_ut1, param=sent_moment_name(request, "search_start"))
     return body
+
+
+@dataclass(frozen=True)
+class ReturnInput:
+    """A returns request read once: the body it follows and how each return's chart is cast."""
+
+    body: str
+    chart: ChartInputs
+
+
+def return_input(request: Message) -> ReturnInput:
+    """Return the body of a returns search (:func:`return_body`), then its charts' settings and
+    extras (:func:`shared.runtime.chart_inputs.chart_inputs`)."""
+    return ReturnInput(return_body(request), chart_inputs(request))

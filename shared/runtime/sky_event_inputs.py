@@ -2,8 +2,8 @@
 /v1/void-of-course/periods, /v1/calendar): the range under its cap, and the bodies, each
 eligible and computed over the whole range.
 
-Validation runs them in the gateway before any charge (rules of the request messages,
-`shared/runtime/request_rules.py`); the search service reads its request through them.
+Validation runs them in the gateway before any charge (parts of the readers of the request messages,
+`shared/runtime/request_readers.py`); the search service reads its request through them.
 """
 
 from __future__ import annotations
@@ -60,11 +60,18 @@ def void_periods_input(request: Message) -> VoidPeriodsInput:
     an ephemeris over the range and the days searched around it (OutOfRange naming bodies)."""
     start, end = event_range(request, cap_days=void.RANGE_CAP_DAYS)
     bodies = void_of_course_bodies(request)
-    searched = void.searched_span(start.jd_ut1, end.jd_ut1)
+    selection = request.aspect_selection
+    return void_periods_over(start.jd_ut1, end.jd_ut1, bodies, tuple(selection.aspects), selection.orb if selection.HasField("orb") else None)
+
+
+def void_periods_over(start_jd: float, end_jd: float, bodies: tuple[str, ...], aspects: tuple[str, ...], orb_deg: float | None) -> VoidPeriodsInput:
+    """Return a search for void-of-course periods over a range already read (the calendar's,
+    or a request's), each body with an ephemeris over it and the days searched around it
+    (OutOfRange naming bodies)."""
+    searched = void.searched_span(start_jd, end_jd)
     for body in bodies:
         body_table.check_span(body, *searched, param="bodies")
-    selection = request.aspect_selection
-    return VoidPeriodsInput(start.jd_ut1, end.jd_ut1, bodies, tuple(selection.aspects), selection.orb if selection.HasField("orb") else None)
+    return VoidPeriodsInput(start_jd, end_jd, bodies, aspects, orb_deg)
 
 
 #: A calendar holds the void-of-course periods, and takes their cap.

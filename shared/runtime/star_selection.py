@@ -1,6 +1,6 @@
 """Reader of the star a stars request asks for: one star of the Swiss Ephemeris star file by
 name or nomenclature, or every named one. Validation runs it in the gateway before any charge
-(the rule of ComputeStarsRequest, ``shared/runtime/request_rules.py``), reading the names
+(the reader of ComputeStarsRequest, ``shared/runtime/request_readers.py``), reading the names
 without the file; the ephemeris service calls it to read the request."""
 
 from __future__ import annotations

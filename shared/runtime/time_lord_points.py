@@ -2,19 +2,25 @@
 an ephemeris at the birth, the point profections and zodiacal releasing start from, the Sun that solar profections follow, and the Sun that
 firdaria read the sect from. Each point must be one the request's natal chart holds, which
 the request alone decides (its bodies, the Ascendant and Midheaven of its place, the lots
-those allow), so validation runs them in the gateway before any charge (rules of the
-time-lord requests, `shared/runtime/request_rules.py`); the time-lords service reads the
+those allow), so validation runs them in the gateway before any charge (parts of the readers of the
+time-lord requests, `shared/runtime/request_readers.py`); the time-lords service reads the
 request through them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
+from shared.kernel import firdaria, profections, releasing
 from shared.kernel.bodies import SUN, check_span
 from shared.kernel.lots import LOTS
 from shared.kernel.natal_points import point_names
+from shared.kernel.time_lord_periods import TimeQuery
+from shared.runtime.ranges import life_range
+from shared.runtime.request_reading import kept
 from shared.runtime.wire import bodies_from, flags_from, moment_from
 
 SOLAR, MEAN = "solar", "mean"
@@ -24,7 +30,11 @@ AUTO = "auto"
 def natal_bodies(request: Message) -> tuple[str, ...]:
     """Return the resolved bodies of a time-lord request's natal chart (groups expanded),
     each with an ephemeris at the birth (an asteroid outside its files' span is OutOfRange
-    naming the birth's datetime or jd)."""
+    naming the birth's datetime or jd); read once per reading."""
+    return kept(request, "time_lord_bodies", lambda: _natal_bodies(request))
+
+
+def _natal_bodies(request: Message) -> tuple[str, ...]:
     bodies = bodies_from(request, flags_from(request))
     birth = moment_from(request, "timeline.moment")
     for name in bodies:
@@ -79,3 +89,40 @@ def firdaria_sect(request: Message) -> bool | None:
             param="bodies",
         )
     return None
+
+
+@dataclass(frozen=True)
+class TimeLordInput:
+    """A time-lord request read once: its natal chart's bodies, the instant or range it asks
+    about, and the technique's own choices: the point profections and releasing start from,
+    how profections bound their years, the sect firdaria are sent (None: read from the chart)."""
+
+    bodies: tuple[str, ...]
+    time_query: TimeQuery
+    starting_point: str = ""
+    boundaries: str = ""
+    sect: bool | None = None
+
+
+def profections_input(request: Message) -> TimeLordInput:
+    """Return what a profections request asks for: its bodies, its range (at most
+    profections.RANGE_CAP_YEARS), its starting point and its years' boundaries."""
+    bodies = natal_bodies(request)
+    query = life_range(request, profections.RANGE_CAP_YEARS)
+    return TimeLordInput(bodies, query, starting_point(request), profection_boundaries(request))
+
+
+def releasing_input(request: Message) -> TimeLordInput:
+    """Return what a zodiacal releasing request asks for: its bodies, its range (capped by its
+    max_level) and its starting point."""
+    bodies = natal_bodies(request)
+    query = life_range(request, releasing.RANGE_CAP_YEARS[request.max_level])
+    return TimeLordInput(bodies, query, starting_point(request))
+
+
+def firdaria_input(request: Message) -> TimeLordInput:
+    """Return what a firdaria request asks for: its bodies, its range (at most
+    firdaria.RANGE_CAP_YEARS) and the sect it sends."""
+    bodies = natal_bodies(request)
+    query = life_range(request, firdaria.RANGE_CAP_YEARS)
+    return TimeLordInput(bodies, query, sect=firdaria_sect(request))

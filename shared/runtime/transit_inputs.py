@@ -1,7 +1,7 @@
 """The reader of what a transit scan runs over: its range, the moving bodies, the natal input
 that targets=natal needs and targets=mutual refuses, and the ephemeris each body needs (the
 natal bodies at the natal moment, the moving ones over the range). Validation runs it in the
-gateway before any charge (the rule of FindTransitsRequest, `shared/runtime/request_rules.py`);
+gateway before any charge (the reader of FindTransitsRequest, `shared/runtime/request_readers.py`);
 the search service calls it to read the request."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
+from shared.kernel.aspects import parse_aspect_types
 from shared.kernel.bodies import MOVING, check_span, resolve_bodies
 from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.positions import Observer
@@ -61,8 +62,9 @@ def natal_bodies(request: Message, natal: Moment) -> list[str]:
 
 @dataclass(frozen=True)
 class ScanInput:
-    """What a transit scan runs over: its range, its moving bodies, and with targets=natal the
-    natal moment, place and bodies (None, None and () with targets=mutual)."""
+    """What a transit scan runs over: its range, its moving bodies, with targets=natal the
+    natal moment, place and bodies (None, None and () with targets=mutual), and the aspect
+    types it looks for."""
 
     start: Moment
     end: Moment
@@ -70,6 +72,7 @@ class ScanInput:
     natal: Moment | None
     location: Observer | None
     natal_bodies: list[str]
+    aspects: list[str]
 
 
 def scan_input(request: Message) -> ScanInput:
@@ -77,11 +80,11 @@ def scan_input(request: Message) -> ScanInput:
     rule, and what the search service reads): the range and its cap (:func:`scan_range`), the
     moving bodies, the natal input targets=natal needs and targets=mutual refuses, each natal
     body's ephemeris at the natal moment, and each moving body's over the whole range
-    (OutOfRange naming moving, as the scan itself would)."""
+    (OutOfRange naming moving, as the scan itself would), and the aspect types."""
     start, end = scan_range(request)
     moving = moving_bodies(request)
     natal, location = natal_input(request)
     bodies = [] if natal is None else natal_bodies(request, natal)
     for name in moving:
         check_span(name, start.jd_ut1, end.jd_ut1, param="moving")
-    return ScanInput(start, end, moving, natal, location, bodies)
+    return ScanInput(start, end, moving, natal, location, bodies, parse_aspect_types(list(request.aspects), param="aspects"))

@@ -1,12 +1,12 @@
 """The rules of a request, read from the proto options: required, one-of, ranges, choices,
-vocabularies, defaults, and the message's rules across fields.
+vocabularies, defaults, and the message's reader, which applies the rules across fields and
+returns its typed query.
 
-The gateway runs :func:`validate` before it reserves credits. Every service runs it again on
-what it receives with ``vocabularies=False``: the field options' rules again, while the
-vocabularies and the message's rules are applied by the readers its handler reads the request
-with, so an internal consumer calling a service over gRPC meets exactly the same rules, each
-value parsed once. Applying it twice is harmless: defaults are only filled where a field is
-absent.
+:func:`validate` is the one reading of a request in a process: the gateway runs it before it
+reserves credits and keeps what it returns (``meta.moment``); every service runs it on what it
+receives and hands what it returns to the handler, so an internal consumer calling a service
+over gRPC meets exactly the same rules, and each value is parsed once per process (the
+reading keeps it, ``request_reading.py``).
 """
 
 from __future__ import annotations
@@ -21,102 +21,12 @@ from google.protobuf.message import Message
 from celestial.v1 import options_pb2
 from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
 from shared.runtime.parameter_text import check_range, example_number, parse_scalar
-from shared.runtime.request_model import FieldSpec, message_spec
+from shared.runtime.request_model import FieldSpec, bool_parameter, message_spec
+from shared.runtime.request_reading import RequestReading
+from shared.runtime.vocabularies import VOCABULARIES
 
 def _describe_oneof(members: tuple[str, ...]) -> str:
     return " or ".join(members)
-
-
-# Vocabulary checks live in the kernel; they are looked up lazily so that importing this
-# module stays cheap and free of cycles.
-def _check_bodies(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.bodies import resolve_bodies
-    from shared.runtime.eligible_body import body_use, eligible_bodies
-
-    if body_use(message.DESCRIPTOR, param):
-        eligible_bodies(message, param)
-        return
-    heliocentric = _bool_field(message, "heliocentric")
-    resolve_bodies(list(values), heliocentric=heliocentric, param=param)
-
-
-def _check_body(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.bodies import resolve_bodies
-    from shared.runtime.eligible_body import body_use, eligible_body
-
-    if body_use(message.DESCRIPTOR, param):
-        eligible_body(message, param)
-        return
-    resolve_bodies(list(values), heliocentric=_bool_field(message, "heliocentric"), param=param)
-
-
-def _check_house_system(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.houses import parse_house_system
-
-    for value in values:
-        parse_house_system(value, param=param)
-
-
-def _check_ayanamsha(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.ayanamshas import parse_ayanamsha
-
-    for value in values:
-        parse_ayanamsha(value, param=param)
-
-
-def _check_aspects(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.aspects import parse_aspect_types
-
-    parse_aspect_types(list(values), param=param)
-
-
-def _check_moment(values: list, param: str, message: Message) -> None:
-    # Only the Moment value carries the datetime and jd vocabularies: read the moment holding
-    # the parameter as the service reads it (UTC, or the civil time of the request's tz, with
-    # its skipped and doubled times; a jd sent with tz).
-    from shared.runtime.wire import read_moment
-
-    read_moment(message, ".".join(message_spec(message.DESCRIPTOR).fields[param].path))
-
-
-def _check_time_zone(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.civil_time import AUTO_ZONE, zone_named
-
-    for value in values:
-        if value != AUTO_ZONE:
-            zone_named(value, param=param)
-
-
-def _check_place(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.places import town_from_parameter
-
-    for value in values:
-        town_from_parameter(value, param=param)
-
-
-_VOCABULARY_CHECKS: dict[int, Callable[[list[str], str, Message], None]] = {
-    options_pb2.VOCABULARY_BODIES: _check_bodies,
-    options_pb2.VOCABULARY_BODY: _check_body,
-    options_pb2.VOCABULARY_HOUSE_SYSTEM: _check_house_system,
-    options_pb2.VOCABULARY_AYANAMSHA: _check_ayanamsha,
-    options_pb2.VOCABULARY_ASPECTS: _check_aspects,
-    options_pb2.VOCABULARY_DATETIME: _check_moment,
-    options_pb2.VOCABULARY_JULIAN_DAY: _check_moment,
-    options_pb2.VOCABULARY_TIME_ZONE: _check_time_zone,
-    options_pb2.VOCABULARY_PLACE: _check_place,
-}
-
-
-def _bool_field(message: Message, name: str) -> bool:
-    """Return the value of the bool parameter ``name`` of ``message`` (False when it has none)."""
-    fd = message.DESCRIPTOR.fields_by_name.get(name)
-    if fd is not None:
-        return fd.type == FieldDescriptor.TYPE_BOOL and bool(getattr(message, name))
-    # Not a field of the message itself: perhaps one of a flattened message in it.
-    field = message_spec(message.DESCRIPTOR).fields.get(name)
-    if field is None or field.descriptor.type != FieldDescriptor.TYPE_BOOL:
-        return False
-    return bool(getattr(field.owner(message), field.field_name))
 
 
 @dataclass(frozen=True)
@@ -140,7 +50,6 @@ class _FieldCheck:
     vocabulary_check: Callable[[list[str], str, Message], None] | None
     sent_with: str  # (field).sent_with and (field).excludes: protobuf field names in the same owner
     excludes: str
-    read_by_rule: bool  # a rule of the message reads this parameter, and checks its vocabulary itself
     alternative: tuple[str, ...]  # the path of the field that gives this one in its stead, or ()
     alternative_name: str  # that field's HTTP name
 
@@ -155,14 +64,14 @@ class _MessageChecks:
     fields: tuple[_FieldCheck, ...]
     flattened_defaults: tuple[_FieldCheck, ...]
     flattened_fields: tuple[_FieldCheck, ...]
-    # The message's (message).rules, as the readers that apply them.
-    rules: tuple[Callable[[Message], object], ...]
+    # The message's (message).reader, or None.
+    reader: Callable[[RequestReading], object] | None
 
 
 @lru_cache(maxsize=None)
 def _message_checks(descriptor: Descriptor) -> _MessageChecks:
     spec = message_spec(descriptor)
-    rules, read = _message_rules(descriptor)
+    reader = _message_reader(descriptor)
     checks = []
     for field in spec.fields.values():
         rule = field.rule
@@ -187,10 +96,9 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
                 range_checked=field.is_numeric and (rule.has_min or rule.has_max or is_float),
                 is_string=fd.type == FieldDescriptor.TYPE_STRING,
                 choices=tuple(rule.choices),
-                vocabulary_check=_VOCABULARY_CHECKS.get(rule.vocabulary),
+                vocabulary_check=VOCABULARIES[rule.vocabulary].check if rule.vocabulary else None,
                 sent_with=rule.sent_with,
                 excludes=rule.excludes,
-                read_by_rule=(field.path[0] if field.path else field.field_name) in read,
                 alternative=field.alternative,
                 alternative_name=field.alternative_name,
             )
@@ -204,21 +112,21 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
         fields=tuple(check for check in ruled if not check.path),
         flattened_defaults=tuple(check for check in defaults if check.path),
         flattened_fields=tuple(check for check in ruled if check.path),
-        rules=rules,
+        reader=reader,
     )
 
 
-def _message_rules(descriptor: Descriptor) -> tuple[tuple[Callable[[Message], object], ...], frozenset[str]]:
-    """Return the readers of a request message's ``(message).rules`` and the parameters they
-    read; an unknown name is a ValueError when the message is first validated (a contract the
-    runtime cannot keep)."""
-    from shared.runtime.request_rules import READS, RULES  # the readers import this module
+def _message_reader(descriptor: Descriptor) -> Callable[[RequestReading], object] | None:
+    """Return the reader a request message names in ``(message).reader``, or None; an unknown
+    name is a ValueError when the message is first validated (a contract the runtime cannot keep)."""
+    from shared.runtime.request_readers import READERS  # the readers import this module
 
-    names = descriptor.GetOptions().Extensions[options_pb2.message].rules
-    unknown = [name for name in names if name not in RULES]
-    if unknown:
-        raise ValueError(f"{descriptor.full_name}: unknown request rules {unknown}.")
-    return tuple(RULES[name] for name in names), frozenset(value for name in names for value in READS.get(name, ()))
+    name = descriptor.GetOptions().Extensions[options_pb2.message].reader
+    if not name:
+        return None
+    if name not in READERS:
+        raise ValueError(f"{descriptor.full_name}: unknown request reader {name!r}.")
+    return READERS[name]
 
 
 def _has_rule(check: _FieldCheck) -> bool:
@@ -234,17 +142,26 @@ def _has_rule(check: _FieldCheck) -> bool:
     )
 
 
-def validate(message: Message, *, vocabularies: bool = True) -> Message:
-    """Apply the proto options' rules to ``message`` in place and return it.
+def validate(message: Message) -> RequestReading:
+    """Apply the proto options' rules to ``message`` in place and return its reading.
 
     Fills defaults of absent fields, then checks one-of groups, required fields, ranges,
-    choices and kernel vocabularies, then the message's rules across fields
-    (``shared/runtime/request_rules.py``). Raises MissingParameter, ConflictingParameters or
-    InvalidParameter (or the vocabulary's or rule's own error, e.g. BodyNotFound,
-    RangeTooLong) naming the parameter. A service passes ``vocabularies=False``: its handler
-    reads those values and calls those rules' readers anyway, with the same errors, so they
-    are read once.
+    choices and kernel vocabularies, then runs the message's reader, whose typed query the
+    reading holds (``request_readers.py``). Raises MissingParameter, ConflictingParameters or
+    InvalidParameter (or the vocabulary's or reader's own error, e.g. BodyNotFound,
+    RangeTooLong) naming the parameter.
     """
+    reading = RequestReading(message)
+    checks = _apply_field_rules(reading, vocabularies=True)
+    if checks.reader is not None:
+        reading.query = checks.reader(reading)
+    return reading
+
+
+def _apply_field_rules(reading: RequestReading, *, vocabularies: bool) -> _MessageChecks:
+    """Apply the field options' rules to the reading's message in place (its vocabularies too
+    with ``vocabularies``) and return the message's checks."""
+    message = reading.message
     checks = _message_checks(message.DESCRIPTOR)
     for oneof_name, members, first in checks.required_oneofs:
         owner = first.owner(message) if first.path else message
@@ -259,13 +176,10 @@ def validate(message: Message, *, vocabularies: bool = True) -> Message:
     for check in checks.flattened_defaults:
         _fill_default(check.spec.owner(message), check)
     for check in checks.fields:
-        _check_field(message, message, check, vocabularies)
+        _check_field(reading, message, check, vocabularies)
     for check in checks.flattened_fields:
-        _check_field(message, check.spec.owner(message), check, vocabularies)
-    if vocabularies:
-        for rule in checks.rules:
-            rule(message)
-    return message
+        _check_field(reading, check.spec.owner(message), check, vocabularies)
+    return checks
 
 
 def _fill_default(owner: Message, check: _FieldCheck) -> None:
@@ -288,8 +202,8 @@ def _split_csv(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabularies: bool) -> None:
-    """Check one field held by ``owner``, which is ``message`` or a flattened message in it."""
+def _check_field(message: RequestReading, owner: Message, check: _FieldCheck, vocabularies: bool) -> None:
+    """Check one field held by ``owner``, the reading's message or a flattened message in it."""
     name = check.name
     present = _is_present(owner, check)
     if check.alternative and _alternative_sent(message, check):
@@ -307,7 +221,7 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
             example = f", e.g. {name}={example_number(check.spec)}" if check.spec.is_numeric else ""
             instead = f", or {check.alternative_name}=<a town's id from /v1/places>" if check.alternative else ""
             raise MissingParameter(f"'{name}' is required.", suggestion=f"Add {name}{example}{instead}.", param=name)
-        if check.required_with and _bool_field(message, check.required_with):
+        if check.required_with and bool_parameter(message, check.required_with):
             raise MissingParameter(
                 f"'{name}' is required when {check.required_with}=true.",
                 suggestion=f"Add {name}, or drop {check.required_with}=true.",
@@ -316,8 +230,6 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
         return
     value = getattr(owner, check.attr)
     values = list(value) if check.repeated else [value]
-    # A value a rule of the message reads is parsed there, once: its vocabulary is left to it.
-    vocabularies = vocabularies and not check.read_by_rule
     if check.max_items and len(values) > check.max_items:
         raise InvalidParameter(
             f"'{name}' holds {len(values)} items; at most {check.max_items} are allowed.",
@@ -325,8 +237,10 @@ def _check_field(message: Message, owner: Message, check: _FieldCheck, vocabular
             param=name,
         )
     if check.is_message:
+        # An item's values are read by its request's reader (astrocartography's targets):
+        # here only its field rules apply.
         for item in values:
-            validate(item, vocabularies=vocabularies)
+            _apply_field_rules(RequestReading(item), vocabularies=False)
         return
     if check.range_checked:
         for item in values:

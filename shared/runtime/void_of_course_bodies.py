@@ -1,6 +1,6 @@
 """Reader of the bodies a void-of-course Moon is measured against: the Moon must be among
 them. Validation runs it in the gateway before any charge (the rule of
-ComputeVoidOfCourseRequest, `shared/runtime/request_rules.py`); the ephemeris service calls
+ComputeVoidOfCourseRequest, `shared/runtime/request_readers.py`); the ephemeris service calls
 it to read the request."""
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc
 from shared.runtime.parameter_text import parse_scalar
 from shared.runtime.request_model import message_spec
+from shared.runtime.request_reading import kept
 
 
 def _has(message: Message, name: str) -> bool:
@@ -67,8 +68,13 @@ def read_moment(message: Message, value: str = "moment") -> tuple[Moment | None,
 
     A ``tz`` that names no zone is invalid_parameter; a ``jd`` with ``tz`` is
     conflicting_parameters; ``fold`` without ``tz`` is missing_parameter; a local time the
-    clocks skipped or showed twice is nonexistent_local_time or ambiguous_local_time.
+    clocks skipped or showed twice is nonexistent_local_time or ambiguous_local_time. A
+    request's reading (``request_reading.py``) keeps what it read: it is read once.
     """
+    return kept(message, ("moment", value), lambda: _read_moment(message, value))
+
+
+def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalReading | None]:
     moment = _value(message, value)
     names = parameter_names(message.DESCRIPTOR, value)
     which = moment.WhichOneof("value")
@@ -134,7 +140,7 @@ def _stand_in_town(message: Message, value: str) -> Town | None:
     stand_in = _stand_ins(holder.DESCRIPTOR).get(name)
     if stand_in is None or not holder.HasField(stand_in):
         return None
-    return town_from_parameter(getattr(holder, stand_in), param=_holder_names(message, path)[stand_in])
+    return kept(message, ("town", value), lambda: town_from_parameter(getattr(holder, stand_in), param=_holder_names(message, path)[stand_in]))
 
 
 def _town_beside(message: Message, value: str) -> Town | None:
@@ -252,7 +258,10 @@ def sent_or_default(message: Message, name: str):
 
 def flags_from(message: Message) -> CalcFlags:
     """Return the calculation flags a request carries (the spec's defaults for those it lacks)."""
+    return kept(message, "flags", lambda: _flags_from(message))
 
+
+def _flags_from(message: Message) -> CalcFlags:
     def flag(name: str, default: bool = False) -> bool:
         return getattr(message, name) if _has(message, name) else default
 
@@ -291,7 +300,8 @@ def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> O
 
 def bodies_from(message: Message, flags: CalcFlags, field: str = "bodies") -> tuple[str, ...]:
     """Return the resolved body names of a request's list ``field`` (groups expanded, once each)."""
-    return tuple(resolve_bodies(list(getattr(message, field)), heliocentric=flags.heliocentric, param=field))
+    return kept(message, ("bodies", field, flags.heliocentric),
+                lambda: tuple(resolve_bodies(list(getattr(message, field)), heliocentric=flags.heliocentric, param=field)))
 
 
 def house_system_from(message: Message, field: str = "system") -> HouseSystem:

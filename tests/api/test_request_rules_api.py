@@ -1,4 +1,4 @@
-"""Rules across a request's fields (``(message).rules``, shared/runtime/request_rules.py) are
+"""Rules across a request's fields (``(message).reader``, shared/runtime/request_readers.py) are
 the gateway's too: each refuses before any charge, so an account without a credit hears the
 400 its request deserves, never 402, and a paying one keeps its balance."""
 

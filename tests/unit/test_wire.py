@@ -41,7 +41,7 @@ def test_topocentric_and_heliocentric_together_are_refused_naming_topocentric():
     # The rule is topocentric's (field).excludes, which validation applies before any reader.
     request = pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), topocentric=True, heliocentric=True, place=Place(lat=0.0, lon=0.0))
     with pytest.raises(InvalidParameter) as caught:
-        validate(request, vocabularies=False)
+        validate(request)
     assert caught.value.param == "topocentric"
 
 
@@ -80,7 +80,7 @@ def test_a_place_is_latitude_and_longitude_together():
     # The rule is the (field).sent_with of lat and lon, which validation applies before any reader.
     only_lat = pb.FindPatternsRequest(moment=Moment(jd=2451545.0), location=Location(lat=10.0))
     with pytest.raises(MissingParameter) as caught:
-        validate(only_lat, vocabularies=False)
+        validate(only_lat)
     assert caught.value.param == "lon"
 
 
@@ -93,5 +93,5 @@ def test_the_second_person_reads_its_own_suffixed_parameters():
     birth_a = Birth(moment=Moment(jd=2451545.0), location=Place(lat=1.0, lon=1.0))
     request = pb.ComputeSynastryRequest(births=TwoBirths(birth_a=birth_a, birth_b=Birth(moment=Moment(jd=2451545.0), location=Place(lon=5.0))))
     with pytest.raises(MissingParameter) as caught:
-        validate(request, vocabularies=False)
+        validate(request)
     assert caught.value.param == "lat_b"

@@ -1,0 +1,58 @@
+"""The readers of request messages, by the name a message gives its own in its
+``(message).reader`` option.
+
+Each reader applies the rules across a request's fields that field options cannot say (a
+range and its cap, the targets of a map, the inputs of a scan), raising the one error for bad
+input, and returns the typed query the handler computes from; validation runs it once per
+process, in the gateway before any charge and in the service at its edge. The caps come from
+the kernel modules that own them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from shared.runtime.request_reading import RequestReading
+from shared.kernel import lunations
+from shared.runtime.astro_targets import targets_from
+from shared.runtime.ayanamsha_systems import ayanamsha_systems
+from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
+from shared.runtime.heliacal_event import heliacal_event
+from shared.runtime.midpoint_lots import midpoint_lots
+from shared.runtime.pattern_place import pattern_place
+from shared.runtime.place_query import place_query
+from shared.runtime.positions_query import positions_query
+from shared.runtime.progression import progression_from
+from shared.runtime.ranges import event_range
+from shared.runtime.return_count import return_input
+from shared.runtime.sky_event_inputs import calendar_input, stations_input, void_periods_input
+from shared.runtime.star_selection import star_selection
+from shared.runtime.time_lord_points import firdaria_input, profections_input, releasing_input
+from shared.runtime.transit_inputs import scan_input
+from shared.runtime.void_of_course_bodies import void_of_course_bodies
+
+#: The reader each request message names in its ``(message).reader``, by that name.
+READERS: dict[str, Callable[[RequestReading], object]] = {
+    "astrocartography_targets": targets_from,
+    "transit_scan": scan_input,
+    "profections_input": profections_input,
+    "releasing_input": releasing_input,
+    "firdaria_input": firdaria_input,
+    "return_input": return_input,
+    "void_of_course_bodies": void_of_course_bodies,
+    "chart_inputs": chart_inputs,
+    "composite_inputs": composite_inputs,
+    "draconic_inputs": draconic_inputs,
+    "progression": progression_from,
+    "midpoint_lots": midpoint_lots,
+    "pattern_place": pattern_place,
+    "ayanamsha_systems": ayanamsha_systems,
+    "star_selection": star_selection,
+    "heliacal_event": heliacal_event,
+    "stations_input": stations_input,
+    "lunations_range": lambda request: event_range(request, cap_years=lunations.RANGE_CAP_YEARS),
+    "void_of_course_periods": void_periods_input,
+    "calendar_input": calendar_input,
+    "place_query": place_query,
+    "positions_query": positions_query,
+}
