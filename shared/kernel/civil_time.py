@@ -50,13 +50,22 @@ class LocalReading:
             "tz": self.zone,
             "abbreviation": self.abbreviation,
             "utc_offset_seconds": self.utc_offset_s,
-            "utc": self.utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.utc.microsecond // 1000:03d}Z",
+            "utc": iso_milliseconds(self.utc),
         }
         if self.found is not None:
             shown["tz_found"] = self.found
         if self.note is not None:
             shown["note"] = self.note
         return shown
+
+
+def iso_milliseconds(clock: datetime) -> str:
+    """Return a date and time as ISO 8601 rounded to the nearest millisecond, half up (as
+    :func:`shared.kernel.timescale.iso_utc` rounds a Julian Day): an aware UTC one with ``Z``
+    (``2020-01-15T01:00:00.000Z``), a naive wall-clock one without (``2020-01-15T12:00:00.000``)."""
+    rounded = clock.replace(microsecond=0) + timedelta(milliseconds=(clock.microsecond + 500) // 1000)
+    text = rounded.isoformat(timespec="milliseconds")
+    return text.replace("+00:00", "Z") if clock.tzinfo is not None else text
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,9 @@ from the gateway that costs nothing."""
 
 from __future__ import annotations
 
+import random
+from datetime import datetime, timedelta
+
 import pytest
 
 from tests.api.test_conventions_api import assert_error, balance
@@ -113,6 +116,21 @@ def test_timezone_reads_a_local_time_with_tz_auto(api):
     data = response.json()["data"]
     assert (data["tz"], data["abbreviation"], data["dst"], data["utc"]) == ("America/New_York", "EST", False, "2024-01-15T14:00:00.000Z")
     assert response.json()["meta"]["moment"]["datetime"]["tz_found"] == {"source": "auto", "lat": 40.71, "lon": -74.0}
+
+
+def test_timezone_gives_back_the_time_a_customer_sent_exactly_as_sent(api):
+    # Issue 36: Lord Howe at noon came back 2020-01-15T00:59:59.999Z, 11:59:59.999 (an
+    # instant cut to the millisecond through a floating-point Julian Day).
+    data = timezone(api, lat=-31.55, lon=159.08, datetime="2020-01-15T12:00:00", tz="auto").json()["data"]
+    assert (data["tz"], data["utc"], data["local"]) == ("Australia/Lord_Howe", "2020-01-15T01:00:00.000Z", "2020-01-15T12:00:00.000")
+    chance = random.Random(36)
+    for _ in range(40):
+        local = datetime(2020, 1, 1, 12) + timedelta(seconds=chance.randrange(0, 365 * 86400), milliseconds=chance.randrange(0, 1000))
+        sent = local.isoformat(timespec="milliseconds")
+        as_local = timezone(api, lat=-31.55, lon=159.08, datetime=sent, tz="auto").json()["data"]
+        assert as_local["local"] == sent
+        as_utc = timezone(api, lat=-31.55, lon=159.08, datetime=sent + "Z").json()["data"]
+        assert as_utc["utc"] == sent + "Z"
 
 
 def test_timezone_at_sea_answers_the_nautical_zone_and_says_so(api):
