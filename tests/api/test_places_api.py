@@ -242,6 +242,30 @@ def test_the_reference_shows_place_and_lat_lon_no_longer_required(api):
     assert "/v1/places" in by_name["lat"]["schema"]["description"]
 
 
+def test_no_parameter_with_a_default_is_described_as_required(api):
+    # Issue 36: alt read "Required unless place gives it" but defaults to 0 (and no town gives it).
+    paths = api.get("/v1/openapi.json").json()["paths"]
+    described = 0
+    for path, operations in paths.items():
+        for parameter in operations.get("get", {}).get("parameters", ()):
+            text = parameter["schema"].get("description", "")
+            if "default" in parameter["schema"]:
+                assert "Required unless" not in text, (path, parameter["name"])
+            if parameter["name"] == "alt" and "place" in {p["name"] for p in operations["get"]["parameters"]}:
+                described += 1
+                assert "gives no alt" in text, path
+    assert described >= 3  # natal-chart, progressed, draconic ...
+
+
+def test_a_parameter_every_moment_shares_is_described_for_each_moment_it_reads(api):
+    # Issue 36: tz on /v1/transits began "Range start." though it also sets the birth's zone.
+    parameters = {p["name"]: p for p in api.get("/v1/openapi.json").json()["paths"]["/v1/transits"]["get"]["parameters"]}
+    for name in ("tz", "fold"):
+        text = parameters[name]["schema"]["description"]
+        assert not text.startswith("Range start") and "range start; range end; the natal moment" in text, name
+    assert parameters["start"]["schema"]["description"].startswith("Range start.")
+
+
 # --- local mean time ----------------------------------------------------------------------------
 
 def test_local_mean_time_of_another_town_than_the_zones_city_is_noted_with_the_instant_it_would_be(api):
