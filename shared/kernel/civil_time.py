@@ -168,7 +168,10 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None, para
         after = after.replace(tzinfo=None)
         if new - old.utcoffset(None) >= DATE_LINE_JUMP:
             days = _whole_days(before, after)
-            skipped = f"the day {days[0]}" if len(days) == 1 else f"the days {days[0]} to {days[-1]}"
+            if not days:
+                skipped = f"the clock times from {_clock_text(before)} to {_clock_text(after)}"
+            else:
+                skipped = f"the day {days[0]}" if len(days) == 1 else f"the days {days[0]} to {days[-1]}"
             old_utc = local.replace(tzinfo=old).astimezone(timezone.utc)
             with_offset = local.replace(tzinfo=old).isoformat()
             # The datetime grammar takes offsets of whole minutes; an older offset of local
@@ -236,13 +239,13 @@ def _dst(instant: datetime, zone: ZoneInfo) -> timedelta:
 
 def _whole_days(start: datetime, end: datetime) -> list[str]:
     """Return the ISO dates of the whole calendar days between the naive ``start`` and ``end``
-    (those from whose midnight to the next both lie in [start, end])."""
+    (those from whose midnight to the next both lie in [start, end]); empty when none does."""
     day = start.date() if start.time() == datetime.min.time() else start.date() + timedelta(days=1)
     days = []
     while datetime.combine(day + timedelta(days=1), datetime.min.time()) <= end:
         days.append(day.isoformat())
         day += timedelta(days=1)
-    return days or [start.date().isoformat()]
+    return days
 
 
 def _clock_text(local: datetime) -> str:
