@@ -3,7 +3,9 @@ taking the operation's parameters, answering with the endpoint's JSON.
 
 Every tool sends its arguments as the JSON body of a POST (each endpoint takes its
 parameters so, batch and astrocartography's ``targets`` included), with the user's key, so
-credits, limits and origins apply exactly as to any other call.
+credits, limits and origins apply exactly as to any other call; arguments its input schema
+does not admit (``bodies: 5`` where the schema says a string or an array of strings) are a
+tool error naming the argument, and nothing is sent.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 import httpx
 import mcp_types as types
+from jsonschema import Draft202012Validator
 
 from gateway.operation_names import operation_name
 
@@ -26,6 +29,14 @@ class OperationTool:
     path: str
     description: str
     input_schema: dict[str, Any]
+
+    def argument_errors(self, arguments: Any) -> list[str]:
+        """Return what in ``arguments`` the tool's input schema (JSON Schema 2020-12, the
+        dialect of OpenAPI 3.1) does not admit, one sentence each naming the argument's path;
+        empty when it admits them all."""
+        validator = _validator(self.name, self.input_schema)
+        found = sorted(validator.iter_errors(arguments), key=lambda error: [str(part) for part in error.absolute_path])
+        return [f"{_argument_path(error.absolute_path)}: {_without_long_instance(error)}" for error in found]
 
     def as_tool(self) -> types.Tool:
         """Return the tool's MCP definition."""
@@ -68,10 +79,56 @@ def _resolved(schema: dict[str, Any], document: dict[str, Any]) -> dict[str, Any
     return schema
 
 
+_VALIDATORS: dict[str, Draft202012Validator] = {}
+
+
+def _validator(name: str, schema: dict[str, Any]) -> Draft202012Validator:
+    """Return the validator of the tool ``name``'s ``schema``, built once per tool."""
+    if name not in _VALIDATORS:
+        _VALIDATORS[name] = Draft202012Validator(schema)
+    return _VALIDATORS[name]
+
+
+def _argument_path(path: Any) -> str:
+    """Return a JSON path of the arguments as the API's errors name it (targets[0].body)."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
+    return text or "arguments"
+
+
+def _without_long_instance(error: Any) -> str:
+    """Return what the validation error says, in words a model can act on: for a value that
+    matches none of a oneOf, the kinds of value the schema admits; at most 200 characters."""
+    if error.validator == "oneOf":
+        kinds = " or ".join(_kind(option) for option in error.validator_value)
+        message = f"{json.dumps(error.instance)[:80]} is not {kinds}"
+    else:
+        message = error.message
+    return message if len(message) <= 200 else message[:200] + "..."
+
+
+def _kind(schema: dict[str, Any]) -> str:
+    """Return the kind of value ``schema`` admits, in words ("a string", "an array of strings")."""
+    kind = schema.get("type", "value")
+    if kind == "array":
+        return f"an array of {_kind(schema.get('items', {})).split(' ', 1)[-1]}s"
+    return f"an {kind}" if kind[:1] in "aeiou" else f"a {kind}"
+
+
 async def call_operation(client: httpx.AsyncClient, tool: OperationTool, arguments: dict[str, Any], key: str | None) -> types.CallToolResult:
     """Return the tool's result: the endpoint's JSON answer (or the document it answers
     instead, as text: an iCalendar file), or a tool error carrying the API's status, code,
-    message and suggestion (so the model can correct its call)."""
+    message and suggestion (so the model can correct its call). Arguments the tool's input
+    schema does not admit are a tool error before any call (nothing is sent, nothing charged)."""
+    problems = tool.argument_errors(arguments)
+    if problems:
+        return _tool_error(
+            f"The arguments do not match the input schema of {tool.name}, so nothing was sent:\n"
+            + "\n".join(f"- {problem}" for problem in problems)
+            + "\nCorrect them as the schema says (a string or an array of strings for a list such as bodies).",
+            None,
+        )
     if not key:
         return _tool_error("No API key: set CELESTIAL_API_KEY, or send Authorization: Bearer <key> to this MCP server.", None)
     try:

@@ -33,13 +33,20 @@ def served_document(base_url: str | None = None) -> bytes:
         answer = httpx.get(f"{base_url}/v1/openapi.json", timeout=30)
         answer.raise_for_status()
         return answer.content
+    from dataclasses import replace
+
     from starlette.testclient import TestClient
 
     from gateway.app import create_app
     from shared.runtime.config import load_settings
+    from shared.runtime.logging import configure_logging
 
+    # The gateway's request line is not the command's output: only warnings and errors, on
+    # stderr (make sdk printed a request_finished line among its own).
+    settings = replace(load_settings(), log_level="WARNING")
+    configure_logging(settings, "generate_sdks", stream=sys.stderr)
     # Without entering the client, the app's lifespan (its store, its services) never runs.
-    answer = TestClient(create_app(load_settings())).get("/v1/openapi.json")
+    answer = TestClient(create_app(settings)).get("/v1/openapi.json")
     answer.raise_for_status()
     return answer.content
 

@@ -29,7 +29,8 @@ Ephemeris, over HTTP and JSON. Every request is billed in credits.
 
 Also here: [the OpenAPI document](/v1/openapi.json) (OpenAPI 3.1), [llms.txt](/llms.txt)
 (a Markdown index for language models), and each operation in Markdown at
-`/docs/<operation>.md` (for example [positions.md](/docs/positions.md)).
+`/docs/<path>.md`, its API path after `/v1/` (for example
+[natal-chart.md](/docs/natal-chart.md) for `/v1/natal-chart`).
 
 ## Authentication
 

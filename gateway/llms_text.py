@@ -1,13 +1,13 @@
 """``/llms.txt``: a short Markdown index of the API for language models (the llmstxt.org
 convention: a title, a one-paragraph summary, then lists of links), written from the OpenAPI
-document, each operation linking its Markdown page at ``/docs/<operation>.md``."""
+document, each operation linking its Markdown page at ``/docs/<path>.md`` (its API path after /v1/)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from gateway.operation_markdown import INTRODUCTION_PAGE
-from gateway.operation_names import operation_name
+from gateway.operation_names import page_name
 
 SUMMARY = (
     "An HTTP/JSON API computing planetary positions, houses, charts and aspects, time-lord "
@@ -35,7 +35,7 @@ def llms_text(document: dict[str, Any]) -> str:
         methods = "/".join(method.upper() for method in operations)
         cost = operation.get("x-credits")
         costs = f", {cost} credit{'s' if cost != 1 else ''}" if cost is not None else ""
-        entry = f"- [{operation_name(path)}](/docs/{operation_name(path)}.md): {operation['summary']} ({methods} {path}{costs})"
+        entry = f"- [{page_name(path)}](/docs/{page_name(path)}.md): {operation['summary']} ({methods} {path}{costs})"
         by_tag.setdefault(operation["tags"][0], []).append(entry)
     for tag, entries in by_tag.items():
         lines += [f"## {tag.capitalize()}", "", *entries, ""]

@@ -6,6 +6,8 @@ set with source info beside the generated code), so the protos stay the single s
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -99,8 +101,12 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
     fd, rule = field.descriptor, field.rule
     comments = _comments()
     # The value's own comment ("Range start", "The natal moment"); an outer value's comment
-    # describes the whole group, not this parameter.
-    parts = [comments.get(holder.full_name, "") for holder in field.holders[-1:]]
+    # describes the whole group, not this parameter. A parameter every value shares (tz, fold)
+    # names each value it reads, not only the first.
+    if len(field.paths) > 1:
+        parts = [f"For every moment of the request ({'; '.join(_value_names(field, comments))})."]
+    else:
+        parts = [comments.get(holder.full_name, "") for holder in field.holders[-1:]]
     parts.append(rule.description or comments.get(fd.full_name, ""))
     if rule.flag:
         parts.append("Calculation flag.")
@@ -108,12 +114,30 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
         parts.append(f"One of {' or '.join(oneofs[field.oneof])}.")
     if rule.required_with:
         parts.append(f"Required when {rule.required_with}=true.")
-    if field.alternative:
+    if field.alternative and rule.default:
+        # A town gives latitude and longitude only: a defaulted value (alt) is read as sent.
+        parts.append(f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here with {field.alternative_name} too.")
+    elif field.alternative:
         parts.append(f"Required unless {field.alternative_name} gives it (a town's id from /v1/places).")
     if rule.csv:
         parts.append("Comma-separated list.")
     parts.append(VOCABULARIES[rule.vocabulary].note if rule.vocabulary else "")
     return " ".join(p for p in parts if p)
+
+
+def _value_names(field: FieldSpec, comments: dict[str, str]) -> list[str]:
+    """Return, for a shared parameter, the first clause of the comment of each value holding it
+    ("Range start", "Range end", "The natal moment"), in the request's order."""
+    names = []
+    for path in field.paths:
+        message, holder = field.holders[0].containing_type, None
+        for name in path:
+            holder = message.fields_by_name[name]
+            message = holder.message_type
+        text = comments.get(holder.full_name, "") if holder is not None else ""
+        name = re.split(r"[.:,(]", text, maxsplit=1)[0].strip() or path[-1]
+        names.append(name[:1].lower() + name[1:])
+    return names
 
 
 def _scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:

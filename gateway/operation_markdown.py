@@ -1,4 +1,5 @@
-"""The reference of each operation as one Markdown page (``/docs/<operation>.md``), and the
+"""The reference of each operation as one Markdown page (``/docs/<path>.md``, named after the
+API path: ``/docs/natal-chart.md``, ``/docs/eclipses/solar.md``), and the
 introduction as ``/docs/introduction.md``: written from the OpenAPI document, for readers
 (language models among them) that want text rather than the interactive page.
 """
@@ -9,7 +10,7 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from gateway.operation_names import operation_name
+from gateway.operation_names import operation_name, page_name
 from gateway.reference_examples import EXAMPLE_NAME
 
 INTRODUCTION_PAGE = "introduction"
@@ -20,11 +21,19 @@ KEY_VARIABLE = "$CELESTIAL_API_KEY"
 
 
 def operation_pages(document: dict[str, Any]) -> dict[str, str]:
-    """Return every page's Markdown by its name: one per operation, and the introduction."""
+    """Return every page's Markdown by its name: one per operation (:func:`page_name`, its
+    API path), and the introduction."""
     pages = {INTRODUCTION_PAGE: introduction_markdown(document)}
     for path in document["paths"]:
-        pages[operation_name(path)] = operation_markdown(document, path)
+        pages[page_name(path)] = operation_markdown(document, path)
     return pages
+
+
+def former_page_names(document: dict[str, Any]) -> dict[str, str]:
+    """Return the name each operation's page had before it was named after its path (its
+    identifier: ``natal_chart``, ``eclipses_solar``), mapped to its name now, for redirects;
+    only the names that differ."""
+    return {operation_name(path): page_name(path) for path in document["paths"] if operation_name(path) != page_name(path)}
 
 
 def introduction_markdown(document: dict[str, Any]) -> str:

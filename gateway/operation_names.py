@@ -1,5 +1,5 @@
-"""The short name of each operation, from its path: the name of its Markdown page
-(``/docs/<name>.md``), of its recorded examples and of its MCP tool."""
+"""The names of each operation, from its path: its Markdown page's (``/docs/<page>.md``, the
+path itself), and the identifier of its recorded examples, its MCP tool and its operationId."""
 
 from __future__ import annotations
 
@@ -15,3 +15,14 @@ def operation_name(path: str) -> str:
     if not path.startswith(API_PREFIX):
         raise ValueError(f"{path!r} is not an API path (it does not start with {API_PREFIX})")
     return path[len(API_PREFIX):].replace("-", "_").replace("/", "_")
+
+
+def page_name(path: str) -> str:
+    """Return the name of the operation's Markdown page, ``/docs/<name>.md``: its path after
+    ``/v1/``, as the reader typed it.
+
+    >>> page_name("/v1/eclipses/solar"), page_name("/v1/natal-chart")
+    ('eclipses/solar', 'natal-chart')
+    """
+    operation_name(path)  # the same check of the path
+    return path[len(API_PREFIX):]

@@ -15,14 +15,14 @@ from typing import Any
 
 import orjson
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from gateway.errors import with_error_body
 from gateway.llms_text import llms_text
-from gateway.operation_markdown import operation_pages
-from gateway.operation_names import operation_name
+from gateway.operation_markdown import former_page_names, operation_pages
+from gateway.operation_names import page_name
 from shared.errors import NotFound
 
 ASSETS_DIR = Path(__file__).resolve().parent / "docs_assets"
@@ -113,7 +113,8 @@ def _summary(document: dict[str, Any], path: str) -> str:
 def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
     """Return the routes of the reference of ``document``, every page written once, here."""
     markdown = {name: text.encode() for name, text in operation_pages(document).items()}
-    page = render_reference_page(document, {path: f"/docs/{operation_name(path)}.md" for path in document["paths"]})
+    former = former_page_names(document)
+    page = render_reference_page(document, {path: f"/docs/{page_name(path)}.md" for path in document["paths"]})
     index = llms_text(document)
 
     async def reference(request: Request) -> Response:
@@ -122,6 +123,8 @@ def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
     @with_error_body
     async def markdown_page(request: Request) -> Response:
         name = request.path_params["page"]
+        if name in former:  # the page's name before it was the API path's: a permanent move
+            return RedirectResponse(f"/docs/{former[name]}.md", status_code=301)
         if name not in markdown:
             raise NotFound(f"No reference page {name}.md.", suggestion="/llms.txt lists every page.")
         return Response(markdown[name], media_type="text/markdown; charset=utf-8")
@@ -131,7 +134,7 @@ def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
 
     return [
         Route("/docs", reference, methods=["GET"]),
-        Route("/docs/{page}.md", markdown_page, methods=["GET"]),
+        Route("/docs/{page:path}.md", markdown_page, methods=["GET"]),
         Route("/llms.txt", llms, methods=["GET"]),
         Mount(ASSETS_PATH, app=StaticFiles(directory=ASSETS_DIR), name="docs_assets"),
     ]

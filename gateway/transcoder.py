@@ -130,15 +130,20 @@ def _parse_json_text(field: FieldSpec, text: str) -> Any:
 
 
 def _as_text(field: FieldSpec, value: Any) -> str:
+    """Return one JSON list item of ``field`` as query-string text: a string as it is, and a
+    JSON number or boolean only where the item's own type is one (a number where the schema
+    says string is the wrong type, so 400, not the text of the number)."""
+    kind = field.descriptor.type
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
+        if kind == FieldDescriptor.TYPE_BOOL:
+            return "true" if value else "false"
+    elif isinstance(value, (int, float)) and kind != FieldDescriptor.TYPE_STRING and kind != FieldDescriptor.TYPE_ENUM:
         return repr(value) if isinstance(value, float) else str(value)
     raise InvalidParameter(
-        f"'{field.name}' items must be strings or numbers.",
-        suggestion=f"Send {field.name} as an array of strings or a comma-separated string.",
+        f"An item of '{field.name}' has the wrong JSON type ({_json_type(value)}); its items are {_type_name(field, plural=True)}.",
+        suggestion=f"Send {field.name} as an array of {_type_name(field, plural=True)} or a comma-separated string.",
         param=field.name,
     )
 
@@ -160,25 +165,37 @@ def _json_scalar(field: FieldSpec, value: Any):
             return checked_integer(field, value)
         if isinstance(value, float) and value.is_integer():
             return checked_integer(field, int(value))
-    elif kind == FieldDescriptor.TYPE_STRING:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return str(value)
+    quoted = ""
+    if kind == FieldDescriptor.TYPE_STRING and isinstance(value, int) and not isinstance(value, bool):
+        quoted = f' (in quotes: "{value}" if that is what you meant)'
     raise InvalidParameter(
-        f"'{field.name}' has the wrong JSON type ({type(value).__name__}).",
-        suggestion=f"Send {field.name} as {_type_name(field)}.",
+        f"'{field.name}' has the wrong JSON type ({_json_type(value)}); the OpenAPI document gives it as {_type_name(field)}.",
+        suggestion=f"Send {field.name} as {_type_name(field)}{quoted}.",
         param=field.name,
     )
 
 
-def _type_name(field: FieldSpec) -> str:
+def _json_type(value: Any) -> str:
+    """Return the JSON name of the type of the decoded value ``value``."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _type_name(field: FieldSpec, *, plural: bool = False) -> str:
+    """Return the JSON type a value of ``field`` has in the OpenAPI document, in words."""
     kind = field.descriptor.type
     if kind == FieldDescriptor.TYPE_BOOL:
-        return "true or false"
+        return "booleans" if plural else "true or false"
     if kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
-        return "a number"
+        return "numbers" if plural else "a number"
     if field.is_numeric:
-        return "an integer"
-    return "a string"
+        return "integers" if plural else "an integer"
+    return "strings" if plural else "a string"
 
 
 def _list_items(field: FieldSpec, values: list[str]) -> list:

@@ -39,6 +39,7 @@ from gateway.dashboard.sessions import (
 from gateway.dashboard.sign_in import sign_in
 from gateway.dashboard.signup import SENT_NOTICE, send_password_link, sign_up
 from gateway.dashboard.tokens import split_token
+from gateway.dashboard.try_it import terminal_key
 from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window_start
 from gateway.store.bounds import validate_key_name
 from gateway.store.errors import StoreError, StoreUnavailable
@@ -57,7 +58,7 @@ MAX_FORM_FIELDS = 16
 #: Notices a redirect may ask a page to show, by name (a page never echoes text from a URL).
 NOTICES = {
     "signed-out": "You are signed out.",
-    "revoked": "The key is revoked; every gateway refuses it within a minute.",
+    "revoked": "The key is revoked; every gateway refuses it within about a second.",
     "origins": "The key's origins are saved.",
     "password": "Your password is changed; other sessions are signed out.",
 }
@@ -359,15 +360,21 @@ async def _keys_page(visit: Visit, *, new_key: dict | None = None, form: dict | 
                      errors: dict | None = None, status: int = 200) -> Response:
     account = await find_account(visit.store, visit.who.owner.account_id)
     today = utc_now().date()
-    last_used = usage_figures(await visit.store.ledger_entries(account.id, usage_window_start(today)), today).last_used
-    views = [{**key_view(record), "last_used": iso(last_used.get(record.key_id))} for record in await visit.store.list_keys(account.id)]
+    window_start = usage_window_start(today)
+    last_used = usage_figures(await visit.store.ledger_entries(account.id, window_start), today).last_used
+    views = [
+        # A key created within the window the ledger is read for, with no charge in it, was never used.
+        {**key_view(record), "last_used": iso(last_used.get(record.key_id)), "never_used": record.key_id not in last_used and record.created_at >= window_start}
+        for record in await visit.store.list_keys(account.id)
+    ]
     active = [view for view in views if view["state"] == "active"]
+    try_key, try_refusal = terminal_key(active)
     form = form or {"name": "", "expires": "", "origins": "", "browser_only": False}
     return visit.page("keys.html", {
         "title": "API keys", "section": "keys", "account": account, "keys": views, "new_key": new_key,
         "form": form, "errors": errors or {}, "origins_value": form["origins"], "browser_only_checked": form["browser_only"],
         "notice": NOTICES.get(visit.request.query_params.get("notice", "")),
-        "try_key": active[-1] if active else None, "base_url": visit.settings.base_url,
+        "try_key": try_key, "try_refusal": try_refusal, "base_url": visit.settings.base_url,
     }, status)
 
 
@@ -484,7 +491,7 @@ async def usage_page(visit: Visit) -> Response:
     today = utc_now().date()
     figures = usage_figures(await visit.store.ledger_entries(account.id, usage_window_start(today)), today)
     labels = [day.isoformat() for day in figures.days]
-    active = [key_view(r) for r in await visit.store.list_keys(account.id) if r.state() == "active"]
+    try_key, try_refusal = terminal_key([key_view(r) for r in await visit.store.list_keys(account.id) if r.state() == "active"])
     return visit.page("usage.html", {
         "title": "Balance and usage", "section": "usage", "account": account, "figures": figures,
         "recent_limit": RECENT_REQUESTS,
@@ -494,7 +501,7 @@ async def usage_page(visit: Visit) -> Response:
             [endpoint for endpoint, _ in figures.requests_per_endpoint], [count for _, count in figures.requests_per_endpoint],
             "Requests charged per endpoint, last 30 days",
         ),
-        "try_key": active[-1] if active else None, "base_url": visit.settings.base_url,
+        "try_key": try_key, "try_refusal": try_refusal, "base_url": visit.settings.base_url,
     })
 
 

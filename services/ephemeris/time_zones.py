@@ -3,26 +3,28 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.civil_time import zone_at, zone_state
+from shared.kernel.civil_time import iso_milliseconds, zone_at, zone_state
 from shared.kernel.deadline import Deadline
-from shared.runtime.wire import moment_from, required_place
+from shared.runtime.wire import moment_from, read_moment, required_place
 
 
 def compute(request: pb.FindTimeZoneRequest, deadline: Deadline) -> pb.FindTimeZoneResponse:
     """Return the zone the time-zone map gives the request's place, and its abbreviation, UTC
-    offset and daylight saving time at the request's moment."""
+    offset and daylight saving time at the request's moment; ``utc`` and ``local`` to the
+    millisecond, a local time the request sent (``tz``) exactly as sent."""
     place = required_place(request, "location")
     moment = moment_from(request)
+    reading = read_moment(request)[1]
     found = zone_at(place.latitude_deg, place.longitude_deg)
-    utc = moment.clock_datetime()
+    utc = reading.utc if reading is not None else moment.clock_datetime()
     state = zone_state(utc, found.zone)
     data = pb.TimeZoneData(
         tz=state.zone,
         abbreviation=state.abbreviation,
         utc_offset_seconds=state.utc_offset_s,
         dst=state.dst,
-        utc=utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z",
-        local=state.local.isoformat(timespec="milliseconds"),
+        utc=iso_milliseconds(utc),
+        local=iso_milliseconds(reading.local if reading is not None and reading.zone == state.zone else state.local),
     )
     if found.note:
         data.note = found.note

@@ -1,9 +1,12 @@
 """The text of an iCalendar file (RFC 5545) holding a calendar's events: one VEVENT each, an
-instant as an event without duration (DTSTART alone), a period with DTSTART and DTEND."""
+instant as an event without duration (DTSTART alone), a period with DTSTART and DTEND, each a
+UTC DATE-TIME rounded to the nearest second from the event's Julian Day (the format has no
+fraction)."""
 
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
+from shared.kernel.timescale import iso_utc
 
 PRODUCT_ID = "-//Celestial//Sky events//EN"
 UID_DOMAIN = "celestial"
@@ -19,7 +22,7 @@ def calendar(events: list[pb.CalendarEvent]) -> str:
     """
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODUCT_ID}", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "X-WR-CALNAME:Sky events"]
     for event in events:
-        start = _utc(event.start.datetime)
+        start = iso_utc(event.start.jd, "second").replace("-", "").replace(":", "")
         lines += [
             "BEGIN:VEVENT",
             f"UID:{_text(event.uid)}@{UID_DOMAIN}",
@@ -27,16 +30,10 @@ def calendar(events: list[pb.CalendarEvent]) -> str:
             f"DTSTART:{start}",
         ]
         if event.HasField("end"):
-            lines.append(f"DTEND:{_utc(event.end.datetime)}")
+            lines.append(f"DTEND:{iso_utc(event.end.jd, 'second').replace('-', '').replace(':', '')}")
         lines += [f"SUMMARY:{_text(event.summary)}", f"CATEGORIES:{_text(event.kind)}", "TRANSP:TRANSPARENT", "END:VEVENT"]
     lines.append("END:VCALENDAR")
     return "".join(_fold(line) + "\r\n" for line in lines)
-
-
-def _utc(iso: str) -> str:
-    """Return an ISO 8601 UTC instant ("2024-04-01T22:14:29.930Z") as an iCalendar UTC
-    DATE-TIME, whole seconds ("20240401T221429Z"; the format has no fraction)."""
-    return iso[:19].replace("-", "").replace(":", "") + "Z"
 
 
 def _text(value: str) -> str:

@@ -164,7 +164,7 @@ def eligible(use: str, *, heliocentric: bool = False) -> tuple[str, ...]:
 
 
 def _span_text(row: Body) -> str:
-    first, last = (Moment.from_jd_ut1(jd).iso_utc()[:16] for jd in row.span_jd_ut1)
+    first, last = (Moment.from_jd_ut1(jd).iso_utc('minute') for jd in row.span_jd_ut1)
     return f"{first} to {last} (Julian Day UT1 {row.span_jd_ut1[0]} to {row.span_jd_ut1[1]})"
 
 

@@ -77,13 +77,22 @@ class LocalReading:
             "tz": self.zone,
             "abbreviation": self.abbreviation,
             "utc_offset_seconds": self.utc_offset_s,
-            "utc": self.utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.utc.microsecond // 1000:03d}Z",
+            "utc": iso_milliseconds(self.utc),
         }
         if self.found is not None:
             shown["tz_found"] = self.found
         if self.note is not None:
             shown["note"] = self.note
         return shown
+
+
+def iso_milliseconds(clock: datetime) -> str:
+    """Return a date and time as ISO 8601 rounded to the nearest millisecond, half up (as
+    :func:`shared.kernel.timescale.iso_utc` rounds a Julian Day): an aware UTC one with ``Z``
+    (``2020-01-15T01:00:00.000Z``), a naive wall-clock one without (``2020-01-15T12:00:00.000``)."""
+    rounded = clock.replace(microsecond=0) + timedelta(milliseconds=(clock.microsecond + 500) // 1000)
+    text = rounded.isoformat(timespec="milliseconds")
+    return text.replace("+00:00", "Z") if clock.tzinfo is not None else text
 
 
 @dataclass(frozen=True)
@@ -215,16 +224,62 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None, para
     first_utc, second_utc = first.astimezone(timezone.utc), second.astimezone(timezone.utc)
     if first_utc.astimezone(zone).replace(tzinfo=None) != local and second_utc.astimezone(zone).replace(tzinfo=None) != local:
         change = _change_between(min(first_utc, second_utc), max(first_utc, second_utc), zone)
-        before = change.astimezone(timezone((change - timedelta(seconds=1)).astimezone(zone).utcoffset() or timedelta()))
+        old = timezone((change - timedelta(seconds=1)).astimezone(zone).utcoffset() or timedelta())
+        before, after = change.astimezone(old).replace(tzinfo=None), change.astimezone(zone)
+        new = after.utcoffset() or timedelta()
+        after = after.replace(tzinfo=None)
+        if new - old.utcoffset(None) >= DATE_LINE_JUMP:
+            days = _whole_days(before, after)
+            if not days:
+                skipped = f"the clock times from {_clock_text(before)} to {_clock_text(after)}"
+            else:
+                skipped = f"the day {days[0]}" if len(days) == 1 else f"the days {days[0]} to {days[-1]}"
+            old_utc = local.replace(tzinfo=old).astimezone(timezone.utc)
+            with_offset = local.replace(tzinfo=old).isoformat()
+            # The datetime grammar takes offsets of whole minutes; an older offset of local
+            # mean time (UTC-15:56:08) is given as the UTC instant alone.
+            old_reading = f"{with_offset} (the same as {_utc_text(old_utc)})" if int(old.utcoffset(None).total_seconds()) % 60 == 0 else _utc_text(old_utc)
+            raise NonexistentLocalTime(
+                f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the zone moved across the "
+                f"date line, its clocks going from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) straight to "
+                f"{_clock_text(after)} ({_offset_name(new)}), so {skipped} never happened there.",
+                suggestion=(
+                    f"Check the date. If the certificate kept the calendar of before the move, send the time with that "
+                    f"offset: {param}={old_reading}, which is {old_utc.astimezone(zone).replace(tzinfo=None).isoformat()} "
+                    f"on {zone.key}'s calendar after the move."
+                ),
+                param=param,
+            )
+        jump = _duration_text(new - old.utcoffset(None))
+        why = "a change to summer time" if _dst(change, zone) > _dst(change - timedelta(seconds=1), zone) else "a change of the zone's UTC offset"
         raise NonexistentLocalTime(
             f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the clocks went "
-            f"from {before.strftime('%H:%M:%S')} straight to {change.astimezone(zone).strftime('%H:%M:%S')}.",
+            f"from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) straight to {_clock_text(after)} ({_offset_name(new)}).",
+            suggestion=(
+                f"The clocks skipped {jump} here ({why}); send the time of day the certificate meant, {jump} later or "
+                "earlier, or a datetime with its UTC offset."
+            ),
             param=param,
         )
     if first_utc != second_utc and fold is None:
+        shown = abs(second_utc - first_utc)
+        if shown >= DATE_LINE_JUMP:
+            suggestion = (
+                f"{zone.key} moved across the date line then and its clocks showed {_duration_text(shown)} twice; add fold=0 for "
+                f"the first reading ({_offset_name(first.utcoffset())}, the calendar of before the move) or fold=1 for the second "
+                f"({_offset_name(second.utcoffset())})."
+            )
+        else:
+            why = "a change back from summer time" if (first.dst() or timedelta()) > (second.dst() or timedelta()) else "a change of the zone's UTC offset"
+            suggestion = (
+                f"The clocks showed this time twice here ({why}, {_duration_text(shown)} back); add fold=0 for the first "
+                "or fold=1 for the second."
+            )
         raise AmbiguousLocalTime(
             f"{param}={local.isoformat()} happened twice in {zone.key}: at {_utc_text(first_utc)} "
-            f"({first.tzname()}, fold=0) and at {_utc_text(second_utc)} ({second.tzname()}, fold=1).",
+            f"({first.tzname()}, {_offset_name(first.utcoffset())}, fold=0) and at {_utc_text(second_utc)} "
+            f"({second.tzname()}, {_offset_name(second.utcoffset())}, fold=1).",
+            suggestion=suggestion,
             param=param,
         )
     chosen = second if fold == 1 else first
@@ -232,6 +287,49 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None, para
     assert offset is not None
     return LocalReading(local, zone.key, chosen.tzname() or "", int(offset.total_seconds()), chosen.astimezone(timezone.utc),
                         note=history_note(zone.key, local))
+
+
+#: A change of UTC offset at least this large is a move across the date line (a day skipped
+#: or lived twice: Alaska 1867, Kwajalein 1993, Kiritimati 1994, Samoa 2011), not a change of
+#: summer time or standard time, which move the clocks by at most a few hours.
+DATE_LINE_JUMP = timedelta(hours=12)
+
+
+def _dst(instant: datetime, zone: ZoneInfo) -> timedelta:
+    """Return the daylight saving time ``zone`` kept at the aware ``instant``."""
+    return instant.astimezone(zone).dst() or timedelta()
+
+
+def _whole_days(start: datetime, end: datetime) -> list[str]:
+    """Return the ISO dates of the whole calendar days between the naive ``start`` and ``end``
+    (those from whose midnight to the next both lie in [start, end]); empty when none does."""
+    day = start.date() if start.time() == datetime.min.time() else start.date() + timedelta(days=1)
+    days = []
+    while datetime.combine(day + timedelta(days=1), datetime.min.time()) <= end:
+        days.append(day.isoformat())
+        day += timedelta(days=1)
+    return days
+
+
+def _clock_text(local: datetime) -> str:
+    """Return a naive wall-clock time as "YYYY-MM-DD HH:MM:SS"."""
+    return local.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _offset_name(offset: timedelta | None) -> str:
+    """Return a UTC offset as "UTC+14:00" ("UTC+00:19:32" when it has seconds)."""
+    seconds = int((offset or timedelta()).total_seconds())
+    text = _offset_text(seconds)
+    return text[:-3] if text.endswith(":00") else text
+
+
+def _duration_text(span: timedelta) -> str:
+    """Return a length of clock time in words: "1 hour", "30 minutes", "1 hour 20 minutes", "24 hours"."""
+    seconds = int(abs(span.total_seconds()))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((hours, "hour"), (minutes, "minute"), (seconds, "second")) if n]
+    return " ".join(parts) or "0 seconds"
 
 
 def _change_between(early: datetime, late: datetime, zone: ZoneInfo) -> datetime:

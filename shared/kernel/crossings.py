@@ -205,7 +205,7 @@ def _search(
                 first, last = body_table.body(body).span_jd_ut1
                 raise OutOfRange(
                     f"Only {have} of the {count} crossings asked for lie within the dates {body} is computed for: "
-                    f"{Moment.from_jd_ut1(first).iso_utc()[:16]} to {Moment.from_jd_ut1(last).iso_utc()[:16]} "
+                    f"{Moment.from_jd_ut1(first).iso_utc('minute')} to {Moment.from_jd_ut1(last).iso_utc('minute')} "
                     f"(Julian Day UT1 {first} to {last}).",
                     suggestion=f"Ask for {have or 'fewer'}{' or fewer' if have else ''}, or search from another date.",
                     param=param,

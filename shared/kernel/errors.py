@@ -67,10 +67,10 @@ class OutOfRange(CelestialError):
 class NonexistentLocalTime(CelestialError):
     code = "nonexistent_local_time"
     http_status = 400
-    default_suggestion = "The clocks skipped this time (a change to summer time); send the time of day the certificate meant, an hour later or earlier, or a datetime with its UTC offset."
+    default_suggestion = "The clocks skipped this time; send the time the certificate meant, or a datetime with its UTC offset."
 
 
 class AmbiguousLocalTime(CelestialError):
     code = "ambiguous_local_time"
     http_status = 400
-    default_suggestion = "The clocks showed this time twice (a change back from summer time); add fold=0 for the first or fold=1 for the second."
+    default_suggestion = "The clocks showed this time twice; add fold=0 for the first or fold=1 for the second."

@@ -1,16 +1,17 @@
 """Stations and retrograde periods: where a body's apparent geocentric longitude stops and turns
 (its speed in longitude changing sign), and the retrograde loops with their shadows.
 
-A station is a turning point of the longitude, found on the body's search grid like the
-turning points :func:`~shared.kernel.search.find_roots` cuts its steps at (the body table's
-``step_days`` keeps two stations out of one step), then bisected on the speed to 1 ms. A retrograde
+A station is a turning point of the longitude, found on one grid per body (the body table's
+``step_days`` from the first day of its ephemeris, which keeps two stations out of one cell),
+then bisected on the speed to 1 ms within its cell, so the same whatever range asks. A retrograde
 period's shadow runs from the body's first arrival at the station-direct longitude before it
 turns retrograde to its return to the station-retrograde longitude after it turns direct.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from shared.kernel import bodies as body_table
@@ -65,29 +66,58 @@ class RetrogradePeriod:
 
 def find_stations(body: str, start_jd: float, end_jd: float, deadline: Deadline) -> list[Station]:
     """Return the stations of ``body`` in [start_jd, end_jd) (UT1 Julian Days), in time order,
-    each bisected to 1 ms (TIME_TOLERANCE_DAYS) of the zero of its longitude speed, so a
-    station is the same instant whatever range finds it.
+    each bisected to 1 ms (TIME_TOLERANCE_DAYS) of the zero of its longitude speed.
+
+    A station is the same instant, to the last bit, whatever range finds it: it is bisected in
+    a bracket of its own, a cell of one grid per body (its step from the start of its
+    ephemeris, :func:`station_cells`), never in a bracket cut by the range's ends. Near a
+    station the speed is smaller than the engine's noise in it for some milliseconds (its
+    sign flickers there), so brackets that differ settle on different flickers: up to 14 ms
+    apart for Mercury's station of 2026-03-20 when each range sampled its own grid.
 
     >>> from shared.kernel.timescale import Moment
     >>> start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
-    >>> [(s.event, Moment.from_jd_ut1(s.jd).iso_utc()[:16]) for s in find_stations("mercury", start, start + 60, Deadline.never())]
-    [('station_retrograde', '2024-04-01T22:14'), ('station_direct', '2024-04-25T12:54')]
+    >>> [(s.event, Moment.from_jd_ut1(s.jd).iso_utc('minute')) for s in find_stations("mercury", start, start + 60, Deadline.never())]
+    [('station_retrograde', '2024-04-01T22:14Z'), ('station_direct', '2024-04-25T12:54Z')]
     """
     position = longitude_and_speed(body, GEOCENTRIC)
     speed = lambda jd: position(jd)[1]  # noqa: E731 - the rate bisected
-    step = body_table.step_days(body)
     found: list[Station] = []
-    t0, r0 = start_jd, speed(start_jd)
-    while t0 < end_jd:
+    cells = station_cells(body, start_jd, end_jd)
+    t0 = next(cells)
+    r0 = speed(t0)
+    for t1 in cells:
         deadline.check()
-        t1 = min(t0 + step, end_jd)
         r1 = speed(t1)
         if (r0 < 0.0) != (r1 < 0.0):
             jd = bisect_sign_change(speed, t0, t1, r0, TIME_TOLERANCE_DAYS)
-            event = STATION_RETROGRADE if r0 >= 0.0 else STATION_DIRECT
-            found.append(Station(body, event, jd, position(jd)[0]))
+            if start_jd <= jd < end_jd:
+                event = STATION_RETROGRADE if r0 >= 0.0 else STATION_DIRECT
+                found.append(Station(body, event, jd, position(jd)[0]))
         t0, r0 = t1, r1
     return found
+
+
+def station_cells(body: str, start_jd: float, end_jd: float) -> Iterator[float]:
+    """Yield the ends of the cells of ``body``'s station grid that cover [start_jd, end_jd]
+    (UT1 Julian Days), in order: ``first + k * step`` for the body's search step (the body
+    table's ``step_days``, which keeps two stations out of one cell) from the first day of its
+    ephemeris ``first``, the last cell cut at the last day. The same cell, to the last bit, for
+    every range that holds a point of it."""
+    first, last = body_table.body(body).span_jd_ut1
+    step = body_table.step_days(body)
+    k = max(0, math.floor((start_jd - first) / step))
+    while k > 0 and first + k * step > start_jd:  # floor's rounding, either way
+        k -= 1
+    while True:
+        edge = first + k * step
+        if edge >= last:
+            yield last
+            return
+        yield edge
+        if edge >= end_jd:
+            return
+        k += 1
 
 
 def retrograde_periods(body: str, start_jd: float, end_jd: float, deadline: Deadline) -> list[RetrogradePeriod]:

@@ -114,16 +114,20 @@ class Moment:
     jd_ut1: float
     source_param: str
     clock_jd: float = field(compare=False)  # the same instant, however it was written
+    #: The UTC date and time a datetime was written as (aware, to the microsecond), exactly as
+    #: sent; None for a jd, a leap second and years outside 1 to 9999.
+    utc_written: datetime | None = field(compare=False)
 
     def __init__(self, *args, **kwargs):  # refused on purpose: use the named constructors
         raise TypeError("build a Moment with Moment.from_jd_ut1, Moment.from_iso or Moment.from_utc_datetime")
 
     @classmethod
-    def _build(cls, jd_ut1: float, source_param: str, clock_jd: float | None = None) -> Moment:
+    def _build(cls, jd_ut1: float, source_param: str, clock_jd: float | None = None, utc_written: datetime | None = None) -> Moment:
         obj = object.__new__(cls)
         object.__setattr__(obj, "jd_ut1", float(jd_ut1))
         object.__setattr__(obj, "source_param", source_param)
         object.__setattr__(obj, "clock_jd", float(jd_ut1) if clock_jd is None else clock_jd)
+        object.__setattr__(obj, "utc_written", utc_written)
         return obj
 
     @classmethod
@@ -204,7 +208,11 @@ class Moment:
             ) from None
         _check_range(jd_ut1, param, repr(text))
         clock = _days_from_civil(year, month, day) + _JD_OF_CIVIL_DAY_ZERO + (hour * 3600 + minute * 60 + whole_second + fraction) / SECONDS_PER_DAY
-        return cls._build(jd_ut1, param, clock)
+        written = None
+        if 1 <= year <= 9999 and whole_second < 60:
+            micro = round(fraction * 1e6)
+            written = datetime(year, month, day, hour, minute, whole_second, tzinfo=timezone.utc) + timedelta(microseconds=micro)
+        return cls._build(jd_ut1, param, clock, written)
 
     @classmethod
     def from_civil_iso(cls, text: str, zone: ZoneInfo, *, fold: int | None = None, param: str = "datetime") -> tuple[Moment, LocalReading | None]:
@@ -275,50 +283,69 @@ class Moment:
         return Moment._build(jd, self.source_param)
 
     def clock_datetime(self) -> datetime:
-        """Return the aware UTC datetime of the clock reading the moment was written in
-        (``clock_jd``: a datetime's UTC reading, a jd's UT1), to the microsecond. Raises
-        OutOfRange, naming ``source_param``, outside the years 1 to 9999 (no time zone's
-        history, and no Python datetime, reaches further)."""
+        """Return the aware UTC datetime of the clock reading the moment was written in: a
+        datetime's UTC date and time exactly as sent (``utc_written``), else ``clock_jd`` (a
+        jd's UT1) to the nearest microsecond. Raises OutOfRange, naming ``source_param``,
+        outside the years 1 to 9999 (no time zone's history, and no Python datetime, reaches
+        further)."""
+        if self.utc_written is not None:
+            return self.utc_written
         try:
             return datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(microseconds=round((self.clock_jd - _JD_OF_CIVIL_DAY_ZERO) * SECONDS_PER_DAY * 1e6))
         except OverflowError:
             raise OutOfRange(f"{self.source_param}: a time zone is known for the years 1 to 9999 only.",
                              suggestion="Send a moment between 0001-01-01 and 9999-12-31.", param=self.source_param) from None
 
-    def iso_utc(self) -> str:
-        """Return the instant as ISO 8601 UTC with milliseconds (see :func:`iso_utc`)."""
-        return iso_utc(self.jd_ut1)
+    def iso_utc(self, to: str = "millisecond") -> str:
+        """Return the instant as ISO 8601 UTC rounded to the nearest ``to`` (see :func:`iso_utc`)."""
+        return iso_utc(self.jd_ut1, to)
 
     def instant(self) -> dict:
         """Return the spec's Instant: ``{"jd": UT1 Julian Day, "datetime": ISO 8601 UTC with ms}``."""
         return {"jd": self.jd_ut1, "datetime": self.iso_utc()}
 
 
-def iso_utc(jd_ut1: float) -> str:
-    """Return a UT1 Julian Day as ISO 8601 UTC with milliseconds, ``YYYY-MM-DDTHH:MM:SS.mmmZ``.
+#: The units :func:`iso_utc` rounds to, in units per second; its text shows that many digits.
+_UNITS_PER_SECOND = {"millisecond": 1000, "second": 1, "minute": 1}
 
-    UT1 goes to UTC through the leap-second table; the seconds are rounded to the
-    millisecond with the carry into minutes, hours and days (59.9996 s -> next minute,
-    except in a leap-second minute, where it becomes :60.000).
+
+def iso_utc(jd_ut1: float, to: str = "millisecond") -> str:
+    """Return a UT1 Julian Day as ISO 8601 UTC rounded to the nearest ``to``: a millisecond
+    (``YYYY-MM-DDTHH:MM:SS.mmmZ``, every Instant of an answer), a second
+    (``YYYY-MM-DDTHH:MM:SSZ``, iCalendar's DATE-TIME) or a minute (``YYYY-MM-DDTHH:MMZ``, the
+    spans an error message names).
+
+    UT1 goes to UTC through the leap-second table; every unit rounds one way, half up, with
+    the carry into minutes, hours and days (59.9996 s -> the next minute, except in a
+    leap-second minute, where it becomes :60.000). Every instant an answer renders from a
+    Julian Day is rendered here.
     """
     year, month, day, hour, minute, second = engine.jd_ut1_to_utc(jd_ut1)
-    millis = math.floor(second * 1000.0 + 0.5)
-    if millis >= 60000:
-        leap = engine.is_leap_second_minute(year, month, day, hour, minute)
-        if not leap or millis >= 61000:
-            millis -= 61000 if leap else 60000
-            minute += 1
-            if minute == 60:
-                minute, hour = 0, hour + 1
-            if hour == 24:
-                hour = 0
-                year, month, day = _civil_from_days(_days_from_civil(year, month, day) + 1)
-    whole, frac = divmod(millis, 1000)
-    # %-formatting with the common four-digit year inline: a scan writes tens of thousands.
-    if 1 <= year <= 9999:
-        return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (year, month, day, hour, minute, whole, frac)
-    return "%s-%02d-%02dT%02d:%02d:%02d.%03dZ" % (format_year(year), month, day, hour, minute, whole, frac)
-
+    per_second = _UNITS_PER_SECOND[to]
+    if to == "minute":
+        leap = second >= 59.0 and engine.is_leap_second_minute(year, month, day, hour, minute)
+        units, minute_units = (1 if second >= (30.5 if leap else 30.0) else 0), 1
+    else:
+        units = math.floor(second * per_second + 0.5)
+        minute_units = 60 * per_second
+        if units >= minute_units and engine.is_leap_second_minute(year, month, day, hour, minute):
+            minute_units += per_second  # the minute of a leap second has 61 seconds
+    if units >= minute_units:
+        units -= minute_units
+        minute += 1
+        if minute == 60:
+            minute, hour = 0, hour + 1
+        if hour == 24:
+            hour = 0
+            year, month, day = _civil_from_days(_days_from_civil(year, month, day) + 1)
+    year_text = "%04d" % year if 1 <= year <= 9999 else format_year(year)
+    if to == "minute":
+        return "%s-%02d-%02dT%02d:%02dZ" % (year_text, month, day, hour, minute)
+    if to == "second":
+        return "%s-%02d-%02dT%02d:%02d:%02dZ" % (year_text, month, day, hour, minute, units)
+    whole, frac = divmod(units, 1000)
+    # %-formatting inline: a scan writes tens of thousands.
+    return "%s-%02d-%02dT%02d:%02d:%02d.%03dZ" % (year_text, month, day, hour, minute, whole, frac)
 
 
 def plus_calendar_years(jd: float, years: int) -> float:

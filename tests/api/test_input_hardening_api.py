@@ -134,6 +134,54 @@ def test_body_value_of_the_wrong_json_type_for_a_number_is_invalid_parameter(api
     assert_error(api.post(POSITIONS, json={"jd": value}), 400, "invalid_parameter", "jd")
 
 
+def _string_parameters():
+    """Yield (path, parameter, repeated) for every string parameter of every endpoint."""
+    from google.protobuf.descriptor import FieldDescriptor
+
+    from gateway.endpoints import discover_endpoints
+    from shared.runtime.request_model import message_spec
+
+    for endpoint in discover_endpoints():
+        for name, field in message_spec(endpoint.request_cls.DESCRIPTOR).fields.items():
+            if field.descriptor.type == FieldDescriptor.TYPE_STRING:
+                yield endpoint.path, name, field.repeated
+
+
+def test_body_number_where_the_schema_says_string_is_invalid_parameter_on_every_endpoint(stack):
+    # Issue 36: POST /v1/places {"q": 3.4e16} searched for the town "3.4e+16". The OpenAPI
+    # document says string; a JSON number there is the wrong type, as a string is for a number.
+    parameters = list(_string_parameters())
+    assert len(parameters) > 50
+    with stack.client(stack.new_key(rate_per_minute=10_000)[1]) as client:
+        for path, param, repeated in parameters:
+            value = [3.4e16] if repeated else 3.4e16
+            error = assert_error(client.post(path, json={param: value}), 400, "invalid_parameter", param)
+            assert "wrong JSON type (number)" in error["message"] and "string" in error["suggestion"], (path, param)
+
+
+@pytest.mark.parametrize(("body", "param"), [
+    ({"q": 5}, "q"), ({"q": True}, "q"), ({"q": ["paris"]}, "q"), ({"q": {"name": "paris"}}, "q"),
+])
+def test_body_value_of_the_wrong_json_type_for_a_string_is_invalid_parameter(api, body, param):
+    assert_error(api.post("/v1/places", json=body), 400, "invalid_parameter", param)
+
+
+def test_body_list_item_of_the_wrong_json_type_is_invalid_parameter(api):
+    assert_error(api.post(POSITIONS, json={"jd": J2000, "bodies": ["sun", 5]}), 400, "invalid_parameter", "bodies")
+    assert_error(api.post(POSITIONS, json={"jd": J2000, "bodies": [True]}), 400, "invalid_parameter", "bodies")
+    target = {"jd": J2000, "targets": [{"body": 5, "angles": ["mc"]}]}
+    assert_error(api.post("/v1/astrocartography", json=target), 400, "invalid_parameter", "targets[0].body")
+    target = {"jd": J2000, "targets": [{"body": "sun", "cusps": [True]}]}
+    assert_error(api.post("/v1/astrocartography", json=target), 400, "invalid_parameter", "targets[0].cusps")
+
+
+def test_body_number_where_the_schema_says_string_is_invalid_parameter_in_a_batch_sub_request(api):
+    body = {"requests": [{"endpoint": "/v1/places", "params": {"q": 3.4e16}}, {"endpoint": "/v1/places", "params": {"q": "paris"}}]}
+    failed, succeeded = api.post("/v1/batch", json=body).json()["data"]["results"]
+    assert failed["status"] == 400 and (failed["errors"][0]["code"], failed["errors"][0]["param"]) == ("invalid_parameter", "q")
+    assert succeeded["status"] == 200
+
+
 def test_body_number_beyond_a_double_is_invalid_body(api):
     # orjson, like RFC 8259's interoperability note, refuses what a double cannot hold.
     response = api.post(POSITIONS, content=b'{"jd": 1e400}', headers={"Content-Type": "application/json"})

@@ -72,8 +72,15 @@ def test_a_time_the_clocks_skipped_is_nonexistent_local_time_and_costs_nothing(s
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
         error = assert_error(positions(client, datetime="2024-03-31T02:30:00", tz=PARIS), 400, "nonexistent_local_time", "datetime")
-    assert "02:00:00 straight to 03:00:00" in error["message"]
+    assert "2024-03-31 02:00:00 (UTC+01:00) straight to 2024-03-31 03:00:00 (UTC+02:00)" in error["message"]
     assert balance(stack, name) == 10
+
+
+def test_a_day_skipped_by_a_date_line_move_is_named_with_both_dates_and_offsets(api):
+    error = assert_error(positions(api, datetime="1994-12-31T12:00:00", tz="Pacific/Kiritimati"), 400, "nonexistent_local_time", "datetime")
+    assert "from 1994-12-31 00:00:00 (UTC-10:00) straight to 1995-01-01 00:00:00 (UTC+14:00)" in error["message"]
+    assert "date line" in error["message"] and "datetime=1994-12-31T12:00:00-10:00" in error["suggestion"]
+    assert "hour" not in error["suggestion"]
 
 
 def test_a_time_the_clocks_showed_twice_is_ambiguous_naming_both_instants(api):

@@ -4,6 +4,9 @@ from the gateway that costs nothing."""
 
 from __future__ import annotations
 
+import random
+from datetime import datetime, timedelta
+
 import pytest
 
 from tests.api.test_conventions_api import assert_error, balance
@@ -115,6 +118,21 @@ def test_timezone_reads_a_local_time_with_tz_auto(api):
     assert response.json()["meta"]["moment"]["datetime"]["tz_found"] == {"source": "auto", "lat": 40.71, "lon": -74.0}
 
 
+def test_timezone_gives_back_the_time_a_customer_sent_exactly_as_sent(api):
+    # Issue 36: Lord Howe at noon came back 2020-01-15T00:59:59.999Z, 11:59:59.999 (an
+    # instant cut to the millisecond through a floating-point Julian Day).
+    data = timezone(api, lat=-31.55, lon=159.08, datetime="2020-01-15T12:00:00", tz="auto").json()["data"]
+    assert (data["tz"], data["utc"], data["local"]) == ("Australia/Lord_Howe", "2020-01-15T01:00:00.000Z", "2020-01-15T12:00:00.000")
+    chance = random.Random(36)
+    for _ in range(40):
+        local = datetime(2020, 1, 1, 12) + timedelta(seconds=chance.randrange(0, 365 * 86400), milliseconds=chance.randrange(0, 1000))
+        sent = local.isoformat(timespec="milliseconds")
+        as_local = timezone(api, lat=-31.55, lon=159.08, datetime=sent, tz="auto").json()["data"]
+        assert as_local["local"] == sent
+        as_utc = timezone(api, lat=-31.55, lon=159.08, datetime=sent + "Z").json()["data"]
+        assert as_utc["utc"] == sent + "Z"
+
+
 def test_timezone_at_sea_answers_the_nautical_zone_and_says_so(api):
     data = timezone(api, lat=0.0, lon=-140.0, datetime="2024-07-01T12:00:00Z").json()["data"]
     assert (data["tz"], data["utc_offset_seconds"]) == ("Etc/GMT+9", -9 * 3600)
@@ -222,6 +240,30 @@ def test_the_reference_shows_place_and_lat_lon_no_longer_required(api):
     by_name = {p["name"]: p for p in schema}
     assert "place" in by_name and not by_name["lat"]["required"]
     assert "/v1/places" in by_name["lat"]["schema"]["description"]
+
+
+def test_no_parameter_with_a_default_is_described_as_required(api):
+    # Issue 36: alt read "Required unless place gives it" but defaults to 0 (and no town gives it).
+    paths = api.get("/v1/openapi.json").json()["paths"]
+    described = 0
+    for path, operations in paths.items():
+        for parameter in operations.get("get", {}).get("parameters", ()):
+            text = parameter["schema"].get("description", "")
+            if "default" in parameter["schema"]:
+                assert "Required unless" not in text, (path, parameter["name"])
+            if parameter["name"] == "alt" and "place" in {p["name"] for p in operations["get"]["parameters"]}:
+                described += 1
+                assert "gives no alt" in text, path
+    assert described >= 3  # natal-chart, progressed, draconic ...
+
+
+def test_a_parameter_every_moment_shares_is_described_for_each_moment_it_reads(api):
+    # Issue 36: tz on /v1/transits began "Range start." though it also sets the birth's zone.
+    parameters = {p["name"]: p for p in api.get("/v1/openapi.json").json()["paths"]["/v1/transits"]["get"]["parameters"]}
+    for name in ("tz", "fold"):
+        text = parameters[name]["schema"]["description"]
+        assert not text.startswith("Range start") and "range start; range end; the natal moment" in text, name
+    assert parameters["start"]["schema"]["description"].startswith("Range start.")
 
 
 # --- local mean time ----------------------------------------------------------------------------

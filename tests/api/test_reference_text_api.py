@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from gateway.operation_names import operation_name
+from gateway.operation_names import operation_name, page_name
 from gateway.reference_examples import load_examples
 
 LINK = re.compile(r"\]\((/[^)\s]*)\)")
@@ -33,7 +33,7 @@ def test_llms_txt_is_a_markdown_index_linking_every_operations_page(anonymous, d
     assert text.startswith("# Celestial\n\n> ")
     links = LINK.findall(text)
     for path in document["paths"]:
-        assert f"/docs/{operation_name(path)}.md" in links, path
+        assert f"/docs/{page_name(path)}.md" in links, path
     assert "/docs/introduction.md" in links and "/v1/openapi.json" in links
 
 
@@ -46,7 +46,7 @@ def test_every_link_of_llms_txt_and_of_the_introduction_answers(anonymous, docum
 
 @pytest.mark.parametrize("path", list(load_examples()))
 def test_an_operations_markdown_page_lists_its_parameters_and_its_recorded_call(anonymous, document, path):
-    answer = anonymous.get(f"/docs/{operation_name(path)}.md")
+    answer = anonymous.get(f"/docs/{page_name(path)}.md")
     assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/markdown")
     page = answer.text
     operations = document["paths"][path]
@@ -59,6 +59,20 @@ def test_an_operations_markdown_page_lists_its_parameters_and_its_recorded_call(
     assert json.loads(FENCED_JSON.findall(page)[-1]) == example.response
     assert "$CELESTIAL_BASE_URL" + path in page
     assert not re.search(r"`(True|False|None)`", page)
+
+
+def test_an_operations_page_is_named_after_its_api_path_and_its_former_name_redirects(anonymous, document):
+    # Issue 36: /docs/natal-chart.md was 404 (the page was /docs/natal_chart.md).
+    moved = 0
+    for path in document["paths"]:
+        page = anonymous.get(f"/docs{path.removeprefix('/v1')}.md")
+        assert page.status_code == 200 and page.text.startswith("# "), path
+        former = anonymous.get(f"/docs/{operation_name(path)}.md", follow_redirects=False)
+        if operation_name(path) != path.removeprefix("/v1/"):
+            moved += 1
+            assert (former.status_code, former.headers["location"]) == (301, f"/docs{path.removeprefix('/v1')}.md"), path
+    assert moved >= 10  # natal-chart, eclipses/solar, void-of-course/periods ...
+    assert anonymous.get("/docs/natal-chart.md").text == anonymous.get("/docs/natal_chart.md", follow_redirects=True).text
 
 
 def test_an_unknown_page_is_404_with_the_error_body(anonymous):

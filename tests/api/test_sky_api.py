@@ -63,9 +63,14 @@ def test_solar_proximity_accepts_sidereal_and_it_changes_nothing(api):
 
 def test_ayanamsha_by_name_or_id_gives_one_record(api):
     by_name = answer(api, "/v1/ayanamsha", system="lahiri")["data"]
-    assert by_name == answer(api, "/v1/ayanamsha", system="1")["data"]
     assert [(r["system"], r["id"]) for r in by_name] == [("lahiri", 1)] and 24.0 < by_name[0]["value"] < 24.3
-    assert answer(api, "/v1/ayanamsha", system="0")["data"][0]["system"] == "fagan_bradley"
+    assert answer(api, "/v1/ayanamsha", system="krishnamurti")["data"] == answer(api, "/v1/ayanamsha", system="5")["data"]
+
+
+@pytest.mark.parametrize("system", ["0", "1", "true", "false"])
+def test_ayanamsha_system_refuses_the_ids_0_and_1_as_sidereal_does(api, system):
+    error = assert_error(api.get("/v1/ayanamsha", params={**MOMENT, "system": system}), 400, "invalid_parameter", "system")
+    assert "fagan_bradley" in error["suggestion"] and "lahiri" in error["suggestion"]
 
 
 def test_ayanamsha_all_gives_every_system_of_decisions_in_its_order(api):

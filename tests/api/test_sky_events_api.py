@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import icalendar
 import pytest
 
@@ -231,6 +233,13 @@ def test_a_calendar_body_without_ingresses_or_stations_is_body_not_eligible(api,
     assert_error(api.get("/v1/calendar", params={**MONTH, "bodies": f"sun,{body}"}), 400, "body_not_eligible", "bodies")
 
 
+def _to_the_second(written: datetime, instant: str) -> bool:
+    """Return whether the whole-second ``written`` is the ISO instant ``instant`` (milliseconds)
+    rounded to the nearest second."""
+    exact = datetime.fromisoformat(instant.replace("Z", "+00:00"))
+    return written.microsecond == 0 and abs((written - exact).total_seconds()) <= 0.5005
+
+
 def test_format_ics_is_an_rfc_5545_calendar_served_as_text_calendar(api):
     response = api.get("/v1/calendar", params={**MONTH, "format": "ics"})
     assert response.status_code == 200
@@ -243,12 +252,14 @@ def test_format_ics_is_an_rfc_5545_calendar_served_as_text_calendar(api):
     for vevent, event in zip(vevents, events):
         assert str(vevent["UID"]) == event["uid"] + "@celestial"
         assert str(vevent["SUMMARY"]) == event["summary"]
-        assert vevent.decoded("DTSTART").isoformat()[:19] == event["start"]["datetime"][:19]
+        # DATE-TIME has no fraction: the instant rounded to the nearest second, as every
+        # instant is rounded (issue 36), not cut.
+        assert _to_the_second(vevent.decoded("DTSTART"), event["start"]["datetime"])
         # An instant is an event without duration; a period has its end.
         if event["end"] is None:
             assert "DTEND" not in vevent
         else:
-            assert vevent.decoded("DTEND").isoformat()[:19] == event["end"]["datetime"][:19]
+            assert _to_the_second(vevent.decoded("DTEND"), event["end"]["datetime"])
     # RFC 5545: CRLF line ends, no line longer than 75 octets.
     assert all(len(line.encode()) <= 75 for line in response.text.split("\r\n"))
 

@@ -168,3 +168,38 @@ def test_every_page_has_no_serious_accessibility_violation(stack: Stack, chromiu
         check(name)
     context.close()
     assert serious == {}
+
+
+def test_at_390_px_wide_no_dashboard_page_runs_off_screen(stack: Stack, chromium):
+    """Issue 36: on a phone (390 px) the keys table ran off the right edge. Each page's content
+    fits the viewport's width (its rows become labelled cards), with a key of long origins,
+    one used, one revoked, and the usage page's requests."""
+    account = f"narrow-{os.urandom(4).hex()}"
+    email = f"{account}@example.com"
+    stack.admin("account", "create", account, "--credits", "100")
+    link = stack.admin("account", "invite", account, email).stdout.strip().splitlines()[-1]
+    context = chromium.new_context(base_url=stack.base_url, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(stack.base_url + path_of(link))
+    page.get_by_label("New password").fill(PASSWORD)
+    page.get_by_role("button", name="Set password and sign in").click()
+    page.wait_for_url("**/dashboard/keys")
+    page.get_by_label(re.compile("^Name")).fill("production backend")
+    page.get_by_role("button", name="Create key").click()
+    key = page.get_by_label(re.compile("^Key key_")).input_value()
+    page.goto("/dashboard/keys")
+    page.get_by_label(re.compile("^Name")).fill("web front end")
+    page.get_by_label("Allowed origins").fill("https://astrology-app.example.com\nhttps://www.another-long-name.example.org")
+    page.get_by_label(re.compile("^Browser-only")).check()
+    page.get_by_role("button", name="Create key").click()
+    with stack.client(key) as api:
+        assert api.get(POSITIONS).status_code == 200
+    too_wide = {}
+    for name, path in {"keys": "/dashboard/keys", "usage": "/dashboard/usage", "password": "/dashboard/password"}.items():
+        page.goto(path)
+        shot(page, f"390px-{name}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            too_wide[name] = width
+    context.close()
+    assert too_wide == {}

@@ -54,10 +54,12 @@ def test_a_heavy_request_past_its_limits_is_400_and_free(app_stack, path, body, 
 
 
 def test_a_wrong_type_inside_a_target_names_its_path(app_stack):
+    # A number is the wrong type for body as a boolean is for a cusp (issue 36): each named.
     _, key = app_stack.new_key(credits=10)
     with app_stack.client(key) as client:
-        error = assert_error(client.get("/v1/astrocartography", params={**MAP, "targets": json.dumps([{"body": 5, "angles": ["mc"], "cusps": [True]}])}), 400, "invalid_parameter")
-    assert error["param"] == "targets[0].cusps"
+        for target, param in (({"body": 5, "angles": ["mc"]}, "targets[0].body"), ({"body": "sun", "angles": ["mc"], "cusps": [True]}, "targets[0].cusps")):
+            error = assert_error(client.get("/v1/astrocartography", params={**MAP, "targets": json.dumps([target])}), 400, "invalid_parameter")
+            assert error["param"] == param
 
 
 @pytest.mark.parametrize("path, body, code, text", SEARCHED_PAST_THE_SUPPORTED_DATES)

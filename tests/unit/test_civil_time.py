@@ -76,7 +76,47 @@ def test_lord_howes_half_hour_gap_is_nonexistent():
     # Daylight time begins 2024-10-06 at 02:00 local, which becomes 02:30.
     with pytest.raises(NonexistentLocalTime) as caught:
         read_local(datetime(2024, 10, 6, 2, 15), zone_named("Australia/Lord_Howe"))
-    assert "02:00:00 straight to 02:30:00" in caught.value.message
+    assert "2024-10-06 02:00:00 (UTC+10:30) straight to 2024-10-06 02:30:00 (UTC+11:00)" in caught.value.message
+    assert "skipped 30 minutes" in caught.value.suggestion and "an hour" not in caught.value.suggestion
+
+
+@pytest.mark.parametrize(("zone", "local", "change", "before", "after", "day", "with_offset"), [
+    ("Pacific/Kiritimati", datetime(1994, 12, 31, 12), "1994-12-31T10:00:00Z", "1994-12-31 00:00:00 (UTC-10:00)",
+     "1995-01-01 00:00:00 (UTC+14:00)", "1994-12-31", "datetime=1994-12-31T12:00:00-10:00"),
+    ("Pacific/Apia", datetime(2011, 12, 30, 9), "2011-12-30T10:00:00Z", "2011-12-30 00:00:00 (UTC-10:00)",
+     "2011-12-31 00:00:00 (UTC+14:00)", "2011-12-30", "datetime=2011-12-30T09:00:00-10:00"),
+    ("Pacific/Kwajalein", datetime(1993, 8, 21, 12), "1993-08-21T12:00:00Z", "1993-08-21 00:00:00 (UTC-12:00)",
+     "1993-08-22 00:00:00 (UTC+12:00)", "1993-08-21", "datetime=1993-08-21T12:00:00-12:00"),
+    ("Asia/Manila", datetime(1844, 12, 31, 10), "1844-12-31T15:56:08Z", "1844-12-31 00:00:00 (UTC-15:56:08)",
+     "1845-01-01 00:00:00 (UTC+08:03:52)", "1844-12-31", "datetime=1845-01-01T01:56:08Z"),
+], ids=["kiritimati-1994", "samoa-2011", "kwajalein-1993", "manila-1844"])
+def test_a_day_skipped_by_a_date_line_move_names_both_dates_and_offsets(zone, local, change, before, after, day, with_offset):
+    # Issue 36: Kiritimati's skipped day read "from 00:00:00 straight to 00:00:00", "an hour later or earlier".
+    with pytest.raises(NonexistentLocalTime) as caught:
+        read_local(local, zone_named(zone))
+    error = caught.value
+    assert f"at {change} the zone moved across the date line" in error.message
+    assert f"from {before} straight to {after}" in error.message and f"the day {day} never happened" in error.message
+    assert with_offset in error.suggestion and "hour" not in error.suggestion
+    # The suggested reading is the skipped clock time on the calendar of before the move: a
+    # day later on the calendar after it (each of these moves jumped 24 hours).
+    sent = datetime.fromisoformat(with_offset.split("=", 1)[1].replace("Z", "+00:00"))
+    assert sent.astimezone(zone_named(zone)).replace(tzinfo=None) == local + timedelta(days=1)
+
+
+def test_a_day_lived_twice_by_a_date_line_move_names_both_offsets():
+    # Alaska, 1867: the clocks went from UTC+14:58:47 back to UTC-09:01:13, a day lived twice.
+    with pytest.raises(AmbiguousLocalTime) as caught:
+        read_local(datetime(1867, 10, 19, 10), zone_named("America/Sitka"))
+    error = caught.value
+    assert "1867-10-18T19:01:13Z (LMT, UTC+14:58:47, fold=0)" in error.message and "1867-10-19T19:01:13Z (LMT, UTC-09:01:13, fold=1)" in error.message
+    assert "date line" in error.suggestion and "summer time" not in error.suggestion
+
+
+def test_a_summer_time_fold_suggestion_says_summer_time_and_its_length():
+    with pytest.raises(AmbiguousLocalTime) as caught:
+        read_local(datetime(2024, 11, 3, 1, 30), zone_named("America/New_York"))
+    assert "a change back from summer time, 1 hour back" in caught.value.suggestion and "(EDT, UTC-04:00, fold=0)" in caught.value.message
 
 
 def test_a_doubled_time_needs_fold_and_names_both_instants():

@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 
 from gateway.endpoints import discover_endpoints
 from gateway.openapi import build_openapi
-from gateway.operation_names import operation_name
+from gateway.operation_names import page_name
 from gateway.reference_docs import CONTENT_SECURITY_POLICY, SCALAR_DIR, render_reference_page, scalar_configuration
 from gateway.reference_examples import EXAMPLE_NAME, load_examples, with_examples
 
@@ -66,7 +66,7 @@ def test_the_renderer_is_told_to_use_none_of_its_vendors_services():
 
 
 def test_the_page_lists_every_operation_for_readers_without_javascript():
-    pages = {path: f"/docs/{operation_name(path)}.md" for path in DOCUMENT["paths"]}
+    pages = {path: f"/docs/{page_name(path)}.md" for path in DOCUMENT["paths"]}
     page = render_reference_page(DOCUMENT, pages)
     for path, url in pages.items():
         assert f"href='{url}'" in page and f"<code>{path}</code>" in page

@@ -3,6 +3,8 @@ is where the apparent geocentric ecliptic longitude of date stops and turns."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from skyfield.framelib import ecliptic_frame
@@ -76,3 +78,19 @@ def test_a_retrograde_periods_shadow_runs_from_the_station_direct_longitude_back
             # And between the shadow's start and the retrograde station it never came back to it.
             samples = np.linspace(period.pre_shadow_start_jd + 0.01, retro.jd, 50)
             assert all(longitude_offset(body, direct.longitude_deg)(jd)[0] > 0.0 for jd in samples)
+
+
+@pytest.mark.parametrize("body", ["mercury", "venus", "mars", "jupiter", "saturn", "neptune", "pluto", "chiron"])
+def test_a_station_is_the_same_instant_from_any_range_that_holds_it(body):
+    # Issue 36: Mercury's station direct of 2026-03-20 came back up to 14 ms apart over
+    # 2026-2030, over five days and over a month (docs/sky-events.md promises one instant).
+    chance = random.Random(body)
+    start, end = Moment.from_iso("2025-01-01T00:00:00Z").jd_ut1, Moment.from_iso("2027-01-01T00:00:00Z").jd_ut1
+    reference = find_stations(body, start, end, NEVER)
+    assert reference, f"{body} has a station in 2025-2026"
+    for station in reference:
+        ranges = [(station.jd - 1e-6, station.jd + 1e-6), (station.jd - 2.5, station.jd + 2.5), (station.jd - 15.0, station.jd + 16.0)]
+        ranges += [(station.jd - chance.uniform(1e-4, 400.0), station.jd + chance.uniform(1e-4, 400.0)) for _ in range(5)]
+        for low, high in ranges:
+            again = [s for s in find_stations(body, low, high, NEVER) if abs(s.jd - station.jd) < 1.0]
+            assert again == [station], (body, Moment.from_jd_ut1(station.jd).iso_utc(), low, high)

@@ -13,7 +13,8 @@ import pytest
 import swisseph as swe
 
 from shared.errors import InvalidDatetime, InvalidParameter
-from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SECONDS_PER_DAY, SUPPORTED_SPAN_TEXT, Moment
+from shared.kernel.civil_time import iso_milliseconds
+from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SECONDS_PER_DAY, SUPPORTED_SPAN_TEXT, Moment, iso_utc
 from shared.runtime.config import REPO_ROOT
 from tests.unit.skyfield_reference import timescale
 
@@ -194,6 +195,42 @@ def test_instant_is_jd_ut1_and_utc_text_with_milliseconds():
 )
 def test_milliseconds_round_with_carry(text, rendered):
     assert Moment.from_iso(text).iso_utc() == rendered
+
+
+@pytest.mark.parametrize(
+    ("text", "to", "rendered"),
+    [
+        ("2024-04-01T22:14:29.930Z", "second", "2024-04-01T22:14:30Z"),  # rounded, not cut to :29
+        ("2024-04-01T22:14:29.400Z", "second", "2024-04-01T22:14:29Z"),
+        ("2024-12-31T23:59:59.600Z", "second", "2025-01-01T00:00:00Z"),  # carry into the year
+        ("2016-12-31T23:59:59.600Z", "second", "2016-12-31T23:59:60Z"),  # a leap second follows
+        ("2016-12-31T23:59:60.600Z", "second", "2017-01-01T00:00:00Z"),
+        ("2024-03-20T12:34:30.010Z", "minute", "2024-03-20T12:35Z"),
+        ("2024-03-20T12:34:29.900Z", "minute", "2024-03-20T12:34Z"),
+        ("2024-12-31T23:59:45.000Z", "minute", "2025-01-01T00:00Z"),
+    ],
+)
+def test_an_instant_is_rendered_rounded_to_the_nearest_unit_half_up(text, to, rendered):
+    # Issue 36: every rendering of a Julian Day rounds one way (iCalendar cut to the second).
+    assert iso_utc(Moment.from_iso(text).jd_ut1, to) == rendered
+
+
+def test_a_datetime_sent_is_its_clock_reading_exactly_as_sent():
+    # Issue 36: /v1/timezone's clock reading went through a floating-point Julian Day.
+    rng = random.Random(36)
+    for _ in range(2000):
+        written = datetime(1800, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(0, 400 * 365 * 86400), microseconds=rng.randrange(0, 10**6))
+        assert Moment.from_iso(written.strftime("%Y-%m-%dT%H:%M:%S.%fZ")).clock_datetime() == written
+        assert iso_milliseconds(written.replace(microsecond=written.microsecond // 1000 * 1000)) == written.strftime("%Y-%m-%dT%H:%M:%S.") + f"{written.microsecond // 1000:03d}Z"
+
+
+@pytest.mark.parametrize(("clock", "rendered"), [
+    (datetime(2020, 1, 15, 0, 59, 59, 999600, tzinfo=timezone.utc), "2020-01-15T01:00:00.000Z"),
+    (datetime(2020, 1, 15, 0, 59, 59, 999400, tzinfo=timezone.utc), "2020-01-15T00:59:59.999Z"),
+    (datetime(2020, 12, 31, 23, 59, 59, 999500), "2021-01-01T00:00:00.000"),
+])
+def test_a_clock_reading_is_rendered_rounded_to_the_millisecond_half_up(clock, rendered):
+    assert iso_milliseconds(clock) == rendered
 
 
 def test_iso_round_trip_to_the_millisecond_across_five_centuries():
