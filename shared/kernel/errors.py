@@ -2,10 +2,14 @@
 
 An unknown or ineligible body, a date outside the ephemeris, a polar day, a moment before birth.
 Each subclasses the catalogue's :class:`~shared.errors.CelestialError` (``shared/errors.py``),
-which holds the errors every layer shares.
+which holds the errors every layer shares. None names a request parameter: the reader that
+called the kernel attaches it (``shared/runtime/kernel_errors.py``), and no kernel module but
+this one imports the catalogue (the import contract ``kernel-names-no-parameter``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from shared.errors import CelestialError
 
@@ -74,3 +78,49 @@ class AmbiguousLocalTime(CelestialError):
     code = "ambiguous_local_time"
     http_status = 400
     default_suggestion = "The clocks showed this time twice (a change back from summer time); add fold=0 for the first or fold=1 for the second."
+
+
+class UnreadableValue(CelestialError):
+    """A value the kernel cannot read (an unknown name, a number out of its span).
+
+    It names no request parameter: the reader that passed the value attaches the parameter's
+    name (``shared/runtime/kernel_errors.py`` turns it into the catalogue's
+    ``invalid_parameter``). ``wording`` and ``suggesting``, when given, word the message and
+    the suggestion with that name, for the texts that quote it (``tz='Mars/Base' is not a time
+    zone ...``).
+    """
+
+    code = "invalid_parameter"
+    http_status = 400
+    default_suggestion = "Check the parameter against the endpoint's documentation at /docs."
+
+    def __init__(self, message: str | None = None, *, suggestion: str | None = None,
+                 wording: Callable[[str], str] | None = None, suggesting: Callable[[str], str] | None = None):
+        if suggestion is None and suggesting is not None:
+            suggestion = suggesting("value")
+        super().__init__(message if message is not None else wording("value"), suggestion=suggestion)
+        self.given_suggestion = None if suggesting is not None else suggestion
+        self.wording = wording
+        self.suggesting = suggesting
+
+    def worded(self, name: str) -> str:
+        """Return the message naming the parameter ``name``."""
+        return self.wording(name) if self.wording is not None else self.message
+
+    def suggested(self, name: str) -> str | None:
+        """Return the suggestion naming the parameter ``name`` (None: the catalogue's default)."""
+        return self.suggesting(name) if self.suggesting is not None else self.given_suggestion
+
+
+class MissingValue(UnreadableValue):
+    """A value the computation needs and was not given (the catalogue's ``missing_parameter``)."""
+
+    code = "missing_parameter"
+    default_suggestion = "Add the missing parameter; /docs lists what the endpoint requires."
+
+
+class UnreadableMoment(UnreadableValue):
+    """A date-time the kernel cannot read (the catalogue's ``invalid_datetime``)."""
+
+    code = "invalid_datetime"
+    default_suggestion = "Send an ISO 8601 UTC time such as 2024-03-20T12:00:00Z, or a Julian Day as jd."

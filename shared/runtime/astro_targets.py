@@ -15,6 +15,7 @@ from google.protobuf.message import Message
 from shared.kernel.astrocartography import ANGLES, check_cusp_line_system, parse_angle
 from shared.kernel.bodies import resolve_bodies
 from shared.errors import ConflictingParameters, InvalidParameter
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import house_system_from
 
 # Source: interface.md, Limits.
@@ -60,12 +61,12 @@ def targets_from(request: Message) -> list[Target]:
                 )
             targets.append(Target(
                 resolved[0],
-                tuple(parse_angle(a, param="targets") for a in target.angles),
+                _angles(target.angles, "targets"),
                 tuple(target.cusps),
             ))
         param = "targets"
     else:
-        angles = tuple(dict.fromkeys(parse_angle(a) for a in request.angles)) or ANGLES
+        angles = tuple(dict.fromkeys(_angles(request.angles, "angles"))) or ANGLES
         targets = [Target(body, angles, ()) for body in resolve_bodies(list(request.bodies) or DEFAULT_BODIES)]
         param = "bodies"
     lines = sum(len(t.angles) + len(t.cusps) for t in targets)
@@ -76,5 +77,12 @@ def targets_from(request: Message) -> list[Target]:
             param=param,
         )
     if any(t.cusps for t in targets):
-        check_cusp_line_system(house_system_from(request).name)
+        system = house_system_from(request).name
+        with naming("system"):
+            check_cusp_line_system(system)
     return targets
+
+
+def _angles(names: list[str], param: str) -> tuple[str, ...]:
+    with naming(param):
+        return tuple(parse_angle(name) for name in names)

@@ -8,6 +8,7 @@ from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
 from shared.kernel.ayanamshas import AYANAMSHA_NAMES, AYANAMSHAS, Ayanamsha, ayanamsha_by_id, parse_ayanamsha
+from shared.runtime.kernel_errors import naming
 
 ALL = "all"
 
@@ -30,4 +31,5 @@ def ayanamsha_systems(request: Message) -> tuple[Ayanamsha, ...]:
                 suggestion=f"Send an id 0-{len(AYANAMSHAS) - 1}, a name ({', '.join(AYANAMSHA_NAMES)}) or all.",
                 param="system",
             ) from None
-    return (parse_ayanamsha(text, param="system"),)
+    with naming("system"):
+        return (parse_ayanamsha(text),)

@@ -10,13 +10,12 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.kernel.aspects import parse_aspect_types
 from shared.kernel.bodies import MOVING, check_span, resolve_bodies
 from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
 from shared.runtime.ranges import scan_range
-from shared.runtime.wire import optional_moment, place_from, sent_moment_name
+from shared.runtime.wire import aspect_types_from, optional_moment, place_from, sent_moment_name
 
 NATAL, MUTUAL = "natal", "mutual"
 
@@ -87,4 +86,4 @@ def scan_input(request: Message) -> ScanInput:
     bodies = [] if natal is None else natal_bodies(request, natal)
     for name in moving:
         check_span(name, start.jd_ut1, end.jd_ut1, param="moving")
-    return ScanInput(start, end, moving, natal, location, bodies, parse_aspect_types(list(request.aspects), param="aspects"))
+    return ScanInput(start, end, moving, natal, location, bodies, aspect_types_from(request.aspects))

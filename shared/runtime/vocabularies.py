@@ -15,6 +15,7 @@ from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
+from shared.runtime.kernel_errors import naming
 from shared.runtime.request_model import bool_parameter, message_spec
 from shared.runtime.request_reading import kept
 
@@ -60,20 +61,23 @@ def _check_house_system(values: list[str], param: str, message: Message) -> None
     from shared.kernel.houses import parse_house_system
 
     for value in values:
-        parse_house_system(value, param=param)
+        with naming(param):
+            parse_house_system(value)
 
 
 def _check_ayanamsha(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.ayanamshas import parse_ayanamsha
 
     for value in values:
-        parse_ayanamsha(value, param=param)
+        with naming(param):
+            parse_ayanamsha(value)
 
 
 def _check_aspects(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.aspects import parse_aspect_types
 
-    parse_aspect_types(list(values), param=param)
+    with naming(param):
+        parse_aspect_types(list(values))
 
 
 def _check_moment(values: list, param: str, message: Message) -> None:

@@ -17,13 +17,15 @@ from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2, options_pb2
 from shared.errors import ConflictingParameters, MissingParameter
-from shared.kernel.ayanamshas import parse_ayanamsha
+from shared.kernel.aspects import parse_aspect_types
+from shared.kernel.ayanamshas import Ayanamsha, parse_ayanamsha
 from shared.kernel.bodies import resolve_bodies
 from shared.kernel.civil_time import AUTO_ZONE, LocalReading, ZoneFound, local_mean_time_note, zone_at, zone_named
 from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.places import Town, town_from_parameter
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc
+from shared.runtime.kernel_errors import naming
 from shared.runtime.parameter_text import parse_scalar
 from shared.runtime.request_model import message_spec
 from shared.runtime.request_reading import kept
@@ -266,7 +268,7 @@ def _flags_from(message: Message) -> CalcFlags:
         return getattr(message, name) if _has(message, name) else default
 
     return CalcFlags(
-        sidereal=parse_ayanamsha(message.sidereal, param="sidereal") if _has(message, "sidereal") else None,
+        sidereal=_sidereal(message.sidereal) if _has(message, "sidereal") else None,
         equatorial=flag("equatorial"),
         speed=flag("speed", True),
         no_nutation=flag("no_nutation"),
@@ -274,6 +276,11 @@ def _flags_from(message: Message) -> CalcFlags:
         topocentric=flag("topocentric"),
         heliocentric=flag("heliocentric"),
     )
+
+
+def _sidereal(text: str) -> Ayanamsha:
+    with naming("sidereal"):
+        return parse_ayanamsha(text)
 
 
 def birth_from(message: Message, value: str = "birth") -> tuple[Moment, Observer]:
@@ -306,7 +313,14 @@ def bodies_from(message: Message, flags: CalcFlags, field: str = "bodies") -> tu
 
 def house_system_from(message: Message, field: str = "system") -> HouseSystem:
     """Return the house system a request names in ``field``."""
-    return parse_house_system(getattr(message, field), param=field)
+    with naming(field):
+        return parse_house_system(getattr(message, field))
+
+
+def aspect_types_from(values: list[str], field: str = "aspects") -> list[str]:
+    """Return the aspect types a request names in its list ``field`` (each once, in order)."""
+    with naming(field):
+        return parse_aspect_types(list(values))
 
 
 def instant(moment: Moment) -> common_pb2.Instant:

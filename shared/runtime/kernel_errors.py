@@ -1,0 +1,48 @@
+"""The one table from the kernel's domain errors to the catalogue's errors naming a parameter.
+
+The kernel reads values and checks facts without knowing which request parameter carried them
+(DESIGN.md, "Services"): its errors name no parameter. The reader that passed the value names
+it here, as httpx maps transport errors in one table. ``naming("tz")`` around a kernel call
+turns an :class:`~shared.kernel.errors.UnreadableValue` into the catalogue's error of the
+same code, worded with the parameter's name; the domain errors it is told of get the parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
+from shared.kernel.errors import MissingValue, UnreadableMoment, UnreadableValue
+
+#: The kernel's reading errors and the catalogue's error each becomes once a parameter is named.
+CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
+    UnreadableValue: InvalidParameter,
+    MissingValue: MissingParameter,
+    UnreadableMoment: InvalidDatetime,
+}
+
+
+def named(error: UnreadableValue, param: str, words: str | None = None) -> CelestialError:
+    """Return the catalogue's error for ``error``, naming ``param``; its texts say ``words``
+    where they name the value (``param`` itself unless given, e.g. ``lat and lon``)."""
+    said = param if words is None else words
+    return CATALOGUE[type(error)](error.worded(said), suggestion=error.suggested(said), param=param)
+
+
+@contextmanager
+def naming(param: str, *, words: str | None = None, also: tuple[type[CelestialError], ...] = ()) -> Iterator[None]:
+    """Name ``param`` in the kernel's reading errors raised inside the block (their texts
+    say ``words``, ``param`` unless given).
+
+    The domain errors of the types in ``also`` (a moment before birth, a date out of range)
+    keep their type and message and are given ``param`` too.
+    """
+    try:
+        yield
+    except UnreadableValue as error:
+        raise named(error, param, words) from None
+    except also as error:
+        if error.param is None:
+            error.param = param
+        raise
