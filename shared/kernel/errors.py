@@ -14,91 +14,21 @@ from collections.abc import Callable
 from shared.errors import CelestialError
 
 
-class BodyNotFound(CelestialError):
-    code = "body_not_found"
-    http_status = 400
-    default_suggestion = "Use a body name such as sun, moon, mean_node, chiron, or a group: planets, asteroids, all."
+class DomainError(CelestialError):
+    """A fact of the computation: an error that names no request parameter.
 
-
-class BodyNotEligible(CelestialError):
-    code = "body_not_eligible"
-    http_status = 400
-    default_suggestion = "Choose one of the bodies this endpoint supports; /docs lists them."
-
-
-class NoNorthNode(CelestialError):
-    code = "no_north_node"
-    http_status = 400
-    default_suggestion = "Add mean_node or true_node to bodies."
-
-
-class PolarDayOrNight(CelestialError):
-    code = "polar_day_or_night"
-    http_status = 400
-    default_suggestion = "Ask for a place nearer the equator, or a date when the Sun rises and sets there."
-
-
-class InvalidHeliacalEvent(CelestialError):
-    code = "invalid_heliacal_event"
-    http_status = 400
-    default_suggestion = "Use morning_first, evening_last, evening_first or morning_last."
-
-
-class RangeTooLong(CelestialError):
-    code = "range_too_long"
-    http_status = 400
-    default_suggestion = "Split the range into several requests (a batch call can carry them)."
-
-
-class BeforeBirth(CelestialError):
-    code = "before_birth"
-    http_status = 400
-    default_suggestion = "Ask for a moment at or after the natal moment."
-
-
-class InvalidProgression(CelestialError):
-    code = "invalid_progression"
-    http_status = 400
-    default_suggestion = "Choose a progression target at or after the natal moment."
-
-
-class OutOfRange(CelestialError):
-    code = "out_of_range"
-    http_status = 400
-    default_suggestion = "Asteroids are available from 1200 to 2999 CE; choose a date in that span."
-
-
-class NonexistentLocalTime(CelestialError):
-    code = "nonexistent_local_time"
-    http_status = 400
-    default_suggestion = "The clocks skipped this time (a change to summer time); send the time of day the certificate meant, an hour later or earlier, or a datetime with its UTC offset."
-
-
-class AmbiguousLocalTime(CelestialError):
-    code = "ambiguous_local_time"
-    http_status = 400
-    default_suggestion = "The clocks showed this time twice (a change back from summer time); add fold=0 for the first or fold=1 for the second."
-
-
-class UnreadableValue(CelestialError):
-    """A value the kernel cannot read (an unknown name, a number out of its span).
-
-    It names no request parameter: the reader that passed the value attaches the parameter's
-    name (``shared/runtime/kernel_errors.py`` turns it into the catalogue's
-    ``invalid_parameter``). ``wording`` and ``suggesting``, when given, word the message and
-    the suggestion with that name, for the texts that quote it (``tz='Mars/Base' is not a time
-    zone ...``).
+    The reader that called the kernel names the parameter (``shared/runtime/kernel_errors.py``).
+    ``wording`` and ``suggesting``, when given, word the message and the suggestion with the
+    parameter's name, for the texts that quote it (``tz='Mars/Base' is not a time zone ...``);
+    until then the texts say ``value``.
     """
 
-    code = "invalid_parameter"
-    http_status = 400
-    default_suggestion = "Check the parameter against the endpoint's documentation at /docs."
-
     def __init__(self, message: str | None = None, *, suggestion: str | None = None,
-                 wording: Callable[[str], str] | None = None, suggesting: Callable[[str], str] | None = None):
+                 wording: Callable[[str], str] | None = None, suggesting: Callable[[str], str] | None = None,
+                 param: str | None = None):
         if suggestion is None and suggesting is not None:
             suggestion = suggesting("value")
-        super().__init__(message if message is not None else wording("value"), suggestion=suggestion)
+        super().__init__(message if message is not None else wording("value"), suggestion=suggestion, param=param)
         self.given_suggestion = None if suggesting is not None else suggestion
         self.wording = wording
         self.suggesting = suggesting
@@ -108,8 +38,84 @@ class UnreadableValue(CelestialError):
         return self.wording(name) if self.wording is not None else self.message
 
     def suggested(self, name: str) -> str | None:
-        """Return the suggestion naming the parameter ``name`` (None: the catalogue's default)."""
+        """Return the suggestion naming the parameter ``name`` (None: the default suggestion)."""
         return self.suggesting(name) if self.suggesting is not None else self.given_suggestion
+
+
+class BodyNotFound(DomainError):
+    code = "body_not_found"
+    http_status = 400
+    default_suggestion = "Use a body name such as sun, moon, mean_node, chiron, or a group: planets, asteroids, all."
+
+
+class BodyNotEligible(DomainError):
+    code = "body_not_eligible"
+    http_status = 400
+    default_suggestion = "Choose one of the bodies this endpoint supports; /docs lists them."
+
+
+class NoNorthNode(DomainError):
+    code = "no_north_node"
+    http_status = 400
+    default_suggestion = "Add mean_node or true_node to bodies."
+
+
+class PolarDayOrNight(DomainError):
+    code = "polar_day_or_night"
+    http_status = 400
+    default_suggestion = "Ask for a place nearer the equator, or a date when the Sun rises and sets there."
+
+
+class InvalidHeliacalEvent(DomainError):
+    code = "invalid_heliacal_event"
+    http_status = 400
+    default_suggestion = "Use morning_first, evening_last, evening_first or morning_last."
+
+
+class RangeTooLong(DomainError):
+    code = "range_too_long"
+    http_status = 400
+    default_suggestion = "Split the range into several requests (a batch call can carry them)."
+
+
+class BeforeBirth(DomainError):
+    code = "before_birth"
+    http_status = 400
+    default_suggestion = "Ask for a moment at or after the natal moment."
+
+
+class InvalidProgression(DomainError):
+    code = "invalid_progression"
+    http_status = 400
+    default_suggestion = "Choose a progression target at or after the natal moment."
+
+
+class OutOfRange(DomainError):
+    code = "out_of_range"
+    http_status = 400
+    default_suggestion = "Asteroids are available from 1200 to 2999 CE; choose a date in that span."
+
+
+class NonexistentLocalTime(DomainError):
+    code = "nonexistent_local_time"
+    http_status = 400
+    default_suggestion = "The clocks skipped this time (a change to summer time); send the time of day the certificate meant, an hour later or earlier, or a datetime with its UTC offset."
+
+
+class AmbiguousLocalTime(DomainError):
+    code = "ambiguous_local_time"
+    http_status = 400
+    default_suggestion = "The clocks showed this time twice (a change back from summer time); add fold=0 for the first or fold=1 for the second."
+
+
+class UnreadableValue(DomainError):
+    """A value the kernel cannot read (an unknown name, a number out of its span): the reader
+    that passed it names the parameter, and it becomes the catalogue's ``invalid_parameter``
+    (``shared/runtime/kernel_errors.py``)."""
+
+    code = "invalid_parameter"
+    http_status = 400
+    default_suggestion = "Check the parameter against the endpoint's documentation at /docs."
 
 
 class MissingValue(UnreadableValue):

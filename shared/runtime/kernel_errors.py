@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
-from shared.kernel.errors import MissingValue, UnreadableMoment, UnreadableValue
+from shared.kernel.errors import DomainError, MissingValue, UnreadableMoment, UnreadableValue
 
 #: The kernel's reading errors and the catalogue's error each becomes once a parameter is named.
 CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
@@ -23,11 +23,14 @@ CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
 }
 
 
-def named(error: UnreadableValue, param: str, words: str | None = None) -> CelestialError:
-    """Return the catalogue's error for ``error``, naming ``param``; its texts say ``words``
-    where they name the value (``param`` itself unless given, e.g. ``lat and lon``)."""
+def named(error: DomainError, param: str, words: str | None = None) -> CelestialError:
+    """Return ``error`` naming ``param``: a reading error as the catalogue's error of its code,
+    any other domain error as itself; its texts say ``words`` where they name the value
+    (``param`` itself unless given, e.g. ``lat and lon``)."""
     said = param if words is None else words
-    return CATALOGUE[type(error)](error.worded(said), suggestion=error.suggested(said), param=param)
+    found = CATALOGUE.get(type(error), type(error))(error.worded(said), suggestion=error.suggested(said))
+    found.param = param
+    return found
 
 
 @contextmanager
@@ -36,13 +39,13 @@ def naming(param: str, *, words: str | None = None, also: tuple[type[CelestialEr
     say ``words``, ``param`` unless given).
 
     The domain errors of the types in ``also`` (a moment before birth, a date out of range)
-    keep their type and message and are given ``param`` too.
+    keep their type, worded the same way, and are given ``param`` too.
     """
     try:
         yield
     except UnreadableValue as error:
         raise named(error, param, words) from None
     except also as error:
-        if error.param is None:
-            error.param = param
-        raise
+        if not isinstance(error, DomainError) or error.param is not None:
+            raise
+        raise named(error, param, words) from None

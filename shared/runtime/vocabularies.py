@@ -94,14 +94,16 @@ def _check_time_zone(values: list[str], param: str, message: Message) -> None:
 
     for value in values:
         if value != AUTO_ZONE:
-            zone_named(value, param=param)
+            with naming(param):
+                zone_named(value)
 
 
 def _check_place(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.places import town_from_parameter
 
     for value in values:
-        town_from_parameter(value, param=param)
+        with naming(param):
+            town_from_parameter(value)
 
 
 VOCABULARIES: dict[int, Vocabulary] = {row.enum: row for row in (

@@ -96,7 +96,8 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
             found = ZoneFound(town.tz, "place", town.lat, town.lon)
         else:
             found = None
-        zone = zone_named(found.zone if found else zone_name, param=names["tz"])
+        with naming(names["tz"]):
+            zone = zone_named(found.zone if found else zone_name)
         read, reading = Moment.from_civil_iso(moment.datetime, zone, fold=fold, param=names["datetime"])
         if reading is not None:
             coordinates = (found.lat, found.lon) if found else _optional_coordinates(message, value)
@@ -127,6 +128,11 @@ def _stand_ins(descriptor: Descriptor) -> dict[str, str]:
     return stand_ins
 
 
+def _town(text: str, param: str) -> Town:
+    with naming(param):
+        return town_from_parameter(text)
+
+
 def _holder_names(message: Message, path: list[str]) -> dict[str, str]:
     """Return the HTTP names of the fields of the value at ``path`` (the request's own at [])."""
     if path:
@@ -142,7 +148,7 @@ def _stand_in_town(message: Message, value: str) -> Town | None:
     stand_in = _stand_ins(holder.DESCRIPTOR).get(name)
     if stand_in is None or not holder.HasField(stand_in):
         return None
-    return kept(message, ("town", value), lambda: town_from_parameter(getattr(holder, stand_in), param=_holder_names(message, path)[stand_in]))
+    return kept(message, ("town", value), lambda: _town(getattr(holder, stand_in), _holder_names(message, path)[stand_in]))
 
 
 def _town_beside(message: Message, value: str) -> Town | None:

@@ -62,3 +62,15 @@ def test_a_boolean_looking_ayanamsha_is_worded_with_its_parameter():
 def test_an_unknown_aspect_type_is_refused_on_the_given_parameter(values, param):
     refused = _refusal(options_pb2.VOCABULARY_ASPECTS, values, param)
     assert refused.param == param and refused.as_dict()["code"] == "invalid_parameter"
+
+
+# From tests/unit/test_civil_time.py::test_an_unknown_zone_suggests_the_closest_names.
+def test_an_unknown_zone_is_refused_on_the_given_parameter():
+    refused = _refusal(options_pb2.VOCABULARY_TIME_ZONE, ["America/NewYork"], "tz_a")
+    assert refused.param == "tz_a" and refused.message == "tz_a='America/NewYork' is not a time zone of the tz database."
+    assert "America/New_York" in refused.suggestion
+
+
+def test_an_unknown_place_is_refused_on_the_given_parameter():
+    refused = _refusal(options_pb2.VOCABULARY_PLACE, ["999999999"], "place_b")
+    assert refused.param == "place_b" and refused.message == "place_b='999999999' is no place id of the gazetteer."
