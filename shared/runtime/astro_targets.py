@@ -15,7 +15,7 @@ from google.protobuf.message import Message
 from shared.kernel.astrocartography import ANGLES, check_cusp_line_system, parse_angle
 from shared.kernel.bodies import resolve_bodies
 from shared.errors import ConflictingParameters, InvalidParameter
-from shared.runtime.kernel_errors import naming
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import house_system_from
 
 # Source: interface.md, Limits.
@@ -52,7 +52,8 @@ def targets_from(request: Message) -> list[Target]:
                     suggestion="Give each target at least one angle (asc, dsc, mc, ic) or one cusp value in [1, 13).",
                     param=f"targets[{index}]",
                 )
-            resolved = resolve_bodies([target.body], param="targets")
+            with naming("targets", also=BODY_ERRORS):
+                resolved = resolve_bodies([target.body])
             if len(resolved) != 1:
                 raise InvalidParameter(
                     f"A target names one body; {target.body!r} names {len(resolved)}.",
@@ -67,7 +68,9 @@ def targets_from(request: Message) -> list[Target]:
         param = "targets"
     else:
         angles = tuple(dict.fromkeys(_angles(request.angles, "angles"))) or ANGLES
-        targets = [Target(body, angles, ()) for body in resolve_bodies(list(request.bodies) or DEFAULT_BODIES)]
+        with naming("bodies", also=BODY_ERRORS):
+            bodies = resolve_bodies(list(request.bodies) or DEFAULT_BODIES)
+        targets = [Target(body, angles, ()) for body in bodies]
         param = "bodies"
     lines = sum(len(t.angles) + len(t.cusps) for t in targets)
     if lines > MAX_LINES:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
-from shared.kernel.errors import DomainError, MissingValue, UnreadableMoment, UnreadableValue
+from shared.kernel.errors import BodyNotEligible, BodyNotFound, DomainError, MissingValue, UnreadableMoment, UnreadableValue
 
 #: The kernel's reading errors and the catalogue's error each becomes once a parameter is named.
 CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
@@ -21,6 +21,9 @@ CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
     MissingValue: MissingParameter,
     UnreadableMoment: InvalidDatetime,
 }
+
+#: The errors of reading bodies (shared/kernel/bodies.py): they keep their codes when named.
+BODY_ERRORS = (BodyNotFound, BodyNotEligible)
 
 
 def named(error: DomainError, param: str, words: str | None = None) -> CelestialError:
@@ -34,16 +37,20 @@ def named(error: DomainError, param: str, words: str | None = None) -> Celestial
 
 
 @contextmanager
-def naming(param: str, *, words: str | None = None, also: tuple[type[CelestialError], ...] = ()) -> Iterator[None]:
+def naming(param: str, *, words: str | None = None, also: tuple[type[CelestialError], ...] = (),
+           reading: bool = True) -> Iterator[None]:
     """Name ``param`` in the kernel's reading errors raised inside the block (their texts
     say ``words``, ``param`` unless given).
 
     The domain errors of the types in ``also`` (a moment before birth, a date out of range)
-    keep their type, worded the same way, and are given ``param`` too.
+    keep their type, worded the same way, and are given ``param`` too; with ``reading=False``
+    only they are (an outer block names the reading errors).
     """
     try:
         yield
     except UnreadableValue as error:
+        if not reading:
+            raise
         raise named(error, param, words) from None
     except also as error:
         if not isinstance(error, DomainError) or error.param is not None:

@@ -15,7 +15,7 @@ from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
-from shared.runtime.kernel_errors import naming
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import bool_parameter, message_spec
 from shared.runtime.request_reading import kept
 
@@ -44,7 +44,7 @@ def _check_bodies(values: list[str], param: str, message: Message) -> None:
         return
     heliocentric = bool_parameter(message, "heliocentric")
     # Kept as wire.bodies_from keeps it, so the handler's reader finds the bodies read.
-    kept(message, ("bodies", param, heliocentric), lambda: tuple(resolve_bodies(list(values), heliocentric=heliocentric, param=param)))
+    kept(message, ("bodies", param, heliocentric), lambda: _bodies(values, heliocentric, param))
 
 
 def _check_body(values: list[str], param: str, message: Message) -> None:
@@ -54,7 +54,14 @@ def _check_body(values: list[str], param: str, message: Message) -> None:
     if body_use(message.DESCRIPTOR, param):
         eligible_body(message, param)
         return
-    resolve_bodies(list(values), heliocentric=bool_parameter(message, "heliocentric"), param=param)
+    _bodies(values, bool_parameter(message, "heliocentric"), param)
+
+
+def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...]:
+    from shared.kernel.bodies import resolve_bodies
+
+    with naming(param, also=BODY_ERRORS):
+        return tuple(resolve_bodies(list(values), heliocentric=heliocentric))
 
 
 def _check_house_system(values: list[str], param: str, message: Message) -> None:

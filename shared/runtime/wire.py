@@ -25,7 +25,7 @@ from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.places import Town, town_from_parameter
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc
-from shared.runtime.kernel_errors import naming
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.parameter_text import parse_scalar
 from shared.runtime.request_model import message_spec
 from shared.runtime.request_reading import kept
@@ -314,7 +314,12 @@ def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> O
 def bodies_from(message: Message, flags: CalcFlags, field: str = "bodies") -> tuple[str, ...]:
     """Return the resolved body names of a request's list ``field`` (groups expanded, once each)."""
     return kept(message, ("bodies", field, flags.heliocentric),
-                lambda: tuple(resolve_bodies(list(getattr(message, field)), heliocentric=flags.heliocentric, param=field)))
+                lambda: _bodies(list(getattr(message, field)), flags.heliocentric, field))
+
+
+def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...]:
+    with naming(param, also=BODY_ERRORS):
+        return tuple(resolve_bodies(values, heliocentric=heliocentric))
 
 
 def house_system_from(message: Message, field: str = "system") -> HouseSystem:

@@ -136,3 +136,37 @@ def test_a_tree_orb_outside_0_to_15_is_refused_on_tree_orb(orb):
     with pytest.raises(InvalidParameter) as refused, naming("tree_orb"):
         check_tree_orb(orb)
     assert refused.value.param == "tree_orb" and refused.value.message.startswith("tree_orb must lie in [0, 15]")
+
+
+# From tests/unit/test_bodies.py (the unknown body, the heliocentric sun, a body a use cannot
+# take): the readers name bodies, or body, in the errors of reading bodies.
+def test_an_unknown_body_is_refused_on_the_parameter_named():
+    from shared.kernel.bodies import resolve_bodies
+    from shared.kernel.errors import BodyNotFound
+    from shared.runtime.kernel_errors import BODY_ERRORS
+
+    with pytest.raises(BodyNotFound) as caught, naming("bodies", also=BODY_ERRORS):
+        resolve_bodies(["sun", "vulcan"])
+    assert caught.value.param == "bodies" and caught.value.message.startswith("Unknown body 'vulcan' in bodies. Valid names: sun, moon")
+
+
+def test_the_heliocentric_sun_is_refused_on_the_parameter_named():
+    from shared.kernel.bodies import resolve_bodies
+    from shared.kernel.errors import BodyNotEligible
+    from shared.runtime.kernel_errors import BODY_ERRORS
+
+    with pytest.raises(BodyNotEligible) as caught, naming("bodies", also=BODY_ERRORS):
+        resolve_bodies(["sun"], heliocentric=True)
+    assert caught.value.param == "bodies" and "earth" in caught.value.suggestion
+    assert caught.value.message == "The body 'sun' in bodies is the centre of a heliocentric view and has no position in it."
+
+
+@pytest.mark.parametrize(("name", "use", "heliocentric"), [("lilith", "returns", False), ("sun", "returns", True), ("earth", "returns", False)])
+def test_a_body_a_use_cannot_take_is_refused_on_body(name, use, heliocentric):
+    from shared.kernel.bodies import resolve_body
+    from shared.kernel.errors import BodyNotEligible
+    from shared.runtime.kernel_errors import BODY_ERRORS
+
+    with pytest.raises(BodyNotEligible) as caught, naming("body", also=BODY_ERRORS):
+        resolve_body(name, use, heliocentric=heliocentric)
+    assert caught.value.param == "body"
