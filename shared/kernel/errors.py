@@ -20,18 +20,21 @@ class DomainError(CelestialError):
     The reader that called the kernel names the parameter (``shared/runtime/kernel_errors.py``).
     ``wording`` and ``suggesting``, when given, word the message and the suggestion with the
     parameter's name, for the texts that quote it (``tz='Mars/Base' is not a time zone ...``);
-    until then the texts say ``value``.
+    until then the texts say ``value``. ``about`` names the argument of the kernel function the
+    error concerns, when the function reads several (``at``, ``start``, ``end`` of a time
+    query), for the reader to name the parameter that carried it.
     """
 
     def __init__(self, message: str | None = None, *, suggestion: str | None = None,
                  wording: Callable[[str], str] | None = None, suggesting: Callable[[str], str] | None = None,
-                 param: str | None = None):
+                 about: str | None = None, param: str | None = None):
         if suggestion is None and suggesting is not None:
             suggestion = suggesting("value")
         super().__init__(message if message is not None else wording("value"), suggestion=suggestion, param=param)
         self.given_suggestion = None if suggesting is not None else suggestion
         self.wording = wording
         self.suggesting = suggesting
+        self.about = about
 
     def worded(self, name: str) -> str:
         """Return the message naming the parameter ``name``."""

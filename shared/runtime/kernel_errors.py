@@ -9,7 +9,7 @@ same code, worded with the parameter's name; the domain errors it is told of get
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
@@ -56,3 +56,15 @@ def naming(param: str, *, words: str | None = None, also: tuple[type[CelestialEr
         if not isinstance(error, DomainError) or error.param is not None:
             raise
         raise named(error, param, words) from None
+
+
+@contextmanager
+def naming_each(params: Mapping[str, str], *, also: tuple[type[CelestialError], ...] = ()) -> Iterator[None]:
+    """Name, in the kernel's errors raised inside the block, the parameter ``params`` gives
+    for the argument each is ``about`` (the reading errors, and the domain errors of ``also``)."""
+    try:
+        yield
+    except (UnreadableValue, *also) as error:
+        if not isinstance(error, DomainError) or error.param is not None or error.about not in params:
+            raise
+        raise named(error, params[error.about]) from None

@@ -37,7 +37,7 @@ def return_body(request: Message) -> str:
             param="count",
         )
     natal, search_from = moment_from(request), moment_from(request, "search_start")
-    check_span(body, natal.jd_ut1, param=natal.source_param)
+    check_span(body, natal.jd_ut1, param=sent_moment_name(request))
     check_span(body, search_from.jd_ut1, param=sent_moment_name(request, "search_start"))
     return body
 

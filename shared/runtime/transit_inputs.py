@@ -58,7 +58,7 @@ def natal_bodies(request: Message, natal: Moment) -> list[str]:
     with naming("bodies", also=BODY_ERRORS):
         bodies = resolve_bodies(list(request.bodies))
     for name in bodies:
-        check_span(name, natal.jd_ut1, param=natal.source_param)
+        check_span(name, natal.jd_ut1, param=sent_moment_name(request))
     return bodies
 
 
