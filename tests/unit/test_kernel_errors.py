@@ -161,7 +161,11 @@ def test_the_heliocentric_sun_is_refused_on_the_parameter_named():
     assert caught.value.message == "The body 'sun' in bodies is the centre of a heliocentric view and has no position in it."
 
 
-@pytest.mark.parametrize(("name", "use", "heliocentric"), [("lilith", "returns", False), ("sun", "returns", True), ("earth", "returns", False)])
+@pytest.mark.parametrize(("name", "use", "heliocentric"), [
+    ("lilith", "returns", False), ("pholus", "moving", False), ("chiron", "ingresses", False),
+    ("sun", "heliacal", False), ("sun", "returns", True), ("mean_node", "returns", True),
+    ("earth", "returns", False),
+])
 def test_a_body_a_use_cannot_take_is_refused_on_body(name, use, heliocentric):
     from shared.kernel.bodies import resolve_body
     from shared.kernel.errors import BodyNotEligible
@@ -170,3 +174,40 @@ def test_a_body_a_use_cannot_take_is_refused_on_body(name, use, heliocentric):
     with pytest.raises(BodyNotEligible) as caught, naming("body", also=BODY_ERRORS):
         resolve_body(name, use, heliocentric=heliocentric)
     assert caught.value.param == "body"
+
+
+# From tests/unit/test_draconic.py::test_a_chart_without_a_node_is_no_north_node.
+def test_a_draconic_chart_without_a_node_is_refused_on_bodies():
+    from shared.kernel.draconic import require_node
+    from shared.kernel.errors import NoNorthNode
+
+    with pytest.raises(NoNorthNode) as refused, naming("bodies", also=(NoNorthNode,)):
+        require_node(("sun", "moon"))
+    assert refused.value.as_dict() == {
+        "code": "no_north_node", "message": "A draconic chart turns by the North Node, and bodies holds neither mean_node nor true_node.",
+        "suggestion": "Add mean_node or true_node to bodies.", "param": "bodies",
+    }
+
+
+# From tests/unit/test_progressions.py::test_a_target_before_birth_is_invalid_progression.
+def test_a_target_before_birth_is_refused_on_the_target_parameter():
+    from shared.kernel.errors import InvalidProgression
+    from shared.kernel.progressions import progressed_moment
+    from shared.kernel.timescale import Moment
+
+    natal = Moment.from_iso("1990-06-15T14:30:00Z")
+    with pytest.raises(InvalidProgression) as refused, naming("target_datetime", also=(InvalidProgression,)):
+        progressed_moment(natal, natal.plus_days(-1))
+    assert refused.value.param == "target_datetime"
+
+
+# From tests/unit/test_sky_rules.py::test_where_the_sun_does_not_rise_or_set_there_are_no_planetary_hours.
+@pytest.mark.parametrize("when", ["2024-06-21T12:00:00Z", "2024-12-21T12:00:00Z"], ids=["polar-day", "polar-night"])
+def test_no_planetary_hours_at_a_polar_place_is_refused_on_lat(when):
+    from shared.kernel.errors import PolarDayOrNight
+    from shared.kernel.planetary_hours import planetary_day
+    from shared.kernel.timescale import Moment
+
+    with pytest.raises(PolarDayOrNight) as raised, naming("lat", also=(PolarDayOrNight,)):
+        planetary_day(Moment.from_iso(when), 78.2, 15.6)  # Longyearbyen
+    assert raised.value.param == "lat" and raised.value.http_status == 400
