@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.aspects import Point, find_aspects, find_parallels, parse_aspect_types
+from shared.kernel.aspects import Point, find_aspects, find_parallels
 from shared.kernel.deadline import Deadline
 from shared.kernel.positions import CalcFlags, compute_positions
-from shared.runtime.wire import bodies_from, flags_from, moment_from
+from shared.runtime.kernel_errors import naming
+from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, moment_from
 
 
 def compute(request: pb.ComputeAspectsRequest, deadline: Deadline) -> pb.ComputeAspectsResponse:
@@ -24,9 +25,10 @@ def compute(request: pb.ComputeAspectsRequest, deadline: Deadline) -> pb.Compute
         Point(name=r.body, longitude_deg=r.longitude, speed_deg_per_day=r.speed, declination_deg=r.declination)
         for r in result.records
     ]
-    types = parse_aspect_types(list(request.aspects))
+    types = aspect_types_from(request.aspects)
     orb = request.orb if request.HasField("orb") else None
-    matches = find_aspects(points, types, orb_deg=orb, with_applying=request.applying)
+    with naming("orb"):
+        matches = find_aspects(points, types, orb_deg=orb, with_applying=request.applying)
     data = pb.AspectsData()
     for match in matches:
         record = common_pb2.AspectRecord(
@@ -40,7 +42,9 @@ def compute(request: pb.ComputeAspectsRequest, deadline: Deadline) -> pb.Compute
             record.applying = match.applying
         data.aspects.append(record)
     if request.parallels:
-        for match in find_parallels(points, orb_deg=request.parallel_orb, contraparallel=request.contraparallel):
+        with naming("parallel_orb"):
+            parallels = find_parallels(points, orb_deg=request.parallel_orb, contraparallel=request.contraparallel)
+        for match in parallels:
             data.parallels.append(
                 common_pb2.ParallelRecord(
                     body_a=match.body_a,

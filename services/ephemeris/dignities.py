@@ -9,6 +9,7 @@ from shared.runtime.chart_record import dignity_record
 from shared.kernel.deadline import Deadline
 from shared.kernel.dignities import DispositorChain, assess, dispositors, parse_rulership
 from shared.kernel.positions import CalcFlags, compute_positions
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import bodies_from, flags_from, moment_from
 
 
@@ -17,7 +18,8 @@ def compute(request: pb.ComputeDignitiesRequest, deadline: Deadline) -> pb.Compu
     only with ``day_chart`` (no place, so no sect of its own)."""
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     result = compute_positions(moment_from(request), bodies_from(request, flags), flags)
-    rulers = parse_rulership(request.rulership)
+    with naming("rulership"):
+        rulers = parse_rulership(request.rulership)
     day = request.day_chart if request.HasField("day_chart") else None
     data = pb.DignitiesData(dignities=[dignity_record(assess(r.body, r.longitude, rulers, day)) for r in result.records])
     if request.dispositors:

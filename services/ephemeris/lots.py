@@ -9,6 +9,7 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.lots import LOTS, bodies_needed, parse_lots
 from shared.kernel.positions import CalcFlags
 from shared.kernel.zodiac import sign_of
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import flags_from, house_system_from, moment_from, required_place
 
 
@@ -17,7 +18,8 @@ def compute(request: pb.ComputeLotsRequest, deadline: Deadline) -> pb.ComputeLot
     Gauquelin sector with system=gauquelin, as a point on the ecliptic); in sidereal mode the
     Ascendant and the bodies are sidereal. A lot's bodies are computed whatever ``bodies`` holds:
     the chart cast is of those bodies alone, with no aspects."""
-    lot_ids = parse_lots(list(request.lots)) if request.lots else tuple(lot.id for lot in LOTS)
+    with naming("lots"):
+        lot_ids = parse_lots(list(request.lots)) if request.lots else tuple(lot.id for lot in LOTS)
     settings = ChartSettings(
         bodies_needed(lot_ids), house_system_from(request), CalcFlags(sidereal=flags_from(request).sidereal), aspect_types=(), parallels=False
     )

@@ -11,6 +11,7 @@ from shared.kernel.lots import bodies_needed, compute_lots, is_day_chart
 from shared.kernel.midpoints import check_modulus, check_tree_orb, derived_points, midpoint_trees, parse_resolution
 from shared.kernel.positions import CalcFlags, compute_positions
 from shared.kernel.zodiac import sign_of
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from, place_from
 
 
@@ -20,8 +21,12 @@ def compute(request: pb.ComputeMidpointsRequest, deadline: Deadline) -> pb.Compu
     tree per body on the ``modulus`` dial. A lot's bodies are computed whatever ``bodies`` holds."""
     moment = moment_from(request)
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
-    resolution = parse_resolution(request.resolution)
-    modulus, orb = check_modulus(request.modulus), check_tree_orb(request.tree_orb)
+    with naming("resolution"):
+        resolution = parse_resolution(request.resolution)
+    with naming("modulus"):
+        modulus = check_modulus(request.modulus)
+    with naming("tree_orb"):
+        orb = check_tree_orb(request.tree_orb)
     lot_ids = request.query
     location = place_from(request, "location")
     bodies = bodies_from(request, flags)

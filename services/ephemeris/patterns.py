@@ -5,13 +5,14 @@ from __future__ import annotations
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_record import aspect_record
-from shared.kernel.aspects import Point, find_aspects, parse_aspect_types
+from shared.kernel.aspects import Point, find_aspects
 from shared.kernel.chart import house_placement
 from shared.kernel.deadline import Deadline
 from shared.kernel.houses import compute_houses
 from shared.kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types
 from shared.kernel.positions import CalcFlags, compute_positions
-from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from
+from shared.runtime.kernel_errors import naming
+from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, house_system_from, moment_from
 
 
 def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatternsResponse:
@@ -22,8 +23,9 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
     location = request.query
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     result = compute_positions(moment, bodies_from(request, flags), flags)
-    types = parse_pattern_types(list(request.patterns))
-    aspect_types = parse_aspect_types(list(request.aspects))
+    with naming("patterns"):
+        types = parse_pattern_types(list(request.patterns))
+    aspect_types = aspect_types_from(request.aspects)
     points = [Point(r.body, r.longitude, r.speed, r.declination) for r in result.records]
     aspects = find_aspects(points, aspect_types, orb_deg=request.orb if request.HasField("orb") else None)
     houses, conditions = None, list(result.conditions)
@@ -33,15 +35,16 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
         placement = house_placement(moment, location.latitude_deg, cast, system, sidereal=flags.sidereal)
         houses = {r.body: placement.house(r.longitude, r.latitude) for r in result.records}
         conditions += cast.warnings
-    found = find_patterns(
-        [r.body for r in result.records],
-        aspects,
-        types,
-        longitudes={r.body: r.longitude for r in result.records},
-        houses=houses,
-        stellium_min=request.stellium_min,
-        stellium_scope=request.stellium_scope,
-    )
+    with naming("lat", words="lat and lon"):
+        found = find_patterns(
+            [r.body for r in result.records],
+            aspects,
+            types,
+            longitudes={r.body: r.longitude for r in result.records},
+            houses=houses,
+            stellium_min=request.stellium_min,
+            stellium_scope=request.stellium_scope,
+        )
     data = pb.PatternsData(aspects=[aspect_record(a) for a in aspects])
     for pattern in found:
         item = common_pb2.PatternRecord(

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.kernel.deadline import Deadline
+from shared.kernel.errors import PolarDayOrNight
 from shared.kernel.planetary_hours import planetary_day
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import instant_at, moment_from, required_place
 
 
 def compute(request: pb.ComputePlanetaryHoursRequest, deadline: Deadline) -> pb.ComputePlanetaryHoursResponse:
     """Return the planetary day from the sunrise at or before the moment to the next sunrise at ``lat``, ``lon``."""
     location = required_place(request, "location")
-    day = planetary_day(moment_from(request), location.latitude_deg, location.longitude_deg)
+    moment = moment_from(request)
+    with naming("lat", also=(PolarDayOrNight,)):
+        day = planetary_day(moment, location.latitude_deg, location.longitude_deg)
     data = pb.PlanetaryHoursData(
         day_ruler=day.day_ruler,
         sunrise=instant_at(day.sunrise_jd),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.kernel.deadline import Deadline
+from shared.kernel.errors import BodyNotFound
 from shared.kernel.stars import find_star, named_stars, star_positions
 from shared.kernel.zodiac import sign_of
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import flags_from, moment_from
 
 
@@ -15,7 +17,8 @@ def compute(request: pb.ComputeStarsRequest, deadline: Deadline) -> pb.ComputeSt
     moment = moment_from(request)
     ayanamsha = flags_from(request).sidereal
     star = request.query
-    stars = named_stars() if star is None else (find_star(star),)
+    with naming("star", also=(BodyNotFound,)):
+        stars = named_stars() if star is None else (find_star(star),)
     deadline.check()
     places = star_positions(stars, moment, ayanamsha)
     signs = [sign_of(place.longitude) for place in places]

@@ -6,6 +6,8 @@ from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.deadline import Deadline
 from shared.kernel.eclipses import lunar_eclipses, solar_eclipses
 from shared.kernel.positions import Observer
+from shared.kernel.errors import OutOfRange
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import instant_at, moment_from, place_from
 
 
@@ -24,7 +26,9 @@ def _set_instant(record, name: str, jd: float | None) -> None:
 def solar(request: pb.FindSolarEclipsesRequest, deadline: Deadline) -> pb.FindSolarEclipsesResponse:
     """Return ``count`` solar eclipses of the types asked for, global, or local with ``lat`` and ``lon``."""
     place = _place(request)
-    found = solar_eclipses(moment_from(request).jd_ut1, list(request.type), request.count, deadline, backward=request.backward, place=place)
+    moment = moment_from(request)
+    with naming("count", also=(OutOfRange,)):
+        found = solar_eclipses(moment.jd_ut1, list(request.type), request.count, deadline, backward=request.backward, place=place)
     records = []
     for eclipse in found:
         record = pb.SolarEclipseRecord(eclipse_type=eclipse.eclipse_type)
@@ -39,7 +43,9 @@ def solar(request: pb.FindSolarEclipsesRequest, deadline: Deadline) -> pb.FindSo
 def lunar(request: pb.FindLunarEclipsesRequest, deadline: Deadline) -> pb.FindLunarEclipsesResponse:
     """Return ``count`` lunar eclipses of the types asked for, each ``visible`` or not from ``lat``, ``lon`` when given."""
     place = _place(request)
-    found = lunar_eclipses(moment_from(request).jd_ut1, list(request.type), request.count, deadline, backward=request.backward, place=place)
+    moment = moment_from(request)
+    with naming("count", also=(OutOfRange,)):
+        found = lunar_eclipses(moment.jd_ut1, list(request.type), request.count, deadline, backward=request.backward, place=place)
     records = []
     for eclipse in found:
         record = pb.LunarEclipseRecord(eclipse_type=eclipse.eclipse_type)

@@ -6,7 +6,9 @@ from celestial.v1 import search_service_pb2 as pb
 from shared.kernel.deadline import Deadline
 from shared.kernel.heliacal import Atmosphere, Eyes, next_heliacal_event
 from shared.kernel.timescale import iso_utc
-from shared.runtime.wire import moment_from, required_place
+from shared.kernel.errors import InvalidHeliacalEvent, OutOfRange
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
+from shared.runtime.wire import moment_from, required_place, sent_moment_name
 
 
 def compute(request: pb.FindHeliacalEventRequest, deadline: Deadline) -> pb.FindHeliacalEventResponse:
@@ -15,7 +17,10 @@ def compute(request: pb.FindHeliacalEventRequest, deadline: Deadline) -> pb.Find
     body, event = request.query
     atmosphere = Atmosphere(request.pressure_mbar, request.temp_celsius, request.humidity_pct, request.visibility_range_km)
     eyes = Eyes(request.age_years, request.snellen_ratio, request.binoculars, request.telescope_aperture_cm, request.telescope_magnification)
-    found = next_heliacal_event(moment.jd_ut1, body, event, required_place(request), atmosphere, eyes, from_param=moment.source_param)
+    place = required_place(request)
+    with naming("event", also=(InvalidHeliacalEvent,)), naming("body", also=BODY_ERRORS, reading=False), \
+            naming(sent_moment_name(request), also=(OutOfRange,), reading=False):
+        found = next_heliacal_event(moment.jd_ut1, body, event, place, atmosphere, eyes)
     return pb.FindHeliacalEventResponse(
         data=pb.HeliacalRecord(
             body=body, event=event, event_jd=found.jd, event_datetime=iso_utc(found.jd),

@@ -8,7 +8,7 @@ from shared.kernel.deadline import Deadline
 from shared.kernel.timescale import iso_utc
 from shared.kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg, sign_of
 from shared.runtime.eligible_body import eligible_body
-from shared.runtime.wire import moment_from
+from shared.runtime.wire import moment_from, sent_moment_name
 
 DIRECT, RETROGRADE = "direct", "retrograde"
 
@@ -22,7 +22,7 @@ def compute(request: pb.FindIngressesRequest, deadline: Deadline) -> pb.FindIngr
     """
     moment = moment_from(request)
     body = eligible_body(request)
-    from_param = moment.source_param
+    from_param = sent_moment_name(request)
     records = []
     if request.HasField("sign"):
         index = SIGNS.index(request.sign.capitalize())

@@ -8,7 +8,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from shared.errors import InvalidParameter
+from shared.kernel.errors import UnreadableValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,49 +123,43 @@ def _valid_names_hint() -> str:
     )
 
 
-def parse_aspect_types(names: Sequence[str], *, param: str = "aspects") -> list[str]:
+def parse_aspect_types(names: Sequence[str]) -> list[str]:
     """Return the canonical aspect type names for ``names``, duplicates dropped, first order kept.
 
     Accepts any case, hyphens or underscores, and the unseparated spellings (``semisextile``,
-    ``biquintile``, ...). Raises :class:`InvalidParameter` on ``param`` for an unknown name and
+    ``biquintile``, ...). Raises :class:`UnreadableValue` for an unknown name and
     for ``parallel``/``contraparallel`` (declination aspects are asked for with ``parallels=true``).
     """
     out: list[str] = []
     for raw in names:
         if not isinstance(raw, str):
-            raise InvalidParameter(
-                f"Aspect type {raw!r} is not a name.", suggestion=_valid_names_hint(), param=param
-            )
+            raise UnreadableValue(f"Aspect type {raw!r} is not a name.", suggestion=_valid_names_hint())
         key = raw.strip().lower().replace("-", "_")
         name = key if key in ASPECT_TYPES else _ALIASES.get(key)
         if name is None:
             if key in _DECLINATION_NAMES:
-                raise InvalidParameter(
+                raise UnreadableValue(
                     f"'{raw}' is not an angular aspect type.",
                     suggestion="Parallels and contraparallels are requested with parallels=true "
                     "(and contraparallel=true/false), not in aspects.",
-                    param=param,
                 )
             shown = f"'{raw}'" if raw.strip() else "an empty name"
-            raise InvalidParameter(
-                f"Unknown aspect type {shown}.", suggestion=_valid_names_hint(), param=param
-            )
+            raise UnreadableValue(f"Unknown aspect type {shown}.", suggestion=_valid_names_hint())
         if name not in out:
             out.append(name)
     return out
 
 
-def _check_orb(orb_deg: float, param: str) -> float:
+def _check_orb(orb_deg: float) -> float:
     """Return ``orb_deg`` as a float after refusing a negative or non-finite orb (degrees)."""
     try:
         value = float(orb_deg)
     except (TypeError, ValueError):
         value = math.nan
     if not math.isfinite(value) or value < 0.0:
-        raise InvalidParameter(
+        raise UnreadableValue(
             f"The orb must be a finite number of degrees at or above 0; got {orb_deg!r}.",
             suggestion="Send an orb in degrees such as 8 or 1.5.",
-            param=param,
         )
     return value
 
@@ -179,7 +173,7 @@ _Plan = tuple[tuple[tuple[str, float, float], ...], ...]
 def _plan(types: tuple[str, ...], orb_deg: float | None) -> _Plan:
     """Return the per-degree candidate buckets for ``types`` with ``orb_deg`` overriding orbs."""
     rows = []
-    for name in parse_aspect_types(list(types), param="aspects"):
+    for name in parse_aspect_types(list(types)):
         kind = ASPECT_TYPES[name]
         max_orb = kind.default_orb_deg if orb_deg is None else orb_deg
         rows.append((name, kind.angle_deg, max_orb))
@@ -194,7 +188,7 @@ def _plan(types: tuple[str, ...], orb_deg: float | None) -> _Plan:
 
 def _prepare(types: Sequence[str], orb_deg: float | None) -> _Plan:
     if orb_deg is not None:
-        orb_deg = _check_orb(orb_deg, "orb")
+        orb_deg = _check_orb(orb_deg)
     return _plan(tuple(types), orb_deg)
 
 
@@ -316,7 +310,7 @@ def find_parallels(
     contraparallel when |dA + dB| <= ``orb_deg`` (orb = |sum|), only if ``contraparallel``.
     Points without a declination are skipped.
     """
-    orb = _check_orb(orb_deg, "parallel_orb")
+    orb = _check_orb(orb_deg)
     out: list[ParallelMatch] = []
     n = len(points)
     for i in range(n):
@@ -341,7 +335,7 @@ def find_parallels_between(
 
     Same rules as :func:`find_parallels`; ``body_a`` is always from set A. Degrees throughout.
     """
-    orb = _check_orb(orb_deg, "parallel_orb")
+    orb = _check_orb(orb_deg)
     out: list[ParallelMatch] = []
     for a in points_a:
         if a.declination_deg is None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from shared.errors import InvalidParameter
+from shared.kernel.errors import UnreadableValue
 from shared.kernel.house_position_roots import cusp_line_armcs
 from shared.kernel.houses import POLAR_UNDEFINED_LETTERS, SUN_DEPENDENT_LETTERS, parse_house_system
 
@@ -67,27 +67,25 @@ class Segment:
     end: str
 
 
-def parse_angle(name: str, *, param: str = "angles") -> str:
+def parse_angle(name: str) -> str:
     """Return the canonical angle name of ``name`` (full name or asc, dsc, mc, ic)."""
     key = name.strip().lower()
     key = ANGLE_ALIASES.get(key, key)
     if key not in ANGLES:
-        raise InvalidParameter(
+        raise UnreadableValue(
             f"Unknown angle {name!r}.",
             suggestion="Use ascendant, descendant, midheaven, imum_coeli (or asc, dsc, mc, ic).",
-            param=param,
         )
     return key
 
 
-def check_cusp_line_system(system: str, *, param: str = "system") -> str:
+def check_cusp_line_system(system: str) -> str:
     """Return ``system`` when its cusp lines can be drawn (every system but those of
-    NO_CUSP_LINES), else raise InvalidParameter naming why."""
+    NO_CUSP_LINES), else raise UnreadableValue naming why."""
     if system in NO_CUSP_LINES:
-        raise InvalidParameter(
+        raise UnreadableValue(
             f"Cusp lines cannot be drawn in {system}: {NO_CUSP_LINES[system]}.",
             suggestion="Choose another house system for cusp lines, such as placidus or koch (angle lines are the same in every system).",
-            param=param,
         )
     return system
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.errors import InvalidParameter
+from shared.kernel.errors import UnreadableValue
 
 # Source: spec/decisions.md "Ayanamshas", which follows the Swiss Ephemeris ids SE_SIDM_* of
 # swephexp.h (0-46); the names are ours (two differ from the C constant names: 30 is
@@ -52,13 +52,13 @@ def ayanamsha_by_id(ayanamsha_id: int) -> Ayanamsha:
 BOOLEAN_LOOKING = ("0", "1", "true", "false")
 
 
-def parse_ayanamsha(text: str | int, *, param: str = "sidereal") -> Ayanamsha:
+def parse_ayanamsha(text: str | int) -> Ayanamsha:
     """Return the ayanamsha named by ``text``: a name (any case; '-' or ' ' read as '_') or an id 2-46.
 
     An id may come as a decimal string without leading zeros, or an int. The ids 0 and 1
-    (and true/false) read as booleans and raise InvalidParameter suggesting the names
-    fagan_bradley and lahiri; unknown values raise InvalidParameter listing the names. Both
-    name ``param``.
+    (and true/false) read as booleans and raise UnreadableValue suggesting the names
+    fagan_bradley and lahiri; unknown values raise UnreadableValue listing the names. Both
+    are worded with the parameter's name, which the reader supplies.
     """
     if isinstance(text, bool):
         key = None
@@ -69,12 +69,11 @@ def parse_ayanamsha(text: str | int, *, param: str = "sidereal") -> Ayanamsha:
     else:
         key = None
     if key in BOOLEAN_LOOKING:
-        raise InvalidParameter(
-            f"{param}={text!r} reads as a boolean; {param} takes an ayanamsha name, and the ids 0 "
+        raise UnreadableValue(
+            wording=lambda param: f"{param}={text!r} reads as a boolean; {param} takes an ayanamsha name, and the ids 0 "
             "and 1 are accepted only as the names fagan_bradley and lahiri.",
-            suggestion=f"Send {param}=fagan_bradley (id 0) or {param}=lahiri (id 1); leave {param} "
+            suggesting=lambda param: f"Send {param}=fagan_bradley (id 0) or {param}=lahiri (id 1); leave {param} "
             "out for the tropical zodiac.",
-            param=param,
         )
     if key:
         if key.isascii() and key.isdigit() and key == str(int(key)):
@@ -83,9 +82,9 @@ def parse_ayanamsha(text: str | int, *, param: str = "sidereal") -> Ayanamsha:
             found = _BY_NAME.get(key)
         if found is not None:
             return found
-    raise InvalidParameter(
-        f"Unknown ayanamsha {text!r} for {param}. Accepted: a name ({', '.join(AYANAMSHA_NAMES)}) "
+    raise UnreadableValue(
+        wording=lambda param: f"Unknown ayanamsha {text!r} for {param}. Accepted: a name ({', '.join(AYANAMSHA_NAMES)}) "
         "or a Swiss Ephemeris id 2-46 (0 and 1 only by name).",
         suggestion="Send an ayanamsha name such as lahiri or fagan_bradley.",
-        param=param,
     )
+

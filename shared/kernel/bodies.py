@@ -9,8 +9,7 @@ import re
 from dataclasses import dataclass
 
 from shared.kernel import stars
-from shared.errors import InvalidParameter
-from shared.kernel.errors import BodyNotEligible, BodyNotFound, OutOfRange
+from shared.kernel.errors import BodyNotEligible, BodyNotFound, OutOfRange, UnreadableValue
 from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, Moment
 
 # The uses a body may be eligible for.
@@ -190,14 +189,13 @@ def span_end(name: str, *, backward: bool = False) -> float:
     return body(name).span_jd_ut1[0 if backward else 1]
 
 
-def _not_found(name: str, param: str) -> BodyNotFound:
+def _not_found(name: str) -> BodyNotFound:
     close = difflib.get_close_matches(name, ACCEPTED_NAMES + tuple(GROUPS), n=1)
     hint = f"Did you mean {close[0]!r}? " if close else ""
     return BodyNotFound(
-        f"Unknown body {name!r} in {param}. Valid names: {', '.join(BODY_NAMES)}, lilith "
+        wording=lambda param: f"Unknown body {name!r} in {param}. Valid names: {', '.join(BODY_NAMES)}, lilith "
         f"(alias of mean_apogee), earth (heliocentric only); groups: {', '.join(GROUPS)}.",
         suggestion=f"{hint}Use a body name such as sun, moon, mean_node, chiron, or a group: planets, asteroids, all.",
-        param=param,
     )
 
 
@@ -210,26 +208,24 @@ def _unlisted_kind(name: str) -> str | None:
     return None
 
 
-def _not_eligible(name: str, param: str, use: str, heliocentric: bool) -> BodyNotEligible:
+def _not_eligible(name: str, use: str, heliocentric: bool) -> BodyNotEligible:
     return BodyNotEligible(
-        f"The body {name!r} in {param} is not eligible for {_USE_TEXT[use]}.",
+        wording=lambda param: f"The body {name!r} in {param} is not eligible for {_USE_TEXT[use]}.",
         suggestion=f"Use one of: {', '.join(eligible(use, heliocentric=heliocentric))}.",
-        param=param,
     )
 
 
-def _refuse_unlisted(name: str, param: str, use: str, heliocentric: bool) -> None:
+def _refuse_unlisted(name: str, use: str, heliocentric: bool) -> None:
     kind = _unlisted_kind(name)
     if kind is None:
-        raise _not_found(name, param)
+        raise _not_found(name)
     raise BodyNotEligible(
-        f"The body {name!r} in {param} is {kind}, not one of the bodies the service computes for {_USE_TEXT[use]}.",
+        wording=lambda param: f"The body {name!r} in {param} is {kind}, not one of the bodies the service computes for {_USE_TEXT[use]}.",
         suggestion=f"Use one of: {', '.join(eligible(use, heliocentric=heliocentric))}.",
-        param=param,
     )
 
 
-def resolve_body(name: str, use: str, *, heliocentric: bool = False, param: str = "body") -> str:
+def resolve_body(name: str, use: str, *, heliocentric: bool = False) -> str:
     """Return the one body a search parameter names, when it is eligible for ``use``.
 
     Input is case-insensitive; the output is lowercase and keeps an alias's spelling. Unknown
@@ -239,16 +235,15 @@ def resolve_body(name: str, use: str, *, heliocentric: bool = False, param: str 
     """
     key = str(name).strip().lower()
     if key in GROUPS:
-        raise InvalidParameter(
-            f"{param} names one body; {key!r} is a group.",
+        raise UnreadableValue(
+            wording=lambda param: f"{param} names one body; {key!r} is a group.",
             suggestion=f"Use one of: {', '.join(eligible(use, heliocentric=heliocentric))}.",
-            param=param,
         )
-    (resolved,) = resolve_bodies([key], heliocentric=heliocentric, param=param, use=use)
+    (resolved,) = resolve_bodies([key], heliocentric=heliocentric, use=use)
     return resolved
 
 
-def resolve_bodies(names: list[str], *, heliocentric: bool = False, param: str = "bodies", use: str | None = None) -> list[str]:
+def resolve_bodies(names: list[str], *, heliocentric: bool = False, use: str | None = None) -> list[str]:
     """Return the body names a request asks for, groups expanded, in the order given.
 
     Input is case-insensitive (surrounding blanks ignored); output is lowercase and keeps the
@@ -261,18 +256,19 @@ def resolve_bodies(names: list[str], *, heliocentric: bool = False, param: str =
     Heliocentric: ``sun``, nodes and apogees named explicitly raise BodyNotEligible (``sun``
     suggesting ``earth``); groups put ``earth`` in place of ``sun`` and leave the nodes and
     apogees out. Fixed stars and numbered asteroids raise BodyNotEligible (known bodies no
-    position request can use); other unknown names raise BodyNotFound. Errors name ``param``.
+    position request can use); other unknown names raise BodyNotFound. The errors' texts say
+    ``value`` until the reader names the parameter (``shared/runtime/kernel_errors.py``).
     With ``use``, every body (also from a group) must be eligible for it, else BodyNotEligible
     listing those that are.
     """
-    resolved = _resolve(names, heliocentric, param, use)
+    resolved = _resolve(names, heliocentric, use)
     for name in resolved if use is not None else ():
         if use not in body(name).uses:
-            raise _not_eligible(name, param, use, heliocentric)
+            raise _not_eligible(name, use, heliocentric)
     return resolved
 
 
-def _resolve(names, heliocentric: bool, param: str, use: str | None) -> list[str]:
+def _resolve(names, heliocentric: bool, use: str | None) -> list[str]:
     resolved: list[str] = []
     seen: set[str] = set()
     frame = HELIOCENTRIC if heliocentric else POSITIONS
@@ -294,28 +290,25 @@ def _resolve(names, heliocentric: bool, param: str, use: str | None) -> list[str
             continue
         row = TABLE.get(canonical_body(name))
         if row is None:
-            _refuse_unlisted(name, param, use or frame, heliocentric)
+            _refuse_unlisted(name, use or frame, heliocentric)
         if use is not None and use not in row.uses:
-            raise _not_eligible(name, param, use, heliocentric)
+            raise _not_eligible(name, use, heliocentric)
         if frame in row.uses:
             add(name)
         elif name == EARTH:
             raise BodyNotEligible(
-                f"The body 'earth' in {param} exists only in heliocentric mode.",
+                wording=lambda param: f"The body 'earth' in {param} exists only in heliocentric mode.",
                 suggestion="Add heliocentric=true, or ask for the sun for the geocentric view.",
-                param=param,
             )
         elif name == SUN:
             raise BodyNotEligible(
-                f"The body 'sun' in {param} is the centre of a heliocentric view and has no position in it.",
+                wording=lambda param: f"The body 'sun' in {param} is the centre of a heliocentric view and has no position in it.",
                 suggestion="Ask for earth instead: its heliocentric position is the Sun's geocentric one reversed.",
-                param=param,
             )
         else:
             raise BodyNotEligible(
-                f"The body {name!r} in {param} is a point of the Moon's geocentric orbit and has no "
+                wording=lambda param: f"The body {name!r} in {param} is a point of the Moon's geocentric orbit and has no "
                 "heliocentric position.",
                 suggestion="Leave the nodes and apogees out of a heliocentric request, or drop heliocentric=true.",
-                param=param,
             )
     return resolved

@@ -19,8 +19,7 @@ from functools import cache
 from pathlib import PurePath
 from zoneinfo import ZoneInfo
 
-from shared.errors import InvalidParameter
-from shared.kernel.errors import AmbiguousLocalTime, NonexistentLocalTime
+from shared.kernel.errors import AmbiguousLocalTime, NonexistentLocalTime, UnreadableValue
 
 #: How many of the closest zone names an unknown name's suggestion lists.
 SUGGESTED_ZONES = 3
@@ -194,16 +193,16 @@ def history_note(zone_name: str, local: datetime) -> str | None:
     )
 
 
-def zone_named(name: str, *, param: str = "tz") -> ZoneInfo:
+def zone_named(name: str) -> ZoneInfo:
     """Return the zone ``name`` names (exactly as the tz database spells it). Raises
-    InvalidParameter naming ``param``, with the closest names as suggestion, for any other."""
+    UnreadableValue, with the closest names as suggestion, for any other."""
     if name not in _zone_set():
         closest = difflib.get_close_matches(name, zone_names(), n=SUGGESTED_ZONES, cutoff=0.5)
         if not closest:
             folded = name.casefold()
             closest = [zone for zone in zone_names() if folded in zone.casefold()][:SUGGESTED_ZONES]
         hint = f"Did you mean {', '.join(closest)}?" if closest else "Use an IANA zone name such as Europe/Paris or America/New_York."
-        raise InvalidParameter(f"{param}={name!r} is not a time zone of the tz database.", suggestion=hint, param=param)
+        raise UnreadableValue(wording=lambda param: f"{param}={name!r} is not a time zone of the tz database.", suggestion=hint)
     return _zone(name)
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shared.errors import InvalidParameter
 from shared.kernel import dignity_tables as tables
+from shared.kernel.errors import UnreadableValue
 from shared.kernel.zodiac import SIGNS, sign_of_index
 
 RULERSHIP_NAMES = tuple(tables.RULERSHIPS)
@@ -85,10 +85,10 @@ class Dispositors:
     final_dispositors: list[str] = field(default_factory=list)
 
 
-def parse_rulership(text: str, *, param: str = "rulership") -> tuple[str, ...]:
+def parse_rulership(text: str) -> tuple[str, ...]:
     """Return the table of domicile rulers ``text`` names (traditional or modern)."""
     if text not in tables.RULERSHIPS:
-        raise InvalidParameter(f"Unknown rulership {text!r}.", suggestion="Send rulership=traditional or rulership=modern.", param=param)
+        raise UnreadableValue(f"Unknown rulership {text!r}.", suggesting=lambda param: f"Send {param}=traditional or {param}=modern.")
     return tables.RULERSHIPS[text]
 
 

@@ -19,9 +19,8 @@ def require_node(bodies: tuple[str, ...]) -> None:
     """Return None when ``bodies`` hold a node (``mean_node`` or ``true_node``); raise NoNorthNode otherwise."""
     if not any(body in NODE_BODIES for body in bodies):
         raise NoNorthNode(
-            "A draconic chart turns by the North Node, and bodies holds neither mean_node nor true_node.",
-            suggestion="Add mean_node or true_node to bodies.",
-            param="bodies",
+            wording=lambda param: f"A draconic chart turns by the North Node, and {param} holds neither mean_node nor true_node.",
+            suggesting=lambda param: f"Add mean_node or true_node to {param}.",
         )
 
 

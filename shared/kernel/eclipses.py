@@ -93,7 +93,6 @@ def _within_supported_dates(search: Callable[[], Eclipse], found: list, count: i
             f"Only {len(found)} of the {count} {kind} asked for lie within the supported dates "
             f"({SUPPORTED_SPAN_TEXT}; Julian Day UT1 {JD_UT1_MIN} to {JD_UT1_MAX}).",
             suggestion=f"Ask for {len(found) or 'fewer'}{' or fewer' if found else ''}, or search from another date.",
-            param="count",
         )
     return eclipse
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.errors import InvalidParameter
 from shared.kernel import engine
 from shared.kernel.bodies import HELIACAL, resolve_body
-from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange
+from shared.kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange, UnreadableValue
 from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 from shared.kernel.positions import Observer
 
@@ -59,18 +58,16 @@ def check_event(body: str, event: str) -> None:
         raise InvalidHeliacalEvent(
             f"{event} is not computed: the acronychal events are refused.",
             suggestion="Ask for morning_first, evening_last, evening_first or morning_last.",
-            param="event",
         )
     resolve_body(body, HELIACAL)
     if event in INFERIOR_ONLY_EVENTS and body not in INFERIOR_PLANETS:
         raise BodyNotEligible(
             f"{event} happens only for Mercury and Venus, which pass between the Earth and the Sun; {body} does not.",
             suggestion="Ask for morning_first or evening_last, or choose mercury or venus.",
-            param="body",
         )
 
 
-def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, atmosphere: Atmosphere, eyes: Eyes, from_param: str = "datetime") -> HeliacalEvent:
+def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, atmosphere: Atmosphere, eyes: Eyes) -> HeliacalEvent:
     """Return the next ``event`` of ``body`` after ``jd_ut1`` seen from ``place``.
 
     An event past the supported dates (or past the ephemeris while searching for it) is
@@ -89,20 +86,18 @@ def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, a
         )
     except engine.EngineError as exc:
         if engine.is_no_data_error(exc):
-            raise _after_supported_dates(body, event, from_param) from None
-        raise InvalidParameter(
+            raise _after_supported_dates(body, event) from None
+        raise UnreadableValue(
             f"No {event} of {body} is found within five synodic periods for this place and observer.",
             suggestion="With optical aid or from high latitudes a planet may never be lost in the Sun's glare: try the naked eye (telescope_aperture_cm=0), another place or another date.",
-            param="event",
         ) from None
     if not JD_UT1_MIN <= found[0] <= JD_UT1_MAX:
-        raise _after_supported_dates(body, event, from_param)
+        raise _after_supported_dates(body, event)
     return HeliacalEvent(*found)
 
 
-def _after_supported_dates(body: str, event: str, from_param: str) -> OutOfRange:
+def _after_supported_dates(body: str, event: str) -> OutOfRange:
     return OutOfRange(
         f"The next {event} of {body} falls after the supported dates ({SUPPORTED_SPAN_TEXT}; Julian Day UT1 {JD_UT1_MIN} to {JD_UT1_MAX}): 0 of the 1 asked for lies inside.",
         suggestion="Search from an earlier date.",
-        param=from_param,
     )

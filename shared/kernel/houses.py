@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from shared.errors import InvalidParameter
 from shared.kernel import engine
 from shared.kernel.ayanamshas import Ayanamsha
 from shared.kernel.conditions import HIGH_LATITUDE, Condition
+from shared.kernel.errors import UnreadableValue
 from shared.kernel.timescale import Moment
 from shared.kernel.zodiac import normalize_deg
 
@@ -50,13 +50,13 @@ _BY_NAME = {s.name: s for s in HOUSE_SYSTEMS}
 _BY_LETTER = {s.letter: s for s in HOUSE_SYSTEMS}
 
 
-def parse_house_system(text: str, *, param: str = "system") -> HouseSystem:
+def parse_house_system(text: str) -> HouseSystem:
     """Return the house system named by ``text``.
 
     A single character is a Swiss Ephemeris letter, matched case-sensitively (``i`` is
     sunshine, ``I`` sunshine_treindl); anything longer is a name or alias, matched
     case-insensitively (``porphyry`` -> porphyrius, ``topocentric`` -> polich_page). Unknown
-    values raise InvalidParameter naming ``param`` and listing the systems.
+    values raise UnreadableValue listing the systems (worded with the parameter's name).
     """
     if isinstance(text, str):
         key = text.strip()
@@ -67,11 +67,10 @@ def parse_house_system(text: str, *, param: str = "system") -> HouseSystem:
         if len(key) > 1 and lowered in _BY_NAME:
             return _BY_NAME[lowered]
     listing = ", ".join(f"{s.name} ({s.letter})" for s in HOUSE_SYSTEMS)
-    raise InvalidParameter(
-        f"Unknown house system {text!r} for {param}. Accepted names (case-insensitive) and Swiss "
+    raise UnreadableValue(
+        wording=lambda param: f"Unknown house system {text!r} for {param}. Accepted names (case-insensitive) and Swiss "
         f"Ephemeris letters (case-sensitive): {listing}; aliases porphyry, topocentric.",
         suggestion="Send a house system name such as placidus, koch or whole_sign.",
-        param=param,
     )
 
 

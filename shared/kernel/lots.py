@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.errors import InvalidParameter
+from shared.kernel.errors import UnreadableValue
 from shared.kernel.zodiac import normalize_deg
 
 
@@ -64,10 +64,10 @@ def is_day_chart(sun_longitude_deg: float, ascendant_deg: float) -> bool:
     return behind <= 180.0
 
 
-def parse_lots(names: list[str], *, param: str = "lots") -> tuple[str, ...]:
+def parse_lots(names: list[str]) -> tuple[str, ...]:
     """Return the lot ids asked for by keyword (``fortune``), id (``part_of_fortune``) or
     ``default`` (all seven), with the lots they are built on brought along, each once, in
-    evaluation order. An unknown name raises InvalidParameter naming ``param``."""
+    evaluation order. An unknown name raises UnreadableValue."""
     wanted: set[str] = set()
     for name in names:
         key = name.strip().lower()
@@ -76,10 +76,9 @@ def parse_lots(names: list[str], *, param: str = "lots") -> tuple[str, ...]:
             continue
         lot = _BY_KEYWORD.get(key) or _BY_ID.get(key)
         if lot is None:
-            raise InvalidParameter(
+            raise UnreadableValue(
                 f"Unknown lot {name!r}.",
                 suggestion=f"Use {ALL_LOTS_KEYWORD} or any of: {', '.join(l.keyword for l in LOTS)}.",
-                param=param,
             )
         wanted.add(lot.id)
     for lot in reversed(LOTS):  # dependencies always come earlier in the table

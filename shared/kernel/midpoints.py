@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from shared.errors import InvalidParameter
+from shared.kernel.errors import UnreadableValue
 from shared.kernel.zodiac import normalize_deg
 
 RESOLUTIONS = ("lower", "higher")
@@ -47,24 +47,24 @@ class Tree:
     hits: list[TreeHit] = field(default_factory=list)
 
 
-def parse_resolution(text: str, *, param: str = "resolution") -> str:
-    """Return ``lower`` or ``higher``; anything else raises InvalidParameter naming ``param``."""
+def parse_resolution(text: str) -> str:
+    """Return ``lower`` or ``higher``; anything else raises UnreadableValue."""
     if text not in RESOLUTIONS:
-        raise InvalidParameter(f"Unknown resolution {text!r}.", suggestion="Send resolution=lower or resolution=higher.", param=param)
+        raise UnreadableValue(f"Unknown resolution {text!r}.", suggesting=lambda param: f"Send {param}=lower or {param}=higher.")
     return text
 
 
-def check_modulus(modulus_deg: float, *, param: str = "modulus") -> float:
-    """Return the dial ``modulus_deg`` when it lies in (0, 360]; raise InvalidParameter otherwise."""
+def check_modulus(modulus_deg: float) -> float:
+    """Return the dial ``modulus_deg`` when it lies in (0, 360]; raise UnreadableValue otherwise."""
     if not (math.isfinite(modulus_deg) and 0.0 < modulus_deg <= 360.0):
-        raise InvalidParameter(f"modulus must lie in (0, 360]; got {modulus_deg!r}.", suggestion="Send a dial such as 360, 90 or 45.", param=param)
+        raise UnreadableValue(wording=lambda param: f"{param} must lie in (0, 360]; got {modulus_deg!r}.", suggestion="Send a dial such as 360, 90 or 45.")
     return modulus_deg
 
 
-def check_tree_orb(orb_deg: float, *, param: str = "tree_orb") -> float:
-    """Return ``orb_deg`` when it lies in [0, 15]; raise InvalidParameter otherwise."""
+def check_tree_orb(orb_deg: float) -> float:
+    """Return ``orb_deg`` when it lies in [0, 15]; raise UnreadableValue otherwise."""
     if not (math.isfinite(orb_deg) and 0.0 <= orb_deg <= MAX_TREE_ORB_DEG):
-        raise InvalidParameter(f"tree_orb must lie in [0, 15]; got {orb_deg!r}.", suggestion="Send a dial orb of at most 15 degrees.", param=param)
+        raise UnreadableValue(wording=lambda param: f"{param} must lie in [0, 15]; got {orb_deg!r}.", suggestion="Send a dial orb of at most 15 degrees.")
     return orb_deg
 
 

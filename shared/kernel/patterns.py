@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.aspects import AspectMatch
+from shared.kernel.errors import MissingValue, UnreadableValue
 from shared.kernel.zodiac import sign_index
 
 #: Pattern types and the aspect types that form them (interface.md, pattern types).
@@ -46,13 +46,13 @@ class Pattern:
     tightness: float
 
 
-def parse_pattern_types(names: Sequence[str], *, param: str = "patterns") -> tuple[str, ...]:
-    """Return the pattern types named, in the order given, each once; unknown → InvalidParameter."""
+def parse_pattern_types(names: Sequence[str]) -> tuple[str, ...]:
+    """Return the pattern types named, in the order given, each once; unknown → UnreadableValue."""
     chosen: list[str] = []
     for name in names:
         key = name.strip().lower()
         if key not in FORMING_ASPECTS:
-            raise InvalidParameter(f"Unknown pattern type {name!r}.", suggestion=f"Use any of: {', '.join(PATTERN_TYPES)}.", param=param)
+            raise UnreadableValue(f"Unknown pattern type {name!r}.", suggestion=f"Use any of: {', '.join(PATTERN_TYPES)}.")
         if key not in chosen:
             chosen.append(key)
     return tuple(chosen)
@@ -105,13 +105,12 @@ class _Links:
 
 def require_houses(types: Sequence[str], stellium_scope: str, *, has_houses: bool) -> None:
     """Return None when the patterns of ``types`` can be found with the houses known or not
-    as ``has_houses`` says; a stellium by house without the houses is MissingParameter naming
-    ``lat`` (the houses need a place)."""
+    as ``has_houses`` says; a stellium by house without the houses is MissingValue (the houses
+    need a place, which its reader names)."""
     if stellium_scope == "house" and "stellium" in types and not has_houses:
-        raise MissingParameter(
-            "stellium_scope=house needs the houses, so lat and lon.",
-            suggestion="Add lat and lon, or use stellium_scope=sign or conjunction.",
-            param="lat",
+        raise MissingValue(
+            wording=lambda place: f"stellium_scope=house needs the houses, so {place}.",
+            suggesting=lambda place: f"Add {place}, or use stellium_scope=sign or conjunction.",
         )
 
 
@@ -128,7 +127,7 @@ def find_patterns(
     """Return the patterns of ``types`` among ``bodies`` (chart order) formed by ``aspects``.
 
     ``longitudes`` (degrees) serve the stellium's sign and span; ``houses`` (body → house) is
-    needed for ``stellium_scope=house`` (MissingParameter naming ``lat`` without it).
+    needed for ``stellium_scope=house`` (MissingValue without it).
     """
     require_houses(types, stellium_scope, has_houses=houses is not None)
     index = {body: i for i, body in enumerate(bodies)}

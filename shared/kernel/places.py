@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePath
 
-from shared.errors import InvalidParameter
+from shared.kernel.errors import UnreadableValue
 
 #: The database's tables: one row per town, one per (folded spelling, town).
 SCHEMA = """
@@ -166,20 +166,22 @@ def find_towns(query: str, *, country: str | None = None, limit: int = 5) -> lis
     return found
 
 
-def town_from_parameter(text: str, *, param: str = "place") -> Town:
+def town_from_parameter(text: str) -> Town:
     """Return the town a ``place`` parameter names by its id (from /v1/places). Raises
-    InvalidParameter naming ``param`` for anything else, suggesting the ids of the towns a
+    UnreadableValue (worded with the parameter's name) for anything else, suggesting the ids of the towns a
     name given instead would find (never a silent guess)."""
     if text.strip().isdigit():
         found = town(int(text))
         if found is not None:
             return found
-        raise InvalidParameter(f"{param}={text!r} is no place id of the gazetteer.",
-                               suggestion="Find the town's id with GET /v1/places?q=<its name>.", param=param)
+        raise UnreadableValue(wording=lambda param: f"{param}={text!r} is no place id of the gazetteer.",
+                              suggestion="Find the town's id with GET /v1/places?q=<its name>.")
     candidates = find_towns(text, limit=3)
-    if candidates:
-        choices = "; ".join(f"{param}={t.id} ({t.name}, {t.admin1 + ', ' if t.admin1 else ''}{t.country})" for t in candidates)
-        hint = f"{param} takes an id from /v1/places. Did you mean {choices}?"
-    else:
-        hint = f"{param} takes an id from /v1/places: GET /v1/places?q=<the town's name>."
-    raise InvalidParameter(f"{param}={text!r} is not a place id.", suggestion=hint, param=param)
+
+    def hint(param: str) -> str:
+        if candidates:
+            choices = "; ".join(f"{param}={t.id} ({t.name}, {t.admin1 + ', ' if t.admin1 else ''}{t.country})" for t in candidates)
+            return f"{param} takes an id from /v1/places. Did you mean {choices}?"
+        return f"{param} takes an id from /v1/places: GET /v1/places?q=<the town's name>."
+
+    raise UnreadableValue(wording=lambda param: f"{param}={text!r} is not a place id.", suggesting=hint)

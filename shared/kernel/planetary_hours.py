@@ -50,7 +50,6 @@ class PlanetaryDay:
 def _polar(latitude_deg: float, when: str) -> PolarDayOrNight:
     return PolarDayOrNight(
         f"At latitude {latitude_deg:g} the Sun does not both rise and set {when}, so there are no planetary hours.",
-        param="lat",
     )
 
 

@@ -9,12 +9,11 @@ from shared.kernel.timescale import Moment
 TROPICAL_YEAR_DAYS = 365.2422
 
 
-def progressed_moment(natal: Moment, target: Moment, year_days: float = TROPICAL_YEAR_DAYS, *, param: str = "target_datetime") -> Moment:
+def progressed_moment(natal: Moment, target: Moment, year_days: float = TROPICAL_YEAR_DAYS) -> Moment:
     """Return the moment of the progressed chart: the natal moment plus one day (UT1) for each
     ``year_days`` days from birth to ``target``. A target before birth raises InvalidProgression."""
     if target.jd_ut1 < natal.jd_ut1:
         raise InvalidProgression(
             f"The progression target {target.iso_utc()} is before the natal moment {natal.iso_utc()}.",
-            param=param,
         )
     return natal.plus_days((target.jd_ut1 - natal.jd_ut1) / year_days)

@@ -66,7 +66,7 @@ def is_star(text: str) -> bool:
     return _lookup_key(text) in STAR_NAMES
 
 
-def star_key(text: str, *, param: str = "star") -> str:
+def star_key(text: str) -> str:
     """Return the key the star named ``text`` is looked up by (as :func:`find_star` reads
     it), read without the file (:mod:`shared.kernel.star_names`, so the gateway refuses an
     unknown star where the ephemeris files are absent). Unknown names raise BodyNotFound."""
@@ -74,17 +74,16 @@ def star_key(text: str, *, param: str = "star") -> str:
     if key not in STAR_NAMES:
         raise BodyNotFound(
             f"No star named {text!r} in the Swiss Ephemeris star file.",
-            suggestion="Send a traditional name such as Aldebaran, Regulus or Spica, a designation such as alTau, or star=all.",
-            param=param,
+            suggesting=lambda param: f"Send a traditional name such as Aldebaran, Regulus or Spica, a designation such as alTau, or {param}=all.",
         )
     return key
 
 
-def find_star(text: str, *, param: str = "star") -> FixedStar:
+def find_star(text: str) -> FixedStar:
     """Return the star named ``text``: a traditional name (``Aldebaran``) or a nomenclature
     (``alTau``, also written ``,alTau``), any case. Unknown names raise BodyNotFound
     (:func:`star_key`); tests/unit/test_star_names.py keeps the names and the file as one."""
-    return _index()[1][star_key(text, param=param)]
+    return _index()[1][star_key(text)]
 
 
 def star_position(star: FixedStar, moment: Moment, ayanamsha: Ayanamsha | None = None) -> StarPosition:

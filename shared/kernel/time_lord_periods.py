@@ -8,8 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from shared.errors import InvalidParameter, MissingParameter
-from shared.kernel.errors import BeforeBirth, RangeTooLong
+from shared.kernel.errors import BeforeBirth, MissingValue, RangeTooLong, UnreadableValue
 from shared.kernel.timescale import calendar_span_text, plus_calendar_years
 
 
@@ -47,38 +46,39 @@ class TimeQuery:
 def time_query(birth_jd: float, at_jd: float | None, start_jd: float | None, end_jd: float | None) -> TimeQuery:
     """Return the query of a request's ``at`` or ``start``/``end`` (UT1 Julian Days): an ``at``
     before birth is BeforeBirth; a range needs both ends, ends after it starts and has its
-    start cut to birth (unflagged). Its cap is :func:`check_range_cap`'s."""
+    start cut to birth (unflagged). Each error is ``about`` the argument at fault (``at``,
+    ``start`` or ``end``), which the reader names. Its cap is :func:`check_range_cap`'s."""
     if at_jd is not None:
         if start_jd is not None or end_jd is not None:
-            raise InvalidParameter(
+            raise UnreadableValue(
                 "at asks for one instant and start/end for a range; the request sent both.",
                 suggestion="Send either at (or at_jd), or start and end.",
-                param="at",
+                about="at",
             )
         if at_jd < birth_jd:
-            raise BeforeBirth("at falls before the birth: no period is in force yet.", suggestion="Send an instant at or after the birth.", param="at")
+            raise BeforeBirth("at falls before the birth: no period is in force yet.", suggestion="Send an instant at or after the birth.", about="at")
         return TimeQuery(at_jd=at_jd)
     if start_jd is None and end_jd is None:
-        raise MissingParameter(
+        raise MissingValue(
             "Say when: at for the periods in force at one instant, or start and end for a range.",
             suggestion="Send at (or at_jd), or both start and end (or start_jd and end_jd).",
-            param="at",
+            about="at",
         )
     if start_jd is None or end_jd is None:
         missing = "start" if start_jd is None else "end"
-        raise MissingParameter(
+        raise MissingValue(
             f"A range needs both start and end; {missing} is missing.",
             suggestion="Send both start and end (or start_jd and end_jd), or at for one instant.",
-            param=missing,
+            about=missing,
         )
     if end_jd <= start_jd:
-        raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param="end")
+        raise UnreadableValue("end must come after start.", suggestion="Send an end later than the start.", about="end")
     if end_jd <= birth_jd:
-        raise BeforeBirth("The range ends before the birth: no period is in force in it.", suggestion="Send a range that ends after the birth.", param="end")
+        raise BeforeBirth("The range ends before the birth: no period is in force in it.", suggestion="Send a range that ends after the birth.", about="end")
     return TimeQuery(start_jd=max(start_jd, birth_jd), end_jd=end_jd)
 
 
-def check_range_cap(start_clock_jd: float, end_clock_jd: float, cap_years: int, *, param: str = "end") -> None:
+def check_range_cap(start_clock_jd: float, end_clock_jd: float, cap_years: int) -> None:
     """Refuse a range (its ends as read on the clock the client wrote them in, Julian Days)
     that ends later than the same calendar date and time ``cap_years`` years after its start:
     RangeTooLong saying exactly how long it lasts, so one calendar year, leap or not, always
@@ -88,7 +88,6 @@ def check_range_cap(start_clock_jd: float, end_clock_jd: float, cap_years: int, 
         raise RangeTooLong(
             f"The range lasts {calendar_span_text(start_clock_jd, end_clock_jd)} from its start (cut to birth); at most {cap}.",
             suggestion=f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several requests if needed.",
-            param=param,
         )
 
 

@@ -15,6 +15,7 @@ from google.protobuf.message import Message
 from shared.kernel.astrocartography import ANGLES, check_cusp_line_system, parse_angle
 from shared.kernel.bodies import resolve_bodies
 from shared.errors import ConflictingParameters, InvalidParameter
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import house_system_from
 
 # Source: interface.md, Limits.
@@ -51,7 +52,8 @@ def targets_from(request: Message) -> list[Target]:
                     suggestion="Give each target at least one angle (asc, dsc, mc, ic) or one cusp value in [1, 13).",
                     param=f"targets[{index}]",
                 )
-            resolved = resolve_bodies([target.body], param="targets")
+            with naming("targets", also=BODY_ERRORS):
+                resolved = resolve_bodies([target.body])
             if len(resolved) != 1:
                 raise InvalidParameter(
                     f"A target names one body; {target.body!r} names {len(resolved)}.",
@@ -60,13 +62,15 @@ def targets_from(request: Message) -> list[Target]:
                 )
             targets.append(Target(
                 resolved[0],
-                tuple(parse_angle(a, param="targets") for a in target.angles),
+                _angles(target.angles, "targets"),
                 tuple(target.cusps),
             ))
         param = "targets"
     else:
-        angles = tuple(dict.fromkeys(parse_angle(a) for a in request.angles)) or ANGLES
-        targets = [Target(body, angles, ()) for body in resolve_bodies(list(request.bodies) or DEFAULT_BODIES)]
+        angles = tuple(dict.fromkeys(_angles(request.angles, "angles"))) or ANGLES
+        with naming("bodies", also=BODY_ERRORS):
+            bodies = resolve_bodies(list(request.bodies) or DEFAULT_BODIES)
+        targets = [Target(body, angles, ()) for body in bodies]
         param = "bodies"
     lines = sum(len(t.angles) + len(t.cusps) for t in targets)
     if lines > MAX_LINES:
@@ -76,5 +80,12 @@ def targets_from(request: Message) -> list[Target]:
             param=param,
         )
     if any(t.cusps for t in targets):
-        check_cusp_line_system(house_system_from(request).name)
+        system = house_system_from(request).name
+        with naming("system"):
+            check_cusp_line_system(system)
     return targets
+
+
+def _angles(names: list[str], param: str) -> tuple[str, ...]:
+    with naming(param):
+        return tuple(parse_angle(name) for name in names)

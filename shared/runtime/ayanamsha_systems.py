@@ -7,6 +7,7 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from shared.kernel.ayanamshas import AYANAMSHAS, Ayanamsha, parse_ayanamsha
+from shared.runtime.kernel_errors import naming
 
 ALL = "all"
 
@@ -20,4 +21,5 @@ def ayanamsha_systems(request: Message) -> tuple[Ayanamsha, ...]:
     text = request.system
     if text.strip().lower() == ALL:
         return AYANAMSHAS
-    return (parse_ayanamsha(text, param="system"),)
+    with naming("system"):
+        return (parse_ayanamsha(text),)

@@ -11,6 +11,7 @@ from shared.kernel.chart_extras import ChartExtras
 from shared.kernel.dignities import parse_rulership
 from shared.kernel.lots import parse_lots
 from shared.kernel.patterns import parse_pattern_types
+from shared.runtime.kernel_errors import naming
 
 
 def chart_extras_from(request, *, dignities: bool, resolution: str = "lower", resolution_sent: bool = False) -> ChartExtras:
@@ -23,7 +24,8 @@ def chart_extras_from(request, *, dignities: bool, resolution: str = "lower", re
     ``resolution``: validation leaves those absent when not sent, ``default_by_reader``).
     """
     options = chart_request_options(request).options
-    lots = parse_lots(list(options.lots)) if options.lots else ()
+    with naming("lots"):
+        lots = parse_lots(list(options.lots)) if options.lots else ()
     if options.derived_points and lots and options.heliocentric:
         # A lot adds and subtracts geocentric longitudes to the Ascendant; a heliocentric
         # chart has no such longitudes to give it.
@@ -34,9 +36,13 @@ def chart_extras_from(request, *, dignities: bool, resolution: str = "lower", re
         )
     midpoints, midpoints_sent = sent_or_default(request, "midpoints")
     antiscia, antiscia_sent = sent_or_default(request, "antiscia")
+    with naming("pattern_types"):
+        patterns = parse_pattern_types(list(options.pattern_types)) if options.patterns else None
+    with naming("rulership"):
+        rulers = parse_rulership(options.rulership)
     sent = (("lots", bool(lots)), ("midpoints", midpoints_sent), ("antiscia", antiscia_sent), ("resolution", resolution_sent))
     return ChartExtras(
-        patterns=parse_pattern_types(list(options.pattern_types), param="pattern_types") if options.patterns else None,
+        patterns=patterns,
         stellium_min=options.stellium_min,
         stellium_scope=options.stellium_scope,
         derived=options.derived_points,
@@ -45,7 +51,7 @@ def chart_extras_from(request, *, dignities: bool, resolution: str = "lower", re
         lots=lots,
         resolution=resolution,
         dignities=dignities,
-        rulers=parse_rulership(options.rulership),
+        rulers=rulers,
         day_chart=options.day_chart if options.HasField("day_chart") else None,
         unused=() if options.derived_points else tuple(name for name, was_sent in sent if was_sent),
     )

@@ -17,9 +17,11 @@ from google.protobuf.message import Message
 from shared.errors import InvalidParameter
 from shared.kernel.chart import MUNDANE, ChartSettings
 from shared.kernel.draconic import require_node
+from shared.kernel.errors import NoNorthNode
 from shared.kernel.chart_extras import ChartExtras
 from shared.runtime.chart_extras import chart_extras_from
 from shared.runtime.chart_options import chart_request_options, chart_settings_from
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import bodies_from, flags_from, sent_or_default
 
 
@@ -75,5 +77,7 @@ def draconic_inputs(request: Message) -> ChartInputs:
             suggestion="Drop heliocentric, or ask /v1/natal-chart for a heliocentric chart.",
             param="heliocentric",
         )
-    require_node(bodies_from(request, flags))
+    bodies = bodies_from(request, flags)
+    with naming("bodies", also=(NoNorthNode,)):
+        require_node(bodies)
     return chart_inputs(request)

@@ -10,9 +10,8 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
-from shared.kernel.aspects import parse_aspect_types
 from shared.kernel.chart import GAUQUELIN_LETTER, MUNDANE, ChartSettings
-from shared.runtime.wire import bodies_from, flags_from, house_system_from
+from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, house_system_from
 
 
 def chart_request_options(request: Message) -> Message:
@@ -50,7 +49,7 @@ def chart_settings_from(request: Message) -> ChartSettings:
         bodies=bodies_from(request, flags),
         system=system,
         flags=flags,
-        aspect_types=tuple(parse_aspect_types(list(selection.aspects))),
+        aspect_types=tuple(aspect_types_from(selection.aspects)),
         orb_deg=selection.orb if selection.HasField("orb") else None,
         applying=options.applying,
         parallels=options.parallels,

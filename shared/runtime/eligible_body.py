@@ -12,6 +12,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from shared.kernel.bodies import USES, resolve_bodies, resolve_body
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import message_spec
 
 
@@ -33,7 +34,8 @@ def eligible_body(request: Message, name: str = "body") -> str:
     if not use:
         raise ValueError(f"{request.DESCRIPTOR.full_name}.{name} names no (field).body_use.")
     field = message_spec(request.DESCRIPTOR).fields[name]
-    return resolve_body(getattr(field.owner(request), field.field_name), use, heliocentric=_heliocentric(request), param=name)
+    with naming(name, also=BODY_ERRORS):
+        return resolve_body(getattr(field.owner(request), field.field_name), use, heliocentric=_heliocentric(request))
 
 
 def eligible_bodies(request: Message, name: str = "bodies") -> tuple[str, ...]:
@@ -44,7 +46,8 @@ def eligible_bodies(request: Message, name: str = "bodies") -> tuple[str, ...]:
         raise ValueError(f"{request.DESCRIPTOR.full_name}.{name} names no (field).body_use.")
     field = message_spec(request.DESCRIPTOR).fields[name]
     values = list(getattr(field.owner(request), field.field_name))
-    return tuple(resolve_bodies(values, heliocentric=_heliocentric(request), param=name, use=use))
+    with naming(name, also=BODY_ERRORS):
+        return tuple(resolve_bodies(values, heliocentric=_heliocentric(request), use=use))
 
 
 def _heliocentric(request: Message) -> bool:

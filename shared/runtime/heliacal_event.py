@@ -9,12 +9,15 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from shared.kernel.heliacal import check_event
+from shared.kernel.errors import InvalidHeliacalEvent
 from shared.runtime.eligible_body import eligible_body
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
 
 
 def heliacal_event(request: Message) -> tuple[str, str]:
     """Return the body and the event of a heliacal search (BodyNotEligible naming body for a
     body without that event, InvalidHeliacalEvent naming event for an acronychal one)."""
     body = eligible_body(request)
-    check_event(body, request.event)
+    with naming("event", also=(InvalidHeliacalEvent,)), naming("body", also=BODY_ERRORS):
+        check_event(body, request.event)
     return body, request.event

@@ -9,13 +9,15 @@ from google.protobuf.message import Message
 
 from shared.errors import MissingParameter
 from shared.kernel.lots import parse_lots
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import place_from
 
 
 def midpoint_lots(request: Message) -> tuple[str, ...]:
     """Return the ids of the lots a midpoints request names (none when it names none),
     refusing lots without ``lat`` and ``lon`` (MissingParameter naming lat)."""
-    lot_ids = parse_lots(list(request.lots)) if request.lots else ()
+    with naming("lots"):
+        lot_ids = parse_lots(list(request.lots)) if request.lots else ()
     if lot_ids and place_from(request, "location") is None:
         raise MissingParameter("Lots need the Ascendant, so lat and lon.", suggestion="Add lat and lon, or drop lots.", param="lat")
     return lot_ids

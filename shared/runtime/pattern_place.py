@@ -8,6 +8,7 @@ from google.protobuf.message import Message
 
 from shared.kernel.patterns import parse_pattern_types, require_houses
 from shared.kernel.positions import Observer
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import place_from
 
 
@@ -16,5 +17,8 @@ def pattern_place(request: Message) -> Observer | None:
     ``lon``; ``stellium_scope=house`` with stelliums among the patterns and no place is
     MissingParameter naming lat."""
     place = place_from(request, "location")
-    require_houses(parse_pattern_types(list(request.patterns)), request.stellium_scope, has_houses=place is not None)
+    with naming("patterns"):
+        types = parse_pattern_types(list(request.patterns))
+    with naming("lat", words="lat and lon"):
+        require_houses(types, request.stellium_scope, has_houses=place is not None)
     return place

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
+from shared.kernel.errors import InvalidProgression
 from shared.kernel.positions import Observer
 from shared.kernel.progressions import progressed_moment
 from shared.kernel.timescale import Moment
 from shared.runtime.chart_inputs import ChartInputs, chart_inputs
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import birth_from, moment_from, sent_moment_name
 
 
@@ -34,5 +36,6 @@ def progression_from(request: Message) -> Progression:
     then its chart's settings and extras (:func:`shared.runtime.chart_inputs.chart_inputs`)."""
     natal, place = birth_from(request)
     target = moment_from(request, "target")
-    moment = progressed_moment(natal, target, request.year_days, param=sent_moment_name(request, "target"))
+    with naming(sent_moment_name(request, "target"), also=(InvalidProgression,)):
+        moment = progressed_moment(natal, target, request.year_days)
     return Progression(natal, place, target, moment, chart_inputs(request))

@@ -10,11 +10,16 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
-from shared.kernel.errors import RangeTooLong
+from shared.kernel.errors import BeforeBirth, RangeTooLong
 from shared.kernel.time_lord_periods import TimeQuery, check_range_cap, time_query
 from shared.kernel.timescale import Moment, calendar_span_text, duration_text, plus_calendar_years
 from shared.kernel.transits import MAX_RANGE_DAYS, MAX_RANGE_DAYS_WITH_MOON
-from shared.runtime.wire import moment_from, optional_moment
+from shared.runtime.kernel_errors import naming, naming_each
+from shared.runtime.wire import moment_from, optional_moment, sent_moment_name
+
+#: The parameter that carries each argument of a time query (``at_jd`` is read as ``at``).
+TIME_QUERY_PARAMS = {"at": "at", "start": "start", "end": "end"}
+
 
 def life_range(request: Message, cap_years: int) -> TimeQuery:
     """Return the TimeQuery of a time-lord request's NatalTimeline ``timeline``: ``at`` (or
@@ -23,10 +28,12 @@ def life_range(request: Message, cap_years: int) -> TimeQuery:
     :func:`check_range_cap`)."""
     birth = moment_from(request, "timeline.moment")
     at, start, end = (optional_moment(request, f"timeline.{value}") for value in ("at", "start", "end"))
-    query = time_query(birth.jd_ut1, *(None if m is None else m.jd_ut1 for m in (at, start, end)))
+    with naming_each(TIME_QUERY_PARAMS, also=(BeforeBirth,)):
+        query = time_query(birth.jd_ut1, *(None if m is None else m.jd_ut1 for m in (at, start, end)))
     if query.at_jd is None:
         first = start if start.jd_ut1 > birth.jd_ut1 else birth
-        check_range_cap(first.clock_jd, end.clock_jd, cap_years, param=end.source_param)
+        with naming(sent_moment_name(request, "timeline.end"), also=(RangeTooLong,)):
+            check_range_cap(first.clock_jd, end.clock_jd, cap_years)
     return query
 
 
@@ -43,7 +50,7 @@ def scan_range(request: Message) -> tuple[Moment, Moment]:
             f"The range lasts {duration_text(days)}; a scan covers at most {cap:g} days"
             + (" with moon=include." if with_moon else "."),
             suggestion="Send several ranges in one batch call and join the windows clamped at their shared boundary.",
-            param=end.source_param,
+            param=sent_moment_name(request, "end"),
         )
     return start, end
 
@@ -59,13 +66,13 @@ def event_range(request: Message, *, cap_years: int | None = None, cap_days: flo
         raise RangeTooLong(
             f"The range lasts {calendar_span_text(start.clock_jd, end.clock_jd)}; at most {cap}.",
             suggestion=f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several requests if needed.",
-            param=end.source_param,
+            param=sent_moment_name(request, "end"),
         )
     if cap_days is not None and end.clock_jd - start.clock_jd > cap_days:
         raise RangeTooLong(
             f"The range lasts {duration_text(end.clock_jd - start.clock_jd)}; at most {cap_days:g} days.",
             suggestion="Send several ranges in one batch call, each at most that long.",
-            param=end.source_param,
+            param=sent_moment_name(request, "end"),
         )
     return start, end
 
@@ -75,5 +82,5 @@ def _ends(request: Message) -> tuple[Moment, Moment]:
     start = moment_from(request, "start")
     end = moment_from(request, "end")
     if end.jd_ut1 <= start.jd_ut1:
-        raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param=end.source_param)
+        raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param=sent_moment_name(request, "end"))
     return start, end

@@ -13,6 +13,7 @@ from google.protobuf.message import Message
 from shared.errors import InvalidParameter
 from shared.kernel.bodies import RETURNS, check_span, resolve_body
 from shared.runtime.chart_inputs import ChartInputs, chart_inputs
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import flags_from, moment_from, sent_moment_name
 
 # Source: the FindReturns RPC comment (search_service.proto): a chart is cast per return.
@@ -25,7 +26,9 @@ def return_body(request: Message) -> str:
     follows under the request's centre), refusing a ``count`` over that body's cap and an
     asteroid whose ephemeris lacks the natal moment or the search's start (OutOfRange naming
     that moment's parameter)."""
-    body = resolve_body(request.body, RETURNS, heliocentric=flags_from(request.chart.options).heliocentric)
+    heliocentric = flags_from(request.chart.options).heliocentric
+    with naming("body", also=BODY_ERRORS):
+        body = resolve_body(request.body, RETURNS, heliocentric=heliocentric)
     limit = MAX_COUNT.get(body, MAX_COUNT_OTHERS)
     if request.count > limit:
         raise InvalidParameter(
@@ -34,7 +37,7 @@ def return_body(request: Message) -> str:
             param="count",
         )
     natal, search_from = moment_from(request), moment_from(request, "search_start")
-    check_span(body, natal.jd_ut1, param=natal.source_param)
+    check_span(body, natal.jd_ut1, param=sent_moment_name(request))
     check_span(body, search_from.jd_ut1, param=sent_moment_name(request, "search_start"))
     return body
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
+from shared.kernel.errors import BodyNotFound
 from shared.kernel.stars import ALL, star_key
+from shared.runtime.kernel_errors import naming
 
 
 def star_selection(request: Message) -> str | None:
@@ -15,5 +17,6 @@ def star_selection(request: Message) -> str | None:
     named star); an unknown star is BodyNotFound naming star."""
     if request.star.strip().lower() == ALL:
         return None
-    star_key(request.star, param="star")
+    with naming("star", also=(BodyNotFound,)):
+        star_key(request.star)
     return request.star

@@ -21,7 +21,7 @@ from shared.kernel.natal_points import point_names
 from shared.kernel.time_lord_periods import TimeQuery
 from shared.runtime.ranges import life_range
 from shared.runtime.request_reading import kept
-from shared.runtime.wire import bodies_from, flags_from, moment_from
+from shared.runtime.wire import bodies_from, flags_from, moment_from, sent_moment_name
 
 SOLAR, MEAN = "solar", "mean"
 AUTO = "auto"
@@ -38,7 +38,7 @@ def _natal_bodies(request: Message) -> tuple[str, ...]:
     bodies = bodies_from(request, flags_from(request))
     birth = moment_from(request, "timeline.moment")
     for name in bodies:
-        check_span(name, birth.jd_ut1, param=birth.source_param)
+        check_span(name, birth.jd_ut1, param=sent_moment_name(request, "timeline.moment"))
     return bodies
 
 

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.kernel.aspects import parse_aspect_types
 from shared.kernel.bodies import MOVING, check_span, resolve_bodies
 from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.positions import Observer
 from shared.kernel.timescale import Moment
 from shared.runtime.ranges import scan_range
-from shared.runtime.wire import optional_moment, place_from, sent_moment_name
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
+from shared.runtime.wire import aspect_types_from, optional_moment, place_from, sent_moment_name
 
 NATAL, MUTUAL = "natal", "mutual"
 
@@ -24,7 +24,8 @@ NATAL, MUTUAL = "natal", "mutual"
 def moving_bodies(request: Message) -> list[str]:
     """Return the moving bodies of a scan, groups expanded; a body no scan can move (the body
     table's MOVING use) is BodyNotEligible."""
-    return resolve_bodies(list(request.moving), param="moving", use=MOVING)
+    with naming("moving", also=BODY_ERRORS):
+        return resolve_bodies(list(request.moving), use=MOVING)
 
 
 def natal_input(request: Message) -> tuple[Moment | None, Observer | None]:
@@ -54,9 +55,10 @@ def natal_bodies(request: Message, natal: Moment) -> list[str]:
     """Return the natal chart's bodies of a scan (groups expanded), each with an ephemeris at
     the natal moment ``natal`` (an asteroid outside its files' span is OutOfRange naming the
     natal moment's parameter)."""
-    bodies = resolve_bodies(list(request.bodies))
+    with naming("bodies", also=BODY_ERRORS):
+        bodies = resolve_bodies(list(request.bodies))
     for name in bodies:
-        check_span(name, natal.jd_ut1, param=natal.source_param)
+        check_span(name, natal.jd_ut1, param=sent_moment_name(request))
     return bodies
 
 
@@ -87,4 +89,4 @@ def scan_input(request: Message) -> ScanInput:
     bodies = [] if natal is None else natal_bodies(request, natal)
     for name in moving:
         check_span(name, start.jd_ut1, end.jd_ut1, param="moving")
-    return ScanInput(start, end, moving, natal, location, bodies, parse_aspect_types(list(request.aspects), param="aspects"))
+    return ScanInput(start, end, moving, natal, location, bodies, aspect_types_from(request.aspects))

@@ -15,6 +15,7 @@ from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
 from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import bool_parameter, message_spec
 from shared.runtime.request_reading import kept
 
@@ -43,7 +44,7 @@ def _check_bodies(values: list[str], param: str, message: Message) -> None:
         return
     heliocentric = bool_parameter(message, "heliocentric")
     # Kept as wire.bodies_from keeps it, so the handler's reader finds the bodies read.
-    kept(message, ("bodies", param, heliocentric), lambda: tuple(resolve_bodies(list(values), heliocentric=heliocentric, param=param)))
+    kept(message, ("bodies", param, heliocentric), lambda: _bodies(values, heliocentric, param))
 
 
 def _check_body(values: list[str], param: str, message: Message) -> None:
@@ -53,27 +54,37 @@ def _check_body(values: list[str], param: str, message: Message) -> None:
     if body_use(message.DESCRIPTOR, param):
         eligible_body(message, param)
         return
-    resolve_bodies(list(values), heliocentric=bool_parameter(message, "heliocentric"), param=param)
+    _bodies(values, bool_parameter(message, "heliocentric"), param)
+
+
+def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...]:
+    from shared.kernel.bodies import resolve_bodies
+
+    with naming(param, also=BODY_ERRORS):
+        return tuple(resolve_bodies(list(values), heliocentric=heliocentric))
 
 
 def _check_house_system(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.houses import parse_house_system
 
     for value in values:
-        parse_house_system(value, param=param)
+        with naming(param):
+            parse_house_system(value)
 
 
 def _check_ayanamsha(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.ayanamshas import parse_ayanamsha
 
     for value in values:
-        parse_ayanamsha(value, param=param)
+        with naming(param):
+            parse_ayanamsha(value)
 
 
 def _check_aspects(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.aspects import parse_aspect_types
 
-    parse_aspect_types(list(values), param=param)
+    with naming(param):
+        parse_aspect_types(list(values))
 
 
 def _check_moment(values: list, param: str, message: Message) -> None:
@@ -90,14 +101,16 @@ def _check_time_zone(values: list[str], param: str, message: Message) -> None:
 
     for value in values:
         if value != AUTO_ZONE:
-            zone_named(value, param=param)
+            with naming(param):
+                zone_named(value)
 
 
 def _check_place(values: list[str], param: str, message: Message) -> None:
     from shared.kernel.places import town_from_parameter
 
     for value in values:
-        town_from_parameter(value, param=param)
+        with naming(param):
+            town_from_parameter(value)
 
 
 VOCABULARIES: dict[int, Vocabulary] = {row.enum: row for row in (

@@ -17,13 +17,15 @@ from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2, options_pb2
 from shared.errors import ConflictingParameters, MissingParameter
-from shared.kernel.ayanamshas import parse_ayanamsha
+from shared.kernel.aspects import parse_aspect_types
+from shared.kernel.ayanamshas import Ayanamsha, parse_ayanamsha
 from shared.kernel.bodies import resolve_bodies
 from shared.kernel.civil_time import AUTO_ZONE, LocalReading, ZoneFound, local_mean_time_note, zone_at, zone_named
 from shared.kernel.houses import HouseSystem, parse_house_system
 from shared.kernel.places import Town, town_from_parameter
 from shared.kernel.positions import CalcFlags, Observer
 from shared.kernel.timescale import Moment, iso_utc
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.parameter_text import parse_scalar
 from shared.runtime.request_model import message_spec
 from shared.runtime.request_reading import kept
@@ -94,7 +96,8 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
             found = ZoneFound(town.tz, "place", town.lat, town.lon)
         else:
             found = None
-        zone = zone_named(found.zone if found else zone_name, param=names["tz"])
+        with naming(names["tz"]):
+            zone = zone_named(found.zone if found else zone_name)
         read, reading = Moment.from_civil_iso(moment.datetime, zone, fold=fold, param=names["datetime"])
         if reading is not None:
             coordinates = (found.lat, found.lon) if found else _optional_coordinates(message, value)
@@ -125,6 +128,11 @@ def _stand_ins(descriptor: Descriptor) -> dict[str, str]:
     return stand_ins
 
 
+def _town(text: str, param: str) -> Town:
+    with naming(param):
+        return town_from_parameter(text)
+
+
 def _holder_names(message: Message, path: list[str]) -> dict[str, str]:
     """Return the HTTP names of the fields of the value at ``path`` (the request's own at [])."""
     if path:
@@ -140,7 +148,7 @@ def _stand_in_town(message: Message, value: str) -> Town | None:
     stand_in = _stand_ins(holder.DESCRIPTOR).get(name)
     if stand_in is None or not holder.HasField(stand_in):
         return None
-    return kept(message, ("town", value), lambda: town_from_parameter(getattr(holder, stand_in), param=_holder_names(message, path)[stand_in]))
+    return kept(message, ("town", value), lambda: _town(getattr(holder, stand_in), _holder_names(message, path)[stand_in]))
 
 
 def _town_beside(message: Message, value: str) -> Town | None:
@@ -266,7 +274,7 @@ def _flags_from(message: Message) -> CalcFlags:
         return getattr(message, name) if _has(message, name) else default
 
     return CalcFlags(
-        sidereal=parse_ayanamsha(message.sidereal, param="sidereal") if _has(message, "sidereal") else None,
+        sidereal=_sidereal(message.sidereal) if _has(message, "sidereal") else None,
         equatorial=flag("equatorial"),
         speed=flag("speed", True),
         no_nutation=flag("no_nutation"),
@@ -274,6 +282,11 @@ def _flags_from(message: Message) -> CalcFlags:
         topocentric=flag("topocentric"),
         heliocentric=flag("heliocentric"),
     )
+
+
+def _sidereal(text: str) -> Ayanamsha:
+    with naming("sidereal"):
+        return parse_ayanamsha(text)
 
 
 def birth_from(message: Message, value: str = "birth") -> tuple[Moment, Observer]:
@@ -301,12 +314,24 @@ def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> O
 def bodies_from(message: Message, flags: CalcFlags, field: str = "bodies") -> tuple[str, ...]:
     """Return the resolved body names of a request's list ``field`` (groups expanded, once each)."""
     return kept(message, ("bodies", field, flags.heliocentric),
-                lambda: tuple(resolve_bodies(list(getattr(message, field)), heliocentric=flags.heliocentric, param=field)))
+                lambda: _bodies(list(getattr(message, field)), flags.heliocentric, field))
+
+
+def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...]:
+    with naming(param, also=BODY_ERRORS):
+        return tuple(resolve_bodies(values, heliocentric=heliocentric))
 
 
 def house_system_from(message: Message, field: str = "system") -> HouseSystem:
     """Return the house system a request names in ``field``."""
-    return parse_house_system(getattr(message, field), param=field)
+    with naming(field):
+        return parse_house_system(getattr(message, field))
+
+
+def aspect_types_from(values: list[str], field: str = "aspects") -> list[str]:
+    """Return the aspect types a request names in its list ``field`` (each once, in order)."""
+    with naming(field):
+        return parse_aspect_types(list(values))
 
 
 def instant(moment: Moment) -> common_pb2.Instant:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.errors import InvalidParameter
+from shared.kernel.errors import UnreadableValue
 from shared.kernel.dignities import assess, dispositors, face_ruler, parse_rulership, term_ruler
 
 TRADITIONAL = parse_rulership("traditional")
@@ -124,7 +124,7 @@ def test_the_triplicity_is_assessed_only_with_day_chart_and_by_sect():
 
 
 def test_an_unknown_rulership_is_invalid_parameter():
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(UnreadableValue):
         parse_rulership("hellenistic")
 
 

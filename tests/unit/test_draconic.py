@@ -78,7 +78,6 @@ def test_in_sidereal_mode_the_rotation_is_by_the_sidereal_node_and_gives_the_tro
 def test_a_chart_without_a_node_is_no_north_node():
     with pytest.raises(NoNorthNode) as refused:
         require_node(("sun", "moon"))
-    assert refused.value.param == "bodies"
     require_node(("sun", "moon", "true_node"))  # any node will do: the one turned by is computed
 
 

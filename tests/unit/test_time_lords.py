@@ -8,9 +8,8 @@ import random
 
 import pytest
 
-from shared.errors import InvalidParameter, MissingParameter
 from shared.kernel.deadline import Deadline
-from shared.kernel.errors import BeforeBirth, RangeTooLong
+from shared.kernel.errors import BeforeBirth, MissingValue, RangeTooLong, UnreadableValue
 from shared.kernel.firdaria import firdaria, sub_lords
 from shared.kernel.natal_points import natal_points, point_names
 from shared.kernel.positions import Observer
@@ -179,13 +178,13 @@ def test_a_range_past_its_cap_is_range_too_long_and_the_query_needs_at_or_both_e
     with pytest.raises(RangeTooLong):
         check_range_cap(BIRTH, cap_end + 2 / 86400, 120)
     check_range_cap(BIRTH, cap_end, 120)
-    with pytest.raises(MissingParameter):
+    with pytest.raises(MissingValue):
         time_query(BIRTH, None, None, None)
-    with pytest.raises(MissingParameter):
+    with pytest.raises(MissingValue):
         time_query(BIRTH, None, BIRTH, None)
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(UnreadableValue):
         time_query(BIRTH, None, BIRTH + 10, BIRTH + 5)
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(UnreadableValue):
         time_query(BIRTH, BIRTH + 1, BIRTH, BIRTH + 5)
 
 
