@@ -36,7 +36,6 @@ class Vocabulary:
 # The kernel parsers are imported where they are called, so that importing this module stays
 # cheap and free of cycles (the readers import validation, which imports this).
 def _check_bodies(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.bodies import resolve_bodies
     from shared.runtime.eligible_body import body_use, eligible_bodies
 
     if body_use(message.DESCRIPTOR, param):
@@ -48,7 +47,6 @@ def _check_bodies(values: list[str], param: str, message: Message) -> None:
 
 
 def _check_body(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.bodies import resolve_bodies
     from shared.runtime.eligible_body import body_use, eligible_body
 
     if body_use(message.DESCRIPTOR, param):

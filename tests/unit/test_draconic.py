@@ -76,7 +76,7 @@ def test_in_sidereal_mode_the_rotation_is_by_the_sidereal_node_and_gives_the_tro
 
 
 def test_a_chart_without_a_node_is_no_north_node():
-    with pytest.raises(NoNorthNode) as refused:
+    with pytest.raises(NoNorthNode):
         require_node(("sun", "moon"))
     require_node(("sun", "moon", "true_node"))  # any node will do: the one turned by is computed
 

@@ -27,5 +27,5 @@ def test_the_natal_moment_itself_progresses_to_itself():
 
 
 def test_a_target_before_birth_is_invalid_progression():
-    with pytest.raises(InvalidProgression) as refused:
+    with pytest.raises(InvalidProgression):
         progressed_moment(NATAL, NATAL.plus_days(-1))
