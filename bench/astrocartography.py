@@ -15,12 +15,12 @@ from celestial.v1 import astrocartography_service_pb2 as pb
 from celestial.v1 import common_pb2
 from services.astrocartography import lines
 from shared.runtime.astro_targets import targets_from
-from shared.kernel import engine
-from shared.kernel.astrocartography import CIRCUMPOLAR, Sky, equatorial, latitude_rows, line_segments
-from shared.kernel.deadline import Deadline
-from shared.kernel.earth_rotation import sidereal_time
-from shared.kernel.positions import CalcFlags, compute_positions, obliquity_deg
-from shared.kernel.timescale import Moment
+from kernel import engine
+from kernel.astrocartography import CIRCUMPOLAR, Sky, equatorial, latitude_rows, line_segments
+from kernel.deadline import Deadline
+from kernel.earth_rotation import sidereal_time
+from kernel.positions import CalcFlags, compute_positions, obliquity_deg
+from kernel.timescale import Moment
 from shared.runtime.config import load_settings
 from shared.runtime.validation import validate
 

@@ -15,8 +15,8 @@ from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
 from gateway.transcoder import request_from_json
 from services.search import calendar, eclipses, ingresses, lunations, stations, void_of_course_periods
-from shared.kernel import engine
-from shared.kernel.deadline import Deadline
+from kernel import engine
+from kernel.deadline import Deadline
 from shared.runtime.config import load_settings
 from shared.runtime.validation import validate
 

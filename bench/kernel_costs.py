@@ -8,11 +8,11 @@ from __future__ import annotations
 import statistics
 import time
 
-from shared.kernel import engine
-from shared.kernel.aspects import ASPECT_NAMES, Point, find_aspects
-from shared.kernel.bodies import resolve_bodies
-from shared.kernel.positions import CalcFlags, compute_positions
-from shared.kernel.timescale import Moment
+from kernel import engine
+from kernel.aspects import ASPECT_NAMES, Point, find_aspects
+from kernel.bodies import resolve_bodies
+from kernel.positions import CalcFlags, compute_positions
+from kernel.timescale import Moment
 from shared.runtime.config import load_settings
 
 NATAL_SET_GOAL_S = 1e-3

@@ -18,8 +18,8 @@ from bench.figures import record
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Birth, Moment, Place
 from services.ephemeris import natal
-from shared.kernel import engine
-from shared.kernel.deadline import Deadline
+from kernel import engine
+from kernel.deadline import Deadline
 from shared.runtime.config import load_settings
 from shared.runtime.request_model import message_spec
 from shared.runtime.validation import validate

@@ -35,7 +35,7 @@ ACCOUNTS = 8
 def _admin_key(stack, env: dict[str, str]) -> str:
     """Return a key of a fresh, effectively unlimited account in the store ``env`` selects."""
     def admin(*args: str) -> str:
-        return subprocess.run([sys.executable, "-m", "gateway.admin_cli", *args], cwd=REPO_ROOT, env={**stack.env, **env},
+        return subprocess.run([sys.executable, "-m", "gateway.admin.cli", *args], cwd=REPO_ROOT, env={**stack.env, **env},
                               capture_output=True, text=True, check=True).stdout.strip()
 
     name = f"bench-{time.monotonic_ns()}"

@@ -13,7 +13,7 @@ from pathlib import Path
 import uvicorn
 
 from gateway.app import create_app
-from gateway.store.memory_store import MemoryStore
+from store.memory_store import MemoryStore
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
 

@@ -19,10 +19,10 @@ from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
 from gateway.transcoder import request_from_json
 from services.search import transits
-from shared.kernel import engine
-from shared.kernel.aspects import ASPECT_TYPES
-from shared.kernel.bodies import engine_number
-from shared.kernel.deadline import Deadline
+from kernel import engine
+from kernel.aspects import ASPECT_TYPES
+from kernel.bodies import engine_number
+from kernel.deadline import Deadline
 from shared.runtime.config import load_settings
 from shared.runtime.validation import validate
 

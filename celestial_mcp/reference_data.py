@@ -9,7 +9,7 @@ from typing import Any
 
 import mcp_types as types
 
-from shared.kernel import aspects, ayanamshas, bodies, houses
+from kernel import aspects, ayanamshas, bodies, houses
 
 URI_PREFIX = "celestial://reference/"
 

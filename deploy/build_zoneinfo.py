@@ -19,9 +19,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from shared.kernel.civil_time import BACKZONE_LIST, ZONE_SOURCE
+from kernel.civil_time import BACKZONE_LIST, ZONE_SOURCE
 
-#: The compiled zones' folder inside the output, where shared.kernel.civil_time reads them.
+#: The compiled zones' folder inside the output, where kernel.civil_time reads them.
 COMPILED = "zoneinfo"
 
 

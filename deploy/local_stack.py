@@ -66,7 +66,7 @@ class Stack:
     def admin(self, *args: str) -> subprocess.CompletedProcess:
         """Run `celestial-admin` against this stack's store."""
         return subprocess.run(
-            [sys.executable, "-m", "gateway.admin_cli", *args],
+            [sys.executable, "-m", "gateway.admin.cli", *args],
             cwd=REPO_ROOT,
             env=self.env,
             capture_output=True,

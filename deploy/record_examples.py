@@ -1,5 +1,5 @@
 """``make examples``: record, from a running stack, one request per operation and the answer
-it really gets, into ``gateway/docs_assets/examples/`` (see ``gateway/reference_examples.py``).
+it really gets, into ``gateway/reference/docs_assets/examples/`` (see ``gateway/reference/examples.py``).
 
 An operation's request is the one already recorded, when there is one (edit a file's
 ``request`` and run this again to change an example); a new operation's is made from its
@@ -18,7 +18,7 @@ from typing import Any
 from deploy.local_stack import start_stack, stop_stack
 from gateway.batch import BATCH_PATH
 from gateway.endpoints import discover_endpoints
-from gateway.reference_examples import Example, example_path, example_record, load_examples
+from gateway.reference.examples import Example, example_path, example_record, load_examples
 from shared.runtime.request_model import message_spec
 
 #: The value an example sends for a parameter of this name, in every operation that needs one:

@@ -34,8 +34,8 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from gateway.store.choice import open_configured_store
-from gateway.store.key_format import hash_key
+from store.choice import open_configured_store
+from store.key_format import hash_key
 from shared.runtime.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
 
 READY_LINE = "CELESTIAL READY"

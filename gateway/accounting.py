@@ -16,9 +16,9 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
-from gateway.store.errors import StoreOutcomeUnknown
-from gateway.store.interfaces import CreditLedger, Limiter
-from gateway.store.records import Account, Admission, AdmittedCharge, ChargeNote
+from store.errors import StoreOutcomeUnknown
+from store.interfaces import CreditLedger, Limiter
+from store.records import Account, Admission, AdmittedCharge, ChargeNote
 from celestial.v1 import options_pb2
 from shared.errors import RateLimitExceeded
 

@@ -1,7 +1,7 @@
 """The gateway application: its routes, middleware, error handling and lifespan.
 
 ``/v1`` requests and ``/v1/batch`` are served by the paid-request pipeline
-(``gateway/paid_requests.py``), ``/admin/v1`` by the admin API (``gateway/admin_api.py``),
+(``gateway/paid_requests.py``), ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
 ``/dashboard`` by the account dashboard (``gateway/dashboard/routes.py``);
 this module assembles them with the OpenAPI document, the docs page and the health checks.
 """
@@ -21,23 +21,23 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 
-from gateway.admin_api import admin_app
+from gateway.admin.api import admin_app
 from gateway.dashboard.routes import dashboard_app
 from gateway.endpoints import Endpoint, discover_endpoints
 from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, with_error_body
-from gateway.guides import guide_links, guide_routes, load_guides
+from gateway.reference.guides import guide_links, guide_routes, load_guides
 from gateway.json_response import json_response
 from gateway.middleware import RequestContextMiddleware
-from gateway.openapi import build_openapi
+from gateway.reference.openapi import build_openapi
 from gateway.paid_requests import Gateway
-from gateway.reference_docs import CONTENT_SECURITY_POLICY, reference_routes
-from gateway.reference_examples import load_examples, with_examples
+from gateway.reference.routes import CONTENT_SECURITY_POLICY, reference_routes
+from gateway.reference.examples import load_examples, with_examples
 from gateway.rpc import Pool
-from gateway.store.choice import open_configured_store
-from gateway.store.interfaces import Store
+from store.choice import open_configured_store
+from store.interfaces import Store
 from gateway.version import BUILD_VERSION
 from shared.errors import MethodNotAllowed
-from shared.kernel import civil_time, places
+from kernel import civil_time, places
 from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.gateway")
@@ -85,7 +85,7 @@ async def _readyz(request: Request) -> Response:
     """200 when the store and every service pool can take a call now, else 503; the body says
     which part is not (what a load balancer or Kubernetes' readiness probe asks)."""
     gateway: Gateway = request.app.state.gateway
-    store_ready, *checks = await asyncio.gather(_store_ready(gateway.store), *(pool.ready() for pool in gateway.pools.values()))
+    store_ready, *checks = await asyncio.gather(_store_ready(store), *(pool.ready() for pool in gateway.pools.values()))
     services = {name: ("ready" if ok else "unavailable") for name, ok in zip(gateway.pools, checks)}
     ready = store_ready and all(checks)
     body = {"status": "ready" if ready else "unavailable", "store": "ready" if store_ready else "unavailable", "services": services}

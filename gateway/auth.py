@@ -21,9 +21,9 @@ import structlog
 
 from shared.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
 
-from gateway.store.interfaces import CreditLedger, Keys
-from gateway.store.key_format import hash_key, is_well_formed_key, quoted
-from gateway.store.records import Account, KeyRecord, utc_now
+from store.interfaces import CreditLedger, Keys
+from store.key_format import hash_key, is_well_formed_key, quoted
+from store.records import Account, KeyRecord, utc_now
 
 #: The one message of every 401: it does not say whether the key was unknown, expired or revoked.
 INVALID_KEY_MESSAGE = "The request does not carry a valid API key."

@@ -18,8 +18,8 @@ from starlette.responses import Response
 
 from gateway.envelope import error_body
 from gateway.json_response import json_response
-from gateway.store.bounds import MAX_BALANCE
-from gateway.store.errors import (
+from store.bounds import MAX_BALANCE
+from store.errors import (
     AccountExists,
     AccountNotFound,
     BalanceCeiling,
@@ -29,7 +29,7 @@ from gateway.store.errors import (
     StoreBusy,
     StoreUnavailable,
 )
-from gateway.store.key_format import exception_message, redact_keys
+from store.key_format import exception_message, redact_keys
 from shared.errors import (
     CelestialError,
     ClientGone,

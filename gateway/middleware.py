@@ -9,7 +9,7 @@ import time
 import structlog
 from starlette.middleware.cors import CORSMiddleware
 
-from gateway.store.key_format import redact_keys
+from store.key_format import redact_keys
 
 log = structlog.get_logger("celestial.gateway")
 

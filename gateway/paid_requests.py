@@ -32,8 +32,8 @@ from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.middleware import new_request_id
 from gateway.rpc import Pool, ServicePool, channel_target
-from gateway.store.interfaces import Store
-from gateway.store.records import Account, Admission, ChargeNote
+from store.interfaces import Store
+from store.records import Account, Admission, ChargeNote
 from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import answer_version
 from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable

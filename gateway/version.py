@@ -1,7 +1,7 @@
 """The versions an answer was made with: the API's and the build's (also in the OpenAPI
 document), the engine's and the tz database's, in every answer's ``meta.version``."""
 
-from shared.kernel import civil_time, engine
+from kernel import civil_time, engine
 
 API_VERSION = "v1"
 BUILD_VERSION = "0.1.0"

@@ -4,7 +4,7 @@ A :class:`CelestialError` is a machine code, an HTTP status, a message and a sug
 module holds it with the errors of a request (invalid, missing or conflicting parameters, an
 unreadable body), of access (keys, origins, the admin token), of billing (credits, rate limits)
 and of transport (sizes, timeouts, unavailable services). The kernel's domain errors subclass it
-in ``shared/kernel/errors.py``. It imports nothing of the project, so the key and credit store
+in ``kernel/errors.py``. It imports nothing of the project, so the key and credit store
 uses it without the astronomy kernel.
 
 Every layer raises a subclass of :class:`CelestialError`; the runtime carries it across gRPC
@@ -239,7 +239,7 @@ def error_classes() -> list[type[CelestialError]]:
     """Return every concrete error class defined so far, for the code table and its tests.
 
     The classes are found as subclasses, so a layer's own errors (the kernel's domain errors in
-    ``shared/kernel/errors.py``) count once their module is imported.
+    ``kernel/errors.py``) count once their module is imported.
     """
     found: list[type[CelestialError]] = []
     stack = [CelestialError]

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from deploy.local_stack import Stack, start_stack, stop_stack
-from shared.kernel import civil_time, engine, places
+from kernel import civil_time, engine, places
 from shared.runtime.config import load_settings
 from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
 
@@ -25,11 +25,11 @@ civil_time.use_zone_files(load_settings().tz_path)
 def _stop_the_shared_nats_server():
     """Stop the nats-server the NATS store tests started on first use, at the end of the run.
 
-    Starting is lazy (``tests.unit.nats_store_factory.session_server``), so a run without NATS
+    Starting is lazy (``tests.unit.store.nats_store_factory.session_server``), so a run without NATS
     tests starts no server; this only makes sure one that was started does not outlive the run.
     """
     yield
-    factory_module = sys.modules.get("tests.unit.nats_store_factory")
+    factory_module = sys.modules.get("tests.unit.store.nats_store_factory")
     if factory_module is not None:
         factory_module.stop_session_server()
 

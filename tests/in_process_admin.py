@@ -7,7 +7,7 @@ import io
 import subprocess
 from collections.abc import Sequence
 
-from gateway import admin_cli
+from gateway.admin import cli as admin_cli
 from shared.runtime.config import Settings
 
 

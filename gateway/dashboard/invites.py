@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from gateway.dashboard.tokens import join_token, new_secret
-from gateway.store.interfaces import DashboardStore
-from gateway.store.owner_records import OwnerRecord, digest_secret
-from gateway.store.records import utc_now
+from store.interfaces import DashboardStore
+from store.owner_records import OwnerRecord, digest_secret
+from store.records import utc_now
 
 #: How long an invite link works (issue 24: "valid 24 hours").
 INVITE_VALID_FOR = timedelta(hours=24)

@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from gateway.admin_operations import find_account, iso, key_view, rotate_key
+from gateway.admin.operations import find_account, iso, key_view, rotate_key
 from gateway.dashboard.charts import bar_chart_svg
 from gateway.dashboard.csrf import CSRF_FIELD, csrf_token, csrf_valid, keep_presession, presession_secret
 from gateway.dashboard.pages import STATIC_DIR, render_message, render_page
@@ -41,14 +41,14 @@ from gateway.dashboard.signup import SENT_NOTICE, send_password_link, sign_up
 from gateway.dashboard.tokens import split_token
 from gateway.dashboard.try_it import terminal_key
 from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window_start
-from gateway.store.bounds import validate_key_name
-from gateway.store.errors import StoreError, StoreUnavailable
-from gateway.store.interfaces import DashboardStore
-from gateway.store.key_format import exception_message
-from gateway.store.origins import validate_origins
-from gateway.store.owner_records import InviteNotValid, OwnerRecord, same_digest
-from gateway.store.owner_records import normalize_email
-from gateway.store.records import KeyRecord, utc_now
+from store.bounds import validate_key_name
+from store.errors import StoreError, StoreUnavailable
+from store.interfaces import DashboardStore
+from store.key_format import exception_message
+from store.origins import validate_origins
+from store.owner_records import InviteNotValid, OwnerRecord, same_digest
+from store.owner_records import normalize_email
+from store.records import KeyRecord, utc_now
 from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.dashboard")
@@ -110,7 +110,7 @@ def _page(handler: Handler, *, signed_in_only: bool = True) -> Callable[[Request
 
     async def endpoint(request: Request) -> Response:
         gateway = request.app.state.gateway
-        store = gateway.store
+        store = store
         presession = presession_secret(request)
         settings = gateway.settings
         visit = Visit(

@@ -14,9 +14,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from gateway.dashboard.tokens import join_token, new_secret, split_token
-from gateway.store.interfaces import DashboardStore
-from gateway.store.owner_records import OwnerRecord, SessionRecord, digest_secret, same_digest
-from gateway.store.records import utc_now
+from store.interfaces import DashboardStore
+from store.owner_records import OwnerRecord, SessionRecord, digest_secret, same_digest
+from store.records import utc_now
 
 #: The session cookie. The ``__Host-`` prefix (which requires Secure) is used over HTTPS.
 SESSION_COOKIE = "celestial_session"

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 
 from gateway.dashboard.passwords import verify_password
-from gateway.store.interfaces import DashboardStore
-from gateway.store.owner_records import OwnerRecord, normalize_email
+from store.interfaces import DashboardStore
+from store.owner_records import OwnerRecord, normalize_email
 
 #: Failed sign-ins per email, per address, within WINDOW_S, before a lock-out of LOCKOUT_S.
 #: OWASP's Authentication Cheat Sheet ("Account lockout") leaves the figures to the

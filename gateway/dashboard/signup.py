@@ -17,9 +17,9 @@ import structlog
 
 from gateway.dashboard.invites import INVITE_VALID_FOR, invite_owner
 from gateway.dashboard.mail import MailNotSent, send_mail
-from gateway.store.errors import AccountExists
-from gateway.store.interfaces import DashboardStore
-from gateway.store.owner_records import OwnerElsewhere, normalize_email
+from store.errors import AccountExists
+from store.interfaces import DashboardStore
+from store.owner_records import OwnerElsewhere, normalize_email
 from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.dashboard")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import secrets
 
-from gateway.store.owner_records import digest_secret
+from store.owner_records import digest_secret
 
 _TOKEN = re.compile(r"((?:own|ses)_[0-9a-f]{16})\.([A-Za-z0-9_-]{43})")
 

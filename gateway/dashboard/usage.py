@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from gateway.store.records import LedgerEntry
+from store.records import LedgerEntry
 
 #: Days the usage page covers (issue 24: "the last 30 days"), today included.
 USAGE_DAYS = 30

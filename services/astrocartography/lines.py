@@ -7,7 +7,7 @@ from __future__ import annotations
 from google.protobuf import struct_pb2
 
 from celestial.v1 import astrocartography_service_pb2 as pb
-from shared.kernel.astrocartography import (
+from kernel.astrocartography import (
     ZODIACAL,
     Segment,
     Sky,
@@ -15,9 +15,9 @@ from shared.kernel.astrocartography import (
     latitude_rows,
     line_segments,
 )
-from shared.kernel.deadline import Deadline
-from shared.kernel.earth_rotation import sidereal_time
-from shared.kernel.positions import CalcFlags, compute_positions, obliquity_deg
+from kernel.deadline import Deadline
+from kernel.earth_rotation import sidereal_time
+from kernel.positions import CalcFlags, compute_positions, obliquity_deg
 from shared.runtime.wire import house_system_from, moment_from
 
 GEOJSON = "geojson"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.aspects import Point, find_aspects, find_parallels
-from shared.kernel.deadline import Deadline
-from shared.kernel.positions import CalcFlags, compute_positions
+from kernel.aspects import Point, find_aspects, find_parallels
+from kernel.deadline import Deadline
+from kernel.positions import CalcFlags, compute_positions
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, moment_from
 

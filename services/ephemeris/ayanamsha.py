@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.positions import ayanamsha_value
+from kernel.deadline import Deadline
+from kernel.positions import ayanamsha_value
 from shared.runtime.wire import moment_from
 
 

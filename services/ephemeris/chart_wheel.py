@@ -9,7 +9,7 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import wheel_layout
 from services.ephemeris.wheel.themes import THEMES
-from shared.kernel.deadline import Deadline
+from kernel.deadline import Deadline
 from shared.runtime.chart_reply import chart_reply
 from shared.runtime.wire import birth_from
 

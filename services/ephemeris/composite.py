@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_record import chart_record
-from shared.kernel.composite import cast_composite
-from shared.kernel.deadline import Deadline
+from kernel.composite import cast_composite
+from kernel.deadline import Deadline
 from shared.runtime.wire import birth_from
 
 

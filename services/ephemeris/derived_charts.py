@@ -6,11 +6,11 @@ from datetime import datetime
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_reply import chart_reply
-from shared.kernel.davison import great_circle_midpoint, midpoint_moment, midpoint_utc
-from shared.kernel.deadline import Deadline
-from shared.kernel.draconic import rotate_to_node
-from shared.kernel.positions import Observer
-from shared.kernel.timescale import Moment
+from kernel.davison import great_circle_midpoint, midpoint_moment, midpoint_utc
+from kernel.deadline import Deadline
+from kernel.draconic import rotate_to_node
+from kernel.positions import Observer
+from kernel.timescale import Moment
 from shared.runtime.wire import birth_from
 
 

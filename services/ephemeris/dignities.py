@@ -6,9 +6,9 @@ from google.protobuf import struct_pb2
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_record import dignity_record
-from shared.kernel.deadline import Deadline
-from shared.kernel.dignities import DispositorChain, assess, dispositors, parse_rulership
-from shared.kernel.positions import CalcFlags, compute_positions
+from kernel.deadline import Deadline
+from kernel.dignities import DispositorChain, assess, dispositors, parse_rulership
+from kernel.positions import CalcFlags, compute_positions
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import bodies_from, flags_from, moment_from
 

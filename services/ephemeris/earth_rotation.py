@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.earth_rotation import delta_t, sidereal_time
+from kernel.deadline import Deadline
+from kernel.earth_rotation import delta_t, sidereal_time
 from shared.runtime.wire import moment_from
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.ayanamshas import Ayanamsha
-from shared.kernel.deadline import Deadline
-from shared.kernel.houses import HouseSet, HouseSystem, compute_houses
-from shared.kernel.positions import CalcFlags
-from shared.kernel.timescale import Moment
+from kernel.ayanamshas import Ayanamsha
+from kernel.deadline import Deadline
+from kernel.houses import HouseSet, HouseSystem, compute_houses
+from kernel.positions import CalcFlags
+from kernel.timescale import Moment
 from shared.runtime.wire import flags_from, house_system_from, moment_from, required_place
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.chart import ChartSettings, cast_chart
-from shared.kernel.chart_extras import ChartExtras
-from shared.kernel.deadline import Deadline
-from shared.kernel.lots import LOTS, bodies_needed, parse_lots
-from shared.kernel.positions import CalcFlags
-from shared.kernel.zodiac import sign_of
+from kernel.chart import ChartSettings, cast_chart
+from kernel.chart_extras import ChartExtras
+from kernel.deadline import Deadline
+from kernel.lots import LOTS, bodies_needed, parse_lots
+from kernel.positions import CalcFlags
+from kernel.zodiac import sign_of
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import flags_from, house_system_from, moment_from, required_place
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.chart import house_placement
-from shared.kernel.deadline import Deadline
-from shared.kernel.houses import compute_houses
-from shared.kernel.lots import bodies_needed, compute_lots, is_day_chart
-from shared.kernel.midpoints import check_modulus, check_tree_orb, derived_points, midpoint_trees, parse_resolution
-from shared.kernel.positions import CalcFlags, compute_positions
-from shared.kernel.zodiac import sign_of
+from kernel.chart import house_placement
+from kernel.deadline import Deadline
+from kernel.houses import compute_houses
+from kernel.lots import bodies_needed, compute_lots, is_day_chart
+from kernel.midpoints import check_modulus, check_tree_orb, derived_points, midpoint_trees, parse_resolution
+from kernel.positions import CalcFlags, compute_positions
+from kernel.zodiac import sign_of
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import bodies_from, flags_from, house_system_from, moment_from, place_from
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_reply import chart_reply
-from shared.kernel.deadline import Deadline
+from kernel.deadline import Deadline
 from shared.runtime.wire import birth_from
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_record import aspect_record
-from shared.kernel.aspects import Point, find_aspects
-from shared.kernel.chart import house_placement
-from shared.kernel.deadline import Deadline
-from shared.kernel.houses import compute_houses
-from shared.kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types
-from shared.kernel.positions import CalcFlags, compute_positions
+from kernel.aspects import Point, find_aspects
+from kernel.chart import house_placement
+from kernel.deadline import Deadline
+from kernel.houses import compute_houses
+from kernel.patterns import find_patterns, missing_aspect_warnings, parse_pattern_types
+from kernel.positions import CalcFlags, compute_positions
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, house_system_from, moment_from
 

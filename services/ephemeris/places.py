@@ -1,10 +1,10 @@
-"""/v1/places: towns by name, from the gazetteer (shared/kernel/places.py)."""
+"""/v1/places: towns by name, from the gazetteer (kernel/places.py)."""
 
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.places import find_towns
+from kernel.deadline import Deadline
+from kernel.places import find_towns
 
 
 def compute(request: pb.FindPlacesRequest, deadline: Deadline) -> pb.FindPlacesResponse:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.errors import PolarDayOrNight
-from shared.kernel.planetary_hours import planetary_day
+from kernel.deadline import Deadline
+from kernel.errors import PolarDayOrNight
+from kernel.planetary_hours import planetary_day
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import instant_at, moment_from, required_place
 

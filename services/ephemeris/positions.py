@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.positions import EclipticPosition, PositionsResult, compute_positions
+from kernel.deadline import Deadline
+from kernel.positions import EclipticPosition, PositionsResult, compute_positions
 from shared.runtime.positions_query import PositionsQuery
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.positions import CalcFlags, compute_positions
-from shared.kernel.solar_proximity import SUN, solar_proximity
+from kernel.deadline import Deadline
+from kernel.positions import CalcFlags, compute_positions
+from kernel.solar_proximity import SUN, solar_proximity
 from shared.runtime.wire import bodies_from, flags_from, moment_from
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.errors import BodyNotFound
-from shared.kernel.stars import find_star, named_stars, star_positions
-from shared.kernel.zodiac import sign_of
+from kernel.deadline import Deadline
+from kernel.errors import BodyNotFound
+from kernel.stars import find_star, named_stars, star_positions
+from kernel.zodiac import sign_of
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import flags_from, moment_from
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.kernel.civil_time import iso_milliseconds, zone_at, zone_state
-from shared.kernel.deadline import Deadline
+from kernel.civil_time import iso_milliseconds, zone_at, zone_state
+from kernel.deadline import Deadline
 from shared.runtime.wire import moment_from, read_moment, required_place
 
 

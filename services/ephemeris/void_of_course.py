@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_record import aspect_record
-from shared.kernel.deadline import Deadline
-from shared.kernel.positions import CalcFlags, compute_positions
-from shared.kernel.void_of_course import MOON, void_of_course
+from kernel.deadline import Deadline
+from kernel.positions import CalcFlags, compute_positions
+from kernel.void_of_course import MOON, void_of_course
 from shared.runtime.wire import moment_from
 
 

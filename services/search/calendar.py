@@ -14,13 +14,13 @@ from services.search.ingresses import ingress_record
 from services.search.lunations import lunation_records
 from services.search.stations import station_record
 from services.search.void_of_course_periods import find_periods, period_record
-from shared.kernel import bodies as body_table
-from shared.kernel.bodies import resolve_bodies
-from shared.kernel.crossings import sign_ingresses_until
-from shared.kernel.deadline import Deadline
-from shared.kernel.eclipses import LUNAR, SOLAR, eclipses_between
-from shared.kernel.stations import find_stations
-from shared.kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
+from kernel import bodies as body_table
+from kernel.bodies import resolve_bodies
+from kernel.crossings import sign_ingresses_until
+from kernel.deadline import Deadline
+from kernel.eclipses import LUNAR, SOLAR, eclipses_between
+from kernel.stations import find_stations
+from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
 from shared.runtime.parameter_text import declared_default
 from shared.runtime.sky_event_inputs import CalendarInput, void_periods_over
 from shared.runtime.wire import instant_at

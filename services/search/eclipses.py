@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.eclipses import lunar_eclipses, solar_eclipses
-from shared.kernel.positions import Observer
-from shared.kernel.errors import OutOfRange
+from kernel.deadline import Deadline
+from kernel.eclipses import lunar_eclipses, solar_eclipses
+from kernel.positions import Observer
+from kernel.errors import OutOfRange
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import instant_at, moment_from, place_from
 

@@ -6,7 +6,7 @@ fraction)."""
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.timescale import iso_utc
+from kernel.timescale import iso_utc
 
 PRODUCT_ID = "-//Celestial//Sky events//EN"
 UID_DOMAIN = "celestial"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.crossings import crossings, sign_entries
-from shared.kernel.deadline import Deadline
-from shared.kernel.timescale import iso_utc
-from shared.kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg, sign_of
+from kernel.crossings import crossings, sign_entries
+from kernel.deadline import Deadline
+from kernel.timescale import iso_utc
+from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg, sign_of
 from shared.runtime.eligible_body import eligible_body
 from shared.runtime.wire import moment_from, sent_moment_name
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel import lunations as kernel
-from shared.kernel.deadline import Deadline
-from shared.kernel.eclipses import LUNAR, SOLAR, eclipses_between
-from shared.kernel.zodiac import sign_of
+from kernel import lunations as kernel
+from kernel.deadline import Deadline
+from kernel.eclipses import LUNAR, SOLAR, eclipses_between
+from kernel.zodiac import sign_of
 from shared.runtime.wire import instant_at
 
 # An eclipse belongs to a lunation when its greatest phase lies this close to it (issue 29).

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.crossings import crossings
-from shared.kernel.deadline import Deadline
-from shared.kernel.positions import compute_positions
-from shared.kernel.timescale import Moment
+from kernel.crossings import crossings
+from kernel.deadline import Deadline
+from kernel.positions import compute_positions
+from kernel.timescale import Moment
 from shared.runtime.chart_reply import chart_reply
 from shared.runtime.wire import flags_from, moment_from, observer_from, required_place, sent_moment_name
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.stations import Station, find_stations, retrograde_periods
-from shared.kernel.zodiac import sign_of
+from kernel.deadline import Deadline
+from kernel.stations import Station, find_stations, retrograde_periods
+from kernel.zodiac import sign_of
 from shared.runtime.wire import instant_at
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.natal_points import natal_points
-from shared.kernel.transits import TransitEvent, scan_transits
+from kernel.deadline import Deadline
+from kernel.natal_points import natal_points
+from kernel.transits import TransitEvent, scan_transits
 from shared.runtime.transit_inputs import MUTUAL, ScanInput
 from shared.runtime.wire import fill_instant, instant_at
 

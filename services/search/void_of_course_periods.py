@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
-from shared.kernel.deadline import Deadline
-from shared.kernel.void_of_course import MOON
-from shared.kernel.void_of_course_periods import VoidPeriod, void_periods
+from kernel.deadline import Deadline
+from kernel.void_of_course import MOON
+from kernel.void_of_course_periods import VoidPeriod, void_periods
 from shared.runtime.chart_record import aspect_record
 from shared.runtime.sky_event_inputs import VoidPeriodsInput
 from shared.runtime.wire import instant_at

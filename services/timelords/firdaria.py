@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
 from services.timelords.natal_points import fill_periods, fill_query, natal_points
-from shared.kernel.deadline import Deadline
-from shared.kernel.firdaria import firdaria
-from shared.kernel.time_lord_periods import flatten
+from kernel.deadline import Deadline
+from kernel.firdaria import firdaria
+from kernel.time_lord_periods import flatten
 
 
 def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.ComputeFirdariaResponse:

@@ -9,11 +9,11 @@ from functools import lru_cache
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 from google.protobuf.message import Message
 
-from shared.kernel.natal_points import NatalPoints
-from shared.kernel.natal_points import natal_points as cast_natal_points
-from shared.kernel.timescale import iso_utc
-from shared.kernel.time_lord_periods import Period, TimeQuery
-from shared.kernel.zodiac import sign_index
+from kernel.natal_points import NatalPoints
+from kernel.natal_points import natal_points as cast_natal_points
+from kernel.timescale import iso_utc
+from kernel.time_lord_periods import Period, TimeQuery
+from kernel.zodiac import sign_index
 from shared.runtime.wire import fill_instant, flags_from, moment_from, required_place
 
 

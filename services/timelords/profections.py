@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
 from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
-from shared.kernel.deadline import Deadline
-from shared.kernel.bodies import SUN
-from shared.kernel.profections import mean_boundaries, profections, solar_boundaries
-from shared.kernel.time_lord_periods import flatten
-from shared.kernel.zodiac import SIGNS
+from kernel.deadline import Deadline
+from kernel.bodies import SUN
+from kernel.profections import mean_boundaries, profections, solar_boundaries
+from kernel.time_lord_periods import flatten
+from kernel.zodiac import SIGNS
 from shared.runtime.time_lord_points import SOLAR
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.kernel.astrocartography import ANGLES, check_cusp_line_system, parse_angle
-from shared.kernel.bodies import resolve_bodies
+from kernel.astrocartography import ANGLES, check_cusp_line_system, parse_angle
+from kernel.bodies import resolve_bodies
 from shared.errors import ConflictingParameters, InvalidParameter
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import house_system_from

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.kernel.ayanamshas import AYANAMSHAS, Ayanamsha, parse_ayanamsha
+from kernel.ayanamshas import AYANAMSHAS, Ayanamsha, parse_ayanamsha
 from shared.runtime.kernel_errors import naming
 
 ALL = "all"

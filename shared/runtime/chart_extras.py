@@ -1,16 +1,16 @@
 """Reader of what a chart request adds to its chart: patterns, derived points (midpoints,
 antiscia, lots) and dignities, read from the chart options into the kernel's ChartExtras
-(which :func:`shared.kernel.chart.cast_chart` casts)."""
+(which :func:`kernel.chart.cast_chart` casts)."""
 
 from __future__ import annotations
 
 from shared.errors import InvalidParameter
 from shared.runtime.wire import sent_or_default
 from shared.runtime.chart_options import chart_request_options
-from shared.kernel.chart_extras import ChartExtras
-from shared.kernel.dignities import parse_rulership
-from shared.kernel.lots import parse_lots
-from shared.kernel.patterns import parse_pattern_types
+from kernel.chart_extras import ChartExtras
+from kernel.dignities import parse_rulership
+from kernel.lots import parse_lots
+from kernel.patterns import parse_pattern_types
 from shared.runtime.kernel_errors import naming
 
 

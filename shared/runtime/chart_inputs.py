@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
-from shared.kernel.chart import MUNDANE, ChartSettings
-from shared.kernel.draconic import require_node
-from shared.kernel.errors import NoNorthNode
-from shared.kernel.chart_extras import ChartExtras
+from kernel.chart import MUNDANE, ChartSettings
+from kernel.draconic import require_node
+from kernel.errors import NoNorthNode
+from kernel.chart_extras import ChartExtras
 from shared.runtime.chart_extras import chart_extras_from
 from shared.runtime.chart_options import chart_request_options, chart_settings_from
 from shared.runtime.kernel_errors import naming

@@ -4,12 +4,12 @@ the cast chart rendered whole, computing nothing."""
 from __future__ import annotations
 
 from celestial.v1 import common_pb2
-from shared.kernel.aspects import AspectMatch, ParallelMatch
-from shared.kernel.chart import Chart, ChartMetadata, ChartPosition
-from shared.kernel.chart_extras import PlacedPoint
-from shared.kernel.dignities import Dignity
-from shared.kernel.houses import HouseSet
-from shared.kernel.patterns import Pattern
+from kernel.aspects import AspectMatch, ParallelMatch
+from kernel.chart import Chart, ChartMetadata, ChartPosition
+from kernel.chart_extras import PlacedPoint
+from kernel.dignities import Dignity
+from kernel.houses import HouseSet
+from kernel.patterns import Pattern
 
 
 def chart_record(chart: Chart) -> common_pb2.Chart:

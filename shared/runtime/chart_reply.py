@@ -7,9 +7,9 @@ from collections.abc import Callable
 from celestial.v1 import common_pb2
 from shared.runtime.chart_inputs import ChartInputs
 from shared.runtime.chart_record import chart_record
-from shared.kernel.chart import Chart, cast_chart
-from shared.kernel.positions import Observer
-from shared.kernel.timescale import Moment
+from kernel.chart import Chart, cast_chart
+from kernel.positions import Observer
+from kernel.timescale import Moment
 
 
 def chart_reply(

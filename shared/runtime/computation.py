@@ -11,7 +11,7 @@ import structlog
 from google.protobuf.message import Message
 
 from shared.errors import CelestialError, DeadlineExceeded, InternalError, ResultTooLarge
-from shared.kernel.deadline import Deadline, DeadlinePassed
+from kernel.deadline import Deadline, DeadlinePassed
 from shared.runtime.validation import validate
 
 Handler = Callable[[Any, Deadline], Message]

@@ -13,7 +13,7 @@ files itself (a file opened before the fork would share its offset between proce
 
 In the usual case a computation stops by itself before the hard stop: the child's deadline is
 the call's (Linux's monotonic clock is the machine's), and a cancellation reaches it through a
-shared counter its :class:`~shared.kernel.deadline.Deadline` reads at every check.
+shared counter its :class:`~kernel.deadline.Deadline` reads at every check.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from google.protobuf import descriptor_pool, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 
 from shared.errors import InternalError
-from shared.kernel import civil_time, engine, places
-from shared.kernel.deadline import Deadline, DeadlinePassed
+from kernel import civil_time, engine, places
+from kernel.deadline import Deadline, DeadlinePassed
 from shared.runtime.computation import Handler, answered_error, compute_reply, stopped
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging

@@ -11,7 +11,7 @@ from functools import lru_cache
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from shared.kernel.bodies import USES, resolve_bodies, resolve_body
+from kernel.bodies import USES, resolve_bodies, resolve_body
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import message_spec
 
@@ -29,7 +29,7 @@ def body_use(descriptor: Descriptor, name: str) -> str:
 def eligible_body(request: Message, name: str = "body") -> str:
     """Return the body the parameter ``name`` names, resolved (lowercase, an alias's spelling
     kept) and eligible for its field's use in the request's frame (heliocentric when the
-    request says so): the errors of :func:`shared.kernel.bodies.resolve_body`."""
+    request says so): the errors of :func:`kernel.bodies.resolve_body`."""
     use = body_use(request.DESCRIPTOR, name)
     if not use:
         raise ValueError(f"{request.DESCRIPTOR.full_name}.{name} names no (field).body_use.")
@@ -40,7 +40,7 @@ def eligible_body(request: Message, name: str = "body") -> str:
 
 def eligible_bodies(request: Message, name: str = "bodies") -> tuple[str, ...]:
     """Return the bodies the list parameter ``name`` names, groups expanded, each once, every
-    one eligible for its field's use: the errors of :func:`shared.kernel.bodies.resolve_bodies`."""
+    one eligible for its field's use: the errors of :func:`kernel.bodies.resolve_bodies`."""
     use = body_use(request.DESCRIPTOR, name)
     if not use:
         raise ValueError(f"{request.DESCRIPTOR.full_name}.{name} names no (field).body_use.")

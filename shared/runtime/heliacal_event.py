@@ -1,6 +1,6 @@
 """Reader of what a heliacal search looks for: a body eligible for heliacal searches and an
 event it has (evening_first and morning_last only for Mercury and Venus; the acronychal events
-refused), the kernel's :func:`shared.kernel.heliacal.check_event`. Validation runs it in the
+refused), the kernel's :func:`kernel.heliacal.check_event`. Validation runs it in the
 gateway before any charge (the reader of FindHeliacalEventRequest,
 `shared/runtime/request_readers.py`); the search service calls it to read the request."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.kernel.heliacal import check_event
-from shared.kernel.errors import InvalidHeliacalEvent
+from kernel.heliacal import check_event
+from kernel.errors import InvalidHeliacalEvent
 from shared.runtime.eligible_body import eligible_body
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 

@@ -3,7 +3,7 @@
 The kernel reads values and checks facts without knowing which request parameter carried them
 (DESIGN.md, "Services"): its errors name no parameter. The reader that passed the value names
 it here, as httpx maps transport errors in one table. ``naming("tz")`` around a kernel call
-turns an :class:`~shared.kernel.errors.UnreadableValue` into the catalogue's error of the
+turns an :class:`~kernel.errors.UnreadableValue` into the catalogue's error of the
 same code, worded with the parameter's name; the domain errors it is told of get the parameter.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
-from shared.kernel.errors import BodyNotEligible, BodyNotFound, DomainError, MissingValue, UnreadableMoment, UnreadableValue
+from kernel.errors import BodyNotEligible, BodyNotFound, DomainError, MissingValue, UnreadableMoment, UnreadableValue
 
 #: The kernel's reading errors and the catalogue's error each becomes once a parameter is named.
 CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
@@ -22,7 +22,7 @@ CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
     UnreadableMoment: InvalidDatetime,
 }
 
-#: The errors of reading bodies (shared/kernel/bodies.py): they keep their codes when named.
+#: The errors of reading bodies (kernel/bodies.py): they keep their codes when named.
 BODY_ERRORS = (BodyNotFound, BodyNotEligible)
 
 

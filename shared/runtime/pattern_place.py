@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.kernel.patterns import parse_pattern_types, require_houses
-from shared.kernel.positions import Observer
+from kernel.patterns import parse_pattern_types, require_houses
+from kernel.positions import Observer
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import place_from
 

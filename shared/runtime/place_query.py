@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
-from shared.kernel.places import countries, fold_name
+from kernel.places import countries, fold_name
 
 
 @dataclass(frozen=True)

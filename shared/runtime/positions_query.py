@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.kernel.positions import CalcFlags, Observer
-from shared.kernel.timescale import Moment
+from kernel.positions import CalcFlags, Observer
+from kernel.timescale import Moment
 from shared.runtime.wire import bodies_from, flags_from, moment_from, observer_from
 
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.kernel.errors import InvalidProgression
-from shared.kernel.positions import Observer
-from shared.kernel.progressions import progressed_moment
-from shared.kernel.timescale import Moment
+from kernel.errors import InvalidProgression
+from kernel.positions import Observer
+from kernel.progressions import progressed_moment
+from kernel.timescale import Moment
 from shared.runtime.chart_inputs import ChartInputs, chart_inputs
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import birth_from, moment_from, sent_moment_name

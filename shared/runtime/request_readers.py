@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shared.runtime.request_reading import RequestReading
-from shared.kernel import lunations
+from kernel import lunations
 from shared.runtime.astro_targets import targets_from
 from shared.runtime.ayanamsha_systems import ayanamsha_systems
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs

@@ -31,7 +31,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
-from shared.kernel.deadline import Deadline
+from kernel.deadline import Deadline
 from shared.runtime.compute_child import ComputeChild, Job, Outcome
 from shared.runtime.computation import Handler, answered_error
 from shared.runtime.config import load_settings

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
-from shared.kernel import bodies as body_table
-from shared.kernel import stations
-from shared.kernel import void_of_course_periods as void
+from kernel import bodies as body_table
+from kernel import stations
+from kernel import void_of_course_periods as void
 from shared.runtime.eligible_body import eligible_bodies
-from shared.kernel.timescale import Moment
+from kernel.timescale import Moment
 from shared.runtime.ranges import event_range
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.kernel.errors import BodyNotFound
-from shared.kernel.stars import ALL, star_key
+from kernel.errors import BodyNotFound
+from kernel.stars import ALL, star_key
 from shared.runtime.kernel_errors import naming
 
 

@@ -14,7 +14,7 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-import shared.kernel.errors  # noqa: F401  (defines the domain error classes a status may name)
+import kernel.errors  # noqa: F401  (defines the domain error classes a status may name)
 from shared.errors import CelestialError, error_class_for_code
 
 ERROR_DOMAIN = "celestial.v1"

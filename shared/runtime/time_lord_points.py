@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
-from shared.kernel import firdaria, profections, releasing
-from shared.kernel.bodies import SUN, check_span
-from shared.kernel.lots import LOTS
-from shared.kernel.natal_points import point_names
-from shared.kernel.time_lord_periods import TimeQuery
+from kernel import firdaria, profections, releasing
+from kernel.bodies import SUN, check_span
+from kernel.lots import LOTS
+from kernel.natal_points import point_names
+from kernel.time_lord_periods import TimeQuery
 from shared.runtime.ranges import life_range
 from shared.runtime.request_reading import kept
 from shared.runtime.wire import bodies_from, flags_from, moment_from, sent_moment_name

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.kernel.bodies import MOVING, check_span, resolve_bodies
+from kernel.bodies import MOVING, check_span, resolve_bodies
 from shared.errors import InvalidParameter, MissingParameter
-from shared.kernel.positions import Observer
-from shared.kernel.timescale import Moment
+from kernel.positions import Observer
+from kernel.timescale import Moment
 from shared.runtime.ranges import scan_range
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import aspect_types_from, optional_moment, place_from, sent_moment_name

@@ -2,7 +2,7 @@
 ``(field).vocabulary``, the check validation applies to its values (the kernel parser, or the
 reader that calls it), and the note the reference adds to the parameter's description.
 
-Validation (``validation.py``), the OpenAPI document (``gateway/openapi.py``) and the readers
+Validation (``validation.py``), the OpenAPI document (``gateway/reference/openapi.py``) and the readers
 read it; a new vocabulary is its enum value in ``options.proto`` and its row here.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
-from shared.kernel.timescale import SUPPORTED_SPAN_TEXT
+from kernel.timescale import SUPPORTED_SPAN_TEXT
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import bool_parameter, message_spec
 from shared.runtime.request_reading import kept
@@ -56,14 +56,14 @@ def _check_body(values: list[str], param: str, message: Message) -> None:
 
 
 def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...]:
-    from shared.kernel.bodies import resolve_bodies
+    from kernel.bodies import resolve_bodies
 
     with naming(param, also=BODY_ERRORS):
         return tuple(resolve_bodies(list(values), heliocentric=heliocentric))
 
 
 def _check_house_system(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.houses import parse_house_system
+    from kernel.houses import parse_house_system
 
     for value in values:
         with naming(param):
@@ -71,7 +71,7 @@ def _check_house_system(values: list[str], param: str, message: Message) -> None
 
 
 def _check_ayanamsha(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.ayanamshas import parse_ayanamsha
+    from kernel.ayanamshas import parse_ayanamsha
 
     for value in values:
         with naming(param):
@@ -79,7 +79,7 @@ def _check_ayanamsha(values: list[str], param: str, message: Message) -> None:
 
 
 def _check_aspects(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.aspects import parse_aspect_types
+    from kernel.aspects import parse_aspect_types
 
     with naming(param):
         parse_aspect_types(list(values))
@@ -95,7 +95,7 @@ def _check_moment(values: list, param: str, message: Message) -> None:
 
 
 def _check_time_zone(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.civil_time import AUTO_ZONE, zone_named
+    from kernel.civil_time import AUTO_ZONE, zone_named
 
     for value in values:
         if value != AUTO_ZONE:
@@ -104,7 +104,7 @@ def _check_time_zone(values: list[str], param: str, message: Message) -> None:
 
 
 def _check_place(values: list[str], param: str, message: Message) -> None:
-    from shared.kernel.places import town_from_parameter
+    from kernel.places import town_from_parameter
 
     for value in values:
         with naming(param):

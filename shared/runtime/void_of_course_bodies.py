@@ -8,8 +8,8 @@ from __future__ import annotations
 from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
-from shared.kernel.positions import CalcFlags
-from shared.kernel.void_of_course import MOON
+from kernel.positions import CalcFlags
+from kernel.void_of_course import MOON
 from shared.runtime.wire import bodies_from
 
 

@@ -17,14 +17,14 @@ from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2, options_pb2
 from shared.errors import ConflictingParameters, MissingParameter
-from shared.kernel.aspects import parse_aspect_types
-from shared.kernel.ayanamshas import Ayanamsha, parse_ayanamsha
-from shared.kernel.bodies import resolve_bodies
-from shared.kernel.civil_time import AUTO_ZONE, LocalReading, ZoneFound, local_mean_time_note, zone_at, zone_named
-from shared.kernel.houses import HouseSystem, parse_house_system
-from shared.kernel.places import Town, town_from_parameter
-from shared.kernel.positions import CalcFlags, Observer
-from shared.kernel.timescale import Moment, iso_utc
+from kernel.aspects import parse_aspect_types
+from kernel.ayanamshas import Ayanamsha, parse_ayanamsha
+from kernel.bodies import resolve_bodies
+from kernel.civil_time import AUTO_ZONE, LocalReading, ZoneFound, local_mean_time_note, zone_at, zone_named
+from kernel.houses import HouseSystem, parse_house_system
+from kernel.places import Town, town_from_parameter
+from kernel.positions import CalcFlags, Observer
+from kernel.timescale import Moment, iso_utc
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.parameter_text import parse_scalar
 from shared.runtime.request_model import message_spec

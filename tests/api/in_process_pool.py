@@ -24,7 +24,7 @@ from grpc_status import rpc_status
 
 from gateway.call_costs import CallCosts
 from shared.errors import CelestialError, NotImplementedEndpoint
-from shared.kernel.deadline import Deadline
+from kernel.deadline import Deadline
 from shared.runtime.config import SERVICE_NAMES
 from shared.runtime.computation import Handler, answered_error, compute_reply
 from shared.runtime.status import error_from_status, to_status

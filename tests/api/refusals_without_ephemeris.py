@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gateway.call_costs import CallCosts
-from shared.kernel import engine
+from kernel import engine
 from shared.runtime.config import SERVICE_NAMES
 from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
 

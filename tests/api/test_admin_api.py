@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from gateway.store.key_format import hash_key
+from store.key_format import hash_key
 from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.store.bounds import MAX_BALANCE, MAX_CONCURRENT, RATE_PER_MINUTE
+from store.bounds import MAX_BALANCE, MAX_CONCURRENT, RATE_PER_MINUTE
 from tests.api.test_admin_api import (  # noqa: F401 - fixtures
     admin,
     admin_stack,

@@ -6,7 +6,7 @@ References, none produced by the code under test:
 - Gauquelin sectors: the response's own 36 cusps (Swiss Ephemeris swe_houses) read by the
   definition of a sector (sectors run with the diurnal motion, against the zodiac: sector k
   spans from cusp k+1 forward to cusp k); for a point on the ecliptic that is exactly where
-  Swiss Ephemeris's independent swe_house_pos puts it (tests/unit/test_chart.py checks the
+  Swiss Ephemeris's independent swe_house_pos puts it (tests/unit/kernel/test_chart.py checks the
   kernel against swe_house_pos directly). Houses are integers: compared exactly.
 - Draconic patterns: /v1/natal-chart for the same birth, compared exactly.
 - Dignities: the spec's rules applied by hand to the records' own flags, and the signs'
@@ -92,7 +92,7 @@ def test_gauquelin_places_midpoints_antiscia_and_lots_by_sector_on_midpoints(api
 @pytest.mark.parametrize("path", ["/v1/patterns", "/v1/natal-chart"])
 def test_gauquelin_places_house_scope_stelliums_by_sector(api, path):
     # The chart's bodies are in the sectors they stand in (checked against swe_house_pos in
-    # tests/unit/test_chart.py); a stellium by house groups exactly those sectors.
+    # tests/unit/kernel/test_chart.py); a stellium by house groups exactly those sectors.
     positions = reply(api, "/v1/natal-chart", **BIRTH, **GAUQUELIN)["data"]["positions"]
     groups: dict[int, list[str]] = {}
     for position in positions:

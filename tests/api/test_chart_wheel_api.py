@@ -1,5 +1,5 @@
 """/v1/chart-wheel (issue 37): the natal chart drawn as a wheel, rule by rule. The picture's
-own geometry is checked in tests/unit/test_wheel.py; here, that the wheel draws exactly the
+own geometry is checked in tests/unit/services/test_wheel.py; here, that the wheel draws exactly the
 chart /v1/natal-chart answers for the same parameters, and the endpoint's rules."""
 
 from __future__ import annotations

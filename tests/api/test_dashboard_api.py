@@ -21,9 +21,9 @@ import pytest
 from gateway.dashboard.sign_in import ADDRESS_MAX_FAILURES, EMAIL_MAX_FAILURES, GENERIC_FAILURE, LOCKED_OUT
 from gateway.dashboard.tokens import join_token
 from gateway.dashboard.usage import usage_window_start
-from gateway.store.owner_records import digest_secret
-from gateway.store.records import utc_now
-from gateway.store.sqlite_store import SqliteStore
+from store.owner_records import digest_secret
+from store.records import utc_now
+from store.sqlite_store import SqliteStore
 from tests.api.in_process_stack import AppStack
 from tests.dashboard_client import DashboardClient, csrf_of, new_key_of, path_of
 
@@ -382,7 +382,7 @@ def test_a_key_never_used_reads_never_and_one_used_reads_its_last_use(stack):
 
 def test_revocation_is_promised_in_one_figure_the_one_it_keeps(stack):
     # Issue 36: the revoke page said "within a minute", the reference "within about a second".
-    from gateway.introduction import introduction
+    from gateway.reference.introduction import introduction
 
     _, _, client = new_owner(stack)
     key = client.create_key()

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from gateway.reference_docs import CONTENT_SECURITY_POLICY
+from gateway.reference.routes import CONTENT_SECURITY_POLICY
 from shared.runtime.config import REPO_ROOT
 
 PAGES = sorted(path.stem for path in (REPO_ROOT / "docs").glob("*.md"))

@@ -11,7 +11,7 @@ import asyncio
 import os
 import time
 
-from gateway.store.choice import open_configured_store
+from store.choice import open_configured_store
 from shared.runtime.config import load_settings
 from tests.api.test_conventions_api import assert_error, balance
 

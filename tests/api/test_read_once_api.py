@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from shared.kernel import timescale
+from kernel import timescale
 from tests.api.in_process_pool import InProcessPool
 
 NATAL_CHART = {
@@ -18,7 +18,7 @@ NATAL_CHART = {
 # The packages whose code reads a request: nothing of them runs in the gateway once the
 # service has answered. The request's log line is written by the runtime's logging, which
 # reads no request.
-READING_PACKAGES = ("shared.kernel", "shared.runtime")
+READING_PACKAGES = ("kernel", "shared.runtime")
 LOGGING = "shared.runtime.logging"
 
 

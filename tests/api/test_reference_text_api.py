@@ -9,7 +9,7 @@ import re
 import pytest
 
 from gateway.operation_names import operation_name, page_name
-from gateway.reference_examples import load_examples
+from gateway.reference.examples import load_examples
 
 LINK = re.compile(r"\]\((/[^)\s]*)\)")
 FENCED_JSON = re.compile(r"```json\n(.*?)\n```", re.DOTALL)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from shared.kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
+from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
 from tests.api.test_conventions_api import assert_error, balance
 
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.kernel.ayanamshas import AYANAMSHA_NAMES
+from kernel.ayanamshas import AYANAMSHA_NAMES
 from tests.api.test_conventions_api import assert_error, balance
 
 MOMENT = {"datetime": "2024-03-20T12:00:00Z"}

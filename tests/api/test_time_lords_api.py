@@ -8,7 +8,7 @@ import pytest
 from celestial.v1 import timelords_service_pb2 as pb
 from gateway.transcoder import request_from_query
 from services.timelords.natal_points import natal_points
-from shared.kernel.lots import LOTS
+from kernel.lots import LOTS
 from shared.runtime.validation import validate
 from tests.api.test_conventions_api import assert_error, balance
 

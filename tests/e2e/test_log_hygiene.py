@@ -6,7 +6,7 @@ import os
 
 import httpx
 
-from gateway.store.key_format import hash_key
+from store.key_format import hash_key
 from deploy.local_stack import start_stack, stop_stack
 
 ADMIN_TOKEN = "adm-" + os.urandom(16).hex()

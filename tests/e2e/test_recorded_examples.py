@@ -1,4 +1,4 @@
-"""The recorded examples (``make examples``, ``gateway/docs_assets/examples/``) are true: every
+"""The recorded examples (``make examples``, ``gateway/reference/docs_assets/examples/``) are true: every
 operation has one, the served document carries them, and each request, sent again to the real
 stack, gets the recorded answer (numbers within NUMBER_TOLERANCE; ids, timings, versions and
 balances ignored)."""
@@ -10,7 +10,7 @@ import math
 import pytest
 
 from deploy.local_stack import Stack
-from gateway.reference_examples import EXAMPLE_NAME, Example, load_examples, typed_body, typed_value
+from gateway.reference.examples import EXAMPLE_NAME, Example, load_examples, typed_body, typed_value
 
 EXAMPLES = load_examples()
 #: Numbers may differ by this much, absolute, or one part in 10^9: far below what any

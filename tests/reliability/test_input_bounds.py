@@ -8,7 +8,7 @@ import pytest
 from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error
 
-#: The whole numbers an OpenAPI integer format holds (gateway/openapi.py writes the format).
+#: The whole numbers an OpenAPI integer format holds (gateway/reference/openapi.py writes the format).
 FORMAT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 NOT_JSON_NUMBERS = ("1_0", "１０", "+10", " 10", "0x10", "inf", "nan", "1e400")
 

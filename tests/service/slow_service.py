@@ -17,7 +17,7 @@ import time
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from services.ephemeris import positions
-from shared.kernel.deadline import Deadline
+from kernel.deadline import Deadline
 from shared.runtime.config import load_settings
 from shared.runtime.server import run_server
 

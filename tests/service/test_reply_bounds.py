@@ -16,8 +16,8 @@ from celestial.v1.common_pb2 import Moment
 from gateway.endpoints import discover_endpoints
 from gateway.transcoder import request_from_json
 from shared.errors import ResultTooLarge
-from shared.kernel.aspects import ASPECT_TYPES
-from shared.kernel.deadline import Deadline
+from kernel.aspects import ASPECT_TYPES
+from kernel.deadline import Deadline
 from shared.runtime.computation import MAX_REPLY_BYTES
 from shared.runtime.validation import validate
 from tests.api.in_process_pool import InProcessPool

@@ -27,9 +27,9 @@ from celestial.v1.common_pb2 import Moment as MomentValue
 from gateway.rpc import ServicePool
 from google.rpc import error_details_pb2
 from shared.errors import DeadlineExceeded
-from shared.kernel.bodies import resolve_bodies
-from shared.kernel.positions import CalcFlags, compute_positions
-from shared.kernel.timescale import Moment
+from kernel.bodies import resolve_bodies
+from kernel.positions import CalcFlags, compute_positions
+from kernel.timescale import Moment
 from shared.runtime.config import REPO_ROOT
 
 SERVICE = "/celestial.v1.EphemerisService/"

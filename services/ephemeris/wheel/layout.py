@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.kernel.chart import Chart
-from shared.kernel.zodiac import SIGNS, normalize_deg, sign_of
+from kernel.chart import Chart
+from kernel.zodiac import SIGNS, normalize_deg, sign_of
 
 #: The least angle (degrees) between two glyphs on one ring before they are spread apart.
 GLYPH_GAP_DEG = 7.0

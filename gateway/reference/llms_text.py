@@ -1,0 +1,43 @@
+"""``/llms.txt``: a short Markdown index of the API for language models (the llmstxt.org
+convention: a title, a one-paragraph summary, then lists of links), written from the OpenAPI
+document, each operation linking its Markdown page at ``/docs/<path>.md`` (its API path after /v1/)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gateway.reference.operation_markdown import INTRODUCTION_PAGE
+from gateway.operation_names import page_name
+
+SUMMARY = (
+    "An HTTP/JSON API computing planetary positions, houses, charts and aspects, time-lord "
+    "periods, transit scans, eclipses, heliacal events and astrocartography lines with the "
+    "Swiss Ephemeris, billed in credits per request."
+)
+
+ESSENTIALS = """\
+- Every /v1 request needs a key: `Authorization: Bearer svc_live_...` (or `X-API-Key`).
+- GET takes parameters in the query string; POST takes the same names in a JSON body.
+- A moment is exactly one of `datetime` (ISO 8601, UTC without an offset) or `jd` (Julian Day, UT1).
+- Success is `{"data", "meta", "warnings"?}`; an error is `{"errors": [{"code", "message", "suggestion", "param"?}]}`.
+- Only a 2xx costs credits; 402 is `insufficient_credits`; retry 429 and 503 after `Retry-After` seconds.
+"""
+
+
+def llms_text(document: dict[str, Any]) -> str:
+    """Return the text of /llms.txt for ``document``: its operations grouped by tag, each a
+    link to its Markdown page with its summary and cost."""
+    lines = [f"# {document['info']['title']}", "", f"> {SUMMARY}", "", ESSENTIALS]
+    lines += ["## Start here", "", f"- [Introduction](/docs/{INTRODUCTION_PAGE}.md): authentication, the first request, moments, the envelope, errors, credits and limits", ""]
+    by_tag: dict[str, list[str]] = {}
+    for path, operations in document["paths"].items():
+        operation = operations.get("get") or operations["post"]
+        methods = "/".join(method.upper() for method in operations)
+        cost = operation.get("x-credits")
+        costs = f", {cost} credit{'s' if cost != 1 else ''}" if cost is not None else ""
+        entry = f"- [{page_name(path)}](/docs/{page_name(path)}.md): {operation['summary']} ({methods} {path}{costs})"
+        by_tag.setdefault(operation["tags"][0], []).append(entry)
+    for tag, entries in by_tag.items():
+        lines += [f"## {tag.capitalize()}", "", *entries, ""]
+    lines += ["## Optional", "", "- [OpenAPI 3.1 document](/v1/openapi.json): every operation's parameters and answers as JSON Schema", "- [Interactive reference](/docs): the same, with Try it", ""]
+    return "\n".join(lines)

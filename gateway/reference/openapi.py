@@ -1,0 +1,457 @@
+"""The OpenAPI 3.1 document, generated from the descriptors at start-up (/docs renders it).
+
+Descriptions come from the comments in the .proto files (``make proto`` writes a descriptor
+set with source info beside the generated code), so the protos stay the single source.
+"""
+
+from __future__ import annotations
+
+import re
+
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from google.protobuf import descriptor_pb2
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+from celestial.v1 import options_pb2
+from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
+from gateway.endpoints import Endpoint
+from gateway.envelope import JSON_VALUE_TYPES, is_columns, text_media_type
+from gateway.reference.geojson_schema import GEOJSON_SCHEMAS
+from gateway.reference.introduction import introduction
+from gateway.operation_names import operation_name
+from shared.runtime.parameter_text import INTEGER_WIDTHS
+from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
+from shared.runtime.vocabularies import VOCABULARIES
+
+DESCRIPTOR_SET = Path(__file__).resolve().parent.parent / "celestial" / "v1" / "descriptor_set.binpb"
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["errors", "meta"],
+    "properties": {
+        "errors": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["code", "message", "suggestion"],
+                "properties": {
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                    "suggestion": {"type": "string"},
+                    "param": {"type": "string"},
+                },
+            },
+        },
+        "meta": {"type": "object", "required": ["request_id"], "properties": {"request_id": {"type": "string"}}},
+    },
+}
+
+ERROR_STATUSES = {
+    "400": "Invalid request (invalid_parameter, missing_parameter, conflicting_parameters, invalid_datetime, invalid_body, body_not_found, body_not_eligible, out_of_range ...)",
+    "401": "invalid_api_key",
+    "402": "insufficient_credits",
+    "403": "origin_not_allowed or origin_required",
+    "413": "payload_too_large",
+    "429": "rate_limit_exceeded (with Retry-After)",
+    "500": "internal_error (a bug; the message carries the request id)",
+    "501": "not_implemented (endpoint not built yet)",
+    "503": "service_unavailable (with Retry-After)",
+    "504": "deadline_exceeded",
+}
+
+
+@lru_cache(maxsize=1)
+def _comments() -> dict[str, str]:
+    """Return leading comments by full element name (message, field, method), if available."""
+    if not DESCRIPTOR_SET.exists():
+        return {}
+    fds = descriptor_pb2.FileDescriptorSet.FromString(DESCRIPTOR_SET.read_bytes())
+    comments: dict[str, str] = {}
+    for file in fds.file:
+        locations = {tuple(loc.path): loc.leading_comments.strip() for loc in file.source_code_info.location if loc.leading_comments}
+        package = file.package
+        for mi, message in enumerate(file.message_type):
+            _collect_message(comments, locations, (4, mi), f"{package}.{message.name}", message)
+        for si, service in enumerate(file.service):
+            for mi, method in enumerate(service.method):
+                text = locations.get((6, si, 2, mi))
+                if text:
+                    comments[f"{package}.{service.name}.{method.name}"] = text
+    return comments
+
+
+def _collect_message(comments, locations, path, full_name, message) -> None:
+    text = locations.get(path)
+    if text:
+        comments[full_name] = text
+    for fi, field in enumerate(message.field):
+        text = locations.get(path + (2, fi))
+        if text:
+            comments[f"{full_name}.{field.name}"] = text
+    for ni, nested in enumerate(message.nested_type):
+        _collect_message(comments, locations, path + (3, ni), f"{full_name}.{nested.name}", nested)
+
+
+def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> str:
+    fd, rule = field.descriptor, field.rule
+    comments = _comments()
+    # The value's own comment ("Range start", "The natal moment"); an outer value's comment
+    # describes the whole group, not this parameter. A parameter every value shares (tz, fold)
+    # names each value it reads, not only the first.
+    if len(field.paths) > 1:
+        parts = [f"For every moment of the request ({'; '.join(_value_names(field, comments))})."]
+    else:
+        parts = [comments.get(holder.full_name, "") for holder in field.holders[-1:]]
+    parts.append(rule.description or comments.get(fd.full_name, ""))
+    if rule.flag:
+        parts.append("Calculation flag.")
+    if field.oneof is not None:
+        parts.append(f"One of {' or '.join(oneofs[field.oneof])}.")
+    if rule.required_with:
+        parts.append(f"Required when {rule.required_with}=true.")
+    if field.alternative and rule.default:
+        # A town gives latitude and longitude only: a defaulted value (alt) is read as sent.
+        parts.append(f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here with {field.alternative_name} too.")
+    elif field.alternative:
+        parts.append(f"Required unless {field.alternative_name} gives it (a town's id from /v1/places).")
+    if rule.csv:
+        parts.append("Comma-separated list.")
+    parts.append(VOCABULARIES[rule.vocabulary].note if rule.vocabulary else "")
+    return " ".join(p for p in parts if p)
+
+
+def _value_names(field: FieldSpec, comments: dict[str, str]) -> list[str]:
+    """Return, for a shared parameter, the first clause of the comment of each value holding it
+    ("Range start", "Range end", "The natal moment"), in the request's order."""
+    names = []
+    for path in field.paths:
+        message, holder = field.holders[0].containing_type, None
+        for name in path:
+            holder = message.fields_by_name[name]
+            message = holder.message_type
+        text = comments.get(holder.full_name, "") if holder is not None else ""
+        name = re.split(r"[.:,(]", text, maxsplit=1)[0].strip() or path[-1]
+        names.append(name[:1].lower() + name[1:])
+    return names
+
+
+def _scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:
+    kind = fd.type
+    if kind == FieldDescriptor.TYPE_BOOL:
+        return {"type": "boolean"}
+    if kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        return {"type": "number"}
+    if kind == FieldDescriptor.TYPE_STRING:
+        return {"type": "string"}
+    if kind == FieldDescriptor.TYPE_ENUM:
+        return {"type": "string", "enum": [v.name.lower() for v in fd.enum_type.values]}
+    type_name = INTEGER_WIDTHS[kind][2]
+    return {"type": "integer", "format": type_name} if type_name in ("int32", "int64") else {"type": "integer"}
+
+
+def _request_field_schema(field: FieldSpec, oneofs: dict[str, tuple[str, ...]], *, query: bool) -> dict[str, Any]:
+    fd, rule = field.descriptor, field.rule
+    if fd.type == FieldDescriptor.TYPE_MESSAGE:
+        item = _request_message_schema(fd.message_type)
+        schema: dict[str, Any] = {"type": "array", "items": item} if fd.is_repeated else item
+        if rule.max_items:
+            schema["maxItems"] = rule.max_items
+        if query:
+            return {"type": "string", "description": "JSON text: " + _field_description(field, oneofs)}
+        return schema
+    base = _scalar_schema(fd)
+    if rule.has_min:
+        base["exclusiveMinimum" if rule.min_exclusive else "minimum"] = rule.min
+    if rule.has_max:
+        base["exclusiveMaximum" if rule.max_exclusive else "maximum"] = rule.max
+    if rule.choices:
+        base["enum"] = list(rule.choices)
+    if fd.is_repeated:
+        if query:
+            schema = {"type": "string"}
+        else:
+            schema = {"oneOf": [{"type": "string"}, {"type": "array", "items": base}]}
+    else:
+        schema = base
+    if rule.default:
+        schema["default"] = _typed_default(fd, rule.default)
+    description = _field_description(field, oneofs)
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _typed_default(fd: FieldDescriptor, text: str) -> Any:
+    if fd.is_repeated:
+        return text
+    if fd.type == FieldDescriptor.TYPE_BOOL:
+        return text.lower() in ("true", "1")
+    if fd.type in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        return float(text)
+    if fd.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_ENUM):
+        return text
+    return int(text)
+
+
+def _request_message_schema(descriptor: Descriptor) -> dict[str, Any]:
+    spec = message_spec(descriptor)
+    properties = {name: _request_field_schema(f, spec.oneofs, query=False) for name, f in spec.fields.items()}
+    required = [name for name, f in spec.fields.items() if f.rule.required and not f.alternative]
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    if descriptor.full_name in seen:
+        return {"type": "object"}
+    seen = seen + (descriptor.full_name,)
+    if descriptor.full_name in JSON_VALUE_TYPES:
+        return dict(JSON_VALUE_TYPES[descriptor.full_name])
+    if descriptor.full_name in GEOJSON_SCHEMAS:
+        return dict(GEOJSON_SCHEMAS[descriptor.full_name])
+    if descriptor.GetOptions().Extensions[options_pb2.message].union:
+        # Each message member is titled with its message's name, which a typed client takes
+        # as the class name of the member (AstroMap, not ...DataType0); a document member
+        # (the calendar's iCalendar text) is a string.
+        return {"oneOf": [{"title": f.message_type.name, **_response_schema(f.message_type, seen)} if f.message_type else _scalar_schema(f)
+                          for f in descriptor.fields]}
+    if is_columns(descriptor):
+        # Rendered as one record per index (gateway/envelope.py): an array of objects.
+        columns = {fd.name: {**_scalar_schema(fd), **({"description": _comments()[fd.full_name]} if fd.full_name in _comments() else {})}
+                   for fd in descriptor.fields}
+        return {"type": "array", "items": {"type": "object", "properties": columns, "required": list(columns)}}
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for fd in descriptor.fields:
+        render = fd.GetOptions().Extensions[options_pb2.render]
+        if fd.type == FieldDescriptor.TYPE_MESSAGE:
+            item = _response_schema(fd.message_type, seen)
+        else:
+            item = _scalar_schema(fd)
+            # On a response field, (field).choices are the values an answer carries: a union's
+            # members differ by them ({"kind": "angle"} or {"kind": "cusp"}), which is how a
+            # typed client tells which member it holds.
+            choices = list(fd.GetOptions().Extensions[options_pb2.field].choices)
+            if len(choices) == 1:
+                item["const"] = choices[0]
+            elif choices:
+                item["enum"] = choices
+        schema = {"type": "array", "items": item} if fd.is_repeated else item
+        if render.null_when_unset and not fd.is_repeated:
+            schema = {"anyOf": [schema, {"type": "null"}]}
+        comment = _comments().get(fd.full_name)
+        if comment:
+            schema = {**schema, "description": comment}
+        properties[fd.name] = schema
+        # A repeated field has no presence; whether it is always there is its omit_empty option
+        # (rendered [] when empty otherwise, whatever its items). A message field has presence:
+        # left out when unset, unless null_when_unset.
+        always_present = (fd.is_repeated and not render.omit_empty) or (not fd.is_repeated and not fd.has_presence) or render.null_when_unset
+        # A columns message is rendered even unset (as []).
+        if always_present or (fd.type == FieldDescriptor.TYPE_MESSAGE and is_columns(fd.message_type)):
+            required.append(fd.name)
+    schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def _envelope_schema(endpoint: Endpoint) -> dict[str, Any]:
+    data_fd = endpoint.response_cls.DESCRIPTOR.fields_by_name["data"]
+    data = _response_schema(data_fd.message_type) if data_fd.type == FieldDescriptor.TYPE_MESSAGE else _scalar_schema(data_fd)
+    if data_fd.is_repeated:
+        data = {"type": "array", "items": data}
+    return {
+        "type": "object",
+        "required": ["data", "meta"],
+        "properties": {
+            "data": data,
+            "meta": {
+                "type": "object",
+                "required": ["request_id", "credits_used", "credits_remaining"],
+                "properties": {
+                    "request_id": {"type": "string"},
+                    "credits_used": {"type": "integer"},
+                    "credits_remaining": {"type": "integer"},
+                    "computation_ms": {"type": "number"},
+                    "version": {
+                        "type": "object",
+                        "description": "The versions the answer was made with: the API's, the build's, the engine's "
+                                       "(Swiss Ephemeris) and the tz database's release (built with its backzone file).",
+                        "properties": {"api": {"type": "string"}, "build": {"type": "string"},
+                                       "engine": {"type": "string"}, "tz": {"type": "string"}},
+                    },
+                },
+            },
+            "warnings": {"type": "array", "items": {"type": "string"}},
+        },
+    }
+
+
+def _text_media_types(endpoint: Endpoint) -> list[str]:
+    """Return the media types of the documents the endpoint may answer instead of JSON (the
+    ``(render).media_type`` members of its union ``data``)."""
+    data_fd = endpoint.response_cls.DESCRIPTOR.fields_by_name["data"]
+    if data_fd.type != FieldDescriptor.TYPE_MESSAGE:
+        return []
+    return [media for media in (text_media_type(fd) for fd in data_fd.message_type.fields) if media]
+
+
+def _responses(endpoint: Endpoint) -> dict[str, Any]:
+    content: dict[str, Any] = {"application/json": {"schema": _envelope_schema(endpoint)}}
+    for media_type in _text_media_types(endpoint):
+        content[media_type] = {"schema": {"type": "string"}}
+    responses: dict[str, Any] = {"200": {"description": "Success", "content": content}}
+    for status, text in ERROR_STATUSES.items():
+        responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return responses
+
+
+BATCH_DESCRIPTION = """\
+Runs 1-50 sub-requests concurrently in one call. Each sub-request is `{endpoint, params}`:
+the path of any endpoint above and its parameters as a JSON object (the POST body that
+endpoint takes). Each is validated, charged and refunded on its own, with the calculation
+flag rule applied to each; a nested batch, an empty or oversized list, or an entry that is
+not `{endpoint, params}` is 400 `invalid_parameter` for the whole batch. The answer is 200
+with `data = {results: [{index, status, data, warnings?} | {index, status, errors}],
+summary: {total, succeeded, failed}}`, results in the order given; `meta.credits_used` is the
+sum over the successful sub-requests. The batch counts as one request for the rate limit.\
+"""
+
+
+def _batch_operation() -> dict[str, Any]:
+    """Return the OpenAPI path item of POST /v1/batch (not an RPC: the gateway runs it)."""
+    sub_request = {
+        "type": "object",
+        "required": ["endpoint", "params"],
+        "additionalProperties": False,
+        "properties": {
+            "endpoint": {"type": "string", "description": "An endpoint path, e.g. /v1/aspects."},
+            "params": {"type": "object", "description": "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for the whole batch."},
+        },
+    }
+    result = {
+        "type": "object",
+        "required": ["index", "status"],
+        "properties": {
+            "index": {"type": "integer"},
+            "status": {"type": "integer"},
+            "data": {},
+            "warnings": {"type": "array", "items": {"type": "string"}},
+            "errors": ERROR_SCHEMA["properties"]["errors"],
+        },
+    }
+    success = {
+        "type": "object",
+        "required": ["data", "meta"],
+        "properties": {
+            "data": {
+                "type": "object",
+                "properties": {
+                    "results": {"type": "array", "items": result},
+                    "summary": {
+                        "type": "object",
+                        "properties": {name: {"type": "integer"} for name in ("total", "succeeded", "failed")},
+                    },
+                },
+            },
+            "meta": {"type": "object"},
+        },
+    }
+    responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": success}}}}
+    for status, text in ERROR_STATUSES.items():
+        if status not in ("501", "504"):
+            responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {
+        "post": {
+            "summary": "Run several sub-requests in one call",
+            "description": BATCH_DESCRIPTION + "\n\nCosts the sum of its successful sub-requests.",
+            "operationId": "post_batch",
+            "tags": ["batch"],
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["requests"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "requests": {"type": "array", "minItems": 1, "maxItems": MAX_SUBREQUESTS, "items": sub_request}
+                            },
+                        }
+                    }
+                },
+            },
+            "responses": responses,
+        }
+    }
+
+
+def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+    """Return the OpenAPI 3.1 document of every endpoint; its introduction links ``guides``
+    (``(title, route)`` pairs)."""
+    paths: dict[str, Any] = {}
+    for endpoint in endpoints:
+        method = endpoint.method
+        summary = endpoint.http.summary or method.name
+        description = _comments().get(f"{method.containing_service.full_name}.{method.name}", summary)
+        cost = f"Costs {endpoint.http.credits} credit{'s' if endpoint.http.credits != 1 else ''}"
+        for conditional in endpoint.http.conditional_credits:
+            cost += f" ({conditional.credits} with {conditional.field}={conditional.equals})"
+        spec = message_spec(endpoint.request_cls.DESCRIPTOR)
+        flags = [name for name in CALCULATION_FLAGS if name in spec.fields]
+        flag_text = f" Calculation flags accepted: {', '.join(flags)}." if flags else " Accepts no calculation flag."
+        common = {
+            "summary": summary,
+            "description": f"{description}\n\n{cost}.{flag_text}",
+            "tags": [endpoint.service],
+            "x-credits": endpoint.http.credits,
+            "responses": _responses(endpoint),
+        }
+        operations: dict[str, Any] = {}
+        if not endpoint.http.post_only:
+            parameters = []
+            for name, field in spec.fields.items():
+                parameters.append(
+                    {
+                        "name": name,
+                        "in": "query",
+                        "required": bool(field.rule.required) and not field.alternative,
+                        "schema": _request_field_schema(field, spec.oneofs, query=True),
+                    }
+                )
+            operations["get"] = {**common, "operationId": f"get_{operation_name(endpoint.path)}", "parameters": parameters}
+        operations["post"] = {
+            **common,
+            # Named after the path, as the Markdown pages and the MCP tools are: the SDKs'
+            # functions become get_positions / getNatalChart, not get_compute_positions.
+            "operationId": f"post_{operation_name(endpoint.path)}",
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": _request_message_schema(endpoint.request_cls.DESCRIPTOR)}},
+            },
+        }
+        paths[endpoint.path] = operations
+    paths[BATCH_PATH] = _batch_operation()
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}, {"apiKey": []}],
+        "paths": paths,
+        "components": {
+            "schemas": {"Error": ERROR_SCHEMA},
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer svc_live_..."},
+                "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+            },
+        },
+    }

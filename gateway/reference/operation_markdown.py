@@ -1,0 +1,131 @@
+"""The reference of each operation as one Markdown page (``/docs/<path>.md``, named after the
+API path: ``/docs/natal-chart.md``, ``/docs/eclipses/solar.md``), and the
+introduction as ``/docs/introduction.md``: written from the OpenAPI document, for readers
+(language models among them) that want text rather than the interactive page.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from gateway.operation_names import operation_name, page_name
+from gateway.reference.examples import EXAMPLE_NAME
+
+INTRODUCTION_PAGE = "introduction"
+#: Where the pages' curl lines send requests: the reader's own base URL, as the MCP server
+#: and the SDK pages name it.
+BASE_URL_VARIABLE = "$CELESTIAL_BASE_URL"
+KEY_VARIABLE = "$CELESTIAL_API_KEY"
+
+
+def operation_pages(document: dict[str, Any]) -> dict[str, str]:
+    """Return every page's Markdown by its name: one per operation (:func:`page_name`, its
+    API path), and the introduction."""
+    pages = {INTRODUCTION_PAGE: introduction_markdown(document)}
+    for path in document["paths"]:
+        pages[page_name(path)] = operation_markdown(document, path)
+    return pages
+
+
+def former_page_names(document: dict[str, Any]) -> dict[str, str]:
+    """Return the name each operation's page had before it was named after its path (its
+    identifier: ``natal_chart``, ``eclipses_solar``), mapped to its name now, for redirects;
+    only the names that differ."""
+    return {operation_name(path): page_name(path) for path in document["paths"] if operation_name(path) != page_name(path)}
+
+
+def introduction_markdown(document: dict[str, Any]) -> str:
+    """Return the introduction page: the document's title and ``info.description``."""
+    info = document["info"]
+    return f"# {info['title']} API: introduction\n\n{info['description'].strip()}\n"
+
+
+def operation_markdown(document: dict[str, Any], path: str) -> str:
+    """Return the Markdown reference of the operation at ``path``: what it does and costs,
+    its parameters, a recorded request with its real answer, and its errors."""
+    operations = document["paths"][path]
+    main = operations.get("get") or operations["post"]
+    methods = " or ".join(method.upper() for method in operations)
+    lines = [
+        f"# {main['summary']}",
+        "",
+        f"`{methods} {path}`",
+        "",
+        _text(main.get("description", "")),
+        "",
+    ]
+    if "get" in operations:
+        lines += ["## Parameters", "", "A GET takes them in the query string; a POST takes the same names in a JSON body.", ""]
+        lines += _parameter_table(operations["get"]["parameters"])
+    else:
+        body = operations["post"]["requestBody"]["content"]["application/json"]
+        lines += ["## Body", "", "```json", json.dumps(body["schema"], indent=2), "```", ""]
+    lines += _example(path, operations)
+    lines += ["## Errors", "", "Every error is `{\"errors\": [{\"code\", \"message\", \"suggestion\", \"param\"?}], \"meta\": {\"request_id\"}}`.", ""]
+    lines += ["| status | meaning |", "|---|---|"]
+    for status, response in main["responses"].items():
+        if status != "200":
+            lines.append(f"| {status} | {_cell(response['description'])} |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _parameter_table(parameters: list[dict[str, Any]]) -> list[str]:
+    lines = ["| name | type | required | default | description |", "|---|---|---|---|---|"]
+    for parameter in parameters:
+        schema = parameter["schema"]
+        kind = schema.get("type", "string")
+        if "enum" in schema:
+            kind += ": " + ", ".join(f"`{value}`" for value in schema["enum"])
+        bounds = [f"{sign} {schema[key]:g}" for key, sign in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤"), ("exclusiveMaximum", "<")) if key in schema]
+        if bounds:
+            kind += " (" + ", ".join(bounds) + ")"
+        default = f"`{json.dumps(schema['default'])}`" if "default" in schema else ""
+        required = "yes" if parameter["required"] else ""
+        lines.append(f"| `{parameter['name']}` | {_cell(kind)} | {required} | {_cell(default)} | {_cell(schema.get('description', ''))} |")
+    lines.append("")
+    return lines
+
+
+def _example(path: str, operations: dict[str, Any]) -> list[str]:
+    """Return the recorded example's section: the call as curl, and its real answer."""
+    authorization = f"curl -s -H \"Authorization: Bearer {KEY_VARIABLE}\""
+    if "get" in operations:
+        operation = operations["get"]
+        query = "&".join(f"{p['name']}={quote(str(p['example']), safe=',:')}" for p in operation["parameters"] if "example" in p)
+        call = f"{authorization} \\\n  \"{BASE_URL_VARIABLE}{path}?{query}\""
+    else:
+        operation = operations["post"]
+        body = operation["requestBody"]["content"]["application/json"].get("examples", {}).get(EXAMPLE_NAME)
+        sent = json.dumps(body["value"]) if body else "{}"
+        call = f"{authorization} -H 'Content-Type: application/json' \\\n  -d '{sent}' \\\n  \"{BASE_URL_VARIABLE}{path}\""
+    answer = operation["responses"]["200"]["content"]["application/json"].get("examples", {}).get(EXAMPLE_NAME)
+    if answer is None:
+        return []
+    return [
+        "## Example",
+        "",
+        "A request recorded from a running stack, and the answer it really got:",
+        "",
+        "```sh",
+        call,
+        "```",
+        "",
+        "```json",
+        json.dumps(answer["value"], indent=2, ensure_ascii=False),
+        "```",
+        "",
+    ]
+
+
+def _text(description: str) -> str:
+    """Return a proto comment's text as Markdown paragraphs (its lines joined)."""
+    paragraphs = description.split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs)
+
+
+def _cell(text: str) -> str:
+    """Return ``text`` fit for one table cell: one line, its pipes escaped."""
+    return " ".join(text.split()).replace("|", "\\|")

@@ -1,0 +1,103 @@
+"""Heliacal events: a planet's first or last visibility at dawn or dusk, by Schaefer's model of
+the sky's brightness as Swiss Ephemeris implements it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kernel import engine
+from kernel.bodies import HELIACAL, resolve_body
+from kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange, UnreadableValue
+from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
+from kernel.positions import Observer
+
+# The evening first and morning last visibility happen only for the inferior planets, which
+# pass between the Earth and the Sun.
+INFERIOR_ONLY_EVENTS = ("evening_first", "morning_last")
+INFERIOR_PLANETS = ("mercury", "venus")
+ACRONYCHAL_EVENTS = ("acronychal_rising", "acronychal_setting")
+
+
+@dataclass(frozen=True)
+class Atmosphere:
+    """Pressure (hPa), temperature (°C), relative humidity (%), meteorological range (km, 0: from the others)."""
+
+    pressure_mbar: float = 1013.25
+    temp_celsius: float = 15.0
+    humidity_pct: float = 40.0
+    visibility_range_km: float = 0.0
+
+
+@dataclass(frozen=True)
+class Eyes:
+    """The observer: age (years), Snellen ratio, binocular vision, and optics (aperture in cm,
+    0 for the naked eye; magnification)."""
+
+    age_years: float = 36.0
+    snellen_ratio: float = 1.0
+    binoculars: bool = True
+    telescope_aperture_cm: float = 0.0
+    telescope_magnification: float = 1.0
+
+
+@dataclass(frozen=True)
+class HeliacalEvent:
+    """The event's UT1 JD, the arcus visionis then (degrees) and the Sun's and the body's altitudes (degrees)."""
+
+    jd: float
+    visibility_arc_deg: float
+    sun_altitude: float
+    object_altitude: float
+
+
+def check_event(body: str, event: str) -> None:
+    """Refuse the acronychal events (InvalidHeliacalEvent), bodies the body table does not make
+    eligible for heliacal searches and an inferior-only event for a superior planet
+    (BodyNotEligible)."""
+    if event in ACRONYCHAL_EVENTS:
+        raise InvalidHeliacalEvent(
+            f"{event} is not computed: the acronychal events are refused.",
+            suggestion="Ask for morning_first, evening_last, evening_first or morning_last.",
+        )
+    resolve_body(body, HELIACAL)
+    if event in INFERIOR_ONLY_EVENTS and body not in INFERIOR_PLANETS:
+        raise BodyNotEligible(
+            f"{event} happens only for Mercury and Venus, which pass between the Earth and the Sun; {body} does not.",
+            suggestion="Ask for morning_first or evening_last, or choose mercury or venus.",
+        )
+
+
+def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, atmosphere: Atmosphere, eyes: Eyes) -> HeliacalEvent:
+    """Return the next ``event`` of ``body`` after ``jd_ut1`` seen from ``place``.
+
+    An event past the supported dates (or past the ephemeris while searching for it) is
+    OutOfRange: no result outside them is returned."""
+    check_event(body, event)
+    optical = eyes.telescope_aperture_cm > 0.0
+    observer = (
+        eyes.age_years, eyes.snellen_ratio, 1.0 if eyes.binoculars else 0.0,
+        eyes.telescope_magnification if optical else 0.0, eyes.telescope_aperture_cm * 10.0, 0.0,
+    )
+    try:
+        found = engine.heliacal_event(
+            jd_ut1, body, event, (place.longitude_deg, place.latitude_deg, place.altitude_m),
+            (atmosphere.pressure_mbar, atmosphere.temp_celsius, atmosphere.humidity_pct, atmosphere.visibility_range_km),
+            observer, optical,
+        )
+    except engine.EngineError as exc:
+        if engine.is_no_data_error(exc):
+            raise _after_supported_dates(body, event) from None
+        raise UnreadableValue(
+            f"No {event} of {body} is found within five synodic periods for this place and observer.",
+            suggestion="With optical aid or from high latitudes a planet may never be lost in the Sun's glare: try the naked eye (telescope_aperture_cm=0), another place or another date.",
+        ) from None
+    if not JD_UT1_MIN <= found[0] <= JD_UT1_MAX:
+        raise _after_supported_dates(body, event)
+    return HeliacalEvent(*found)
+
+
+def _after_supported_dates(body: str, event: str) -> OutOfRange:
+    return OutOfRange(
+        f"The next {event} of {body} falls after the supported dates ({SUPPORTED_SPAN_TEXT}; Julian Day UT1 {JD_UT1_MIN} to {JD_UT1_MAX}): 0 of the 1 asked for lies inside.",
+        suggestion="Search from an earlier date.",
+    )

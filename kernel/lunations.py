@@ -1,0 +1,58 @@
+"""Lunations: when the Moon's elongation from the Sun (the difference of their apparent
+geocentric ecliptic longitudes of date) reaches each phase's angle, 0° (new Moon) to 315°
+(balsamic) in steps of 45°."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kernel import bodies as body_table
+from kernel import engine
+from kernel.crossings import GEOCENTRIC, elongation_offset
+from kernel.deadline import Deadline
+from kernel.positions import ecliptic_longitude_flags
+from kernel.search import find_roots
+
+#: The longest span of a range, in calendar years (issue 29).
+RANGE_CAP_YEARS = 10
+#: Each phase's elongation of the Moon from the Sun, degrees: the eight-phase cycle of the
+#: astrological tradition (Rudhyar's names), whose quarters are the almanacs' four phases.
+PHASE_ANGLES_DEG: dict[str, float] = {
+    "new_moon": 0.0, "crescent": 45.0, "first_quarter": 90.0, "gibbous": 135.0,
+    "full_moon": 180.0, "disseminating": 225.0, "last_quarter": 270.0, "balsamic": 315.0,
+}
+# The Moon gains 10-15° a day on the Sun and never falls back, so the offset from a phase's
+# angle only rises: over a 7-day step it moves under 110°, and cannot both cross zero (a
+# phase) and wrap at ±180° within one step.
+STEP_DAYS = 7.0
+
+
+@dataclass(frozen=True)
+class Lunation:
+    """The Moon reaches ``phase`` at ``jd`` (UT1), at ``moon_longitude_deg`` (apparent
+    geocentric ecliptic longitude of date)."""
+
+    phase: str
+    jd: float
+    moon_longitude_deg: float
+
+    @property
+    def elongation_deg(self) -> float:
+        return PHASE_ANGLES_DEG[self.phase]
+
+
+def moon_longitude_deg(jd_ut1: float) -> float:
+    """Return the Moon's apparent geocentric ecliptic longitude of date at ``jd_ut1``, degrees."""
+    return engine.calc_body(jd_ut1, body_table.engine_number("moon"), ecliptic_longitude_flags(GEOCENTRIC)).values[0]
+
+
+def find_lunations(start_jd: float, end_jd: float, phases: Sequence[str], deadline: Deadline) -> list[Lunation]:
+    """Return the lunations of ``phases`` in [start_jd, end_jd) (UT1 Julian Days), in time order,
+    each refined to 1 ms of the instant its elongation reaches the phase's angle."""
+    found = []
+    for phase in phases:
+        for root in find_roots(elongation_offset("moon", "sun", PHASE_ANGLES_DEG[phase]), start_jd, end_jd, STEP_DAYS, deadline):
+            if root.rising:
+                found.append(Lunation(phase, root.jd, moon_longitude_deg(root.jd)))
+    return sorted(found, key=lambda lunation: lunation.jd)

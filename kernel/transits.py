@@ -1,0 +1,313 @@
+"""Transit scans: every window in which a moving body stands within orb of an aspect to a
+natal point or to another moving body, with the moments the aspect perfects.
+
+How it is found. Each moving body is sampled once on a grid (its step as for crossings:
+a day for the Moon, five for the Sun, ten for Pluto; the finest of them all when bodies are
+scanned against each other); for every pair the grid is cut at the pair's turning points (where the relative
+motion changes sign: a station), so that between two samples the distance to an aspect is
+monotonic. The distance's crossings of -orb, 0 and +orb then show as sign changes between
+samples (numpy, every target and aspect at once), and each is refined with Newton steps on
+the exact ephemeris. A window opens and closes at the ±orb crossings; its exacts are the
+zero crossings inside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernel import bodies as body_table
+from kernel import engine
+from kernel.aspects import ASPECT_TYPES
+from kernel.deadline import Deadline
+from kernel.search import TIME_TOLERANCE_DAYS, bisect_sign_change, refine_root
+
+MOON = "moon"
+# Source: interface.md, Limits: the longest transit range, days (with moon=include, shorter).
+MAX_RANGE_DAYS = 366.0
+MAX_RANGE_DAYS_WITH_MOON = 183.0
+#: The Moon policies of a scan (interface.md, /v1/transits ``moon``): scan the Moon only for its
+#: returns on a long range, scan it fully, or leave it out.
+RETURNS_ONLY, INCLUDE, EXCLUDE = "returns_only", "include", "exclude"
+#: From this range (days) on, returns_only scans the Moon for its returns alone.
+MOON_RETURNS_ONLY_FROM_DAYS = 14.0
+
+
+@dataclass
+class TransitEvent:
+    """One contiguous in-orb window of ``moving`` to ``target`` by ``aspect``: ``enter`` and
+    ``leave`` (UT1 JD; the range's ends when clamped) and the ``exacts`` inside it, ascending."""
+
+    moving: str
+    aspect: str
+    target: str
+    enter: float
+    leave: float
+    exacts: list[float] = field(default_factory=list)
+    clamped_start: bool = False
+    clamped_end: bool = False
+
+
+def _configurations(aspects: Sequence[str]) -> list[tuple[str, float]]:
+    """Return (aspect, signed angle) for each aspect: both sides of the circle, once for 0° and 180°."""
+    out = []
+    for name in aspects:
+        angle = ASPECT_TYPES[name].angle_deg
+        out += [(name, angle)] if angle in (0.0, 180.0) else [(name, angle), (name, -angle)]
+    return out
+
+
+def _wrap(values):
+    return (values + 180.0) % 360.0 - 180.0
+
+
+class _Body:
+    """A moving body's apparent geocentric longitude of date and speed, sampled and on demand."""
+
+    def __init__(self, name: str, times: np.ndarray, deadline: Deadline):
+        self.name = name
+        #: jd (UT1) -> (longitude, speed): degrees and degrees per day.
+        self.at = engine.longitude_and_speed(body_table.engine_number(name), engine.FLG_SPEED)
+        samples = []
+        for t in times:
+            deadline.check()
+            samples.append(self.at(float(t)))
+        values = np.array(samples)
+        self.longitudes, self.speeds = values[:, 0], values[:, 1]
+
+    def with_stations(self, times: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return the samples with the body's stations inserted (found once, shared by every
+        natal target: against a fixed point the only turning points are the body's own)."""
+        if not hasattr(self, "_stations"):
+            extra = []
+            for i in np.flatnonzero(np.signbit(self.speeds[:-1]) != np.signbit(self.speeds[1:])):
+                deadline.check()
+                turn = bisect_sign_change(lambda t: self.at(t)[1], float(times[i]), float(times[i + 1]), float(self.speeds[i]))
+                extra.append((turn, *self.at(turn)))
+            self._stations = _merged(times, self.longitudes, self.speeds, extra)
+        return self._stations
+
+
+@dataclass(frozen=True)
+class _Pair:
+    moving: _Body
+    target: str
+    fixed_longitude: float | None
+    other: _Body | None
+
+    def offset(self, jd: float) -> tuple[float, float]:
+        """The moving body's longitude minus the target's (degrees, unwrapped) and its rate."""
+        lon, speed = self.moving.at(jd)
+        if self.other is None:
+            return lon - self.fixed_longitude, speed
+        other_lon, other_speed = self.other.at(jd)
+        return lon - other_lon, speed - other_speed
+
+    def distance(self, angle: float, level: float) -> Callable[[float], tuple[float, float]]:
+        """Return jd -> (the offset's distance past ``angle``, wrapped to [-180, 180), minus
+        ``level``; its rate): degrees and degrees per day. The arithmetic of :meth:`offset`
+        and :func:`_wrap` in one function, since a scan calls it a hundred thousand times."""
+        at, fixed = self.moving.at, self.fixed_longitude
+        if self.other is None:
+
+            def fixed_distance(jd: float) -> tuple[float, float]:
+                lon, speed = at(jd)
+                return (lon - fixed - angle + 180.0) % 360.0 - 180.0 - level, speed
+
+            return fixed_distance
+        other_at = self.other.at
+
+        def mutual_distance(jd: float) -> tuple[float, float]:
+            (lon, speed), (other_lon, other_speed) = at(jd), other_at(jd)
+            return (lon - other_lon - angle + 180.0) % 360.0 - 180.0 - level, speed - other_speed
+
+        return mutual_distance
+
+
+def _merged(times, offsets, rates, extra: list[tuple[float, float, float]]):
+    """Return the samples with ``extra`` (time, offset, rate) samples inserted in time order."""
+    if not extra:
+        return times, offsets, rates
+    extra_t, extra_o, extra_r = (np.array(column) for column in zip(*extra))
+    all_t = np.concatenate([times, extra_t])
+    order = np.argsort(all_t, kind="stable")
+    return all_t[order], np.concatenate([offsets, extra_o])[order], np.concatenate([rates, extra_r])[order]
+
+
+def _pair_samples(pair: _Pair, times: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the pair's sample times, offsets and rates with its turning points inserted."""
+    if pair.other is None:
+        body_times, longitudes, speeds = pair.moving.with_stations(times, deadline)
+        return body_times, longitudes - pair.fixed_longitude, speeds
+    offsets, rates = pair.moving.longitudes - pair.other.longitudes, pair.moving.speeds - pair.other.speeds
+    extra = []
+    for i in np.flatnonzero(np.signbit(rates[:-1]) != np.signbit(rates[1:])):
+        deadline.check()
+        turn = bisect_sign_change(lambda t: pair.offset(t)[1], float(times[i]), float(times[i + 1]), float(rates[i]))
+        extra.append((turn, *pair.offset(turn)))
+    return _merged(times, offsets, rates, extra)
+
+
+def _crossings(pair: _Pair, times, offsets, angles: np.ndarray, levels: np.ndarray, deadline: Deadline) -> list[list[list[float]]]:
+    """Return, for each of ``angles`` and each of ``levels`` (degrees), when the pair's distance
+    from the angle crosses the level, ascending: ``found[angle][level]``. The samples of every
+    angle and level are compared in one array (a pair has dozens), each bracket then refined."""
+    values = _wrap(offsets[None, None, :] - angles[:, None, None]) - levels[None, :, None]
+    before, after = values[..., :-1], values[..., 1:]
+    brackets = (np.signbit(before) != np.signbit(after)) & (np.abs(after - before) < 180.0)
+    found: list[list[list[float]]] = [[[] for _ in levels] for _ in angles]
+    distances: dict[tuple[int, int], Callable[[float], tuple[float, float]]] = {}
+    a, l, i = np.nonzero(brackets)
+    # Each bracket's ends and values as Python floats, read out of the arrays at once.
+    ends = zip(a.tolist(), l.tolist(), times[i].tolist(), times[i + 1].tolist(), values[a, l, i].tolist(), values[a, l, i + 1].tolist())
+    for angle, level, low, high, value_low, value_high in ends:
+        deadline.check()
+        distance = distances.get((angle, level))
+        if distance is None:
+            distance = distances[(angle, level)] = pair.distance(float(angles[angle]), float(levels[level]))
+        found[angle][level].append(refine_root(distance, low, high, value_low, value_high))
+    return found
+
+
+def _pair_windows(pair: _Pair, configurations: list[tuple[str, float]], orb: float, times, offsets, deadline: Deadline) -> list[TransitEvent]:
+    """Return the pair's in-orb windows of every signed aspect angle over the sampled range."""
+    angles = np.array([angle for _, angle in configurations], dtype=float)
+    crossings = _crossings(pair, times, offsets, angles, np.array([orb, -orb, 0.0]), deadline)
+    in_orb_at_start = (np.abs(_wrap(offsets[0] - angles)) <= orb).tolist()
+    span = float(times[0]), float(times[-1])
+    events: list[TransitEvent] = []
+    for (aspect, _), (outer, inner, exacts), in_orb in zip(configurations, crossings, in_orb_at_start):
+        events += _windows(pair, aspect, span, in_orb, sorted(outer + inner), exacts)
+    return events
+
+
+def _windows(pair: _Pair, aspect: str, span: tuple[float, float], in_orb_at_start: bool, edges: list[float], exacts: list[float]) -> list[TransitEvent]:
+    """Return the pair's in-orb windows of one signed aspect angle over ``span`` (UT1 JD) from
+    its ±orb crossings (``edges``) and its exact contacts, ascending."""
+    start, end = span
+    # Each ±orb crossing toggles the pair in or out of orb; one in orb at the start opens a
+    # window clamped to it, one still in orb at the end is clamped to that.
+    opened: float | None = start if in_orb_at_start else None
+    clamped = opened is not None
+    events: list[TransitEvent] = []
+    for edge in edges:
+        if opened is None:
+            opened, clamped = edge, False
+            continue
+        events.append(TransitEvent(pair.moving.name, aspect, pair.target, opened, edge, clamped_start=clamped))
+        opened = None
+    if opened is not None:
+        events.append(TransitEvent(pair.moving.name, aspect, pair.target, opened, end, clamped_start=clamped, clamped_end=True))
+    for event in events:
+        event.exacts = [t for t in exacts if event.enter - TIME_TOLERANCE_DAYS <= t <= event.leave + TIME_TOLERANCE_DAYS]
+    return events
+
+
+def _grid(start: float, end: float, step: float) -> np.ndarray:
+    count = max(int(np.ceil((end - start) / step)), 1)
+    return np.linspace(start, end, count + 1)
+
+
+def scan(
+    start_jd: float,
+    end_jd: float,
+    moving: Sequence[str],
+    targets: Sequence[tuple[str, float | None]],
+    aspects: Sequence[str],
+    orb: float,
+    deadline: Deadline,
+) -> list[TransitEvent]:
+    """Return every in-orb window over [start_jd, end_jd] (UT1 JD) of each moving body to each
+    target, ordered by enter, then moving, then target (both in the order given).
+
+    ``targets`` are (name, fixed longitude) for natal points, or (moving body name, None) to
+    scan moving bodies against each other, each unordered pair once. Windows
+    open and close where the distance to the aspect crosses ``orb`` (degrees), clamped to the
+    range's ends, with every exact contact inside (refined to 1 ms).
+
+    A moving body whose ephemeris does not cover the range raises OutOfRange naming ``moving``.
+    """
+    names = list(dict.fromkeys([*moving, *(n for n, l in targets if l is None)]))
+    for name in names:
+        body_table.check_span(name, start_jd, end_jd, param="moving")
+    if any(longitude is None for _, longitude in targets):
+        # Moving bodies against each other: one grid for all, fine enough for the fastest pair.
+        common = _grid(start_jd, end_jd, min(body_table.step_days(name) for name in names))
+        grids = dict.fromkeys(names, common)
+    else:
+        # Against fixed points only a body's own motion matters: each on the grid its speed allows.
+        grids = {name: _grid(start_jd, end_jd, body_table.step_days(name)) for name in names}
+    bodies = {name: _Body(name, grids[name], deadline) for name in names}
+    configurations = _configurations(aspects)
+    events: list[TransitEvent] = []
+    rank_moving = {name: i for i, name in enumerate(moving)}
+    for name in moving:
+        for target, longitude in targets:
+            # Moving bodies against each other pair once each (and never with themselves); a
+            # natal point of the same name is a real target (the Sun returning to the natal Sun).
+            if longitude is None and (target == name or rank_moving.get(target, len(moving)) < rank_moving[name]):
+                continue
+            pair = _Pair(bodies[name], target, longitude, bodies[target] if longitude is None else None)
+            pair_times, offsets, _ = _pair_samples(pair, grids[name], deadline)
+            events += _pair_windows(pair, configurations, orb, pair_times, offsets, deadline)
+    rank_target = {name: i for i, (name, _) in enumerate(targets)}
+    events.sort(key=lambda e: (e.enter, rank_moving[e.moving], rank_target[e.target]))
+    return events
+
+
+@dataclass
+class TransitScan:
+    """A transit scan's answer: the ``moving`` bodies it kept (without the Moon under
+    ``exclude``), its ``events`` (ordered by enter, then moving body, then target, each in the
+    order given) and the ``notes`` its Moon policy adds (prose)."""
+
+    moving: list[str]
+    events: list[TransitEvent]
+    notes: list[str]
+
+
+def scan_transits(
+    start_jd: float,
+    end_jd: float,
+    moving: Sequence[str],
+    points: Sequence[tuple[str, float]] | None,
+    aspects: Sequence[str],
+    orb: float,
+    moon: str,
+    deadline: Deadline,
+) -> TransitScan:
+    """Return the transit scan of ``moving`` bodies over [start_jd, end_jd] (UT1 JD): against
+    the natal ``points`` (name, longitude in degrees), or against each other when ``points`` is
+    None, with ``aspects`` within ``orb`` degrees, under the Moon policy ``moon``:
+
+    - ``exclude``: the Moon is not scanned (nor kept among the moving bodies);
+    - ``include``: the Moon is scanned as every body is;
+    - ``returns_only``: on a range of MOON_RETURNS_ONLY_FROM_DAYS or more the Moon is scanned
+      only for its conjunction to the natal Moon (the lunar return), and a note says what was
+      dropped; on a shorter range, as every body is.
+    """
+    kept = [body for body in moving if not (moon == EXCLUDE and body == MOON)]
+    returns_only = MOON in kept and moon == RETURNS_ONLY and end_jd - start_jd >= MOON_RETURNS_ONLY_FROM_DAYS
+    scanned = [body for body in kept if not (returns_only and body == MOON)]
+    targets: list[tuple[str, float | None]] = [(name, None) for name in scanned] if points is None else list(points)
+    events = scan(start_jd, end_jd, scanned, targets, aspects, orb, deadline)
+    notes: list[str] = []
+    if returns_only:
+        natal_moon = [(name, longitude) for name, longitude in (points or []) if name == MOON]
+        if natal_moon:
+            events += scan(start_jd, end_jd, [MOON], natal_moon, ["conjunction"], orb, deadline)
+        notes.append(_returns_only_note(aspects, [name for name, _ in targets if name != MOON], bool(natal_moon)))
+    rank_moving = {name: i for i, name in enumerate(kept)}
+    rank_target = {name: i for i, name in enumerate([n for n, _ in points] if points else kept)}
+    events.sort(key=lambda e: (e.enter, rank_moving[e.moving], rank_target[e.target]))
+    return TransitScan(kept, events, notes)
+
+
+def _returns_only_note(aspects: Sequence[str], others: list[str], natal_moon: bool) -> str:
+    kept = "only for its conjunction to the natal Moon (the lunar return)" if natal_moon else "not at all (no natal Moon is among the targets)"
+    return (
+        f"moon=returns_only on a range of {MOON_RETURNS_ONLY_FROM_DAYS:g} days or more: the Moon was scanned {kept}; "
+        f"dropped: the Moon's {', '.join(aspects)} to {', '.join(others)}. Send moon=include (183 days at most) to scan them."
+    )

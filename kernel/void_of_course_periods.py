@@ -1,0 +1,161 @@
+"""Void-of-course periods over a range: from the Moon's last exact aspect in a sign to its
+ingress into the next, every body moving (the rule of :mod:`kernel.void_of_course`)."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernel import bodies as body_table
+from kernel import engine
+from kernel.aspects import AspectMatch
+from kernel.crossings import GEOCENTRIC, elongation_offset, longitude_offset
+from kernel.deadline import Deadline
+from kernel.positions import ecliptic_longitude_flags
+from kernel.search import refine_root
+from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
+from kernel.void_of_course import MOON, contact_angles, perfection
+from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
+
+#: The longest span of a range, in days (issue 29).
+RANGE_CAP_DAYS = 366.0
+# The Moon outruns every other body (11.8-15.4°/day against at most 6.3°/day, the osculating
+# apogee's fastest; the planets' under 2.2), so its elongation from each only grows: over this
+# step by under 11°, so a sample brackets at most one contact of each angle and one ingress.
+STEP_DAYS = 0.5
+# The Moon crosses a sign in at most 2.6 days: searched this far beyond each end of the range,
+# the period running at either end is found whole.
+MARGIN_DAYS = 3.0
+
+
+@dataclass(frozen=True)
+class VoidPeriod:
+    """The Moon is void of course from ``start_jd`` to ``end_jd`` (UT1), in ``sign`` (an index,
+    0 Aries) until it enters the next. ``last_aspect`` is the contact that began the period, at
+    perfection; None when the Moon perfected none in the sign (the period then begins at its
+    ingress into the sign)."""
+
+    start_jd: float
+    end_jd: float
+    sign: int
+    last_aspect: AspectMatch | None
+
+    @property
+    def sign_name(self) -> str:
+        return SIGNS[self.sign]
+
+    @property
+    def next_sign_name(self) -> str:
+        return SIGNS[(self.sign + 1) % len(SIGNS)]
+
+
+def searched_span(start_jd: float, end_jd: float) -> tuple[float, float]:
+    """Return the UT1 Julian Days a search for the periods overlapping [start_jd, end_jd] reads
+    the bodies over: MARGIN_DAYS beyond each end, within the supported dates."""
+    return max(start_jd - MARGIN_DAYS, JD_UT1_MIN), min(end_jd + MARGIN_DAYS, JD_UT1_MAX)
+
+
+def _sample(body: str, jds: np.ndarray) -> np.ndarray:
+    """Return the body's apparent geocentric ecliptic longitude of date at each of ``jds``, degrees."""
+    number, flags = body_table.engine_number(body), ecliptic_longitude_flags(GEOCENTRIC)
+    return np.array([engine.calc_body(jd, number, flags).values[0] for jd in jds])
+
+
+def _rising_roots(offsets: np.ndarray) -> np.ndarray:
+    """Return the indexes i of the steps [i, i+1] over which a rising offset (wrapped to [-180,
+    180)) passes zero: negative, then at or above zero, with no wrap between."""
+    before, after = offsets[:-1], offsets[1:]
+    return np.flatnonzero((before < 0.0) & (after >= 0.0) & (after - before < 180.0))
+
+
+def void_periods(
+    start_jd: float, end_jd: float, others: Sequence[str], aspect_types: Sequence[str], deadline: Deadline, *, orb_deg: float | None = None
+) -> list[VoidPeriod]:
+    """Return the void-of-course periods overlapping [start_jd, end_jd] (UT1 Julian Days), whole,
+    in time order: for each sign the Moon crosses, from its last exact aspect to a body of
+    ``others`` (each of ``aspect_types`` on both sides, the bodies moving) to its ingress into the
+    next sign. A contact exact as the Moon enters a sign belongs to that sign. Each instant is
+    refined to 1 ms. ``orb_deg`` only fills the aspects' ``max_orb_deg``, as in the snapshot.
+    """
+    low, high = searched_span(start_jd, end_jd)
+    jds = np.append(np.arange(low, high, STEP_DAYS), high)
+    moon = _sample(MOON, jds)
+    deadline.check()
+    ingresses = _ingresses(moon, jds)
+    contacts = _contact_brackets(moon, jds, others, contact_angles(aspect_types), deadline)
+    brackets = [contact.step for contact in contacts]
+    periods = []
+    for (entered, sign), (left, _) in zip(ingresses, ingresses[1:]):
+        # The contacts whose step [jds[i], jds[i + 1]] reaches into the passage, latest step
+        # first: only those of the latest steps need refining to know which one is last.
+        first = bisect.bisect_left(brackets, bisect.bisect_left(jds, entered) - 1)
+        after = bisect.bisect_left(brackets, bisect.bisect_left(jds, left))
+        last: tuple[tuple[float, int, int], _Contact] | None = None
+        for contact in reversed(contacts[first:after]):
+            if last is not None and contact.step < last[1].step:
+                break  # an earlier step: every contact in it comes before the last one found
+            jd = contact.instant(jds)
+            # Of contacts exact at one instant, the first body's, then the first type's.
+            key = (jd, -contact.body_index, -contact.angle_index)
+            if entered <= jd < left and (last is None or key > last[0]):
+                last = (key, contact)
+        aspect = None if last is None else perfection(last[1].body, last[1].aspect, orb_deg)
+        period = VoidPeriod(entered if last is None else last[0][0], left, sign, aspect)
+        if period.start_jd <= end_jd and period.end_jd >= start_jd:
+            periods.append(period)
+    return periods
+
+
+@dataclass
+class _Contact:
+    """A contact of the Moon with ``body`` at ``angle_deg`` bracketed by grid step ``step``
+    (offsets ``before`` < 0 <= ``after`` at its ends), refined on demand, once."""
+
+    step: int
+    body_index: int
+    angle_index: int
+    body: str
+    aspect: str
+    angle_deg: float
+    before: float
+    after: float
+    jd: float | None = None
+
+    def instant(self, jds: np.ndarray) -> float:
+        """Return the contact's instant (UT1 Julian Day) refined to 1 ms."""
+        if self.jd is None:
+            a, b = float(jds[self.step]), float(jds[self.step + 1])
+            offset = elongation_offset(MOON, self.body, self.angle_deg)
+            self.jd = refine_root(offset, a, b, self.before, self.after) if self.after > 0.0 else b
+        return self.jd
+
+
+def _contact_brackets(moon: np.ndarray, jds: np.ndarray, others: Sequence[str], angles, deadline: Deadline) -> list[_Contact]:
+    """Return every contact of the Moon with ``others`` at ``angles`` ((aspect, degrees)) the
+    samples bracket, ordered by step, unrefined."""
+    contacts = []
+    for body_index, body in enumerate(others):
+        deadline.check()
+        elongation = moon - _sample(body, jds)
+        for angle_index, (aspect, angle) in enumerate(angles):
+            offsets = (elongation - angle + 180.0) % 360.0 - 180.0
+            for i in _rising_roots(offsets):
+                contacts.append(_Contact(int(i), body_index, angle_index, body, aspect, angle, float(offsets[i]), float(offsets[i + 1])))
+    return sorted(contacts, key=lambda contact: contact.step)
+
+
+def _ingresses(moon: np.ndarray, jds: np.ndarray) -> list[tuple[float, int]]:
+    """Return the Moon's ingresses among the samples (UT1 Julian Day, the sign entered), each
+    refined to 1 ms."""
+    signs = (moon // SIGN_WIDTH_DEG).astype(int) % len(SIGNS)
+    found = []
+    for i in np.flatnonzero(signs[1:] != signs[:-1]):
+        sign = int(signs[i + 1])
+        boundary = sign * SIGN_WIDTH_DEG
+        offset = longitude_offset(MOON, boundary)
+        before, after = offset(jds[i])[0], offset(jds[i + 1])[0]
+        found.append((refine_root(offset, jds[i], jds[i + 1], before, after) if after > 0.0 else float(jds[i + 1]), sign))
+    return found

@@ -1,0 +1,288 @@
+"""The key and credit store's interfaces: ``Keys``, ``CreditLedger`` and ``Limiter``, which
+together make the ``Store`` every backend implements.
+
+Three backends implement :class:`Store`: ``SqliteStore`` (embedded, one file) and
+``NatsStore`` (JetStream), which pass one contract suite (``tests/unit/store/test_store_contract.py``),
+and ``MemoryStore`` (one process's dictionaries, for the benchmarks' stub gateway). What they
+share lives beside this module: the key format (``key_format.py``), origins (``origins.py``),
+the bounds of what they accept (``bounds.py``), the records (``records.py``) and the store's
+errors (``errors.py``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import AsyncIterator, Iterable, Protocol, runtime_checkable
+
+from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
+from store.records import Account, AdmittedCharge, Admission, ChargeNote, KeyRecord, LedgerEntry, Usage
+from shared.errors import InsufficientCredits
+
+
+@runtime_checkable
+class Keys(Protocol):
+    """The API keys: looked up by hash on every request, their life cycle, and the feed of changes
+    that keeps every gateway's key cache honest (what ``gateway/auth.py`` and the admin API use)."""
+
+    async def create_key(
+        self,
+        account: str,
+        *,
+        expires_at: datetime | None = None,
+        allowed_origins: Iterable[str] = (),
+        browser_only: bool = False,
+        name: str = "",
+    ) -> tuple[str, KeyRecord]:
+        """Return ``(plain_key, record)``; the plain key is never stored, only its hash.
+        ``name`` is what its owner calls it (``bounds.validate_key_name``)."""
+        ...
+
+    async def find_key_by_hash(self, key_hash: str) -> KeyRecord | None:
+        """Return the key whose SHA-256 hex digest is ``key_hash``, in any state; None if none."""
+        ...
+
+    async def get_key(self, key_id: str) -> KeyRecord | None:
+        """Return the key with id ``key_id``; None if none."""
+        ...
+
+    async def revoke_key(self, key_id: str) -> KeyRecord:
+        """Return the key after revoking it (revoking twice keeps the first time). Raises KeyNotFound."""
+        ...
+
+    async def update_origins(
+        self, key_id: str, origins: Iterable[str], browser_only: bool | None = None
+    ) -> KeyRecord:
+        """Return the active key with its allowed origins replaced (and browser_only when given).
+        Raises KeyNotFound, KeyNotActive, ValueError for an origin that can never match."""
+        ...
+
+    async def list_keys(self, account: str) -> list[KeyRecord]:
+        """Return every key of the account (id or name), oldest first. Raises AccountNotFound."""
+        ...
+
+    def key_changes(self) -> AsyncIterator[str | None]:
+        """Yield, as they happen, the hash of each key that changed (created, revoked, origins
+        updated) in any process, or None when changes may have been missed (after a
+        reconnection, or when the backend cannot tell which key): the caller then forgets every
+        cached key. The iterator ends when the store is closed.
+        """
+        ...
+
+
+@runtime_checkable
+class CreditLedger(Protocol):
+    """Accounts and their credits: every change of a balance is a ledger entry named by its
+    request id (what ``gateway/accounting.py`` charges and refunds, and the admin API tops up)."""
+
+    async def create_account(
+        self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50
+    ) -> Account:
+        """Return a new account with an opening balance of ``credits``; names are unique
+        (case-insensitive). Raises AccountExists."""
+        ...
+
+    async def get_account(self, account: str) -> Account | None:
+        """Return the account whose id, or else whose name, is ``account``; None if none."""
+        ...
+
+    async def top_up(
+        self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up"
+    ) -> int:
+        """Return the balance after adding ``credits`` (idempotent per ``request_id``)."""
+        ...
+
+    async def reserve(self, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
+        """Return the balance after debiting ``credits`` atomically, the debit's ledger row
+        carrying ``note`` (what it paid for) when given.
+
+        Raises InsufficientCredits (the balance is left untouched) when the balance cannot
+        cover it; the balance never goes negative. A second reserve with the same
+        ``request_id`` charges nothing and returns the current balance.
+        """
+        ...
+
+    async def refund(self, account_id: str, credits: int, request_id: str) -> int:
+        """Return the balance after giving back up to the credits debited for ``request_id``.
+
+        Idempotent: a second refund of the same request changes nothing. A request with no
+        debit has nothing to refund (nothing changes). Raises ValueError when ``credits``
+        exceeds what that request was charged.
+        """
+        ...
+
+    async def balance(self, account_id: str) -> int:
+        """Return the account's balance in credits. Raises AccountNotFound."""
+        ...
+
+    async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
+        """Return ledger totals for the account from ``since`` (inclusive; default all)."""
+        ...
+
+
+@runtime_checkable
+class Limiter(Protocol):
+    """Each account's rate window and concurrency slots, shared by every gateway (what
+    ``gateway/accounting.py`` admits and releases)."""
+
+    async def set_limits(
+        self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None
+    ) -> Account:
+        """Return the account (id or name) after changing the limits given (each >= 1).
+        Raises AccountNotFound, ValueError."""
+        ...
+
+    async def admit(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, charge: tuple[str, int] | None = None
+    ) -> Admission:
+        """Return whether one more request of ``account`` may run now, across every gateway.
+
+        Allowed: the request counts in the account's current fixed window of RATE_WINDOW_S
+        seconds (windows start at multiples of RATE_WINDOW_S in Unix time) and holds the
+        concurrency slot ``slot_id`` until :meth:`release` or, at the latest, SLOT_LEASE_S.
+        Refused (the window's count has reached ``account.rate_per_minute``, or
+        ``account.max_concurrent`` slots are held): nothing is counted or held. ``now_s`` is Unix
+        seconds (default: now), for tests.
+
+        ``charge`` (request id, credits) is the charge the request makes under the slot: if the
+        slot's lease runs out unreleased (its gateway died mid-request), the next admission of
+        the account refunds it, whichever process makes it. An allowed admission refunds every
+        such lapsed charge (refunds are idempotent per request id, so a charge never comes back
+        twice).
+        """
+        ...
+
+    async def release(self, account_id: str, slot_id: str) -> None:
+        """Free the concurrency slot ``slot_id``; releasing an unknown or freed slot is a no-op."""
+        ...
+
+    async def hold_charge(self, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
+        """Record that the request holding ``slot_id`` makes ``charge`` (request id, credits)
+        under it (a batch's item, charged after the batch's one admission), before the charge
+        is made: if the slot lapses unreleased, the account's next admission refunds it (a
+        charge never made gives nothing back). A slot not held records nothing."""
+        ...
+
+    async def admit_and_reserve(
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        note: ChargeNote | None = None,
+    ) -> AdmittedCharge:
+        """Return the outcome of :meth:`admit` followed, when it allows, by :meth:`reserve`
+        (its ledger row carrying ``note``).
+
+        The same rules and effects as the two calls in sequence (a request refused by the
+        limits is not charged; one admitted but short of credits stays counted and holds its
+        slot), in one step where the backend allows it: a paid request's hot path.
+        """
+        ...
+
+
+@runtime_checkable
+class Store(Keys, CreditLedger, Limiter, Protocol):
+    """The whole store a backend implements: keys, the credit ledger and the limiter. Every
+    method is async; implementations are process-safe."""
+
+    async def close(self) -> None:
+        """Release connections; the store is unusable afterwards."""
+        ...
+
+
+async def admit_then_reserve(
+    store: Store, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+    note: ChargeNote | None = None,
+) -> AdmittedCharge:
+    """Return :meth:`Store.admit_and_reserve` done as its two steps, for a store with no
+    cheaper way to do both at once."""
+    admission = await store.admit(account, slot_id, now_s, charge=(request_id, credits))
+    if not admission.allowed:
+        return AdmittedCharge(admission)
+    try:
+        return AdmittedCharge(admission, balance=await store.reserve(account.id, credits, request_id, note))
+    except InsufficientCredits as short:
+        return AdmittedCharge(admission, insufficient=short)
+
+
+@runtime_checkable
+class LedgerHistory(Protocol):
+    """An account's ledger rows one by one (what the dashboard's usage page draws)."""
+
+    async def ledger_entries(self, account_id: str, since: datetime) -> list[LedgerEntry]:
+        """Return the account's ledger rows from ``since`` (inclusive), oldest first.
+        Raises AccountNotFound."""
+        ...
+
+
+@runtime_checkable
+class Owners(Protocol):
+    """The people who sign in to an account's dashboard: owners, their invites and passwords,
+    their sessions, and the throttles on failed sign-ins (what ``gateway/dashboard`` uses).
+
+    Secrets never reach the store: invites and sessions are kept as digests of their tokens
+    (``owner_records.digest_secret``), passwords as argon2 hashes made by the caller.
+    """
+
+    async def invite_owner(self, account: str, email: str, invite_digest: str, expires_at: datetime) -> OwnerRecord:
+        """Return the owner of ``email`` on the account (id or name), created if new, holding
+        this invite (any earlier invite of the owner no longer works). Raises AccountNotFound,
+        OwnerElsewhere (the email owns another account), ValueError (not an email)."""
+        ...
+
+    async def get_owner(self, owner_id: str) -> OwnerRecord | None:
+        """Return the owner with id ``owner_id``; None if none."""
+        ...
+
+    async def find_owner_by_email(self, email: str) -> OwnerRecord | None:
+        """Return the owner of ``email`` (any case); None if none or not an email."""
+        ...
+
+    async def list_owners(self, account: str) -> list[OwnerRecord]:
+        """Return the owners of the account (id or name), oldest first. Raises AccountNotFound."""
+        ...
+
+    async def redeem_invite(self, owner_id: str, invite_digest: str, password_hash: str, now: datetime) -> OwnerRecord:
+        """Return the owner after setting its password from a live invite, which is used up
+        (one write: of two redemptions of one invite, one wins). Ends every session of the
+        owner. Raises InviteNotValid (unknown owner, wrong, used, superseded or expired invite)."""
+        ...
+
+    async def set_password(self, owner_id: str, password_hash: str) -> OwnerRecord:
+        """Return the owner after replacing its password hash; ends every session of the owner.
+        Raises OwnerNotFound."""
+        ...
+
+    async def create_session(self, owner_id: str, secret_digest: str, now: datetime) -> SessionRecord:
+        """Return a new session of the owner at its current session epoch. Raises OwnerNotFound."""
+        ...
+
+    async def get_session(self, session_id: str) -> SessionRecord | None:
+        """Return the session with id ``session_id``; None if none (or ended)."""
+        ...
+
+    async def touch_session(self, session_id: str, now: datetime) -> None:
+        """Record that the session was used at ``now`` (its idle expiry counts from there);
+        an unknown or ended session is left alone."""
+        ...
+
+    async def end_session(self, session_id: str) -> None:
+        """End the session on every gateway; ending an unknown or ended session is a no-op."""
+        ...
+
+    async def record_sign_in_failure(
+        self, subject: str, now_s: float, window_s: float, max_failures: int, lockout_s: float
+    ) -> SignInThrottle:
+        """Return the subject's throttle after one more failed sign-in
+        (:meth:`SignInThrottle.after_failure`, applied atomically across processes)."""
+        ...
+
+    async def get_sign_in_throttle(self, subject: str) -> SignInThrottle | None:
+        """Return the subject's throttle; None if it has no failure recorded."""
+        ...
+
+    async def clear_sign_in_throttle(self, subject: str) -> None:
+        """Forget the subject's failures and lift its lock-out (a success, or the operator)."""
+        ...
+
+
+@runtime_checkable
+class DashboardStore(Store, LedgerHistory, Owners, Protocol):
+    """A store the dashboard can run on: the whole Store, the ledger's rows and the owners
+    (SqliteStore and NatsStore; not MemoryStore, the benchmarks' reference)."""

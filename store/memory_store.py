@@ -1,0 +1,140 @@
+"""The in-memory key and credit store: the Store protocol in one process's dictionaries, no I/O.
+
+The third backend beside :mod:`store.sqlite_store` and :mod:`store.nats_store`,
+kept as simple as it can be: nothing is persisted or shared between processes, and ``usage``
+reports nothing. It is the "free store" reference the other stores are measured against
+(``bench/stub_gateway.py``, ``make bench``), not a store to run the API on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import replace
+from datetime import datetime
+from typing import AsyncIterator, Iterable
+
+from store import rules
+from store.bounds import check_balance_ceiling, require_credits, validate_limits, validate_new_account
+from store.interfaces import admit_then_reserve
+from store.key_format import generate_key, hash_key, prefix_hint
+from store.origins import validate_origins
+from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, Usage, utc_now
+
+
+class MemoryStore:
+    """Accounts, keys, balances and admissions in dictionaries of one process."""
+
+    def __init__(self) -> None:
+        self.accounts: dict[str, Account] = {}
+        self.keys: dict[str, KeyRecord] = {}
+        self.charges: dict[str, int] = {}
+        self.refunded: set[str] = set()
+        self.slots: dict[str, dict[str, rules.Slot]] = {}
+        self.windows: dict[str, rules.Window] = {}
+        self._closed = asyncio.Event()
+
+    async def create_account(self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50) -> Account:
+        validate_new_account(name, credits, rate_per_minute, max_concurrent)
+        account = Account(uuid.uuid4().hex, name, credits, rate_per_minute, max_concurrent)
+        self.accounts[account.id] = account
+        return account
+
+    async def get_account(self, account: str) -> Account | None:
+        return self.accounts.get(account) or next((a for a in self.accounts.values() if a.name == account), None)
+
+    async def top_up(self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up") -> int:
+        found = await self.get_account(account)
+        check_balance_ceiling(found.id, found.balance, require_credits(credits))
+        self.accounts[found.id] = replace(found, balance=found.balance + credits)
+        return found.balance + credits
+
+    async def create_key(self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (), browser_only: bool = False, name: str = "") -> tuple[str, KeyRecord]:
+        found = await self.get_account(account)
+        plain = generate_key()
+        record = KeyRecord(uuid.uuid4().hex, found.id, hash_key(plain), prefix_hint(plain), utc_now(), expires_at, None, validate_origins(allowed_origins), browser_only, name)
+        self.keys[record.key_hash] = record
+        return plain, record
+
+    async def find_key_by_hash(self, key_hash: str) -> KeyRecord | None:
+        return self.keys.get(key_hash)
+
+    async def get_key(self, key_id: str) -> KeyRecord | None:
+        return next((k for k in self.keys.values() if k.key_id == key_id), None)
+
+    async def revoke_key(self, key_id: str) -> KeyRecord:
+        record = await self.get_key(key_id)
+        self.keys[record.key_hash] = replace(record, revoked_at=utc_now())
+        return self.keys[record.key_hash]
+
+    async def update_origins(self, key_id: str, origins: Iterable[str], browser_only: bool | None = None) -> KeyRecord:
+        record = await self.get_key(key_id)
+        self.keys[record.key_hash] = replace(record, allowed_origins=validate_origins(origins))
+        return self.keys[record.key_hash]
+
+    async def list_keys(self, account: str) -> list[KeyRecord]:
+        found = await self.get_account(account)
+        return [k for k in self.keys.values() if k.account_id == found.id]
+
+    async def reserve(self, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
+        account = self.accounts[account_id]
+        if request_id in self.charges:  # a retry, not a second charge
+            return account.balance
+        balance = rules.charge(account.balance, credits)
+        self.accounts[account_id] = replace(account, balance=balance)
+        self.charges[request_id] = credits
+        return balance
+
+    async def refund(self, account_id: str, credits: int, request_id: str) -> int:
+        due = rules.refund_due(self.charges.get(request_id), request_id in self.refunded, credits, request_id)
+        if due:
+            self.refunded.add(request_id)
+            return await self.top_up(account_id, due)
+        return self.accounts[account_id].balance
+
+    async def balance(self, account_id: str) -> int:
+        return self.accounts[account_id].balance
+
+    async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
+        return Usage(account_id, since, 0, 0, 0, 0, 0)
+
+    async def set_limits(self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None) -> Account:
+        validate_limits(rate_per_minute, max_concurrent)
+        found = await self.get_account(account)
+        self.accounts[found.id] = replace(found, rate_per_minute=rate_per_minute or found.rate_per_minute, max_concurrent=max_concurrent or found.max_concurrent)
+        return self.accounts[found.id]
+
+    async def admit(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, charge: tuple[str, int] | None = None
+    ) -> Admission:
+        now_s = time.time() if now_s is None else now_s
+        stored = self.slots.get(account.id, {})
+        live = rules.live_slots(stored, now_s)
+        admission, window = rules.admit(self.windows.get(account.id), len(live), account.rate_per_minute, account.max_concurrent, now_s)
+        if window is not None:
+            for charge_id, credits in rules.lapsed_charges(stored, now_s):
+                await self.refund(account.id, credits, charge_id)
+            self.windows[account.id] = window
+            self.slots[account.id] = rules.hold(live, slot_id, now_s, charge)
+        return admission
+
+    async def admit_and_reserve(
+        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        note: ChargeNote | None = None,
+    ) -> AdmittedCharge:
+        return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s, note)
+
+    async def release(self, account_id: str, slot_id: str) -> None:
+        self.slots[account_id] = rules.release(self.slots.get(account_id, {}), slot_id)
+
+    async def hold_charge(self, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
+        self.slots[account_id] = rules.with_charge(self.slots.get(account_id, {}), slot_id, charge)
+
+    async def key_changes(self) -> AsyncIterator[str | None]:
+        await self._closed.wait()
+        return
+        yield  # an async generator that yields nothing until the store closes
+
+    async def close(self) -> None:
+        self._closed.set()

@@ -1,0 +1,333 @@
+"""The NATS store's credit ledger: accounts, and every debit, refund and top-up as one entry on
+the account's ledger subject under compare-and-set (docs/stores.md, "Design notes: the NATS store")."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable
+
+import nats.js.errors
+import orjson
+from nats.aio.msg import Msg
+
+from store import rules
+from store.bounds import (
+    check_balance_ceiling,
+    new_account_id,
+    require_aware,
+    require_credits,
+    validate_new_account,
+)
+from store.errors import AccountExists, LedgerConflict, StoreUnavailable, no_such_account
+from store.key_format import quoted
+from store.nats_connection import (
+    TOKEN_RE,
+    NatsConnection,
+    check_account_id,
+    check_request_id,
+    digest,
+    fold_case,
+    WrongLastSequence,
+)
+from store.records import from_unix_s, Account, ChargeNote, Usage
+
+#: How long a process remembers its own debits (request id, account, credits), in seconds, so
+#: that refunding one needs no scan of the account's ledger. Longer than any request's
+#: deadline; a later refund scans, as another process's would.
+OWN_DEBITS_REMEMBERED_S = 600.0
+#: How long a usage scan starts before ``since``, in seconds, so that entries written by a
+#: gateway whose clock runs ahead of the server's are still found (then filtered on ``at_s``).
+USAGE_CLOCK_MARGIN_S = 300.0
+
+
+@dataclass(frozen=True)
+class _Head:
+    """The last ledger entry of an account: its stream sequence and the balance after it."""
+
+    seq: int
+    balance: int
+
+
+def account_of(doc: dict, balance: int) -> Account:
+    """Return the Account of a stored account record and its balance in credits."""
+    return Account(
+        id=doc["id"],
+        name=doc["name"],
+        balance=balance,
+        rate_per_minute=doc["rate_per_minute"],
+        max_concurrent=doc["max_concurrent"],
+        created_at=from_unix_s(doc["created_at_s"]),
+    )
+
+
+class NatsLedger(NatsConnection):
+    """Accounts and their credits (the store's :class:`~store.interfaces.CreditLedger`)."""
+
+    async def _find_account(self, account: str) -> tuple[int, dict] | None:
+        """Return (revision, record) of the account whose id, or else name, is ``account``."""
+        if not isinstance(account, str) or not account:
+            return None
+        if account.startswith("acct_"):  # ids always start so, names never do
+            if TOKEN_RE.fullmatch(account) is None:
+                return None
+            return await self._get_json(self._accounts, f"id.{account}")
+        indexed = await self._get(self._accounts, f"name.{digest(fold_case(account))}")
+        if indexed is None:
+            return None
+        return await self._get_json(self._accounts, f"id.{indexed[1].decode()}")
+
+    async def _account_record(self, account: str) -> dict:
+        found = await self._find_account(account)
+        if found is None:
+            raise no_such_account(account)
+        return found[1]
+
+    async def create_account(self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50) -> Account:
+        """Return a new account holding ``credits``; raises AccountExists for a taken name (any case)."""
+        validate_new_account(name, credits, rate_per_minute, max_concurrent)
+        name_key = f"name.{digest(fold_case(name))}"
+        if await self._get(self._accounts, name_key) is not None:
+            raise AccountExists(f"an account named {quoted(name)} already exists")
+        account_id = new_account_id()
+        # The ledger first: an account record never exists without its opening entry. A
+        # creation that loses the name race below leaves only that entry, on an unused subject.
+        await self._append(account_id, "topup", f"open:{account_id}", credits, _Head(0, 0), reason="opening balance")
+        doc = {
+            "id": account_id,
+            "name": name,
+            "rate_per_minute": rate_per_minute,
+            "max_concurrent": max_concurrent,
+            "created_at_s": time.time(),
+        }
+        await self._call(self._accounts.create(f"id.{account_id}", orjson.dumps(doc)))
+        if not await self._create(self._accounts, name_key, account_id.encode()):
+            await self._call(self._accounts.delete(f"id.{account_id}"))
+            raise AccountExists(f"an account named {quoted(name)} already exists")
+        return account_of(doc, credits)
+
+    async def get_account(self, account: str) -> Account | None:
+        """Return the account whose id, or else whose name, is ``account``; None if none."""
+        if isinstance(account, str) and account.startswith("acct_") and TOKEN_RE.fullmatch(account):
+            # By id (the authentication path): record and balance asked at once, not in turn.
+            found, head = await asyncio.gather(self._get_json(self._accounts, f"id.{account}"), self._read_head(account))
+        else:
+            found = await self._find_account(account)
+            head = None if found is None else await self._read_head(found[1]["id"])
+        if found is None or head is None:
+            return None
+        return account_of(found[1], head.balance)
+
+    async def _read_head(self, account_id: str) -> _Head | None:
+        """Return the account's last ledger entry (and cache it); None if the account has none."""
+        if TOKEN_RE.fullmatch(account_id or "") is None:
+            return None
+        try:
+            message = await self._call(self._js.get_last_msg(self._ledger_stream, self._ledger_prefix + account_id, direct=True))
+        except nats.js.errors.NotFoundError:
+            self._heads.pop(account_id, None)
+            return None
+        head = self._heads[account_id] = _Head(message.seq, orjson.loads(message.data)["balance_after"])
+        return head
+
+    async def _head(self, account_id: str, *, fresh: bool = False) -> _Head:
+        """Return the cached head (read when ``fresh`` or not cached); AccountNotFound if none."""
+        head = None if fresh else self._heads.get(account_id)
+        if head is None:
+            head = await self._read_head(account_id)
+        if head is None:
+            raise no_such_account(account_id)
+        return head
+
+    async def _append(self, account_id: str, kind: str, request_id: str, delta: int, head: _Head, **extra: Any) -> tuple[int, bool]:
+        """Publish one entry moving the balance by ``delta`` after ``head``; return (its
+        sequence, whether the server already held an entry of this kind and request id: then
+        nothing was written and the sequence is that entry's).
+
+        Raises WrongLastSequence when ``head`` is no longer the account's last entry.
+        """
+        entry = {"kind": kind, "request_id": request_id, "credits": abs(delta), "balance_after": head.balance + delta, "at_s": time.time(), **extra}
+        headers = {"Nats-Msg-Id": f"{kind}:{request_id}", "Nats-Expected-Last-Subject-Sequence": str(head.seq)}
+        try:
+            ack = await self._call(self._js.publish(self._ledger_prefix + account_id, orjson.dumps(entry), headers=headers))
+        except StoreUnavailable:
+            self._heads.pop(account_id, None)
+            raise
+        if not ack.duplicate:
+            self._heads[account_id] = _Head(ack.seq, entry["balance_after"])
+        return ack.seq, ack.duplicate
+
+    async def _write(self, account_id: str, kind: str, request_id: str, delta: int, check: Callable[[_Head], None] | None = None, **extra: Any) -> tuple[int, bool]:
+        """Return what :meth:`_append` returns, retrying on a newer head until the write is
+        decided; ``check(head)`` raises (writing nothing) when the entry may not follow ``head``."""
+        head, fresh = self._heads.get(account_id), False
+        if head is None:
+            head, fresh = await self._head(account_id, fresh=True), True
+        while True:
+            if check is not None:
+                try:
+                    check(head)
+                except Exception:
+                    if fresh:
+                        raise
+                    head, fresh = await self._head(account_id, fresh=True), True  # the cache may be behind
+                    continue
+            try:
+                return await self._append(account_id, kind, request_id, delta, head, **extra)
+            except WrongLastSequence:
+                head, fresh = await self._head(account_id, fresh=True), True
+
+    async def _entry_at(self, seq: int) -> tuple[str, dict]:
+        """Return (account id, entry) of the ledger entry at ``seq``."""
+        message = await self._call(self._js.get_msg(self._ledger_stream, seq=seq, direct=True))
+        return message.subject[len(self._ledger_prefix):], orjson.loads(message.data)
+
+    async def reserve(self, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
+        """Return the balance after debiting ``credits``; InsufficientCredits (nothing written)
+        when the balance cannot cover them.
+
+        A retry with the same ``request_id`` within the de-duplication window, from any
+        process, charges nothing and returns the current balance (LedgerConflict when it was
+        for another account or amount). Another process's debit is recognised by the server
+        when the retry is published, so a retry the balance can no longer cover is refused as
+        InsufficientCredits instead (gateways never retry a debit: they mint a charge id per
+        request).
+        """
+        require_credits(credits)
+        check_request_id(request_id)
+        check_account_id(account_id)
+        async with self._lock("ledger", account_id):
+            own = self._own_debit(request_id)
+            if own is not None:  # a retry of this process's own debit
+                if own[:2] != (account_id, credits):
+                    raise LedgerConflict(f"request {quoted(request_id)} already has a debit on other terms")
+                return (await self._head(account_id, fresh=True)).balance
+            noted = {} if note is None else {"endpoint": note.endpoint, "key_id": note.key_id, "http_request_id": note.request_id}
+            seq, duplicate = await self._write(
+                account_id, "debit", request_id, -credits, lambda head: rules.charge(head.balance, credits), **noted
+            )
+            if duplicate:
+                charged_to, entry = await self._entry_at(seq)
+                if charged_to != account_id or entry["kind"] != "debit" or entry["credits"] != credits:
+                    raise LedgerConflict(f"request {quoted(request_id)} already has a debit on other terms")
+                return (await self._head(account_id, fresh=True)).balance
+            self._remember_debit(request_id, account_id, credits)
+            return self._heads[account_id].balance
+
+    def _remember_debit(self, request_id: str, account_id: str, credits: int) -> None:
+        now = time.monotonic()
+        # Oldest first (insertion order): forget those past the window, a few at a time.
+        while self._own_debits:
+            oldest = next(iter(self._own_debits))
+            if now - self._own_debits[oldest][2] < OWN_DEBITS_REMEMBERED_S:
+                break
+            del self._own_debits[oldest]
+        self._own_debits[request_id] = (account_id, credits, now)
+
+    def _own_debit(self, request_id: str) -> tuple[str, int, float] | None:
+        """Return (account id, credits, when) of this process's recent debit of ``request_id``."""
+        own = self._own_debits.get(request_id)
+        return own if own is not None and time.monotonic() - own[2] < OWN_DEBITS_REMEMBERED_S else None
+
+    async def refund(self, account_id: str, credits: int, request_id: str) -> int:
+        """Return the balance after giving back ``credits`` of the debit of ``request_id``, once.
+
+        Any process can refund any request debited within the de-duplication window; a
+        request with no debit found gets nothing (a refund never mints credits). Raises
+        ValueError when ``credits`` exceeds the debit, LedgerConflict when the debit was
+        another account's, AccountNotFound.
+        """
+        require_credits(credits)
+        check_request_id(request_id)
+        check_account_id(account_id)
+        # Looked up before taking the account's lock: a lookup that reads the ledger must not
+        # hold up the account's debits. A refund written meanwhile by another process has the
+        # same message id, so the server's de-duplication keeps it to one.
+        charged, refunded = await self._find_debit(account_id, request_id)
+        due = rules.refund_due(charged, refunded, credits, request_id)
+        async with self._lock("ledger", account_id):
+            duplicate = True
+            if due:
+                _, duplicate = await self._write(account_id, "refund", request_id, due)
+            return (await self._head(account_id, fresh=duplicate)).balance
+
+    async def _find_debit(self, account_id: str, request_id: str) -> tuple[int | None, bool]:
+        """Return (credits debited for ``request_id`` on the account, or None; whether a refund
+        of it is already known). This process knows its own recent debits (a refund written
+        since is then caught by the ledger's de-duplication); any other is looked for in the
+        account's ledger over the de-duplication window."""
+        own = self._own_debit(request_id)
+        if own is not None:
+            if own[0] != account_id:
+                raise LedgerConflict(f"request {quoted(request_id)} was charged to another account")
+            return own[1], False
+        await self._head(account_id)
+        found: dict[str, int] = {}
+
+        def look(message: Msg) -> None:
+            entry = orjson.loads(message.data)
+            if entry["request_id"] == request_id:
+                found[entry["kind"]] = entry["credits"]
+
+        await self._scan(self._ledger_stream, self._ledger_prefix + account_id, look, time.time() - self._duplicate_window_s)
+        return found.get("debit"), "refund" in found
+
+    async def top_up(self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up") -> int:
+        """Return the balance after adding ``credits`` to the account (id or name).
+
+        Idempotent per ``request_id`` at any distance in time (an index entry backs the
+        de-duplication window); LedgerConflict when the id was used on other terms;
+        BalanceCeiling past MAX_BALANCE.
+        """
+        require_credits(credits)
+        explicit = request_id is not None
+        request_id = check_request_id(request_id) if explicit else f"topup:{uuid.uuid4()}"
+        account_id = (await self._account_record(account))["id"]
+        index_key = f"topup.{digest(request_id)}"
+        async with self._lock("ledger", account_id):
+            if explicit:
+                found = await self._get_json(self._accounts, index_key)
+                if found is not None:
+                    if (found[1]["account_id"], found[1]["credits"]) != (account_id, credits):
+                        raise LedgerConflict(f"request {quoted(request_id)} already has a topup on other terms")
+                    return (await self._head(account_id, fresh=True)).balance
+            seq, duplicate = await self._write(
+                account_id, "topup", request_id, credits,
+                lambda head: check_balance_ceiling(account_id, head.balance, credits), reason=reason,
+            )
+            if duplicate:
+                topped_up, entry = await self._entry_at(seq)
+                if topped_up != account_id or entry["credits"] != credits:
+                    raise LedgerConflict(f"request {quoted(request_id)} already has a topup on other terms")
+            if explicit:
+                await self._create(self._accounts, index_key, orjson.dumps({"account_id": account_id, "credits": credits}))
+            return (await self._head(account_id, fresh=duplicate)).balance
+
+    async def balance(self, account_id: str) -> int:
+        """Return the account's balance in credits (always read from the server). Raises AccountNotFound."""
+        return (await self._head(account_id, fresh=True)).balance
+
+    async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
+        """Return ledger totals for the account from ``since`` (inclusive, on the writers' clocks).
+
+        Reads the account's entries since then (its whole ledger when ``since`` is None), one
+        batch at a time. Raises AccountNotFound.
+        """
+        since = require_aware(since, "since")
+        await self._head(account_id, fresh=True)
+        totals = {"debit": [0, 0], "refund": [0, 0], "topup": [0, 0]}
+        since_s = None if since is None else since.timestamp()
+
+        def count(message: Msg) -> None:
+            entry = orjson.loads(message.data)
+            if since_s is None or entry["at_s"] >= since_s:
+                total = totals[entry["kind"]]
+                total[0] += 1
+                total[1] += entry["credits"]
+
+        start_s = None if since_s is None else since_s - USAGE_CLOCK_MARGIN_S
+        await self._scan(self._ledger_stream, self._ledger_prefix + account_id, count, start_s)
+        return Usage.of_totals(account_id, since, totals)

@@ -1,0 +1,109 @@
+"""The rules of an account's credits and limits, as pure functions over its state: admit a
+request (its rate window and concurrency slots), hold and release its slot, charge it, refund it. Every store reads the
+state under its own atomicity (an SQLite transaction, one process's memory), applies these,
+and writes back what they return; no store writes the rules again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Mapping
+
+from store.key_format import quoted
+from store.records import RATE_WINDOW_S, SLOT_LEASE_S, Admission
+from shared.errors import InsufficientCredits
+
+
+@dataclass(frozen=True)
+class Window:
+    """An account's rate window: the Unix second it started and the requests admitted in it."""
+
+    start_s: int
+    admitted: int
+
+
+def admit(window: Window | None, live_slots: int, rate_per_minute: int, max_concurrent: int, now_s: float) -> tuple[Admission, Window | None]:
+    """Return the admission of one more request at ``now_s`` (Unix seconds) and the window to
+    store when it is allowed (None when refused: a refused request counts for nothing and
+    holds no slot).
+
+    ``window`` is the stored one (None if none) and ``live_slots`` the slots held and not yet
+    expired. The window only moves forward: a stored window newer than ``now_s``'s (opened by
+    a gateway whose clock runs ahead) is counted into, never replaced by an older one.
+    """
+    start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
+    admitted = 0
+    if window is not None and window.start_s >= start_s:
+        start_s, admitted = window.start_s, window.admitted
+    reset_at_s = start_s + RATE_WINDOW_S
+    if admitted >= rate_per_minute:
+        return Admission(False, rate_per_minute, 0, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate"), None
+    if live_slots >= max_concurrent:
+        return Admission(False, rate_per_minute, rate_per_minute - admitted, reset_at_s, 1, "concurrency"), None
+    return Admission(True, rate_per_minute, rate_per_minute - admitted - 1, reset_at_s), Window(start_s, admitted + 1)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A concurrency slot held by one request: its lease end (Unix seconds) and the charges
+    made under it, each (request id, credits): a request's own, or a batch's items."""
+
+    expires_s: float
+    charges: tuple[tuple[str, int], ...] = ()
+
+
+def live_slots(slots: Mapping[str, Slot], now_s: float) -> dict[str, Slot]:
+    """Return the slots (slot id -> Slot) whose lease runs past ``now_s``."""
+    return {slot_id: slot for slot_id, slot in slots.items() if slot.expires_s > now_s}
+
+
+def hold(slots: Mapping[str, Slot], slot_id: str, now_s: float, charge: tuple[str, int] | None = None) -> dict[str, Slot]:
+    """Return the live slots with ``slot_id`` held from ``now_s`` for SLOT_LEASE_S seconds,
+    carrying ``charge`` (request id, credits) when the admission charges one. The lapsed slots
+    are dropped: the caller refunds their :func:`lapsed_charges` first."""
+    return {**live_slots(slots, now_s), slot_id: Slot(now_s + SLOT_LEASE_S, () if charge is None else (charge,))}
+
+
+def with_charge(slots: Mapping[str, Slot], slot_id: str, charge: tuple[str, int]) -> dict[str, Slot]:
+    """Return the slots with ``charge`` (request id, credits) recorded under ``slot_id``, as a
+    charge is made by the request holding it; a slot not held (released, or dropped) records
+    nothing."""
+    slot = slots.get(slot_id)
+    if slot is None or charge in slot.charges:
+        return dict(slots)
+    return {**slots, slot_id: Slot(slot.expires_s, slot.charges + (charge,))}
+
+
+def release(slots: Mapping[str, Slot], *slot_ids: str) -> dict[str, Slot]:
+    """Return the slots without ``slot_ids`` (releasing one not held changes nothing). A
+    released slot's charges stand: its request ran to its end. Lapsed slots are kept for the
+    next admission, which refunds their charges."""
+    return {other: slot for other, slot in slots.items() if other not in slot_ids}
+
+
+def lapsed_charges(slots: Mapping[str, Slot], now_s: float) -> list[tuple[str, int]]:
+    """Return (request id, credits) of each charge whose slot's lease ran out unreleased: the
+    gateway that held it died (or froze) mid-request, so its client got no answer and the
+    charge is owed back. Refunds are idempotent per request id, so whoever drops a lapsed
+    slot refunds its charges, and a second refund of one gives nothing."""
+    return [charge for slot in slots.values() if slot.expires_s <= now_s for charge in slot.charges]
+
+
+def charge(balance: int, credits: int) -> int:
+    """Return the balance after debiting ``credits``; InsufficientCredits (nothing debited)
+    when the balance cannot cover them."""
+    if balance < credits:
+        raise InsufficientCredits(f"This request costs {credits} credit{'s' if credits != 1 else ''}; the balance is {balance}.")
+    return balance - credits
+
+
+def refund_due(charged: int | None, already_refunded: bool, credits: int, request_id: str) -> int:
+    """Return the credits a refund of ``request_id`` gives back: ``credits`` once, and nothing
+    for a request never charged (a refund never mints credits) or refunded before. More than
+    was charged is a ValueError."""
+    if charged is None or already_refunded:
+        return 0
+    if credits > charged:
+        raise ValueError(f"cannot refund {credits} credits: request {quoted(request_id)} was charged {charged}")
+    return credits

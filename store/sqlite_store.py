@@ -1,0 +1,21 @@
+"""The embedded key and credit store: one SQLite file in WAL mode, safe across processes.
+
+Its parts share one file and this process's connections (``sqlite_connection.py``, where the
+choices behind them are written): keys (``sqlite_keys.py``), the credit ledger
+(``sqlite_ledger.py``), the limiter (``sqlite_limiter.py``) and the dashboard's owners and
+sessions (``sqlite_owners.py``).
+"""
+
+from __future__ import annotations
+
+from store.sqlite_keys import SqliteKeys
+from store.sqlite_ledger import SqliteLedger
+from store.sqlite_limiter import SqliteLimiter
+from store.sqlite_owners import SqliteOwners
+from store.sqlite_connection import SCHEMA_VERSION
+
+__all__ = ["SCHEMA_VERSION", "SqliteStore"]
+
+
+class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteOwners):
+    """The :class:`~store.interfaces.DashboardStore` on one SQLite file, shared by processes."""

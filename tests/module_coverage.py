@@ -1,0 +1,109 @@
+"""Which product modules have a unit-test file of their name, package by package.
+
+Tests mirror the packages: ``kernel/houses.py`` is tested in ``tests/unit/kernel/test_houses.py``,
+``gateway/admin/cli.py`` in ``tests/unit/gateway/admin/test_cli.py``. ``make test`` prints the
+modules without one (``python -m tests.module_coverage``), each with the reason it has none
+(:data:`WITHOUT_A_FILE`), and ``tests/unit/test_module_coverage.py`` holds every gated
+package at :data:`GOAL` or more and every exception to a reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+UNIT = REPO / "tests" / "unit"
+
+#: Product package folder → its unit-test folder, and whether the goal holds it. The services'
+#: handlers are proved through the API (``tests/api/test_<family>_api.py``) and the service
+#: tier (``tests/service``), not file by file; they are listed, not gated.
+PACKAGES: dict[str, tuple[str, bool]] = {
+    "kernel": ("kernel", True),
+    "shared": ("shared", True),
+    "shared/runtime": ("runtime", True),
+    "store": ("store", True),
+    "gateway": ("gateway", True),
+    "gateway/admin": ("gateway/admin", True),
+    "gateway/reference": ("gateway/reference", True),
+    "gateway/dashboard": ("dashboard", True),
+    "deploy": ("deploy", True),
+    "celestial_mcp": ("celestial_mcp", False),
+    "services/ephemeris": ("services/ephemeris", False),
+    "services/ephemeris/wheel": ("services/ephemeris/wheel", False),
+    "services/search": ("services/search", False),
+    "services/timelords": ("services/timelords", False),
+    "services/astrocartography": ("services/astrocartography", False),
+}
+
+#: The share of a gated package's modules that have a test file of their name.
+GOAL = 0.80
+
+#: Modules without a test file of their name, and why (what tests them instead).
+WITHOUT_A_FILE: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class ModuleRow:
+    """One product module: its path from the repository root and its test file, if any."""
+
+    module: str
+    test_file: str | None
+
+
+def package_modules(package: str) -> list[str]:
+    """Return the modules of ``package`` (its own ``.py`` files, not its sub-packages' and not
+    ``__init__`` or generated code), as paths from the repository root, sorted."""
+    folder = REPO / package
+    return sorted(
+        str(path.relative_to(REPO))
+        for path in folder.glob("*.py")
+        if path.name != "__init__.py" and not path.name.endswith(("_pb2.py", "_pb2_grpc.py"))
+    )
+
+
+def rows(package: str) -> list[ModuleRow]:
+    """Return each module of ``package`` with the test file of its name, or None."""
+    tests = UNIT / PACKAGES[package][0]
+    found = []
+    for module in package_modules(package):
+        candidate = tests / f"test_{Path(module).stem}.py"
+        found.append(ModuleRow(module, str(candidate.relative_to(REPO)) if candidate.exists() else None))
+    return found
+
+
+def gated_groups() -> dict[str, list[ModuleRow]]:
+    """Return the gated packages' rows, sub-packages of the gateway counted with it except the
+    dashboard, which the tests mirror as a package of its own."""
+    groups: dict[str, list[ModuleRow]] = {}
+    for package, (_, gated) in PACKAGES.items():
+        if not gated:
+            continue
+        group = "gateway" if package.startswith("gateway/") and package != "gateway/dashboard" else package
+        groups.setdefault(group, []).extend(rows(package))
+    return groups
+
+
+def share(group: list[ModuleRow]) -> float:
+    """Return the fraction of ``group``'s modules that have a test file of their name."""
+    return sum(row.test_file is not None for row in group) / len(group)
+
+
+def main() -> None:
+    """Print each package's figure, then each module without a test file and its reason."""
+    print("Test files by module name (tests/module_coverage.py):")
+    for package, (_, gated) in PACKAGES.items():
+        package_rows = rows(package)
+        covered = sum(row.test_file is not None for row in package_rows)
+        print(f"  {package:28} {covered:3}/{len(package_rows):<3} {'gated' if gated else 'listed'}")
+    for group, group_rows in gated_groups().items():
+        print(f"  {group:28} {share(group_rows):.0%} of {len(group_rows)} (goal {GOAL:.0%})")
+    print("Modules without a test file of their name:")
+    for package in PACKAGES:
+        for row in rows(package):
+            if row.test_file is None:
+                print(f"  {row.module}: {WITHOUT_A_FILE.get(row.module, 'NO REASON GIVEN')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""`make run`'s supervisor: what it checks before it starts anything, when it starts a
+process again, and the development key it prints."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import os
+import socket
+import stat
+import subprocess
+import sys
+import threading
+
+from deploy import supervisor
+from deploy.local_stack import free_port_block
+from store.choice import open_configured_store
+from shared.runtime.config import REPO_ROOT, load_settings
+
+
+def test_a_port_of_the_plan_already_listened_on_is_reported_with_its_process():
+    base = free_port_block(8)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", base + 1))
+        holder.listen()
+        settings = load_settings({"CELESTIAL_SERVICE_BASE_PORT": str(base), "CELESTIAL_EPHEMERIS_PROCESSES": "1",
+                                  "CELESTIAL_HTTP_PORT": str(free_port_block(1))})
+        assert supervisor.busy_ports(settings) == [("timelords-0", base + 1)]
+
+
+def test_with_a_port_in_use_the_supervisor_starts_nothing_and_says_which_and_what_to_set():
+    http_port = free_port_block(1)
+    env = {**os.environ, "CELESTIAL_HTTP_PORT": str(http_port), "CELESTIAL_SERVICE_BASE_PORT": str(free_port_block(8))}
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", http_port))
+        holder.listen()
+        finished = subprocess.run([sys.executable, "-m", "deploy.supervisor", "--no-dev-key"], cwd=REPO_ROOT, env=env,
+                                  capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 1
+    assert f"{http_port} (gateway)" in finished.stderr and "CELESTIAL_HTTP_PORT" in finished.stderr
+    assert "service_started" not in finished.stdout + finished.stderr  # no process was started
+
+
+def test_ports_free_now_are_not_reported():
+    settings = load_settings({"CELESTIAL_SERVICE_BASE_PORT": str(free_port_block(8)), "CELESTIAL_EPHEMERIS_PROCESSES": "1",
+                              "CELESTIAL_HTTP_PORT": str(free_port_block(1))})
+    assert supervisor.busy_ports(settings) == []
+
+
+class FinishedProcess:
+    """Stands for a subprocess.Popen: exited with ``returncode``, or running when it is None."""
+
+    def __init__(self, returncode: int | None):
+        self.returncode = returncode
+
+    def poll(self) -> int | None:
+        return self.returncode
+
+
+def child(returncode: int | None, started_at: float, healthy_at: float | None = None) -> supervisor.Child:
+    """Return a supervised child started at ``started_at`` whose process exited with ``returncode`` (None: runs)."""
+    return supervisor.Child("ephemeris-0", ["true"], lambda: True, process=FinishedProcess(returncode),
+                            started_at=started_at, healthy_at=healthy_at)
+
+
+LIMIT_S = 10.0
+
+
+def test_a_process_that_exited_is_started_again_once_the_backoff_has_passed():
+    assert supervisor.restart_reason(child(1, started_at=100.0), 100.0 + supervisor.RESTART_BACKOFF_S / 2, LIMIT_S) is None
+    reason = supervisor.restart_reason(child(-9, started_at=100.0), 100.0 + supervisor.RESTART_BACKOFF_S, LIMIT_S)
+    assert reason == "it exited with status -9"
+
+
+def test_the_gateway_is_restarted_like_any_service_process():
+    gateway = supervisor.plan(load_settings({}))[-1]
+    assert gateway.name == "gateway"
+    gateway.process, gateway.started_at = FinishedProcess(-9), 100.0
+    assert supervisor.restart_reason(gateway, 200.0, LIMIT_S) == "it exited with status -9"
+
+
+def test_a_process_silent_for_longer_than_the_limit_is_restarted_and_one_that_answered_within_it_is_not():
+    assert supervisor.restart_reason(child(None, started_at=0.0, healthy_at=100.0), 100.0 + LIMIT_S, LIMIT_S) is None
+    reason = supervisor.restart_reason(child(None, started_at=0.0, healthy_at=100.0), 100.0 + LIMIT_S + 0.5, LIMIT_S)
+    assert reason == "it answered no health check for 10.5 s"
+
+
+def test_a_starting_process_has_the_start_up_time_for_its_first_answer():
+    late = 100.0 + supervisor.START_UP_S
+    assert supervisor.restart_reason(child(None, started_at=100.0), late, LIMIT_S) is None
+    assert supervisor.restart_reason(child(None, started_at=100.0), late + 1, LIMIT_S) is not None
+    # A limit longer than the start-up time holds before the first answer too.
+    assert supervisor.restart_reason(child(None, started_at=100.0), late + 1, supervisor.START_UP_S * 2) is None
+
+
+def dev_settings(tmp_path):
+    return load_settings({"CELESTIAL_DATA_DIR": str(tmp_path / "data")})
+
+
+def dev_keys(settings) -> list:
+    """Return the `dev` account's keys, oldest first."""
+    async def listed():
+        store = await open_configured_store(settings)
+        try:
+            return await store.list_keys(supervisor.DEV_ACCOUNT)
+        finally:
+            await store.close()
+
+    return asyncio.run(listed())
+
+
+def revoke(settings, key_id: str) -> None:
+    async def revoked():
+        store = await open_configured_store(settings)
+        try:
+            await store.revoke_key(key_id)
+        finally:
+            await store.close()
+
+    asyncio.run(revoked())
+
+
+def test_every_make_run_prints_the_same_development_key_while_it_is_active(tmp_path):
+    settings = dev_settings(tmp_path)
+    first = supervisor.development_key(settings)
+    assert supervisor.development_key(settings) == supervisor.development_key(settings) == first
+    assert [key.state() for key in dev_keys(settings)] == ["active"]
+    kept = settings.data_dir / supervisor.DEV_KEY_FILE
+    assert kept.read_text().strip() == first
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+
+
+def test_a_revoked_development_key_is_replaced_by_a_new_one_kept_in_its_place(tmp_path):
+    settings = dev_settings(tmp_path)
+    first = supervisor.development_key(settings)
+    revoke(settings, dev_keys(settings)[0].key_id)
+    second = supervisor.development_key(settings)
+    assert second != first
+    assert supervisor.development_key(settings) == second
+    assert [key.state() for key in dev_keys(settings)] == ["revoked", "active"]
+
+
+def test_a_development_key_other_users_could_read_is_revoked_and_replaced(tmp_path):
+    settings = dev_settings(tmp_path)
+    first = supervisor.development_key(settings)
+    (settings.data_dir / supervisor.DEV_KEY_FILE).chmod(0o644)
+    assert supervisor.development_key(settings) != first
+    assert [key.state() for key in dev_keys(settings)] == ["revoked", "active"]
+    assert stat.S_IMODE((settings.data_dir / supervisor.DEV_KEY_FILE).stat().st_mode) == 0o600
+
+
+def test_a_gateway_refusing_connections_over_its_limit_counts_as_answering():
+    class Refusing(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(503)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    with http.server.HTTPServer(("127.0.0.1", 0), Refusing) as server:
+        threading.Thread(target=server.handle_request, daemon=True).start()
+        assert supervisor.http_answers(f"http://127.0.0.1:{server.server_port}/healthz")
+    assert not supervisor.http_answers(f"http://127.0.0.1:{free_port_block(1)}/healthz")
+
+
+def test_make_run_says_sign_up_is_off_without_smtp_and_how_owners_come():
+    from deploy.supervisor import signup_line
+    from shared.runtime.config import load_settings
+
+    off = signup_line(load_settings({"CELESTIAL_SIGNUP": "open"}), "http://127.0.0.1:8080")
+    assert "Sign-up: off (CELESTIAL_SMTP_URL is not set)" in off and "account invite" in off
+    assert "CELESTIAL_SIGNUP is not open" in signup_line(load_settings({}), "http://127.0.0.1:8080")
+    on = signup_line(load_settings({"CELESTIAL_SIGNUP": "open", "CELESTIAL_SMTP_URL": "smtp://127.0.0.1:2525"}), "http://x")
+    assert "Sign-up: open" in on

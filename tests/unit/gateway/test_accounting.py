@@ -1,0 +1,153 @@
+"""The gateway's accounting against a real SQLite store that another writer holds locked, or
+whose answer is lost: a store that cannot answer is a 503 that costs nothing, and a refund it
+could not take at once is delivered when it can."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+
+import pytest
+
+from gateway.accounting import REFUND_RETRY_S, Accounting
+from gateway.errors import as_celestial_error
+from store.errors import StoreBusy, StoreOutcomeUnknown
+from store.records import SLOT_LEASE_S
+from store.sqlite_store import SqliteStore
+from shared.errors import ServiceUnavailable
+
+
+def locked(path) -> sqlite3.Connection:
+    """Return a connection holding the store's write lock until it is rolled back."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    return holder
+
+
+def test_a_store_locked_past_its_wait_limit_is_503_and_charges_nothing(tmp_path):
+    async def scenario() -> None:
+        path = tmp_path / "store.sqlite3"
+        store = SqliteStore(path, lock_wait_s=0.1)
+        try:
+            account = await store.create_account("acme", 10)
+            holder = locked(path)
+            try:
+                with pytest.raises(StoreBusy) as caught:
+                    await Accounting(store, store).charge(account.id, 1, "charge-1")
+                assert isinstance(as_celestial_error(caught.value, "request-1"), ServiceUnavailable)
+            finally:
+                holder.rollback()
+                holder.close()
+            assert await store.balance(account.id) == 10
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_refund_the_locked_store_could_not_take_is_delivered_later(tmp_path):
+    async def scenario() -> None:
+        path = tmp_path / "store.sqlite3"
+        store = SqliteStore(path, lock_wait_s=0.1)
+        try:
+            account = await store.create_account("acme", 10)
+            accounting = Accounting(store, store)
+            assert await accounting.charge(account.id, 3, "charge-1") == 7
+            holder = locked(path)
+            try:
+                await accounting.refund(account.id, 3, "charge-1")  # deferred, not raised
+            finally:
+                holder.rollback()
+                holder.close()
+            await asyncio.sleep(REFUND_RETRY_S * 3)
+            await accounting.drain()
+            assert await store.balance(account.id) == 10
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+class AnswerLostStore(SqliteStore):
+    """A store whose first debit is written but its answer lost, as a dropped connection does."""
+
+    lost = False
+
+    def _answer(self, answer):
+        if not self.lost:
+            self.lost = True
+            raise StoreOutcomeUnknown("the answer was lost")
+        return answer
+
+    async def reserve(self, account_id, credits, request_id, note=None):
+        return self._answer(await super().reserve(account_id, credits, request_id, note))
+
+    async def admit_and_reserve(self, account, slot_id, credits, request_id, now_s=None, note=None):
+        return self._answer(await super().admit_and_reserve(account, slot_id, credits, request_id, now_s, note))
+
+
+@pytest.mark.parametrize("step", ["charge", "admit_and_charge"])
+def test_a_charge_whose_answer_was_lost_is_a_503_and_refunded_once_the_store_answers(tmp_path, step):
+    async def scenario() -> None:
+        store = AnswerLostStore(tmp_path / "store.sqlite3")
+        try:
+            account = await store.create_account("acme", 10)
+            accounting = Accounting(store, store)
+            with pytest.raises(StoreOutcomeUnknown):
+                if step == "charge":
+                    await accounting.charge(account.id, 3, "charge-1")
+                else:
+                    await accounting.admit_and_charge(account, "slot-1", 3, "charge-1")
+            await asyncio.sleep(REFUND_RETRY_S * 2)
+            await accounting.drain()
+            assert await store.balance(account.id) == 10
+            usage = await store.usage(account.id)
+            assert (usage.requests, usage.refunds) == (1, 1)
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_release_the_locked_store_could_not_take_is_delivered_later_and_the_charge_stands(tmp_path):
+    async def scenario() -> None:
+        path = tmp_path / "store.sqlite3"
+        store = SqliteStore(path, lock_wait_s=0.1)
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            accounting = Accounting(store, store)
+            assert (await accounting.admit_and_charge(account, "slot-1", 3, "charge-1")).balance == 7
+            holder = locked(path)
+            try:
+                accounting.release(account.id, "slot-1")
+                await asyncio.sleep(REFUND_RETRY_S * 2)  # the store is locked: the release waits
+            finally:
+                holder.rollback()
+                holder.close()
+            await asyncio.sleep(REFUND_RETRY_S * 2)
+            await accounting.drain()
+            assert (await store.admit(account, "slot-2")).allowed  # the slot was freed
+            assert await store.balance(account.id) == 7  # and the request's charge stands
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_charge_made_under_an_earlier_admission_is_refunded_if_its_slot_lapses(tmp_path):
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path / "store.sqlite3")
+        try:
+            account = await store.create_account("acme", 10)
+            accounting = Accounting(store, store)
+            now_s = time.time()
+            assert (await store.admit(account, "batch-slot", now_s)).allowed  # a batch's one admission
+            assert await accounting.charge(account.id, 3, "item-1", "batch-slot") == 7
+            # The gateway dies before releasing the slot; the next admission after its lease refunds.
+            assert (await store.admit(account, "next", now_s + SLOT_LEASE_S + 1)).allowed
+            assert await store.balance(account.id) == 10
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())

@@ -1,0 +1,97 @@
+"""Reading requests into kernel values at a service's edge (shared/runtime/wire.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1 import search_service_pb2 as search_pb
+from celestial.v1 import timelords_service_pb2 as timelords_pb
+from celestial.v1.common_pb2 import Birth, Location, Moment, Place, TwoBirths
+from shared.errors import CelestialError, InvalidParameter, MissingParameter
+from kernel.errors import BodyNotEligible
+from kernel.positions import Observer
+from shared.runtime.validation import validate
+from shared.runtime.wire import bodies_from, flags_from, moment_from, observer_from, optional_moment, place_from
+
+
+def test_flags_absent_from_a_request_take_the_specs_defaults():
+    flags = flags_from(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0)))
+    assert flags.speed is True
+    assert (flags.sidereal, flags.equatorial, flags.topocentric, flags.heliocentric) == (None, False, False, False)
+
+
+def test_sidereal_is_read_into_the_ayanamsha_it_names():
+    assert flags_from(pb.ComputePositionsRequest(sidereal="lahiri")).sidereal.name == "lahiri"
+
+
+def test_the_observer_is_lat_lon_and_alt_in_metres():
+    request = pb.ComputePositionsRequest(place=Place(lat=51.5, lon=-0.1, alt=35.0))
+    assert observer_from(request, flags_from(request)) == Observer(51.5, -0.1, 35.0)
+
+
+def test_topocentric_without_a_place_is_missing_lat():
+    request = pb.ComputePositionsRequest(topocentric=True)
+    with pytest.raises(MissingParameter) as caught:
+        observer_from(request, flags_from(request))
+    assert caught.value.param == "lat"
+
+
+def test_topocentric_and_heliocentric_together_are_refused_naming_topocentric():
+    # The rule is topocentric's (field).excludes, which validation applies before any reader.
+    request = pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), topocentric=True, heliocentric=True, place=Place(lat=0.0, lon=0.0))
+    with pytest.raises(InvalidParameter) as caught:
+        validate(request)
+    assert caught.value.param == "topocentric"
+
+
+def test_bodies_are_resolved_once_under_the_requests_centre():
+    request = pb.ComputePositionsRequest(bodies=["sun", "lilith", "mean_apogee"])
+    assert bodies_from(request, flags_from(request)) == ("sun", "lilith")
+    heliocentric = pb.ComputePositionsRequest(bodies=["sun"], heliocentric=True)
+    with pytest.raises(BodyNotEligible):
+        bodies_from(heliocentric, flags_from(heliocentric))
+
+
+def test_the_moment_comes_from_datetime_or_jd():
+    assert moment_from(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0))).jd_ut1 == 2451545.0
+    assert moment_from(pb.ComputePositionsRequest(moment=Moment(datetime="2000-01-01T12:00:00Z"))).source_param == "datetime"
+
+
+def test_a_moment_is_read_under_the_names_its_request_gives_it():
+    request = search_pb.FindTransitsRequest(start=Moment(datetime="2024-13-01"), end=Moment(jd=1.0))
+    with pytest.raises(CelestialError) as start:
+        moment_from(request, "start")
+    with pytest.raises(CelestialError) as end:
+        moment_from(request, "end")
+    assert (start.value.param, end.value.param) == ("start", "end_jd")
+
+
+def test_a_moment_not_sent_is_none_or_missing_under_its_own_names():
+    request = timelords_pb.ComputeFirdariaRequest()
+    assert optional_moment(request, "timeline.at") is None
+    with pytest.raises(MissingParameter) as caught:
+        moment_from(request, "timeline.at")
+    assert caught.value.param == "at"
+    assert "at or at_jd" in str(caught.value)
+
+
+def test_a_place_is_latitude_and_longitude_together():
+    # The rule is the (field).sent_with of lat and lon, which validation applies before any reader.
+    only_lat = pb.FindPatternsRequest(moment=Moment(jd=2451545.0), location=Location(lat=10.0))
+    with pytest.raises(MissingParameter) as caught:
+        validate(only_lat)
+    assert caught.value.param == "lon"
+
+
+def test_a_location_is_an_observer_at_sea_level_and_none_when_not_sent():
+    assert place_from(pb.FindPatternsRequest(location=Location(lat=10.0, lon=20.0)), "location") == Observer(10.0, 20.0, 0.0)
+    assert place_from(pb.FindPatternsRequest(), "location") is None
+
+
+def test_the_second_person_reads_its_own_suffixed_parameters():
+    birth_a = Birth(moment=Moment(jd=2451545.0), location=Place(lat=1.0, lon=1.0))
+    request = pb.ComputeSynastryRequest(births=TwoBirths(birth_a=birth_a, birth_b=Birth(moment=Moment(jd=2451545.0), location=Place(lon=5.0))))
+    with pytest.raises(MissingParameter) as caught:
+        validate(request)
+    assert caught.value.param == "lat_b"

@@ -1,0 +1,93 @@
+"""The account rules every store applies (store/rules.py), one test per rule, and the
+in-memory store of the benchmarks keeping them."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from store import rules
+from store.memory_store import MemoryStore
+from shared.errors import InsufficientCredits
+
+NOW = 1_700_000_010.0  # 30 s into a one-minute window (1_700_000_010 % 60 == 30)
+
+
+def test_an_admitted_request_counts_in_its_window():
+    admission, window = rules.admit(None, 0, 10, 5, NOW)
+    assert admission.allowed and admission.remaining == 9 and window == rules.Window(int(NOW // 60) * 60, 1)
+
+
+def test_the_rate_limit_refuses_without_counting_and_says_when_to_retry():
+    full = rules.Window(int(NOW // 60) * 60, 10)
+    admission, window = rules.admit(full, 0, 10, 5, NOW)
+    assert (admission.allowed, admission.reason, window) == (False, "rate", None)
+    assert admission.retry_after_s == 30 and admission.remaining == 0
+
+
+def test_the_concurrency_limit_refuses_without_counting():
+    admission, window = rules.admit(None, 5, 10, 5, NOW)
+    assert (admission.allowed, admission.reason, admission.retry_after_s, window) == (False, "concurrency", 1, None)
+
+
+def test_an_old_window_starts_over_and_a_newer_one_is_counted_into():
+    old = rules.Window(int(NOW // 60) * 60 - 60, 10)
+    assert rules.admit(old, 0, 10, 5, NOW)[1].admitted == 1
+    ahead = rules.Window(int(NOW // 60) * 60 + 60, 3)
+    assert rules.admit(ahead, 0, 10, 5, NOW)[1] == rules.Window(ahead.start_s, 4)
+
+
+def test_a_charge_debits_or_refuses_leaving_the_balance():
+    assert rules.charge(10, 3) == 7 and rules.charge(3, 3) == 0
+    with pytest.raises(InsufficientCredits):
+        rules.charge(2, 3)
+
+
+def test_a_refund_gives_back_once_never_mints_and_never_more_than_was_charged():
+    assert rules.refund_due(5, False, 5, "r") == 5
+    assert rules.refund_due(5, True, 5, "r") == 0
+    assert rules.refund_due(None, False, 5, "r") == 0
+    with pytest.raises(ValueError):
+        rules.refund_due(2, False, 5, "r")
+
+
+def test_the_memory_store_keeps_the_rules():
+    async def run():
+        store = MemoryStore()
+        account = await store.create_account("bench", 10, rate_per_minute=2, max_concurrent=1)
+        first = await store.admit(account, "s1", NOW)
+        busy = await store.admit(account, "s2", NOW)
+        await store.release(account.id, "s1")
+        second = await store.admit(account, "s3", NOW)
+        third = await store.admit(account, "s4", NOW + 1)
+        assert (first.allowed, busy.reason, second.allowed, third.reason) == (True, "concurrency", True, "rate")
+        assert await store.reserve(account.id, 4, "r1") == 6 and await store.reserve(account.id, 4, "r1") == 6
+        assert await store.refund(account.id, 4, "r1") == 10 and await store.refund(account.id, 4, "r1") == 10
+        assert await store.refund(account.id, 4, "never-charged") == 10
+
+    asyncio.run(run())
+
+
+def test_a_held_slot_lasts_its_lease_and_a_release_frees_it():
+    held = rules.hold({}, "a", NOW)
+    assert held == {"a": rules.Slot(NOW + rules.SLOT_LEASE_S)}
+    assert rules.live_slots(held, NOW + rules.SLOT_LEASE_S - 1) == held
+    assert rules.live_slots(held, NOW + rules.SLOT_LEASE_S) == {}  # a dead gateway's slot runs out
+    assert rules.release(rules.hold(held, "b", NOW), "a") == {"b": rules.Slot(NOW + rules.SLOT_LEASE_S)}
+    assert rules.release(held, "never-held") == held
+    assert rules.release(rules.hold(rules.hold(held, "b", NOW), "c", NOW), "a", "c", "never-held") == {"b": rules.Slot(NOW + rules.SLOT_LEASE_S)}
+
+
+def test_only_the_charges_of_a_slot_that_lapsed_unreleased_are_owed_back():
+    slots = rules.hold({}, "dead", NOW, ("req-dead", 3))
+    slots = rules.hold(slots, "live", NOW + 60, ("req-live", 2))
+    slots = rules.hold(slots, "batch", NOW)  # a batch: admitted once, its items charged under it
+    slots = rules.with_charge(slots, "batch", ("item-1", 1))
+    slots = rules.with_charge(slots, "batch", ("item-2", 4))
+    after_lease = NOW + rules.SLOT_LEASE_S
+    assert rules.lapsed_charges(slots, after_lease - 1) == []
+    assert sorted(rules.lapsed_charges(slots, after_lease)) == [("item-1", 1), ("item-2", 4), ("req-dead", 3)]
+    released = rules.release(rules.release(slots, "dead"), "batch")
+    assert rules.lapsed_charges(released, after_lease) == []  # released: the charges stand
+    assert rules.with_charge(released, "batch", ("item-3", 1)) == released  # no slot, nothing recorded

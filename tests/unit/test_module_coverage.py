@@ -1,0 +1,38 @@
+"""Tests mirror the packages (issue 35, part 4): each gated package has a test file named after
+at least 80% of its modules, and every module without one says why (tests/module_coverage.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import module_coverage as coverage
+
+
+@pytest.mark.parametrize("group", sorted(coverage.gated_groups()))
+def test_each_gated_package_has_a_test_file_for_most_of_its_modules(group: str) -> None:
+    rows = coverage.gated_groups()[group]
+    missing = [row.module for row in rows if row.test_file is None]
+    assert coverage.share(rows) >= coverage.GOAL, f"{group}: no test file for {missing}"
+
+
+def test_every_module_without_a_test_file_has_a_reason() -> None:
+    unexplained = [
+        row.module
+        for package in coverage.PACKAGES
+        for row in coverage.rows(package)
+        if row.test_file is None and not coverage.WITHOUT_A_FILE.get(row.module, "").strip()
+    ]
+    assert unexplained == []
+
+
+def test_every_reason_names_a_module_that_exists_and_still_has_no_test_file() -> None:
+    rows = {row.module: row for package in coverage.PACKAGES for row in coverage.rows(package)}
+    stale = [module for module in coverage.WITHOUT_A_FILE if module not in rows or rows[module].test_file is not None]
+    assert stale == []
+
+
+def test_every_test_file_of_a_module_name_sits_beside_its_package_mirror() -> None:
+    """A test file named after a module lives in the folder mirroring that module's package,
+    not in tests/unit's root (where it would not be counted)."""
+    stray = sorted(path.name for path in coverage.UNIT.glob("test_*.py") if path.name != "test_module_coverage.py")
+    assert stray == []
