@@ -27,7 +27,7 @@ from shared.runtime.parameter_text import INTEGER_WIDTHS
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES
 
-DESCRIPTOR_SET = Path(__file__).resolve().parent.parent / "celestial" / "v1" / "descriptor_set.binpb"
+DESCRIPTOR_SET = Path(__file__).resolve().parents[2] / "celestial" / "v1" / "descriptor_set.binpb"
 
 ERROR_SCHEMA = {
     "type": "object",
