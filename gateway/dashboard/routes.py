@@ -110,7 +110,7 @@ def _page(handler: Handler, *, signed_in_only: bool = True) -> Callable[[Request
 
     async def endpoint(request: Request) -> Response:
         gateway = request.app.state.gateway
-        store = store
+        store = gateway.store
         presession = presession_secret(request)
         settings = gateway.settings
         visit = Visit(
