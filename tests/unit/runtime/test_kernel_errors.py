@@ -201,7 +201,7 @@ def test_a_target_before_birth_is_refused_on_the_target_parameter():
     assert refused.value.param == "target_datetime"
 
 
-# From tests/unit/kernel/test_sky_rules.py::test_where_the_sun_does_not_rise_or_set_there_are_no_planetary_hours.
+# From tests/unit/kernel/test_planetary_hours.py::test_where_the_sun_does_not_rise_or_set_there_are_no_planetary_hours.
 @pytest.mark.parametrize("when", ["2024-06-21T12:00:00Z", "2024-12-21T12:00:00Z"], ids=["polar-day", "polar-night"])
 def test_no_planetary_hours_at_a_polar_place_is_refused_on_lat(when):
     from kernel.errors import PolarDayOrNight
