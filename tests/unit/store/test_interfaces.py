@@ -11,7 +11,13 @@ from __future__ import annotations
 import asyncio
 
 from shared.errors import InsufficientCredits
-from store.interfaces import DashboardStore, LedgerHistory, Owners, Store, admit_then_reserve
+from store.interfaces import (
+    DashboardStore,
+    LedgerHistory,
+    Owners,
+    Store,
+    admit_then_reserve,
+)
 from store.memory_store import MemoryStore
 from store.records import Account, Admission
 from store.sqlite_store import SqliteStore

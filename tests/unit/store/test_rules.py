@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from store import rules
 from shared.errors import InsufficientCredits
+from store import rules
 
 NOW = 1_700_000_010.0  # 30 s into a one-minute window (1_700_000_010 % 60 == 30)
 

@@ -17,7 +17,11 @@ import time
 
 import pytest
 
-from store.sqlite_keys import KEY_CHANGE_RETENTION_S, LIVE_KEYS_OF_ACCOUNT, log_key_changes
+from store.sqlite_keys import (
+    KEY_CHANGE_RETENTION_S,
+    LIVE_KEYS_OF_ACCOUNT,
+    log_key_changes,
+)
 from store.sqlite_store import SqliteStore
 
 
@@ -50,7 +54,7 @@ def test_a_key_row_holds_its_sha256_and_hint_and_the_key_appears_nowhere_in_it(p
         await store.create_account("acme", 0)
         return await store.create_key("acme", allowed_origins=["https://a.example"], name="web")
 
-    plain, record = _with_store(path, scenario)
+    plain, _ = _with_store(path, scenario)
     ((key_hash, hint, origins, name, *rest),) = _rows(path, "SELECT key_hash, prefix_hint, allowed_origins, name, * FROM api_keys")
     assert key_hash == hashlib.sha256(plain.encode()).hexdigest()
     assert hint == plain[9:13]
@@ -107,7 +111,7 @@ def test_change_rows_older_than_the_retention_are_purged_but_the_newest_stays(pa
 def test_a_follower_that_missed_purged_changes_is_told_with_none(path):
     async def scenario(store):
         await store.create_account("acme", 0)
-        _, record = await store.create_key("acme")
+        await store.create_key("acme")
         feed = store.key_changes()
         conn = sqlite3.connect(path, isolation_level=None)
         try:
@@ -125,7 +129,7 @@ def test_a_follower_that_missed_purged_changes_is_told_with_none(path):
 def test_a_follower_reports_each_change_made_after_it_started_in_order(path):
     async def scenario(store):
         await store.create_account("acme", 0)
-        first, _ = await store.create_key("acme")
+        await store.create_key("acme")
         feed = store.key_changes()
         second, _ = await store.create_key("acme")
         third, _ = await store.create_key("acme")
