@@ -104,6 +104,14 @@ def test_an_account_record_is_found_by_id_and_its_name_index_by_the_digest_of_th
     _scenario(tmp_path, body)
 
 
+def test_an_account_is_found_by_its_name_in_any_case_as_names_are_unique_in_any_case(tmp_path):
+    async def body(store, js, prefix):
+        account = await store.create_account("Acme", 0)
+        assert await store.get_account("Acme") == account == await store.get_account("aCME")
+
+    _scenario(tmp_path, body)
+
+
 def test_a_top_up_retried_after_the_de_duplication_window_is_recognised_by_its_index(tmp_path):
     factory = nats_factory(tmp_path)
 

@@ -58,7 +58,11 @@ def test_an_invite_and_a_session_are_kept_as_digests_of_their_secrets(path):
         ("ada@example.com", digest_secret(invite_secret), (NOW + timedelta(days=7)).timestamp())
     ]
     assert _rows(path, "SELECT owner_id, secret_digest FROM sessions") == [(owner.owner_id, digest_secret(session_secret))]
-    dump = "\n".join(sqlite3.connect(path).iterdump())
+    conn = sqlite3.connect(path)
+    try:
+        dump = "\n".join(conn.iterdump())
+    finally:
+        conn.close()
     assert invite_secret not in dump and session_secret not in dump
 
 
