@@ -9,11 +9,6 @@ fonts-noto-core. ``python -m deploy.extract_glyphs services/ephemeris/wheel/glyp
 import json
 import sys
 
-from fontTools.pens.boundsPen import BoundsPen
-from fontTools.pens.svgPathPen import SVGPathPen
-from fontTools.pens.transformPen import TransformPen
-from fontTools.ttLib import TTFont
-
 FONTS = {
     "symbols": "/usr/share/fonts/truetype/noto/NotoSansSymbols-Regular.ttf",
     "symbols2": "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
@@ -28,6 +23,13 @@ GLYPHS = {
 
 
 def main(output: str) -> None:
+    # Imported here, not at the top: fontTools is needed by this one-off run only (it is not in
+    # the project's environment), and the glyph table above stays importable without it.
+    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.pens.svgPathPen import SVGPathPen
+    from fontTools.pens.transformPen import TransformPen
+    from fontTools.ttLib import TTFont
+
     fonts = {name: TTFont(path) for name, path in FONTS.items()}
     outlines = {}
     for name, codepoint in GLYPHS.items():

@@ -1,15 +1,15 @@
-"""The account rules every store applies (store/rules.py), one test per rule, and the
-in-memory store of the benchmarks keeping them."""
+"""store/rules.py: the account rules every store applies, one test per rule (the in-memory
+store keeping them: test_memory_store.py).
+
+References: docs/stores.md (slots, their 120 s lease, refunds once per request id),
+../shared/spec/decisions.md (Limits: requests per minute in fixed windows)."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from store import rules
-from store.memory_store import MemoryStore
 from shared.errors import InsufficientCredits
+from store import rules
 
 NOW = 1_700_000_010.0  # 30 s into a one-minute window (1_700_000_010 % 60 == 30)
 
@@ -50,23 +50,6 @@ def test_a_refund_gives_back_once_never_mints_and_never_more_than_was_charged():
     assert rules.refund_due(None, False, 5, "r") == 0
     with pytest.raises(ValueError):
         rules.refund_due(2, False, 5, "r")
-
-
-def test_the_memory_store_keeps_the_rules():
-    async def run():
-        store = MemoryStore()
-        account = await store.create_account("bench", 10, rate_per_minute=2, max_concurrent=1)
-        first = await store.admit(account, "s1", NOW)
-        busy = await store.admit(account, "s2", NOW)
-        await store.release(account.id, "s1")
-        second = await store.admit(account, "s3", NOW)
-        third = await store.admit(account, "s4", NOW + 1)
-        assert (first.allowed, busy.reason, second.allowed, third.reason) == (True, "concurrency", True, "rate")
-        assert await store.reserve(account.id, 4, "r1") == 6 and await store.reserve(account.id, 4, "r1") == 6
-        assert await store.refund(account.id, 4, "r1") == 10 and await store.refund(account.id, 4, "r1") == 10
-        assert await store.refund(account.id, 4, "never-charged") == 10
-
-    asyncio.run(run())
 
 
 def test_a_held_slot_lasts_its_lease_and_a_release_frees_it():

@@ -1,14 +1,25 @@
-"""The SQLite store's file format: a file written by the previous schema is brought up to date
-when this code first opens it, keeping what it holds."""
+"""store/sqlite_connection.py: the SQLite store's file, schema and connections: WAL mode, the
+schema version, a file of an older schema brought up to date when this code first opens it
+(keeping what it holds), a newer one refused, the balance never negative, a lock held too long
+reported as StoreBusy.
+
+References: the module's docstring (its choices), docs/stores.md; the SQL checks read the file
+with a plain sqlite3 connection, not through the store.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from datetime import timedelta
 
+import pytest
+
+from store.errors import StoreBusy, StoreError
 from store.records import SLOT_LEASE_S, ChargeNote, utc_now
-from store.sqlite_store import SCHEMA_VERSION, SqliteStore
+from store.sqlite_connection import SCHEMA_VERSION, SqliteConnection
+from store.sqlite_store import SqliteStore
 
 
 def test_a_version_2_file_gains_the_charges_under_each_slot_and_keeps_its_slots(tmp_path):
@@ -109,3 +120,97 @@ def test_a_version_5_file_gains_the_charge_notes_of_its_debits(tmp_path):
             await store.close()
 
     asyncio.run(reopen())
+
+
+def _pragma(path, name: str):
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(f"PRAGMA {name}").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_new_file_is_created_with_its_folder_in_wal_mode_at_the_current_schema(tmp_path):
+    path = tmp_path / "not" / "yet" / "store.sqlite3"
+    SqliteConnection(path).close_sync()
+    assert path.is_file()
+    assert _pragma(path, "journal_mode") == "wal"
+    assert _pragma(path, "user_version") == SCHEMA_VERSION
+
+
+def test_opening_a_current_file_writes_nothing(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    SqliteConnection(path).close_sync()
+    content, modified_ns = path.read_bytes(), path.stat().st_mtime_ns
+    time.sleep(0.01)
+    SqliteConnection(path).close_sync()
+    assert path.read_bytes() == content and path.stat().st_mtime_ns == modified_ns
+
+
+def test_a_file_of_a_newer_schema_than_the_code_is_refused(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    SqliteConnection(path).close_sync()
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(RuntimeError, match="newer than this code"):
+        SqliteConnection(path)
+
+
+def test_the_file_itself_refuses_a_negative_balance(tmp_path):
+    path = tmp_path / "store.sqlite3"
+
+    async def create() -> str:
+        store = SqliteStore(path)
+        try:
+            return (await store.create_account("acme", 1)).id
+        finally:
+            await store.close()
+
+    account_id = asyncio.run(create())
+    conn = sqlite3.connect(path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute("UPDATE accounts SET balance = -1 WHERE id = ?", (account_id,))
+    finally:
+        conn.close()
+
+
+def test_a_write_waiting_longer_than_its_lock_wait_for_another_writer_raises_store_busy(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    store = SqliteStore(path, lock_wait_s=0.2)
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        started = time.monotonic()
+        with pytest.raises(StoreBusy):
+            asyncio.run(store.create_account("acme", 1))
+        assert 0.2 <= time.monotonic() - started < 2
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        store.close_sync()
+
+
+def test_a_write_waiting_for_another_writer_goes_through_once_the_lock_is_freed(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    store = SqliteStore(path, lock_wait_s=5)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+
+    async def run():
+        asyncio.get_running_loop().call_later(0.1, holder.execute, "ROLLBACK")
+        return await store.create_account("acme", 1)
+
+    try:
+        assert asyncio.run(run()).balance == 1
+    finally:
+        holder.close()
+        store.close_sync()
+
+
+def test_a_closed_store_refuses_every_call(tmp_path):
+    store = SqliteStore(tmp_path / "store.sqlite3")
+    store.close_sync()
+    with pytest.raises(StoreError, match="closed"):
+        asyncio.run(store.get_account("acme"))

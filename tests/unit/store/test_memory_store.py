@@ -1,0 +1,113 @@
+"""store/memory_store.py: the in-memory store of the benchmarks, keeping the account rules of
+store/rules.py (limits, charges, refunds, lapsed slots) in one process's dictionaries.
+
+References: docs/stores.md (the rules every store applies, a lapsed slot's charges refunded by
+the next admission), the module's docstring (nothing persisted, usage reports nothing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from store.key_format import hash_key
+from store.memory_store import MemoryStore
+from store.records import SLOT_LEASE_S
+
+NOW = 1_700_000_010.0  # 30 s into a one-minute window (1_700_000_010 % 60 == 30)
+
+
+def test_the_memory_store_keeps_the_rules():
+    async def run():
+        store = MemoryStore()
+        account = await store.create_account("bench", 10, rate_per_minute=2, max_concurrent=1)
+        first = await store.admit(account, "s1", NOW)
+        busy = await store.admit(account, "s2", NOW)
+        await store.release(account.id, "s1")
+        second = await store.admit(account, "s3", NOW)
+        third = await store.admit(account, "s4", NOW + 1)
+        assert (first.allowed, busy.reason, second.allowed, third.reason) == (True, "concurrency", True, "rate")
+        assert await store.reserve(account.id, 4, "r1") == 6 and await store.reserve(account.id, 4, "r1") == 6
+        assert await store.refund(account.id, 4, "r1") == 10 and await store.refund(account.id, 4, "r1") == 10
+        assert await store.refund(account.id, 4, "never-charged") == 10
+
+    asyncio.run(run())
+
+
+def test_a_charge_under_a_slot_that_lapsed_is_refunded_by_the_next_admission():
+    async def run():
+        store = MemoryStore()
+        account = await store.create_account("bench", 10, rate_per_minute=100, max_concurrent=1)
+        charged = await store.admit_and_reserve(account, "dead", 4, "req-dead", NOW)
+        assert (charged.admission.allowed, charged.balance) == (True, 6)
+        assert not (await store.admit(account, "s2", NOW + SLOT_LEASE_S - 1)).allowed
+        assert (await store.admit(account, "s3", NOW + SLOT_LEASE_S)).allowed
+        assert await store.balance(account.id) == 10
+
+    asyncio.run(run())
+
+
+def test_admit_and_reserve_short_of_credits_is_admitted_and_debits_nothing():
+    async def run():
+        store = MemoryStore()
+        account = await store.create_account("bench", 2)
+        charged = await store.admit_and_reserve(account, "s1", 3, "req-1", NOW)
+        assert charged.admission.allowed and charged.balance is None and charged.insufficient is not None
+        assert await store.balance(account.id) == 2
+
+    asyncio.run(run())
+
+
+def test_a_key_is_found_by_its_hash_and_by_its_id():
+    async def run():
+        store = MemoryStore()
+        await store.create_account("bench", 0)
+        plain, record = await store.create_key("bench")
+        assert await store.find_key_by_hash(hash_key(plain)) == record
+        assert await store.get_key(record.key_id) == record
+        assert (await store.revoke_key(record.key_id)).state() == "revoked"
+
+    asyncio.run(run())
+
+
+def test_an_account_is_found_by_id_or_by_name():
+    async def run():
+        store = MemoryStore()
+        account = await store.create_account("bench", 0)
+        assert await store.get_account(account.id) == account == await store.get_account("bench")
+        assert await store.get_account("other") is None
+
+    asyncio.run(run())
+
+
+def test_the_account_bounds_apply():
+    async def run():
+        store = MemoryStore()
+        with pytest.raises(ValueError):
+            await store.create_account("acct_reserved", 0)
+        with pytest.raises(ValueError):
+            await store.create_account("bench", -1)
+
+    asyncio.run(run())
+
+
+def test_usage_reports_nothing_and_key_changes_end_when_the_store_closes():
+    async def run():
+        store = MemoryStore()
+        account = await store.create_account("bench", 10)
+        await store.reserve(account.id, 3, "r1")
+        usage = await store.usage(account.id)
+        assert (usage.requests, usage.credits_debited) == (0, 0)
+        changes = [change async for change in _closing(store)]
+        assert changes == []
+
+    asyncio.run(asyncio.wait_for(run(), 5))
+
+
+async def _closing(store: MemoryStore):
+    """Yield the store's key changes, closing the store once the feed is being followed."""
+    feed = store.key_changes()
+    asyncio.get_running_loop().call_later(0.05, lambda: asyncio.ensure_future(store.close()))
+    async for change in feed:
+        yield change
