@@ -6,9 +6,8 @@ from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
 from kernel.aspects import Point, find_aspects, find_parallels
 from kernel.deadline import Deadline
-from kernel.positions import CalcFlags, compute_positions
+from kernel.positions import compute_positions
 from shared.runtime.kernel_errors import naming
-from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, moment_from
 
 
 def compute(request: pb.ComputeAspectsRequest, deadline: Deadline) -> pb.ComputeAspectsResponse:
@@ -18,17 +17,14 @@ def compute(request: pb.ComputeAspectsRequest, deadline: Deadline) -> pb.Compute
     tropically and returns the same numbers (its ayanamsha is read, so a bad name is refused,
     and then left aside).
     """
-    flags_from(request)
-    flags = CalcFlags(speed=True)
-    result = compute_positions(moment_from(request), bodies_from(request, flags), flags)
+    query = request.query
+    result = compute_positions(query.moment, query.bodies, query.flags)
     points = [
         Point(name=r.body, longitude_deg=r.longitude, speed_deg_per_day=r.speed, declination_deg=r.declination)
         for r in result.records
     ]
-    types = aspect_types_from(request.aspects)
-    orb = request.orb if request.HasField("orb") else None
     with naming("orb"):
-        matches = find_aspects(points, types, orb_deg=orb, with_applying=request.applying)
+        matches = find_aspects(points, query.types, orb_deg=query.orb_deg, with_applying=query.applying)
     data = pb.AspectsData()
     for match in matches:
         record = common_pb2.AspectRecord(
@@ -41,9 +37,9 @@ def compute(request: pb.ComputeAspectsRequest, deadline: Deadline) -> pb.Compute
         if match.applying is not None:
             record.applying = match.applying
         data.aspects.append(record)
-    if request.parallels:
+    if query.parallels:
         with naming("parallel_orb"):
-            parallels = find_parallels(points, orb_deg=request.parallel_orb, contraparallel=request.contraparallel)
+            parallels = find_parallels(points, orb_deg=query.parallel_orb_deg, contraparallel=query.contraparallel)
         for match in parallels:
             data.parallels.append(
                 common_pb2.ParallelRecord(

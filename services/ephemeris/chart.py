@@ -11,9 +11,9 @@ from kernel.positions import ayanamsha_value
 def compute(request: pb.ComputeChartRequest, deadline: Deadline) -> pb.ComputeChartResponse:
     """Return the /v1/chart reply: the moment and the flags its reader read are shared by the
     positions and the houses."""
-    query = request.query
+    query = request.query.positions
     result = positions.positions_of(query)
-    house_set = houses.houses_of(houses.read_query(request, query.moment, query.flags, place="place"))
+    house_set = houses.houses_of(request.query.houses)
     data = pb.ChartData(positions=[positions.position_fields(r) for r in result.records], houses=houses.house_record(house_set))
     if query.flags.sidereal is not None:
         data.ayanamsha = ayanamsha_value(query.moment, query.flags.sidereal)

@@ -7,23 +7,18 @@ from google.protobuf import struct_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_record import dignity_record
 from kernel.deadline import Deadline
-from kernel.dignities import DispositorChain, assess, dispositors, parse_rulership
-from kernel.positions import CalcFlags, compute_positions
-from shared.runtime.kernel_errors import naming
-from shared.runtime.wire import bodies_from, flags_from, moment_from
+from kernel.dignities import DispositorChain, assess, dispositors
+from kernel.positions import compute_positions
 
 
 def compute(request: pb.ComputeDignitiesRequest, deadline: Deadline) -> pb.ComputeDignitiesResponse:
     """Return the dignities (sidereal places with ``sidereal``); the triplicity is assessed
     only with ``day_chart`` (no place, so no sect of its own)."""
-    flags = CalcFlags(sidereal=flags_from(request).sidereal)
-    result = compute_positions(moment_from(request), bodies_from(request, flags), flags)
-    with naming("rulership"):
-        rulers = parse_rulership(request.rulership)
-    day = request.day_chart if request.HasField("day_chart") else None
-    data = pb.DignitiesData(dignities=[dignity_record(assess(r.body, r.longitude, rulers, day)) for r in result.records])
-    if request.dispositors:
-        found = dispositors([(r.body, r.longitude) for r in result.records], rulers)
+    query = request.query
+    result = compute_positions(query.moment, query.bodies, query.flags)
+    data = pb.DignitiesData(dignities=[dignity_record(assess(r.body, r.longitude, query.rulers, query.day_chart)) for r in result.records])
+    if query.dispositors:
+        found = dispositors([(r.body, r.longitude) for r in result.records], query.rulers)
         data.dispositors.CopyFrom(
             pb.Dispositors(
                 chains=[_chain_record(chain) for chain in found.chains],

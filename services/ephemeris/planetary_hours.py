@@ -7,15 +7,14 @@ from kernel.deadline import Deadline
 from kernel.errors import PolarDayOrNight
 from kernel.planetary_hours import planetary_day
 from shared.runtime.kernel_errors import naming
-from shared.runtime.wire import instant_at, moment_from, required_place
+from shared.runtime.wire import instant_at
 
 
 def compute(request: pb.ComputePlanetaryHoursRequest, deadline: Deadline) -> pb.ComputePlanetaryHoursResponse:
     """Return the planetary day from the sunrise at or before the moment to the next sunrise at ``lat``, ``lon``."""
-    location = required_place(request, "location")
-    moment = moment_from(request)
+    query = request.query
     with naming("lat", also=(PolarDayOrNight,)):
-        day = planetary_day(moment, location.latitude_deg, location.longitude_deg)
+        day = planetary_day(query.moment, query.place.latitude_deg, query.place.longitude_deg)
     data = pb.PlanetaryHoursData(
         day_ruler=day.day_ruler,
         sunrise=instant_at(day.sunrise_jd),

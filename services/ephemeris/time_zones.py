@@ -5,18 +5,16 @@ from __future__ import annotations
 from celestial.v1 import ephemeris_service_pb2 as pb
 from kernel.civil_time import iso_milliseconds, zone_at, zone_state
 from kernel.deadline import Deadline
-from shared.runtime.wire import moment_from, read_moment, required_place
 
 
 def compute(request: pb.FindTimeZoneRequest, deadline: Deadline) -> pb.FindTimeZoneResponse:
     """Return the zone the time-zone map gives the request's place, and its abbreviation, UTC
     offset and daylight saving time at the request's moment; ``utc`` and ``local`` to the
     millisecond, a local time the request sent (``tz``) exactly as sent."""
-    place = required_place(request, "location")
-    moment = moment_from(request)
-    reading = read_moment(request)[1]
-    found = zone_at(place.latitude_deg, place.longitude_deg)
-    utc = reading.utc if reading is not None else moment.clock_datetime()
+    query = request.query
+    reading = query.local
+    found = zone_at(query.place.latitude_deg, query.place.longitude_deg)
+    utc = reading.utc if reading is not None else query.moment.clock_datetime()
     state = zone_state(utc, found.zone)
     data = pb.TimeZoneData(
         tz=state.zone,

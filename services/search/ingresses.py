@@ -6,9 +6,7 @@ from celestial.v1 import search_service_pb2 as pb
 from kernel.crossings import crossings, sign_entries
 from kernel.deadline import Deadline
 from kernel.timescale import iso_utc
-from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg, sign_of
-from shared.runtime.eligible_body import eligible_body
-from shared.runtime.wire import moment_from, sent_moment_name
+from kernel.zodiac import SIGN_WIDTH_DEG, sign_of
 
 DIRECT, RETROGRADE = "direct", "retrograde"
 
@@ -20,20 +18,16 @@ def compute(request: pb.FindIngressesRequest, deadline: Deadline) -> pb.FindIngr
     (``sign_degree`` 0) or a retrograde crossing of its end back into it (``target_longitude``
     the next sign's first degree, ``sign_degree`` 30); with ``longitude``, every crossing of it.
     """
-    moment = moment_from(request)
-    body = eligible_body(request)
-    from_param = sent_moment_name(request)
-    records = []
-    if request.HasField("sign"):
-        index = SIGNS.index(request.sign.capitalize())
-        found = sign_entries(body, index * SIGN_WIDTH_DEG, moment.jd_ut1, request.count, deadline, backward=request.backward, from_param=from_param)
-        for c in found:
-            records.append(ingress_record(body, c.target_deg, SIGNS[index], 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct))
+    query = request.query
+    if query.sign is not None:
+        found = sign_entries(query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward, from_param=query.moment_param)
+        records = [
+            ingress_record(query.body, c.target_deg, query.sign, 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct) for c in found
+        ]
     else:
-        target = normalize_deg(request.longitude)
-        sign, degree = sign_of(target)
-        found = crossings(body, target, moment.jd_ut1, request.count, deadline, backward=request.backward, from_param=from_param)
-        records = [ingress_record(body, target, sign, degree, c.jd, c.direct) for c in found]
+        sign, degree = sign_of(query.target_deg)
+        found = crossings(query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward, from_param=query.moment_param)
+        records = [ingress_record(query.body, query.target_deg, sign, degree, c.jd, c.direct) for c in found]
     return pb.FindIngressesResponse(data=records)
 
 

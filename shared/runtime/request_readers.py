@@ -16,15 +16,19 @@ from shared.runtime.request_reading import RequestReading
 from kernel import lunations
 from shared.runtime.astro_targets import targets_from
 from shared.runtime.ayanamsha_systems import ayanamsha_systems
+from shared.runtime.body_queries import aspects_query, dignities_query, solar_proximity_query
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
 from shared.runtime.heliacal_event import heliacal_event
+from shared.runtime.houses_query import chart_query, houses_query, lots_query
 from shared.runtime.midpoint_lots import midpoint_lots
+from shared.runtime.moment_queries import meridian_query, moment_query, placed_moment_query
 from shared.runtime.pattern_place import pattern_place
 from shared.runtime.place_query import place_query
 from shared.runtime.positions_query import positions_query
 from shared.runtime.progression import progression_from
 from shared.runtime.ranges import event_range
 from shared.runtime.return_count import return_input
+from shared.runtime.search_queries import eclipse_query, ingress_query
 from shared.runtime.sky_event_inputs import calendar_input, stations_input, void_periods_input
 from shared.runtime.star_selection import star_selection
 from shared.runtime.time_lord_points import firdaria_input, profections_input, releasing_input
@@ -55,4 +59,15 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "calendar_input": calendar_input,
     "place_query": place_query,
     "positions_query": positions_query,
+    "chart_query": chart_query,
+    "houses_query": houses_query,
+    "lots_query": lots_query,
+    "aspects_query": aspects_query,
+    "dignities_query": dignities_query,
+    "solar_proximity_query": solar_proximity_query,
+    "moment_query": moment_query,
+    "meridian_query": meridian_query,
+    "placed_moment_query": placed_moment_query,
+    "ingress_query": ingress_query,
+    "eclipse_query": eclipse_query,
 }

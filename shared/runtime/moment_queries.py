@@ -1,0 +1,50 @@
+"""Readers of the requests of one moment, with a place or a meridian at most: /v1/delta-t,
+/v1/sidereal-time, /v1/planetary-hours and /v1/timezone. Validation runs each in the gateway
+before any charge; the service's handler computes from what it returned."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from kernel.civil_time import LocalReading
+from kernel.positions import Observer
+from kernel.timescale import Moment
+from shared.runtime.wire import moment_from, read_moment, required_place
+
+
+@dataclass(frozen=True)
+class MeridianQuery:
+    """A moment and, when sent, the meridian of a place (degrees east), for sidereal time."""
+
+    moment: Moment
+    longitude_deg: float | None
+
+
+@dataclass(frozen=True)
+class PlacedMomentQuery:
+    """A moment at a required place (degrees north and east, metres), with the local reading
+    of the moment when it was sent as a local time (else None)."""
+
+    moment: Moment
+    place: Observer
+    local: LocalReading | None
+
+
+def moment_query(request: Message) -> Moment:
+    """Return the moment of a request that asks for nothing else (/v1/delta-t)."""
+    return moment_from(request)
+
+
+def meridian_query(request: Message) -> MeridianQuery:
+    """Return the moment and the optional ``lon`` of a sidereal-time request."""
+    return MeridianQuery(moment_from(request), request.lon if request.HasField("lon") else None)
+
+
+def placed_moment_query(request: Message) -> PlacedMomentQuery:
+    """Return the moment and the place (``lat``/``lon`` or ``place``; MissingParameter naming
+    ``lat`` without one) of a planetary-hours or time-zone request."""
+    place = required_place(request, "location")
+    moment = moment_from(request)
+    return PlacedMomentQuery(moment, place, read_moment(request)[1])
