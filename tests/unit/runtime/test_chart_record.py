@@ -40,8 +40,8 @@ def cast(**options):
     return cast_chart(KernelMoment.from_jd_ut1(J2000), PLACE, inputs.settings, extras=inputs.extras, source={"type": "natal"})
 
 
-FULL = dict(patterns=True, stellium_min=2, derived_points=True, lots=["default"], dignities=True, equatorial=True,
-            house_position_mode="mundane", sidereal="lahiri")
+FULL = {"patterns": True, "stellium_min": 2, "derived_points": True, "lots": ["default"], "dignities": True, "equatorial": True,
+        "house_position_mode": "mundane", "sidereal": "lahiri"}
 
 
 @pytest.fixture(scope="module")

@@ -55,7 +55,7 @@ def test_a_chart_without_conditions_or_notes_has_no_warnings():
 def test_a_turned_chart_is_rendered_turned_its_patterns_the_unturned_charts():
     settings_inputs = inputs(patterns=True, stellium_min=2)
     plain, _, unturned = chart_reply(settings_inputs, J2000, Observer(45.0, 7.0, 0.0))
-    turned, _, chart = chart_reply(settings_inputs, J2000, Observer(45.0, 7.0, 0.0), chart_type="draconic",
+    turned, _, _turned_chart = chart_reply(settings_inputs, J2000, Observer(45.0, 7.0, 0.0), chart_type="draconic",
                                    turn=lambda c: rotate_to_node(c, settings_inputs.settings, "mean_node", J2000))
     node = next(p.longitude for p in unturned.positions if p.body == "mean_node")
     assert next(p.longitude for p in turned.positions if p.body == "mean_node") == pytest.approx(0.0, abs=1e-9)

@@ -15,8 +15,8 @@ from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
 from celestial.v1.common_pb2 import Location, Moment, NatalTimeline
 from kernel.errors import BeforeBirth, RangeTooLong
-from kernel.timescale import Moment as KernelMoment
 from kernel.time_lord_periods import TimeQuery
+from kernel.timescale import Moment as KernelMoment
 from shared.errors import InvalidParameter, MissingParameter
 from shared.runtime.ranges import event_range, life_range, scan_range
 

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from celestial.v1 import astrocartography_service_pb2, ephemeris_service_pb2, options_pb2, search_service_pb2, timelords_service_pb2
+from celestial.v1 import (
+    astrocartography_service_pb2,
+    ephemeris_service_pb2,
+    options_pb2,
+    search_service_pb2,
+    timelords_service_pb2,
+)
 from celestial.v1.common_pb2 import Moment
 from kernel.errors import RangeTooLong
 from shared.runtime.request_readers import READERS

@@ -16,7 +16,12 @@ from celestial.v1.common_pb2 import AspectSelection, Moment
 from kernel.errors import OutOfRange, RangeTooLong
 from kernel.timescale import Moment as KernelMoment
 from shared.errors import InvalidParameter
-from shared.runtime.sky_event_inputs import StationsInput, calendar_input, stations_input, void_periods_input
+from shared.runtime.sky_event_inputs import (
+    StationsInput,
+    calendar_input,
+    stations_input,
+    void_periods_input,
+)
 
 J2000 = 2451545.0
 BEFORE_THE_ASTEROID_FILES = 2100000.0  # 1037 CE

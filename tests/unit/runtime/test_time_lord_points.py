@@ -16,8 +16,16 @@ from celestial.v1 import timelords_service_pb2 as pb
 from celestial.v1.common_pb2 import Location, Moment, NatalTimeline
 from kernel.errors import OutOfRange, RangeTooLong
 from shared.errors import InvalidParameter
-from shared.runtime.time_lord_points import (MEAN, SOLAR, firdaria_input, firdaria_sect, profection_boundaries, profections_input,
-                                             releasing_input, starting_point)
+from shared.runtime.time_lord_points import (
+    MEAN,
+    SOLAR,
+    firdaria_input,
+    firdaria_sect,
+    profection_boundaries,
+    profections_input,
+    releasing_input,
+    starting_point,
+)
 
 J2000 = 2451545.0
 BEFORE_THE_ASTEROID_FILES = 2100000.0  # 1037 CE
