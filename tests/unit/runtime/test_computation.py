@@ -14,7 +14,12 @@ import structlog
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment
 from kernel.deadline import Deadline, DeadlinePassed
-from shared.errors import DeadlineExceeded, InternalError, InvalidParameter, ResultTooLarge
+from shared.errors import (
+    DeadlineExceeded,
+    InternalError,
+    InvalidParameter,
+    ResultTooLarge,
+)
 from shared.runtime.computation import answered_error, compute_reply
 from shared.runtime.request_reading import RequestReading
 
