@@ -82,7 +82,7 @@ def serve(child: Child, scenario, *, limit: int = 4):
                 return await scenario(call, queue)
         finally:
             await server.stop(grace=None)
-            queue._thread.shutdown(wait=True)
+            queue.close()
 
     return asyncio.run(main())
 
