@@ -25,7 +25,7 @@ class PlaceQuery:
 def place_query(request: Message) -> PlaceQuery:
     """Return the search a FindPlacesRequest asks for. InvalidParameter naming q when the name
     holds no letter or digit, naming country when no town of the gazetteer has that code."""
-    if not fold_name(request.q):
+    if not any(character.isalnum() for character in fold_name(request.q)):
         raise InvalidParameter(f"q={request.q!r} holds no letter to search for.",
                                suggestion="Send a town's name, e.g. q=Paris or q=sao paulo.", param="q")
     country = request.country.strip().upper() if request.HasField("country") else None

@@ -8,7 +8,7 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
 from celestial.v1.common_pb2 import Birth, Location, Moment, Place, TwoBirths
-from shared.errors import CelestialError, InvalidParameter, MissingParameter
+from shared.errors import CelestialError, MissingParameter
 from kernel.errors import BodyNotEligible
 from kernel.positions import Observer
 from shared.runtime.validation import validate
@@ -35,14 +35,6 @@ def test_topocentric_without_a_place_is_missing_lat():
     with pytest.raises(MissingParameter) as caught:
         observer_from(request, flags_from(request))
     assert caught.value.param == "lat"
-
-
-def test_topocentric_and_heliocentric_together_are_refused_naming_topocentric():
-    # The rule is topocentric's (field).excludes, which validation applies before any reader.
-    request = pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), topocentric=True, heliocentric=True, place=Place(lat=0.0, lon=0.0))
-    with pytest.raises(InvalidParameter) as caught:
-        validate(request)
-    assert caught.value.param == "topocentric"
 
 
 def test_bodies_are_resolved_once_under_the_requests_centre():
@@ -74,14 +66,6 @@ def test_a_moment_not_sent_is_none_or_missing_under_its_own_names():
         moment_from(request, "timeline.at")
     assert caught.value.param == "at"
     assert "at or at_jd" in str(caught.value)
-
-
-def test_a_place_is_latitude_and_longitude_together():
-    # The rule is the (field).sent_with of lat and lon, which validation applies before any reader.
-    only_lat = pb.FindPatternsRequest(moment=Moment(jd=2451545.0), location=Location(lat=10.0))
-    with pytest.raises(MissingParameter) as caught:
-        validate(only_lat)
-    assert caught.value.param == "lon"
 
 
 def test_a_location_is_an_observer_at_sea_level_and_none_when_not_sent():
