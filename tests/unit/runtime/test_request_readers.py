@@ -38,6 +38,18 @@ def test_every_reader_a_message_names_is_listed():
     assert {message: reader for message, reader in named_readers().items() if reader not in READERS} == {}
 
 
+def test_every_request_message_names_one_reader():
+    """Issue 35, part 1: each request is read once, by the reader its message names, in the
+    gateway before any charge and in the service at its edge."""
+    requests = {
+        message.full_name
+        for module in MODULES
+        for message in module.DESCRIPTOR.message_types_by_name.values()
+        if message.name.endswith("Request")
+    }
+    assert requests - set(named_readers()) == set()
+
+
 def test_every_listed_reader_is_named_by_a_message():
     assert set(READERS) - set(named_readers().values()) == set()
 

@@ -126,9 +126,5 @@ def test_the_readers_query_is_kept_on_the_reading():
     assert isinstance(reading.query, PositionsQuery) and reading.query.bodies == ("moon",)
 
 
-def test_a_message_without_a_reader_has_no_query():
-    assert validate(pb.ComputeDeltaTRequest(moment=AT)).query is None
-
-
 def test_the_readers_rule_refuses_after_the_field_rules():
     refused(InvalidParameter, pb.ComputeVoidOfCourseRequest(moment=AT, bodies=["sun"]), "bodies")
