@@ -17,6 +17,7 @@ from kernel import lunations
 from shared.runtime.astro_targets import targets_from
 from shared.runtime.ayanamsha_systems import ayanamsha_systems
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
+from shared.runtime.chart_wheel_input import chart_wheel_input
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.pattern_place import pattern_place
@@ -43,6 +44,7 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "chart_inputs": chart_inputs,
     "composite_inputs": composite_inputs,
     "draconic_inputs": draconic_inputs,
+    "chart_wheel_input": chart_wheel_input,
     "progression": progression_from,
     "midpoint_lots": midpoint_lots,
     "pattern_place": pattern_place,
