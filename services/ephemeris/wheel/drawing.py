@@ -55,12 +55,14 @@ class PointRing:
 #: The single wheel's one ring, under the zodiac band.
 SINGLE_RING = PointRing(ZODIAC_INNER, GLYPH_RING, DEGREE_RING, MINUTE_RING, RETROGRADE_RING, BODY_GLYPH, 0.032, 0.045)
 #: A bi-wheel's rings: the outer chart's under the zodiac band, then a circle dividing the
-#: rings, the inner chart's under it; each ring a little narrower than the single wheel's
-#: (smaller glyphs and labels) so both fit above the house numbers and the aspect circle.
-BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.765, 0.71, 0.677, 0.647, 0.056, 0.027, 0.034)
-BI_DIVIDER = 0.625
-BI_INNER_RING = PointRing(BI_DIVIDER, 0.572, 0.517, 0.484, 0.454, 0.056, 0.027, 0.034)
-BI_HOUSE_RING, BI_ASPECT_RING = 0.405, 0.37
+#: rings, the inner chart's under it, then the house numbers and the aspect circle. Glyphs
+#: and labels are a little smaller than the single wheel's so both rings fit; the labels stay
+#: 0.05 of the radius apart, since at 3 and 9 o'clock the radius runs across the text and
+#: closer labels ("24°" beside "13′") would touch.
+BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.777, 0.722, 0.672, 0.627, 0.052, 0.028, 0.034)
+BI_DIVIDER = 0.6
+BI_INNER_RING = PointRing(BI_DIVIDER, 0.557, 0.502, 0.452, 0.407, 0.052, 0.028, 0.034)
+BI_HOUSE_RING, BI_ASPECT_RING = 0.362, 0.325
 #: The glyph of a body whose glyph is another's (both nodes of the Moon are drawn as its
 #: north node, the point they name).
 GLYPH_OF_BODY = {"mean_node": "north_node", "true_node": "north_node"}
@@ -89,8 +91,14 @@ def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings:
         f'<rect width="{size}" height="{size}" fill="{theme.background}"/>',
     ]
     parts.append(_zodiac(layout, theme, half, radius))
-    parts.append(_houses(layout, theme, half, radius))
-    parts.append(_aspects(layout, theme, half, radius))
+    if layout.is_biwheel:
+        # The angles' labels stand inside the aspect circle (_houses): the houses are drawn
+        # over the aspect lines.
+        parts.append(_aspects(layout, theme, half, radius))
+        parts.append(_houses(layout, theme, half, radius))
+    else:
+        parts.append(_houses(layout, theme, half, radius))
+        parts.append(_aspects(layout, theme, half, radius))
     if layout.is_biwheel:
         parts.append(_points(layout.outer_points, BI_OUTER_RING, theme, half, radius, ring="outer"))
         parts.append(_points(layout.points, BI_INNER_RING, theme, half, radius, ring="inner"))
@@ -152,10 +160,13 @@ def _glyph(name: str, centre: tuple[float, float], size: float, colour: str) -> 
     return f'<use xlink:href="#glyph-{name}" href="#glyph-{name}" x="{_f(x - size / 2)}" y="{_f(y - size / 2)}" width="{_f(size)}" height="{_f(size)}" fill="{colour}"/>'
 
 
-def _text(at: tuple[float, float], text: str, size: float, colour: str, *, bold: bool = False) -> str:
+def _text(at: tuple[float, float], text: str, size: float, colour: str, *, bold: bool = False, halo: str | None = None) -> str:
+    """Return a text centred at ``at``; with ``halo`` (a colour) outlined in it under the fill,
+    so it stays readable over the lines it stands on."""
     weight = ' font-weight="bold"' if bold else ""
+    outline = f' stroke="{halo}" stroke-width="{_f(size * 0.25)}" paint-order="stroke"' if halo else ""
     return (f'<text x="{_f(at[0])}" y="{_f(at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" font-size="{_f(size)}"{weight} '
-            f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{escape(text)}</text>')
+            f'fill="{colour}"{outline} text-anchor="middle" dominant-baseline="central">{escape(text)}</text>')
 
 
 def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
@@ -188,12 +199,18 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float) -> st
                      + _line(_xy(half, aspect_ring, cusp.angle_deg), _xy(half, inner, cusp.angle_deg), theme.faint, 1.0)
                      + "</g>")
         parts.append(_text(_xy(half, radius * house_ring, cusp.label_deg), str(cusp.house), label_size, theme.text))
+    # A bi-wheel's outer ring fills the space under the zodiac where a single wheel labels its
+    # angles: there the labels stand just inside the aspect circle, turned further aside
+    # (the same 0.02 of the radius from the line needs more degrees nearer the centre).
+    # Haloed in the background's colour, as the aspect lines cross there.
+    label_ring, label_turn = (BI_ASPECT_RING - 0.04, 7.0) if layout.is_biwheel else (ZODIAC_INNER - 0.035, 3.5)
+    halo = theme.background if layout.is_biwheel else None
     for angle in layout.angles:
         start, end = _xy(half, aspect_ring, angle.angle_deg), _xy(half, radius * ZODIAC_OUTER, angle.angle_deg)
-        label_at = _xy(half, radius * (ZODIAC_INNER - 0.035), angle.angle_deg + (3.5 if angle.name in ("asc", "dsc") else -3.5))
+        label_at = _xy(half, radius * label_ring, angle.angle_deg + (label_turn if angle.name in ("asc", "dsc") else -label_turn))
         parts.append(f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
                      + _line(start, end, theme.line, 2.2)
-                     + _text(label_at, angle.name.upper(), radius * 0.04, theme.text, bold=True) + "</g>")
+                     + _text(label_at, angle.name.upper(), radius * 0.04, theme.text, bold=True, halo=halo) + "</g>")
     parts.append("</g>")
     return "\n".join(parts)
 
