@@ -187,18 +187,29 @@ def test_each_ring_of_a_bi_wheel_carries_its_own_charts_points(api):
     ({**BIRTH, "search_start": "2026-01-01T00:00:00Z"}, "search_start"),
     ({**BIRTH, **BIRTH_B}, "datetime_b"),
     ({**BIRTH, **BIRTH_A, **BIRTH_B, "kind": "synastry"}, "datetime"),
-    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "resolution": "higher"}, "resolution"),
-    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "house_position_mode": "mundane"}, "house_position_mode"),
-    ({**BIRTH, "kind": "draconic", "dignities": "true"}, "dignities"),
-    ({**BIRTH, "kind": "draconic", "house_position_mode": "mundane"}, "house_position_mode"),
-    ({**BIRTH, "kind": "progressed", "target_datetime": "1980-01-01T00:00:00Z"}, "target_datetime"),
 ], ids=["transit moment, natal", "progression target, transit", "year_days, natal", "node, natal", "return_body, progressed",
-        "search_start, natal", "a second birth, natal", "one birth, synastry", "resolution, composite", "mundane composite",
-        "draconic dignities", "mundane draconic", "progression before birth"])
+        "search_start, natal", "a second birth, natal", "one birth, synastry"])
 def test_a_parameter_the_kind_does_not_take_is_refused_before_any_charge(stack, params, param):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
-        assert_error(client.get(WHEEL, params=params), 400, "invalid_parameter" if param != "target_datetime" else "invalid_progression", param)
+        error = assert_error(client.get(WHEEL, params=params), 400, "invalid_parameter", param)
+    assert balance(stack, name) == 10
+    assert "kind=" in error["message"] and "kind=" in error["suggestion"]
+
+
+@pytest.mark.parametrize("params, code, param", [
+    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "resolution": "higher"}, "invalid_parameter", "resolution"),
+    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "house_position_mode": "mundane"}, "invalid_parameter", "house_position_mode"),
+    ({**BIRTH, "kind": "draconic", "dignities": "true"}, "invalid_parameter", "dignities"),
+    ({**BIRTH, "kind": "draconic", "house_position_mode": "mundane"}, "invalid_parameter", "house_position_mode"),
+    ({**BIRTH, "kind": "draconic", "bodies": "sun,moon"}, "no_north_node", "bodies"),
+    ({**BIRTH, "kind": "progressed", "target_datetime": "1980-01-01T00:00:00Z"}, "invalid_progression", "target_datetime"),
+], ids=["resolution, composite", "mundane composite", "draconic dignities", "mundane draconic", "draconic without a node",
+        "progression before birth"])
+def test_a_kind_refuses_what_its_endpoint_refuses_before_any_charge(stack, params, code, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get(WHEEL, params=params), 400, code, param)
     assert balance(stack, name) == 10
 
 
