@@ -114,14 +114,18 @@ def _sent_names(request: Message) -> dict[str, str]:
 
 def _refuse_other_kinds(request: Message, kind: str) -> None:
     for name, holder in _sent_names(request).items():
-        kinds = KINDS_OF[holder]
-        if kind not in kinds:
-            named = ", ".join(sorted(kinds))
-            raise InvalidParameter(
-                f"{name} belongs to kind={named if len(kinds) == 1 else 'one of ' + named}; kind={kind} does not take it.",
-                suggestion=f"Drop {name}, or send kind={sorted(kinds)[0]}{' (or ' + ', '.join(sorted(kinds)[1:]) + ')' if len(kinds) > 1 else ''}.",
-                param=name,
-            )
+        kinds = sorted(KINDS_OF[holder])
+        if kind in kinds:
+            continue
+        taken_by = f"kind={kinds[0]}" if len(kinds) == 1 else f"kind={kinds[0]} (or {', '.join(kinds[1:])})"
+        if holder == "birth" and kind in TWO_BIRTHS:
+            # The one birth sent where the kind takes two: the same value under the _a/_b names.
+            suggestion = f"Send {name}_a and {name}_b, kind={kind}'s two births, or send {taken_by}."
+        elif holder in ("birth_a", "birth_b") and kind not in TWO_BIRTHS:
+            suggestion = f"Send the birth as {name[:-2]}, or send {taken_by}."
+        else:
+            suggestion = f"Drop {name}, or send {taken_by}."
+        raise InvalidParameter(f"{name} belongs to {taken_by}; kind={kind} does not take it.", suggestion=suggestion, param=name)
 
 
 def _require_births(request: Message, kind: str) -> None:
