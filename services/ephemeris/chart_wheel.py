@@ -1,27 +1,98 @@
-"""/v1/chart-wheel: the natal chart drawn as a wheel (services/ephemeris/wheel), alone as an
-SVG document or beside the chart it draws."""
+"""/v1/chart-wheel: a chart drawn as a wheel (services/ephemeris/wheel), alone as an SVG
+document or beside the chart(s) it draws. ``kind`` chooses the chart: one wheel of the chart
+/v1/natal-chart, /v1/composite, /v1/davison or /v1/draconic casts, or a bi-wheel of the natal
+chart (or synastry's chart A) with transits, progressions, a return (or chart B) around it.
+Each chart is cast by the same functions as its endpoint's; the cross aspects are
+/v1/synastry's inter-aspects (kernel.synastry.inter_chart)."""
 
 from __future__ import annotations
 
 import hashlib
 
-from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris.wheel.drawing import draw_svg
-from services.ephemeris.wheel.layout import wheel_layout
-from services.ephemeris.wheel.themes import THEMES
+from celestial.v1 import common_pb2, ephemeris_service_pb2 as pb
+from kernel.chart import Chart
 from kernel.deadline import Deadline
+from kernel.synastry import inter_chart
+from services.ephemeris.composite import composite_reply
+from services.ephemeris.derived_charts import davison_reply, draconic_reply, progressed_reply
+from services.ephemeris.wheel.drawing import draw_svg
+from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
+from services.ephemeris.wheel.themes import THEMES
 from shared.runtime.chart_reply import chart_reply
-from shared.runtime.wire import birth_from
+from shared.runtime.chart_record import aspect_record
+from shared.runtime.chart_wheel_input import COMPOSITE, DAVISON, DRACONIC, PROGRESSED, RETURN, SYNASTRY, TRANSIT, WheelInput
+from shared.runtime.return_search import find_returns
+from shared.runtime.wire import birth_from, flags_from, moment_from, sent_moment_name
 
-TITLE = "Natal chart"
+#: The picture's title, by kind.
+TITLES = {
+    "natal": "Natal chart", COMPOSITE: "Composite chart", DAVISON: "Davison chart", DRACONIC: "Draconic chart",
+    TRANSIT: "Transits to the natal chart", SYNASTRY: "Synastry", PROGRESSED: "Secondary progressions", RETURN: "Return chart",
+}
+#: A midpoint composite's arc: the wheel draws /v1/composite's default (chart_wheel_input.py).
+COMPOSITE_ARC = "nearest"
+
+Reply = tuple[common_pb2.Chart, list[str], Chart]
 
 
 def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawChartWheelResponse:
-    """Return the wheel of the natal chart /v1/natal-chart casts for the same parameters."""
-    record, warnings, chart = chart_reply(request.query, *birth_from(request))
-    svg = draw_svg(wheel_layout(chart), THEMES[request.theme], size=request.size, title=TITLE)
+    """Return the wheel of the chart (or the bi-wheel of the two charts) the request's kind
+    draws, each cast exactly as the kind's endpoint casts it for the same parameters."""
+    query: WheelInput = request.query
+    if query.kind in (TRANSIT, SYNASTRY, PROGRESSED, RETURN):
+        (inner, inner_warnings, inner_chart), (outer, outer_warnings, outer_chart), outer_name = _two_charts(request, query, deadline)
+        cross = inter_chart(inner_chart, outer_chart, inner_chart.settings).aspects
+        inner_name = "chart A" if query.kind == SYNASTRY else "natal chart"
+        svg = draw_svg(biwheel_layout(inner_chart, outer_chart, cross), THEMES[request.theme], size=request.size,
+                       title=TITLES[query.kind], rings=(inner_name, outer_name))
+        wheel = pb.ChartWheel(inner=inner, outer=outer, cross_aspects=[aspect_record(a) for a in cross])
+        warnings = list(dict.fromkeys([*inner_warnings, *outer_warnings]))
+    else:
+        record, warnings, chart = _one_chart(request, query)
+        svg = draw_svg(wheel_layout(chart), THEMES[request.theme], size=request.size, title=TITLES[query.kind])
+        wheel = pb.ChartWheel(chart=record)
     if request.format == "json":
-        data = pb.ChartWheelData(json=pb.ChartWheel(chart=record, svg=svg, sha256=hashlib.sha256(svg.encode()).hexdigest()))
+        wheel.svg, wheel.sha256 = svg, hashlib.sha256(svg.encode()).hexdigest()
+        data = pb.ChartWheelData(json=wheel)
     else:
         data = pb.ChartWheelData(svg=svg)
     return pb.DrawChartWheelResponse(data=data, warnings=warnings)
+
+
+def _one_chart(request: pb.DrawChartWheelRequest, query: WheelInput) -> Reply:
+    """Return the single wheel's chart, as /v1/natal-chart, /v1/composite, /v1/davison or
+    /v1/draconic casts it."""
+    if query.kind == COMPOSITE:
+        return composite_reply(query.chart, birth_from(request, "birth_a"), birth_from(request, "birth_b"), COMPOSITE_ARC)
+    if query.kind == DAVISON:
+        both_datetimes = request.birth_a.moment.HasField("datetime") and request.birth_b.moment.HasField("datetime")
+        return davison_reply(query.chart, birth_from(request, "birth_a"), birth_from(request, "birth_b"), both_datetimes)
+    if query.kind == DRACONIC:
+        return draconic_reply(query.chart, *birth_from(request), query.node)
+    return chart_reply(query.chart, *birth_from(request))
+
+
+def _two_charts(request: pb.DrawChartWheelRequest, query: WheelInput, deadline: Deadline) -> tuple[Reply, Reply, str]:
+    """Return a bi-wheel's inner and outer charts and the outer one's name in words: synastry's
+    charts A and B (/v1/synastry), or the natal chart (/v1/natal-chart) with the sky at the
+    transit moment at the natal place, the progressed chart (/v1/progressed) or the first
+    return after search_start (/v1/returns, count=1)."""
+    if query.kind == SYNASTRY:
+        return chart_reply(query.chart, *birth_from(request, "birth_a")), chart_reply(query.chart, *birth_from(request, "birth_b")), "chart B"
+    natal, place = birth_from(request)
+    inner = chart_reply(query.chart, natal, place)
+    if query.kind == TRANSIT:
+        moment = moment_from(request, "transit")
+        return inner, chart_reply(query.chart, moment, place), f"transits at {moment.iso_utc()}"
+    if query.kind == PROGRESSED:
+        target = moment_from(request, "target")
+        outer = progressed_reply(query.chart, natal, target, query.progressed, place, query.year_days)
+        return inner, outer, f"progressed to {target.iso_utc()}"
+    body = query.return_body
+    natal_longitude, (moment,) = find_returns(
+        body, natal, moment_from(request, "search_start"), 1, deadline,
+        flags=flags_from(request.chart.options), place=place, from_param=sent_moment_name(request, "search_start"),
+    )
+    source = {"type": "return", "body": body, "natal_longitude": natal_longitude}
+    outer = chart_reply(query.chart, moment, place, chart_type="return", source=source)
+    return inner, outer, f"{'solar' if body == 'sun' else 'lunar'} return at {moment.iso_utc()}"

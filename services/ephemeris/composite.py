@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
-from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1 import common_pb2, ephemeris_service_pb2 as pb
+from shared.runtime.chart_inputs import ChartInputs
 from shared.runtime.chart_record import chart_record
+from kernel.chart import Chart
 from kernel.composite import cast_composite
 from kernel.deadline import Deadline
+from kernel.positions import Observer
+from kernel.timescale import Moment
 from shared.runtime.wire import birth_from
 
 
 def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.ComputeCompositeChartResponse:
     """Return the composite chart; each position also carries ``midpoint_longitude``."""
-    inputs = request.query
     birth_a, birth_b = birth_from(request, "births.birth_a"), birth_from(request, "births.birth_b")
-    chart = cast_composite(birth_a, birth_b, inputs.settings, request.resolution, inputs.extras)
+    record, warnings, _ = composite_reply(request.query, birth_a, birth_b, request.resolution)
+    return pb.ComputeCompositeChartResponse(data=record, warnings=warnings)
+
+
+def composite_reply(
+    inputs: ChartInputs, birth_a: tuple[Moment, Observer], birth_b: tuple[Moment, Observer], resolution: str,
+) -> tuple[common_pb2.Chart, list[str], Chart]:
+    """Return the composite's Chart message (each position with ``midpoint_longitude``), its
+    prose warnings and the kernel chart, for two births (each a moment and a place) cast with
+    ``inputs`` (as its reader read them) on the ``resolution`` arc (nearest or far)."""
+    chart = cast_composite(birth_a, birth_b, inputs.settings, resolution, inputs.extras)
     record = chart_record(chart)
     for position in record.positions:
         position.midpoint_longitude = position.longitude
-    return pb.ComputeCompositeChartResponse(data=record, warnings=[c.message for c in chart.warnings] + chart.notes)
+    return record, [c.message for c in chart.warnings] + chart.notes, chart

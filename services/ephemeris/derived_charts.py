@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1 import common_pb2, ephemeris_service_pb2 as pb
+from shared.runtime.chart_inputs import ChartInputs
 from shared.runtime.chart_reply import chart_reply
+from kernel.chart import Chart
 from kernel.davison import great_circle_midpoint, midpoint_moment, midpoint_utc
 from kernel.deadline import Deadline
 from kernel.draconic import rotate_to_node
@@ -18,33 +20,45 @@ def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.
     """Return the draconic chart: the natal chart turned so the chosen node is at 0° Aries
     (rules 1-7); what a draconic chart refuses is read by its reader,
     :func:`shared.runtime.chart_inputs.draconic_inputs` (rule 6)."""
-    moment, place = birth_from(request)
-    record, warnings, _ = chart_reply(
-        request.query, moment, place, turn=lambda chart: rotate_to_node(chart, request.query.settings, request.node, moment)
-    )
+    record, warnings, _ = draconic_reply(request.query, *birth_from(request), request.node)
     return pb.ComputeDraconicChartResponse(data=record, warnings=warnings)
+
+
+def draconic_reply(inputs: ChartInputs, moment: Moment, place: Observer, node: str) -> tuple[common_pb2.Chart, list[str], Chart]:
+    """Return the draconic chart's message, prose warnings and kernel chart: the natal chart
+    at ``moment`` and ``place`` turned so ``node`` (mean_node, true_node) is at 0° Aries."""
+    return chart_reply(inputs, moment, place, turn=lambda chart: rotate_to_node(chart, inputs.settings, node, moment))
 
 
 def davison(request: pb.ComputeDavisonChartRequest, deadline: Deadline) -> pb.ComputeDavisonChartResponse:
     """Return the Davison chart: cast for the instant halfway between the births (between the
     UTC instants when both are datetimes) at the great-circle midpoint of the places."""
-    moment_a, place_a = birth_from(request, "births.birth_a")
-    moment_b, place_b = birth_from(request, "births.birth_b")
-    moment = _halfway(request, moment_a, moment_b)
+    both_datetimes = request.births.birth_a.moment.HasField("datetime") and request.births.birth_b.moment.HasField("datetime")
+    record, warnings, _ = davison_reply(request.query, birth_from(request, "births.birth_a"), birth_from(request, "births.birth_b"), both_datetimes)
+    return pb.ComputeDavisonChartResponse(data=record, warnings=warnings)
+
+
+def davison_reply(
+    inputs: ChartInputs, birth_a: tuple[Moment, Observer], birth_b: tuple[Moment, Observer], both_datetimes: bool,
+) -> tuple[common_pb2.Chart, list[str], Chart]:
+    """Return the Davison chart's message, prose warnings and kernel chart for two births
+    (each a moment and a place), halfway between the UTC instants when ``both_datetimes``
+    (both were sent as datetimes), else between the Julian Days."""
+    (moment_a, place_a), (moment_b, place_b) = birth_a, birth_b
+    moment = _halfway(both_datetimes, moment_a, moment_b)
     latitude, longitude = great_circle_midpoint(place_a.latitude_deg, place_a.longitude_deg, place_b.latitude_deg, place_b.longitude_deg)
     place = Observer(latitude, longitude, (place_a.altitude_m + place_b.altitude_m) / 2.0)
     source = {
         "type": "davison", "jd_a": moment_a.jd_ut1, "jd_b": moment_b.jd_ut1,
         "lat_a": place_a.latitude_deg, "lon_a": place_a.longitude_deg, "lat_b": place_b.latitude_deg, "lon_b": place_b.longitude_deg,
     }
-    record, warnings, _ = chart_reply(request.query, moment, place, chart_type="davison", source=source)
-    return pb.ComputeDavisonChartResponse(data=record, warnings=warnings)
+    return chart_reply(inputs, moment, place, chart_type="davison", source=source)
 
 
-def _halfway(request, moment_a: Moment, moment_b: Moment) -> Moment:
+def _halfway(both_datetimes: bool, moment_a: Moment, moment_b: Moment) -> Moment:
     """Return the Davison moment: between the UTC instants when both births are datetimes a
     client's calendar can hold (years 1-9999), else between the UT1 Julian Days."""
-    if request.births.birth_a.moment.HasField("datetime") and request.births.birth_b.moment.HasField("datetime"):
+    if both_datetimes:
         try:
             utc = [datetime.fromisoformat(m.iso_utc().replace("Z", "+00:00")) for m in (moment_a, moment_b)]
         except ValueError:
@@ -56,6 +70,15 @@ def _halfway(request, moment_a: Moment, moment_b: Moment) -> Moment:
 def progressed(request: pb.ComputeProgressedChartRequest, deadline: Deadline) -> pb.ComputeProgressedChartResponse:
     """Return the secondary progressed chart for the target moment, cast at the natal place."""
     progression = request.query
-    source = {"type": "progressed", "natal_jd": progression.natal.jd_ut1, "target_jd": progression.target.jd_ut1, "year_days": request.year_days}
-    record, warnings, _ = chart_reply(progression.chart, progression.moment, progression.place, chart_type="progressed", source=source)
+    record, warnings, _ = progressed_reply(progression.chart, progression.natal, progression.target, progression.moment, progression.place, request.year_days)
     return pb.ComputeProgressedChartResponse(data=record, warnings=warnings)
+
+
+def progressed_reply(
+    inputs: ChartInputs, natal: Moment, target: Moment, moment: Moment, place: Observer, year_days: float,
+) -> tuple[common_pb2.Chart, list[str], Chart]:
+    """Return the progressed chart's message, prose warnings and kernel chart: cast for the
+    progressed ``moment`` (kernel.progressions.progressed_moment of ``natal`` to ``target``)
+    at the natal ``place``."""
+    source = {"type": "progressed", "natal_jd": natal.jd_ut1, "target_jd": target.jd_ut1, "year_days": year_days}
+    return chart_reply(inputs, moment, place, chart_type="progressed", source=source)

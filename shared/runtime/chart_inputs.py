@@ -48,27 +48,32 @@ def composite_inputs(request: Message) -> ChartInputs:
     """Return the settings and extras of a composite chart request, refusing
     ``house_position_mode=mundane`` before the rules of :func:`chart_inputs`. Its derived
     midpoints break exact 180-degree ties with ``lower``: the request's ``resolution`` says
-    which arc each composite position takes."""
-    if request.house_position_mode == MUNDANE:
+    which arc each composite position takes. Reads the options where the request holds them
+    (its own fields, or a ChartRequestOptions: a chart wheel of kind composite)."""
+    held = chart_request_options(request)
+    if held.house_position_mode == MUNDANE:
         raise InvalidParameter(
             "A composite chart was never seen from a place, so it has no mundane house positions.",
             suggestion="Use house_position_mode=zodiacal.",
             param="house_position_mode",
         )
-    return ChartInputs(chart_settings_from(request), chart_extras_from(request, dignities=request.dignities, resolution="lower"))
+    return ChartInputs(chart_settings_from(request), chart_extras_from(request, dignities=held.dignities, resolution="lower"))
 
 
 def draconic_inputs(request: Message) -> ChartInputs:
     """Return the settings and extras of a draconic chart request, refusing, before the rules
     of :func:`chart_inputs`, ``dignities=true`` and ``heliocentric`` (InvalidParameter naming
-    each) and bodies without a node (NoNorthNode naming bodies)."""
-    if request.dignities:
+    each) and bodies without a node (NoNorthNode naming bodies). Reads the options where the
+    request holds them (its own fields, or a ChartRequestOptions: a chart wheel of kind
+    draconic)."""
+    held = chart_request_options(request)
+    if held.dignities:
         raise InvalidParameter(
             "A draconic chart does not take dignities=true.",
             suggestion="Leave dignities at its default, or ask /v1/natal-chart for it.",
             param="dignities",
         )
-    flags = flags_from(request.options)
+    flags = flags_from(held.options)
     if flags.heliocentric:
         # The lunar nodes are where the Moon's orbit crosses the ecliptic seen from the Earth;
         # a heliocentric chart has no node to turn by.

@@ -18,6 +18,7 @@ from shared.runtime.astro_targets import targets_from
 from shared.runtime.ayanamsha_systems import ayanamsha_systems
 from shared.runtime.body_queries import aspects_query, dignities_query, solar_proximity_query
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
+from shared.runtime.chart_wheel_input import chart_wheel_input
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.houses_query import chart_query, houses_query, lots_query
 from shared.runtime.midpoint_lots import midpoint_lots
@@ -47,6 +48,7 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "chart_inputs": chart_inputs,
     "composite_inputs": composite_inputs,
     "draconic_inputs": draconic_inputs,
+    "chart_wheel_input": chart_wheel_input,
     "progression": progression_from,
     "midpoint_lots": midpoint_lots,
     "pattern_place": pattern_place,

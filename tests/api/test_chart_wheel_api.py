@@ -93,3 +93,163 @@ def test_bad_wheel_parameters_are_refused_before_any_charge(stack, params, param
     with stack.client(key) as client:
         assert_error(client.get(WHEEL, params={**BIRTH, **params}), 400, "invalid_parameter", param)
     assert balance(stack, name) == 10
+
+
+# --- kind (issue 37): each wheel draws exactly its kind's endpoint's chart(s) -------------
+
+BIRTH_A = {"datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.13}
+BIRTH_B = {"datetime_b": "1985-11-02T06:10:00Z", "lat_b": -33.87, "lon_b": 151.21}
+OPTIONS = {"system": "whole_sign", "sidereal": "lahiri", "bodies": "planets,chiron,mean_node"}
+
+
+def _json_wheel(api, params: dict) -> dict:
+    response = api.get(WHEEL, params={**params, "format": "json"})
+    assert response.status_code == 200, response.text
+    return response.json()["data"]
+
+
+@pytest.mark.parametrize("kind, endpoint, params", [
+    ("composite", "/v1/composite", {**BIRTH_A, **BIRTH_B}),
+    ("davison", "/v1/davison", {**BIRTH_A, **BIRTH_B}),
+    ("draconic", "/v1/draconic", {**BIRTH, "node": "true_node"}),
+])
+@pytest.mark.parametrize("options", [{}, OPTIONS], ids=["defaults", "whole signs, lahiri"])
+def test_a_single_wheel_of_each_kind_is_exactly_its_endpoints_chart(api, kind, endpoint, params, options):
+    expected = api.get(endpoint, params={**params, **options}).json()["data"]
+    wheel = _json_wheel(api, {**params, **options, "kind": kind})
+    assert wheel["chart"] == expected
+    assert "inner" not in wheel and "outer" not in wheel and "cross_aspects" not in wheel
+    points = _points(wheel["svg"])
+    assert [float(points[p["body"]].get("data-longitude")) for p in expected["positions"]] == pytest.approx(
+        [p["longitude"] for p in expected["positions"]], abs=1e-6)
+
+
+@pytest.mark.parametrize("options", [{}, OPTIONS], ids=["defaults", "whole signs, lahiri"])
+def test_a_synastry_bi_wheel_is_exactly_the_synastry_charts_and_inter_aspects(api, options):
+    synastry = api.get("/v1/synastry", params={**BIRTH_A, **BIRTH_B, **options}).json()["data"]
+    wheel = _json_wheel(api, {**BIRTH_A, **BIRTH_B, **options, "kind": "synastry"})
+    assert wheel["inner"] == synastry["chart_a"]
+    assert wheel["outer"] == synastry["chart_b"]
+    assert wheel["cross_aspects"] == synastry["inter_aspects"]
+    assert "chart" not in wheel
+
+
+@pytest.mark.parametrize("options", [{}, OPTIONS], ids=["defaults", "whole signs, lahiri"])
+def test_a_transit_bi_wheel_is_the_natal_chart_inside_and_the_sky_at_the_natal_place_outside(api, options):
+    natal = api.get("/v1/natal-chart", params={**BIRTH, **options}).json()["data"]
+    sky = api.get("/v1/natal-chart", params={**BIRTH, **options, "datetime": "2026-03-01T12:00:00Z"}).json()["data"]
+    wheel = _json_wheel(api, {**BIRTH, **options, "kind": "transit", "transit_datetime": "2026-03-01T12:00:00Z"})
+    assert wheel["inner"] == natal and wheel["outer"] == sky
+    # The cross aspects are /v1/synastry's inter-aspects between the same two charts.
+    synastry = api.get("/v1/synastry", params={
+        "datetime_a": BIRTH["datetime"], "lat_a": BIRTH["lat"], "lon_a": BIRTH["lon"],
+        "datetime_b": "2026-03-01T12:00:00Z", "lat_b": BIRTH["lat"], "lon_b": BIRTH["lon"], **options,
+    }).json()["data"]
+    assert wheel["cross_aspects"] == synastry["inter_aspects"]
+
+
+def test_a_progressed_bi_wheel_is_the_natal_chart_inside_and_the_progressed_chart_outside(api):
+    params = {**BIRTH, "target_datetime": "2026-03-01T00:00:00Z", "year_days": 365.25, "system": "equal"}
+    progressed = api.get("/v1/progressed", params=params).json()["data"]
+    natal = api.get("/v1/natal-chart", params={**BIRTH, "system": "equal"}).json()["data"]
+    wheel = _json_wheel(api, {**params, "kind": "progressed"})
+    assert wheel["inner"] == natal and wheel["outer"] == progressed
+
+
+@pytest.mark.parametrize("body", ["sun", "moon"])
+def test_a_return_bi_wheel_is_the_natal_chart_inside_and_the_first_return_outside(api, body):
+    returns = api.get("/v1/returns", params={
+        "datetime": BIRTH["datetime"], "lat": BIRTH["lat"], "lon": BIRTH["lon"], "body": body, "search_start": "2026-01-01T00:00:00Z",
+    }).json()["data"]
+    natal = api.get("/v1/natal-chart", params=BIRTH).json()["data"]
+    wheel = _json_wheel(api, {**BIRTH, "kind": "return", "return_body": body, "search_start": "2026-01-01T00:00:00Z"})
+    assert wheel["inner"] == natal and wheel["outer"] == returns["charts"][0]
+
+
+def test_each_ring_of_a_bi_wheel_carries_its_own_charts_points(api):
+    wheel = _json_wheel(api, {**BIRTH_A, **BIRTH_B, "kind": "synastry"})
+    drawn = [g for g in ET.fromstring(wheel["svg"]).iter(f"{SVG}g") if g.get("class") == "point"]
+    for ring, chart in (("inner", wheel["inner"]), ("outer", wheel["outer"])):
+        points = [g for g in drawn if g.get("data-ring") == ring]
+        assert [g.get("data-body") for g in points] == [p["body"] for p in chart["positions"]]
+        assert [float(g.get("data-longitude")) for g in points] == pytest.approx([p["longitude"] for p in chart["positions"]], abs=1e-6)
+        assert [int(g.get("data-house")) for g in points] == [p["house"] for p in chart["positions"]]
+    description = ET.fromstring(wheel["svg"]).find(f"{SVG}desc").text
+    assert description.startswith("Inner: chart A: ") and " Outer: chart B: " in description
+
+
+@pytest.mark.parametrize("params, param", [
+    ({**BIRTH, "transit_datetime": "2026-03-01T12:00:00Z"}, "transit_datetime"),
+    ({**BIRTH, "kind": "transit", "transit_datetime": "2026-03-01T12:00:00Z", "target_jd": 2461000.5}, "target_jd"),
+    ({**BIRTH, "year_days": 365.25}, "year_days"),
+    ({**BIRTH, "node": "true_node"}, "node"),
+    ({**BIRTH, "kind": "progressed", "target_datetime": "2026-03-01T00:00:00Z", "return_body": "sun"}, "return_body"),
+    ({**BIRTH, "search_start": "2026-01-01T00:00:00Z"}, "search_start"),
+    ({**BIRTH, **BIRTH_B}, "datetime_b"),
+    ({**BIRTH, **BIRTH_A, **BIRTH_B, "kind": "synastry"}, "datetime"),
+], ids=["transit moment, natal", "progression target, transit", "year_days, natal", "node, natal", "return_body, progressed",
+        "search_start, natal", "a second birth, natal", "one birth, synastry"])
+def test_a_parameter_the_kind_does_not_take_is_refused_before_any_charge(stack, params, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(client.get(WHEEL, params=params), 400, "invalid_parameter", param)
+    assert balance(stack, name) == 10
+    assert "kind=" in error["message"] and "kind=" in error["suggestion"]
+
+
+@pytest.mark.parametrize("params, code, param", [
+    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "resolution": "higher"}, "invalid_parameter", "resolution"),
+    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "house_position_mode": "mundane"}, "invalid_parameter", "house_position_mode"),
+    ({**BIRTH, "kind": "draconic", "dignities": "true"}, "invalid_parameter", "dignities"),
+    ({**BIRTH, "kind": "draconic", "house_position_mode": "mundane"}, "invalid_parameter", "house_position_mode"),
+    ({**BIRTH, "kind": "draconic", "bodies": "sun,moon"}, "no_north_node", "bodies"),
+    ({**BIRTH, "kind": "progressed", "target_datetime": "1980-01-01T00:00:00Z"}, "invalid_progression", "target_datetime"),
+], ids=["resolution, composite", "mundane composite", "draconic dignities", "mundane draconic", "draconic without a node",
+        "progression before birth"])
+def test_a_kind_refuses_what_its_endpoint_refuses_before_any_charge(stack, params, code, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get(WHEEL, params=params), 400, code, param)
+    assert balance(stack, name) == 10
+
+
+@pytest.mark.parametrize("params, param", [
+    ({**BIRTH, "kind": "transit"}, "transit_datetime"),
+    ({**BIRTH, "kind": "progressed"}, "target_datetime"),
+    ({**BIRTH, "kind": "return", "return_body": "sun"}, "search_start"),
+    ({**BIRTH, "kind": "return", "search_start": "2026-01-01T00:00:00Z"}, "return_body"),
+    ({**BIRTH_A, "kind": "synastry"}, "datetime_b"),
+    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "lat_b": None, "lon_b": None}, "lat_b"),
+    ({"kind": "natal"}, "datetime"),
+], ids=["transit", "progressed", "return without search_start", "return without body", "synastry without B",
+        "composite without B's place", "natal without birth"])
+def test_a_kind_missing_its_parameter_is_refused_before_any_charge(stack, params, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get(WHEEL, params={k: v for k, v in params.items() if v is not None}), 400, "missing_parameter", param)
+    assert balance(stack, name) == 10
+
+
+SYNASTRY_OF_TRANSIT = {"datetime_a": BIRTH["datetime"], "lat_a": BIRTH["lat"], "lon_a": BIRTH["lon"],
+                       "datetime_b": "2026-03-01T12:00:00Z", "lat_b": BIRTH["lat"], "lon_b": BIRTH["lon"]}
+
+
+@pytest.mark.parametrize("kind, params, endpoint, endpoint_params", [
+    ("natal", BIRTH, "/v1/natal-chart", BIRTH),
+    ("draconic", BIRTH, "/v1/draconic", BIRTH),
+    ("progressed", {**BIRTH, "target_datetime": "2026-03-01T00:00:00Z"}, "/v1/progressed", {**BIRTH, "target_datetime": "2026-03-01T00:00:00Z"}),
+    ("return", {**BIRTH, "return_body": "sun", "search_start": "2026-01-01T00:00:00Z"},
+     "/v1/returns", {**BIRTH, "body": "sun", "search_start": "2026-01-01T00:00:00Z"}),
+    ("composite", {**BIRTH_A, **BIRTH_B}, "/v1/composite", {**BIRTH_A, **BIRTH_B}),
+    ("davison", {**BIRTH_A, **BIRTH_B}, "/v1/davison", {**BIRTH_A, **BIRTH_B}),
+    ("synastry", {**BIRTH_A, **BIRTH_B}, "/v1/synastry", {**BIRTH_A, **BIRTH_B}),
+    # Two charts and their cross aspects: priced as the synastry of the same two charts.
+    ("transit", {**BIRTH, "transit_datetime": "2026-03-01T12:00:00Z"}, "/v1/synastry", SYNASTRY_OF_TRANSIT),
+])
+def test_a_wheel_costs_its_kinds_chart_endpoint_plus_1(stack, kind, params, endpoint, endpoint_params):
+    name, key = stack.new_key(credits=20)
+    with stack.client(key) as client:
+        assert client.get(endpoint, params=endpoint_params).status_code == 200
+        endpoint_cost = 20 - balance(stack, name)
+        assert client.get(WHEEL, params={**params, "kind": kind}).status_code == 200
+    assert 20 - endpoint_cost - balance(stack, name) == endpoint_cost + 1

@@ -7,13 +7,19 @@ degrees, counterclockwise from 3 o'clock: a longitude ``λ`` (degrees, on the ch
 is drawn at ``180 + λ − Ascendant``. A body is marked at its true longitude on the zodiac's
 inner edge; its glyph may stand a little aside (spread from its neighbours, never more than
 needed), with a leader line to the mark.
+
+A bi-wheel (transits, synastry, progressions, returns over a natal chart) is the inner
+chart's wheel (its houses, angles and bodies) with a second ring of bodies, the outer
+chart's, turned by the inner chart's Ascendant so both charts share one zodiac; its aspects
+are only the cross aspects, from an inner body to an outer one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kernel.chart import Chart
+from kernel.aspects import AspectMatch
+from kernel.chart import Chart, ChartPosition
 from kernel.zodiac import SIGNS, normalize_deg, sign_of
 
 #: The least angle (degrees) between two glyphs on one ring before they are spread apart.
@@ -86,8 +92,10 @@ class WheelAspect:
 
 @dataclass(frozen=True)
 class WheelLayout:
-    """Everything a wheel draws of one chart, in screen angles: the Ascendant's longitude the
-    wheel turns by, the 12 signs, the cusps, the four angles, the bodies and the aspects."""
+    """Everything a wheel draws, in screen angles: the Ascendant's longitude the wheel turns
+    by, the 12 signs, the cusps, the four angles, the bodies and the aspects; for a bi-wheel
+    also the outer chart's bodies (``outer_points``, empty on a single wheel), the aspects
+    then being the cross aspects (``body_a`` inner, ``body_b`` outer)."""
 
     ascendant: float
     signs: tuple[WheelSign, ...]
@@ -95,6 +103,12 @@ class WheelLayout:
     angles: tuple[WheelAngle, ...]
     points: tuple[WheelPoint, ...]
     aspects: tuple[WheelAspect, ...]
+    outer_points: tuple[WheelPoint, ...] = ()
+
+    @property
+    def is_biwheel(self) -> bool:
+        """Return whether the layout has a second (outer) ring of bodies."""
+        return bool(self.outer_points)
 
 
 def screen_angle(longitude_deg: float, ascendant_deg: float) -> float:
@@ -136,10 +150,33 @@ def wheel_layout(chart: Chart) -> WheelLayout:
     """Return the layout of ``chart``'s wheel: its signs, cusps (as many as the chart's house
     system has: 12, or Gauquelin's 36), angles, bodies and aspects."""
     ascendant = chart.houses.ascendant_deg
-    signs = tuple(
+    points = _points(chart.positions, ascendant)
+    at = {p.body: p.angle_deg for p in points}
+    aspects = tuple(WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at[a.body_a], at[a.body_b]) for a in chart.aspects)
+    return WheelLayout(ascendant, _signs(ascendant), _cusps(chart, ascendant), _angles(chart, ascendant), points, aspects)
+
+
+def biwheel_layout(inner: Chart, outer: Chart, cross_aspects: list[AspectMatch]) -> WheelLayout:
+    """Return the layout of a bi-wheel: ``inner``'s signs, cusps, angles and bodies, ``outer``'s
+    bodies on the outer ring (at screen angles turned by the inner Ascendant, spread among
+    themselves only, since the rings do not share a radius), and ``cross_aspects`` (body_a
+    from ``inner``, body_b from ``outer``, as kernel.synastry.inter_chart returns them)."""
+    ascendant = inner.houses.ascendant_deg
+    points, outer_points = _points(inner.positions, ascendant), _points(outer.positions, ascendant)
+    at_inner = {p.body: p.angle_deg for p in points}
+    at_outer = {p.body: p.angle_deg for p in outer_points}
+    aspects = tuple(WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at_inner[a.body_a], at_outer[a.body_b]) for a in cross_aspects)
+    return WheelLayout(ascendant, _signs(ascendant), _cusps(inner, ascendant), _angles(inner, ascendant), points, aspects, outer_points)
+
+
+def _signs(ascendant: float) -> tuple[WheelSign, ...]:
+    return tuple(
         WheelSign(sign.lower(), screen_angle(30.0 * index, ascendant), screen_angle(30.0 * index + 15.0, ascendant))
         for index, sign in enumerate(SIGNS)
     )
+
+
+def _cusps(chart: Chart, ascendant: float) -> tuple[WheelCusp, ...]:
     cusps_deg = list(chart.houses.cusps_deg)
     cusps = []
     for index, cusp in enumerate(cusps_deg):
@@ -149,19 +186,26 @@ def wheel_layout(chart: Chart) -> WheelLayout:
         span = (following - cusp + 180.0) % 360.0 - 180.0
         middle = cusp + span / 2.0
         cusps.append(WheelCusp(index + 1, cusp, screen_angle(cusp, ascendant), screen_angle(middle, ascendant)))
+    return tuple(cusps)
+
+
+def _angles(chart: Chart, ascendant: float) -> tuple[WheelAngle, ...]:
     houses = chart.houses
     angle_longitudes = (houses.ascendant_deg, houses.midheaven_deg, normalize_deg(houses.ascendant_deg + 180.0), normalize_deg(houses.midheaven_deg + 180.0))
-    angles = tuple(WheelAngle(name, longitude, screen_angle(longitude, ascendant)) for name, longitude in zip(ANGLE_NAMES, angle_longitudes))
-    true_angles = [screen_angle(p.longitude, ascendant) for p in chart.positions]
+    return tuple(WheelAngle(name, longitude, screen_angle(longitude, ascendant)) for name, longitude in zip(ANGLE_NAMES, angle_longitudes))
+
+
+def _points(positions: list[ChartPosition], ascendant: float) -> tuple[WheelPoint, ...]:
+    """Return one ring's bodies: each at the screen angle of its longitude, its glyph spread
+    from its neighbours on the same ring."""
+    true_angles = [screen_angle(p.longitude, ascendant) for p in positions]
     glyph_angles = spread(true_angles)
     points = []
-    for position, true_angle, glyph_angle in zip(chart.positions, true_angles, glyph_angles):
+    for position, true_angle, glyph_angle in zip(positions, true_angles, glyph_angles):
         sign, within = sign_of(position.longitude)
         degree, minute = _degree_minute(within)
         points.append(WheelPoint(position.body, position.longitude, sign.lower(), degree, minute, position.house, position.retrograde, true_angle, glyph_angle))
-    at = {p.body: p.angle_deg for p in points}
-    aspects = tuple(WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at[a.body_a], at[a.body_b]) for a in chart.aspects)
-    return WheelLayout(ascendant, signs, tuple(cusps), angles, tuple(points), aspects)
+    return tuple(points)
 
 
 def _degree_minute(within_sign_deg: float) -> tuple[int, int]:
