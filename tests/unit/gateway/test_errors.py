@@ -91,7 +91,7 @@ def test_a_bug_is_500_internal_error_whose_message_holds_the_request_id_and_noth
 
 
 def test_the_admin_apis_401_names_its_bearer_realm():
-    response, body = _answer(InvalidAdminToken("no token"), path="/admin/v1/accounts")
+    response, _ = _answer(InvalidAdminToken("no token"), path="/admin/v1/accounts")
     assert response.status_code == 401 and response.headers["www-authenticate"] == 'Bearer realm="celestial-admin"'
 
 
