@@ -85,7 +85,7 @@ async def _readyz(request: Request) -> Response:
     """200 when the store and every service pool can take a call now, else 503; the body says
     which part is not (what a load balancer or Kubernetes' readiness probe asks)."""
     gateway: Gateway = request.app.state.gateway
-    store_ready, *checks = await asyncio.gather(_store_ready(store), *(pool.ready() for pool in gateway.pools.values()))
+    store_ready, *checks = await asyncio.gather(_store_ready(gateway.store), *(pool.ready() for pool in gateway.pools.values()))
     services = {name: ("ready" if ok else "unavailable") for name, ok in zip(gateway.pools, checks)}
     ready = store_ready and all(checks)
     body = {"status": "ready" if ready else "unavailable", "store": "ready" if store_ready else "unavailable", "services": services}
