@@ -160,7 +160,7 @@ def _admin(handler: Handler, *, query: tuple[str, ...] = ()):
         gateway = request.app.state.gateway
         check_admin_token(request.headers.get("authorization"), gateway.settings.admin_token)
         _check_query(request, query)
-        status, data = await handler(request, store)
+        status, data = await handler(request, gateway.store)
         warnings: list[str] = []
         if isinstance(data, tuple):
             data, warnings = data
