@@ -22,7 +22,7 @@ def test_the_text_opens_with_the_title_and_a_blockquote_summary():
 
 
 def test_the_sections_are_h2_and_the_last_is_optional():
-    sections = re.findall(r"^## (.+)$", TEXT, re.M)
+    sections = re.findall(r"^## (.+)$", TEXT, re.MULTILINE)
     assert sections[0] == "Start here" and sections[-1] == "Optional"
 
 
@@ -43,8 +43,8 @@ def test_every_endpoint_is_listed_once_linked_to_its_page_with_its_methods_and_c
 
 
 def test_one_credit_is_singular_and_more_are_plural():
-    assert re.search(r"/v1/positions, 1 credit\)$", TEXT, re.M)
-    assert re.search(r"/v1/transits, 5 credits\)$", TEXT, re.M)
+    assert re.search(r"/v1/positions, 1 credit\)$", TEXT, re.MULTILINE)
+    assert re.search(r"/v1/transits, 5 credits\)$", TEXT, re.MULTILINE)
 
 
 def test_the_introduction_is_the_first_link():
