@@ -5,6 +5,7 @@ Secure with the ``__Host-`` prefix (RFC 6265bis, "Cookie Name Prefixes")."""
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, timedelta
 
 from starlette.responses import Response
@@ -29,7 +30,7 @@ T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 async def _owner(store):
-    account = await store.create_account("sess-" + new_secret()[:6].lower().replace("_", "a").replace("-", "b"), 1)
+    account = await store.create_account(f"sess-{os.urandom(4).hex()}", 1)
     return await store.invite_owner(account.id, f"{account.name}@example.com", "d" * 64, utc_now())
 
 
@@ -121,4 +122,4 @@ def test_a_session_seen_again_after_a_minute_has_its_last_use_written_back(with_
         return stale, (await store.get_session(session_id)).last_seen_at
 
     stale, last_seen = with_store(scenario)
-    assert TOUCH_EVERY == timedelta(seconds=60) and last_seen > stale + TOUCH_EVERY
+    assert last_seen > stale + TOUCH_EVERY

@@ -100,7 +100,6 @@ def test_mail_to_one_address_is_rationed_per_hour(with_store, settings, smtp):
             await send_password_link(store, settings, email)
 
     with_store(scenario)
-    assert MAILS_PER_ADDRESS_PER_HOUR == 3
     assert len(smtp.mail_to(email, wait_s=0.3)) == MAILS_PER_ADDRESS_PER_HOUR
 
 
@@ -113,7 +112,6 @@ def test_sign_ups_from_one_network_address_are_rationed_per_hour(with_store, set
         return [await store.find_owner_by_email(email) is not None for email in emails]
 
     made = with_store(scenario)
-    assert SIGNUPS_PER_NETWORK_ADDRESS_PER_HOUR == 10
     assert made == [True] * SIGNUPS_PER_NETWORK_ADDRESS_PER_HOUR + [False]
 
 
