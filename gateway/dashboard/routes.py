@@ -530,28 +530,31 @@ def dashboard_app() -> ASGIApp:
     return app
 
 
+def _get_and_post(get: Callable[[Request], Awaitable[Response]], post: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """Return one endpoint for a path that takes both methods, so that a 405 on it lists both
+    in its Allow header (RFC 9110 §15.5.6: the resource's methods, not one route's)."""
+
+    async def endpoint(request: Request) -> Response:
+        return await (post if request.method == "POST" else get)(request)
+
+    return endpoint
+
+
 def _routes() -> list[BaseRoute]:
     public = {"signed_in_only": False}
+    both = ["GET", "POST"]
     return [
         Route("/", _page(home, **public), methods=["GET"]),
-        Route("/sign-in", _page(sign_in_page, **public), methods=["GET"]),
-        Route("/sign-in", _page(sign_in_post, **public), methods=["POST"]),
+        Route("/sign-in", _get_and_post(_page(sign_in_page, **public), _page(sign_in_post, **public)), methods=both),
         Route("/sign-out", _page(sign_out), methods=["POST"]),
-        Route("/invite", _page(invite_page, **public), methods=["GET"]),
-        Route("/invite", _page(invite_post, **public), methods=["POST"]),
-        Route("/forgot", _page(forgot_page, **public), methods=["GET"]),
-        Route("/forgot", _page(forgot_post, **public), methods=["POST"]),
-        Route("/sign-up", _page(sign_up_page, **public), methods=["GET"]),
-        Route("/sign-up", _page(sign_up_post, **public), methods=["POST"]),
-        Route("/password", _page(password_page), methods=["GET"]),
-        Route("/password", _page(password_post), methods=["POST"]),
-        Route("/keys", _page(keys_page), methods=["GET"]),
-        Route("/keys", _page(create_key), methods=["POST"]),
+        Route("/invite", _get_and_post(_page(invite_page, **public), _page(invite_post, **public)), methods=both),
+        Route("/forgot", _get_and_post(_page(forgot_page, **public), _page(forgot_post, **public)), methods=both),
+        Route("/sign-up", _get_and_post(_page(sign_up_page, **public), _page(sign_up_post, **public)), methods=both),
+        Route("/password", _get_and_post(_page(password_page), _page(password_post)), methods=both),
+        Route("/keys", _get_and_post(_page(keys_page), _page(create_key)), methods=both),
         Route("/keys/{key_id}/rotate", _page(rotate), methods=["POST"]),
-        Route("/keys/{key_id}/revoke", _page(revoke_page), methods=["GET"]),
-        Route("/keys/{key_id}/revoke", _page(revoke), methods=["POST"]),
-        Route("/keys/{key_id}/origins", _page(origins_page), methods=["GET"]),
-        Route("/keys/{key_id}/origins", _page(origins_post), methods=["POST"]),
+        Route("/keys/{key_id}/revoke", _get_and_post(_page(revoke_page), _page(revoke)), methods=both),
+        Route("/keys/{key_id}/origins", _get_and_post(_page(origins_page), _page(origins_post)), methods=both),
         Route("/usage", _page(usage_page), methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="dashboard-static"),
     ]

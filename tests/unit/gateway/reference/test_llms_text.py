@@ -1,0 +1,51 @@
+"""gateway/reference/llms_text.py: /llms.txt follows the llmstxt.org convention (an H1 title,
+a blockquote summary, then H2 sections of Markdown links, the last one "Optional") and lists
+every operation of the OpenAPI document once, linked to its page /docs/<path after /v1/>.md
+with its methods, path and credits (the proto's (http).credits)."""
+
+from __future__ import annotations
+
+import re
+
+from gateway.endpoints import discover_endpoints
+from gateway.reference.llms_text import llms_text
+from gateway.reference.openapi import build_openapi
+
+DOCUMENT = build_openapi(discover_endpoints(), version="test")
+TEXT = llms_text(DOCUMENT)
+_ENTRY = re.compile(r"^- \[([^\]]+)\]\(/docs/([^)]+)\.md\): .* \(((?:GET|POST)(?:/POST)?) (/v1/\S+?)(?:, (\d+) credits?)?\)$")
+
+
+def test_the_text_opens_with_the_title_and_a_blockquote_summary():
+    lines = TEXT.splitlines()
+    assert lines[0] == f"# {DOCUMENT['info']['title']}" and lines[1] == "" and lines[2].startswith("> ")
+
+
+def test_the_sections_are_h2_and_the_last_is_optional():
+    sections = re.findall(r"^## (.+)$", TEXT, re.MULTILINE)
+    assert sections[0] == "Start here" and sections[-1] == "Optional"
+
+
+def test_every_endpoint_is_listed_once_linked_to_its_page_with_its_methods_and_credits():
+    listed = {}
+    for line in TEXT.splitlines():
+        matched = _ENTRY.match(line)
+        if matched:
+            name, page, methods, path, credits = matched.groups()
+            assert name == page == path.removeprefix("/v1/"), line
+            assert path not in listed, path
+            listed[path] = (methods, credits)
+    for endpoint in discover_endpoints():
+        methods, credits = listed[endpoint.path]
+        assert methods == ("POST" if endpoint.http.post_only else "GET/POST"), endpoint.path
+        if endpoint.http.credits:
+            assert int(credits) == endpoint.http.credits, endpoint.path
+
+
+def test_one_credit_is_singular_and_more_are_plural():
+    assert re.search(r"/v1/positions, 1 credit\)$", TEXT, re.MULTILINE)
+    assert re.search(r"/v1/transits, 5 credits\)$", TEXT, re.MULTILINE)
+
+
+def test_the_introduction_is_the_first_link():
+    assert "- [Introduction](/docs/introduction.md)" in TEXT.split("## Start here", 1)[1].split("##", 1)[0]

@@ -1,0 +1,97 @@
+"""gateway/reference/operation_markdown.py: one Markdown page per operation at
+``/docs/<path after /v1/>.md`` plus the introduction, each with what the operation does, its
+parameters as a GitHub-flavoured Markdown table (GFM spec §4.10: a cell's ``|`` escaped), the
+recorded call as curl with its real answer, and its error statuses; former page names (the
+operation identifiers) mapped to the new ones for redirects."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from gateway.endpoints import discover_endpoints
+from gateway.reference.examples import load_examples, with_examples
+from gateway.reference.openapi import build_openapi
+from gateway.reference.operation_markdown import (
+    BASE_URL_VARIABLE,
+    INTRODUCTION_PAGE,
+    KEY_VARIABLE,
+    former_page_names,
+    operation_markdown,
+    operation_pages,
+)
+
+DOCUMENT = with_examples(build_openapi(discover_endpoints(), version="test"), load_examples())
+PAGES = operation_pages(DOCUMENT)
+
+
+def _table_rows(page: str, header: str) -> list[list[str]]:
+    """Return the cells of the rows of the table whose header line is ``header``."""
+    lines = page.splitlines()
+    start = lines.index(header) + 2
+    rows = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]])
+    return rows
+
+
+def test_there_is_one_page_per_operation_named_by_its_path_and_the_introduction():
+    # /v1/batch is the gateway's own operation, not an RPC's.
+    assert set(PAGES) == {e.path.removeprefix("/v1/") for e in discover_endpoints()} | {"batch", INTRODUCTION_PAGE}
+
+
+def test_the_introduction_page_is_the_documents_description_under_its_title():
+    assert PAGES[INTRODUCTION_PAGE].startswith(f"# {DOCUMENT['info']['title']} API: introduction\n\n")
+    assert DOCUMENT["info"]["description"].strip() in PAGES[INTRODUCTION_PAGE]
+
+
+def test_a_page_opens_with_the_summary_and_the_methods_and_path():
+    for endpoint in discover_endpoints():
+        page = PAGES[endpoint.path.removeprefix("/v1/")]
+        methods = "POST" if endpoint.http.post_only else "GET or POST"
+        assert page.startswith(f"# {endpoint.http.summary}\n\n`{methods} {endpoint.path}`\n"), endpoint.path
+
+
+def test_the_parameter_table_has_one_row_per_parameter_with_its_required_mark():
+    page = PAGES["positions"]
+    rows = _table_rows(page, "| name | type | required | default | description |")
+    parameters = DOCUMENT["paths"]["/v1/positions"]["get"]["parameters"]
+    assert [row[0] for row in rows] == [f"`{p['name']}`" for p in parameters]
+    assert all(len(row) == 5 for row in rows)
+    assert [row[2] == "yes" for row in rows] == [p["required"] for p in parameters]
+
+
+def test_the_example_is_the_recorded_call_as_curl_and_its_real_answer():
+    page = PAGES["positions"]
+    recorded = load_examples()["/v1/positions"]
+    assert f'-H "Authorization: Bearer {KEY_VARIABLE}"' in page and f'"{BASE_URL_VARIABLE}/v1/positions?' in page
+    answer = re.search(r"```json\n(.*?)\n```", page.split("## Example", 1)[1], re.DOTALL).group(1)
+    assert json.loads(answer) == recorded.response
+
+
+def test_a_post_only_operation_shows_its_body_schema_and_posts_the_recorded_body():
+    page = PAGES["batch"]
+    assert page.startswith("# ") and "`POST /v1/batch`" in page and "## Body" in page and "-H 'Content-Type: application/json'" in page and "-d '" in page
+
+
+def test_the_errors_table_lists_every_status_but_200():
+    path = "/v1/transits"
+    rows = _table_rows(PAGES["transits"], "| status | meaning |")
+    expected = [status for status in DOCUMENT["paths"][path]["get"]["responses"] if status != "200"]
+    assert [row[0] for row in rows] == expected
+
+
+def test_a_cell_is_one_line_with_its_pipes_escaped():
+    document = json.loads(json.dumps(DOCUMENT))
+    parameter = document["paths"]["/v1/positions"]["get"]["parameters"][0]
+    parameter["schema"]["description"] = "one | two\nthree"
+    row = next(line for line in operation_markdown(document, "/v1/positions").splitlines() if line.startswith(f"| `{parameter['name']}`"))
+    assert "one \\| two three" in row
+
+
+def test_former_page_names_map_each_identifier_that_differs_to_its_path_page():
+    former = former_page_names(DOCUMENT)
+    assert former["natal_chart"] == "natal-chart" and former["eclipses_solar"] == "eclipses/solar"
+    assert "positions" not in former and all(old != new for old, new in former.items())
