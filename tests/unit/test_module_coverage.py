@@ -20,7 +20,7 @@ def test_every_module_without_a_test_file_has_a_reason() -> None:
         row.module
         for package in coverage.PACKAGES
         for row in coverage.rows(package)
-        if row.test_file is None and not coverage.WITHOUT_A_FILE.get(row.module, "").strip()
+        if row.test_file is None and not coverage.reason(row.module).strip()
     ]
     assert unexplained == []
 
