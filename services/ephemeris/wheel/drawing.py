@@ -109,7 +109,7 @@ def _glyph(name: str, centre: tuple[float, float], size: float, colour: str) -> 
 
 def _text(at: tuple[float, float], text: str, size: float, colour: str, *, bold: bool = False) -> str:
     weight = ' font-weight="bold"' if bold else ""
-    return (f'<text x="{_f(at[0])}" y="{_f(at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" font-size="{_f(size)}"{weight} '
+    return (f'<text x="{_f(at[0])}" y="{_f(at[1])}" font-family="Noto Sans, sans-serif" font-size="{_f(size)}"{weight} '
             f'fill="{colour}" text-anchor="middle" dominant-baseline="central">{escape(text)}</text>')
 
 
