@@ -77,6 +77,14 @@ def test_a_png_is_size_pixels_square(api, size):
     assert _png_size(api.get(WHEEL, params={**BIRTH, "format": "png", "size": size}).content) == (size, size)
 
 
+def test_the_largest_png_passes_through_the_gateway(api):
+    """4,000 px, every body, the dark theme: about 1.2 MB, within gRPC's 4 MB message limit
+    between the service and the gateway."""
+    wheel = api.get(WHEEL, params={**BIRTH, "format": "png", "size": 4000, "bodies": "all", "theme": "dark"})
+    assert wheel.status_code == 200, wheel.text
+    assert _png_size(wheel.content) == (4000, 4000)
+
+
 def test_the_same_png_request_gives_the_same_bytes(api):
     params = {**BIRTH, "format": "png", "theme": "dark"}
     assert api.get(WHEEL, params=params).content == api.get(WHEEL, params=params).content
