@@ -48,7 +48,8 @@ MAX_SHIFTED_SHARE = 0.002
 #: covering half a pixel does (about 110), so the thin strokes of a small wheel count.
 INK_CONTRAST = 100
 #: The share of the pixels near a glyph's centre that must be ink. Measured on the three
-#: charts: at least 10% with the glyphs, at most 5% without them (a line crossing the place).
+#: charts at 800 and 500 px: at least 9.9% with the glyphs, at most 4.9% without them (a line
+#: crossing the place).
 INK_SHARE = 0.075
 
 
