@@ -3,6 +3,7 @@
 from bench import (
     astrocartography,
     calendar,
+    chart_wheel,
     dashboard_pages,
     figures,
     kernel_costs,
@@ -21,6 +22,7 @@ def main() -> None:
     store_throughput.main()
     kernel_costs.main()
     natal_chart.main()
+    chart_wheel.main()
     sky.main()
     astrocartography.main()
     timelords.main()

@@ -10,6 +10,7 @@ tool error naming the argument, and nothing is sent.
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -118,7 +119,8 @@ def _kind(schema: dict[str, Any]) -> str:
 
 async def call_operation(client: httpx.AsyncClient, tool: OperationTool, arguments: dict[str, Any], key: str | None) -> types.CallToolResult:
     """Return the tool's result: the endpoint's JSON answer (or the document it answers
-    instead, as text: an iCalendar file), or a tool error carrying the API's status, code,
+    instead: an image as image content, a PNG chart wheel; any other as text, an iCalendar
+    file or an SVG), or a tool error carrying the API's status, code,
     message and suggestion (so the model can correct its call). Arguments the tool's input
     schema does not admit are a tool error before any call (nothing is sent, nothing charged)."""
     problems = tool.argument_errors(arguments)
@@ -135,7 +137,11 @@ async def call_operation(client: httpx.AsyncClient, tool: OperationTool, argumen
         answer = await client.post(tool.path, json=arguments, headers={"Authorization": f"Bearer {key}"})
     except httpx.HTTPError as error:
         return _tool_error(f"The Celestial API could not be reached at {client.base_url}: {error}", None)
-    if answer.is_success and not answer.headers.get("content-type", "").startswith("application/json"):
+    content_type = answer.headers.get("content-type", "")
+    if answer.is_success and content_type.startswith("image/png"):
+        # A picture the model can see (a chart wheel's format=png).
+        return types.CallToolResult(content=[types.ImageContent(data=base64.b64encode(answer.content).decode(), mime_type="image/png")])
+    if answer.is_success and not content_type.startswith("application/json"):
         # A document the operation answers instead of JSON (format=ics: an iCalendar file).
         return types.CallToolResult(content=[types.TextContent(text=answer.text)])
     try:

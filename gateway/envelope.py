@@ -2,13 +2,14 @@
 
 Rendering follows the response options: a scalar with presence that is unset is left out,
 or rendered as null when marked ``null_when_unset``; a message marked ``union`` renders as
-its one set member (a string member marked with a ``media_type`` as a :class:`TextBody`, which
-the gateway answers as the whole body); an empty repeated field marked ``omit_empty`` is left
-out.
+its one set member (a string or bytes member marked with a ``media_type`` as a
+:class:`DocumentBody`, which the gateway answers as the whole body); an empty repeated field
+marked ``omit_empty`` is left out.
 """
 
 from __future__ import annotations
 
+import base64
 import keyword
 from typing import Any, Callable
 
@@ -49,6 +50,7 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         oneof = descriptor.oneofs[0].name
         media_types = {fd.name: text_media_type(fd) for fd in descriptor.fields if fd.type != FieldDescriptor.TYPE_MESSAGE}
+        binary = {fd.name for fd in descriptor.fields if fd.type == FieldDescriptor.TYPE_BYTES}
 
         def render_union(message: Message) -> Any:
             member = message.WhichOneof(oneof)
@@ -58,7 +60,9 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
             if member not in media_types:
                 return render_message(value)
             media_type = media_types[member]
-            return TextBody(value, media_type) if media_type else value
+            if member in binary:
+                return DocumentBody.of_bytes(value, media_type) if media_type else base64.b64encode(value).decode()
+            return DocumentBody(value, media_type) if media_type else value
 
         return render_union
     namespace: dict[str, Any] = {"render_message": render_message}
@@ -92,16 +96,32 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
     return namespace["render"]
 
 
-class TextBody(str):
-    """A document rendered from a string member with a ``(render).media_type``: the text, and
-    the media type it is served as. JSON encoders see a plain string (a batch's data)."""
+class DocumentBody(str):
+    """A document rendered from a string or bytes member with a ``(render).media_type``: the
+    bytes the gateway answers as the body (``content``) and the media type they are served as.
+    As a string, which is what JSON encoders see (a batch's data), it is the text of a text
+    document and the base64 of a binary one (a PNG)."""
 
     media_type: str
+    _content: bytes | None
 
-    def __new__(cls, text: str, media_type: str) -> TextBody:
+    def __new__(cls, text: str, media_type: str) -> DocumentBody:
         body = super().__new__(cls, text)
         body.media_type = media_type
+        body._content = None
         return body
+
+    @classmethod
+    def of_bytes(cls, content: bytes, media_type: str) -> DocumentBody:
+        """Return the binary document ``content``: its string is the bytes in base64."""
+        body = cls(base64.b64encode(content).decode(), media_type)
+        body._content = content
+        return body
+
+    @property
+    def content(self) -> bytes:
+        """Return the document's bytes: a text document's UTF-8, a binary one's own bytes."""
+        return self.encode() if self._content is None else self._content
 
 
 def text_media_type(fd: FieldDescriptor) -> str:

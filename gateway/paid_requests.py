@@ -25,7 +25,7 @@ from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refu
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint
-from gateway.envelope import TextBody, success_body
+from gateway.envelope import DocumentBody, success_body
 from gateway.fair_share import FairShare, Overloaded
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
 from gateway.json_body import read_json_body
@@ -262,10 +262,10 @@ class Gateway:
         finally:
             self.release(account, state)
         state["credits_used"] = body["meta"]["credits_used"]
-        if isinstance(body["data"], TextBody):
-            # A document (an iCalendar file, an SVG picture) is the answer itself; its request id
-            # is the header's, and its SHA-256 the Content-Digest's (RFC 9530).
-            content = body["data"].encode()
+        if isinstance(body["data"], DocumentBody):
+            # A document (an iCalendar file, an SVG or PNG picture) is the answer itself; its
+            # request id is the header's, and its SHA-256 the Content-Digest's (RFC 9530).
+            content = body["data"].content
             return Response(content, media_type=body["data"].media_type, headers={"Content-Digest": content_digest(content)})
         return json_response(body)
 

@@ -148,6 +148,8 @@ def _scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:
         return {"type": "number"}
     if kind == FieldDescriptor.TYPE_STRING:
         return {"type": "string"}
+    if kind == FieldDescriptor.TYPE_BYTES:  # in JSON (a batch's data), base64
+        return {"type": "string", "format": "byte"}
     if kind == FieldDescriptor.TYPE_ENUM:
         return {"type": "string", "enum": [v.name.lower() for v in fd.enum_type.values]}
     type_name = INTEGER_WIDTHS[kind][2]
@@ -295,19 +297,23 @@ def _envelope_schema(endpoint: Endpoint) -> dict[str, Any]:
     }
 
 
-def _text_media_types(endpoint: Endpoint) -> list[str]:
-    """Return the media types of the documents the endpoint may answer instead of JSON (the
-    ``(render).media_type`` members of its union ``data``)."""
+def _document_schemas(endpoint: Endpoint) -> dict[str, dict[str, Any]]:
+    """Return the documents the endpoint may answer instead of JSON (the ``(render).media_type``
+    members of its union ``data``): each media type's schema, a string, binary for a bytes member."""
     data_fd = endpoint.response_cls.DESCRIPTOR.fields_by_name["data"]
     if data_fd.type != FieldDescriptor.TYPE_MESSAGE:
-        return []
-    return [media for media in (text_media_type(fd) for fd in data_fd.message_type.fields) if media]
+        return {}
+    return {
+        text_media_type(fd): {"type": "string", **({"format": "binary"} if fd.type == FieldDescriptor.TYPE_BYTES else {})}
+        for fd in data_fd.message_type.fields
+        if text_media_type(fd)
+    }
 
 
 def _responses(endpoint: Endpoint) -> dict[str, Any]:
     content: dict[str, Any] = {"application/json": {"schema": _envelope_schema(endpoint)}}
-    for media_type in _text_media_types(endpoint):
-        content[media_type] = {"schema": {"type": "string"}}
+    for media_type, schema in _document_schemas(endpoint).items():
+        content[media_type] = {"schema": schema}
     responses: dict[str, Any] = {"200": {"description": "Success", "content": content}}
     for status, text in ERROR_STATUSES.items():
         responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}

@@ -1,5 +1,5 @@
 """/v1/chart-wheel: a chart drawn as a wheel (services/ephemeris/wheel), alone as an SVG
-document or beside the chart(s) it draws. ``kind`` chooses the chart: one wheel of the chart
+document, as that document drawn to PNG, or beside the chart(s) it draws. ``kind`` chooses the chart: one wheel of the chart
 /v1/natal-chart, /v1/composite, /v1/davison or /v1/draconic casts, or a bi-wheel of the natal
 chart (or synastry's chart A) with transits, progressions, a return (or chart B) around it.
 Each chart is cast by the same functions as its endpoint's; the cross aspects are
@@ -17,6 +17,7 @@ from services.ephemeris.composite import composite_reply
 from services.ephemeris.derived_charts import davison_reply, draconic_reply, progressed_reply
 from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
+from services.ephemeris.wheel.png import render_png
 from services.ephemeris.wheel.themes import THEMES
 from shared.runtime.chart_reply import chart_reply
 from shared.runtime.chart_record import aspect_record
@@ -54,6 +55,8 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
     if request.format == "json":
         wheel.svg, wheel.sha256 = svg, hashlib.sha256(svg.encode()).hexdigest()
         data = pb.ChartWheelData(json=wheel)
+    elif request.format == "png":
+        data = pb.ChartWheelData(png=render_png(svg, request.size))
     else:
         data = pb.ChartWheelData(svg=svg)
     return pb.DrawChartWheelResponse(data=data, warnings=warnings)

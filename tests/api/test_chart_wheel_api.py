@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import struct
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -56,6 +57,58 @@ def test_format_json_is_the_natal_chart_with_the_svg_and_its_sha256_beside_it(ap
     assert body["data"]["svg"] == api.get(WHEEL, params=BIRTH).text
 
 
+def _png_size(content: bytes) -> tuple[int, int]:
+    """Return a PNG's width and height (pixels), read from its IHDR chunk."""
+    assert content[:8] == b"\x89PNG\r\n\x1a\n" and content[12:16] == b"IHDR"
+    return struct.unpack(">II", content[16:24])
+
+
+def test_format_png_is_the_picture_itself_with_its_digest(api):
+    wheel = api.get(WHEEL, params={**BIRTH, "format": "png"})
+    assert wheel.status_code == 200, wheel.text
+    assert wheel.headers["content-type"] == "image/png"
+    assert _png_size(wheel.content) == (800, 800)
+    digest = base64.b64encode(hashlib.sha256(wheel.content).digest()).decode()
+    assert wheel.headers["content-digest"] == f"sha-256=:{digest}:"
+
+
+@pytest.mark.parametrize("size", [200, 1000])
+def test_a_png_is_size_pixels_square(api, size):
+    assert _png_size(api.get(WHEEL, params={**BIRTH, "format": "png", "size": size}).content) == (size, size)
+
+
+def test_the_largest_png_passes_through_the_gateway(api):
+    """4,000 px, every body, the dark theme: about 1.2 MB, within gRPC's 4 MB message limit
+    between the service and the gateway."""
+    wheel = api.get(WHEEL, params={**BIRTH, "format": "png", "size": 4000, "bodies": "all", "theme": "dark"})
+    assert wheel.status_code == 200, wheel.text
+    assert _png_size(wheel.content) == (4000, 4000)
+
+
+def test_the_same_png_request_gives_the_same_bytes(api):
+    params = {**BIRTH, "format": "png", "theme": "dark"}
+    assert api.get(WHEEL, params=params).content == api.get(WHEEL, params=params).content
+
+
+def test_a_batch_carries_a_png_as_base64_in_its_data(api):
+    params = {**BIRTH, "format": "png", "size": 300}
+    batch = api.post("/v1/batch", json={"requests": [{"endpoint": WHEEL, "params": params}]}).json()
+    result = batch["data"]["results"][0]
+    assert result["status"] == 200
+    assert base64.b64decode(result["data"], validate=True) == api.get(WHEEL, params=params).content
+
+
+def test_a_batch_carries_an_svg_as_its_text(api):
+    batch = api.post("/v1/batch", json={"requests": [{"endpoint": WHEEL, "params": BIRTH}]}).json()
+    assert batch["data"]["results"][0]["data"] == api.get(WHEEL, params=BIRTH).text
+
+
+def test_the_openapi_document_lists_png_as_binary_beside_svg_and_json(api):
+    content = api.get("/v1/openapi.json").json()["paths"][WHEEL]["get"]["responses"]["200"]["content"]
+    assert set(content) == {"application/json", "image/svg+xml", "image/png"}
+    assert content["image/png"]["schema"] == {"type": "string", "format": "binary"}
+
+
 def test_the_same_request_gives_the_same_bytes(api):
     assert api.get(WHEEL, params={**BIRTH, "theme": "dark"}).content == api.get(WHEEL, params={**BIRTH, "theme": "dark"}).content
 
@@ -79,6 +132,8 @@ def test_a_wheel_costs_the_natal_charts_2_credits_plus_1(stack):
         assert client.get(WHEEL, params=BIRTH).status_code == 200
         assert balance(stack, name) == 7
         assert client.get(WHEEL, params={**BIRTH, "format": "json"}).json()["meta"]["credits_used"] == 3
+        assert client.get(WHEEL, params={**BIRTH, "format": "png"}).status_code == 200
+        assert balance(stack, name) == 1
 
 
 @pytest.mark.parametrize("params, param", [

@@ -165,7 +165,7 @@ def _text(at: tuple[float, float], text: str, size: float, colour: str, *, bold:
     so it stays readable over the lines it stands on."""
     weight = ' font-weight="bold"' if bold else ""
     outline = f' stroke="{halo}" stroke-width="{_f(size * 0.25)}" paint-order="stroke"' if halo else ""
-    return (f'<text x="{_f(at[0])}" y="{_f(at[1])}" font-family="DejaVu Sans, Noto Sans, sans-serif" font-size="{_f(size)}"{weight} '
+    return (f'<text x="{_f(at[0])}" y="{_f(at[1])}" font-family="Noto Sans, sans-serif" font-size="{_f(size)}"{weight} '
             f'fill="{colour}"{outline} text-anchor="middle" dominant-baseline="central">{escape(text)}</text>')
 
 

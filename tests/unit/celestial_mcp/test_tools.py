@@ -4,6 +4,7 @@ operation's body schema standing alone, with nothing listed by hand."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 
 import httpx
@@ -55,6 +56,22 @@ def test_a_document_answered_instead_of_json_is_the_tools_text():
 
     result = asyncio.run(call())
     assert not result.is_error and result.content[0].text == ics
+
+
+def test_a_png_answered_instead_of_json_is_the_tools_image():
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))  # the signature, then bytes no text decoding keeps
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=png, headers={"content-type": "image/png"})
+
+    async def call():
+        async with httpx.AsyncClient(transport=httpx.MockTransport(answer), base_url="http://api") as client:
+            return await call_operation(client, operation_tools(DOCUMENT)["chart_wheel"], {"format": "png"}, "svc_live_abc")
+
+    result = asyncio.run(call())
+    assert not result.is_error
+    assert (result.content[0].type, result.content[0].mime_type) == ("image", "image/png")
+    assert base64.b64decode(result.content[0].data) == png
 
 
 def _call(tool: str, arguments: dict, sent: list) -> object:

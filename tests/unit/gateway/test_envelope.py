@@ -9,7 +9,7 @@ from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1 import options_pb2, search_service_pb2
 from gateway.endpoints import discover_endpoints
-from gateway.envelope import TextBody, render_message, success_body
+from gateway.envelope import DocumentBody, render_message, success_body
 from gateway.reference.openapi import build_openapi
 
 
@@ -80,12 +80,12 @@ def test_success_body_holds_data_and_meta_and_warnings_only_when_there_are_some(
 
 def test_a_union_string_member_with_a_media_type_renders_as_a_document_of_that_type():
     document = render_message(search_service_pb2.CalendarData(ics="BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"))
-    assert isinstance(document, TextBody) and document.media_type == "text/calendar"
+    assert isinstance(document, DocumentBody) and document.media_type == "text/calendar"
     assert document == "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"
     # Inside a JSON answer (a batch's data) it is a plain string.
     assert orjson.loads(orjson.dumps({"data": document})) == {"data": str(document)}
     events = render_message(search_service_pb2.CalendarData(json=search_service_pb2.CalendarEvents()))
-    assert events == {"events": []} and not isinstance(events, TextBody)
+    assert events == {"events": []} and not isinstance(events, DocumentBody)
 
 
 def test_the_openapi_document_lists_a_text_members_media_type_beside_json():

@@ -1,0 +1,113 @@
+"""Service time of a chart wheel (issue 37) beside kerykeion's chart for the same births, in
+the same run.
+
+Ours: the ephemeris service's /v1/chart-wheel handler, in process, for natal charts at
+distinct moments (the planets, Placidus, the major aspects, the light theme, 800 px): as an
+SVG (cast, layout, drawing) and as a PNG (the same, then resvg). kerykeion (a bench-only
+dependency) casts the same births and draws its natal wheel as an SVG string (its subject,
+chart data with the aspects, and ``ChartDrawer.generate_wheel_only_svg_string``: the wheel
+without the aspect grid and tables its full chart adds). Goals (issue 37): a natal SVG in
+5 ms or less, an 800 px PNG in 60 ms or less, at least 3x faster than kerykeion.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bench.figures import record
+from bench.natal_chart import births
+from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1.common_pb2 import Moment, Place
+from kernel import engine
+from kernel.deadline import Deadline
+from services.ephemeris import chart_wheel
+from services.ephemeris.wheel.png import render_png
+from shared.runtime.config import load_settings
+from shared.runtime.validation import validate
+
+#: Births drawn per round; the PNG rounds draw fewer (each is some tens of milliseconds).
+SVG_BIRTHS = 60
+PNG_BIRTHS = 15
+ROUNDS = 3
+
+
+def _requests(moments, format: str) -> list[pb.DrawChartWheelRequest]:
+    return [
+        validate(pb.DrawChartWheelRequest(
+            birth=pb.WheelBirth(moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), location=Place(lat=lat, lon=lon)),
+            format=format, size=800))
+        for moment, lat, lon in moments
+    ]
+
+
+def _median(rounds: list[float]) -> float:
+    return sorted(rounds)[len(rounds) // 2]
+
+
+def _timed(work, items) -> tuple[float, float]:
+    """Return the median seconds per item of ``work`` over ROUNDS rounds, by the wall clock and
+    by this process's CPU time. Every step here runs on one thread (resvg too), so on a quiet
+    machine the two agree; on a shared one the CPU time is what the work itself costs."""
+    wall, cpu = [], []
+    for _ in range(ROUNDS):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        for item in items:
+            work(item)
+        wall.append((time.perf_counter() - started) / len(items))
+        cpu.append((time.process_time() - started_cpu) / len(items))
+    return _median(wall), _median(cpu)
+
+
+def _ours(requests) -> tuple[float, float]:
+    """Return the median seconds per wheel of the service's handler (wall, CPU)."""
+    return _timed(lambda request: chart_wheel.compute(request, Deadline.never()), requests)
+
+
+def _rasterising(requests) -> tuple[float, float]:
+    """Return the median seconds per wheel of resvg alone, the SVGs drawn beforehand (wall, CPU)."""
+    svgs = [chart_wheel.compute(validate(pb.DrawChartWheelRequest(birth=r.birth, format="svg", size=800)), Deadline.never()).data.svg
+            for r in requests]
+    return _timed(lambda svg: render_png(svg, 800), svgs)
+
+
+def _kerykeion(moments) -> tuple[float, float] | None:
+    """Return the median seconds per natal wheel SVG of kerykeion, cast, aspects and drawing
+    (wall, CPU), or None when it is not installed."""
+    try:
+        from kerykeion import AstrologicalSubjectFactory, ChartDataFactory, ChartDrawer
+    except ImportError:
+        return None
+
+    def draw(birth) -> None:
+        moment, lat, lon = birth
+        subject = AstrologicalSubjectFactory.from_birth_data(
+            "bench", moment.year, moment.month, moment.day, moment.hour, moment.minute,
+            lng=lon, lat=lat, tz_str="Etc/UTC", online=False,
+        )
+        ChartDrawer(ChartDataFactory.create_natal_chart_data(subject)).generate_wheel_only_svg_string()
+
+    return _timed(draw, moments)
+
+
+def main() -> None:
+    engine.use_ephemeris_files(load_settings().ephe_path)
+    moments = births(SVG_BIRTHS)
+    svg = _ours(_requests(moments, "svg"))
+    png_requests = _requests(moments[:PNG_BIRTHS], "png")
+    png = _ours(png_requests)
+    resvg = _rasterising(png_requests)
+    theirs = _kerykeion(moments)
+    print(f"chart wheel service time (natal, 800 px, median of {ROUNDS} rounds, in process; wall clock, CPU time beside)")
+    print(f"  ours, SVG ({SVG_BIRTHS} births: cast, layout, drawing): {record('wheel_natal_svg_ms', svg[0] * 1e3):7.2f} ms  "
+          f"CPU {svg[1] * 1e3:7.2f} ms  (goal <= 5 ms)")
+    print(f"  ours, PNG ({PNG_BIRTHS} births: the SVG, then resvg):  {record('wheel_png_800_ms', png[0] * 1e3):7.2f} ms  "
+          f"CPU {png[1] * 1e3:7.2f} ms  (goal <= 60 ms)")
+    print(f"    of which resvg alone (rasterising, PNG encoding):  {resvg[0] * 1e3:7.2f} ms  CPU {resvg[1] * 1e3:7.2f} ms")
+    if theirs is None:
+        print("  kerykeion not installed (pip install -r requirements-dev.txt)")
+    else:
+        print(f"  kerykeion, its natal wheel SVG ({SVG_BIRTHS} births):  {theirs[0] * 1e3:7.2f} ms  CPU {theirs[1] * 1e3:7.2f} ms  "
+              f"ratio kerykeion/ours {record('wheel_kerykeion_over_ours', theirs[0] / svg[0]):5.1f} (CPU {theirs[1] / svg[1]:5.1f})  (goal >= 3)")
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""A chart wheel's SVG document (``drawing.py``) rasterised to PNG by resvg.
+
+The text is drawn with the Noto Sans fonts bundled beside this module (SIL OFL 1.1, see
+``OFL.txt``), and resvg is told to skip the system's fonts: a PNG then depends on the SVG
+and the resvg version alone, never on the fonts of the machine that drew it, so the same
+request gives the same bytes everywhere. The glyphs need no font (they are outlines in the
+SVG).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import resvg_py
+
+#: The fonts the PNG's text is drawn with: the SVG's ``font-family`` names Noto Sans first;
+#: the bold face draws the angle labels (ASC, MC …), which the SVG sets in bold.
+FONT_FILES = [str(Path(__file__).with_name(name)) for name in ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf")]
+#: The family of the bundled fonts, and of every generic family an SVG might name.
+FONT_FAMILY = "Noto Sans"
+
+
+def render_png(svg: str, size: int) -> bytes:
+    """Return the PNG (bytes) of the SVG document ``svg`` drawn ``size`` pixels square."""
+    return resvg_py.svg_to_bytes(
+        svg_string=svg,
+        width=size,
+        height=size,
+        skip_system_fonts=True,
+        font_files=FONT_FILES,
+        font_family=FONT_FAMILY,
+        sans_serif_family=FONT_FAMILY,
+    )

@@ -1,0 +1,97 @@
+"""The golden chart wheels: three charts in the four themes, drawn to PNG as /v1/chart-wheel
+draws them, kept under tests/golden/wheel/ and compared pixel by pixel by
+tests/unit/services/test_wheel_png.py.
+
+``python -m tests.golden_wheels --write`` draws them again (after a change of the drawing, the
+fonts or resvg); each written image is then looked at once, by eye, before it is committed:
+the golden images hold what was reviewed, not what the code is proven to draw. Without
+``--write`` it lists the images that differ from the golden ones and exits 1 if any does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1.common_pb2 import Moment, Place
+from kernel import engine
+from kernel.chart import Chart
+from kernel.deadline import Deadline
+from services.ephemeris import chart_wheel
+from shared.runtime.chart_reply import chart_reply
+from shared.runtime.config import REPO_ROOT, load_settings
+from shared.runtime.validation import validate
+from shared.runtime.wire import birth_from
+
+GOLDEN_DIR = REPO_ROOT / "tests" / "golden" / "wheel"
+THEMES = ("light", "dark", "high_contrast", "print")
+#: The size the golden images are drawn at (pixels), the API's default.
+SIZE = 800
+#: name → (UTC birth, latitude, longitude): a daytime birth in London, a birth in Sydney (the
+#: southern hemisphere: the Midheaven leans north), and one at 70°N in the polar night, where
+#: Placidus has no cusps and the chart falls back to Porphyrius.
+CHARTS = {
+    "london": ("1990-06-15T14:30:00Z", 51.5074, -0.1278),
+    "sydney": ("1985-03-21T02:00:00Z", -33.8688, 151.2093),
+    "polar": ("1975-01-10T10:00:00Z", 70.0, 25.0),
+}
+
+
+def wheel_request(chart: str, theme: str, *, format: str = "png", size: int = SIZE) -> pb.DrawChartWheelRequest:
+    """Return the validated /v1/chart-wheel request of golden chart ``chart`` (its defaults
+    otherwise: the planets, Placidus, the major aspects)."""
+    moment, lat, lon = CHARTS[chart]
+    return validate(pb.DrawChartWheelRequest(
+        birth=pb.WheelBirth(moment=Moment(datetime=moment), location=Place(lat=lat, lon=lon)), format=format, theme=theme, size=size))
+
+
+def cast(request: pb.DrawChartWheelRequest) -> Chart:
+    """Return the chart /v1/chart-wheel draws for ``request``."""
+    engine.use_ephemeris_files(load_settings().ephe_path)
+    return chart_reply(request.query.chart, *birth_from(request))[2]
+
+
+def draw_png(chart: str, theme: str, *, size: int = SIZE) -> bytes:
+    """Return the PNG (bytes) /v1/chart-wheel answers for golden chart ``chart`` in ``theme``."""
+    engine.use_ephemeris_files(load_settings().ephe_path)
+    return chart_wheel.compute(wheel_request(chart, theme, size=size), Deadline.never()).data.png
+
+
+def golden_path(chart: str, theme: str) -> Path:
+    """Return the path of the golden image of ``chart`` in ``theme``."""
+    return GOLDEN_DIR / f"{chart}-{theme}.png"
+
+
+def pixels(png: bytes | Path) -> np.ndarray:
+    """Return a PNG's pixels as an array (height, width, 4) of RGBA bytes."""
+    from PIL import Image  # a test dependency; the service never decodes a PNG
+
+    with Image.open(io.BytesIO(png) if isinstance(png, bytes) else png) as image:
+        return np.asarray(image.convert("RGBA"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="write the golden images (then look at each before committing)")
+    args = parser.parse_args(argv)
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    differing = []
+    for chart in CHARTS:
+        for theme in THEMES:
+            png, path = draw_png(chart, theme), golden_path(chart, theme)
+            if args.write:
+                path.write_bytes(png)
+                print(f"wrote {path.relative_to(REPO_ROOT)}")
+            elif not path.exists() or not np.array_equal(pixels(png), pixels(path)):
+                differing.append(path)
+                print(f"differs: {path.relative_to(REPO_ROOT)}")
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""The chart wheel as a PNG (services/ephemeris/wheel/png.py): proof by pixels.
+
+The PNG is the SVG drawn by resvg, so what is proven here is that the pixels carry the
+picture: it is never blank, each theme's colours are in it, every body's glyph is inked where
+the layout puts it, Chromium draws the same SVG the same way, the text does not depend on the
+machine's fonts, and the golden images (reviewed by eye once) are drawn again pixel for pixel.
+The charts are tests/golden_wheels.py's: London by day, Sydney, and 70°N with the Porphyrius
+fallback, each drawn as /v1/chart-wheel draws it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import resvg_py
+
+from services.ephemeris.wheel.drawing import BODY_GLYPH, GLYPH_RING, draw_svg
+from services.ephemeris.wheel.layout import wheel_layout
+from services.ephemeris.wheel.png import render_png
+from services.ephemeris.wheel.themes import THEMES
+from tests.e2e.browser import launched_chromium
+from tests.golden_wheels import CHARTS, cast, draw_png, golden_path, pixels, wheel_request
+
+pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run make setup")
+
+#: Chromium against resvg: a pixel differs when one of its channels differs by more than
+#: CHANNEL_TOLERANCE (of 255), and at most MAX_DIFFERING_SHARE of the pixels may. Two
+#: rasterisers agree inside every shape and part only at the edges, where each pixel is a
+#: blend by the share of it the shape covers: they sample that coverage differently and
+#: Chromium's Skia draws text with its own gamma, so an edge pixel of a dark stroke on white
+#: can differ by a fifth of the range (measured: 0.2-0.3% of the pixels differ by more than 48).
+#: A stroke or glyph missing or misplaced by more than a pixel differs by far more than 48
+#: along its whole length; but the text is only 0.4% of the pixels, which is why the text is
+#: also compared within a pixel (below).
+CHANNEL_TOLERANCE = 48
+MAX_DIFFERING_SHARE = 0.005
+#: Compared within a pixel (each pixel against the nearest colour within one pixel in the
+#: other picture), at most MAX_SHIFTED_SHARE may differ: measured 0.05-0.08% for the four
+#: themes, and 0.44-0.47% for a wheel drawn without its text.
+MAX_SHIFTED_SHARE = 0.002
+#: A pixel is a glyph's ink when a channel differs from the background by more than
+#: INK_CONTRAST (of 255): more than a faint cusp line's own colour does (71 in the light
+#: theme), so a cusp crossing a glyph's place is not taken for it, and less than a stroke
+#: covering half a pixel does (about 110), so the thin strokes of a small wheel count.
+INK_CONTRAST = 100
+#: The share of the pixels near a glyph's centre that must be ink. Measured on the three
+#: charts at 800 and 500 px: at least 9.9% with the glyphs, at most 4.9% without them (a line
+#: crossing the place).
+INK_SHARE = 0.075
+
+
+def _svg(chart: str, theme: str, size: int = 800) -> str:
+    request = wheel_request(chart, theme, format="svg", size=size)
+    return draw_svg(wheel_layout(cast(request)), THEMES[theme], size=size, title="Natal chart")
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def _count_of(image: np.ndarray, hex_colour: str) -> int:
+    """Return how many pixels of ``image`` (RGBA) are exactly ``hex_colour``, opaque."""
+    return int(np.all(image == (*_rgb(hex_colour), 255), axis=2).sum())
+
+
+def _differing_share(a: np.ndarray, b: np.ndarray) -> float:
+    """Return the share (0-1) of pixels whose colour differs by more than CHANNEL_TOLERANCE in
+    a channel between two RGB(A) images of one size."""
+    difference = np.abs(a[..., :3].astype(int) - b[..., :3].astype(int)).max(axis=2)
+    return float((difference > CHANNEL_TOLERANCE).mean())
+
+
+def _nearest_within_a_pixel(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Return, for each pixel of ``a``, the least of its largest channel differences to the
+    pixels of ``b`` within one pixel of it (the 3 x 3 square around it)."""
+    height, width = a.shape[:2]
+    padded = np.pad(b, ((1, 1), (1, 1), (0, 0)), mode="edge")
+    nearest = np.full((height, width), 255)
+    for dy in range(3):
+        for dx in range(3):
+            nearest = np.minimum(nearest, np.abs(a - padded[dy:dy + height, dx:dx + width]).max(axis=2))
+    return nearest
+
+
+def _differing_share_within_a_pixel(a: np.ndarray, b: np.ndarray) -> float:
+    """Return the share (0-1) of pixels of either RGB(A) image with no colour within
+    CHANNEL_TOLERANCE in every channel among the other's pixels within one pixel of it."""
+    a, b = a[..., :3].astype(int), b[..., :3].astype(int)
+    return float((np.maximum(_nearest_within_a_pixel(a, b), _nearest_within_a_pixel(b, a)) > CHANNEL_TOLERANCE).mean())
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_png_is_never_blank(theme):
+    image = pixels(draw_png("london", theme))
+    # A blank picture has one colour; the antialiased edges of any drawn line make dozens.
+    assert len(np.unique(image.reshape(-1, 4), axis=0)) > 50
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_each_themes_background_ring_and_glyph_colours_are_in_its_png(theme):
+    colours = THEMES[theme]
+    image = pixels(draw_png("london", theme))
+    expected = {
+        "background": colours.background,
+        "zodiac ring": colours.band,
+        "lines": colours.line,
+        "body glyphs and text": colours.text,
+        **{f"{element} sign glyphs": getattr(colours, element) for element in ("fire", "earth", "air", "water")},
+    }
+    # A pixel wholly inside a shape is exactly its colour; 20 such pixels are a visible patch.
+    missing = {what: colour for what, colour in expected.items() if _count_of(image, colour) < 20}
+    assert not missing
+
+
+def _uninked(image: np.ndarray, layout, size: int) -> list[str]:
+    """Return the bodies of ``layout`` at whose glyph position the light-theme ``image`` of
+    ``size`` pixels has too little ink: fewer than INK_SHARE of the pixels within a quarter of
+    the glyph's size of its centre (computed here from the wheel's geometry, drawing.py's rings
+    scaled to the picture) differ from the background by more than INK_CONTRAST."""
+    background = np.array(_rgb(THEMES["light"].background))
+    half = size / 2
+    radius = half * 0.98
+    reach = round(radius * BODY_GLYPH / 4)
+    uninked = []
+    for point in layout.points:
+        theta = math.radians(point.glyph_deg)
+        x = round(half + radius * GLYPH_RING * math.cos(theta))
+        y = round(half - radius * GLYPH_RING * math.sin(theta))
+        patch = image[y - reach:y + reach + 1, x - reach:x + reach + 1, :3].astype(int)
+        if (np.abs(patch - background).max(axis=2) > INK_CONTRAST).mean() < INK_SHARE:
+            uninked.append(point.body)
+    return uninked
+
+
+@pytest.mark.parametrize("size", [800, 500])
+@pytest.mark.parametrize("chart", CHARTS)
+def test_every_bodys_glyph_is_inked_where_the_layout_puts_it(chart, size):
+    layout = wheel_layout(cast(wheel_request(chart, "light", size=size)))
+    assert _uninked(pixels(draw_png(chart, "light", size=size)), layout, size) == []
+
+
+@pytest.mark.parametrize("size", [800, 500])
+def test_the_ink_check_finds_nothing_on_a_wheel_drawn_without_its_bodies(size):
+    """The check above can fail: the same wheel with its bodies' group cut out of the SVG has
+    no ink at any body's glyph position."""
+    layout = wheel_layout(cast(wheel_request("london", "light", size=size)))
+    svg = _svg("london", "light", size)
+    bare = re.sub(r'<g class="points">.*?\n</g>\n', "", svg, flags=re.S)
+    assert bare != svg
+    assert _uninked(pixels(render_png(bare, size)), layout, size) == [point.body for point in layout.points]
+
+
+@pytest.fixture(scope="module")
+def chromium_page():
+    with launched_chromium() as browser:
+        page = browser.new_page(viewport={"width": 800, "height": 800}, device_scale_factor=1)
+        yield page
+
+
+def _chromium_pixels(page, svg: str) -> np.ndarray:
+    page.set_content(f'<!DOCTYPE html><html><body style="margin:0">{svg}</body></html>')
+    return pixels(page.screenshot())
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_chromium_and_resvg_draw_the_same_wheel(chromium_page, theme):
+    svg = _svg("london", theme)
+    share = _differing_share(_chromium_pixels(chromium_page, svg), pixels(render_png(svg, 800)))
+    assert share <= MAX_DIFFERING_SHARE, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE}"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_chromium_and_resvg_draw_every_stroke_and_letter_within_a_pixel(chromium_page, theme):
+    """The text is about 0.4% of a wheel's pixels, so the test above would pass a PNG without
+    it; here each pixel is matched with the nearest colour within one pixel in the other
+    picture (a sub-pixel shift of an edge is not a difference, a missing letter is)."""
+    svg = _svg("london", theme)
+    share = _differing_share_within_a_pixel(_chromium_pixels(chromium_page, svg), pixels(render_png(svg, 800)))
+    assert share <= MAX_SHIFTED_SHARE, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE} within a pixel"
+
+
+def test_the_comparison_with_chromium_sees_a_wheel_drawn_without_its_text(chromium_page):
+    """The comparison within a pixel can fail: resvg given no font at all draws no text, and
+    that differs from Chromium's picture beyond the limit."""
+    svg = _svg("london", "light")
+    textless = resvg_py.svg_to_bytes(svg_string=svg, width=800, height=800, skip_system_fonts=True)
+    assert _differing_share_within_a_pixel(_chromium_pixels(chromium_page, svg), pixels(textless)) > MAX_SHIFTED_SHARE
+
+
+SYSTEM_SERIF = Path("/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf")
+
+
+@pytest.mark.skipif(not SYSTEM_SERIF.exists(), reason="needs a system font the PNG does not bundle (fonts-noto-core's Noto Serif)")
+def test_the_pngs_text_is_drawn_with_the_bundled_font_never_the_systems():
+    def drawn(family: str) -> np.ndarray:
+        return pixels(render_png(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" fill="#fff"/>'
+            f'<text x="10" y="100" font-family="{family}" font-size="30">15° 42′ R</text></svg>', 200))
+
+    # Noto Serif is installed on this machine but not bundled: it is passed over, and the text
+    # is drawn in the bundled Noto Sans that sans-serif names.
+    assert np.array_equal(drawn("Noto Serif, sans-serif"), drawn("Noto Sans"))
+    assert (drawn("Noto Sans")[..., :3] < 128).any()  # the text is drawn
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("chart", CHARTS)
+def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(chart, theme):
+    """The golden images under tests/golden/wheel/ were looked at, by eye, once, when they were
+    written (``python -m tests.golden_wheels --write``); this only says the wheel is still
+    drawn exactly as it was then. Pixels, not bytes, are compared, with no tolerance: resvg of
+    one version draws the same SVG with the same fonts to the same pixels on any machine
+    (nothing in its antialiasing varies between runs), while the PNG's bytes also depend on its
+    encoder's compression, which is not the picture. A change of the drawing, the fonts or the
+    resvg version fails here: write the images again and look at each before committing."""
+    drawn, golden = pixels(draw_png(chart, theme)), pixels(golden_path(chart, theme))
+    assert drawn.shape == golden.shape
+    assert np.array_equal(drawn, golden), f"{int(np.any(drawn != golden, axis=2).sum())} pixels changed"
