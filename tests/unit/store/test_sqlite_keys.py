@@ -23,14 +23,7 @@ from store.sqlite_keys import (
     log_key_changes,
 )
 from store.sqlite_store import SqliteStore
-
-
-def _rows(path, sql: str, *params) -> list[tuple]:
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
+from tests.unit.store.sqlite_files import rows, with_store
 
 
 @pytest.fixture
@@ -38,24 +31,14 @@ def path(tmp_path):
     return tmp_path / "store.sqlite3"
 
 
-def _with_store(path, scenario):
-    async def run():
-        store = SqliteStore(path)
-        try:
-            return await scenario(store)
-        finally:
-            await store.close()
-
-    return asyncio.run(run())
-
 
 def test_a_key_row_holds_its_sha256_and_hint_and_the_key_appears_nowhere_in_it(path):
     async def scenario(store):
         await store.create_account("acme", 0)
         return await store.create_key("acme", allowed_origins=["https://a.example"], name="web")
 
-    plain, _ = _with_store(path, scenario)
-    ((key_hash, hint, origins, name, *rest),) = _rows(path, "SELECT key_hash, prefix_hint, allowed_origins, name, * FROM api_keys")
+    plain, _ = with_store(path, scenario)
+    ((key_hash, hint, origins, name, *rest),) = rows(path, "SELECT key_hash, prefix_hint, allowed_origins, name, * FROM api_keys")
     assert key_hash == hashlib.sha256(plain.encode()).hexdigest()
     assert hint == plain[9:13]
     assert json.loads(origins) == ["https://a.example"] and name == "web"
@@ -70,8 +53,8 @@ def test_creating_revoking_and_changing_a_key_each_log_its_hash(path):
         await store.revoke_key(record.key_id)
         return plain
 
-    plain = _with_store(path, scenario)
-    logged = _rows(path, "SELECT key_hash FROM key_changes ORDER BY id")
+    plain = with_store(path, scenario)
+    logged = rows(path, "SELECT key_hash FROM key_changes ORDER BY id")
     assert logged == [(hashlib.sha256(plain.encode()).hexdigest(),)] * 3
 
 
@@ -81,12 +64,12 @@ def test_new_limits_log_each_live_key_of_the_account_and_no_revoked_one(path):
         live, _ = await store.create_key("acme")
         _, revoked = await store.create_key("acme")
         await store.revoke_key(revoked.key_id)
-        before = _rows(path, "SELECT MAX(id) FROM key_changes")[0][0]
+        before = rows(path, "SELECT MAX(id) FROM key_changes")[0][0]
         await store.set_limits("acme", rate_per_minute=5)
         return live, before
 
-    live, before = _with_store(path, scenario)
-    assert _rows(path, "SELECT key_hash FROM key_changes WHERE id > ?", before) == [(hashlib.sha256(live.encode()).hexdigest(),)]
+    live, before = with_store(path, scenario)
+    assert rows(path, "SELECT key_hash FROM key_changes WHERE id > ?", before) == [(hashlib.sha256(live.encode()).hexdigest(),)]
 
 
 def test_change_rows_older_than_the_retention_are_purged_but_the_newest_stays(path):
@@ -123,7 +106,7 @@ def test_a_follower_that_missed_purged_changes_is_told_with_none(path):
             conn.close()
         return await asyncio.wait_for(feed.__anext__(), 5)
 
-    assert _with_store(path, scenario) is None
+    assert with_store(path, scenario) is None
 
 
 def test_a_follower_reports_each_change_made_after_it_started_in_order(path):
@@ -136,5 +119,5 @@ def test_a_follower_reports_each_change_made_after_it_started_in_order(path):
         seen = [await asyncio.wait_for(feed.__anext__(), 5) for _ in range(2)]
         return seen, second, third
 
-    seen, second, third = _with_store(path, scenario)
+    seen, second, third = with_store(path, scenario)
     assert seen == [hashlib.sha256(second.encode()).hexdigest(), hashlib.sha256(third.encode()).hexdigest()]

@@ -7,7 +7,6 @@ schema's comments (store/sqlite_connection.py). The file is read with a plain sq
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
@@ -15,28 +14,11 @@ import pytest
 
 from store.errors import AccountNotFound
 from store.owner_records import digest_secret
-from store.sqlite_store import SqliteStore
+from tests.unit.store.sqlite_files import rows, with_store
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 
-def _rows(path, sql: str, *params) -> list[tuple]:
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
-
-
-def _with_store(path, scenario):
-    async def run():
-        store = SqliteStore(path)
-        try:
-            return await scenario(store)
-        finally:
-            await store.close()
-
-    return asyncio.run(run())
 
 
 @pytest.fixture
@@ -53,11 +35,11 @@ def test_an_invite_and_a_session_are_kept_as_digests_of_their_secrets(path):
         await store.create_session(owner.owner_id, digest_secret(session_secret), NOW)
         return owner
 
-    owner = _with_store(path, scenario)
-    assert _rows(path, "SELECT email, invite_digest, invite_expires_at_s FROM owners") == [
+    owner = with_store(path, scenario)
+    assert rows(path, "SELECT email, invite_digest, invite_expires_at_s FROM owners") == [
         ("ada@example.com", digest_secret(invite_secret), (NOW + timedelta(days=7)).timestamp())
     ]
-    assert _rows(path, "SELECT owner_id, secret_digest FROM sessions") == [(owner.owner_id, digest_secret(session_secret))]
+    assert rows(path, "SELECT owner_id, secret_digest FROM sessions") == [(owner.owner_id, digest_secret(session_secret))]
     conn = sqlite3.connect(path)
     try:
         dump = "\n".join(conn.iterdump())
@@ -75,8 +57,8 @@ def test_a_touch_never_moves_last_seen_backwards(path):
         await store.touch_session(session.session_id, NOW + timedelta(minutes=1))
         return session.session_id
 
-    _with_store(path, scenario)
-    assert _rows(path, "SELECT last_seen_at_s FROM sessions") == [((NOW + timedelta(minutes=5)).timestamp(),)]
+    with_store(path, scenario)
+    assert rows(path, "SELECT last_seen_at_s FROM sessions") == [((NOW + timedelta(minutes=5)).timestamp(),)]
 
 
 def test_an_ended_session_and_a_cleared_throttle_leave_no_row(path):
@@ -85,12 +67,12 @@ def test_an_ended_session_and_a_cleared_throttle_leave_no_row(path):
         owner = await store.invite_owner("acme", "a@b.co", "d", NOW + timedelta(days=1))
         session = await store.create_session(owner.owner_id, "s", NOW)
         await store.record_sign_in_failure("email:a@b.co", 1000.0, 60, 5, 300)
-        assert _rows(path, "SELECT subject, failures FROM sign_in_throttles") == [("email:a@b.co", 1)]
+        assert rows(path, "SELECT subject, failures FROM sign_in_throttles") == [("email:a@b.co", 1)]
         await store.end_session(session.session_id)
         await store.clear_sign_in_throttle("email:a@b.co")
 
-    _with_store(path, scenario)
-    assert _rows(path, "SELECT * FROM sessions") == [] and _rows(path, "SELECT * FROM sign_in_throttles") == []
+    with_store(path, scenario)
+    assert rows(path, "SELECT * FROM sessions") == [] and rows(path, "SELECT * FROM sign_in_throttles") == []
 
 
 def test_ledger_entries_come_oldest_first_from_the_moment_given(path):
@@ -100,14 +82,14 @@ def test_ledger_entries_come_oldest_first_from_the_moment_given(path):
         await store.refund(account.id, 2, "req-1")
         return account.id, await store.ledger_entries(account.id, NOW - timedelta(days=36500))
 
-    account_id, entries = _with_store(path, scenario)
+    account_id, entries = with_store(path, scenario)
     assert [(e.kind, e.credits, e.request_id) for e in entries] == [
         ("topup", 10, f"open:{account_id}"),
         ("debit", 2, "req-1"),
         ("refund", 2, "req-1"),
     ]
     assert [e.at for e in entries] == sorted(e.at for e in entries)
-    assert _with_store(path, lambda store: store.ledger_entries(account_id, datetime.now(UTC) + timedelta(seconds=5))) == []
+    assert with_store(path, lambda store: store.ledger_entries(account_id, datetime.now(UTC) + timedelta(seconds=5))) == []
 
 
 def test_ledger_entries_of_an_unknown_account_raise_account_not_found(path):
@@ -115,4 +97,4 @@ def test_ledger_entries_of_an_unknown_account_raise_account_not_found(path):
         with pytest.raises(AccountNotFound):
             await store.ledger_entries("acct_missing", NOW)
 
-    _with_store(path, scenario)
+    with_store(path, scenario)
