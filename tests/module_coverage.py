@@ -39,6 +39,11 @@ PACKAGES: dict[str, tuple[str, bool]] = {
 #: The share of a gated package's modules that have a test file of their name.
 GOAL = 0.80
 
+#: The product's top-level packages, and the most of the product's Python lines one may hold
+#: (issue 35, part 4: a layout that shows the architecture, no package hiding the others).
+TOP_LEVEL_PACKAGES = ("kernel", "shared", "store", "gateway", "services", "deploy", "celestial_mcp")
+LARGEST_SHARE = 0.30
+
 #: Why the modules of a listed (not gated) package have no test file of their name.
 LISTED_BECAUSE: dict[str, str] = {
     "celestial_mcp": "the MCP server over stdio: its tools in tests/unit/celestial_mcp/test_tools.py, the server "
@@ -108,8 +113,24 @@ def share(group: list[ModuleRow]) -> float:
     return sum(row.test_file is not None for row in group) / len(group)
 
 
+def package_lines() -> dict[str, int]:
+    """Return the lines of Python of each top-level package (generated code left out)."""
+    return {
+        package: sum(
+            len(path.read_text().splitlines())
+            for path in (REPO / package).rglob("*.py")
+            if not path.name.endswith(("_pb2.py", "_pb2_grpc.py"))
+        )
+        for package in TOP_LEVEL_PACKAGES
+    }
+
+
 def main() -> None:
     """Print each package's figure, then each module without a test file and its reason."""
+    lines = package_lines()
+    print(f"Lines of Python by top-level package (at most {LARGEST_SHARE:.0%} each):")
+    for package, count in sorted(lines.items(), key=lambda item: -item[1]):
+        print(f"  {package:28} {count:6} {count / sum(lines.values()):6.1%}")
     print("Test files by module name (tests/module_coverage.py):")
     for package, (_, gated) in PACKAGES.items():
         package_rows = rows(package)

@@ -1,5 +1,7 @@
-"""Tests mirror the packages (issue 35, part 4): each gated package has a test file named after
-at least 80% of its modules, and every module without one says why (tests/module_coverage.py)."""
+"""The layout shows the architecture (issue 35, part 4): no top-level package holds more than
+30% of the product's Python; tests mirror the packages, each gated package with a test file
+named after at least 80% of its modules, and every module without one says why
+(tests/module_coverage.py)."""
 
 from __future__ import annotations
 
@@ -36,3 +38,9 @@ def test_every_test_file_of_a_module_name_sits_beside_its_package_mirror() -> No
     not in tests/unit's root (where it would not be counted)."""
     stray = sorted(path.name for path in coverage.UNIT.glob("test_*.py") if path.name != "test_module_coverage.py")
     assert stray == []
+
+
+def test_no_top_level_package_holds_more_than_30_percent_of_the_products_python() -> None:
+    lines = coverage.package_lines()
+    total = sum(lines.values())
+    assert {package: round(count / total, 3) for package, count in lines.items() if count > coverage.LARGEST_SHARE * total} == {}
