@@ -1,9 +1,11 @@
 """The chart: positions placed in houses, with their aspects and parallels, for one moment and place.
 
 One builder for every chart the service casts (natal, and the charts derived from it:
-draconic, davison, progressed, returns; synastry casts two). It takes typed kernel values,
-never a request message, and returns the whole chart as plain values: with the extras wanted
-(``kernel/chart_extras.py``: patterns, derived points, dignities, the sect) cast too.
+draconic, davison, progressed, returns; synastry casts two; and the placeless charts of the
+endpoints that take the place as optional: midpoints, patterns, dignities). It takes typed
+kernel values, never a request message, and returns the whole chart as plain values: with the
+extras wanted (``kernel/chart_extras.py``: patterns, derived points, midpoint trees, dignities,
+dispositors, the sect) cast too.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from dataclasses import dataclass, field, replace
 from kernel import engine
 from kernel.aspects import DEFAULT_PARALLEL_ORB, MAJOR_SEVEN, AspectMatch, ParallelMatch, Point, find_aspects, find_parallels
 from kernel.ayanamshas import Ayanamsha
-from kernel.chart_extras import NO_EXTRAS, ChartExtras, PlacedPoint, operands_at, with_extras
+from kernel.chart_extras import NO_EXTRAS, ChartExtras, PlacedPoint, known_operands, operand_bodies, with_extras
 from kernel.bodies import SUN
 from kernel.conditions import Condition
-from kernel.dignities import Dignity
+from kernel.dignities import Dignity, Dispositors
 from kernel.houses import HouseSet, HouseSystem, compute_houses
 from kernel.lots import Lot, is_day_chart
+from kernel.midpoints import Tree
 from kernel.patterns import Pattern
 from kernel.positions import CalcFlags, EclipticPosition, Observer, ayanamsha_value, compute_positions
 from kernel.timescale import Moment
@@ -45,13 +48,14 @@ class ChartSettings:
     ``equatorial`` each position also carries its right ascension, its longitude staying
     ecliptic); ``aspect_types`` aspect type names; ``orb_deg`` replaces every aspect type's
     default orb when set; ``parallel_orb_deg`` is the declination orb of parallels and
-    contraparallels (degrees). Mundane house positions need geocentric longitudes of date:
-    with ``j2000`` or ``heliocentric`` they are the caller's error (ValueError); a request
-    reader refuses that pair.
+    contraparallels (degrees). ``system`` casts the houses of a chart with a place (None only
+    for a chart cast without one, which has no houses: ValueError with a place). Mundane house positions need geocentric longitudes of date: with
+    ``j2000`` or ``heliocentric`` they are the caller's error (ValueError); a request reader
+    refuses that pair.
     """
 
     bodies: tuple[str, ...]
-    system: HouseSystem
+    system: HouseSystem | None
     flags: CalcFlags = CalcFlags()
     aspect_types: tuple[str, ...] = MAJOR_SEVEN
     orb_deg: float | None = None
@@ -87,7 +91,7 @@ class ChartPosition:
     retrograde: bool
     sign: str
     sign_degree: float
-    house: int
+    house: int | None
     declination: float
     out_of_bounds: bool
     house_position: float | None = None
@@ -99,14 +103,15 @@ class ChartMetadata:
     """How a chart was cast: ``jd_ut1`` (Julian Day UT1) and ``datetime_iso`` (UTC), the place
     (degrees, metres), the house system that produced the cusps (the Porphyrius fallback
     inside the polar circles), the ayanamsha name or None, the bodies computed, and
-    ``source``, the typed record of how the chart was derived (decisions.md, Charts)."""
+    ``source``, the typed record of how the chart was derived (decisions.md, Charts). A chart
+    cast without a place has no place and no house system (None)."""
 
     jd_ut1: float
     datetime_iso: str
-    latitude: float
-    longitude: float
-    altitude: float
-    house_system: str
+    latitude: float | None
+    longitude: float | None
+    altitude: float | None
+    house_system: str | None
     sidereal: str | None
     bodies: list[str]
     source: dict
@@ -178,19 +183,20 @@ def house_placement(
 @dataclass
 class Chart:
     """A cast chart: ``chart_type`` (natal, davison, progressed, draconic, return), positions
-    in chart order, houses, aspects (pairs in chart order), parallels (empty when not asked
+    in chart order, houses (None, as ``placement``, for a chart cast without a place), aspects (pairs in chart order), parallels (empty when not asked
     for), metadata, the engine conditions met (``warnings``), the settings it was cast with,
     how it places a point in its houses (``placement``; derived points use it too),
     ``turn_deg``, the degrees every longitude was turned back by (a draconic chart's node;
     0 otherwise), and its extras when asked for (:mod:`kernel.chart_extras`): the
     ``patterns`` of its aspects, its ``derived_points`` (the ``lots`` among them also as Lot
-    values, with their formulas), each body's ``dignities`` and ``notes``, the prose warnings
-    of its extras. ``day_chart`` is its sect (None when it has no Sun and nothing needed one),
-    or the sect its extras were asked to assess by."""
+    values, with their formulas), the midpoint ``trees`` of its bodies, each body's
+    ``dignities``, the ``dispositors`` of its bodies, and ``notes``, the prose warnings of its
+    extras. ``day_chart`` is its sect (None when it has no Sun and nothing needed one, or no
+    place), or the sect its extras were asked to assess by."""
 
     chart_type: str
     positions: list[ChartPosition]
-    houses: HouseSet
+    houses: HouseSet | None
     aspects: list[AspectMatch]
     parallels: list[ParallelMatch]
     metadata: ChartMetadata
@@ -201,7 +207,9 @@ class Chart:
     patterns: list[Pattern] = field(default_factory=list)
     derived_points: list[PlacedPoint] = field(default_factory=list)
     lots: list[Lot] = field(default_factory=list)
+    trees: list[Tree] = field(default_factory=list)
     dignities: list[Dignity] = field(default_factory=list)
+    dispositors: Dispositors | None = None
     day_chart: bool | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -234,7 +242,7 @@ def gauquelin_sector(longitude_deg: float, cusps_deg: list[float]) -> int:
 
 def cast_chart(
     moment: Moment,
-    place: Observer,
+    place: Observer | None,
     settings: ChartSettings,
     *,
     chart_type: str = "natal",
@@ -252,19 +260,33 @@ def cast_chart(
     the mean equinox. Each body's house is zodiacal (the cusp span holding its longitude) or,
     in mundane mode and for Gauquelin sectors, the floor of its Swiss Ephemeris house position,
     which also uses its ecliptic latitude; ``placement`` places any other point the same way.
-    Raises the kernel's errors for a body the ephemeris cannot place.
+    Without a ``place`` (None) the chart has no houses, no angles and no sect of its own: its
+    positions and derived points have no house, and only the sect its extras are told assesses
+    its dignities (``topocentric`` then is the caller's error, ValueError). The bodies its
+    extras need that it lacks (a lot's, the Sun of its sect) are computed with it, and their
+    conditions are its warnings too, after its bodies' and before its houses'. Raises the
+    kernel's errors for a body the ephemeris cannot place.
     """
     flags = settings.flags
     mundane = settings.house_position_mode == MUNDANE
-    if (mundane or settings.system.letter == GAUQUELIN_LETTER) and (flags.j2000 or flags.heliocentric):
+    if place is None and flags.topocentric:
+        raise ValueError("topocentric positions need a place")
+    if place is not None and settings.system is None:
+        raise ValueError("a chart with a place needs a house system")
+    if place is not None and (mundane or settings.system.letter == GAUQUELIN_LETTER) and (flags.j2000 or flags.heliocentric):  # type: ignore[union-attr]
         raise ValueError("mundane house positions need geocentric longitudes of date")
     observer = place if flags.topocentric else None
     ecliptic = replace(flags, speed=True, equatorial=False)
     result = compute_positions(moment, list(settings.bodies), ecliptic, observer)
-    houses = compute_houses(
-        moment, place.latitude_deg, place.longitude_deg, settings.system, sidereal=flags.sidereal, no_nutation=flags.no_nutation
-    )
-    placement = house_placement(moment, place.latitude_deg, houses, settings.system, sidereal=flags.sidereal, mundane=mundane)
+    needed = operand_bodies(extras, settings.bodies, placed=place is not None)
+    # One call for all the bodies the extras need, so their conditions make one warning as the
+    # chart's own bodies' do.
+    operands = compute_positions(moment, list(needed), replace(flags, equatorial=False), observer) if needed else None
+    houses: HouseSet | None = None
+    placement: HousePlacement | None = None
+    if place is not None and settings.system is not None:
+        houses = compute_houses(moment, place.latitude_deg, place.longitude_deg, settings.system, sidereal=flags.sidereal, no_nutation=flags.no_nutation)
+        placement = house_placement(moment, place.latitude_deg, houses, settings.system, sidereal=flags.sidereal, mundane=mundane)
     records: list[EclipticPosition] = result.records  # type: ignore[assignment]
     right_ascensions = (
         [r.right_ascension for r in compute_positions(moment, list(settings.bodies), replace(ecliptic, equatorial=True), observer).records]  # type: ignore[union-attr]
@@ -278,33 +300,39 @@ def cast_chart(
     metadata = ChartMetadata(
         jd_ut1=moment.jd_ut1,
         datetime_iso=moment.iso_utc(),
-        latitude=place.latitude_deg,
-        longitude=place.longitude_deg,
-        altitude=place.altitude_m,
-        house_system=houses.system,
+        latitude=place.latitude_deg if place is not None else None,
+        longitude=place.longitude_deg if place is not None else None,
+        altitude=place.altitude_m if place is not None else None,
+        house_system=houses.system if houses is not None else None,
         sidereal=settings.sidereal.name if settings.sidereal is not None else None,
         bodies=list(settings.bodies),
         source=source if source is not None else {"type": "natal"},
     )
-    cast = Chart(chart_type, positions, houses, aspects, parallels, metadata, [*result.conditions, *houses.warnings], settings, placement,
-                 day_chart=chart_sect(positions, houses))
+    warnings = [*result.conditions, *(operands.conditions if operands is not None else []), *(houses.warnings if houses is not None else [])]
+    cast = Chart(chart_type, positions, houses, aspects, parallels, metadata, warnings, settings, placement, day_chart=chart_sect(positions, houses))
     if turn is None and extras == NO_EXTRAS:
         return cast
     chart = turn(cast) if turn is not None else cast
-    return with_extras(chart, extras, operands_at(chart, moment), patterns_of=cast)
+    operand_records: list[EclipticPosition] = operands.records if operands is not None else []  # type: ignore[assignment]
+    return with_extras(chart, extras, known_operands({r.body: r.longitude for r in operand_records}, chart.turn_deg), patterns_of=cast)
 
 
-def chart_sect(positions: list[ChartPosition], houses: HouseSet) -> bool | None:
+def chart_sect(positions: list[ChartPosition], houses: HouseSet | None) -> bool | None:
     """Return whether a chart is a day chart (its Sun on or above the horizon along the
-    ecliptic from its Ascendant), or None when the Sun is not among its ``positions``."""
+    ecliptic from its Ascendant), or None when the Sun is not among its ``positions`` or it
+    has no ``houses`` (no place, so no horizon)."""
     sun = next((p for p in positions if p.body == SUN), None)
-    return is_day_chart(sun.longitude, houses.ascendant_deg) if sun is not None else None
+    return is_day_chart(sun.longitude, houses.ascendant_deg) if sun is not None and houses is not None else None
 
 
-def _placed(record: EclipticPosition, placement: HousePlacement, report_position: bool, right_ascension: float | None) -> ChartPosition:
-    """Return one body's chart position, placed in its house by its longitude and latitude."""
-    house_position = placement.position(record.longitude, record.latitude)
-    house = int(house_position) if house_position is not None else placement.house(record.longitude, record.latitude)
+def _placed(record: EclipticPosition, placement: HousePlacement | None, report_position: bool, right_ascension: float | None) -> ChartPosition:
+    """Return one body's chart position, placed in its house by its longitude and latitude
+    (in none without a ``placement``)."""
+    house_position = placement.position(record.longitude, record.latitude) if placement is not None else None
+    if house_position is not None:
+        house: int | None = int(house_position)
+    else:
+        house = placement.house(record.longitude, record.latitude) if placement is not None else None
     return ChartPosition(
         body=record.body,
         longitude=record.longitude,

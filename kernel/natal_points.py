@@ -30,11 +30,6 @@ ASCENDANT, MIDHEAVEN = "ascendant", "midheaven"
 #: (tests/unit/kernel/test_houses.py proves each of these).
 ANGLES_ONLY_SYSTEM = parse_house_system(FALLBACK_SYSTEM_NAME)
 
-#: Where a chart without a place is cast: geocentric positions do not depend on the place, and
-#: the angles, which do, are then not read.
-_NO_PLACE = Observer(0.0, 0.0)
-
-
 @dataclass(frozen=True)
 class NatalPoints:
     """A birth's points: ``birth``, its zodiac (``ayanamsha``; None: tropical), the longitude
@@ -72,12 +67,12 @@ def natal_points(
     # Every lot is built on Fortune or Spirit, so a chart with lots has the Sun among its bodies.
     available = lots_allowed((*bodies, ASCENDANT, MIDHEAVEN)) if lots and place is not None else ()
     extras = ChartExtras(derived=True, midpoints=False, antiscia=False, lots=available) if available else NO_EXTRAS
-    chart = cast_chart(birth, place if place is not None else _NO_PLACE, settings, extras=extras)
+    chart = cast_chart(birth, place, settings, extras=extras)
     longitudes = {p.body: p.longitude for p in chart.positions}
-    if place is not None:
+    if chart.houses is not None:
         longitudes[ASCENDANT], longitudes[MIDHEAVEN] = chart.houses.ascendant_deg, chart.houses.midheaven_deg
     longitudes.update((lot.id, lot.longitude) for lot in chart.lots)
-    return NatalPoints(birth, sidereal, longitudes, list(chart.warnings), chart.day_chart if place is not None else None)
+    return NatalPoints(birth, sidereal, longitudes, list(chart.warnings), chart.day_chart)
 
 
 def lots_allowed(points: Collection[str]) -> tuple[str, ...]:

@@ -6,19 +6,19 @@ from google.protobuf import struct_pb2
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_record import dignity_record
+from kernel.chart import cast_chart
 from kernel.deadline import Deadline
-from kernel.dignities import DispositorChain, assess, dispositors
-from kernel.positions import compute_positions
+from kernel.dignities import DispositorChain
 
 
 def compute(request: pb.ComputeDignitiesRequest, deadline: Deadline) -> pb.ComputeDignitiesResponse:
     """Return the dignities (sidereal places with ``sidereal``); the triplicity is assessed
     only with ``day_chart`` (no place, so no sect of its own)."""
     query = request.query
-    result = compute_positions(query.moment, query.bodies, query.flags)
-    data = pb.DignitiesData(dignities=[dignity_record(assess(r.body, r.longitude, query.rulers, query.day_chart)) for r in result.records])
-    if query.dispositors:
-        found = dispositors([(r.body, r.longitude) for r in result.records], query.rulers)
+    chart = cast_chart(query.moment, query.place, query.settings, extras=query.extras)
+    data = pb.DignitiesData(dignities=[dignity_record(d) for d in chart.dignities])
+    if chart.dispositors is not None:
+        found = chart.dispositors
         data.dispositors.CopyFrom(
             pb.Dispositors(
                 chains=[_chain_record(chain) for chain in found.chains],
@@ -28,7 +28,7 @@ def compute(request: pb.ComputeDignitiesRequest, deadline: Deadline) -> pb.Compu
                 final_dispositors=found.final_dispositors,
             )
         )
-    return pb.ComputeDignitiesResponse(data=data, warnings=[c.message for c in result.conditions])
+    return pb.ComputeDignitiesResponse(data=data, warnings=[c.message for c in chart.warnings])
 
 
 def _chain_record(chain: DispositorChain) -> struct_pb2.ListValue:

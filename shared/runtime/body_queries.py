@@ -1,7 +1,8 @@
 """Readers of the requests about bodies at one moment without a place: /v1/aspects,
-/v1/dignities and /v1/solar-proximity. Each reads the moment, the zodiac (a bad ayanamsha is
-refused even where the zodiac changes nothing), the resolved bodies and its own options, in
-the gateway before any charge; the handler computes from what it returned."""
+/v1/dignities (a chart without a place: :func:`kernel.chart.cast_chart`'s arguments) and
+/v1/solar-proximity. Each reads the moment, the zodiac (a bad ayanamsha is refused even where
+the zodiac changes nothing), the resolved bodies and its own options, in the gateway before any
+charge; the handler computes from what it returned."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
+from kernel.chart import ChartSettings
+from kernel.chart_extras import ChartExtras
 from kernel.dignities import parse_rulership
 from kernel.positions import CalcFlags
 from kernel.timescale import Moment
+from shared.runtime.chart_part_queries import ChartPartQuery
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, moment_from
 
@@ -30,19 +34,6 @@ class AspectsQuery:
     parallels: bool
     parallel_orb_deg: float
     contraparallel: bool
-
-
-@dataclass(frozen=True)
-class DignitiesQuery:
-    """Bodies at a moment in a zodiac, the rulership scheme, the sect if sent (True by day),
-    and whether to follow the dispositors."""
-
-    moment: Moment
-    bodies: tuple[str, ...]
-    flags: CalcFlags
-    rulers: tuple[str, ...]
-    day_chart: bool | None
-    dispositors: bool
 
 
 @dataclass(frozen=True)
@@ -68,14 +59,20 @@ def aspects_query(request: Message) -> AspectsQuery:
     )
 
 
-def dignities_query(request: Message) -> DignitiesQuery:
-    """Return what a dignities request asks for: sidereal places with ``sidereal``."""
+def dignities_query(request: Message) -> ChartPartQuery:
+    """Return what a dignities request asks for: a chart without a place (so no sect of its
+    own: the triplicity only by the ``day_chart`` sent) of its bodies, sidereal with
+    ``sidereal``, no aspects; each body's dignities under the ``rulership`` scheme, and their
+    dispositors with ``dispositors``."""
     flags = CalcFlags(sidereal=flags_from(request).sidereal)
     moment = moment_from(request)
     bodies = bodies_from(request, flags)
     with naming("rulership"):
         rulers = parse_rulership(request.rulership)
-    return DignitiesQuery(moment, bodies, flags, rulers, request.day_chart if request.HasField("day_chart") else None, request.dispositors)
+    extras = ChartExtras(
+        dignities=True, dispositors=request.dispositors, rulers=rulers, day_chart=request.day_chart if request.HasField("day_chart") else None
+    )
+    return ChartPartQuery(moment, None, ChartSettings(bodies, None, flags, aspect_types=(), parallels=False), extras)
 
 
 def solar_proximity_query(request: Message) -> BodiesQuery:

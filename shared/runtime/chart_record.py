@@ -101,11 +101,14 @@ def pattern_record(pattern: Pattern) -> common_pb2.PatternRecord:
 
 
 def derived_point_record(point: PlacedPoint) -> common_pb2.DerivedPointRecord:
-    """Return one derived point record (``declination`` only when the point has one)."""
+    """Return one derived point record (``house`` and ``declination`` only when the point has
+    one: a chart without a place has no houses)."""
     record = common_pb2.DerivedPointRecord(
         kind=point.kind, name=point.name, constituents=list(point.constituents), longitude=point.longitude,
-        sign=point.sign, sign_degree=point.sign_degree, house=point.house,
+        sign=point.sign, sign_degree=point.sign_degree,
     )
+    if point.house is not None:
+        record.house = point.house
     if point.declination is not None:
         record.declination = point.declination
     return record

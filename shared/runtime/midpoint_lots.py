@@ -1,7 +1,6 @@
 """Reader of the lots a midpoints request adds to its derived points: a lot is measured from
-the Ascendant, so lots need a place. Validation runs it in the gateway before any charge (the
-rule of ComputeMidpointsRequest, ``shared/runtime/request_readers.py``); the ephemeris service
-calls it to read the request."""
+the Ascendant, so lots need a place. The reader of ComputeMidpointsRequest
+(:func:`shared.runtime.chart_part_queries.midpoints_query`) reads them with it, first."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Reader of the place a patterns request casts its houses for: stelliums by house need one.
-Validation runs it in the gateway before any charge (the reader of FindPatternsRequest,
-``shared/runtime/request_readers.py``); the ephemeris service calls it to read the request."""
+The reader of FindPatternsRequest (:func:`shared.runtime.chart_part_queries.patterns_query`)
+reads it with it, first."""
 
 from __future__ import annotations
 

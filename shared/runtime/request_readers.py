@@ -18,12 +18,11 @@ from shared.runtime.astro_targets import targets_from
 from shared.runtime.ayanamsha_systems import ayanamsha_systems
 from shared.runtime.body_queries import aspects_query, dignities_query, solar_proximity_query
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
+from shared.runtime.chart_part_queries import midpoints_query, patterns_query
 from shared.runtime.chart_wheel_input import chart_wheel_input
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.houses_query import chart_query, houses_query, lots_query
-from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.moment_queries import meridian_query, moment_query, placed_moment_query
-from shared.runtime.pattern_place import pattern_place
 from shared.runtime.place_query import place_query
 from shared.runtime.positions_query import positions_query
 from shared.runtime.progression import progression_from
@@ -50,8 +49,8 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "draconic_inputs": draconic_inputs,
     "chart_wheel_input": chart_wheel_input,
     "progression": progression_from,
-    "midpoint_lots": midpoint_lots,
-    "pattern_place": pattern_place,
+    "midpoints_query": midpoints_query,
+    "patterns_query": patterns_query,
     "ayanamsha_systems": ayanamsha_systems,
     "star_selection": star_selection,
     "heliacal_event": heliacal_event,

@@ -175,3 +175,28 @@ def test_a_gauquelin_sector_spans_from_the_next_cusp_forward_to_its_own():
 def test_zodiacal_systems_place_derived_points_by_the_cusp_spans():
     chart = cast_chart(MOMENT, LONDON, settings())
     assert [chart.placement.house(i + 0.5) for i in range(360)] == [zodiacal_house(i + 0.5, chart.houses.cusps_deg) for i in range(360)]
+
+
+def test_a_chart_without_a_place_has_no_houses_angles_nor_sect():
+    chart = cast_chart(MOMENT, None, settings())
+    assert (chart.houses, chart.placement, chart.day_chart) == (None, None, None)
+    assert [p.house for p in chart.positions] == [None] * len(PLANETS)
+    assert (chart.metadata.latitude, chart.metadata.house_system) == (None, None)
+
+
+def test_a_chart_without_a_place_has_the_geocentric_positions_of_a_chart_with_one():
+    placed, placeless = cast_chart(MOMENT, LONDON, settings()), cast_chart(MOMENT, None, settings())
+    assert [(p.body, p.longitude, p.speed, p.declination) for p in placeless.positions] == [
+        (p.body, p.longitude, p.speed, p.declination) for p in placed.positions
+    ]
+    assert placeless.aspects == placed.aspects
+
+
+def test_a_topocentric_chart_without_a_place_is_the_callers_error():
+    with pytest.raises(ValueError):
+        cast_chart(MOMENT, None, settings(flags=CalcFlags(topocentric=True)))
+
+
+def test_a_chart_with_a_place_needs_a_house_system():
+    with pytest.raises(ValueError):
+        cast_chart(MOMENT, LONDON, ChartSettings(bodies=PLANETS, system=None))

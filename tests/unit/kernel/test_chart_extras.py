@@ -14,10 +14,11 @@ from dataclasses import replace
 import pytest
 
 from kernel.chart import ChartSettings, cast_chart
-from kernel.chart_extras import NO_EXTRAS, ChartExtras
+from kernel.chart_extras import NO_EXTRAS, ChartExtras, operand_bodies
 from kernel.composite import cast_composite, composite_longitude
 from kernel.dignities import assess, parse_rulership
 from kernel.draconic import rotate_to_node
+from kernel.errors import MissingValue
 from kernel.houses import parse_house_system
 from kernel.patterns import PATTERN_TYPES, find_patterns
 from kernel.positions import Observer
@@ -127,3 +128,61 @@ def test_the_runtime_renders_what_the_kernel_cast_and_computes_nothing():
     assert [(d.body, d.score) for d in record.dignities] == [(d.body, d.score) for d in chart.dignities]
     bare = chart_record(replace(chart, patterns=[], derived_points=[], dignities=[]))
     assert (len(bare.patterns), len(bare.derived_points), len(bare.dignities)) == (0, 0, 0)
+
+
+def test_without_a_place_the_triplicity_is_assessed_only_by_the_sect_told():
+    untold = cast_chart(MOMENT, None, SETTINGS, extras=ChartExtras(dignities=True, rulers=RULERS))
+    told = cast_chart(MOMENT, None, SETTINGS, extras=ChartExtras(dignities=True, rulers=RULERS, day_chart=False))
+    assert untold.day_chart is None and all(d.triplicity_ruler is None for d in untold.dignities)
+    assert told.dignities == [assess(p.body, p.longitude, RULERS, False) for p in told.positions]
+
+
+def test_a_derived_point_of_a_chart_without_a_place_has_no_house():
+    chart = cast_chart(MOMENT, None, SETTINGS, extras=ChartExtras(derived=True))
+    sun, moon = _longitudes(chart)["sun"], _longitudes(chart)["moon"]
+    midpoint = next(p for p in chart.derived_points if p.name == "sun/moon")
+    # By hand: the midpoint on the shorter arc between the two.
+    arc = normalize_deg(moon - sun)
+    expected = sun + arc / 2.0 if arc < 180.0 else moon + (360.0 - arc) / 2.0
+    assert midpoint.longitude == pytest.approx(normalize_deg(expected), abs=1e-9)
+    assert {p.house for p in chart.derived_points} == {None}
+
+
+def test_lots_in_a_chart_without_a_place_are_the_callers_error():
+    with pytest.raises(ValueError):
+        cast_chart(MOMENT, None, SETTINGS, extras=ChartExtras(derived=True, lots=("part_of_fortune",), day_chart=True))
+
+
+def test_a_stellium_by_house_in_a_chart_without_a_place_is_missing_value():
+    with pytest.raises(MissingValue):
+        cast_chart(MOMENT, None, SETTINGS, extras=ChartExtras(patterns=("stellium",), stellium_scope="house"))
+
+
+def test_a_dispositor_is_the_ruler_of_the_sign_its_body_stands_in():
+    chart = cast_chart(MOMENT, None, SETTINGS, extras=ChartExtras(dispositors=True, rulers=RULERS))
+    first_links = [chain.links[0] for chain in chart.dispositors.chains]
+    # By hand: a sign is 30 degrees from 0 Aries; the table gives its ruler.
+    assert [(link.body, link.dispositor) for link in first_links] == [(p.body, RULERS[int(p.longitude // 30)]) for p in chart.positions]
+
+
+def test_on_the_whole_dial_every_other_pair_is_within_half_a_circle_of_a_body():
+    extras = ChartExtras(trees=True, tree_modulus_deg=360.0, tree_orb_deg=180.0)
+    chart = cast_chart(MOMENT, None, SETTINGS, extras=extras)
+    others = len(PLANETS) - 1
+    # By hand: no two points are more than 180 degrees apart, so each tree holds every pair of
+    # the other bodies: (n - 1)(n - 2)/2 of them.
+    assert [(tree.body, len(tree.hits)) for tree in chart.trees] == [(body, others * (others - 1) // 2) for body in PLANETS]
+
+
+def test_the_bodies_the_extras_need_are_warned_about_after_the_charts_own_and_before_its_houses():
+    outside_the_files = Moment.from_iso("1000-01-01T12:00:00Z")
+    polar = Observer(70.0, 25.0)
+    chart = cast_chart(outside_the_files, polar, replace(SETTINGS, bodies=("uranus",)), extras=ChartExtras(derived=True, lots=("part_of_fortune",)))
+    assert [c.kind for c in chart.warnings] == ["ephemeris_fallback", "ephemeris_fallback", "high_latitude"]
+    # Fortune by day is Ascendant + Moon - Sun: its bodies in the order its formula uses them.
+    assert "positions of uranus at" in chart.warnings[0].message and "positions of moon, sun at" in chart.warnings[1].message
+
+
+def test_the_sun_of_the_sect_is_needed_only_with_a_place():
+    extras = ChartExtras(dignities=True, rulers=RULERS)
+    assert (operand_bodies(extras, ("moon",), placed=True), operand_bodies(extras, ("moon",), placed=False)) == (("sun",), ())

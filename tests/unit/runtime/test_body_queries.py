@@ -36,19 +36,23 @@ def test_one_orb_sent_holds_for_every_type():
 
 def test_dignities_are_read_in_the_zodiac_asked_for():
     query = validate(pb.ComputeDignitiesRequest(moment=MOMENT, sidereal="lahiri")).query
-    assert query.flags.sidereal == parse_ayanamsha("lahiri")
+    assert query.settings.flags.sidereal == parse_ayanamsha("lahiri")
 
 
 def test_dignities_rulers_follow_the_scheme_named():
-    traditional = validate(pb.ComputeDignitiesRequest(moment=MOMENT)).query.rulers
-    modern = validate(pb.ComputeDignitiesRequest(moment=MOMENT, rulership="modern")).query.rulers
+    traditional = validate(pb.ComputeDignitiesRequest(moment=MOMENT)).query.extras.rulers
+    modern = validate(pb.ComputeDignitiesRequest(moment=MOMENT, rulership="modern")).query.extras.rulers
     # The traditional scheme gives Scorpio (index 7) to Mars; the modern one to Pluto.
     assert (traditional[7], modern[7]) == ("mars", "pluto")
 
 
 def test_the_sect_of_a_dignities_request_is_none_unless_sent():
-    assert validate(pb.ComputeDignitiesRequest(moment=MOMENT)).query.day_chart is None
-    assert validate(pb.ComputeDignitiesRequest(moment=MOMENT, day_chart=False)).query.day_chart is False
+    assert validate(pb.ComputeDignitiesRequest(moment=MOMENT)).query.extras.day_chart is None
+    assert validate(pb.ComputeDignitiesRequest(moment=MOMENT, day_chart=False)).query.extras.day_chart is False
+
+
+def test_a_dignities_request_casts_a_chart_without_a_place():
+    assert validate(pb.ComputeDignitiesRequest(moment=MOMENT)).query.place is None
 
 
 def test_solar_proximity_reads_the_bodies_resolved():
