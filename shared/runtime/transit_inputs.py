@@ -33,6 +33,7 @@ def natal_input(request: Message) -> tuple[Moment | None, Observer | None]:
     and the place optional; with targets=mutual neither may be sent (both None)."""
     if request.targets == MUTUAL:
         sent = [sent_moment_name(request)] + [name for name in ("lat", "lon") if request.location.HasField(name)]
+        sent += ["place"] if request.HasField("place") else []
         for name in sent:
             if name is not None:
                 raise InvalidParameter(

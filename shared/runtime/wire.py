@@ -80,23 +80,27 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
     moment = _value(message, value)
     names = parameter_names(message.DESCRIPTOR, value)
     which = moment.WhichOneof("value")
+    zone_param = names.get("tz")
     zone_name = moment.tz if "tz" in names and moment.HasField("tz") else None
+    own_zone = _zone_from(message, value)
+    if own_zone is not None:
+        zone_param, zone_name = own_zone, getattr(message, own_zone)
     fold = moment.fold if "fold" in names and moment.HasField("fold") else None
     town = _town_beside(message, value) if zone_name is None else None
     if fold is not None and zone_name is None and town is None:
-        raise MissingParameter(f"{names['fold']} chooses between two readings of a local time: it needs {names['tz']}.",
-                               suggestion=f"Send {names['tz']} (an IANA zone such as Europe/Paris) with {names['fold']}, or leave {names['fold']} out.",
-                               param=names["tz"])
+        raise MissingParameter(f"{names['fold']} chooses between two readings of a local time: it needs {zone_param}.",
+                               suggestion=f"Send {zone_param} (an IANA zone such as Europe/Paris) with {names['fold']}, or leave {names['fold']} out.",
+                               param=zone_param)
     if which == "datetime":
         if zone_name is None and town is None:
             return Moment.from_iso(moment.datetime, param=names["datetime"]), None
         if zone_name == AUTO_ZONE:
-            found: ZoneFound | None = zone_at(*_coordinates_of(message, value, names["tz"]))
+            found: ZoneFound | None = zone_at(*_coordinates_of(message, value, zone_param))
         elif town is not None:
             found = ZoneFound(town.tz, "place", town.lat, town.lon)
         else:
             found = None
-        with naming(names["tz"]):
+        with naming(zone_param):
             zone = zone_named(found.zone if found else zone_name)
         read, reading = Moment.from_civil_iso(moment.datetime, zone, fold=fold, param=names["datetime"])
         if reading is not None:
@@ -108,12 +112,31 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
     if which == "jd":
         if zone_name is not None:
             raise ConflictingParameters(
-                f"{names['jd']} is a UT1 Julian Day, which no time zone changes; {names['tz']} applies to a datetime without an offset.",
-                suggestion=f"Leave out {names['tz']}, or send the local time as {names['datetime']}.",
-                param=names["tz"],
+                f"{names['jd']} is a UT1 Julian Day, which no time zone changes; {zone_param} applies to a datetime without an offset.",
+                suggestion=f"Leave out {zone_param}, or send the local time as {names['datetime']}.",
+                param=zone_param,
             )
         return Moment.from_jd_ut1(moment.jd, param=names["jd"]), None
     return None, None
+
+
+def _zone_from(message: Message, value: str) -> str | None:
+    """Return the request's field that gives the Moment ``value`` its own zone (its
+    ``(field).zone_from``) when the request sent it, else None."""
+    *path, name = value.split(".")
+    holder = _value(message, ".".join(path)) if path else message
+    field = _zone_fields(holder.DESCRIPTOR).get(name)
+    return field if field is not None and message.HasField(field) else None
+
+
+@lru_cache(maxsize=None)
+def _zone_fields(descriptor: Descriptor) -> dict[str, str]:
+    """Return, for each Moment value of a message with a ``(field).zone_from``, that field's name."""
+    return {
+        fd.name: fd.GetOptions().Extensions[options_pb2.field].zone_from
+        for fd in descriptor.fields
+        if fd.GetOptions().Extensions[options_pb2.field].zone_from
+    }
 
 
 @lru_cache(maxsize=None)

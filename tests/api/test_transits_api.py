@@ -95,6 +95,10 @@ REFUSALS = [
     ({**BIRTH, **WEEK, "aspects": "conjunction,parallel"}, "invalid_parameter", "aspects"),
     ({**BIRTH, **WEEK, "moon": "sometimes"}, "invalid_parameter", "moon"),
     ({**BIRTH, **WEEK, "targets": "composite"}, "invalid_parameter", "targets"),
+    ({**WEEK, "targets": "mutual", "place": "2996944"}, "invalid_parameter", "place"),
+    ({**BIRTH, **WEEK, "range_tz": "Mars/Base"}, "invalid_parameter", "range_tz"),
+    ({**WEEK, "targets": "mutual", "range_tz": "auto"}, "missing_parameter", "range_tz"),
+    ({**BIRTH, "start_jd": 2460371.5, "end": "2024-03-08T00:00:00", "range_tz": "UTC"}, "conflicting_parameters", "range_tz"),
 ]
 
 
@@ -172,3 +176,37 @@ def test_without_a_place_the_natal_points_are_the_natal_charts_bodies_alone(api)
     response = api.get("/v1/natal-chart", params={**BIRTH, **PLACES[0]})
     assert response.status_code == 200, response.text
     assert [(p["body"], p["longitude"]) for p in points] == [(p["body"], p["longitude"]) for p in response.json()["data"]["positions"]]
+
+
+# Local time first (issue 38, part 5): a birth in Lyon on 13 July 1985 at 14:05, summer time
+# (CEST, UTC+2), is 12:05Z; in January Lyon keeps CET, UTC+1.
+LYON = "2996944"
+LYON_BIRTH = {"datetime": "1985-07-13T14:05:00", "place": LYON}
+LOCAL_WEEK = {"start": "2026-01-01T00:00:00", "end": "2026-01-08T00:00:00"}
+
+
+def test_place_gives_the_natal_place_and_the_zone_its_datetime_is_read_in(api):
+    by_town = scan(api, **LYON_BIRTH, **LOCAL_WEEK, bodies="sun")
+    assert by_town["meta"]["moment"]["datetime"]["utc"] == "1985-07-13T12:05:00.000Z"
+    places = api.get("/v1/places", params={"q": "Lyon", "country": "FR"}).json()["data"]["places"]
+    (town,) = [place for place in places if place["id"] == LYON]
+    by_hand = scan(api, datetime="1985-07-13T12:05:00Z", lat=town["lat"], lon=town["lon"], bodies="sun",
+                   start="2025-12-31T23:00:00Z", end="2026-01-07T23:00:00Z")
+    assert by_town["data"] == by_hand["data"]
+
+
+def test_a_range_without_an_offset_is_read_in_the_births_zone_by_default(api):
+    moment = scan(api, **LYON_BIRTH, **LOCAL_WEEK, bodies="sun")["meta"]["moment"]
+    assert (moment["start"]["utc"], moment["end"]["utc"]) == ("2025-12-31T23:00:00.000Z", "2026-01-07T23:00:00.000Z")
+
+
+def test_range_tz_reads_the_range_in_its_own_zone_and_leaves_the_birth_alone(api):
+    moment = scan(api, **LYON_BIRTH, **LOCAL_WEEK, bodies="sun", range_tz="America/New_York")["meta"]["moment"]
+    assert moment["start"]["utc"] == "2026-01-01T05:00:00.000Z"
+    assert moment["datetime"]["utc"] == "1985-07-13T12:05:00.000Z"
+
+
+def test_a_range_given_in_utc_is_never_shifted_by_a_zone(api):
+    body = scan(api, **LYON_BIRTH, start="2026-01-01T00:00:00Z", end="2026-01-08T00:00:00Z", bodies="sun", range_tz="Asia/Tokyo")
+    assert body["data"]["start"]["datetime"] == "2026-01-01T00:00:00.000Z"
+    assert "start" not in body["meta"]["moment"]
