@@ -19,17 +19,13 @@ from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
 from services.ephemeris.wheel.png import render_png
 from services.ephemeris.wheel.themes import THEMES
+from services.ephemeris.wheel.words import Words
 from shared.runtime.chart_reply import chart_reply
 from shared.runtime.chart_record import aspect_record
 from shared.runtime.chart_wheel_input import COMPOSITE, DAVISON, DRACONIC, PROGRESSED, RETURN, SYNASTRY, TRANSIT, WheelInput
 from shared.runtime.return_search import find_returns
 from shared.runtime.wire import birth_from, flags_from, moment_from, sent_moment_name
 
-#: The picture's title, by kind.
-TITLES = {
-    "natal": "Natal chart", COMPOSITE: "Composite chart", DAVISON: "Davison chart", DRACONIC: "Draconic chart",
-    TRANSIT: "Transits to the natal chart", SYNASTRY: "Synastry", PROGRESSED: "Secondary progressions", RETURN: "Return chart",
-}
 #: A midpoint composite's arc: the wheel draws /v1/composite's default (chart_wheel_input.py).
 COMPOSITE_ARC = "nearest"
 
@@ -40,17 +36,19 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
     """Return the wheel of the chart (or the bi-wheel of the two charts) the request's kind
     draws, each cast exactly as the kind's endpoint casts it for the same parameters."""
     query: WheelInput = request.query
+    words = Words(request.lang)
+    theme = THEMES[request.theme].with_palette(query.palette)
     if query.kind in (TRANSIT, SYNASTRY, PROGRESSED, RETURN):
-        (inner, inner_warnings, inner_chart), (outer, outer_warnings, outer_chart), outer_name = _two_charts(request, query, deadline)
+        (inner, inner_warnings, inner_chart), (outer, outer_warnings, outer_chart), (outer_name, moment) = _two_charts(request, query, deadline)
         cross = inter_chart(inner_chart, outer_chart, inner_chart.settings).aspects
-        inner_name = "chart A" if query.kind == SYNASTRY else "natal chart"
-        svg = draw_svg(biwheel_layout(inner_chart, outer_chart, cross), THEMES[request.theme], size=request.size,
-                       title=TITLES[query.kind], rings=(inner_name, outer_name))
+        inner_name = "chart_a" if query.kind == SYNASTRY else "natal"
+        svg = draw_svg(biwheel_layout(inner_chart, outer_chart, cross), theme, size=request.size, title=words.title(query.kind),
+                       rings=(words.chart(inner_name), words.chart(outer_name, moment)), words=words)
         wheel = pb.ChartWheel(inner=inner, outer=outer, cross_aspects=[aspect_record(a) for a in cross])
         warnings = list(dict.fromkeys([*inner_warnings, *outer_warnings]))
     else:
         record, warnings, chart = _one_chart(request, query)
-        svg = draw_svg(wheel_layout(chart), THEMES[request.theme], size=request.size, title=TITLES[query.kind])
+        svg = draw_svg(wheel_layout(chart), theme, size=request.size, title=words.title(query.kind), words=words)
         wheel = pb.ChartWheel(chart=record)
     if request.format == "json":
         wheel.svg, wheel.sha256 = svg, hashlib.sha256(svg.encode()).hexdigest()
@@ -75,22 +73,23 @@ def _one_chart(request: pb.DrawChartWheelRequest, query: WheelInput) -> Reply:
     return chart_reply(query.chart, *birth_from(request))
 
 
-def _two_charts(request: pb.DrawChartWheelRequest, query: WheelInput, deadline: Deadline) -> tuple[Reply, Reply, str]:
-    """Return a bi-wheel's inner and outer charts and the outer one's name in words: synastry's
-    charts A and B (/v1/synastry), or the natal chart (/v1/natal-chart) with the sky at the
-    transit moment at the natal place, the progressed chart (/v1/progressed) or the first
-    return after search_start (/v1/returns, count=1)."""
+def _two_charts(request: pb.DrawChartWheelRequest, query: WheelInput, deadline: Deadline) -> tuple[Reply, Reply, tuple[str, str]]:
+    """Return a bi-wheel's inner and outer charts and the outer one's name (a key of the
+    words' ``charts``) with its moment (ISO 8601, or empty): synastry's charts A and B
+    (/v1/synastry), or the natal chart (/v1/natal-chart) with the sky at the transit moment at
+    the natal place, the progressed chart (/v1/progressed) or the first return after
+    search_start (/v1/returns, count=1)."""
     if query.kind == SYNASTRY:
-        return chart_reply(query.chart, *birth_from(request, "birth_a")), chart_reply(query.chart, *birth_from(request, "birth_b")), "chart B"
+        return chart_reply(query.chart, *birth_from(request, "birth_a")), chart_reply(query.chart, *birth_from(request, "birth_b")), ("chart_b", "")
     natal, place = birth_from(request)
     inner = chart_reply(query.chart, natal, place)
     if query.kind == TRANSIT:
         moment = moment_from(request, "transit")
-        return inner, chart_reply(query.chart, moment, place), f"transits at {moment.iso_utc()}"
+        return inner, chart_reply(query.chart, moment, place), ("transit", moment.iso_utc())
     if query.kind == PROGRESSED:
         target = moment_from(request, "target")
         outer = progressed_reply(query.chart, natal, target, query.progressed, place, query.year_days)
-        return inner, outer, f"progressed to {target.iso_utc()}"
+        return inner, outer, ("progressed", target.iso_utc())
     body = query.return_body
     natal_longitude, (moment,) = find_returns(
         body, natal, moment_from(request, "search_start"), 1, deadline,
@@ -98,4 +97,4 @@ def _two_charts(request: pb.DrawChartWheelRequest, query: WheelInput, deadline: 
     )
     source = {"type": "return", "body": body, "natal_longitude": natal_longitude}
     outer = chart_reply(query.chart, moment, place, chart_type="return", source=source)
-    return inner, outer, f"{'solar' if body == 'sun' else 'lunar'} return at {moment.iso_utc()}"
+    return inner, outer, ("solar_return" if body == "sun" else "lunar_return", moment.iso_utc())

@@ -6,13 +6,16 @@ Validation runs it in the gateway before any charge (the reader of DrawChartWhee
 (``transit_datetime`` with ``kind=natal``, ``datetime`` with ``kind=synastry``) is
 invalid_parameter, a kind without its own (``kind=transit`` without ``transit_datetime``)
 missing_parameter, and a kind's chart refuses what its endpoint refuses (a draconic chart's
-dignities, a mundane composite, a progression to before birth). The ephemeris service calls it
-to read the request.
+dignities, a mundane composite, a progression to before birth), and a ``palette`` naming an
+unknown colour or not writing one as ``#rrggbb`` is invalid_parameter. The ephemeris service
+calls it to read the request.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import difflib
+import re
+from dataclasses import dataclass, replace
 
 from google.protobuf.message import Message
 
@@ -48,6 +51,14 @@ KINDS_OF = {
     "return_body": frozenset({RETURN}),
     "node": frozenset({DRACONIC}),
 }
+#: The colours a ``palette`` may name: the fields of a wheel's theme
+#: (services/ephemeris/wheel/themes.py), in the order the documentation lists them.
+PALETTE_NAMES = ("background", "band", "line", "text", "faint", "fire", "earth", "air", "water",
+                 "conjunction", "hard", "soft", "minor")
+#: A colour as a palette writes it.
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+#: A palette written right, for the suggestions.
+_PALETTE_EXAMPLE = "palette=background:%23101820,text:%23f2aa4c"
 
 
 @dataclass(frozen=True)
@@ -55,7 +66,8 @@ class WheelInput:
     """A chart wheel request read once: its kind, how its chart(s) are cast (one ChartInputs
     for both charts of a bi-wheel, as /v1/synastry casts both with one), and what the kind
     adds: the draconic ``node``, the progressed ``year_days`` and moment, the ``return_body``
-    (None, or 0.0, where the kind has none)."""
+    (None, or 0.0, where the kind has none); and the ``palette``, pairs of a theme colour's
+    name and its ``#rrggbb`` (lower case), in the order sent."""
 
     kind: str
     chart: ChartInputs
@@ -63,12 +75,47 @@ class WheelInput:
     year_days: float = 0.0
     progressed: Moment | None = None
     return_body: str | None = None
+    palette: tuple[tuple[str, str], ...] = ()
 
 
 def chart_wheel_input(request: Message) -> WheelInput:
-    """Return what a chart wheel request draws, refusing a parameter of another kind
-    (InvalidParameter naming it), a kind's missing parameter (MissingParameter naming it), and
-    what the kind's own endpoint refuses."""
+    """Return what a chart wheel request draws and in which colours, refusing a malformed
+    palette (InvalidParameter naming it), a parameter of another kind (InvalidParameter naming
+    it), a kind's missing parameter (MissingParameter naming it), and what the kind's own
+    endpoint refuses."""
+    palette = _palette(request.palette)
+    return replace(_kind_input(request), palette=palette)
+
+
+def _palette(items: list[str]) -> tuple[tuple[str, str], ...]:
+    """Return the palette's pairs (name, colour in lower case), each name once."""
+    pairs: dict[str, str] = {}
+    for item in items:
+        name, colon, colour = (part.strip() for part in item.partition(":"))
+        if name not in PALETTE_NAMES:
+            close = difflib.get_close_matches(name, PALETTE_NAMES, n=1)
+            hint = f"Did you mean {close[0]}? " if close else ""
+            raise InvalidParameter(
+                f"palette names an unknown colour {name!r}.",
+                suggestion=f"{hint}Name colours from: {', '.join(PALETTE_NAMES)}; e.g. {_PALETTE_EXAMPLE}.",
+                param="palette",
+            )
+        if name in pairs:
+            raise InvalidParameter(f"palette names {name} twice.", suggestion=f"Give {name} one colour.", param="palette")
+        if not colon or not _COLOUR.fullmatch(colour):
+            # A "#" sent as such ends the URL's query: what reaches us is "background:".
+            cut = " A # left unencoded ends the URL: send it as %23." if colon and not colour else ""
+            raise InvalidParameter(
+                f"palette gives {name} {colour!r}, not a colour #rrggbb.",
+                suggestion=f"Write each colour as {name}:#rrggbb, six hexadecimal digits.{cut} E.g. {_PALETTE_EXAMPLE}.",
+                param="palette",
+            )
+        pairs[name] = colour.lower()
+    return tuple(pairs.items())
+
+
+def _kind_input(request: Message) -> WheelInput:
+    """Return what the request's kind draws, under the rules of the kind's own endpoint."""
     kind = request.kind
     _refuse_other_kinds(request, kind)
     _require_births(request, kind)

@@ -142,6 +142,12 @@ def test_a_wheel_costs_the_natal_charts_2_credits_plus_1(stack):
     ({"size": 100}, "size"),
     ({"size": 5000}, "size"),
     ({"lat": 95}, "lat"),
+    ({"lang": "xx"}, "lang"),
+    ({"palette": "backgroud:#101820"}, "palette"),
+    ({"palette": "background:#10182g"}, "palette"),
+    ({"palette": "background:101820"}, "palette"),
+    ({"palette": "background"}, "palette"),
+    ({"palette": "background:#101820,background:#202020"}, "palette"),
 ])
 def test_bad_wheel_parameters_are_refused_before_any_charge(stack, params, param):
     name, key = stack.new_key(credits=10)
@@ -308,3 +314,51 @@ def test_a_wheel_costs_its_kinds_chart_endpoint_plus_1(stack, kind, params, endp
         endpoint_cost = 20 - balance(stack, name)
         assert client.get(WHEEL, params={**params, "kind": kind}).status_code == 200
     assert 20 - endpoint_cost - balance(stack, name) == endpoint_cost + 1
+
+
+# --- lang and palette (issue 37) ----------------------------------------------------------
+
+LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru")
+
+
+def test_an_unknown_language_is_refused_with_the_languages_offered_costing_nothing(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(client.get(WHEEL, params={**BIRTH, "lang": "klingon"}), 400, "invalid_parameter", "lang")
+    assert all(lang in error["suggestion"] for lang in LANGUAGES)
+    assert balance(stack, name) == 10
+
+
+@pytest.mark.parametrize("lang, title, sun", [
+    ("de", "Radix", "Sonne: 24° Zwillinge, 9. Haus"),
+    ("fr", "Thème natal", "Soleil à 24° Gémeaux dans la 9e maison"),
+    ("ru", "Натальная карта", "Солнце: 24° Близнецы, 9-й дом"),
+])
+def test_lang_draws_the_title_and_description_in_that_language_and_names_it_on_the_root(api, lang, title, sun):
+    svg = ET.fromstring(api.get(WHEEL, params={**BIRTH, "lang": lang}).text)
+    assert svg.get("{http://www.w3.org/XML/1998/namespace}lang") == lang and svg.get("lang") == lang
+    assert svg.find(f"{SVG}title").text == title
+    assert svg.find(f"{SVG}desc").text.startswith(sun)
+
+
+def test_english_is_the_default_language(api):
+    assert api.get(WHEEL, params=BIRTH).text == api.get(WHEEL, params={**BIRTH, "lang": "en"}).text
+
+
+def test_a_palette_colour_replaces_the_themes_and_costs_nothing_more(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        wheel = client.get(WHEEL, params={**BIRTH, "theme": "dark", "palette": "background:#101820,text:#F2AA4C"})
+    assert wheel.status_code == 200, wheel.text
+    svg = ET.fromstring(wheel.text)
+    assert svg.find(f"{SVG}rect").get("fill") == "#101820"
+    assert {t.get("fill") for t in svg.iter(f"{SVG}text")} == {"#f2aa4c"}
+    assert balance(stack, name) == 7
+
+
+def test_a_hash_sent_unencoded_is_refused_with_the_advice_to_send_it_as_percent_23(api):
+    """A client writing palette=background:#101820 in a URL sends only "background:": the rest
+    is the URL's fragment."""
+    error = assert_error(api.get(WHEEL + "?datetime=1990-06-15T14:30:00Z&lat=51.5&lon=-0.13&palette=background:#101820"),
+                         400, "invalid_parameter", "palette")
+    assert "%23" in error["suggestion"]

@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from services.ephemeris.wheel.layout import WheelLayout, WheelPoint
 from services.ephemeris.wheel.themes import Theme
+from services.ephemeris.wheel.words import ENGLISH, Words
 
 #: The glyph outlines, by name (signs, bodies), each in a 1000-unit em centred on the origin.
 GLYPH_FILE = Path(__file__).with_name("glyph_outlines.json")
@@ -66,8 +67,6 @@ BI_HOUSE_RING, BI_ASPECT_RING = 0.362, 0.325
 #: The glyph of a body whose glyph is another's (both nodes of the Moon are drawn as its
 #: north node, the point they name).
 GLYPH_OF_BODY = {"mean_node": "north_node", "true_node": "north_node"}
-#: Ordinal suffixes of the house numbers in the description.
-_ORDINAL = {1: "st", 2: "nd", 3: "rd"}
 
 
 @cache
@@ -76,17 +75,20 @@ def glyph_outlines() -> dict[str, str]:
     return {name: glyph["path"] for name, glyph in json.loads(GLYPH_FILE.read_text(encoding="utf-8")).items()}
 
 
-def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings: tuple[str, str] | None = None) -> str:
+def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings: tuple[str, str] | None = None,
+             words: Words = ENGLISH) -> str:
     """Return the SVG document (text) of the wheel ``layout`` in ``theme``, ``size`` pixels
-    square, titled ``title``; a bi-wheel's description names its charts by ``rings`` (the
-    inner one's and the outer one's, e.g. "natal chart", "transits at 2024-01-01T00:00:00Z")."""
+    square, titled ``title``, its labels and description in ``words``' language (named by the
+    root's ``xml:lang`` and ``lang``); a bi-wheel's description names its charts by ``rings``
+    (the inner one's and the outer one's, e.g. "natal chart", "transits at 2024-01-01T00:00:00Z")."""
     half = size / 2.0
     radius = half * 0.98
     parts: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" role="img" '
+        f'xml:lang="{words.lang}" lang="{words.lang}" '
         f'width="{size}" height="{size}" viewBox="0 0 {size} {size}" aria-labelledby="wheel-title wheel-desc">',
         f'<title id="wheel-title">{escape(title)}</title>',
-        f'<desc id="wheel-desc">{escape(describe(layout, rings))}</desc>',
+        f'<desc id="wheel-desc">{escape(describe(layout, rings, words))}</desc>',
         _symbols(layout),
         f'<rect width="{size}" height="{size}" fill="{theme.background}"/>',
     ]
@@ -94,42 +96,40 @@ def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings:
     if layout.is_biwheel:
         # The angles' labels stand inside the aspect circle (_houses): the houses are drawn
         # over the aspect lines.
-        parts.append(_aspects(layout, theme, half, radius))
-        parts.append(_houses(layout, theme, half, radius))
+        parts.append(_aspects(layout, theme, half, radius, words))
+        parts.append(_houses(layout, theme, half, radius, words))
     else:
-        parts.append(_houses(layout, theme, half, radius))
-        parts.append(_aspects(layout, theme, half, radius))
+        parts.append(_houses(layout, theme, half, radius, words))
+        parts.append(_aspects(layout, theme, half, radius, words))
     if layout.is_biwheel:
-        parts.append(_points(layout.outer_points, BI_OUTER_RING, theme, half, radius, ring="outer"))
-        parts.append(_points(layout.points, BI_INNER_RING, theme, half, radius, ring="inner"))
+        parts.append(_points(layout.outer_points, BI_OUTER_RING, theme, half, radius, words, ring="outer"))
+        parts.append(_points(layout.points, BI_INNER_RING, theme, half, radius, words, ring="inner"))
     else:
-        parts.append(_points(layout.points, SINGLE_RING, theme, half, radius))
+        parts.append(_points(layout.points, SINGLE_RING, theme, half, radius, words))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
-def describe(layout: WheelLayout, rings: tuple[str, str] | None = None) -> str:
-    """Return the chart in words, as a screen reader reads the picture: each body's sign,
-    degree and house (and retrograde), then the Ascendant and Midheaven. A bi-wheel reads
-    both charts, ``Inner: <rings[0]>: …. Outer: <rings[1]>: …``, each outer body in its own
-    chart's house."""
+def describe(layout: WheelLayout, rings: tuple[str, str] | None = None, words: Words = ENGLISH) -> str:
+    """Return the chart in ``words``' language, as a screen reader reads the picture: each
+    body's sign, degree and house (and retrograde), then the Ascendant and Midheaven
+    ("Sun in 21° Cancer in the 9th house; …"). A bi-wheel reads both charts, ``Inner:
+    <rings[0]>: …. Outer: <rings[1]>: …`` in English, each outer body in its own chart's
+    house."""
     angles = []
     for angle in layout.angles[:2]:
         sign_index = int(angle.longitude // 30.0) % 12
-        angles.append(f"{'Ascendant' if angle.name == 'asc' else 'Midheaven'} in {int(angle.longitude % 30.0)}° {_name(layout.signs[sign_index].sign)}")
+        angles.append(words.angle_clause(angle.name, int(angle.longitude % 30.0), layout.signs[sign_index].sign))
     if not layout.is_biwheel:
-        return "; ".join(_bodies_in_words(layout.points, "the") + angles) + "."
-    inner_name, outer_name = rings or ("inner chart", "outer chart")
-    inner = "; ".join(_bodies_in_words(layout.points, "the") + angles)
-    outer = "; ".join(_bodies_in_words(layout.outer_points, "its"))
-    return f"Inner: {inner_name}: {inner}. Outer: {outer_name}: {outer}."
+        return "; ".join(_bodies_in_words(layout.points, words) + angles) + "."
+    inner_name, outer_name = rings or (words.chart("inner"), words.chart("outer"))
+    inner = "; ".join(_bodies_in_words(layout.points, words) + angles)
+    outer = "; ".join(_bodies_in_words(layout.outer_points, words, outer=True))
+    return words.biwheel(inner_name, inner, outer_name, outer)
 
 
-def _bodies_in_words(points: tuple[WheelPoint, ...], whose: str) -> list[str]:
-    return [
-        f"{_name(p.body)} in {p.degree}° {_name(p.sign)}{' retrograde' if p.retrograde else ''} in {whose} {_ordinal(p.house)} house"
-        for p in points
-    ]
+def _bodies_in_words(points: tuple[WheelPoint, ...], words: Words, *, outer: bool = False) -> list[str]:
+    return [words.body_clause(p.body, p.degree, p.sign, p.retrograde, p.house, outer=outer) for p in points]
 
 
 def _symbols(layout: WheelLayout) -> str:
@@ -186,7 +186,7 @@ def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> st
     return "\n".join(parts)
 
 
-def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
+def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words: Words) -> str:
     inner, aspect_ring = radius * ZODIAC_INNER, radius * _aspect_ring(layout)
     house_ring = BI_HOUSE_RING if layout.is_biwheel else HOUSE_RING
     parts = ['<g class="houses">',
@@ -210,7 +210,7 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float) -> st
         label_at = _xy(half, radius * label_ring, angle.angle_deg + (label_turn if angle.name in ("asc", "dsc") else -label_turn))
         parts.append(f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
                      + _line(start, end, theme.line, 2.2)
-                     + _text(label_at, angle.name.upper(), radius * 0.04, theme.text, bold=True, halo=halo) + "</g>")
+                     + _text(label_at, words.angle_label(angle.name), radius * 0.04, theme.text, bold=True, halo=halo) + "</g>")
     parts.append("</g>")
     return "\n".join(parts)
 
@@ -220,7 +220,7 @@ def _aspect_ring(layout: WheelLayout) -> float:
     return BI_ASPECT_RING if layout.is_biwheel else ASPECT_RING
 
 
-def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
+def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float, words: Words) -> str:
     ring = radius * _aspect_ring(layout)
     parts = ['<g class="aspects">']
     for aspect in layout.aspects:
@@ -228,15 +228,17 @@ def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float) -> s
         dash = ' stroke-dasharray="4 3"' if colour == theme.minor else ""
         parts.append(f'<g class="aspect" data-aspect="{aspect.aspect}" data-body-a="{aspect.body_a}" data-body-b="{aspect.body_b}" '
                      f'data-orb="{aspect.orb:.4f}">'
+                     + f"<title>{escape(words.aspect_clause(aspect.body_a, aspect.aspect, aspect.body_b))}</title>"
                      + _line(_xy(half, ring, aspect.angle_a_deg), _xy(half, ring, aspect.angle_b_deg), colour, 1.2, dash)
                      + "</g>")
     parts.append("</g>")
     return "\n".join(parts)
 
 
-def _points(points: tuple[WheelPoint, ...], at: PointRing, theme: Theme, half: float, radius: float, *, ring: str | None = None) -> str:
-    """Return one ring of bodies (``ring``: inner or outer on a bi-wheel, written as
-    ``data-ring``; None on a single wheel, which writes none)."""
+def _points(points: tuple[WheelPoint, ...], at: PointRing, theme: Theme, half: float, radius: float, words: Words, *,
+            ring: str | None = None) -> str:
+    """Return one ring of bodies, labelled in ``words``' language (``ring``: inner or outer on
+    a bi-wheel, written as ``data-ring``; None on a single wheel, which writes none)."""
     outlines = glyph_outlines()
     edge = radius * at.edge
     ring_attribute = f' data-ring="{ring}"' if ring else ""
@@ -249,8 +251,8 @@ def _points(points: tuple[WheelPoint, ...], at: PointRing, theme: Theme, half: f
         if _glyph_name(point.body) in outlines:
             glyph = _glyph(_glyph_name(point.body), glyph_at, radius * at.glyph_size, colour)
         else:  # a body without a glyph of its own (an asteroid, a hypothetical point): its name
-            glyph = _text(glyph_at, _name(point.body)[:3], radius * at.text_size * 35 / 32, colour)
-        labels = [(at.degree, f"{point.degree}°"), (at.minute, f"{point.minute:02d}′")] + ([(at.retrograde, "R")] if point.retrograde else [])
+            glyph = _text(glyph_at, words.short_body(point.body), radius * at.text_size * 35 / 32, colour)
+        labels = [(at.degree, f"{point.degree}°"), (at.minute, f"{point.minute:02d}′")] + ([(at.retrograde, words.retrograde_mark)] if point.retrograde else [])
         parts.append(
             f'<g class="point"{ring_attribute} data-body={quoteattr(point.body)} data-longitude="{point.longitude:.6f}" data-house="{point.house}"'
             f' data-retrograde="{str(point.retrograde).lower()}">'
@@ -267,11 +269,3 @@ def _points(points: tuple[WheelPoint, ...], at: PointRing, theme: Theme, half: f
 def _glyph_name(body: str) -> str:
     return GLYPH_OF_BODY.get(body, body)
 
-
-def _name(identifier: str) -> str:
-    return identifier.replace("_", " ").title()
-
-
-def _ordinal(number: int) -> str:
-    suffix = "th" if 10 <= number % 100 <= 20 else _ORDINAL.get(number % 10, "th")
-    return f"{number}{suffix}"

@@ -5,12 +5,14 @@ resvg, librsvg, CairoSVG, ImageMagick) draws the same picture.
 The element colours follow the usual convention of astrological software (fire red, earth
 green, air yellow, water blue); the aspect colours the usual split of hard aspects (red) and
 soft ones (blue). ``high_contrast`` keeps every text and line at a contrast ratio of at least
-7:1 with its background (WCAG 2.2 AAA); ``print`` is black on white with no fills.
+7:1 with its background (WCAG 2.2 AAA); ``print`` is black on white with no fills. A request's
+``palette`` overrides any of a theme's colours by name (``Theme.with_palette``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 #: Each sign's element (the classical triplicities), by sign in zodiac order.
 ELEMENT_OF_SIGN = ("fire", "earth", "air", "water") * 3
@@ -50,6 +52,11 @@ class Theme:
         if name in HARD_ASPECTS:
             return self.hard
         return self.soft if name in SOFT_ASPECTS else self.minor
+
+    def with_palette(self, palette: Iterable[tuple[str, str]]) -> Theme:
+        """Return this theme with each colour ``palette`` names (pairs of a field's name and
+        ``#rrggbb``) replaced; the same theme for an empty palette."""
+        return replace(self, **dict(palette))
 
 
 THEMES = {
