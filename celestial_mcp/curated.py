@@ -261,7 +261,8 @@ def _hours_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -
 TOOLS: tuple[CuratedTool, ...] = (
     CuratedTool(
         "places",
-        "Find a town by name: its id (for place), lat, lon and time zone. Call it first for any birth or local time.",
+        "Find a town by name: its id (for place), lat, lon and time zone. Call it first for a birth or any local time; "
+        "several towns may match: pick by country and population, or ask.",
         {"q": {"type": "string"}, "country": {"type": "string", "description": "ISO code (FR)"}, "limit": {"type": "integer", "minimum": 1, "maximum": 20}},
         {None: "/v1/places"},
         _places_summary,
@@ -270,7 +271,8 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "timezone",
-        "Time zone, UTC offset and DST of a place at a moment (datetime in UTC, or local with tz='auto').",
+        "Time zone, UTC offset and DST of a place at a moment (datetime in UTC, or local with tz='auto'). "
+        "Rarely needed: the other tools read local times themselves.",
         {"lat": LAT, "lon": LON, "datetime": {"type": "string"}, "tz": {"type": "string", "enum": ["auto"]}},
         {None: "/v1/timezone"},
         _timezone_summary,
@@ -278,7 +280,7 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "positions",
-        "Where the planets are at a moment: sign, degree, speed, retrograde.",
+        "Where the planets are at a moment (no houses): sign, degree, speed, retrograde. For a person use natal_chart.",
         {"datetime": DATETIME, "tz": TZ, "bodies": LIST, "sidereal": {"type": "string", "description": "ayanamsha (lahiri)"}, "extra": {"type": "object"}},
         {None: "/v1/positions"},
         _positions_summary,
@@ -286,7 +288,9 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "natal_chart",
-        "A birth chart: positions, houses, aspects. kind=draconic rotates it to the North Node.",
+        "A birth chart: planets in signs and houses, angles, aspects. Give the local birth datetime and place "
+        "(from places), or tz, lat and lon. kind=draconic rotates it to the North Node. "
+        "Dignities, lots, patterns and more via extra.",
         {**BIRTH, "kind": {"type": "string", "enum": ["natal", "draconic"]}, "bodies": LIST, "system": {"type": "string", "description": "house system"}, "sidereal": {"type": "string"}, "extra": {"type": "object"}},
         {"natal": "/v1/natal-chart", "draconic": "/v1/draconic"},
         _chart_summary,
@@ -304,7 +308,7 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "progressed_chart",
-        "Secondary progressions of a birth chart to a date (when, local).",
+        "Secondary progressions of a birth chart to a date (when, local). Birth as for natal_chart.",
         {**BIRTH, "when": DATETIME, "bodies": LIST, "extra": {"type": "object"}},
         {None: "/v1/progressed"},
         _chart_summary,
@@ -328,8 +332,9 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "transits",
-        "Transit windows to a birth chart over up to a year: each moving body's aspect to a natal point, entry, exact, exit. "
-        "Start with the slow bodies (moving) for the big picture.",
+        "Transits to a birth chart over start..end (at most a year): each window of a moving body's aspect to a natal "
+        "point, with entry, exact and exit. Birth: datetime, tz, lat, lon (from places). Counted by pair, events paged "
+        "(cursor). For the big picture, moving=[jupiter,saturn,uranus,neptune,pluto].",
         {
             "start": DATETIME,
             "end": DATETIME,
@@ -350,7 +355,7 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "returns",
-        "Solar or lunar return charts after a date, cast at lat, lon.",
+        "Solar or lunar return charts after search_start, cast at lat, lon (where the person is then). Birth: datetime, tz.",
         {"datetime": DATETIME, "tz": TZ, "lat": LAT, "lon": LON, "body": {"type": "string", "enum": ["sun", "moon"]}, "search_start": DATETIME, "count": {"type": "integer", "minimum": 1, "maximum": 13}, "extra": {"type": "object"}},
         {None: "/v1/returns"},
         _chart_summary,
@@ -358,7 +363,8 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "time_lords",
-        "Time-lord periods of a birth: profections, zodiacal_releasing or firdaria, at one moment (at) or over start..end.",
+        "Time-lord periods of a birth: profections, zodiacal_releasing or firdaria, in force at one moment (at) or over "
+        "start..end. Birth as for natal_chart.",
         {
             **BIRTH,
             "kind": {"type": "string", "enum": ["profections", "zodiacal_releasing", "firdaria"]},
@@ -374,7 +380,8 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "sky_events",
-        "Sky calendar over a range: ingresses, stations, lunations, eclipses, void-of-course Moon.",
+        "What happens in the sky over start..end: ingresses, stations, new and full Moons, eclipses, void-of-course Moon "
+        "(events to narrow). Paged (cursor).",
         {"start": DATETIME, "end": DATETIME, "tz": TZ, "events": LIST, "bodies": LIST, "cursor": CURSOR},
         {None: "/v1/calendar"},
         _sky_summary,
