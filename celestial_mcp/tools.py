@@ -132,7 +132,8 @@ async def call_curated(
     if problems:
         return _schema_error(tool.name, problems)
     path = tool.path(arguments)
-    cached = cache.get(path, body, key) if key and tool.items else None
+    # Only a later page reads the kept answer: a first call always asks the API afresh.
+    cached = cache.get(path, body, key) if key and tool.items and arguments.get("cursor") else None
     if cached is not None:
         answer_body = {**cached, "meta": {**cached.get("meta", {}), "credits_used": 0}}
     else:

@@ -240,3 +240,14 @@ def test_the_chart_wheel_is_image_content_with_its_summary():
     assert json.loads(text.text) == result.structured_content
     Draft202012Validator(OUTPUT_SCHEMA).validate(result.structured_content)
     assert sent == [{"datetime": "1985-07-13T14:05", "place": "2996944", "format": "png"}]
+
+
+def test_an_unknown_tools_mode_is_refused_before_the_api_is_read(monkeypatch, capsys):
+    from celestial_mcp.server import main
+
+    monkeypatch.setenv("CELESTIAL_MCP_TOOLS", "some")
+    # An address nothing answers: the refusal must come before any attempt to read it.
+    monkeypatch.setenv("CELESTIAL_BASE_URL", "http://127.0.0.1:9")
+
+    assert main([]) == 2
+    assert "curated, full" in capsys.readouterr().err
