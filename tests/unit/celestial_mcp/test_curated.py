@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from celestial_mcp.curated import OUTPUT_SCHEMA, OWN_ARGUMENTS, TOOLS, curated_tool, curated_tools, read_parameters, zodiac
 from celestial_mcp.results import RESULT_LIMIT
-from celestial_mcp.server import INSTRUCTIONS, McpSettings, create_server
+from celestial_mcp.server import INSTRUCTIONS, McpSettings, create_server, main
 from celestial_mcp.tools import AnswerCache, call_curated
 from gateway.endpoints import discover_endpoints
 from gateway.reference.openapi import build_openapi
@@ -243,8 +243,6 @@ def test_the_chart_wheel_is_image_content_with_its_summary():
 
 
 def test_an_unknown_tools_mode_is_refused_before_the_api_is_read(monkeypatch, capsys):
-    from celestial_mcp.server import main
-
     monkeypatch.setenv("CELESTIAL_MCP_TOOLS", "some")
     # An address nothing answers: the refusal must come before any attempt to read it.
     monkeypatch.setenv("CELESTIAL_BASE_URL", "http://127.0.0.1:9")
