@@ -1,21 +1,26 @@
 """``celestial-mcp``: the MCP server of the Celestial API, on the official ``mcp`` SDK.
 
-Its tools are the API's operations (``celestial_mcp/tools.py``), read from the API's own
-``/v1/openapi.json`` at start, so they always match the API they call; its resources are the
-reference data (``celestial_mcp/reference_data.py``). It serves one local assistant over stdio
+By default its tools are the curated set (``celestial_mcp/curated.py``): fourteen tools
+written for a model, local time first, their results summarized and paged; with
+``--tools=full`` (or ``CELESTIAL_MCP_TOOLS=full``) they are the API's operations, one each
+(``celestial_mcp/tools.py``). Both are checked against the API's own ``/v1/openapi.json``,
+read at start. Its resources are the reference data (``celestial_mcp/reference_data.py``)
+and, with the curated set, each tool's full parameters (``celestial://parameters/<tool>``). It serves one local assistant over stdio
 (``celestial-mcp``), or remote ones over streamable HTTP (``celestial-mcp --http``), where each
 client may send its own key as ``Authorization: Bearer`` to this server.
 
 Settings, read once from the environment here (this is a client of the API, not one of its
 processes, so ``shared/runtime/config.py`` does not know them): ``CELESTIAL_BASE_URL`` (the
-API, default ``http://127.0.0.1:8080``) and ``CELESTIAL_API_KEY`` (the key its calls carry
-when the MCP client sends none).
+API, default ``http://127.0.0.1:8080``), ``CELESTIAL_API_KEY`` (the key its calls carry
+when the MCP client sends none) and ``CELESTIAL_MCP_TOOLS`` (``curated``, the default, or
+``full``; ``--tools`` wins).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping
@@ -29,18 +34,34 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from celestial_mcp import reference_data
-from celestial_mcp.tools import call_operation, operation_tools
+from celestial_mcp.curated import curated_tool, curated_tools, parameter_resources, read_parameters
+from celestial_mcp.tools import AnswerCache, call_curated, call_operation, operation_tools
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 #: How long one call may take: above the API's own deadline for a scan, so the API's 504
 #: (with its message and suggestion) is what the assistant sees, not a timeout of ours.
 CALL_TIMEOUT_S = 180.0
-INSTRUCTIONS = """\
-Each tool is one operation of the Celestial API (positions, natal_chart, transits, eclipses_solar, ...):
-its arguments are the operation's parameters, its result the API's JSON {data, meta, warnings?}.
-A moment is exactly one of datetime (ISO 8601, UTC without an offset) or jd (Julian Day, UT1).
+#: What every assistant reads first: local time through place or tz, never converted by hand.
+LOCAL_TIME = """\
+Times are local: give a datetime without an offset (1985-07-13T14:05) and the API reads it in
+the zone of place (a town's id from the places tool: call it first for a birth) or of tz (an
+IANA zone, Europe/Paris; a places result gives it too). Never convert to UTC yourself: the
+API applies the zone's history (DST, wartime), and meta.moment says how it read each time."""
+INSTRUCTIONS = {
+    "curated": LOCAL_TIME
+    + """
+Each tool answers {summary, data, page?, trimmed?, warnings?, meta}: read the summary first.
+A long list comes a page at a time: call again with cursor=page.next_cursor (no new charge).
+Other API parameters go in extra; celestial://parameters/<tool> lists them.
+Every call costs credits (meta.credits_used); errors cost nothing and carry a suggestion: follow it.""",
+    "full": LOCAL_TIME
+    + """
+Each tool is one operation of the Celestial API: its arguments are the operation's parameters
+(place and tz where it takes them), its result the API's JSON {data, meta, warnings?}.
 Every call costs credits (meta.credits_used); errors cost nothing and carry a suggestion: follow it.
-The resources list the body names, house systems, ayanamshas and aspect types."""
+The resources list the body names, house systems, ayanamshas and aspect types.""",
+}
+MODES = tuple(INSTRUCTIONS)
 
 
 @dataclass(frozen=True)
@@ -49,11 +70,16 @@ class McpSettings:
 
     base_url: str
     api_key: str | None
+    tools: str = "curated"
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str]) -> McpSettings:
         """Return the settings in ``environ``."""
-        return cls(environ.get("CELESTIAL_BASE_URL", DEFAULT_BASE_URL).rstrip("/"), environ.get("CELESTIAL_API_KEY") or None)
+        return cls(
+            environ.get("CELESTIAL_BASE_URL", DEFAULT_BASE_URL).rstrip("/"),
+            environ.get("CELESTIAL_API_KEY") or None,
+            environ.get("CELESTIAL_MCP_TOOLS") or "curated",
+        )
 
 
 def fetch_document(base_url: str) -> dict[str, Any]:
@@ -64,8 +90,14 @@ def fetch_document(base_url: str) -> dict[str, Any]:
 
 
 def create_server(document: dict[str, Any], settings: McpSettings) -> Server:
-    """Return the MCP server of the API described by ``document``, calling ``settings.base_url``."""
-    tools = operation_tools(document)
+    """Return the MCP server of the API described by ``document``, calling ``settings.base_url``,
+    with the curated tools or one per operation as ``settings.tools`` says."""
+    if settings.tools not in MODES:
+        raise ValueError(f"tools must be one of {', '.join(MODES)}, not {settings.tools!r}")
+    curated = settings.tools == "curated"
+    tools: dict[str, Any] = curated_tools() if curated else operation_tools(document)
+    listed = [curated_tool(tool) for tool in tools.values()] if curated else [tool.as_tool() for tool in tools.values()]
+    cache = AnswerCache()
 
     @contextlib.asynccontextmanager
     async def lifespan(server: Server):
@@ -73,7 +105,7 @@ def create_server(document: dict[str, Any], settings: McpSettings) -> Server:
             yield {"client": client}
 
     async def list_tools(ctx, params) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool.as_tool() for tool in tools.values()])
+        return types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         tool = tools.get(params.name)
@@ -82,13 +114,16 @@ def create_server(document: dict[str, Any], settings: McpSettings) -> Server:
                 content=[types.TextContent(text=f"No tool {params.name!r}. Tools: {', '.join(tools)}.")], is_error=True
             )
         key = _bearer_key(ctx.request) or settings.api_key
-        return await call_operation(ctx.lifespan_context["client"], tool, params.arguments or {}, key)
+        client = ctx.lifespan_context["client"]
+        if curated:
+            return await call_curated(client, tool, params.arguments or {}, key, document, cache)
+        return await call_operation(client, tool, params.arguments or {}, key)
 
     async def list_resources(ctx, params) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=reference_data.resources())
+        return types.ListResourcesResult(resources=reference_data.resources() + (parameter_resources(tools) if curated else []))
 
     async def read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        found = reference_data.read(str(params.uri))
+        found = reference_data.read(str(params.uri)) or (read_parameters(str(params.uri), tools, document) if curated else None)
         if found is None:
             raise ValueError(f"No resource {params.uri}; see resources/list.")
         return found
@@ -96,7 +131,7 @@ def create_server(document: dict[str, Any], settings: McpSettings) -> Server:
     return Server(
         "celestial",
         version=document["info"]["version"],
-        instructions=INSTRUCTIONS,
+        instructions=INSTRUCTIONS[settings.tools],
         lifespan=lifespan,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
@@ -123,8 +158,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
+    parser.add_argument(
+        "--tools", choices=MODES, help="curated: fourteen tools written for a model (the default); full: one per API operation"
+    )
     args = parser.parse_args(argv)
     settings = McpSettings.from_environment(os.environ)
+    if args.tools:
+        settings = dataclasses.replace(settings, tools=args.tools)
+    if settings.tools not in MODES:
+        print(f"celestial-mcp: CELESTIAL_MCP_TOOLS must be one of {', '.join(MODES)}, not {settings.tools!r}", file=sys.stderr)
+        return 2
     try:
         document = fetch_document(settings.base_url)
     except httpx.HTTPError as error:

@@ -15,10 +15,13 @@ SUMMARY = (
     "Swiss Ephemeris, billed in credits per request."
 )
 
+#: Local time leads: a model that converts a birth time to UTC itself gets DST and history
+#: wrong, and place= and tz= exist so that it need not.
 ESSENTIALS = """\
+- Times are local: send `datetime` without an offset (1985-07-13T14:05) with `place` (a town's id from /v1/places: its coordinates and zone) or `tz` (an IANA zone, Europe/Paris). Do not convert to UTC yourself: the API applies the zone's history and says how it read each time in `meta.moment`.
 - Every /v1 request needs a key: `Authorization: Bearer svc_live_...` (or `X-API-Key`).
 - GET takes parameters in the query string; POST takes the same names in a JSON body.
-- A moment is exactly one of `datetime` (ISO 8601, UTC without an offset) or `jd` (Julian Day, UT1).
+- A moment is exactly one of `datetime` (ISO 8601; without an offset, place or tz, it is UTC) or `jd` (Julian Day, UT1).
 - Success is `{"data", "meta", "warnings"?}`; an error is `{"errors": [{"code", "message", "suggestion", "param"?}]}`.
 - Only a 2xx costs credits; 402 is `insufficient_credits`; retry 429 and 503 after `Retry-After` seconds.
 """

@@ -1,11 +1,15 @@
 """``celestial-mcp`` driven by the MCP client of the same SDK against the real stack: over
 stdio (the console script as a local assistant starts it) and over streamable HTTP (with the
-client's own key): its tools are the document's operations named after their paths, a call
-answers the endpoint's JSON, and a refused parameter or an empty balance comes back as a tool
-error with the API's message and suggestion."""
+client's own key). By default its tools are the curated set: listed in under 30,000
+characters, each answering under 20,000 (the SDK's client checks each result against the
+tool's output schema), a year of transits a page at a time, and a birth in local time with
+no UTC arithmetic by the caller. With --tools=full they are the document's operations named
+after their paths, a call answers the endpoint's JSON, and a refused parameter or an empty
+balance comes back as a tool error with the API's message and suggestion."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -26,6 +30,32 @@ from shared.runtime.config import REPO_ROOT
 CONSOLE_SCRIPT = Path(sys.executable).with_name("celestial-mcp")
 START_TIMEOUT_S = 30
 MOMENT = {"datetime": "2024-03-20T12:00:00Z"}
+TOOLS_LIST_LIMIT = 30_000
+RESULT_LIMIT = 20_000
+#: A birth in Lyon as a person tells it: local time, a town.
+BIRTH = {"datetime": "1985-07-13T14:05", "place": "2996944"}
+BIRTH_BY_ZONE = {"datetime": "1985-07-13T14:05", "tz": "Europe/Paris", "lat": 45.75, "lon": 4.85}
+PARTNER = {"datetime": "1990-01-01T08:00", "place": "2996944"}
+YEAR = {"start": "2024-01-01T00:00", "end": "2025-01-01T00:00"}
+#: One call of each curated tool, with the arguments an assistant would send.
+CURATED_CALLS = [
+    ("places", {"q": "Lyon", "country": "FR"}),
+    ("timezone", {"lat": 45.75, "lon": 4.85, "datetime": "1985-07-13T14:05", "tz": "auto"}),
+    ("positions", {"datetime": "2024-03-20T12:00", "tz": "Europe/Paris"}),
+    ("natal_chart", BIRTH),
+    ("natal_chart", {**BIRTH, "kind": "draconic"}),
+    ("relationship_chart", {**BIRTH, "partner": PARTNER}),
+    ("relationship_chart", {**BIRTH, "kind": "davison", "partner": PARTNER}),
+    ("progressed_chart", {**BIRTH, "when": "2024-01-01T00:00"}),
+    ("chart_wheel", {**BIRTH, "size": 400}),
+    ("transits", {**YEAR, **BIRTH_BY_ZONE}),
+    ("returns", {**BIRTH_BY_ZONE, "body": "sun", "search_start": "2024-01-01T00:00"}),
+    ("time_lords", {**BIRTH, "kind": "zodiacal_releasing", "start": "2024-01-01T00:00", "end": "2030-01-01T00:00"}),
+    ("sky_events", {**YEAR, "tz": "Europe/Paris"}),
+    ("eclipses", {"kind": "lunar", "datetime": "2024-01-01T00:00", "tz": "Europe/Paris", "count": 3}),
+    ("astrocartography", {"datetime": "1985-07-13T14:05", "tz": "Europe/Paris"}),
+    ("planetary_hours", {"datetime": "2024-06-01T12:00", "tz": "Europe/Paris", "lat": 45.75, "lon": 4.85}),
+]
 
 
 @pytest.fixture(scope="module")
@@ -34,9 +64,15 @@ def document(stack: Stack) -> dict:
         return client.get("/v1/openapi.json").json()
 
 
-def stdio_server(stack: Stack, key: str) -> StdioServerParameters:
+def stdio_server(stack: Stack, key: str, *args: str) -> StdioServerParameters:
     env = {**stack.env, "CELESTIAL_BASE_URL": stack.base_url, "CELESTIAL_API_KEY": key}
-    return StdioServerParameters(command=str(CONSOLE_SCRIPT), args=[], env=env, cwd=str(REPO_ROOT))
+    env.pop("CELESTIAL_MCP_TOOLS", None)
+    return StdioServerParameters(command=str(CONSOLE_SCRIPT), args=list(args), env=env, cwd=str(REPO_ROOT))
+
+
+def listed_chars(tool) -> int:
+    """Return the characters of ``tool`` as tools/list carries it."""
+    return len(json.dumps(tool.model_dump(mode="json", by_alias=True, exclude_none=True)))
 
 
 def run(session):
@@ -44,11 +80,99 @@ def run(session):
     return anyio.run(session)
 
 
-def test_the_tools_are_the_operations_named_after_their_paths(stack: Stack, document):
+def test_the_curated_tools_are_the_default_and_list_in_under_30000_characters(stack: Stack):
+    _, key = stack.new_key()
+
+    async def session():
+        async with Client(stdio_server(stack, key)) as curated, Client(stdio_server(stack, key, "--tools=full")) as full:
+            return (await curated.list_tools()).tools, (await full.list_tools()).tools
+
+    curated, full = run(session)
+
+    sizes = {tool.name: listed_chars(tool) for tool in curated}
+    print("tools/list characters, curated:", sizes, "total", sum(sizes.values()), "; full:", sum(map(listed_chars, full)))
+    assert sum(sizes.values()) < TOOLS_LIST_LIMIT
+    assert {name for name, _ in CURATED_CALLS} == set(sizes)
+    assert all(tool.output_schema is not None for tool in curated)
+
+
+def test_each_curated_tool_answers_under_the_limit_with_a_summary_first(stack: Stack):
     _, key = stack.new_key()
 
     async def session():
         async with Client(stdio_server(stack, key)) as client:
+            return [(name, await client.call_tool(name, arguments)) for name, arguments in CURATED_CALLS]
+
+    for name, result in run(session):
+        assert not result.is_error, (name, result.content[0].text)
+        text = result.content[0].text
+        print(f"{name}: {len(text)} characters")
+        assert len(text) <= RESULT_LIMIT, name
+        assert list(json.loads(text))[0] == "summary" and result.structured_content["summary"], name
+        # The wheel is a picture the model sees, beside its summary.
+        assert [content.type for content in result.content] == (["text", "image"] if name == "chart_wheel" else ["text"]), name
+
+
+def test_a_year_of_transits_is_counted_by_pair_and_paged_with_the_next_cursor(stack: Stack):
+    _, key = stack.new_key()
+    arguments = {**YEAR, **BIRTH_BY_ZONE}
+
+    async def session():
+        async with Client(stdio_server(stack, key)) as client:
+            first = await client.call_tool("transits", arguments)
+            cursor = first.structured_content["page"]["next_cursor"]
+            return first, await client.call_tool("transits", {**arguments, "cursor": cursor})
+
+    first, second = run(session)
+
+    page = first.structured_content["page"]
+    total = sum(group["events"] for group in first.structured_content["data"]["by_moving"].values())
+    assert page["total"] == total > page["returned"]
+    assert len(first.content[0].text) <= RESULT_LIMIT and len(second.content[0].text) <= RESULT_LIMIT
+    assert f"cursor={page['next_cursor']}" in first.structured_content["summary"]
+    assert second.structured_content["page"]["from"] == page["next_cursor"]
+    assert first.structured_content["data"]["events"][-1] != second.structured_content["data"]["events"][0]
+    # The second page is read from the first answer: no new charge.
+    assert second.structured_content["meta"]["credits_used"] == 0
+
+
+def test_a_chart_for_someone_born_in_lyon_on_13_july_1985_at_14_05_needs_no_utc_arithmetic(stack: Stack):
+    _, key = stack.new_key()
+
+    async def session():
+        async with Client(stdio_server(stack, key)) as client:
+            towns = await client.call_tool("places", {"q": "Lyon", "country": "FR"})
+            lyon = next(town for town in towns.structured_content["data"]["places"] if town["name"] == "Lyon")
+            # The birth as it was told: the town, and the clock time on the wall.
+            return await client.call_tool("natal_chart", {"datetime": "1985-07-13T14:05", "place": lyon["id"]})
+
+    chart = run(session)
+
+    assert not chart.is_error, chart.content[0].text
+    # In July 1985 France kept summer time, CEST = UTC+2: 14:05 in Lyon was 12:05 UTC.
+    assert chart.structured_content["data"]["metadata"]["datetime_iso"] == "1985-07-13T12:05:00.000Z"
+    assert "Europe/Paris (CEST, UTC+02:00)" in chart.structured_content["summary"]
+
+
+def test_the_curated_tools_parameters_are_resources(stack: Stack):
+    _, key = stack.new_key()
+
+    async def session():
+        async with Client(stdio_server(stack, key)) as client:
+            listed = (await client.list_resources()).resources
+            return listed, await client.read_resource("celestial://parameters/natal_chart")
+
+    listed, natal = run(session)
+
+    assert "celestial://parameters/transits" in {str(resource.uri) for resource in listed}
+    assert "house_position_mode" in json.loads(natal.contents[0].text)["/v1/natal-chart"]
+
+
+def test_the_tools_are_the_operations_named_after_their_paths_with_tools_full(stack: Stack, document):
+    _, key = stack.new_key()
+
+    async def session():
+        async with Client(stdio_server(stack, key, "--tools=full")) as client:
             return (await client.list_tools()).tools
 
     tools = {tool.name: tool for tool in run(session)}
@@ -67,7 +191,7 @@ def test_a_call_answers_the_endpoints_json_and_errors_carry_message_and_suggesti
     _, key = stack.new_key()
 
     async def session():
-        async with Client(stdio_server(stack, key)) as client:
+        async with Client(stdio_server(stack, key, "--tools=full")) as client:
             answered = await client.call_tool("positions", {**MOMENT, "bodies": ["sun", "moon"]})
             refused = await client.call_tool("positions", {**MOMENT, "bodies": "plutoo"})
             return answered, refused
@@ -103,7 +227,7 @@ def test_the_reference_data_are_resources(stack: Stack):
     _, key = stack.new_key()
 
     async def session():
-        async with Client(stdio_server(stack, key)) as client:
+        async with Client(stdio_server(stack, key, "--tools=full")) as client:
             listed = (await client.list_resources()).resources
             bodies = await client.read_resource("celestial://reference/bodies")
             return listed, bodies

@@ -49,3 +49,9 @@ def test_one_credit_is_singular_and_more_are_plural():
 
 def test_the_introduction_is_the_first_link():
     assert "- [Introduction](/docs/introduction.md)" in TEXT.split("## Start here", 1)[1].split("##", 1)[0]
+
+
+def test_the_essentials_lead_with_local_time_through_place_and_tz():
+    first = TEXT.split("\n- ", 1)[1].splitlines()[0]
+    assert first.startswith("Times are local") and "`place`" in first and "`tz`" in first
+    assert "Do not convert to UTC yourself" in first

@@ -1,0 +1,508 @@
+"""The curated MCP tools: fourteen tools written for a model, the default of ``celestial-mcp``.
+
+Each tool covers one question an assistant is asked (a natal chart, this year's transits, the
+next eclipses) with the few parameters that matter, local time first: a ``datetime`` without
+an offset is the civil time of ``place`` (a town's id from the ``places`` tool) or of ``tz``;
+any other parameter of the API goes in ``extra``, passed through as it is and listed in the
+resource ``celestial://parameters/<tool>``. A tool's arguments are checked against its input
+schema, and the request it sends against the operation's own schema, before anything is sent.
+Its result is a summary first, then the data, kept under ``results.RESULT_LIMIT`` characters
+(``celestial_mcp/results.py``), as structured content matching ``OUTPUT_SCHEMA``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import mcp_types as types
+
+from celestial_mcp import results
+from celestial_mcp.schemas import resolved
+
+LOCAL = "Local date-time without offset (1985-07-13T14:05), read in place's zone or tz's"
+DATETIME = {"type": "string", "description": LOCAL}
+PLACE = {"type": "string", "description": "Town id from places: gives lat, lon and the zone"}
+TZ = {"type": "string", "description": "IANA zone (Europe/Paris) when there is no place; neither: UTC"}
+LAT = {"type": "number", "minimum": -90, "maximum": 90}
+LON = {"type": "number", "minimum": -180, "maximum": 180}
+LIST = {"type": "array", "items": {"type": "string"}}
+CURSOR = {"type": "integer", "minimum": 0, "description": "page.next_cursor of the previous result"}
+BIRTH = {"datetime": DATETIME, "place": PLACE, "tz": TZ, "lat": LAT, "lon": LON}
+#: The second birth of a two-person tool, the same five names nested.
+PARTNER = {
+    "type": "object",
+    "description": "The second birth: datetime, place (or lat, lon), tz",
+    "properties": {"datetime": {"type": "string"}, "place": {"type": "string"}, "tz": {"type": "string"}, "lat": LAT, "lon": LON},
+    "additionalProperties": False,
+}
+#: Arguments every tool takes but the API does not: they choose the result, not the answer.
+OWN_ARGUMENTS = ("extra", "cursor", "kind", "partner", "when")
+
+#: The one output schema of every curated tool's structured content.
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "summary": {"type": "string"},
+        "data": {},
+        "page": {"type": "object"},
+        "trimmed": {"type": "array"},
+        "warnings": {"type": "array"},
+        "meta": {"type": "object"},
+    },
+    "required": ["summary", "data"],
+}
+
+
+@dataclass(frozen=True)
+class CuratedTool:
+    """One curated tool: its schema, the operation(s) it calls and how its result is shaped.
+
+    ``paths`` maps each ``kind`` to its API path (one entry, ``None``, for a tool of one
+    operation); ``items`` names the list in the data that pages (None: the data is cut only);
+    ``fixed`` holds the parameters the tool always sends (format=png for the wheel),
+    ``defaults`` those it sends unless the arguments give them (a lighter answer by default)."""
+
+    name: str
+    description: str
+    properties: dict[str, Any]
+    paths: dict[str | None, str]
+    summarize: Callable[[Any, dict[str, Any], dict[str, Any]], str]
+    required: tuple[str, ...] = ()
+    items: str | None = None
+    fixed: dict[str, Any] = field(default_factory=dict)
+    defaults: dict[str, Any] = field(default_factory=dict)
+    regroup: Callable[[Any], tuple[dict[str, Any], list[Any]]] | None = None
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        """Return the tool's input schema (JSON Schema 2020-12)."""
+        schema: dict[str, Any] = {"type": "object", "properties": self.properties, "additionalProperties": False}
+        if self.required:
+            schema["required"] = list(self.required)
+        return schema
+
+    def path(self, arguments: dict[str, Any]) -> str:
+        """Return the API path ``arguments`` call (the one of their ``kind``)."""
+        if None in self.paths:
+            return self.paths[None]
+        return self.paths[arguments.get("kind", next(iter(self.paths)))]
+
+    def request(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Return the API request body of ``arguments``: the tool's own names as the API's
+        (a partner's as the ``_b`` birth, the first birth as ``_a``), then ``extra``."""
+        # kind picks the path of a tool of several operations; the wheel's is the API's own.
+        own = OWN_ARGUMENTS if None not in self.paths else tuple(name for name in OWN_ARGUMENTS if name != "kind")
+        body = {key: value for key, value in arguments.items() if key not in own}
+        if "partner" in arguments:
+            body = {_suffixed(key, "_a"): value for key, value in body.items()}
+            body.update({_suffixed(key, "_b"): value for key, value in arguments.get("partner", {}).items()})
+        if "when" in arguments:
+            body[WHEN_PARAMETER.get(arguments.get("kind"), "target_datetime")] = arguments["when"]
+        return {**self.defaults, **body, **self.fixed, **arguments.get("extra", {})}
+
+
+#: What a wheel's or a time-lord's ``when`` is, by kind.
+WHEN_PARAMETER = {"transit": "transit_datetime", "progressed": "target_datetime", "return": "search_start"}
+_BIRTH_NAMES = ("datetime", "place", "tz", "lat", "lon", "alt", "jd", "fold")
+
+
+def _suffixed(key: str, suffix: str) -> str:
+    """Return a birth parameter's name for the first or second birth (datetime -> datetime_a)."""
+    return key + suffix if key in _BIRTH_NAMES else key
+
+
+# Summaries: one or two sentences a model can answer from, the data after them for detail.
+
+SIGNS = ("Aries", "Taurus", "Gemini", "Cancer", "Leo", "Virgo", "Libra", "Scorpio", "Sagittarius", "Capricorn", "Aquarius", "Pisces")
+
+
+def zodiac(longitude: float) -> str:
+    """Return an ecliptic longitude as degrees and minutes of its sign (111.03 -> 21°01′ Cancer)."""
+    minutes = round((longitude % 30) * 60)
+    sign = int(longitude // 30) % 12
+    if minutes == 30 * 60:
+        minutes, sign = 0, (sign + 1) % 12
+    return f"{minutes // 60}°{minutes % 60:02d}′ {SIGNS[sign]}"
+
+
+def moments(meta: dict[str, Any]) -> str:
+    """Return how the API read each local time (meta.moment), e.g. "datetime 1985-07-13T14:05:00
+    Europe/Paris (CEST, UTC+02:00) = 1985-07-13T12:05:00.000Z"; empty when all were UTC."""
+    said = []
+    for name, reading in (meta.get("moment") or {}).items():
+        offset = reading["utc_offset_seconds"]
+        sign = "+" if offset >= 0 else "-"
+        hours, rest = divmod(abs(offset), 3600)
+        said.append(f"{name} {reading['local']} {reading['tz']} ({reading['abbreviation']}, UTC{sign}{hours:02d}:{rest // 60:02d}) = {reading['utc']}")
+    return "; ".join(said)
+
+
+def _with_moments(text: str, meta: dict[str, Any]) -> str:
+    read = moments(meta)
+    return f"{text} Local times read as: {read}." if read else text
+
+
+def _chart_line(chart: dict[str, Any]) -> str:
+    """Return a chart's moment, place, Sun, Moon and angles in one sentence."""
+    metadata = chart.get("metadata", {})
+    placements = {row["body"]: row for row in chart.get("positions", ())}
+    parts = [f"{body.capitalize()} {zodiac(placements[body]['longitude'])}" for body in ("sun", "moon") if body in placements]
+    houses = chart.get("houses") or {}
+    parts += [f"{angle.capitalize()} {zodiac(houses[angle])}" for angle in ("ascendant", "midheaven") if houses.get(angle) is not None]
+    location = metadata.get("location") or {}
+    where = f" at {location['latitude']:.2f}, {location['longitude']:.2f}" if location else ""
+    return f"{metadata.get('datetime_iso', '?')} UTC{where}, {metadata.get('house_system', '')} houses: {', '.join(parts)}; {len(chart.get('aspects', ()))} aspects"
+
+
+def _chart_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    if "chart_a" in data:
+        text = f"Synastry. A: {_chart_line(data['chart_a'])}. B: {_chart_line(data['chart_b'])}. {len(data.get('inter_aspects', ()))} aspects between them."
+    elif "charts" in data:
+        text = f"{len(data['charts'])} return chart(s); the first: {_chart_line(data['charts'][0])}." if data["charts"] else "No return found."
+    else:
+        text = f"{data.get('chart_type', 'natal').capitalize()} chart for {_chart_line(data)}."
+    return _with_moments(text, meta)
+
+
+def _positions_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    rows = data.get("positions", ())
+    listed = ", ".join(f"{row['body']} {zodiac(row['longitude'])}{' R' if row.get('retrograde') else ''}" for row in rows[:12])
+    return _with_moments(f"{len(rows)} positions (tropical unless sidereal): {listed}.", meta)
+
+
+def _count_summary(noun: str) -> Callable[[Any, dict[str, Any], dict[str, Any]], str]:
+    def summarize(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+        listed = next((value for value in data.values() if isinstance(value, list)), [])
+        return _with_moments(f"{len(listed)} {noun}.", meta)
+
+    return summarize
+
+
+def _places_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    towns = data.get("places", ())
+    if not towns:
+        return f"No town named {arguments.get('q')!r}: try another spelling or drop country."
+    found = "; ".join(f"{t['name']} ({t['country']}, {t['tz']}, pop. {t['population']}): id {t['id']}" for t in towns[:5])
+    return f"{len(towns)} town(s): {found}. Pass the id as place (or its lat, lon and tz where a tool has no place)."
+
+
+def _timezone_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    offset = data["utc_offset_seconds"] / 3600
+    return f"{data['tz']} ({data['abbreviation']}, UTC{offset:+g}, DST {'on' if data['dst'] else 'off'}): local {data['local']} = {data['utc']} UTC."
+
+
+def _wheel_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    return _with_moments(f"A {arguments.get('kind', 'natal')} chart wheel, PNG {data['size']} px, in the image content.", meta)
+
+
+def _transits_regroup(data: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    """Return a transit scan's data with its events counted by moving body and pair
+    (``by_moving``: {"saturn": {"events": 7, "pairs": {"square sun": 2}}}), and the events."""
+    by_moving: dict[str, dict[str, Any]] = {}
+    for event in data.get("events", ()):
+        group = by_moving.setdefault(event["moving"], {"events": 0, "pairs": {}})
+        group["events"] += 1
+        pair = f"{event['aspect']} {event['target']}"
+        group["pairs"][pair] = group["pairs"].get(pair, 0) + 1
+    kept = {key: value for key, value in data.items() if key not in ("events", "points")}
+    return {**kept, "by_moving": by_moving, "events": []}, list(data.get("events", ()))
+
+
+def _transits_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    groups = data["by_moving"]
+    total = sum(group["events"] for group in groups.values())
+    pairs = sum(len(group["pairs"]) for group in groups.values())
+    counts = ", ".join(f"{body} {group['events']}" for body, group in groups.items())
+    return _with_moments(
+        f"{total} transit windows in {pairs} pairs (moving aspect target), by moving body: {counts}. "
+        "by_moving counts every pair; events lists the windows in order of entry, a page at a time "
+        "(narrow with moving, aspects or a shorter range).",
+        meta,
+    )
+
+
+def _sky_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    events = data.get("events", ())
+    counts: dict[str, int] = {}
+    for event in events:
+        counts[event["kind"]] = counts.get(event["kind"], 0) + 1
+    said = ", ".join(f"{kind} {count}" for kind, count in counts.items())
+    return _with_moments(f"{len(events)} sky events ({said}), in order; each has a one-line summary.", meta)
+
+
+def _time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    periods = data.get("periods", ())
+    lords = ", ".join(f"level {p.get('level', 1)} {p.get('lord') or p.get('ruler') or p.get('sign', '')}" for p in periods[:4])
+    return _with_moments(f"{arguments.get('kind', 'profections')}: {len(periods)} period(s){': ' + lords if lords else ''}.", meta)
+
+
+def _eclipses_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    eclipses = data.get("eclipses", ())
+    said = "; ".join(f"{e['eclipse_type']} at {e['maximum']['datetime']}" for e in eclipses[:5])
+    return _with_moments(f"{len(eclipses)} {arguments.get('kind', 'solar')} eclipse(s), maximum in UTC: {said}.", meta)
+
+
+def _astrocartography_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    lines = data.get("lines", ())
+    return _with_moments(
+        f"{len(lines)} lines (body x angle), each as segments of (latitude, longitude) points; "
+        "narrow with bodies or angles; extra.latitude_step (default here 5) sets the spacing.",
+        meta,
+    )
+
+
+def _hours_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    return _with_moments(f"Day ruler {data.get('day_ruler')}; the moment falls in planetary hour {data.get('current_hour')} of 24 (hours[] in UTC).", meta)
+
+
+TOOLS: tuple[CuratedTool, ...] = (
+    CuratedTool(
+        "places",
+        "Find a town by name: its id (for place), lat, lon and time zone. Call it first for a birth or any local time; "
+        "several towns may match: pick by country and population, or ask.",
+        {"q": {"type": "string"}, "country": {"type": "string", "description": "ISO code (FR)"}, "limit": {"type": "integer", "minimum": 1, "maximum": 20}},
+        {None: "/v1/places"},
+        _places_summary,
+        required=("q",),
+        items="places",
+    ),
+    CuratedTool(
+        "timezone",
+        "Time zone, UTC offset and DST of a place at a moment (datetime in UTC, or local with tz='auto'). "
+        "Rarely needed: the other tools read local times themselves.",
+        {"lat": LAT, "lon": LON, "datetime": {"type": "string"}, "tz": {"type": "string", "enum": ["auto"]}},
+        {None: "/v1/timezone"},
+        _timezone_summary,
+        required=("lat", "lon"),
+    ),
+    CuratedTool(
+        "positions",
+        "Where the planets are at a moment (no houses): sign, degree, speed, retrograde. For a person use natal_chart.",
+        {"datetime": DATETIME, "tz": TZ, "bodies": LIST, "sidereal": {"type": "string", "description": "ayanamsha (lahiri)"}, "extra": {"type": "object"}},
+        {None: "/v1/positions"},
+        _positions_summary,
+        items="positions",
+    ),
+    CuratedTool(
+        "natal_chart",
+        "A birth chart: planets in signs and houses, angles, aspects. Give the local birth datetime and place "
+        "(from places), or tz, lat and lon. kind=draconic rotates it to the North Node. "
+        "Dignities, lots, patterns and more via extra.",
+        {**BIRTH, "kind": {"type": "string", "enum": ["natal", "draconic"]}, "bodies": LIST, "system": {"type": "string", "description": "house system"}, "sidereal": {"type": "string"}, "extra": {"type": "object"}},
+        {"natal": "/v1/natal-chart", "draconic": "/v1/draconic"},
+        _chart_summary,
+    ),
+    CuratedTool(
+        "relationship_chart",
+        "Two births: synastry (both charts and the aspects between), composite or davison chart. "
+        "Parallels are off unless extra.parallels=true.",
+        {**BIRTH, "partner": PARTNER, "kind": {"type": "string", "enum": ["synastry", "composite", "davison"]}, "bodies": LIST, "extra": {"type": "object"}},
+        {"synastry": "/v1/synastry", "composite": "/v1/composite", "davison": "/v1/davison"},
+        _chart_summary,
+        required=("partner",),
+        # Both charts' parallels and the cross ones would take a synastry past the limit.
+        defaults={"parallels": False},
+    ),
+    CuratedTool(
+        "progressed_chart",
+        "Secondary progressions of a birth chart to a date (when, local). Birth as for natal_chart.",
+        {**BIRTH, "when": DATETIME, "bodies": LIST, "extra": {"type": "object"}},
+        {None: "/v1/progressed"},
+        _chart_summary,
+        required=("when",),
+    ),
+    CuratedTool(
+        "chart_wheel",
+        "Draw a chart as a PNG picture. kind transit/progressed/return need when; synastry/composite/davison need partner.",
+        {
+            **BIRTH,
+            "kind": {"type": "string", "enum": ["natal", "draconic", "transit", "progressed", "return", "synastry", "composite", "davison"]},
+            "when": DATETIME,
+            "partner": PARTNER,
+            "theme": {"type": "string", "enum": ["light", "dark", "high_contrast", "print"]},
+            "size": {"type": "integer", "minimum": 200, "maximum": 1200},
+            "extra": {"type": "object"},
+        },
+        {None: "/v1/chart-wheel"},
+        _wheel_summary,
+        fixed={"format": "png"},
+    ),
+    CuratedTool(
+        "transits",
+        "Transits to a birth chart over start..end (at most a year): each window of a moving body's aspect to a natal "
+        "point, with entry, exact and exit. Birth: datetime, tz, lat, lon (from places). Counted by pair, events paged "
+        "(cursor). For the big picture, moving=[jupiter,saturn,uranus,neptune,pluto].",
+        {
+            "start": DATETIME,
+            "end": DATETIME,
+            "datetime": {"type": "string", "description": "birth, local"},
+            "tz": TZ,
+            "lat": LAT,
+            "lon": LON,
+            "moving": LIST,
+            "aspects": LIST,
+            "cursor": CURSOR,
+            "extra": {"type": "object"},
+        },
+        {None: "/v1/transits"},
+        _transits_summary,
+        required=("start", "end"),
+        items="events",
+        regroup=_transits_regroup,
+    ),
+    CuratedTool(
+        "returns",
+        "Solar or lunar return charts after search_start, cast at lat, lon (where the person is then). Birth: datetime, tz.",
+        {"datetime": DATETIME, "tz": TZ, "lat": LAT, "lon": LON, "body": {"type": "string", "enum": ["sun", "moon"]}, "search_start": DATETIME, "count": {"type": "integer", "minimum": 1, "maximum": 13}, "extra": {"type": "object"}},
+        {None: "/v1/returns"},
+        _chart_summary,
+        required=("body", "lat", "lon"),
+    ),
+    CuratedTool(
+        "time_lords",
+        "Time-lord periods of a birth: profections, zodiacal_releasing or firdaria, in force at one moment (at) or over "
+        "start..end. Birth as for natal_chart.",
+        {
+            **BIRTH,
+            "kind": {"type": "string", "enum": ["profections", "zodiacal_releasing", "firdaria"]},
+            "at": DATETIME,
+            "start": DATETIME,
+            "end": DATETIME,
+            "cursor": CURSOR,
+            "extra": {"type": "object"},
+        },
+        {"profections": "/v1/profections", "zodiacal_releasing": "/v1/zodiacal-releasing", "firdaria": "/v1/firdaria"},
+        _time_lords_summary,
+        items="periods",
+    ),
+    CuratedTool(
+        "sky_events",
+        "What happens in the sky over start..end: ingresses, stations, new and full Moons, eclipses, void-of-course Moon "
+        "(events to narrow). Paged (cursor).",
+        {"start": DATETIME, "end": DATETIME, "tz": TZ, "events": LIST, "bodies": LIST, "cursor": CURSOR},
+        {None: "/v1/calendar"},
+        _sky_summary,
+        required=("start", "end"),
+        items="events",
+    ),
+    CuratedTool(
+        "eclipses",
+        "The next (or previous, backward) solar or lunar eclipses after a moment.",
+        {"kind": {"type": "string", "enum": ["solar", "lunar"]}, "datetime": DATETIME, "tz": TZ, "count": {"type": "integer", "minimum": 1}, "backward": {"type": "boolean"}, "lat": LAT, "lon": LON},
+        {"solar": "/v1/eclipses/solar", "lunar": "/v1/eclipses/lunar"},
+        _eclipses_summary,
+        items="eclipses",
+    ),
+    CuratedTool(
+        "astrocartography",
+        "Astrocartography: where on Earth each body was on an angle at a moment (lines of points, every 5° of latitude).",
+        {"datetime": DATETIME, "tz": TZ, "bodies": LIST, "angles": LIST, "cursor": CURSOR, "extra": {"type": "object"}},
+        {None: "/v1/astrocartography"},
+        _astrocartography_summary,
+        items="lines",
+        # A point every 5 degrees of latitude draws a line well enough for a reader and puts
+        # five times the lines on a page as the API's 1 degree.
+        defaults={"latitude_step": 5},
+    ),
+    CuratedTool(
+        "planetary_hours",
+        "The planetary hours of the day at a place: the day ruler and the hour's ruler.",
+        {"datetime": DATETIME, "tz": TZ, "lat": LAT, "lon": LON},
+        {None: "/v1/planetary-hours"},
+        _hours_summary,
+        required=("lat", "lon"),
+    ),
+)
+
+
+def curated_tools() -> dict[str, CuratedTool]:
+    """Return the curated tools by name."""
+    return {tool.name: tool for tool in TOOLS}
+
+
+def shaped_result(tool: CuratedTool, body: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """Return the structured content of ``tool``'s answer ``body``: its summary, the data
+    (regrouped, paged from ``arguments["cursor"]``, cut to fit), warnings and a short meta."""
+    data = body.get("data")
+    if isinstance(data, list):
+        data = {tool.items or "items": data}
+    pending: list[Any] | None = None
+    if tool.regroup is not None:
+        data, pending = tool.regroup(data)
+    elif tool.items is not None and isinstance(data, dict) and isinstance(data.get(tool.items), list):
+        pending = data[tool.items]
+    meta = {key: body["meta"][key] for key in ("credits_used", "credits_remaining", "moment") if key in body.get("meta", {})}
+    result: dict[str, Any] = {"summary": tool.summarize(data if pending is None else {**data, tool.items: pending}, meta, arguments), "data": data}
+    if body.get("warnings"):
+        result["warnings"] = body["warnings"]
+    result["meta"] = meta
+    if pending is not None:
+        result = results.paged(result, pending, arguments.get("cursor", 0), tool.items)
+    return results.cut_to_fit(result)
+
+
+#: A parameter's description in the reference resource is cut here: the resource is read into a
+#: model's context too.
+REFERENCE_DESCRIPTION_CHARS = 300
+
+
+def parameter_reference(tool: CuratedTool, document: dict[str, Any]) -> dict[str, Any]:
+    """Return every parameter of the operation(s) behind ``tool`` (what ``extra`` may carry):
+    by path, each name with its type, default and the first sentence of its description."""
+    reference = {}
+    for path in dict.fromkeys(tool.paths.values()):
+        schema = document["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        reference[path] = {
+            name: {
+                "type": spec.get("type", "string or list"),
+                **({"default": spec["default"]} if "default" in spec else {}),
+                "description": " ".join(spec.get("description", "").split())[:REFERENCE_DESCRIPTION_CHARS],
+            }
+            for name, spec in schema.get("properties", {}).items()
+        }
+    return reference
+
+
+def operation_schema(tool: CuratedTool, arguments: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]:
+    """Return the body schema of the operation ``arguments`` call, standing alone."""
+    return resolved(document["paths"][tool.path(arguments)]["post"]["requestBody"]["content"]["application/json"]["schema"], document)
+
+
+PARAMETERS_PREFIX = "celestial://parameters/"
+
+
+def curated_tool(tool: CuratedTool) -> types.Tool:
+    """Return the curated tool's MCP definition, with the shared output schema."""
+    return types.Tool(
+        name=tool.name,
+        description=tool.description,
+        input_schema=tool.input_schema,
+        output_schema=OUTPUT_SCHEMA,
+        # Every operation computes and changes nothing but the caller's balance.
+        annotations=types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False),
+    )
+
+
+def parameter_resources(tools: dict[str, CuratedTool]) -> list[types.Resource]:
+    """Return a resource per tool listing every parameter its ``extra`` may carry."""
+    return [
+        types.Resource(
+            uri=PARAMETERS_PREFIX + name,
+            name=f"parameters/{name}",
+            description=f"Every API parameter of the {name} tool (for extra): type, default, meaning.",
+            mime_type="application/json",
+        )
+        for name in tools
+    ]
+
+
+def read_parameters(uri: str, tools: dict[str, CuratedTool], document: dict[str, Any]) -> types.ReadResourceResult | None:
+    """Return the parameter reference at ``uri``, or None when there is none."""
+    tool = tools.get(uri.removeprefix(PARAMETERS_PREFIX)) if uri.startswith(PARAMETERS_PREFIX) else None
+    if tool is None:
+        return None
+    text = json.dumps(parameter_reference(tool, document), ensure_ascii=False)
+    return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=text)])

@@ -1,0 +1,251 @@
+"""The curated tools: small enough to list (tools/list under 30,000 characters), local time
+first, each argument one of its operation's parameters, checked before anything is sent, and
+each result a summary first, paged or cut to the limit, matching the output schema."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+
+import httpx
+from jsonschema import Draft202012Validator
+
+from celestial_mcp.curated import OUTPUT_SCHEMA, OWN_ARGUMENTS, TOOLS, curated_tool, curated_tools, read_parameters, zodiac
+from celestial_mcp.results import RESULT_LIMIT
+from celestial_mcp.server import INSTRUCTIONS, McpSettings, create_server, main
+from celestial_mcp.tools import AnswerCache, call_curated
+from gateway.endpoints import discover_endpoints
+from gateway.reference.openapi import build_openapi
+
+DOCUMENT = build_openapi(discover_endpoints(), version="test")
+TOOLS_LIST_LIMIT = 30_000
+#: No one tool may take more than a tenth of the list: a model reads every description.
+TOOL_LIMIT = 3_000
+
+
+def _listed_chars(tool) -> int:
+    """Return the characters of ``tool`` as tools/list carries it (JSON, by its wire names)."""
+    return len(json.dumps(curated_tool(tool).model_dump(mode="json", by_alias=True, exclude_none=True)))
+
+
+def test_tools_list_is_under_30000_characters_in_all():
+    sizes = {tool.name: _listed_chars(tool) for tool in TOOLS}
+    print("tools/list characters:", sizes, "total", sum(sizes.values()))
+    assert sum(sizes.values()) < TOOLS_LIST_LIMIT
+
+
+def test_each_tool_is_under_a_tenth_of_the_list():
+    for tool in TOOLS:
+        assert _listed_chars(tool) < TOOL_LIMIT, tool.name
+
+
+def test_the_curated_set_is_about_fifteen_tools_covering_the_issues_list():
+    names = set(curated_tools())
+    assert 12 <= len(names) <= 18
+    assert {"places", "timezone", "positions", "natal_chart", "chart_wheel", "transits", "time_lords", "sky_events", "eclipses", "astrocartography"} <= names
+
+
+def test_the_default_mode_lists_the_curated_tools_and_full_one_per_operation():
+    curated = create_server(DOCUMENT, McpSettings("http://api", None))
+    full = create_server(DOCUMENT, McpSettings("http://api", None, tools="full"))
+
+    assert curated.instructions == INSTRUCTIONS["curated"]
+    assert full.instructions == INSTRUCTIONS["full"]
+
+
+def test_the_instructions_lead_with_place_and_tz_and_say_not_to_convert_to_utc():
+    for instructions in INSTRUCTIONS.values():
+        first_sentence = instructions.split(".")[0]
+        assert "local" in first_sentence and "place" in instructions[:300] and "tz" in instructions[:300]
+        assert "Never convert to UTC yourself" in instructions
+        assert "UTC without an offset" not in instructions
+
+
+def test_every_tool_with_a_birth_or_moment_takes_it_as_local_time_with_place_or_tz():
+    for tool in TOOLS:
+        properties = tool.properties
+        # The timezone tool is the one that reads a UTC moment (or tz=auto).
+        if "datetime" in properties and tool.name != "timezone":
+            assert "place" in properties or "tz" in properties, tool.name
+            assert "local" in properties["datetime"]["description"].lower(), tool.name
+
+
+def test_every_argument_is_a_parameter_of_the_operation_it_calls_or_the_tools_own():
+    for tool in TOOLS:
+        for path in tool.paths.values():
+            operation = DOCUMENT["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
+            for name in tool.properties:
+                if name in OWN_ARGUMENTS and not (name == "kind" and None in tool.paths):
+                    continue
+                sent_as = name + "_a" if "partner" in tool.properties and name + "_a" in operation else name
+                assert sent_as in operation, (tool.name, path, name)
+
+
+def test_a_curated_input_schema_is_a_valid_schema_refusing_unknown_arguments():
+    for tool in TOOLS:
+        Draft202012Validator.check_schema(tool.input_schema)
+        assert tool.input_schema["additionalProperties"] is False
+
+
+def test_a_partner_is_sent_as_the_b_birth_and_the_first_birth_as_a():
+    tool = curated_tools()["relationship_chart"]
+    arguments = {"datetime": "1985-07-13T14:05", "place": "2996944", "kind": "composite", "partner": {"datetime": "1990-01-01T08:00", "tz": "Europe/Paris", "lat": 45.0, "lon": 5.0}}
+
+    assert tool.path(arguments) == "/v1/composite"
+    assert tool.request(arguments) == {
+        "datetime_a": "1985-07-13T14:05",
+        "place_a": "2996944",
+        "datetime_b": "1990-01-01T08:00",
+        "tz_b": "Europe/Paris",
+        "lat_b": 45.0,
+        "lon_b": 5.0,
+        "parallels": False,
+    }
+
+
+def test_when_is_the_moment_of_the_wheels_kind_and_the_wheel_is_always_a_png():
+    tool = curated_tools()["chart_wheel"]
+    arguments = {"datetime": "1985-07-13T14:05", "place": "2996944", "kind": "transit", "when": "2024-01-01T00:00"}
+
+    assert tool.request(arguments) == {**{k: v for k, v in arguments.items() if k != "when"}, "transit_datetime": "2024-01-01T00:00", "format": "png"}
+
+
+def test_extra_is_passed_through_and_wins_over_a_default():
+    tool = curated_tools()["astrocartography"]
+
+    assert tool.request({"datetime": "1985-07-13T14:05", "tz": "Europe/Paris"})["latitude_step"] == 5
+    assert tool.request({"datetime": "1985-07-13T14:05", "extra": {"latitude_step": 2, "mode": "mundo"}}) == {"datetime": "1985-07-13T14:05", "latitude_step": 2, "mode": "mundo"}
+
+
+def test_the_parameters_resource_lists_what_extra_may_carry():
+    found = read_parameters("celestial://parameters/natal_chart", curated_tools(), DOCUMENT)
+    reference = json.loads(found.contents[0].text)
+
+    assert {"house_position_mode", "derived_points", "lots"} <= set(reference["/v1/natal-chart"])
+    assert read_parameters("celestial://parameters/nonesuch", curated_tools(), DOCUMENT) is None
+
+
+def test_a_longitude_reads_as_degrees_and_minutes_of_its_sign():
+    assert zodiac(111.5) == "21°30′ Cancer"
+    assert zodiac(0.0) == "0°00′ Aries"
+    # 29°59.994′ rounds to the next sign's 0°00′, never to 30°00′.
+    assert zodiac(29.9999) == "0°00′ Taurus"
+
+
+def _call(name: str, arguments: dict, answer_body: dict | bytes, sent: list, cache: AnswerCache | None = None):
+    """Return the curated tool's result against an API answering ``answer_body`` (JSON, or PNG
+    bytes), recording each request body in ``sent``."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        if isinstance(answer_body, bytes):
+            return httpx.Response(200, content=answer_body, headers={"content-type": "image/png"})
+        return httpx.Response(200, json=answer_body)
+
+    async def call():
+        async with httpx.AsyncClient(transport=httpx.MockTransport(answer), base_url="http://api") as client:
+            return await call_curated(client, curated_tools()[name], arguments, "svc_live_abc", DOCUMENT, cache or AnswerCache())
+
+    return asyncio.run(call())
+
+
+def test_arguments_the_tools_schema_does_not_admit_are_a_tool_error_and_nothing_is_sent():
+    cases = [
+        ("natal_chart", {"datetime": "1985-07-13T14:05", "bodies": 5}, "bodies: 5 is not of type 'array'"),
+        ("natal_chart", {"datetime": "1985-07-13T14:05", "lat": 91}, "lat: 91 is greater than the maximum of 90"),
+        ("natal_chart", {"datetime": "1985-07-13T14:05", "jd": 2451545.0}, "'jd' was unexpected"),
+        ("relationship_chart", {"datetime": "1985-07-13T14:05"}, "'partner' is a required property"),
+        ("eclipses", {"kind": "stellar"}, "kind: 'stellar' is not one of"),
+    ]
+    for name, arguments, said in cases:
+        sent: list = []
+        result = _call(name, arguments, {"data": {}, "meta": {}}, sent)
+        assert result.is_error and said in result.content[0].text, (name, result.content[0].text)
+        assert sent == []
+
+
+def test_extra_the_operations_schema_does_not_admit_is_a_tool_error_and_nothing_is_sent():
+    sent: list = []
+
+    result = _call("natal_chart", {"datetime": "1985-07-13T14:05", "extra": {"nonesuch": 1, "patterns": "yes"}}, {"data": {}, "meta": {}}, sent)
+
+    assert result.is_error and "nonesuch" in result.content[0].text and "patterns: 'yes' is not of type 'boolean'" in result.content[0].text
+    assert sent == []
+
+
+def _transit(moving: str, aspect: str, target: str, day: int) -> dict:
+    instant = {"jd": 2460310.5 + day, "datetime": f"2024-01-{day + 1:02d}T00:00:00.000Z"}
+    return {"moving": moving, "aspect": aspect, "target": target, "enter": instant, "exacts": [instant], "leave": instant, "clamped_start": False, "clamped_end": False}
+
+
+TRANSIT_ANSWER = {
+    "data": {
+        "start": "2024-01-01", "end": "2024-12-31", "targets": "natal", "moving": ["saturn", "mars"], "aspects": ["square"], "orb": 1.0,
+        "points": [{"body": "sun", "longitude": 111.0}],
+        "events": [_transit("saturn", "square", "sun", 0), _transit("mars", "trine", "moon", 1), _transit("saturn", "square", "sun", 2), _transit("saturn", "opposition", "moon", 3)],
+    },
+    "meta": {"credits_used": 5, "credits_remaining": 95},
+}
+
+
+def test_a_transit_scan_is_counted_by_moving_body_and_pair_with_its_events_in_order():
+    result = _call("transits", {"start": "2024-01-01T00:00", "end": "2025-01-01T00:00", "datetime": "1985-07-13T14:05", "tz": "Europe/Paris"}, TRANSIT_ANSWER, [])
+
+    content = result.structured_content
+    assert content["data"]["by_moving"] == {
+        "saturn": {"events": 3, "pairs": {"square sun": 2, "opposition moon": 1}},
+        "mars": {"events": 1, "pairs": {"trine moon": 1}},
+    }
+    assert content["data"]["events"] == TRANSIT_ANSWER["data"]["events"]
+    assert content["summary"].startswith("4 transit windows in 3 pairs")
+    assert content["page"] == {"total": 4, "from": 0, "returned": 4}
+
+
+def test_a_long_transit_scan_is_a_page_under_the_limit_and_the_next_page_costs_no_new_call():
+    events = [_transit(body, "square", "sun", day % 28) for day in range(600) for body in ("mars",)]
+    answer = {**TRANSIT_ANSWER, "data": {**TRANSIT_ANSWER["data"], "events": events}}
+    arguments = {"start": "2024-01-01T00:00", "end": "2025-01-01T00:00", "datetime": "1985-07-13T14:05", "tz": "Europe/Paris"}
+    cache = AnswerCache()
+    sent: list = []
+
+    first = _call("transits", arguments, answer, sent, cache)
+    cursor = first.structured_content["page"]["next_cursor"]
+    second = _call("transits", {**arguments, "cursor": cursor}, answer, sent, cache)
+
+    assert len(first.content[0].text) <= RESULT_LIMIT and len(second.content[0].text) <= RESULT_LIMIT
+    assert first.structured_content["data"]["by_moving"]["mars"]["events"] == 600
+    assert f"cursor={cursor}" in first.structured_content["summary"]
+    assert second.structured_content["data"]["events"][0] == events[cursor]
+    assert len(sent) == 1
+    assert second.structured_content["meta"]["credits_used"] == 0
+
+
+def test_a_result_matches_the_output_schema_and_its_text_is_the_same_json():
+    result = _call("transits", {"start": "2024-01-01T00:00", "end": "2025-01-01T00:00", "datetime": "1985-07-13T14:05"}, TRANSIT_ANSWER, [])
+
+    Draft202012Validator(OUTPUT_SCHEMA).validate(result.structured_content)
+    assert json.loads(result.content[0].text) == result.structured_content
+    assert list(result.structured_content)[0] == "summary"
+
+
+def test_the_chart_wheel_is_image_content_with_its_summary():
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    sent: list = []
+
+    result = _call("chart_wheel", {"datetime": "1985-07-13T14:05", "place": "2996944"}, png, sent)
+
+    text, image = result.content
+    assert (image.type, image.mime_type) == ("image", "image/png") and base64.b64decode(image.data) == png
+    assert json.loads(text.text) == result.structured_content
+    Draft202012Validator(OUTPUT_SCHEMA).validate(result.structured_content)
+    assert sent == [{"datetime": "1985-07-13T14:05", "place": "2996944", "format": "png"}]
+
+
+def test_an_unknown_tools_mode_is_refused_before_the_api_is_read(monkeypatch, capsys):
+    monkeypatch.setenv("CELESTIAL_MCP_TOOLS", "some")
+    # An address nothing answers: the refusal must come before any attempt to read it.
+    monkeypatch.setenv("CELESTIAL_BASE_URL", "http://127.0.0.1:9")
+
+    assert main([]) == 2
+    assert "curated, full" in capsys.readouterr().err
