@@ -333,12 +333,15 @@ TOOLS: tuple[CuratedTool, ...] = (
     CuratedTool(
         "transits",
         "Transits to a birth chart over start..end (at most a year): each window of a moving body's aspect to a natal "
-        "point, with entry, exact and exit. Birth: datetime, tz, lat, lon (from places). Counted by pair, events paged "
+        "point, with entry, exact and exit. Birth: local datetime and place (from places). start and end are read in "
+        "the birth's zone unless range_tz names another. Counted by pair, events paged "
         "(cursor). For the big picture, moving=[jupiter,saturn,uranus,neptune,pluto].",
         {
             "start": DATETIME,
             "end": DATETIME,
             "datetime": {"type": "string", "description": "birth, local"},
+            "place": PLACE,
+            "range_tz": {"type": "string", "description": "IANA zone of start and end, if not the birth's"},
             "tz": TZ,
             "lat": LAT,
             "lon": LON,
