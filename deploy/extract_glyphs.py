@@ -30,6 +30,8 @@ GLYPHS = {
 #: The aspects without a symbol, by their abbreviations, set in this font.
 LETTERS_FONT = "services/ephemeris/wheel/NotoSans-Regular.ttf"
 LETTERS = {"quintile": "Q", "bi_quintile": "bQ", "septile": "S", "bi_septile": "bS", "tri_septile": "tS", "quindecile": "Qd"}
+#: The widest (or tallest) an abbreviation may be, in the 1000-unit em.
+LETTERS_FIT = 920
 #: The semi-square (an angle, ∠), drawn by hand in a 1000-unit em, y down, centred: a
 #: stroke 80 units wide rising from the lower left corner, and the base.
 SEMI_SQUARE = {"path": "M-340 300L250 -330L310 -275L-175 245L340 245L340 325L-340 325Z", "width": 680, "height": 655}
@@ -76,14 +78,15 @@ def main(output: str) -> None:
 
 def _letters(font, text: str, SVGPathPen, BoundsPen, TransformPen) -> dict:
     """Return the outline of ``text`` set in ``font`` (advance widths, no kerning), scaled and
-    centred as the symbols are."""
+    centred as the symbols are, and made smaller when wider than LETTERS_FIT: a ``<symbol>``
+    clips what overflows its 1000-unit em (two letters are wider than that)."""
     glyph_set, cmap, metrics = font.getGlyphSet(), font.getBestCmap(), font["hmtx"]
-    scale = 1000 / font["head"].unitsPerEm
     bounds, x = BoundsPen(glyph_set), 0
     for character in text:
         glyph_set[cmap[ord(character)]].draw(TransformPen(bounds, (1, 0, 0, 1, x, 0)))
         x += metrics[cmap[ord(character)]][0]
     x_min, y_min, x_max, y_max = bounds.bounds
+    scale = min(1000 / font["head"].unitsPerEm, LETTERS_FIT / max(x_max - x_min, y_max - y_min))
     pen = SVGPathPen(glyph_set, lambda v: f"{v:.0f}" if float(v).is_integer() else f"{v:.1f}")
     shift_x, shift_y = -(x_min + x_max) / 2 * scale, (y_min + y_max) / 2 * scale
     x = 0

@@ -8,6 +8,7 @@ showing its aspect's glyph and its orb rounded to the minute, in its aspect line
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -166,3 +167,11 @@ def test_the_wheel_is_drawn_the_same_with_or_without_its_grid(grid):
     with_grid = draw_svg(wheel_layout(_natal()), THEMES["light"], size=SIZE, title="Natal chart", grid=grid)
     start = '<g class="zodiac">'
     assert with_grid[with_grid.index(start):with_grid.index('<g class="aspect-grid">')] == alone[alone.index(start):alone.index("</svg>")]
+
+
+def test_every_glyph_outline_fits_inside_its_symbols_box():
+    # A <symbol viewBox="-500 -500 1000 1000"> clips what overflows it: every coordinate of
+    # every outline (signs, bodies, aspects) must lie within ±500.
+    for name, path in glyph_outlines().items():
+        coordinates = [float(number) for number in re.findall(r"-?\d+(?:\.\d+)?", path)]
+        assert max(abs(c) for c in coordinates) <= 500, name
