@@ -35,10 +35,13 @@ from kernel.zodiac import SIGNS, normalize_deg, sign_of
 GLYPH_GAP_DEG = 7.0
 #: Rounds of pushing crowded glyphs apart; each round moves every crowded pair half the way.
 SPREAD_ROUNDS = 200
-#: How short of its gap (degrees) a pair may stay when the spread stops.
-SPREAD_TOLERANCE_DEG = 1e-6
+#: How short of its gap (degrees) a pair of glyphs may stay when the spread stops; and a pair
+#: of units (glyph and label), whose widths already hold UNIT_GAP of room.
+SPREAD_TOLERANCE_DEG, UNIT_TOLERANCE_DEG = 1e-6, 1e-3
+#: The same while units are being moved off the lines (each such spread is done again).
+ROUGH_TOLERANCE_DEG = 0.05
 #: Rounds of moving units off the cusp and angle lines, each followed by a spread.
-LINE_ROUNDS = 12
+LINE_ROUNDS = 6
 #: Spreads done again without the cusps next to a unit stuck on an angle's line.
 FREEING_ROUNDS = 2
 #: How far (degrees) into a unit a line may run before the unit counts as on it: the room
@@ -228,6 +231,12 @@ def spread(angles_deg: list[float], gap_deg: float = GLYPH_GAP_DEG, width: Calla
     ``angle`` (less when the ring cannot hold them all: then ``gap_deg`` shrinks to 95% of an
     even share, and the room widths ask for beyond it to what the ring has), each moved as
     little as the crowding needs; in the order given. Deterministic."""
+    return _spread(angles_deg, gap_deg, width, SPREAD_TOLERANCE_DEG if width is None else UNIT_TOLERANCE_DEG)
+
+
+def _spread(angles_deg: list[float], gap_deg: float, width: Callable[[int, float], float] | None, tolerance: float) -> list[float]:
+    """Return ``spread``'s angles (degrees), each pair left no more than ``tolerance`` degrees
+    short of its gap."""
     count = len(angles_deg)
     if count < 2:
         return [normalize_deg(a) for a in angles_deg]
@@ -242,7 +251,7 @@ def spread(angles_deg: list[float], gap_deg: float = GLYPH_GAP_DEG, width: Calla
             nxt = (k + 1) % count
             ahead = shown[nxt] + (360.0 if nxt == 0 else 0.0)
             short = gaps[k] - (ahead - shown[k])
-            if short > SPREAD_TOLERANCE_DEG:
+            if short > tolerance:
                 shown[k] -= short / 2
                 shown[nxt] += short / 2
                 moved = True
@@ -465,8 +474,9 @@ def _off_lines(true_angles: list[float], width: Callable[[int, float], float], l
         last_moves = [(i, round(at, 3)) for i, at in moves]
         for index, at in moves:
             shown[index] = at
-        shown = spread(shown, width=width)
-    return shown
+        # Roughly while units are still moved off lines; exactly once they no longer are.
+        shown = _spread(shown, GLYPH_GAP_DEG, width, ROUGH_TOLERANCE_DEG)
+    return spread(shown, width=width) if last_moves else shown
 
 
 def _on_line(angle_deg: float, width_deg: float, lines_deg: list[float]) -> bool:
