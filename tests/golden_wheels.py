@@ -6,6 +6,7 @@ tests/unit/services/test_wheel_png.py.
 fonts or resvg); each written image is then looked at once, by eye, before it is committed:
 the golden images hold what was reviewed, not what the code is proven to draw. Without
 ``--write`` it lists the images that differ from the golden ones and exits 1 if any does.
+``--docs`` draws the pictures of docs/chart-wheels.md (DOCS_PICTURES) as format=png does.
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ CHARTS = {
     "london": ("1990-06-15T14:30:00Z", 51.5074, -0.1278),
     "sydney": ("1985-03-21T02:00:00Z", -33.8688, 151.2093),
     "polar": ("1975-01-10T10:00:00Z", 70.0, 25.0),
+}
+
+
+#: The pictures of docs/chart-wheels.md: file → the request's fields beside the London birth.
+DOCS_PICTURES = {
+    "chart-wheel.png": {},
+    "chart-wheel-transit.png": {"kind": "transit", "transit": Moment(datetime="2026-03-01T12:00:00Z"), "bodies": ["planets", "mean_node", "chiron"]},
+    "chart-wheel-grid.png": {"grid": "aside", "size": 600},
 }
 
 
@@ -78,7 +87,17 @@ def pixels(png: bytes | Path) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="write the golden images (then look at each before committing)")
+    parser.add_argument("--docs", action="store_true", help="write the pictures of docs/chart-wheels.md (then look at each)")
     args = parser.parse_args(argv)
+    if args.docs:
+        engine.use_ephemeris_files(load_settings().ephe_path)
+        moment, lat, lon = CHARTS["london"]
+        for name, fields in DOCS_PICTURES.items():
+            request = validate(pb.DrawChartWheelRequest(
+                birth=pb.WheelBirth(moment=Moment(datetime=moment), location=Place(lat=lat, lon=lon)), format="png", **fields))
+            (REPO_ROOT / "docs" / name).write_bytes(chart_wheel.compute(request, Deadline.never()).data.png)
+            print(f"wrote docs/{name}")
+        return 0
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     differing = []
     for chart in CHARTS:

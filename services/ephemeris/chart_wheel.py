@@ -15,7 +15,7 @@ from kernel.deadline import Deadline
 from kernel.synastry import inter_chart
 from services.ephemeris.composite import composite_reply
 from services.ephemeris.derived_charts import davison_reply, draconic_reply, progressed_reply
-from services.ephemeris.wheel.drawing import draw_svg
+from services.ephemeris.wheel.drawing import draw_svg, picture_size
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
 from services.ephemeris.wheel.png import render_png
 from services.ephemeris.wheel.themes import THEMES
@@ -43,18 +43,18 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
         cross = inter_chart(inner_chart, outer_chart, inner_chart.settings).aspects
         inner_name = "chart_a" if query.kind == SYNASTRY else "natal"
         svg = draw_svg(biwheel_layout(inner_chart, outer_chart, cross), theme, size=request.size, title=words.title(query.kind),
-                       rings=(words.chart(inner_name), words.chart(outer_name, moment)), words=words)
+                       rings=(words.chart(inner_name), words.chart(outer_name, moment)), words=words, grid=request.grid)
         wheel = pb.ChartWheel(inner=inner, outer=outer, cross_aspects=[aspect_record(a) for a in cross])
         warnings = list(dict.fromkeys([*inner_warnings, *outer_warnings]))
     else:
         record, warnings, chart = _one_chart(request, query)
-        svg = draw_svg(wheel_layout(chart), theme, size=request.size, title=words.title(query.kind), words=words)
+        svg = draw_svg(wheel_layout(chart), theme, size=request.size, title=words.title(query.kind), words=words, grid=request.grid)
         wheel = pb.ChartWheel(chart=record)
     if request.format == "json":
         wheel.svg, wheel.sha256 = svg, hashlib.sha256(svg.encode()).hexdigest()
         data = pb.ChartWheelData(json=wheel)
     elif request.format == "png":
-        data = pb.ChartWheelData(png=render_png(svg, request.size))
+        data = pb.ChartWheelData(png=render_png(svg, *picture_size(request.size, request.grid)))
     else:
         data = pb.ChartWheelData(svg=svg)
     return pb.DrawChartWheelResponse(data=data, warnings=warnings)

@@ -126,6 +126,25 @@ def test_size_sets_the_pictures_width_and_height(api):
     assert (svg.get("width"), svg.get("height"), svg.get("viewBox")) == ("1200", "1200", "0 0 1200 1200")
 
 
+def test_without_grid_the_picture_is_the_wheel_alone(api):
+    assert api.get(WHEEL, params={**BIRTH, "grid": "none"}).text == api.get(WHEEL, params=BIRTH).text
+    assert not [g for g in ET.fromstring(api.get(WHEEL, params=BIRTH).text).iter(f"{SVG}g") if g.get("class") == "grid-cell"]
+
+
+@pytest.mark.parametrize("grid, width, height", [("aside", 1750, 1000), ("below", 1000, 1750)])
+def test_the_grid_makes_the_picture_three_quarters_of_size_wider_or_taller(api, grid, width, height):
+    svg = ET.fromstring(api.get(WHEEL, params={**BIRTH, "size": 1000, "grid": grid}).text)
+    assert (svg.get("width"), svg.get("height")) == (str(width), str(height))
+    assert _png_size(api.get(WHEEL, params={**BIRTH, "size": 1000, "grid": grid, "format": "png"}).content) == (width, height)
+
+
+def test_a_bi_wheels_grid_is_its_cross_aspects(api):
+    body = _json_wheel(api, {**BIRTH_A, **BIRTH_B, "kind": "synastry", "grid": "below"})
+    cells = [(g.get("data-body-a"), g.get("data-aspect"), g.get("data-body-b"))
+             for g in ET.fromstring(body["svg"]).iter(f"{SVG}g") if g.get("class") == "grid-cell"]
+    assert cells and cells == [(a["body_a"], a["aspect"], a["body_b"]) for a in body["cross_aspects"]]
+
+
 def test_a_wheel_costs_the_natal_charts_2_credits_plus_1(stack):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
@@ -148,6 +167,7 @@ def test_a_wheel_costs_the_natal_charts_2_credits_plus_1(stack):
     ({"palette": "background:101820"}, "palette"),
     ({"palette": "background"}, "palette"),
     ({"palette": "background:#101820,background:#202020"}, "palette"),
+    ({"grid": "left"}, "grid"),
 ])
 def test_bad_wheel_parameters_are_refused_before_any_charge(stack, params, param):
     name, key = stack.new_key(credits=10)

@@ -14,56 +14,50 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from services.ephemeris.wheel.layout import WheelLayout, WheelPoint
-from services.ephemeris.wheel.themes import Theme
+from services.ephemeris.wheel.layout import (
+    ANGLE_TEXT,
+    ASPECT_RING,
+    BI_ASPECT_RING,
+    BI_DIVIDER,
+    BI_HOUSE_RING,
+    BI_INNER_RING,
+    BI_OUTER_RING,
+    HOUSE_RING,
+    SIGN_GLYPH,
+    SINGLE_RING,
+    ZODIAC_INNER,
+    ZODIAC_OUTER,
+    PointRing,
+    WheelLayout,
+    WheelPoint,
+    aspect_grid,
+    label_box,
+    text_width,
+)
+from services.ephemeris.wheel.themes import HARD_ASPECTS, SOFT_ASPECTS, Theme
 from services.ephemeris.wheel.words import ENGLISH, Words
 
 #: The glyph outlines, by name (signs, bodies), each in a 1000-unit em centred on the origin.
 GLYPH_FILE = Path(__file__).with_name("glyph_outlines.json")
-#: The rings, as fractions of the wheel's radius: the zodiac band's outer and inner edges,
-#: where the body glyphs stand, their degree, minute and retrograde mark (one above the other
-#: along the radius, so crowded labels stay as narrow as their glyphs), the house numbers'
-#: ring and the aspect circle.
-ZODIAC_OUTER, ZODIAC_INNER = 0.97, 0.82
-GLYPH_RING, DEGREE_RING, MINUTE_RING, RETROGRADE_RING = 0.695, 0.615, 0.56, 0.51
-HOUSE_RING, ASPECT_RING = 0.455, 0.41
-#: Glyph sizes, as fractions of the wheel's radius.
-SIGN_GLYPH, BODY_GLYPH = 0.075, 0.07
-
-
-@dataclass(frozen=True)
-class PointRing:
-    """Where one ring of bodies is drawn, as fractions of the wheel's radius: the circle its
-    marks stand on (inside it), its glyphs, their degree, minute and retrograde labels (one
-    above the other along the radius), the glyph's and the labels' sizes, and how far outside
-    the glyph's centre its leader line ends."""
-
-    edge: float
-    glyph: float
-    degree: float
-    minute: float
-    retrograde: float
-    glyph_size: float
-    text_size: float
-    leader_gap: float
-
-
-#: The single wheel's one ring, under the zodiac band.
-SINGLE_RING = PointRing(ZODIAC_INNER, GLYPH_RING, DEGREE_RING, MINUTE_RING, RETROGRADE_RING, BODY_GLYPH, 0.032, 0.045)
-#: A bi-wheel's rings: the outer chart's under the zodiac band, then a circle dividing the
-#: rings, the inner chart's under it, then the house numbers and the aspect circle. Glyphs
-#: and labels are a little smaller than the single wheel's so both rings fit; the labels stay
-#: 0.05 of the radius apart, since at 3 and 9 o'clock the radius runs across the text and
-#: closer labels ("24°" beside "13′") would touch.
-BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.777, 0.722, 0.672, 0.627, 0.052, 0.028, 0.034)
-BI_DIVIDER = 0.6
-BI_INNER_RING = PointRing(BI_DIVIDER, 0.557, 0.502, 0.452, 0.407, 0.052, 0.028, 0.034)
-BI_HOUSE_RING, BI_ASPECT_RING = 0.362, 0.325
+#: The house numbers' font size (of 12 houses, of Gauquelin's 36), as fractions of the
+#: wheel's radius; the other sizes are the layout's.
+HOUSE_TEXT, SECTOR_TEXT = 0.045, 0.028
+#: The thickness of the halo under a body's label (of its font size): a cusp line the label
+#: could not be moved off is cut where the label crosses it.
+LABEL_HALO = 0.25
+#: The aspects drawn solid, in every theme: the conjunction, the hard and the soft ones
+#: (themes.py); the minor ones are dashed.
+SOLID_ASPECTS = HARD_ASPECTS | SOFT_ASPECTS | {"conjunction"}
+#: The aspect grid's square (beside or under the wheel), its side as a share of the wheel's
+#: size, and the margin around the grid inside it (a share of its side). The whole picture is
+#: then GRID_SHARE wider (aside) or taller (below) than the wheel.
+GRID_SHARE, GRID_MARGIN = 0.75, 0.05
+#: The places of the aspect grid: none, to the right of the wheel, under it.
+GRID_PLACES = ("none", "aside", "below")
 #: The glyph of a body whose glyph is another's (both nodes of the Moon are drawn as its
 #: north node, the point they name).
 GLYPH_OF_BODY = {"mean_node": "north_node", "true_node": "north_node"}
@@ -75,37 +69,43 @@ def glyph_outlines() -> dict[str, str]:
     return {name: glyph["path"] for name, glyph in json.loads(GLYPH_FILE.read_text(encoding="utf-8")).items()}
 
 
-def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings: tuple[str, str] | None = None,
+def picture_size(size: int, grid: str = "none") -> tuple[int, int]:
+    """Return the whole picture's width and height (pixels) of a wheel ``size`` pixels square
+    with its aspect grid ``grid``: none, aside (to the right: wider) or below (taller)."""
+    extra = round(size * GRID_SHARE)
+    return {"none": (size, size), "aside": (size + extra, size), "below": (size, size + extra)}[grid]
+
+
+def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings: tuple[str, str] | None = None, grid: str = "none",
              words: Words = ENGLISH) -> str:
     """Return the SVG document (text) of the wheel ``layout`` in ``theme``, ``size`` pixels
     square, titled ``title``, its labels and description in ``words``' language (named by the
-    root's ``xml:lang`` and ``lang``); a bi-wheel's description names its charts by ``rings``
-    (the inner one's and the outer one's, e.g. "natal chart", "transits at 2024-01-01T00:00:00Z")."""
+    root's ``xml:lang`` and ``lang``); a bi-wheel's description names its charts by ``rings`` (the
+    inner one's and the outer one's, e.g. "natal chart", "transits at 2024-01-01T00:00:00Z").
+    With ``grid`` aside or below, the aspect grid stands to the right of the wheel or under it
+    and the picture (``picture_size``) is wider or taller; the wheel keeps its place and size."""
     half = size / 2.0
     radius = half * 0.98
+    width, height = picture_size(size, grid)
     parts: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" role="img" '
-        f'xml:lang="{words.lang}" lang="{words.lang}" '
-        f'width="{size}" height="{size}" viewBox="0 0 {size} {size}" aria-labelledby="wheel-title wheel-desc">',
+        (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" role="img" '
+         f'xml:lang="{words.lang}" lang="{words.lang}" '
+         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" aria-labelledby="wheel-title wheel-desc">'),
         f'<title id="wheel-title">{escape(title)}</title>',
         f'<desc id="wheel-desc">{escape(describe(layout, rings, words))}</desc>',
-        _symbols(layout),
-        f'<rect width="{size}" height="{size}" fill="{theme.background}"/>',
+        _symbols(layout, with_aspects=grid != "none"),
+        f'<rect width="{width}" height="{height}" fill="{theme.background}"/>',
     ]
     parts.append(_zodiac(layout, theme, half, radius))
-    if layout.is_biwheel:
-        # The angles' labels stand inside the aspect circle (_houses): the houses are drawn
-        # over the aspect lines.
-        parts.append(_aspects(layout, theme, half, radius, words))
-        parts.append(_houses(layout, theme, half, radius, words))
-    else:
-        parts.append(_houses(layout, theme, half, radius, words))
-        parts.append(_aspects(layout, theme, half, radius, words))
+    parts.append(_houses(layout, theme, half, radius, words))
+    parts.append(_aspects(layout, theme, half, radius, words))
     if layout.is_biwheel:
         parts.append(_points(layout.outer_points, BI_OUTER_RING, theme, half, radius, words, ring="outer"))
         parts.append(_points(layout.points, BI_INNER_RING, theme, half, radius, words, ring="inner"))
     else:
         parts.append(_points(layout.points, SINGLE_RING, theme, half, radius, words))
+    if grid != "none":
+        parts.append(_grid(layout, theme, size, grid, words))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -132,10 +132,12 @@ def _bodies_in_words(points: tuple[WheelPoint, ...], words: Words, *, outer: boo
     return [words.body_clause(p.body, p.degree, p.sign, p.retrograde, p.house, outer=outer) for p in points]
 
 
-def _symbols(layout: WheelLayout) -> str:
+def _symbols(layout: WheelLayout, *, with_aspects: bool = False) -> str:
     outlines = glyph_outlines()
     bodies = layout.points + layout.outer_points
     names = [sign.sign for sign in layout.signs] + [_glyph_name(p.body) for p in bodies if _glyph_name(p.body) in outlines]
+    if with_aspects:
+        names += [a.aspect for a in layout.aspects if a.aspect in outlines]
     defs = [f'<symbol id="glyph-{name}" viewBox="-500 -500 1000 1000"><path d="{outlines[name]}"/></symbol>' for name in dict.fromkeys(names)]
     return "<defs>" + "".join(defs) + "</defs>"
 
@@ -193,24 +195,20 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
              f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(aspect_ring)}" fill="none" stroke="{theme.line}" stroke-width="1"/>']
     if layout.is_biwheel:
         parts.append(f'<circle class="ring-divider" cx="{_f(half)}" cy="{_f(half)}" r="{_f(radius * BI_DIVIDER)}" fill="none" stroke="{theme.line}" stroke-width="1"/>')
-    label_size = radius * (0.045 if len(layout.cusps) <= 12 else 0.028)
+    label_size = radius * (HOUSE_TEXT if len(layout.cusps) <= 12 else SECTOR_TEXT)
     for cusp in layout.cusps:
         parts.append(f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
                      + _line(_xy(half, aspect_ring, cusp.angle_deg), _xy(half, inner, cusp.angle_deg), theme.faint, 1.0)
                      + "</g>")
         parts.append(_text(_xy(half, radius * house_ring, cusp.label_deg), str(cusp.house), label_size, theme.text))
-    # A bi-wheel's outer ring fills the space under the zodiac where a single wheel labels its
-    # angles: there the labels stand just inside the aspect circle, turned further aside
-    # (the same 0.02 of the radius from the line needs more degrees nearer the centre).
-    # Haloed in the background's colour, as the aspect lines cross there.
-    label_ring, label_turn = (BI_ASPECT_RING - 0.04, 7.0) if layout.is_biwheel else (ZODIAC_INNER - 0.035, 3.5)
-    halo = theme.background if layout.is_biwheel else None
+    # The angles' labels stand in the zodiac band beside their lines (the layout finds them
+    # a place clear of the sign glyphs and boundaries), on both kinds of wheel.
+    band = radius * (ZODIAC_OUTER + ZODIAC_INNER) / 2
     for angle in layout.angles:
         start, end = _xy(half, aspect_ring, angle.angle_deg), _xy(half, radius * ZODIAC_OUTER, angle.angle_deg)
-        label_at = _xy(half, radius * label_ring, angle.angle_deg + (label_turn if angle.name in ("asc", "dsc") else -label_turn))
         parts.append(f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
                      + _line(start, end, theme.line, 2.2)
-                     + _text(label_at, words.angle_label(angle.name), radius * 0.04, theme.text, bold=True, halo=halo) + "</g>")
+                     + _text(_xy(half, band, angle.label_deg), words.angle_label(angle.name), radius * ANGLE_TEXT, theme.text, bold=True) + "</g>")
     parts.append("</g>")
     return "\n".join(parts)
 
@@ -225,7 +223,7 @@ def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float, word
     parts = ['<g class="aspects">']
     for aspect in layout.aspects:
         colour = theme.aspect(aspect.aspect)
-        dash = ' stroke-dasharray="4 3"' if colour == theme.minor else ""
+        dash = "" if aspect.aspect in SOLID_ASPECTS else ' stroke-dasharray="4 3"'
         parts.append(f'<g class="aspect" data-aspect="{aspect.aspect}" data-body-a="{aspect.body_a}" data-body-b="{aspect.body_b}" '
                      f'data-orb="{aspect.orb:.4f}">'
                      + f"<title>{escape(words.aspect_clause(aspect.body_a, aspect.aspect, aspect.body_b))}</title>"
@@ -237,10 +235,12 @@ def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float, word
 
 def _points(points: tuple[WheelPoint, ...], at: PointRing, theme: Theme, half: float, radius: float, words: Words, *,
             ring: str | None = None) -> str:
-    """Return one ring of bodies, labelled in ``words``' language (``ring``: inner or outer on
-    a bi-wheel, written as ``data-ring``; None on a single wheel, which writes none)."""
-    outlines = glyph_outlines()
+    """Return one ring of bodies, labelled in ``words``' language (``ring``: inner or outer on a bi-wheel, written as
+    ``data-ring``; None on a single wheel, which writes none): each body's mark, leader line,
+    glyph and label, the label upright under the glyph along the same spread angle, an R to
+    its right when retrograde."""
     edge = radius * at.edge
+    text_size = radius * at.text_size
     ring_attribute = f' data-ring="{ring}"' if ring else ""
     parts = [f'<g class="points"{ring_attribute}>']
     for point in points:
@@ -248,22 +248,90 @@ def _points(points: tuple[WheelPoint, ...], at: PointRing, theme: Theme, half: f
         glyph_at = _xy(half, radius * at.glyph, point.glyph_deg)
         leader_from = _xy(half, radius * (at.glyph + at.leader_gap), point.glyph_deg)
         colour = theme.text
-        if _glyph_name(point.body) in outlines:
-            glyph = _glyph(_glyph_name(point.body), glyph_at, radius * at.glyph_size, colour)
-        else:  # a body without a glyph of its own (an asteroid, a hypothetical point): its name
-            glyph = _text(glyph_at, words.short_body(point.body), radius * at.text_size * 35 / 32, colour)
-        labels = [(at.degree, f"{point.degree}°"), (at.minute, f"{point.minute:02d}′")] + ([(at.retrograde, words.retrograde_mark)] if point.retrograde else [])
+        glyph = _body_glyph(point.body, glyph_at, radius * at.glyph_size, text_size * 35 / 32, colour, words)
+        # The label and its R are centred together on the label's place.
+        x, y = _xy(half, radius * point.label_radius, point.glyph_deg)
+        box_width = radius * label_box(point, at)[0]
+        label_width = text_width(point.label, text_size)
+        labels = _text((x - box_width / 2 + label_width / 2, y), point.label, text_size, colour, halo=theme.background)
+        if point.retrograde:
+            r_width = text_width(words.retrograde_mark, text_size)
+            labels += _text((x + box_width / 2 - r_width / 2, y), words.retrograde_mark, text_size, colour, halo=theme.background)
         parts.append(
             f'<g class="point"{ring_attribute} data-body={quoteattr(point.body)} data-longitude="{point.longitude:.6f}" data-house="{point.house}"'
             f' data-retrograde="{str(point.retrograde).lower()}">'
             + _line(mark_in, mark_out, theme.line, 1.5)
             + _line(mark_out, leader_from, theme.faint, 0.8)
             + glyph
-            + "".join(_text(_xy(half, radius * r, point.glyph_deg), text, radius * at.text_size, colour) for r, text in labels)
+            + labels
             + "</g>"
         )
     parts.append("</g>")
     return "\n".join(parts)
+
+
+def _grid(layout: WheelLayout, theme: Theme, size: int, place: str, words: Words) -> str:
+    """Return the aspect grid (``layout.aspect_grid``) in its square beside (``place`` aside)
+    or under (below) the wheel: a triangular grid with the bodies' glyphs on its diagonal, or
+    a bi-wheel's table with the outer bodies along the top and the inner ones down the left;
+    each aspect's cell a ``<g class="grid-cell">`` with its glyph and its orb in degrees and
+    minutes (rounded to the minute), in its aspect line's colour."""
+    table = aspect_grid(layout)
+    side = round(size * GRID_SHARE)
+    left, top = (size, (size - side) / 2) if place == "aside" else ((size - side) / 2, size)
+    left, top = left + side * GRID_MARGIN, top + side * GRID_MARGIN
+    span = side * (1 - 2 * GRID_MARGIN)
+    headed = 0 if table.triangular else 1  # the bi-wheel's header row and column
+    cell = span / (len(table.rows) if table.triangular else max(len(table.rows), len(table.columns)) + 1)
+
+    def corner(row: int, column: int) -> tuple[float, float]:
+        return left + (column + headed) * cell, top + (row + headed) * cell
+
+    def centre(row: int, column: int, down: float = 0.5) -> tuple[float, float]:
+        x, y = corner(row, column)
+        return x + cell / 2, y + cell * down
+
+    parts = ['<g class="aspect-grid">']
+    frame = [(r, c) for r in range(len(table.rows)) for c in range(len(table.columns)) if not table.triangular or c <= r]
+    parts += [f'<rect x="{_f(corner(r, c)[0])}" y="{_f(corner(r, c)[1])}" width="{_f(cell)}" height="{_f(cell)}" '
+              f'fill="none" stroke="{theme.faint}" stroke-width="0.8"/>' for r, c in frame]
+    # The bodies' glyphs: on the diagonal, or along the top (outer) and down the left (inner).
+    glyph_size = cell * 0.6
+    if table.triangular:
+        heads = [(body, centre(i, i), "") for i, body in enumerate(table.rows)]
+    else:
+        heads = [(body, centre(-1, i), ' data-ring="outer"') for i, body in enumerate(table.columns)]
+        heads += [(body, centre(i, -1), ' data-ring="inner"') for i, body in enumerate(table.rows)]
+    for body, at, ring in heads:
+        parts.append(f'<g class="grid-body" data-body={quoteattr(body)}{ring}>{_body_glyph(body, at, glyph_size, cell * 0.3, theme.text, words)}</g>')
+    outlines = glyph_outlines()
+    for grid_cell in table.cells:
+        aspect = grid_cell.aspect
+        colour = theme.aspect(aspect.aspect)
+        glyph_at = centre(grid_cell.row, grid_cell.column, 0.37)
+        if aspect.aspect in outlines:
+            glyph = _glyph(aspect.aspect, glyph_at, cell * 0.46, colour)
+        else:
+            glyph = _text(glyph_at, aspect.aspect[:3], cell * 0.3, colour)
+        parts.append(f'<g class="grid-cell" data-aspect="{aspect.aspect}" data-body-a={quoteattr(aspect.body_a)} '
+                     f'data-body-b={quoteattr(aspect.body_b)} data-orb="{aspect.orb:.4f}">'
+                     + glyph + _text(centre(grid_cell.row, grid_cell.column, 0.8), _orb(aspect.orb), cell * 0.24, colour) + "</g>")
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _orb(orb_deg: float) -> str:
+    """Return an orb (degrees) in degrees and minutes, rounded to the minute: ``1°05′``."""
+    minutes = round(orb_deg * 60.0)
+    return f"{minutes // 60}°{minutes % 60:02d}′"
+
+
+def _body_glyph(body: str, centre: tuple[float, float], size: float, text_size: float, colour: str, words: Words) -> str:
+    """Return a body's glyph ``size`` wide centred at ``centre``, or, for a body without one,
+    the first three letters of its name."""
+    if _glyph_name(body) in glyph_outlines():
+        return _glyph(_glyph_name(body), centre, size, colour)
+    return _text(centre, words.short_body(body), text_size, colour)
 
 
 def _glyph_name(body: str) -> str:

@@ -20,12 +20,13 @@ FONT_FILES = [str(Path(__file__).with_name(name)) for name in ("NotoSans-Regular
 FONT_FAMILY = "Noto Sans"
 
 
-def render_png(svg: str, size: int) -> bytes:
-    """Return the PNG (bytes) of the SVG document ``svg`` drawn ``size`` pixels square."""
+def render_png(svg: str, width: int, height: int | None = None) -> bytes:
+    """Return the PNG (bytes) of the SVG document ``svg`` drawn ``width`` by ``height`` pixels
+    (``width`` pixels square without a height)."""
     return resvg_py.svg_to_bytes(
         svg_string=svg,
-        width=size,
-        height=size,
+        width=width,
+        height=width if height is None else height,
         skip_system_fonts=True,
         font_files=FONT_FILES,
         font_family=FONT_FAMILY,

@@ -21,6 +21,7 @@ allowed. Longitudes are written to 1e-6°.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import xml.etree.ElementTree as ET
@@ -38,6 +39,7 @@ from kernel.timescale import Moment
 from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import biwheel_layout
 from services.ephemeris.wheel.themes import THEMES
+from tests.unit.services.test_wheel import _overlap, _units
 
 SVG = "{http://www.w3.org/2000/svg}"
 SIZE = 800
@@ -206,12 +208,19 @@ def test_each_rings_glyphs_are_spread_apart_among_themselves():
             assert min(gaps) >= least - 0.02, (pair.case, ring, min(gaps))
 
 
-def test_each_body_of_both_rings_is_labelled_with_its_degree_minute_and_retrograde_mark():
+def test_each_body_of_both_rings_is_labelled_with_its_degree_and_minute_in_one_text_and_an_r_when_retrograde():
     for pair in pairs():
         for ring, chart in (("inner", pair.inner), ("outer", pair.outer)):
             drawn = [g for g in _groups(pair.svg, "point") if g.get("data-ring") == ring]
             for g, position in zip(drawn, chart.positions):
                 # The minute truncated, as an ephemeris prints it: 29°59.9′ is 29°59′.
                 minutes = math.floor(position.sign_degree * 60.0)
-                expected = [f"{minutes // 60}°", f"{minutes % 60:02d}′"] + (["R"] if position.retrograde else [])
+                expected = [f"{minutes // 60}°{minutes % 60:02d}′"] + (["R"] if position.retrograde else [])
                 assert [t.text for t in g.iter(f"{SVG}text")] == expected, (pair.case, ring, position.body)
+
+
+def test_no_bodys_glyph_or_label_overlaps_another_bodys_on_either_ring():
+    for pair in pairs():
+        units = _units(pair.svg)
+        for first, second in itertools.combinations(units, 2):
+            assert not any(_overlap(a, b) for a in units[first] for b in units[second]), (pair.case, first, second)
