@@ -83,16 +83,16 @@ def crossings(
     flags: CalcFlags = GEOCENTRIC,
     observer: Observer | None = None,
     param: str = "count",
-    from_param: str | None = None,
 ) -> list[Crossing]:
     """Return the next ``count`` crossings of ``target_deg`` by ``body`` after ``from_jd`` (UT1
     JD; before it, latest first, with ``backward``), in the frame of ``flags`` (topocentric
     for ``observer``), searched window by window up to the end of the body's ephemeris.
 
     Raises OutOfRange naming ``param`` when fewer than ``count`` lie within it, saying how many
-    do, and naming ``from_param`` when ``from_jd`` itself lies outside it.
+    do, and OutOfRange about ``from_jd`` (for the caller to name its parameter) when
+    ``from_jd`` itself lies outside it.
     """
-    return _search(body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, param, from_param)
+    return _search(body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, param)
 
 
 def first_crossings(body: str, targets_deg: Sequence[float], from_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC) -> list[Crossing]:
@@ -101,7 +101,7 @@ def first_crossings(body: str, targets_deg: Sequence[float], from_jd: float, dea
     target alone with ``count`` 1, found in one search on one grid for them all (the samples
     are shared, not repeated per target). Raises OutOfRange as :func:`crossings` does."""
     targets = list(dict.fromkeys(normalize_deg(target) for target in targets_deg))
-    found = _search(body, [(target, None) for target in targets], from_jd, len(targets), deadline, False, flags, None, "count", None, each=True)
+    found = _search(body, [(target, None) for target in targets], from_jd, len(targets), deadline, False, flags, None, "count", each=True)
     first: dict[float, Crossing] = {}
     for crossing in found:
         first.setdefault(crossing.target_deg, crossing)
@@ -118,7 +118,6 @@ def sign_entries(
     backward: bool = False,
     flags: CalcFlags = GEOCENTRIC,
     param: str = "count",
-    from_param: str | None = None,
 ) -> list[Crossing]:
     """Return the next ``count`` entries of ``body`` into the sign beginning at
     ``sign_start_deg``, as :func:`crossings`: a direct crossing of its first degree, or a
@@ -126,7 +125,7 @@ def sign_entries(
     exit over its first degree and a direct exit over its end are not entries."""
     start = normalize_deg(sign_start_deg)
     targets = [(start, True), (normalize_deg(start + SIGN_WIDTH_DEG), False)]
-    return _search(body, targets, from_jd, count, deadline, backward, flags, None, param, from_param)
+    return _search(body, targets, from_jd, count, deadline, backward, flags, None, param)
 
 
 def sign_ingresses_until(body: str, from_jd: float, until_jd: float, deadline: Deadline) -> list[tuple[Crossing, int]]:
@@ -140,7 +139,7 @@ def sign_ingresses_until(body: str, from_jd: float, until_jd: float, deadline: D
         first = index * SIGN_WIDTH_DEG
         entered[(first, True)] = index
         entered[(normalize_deg(first + SIGN_WIDTH_DEG), False)] = index
-    found = _search(body, list(entered), from_jd, math.inf, deadline, False, GEOCENTRIC, None, "end", None, until_jd=until_jd)
+    found = _search(body, list(entered), from_jd, math.inf, deadline, False, GEOCENTRIC, None, "end", until_jd=until_jd)
     return [(c, entered[(c.target_deg, c.direct)]) for c in found]
 
 
@@ -154,7 +153,6 @@ def _search(
     flags: CalcFlags,
     observer: Observer | None,
     param: str,
-    from_param: str | None,
     *,
     until_jd: float | None = None,
     each: bool = False,
@@ -163,7 +161,7 @@ def _search(
     True direct, False retrograde, None either) in search order; with ``until_jd`` (forward
     only), every one before it; with ``each``, every one in the windows searched until each
     target has one (``count`` then being the number of targets)."""
-    body_table.check_span(body, from_jd, param=from_param)
+    body_table.check_span(body, from_jd, about="from_jd")
     limit = body_table.span_end(body, backward=backward)
     step = body_table.step_days(body)
     found: list[Crossing] = []

@@ -14,6 +14,7 @@ import structlog
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment
 from kernel.deadline import Deadline, DeadlinePassed
+from kernel.errors import OutOfRange
 from shared.errors import (
     DeadlineExceeded,
     InternalError,
@@ -56,6 +57,24 @@ def test_a_request_its_rules_refuse_does_not_reach_the_handler():
 
     with pytest.raises(InvalidParameter):
         compute_reply(handler, pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), place={"lat": 95.0, "lon": 0.0}), Deadline.never())
+
+
+def test_an_error_about_the_requests_moment_that_the_handler_left_unnamed_names_its_parameter():
+    def handler(reading, deadline):
+        raise OutOfRange("No ephemeris of ceres at 1037-07-04.", about="moment")
+
+    with pytest.raises(OutOfRange) as refused:
+        compute_reply(handler, REQUEST, Deadline.never())
+    assert refused.value.param == "jd"
+
+
+def test_an_error_the_handler_named_keeps_its_parameter():
+    def handler(reading, deadline):
+        raise OutOfRange("No ephemeris of ceres at 1037-07-04.", about="moment", param="search_start")
+
+    with pytest.raises(OutOfRange) as refused:
+        compute_reply(handler, REQUEST, Deadline.never())
+    assert refused.value.param == "search_start"
 
 
 def reply_of(size: int) -> pb.ComputePositionsResponse:
