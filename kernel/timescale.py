@@ -84,15 +84,16 @@ def format_year(year: int) -> str:
     return f"{'-' if year < 0 else '+'}{abs(year):06d}"
 
 
-def _check_range(jd_ut1: float, shown: str) -> None:
-    """Raise UnreadableValue (worded with the parameter's name) unless ``jd_ut1`` lies in the
-    supported span; ``shown`` is the value as the error quotes it."""
+def _check_range(jd_ut1: float, shown: str, about: str | None = None) -> None:
+    """Raise UnreadableValue (worded with the parameter's name, ``about`` the argument that gave
+    the value) unless ``jd_ut1`` lies in the supported span; ``shown`` is the value as the
+    error quotes it."""
     if not (JD_UT1_MIN <= jd_ut1 <= JD_UT1_MAX):
         raise UnreadableValue(
             wording=lambda param: f"{param}={shown} is outside the supported span: Julian Day (UT1) {JD_UT1_MIN} to "
             f"{JD_UT1_MAX}, i.e. {SUPPORTED_SPAN_TEXT}.",
             suggestion=f"Choose a moment from {SUPPORTED_SPAN_TEXT}.",
-            about="moment",
+            about=about,
         )
 
 
@@ -134,19 +135,21 @@ class Moment:
         """Return the moment at Julian Day ``jd`` (UT1).
 
         Non-numbers, non-finite numbers and days outside the supported span raise
-        UnreadableValue, worded with the parameter's name.
+        UnreadableValue about ``jd``, worded with the parameter's name.
         """
         if isinstance(jd, bool) or not isinstance(jd, (int, float)):
             raise UnreadableValue(
                 wording=lambda param: f"{param} must be a number (a Julian Day in UT1), not {jd!r}.",
                 suggestion="Send a Julian Day such as 2451545.0.",
+                about="jd",
             )
         if not math.isfinite(jd):
             raise UnreadableValue(
                 wording=lambda param: f"{param} must be a finite number, not {jd!r}.",
                 suggestion="Send a Julian Day such as 2451545.0.",
+                about="jd",
             )
-        _check_range(float(jd), repr(jd))
+        _check_range(float(jd), repr(jd), "jd")
         return cls._build(float(jd))
 
     @classmethod
@@ -273,7 +276,7 @@ class Moment:
         """Return the moment ``days`` (UT1 days) later; outside the supported span,
         UnreadableValue about the moment."""
         jd = self.jd_ut1 + days
-        _check_range(jd, repr(jd))
+        _check_range(jd, repr(jd), "moment")
         return Moment._build(jd)
 
     def clock_datetime(self) -> datetime:

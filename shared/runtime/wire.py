@@ -60,9 +60,11 @@ def sent_moment_name(message: Message, value: str = "moment") -> str | None:
 def edge_names(message: Message) -> dict[str, str]:
     """Return the parameters the service's edge names in the kernel's errors about an argument
     that no handler named (``about`` to parameter): a request's own ``moment``, from which most
-    handlers compute (a handler computing from another moment names it itself), and the house
-    system, which every request that casts houses sends as ``system``."""
-    names = {"system": "system"}
+    handlers compute (a handler computing from another moment names it itself); the house
+    system, which every request that casts houses sends as ``system``; and a Julian Day the
+    kernel computed itself and found outside the supported span (a search run past its end),
+    which has always answered as ``jd``."""
+    names = {"system": "system", "jd": "jd"}
     field = message.DESCRIPTOR.fields_by_name.get("moment")
     if field is not None and field.message_type is common_pb2.Moment.DESCRIPTOR:
         sent = sent_moment_name(message)

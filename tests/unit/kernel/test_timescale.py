@@ -136,10 +136,11 @@ def test_a_moment_knows_no_request_parameter():
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), True, "2451545.0", None])
-def test_non_finite_or_non_numeric_jd_is_an_unreadable_value(bad):
+def test_non_finite_or_non_numeric_jd_is_an_unreadable_value_about_jd(bad):
     with pytest.raises(UnreadableValue) as caught:
         Moment.from_jd_ut1(bad)
-    assert caught.value.code == "invalid_parameter" and caught.value.worded("jd").startswith("jd must be a")
+    assert caught.value.code == "invalid_parameter" and caught.value.about == "jd"
+    assert caught.value.worded("jd").startswith("jd must be a")
 
 
 def test_jd_span_is_inclusive_of_its_ends_and_refuses_beyond():

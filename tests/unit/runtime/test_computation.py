@@ -68,6 +68,18 @@ def test_an_error_about_the_requests_moment_that_the_handler_left_unnamed_names_
     assert refused.value.param == "jd"
 
 
+def test_a_julian_day_the_kernel_computed_past_the_span_answers_as_jd():
+    from kernel.timescale import JD_UT1_MAX
+    from kernel.timescale import Moment as KernelMoment
+
+    def handler(reading, deadline):
+        return KernelMoment.from_jd_ut1(JD_UT1_MAX + 100.0)
+
+    with pytest.raises(InvalidParameter) as refused:
+        compute_reply(handler, REQUEST, Deadline.never())
+    assert refused.value.param == "jd" and refused.value.message.startswith("jd=")
+
+
 def test_an_error_the_handler_named_keeps_its_parameter():
     def handler(reading, deadline):
         raise OutOfRange("No ephemeris of ceres at 1037-07-04.", about="moment", param="search_start")
