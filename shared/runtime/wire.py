@@ -61,10 +61,11 @@ def edge_names(message: Message) -> dict[str, str]:
     """Return the parameters the service's edge names in the kernel's errors about an argument
     that no handler named (``about`` to parameter): a request's own ``moment``, from which most
     handlers compute (a handler computing from another moment names it itself); the house
-    system, which every request that casts houses sends as ``system``; and a Julian Day the
-    kernel computed itself and found outside the supported span (a search run past its end),
-    which has always answered as ``jd``."""
-    names = {"system": "system", "jd": "jd"}
+    system, which every request that casts houses sends as ``system``; the number of events a
+    search was asked for and could not find within its body's dates, which every search's
+    answer has named ``count``; and a Julian Day the kernel computed itself and found outside
+    the supported span (a search run past its end), which has always answered as ``jd``."""
+    names = {"system": "system", "count": "count", "jd": "jd"}
     field = message.DESCRIPTOR.fields_by_name.get("moment")
     if field is not None and field.message_type is common_pb2.Moment.DESCRIPTOR:
         sent = sent_moment_name(message)

@@ -107,7 +107,7 @@ def test_crossings_past_the_supported_dates_are_out_of_range_saying_how_many_lay
     assert all(c.jd < JD_UT1_MAX for c in crossings("sun", 0.0, start, 2, NEVER))
     with pytest.raises(OutOfRange) as caught:
         crossings("sun", 0.0, start, 3, NEVER)
-    assert "Only 2 of the 3" in caught.value.message and caught.value.param == "count"
+    assert "Only 2 of the 3" in caught.value.message and caught.value.about == "count"
 
 
 def test_an_asteroid_search_stops_at_the_end_of_its_files_with_out_of_range():

@@ -80,6 +80,15 @@ def test_a_julian_day_the_kernel_computed_past_the_span_answers_as_jd():
     assert refused.value.param == "jd" and refused.value.message.startswith("jd=")
 
 
+def test_a_search_that_found_fewer_events_than_asked_names_count():
+    def handler(reading, deadline):
+        raise OutOfRange("Only 2 of the 3 crossings asked for lie within the dates sun is computed for.", about="count")
+
+    with pytest.raises(OutOfRange) as refused:
+        compute_reply(handler, REQUEST, Deadline.never())
+    assert refused.value.param == "count"
+
+
 def test_an_error_the_handler_named_keeps_its_parameter():
     def handler(reading, deadline):
         raise OutOfRange("No ephemeris of ceres at 1037-07-04.", about="moment", param="search_start")

@@ -84,11 +84,11 @@ def test_the_second_person_reads_its_own_suffixed_parameters():
 def test_the_service_edge_names_the_moment_a_request_sent_and_the_house_system():
     from shared.runtime.wire import edge_names
 
-    assert edge_names(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0))) == {"system": "system", "jd": "jd", "moment": "jd"}
+    assert edge_names(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0))) == {"system": "system", "count": "count", "jd": "jd", "moment": "jd"}
     assert edge_names(pb.ComputePositionsRequest(moment=Moment(datetime="2000-01-01T12:00:00Z")))["moment"] == "datetime"
 
 
 def test_the_service_edge_names_no_moment_for_a_request_without_its_own():
     from shared.runtime.wire import edge_names
 
-    assert edge_names(pb.ComputeSynastryRequest()) == {"system": "system", "jd": "jd"}
+    assert edge_names(pb.ComputeSynastryRequest()) == {"system": "system", "count": "count", "jd": "jd"}
