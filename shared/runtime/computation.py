@@ -31,9 +31,10 @@ def compute_reply(handler: Handler, request: Message, deadline: Deadline) -> Mes
     service's edge (:func:`validate`: the proto options' rules and the message's reader, whose
     query and values the handler computes from). Raises DeadlinePassed for a request that
     waited past its deadline (it is not started), ResultTooLarge for a reply over
-    MAX_REPLY_BYTES. The kernel's errors about the request's moment (or house system) that the
-    handler left unnamed are named here (:func:`~shared.runtime.wire.edge_names`); validation's
-    readers name their own, as they do in the gateway."""
+    MAX_REPLY_BYTES. The kernel's errors about an argument that the handler left unnamed (the
+    request's moment, the house system, a search's count) are named here
+    (:func:`~shared.runtime.wire.edge_names`); validation's readers name their own, as they
+    do in the gateway."""
     deadline.check()
     reading = validate(request)
     with naming_each(edge_names(request), also=(OutOfRange,)):
