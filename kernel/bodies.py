@@ -167,10 +167,11 @@ def _span_text(row: Body) -> str:
     return f"{first} to {last} (Julian Day UT1 {row.span_jd_ut1[0]} to {row.span_jd_ut1[1]})"
 
 
-def check_span(name: str, first_jd_ut1: float, last_jd_ut1: float | None = None, *, param: str | None = None) -> None:
+def check_span(name: str, first_jd_ut1: float, last_jd_ut1: float | None = None, *, about: str = "moment") -> None:
     """Raise OutOfRange unless the body's ephemeris covers [first_jd_ut1, last_jd_ut1] (UT1
-    Julian Days; one instant without ``last_jd_ut1``). The error names the body, its span and
-    ``param``; the engine's own text never reaches it."""
+    Julian Days; one instant without ``last_jd_ut1``). The error names the body and its span
+    and is ``about`` the argument that gave the dates, for the caller to name its parameter;
+    the engine's own text never reaches it."""
     row = body(name)
     last = first_jd_ut1 if last_jd_ut1 is None else last_jd_ut1
     low, high = row.span_jd_ut1
@@ -180,7 +181,7 @@ def check_span(name: str, first_jd_ut1: float, last_jd_ut1: float | None = None,
     raise OutOfRange(
         f"No ephemeris of {name} at {Moment.from_jd_ut1(outside).iso_utc()}: it covers {_span_text(row)} and has no fallback outside it.",
         suggestion=f"Choose moments within {_span_text(row)}, or leave {name} out.",
-        param=param,
+        about=about,
     )
 
 

@@ -211,12 +211,13 @@ def _zone_set() -> frozenset[str]:
     return frozenset(zone_names())
 
 
-def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None, param: str = "datetime") -> LocalReading:
+def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> LocalReading:
     """Return what the naive wall-clock time ``local`` in ``zone`` was.
 
     Raises NonexistentLocalTime when the clocks skipped it, and AmbiguousLocalTime, naming both
-    UTC instants, when they showed it twice and ``fold`` (0 the first, 1 the second) is None.
-    Errors name ``param``.
+    UTC instants, when they showed it twice and ``fold`` (0 the first, 1 the second) is None;
+    both are worded with the name of the parameter that carried ``local``, which the reader
+    supplies (``shared/runtime/kernel_errors.py``).
     """
     first = local.replace(tzinfo=zone, fold=0)
     second = local.replace(tzinfo=zone, fold=1)
@@ -239,26 +240,24 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None, para
             # mean time (UTC-15:56:08) is given as the UTC instant alone.
             old_reading = f"{with_offset} (the same as {_utc_text(old_utc)})" if int(old.utcoffset(None).total_seconds()) % 60 == 0 else _utc_text(old_utc)
             raise NonexistentLocalTime(
-                f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the zone moved across the "
-                f"date line, its clocks going from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) straight to "
-                f"{_clock_text(after)} ({_offset_name(new)}), so {skipped} never happened there.",
-                suggestion=(
+                wording=lambda param: f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the zone "
+                f"moved across the date line, its clocks going from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) "
+                f"straight to {_clock_text(after)} ({_offset_name(new)}), so {skipped} never happened there.",
+                suggesting=lambda param: (
                     f"Check the date. If the certificate kept the calendar of before the move, send the time with that "
                     f"offset: {param}={old_reading}, which is {old_utc.astimezone(zone).replace(tzinfo=None).isoformat()} "
                     f"on {zone.key}'s calendar after the move."
                 ),
-                param=param,
             )
         jump = _duration_text(new - old.utcoffset(None))
         why = "a change to summer time" if _dst(change, zone) > _dst(change - timedelta(seconds=1), zone) else "a change of the zone's UTC offset"
         raise NonexistentLocalTime(
-            f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the clocks went "
-            f"from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) straight to {_clock_text(after)} ({_offset_name(new)}).",
+            wording=lambda param: f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the clocks "
+            f"went from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) straight to {_clock_text(after)} ({_offset_name(new)}).",
             suggestion=(
                 f"The clocks skipped {jump} here ({why}); send the time of day the certificate meant, {jump} later or "
                 "earlier, or a datetime with its UTC offset."
             ),
-            param=param,
         )
     if first_utc != second_utc and fold is None:
         shown = abs(second_utc - first_utc)
@@ -275,11 +274,10 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None, para
                 "or fold=1 for the second."
             )
         raise AmbiguousLocalTime(
-            f"{param}={local.isoformat()} happened twice in {zone.key}: at {_utc_text(first_utc)} "
+            wording=lambda param: f"{param}={local.isoformat()} happened twice in {zone.key}: at {_utc_text(first_utc)} "
             f"({first.tzname()}, {_offset_name(first.utcoffset())}, fold=0) and at {_utc_text(second_utc)} "
             f"({second.tzname()}, {_offset_name(second.utcoffset())}, fold=1).",
             suggestion=suggestion,
-            param=param,
         )
     chosen = second if fold == 1 else first
     offset = chosen.utcoffset()

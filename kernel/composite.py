@@ -24,6 +24,7 @@ from kernel.aspects import Point, find_aspects, find_parallels
 from kernel.chart import GAUQUELIN_LETTER, Chart, ChartMetadata, ChartPosition, ChartSettings, HousePlacement, cast_chart
 from kernel.chart_extras import NO_EXTRAS, ChartExtras, OperandSource, operands_at, with_extras
 from kernel.davison import great_circle_midpoint
+from kernel.errors import concerning
 from kernel.midpoints import midpoint
 from kernel.positions import Observer
 from kernel.timescale import Moment
@@ -44,9 +45,13 @@ def cast_composite(
 ) -> Chart:
     """Return the composite of the charts of two births (each a moment and a place) cast with
     ``settings``, with the ``extras`` wanted; a body a lot or the sect needs that the charts
-    lack is composed as every position is."""
+    lack is composed as every position is. An error about a birth's moment (an asteroid outside
+    its ephemeris) is about ``moment_a`` or ``moment_b``."""
     (moment_a, place_a), (moment_b, place_b) = birth_a, birth_b
-    chart_a, chart_b = cast_chart(moment_a, place_a, settings), cast_chart(moment_b, place_b, settings)
+    with concerning("moment_a"):
+        chart_a = cast_chart(moment_a, place_a, settings)
+    with concerning("moment_b"):
+        chart_b = cast_chart(moment_b, place_b, settings)
     chart = composite_chart(chart_a, chart_b, settings, resolution)
     if extras == NO_EXTRAS:
         return chart

@@ -82,17 +82,16 @@ def crossings(
     backward: bool = False,
     flags: CalcFlags = GEOCENTRIC,
     observer: Observer | None = None,
-    param: str = "count",
-    from_param: str | None = None,
 ) -> list[Crossing]:
     """Return the next ``count`` crossings of ``target_deg`` by ``body`` after ``from_jd`` (UT1
     JD; before it, latest first, with ``backward``), in the frame of ``flags`` (topocentric
     for ``observer``), searched window by window up to the end of the body's ephemeris.
 
-    Raises OutOfRange naming ``param`` when fewer than ``count`` lie within it, saying how many
-    do, and naming ``from_param`` when ``from_jd`` itself lies outside it.
+    Raises OutOfRange about ``count`` when fewer than ``count`` lie within it, saying how many
+    do, and about ``from_jd`` when ``from_jd`` itself lies outside it (the caller names the
+    parameter of each).
     """
-    return _search(body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, param, from_param)
+    return _search(body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, "count")
 
 
 def first_crossings(body: str, targets_deg: Sequence[float], from_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC) -> list[Crossing]:
@@ -101,7 +100,7 @@ def first_crossings(body: str, targets_deg: Sequence[float], from_jd: float, dea
     target alone with ``count`` 1, found in one search on one grid for them all (the samples
     are shared, not repeated per target). Raises OutOfRange as :func:`crossings` does."""
     targets = list(dict.fromkeys(normalize_deg(target) for target in targets_deg))
-    found = _search(body, [(target, None) for target in targets], from_jd, len(targets), deadline, False, flags, None, "count", None, each=True)
+    found = _search(body, [(target, None) for target in targets], from_jd, len(targets), deadline, False, flags, None, "count", each=True)
     first: dict[float, Crossing] = {}
     for crossing in found:
         first.setdefault(crossing.target_deg, crossing)
@@ -117,8 +116,6 @@ def sign_entries(
     *,
     backward: bool = False,
     flags: CalcFlags = GEOCENTRIC,
-    param: str = "count",
-    from_param: str | None = None,
 ) -> list[Crossing]:
     """Return the next ``count`` entries of ``body`` into the sign beginning at
     ``sign_start_deg``, as :func:`crossings`: a direct crossing of its first degree, or a
@@ -126,7 +123,7 @@ def sign_entries(
     exit over its first degree and a direct exit over its end are not entries."""
     start = normalize_deg(sign_start_deg)
     targets = [(start, True), (normalize_deg(start + SIGN_WIDTH_DEG), False)]
-    return _search(body, targets, from_jd, count, deadline, backward, flags, None, param, from_param)
+    return _search(body, targets, from_jd, count, deadline, backward, flags, None, "count")
 
 
 def sign_ingresses_until(body: str, from_jd: float, until_jd: float, deadline: Deadline) -> list[tuple[Crossing, int]]:
@@ -140,7 +137,7 @@ def sign_ingresses_until(body: str, from_jd: float, until_jd: float, deadline: D
         first = index * SIGN_WIDTH_DEG
         entered[(first, True)] = index
         entered[(normalize_deg(first + SIGN_WIDTH_DEG), False)] = index
-    found = _search(body, list(entered), from_jd, math.inf, deadline, False, GEOCENTRIC, None, "end", None, until_jd=until_jd)
+    found = _search(body, list(entered), from_jd, math.inf, deadline, False, GEOCENTRIC, None, "until_jd", until_jd=until_jd)
     return [(c, entered[(c.target_deg, c.direct)]) for c in found]
 
 
@@ -153,8 +150,7 @@ def _search(
     backward: bool,
     flags: CalcFlags,
     observer: Observer | None,
-    param: str,
-    from_param: str | None,
+    short_about: str,
     *,
     until_jd: float | None = None,
     each: bool = False,
@@ -162,8 +158,9 @@ def _search(
     """Return the next ``count`` crossings of any of ``targets`` (longitude, required direction:
     True direct, False retrograde, None either) in search order; with ``until_jd`` (forward
     only), every one before it; with ``each``, every one in the windows searched until each
-    target has one (``count`` then being the number of targets)."""
-    body_table.check_span(body, from_jd, param=from_param)
+    target has one (``count`` then being the number of targets). Fewer than asked for within
+    the body's dates raise OutOfRange about ``short_about``, the argument that asked for them."""
+    body_table.check_span(body, from_jd, about="from_jd")
     limit = body_table.span_end(body, backward=backward)
     step = body_table.step_days(body)
     found: list[Crossing] = []
@@ -208,7 +205,7 @@ def _search(
                     f"{Moment.from_jd_ut1(first).iso_utc('minute')} to {Moment.from_jd_ut1(last).iso_utc('minute')} "
                     f"(Julian Day UT1 {first} to {last}).",
                     suggestion=f"Ask for {have or 'fewer'}{' or fewer' if have else ''}, or search from another date.",
-                    param=param,
+                    about=short_about,
                 )
             # One grid for every target: each root is the instant a search for its target alone finds.
             window = list(accepted(find_offset_roots(longitude, offsets, low, high, step, deadline, stop_early)))

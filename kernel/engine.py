@@ -14,11 +14,10 @@ from typing import NamedTuple
 
 import swisseph as swe
 
-from shared.errors import CelestialError, InvalidParameter
-from kernel.errors import OutOfRange
+from kernel.errors import DomainError, OutOfRange, UnreadableValue
 
 #: The exception Swiss Ephemeris raises; callers catch it and turn it into
-#: a service error with :func:`engine_error` (or use :func:`map_engine_errors`).
+#: a domain error with :func:`engine_error` (or use :func:`map_engine_errors`).
 EngineError = swe.Error
 
 # Calculation flag bits (Swiss Ephemeris SEFLG_*), re-exported so no other module needs swisseph.
@@ -150,27 +149,30 @@ def is_no_data_error(exc: BaseException) -> bool:
 
 @contextlib.contextmanager
 def map_engine_errors(
-    subject: str | Callable[[], str] = "the calculation", *, param: str | None = None
+    subject: str | Callable[[], str] = "the calculation", *, about: str | None = None
 ) -> Iterator[None]:
-    """Turn ``swisseph.Error`` raised inside the block into the service's error types.
+    """Turn ``swisseph.Error`` raised inside the block into the kernel's domain errors.
 
     A date the ephemeris files do not cover (asteroids have no analytic fallback) becomes
-    :class:`OutOfRange`; anything else becomes :class:`InvalidParameter`. ``subject`` names what
+    :class:`OutOfRange`; anything else becomes :class:`UnreadableValue`. ``subject`` names what
     was being computed (e.g. ``"chiron at 1100-01-01T00:00:00.000Z"``), or is a function
-    returning it (called only on error); ``param`` names the request parameter to blame. File
-    paths of the server never reach the message.
+    returning it (called only on error); ``about`` names the argument to blame, for the reader
+    to name its parameter (``shared/runtime/kernel_errors.py``). File paths of the server
+    never reach the message.
     """
     try:
         yield
     except swe.Error as exc:
-        raise engine_error(exc, subject() if callable(subject) else subject, param) from None
+        raise engine_error(exc, subject() if callable(subject) else subject, about) from None
 
 
-def engine_error(exc: Exception, subject: str, param: str | None) -> CelestialError:
-    """Return the service error for a ``swisseph.Error`` raised while computing ``subject``.
+def engine_error(exc: Exception, subject: str, about: str | None) -> DomainError:
+    """Return the domain error for a ``swisseph.Error`` raised while computing ``subject``,
+    ``about`` the argument it concerns (None: none in particular).
 
     :class:`OutOfRange` for a date the ephemeris files do not cover (asteroids have no
-    analytic fallback), :class:`InvalidParameter` otherwise; server file paths are removed.
+    analytic fallback), :class:`UnreadableValue` (the catalogue's ``invalid_parameter``)
+    otherwise; server file paths are removed.
     """
     if is_no_data_error(exc):
         return OutOfRange(
@@ -178,13 +180,13 @@ def engine_error(exc: Exception, subject: str, param: str | None) -> CelestialEr
             f"{EPHEMERIS_FILES_SPAN_TEXT} and has no fallback outside it.",
             suggestion=f"Choose a moment within {EPHEMERIS_FILES_SPAN_TEXT}, or leave the "
             "asteroids out (the planets and the Moon are available beyond it).",
-            param=param,
+            about=about,
         )
     detail = _PATH_IN_MESSAGE.sub("", str(exc)).replace("swisseph.", "")
-    return InvalidParameter(
+    return UnreadableValue(
         f"The ephemeris engine refused {subject}: {detail}",
         suggestion="Check the moment, place and flags of the request.",
-        param=param,
+        about=about,
     )
 
 

@@ -9,7 +9,8 @@ this one imports the catalogue (the import contract ``kernel-names-no-parameter`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from shared.errors import CelestialError
 
@@ -43,6 +44,19 @@ class DomainError(CelestialError):
     def suggested(self, name: str) -> str | None:
         """Return the suggestion naming the parameter ``name`` (None: the default suggestion)."""
         return self.suggesting(name) if self.suggesting is not None else self.given_suggestion
+
+
+@contextmanager
+def concerning(about: str, inner: str = "moment") -> Iterator[None]:
+    """Make the domain errors about ``inner`` raised inside the block (by a function the block
+    calls) about ``about``, the caller's argument that gave it: the first birth's moment of a
+    composite, say, for the reader to name its parameter apart from the second's."""
+    try:
+        yield
+    except DomainError as error:
+        if error.about == inner and error.param is None:
+            error.about = about
+        raise
 
 
 class BodyNotFound(DomainError):

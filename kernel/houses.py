@@ -122,7 +122,7 @@ def compute_houses(
     _check_coordinate(latitude_deg, -90.0, 90.0, "latitude")
     _check_coordinate(longitude_deg, -180.0, 180.0, "longitude")
     flags = engine.FLG_NONUT if no_nutation else 0
-    with engine.map_engine_errors(f"the {system.name} houses", param="system"):
+    with engine.map_engine_errors(f"the {system.name} houses", about="system"):
         if sidereal is not None:
             with engine.configured(sidereal_mode=sidereal.id):
                 raw = engine.houses(moment.jd_ut1, latitude_deg, longitude_deg, system.letter, flags | engine.FLG_SIDEREAL)

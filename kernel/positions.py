@@ -123,7 +123,8 @@ def compute_positions(
 
     Planets and the Moon outside the files' span (1200-01-08 to 3000-01-10) come from the
     Moshier ephemeris and add an ``ephemeris_fallback`` Condition; asteroids there raise
-    OutOfRange. ``topocentric`` without an ``observer``, or with ``heliocentric``, is the
+    OutOfRange about the ``moment`` (the engine's other refusals, UnreadableValue about it),
+    which the caller names with the moment's parameter. ``topocentric`` without an ``observer``, or with ``heliocentric``, is the
     caller's error (ValueError): the request reader refuses both.
     """
     if flags.topocentric and (observer is None or flags.heliocentric):
@@ -146,7 +147,7 @@ def compute_positions(
     try:
         with state:
             for name, number in zip(names, numbers):
-                body_table.check_span(name, jd_ut1, param=moment.source_param)
+                body_table.check_span(name, jd_ut1)
                 if flags.equatorial:
                     equ = calc_body(jd_ut1, number, equatorial_flags)
                     if equ.used_fallback:
@@ -188,7 +189,7 @@ def compute_positions(
                     )
                 )
     except engine.EngineError as exc:
-        raise engine.engine_error(exc, f"{name or 'the positions'} at {moment.iso_utc()}", moment.source_param) from None
+        raise engine.engine_error(exc, f"{name or 'the positions'} at {moment.iso_utc()}", "moment") from None
 
     conditions: list[Condition] = []
     if fallback_bodies:

@@ -9,9 +9,8 @@ from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from zoneinfo import ZoneInfo
 
-from shared.errors import InvalidDatetime, InvalidParameter
 from kernel import engine
-from kernel.errors import OutOfRange
+from kernel.errors import OutOfRange, UnreadableMoment, UnreadableValue
 from kernel.civil_time import LocalReading, read_local
 
 SECONDS_PER_DAY = 86400.0
@@ -85,13 +84,16 @@ def format_year(year: int) -> str:
     return f"{'-' if year < 0 else '+'}{abs(year):06d}"
 
 
-def _check_range(jd_ut1: float, param: str, shown: str) -> None:
+def _check_range(jd_ut1: float, shown: str, about: str | None = None) -> None:
+    """Raise UnreadableValue (worded with the parameter's name, ``about`` the argument that gave
+    the value) unless ``jd_ut1`` lies in the supported span; ``shown`` is the value as the
+    error quotes it."""
     if not (JD_UT1_MIN <= jd_ut1 <= JD_UT1_MAX):
-        raise InvalidParameter(
-            f"{param}={shown} is outside the supported span: Julian Day (UT1) {JD_UT1_MIN} to "
+        raise UnreadableValue(
+            wording=lambda param: f"{param}={shown} is outside the supported span: Julian Day (UT1) {JD_UT1_MIN} to "
             f"{JD_UT1_MAX}, i.e. {SUPPORTED_SPAN_TEXT}.",
             suggestion=f"Choose a moment from {SUPPORTED_SPAN_TEXT}.",
-            param=param,
+            about=about,
         )
 
 
@@ -102,17 +104,16 @@ class Moment:
     Build it with :meth:`from_jd_ut1`, :meth:`from_iso` or :meth:`from_utc_datetime`; the
     plain constructor is refused. Supported span: JD (UT1) 625000.5 to 2816787.5
     (:data:`SUPPORTED_SPAN_TEXT`, where Swiss Ephemeris has either its files or the Moshier
-    fallback); outside it the constructors raise InvalidParameter naming the parameter.
+    fallback); outside it the constructors raise UnreadableValue, which the reader that passed
+    the value names (``shared/runtime/kernel_errors.py``): a moment knows no request parameter.
     Building one needs no ephemeris files (the gateway validates moments without them);
     :attr:`delta_t_s` and what uses it (:attr:`jd_tt`) compute from them.
-    ``source_param`` remembers which request parameter the moment came from, for errors;
     ``clock_jd`` is the Julian Day of the reading on the clock it was written in (the UTC
     date and time of a datetime, leap seconds not counted; the UT1 Julian Day of a jd), on
     which the lengths of ranges and their calendar caps are measured.
     """
 
     jd_ut1: float
-    source_param: str
     clock_jd: float = field(compare=False)  # the same instant, however it was written
     #: The UTC date and time a datetime was written as (aware, to the microsecond), exactly as
     #: sent; None for a jd, a leap second and years outside 1 to 9999.
@@ -122,64 +123,63 @@ class Moment:
         raise TypeError("build a Moment with Moment.from_jd_ut1, Moment.from_iso or Moment.from_utc_datetime")
 
     @classmethod
-    def _build(cls, jd_ut1: float, source_param: str, clock_jd: float | None = None, utc_written: datetime | None = None) -> Moment:
+    def _build(cls, jd_ut1: float, clock_jd: float | None = None, utc_written: datetime | None = None) -> Moment:
         obj = object.__new__(cls)
         object.__setattr__(obj, "jd_ut1", float(jd_ut1))
-        object.__setattr__(obj, "source_param", source_param)
         object.__setattr__(obj, "clock_jd", float(jd_ut1) if clock_jd is None else clock_jd)
         object.__setattr__(obj, "utc_written", utc_written)
         return obj
 
     @classmethod
-    def from_jd_ut1(cls, jd: float, *, param: str = "jd") -> Moment:
+    def from_jd_ut1(cls, jd: float) -> Moment:
         """Return the moment at Julian Day ``jd`` (UT1).
 
         Non-numbers, non-finite numbers and days outside the supported span raise
-        InvalidParameter naming ``param``.
+        UnreadableValue about ``jd``, worded with the parameter's name.
         """
         if isinstance(jd, bool) or not isinstance(jd, (int, float)):
-            raise InvalidParameter(
-                f"{param} must be a number (a Julian Day in UT1), not {jd!r}.",
+            raise UnreadableValue(
+                wording=lambda param: f"{param} must be a number (a Julian Day in UT1), not {jd!r}.",
                 suggestion="Send a Julian Day such as 2451545.0.",
-                param=param,
+                about="jd",
             )
         if not math.isfinite(jd):
-            raise InvalidParameter(
-                f"{param} must be a finite number, not {jd!r}.",
+            raise UnreadableValue(
+                wording=lambda param: f"{param} must be a finite number, not {jd!r}.",
                 suggestion="Send a Julian Day such as 2451545.0.",
-                param=param,
+                about="jd",
             )
-        _check_range(float(jd), param, repr(jd))
-        return cls._build(float(jd), param)
+        _check_range(float(jd), repr(jd), "jd")
+        return cls._build(float(jd))
 
     @classmethod
-    def from_iso(cls, text: str, *, param: str = "datetime") -> Moment:
+    def from_iso(cls, text: str) -> Moment:
         """Return the moment an ISO 8601 date-time names.
 
         Extended format ``YYYY-MM-DD[THH[:MM[:SS[.fff]]]][Z|±HH[:MM]]``: no offset is UTC, an
         offset is converted to UTC, ``Z`` is UTC, a date alone is midnight UTC; years may be
         signed/expanded (``-000500``), read as proleptic Gregorian. Second 60 is accepted only
-        in a real leap second. Anything else raises InvalidDatetime naming ``param``; a
-        readable date outside the supported span raises InvalidParameter.
+        in a real leap second. Anything else raises UnreadableMoment; a readable date outside
+        the supported span raises UnreadableValue (both worded with the parameter's name).
         """
         if not isinstance(text, str):
-            raise InvalidDatetime(f"{param} must be an ISO 8601 string, not {text!r}.", param=param)
-        return cls._parse_iso(text, param)
+            raise UnreadableMoment(wording=lambda param: f"{param} must be an ISO 8601 string, not {text!r}.")
+        return cls._parse_iso(text)
 
     @classmethod
-    def _parse_iso(cls, text: str, param: str) -> Moment:
+    def _parse_iso(cls, text: str) -> Moment:
         match = _ISO.fullmatch(text)
         if match is None:
-            raise InvalidDatetime(f"{param}={text!r} is not an ISO 8601 date-time.", param=param)
+            raise UnreadableMoment(wording=lambda param: f"{param}={text!r} is not an ISO 8601 date-time.")
         year, month, day = int(match["year"]), int(match["month"]), int(match["day"])
         hour = int(match["hour"] or 0)
         minute = int(match["minute"] or 0)
         whole_second = int(match["second"] or 0)
         fraction = float("0." + match["fraction"]) if match["fraction"] else 0.0
         if not (1 <= month <= 12) or not (1 <= day <= _days_in_month(year, month)):
-            raise InvalidDatetime(f"{param}={text!r} names a day that does not exist.", param=param)
+            raise UnreadableMoment(wording=lambda param: f"{param}={text!r} names a day that does not exist.")
         if hour > 23 or minute > 59 or whole_second > 60:
-            raise InvalidDatetime(f"{param}={text!r} has a time of day out of range.", param=param)
+            raise UnreadableMoment(wording=lambda param: f"{param}={text!r} has a time of day out of range.")
         offset_min = 0
         offset = match["offset"]
         if offset and offset not in ("Z", "z"):
@@ -187,7 +187,7 @@ class Moment:
             digits = offset[1:].replace(":", "")
             off_h, off_m = int(digits[:2]), int(digits[2:] or 0)
             if off_h > 23 or off_m > 59:
-                raise InvalidDatetime(f"{param}={text!r} has an offset out of range.", param=param)
+                raise UnreadableMoment(wording=lambda param: f"{param}={text!r} has an offset out of range.")
             offset_min = sign * (off_h * 60 + off_m)
         if offset_min:
             # Shift whole minutes only, so a leap second (:60) stays a leap second in UTC.
@@ -198,67 +198,63 @@ class Moment:
             year, month, day = _civil_from_days(day_number)
             hour, minute = divmod(minute_of_day, 60)
         if not (-3001 <= year <= 3000):
-            _check_range(math.inf, param, repr(text))
+            _check_range(math.inf, repr(text))
         try:
             jd_ut1 = engine.utc_to_jd_ut1(year, month, day, hour, minute, whole_second + fraction)
         except ValueError:  # second 60 outside a leap second
-            raise InvalidDatetime(
-                f"{param}={text!r} is not a valid UTC time (second 60 exists only in a leap second).",
-                param=param,
+            raise UnreadableMoment(
+                wording=lambda param: f"{param}={text!r} is not a valid UTC time (second 60 exists only in a leap second).",
             ) from None
-        _check_range(jd_ut1, param, repr(text))
+        _check_range(jd_ut1, repr(text))
         clock = _days_from_civil(year, month, day) + _JD_OF_CIVIL_DAY_ZERO + (hour * 3600 + minute * 60 + whole_second + fraction) / SECONDS_PER_DAY
         written = None
         if 1 <= year <= 9999 and whole_second < 60:
             micro = round(fraction * 1e6)
             written = datetime(year, month, day, hour, minute, whole_second, tzinfo=timezone.utc) + timedelta(microseconds=micro)
-        return cls._build(jd_ut1, param, clock, written)
+        return cls._build(jd_ut1, clock, written)
 
     @classmethod
-    def from_civil_iso(cls, text: str, zone: ZoneInfo, *, fold: int | None = None, param: str = "datetime") -> tuple[Moment, LocalReading | None]:
+    def from_civil_iso(cls, text: str, zone: ZoneInfo, *, fold: int | None = None) -> tuple[Moment, LocalReading | None]:
         """Return the moment an ISO 8601 date-time names as the civil time of ``zone``, and how
         it was read (None when the text carries its own offset, which it keeps).
 
         Without an offset the text is the wall-clock time in ``zone`` on that date (years 1 to
         9999; :func:`kernel.civil_time.read_local`: a skipped time raises
         NonexistentLocalTime, one shown twice AmbiguousLocalTime unless ``fold`` chooses).
-        Errors name ``param``.
+        Errors are worded with the parameter's name, which the reader supplies.
         """
         if not isinstance(text, str):
-            raise InvalidDatetime(f"{param} must be an ISO 8601 string, not {text!r}.", param=param)
+            raise UnreadableMoment(wording=lambda param: f"{param} must be an ISO 8601 string, not {text!r}.")
         match = _ISO.fullmatch(text)
         if match is None or match["offset"]:
-            return cls._parse_iso(text, param), None
+            return cls._parse_iso(text), None
         year = int(match["year"])
         if not 1 <= year <= 9999:
-            raise InvalidDatetime(f"{param}={text!r}: a local time is read for years 1 to 9999 only.",
-                                  suggestion="Send an earlier or later date as UTC (with Z), or as jd.", param=param)
+            raise UnreadableMoment(wording=lambda param: f"{param}={text!r}: a local time is read for years 1 to 9999 only.",
+                                   suggestion="Send an earlier or later date as UTC (with Z), or as jd.")
         if int(match["second"] or 0) == 60:
-            raise InvalidDatetime(f"{param}={text!r}: second 60 exists only in UTC (a leap second).",
-                                  suggestion="Send the leap second as UTC, with Z.", param=param)
+            raise UnreadableMoment(wording=lambda param: f"{param}={text!r}: second 60 exists only in UTC (a leap second).",
+                                   suggestion="Send the leap second as UTC, with Z.")
         try:
             local = datetime(
                 year, int(match["month"]), int(match["day"]), int(match["hour"] or 0), int(match["minute"] or 0),
                 int(match["second"] or 0), round(float("0." + match["fraction"]) * 1e6) if match["fraction"] else 0,
             )
         except ValueError:
-            raise InvalidDatetime(f"{param}={text!r} names a day or time that does not exist.", param=param) from None
-        reading = read_local(local, zone, fold=fold, param=param)
-        return cls._parse_iso(reading.utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), param), reading
+            raise UnreadableMoment(wording=lambda param: f"{param}={text!r} names a day or time that does not exist.") from None
+        reading = read_local(local, zone, fold=fold)
+        return cls._parse_iso(reading.utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ")), reading
 
     @classmethod
-    def from_utc_datetime(cls, dt: datetime, *, param: str = "datetime") -> Moment:
-        """Return the moment of an aware ``datetime`` (converted to UTC); naive ones raise InvalidDatetime."""
+    def from_utc_datetime(cls, dt: datetime) -> Moment:
+        """Return the moment of an aware ``datetime`` (converted to UTC); naive ones raise UnreadableMoment."""
         if not isinstance(dt, datetime) or dt.tzinfo is None or dt.utcoffset() is None:
-            raise InvalidDatetime(
-                f"{param} must be a timezone-aware datetime; a naive one is ambiguous.",
-                param=param,
-            )
+            raise UnreadableMoment(wording=lambda param: f"{param} must be a timezone-aware datetime; a naive one is ambiguous.")
         utc = dt.astimezone(timezone.utc)
         seconds = utc.second + utc.microsecond / 1e6
         jd_ut1 = engine.utc_to_jd_ut1(utc.year, utc.month, utc.day, utc.hour, utc.minute, seconds)
-        _check_range(jd_ut1, param, utc.isoformat())
-        return cls._build(jd_ut1, param)
+        _check_range(jd_ut1, utc.isoformat())
+        return cls._build(jd_ut1)
 
     @cached_property
     def delta_t_s(self) -> float:
@@ -277,24 +273,25 @@ class Moment:
         return self.delta_t_s / SECONDS_PER_DAY
 
     def plus_days(self, days: float) -> Moment:
-        """Return the moment ``days`` (UT1 days) later, keeping ``source_param``."""
+        """Return the moment ``days`` (UT1 days) later; outside the supported span,
+        UnreadableValue about the moment."""
         jd = self.jd_ut1 + days
-        _check_range(jd, self.source_param, repr(jd))
-        return Moment._build(jd, self.source_param)
+        _check_range(jd, repr(jd), "moment")
+        return Moment._build(jd)
 
     def clock_datetime(self) -> datetime:
         """Return the aware UTC datetime of the clock reading the moment was written in: a
         datetime's UTC date and time exactly as sent (``utc_written``), else ``clock_jd`` (a
-        jd's UT1) to the nearest microsecond. Raises OutOfRange, naming ``source_param``,
-        outside the years 1 to 9999 (no time zone's history, and no Python datetime, reaches
-        further)."""
+        jd's UT1) to the nearest microsecond. Raises OutOfRange about the moment (worded with
+        its parameter's name, which the caller supplies) outside the years 1 to 9999 (no time
+        zone's history, and no Python datetime, reaches further)."""
         if self.utc_written is not None:
             return self.utc_written
         try:
             return datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(microseconds=round((self.clock_jd - _JD_OF_CIVIL_DAY_ZERO) * SECONDS_PER_DAY * 1e6))
         except OverflowError:
-            raise OutOfRange(f"{self.source_param}: a time zone is known for the years 1 to 9999 only.",
-                             suggestion="Send a moment between 0001-01-01 and 9999-12-31.", param=self.source_param) from None
+            raise OutOfRange(wording=lambda param: f"{param}: a time zone is known for the years 1 to 9999 only.",
+                             suggestion="Send a moment between 0001-01-01 and 9999-12-31.", about="moment") from None
 
     def iso_utc(self, to: str = "millisecond") -> str:
         """Return the instant as ISO 8601 UTC rounded to the nearest ``to`` (see :func:`iso_utc`)."""

@@ -227,11 +227,11 @@ def scan(
     open and close where the distance to the aspect crosses ``orb`` (degrees), clamped to the
     range's ends, with every exact contact inside (refined to 1 ms).
 
-    A moving body whose ephemeris does not cover the range raises OutOfRange naming ``moving``.
+    A moving body whose ephemeris does not cover the range raises OutOfRange about ``moving``.
     """
     names = list(dict.fromkeys([*moving, *(n for n, l in targets if l is None)]))
     for name in names:
-        body_table.check_span(name, start_jd, end_jd, param="moving")
+        body_table.check_span(name, start_jd, end_jd, about="moving")
     if any(longitude is None for _, longitude in targets):
         # Moving bodies against each other: one grid for all, fine enough for the fastest pair.
         common = _grid(start_jd, end_jd, min(body_table.step_days(name) for name in names))

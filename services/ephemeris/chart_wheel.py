@@ -23,7 +23,8 @@ from services.ephemeris.wheel.words import Words
 from shared.runtime.chart_reply import chart_reply
 from shared.runtime.chart_record import aspect_record
 from shared.runtime.chart_wheel_input import COMPOSITE, DAVISON, DRACONIC, PROGRESSED, RETURN, SYNASTRY, TRANSIT, WheelInput
-from shared.runtime.return_search import find_returns
+from shared.runtime.kernel_errors import naming_moment
+from shared.runtime.return_search import RETURN_MOMENT_PARAM, find_returns
 from shared.runtime.wire import birth_from, flags_from, moment_from, sent_moment_name
 
 #: A midpoint composite's arc: the wheel draws /v1/composite's default (chart_wheel_input.py).
@@ -64,13 +65,17 @@ def _one_chart(request: pb.DrawChartWheelRequest, query: WheelInput) -> Reply:
     """Return the single wheel's chart, as /v1/natal-chart, /v1/composite, /v1/davison or
     /v1/draconic casts it."""
     if query.kind == COMPOSITE:
-        return composite_reply(query.chart, birth_from(request, "birth_a"), birth_from(request, "birth_b"), COMPOSITE_ARC)
+        return composite_reply(query.chart, birth_from(request, "birth_a"), birth_from(request, "birth_b"), COMPOSITE_ARC,
+                               moment_a_param=sent_moment_name(request, "birth_a.moment"),
+                               moment_b_param=sent_moment_name(request, "birth_b.moment"))
     if query.kind == DAVISON:
         both_datetimes = request.birth_a.moment.HasField("datetime") and request.birth_b.moment.HasField("datetime")
-        return davison_reply(query.chart, birth_from(request, "birth_a"), birth_from(request, "birth_b"), both_datetimes)
-    if query.kind == DRACONIC:
-        return draconic_reply(query.chart, *birth_from(request), query.node)
-    return chart_reply(query.chart, *birth_from(request))
+        return davison_reply(query.chart, birth_from(request, "birth_a"), birth_from(request, "birth_b"), both_datetimes,
+                             moment_a_param=sent_moment_name(request, "birth_a.moment"))
+    with naming_moment(sent_moment_name(request, "birth.moment")):
+        if query.kind == DRACONIC:
+            return draconic_reply(query.chart, *birth_from(request), query.node)
+        return chart_reply(query.chart, *birth_from(request))
 
 
 def _two_charts(request: pb.DrawChartWheelRequest, query: WheelInput, deadline: Deadline) -> tuple[Reply, Reply, tuple[str, str]]:
@@ -80,21 +85,32 @@ def _two_charts(request: pb.DrawChartWheelRequest, query: WheelInput, deadline: 
     the natal place, the progressed chart (/v1/progressed) or the first return after
     search_start (/v1/returns, count=1)."""
     if query.kind == SYNASTRY:
-        return chart_reply(query.chart, *birth_from(request, "birth_a")), chart_reply(query.chart, *birth_from(request, "birth_b")), ("chart_b", "")
+        with naming_moment(sent_moment_name(request, "birth_a.moment")):
+            chart_a = chart_reply(query.chart, *birth_from(request, "birth_a"))
+        with naming_moment(sent_moment_name(request, "birth_b.moment")):
+            chart_b = chart_reply(query.chart, *birth_from(request, "birth_b"))
+        return chart_a, chart_b, ("chart_b", "")
     natal, place = birth_from(request)
-    inner = chart_reply(query.chart, natal, place)
+    natal_param = sent_moment_name(request, "birth.moment")
+    with naming_moment(natal_param):
+        inner = chart_reply(query.chart, natal, place)
     if query.kind == TRANSIT:
         moment = moment_from(request, "transit")
-        return inner, chart_reply(query.chart, moment, place), ("transit", moment.iso_utc())
+        with naming_moment(sent_moment_name(request, "transit")):
+            return inner, chart_reply(query.chart, moment, place), ("transit", moment.iso_utc())
     if query.kind == PROGRESSED:
         target = moment_from(request, "target")
-        outer = progressed_reply(query.chart, natal, target, query.progressed, place, query.year_days)
+        # The progressed moment is the natal one moved on: its errors name the natal moment's parameter.
+        with naming_moment(natal_param):
+            outer = progressed_reply(query.chart, natal, target, query.progressed, place, query.year_days)
         return inner, outer, ("progressed", target.iso_utc())
     body = query.return_body
-    natal_longitude, (moment,) = find_returns(
-        body, natal, moment_from(request, "search_start"), 1, deadline,
-        flags=flags_from(request.chart.options), place=place, from_param=sent_moment_name(request, "search_start"),
-    )
+    with naming_moment(natal_param):
+        natal_longitude, (moment,) = find_returns(
+            body, natal, moment_from(request, "search_start"), 1, deadline,
+            flags=flags_from(request.chart.options), place=place, from_param=sent_moment_name(request, "search_start"),
+        )
     source = {"type": "return", "body": body, "natal_longitude": natal_longitude}
-    outer = chart_reply(query.chart, moment, place, chart_type="return", source=source)
+    with naming_moment(RETURN_MOMENT_PARAM):
+        outer = chart_reply(query.chart, moment, place, chart_type="return", source=source)
     return inner, outer, ("solar_return" if body == "sun" else "lunar_return", moment.iso_utc())

@@ -5,10 +5,12 @@ from __future__ import annotations
 from celestial.v1 import ephemeris_service_pb2 as pb
 from shared.runtime.chart_reply import chart_reply
 from kernel.deadline import Deadline
-from shared.runtime.wire import birth_from
+from shared.runtime.kernel_errors import naming_moment
+from shared.runtime.wire import birth_from, sent_moment_name
 
 
 def compute(request: pb.ComputeNatalChartRequest, deadline: Deadline) -> pb.ComputeNatalChartResponse:
     """Return the natal chart reply."""
-    record, warnings, _ = chart_reply(request.query, *birth_from(request))
+    with naming_moment(sent_moment_name(request, "birth.moment")):
+        record, warnings, _ = chart_reply(request.query, *birth_from(request))
     return pb.ComputeNatalChartResponse(data=record, warnings=warnings)

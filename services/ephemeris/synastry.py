@@ -7,7 +7,8 @@ from shared.runtime.chart_record import aspect_record, parallel_record
 from shared.runtime.chart_reply import chart_reply
 from kernel.deadline import Deadline
 from kernel.synastry import inter_chart
-from shared.runtime.wire import birth_from
+from shared.runtime.kernel_errors import naming_moment
+from shared.runtime.wire import birth_from, sent_moment_name
 
 
 def compute(request: pb.ComputeSynastryRequest, deadline: Deadline) -> pb.ComputeSynastryResponse:
@@ -15,8 +16,10 @@ def compute(request: pb.ComputeSynastryRequest, deadline: Deadline) -> pb.Comput
     them, ``inter_aspects`` and ``inter_parallels`` with ``body_a`` from chart A."""
     moment_a, place_a = birth_from(request, "births.birth_a")
     moment_b, place_b = birth_from(request, "births.birth_b")
-    chart_a, warnings_a, cast_a = chart_reply(request.query, moment_a, place_a)
-    chart_b, warnings_b, cast_b = chart_reply(request.query, moment_b, place_b)
+    with naming_moment(sent_moment_name(request, "births.birth_a.moment")):
+        chart_a, warnings_a, cast_a = chart_reply(request.query, moment_a, place_a)
+    with naming_moment(sent_moment_name(request, "births.birth_b.moment")):
+        chart_b, warnings_b, cast_b = chart_reply(request.query, moment_b, place_b)
     links = inter_chart(cast_a, cast_b, cast_a.settings)
     data = pb.SynastryData(
         chart_a=chart_a,

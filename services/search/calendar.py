@@ -18,9 +18,11 @@ from kernel import bodies as body_table
 from kernel.bodies import resolve_bodies
 from kernel.crossings import sign_ingresses_until
 from kernel.deadline import Deadline
+from kernel.errors import OutOfRange
 from kernel.eclipses import LUNAR, SOLAR, eclipses_between
 from kernel.stations import find_stations
 from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
+from shared.runtime.kernel_errors import naming_each
 from shared.runtime.parameter_text import declared_default
 from shared.runtime.sky_event_inputs import CalendarInput, void_periods_over
 from shared.runtime.wire import instant_at
@@ -86,7 +88,10 @@ def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEven
     for body in query.bodies:
         if body_table.INGRESSES not in body_table.body(body).uses:
             continue
-        for crossing, index in sign_ingresses_until(body, query.start.jd_ut1, query.end.jd_ut1, deadline):
+        # The search runs to the range's end: too few ingresses before it name end, as they always have.
+        with naming_each({"until_jd": "end"}, also=(OutOfRange,)):
+            found = sign_ingresses_until(body, query.start.jd_ut1, query.end.jd_ut1, deadline)
+        for crossing, index in found:
             sign = SIGNS[index]
             record = ingress_record(body, crossing.target_deg, sign, 0.0 if crossing.direct else SIGN_WIDTH_DEG, crossing.jd, crossing.direct)
             verb = "enters" if crossing.direct else "re-enters"

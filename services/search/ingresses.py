@@ -5,8 +5,10 @@ from __future__ import annotations
 from celestial.v1 import search_service_pb2 as pb
 from kernel.crossings import crossings, sign_entries
 from kernel.deadline import Deadline
+from kernel.errors import OutOfRange
 from kernel.timescale import iso_utc
 from kernel.zodiac import SIGN_WIDTH_DEG, sign_of
+from shared.runtime.kernel_errors import naming_each
 
 DIRECT, RETROGRADE = "direct", "retrograde"
 
@@ -20,13 +22,15 @@ def compute(request: pb.FindIngressesRequest, deadline: Deadline) -> pb.FindIngr
     """
     query = request.query
     if query.sign is not None:
-        found = sign_entries(query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward, from_param=query.moment_param)
+        with naming_each({"from_jd": query.moment_param}, also=(OutOfRange,)):
+            found = sign_entries(query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward)
         records = [
             ingress_record(query.body, c.target_deg, query.sign, 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct) for c in found
         ]
     else:
         sign, degree = sign_of(query.target_deg)
-        found = crossings(query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward, from_param=query.moment_param)
+        with naming_each({"from_jd": query.moment_param}, also=(OutOfRange,)):
+            found = crossings(query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward)
         records = [ingress_record(query.body, query.target_deg, sign, degree, c.jd, c.direct) for c in found]
     return pb.FindIngressesResponse(data=records)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from celestial.v1 import search_service_pb2 as pb
 from kernel.deadline import Deadline
 from shared.runtime.chart_reply import chart_reply
-from shared.runtime.return_search import find_returns
+from shared.runtime.kernel_errors import naming_moment
+from shared.runtime.return_search import RETURN_MOMENT_PARAM, find_returns
 from shared.runtime.wire import flags_from, moment_from, observer_from, required_place, sent_moment_name
 
 
@@ -29,7 +30,8 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
     for moment in moments:
         deadline.check()
         source = {"type": "return", "body": body, "natal_longitude": natal_longitude}
-        chart, chart_warnings, _ = chart_reply(request.query.chart, moment, place, chart_type="return", source=source)
+        with naming_moment(RETURN_MOMENT_PARAM):
+            chart, chart_warnings, _ = chart_reply(request.query.chart, moment, place, chart_type="return", source=source)
         data.charts.append(chart)
         warnings += [w for w in chart_warnings if w not in warnings]
     return pb.FindReturnsResponse(data=data, warnings=warnings)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
 from kernel.deadline import Deadline
+from kernel.errors import OutOfRange
 from kernel.natal_points import natal_points
 from kernel.transits import TransitEvent, scan_transits
+from shared.runtime.kernel_errors import naming_each
 from shared.runtime.transit_inputs import MUTUAL, ScanInput
 from shared.runtime.wire import fill_instant, instant_at
 
@@ -22,9 +24,10 @@ def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTrans
     start, end = scan_of.start, scan_of.end
     aspects = scan_of.aspects
     points = [] if scan_of.natal is None else _natal_points(scan_of)
-    found = scan_transits(
-        start.jd_ut1, end.jd_ut1, scan_of.moving, None if request.targets == MUTUAL else points, aspects, request.orb, request.moon, deadline
-    )
+    with naming_each({"moving": "moving"}, also=(OutOfRange,)):
+        found = scan_transits(
+            start.jd_ut1, end.jd_ut1, scan_of.moving, None if request.targets == MUTUAL else points, aspects, request.orb, request.moon, deadline
+        )
     data = pb.TransitScanData(
         targets=request.targets, start=instant_at(start.jd_ut1), end=instant_at(end.jd_ut1),
         points=[pb.TransitPoint(body=name, longitude=longitude) for name, longitude in points],

@@ -14,19 +14,21 @@ from kernel.natal_points import natal_points as cast_natal_points
 from kernel.timescale import iso_utc
 from kernel.time_lord_periods import Period, TimeQuery
 from kernel.zodiac import sign_index
-from shared.runtime.wire import fill_instant, flags_from, moment_from, required_place
+from shared.runtime.kernel_errors import naming_moment
+from shared.runtime.wire import fill_instant, flags_from, moment_from, required_place, sent_moment_name
 
 
 def natal_points(request: Message) -> NatalPoints:
     """Return the natal points of a time-lord request (natal datetime or jd, lat, lon, bodies,
     sidereal): the natal chart's bodies, angles and every lot its bodies allow."""
-    return cast_natal_points(
-        moment_from(request, "timeline.moment"),
-        required_place(request, "timeline.location"),
-        request.query.bodies,
-        sidereal=flags_from(request).sidereal,
-        lots=True,
-    )
+    with naming_moment(sent_moment_name(request, "timeline.moment")):
+        return cast_natal_points(
+            moment_from(request, "timeline.moment"),
+            required_place(request, "timeline.location"),
+            request.query.bodies,
+            sidereal=flags_from(request).sidereal,
+            lots=True,
+        )
 
 
 def sign_of(points: NatalPoints, name: str) -> int:

@@ -21,7 +21,7 @@ from google.protobuf.message import Message
 
 from kernel.bodies import RETURNS, check_span, resolve_body
 from kernel.chart import MUNDANE
-from kernel.errors import InvalidProgression
+from kernel.errors import InvalidProgression, OutOfRange
 from kernel.progressions import progressed_moment
 from kernel.timescale import Moment
 from shared.errors import InvalidParameter, MissingParameter
@@ -245,6 +245,8 @@ def _return_body(request: Message) -> str:
     with naming("return_body", also=BODY_ERRORS):
         body = resolve_body(request.return_body, RETURNS, heliocentric=heliocentric)
     natal, _place = birth_from(request)
-    check_span(body, natal.jd_ut1, param=sent_moment_name(request, "birth.moment"))
-    check_span(body, search_from.jd_ut1, param=sent_moment_name(request, "search_start"))
+    with naming(sent_moment_name(request, "birth.moment"), also=(OutOfRange,), reading=False):
+        check_span(body, natal.jd_ut1)
+    with naming(sent_moment_name(request, "search_start"), also=(OutOfRange,), reading=False):
+        check_span(body, search_from.jd_ut1)
     return body

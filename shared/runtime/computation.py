@@ -12,7 +12,10 @@ from google.protobuf.message import Message
 
 from shared.errors import CelestialError, DeadlineExceeded, InternalError, ResultTooLarge
 from kernel.deadline import Deadline, DeadlinePassed
+from kernel.errors import OutOfRange
+from shared.runtime.kernel_errors import naming_each
 from shared.runtime.validation import validate
+from shared.runtime.wire import edge_names
 
 Handler = Callable[[Any, Deadline], Message]
 
@@ -28,9 +31,14 @@ def compute_reply(handler: Handler, request: Message, deadline: Deadline) -> Mes
     service's edge (:func:`validate`: the proto options' rules and the message's reader, whose
     query and values the handler computes from). Raises DeadlinePassed for a request that
     waited past its deadline (it is not started), ResultTooLarge for a reply over
-    MAX_REPLY_BYTES."""
+    MAX_REPLY_BYTES. The kernel's errors about an argument that the handler left unnamed (the
+    request's moment, the house system, a search's count) are named here
+    (:func:`~shared.runtime.wire.edge_names`); validation's readers name their own, as they
+    do in the gateway."""
     deadline.check()
-    reply = handler(validate(request), deadline)
+    reading = validate(request)
+    with naming_each(edge_names(request), also=(OutOfRange,)):
+        reply = handler(reading, deadline)
     # The parameters' bounds keep every reply under the limit (tests/service/test_reply_bounds.py
     # measures the largest each endpoint can give); this is the backstop that keeps a reply
     # too large for the wire a 400 instead of a failed call answered as a busy service.

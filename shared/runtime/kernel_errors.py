@@ -10,10 +10,13 @@ same code, worded with the parameter's name; the domain errors it is told of get
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
-from kernel.errors import BodyNotEligible, BodyNotFound, DomainError, MissingValue, UnreadableMoment, UnreadableValue
+from kernel.errors import (
+    AmbiguousLocalTime, BodyNotEligible, BodyNotFound, DomainError, MissingValue, NonexistentLocalTime, OutOfRange,
+    UnreadableMoment, UnreadableValue,
+)
 
 #: The kernel's reading errors and the catalogue's error each becomes once a parameter is named.
 CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
@@ -24,6 +27,9 @@ CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
 
 #: The errors of reading bodies (kernel/bodies.py): they keep their codes when named.
 BODY_ERRORS = (BodyNotFound, BodyNotEligible)
+
+#: The errors of reading a local time (kernel/civil_time.py): they keep their codes when named.
+LOCAL_TIME_ERRORS = (NonexistentLocalTime, AmbiguousLocalTime)
 
 
 def named(error: DomainError, param: str, words: str | None = None) -> CelestialError:
@@ -68,3 +74,10 @@ def naming_each(params: Mapping[str, str], *, also: tuple[type[CelestialError], 
         if not isinstance(error, DomainError) or error.param is not None or error.about not in params:
             raise
         raise named(error, params[error.about]) from None
+
+
+def naming_moment(param: str | None) -> AbstractContextManager[None]:
+    """Return a block that names ``param`` in the kernel's errors about the moment a computation
+    was given (an asteroid outside its ephemeris, the engine refusing the date: ``about``
+    "moment"); with ``param`` None it names nothing."""
+    return naming_each({"moment": param} if param else {}, also=(OutOfRange,))

@@ -12,6 +12,7 @@ from google.protobuf.message import Message
 
 from shared.errors import InvalidParameter
 from kernel.bodies import RETURNS, check_span, resolve_body
+from kernel.errors import OutOfRange
 from shared.runtime.chart_inputs import ChartInputs, chart_inputs
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import flags_from, moment_from, sent_moment_name
@@ -37,8 +38,10 @@ def return_body(request: Message) -> str:
             param="count",
         )
     natal, search_from = moment_from(request), moment_from(request, "search_start")
-    check_span(body, natal.jd_ut1, param=sent_moment_name(request))
-    check_span(body, search_from.jd_ut1, param=sent_moment_name(request, "search_start"))
+    with naming(sent_moment_name(request), also=(OutOfRange,), reading=False):
+        check_span(body, natal.jd_ut1)
+    with naming(sent_moment_name(request, "search_start"), also=(OutOfRange,), reading=False):
+        check_span(body, search_from.jd_ut1)
     return body
 
 

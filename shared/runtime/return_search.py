@@ -8,8 +8,16 @@ from dataclasses import replace
 
 from kernel.crossings import crossings
 from kernel.deadline import Deadline
+from kernel.errors import OutOfRange
 from kernel.positions import CalcFlags, Observer, compute_positions
 from kernel.timescale import Moment
+from shared.runtime.kernel_errors import naming_each
+
+
+#: The parameter the errors about a return chart's moment name. The moment is an instant the
+#: search found, sent by no parameter; its errors have always named ``jd`` (the name a moment
+#: built from a Julian Day carried), kept so that every answer stays as it was.
+RETURN_MOMENT_PARAM = "jd"
 
 
 def find_returns(
@@ -27,5 +35,7 @@ def find_returns(
     frame = replace(flags, speed=True, equatorial=False)
     observer = place if frame.topocentric else None
     (record,) = compute_positions(natal, [body], frame, observer).records
-    found = crossings(body, record.longitude, search_from.jd_ut1, count, deadline, flags=frame, observer=observer, from_param=from_param)
+    # The search's start outside the body's ephemeris is named as the parameter that sent it.
+    with naming_each({"from_jd": from_param} if from_param else {}, also=(OutOfRange,)):
+        found = crossings(body, record.longitude, search_from.jd_ut1, count, deadline, flags=frame, observer=observer)
     return record.longitude, [Moment.from_jd_ut1(crossing.jd) for crossing in found]

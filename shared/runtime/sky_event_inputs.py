@@ -18,8 +18,10 @@ from kernel import stations
 from kernel import void_of_course_periods as void
 from shared.runtime.eligible_body import eligible_bodies
 from kernel.timescale import Moment
+from kernel.errors import OutOfRange
 from shared.runtime.ranges import event_range
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
+from shared.runtime.kernel_errors import naming
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,8 @@ def stations_input(request: Message) -> StationsInput:
     start, end = event_range(request, cap_years=stations.RANGE_CAP_YEARS)
     bodies = eligible_bodies(request, "bodies")
     for body in bodies:
-        body_table.check_span(body, start.jd_ut1, end.jd_ut1, param="bodies")
+        with naming("bodies", also=(OutOfRange,), reading=False):
+            body_table.check_span(body, start.jd_ut1, end.jd_ut1)
     return StationsInput(start.jd_ut1, end.jd_ut1, bodies)
 
 
@@ -70,7 +73,8 @@ def void_periods_over(start_jd: float, end_jd: float, bodies: tuple[str, ...], a
     (OutOfRange naming bodies)."""
     searched = void.searched_span(start_jd, end_jd)
     for body in bodies:
-        body_table.check_span(body, *searched, param="bodies")
+        with naming("bodies", also=(OutOfRange,), reading=False):
+            body_table.check_span(body, *searched)
     return VoidPeriodsInput(start_jd, end_jd, bodies, aspects, orb_deg)
 
 
@@ -101,7 +105,8 @@ def calendar_input(request: Message) -> CalendarInput:
     start, end = event_range(request, cap_days=CALENDAR_RANGE_CAP_DAYS)
     bodies = eligible_bodies(request, "bodies")
     for body in bodies:
-        body_table.check_span(body, start.jd_ut1, end.jd_ut1, param="bodies")
+        with naming("bodies", also=(OutOfRange,), reading=False):
+            body_table.check_span(body, start.jd_ut1, end.jd_ut1)
     ics = request.format == "ics"
     if ics and start.jd_ut1 < Moment.from_iso(FIRST_ICS_MOMENT).jd_ut1:
         raise InvalidParameter(

@@ -19,9 +19,11 @@ from kernel.bodies import SUN, check_span
 from kernel.lots import LOTS
 from kernel.natal_points import point_names
 from kernel.time_lord_periods import TimeQuery
+from kernel.errors import OutOfRange
 from shared.runtime.ranges import life_range
 from shared.runtime.request_reading import kept
 from shared.runtime.wire import bodies_from, flags_from, moment_from, sent_moment_name
+from shared.runtime.kernel_errors import naming
 
 SOLAR, MEAN = "solar", "mean"
 AUTO = "auto"
@@ -38,7 +40,8 @@ def _natal_bodies(request: Message) -> tuple[str, ...]:
     bodies = bodies_from(request, flags_from(request))
     birth = moment_from(request, "timeline.moment")
     for name in bodies:
-        check_span(name, birth.jd_ut1, param=sent_moment_name(request, "timeline.moment"))
+        with naming(sent_moment_name(request, "timeline.moment"), also=(OutOfRange,), reading=False):
+            check_span(name, birth.jd_ut1)
     return bodies
 
 

@@ -14,6 +14,7 @@ from kernel.bodies import MOVING, check_span, resolve_bodies
 from shared.errors import InvalidParameter, MissingParameter
 from kernel.positions import Observer
 from kernel.timescale import Moment
+from kernel.errors import OutOfRange
 from shared.runtime.ranges import scan_range
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import aspect_types_from, optional_moment, place_from, sent_moment_name
@@ -59,7 +60,8 @@ def natal_bodies(request: Message, natal: Moment) -> list[str]:
     with naming("bodies", also=BODY_ERRORS):
         bodies = resolve_bodies(list(request.bodies))
     for name in bodies:
-        check_span(name, natal.jd_ut1, param=sent_moment_name(request))
+        with naming(sent_moment_name(request), also=(OutOfRange,), reading=False):
+            check_span(name, natal.jd_ut1)
     return bodies
 
 
@@ -89,5 +91,6 @@ def scan_input(request: Message) -> ScanInput:
     natal, location = natal_input(request)
     bodies = [] if natal is None else natal_bodies(request, natal)
     for name in moving:
-        check_span(name, start.jd_ut1, end.jd_ut1, param="moving")
+        with naming("moving", also=(OutOfRange,), reading=False):
+            check_span(name, start.jd_ut1, end.jd_ut1)
     return ScanInput(start, end, moving, natal, location, bodies, aspect_types_from(request.aspects))

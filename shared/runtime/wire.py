@@ -25,7 +25,7 @@ from kernel.houses import HouseSystem, parse_house_system
 from kernel.places import Town, town_from_parameter
 from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment, iso_utc
-from shared.runtime.kernel_errors import BODY_ERRORS, naming
+from shared.runtime.kernel_errors import BODY_ERRORS, LOCAL_TIME_ERRORS, naming
 from shared.runtime.parameter_text import parse_scalar
 from shared.runtime.request_model import message_spec
 from shared.runtime.request_reading import kept
@@ -55,6 +55,23 @@ def sent_moment_name(message: Message, value: str = "moment") -> str | None:
     """Return the HTTP name of the member of the Moment ``value`` a request sent, or None."""
     which = _value(message, value).WhichOneof("value")
     return parameter_names(message.DESCRIPTOR, value)[which] if which else None
+
+
+def edge_names(message: Message) -> dict[str, str]:
+    """Return the parameters the service's edge names in the kernel's errors about an argument
+    that no handler named (``about`` to parameter): a request's own ``moment``, from which most
+    handlers compute (a handler computing from another moment names it itself); the house
+    system, which every request that casts houses sends as ``system``; the number of events a
+    search was asked for and could not find within its body's dates, which every search's
+    answer has named ``count``; and a Julian Day the kernel computed itself and found outside
+    the supported span (a search run past its end), which has always answered as ``jd``."""
+    names = {"system": "system", "count": "count", "jd": "jd"}
+    field = message.DESCRIPTOR.fields_by_name.get("moment")
+    if field is not None and field.message_type is common_pb2.Moment.DESCRIPTOR:
+        sent = sent_moment_name(message)
+        if sent is not None:
+            names["moment"] = sent
+    return names
 
 
 def optional_moment(message: Message, value: str = "moment") -> Moment | None:
@@ -93,7 +110,8 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
                                param=zone_param)
     if which == "datetime":
         if zone_name is None and town is None:
-            return Moment.from_iso(moment.datetime, param=names["datetime"]), None
+            with naming(names["datetime"]):
+                return Moment.from_iso(moment.datetime), None
         if zone_name == AUTO_ZONE:
             found: ZoneFound | None = zone_at(*_coordinates_of(message, value, zone_param))
         elif town is not None:
@@ -102,7 +120,8 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
             found = None
         with naming(zone_param):
             zone = zone_named(found.zone if found else zone_name)
-        read, reading = Moment.from_civil_iso(moment.datetime, zone, fold=fold, param=names["datetime"])
+        with naming(names["datetime"], also=LOCAL_TIME_ERRORS):
+            read, reading = Moment.from_civil_iso(moment.datetime, zone, fold=fold)
         if reading is not None:
             coordinates = (found.lat, found.lon) if found else _optional_coordinates(message, value)
             mean_time = local_mean_time_note(reading, coordinates[1]) if coordinates else None
@@ -116,7 +135,8 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
                 suggestion=f"Leave out {zone_param}, or send the local time as {names['datetime']}.",
                 param=zone_param,
             )
-        return Moment.from_jd_ut1(moment.jd, param=names["jd"]), None
+        with naming(names["jd"]):
+            return Moment.from_jd_ut1(moment.jd), None
     return None, None
 
 

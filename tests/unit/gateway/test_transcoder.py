@@ -150,11 +150,11 @@ def test_a_value_a_rule_reads_is_parsed_once_by_the_gateways_validation(monkeypa
     parsed: list[str] = []
     original = timescale.Moment.from_iso.__func__
 
-    def counting(cls, text, *, param="datetime"):
-        parsed.append(param)
-        return original(cls, text, param=param)
+    def counting(cls, text):
+        parsed.append(text)
+        return original(cls, text)
 
     monkeypatch.setattr(timescale.Moment, "from_iso", classmethod(counting))
     params = [("start", "2024-01-01"), ("end", "2024-02-01"), ("datetime", "1990-06-15T14:30:00Z")]
     validate(request_from_query(search_pb.FindTransitsRequest, params, "/v1/transits"))
-    assert sorted(parsed) == ["datetime", "end", "start"]  # each once: start and end by the range rule
+    assert sorted(parsed) == sorted(text for _, text in params)  # each once: start and end by the range rule

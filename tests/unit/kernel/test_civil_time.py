@@ -94,9 +94,10 @@ def test_a_day_skipped_by_a_date_line_move_names_both_dates_and_offsets(zone, lo
     with pytest.raises(NonexistentLocalTime) as caught:
         read_local(local, zone_named(zone))
     error = caught.value
-    assert f"at {change} the zone moved across the date line" in error.message
-    assert f"from {before} straight to {after}" in error.message and f"the day {day} never happened" in error.message
-    assert with_offset in error.suggestion and "hour" not in error.suggestion
+    message, suggestion = error.worded("datetime"), error.suggested("datetime")
+    assert f"at {change} the zone moved across the date line" in message
+    assert f"from {before} straight to {after}" in message and f"the day {day} never happened" in message
+    assert with_offset in suggestion and "hour" not in suggestion
     # The suggested reading is the skipped clock time on the calendar of before the move: a
     # day later on the calendar after it (each of these moves jumped 24 hours).
     sent = datetime.fromisoformat(with_offset.split("=", 1)[1].replace("Z", "+00:00"))

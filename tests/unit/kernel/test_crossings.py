@@ -107,7 +107,7 @@ def test_crossings_past_the_supported_dates_are_out_of_range_saying_how_many_lay
     assert all(c.jd < JD_UT1_MAX for c in crossings("sun", 0.0, start, 2, NEVER))
     with pytest.raises(OutOfRange) as caught:
         crossings("sun", 0.0, start, 3, NEVER)
-    assert "Only 2 of the 3" in caught.value.message and caught.value.param == "count"
+    assert "Only 2 of the 3" in caught.value.message and caught.value.about == "count"
 
 
 def test_an_asteroid_search_stops_at_the_end_of_its_files_with_out_of_range():
@@ -117,8 +117,8 @@ def test_an_asteroid_search_stops_at_the_end_of_its_files_with_out_of_range():
         crossings("ceres", 0.0, Moment.from_iso("2990-01-01T00:00:00Z").jd_ut1, 5, NEVER)
     assert "ceres" in caught.value.message and "2999-12-31" in caught.value.message
     with pytest.raises(OutOfRange) as caught:
-        crossings("ceres", 0.0, Moment.from_iso("1100-01-01T00:00:00Z").jd_ut1, 1, NEVER, from_param="search_start")
-    assert caught.value.param == "search_start"
+        crossings("ceres", 0.0, Moment.from_iso("1100-01-01T00:00:00Z").jd_ut1, 1, NEVER)
+    assert caught.value.about == "from_jd" and caught.value.param is None
 
 
 def test_a_retrograde_loop_crosses_a_longitude_three_times_in_order():

@@ -71,3 +71,15 @@ def test_without_a_suggestion_the_errors_default_is_given_and_the_reader_may_rep
     assert error.suggestion == errors.PolarDayOrNight.default_suggestion
     assert error.suggested("latitude") is None
     assert error.as_dict() == {"code": "polar_day_or_night", "message": "No sunrise at 78 N.", "suggestion": errors.PolarDayOrNight.default_suggestion}
+
+
+def test_concerning_makes_the_errors_about_an_inner_argument_about_the_callers():
+    with pytest.raises(errors.OutOfRange) as raised, errors.concerning("moment_b"):
+        raise errors.OutOfRange("no ephemeris", about="moment")
+    assert raised.value.about == "moment_b"
+
+
+def test_concerning_leaves_the_errors_about_other_arguments_alone():
+    with pytest.raises(errors.OutOfRange) as raised, errors.concerning("moment_b"):
+        raise errors.OutOfRange("Only 2 of the 3", about="count")
+    assert raised.value.about == "count"

@@ -339,17 +339,17 @@ def test_asteroid_heliocentric_distance_stays_within_its_published_orbit(name):
     assert low < min(distances) and max(distances) < high
 
 
-def test_asteroid_before_the_files_is_out_of_range_naming_the_time_parameter():
+def test_asteroid_before_the_files_is_out_of_range_about_the_moment():
     with pytest.raises(OutOfRange) as caught:
         compute_positions(Moment.from_iso("1100-01-01T00:00:00Z"), ["sun", "chiron"], CalcFlags())
     error = caught.value
     assert error.code == "out_of_range" and error.http_status == 400
-    assert error.param == "datetime"
+    assert error.about == "moment" and error.param is None
     assert "chiron" in error.message and "1200" in error.message
     assert "PATH" not in error.message and ".se1" not in error.message and "data/" not in error.message  # no server paths
     with pytest.raises(OutOfRange) as caught_jd:
         compute_positions(Moment.from_jd_ut1(2100000.5), ["ceres"], CalcFlags())
-    assert caught_jd.value.param == "jd"
+    assert caught_jd.value.about == "moment"
 
 
 def test_planets_and_moon_outside_the_files_fall_back_with_a_condition():

@@ -12,8 +12,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import swisseph as swe
 
-from shared.errors import InvalidDatetime, InvalidParameter
 from kernel.civil_time import iso_milliseconds
+from kernel.errors import UnreadableMoment, UnreadableValue
 from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SECONDS_PER_DAY, SUPPORTED_SPAN_TEXT, Moment, iso_utc
 from shared.runtime.config import REPO_ROOT
 from tests.unit.kernel.skyfield_reference import timescale
@@ -89,15 +89,15 @@ def test_expanded_signed_years_are_read_as_proleptic_gregorian():
         "20240320T120000Z",
     ],
 )
-def test_unreadable_text_is_invalid_datetime_naming_the_parameter(text):
-    with pytest.raises(InvalidDatetime) as caught:
-        Moment.from_iso(text, param="start")
-    assert caught.value.param == "start"
-    assert caught.value.code == "invalid_datetime"
+def test_unreadable_text_is_an_unreadable_moment_worded_with_the_parameter_its_reader_names(text):
+    with pytest.raises(UnreadableMoment) as caught:
+        Moment.from_iso(text)
+    assert caught.value.code == "invalid_datetime" and caught.value.param is None
+    assert caught.value.worded("start").startswith("start")
 
 
-def test_non_string_is_invalid_datetime():
-    with pytest.raises(InvalidDatetime):
+def test_non_string_is_an_unreadable_moment():
+    with pytest.raises(UnreadableMoment):
         Moment.from_iso(20240320)  # type: ignore[arg-type]
 
 
@@ -114,36 +114,40 @@ def test_leap_second_survives_an_offset():
     assert Moment.from_iso("2017-01-01T00:59:60.250+01:00").iso_utc() == "2016-12-31T23:59:60.250Z"
 
 
-def test_date_outside_the_supported_span_is_invalid_parameter():
-    with pytest.raises(InvalidParameter) as caught:
-        Moment.from_iso("3001-01-01", param="datetime")
-    assert caught.value.param == "datetime"
-    with pytest.raises(InvalidParameter):
+def test_date_outside_the_supported_span_is_an_unreadable_value():
+    with pytest.raises(UnreadableValue) as caught:
+        Moment.from_iso("3001-01-01")
+    assert caught.value.code == "invalid_parameter" and caught.value.param is None
+    assert caught.value.worded("datetime").startswith("datetime='3001-01-01' is outside the supported span")
+    with pytest.raises(UnreadableValue):
         Moment.from_iso("-005000-01-01")
 
 
 # --- Julian Day constructor ----------------------------------------------------------------------
 
 
-def test_from_jd_ut1_keeps_the_number_and_the_parameter_name():
-    moment = Moment.from_jd_ut1(2451545.0)
-    assert moment.jd_ut1 == 2451545.0
-    assert moment.source_param == "jd"
-    assert Moment.from_jd_ut1(2451545, param="at_jd").source_param == "at_jd"
+def test_from_jd_ut1_keeps_the_number():
+    assert Moment.from_jd_ut1(2451545.0).jd_ut1 == 2451545.0
+    assert Moment.from_jd_ut1(2451545).jd_ut1 == 2451545.0
+
+
+def test_a_moment_knows_no_request_parameter():
+    assert not hasattr(Moment.from_jd_ut1(2451545.0), "source_param")
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), True, "2451545.0", None])
-def test_non_finite_or_non_numeric_jd_is_invalid_parameter(bad):
-    with pytest.raises(InvalidParameter) as caught:
-        Moment.from_jd_ut1(bad, param="jd")
-    assert caught.value.param == "jd"
+def test_non_finite_or_non_numeric_jd_is_an_unreadable_value_about_jd(bad):
+    with pytest.raises(UnreadableValue) as caught:
+        Moment.from_jd_ut1(bad)
+    assert caught.value.code == "invalid_parameter" and caught.value.about == "jd"
+    assert caught.value.worded("jd").startswith("jd must be a")
 
 
 def test_jd_span_is_inclusive_of_its_ends_and_refuses_beyond():
     assert Moment.from_jd_ut1(JD_UT1_MIN).iso_utc() == "-003001-02-03T00:00:00.000Z"
     assert Moment.from_jd_ut1(JD_UT1_MAX).iso_utc() == "3000-01-01T00:00:00.000Z"
     for beyond in (JD_UT1_MIN - 1.0, JD_UT1_MAX + 1.0):
-        with pytest.raises(InvalidParameter):
+        with pytest.raises(UnreadableValue):
             Moment.from_jd_ut1(beyond)
 
 
@@ -157,14 +161,14 @@ def test_moment_is_frozen_hashable_and_picklable():
     with pytest.raises(AttributeError):
         moment.jd_ut1 = 0.0  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(moment)) == moment
-    assert hash(moment) == hash(Moment.from_jd_ut1(moment.jd_ut1, param="datetime"))
+    assert hash(moment) == hash(Moment.from_jd_ut1(moment.jd_ut1))
 
 
 # --- datetime constructor ------------------------------------------------------------------------
 
 
 def test_naive_datetime_is_refused():
-    with pytest.raises(InvalidDatetime):
+    with pytest.raises(UnreadableMoment):
         Moment.from_utc_datetime(datetime(2024, 3, 20, 12, 0, 0))
 
 

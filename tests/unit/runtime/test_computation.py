@@ -14,6 +14,7 @@ import structlog
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment
 from kernel.deadline import Deadline, DeadlinePassed
+from kernel.errors import OutOfRange
 from shared.errors import (
     DeadlineExceeded,
     InternalError,
@@ -56,6 +57,45 @@ def test_a_request_its_rules_refuse_does_not_reach_the_handler():
 
     with pytest.raises(InvalidParameter):
         compute_reply(handler, pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), place={"lat": 95.0, "lon": 0.0}), Deadline.never())
+
+
+def test_an_error_about_the_requests_moment_that_the_handler_left_unnamed_names_its_parameter():
+    def handler(reading, deadline):
+        raise OutOfRange("No ephemeris of ceres at 1037-07-04.", about="moment")
+
+    with pytest.raises(OutOfRange) as refused:
+        compute_reply(handler, REQUEST, Deadline.never())
+    assert refused.value.param == "jd"
+
+
+def test_a_julian_day_the_kernel_computed_past_the_span_answers_as_jd():
+    from kernel.timescale import JD_UT1_MAX
+    from kernel.timescale import Moment as KernelMoment
+
+    def handler(reading, deadline):
+        return KernelMoment.from_jd_ut1(JD_UT1_MAX + 100.0)
+
+    with pytest.raises(InvalidParameter) as refused:
+        compute_reply(handler, REQUEST, Deadline.never())
+    assert refused.value.param == "jd" and refused.value.message.startswith("jd=")
+
+
+def test_a_search_that_found_fewer_events_than_asked_names_count():
+    def handler(reading, deadline):
+        raise OutOfRange("Only 2 of the 3 crossings asked for lie within the dates sun is computed for.", about="count")
+
+    with pytest.raises(OutOfRange) as refused:
+        compute_reply(handler, REQUEST, Deadline.never())
+    assert refused.value.param == "count"
+
+
+def test_an_error_the_handler_named_keeps_its_parameter():
+    def handler(reading, deadline):
+        raise OutOfRange("No ephemeris of ceres at 1037-07-04.", about="moment", param="search_start")
+
+    with pytest.raises(OutOfRange) as refused:
+        compute_reply(handler, REQUEST, Deadline.never())
+    assert refused.value.param == "search_start"
 
 
 def reply_of(size: int) -> pb.ComputePositionsResponse:

@@ -211,3 +211,73 @@ def test_no_planetary_hours_at_a_polar_place_is_refused_on_lat(when):
     with pytest.raises(PolarDayOrNight) as raised, naming("lat", also=(PolarDayOrNight,)):
         planetary_day(Moment.from_iso(when), 78.2, 15.6)  # Longyearbyen
     assert raised.value.param == "lat" and raised.value.http_status == 400
+
+
+# From tests/unit/kernel/test_timescale.py::test_unreadable_text_is_invalid_datetime_naming_the_parameter.
+def test_an_unreadable_datetime_is_invalid_datetime_on_the_parameter_named():
+    from kernel.timescale import Moment
+
+    with pytest.raises(InvalidDatetime) as refused, naming("start"):
+        Moment.from_iso("yesterday")
+    assert refused.value.as_dict() == {
+        "code": "invalid_datetime", "message": "start='yesterday' is not an ISO 8601 date-time.",
+        "suggestion": InvalidDatetime.default_suggestion, "param": "start",
+    }
+
+
+# From tests/unit/kernel/test_timescale.py::test_non_finite_or_non_numeric_jd_is_invalid_parameter.
+def test_a_julian_day_outside_the_span_is_invalid_parameter_on_the_parameter_named():
+    from kernel.timescale import SUPPORTED_SPAN_TEXT, Moment
+
+    with pytest.raises(InvalidParameter) as refused, naming("at_jd"):
+        Moment.from_jd_ut1(1e9)
+    assert refused.value.param == "at_jd" and refused.value.message.startswith("at_jd=1000000000.0 is outside the supported span")
+    assert refused.value.suggestion == f"Choose a moment from {SUPPORTED_SPAN_TEXT}."
+
+
+# From tests/unit/kernel/test_civil_time.py::test_a_day_skipped_by_a_date_line_move_names_both_dates_and_offsets.
+def test_a_local_time_the_clocks_skipped_is_refused_on_the_parameter_named():
+    from datetime import datetime
+
+    from kernel.civil_time import read_local, zone_named
+    from kernel.errors import NonexistentLocalTime
+    from shared.runtime.kernel_errors import LOCAL_TIME_ERRORS
+
+    with pytest.raises(NonexistentLocalTime) as refused, naming("datetime_b", also=LOCAL_TIME_ERRORS):
+        read_local(datetime(2011, 12, 30, 9), zone_named("Pacific/Apia"))
+    assert refused.value.param == "datetime_b" and refused.value.message.startswith("datetime_b=2011-12-30T09:00:00 did not happen")
+    assert "datetime_b=2011-12-30T09:00:00-10:00" in refused.value.suggestion
+
+
+# From tests/unit/kernel/test_positions.py::test_asteroid_before_the_files_is_out_of_range_naming_the_time_parameter.
+def test_an_asteroid_outside_its_files_is_refused_on_the_moment_parameter_named():
+    from kernel.errors import OutOfRange
+    from kernel.positions import CalcFlags, compute_positions
+    from kernel.timescale import Moment
+    from shared.runtime.kernel_errors import naming_moment
+
+    with pytest.raises(OutOfRange) as refused, naming_moment("jd"):
+        compute_positions(Moment.from_jd_ut1(2100000.5), ["ceres"], CalcFlags())
+    assert refused.value.param == "jd" and "ceres" in refused.value.message
+
+
+def test_naming_the_moment_leaves_the_errors_about_other_arguments_alone():
+    from kernel.errors import OutOfRange
+    from shared.runtime.kernel_errors import naming_moment
+
+    with pytest.raises(OutOfRange) as refused, naming_moment("datetime"):
+        raise OutOfRange("Only 2 of the 3 crossings", about="count")
+    assert refused.value.param is None
+
+
+# From tests/unit/kernel/test_crossings.py::test_an_asteroid_search_stops_at_the_end_of_its_files_with_out_of_range.
+def test_a_search_from_outside_the_ephemeris_is_refused_on_the_parameter_of_its_start():
+    from kernel.crossings import crossings
+    from kernel.deadline import Deadline
+    from kernel.errors import OutOfRange
+    from kernel.timescale import Moment
+    from shared.runtime.kernel_errors import naming_each
+
+    with pytest.raises(OutOfRange) as refused, naming_each({"from_jd": "search_start"}, also=(OutOfRange,)):
+        crossings("ceres", 0.0, Moment.from_iso("1100-01-01T00:00:00Z").jd_ut1, 1, Deadline.never())
+    assert refused.value.param == "search_start"

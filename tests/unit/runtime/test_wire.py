@@ -47,7 +47,7 @@ def test_bodies_are_resolved_once_under_the_requests_centre():
 
 def test_the_moment_comes_from_datetime_or_jd():
     assert moment_from(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0))).jd_ut1 == 2451545.0
-    assert moment_from(pb.ComputePositionsRequest(moment=Moment(datetime="2000-01-01T12:00:00Z"))).source_param == "datetime"
+    assert moment_from(pb.ComputePositionsRequest(moment=Moment(datetime="2000-01-01T12:00:00Z"))).iso_utc() == "2000-01-01T12:00:00.000Z"
 
 
 def test_a_moment_is_read_under_the_names_its_request_gives_it():
@@ -79,3 +79,16 @@ def test_the_second_person_reads_its_own_suffixed_parameters():
     with pytest.raises(MissingParameter) as caught:
         validate(request)
     assert caught.value.param == "lat_b"
+
+
+def test_the_service_edge_names_the_moment_a_request_sent_and_the_house_system():
+    from shared.runtime.wire import edge_names
+
+    assert edge_names(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0))) == {"system": "system", "count": "count", "jd": "jd", "moment": "jd"}
+    assert edge_names(pb.ComputePositionsRequest(moment=Moment(datetime="2000-01-01T12:00:00Z")))["moment"] == "datetime"
+
+
+def test_the_service_edge_names_no_moment_for_a_request_without_its_own():
+    from shared.runtime.wire import edge_names
+
+    assert edge_names(pb.ComputeSynastryRequest()) == {"system": "system", "count": "count", "jd": "jd"}
