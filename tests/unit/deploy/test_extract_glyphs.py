@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from deploy.extract_glyphs import FONTS, GLYPHS, main
+from deploy.extract_glyphs import FONTS, GLYPHS, LETTERS, main
 from shared.runtime.config import REPO_ROOT
 
 OUTLINES = REPO_ROOT / "services" / "ephemeris" / "wheel" / "glyph_outlines.json"
@@ -31,6 +31,9 @@ UNICODE_NAMES = {
     "mars": "MALE SIGN", "jupiter": "JUPITER", "saturn": "SATURN", "uranus": "URANUS",
     "neptune": "NEPTUNE", "pluto": "PLUTO", "north_node": "ASCENDING NODE",
     "south_node": "DESCENDING NODE", "chiron": "CHIRON",
+    "conjunction": "CONJUNCTION", "opposition": "OPPOSITION", "trine": "WHITE UP-POINTING TRIANGLE",
+    "square": "WHITE SQUARE", "sextile": "SEXTILE", "quincunx": "QUINCUNX", "semi_sextile": "SEMISEXTILE",
+    "sesquiquadrate": "SESQUIQUADRATE",
 }
 
 
@@ -40,10 +43,17 @@ def test_each_glyph_is_drawn_from_the_unicode_character_of_its_sign_or_body():
 
 def test_the_committed_outlines_are_those_of_the_table_each_from_one_of_its_fonts():
     outlines = json.loads(OUTLINES.read_text(encoding="utf-8"))
-    assert set(outlines) == set(GLYPHS)
+    # Beside the characters: the aspects Unicode has no symbol for, as letters of the bundled
+    # Noto Sans, and the semi-square, which neither Symbols font has, drawn by hand.
+    assert set(outlines) == set(GLYPHS) | set(LETTERS) | {"semi_square"}
     for name, outline in outlines.items():
-        assert outline["codepoint"] == f"U+{GLYPHS[name]:04X}"
-        assert outline["font"] in FONTS
+        if name in LETTERS:
+            assert (outline["codepoint"], outline["font"]) == ("none", f"Noto Sans ({LETTERS[name]})")
+        elif name == "semi_square":
+            assert (outline["codepoint"], outline["font"]) == ("none", "drawn")
+        else:
+            assert outline["codepoint"] == f"U+{GLYPHS[name]:04X}"
+            assert outline["font"] in FONTS
         assert outline["path"].startswith("M") and outline["width"] > 0 and outline["height"] > 0
 
 
