@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import struct
-import xml.etree.ElementTree as ElementTree
+from xml.etree import ElementTree
 
 import jsonschema
 import orjson
