@@ -5,6 +5,11 @@ An operation's request is the one already recorded, when there is one (edit a fi
 ``request`` and run this again to change an example); a new operation's is made from its
 descriptors: every required parameter, and the first member of every required one-of, with
 the value :data:`SAMPLE_VALUES` gives its name, else its first allowed choice.
+
+An operation whose answer has formats (``format``: ``/v1/chart-wheel``'s svg, png and json,
+``/v1/calendar``'s json and ics) gets one more example per media type its default request does
+not answer, named after its format: the default request with that ``format``, or the request
+already recorded under that name.
 """
 
 from __future__ import annotations
@@ -12,13 +17,15 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from deploy.local_stack import start_stack, stop_stack
 from gateway.batch import BATCH_PATH
 from gateway.endpoints import discover_endpoints
-from gateway.reference.examples import Example, example_path, example_record, load_examples
+from gateway.envelope import text_media_type
+from gateway.reference.examples import EXAMPLE_NAME, JSON_MEDIA_TYPE, Document, Example, example_path, load_examples, write_example
 from shared.runtime.request_model import message_spec
 
 #: The value an example sends for a parameter of this name, in every operation that needs one:
@@ -66,6 +73,28 @@ def starter_request(path: str) -> dict[str, str]:
     return request
 
 
+def answer_formats(path: str) -> dict[str, str]:
+    """Return the formats of the operation at ``path``'s answer, each ``format`` value's media
+    type (``{"svg": "image/svg+xml", "png": "image/png", "json": "application/json"}``): the
+    members of its union ``data``; none for an operation without ``format``."""
+    endpoint = next(e for e in discover_endpoints() if e.path == path)
+    choices = message_spec(endpoint.request_cls.DESCRIPTOR).fields.get("format")
+    data = endpoint.response_cls.DESCRIPTOR.fields_by_name["data"].message_type
+    if choices is None or data is None:
+        return {}
+    members = {fd.name: text_media_type(fd) or JSON_MEDIA_TYPE for fd in data.fields}
+    return {name: members[name] for name in choices.rule.choices if name in members}
+
+
+def recorded_answer(path: str, method: str, request: dict[str, Any], answer, name: str) -> Example:
+    """Return the example of ``answer``, an httpx response to ``request``: its JSON, or the
+    document it is (its Content-Type without parameters, its bytes)."""
+    media_type = answer.headers.get("content-type", "").split(";")[0].strip()
+    if media_type == JSON_MEDIA_TYPE:
+        return Example(path, method, request, answer.status_code, answer.json(), name=name)
+    return Example(path, method, request, answer.status_code, document=Document(media_type, answer.content), name=name)
+
+
 def batch_request(examples: dict[str, Example]) -> dict[str, Any]:
     """Return the body of the batch's example, built from other operations' requests."""
     return {"requests": [{"endpoint": path, "params": examples[path].request} for path in BATCH_SUB_OPERATIONS]}
@@ -78,12 +107,18 @@ def record(base_url_client, paths: list[str], examples: dict[str, Example]) -> d
         if path == BATCH_PATH:
             continue
         request = examples[path].request if path in examples else starter_request(path)
-        answer = base_url_client.get(path, params=request)
-        recorded[path] = Example(path, "GET", request, answer.status_code, answer.json())
+        default = recorded_answer(path, "GET", request, base_url_client.get(path, params=request), EXAMPLE_NAME)
+        kept = {other.name: other.request for other in examples[path].more} if path in examples else {}
+        more = []
+        for name, media_type in answer_formats(path).items():
+            if media_type != default.media_type:
+                other = kept.get(name, {**request, "format": name})
+                more.append(recorded_answer(path, "GET", other, base_url_client.get(path, params=other), name))
+        recorded[path] = replace(default, more=tuple(more))
     if BATCH_PATH in paths:
         body = examples[BATCH_PATH].request if BATCH_PATH in examples else batch_request(recorded)
         answer = base_url_client.post(BATCH_PATH, json=body)
-        recorded[BATCH_PATH] = Example(BATCH_PATH, "POST", body, answer.status_code, answer.json())
+        recorded[BATCH_PATH] = recorded_answer(BATCH_PATH, "POST", body, answer, EXAMPLE_NAME)
     return recorded
 
 
@@ -103,11 +138,11 @@ def main(argv: list[str] | None = None) -> int:
             stop_stack(stack)
     failed = []
     for path in paths:
-        example = recorded[path]
-        example_path(path).write_bytes(example_record(example))
-        print(f"{example.status} {example.summary}", file=sys.stderr)
-        if example.status != 200:
-            failed.append(path)
+        write_example(recorded[path])
+        for example in recorded[path].every:
+            print(f"{example.status} {example.media_type} {example.summary}", file=sys.stderr)
+            if example.status != 200:
+                failed.append(example.summary)
     if failed:
         print(f"not 200, fix their requests: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

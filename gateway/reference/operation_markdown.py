@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from gateway.operation_names import operation_name, page_name
-from gateway.reference.examples import EXAMPLE_NAME
+from gateway.reference.examples import EXAMPLE_NAME, FILE_EXTENSIONS, JSON_MEDIA_TYPE, document_file, document_url
 
 INTRODUCTION_PAGE = "introduction"
 #: Where the pages' curl lines send requests: the reader's own base URL, as the MCP server
@@ -90,34 +90,50 @@ def _parameter_table(parameters: list[dict[str, Any]]) -> list[str]:
 
 
 def _example(path: str, operations: dict[str, Any]) -> list[str]:
-    """Return the recorded example's section: the call as curl, and its real answer."""
-    authorization = f"curl -s -H \"Authorization: Bearer {KEY_VARIABLE}\""
-    if "get" in operations:
-        operation = operations["get"]
-        query = "&".join(f"{p['name']}={quote(str(p['example']), safe=',:')}" for p in operation["parameters"] if "example" in p)
-        call = f"{authorization} \\\n  \"{BASE_URL_VARIABLE}{path}?{query}\""
-    else:
-        operation = operations["post"]
-        body = operation["requestBody"]["content"]["application/json"].get("examples", {}).get(EXAMPLE_NAME)
-        sent = json.dumps(body["value"]) if body else "{}"
-        call = f"{authorization} -H 'Content-Type: application/json' \\\n  -d '{sent}' \\\n  \"{BASE_URL_VARIABLE}{path}\""
-    answer = operation["responses"]["200"]["content"]["application/json"].get("examples", {}).get(EXAMPLE_NAME)
-    if answer is None:
+    """Return the recorded examples' section: each call as curl, and its real answer: JSON or
+    an iCalendar text in full, a picture (shown by the description) as the link to its file."""
+    main = operations.get("get") or operations["post"]
+    bodies = operations["post"]["requestBody"]["content"]["application/json"].get("examples", {})
+    answers = {
+        name: (media_type, named)
+        for media_type, content in main["responses"]["200"]["content"].items()
+        for name, named in content.get("examples", {}).items()
+    }
+    if not answers:
         return []
-    return [
-        "## Example",
-        "",
-        "A request recorded from a running stack, and the answer it really got:",
-        "",
-        "```sh",
-        call,
-        "```",
-        "",
-        "```json",
-        json.dumps(answer["value"], indent=2, ensure_ascii=False),
-        "```",
-        "",
-    ]
+    lines = ["## Example", "", "Requests recorded from a running stack, and the answers they really got:", ""]
+    # In the record's order, the default request first: the body examples keep it.
+    order = list(bodies)
+    for name, (media_type, answer) in sorted(answers.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)):
+        sent = bodies.get(name, {}).get("value", {})
+        file = document_file(path, media_type) if media_type in FILE_EXTENSIONS else ""
+        if len(answers) > 1:
+            lines += [f"### {'The default request' if name == EXAMPLE_NAME else f'`{name}`'}: `{media_type}`", ""]
+        lines += ["```sh", _curl(path, operations, sent, file), "```", ""]
+        if media_type == JSON_MEDIA_TYPE:
+            lines += ["```json", json.dumps(answer["value"], indent=2, ensure_ascii=False), "```", ""]
+        elif media_type.startswith("image/"):
+            lines += [f"It answered the picture [{file}]({document_url(path, media_type)}).", ""]
+        else:
+            lines += [f"It answered [{file}]({document_url(path, media_type)}):", "", "```text", answer["value"].replace("\r\n", "\n").rstrip("\n"), "```", ""]
+    return lines
+
+
+def _curl(path: str, operations: dict[str, Any], sent: dict[str, Any], file: str) -> str:
+    """Return the curl line sending ``sent``, typed body parameters, as a GET's query string
+    (a POST-only operation's body), saving a document answer to ``file``."""
+    authorization = f"curl -s -H \"Authorization: Bearer {KEY_VARIABLE}\""
+    if file:
+        authorization += f" -o {file}"
+    if "get" in operations:
+        query = "&".join(f"{name}={quote(_query_text(value), safe=',:')}" for name, value in sent.items())
+        return f"{authorization} \\\n  \"{BASE_URL_VARIABLE}{path}?{query}\""
+    return f"{authorization} -H 'Content-Type: application/json' \\\n  -d '{json.dumps(sent)}' \\\n  \"{BASE_URL_VARIABLE}{path}\""
+
+
+def _query_text(value: Any) -> str:
+    """Return a typed parameter value as a query string carries it (``true``, ``51.5074``)."""
+    return json.dumps(value) if isinstance(value, bool) else str(value)
 
 
 def _text(description: str) -> str:

@@ -55,10 +55,18 @@ def test_an_operations_markdown_page_lists_its_parameters_and_its_recorded_call(
     for parameter in operations.get("get", {}).get("parameters", ()):
         assert f"| `{parameter['name']}` |" in page
     assert page.count("```") % 2 == 0
-    example = load_examples()[path]
-    assert json.loads(FENCED_JSON.findall(page)[-1]) == example.response
+    shown = [json.loads(block) for block in FENCED_JSON.findall(page.split("## Example", 1)[1])]
+    assert shown == [call.response for call in load_examples()[path].every if call.document is None]
     assert "$CELESTIAL_BASE_URL" + path in page
     assert not re.search(r"`(True|False|None)`", page)
+
+
+@pytest.mark.parametrize("path", [path for path, example in load_examples().items() if any(call.document for call in example.every)])
+def test_every_link_of_a_page_with_document_examples_answers(anonymous, path):
+    links = LINK.findall(anonymous.get(f"/docs/{page_name(path)}.md").text)
+    assert links
+    for link in links:
+        assert anonymous.get(link).status_code == 200, link
 
 
 def test_an_operations_page_is_named_after_its_api_path_and_its_former_name_redirects(anonymous, document):

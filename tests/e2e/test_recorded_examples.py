@@ -1,7 +1,8 @@
 """The recorded examples (``make examples``, ``gateway/reference/docs_assets/examples/``) are true: every
 operation has one, the served document carries them, and each request, sent again to the real
-stack, gets the recorded answer (numbers within NUMBER_TOLERANCE; ids, timings, versions and
-balances ignored)."""
+stack, gets the recorded answer: JSON with numbers within NUMBER_TOLERANCE (ids, timings,
+versions and balances ignored), a document (an SVG or PNG wheel, an iCalendar file) byte for
+byte, its request id and balance being headers, not part of it."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import math
 import pytest
 
 from deploy.local_stack import Stack
-from gateway.reference.examples import EXAMPLE_NAME, Example, load_examples, typed_body, typed_value
+from gateway.reference.examples import EXAMPLE_NAME, Document, Example, load_examples, typed_body, typed_value
 
 EXAMPLES = load_examples()
+#: Every recorded call: each operation's default example and its others (one per format).
+CALLS = [call for example in EXAMPLES.values() for call in example.every]
+GET_CALLS = [call for call in CALLS if call.method == "GET"]
 #: Numbers may differ by this much, absolute, or one part in 10^9: far below what any
 #: field shows (1e-6 degree is 0.0036 arcsecond, 1e-6 day 86 ms), far above the last-bit
 #: differences of another CPU's or libm's floating point.
@@ -45,6 +49,22 @@ def without_volatile_meta(body: dict) -> dict:
     return {**body, "meta": meta}
 
 
+def answer_differences(example: Example, answer) -> list[str]:
+    """Return where ``answer``, an httpx response, differs from ``example``'s recorded one: its
+    media type, then its bytes for a document, its JSON beyond the tolerance otherwise."""
+    media_type = answer.headers["content-type"].split(";")[0].strip()
+    if media_type != example.media_type:
+        return [f"{example.media_type} became {media_type}"]
+    if example.document:
+        same = answer.content == example.document.content
+        return [] if same else [f"the {media_type} document changed: run make examples and look at it"]
+    return differences(without_volatile_meta(example.response), without_volatile_meta(answer.json()))
+
+
+def _id(call: Example) -> str:
+    return call.operation if call.name == EXAMPLE_NAME else f"{call.operation}:{call.name}"
+
+
 @pytest.fixture(scope="module")
 def client(stack: Stack):
     _, key = stack.new_key()
@@ -60,22 +80,27 @@ def document(stack: Stack) -> dict:
 
 def test_every_operation_has_a_recorded_example_that_succeeded(document):
     assert set(EXAMPLES) == set(document["paths"]), "run make examples"
-    assert {path: example.status for path, example in EXAMPLES.items() if example.status != 200} == {}
+    assert {_id(call): call.status for call in CALLS if call.status != 200} == {}
 
 
-def test_the_served_document_carries_each_example_as_request_and_answer(document):
-    for path, example in EXAMPLES.items():
-        for method, operation in document["paths"][path].items():
-            answer = operation["responses"]["200"]["content"]["application/json"]["examples"][EXAMPLE_NAME]
-            assert answer["value"] == example.response
-            if method == "get":
+def test_the_served_document_carries_each_example_as_request_and_answer(client, document):
+    for call in CALLS:
+        for method, operation in document["paths"][call.operation].items():
+            answer = operation["responses"][str(call.status)]["content"][call.media_type]["examples"][call.name]
+            if call.document is None:
+                assert answer["value"] == call.response
+            elif "externalValue" in answer:
+                assert client.get(answer["externalValue"]).content == call.document.content
+            else:
+                assert answer["value"].encode() == call.document.content
+            if method == "get" and call.name == EXAMPLE_NAME:
                 sent = {p["name"]: p["example"] for p in operation["parameters"] if "example" in p}
                 schemas = {p["name"]: p["schema"] for p in operation["parameters"]}
-                assert sent == {name: typed_value(text, schemas[name]) for name, text in example.request.items()}
-            else:
+                assert sent == {name: typed_value(text, schemas[name]) for name, text in call.request.items()}
+            elif method == "post":
                 body = operation["requestBody"]["content"]["application/json"]
-                sent = body["examples"][EXAMPLE_NAME]["value"]
-                assert sent == (example.request if example.method == "POST" else typed_body(example.request, body["schema"]))
+                sent = body["examples"][call.name]["value"]
+                assert sent == (call.request if call.method == "POST" else typed_body(call.request, body["schema"]))
 
 
 def test_the_comparison_sees_a_changed_number_and_ignores_a_changed_request_id():
@@ -85,7 +110,18 @@ def test_the_comparison_sees_a_changed_number_and_ignores_a_changed_request_id()
     assert differences(without_volatile_meta(recorded), without_volatile_meta({**recorded, "meta": {"request_id": "b", "credits_used": 1}})) == []
 
 
-@pytest.mark.parametrize("example", EXAMPLES.values(), ids=EXAMPLES.keys())
+def test_the_comparison_of_a_document_sees_a_changed_byte_and_a_changed_media_type():
+    class Answer:
+        def __init__(self, media_type: str, content: bytes):
+            self.headers, self.content = {"content-type": media_type}, content
+
+    svg = Example("/v1/chart-wheel", "GET", {}, 200, document=Document("image/svg+xml", b"<svg/>"))
+    assert answer_differences(svg, Answer("image/svg+xml", b"<svg/>")) == []
+    assert answer_differences(svg, Answer("image/svg+xml", b"<svg />")) != []
+    assert answer_differences(svg, Answer("image/png", b"<svg/>")) != []
+
+
+@pytest.mark.parametrize("example", CALLS, ids=_id)
 def test_a_recorded_request_gets_its_recorded_answer_again(client, example: Example):
     if example.method == "GET":
         answer = client.get(example.operation, params=example.request)
@@ -93,14 +129,14 @@ def test_a_recorded_request_gets_its_recorded_answer_again(client, example: Exam
         answer = client.post(example.operation, json=example.request)
 
     assert answer.status_code == example.status, answer.text
-    assert differences(without_volatile_meta(example.response), without_volatile_meta(answer.json())) == []
+    assert answer_differences(example, answer) == []
 
 
-@pytest.mark.parametrize("example", [e for e in EXAMPLES.values() if e.method == "GET"], ids=[p for p, e in EXAMPLES.items() if e.method == "GET"])
+@pytest.mark.parametrize("example", GET_CALLS, ids=_id)
 def test_a_recorded_request_sent_as_its_typed_post_body_gets_the_same_answer(client, document, example: Example):
-    body = document["paths"][example.operation]["post"]["requestBody"]["content"]["application/json"]["examples"][EXAMPLE_NAME]["value"]
+    body = document["paths"][example.operation]["post"]["requestBody"]["content"]["application/json"]["examples"][example.name]["value"]
 
     answer = client.post(example.operation, json=body)
 
     assert answer.status_code == example.status, answer.text
-    assert differences(without_volatile_meta(example.response), without_volatile_meta(answer.json())) == []
+    assert answer_differences(example, answer) == []

@@ -10,7 +10,7 @@ import json
 import re
 
 from gateway.endpoints import discover_endpoints
-from gateway.reference.examples import load_examples, with_examples
+from gateway.reference.examples import EXAMPLES_URL, load_examples, with_examples
 from gateway.reference.openapi import build_openapi
 from gateway.reference.operation_markdown import (
     BASE_URL_VARIABLE,
@@ -95,3 +95,31 @@ def test_former_page_names_map_each_identifier_that_differs_to_its_path_page():
     former = former_page_names(DOCUMENT)
     assert former["natal_chart"] == "natal-chart" and former["eclipses_solar"] == "eclipses/solar"
     assert "positions" not in former and all(old != new for old, new in former.items())
+
+
+def test_a_page_shows_its_operations_example_picture_under_the_request_that_made_it():
+    page = PAGES["chart-wheel"]
+    wheel = load_examples()["/v1/chart-wheel"]
+    picture = page.index(f"]({EXAMPLES_URL}/chart_wheel.svg)")
+    assert page.index(f"`{wheel.summary}`") < page.index("![") < picture < page.index("## Parameters")
+
+
+def test_each_example_of_an_operation_has_its_own_call_the_default_first():
+    page = PAGES["chart-wheel"]
+    section = page.split("## Example", 1)[1]
+    names = [call.name for call in load_examples()["/v1/chart-wheel"].every]
+    headings = re.findall(r"^### (.*)$", section, re.MULTILINE)
+    assert len(headings) == len(names) and headings[0].startswith("The default request")
+    assert [heading.split("`")[1] for heading in headings[1:]] == names[1:]
+
+
+def test_a_document_example_is_curl_saving_its_file_and_a_link_to_the_recorded_file():
+    section = PAGES["chart-wheel"].split("## Example", 1)[1]
+    for file in ("chart_wheel.svg", "chart_wheel.png"):
+        assert f"-o {file} " in section and f"[{file}]({EXAMPLES_URL}/{file})" in section
+
+
+def test_a_text_document_example_is_shown_in_full():
+    ics = next(call for call in load_examples()["/v1/calendar"].every if call.media_type == "text/calendar")
+    shown = re.search(r"```text\n(.*?)\n```", PAGES["calendar"], re.DOTALL).group(1)
+    assert shown.splitlines() == ics.document.content.decode().splitlines()
