@@ -263,3 +263,15 @@ def test_account_never_shows_the_key_nor_its_hash(stack):
     assert key not in text
     assert hashlib.sha256(key.encode()).hexdigest() not in text
     assert "hash" not in text
+
+
+def test_both_answers_fit_the_schemas_the_served_openapi_document_gives_them(stack):
+    from jsonschema import Draft202012Validator
+
+    account, key = stack.new_key()
+    charge(stack, key, POSITIONS, 1)
+    with stack.client(key) as client:
+        document = client.get("/v1/openapi.json").json()
+        for path in ("/v1/usage", "/v1/account"):
+            schema = document["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+            assert list(Draft202012Validator(schema).iter_errors(client.get(path).json())) == [], path
