@@ -1,7 +1,7 @@
 """The gateway application: its routes, middleware, error handling and lifespan.
 
 ``/v1`` requests and ``/v1/batch`` are served by the paid-request pipeline
-(``gateway/paid_requests.py``), ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
+(``gateway/paid_requests.py``), ``/v1/usage`` and ``/v1/account`` by ``gateway/account_api.py``, ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
 ``/dashboard`` by the account dashboard (``gateway/dashboard/routes.py``);
 this module assembles them with the OpenAPI document, the docs page and the health checks.
 """
@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 
+from gateway.account_api import ACCOUNT_PATH, USAGE_PATH, serve_account, serve_usage
 from gateway.admin.api import admin_app
 from gateway.dashboard.routes import dashboard_app
 from gateway.endpoints import Endpoint, discover_endpoints
@@ -131,6 +132,8 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
     routes = [Route(e.path, _endpoint_handler(e), methods=["POST"] if e.http.post_only else ["GET", "POST"]) for e in endpoints]
     routes += [
         Route("/v1/batch", _serve_batch, methods=["POST"]),
+        Route(USAGE_PATH, serve_usage, methods=["GET"]),
+        Route(ACCOUNT_PATH, serve_account, methods=["GET"]),
         Route("/v1/openapi.json", openapi, methods=["GET"]),
         *reference_routes(openapi_document),
         *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),

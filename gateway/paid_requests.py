@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from celestial.v1 import options_pb2
+from gateway.account_api import UsageCache, usage_cache_s
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
@@ -33,7 +34,7 @@ from gateway.json_response import json_response
 from gateway.middleware import new_request_id
 from gateway.rpc import Pool, ServicePool, channel_target
 from store.interfaces import Store
-from store.records import Account, Admission, ChargeNote
+from store.records import Account, Admission, ChargeNote, KeyRecord
 from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import answer_version
 from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
@@ -69,6 +70,8 @@ class Gateway:
         self.store = store
         self.authenticator = KeyAuthenticator(store, store, cache_seconds=settings.key_cache_s)
         self.accounting = Accounting(store, store)
+        # /v1/usage's figures, per account and query, at most CELESTIAL_USAGE_CACHE_S old (<= 60 s).
+        self.usage_cache = UsageCache(usage_cache_s(settings.usage_cache_s))
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
         # Each pool's processes x queue is what it holds; its processes what it computes at once.
         # A pool named by one DNS name (a headless Service) hides how many replicas answer it:
@@ -100,10 +103,14 @@ class Gateway:
     async def authenticate(self, request: Request) -> Account:
         """Return the request's account; 401/403 for the key and origin, 503 while the store
         is unreachable."""
+        return (await self.authenticate_key(request))[0]
+
+    async def authenticate_key(self, request: Request) -> tuple[Account, KeyRecord]:
+        """Return the request's account and key record, as :meth:`authenticate` checks them."""
         account, key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
         request.scope["state"]["account_id"] = account.id
         request.scope["state"]["key_id"] = key.key_id
-        return account
+        return account, key
 
     async def admit(self, state: dict, account: Account) -> None:
         """Admit the request under its account's limits, holding a concurrency slot.

@@ -11,11 +11,11 @@ errors (``errors.py``).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import AsyncIterator, Iterable, Protocol, runtime_checkable
 
 from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
-from store.records import Account, AdmittedCharge, Admission, ChargeNote, KeyRecord, LedgerEntry, Usage
+from store.records import Account, AdmittedCharge, Admission, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow
 from shared.errors import InsufficientCredits
 
 
@@ -116,6 +116,17 @@ class CreditLedger(Protocol):
 
     async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
         """Return ledger totals for the account from ``since`` (inclusive; default all)."""
+        ...
+
+    async def daily_usage(self, account_id: str, first_day: date, last_day: date, key_id: str | None = None) -> list[UsageRow]:
+        """Return the requests charged to the account from ``first_day`` to ``last_day`` (UTC
+        days, inclusive), one row per day, key and endpoint that had any, ordered by day, key
+        id, endpoint; only ``key_id``'s when given (rows of no key for an unknown id).
+
+        A request counts on the UTC day of its debit, under the key and endpoint its note
+        names, and costs its debit less what was refunded of it (``store/usage_rows.py``).
+        Raises AccountNotFound, ValueError when ``last_day`` precedes ``first_day``.
+        """
         ...
 
 

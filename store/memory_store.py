@@ -1,8 +1,8 @@
 """The in-memory key and credit store: the Store protocol in one process's dictionaries, no I/O.
 
 The third backend beside :mod:`store.sqlite_store` and :mod:`store.nats_store`,
-kept as simple as it can be: nothing is persisted or shared between processes, and ``usage``
-reports nothing. It is the "free store" reference the other stores are measured against
+kept as simple as it can be: nothing is persisted or shared between processes, ``usage``
+reports nothing, and ``daily_usage`` folds the debits and refunds it remembers. It is the "free store" reference the other stores are measured against
 (``bench/stub_gateway.py``, ``make bench``), not a store to run the API on.
 """
 
@@ -12,15 +12,17 @@ import asyncio
 import time
 import uuid
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import AsyncIterator, Iterable
 
 from store import rules
 from store.bounds import check_balance_ceiling, require_credits, validate_limits, validate_new_account
+from store.errors import no_such_account
 from store.interfaces import admit_then_reserve
 from store.key_format import generate_key, hash_key, prefix_hint
 from store.origins import validate_origins
-from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, Usage, utc_now
+from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow, utc_now
+from store.usage_rows import usage_rows
 
 
 class MemoryStore:
@@ -31,6 +33,8 @@ class MemoryStore:
         self.keys: dict[str, KeyRecord] = {}
         self.charges: dict[str, int] = {}
         self.refunded: set[str] = set()
+        #: Each account's debits and refunds, oldest first, for daily_usage.
+        self.entries: dict[str, list[LedgerEntry]] = {}
         self.slots: dict[str, dict[str, rules.Slot]] = {}
         self.windows: dict[str, rules.Window] = {}
         self._closed = asyncio.Event()
@@ -84,12 +88,14 @@ class MemoryStore:
         balance = rules.charge(account.balance, credits)
         self.accounts[account_id] = replace(account, balance=balance)
         self.charges[request_id] = credits
+        self.entries.setdefault(account_id, []).append(LedgerEntry(utc_now(), "debit", credits, request_id, note or ChargeNote()))
         return balance
 
     async def refund(self, account_id: str, credits: int, request_id: str) -> int:
         due = rules.refund_due(self.charges.get(request_id), request_id in self.refunded, credits, request_id)
         if due:
             self.refunded.add(request_id)
+            self.entries.setdefault(account_id, []).append(LedgerEntry(utc_now(), "refund", due, request_id))
             return await self.top_up(account_id, due)
         return self.accounts[account_id].balance
 
@@ -98,6 +104,11 @@ class MemoryStore:
 
     async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
         return Usage(account_id, since, 0, 0, 0, 0, 0)
+
+    async def daily_usage(self, account_id: str, first_day: date, last_day: date, key_id: str | None = None) -> list[UsageRow]:
+        if account_id not in self.accounts:
+            raise no_such_account(account_id)
+        return usage_rows(self.entries.get(account_id, ()), first_day, last_day, key_id)
 
     async def set_limits(self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None) -> Account:
         validate_limits(rate_per_minute, max_concurrent)

@@ -7,7 +7,7 @@ import asyncio
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Callable
 
 import nats.js.errors
@@ -33,7 +33,8 @@ from store.nats_connection import (
     fold_case,
     WrongLastSequence,
 )
-from store.records import from_unix_s, Account, ChargeNote, Usage
+from store.records import from_unix_s, Account, ChargeNote, LedgerEntry, Usage, UsageRow
+from store.usage_rows import day_bounds_s, usage_rows
 
 #: How long a process remembers its own debits (request id, account, credits), in seconds, so
 #: that refunding one needs no scan of the account's ledger. Longer than any request's
@@ -331,3 +332,20 @@ class NatsLedger(NatsConnection):
         start_s = None if since_s is None else since_s - USAGE_CLOCK_MARGIN_S
         await self._scan(self._ledger_stream, self._ledger_prefix + account_id, count, start_s)
         return Usage.of_totals(account_id, since, totals)
+
+    async def daily_usage(self, account_id: str, first_day: date, last_day: date, key_id: str | None = None) -> list[UsageRow]:
+        """Return the account's requests per day, key and endpoint (``CreditLedger.daily_usage``),
+        folded from its ledger entries since ``first_day`` (refunds of those days' debits come
+        later, so the scan runs to the stream's end). Raises AccountNotFound, ValueError."""
+        start_s, _ = day_bounds_s(first_day, last_day)
+        await self._head(account_id, fresh=True)  # AccountNotFound for an unknown id
+        entries: list[LedgerEntry] = []
+
+        def keep(message: Msg) -> None:
+            entry = orjson.loads(message.data)
+            if entry["kind"] != "topup":
+                note = ChargeNote(entry.get("endpoint", ""), entry.get("key_id", ""))
+                entries.append(LedgerEntry(from_unix_s(entry["at_s"]), entry["kind"], entry["credits"], entry["request_id"], note))
+
+        await self._scan(self._ledger_stream, self._ledger_prefix + account_id, keep, start_s - USAGE_CLOCK_MARGIN_S)
+        return usage_rows(entries, first_day, last_day, key_id)

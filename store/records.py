@@ -10,7 +10,7 @@ that could choose it could replay one id and have later requests treated as retr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Literal
 
 from shared.errors import InsufficientCredits
@@ -138,6 +138,20 @@ class LedgerEntry:
     credits: int
     request_id: str
     note: ChargeNote = ChargeNote()
+
+
+@dataclass(frozen=True)
+class UsageRow:
+    """Requests charged to an account on one UTC day through one key at one endpoint
+    (:meth:`CreditLedger.daily_usage`): how many (debit rows) and the credits they cost once
+    their refunds are taken off. ``key_id`` and ``endpoint`` are '' for debits made before the
+    ledger kept notes."""
+
+    day: date
+    key_id: str
+    endpoint: str
+    requests: int
+    credits: int
 
 
 #: Length of a rate-limit window: limits are requests per minute (decisions.md, Limits).

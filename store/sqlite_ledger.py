@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 import time
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 
 from shared.errors import InsufficientCredits
 
@@ -20,7 +20,8 @@ from store.bounds import (
 )
 from store.errors import AccountExists, LedgerConflict, no_such_account
 from store.key_format import quoted
-from store.records import Account, ChargeNote, Usage, from_unix_s
+from store.records import Account, ChargeNote, Usage, UsageRow, from_unix_s
+from store.usage_rows import day_bounds_s
 from store.sqlite_connection import SqliteConnection, immediate
 
 _ACCOUNT_COLUMNS = "id, name, balance, rate_per_minute, max_concurrent, created_at_s"
@@ -209,3 +210,25 @@ class SqliteLedger(SqliteConnection):
         for kind, count, total in conn.execute(query + " GROUP BY kind", params):
             totals[kind] = (count, total)
         return Usage.of_totals(account_id, since, totals)
+
+    async def daily_usage(self, account_id: str, first_day: date, last_day: date, key_id: str | None = None) -> list[UsageRow]:
+        start_s, after_s = day_bounds_s(first_day, last_day)
+        return await self._run(self._daily_usage, account_id, start_s, after_s, key_id)
+
+    @classmethod
+    def _daily_usage(cls, conn, account_id: str, start_s: float, after_s: float, key_id: str | None) -> list[UsageRow]:
+        cls._balance_of(conn, account_id)  # AccountNotFound for an unknown id
+        # The rules of store/usage_rows.py in SQL: each debit of the days on its own UTC day,
+        # less its refund (one per request at most: the primary key), whenever that came.
+        query = (
+            "SELECT date(d.created_at_s, 'unixepoch') AS day, COALESCE(d.key_id, ''), COALESCE(d.endpoint, ''),"
+            " COUNT(*), SUM(d.credits - COALESCE(r.credits, 0))"
+            " FROM ledger d LEFT JOIN ledger r ON r.request_id = d.request_id AND r.kind = 'refund'"
+            " WHERE d.account_id = ? AND d.kind = 'debit' AND d.created_at_s >= ? AND d.created_at_s < ?"
+        )
+        params: tuple = (account_id, start_s, after_s)
+        if key_id is not None:
+            query += " AND d.key_id = ?"
+            params += (key_id,)
+        rows = conn.execute(query + " GROUP BY 1, 2, 3 ORDER BY 1, 2, 3", params).fetchall()
+        return [UsageRow(date.fromisoformat(row[0]), row[1], row[2], row[3], row[4]) for row in rows]

@@ -44,7 +44,7 @@ from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window
 from store.bounds import validate_key_name
 from store.errors import StoreError, StoreUnavailable
 from store.interfaces import DashboardStore
-from store.key_format import exception_message
+from store.key_format import KEY_PREFIX, exception_message
 from store.origins import validate_origins
 from store.owner_records import InviteNotValid, OwnerRecord, same_digest
 from store.owner_records import normalize_email
@@ -489,11 +489,20 @@ async def origins_post(visit: Visit) -> Response:
 async def usage_page(visit: Visit) -> Response:
     account = await find_account(visit.store, visit.who.owner.account_id)
     today = utc_now().date()
-    figures = usage_figures(await visit.store.ledger_entries(account.id, usage_window_start(today)), today)
+    records = await visit.store.list_keys(account.id)
+    # ?key= narrows every figure to one key of the account (the select's GET form); any other
+    # value, a key of another account included, is the same 404 page as a key page's.
+    key_id = visit.request.query_params.get("key") or None
+    if key_id is not None and key_id not in {record.key_id for record in records}:
+        raise NotYours(key_id)
+    figures = usage_figures(await visit.store.ledger_entries(account.id, usage_window_start(today)), today, key_id)
     labels = [day.isoformat() for day in figures.days]
-    try_key, try_refusal = terminal_key([key_view(r) for r in await visit.store.list_keys(account.id) if r.state() == "active"])
+    try_key, try_refusal = terminal_key([key_view(r) for r in records if r.state() == "active"])
+    key_names = {record.key_id: record.name or f"{KEY_PREFIX}{record.prefix_hint}..." for record in records}
     return visit.page("usage.html", {
         "title": "Balance and usage", "section": "usage", "account": account, "figures": figures,
+        "keys": [(record.key_id, key_names[record.key_id]) for record in records], "key_names": key_names,
+        "selected_key": key_id,
         "recent_limit": RECENT_REQUESTS,
         "credits_chart": bar_chart_svg(labels, figures.credits_per_day, "Credits spent per day, last 30 days (UTC)"),
         "requests_chart": bar_chart_svg(labels, figures.requests_per_day, "Requests charged per day, last 30 days (UTC)"),

@@ -37,6 +37,7 @@ class RecentRequest:
     charge_id: str
     credits: int
     refunded: bool
+    key_id: str = ""  # the key that made it; '' before the ledger kept notes
 
 
 @dataclass(frozen=True)
@@ -61,9 +62,10 @@ def usage_window_start(today: date) -> datetime:
     return datetime(first.year, first.month, first.day, tzinfo=UTC)
 
 
-def usage_figures(entries: list[LedgerEntry], today: date) -> UsageFigures:
+def usage_figures(entries: list[LedgerEntry], today: date, key_id: str | None = None) -> UsageFigures:
     """Return the figures of ``entries`` (an account's ledger rows since
-    :func:`usage_window_start`), per UTC day up to ``today``."""
+    :func:`usage_window_start`), per UTC day up to ``today``; only the requests of the key
+    ``key_id`` (and their refunds) when given, but ``last_used`` always of every key."""
     days = [today - timedelta(days=offset) for offset in range(USAGE_DAYS - 1, -1, -1)]
     index = {day: position for position, day in enumerate(days)}
     credits = [0] * USAGE_DAYS
@@ -75,14 +77,19 @@ def usage_figures(entries: list[LedgerEntry], today: date) -> UsageFigures:
     for entry in entries:
         position = index.get(entry.at.date())
         if entry.kind == "debit":
+            if entry.note.key_id and entry.at > last_used.get(entry.note.key_id, entry.at - timedelta(seconds=1)):
+                last_used[entry.note.key_id] = entry.at
+            if key_id is not None and entry.note.key_id != key_id:
+                continue
             debits[entry.request_id] = entry
             if position is not None:
                 credits[position] += entry.credits
                 requests[position] += 1
                 per_endpoint[entry.note.endpoint or UNNOTED_ENDPOINT] += 1
-            if entry.note.key_id and entry.at > last_used.get(entry.note.key_id, entry.at - timedelta(seconds=1)):
-                last_used[entry.note.key_id] = entry.at
         elif entry.kind == "refund":
+            # A refund carries no note: under a key filter it counts when its debit did.
+            if key_id is not None and entry.request_id not in debits:
+                continue
             refunds[entry.request_id] = refunds.get(entry.request_id, 0) + entry.credits
             if position is not None:
                 credits[position] -= entry.credits
@@ -90,7 +97,7 @@ def usage_figures(entries: list[LedgerEntry], today: date) -> UsageFigures:
     recent = [
         RecentRequest(
             entry.at, entry.note.endpoint, entry.note.request_id, entry.request_id,
-            entry.credits - refunds.get(entry.request_id, 0), entry.request_id in refunds,
+            entry.credits - refunds.get(entry.request_id, 0), entry.request_id in refunds, entry.note.key_id,
         )
         for entry in newest
     ]

@@ -20,6 +20,7 @@ from celestial.v1 import options_pb2
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES, is_columns, text_media_type
+from gateway.reference.account_openapi import account_paths
 from gateway.reference.geojson_schema import GEOJSON_SCHEMAS
 from gateway.reference.introduction import introduction
 from gateway.operation_names import operation_name
@@ -447,6 +448,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
         }
         paths[endpoint.path] = operations
     paths[BATCH_PATH] = _batch_operation()
+    paths.update(account_paths())
     return {
         "openapi": "3.1.0",
         "info": {"title": "Celestial", "version": version, "description": introduction(guides)},

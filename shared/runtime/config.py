@@ -103,6 +103,8 @@ class Settings:
     engine_search_deadline_s: float = 3.0
     # CELESTIAL_KEY_CACHE_S: how long a key record is trusted before it is read again.
     key_cache_s: float = 60.0
+    # CELESTIAL_USAGE_CACHE_S: how long a /v1/usage figure is answered from the cache (at most 60).
+    usage_cache_s: float = 30.0
     # CELESTIAL_LOG_FORMAT: json (default outside a terminal) or console.
     log_format: str = "json"
     # CELESTIAL_LOG_LEVEL
@@ -207,6 +209,7 @@ def load_settings(env: dict | None = None) -> Settings:
         scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),
         engine_search_deadline_s=_float(env, "CELESTIAL_ENGINE_SEARCH_DEADLINE_S", 3.0),
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),
+        usage_cache_s=_float(env, "CELESTIAL_USAGE_CACHE_S", 30.0),
         log_format=env.get("CELESTIAL_LOG_FORMAT", "json"),
         log_level=env.get("CELESTIAL_LOG_LEVEL", "INFO"),
         nats_url=env.get("CELESTIAL_NATS_URL") or None,

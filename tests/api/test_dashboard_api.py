@@ -482,3 +482,31 @@ def test_no_key_invite_or_session_secret_reached_the_log(stack):
     assert "dashboard_key_created" in log_text
     for secret in SECRETS:
         assert secret.split(".")[-1] not in log_text
+
+
+def test_the_usage_page_filters_by_key_and_names_each_requests_key(stack):
+    _account, _, client = new_owner(stack, credits=500)
+    first, second = client.create_key(name="backend"), client.create_key(name="reports")
+    SECRETS.extend([first, second])
+    with stack.client(first) as api:
+        assert api.get(POSITIONS).status_code == 200
+    with stack.client(second) as api:
+        assert [api.get(POSITIONS).status_code for _ in range(2)] == [200, 200]
+        second_id = api.get("/v1/account").json()["data"]["key"]["key_id"]
+    whole = client.page("/dashboard/usage")
+    assert re.search(r'<select id="key-filter" name="key">', whole) and f'<option value="{second_id}">reports ({second_id})</option>' in whole
+    recent = re.search(r'<table id="recent"[^>]*>.*?</table>', whole, re.S).group(0)
+    assert recent.count('data-label="Key">backend<') == 1 and recent.count('data-label="Key">reports<') == 2
+    filtered = client.page(f"/dashboard/usage?key={second_id}")
+    assert re.search(r'id="requests-30d">([\d,]+)<', filtered).group(1) == "2"
+    assert f'<option value="{second_id}" selected>' in filtered and 'data-label="Key">backend<' not in filtered
+
+
+def test_the_usage_page_of_a_key_of_another_account_is_a_404_page(stack):
+    _, _, client = new_owner(stack)
+    _, _, other = new_owner(stack)
+    theirs = other.create_key()
+    SECRETS.append(theirs)
+    with stack.client(theirs) as api:
+        their_id = api.get("/v1/account").json()["data"]["key"]["key_id"]
+    client.page(f"/dashboard/usage?key={their_id}", status=404)

@@ -50,3 +50,24 @@ def test_usage_figures_count_requests_per_endpoint_and_each_keys_last_use():
     figures = usage_figures(entries, today)
     assert figures.requests_per_endpoint == [("/v1/positions", 2), (UNNOTED_ENDPOINT, 1), ("/v1/transits", 1)]
     assert figures.last_used == {"key_1": at(5, 0), "key_2": at(4, 0)}
+
+
+def test_usage_figures_of_one_key_count_only_its_requests_and_their_refunds():
+    today = date(2026, 3, 31)
+    at = lambda hour: datetime(2026, 3, 31, hour, tzinfo=UTC)  # noqa: E731
+    entries = [
+        LedgerEntry(at(1), "debit", 2, "a", ChargeNote("/v1/positions", "key_1", "req-a")),
+        LedgerEntry(at(2), "debit", 5, "b", ChargeNote("/v1/transits", "key_2", "req-b")),
+        LedgerEntry(at(3), "refund", 5, "b"),
+        LedgerEntry(at(4), "debit", 3, "c", ChargeNote("/v1/transits", "key_2", "req-c")),
+    ]
+    figures = usage_figures(entries, today, key_id="key_2")
+    assert (figures.requests, figures.credits_used) == (2, (5 - 5) + 3)
+    assert [(r.charge_id, r.key_id) for r in figures.recent] == [("c", "key_2"), ("b", "key_2")]
+    assert set(figures.last_used) == {"key_1", "key_2"}  # the keys page's "last used" stays whole
+
+
+def test_each_recent_request_names_the_key_that_made_it():
+    today = date(2026, 3, 31)
+    entries = [LedgerEntry(datetime(2026, 3, 31, 1, tzinfo=UTC), "debit", 2, "a", ChargeNote("/v1/positions", "key_1", "req-a"))]
+    assert [r.key_id for r in usage_figures(entries, today).recent] == ["key_1"]

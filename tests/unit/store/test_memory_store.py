@@ -13,7 +13,7 @@ import pytest
 
 from store.key_format import hash_key
 from store.memory_store import MemoryStore
-from store.records import SLOT_LEASE_S
+from store.records import SLOT_LEASE_S, ChargeNote, UsageRow, utc_now
 
 NOW = 1_700_000_010.0  # 30 s into a one-minute window (1_700_000_010 % 60 == 30)
 
@@ -111,3 +111,19 @@ async def _closing(store: MemoryStore):
     asyncio.get_running_loop().call_later(0.05, lambda: asyncio.ensure_future(store.close()))
     async for change in feed:
         yield change
+
+
+def test_the_memory_store_counts_daily_usage_from_its_debits_and_refunds():
+    async def run():
+        store = MemoryStore()
+        account = await store.create_account("bench", 100)
+        today = utc_now().date()
+        await store.reserve(account.id, 2, "c1", ChargeNote("/v1/positions", "key_a", "r1"))
+        await store.reserve(account.id, 5, "c2", ChargeNote("/v1/positions", "key_a", "r2"))
+        await store.refund(account.id, 5, "c2")
+        if utc_now().date() != today:
+            pytest.skip("the charges straddled UTC midnight")
+        return today, await store.daily_usage(account.id, today, today)
+
+    today, rows = asyncio.run(run())
+    assert rows == [UsageRow(today, "key_a", "/v1/positions", requests=2, credits=2 + (5 - 5))]

@@ -35,7 +35,7 @@ from store import (
 from store.bounds import MAX_BALANCE, MAX_CONCURRENT, RATE_PER_MINUTE
 from store.errors import BalanceCeiling
 from store.key_format import KEY_PREFIX
-from store.records import RATE_WINDOW_S, SLOT_LEASE_S, Admission, KeyRecord, utc_now
+from store.records import RATE_WINDOW_S, SLOT_LEASE_S, Admission, ChargeNote, KeyRecord, UsageRow, utc_now
 from tests.unit.store.nats_store_factory import nats_factory
 
 KEY_PATTERN = r"svc_live_[A-Za-z0-9_-]{32}"
@@ -1004,3 +1004,110 @@ async def test_a_key_keeps_its_name_and_a_rotation_hands_it_on(store):
     for bad in ("x" * 65, "tab\there", "svc_live_abcd"):
         with pytest.raises(ValueError):
             await store.create_key("acme", name=bad)
+
+
+# --- daily usage: requests per UTC day, key and endpoint -------------------------------------
+
+
+POSITIONS, TRANSITS = "/v1/positions", "/v1/transits"
+
+
+def _today():
+    """Return today's UTC date; a test whose charges straddle midnight is skipped, not failed."""
+    return utc_now().date()
+
+
+def _same_day(before, after) -> None:
+    if before != after:
+        pytest.skip("the charges straddled UTC midnight")
+
+
+@with_store
+async def test_daily_usage_counts_each_debit_on_its_day_under_its_key_and_endpoint(store):
+    account = await store.create_account("acme", 100)
+    today = _today()
+    await store.reserve(account.id, 2, "c1", ChargeNote(POSITIONS, "key_a", "r1"))
+    await store.reserve(account.id, 2, "c2", ChargeNote(POSITIONS, "key_a", "r2"))
+    await store.reserve(account.id, 3, "c3", ChargeNote(TRANSITS, "key_a", "r3"))
+    admitted = await store.admit_and_reserve(account, "slot", 5, "c4", note=ChargeNote(POSITIONS, "key_b", "r4"))
+    assert admitted.balance == 100 - 2 - 2 - 3 - 5
+    await store.release(account.id, "slot")
+    _same_day(today, _today())
+    assert await store.daily_usage(account.id, today, today) == [
+        UsageRow(today, "key_a", POSITIONS, requests=2, credits=4),
+        UsageRow(today, "key_a", TRANSITS, requests=1, credits=3),
+        UsageRow(today, "key_b", POSITIONS, requests=1, credits=5),
+    ]
+
+
+@with_store
+async def test_a_refunded_request_still_counts_and_costs_what_was_kept(store):
+    account = await store.create_account("acme", 100)
+    today = _today()
+    await store.reserve(account.id, 3, "whole", ChargeNote(POSITIONS, "key_a", "r1"))
+    await store.refund(account.id, 3, "whole")
+    await store.reserve(account.id, 4, "part", ChargeNote(POSITIONS, "key_a", "r2"))
+    await store.refund(account.id, 1, "part")
+    _same_day(today, _today())
+    assert await store.daily_usage(account.id, today, today) == [UsageRow(today, "key_a", POSITIONS, requests=2, credits=(3 - 3) + (4 - 1))]
+
+
+@with_store
+async def test_daily_usage_of_one_key_leaves_out_every_other_key(store):
+    account = await store.create_account("acme", 100)
+    today = _today()
+    await store.reserve(account.id, 2, "c1", ChargeNote(POSITIONS, "key_a", "r1"))
+    await store.reserve(account.id, 3, "c2", ChargeNote(POSITIONS, "key_b", "r2"))
+    _same_day(today, _today())
+    assert await store.daily_usage(account.id, today, today, key_id="key_b") == [UsageRow(today, "key_b", POSITIONS, 1, 3)]
+    assert await store.daily_usage(account.id, today, today, key_id="key_unknown") == []
+
+
+@with_store
+async def test_daily_usage_has_no_row_for_days_without_debits(store):
+    account = await store.create_account("acme", 100)
+    await store.reserve(account.id, 2, "c1", ChargeNote(POSITIONS, "key_a", "r1"))
+    today = _today()
+    assert await store.daily_usage(account.id, today - timedelta(days=90), today - timedelta(days=1)) == []
+    assert await store.daily_usage(account.id, today + timedelta(days=1), today + timedelta(days=2)) == []
+
+
+@with_store
+async def test_top_ups_and_the_opening_balance_are_not_usage(store):
+    account = await store.create_account("acme", 100)
+    await store.top_up(account.id, 50)
+    today = _today()
+    assert await store.daily_usage(account.id, today, today) == []
+
+
+@with_store
+async def test_a_debit_without_a_note_counts_under_no_key_and_no_endpoint(store):
+    account = await store.create_account("acme", 100)
+    today = _today()
+    await store.reserve(account.id, 2, "c1")
+    _same_day(today, _today())
+    assert await store.daily_usage(account.id, today, today) == [UsageRow(today, "", "", 1, 2)]
+
+
+@with_store
+async def test_daily_usage_counts_only_its_own_accounts_debits(store):
+    mine = await store.create_account("acme", 100)
+    other = await store.create_account("other", 100)
+    today = _today()
+    await store.reserve(other.id, 2, "c1", ChargeNote(POSITIONS, "key_o", "r1"))
+    assert await store.daily_usage(mine.id, today, today) == []
+
+
+@with_store
+async def test_daily_usage_of_an_unknown_account_raises_account_not_found(store):
+    today = _today()
+    with pytest.raises(AccountNotFound):
+        await store.daily_usage("acct_0000000000000000", today, today)
+
+
+@with_store
+async def test_daily_usage_refuses_a_range_that_ends_before_it_starts(store):
+    account = await store.create_account("acme", 100)
+    today = _today()
+    with pytest.raises(ValueError):
+        await store.daily_usage(account.id, today, today - timedelta(days=1))
