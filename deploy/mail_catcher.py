@@ -27,7 +27,7 @@ class MailCatcher:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.port = free_loopback_port()
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self._controller: Controller | None = None
 
     @property
     def url(self) -> str:
@@ -41,9 +41,12 @@ class MailCatcher:
 
     def start(self) -> MailCatcher:
         """Start serving (in a thread of its own); return the catcher."""
+        # Made here, not in __init__: the controller opens an event loop only its run closes.
+        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
         self._controller.start()
         return self
 
     def stop(self) -> None:
         """Stop serving."""
-        self._controller.stop()
+        if self._controller is not None:
+            self._controller.stop()

@@ -72,6 +72,7 @@ def read_messages(folder: Path, limit: int = OUTBOX_LIMIT) -> list[OutboxMessage
             sender=str(parsed["From"] or ""),
             to=str(parsed["To"] or ""),
             subject=str(parsed["Subject"] or ""),
-            text=body.get_content() if body is not None else "",
+            # A message as SMTP carried it ends its lines with CRLF; a page shows them as lines.
+            text=body.get_content().replace("\r\n", "\n") if body is not None else "",
         ))
     return messages
