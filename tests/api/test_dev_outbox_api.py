@@ -24,7 +24,6 @@ def catcher(tmp_path_factory):
 
 
 def _settings_of(catcher: MailCatcher, mode: str) -> dict[str, str]:
-    # The data folder's dev-outbox is where the gateway reads; the catcher writes into it.
     return {"CELESTIAL_MODE": mode, "CELESTIAL_SMTP_URL": catcher.url, "CELESTIAL_SIGNUP": "open",
             "CELESTIAL_DEV_OUTBOX_TOKEN": TOKEN}
 
@@ -32,6 +31,7 @@ def _settings_of(catcher: MailCatcher, mode: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def development(module_stacks, catcher) -> AppStack:
     stack = module_stacks.in_process("outbox-development", _settings_of(catcher, "development"))
+    # As make run's catcher does: write where this gateway reads, its data folder's outbox.
     catcher.folder = stack.settings.dev_outbox_dir
     return stack
 
