@@ -9,6 +9,11 @@ CELESTIAL_RESTART_UNHEALTHY_AFTER_S (a frozen or stuck process): the gRPC health
 service process, any answer of the gateway's ``/healthz``. Each process gets the
 supervisor's pid as CELESTIAL_SUPERVISOR_PID and stops by itself once the supervisor is gone
 (``shared/runtime/orphan.py``), even when the supervisor was killed with SIGKILL.
+
+In development mode (CELESTIAL_MODE, the default) without CELESTIAL_SMTP_URL it also runs the
+development mail catcher (``deploy/mail_catcher.py``) and points the gateway's mail at it, with
+sign-up open unless CELESTIAL_SIGNUP says otherwise: the mail lands in the development outbox,
+which the gateway shows at an address holding a secret made for the run, printed here.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import secrets
 import signal
 import socket
 import stat
@@ -25,7 +31,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -34,6 +40,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from deploy.mail_catcher import MailCatcher
 from store.choice import open_configured_store
 from store.key_format import hash_key
 from shared.runtime.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
@@ -95,9 +102,11 @@ class Child:
     healthy_at: float | None = None
     probing: Future | None = field(default=None, repr=False)
     probed_at: float = 0.0
+    # Settings of this process only, over the supervisor's environment.
+    env: dict[str, str] = field(default_factory=dict, repr=False)
 
     def start(self) -> None:
-        env = {**os.environ, "CELESTIAL_SUPERVISOR_PID": str(os.getpid())}
+        env = {**os.environ, **self.env, "CELESTIAL_SUPERVISOR_PID": str(os.getpid())}
         self.process = subprocess.Popen(self.argv, cwd=REPO_ROOT, env=env)
         self.started_at = time.monotonic()
         self.healthy_at = None
@@ -125,8 +134,9 @@ def restart_reason(child: Child, now: float, unhealthy_after_s: float) -> str | 
     return f"it answered no health check for {silent_s:.1f} s"
 
 
-def plan(settings: Settings) -> list[Child]:
-    """Return the processes to run: every service process, then the gateway."""
+def plan(settings: Settings, gateway_env: Mapping[str, str] | None = None) -> list[Child]:
+    """Return the processes to run: every service process, then the gateway (with
+    ``gateway_env`` over the supervisor's environment)."""
     children: list[Child] = []
     for service in SERVICE_NAMES:
         for index, address in enumerate(settings.service_addresses[service]):
@@ -134,7 +144,7 @@ def plan(settings: Settings) -> list[Child]:
             argv = [sys.executable, "-m", f"services.{service}.server", "--port", port]
             children.append(Child(f"{service}-{index}", argv, partial(grpc_serving, address)))
     healthz = f"http://{settings.http_host}:{settings.http_port}/healthz"
-    children.append(Child("gateway", [sys.executable, "-m", "gateway.main"], partial(http_answers, healthz)))
+    children.append(Child("gateway", [sys.executable, "-m", "gateway.main"], partial(http_answers, healthz), env=dict(gateway_env or {})))
     return children
 
 
@@ -212,6 +222,28 @@ def _write_private(path: Path, text: str) -> None:
         raise
 
 
+def wants_mail_catcher(settings: Settings) -> bool:
+    """Return whether `make run` runs the development mail catcher: in development mode, when
+    no mail server is configured."""
+    return not settings.production and settings.smtp_url is None
+
+
+def catcher_environment(environ: Mapping[str, str], smtp_url: str, outbox_token: str) -> dict[str, str]:
+    """Return the gateway's settings while the mail catcher at ``smtp_url`` runs: its mail goes
+    there, the outbox page answers to ``outbox_token``, and sign-up is open unless
+    CELESTIAL_SIGNUP (in ``environ``) says otherwise."""
+    extra = {"CELESTIAL_SMTP_URL": smtp_url, "CELESTIAL_DEV_OUTBOX_TOKEN": outbox_token}
+    if "CELESTIAL_SIGNUP" not in environ:
+        extra["CELESTIAL_SIGNUP"] = "open"
+    return extra
+
+
+def outbox_line(settings: Settings, base: str) -> str:
+    """Return what `make run` says of the development outbox when its catcher runs."""
+    return (f"Mail: caught, never delivered (CELESTIAL_SMTP_URL is not set). "
+            f"Development outbox: {base}/dashboard/outbox?token={settings.dev_outbox_token}")
+
+
 def signup_line(settings: Settings, base: str) -> str:
     """Return what `make run` says of the dashboard and of sign-up (off without SMTP)."""
     if settings.signup_enabled:
@@ -276,7 +308,13 @@ def main(argv: list[str] | None = None) -> int:
               "CELESTIAL_SERVICE_BASE_PORT (gRPC services) and CELESTIAL_HTTP_PORT (gateway).",
               file=sys.stderr, flush=True)
         return 1
-    children = plan(settings)
+    catcher: MailCatcher | None = None
+    gateway_env: dict[str, str] = {}
+    if wants_mail_catcher(settings):
+        catcher = MailCatcher(settings.dev_outbox_dir).start()
+        gateway_env = catcher_environment(os.environ, catcher.url, secrets.token_urlsafe(32))
+        settings = load_settings({**os.environ, **gateway_env})
+    children = plan(settings, gateway_env)
     stopping = {"now": False}
 
     def request_stop(signum, frame):
@@ -298,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Try:\n  curl -s -H 'Authorization: Bearer {key}' '{base}/v1/positions?datetime=2024-03-20T12:00:00Z'\n", flush=True)
             print(f"Docs: {base}/docs   OpenAPI: {base}/v1/openapi.json   Stop: Ctrl-C", flush=True)
         print(signup_line(settings, base), flush=True)
+        if catcher is not None:
+            print(outbox_line(settings, base), flush=True)
         supervise(children, settings, lambda: stopping["now"], probes)
     except RuntimeError as error:
         print(f"supervisor: {error}", file=sys.stderr, flush=True)
@@ -305,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         probes.shutdown(wait=False, cancel_futures=True)
         stop(children)
+        if catcher is not None:
+            catcher.stop()
     return status
 
 

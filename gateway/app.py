@@ -31,6 +31,7 @@ from gateway.json_response import json_response
 from gateway.middleware import RequestContextMiddleware
 from gateway.reference.openapi import build_openapi
 from gateway.paid_requests import Gateway
+from gateway.pricing import pricing_routes
 from gateway.reference.routes import CONTENT_SECURITY_POLICY, reference_routes
 from gateway.reference.examples import load_examples, with_examples
 from gateway.rpc import Pool
@@ -137,6 +138,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
         Route("/v1/openapi.json", openapi, methods=["GET"]),
         *reference_routes(openapi_document),
         *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),
+        *pricing_routes(endpoints),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", app=admin_app()),

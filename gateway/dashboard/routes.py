@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from gateway.admin.operations import find_account, iso, key_view, rotate_key
 from gateway.dashboard.charts import bar_chart_svg
 from gateway.dashboard.csrf import CSRF_FIELD, csrf_token, csrf_valid, keep_presession, presession_secret
+from gateway.dashboard.outbox import outbox_page
 from gateway.dashboard.pages import STATIC_DIR, render_message, render_page
 from gateway.dashboard.passwords import PASSWORD_MIN_CHARS, hash_password, password_problem, verify_password
 from gateway.dashboard.sessions import (
@@ -565,5 +566,7 @@ def _routes() -> list[BaseRoute]:
         Route("/keys/{key_id}/revoke", _get_and_post(_page(revoke_page), _page(revoke)), methods=both),
         Route("/keys/{key_id}/origins", _get_and_post(_page(origins_page), _page(origins_post)), methods=both),
         Route("/usage", _page(usage_page), methods=["GET"]),
+        # Not a _page: it needs no session, and answers only the operator (gateway/dashboard/outbox.py).
+        Route("/outbox", outbox_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="dashboard-static"),
     ]

@@ -10,6 +10,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 SERVICE_NAMES = ("ephemeris", "timelords", "search", "astrocartography")
 DEFAULT_SERVICE_BASE_PORT = 18100
+#: The values of CELESTIAL_MODE: `make run` on a workstation, or a deployment serving customers.
+MODES = ("development", "production")
 
 
 def _int(env: dict, name: str, default: int) -> int:
@@ -137,11 +139,28 @@ class Settings:
     signup_open: bool = False
     # CELESTIAL_SIGNUP_CREDITS: the credits a new account from sign-up starts with.
     signup_credits: int = 100
+    # CELESTIAL_MODE: "development" (the default, for `make run`) or "production" (set by the
+    # container image, so every cluster runs in it). Only development has the mail catcher
+    # and its outbox page, which show every mailed link to whoever holds the outbox token.
+    mode: str = "development"
+    # CELESTIAL_DEV_OUTBOX_TOKEN: set by `make run`'s supervisor, for its gateway only, when
+    # it runs the development mail catcher: the secret of the outbox page's address.
+    dev_outbox_token: str | None = None
 
     @property
     def database_path(self) -> Path:
         """Return the path of the embedded store's SQLite file."""
         return self.data_dir / "celestial.sqlite3"
+
+    @property
+    def production(self) -> bool:
+        """Return whether this is a deployment serving customers (CELESTIAL_MODE=production)."""
+        return self.mode == "production"
+
+    @property
+    def dev_outbox_dir(self) -> Path:
+        """Return the folder where the development mail catcher keeps the messages it received."""
+        return self.data_dir / "dev-outbox"
 
     @property
     def signup_enabled(self) -> bool:
@@ -168,6 +187,10 @@ def default_process_counts(cpus: int | None = None) -> dict[str, int]:
 def load_settings(env: dict | None = None) -> Settings:
     """Return the settings read from ``env`` (default: the process environment)."""
     env = dict(os.environ if env is None else env)
+    mode = env.get("CELESTIAL_MODE", "development").strip().lower()
+    if mode not in MODES:
+        # A typo must not leave a production deployment in development mode.
+        raise ValueError(f"CELESTIAL_MODE must be one of {', '.join(MODES)}, not {mode!r}")
     base_port = _int(env, "CELESTIAL_SERVICE_BASE_PORT", DEFAULT_SERVICE_BASE_PORT)
     default_processes = default_process_counts()
     processes: dict[str, int] = {}
@@ -222,4 +245,6 @@ def load_settings(env: dict | None = None) -> Settings:
         mail_from=env.get("CELESTIAL_MAIL_FROM") or "Celestial <no-reply@localhost>",
         signup_open=env.get("CELESTIAL_SIGNUP", "off").strip().lower() == "open",
         signup_credits=_int(env, "CELESTIAL_SIGNUP_CREDITS", 100),
+        mode=mode,
+        dev_outbox_token=env.get("CELESTIAL_DEV_OUTBOX_TOKEN") or None,
     )

@@ -173,3 +173,32 @@ def test_make_run_says_sign_up_is_off_without_smtp_and_how_owners_come():
     assert "CELESTIAL_SIGNUP is not open" in signup_line(load_settings({}), "http://127.0.0.1:8080")
     on = signup_line(load_settings({"CELESTIAL_SIGNUP": "open", "CELESTIAL_SMTP_URL": "smtp://127.0.0.1:2525"}), "http://x")
     assert "Sign-up: open" in on
+
+
+def test_make_run_catches_mail_in_development_when_no_mail_server_is_set():
+    from deploy.supervisor import wants_mail_catcher
+
+    assert wants_mail_catcher(load_settings({}))
+    assert not wants_mail_catcher(load_settings({"CELESTIAL_SMTP_URL": "smtp://mail.example:25"}))
+    assert not wants_mail_catcher(load_settings({"CELESTIAL_MODE": "production"}))
+
+
+def test_the_gateway_sends_its_mail_to_the_catcher_and_opens_sign_up_unless_told_otherwise():
+    from deploy.supervisor import catcher_environment
+
+    extra = catcher_environment({}, "smtp://127.0.0.1:2525", "tok")
+    assert extra == {"CELESTIAL_SMTP_URL": "smtp://127.0.0.1:2525", "CELESTIAL_DEV_OUTBOX_TOKEN": "tok", "CELESTIAL_SIGNUP": "open"}
+    assert "CELESTIAL_SIGNUP" not in catcher_environment({"CELESTIAL_SIGNUP": "off"}, "smtp://127.0.0.1:2525", "tok")
+
+
+def test_only_the_gateway_gets_the_catchers_settings():
+    children = supervisor.plan(load_settings({}), {"CELESTIAL_DEV_OUTBOX_TOKEN": "tok"})
+    assert children[-1].name == "gateway" and children[-1].env == {"CELESTIAL_DEV_OUTBOX_TOKEN": "tok"}
+    assert all(child.env == {} for child in children[:-1])
+
+
+def test_make_run_prints_the_outbox_address_with_its_token():
+    from deploy.supervisor import outbox_line
+
+    line = outbox_line(load_settings({"CELESTIAL_DEV_OUTBOX_TOKEN": "tok"}), "http://127.0.0.1:8080")
+    assert "http://127.0.0.1:8080/dashboard/outbox?token=tok" in line

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from shared.runtime.config import default_process_counts, load_settings
 
 
@@ -44,3 +48,17 @@ def test_the_process_recovery_timings_follow_the_environment():
 def test_the_queue_wait_follows_the_environment():
     assert load_settings({}).queue_wait_s == 5.0
     assert load_settings({"CELESTIAL_QUEUE_WAIT_S": "2.5"}).queue_wait_s == 2.5
+
+
+def test_the_mode_is_development_unless_the_environment_says_production():
+    assert load_settings({}).production is False
+    assert load_settings({"CELESTIAL_MODE": "production"}).production is True
+
+
+def test_an_unknown_mode_is_refused_rather_than_read_as_development():
+    with pytest.raises(ValueError, match="CELESTIAL_MODE"):
+        load_settings({"CELESTIAL_MODE": "prod"})
+
+
+def test_the_development_outbox_lies_in_the_data_folder():
+    assert load_settings({"CELESTIAL_DATA_DIR": "/srv/celestial"}).dev_outbox_dir == Path("/srv/celestial/dev-outbox")
