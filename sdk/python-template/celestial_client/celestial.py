@@ -84,6 +84,9 @@ class Celestial(Operations):
             retry_after: float | None = None
             try:
                 response = send()
+            except (KeyError, TypeError, ValueError) as failure:
+                # A 2xx whose body is not the documented answer (the generated parser failed).
+                raise ServerError("An answer the client cannot read", code="unreadable_answer") from failure
             except httpx.TransportError as failure:
                 error: CelestialError = error_from_transport(failure)
                 cause = failure
