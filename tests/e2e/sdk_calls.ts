@@ -2,7 +2,7 @@
 // and run by node: prints one JSON line per call ({name, status, data?, error?, retryAfter?}).
 import { client } from './client.gen';
 import { getAstrocartography, getNatalChart, getPositions, getTransits, postBatch } from './sdk.gen';
-import type { Error as ApiError } from './types.gen';
+import type { ErrorBody as ApiError } from './types.gen';
 
 // The one Node global used here, declared rather than installing @types/node for it.
 declare const process: { argv: string[]; exit(code: number): never };

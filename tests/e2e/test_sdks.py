@@ -128,9 +128,11 @@ def test_the_python_client_surfaces_402_and_429_as_its_typed_error(stack, keys, 
 def typescript_answers(stack, keys, document) -> dict[str, dict]:
     if shutil.which("npm") is None or shutil.which("node") is None:
         pytest.skip("node and npm are needed to build the TypeScript client (.ci/run installs them)")
-    folder = generate_typescript(document, document.parent / "typescript")
+    # The generated functions alone, built as CommonJS beside them (the package is an ES module).
+    folder = generate_typescript(document, document.parent / "typescript") / "src" / "generated"
     shutil.copy(TYPESCRIPT_CALLS, folder / "calls.ts")
     (folder / "tsconfig.json").write_text(json.dumps(TSCONFIG))
+    (folder / "package.json").write_text('{"type": "commonjs"}')
     compiled = subprocess.run([str(TYPESCRIPT_COMPILER), "-p", str(folder)], capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     ran = subprocess.run(

@@ -1,0 +1,93 @@
+// Celestial: the API's operations as methods that resolve to their typed answer or throw a
+// CelestialError, retrying what the API says may be retried.
+import { createClient, createConfig, type Client } from './generated/client/index.js';
+import { CelestialError, ServerError, errorFromAnswer, errorFromTransport } from './errors.js';
+import { Operations, type SendResult } from './operations.gen.js';
+
+/**
+ * When a call is tried again: a 429 or 503 (which cost nothing) and a refused connection (the
+ * request never left), up to `attempts` tries in all. The wait is the answer's Retry-After when
+ * it gives one, else `backoffSeconds` doubled at each try; a wait over `maxWaitSeconds` is not
+ * waited: the error is thrown at once. `{ attempts: 1 }` never retries.
+ */
+export interface RetryOptions {
+  attempts?: number;
+  backoffSeconds?: number;
+  maxWaitSeconds?: number;
+}
+
+export interface CelestialOptions {
+  baseUrl: string;
+  apiKey: string;
+  retry?: RetryOptions;
+  /** Each try's time limit (default 90 s: a scan's own deadline is 60 s). */
+  timeoutSeconds?: number;
+  /** Another fetch (default: the global one of Node 18+, browsers, Deno, Bun). */
+  fetch?: typeof fetch;
+}
+
+const RETRIED_STATUSES = new Set([429, 503]);
+
+/** Returns the seconds to wait before try `attempt + 1`, or undefined to give up. */
+export function retryWait(retry: Required<RetryOptions>, attempt: number, retryAfter: number | undefined): number | undefined {
+  if (attempt >= retry.attempts) return undefined;
+  const seconds = retryAfter ?? retry.backoffSeconds * 2 ** (attempt - 1);
+  return seconds <= retry.maxWaitSeconds ? seconds : undefined;
+}
+
+/** Returns whether fetch failed before the request left (a refused connection). */
+function neverSent(failure: unknown): boolean {
+  const cause = (failure as { cause?: { code?: unknown } } | undefined)?.cause;
+  return cause?.code === 'ECONNREFUSED';
+}
+
+/**
+ * The API at `baseUrl` with one key. Each operation is a method named after its path
+ * (`natalChart` for `/v1/natal-chart`) taking the query parameters as one object; it resolves to
+ * the answer or throws a CelestialError.
+ */
+export class Celestial extends Operations {
+  /** The generated client the methods send with (for the generated functions, too). */
+  readonly client: Client;
+  readonly retry: Required<RetryOptions>;
+
+  constructor(options: CelestialOptions) {
+    super();
+    const send = options.fetch ?? globalThis.fetch;
+    const timeoutMs = (options.timeoutSeconds ?? 90) * 1000;
+    this.client = createClient(
+      createConfig({
+        baseUrl: options.baseUrl,
+        auth: options.apiKey,
+        fetch: (input: RequestInfo | URL, init?: RequestInit) => send(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+      }),
+    );
+    this.retry = { attempts: 3, backoffSeconds: 0.5, maxWaitSeconds: 30, ...options.retry };
+  }
+
+  protected async call<T>(send: (client: Client) => Promise<SendResult>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const result = await send(this.client);
+      let error: CelestialError;
+      let retryable: boolean;
+      if (result.response === undefined) {
+        error = errorFromTransport(result.error);
+        retryable = neverSent(result.error);
+      } else if (result.response.ok) {
+        if (result.data === undefined) {
+          throw new ServerError(`An answer ${result.response.status} the client cannot read`, {
+            code: 'unreadable_answer',
+            status: result.response.status,
+          });
+        }
+        return result.data as T;
+      } else {
+        error = errorFromAnswer(result.response, result.error);
+        retryable = RETRIED_STATUSES.has(result.response.status);
+      }
+      const seconds = retryable ? retryWait(this.retry, attempt, error.retryAfter) : undefined;
+      if (seconds === undefined) throw error;
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
+}

@@ -1,0 +1,18 @@
+// The Celestial API's client: Celestial resolves each operation to its typed answer or throws
+// a CelestialError; the generated functions and types are here too.
+export { Celestial, retryWait, type CelestialOptions, type RetryOptions } from './celestial.js';
+export {
+  AuthenticationError,
+  CelestialError,
+  InsufficientCredits,
+  InvalidParameter,
+  NetworkError,
+  NotFound,
+  RateLimited,
+  RequestRejected,
+  ServerError,
+  ServiceUnavailable,
+  type CelestialErrorDetails,
+} from './errors.js';
+export { ERROR_STATUS } from './errorCodes.gen.js';
+export * from './generated/index.js';

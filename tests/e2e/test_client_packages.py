@@ -1,0 +1,248 @@
+"""The client packages ``make sdk`` builds (issue 38), installed as a user installs them: the
+wheel alone in a fresh venv, the npm tarball alone in a fresh npm project; each program a user
+would write computes against the real stack, and type-checks strictly."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+from deploy.generate_sdks import TYPESCRIPT_COMPILER, build_python, build_typescript, generate_python, generate_typescript, served_document
+from deploy.local_stack import Stack, free_port_block
+
+PROGRAMS = Path(__file__).parent / "client_packages"
+# What the server needs and a client must never pull in.
+SERVER_DEPENDENCIES = {"grpcio", "grpcio-status", "grpcio-health-checking", "protobuf", "pyswisseph", "starlette", "uvicorn", "nats-py"}
+TYPESCRIPT_BUILDS = {
+    # package.json "type", then the compiler's module and moduleResolution
+    "nodenext": ("module", "nodenext", "nodenext"),
+    "commonjs": ("commonjs", "commonjs", "node10"),
+}
+
+
+@pytest.fixture(scope="module")
+def packages(stack: Stack, tmp_path_factory) -> dict[str, Path]:
+    """Return the built wheel, sdist and npm tarball, from the real stack's document."""
+    folder = tmp_path_factory.mktemp("client-packages")
+    document = folder / "openapi.json"
+    document.write_bytes(served_document(stack.base_url))
+    wheel, sdist = sorted(build_python(generate_python(document, folder / "python"), folder / "dist"), key=lambda p: p.suffix)[::-1]
+    built = {"wheel": wheel, "sdist": sdist}
+    if shutil.which("npm") and shutil.which("node"):
+        built["tarball"] = build_typescript(generate_typescript(document, folder / "typescript"), folder / "dist")
+    return built
+
+
+@pytest.fixture(scope="module")
+def key(stack: Stack) -> str:
+    return stack.new_key()[1]
+
+
+@pytest.fixture(scope="module")
+def venv(packages, tmp_path_factory) -> Path:
+    """Return the python of a fresh venv holding the built wheel and its own dependencies
+    (from the indexes pip is configured with), nothing of this checkout."""
+    folder = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(packages["wheel"])], check=True, capture_output=True, timeout=300)
+    return python
+
+
+def run_python(venv: Path, program: str, *args: str) -> list[dict]:
+    """Return the JSON lines ``program`` printed, run by the fresh venv outside the checkout."""
+    ran = subprocess.run([str(venv), program, *args], cwd=venv.parent, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    return [json.loads(line) for line in ran.stdout.splitlines()]
+
+
+def test_the_wheel_computes_a_natal_chart_from_a_town_and_a_local_time(venv, stack, key):
+    chart = run_python(venv, str(PROGRAMS / "natal_chart.py"), stack.base_url, key)[0]
+    # Lyon, 13 July 1985, 14:05 CEST (12:05 UTC): the Sun at 21° Cancer.
+    assert chart == {"sign": "cancer", "credits_used": 2}
+
+
+def test_the_wheel_raises_invalid_parameter_with_its_suggestion_for_a_bad_house_system(venv, stack, key):
+    refused = run_python(venv, str(PROGRAMS / "natal_chart.py"), stack.base_url, key)[1]
+    assert refused["code"] == "invalid_parameter" and refused["param"] == "system"
+    assert "placidus" in refused["suggestion"]
+
+
+def test_the_program_against_the_wheel_passes_mypy_strict(venv):
+    # mypy of this checkout, reading the packages of the fresh venv (PEP 561: py.typed).
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable", str(venv), str(PROGRAMS / "natal_chart.py")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_a_server_that_is_down_raises_network_error_not_an_httpx_error(venv):
+    closed = f"http://127.0.0.1:{free_port_block(1)}"
+    program = (
+        "import json, sys\n"
+        "from celestial_client import Celestial, NetworkError, Retry\n"
+        "try:\n"
+        "    Celestial(base_url=sys.argv[1], api_key='svc_live_x', retry=Retry(attempts=1)).positions(datetime_='2024-03-20T12:00:00Z')\n"
+        "except NetworkError as error:\n"
+        "    print(json.dumps({'code': error.code, 'cause': type(error.__cause__).__name__}))\n"
+    )
+    assert run_python(venv, "-c", program, closed) == [{"code": "connection_failed", "cause": "ConnectError"}]
+
+
+def test_rate_limited_carries_retry_after_when_the_wait_is_not_taken(venv, stack):
+    # One request a minute; attempts=1 leaves the wait to the caller.
+    limited = stack.new_key(rate_per_minute=1)[1]
+    program = (
+        "import json, sys\n"
+        "from celestial_client import Celestial, RateLimited, Retry\n"
+        "api = Celestial(base_url=sys.argv[1], api_key=sys.argv[2], retry=Retry(attempts=1))\n"
+        "try:\n"
+        "    for _ in range(3):\n"
+        "        api.positions(datetime_='2024-03-20T12:00:00Z')\n"
+        "except RateLimited as error:\n"
+        "    print(json.dumps({'code': error.code, 'status': error.status, 'retry_after': error.retry_after, 'request_id': error.request_id}))\n"
+    )
+    [refused] = run_python(venv, "-c", program, stack.base_url, limited)
+    assert refused["code"] == "rate_limit_exceeded" and refused["status"] == 429
+    assert refused["retry_after"] >= 1 and refused["request_id"]
+
+
+def test_a_429_is_retried_after_its_retry_after_and_then_answered(venv, stack, key):
+    # A fake API (httpx's MockTransport) that refuses once with Retry-After: 0, then answers
+    # what the real stack answered.
+    with stack.client(key) as client:
+        answer = client.get("/v1/timezone", params={"lat": 45.75, "lon": 4.85, "datetime": "2024-03-20T12:00:00Z"}).text
+    program = (
+        "import json, sys, httpx\n"
+        "from celestial_client import Celestial\n"
+        "calls = []\n"
+        "def answer(request):\n"
+        "    calls.append(request.url.path)\n"
+        "    if len(calls) == 1:\n"
+        "        return httpx.Response(429, headers={'Retry-After': '0'}, json={'errors': [{'code': 'rate_limit_exceeded', 'message': 'm', 'suggestion': 's'}], 'meta': {'request_id': 'r'}})\n"
+        "    return httpx.Response(200, content=sys.argv[1].encode(), headers={'Content-Type': 'application/json'})\n"
+        "api = Celestial(base_url='http://api.invalid', api_key='k', httpx_args={'transport': httpx.MockTransport(answer)})\n"
+        "zone = api.timezone(lat=45.75, lon=4.85, datetime_='2024-03-20T12:00:00Z')\n"
+        "print(json.dumps({'calls': len(calls), 'tz': zone.data.tz}))\n"
+    )
+    assert run_python(venv, "-c", program, answer) == [{"calls": 2, "tz": "Europe/Paris"}]
+
+
+def test_the_wheel_says_its_licence_and_holds_it(packages):
+    with zipfile.ZipFile(packages["wheel"]) as wheel:
+        names = wheel.namelist()
+        metadata = wheel.read(next(name for name in names if name.endswith(".dist-info/METADATA"))).decode()
+    assert "License-Expression: MIT" in metadata.splitlines()
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
+    with tarfile.open(packages["sdist"]) as sdist:
+        assert any(name.endswith("/LICENSE") for name in sdist.getnames())
+
+
+def test_the_wheel_depends_on_no_server_dependency(packages):
+    with zipfile.ZipFile(packages["wheel"]) as wheel:
+        metadata = wheel.read(next(name for name in wheel.namelist() if name.endswith(".dist-info/METADATA"))).decode()
+    required = {Requirement(line.split(":", 1)[1]).name.lower() for line in metadata.splitlines() if line.startswith("Requires-Dist:")}
+    assert required == {"httpx", "attrs"} and not required & SERVER_DEPENDENCIES
+
+
+def test_the_packages_carry_the_apis_version(packages, stack):
+    version = json.loads(served_document(stack.base_url))["info"]["version"]
+    assert packages["wheel"].name == f"celestial_client-{version}-py3-none-any.whl"
+    if "tarball" in packages:
+        assert packages["tarball"].name == f"celestial-client-{version}.tgz"
+
+
+@pytest.fixture(scope="module")
+def tarball(packages) -> Path:
+    if "tarball" not in packages:
+        pytest.skip("node and npm are needed to build the npm package (.ci/run installs them)")
+    return packages["tarball"]
+
+
+def tarball_manifest(tarball: Path) -> dict:
+    """Return the package.json inside the npm tarball."""
+    with tarfile.open(tarball) as packed:
+        return json.load(packed.extractfile("package/package.json"))
+
+
+def test_the_npm_package_says_its_licence_and_holds_it(tarball):
+    assert tarball_manifest(tarball)["license"] == "MIT"
+    with tarfile.open(tarball) as packed:
+        assert "package/LICENSE" in packed.getnames()
+
+
+def test_the_npm_package_exports_an_es_module_and_commonjs_each_with_its_types(tarball):
+    exported = tarball_manifest(tarball)["exports"]["."]
+    assert set(exported) == {"import", "require"}
+    assert all(set(exported[kind]) == {"types", "default"} for kind in exported)
+
+
+def test_the_npm_package_depends_on_nothing(tarball):
+    # The generated client uses the global fetch (Node 18+, browsers, Deno, Bun).
+    assert "dependencies" not in tarball_manifest(tarball)
+
+
+def fresh_npm_project(tarball: Path, folder: Path, build: str) -> Path:
+    """Return a fresh npm project holding only the tarball and the program, compiled as
+    ``build`` says with tsc --strict (asserting it compiles without an error)."""
+    package_type, module, resolution = TYPESCRIPT_BUILDS[build]
+    folder.mkdir()
+    (folder / "package.json").write_text(json.dumps({"name": "app", "private": True, "type": package_type}))
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent", str(tarball)], cwd=folder, check=True, timeout=300)
+    shutil.copy(PROGRAMS / "natal_chart.ts", folder / "natal_chart.ts")
+    options = {"target": "ES2022", "module": module, "moduleResolution": resolution, "lib": ["ES2022", "DOM"], "types": [], "strict": True, "outDir": "dist"}
+    (folder / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "include": ["natal_chart.ts"]}))
+    compiled = subprocess.run([str(TYPESCRIPT_COMPILER), "-p", str(folder)], capture_output=True, text=True, timeout=300)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    return folder
+
+
+@pytest.fixture(scope="module", params=sorted(TYPESCRIPT_BUILDS))
+def typescript_run(request, tarball, stack, key, tmp_path_factory) -> list[dict]:
+    """Return what the program printed, compiled in a fresh project as the param says, run by node."""
+    folder = fresh_npm_project(tarball, tmp_path_factory.mktemp("npm") / request.param, request.param)
+    ran = subprocess.run(["node", "dist/natal_chart.js", stack.base_url, key], cwd=folder, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    return [json.loads(line) for line in ran.stdout.splitlines()]
+
+
+def test_the_npm_package_compiles_strictly_and_computes_a_natal_chart_from_a_town_and_a_local_time(typescript_run):
+    assert typescript_run[0] == {"sign": "cancer", "credits_used": 2}
+
+
+def test_the_npm_package_throws_invalid_parameter_as_an_error_with_a_stack(typescript_run):
+    refused = typescript_run[1]
+    assert refused["name"] == "InvalidParameter" and refused["isError"] and refused["isCelestialError"]
+    assert refused["code"] == "invalid_parameter" and refused["param"] == "system" and "placidus" in refused["suggestion"]
+    assert refused["stack"].startswith("InvalidParameter: ") and "\n    at " in refused["stack"]
+
+
+def test_no_export_of_the_npm_package_shadows_a_global(tarball, tmp_path):
+    with tarfile.open(tarball) as packed:
+        packed.extractall(tmp_path, filter="data")
+    # The compiler's own list of the module's exports, types included (the API's error body
+    # was exported as `Error`); node's list of its globals.
+    listing = (
+        "const ts = require(process.argv[1]); const file = process.argv[2];"
+        "const program = ts.createProgram([file], { types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] });"
+        "const checker = program.getTypeChecker();"
+        "console.log(JSON.stringify(checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file))).map((s) => s.name)))"
+    )
+    compiler = TYPESCRIPT_COMPILER.parent.parent / "typescript"
+    exported = subprocess.run(["node", "-e", listing, str(compiler), str(tmp_path / "package" / "dist" / "esm" / "index.d.ts")], capture_output=True, text=True, check=True)
+    globals_ = subprocess.run(["node", "-p", "JSON.stringify(Object.getOwnPropertyNames(globalThis))"], capture_output=True, text=True, check=True)
+    names = set(json.loads(exported.stdout))
+    assert {"Celestial", "CelestialError", "InvalidParameter", "ErrorBody"} <= names
+    assert not names & set(json.loads(globals_.stdout))
