@@ -93,7 +93,8 @@ def _example(path: str, operations: dict[str, Any]) -> list[str]:
     """Return the recorded examples' section: each call as curl, and its real answer: JSON or
     an iCalendar text in full, a picture (shown by the description) as the link to its file."""
     main = operations.get("get") or operations["post"]
-    bodies = operations["post"]["requestBody"]["content"]["application/json"].get("examples", {})
+    # A GET-only operation (/v1/usage, /v1/account) has no body examples; its answers keep their order.
+    bodies = operations["post"]["requestBody"]["content"]["application/json"].get("examples", {}) if "post" in operations else {}
     answers = {
         name: (media_type, named)
         for media_type, content in main["responses"]["200"]["content"].items()
