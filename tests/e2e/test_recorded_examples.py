@@ -10,6 +10,8 @@ import math
 
 import pytest
 
+from gateway.reference.account_openapi import account_paths
+
 from deploy.local_stack import Stack
 from gateway.reference.examples import EXAMPLE_NAME, Document, Example, load_examples, typed_body, typed_value
 
@@ -79,7 +81,10 @@ def document(stack: Stack) -> dict:
 
 
 def test_every_operation_has_a_recorded_example_that_succeeded(document):
-    assert set(EXAMPLES) == set(document["paths"]), "run make examples"
+    # The account's own reads answer the caller's balance and keys, which no replay on
+    # another account gives again: their answers are shown by their schemas (account_openapi.py).
+    computations = set(document["paths"]) - set(account_paths())
+    assert set(EXAMPLES) == computations, "run make examples"
     assert {_id(call): call.status for call in CALLS if call.status != 200} == {}
 
 

@@ -53,6 +53,7 @@ def test_the_batchs_request_is_the_recorded_requests_of_its_sub_operations():
 class Answer:
     def __init__(self, status_code: int, body: dict):
         self.status_code, self._body = status_code, body
+        self.headers = {"content-type": "application/json"}
 
     def json(self) -> dict:
         return self._body
