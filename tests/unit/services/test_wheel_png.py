@@ -23,7 +23,7 @@ from services.ephemeris.wheel.layout import SINGLE_RING, wheel_layout
 from services.ephemeris.wheel.png import render_png
 from services.ephemeris.wheel.themes import THEMES
 from tests.e2e.browser import launched_chromium
-from tests.golden_wheels import CHARTS, cast, draw_png, golden_path, pixels, wheel_request
+from tests.golden_wheels import CHARTS, GOLDEN, cast, draw_png, golden_path, pixels, wheel_request
 
 pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run make setup")
 
@@ -208,9 +208,8 @@ def test_the_pngs_text_is_drawn_with_the_bundled_font_never_the_systems():
     assert (drawn("Noto Sans")[..., :3] < 128).any()  # the text is drawn
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("chart", CHARTS)
-def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(chart, theme):
+@pytest.mark.parametrize(("picture", "theme"), GOLDEN, ids=[golden_path(*golden).stem for golden in GOLDEN])
+def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(picture, theme):
     """The golden images under tests/golden/wheel/ were looked at, by eye, once, when they were
     written (``python -m tests.golden_wheels --write``); this only says the wheel is still
     drawn exactly as it was then. Pixels, not bytes, are compared, with no tolerance: resvg of
@@ -218,6 +217,6 @@ def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(chart, theme):
     (nothing in its antialiasing varies between runs), while the PNG's bytes also depend on its
     encoder's compression, which is not the picture. A change of the drawing, the fonts or the
     resvg version fails here: write the images again and look at each before committing."""
-    drawn, golden = pixels(draw_png(chart, theme)), pixels(golden_path(chart, theme))
+    drawn, golden = pixels(draw_png(picture, theme)), pixels(golden_path(picture, theme))
     assert drawn.shape == golden.shape
     assert np.array_equal(drawn, golden), f"{int(np.any(drawn != golden, axis=2).sum())} pixels changed"
