@@ -1,6 +1,8 @@
-"""The golden chart wheels: three charts in the four themes, drawn to PNG as /v1/chart-wheel
-draws them, kept under tests/golden/wheel/ and compared pixel by pixel by
-tests/unit/services/test_wheel_png.py.
+"""The golden chart wheels: three natal charts in the four themes, a transit bi-wheel in two of
+them and a wheel with its aspect grid in one (GOLDEN), drawn to PNG as /v1/chart-wheel draws
+them, kept under tests/golden/wheel/ and compared pixel by pixel by
+tests/unit/services/test_wheel_png.py. The other pictures (PICTURES) are the requests the
+proof by pixels draws beside the natal charts: the other kinds, and a wheel in Russian.
 
 ``python -m tests.golden_wheels --write`` draws them again (after a change of the drawing, the
 fonts or resvg); each written image is then looked at once, by eye, before it is committed:
@@ -43,6 +45,42 @@ CHARTS = {
 }
 
 
+#: The moment of the transits drawn around a natal chart (the docs' picture's).
+TRANSIT_MOMENT = "2026-03-01T12:00:00Z"
+#: The bodies of a wheel in Russian: the planets and five bodies without a glyph, which are
+#: labelled by the first letters of their names (Цер, Пал, Юно, Вес, Лил), so that Cyrillic
+#: letters are drawn on the wheel and not only read in its <desc>.
+RUSSIAN_BODIES = ["planets", "ceres", "pallas", "juno", "vesta", "mean_apogee"]
+
+
+def _birth(chart: str) -> pb.WheelBirth:
+    moment, lat, lon = CHARTS[chart]
+    return pb.WheelBirth(moment=Moment(datetime=moment), location=Place(lat=lat, lon=lon))
+
+
+#: picture → the /v1/chart-wheel request's fields beside its format, theme and size: each
+#: golden chart's natal wheel, the transits of TRANSIT_MOMENT around London's chart (a
+#: bi-wheel), London's (A) and Sydney's (B) synastry (a bi-wheel) and composite, London's
+#: wheel with its aspect grid aside and below, and London's wheel in Russian.
+PICTURES = {
+    **{chart: {"birth": _birth(chart)} for chart in CHARTS},
+    "transit": {"kind": "transit", "birth": _birth("london"), "transit": Moment(datetime=TRANSIT_MOMENT)},
+    "synastry": {"kind": "synastry", "birth_a": _birth("london"), "birth_b": _birth("sydney")},
+    "composite": {"kind": "composite", "birth_a": _birth("london"), "birth_b": _birth("sydney")},
+    "grid-aside": {"birth": _birth("london"), "grid": "aside"},
+    "grid-below": {"birth": _birth("london"), "grid": "below"},
+    "russian": {"birth": _birth("london"), "lang": "ru", "bodies": RUSSIAN_BODIES},
+}
+
+#: The golden images, (picture, theme): each natal chart in every theme, the transit bi-wheel
+#: in light and print (print's black-only lines are where the two rings are hardest to tell
+#: apart), and the wheel with its grid aside in dark (a picture 1.75 times as wide).
+GOLDEN = [
+    *((chart, theme) for chart in CHARTS for theme in THEMES),
+    ("transit", "light"), ("transit", "print"), ("grid-aside", "dark"),
+]
+
+
 #: The pictures of docs/chart-wheels.md: file → the request's fields beside the London birth.
 DOCS_PICTURES = {
     "chart-wheel.png": {},
@@ -51,12 +89,10 @@ DOCS_PICTURES = {
 }
 
 
-def wheel_request(chart: str, theme: str, *, format: str = "png", size: int = SIZE) -> pb.DrawChartWheelRequest:
-    """Return the validated /v1/chart-wheel request of golden chart ``chart`` (its defaults
-    otherwise: the planets, Placidus, the major aspects)."""
-    moment, lat, lon = CHARTS[chart]
-    return validate(pb.DrawChartWheelRequest(
-        birth=pb.WheelBirth(moment=Moment(datetime=moment), location=Place(lat=lat, lon=lon)), format=format, theme=theme, size=size))
+def wheel_request(picture: str, theme: str, *, format: str = "png", size: int = SIZE) -> pb.DrawChartWheelRequest:
+    """Return the validated /v1/chart-wheel request of ``picture`` (a golden chart's name draws
+    its natal wheel; the defaults otherwise: the planets, Placidus, the major aspects)."""
+    return validate(pb.DrawChartWheelRequest(format=format, theme=theme, size=size, **PICTURES[picture]))
 
 
 def cast(request: pb.DrawChartWheelRequest) -> Chart:
@@ -65,15 +101,20 @@ def cast(request: pb.DrawChartWheelRequest) -> Chart:
     return chart_reply(request.query.chart, *birth_from(request))[2]
 
 
-def draw_png(chart: str, theme: str, *, size: int = SIZE) -> bytes:
-    """Return the PNG (bytes) /v1/chart-wheel answers for golden chart ``chart`` in ``theme``."""
+def draw(picture: str, theme: str, *, format: str = "png", size: int = SIZE) -> pb.ChartWheelData:
+    """Return what /v1/chart-wheel answers for ``picture`` in ``theme`` (``data.png`` or ``data.svg``)."""
     engine.use_ephemeris_files(load_settings().ephe_path)
-    return chart_wheel.compute(wheel_request(chart, theme, size=size), Deadline.never()).data.png
+    return chart_wheel.compute(wheel_request(picture, theme, format=format, size=size), Deadline.never()).data
 
 
-def golden_path(chart: str, theme: str) -> Path:
-    """Return the path of the golden image of ``chart`` in ``theme``."""
-    return GOLDEN_DIR / f"{chart}-{theme}.png"
+def draw_png(picture: str, theme: str, *, size: int = SIZE) -> bytes:
+    """Return the PNG (bytes) /v1/chart-wheel answers for ``picture`` in ``theme``."""
+    return draw(picture, theme, size=size).png
+
+
+def golden_path(picture: str, theme: str) -> Path:
+    """Return the path of the golden image of ``picture`` in ``theme``."""
+    return GOLDEN_DIR / f"{picture}-{theme}.png"
 
 
 def pixels(png: bytes | Path) -> np.ndarray:
@@ -100,15 +141,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     differing = []
-    for chart in CHARTS:
-        for theme in THEMES:
-            png, path = draw_png(chart, theme), golden_path(chart, theme)
-            if args.write:
-                path.write_bytes(png)
-                print(f"wrote {path.relative_to(REPO_ROOT)}")
-            elif not path.exists() or not np.array_equal(pixels(png), pixels(path)):
-                differing.append(path)
-                print(f"differs: {path.relative_to(REPO_ROOT)}")
+    for picture, theme in GOLDEN:
+        png, path = draw_png(picture, theme), golden_path(picture, theme)
+        if args.write:
+            path.write_bytes(png)
+            print(f"wrote {path.relative_to(REPO_ROOT)}")
+        elif not path.exists() or not np.array_equal(pixels(png), pixels(path)):
+            differing.append(path)
+            print(f"differs: {path.relative_to(REPO_ROOT)}")
     return 1 if differing else 0
 
 

@@ -2,10 +2,13 @@
 
 The PNG is the SVG drawn by resvg, so what is proven here is that the pixels carry the
 picture: it is never blank, each theme's colours are in it, every body's glyph is inked where
-the layout puts it, Chromium draws the same SVG the same way, the text does not depend on the
-machine's fonts, and the golden images (reviewed by eye once) are drawn again pixel for pixel.
-The charts are tests/golden_wheels.py's: London by day, Sydney, and 70°N with the Porphyrius
-fallback, each drawn as /v1/chart-wheel draws it.
+the layout puts it, Chromium draws the same SVG the same way (every kind of picture: a natal
+wheel, the bi-wheels, a composite, the aspect grid aside and below, a wheel in Russian), the
+text does not depend on the machine's fonts, and the golden images (reviewed by eye once) are
+drawn again pixel for pixel. The pictures are tests/golden_wheels.py's: London by day, Sydney,
+and 70°N with the Porphyrius fallback, the transits and the synastry around London's chart,
+London's and Sydney's composite, London's wheel with its grid and in Russian, each drawn as
+/v1/chart-wheel draws it.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from services.ephemeris.wheel.layout import SINGLE_RING, wheel_layout
 from services.ephemeris.wheel.png import render_png
 from services.ephemeris.wheel.themes import THEMES
 from tests.e2e.browser import launched_chromium
-from tests.golden_wheels import CHARTS, cast, draw_png, golden_path, pixels, wheel_request
+from tests.golden_wheels import CHARTS, GOLDEN, cast, draw, draw_png, golden_path, pixels, wheel_request
 
 pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run make setup")
 
@@ -32,15 +35,17 @@ pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run m
 #: rasterisers agree inside every shape and part only at the edges, where each pixel is a
 #: blend by the share of it the shape covers: they sample that coverage differently and
 #: Chromium's Skia draws text with its own gamma, so an edge pixel of a dark stroke on white
-#: can differ by a fifth of the range (measured: 0.2-0.3% of the pixels differ by more than 48).
+#: can differ by a fifth of the range (measured: 0.16-0.39% of the pixels differ by more than 48
+#: over CHROMIUM_PICTURES in the four themes, the most in high_contrast and print, black on
+#: white, and in the pictures with the most text: the bi-wheels and the Russian wheel).
 #: A stroke or glyph missing or misplaced by more than a pixel differs by far more than 48
 #: along its whole length; but the text is only 0.4% of the pixels, which is why the text is
 #: also compared within a pixel (below).
 CHANNEL_TOLERANCE = 48
 MAX_DIFFERING_SHARE = 0.005
 #: Compared within a pixel (each pixel against the nearest colour within one pixel in the
-#: other picture), at most MAX_SHIFTED_SHARE may differ: measured 0.05-0.08% for the four
-#: themes, and 0.44-0.47% for a wheel drawn without its text.
+#: other picture), at most MAX_SHIFTED_SHARE may differ: measured 0.035-0.11% over
+#: CHROMIUM_PICTURES in the four themes, and 0.44-0.47% for a wheel drawn without its text.
 MAX_SHIFTED_SHARE = 0.002
 #: A pixel is a glyph's ink when a channel differs from the background by more than
 #: INK_CONTRAST (of 255): more than a faint cusp line's own colour does (71 in the light
@@ -162,25 +167,42 @@ def chromium_page():
         yield page
 
 
-def _chromium_pixels(page, svg: str) -> np.ndarray:
+def _chromium_pixels(page, svg: str, width: int = 800, height: int = 800) -> np.ndarray:
+    """Return Chromium's picture of ``svg`` inline in a page whose viewport is the picture's
+    ``width`` by ``height`` pixels (a grid's picture is wider or taller than the wheel)."""
+    page.set_viewport_size({"width": width, "height": height})
     page.set_content(f'<!DOCTYPE html><html><body style="margin:0">{svg}</body></html>')
     return pixels(page.screenshot())
 
 
+#: The pictures Chromium draws beside resvg, one of each kind of picture the service draws: a
+#: natal wheel, a transit and a synastry bi-wheel, a composite, the aspect grid aside and
+#: below, and a wheel in Russian (Cyrillic labels).
+CHROMIUM_PICTURES = ["london", "transit", "synastry", "composite", "grid-aside", "grid-below", "russian"]
+
+
+def _drawn_by_both(page, picture: str, theme: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return Chromium's and resvg's pictures of the SVG /v1/chart-wheel answers for
+    ``picture`` in ``theme``, resvg's being the PNG it answers for the same request."""
+    resvg = pixels(draw(picture, theme).png)
+    height, width = resvg.shape[:2]
+    return _chromium_pixels(page, draw(picture, theme, format="svg").svg, width, height), resvg
+
+
 @pytest.mark.parametrize("theme", THEMES)
-def test_chromium_and_resvg_draw_the_same_wheel(chromium_page, theme):
-    svg = _svg("london", theme)
-    share = _differing_share(_chromium_pixels(chromium_page, svg), pixels(render_png(svg, 800)))
+@pytest.mark.parametrize("picture", CHROMIUM_PICTURES)
+def test_chromium_and_resvg_draw_the_same_wheel(chromium_page, picture, theme):
+    share = _differing_share(*_drawn_by_both(chromium_page, picture, theme))
     assert share <= MAX_DIFFERING_SHARE, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE}"
 
 
 @pytest.mark.parametrize("theme", THEMES)
-def test_chromium_and_resvg_draw_every_stroke_and_letter_within_a_pixel(chromium_page, theme):
+@pytest.mark.parametrize("picture", CHROMIUM_PICTURES)
+def test_chromium_and_resvg_draw_every_stroke_and_letter_within_a_pixel(chromium_page, picture, theme):
     """The text is about 0.4% of a wheel's pixels, so the test above would pass a PNG without
     it; here each pixel is matched with the nearest colour within one pixel in the other
     picture (a sub-pixel shift of an edge is not a difference, a missing letter is)."""
-    svg = _svg("london", theme)
-    share = _differing_share_within_a_pixel(_chromium_pixels(chromium_page, svg), pixels(render_png(svg, 800)))
+    share = _differing_share_within_a_pixel(*_drawn_by_both(chromium_page, picture, theme))
     assert share <= MAX_SHIFTED_SHARE, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE} within a pixel"
 
 
@@ -208,9 +230,8 @@ def test_the_pngs_text_is_drawn_with_the_bundled_font_never_the_systems():
     assert (drawn("Noto Sans")[..., :3] < 128).any()  # the text is drawn
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("chart", CHARTS)
-def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(chart, theme):
+@pytest.mark.parametrize(("picture", "theme"), GOLDEN, ids=[golden_path(*golden).stem for golden in GOLDEN])
+def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(picture, theme):
     """The golden images under tests/golden/wheel/ were looked at, by eye, once, when they were
     written (``python -m tests.golden_wheels --write``); this only says the wheel is still
     drawn exactly as it was then. Pixels, not bytes, are compared, with no tolerance: resvg of
@@ -218,6 +239,6 @@ def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(chart, theme):
     (nothing in its antialiasing varies between runs), while the PNG's bytes also depend on its
     encoder's compression, which is not the picture. A change of the drawing, the fonts or the
     resvg version fails here: write the images again and look at each before committing."""
-    drawn, golden = pixels(draw_png(chart, theme)), pixels(golden_path(chart, theme))
+    drawn, golden = pixels(draw_png(picture, theme)), pixels(golden_path(picture, theme))
     assert drawn.shape == golden.shape
     assert np.array_equal(drawn, golden), f"{int(np.any(drawn != golden, axis=2).sum())} pixels changed"
