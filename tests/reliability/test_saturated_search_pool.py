@@ -3,7 +3,7 @@ account, tells a call it cannot start soon so at once, and charges nothing for w
 read.
 
 The stack runs one search process; the widest transit scan (tests/api/test_transits_api.py)
-takes about 0.5 s of it (it took 1.4 s before issue 32), so a test saturates the pool with as many scans as the wait needs. CELESTIAL_QUEUE_WAIT_S is 3 s: a call whose turn has not come by then
+takes about 0.5 s of it (1.4 s before the scan was made faster), so a test saturates the pool with as many scans as the wait needs. CELESTIAL_QUEUE_WAIT_S is 3 s: a call whose turn has not come by then
 is answered 503 with Retry-After.
 """
 
