@@ -1,6 +1,7 @@
 """The client packages ``make sdk`` builds (issue 38), installed as a user installs them: the
 wheel alone in a fresh venv, the npm tarball alone in a fresh npm project; each program a user
-would write computes against the real stack, and type-checks strictly."""
+would write computes against the real stack, and type-checks strictly (a chart wheel's PNG as
+bytes, its SVG as text: issue 37)."""
 
 from __future__ import annotations
 
@@ -118,6 +119,10 @@ def test_the_wheel_answers_the_svg_chart_wheel_as_text(python_documents):
 
 def test_the_wheel_answers_the_ics_calendar_as_text(python_documents):
     assert python_documents[1][1] == {"first_line": "BEGIN:VCALENDAR"}
+
+
+def test_the_wheel_raises_invalid_parameter_for_a_png_request_it_refuses(python_documents):
+    assert python_documents[1][2] == {"code": "invalid_parameter", "param": "system"}
 
 
 def test_a_server_that_is_down_raises_network_error_not_an_httpx_error(venv):
@@ -291,6 +296,10 @@ def test_the_npm_package_answers_the_svg_chart_wheel_as_text(typescript_document
 
 def test_the_npm_package_answers_the_ics_calendar_as_text(typescript_documents):
     assert typescript_documents[1][1] == {"first_line": "BEGIN:VCALENDAR"}
+
+
+def test_the_npm_package_throws_invalid_parameter_for_a_png_request_it_refuses(typescript_documents):
+    assert typescript_documents[1][2] == {"code": "invalid_parameter", "param": "system"}
 
 
 def test_no_export_of_the_npm_package_shadows_a_global(tarball, tmp_path):

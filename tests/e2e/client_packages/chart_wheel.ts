@@ -1,8 +1,9 @@
 // A user's program against the built npm tarball (tests/e2e/test_client_packages.py compiles it
 // with tsc --strict under module nodenext and under commonjs, then runs it): a chart wheel saved
-// as a PNG file, the same wheel as SVG text, and sky events as an iCalendar.
+// as a PNG file, the same wheel as SVG text, sky events as an iCalendar, and a bad house system
+// for a PNG caught as InvalidParameter.
 import { writeFileSync } from 'node:fs';
-import { Celestial } from 'celestial-client';
+import { Celestial, InvalidParameter } from 'celestial-client';
 
 // The program's arguments, without @types/node: the package needs no Node typings.
 declare const process: { argv: string[] };
@@ -18,6 +19,12 @@ async function main(baseUrl: string, apiKey: string, pngPath: string): Promise<v
   console.log(JSON.stringify({ head: svg.slice(0, 5), role_img: svg.includes('role="img"') }));
   const ics: string = await api.calendar({ start: '2024-04-01T00:00:00Z', end: '2024-04-10T00:00:00Z', format: 'ics' });
   console.log(JSON.stringify({ first_line: ics.split('\r\n')[0] }));
+  try {
+    await api.chartWheel({ ...birth, format: 'png', system: 'placidius' });
+  } catch (error) {
+    if (!(error instanceof InvalidParameter)) throw error;
+    console.log(JSON.stringify({ code: error.code, param: error.param }));
+  }
 }
 
 void main(process.argv[2]!, process.argv[3]!, process.argv[4]!);
