@@ -37,6 +37,9 @@ DIST_DIR = SDK_DIR / "dist"
 PYTHON_GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 TYPESCRIPT_GENERATOR = GENERATOR_DIR / "node_modules" / ".bin" / "openapi-ts"
 TYPESCRIPT_COMPILER = GENERATOR_DIR / "node_modules" / ".bin" / "tsc"
+# The documents an operation's `format` may ask for instead of JSON, by the media type its
+# answer has (issue 37: the generators parse every 200 as JSON, or as an untyped Blob).
+DOCUMENT_FORMATS = {"svg": "image/svg+xml", "png": "image/png", "ics": "text/calendar"}
 
 
 def served_document(base_url: str | None = None) -> bytes:
@@ -103,8 +106,20 @@ def generate_python(document: Path, output: Path) -> Path:
     pyproject = string.Template((PYTHON_TEMPLATE / "pyproject.toml").read_text())
     (output / "pyproject.toml").write_text(pyproject.substitute(version=api_version(document)))
     (package / "error_codes.py").write_text(python_error_codes(error_statuses()))
-    (package / "_operations.py").write_text(python_operations(package))
+    (package / "_operations.py").write_text(python_operations(package, json.loads(document.read_text())))
     return output
+
+
+def document_formats(operation: dict) -> dict[str, tuple[str, bool]]:
+    """Return the documents ``operation``'s ``format`` parameter may ask for, each value with
+    its answer's media type and whether the document is binary (a PNG) rather than text."""
+    answers = operation["responses"]["200"]["content"]
+    values = next((parameter["schema"].get("enum", []) for parameter in operation.get("parameters", []) if parameter["name"] == "format"), [])
+    return {
+        value: (media_type, answers[media_type]["schema"].get("format") == "binary")
+        for value, media_type in DOCUMENT_FORMATS.items()
+        if value in values and media_type in answers
+    }
 
 
 def python_error_codes(statuses: dict[str, int]) -> str:
@@ -118,10 +133,14 @@ def python_error_codes(statuses: dict[str, int]) -> str:
     )
 
 
-def python_operations(package: Path) -> str:
+def python_operations(package: Path, document: dict) -> str:
     """Return the source of ``celestial_client._operations``: one method per operation, named
-    after its path, with the keywords of the generated ``sync_detailed`` and its answer's model
-    as return type (the GET of a path that has GET and POST: they take the same parameters)."""
+    after its path, with the keywords of the generated ``sync_detailed`` (unset unless passed)
+    and its answer's model as return type (the GET of a path that has GET and POST: they take
+    the same parameters).
+    An operation whose ``format`` may ask for a document has one overload per format value:
+    ``bytes`` for a binary document, ``str`` for a text one, the model for JSON."""
+    operations = {operation["operationId"]: operation for path in document["paths"].values() for operation in path.values() if isinstance(operation, dict)}
     modules = sorted((package / "api").glob("*/*.py"))
     names = {module.stem for module in modules}
     imports = {"from .types import UNSET, Unset", "from .types import Response"}
@@ -138,35 +157,92 @@ def python_operations(package: Path) -> str:
         answer = ast.unparse(sync.returns.slice.right)  # Response[Error | <the answer's model>]
         arguments = [arg for arg in sync.args.kwonlyargs if arg.arg != "client"]
         defaults = dict(zip((arg.arg for arg in sync.args.kwonlyargs), sync.args.kw_defaults))
-        signature = "".join(
-            f"        {arg.arg}: {ast.unparse(arg.annotation)}" + (f" = {ast.unparse(defaults[arg.arg])}" if defaults[arg.arg] else "") + ",\n"
-            for arg in arguments
-        )
+        annotations = {arg.arg: ast.unparse(arg.annotation) for arg in arguments}
+        documents = document_formats(operations[module.stem])
+
+        def signature(returns: str, format_: str | None = None, format_default: str | None = None, body: str = "") -> str:
+            """Return the method's ``def``, ``format_`` annotated and defaulted as given."""
+            lines = []
+            for arg in arguments:
+                # UNSET, not the document's default: the server applies its own, and refuses a
+                # parameter the request does not take even at its default (chart_wheel's
+                # year_days, which only kind=progressed takes).
+                annotation, default = annotations[arg.arg], defaults[arg.arg] and "UNSET"
+                if arg.arg == "format_" and format_ is not None:
+                    annotation, default = format_, format_default
+                lines.append(f"        {arg.arg}: {annotation}" + (f" = {default}" if default else "") + ",\n")
+            # A GET without parameters (/v1/account) takes no keyword: a bare * would be a syntax error.
+            keywords = "        *,\n" + "".join(lines) if arguments else ""
+            return f"    def {method}(\n        self,\n{keywords}    ) -> {returns}:{body}\n"
+
         passed = ", ".join(f"{arg.arg}={arg.arg}" for arg in arguments)
         summary = (ast.get_docstring(sync) or "").split("Raises:")[0].rstrip()
-        doc = summary.replace("\n", "\n        ") + (
-            f"\n\n        Returns:\n            {answer}: the answer's model.\n\n"
-            "        Raises:\n            CelestialError: the API's error, or no answer (NetworkError).\n        "
-        )
         method = module.stem.removeprefix("get_").removeprefix("post_")
-        # A GET without parameters (/v1/account) takes no keyword: a bare * would be a syntax error.
-        keywords = f"        *,\n{signature}" if arguments else ""
+        raises = "        Raises:\n            CelestialError: the API's error, or no answer (NetworkError).\n        "
+        if not documents:
+            doc = summary.replace("\n", "\n        ") + f"\n\n        Returns:\n            {answer}: the answer's model.\n\n" + raises
+            methods.append(
+                signature(answer)
+                + f'        """{doc}"""\n'
+                f"        return self._call(lambda: {module.stem}.sync_detailed(client=self.client{', ' + passed if passed else ''}), {answer})\n"
+            )
+            continue
+        imports.add("from typing import Literal, overload")
+        kind = annotations["format_"].split(" | ")[0]  # GetChartWheelFormat | Unset
+        default = ast.unparse(defaults["format_"])  # GetChartWheelFormat.SVG
+        values = [value for value in operations[module.stem]["parameters"] if value["name"] == "format"][0]["schema"]["enum"]
+        types = {value: ("bytes" if documents[value][1] else "str") if value in documents else answer for value in values}
+        for value in values:
+            literal = f"Literal[{value!r}, {kind}.{value.upper()}]"
+            is_default = default == f"{kind}.{value.upper()}"
+            methods.append("    @overload\n" + signature(types[value], literal + (" | Unset" if is_default else ""), "..." if is_default else None, " ..."))
+        returned = " | ".join(dict.fromkeys(types.values()))
+        chosen_passed = passed.replace("format_=format_", "format_=chosen")
+        each = "".join(
+            f"            {value!r}: {'bytes' if binary else 'str'} ({media_type}),\n" for value, (media_type, binary) in documents.items()
+        )
+        doc = summary.replace("\n", "\n        ") + (
+            f"\n\n        Returns:\n            What ``format_`` asks for: the answer's model for JSON, else the document,\n{each}\n" + raises
+        )
+        body = [
+            f"        chosen = _chosen_format({kind}, format_, {default})\n",
+        ]
+        for value, (media_type, binary) in documents.items():
+            body.append(
+                f"        if chosen == {kind}.{value.upper()}:\n"
+                f"            return self._document(lambda: self.client.get_httpx_client().request(**{module.stem}._get_kwargs({chosen_passed})), {media_type!r}).{'content' if binary else 'text'}\n"
+            )
+        body.append(f"        return self._call(lambda: {module.stem}.sync_detailed(client=self.client, {chosen_passed}), {answer})\n")
         methods.append(
-            f"    def {method}(\n        self,\n{keywords}    ) -> {answer}:\n"
-            f'        """{doc}"""\n'
-            f"        return self._call(lambda: {module.stem}.sync_detailed(client=self.client{', ' + passed if passed else ''}), {answer})\n"
+            signature(returned, f"{kind} | str | Unset", "UNSET") + f'        """{doc}"""\n' + "".join(body)
         )
     return (
         '"""Each operation of the API as a method of ``Celestial`` (generated by make sdk from the\n'
         'generated operations: edit deploy/generate_sdks.py, not this file)."""\n\n'
         "from __future__ import annotations\n\n"
-        "from collections.abc import Callable\nfrom typing import Any, TypeVar\n\n"
+        # datetime: the annotation of a date parameter (/v1/usage's start and end).
+        "import datetime\nfrom collections.abc import Callable\nfrom enum import StrEnum\nfrom typing import Any, TypeVar\n\n"
+        "import httpx\n\n"
         "from .client import AuthenticatedClient\n"
+        "from .exceptions import InvalidParameter\n"
         + "\n".join(sorted(imports))
-        + '\n\nT = TypeVar("T")\n\n\nclass Operations:\n'
-        '    """The operations; ``Celestial`` gives them their client and ``_call``."""\n\n'
+        + '\n\nT = TypeVar("T")\nFormat = TypeVar("Format", bound=StrEnum)\n\n\n'
+        "def _chosen_format(kind: type[Format], value: Format | str | Unset, default: Format) -> Format:\n"
+        '    """Return the format ``value`` names (the default when unset); raise InvalidParameter\n'
+        '    for a value the operation does not take, as the API would."""\n'
+        "    if isinstance(value, Unset):\n"
+        "        return default\n"
+        "    try:\n"
+        "        return kind(value)\n"
+        "    except ValueError:\n"
+        "        choices = ', '.join(member.value for member in kind)\n"
+        "        raise InvalidParameter(f'Unknown format {value!r}', code='invalid_parameter', param='format', suggestion=f'Use one of: {choices}.') from None\n\n\n"
+        "class Operations:\n"
+        '    """The operations; ``Celestial`` gives them their client, ``_call`` and ``_document``."""\n\n'
         "    client: AuthenticatedClient\n\n"
         "    def _call(self, send: Callable[[], Response[Any]], answer: type[T]) -> T:\n"
+        "        raise NotImplementedError\n\n"
+        "    def _document(self, send: Callable[[], httpx.Response], media_type: str) -> httpx.Response:\n"
         "        raise NotImplementedError\n\n"
         + "\n".join(methods)
     )
@@ -241,20 +317,48 @@ def typescript_operations(document: dict) -> str:
         prefix = function[:1].upper() + function[1:]
         types |= {f"{prefix}Data", f"{prefix}Response"}
         summary = operations[verb].get("summary", "")
+        required = any(parameter.get("required") for parameter in operations[verb].get("parameters", []))
         credits = operations[verb].get("x-credits")
         doc = f"  /** {summary}{f' ({credits} credits)' if credits is not None else ''}: {verb.upper()} {path}. */\n"
         if verb == "get" and not operations[verb].get("parameters"):
             # A GET without parameters (/v1/account): its Data's query is never, so none is taken.
             parameter, passed = "", ""
         elif verb == "get":
-            required = any(parameter.get("required") for parameter in operations[verb].get("parameters", []))
             parameter = f"query: NonNullable<{prefix}Data['query']>" + ("" if required else " = {}")
             passed = ", query"
         else:
             parameter, passed = f"body: {prefix}Data['body']", ", body"
+        documents = document_formats(operations[verb])
+        if not documents:
+            methods.append(
+                f"{doc}  {method}({parameter}): Promise<{prefix}Response> {{\n"
+                f"    return this.call<{prefix}Response>((client) => sdk.{function}({{ client{passed} }}));\n  }}\n"
+            )
+            continue
+        # One overload per format value, the default's format optional: a document's text or
+        # bytes, else the JSON answer (only a GET's query has a format).
+        query = f"NonNullable<{prefix}Data['query']>"
+        values = next(parameter["schema"] for parameter in operations[verb]["parameters"] if parameter["name"] == "format")
+        overloads, branches = [], []
+        for value in values["enum"]:
+            returns = ("Uint8Array" if documents[value][1] else "string") if value in documents else f"{prefix}Response"
+            if value == values.get("default"):
+                overloads.append(f"  {method}(query{'' if required else '?'}: {query} & {{ format?: '{value}' }}): Promise<{returns}>;\n")
+            else:
+                overloads.append(f"  {method}(query: {query} & {{ format: '{value}' }}): Promise<{returns}>;\n")
+        for value, (media_type, binary) in documents.items():
+            reader, parse_as = ("bytes", "arrayBuffer") if binary else ("text", "text")
+            branches.append(
+                f"    if (format === '{value}') return this.{reader}((client) => sdk.{function}({{ client, query, parseAs: '{parse_as}' }}), '{media_type}');\n"
+            )
+        returned = " | ".join(dict.fromkeys(("Uint8Array" if binary else "string") for _, binary in documents.values())) + f" | {prefix}Response"
         methods.append(
-            f"{doc}  {method}({parameter}): Promise<{prefix}Response> {{\n"
-            f"    return this.call<{prefix}Response>((client) => sdk.{function}({{ client{passed} }}));\n  }}\n"
+            doc
+            + "".join(overloads)
+            + f"  {method}({parameter}): Promise<{returned}> {{\n"
+            f"    const format = query.format ?? '{values.get('default')}';\n"
+            + "".join(branches)
+            + f"    return this.call<{prefix}Response>((client) => sdk.{function}({{ client{passed} }}));\n  }}\n"
         )
     return (
         "// Each operation of the API as a method of Celestial (generated by make sdk from the\n"
@@ -267,7 +371,9 @@ def typescript_operations(document: dict) -> str:
         "export interface SendResult {\n  data?: unknown;\n  error?: unknown;\n  response?: Response;\n}\n\n"
         "/** The operations; Celestial gives them their client and call. */\n"
         "export abstract class Operations {\n"
-        "  protected abstract call<T>(send: (client: Client) => Promise<SendResult>): Promise<T>;\n\n"
+        "  protected abstract call<T>(send: (client: Client) => Promise<SendResult>): Promise<T>;\n"
+        "  protected abstract text(send: (client: Client) => Promise<SendResult>, mediaType: string): Promise<string>;\n"
+        "  protected abstract bytes(send: (client: Client) => Promise<SendResult>, mediaType: string): Promise<Uint8Array>;\n\n"
         + "\n".join(methods)
         + "}\n"
     )

@@ -1,12 +1,14 @@
 """The client packages ``make sdk`` builds (issue 38), installed as a user installs them: the
 wheel alone in a fresh venv, the npm tarball alone in a fresh npm project; each program a user
-would write computes against the real stack, and type-checks strictly."""
+would write computes against the real stack, and type-checks strictly (a chart wheel's PNG as
+bytes, its SVG as text: issue 37)."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tarfile
@@ -22,6 +24,7 @@ from deploy.local_stack import Stack, free_port_block
 PROGRAMS = Path(__file__).parent / "client_packages"
 # What the server needs and a client must never pull in.
 SERVER_DEPENDENCIES = {"grpcio", "grpcio-status", "grpcio-health-checking", "protobuf", "pyswisseph", "starlette", "uvicorn", "nats-py"}
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 TYPESCRIPT_BUILDS = {
     # package.json "type", then the compiler's module and moduleResolution
     "nodenext": ("module", "nodenext", "nodenext"),
@@ -77,15 +80,49 @@ def test_the_wheel_raises_invalid_parameter_with_its_suggestion_for_a_bad_house_
     assert "placidus" in refused["suggestion"]
 
 
-def test_the_program_against_the_wheel_passes_mypy_strict(venv):
+@pytest.mark.parametrize("program", ["natal_chart.py", "chart_wheel.py"])
+def test_the_program_against_the_wheel_passes_mypy_strict(venv, program):
     # mypy of this checkout, reading the packages of the fresh venv (PEP 561: py.typed).
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable", str(venv), str(PROGRAMS / "natal_chart.py")],
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable", str(venv), str(PROGRAMS / program)],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Return the width and height of the PNG file at ``path``, asserting it is one: the
+    signature, then the IHDR chunk that must come first."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == PNG_SIGNATURE and head[12:16] == b"IHDR"
+    return struct.unpack(">II", head[16:24])
+
+
+@pytest.fixture(scope="module")
+def python_documents(venv, stack, key, tmp_path_factory) -> tuple[Path, list[dict]]:
+    """Return the PNG the document program saved and the JSON lines it printed (issue 37)."""
+    png = tmp_path_factory.mktemp("python-documents") / "wheel.png"
+    return png, run_python(venv, str(PROGRAMS / "chart_wheel.py"), stack.base_url, key, str(png))
+
+
+def test_the_wheel_saves_a_png_chart_wheel_from_the_bytes_it_answers(python_documents):
+    png, _ = python_documents
+    assert png_size(png) == (800, 800)
+
+
+def test_the_wheel_answers_the_svg_chart_wheel_as_text(python_documents):
+    svg = python_documents[1][0]
+    assert svg["head"] in ("<svg ", "<?xml") and svg["role_img"]
+
+
+def test_the_wheel_answers_the_ics_calendar_as_text(python_documents):
+    assert python_documents[1][1] == {"first_line": "BEGIN:VCALENDAR"}
+
+
+def test_the_wheel_raises_invalid_parameter_for_a_png_request_it_refuses(python_documents):
+    assert python_documents[1][2] == {"code": "invalid_parameter", "param": "system"}
 
 
 def test_a_server_that_is_down_raises_network_error_not_an_httpx_error(venv):
@@ -195,27 +232,45 @@ def test_the_npm_package_depends_on_nothing(tarball):
 
 
 def fresh_npm_project(tarball: Path, folder: Path, build: str) -> Path:
-    """Return a fresh npm project holding only the tarball and the program, compiled as
+    """Return a fresh npm project holding only the tarball and the programs, compiled as
     ``build`` says with tsc --strict (asserting it compiles without an error)."""
     package_type, module, resolution = TYPESCRIPT_BUILDS[build]
     folder.mkdir()
     (folder / "package.json").write_text(json.dumps({"name": "app", "private": True, "type": package_type}))
     subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent", str(tarball)], cwd=folder, check=True, timeout=300)
-    shutil.copy(PROGRAMS / "natal_chart.ts", folder / "natal_chart.ts")
+    sources = sorted(PROGRAMS.glob("*.ts"))
+    for source in sources:
+        shutil.copy(source, folder / source.name)
     options = {"target": "ES2022", "module": module, "moduleResolution": resolution, "lib": ["ES2022", "DOM"], "types": [], "strict": True, "outDir": "dist"}
-    (folder / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "include": ["natal_chart.ts"]}))
+    (folder / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "include": [source.name for source in sources]}))
     compiled = subprocess.run([str(TYPESCRIPT_COMPILER), "-p", str(folder)], capture_output=True, text=True, timeout=300)
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     return folder
 
 
 @pytest.fixture(scope="module", params=sorted(TYPESCRIPT_BUILDS))
-def typescript_run(request, tarball, stack, key, tmp_path_factory) -> list[dict]:
-    """Return what the program printed, compiled in a fresh project as the param says, run by node."""
-    folder = fresh_npm_project(tarball, tmp_path_factory.mktemp("npm") / request.param, request.param)
-    ran = subprocess.run(["node", "dist/natal_chart.js", stack.base_url, key], cwd=folder, capture_output=True, text=True, timeout=120)
+def npm_project(request, tarball, tmp_path_factory) -> Path:
+    """Return a fresh npm project with the programs compiled as the param says."""
+    return fresh_npm_project(tarball, tmp_path_factory.mktemp("npm") / request.param, request.param)
+
+
+def run_node(project: Path, program: str, *args: str) -> list[dict]:
+    """Return the JSON lines the compiled ``program`` printed, run by node in ``project``."""
+    ran = subprocess.run(["node", f"dist/{program}", *args], cwd=project, capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
     return [json.loads(line) for line in ran.stdout.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def typescript_run(npm_project, stack, key) -> list[dict]:
+    return run_node(npm_project, "natal_chart.js", stack.base_url, key)
+
+
+@pytest.fixture(scope="module")
+def typescript_documents(npm_project, stack, key) -> tuple[Path, list[dict]]:
+    """Return the PNG the document program saved and the JSON lines it printed (issue 37)."""
+    png = npm_project / "wheel.png"
+    return png, run_node(npm_project, "chart_wheel.js", stack.base_url, key, str(png))
 
 
 def test_the_npm_package_compiles_strictly_and_computes_a_natal_chart_from_a_town_and_a_local_time(typescript_run):
@@ -227,6 +282,24 @@ def test_the_npm_package_throws_invalid_parameter_as_an_error_with_a_stack(types
     assert refused["name"] == "InvalidParameter" and refused["isError"] and refused["isCelestialError"]
     assert refused["code"] == "invalid_parameter" and refused["param"] == "system" and "placidus" in refused["suggestion"]
     assert refused["stack"].startswith("InvalidParameter: ") and "\n    at " in refused["stack"]
+
+
+def test_the_npm_package_saves_a_png_chart_wheel_from_the_bytes_it_answers(typescript_documents):
+    png, _ = typescript_documents
+    assert png_size(png) == (800, 800)
+
+
+def test_the_npm_package_answers_the_svg_chart_wheel_as_text(typescript_documents):
+    svg = typescript_documents[1][0]
+    assert svg["head"] in ("<svg ", "<?xml") and svg["role_img"]
+
+
+def test_the_npm_package_answers_the_ics_calendar_as_text(typescript_documents):
+    assert typescript_documents[1][1] == {"first_line": "BEGIN:VCALENDAR"}
+
+
+def test_the_npm_package_throws_invalid_parameter_for_a_png_request_it_refuses(typescript_documents):
+    assert typescript_documents[1][2] == {"code": "invalid_parameter", "param": "system"}
 
 
 def test_no_export_of_the_npm_package_shadows_a_global(tarball, tmp_path):

@@ -1,5 +1,6 @@
-"""``Celestial``: the API's operations as methods that answer their typed model or raise a
-``CelestialError``, retrying what the API says may be retried."""
+"""``Celestial``: the API's operations as methods that answer their typed model (or, for a
+document format, its bytes or text) or raise a ``CelestialError``, retrying what the API says
+may be retried."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from .exceptions import CelestialError, ServerError, error_from_answer, error_fr
 from .types import Response
 
 T = TypeVar("T")
+# What a send answers: the generated client's parsed Response, or httpx's for a document.
+Answer = TypeVar("Answer", Response[Any], httpx.Response)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,28 @@ class Celestial(Operations):
     def _call(self, send: Callable[[], Response[Any]], answer: type[T]) -> T:
         """Return the model of ``send()``'s answer, retried as ``self.retry`` says; raise the
         ``CelestialError`` of an error answer or of no answer."""
+        response = self._answered(send)
+        if isinstance(response.parsed, answer):
+            return response.parsed
+        status = int(response.status_code)
+        raise ServerError(f"An answer {status} the client cannot read", code="unreadable_answer", status=status)
+
+    def _document(self, send: Callable[[], httpx.Response], media_type: str) -> httpx.Response:
+        """Return ``send()``'s answer when it is a ``media_type`` document (an SVG, a PNG, an
+        iCalendar), retried as ``self.retry`` says; raise as ``_call`` does."""
+        response = self._answered(send)
+        answered = response.headers.get("Content-Type", "").split(";")[0].strip()
+        if answered == media_type:
+            return response
+        raise ServerError(
+            f"An answer {answered or 'without a Content-Type'} where {media_type} was asked for",
+            code="unreadable_answer",
+            status=response.status_code,
+        )
+
+    def _answered(self, send: Callable[[], Answer]) -> Answer:
+        """Return ``send()``'s 2xx answer, retried as ``self.retry`` says; raise the
+        ``CelestialError`` of an error answer or of no answer."""
         attempt = 1
         while True:
             cause: BaseException | None = None
@@ -95,9 +120,7 @@ class Celestial(Operations):
             else:
                 status = int(response.status_code)
                 if 200 <= status < 300:
-                    if isinstance(response.parsed, answer):
-                        return response.parsed
-                    raise ServerError(f"An answer {status} the client cannot read", code="unreadable_answer", status=status)
+                    return response
                 error = error_from_answer(status, response.headers, response.content)
                 retry_after = error.retry_after
                 retryable = status in self.retry.statuses

@@ -1,5 +1,6 @@
-// Celestial: the API's operations as methods that resolve to their typed answer or throw a
-// CelestialError, retrying what the API says may be retried.
+// Celestial: the API's operations as methods that resolve to their typed answer (or, for a
+// document format, its text or bytes) or throw a CelestialError, retrying what the API says may
+// be retried.
 import { createClient, createConfig, type Client } from './generated/client/index.js';
 import { CelestialError, ServerError, errorFromAnswer, errorFromTransport } from './errors.js';
 import { Operations, type SendResult } from './operations.gen.js';
@@ -66,6 +67,36 @@ export class Celestial extends Operations {
   }
 
   protected async call<T>(send: (client: Client) => Promise<SendResult>): Promise<T> {
+    return (await this.answered(send)).data as T;
+  }
+
+  protected async text(send: (client: Client) => Promise<SendResult>, mediaType: string): Promise<string> {
+    const data = await this.document(send, mediaType);
+    if (typeof data === 'string') return data;
+    throw new ServerError(`A ${mediaType} answer the client cannot read as text`, { code: 'unreadable_answer' });
+  }
+
+  protected async bytes(send: (client: Client) => Promise<SendResult>, mediaType: string): Promise<Uint8Array> {
+    const data = await this.document(send, mediaType);
+    if (data instanceof ArrayBuffer) return new Uint8Array(data);
+    throw new ServerError(`A ${mediaType} answer the client cannot read as bytes`, { code: 'unreadable_answer' });
+  }
+
+  /** Resolves to the data of `send`'s answer when it is a `mediaType` document (an SVG, a PNG,
+   * an iCalendar); throws as `call` does, or a ServerError for an answer of another type. */
+  private async document(send: (client: Client) => Promise<SendResult>, mediaType: string): Promise<unknown> {
+    const { data, response } = await this.answered(send);
+    const answered = response.headers.get('content-type')?.split(';')[0]?.trim();
+    if (answered === mediaType) return data;
+    throw new ServerError(`An answer ${answered ?? 'without a Content-Type'} where ${mediaType} was asked for`, {
+      code: 'unreadable_answer',
+      status: response.status,
+    });
+  }
+
+  /** Resolves to `send`'s 2xx answer, retried as `this.retry` says; throws the CelestialError of
+   * an error answer or of no answer. */
+  private async answered(send: (client: Client) => Promise<SendResult>): Promise<{ data: unknown; response: Response }> {
     for (let attempt = 1; ; attempt++) {
       const result = await send(this.client);
       let error: CelestialError;
@@ -80,7 +111,7 @@ export class Celestial extends Operations {
             status: result.response.status,
           });
         }
-        return result.data as T;
+        return { data: result.data, response: result.response };
       } else {
         error = errorFromAnswer(result.response, result.error);
         retryable = RETRIED_STATUSES.has(result.response.status);
