@@ -6,22 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.deadline import Deadline
 from kernel.firdaria import firdaria, sequence, sub_lords
 from kernel.time_lord_periods import TimeQuery, flatten
-
-BIRTH = 2448058.1041667  # 1990-06-15 14:30 UT1
-YEAR = 365.2422
-NEVER = Deadline.never()
-ARIES, TAURUS, GEMINI, CANCER, LEO, VIRGO, LIBRA, SCORPIO, SAGITTARIUS, CAPRICORN, AQUARIUS, PISCES = range(12)
-
-
-def everything(years: float) -> TimeQuery:
-    return TimeQuery(start_jd=BIRTH, end_jd=BIRTH + years * YEAR)
-
-
-def at(days_after_birth: float) -> TimeQuery:
-    return TimeQuery(at_jd=BIRTH + days_after_birth)
+from tests.unit.kernel.time_lord_births import (
+    BIRTH, NEVER, YEAR, at, everything,
+)
 
 
 def test_a_day_birth_runs_the_day_sequence_and_starts_over_after_75_years():

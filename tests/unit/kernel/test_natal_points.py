@@ -12,8 +12,7 @@ from kernel.natal_points import ASCENDANT, MIDHEAVEN, lots_allowed, natal_points
 from kernel.positions import Observer
 from kernel.timescale import Moment
 from tests.unit.kernel.skyfield_reference import de421, timescale
-
-BIRTH = 2448058.1041667  # 1990-06-15 14:30 UT1
+from tests.unit.kernel.time_lord_births import BIRTH
 
 
 @pytest.mark.parametrize("bodies", [

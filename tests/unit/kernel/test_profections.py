@@ -7,25 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.deadline import Deadline
 from kernel.positions import CalcFlags, compute_positions
 from kernel.profections import mean_boundaries, profected, profections, solar_boundaries
-from kernel.time_lord_periods import TimeQuery, flatten
+from kernel.time_lord_periods import flatten
 from kernel.timescale import Moment
 from kernel.zodiac import SIGNS
-
-BIRTH = 2448058.1041667  # 1990-06-15 14:30 UT1
-YEAR = 365.2422
-NEVER = Deadline.never()
-ARIES, TAURUS, GEMINI, CANCER, LEO, VIRGO, LIBRA, SCORPIO, SAGITTARIUS, CAPRICORN, AQUARIUS, PISCES = range(12)
-
-
-def everything(years: float) -> TimeQuery:
-    return TimeQuery(start_jd=BIRTH, end_jd=BIRTH + years * YEAR)
-
-
-def at(days_after_birth: float) -> TimeQuery:
-    return TimeQuery(at_jd=BIRTH + days_after_birth)
+from tests.unit.kernel.time_lord_births import (
+    ARIES, BIRTH, CANCER, CAPRICORN, GEMINI, LEO, LIBRA, NEVER, PISCES, TAURUS, YEAR, at, everything,
+)
 
 
 def test_at_age_n_the_profected_sign_is_n_signs_on_and_its_ruler_is_the_lord():

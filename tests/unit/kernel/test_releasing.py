@@ -6,23 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.deadline import Deadline
 from kernel.releasing import CIRCUIT_UNITS, UNIT_DAYS, YEARS_PER_SIGN, place_from, releasing
 from kernel.time_lord_periods import TimeQuery, flatten
 from kernel.zodiac import SIGNS
-
-BIRTH = 2448058.1041667  # 1990-06-15 14:30 UT1
-YEAR = 365.2422
-NEVER = Deadline.never()
-ARIES, TAURUS, GEMINI, CANCER, LEO, VIRGO, LIBRA, SCORPIO, SAGITTARIUS, CAPRICORN, AQUARIUS, PISCES = range(12)
-
-
-def everything(years: float) -> TimeQuery:
-    return TimeQuery(start_jd=BIRTH, end_jd=BIRTH + years * YEAR)
-
-
-def at(days_after_birth: float) -> TimeQuery:
-    return TimeQuery(at_jd=BIRTH + days_after_birth)
+from tests.unit.kernel.time_lord_births import (
+    AQUARIUS, ARIES, BIRTH, CANCER, CAPRICORN, GEMINI, LEO, LIBRA, NEVER, PISCES, SAGITTARIUS, SCORPIO, TAURUS, VIRGO, at, everything,
+)
 
 
 YEARS = {ARIES: 15, TAURUS: 8, GEMINI: 20, CANCER: 25, LEO: 19, VIRGO: 20, LIBRA: 8, SCORPIO: 15, SAGITTARIUS: 12, CAPRICORN: 27, AQUARIUS: 30, PISCES: 12}

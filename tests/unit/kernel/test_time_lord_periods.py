@@ -9,26 +9,15 @@ import random
 
 import pytest
 
-from kernel.deadline import Deadline
 from kernel.errors import BeforeBirth, MissingValue, RangeTooLong, UnreadableValue
 from kernel.firdaria import firdaria
 from kernel.profections import mean_boundaries, profections
 from kernel.releasing import releasing
 from kernel.time_lord_periods import Period, TimeQuery, check_range_cap, flatten, overlaps, time_query
 from kernel.timescale import calendar_span_text, duration_text, plus_calendar_years
-
-BIRTH = 2448058.1041667  # 1990-06-15 14:30 UT1
-YEAR = 365.2422
-NEVER = Deadline.never()
-ARIES, TAURUS, GEMINI, CANCER, LEO, VIRGO, LIBRA, SCORPIO, SAGITTARIUS, CAPRICORN, AQUARIUS, PISCES = range(12)
-
-
-def everything(years: float) -> TimeQuery:
-    return TimeQuery(start_jd=BIRTH, end_jd=BIRTH + years * YEAR)
-
-
-def at(days_after_birth: float) -> TimeQuery:
-    return TimeQuery(at_jd=BIRTH + days_after_birth)
+from tests.unit.kernel.time_lord_births import (
+    BIRTH, NEVER, YEAR, at,
+)
 
 
 def test_nothing_precedes_birth():
