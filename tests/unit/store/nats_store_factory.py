@@ -7,17 +7,23 @@ at the end of the session by ``tests/conftest.py`` (or at interpreter exit).
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import secrets
 import shutil
 import tempfile
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
+import nats
 import pytest
 
 from store.nats_store import NatsStore, open_nats_store
 from deploy.nats_server import NatsServer
+
+T = TypeVar("T")
 
 _server: NatsServer | None = None
 
@@ -68,3 +74,21 @@ def nats_factory(tmp_path: Path) -> NatsFactory:
     except RuntimeError as error:
         pytest.skip(str(error))
     return NatsFactory(server.url, "T" + secrets.token_hex(6), str(server.storage_dir))
+
+
+def with_plain_client(tmp_path: Path, body: Callable[[NatsStore, Any, str], Awaitable[T]]) -> T:
+    """Return what ``body(store, js, prefix)`` returns, run on a fresh store beside a plain
+    client's JetStream context ``js`` (to read what the store wrote, without the store) and the
+    store's subject prefix."""
+    factory = nats_factory(tmp_path)
+
+    async def run() -> T:
+        store = await factory.open()
+        nc = await nats.connect(factory.url)
+        try:
+            return await body(store, nc.jetstream(), factory.prefix)
+        finally:
+            await nc.close()
+            await store.close()
+
+    return asyncio.run(run())

@@ -9,31 +9,21 @@ bucket is read and written with a plain nats-py client, not through the store.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 
-import nats
 import pytest
 
 from store.nats_keys import key_record_of
-from tests.unit.store.nats_store_factory import nats_factory
+from tests.unit.store.nats_store_factory import with_plain_client
 
 
 def _scenario(tmp_path, body):
     """Run ``body(store, keys_bucket)`` on a fresh store, with a plain client's view of ``P_KEYS``."""
-    factory = nats_factory(tmp_path)
+    async def viewed(store, js, prefix):
+        return await body(store, await js.key_value(f"{prefix}_KEYS"))
 
-    async def run():
-        store = await factory.open()
-        nc = await nats.connect(factory.url)
-        try:
-            return await body(store, await nc.jetstream().key_value(f"{factory.prefix}_KEYS"))
-        finally:
-            await nc.close()
-            await store.close()
-
-    return asyncio.run(run())
+    return with_plain_client(tmp_path, viewed)
 
 
 def test_a_key_is_stored_under_its_sha256_with_its_indexes_by_id_and_by_account(tmp_path):

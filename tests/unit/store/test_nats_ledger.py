@@ -19,7 +19,7 @@ import nats.js.errors
 
 from store.nats_store import open_nats_store
 from store.records import ChargeNote
-from tests.unit.store.nats_store_factory import nats_factory
+from tests.unit.store.nats_store_factory import nats_factory, with_plain_client
 
 
 async def _entries(js, prefix: str, account_id: str) -> list:
@@ -36,18 +36,7 @@ async def _entries(js, prefix: str, account_id: str) -> list:
 
 def _scenario(tmp_path, body):
     """Run ``body(store, js, prefix)`` on a fresh store, with a plain client's JetStream context."""
-    factory = nats_factory(tmp_path)
-
-    async def run():
-        store = await factory.open()
-        nc = await nats.connect(factory.url)
-        try:
-            return await body(store, nc.jetstream(), factory.prefix)
-        finally:
-            await nc.close()
-            await store.close()
-
-    return asyncio.run(run())
+    return with_plain_client(tmp_path, body)
 
 
 def test_every_change_of_a_balance_is_one_entry_and_the_last_entrys_balance_after_is_the_balance(tmp_path):

@@ -11,13 +11,11 @@ SLOT_LEASE_S). The bucket is read with a plain nats-py client, not through the s
 
 from __future__ import annotations
 
-import asyncio
 import json
 
-import nats
 
 from store.records import SLOT_LEASE_S
-from tests.unit.store.nats_store_factory import nats_factory
+from tests.unit.store.nats_store_factory import with_plain_client
 
 NOW = 1_700_000_010.0  # 30 s into the window that starts at 1_699_999_980 (a multiple of 60)
 WINDOW_START = 1_699_999_980
@@ -25,18 +23,7 @@ WINDOW_START = 1_699_999_980
 
 def _scenario(tmp_path, body):
     """Run ``body(store, js, prefix)`` on a fresh store, with a plain client's JetStream context."""
-    factory = nats_factory(tmp_path)
-
-    async def run():
-        store = await factory.open()
-        nc = await nats.connect(factory.url)
-        try:
-            return await body(store, nc.jetstream(), factory.prefix)
-        finally:
-            await nc.close()
-            await store.close()
-
-    return asyncio.run(run())
+    return with_plain_client(tmp_path, body)
 
 
 async def _entry(js, prefix: str, account_id: str) -> tuple[int, dict]:

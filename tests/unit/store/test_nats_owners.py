@@ -8,7 +8,6 @@ a secret), docs/stores.md. The bucket is read with a plain nats-py client, not t
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from datetime import UTC, datetime, timedelta
@@ -18,25 +17,17 @@ import nats.js.errors
 import pytest
 
 from store.owner_records import digest_secret
-from tests.unit.store.nats_store_factory import nats_factory
+from tests.unit.store.nats_store_factory import with_plain_client
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 
 def _scenario(tmp_path, body):
     """Run ``body(store, owners_bucket)`` on a fresh store, with a plain client's view of ``P_OWNERS``."""
-    factory = nats_factory(tmp_path)
+    async def viewed(store, js, prefix):
+        return await body(store, await js.key_value(f"{prefix}_OWNERS"))
 
-    async def run():
-        store = await factory.open()
-        nc = await nats.connect(factory.url)
-        try:
-            return await body(store, await nc.jetstream().key_value(f"{factory.prefix}_OWNERS"))
-        finally:
-            await nc.close()
-            await store.close()
-
-    return asyncio.run(run())
+    return with_plain_client(tmp_path, viewed)
 
 
 def _sha256(text: str) -> str:
