@@ -11,7 +11,6 @@ The horizon is the geometric one (no refraction, no parallax), as astrocartograp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np

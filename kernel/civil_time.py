@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import PurePath
 from zoneinfo import ZoneInfo
 
-from kernel.errors import AmbiguousLocalTime, NonexistentLocalTime, UnreadableValue
+from kernel.errors import AmbiguousLocalTime, NonexistentLocalTime, OutOfRange, UnreadableValue
 
 #: How many of the closest zone names an unknown name's suggestion lists.
 SUGGESTED_ZONES = 3
@@ -206,6 +206,14 @@ def zone_named(name: str) -> ZoneInfo:
     return _zone(name)
 
 
+def beyond_zone_history() -> OutOfRange:
+    """Return the refusal of a moment whose UTC or wall-clock date falls outside the years 1
+    to 9999, which no time zone's history (and no Python datetime) reaches; worded with the
+    name of the moment's parameter, which the reader supplies."""
+    return OutOfRange(wording=lambda param: f"{param}: a time zone is known for the years 1 to 9999 only.",
+                      suggestion="Send a moment between 0001-01-01 and 9999-12-31.", about="moment")
+
+
 @cache
 def _zone_set() -> frozenset[str]:
     return frozenset(zone_names())
@@ -221,7 +229,10 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
     """
     first = local.replace(tzinfo=zone, fold=0)
     second = local.replace(tzinfo=zone, fold=1)
-    first_utc, second_utc = first.astimezone(timezone.utc), second.astimezone(timezone.utc)
+    try:
+        first_utc, second_utc = first.astimezone(timezone.utc), second.astimezone(timezone.utc)
+    except OverflowError:
+        raise beyond_zone_history() from None
     if first_utc.astimezone(zone).replace(tzinfo=None) != local and second_utc.astimezone(zone).replace(tzinfo=None) != local:
         change = _change_between(min(first_utc, second_utc), max(first_utc, second_utc), zone)
         old = timezone((change - timedelta(seconds=1)).astimezone(zone).utcoffset() or timedelta())
@@ -310,7 +321,7 @@ def _whole_days(start: datetime, end: datetime) -> list[str]:
 
 def _clock_text(local: datetime) -> str:
     """Return a naive wall-clock time as "YYYY-MM-DD HH:MM:SS"."""
-    return local.strftime("%Y-%m-%d %H:%M:%S")
+    return local.replace(tzinfo=None).isoformat(sep=" ", timespec="seconds")
 
 
 def _offset_name(offset: timedelta | None) -> str:
@@ -344,7 +355,8 @@ def _change_between(early: datetime, late: datetime, zone: ZoneInfo) -> datetime
 
 
 def _utc_text(instant: datetime) -> str:
-    return instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    # isoformat, not strftime: glibc's %Y does not pad years before 1000 to four digits.
+    return instant.replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 @dataclass(frozen=True)
@@ -360,8 +372,12 @@ class ZoneState:
 
 
 def zone_state(utc: datetime, zone_name: str) -> ZoneState:
-    """Return the state of the zone ``zone_name`` (a tz database name) at the aware instant ``utc``."""
-    local = utc.astimezone(_zone(zone_name))
+    """Return the state of the zone ``zone_name`` (a tz database name) at the aware instant ``utc``.
+    Raises OutOfRange when the wall-clock date there falls outside the years 1 to 9999."""
+    try:
+        local = utc.astimezone(_zone(zone_name))
+    except OverflowError:
+        raise beyond_zone_history() from None
     offset, dst = local.utcoffset(), local.dst()
     assert offset is not None
     return ZoneState(zone_name, local.tzname() or "", int(offset.total_seconds()), bool(dst), local.replace(tzinfo=None))
@@ -389,7 +405,7 @@ def local_mean_time_note(reading: LocalReading, lon: float) -> str | None:
     return (
         f"{reading.zone} kept local mean time then; the tz database's is its reference city's ({_offset_text(reading.utc_offset_s)}), "
         f"but at longitude {lon:g}° local mean time is {_offset_text(own_s)}. If the time was the town's own mean time, "
-        f"send datetime={own_utc.strftime('%Y-%m-%dT%H:%M:%S')}Z instead."
+        f"send datetime={own_utc.replace(tzinfo=None).isoformat(timespec='seconds')}Z instead."
     )
 
 

@@ -7,8 +7,8 @@ import math
 from dataclasses import dataclass
 
 from kernel import engine
-from kernel.errors import PolarDayOrNight
-from kernel.timescale import Moment
+from kernel.errors import OutOfRange, PolarDayOrNight
+from kernel.timescale import JD_UT1_MIN, SUPPORTED_SPAN_TEXT, Moment
 
 # Source: the Chaldean order (slowest to fastest, Ptolemy, Tetrabiblos I.4), which the hours
 # follow in turn, and the rulers of the weekdays it gives (Vettius Valens, Anthology I.10),
@@ -54,6 +54,13 @@ def _polar(latitude_deg: float, when: str) -> PolarDayOrNight:
 
 
 def _rise(jd_ut1: float, latitude_deg: float, longitude_deg: float, altitude_m: float) -> float:
+    if jd_ut1 < JD_UT1_MIN:
+        # The sunrise that opens the day lies before the span the engine computes.
+        raise OutOfRange(
+            f"The planetary day around this moment begins before the supported dates ({SUPPORTED_SPAN_TEXT}).",
+            suggestion="Choose a moment at least two days after the start of the supported dates.",
+            about="moment",
+        )
     found = engine.next_sun_rise_or_set(jd_ut1, latitude_deg, longitude_deg, altitude_m, rising=True).jd_ut1
     if found is None or found - jd_ut1 > _LONGEST_DAY_DAYS:
         raise _polar(latitude_deg, "around this moment")
@@ -71,7 +78,7 @@ def planetary_day(moment: Moment, latitude_deg: float, longitude_deg: float, alt
     ``moment``: from the last sunrise at or before it to the next sunrise after it.
 
     Raises PolarDayOrNight when the Sun does not rise, then set, then rise again within a
-    day and a half there.
+    day and a half there, and OutOfRange when the day's sunrise would lie before JD_UT1_MIN.
     """
     jd = moment.jd_ut1
     sunrise = _rise(jd - 1.0, latitude_deg, longitude_deg, altitude_m)

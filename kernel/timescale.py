@@ -10,8 +10,8 @@ from functools import cached_property
 from zoneinfo import ZoneInfo
 
 from kernel import engine
-from kernel.errors import OutOfRange, UnreadableMoment, UnreadableValue
-from kernel.civil_time import LocalReading, read_local
+from kernel.errors import UnreadableMoment, UnreadableValue
+from kernel.civil_time import LocalReading, beyond_zone_history, read_local
 
 SECONDS_PER_DAY = 86400.0
 # The Julian Day at which the days of _days_from_civil begin (1970-01-01T00:00).
@@ -243,7 +243,8 @@ class Moment:
         except ValueError:
             raise UnreadableMoment(wording=lambda param: f"{param}={text!r} names a day or time that does not exist.") from None
         reading = read_local(local, zone, fold=fold)
-        return cls._parse_iso(reading.utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ")), reading
+        # isoformat, not strftime: glibc's %Y does not pad years before 1000 to four digits.
+        return cls._parse_iso(reading.utc.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"), reading
 
     @classmethod
     def from_utc_datetime(cls, dt: datetime) -> Moment:
@@ -290,8 +291,7 @@ class Moment:
         try:
             return datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(microseconds=round((self.clock_jd - _JD_OF_CIVIL_DAY_ZERO) * SECONDS_PER_DAY * 1e6))
         except OverflowError:
-            raise OutOfRange(wording=lambda param: f"{param}: a time zone is known for the years 1 to 9999 only.",
-                             suggestion="Send a moment between 0001-01-01 and 9999-12-31.", about="moment") from None
+            raise beyond_zone_history() from None
 
     def iso_utc(self, to: str = "millisecond") -> str:
         """Return the instant as ISO 8601 UTC rounded to the nearest ``to`` (see :func:`iso_utc`)."""

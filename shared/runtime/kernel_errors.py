@@ -29,7 +29,8 @@ CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {
 BODY_ERRORS = (BodyNotFound, BodyNotEligible)
 
 #: The errors of reading a local time (kernel/civil_time.py): they keep their codes when named.
-LOCAL_TIME_ERRORS = (NonexistentLocalTime, AmbiguousLocalTime)
+#: OutOfRange is a wall-clock time whose UTC instant falls outside the years 1 to 9999.
+LOCAL_TIME_ERRORS = (NonexistentLocalTime, AmbiguousLocalTime, OutOfRange)
 
 
 def named(error: DomainError, param: str, words: str | None = None) -> CelestialError:

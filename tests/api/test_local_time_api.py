@@ -156,3 +156,20 @@ def test_the_reference_lists_tz_and_fold_for_every_moment(api):
     assert {"tz_a", "tz_b", "fold_a", "fold_b"} <= pair and "tz" not in pair
     transits = {p["name"] for p in paths["/v1/transits"]["get"]["parameters"]}
     assert "tz" in transits and not {"start_tz", "end_tz"} & transits
+
+
+def test_a_local_time_before_the_year_1000_is_read_like_any_other(api):
+    local = positions(api, datetime="0500-06-01T12:00:00", tz=PARIS)
+    assert local.status_code == 200, local.text
+    offset = local.json()["meta"]["moment"]["datetime"]["utc_offset_seconds"]  # Paris mean time, +00:09:21
+    assert local.json()["meta"]["moment"]["datetime"]["utc"].startswith("0500-06-01T11:50:")
+    assert offset == 561
+
+
+def test_a_local_time_whose_utc_instant_falls_before_the_year_1_is_400_out_of_range(api):
+    assert_error(positions(api, datetime="0001-01-01T00:00:00", tz="Asia/Tokyo"), 400, "out_of_range", "datetime")
+
+
+def test_a_utc_instant_whose_wall_clock_falls_before_the_year_1_is_400_out_of_range(api):
+    response = api.get("/v1/timezone", params={"datetime": "0001-01-01T00:00:00Z", "lat": 35, "lon": -75})
+    assert_error(response, 400, "out_of_range", "datetime")

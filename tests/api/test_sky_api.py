@@ -160,3 +160,7 @@ def test_refusals_cost_nothing(stack, path, params, code):
     with stack.client(key) as client:
         assert_error(client.get(path, params={**MOMENT, **params}), 400, code)
     assert balance(stack, name) == 10
+
+
+def test_planetary_hours_whose_day_begins_before_the_supported_dates_are_400_out_of_range(api):
+    assert_error(api.get("/v1/planetary-hours", params={"jd": 625000.5, **LONDON}), 400, "out_of_range", "jd")

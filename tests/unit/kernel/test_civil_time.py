@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from kernel.civil_time import history_note, read_local, tz_version, zone_named, zone_names
-from kernel.errors import AmbiguousLocalTime, NonexistentLocalTime, UnreadableValue
+from kernel.civil_time import history_note, read_local, tz_version, zone_named, zone_names, zone_state
+from kernel.errors import AmbiguousLocalTime, NonexistentLocalTime, OutOfRange, UnreadableValue
 from shared.runtime.config import load_settings
 
 TZ = load_settings().tz_path
@@ -251,3 +251,14 @@ def _near_a_change(zone: zoneinfo.ZoneInfo, local: datetime, chance: random.Rand
                     return near + timedelta(minutes=chance.randrange(-90, 90, 15))
         previous = offset
     return None
+
+
+def test_a_wall_clock_time_whose_utc_instant_falls_before_the_year_1_is_out_of_range():
+    with pytest.raises(OutOfRange) as raised:
+        read_local(datetime(1, 1, 1), zoneinfo.ZoneInfo("Asia/Tokyo"))
+    assert raised.value.about == "moment"
+
+
+def test_an_instant_whose_wall_clock_falls_before_the_year_1_is_out_of_range():
+    with pytest.raises(OutOfRange):
+        zone_state(datetime(1, 1, 1, tzinfo=timezone.utc), "America/New_York")

@@ -10,9 +10,9 @@ from skyfield import almanac
 from skyfield.api import wgs84
 
 from kernel import engine
-from kernel.errors import PolarDayOrNight
+from kernel.errors import OutOfRange, PolarDayOrNight
 from kernel.planetary_hours import CHALDEAN_ORDER, planetary_day
-from kernel.timescale import Moment
+from kernel.timescale import JD_UT1_MIN, Moment
 from tests.unit.kernel.skyfield_reference import de421, timescale
 
 SECONDS_PER_DAY = 86400.0
@@ -94,3 +94,10 @@ def test_sunrise_and_sunset_match_skyfields_almanac(latitude, longitude, toleran
             compared += 1
     assert compared == 2, "every one of these places sees one sunrise and one sunset that day"
 
+
+
+def test_a_planetary_day_that_begins_before_the_supported_dates_is_out_of_range():
+    with pytest.raises(OutOfRange) as raised:
+        planetary_day(Moment.from_jd_ut1(JD_UT1_MIN), *LONDON)
+    assert raised.value.http_status == 400 and raised.value.about == "moment"
+    assert planetary_day(Moment.from_jd_ut1(JD_UT1_MIN + 2.0), *LONDON).sunrise_jd >= JD_UT1_MIN
