@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -16,9 +17,11 @@ from google.rpc import error_details_pb2, status_pb2
 
 from deploy.generate_sdks import error_statuses
 from deploy.grpc_package import dependency_floors, generate_grpc, pinned_version
+from celestial.v1 import options_pb2
 from gateway.rpc import channel_options, service_config
 from kernel.errors import BodyNotFound
 from shared.errors import InvalidParameter
+from shared.runtime.config import REPO_ROOT, SERVICE_NAMES
 from shared.runtime.status import ERROR_DOMAIN, to_status
 
 
@@ -84,7 +87,7 @@ def test_the_pinned_version_is_read_from_its_own_line_only():
 
 def test_the_pyproject_names_the_apis_version_and_the_floors(project):
     pyproject = (project / "pyproject.toml").read_text()
-    floors = dependency_floors(project / "celestial" / "v1", (Path(__file__).parents[3] / "requirements.txt").read_text())
+    floors = dependency_floors(project / "celestial" / "v1", (REPO_ROOT / "requirements.txt").read_text())
     assert f'"grpcio>={floors["grpcio"]},<2"' in pyproject and f'"protobuf>={floors["protobuf"]},<8"' in pyproject
     assert "$" not in pyproject
 
@@ -126,3 +129,29 @@ def test_the_packages_channel_is_the_gateways(helpers):
         assert helpers.service_config(processes) == service_config(processes)
         assert helpers.channel_options(processes, 1.0, 2.0) == channel_options(processes, 1.0, 2.0)
     assert json.loads(helpers.service_config(3))["methodConfig"][0]["retryPolicy"]["maxAttempts"] == 3
+
+
+def documented_rpcs(page: str) -> set[tuple[str, str, str, str, str]]:
+    """Return each (pool, service, RPC, HTTP path, deadline class) of the table of RPCs in
+    docs/grpc.md: the rows whose first cell is a pool's name."""
+    rows = set()
+    for line in page.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or cells[0] not in SERVICE_NAMES:
+            continue
+        pool, service, rpcs, deadline = cells
+        for rpc, path in re.findall(r"`(\w+)` \((/v1/[^)]+)\)", rpcs):
+            rows.add((pool, service.strip("`"), rpc, path, deadline))
+    return rows
+
+
+def test_the_pages_table_names_every_rpc_of_each_pool_with_its_path_and_deadline_class():
+    expected = set()
+    for pool in SERVICE_NAMES:
+        module = importlib.import_module(f"celestial.v1.{pool}_service_pb2")
+        for service in module.DESCRIPTOR.services_by_name.values():
+            for method in service.methods:
+                http = method.GetOptions().Extensions[options_pb2.http]
+                deadline = options_pb2.DeadlineClass.Name(http.deadline).removeprefix("DEADLINE_CLASS_").lower().replace("_", " ")
+                expected.add((pool, service.full_name, method.name, http.path, deadline))
+    assert documented_rpcs((REPO_ROOT / "docs" / "grpc.md").read_text()) == expected
