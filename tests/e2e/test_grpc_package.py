@@ -23,7 +23,10 @@ from deploy.local_stack import free_port_block
 from deploy.supervisor import grpc_serving
 from shared.runtime.config import REPO_ROOT
 
-PROGRAM = Path(__file__).parent / "grpc_package" / "call_pool.py"
+PROGRAMS = Path(__file__).parent / "grpc_package"
+PROGRAM = PROGRAMS / "call_pool.py"
+# The type stubs of grpcio and protobuf (typeshed's): a consumer type-checking strictly installs them.
+TYPE_STUBS = ("types-grpcio", "types-protobuf")
 # What the server needs and a gRPC consumer must never pull in.
 SERVER_DEPENDENCIES = {"pyswisseph", "starlette", "uvicorn", "nats-py", "numpy", "structlog", "grpcio-health-checking", "celestial"}
 START_TIMEOUT_S = 60
@@ -150,3 +153,22 @@ def test_reflection_lists_the_service_health_and_reflection(answers):
 
 def test_reflection_gives_the_protos_of_the_service(answers):
     assert answers[4]["file"] == "celestial/v1/ephemeris_service.proto" and "ComputePositions" in answers[4]["rpcs"]
+
+
+@pytest.fixture(scope="module")
+def typed_venv(venv, answers) -> Path:
+    """Return the fresh venv once its calls have run, with the type stubs of grpcio and
+    protobuf added, as a consumer that type-checks has them."""
+    subprocess.run(
+        [str(venv), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *TYPE_STUBS], check=True, capture_output=True, timeout=300
+    )
+    return venv
+
+
+def test_a_consumers_program_passes_mypy_strict_with_the_packages_types(typed_venv):
+    # mypy of this checkout, reading the packages of the fresh venv (PEP 561: py.typed).
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable", str(typed_venv), str(PROGRAMS / "typed_call.py")],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr

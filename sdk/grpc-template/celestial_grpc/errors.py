@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
@@ -23,7 +23,8 @@ class FailedCall(Protocol):
 
     def code(self) -> grpc.StatusCode: ...
 
-    def trailing_metadata(self) -> Iterable[tuple[str, str | bytes]] | None: ...
+    # Pairs of key and value: tuples, or grpcio's _Metadatum (typed apart in types-grpcio).
+    def trailing_metadata(self) -> Iterable[Any] | None: ...
 
 
 @dataclass(frozen=True)
