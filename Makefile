@@ -106,5 +106,6 @@ vendor-scalar:  ## Fetch Scalar's API reference bundle, at the version in gatewa
 examples: setup  ## Record one real request and answer per operation from a running stack into gateway/reference/docs_assets/examples
 	$(PY) -m deploy.record_examples
 
-sdk: setup  ## Generate the Python (sdk/python) and TypeScript (sdk/typescript) clients from the served OpenAPI document and build their packages (sdk/dist)
+sdk: setup  ## Generate the Python (sdk/python) and TypeScript (sdk/typescript) clients from the served OpenAPI document, and the gRPC stubs (sdk/grpc), and build their packages (sdk/dist)
 	$(PY) -m deploy.generate_sdks
+	$(PY) -m deploy.grpc_package
