@@ -116,7 +116,7 @@ class Chart:
 class ForecastEvent:
     """One event: its ``kind``, ``phase`` (a transit's enter, exact or leave; a station's or an
     ingress's direction; a lunation's phase; an eclipse's or a return's solar or lunar; a
-    time-lord period's level), its instant ``jd`` (UT1) and a period's ``end_jd``, the
+    time-lord period's level), its instant ``jd`` (UT1) and a period's own ``end_jd``, the
     ``bodies`` moving or ruling, the natal ``point`` concerned, the ``natal_house`` (1-12) a
     lunation or an eclipse falls in, the finder's own ``record`` and the event's ``id``."""
 
@@ -234,15 +234,6 @@ def transit_events(chart: Chart, start_jd: float, end_jd: float, settings: Forec
     return events
 
 
-def transit_windows(events: Iterable[ForecastEvent]) -> list[TransitEvent]:
-    """Return the distinct transit windows ``events`` hold, in order of first appearance."""
-    seen: dict[int, TransitEvent] = {}
-    for event in events:
-        if event.kind == TRANSIT:
-            seen.setdefault(id(event.record), event.record)
-    return list(seen.values())
-
-
 def station_events(start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
     """Return the stations of the settings' bodies in the range (:class:`kernel.stations.Station`)."""
     return [
@@ -330,12 +321,15 @@ def life_query(chart: Chart, start_jd: float, end_jd: float) -> TimeQuery | None
     return None if end_jd <= birth else TimeQuery(start_jd=max(start_jd, birth), end_jd=end_jd)
 
 
-def _period_events(kind: str, periods: Iterable[Period], start_jd: float, end_jd: float, lords: Callable[[Period], tuple[str, ...]]) -> list[ForecastEvent]:
-    """Return an event at the start of each period that begins in the range (a period the range
-    clamps began before it)."""
+def _period_events(
+    kind: str, periods: Iterable[Period], query: TimeQuery, start_jd: float, end_jd: float, lords: Callable[[Period], tuple[str, ...]]
+) -> list[ForecastEvent]:
+    """Return an event at the start of each period that begins in the range, with the period's
+    own end; its record is the period as the technique's endpoint gives it over the range
+    (:func:`kernel.time_lord_periods.flatten`: its end clamped to the range's, and flagged)."""
     return [
-        ForecastEvent(kind, f"level_{period.level}", period.start_jd, lords(period), period, end_jd=period.end_jd)
-        for period in periods if not period.clamped_start and _inside(period.start_jd, start_jd, end_jd)
+        ForecastEvent(kind, f"level_{period.level}", period.start_jd, lords(period), flatten([period], query)[0], end_jd=period.end_jd)
+        for period in periods if _inside(period.start_jd, start_jd, end_jd)
     ]
 
 
@@ -348,7 +342,7 @@ def profection_events(chart: Chart, start_jd: float, end_jd: float, settings: Fo
     birth = chart.points.birth.jd_ut1
     from_sign = sign_index(chart.points.longitudes[settings.profection_from])
     found = profections(from_sign, birth, mean_boundaries(birth, settings.year_days), settings.profection_months, query, deadline)
-    return _period_events(PROFECTION, flatten(found, query), start_jd, end_jd, lambda p: (p.members["lord"],))
+    return _period_events(PROFECTION, found, query, start_jd, end_jd, lambda p: (p.members["lord"],))
 
 
 def releasing_events(chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
@@ -359,7 +353,7 @@ def releasing_events(chart: Chart, start_jd: float, end_jd: float, settings: For
         return []
     fortune = sign_index(longitudes[FORTUNE]) if FORTUNE in longitudes else None
     found = releasing(sign_index(longitudes[settings.releasing_from]), fortune, chart.points.birth.jd_ut1, settings.releasing_levels, query, deadline)
-    return _period_events(RELEASING, flatten(found, query), start_jd, end_jd, lambda p: (p.members["lord"],))
+    return _period_events(RELEASING, found, query, start_jd, end_jd, lambda p: (p.members["lord"],))
 
 
 def firdaria_events(chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
@@ -368,7 +362,7 @@ def firdaria_events(chart: Chart, start_jd: float, end_jd: float, settings: Fore
     if query is None or chart.points.is_day is None:
         return []
     found = firdaria(chart.points.birth.jd_ut1, chart.points.is_day, settings.firdaria_order, settings.year_days, query, deadline)
-    return _period_events(FIRDARIA, flatten(found, query), start_jd, end_jd, lambda p: tuple(dict.fromkeys((p.members["lord"], *_major(p)))))
+    return _period_events(FIRDARIA, found, query, start_jd, end_jd, lambda p: tuple(dict.fromkeys((p.members["lord"], *_major(p)))))
 
 
 def _major(period: Period) -> tuple[str, ...]:
