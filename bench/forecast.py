@@ -20,7 +20,16 @@ from gateway.transcoder import request_from_json
 from kernel import engine
 from kernel import forecast as kernel
 from kernel.deadline import Deadline
-from services.search import calendar, eclipses, forecast, lunations, returns, stations, transits, void_of_course_periods
+from services.search import (
+    calendar,
+    eclipses,
+    forecast,
+    lunations,
+    returns,
+    stations,
+    transits,
+    void_of_course_periods,
+)
 from services.timelords import firdaria, profections, releasing
 from shared.runtime.config import load_settings
 from shared.runtime.forecast_input import forecast_settings

@@ -32,7 +32,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kernel.bodies import SUN
-from kernel.transits import MOON
 from kernel.chart import zodiacal_house
 from kernel.crossings import crossings, sign_ingresses_until
 from kernel.deadline import Deadline
@@ -47,7 +46,7 @@ from kernel.releasing import releasing
 from kernel.stations import find_stations
 from kernel.time_lord_periods import Period, TimeQuery, flatten
 from kernel.timescale import Moment
-from kernel.transits import EXCLUDE, TransitEvent, scan_transits
+from kernel.transits import EXCLUDE, MOON, scan_transits
 from kernel.void_of_course_periods import VoidPeriod, void_periods
 from kernel.zodiac import sign_index
 
