@@ -2,7 +2,8 @@
 sum of the separate endpoints that give its events (/v1/transits, /v1/stations, /v1/calendar's
 ingresses, /v1/lunations, both eclipse searches, /v1/void-of-course/periods, /v1/returns of the
 Sun and the Moon, /v1/profections, /v1/zodiacal-releasing, /v1/firdaria) in the same run, and
-the forecast's time kind by kind. Goal (issue 40): one year of one chart under 200 ms.
+the forecast's time kind by kind, and a year of /v1/calendar (its sky events without the chart's)
+as a second reference. Goal (issue 40): one year of one chart under 200 ms.
 
 The forecast runs each kind's own kernel function, so the ratio is what one request saves over
 several; the separate returns also cast a chart at each return, which the forecast does not.
@@ -94,13 +95,17 @@ def main() -> None:
     ics = _median_ms(lambda: forecast.compute(ics_request, Deadline.never()))
     calls = _separate_requests()
     separate = _median_ms(lambda: [handler(call, Deadline.never()) for handler, call in calls])
+    calendar_request = _request(pb.FindCalendarEventsRequest, "/v1/calendar", YEAR)
+    sky = _median_ms(lambda: calendar.compute(calendar_request, Deadline.never()))
     kinds = _kinds_ms(request.query)
     record("forecast_year_ms", ours)
     record("forecast_year_ics_ms", ics)
     record("forecast_separate_ms", separate)
     record("forecast_over_separate", ours / separate)
+    record("forecast_over_calendar", ours / sky)
     print(f"  one year, {events} events: forecast {ours:7.1f} ms (goal {GOAL_MS:g} ms; as iCalendar {ics:7.1f} ms); "
           f"the separate endpoints, {len(calls)} calls: {separate:7.1f} ms; forecast / separate {ours / separate:5.2f}")
+    print(f"  /v1/calendar's year in the same run: {sky:7.1f} ms; forecast / calendar {ours / sky:5.2f}")
     print("  kernel time by kind: " + ", ".join(f"{kind} {ms:.1f} ms" for kind, ms in kinds.items()))
 
 
