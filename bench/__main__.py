@@ -6,6 +6,7 @@ from bench import (
     chart_wheel,
     dashboard_pages,
     figures,
+    forecast,
     kernel_costs,
     natal_chart,
     positions_throughput,
@@ -28,6 +29,7 @@ def main() -> None:
     timelords.main()
     transits.main()
     calendar.main()
+    forecast.main()
     search_lanes.main()
     dashboard_pages.main()
     print(f"figures written to {figures.write()}")

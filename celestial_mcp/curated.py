@@ -1,4 +1,4 @@
-"""The curated MCP tools: fourteen tools written for a model, the default of ``celestial-mcp``.
+"""The curated MCP tools: fifteen tools written for a model, the default of ``celestial-mcp``.
 
 Each tool covers one question an assistant is asked (a natal chart, this year's transits, the
 next eclipses) with the few parameters that matter, local time first: a ``datetime`` without
@@ -233,6 +233,19 @@ def _sky_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> 
     return _with_moments(f"{len(events)} sky events ({said}), in order; each has a one-line summary.", meta)
 
 
+def _forecast_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    events = data.get("events", ())
+    counts: dict[str, int] = {}
+    for event in events:
+        counts[event["kind"]] = counts.get(event["kind"], 0) + 1
+    said = ", ".join(f"{kind} {count}" for kind, count in counts.items())
+    return _with_moments(
+        f"{len(events)} forecast events ({said}), in order; each has a one-line summary and a stable id "
+        "(narrow with kinds or bodies).",
+        meta,
+    )
+
+
 def _time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     periods = data.get("periods", ())
     lords = ", ".join(f"level {p.get('level', 1)} {p.get('lord') or p.get('ruler') or p.get('sign', '')}" for p in periods[:4])
@@ -355,6 +368,30 @@ TOOLS: tuple[CuratedTool, ...] = (
         required=("start", "end"),
         items="events",
         regroup=_transits_regroup,
+    ),
+    CuratedTool(
+        "forecast",
+        "A birth's forecast over start..end (at most 10 years) as one list: transits to the natal points (entering orb, "
+        "exact, leaving), stations, ingresses, lunations and eclipses with their natal house, void-of-course Moon, solar "
+        "and lunar returns, profection, zodiacal releasing and firdaria periods. Birth: local datetime and place (from "
+        "places). kinds and bodies narrow it. Paged (cursor).",
+        {
+            "start": DATETIME,
+            "end": DATETIME,
+            "datetime": {"type": "string", "description": "birth, local"},
+            "place": PLACE,
+            "range_tz": {"type": "string", "description": "IANA zone of start and end, if not the birth's"},
+            "tz": TZ,
+            "lat": LAT,
+            "lon": LON,
+            "kinds": LIST,
+            "bodies": LIST,
+            "cursor": CURSOR,
+        },
+        {None: "/v1/forecast"},
+        _forecast_summary,
+        required=("start", "end"),
+        items="events",
     ),
     CuratedTool(
         "returns",

@@ -5,6 +5,9 @@ fraction)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import NamedTuple
+
 from celestial.v1 import search_service_pb2 as pb
 from kernel.timescale import iso_utc
 
@@ -14,26 +17,50 @@ UID_DOMAIN = "celestial"
 _LINE_OCTETS = 75
 
 
+class VEvent(NamedTuple):
+    """One VEVENT: its ``uid`` (before the domain), ``start_jd`` and ``end_jd`` (UT1; None for
+    an instant), ``summary`` and ``category``."""
+
+    uid: str
+    start_jd: float
+    end_jd: float | None
+    summary: str
+    category: str
+
+
 def calendar(events: list[pb.CalendarEvent]) -> str:
-    """Return the iCalendar text of ``events``, lines ending in CRLF.
+    """Return the iCalendar text of a sky calendar's ``events``, lines ending in CRLF."""
+    return vcalendar(
+        (VEvent(e.uid, e.start.jd, e.end.jd if e.HasField("end") else None, e.summary, e.kind) for e in events),
+        "Sky events",
+    )
+
+
+def vcalendar(events: Iterable[VEvent], name: str) -> str:
+    """Return the iCalendar text of ``events`` in a calendar called ``name``, lines ending in CRLF.
 
     DTSTAMP, which RFC 5545 asks of every VEVENT, is the event's own start: the answer is then
     the same for the same request, so a subscribed calendar sees no change where none happened.
     """
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODUCT_ID}", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "X-WR-CALNAME:Sky events"]
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODUCT_ID}", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", f"X-WR-CALNAME:{_text(name)}"]
     for event in events:
-        start = iso_utc(event.start.jd, "second").replace("-", "").replace(":", "")
+        start = _stamp(event.start_jd)
         lines += [
             "BEGIN:VEVENT",
             f"UID:{_text(event.uid)}@{UID_DOMAIN}",
             f"DTSTAMP:{start}",
             f"DTSTART:{start}",
         ]
-        if event.HasField("end"):
-            lines.append(f"DTEND:{iso_utc(event.end.jd, 'second').replace('-', '').replace(':', '')}")
-        lines += [f"SUMMARY:{_text(event.summary)}", f"CATEGORIES:{_text(event.kind)}", "TRANSP:TRANSPARENT", "END:VEVENT"]
+        if event.end_jd is not None:
+            lines.append(f"DTEND:{_stamp(event.end_jd)}")
+        lines += [f"SUMMARY:{_text(event.summary)}", f"CATEGORIES:{_text(event.category)}", "TRANSP:TRANSPARENT", "END:VEVENT"]
     lines.append("END:VCALENDAR")
     return "".join(_fold(line) + "\r\n" for line in lines)
+
+
+def _stamp(jd: float) -> str:
+    """Return a UT1 Julian Day as an iCalendar UTC DATE-TIME (20240408T181742Z)."""
+    return iso_utc(jd, "second").replace("-", "").replace(":", "")
 
 
 def _text(value: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celestial.v1 import search_service_pb2 as pb
 from kernel import lunations as kernel
 from kernel.deadline import Deadline
-from kernel.eclipses import LUNAR, SOLAR, eclipses_between
+from kernel.eclipses import LUNAR, SOLAR, Eclipse, eclipses_between
 from kernel.zodiac import sign_of
 from shared.runtime.wire import instant_at
 
@@ -22,20 +22,28 @@ def compute(request: pb.FindLunationsRequest, deadline: Deadline) -> pb.FindLuna
 def lunation_records(start_jd: float, end_jd: float, phases: list[str], deadline: Deadline) -> list[pb.LunationRecord]:
     """Return the wire records of the lunations of ``phases`` in [start_jd, end_jd), in time order."""
     found = kernel.find_lunations(start_jd, end_jd, phases, deadline)
-    eclipses = [
+    eclipses = eclipses_near(start_jd, end_jd, deadline)
+    return [lunation_record(lunation, eclipses) for lunation in found]
+
+
+def eclipses_near(start_jd: float, end_jd: float, deadline: Deadline) -> list[tuple[str, Eclipse]]:
+    """Return the global solar and lunar eclipses (kind, eclipse) that a lunation of [start_jd,
+    end_jd) may hold: those whose greatest eclipse lies within ECLIPSE_WINDOW_DAYS of the range."""
+    return [
         (kind, eclipse)
         for kind in (SOLAR, LUNAR)
         for eclipse in eclipses_between(kind, start_jd - ECLIPSE_WINDOW_DAYS, end_jd + ECLIPSE_WINDOW_DAYS, deadline)
     ]
-    records = []
-    for lunation in found:
-        sign, degree = sign_of(lunation.moon_longitude_deg)
-        record = pb.LunationRecord(
-            phase=lunation.phase, instant=instant_at(lunation.jd), elongation=lunation.elongation_deg,
-            moon_longitude=lunation.moon_longitude_deg, sign=sign, sign_degree=degree,
-        )
-        for kind, eclipse in eclipses:
-            if abs(eclipse.maximum - lunation.jd) <= ECLIPSE_WINDOW_DAYS:
-                record.eclipse.CopyFrom(pb.LunationEclipse(kind=kind, eclipse_type=eclipse.eclipse_type))
-        records.append(record)
-    return records
+
+
+def lunation_record(lunation: kernel.Lunation, eclipses: list[tuple[str, Eclipse]]) -> pb.LunationRecord:
+    """Return the wire record of ``lunation``, with the eclipse of ``eclipses`` within a day of it."""
+    sign, degree = sign_of(lunation.moon_longitude_deg)
+    record = pb.LunationRecord(
+        phase=lunation.phase, instant=instant_at(lunation.jd), elongation=lunation.elongation_deg,
+        moon_longitude=lunation.moon_longitude_deg, sign=sign, sign_degree=degree,
+    )
+    for kind, eclipse in eclipses:
+        if abs(eclipse.maximum - lunation.jd) <= ECLIPSE_WINDOW_DAYS:
+            record.eclipse.CopyFrom(pb.LunationEclipse(kind=kind, eclipse_type=eclipse.eclipse_type))
+    return record

@@ -36,11 +36,11 @@ def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTrans
     reply = pb.FindTransitsResponse(data=data, warnings=found.notes)
     add_event = reply.data.events.add
     for event in found.events:
-        _fill_event(add_event(), event)
+        fill_event(add_event(), event)
     return reply
 
 
-def _fill_event(record: pb.TransitEvent, event: TransitEvent) -> None:
+def fill_event(record: pb.TransitEvent, event: TransitEvent) -> None:
     """Write ``event`` into ``record``, a new member of the reply's events, in place (a wide
     scan has thousands)."""
     record.moving, record.aspect, record.target = event.moving, event.aspect, event.target

@@ -23,6 +23,7 @@ from shared.runtime.chart_wheel_input import chart_wheel_input
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.houses_query import chart_query, houses_query, lots_query
 from shared.runtime.moment_queries import meridian_query, moment_query, placed_moment_query
+from shared.runtime.forecast_input import forecast_input
 from shared.runtime.place_query import place_query
 from shared.runtime.positions_query import positions_query
 from shared.runtime.progression import progression_from
@@ -58,6 +59,7 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "lunations_range": lambda request: event_range(request, cap_years=lunations.RANGE_CAP_YEARS),
     "void_of_course_periods": void_periods_input,
     "calendar_input": calendar_input,
+    "forecast_input": forecast_input,
     "place_query": place_query,
     "positions_query": positions_query,
     "chart_query": chart_query,

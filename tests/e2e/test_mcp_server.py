@@ -49,6 +49,7 @@ CURATED_CALLS = [
     ("progressed_chart", {**BIRTH, "when": "2024-01-01T00:00"}),
     ("chart_wheel", {**BIRTH, "size": 400}),
     ("transits", {**YEAR, **BIRTH_BY_ZONE}),
+    ("forecast", {**YEAR, **BIRTH}),
     ("returns", {**BIRTH_BY_ZONE, "body": "sun", "search_start": "2024-01-01T00:00"}),
     ("time_lords", {**BIRTH, "kind": "zodiacal_releasing", "start": "2024-01-01T00:00", "end": "2030-01-01T00:00"}),
     ("sky_events", {**YEAR, "tz": "Europe/Paris"}),

@@ -1,0 +1,113 @@
+"""A year's forecast of one chart with every kind of event, service time in process, beside the
+sum of the separate endpoints that give its events (/v1/transits, /v1/stations, /v1/calendar's
+ingresses, /v1/lunations, both eclipse searches, /v1/void-of-course/periods, /v1/returns of the
+Sun and the Moon, /v1/profections, /v1/zodiacal-releasing, /v1/firdaria) in the same run, and
+the forecast's time kind by kind, and a year of /v1/calendar (its sky events without the chart's)
+as a second reference. Goal (issue 40): one year of one chart under 200 ms.
+
+The forecast runs each kind's own kernel function, so the ratio is what one request saves over
+several; the separate returns also cast a chart at each return, which the forecast does not.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from bench.figures import record
+from celestial.v1 import search_service_pb2 as pb
+from celestial.v1 import timelords_service_pb2 as timelords_pb
+from gateway.transcoder import request_from_json
+from kernel import engine
+from kernel import forecast as kernel
+from kernel.deadline import Deadline
+from services.search import (
+    calendar,
+    eclipses,
+    forecast,
+    lunations,
+    returns,
+    stations,
+    transits,
+    void_of_course_periods,
+)
+from services.timelords import firdaria, profections, releasing
+from shared.runtime.config import load_settings
+from shared.runtime.forecast_input import forecast_settings
+from shared.runtime.validation import validate
+
+ROUNDS = 3
+GOAL_MS = 200.0
+BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
+YEAR = {"start": "2024-01-01T00:00:00Z", "end": "2025-01-01T00:00:00Z"}
+
+
+def _request(cls, path: str, fields: dict):
+    return validate(request_from_json(cls, fields, path))
+
+
+def _median_ms(work) -> float:
+    times = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+def _separate_requests() -> list:
+    """Return (handler, request) of the separate endpoints' calls that give a year's forecast's events."""
+    timeline = {**BIRTH, **YEAR}
+    return [
+        (transits.compute, _request(pb.FindTransitsRequest, "/v1/transits", {**timeline, "moon": "exclude"})),
+        (stations.compute, _request(pb.FindStationsRequest, "/v1/stations", YEAR)),
+        (calendar.compute, _request(pb.FindCalendarEventsRequest, "/v1/calendar", {**YEAR, "events": ["ingresses"]})),
+        (lunations.compute, _request(pb.FindLunationsRequest, "/v1/lunations", YEAR)),
+        (eclipses.solar, _request(pb.FindSolarEclipsesRequest, "/v1/eclipses/solar", {"datetime": YEAR["start"], "count": 2})),
+        (eclipses.lunar, _request(pb.FindLunarEclipsesRequest, "/v1/eclipses/lunar", {"datetime": YEAR["start"], "count": 2})),
+        (void_of_course_periods.compute, _request(pb.FindVoidOfCoursePeriodsRequest, "/v1/void-of-course/periods", YEAR)),
+        (returns.compute, _request(pb.FindReturnsRequest, "/v1/returns", {**BIRTH, "body": "sun", "search_start": YEAR["start"], "count": 1})),
+        (returns.compute, _request(pb.FindReturnsRequest, "/v1/returns", {**BIRTH, "body": "moon", "search_start": YEAR["start"], "count": 13})),
+        (profections.compute, _request(timelords_pb.ComputeProfectionsRequest, "/v1/profections", timeline)),
+        (releasing.compute, _request(timelords_pb.ComputeZodiacalReleasingRequest, "/v1/zodiacal-releasing", timeline)),
+        (firdaria.compute, _request(timelords_pb.ComputeFirdariaRequest, "/v1/firdaria", timeline)),
+    ]
+
+
+def _kinds_ms(query) -> dict[str, float]:
+    """Return the kernel's milliseconds for each kind alone over the forecast's range."""
+    settings = forecast_settings()
+    chart = kernel.natal_chart(query.birth, query.place, settings)
+    start, end = query.start.jd_ut1, query.end.jd_ut1
+    return {
+        kind: _median_ms(lambda kind=kind: kernel.forecast(chart, start, end, [kind], settings, Deadline.never()))
+        for kind in kernel.KINDS
+    }
+
+
+def main() -> None:
+    engine.use_ephemeris_files(load_settings().ephe_path)
+    print("a year's forecast of one chart, every kind, service time in process (median of rounds) beside the separate endpoints")
+    request = _request(pb.FindForecastRequest, "/v1/forecast", {**BIRTH, **YEAR})
+    events = len(forecast.compute(request, Deadline.never()).data.json.events)
+    ours = _median_ms(lambda: forecast.compute(request, Deadline.never()))
+    ics_request = _request(pb.FindForecastRequest, "/v1/forecast", {**BIRTH, **YEAR, "format": "ics"})
+    ics = _median_ms(lambda: forecast.compute(ics_request, Deadline.never()))
+    calls = _separate_requests()
+    separate = _median_ms(lambda: [handler(call, Deadline.never()) for handler, call in calls])
+    calendar_request = _request(pb.FindCalendarEventsRequest, "/v1/calendar", YEAR)
+    sky = _median_ms(lambda: calendar.compute(calendar_request, Deadline.never()))
+    kinds = _kinds_ms(request.query)
+    record("forecast_year_ms", ours)
+    record("forecast_year_ics_ms", ics)
+    record("forecast_separate_ms", separate)
+    record("forecast_over_separate", ours / separate)
+    record("forecast_over_calendar", ours / sky)
+    print(f"  one year, {events} events: forecast {ours:7.1f} ms (goal {GOAL_MS:g} ms; as iCalendar {ics:7.1f} ms); "
+          f"the separate endpoints, {len(calls)} calls: {separate:7.1f} ms; forecast / separate {ours / separate:5.2f}")
+    print(f"  /v1/calendar's year in the same run: {sky:7.1f} ms; forecast / calendar {ours / sky:5.2f}")
+    print("  kernel time by kind: " + ", ".join(f"{kind} {ms:.1f} ms" for kind, ms in kinds.items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""/v1/forecast: one birth's events over a range (transits, stations, ingresses, lunations,
+eclipses, void-of-course periods, returns, time-lord periods) as one time-ordered list, in
+JSON or as an iCalendar file.
+
+The events and their ids are :func:`kernel.forecast.forecast`'s; each is written here with the
+record its own endpoint gives, built by that endpoint's own record code where the search
+service holds it (transits, stations, ingresses, lunations, void of course).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from celestial.v1 import search_service_pb2 as pb
+from kernel import forecast as kernel
+from kernel.deadline import Deadline
+from kernel.time_lord_periods import Period
+from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, sign_of
+from services.search import icalendar_text
+from services.search.ingresses import ingress_record
+from services.search.lunations import eclipses_near, lunation_record
+from services.search.stations import station_record
+from services.search.transits import fill_event
+from services.search.void_of_course_periods import period_record
+from shared.runtime.forecast_input import ForecastInput, forecast_settings
+from shared.runtime.sky_event_inputs import VoidPeriodsInput
+from shared.runtime.wire import fill_instant, instant_at
+
+CALENDAR_NAME = "Forecast"
+_PHASE_TEXT = {
+    "new_moon": "New Moon", "crescent": "Crescent Moon", "first_quarter": "First quarter Moon", "gibbous": "Gibbous Moon",
+    "full_moon": "Full Moon", "disseminating": "Disseminating Moon", "last_quarter": "Last quarter Moon", "balsamic": "Balsamic Moon",
+}
+_TRANSIT_TEXT = {kernel.ENTER: "enters orb", kernel.EXACT: "exact", kernel.LEAVE: "leaves orb"}
+_LEVEL_TEXT = {
+    kernel.PROFECTION: {1: "Profection year", 2: "Profection month"},
+    kernel.RELEASING: {1: "Zodiacal releasing chapter", 2: "Zodiacal releasing month", 3: "Zodiacal releasing unit", 4: "Zodiacal releasing unit"},
+    kernel.FIRDARIA: {1: "Firdaria major period", 2: "Firdaria sub-period"},
+}
+
+
+def compute(request: pb.FindForecastRequest, deadline: Deadline) -> pb.FindForecastResponse:
+    """Return the forecast's events in time order, as JSON records or as an iCalendar file."""
+    query: ForecastInput = request.query
+    events = forecast_events(query, deadline)
+    if query.ics:
+        rows = (icalendar_text.VEvent(e.id, e.jd, e.end_jd, summary(e), e.kind) for e in events)
+        return pb.FindForecastResponse(data=pb.ForecastData(ics=icalendar_text.vcalendar(rows, CALENDAR_NAME)))
+    data = pb.ForecastData(json=pb.ForecastEvents())
+    eclipses = eclipses_near(query.start.jd_ut1, query.end.jd_ut1, deadline) if kernel.LUNATION in query.kinds else []
+    write = _writers(query, eclipses)
+    add = data.json.events.add
+    for event in events:
+        record = add(
+            id=event.id, kind=event.kind, phase=event.phase, instant=instant_at(event.jd), bodies=event.bodies, summary=summary(event)
+        )
+        if event.end_jd is not None:
+            fill_instant(record.end, event.end_jd)
+        if event.point is not None:
+            record.point = event.point
+        if event.natal_house is not None:
+            record.natal_house = event.natal_house
+        write[event.kind](record, event.record)
+    return pb.FindForecastResponse(data=data)
+
+
+def forecast_events(query: ForecastInput, deadline: Deadline) -> list[kernel.ForecastEvent]:
+    """Return the events of the kinds and bodies ``query`` asks for, ordered, with their ids."""
+    settings = forecast_settings()
+    chart = kernel.natal_chart(query.birth, query.place, settings)
+    events = kernel.forecast(chart, query.start.jd_ut1, query.end.jd_ut1, query.kinds, settings, deadline)
+    return kernel.select(events, query.bodies)
+
+
+def _writers(query: ForecastInput, eclipses: list) -> dict[str, Callable[[pb.ForecastEvent, object], None]]:
+    """Return, for each kind, the function that writes its record into an event."""
+    settings = forecast_settings()
+    void_query = VoidPeriodsInput(query.start.jd_ut1, query.end.jd_ut1, settings.void_bodies, settings.void_aspects, None)
+
+    def ingress(record: pb.ForecastEvent, found) -> None:
+        crossing, index = found
+        degree = 0.0 if crossing.direct else SIGN_WIDTH_DEG
+        record.ingress.CopyFrom(ingress_record(record.bodies[0], crossing.target_deg, SIGNS[index], degree, crossing.jd, crossing.direct))
+
+    def eclipse(record: pb.ForecastEvent, at: kernel.EclipseAt) -> None:
+        sign, degree = sign_of(at.longitude_deg)
+        record.eclipse.CopyFrom(pb.ForecastEclipse(
+            kind=at.kind, eclipse_type=at.eclipse.eclipse_type, maximum=instant_at(at.eclipse.maximum),
+            longitude=at.longitude_deg, sign=sign, sign_degree=degree,
+        ))
+
+    def body_return(record: pb.ForecastEvent, found: kernel.BodyReturn) -> None:
+        record.body_return.CopyFrom(pb.ForecastReturn(body=found.body, natal_longitude=found.natal_longitude_deg, instant=instant_at(found.jd)))
+
+    return {
+        kernel.TRANSIT: lambda record, window: fill_event(record.transit, window),
+        kernel.STATION: lambda record, station: record.station.CopyFrom(station_record(station)),
+        kernel.INGRESS: ingress,
+        kernel.LUNATION: lambda record, lunation: record.lunation.CopyFrom(lunation_record(lunation, eclipses)),
+        kernel.ECLIPSE: eclipse,
+        kernel.VOID_OF_COURSE: lambda record, period: record.void_of_course.CopyFrom(period_record(period, void_query)),
+        kernel.RETURN: body_return,
+        kernel.PROFECTION: lambda record, period: _fill_period(record.profection, period),
+        kernel.RELEASING: lambda record, period: _fill_period(record.releasing, period),
+        kernel.FIRDARIA: lambda record, period: _fill_period(record.firdaria, period),
+    }
+
+
+def _fill_period(record, period: Period) -> None:
+    """Fill a time-lord period record as its endpoint does: level, start, end, the clamps and the technique's members."""
+    record.level = period.level
+    fill_instant(record.start, period.start_jd)
+    fill_instant(record.end, period.end_jd)
+    record.clamped_start, record.clamped_end = period.clamped_start, period.clamped_end
+    for name, value in period.members.items():
+        setattr(record, name, value)
+
+
+def _degree_text(longitude: float) -> str:
+    sign, degree = sign_of(longitude)
+    whole, minutes = divmod(round(degree * 60.0), 60)
+    return f"{whole}°{minutes:02d}′ {sign}"
+
+
+def _name(body: str) -> str:
+    return body.replace("_", " ").capitalize()
+
+
+def summary(event: kernel.ForecastEvent) -> str:
+    """Return one line in English saying what ``event`` is (the iCalendar SUMMARY)."""
+    found = event.record
+    if event.kind == kernel.TRANSIT:
+        return f"{_name(found.moving)} {found.aspect} natal {_name(found.target)}: {_TRANSIT_TEXT[event.phase]}"
+    if event.kind == kernel.STATION:
+        direction = "retrograde" if event.phase == "station_retrograde" else "direct"
+        return f"{_name(found.body)} stations {direction} at {_degree_text(found.longitude_deg)}"
+    if event.kind == kernel.INGRESS:
+        crossing, index = found
+        return f"{_name(event.bodies[0])} {'enters' if crossing.direct else 're-enters'} {SIGNS[index]}"
+    if event.kind == kernel.LUNATION:
+        return f"{_PHASE_TEXT[found.phase]} at {_degree_text(found.moon_longitude_deg)} in natal house {event.natal_house}"
+    if event.kind == kernel.ECLIPSE:
+        return f"{found.eclipse.eclipse_type.replace('_', ' ').capitalize()} {found.kind} eclipse at {_degree_text(found.longitude_deg)} in natal house {event.natal_house}"
+    if event.kind == kernel.VOID_OF_COURSE:
+        return f"Moon void of course in {found.sign_name} until it enters {found.next_sign_name}"
+    if event.kind == kernel.RETURN:
+        return f"{'Solar' if found.body == 'sun' else 'Lunar'} return"
+    members = found.members
+    text = f"{_LEVEL_TEXT[event.kind][found.level]}: {_name(members['lord'])}"
+    return text + (f" ({members['sign']})" if "sign" in members else "")

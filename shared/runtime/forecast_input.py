@@ -1,0 +1,104 @@
+"""The reader of a forecast (/v1/forecast): the birth (read as /v1/transits reads its natal
+moment and place, place= and tz included), the range under its cap (read in range_tz as a
+transit scan's), the kinds, the bodies that filter the events, and whether it is answered as
+iCalendar; and the settings every kind runs with, each its own endpoint's declared defaults.
+
+Validation runs it in the gateway before any charge (the reader of FindForecastRequest,
+`shared/runtime/request_readers.py`); the search service reads the request through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from google.protobuf.message import Message
+
+from celestial.v1 import search_service_pb2 as search_pb
+from celestial.v1 import timelords_service_pb2 as timelords_pb
+from kernel.bodies import check_span, resolve_bodies
+from kernel.errors import OutOfRange
+from kernel.forecast import ForecastSettings
+from kernel.houses import parse_house_system
+from kernel.positions import Observer
+from kernel.timescale import Moment
+from kernel.transits import MOON
+from shared.errors import InvalidParameter
+from shared.runtime.kernel_errors import BODY_ERRORS, naming
+from shared.runtime.parameter_text import declared_default
+from shared.runtime.ranges import event_range
+from shared.runtime.sky_event_inputs import FIRST_ICS_MOMENT
+from shared.runtime.wire import moment_from, required_place, sent_moment_name
+
+#: The longest range of a forecast, calendar years (issue 40: ranges up to 10 years).
+RANGE_CAP_YEARS = 10
+#: The house system the natal house of a lunation or an eclipse is counted in: the natal chart's default.
+HOUSE_SYSTEM = "placidus"
+
+
+@cache
+def forecast_settings() -> ForecastSettings:
+    """Return what each kind of a forecast runs with: the defaults its own endpoint's request
+    declares (/v1/transits without the Moon moving, /v1/stations, /v1/calendar's ingresses
+    without the Moon, /v1/lunations, /v1/void-of-course/periods, /v1/profections,
+    /v1/zodiacal-releasing, /v1/firdaria)."""
+    transits, stations = search_pb.FindTransitsRequest.DESCRIPTOR, search_pb.FindStationsRequest.DESCRIPTOR
+    calendar, void = search_pb.FindCalendarEventsRequest.DESCRIPTOR, search_pb.FindVoidOfCoursePeriodsRequest.DESCRIPTOR
+    profections = timelords_pb.ComputeProfectionsRequest.DESCRIPTOR
+    releasing, firdaria = timelords_pb.ComputeZodiacalReleasingRequest.DESCRIPTOR, timelords_pb.ComputeFirdariaRequest.DESCRIPTOR
+    return ForecastSettings(
+        moving=tuple(body for body in resolve_bodies(declared_default(transits, "moving")) if body != MOON),
+        natal_bodies=tuple(resolve_bodies(declared_default(transits, "bodies"))),
+        aspects=tuple(declared_default(transits, "aspects")),
+        orb=declared_default(transits, "orb"),
+        station_bodies=tuple(resolve_bodies(declared_default(stations, "bodies"))),
+        ingress_bodies=tuple(body for body in resolve_bodies(declared_default(calendar, "bodies")) if body != MOON),
+        phases=tuple(declared_default(search_pb.FindLunationsRequest.DESCRIPTOR, "phases")),
+        void_bodies=tuple(resolve_bodies(declared_default(void, "bodies"))),
+        void_aspects=tuple(declared_default(void, "aspects")),
+        profection_from=declared_default(profections, "from"),
+        profection_months=declared_default(profections, "months"),
+        year_days=declared_default(profections, "year_days"),
+        releasing_from=declared_default(releasing, "from"),
+        releasing_levels=declared_default(releasing, "max_level"),
+        firdaria_order=declared_default(firdaria, "night_order"),
+        house_system=parse_house_system(HOUSE_SYSTEM),
+    )
+
+
+@dataclass(frozen=True)
+class ForecastInput:
+    """A forecast: the birth and its place, the range, the kinds (in the order asked), the
+    bodies that filter its events (empty: none filters) and whether it is answered as iCalendar."""
+
+    birth: Moment
+    place: Observer
+    start: Moment
+    end: Moment
+    kinds: tuple[str, ...]
+    bodies: tuple[str, ...]
+    ics: bool
+
+
+def forecast_input(request: Message) -> ForecastInput:
+    """Return the inputs of a /v1/forecast request: the birth (its moment, and its place,
+    required: the houses, angles, lots and sect), the range (at most RANGE_CAP_YEARS calendar
+    years; each moving body with an ephemeris over it, OutOfRange naming end), the kinds, the
+    filtering bodies (groups expanded) and format=ics only from year 1 (InvalidParameter naming format)."""
+    birth = moment_from(request, "moment")
+    place = required_place(request, "location")
+    start, end = event_range(request, cap_years=RANGE_CAP_YEARS)
+    settings = forecast_settings()
+    for body in dict.fromkeys((*settings.moving, *settings.station_bodies)):
+        with naming(sent_moment_name(request, "end"), also=(OutOfRange,), reading=False):
+            check_span(body, start.jd_ut1, end.jd_ut1)
+    with naming("bodies", also=BODY_ERRORS):
+        bodies = tuple(resolve_bodies(list(request.bodies))) if request.bodies else ()
+    ics = request.format == "ics"
+    if ics and start.jd_ut1 < Moment.from_iso(FIRST_ICS_MOMENT).jd_ut1:
+        raise InvalidParameter(
+            f"An iCalendar file writes years with four digits; the range starts at {start.iso_utc()}.",
+            suggestion="Ask for format=json, or a range from 0001-01-01 on.",
+            param="format",
+        )
+    return ForecastInput(birth, place, start, end, tuple(dict.fromkeys(request.kinds)), bodies, ics)
