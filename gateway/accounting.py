@@ -16,8 +16,8 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
-from store.errors import StoreOutcomeUnknown
 from gateway.key_modes import limits_for_test_keys
+from store.errors import StoreOutcomeUnknown
 from store.interfaces import CreditLedger, Limiters
 from store.records import Account, Admission, AdmittedCharge, ChargeNote
 from celestial.v1 import options_pb2

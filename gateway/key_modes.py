@@ -6,7 +6,8 @@ a live key would be, but its requests are never charged and run under limits of 
 - Limits: each account's test-key requests share one rate window and one set of concurrency
   slots across every gateway (the store's ``admit_test_traffic``), apart from the live ones:
   test traffic never uses up the live limit, nor live traffic the test limit.
-- The answer: ``meta.mode`` is ``"test"``; a live key's answer has no ``mode`` member at all.
+- The answer: a success's ``meta.mode`` is ``"test"``; a live key's answer has no ``mode``
+  member at all (its bytes are what they were before test keys existed).
 
 docs/accounts-and-keys.md ("Test keys") and docs/limits.md say the same to users.
 """

@@ -170,8 +170,9 @@ class Gateway:
         # What the owner's usage page shows of this charge: never the request's parameters.
         note = ChargeNote(endpoint.path, state.get("key_id", ""), request_id)
         if cost == 0:
-            # A free endpoint (/v1/places), or any through a test key, is admitted under the limits like any request; the
-            # ledger keeps no debit of nothing (its bounds refuse one), so there is no refund.
+            # A free endpoint (/v1/places), or any through a test key, is admitted under the
+            # limits like any request; the ledger keeps no debit of nothing (its bounds refuse
+            # one), so there is no refund.
             if admit:
                 await self.admit(state, account)
             remaining = await self.accounting.balance(account.id)
