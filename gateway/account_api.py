@@ -19,13 +19,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from gateway.admin.operations import iso, key_view
+from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_response import json_response
 from gateway.version import answer_version
@@ -212,7 +213,10 @@ def _refuse_head(request: Request) -> None:
 
 
 def _meta(request: Request, balance: int, **extra: Any) -> dict[str, Any]:
-    return {"request_id": request_id_of(request), "credits_used": 0, "credits_remaining": balance, **extra, "version": answer_version()}
+    meta = {"request_id": request_id_of(request), "credits_used": 0, "credits_remaining": balance, **extra, "version": answer_version()}
+    if is_test_mode(request.scope["state"]):
+        meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)
+    return meta
 
 
 async def _admitted(request: Request, gateway) -> tuple[Account, KeyRecord]:

@@ -16,8 +16,9 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
+from gateway.key_modes import limits_for_test_keys
 from store.errors import StoreOutcomeUnknown
-from store.interfaces import CreditLedger, Limiter
+from store.interfaces import CreditLedger, Limiters
 from store.records import Account, Admission, AdmittedCharge, ChargeNote
 from celestial.v1 import options_pb2
 from shared.errors import RateLimitExceeded
@@ -71,39 +72,46 @@ def refusal(admission: Admission) -> RateLimitExceeded:
 class Accounting:
     """Admission, charges and refunds of one gateway process against the shared store."""
 
-    def __init__(self, ledger: CreditLedger, limiter: Limiter):
+    def __init__(self, ledger: CreditLedger, limiter: Limiters):
         self.ledger = ledger
         self.limiter = limiter
         self._background: set[asyncio.Task] = set()
 
-    async def admit(self, account: Account, slot_id: str) -> Admission:
-        """Return the admission of a request; raises RateLimitExceeded (429) when refused.
+    async def admit(self, account: Account, slot_id: str, *, test: bool = False) -> Admission:
+        """Return the admission of a request (a test key's under the test limits,
+        ``gateway/key_modes.py``); raises RateLimitExceeded (429) when refused.
 
         Raises the store's own errors when it is unreachable.
         """
         try:
+            if test:
+                return await self.limiter.admit_test_traffic(limits_for_test_keys(account), slot_id, time.time())
             return await self.limiter.admit(account, slot_id, time.time())
         except StoreOutcomeUnknown:
             # The admission may have been written, its answer lost: the slot it took would
             # count against the account until its lease ran out (two minutes) with nothing
             # in flight. A release of a slot never taken changes nothing.
-            self.release(account.id, slot_id)
+            self.release(account.id, slot_id, test=test)
             raise
 
     async def balance(self, account_id: str) -> int:
         """Return the account's credits; the store's own errors while it is unreachable."""
         return await self.ledger.balance(account_id)
 
-    def release(self, account_id: str, slot_id: str) -> None:
-        """Free the concurrency slot without making the response wait for the store."""
-        self._spawn(self._release(account_id, slot_id))
+    def release(self, account_id: str, slot_id: str, *, test: bool = False) -> None:
+        """Free the concurrency slot (a test key's among the test slots) without making the
+        response wait for the store."""
+        self._spawn(self._release(account_id, slot_id, test))
 
-    async def _release(self, account_id: str, slot_id: str) -> None:
+    async def _release(self, account_id: str, slot_id: str, test: bool = False) -> None:
         # Retried while the store is down: a slot that lapses unreleased has its charge
         # refunded by the next admission (the store takes it for a request whose gateway died).
         while True:
             try:
-                await self.limiter.release(account_id, slot_id)
+                if test:
+                    await self.limiter.release_test_traffic(account_id, slot_id)
+                else:
+                    await self.limiter.release(account_id, slot_id)
                 return
             except TRANSIENT:
                 await asyncio.sleep(REFUND_RETRY_S)

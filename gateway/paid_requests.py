@@ -28,6 +28,7 @@ from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint
 from gateway.envelope import DocumentBody, success_body
 from gateway.fair_share import FairShare, Overloaded
+from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
@@ -110,6 +111,7 @@ class Gateway:
         account, key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
         request.scope["state"]["account_id"] = account.id
         request.scope["state"]["key_id"] = key.key_id
+        request.scope["state"]["key_mode"] = key.mode
         return account, key
 
     async def admit(self, state: dict, account: Account) -> None:
@@ -117,10 +119,11 @@ class Gateway:
 
         Raises 429 when the limits refuse it, 503 while the store is unreachable. From here on
         the response carries the X-RateLimit-* headers (the middleware adds them from the
-        request state) and :meth:`release` must follow.
+        request state) and :meth:`release` must follow. A test key's request is admitted under
+        the test limits (``gateway/key_modes.py``).
         """
         slot_id = new_request_id()
-        admission = await self.accounting.admit(account, slot_id)
+        admission = await self.accounting.admit(account, slot_id, test=is_test_mode(state))
         self._admitted(state, admission, slot_id)
 
     @staticmethod
@@ -135,7 +138,7 @@ class Gateway:
         """Give back the concurrency slot the request holds, if it holds one."""
         slot_id = state.pop("held_slot", None)
         if slot_id is not None:
-            self.accounting.release(account.id, slot_id)
+            self.accounting.release(account.id, slot_id, test=is_test_mode(state))
 
     async def execute(self, account: Account, endpoint: Endpoint, reading: RequestReading, request_id: str, state: dict, *, admit: bool) -> dict:
         """Return the success body ``{data, meta, warnings?}`` of one validated, paid computation:
@@ -145,6 +148,7 @@ class Gateway:
         With ``admit`` the request is admitted under the limits and charged in one store step
         (429, 402); otherwise it was admitted already and is only charged. Credits are taken
         before the service is called and refunded on any failure, so only a 2xx costs anything.
+        A test key's request costs nothing and its ``meta`` says ``"mode": "test"``.
         """
         pool = self.pools[endpoint.service]
         if not await pool.implements(endpoint.rpc_path):
@@ -153,7 +157,8 @@ class Gateway:
                 await self.admit(state, account)
             raise NotImplementedEndpoint("This endpoint is not implemented yet.")
         message = reading.message
-        cost = credit_cost(endpoint.http, message)
+        test = is_test_mode(state)
+        cost = 0 if test else credit_cost(endpoint.http, message)
         # How each local time was read (the request's tz), from what validation kept.
         readings = local_readings(reading)
         # The ledger key is minted here, never the client's X-Request-Id: a replayed id
@@ -165,8 +170,9 @@ class Gateway:
         # What the owner's usage page shows of this charge: never the request's parameters.
         note = ChargeNote(endpoint.path, state.get("key_id", ""), request_id)
         if cost == 0:
-            # A free endpoint (/v1/places) is admitted under the limits like any request; the
-            # ledger keeps no debit of nothing (its bounds refuse one), so there is no refund.
+            # A free endpoint (/v1/places), or any through a test key, is admitted under the
+            # limits like any request; the ledger keeps no debit of nothing (its bounds refuse
+            # one), so there is no refund.
             if admit:
                 await self.admit(state, account)
             remaining = await self.accounting.balance(account.id)
@@ -191,6 +197,8 @@ class Gateway:
             }
             if readings:
                 meta["moment"] = readings
+            if test:
+                meta["mode"] = TEST_MODE
             return success_body(reply, meta)
         except BaseException:
             # Shielded so a client disconnect cannot cancel the refund it is owed.
@@ -325,6 +333,8 @@ class Gateway:
                 "version": answer_version(),
             },
         }
+        if is_test_mode(state):
+            body["meta"]["mode"] = TEST_MODE
         return json_response(body)
 
 

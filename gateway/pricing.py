@@ -17,6 +17,7 @@ from starlette.routing import Route
 from gateway.dashboard.pages import render_page
 from gateway.endpoints import Endpoint
 from gateway.json_response import json_response
+from gateway.key_modes import TEST_MAX_CONCURRENT, TEST_RATE_PER_MINUTE
 from store.records import Account
 
 #: The routes that are not operations of the contract, all free and needing no key.
@@ -32,9 +33,12 @@ FREE_ROUTES = (
 BATCH = {"path": "/v1/batch", "methods": ["POST"],
          "credits": "the sum of the credits of its successful sub-requests (at most 50 in one call)"}
 TEST_KEYS = {
-    "available": False,
-    "note": "svc_test_ keys (real answers, no credits) are not yet available: every key is a live "
-            "svc_live_ key, charged as this list says.",
+    "available": True,
+    "credits": 0,
+    "limits": {"rate_per_minute": TEST_RATE_PER_MINUTE, "max_concurrent": TEST_MAX_CONCURRENT},
+    "note": f"svc_test_ keys (created in the dashboard, beside live keys) get real answers and cost nothing, "
+            f"under a limit of their own of {TEST_RATE_PER_MINUTE} requests a minute and {TEST_MAX_CONCURRENT} in "
+            "flight per account, apart from the live keys' limits; their answers say meta.mode \"test\".",
 }
 
 

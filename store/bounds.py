@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from store.errors import BalanceCeiling
-from store.key_format import KEY_PREFIX, quoted
+from store.key_format import KEY_PREFIX, TEST_KEY_PREFIX, contains_key_prefix, quoted
 from store.records import utc_now
 
 #: An account name: 1-64 ASCII letters, digits, '.', '_' or '-', the first a letter or digit,
@@ -25,7 +25,7 @@ ACCOUNT_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 #: Prefixes a name may not take: an account id's (a name must never read as another account's
 #: id) and a key's (a key pasted as a name would then be shown in every view and log line).
 ACCOUNT_ID_PREFIX = "acct_"
-RESERVED_NAME_PREFIXES = (ACCOUNT_ID_PREFIX, KEY_PREFIX)
+RESERVED_NAME_PREFIXES = (ACCOUNT_ID_PREFIX, KEY_PREFIX, TEST_KEY_PREFIX)
 ACCOUNT_NAME_RULE = (
     "1-64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit,"
     f" not starting with {' or '.join(map(repr, RESERVED_NAME_PREFIXES))}"
@@ -84,7 +84,7 @@ def validate_key_name(name: object) -> str:
     if not isinstance(name, str):
         raise ValueError(f"a key name must be text ({KEY_NAME_RULE})")
     name = name.strip()
-    if len(name) > KEY_NAME_MAX_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in name) or KEY_PREFIX in name:
+    if len(name) > KEY_NAME_MAX_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in name) or contains_key_prefix(name):
         raise ValueError(f"invalid key name {quoted(name)}: {KEY_NAME_RULE}, not a key")
     return name
 

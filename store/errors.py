@@ -4,7 +4,7 @@ but what a store raises for the gateway to map (``gateway/errors.py``) or never 
 
 from __future__ import annotations
 
-from store.key_format import KEY_PREFIX, quoted
+from store.key_format import contains_key_prefix, quoted
 
 
 class StoreError(Exception):
@@ -32,7 +32,7 @@ def no_such_key(key_id: object) -> KeyNotFound:
     """Return the KeyNotFound for a key id looked up in vain, never repeating a plain key sent
     in its place (a common slip: the id is the ``key_...`` that listings show)."""
     hint = ""
-    if isinstance(key_id, str) and KEY_PREFIX in key_id:
+    if isinstance(key_id, str) and contains_key_prefix(key_id):
         hint = " (that is an API key, not a key id: key ids start with 'key_'; list the account's keys to find it)"
     return KeyNotFound(f"no key {quoted(key_id)}{hint}")
 

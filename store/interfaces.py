@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import AsyncIterator, Iterable, Protocol, runtime_checkable
 
+from store.key_format import KeyMode
 from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
 from store.records import Account, AdmittedCharge, Admission, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow
 from shared.errors import InsufficientCredits
@@ -32,9 +33,11 @@ class Keys(Protocol):
         allowed_origins: Iterable[str] = (),
         browser_only: bool = False,
         name: str = "",
+        mode: KeyMode = "live",
     ) -> tuple[str, KeyRecord]:
         """Return ``(plain_key, record)``; the plain key is never stored, only its hash.
-        ``name`` is what its owner calls it (``bounds.validate_key_name``)."""
+        ``name`` is what its owner calls it (``bounds.validate_key_name``); ``mode`` ``test``
+        makes a ``svc_test_`` key (``key_format.validate_key_mode``; ValueError otherwise)."""
         ...
 
     async def find_key_by_hash(self, key_hash: str) -> KeyRecord | None:
@@ -188,8 +191,31 @@ class Limiter(Protocol):
 
 
 @runtime_checkable
-class Store(Keys, CreditLedger, Limiter, Protocol):
-    """The whole store a backend implements: keys, the credit ledger and the limiter. Every
+class LimiterForTestKeys(Protocol):
+    """Each account's rate window and concurrency slots for the requests of its test keys,
+    apart from the live ones (what ``gateway/key_modes.py`` admits and releases): test
+    traffic never uses up the live limit, nor live traffic the test limit."""
+
+    async def admit_test_traffic(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+        """Return whether one more test-key request of ``account`` may run now, across every
+        gateway, under ``account.rate_per_minute`` and ``account.max_concurrent`` taken as the
+        test limits: the rules of :meth:`Limiter.admit` on a window and slots of their own.
+        Test requests charge nothing, so their slots hold no charges."""
+        ...
+
+    async def release_test_traffic(self, account_id: str, slot_id: str) -> None:
+        """Free the test-traffic slot ``slot_id``; releasing an unknown or freed slot is a no-op."""
+        ...
+
+
+@runtime_checkable
+class Limiters(Limiter, LimiterForTestKeys, Protocol):
+    """Both limiters, the live traffic's and the test keys' (what ``gateway/accounting.py`` admits under)."""
+
+
+@runtime_checkable
+class Store(Keys, CreditLedger, Limiters, Protocol):
+    """The whole store a backend implements: keys, the credit ledger and the limiters. Every
     method is async; implementations are process-safe."""
 
     async def close(self) -> None:

@@ -19,10 +19,14 @@ from store import rules
 from store.bounds import check_balance_ceiling, require_credits, validate_limits, validate_new_account
 from store.errors import no_such_account
 from store.interfaces import admit_then_reserve
-from store.key_format import generate_key, hash_key, prefix_hint
+from store.key_format import KeyMode, generate_key, hash_key, prefix_hint
 from store.origins import validate_origins
 from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow, utc_now
 from store.usage_rows import usage_rows
+
+#: What an account's id gains to name the window and slots of its test-key requests (its
+#: ids are uuid hex digits, so no account's own entry can be another's test entry).
+TEST_TRAFFIC_SUFFIX = "-test"
 
 
 class MemoryStore:
@@ -54,10 +58,10 @@ class MemoryStore:
         self.accounts[found.id] = replace(found, balance=found.balance + credits)
         return found.balance + credits
 
-    async def create_key(self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (), browser_only: bool = False, name: str = "") -> tuple[str, KeyRecord]:
+    async def create_key(self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (), browser_only: bool = False, name: str = "", mode: KeyMode = "live") -> tuple[str, KeyRecord]:
         found = await self.get_account(account)
-        plain = generate_key()
-        record = KeyRecord(uuid.uuid4().hex, found.id, hash_key(plain), prefix_hint(plain), utc_now(), expires_at, None, validate_origins(allowed_origins), browser_only, name)
+        plain = generate_key(mode)
+        record = KeyRecord(uuid.uuid4().hex, found.id, hash_key(plain), prefix_hint(plain), utc_now(), expires_at, None, validate_origins(allowed_origins), browser_only, name, mode)
         self.keys[record.key_hash] = record
         return plain, record
 
@@ -141,6 +145,12 @@ class MemoryStore:
 
     async def hold_charge(self, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
         self.slots[account_id] = rules.with_charge(self.slots.get(account_id, {}), slot_id, charge)
+
+    async def admit_test_traffic(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+        return await self.admit(replace(account, id=account.id + TEST_TRAFFIC_SUFFIX), slot_id, now_s)
+
+    async def release_test_traffic(self, account_id: str, slot_id: str) -> None:
+        await self.release(account_id + TEST_TRAFFIC_SUFFIX, slot_id)
 
     async def key_changes(self) -> AsyncIterator[str | None]:
         await self._closed.wait()

@@ -14,7 +14,7 @@ from nats.js import api
 
 from store.bounds import require_future_expiry, validate_key_name
 from store.errors import KeyNotActive, StoreUnavailable, no_such_key
-from store.key_format import generate_key, hash_key, new_key_id, prefix_hint
+from store.key_format import KeyMode, generate_key, hash_key, new_key_id, prefix_hint
 from store.nats_connection import (
     CLOSED,
     HASH_RE,
@@ -38,6 +38,7 @@ def key_record_of(doc: dict) -> KeyRecord:
         allowed_origins=tuple(doc["allowed_origins"]),
         browser_only=doc["browser_only"],
         name=doc.get("name", ""),  # records written before keys had names have none
+        mode=doc.get("mode", "live"),  # records written before test keys are live keys
     )
 
 
@@ -57,7 +58,7 @@ class NatsKeys(NatsConnection):
 
     async def create_key(
         self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (),
-        browser_only: bool = False, name: str = "",
+        browser_only: bool = False, name: str = "", mode: KeyMode = "live",
     ) -> tuple[str, KeyRecord]:
         """Return ``(plain_key, record)``; only the key's SHA-256 hash reaches the server."""
         expires_at = require_future_expiry(expires_at)
@@ -65,7 +66,7 @@ class NatsKeys(NatsConnection):
         name = validate_key_name(name)
         await self._await_watch_setups()
         account_id = (await self._account_record(account))["id"]
-        plain, key_id = generate_key(), new_key_id()
+        plain, key_id = generate_key(mode), new_key_id()
         key_hash = hash_key(plain)
         doc = {
             "key_id": key_id,
@@ -78,6 +79,7 @@ class NatsKeys(NatsConnection):
             "allowed_origins": list(origins),
             "browser_only": bool(browser_only),
             "name": name,
+            "mode": mode,
         }
         # Indexes before the record: a crash halfway leaves indexes to nothing, never a key
         # that works but cannot be found and revoked.

@@ -9,7 +9,8 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
   topup), published with ``Nats-Msg-Id: <kind>:<request_id>`` and
   ``Nats-Expected-Last-Subject-Sequence``. The balance is the last entry's ``balance_after``.
 - Bucket ``P_LIMITS``: ``<account_id>`` -> ``{window_start_s, admitted, slots: {slot_id:
-  [lease end in Unix seconds, [[request id, credits] of each charge made under it]]}}``.
+  [lease end in Unix seconds, [[request id, credits] of each charge made under it]]}}``;
+  ``<account_id>-test`` -> the same for the account's test-key requests (``nats_test_traffic.py``).
 - Bucket ``P_ACCOUNTS``: ``id.<account_id>`` -> the account record; ``name.<sha256 of the
   folded name>`` -> account id (created with ``create``: names are unique); ``topup.<sha256 of
   request id>`` -> ``{account_id, credits}`` of an invoice top-up, so retrying it is harmless
@@ -27,9 +28,10 @@ from store.nats_keys import NatsKeys
 from store.nats_ledger import NatsLedger
 from store.nats_limiter import NatsLimiter
 from store.nats_owners import NatsOwners
+from store.nats_test_traffic import NatsTestTraffic
 
 
-class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsOwners):
+class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on
     one connection (``nats_connection.py``).

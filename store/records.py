@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime
 from typing import Literal
 
 from shared.errors import InsufficientCredits
+from store.key_format import KeyMode
 
 KeyState = Literal["active", "revoked", "expired"]
 LedgerKind = Literal["debit", "refund", "topup"]
@@ -60,6 +61,7 @@ class KeyRecord:
     allowed_origins: tuple[str, ...] = ()
     browser_only: bool = False
     name: str = ""  # what its owner calls it ("production backend"); '' when unnamed
+    mode: KeyMode = "live"  # "test": answers like a live key, never charged (store/key_format.py)
 
     def state(self, now: datetime | None = None) -> KeyState:
         """Return ``active``, ``revoked`` or ``expired`` at ``now`` (default: the current time).

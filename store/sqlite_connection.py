@@ -52,7 +52,9 @@ T = TypeVar("T")
 #: Version 4 added ``owners``, ``sessions`` and ``sign_in_throttles`` (the dashboard's).
 #: Version 5 added ``api_keys.name``, version 6 the charge note of a debit (``ledger.endpoint``,
 #: ``ledger.key_id``, ``ledger.http_request_id``); an older file gains them: ``_ADDED_COLUMNS``.
-SCHEMA_VERSION = 6
+#: Version 7 added ``api_keys.mode`` (test keys) and the test traffic's ``test_rate_windows``
+#: and ``test_slots``.
+SCHEMA_VERSION = 7
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -73,7 +75,8 @@ CREATE TABLE IF NOT EXISTS api_keys (
     revoked_at_s    REAL,
     allowed_origins TEXT NOT NULL DEFAULT '[]', -- JSON array of exact origins
     browser_only    INTEGER NOT NULL DEFAULT 0,
-    name            TEXT NOT NULL DEFAULT ''   -- what its owner calls it
+    name            TEXT NOT NULL DEFAULT '',  -- what its owner calls it
+    mode            TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live', 'test'))
 );
 CREATE INDEX IF NOT EXISTS api_keys_by_account ON api_keys(account_id);
 CREATE TABLE IF NOT EXISTS ledger (
@@ -102,6 +105,19 @@ CREATE TABLE IF NOT EXISTS slots (
     account_id      TEXT NOT NULL REFERENCES accounts(id),
     slot_id         TEXT NOT NULL,
     expires_at_s    REAL NOT NULL,             -- Unix seconds
+    PRIMARY KEY (account_id, slot_id)
+) WITHOUT ROWID;
+-- The rate window and slots of each account's test-key requests, apart from the live ones
+-- (sqlite_test_traffic.py): test requests charge nothing, so their slots hold no charges.
+CREATE TABLE IF NOT EXISTS test_rate_windows (
+    account_id      TEXT PRIMARY KEY REFERENCES accounts(id),
+    window_start_s  INTEGER NOT NULL,
+    admitted        INTEGER NOT NULL CHECK (admitted >= 0)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS test_slots (
+    account_id      TEXT NOT NULL REFERENCES accounts(id),
+    slot_id         TEXT NOT NULL,
+    expires_at_s    REAL NOT NULL,
     PRIMARY KEY (account_id, slot_id)
 ) WITHOUT ROWID;
 -- The charges made under each slot held: a request's own, or a batch's items.
@@ -158,6 +174,7 @@ _ADDED_COLUMNS = (
     ("ledger", "endpoint", "TEXT NOT NULL DEFAULT ''"),
     ("ledger", "key_id", "TEXT NOT NULL DEFAULT ''"),
     ("ledger", "http_request_id", "TEXT NOT NULL DEFAULT ''"),
+    ("api_keys", "mode", "TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live', 'test'))"),
 )
 
 _SQLITE_BUSY = 5

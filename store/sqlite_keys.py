@@ -11,7 +11,7 @@ from typing import AsyncIterator, Iterable
 
 from store.bounds import require_future_expiry, validate_key_name
 from store.errors import KeyNotActive, StoreError, no_such_key
-from store.key_format import generate_key, hash_key, new_key_id, prefix_hint
+from store.key_format import KeyMode, generate_key, hash_key, new_key_id, prefix_hint
 from store.origins import validate_origins
 from store.records import KeyRecord, from_unix_s, to_unix_s
 from store.sqlite_connection import SqliteConnection, immediate
@@ -24,7 +24,7 @@ KEY_CHANGE_RETENTION_S = 3600.0
 
 _KEY_COLUMNS = (
     "key_id, account_id, key_hash, prefix_hint, created_at_s, expires_at_s, revoked_at_s,"
-    " allowed_origins, browser_only, name"
+    " allowed_origins, browser_only, name, mode"
 )
 
 _ONE_KEY = "key_id = ?"
@@ -64,6 +64,7 @@ def _key(row: tuple) -> KeyRecord:
         allowed_origins=tuple(json.loads(row[7])),
         browser_only=bool(row[8]),
         name=row[9],
+        mode=row[10],
     )
 
 
@@ -78,22 +79,23 @@ class SqliteKeys(SqliteConnection):
         allowed_origins: Iterable[str] = (),
         browser_only: bool = False,
         name: str = "",
+        mode: KeyMode = "live",
     ) -> tuple[str, KeyRecord]:
         expires_at = require_future_expiry(expires_at)
         origins = validate_origins(allowed_origins)
         name = validate_key_name(name)
-        plain = generate_key()
+        plain = generate_key(mode)
         key_id = new_key_id()
-        record = await self._run(self._create_key, account, key_id, plain, expires_at, origins, bool(browser_only), name)
+        record = await self._run(self._create_key, account, key_id, plain, expires_at, origins, bool(browser_only), name, mode)
         return plain, record
 
     @classmethod
-    def _create_key(cls, conn, account, key_id, plain, expires_at, origins, browser_only, name) -> KeyRecord:
+    def _create_key(cls, conn, account, key_id, plain, expires_at, origins, browser_only, name, mode) -> KeyRecord:
         now_s = time.time()
         with immediate(conn):
             account_id = cls._account_id(conn, account)
             conn.execute(
-                f"INSERT INTO api_keys ({_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
+                f"INSERT INTO api_keys ({_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)",
                 (
                     key_id,
                     account_id,
@@ -104,6 +106,7 @@ class SqliteKeys(SqliteConnection):
                     json.dumps(list(origins)),
                     int(browser_only),
                     name,
+                    mode,
                 ),
             )
             log_key_changes(conn, now_s, _ONE_KEY, key_id)

@@ -2,7 +2,8 @@
 
 Its parts share one file and this process's connections (``sqlite_connection.py``, where the
 choices behind them are written): keys (``sqlite_keys.py``), the credit ledger
-(``sqlite_ledger.py``), the limiter (``sqlite_limiter.py``) and the dashboard's owners and
+(``sqlite_ledger.py``), the limiter (``sqlite_limiter.py``), the test-key traffic's limiter
+(``sqlite_test_traffic.py``) and the dashboard's owners and
 sessions (``sqlite_owners.py``).
 """
 
@@ -12,10 +13,11 @@ from store.sqlite_keys import SqliteKeys
 from store.sqlite_ledger import SqliteLedger
 from store.sqlite_limiter import SqliteLimiter
 from store.sqlite_owners import SqliteOwners
+from store.sqlite_test_traffic import SqliteTestTraffic
 from store.sqlite_connection import SCHEMA_VERSION
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
 
-class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteOwners):
+class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteTestTraffic, SqliteOwners):
     """The :class:`~store.interfaces.DashboardStore` on one SQLite file, shared by processes."""

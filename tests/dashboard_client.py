@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 
 _CSRF = re.compile(r'name="csrf_token" value="([^"]*)"')
-_NEW_KEY = re.compile(r'id="new-key-value"[^>]*value="(svc_live_[A-Za-z0-9_-]{32})"')
+_NEW_KEY = re.compile(r'id="new-key-value"[^>]*value="(svc_(?:live|test)_[A-Za-z0-9_-]{32})"')
 _STRONG_PASSWORD = "correct horse battery staple orbit"
 
 

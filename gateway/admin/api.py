@@ -19,7 +19,7 @@ line ever carries a key, a key hash or the admin token.
 | POST | /accounts/{account}/top-up | balance |
 | PATCH | /accounts/{account}/limits | account |
 | GET | /accounts/{account}/usage?since= | ledger totals |
-| POST | /accounts/{account}/keys | 201 key (``name``? ``expires_at``? ``allowed_origins``? ``browser_only``?), with ``key`` shown once |
+| POST | /accounts/{account}/keys | 201 key (``name``? ``expires_at``? ``allowed_origins``? ``browser_only``? ``mode``? ``live`` or ``test``), with ``key`` shown once |
 | GET | /accounts/{account}/keys | keys |
 | GET | /keys/{key_id} | key |
 | POST | /keys/{key_id}/revoke | key |
@@ -74,7 +74,7 @@ from store.bounds import (
 )
 from store.errors import StoreError
 from store.interfaces import Store
-from store.key_format import KEY_PREFIX, exception_message, quoted, redact_keys
+from store.key_format import KEY_PREFIXES, KeyMode, exception_message, quoted, redact_keys, validate_key_mode
 from store.origins import validate_origins
 from store.owner_records import OwnerElsewhere
 from store.records import Account, utc_now
@@ -138,7 +138,7 @@ def check_admin_token(authorization: str | None, expected: str | None) -> None:
     presented = presented.strip()
     if scheme.lower() != "bearer" or not presented:
         raise InvalidAdminToken("The request carries no admin token.")
-    if presented.startswith(KEY_PREFIX):
+    if presented.startswith(tuple(KEY_PREFIXES.values())):
         raise InvalidAdminToken(
             "An API key is not an admin token.",
             suggestion=ADMIN_TOKEN_SUGGESTION + " API keys only call /v1 endpoints.",
@@ -391,15 +391,16 @@ async def usage(request: Request, store: Store) -> tuple[int, Any]:
 
 async def create_key(request: Request, store: Store) -> tuple[int, Any]:
     """Return 201 and the new key's view, with the plain key in ``key`` (shown this once)."""
-    body = await _body(request, ("expires_at", "allowed_origins", "browser_only", "name"))
+    body = await _body(request, ("expires_at", "allowed_origins", "browser_only", "name", "mode"))
     name = _key_name(body)
+    mode = _key_mode(body)
     expires_at = _expiry(body)
     origins = _origins(body) or ()
     browser_only = bool(_boolean(body, "browser_only"))
     account = await find_account(store, request.path_params["account"])
     try:
         plain, record = await store.create_key(
-            account.id, expires_at=expires_at, allowed_origins=origins, browser_only=browser_only, name=name
+            account.id, expires_at=expires_at, allowed_origins=origins, browser_only=browser_only, name=name, mode=mode
         )
     except StoreError:
         raise
@@ -481,6 +482,18 @@ def _key_name(body: dict[str, Any]) -> str:
         return validate_key_name(body.get("name", ""))
     except ValueError as exc:
         raise InvalidParameter(exception_message(exc), suggestion=f"Send a name of {KEY_NAME_RULE}.", param="name") from None
+
+
+def _key_mode(body: dict[str, Any]) -> KeyMode:
+    """Return the ``mode`` member (``live`` when absent, or ``test``), as every store checks it."""
+    try:
+        return validate_key_mode(body.get("mode", "live"))
+    except ValueError as exc:
+        raise InvalidParameter(
+            exception_message(exc),
+            suggestion="Send \"mode\": \"test\" for a test key (no credits, small limits), or leave mode out for a live key.",
+            param="mode",
+        ) from None
 
 
 async def invite(request: Request, store: Store) -> tuple[int, Any]:

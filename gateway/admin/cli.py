@@ -49,7 +49,7 @@ from store.bounds import CREDITS, MAX_CONCURRENT, OPENING_BALANCE, RATE_PER_MINU
 from store.choice import open_configured_store
 from store.errors import StoreBusy, StoreError
 from store.interfaces import Store
-from store.key_format import KEY_PREFIX, exception_message, quoted, redact_keys
+from store.key_format import exception_message, quoted, redact_keys, shown_prefix
 from store.records import Account
 
 PROG = "celestial-admin"
@@ -143,6 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     key_create.add_argument("--browser-only", action="store_true", help="refuse requests without an Origin header")
     key_create.add_argument("--name", default="", help="what the key is for (shown in listings and the dashboard)")
+    key_create.add_argument(
+        "--test", action="store_true",
+        help="a test key (svc_test_): real answers, no credits, the account's small test limits",
+    )
     key_list = key_cmds.add_parser("list", help="list an account's keys (never the keys themselves)")
     key_list.add_argument("--account", required=True, help="account name or id")
     key_list.add_argument("--json", action="store_true", help="print JSON")
@@ -184,12 +188,13 @@ def _print_fields(view: dict[str, Any]) -> None:
 
 
 def _print_key_table(views: list[dict[str, Any]]) -> None:
-    columns = ("key_id", "name", "prefix", "state", "expires_at", "browser_only", "allowed_origins")
+    columns = ("key_id", "name", "prefix", "mode", "state", "expires_at", "browser_only", "allowed_origins")
     rows = [
         [
             str(view["key_id"]),
             view["name"] or "-",
             str(view["prefix"]),
+            str(view["mode"]),
             str(view["state"]),
             view["expires_at"] or "-",
             "yes" if view["browser_only"] else "no",
@@ -237,11 +242,12 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
             account = await find_account(store, args.account)
             plain, record = await store.create_key(
                 account.id, expires_at=args.expires, allowed_origins=args.origin, browser_only=args.browser_only,
-                name=args.name,
+                name=args.name, mode="test" if args.test else "live",
             )
             print(plain)
             print(
-                f"created key {record.key_id} ({KEY_PREFIX}{record.prefix_hint}...) for account {account.name};"
+                f"created {'test ' if args.test else ''}key {record.key_id} ({shown_prefix(record.mode, record.prefix_hint)})"
+                f" for account {account.name};"
                 " it is shown only this once",
                 file=sys.stderr,
             )
@@ -259,7 +265,7 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
             # (already valid) is not lost with it.
             print(plain, flush=True)
             print(
-                f"created key {record.key_id} ({KEY_PREFIX}{record.prefix_hint}...) replacing {args.key_id};"
+                f"created key {record.key_id} ({shown_prefix(record.mode, record.prefix_hint)}) replacing {args.key_id};"
                 " it is shown only this once",
                 file=sys.stderr,
             )

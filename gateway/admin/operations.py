@@ -13,7 +13,7 @@ from typing import Any
 
 from store.errors import KeyNotActive, StoreError, no_such_account, no_such_key
 from store.interfaces import Store
-from store.key_format import KEY_PREFIX, quoted
+from store.key_format import quoted, shown_prefix
 from store.owner_records import OwnerRecord
 from store.records import Account, KeyRecord, Usage
 
@@ -42,7 +42,7 @@ def account_view(account: Account) -> dict[str, Any]:
 
 
 def key_view(record: KeyRecord) -> dict[str, Any]:
-    """Return what an admin sees of a key: id, account, prefix hint, state and settings.
+    """Return what an admin sees of a key: id, account, prefix hint, mode, state and settings.
 
     Never the key (the store does not have it) nor its hash.
     """
@@ -51,7 +51,8 @@ def key_view(record: KeyRecord) -> dict[str, Any]:
         "key_id": record.key_id,
         "name": record.name,
         "account_id": record.account_id,
-        "prefix": f"{KEY_PREFIX}{record.prefix_hint}...",
+        "prefix": shown_prefix(record.mode, record.prefix_hint),
+        "mode": record.mode,
         "state": record.state(),
         "created_at": iso(record.created_at),
         "expires_at": iso(record.expires_at),
@@ -127,8 +128,8 @@ async def usage_summary(store: Store, account: str, since: datetime | None) -> d
 async def rotate_key(store: Store, key_id: str) -> tuple[str, KeyRecord]:
     """Return ``(plain_key, record)`` of a new key that replaces the active key ``key_id``.
 
-    The new key belongs to the same account and has the same name, allowed origins,
-    browser-only flag and expiry. The old key is left active: rotation lets the integration switch before
+    The new key belongs to the same account and has the same name, mode (live or test), allowed
+    origins, browser-only flag and expiry. The old key is left active: rotation lets the integration switch before
     the old key is revoked (spec, "States and transitions"), which the caller does when told.
     Raises KeyNotFound, KeyNotActive (a revoked or expired key has nothing left to hand over).
     """
@@ -143,6 +144,7 @@ async def rotate_key(store: Store, key_id: str) -> tuple[str, KeyRecord]:
             allowed_origins=old.allowed_origins,
             browser_only=old.browser_only,
             name=old.name,
+            mode=old.mode,
         )
     except StoreError:
         raise

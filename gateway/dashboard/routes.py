@@ -42,10 +42,11 @@ from gateway.dashboard.signup import SENT_NOTICE, send_password_link, sign_up
 from gateway.dashboard.tokens import split_token
 from gateway.dashboard.try_it import terminal_key
 from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window_start
+from gateway.key_modes import limits_for_test_keys
 from store.bounds import validate_key_name
 from store.errors import StoreError, StoreUnavailable
 from store.interfaces import DashboardStore
-from store.key_format import KEY_PREFIX, exception_message
+from store.key_format import KEY_MODES, exception_message, shown_prefix
 from store.origins import validate_origins
 from store.owner_records import InviteNotValid, OwnerRecord, same_digest
 from store.owner_records import normalize_email
@@ -370,12 +371,13 @@ async def _keys_page(visit: Visit, *, new_key: dict | None = None, form: dict | 
     ]
     active = [view for view in views if view["state"] == "active"]
     try_key, try_refusal = terminal_key(active)
-    form = form or {"name": "", "expires": "", "origins": "", "browser_only": False}
+    form = form or {"name": "", "expires": "", "origins": "", "browser_only": False, "mode": "live"}
     return visit.page("keys.html", {
         "title": "API keys", "section": "keys", "account": account, "keys": views, "new_key": new_key,
         "form": form, "errors": errors or {}, "origins_value": form["origins"], "browser_only_checked": form["browser_only"],
         "notice": NOTICES.get(visit.request.query_params.get("notice", "")),
         "try_key": try_key, "try_refusal": try_refusal, "base_url": visit.settings.base_url,
+        "test_limits": limits_for_test_keys(account),
     }, status)
 
 
@@ -417,23 +419,25 @@ def _expiry_field(text: str) -> tuple[datetime | None, str | None]:
 
 async def create_key(visit: Visit) -> Response:
     form = {"name": visit.posted("name"), "expires": visit.posted("expires"), "origins": visit.posted("origins"),
-            "browser_only": visit.posted("browser_only") == "on"}
+            "browser_only": visit.posted("browser_only") == "on", "mode": visit.posted("mode") or "live"}
     name, name_error = _name_field(form["name"])
+    mode_error = None if form["mode"] in KEY_MODES else "Choose a live key or a test key."
     expires_at, expires_error = _expiry_field(form["expires"])
     origins, origins_error = _origins_field(form["origins"])
     errors = {
         field: error
-        for field, error in (("name", name_error), ("expires", expires_error), ("origins", origins_error))
+        for field, error in (("name", name_error), ("expires", expires_error), ("origins", origins_error), ("mode", mode_error))
         if error
     }
     if errors:
         return await _keys_page(visit, form=form, errors=errors, status=400)
     plain, record = await visit.store.create_key(
         visit.who.owner.account_id, expires_at=expires_at, allowed_origins=origins, browser_only=form["browser_only"],
-        name=name,
+        name=name, mode=form["mode"],
     )
     log.info("dashboard_key_created", account_id=record.account_id, key_id=record.key_id, owner_id=visit.who.owner.owner_id)
-    return await _keys_page(visit, new_key={"title": "Your new key", "plain": plain, "key_id": record.key_id, "previous": None})
+    title = "Your new test key" if record.mode == "test" else "Your new key"
+    return await _keys_page(visit, new_key={"title": title, "plain": plain, "key_id": record.key_id, "previous": None})
 
 
 async def rotate(visit: Visit) -> Response:
@@ -499,7 +503,7 @@ async def usage_page(visit: Visit) -> Response:
     figures = usage_figures(await visit.store.ledger_entries(account.id, usage_window_start(today)), today, key_id)
     labels = [day.isoformat() for day in figures.days]
     try_key, try_refusal = terminal_key([key_view(r) for r in records if r.state() == "active"])
-    key_names = {record.key_id: record.name or f"{KEY_PREFIX}{record.prefix_hint}..." for record in records}
+    key_names = {record.key_id: record.name or shown_prefix(record.mode, record.prefix_hint) for record in records}
     return visit.page("usage.html", {
         "title": "Balance and usage", "section": "usage", "account": account, "figures": figures,
         "keys": [(record.key_id, key_names[record.key_id]) for record in records], "key_names": key_names,

@@ -58,12 +58,13 @@ ACCOUNT_SCHEMA = {
         "key": {
             "type": "object",
             "description": "The calling key's own settings; never the key nor its hash.",
-            "required": ["key_id", "name", "prefix", "state", "created_at", "expires_at", "allowed_origins", "browser_only"],
+            "required": ["key_id", "name", "prefix", "mode", "state", "created_at", "expires_at", "allowed_origins", "browser_only"],
             "properties": {
                 "key_id": {"type": "string"},
                 "name": {"type": "string"},
                 "account_id": {"type": "string"},
-                "prefix": {"type": "string", "description": "The key's first characters, e.g. svc_live_AbCd..."},
+                "prefix": {"type": "string", "description": "The key's first characters, e.g. svc_live_AbCd... (svc_test_ for a test key)"},
+                "mode": {"type": "string", "enum": ["live", "test"], "description": "live: charged credits; test: real answers that cost nothing, under the account's test limits."},
                 "state": {"type": "string", "enum": ["active", "revoked", "expired"]},
                 "created_at": {"type": "string", "format": "date-time"},
                 "expires_at": {"type": ["string", "null"], "format": "date-time"},
@@ -91,6 +92,7 @@ def _envelope(data: dict[str, Any], *, as_of: bool) -> dict[str, Any]:
         "credits_used": {"type": "integer", "description": "Always 0: this operation is free."},
         "credits_remaining": {"type": "integer"},
         "version": {"type": "object"},
+        "mode": {"type": "string", "enum": ["test"], "description": "Present, as \"test\", only on answers to a test key (svc_test_)."},
     }
     if as_of:
         meta["as_of"] = {"type": "string", "format": "date-time", "description": f"When the figures were read from the ledger: at most {USAGE_STALE_MAX_S:g} s ago."}

@@ -72,9 +72,11 @@ def test_the_stated_limits_are_those_a_new_account_gets(stack: AppStack, visitor
     assert f"{limits['max_concurrent']} requests in flight" in visitor.get("/pricing").text
 
 
-def test_test_keys_are_said_to_be_not_yet_available(visitor):
-    assert visitor.get("/pricing.json").json()["test_keys"]["available"] is False
-    assert "not yet available" in visitor.get("/pricing").text
+def test_test_keys_are_said_to_be_free_under_their_own_limit(visitor):
+    test_keys = visitor.get("/pricing.json").json()["test_keys"]
+    assert (test_keys["available"], test_keys["credits"]) == (True, 0)
+    page = visitor.get("/pricing").text
+    assert f"{test_keys['limits']['rate_per_minute']} requests a minute" in page and "cost nothing" in page
 
 
 def test_the_page_carries_the_dashboards_content_security_policy(visitor):

@@ -12,6 +12,7 @@ import pytest
 
 from gateway.accounting import REFUND_RETRY_S, Accounting
 from gateway.errors import as_celestial_error
+from gateway.key_modes import TEST_RATE_PER_MINUTE
 from store.errors import StoreBusy, StoreOutcomeUnknown
 from store.records import SLOT_LEASE_S
 from store.sqlite_store import SqliteStore
@@ -146,6 +147,56 @@ def test_a_charge_made_under_an_earlier_admission_is_refunded_if_its_slot_lapses
             assert await accounting.charge(account.id, 3, "item-1", "batch-slot") == 7
             # The gateway dies before releasing the slot; the next admission after its lease refunds.
             assert (await store.admit(account, "next", now_s + SLOT_LEASE_S + 1)).allowed
+            assert await store.balance(account.id) == 10
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+class KeyTestAdmissionLostStore(SqliteStore):
+    """A store whose first test-key admission is written but its answer lost."""
+
+    lost = False
+
+    async def admit_test_traffic(self, account, slot_id, now_s=None):
+        admission = await super().admit_test_traffic(account, slot_id, now_s)
+        if not self.lost:
+            self.lost = True
+            raise StoreOutcomeUnknown("the answer was lost")
+        return admission
+
+
+def test_a_test_key_admission_whose_answer_was_lost_frees_its_test_slot(tmp_path):
+    async def scenario() -> None:
+        store = KeyTestAdmissionLostStore(tmp_path / "store.sqlite3")
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            accounting = Accounting(store, store)
+            with pytest.raises(StoreOutcomeUnknown):
+                await accounting.admit(account, "slot-1", test=True)
+            await accounting.drain()
+            # The slot the lost admission took was released: the account's only test slot is free.
+            assert (await accounting.admit(account, "slot-2", test=True)).allowed
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_test_key_admission_is_counted_under_the_test_limits_and_takes_no_live_slot(tmp_path):
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path / "store.sqlite3")
+        try:
+            account = await store.create_account("acme", 10, rate_per_minute=300, max_concurrent=1)
+            accounting = Accounting(store, store)
+            test = await accounting.admit(account, "test-slot", test=True)
+            assert (test.allowed, test.limit) == (True, TEST_RATE_PER_MINUTE)
+            live = await accounting.admit(account, "live-slot")
+            assert (live.allowed, live.limit, live.remaining) == (True, 300, 299)
+            accounting.release(account.id, "test-slot", test=True)
+            await accounting.drain()
+            assert (await store.admit_test_traffic(account, "again", None)).allowed
             assert await store.balance(account.id) == 10
         finally:
             await store.close()

@@ -112,6 +112,15 @@ def test_a_valid_bearer_key_wins_over_a_bad_x_api_key_and_a_bad_bearer_loses_to_
 # --- which keys are refused ------------------------------------------------------------------
 
 
+def test_a_test_key_authenticates_as_its_account_with_its_mode(tmp_path):
+    async def scenario(store) -> None:
+        plain, record = await store.create_key("acme", mode="test")
+        account, found = await KeyAuthenticator(store, store).authenticate(bearer(plain), None)
+        assert (account.name, found.key_id, found.mode) == ("acme", record.key_id, "test")
+
+    run_with_store(tmp_path, scenario)
+
+
 def test_a_missing_key_is_invalid_api_key_with_a_how_to_send_suggestion(tmp_path):
     async def scenario(store) -> None:
         with pytest.raises(InvalidApiKey) as caught:
@@ -125,7 +134,8 @@ def test_a_missing_key_is_invalid_api_key_with_a_how_to_send_suggestion(tmp_path
 @pytest.mark.parametrize(
     "candidate",
     [
-        "svc_test_" + "a" * 32,  # another prefix
+        "svc_demo_" + "a" * 32,  # another prefix (svc_live_ and svc_test_ are the only two)
+        "svc_test_" + "a" * 31,  # a test key too short
         "svc_live_" + "a" * 31,  # too short
         "svc_live_" + "a" * 33,  # too long
         "svc_live_" + "a" * 31 + "+",  # outside the URL-safe alphabet

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from gateway.key_modes import TEST_MAX_CONCURRENT, TEST_RATE_PER_MINUTE
 from gateway.pricing import default_limits, endpoint_prices, price_list
 from store.records import Account
 
@@ -35,5 +36,7 @@ def test_the_limits_are_a_new_accounts():
     assert default_limits() == {"rate_per_minute": fresh.rate_per_minute, "max_concurrent": fresh.max_concurrent}
 
 
-def test_test_keys_are_stated_as_not_available():
-    assert price_list([])["test_keys"]["available"] is False
+def test_test_keys_are_stated_as_free_under_their_own_limits():
+    test_keys = price_list([])["test_keys"]
+    assert (test_keys["available"], test_keys["credits"]) == (True, 0)
+    assert test_keys["limits"] == {"rate_per_minute": TEST_RATE_PER_MINUTE, "max_concurrent": TEST_MAX_CONCURRENT}

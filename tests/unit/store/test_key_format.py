@@ -1,8 +1,9 @@
 """store/key_format.py: the API key's format, the hash stores keep instead of it, its prefix
 hint, and the redaction that keeps a key out of every message.
 
-References: ../shared/spec/interface.md (Authentication 2: ``svc_live_`` plus 32 URL-safe
-characters), docs/stores.md; SHA-256 test vectors from FIPS 180-2 (appendix B.1).
+References: ../shared/spec/interface.md (Authentication 2: ``svc_live_``, or ``svc_test_`` for a
+test key, plus 32 URL-safe characters), docs/stores.md; SHA-256 test vectors from FIPS 180-2
+(appendix B.1).
 """
 
 from __future__ import annotations
@@ -12,11 +13,37 @@ import re
 from store import key_format
 
 KEY_FORMAT = r"svc_live_[A-Za-z0-9_-]{32}"
+TEST_KEY_FORMAT = r"svc_test_[A-Za-z0-9_-]{32}"
 
 
 def test_a_generated_key_is_svc_live_and_32_url_safe_characters():
     for _ in range(200):
         assert re.fullmatch(KEY_FORMAT, key_format.generate_key())
+
+
+def test_a_generated_test_key_is_svc_test_and_32_url_safe_characters():
+    for _ in range(200):
+        assert re.fullmatch(TEST_KEY_FORMAT, key_format.generate_key("test"))
+
+
+def test_a_key_of_no_known_mode_is_not_generated():
+    for mode in ("Test", "sandbox", "", None):
+        try:
+            key_format.generate_key(mode)
+        except ValueError as refused:
+            assert "'live' or 'test'" in str(refused)
+        else:
+            raise AssertionError(f"a key of mode {mode!r} was generated")
+
+
+def test_the_mode_of_a_key_is_read_from_its_prefix():
+    assert key_format.mode_of_key(key_format.generate_key("test")) == "test"
+    assert key_format.mode_of_key(key_format.generate_key("live")) == "live"
+
+
+def test_listings_show_a_key_by_its_modes_prefix_and_its_hint():
+    assert key_format.shown_prefix("test", "AbCd") == "svc_test_AbCd..."
+    assert key_format.shown_prefix("live", "AbCd") == "svc_live_AbCd..."
 
 
 def test_generated_keys_never_repeat():
@@ -38,12 +65,17 @@ def test_different_keys_have_different_hashes():
 
 def test_only_a_key_of_the_exact_format_is_well_formed():
     assert key_format.is_well_formed_key("svc_live_" + "aZ09-_" * 5 + "xy")
-    for bad in ("svc_live_" + "a" * 31, "svc_live_" + "a" * 33, "svc_test_" + "a" * 32, "svc_live_" + "a" * 31 + "!", ""):
+    assert key_format.is_well_formed_key("svc_test_" + "aZ09-_" * 5 + "xy")
+    for bad in (
+        "svc_live_" + "a" * 31, "svc_live_" + "a" * 33, "svc_demo_" + "a" * 32, "svc_test_" + "a" * 31,
+        "svc_live_" + "a" * 31 + "!", "SVC_TEST_" + "a" * 32, "",
+    ):
         assert not key_format.is_well_formed_key(bad)
 
 
 def test_the_prefix_hint_is_the_first_4_characters_after_the_prefix():
     assert key_format.prefix_hint("svc_live_AbCdEfGh" + "x" * 24) == "AbCd"
+    assert key_format.prefix_hint("svc_test_AbCdEfGh" + "x" * 24) == "AbCd"
 
 
 def test_redaction_cuts_any_key_shaped_text_to_its_prefix():
@@ -52,6 +84,17 @@ def test_redaction_cuts_any_key_shaped_text_to_its_prefix():
     redacted = key_format.redact_keys(text)
     assert redacted == "bad key svc_live_..., or cut short svc_live_..., or run on svc_live_..."
     assert key[len("svc_live_"):] not in redacted
+
+
+def test_redaction_cuts_a_test_key_to_its_own_prefix():
+    live, test = key_format.generate_key(), key_format.generate_key("test")
+    redacted = key_format.redact_keys(f"keys {test} and {live}, cut short svc_test_ab")
+    assert redacted == "keys svc_test_... and svc_live_..., cut short svc_test_..."
+    assert test[len("svc_test_"):] not in redacted
+
+
+def test_a_quoted_value_holding_a_test_key_shows_only_its_prefix():
+    assert key_format.quoted({"key": "svc_test_" + "k" * 32}) == "{'key': 'svc_test_...'}"
 
 
 def test_redaction_leaves_text_without_a_key_alone():
