@@ -52,9 +52,16 @@ T = TypeVar("T")
 #: Version 4 added ``owners``, ``sessions`` and ``sign_in_throttles`` (the dashboard's).
 #: Version 5 added ``api_keys.name``, version 6 the charge note of a debit (``ledger.endpoint``,
 #: ``ledger.key_id``, ``ledger.http_request_id``); an older file gains them: ``_ADDED_COLUMNS``.
-SCHEMA_VERSION = 6
+#: Version 7 added ``charts``, the births accounts keep (issue 40).
+SCHEMA_VERSION = 7
 
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS charts (
+    chart_id        TEXT PRIMARY KEY,
+    account_id      TEXT NOT NULL,
+    document        TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS charts_by_account ON charts (account_id, chart_id);
 CREATE TABLE IF NOT EXISTS accounts (
     id              TEXT PRIMARY KEY,
     name            TEXT NOT NULL UNIQUE COLLATE NOCASE,
