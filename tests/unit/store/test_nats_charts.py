@@ -17,7 +17,9 @@ def test_a_chart_is_kept_under_its_account_and_purged_when_deleted(tmp_path):
         key = f"acct.{account.id}.{chart.chart_id}"
         assert json.loads((await charts.get(key)).value)["birth"] == {"datetime": "1985-07-13T14:05:00"}
         await store.delete_chart(account.id, chart.chart_id)
-        status = await js.stream_info(f"KV_{prefix}_CHARTS")
-        assert status.state.messages == 0  # purged: not even a delete marker holding the birth
+        stream = f"KV_{prefix}_CHARTS"
+        assert (await js.stream_info(stream)).state.messages == 1  # the purge marker, which holds nothing
+        marker = await js.get_last_msg(stream, f"$KV.{prefix}_CHARTS.{key}")
+        assert marker.data in (b"", None) and marker.headers["KV-Operation"] == "PURGE"
 
     with_plain_client(tmp_path, body)
