@@ -44,14 +44,16 @@ class ChartLimitReached(StoreError, ValueError):
 
 @dataclass(frozen=True)
 class StoredChart:
-    """A birth kept by an account: ``birth`` and ``settings`` are request parameters (name ->
-    value as text); instants are aware UTC datetimes."""
+    """A birth kept by an account: ``birth`` and ``settings`` are request parameters as sent
+    (name -> value as text), ``parameters`` the birth's parameters every request naming the
+    chart receives (its place read into coordinates and zone); instants are aware UTC datetimes."""
 
     chart_id: str
     account_id: str
     name: str
     birth: dict[str, str] = field(repr=False)  # personal data: never in a repr, so never in a log
     settings: dict[str, str] = field(repr=False)
+    parameters: dict[str, str] = field(repr=False)
     created_at: datetime = field(default_factory=utc_now)
     updated_at: datetime = field(default_factory=utc_now)
 
@@ -79,7 +81,7 @@ def check_chart(chart: StoredChart) -> StoredChart:
         raise ValueError(f"not a chart id: {chart.chart_id[:40]!r}")
     if not isinstance(chart.name, str) or len(chart.name) > MAX_NAME_CHARS:
         raise ValueError(f"a chart's name has at most {MAX_NAME_CHARS} characters")
-    parameters = {**chart.birth, **chart.settings}
+    parameters = {**chart.birth, **chart.settings, **chart.parameters}
     if len(chart.birth) + len(chart.settings) > MAX_PARAMETERS:
         raise ValueError(f"a chart holds at most {MAX_PARAMETERS} parameters")
     if any(not isinstance(k, str) or not isinstance(v, str) or len(v) > MAX_VALUE_CHARS for k, v in parameters.items()):
@@ -95,6 +97,7 @@ def chart_document(chart: StoredChart) -> dict:
         "name": chart.name,
         "birth": chart.birth,
         "settings": chart.settings,
+        "parameters": chart.parameters,
         "created_at_s": chart.created_at.timestamp(),
         "updated_at_s": chart.updated_at.timestamp(),
     }
@@ -104,5 +107,5 @@ def chart_of(document: dict) -> StoredChart:
     """Return the chart a document of :func:`chart_document` holds."""
     return StoredChart(
         document["chart_id"], document["account_id"], document["name"], dict(document["birth"]), dict(document["settings"]),
-        from_unix_s(document["created_at_s"]), from_unix_s(document["updated_at_s"]),
+        dict(document["parameters"]), from_unix_s(document["created_at_s"]), from_unix_s(document["updated_at_s"]),
     )

@@ -19,12 +19,12 @@ def test_only_an_id_of_the_shape_names_a_chart():
 
 
 def test_a_document_reads_back_as_the_chart():
-    chart = StoredChart(new_chart_id(), "acct", "Ada", {"jd": "2446260.0"}, {"bodies": "all"})
+    chart = StoredChart(new_chart_id(), "acct", "Ada", {"jd": "2446260.0"}, {"bodies": "all"}, {"jd": "2446260.0", "lat": "1.0", "lon": "2.0"})
     assert chart_of(chart_document(chart)) == chart
 
 
 def test_the_birth_is_never_in_a_charts_repr():
-    chart = StoredChart(new_chart_id(), "acct", "Ada", {"datetime": "1985-07-13T14:05:00"}, {})
+    chart = StoredChart(new_chart_id(), "acct", "Ada", {"datetime": "1985-07-13T14:05:00"}, {}, {})
     assert "1985" not in repr(chart)
 
 
@@ -38,6 +38,6 @@ def test_the_birth_is_never_in_a_charts_repr():
     ],
 )
 def test_a_chart_past_the_bounds_is_refused(change):
-    fields = {"chart_id": new_chart_id(), "account_id": "acct", "name": "Ada", "birth": {}, "settings": {}} | change
+    fields = {"chart_id": new_chart_id(), "account_id": "acct", "name": "Ada", "birth": {}, "settings": {}, "parameters": {}} | change
     with pytest.raises(ValueError):
         check_chart(StoredChart(**fields))

@@ -16,7 +16,7 @@ BIRTH = {"datetime": "1985-07-13T14:05:00", "tz": "Europe/Paris", "lat": "45.75"
 
 
 def a_chart(account_id: str, name: str = "Ada", **settings: str) -> StoredChart:
-    return StoredChart(new_chart_id(), account_id, name, dict(BIRTH), settings)
+    return StoredChart(new_chart_id(), account_id, name, dict(BIRTH), settings, dict(BIRTH))
 
 
 @with_store

@@ -13,7 +13,7 @@ def test_a_chart_is_kept_under_its_account_and_purged_when_deleted(tmp_path):
     async def body(store, js, prefix):
         charts = await js.key_value(f"{prefix}_CHARTS")
         account = await store.create_account("acme", 0)
-        chart = await store.create_chart(StoredChart(new_chart_id(), account.id, "Ada", {"datetime": "1985-07-13T14:05:00"}, {}), limit=5)
+        chart = await store.create_chart(StoredChart(new_chart_id(), account.id, "Ada", {"datetime": "1985-07-13T14:05:00"}, {}, {}), limit=5)
         key = f"acct.{account.id}.{chart.chart_id}"
         assert json.loads((await charts.get(key)).value)["birth"] == {"datetime": "1985-07-13T14:05:00"}
         await store.delete_chart(account.id, chart.chart_id)
