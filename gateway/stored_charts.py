@@ -305,7 +305,7 @@ async def serve_charts(request: Request) -> Response:
             await gateway.store.create_chart(chart, gateway.settings.charts_per_account)
         except chart_records.ChartLimitReached as full:
             raise ChartLimitReached(f"This account keeps {full.limit} charts, the most it may.") from None
-        return json_response({"data": chart_view(chart), "meta": _meta(request)}, status_code=201, headers={"Location": f"{CHARTS_PATH}/{chart.chart_id}"})
+        return json_response({"data": chart_view(chart), "meta": _meta(request)}, headers={"Location": f"{CHARTS_PATH}/{chart.chart_id}"})
 
     return await _served(request, listing if request.method == "GET" else creation)
 
@@ -353,7 +353,7 @@ async def serve_chart(request: Request) -> Response:
     async def deletion(gateway, account: Account) -> Response:
         if not (is_chart_id(chart_id) and await gateway.store.delete_chart(account.id, chart_id)):
             raise ChartNotFound("No stored chart of this account has that id.")
-        return Response(status_code=204)
+        return json_response({"data": {"id": chart_id, "deleted": True}, "meta": _meta(request)})
 
     work = {"GET": reading, "PATCH": change, "DELETE": deletion}[request.method]
     return await _served(request, work)
