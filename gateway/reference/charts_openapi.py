@@ -78,7 +78,9 @@ def _responses(data: dict[str, Any], refusals: tuple[str, ...]) -> dict[str, Any
 
 
 def _operation(operation_id: str, summary: str, description: str, **rest: Any) -> dict[str, Any]:
-    return {"summary": summary, "description": description, "operationId": operation_id, "tags": ["charts"], "x-credits": 0, **rest}
+    # x-resource: each method is an operation of its own (list, create, read, change, delete),
+    # not one computation offered as GET and POST; the client generators name it by its operationId.
+    return {"summary": summary, "description": description, "operationId": operation_id, "tags": ["charts"], "x-credits": 0, "x-resource": True, **rest}
 
 
 _ALWAYS = ("401", "403", "429", "503")
