@@ -13,8 +13,8 @@ from store.chart_records import DEFAULT_CHARTS_PER_ACCOUNT, MAX_PAGE
 _ID = {"type": "string", "pattern": "^chart_[0-9a-f]{21}$", "description": "A stored chart's id (POST /v1/charts)."}
 _PARAMETERS = {
     "type": "object",
-    "description": "Parameters as /v1/natal-chart takes them, by name.",
-    "additionalProperties": {"type": ["string", "number", "integer", "boolean"]},
+    "description": "Parameters as /v1/natal-chart takes them, by name: a number or a boolean where the parameter is one, else text.",
+    "additionalProperties": {},
 }
 
 CHART_SCHEMA = {
@@ -99,7 +99,7 @@ def chart_paths() -> dict[str, Any]:
     }
     charts = {
         "get": _operation(
-            "list_charts",
+            "list_stored_charts",
             "The account's stored charts, page by page",
             f"The charts the account keeps, in the order they were made, {DEFAULT_PAGE} a page by default; with export=true every "
             "chart at once as a JSON download (a birth is personal data: the account can take all of it away). Free.",
@@ -111,7 +111,7 @@ def chart_paths() -> dict[str, Any]:
             responses=_responses(listing, ("400", *_ALWAYS)),
         ),
         "post": _operation(
-            "create_chart",
+            "create_stored_chart",
             "Store a birth to name by id",
             "Keeps a birth and its chart settings for the account and answers its id: every endpoint that takes a birth then "
             "takes chart=<id> (chart_a, chart_b for two) in place of datetime, tz, place or lat and lon. The birth is checked as "
@@ -123,10 +123,10 @@ def chart_paths() -> dict[str, Any]:
     }
     chart = {
         "get": _operation(
-            "get_chart", "One stored chart", "The chart, as stored. Free.", parameters=[_PATH_ID], responses=_responses(CHART_SCHEMA, ("404", *_ALWAYS))
+            "get_stored_chart", "One stored chart", "The chart, as stored. Free.", parameters=[_PATH_ID], responses=_responses(CHART_SCHEMA, ("404", *_ALWAYS))
         ),
         "patch": _operation(
-            "update_chart",
+            "update_stored_chart",
             "Change a stored chart",
             "Changes the members the body names (null removes one); the result is checked as a new chart is. Free.",
             parameters=[_PATH_ID],
@@ -134,7 +134,7 @@ def chart_paths() -> dict[str, Any]:
             responses=_responses(CHART_SCHEMA, ("400", "404", *_ALWAYS)),
         ),
         "delete": _operation(
-            "delete_chart",
+            "delete_stored_chart",
             "Forget a stored chart",
             "Deletes the chart at once: nothing of the birth is kept. Requests naming it are 404 chart_not_found afterwards. Free.",
             parameters=[_PATH_ID],
