@@ -54,7 +54,9 @@ def operation_tools(document: dict[str, Any]) -> dict[str, OperationTool]:
     tools = {}
     for path, operations in document["paths"].items():
         post = operations.get("post")
-        if post is None:
+        # A resource's operations (/v1/charts: x-resource) store and delete; every tool here is
+        # read-only (its annotations say so), so they are left to the HTTP API and the clients.
+        if post is None or post.get("x-resource"):
             continue
         summary = post.get("summary", "")
         description = f"{summary}. {post.get('description', '')}".strip()

@@ -146,7 +146,8 @@ def python_operations(package: Path, document: dict) -> str:
     imports = {"from .types import UNSET, Unset", "from .types import Response"}
     methods = []
     for module in modules:
-        if module.stem == "__init__" or (module.stem.startswith("post_") and "get_" + module.stem.removeprefix("post_") in names):
+        resource = module.stem != "__init__" and operations[module.stem].get("x-resource", False)
+        if module.stem == "__init__" or (not resource and module.stem.startswith("post_") and "get_" + module.stem.removeprefix("post_") in names):
             continue
         tree = ast.parse(module.read_text())
         sync = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "sync_detailed")
@@ -155,9 +156,11 @@ def python_operations(package: Path, document: dict) -> str:
                 imports.add(f"from .{node.module} import {', '.join(alias.name for alias in node.names)}")
         imports.add(f"from .api.{module.parent.name} import {module.stem}")
         answer = ast.unparse(sync.returns.slice.right)  # Response[Error | <the answer's model>]
+        # A path's parameters (/v1/charts/{chart_id}) come first and positional; the rest are keywords.
+        positional = list(sync.args.args)
         arguments = [arg for arg in sync.args.kwonlyargs if arg.arg != "client"]
         defaults = dict(zip((arg.arg for arg in sync.args.kwonlyargs), sync.args.kw_defaults))
-        annotations = {arg.arg: ast.unparse(arg.annotation) for arg in arguments}
+        annotations = {arg.arg: ast.unparse(arg.annotation) for arg in positional + arguments}
         documents = document_formats(operations[module.stem])
 
         def signature(returns: str, format_: str | None = None, format_default: str | None = None, body: str = "") -> str:
@@ -173,11 +176,12 @@ def python_operations(package: Path, document: dict) -> str:
                 lines.append(f"        {arg.arg}: {annotation}" + (f" = {default}" if default else "") + ",\n")
             # A GET without parameters (/v1/account) takes no keyword: a bare * would be a syntax error.
             keywords = "        *,\n" + "".join(lines) if arguments else ""
-            return f"    def {method}(\n        self,\n{keywords}    ) -> {returns}:{body}\n"
+            leading = "".join(f"        {arg.arg}: {annotations[arg.arg]},\n" for arg in positional)
+            return f"    def {method}(\n        self,\n{leading}{keywords}    ) -> {returns}:{body}\n"
 
-        passed = ", ".join(f"{arg.arg}={arg.arg}" for arg in arguments)
+        passed = ", ".join(f"{arg.arg}={arg.arg}" for arg in positional + arguments)
         summary = (ast.get_docstring(sync) or "").split("Raises:")[0].rstrip()
-        method = module.stem.removeprefix("get_").removeprefix("post_")
+        method = module.stem if resource else module.stem.removeprefix("get_").removeprefix("post_")
         raises = "        Raises:\n            CelestialError: the API's error, or no answer (NetworkError).\n        "
         if not documents:
             doc = summary.replace("\n", "\n        ") + f"\n\n        Returns:\n            {answer}: the answer's model.\n\n" + raises
@@ -303,6 +307,31 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+def _typescript_resource_method(verb: str, path: str, operation: dict) -> tuple[str, set[str]]:
+    """Return the method of one operation of a resource (``x-resource``: /v1/charts), named
+    by its operationId and taking its path's parameters, its query and its body as they apply,
+    and the generated types it names."""
+    function = _camel(operation["operationId"])
+    prefix = function[:1].upper() + function[1:]
+    parameters, passed = [], []
+    if any(parameter["in"] == "path" for parameter in operation.get("parameters", [])):
+        parameters.append(f"path: {prefix}Data['path']")
+        passed.append("path")
+    if any(parameter["in"] == "query" for parameter in operation.get("parameters", [])):
+        parameters.append(f"query: NonNullable<{prefix}Data['query']> = {{}}")
+        passed.append("query")
+    if "requestBody" in operation:
+        parameters.insert(len(parameters) - ("query" in passed), f"body: {prefix}Data['body']")
+        passed.insert(len(passed) - ("query" in passed), "body")
+    doc = f"  /** {operation.get('summary', '')} (free): {verb.upper()} {path}. */\n"
+    call = "".join(f", {name}" for name in passed)
+    method = (
+        f"{doc}  {function}({', '.join(parameters)}): Promise<{prefix}Response> {{\n"
+        f"    return this.call<{prefix}Response>((client) => sdk.{function}({{ client{call} }}));\n  }}\n"
+    )
+    return method, {f"{prefix}Data", f"{prefix}Response"}
+
+
 def typescript_operations(document: dict) -> str:
     """Return the source of ``operations.gen.ts``: one method per operation, named after its
     path, taking its query (or, for a POST-only operation, its body) and resolving to its
@@ -310,6 +339,12 @@ def typescript_operations(document: dict) -> str:
     methods, types = [], set()
     for path, operations in document["paths"].items():
         if not path.startswith("/v1/"):
+            continue
+        if any(operation.get("x-resource") for operation in operations.values()):
+            for verb, operation in operations.items():
+                method, resource_types = _typescript_resource_method(verb, path, operation)
+                methods.append(method)
+                types |= resource_types
             continue
         method = _camel(path.removeprefix("/v1/").replace("/", "_"))
         verb = "get" if "get" in operations else "post"

@@ -1,7 +1,7 @@
 """The gateway application: its routes, middleware, error handling and lifespan.
 
 ``/v1`` requests and ``/v1/batch`` are served by the paid-request pipeline
-(``gateway/paid_requests.py``), ``/v1/usage`` and ``/v1/account`` by ``gateway/account_api.py``, ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
+(``gateway/paid_requests.py``), ``/v1/usage`` and ``/v1/account`` by ``gateway/account_api.py``, ``/v1/charts`` by ``gateway/stored_charts.py``, ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
 ``/dashboard`` by the account dashboard (``gateway/dashboard/routes.py``);
 this module assembles them with the OpenAPI document, the docs page and the health checks.
 """
@@ -22,6 +22,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 
 from gateway.account_api import ACCOUNT_PATH, USAGE_PATH, serve_account, serve_usage
+from gateway.stored_charts import CHART_PATH, CHARTS_PATH, serve_chart, serve_charts
 from gateway.admin.api import admin_app
 from gateway.dashboard.routes import dashboard_app
 from gateway.endpoints import Endpoint, discover_endpoints
@@ -135,6 +136,8 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
         Route("/v1/batch", _serve_batch, methods=["POST"]),
         Route(USAGE_PATH, serve_usage, methods=["GET"]),
         Route(ACCOUNT_PATH, serve_account, methods=["GET"]),
+        Route(CHARTS_PATH, serve_charts, methods=["GET", "POST"]),
+        Route(CHART_PATH, serve_chart, methods=["GET", "PATCH", "DELETE"]),
         Route("/v1/openapi.json", openapi, methods=["GET"]),
         *reference_routes(openapi_document),
         *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),

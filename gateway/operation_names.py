@@ -14,15 +14,17 @@ def operation_name(path: str) -> str:
     """
     if not path.startswith(API_PREFIX):
         raise ValueError(f"{path!r} is not an API path (it does not start with {API_PREFIX})")
-    return path[len(API_PREFIX):].replace("-", "_").replace("/", "_")
+    return page_name(path).replace("-", "_").replace("/", "_")
 
 
 def page_name(path: str) -> str:
     """Return the name of the operation's Markdown page, ``/docs/<name>.md``: its path after
     ``/v1/``, as the reader typed it.
 
-    >>> page_name("/v1/eclipses/solar"), page_name("/v1/natal-chart")
-    ('eclipses/solar', 'natal-chart')
+    >>> page_name("/v1/eclipses/solar"), page_name("/v1/natal-chart"), page_name("/v1/charts/{chart_id}")
+    ('eclipses/solar', 'natal-chart', 'charts/chart_id')
     """
-    operation_name(path)  # the same check of the path
-    return path[len(API_PREFIX):]
+    if not path.startswith(API_PREFIX):
+        raise ValueError(f"{path!r} is not an API path (it does not start with {API_PREFIX})")
+    # A path template's parameter is named without its braces: /v1/charts/{chart_id} is charts/chart_id.
+    return path[len(API_PREFIX):].replace("{", "").replace("}", "")

@@ -34,6 +34,7 @@ from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.middleware import new_request_id
 from gateway.rpc import Pool, ServicePool, channel_target
+from gateway.stored_charts import expand_body, expand_query
 from store.interfaces import Store
 from store.records import Account, Admission, ChargeNote, KeyRecord
 from gateway.transcoder import request_from_json, request_from_query
@@ -50,17 +51,19 @@ T = TypeVar("T")
 WAIT_SHARE_OF_DEADLINE = 0.1
 
 
-async def read_parameters(request: Request, endpoint: Endpoint):
-    """Return the request message built from the query string (GET) or the JSON body (POST)."""
+async def read_parameters(request: Request, endpoint: Endpoint, account: Account, store: Store):
+    """Return the request message built from the query string (GET) or the JSON body (POST),
+    a stored chart it names (``chart=<id>``) read into the birth's parameters."""
     request_cls = endpoint.request_cls
     if request.method == "GET":
-        return request_from_query(request_cls, request.query_params.multi_items(), endpoint.path)
+        items = await expand_query(request.query_params.multi_items(), request_cls, account.id, store)
+        return request_from_query(request_cls, items, endpoint.path)
     body = await read_json_body(request, get_offered=not endpoint.http.post_only)
     if body is None:
         return request_cls()
     if not isinstance(body, dict):
         raise InvalidBody(f"The body must be a JSON object, not a JSON {type(body).__name__}.")
-    return request_from_json(request_cls, body, endpoint.path)
+    return request_from_json(request_cls, await expand_body(body, request_cls, account.id, store), endpoint.path)
 
 
 class Gateway:
@@ -261,7 +264,7 @@ class Gateway:
         account = await self.authenticate(request)
         try:
             try:
-                reading = validate(await read_parameters(request, endpoint))
+                reading = validate(await read_parameters(request, endpoint, account, self.store))
             except CelestialError:
                 # Refused input counts against the limits like any request, and a client over
                 # its limits hears that first (429 before 400).
@@ -301,6 +304,7 @@ class Gateway:
             subrequests = parse_batch(body)
 
             async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
+                params = await expand_body(params, endpoint.request_cls, account.id, self.store)
                 reading = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
                 return await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
 

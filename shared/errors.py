@@ -116,6 +116,14 @@ class NotFound(CelestialError):
     default_suggestion = "Check the path; /v1/openapi.json lists every endpoint."
 
 
+class ChartNotFound(CelestialError):
+    """A stored chart id that names no chart of the calling account (issue 40)."""
+
+    code = "chart_not_found"
+    http_status = 404
+    default_suggestion = "GET /v1/charts lists your stored charts and their ids; store a birth with POST /v1/charts."
+
+
 class MethodNotAllowed(CelestialError):
     code = "method_not_allowed"
     http_status = 405
@@ -157,6 +165,14 @@ class RequestIdConflict(CelestialError):
     code = "request_id_conflict"
     http_status = 409
     default_suggestion = "Reuse a request_id only to retry the same top-up; send a new one for a new top-up."
+
+
+class ChartLimitReached(CelestialError):
+    """The account keeps as many stored charts as it may (issue 40)."""
+
+    code = "chart_limit_reached"
+    http_status = 409
+    default_suggestion = "Delete charts you no longer need (DELETE /v1/charts/{id}), then store the new one."
 
 
 class InvalidRequest(CelestialError):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import AsyncIterator, Iterable, Protocol, runtime_checkable
 
+from store.chart_records import StoredChart
 from store.key_format import KeyMode
 from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
 from store.records import Account, AdmittedCharge, Admission, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow
@@ -236,6 +237,36 @@ async def admit_then_reserve(
         return AdmittedCharge(admission, balance=await store.reserve(account.id, credits, request_id, note))
     except InsufficientCredits as short:
         return AdmittedCharge(admission, insufficient=short)
+
+
+@runtime_checkable
+class StoredCharts(Protocol):
+    """The births an account keeps (issue 40, part 1), each read, changed and deleted only
+    under the account that made it."""
+
+    async def create_chart(self, chart: StoredChart, limit: int) -> StoredChart:
+        """Keep ``chart`` (its id new, see ``new_chart_id``) and return it. Raises
+        ChartLimitReached when its account keeps ``limit`` charts already."""
+        ...
+
+    async def get_chart(self, account_id: str, chart_id: str) -> StoredChart | None:
+        """Return the account's chart of that id, None when it has none (another account's
+        chart included: one account never learns of another's)."""
+        ...
+
+    async def replace_chart(self, chart: StoredChart) -> StoredChart | None:
+        """Store ``chart`` over the account's chart of the same id and return it; None when
+        the account has no such chart (deleted meanwhile)."""
+        ...
+
+    async def delete_chart(self, account_id: str, chart_id: str) -> bool:
+        """Forget the account's chart of that id at once; return whether there was one."""
+        ...
+
+    async def list_charts(self, account_id: str, after: str | None, limit: int) -> list[StoredChart]:
+        """Return up to ``limit`` of the account's charts in the order they were made (their
+        ids' order), those after the id ``after`` when given."""
+        ...
 
 
 @runtime_checkable

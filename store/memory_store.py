@@ -16,6 +16,7 @@ from datetime import date, datetime
 from typing import AsyncIterator, Iterable
 
 from store import rules
+from store.chart_records import ChartLimitReached, StoredChart, check_chart
 from store.bounds import check_balance_ceiling, require_credits, validate_limits, validate_new_account
 from store.errors import no_such_account
 from store.interfaces import admit_then_reserve
@@ -41,7 +42,31 @@ class MemoryStore:
         self.entries: dict[str, list[LedgerEntry]] = {}
         self.slots: dict[str, dict[str, rules.Slot]] = {}
         self.windows: dict[str, rules.Window] = {}
+        self.charts: dict[tuple[str, str], StoredChart] = {}
         self._closed = asyncio.Event()
+
+    async def create_chart(self, chart: StoredChart, limit: int) -> StoredChart:
+        check_chart(chart)
+        if sum(1 for account_id, _ in self.charts if account_id == chart.account_id) >= limit:
+            raise ChartLimitReached(limit)
+        self.charts[(chart.account_id, chart.chart_id)] = chart
+        return chart
+
+    async def get_chart(self, account_id: str, chart_id: str) -> StoredChart | None:
+        return self.charts.get((account_id, chart_id))
+
+    async def replace_chart(self, chart: StoredChart) -> StoredChart | None:
+        if (chart.account_id, chart.chart_id) not in self.charts:
+            return None
+        self.charts[(chart.account_id, chart.chart_id)] = check_chart(chart)
+        return chart
+
+    async def delete_chart(self, account_id: str, chart_id: str) -> bool:
+        return self.charts.pop((account_id, chart_id), None) is not None
+
+    async def list_charts(self, account_id: str, after: str | None, limit: int) -> list[StoredChart]:
+        ids = sorted(chart_id for owner, chart_id in self.charts if owner == account_id and (after is None or chart_id > after))
+        return [self.charts[(account_id, chart_id)] for chart_id in ids[:limit]]
 
     async def create_account(self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50) -> Account:
         validate_new_account(name, credits, rate_per_minute, max_concurrent)

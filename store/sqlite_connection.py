@@ -54,9 +54,16 @@ T = TypeVar("T")
 #: ``ledger.key_id``, ``ledger.http_request_id``); an older file gains them: ``_ADDED_COLUMNS``.
 #: Version 7 added ``api_keys.mode`` (test keys) and the test traffic's ``test_rate_windows``
 #: and ``test_slots``.
-SCHEMA_VERSION = 7
+#: Version 8 added ``charts``, the births accounts keep (issue 40).
+SCHEMA_VERSION = 8
 
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS charts (
+    chart_id        TEXT PRIMARY KEY,
+    account_id      TEXT NOT NULL,
+    document        TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS charts_by_account ON charts (account_id, chart_id);
 CREATE TABLE IF NOT EXISTS accounts (
     id              TEXT PRIMARY KEY,
     name            TEXT NOT NULL UNIQUE COLLATE NOCASE,

@@ -3,12 +3,13 @@
 Its parts share one file and this process's connections (``sqlite_connection.py``, where the
 choices behind them are written): keys (``sqlite_keys.py``), the credit ledger
 (``sqlite_ledger.py``), the limiter (``sqlite_limiter.py``), the test-key traffic's limiter
-(``sqlite_test_traffic.py``) and the dashboard's owners and
-sessions (``sqlite_owners.py``).
+(``sqlite_test_traffic.py``), the dashboard's owners and sessions (``sqlite_owners.py``) and
+the accounts' stored charts (``sqlite_charts.py``).
 """
 
 from __future__ import annotations
 
+from store.sqlite_charts import SqliteCharts
 from store.sqlite_keys import SqliteKeys
 from store.sqlite_ledger import SqliteLedger
 from store.sqlite_limiter import SqliteLimiter
@@ -19,5 +20,5 @@ from store.sqlite_connection import SCHEMA_VERSION
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
 
-class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteTestTraffic, SqliteOwners):
+class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteTestTraffic, SqliteOwners, SqliteCharts):
     """The :class:`~store.interfaces.DashboardStore` on one SQLite file, shared by processes."""

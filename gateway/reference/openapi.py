@@ -21,6 +21,7 @@ from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES, is_columns, text_media_type
 from gateway.reference.account_openapi import account_paths
+from gateway.reference.charts_openapi import chart_parameters, chart_paths, stood_in_for, with_chart_members
 from gateway.reference.geojson_schema import GEOJSON_SCHEMAS
 from gateway.reference.introduction import introduction
 from gateway.operation_names import operation_name
@@ -426,15 +427,17 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
         operations: dict[str, Any] = {}
         if not endpoint.http.post_only:
             parameters = []
+            optional = stood_in_for(endpoint.request_cls)
             for name, field in spec.fields.items():
                 parameters.append(
                     {
                         "name": name,
                         "in": "query",
-                        "required": bool(field.rule.required) and not field.alternative,
+                        "required": bool(field.rule.required) and not field.alternative and name not in optional,
                         "schema": _request_field_schema(field, spec.oneofs, query=True),
                     }
                 )
+            parameters += [{"name": name, "in": "query", "required": False, "schema": schema} for name, schema in chart_parameters(endpoint.request_cls).items()]
             operations["get"] = {**common, "operationId": f"get_{operation_name(endpoint.path)}", "parameters": parameters}
         operations["post"] = {
             **common,
@@ -443,12 +446,13 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
             "operationId": f"post_{operation_name(endpoint.path)}",
             "requestBody": {
                 "required": True,
-                "content": {"application/json": {"schema": _request_message_schema(endpoint.request_cls.DESCRIPTOR)}},
+                "content": {"application/json": {"schema": with_chart_members(_request_message_schema(endpoint.request_cls.DESCRIPTOR), endpoint.request_cls)}},
             },
         }
         paths[endpoint.path] = operations
     paths[BATCH_PATH] = _batch_operation()
     paths.update(account_paths())
+    paths.update(chart_paths())
     return {
         "openapi": "3.1.0",
         "info": {"title": "Celestial", "version": version, "description": introduction(guides)},

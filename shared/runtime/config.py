@@ -107,6 +107,8 @@ class Settings:
     key_cache_s: float = 60.0
     # CELESTIAL_USAGE_CACHE_S: how long a /v1/usage figure is answered from the cache (at most 60).
     usage_cache_s: float = 30.0
+    # CELESTIAL_CHARTS_PER_ACCOUNT: the most stored charts one account keeps (issue 40).
+    charts_per_account: int = 1000
     # CELESTIAL_LOG_FORMAT: json (default outside a terminal) or console.
     log_format: str = "json"
     # CELESTIAL_LOG_LEVEL
@@ -233,6 +235,7 @@ def load_settings(env: dict | None = None) -> Settings:
         engine_search_deadline_s=_float(env, "CELESTIAL_ENGINE_SEARCH_DEADLINE_S", 3.0),
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),
         usage_cache_s=_float(env, "CELESTIAL_USAGE_CACHE_S", 30.0),
+        charts_per_account=_int(env, "CELESTIAL_CHARTS_PER_ACCOUNT", 1000),
         log_format=env.get("CELESTIAL_LOG_FORMAT", "json"),
         log_level=env.get("CELESTIAL_LOG_LEVEL", "INFO"),
         nats_url=env.get("CELESTIAL_NATS_URL") or None,

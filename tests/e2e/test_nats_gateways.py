@@ -122,6 +122,22 @@ def test_an_origin_update_through_one_gateway_applies_on_the_other_while_its_rec
 # --- credits and limits across replicas ------------------------------------------------------
 
 
+def test_a_chart_stored_through_one_gateway_is_named_and_deleted_through_the_other(stack_a, gateway_b):
+    _, key, _ = new_account(stack_a, 100)
+    auth = {"Authorization": f"Bearer {key}"}
+    birth = {"datetime": "1985-07-13T14:05:00", "place": "2996944"}
+    stored = httpx.post(stack_a.base_url + "/v1/charts", json={"name": "Ada", **birth}, headers=auth, timeout=30)
+    assert stored.status_code == 200, stored.text
+    chart = stored.json()["data"]["id"]
+    by_id = httpx.get(gateway_b.base_url + "/v1/natal-chart", params={"chart": chart}, headers=auth, timeout=30)
+    by_birth = httpx.get(stack_a.base_url + "/v1/natal-chart", params=birth, headers=auth, timeout=30)
+    assert by_id.status_code == 200, by_id.text
+    assert by_id.json()["data"] == by_birth.json()["data"]
+    assert httpx.delete(f"{gateway_b.base_url}/v1/charts/{chart}", headers=auth, timeout=30).json()["data"]["deleted"] is True
+    gone = httpx.get(stack_a.base_url + "/v1/natal-chart", params={"chart": chart}, headers=auth, timeout=30)
+    assert_error(gone, 404, "chart_not_found", "chart")
+
+
 def test_concurrent_requests_on_two_gateways_spend_exactly_the_balance(stack_a, gateway_b):
     covered, sent = 12, 40
     name, key, _ = new_account(stack_a, covered)

@@ -43,6 +43,9 @@ BEYOND_THE_TABLE = {
     "request_id_conflict": 409, "request_timeout": 408, "uri_too_long": 414, "invalid_request": 400,
     "client_closed_request": 499, "result_too_large": 400, "polar_day_or_night": 400,
     "nonexistent_local_time": 400, "ambiguous_local_time": 400,
+    # Stored charts (issue 40): RFC 9110 15.5.5 (404, no current representation of the target:
+    # an id naming no chart of the account) and 15.5.10 (409, the account's charts are full).
+    "chart_not_found": 404, "chart_limit_reached": 409,
 }
 
 SNAKE_CASE = re.compile(r"[a-z]+(_[a-z]+)*")

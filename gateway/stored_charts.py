@@ -1,0 +1,360 @@
+"""Stored charts (issue 40, part 1): ``/v1/charts`` keeps an account's births, and every
+endpoint that takes a birth takes ``chart=<id>`` in its place.
+
+A chart is stored from the parameters ``/v1/natal-chart`` takes, sent as a JSON body with a
+``name``: the birth (``datetime`` or ``jd``, ``tz``, ``fold``, ``place`` or ``lat`` and
+``lon``, ``alt``) and any other of its parameters as the chart's settings (``bodies``,
+``house_system`` ...). It is checked as that natal chart would be, and its place is read once,
+then: what the store keeps to send is the birth with the place's coordinates and, for a
+datetime without an offset, its zone (``parameters``), so a chart names the same instant and
+place whatever later becomes of the gazetteer, and reaches endpoints that take no ``place``.
+
+Where a request names ``chart`` (or ``chart_a``, ``chart_b``: the request message's
+``(message).stored_charts``), the gateway puts the stored parameters the endpoint takes in its
+place, and, for ``chart``, each stored setting the endpoint takes and the request did not send.
+Naming a chart and sending a birth parameter it stands for is ``conflicting_parameters``.
+
+Every route is free and counts under the account's limits like any request (429 before 400);
+a birth is personal data, so no route logs a parameter (the access log has the path only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor
+from starlette.requests import Request
+from starlette.responses import Response
+
+from celestial.v1 import ephemeris_service_pb2, options_pb2
+from gateway.admin.operations import iso
+from gateway.errors import request_id_of, with_error_body
+from gateway.json_body import read_json_body
+from gateway.json_response import json_response
+from gateway.transcoder import request_from_json
+from gateway.version import answer_version
+from shared.errors import (
+    ChartLimitReached, ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter, MethodNotAllowed,
+)
+from shared.runtime.request_model import FieldSpec, message_spec
+from shared.runtime.validation import validate
+from shared.runtime.wire import birth_from, local_readings
+from store import chart_records
+from store.chart_records import MAX_NAME_CHARS, MAX_PAGE, StoredChart, is_chart_id, new_chart_id
+from store.records import Account, utc_now
+
+CHARTS_PATH = "/v1/charts"
+CHART_PATH = "/v1/charts/{chart_id}"
+#: The parameters of a birth (suffixed ``_a`` and ``_b`` in a two-person request).
+BIRTH_PARAMETERS = ("datetime", "jd", "tz", "fold", "place", "lat", "lon", "alt")
+#: What a chart is checked as: the natal chart of its birth and settings.
+NATAL_CHART = ephemeris_service_pb2.ComputeNatalChartRequest
+#: A listing's page when the request names none.
+DEFAULT_PAGE = 20
+LIST_PARAMETERS = ("limit", "page_token", "export")
+
+
+def _natal_fields() -> dict[str, FieldSpec]:
+    return message_spec(NATAL_CHART.DESCRIPTOR).fields
+
+
+def stored_chart_names(request_cls) -> tuple[str, ...]:
+    """Return the parameters of a request message that name a stored chart (``chart``,
+    ``chart_a`` ...), from its ``(message).stored_charts``; () for a request taking no birth."""
+    return tuple(request_cls.DESCRIPTOR.GetOptions().Extensions[options_pb2.message].stored_charts)
+
+
+# --- reading a chart ---------------------------------------------------------------------------
+
+
+def _text(name: str, value: Any) -> str:
+    """Return a JSON value of parameter ``name`` as the query-string text the API takes."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if isinstance(value, float) else str(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in value):
+        return ",".join(_text(name, item) for item in value)
+    raise InvalidParameter(
+        f"'{name}' must be a string, a number, a boolean or an array of them.",
+        suggestion=f"Send {name} as /v1/natal-chart takes it.",
+        param=name,
+    )
+
+
+def _typed(field: FieldSpec | None, text: str) -> Any:
+    """Return a stored parameter as JSON shows it: numbers and booleans as such, the rest as text."""
+    if field is None or field.repeated:
+        return text
+    if field.descriptor.type == FieldDescriptor.TYPE_BOOL:
+        return text == "true"
+    if field.is_numeric:
+        number = float(text)
+        return int(number) if field.descriptor.type not in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT) else number
+    return text
+
+
+def read_chart_body(body: Any) -> tuple[str | None, dict[str, str], dict[str, str]]:
+    """Return (name or None when not sent, birth, settings) of a chart body: a JSON object of
+    ``name`` and /v1/natal-chart's parameters; null values are dropped. 400 for anything else."""
+    if not isinstance(body, dict):
+        raise InvalidBody(
+            "The body must be a JSON object.",
+            suggestion='Send {"name": "Ada", "datetime": "1985-07-13T14:05:00", "place": "Lyon, FR"}.',
+        )
+    name = body.get("name")
+    if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME_CHARS):
+        raise InvalidParameter(
+            f"'name' must be text of at most {MAX_NAME_CHARS} characters.", suggestion="Send a shorter name.", param="name"
+        )
+    fields = _natal_fields()
+    birth: dict[str, str] = {}
+    settings: dict[str, str] = {}
+    for key, value in body.items():
+        if key == "name" or value is None:
+            continue
+        if key not in fields:
+            raise InvalidParameter(
+                f"Unknown parameter '{key}' for a stored chart.",
+                suggestion="Send name and the parameters /v1/natal-chart takes (its birth and its settings).",
+                param=key,
+            )
+        (birth if key in BIRTH_PARAMETERS else settings)[key] = _text(key, value)
+    return name, birth, settings
+
+
+def resolve(birth: Mapping[str, str], settings: Mapping[str, str]) -> dict[str, str]:
+    """Return the parameters a request naming the chart receives: the birth checked as
+    /v1/natal-chart would check it (with the settings), its place read into ``lat``, ``lon``
+    and, for a datetime without an offset, ``tz``. Raises the natal chart's 400s."""
+    reading = validate(request_from_json(NATAL_CHART, {**birth, **settings}, CHARTS_PATH))
+    _moment, observer = birth_from(reading.message)
+    resolved = {name: birth[name] for name in ("datetime", "jd", "fold") if name in birth}
+    zone = local_readings(reading.message).get("datetime", {}).get("tz")
+    if zone is not None:
+        resolved["tz"] = zone
+    resolved["lat"] = repr(observer.latitude_deg)
+    resolved["lon"] = repr(observer.longitude_deg)
+    if "alt" in birth:
+        resolved["alt"] = birth["alt"]
+    return resolved
+
+
+def chart_view(chart: StoredChart) -> dict[str, Any]:
+    """Return a stored chart as the API shows it: id, name, the birth and settings as stored,
+    the ``parameters`` a request naming it receives, and when it was made and last changed."""
+    fields = _natal_fields()
+    return {
+        "id": chart.chart_id,
+        "name": chart.name,
+        "birth": {name: _typed(fields.get(name), value) for name, value in chart.birth.items()},
+        "settings": {name: _typed(fields.get(name), value) for name, value in chart.settings.items()},
+        "parameters": {name: _typed(fields.get(name), value) for name, value in chart.parameters.items()},
+        "created_at": iso(chart.created_at),
+        "updated_at": iso(chart.updated_at),
+    }
+
+
+# --- chart= on the endpoints that take a birth --------------------------------------------------
+
+
+def _suffix(name: str) -> str:
+    return name[len("chart"):]
+
+
+def _named_charts(names: tuple[str, ...], given: Iterable[str]) -> list[str]:
+    return [name for name in names if name in given]
+
+
+async def expand_query(items: list[tuple[str, str]], request_cls, account_id: str, store) -> list[tuple[str, str]]:
+    """Return the query pairs of a GET with each ``chart``-like parameter replaced by the
+    stored chart's parameters (see the module's docstring)."""
+    names = stored_chart_names(request_cls)
+    given = {name for name, _ in items}
+    named = _named_charts(names, given)
+    if not named:
+        return items
+    values = {name: [value for key, value in items if key == name] for name in named}
+    kept = [(key, value) for key, value in items if key not in named]
+    for name in named:
+        if len(values[name]) > 1:
+            raise InvalidParameter(f"'{name}' was given more than once.", suggestion=f"Send '{name}' once.", param=name)
+        stand_in = await _stand_in(name, values[name][0], request_cls, given, account_id, store, len(named) == 1)
+        kept += list(stand_in.items())
+    return kept
+
+
+async def expand_body(body: dict, request_cls, account_id: str, store) -> dict:
+    """Return a JSON body with each ``chart``-like member replaced by the stored chart's
+    parameters (see the module's docstring); null members count as not sent."""
+    names = stored_chart_names(request_cls)
+    given = {key for key, value in body.items() if value is not None}
+    named = _named_charts(names, given)
+    if not named:
+        return body
+    expanded = {key: value for key, value in body.items() if key not in names}
+    for name in named:
+        if not isinstance(body[name], str):
+            raise InvalidParameter(f"'{name}' must be a chart id (a string).", suggestion=f"Send {name} as \"chart_...\".", param=name)
+        expanded.update(await _stand_in(name, body[name], request_cls, given, account_id, store, len(named) == 1))
+    return expanded
+
+
+async def _stand_in(name: str, chart_id: str, request_cls, given: set[str], account_id: str, store, with_settings: bool) -> dict[str, str]:
+    """Return the parameters stored chart ``chart_id`` gives a request through parameter ``name``."""
+    suffix = _suffix(name)
+    clashing = [f"{birth}{suffix}" for birth in BIRTH_PARAMETERS if f"{birth}{suffix}" in given]
+    if clashing:
+        raise ConflictingParameters(
+            f"'{name}' names a stored birth; {', '.join(repr(c) for c in clashing)} would give another.",
+            suggestion=f"Send either {name} or the birth's own parameters, not both.",
+            param=name,
+        )
+    chart = await store.get_chart(account_id, chart_id) if is_chart_id(chart_id) else None
+    if chart is None:
+        raise ChartNotFound(f"'{name}' names no stored chart of this account.", param=name)
+    accepted = message_spec(request_cls.DESCRIPTOR).fields
+    parameters = {f"{key}{suffix}": value for key, value in chart.parameters.items() if f"{key}{suffix}" in accepted}
+    if with_settings and suffix == "":
+        # The request's own settings win: a stored chart's are its defaults.
+        parameters.update({key: value for key, value in chart.settings.items() if key in accepted and key not in given})
+    return parameters
+
+
+# --- the routes ----------------------------------------------------------------------------------
+
+
+def _meta(request: Request, **extra: Any) -> dict[str, Any]:
+    return {"request_id": request_id_of(request), "credits_used": 0, **extra, "version": answer_version()}
+
+
+async def _served(request: Request, work) -> Response:
+    """Return what ``work(gateway, account)`` answers for an authenticated, admitted request
+    (free: nothing is charged), released from the account's limits afterwards."""
+    if request.method == "HEAD":
+        raise MethodNotAllowed(f"HEAD is not served on {request.url.path}.", suggestion="Use GET.", allow="GET")
+    gateway = request.app.state.gateway
+    state = request.scope["state"]
+    account, _key = await gateway.authenticate_key(request)
+    try:
+        await gateway.admit(state, account)
+        answer = await work(gateway, account)
+    finally:
+        gateway.release(account, state)
+    state["credits_used"] = 0
+    return answer
+
+
+def _limit_of(values: dict[str, str]) -> int:
+    text = values.get("limit")
+    if text is None:
+        return DEFAULT_PAGE
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+        raise InvalidParameter(f"'limit' must be a whole number from 1 to {MAX_PAGE}.", suggestion=f"Send e.g. limit={DEFAULT_PAGE}.", param="limit")
+    return int(text)
+
+
+def _list_query(request: Request) -> tuple[int, str | None, bool]:
+    values: dict[str, str] = {}
+    for name, value in request.query_params.multi_items():
+        if name not in LIST_PARAMETERS:
+            raise InvalidParameter(
+                f"Unknown parameter '{name}' for {CHARTS_PATH}.", suggestion=f"Accepted parameters: {', '.join(LIST_PARAMETERS)}.", param=name
+            )
+        if name in values:
+            raise InvalidParameter(f"'{name}' was given more than once.", suggestion=f"Send '{name}' once.", param=name)
+        values[name] = value
+    export = values.get("export", "false")
+    if export not in ("true", "false"):
+        raise InvalidParameter("'export' must be true or false.", suggestion="Send export=true for every chart at once.", param="export")
+    token = values.get("page_token")
+    if token is not None and not is_chart_id(token):
+        raise InvalidParameter("'page_token' is not a token of this listing.", suggestion="Send the next_page_token of the last page, or leave it out.", param="page_token")
+    return _limit_of(values), token, export == "true"
+
+
+@with_error_body
+async def serve_charts(request: Request) -> Response:
+    """Answer GET /v1/charts (a page of the account's charts, or all with export=true) and
+    POST /v1/charts (store a birth)."""
+
+    async def listing(gateway, account: Account) -> Response:
+        limit, token, export = _list_query(request)
+        if export:
+            charts, after = [], None
+            while page := await gateway.store.list_charts(account.id, after, MAX_PAGE):
+                charts += page
+                after = page[-1].chart_id
+            disposition = {"Content-Disposition": 'attachment; filename="charts.json"'}
+            return json_response({"data": {"charts": [chart_view(c) for c in charts]}, "meta": _meta(request)}, headers=disposition)
+        page = await gateway.store.list_charts(account.id, token, limit + 1)
+        following = page[limit - 1].chart_id if len(page) > limit else None
+        data = {"charts": [chart_view(c) for c in page[:limit]], "next_page_token": following}
+        return json_response({"data": data, "meta": _meta(request)})
+
+    async def creation(gateway, account: Account) -> Response:
+        if request.query_params:
+            raise InvalidParameter("POST /v1/charts takes its parameters in the JSON body.", suggestion="Move them into the body.")
+        name, birth, settings = read_chart_body(await read_json_body(request))
+        chart = StoredChart(new_chart_id(), account.id, name or "", birth, settings, resolve(birth, settings))
+        try:
+            await gateway.store.create_chart(chart, gateway.settings.charts_per_account)
+        except chart_records.ChartLimitReached as full:
+            raise ChartLimitReached(f"This account keeps {full.limit} charts, the most it may.") from None
+        return json_response({"data": chart_view(chart), "meta": _meta(request)}, headers={"Location": f"{CHARTS_PATH}/{chart.chart_id}"})
+
+    return await _served(request, listing if request.method == "GET" else creation)
+
+
+@with_error_body
+async def serve_chart(request: Request) -> Response:
+    """Answer GET, PATCH and DELETE /v1/charts/{id}: read, change (a JSON body of the members
+    to change, null to remove one) or forget one of the account's charts."""
+    chart_id = request.path_params["chart_id"]
+
+    async def found(gateway, account: Account) -> StoredChart:
+        chart = await gateway.store.get_chart(account.id, chart_id) if is_chart_id(chart_id) else None
+        if chart is None:
+            raise ChartNotFound("No stored chart of this account has that id.")
+        return chart
+
+    async def reading(gateway, account: Account) -> Response:
+        if request.query_params:
+            raise InvalidParameter(f"{CHARTS_PATH}/{{id}} takes no parameters.", suggestion="Leave the query string out.")
+        return json_response({"data": chart_view(await found(gateway, account)), "meta": _meta(request)})
+
+    async def change(gateway, account: Account) -> Response:
+        if request.query_params:
+            raise InvalidParameter("PATCH takes its changes in the JSON body.", suggestion="Move them into the body.")
+        body = await read_json_body(request)
+        body = {} if body is None else body
+        name, birth, settings = read_chart_body(body)
+        removed = {key for key, value in body.items() if value is None}
+        chart = await found(gateway, account)
+        kept = dict(chart.birth)
+        # A new moment replaces the old one whole, and a new place the old place whole.
+        for group in (("datetime", "jd", "fold"), ("place", "lat", "lon")):
+            if set(group) & set(birth):
+                kept = {key: value for key, value in kept.items() if key not in group}
+        new_birth = {key: value for key, value in {**kept, **birth}.items() if key not in removed}
+        new_settings = {key: value for key, value in {**chart.settings, **settings}.items() if key not in removed}
+        changed = replace(
+            chart, name=chart.name if name is None else name, birth=new_birth, settings=new_settings,
+            parameters=resolve(new_birth, new_settings), updated_at=utc_now(),
+        )
+        if await gateway.store.replace_chart(changed) is None:
+            raise ChartNotFound("No stored chart of this account has that id.")
+        return json_response({"data": chart_view(changed), "meta": _meta(request)})
+
+    async def deletion(gateway, account: Account) -> Response:
+        if not (is_chart_id(chart_id) and await gateway.store.delete_chart(account.id, chart_id)):
+            raise ChartNotFound("No stored chart of this account has that id.")
+        return json_response({"data": {"id": chart_id, "deleted": True}, "meta": _meta(request)})
+
+    work = {"GET": reading, "PATCH": change, "DELETE": deletion}[request.method]
+    return await _served(request, work)
+

@@ -1,0 +1,108 @@
+"""The NATS store's stored charts in bucket ``P_CHARTS`` (``P`` the store's prefix): key
+``acct.<account_id>.<chart_id>`` -> the chart's document. A chart is read only under its own
+account's key, so no account can reach another's; deleting purges the key, so no history of
+the birth remains in the bucket.
+
+The per-account limit is checked by counting the account's keys before the create: gateways
+creating charts for one account at the same moment may pass it by at most the number of
+creations in flight at once (the SQLite store's limit is exact).
+"""
+
+from __future__ import annotations
+
+
+import nats.js.errors
+import orjson
+from nats.js import api
+
+from store.chart_records import ChartLimitReached, StoredChart, chart_document, chart_of, check_chart, is_chart_id
+from store.nats_connection import TOKEN_RE, NatsConnection, WrongLastSequence
+
+
+class NatsCharts(NatsConnection):
+    """Stored charts (the store's :class:`~store.interfaces.StoredCharts`)."""
+
+    _charts = None
+
+    async def _ensure_layout(self) -> None:
+        await super()._ensure_layout()
+        js = self._nc.jetstream(timeout=max(self._timeout_s, 2.0))
+        config = api.KeyValueConfig(
+            bucket=f"{self.prefix}_CHARTS", history=1, storage=api.StorageType.FILE, replicas=self._replicas, direct=True
+        )
+        await self._call(js.create_key_value(config))
+        self._charts = await self._call(self._js.key_value(config.bucket))
+
+    @staticmethod
+    def _chart_key(account_id: str, chart_id: str) -> str | None:
+        """Return the bucket key of a chart, None when either id cannot name one."""
+        if not isinstance(account_id, str) or TOKEN_RE.fullmatch(account_id) is None or not is_chart_id(chart_id):
+            return None
+        return f"acct.{account_id}.{chart_id}"
+
+    async def _account_charts(self, account_id: str) -> list[StoredChart]:
+        """Return every chart of the account, in id order."""
+        if TOKEN_RE.fullmatch(account_id) is None:
+            return []
+        watcher = await self._call(self._charts.watch(f"acct.{account_id}.*", ignore_deletes=True))
+        charts: list[StoredChart] = []
+        try:
+            # The watcher hands over the entries as they are now, then None.
+            while (entry := await self._call(watcher.updates(timeout=self._timeout_s * 2))) is not None:
+                if entry.value:
+                    charts.append(chart_of(orjson.loads(entry.value)))
+        finally:
+            try:
+                await watcher.stop()
+            except Exception:  # the consumer goes with a broken connection anyway
+                pass
+        return sorted(charts, key=lambda chart: chart.chart_id)
+
+    async def create_chart(self, chart: StoredChart, limit: int) -> StoredChart:
+        check_chart(chart)
+        key = self._chart_key(chart.account_id, chart.chart_id)
+        if key is None:
+            raise ValueError("a chart's account id is not a store token")
+        async with self._lock("charts", chart.account_id):
+            if len(await self._account_charts(chart.account_id)) >= limit:
+                raise ChartLimitReached(limit)
+            if not await self._create(self._charts, key, orjson.dumps(chart_document(chart))):
+                raise ValueError(f"chart id {chart.chart_id} is taken")
+        return chart
+
+    async def get_chart(self, account_id: str, chart_id: str) -> StoredChart | None:
+        key = self._chart_key(account_id, chart_id)
+        if key is None:
+            return None
+        found = await self._get_json(self._charts, key)
+        return None if found is None else chart_of(found[1])
+
+    async def replace_chart(self, chart: StoredChart) -> StoredChart | None:
+        check_chart(chart)
+        key = self._chart_key(chart.account_id, chart.chart_id)
+        found = None if key is None else await self._get(self._charts, key)
+        if found is None:
+            return None
+        try:
+            await self._call(self._charts.update(key, orjson.dumps(chart_document(chart)), last=found[0]))
+        except WrongLastSequence:
+            # Changed or deleted since it was read: a deletion wins; another change is overwritten
+            # only if the chart still exists (the last PATCH wins, as on the SQLite store).
+            return await self.replace_chart(chart) if await self._get(self._charts, key) is not None else None
+        return chart
+
+    async def delete_chart(self, account_id: str, chart_id: str) -> bool:
+        key = self._chart_key(account_id, chart_id)
+        if key is None or await self._get(self._charts, key) is None:
+            return False
+        try:
+            await self._call(self._charts.purge(key))
+        except nats.js.errors.NotFoundError:
+            return False
+        return True
+
+    async def list_charts(self, account_id: str, after: str | None, limit: int) -> list[StoredChart]:
+        charts = await self._account_charts(account_id)
+        return [chart for chart in charts if after is None or chart.chart_id > after][:limit]
+
+

@@ -1,0 +1,118 @@
+"""gateway/stored_charts.py: a stored chart read from its body, its place read once into the
+parameters requests receive, and chart=<id> put in place of a birth as each request takes it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from celestial.v1 import astrocartography_service_pb2, ephemeris_service_pb2, search_service_pb2
+from gateway.stored_charts import expand_body, expand_query, read_chart_body, resolve, stored_chart_names
+from kernel import civil_time, places
+from shared.errors import ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter, MissingParameter
+from shared.runtime.config import load_settings
+from store.chart_records import StoredChart, new_chart_id
+
+NATAL = ephemeris_service_pb2.ComputeNatalChartRequest
+SYNASTRY = ephemeris_service_pb2.ComputeSynastryRequest
+RETURNS = search_service_pb2.FindReturnsRequest
+MAP = astrocartography_service_pb2.ComputeAstrocartographyRequest
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _gazetteer_and_zones():
+    settings = load_settings()
+    places.use_gazetteer(settings.places_path)
+    civil_time.use_zone_files(settings.tz_path)
+
+
+class OneChartStore:
+    """A store holding one account's charts, as StoredCharts.get_chart reads them."""
+
+    def __init__(self, *charts: StoredChart):
+        self.charts = {(c.account_id, c.chart_id): c for c in charts}
+
+    async def get_chart(self, account_id: str, chart_id: str) -> StoredChart | None:
+        return self.charts.get((account_id, chart_id))
+
+
+def a_chart(birth: dict[str, str], settings: dict[str, str] | None = None) -> StoredChart:
+    settings = settings or {}
+    return StoredChart(new_chart_id(), "acct", "Ada", birth, settings, resolve(birth, settings))
+
+
+def test_the_requests_that_take_a_birth_name_their_chart_parameters():
+    assert stored_chart_names(NATAL) == ("chart",)
+    assert stored_chart_names(SYNASTRY) == ("chart_a", "chart_b")
+    assert stored_chart_names(ephemeris_service_pb2.ComputePositionsRequest) == ()
+
+
+def test_a_body_splits_into_name_birth_and_settings_as_text():
+    name, birth, settings = read_chart_body({"name": "Ada", "jd": 2446260.0, "lat": 45, "lon": 4.85, "system": "whole_sign", "parallels": True, "bodies": ["sun", "moon"]})
+    assert name == "Ada"
+    assert birth == {"jd": "2446260.0", "lat": "45", "lon": "4.85"}
+    assert settings == {"system": "whole_sign", "parallels": "true", "bodies": "sun,moon"}
+
+
+@pytest.mark.parametrize(("body", "error"), [([1], InvalidBody), ({"name": 3}, InvalidParameter), ({"colour": "red"}, InvalidParameter), ({"lat": {"x": 1}}, InvalidParameter)])
+def test_a_body_of_another_shape_is_refused(body, error):
+    with pytest.raises(error):
+        read_chart_body(body)
+
+
+def test_a_place_is_read_once_into_coordinates_and_the_zone_of_a_local_datetime():
+    resolved = resolve({"datetime": "1985-07-13T14:05:00", "place": "2996944"}, {})
+    assert resolved["tz"] == "Europe/Paris" and resolved["datetime"] == "1985-07-13T14:05:00"
+    assert abs(float(resolved["lat"]) - 45.75) < 0.05 and abs(float(resolved["lon"]) - 4.85) < 0.05
+    assert "place" not in resolved
+
+
+def test_a_datetime_with_an_offset_needs_no_zone():
+    assert "tz" not in resolve({"datetime": "1985-07-13T12:05:00Z", "place": "2996944"}, {})
+
+
+def test_a_birth_missing_its_place_is_refused_as_the_natal_chart_refuses_it():
+    with pytest.raises(MissingParameter):
+        resolve({"datetime": "1985-07-13T12:05:00Z"}, {})
+
+
+def test_chart_stands_in_for_the_birth_and_its_settings_fill_what_the_request_did_not_send():
+    chart = a_chart({"datetime": "1985-07-13T14:05:00", "place": "2996944"}, {"system": "whole_sign", "bodies": "all"})
+    store = OneChartStore(chart)
+    items = asyncio.run(expand_query([("chart", chart.chart_id), ("bodies", "sun")], NATAL, "acct", store))
+    named = dict(items)
+    assert named["tz"] == "Europe/Paris" and named["system"] == "whole_sign" and named["bodies"] == "sun"
+    assert "chart" not in named and "place" not in named
+
+
+def test_chart_a_and_chart_b_take_their_suffix_and_no_settings():
+    one = a_chart({"jd": "2446260.0", "lat": "45", "lon": "4"}, {"system": "koch"})
+    two = a_chart({"jd": "2447260.0", "lat": "50", "lon": "5"})
+    body = asyncio.run(expand_body({"chart_a": one.chart_id, "chart_b": two.chart_id}, SYNASTRY, "acct", OneChartStore(one, two)))
+    assert body == {"jd_a": "2446260.0", "lat_a": "45.0", "lon_a": "4.0", "jd_b": "2447260.0", "lat_b": "50.0", "lon_b": "5.0"}
+
+
+def test_only_the_parameters_the_request_takes_are_put_in():
+    chart = a_chart({"datetime": "1985-07-13T14:05:00", "place": "2996944"})
+    named = dict(asyncio.run(expand_query([("chart", chart.chart_id)], MAP, "acct", OneChartStore(chart))))
+    assert set(named) == {"datetime", "tz"}  # the map takes no place of its own
+    assert {"lat", "lon", "tz", "datetime"} <= set(dict(asyncio.run(expand_query([("chart", chart.chart_id)], RETURNS, "acct", OneChartStore(chart)))))
+
+
+def test_a_chart_beside_a_birth_parameter_it_stands_for_conflicts():
+    chart = a_chart({"jd": "2446260.0", "lat": "45", "lon": "4"})
+    with pytest.raises(ConflictingParameters):
+        asyncio.run(expand_query([("chart", chart.chart_id), ("lat", "1")], NATAL, "acct", OneChartStore(chart)))
+
+
+def test_a_chart_of_another_account_or_of_no_shape_is_not_found():
+    chart = a_chart({"jd": "2446260.0", "lat": "45", "lon": "4"})
+    for account, chart_id in (("other", chart.chart_id), ("acct", "nonsense")):
+        with pytest.raises(ChartNotFound):
+            asyncio.run(expand_query([("chart", chart_id)], NATAL, account, OneChartStore(chart)))
+
+
+def test_a_request_naming_no_chart_is_left_as_it_came():
+    items = [("jd", "2446260.0"), ("lat", "45"), ("lon", "4")]
+    assert asyncio.run(expand_query(items, NATAL, "acct", OneChartStore())) is items
