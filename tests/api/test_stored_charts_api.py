@@ -82,6 +82,7 @@ def test_every_endpoint_that_takes_a_birth_takes_chart(stack, account):
         ("/v1/synastry", {"chart_a": chart, "chart_b": other}),
         ("/v1/chart-wheel", {"chart": chart, "format": "json"}),
         ("/v1/astrocartography", {"chart": chart, "bodies": "sun"}),
+        ("/v1/forecast", {"chart": chart, "start": "2024-04-06T00:00:00Z", "end": "2024-04-10T00:00:00Z"}),
     ]
     for path, params in asks:
         response = get(stack, key, path, **params)
