@@ -179,8 +179,10 @@ def test_the_tools_are_the_operations_named_after_their_paths_with_tools_full(st
     tools = {tool.name: tool for tool in run(session)}
 
     # One tool per operation that takes a body: every computation. The account's own reads
-    # (/v1/usage, /v1/account: GET only) are for the account's programs, not an assistant's.
-    assert set(tools) == {operation_name(path) for path, operations in document["paths"].items() if "post" in operations}
+    # (/v1/usage, /v1/account: GET only) are for the account's programs, not an assistant's,
+    # and so are the stored charts (x-resource: they store and delete; every tool is read-only).
+    computations = {path for path, operations in document["paths"].items() if "post" in operations and not operations["post"].get("x-resource")}
+    assert set(tools) == {operation_name(path) for path in computations}
     assert {"positions", "natal_chart", "eclipses_solar", "zodiacal_releasing", "batch"} <= set(tools)
     body = document["paths"]["/v1/natal-chart"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert tools["natal_chart"].input_schema["properties"] == body["properties"]
