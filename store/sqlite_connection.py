@@ -52,7 +52,8 @@ T = TypeVar("T")
 #: Version 4 added ``owners``, ``sessions`` and ``sign_in_throttles`` (the dashboard's).
 #: Version 5 added ``api_keys.name``, version 6 the charge note of a debit (``ledger.endpoint``,
 #: ``ledger.key_id``, ``ledger.http_request_id``); an older file gains them: ``_ADDED_COLUMNS``.
-SCHEMA_VERSION = 6
+#: Version 7 added ``accounts.spend_book``, the account's spend caps and spend (``store/spend_caps.py``).
+SCHEMA_VERSION = 7
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
@@ -61,7 +62,8 @@ CREATE TABLE IF NOT EXISTS accounts (
     balance         INTEGER NOT NULL CHECK (balance >= 0),
     rate_per_minute INTEGER NOT NULL,
     max_concurrent  INTEGER NOT NULL,
-    created_at_s    REAL NOT NULL              -- Unix seconds, UTC
+    created_at_s    REAL NOT NULL,             -- Unix seconds, UTC
+    spend_book      TEXT NOT NULL DEFAULT ''   -- JSON of store/spend_caps.SpendBook, '' when none
 );
 CREATE TABLE IF NOT EXISTS api_keys (
     key_id          TEXT PRIMARY KEY,
@@ -158,6 +160,7 @@ _ADDED_COLUMNS = (
     ("ledger", "endpoint", "TEXT NOT NULL DEFAULT ''"),
     ("ledger", "key_id", "TEXT NOT NULL DEFAULT ''"),
     ("ledger", "http_request_id", "TEXT NOT NULL DEFAULT ''"),
+    ("accounts", "spend_book", "TEXT NOT NULL DEFAULT ''"),
 )
 
 _SQLITE_BUSY = 5
@@ -227,6 +230,9 @@ class SqliteConnection:
         # the iterator ends at once instead of at its next poll.
         self._followers: set[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = set()
         self._closed = False
+        # The 80 % warnings of spend caps this process's debits were the first to reach
+        # (store/spend_caps.py), until take_spend_warnings hands them over.
+        self._spend_warnings: list = []
         self._create_schema()
 
     # --- connections ---------------------------------------------------------------------------

@@ -37,12 +37,12 @@ SPEC_TABLE = {
 # Codes the spec's table does not list, with the status their meaning calls for: RFC 9110
 # 15.5.2 (401, credentials missing or wrong), 15.5.10 (409, a conflict with the target's current
 # state), 15.5.9 (408), 15.5.15 (414), 15.5.1 (400, a request the server will not process as
-# sent), and nginx's 499 (the client closed the connection).
+# sent), 15.5.3 (402, a charge refused: a spend cap), and nginx's 499 (the client closed the connection).
 BEYOND_THE_TABLE = {
     "invalid_admin_token": 401, "account_exists": 409, "email_owns_another_account": 409, "key_not_active": 409,
     "request_id_conflict": 409, "request_timeout": 408, "uri_too_long": 414, "invalid_request": 400,
     "client_closed_request": 499, "result_too_large": 400, "polar_day_or_night": 400,
-    "nonexistent_local_time": 400, "ambiguous_local_time": 400,
+    "nonexistent_local_time": 400, "ambiguous_local_time": 400, "spend_cap_reached": 402,
 }
 
 SNAKE_CASE = re.compile(r"[a-z]+(_[a-z]+)*")
