@@ -109,7 +109,7 @@ class SpendCapReached(InsufficientCredits):
     """
 
     code = "spend_cap_reached"
-    default_suggestion = "Wait until resets_at, or ask an owner of the account to raise the cap (dashboard, Settings)."
+    default_suggestion = "Wait until resets_at, or ask an owner of the account to raise the cap (the dashboard's Spend caps page)."
 
     def __init__(self, message: str, *, cap: dict | None = None, suggestion: str | None = None):
         super().__init__(message, suggestion=suggestion)
