@@ -4,7 +4,6 @@ Delivered mail is read from a local SMTP sink (tests/smtp_sink.py)."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 
 import structlog.testing

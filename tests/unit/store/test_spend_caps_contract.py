@@ -210,3 +210,17 @@ def test_two_gateways_reserving_at_once_never_spend_past_a_cap(factory):
         assert [(w.period, w.cap) for w in warnings] == [("daily", CAP)]  # one, from one gateway
 
     _two_gateways(factory, scenario)
+
+
+def test_a_refund_through_another_gateway_frees_the_spend_of_the_debit_it_finds(factory):
+    async def scenario(first: Store, second: Store) -> None:
+        account = await first.create_account("shared", 100)
+        _, key = await first.create_key(account.id)
+        await first.set_spend_cap(account.id, SpendCap(daily=4), key_id=key.key_id)
+        await first.reserve(account.id, 4, "r1", _via(key.key_id))
+        await second.refund(account.id, 4, "r1")  # the other process reads the debit from the ledger
+        status = await first.spend_status(account.id)
+        assert (status.account.daily_spent, status.key(key.key_id).daily_spent) == (0, 0)
+        assert await second.reserve(account.id, 4, "r2", _via(key.key_id)) == 96
+
+    _two_gateways(factory, scenario)
