@@ -13,9 +13,10 @@ import pytest
 from gateway.accounting import REFUND_RETRY_S, Accounting
 from gateway.errors import as_celestial_error
 from store.errors import StoreBusy, StoreOutcomeUnknown
-from store.records import SLOT_LEASE_S
+from store.records import SLOT_LEASE_S, ChargeNote
+from store.spend_caps import SpendCap
 from store.sqlite_store import SqliteStore
-from shared.errors import ServiceUnavailable
+from shared.errors import ServiceUnavailable, SpendCapReached
 
 
 def locked(path) -> sqlite3.Connection:
@@ -147,6 +148,31 @@ def test_a_charge_made_under_an_earlier_admission_is_refunded_if_its_slot_lapses
             # The gateway dies before releasing the slot; the next admission after its lease refunds.
             assert (await store.admit(account, "next", now_s + SLOT_LEASE_S + 1)).allowed
             assert await store.balance(account.id) == 10
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_spend_cap_warnings_of_a_charge_are_handed_on_once_and_a_capped_charge_is_402(tmp_path):
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path / "store.sqlite")
+        handed: list = []
+
+        async def keep(warnings) -> None:
+            handed.extend(warnings)
+
+        accounting = Accounting(store, store, keep)
+        try:
+            account = await store.create_account("acme", 100)
+            await store.set_spend_cap(account.id, SpendCap(daily=5))
+            outcome = await accounting.admit_and_charge(account, "slot-1", 4, "c1", ChargeNote())
+            assert outcome.balance == 96
+            await accounting.charge(account.id, 1, "c2")
+            with pytest.raises(SpendCapReached):
+                await accounting.charge(account.id, 1, "c3")
+            await accounting.drain()
+            assert [(w.period, w.cap, w.spent) for w in handed] == [("daily", 5, 4)]
         finally:
             await store.close()
 
