@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from gateway.admin.operations import iso, key_view
+from gateway.admin.spend_caps import line_view
 from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_response import json_response
@@ -33,6 +34,7 @@ from gateway.version import answer_version
 from kernel.errors import RangeTooLong
 from shared.errors import CelestialError, InvalidParameter, MethodNotAllowed
 from store.records import Account, KeyRecord, UsageRow, utc_now
+from store.spend_caps import SpendStatus
 
 USAGE_PATH = "/v1/usage"
 ACCOUNT_PATH = "/v1/account"
@@ -158,19 +160,22 @@ def usage_data(rows: Iterable[UsageRow], query: UsageQuery) -> dict[str, Any]:
     }
 
 
-def account_data(account: Account, key: KeyRecord) -> dict[str, Any]:
-    """Return the ``data`` of a /v1/account answer: the account (id, name, balance, limits)
-    and the calling key's own settings (never its hash: ``key_view`` is built field by field)."""
-    # Spend caps (issue 39, part 3) join ``account`` (and the key's in ``key``) once they exist.
+def account_data(account: Account, key: KeyRecord, spend: SpendStatus) -> dict[str, Any]:
+    """Return the ``data`` of a /v1/account answer: the account (id, name, balance, limits,
+    spend caps) and the calling key's own settings and spend caps (never its hash:
+    ``key_view`` is built field by field). Each ``spend_caps`` holds, per period (``daily``,
+    ``monthly``), the ``cap`` (null: none), what was ``spent`` in the current UTC day or month
+    and when it ``resets_at``."""
     return {
         "account": {
             "id": account.id,
             "name": account.name,
             "balance": account.balance,
             "limits": {"rate_per_minute": account.rate_per_minute, "max_concurrent": account.max_concurrent},
+            "spend_caps": line_view(spend.account, spend),
             "created_at": iso(account.created_at),
         },
-        "key": key_view(key),
+        "key": {**key_view(key), "spend_caps": line_view(spend.key(key.key_id), spend)},
     }
 
 
@@ -276,7 +281,8 @@ async def serve_account(request: Request) -> Response:
         await gateway.admit(state, account)
         # Read now, not the key cache's copy: the balance and limits as the store has them.
         fresh = await gateway.store.get_account(account.id) or account
+        spend = await gateway.store.spend_status(account.id)
     finally:
         gateway.release(account, state)
     state["credits_used"] = 0
-    return json_response({"data": account_data(fresh, key), "meta": _meta(request, fresh.balance)})
+    return json_response({"data": account_data(fresh, key, spend), "meta": _meta(request, fresh.balance)})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 
 import structlog
 from google.protobuf.descriptor import FieldDescriptor
@@ -20,10 +21,13 @@ from gateway.key_modes import limits_for_test_keys
 from store.errors import StoreOutcomeUnknown
 from store.interfaces import CreditLedger, Limiters
 from store.records import Account, Admission, AdmittedCharge, ChargeNote
+from store.spend_caps import SpendWarning
 from celestial.v1 import options_pb2
 from shared.errors import RateLimitExceeded
 
 log = structlog.get_logger("celestial.gateway")
+
+SpendWarningHandler = Callable[[list[SpendWarning]], Awaitable[None]]
 
 #: Seconds between attempts to deliver a refund or a release the store could not take at once.
 REFUND_RETRY_S = 0.5
@@ -72,9 +76,12 @@ def refusal(admission: Admission) -> RateLimitExceeded:
 class Accounting:
     """Admission, charges and refunds of one gateway process against the shared store."""
 
-    def __init__(self, ledger: CreditLedger, limiter: Limiters):
+    def __init__(self, ledger: CreditLedger, limiter: Limiters, on_spend_warnings: SpendWarningHandler | None = None):
         self.ledger = ledger
         self.limiter = limiter
+        #: Given the 80 % spend-cap warnings this process's debits were the first to reach
+        #: (``store/spend_caps.py``), in the background: the mail to the account's owners.
+        self.on_spend_warnings = on_spend_warnings
         self._background: set[asyncio.Task] = set()
 
     async def admit(self, account: Account, slot_id: str, *, test: bool = False) -> Admission:
@@ -138,6 +145,8 @@ class Accounting:
         except StoreOutcomeUnknown:
             self._spawn(self._refund_until_done(account_id, credits, charge_id))
             raise
+        finally:
+            self._hand_on_spend_warnings()
 
     async def admit_and_charge(
         self, account: Account, slot_id: str, credits: int, charge_id: str, note: ChargeNote | None = None
@@ -155,6 +164,16 @@ class Accounting:
             self._spawn(self._refund_until_done(account.id, credits, charge_id))
             self.release(account.id, slot_id)
             raise
+        finally:
+            self._hand_on_spend_warnings()
+
+    def _hand_on_spend_warnings(self) -> None:
+        """Send the spend-cap warnings the store has for this process to their handler, in
+        the background (taken even with no handler, so they never pile up)."""
+        take = getattr(self.ledger, "take_spend_warnings", None)
+        warnings = take() if take is not None else []
+        if warnings and self.on_spend_warnings is not None:
+            self._spawn(self.on_spend_warnings(warnings))
 
     async def refund(self, account_id: str, credits: int, charge_id: str) -> None:
         """Give back a charge; while the store is down, keep retrying in the background.

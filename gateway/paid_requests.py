@@ -25,6 +25,7 @@ from gateway.account_api import UsageCache, usage_cache_s
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
+from gateway.dashboard.spend_mail import mail_spend_warnings
 from gateway.endpoints import Endpoint
 from gateway.envelope import DocumentBody, success_body
 from gateway.fair_share import FairShare, Overloaded
@@ -73,7 +74,7 @@ class Gateway:
         self.settings = settings
         self.store = store
         self.authenticator = KeyAuthenticator(store, store, cache_seconds=settings.key_cache_s)
-        self.accounting = Accounting(store, store)
+        self.accounting = Accounting(store, store, lambda warnings: mail_spend_warnings(store, settings, warnings))
         # /v1/usage's figures, per account and query, at most CELESTIAL_USAGE_CACHE_S old (<= 60 s).
         self.usage_cache = UsageCache(usage_cache_s(settings.usage_cache_s))
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}

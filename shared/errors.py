@@ -98,6 +98,29 @@ class InsufficientCredits(CelestialError):
     default_suggestion = "Top up the account's credit balance, then retry."
 
 
+class SpendCapReached(InsufficientCredits):
+    """A spend cap of the account or of the key (credits per UTC day or month) would be passed.
+
+    A kind of 402 like an empty balance (what refuses a charge refuses it the same way), with
+    the cap's figures in a ``spend_cap`` member beside the code: which cap (``scope`` account or
+    key, ``period`` daily or monthly), ``cap``, ``spent`` in the period so far and ``resets_at``.
+    No Retry-After: the cap holds until ``resets_at`` (up to a month away), too long for a
+    client that retries after Retry-After to wait on (docs/limits.md, "Spend caps").
+    """
+
+    code = "spend_cap_reached"
+    default_suggestion = "Wait until resets_at, or ask an owner of the account to raise the cap (the dashboard's Spend caps page)."
+
+    def __init__(self, message: str, *, cap: dict | None = None, suggestion: str | None = None):
+        super().__init__(message, suggestion=suggestion)
+        #: {scope, key_id?, period, cap, spent, resets_at}: the figures of the cap that refused.
+        self.cap = cap or {}
+
+    def as_dict(self) -> dict:
+        """Return the error as one member of ``errors[]``, with its ``spend_cap`` figures."""
+        return {**super().as_dict(), "spend_cap": self.cap}
+
+
 class OriginNotAllowed(CelestialError):
     code = "origin_not_allowed"
     http_status = 403

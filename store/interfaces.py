@@ -18,6 +18,7 @@ from store.chart_records import StoredChart
 from store.key_format import KeyMode
 from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
 from store.records import Account, AdmittedCharge, Admission, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow
+from store.spend_caps import SpendCap, SpendStatus, SpendWarning
 from shared.errors import InsufficientCredits
 
 
@@ -210,14 +211,39 @@ class LimiterForTestKeys(Protocol):
 
 
 @runtime_checkable
+class SpendCaps(Protocol):
+    """The spend caps of accounts and keys (``store/spend_caps.py``), kept by the ledger: every
+    :meth:`CreditLedger.reserve` checks them in the same atomic step as the debit, and raises
+    SpendCapReached (nothing debited) when the debit would pass the account's cap or the cap
+    of the key its note names; a refund frees what it gives back in the current periods."""
+
+    async def set_spend_cap(self, account: str, cap: SpendCap, key_id: str | None = None) -> SpendStatus:
+        """Return the account's (id or name) spend status after replacing the caps of the
+        account, or of its key ``key_id``, by ``cap`` (an empty cap clears them). Raises
+        AccountNotFound, KeyNotFound (no such key on the account), ValueError (a bad cap)."""
+        ...
+
+    async def spend_status(self, account: str) -> SpendStatus:
+        """Return the account's (id or name) caps and spend in the current UTC day and month,
+        read from the ledger. Raises AccountNotFound."""
+        ...
+
+    def take_spend_warnings(self) -> list[SpendWarning]:
+        """Return, and forget, the 80 % warnings due from debits this process made: each cap's
+        first debit of a period at or past 80 % of it, decided in the debit's atomic step, so
+        of all processes exactly one is handed each warning."""
+        ...
+
+
+@runtime_checkable
 class Limiters(Limiter, LimiterForTestKeys, Protocol):
     """Both limiters, the live traffic's and the test keys' (what ``gateway/accounting.py`` admits under)."""
 
 
 @runtime_checkable
-class Store(Keys, CreditLedger, Limiters, Protocol):
-    """The whole store a backend implements: keys, the credit ledger and the limiters. Every
-    method is async; implementations are process-safe."""
+class Store(Keys, CreditLedger, Limiters, SpendCaps, Protocol):
+    """The whole store a backend implements: keys, the credit ledger, the limiters and the
+    spend caps. Every method is async; implementations are process-safe."""
 
     async def close(self) -> None:
         """Release connections; the store is unusable afterwards."""

@@ -15,14 +15,15 @@ from dataclasses import replace
 from datetime import date, datetime
 from typing import AsyncIterator, Iterable
 
-from store import rules
+from store import rules, spend_caps
 from store.chart_records import ChartLimitReached, StoredChart, check_chart
 from store.bounds import check_balance_ceiling, require_credits, validate_limits, validate_new_account
-from store.errors import no_such_account
+from store.errors import no_such_account, no_such_key
 from store.interfaces import admit_then_reserve
 from store.key_format import KeyMode, generate_key, hash_key, prefix_hint
 from store.origins import validate_origins
 from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow, utc_now
+from store.spend_caps import SpendBook, SpendCap, SpendStatus, SpendWarning
 from store.usage_rows import usage_rows
 
 #: What an account's id gains to name the window and slots of its test-key requests (its
@@ -43,6 +44,8 @@ class MemoryStore:
         self.slots: dict[str, dict[str, rules.Slot]] = {}
         self.windows: dict[str, rules.Window] = {}
         self.charts: dict[tuple[str, str], StoredChart] = {}
+        self.books: dict[str, SpendBook] = {}
+        self.spend_warnings: list[SpendWarning] = []
         self._closed = asyncio.Event()
 
     async def create_chart(self, chart: StoredChart, limit: int) -> StoredChart:
@@ -115,18 +118,47 @@ class MemoryStore:
         if request_id in self.charges:  # a retry, not a second charge
             return account.balance
         balance = rules.charge(account.balance, credits)
+        note = note or ChargeNote()
+        book, due = self.books.get(account_id, SpendBook()).debit(account_id, note.key_id, credits, spend_caps.now_s())
+        self.books[account_id] = book
+        self.spend_warnings.extend(due)
         self.accounts[account_id] = replace(account, balance=balance)
         self.charges[request_id] = credits
-        self.entries.setdefault(account_id, []).append(LedgerEntry(utc_now(), "debit", credits, request_id, note or ChargeNote()))
+        self.entries.setdefault(account_id, []).append(LedgerEntry(utc_now(), "debit", credits, request_id, note))
         return balance
 
     async def refund(self, account_id: str, credits: int, request_id: str) -> int:
         due = rules.refund_due(self.charges.get(request_id), request_id in self.refunded, credits, request_id)
         if due:
             self.refunded.add(request_id)
+            debit = next(e for e in self.entries[account_id] if e.request_id == request_id and e.kind == "debit")
+            book = self.books.get(account_id, SpendBook())
+            self.books[account_id] = book.refund(debit.note.key_id, due, debit.at.timestamp(), spend_caps.now_s())
             self.entries.setdefault(account_id, []).append(LedgerEntry(utc_now(), "refund", due, request_id))
             return await self.top_up(account_id, due)
         return self.accounts[account_id].balance
+
+    async def set_spend_cap(self, account: str, cap: SpendCap, key_id: str | None = None) -> SpendStatus:
+        found = await self.get_account(account)
+        if found is None:
+            raise no_such_account(account)
+        if key_id is not None:
+            key = await self.get_key(key_id)
+            if key is None or key.account_id != found.id:
+                raise no_such_key(key_id)
+        book = self.books.get(found.id, SpendBook()).with_cap(key_id or spend_caps.ACCOUNT_SCOPE, cap, spend_caps.now_s())
+        self.books[found.id] = book
+        return book.status(found.id, spend_caps.now_s())
+
+    async def spend_status(self, account: str) -> SpendStatus:
+        found = await self.get_account(account)
+        if found is None:
+            raise no_such_account(account)
+        return self.books.get(found.id, SpendBook()).status(found.id, spend_caps.now_s())
+
+    def take_spend_warnings(self) -> list[SpendWarning]:
+        taken, self.spend_warnings = self.spend_warnings, []
+        return taken
 
     async def balance(self, account_id: str) -> int:
         return self.accounts[account_id].balance

@@ -137,6 +137,9 @@ class NatsConnection:
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         # This process's recent debits: request id -> (account id, credits, time.monotonic() s).
         self._own_debits: dict[str, tuple[str, int, float]] = {}
+        # The 80 % warnings of spend caps this process's debits were the first to reach
+        # (store/spend_caps.py), until take_spend_warnings hands them over.
+        self._spend_warnings: list = []
         self._restorers: set[asyncio.Task] = set()
         self._watches: set[Any] = set()  # nats_keys._Watch, one per key_changes iterator
         self._watch_setups: set[asyncio.Task] = set()

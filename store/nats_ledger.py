@@ -14,7 +14,7 @@ import nats.js.errors
 import orjson
 from nats.aio.msg import Msg
 
-from store import rules
+from store import rules, spend_caps
 from store.bounds import (
     check_balance_ceiling,
     new_account_id,
@@ -22,7 +22,7 @@ from store.bounds import (
     require_credits,
     validate_new_account,
 )
-from store.errors import AccountExists, LedgerConflict, StoreUnavailable, no_such_account
+from store.errors import AccountExists, LedgerConflict, StoreUnavailable, no_such_account, no_such_key
 from store.key_format import quoted
 from store.nats_connection import (
     TOKEN_RE,
@@ -34,6 +34,7 @@ from store.nats_connection import (
     WrongLastSequence,
 )
 from store.records import from_unix_s, Account, ChargeNote, LedgerEntry, Usage, UsageRow
+from store.spend_caps import SpendBook, SpendCap, SpendStatus, SpendWarning
 from store.usage_rows import day_bounds_s, usage_rows
 
 #: How long a process remembers its own debits (request id, account, credits), in seconds, so
@@ -43,14 +44,20 @@ OWN_DEBITS_REMEMBERED_S = 600.0
 #: How long a usage scan starts before ``since``, in seconds, so that entries written by a
 #: gateway whose clock runs ahead of the server's are still found (then filtered on ``at_s``).
 USAGE_CLOCK_MARGIN_S = 300.0
+#: The kinds of ledger entry that move credits; a ``caps`` entry (spend caps set) moves none
+#: and is left out of usage and the owner's ledger.
+CREDIT_KINDS = ("debit", "refund", "topup")
 
 
 @dataclass(frozen=True)
 class _Head:
-    """The last ledger entry of an account: its stream sequence and the balance after it."""
+    """The last ledger entry of an account: its stream sequence, the balance after it and the
+    account's spend book after it (every entry carries the book forward, so the compare-and-set
+    that orders the balance orders the spend caps too)."""
 
     seq: int
     balance: int
+    book: SpendBook = SpendBook()
 
 
 def account_of(doc: dict, balance: int) -> Account:
@@ -131,7 +138,8 @@ class NatsLedger(NatsConnection):
         except nats.js.errors.NotFoundError:
             self._heads.pop(account_id, None)
             return None
-        head = self._heads[account_id] = _Head(message.seq, orjson.loads(message.data)["balance_after"])
+        entry = orjson.loads(message.data)
+        head = self._heads[account_id] = _Head(message.seq, entry["balance_after"], SpendBook.from_json(entry.get("spend")))
         return head
 
     async def _head(self, account_id: str, *, fresh: bool = False) -> _Head:
@@ -143,14 +151,19 @@ class NatsLedger(NatsConnection):
             raise no_such_account(account_id)
         return head
 
-    async def _append(self, account_id: str, kind: str, request_id: str, delta: int, head: _Head, **extra: Any) -> tuple[int, bool]:
-        """Publish one entry moving the balance by ``delta`` after ``head``; return (its
-        sequence, whether the server already held an entry of this kind and request id: then
-        nothing was written and the sequence is that entry's).
+    async def _append(
+        self, account_id: str, kind: str, request_id: str, delta: int, head: _Head, book: SpendBook | None = None, **extra: Any
+    ) -> tuple[int, bool]:
+        """Publish one entry moving the balance by ``delta`` after ``head``, carrying ``book``
+        (default: the head's); return (its sequence, whether the server already held an entry
+        of this kind and request id: then nothing was written and the sequence is that entry's).
 
         Raises WrongLastSequence when ``head`` is no longer the account's last entry.
         """
+        book = head.book if book is None else book
         entry = {"kind": kind, "request_id": request_id, "credits": abs(delta), "balance_after": head.balance + delta, "at_s": time.time(), **extra}
+        if book != SpendBook():
+            entry["spend"] = book.to_json()
         headers = {"Nats-Msg-Id": f"{kind}:{request_id}", "Nats-Expected-Last-Subject-Sequence": str(head.seq)}
         try:
             ack = await self._call(self._js.publish(self._ledger_prefix + account_id, orjson.dumps(entry), headers=headers))
@@ -158,26 +171,32 @@ class NatsLedger(NatsConnection):
             self._heads.pop(account_id, None)
             raise
         if not ack.duplicate:
-            self._heads[account_id] = _Head(ack.seq, entry["balance_after"])
+            self._heads[account_id] = _Head(ack.seq, entry["balance_after"], book)
         return ack.seq, ack.duplicate
 
-    async def _write(self, account_id: str, kind: str, request_id: str, delta: int, check: Callable[[_Head], None] | None = None, **extra: Any) -> tuple[int, bool]:
+    async def _write(
+        self, account_id: str, kind: str, request_id: str, delta: int, check: Callable[[_Head], None] | None = None,
+        book_of: Callable[[_Head], SpendBook] | None = None, **extra: Any,
+    ) -> tuple[int, bool]:
         """Return what :meth:`_append` returns, retrying on a newer head until the write is
-        decided; ``check(head)`` raises (writing nothing) when the entry may not follow ``head``."""
+        decided; ``check(head)`` raises (writing nothing) when the entry may not follow ``head``,
+        and ``book_of(head)`` returns the spend book the entry carries (raising, as ``check``
+        does, when it may not follow: a spend cap); without it the head's is carried forward."""
         head, fresh = self._heads.get(account_id), False
         if head is None:
             head, fresh = await self._head(account_id, fresh=True), True
         while True:
-            if check is not None:
-                try:
-                    check(head)
-                except Exception:
-                    if fresh:
-                        raise
-                    head, fresh = await self._head(account_id, fresh=True), True  # the cache may be behind
-                    continue
             try:
-                return await self._append(account_id, kind, request_id, delta, head, **extra)
+                if check is not None:
+                    check(head)
+                book = None if book_of is None else book_of(head)
+            except Exception:
+                if fresh:
+                    raise
+                head, fresh = await self._head(account_id, fresh=True), True  # the cache may be behind
+                continue
+            try:
+                return await self._append(account_id, kind, request_id, delta, head, book, **extra)
             except WrongLastSequence:
                 head, fresh = await self._head(account_id, fresh=True), True
 
@@ -207,18 +226,27 @@ class NatsLedger(NatsConnection):
                     raise LedgerConflict(f"request {quoted(request_id)} already has a debit on other terms")
                 return (await self._head(account_id, fresh=True)).balance
             noted = {} if note is None else {"endpoint": note.endpoint, "key_id": note.key_id, "http_request_id": note.request_id}
+            key_id = "" if note is None else note.key_id
+            due: list[tuple[SpendWarning, ...]] = [()]
+
+            def spend(head: _Head) -> SpendBook:
+                book, due[0] = head.book.debit(account_id, key_id, credits, spend_caps.now_s())
+                return book
+
             seq, duplicate = await self._write(
-                account_id, "debit", request_id, -credits, lambda head: rules.charge(head.balance, credits), **noted
+                account_id, "debit", request_id, -credits, lambda head: rules.charge(head.balance, credits), spend, **noted
             )
             if duplicate:
                 charged_to, entry = await self._entry_at(seq)
                 if charged_to != account_id or entry["kind"] != "debit" or entry["credits"] != credits:
                     raise LedgerConflict(f"request {quoted(request_id)} already has a debit on other terms")
                 return (await self._head(account_id, fresh=True)).balance
-            self._remember_debit(request_id, account_id, credits)
+            # The warnings of the book that was written: of all processes, only this one wrote it.
+            self._spend_warnings.extend(due[0])
+            self._remember_debit(request_id, account_id, credits, key_id)
             return self._heads[account_id].balance
 
-    def _remember_debit(self, request_id: str, account_id: str, credits: int) -> None:
+    def _remember_debit(self, request_id: str, account_id: str, credits: int, key_id: str = "") -> None:
         now = time.monotonic()
         # Oldest first (insertion order): forget those past the window, a few at a time.
         while self._own_debits:
@@ -226,10 +254,11 @@ class NatsLedger(NatsConnection):
             if now - self._own_debits[oldest][2] < OWN_DEBITS_REMEMBERED_S:
                 break
             del self._own_debits[oldest]
-        self._own_debits[request_id] = (account_id, credits, now)
+        self._own_debits[request_id] = (account_id, credits, now, time.time(), key_id)
 
-    def _own_debit(self, request_id: str) -> tuple[str, int, float] | None:
-        """Return (account id, credits, when) of this process's recent debit of ``request_id``."""
+    def _own_debit(self, request_id: str) -> tuple[str, int, float, float, str] | None:
+        """Return (account id, credits, when on the monotonic clock, when in Unix seconds, key
+        id) of this process's recent debit of ``request_id``."""
         own = self._own_debits.get(request_id)
         return own if own is not None and time.monotonic() - own[2] < OWN_DEBITS_REMEMBERED_S else None
 
@@ -247,34 +276,41 @@ class NatsLedger(NatsConnection):
         # Looked up before taking the account's lock: a lookup that reads the ledger must not
         # hold up the account's debits. A refund written meanwhile by another process has the
         # same message id, so the server's de-duplication keeps it to one.
-        charged, refunded = await self._find_debit(account_id, request_id)
+        charged, refunded, debited_at_s, key_id = await self._find_debit(account_id, request_id)
         due = rules.refund_due(charged, refunded, credits, request_id)
         async with self._lock("ledger", account_id):
             duplicate = True
             if due:
-                _, duplicate = await self._write(account_id, "refund", request_id, due)
+                _, duplicate = await self._write(
+                    account_id, "refund", request_id, due,
+                    book_of=lambda head: head.book.refund(key_id, due, debited_at_s, spend_caps.now_s()),
+                )
             return (await self._head(account_id, fresh=duplicate)).balance
 
-    async def _find_debit(self, account_id: str, request_id: str) -> tuple[int | None, bool]:
+    async def _find_debit(self, account_id: str, request_id: str) -> tuple[int | None, bool, float, str]:
         """Return (credits debited for ``request_id`` on the account, or None; whether a refund
-        of it is already known). This process knows its own recent debits (a refund written
+        of it is already known; when it was debited, in Unix seconds; the key it was debited
+        through, or ''). This process knows its own recent debits (a refund written
         since is then caught by the ledger's de-duplication); any other is looked for in the
         account's ledger over the de-duplication window."""
         own = self._own_debit(request_id)
         if own is not None:
             if own[0] != account_id:
                 raise LedgerConflict(f"request {quoted(request_id)} was charged to another account")
-            return own[1], False
+            return own[1], False, own[3], own[4]
         await self._head(account_id)
-        found: dict[str, int] = {}
+        found: dict[str, dict] = {}
 
         def look(message: Msg) -> None:
             entry = orjson.loads(message.data)
             if entry["request_id"] == request_id:
-                found[entry["kind"]] = entry["credits"]
+                found[entry["kind"]] = entry
 
         await self._scan(self._ledger_stream, self._ledger_prefix + account_id, look, time.time() - self._duplicate_window_s)
-        return found.get("debit"), "refund" in found
+        debit = found.get("debit")
+        if debit is None:
+            return None, "refund" in found, 0.0, ""
+        return debit["credits"], "refund" in found, debit["at_s"], debit.get("key_id", "")
 
     async def top_up(self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up") -> int:
         """Return the balance after adding ``credits`` to the account (id or name).
@@ -324,7 +360,7 @@ class NatsLedger(NatsConnection):
 
         def count(message: Msg) -> None:
             entry = orjson.loads(message.data)
-            if since_s is None or entry["at_s"] >= since_s:
+            if entry["kind"] in CREDIT_KINDS and (since_s is None or entry["at_s"] >= since_s):
                 total = totals[entry["kind"]]
                 total[0] += 1
                 total[1] += entry["credits"]
@@ -343,9 +379,38 @@ class NatsLedger(NatsConnection):
 
         def keep(message: Msg) -> None:
             entry = orjson.loads(message.data)
-            if entry["kind"] != "topup":
+            if entry["kind"] in ("debit", "refund"):
                 note = ChargeNote(entry.get("endpoint", ""), entry.get("key_id", ""))
                 entries.append(LedgerEntry(from_unix_s(entry["at_s"]), entry["kind"], entry["credits"], entry["request_id"], note))
 
         await self._scan(self._ledger_stream, self._ledger_prefix + account_id, keep, start_s - USAGE_CLOCK_MARGIN_S)
         return usage_rows(entries, first_day, last_day, key_id)
+
+    async def set_spend_cap(self, account: str, cap: SpendCap, key_id: str | None = None) -> SpendStatus:
+        """Return the account's spend status after replacing the caps of the account or of its
+        key ``key_id`` (``SpendCaps.set_spend_cap``): a ``caps`` entry on the account's ledger,
+        moving no credit, carrying the new book. Raises AccountNotFound, KeyNotFound, ValueError."""
+        spend_caps.validate_cap(cap)
+        account_id = (await self._account_record(account))["id"]
+        if key_id is not None:
+            key = await self.get_key(key_id)
+            if key is None or key.account_id != account_id:
+                raise no_such_key(key_id)
+        scope = key_id or spend_caps.ACCOUNT_SCOPE
+        async with self._lock("ledger", account_id):
+            await self._write(
+                account_id, "caps", f"caps:{uuid.uuid4()}", 0,
+                book_of=lambda head: head.book.with_cap(scope, cap, spend_caps.now_s()),
+            )
+            return self._heads[account_id].book.status(account_id, spend_caps.now_s())
+
+    async def spend_status(self, account: str) -> SpendStatus:
+        """Return the account's caps and spend now, read from its ledger's last entry."""
+        account_id = (await self._account_record(account))["id"]
+        head = await self._head(account_id, fresh=True)
+        return head.book.status(account_id, spend_caps.now_s())
+
+    def take_spend_warnings(self) -> list[SpendWarning]:
+        """Return, and forget, the 80 % warnings due from this process's debits."""
+        taken, self._spend_warnings[:] = list(self._spend_warnings), []
+        return taken

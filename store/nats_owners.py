@@ -245,7 +245,7 @@ class NatsOwners(NatsConnection):
 
         def keep(message: Msg) -> None:
             entry = orjson.loads(message.data)
-            if entry["at_s"] >= since_s:
+            if entry["at_s"] >= since_s and entry["kind"] != "caps":  # a caps entry moves no credit
                 note = ChargeNote(entry.get("endpoint", ""), entry.get("key_id", ""), entry.get("http_request_id", ""))
                 entries.append(LedgerEntry(from_unix_s(entry["at_s"]), entry["kind"], entry["credits"], entry["request_id"], note))
 

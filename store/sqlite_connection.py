@@ -55,7 +55,8 @@ T = TypeVar("T")
 #: Version 7 added ``api_keys.mode`` (test keys) and the test traffic's ``test_rate_windows``
 #: and ``test_slots``.
 #: Version 8 added ``charts``, the births accounts keep (issue 40).
-SCHEMA_VERSION = 8
+#: Version 9 added ``accounts.spend_book``, the account's spend caps and spend (``store/spend_caps.py``).
+SCHEMA_VERSION = 9
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS charts (
@@ -70,7 +71,8 @@ CREATE TABLE IF NOT EXISTS accounts (
     balance         INTEGER NOT NULL CHECK (balance >= 0),
     rate_per_minute INTEGER NOT NULL,
     max_concurrent  INTEGER NOT NULL,
-    created_at_s    REAL NOT NULL              -- Unix seconds, UTC
+    created_at_s    REAL NOT NULL,             -- Unix seconds, UTC
+    spend_book      TEXT NOT NULL DEFAULT ''   -- JSON of store/spend_caps.SpendBook, '' when none
 );
 CREATE TABLE IF NOT EXISTS api_keys (
     key_id          TEXT PRIMARY KEY,
@@ -182,6 +184,7 @@ _ADDED_COLUMNS = (
     ("ledger", "key_id", "TEXT NOT NULL DEFAULT ''"),
     ("ledger", "http_request_id", "TEXT NOT NULL DEFAULT ''"),
     ("api_keys", "mode", "TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live', 'test'))"),
+    ("accounts", "spend_book", "TEXT NOT NULL DEFAULT ''"),
 )
 
 _SQLITE_BUSY = 5
@@ -251,6 +254,9 @@ class SqliteConnection:
         # the iterator ends at once instead of at its next poll.
         self._followers: set[tuple[asyncio.AbstractEventLoop, asyncio.Future]] = set()
         self._closed = False
+        # The 80 % warnings of spend caps this process's debits were the first to reach
+        # (store/spend_caps.py), until take_spend_warnings hands them over.
+        self._spend_warnings: list = []
         self._create_schema()
 
     # --- connections ---------------------------------------------------------------------------

@@ -8,9 +8,11 @@ import time
 import uuid
 from datetime import date, datetime
 
+import orjson
+
 from shared.errors import InsufficientCredits
 
-from store import rules
+from store import rules, spend_caps
 from store.bounds import (
     check_balance_ceiling,
     new_account_id,
@@ -18,9 +20,10 @@ from store.bounds import (
     require_credits,
     validate_new_account,
 )
-from store.errors import AccountExists, LedgerConflict, no_such_account
+from store.errors import AccountExists, LedgerConflict, no_such_account, no_such_key
 from store.key_format import quoted
 from store.records import Account, ChargeNote, Usage, UsageRow, from_unix_s
+from store.spend_caps import SpendBook, SpendCap, SpendStatus, SpendWarning
 from store.usage_rows import day_bounds_s
 from store.sqlite_connection import SqliteConnection, immediate
 
@@ -132,15 +135,25 @@ class SqliteLedger(SqliteConnection):
 
     async def reserve(self, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
         require_credits(credits)
-        return await self._write(self._debit, account_id, credits, request_id, note)
+        due: list[SpendWarning] = []
+        balance = await self._write(self._debit, account_id, credits, request_id, note, due)
+        self._spend_warnings.extend(due)
+        return balance
 
     @classmethod
-    def _debit(cls, conn, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
+    def _debit(
+        cls, conn, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None,
+        warnings: list | None = None,
+    ) -> int:
         """Return the balance after the debit; runs inside the caller's write transaction.
 
-        Raises InsufficientCredits having written nothing, so :meth:`_admit_and_charge` may
-        commit the admission it made.
+        Raises InsufficientCredits (or SpendCapReached, one of its kind) having written
+        nothing, so :meth:`_admit_and_charge` may commit the admission it made. ``warnings``
+        (a list of the caller's) is left holding the 80 % warnings this debit is the first to
+        reach (store/spend_caps.py); the caller hands them on once the transaction commits.
         """
+        if warnings is not None:
+            warnings.clear()  # a transaction retried after a failed commit starts afresh
         # The ledger row goes first: if this request was already charged the insert is
         # ignored and nothing else happens (a retry, not a second charge).
         try:
@@ -158,11 +171,28 @@ class SqliteLedger(SqliteConnection):
         # Read and write under the transaction's write lock: no other writer acts between them.
         try:
             balance = rules.charge(cls._balance_of(conn, account_id), credits)
+            book, due = cls._book_of(conn, account_id).debit(account_id, note.key_id, credits, spend_caps.now_s())
         except InsufficientCredits:
             conn.execute("DELETE FROM ledger WHERE request_id = ? AND kind = 'debit'", (request_id,))
             raise
-        conn.execute("UPDATE accounts SET balance = ? WHERE id = ?", (balance, account_id))
+        conn.execute(
+            "UPDATE accounts SET balance = ?, spend_book = ? WHERE id = ?",
+            (balance, orjson.dumps(book.to_json()).decode(), account_id),
+        )
+        if warnings is not None:
+            warnings[:] = due
         return balance
+
+    @staticmethod
+    def _book_of(conn, account_id: str) -> SpendBook:
+        row = conn.execute("SELECT spend_book FROM accounts WHERE id = ?", (account_id,)).fetchone()
+        if row is None:
+            raise no_such_account(account_id)
+        return SpendBook.from_json(orjson.loads(row[0]) if row[0] else None)
+
+    @staticmethod
+    def _write_book(conn, account_id: str, book: SpendBook) -> None:
+        conn.execute("UPDATE accounts SET spend_book = ? WHERE id = ?", (orjson.dumps(book.to_json()).decode(), account_id))
 
     async def refund(self, account_id: str, credits: int, request_id: str) -> int:
         require_credits(credits)
@@ -177,7 +207,8 @@ class SqliteLedger(SqliteConnection):
     def _refund_within(cls, conn, account_id: str, credits: int, request_id: str) -> int:
         """Return the balance after the refund; runs inside the caller's write transaction."""
         debit = conn.execute(
-            "SELECT account_id, credits FROM ledger WHERE request_id = ? AND kind = 'debit'", (request_id,)
+            "SELECT account_id, credits, created_at_s, key_id FROM ledger WHERE request_id = ? AND kind = 'debit'",
+            (request_id,),
         ).fetchone()
         if debit is not None and debit[0] != account_id:
             raise LedgerConflict(f"request {quoted(request_id)} was charged to another account")
@@ -189,7 +220,38 @@ class SqliteLedger(SqliteConnection):
                 (account_id, request_id, due, time.time()),
             )
             conn.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (due, account_id))
+            book = cls._book_of(conn, account_id).refund(debit[3], due, debit[2], spend_caps.now_s())
+            cls._write_book(conn, account_id, book)
         return cls._balance_of(conn, account_id)
+
+    async def set_spend_cap(self, account: str, cap: SpendCap, key_id: str | None = None) -> SpendStatus:
+        spend_caps.validate_cap(cap)
+        return await self._run(self._set_spend_cap, account, cap, key_id)
+
+    @classmethod
+    def _set_spend_cap(cls, conn, account: str, cap: SpendCap, key_id: str | None) -> SpendStatus:
+        with immediate(conn):
+            account_id = cls._account_id(conn, account)
+            if key_id is not None:
+                row = conn.execute("SELECT account_id FROM api_keys WHERE key_id = ?", (key_id,)).fetchone()
+                if row is None or row[0] != account_id:
+                    raise no_such_key(key_id)
+            now_s = spend_caps.now_s()
+            book = cls._book_of(conn, account_id).with_cap(key_id or spend_caps.ACCOUNT_SCOPE, cap, now_s)
+            cls._write_book(conn, account_id, book)
+            return book.status(account_id, now_s)
+
+    async def spend_status(self, account: str) -> SpendStatus:
+        return await self._run(self._spend_status, account)
+
+    @classmethod
+    def _spend_status(cls, conn, account: str) -> SpendStatus:
+        account_id = cls._account_id(conn, account)
+        return cls._book_of(conn, account_id).status(account_id, spend_caps.now_s())
+
+    def take_spend_warnings(self) -> list[SpendWarning]:
+        taken, self._spend_warnings[:] = list(self._spend_warnings), []
+        return taken
 
     async def balance(self, account_id: str) -> int:
         return await self._run(self._balance_of, account_id)

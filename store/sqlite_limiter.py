@@ -71,21 +71,24 @@ class SqliteLimiter(SqliteConnection):
         """Return :meth:`admit` then, when allowed, :meth:`reserve`, in one write transaction."""
         require_credits(credits)
         now_s = time.time() if now_s is None else now_s
-        return await self._write(
+        due: list = []
+        outcome = await self._write(
             self._admit_and_charge, account.id, account.rate_per_minute, account.max_concurrent,
-            slot_id, credits, request_id, now_s, note,
+            slot_id, credits, request_id, now_s, note, due,
         )
+        self._spend_warnings.extend(due)
+        return outcome
 
     @classmethod
     def _admit_and_charge(
         cls, conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, credits: int, request_id: str,
-        now_s: float, note: ChargeNote | None = None,
+        now_s: float, note: ChargeNote | None = None, warnings: list | None = None,
     ) -> AdmittedCharge:
         admission = cls._count_and_hold(conn, account_id, limit, max_concurrent, slot_id, now_s, (request_id, credits))
         if not admission.allowed:
             return AdmittedCharge(admission)
         try:
-            return AdmittedCharge(admission, balance=cls._debit(conn, account_id, credits, request_id, note))
+            return AdmittedCharge(admission, balance=cls._debit(conn, account_id, credits, request_id, note, warnings))
         except InsufficientCredits as short:
             return AdmittedCharge(admission, insufficient=short)  # the admission still commits
 

@@ -19,12 +19,15 @@ line ever carries a key, a key hash or the admin token.
 | POST | /accounts/{account}/top-up | balance |
 | PATCH | /accounts/{account}/limits | account |
 | GET | /accounts/{account}/usage?since= | ledger totals |
+| GET | /accounts/{account}/spend-caps | the account's and its keys' spend caps, spent, resets_at |
+| PATCH | /accounts/{account}/spend-caps | the same, after setting ``daily``/``monthly`` (null clears one) |
 | POST | /accounts/{account}/keys | 201 key (``name``? ``expires_at``? ``allowed_origins``? ``browser_only``? ``mode``? ``live`` or ``test``), with ``key`` shown once |
 | GET | /accounts/{account}/keys | keys |
 | GET | /keys/{key_id} | key |
 | POST | /keys/{key_id}/revoke | key |
 | POST | /keys/{key_id}/rotate | 201 new key, with ``key`` shown once, and ``previous`` |
 | PUT | /keys/{key_id}/origins | key |
+| PATCH | /keys/{key_id}/spend-caps | the key's account's spend caps, after setting the key's |
 | POST | /accounts/{account}/owners | 201 owner, with the one-time ``invite_url`` (24 h) |
 | GET | /accounts/{account}/owners | owners |
 | POST | /owners/unlock | the sign-in subjects whose lock-out was lifted |
@@ -56,6 +59,7 @@ from gateway.admin.operations import (
     usage_summary,
     utc_moment,
 )
+from gateway.admin.spend_caps import CAP_BOUNDS, KEEP, change_account_cap, change_key_cap, spend_view
 from gateway.dashboard.invites import invite_owner
 from gateway.dashboard.sign_in import unlock
 from gateway.errors import request_id_of, with_error_body
@@ -389,6 +393,40 @@ async def usage(request: Request, store: Store) -> tuple[int, Any]:
     return 200, await usage_summary(store, request.path_params["account"], since)
 
 
+def _cap_changes(body: dict[str, Any]) -> dict[str, Any]:
+    """Return the caps a spend-caps body changes: each of ``daily`` and ``monthly`` given as an
+    integer (credits) or null (no cap); one at least."""
+    if not body:
+        raise MissingParameter(
+            "Give daily, monthly or both.",
+            suggestion='Send e.g. {"daily": 1000, "monthly": 20000}; null clears a cap.',
+            param="daily",
+        )
+    return {period: None if body[period] is None else _integer(body, bound) for period, bound in CAP_BOUNDS.items() if period in body}
+
+
+async def show_spend_caps(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the account's spend caps and what was spent against them."""
+    return 200, spend_view(await store.spend_status(request.path_params["account"]))
+
+
+async def set_account_spend_caps(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the account's spend caps after changing the account's own as given."""
+    changes = _cap_changes(await _body(request, tuple(CAP_BOUNDS)))
+    status = await change_account_cap(store, request.path_params["account"], **{**dict.fromkeys(CAP_BOUNDS, KEEP), **changes})
+    log.info("admin_spend_caps_set", account_id=status.account_id, **changes)
+    return 200, spend_view(status)
+
+
+async def set_key_spend_caps(request: Request, store: Store) -> tuple[int, Any]:
+    """Return the key's account's spend caps after changing the key's as given."""
+    changes = _cap_changes(await _body(request, tuple(CAP_BOUNDS)))
+    key_id = request.path_params["key_id"]
+    status = await change_key_cap(store, key_id, **{**dict.fromkeys(CAP_BOUNDS, KEEP), **changes})
+    log.info("admin_spend_caps_set", account_id=status.account_id, key_id=key_id, **changes)
+    return 200, spend_view(status)
+
+
 async def create_key(request: Request, store: Store) -> tuple[int, Any]:
     """Return 201 and the new key's view, with the plain key in ``key`` (shown this once)."""
     body = await _body(request, ("expires_at", "allowed_origins", "browser_only", "name", "mode"))
@@ -541,6 +579,9 @@ def _admin_routes() -> list[BaseRoute]:
         Route("/accounts/{account}/top-up", _admin(top_up), methods=["POST"]),
         Route("/accounts/{account}/limits", _admin(set_limits), methods=["PATCH"]),
         Route("/accounts/{account}/usage", _admin(usage, query=("since",)), methods=["GET"]),
+        Route("/accounts/{account}/spend-caps", _admin(show_spend_caps), methods=["GET"]),
+        Route("/accounts/{account}/spend-caps", _admin(set_account_spend_caps), methods=["PATCH"]),
+        Route("/keys/{key_id}/spend-caps", _admin(set_key_spend_caps), methods=["PATCH"]),
         Route("/accounts/{account}/keys", _admin(create_key), methods=["POST"]),
         Route("/accounts/{account}/keys", _admin(list_keys), methods=["GET"]),
         Route("/keys/{key_id}", _admin(show_key), methods=["GET"]),

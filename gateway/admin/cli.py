@@ -13,6 +13,9 @@ key hash.
 The operations and views are those of the admin HTTP API too (``gateway/admin/operations.py``),
 so both interfaces show the same fields and rotate the same way.
 
+``account cap ACCOUNT --daily N --monthly N`` (or ``--clear``) sets the account's spend caps in
+credits per UTC day and month, ``key cap KEY_ID ...`` a key's; each prints the account's caps.
+
 ``account invite ACCOUNT EMAIL`` makes EMAIL an owner of the account's dashboard (or invites
 it again) and prints the one-time link, valid 24 hours, as its last line; ``owner unlock``
 lifts a sign-in lock-out.
@@ -43,6 +46,7 @@ from gateway.admin.operations import (
     usage_summary,
     utc_moment,
 )
+from gateway.admin.spend_caps import DAILY_CAP, KEEP, MONTHLY_CAP, change_account_cap, change_key_cap, spend_view
 from gateway.dashboard.invites import invite_owner
 from gateway.dashboard.sign_in import unlock
 from store.bounds import CREDITS, MAX_CONCURRENT, OPENING_BALANCE, RATE_PER_MINUTE, Bound
@@ -118,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("name", help="account name or id")
     limits.add_argument("--rate-per-minute", type=_integer_in(RATE_PER_MINUTE), help="requests per minute")
     limits.add_argument("--max-concurrent", type=_integer_in(MAX_CONCURRENT), help="concurrent requests")
+    _add_cap_parser(account_cmds, "the account's (every key's spend counts against it)", "name", "account name or id")
     invite = account_cmds.add_parser(
         "invite", help="invite an owner to the account's dashboard (again, if they forgot the password); prints the link"
     )
@@ -170,11 +175,40 @@ def build_parser() -> argparse.ArgumentParser:
         "--browser-only", action=argparse.BooleanOptionalAction, default=None, help="set or clear browser-only"
     )
 
+    _add_cap_parser(key_cmds, "one key's", "key_id", "the key")
+
     usage = topics.add_parser("usage", help="credits used by an account, from the ledger")
     usage.add_argument("name", help="account name or id")
     usage.add_argument("--since", type=_parse_moment, help="count from this moment, ISO 8601")
     usage.add_argument("--json", action="store_true", help="print JSON")
     return parser
+
+
+def _add_cap_parser(commands, whose: str, target: str, target_help: str) -> None:
+    cap = commands.add_parser("cap", help=f"set or clear {whose} spend caps, in credits per UTC day and month")
+    cap.add_argument(target, help=target_help)
+    cap.add_argument("--daily", type=_integer_in(DAILY_CAP), help="most credits per UTC day (0: none may be spent)")
+    cap.add_argument("--monthly", type=_integer_in(MONTHLY_CAP), help="most credits per UTC month")
+    cap.add_argument("--clear", action="store_true", help="remove both caps")
+    cap.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _cap_changes(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the changes of a ``cap`` command: both cleared, or the periods given."""
+    given = args.daily is not None or args.monthly is not None
+    if args.clear == given:
+        raise UsageError("give --daily N, --monthly N (or both), or --clear")
+    if args.clear:
+        return {"daily": None, "monthly": None}
+    return {"daily": KEEP if args.daily is None else args.daily, "monthly": KEEP if args.monthly is None else args.monthly}
+
+
+def _print_spend_caps(view: dict[str, Any]) -> None:
+    for scope, caps in [("account", view["account"])] + [(f"key {key['key_id']}", key) for key in view["keys"]]:
+        for period in ("daily", "monthly"):
+            figures = caps[period]
+            cap = "none" if figures["cap"] is None else figures["cap"]
+            print(f"{scope} {period}: cap {cap}, spent {figures['spent']}, resets at {figures['resets_at']}")
 
 
 # --- rendering -------------------------------------------------------------------------------
@@ -287,6 +321,10 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
             wanted = () if args.clear else (args.origin or current.allowed_origins)
             record = await store.update_origins(args.key_id, wanted, browser_only=args.browser_only)
             _print_fields(key_view(record))
+        case ("account", "cap"):
+            _emit(spend_view(await change_account_cap(store, args.name, **_cap_changes(args))), args.json, _print_spend_caps)
+        case ("key", "cap"):
+            _emit(spend_view(await change_key_cap(store, args.key_id, **_cap_changes(args))), args.json, _print_spend_caps)
         case ("account", "invite"):
             invitation = await invite_owner(store, (settings or load_settings()).base_url, args.name, args.email)
             print(

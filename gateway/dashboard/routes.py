@@ -39,6 +39,7 @@ from gateway.dashboard.sessions import (
 )
 from gateway.dashboard.sign_in import sign_in
 from gateway.dashboard.signup import SENT_NOTICE, send_password_link, sign_up
+from gateway.dashboard.spend_caps_form import cap_rows, read_cap_fields
 from gateway.dashboard.tokens import split_token
 from gateway.dashboard.try_it import terminal_key
 from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window_start
@@ -63,6 +64,7 @@ NOTICES = {
     "revoked": "The key is revoked; every gateway refuses it within about a second.",
     "origins": "The key's origins are saved.",
     "password": "Your password is changed; other sessions are signed out.",
+    "caps": "The spend caps are saved; every gateway applies them to the next request.",
 }
 
 
@@ -519,6 +521,43 @@ async def usage_page(visit: Visit) -> Response:
     })
 
 
+# --- spend caps ----------------------------------------------------------------------------------
+
+
+async def spend_caps_page(visit: Visit, *, typed: dict | None = None, errors: dict | None = None, status: int = 200) -> Response:
+    """Return the spend-caps page: a form for the account's caps and one per active key;
+    ``typed`` keeps what was typed in the form that failed (scope -> fields)."""
+    account_id = visit.who.owner.account_id
+    rows = cap_rows(await visit.store.spend_status(account_id), await visit.store.list_keys(account_id))
+    for row in rows:
+        for period in ("daily", "monthly"):
+            cap = row[period]["cap"]
+            row[f"{period}_value"] = (typed or {}).get(row["scope"], {}).get(period, "" if cap is None else str(cap))
+    return visit.page("spend_caps.html", {
+        "title": "Spend caps", "section": "caps", "rows": rows, "errors": errors or {},
+        "notice": NOTICES.get(visit.request.query_params.get("notice", "")),
+    }, status)
+
+
+async def spend_caps_post(visit: Visit) -> Response:
+    """Save the caps of the posted scope (the account, or one of its keys)."""
+    account_id = visit.who.owner.account_id
+    scope = visit.posted("scope")
+    key_id = None
+    if scope != "account":
+        record = await visit.store.get_key(scope)
+        if record is None or record.account_id != account_id:
+            raise NotYours(scope)
+        key_id = record.key_id
+    cap, errors = read_cap_fields(visit.posted("daily"), visit.posted("monthly"))
+    if cap is None:
+        typed = {scope: {"daily": visit.posted("daily"), "monthly": visit.posted("monthly")}}
+        return await spend_caps_page(visit, typed=typed, errors={scope: errors}, status=400)
+    await visit.store.set_spend_cap(account_id, cap, key_id)
+    log.info("dashboard_spend_caps_set", account_id=account_id, key_id=key_id, daily=cap.daily, monthly=cap.monthly)
+    return _redirect("/dashboard/spend-caps", "caps")
+
+
 async def _not_found(scope, receive, send) -> None:
     request = Request(scope, receive)
     response = render_message(request, "Page not found", "There is no dashboard page here.", 404)
@@ -570,6 +609,7 @@ def _routes() -> list[BaseRoute]:
         Route("/keys/{key_id}/revoke", _get_and_post(_page(revoke_page), _page(revoke)), methods=both),
         Route("/keys/{key_id}/origins", _get_and_post(_page(origins_page), _page(origins_post)), methods=both),
         Route("/usage", _page(usage_page), methods=["GET"]),
+        Route("/spend-caps", _get_and_post(_page(spend_caps_page), _page(spend_caps_post)), methods=both),
         # Not a _page: it needs no session, and answers only the operator (gateway/dashboard/outbox.py).
         Route("/outbox", outbox_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="dashboard-static"),

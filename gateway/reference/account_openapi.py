@@ -36,13 +36,29 @@ USAGE_SCHEMA = {
     },
 }
 
+_PERIOD_CAP = {
+    "type": "object",
+    "required": ["cap", "spent", "resets_at"],
+    "properties": {
+        "cap": {"type": ["integer", "null"], "description": "The most credits the period allows; null: no cap."},
+        "spent": {"type": "integer", "description": "Credits spent in the current period (refunds taken off)."},
+        "resets_at": {"type": "string", "format": "date-time", "description": "When the period ends (UTC midnight, or the 1st of the next month)."},
+    },
+}
+_SPEND_CAPS = {
+    "type": "object",
+    "description": "Spend caps (docs/limits.md): a request that would pass one is 402 spend_cap_reached.",
+    "required": ["daily", "monthly"],
+    "properties": {"daily": _PERIOD_CAP, "monthly": _PERIOD_CAP},
+}
+
 ACCOUNT_SCHEMA = {
     "type": "object",
     "required": ["account", "key"],
     "properties": {
         "account": {
             "type": "object",
-            "required": ["id", "name", "balance", "limits"],
+            "required": ["id", "name", "balance", "limits", "spend_caps"],
             "properties": {
                 "id": {"type": "string"},
                 "name": {"type": "string"},
@@ -52,13 +68,14 @@ ACCOUNT_SCHEMA = {
                     "required": ["rate_per_minute", "max_concurrent"],
                     "properties": {"rate_per_minute": {"type": "integer"}, "max_concurrent": {"type": "integer"}},
                 },
+                "spend_caps": _SPEND_CAPS,
                 "created_at": {"type": "string", "format": "date-time"},
             },
         },
         "key": {
             "type": "object",
             "description": "The calling key's own settings; never the key nor its hash.",
-            "required": ["key_id", "name", "prefix", "mode", "state", "created_at", "expires_at", "allowed_origins", "browser_only"],
+            "required": ["key_id", "name", "prefix", "mode", "state", "created_at", "expires_at", "allowed_origins", "browser_only", "spend_caps"],
             "properties": {
                 "key_id": {"type": "string"},
                 "name": {"type": "string"},
@@ -71,6 +88,7 @@ ACCOUNT_SCHEMA = {
                 "revoked_at": {"type": ["string", "null"], "format": "date-time"},
                 "allowed_origins": {"type": "array", "items": {"type": "string"}},
                 "browser_only": {"type": "boolean"},
+                "spend_caps": _SPEND_CAPS,
             },
         },
     },
@@ -139,9 +157,10 @@ def account_paths() -> dict[str, Any]:
     }
     account = {
         "get": {
-            "summary": "The account's balance and limits, and the calling key's settings",
-            "description": "The balance and limits as the store has them now, and the calling key's own settings "
-                           "(name, prefix, expiry, origins, browser-only); never a key nor its hash. Free; counts in the rate limit.",
+            "summary": "The account's balance, limits and spend caps, and the calling key's settings",
+            "description": "The balance, limits and spend caps (with what was spent in the current UTC day and month) as the "
+                           "store has them now, and the calling key's own settings (name, prefix, expiry, origins, browser-only, "
+                           "spend caps); never a key nor its hash. Free; counts in the rate limit.",
             "operationId": "get_account",
             "tags": ["account"],
             "x-credits": 0,

@@ -160,7 +160,7 @@ do next, and `param` names the parameter at fault when there is one.
 |---|---|---|
 | 400 | `invalid_parameter`, `missing_parameter`, `conflicting_parameters`, `invalid_datetime`, `invalid_body`, `body_not_found`, `body_not_eligible`, `out_of_range` | Fix the request as the suggestion says; retrying it unchanged fails again. |
 | 401 | `invalid_api_key` | Send a valid, active key. |
-| 402 | `insufficient_credits` | Top up the account; the request cost nothing. |
+| 402 | `insufficient_credits`, `spend_cap_reached` | Top up the account, or wait for the spend cap's `resets_at` (or raise the cap); the request cost nothing. |
 | 403 | `origin_not_allowed`, `origin_required` | Call from an allowed origin, or use a server-side key. |
 | 413 | `payload_too_large` | Send a smaller body. |
 | 429 | `rate_limit_exceeded` | Wait `Retry-After` seconds, then retry. |
@@ -172,7 +172,9 @@ do next, and `param` names the parameter at fault when there is one.
 
 Each operation's cost is given on its page (and as `x-credits` in the OpenAPI document). Only
 a `2xx` answer costs credits: every error is refunded. A balance that cannot cover the cost
-is `402 insufficient_credits`. A batch costs the sum of its successful sub-requests.
+is `402 insufficient_credits`; one that would pass a spend cap of the account or the key (per
+UTC day or month, set by its owners) is `402 spend_cap_reached`, whose error names the cap,
+what was spent and when it `resets_at`. A batch costs the sum of its successful sub-requests.
 
 Per account (all its keys, on every gateway): requests per minute, in fixed windows aligned
 to the minute (300 by default), and requests in flight at once (50 by default). Every

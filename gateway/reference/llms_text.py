@@ -23,7 +23,7 @@ ESSENTIALS = """\
 - GET takes parameters in the query string; POST takes the same names in a JSON body.
 - A moment is exactly one of `datetime` (ISO 8601; without an offset, place or tz, it is UTC) or `jd` (Julian Day, UT1).
 - Success is `{"data", "meta", "warnings"?}`; an error is `{"errors": [{"code", "message", "suggestion", "param"?}]}`.
-- Only a 2xx costs credits; 402 is `insufficient_credits`; retry 429 and 503 after `Retry-After` seconds.
+- Only a 2xx costs credits; 402 is `insufficient_credits`, or `spend_cap_reached` (a spend cap of the account or key: do not retry before its `resets_at`); retry 429 and 503 after `Retry-After` seconds.
 """
 
 

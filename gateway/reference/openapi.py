@@ -56,7 +56,7 @@ ERROR_SCHEMA = {
 ERROR_STATUSES = {
     "400": "Invalid request (invalid_parameter, missing_parameter, conflicting_parameters, invalid_datetime, invalid_body, body_not_found, body_not_eligible, out_of_range ...)",
     "401": "invalid_api_key",
-    "402": "insufficient_credits",
+    "402": "insufficient_credits, or spend_cap_reached (a spend cap of the account or key; spend_cap says which, and resets_at)",
     "403": "origin_not_allowed or origin_required",
     "413": "payload_too_large",
     "429": "rate_limit_exceeded (with Retry-After)",

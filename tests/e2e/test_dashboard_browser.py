@@ -161,6 +161,7 @@ def test_every_page_has_no_serious_accessibility_violation(stack: Stack, chromiu
     key_id = page.locator("tbody tr").first.get_attribute("id")
     pages = {
         "keys": "/dashboard/keys", "usage": "/dashboard/usage", "password": "/dashboard/password",
+        "spend-caps": "/dashboard/spend-caps",
         "revoke": f"/dashboard/keys/{key_id}/revoke", "origins": f"/dashboard/keys/{key_id}/origins",
     }
     for name, path in pages.items():
@@ -195,7 +196,8 @@ def test_at_390_px_wide_no_dashboard_page_runs_off_screen(stack: Stack, chromium
     with stack.client(key) as api:
         assert api.get(POSITIONS).status_code == 200
     too_wide = {}
-    for name, path in {"keys": "/dashboard/keys", "usage": "/dashboard/usage", "password": "/dashboard/password"}.items():
+    narrow = {"keys": "/dashboard/keys", "usage": "/dashboard/usage", "password": "/dashboard/password", "spend-caps": "/dashboard/spend-caps"}
+    for name, path in narrow.items():
         page.goto(path)
         shot(page, f"390px-{name}")
         width = page.evaluate("document.documentElement.scrollWidth")

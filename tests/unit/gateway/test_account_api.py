@@ -15,6 +15,7 @@ import pytest
 from gateway.account_api import NOT_RECORDED, UsageCache, UsageQuery, account_data, read_usage_query, usage_cache_s, usage_data
 from kernel.errors import RangeTooLong
 from shared.errors import InvalidParameter
+from store.spend_caps import SpendBook
 from store.records import Account, KeyRecord, UsageRow, utc_now
 
 TODAY = date(2026, 5, 30)
@@ -82,7 +83,7 @@ def test_a_debit_without_a_note_counts_under_not_recorded():
 
 def test_the_account_answer_holds_limits_and_the_keys_settings_but_no_hash():
     record = KeyRecord("key_a", "acct_1", "f" * 64, "AbCd", utc_now(), allowed_origins=("https://app.example",), name="web")
-    data = account_data(Account("acct_1", "acme", 42, rate_per_minute=120, max_concurrent=7), record)
+    data = account_data(Account("acct_1", "acme", 42, rate_per_minute=120, max_concurrent=7), record, SpendBook().status("acct_1", 0))
     assert data["account"]["limits"] == {"rate_per_minute": 120, "max_concurrent": 7}
     assert (data["key"]["key_id"], data["key"]["name"], data["key"]["allowed_origins"]) == ("key_a", "web", ["https://app.example"])
     assert "f" * 64 not in repr(data)

@@ -14,9 +14,10 @@ from gateway.accounting import REFUND_RETRY_S, Accounting
 from gateway.errors import as_celestial_error
 from gateway.key_modes import TEST_RATE_PER_MINUTE
 from store.errors import StoreBusy, StoreOutcomeUnknown
-from store.records import SLOT_LEASE_S
+from store.records import SLOT_LEASE_S, ChargeNote
+from store.spend_caps import SpendCap
 from store.sqlite_store import SqliteStore
-from shared.errors import ServiceUnavailable
+from shared.errors import ServiceUnavailable, SpendCapReached
 
 
 def locked(path) -> sqlite3.Connection:
@@ -198,6 +199,31 @@ def test_a_test_key_admission_is_counted_under_the_test_limits_and_takes_no_live
             await accounting.drain()
             assert (await store.admit_test_traffic(account, "again", None)).allowed
             assert await store.balance(account.id) == 10
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_spend_cap_warnings_of_a_charge_are_handed_on_once_and_a_capped_charge_is_402(tmp_path):
+    async def scenario() -> None:
+        store = SqliteStore(tmp_path / "store.sqlite")
+        handed: list = []
+
+        async def keep(warnings) -> None:
+            handed.extend(warnings)
+
+        accounting = Accounting(store, store, keep)
+        try:
+            account = await store.create_account("acme", 100)
+            await store.set_spend_cap(account.id, SpendCap(daily=5))
+            outcome = await accounting.admit_and_charge(account, "slot-1", 4, "c1", ChargeNote())
+            assert outcome.balance == 96
+            await accounting.charge(account.id, 1, "c2")
+            with pytest.raises(SpendCapReached):
+                await accounting.charge(account.id, 1, "c3")
+            await accounting.drain()
+            assert [(w.period, w.cap, w.spent) for w in handed] == [("daily", 5, 4)]
         finally:
             await store.close()
 

@@ -37,7 +37,7 @@ SPEC_TABLE = {
 # Codes the spec's table does not list, with the status their meaning calls for: RFC 9110
 # 15.5.2 (401, credentials missing or wrong), 15.5.10 (409, a conflict with the target's current
 # state), 15.5.9 (408), 15.5.15 (414), 15.5.1 (400, a request the server will not process as
-# sent), and nginx's 499 (the client closed the connection).
+# sent), 15.5.3 (402, a charge refused: a spend cap), and nginx's 499 (the client closed the connection).
 BEYOND_THE_TABLE = {
     "invalid_admin_token": 401, "account_exists": 409, "email_owns_another_account": 409, "key_not_active": 409,
     "request_id_conflict": 409, "request_timeout": 408, "uri_too_long": 414, "invalid_request": 400,
@@ -45,7 +45,7 @@ BEYOND_THE_TABLE = {
     "nonexistent_local_time": 400, "ambiguous_local_time": 400,
     # Stored charts (issue 40): RFC 9110 15.5.5 (404, no current representation of the target:
     # an id naming no chart of the account) and 15.5.10 (409, the account's charts are full).
-    "chart_not_found": 404, "chart_limit_reached": 409,
+    "chart_not_found": 404, "chart_limit_reached": 409, "spend_cap_reached": 402,
 }
 
 SNAKE_CASE = re.compile(r"[a-z]+(_[a-z]+)*")

@@ -15,6 +15,7 @@ from gateway.account_api import UsageQuery, account_data, usage_data
 from gateway.endpoints import discover_endpoints
 from gateway.reference.account_openapi import ACCOUNT_SCHEMA, USAGE_SCHEMA, account_paths
 from gateway.reference.openapi import build_openapi
+from store.spend_caps import SpendBook, SpendCap
 from store.records import Account, KeyRecord, UsageRow, utc_now
 
 
@@ -38,7 +39,8 @@ def test_a_usage_answer_fits_its_schema():
 
 def test_an_account_answer_fits_its_schema():
     record = KeyRecord("key_a", "acct_1", "0" * 64, "AbCd", utc_now(), allowed_origins=("https://app.example",))
-    data = account_data(Account("acct_1", "acme", 10), record)
+    spend = SpendBook().with_cap("", SpendCap(daily=5), 0).with_cap("key_a", SpendCap(monthly=9), 0).status("acct_1", 0)
+    data = account_data(Account("acct_1", "acme", 10), record, spend)
     assert list(Draft202012Validator(ACCOUNT_SCHEMA).iter_errors(data)) == []
 
 
