@@ -1,4 +1,7 @@
-"""Fuzzing from /v1/openapi.json against the running stack: no 5xx, and every 4xx has the error shape.
+"""Fuzzing from /v1/openapi.json against the running stack: no 5xx, every 4xx has the error
+shape, and every answer is what its schema declares (schemathesis' response schema
+conformance check, on every operation, against the document made strict: a member the schema
+does not declare fails as a required one missing does, ``meta`` included).
 
 Schemathesis reads the schema the gateway serves and generates requests for each operation,
 valid and invalid alike (both data generation modes). Bounded so the suite stays fast: the
@@ -16,11 +19,13 @@ import re
 import httpx
 import pytest
 import schemathesis
+from schemathesis.checks import response_schema_conformance
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deploy.local_stack import Stack
 from gateway.reference.examples import without_examples
+from gateway.reference.openapi_schemas import strict
 
 BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria|returns|ingresses|eclipses/solar|eclipses/lunar|heliacal|transits|chart-wheel)$")
 FOCUSED_EXAMPLES = 60
@@ -40,7 +45,8 @@ def fuzz_key(fuzz_stack: Stack) -> str:
 @pytest.fixture(scope="module")
 def operations(fuzz_stack: Stack) -> list:
     # The schemas alone: the recorded examples are replayed by tests/e2e/test_recorded_examples.py.
-    document = without_examples(httpx.get(f"{fuzz_stack.base_url}/v1/openapi.json").json())
+    # Strict: an answer's member the document does not declare fails the conformance check.
+    document = strict(without_examples(httpx.get(f"{fuzz_stack.base_url}/v1/openapi.json").json()))
     schema = schemathesis.openapi.from_dict(document)
     found = [result.ok() for result in schema.get_all_operations()]
     assert found, "the served schema declares no operations"
@@ -83,8 +89,11 @@ def answer_body(content_type: str, read_json) -> dict | str:
 
 
 def check_response(case, key: str, base_url: str) -> None:
-    """Send one generated case and check its answer with :func:`check_answer`."""
-    response = case.call(base_url=base_url, headers={"Authorization": f"Bearer {key}"})
+    """Send one generated case and check its answer with :func:`check_answer` and against
+    its schema (schemathesis' response schema conformance)."""
+    headers = {"Authorization": f"Bearer {key}"}
+    response = case.call(base_url=base_url, headers=headers)
+    case.validate_response(response, checks=[response_schema_conformance], headers=headers)
     # Schemathesis keeps every header as the list of its values.
     body = answer_body(response.headers["content-type"][0], response.json)
     request_ids = list(response.headers["x-request-id"])
