@@ -11,8 +11,9 @@ at start-up, not a silent suffix.
 
 A member is ``required`` when the wire always emits it (``gateway/envelope.py``): a scalar
 without presence, a repeated field not marked ``omit_empty``, a field marked
-``null_when_unset`` (then ``null`` when unset), a ``(message).columns`` field; a message or
-an ``optional`` scalar is left out when unset, so it is not required.
+``null_when_unset`` (then ``null`` when unset) or ``(render).always`` (a message the service
+sets in every reply), a ``(message).columns`` field; any other message field or ``optional``
+scalar is left out when unset, so it is not required.
 """
 
 from __future__ import annotations
@@ -161,7 +162,7 @@ def always_emitted(fd: FieldDescriptor) -> bool:
         return not render.omit_empty
     if fd.type == FieldDescriptor.TYPE_MESSAGE and is_columns(fd.message_type):
         return True  # rendered [] even unset
-    return not fd.has_presence or render.null_when_unset
+    return not fd.has_presence or render.null_when_unset or render.always
 
 
 class Components:
