@@ -20,11 +20,14 @@ import httpx
 import pytest
 import schemathesis
 from schemathesis.checks import response_schema_conformance
+from schemathesis.core.failures import FailureGroup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deploy.local_stack import Stack
-from gateway.reference.examples import without_examples
+from gateway.endpoints import discover_endpoints
+from gateway.reference.examples import load_examples, without_examples
+from gateway.reference.openapi import build_openapi
 from gateway.reference.openapi_schemas import strict
 
 BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria|returns|ingresses|eclipses/solar|eclipses/lunar|heliacal|transits|chart-wheel)$")
@@ -179,3 +182,23 @@ def test_other_endpoints_answer_4xx_or_501_with_the_error_shape(operations, fuzz
     assert others
     for operation in others:
         fuzz(operation, BROAD_EXAMPLES, fuzz_key, fuzz_stack.base_url)
+
+
+def recorded_answer(body: dict) -> httpx.Response:
+    """Return ``body`` as the read 200 answer of the recorded positions request."""
+    answer = httpx.Response(200, json=body, request=httpx.Request("GET", "http://gateway/v1/positions?datetime=2024-03-20T12:00:00Z"))
+    answer.read()
+    answer.elapsed = datetime.timedelta(0)
+    return answer
+
+
+def test_the_conformance_check_fails_an_answer_missing_a_required_meta_member_or_with_an_undeclared_one():
+    document = strict(build_openapi(discover_endpoints(), version="test"))
+    case = schemathesis.openapi.from_dict(document)["/v1/positions"]["GET"].Case(query={"datetime": "2024-03-20T12:00:00Z"})
+    body = load_examples()["/v1/positions"].response
+    case.validate_response(recorded_answer(body), checks=[response_schema_conformance])
+    without_version = {**body, "meta": {name: value for name, value in body["meta"].items() if name != "version"}}
+    with pytest.raises(FailureGroup):
+        case.validate_response(recorded_answer(without_version), checks=[response_schema_conformance])
+    with pytest.raises(FailureGroup):
+        case.validate_response(recorded_answer({**body, "meta": {**body["meta"], "undeclared": 1}}), checks=[response_schema_conformance])
