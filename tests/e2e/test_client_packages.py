@@ -6,7 +6,6 @@ bytes, its SVG as text: issue 37)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import struct
 import subprocess
