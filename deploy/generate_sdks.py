@@ -155,7 +155,7 @@ def python_operations(package: Path, document: dict) -> str:
             if isinstance(node, ast.ImportFrom) and node.level == 3 and node.module and node.module.startswith("models."):
                 imports.add(f"from .{node.module} import {', '.join(alias.name for alias in node.names)}")
         imports.add(f"from .api.{module.parent.name} import {module.stem}")
-        answer = ast.unparse(sync.returns.slice.right)  # Response[Error | <the answer's model>]
+        answer = answer_model(sync.returns)
         # A path's parameters (/v1/charts/{chart_id}) come first and positional; the rest are keywords.
         positional = list(sync.args.args)
         arguments = [arg for arg in sync.args.kwonlyargs if arg.arg != "client"]
@@ -250,6 +250,17 @@ def python_operations(package: Path, document: dict) -> str:
         "        raise NotImplementedError\n\n"
         + "\n".join(methods)
     )
+
+
+def answer_model(returns: ast.expr) -> str:
+    """Return the name of the answer's model in a generated ``sync_detailed``'s return
+    annotation, ``Response[<the answer's model> | Error]`` (the members in either order)."""
+    union = returns.slice  # type: ignore[attr-defined]
+    members = [ast.unparse(side) for side in (union.left, union.right)] if isinstance(union, ast.BinOp) else [ast.unparse(union)]
+    answers = [member for member in members if member != "Error"]
+    if len(answers) != 1:
+        raise ValueError(f"no single answer model in Response[{ast.unparse(union)}]")
+    return answers[0]
 
 
 def build_python(project: Path, dist: Path) -> list[Path]:

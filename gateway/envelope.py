@@ -1,7 +1,8 @@
 """Protobuf replies to the spec's JSON envelope ``{data, meta, warnings?}`` and error body.
 
 Rendering follows the response options: a scalar with presence that is unset is left out,
-or rendered as null when marked ``null_when_unset``; a message marked ``union`` renders as
+or rendered as null when marked ``null_when_unset``; a message field marked ``always`` is
+rendered even unset; a message marked ``union`` renders as
 its one set member (a string or bytes member marked with a ``media_type`` as a
 :class:`DocumentBody`, which the gateway answers as the whole body); an empty repeated field
 marked ``omit_empty`` is left out.
@@ -74,6 +75,8 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
         # A field named like a Python keyword ("from") is read with getattr.
         read = f"getattr(m, {name!r})" if keyword.iskeyword(name) else f"m.{name}"
         options = fd.GetOptions().Extensions[options_pb2.render]
+        if options.always and (fd.type != FieldDescriptor.TYPE_MESSAGE or fd.is_repeated or fd.containing_oneof is not None):
+            raise ValueError(f"{fd.full_name}: (render).always takes a singular message field outside a oneof")
         if fd.type == FieldDescriptor.TYPE_ENUM:
             namespace[f"names_{index}"] = {value.number: value.name.lower() for value in fd.enum_type.values}
         # A message of plain scalars is written as a dict literal of its fields, read once.
@@ -83,7 +86,7 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
             condition = read if options.omit_empty else None
         else:
             value = literal or _item_source(fd, index, read)
-            condition = f"m.HasField({name!r})" if fd.has_presence and not _holds_columns(fd) else None
+            condition = f"m.HasField({name!r})" if fd.has_presence and not _holds_columns(fd) and not options.always else None
         assign = [f"v{index} = {read}"] * bool(literal) + [f"out[{name!r}] = {value}"]
         if condition is None:
             lines += [f"    {line}" for line in assign]

@@ -7,22 +7,32 @@ from __future__ import annotations
 from typing import Any
 
 from gateway.account_api import ACCOUNT_PATH, DEFAULT_USAGE_DAYS, MAX_USAGE_DAYS, USAGE_PATH, USAGE_STALE_MAX_S
+from gateway.reference.openapi_schemas import ref
 
-_FIGURES = {
-    "type": "object",
-    "required": ["credits", "requests"],
-    "properties": {"credits": {"type": "integer"}, "requests": {"type": "integer"}},
+#: The named schemas of these answers (components/schemas), short names for the typed clients.
+ACCOUNT_SCHEMAS: dict[str, dict[str, Any]] = {
+    "UsageFigures": {
+        "type": "object",
+        "required": ["credits", "requests"],
+        "properties": {
+            "credits": {"type": "integer", "description": "Credits charged, less any refund."},
+            "requests": {"type": "integer", "description": "Charged requests."},
+        },
+    },
 }
 _BREAKDOWN = {
-    "by_key": {"type": "object", "description": "Key id to its figures.", "additionalProperties": _FIGURES},
-    "by_endpoint": {"type": "object", "description": "Endpoint path to its figures.", "additionalProperties": _FIGURES},
+    "by_key": {"type": "object", "description": "Key id to its figures.", "additionalProperties": ref("UsageFigures")},
+    "by_endpoint": {"type": "object", "description": "Endpoint path to its figures.", "additionalProperties": ref("UsageFigures")},
 }
 _TOTALS = {
     "type": "object",
     "required": ["credits", "requests", "by_key", "by_endpoint"],
-    "properties": {**_FIGURES["properties"], **_BREAKDOWN},
+    "properties": {**ACCOUNT_SCHEMAS["UsageFigures"]["properties"], **_BREAKDOWN},
 }
-_DAY = {**_TOTALS, "required": ["date", *_TOTALS["required"]], "properties": {"date": {"type": "string", "format": "date"}, **_TOTALS["properties"]}}
+ACCOUNT_SCHEMAS["UsageTotals"] = _TOTALS
+ACCOUNT_SCHEMAS["UsageDay"] = {
+    **_TOTALS, "required": ["date", *_TOTALS["required"]], "properties": {"date": {"type": "string", "format": "date"}, **_TOTALS["properties"]},
+}
 
 USAGE_SCHEMA = {
     "type": "object",
@@ -31,8 +41,8 @@ USAGE_SCHEMA = {
         "start": {"type": "string", "format": "date"},
         "end": {"type": "string", "format": "date"},
         "key": {"type": ["string", "null"], "description": "The key id the figures are limited to, or null for every key."},
-        "total": _TOTALS,
-        "days": {"type": "array", "items": _DAY, "description": "Every UTC day of the range, oldest first, days without requests included."},
+        "total": ref("UsageTotals"),
+        "days": {"type": "array", "items": ref("UsageDay"), "description": "Every UTC day of the range, oldest first, days without requests included."},
     },
 }
 
@@ -104,25 +114,12 @@ _REFUSALS = {
 }
 
 
-def _envelope(data: dict[str, Any], *, as_of: bool) -> dict[str, Any]:
-    meta: dict[str, Any] = {
-        "request_id": {"type": "string"},
-        "credits_used": {"type": "integer", "description": "Always 0: this operation is free."},
-        "credits_remaining": {"type": "integer"},
-        "version": {"type": "object"},
-        "mode": {"type": "string", "enum": ["test"], "description": "Present, as \"test\", only on answers to a test key (svc_test_)."},
-    }
-    if as_of:
-        meta["as_of"] = {"type": "string", "format": "date-time", "description": f"When the figures were read from the ledger: at most {USAGE_STALE_MAX_S:g} s ago."}
-    return {
-        "type": "object",
-        "required": ["data", "meta"],
-        "properties": {"data": data, "meta": {"type": "object", "required": ["request_id", "credits_used", "credits_remaining"], "properties": meta}},
-    }
+def _envelope(data: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "required": ["data", "meta"], "properties": {"data": data, "meta": ref("Meta")}}
 
 
-def _responses(data: dict[str, Any], *, as_of: bool) -> dict[str, Any]:
-    responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": _envelope(data, as_of=as_of)}}}}
+def _responses(name: str) -> dict[str, Any]:
+    responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": ref(name)}}}}
     for status, text in _REFUSALS.items():
         responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     return responses
@@ -152,7 +149,7 @@ def account_paths() -> dict[str, Any]:
                 _date_parameter("end", "Last UTC day (YYYY-MM-DD), included; default: today."),
                 {"name": "key", "in": "query", "required": False, "description": "Only this key's requests (a key id of the account).", "schema": {"type": "string"}},
             ],
-            "responses": _responses(USAGE_SCHEMA, as_of=True),
+            "responses": _responses("UsageResponse"),
         }
     }
     account = {
@@ -165,7 +162,13 @@ def account_paths() -> dict[str, Any]:
             "tags": ["account"],
             "x-credits": 0,
             "parameters": [],
-            "responses": _responses(ACCOUNT_SCHEMA, as_of=False),
+            "responses": _responses("AccountResponse"),
         }
     }
     return {USAGE_PATH: usage, ACCOUNT_PATH: account}
+
+
+ACCOUNT_SCHEMAS["Usage"] = USAGE_SCHEMA
+ACCOUNT_SCHEMAS["UsageResponse"] = _envelope(ref("Usage"))
+ACCOUNT_SCHEMAS["Account"] = ACCOUNT_SCHEMA
+ACCOUNT_SCHEMAS["AccountResponse"] = _envelope(ref("Account"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway.reference.openapi_schemas import ref
 from gateway.stored_charts import BIRTH_PARAMETERS, CHART_PATH, CHARTS_PATH, DEFAULT_PAGE, stored_chart_names
 from store.chart_records import DEFAULT_CHARTS_PER_ACCOUNT, MAX_PAGE
 
@@ -62,16 +63,11 @@ _REFUSALS = {
 
 
 def _envelope(data: dict[str, Any]) -> dict[str, Any]:
-    meta = {"request_id": {"type": "string"}, "credits_used": {"type": "integer", "description": "Always 0: stored charts are free."}, "version": {"type": "object"}}
-    return {
-        "type": "object",
-        "required": ["data", "meta"],
-        "properties": {"data": data, "meta": {"type": "object", "required": ["request_id", "credits_used"], "properties": meta}},
-    }
+    return {"type": "object", "required": ["data", "meta"], "properties": {"data": data, "meta": ref("Meta")}}
 
 
-def _responses(data: dict[str, Any], refusals: tuple[str, ...]) -> dict[str, Any]:
-    responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": _envelope(data)}}}}
+def _responses(name: str, refusals: tuple[str, ...]) -> dict[str, Any]:
+    responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": ref(name)}}}}
     for code in refusals:
         responses[code] = {"description": _REFUSALS[code], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     return responses
@@ -89,14 +85,6 @@ _PATH_ID = {"name": "chart_id", "in": "path", "required": True, "schema": _ID}
 
 def chart_paths() -> dict[str, Any]:
     """Return the OpenAPI path items of /v1/charts and /v1/charts/{chart_id}, keyed by path."""
-    listing = {
-        "type": "object",
-        "required": ["charts"],
-        "properties": {
-            "charts": {"type": "array", "items": CHART_SCHEMA},
-            "next_page_token": {"type": ["string", "null"], "description": "Send as page_token for the next page; null on the last (absent with export=true)."},
-        },
-    }
     charts = {
         "get": _operation(
             "list_stored_charts",
@@ -108,7 +96,7 @@ def chart_paths() -> dict[str, Any]:
                 {"name": "page_token", "in": "query", "required": False, "schema": _ID, "description": "next_page_token of the page before."},
                 {"name": "export", "in": "query", "required": False, "schema": {"type": "boolean", "default": False}},
             ],
-            responses=_responses(listing, ("400", *_ALWAYS)),
+            responses=_responses("StoredChartListResponse", ("400", *_ALWAYS)),
         ),
         "post": _operation(
             "create_stored_chart",
@@ -118,12 +106,12 @@ def chart_paths() -> dict[str, Any]:
             f"/v1/natal-chart checks it. An account keeps up to {DEFAULT_CHARTS_PER_ACCOUNT} charts (CELESTIAL_CHARTS_PER_ACCOUNT). "
             'Free. Example body: {"name": "Ada", "datetime": "1985-07-13T14:05:00", "place": "2996944"}.',
             requestBody={"required": True, "content": {"application/json": {"schema": _BODY}}},
-            responses=_responses(CHART_SCHEMA, ("400", "409", *_ALWAYS)),
+            responses=_responses("StoredChartResponse", ("400", "409", *_ALWAYS)),
         ),
     }
     chart = {
         "get": _operation(
-            "get_stored_chart", "One stored chart", "The chart, as stored. Free.", parameters=[_PATH_ID], responses=_responses(CHART_SCHEMA, ("404", *_ALWAYS))
+            "get_stored_chart", "One stored chart", "The chart, as stored. Free.", parameters=[_PATH_ID], responses=_responses("StoredChartResponse", ("404", *_ALWAYS))
         ),
         "patch": _operation(
             "update_stored_chart",
@@ -131,17 +119,35 @@ def chart_paths() -> dict[str, Any]:
             "Changes the members the body names (null removes one); the result is checked as a new chart is. Free.",
             parameters=[_PATH_ID],
             requestBody={"required": True, "content": {"application/json": {"schema": _BODY}}},
-            responses=_responses(CHART_SCHEMA, ("400", "404", *_ALWAYS)),
+            responses=_responses("StoredChartResponse", ("400", "404", *_ALWAYS)),
         ),
         "delete": _operation(
             "delete_stored_chart",
             "Forget a stored chart",
             "Deletes the chart at once: nothing of the birth is kept. Requests naming it are 404 chart_not_found afterwards. Free.",
             parameters=[_PATH_ID],
-            responses=_responses(DELETED_SCHEMA, ("404", *_ALWAYS)),
+            responses=_responses("DeletedStoredChartResponse", ("404", *_ALWAYS)),
         ),
     }
     return {CHARTS_PATH: charts, CHART_PATH: chart}
+
+
+#: The named schemas of these answers (components/schemas).
+CHART_SCHEMAS: dict[str, dict[str, Any]] = {
+    "StoredChart": CHART_SCHEMA,
+    "StoredChartResponse": _envelope(ref("StoredChart")),
+    "StoredChartList": {
+        "type": "object",
+        "required": ["charts"],
+        "properties": {
+            "charts": {"type": "array", "items": ref("StoredChart")},
+            "next_page_token": {"type": ["string", "null"], "description": "Send as page_token for the next page; null on the last (absent with export=true)."},
+        },
+    },
+    "StoredChartListResponse": _envelope(ref("StoredChartList")),
+    "DeletedStoredChart": DELETED_SCHEMA,
+    "DeletedStoredChartResponse": _envelope(ref("DeletedStoredChart")),
+}
 
 
 def stood_in_for(request_cls) -> set[str]:

@@ -16,39 +16,35 @@ from typing import Any
 from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from celestial.v1 import options_pb2
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
-from gateway.envelope import JSON_VALUE_TYPES, is_columns, text_media_type
-from gateway.reference.account_openapi import account_paths
-from gateway.reference.charts_openapi import chart_parameters, chart_paths, stood_in_for, with_chart_members
-from gateway.reference.geojson_schema import GEOJSON_SCHEMAS
+from gateway.envelope import text_media_type
+from gateway.reference.account_openapi import ACCOUNT_SCHEMAS, account_paths
+from gateway.reference.charts_openapi import CHART_SCHEMAS, chart_parameters, chart_paths, stood_in_for, with_chart_members
 from gateway.reference.introduction import introduction
+from gateway.reference.openapi_schemas import Components, ref, scalar_schema as _scalar_schema
 from gateway.operation_names import operation_name
-from shared.runtime.parameter_text import INTEGER_WIDTHS
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES
 
 DESCRIPTOR_SET = Path(__file__).resolve().parents[2] / "celestial" / "v1" / "descriptor_set.binpb"
 
+ERROR_DETAIL = {
+    "type": "object",
+    "required": ["code", "message", "suggestion"],
+    "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "suggestion": {"type": "string"},
+        "param": {"type": "string"},
+    },
+}
+
 ERROR_SCHEMA = {
     "type": "object",
     "required": ["errors", "meta"],
     "properties": {
-        "errors": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-                "type": "object",
-                "required": ["code", "message", "suggestion"],
-                "properties": {
-                    "code": {"type": "string"},
-                    "message": {"type": "string"},
-                    "suggestion": {"type": "string"},
-                    "param": {"type": "string"},
-                },
-            },
-        },
+        "errors": {"type": "array", "minItems": 1, "items": ref("ErrorDetail")},
         "meta": {"type": "object", "required": ["request_id"], "properties": {"request_id": {"type": "string"}}},
     },
 }
@@ -142,22 +138,6 @@ def _value_names(field: FieldSpec, comments: dict[str, str]) -> list[str]:
     return names
 
 
-def _scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:
-    kind = fd.type
-    if kind == FieldDescriptor.TYPE_BOOL:
-        return {"type": "boolean"}
-    if kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
-        return {"type": "number"}
-    if kind == FieldDescriptor.TYPE_STRING:
-        return {"type": "string"}
-    if kind == FieldDescriptor.TYPE_BYTES:  # in JSON (a batch's data), base64
-        return {"type": "string", "format": "byte"}
-    if kind == FieldDescriptor.TYPE_ENUM:
-        return {"type": "string", "enum": [v.name.lower() for v in fd.enum_type.values]}
-    type_name = INTEGER_WIDTHS[kind][2]
-    return {"type": "integer", "format": type_name} if type_name in ("int32", "int64") else {"type": "integer"}
-
-
 def _request_field_schema(field: FieldSpec, oneofs: dict[str, tuple[str, ...]], *, query: bool) -> dict[str, Any]:
     fd, rule = field.descriptor, field.rule
     if fd.type == FieldDescriptor.TYPE_MESSAGE:
@@ -212,93 +192,6 @@ def _request_message_schema(descriptor: Descriptor) -> dict[str, Any]:
     return schema
 
 
-def _response_schema(descriptor: Descriptor, seen: tuple[str, ...] = ()) -> dict[str, Any]:
-    if descriptor.full_name in seen:
-        return {"type": "object"}
-    seen = seen + (descriptor.full_name,)
-    if descriptor.full_name in JSON_VALUE_TYPES:
-        return dict(JSON_VALUE_TYPES[descriptor.full_name])
-    if descriptor.full_name in GEOJSON_SCHEMAS:
-        return dict(GEOJSON_SCHEMAS[descriptor.full_name])
-    if descriptor.GetOptions().Extensions[options_pb2.message].union:
-        # Each message member is titled with its message's name, which a typed client takes
-        # as the class name of the member (AstroMap, not ...DataType0); a document member
-        # (the calendar's iCalendar text) is a string.
-        return {"oneOf": [{"title": f.message_type.name, **_response_schema(f.message_type, seen)} if f.message_type else _scalar_schema(f)
-                          for f in descriptor.fields]}
-    if is_columns(descriptor):
-        # Rendered as one record per index (gateway/envelope.py): an array of objects.
-        columns = {fd.name: {**_scalar_schema(fd), **({"description": _comments()[fd.full_name]} if fd.full_name in _comments() else {})}
-                   for fd in descriptor.fields}
-        return {"type": "array", "items": {"type": "object", "properties": columns, "required": list(columns)}}
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    for fd in descriptor.fields:
-        render = fd.GetOptions().Extensions[options_pb2.render]
-        if fd.type == FieldDescriptor.TYPE_MESSAGE:
-            item = _response_schema(fd.message_type, seen)
-        else:
-            item = _scalar_schema(fd)
-            # On a response field, (field).choices are the values an answer carries: a union's
-            # members differ by them ({"kind": "angle"} or {"kind": "cusp"}), which is how a
-            # typed client tells which member it holds.
-            choices = list(fd.GetOptions().Extensions[options_pb2.field].choices)
-            if len(choices) == 1:
-                item["const"] = choices[0]
-            elif choices:
-                item["enum"] = choices
-        schema = {"type": "array", "items": item} if fd.is_repeated else item
-        if render.null_when_unset and not fd.is_repeated:
-            schema = {"anyOf": [schema, {"type": "null"}]}
-        comment = _comments().get(fd.full_name)
-        if comment:
-            schema = {**schema, "description": comment}
-        properties[fd.name] = schema
-        # A repeated field has no presence; whether it is always there is its omit_empty option
-        # (rendered [] when empty otherwise, whatever its items). A message field has presence:
-        # left out when unset, unless null_when_unset.
-        always_present = (fd.is_repeated and not render.omit_empty) or (not fd.is_repeated and not fd.has_presence) or render.null_when_unset
-        # A columns message is rendered even unset (as []).
-        if always_present or (fd.type == FieldDescriptor.TYPE_MESSAGE and is_columns(fd.message_type)):
-            required.append(fd.name)
-    schema = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = required
-    return schema
-
-
-def _envelope_schema(endpoint: Endpoint) -> dict[str, Any]:
-    data_fd = endpoint.response_cls.DESCRIPTOR.fields_by_name["data"]
-    data = _response_schema(data_fd.message_type) if data_fd.type == FieldDescriptor.TYPE_MESSAGE else _scalar_schema(data_fd)
-    if data_fd.is_repeated:
-        data = {"type": "array", "items": data}
-    return {
-        "type": "object",
-        "required": ["data", "meta"],
-        "properties": {
-            "data": data,
-            "meta": {
-                "type": "object",
-                "required": ["request_id", "credits_used", "credits_remaining"],
-                "properties": {
-                    "request_id": {"type": "string"},
-                    "credits_used": {"type": "integer"},
-                    "credits_remaining": {"type": "integer"},
-                    "computation_ms": {"type": "number"},
-                    "version": {
-                        "type": "object",
-                        "description": "The versions the answer was made with: the API's, the build's, the engine's "
-                                       "(Swiss Ephemeris) and the tz database's release (built with its backzone file).",
-                        "properties": {"api": {"type": "string"}, "build": {"type": "string"},
-                                       "engine": {"type": "string"}, "tz": {"type": "string"}},
-                    },
-                },
-            },
-            "warnings": {"type": "array", "items": {"type": "string"}},
-        },
-    }
-
-
 def _document_schemas(endpoint: Endpoint) -> dict[str, dict[str, Any]]:
     """Return the documents the endpoint may answer instead of JSON (the ``(render).media_type``
     members of its union ``data``): each media type's schema, a string, binary for a bytes member."""
@@ -312,8 +205,8 @@ def _document_schemas(endpoint: Endpoint) -> dict[str, dict[str, Any]]:
     }
 
 
-def _responses(endpoint: Endpoint) -> dict[str, Any]:
-    content: dict[str, Any] = {"application/json": {"schema": _envelope_schema(endpoint)}}
+def _responses(endpoint: Endpoint, components: Components) -> dict[str, Any]:
+    content: dict[str, Any] = {"application/json": {"schema": components.envelope(endpoint)}}
     for media_type, schema in _document_schemas(endpoint).items():
         content[media_type] = {"schema": schema}
     responses: dict[str, Any] = {"200": {"description": "Success", "content": content}}
@@ -334,17 +227,8 @@ sum over the successful sub-requests. The batch counts as one request for the ra
 """
 
 
-def _batch_operation() -> dict[str, Any]:
-    """Return the OpenAPI path item of POST /v1/batch (not an RPC: the gateway runs it)."""
-    sub_request = {
-        "type": "object",
-        "required": ["endpoint", "params"],
-        "additionalProperties": False,
-        "properties": {
-            "endpoint": {"type": "string", "description": "An endpoint path, e.g. /v1/aspects."},
-            "params": {"type": "object", "description": "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for the whole batch."},
-        },
-    }
+def batch_schemas() -> dict[str, dict[str, Any]]:
+    """Return the named schemas of POST /v1/batch's answer (components/schemas)."""
     result = {
         "type": "object",
         "required": ["index", "status"],
@@ -356,23 +240,24 @@ def _batch_operation() -> dict[str, Any]:
             "errors": ERROR_SCHEMA["properties"]["errors"],
         },
     }
-    success = {
+    summary = {"type": "object", "required": ["total", "succeeded", "failed"], "properties": {name: {"type": "integer"} for name in ("total", "succeeded", "failed")}}
+    data = {"type": "object", "required": ["results", "summary"], "properties": {"results": {"type": "array", "items": ref("BatchResult")}, "summary": ref("BatchSummary")}}
+    success = {"type": "object", "required": ["data", "meta"], "properties": {"data": ref("BatchData"), "meta": ref("Meta")}}
+    return {"BatchResponse": success, "BatchData": data, "BatchResult": result, "BatchSummary": summary}
+
+
+def _batch_operation() -> dict[str, Any]:
+    """Return the OpenAPI path item of POST /v1/batch (not an RPC: the gateway runs it)."""
+    sub_request = {
         "type": "object",
-        "required": ["data", "meta"],
+        "required": ["endpoint", "params"],
+        "additionalProperties": False,
         "properties": {
-            "data": {
-                "type": "object",
-                "properties": {
-                    "results": {"type": "array", "items": result},
-                    "summary": {
-                        "type": "object",
-                        "properties": {name: {"type": "integer"} for name in ("total", "succeeded", "failed")},
-                    },
-                },
-            },
-            "meta": {"type": "object"},
+            "endpoint": {"type": "string", "description": "An endpoint path, e.g. /v1/aspects."},
+            "params": {"type": "object", "description": "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for the whole batch."},
         },
     }
+    success = ref("BatchResponse")
     responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": success}}}}
     for status, text in ERROR_STATUSES.items():
         if status not in ("501", "504"):
@@ -407,6 +292,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
     """Return the OpenAPI 3.1 document of every endpoint; its introduction links ``guides``
     (``(title, route)`` pairs)."""
     paths: dict[str, Any] = {}
+    components = Components(_comments())
     for endpoint in endpoints:
         method = endpoint.method
         summary = endpoint.http.summary or method.name
@@ -422,7 +308,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
             "description": f"{description}\n\n{cost}.{flag_text}",
             "tags": [endpoint.service],
             "x-credits": endpoint.http.credits,
-            "responses": _responses(endpoint),
+            "responses": _responses(endpoint, components),
         }
         operations: dict[str, Any] = {}
         if not endpoint.http.post_only:
@@ -460,7 +346,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
         "security": [{"bearer": []}, {"apiKey": []}],
         "paths": paths,
         "components": {
-            "schemas": {"Error": ERROR_SCHEMA},
+            "schemas": {"Error": ERROR_SCHEMA, "ErrorDetail": ERROR_DETAIL, **components.schemas, **batch_schemas(), **ACCOUNT_SCHEMAS, **CHART_SCHEMAS},
             "securitySchemes": {
                 "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer svc_live_..."},
                 "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},

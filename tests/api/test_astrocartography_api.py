@@ -117,11 +117,13 @@ def test_mundane_mode_keeps_the_moons_latitude_and_moves_its_rising_line(api):
 def test_each_format_is_valid_against_the_documents_schema_and_only_its_own_member(api, form):
     # The union's members must tell the two formats apart, so a typed client parses each
     # answer into its own model (tests/e2e/test_sdks.py does so through both SDKs).
-    schema = api.get("/v1/openapi.json").json()["paths"][PATH]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-    members = schema["properties"]["data"]["oneOf"]
-    found = data(api, format=form, targets=json.dumps([{"body": "sun", "angles": ["mc"], "cusps": [2.5]}]))
-    Draft202012Validator(schema).validate({"data": found, "meta": {"request_id": "r", "credits_used": 5, "credits_remaining": 0}})
-    fits = [member["title"] for member in members if Draft202012Validator(member).is_valid(found)]
+    document = api.get("/v1/openapi.json").json()
+    components = document["components"]["schemas"]
+    answer = api.get(PATH, params={**MOMENT, "format": form, "targets": json.dumps([{"body": "sun", "angles": ["mc"], "cusps": [2.5]}])})
+    schema = document["paths"][PATH]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    Draft202012Validator({**schema, "components": document["components"]}).validate(answer.json())
+    members = [member["$ref"].rsplit("/", 1)[-1] for member in components["AstrocartographyData"]["oneOf"]]
+    fits = [name for name in members if Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": document["components"]}).is_valid(answer.json()["data"])]
     assert fits == ["AstroMap" if form == "json" else "GeoJsonFeatureCollection"]
 
 

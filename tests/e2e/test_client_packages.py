@@ -6,7 +6,6 @@ bytes, its SVG as text: issue 37)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import struct
 import subprocess
@@ -25,6 +24,8 @@ PROGRAMS = Path(__file__).parent / "client_packages"
 # What the server needs and a client must never pull in.
 SERVER_DEPENDENCIES = {"grpcio", "grpcio-status", "grpcio-health-checking", "protobuf", "pyswisseph", "starlette", "uvicorn", "nats-py"}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# How the programs' local time in Lyon reads (meta.moment.datetime): CEST, UTC+2 in July 1985.
+LYON_MOMENT = {"tz": "Europe/Paris", "abbreviation": "CEST", "utc": "1985-07-13T12:05:00.000Z"}
 TYPESCRIPT_BUILDS = {
     # package.json "type", then the compiler's module and moduleResolution
     "nodenext": ("module", "nodenext", "nodenext"),
@@ -71,7 +72,7 @@ def run_python(venv: Path, program: str, *args: str) -> list[dict]:
 def test_the_wheel_computes_a_natal_chart_from_a_town_and_a_local_time(venv, stack, key):
     chart = run_python(venv, str(PROGRAMS / "natal_chart.py"), stack.base_url, key)[0]
     # Lyon, 13 July 1985, 14:05 CEST (12:05 UTC): the Sun at 21° Cancer.
-    assert chart == {"sign": "cancer", "credits_used": 2}
+    assert chart == {"sign": "cancer", "credits_used": 2, "moment": LYON_MOMENT}
 
 
 def test_the_wheel_raises_invalid_parameter_with_its_suggestion_for_a_bad_house_system(venv, stack, key):
@@ -274,7 +275,7 @@ def typescript_documents(npm_project, stack, key) -> tuple[Path, list[dict]]:
 
 
 def test_the_npm_package_compiles_strictly_and_computes_a_natal_chart_from_a_town_and_a_local_time(typescript_run):
-    assert typescript_run[0] == {"sign": "cancer", "credits_used": 2}
+    assert typescript_run[0] == {"sign": "cancer", "credits_used": 2, "moment": LYON_MOMENT}
 
 
 def test_the_npm_package_throws_invalid_parameter_as_an_error_with_a_stack(typescript_run):

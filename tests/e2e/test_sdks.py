@@ -79,30 +79,44 @@ def test_the_python_client_computes_a_position_a_natal_chart_a_transit_scan_and_
     assert batch.status_code == 200 and batch.parsed.data.summary.succeeded == 1
 
 
+def test_the_python_client_has_one_model_per_shared_type_whichever_answer_carries_it(stack, keys, celestial_client):
+    from celestial_client.api.ephemeris import get_natal_chart, get_planetary_hours, get_synastry
+    from celestial_client.api.search import get_transits
+    from celestial_client.models import Aspect, Chart, Instant, LocalTime, TransitEvent
+
+    birth = {"datetime_": "1990-06-15T14:30:00", "tz": "Europe/London", "lat": 51.5074, "lon": -0.1278}
+    with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["funded"]) as client:
+        natal = get_natal_chart.sync(client=client, **birth)
+        synastry = get_synastry.sync(client=client, datetime_a="1990-06-15T14:30:00Z", lat_a=51.5, lon_a=-0.1,
+                                     datetime_b="1992-01-01T08:00:00Z", lat_b=48.85, lon_b=2.35)
+        transits = get_transits.sync(client=client, start="2024-03-01T00:00:00Z", end="2024-03-15T00:00:00Z", bodies="mars", **MOMENT)
+        hours = get_planetary_hours.sync(client=client, lat=51.5, lon=-0.1, **MOMENT)
+
+    assert isinstance(natal.data, Chart) and isinstance(synastry.data.chart_a, Chart)
+    assert isinstance(natal.data.aspects[0], Aspect) and isinstance(synastry.data.inter_aspects[0], Aspect)
+    assert isinstance(transits.data.events[0], TransitEvent) and isinstance(transits.data.events[0].enter, Instant)
+    assert isinstance(hours.data.sunrise, Instant)
+    assert isinstance(natal.meta.moment["datetime"], LocalTime) and natal.meta.moment["datetime"].abbreviation == "BST"
+
+
 def test_the_python_client_parses_astrocartography_in_either_format_into_its_typed_models(stack, keys, celestial_client):
     from celestial_client.api.astrocartography import get_astrocartography
-    from celestial_client.models import (
-        GetAstrocartographyFormat,
-        GetAstrocartographyResponse200AstroMap,
-        GetAstrocartographyResponse200AstroMapLinesItemAngleLineRef,
-        GetAstrocartographyResponse200GeoJsonFeatureCollection,
-        GetAstrocartographyResponse200GeoJsonFeatureCollectionFeaturesItemGeoJsonLineString,
-    )
+    from celestial_client.models import AngleLineRef, AstroMap, GeoJsonFeatureCollection, GeoJsonLineString, GetAstrocartographyFormat
 
     request = {**MOMENT, "bodies": "sun", "angles": "midheaven"}
     with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["funded"]) as client:
         lines = get_astrocartography.sync_detailed(client=client, **request)
         features = get_astrocartography.sync_detailed(client=client, format_=GetAstrocartographyFormat.GEOJSON, **request)
 
-    assert lines.status_code == 200 and isinstance(lines.parsed.data, GetAstrocartographyResponse200AstroMap)
+    assert lines.status_code == 200 and isinstance(lines.parsed.data, AstroMap)
     line = lines.parsed.data.lines[0]
-    assert isinstance(line.line, GetAstrocartographyResponse200AstroMapLinesItemAngleLineRef) and line.line.value == "midheaven"
+    assert isinstance(line.line, AngleLineRef) and line.line.value == "midheaven"
     point = line.segments[0].points[0]
     assert isinstance(point.latitude, float) and isinstance(point.longitude, float)
 
-    assert features.status_code == 200 and isinstance(features.parsed.data, GetAstrocartographyResponse200GeoJsonFeatureCollection)
+    assert features.status_code == 200 and isinstance(features.parsed.data, GeoJsonFeatureCollection)
     feature = features.parsed.data.features[0]
-    assert isinstance(feature.geometry, GetAstrocartographyResponse200GeoJsonFeatureCollectionFeaturesItemGeoJsonLineString)
+    assert isinstance(feature.geometry, GeoJsonLineString)
     # The same line, as [longitude, latitude] pairs: the JSON the API returns, typed.
     assert feature.geometry.coordinates[0] == [point.longitude, point.latitude]
     assert feature.properties.body == "sun" and feature.properties.line.value == "midheaven"

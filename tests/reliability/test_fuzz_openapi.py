@@ -1,4 +1,7 @@
-"""Fuzzing from /v1/openapi.json against the running stack: no 5xx, and every 4xx has the error shape.
+"""Fuzzing from /v1/openapi.json against the running stack: no 5xx, every 4xx has the error
+shape, and every answer is what its schema declares (schemathesis' response schema
+conformance check, on every operation, against the document made strict: a member the schema
+does not declare fails as a required one missing does, ``meta`` included).
 
 Schemathesis reads the schema the gateway serves and generates requests for each operation,
 valid and invalid alike (both data generation modes). Bounded so the suite stays fast: the
@@ -16,11 +19,16 @@ import re
 import httpx
 import pytest
 import schemathesis
+from schemathesis.checks import response_schema_conformance
+from schemathesis.core.failures import FailureGroup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deploy.local_stack import Stack
-from gateway.reference.examples import without_examples
+from gateway.endpoints import discover_endpoints
+from gateway.reference.examples import load_examples, without_examples
+from gateway.reference.openapi import build_openapi
+from gateway.reference.openapi_schemas import strict
 
 BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria|returns|ingresses|eclipses/solar|eclipses/lunar|heliacal|transits|chart-wheel)$")
 FOCUSED_EXAMPLES = 60
@@ -40,7 +48,8 @@ def fuzz_key(fuzz_stack: Stack) -> str:
 @pytest.fixture(scope="module")
 def operations(fuzz_stack: Stack) -> list:
     # The schemas alone: the recorded examples are replayed by tests/e2e/test_recorded_examples.py.
-    document = without_examples(httpx.get(f"{fuzz_stack.base_url}/v1/openapi.json").json())
+    # Strict: an answer's member the document does not declare fails the conformance check.
+    document = strict(without_examples(httpx.get(f"{fuzz_stack.base_url}/v1/openapi.json").json()))
     schema = schemathesis.openapi.from_dict(document)
     found = [result.ok() for result in schema.get_all_operations()]
     assert found, "the served schema declares no operations"
@@ -83,8 +92,11 @@ def answer_body(content_type: str, read_json) -> dict | str:
 
 
 def check_response(case, key: str, base_url: str) -> None:
-    """Send one generated case and check its answer with :func:`check_answer`."""
-    response = case.call(base_url=base_url, headers={"Authorization": f"Bearer {key}"})
+    """Send one generated case and check its answer with :func:`check_answer` and against
+    its schema (schemathesis' response schema conformance)."""
+    headers = {"Authorization": f"Bearer {key}"}
+    response = case.call(base_url=base_url, headers=headers)
+    case.validate_response(response, checks=[response_schema_conformance], headers=headers)
     # Schemathesis keeps every header as the list of its values.
     body = answer_body(response.headers["content-type"][0], response.json)
     request_ids = list(response.headers["x-request-id"])
@@ -170,3 +182,23 @@ def test_other_endpoints_answer_4xx_or_501_with_the_error_shape(operations, fuzz
     assert others
     for operation in others:
         fuzz(operation, BROAD_EXAMPLES, fuzz_key, fuzz_stack.base_url)
+
+
+def recorded_answer(body: dict) -> httpx.Response:
+    """Return ``body`` as the read 200 answer of the recorded positions request."""
+    answer = httpx.Response(200, json=body, request=httpx.Request("GET", "http://gateway/v1/positions?datetime=2024-03-20T12:00:00Z"))
+    answer.read()
+    answer.elapsed = datetime.timedelta(0)
+    return answer
+
+
+def test_the_conformance_check_fails_an_answer_missing_a_required_meta_member_or_with_an_undeclared_one():
+    document = strict(build_openapi(discover_endpoints(), version="test"))
+    case = schemathesis.openapi.from_dict(document)["/v1/positions"]["GET"].Case(query={"datetime": "2024-03-20T12:00:00Z"})
+    body = load_examples()["/v1/positions"].response
+    case.validate_response(recorded_answer(body), checks=[response_schema_conformance])
+    without_version = {**body, "meta": {name: value for name, value in body["meta"].items() if name != "version"}}
+    with pytest.raises(FailureGroup):
+        case.validate_response(recorded_answer(without_version), checks=[response_schema_conformance])
+    with pytest.raises(FailureGroup):
+        case.validate_response(recorded_answer({**body, "meta": {**body["meta"], "undeclared": 1}}), checks=[response_schema_conformance])

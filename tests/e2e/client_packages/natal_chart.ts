@@ -1,6 +1,7 @@
 // A user's program against the built npm tarball (tests/e2e/test_client_packages.py compiles it
 // with tsc --strict under module nodenext and under commonjs, then runs it): a natal chart from
-// a town and a local time, and a bad house system caught as InvalidParameter.
+// a town and a local time, with how the local time was read (meta.moment, typed), and a bad
+// house system caught as InvalidParameter.
 import { Celestial, CelestialError, InvalidParameter } from 'celestial-client';
 
 // The program's arguments, without @types/node: the package needs no Node typings.
@@ -11,7 +12,10 @@ async function main(baseUrl: string, apiKey: string): Promise<void> {
   const lyon = (await api.places({ q: 'Lyon', country: 'FR' })).data.places[0]!;
   const chart = await api.natalChart({ datetime: '1985-07-13T14:05:00', place: lyon.id });
   const sun = chart.data.positions.find((position) => position.body === 'sun');
-  console.log(JSON.stringify({ sign: sun?.sign, credits_used: chart.meta.credits_used }));
+  // The annotations are the proof: tsc --strict accepts them only if meta.moment is typed.
+  const read = chart.meta.moment?.['datetime'];
+  const moment: { tz: string; abbreviation: string; utc: string } | null = read ? { tz: read.tz, abbreviation: read.abbreviation, utc: read.utc } : null;
+  console.log(JSON.stringify({ sign: sun?.sign, credits_used: chart.meta.credits_used, moment }));
   try {
     await api.natalChart({ datetime: '1985-07-13T14:05:00', place: lyon.id, system: 'placidius' });
   } catch (error) {

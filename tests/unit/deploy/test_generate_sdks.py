@@ -3,11 +3,12 @@ document the API answers by its format."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
 
-from deploy.generate_sdks import DOCUMENT_FORMATS, document_formats
+from deploy.generate_sdks import DOCUMENT_FORMATS, answer_model, document_formats
 from gateway.endpoints import discover_endpoints
 from gateway.reference.openapi import build_openapi
 from shared.runtime.config import REPO_ROOT
@@ -37,3 +38,8 @@ def test_every_document_the_api_answers_is_one_the_clients_read_by_its_format():
     # Only a GET takes format: a POST's 200 documents are read by the GET's method.
     read = {media_type for operation in operations if "parameters" in operation for media_type, _ in document_formats(operation).values()}
     assert answered == read == set(DOCUMENT_FORMATS.values())
+
+
+def test_the_answer_model_is_the_member_of_the_return_type_that_is_not_the_error_in_either_order():
+    for annotation in ("Response[ComputeNatalChartResponse | Error]", "Response[Error | ComputeNatalChartResponse]"):
+        assert answer_model(ast.parse(annotation, mode="eval").body) == "ComputeNatalChartResponse"

@@ -7,7 +7,7 @@ import orjson
 
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
-from celestial.v1 import options_pb2, search_service_pb2
+from celestial.v1 import options_pb2, search_service_pb2, timelords_service_pb2
 from gateway.endpoints import discover_endpoints
 from gateway.envelope import DocumentBody, render_message, success_body
 from gateway.reference.openapi import build_openapi
@@ -62,7 +62,12 @@ def test_a_message_of_plain_scalars_renders_inside_its_record_as_it_renders_alon
     assert rendered["enter"] == render_message(start) == {"jd": 2460389.629, "datetime": "2024-03-20T03:06:21.000Z"}
     assert rendered["exacts"] == [render_message(start), render_message(end)]
     assert rendered["leave"] == {"jd": 0.0, "datetime": ""}  # set, though to zero values
-    assert "enter" not in render_message(search_service_pb2.TransitEvent(moving="sun"))
+    assert "at" not in render_message(timelords_service_pb2.FirdariaData())
+
+
+def test_a_message_field_marked_always_renders_even_unset():
+    assert render_message(search_service_pb2.TransitEvent(moving="sun"))["enter"] == {"jd": 0.0, "datetime": ""}
+    assert render_message(common_pb2.Chart())["houses"] == render_message(common_pb2.ChartHouses())
 
 
 def test_an_enum_renders_as_its_lowercase_name():
@@ -116,6 +121,5 @@ def test_the_reference_describes_a_columns_message_as_an_array_of_records():
     from gateway.reference.openapi import build_openapi
 
     document = build_openapi(discover_endpoints(), version="test")
-    schema = document["paths"]["/v1/astrocartography"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-    text = str(schema)
+    text = str(document["components"]["schemas"]["AstroSegment"])
     assert "'points': {'type': 'array', 'items': {'type': 'object', 'properties': {'latitude'" in text

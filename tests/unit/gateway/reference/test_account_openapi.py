@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from gateway.account_api import UsageQuery, account_data, usage_data
 from gateway.endpoints import discover_endpoints
-from gateway.reference.account_openapi import ACCOUNT_SCHEMA, USAGE_SCHEMA, account_paths
+from gateway.reference.account_openapi import ACCOUNT_SCHEMA, ACCOUNT_SCHEMAS, USAGE_SCHEMA, account_paths
 from gateway.reference.openapi import build_openapi
 from store.spend_caps import SpendBook, SpendCap
 from store.records import Account, KeyRecord, UsageRow, utc_now
@@ -31,17 +31,22 @@ def test_usage_takes_start_end_and_key_none_required():
     assert {(p["name"], p["required"]) for p in parameters} == {("start", False), ("end", False), ("key", False)}
 
 
+def fits(schema: dict, data: dict) -> bool:
+    """Return whether ``data`` fits ``schema``, its references resolved among ACCOUNT_SCHEMAS."""
+    return list(Draft202012Validator({**schema, "components": {"schemas": ACCOUNT_SCHEMAS}}).iter_errors(data)) == []
+
+
 def test_a_usage_answer_fits_its_schema():
     query = UsageQuery(date(2026, 5, 1), date(2026, 5, 2))
     data = usage_data([UsageRow(date(2026, 5, 2), "key_a", "/v1/positions", 2, 2), UsageRow(date(2026, 5, 2), "", "", 1, 1)], query)
-    assert list(Draft202012Validator(USAGE_SCHEMA).iter_errors(data)) == []
+    assert fits(USAGE_SCHEMA, data)
 
 
 def test_an_account_answer_fits_its_schema():
     record = KeyRecord("key_a", "acct_1", "0" * 64, "AbCd", utc_now(), allowed_origins=("https://app.example",))
     spend = SpendBook().with_cap("", SpendCap(daily=5), 0).with_cap("key_a", SpendCap(monthly=9), 0).status("acct_1", 0)
     data = account_data(Account("acct_1", "acme", 10), record, spend)
-    assert list(Draft202012Validator(ACCOUNT_SCHEMA).iter_errors(data)) == []
+    assert fits(ACCOUNT_SCHEMA, data)
 
 
 def test_the_account_schema_names_no_hash_nor_key_member():

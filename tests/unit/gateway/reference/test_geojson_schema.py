@@ -42,8 +42,10 @@ def test_the_titles_name_the_geometry_for_typed_clients():
 
 
 def test_the_astrocartography_answer_in_the_openapi_document_uses_the_geometry_schema():
-    operation = build_openapi(discover_endpoints(), version="test")["paths"]["/v1/astrocartography"]["get"]
-    pending, found = [operation["responses"]["200"]], []
+    document = build_openapi(discover_endpoints(), version="test")
+    operation = document["paths"]["/v1/astrocartography"]["get"]
+    # The answer's schema and the components it refers to.
+    pending, found = [operation["responses"]["200"], document["components"]["schemas"]], []
     while pending:
         item = pending.pop()
         if isinstance(item, dict):
