@@ -33,6 +33,7 @@ from gateway.admin.operations import iso
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
+from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.transcoder import request_from_json
 from gateway.version import answer_version
 from shared.errors import (
@@ -228,13 +229,10 @@ async def _stand_in(name: str, chart_id: str, request_cls, given: set[str], acco
 # --- the routes ----------------------------------------------------------------------------------
 
 
-def _meta(request: Request, **extra: Any) -> dict[str, Any]:
-    return {"request_id": request_id_of(request), "credits_used": 0, **extra, "version": answer_version()}
-
-
 async def _served(request: Request, work) -> Response:
-    """Return what ``work(gateway, account)`` answers for an authenticated, admitted request
-    (free: nothing is charged), released from the account's limits afterwards."""
+    """Return the answer of an authenticated, admitted request (free: nothing is charged),
+    released from the account's limits afterwards: ``work(gateway, account)`` returns its
+    ``data`` and the answer's extra headers, the envelope's ``meta`` is added here."""
     if request.method == "HEAD":
         raise MethodNotAllowed(f"HEAD is not served on {request.url.path}.", suggestion="Use GET.", allow="GET")
     gateway = request.app.state.gateway
@@ -242,11 +240,15 @@ async def _served(request: Request, work) -> Response:
     account, _key = await gateway.authenticate_key(request)
     try:
         await gateway.admit(state, account)
-        answer = await work(gateway, account)
+        data, headers = await work(gateway, account)
+        balance = await gateway.store.balance(account.id)
     finally:
         gateway.release(account, state)
     state["credits_used"] = 0
-    return answer
+    meta = {"request_id": request_id_of(request), "credits_used": 0, "credits_remaining": balance, "version": answer_version()}
+    if is_test_mode(state):
+        meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)
+    return json_response({"data": data, "meta": meta}, headers=headers)
 
 
 def _limit_of(values: dict[str, str]) -> int:
@@ -282,7 +284,7 @@ async def serve_charts(request: Request) -> Response:
     """Answer GET /v1/charts (a page of the account's charts, or all with export=true) and
     POST /v1/charts (store a birth)."""
 
-    async def listing(gateway, account: Account) -> Response:
+    async def listing(gateway, account: Account) -> tuple[dict, dict | None]:
         limit, token, export = _list_query(request)
         if export:
             charts, after = [], None
@@ -290,13 +292,13 @@ async def serve_charts(request: Request) -> Response:
                 charts += page
                 after = page[-1].chart_id
             disposition = {"Content-Disposition": 'attachment; filename="charts.json"'}
-            return json_response({"data": {"charts": [chart_view(c) for c in charts]}, "meta": _meta(request)}, headers=disposition)
+            return {"charts": [chart_view(c) for c in charts]}, disposition
         page = await gateway.store.list_charts(account.id, token, limit + 1)
         following = page[limit - 1].chart_id if len(page) > limit else None
         data = {"charts": [chart_view(c) for c in page[:limit]], "next_page_token": following}
-        return json_response({"data": data, "meta": _meta(request)})
+        return data, None
 
-    async def creation(gateway, account: Account) -> Response:
+    async def creation(gateway, account: Account) -> tuple[dict, dict | None]:
         if request.query_params:
             raise InvalidParameter("POST /v1/charts takes its parameters in the JSON body.", suggestion="Move them into the body.")
         name, birth, settings = read_chart_body(await read_json_body(request))
@@ -305,7 +307,7 @@ async def serve_charts(request: Request) -> Response:
             await gateway.store.create_chart(chart, gateway.settings.charts_per_account)
         except chart_records.ChartLimitReached as full:
             raise ChartLimitReached(f"This account keeps {full.limit} charts, the most it may.") from None
-        return json_response({"data": chart_view(chart), "meta": _meta(request)}, headers={"Location": f"{CHARTS_PATH}/{chart.chart_id}"})
+        return chart_view(chart), {"Location": f"{CHARTS_PATH}/{chart.chart_id}"}
 
     return await _served(request, listing if request.method == "GET" else creation)
 
@@ -322,12 +324,12 @@ async def serve_chart(request: Request) -> Response:
             raise ChartNotFound("No stored chart of this account has that id.")
         return chart
 
-    async def reading(gateway, account: Account) -> Response:
+    async def reading(gateway, account: Account) -> tuple[dict, dict | None]:
         if request.query_params:
             raise InvalidParameter(f"{CHARTS_PATH}/{{id}} takes no parameters.", suggestion="Leave the query string out.")
-        return json_response({"data": chart_view(await found(gateway, account)), "meta": _meta(request)})
+        return chart_view(await found(gateway, account)), None
 
-    async def change(gateway, account: Account) -> Response:
+    async def change(gateway, account: Account) -> tuple[dict, dict | None]:
         if request.query_params:
             raise InvalidParameter("PATCH takes its changes in the JSON body.", suggestion="Move them into the body.")
         body = await read_json_body(request)
@@ -348,12 +350,12 @@ async def serve_chart(request: Request) -> Response:
         )
         if await gateway.store.replace_chart(changed) is None:
             raise ChartNotFound("No stored chart of this account has that id.")
-        return json_response({"data": chart_view(changed), "meta": _meta(request)})
+        return chart_view(changed), None
 
-    async def deletion(gateway, account: Account) -> Response:
+    async def deletion(gateway, account: Account) -> tuple[dict, dict | None]:
         if not (is_chart_id(chart_id) and await gateway.store.delete_chart(account.id, chart_id)):
             raise ChartNotFound("No stored chart of this account has that id.")
-        return json_response({"data": {"id": chart_id, "deleted": True}, "meta": _meta(request)})
+        return {"id": chart_id, "deleted": True}, None
 
     work = {"GET": reading, "PATCH": change, "DELETE": deletion}[request.method]
     return await _served(request, work)
