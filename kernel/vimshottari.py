@@ -56,6 +56,15 @@ def balance_at_birth(moon_longitude_deg: float) -> Balance:
     return Balance(nakshatra.lord, years * (1.0 - nakshatra.elapsed), nakshatra.elapsed)
 
 
+def first_mahadasha(birth_jd: float, moon_longitude_deg: float, year_days: float) -> tuple[float, float]:
+    """Return the start and end (UT1 Julian Days) of the mahadasha running at a birth at
+    ``birth_jd`` with the Moon at ``moon_longitude_deg``: it started the elapsed part of its
+    years before birth, and its end is the next one's start."""
+    balance = balance_at_birth(moon_longitude_deg)
+    start = birth_jd - balance.elapsed * _YEARS[balance.lord] * year_days
+    return start, start + _YEARS[balance.lord] * year_days
+
+
 def sub_lords(lord: str) -> tuple[str, ...]:
     """Return the nine lords of a period's sub-periods: its own lord first, then the cycle's order."""
     first = LORDS.index(lord)
@@ -69,7 +78,7 @@ def vimshottari(birth_jd: float, moon_longitude_deg: float, year_days: float, le
     ``year_days`` days. The first mahadasha starts before birth by its elapsed part; the
     cycle repeats after 120 years."""
     balance = balance_at_birth(moon_longitude_deg)
-    start = birth_jd - balance.elapsed * _YEARS[balance.lord] * year_days
+    start, _ = first_mahadasha(birth_jd, moon_longitude_deg, year_days)
     _, high = query.window
     index = LORDS.index(balance.lord)
     while True:

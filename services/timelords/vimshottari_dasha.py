@@ -7,7 +7,7 @@ from kernel.deadline import Deadline
 from kernel.nakshatras import nakshatra_of
 from kernel.positions import CalcFlags, ayanamsha_value, compute_positions
 from kernel.time_lord_periods import flatten
-from kernel.vimshottari import balance_at_birth, vimshottari
+from kernel.vimshottari import balance_at_birth, first_mahadasha, vimshottari
 from services.timelords.natal_points import fill_periods, fill_query
 from services.timelords.vedic_chart import POSITIONS, nakshatra_record
 from shared.runtime.kernel_errors import naming_moment
@@ -33,7 +33,7 @@ def compute(request: pb.ComputeVimshottariDashaRequest, deadline: Deadline) -> p
         balance=pb.DashaBalance(lord=balance.lord, years=balance.years),
         levels=request.levels,
     )
-    fill_instant(data.balance.end, birth.jd_ut1 + balance.years * query.year_days)
+    fill_instant(data.balance.end, first_mahadasha(birth.jd_ut1, longitude, query.year_days)[1])
     fill_query(data, query.time_query)
     fill_periods(data.periods, periods)
     return pb.ComputeVimshottariDashaResponse(data=data, warnings=[c.message for c in moon.conditions])
