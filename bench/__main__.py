@@ -14,6 +14,7 @@ from bench import (
     store_throughput,
     timelords,
     transits,
+    vedic,
 )
 
 
@@ -26,6 +27,7 @@ def main() -> None:
     sky.main()
     astrocartography.main()
     timelords.main()
+    vedic.main()
     transits.main()
     calendar.main()
     search_lanes.main()

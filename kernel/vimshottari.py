@@ -67,8 +67,10 @@ def first_mahadasha(birth_jd: float, moon_longitude_deg: float, year_days: float
 
 def sub_lords(lord: str) -> tuple[str, ...]:
     """Return the nine lords of a period's sub-periods: its own lord first, then the cycle's order."""
-    first = LORDS.index(lord)
-    return tuple(LORDS[(first + i) % len(LORDS)] for i in range(len(LORDS)))
+    return _SUB_LORDS[lord]
+
+
+_SUB_LORDS = {lord: LORDS[first:] + LORDS[:first] for first, lord in enumerate(LORDS)}
 
 
 def vimshottari(birth_jd: float, moon_longitude_deg: float, year_days: float, levels: int, query: TimeQuery, deadline: Deadline) -> Iterator[Period]:
@@ -88,16 +90,18 @@ def vimshottari(birth_jd: float, moon_longitude_deg: float, year_days: float, le
         if start > high or (query.at_jd is None and start >= high):
             return
         if overlaps(start, end, query):
-            yield from _period(1, lord, (), start, end, levels, query)
+            selected: list[Period] = []
+            _select(selected, 1, lord, (), start, end, levels, query)
+            yield from selected
         start = end
         index += 1
 
 
-def _period(level: int, lord: str, parents: tuple[str, ...], start: float, end: float, levels: int, query: TimeQuery) -> Iterator[Period]:
-    """Yield a selected period and its selected sub-periods down to ``levels``: each sub-period
-    the share years/120 of its parent, their boundaries cumulative fractions of the parent
-    so the last ends exactly where the parent does."""
-    yield Period(level, start, end, {"lord": lord, "parents": parents})
+def _select(selected: list[Period], level: int, lord: str, parents: tuple[str, ...], start: float, end: float, levels: int, query: TimeQuery) -> None:
+    """Append a selected period and its selected sub-periods down to ``levels`` to
+    ``selected``: each sub-period the share years/120 of its parent, their boundaries
+    cumulative fractions of the parent so the last ends exactly where the parent does."""
+    selected.append(Period(level, start, end, {"lord": lord, "parents": parents}))
     if level == levels:
         return
     length = end - start
@@ -108,4 +112,4 @@ def _period(level: int, lord: str, parents: tuple[str, ...], start: float, end: 
         elapsed += _YEARS[sub]
         sub_end = end if elapsed == CYCLE_YEARS else start + length * elapsed / CYCLE_YEARS
         if overlaps(sub_start, sub_end, query):
-            yield from _period(level + 1, sub, inner, sub_start, sub_end, levels, query)
+            _select(selected, level + 1, sub, inner, sub_start, sub_end, levels, query)

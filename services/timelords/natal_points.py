@@ -52,17 +52,13 @@ def fill_periods(records: RepeatedCompositeFieldContainer, periods: Iterable[Per
 
 
 def _fill_period(record: Message, period: Period) -> None:
-    """Fill a period record's shared members (level, start, end, the clamps) and the technique's
-    own (a tuple fills a repeated field: a dasha's parents)."""
+    """Fill a period record's shared members (level, start, end, the clamps) and the technique's own."""
     record.level = period.level
     fill_instant(record.start, period.start_jd, _instant_text)
     fill_instant(record.end, period.end_jd, _instant_text)
     record.clamped_start, record.clamped_end = period.clamped_start, period.clamped_end
     for name, value in period.members.items():
-        if isinstance(value, tuple):
-            getattr(record, name).extend(value)
-        else:
-            setattr(record, name, value)
+        setattr(record, name, value)
 
 
 def fill_query(data: Message, query: TimeQuery) -> None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from celestial.v1 import vedic_pb2 as pb
 from kernel.deadline import Deadline
 from kernel.nakshatras import nakshatra_of
 from kernel.positions import CalcFlags, ayanamsha_value, compute_positions
-from kernel.time_lord_periods import flatten
+from kernel.time_lord_periods import Period, flatten
+from kernel.timescale import iso_utc
 from kernel.vimshottari import balance_at_birth, first_mahadasha, vimshottari
-from services.timelords.natal_points import fill_periods, fill_query
+from services.timelords.natal_points import fill_query
 from services.timelords.vedic_chart import POSITIONS, nakshatra_record
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.wire import fill_instant, moment_from, sent_moment_name
@@ -35,5 +38,26 @@ def compute(request: pb.ComputeVimshottariDashaRequest, deadline: Deadline) -> p
     )
     fill_instant(data.balance.end, first_mahadasha(birth.jd_ut1, longitude, query.year_days)[1])
     fill_query(data, query.time_query)
-    fill_periods(data.periods, periods)
+    _fill_periods(data.periods, periods)
     return pb.ComputeVimshottariDashaResponse(data=data, warnings=[c.message for c in moon.conditions])
+
+
+def _fill_periods(records, periods: Iterable[Period]) -> None:
+    """Append a record to ``records`` for each period, filled in place; an instant shared by
+    several (a boundary ends one period and starts the next, at every level) has its text
+    made once: a 120-year, three-level dasha holds some 820 periods on 730 instants."""
+    texts: dict[float, str] = {}
+    add = records.add
+    for period in periods:
+        record = add()
+        record.level = period.level
+        record.lord = period.members["lord"]
+        for instant, jd in ((record.start, period.start_jd), (record.end, period.end_jd)):
+            text = texts.get(jd)
+            if text is None:
+                text = texts[jd] = iso_utc(jd)
+            instant.jd = jd
+            instant.datetime = text
+        record.clamped_start = period.clamped_start
+        record.clamped_end = period.clamped_end
+        record.parents.extend(period.members["parents"])
