@@ -1,4 +1,4 @@
-"""The curated MCP tools: fourteen tools written for a model, the default of ``celestial-mcp``.
+"""The curated MCP tools: fifteen tools written for a model, the default of ``celestial-mcp``.
 
 Each tool covers one question an assistant is asked (a natal chart, this year's transits, the
 next eclipses) with the few parameters that matter, local time first: a ``datetime`` without
@@ -239,6 +239,22 @@ def _time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, An
     return _with_moments(f"{arguments.get('kind', 'profections')}: {len(periods)} period(s){': ' + lords if lords else ''}.", meta)
 
 
+def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    conventions = data.get("conventions", {})
+    said = ", ".join(f"{k} {v}" for k, v in conventions.items() if k in ("ayanamsha", "node", "houses", "year_length"))
+    if arguments.get("kind") == "dasha":
+        periods = data.get("periods", ())
+        lords = " / ".join(p.get("lord", "") for p in periods[:3])
+        balance = data.get("balance", {})
+        text = f"Vimshottari: {len(periods)} period(s){': ' + lords if lords else ''}; at birth {balance.get('lord')} with {balance.get('years', 0):.2f} years left ({said})."
+    else:
+        moon = next((p for p in data.get("points", ()) if p.get("name") == "moon"), {})
+        lagna = next((p for p in data.get("points", ()) if p.get("name") == "lagna"), {})
+        text = (f"Sidereal chart ({said}): lagna {lagna.get('sign')}, Moon {moon.get('sign')} in "
+                f"{moon.get('nakshatra', {}).get('name')} pada {moon.get('nakshatra', {}).get('pada')}; vargas under data.vargas.")
+    return _with_moments(text, meta)
+
+
 def _eclipses_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     eclipses = data.get("eclipses", ())
     said = "; ".join(f"{e['eclipse_type']} at {e['maximum']['datetime']}" for e in eclipses[:5])
@@ -379,6 +395,16 @@ TOOLS: tuple[CuratedTool, ...] = (
         },
         {"profections": "/v1/profections", "zodiacal_releasing": "/v1/zodiacal-releasing", "firdaria": "/v1/firdaria"},
         _time_lords_summary,
+        items="periods",
+    ),
+    CuratedTool(
+        "vedic",
+        "Jyotish, Lahiri unless ayanamsha names another. kind=chart: the sidereal birth chart (nakshatras, houses; "
+        "extra.vargas='D9,D10' adds divisional charts). kind=dasha: the Vimshottari dasha, extra.at (local) for the "
+        "periods running then, or extra.start and extra.end; extra.levels 1-3. Birth as for natal_chart.",
+        {**BIRTH, "kind": {"type": "string", "enum": ["chart", "dasha"]}, "ayanamsha": {"type": "string"}, "cursor": CURSOR, "extra": {"type": "object"}},
+        {"chart": "/v1/vedic/chart", "dasha": "/v1/vedic/dasha"},
+        _vedic_summary,
         items="periods",
     ),
     CuratedTool(

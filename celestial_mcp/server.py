@@ -1,6 +1,6 @@
 """``celestial-mcp``: the MCP server of the Celestial API, on the official ``mcp`` SDK.
 
-By default its tools are the curated set (``celestial_mcp/curated.py``): fourteen tools
+By default its tools are the curated set (``celestial_mcp/curated.py``): fifteen tools
 written for a model, local time first, their results summarized and paged; with
 ``--tools=full`` (or ``CELESTIAL_MCP_TOOLS=full``) they are the API's operations, one each
 (``celestial_mcp/tools.py``). Both are checked against the API's own ``/v1/openapi.json``,
@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
     parser.add_argument(
-        "--tools", choices=MODES, help="curated: fourteen tools written for a model (the default); full: one per API operation"
+        "--tools", choices=MODES, help="curated: fifteen tools written for a model (the default); full: one per API operation"
     )
     args = parser.parse_args(argv)
     settings = McpSettings.from_environment(os.environ)
