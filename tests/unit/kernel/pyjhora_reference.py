@@ -38,8 +38,8 @@ def reference(request: dict) -> dict:
 
 def _answer(request: dict) -> dict:
     """Answer ``{births: [{jd}], year_days, levels, points: [[[sign, degree], ...], ...], factors}``:
-    for each birth the sidereal longitude of Sun..Saturn, Rahu and Ketu (PyJHora's ids 0-8)
-    and the Vimshottari periods as [level, lord id, start jd]; for each list of (sign, degree)
+    for each birth the sidereal longitude of Sun..Saturn, Rahu and Ketu (PyJHora's ids 0-8),
+    their nakshatras and padas, the lagna's longitude, nakshatra and pada, and the Vimshottari periods as [level, lord id, start jd]; for each list of (sign, degree)
     points its signs in each varga factor."""
     import swisseph as swe
     from jhora import const, utils
@@ -68,7 +68,11 @@ def _answer(request: dict) -> dict:
                     if request.get("levels", 1) >= 3:
                         for inner, inner_start in vimsottari._vimsottari_antara(lord, sub, sub_start).items():
                             periods.append([3, inner, inner_start])
-        births.append({"longitudes": longitudes, "nakshatras": [drik.nakshatra_pada(x)[:2] for x in longitudes], "periods": periods})
+        sign, degree, *lagna_nakshatra = drik.ascendant(jd, place)
+        births.append({
+            "longitudes": longitudes, "nakshatras": [drik.nakshatra_pada(x)[:2] for x in longitudes], "periods": periods,
+            "lagna": sign * 30 + degree, "lagna_nakshatra": lagna_nakshatra,
+        })
     vargas = []
     for points in request.get("points", []):
         rasi = [[i, [sign, degree]] for i, (sign, degree) in enumerate(points)]

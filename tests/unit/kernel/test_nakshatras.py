@@ -66,3 +66,12 @@ def test_every_grahas_nakshatra_and_pada_are_pyjhoras_over_300_random_births():
             point = ours[name]
             assert point.longitude == pytest.approx(theirs["longitudes"][index], abs=3e-7), name
             assert [point.nakshatra.index, point.nakshatra.pada] == theirs["nakshatras"][index], name
+
+
+def test_the_lagnas_nakshatra_and_pada_are_pyjhoras_over_300_random_births():
+    """PyJHora's lagna is Swiss Ephemeris's sidereal Ascendant as ours is: the same to a
+    millionth of a degree, and its nakshatra and pada identical."""
+    for chart, theirs in zip(charts(), pyjhora()["births"]):
+        lagna = next(p for p in chart.points if p.name == "lagna")
+        assert lagna.longitude == pytest.approx(theirs["lagna"], abs=1e-6)
+        assert [lagna.nakshatra.index, lagna.nakshatra.pada] == theirs["lagna_nakshatra"]
