@@ -242,7 +242,10 @@ def _time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, An
 def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     conventions = data.get("conventions", {})
     said = ", ".join(f"{k} {v}" for k, v in conventions.items() if k in ("ayanamsha", "node", "houses", "year_length"))
-    if arguments.get("kind") == "dasha":
+    if arguments.get("kind") == "panchang":
+        limbs = "; ".join(f"{name} {data.get(name, {}).get('name')}" for name in ("tithi", "nakshatra", "yoga", "karana"))
+        text = f"Panchang ({said}, sunrise {conventions.get('sunrise')}): {data.get('vara', {}).get('name')}; {limbs}; ends in data (UTC)."
+    elif arguments.get("kind") == "dasha":
         periods = data.get("periods", ())
         lords = " / ".join(p.get("lord", "") for p in periods[:3])
         balance = data.get("balance", {})
@@ -401,9 +404,10 @@ TOOLS: tuple[CuratedTool, ...] = (
         "vedic",
         "Jyotish, Lahiri unless ayanamsha names another. kind=chart: the sidereal birth chart (nakshatras, houses; "
         "extra.vargas='D9,D10' adds divisional charts). kind=dasha: the Vimshottari dasha, extra.at (local) for the "
-        "periods running then, or extra.start and extra.end; extra.levels 1-3. Birth as for natal_chart.",
-        {**BIRTH, "kind": {"type": "string", "enum": ["chart", "dasha"]}, "ayanamsha": {"type": "string"}, "cursor": CURSOR, "extra": {"type": "object"}},
-        {"chart": "/v1/vedic/chart", "dasha": "/v1/vedic/dasha"},
+        "periods running then, or extra.start and extra.end; extra.levels 1-3. kind=panchang: the day's vara, tithi, "
+        "nakshatra, yoga, karana (datetime: the day). Birth as for natal_chart.",
+        {**BIRTH, "kind": {"type": "string", "enum": ["chart", "dasha", "panchang"]}, "ayanamsha": {"type": "string"}, "cursor": CURSOR, "extra": {"type": "object"}},
+        {"chart": "/v1/vedic/chart", "dasha": "/v1/vedic/dasha", "panchang": "/v1/vedic/panchang"},
         _vedic_summary,
         items="periods",
     ),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2
-from services.timelords import firdaria, profections, releasing, vedic_chart, vimshottari_dasha
+from services.timelords import firdaria, panchang, profections, releasing, vedic_chart, vimshottari_dasha
 from shared.runtime.server import serve_main
 
 SERVICE = timelords_service_pb2.DESCRIPTOR.services_by_name["TimeLordsService"]
@@ -14,6 +14,7 @@ HANDLERS = {
     "ComputeFirdaria": firdaria.compute,
     "ComputeVedicChart": vedic_chart.compute,
     "ComputeVimshottariDasha": vimshottari_dasha.compute,
+    "ComputePanchang": panchang.compute,
 }
 
 

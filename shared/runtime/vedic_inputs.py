@@ -1,7 +1,8 @@
 """Readers of the Jyotish requests: the conventions of a Vedic chart (ayanamsha, node, house
-mode and system, the vargas) and of a Vimshottari dasha (ayanamsha, year length, depth, and
-the instant or range of the life). Validation runs them in the gateway before any charge
-(the readers of ComputeVedicChartRequest and ComputeVimshottariDashaRequest,
+mode and system, the vargas), of a Vimshottari dasha (ayanamsha, year length, depth, and
+the instant or range of the life) and of a panchang (ayanamsha). Validation runs them in the
+gateway before any charge (the readers of ComputeVedicChartRequest,
+ComputeVimshottariDashaRequest and ComputePanchangRequest,
 ``shared/runtime/request_readers.py``); the time-lords service reads the requests through them.
 """
 
@@ -66,3 +67,8 @@ def vimshottari_input(request: Message) -> DashaInput:
     its instant or range (at most vimshottari.RANGE_CAP_YEARS)."""
     query = life_range(request, vimshottari.RANGE_CAP_YEARS)
     return DashaInput(ayanamsha_from(request), vimshottari.YEAR_LENGTHS[request.year_length], query)
+
+
+def panchang_input(request: Message) -> Ayanamsha:
+    """Return the ayanamsha a panchang request's nakshatra and yoga are read in."""
+    return ayanamsha_from(request)

@@ -136,3 +136,50 @@ def test_each_refusal_is_a_400_naming_its_parameter_and_costs_nothing(stack, pat
     with stack.client(key) as client:
         assert_error(client.get(path, params=params), 400, code, param)
     assert balance(stack, name) == 10
+
+
+CHENNAI = {"datetime": "2024-03-20T12:00:00", "tz": "Asia/Kolkata", "lat": 13.08, "lon": 80.27}
+
+
+def test_a_panchang_costs_1_and_reads_the_days_limbs_at_its_sunrise_by_default(api):
+    response = api.get("/v1/vedic/panchang", params=CHENNAI)
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["credits_used"] == 1
+    found = response.json()["data"]
+    assert {k: found["conventions"][k] for k in ("ayanamsha", "ayanamsha_id", "sunrise")} == {"ayanamsha": "lahiri", "ayanamsha_id": 1, "sunrise": "upper_limb_refracted"}
+    assert found["limbs_at"] == "sunrise" and found["moment"] == found["sunrise"]
+    assert found["sunrise"]["datetime"].startswith("2024-03-20T00:4") and found["sunrise"]["jd"] < found["sunset"]["jd"] < found["next_sunrise"]["jd"]
+    assert found["vara"] == {"index": 4, "name": "budhavara", "lord": "mercury"}  # a Wednesday
+    assert (found["tithi"]["index"], found["tithi"]["name"], found["tithi"]["paksha"]) == (11, "ekadashi", "shukla")
+    assert (found["nakshatra"]["name"], found["nakshatra"]["lord"]) == ("pushya", "saturn") and "pada" in found["nakshatra"]
+    for limb in ("tithi", "nakshatra", "yoga", "karana"):
+        assert found[limb]["start"]["jd"] <= found["moment"]["jd"] < found[limb]["end"]["jd"]
+
+
+def test_limbs_at_moment_reads_them_at_the_instant_in_the_day_holding_it(api):
+    found = data_1(api, **CHENNAI, limbs_at="moment")
+    assert found["moment"]["datetime"] == "2024-03-20T06:30:00.000Z"
+    assert found["sunrise"]["jd"] <= found["moment"]["jd"] < found["next_sunrise"]["jd"]
+    assert found["karana"]["start"]["jd"] <= found["moment"]["jd"] < found["karana"]["end"]["jd"]
+
+
+def test_the_hindu_sunrise_is_the_discs_centre_without_refraction_some_minutes_later(api):
+    almanac = data_1(api, **CHENNAI)
+    hindu = data_1(api, **CHENNAI, sunrise="hindu")
+    assert hindu["conventions"]["sunrise"] == "hindu"
+    assert 2 / 1440 < hindu["sunrise"]["jd"] - almanac["sunrise"]["jd"] < 6 / 1440
+
+
+def test_a_panchang_where_the_sun_does_not_rise_is_polar_day_or_night_and_costs_nothing(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get("/v1/vedic/panchang", params={"datetime": "2024-06-21T12:00:00Z", "lat": 80.0, "lon": 0.0}), 400, "polar_day_or_night")
+        for params, param in (({**CHENNAI, "sunrise": "upper_limb"}, "sunrise"), ({**CHENNAI, "limbs_at": "noon"}, "limbs_at"), ({**CHENNAI, "ayanamsha": "sayana"}, "ayanamsha")):
+            assert_error(client.get("/v1/vedic/panchang", params=params), 400, "invalid_parameter", param)
+    assert balance(stack, name) == 10
+
+
+def data_1(api, **params) -> dict:
+    response = api.get("/v1/vedic/panchang", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()["data"]

@@ -266,3 +266,5 @@ def test_the_vedic_tool_casts_the_chart_or_runs_the_dasha_and_says_its_conventio
     dasha = _call("vedic", {"datetime": "1985-07-13T14:05", "tz": "Asia/Kolkata", "lat": 13.0, "lon": 77.6, "kind": "dasha", "extra": {"at": "2024-01-01T00:00"}}, _recorded("vedic_dasha"), [])
     summary = dasha.structured_content["summary"]
     assert not dasha.is_error and "Vimshottari: 3 period(s)" in summary and "year_length sidereal" in summary
+    panchang = _call("vedic", {"datetime": "2024-03-20T12:00", "tz": "Asia/Kolkata", "lat": 13.08, "lon": 80.27, "kind": "panchang"}, _recorded("vedic_panchang"), [])
+    assert not panchang.is_error and "budhavara; tithi ekadashi" in panchang.structured_content["summary"]

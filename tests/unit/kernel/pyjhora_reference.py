@@ -16,6 +16,7 @@ a zero offset.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -37,10 +38,13 @@ def reference(request: dict) -> dict:
 
 
 def _answer(request: dict) -> dict:
-    """Answer ``{births: [{jd}], year_days, levels, points: [[[sign, degree], ...], ...], factors}``:
+    """Answer ``{births: [{jd}], year_days, levels, points: [[[sign, degree], ...], ...], factors,
+    days: [{jd, lat, lon}]}``:
     for each birth the sidereal longitude of Sun..Saturn, Rahu and Ketu (PyJHora's ids 0-8),
     their nakshatras and padas, the lagna's longitude, nakshatra and pada, and the Vimshottari periods as [level, lord id, start jd]; for each list of (sign, degree)
-    points its signs in each varga factor."""
+    points its signs in each varga factor; for each day (the UT date of ``jd``) its sunrise
+    (PyJHora's: the Hindu rising) and the tithi, nakshatra and yoga at that sunrise, each
+    [index, end], as UT Julian Days."""
     import swisseph as swe
     from jhora import const, utils
     from jhora.horoscope.chart import charts
@@ -73,6 +77,21 @@ def _answer(request: dict) -> dict:
             "longitudes": longitudes, "nakshatras": [drik.nakshatra_pada(x)[:2] for x in longitudes], "periods": periods,
             "lagna": sign * 30 + degree, "lagna_nakshatra": lagna_nakshatra,
         })
+    const.use_planet_speed_for_panchangam_end_timings = False  # its inverse Lagrange, not the linear speed
+    days = []
+    for day in request.get("days", []):
+        # Zone 0: PyJHora evaluates the Sun and Moon at its sunrise's local Julian Day as if it
+        # were UT (drik._get_tithi and its peers), right only where the zone is 0 (docs/vedic.md).
+        place = drik.Place("day", day["lat"], day["lon"], 0.0)
+        jd = day["jd"]
+        midnight = math.floor(jd - 0.5) + 0.5
+        tithi, nakshatra, yoga = drik.tithi(jd, place), drik.nakshatra(jd, place), drik.yogam(jd, place)
+        days.append({
+            "sunrise": drik.sunrise(jd, place)[2],
+            "tithi": [tithi[0], midnight + tithi[2] / 24.0],
+            "nakshatra": [nakshatra[0], midnight + nakshatra[3] / 24.0],
+            "yoga": [yoga[0], midnight + yoga[2] / 24.0],
+        })
     vargas = []
     for points in request.get("points", []):
         rasi = [[i, [sign, degree]] for i, (sign, degree) in enumerate(points)]
@@ -80,7 +99,7 @@ def _answer(request: dict) -> dict:
             str(factor): [r for _, (r, _) in charts.divisional_positions_from_rasi_positions(rasi, factor, CHART_METHODS.get(factor, 1))]
             for factor in request.get("factors", [])
         })
-    return {"births": births, "vargas": vargas}
+    return {"births": births, "vargas": vargas, "days": days}
 
 
 if __name__ == "__main__":

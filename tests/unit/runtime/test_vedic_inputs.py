@@ -1,8 +1,8 @@
 """The readers of the Jyotish requests (shared/runtime/vedic_inputs.py).
 
 References: vedic.proto: ComputeVedicChartRequest (ayanamsha, houses and house_system,
-vargas), ComputeVimshottariDashaRequest (ayanamsha, year_length, at or start/end); the
-cap of kernel/vimshottari.py (120 years)."""
+vargas), ComputeVimshottariDashaRequest (ayanamsha, year_length, at or start/end),
+ComputePanchangRequest (ayanamsha); the cap of kernel/vimshottari.py (120 years)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from celestial.v1 import vedic_pb2 as pb
 from celestial.v1.common_pb2 import Birth, Location, Moment, NatalTimeline, Place
 from kernel.errors import RangeTooLong
 from shared.errors import InvalidParameter
-from shared.runtime.vedic_inputs import vedic_chart_input, vimshottari_input
+from shared.runtime.vedic_inputs import panchang_input, vedic_chart_input, vimshottari_input
 
 J2000 = 2451545.0
 
@@ -59,3 +59,12 @@ def test_a_dasha_range_is_capped_at_120_years():
     vimshottari_input(dasha(at=None, start=Moment(jd=J2000), end=Moment(jd=J2000 + 120 * 365.25 - 1)))
     with pytest.raises(RangeTooLong):
         vimshottari_input(dasha(at=None, start=Moment(jd=J2000), end=Moment(jd=J2000 + 121 * 365.25)))
+
+
+def test_a_panchang_reads_its_ayanamsha_naming_it_when_refused():
+    request = pb.ComputePanchangRequest(moment=Moment(jd=J2000), location=Location(lat=13.0, lon=80.0), ayanamsha="raman")
+    assert panchang_input(request).name == "raman"
+    request.ayanamsha = "sayana"
+    with pytest.raises(InvalidParameter) as raised:
+        panchang_input(request)
+    assert raised.value.param == "ayanamsha"
