@@ -15,6 +15,7 @@ from bench import (
     store_throughput,
     timelords,
     transits,
+    vedic,
 )
 
 
@@ -27,6 +28,7 @@ def main() -> None:
     sky.main()
     astrocartography.main()
     timelords.main()
+    vedic.main()
     transits.main()
     calendar.main()
     forecast.main()

@@ -252,6 +252,25 @@ def _time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, An
     return _with_moments(f"{arguments.get('kind', 'profections')}: {len(periods)} period(s){': ' + lords if lords else ''}.", meta)
 
 
+def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    conventions = data.get("conventions", {})
+    said = ", ".join(f"{k} {v}" for k, v in conventions.items() if k in ("ayanamsha", "node", "houses", "year_length"))
+    if arguments.get("kind") == "panchang":
+        limbs = "; ".join(f"{name} {data.get(name, {}).get('name')}" for name in ("tithi", "nakshatra", "yoga", "karana"))
+        text = f"Panchang ({said}, sunrise {conventions.get('sunrise')}): {data.get('vara', {}).get('name')}; {limbs}; ends in data (UTC)."
+    elif arguments.get("kind") == "dasha":
+        periods = data.get("periods", ())
+        lords = " / ".join(p.get("lord", "") for p in periods[:3])
+        balance = data.get("balance", {})
+        text = f"Vimshottari: {len(periods)} period(s){': ' + lords if lords else ''}; at birth {balance.get('lord')} with {balance.get('years', 0):.2f} years left ({said})."
+    else:
+        moon = next((p for p in data.get("points", ()) if p.get("name") == "moon"), {})
+        lagna = next((p for p in data.get("points", ()) if p.get("name") == "lagna"), {})
+        text = (f"Sidereal chart ({said}): lagna {lagna.get('sign')}, Moon {moon.get('sign')} in "
+                f"{moon.get('nakshatra', {}).get('name')} pada {moon.get('nakshatra', {}).get('pada')}; vargas under data.vargas.")
+    return _with_moments(text, meta)
+
+
 def _eclipses_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     eclipses = data.get("eclipses", ())
     said = "; ".join(f"{e['eclipse_type']} at {e['maximum']['datetime']}" for e in eclipses[:5])
@@ -416,6 +435,17 @@ TOOLS: tuple[CuratedTool, ...] = (
         },
         {"profections": "/v1/profections", "zodiacal_releasing": "/v1/zodiacal-releasing", "firdaria": "/v1/firdaria"},
         _time_lords_summary,
+        items="periods",
+    ),
+    CuratedTool(
+        "vedic",
+        "Jyotish, Lahiri unless ayanamsha names another. kind=chart: the sidereal birth chart (nakshatras, houses; "
+        "extra.vargas='D9,D10' adds divisional charts). kind=dasha: the Vimshottari dasha, extra.at (local) for the "
+        "periods running then, or extra.start and extra.end; extra.levels 1-3. kind=panchang: the day's vara, tithi, "
+        "nakshatra, yoga, karana (datetime: the day). Birth as for natal_chart.",
+        {**BIRTH, "kind": {"type": "string", "enum": ["chart", "dasha", "panchang"]}, "ayanamsha": {"type": "string"}, "cursor": CURSOR, "extra": {"type": "object"}},
+        {"chart": "/v1/vedic/chart", "dasha": "/v1/vedic/dasha", "panchang": "/v1/vedic/panchang"},
+        _vedic_summary,
         items="periods",
     ),
     CuratedTool(

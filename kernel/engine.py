@@ -436,15 +436,26 @@ _STANDARD_PRESSURE_HPA = 1013.25
 _STANDARD_TEMPERATURE_C = 10.0
 
 
-def next_sun_rise_or_set(jd_ut1: float, latitude_deg: float, longitude_deg: float, altitude_m: float, *, rising: bool) -> RiseSet:
+#: How the Sun rises, as Swiss Ephemeris's rise_trans flags: the upper limb with standard
+#: refraction (its default, the almanacs'), the disc's centre with refraction, or the Hindu
+#: rising (SE_BIT_HINDU_RISING: the centre, no refraction, the Sun's ecliptic latitude ignored).
+SUNRISE_BITS: dict[str, int] = {
+    "upper_limb_refracted": 0,
+    "centre_refracted": swe.BIT_DISC_CENTER,
+    "hindu": swe.BIT_HINDU_RISING,
+}
+
+
+def next_sun_rise_or_set(jd_ut1: float, latitude_deg: float, longitude_deg: float, altitude_m: float, *, rising: bool, sunrise: str = "upper_limb_refracted") -> RiseSet:
     """Return the Sun's next rising (``rising``) or setting after ``jd_ut1`` at a place (swe.rise_trans).
 
-    The event is the upper limb of the disc touching the sea-level horizon with standard
-    refraction (Swiss Ephemeris's default), so it agrees with almanacs' -0.8333° altitude of
-    the centre to a few seconds. None when Swiss Ephemeris finds the Sun circumpolar.
+    By default the event is the upper limb of the disc touching the sea-level horizon with
+    standard refraction (Swiss Ephemeris's default), so it agrees with almanacs' -0.8333°
+    altitude of the centre to a few seconds; ``sunrise`` names another of SUNRISE_BITS. None
+    when Swiss Ephemeris finds the Sun circumpolar.
     """
     _ensure_initialised()
-    event = swe.CALC_RISE if rising else swe.CALC_SET
+    event = (swe.CALC_RISE if rising else swe.CALC_SET) | SUNRISE_BITS[sunrise]
     status, times = swe.rise_trans(
         jd_ut1, swe.SUN, event, (longitude_deg, latitude_deg, altitude_m), _STANDARD_PRESSURE_HPA, _STANDARD_TEMPERATURE_C, FLG_SWIEPH
     )

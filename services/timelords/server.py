@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2
-from services.timelords import firdaria, profections, releasing
+from services.timelords import firdaria, panchang, profections, releasing, vedic_chart, vimshottari_dasha
 from shared.runtime.server import serve_main
 
 SERVICE = timelords_service_pb2.DESCRIPTOR.services_by_name["TimeLordsService"]
@@ -12,6 +12,9 @@ HANDLERS = {
     "ComputeProfections": profections.compute,
     "ComputeZodiacalReleasing": releasing.compute,
     "ComputeFirdaria": firdaria.compute,
+    "ComputeVedicChart": vedic_chart.compute,
+    "ComputeVimshottariDasha": vimshottari_dasha.compute,
+    "ComputePanchang": panchang.compute,
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from pathlib import Path
 
 import httpx
 from jsonschema import Draft202012Validator
@@ -249,3 +250,21 @@ def test_an_unknown_tools_mode_is_refused_before_the_api_is_read(monkeypatch, ca
 
     assert main([]) == 2
     assert "curated, full" in capsys.readouterr().err
+
+
+def _recorded(operation: str) -> dict:
+    """Return the recorded answer of an operation (gateway/reference/docs_assets/examples)."""
+    path = Path(__file__).resolve().parents[3] / "gateway" / "reference" / "docs_assets" / "examples" / f"{operation}.json"
+    return json.loads(path.read_text())["response"]
+
+
+def test_the_vedic_tool_casts_the_chart_or_runs_the_dasha_and_says_its_conventions():
+    sent: list = []
+    chart = _call("vedic", {"datetime": "1985-07-13T14:05", "tz": "Asia/Kolkata", "lat": 13.0, "lon": 77.6, "kind": "chart", "extra": {"vargas": ["D9"]}}, _recorded("vedic_chart"), sent)
+    assert not chart.is_error and sent == [{"datetime": "1985-07-13T14:05", "tz": "Asia/Kolkata", "lat": 13.0, "lon": 77.6, "vargas": ["D9"]}]
+    assert "ayanamsha lahiri" in chart.structured_content["summary"] and "pada" in chart.structured_content["summary"]
+    dasha = _call("vedic", {"datetime": "1985-07-13T14:05", "tz": "Asia/Kolkata", "lat": 13.0, "lon": 77.6, "kind": "dasha", "extra": {"at": "2024-01-01T00:00"}}, _recorded("vedic_dasha"), [])
+    summary = dasha.structured_content["summary"]
+    assert not dasha.is_error and "Vimshottari: 3 period(s)" in summary and "year_length sidereal" in summary
+    panchang = _call("vedic", {"datetime": "2024-03-20T12:00", "tz": "Asia/Kolkata", "lat": 13.08, "lon": 80.27, "kind": "panchang"}, _recorded("vedic_panchang"), [])
+    assert not panchang.is_error and "budhavara; tithi ekadashi" in panchang.structured_content["summary"]

@@ -15,12 +15,13 @@ from celestial.v1 import (
     options_pb2,
     search_service_pb2,
     timelords_service_pb2,
+    vedic_pb2,
 )
 from celestial.v1.common_pb2 import Moment
 from kernel.errors import RangeTooLong
 from shared.runtime.request_readers import READERS
 
-MODULES = (astrocartography_service_pb2, ephemeris_service_pb2, search_service_pb2, timelords_service_pb2)
+MODULES = (astrocartography_service_pb2, ephemeris_service_pb2, search_service_pb2, timelords_service_pb2, vedic_pb2)
 
 
 def named_readers() -> dict[str, str]:

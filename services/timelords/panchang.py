@@ -1,0 +1,48 @@
+"""/v1/vedic/panchang: vara, tithi, nakshatra, yoga and karana of a day or at an instant."""
+
+from __future__ import annotations
+
+from celestial.v1 import vedic_pb2 as pb
+from kernel.deadline import Deadline
+from kernel.panchang import Limb, panchang
+from kernel.positions import ayanamsha_value
+from services.timelords.vedic_chart import POSITIONS
+from shared.runtime.kernel_errors import naming_moment
+from shared.runtime.wire import fill_instant, moment_from, required_place, sent_moment_name
+
+SUNRISE = "sunrise"
+
+
+def compute(request: pb.ComputePanchangRequest, deadline: Deadline) -> pb.ComputePanchangResponse:
+    """Return the panchang container: the conventions, the day's sunrise and sunset, the vara and the four limbs."""
+    ayanamsha = request.query
+    moment = moment_from(request, "moment")
+    place = required_place(request, "location")
+    where = (place.latitude_deg, place.longitude_deg, place.altitude_m)
+    with naming_moment(sent_moment_name(request, "moment")):
+        found = panchang(moment.jd_ut1, *where, ayanamsha, sunrise=request.sunrise, at_sunrise=request.limbs_at == SUNRISE)
+    index, name, lord = found.vara
+    data = pb.PanchangData(
+        conventions=pb.VedicConventions(
+            ayanamsha=ayanamsha.name, ayanamsha_id=ayanamsha.id, ayanamsha_deg=ayanamsha_value(moment, ayanamsha),
+            sunrise=request.sunrise, positions=POSITIONS,
+        ),
+        limbs_at=request.limbs_at,
+        vara=pb.Vara(index=index, name=name, lord=lord),
+    )
+    for field, jd_ut1 in (("moment", found.jd), ("sunrise", found.sunrise_jd), ("sunset", found.sunset_jd), ("next_sunrise", found.next_sunrise_jd)):
+        fill_instant(getattr(data, field), jd_ut1)
+    for field in ("tithi", "nakshatra", "yoga", "karana"):
+        _fill_limb(getattr(data, field), getattr(found, field))
+    return pb.ComputePanchangResponse(data=data)
+
+
+def _fill_limb(record: pb.PanchangLimb, limb: Limb) -> None:
+    """Fill a limb's record: its index, name and span, and a tithi's paksha, a nakshatra's pada and lord."""
+    record.index, record.name = limb.index, limb.name
+    fill_instant(record.start, limb.start_jd)
+    fill_instant(record.end, limb.end_jd)
+    for name in ("paksha", "pada", "lord"):
+        value = getattr(limb, name)
+        if value is not None:
+            setattr(record, name, value)

@@ -1,0 +1,74 @@
+"""Readers of the Jyotish requests: the conventions of a Vedic chart (ayanamsha, node, house
+mode and system, the vargas), of a Vimshottari dasha (ayanamsha, year length, depth, and
+the instant or range of the life) and of a panchang (ayanamsha). Validation runs them in the
+gateway before any charge (the readers of ComputeVedicChartRequest,
+ComputeVimshottariDashaRequest and ComputePanchangRequest,
+``shared/runtime/request_readers.py``); the time-lords service reads the requests through them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+
+from kernel import vimshottari
+from kernel.ayanamshas import Ayanamsha, parse_ayanamsha
+from kernel.houses import HouseSystem
+from kernel.time_lord_periods import TimeQuery
+from kernel.vargas import Varga, parse_varga
+from kernel.vedic_chart import BHAVA
+from shared.runtime.kernel_errors import naming
+from shared.runtime.ranges import life_range
+from shared.runtime.wire import house_system_from
+
+
+@dataclass(frozen=True)
+class VedicChartInput:
+    """A Vedic chart request read once: its ``ayanamsha``, the ``system`` of its bhava cusps
+    (None with whole-sign houses) and its ``vargas`` in the order sent, each once."""
+
+    ayanamsha: Ayanamsha
+    system: HouseSystem | None
+    vargas: tuple[Varga, ...]
+
+
+@dataclass(frozen=True)
+class DashaInput:
+    """A Vimshottari request read once: its ``ayanamsha``, its dasha year in days and the
+    instant or range it asks about."""
+
+    ayanamsha: Ayanamsha
+    year_days: float
+    time_query: TimeQuery
+
+
+def ayanamsha_from(request: Message) -> Ayanamsha:
+    """Return the ayanamsha a Jyotish request's ``ayanamsha`` names (InvalidParameter naming it)."""
+    with naming("ayanamsha"):
+        return parse_ayanamsha(request.ayanamsha)
+
+
+def vedic_chart_input(request: Message) -> VedicChartInput:
+    """Return what a Vedic chart request asks for: its ayanamsha, its bhava system (with
+    houses=bhava only) and its vargas (codes in any case, each once)."""
+    system = house_system_from(request, "house_system") if request.houses == BHAVA else None
+    vargas: list[Varga] = []
+    for code in request.vargas:
+        with naming("vargas"):
+            varga = parse_varga(code)
+        if varga not in vargas:
+            vargas.append(varga)
+    return VedicChartInput(ayanamsha_from(request), system, tuple(vargas))
+
+
+def vimshottari_input(request: Message) -> DashaInput:
+    """Return what a Vimshottari request asks for: its ayanamsha, its year length in days and
+    its instant or range (at most vimshottari.RANGE_CAP_YEARS)."""
+    query = life_range(request, vimshottari.RANGE_CAP_YEARS)
+    return DashaInput(ayanamsha_from(request), vimshottari.YEAR_LENGTHS[request.year_length], query)
+
+
+def panchang_input(request: Message) -> Ayanamsha:
+    """Return the ayanamsha a panchang request's nakshatra and yoga are read in."""
+    return ayanamsha_from(request)

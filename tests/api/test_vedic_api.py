@@ -1,0 +1,185 @@
+"""/v1/vedic/chart and /v1/vedic/dasha (issue 41, docs/vedic.md), rule by rule through the API."""
+
+from __future__ import annotations
+
+import pytest
+
+from kernel.vargas import VARGA_CODES
+from tests.api.test_conventions_api import assert_error, balance
+
+BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
+AT = {**BIRTH, "at": "2024-01-01T00:00:00Z"}
+GRAHAS = ["sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn", "rahu", "ketu"]
+
+
+def data(api, path, **params) -> dict:
+    response = api.get(path, params=params)
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["credits_used"] == 2
+    return response.json()["data"]
+
+
+def test_a_chart_costs_2_and_echoes_its_default_conventions(api):
+    found = data(api, "/v1/vedic/chart", **BIRTH)
+    conventions = found["conventions"]
+    assert {k: conventions[k] for k in ("ayanamsha", "ayanamsha_id", "node", "houses")} == {"ayanamsha": "lahiri", "ayanamsha_id": 1, "node": "mean", "houses": "whole_sign"}
+    assert "house_system" not in conventions and "year_length" not in conventions
+    assert 23.6 < conventions["ayanamsha_deg"] < 23.8 and "apparent geocentric" in conventions["positions"]
+    assert found["moment"]["datetime"] == "1990-06-15T14:30:00.000Z" and "vargas" not in found
+
+
+def test_a_chart_gives_each_graha_then_the_lagna_with_sign_nakshatra_house_retrograde_and_combust(api):
+    points = data(api, "/v1/vedic/chart", **BIRTH)["points"]
+    assert [p["name"] for p in points] == [*GRAHAS, "lagna"]
+    moon = points[1]
+    assert {"longitude", "sign", "degree", "nakshatra", "house", "retrograde", "combust", "speed"} <= set(moon)
+    assert set(moon["nakshatra"]) == {"index", "name", "pada", "lord"}
+    assert (moon["sign"], moon["nakshatra"]["name"], moon["nakshatra"]["pada"], moon["nakshatra"]["lord"]) == ("aquarius", "purva_bhadrapada", 1, "jupiter")
+    lagna = points[-1]
+    assert lagna["house"] == 1 and not {"retrograde", "combust", "speed"} & set(lagna)
+    assert "combust" not in points[0] and "combust" not in points[7]  # the Sun and Rahu have no orb
+
+
+def test_node_true_makes_rahu_the_true_node(api):
+    mean = data(api, "/v1/vedic/chart", **BIRTH)
+    true = data(api, "/v1/vedic/chart", **BIRTH, node="true")
+    assert true["conventions"]["node"] == "true"
+    assert 0 < abs(true["points"][7]["longitude"] - mean["points"][7]["longitude"]) < 2.5
+
+
+def test_another_ayanamsha_shifts_every_longitude_by_the_difference(api):
+    lahiri = data(api, "/v1/vedic/chart", **BIRTH)
+    raman = data(api, "/v1/vedic/chart", **BIRTH, ayanamsha="raman")
+    shift = lahiri["conventions"]["ayanamsha_deg"] - raman["conventions"]["ayanamsha_deg"]
+    assert raman["conventions"]["ayanamsha_id"] == 3
+    assert (raman["points"][0]["longitude"] - lahiri["points"][0]["longitude"]) % 360 == pytest.approx(shift % 360)
+
+
+def test_bhava_houses_echo_their_system(api):
+    found = data(api, "/v1/vedic/chart", **BIRTH, houses="bhava")
+    assert (found["conventions"]["houses"], found["conventions"]["house_system"]) == ("bhava", "sripati")
+    assert data(api, "/v1/vedic/chart", **BIRTH, houses="bhava", house_system="placidus")["conventions"]["house_system"] == "placidus"
+
+
+def test_outer_adds_uranus_to_pluto_before_the_lagna(api):
+    names = [p["name"] for p in data(api, "/v1/vedic/chart", **BIRTH, outer="true")["points"]]
+    assert names == [*GRAHAS, "uranus", "neptune", "pluto", "lagna"]
+
+
+def test_vargas_give_every_points_sign_under_its_code(api):
+    found = data(api, "/v1/vedic/chart", **BIRTH, vargas="d9,D60")
+    assert set(found["vargas"]) == {"D9", "D60"}
+    assert set(found["vargas"]["D9"]) == {*GRAHAS, "lagna"}
+    assert found["vargas"]["D9"]["sun"] == "libra"
+    every = data(api, "/v1/vedic/chart", **BIRTH, vargas=",".join(VARGA_CODES))
+    assert set(every["vargas"]) == set(VARGA_CODES)
+    assert every["vargas"]["D1"] == {p["name"]: p["sign"] for p in every["points"]}
+
+
+def test_a_dasha_costs_2_and_echoes_its_default_conventions_and_the_balance(api):
+    found = data(api, "/v1/vedic/dasha", **AT)
+    assert {k: found["conventions"][k] for k in ("ayanamsha", "ayanamsha_id", "year_length", "year_days")} == {
+        "ayanamsha": "lahiri", "ayanamsha_id": 1, "year_length": "sidereal", "year_days": 365.256363,
+    }
+    assert "node" not in found["conventions"] and found["levels"] == 2
+    assert found["moon_nakshatra"]["lord"] == found["balance"]["lord"] == "jupiter"
+    assert 0 < found["balance"]["years"] < 16
+
+
+def test_at_gives_the_period_of_each_level_running_then(api):
+    found = data(api, "/v1/vedic/dasha", **AT, levels=3)
+    assert "at" in found and "start" not in found
+    assert [p["level"] for p in found["periods"]] == [1, 2, 3]
+    assert all(p["start"]["jd"] <= found["at"]["jd"] < p["end"]["jd"] for p in found["periods"])
+    assert found["periods"][2]["parents"] == [found["periods"][0]["lord"], found["periods"][1]["lord"]]
+
+
+def test_a_range_gives_every_overlapping_period_clamped_at_its_ends(api):
+    found = data(api, "/v1/vedic/dasha", **BIRTH, start="2000-01-01T00:00:00Z", end="2030-01-01T00:00:00Z", levels=1)
+    periods = found["periods"]
+    assert [p["lord"] for p in periods] == ["jupiter", "saturn", "mercury"]
+    assert periods[0]["clamped_start"] and periods[-1]["clamped_end"]
+    assert periods[1]["start"] == found["balance"]["end"]
+
+
+@pytest.mark.parametrize(("year_length", "days"), [("julian", 365.25), ("savana", 360.0), ("gregorian", 365.2425)])
+def test_year_length_sets_the_dasha_year(api, year_length, days):
+    found = data(api, "/v1/vedic/dasha", **AT, year_length=year_length, levels=1)
+    assert found["conventions"]["year_days"] == days
+    period = found["periods"][0]
+    assert period["end"]["jd"] - period["start"]["jd"] == pytest.approx(17 * days)  # Mercury's 17 years
+
+
+REFUSALS = [
+    ("/v1/vedic/chart", {**BIRTH, "ayanamsha": "sayana"}, "invalid_parameter", "ayanamsha"),
+    ("/v1/vedic/chart", {**BIRTH, "ayanamsha": "1"}, "invalid_parameter", "ayanamsha"),
+    ("/v1/vedic/chart", {**BIRTH, "node": "osculating"}, "invalid_parameter", "node"),
+    ("/v1/vedic/chart", {**BIRTH, "houses": "equal"}, "invalid_parameter", "houses"),
+    ("/v1/vedic/chart", {**BIRTH, "houses": "bhava", "house_system": "nowhere"}, "invalid_parameter", "house_system"),
+    ("/v1/vedic/chart", {**BIRTH, "vargas": "D9,D5"}, "invalid_parameter", "vargas"),
+    ("/v1/vedic/chart", {**BIRTH, "outer": "maybe"}, "invalid_parameter", "outer"),
+    ("/v1/vedic/chart", {"datetime": "1990-06-15T14:30:00Z"}, "missing_parameter", "lat"),
+    ("/v1/vedic/dasha", {**AT, "ayanamsha": "sayana"}, "invalid_parameter", "ayanamsha"),
+    ("/v1/vedic/dasha", {**AT, "year_length": "lunar"}, "invalid_parameter", "year_length"),
+    ("/v1/vedic/dasha", {**AT, "levels": 4}, "invalid_parameter", "levels"),
+    ("/v1/vedic/dasha", {**AT, "levels": 0}, "invalid_parameter", "levels"),
+    ("/v1/vedic/dasha", BIRTH, "missing_parameter", "at"),
+    ("/v1/vedic/dasha", {**BIRTH, "at": "1980-01-01T00:00:00Z"}, "before_birth", "at"),
+    ("/v1/vedic/dasha", {**AT, "start": "2000-01-01T00:00:00Z", "end": "2001-01-01T00:00:00Z"}, "invalid_parameter", "at"),
+    ("/v1/vedic/dasha", {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2111-01-01T00:00:00Z"}, "range_too_long", "end"),
+]
+
+
+@pytest.mark.parametrize(("path", "params", "code", "param"), REFUSALS, ids=[f"{p}-{c}-{q}" for p, _, c, q in REFUSALS])
+def test_each_refusal_is_a_400_naming_its_parameter_and_costs_nothing(stack, path, params, code, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get(path, params=params), 400, code, param)
+    assert balance(stack, name) == 10
+
+
+CHENNAI = {"datetime": "2024-03-20T12:00:00", "tz": "Asia/Kolkata", "lat": 13.08, "lon": 80.27}
+
+
+def test_a_panchang_costs_1_and_reads_the_days_limbs_at_its_sunrise_by_default(api):
+    response = api.get("/v1/vedic/panchang", params=CHENNAI)
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["credits_used"] == 1
+    found = response.json()["data"]
+    assert {k: found["conventions"][k] for k in ("ayanamsha", "ayanamsha_id", "sunrise")} == {"ayanamsha": "lahiri", "ayanamsha_id": 1, "sunrise": "upper_limb_refracted"}
+    assert found["limbs_at"] == "sunrise" and found["moment"] == found["sunrise"]
+    assert found["sunrise"]["datetime"].startswith("2024-03-20T00:4") and found["sunrise"]["jd"] < found["sunset"]["jd"] < found["next_sunrise"]["jd"]
+    assert found["vara"] == {"index": 4, "name": "budhavara", "lord": "mercury"}  # a Wednesday
+    assert (found["tithi"]["index"], found["tithi"]["name"], found["tithi"]["paksha"]) == (11, "ekadashi", "shukla")
+    assert (found["nakshatra"]["name"], found["nakshatra"]["lord"]) == ("pushya", "saturn") and "pada" in found["nakshatra"]
+    for limb in ("tithi", "nakshatra", "yoga", "karana"):
+        assert found[limb]["start"]["jd"] <= found["moment"]["jd"] < found[limb]["end"]["jd"]
+
+
+def test_limbs_at_moment_reads_them_at_the_instant_in_the_day_holding_it(api):
+    found = data_1(api, **CHENNAI, limbs_at="moment")
+    assert found["moment"]["datetime"] == "2024-03-20T06:30:00.000Z"
+    assert found["sunrise"]["jd"] <= found["moment"]["jd"] < found["next_sunrise"]["jd"]
+    assert found["karana"]["start"]["jd"] <= found["moment"]["jd"] < found["karana"]["end"]["jd"]
+
+
+def test_the_hindu_sunrise_is_the_discs_centre_without_refraction_some_minutes_later(api):
+    almanac = data_1(api, **CHENNAI)
+    hindu = data_1(api, **CHENNAI, sunrise="hindu")
+    assert hindu["conventions"]["sunrise"] == "hindu"
+    assert 2 / 1440 < hindu["sunrise"]["jd"] - almanac["sunrise"]["jd"] < 6 / 1440
+
+
+def test_a_panchang_where_the_sun_does_not_rise_is_polar_day_or_night_and_costs_nothing(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get("/v1/vedic/panchang", params={"datetime": "2024-06-21T12:00:00Z", "lat": 80.0, "lon": 0.0}), 400, "polar_day_or_night")
+        for params, param in (({**CHENNAI, "sunrise": "upper_limb"}, "sunrise"), ({**CHENNAI, "limbs_at": "noon"}, "limbs_at"), ({**CHENNAI, "ayanamsha": "sayana"}, "ayanamsha")):
+            assert_error(client.get("/v1/vedic/panchang", params=params), 400, "invalid_parameter", param)
+    assert balance(stack, name) == 10
+
+
+def data_1(api, **params) -> dict:
+    response = api.get("/v1/vedic/panchang", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()["data"]

@@ -1,0 +1,50 @@
+"""The random births the Jyotish kernel tests compare with PyJHora (seeded, so every run checks
+the same ones), our chart of each, and PyJHora's answer for them, computed once per test run
+(``tests/unit/kernel/pyjhora_reference.py``)."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from kernel.ayanamshas import parse_ayanamsha
+from kernel.positions import Observer
+from kernel.timescale import Moment
+from kernel.vedic_chart import VedicChart, cast_vedic_chart
+from kernel.vimshottari import YEAR_LENGTHS
+from tests.unit.kernel.pyjhora_reference import reference
+
+COUNT = 300
+LAHIRI = parse_ayanamsha("lahiri")
+YEAR_DAYS = YEAR_LENGTHS["sidereal"]
+#: Our point names in PyJHora's order of ids (0 Sun ... 6 Saturn, 7 Rahu, 8 Ketu), then the lagna.
+PYJHORA_ORDER = ("sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn", "rahu", "ketu", "lagna")
+#: The varga factors PyJHora is asked for: Parashara's sixteen but the rasi itself.
+FACTORS = (2, 3, 4, 7, 9, 10, 12, 16, 20, 24, 27, 30, 40, 45, 60)
+DASHA_LEVELS = 3
+
+
+@lru_cache(maxsize=1)
+def births() -> tuple[tuple[float, float, float], ...]:
+    """Return the births (UT1 Julian Day, latitude, longitude): 1900 to 2050, latitudes within
+    the polar circles (where the lagna is defined every day)."""
+    rng = random.Random(41)
+    return tuple((rng.uniform(2415020.5, 2469807.5), rng.uniform(-60.0, 60.0), rng.uniform(-180.0, 180.0)) for _ in range(COUNT))
+
+
+@lru_cache(maxsize=1)
+def charts() -> tuple[VedicChart, ...]:
+    """Return our Lahiri, mean-node chart of each birth."""
+    return tuple(cast_vedic_chart(Moment.from_jd_ut1(jd), Observer(lat, lon), LAHIRI, node="mean") for jd, lat, lon in births())
+
+
+@lru_cache(maxsize=1)
+def pyjhora() -> dict:
+    """Return PyJHora's positions, nakshatras and Vimshottari periods of each birth (three
+    levels, our year) and its varga signs of each chart's points from our rasi positions."""
+    points = [[[int(p.longitude // 30) % 12, p.longitude % 30] for p in sorted(chart.points, key=lambda p: PYJHORA_ORDER.index(p.name))] for chart in charts()]
+    request = {
+        "births": [{"jd": jd, "lat": lat, "lon": lon} for jd, lat, lon in births()],
+        "year_days": YEAR_DAYS, "levels": DASHA_LEVELS, "points": points, "factors": list(FACTORS),
+    }
+    return reference(request)

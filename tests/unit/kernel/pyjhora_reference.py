@@ -1,0 +1,106 @@
+"""PyJHora (pyjhora, a test-only dependency: requirements-dev.txt) as the independent reference
+of the Jyotish kernel: nakshatras and padas, Vimshottari boundaries and varga signs.
+
+PyJHora keeps its conventions in module globals and sets Swiss Ephemeris's own (the sidereal
+mode, the ephemeris path), so it runs in a child process (``python -m
+tests.unit.kernel.pyjhora_reference``) and never shares the kernel's engine. The child reads
+one JSON request on stdin and writes one JSON answer on stdout. Its conventions are set to
+ours (docs/vedic.md, "PyJHora"): Lahiri (``drik.set_ayanamsa_mode("LAHIRI")``), the mean node
+(``const.set_node_mode(False)``), apparent positions (``const.PLANET_POSITIONS_TRUE = False``;
+PyJHora's default is true positions, without aberration) from our ephemeris files, and the
+dasha year our request names (``vimsottari.year_duration``, the module global its period
+functions read). Its Julian Day is a local one with the place's zone offset: we send UT with
+a zero offset.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+EPHE = ROOT / "data" / "ephe"
+# Parashara's rule of each varga among PyJHora's chart methods (horoscope/chart/charts.py):
+# hora's "traditional Parasara (only Le & Cn)" is method 2, every other's is method 1.
+CHART_METHODS = {2: 2}
+
+
+def reference(request: dict) -> dict:
+    """Return PyJHora's answer to ``request`` (see :func:`_answer`), computed in a child process."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.unit.kernel.pyjhora_reference"],
+        input=json.dumps(request), capture_output=True, text=True, cwd=ROOT, timeout=600, check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _answer(request: dict) -> dict:
+    """Answer ``{births: [{jd}], year_days, levels, points: [[[sign, degree], ...], ...], factors,
+    days: [{jd, lat, lon}]}``:
+    for each birth the sidereal longitude of Sun..Saturn, Rahu and Ketu (PyJHora's ids 0-8),
+    their nakshatras and padas, the lagna's longitude, nakshatra and pada, and the Vimshottari periods as [level, lord id, start jd]; for each list of (sign, degree)
+    points its signs in each varga factor; for each day (the UT date of ``jd``) its sunrise
+    (PyJHora's: the Hindu rising) and the tithi, nakshatra and yoga at that sunrise, each
+    [index, end], as UT Julian Days."""
+    import swisseph as swe
+    from jhora import const, utils
+    from jhora.horoscope.chart import charts
+    from jhora.horoscope.dhasa.graha import vimsottari
+    from jhora.panchanga import drik
+
+    const.set_node_mode(False)
+    const.PLANET_POSITIONS_TRUE = False
+    drik.PLANET_FLAGS = utils.set_flags_for_planet_positions()
+    swe.set_ephe_path(str(EPHE))
+    drik.set_ayanamsa_mode("LAHIRI")
+    vimsottari.year_duration = request.get("year_days", const.sidereal_year)
+    ids = [const._SUN, const._MOON, const._MARS, const._MERCURY, const._JUPITER, const._VENUS, const._SATURN, const._RAHU, const._KETU]
+    births = []
+    for birth in request.get("births", []):
+        jd = birth["jd"]
+        place = drik.Place("birth", birth.get("lat", 0.0), birth.get("lon", 0.0), 0.0)
+        longitudes = [drik.sidereal_longitude(jd, planet) for planet in ids]
+        periods = []
+        for lord, start in vimsottari.vimsottari_mahadasa(jd, place).items():
+            periods.append([1, lord, start])
+            if request.get("levels", 1) >= 2:
+                for sub, sub_start in vimsottari._vimsottari_bhukti(lord, start).items():
+                    periods.append([2, sub, sub_start])
+                    if request.get("levels", 1) >= 3:
+                        for inner, inner_start in vimsottari._vimsottari_antara(lord, sub, sub_start).items():
+                            periods.append([3, inner, inner_start])
+        sign, degree, *lagna_nakshatra = drik.ascendant(jd, place)
+        births.append({
+            "longitudes": longitudes, "nakshatras": [drik.nakshatra_pada(x)[:2] for x in longitudes], "periods": periods,
+            "lagna": sign * 30 + degree, "lagna_nakshatra": lagna_nakshatra,
+        })
+    const.use_planet_speed_for_panchangam_end_timings = False  # its inverse Lagrange, not the linear speed
+    days = []
+    for day in request.get("days", []):
+        # Zone 0: PyJHora evaluates the Sun and Moon at its sunrise's local Julian Day as if it
+        # were UT (drik._get_tithi and its peers), right only where the zone is 0 (docs/vedic.md).
+        place = drik.Place("day", day["lat"], day["lon"], 0.0)
+        jd = day["jd"]
+        midnight = math.floor(jd - 0.5) + 0.5
+        tithi, nakshatra, yoga = drik.tithi(jd, place), drik.nakshatra(jd, place), drik.yogam(jd, place)
+        days.append({
+            "sunrise": drik.sunrise(jd, place)[2],
+            "tithi": [tithi[0], midnight + tithi[2] / 24.0],
+            "nakshatra": [nakshatra[0], midnight + nakshatra[3] / 24.0],
+            "yoga": [yoga[0], midnight + yoga[2] / 24.0],
+        })
+    vargas = []
+    for points in request.get("points", []):
+        rasi = [[i, [sign, degree]] for i, (sign, degree) in enumerate(points)]
+        vargas.append({
+            str(factor): [r for _, (r, _) in charts.divisional_positions_from_rasi_positions(rasi, factor, CHART_METHODS.get(factor, 1))]
+            for factor in request.get("factors", [])
+        })
+    return {"births": births, "vargas": vargas, "days": days}
+
+
+if __name__ == "__main__":
+    print(json.dumps(_answer(json.loads(sys.stdin.read()))))
