@@ -1,4 +1,4 @@
-"""The curated MCP tools: fifteen tools written for a model, the default of ``celestial-mcp``.
+"""The curated MCP tools: sixteen tools written for a model, the default of ``celestial-mcp``.
 
 Each tool covers one question an assistant is asked (a natal chart, this year's transits, the
 next eclipses) with the few parameters that matter, local time first: a ``datetime`` without

@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
     parser.add_argument(
-        "--tools", choices=MODES, help="curated: fifteen tools written for a model (the default); full: one per API operation"
+        "--tools", choices=MODES, help="curated: sixteen tools written for a model (the default); full: one per API operation"
     )
     args = parser.parse_args(argv)
     settings = McpSettings.from_environment(os.environ)
