@@ -1,6 +1,6 @@
 """``celestial-mcp``: the MCP server of the Celestial API, on the official ``mcp`` SDK.
 
-By default its tools are the curated set (``celestial_mcp/curated.py``): fifteen tools
+By default its tools are the curated set (``celestial_mcp/curated.py``): sixteen tools
 written for a model, local time first, their results summarized and paged; with
 ``--tools=full`` (or ``CELESTIAL_MCP_TOOLS=full``) they are the API's operations, one each
 (``celestial_mcp/tools.py``). Both are checked against the API's own ``/v1/openapi.json``,
