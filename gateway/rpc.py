@@ -52,6 +52,10 @@ MAX_ATTEMPTS = 5
 #: retries) is retried, seconds, before it is answered 503 with Retry-After, and the pauses
 #: between tries: enough for a burst from several gateways to drain, short of any deadline.
 BUSY_RETRY_S = 2.0
+#: The share of a call's own time it may spend waiting for a busy pool: the rest is left to
+#: compute in, so a call that gets a process late is not then cut off by its deadline (a 504
+#: for what was a full pool, a 503).
+BUSY_SHARE_OF_DEADLINE = 0.5
 BUSY_BACKOFF_S = 0.02
 BUSY_BACKOFF_MAX_S = 0.25
 
@@ -196,9 +200,9 @@ class ServicePool:
                 self.costs.record_metadata(method_path, error.trailing_metadata())
                 # Every process full, even after the channel's retries: other gateways share
                 # them, so a burst of theirs can fill what this one left free. Wait briefly
-                # for one to free up, within BUSY_RETRY_S, before answering 503.
+                # for one to free up, within BUSY_RETRY_S and half the call's time, before answering 503.
                 busy = error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-                if not busy or time.monotonic() - started + backoff_s > min(BUSY_RETRY_S, timeout_s):
+                if not busy or time.monotonic() - started + backoff_s > min(BUSY_RETRY_S, timeout_s * BUSY_SHARE_OF_DEADLINE):
                     raise map_rpc_error(error, self.name) from None
             await asyncio.sleep(backoff_s)
             backoff_s = min(2 * backoff_s, BUSY_BACKOFF_MAX_S)
