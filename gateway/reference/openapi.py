@@ -23,6 +23,8 @@ from gateway.envelope import JSON_VALUE_TYPES, is_columns, text_media_type
 from gateway.reference.account_openapi import account_paths
 from gateway.reference.geojson_schema import GEOJSON_SCHEMAS
 from gateway.reference.introduction import introduction
+from gateway.reference.operation_text import reference_text
+from gateway.reference.parameter_groups import group_lead
 from gateway.operation_names import operation_name
 from shared.runtime.parameter_text import INTEGER_WIDTHS
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
@@ -107,7 +109,7 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
     if len(field.paths) > 1:
         parts = [f"For every moment of the request ({'; '.join(_value_names(field, comments))})."]
     else:
-        parts = [comments.get(holder.full_name, "") for holder in field.holders[-1:]]
+        parts = [group_lead(field.holders, comments)]
     parts.append(rule.description or comments.get(fd.full_name, ""))
     if rule.flag:
         parts.append("Calculation flag.")
@@ -119,7 +121,7 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
         # A town gives latitude and longitude only: a defaulted value (alt) is read as sent.
         parts.append(f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here with {field.alternative_name} too.")
     elif field.alternative:
-        parts.append(f"Required unless {field.alternative_name} gives it (a town's id from /v1/places).")
+        parts.append(f"Required unless {field.alternative_name} is sent.")
     if rule.csv:
         parts.append("Comma-separated list.")
     parts.append(VOCABULARIES[rule.vocabulary].note if rule.vocabulary else "")
@@ -449,7 +451,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
         paths[endpoint.path] = operations
     paths[BATCH_PATH] = _batch_operation()
     paths.update(account_paths())
-    return {
+    return reference_text({
         "openapi": "3.1.0",
         "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
         "servers": [{"url": "/"}],
@@ -462,4 +464,4 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
                 "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
             },
         },
-    }
+    })
