@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from typing import Any
-from urllib.parse import urlencode
 
 #: Where the pastes send requests and with which key: the reader's own, as the Markdown
 #: pages, the MCP server and the SDK pages name them.
@@ -96,18 +96,59 @@ def opening_sentence(description: str) -> tuple[str, str]:
     return (first if first.endswith(".") else first + "."), rest
 
 
+#: The widest line of a paste, in characters: what /docs' description column shows unscrolled.
+LINE_WIDTH = 60
+
+
 def curl_lines(path: str, method: str, post_too: bool) -> str:
-    """Return the shell lines asking ``path`` for its paste: a GET with the query string
-    (and, with ``post_too``, the same parameters POSTed as JSON), or the POST of a body."""
+    """Return the shell lines asking ``path`` for its paste: a GET with its parameters as
+    ``-G -d name=value`` (and, with ``post_too``, the same parameters POSTed as JSON), or the
+    POST of a body; lines continued with backslashes, each at most about :data:`LINE_WIDTH`
+    characters (a JSON body stays on one line)."""
     params = PASTES[path]
     auth = f'-H "Authorization: Bearer {KEY_VARIABLE}"'
-    url = f"{BASE_URL_VARIABLE}{path}"
-    post = f"curl -s {auth} -H 'Content-Type: application/json' -d '{json.dumps(params)}' \"{url}\""
+    url = f'"{BASE_URL_VARIABLE}{path}"'
+    post = [f"curl -s {url}", f"{auth} -H 'Content-Type: application/json'", f"-d '{json.dumps(params)}'"]
     if method == "post":
-        return post
-    query = urlencode(params, safe=",:/")
-    get = f"curl -s {auth} \"{url}{'?' + query if query else ''}\""
-    return f"{get}\n# or POST the same parameters as JSON:\n{post}" if post_too else get
+        return _continued(post)
+    get = [f"curl -s{' -G' if params else ''} {url}", auth]
+    line = ""
+    for name, value in params.items():
+        pair = f"-d {name}={value}"
+        if line and len(line) + 1 + len(pair) > LINE_WIDTH:
+            get.append(line)
+            line = ""
+        line = f"{line} {pair}".strip()
+    if line:
+        get.append(line)
+    if not post_too:
+        return _continued(get)
+    return f"{_continued(get)}\n# or POST the same parameters as JSON:\n{_continued(post)}"
+
+
+def _continued(lines: list[str]) -> str:
+    """Return one shell command written over ``lines``: each but the last ends with a
+    backslash, each but the first is indented."""
+    return " \\\n  ".join(lines)
+
+
+def pasted_requests(shell: str) -> list[tuple[str, str, dict]]:
+    """Return the requests the shell lines of a paste send, as the shell reads them: each
+    ``(method, path, parameters)``, a GET's ``-d`` pairs as its query parameters, a POST's
+    ``-d`` as its JSON body."""
+    requests = []
+    for command in shell.replace("\\\n", " ").splitlines():
+        words = shlex.split(command, comments=True)
+        if not words:
+            continue
+        url = next(word for word in words if word.startswith(BASE_URL_VARIABLE))
+        data = [words[i + 1] for i, word in enumerate(words) if word == "-d"]
+        path = url[len(BASE_URL_VARIABLE):]
+        if "-G" in words or not data:
+            requests.append(("GET", path, dict(pair.split("=", 1) for pair in data)))
+        else:
+            requests.append(("POST", path, json.loads(data[0])))
+    return requests
 
 
 def say_once(operation: dict[str, Any]) -> None:

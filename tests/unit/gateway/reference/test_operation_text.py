@@ -6,11 +6,10 @@ every moment parameter says first how a clock time is read (``place`` or ``tz``)
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
 
 from gateway.endpoints import discover_endpoints
 from gateway.reference.openapi import build_openapi
-from gateway.reference.operation_text import LONGEST_REPEATABLE, PASTES, SENTENCE_END, opening_sentence, say_once
+from gateway.reference.operation_text import LONGEST_REPEATABLE, PASTES, SENTENCE_END, opening_sentence, pasted_requests, say_once
 from celestial.v1 import options_pb2
 from shared.runtime.request_model import message_spec
 
@@ -28,9 +27,9 @@ def parameter_names(operations: dict) -> set[str]:
     return names | set(body.get("properties", ()))
 
 
-def pasted_parameters(shell: str) -> dict[str, str]:
-    url = re.search(r'"(\$CELESTIAL_BASE_URL[^"]*)"', shell.splitlines()[0]).group(1)
-    return dict(parse_qsl(urlsplit(url.replace("$CELESTIAL_BASE_URL", "http://x")).query))
+def pasted_parameters(description: str) -> dict[str, str]:
+    """Return the parameters the first request of a description's paste sends."""
+    return pasted_requests(FENCED_SHELL.search(description).group(1))[0][2]
 
 
 def test_every_operation_opens_with_one_sentence_saying_what_it_answers():
@@ -46,8 +45,8 @@ def test_the_opening_is_followed_by_a_request_to_paste_for_its_own_path():
         second = operation["description"].split("\n\n")[1]
         shell = FENCED_SHELL.fullmatch(second)
         assert shell, (path, method, second)
-        assert shell.group(1).startswith("curl -s -H \"Authorization: Bearer $CELESTIAL_API_KEY\"")
-        assert f'"$CELESTIAL_BASE_URL{path}' in shell.group(1)
+        assert shell.group(1).startswith('curl -s') and '-H "Authorization: Bearer $CELESTIAL_API_KEY"' in shell.group(1)
+        assert {sent_path for _, sent_path, _ in pasted_requests(shell.group(1))} == {path}
 
 
 def test_every_paste_names_only_parameters_its_operation_takes():
@@ -60,7 +59,7 @@ def test_a_paste_gives_its_moments_as_clock_times_with_place_or_tz_wherever_the_
     local = [path for path, operations in DOCUMENT["paths"].items() if {"place", "tz"} & parameter_names(operations)]
     assert len(local) >= 34
     for path in local:
-        sent = pasted_parameters(DOCUMENT["paths"][path]["get"]["description"].split("```sh\n")[1])
+        sent = pasted_parameters(DOCUMENT["paths"][path]["get"]["description"])
         assert set(LOCAL_TIME_PARAMETERS) & set(sent), path
         for name, value in sent.items():
             if re.match(r"\d{4}-\d\d-\d\dT", value):
@@ -73,7 +72,7 @@ def test_get_and_post_of_one_path_are_one_sidebar_entry_the_get_showing_the_post
     for path, operations in DOCUMENT["paths"].items():
         if "get" in operations and "post" in operations:
             assert operations["post"]["x-scalar-ignore"] is True
-            assert f"-d '" in operations["get"]["description"].split("```")[1]
+            assert [method for method, _, _ in pasted_requests(FENCED_SHELL.search(operations["get"]["description"]).group(1))] == ["GET", "POST"]
             # Still in the document: the generated clients call both.
             assert operations["post"]["operationId"].startswith("post_")
 
@@ -89,6 +88,11 @@ def test_no_parameter_sentence_of_more_than_six_words_repeats_on_one_operation()
                 if len(sentence.split()) > LONGEST_REPEATABLE:
                     assert sentence not in seen, f"{path} {method}: {name} repeats {seen.get(sentence)}'s {sentence!r}"
                     seen[sentence] = name
+
+
+def test_a_paste_is_read_back_as_the_shell_reads_it():
+    shell = 'curl -s -G "$CELESTIAL_BASE_URL/v1/x" \\\n  -H "A: b" \\\n  -d a=1 -d b=c,d\n# or POST:\ncurl -s "$CELESTIAL_BASE_URL/v1/x" -d \'{"a": "1"}\''
+    assert pasted_requests(shell) == [("GET", "/v1/x", {"a": "1", "b": "c,d"}), ("POST", "/v1/x", {"a": "1"})]
 
 
 def test_a_repeated_long_sentence_becomes_a_pointer_to_the_first_parameter_saying_it():
