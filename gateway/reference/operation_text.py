@@ -108,7 +108,7 @@ def curl_lines(path: str, method: str, post_too: bool) -> str:
     params = PASTES[path]
     auth = f'-H "Authorization: Bearer {KEY_VARIABLE}"'
     url = f'"{BASE_URL_VARIABLE}{path}"'
-    post = [f"curl -s {url}", f"{auth} -H 'Content-Type: application/json'", f"-d '{json.dumps(params)}'"]
+    post = [f"curl -s {url}", auth, "-H 'Content-Type: application/json'", f"-d '{json.dumps(params)}'"]
     if method == "post":
         return _continued(post)
     get = [f"curl -s{' -G' if params else ''} {url}", auth]

@@ -138,7 +138,7 @@ def test_an_operation_opens_with_what_it_answers_and_a_request_to_paste_in_local
     operation.locator("pre").first.wait_for()
     text = operation.inner_text()
     opening = document["paths"]["/v1/natal-chart"]["get"]["description"].split("\n\n")[0]
-    assert text.index(opening) < text.index("datetime=1985-07-13T14:05&place=2988507") < text.index("Conventions")
+    assert text.index(opening) < text.index("-d datetime=1985-07-13T14:05 -d place=2988507") < text.index("Conventions")
     operation.evaluate("element => element.scrollIntoView({block: 'start'})")
     reader.page.wait_for_timeout(300)
     reader.page.screenshot(path=str(SCREENSHOTS / "natal-chart.png"))
