@@ -73,6 +73,6 @@ def test_the_first_request_and_the_moments_lead_with_a_clock_time_in_place_or_tz
         text = section(title)
         first_paragraph = text.strip().split("\n\n")[0]
         assert "`place`" in first_paragraph and "`tz`" in first_paragraph, title
-        assert first_paragraph.index("`place`") < first_paragraph.find("UTC"), title
+        assert text.index("`place`") < text.index("UTC"), title
     first_call = re.search(r"```sh\n(.*?)```", section("The first request"), re.DOTALL).group(1)
     assert "place=" in first_call and "tz=" in first_call and "Z&" not in first_call
