@@ -25,7 +25,9 @@ def operation_link(path: str, method: str = "get") -> str:
 INTRODUCTION = f"""\
 Celestial computes planetary positions, houses, charts and aspects, time-lord periods,
 transit scans, eclipses, heliacal events and astrocartography lines, with the Swiss
-Ephemeris, over HTTP and JSON. Every request is billed in credits.
+Ephemeris, over HTTP and JSON. Times are local: send a clock time as written with its town
+(`place`, an id from /v1/places) or its zone (`tz`), never converted to UTC yourself. Every
+request is billed in credits.
 
 Also here: [the OpenAPI document](/v1/openapi.json) (OpenAPI 3.1), [llms.txt](/llms.txt)
 (a Markdown index for language models), and each operation in Markdown at

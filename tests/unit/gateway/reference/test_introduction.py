@@ -69,6 +69,8 @@ def section(title: str) -> str:
 
 
 def test_the_first_request_and_the_moments_lead_with_a_clock_time_in_place_or_tz():
+    opening = INTRODUCTION.split("\n\n")[0]
+    assert "`place`" in opening and "`tz`" in opening
     for title in ("The first request", "Moments"):
         text = section(title)
         first_paragraph = text.strip().split("\n\n")[0]
