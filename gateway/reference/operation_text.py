@@ -15,10 +15,10 @@ import re
 import shlex
 from typing import Any
 
-#: Where the pastes send requests and with which key: the reader's own, as the Markdown
-#: pages, the MCP server and the SDK pages name them.
-BASE_URL_VARIABLE = "$CELESTIAL_BASE_URL"
-KEY_VARIABLE = "$CELESTIAL_API_KEY"
+# Where the pastes send requests and with which key: the reader's own, named as the Markdown
+# pages' curl lines name them.
+from gateway.reference.operation_markdown import BASE_URL_VARIABLE, KEY_VARIABLE
+
 
 #: A birth as a certificate gives it: a clock time and a town (Paris, GeoNames 2988507),
 #: never converted to UTC by the reader.
