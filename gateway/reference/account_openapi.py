@@ -135,9 +135,9 @@ def account_paths() -> dict[str, Any]:
         "get": {
             "summary": "Credits and requests per day, key and endpoint",
             "description": (
-                f"The account's charged requests per UTC day over up to {MAX_USAGE_DAYS} days (default: the last "
-                f"{DEFAULT_USAGE_DAYS}, today included), each day with its credits and requests in all, per key id and "
-                "per endpoint; the range's totals the same way. A request counts on the UTC day it was charged and costs "
+                "The account's credits and requests per day, in all, per key and per endpoint. It covers the UTC days "
+                f"of up to {MAX_USAGE_DAYS} days (default: the last {DEFAULT_USAGE_DAYS}, today included), each day "
+                "with its credits and requests in all, per key id and per endpoint; the range's totals the same way. A request counts on the UTC day it was charged and costs "
                 "what it was charged less any refund; free endpoints are not in the ledger. Any key of the account "
                 f"reads it; figures are at most {USAGE_STALE_MAX_S:g} s old (`meta.as_of`). Free; counts in the rate limit."
             ),

@@ -25,7 +25,9 @@ def operation_link(path: str, method: str = "get") -> str:
 INTRODUCTION = f"""\
 Celestial computes planetary positions, houses, charts and aspects, time-lord periods,
 transit scans, eclipses, heliacal events and astrocartography lines, with the Swiss
-Ephemeris, over HTTP and JSON. Every request is billed in credits.
+Ephemeris, over HTTP and JSON. Times are local: send a clock time as written with its town
+(`place`, an id from /v1/places) or its zone (`tz`), never converted to UTC yourself. Every
+request is billed in credits.
 
 Also here: [the OpenAPI document](/v1/openapi.json) (OpenAPI 3.1), [llms.txt](/llms.txt)
 (a Markdown index for language models), and each operation in Markdown at
@@ -54,9 +56,19 @@ about a second.
 
 ## The first request
 
+Times are local: send the clock time as written, without an offset, with `place` (a town's
+id from [/v1/places]({operation_link("/v1/places")}): its coordinates and its zone) or `tz`
+(an IANA zone, `Europe/Paris`). Never convert it to UTC yourself: the API applies the zone's
+whole history (daylight saving time, wartime, local mean time) and `meta.moment` says how it
+read each time.
+
 ```sh
 curl -s -H "Authorization: Bearer $KEY" \\
-  'http://127.0.0.1:8080/v1/positions?datetime=2024-03-20T12:00:00Z&bodies=sun,moon'
+  'http://127.0.0.1:8080/v1/places?q=paris&limit=1'
+curl -s -H "Authorization: Bearer $KEY" \\
+  'http://127.0.0.1:8080/v1/natal-chart?datetime=1985-07-13T14:05&place=2988507'
+curl -s -H "Authorization: Bearer $KEY" \\
+  'http://127.0.0.1:8080/v1/positions?datetime=2024-03-20T13:00&tz=Europe/Paris&bodies=sun,moon'
 ```
 
 `GET` takes the parameters in the query string; `POST` takes the same names in a JSON object
@@ -64,7 +76,7 @@ body, as native JSON values or in their query-string forms:
 
 ```sh
 curl -s -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
-  -d '{{"datetime": "2024-03-20T12:00:00Z", "bodies": ["sun", "moon"]}}' \\
+  -d '{{"datetime": "2024-03-20T13:00", "tz": "Europe/Paris", "bodies": ["sun", "moon"]}}' \\
   http://127.0.0.1:8080/v1/positions
 ```
 
@@ -87,25 +99,26 @@ Parameter rules that hold everywhere:
 
 ## Moments
 
-A moment is exactly one of:
-
-| parameter | form | example |
-|---|---|---|
-| `datetime` | ISO 8601, ASCII digits; no offset means UTC | `2024-03-20T12:00:00Z` |
-| `jd` | Julian Day, UT1 | `2460390.0` |
-
-Sending both is `400 conflicting_parameters`, neither `400 missing_parameter`.
-
-A birth certificate's clock time goes with `tz`, an IANA zone name: with it a `datetime`
-without an offset is the civil time there on that date (local mean time, wartime, daylight
-saving time, from the tz database), and `meta.moment` says how each moment was read:
+A moment is a clock time with its place: `datetime` without an offset, read in the zone of
+`place` (a town's id from /v1/places, which also gives the coordinates) or of `tz` (an IANA
+zone name; `auto` for the zone at `lat` and `lon`). The civil time there on that date is
+taken from the tz database (local mean time, wartime, daylight saving time), and
+`meta.moment` says how each moment was read:
 
 ```sh
 curl -s -H "Authorization: Bearer $KEY" \
   'http://127.0.0.1:8080/v1/natal-chart?datetime=1943-01-15T09:20:00&tz=America/New_York&lat=40.71&lon=-74.0'
 ```
 
-The two-person operations take `tz_a` and `tz_b`. A time the clocks skipped is
+The two-person operations take `place_a`/`tz_a` and `place_b`/`tz_b`. Besides that form, a
+moment may be an instant:
+
+| parameter | form | example |
+|---|---|---|
+| `datetime` | ISO 8601 with an offset (`Z`, `+02:00`); without offset, `place` or `tz`, UTC | `2024-03-20T12:00:00Z` |
+| `jd` | Julian Day, UT1 | `2460390.0` |
+
+Sending both is `400 conflicting_parameters`, neither `400 missing_parameter`. A time the clocks skipped is
 `400 nonexistent_local_time`; one they showed twice is `400 ambiguous_local_time` unless
 `fold=0` or `fold=1` chooses. Moments run
 from {SUPPORTED_SPAN_TEXT} (JD 625000.5 to 2816787.5). Operations with several moments use

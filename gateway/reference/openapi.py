@@ -23,6 +23,8 @@ from gateway.reference.account_openapi import ACCOUNT_SCHEMAS, account_paths
 from gateway.reference.charts_openapi import CHART_SCHEMAS, chart_parameters, chart_paths, stood_in_for, with_chart_members
 from gateway.reference.introduction import introduction
 from gateway.reference.openapi_schemas import Components, ref, scalar_schema as _scalar_schema
+from gateway.reference.operation_text import reference_text
+from gateway.reference.parameter_groups import group_lead
 from gateway.operation_names import operation_name
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES
@@ -104,7 +106,7 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
     if len(field.paths) > 1:
         parts = [f"For every moment of the request ({'; '.join(_value_names(field, comments))})."]
     else:
-        parts = [comments.get(holder.full_name, "") for holder in field.holders[-1:]]
+        parts = [group_lead(field.holders, comments)]
     parts.append(rule.description or comments.get(fd.full_name, ""))
     if rule.flag:
         parts.append("Calculation flag.")
@@ -116,7 +118,7 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
         # A town gives latitude and longitude only: a defaulted value (alt) is read as sent.
         parts.append(f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here with {field.alternative_name} too.")
     elif field.alternative:
-        parts.append(f"Required unless {field.alternative_name} gives it (a town's id from /v1/places).")
+        parts.append(f"Required unless {field.alternative_name} (a town from /v1/places) is sent.")
     if rule.csv:
         parts.append("Comma-separated list.")
     parts.append(VOCABULARIES[rule.vocabulary].note if rule.vocabulary else "")
@@ -339,7 +341,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
     paths[BATCH_PATH] = _batch_operation()
     paths.update(account_paths())
     paths.update(chart_paths())
-    return {
+    return reference_text({
         "openapi": "3.1.0",
         "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
         "servers": [{"url": "/"}],
@@ -352,4 +354,4 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
                 "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
             },
         },
-    }
+    })

@@ -138,9 +138,11 @@ def _query_text(value: Any) -> str:
 
 
 def _text(description: str) -> str:
-    """Return a proto comment's text as Markdown paragraphs (its lines joined)."""
+    """Return a proto comment's text as Markdown paragraphs (its lines joined; a fenced code
+    block, such as an operation's request to paste, kept line by line)."""
     paragraphs = description.split("\n\n")
-    return "\n\n".join(" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs)
+    return "\n\n".join(paragraph if paragraph.startswith("```") else " ".join(line.strip() for line in paragraph.splitlines())
+                         for paragraph in paragraphs)
 
 
 def _cell(text: str) -> str:

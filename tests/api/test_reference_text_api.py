@@ -10,6 +10,7 @@ import pytest
 
 from gateway.operation_names import operation_name, page_name
 from gateway.reference.examples import load_examples
+from gateway.reference.operation_text import PASTES, pasted_requests
 
 LINK = re.compile(r"\]\((/[^)\s]*)\)")
 FENCED_JSON = re.compile(r"```json\n(.*?)\n```", re.DOTALL)
@@ -88,3 +89,17 @@ def test_an_unknown_page_is_404_with_the_error_body(anonymous):
     answer = anonymous.get("/docs/no_such_operation.md")
     assert answer.status_code == 404
     assert answer.json()["errors"][0]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("path", list(PASTES))
+def test_every_operations_request_to_paste_is_answered_in_both_forms(api, document, path):
+    """The curl lines an operation's description opens with, read as the shell reads them and
+    sent: the GET with its query and, where the path takes both, the same parameters POSTed."""
+    operations = document["paths"][path]
+    shell = operations.get("get", operations.get("post"))["description"].split("```sh\n")[1].split("\n```")[0]
+    sent = pasted_requests(shell)
+    assert [method.lower() for method, _, _ in sent] == list(operations)
+    for method, sent_path, params in sent:
+        assert sent_path == path and params == PASTES[path]
+        answer = api.get(path, params=params) if method == "GET" else api.post(path, json=params)
+        assert answer.status_code == 200, (method, path, answer.text[:300])

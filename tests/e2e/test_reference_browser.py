@@ -25,6 +25,11 @@ RENDER_TIMEOUT_MS = 15_000
 RAW_MARKDOWN = re.compile(r"\*\*\S|`|\]\(|^#{1,6} |^\|?\s*-{3,}\s*\|", re.MULTILINE)
 
 
+# The text a reader sees outside code blocks (a shell line may hold backticks or start a
+# comment with "#"), in the element the selector names.
+TEXT_OUTSIDE_CODE = "selector => { const main = document.querySelector(selector).cloneNode(true); main.querySelectorAll('pre').forEach(pre => pre.remove()); return main.innerText; }"
+
+
 # Scrolls to each operation in turn and waits until Scalar has replaced its placeholder.
 RENDER_EVERY_OPERATION = """
 async ([anchors, timeoutMs]) => {
@@ -89,28 +94,61 @@ def document(stack: Stack) -> dict:
         return client.get("/v1/openapi.json").json()
 
 
+def shown(document: dict) -> list[tuple[str, str, dict]]:
+    """Return (path, method, operation) of each operation /docs shows: all but the POST of a
+    path that also has a GET (``x-scalar-ignore``: its GET entry shows the POST form)."""
+    return [(path, method, operation) for path, operations in document["paths"].items()
+            for method, operation in operations.items() if not operation.get("x-scalar-ignore")]
+
+
 def test_the_reference_renders_every_operation_as_formatted_text_with_no_console_error(reader, document):
     page = reader.page
     page.screenshot(path=str(SCREENSHOTS / "introduction.png"))
-    anchors = [f"/{method.upper()}{path}" for path, operations in document["paths"].items() for method in operations]
-    assert len(anchors) > 60
+    anchors = [f"/{method.upper()}{path}" for path, method, _ in shown(document)]
+    assert len(anchors) > 40
 
     missing = page.evaluate(RENDER_EVERY_OPERATION, [anchors, RENDER_TIMEOUT_MS])
 
     assert missing == []
-    for path, operations in document["paths"].items():
-        for method, operation in operations.items():
-            assert operation["summary"] in reader.operation(method, path).inner_text()
-    text = page.inner_text("body")
+    for path, method, operation in shown(document):
+        assert operation["summary"] in reader.operation(method, path).inner_text()
+    text = page.evaluate(TEXT_OUTSIDE_CODE, "body")
     assert RAW_MARKDOWN.findall(text) == []
     assert reader.errors == [] and reader.foreign == []
+
+
+# The distinct operations the sidebar lists (each entry's id ends in /<METHOD>/<path>).
+SIDEBAR_OPERATIONS = """
+() => [...new Set([...document.querySelectorAll('[data-sidebar-id]')]
+  .map(entry => entry.dataset.sidebarId)
+  .filter(id => /\\/(GET|POST|PUT|PATCH|DELETE)\\/v1\\//.test(id)))]
+"""
+
+
+def test_the_sidebar_lists_each_operation_once_get_and_post_as_one(reader, document):
+    entries = reader.page.evaluate(SIDEBAR_OPERATIONS)
+    paths = [re.sub(r"^.*/(GET|POST)(?=/v1/)", "", entry) for entry in entries]
+    assert sorted(paths) == sorted(document["paths"])
+    assert len(entries) == len(document["paths"])
+
+
+def test_an_operation_opens_with_what_it_answers_and_a_request_to_paste_in_local_time(reader, document):
+    operation = reader.operation("get", "/v1/natal-chart")
+    operation.scroll_into_view_if_needed()
+    operation.locator("pre").first.wait_for()
+    text = operation.inner_text()
+    opening = document["paths"]["/v1/natal-chart"]["get"]["description"].split("\n\n")[0]
+    assert text.index(opening) < text.index("-d datetime=1985-07-13T14:05 -d place=2988507") < text.index("Conventions")
+    operation.evaluate("element => element.scrollIntoView({block: 'start'})")
+    reader.page.wait_for_timeout(300)
+    reader.page.screenshot(path=str(SCREENSHOTS / "natal-chart.png"))
 
 
 def test_the_introduction_teaches_the_first_call_as_formatted_text(reader):
     introduction = reader.page.locator("[id$='description/introduction']").first.inner_text()
     for heading in ("Authentication", "The first request", "Moments", "The envelope", "Errors", "Credits and limits"):
         assert reader.page.get_by_role("heading", name=heading).first.is_visible()
-    assert RAW_MARKDOWN.findall(reader.page.inner_text("body")) == []
+    assert RAW_MARKDOWN.findall(reader.page.evaluate(TEXT_OUTSIDE_CODE, "body")) == []
     assert "Authorization: Bearer" in reader.page.inner_text("body") and introduction
 
 
@@ -134,8 +172,6 @@ def test_an_introduction_link_leads_to_its_operation(reader):
     assert reader.operation("get", "/v1/natal-chart").is_visible()
 
 
-# The text a reader sees outside code blocks (a guide's shell lines may hold backticks).
-TEXT_OUTSIDE_CODE = "() => { const main = document.querySelector('main').cloneNode(true); main.querySelectorAll('pre').forEach(pre => pre.remove()); return main.innerText; }"
 
 
 def test_a_guide_linked_from_the_introduction_opens_rendered_from_this_origin(reader, stack: Stack):
@@ -150,7 +186,7 @@ def test_a_guide_linked_from_the_introduction_opens_rendered_from_this_origin(re
     page.goto(stack.base_url + link.get_attribute("href"))
 
     assert page.get_by_role("heading", level=1).inner_text() == "Errors"
-    assert RAW_MARKDOWN.findall(page.evaluate(TEXT_OUTSIDE_CODE)) == []
+    assert RAW_MARKDOWN.findall(page.evaluate(TEXT_OUTSIDE_CODE, "main")) == []
     page.goto(stack.base_url + "/docs/guides/dashboard")
     pictures = page.locator("main img")
     assert pictures.count() == 2 and all(pictures.nth(i).evaluate("image => image.naturalWidth > 0") for i in range(2))

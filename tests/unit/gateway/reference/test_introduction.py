@@ -62,3 +62,19 @@ def test_without_guides_the_introduction_is_the_text_and_with_them_it_ends_with_
     assert with_guides.startswith(INTRODUCTION)
     assert with_guides.rstrip().endswith("- [Moments](/docs/guides/moments)\n- [Errors](/docs/guides/errors)")
     assert "\n## Guides\n" in with_guides
+
+
+def section(title: str) -> str:
+    return INTRODUCTION.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_first_request_and_the_moments_lead_with_a_clock_time_in_place_or_tz():
+    opening = INTRODUCTION.split("\n\n")[0]
+    assert "`place`" in opening and "`tz`" in opening
+    for title in ("The first request", "Moments"):
+        text = section(title)
+        first_paragraph = text.strip().split("\n\n")[0]
+        assert "`place`" in first_paragraph and "`tz`" in first_paragraph, title
+        assert text.index("`place`") < text.index("UTC"), title
+    first_call = re.search(r"```sh\n(.*?)```", section("The first request"), re.DOTALL).group(1)
+    assert "place=" in first_call and "tz=" in first_call and "Z&" not in first_call

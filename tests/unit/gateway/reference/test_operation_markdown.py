@@ -123,3 +123,10 @@ def test_a_text_document_example_is_shown_in_full():
     ics = next(call for call in load_examples()["/v1/calendar"].every if call.media_type == "text/calendar")
     shown = re.search(r"```text\n(.*?)\n```", PAGES["calendar"], re.DOTALL).group(1)
     assert shown.splitlines() == ics.document.content.decode().splitlines()
+
+
+def test_a_description_keeps_its_request_to_paste_line_by_line_and_joins_its_prose():
+    page = operation_markdown(DOCUMENT, "/v1/natal-chart")
+    shell = re.search(r"```sh\n(.*?)\n```", page, re.DOTALL).group(1)
+    assert shell.splitlines()[0].startswith("curl -s -G ") and shell.count("\n") >= 3
+    assert "Conventions: `houses.cusps` has 13 slots, slot 0" in page
