@@ -155,9 +155,9 @@ def account_paths() -> dict[str, Any]:
     account = {
         "get": {
             "summary": "The account's balance, limits and spend caps, and the calling key's settings",
-            "description": "The balance, limits and spend caps (with what was spent in the current UTC day and month) as the "
-                           "store has them now, and the calling key's own settings (name, prefix, expiry, origins, browser-only, "
-                           "spend caps); never a key nor its hash. Free; counts in the rate limit.",
+            "description": "The account's balance, limits and spend caps now, and the calling key's own settings. The spend caps "
+                           "come with what was spent in the current UTC day and month; the key's settings are its name, prefix, expiry, "
+                           "origins, browser-only and spend caps, never a key nor its hash. Free; counts in the rate limit.",
             "operationId": "get_account",
             "tags": ["account"],
             "x-credits": 0,

@@ -89,8 +89,9 @@ def chart_paths() -> dict[str, Any]:
         "get": _operation(
             "list_stored_charts",
             "The account's stored charts, page by page",
-            f"The charts the account keeps, in the order they were made, {DEFAULT_PAGE} a page by default; with export=true every "
-            "chart at once as a JSON download (a birth is personal data: the account can take all of it away). Free.",
+            f"The account's stored charts, page by page, or all at once with export=true. In the order they were made, "
+            f"{DEFAULT_PAGE} a page by default; export=true answers every chart as a JSON download (a birth is personal data: "
+            "the account can take all of it away). Free.",
             parameters=[
                 {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": DEFAULT_PAGE}},
                 {"name": "page_token", "in": "query", "required": False, "schema": _ID, "description": "next_page_token of the page before."},
@@ -101,7 +102,7 @@ def chart_paths() -> dict[str, Any]:
         "post": _operation(
             "create_stored_chart",
             "Store a birth to name by id",
-            "Keeps a birth and its chart settings for the account and answers its id: every endpoint that takes a birth then "
+            "Stores a birth and its chart settings for the account, and answers its id. Every endpoint that takes a birth then "
             "takes chart=<id> (chart_a, chart_b for two) in place of datetime, tz, place or lat and lon. The birth is checked as "
             f"/v1/natal-chart checks it. An account keeps up to {DEFAULT_CHARTS_PER_ACCOUNT} charts (CELESTIAL_CHARTS_PER_ACCOUNT). "
             'Free. Example body: {"name": "Ada", "datetime": "1985-07-13T14:05:00", "place": "2996944"}.',

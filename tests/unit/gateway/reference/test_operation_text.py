@@ -9,7 +9,7 @@ import re
 
 from gateway.endpoints import discover_endpoints
 from gateway.reference.openapi import build_openapi
-from gateway.reference.operation_text import LONGEST_REPEATABLE, PASTES, SENTENCE_END, opening_sentence, pasted_requests, say_once
+from gateway.reference.operation_text import LONGEST_REPEATABLE, PASTES, RESOURCE_PASTES, SENTENCE_END, opening_sentence, pasted_requests, say_once
 from celestial.v1 import options_pb2
 from shared.runtime.request_model import message_spec
 
@@ -46,13 +46,28 @@ def test_the_opening_is_followed_by_a_request_to_paste_for_its_own_path():
         shell = FENCED_SHELL.fullmatch(second)
         assert shell, (path, method, second)
         assert shell.group(1).startswith('curl -s') and '-H "Authorization: Bearer $CELESTIAL_API_KEY"' in shell.group(1)
-        assert {sent_path for _, sent_path, _ in pasted_requests(shell.group(1))} == {path}
+        # A path template's parameter is pasted as a value (/v1/charts/{chart_id}: an example id).
+        template = re.compile(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(path)))
+        assert all(template.fullmatch(sent_path) for _, sent_path, _ in pasted_requests(shell.group(1))), (path, method)
 
 
 def test_every_paste_names_only_parameters_its_operation_takes():
     for path, operations in DOCUMENT["paths"].items():
+        if any(operation.get("x-resource") for operation in operations.values()):
+            for method, operation in operations.items():
+                _, sent = RESOURCE_PASTES[path, method]
+                assert set(sent) <= parameter_names({method: operation}) | set(body_members(operation)), (path, method)
+            continue
         assert set(PASTES[path]) <= parameter_names(operations) | {"requests"}, path
-    assert set(PASTES) == set(DOCUMENT["paths"])
+    assert set(PASTES) | {path for path, _ in RESOURCE_PASTES} == set(DOCUMENT["paths"])
+
+
+def body_members(operation: dict) -> set[str]:
+    """Return the members a resource operation's body takes: those it names, and any
+    parameter of /v1/natal-chart where it takes more (a stored chart's birth and settings)."""
+    schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    named = set(schema.get("properties", {}))
+    return named | parameter_names(DOCUMENT["paths"]["/v1/natal-chart"]) if schema.get("additionalProperties") else named
 
 
 def test_a_paste_gives_its_moments_as_clock_times_with_place_or_tz_wherever_the_operation_takes_them():
@@ -68,9 +83,11 @@ def test_a_paste_gives_its_moments_as_clock_times_with_place_or_tz_wherever_the_
 
 def test_get_and_post_of_one_path_are_one_sidebar_entry_the_get_showing_the_post_form():
     entries = [(path, method) for path, method, operation in OPERATIONS if not operation.get("x-scalar-ignore")]
-    assert len(entries) == len(DOCUMENT["paths"])
+    # A resource's operations (x-resource: list, create, read, change, delete) are one entry each.
+    resource = sum(len(ops) - 1 for ops in DOCUMENT["paths"].values() if any(op.get("x-resource") for op in ops.values()))
+    assert len(entries) == len(DOCUMENT["paths"]) + resource
     for path, operations in DOCUMENT["paths"].items():
-        if "get" in operations and "post" in operations:
+        if "get" in operations and "post" in operations and not operations["post"].get("x-resource"):
             assert operations["post"]["x-scalar-ignore"] is True
             assert [method for method, _, _ in pasted_requests(FENCED_SHELL.search(operations["get"]["description"]).group(1))] == ["GET", "POST"]
             # Still in the document: the generated clients call both.
