@@ -19,16 +19,18 @@ from store import rules
 from store.bounds import check_balance_ceiling, require_credits, validate_limits, validate_new_account
 from store.errors import no_such_account
 from store.interfaces import admit_then_reserve
+from store.memory_idempotency import MemoryIdempotency
 from store.key_format import generate_key, hash_key, prefix_hint
 from store.origins import validate_origins
 from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow, utc_now
 from store.usage_rows import usage_rows
 
 
-class MemoryStore:
-    """Accounts, keys, balances and admissions in dictionaries of one process."""
+class MemoryStore(MemoryIdempotency):
+    """Accounts, keys, balances, admissions and idempotency records in dictionaries of one process."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.accounts: dict[str, Account] = {}
         self.keys: dict[str, KeyRecord] = {}
         self.charges: dict[str, int] = {}

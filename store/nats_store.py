@@ -17,19 +17,21 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
 - Bucket ``P_KEYS``: ``hash.<sha256>`` -> the key record; ``id.<key_id>`` and
   ``acct.<account_id>.<key_id>`` -> the hash (indexes, written before the record).
 - Bucket ``P_OWNERS``: the dashboard's owners, sessions and sign-in throttles (``nats_owners.py``).
+- Bucket ``P_IDEMPOTENCY``: the ``Idempotency-Key`` records, with a TTL of a day (``nats_idempotency.py``).
 """
 
 
 from __future__ import annotations
 
 from store.nats_connection import DEFAULT_DUPLICATE_WINDOW_S, DEFAULT_PREFIX
+from store.nats_idempotency import NatsIdempotency
 from store.nats_keys import NatsKeys
 from store.nats_ledger import NatsLedger
 from store.nats_limiter import NatsLimiter
 from store.nats_owners import NatsOwners
 
 
-class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsOwners):
+class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsOwners, NatsIdempotency):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on
     one connection (``nats_connection.py``).

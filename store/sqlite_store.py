@@ -2,12 +2,13 @@
 
 Its parts share one file and this process's connections (``sqlite_connection.py``, where the
 choices behind them are written): keys (``sqlite_keys.py``), the credit ledger
-(``sqlite_ledger.py``), the limiter (``sqlite_limiter.py``) and the dashboard's owners and
-sessions (``sqlite_owners.py``).
+(``sqlite_ledger.py``), the limiter (``sqlite_limiter.py``), the dashboard's owners and
+sessions (``sqlite_owners.py``) and the ``Idempotency-Key`` records (``sqlite_idempotency.py``).
 """
 
 from __future__ import annotations
 
+from store.sqlite_idempotency import SqliteIdempotency
 from store.sqlite_keys import SqliteKeys
 from store.sqlite_ledger import SqliteLedger
 from store.sqlite_limiter import SqliteLimiter
@@ -17,5 +18,5 @@ from store.sqlite_connection import SCHEMA_VERSION
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
 
-class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteOwners):
+class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteOwners, SqliteIdempotency):
     """The :class:`~store.interfaces.DashboardStore` on one SQLite file, shared by processes."""
