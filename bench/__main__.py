@@ -6,6 +6,7 @@ from bench import (
     chart_wheel,
     dashboard_pages,
     figures,
+    idempotency_throughput,
     kernel_costs,
     natal_chart,
     positions_throughput,
@@ -20,6 +21,7 @@ from bench import (
 def main() -> None:
     positions_throughput.main()
     store_throughput.main()
+    idempotency_throughput.main()
     kernel_costs.main()
     natal_chart.main()
     chart_wheel.main()

@@ -24,6 +24,7 @@ from gateway.reference.account_openapi import account_paths
 from gateway.reference.geojson_schema import GEOJSON_SCHEMAS
 from gateway.reference.introduction import introduction
 from gateway.operation_names import operation_name
+from gateway.reference.idempotency_openapi import with_idempotency_key
 from shared.runtime.parameter_text import INTEGER_WIDTHS
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES
@@ -454,7 +455,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
         "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"apiKey": []}],
-        "paths": paths,
+        "paths": with_idempotency_key(paths),
         "components": {
             "schemas": {"Error": ERROR_SCHEMA},
             "securitySchemes": {
