@@ -50,6 +50,10 @@ def _record(row) -> IdempotencyRecord | None:
     return IdempotencyRecord(fingerprint, claim_id, lease_until_s, expires_at_s, answer)
 
 
+_INSERT = (
+    "INSERT INTO idempotency (account_id, key_digest, fingerprint, claim_id, lease_until_s, expires_at_s)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
 _SELECT = (
     "SELECT fingerprint, claim_id, lease_until_s, expires_at_s, status, headers, body, recompute"
     " FROM idempotency WHERE account_id = ? AND key_digest = ?"
@@ -86,14 +90,15 @@ class SqliteIdempotency(SqliteConnection):
     def _claim_key(conn: sqlite3.Connection, account_id: str, digest: str, claim: IdempotencyRecord, now_s: float, prune: bool) -> IdempotencyRecord:
         if prune:
             conn.execute("DELETE FROM idempotency WHERE expires_at_s <= ?", (now_s,))
+        row = (account_id, digest, claim.fingerprint, claim.claim_id, claim.lease_until_s, claim.expires_at_s)
+        # A new key (the common case) is one statement; a key in use is read, and replaced
+        # only when the rules let this claim take it.
+        if conn.execute(_INSERT + " ON CONFLICT DO NOTHING", row).rowcount == 1:
+            return claim
         existing = _record(conn.execute(_SELECT, (account_id, digest)).fetchone())
         if not may_take(existing, now_s):
             return existing
-        conn.execute(
-            "INSERT OR REPLACE INTO idempotency (account_id, key_digest, fingerprint, claim_id, lease_until_s, expires_at_s)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (account_id, digest, claim.fingerprint, claim.claim_id, claim.lease_until_s, claim.expires_at_s),
-        )
+        conn.execute(_INSERT.replace("INSERT", "INSERT OR REPLACE", 1), row)
         return claim
 
     async def complete_idempotency(
