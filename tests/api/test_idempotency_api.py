@@ -11,7 +11,6 @@ import pytest
 from gateway.endpoints import discover_endpoints
 from gateway.idempotency import canonical_parameters, fingerprint
 from gateway.transcoder import request_from_query
-from store.idempotency_records import IDEMPOTENCY_TTL_S
 from store.sqlite_store import SqliteStore
 from tests.api.test_conventions_api import assert_error, balance
 
@@ -181,7 +180,3 @@ def test_keys_are_per_account(stack, funded):
     assert first.status_code == answered.status_code == 200
     assert "idempotent-replayed" not in answered.headers
     assert balance(stack, other_name) == 100 - answered.json()["meta"]["credits_used"]
-
-
-def test_a_key_is_kept_for_a_day():
-    assert IDEMPOTENCY_TTL_S == 86400
