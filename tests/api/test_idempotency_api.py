@@ -12,6 +12,7 @@ from gateway.endpoints import discover_endpoints
 from gateway.idempotency import canonical_parameters, fingerprint
 from gateway.transcoder import request_from_query
 from store.sqlite_store import SqliteStore
+from tests.api.test_chart_wheel_api import BIRTH
 from tests.api.test_conventions_api import assert_error, balance
 
 POSITIONS = "/v1/positions"
@@ -180,3 +181,44 @@ def test_keys_are_per_account(stack, funded):
     assert first.status_code == answered.status_code == 200
     assert "idempotent-replayed" not in answered.headers
     assert balance(stack, other_name) == 100 - answered.json()["meta"]["credits_used"]
+
+
+@pytest.fixture()
+def small_store_bound(monkeypatch):
+    """Answers above 100 bytes are kept as recomputations (the bound is 512 KiB: few answers reach it)."""
+    monkeypatch.setattr("gateway.idempotency.MAX_STORED_ANSWER_BYTES", 100)
+
+
+def test_an_answer_above_the_stored_size_is_computed_again_byte_for_byte_and_free(stack, funded, small_store_bound):
+    name, client = funded
+    first = client.get(POSITIONS, params=MOMENT, headers=_key("k-big"))
+    assert first.status_code == 200 and len(first.content) > 100
+    after_first = balance(stack, name)
+    again = client.get(POSITIONS, params=MOMENT, headers=_key("k-big"))
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.content == first.content
+    assert again.headers["x-request-id"] == first.headers["x-request-id"]
+    assert balance(stack, name) == after_first
+
+
+def test_a_large_document_answer_is_computed_again_with_its_first_digest(stack, funded, small_store_bound):
+    name, client = funded
+    first = client.get("/v1/chart-wheel", params=BIRTH, headers=_key("k-svg"))
+    assert first.status_code == 200 and first.headers["content-type"].startswith("image/svg+xml"), first.text
+    after_first = balance(stack, name)
+    again = client.get("/v1/chart-wheel", params=BIRTH, headers=_key("k-svg"))
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.content == first.content and again.headers["content-digest"] == first.headers["content-digest"]
+    assert balance(stack, name) == after_first
+
+
+def test_a_large_batch_answer_recomputes_its_successes_and_replays_its_failures(stack, funded, small_store_bound):
+    name, client = funded
+    mixed = {"requests": [*BATCH["requests"][:2], {"endpoint": "/v1/positions", "params": {"bodies": "vulcan"}}]}
+    first = client.post("/v1/batch", json=mixed, headers=_key("k-big-batch"))
+    assert first.status_code == 200 and first.json()["data"]["summary"]["failed"] == 1
+    after_first = balance(stack, name)
+    again = client.post("/v1/batch", json=mixed, headers=_key("k-big-batch"))
+    assert again.headers["idempotent-replayed"] == "true"
+    assert again.content == first.content
+    assert balance(stack, name) == after_first
