@@ -7,6 +7,7 @@ from bench import (
     dashboard_pages,
     figures,
     forecast,
+    idempotency_throughput,
     kernel_costs,
     natal_chart,
     positions_throughput,
@@ -22,6 +23,7 @@ from bench import (
 def main() -> None:
     positions_throughput.main()
     store_throughput.main()
+    idempotency_throughput.main()
     kernel_costs.main()
     natal_chart.main()
     chart_wheel.main()

@@ -31,8 +31,10 @@ def new_request_id() -> str:
 #: with 403s a browser can read); these request headers may be sent and these response
 #: headers read.
 CORS_ALLOW_METHODS = ("GET", "POST")
-CORS_ALLOW_HEADERS = ("Authorization", "X-API-Key", "Content-Type", "X-Request-Id")
-CORS_EXPOSE_HEADERS = ("X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After")
+CORS_ALLOW_HEADERS = ("Authorization", "X-API-Key", "Content-Type", "X-Request-Id", "Idempotency-Key")
+CORS_EXPOSE_HEADERS = (
+    "X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Idempotent-Replayed",
+)
 CORS_MAX_AGE_S = 600
 
 _CORS_SIMPLE_HEADERS = (
@@ -87,7 +89,8 @@ class RequestContextMiddleware:
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
                 headers = [(k, v) for k, v in message.get("headers", ()) if k != b"x-request-id"]
-                headers.append((b"x-request-id", request_id.encode("latin-1")))
+                # A replayed answer (gateway/idempotency.py) carries its first request's id.
+                headers.append((b"x-request-id", state.get("answer_request_id", request_id).encode("latin-1")))
                 # Set once the account is admitted: every authenticated response carries them.
                 headers.extend(state.get("rate_limit_headers", ()))
                 if not preflight:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Coroutine, Mapping
 from typing import Any, TypeVar
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -31,12 +32,17 @@ from gateway.envelope import DocumentBody, success_body
 from gateway.fair_share import FairShare, Overloaded
 from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
+from gateway.idempotency import (
+    LEASE_MARGIN_S, Held, Idempotency, canonical_json, canonical_parameters, fingerprint, idempotency_key, recomputation,
+    replay_response,
+)
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.middleware import new_request_id
 from gateway.rpc import Pool, ServicePool, channel_target
 from gateway.stored_charts import expand_body, expand_query
 from store.interfaces import Store
+from store.idempotency_records import StoredAnswer
 from store.records import Account, Admission, ChargeNote, KeyRecord
 from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import answer_version
@@ -75,6 +81,7 @@ class Gateway:
         self.store = store
         self.authenticator = KeyAuthenticator(store, store, cache_seconds=settings.key_cache_s)
         self.accounting = Accounting(store, store, lambda warnings: mail_spend_warnings(store, settings, warnings))
+        self.idempotency = Idempotency(store)
         # /v1/usage's figures, per account and query, at most CELESTIAL_USAGE_CACHE_S old (<= 60 s).
         self.usage_cache = UsageCache(usage_cache_s(settings.usage_cache_s))
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
@@ -259,18 +266,30 @@ class Gateway:
             await self.accounting.refund(account.id, cost, charge_id)
 
     async def serve(self, request: Request, endpoint: Endpoint) -> Response:
-        """Authenticate, transcode, validate, admit and charge, call the service, render."""
+        """Authenticate, transcode, validate, claim the Idempotency-Key (a paid request's, if
+        any: ``gateway/idempotency.py``), admit and charge, call the service, render."""
         request_id = request_id_of(request)
         state = request.scope["state"]
         account = await self.authenticate(request)
+        held: Held | None = None
         try:
             try:
-                reading = validate(await read_parameters(request, endpoint, account, self.store))
+                message = await read_parameters(request, endpoint, account, self.store)
+                # A free endpoint ignores the header: there is no charge to make once.
+                key = idempotency_key(request.headers) if credit_cost(endpoint.http, message) else None
+                # Named as read, before validation fills in what the request left to defaults.
+                request_fingerprint = fingerprint(request.method, endpoint.path, canonical_parameters(message)) if key else ""
+                reading = validate(message)
             except CelestialError:
                 # Refused input counts against the limits like any request, and a client over
                 # its limits hears that first (429 before 400).
                 await self.admit(request.scope["state"], account)
                 raise
+            if key is not None:
+                claimed = await self.idempotency.claim(account.id, key, request_fingerprint, self.deadline_s(endpoint) + LEASE_MARGIN_S)
+                if isinstance(claimed, StoredAnswer):
+                    return await self._replay(request, account, endpoint, reading, claimed)
+                held = claimed
             try:
                 body = await until_disconnected(request, self.execute(account, endpoint, reading, request_id, state, admit=True))
             except ClientGone:
@@ -278,29 +297,56 @@ class Gateway:
                 # (a charge refunded already, by the cancelled computation, is not refunded twice).
                 await asyncio.shield(self._refund_every_charge(account, state))
                 raise
+        except BaseException:
+            if held is not None:  # nothing was charged: a retry computes it
+                await asyncio.shield(self.idempotency.release(held))
+            raise
         finally:
             self.release(account, state)
         state["credits_used"] = body["meta"]["credits_used"]
-        if isinstance(body["data"], DocumentBody):
-            # A document (an iCalendar file, an SVG or PNG picture) is the answer itself; its
-            # request id is the header's, and its SHA-256 the Content-Digest's (RFC 9530).
-            content = body["data"].content
-            return Response(content, media_type=body["data"].media_type, headers={"Content-Digest": content_digest(content)})
-        return json_response(body)
+        response = render(body)
+        if held is not None:
+            await self.idempotency.complete(held, response, request_id, state.get("rate_limit_headers", ()), recomputation(body["meta"]))
+        return response
+
+    async def _replay(self, request: Request, account: Account, endpoint: Endpoint, reading: RequestReading, answer: StoredAnswer) -> Response:
+        """Return the first answer to an Idempotency-Key again, free; one kept as a
+        recomputation is computed again (admitted under the limits, never charged) and
+        rendered with the first answer's ``meta``."""
+        state = request.scope["state"]
+        if not answer.recompute:
+            return replay_response(answer, state)
+        meta = orjson.loads(answer.body)["meta"]
+        await self.admit(state, account)
+        try:
+            reply = await until_disconnected(request, self.call_in_turn(account, endpoint, reading.message, meta["request_id"]))
+        finally:
+            self.release(account, state)
+        state.pop("rate_limit_headers", None)  # the first answer's are replayed
+        return replay_response(answer, state, render(success_body(reply, meta)).body)
 
     async def serve_batch(self, request: Request) -> Response:
-        """Run POST /v1/batch: one admission, then every sub-request on its own."""
+        """Run POST /v1/batch: one admission, then every sub-request on its own. An
+        Idempotency-Key covers the whole batch (its canonical JSON body)."""
         request_id = request_id_of(request)
         state = request.scope["state"]
         account = await self.authenticate(request)
         started = time.perf_counter()
+        held: Held | None = None
         try:
             # The body is read before a slot is taken: a client trickling it holds no slot.
             try:
                 body = await read_json_body(request)
+                key = idempotency_key(request.headers)
             except CelestialError:
                 await self.admit(request.scope["state"], account)  # 429 before 400, as for any request
                 raise
+            if key is not None:
+                request_fingerprint = fingerprint(request.method, request.url.path, canonical_json(body))
+                claimed = await self.idempotency.claim(account.id, key, request_fingerprint, self.batch_deadline_s() + LEASE_MARGIN_S)
+                if isinstance(claimed, StoredAnswer):
+                    return await self._replay_batch(request, account, body, claimed)
+                held = claimed
             await self.admit(request.scope["state"], account)
             subrequests = parse_batch(body)
 
@@ -317,6 +363,10 @@ class Gateway:
                 # and one for a charge never made gives nothing back).
                 await asyncio.shield(self._refund_every_charge(account, state))
                 raise
+        except BaseException:
+            if held is not None:
+                await asyncio.shield(self.idempotency.release(held))
+            raise
         finally:
             self.release(account, state)
         try:
@@ -340,7 +390,70 @@ class Gateway:
         }
         if is_test_mode(state):
             body["meta"]["mode"] = TEST_MODE
-        return json_response(body)
+        response = json_response(body)
+        if held is not None and credits_used:
+            # Recomputing replays the failed sub-requests' results as first answered.
+            failed = {str(result["index"]): result for result in results if result["status"] != 200}
+            await self.idempotency.complete(
+                held, response, request_id, state.get("rate_limit_headers", ()), recomputation(body["meta"], failed=failed)
+            )
+        elif held is not None:  # every sub-request failed: nothing was charged, nothing is kept
+            await self.idempotency.release(held)
+        return response
+
+    def batch_deadline_s(self) -> float:
+        """Return the longest a batch may run (seconds): its sub-requests run at once, each
+        within its own deadline, so the longest deadline of any class."""
+        return max(self.settings.fast_deadline_s, self.settings.scan_deadline_s, self.settings.engine_search_deadline_s)
+
+    async def _replay_batch(self, request: Request, account: Account, body: Any, answer: StoredAnswer) -> Response:
+        """Return a batch's first answer again, free; one kept as a recomputation runs its
+        sub-requests that succeeded again (admitted once under the limits, never charged) and
+        replays those that failed as first answered, with the first answer's ``meta``."""
+        state = request.scope["state"]
+        if not answer.recompute:
+            return replay_response(answer, state)
+        kept = orjson.loads(answer.body)
+        meta, failed = kept["meta"], kept["failed"]
+        await self.admit(state, account)
+
+        async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
+            params = await expand_body(params, endpoint.request_cls, account.id, self.store)
+            reading = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
+            reply = await self.call_in_turn(account, endpoint, reading.message, f"{meta['request_id']}.{index}")
+            return success_body(reply, {"credits_used": 0})
+
+        subrequests = [sub for sub in parse_batch(body) if str(sub.index) not in failed]
+        try:
+            computed, _ = await until_disconnected(request, run_batch(subrequests, self.endpoints, execute, meta["request_id"]))
+        finally:
+            self.release(account, state)
+        state.pop("rate_limit_headers", None)  # the first answer's are replayed
+        results = sorted(computed + list(failed.values()), key=lambda result: result["index"])
+        if any(result["status"] != 200 for result in computed):
+            # A sub-request that succeeded first failed now (its service busy, say): the first
+            # answer cannot be given again yet; nothing was charged and the record stays.
+            raise ServiceUnavailable(
+                "This batch's first answer is computed again on replay, and a sub-request could not be computed now.",
+                suggestion="Retry after the number of seconds in Retry-After.", retry_after_s=1,
+            )
+        succeeded = sum(1 for result in results if result["status"] == 200)
+        replayed = {
+            "data": {"results": results, "summary": {"total": len(results), "succeeded": succeeded, "failed": len(results) - succeeded}},
+            "meta": meta,
+        }
+        return replay_response(answer, state, orjson.dumps(replayed))
+
+
+def render(body: dict) -> Response:
+    """Return the response of a success body ``{data, meta, warnings?}``: the JSON envelope, or
+    the document itself when its data is one."""
+    if isinstance(body["data"], DocumentBody):
+        # A document (an iCalendar file, an SVG or PNG picture) is the answer itself; its
+        # request id is the header's, and its SHA-256 the Content-Digest's (RFC 9530).
+        content = body["data"].content
+        return Response(content, media_type=body["data"].media_type, headers={"Content-Digest": content_digest(content)})
+    return json_response(body)
 
 
 def content_digest(content: bytes) -> str:

@@ -198,6 +198,23 @@ class ChartLimitReached(CelestialError):
     default_suggestion = "Delete charts you no longer need (DELETE /v1/charts/{id}), then store the new one."
 
 
+class IdempotencyKeyReuse(CelestialError):
+    """An ``Idempotency-Key`` sent again with another request (method, path or parameters)."""
+
+    code = "idempotency_key_reuse"
+    http_status = 409
+    default_suggestion = "Send a new Idempotency-Key for a new request; reuse a key only to retry the same request."
+
+
+class IdempotencyKeyInProgress(CelestialError):
+    """An ``Idempotency-Key`` whose first request is still running."""
+
+    code = "idempotency_key_in_progress"
+    http_status = 409
+    default_suggestion = "Retry after the number of seconds in Retry-After: the first request's answer is then replayed."
+    default_retry_after_s = 1
+
+
 class InvalidRequest(CelestialError):
     """An HTTP request the server could not read (a malformed request line or header)."""
 

@@ -1,5 +1,5 @@
-"""The key and credit store's interfaces: ``Keys``, ``CreditLedger`` and ``Limiter``, which
-together make the ``Store`` every backend implements.
+"""The key and credit store's interfaces: ``Keys``, ``CreditLedger``, ``Limiter`` and
+``IdempotencyRecords``, which together make the ``Store`` every backend implements.
 
 Three backends implement :class:`Store`: ``SqliteStore`` (embedded, one file) and
 ``NatsStore`` (JetStream), which pass one contract suite (``tests/unit/store/test_store_contract.py``),
@@ -16,6 +16,7 @@ from typing import AsyncIterator, Iterable, Protocol, runtime_checkable
 
 from store.chart_records import StoredChart
 from store.key_format import KeyMode
+from store.idempotency_records import IdempotencyRecord, StoredAnswer
 from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
 from store.records import Account, AdmittedCharge, Admission, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow
 from store.spend_caps import SpendCap, SpendStatus, SpendWarning
@@ -211,6 +212,40 @@ class LimiterForTestKeys(Protocol):
 
 
 @runtime_checkable
+class IdempotencyRecords(Protocol):
+    """Each account's ``Idempotency-Key`` records, shared by every gateway (what
+    ``gateway/idempotency.py`` claims, completes and releases; the rules are
+    ``store/idempotency_records.py``'s). ``key`` is the client's key; ``now_s`` Unix seconds
+    (default: now), for tests."""
+
+    async def claim_idempotency(
+        self, account_id: str, key: str, fingerprint: str, claim_id: str, lease_s: float, now_s: float | None = None
+    ) -> IdempotencyRecord:
+        """Return the account's record of ``key`` after trying to claim it, in one atomic step.
+
+        Where no live record holds the key (none, expired, or in progress past its lease:
+        ``idempotency_records.may_take``) a new in-progress record is written with
+        ``fingerprint``, ``claim_id`` and a lease of ``lease_s`` seconds, and returned: the
+        caller holds the claim when the record's ``claim_id`` is its own. Otherwise the record
+        found is returned unchanged (of two claims at once, exactly one wins).
+        """
+        ...
+
+    async def complete_idempotency(
+        self, account_id: str, key: str, claim_id: str, answer: StoredAnswer, now_s: float | None = None
+    ) -> bool:
+        """Return whether ``answer`` was stored in the record of ``key`` held by ``claim_id``
+        (False: the claim was lost, taken over after its lease, or the record expired).
+        Raises ValueError for a body above MAX_STORED_ANSWER_BYTES."""
+        ...
+
+    async def release_idempotency(self, account_id: str, key: str, claim_id: str) -> None:
+        """Forget the in-progress record of ``key`` held by ``claim_id`` (its request charged
+        nothing); a record of another claim, or one with an answer, is left alone."""
+        ...
+
+
+@runtime_checkable
 class SpendCaps(Protocol):
     """The spend caps of accounts and keys (``store/spend_caps.py``), kept by the ledger: every
     :meth:`CreditLedger.reserve` checks them in the same atomic step as the debit, and raises
@@ -241,9 +276,10 @@ class Limiters(Limiter, LimiterForTestKeys, Protocol):
 
 
 @runtime_checkable
-class Store(Keys, CreditLedger, Limiters, SpendCaps, Protocol):
-    """The whole store a backend implements: keys, the credit ledger, the limiters and the
-    spend caps. Every method is async; implementations are process-safe."""
+class Store(Keys, CreditLedger, Limiters, SpendCaps, IdempotencyRecords, Protocol):
+    """The whole store a backend implements: keys, the credit ledger, the limiters, the
+    spend caps and the idempotency records. Every method is async; implementations are
+    process-safe."""
 
     async def close(self) -> None:
         """Release connections; the store is unusable afterwards."""

@@ -20,6 +20,7 @@ from store.chart_records import ChartLimitReached, StoredChart, check_chart
 from store.bounds import check_balance_ceiling, require_credits, validate_limits, validate_new_account
 from store.errors import no_such_account, no_such_key
 from store.interfaces import admit_then_reserve
+from store.memory_idempotency import MemoryIdempotency
 from store.key_format import KeyMode, generate_key, hash_key, prefix_hint
 from store.origins import validate_origins
 from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow, utc_now
@@ -31,10 +32,11 @@ from store.usage_rows import usage_rows
 TEST_TRAFFIC_SUFFIX = "-test"
 
 
-class MemoryStore:
-    """Accounts, keys, balances and admissions in dictionaries of one process."""
+class MemoryStore(MemoryIdempotency):
+    """Accounts, keys, balances, admissions and idempotency records in dictionaries of one process."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.accounts: dict[str, Account] = {}
         self.keys: dict[str, KeyRecord] = {}
         self.charges: dict[str, int] = {}

@@ -19,6 +19,7 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
   ``acct.<account_id>.<key_id>`` -> the hash (indexes, written before the record).
 - Bucket ``P_OWNERS``: the dashboard's owners, sessions and sign-in throttles (``nats_owners.py``).
 - Bucket ``P_CHARTS``: the births accounts keep, ``acct.<account_id>.<chart_id>`` (``nats_charts.py``).
+- Bucket ``P_IDEMPOTENCY``: the ``Idempotency-Key`` records, with a TTL of a day (``nats_idempotency.py``).
 """
 
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from store.nats_charts import NatsCharts
 from store.nats_connection import DEFAULT_DUPLICATE_WINDOW_S, DEFAULT_PREFIX
+from store.nats_idempotency import NatsIdempotency
 from store.nats_keys import NatsKeys
 from store.nats_ledger import NatsLedger
 from store.nats_limiter import NatsLimiter
@@ -33,7 +35,7 @@ from store.nats_owners import NatsOwners
 from store.nats_test_traffic import NatsTestTraffic
 
 
-class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts):
+class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts, NatsIdempotency):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on
     one connection (``nats_connection.py``).

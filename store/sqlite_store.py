@@ -3,13 +3,15 @@
 Its parts share one file and this process's connections (``sqlite_connection.py``, where the
 choices behind them are written): keys (``sqlite_keys.py``), the credit ledger
 (``sqlite_ledger.py``), the limiter (``sqlite_limiter.py``), the test-key traffic's limiter
-(``sqlite_test_traffic.py``), the dashboard's owners and sessions (``sqlite_owners.py``) and
-the accounts' stored charts (``sqlite_charts.py``).
+(``sqlite_test_traffic.py``), the dashboard's owners and sessions (``sqlite_owners.py``),
+the accounts' stored charts (``sqlite_charts.py``) and the ``Idempotency-Key`` records
+(``sqlite_idempotency.py``).
 """
 
 from __future__ import annotations
 
 from store.sqlite_charts import SqliteCharts
+from store.sqlite_idempotency import SqliteIdempotency
 from store.sqlite_keys import SqliteKeys
 from store.sqlite_ledger import SqliteLedger
 from store.sqlite_limiter import SqliteLimiter
@@ -20,5 +22,5 @@ from store.sqlite_connection import SCHEMA_VERSION
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
 
-class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteTestTraffic, SqliteOwners, SqliteCharts):
+class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteTestTraffic, SqliteOwners, SqliteCharts, SqliteIdempotency):
     """The :class:`~store.interfaces.DashboardStore` on one SQLite file, shared by processes."""

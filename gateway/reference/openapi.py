@@ -26,6 +26,7 @@ from gateway.reference.openapi_schemas import Components, ref, scalar_schema as 
 from gateway.reference.operation_text import reference_text
 from gateway.reference.parameter_groups import group_lead
 from gateway.operation_names import operation_name
+from gateway.reference.idempotency_openapi import with_idempotency_key
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES
 
@@ -346,7 +347,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
         "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}, {"apiKey": []}],
-        "paths": paths,
+        "paths": with_idempotency_key(paths),
         "components": {
             "schemas": {"Error": ERROR_SCHEMA, "ErrorDetail": ERROR_DETAIL, **components.schemas, **batch_schemas(), **ACCOUNT_SCHEMAS, **CHART_SCHEMAS},
             "securitySchemes": {

@@ -40,7 +40,8 @@ SPEC_TABLE = {
 # sent), 15.5.3 (402, a charge refused: a spend cap), and nginx's 499 (the client closed the connection).
 BEYOND_THE_TABLE = {
     "invalid_admin_token": 401, "account_exists": 409, "email_owns_another_account": 409, "key_not_active": 409,
-    "request_id_conflict": 409, "request_timeout": 408, "uri_too_long": 414, "invalid_request": 400,
+    "request_id_conflict": 409, "idempotency_key_reuse": 409, "idempotency_key_in_progress": 409,
+    "request_timeout": 408, "uri_too_long": 414, "invalid_request": 400,
     "client_closed_request": 499, "result_too_large": 400, "polar_day_or_night": 400,
     "nonexistent_local_time": 400, "ambiguous_local_time": 400,
     # Stored charts (issue 40): RFC 9110 15.5.5 (404, no current representation of the target:
@@ -113,9 +114,10 @@ def test_a_suggestion_given_replaces_the_default_and_an_empty_one_falls_back_to_
 
 
 def test_only_the_answers_that_tell_when_to_retry_carry_retry_after_by_default():
-    # The spec: 429 "with Retry-After", 503 "with Retry-After"; no other error has one.
+    # The spec: 429 "with Retry-After", 503 "with Retry-After"; issue 39: 409
+    # idempotency_key_in_progress "with Retry-After". No other error has one.
     with_retry = {cls.code: cls.default_retry_after_s for cls in ALL if cls.default_retry_after_s is not None}
-    assert with_retry == {"rate_limit_exceeded": 1, "service_unavailable": 1}
+    assert with_retry == {"rate_limit_exceeded": 1, "service_unavailable": 1, "idempotency_key_in_progress": 1}
     assert error_class_for_code("rate_limit_exceeded")("slow down", retry_after_s=7).retry_after_s == 7
     assert InvalidParameter("bad").retry_after_s is None
 

@@ -1,0 +1,61 @@
+"""The ``Idempotency-Key`` in the OpenAPI document (docs/idempotency.md): the request header on
+every paid operation, its 409 answers, and the ``Idempotent-Replayed`` header of a replay.
+
+Kept apart from ``openapi.py``, which builds the operations: this adds to them afterwards.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from gateway.batch import BATCH_PATH
+from gateway.idempotency import MAX_KEY_LENGTH
+
+IDEMPOTENCY_KEY_PARAMETER = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": (
+        "Makes a retry safe: for 24 hours, the same key with the same request (method, path, parameters) "
+        "replays the first answer (status, body and headers, plus Idempotent-Replayed: true) without "
+        "computing or charging it again; with another request it is 409 idempotency_key_reuse, and while "
+        "the first still runs 409 idempotency_key_in_progress with Retry-After. A refusal that charged "
+        "nothing is not kept. Keys belong to the account. See docs/idempotency.md."
+    ),
+    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": "^[\\x20-\\x7e]+$"},
+}
+CONFLICT_RESPONSE = {
+    "description": "idempotency_key_reuse (the key was sent with another request) or idempotency_key_in_progress "
+    "(its first request still runs; with Retry-After)",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+REPLAYED_HEADER = {
+    "description": "true on an answer replayed for an Idempotency-Key (absent on the first answer).",
+    "schema": {"type": "string", "enum": ["true"]},
+}
+
+
+def is_paid(path: str, operation: dict[str, Any]) -> bool:
+    """Return whether an operation of ``path`` charges credits (a batch does, through its sub-requests)."""
+    return path == BATCH_PATH or operation.get("x-credits", 0) > 0
+
+
+def with_idempotency_key(paths: dict[str, Any]) -> dict[str, Any]:
+    """Return ``paths`` with every paid operation taking the ``Idempotency-Key`` header and
+    answering its 409 and the ``Idempotent-Replayed`` header; free ones unchanged."""
+    result = {}
+    for path, operations in paths.items():
+        result[path] = {}
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or not is_paid(path, operation):
+                result[path][method] = operation
+                continue
+            operation = copy.deepcopy(operation)
+            operation["parameters"] = [*operation.get("parameters", ()), IDEMPOTENCY_KEY_PARAMETER]
+            responses = operation.setdefault("responses", {})
+            responses["409"] = CONFLICT_RESPONSE
+            if "200" in responses:
+                responses["200"].setdefault("headers", {})["Idempotent-Replayed"] = REPLAYED_HEADER
+            result[path][method] = operation
+    return result
