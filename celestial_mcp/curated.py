@@ -253,7 +253,7 @@ def _time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, An
 
 
 def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    conventions = data.get("conventions", {})
+    conventions = meta.get("conventions", {})
     said = ", ".join(f"{k} {v}" for k, v in conventions.items() if k in ("ayanamsha", "node", "houses", "year_length"))
     if arguments.get("kind") == "panchang":
         limbs = "; ".join(f"{name} {data.get(name, {}).get('name')}" for name in ("tithi", "nakshatra", "yoga", "karana"))
@@ -504,7 +504,7 @@ def shaped_result(tool: CuratedTool, body: dict[str, Any], arguments: dict[str, 
         data, pending = tool.regroup(data)
     elif tool.items is not None and isinstance(data, dict) and isinstance(data.get(tool.items), list):
         pending = data[tool.items]
-    meta = {key: body["meta"][key] for key in ("credits_used", "credits_remaining", "moment") if key in body.get("meta", {})}
+    meta = {key: body["meta"][key] for key in ("credits_used", "credits_remaining", "moment", "conventions") if key in body.get("meta", {})}
     result: dict[str, Any] = {"summary": tool.summarize(data if pending is None else {**data, tool.items: pending}, meta, arguments), "data": data}
     if body.get("warnings"):
         result["warnings"] = body["warnings"]

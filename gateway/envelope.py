@@ -184,8 +184,11 @@ def _record_literal(descriptor: Descriptor, item: str) -> str | None:
 
 
 def success_body(reply: Message, meta: dict[str, Any]) -> dict[str, Any]:
-    """Return ``{data, meta, warnings?}`` for a service reply (its ``data`` and ``warnings``)."""
+    """Return ``{data, meta, warnings?}`` for a service reply (its ``data`` and ``warnings``);
+    a reply's ``conventions`` (how the answer was made: the Vedic endpoints') go in ``meta``."""
     rendered = render_message(reply)
+    if "conventions" in rendered:
+        meta = {**meta, "conventions": rendered["conventions"]}
     body: dict[str, Any] = {"data": rendered.get("data"), "meta": meta}
     warnings = rendered.get("warnings")
     if warnings:

@@ -107,7 +107,7 @@ META_SCHEMA: dict[str, Any] = {
         "mode": {
             "type": "string",
             "enum": ["test"],
-            "description": "Present only on answers to a test key (svc_test_...): the answer is computed as usual and charged to the test balance.",
+            "description": "Present only on answers to a test key (svc_test_...): the answer is computed as usual and costs nothing.",
         },
     },
 }
@@ -181,10 +181,19 @@ class Components:
             data = self.value(data_fd.message_type) if data_fd.type == FieldDescriptor.TYPE_MESSAGE else scalar_schema(data_fd)
             if data_fd.is_repeated:
                 data = {"type": "array", "items": data}
+            meta = ref("Meta")
+            if "conventions" in reply.fields_by_name:
+                # A reply's conventions are rendered in meta (gateway/envelope.py): its own Meta names them.
+                conventions = self.value(reply.fields_by_name["conventions"].message_type)
+                meta = {
+                    **META_SCHEMA,
+                    "required": [*META_SCHEMA["required"], "conventions"],
+                    "properties": {**META_SCHEMA["properties"], "conventions": conventions},
+                }
             self.schemas[reply.name] = {
                 "type": "object",
                 "required": ["data", "meta"],
-                "properties": {"data": data, "meta": ref("Meta"), "warnings": WARNINGS_SCHEMA},
+                "properties": {"data": data, "meta": meta, "warnings": WARNINGS_SCHEMA},
             }
         return ref(reply.name)
 

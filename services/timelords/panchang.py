@@ -22,11 +22,11 @@ def compute(request: pb.ComputePanchangRequest, deadline: Deadline) -> pb.Comput
     with naming_moment(sent_moment_name(request, "moment")):
         found = panchang(moment.jd_ut1, *where, ayanamsha, sunrise=request.sunrise, at_sunrise=request.limbs_at == SUNRISE)
     index, name, lord = found.vara
+    conventions = pb.VedicConventions(
+        ayanamsha=ayanamsha.name, ayanamsha_id=ayanamsha.id, ayanamsha_deg=ayanamsha_value(moment, ayanamsha),
+        sunrise=request.sunrise, positions=POSITIONS,
+    )
     data = pb.PanchangData(
-        conventions=pb.VedicConventions(
-            ayanamsha=ayanamsha.name, ayanamsha_id=ayanamsha.id, ayanamsha_deg=ayanamsha_value(moment, ayanamsha),
-            sunrise=request.sunrise, positions=POSITIONS,
-        ),
         limbs_at=request.limbs_at,
         vara=pb.Vara(index=index, name=name, lord=lord),
     )
@@ -34,7 +34,7 @@ def compute(request: pb.ComputePanchangRequest, deadline: Deadline) -> pb.Comput
         fill_instant(getattr(data, field), jd_ut1)
     for field in ("tithi", "nakshatra", "yoga", "karana"):
         _fill_limb(getattr(data, field), getattr(found, field))
-    return pb.ComputePanchangResponse(data=data)
+    return pb.ComputePanchangResponse(data=data, conventions=conventions)
 
 
 def _fill_limb(record: pb.PanchangLimb, limb: Limb) -> None:

@@ -9,7 +9,7 @@ from kernel.vedic_chart import VedicPoint, cast_vedic_chart
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.wire import birth_from, fill_instant, sent_moment_name
 
-#: How every Jyotish position is computed (echoed in data.conventions.positions).
+#: How every Jyotish position is computed (echoed in meta.conventions.positions).
 POSITIONS = "apparent geocentric longitudes of date, less the true ayanamsha (with nutation)"
 
 
@@ -22,17 +22,17 @@ def compute(request: pb.ComputeVedicChartRequest, deadline: Deadline) -> pb.Comp
             moment, place, query.ayanamsha, node=request.node, outer=request.outer,
             house_mode=request.houses, system=query.system, vargas=query.vargas,
         )
+    conventions = pb.VedicConventions(
+        ayanamsha=chart.ayanamsha.name, ayanamsha_id=chart.ayanamsha.id, ayanamsha_deg=chart.ayanamsha_deg,
+        node=chart.node, houses=chart.house_mode, house_system=chart.house_system, positions=POSITIONS,
+    )
     data = pb.VedicChartData(
-        conventions=pb.VedicConventions(
-            ayanamsha=chart.ayanamsha.name, ayanamsha_id=chart.ayanamsha.id, ayanamsha_deg=chart.ayanamsha_deg,
-            node=chart.node, houses=chart.house_mode, house_system=chart.house_system, positions=POSITIONS,
-        ),
         points=[_point(p) for p in chart.points],
     )
     fill_instant(data.moment, moment.jd_ut1)
     if chart.vargas:
         data.vargas.update(chart.vargas)
-    return pb.ComputeVedicChartResponse(data=data, warnings=[c.message for c in chart.warnings])
+    return pb.ComputeVedicChartResponse(data=data, conventions=conventions, warnings=[c.message for c in chart.warnings])
 
 
 def nakshatra_record(nakshatra: Nakshatra) -> pb.NakshatraRecord:

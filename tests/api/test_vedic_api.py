@@ -13,10 +13,11 @@ GRAHAS = ["sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn", "rahu"
 
 
 def data(api, path, **params) -> dict:
+    """Return an answer's data with its meta's conventions beside it, as the tests read them."""
     response = api.get(path, params=params)
     assert response.status_code == 200, response.text
     assert response.json()["meta"]["credits_used"] == 2
-    return response.json()["data"]
+    return {**response.json()["data"], "conventions": response.json()["meta"]["conventions"]}
 
 
 def test_a_chart_costs_2_and_echoes_its_default_conventions(api):
@@ -145,7 +146,7 @@ def test_a_panchang_costs_1_and_reads_the_days_limbs_at_its_sunrise_by_default(a
     response = api.get("/v1/vedic/panchang", params=CHENNAI)
     assert response.status_code == 200, response.text
     assert response.json()["meta"]["credits_used"] == 1
-    found = response.json()["data"]
+    found = {**response.json()["data"], "conventions": response.json()["meta"]["conventions"]}
     assert {k: found["conventions"][k] for k in ("ayanamsha", "ayanamsha_id", "sunrise")} == {"ayanamsha": "lahiri", "ayanamsha_id": 1, "sunrise": "upper_limb_refracted"}
     assert found["limbs_at"] == "sunrise" and found["moment"] == found["sunrise"]
     assert found["sunrise"]["datetime"].startswith("2024-03-20T00:4") and found["sunrise"]["jd"] < found["sunset"]["jd"] < found["next_sunrise"]["jd"]
@@ -182,4 +183,11 @@ def test_a_panchang_where_the_sun_does_not_rise_is_polar_day_or_night_and_costs_
 def data_1(api, **params) -> dict:
     response = api.get("/v1/vedic/panchang", params=params)
     assert response.status_code == 200, response.text
-    return response.json()["data"]
+    return {**response.json()["data"], "conventions": response.json()["meta"]["conventions"]}
+
+
+@pytest.mark.parametrize(("path", "params"), [("/v1/vedic/chart", {}), ("/v1/vedic/dasha", {"at": "2024-01-01T00:00:00Z"})])
+def test_the_conventions_are_in_meta_beside_how_the_answer_was_made_not_in_data(api, path, params):
+    body = api.get(path, params={**BIRTH, **params}).json()
+    assert "conventions" not in body["data"]
+    assert body["meta"]["conventions"]["ayanamsha"] == "lahiri" and body["meta"]["credits_used"] == 2
