@@ -56,6 +56,7 @@ CURATED_CALLS = [
     ("eclipses", {"kind": "lunar", "datetime": "2024-01-01T00:00", "tz": "Europe/Paris", "count": 3}),
     ("astrocartography", {"datetime": "1985-07-13T14:05", "tz": "Europe/Paris"}),
     ("planetary_hours", {"datetime": "2024-06-01T12:00", "tz": "Europe/Paris", "lat": 45.75, "lon": 4.85}),
+    ("vedic", {**BIRTH, "kind": "dasha", "extra": {"at": "2024-01-01T00:00"}}),
 ]
 
 
