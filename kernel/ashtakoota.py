@@ -111,18 +111,20 @@ MAITRI_POINTS = {
 }
 
 # Source: Muhurta Chintamani, Vivaha Prakarana (gana koota): the gana of each nakshatra,
-# Ashwini first (deva, manushya or rakshasa), as the scribd "Gana, Nadi, Bhakuta" lesson and
-# every tabulation list it.
+# Ashwini first (deva, manushya or rakshasa), as astropankajseth.co.in ("Gana matching in
+# horoscope") lists it.
 GANA_BY_NAKSHATRA = (
     "deva", "manushya", "rakshasa", "manushya", "deva", "manushya", "deva", "deva", "rakshasa",
     "rakshasa", "manushya", "manushya", "deva", "rakshasa", "deva", "rakshasa", "deva", "rakshasa",
     "rakshasa", "manushya", "manushya", "deva", "rakshasa", "rakshasa", "manushya", "manushya", "deva",
 )
 GANAS = ("deva", "manushya", "rakshasa")
-# Source: saravali.de's gana table as PyJHora 4.8.7 tabulates it (gana_array, "based on
-# saravali.de"). Rows the bride's gana, columns the groom's, in GANAS order. Tabulations
-# differ on which way deva-manushya scores 5 (docs/vedic.md).
-GANA_POINTS = ((6, 6, 0), (5, 6, 0), (1, 0, 6))
+# Source: the gana table as astropankajseth.co.in ("Gana matching in horoscope") states it,
+# groom by bride: a deva groom 6 with a deva or manushya bride, 0 with a rakshasa; a manushya
+# groom 5 with a deva bride, 6 with a manushya, 0 with a rakshasa; a rakshasa groom 1 with a
+# deva bride, 0 with a manushya, 6 with a rakshasa. Rows the bride's gana, columns the
+# groom's, in GANAS order (PyJHora's gana_array is its transpose: docs/vedic.md).
+GANA_POINTS = ((6, 5, 1), (6, 6, 0), (0, 0, 6))
 
 # Source: Muhurta Chintamani, Vivaha Prakarana (bhakoot or rashi koota): the Moon signs 2/12
 # (dvirdvadasha), 5/9 (navapanchama) or 6/8 (shadashtaka) from each other are inauspicious,
