@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kernel.dignity_tables import TRADITIONAL_RULERS
 from kernel.nakshatras import COUNT, nakshatra_of
 from kernel.zodiac import SIGNS as SIGN_NAMES
 
@@ -89,8 +90,8 @@ YONI_POINTS = (
 
 # Source: Brihat Parashara Hora Shastra (R. Santhanam tr.), ch. 3 "Grahas' characters and
 # description", sl. 55-58: the natural (naisargika) friends, neutrals and enemies of each
-# planet; the sign lords of ch. 3 sl. 4-7 (the Sun Leo, the Moon Cancer, Mars Aries and
-# Scorpio ...). Rows: (planet, friends, enemies); the rest are neutral.
+# planet. Rows: (planet, friends, enemies); the rest are neutral. The signs' lords are the
+# seven classical domicile rulers, Jyotish's as Ptolemy's (kernel/dignity_tables.py).
 NATURAL_RELATIONS = (
     ("sun", ("moon", "mars", "jupiter"), ("venus", "saturn")),
     ("moon", ("sun", "mercury"), ()),
@@ -100,7 +101,7 @@ NATURAL_RELATIONS = (
     ("venus", ("mercury", "saturn"), ("sun", "moon")),
     ("saturn", ("mercury", "venus"), ("sun", "moon", "mars")),
 )
-SIGN_LORDS = ("mars", "venus", "mercury", "moon", "sun", "mercury", "venus", "mars", "jupiter", "saturn", "saturn", "jupiter")
+SIGN_LORDS = TRADITIONAL_RULERS
 # Source: Muhurta Chintamani, Vivaha Prakarana (graha maitri), as saravali.de and PyJHora
 # 4.8.7 (raasi_adhipathi_array) tabulate it: the points of the two lords' relations, each
 # read both ways (one lord, or friend-friend, 5; friend-neutral 4; neutral-neutral 3;
@@ -143,9 +144,10 @@ NADI_BY_NAKSHATRA = (
 NADI_POINTS = 8.0
 
 # Source: the kuja (Mangal) dosha: Mars in the 1st, 2nd, 4th, 7th, 8th or 12th house (whole
-# signs), counted from the lagna, and by the South Indian reading from the Moon and from Venus
-# too (B. V. Raman, Hindu Predictive Astrology, "Kuja dosha", counts the 2nd, 4th, 7th, 8th and
-# 12th from the three; the 1st is the North Indian addition). No exception is applied.
+# signs) from the lagna, the common North Indian reading; the South Indian counts from the Moon
+# and Venus too. PyJHora's dosha.manglik counts the 4th, 7th, 8th and 12th and by default the
+# 2nd, leaving out the 1st after Sanjay Rath (srath.com, "Mangalika dosha"). No exception
+# (B. V. Raman's: Mars in its own sign, aspected by Jupiter ...) is applied.
 MANGLIK_HOUSES = frozenset({1, 2, 4, 7, 8, 12})
 
 KOOTAS = ("varna", "vashya", "tara", "yoni", "graha_maitri", "gana", "bhakoot", "nadi")

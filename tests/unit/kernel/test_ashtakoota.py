@@ -216,8 +216,8 @@ def test_pyjhoras_bhakoot_table_breaks_its_rule_in_one_cell_only():
 def test_tara_is_pyjhoras_where_one_tara_is_inauspicious_and_3_where_it_gives_0():
     """PyJHora 4.8.7's nakshathra_porutham adds its 1.5 when the count's remainder by 9 is 3, 5
     or 7, the inauspicious taras, where the texts (and the worked example above) give it for the
-    others. One direction is always inauspicious when the other is not 1.5 ... so where either
-    is, both give 1.5; where both are auspicious we give the full 3 and it 0."""
+    others. The two directions are never both inauspicious: where one is, both give 1.5; where
+    neither is, we give the full 3 and it 0."""
     both_good = 0
     for groom, bride, ours, theirs in _ours_and_pyjhoras():
         if ours["tara"] == 1.5:
