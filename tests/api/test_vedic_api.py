@@ -268,3 +268,13 @@ def test_each_match_refusal_is_a_400_naming_its_parameter_and_costs_nothing(stac
     with stack.client(key) as client:
         assert_error(client.get("/v1/vedic/match", params=params), 400, code, param)
     assert balance(stack, name) == 10
+
+
+def test_a_match_takes_two_stored_charts_and_answers_as_their_births_do(stack):
+    _, key = stack.new_key()
+    with stack.client(key) as client:
+        ids = [client.post("/v1/charts", json={"name": side, "datetime": MATCH[f"datetime_{side}"], "lat": MATCH[f"lat_{side}"], "lon": MATCH[f"lon_{side}"]}).json()["data"]["id"] for side in "ab"]
+        stored = client.get("/v1/vedic/match", params={"chart_a": ids[0], "chart_b": ids[1]})
+        plain = client.get("/v1/vedic/match", params=MATCH)
+    assert stored.status_code == 200, stored.text
+    assert stored.json()["data"] == plain.json()["data"]
