@@ -255,7 +255,11 @@ def _time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, An
 def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     conventions = meta.get("conventions", {})
     said = ", ".join(f"{k} {v}" for k, v in conventions.items() if k in ("ayanamsha", "node", "houses", "year_length"))
-    if arguments.get("kind") == "panchang":
+    if arguments.get("kind") == "match":
+        kootas = ", ".join(f"{k.get('name')} {k.get('score', 0):g}/{k.get('max', 0):g}" for k in data.get("kootas", ()))
+        manglik = "; ".join(f"{side.upper()} ({data.get(side, {}).get('role')}) {'manglik' if data.get(side, {}).get('manglik', {}).get('manglik') else 'not manglik'}" for side in ("a", "b"))
+        text = f"Ashtakoota {data.get('total', 0):g}/36 ({said}): {kootas}. {manglik}; each koota's reason in data.kootas."
+    elif arguments.get("kind") == "panchang":
         limbs = "; ".join(f"{name} {data.get(name, {}).get('name')}" for name in ("tithi", "nakshatra", "yoga", "karana"))
         text = f"Panchang ({said}, sunrise {conventions.get('sunrise')}): {data.get('vara', {}).get('name')}; {limbs}; ends in data (UTC)."
     elif arguments.get("kind") == "dasha":
@@ -442,9 +446,10 @@ TOOLS: tuple[CuratedTool, ...] = (
         "Jyotish, Lahiri unless ayanamsha names another. kind=chart: the sidereal birth chart (nakshatras, houses; "
         "extra.vargas='D9,D10' adds divisional charts). kind=dasha: the Vimshottari dasha, extra.at (local) for the "
         "periods running then, or extra.start and extra.end; extra.levels 1-3. kind=panchang: the day's vara, tithi, "
-        "nakshatra, yoga, karana (datetime: the day). Birth as for natal_chart.",
-        {**BIRTH, "kind": {"type": "string", "enum": ["chart", "dasha", "panchang"]}, "ayanamsha": {"type": "string"}, "cursor": CURSOR, "extra": {"type": "object"}},
-        {"chart": "/v1/vedic/chart", "dasha": "/v1/vedic/dasha", "panchang": "/v1/vedic/panchang"},
+        "nakshatra, yoga, karana (datetime: the day). kind=match: the Ashtakoota of the birth (the groom's unless "
+        "extra.groom='b') and partner's, out of 36, and each one's manglik status. Birth as for natal_chart.",
+        {**BIRTH, "partner": PARTNER, "kind": {"type": "string", "enum": ["chart", "dasha", "panchang", "match"]}, "ayanamsha": {"type": "string"}, "cursor": CURSOR, "extra": {"type": "object"}},
+        {"chart": "/v1/vedic/chart", "dasha": "/v1/vedic/dasha", "panchang": "/v1/vedic/panchang", "match": "/v1/vedic/match"},
         _vedic_summary,
         items="periods",
     ),

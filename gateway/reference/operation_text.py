@@ -81,6 +81,7 @@ PASTES: dict[str, dict[str, str]] = {
     "/v1/vedic/chart": {**BIRTH, "vargas": "D9"},
     "/v1/vedic/dasha": {**BIRTH, "at": "2026-07-13T12:00", "levels": "3"},
     "/v1/vedic/panchang": {"datetime": "2026-07-13T12:00", "place": BIRTH["place"]},
+    "/v1/vedic/match": TWO_BIRTHS,
 }
 
 #: A stored chart's id as the pastes show one (POST /v1/charts answers the real one).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2
-from services.timelords import firdaria, panchang, profections, releasing, vedic_chart, vimshottari_dasha
+from services.timelords import firdaria, kundali_match, panchang, profections, releasing, vedic_chart, vimshottari_dasha
 from shared.runtime.server import serve_main
 
 SERVICE = timelords_service_pb2.DESCRIPTOR.services_by_name["TimeLordsService"]
@@ -15,6 +15,7 @@ HANDLERS = {
     "ComputeVedicChart": vedic_chart.compute,
     "ComputeVimshottariDasha": vimshottari_dasha.compute,
     "ComputePanchang": panchang.compute,
+    "ComputeKundaliMatch": kundali_match.compute,
 }
 
 

@@ -1,8 +1,9 @@
 """Readers of the Jyotish requests: the conventions of a Vedic chart (ayanamsha, node, house
 mode and system, the vargas), of a Vimshottari dasha (ayanamsha, year length, depth, and
-the instant or range of the life) and of a panchang (ayanamsha). Validation runs them in the
-gateway before any charge (the readers of ComputeVedicChartRequest,
-ComputeVimshottariDashaRequest and ComputePanchangRequest,
+the instant or range of the life), of a panchang and of a kundali match (ayanamsha).
+Validation runs them in the gateway before any charge (the readers of
+ComputeVedicChartRequest, ComputeVimshottariDashaRequest, ComputePanchangRequest and
+ComputeKundaliMatchRequest,
 ``shared/runtime/request_readers.py``); the time-lords service reads the requests through them.
 """
 
@@ -71,4 +72,9 @@ def vimshottari_input(request: Message) -> DashaInput:
 
 def panchang_input(request: Message) -> Ayanamsha:
     """Return the ayanamsha a panchang request's nakshatra and yoga are read in."""
+    return ayanamsha_from(request)
+
+
+def kundali_match_input(request: Message) -> Ayanamsha:
+    """Return the ayanamsha a kundali match reads both Moons in."""
     return ayanamsha_from(request)

@@ -191,3 +191,98 @@ def test_the_conventions_are_in_meta_beside_how_the_answer_was_made_not_in_data(
     body = api.get(path, params={**BIRTH, **params}).json()
     assert "conventions" not in body["data"]
     assert body["meta"]["conventions"]["ayanamsha"] == "lahiri" and body["meta"]["credits_used"] == 2
+
+
+MATCH = {
+    "datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.13,
+    "datetime_b": "1992-03-02T06:10:00Z", "lat_b": 28.61, "lon_b": 77.21,
+}
+KOOTAS = ["varna", "vashya", "tara", "yoni", "graha_maitri", "gana", "bhakoot", "nadi"]
+
+
+def match(api, **params) -> dict:
+    response = api.get("/v1/vedic/match", params={**MATCH, **params})
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["credits_used"] == 3
+    return {**response.json()["data"], "conventions": response.json()["meta"]["conventions"]}
+
+
+def test_a_match_costs_3_and_echoes_its_default_conventions(api):
+    found = match(api)
+    conventions = found["conventions"]
+    assert {k: conventions[k] for k in ("ayanamsha", "ayanamsha_id", "groom")} == {"ayanamsha": "lahiri", "ayanamsha_id": 1, "groom": "a"}
+    assert "node" not in conventions and 23.6 < conventions["ayanamsha_deg"] < 23.8
+    assert (found["a"]["role"], found["b"]["role"]) == ("groom", "bride")
+    assert found["a"]["moment"]["datetime"] == "1990-06-15T14:30:00.000Z"
+
+
+def test_a_match_gives_the_eight_kootas_each_with_score_max_and_reason_summing_to_the_total_of_36(api):
+    found = match(api)
+    assert [k["name"] for k in found["kootas"]] == KOOTAS
+    assert [k["max"] for k in found["kootas"]] == [1, 2, 3, 4, 5, 6, 7, 8] and found["max"] == 36
+    assert all(0 <= k["score"] <= k["max"] and k["reason"] and k["groom"] and k["bride"] for k in found["kootas"])
+    assert found["total"] == sum(k["score"] for k in found["kootas"])
+
+
+def test_a_match_reads_each_birth_moon_as_the_vedic_chart_does(api):
+    found = match(api)
+    chart = api.get("/v1/vedic/chart", params={"datetime": MATCH["datetime_b"], "lat": MATCH["lat_b"], "lon": MATCH["lon_b"]}).json()["data"]
+    moon = chart["points"][1]
+    assert found["b"]["moon_longitude"] == pytest.approx(moon["longitude"])
+    assert (found["b"]["moon_sign"], found["b"]["moon_nakshatra"]) == (moon["sign"], moon["nakshatra"])
+
+
+def test_each_birth_has_its_manglik_status_from_mars_house(api):
+    found = match(api)
+    chart = api.get("/v1/vedic/chart", params={"datetime": MATCH["datetime_a"], "lat": MATCH["lat_a"], "lon": MATCH["lon_a"]}).json()["data"]
+    mars_house = chart["points"][2]["house"]
+    status = found["a"]["manglik"]
+    assert status["house_from_lagna"] == mars_house
+    assert status["manglik"] == (mars_house in {1, 2, 4, 7, 8, 12})
+    assert {"house_from_moon", "house_from_venus"} <= set(status)
+
+
+def test_groom_b_swaps_the_roles_and_the_sided_kootas(api):
+    a = match(api)
+    b = match(api, groom="b")
+    assert b["conventions"]["groom"] == "b" and (b["a"]["role"], b["b"]["role"]) == ("bride", "groom")
+    by_name = {k["name"]: k for k in b["kootas"]}
+    for koota in a["kootas"]:
+        assert (by_name[koota["name"]]["groom"], by_name[koota["name"]]["bride"]) == (koota["bride"], koota["groom"])
+    assert {k["name"]: k["score"] for k in b["kootas"]}["nadi"] == {k["name"]: k["score"] for k in a["kootas"]}["nadi"]
+
+
+def test_another_ayanamsha_is_echoed(api):
+    assert match(api, ayanamsha="raman")["conventions"]["ayanamsha_id"] == 3
+
+
+def test_a_match_takes_towns_and_clock_times_like_synastry(api):
+    found = match(api, datetime_a="1990-06-15T16:30", tz_a="Europe/Paris", lat_a=48.85, lon_a=2.35)
+    assert found["a"]["moment"]["datetime"] == "1990-06-15T14:30:00.000Z"
+
+
+MATCH_REFUSALS = [
+    ({**MATCH, "ayanamsha": "sayana"}, "invalid_parameter", "ayanamsha"),
+    ({**MATCH, "groom": "c"}, "invalid_parameter", "groom"),
+    ({k: v for k, v in MATCH.items() if k != "datetime_b"}, "missing_parameter", "datetime_b"),
+    ({k: v for k, v in MATCH.items() if k != "lat_a"}, "missing_parameter", "lat_a"),
+    ({**MATCH, "lat_b": 95}, "invalid_parameter", "lat_b"),
+]
+
+
+@pytest.mark.parametrize(("params", "code", "param"), MATCH_REFUSALS, ids=[f"{c}-{p}" for _, c, p in MATCH_REFUSALS])
+def test_each_match_refusal_is_a_400_naming_its_parameter_and_costs_nothing(stack, params, code, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get("/v1/vedic/match", params=params), 400, code, param)
+    assert balance(stack, name) == 10
+
+
+def test_a_match_takes_two_stored_charts_and_answers_as_their_births_do(stack):
+    _, key = stack.new_key()
+    with stack.client(key) as client:
+        ids = [client.post("/v1/charts", json={"name": side, "datetime": MATCH[f"datetime_{side}"], "lat": MATCH[f"lat_{side}"], "lon": MATCH[f"lon_{side}"]}).json()["data"]["id"] for side in "ab"]
+        stored = client.get("/v1/vedic/match", params={"chart_a": ids[0], "chart_b": ids[1]})
+        plain = client.get("/v1/vedic/match", params=MATCH)
+    assert stored.status_code == 200, stored.text
+    assert stored.json()["data"] == plain.json()["data"] and stored.json()["meta"]["conventions"] == plain.json()["meta"]["conventions"]

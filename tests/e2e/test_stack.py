@@ -39,6 +39,8 @@ BUILT_REQUESTS = [
     ("/v1/vedic/chart", {**PLACE, "ayanamsha": "raman", "node": "true", "houses": "bhava", "outer": "true", "vargas": "D1,D2,D3,D4,D7,D9,D10,D12,D16,D20,D24,D27,D30,D40,D45,D60"}),
     ("/v1/vedic/dasha", {**PLACE, "start": "2024-03-20T12:00:00Z", "end": "2100-01-01T00:00:00Z", "levels": 3, "year_length": "savana"}),
     ("/v1/vedic/panchang", {**PLACE, "sunrise": "hindu", "limbs_at": "moment", "ayanamsha": "true_citra"}),
+    ("/v1/vedic/match", {"datetime_a": "1990-06-15T16:30", "tz_a": "Europe/Paris", "lat_a": 48.85, "lon_a": 2.35,
+                         "datetime_b": "1992-03-02T06:10:00Z", "lat_b": 28.61, "lon_b": 77.21, "groom": "b", "ayanamsha": "raman"}),
     ("/v1/returns", {**PLACE, "body": "moon", "search_start": "2024-03-20T12:00:00Z", "count": 2, "dignities": "true"}),
     ("/v1/ingresses", {"jd": J2000, "body": "mercury", "longitude": 123.4, "backward": "true", "count": 3}),
     ("/v1/eclipses/solar", {"jd": J2000, "lat": 32.8, "lon": -96.8, "count": 2}),

@@ -268,3 +268,14 @@ def test_the_vedic_tool_casts_the_chart_or_runs_the_dasha_and_says_its_conventio
     assert not dasha.is_error and "Vimshottari: 3 period(s)" in summary and "year_length sidereal" in summary
     panchang = _call("vedic", {"datetime": "2024-03-20T12:00", "tz": "Asia/Kolkata", "lat": 13.08, "lon": 80.27, "kind": "panchang"}, _recorded("vedic_panchang"), [])
     assert not panchang.is_error and "budhavara; tithi ekadashi" in panchang.structured_content["summary"]
+
+
+def test_the_vedic_tool_matches_the_birth_with_the_partner_and_gives_the_total_and_each_manglik_status():
+    sent: list = []
+    birth = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
+    partner = {"datetime": "1992-11-03T08:15:00Z", "lat": 48.86, "lon": 2.35}
+    found = _call("vedic", {**birth, "partner": partner, "kind": "match"}, _recorded("vedic_match"), sent)
+    assert not found.is_error and sent == [{"datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.13,
+                                            "datetime_b": "1992-11-03T08:15:00Z", "lat_b": 48.86, "lon_b": 2.35}]
+    summary = found.structured_content["summary"]
+    assert "Ashtakoota 18.5/36" in summary and "nadi 8/8" in summary and "A (groom) manglik" in summary

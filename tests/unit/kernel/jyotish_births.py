@@ -41,10 +41,24 @@ def charts() -> tuple[VedicChart, ...]:
 @lru_cache(maxsize=1)
 def pyjhora() -> dict:
     """Return PyJHora's positions, nakshatras and Vimshottari periods of each birth (three
-    levels, our year) and its varga signs of each chart's points from our rasi positions."""
+    levels, our year), its varga signs and manglik status of each chart's points from our rasi
+    positions, and its Ashtakoota of each of match_pairs() from our Moons' nakshatras and padas."""
     points = [[[int(p.longitude // 30) % 12, p.longitude % 30] for p in sorted(chart.points, key=lambda p: PYJHORA_ORDER.index(p.name))] for chart in charts()]
     request = {
         "births": [{"jd": jd, "lat": lat, "lon": lon} for jd, lat, lon in births()],
         "year_days": YEAR_DAYS, "levels": DASHA_LEVELS, "points": points, "factors": list(FACTORS),
+        "matches": [[*_star(groom), *_star(bride)] for groom, bride in match_pairs()], "manglik": points,
     }
     return reference(request)
+
+
+def match_pairs() -> list[tuple[VedicChart, VedicChart]]:
+    """Return the matches compared: each chart the groom of the next one's bride, round the
+    list (COUNT pairs)."""
+    every = charts()
+    return [(every[i], every[(i + 1) % COUNT]) for i in range(COUNT)]
+
+
+def _star(chart: VedicChart) -> tuple[int, int]:
+    moon = next(p for p in chart.points if p.name == "moon")
+    return moon.nakshatra.index, moon.nakshatra.pada

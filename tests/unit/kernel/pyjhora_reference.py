@@ -1,5 +1,6 @@
 """PyJHora (pyjhora, a test-only dependency: requirements-dev.txt) as the independent reference
-of the Jyotish kernel: nakshatras and padas, Vimshottari boundaries and varga signs.
+of the Jyotish kernel: nakshatras and padas, Vimshottari boundaries, varga signs, the
+Ashtakoota's kootas and the manglik status.
 
 PyJHora keeps its conventions in module globals and sets Swiss Ephemeris's own (the sidereal
 mode, the ephemeris path), so it runs in a child process (``python -m
@@ -37,12 +38,20 @@ def reference(request: dict) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def bhakoot_table() -> list[list[float]]:
+    """Return PyJHora's bhakoot table (compatibility.raasi_array: rows the bride's sign, columns
+    the groom's, Aries first), read in a child process."""
+    return reference({"bhakoot_table": True})["bhakoot_table"]
+
+
 def _answer(request: dict) -> dict:
     """Answer ``{births: [{jd}], year_days, levels, points: [[[sign, degree], ...], ...], factors,
     days: [{jd, lat, lon}]}``:
     for each birth the sidereal longitude of Sun..Saturn, Rahu and Ketu (PyJHora's ids 0-8),
     their nakshatras and padas, the lagna's longitude, nakshatra and pada, and the Vimshottari periods as [level, lord id, start jd]; for each list of (sign, degree)
-    points its signs in each varga factor; for each day (the UT date of ``jd``) its sunrise
+    points its signs in each varga factor; for each match [groom's nakshatra, pada, bride's
+nakshatra, pada] its Ashtakoota (North) scores; for each list of points its manglik status from
+the lagna, the Moon and Venus; for each day (the UT date of ``jd``) its sunrise
     (PyJHora's: the Hindu rising) and the tithi, nakshatra and yoga at that sunrise, each
     [index, end], as UT Julian Days."""
     import swisseph as swe
@@ -99,7 +108,27 @@ def _answer(request: dict) -> dict:
             str(factor): [r for _, (r, _) in charts.divisional_positions_from_rasi_positions(rasi, factor, CHART_METHODS.get(factor, 1))]
             for factor in request.get("factors", [])
         })
-    return {"births": births, "vargas": vargas, "days": days}
+    from jhora.horoscope.chart import dosha
+    from jhora.horoscope.match.compatibility import Ashtakoota
+
+    matches = []
+    for boy_star, boy_pada, girl_star, girl_pada in request.get("matches", []):
+        # compatibility_score's order: varna, vashya, gana, tara, yoni, maitri, bhakoot, nadi, total.
+        scores = Ashtakoota(boy_star, boy_pada, girl_star, girl_pada, method="North").compatibility_score()
+        matches.append([float(x) for x in scores[:9]])
+    mangliks = []
+    for points in request.get("manglik", []):
+        # points: [sign, degree] of Sun..Ketu (its ids 0-8), then the lagna; the lagna's and the
+        # 2nd house counted with Mars's 4th, 7th, 8th and 12th (our MANGLIK_HOUSES), no exception.
+        positions = [["L", tuple(points[9])]] + [[i, tuple(p)] for i, p in enumerate(points[:9])]
+        mangliks.append([
+            bool(dosha.manglik(positions, reference, include_lagna_house=True, include_2nd_house=True, apply_exceptions=False)[0])
+            for reference in ("L", 1, 5)
+        ])
+    from jhora.horoscope.match.compatibility import raasi_array
+
+    table = raasi_array if request.get("bhakoot_table") else None
+    return {"births": births, "vargas": vargas, "days": days, "matches": matches, "mangliks": mangliks, "bhakoot_table": table}
 
 
 if __name__ == "__main__":

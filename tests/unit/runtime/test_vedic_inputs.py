@@ -2,7 +2,7 @@
 
 References: vedic.proto: ComputeVedicChartRequest (ayanamsha, houses and house_system,
 vargas), ComputeVimshottariDashaRequest (ayanamsha, year_length, at or start/end),
-ComputePanchangRequest (ayanamsha); the cap of kernel/vimshottari.py (120 years)."""
+ComputePanchangRequest and ComputeKundaliMatchRequest (ayanamsha); the cap of kernel/vimshottari.py (120 years)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from celestial.v1 import vedic_pb2 as pb
 from celestial.v1.common_pb2 import Birth, Location, Moment, NatalTimeline, Place
 from kernel.errors import RangeTooLong
 from shared.errors import InvalidParameter
-from shared.runtime.vedic_inputs import panchang_input, vedic_chart_input, vimshottari_input
+from shared.runtime.vedic_inputs import kundali_match_input, panchang_input, vedic_chart_input, vimshottari_input
 
 J2000 = 2451545.0
 
@@ -67,4 +67,11 @@ def test_a_panchang_reads_its_ayanamsha_naming_it_when_refused():
     request.ayanamsha = "sayana"
     with pytest.raises(InvalidParameter) as raised:
         panchang_input(request)
+    assert raised.value.param == "ayanamsha"
+
+
+def test_a_match_reads_its_ayanamsha_and_refuses_an_unknown_one_naming_it():
+    assert kundali_match_input(pb.ComputeKundaliMatchRequest(ayanamsha="raman")).name == "raman"
+    with pytest.raises(InvalidParameter) as raised:
+        kundali_match_input(pb.ComputeKundaliMatchRequest(ayanamsha="sayana"))
     assert raised.value.param == "ayanamsha"
