@@ -19,6 +19,8 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
   ``acct.<account_id>.<key_id>`` -> the hash (indexes, written before the record).
 - Bucket ``P_OWNERS``: the dashboard's owners, sessions and sign-in throttles (``nats_owners.py``).
 - Bucket ``P_CHARTS``: the births accounts keep, ``acct.<account_id>.<chart_id>`` (``nats_charts.py``).
+- Buckets ``P_WEBHOOKS``, ``P_WEBHOOK_DELIVERIES`` and ``P_WEBHOOK_SENT``: webhook
+  subscriptions, their recent deliveries and the events delivered (``nats_webhooks.py``).
 """
 
 
@@ -31,9 +33,10 @@ from store.nats_ledger import NatsLedger
 from store.nats_limiter import NatsLimiter
 from store.nats_owners import NatsOwners
 from store.nats_test_traffic import NatsTestTraffic
+from store.nats_webhooks import NatsWebhooks
 
 
-class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts):
+class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts, NatsWebhooks):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on
     one connection (``nats_connection.py``).
