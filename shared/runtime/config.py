@@ -109,6 +109,10 @@ class Settings:
     usage_cache_s: float = 30.0
     # CELESTIAL_CHARTS_PER_ACCOUNT: the most stored charts one account keeps (issue 40).
     charts_per_account: int = 1000
+    # CELESTIAL_WEBHOOKS_PER_ACCOUNT: the most webhook subscriptions one account keeps (issue 40).
+    webhooks_per_account: int = 100
+    # CELESTIAL_WEBHOOK_TIMEOUT_S: how long a webhook receiver has to answer a delivery.
+    webhook_timeout_s: float = 10.0
     # CELESTIAL_LOG_FORMAT: json (default outside a terminal) or console.
     log_format: str = "json"
     # CELESTIAL_LOG_LEVEL
@@ -236,6 +240,8 @@ def load_settings(env: dict | None = None) -> Settings:
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),
         usage_cache_s=_float(env, "CELESTIAL_USAGE_CACHE_S", 30.0),
         charts_per_account=_int(env, "CELESTIAL_CHARTS_PER_ACCOUNT", 1000),
+        webhooks_per_account=_int(env, "CELESTIAL_WEBHOOKS_PER_ACCOUNT", 100),
+        webhook_timeout_s=_float(env, "CELESTIAL_WEBHOOK_TIMEOUT_S", 10.0),
         log_format=env.get("CELESTIAL_LOG_FORMAT", "json"),
         log_level=env.get("CELESTIAL_LOG_LEVEL", "INFO"),
         nats_url=env.get("CELESTIAL_NATS_URL") or None,
