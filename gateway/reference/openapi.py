@@ -22,6 +22,7 @@ from gateway.endpoints import Endpoint
 from gateway.envelope import JSON_VALUE_TYPES, is_columns, text_media_type
 from gateway.reference.account_openapi import account_paths
 from gateway.reference.charts_openapi import chart_parameters, chart_paths, stood_in_for, with_chart_members
+from gateway.reference.webhooks_openapi import webhook_paths
 from gateway.reference.geojson_schema import GEOJSON_SCHEMAS
 from gateway.reference.introduction import introduction
 from gateway.operation_names import operation_name
@@ -453,6 +454,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
     paths[BATCH_PATH] = _batch_operation()
     paths.update(account_paths())
     paths.update(chart_paths())
+    paths.update(webhook_paths())
     return {
         "openapi": "3.1.0",
         "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
