@@ -21,6 +21,8 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
 - Bucket ``P_CHARTS``: the births accounts keep, ``acct.<account_id>.<chart_id>`` (``nats_charts.py``).
 - Buckets ``P_WEBHOOKS``, ``P_WEBHOOK_DELIVERIES`` and ``P_WEBHOOK_SENT``: webhook
   subscriptions, their recent deliveries and the events delivered (``nats_webhooks.py``).
+- Stream ``P_WEBHOOK_QUEUE``: the due webhook deliveries, a work queue every delivery worker
+  pulls from (``nats_webhook_queue.py``).
 """
 
 
@@ -33,10 +35,11 @@ from store.nats_ledger import NatsLedger
 from store.nats_limiter import NatsLimiter
 from store.nats_owners import NatsOwners
 from store.nats_test_traffic import NatsTestTraffic
+from store.nats_webhook_queue import NatsWebhookQueue
 from store.nats_webhooks import NatsWebhooks
 
 
-class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts, NatsWebhooks):
+class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts, NatsWebhooks, NatsWebhookQueue):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on
     one connection (``nats_connection.py``).
