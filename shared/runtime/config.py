@@ -113,6 +113,8 @@ class Settings:
     webhooks_per_account: int = 100
     # CELESTIAL_WEBHOOK_TIMEOUT_S: how long a webhook receiver has to answer a delivery.
     webhook_timeout_s: float = 10.0
+    # CELESTIAL_WEBHOOK_WORKERS: the webhook workers `make run` starts (deploy/webhook_worker.py).
+    webhook_workers: int = 1
     # CELESTIAL_LOG_FORMAT: json (default outside a terminal) or console.
     log_format: str = "json"
     # CELESTIAL_LOG_LEVEL
@@ -242,6 +244,7 @@ def load_settings(env: dict | None = None) -> Settings:
         charts_per_account=_int(env, "CELESTIAL_CHARTS_PER_ACCOUNT", 1000),
         webhooks_per_account=_int(env, "CELESTIAL_WEBHOOKS_PER_ACCOUNT", 100),
         webhook_timeout_s=_float(env, "CELESTIAL_WEBHOOK_TIMEOUT_S", 10.0),
+        webhook_workers=_int(env, "CELESTIAL_WEBHOOK_WORKERS", 1),
         log_format=env.get("CELESTIAL_LOG_FORMAT", "json"),
         log_level=env.get("CELESTIAL_LOG_LEVEL", "INFO"),
         nats_url=env.get("CELESTIAL_NATS_URL") or None,
