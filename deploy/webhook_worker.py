@@ -37,6 +37,7 @@ import asyncio
 import heapq
 import os
 import secrets
+from pathlib import Path
 import signal
 import time
 from dataclasses import dataclass, replace
@@ -70,33 +71,30 @@ CREDITS_PER_EVENT = 1
 
 @dataclass(frozen=True)
 class WorkerSettings:
-    """The worker's timings, in seconds, each from the environment (docs/configuration.md).
+    """The worker's timings, in seconds (CELESTIAL_WEBHOOK_*, docs/configuration.md). The
+    tests shorten them: a receiver failing for an hour is, there, a receiver failing for a
+    ``retry_for_s`` of seconds; the defaults are the product's."""
 
-    The tests shorten them (a receiver failing for an hour is a receiver failing for
-    ``retry_for_s`` of a few seconds in them); the defaults are the product's.
-    """
-
-    tick_s: float = 5.0  # CELESTIAL_WEBHOOK_TICK_S: how often due events are looked for
-    timeout_s: float = 10.0  # CELESTIAL_WEBHOOK_TIMEOUT_S: a receiver's time to answer
-    first_retry_s: float = FIRST_RETRY_S  # CELESTIAL_WEBHOOK_FIRST_RETRY_S
-    max_retry_s: float = MAX_RETRY_S  # CELESTIAL_WEBHOOK_MAX_RETRY_S
-    retry_for_s: float = RETRY_FOR_S  # CELESTIAL_WEBHOOK_RETRY_FOR_S: retries end, a failing subscription pauses
-    ack_wait_s: float = 30.0  # CELESTIAL_WEBHOOK_ACK_WAIT_S: a dead worker's delivery returns after it (NATS)
-    concurrency: int = 8  # CELESTIAL_WEBHOOK_CONCURRENCY: deliveries in flight per worker
+    tick_s: float = 5.0
+    timeout_s: float = 10.0
+    first_retry_s: float = FIRST_RETRY_S
+    max_retry_s: float = MAX_RETRY_S
+    retry_for_s: float = RETRY_FOR_S
+    ack_wait_s: float = 30.0
+    concurrency: int = 8
+    heartbeat_path: str | None = None
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "WorkerSettings":
-        """Return the settings the environment gives (the defaults where it gives none)."""
-        env = dict(os.environ if env is None else env)
-        values: dict[str, Any] = {}
-        for name, default in cls().__dict__.items():
-            text = env.get(f"CELESTIAL_WEBHOOK_{name.upper()}")
-            if text:
-                values[name] = type(default)(text)
-        settings = cls(**values)
-        if settings.ack_wait_s <= settings.timeout_s:
+    def of(cls, settings: Settings) -> "WorkerSettings":
+        """Return the worker's settings from the deployment's. Raises ValueError when the
+        acknowledgement wait does not exceed the receiver's timeout."""
+        worker = cls(
+            settings.webhook_tick_s, settings.webhook_timeout_s, settings.webhook_first_retry_s, settings.webhook_max_retry_s,
+            settings.webhook_retry_for_s, settings.webhook_ack_wait_s, settings.webhook_concurrency, settings.webhook_heartbeat_path,
+        )
+        if worker.ack_wait_s <= worker.timeout_s:
             raise ValueError("CELESTIAL_WEBHOOK_ACK_WAIT_S must exceed CELESTIAL_WEBHOOK_TIMEOUT_S")
-        return settings
+        return worker
 
 
 @dataclass(frozen=True)
@@ -304,6 +302,7 @@ async def run_nats(store, settings: Settings, worker: WorkerSettings, stop: asyn
 
     async def scheduling() -> None:
         while not stop.is_set():
+            beat(worker)
             try:
                 await scheduler.tick()
             except Exception as error:  # the store unreachable (NATS restarting): try next tick
@@ -347,6 +346,7 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, stop: as
                 await queue.put(job, time.time() + again, number + 1)
 
     while not stop.is_set():
+        beat(worker)
         try:
             holding = await store.hold_lease(LEASE, holder, ttl_s=3 * worker.tick_s)
         except Exception as error:
@@ -373,7 +373,13 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, stop: as
                 task.add_done_callback(running.discard)
             await _sleep(stop, min(0.2, worker.tick_s))
     if running:
-        await asyncio.wait(running, timeout=worker.timeout_s + 1)
+        await asyncio.wait(running, timeout=settings.shutdown_grace_s)
+
+
+def beat(worker: WorkerSettings) -> None:
+    """Touch the heartbeat file, when there is one: the worker's loop is turning."""
+    if worker.heartbeat_path:
+        Path(worker.heartbeat_path).touch()
 
 
 async def _sleep(stop: asyncio.Event, seconds: float) -> None:
@@ -408,7 +414,7 @@ def main() -> None:
     places.use_gazetteer(settings.places_path)
     civil_time.use_zone_files(settings.tz_path)
     civil_time.open_zone_map()
-    asyncio.run(run(settings, WorkerSettings.from_env()))
+    asyncio.run(run(settings, WorkerSettings.of(settings)))
 
 
 if __name__ == "__main__":

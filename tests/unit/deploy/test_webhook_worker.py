@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 import orjson
 import pytest
 
-from deploy.webhook_worker import Job, LocalQueue, Scheduler, WorkerSettings, charge_id, deliver
+from deploy.webhook_worker import Job, LocalQueue, Scheduler, WorkerSettings, beat, charge_id, deliver
 from shared.runtime.config import load_settings
 from shared.webhook_signing import verify_signature
 from store import SqliteStore
@@ -169,8 +169,15 @@ def test_the_local_queue_hands_out_jobs_when_due_in_order():
     assert queue.take(25.0) == (late, 2) and queue.take(25.0) is None
 
 
-def test_the_settings_come_from_the_environment_and_the_ack_wait_exceeds_the_timeout():
-    read = WorkerSettings.from_env({"CELESTIAL_WEBHOOK_TICK_S": "1.5", "CELESTIAL_WEBHOOK_CONCURRENCY": "3"})
-    assert (read.tick_s, read.concurrency, read.retry_for_s) == (1.5, 3, 86400.0)
+def test_the_settings_come_from_the_deployments_and_the_ack_wait_exceeds_the_timeout():
+    read = WorkerSettings.of(load_settings({"CELESTIAL_WEBHOOK_TICK_S": "1.5", "CELESTIAL_WEBHOOK_CONCURRENCY": "3"}))
+    assert (read.tick_s, read.concurrency, read.retry_for_s, read.timeout_s) == (1.5, 3, 86400.0, 10.0)
     with pytest.raises(ValueError):
-        WorkerSettings.from_env({"CELESTIAL_WEBHOOK_ACK_WAIT_S": "5"})
+        WorkerSettings.of(load_settings({"CELESTIAL_WEBHOOK_ACK_WAIT_S": "5"}))
+
+
+def test_the_heartbeat_file_is_touched_when_one_is_set(tmp_path):
+    path = tmp_path / "alive"
+    beat(WorkerSettings(heartbeat_path=str(path)))
+    assert path.exists()
+    beat(WorkerSettings())  # none set: nothing to touch
