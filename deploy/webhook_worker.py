@@ -56,6 +56,7 @@ from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned
 from shared.webhook_schedule import FIRST_RETRY_S, MAX_RETRY_S, RETRY_FOR_S, due_s, failing_too_long, retry_delay_s, still_retried, wanted
 from store.choice import open_configured_store
+from store.errors import StoreError
 from store.records import ChargeNote, utc_now
 from store.webhook_records import ACTIVE, FAILING, NO_CREDITS, PAUSED, Delivery, Webhook
 
@@ -158,6 +159,21 @@ def charge_id(job: Job) -> str:
     return f"webhook.{job.webhook_id}.{job.event_id}"
 
 
+async def persist(write, worker: WorkerSettings) -> None:
+    """Run ``write()`` until the store takes it, trying again every half second while the
+    store is unreachable, for at most ``retry_for_s`` (then its error is raised)."""
+    deadline = time.monotonic() + worker.retry_for_s
+    while True:
+        try:
+            await write()
+            return
+        except StoreError as error:
+            if time.monotonic() >= deadline:
+                raise
+            log.warning("webhook_mark_retried", error=type(error).__name__)
+            await asyncio.sleep(0.5)
+
+
 async def deliver(store, settings: Settings, worker: WorkerSettings, job: Job, attempt: int) -> float | None:
     """Make attempt ``attempt`` at ``job``; return None when it is settled (delivered, given up,
     or no longer wanted), else the seconds after which to try again."""
@@ -176,15 +192,19 @@ async def deliver(store, settings: Settings, worker: WorkerSettings, job: Job, a
         return None
     body = delivery_body(job.webhook_id, job.event, webhook.chart_id, attempt)
     outcome = await send(webhook.url, body, webhook.secret, job.event_id, attempt, worker.timeout_s)
-    await store.record_delivery(Delivery(job.webhook_id, job.event_id, attempt, outcome.status, outcome.response_ms, error=outcome.error))
     now = time.time()
     log.info("webhook_delivery", webhook_id=job.webhook_id, event_id=job.event_id, attempt=attempt, status=outcome.status,
              response_ms=outcome.response_ms, late_s=round(now - job.due_at_s, 1))
+    delivery = Delivery(job.webhook_id, job.event_id, attempt, outcome.status, outcome.response_ms, error=outcome.error)
     if outcome.succeeded:
-        await store.mark_delivered(job.webhook_id, job.event_id)
+        # The 2xx is what must not be lost (a lost one means the event is sent again): its
+        # mark is written however long the store takes to come back (a NATS restart), first.
+        await persist(lambda: store.mark_delivered(job.webhook_id, job.event_id), worker)
+        await store.record_delivery(delivery)
         if webhook.failing_since is not None:
             await store.replace_webhook(replace(webhook, failing_since=None))
         return None
+    await store.record_delivery(delivery)
     failing_since = webhook.failing_since or utc_now()
     if webhook.failing_since is None:
         await store.replace_webhook(replace(webhook, failing_since=failing_since))

@@ -21,19 +21,23 @@ class Received:
 
 
 class Receiver:
-    """The receiver: ``url`` to subscribe, ``received`` what came, ``status`` what it answers
-    (set it to fail), ``delay_s`` how long it waits before answering."""
+    """The receiver: ``url`` to subscribe, ``received`` what came (each once answered),
+    ``status`` what it answers (set it to fail), ``delay_s`` how long it waits before answering,
+    ``on_arrival`` called with each body as it arrives, before the answer."""
 
     def __init__(self) -> None:
         self.received: list[Received] = []
         self.status = 200
         self.delay_s = 0.0
+        self.on_arrival = None
         self._lock = threading.Lock()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (the http.server hook's name)
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if receiver.on_arrival is not None:
+                    receiver.on_arrival(body)
                 if receiver.delay_s:
                     time.sleep(receiver.delay_s)
                 status = receiver.status

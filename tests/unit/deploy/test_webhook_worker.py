@@ -181,3 +181,18 @@ def test_the_heartbeat_file_is_touched_when_one_is_set(tmp_path):
     beat(WorkerSettings(heartbeat_path=str(path)))
     assert path.exists()
     beat(WorkerSettings())  # none set: nothing to touch
+
+
+def test_a_2xx_is_marked_however_long_the_store_takes_to_come_back():
+    from deploy.webhook_worker import persist
+    from store.errors import StoreUnavailable
+
+    calls = []
+
+    async def write():
+        calls.append(1)
+        if len(calls) < 3:
+            raise StoreUnavailable("NATS restarting")
+
+    asyncio.run(persist(write, WORKER))
+    assert len(calls) == 3
