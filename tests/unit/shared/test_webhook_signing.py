@@ -55,3 +55,23 @@ def test_any_one_of_several_v1_signatures_may_match():
     good = signature_header(BODY, SECRET, NOW)
     header = f"t={NOW},v1={'0' * 64},{good.split(',')[1]}"
     assert verify_signature(BODY, header, SECRET, now_s=NOW)
+
+
+def test_the_python_clients_verifier_agrees_with_the_signer():
+    # The client package's own module (sdk/python-template), read from its file: it imports
+    # nothing of the server, so the two implementations are checked against each other.
+    import importlib.util
+
+    from shared.runtime.config import REPO_ROOT
+
+    path = REPO_ROOT / "sdk" / "python-template" / "celestial_client" / "webhooks.py"
+    spec = importlib.util.spec_from_file_location("client_webhooks", path)
+    client = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(client)
+    header = signature_header(BODY, SECRET, NOW)
+    assert client.verify_signature(BODY, header, SECRET, now_s=NOW)
+    assert client.verify_signature(BODY.decode(), header, SECRET, now_s=NOW)
+    assert not client.verify_signature(BODY + b" ", header, SECRET, now_s=NOW)
+    assert not client.verify_signature(BODY, header, "whsec_other", now_s=NOW)
+    assert not client.verify_signature(BODY, header, SECRET, now_s=NOW + TOLERANCE_S + 1)
+    assert client.SIGNATURE_TOLERANCE_S == TOLERANCE_S
