@@ -15,10 +15,11 @@ export interface VerifyOptions {
   subtle?: SubtleCrypto;
 }
 
-function hexBytes(hex: string): Uint8Array | undefined {
+function hexBytes(hex: string): ArrayBuffer | undefined {
   if (!/^[0-9a-f]{64}$/i.test(hex)) return undefined;
-  const bytes = new Uint8Array(32);
-  for (let i = 0; i < 32; i += 1) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  const bytes = new ArrayBuffer(32);
+  const view = new Uint8Array(bytes);
+  for (let i = 0; i < 32; i += 1) view[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return bytes;
 }
 
@@ -34,7 +35,7 @@ export async function verifySignature(
   options: VerifyOptions = {},
 ): Promise<boolean> {
   let timestamp: string | undefined;
-  const signatures: Uint8Array[] = [];
+  const signatures: ArrayBuffer[] = [];
   for (const part of String(header ?? '').split(',')) {
     const at = part.indexOf('=');
     const name = part.slice(0, at).trim();
