@@ -12,7 +12,7 @@ a URL, ``lead_minutes`` before each event's instant, signed with a secret of the
   attempts, newest first, with status and response time).
 
 The URL must be ``https``; ``http`` is taken only to the loopback (``localhost``,
-``127.0.0.1``, ``::1``) and only in development mode (``CELESTIAL_MODE``, which ``make run``
+``127.0.0.1`` and the rest of 127.0.0.0/8, ``::1``) and only in development mode (``CELESTIAL_MODE``, which ``make run``
 is), for a receiver on the developer's machine. Every route is free and counts under the
 account's limits like any request; the deliveries cost 1 credit each (``docs/webhooks.md``).
 """
@@ -56,8 +56,6 @@ SKY_KINDS = (INGRESS, STATION, LUNATION, ECLIPSE)
 CHART_KINDS = KINDS
 #: The members of a subscription's body.
 MEMBERS = ("url", "events", "chart", "lead_minutes")
-#: The hosts ``http`` may name, in development mode only.
-LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: The event a test delivery carries: shaped as a forecast event, its id new each time.
 TEST_EVENT_KIND = "test"
 

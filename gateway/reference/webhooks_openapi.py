@@ -63,7 +63,7 @@ _BODY = {
     "properties": {
         "url": {
             "type": "string", "maxLength": MAX_URL_CHARS,
-            "description": "Where deliveries are POSTed: https (http only to localhost, 127.0.0.1 or ::1, in development mode).",
+            "description": "Where deliveries are POSTed: https (http only to the loopback: localhost, 127.0.0.0/8 or ::1, in development mode).",
         },
         "events": {
             "type": "array", "minItems": 1, "items": {"type": "string", "enum": list(CHART_KINDS)},
