@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import httpx
 import orjson
@@ -297,11 +298,47 @@ def test_each_event_delivered_cost_one_credit_and_nothing_else_did(stack, receiv
         # Every (subscription, event) the receiver answered 2xx, against the balance; read
         # until both agree (a delivery may be under way while they are read).
         delivered = {(orjson.loads(r.body)["webhook_id"], orjson.loads(r.body)["event"]["id"]) for r in list(receiver.received) if r.answered == 200}
-        balance = call(stack.base_url, key, "GET", "/v1/account").json()["data"]["balance"]
-        return balance == 1000 - len(delivered)
+        answer = call(stack.base_url, key, "GET", "/v1/account")
+        return answer.status_code == 200 and answer.json()["data"]["balance"] == 1000 - len(delivered)
 
     wait_for(settled, 30, "the balance to be 1000 less one credit per event delivered")
 
 
 def deliveries_of(stack: Stack, key: str, webhook: dict) -> list[dict]:
-    return call(stack.base_url, key, "GET", f"/v1/webhooks/{webhook['id']}/deliveries").json()["data"]["deliveries"]
+    """Return the subscription's recent deliveries; none while the store cannot answer (503
+    while NATS restarts)."""
+    response = call(stack.base_url, key, "GET", f"/v1/webhooks/{webhook['id']}/deliveries")
+    return response.json()["data"]["deliveries"] if response.status_code == 200 else []
+
+
+def test_on_sqlite_the_supervisors_two_workers_deliver_each_event_once_through_one_scheduler(module_stacks, receiver):
+    # make run's own workers (the supervisor's process kind), two of them on one SQLite file:
+    # one holds the scheduler's lease, so each event is sent once.
+    sqlite = module_stacks.real("webhooks-sqlite", {**WORKER_ENV, "CELESTIAL_WEBHOOK_WORKERS": "2", "CELESTIAL_EPHEMERIS_PROCESSES": "1"})
+    _, key = sqlite.new_key(credits=100, rate_per_minute=100_000)
+    created = call(sqlite.base_url, key, "POST", "/v1/charts", json={"name": "Ada", **LYON}).json()["data"]["id"]
+    events = next_events(sqlite.base_url, key, LYON, list(KINDS), 2)
+    made = [subscribe(sqlite.base_url, key, receiver.url, event, list(KINDS), created) for event in events]
+    wait_for(lambda: all(bodies(receiver, w["id"]) for w, _ in made), max(due for _, due in made) - time.time() + ON_TIME_S, "both deliveries")
+    time.sleep(5)
+    for (webhook, due), event in zip(made, events):
+        (body, received), *rest = [(b, r) for b, r in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]]
+        assert rest == [] and 0 <= received.at_s - due <= ON_TIME_S
+        assert verify_signature(received.body, received.headers["celestial-signature"], webhook["secret"])
+    assert len(children_running(sqlite.process.pid, "deploy.webhook_worker")) == 2
+
+
+def children_running(parent_pid: int, module: str) -> list[int]:
+    """Return the pids of the processes ``parent_pid`` started that run ``python -m module``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == parent_pid and module.encode() in command:
+            found.append(int(entry.name))
+    return found

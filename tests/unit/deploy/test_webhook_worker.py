@@ -196,3 +196,32 @@ def test_a_2xx_is_marked_however_long_the_store_takes_to_come_back():
 
     asyncio.run(persist(write, WORKER))
     assert len(calls) == 3
+
+
+def test_a_subscription_that_pauses_itself_mails_the_accounts_owners(tmp_path):
+    from datetime import datetime as moment
+
+    from tests.smtp_sink import SmtpSink
+
+    sink = SmtpSink().start()
+    try:
+        mailing = replace(SETTINGS, smtp_url=sink.url)
+
+        async def scenario(store, receiver, account, webhook):
+            await store.invite_owner(account.id, "owner@example.com", "0" * 64, moment.now(UTC) + timedelta(days=1))
+            await store.reserve(account.id, 10, "spend-it-all")
+            await deliver(store, mailing, WORKER, a_job(webhook), 1)
+
+        with_store(tmp_path, scenario)
+        deadline = time.monotonic() + 5
+        while not sink.messages and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (message,) = sink.messages
+        assert message["To"] == "owner@example.com" and "paused" in message["Subject"]
+        assert webhook_text_names_the_reason(message.get_content())
+    finally:
+        sink.stop()
+
+
+def webhook_text_names_the_reason(text: str) -> bool:
+    return "no credits left" in text and '{"state": "active"}' in text
