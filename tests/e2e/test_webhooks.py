@@ -299,7 +299,7 @@ def test_each_event_delivered_cost_one_credit_and_nothing_else_did(stack, receiv
         # until both agree (a delivery may be under way while they are read).
         delivered = {(orjson.loads(r.body)["webhook_id"], orjson.loads(r.body)["event"]["id"]) for r in list(receiver.received) if r.answered == 200}
         answer = call(stack.base_url, key, "GET", "/v1/account")
-        return answer.status_code == 200 and answer.json()["data"]["balance"] == 1000 - len(delivered)
+        return answer.status_code == 200 and answer.json()["data"]["account"]["balance"] == 1000 - len(delivered)
 
     wait_for(settled, 30, "the balance to be 1000 less one credit per event delivered")
 
