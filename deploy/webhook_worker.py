@@ -355,14 +355,16 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, stop: as
     slots = asyncio.Semaphore(worker.concurrency)
     running: set[asyncio.Task] = set()
 
-    async def attempt(job: Job, number: int) -> None:
+    generation = 0  # the lease held without a break since: a retry goes back only to its own
+
+    async def attempt(job: Job, number: int, held_since: int) -> None:
         async with slots:
             try:
                 again = await deliver(store, settings, worker, job, number)
             except Exception as error:
                 log.warning("webhook_deliver_failed", error=repr(error))
                 again = worker.first_retry_s
-            if again is not None:
+            if again is not None and held_since == generation:
                 await queue.put(job, time.time() + again, number + 1)
 
     while not stop.is_set():
@@ -375,6 +377,7 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, stop: as
         if not holding:
             if scheduler is not None:
                 log.warning("webhook_scheduler_lost_lease")
+                generation += 1  # the next holder finds the undelivered events again
             scheduler = None
             queue.clear()
             await _sleep(stop, worker.tick_s)
@@ -388,7 +391,7 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, stop: as
         deadline = time.time() + worker.tick_s
         while time.time() < deadline and not stop.is_set():
             while (taken := queue.take(time.time())) is not None:
-                task = asyncio.create_task(attempt(*taken))
+                task = asyncio.create_task(attempt(*taken, generation))
                 running.add(task)
                 task.add_done_callback(running.discard)
             await _sleep(stop, min(0.2, worker.tick_s))
