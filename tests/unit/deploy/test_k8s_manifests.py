@@ -184,3 +184,9 @@ def test_each_gateway_plans_for_as_many_replicas_as_each_pool_may_run(overlay):
     most = {hpa["spec"]["scaleTargetRef"]["name"]: hpa["spec"]["maxReplicas"] for hpa in objects(overlay, "HorizontalPodAutoscaler").values()}
     for pool in POOLS:
         assert int(config[f"CELESTIAL_{pool.upper()}_PROCESSES"]) == most.get(pool, deployments[pool]["spec"]["replicas"]), pool
+
+
+def test_nothing_reaches_a_webhook_worker():
+    policy = objects("prod", "NetworkPolicy")["webhook-worker-no-ingress"]["spec"]
+    assert policy["podSelector"]["matchLabels"] == {"app.kubernetes.io/component": "webhook-worker"}
+    assert policy["policyTypes"] == ["Ingress"] and not policy.get("ingress")
