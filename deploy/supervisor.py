@@ -10,6 +10,11 @@ service process, any answer of the gateway's ``/healthz``. Each process gets the
 supervisor's pid as CELESTIAL_SUPERVISOR_PID and stops by itself once the supervisor is gone
 (``shared/runtime/orphan.py``), even when the supervisor was killed with SIGKILL.
 
+It also runs CELESTIAL_WEBHOOK_WORKERS webhook workers (``deploy/webhook_worker.py``, default
+1), started again when they exit: a worker serves no port, so its health is its being alive
+(a worker that hangs mid-delivery loses its delivery to another all the same: the queue hands
+out again what was not acknowledged, and the SQLite scheduler's lease lapses).
+
 In development mode (CELESTIAL_MODE, the default) without CELESTIAL_SMTP_URL it also runs the
 development mail catcher (``deploy/mail_catcher.py``) and points the gateway's mail at it, with
 sign-up open unless CELESTIAL_SIGNUP says otherwise: the mail lands in the development outbox,
@@ -63,6 +68,8 @@ DEV_CREDITS = 1_000_000
 DEV_KEY_FILE = "dev-key"
 
 Probe = Callable[[], bool]
+#: The settings of the gateway's mail the webhook workers share (their notices are mail too).
+MAIL_SETTINGS = ("CELESTIAL_SMTP_URL", "CELESTIAL_MAIL_FROM")
 
 
 def grpc_serving(address: str) -> bool:
@@ -73,6 +80,11 @@ def grpc_serving(address: str) -> bool:
         except grpc.RpcError:
             return False
     return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def _always() -> bool:
+    """Return True: the health of a process that serves no port is its being alive."""
+    return True
 
 
 def http_answers(url: str) -> bool:
@@ -135,14 +147,20 @@ def restart_reason(child: Child, now: float, unhealthy_after_s: float) -> str | 
 
 
 def plan(settings: Settings, gateway_env: Mapping[str, str] | None = None) -> list[Child]:
-    """Return the processes to run: every service process, then the gateway (with
-    ``gateway_env`` over the supervisor's environment)."""
+    """Return the processes to run: every service process, the webhook workers, then the
+    gateway (the workers and the gateway with ``gateway_env`` over the supervisor's environment)."""
     children: list[Child] = []
     for service in SERVICE_NAMES:
         for index, address in enumerate(settings.service_addresses[service]):
             port = address.rsplit(":", 1)[1]
             argv = [sys.executable, "-m", f"services.{service}.server", "--port", port]
             children.append(Child(f"{service}-{index}", argv, partial(grpc_serving, address)))
+    for index in range(settings.webhook_workers):
+        # The gateway's mail server too (not its outbox token): a paused subscription's email
+        # goes where the dashboard's mail goes.
+        mail = {name: value for name, value in (gateway_env or {}).items() if name in MAIL_SETTINGS}
+        worker = Child(f"webhook-worker-{index}", [sys.executable, "-m", "deploy.webhook_worker"], _always, env=mail)
+        children.append(worker)
     healthz = f"http://{settings.http_host}:{settings.http_port}/healthz"
     children.append(Child("gateway", [sys.executable, "-m", "gateway.main"], partial(http_answers, healthz), env=dict(gateway_env or {})))
     return children

@@ -147,6 +147,14 @@ class ChartNotFound(CelestialError):
     default_suggestion = "GET /v1/charts lists your stored charts and their ids; store a birth with POST /v1/charts."
 
 
+class WebhookNotFound(CelestialError):
+    """A webhook subscription id that names no subscription of the calling account (issue 40)."""
+
+    code = "webhook_not_found"
+    http_status = 404
+    default_suggestion = "GET /v1/webhooks lists your subscriptions and their ids."
+
+
 class MethodNotAllowed(CelestialError):
     code = "method_not_allowed"
     http_status = 405
@@ -213,6 +221,14 @@ class IdempotencyKeyInProgress(CelestialError):
     http_status = 409
     default_suggestion = "Retry after the number of seconds in Retry-After: the first request's answer is then replayed."
     default_retry_after_s = 1
+
+
+class WebhookLimitReached(CelestialError):
+    """The account keeps as many webhook subscriptions as it may (issue 40)."""
+
+    code = "webhook_limit_reached"
+    http_status = 409
+    default_suggestion = "Delete subscriptions you no longer need (DELETE /v1/webhooks/{id}), then subscribe again."
 
 
 class InvalidRequest(CelestialError):

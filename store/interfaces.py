@@ -15,6 +15,7 @@ from datetime import date, datetime
 from typing import AsyncIterator, Iterable, Protocol, runtime_checkable
 
 from store.chart_records import StoredChart
+from store.webhook_records import KEEP_DELIVERIES, Delivery, Webhook
 from store.key_format import KeyMode
 from store.idempotency_records import IdempotencyRecord, StoredAnswer
 from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
@@ -328,6 +329,60 @@ class StoredCharts(Protocol):
     async def list_charts(self, account_id: str, after: str | None, limit: int) -> list[StoredChart]:
         """Return up to ``limit`` of the account's charts in the order they were made (their
         ids' order), those after the id ``after`` when given."""
+        ...
+
+
+@runtime_checkable
+class Webhooks(Protocol):
+    """The webhook subscriptions accounts keep (issue 40, part 3), their recent deliveries and
+    the events already delivered; a subscription is read, changed and deleted only under its
+    account, and listed across accounts only for the delivery workers (:meth:`all_webhooks`)."""
+
+    async def create_webhook(self, webhook: Webhook, limit: int) -> Webhook:
+        """Keep ``webhook`` (its id new, see ``new_webhook_id``) and return it. Raises
+        WebhookLimitReached when its account keeps ``limit`` subscriptions already."""
+        ...
+
+    async def get_webhook(self, account_id: str, webhook_id: str) -> Webhook | None:
+        """Return the account's subscription of that id; None when it has none (another
+        account's included)."""
+        ...
+
+    async def replace_webhook(self, webhook: Webhook) -> Webhook | None:
+        """Store ``webhook`` over the account's subscription of the same id and return it;
+        None when the account has no such subscription (deleted meanwhile)."""
+        ...
+
+    async def delete_webhook(self, account_id: str, webhook_id: str) -> bool:
+        """Forget the account's subscription of that id and its deliveries; return whether
+        there was one."""
+        ...
+
+    async def list_webhooks(self, account_id: str) -> list[Webhook]:
+        """Return the account's subscriptions in the order they were made."""
+        ...
+
+    async def all_webhooks(self) -> list[Webhook]:
+        """Return every account's subscriptions (what the delivery workers schedule)."""
+        ...
+
+    async def record_delivery(self, delivery: Delivery, keep: int = KEEP_DELIVERIES) -> None:
+        """Add ``delivery`` to its subscription's recent deliveries, keeping the ``keep``
+        newest; a subscription deleted meanwhile keeps nothing."""
+        ...
+
+    async def recent_deliveries(self, webhook_id: str, limit: int) -> list[Delivery]:
+        """Return up to ``limit`` of the subscription's recent deliveries, newest first."""
+        ...
+
+    async def mark_delivered(self, webhook_id: str, event_id: str) -> bool:
+        """Mark the event delivered to the subscription (a 2xx was received); return True
+        the first time, False when it was marked already (by any process). A mark lasts
+        ``DELIVERED_MARK_S`` seconds at least."""
+        ...
+
+    async def is_delivered(self, webhook_id: str, event_id: str) -> bool:
+        """Return whether the event was marked delivered to the subscription."""
         ...
 
 

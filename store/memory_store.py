@@ -26,6 +26,7 @@ from store.origins import validate_origins
 from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow, utc_now
 from store.spend_caps import SpendBook, SpendCap, SpendStatus, SpendWarning
 from store.usage_rows import usage_rows
+from store.webhook_records import KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery, check_webhook
 
 #: What an account's id gains to name the window and slots of its test-key requests (its
 #: ids are uuid hex digits, so no account's own entry can be another's test entry).
@@ -48,7 +49,56 @@ class MemoryStore(MemoryIdempotency):
         self.charts: dict[tuple[str, str], StoredChart] = {}
         self.books: dict[str, SpendBook] = {}
         self.spend_warnings: list[SpendWarning] = []
+        self.webhooks: dict[str, Webhook] = {}
+        self.deliveries: dict[str, list[Delivery]] = {}
+        self.delivered: set[tuple[str, str]] = set()
         self._closed = asyncio.Event()
+
+    async def create_webhook(self, webhook: Webhook, limit: int) -> Webhook:
+        check_webhook(webhook)
+        if sum(1 for kept in self.webhooks.values() if kept.account_id == webhook.account_id) >= limit:
+            raise WebhookLimitReached(limit)
+        self.webhooks[webhook.webhook_id] = webhook
+        return webhook
+
+    async def get_webhook(self, account_id: str, webhook_id: str) -> Webhook | None:
+        webhook = self.webhooks.get(webhook_id)
+        return webhook if webhook is not None and webhook.account_id == account_id else None
+
+    async def replace_webhook(self, webhook: Webhook) -> Webhook | None:
+        if await self.get_webhook(webhook.account_id, webhook.webhook_id) is None:
+            return None
+        self.webhooks[webhook.webhook_id] = check_webhook(webhook)
+        return webhook
+
+    async def delete_webhook(self, account_id: str, webhook_id: str) -> bool:
+        if await self.get_webhook(account_id, webhook_id) is None:
+            return False
+        del self.webhooks[webhook_id]
+        self.deliveries.pop(webhook_id, None)
+        return True
+
+    async def list_webhooks(self, account_id: str) -> list[Webhook]:
+        return sorted((w for w in self.webhooks.values() if w.account_id == account_id), key=lambda w: w.webhook_id)
+
+    async def all_webhooks(self) -> list[Webhook]:
+        return sorted(self.webhooks.values(), key=lambda w: w.webhook_id)
+
+    async def record_delivery(self, delivery: Delivery, keep: int = KEEP_DELIVERIES) -> None:
+        check_delivery(delivery)
+        if delivery.webhook_id in self.webhooks:
+            self.deliveries[delivery.webhook_id] = [delivery, *self.deliveries.get(delivery.webhook_id, [])][:keep]
+
+    async def recent_deliveries(self, webhook_id: str, limit: int) -> list[Delivery]:
+        return self.deliveries.get(webhook_id, [])[:limit]
+
+    async def mark_delivered(self, webhook_id: str, event_id: str) -> bool:
+        first = (webhook_id, event_id) not in self.delivered
+        self.delivered.add((webhook_id, event_id))
+        return first
+
+    async def is_delivered(self, webhook_id: str, event_id: str) -> bool:
+        return (webhook_id, event_id) in self.delivered
 
     async def create_chart(self, chart: StoredChart, limit: int) -> StoredChart:
         check_chart(chart)

@@ -20,6 +20,10 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
 - Bucket ``P_OWNERS``: the dashboard's owners, sessions and sign-in throttles (``nats_owners.py``).
 - Bucket ``P_CHARTS``: the births accounts keep, ``acct.<account_id>.<chart_id>`` (``nats_charts.py``).
 - Bucket ``P_IDEMPOTENCY``: the ``Idempotency-Key`` records, with a TTL of a day (``nats_idempotency.py``).
+- Buckets ``P_WEBHOOKS``, ``P_WEBHOOK_DELIVERIES`` and ``P_WEBHOOK_SENT``: webhook
+  subscriptions, their recent deliveries and the events delivered (``nats_webhooks.py``).
+- Stream ``P_WEBHOOK_QUEUE``: the due webhook deliveries, a work queue every delivery worker
+  pulls from (``nats_webhook_queue.py``).
 """
 
 
@@ -33,9 +37,11 @@ from store.nats_ledger import NatsLedger
 from store.nats_limiter import NatsLimiter
 from store.nats_owners import NatsOwners
 from store.nats_test_traffic import NatsTestTraffic
+from store.nats_webhook_queue import NatsWebhookQueue
+from store.nats_webhooks import NatsWebhooks
 
 
-class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts, NatsIdempotency):
+class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts, NatsIdempotency, NatsWebhooks, NatsWebhookQueue):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on
     one connection (``nats_connection.py``).

@@ -56,9 +56,37 @@ T = TypeVar("T")
 #: and ``test_slots``.
 #: Version 8 added ``charts``, the births accounts keep (issue 40).
 #: Version 9 added ``accounts.spend_book``, the account's spend caps and spend (``store/spend_caps.py``).
-SCHEMA_VERSION = 9
+#: Version 10 added ``webhooks``, ``webhook_deliveries`` and ``webhook_delivered`` (issue 40,
+#: part 3) and ``leases`` (the single webhook scheduler).
+SCHEMA_VERSION = 10
 
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS webhooks (
+    webhook_id      TEXT PRIMARY KEY,
+    account_id      TEXT NOT NULL,
+    document        TEXT NOT NULL              -- JSON, with the signing secret (webhook_records.py)
+);
+CREATE INDEX IF NOT EXISTS webhooks_by_account ON webhooks (account_id, webhook_id);
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    webhook_id      TEXT NOT NULL,
+    document        TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, id);
+-- The events a subscription's receiver answered 2xx: never sent again while marked.
+CREATE TABLE IF NOT EXISTS webhook_delivered (
+    webhook_id      TEXT NOT NULL,
+    event_id        TEXT NOT NULL,
+    marked_at_s     REAL NOT NULL,
+    PRIMARY KEY (webhook_id, event_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS webhook_delivered_by_time ON webhook_delivered (marked_at_s);
+-- Named leases: one holder at a time until it lapses (the SQLite store's one webhook scheduler).
+CREATE TABLE IF NOT EXISTS leases (
+    name            TEXT PRIMARY KEY,
+    holder          TEXT NOT NULL,
+    expires_at_s    REAL NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS charts (
     chart_id        TEXT PRIMARY KEY,
     account_id      TEXT NOT NULL,

@@ -4,8 +4,8 @@ Its parts share one file and this process's connections (``sqlite_connection.py`
 choices behind them are written): keys (``sqlite_keys.py``), the credit ledger
 (``sqlite_ledger.py``), the limiter (``sqlite_limiter.py``), the test-key traffic's limiter
 (``sqlite_test_traffic.py``), the dashboard's owners and sessions (``sqlite_owners.py``),
-the accounts' stored charts (``sqlite_charts.py``) and the ``Idempotency-Key`` records
-(``sqlite_idempotency.py``).
+the accounts' stored charts (``sqlite_charts.py``), the ``Idempotency-Key`` records
+(``sqlite_idempotency.py``) and webhook subscriptions (``sqlite_webhooks.py``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,13 @@ from store.sqlite_ledger import SqliteLedger
 from store.sqlite_limiter import SqliteLimiter
 from store.sqlite_owners import SqliteOwners
 from store.sqlite_test_traffic import SqliteTestTraffic
+from store.sqlite_webhooks import SqliteWebhooks
 from store.sqlite_connection import SCHEMA_VERSION
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
 
-class SqliteStore(SqliteKeys, SqliteLedger, SqliteLimiter, SqliteTestTraffic, SqliteOwners, SqliteCharts, SqliteIdempotency):
+class SqliteStore(
+    SqliteKeys, SqliteLedger, SqliteLimiter, SqliteTestTraffic, SqliteOwners, SqliteCharts, SqliteIdempotency, SqliteWebhooks
+):
     """The :class:`~store.interfaces.DashboardStore` on one SQLite file, shared by processes."""

@@ -44,6 +44,7 @@ from gateway.dashboard.tokens import split_token
 from gateway.dashboard.try_it import terminal_key
 from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window_start
 from gateway.key_modes import limits_for_test_keys
+from gateway.webhooks import delivery_view, webhook_view
 from store.bounds import validate_key_name
 from store.errors import StoreError, StoreUnavailable
 from store.interfaces import DashboardStore
@@ -52,6 +53,7 @@ from store.origins import validate_origins
 from store.owner_records import InviteNotValid, OwnerRecord, same_digest
 from store.owner_records import normalize_email
 from store.records import KeyRecord, utc_now
+from store.webhook_records import KEEP_DELIVERIES
 from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.dashboard")
@@ -493,6 +495,16 @@ async def origins_post(visit: Visit) -> Response:
 # --- balance and usage ---------------------------------------------------------------------------
 
 
+async def webhooks_page(visit: Visit) -> Response:
+    """The account's webhook subscriptions, each with its recent deliveries (status, time)."""
+    account_id = visit.who.owner.account_id
+    webhooks = []
+    for webhook in await visit.store.list_webhooks(account_id):
+        deliveries = await visit.store.recent_deliveries(webhook.webhook_id, KEEP_DELIVERIES)
+        webhooks.append({**webhook_view(webhook), "deliveries": [delivery_view(d) for d in deliveries]})
+    return visit.page("webhooks.html", {"title": "Webhooks", "section": "webhooks", "webhooks": webhooks, "recent_limit": KEEP_DELIVERIES})
+
+
 async def usage_page(visit: Visit) -> Response:
     account = await find_account(visit.store, visit.who.owner.account_id)
     today = utc_now().date()
@@ -610,6 +622,7 @@ def _routes() -> list[BaseRoute]:
         Route("/keys/{key_id}/origins", _get_and_post(_page(origins_page), _page(origins_post)), methods=both),
         Route("/usage", _page(usage_page), methods=["GET"]),
         Route("/spend-caps", _get_and_post(_page(spend_caps_page), _page(spend_caps_post)), methods=both),
+        Route("/webhooks", _page(webhooks_page), methods=["GET"]),
         # Not a _page: it needs no session, and answers only the operator (gateway/dashboard/outbox.py).
         Route("/outbox", outbox_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="dashboard-static"),

@@ -21,6 +21,7 @@ from gateway.endpoints import Endpoint
 from gateway.envelope import text_media_type
 from gateway.reference.account_openapi import ACCOUNT_SCHEMAS, account_paths
 from gateway.reference.charts_openapi import CHART_SCHEMAS, chart_parameters, chart_paths, stood_in_for, with_chart_members
+from gateway.reference.webhooks_openapi import WEBHOOK_SCHEMAS, webhook_paths
 from gateway.reference.introduction import introduction
 from gateway.reference.openapi_schemas import Components, ref, scalar_schema as _scalar_schema
 from gateway.reference.operation_text import reference_text
@@ -342,6 +343,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
     paths[BATCH_PATH] = _batch_operation()
     paths.update(account_paths())
     paths.update(chart_paths())
+    paths.update(webhook_paths())
     return reference_text({
         "openapi": "3.1.0",
         "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
@@ -349,7 +351,7 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
         "security": [{"bearer": []}, {"apiKey": []}],
         "paths": with_idempotency_key(paths),
         "components": {
-            "schemas": {"Error": ERROR_SCHEMA, "ErrorDetail": ERROR_DETAIL, **components.schemas, **batch_schemas(), **ACCOUNT_SCHEMAS, **CHART_SCHEMAS},
+            "schemas": {"Error": ERROR_SCHEMA, "ErrorDetail": ERROR_DETAIL, **components.schemas, **batch_schemas(), **ACCOUNT_SCHEMAS, **CHART_SCHEMAS, **WEBHOOK_SCHEMAS},
             "securitySchemes": {
                 "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer svc_live_..."},
                 "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},

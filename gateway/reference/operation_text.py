@@ -86,6 +86,8 @@ PASTES: dict[str, dict[str, str]] = {
 
 #: A stored chart's id as the pastes show one (POST /v1/charts answers the real one).
 CHART_ID = "chart_6614c4f6d1a2b9e3c1f08"
+#: A webhook subscription's id as the pastes show one (POST /v1/webhooks answers the real one).
+WEBHOOK_ID = "wh_6614c4f6d1a2b9e3c1f08"
 #: The pastes of a resource's operations (x-resource: /v1/charts), each method its own:
 #: (the URL's path, its query or body).
 RESOURCE_PASTES: dict[tuple[str, str], tuple[str, dict[str, str]]] = {
@@ -94,6 +96,14 @@ RESOURCE_PASTES: dict[tuple[str, str], tuple[str, dict[str, str]]] = {
     ("/v1/charts/{chart_id}", "get"): (f"/v1/charts/{CHART_ID}", {}),
     ("/v1/charts/{chart_id}", "patch"): (f"/v1/charts/{CHART_ID}", {"name": "Ada L."}),
     ("/v1/charts/{chart_id}", "delete"): (f"/v1/charts/{CHART_ID}", {}),
+    ("/v1/webhooks", "get"): ("/v1/webhooks", {}),
+    ("/v1/webhooks", "post"): ("/v1/webhooks", {"url": "https://app.example/hooks/celestial", "events": ["transit", "lunation"], "chart": CHART_ID, "lead_minutes": 60}),
+    ("/v1/webhooks/{webhook_id}", "get"): (f"/v1/webhooks/{WEBHOOK_ID}", {}),
+    ("/v1/webhooks/{webhook_id}", "patch"): (f"/v1/webhooks/{WEBHOOK_ID}", {"state": "paused"}),
+    ("/v1/webhooks/{webhook_id}", "delete"): (f"/v1/webhooks/{WEBHOOK_ID}", {}),
+    ("/v1/webhooks/{webhook_id}/rotate-secret", "post"): (f"/v1/webhooks/{WEBHOOK_ID}/rotate-secret", {}),
+    ("/v1/webhooks/{webhook_id}/test", "post"): (f"/v1/webhooks/{WEBHOOK_ID}/test", {}),
+    ("/v1/webhooks/{webhook_id}/deliveries", "get"): (f"/v1/webhooks/{WEBHOOK_ID}/deliveries", {}),
 }
 
 #: A sentence longer than this many words is said once per operation (shorter ones, such

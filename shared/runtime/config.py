@@ -109,6 +109,29 @@ class Settings:
     usage_cache_s: float = 30.0
     # CELESTIAL_CHARTS_PER_ACCOUNT: the most stored charts one account keeps (issue 40).
     charts_per_account: int = 1000
+    # CELESTIAL_WEBHOOKS_PER_ACCOUNT: the most webhook subscriptions one account keeps (issue 40).
+    webhooks_per_account: int = 100
+    # --- webhook deliveries (issue 40, part 3; deploy/webhook_worker.py, docs/webhooks.md) ---
+    # CELESTIAL_WEBHOOK_TIMEOUT_S: how long a webhook receiver has to answer a delivery.
+    webhook_timeout_s: float = 10.0
+    # CELESTIAL_WEBHOOK_WORKERS: the webhook workers `make run` starts.
+    webhook_workers: int = 1
+    # CELESTIAL_WEBHOOK_TICK_S: how often a worker looks for deliveries fallen due.
+    webhook_tick_s: float = 5.0
+    # CELESTIAL_WEBHOOK_FIRST_RETRY_S / _MAX_RETRY_S: the backoff's first delay and its cap;
+    # CELESTIAL_WEBHOOK_RETRY_FOR_S: how long an event is retried after it fell due, and how
+    # long a subscription fails before it pauses (the tests shorten all three).
+    webhook_first_retry_s: float = 30.0
+    webhook_max_retry_s: float = 3600.0
+    webhook_retry_for_s: float = 86400.0
+    # CELESTIAL_WEBHOOK_ACK_WAIT_S: (NATS) a dead worker's delivery goes to another after this;
+    # more than CELESTIAL_WEBHOOK_TIMEOUT_S.
+    webhook_ack_wait_s: float = 30.0
+    # CELESTIAL_WEBHOOK_CONCURRENCY: deliveries one worker has in flight at once.
+    webhook_concurrency: int = 8
+    # CELESTIAL_WEBHOOK_HEARTBEAT_PATH: a file the worker touches every tick (its liveness
+    # probe on Kubernetes); unset: none.
+    webhook_heartbeat_path: str | None = None
     # CELESTIAL_LOG_FORMAT: json (default outside a terminal) or console.
     log_format: str = "json"
     # CELESTIAL_LOG_LEVEL
@@ -236,6 +259,16 @@ def load_settings(env: dict | None = None) -> Settings:
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),
         usage_cache_s=_float(env, "CELESTIAL_USAGE_CACHE_S", 30.0),
         charts_per_account=_int(env, "CELESTIAL_CHARTS_PER_ACCOUNT", 1000),
+        webhooks_per_account=_int(env, "CELESTIAL_WEBHOOKS_PER_ACCOUNT", 100),
+        webhook_timeout_s=_float(env, "CELESTIAL_WEBHOOK_TIMEOUT_S", 10.0),
+        webhook_workers=_int(env, "CELESTIAL_WEBHOOK_WORKERS", 1),
+        webhook_tick_s=_float(env, "CELESTIAL_WEBHOOK_TICK_S", 5.0),
+        webhook_first_retry_s=_float(env, "CELESTIAL_WEBHOOK_FIRST_RETRY_S", 30.0),
+        webhook_max_retry_s=_float(env, "CELESTIAL_WEBHOOK_MAX_RETRY_S", 3600.0),
+        webhook_retry_for_s=_float(env, "CELESTIAL_WEBHOOK_RETRY_FOR_S", 86400.0),
+        webhook_ack_wait_s=_float(env, "CELESTIAL_WEBHOOK_ACK_WAIT_S", 30.0),
+        webhook_concurrency=_int(env, "CELESTIAL_WEBHOOK_CONCURRENCY", 8),
+        webhook_heartbeat_path=env.get("CELESTIAL_WEBHOOK_HEARTBEAT_PATH") or None,
         log_format=env.get("CELESTIAL_LOG_FORMAT", "json"),
         log_level=env.get("CELESTIAL_LOG_LEVEL", "INFO"),
         nats_url=env.get("CELESTIAL_NATS_URL") or None,

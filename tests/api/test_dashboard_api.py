@@ -510,3 +510,23 @@ def test_the_usage_page_of_a_key_of_another_account_is_a_404_page(stack):
     with stack.client(theirs) as api:
         their_id = api.get("/v1/account").json()["data"]["key"]["key_id"]
     client.page(f"/dashboard/usage?key={their_id}", status=404)
+
+
+# --- webhooks -------------------------------------------------------------------------------------
+
+
+def test_the_webhooks_page_lists_the_accounts_subscriptions_with_their_recent_deliveries(stack):
+    from tests.webhook_receiver import Receiver
+
+    account, _, client = new_owner(stack)
+    key = stack.admin("key", "create", "--account", account).stdout.strip()
+    with Receiver() as receiver, stack.client(key) as api:
+        receiver.status = 503
+        made = api.post("/v1/webhooks", json={"url": receiver.url, "events": ["lunation"], "lead_minutes": 30}).json()["data"]
+        tested = api.post(f"/v1/webhooks/{made['id']}/test").json()["data"]
+    _, _, other = new_owner(stack)
+    page = client.page("/dashboard/webhooks")
+    table = re.search(rf'<table class="cards" role="table" id="deliveries-{made["id"]}">.*?</table>', page, re.S).group(0)
+    assert receiver.url in page and "the sky" in page and "30 min before each event" in page
+    assert tested["event_id"] in table and ">503<" in table and made["secret"] not in page
+    assert made["id"] not in other.page("/dashboard/webhooks")

@@ -19,6 +19,7 @@ from packaging.requirements import Requirement
 
 from deploy.generate_sdks import TYPESCRIPT_COMPILER, build_python, build_typescript, generate_python, generate_typescript, served_document
 from deploy.local_stack import Stack, free_port_block
+from tests.webhook_receiver import Receiver
 
 PROGRAMS = Path(__file__).parent / "client_packages"
 # What the server needs and a client must never pull in.
@@ -301,6 +302,31 @@ def test_the_npm_package_answers_the_ics_calendar_as_text(typescript_documents):
 
 def test_the_npm_package_throws_invalid_parameter_for_a_png_request_it_refuses(typescript_documents):
     assert typescript_documents[1][2] == {"code": "invalid_parameter", "param": "system"}
+
+
+@pytest.fixture(scope="module")
+def delivery(stack: Stack, key: str, tmp_path_factory) -> tuple[str, str, str]:
+    """Return a real webhook delivery: (the file holding its body, its Celestial-Signature
+    header, the subscription's secret), a test delivery the stack sent to a local receiver."""
+    with Receiver() as receiver, stack.client(key) as client:
+        made = client.post("/v1/webhooks", json={"url": receiver.url, "events": ["lunation"]}).json()["data"]
+        assert client.post(f"/v1/webhooks/{made['id']}/test").json()["data"]["status"] == 200
+        client.delete(f"/v1/webhooks/{made['id']}")
+    (got,) = receiver.received
+    body = tmp_path_factory.mktemp("delivery") / "body.json"
+    body.write_bytes(got.body)
+    return str(body), got.headers["celestial-signature"], made["secret"]
+
+
+VERIFIED = {"real": True, "tampered": False, "wrong_secret": False, "stale": False}
+
+
+def test_the_wheels_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(venv, delivery):
+    assert run_python(venv, str(PROGRAMS / "verify_delivery.py"), *delivery) == [VERIFIED]
+
+
+def test_the_npm_packages_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(npm_project, delivery):
+    assert run_node(npm_project, "verify_delivery.js", *delivery) == [VERIFIED]
 
 
 def test_no_export_of_the_npm_package_shadows_a_global(tarball, tmp_path):

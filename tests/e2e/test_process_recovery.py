@@ -188,7 +188,7 @@ def test_the_processes_of_a_killed_supervisor_stop_and_free_their_ports(tmp_path
     orphaned = start_stack(tmp_path)
     started = children(orphaned.process.pid)
     try:
-        assert len(started) == 6, started  # two ephemeris processes, three other services, the gateway
+        assert len(started) == 7, started  # two ephemeris processes, three other services, a webhook worker, the gateway
         orphaned.process.kill()
         orphaned.process.wait()
         eventually(lambda: not any(running(pid) for pid in started), "every process stopped")

@@ -20,10 +20,12 @@ DOCUMENT = build_openapi(discover_endpoints(), version="test")
 
 def test_every_operation_is_a_tool_whose_schema_stands_alone():
     tools = operation_tools(DOCUMENT)
-    # Every operation that takes a body (every computation); the account's GET-only reads are not
-    # tools, nor the stored charts' operations (x-resource: they store and delete).
-    computations = {path for path, operations in DOCUMENT["paths"].items() if "post" in operations and not operations["post"].get("x-resource")}
-    assert set(tools) == {operation_name(path) for path in computations}
+    # Every operation that takes a body (every computation); the account's GET-only reads are not tools.
+    # A resource's operations (stored charts, webhooks: x-resource) are left to the HTTP API.
+    assert set(tools) == {
+        operation_name(path) for path, operations in DOCUMENT["paths"].items()
+        if "post" in operations and not operations["post"].get("x-resource")
+    }
     for tool in tools.values():
         assert tool.input_schema["type"] == "object"
         assert "$ref" not in json.dumps(tool.input_schema)

@@ -131,7 +131,35 @@ def test_prod_keeps_the_ledger_in_three_nats_nodes_with_three_replicas_behind_th
     assert secrets == {"CELESTIAL_NATS_URL": "nats-url", "CELESTIAL_ADMIN_TOKEN": "admin-token"}
     policy = objects("prod", "NetworkPolicy")["nats"]["spec"]
     client_sources = [source["podSelector"]["matchLabels"] for source in policy["ingress"][0]["from"]]
-    assert client_sources == [{"app.kubernetes.io/component": "gateway"}, {"celestial.example/role": "admin"}]
+    assert client_sources == [
+        {"app.kubernetes.io/component": "gateway"}, {"celestial.example/role": "admin"}, {"app.kubernetes.io/component": "webhook-worker"}
+    ]
+
+
+def test_prod_runs_two_webhook_workers_on_the_nats_store():
+    worker = objects("prod", "Deployment")["webhook-worker"]
+    assert worker["spec"]["replicas"] == 2
+    container = worker["spec"]["template"]["spec"]["containers"][0]
+    assert container["command"] == ["python", "-m", "deploy.webhook_worker"]
+    secrets = {item["name"]: item["valueFrom"]["secretKeyRef"]["key"] for item in container["env"] if "valueFrom" in item}
+    assert secrets == {"CELESTIAL_NATS_URL": "nats-url"}
+
+
+def test_dev_runs_the_webhook_worker_beside_the_gateway_on_its_sqlite_file():
+    assert "webhook-worker" not in objects("dev", "Deployment")
+    pod = objects("dev", "Deployment")["gateway"]["spec"]["template"]["spec"]
+    gateway, worker = pod["containers"]
+    assert worker["command"] == ["python", "-m", "deploy.webhook_worker"]
+    assert {"name": "data", "mountPath": "/var/lib/celestial"} in worker["volumeMounts"]
+    assert "CELESTIAL_NATS_URL" not in env_of(worker)
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_a_webhook_workers_liveness_is_its_heartbeat(overlay):
+    for name, _pod, container in containers(overlay):
+        if container["name"] == "webhook-worker":
+            heartbeat = env_of(container)["CELESTIAL_WEBHOOK_HEARTBEAT_PATH"]
+            assert heartbeat in " ".join(container["livenessProbe"]["exec"]["command"]), name
 
 
 def test_the_pools_addresses_are_their_service_names_and_connections_age():
@@ -156,3 +184,9 @@ def test_each_gateway_plans_for_as_many_replicas_as_each_pool_may_run(overlay):
     most = {hpa["spec"]["scaleTargetRef"]["name"]: hpa["spec"]["maxReplicas"] for hpa in objects(overlay, "HorizontalPodAutoscaler").values()}
     for pool in POOLS:
         assert int(config[f"CELESTIAL_{pool.upper()}_PROCESSES"]) == most.get(pool, deployments[pool]["spec"]["replicas"]), pool
+
+
+def test_nothing_reaches_a_webhook_worker():
+    policy = objects("prod", "NetworkPolicy")["webhook-worker-no-ingress"]["spec"]
+    assert policy["podSelector"]["matchLabels"] == {"app.kubernetes.io/component": "webhook-worker"}
+    assert policy["policyTypes"] == ["Ingress"] and not policy.get("ingress")

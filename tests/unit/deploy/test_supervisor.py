@@ -191,10 +191,13 @@ def test_the_gateway_sends_its_mail_to_the_catcher_and_opens_sign_up_unless_told
     assert "CELESTIAL_SIGNUP" not in catcher_environment({"CELESTIAL_SIGNUP": "off"}, "smtp://127.0.0.1:2525", "tok")
 
 
-def test_only_the_gateway_gets_the_catchers_settings():
-    children = supervisor.plan(load_settings({}), {"CELESTIAL_DEV_OUTBOX_TOKEN": "tok"})
-    assert children[-1].name == "gateway" and children[-1].env == {"CELESTIAL_DEV_OUTBOX_TOKEN": "tok"}
-    assert all(child.env == {} for child in children[:-1])
+def test_only_the_gateway_gets_the_catchers_settings_and_the_webhook_workers_its_mail():
+    catcher = {"CELESTIAL_DEV_OUTBOX_TOKEN": "tok", "CELESTIAL_SMTP_URL": "smtp://127.0.0.1:1"}
+    children = supervisor.plan(load_settings({}), catcher)
+    assert children[-1].name == "gateway" and children[-1].env == catcher
+    workers = [child for child in children if child.name.startswith("webhook-worker-")]
+    assert [w.env for w in workers] == [{"CELESTIAL_SMTP_URL": "smtp://127.0.0.1:1"}]
+    assert all(child.env == {} for child in children[:-1] if child not in workers)
 
 
 def test_make_run_prints_the_outbox_address_with_its_token():
@@ -202,3 +205,13 @@ def test_make_run_prints_the_outbox_address_with_its_token():
 
     line = outbox_line(load_settings({"CELESTIAL_DEV_OUTBOX_TOKEN": "tok"}), "http://127.0.0.1:8080")
     assert "http://127.0.0.1:8080/dashboard/outbox?token=tok" in line
+
+
+def test_the_webhook_workers_are_a_process_kind_restarted_when_they_exit():
+    children = supervisor.plan(load_settings({"CELESTIAL_WEBHOOK_WORKERS": "2"}), {"CELESTIAL_SMTP_URL": "smtp://127.0.0.1:1"})
+    workers = [c for c in children if c.name.startswith("webhook-worker-")]
+    assert [w.argv[1:] for w in workers] == [["-m", "deploy.webhook_worker"]] * 2
+    assert all(w.env["CELESTIAL_SMTP_URL"] == "smtp://127.0.0.1:1" for w in workers)
+    workers[0].process, workers[0].started_at = FinishedProcess(-9), 100.0
+    assert supervisor.restart_reason(workers[0], 200.0, LIMIT_S) == "it exited with status -9"
+    assert children[-1].name == "gateway"

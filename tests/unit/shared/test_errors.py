@@ -47,6 +47,8 @@ BEYOND_THE_TABLE = {
     # Stored charts (issue 40): RFC 9110 15.5.5 (404, no current representation of the target:
     # an id naming no chart of the account) and 15.5.10 (409, the account's charts are full).
     "chart_not_found": 404, "chart_limit_reached": 409, "spend_cap_reached": 402,
+    # Webhook subscriptions (issue 40, part 3): the same two reasons, for a subscription.
+    "webhook_not_found": 404, "webhook_limit_reached": 409,
 }
 
 SNAKE_CASE = re.compile(r"[a-z]+(_[a-z]+)*")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from gateway.endpoints import discover_endpoints
+from gateway.operation_names import page_name
 from gateway.reference.llms_text import llms_text
 from gateway.reference.openapi import build_openapi
 
@@ -32,7 +33,7 @@ def test_every_endpoint_is_listed_once_linked_to_its_page_with_its_methods_and_c
         matched = _ENTRY.match(line)
         if matched:
             name, page, methods, path, credits = matched.groups()
-            assert name == page == path.removeprefix("/v1/"), line
+            assert name == page == page_name(path), line
             assert path not in listed, path
             listed[path] = (methods, credits)
     for endpoint in discover_endpoints():

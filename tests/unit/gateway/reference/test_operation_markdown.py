@@ -23,6 +23,7 @@ from gateway.reference.operation_markdown import (
 
 DOCUMENT = with_examples(build_openapi(discover_endpoints(), version="test"), load_examples())
 PAGES = operation_pages(DOCUMENT)
+WEBHOOK_PAGES = {"webhooks", "webhooks/webhook_id", "webhooks/webhook_id/test", "webhooks/webhook_id/rotate-secret", "webhooks/webhook_id/deliveries"}
 
 
 def _table_rows(page: str, header: str) -> list[list[str]]:
@@ -39,7 +40,7 @@ def _table_rows(page: str, header: str) -> list[list[str]]:
 
 def test_there_is_one_page_per_operation_named_by_its_path_and_the_introduction():
     # /v1/batch is the gateway's own operation, not an RPC's.
-    assert set(PAGES) == {e.path.removeprefix("/v1/") for e in discover_endpoints()} | {"batch", "usage", "account", "charts", "charts/chart_id", INTRODUCTION_PAGE}
+    assert set(PAGES) == {e.path.removeprefix("/v1/") for e in discover_endpoints()} | {"batch", "usage", "account", "charts", "charts/chart_id", INTRODUCTION_PAGE} | WEBHOOK_PAGES
 
 
 def test_the_introduction_page_is_the_documents_description_under_its_title():

@@ -1,0 +1,335 @@
+"""Webhook subscriptions (issue 40, part 3): ``/v1/webhooks`` asks Celestial to POST events to
+a URL, ``lead_minutes`` before each event's instant, signed with a secret of the subscription.
+
+- ``POST /v1/webhooks`` ``{url, events, chart?, lead_minutes?}``: ``events`` are kinds of
+  ``/v1/forecast`` for a subscription naming a stored ``chart``, and of :data:`SKY_KINDS` for
+  the sky in general (no chart). The answer holds the ``secret``, shown this once.
+- ``GET /v1/webhooks`` (the account's subscriptions), ``GET``/``PATCH``/``DELETE
+  /v1/webhooks/{id}`` (``PATCH {"state": "paused"}`` pauses, ``{"state": "active"}`` resumes),
+  ``POST /v1/webhooks/{id}/rotate-secret`` (a new secret, shown once; the old one signs
+  nothing from then on), ``POST /v1/webhooks/{id}/test`` (one signed test delivery now,
+  answered with its outcome; free) and ``GET /v1/webhooks/{id}/deliveries`` (the recent
+  attempts, newest first, with status and response time).
+
+The URL must be ``https``; ``http`` is taken only to the loopback (``localhost``,
+``127.0.0.1`` and the rest of 127.0.0.0/8, ``::1``) and only in development mode (``CELESTIAL_MODE``, which ``make run``
+is), for a receiver on the developer's machine. Every route is free and counts under the
+account's limits like any request; the deliveries cost 1 credit each (``docs/webhooks.md``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import replace
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from gateway.admin.operations import iso
+from gateway.errors import request_id_of, with_error_body
+from gateway.json_body import read_json_body
+from gateway.json_response import json_response
+from gateway.key_modes import TEST_MODE, is_test_mode
+from gateway.version import answer_version
+from gateway.webhook_delivery import delivery_body, send
+from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
+from shared.errors import (
+    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, WebhookLimitReached, WebhookNotFound,
+)
+from store import webhook_records
+from store.chart_records import is_chart_id
+from store.records import Account, utc_now
+from store.webhook_records import (
+    ACTIVE, BY_OWNER, KEEP_DELIVERIES, MAX_LEAD_MINUTES, MAX_URL_CHARS, PAUSED, Delivery, Webhook, is_webhook_id,
+    new_secret, new_webhook_id,
+)
+
+WEBHOOKS_PATH = "/v1/webhooks"
+WEBHOOK_PATH = "/v1/webhooks/{webhook_id}"
+WEBHOOK_TEST_PATH = "/v1/webhooks/{webhook_id}/test"
+WEBHOOK_ROTATE_PATH = "/v1/webhooks/{webhook_id}/rotate-secret"
+WEBHOOK_DELIVERIES_PATH = "/v1/webhooks/{webhook_id}/deliveries"
+#: The kinds a subscription to the sky in general may want: the events that concern no chart.
+SKY_KINDS = (INGRESS, STATION, LUNATION, ECLIPSE)
+#: The kinds a subscription naming a stored chart may want: every kind of /v1/forecast.
+CHART_KINDS = KINDS
+#: The members of a subscription's body.
+MEMBERS = ("url", "events", "chart", "lead_minutes")
+#: The event a test delivery carries: shaped as a forecast event, its id new each time.
+TEST_EVENT_KIND = "test"
+
+
+def webhook_view(webhook: Webhook) -> dict[str, Any]:
+    """Return a subscription as the API shows it (never its secret)."""
+    return {
+        "id": webhook.webhook_id,
+        "url": webhook.url,
+        "events": list(webhook.events),
+        "chart": webhook.chart_id,
+        "lead_minutes": webhook.lead_minutes,
+        "state": webhook.state,
+        "paused_reason": webhook.paused_reason or None,
+        "failing_since": iso(webhook.failing_since) if webhook.failing_since else None,
+        "created_at": iso(webhook.created_at),
+        "updated_at": iso(webhook.updated_at),
+    }
+
+
+def delivery_view(delivery: Delivery) -> dict[str, Any]:
+    """Return one delivery attempt as the API shows it."""
+    return {
+        "event_id": delivery.event_id,
+        "attempt": delivery.attempt,
+        "status": delivery.status,
+        "succeeded": delivery.succeeded,
+        "response_ms": delivery.response_ms,
+        "error": delivery.error or None,
+        "test": delivery.test,
+        "at": iso(delivery.at),
+    }
+
+
+# --- reading a subscription ---------------------------------------------------------------------
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_url(url: Any, development: bool) -> str:
+    """Return ``url`` when a subscription may deliver to it: an absolute ``https`` URL with a
+    host and no credentials, or in development an ``http`` URL to the loopback. 400 otherwise."""
+    example = "Send an https URL, e.g. https://example.com/celestial-hook."
+    if not isinstance(url, str) or not url or len(url) > MAX_URL_CHARS:
+        raise InvalidParameter(f"'url' must be a URL of at most {MAX_URL_CHARS} characters.", suggestion=example, param="url")
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        parts.port  # noqa: B018 (reading it checks it)
+    except ValueError:
+        raise InvalidParameter("'url' is not a URL.", suggestion=example, param="url") from None
+    if not host or parts.username is not None or parts.password is not None or parts.fragment:
+        raise InvalidParameter("'url' must name a host, with no credentials and no fragment.", suggestion=example, param="url")
+    if parts.scheme == "https":
+        return url
+    if parts.scheme == "http" and development and _is_loopback(host):
+        return url
+    if parts.scheme == "http" and _is_loopback(host):
+        raise InvalidParameter(
+            "'url' may be http only to the loopback in development mode; this server runs in production mode.",
+            suggestion=example, param="url",
+        )
+    raise InvalidParameter(
+        "'url' must be https (http is taken only to localhost, in development mode).", suggestion=example, param="url"
+    )
+
+
+def check_events(events: Any, chart_id: str | None) -> tuple[str, ...]:
+    """Return the kinds wanted, in the forecast's order: a non-empty array of the forecast's
+    kinds for a chart subscription, of :data:`SKY_KINDS` for a sky one. 400 otherwise."""
+    allowed = CHART_KINDS if chart_id is not None else SKY_KINDS
+    whose = "a chart subscription" if chart_id is not None else "a sky subscription (no chart)"
+    suggestion = f"Send events as an array of {', '.join(allowed)}."
+    if not isinstance(events, list) or not events or not all(isinstance(kind, str) for kind in events):
+        raise InvalidParameter("'events' must be a non-empty array of event kinds.", suggestion=suggestion, param="events")
+    unknown = [kind for kind in events if kind not in allowed]
+    if unknown:
+        raise InvalidParameter(f"'{unknown[0][:40]}' is not a kind of event for {whose}.", suggestion=suggestion, param="events")
+    return tuple(kind for kind in allowed if kind in events)
+
+
+def check_lead(lead: Any) -> int:
+    """Return the lead in minutes, a whole number from 0 to :data:`MAX_LEAD_MINUTES`; 400 otherwise."""
+    if isinstance(lead, bool) or not isinstance(lead, int) or not 0 <= lead <= MAX_LEAD_MINUTES:
+        raise InvalidParameter(
+            f"'lead_minutes' must be a whole number from 0 to {MAX_LEAD_MINUTES} (a week).",
+            suggestion="Send e.g. lead_minutes=60 for an hour before each event, 0 for the instant itself.",
+            param="lead_minutes",
+        )
+    return lead
+
+
+async def read_subscription(body: Any, account: Account, store, development: bool) -> tuple[str, tuple[str, ...], str | None, int]:
+    """Return (url, events, chart id or None, lead) of a subscription's body. 400 or 404."""
+    if not isinstance(body, dict):
+        raise InvalidBody(
+            "The body must be a JSON object.",
+            suggestion='Send {"url": "https://example.com/hook", "events": ["lunation"], "lead_minutes": 60}.',
+        )
+    for key in body:
+        if key not in MEMBERS:
+            raise InvalidParameter(
+                f"Unknown member '{str(key)[:40]}' for a webhook subscription.", suggestion=f"Send {', '.join(MEMBERS)}.", param=str(key)[:40]
+            )
+    for required in ("url", "events"):
+        if body.get(required) is None:
+            raise MissingParameter(f"'{required}' is required.", suggestion=f"Send {required} in the body.", param=required)
+    chart_id = body.get("chart")
+    if chart_id is not None:
+        if not isinstance(chart_id, str):
+            raise InvalidParameter("'chart' must be a stored chart's id (a string).", suggestion='Send chart as "chart_...".', param="chart")
+        if not is_chart_id(chart_id) or await store.get_chart(account.id, chart_id) is None:
+            raise ChartNotFound("'chart' names no stored chart of this account.", param="chart")
+    url = check_url(body["url"], development)
+    events = check_events(body["events"], chart_id)
+    lead = check_lead(body.get("lead_minutes", 0))
+    return url, events, chart_id, lead
+
+
+# --- the routes ----------------------------------------------------------------------------------
+
+
+def _meta(request: Request) -> dict[str, Any]:
+    state = request.scope["state"]
+    meta = {"request_id": request_id_of(request), "credits_used": 0, "credits_remaining": state["balance"], "version": answer_version()}
+    if is_test_mode(state):
+        meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)
+    return meta
+
+
+def _answer(request: Request, data: Any, **headers: str) -> Response:
+    return json_response({"data": data, "meta": _meta(request)}, headers=headers or None)
+
+
+async def _served(request: Request, work) -> Response:
+    """Return what ``work(gateway, account)`` answers for an authenticated, admitted request
+    (free: nothing is charged), released from the account's limits afterwards."""
+    if request.method == "HEAD":
+        raise MethodNotAllowed(f"HEAD is not served on {request.url.path}.", suggestion="Use GET.", allow="GET")
+    gateway = request.app.state.gateway
+    state = request.scope["state"]
+    account, _key = await gateway.authenticate_key(request)
+    try:
+        await gateway.admit(state, account)
+        if request.query_params:
+            raise InvalidParameter(f"{request.url.path} takes no query parameters.", suggestion="Leave the query string out.")
+        # meta's credits_remaining (managing subscriptions changes no balance).
+        state["balance"] = await gateway.store.balance(account.id)
+        answer = await work(gateway, account)
+    finally:
+        gateway.release(account, state)
+    state["credits_used"] = 0
+    return answer
+
+
+async def _found(gateway, account: Account, webhook_id: str) -> Webhook:
+    webhook = await gateway.store.get_webhook(account.id, webhook_id) if is_webhook_id(webhook_id) else None
+    if webhook is None:
+        raise WebhookNotFound("No webhook subscription of this account has that id.")
+    return webhook
+
+
+@with_error_body
+async def serve_webhooks(request: Request) -> Response:
+    """Answer GET /v1/webhooks (the account's subscriptions) and POST /v1/webhooks (subscribe)."""
+
+    async def listing(gateway, account: Account) -> Response:
+        return _answer(request, {"webhooks": [webhook_view(w) for w in await gateway.store.list_webhooks(account.id)]})
+
+    async def creation(gateway, account: Account) -> Response:
+        body = await read_json_body(request)
+        url, events, chart_id, lead = await read_subscription(body, account, gateway.store, not gateway.settings.production)
+        webhook = Webhook(new_webhook_id(), account.id, url, events, chart_id, lead, new_secret())
+        try:
+            await gateway.store.create_webhook(webhook, gateway.settings.webhooks_per_account)
+        except webhook_records.WebhookLimitReached as full:
+            raise WebhookLimitReached(f"This account keeps {full.limit} webhook subscriptions, the most it may.") from None
+        data = {**webhook_view(webhook), "secret": webhook.secret}
+        return _answer(request, data, Location=f"{WEBHOOKS_PATH}/{webhook.webhook_id}")
+
+    return await _served(request, listing if request.method == "GET" else creation)
+
+
+@with_error_body
+async def serve_webhook(request: Request) -> Response:
+    """Answer GET, PATCH (``{"state": "paused"|"active"}``) and DELETE /v1/webhooks/{id}."""
+    webhook_id = request.path_params["webhook_id"]
+
+    async def reading(gateway, account: Account) -> Response:
+        return _answer(request, webhook_view(await _found(gateway, account, webhook_id)))
+
+    async def change(gateway, account: Account) -> Response:
+        body = await read_json_body(request)
+        suggestion = 'Send {"state": "paused"} to pause, {"state": "active"} to resume.'
+        if not isinstance(body, dict):
+            raise InvalidBody("The body must be a JSON object.", suggestion=suggestion)
+        for key in body:
+            if key != "state":
+                raise InvalidParameter(f"Unknown member '{str(key)[:40]}': a subscription changes only its state.", suggestion=suggestion, param=str(key)[:40])
+        if body.get("state") not in (ACTIVE, PAUSED):
+            raise InvalidParameter("'state' must be active or paused.", suggestion=suggestion, param="state")
+        webhook = await _found(gateway, account, webhook_id)
+        if body["state"] == PAUSED:
+            changed = replace(webhook, state=PAUSED, paused_reason=BY_OWNER, updated_at=utc_now())
+        else:
+            # Resuming starts afresh: the failures that paused it no longer count.
+            changed = replace(webhook, state=ACTIVE, paused_reason="", failing_since=None, updated_at=utc_now())
+        if await gateway.store.replace_webhook(changed) is None:
+            raise WebhookNotFound("No webhook subscription of this account has that id.")
+        return _answer(request, webhook_view(changed))
+
+    async def deletion(gateway, account: Account) -> Response:
+        if not (is_webhook_id(webhook_id) and await gateway.store.delete_webhook(account.id, webhook_id)):
+            raise WebhookNotFound("No webhook subscription of this account has that id.")
+        return _answer(request, {"id": webhook_id, "deleted": True})
+
+    work = {"GET": reading, "PATCH": change, "DELETE": deletion}[request.method]
+    return await _served(request, work)
+
+
+@with_error_body
+async def serve_webhook_rotation(request: Request) -> Response:
+    """Answer POST /v1/webhooks/{id}/rotate-secret: a new secret, shown this once."""
+    webhook_id = request.path_params["webhook_id"]
+
+    async def rotation(gateway, account: Account) -> Response:
+        webhook = await _found(gateway, account, webhook_id)
+        rotated = replace(webhook, secret=new_secret(), updated_at=utc_now())
+        if await gateway.store.replace_webhook(rotated) is None:
+            raise WebhookNotFound("No webhook subscription of this account has that id.")
+        return _answer(request, {**webhook_view(rotated), "secret": rotated.secret})
+
+    return await _served(request, rotation)
+
+
+def test_event(now_iso: str, event_id: str) -> dict[str, Any]:
+    """Return the event a test delivery carries: the shape of a forecast event, of kind ``test``."""
+    return {"id": event_id, "kind": TEST_EVENT_KIND, "phase": "", "instant": now_iso, "bodies": []}
+
+
+@with_error_body
+async def serve_webhook_test(request: Request) -> Response:
+    """Answer POST /v1/webhooks/{id}/test: one signed test delivery sent now, paused or not,
+    recorded among the recent deliveries, answered with its outcome. Free."""
+    webhook_id = request.path_params["webhook_id"]
+
+    async def testing(gateway, account: Account) -> Response:
+        webhook = await _found(gateway, account, webhook_id)
+        event_id = "test_" + request_id_of(request).replace("-", "")[:32]
+        body = delivery_body(webhook.webhook_id, test_event(iso(utc_now()), event_id), webhook.chart_id, 1, test=True)
+        outcome = await send(webhook.url, body, webhook.secret, event_id, 1, gateway.settings.webhook_timeout_s)
+        delivery = Delivery(webhook.webhook_id, event_id, 1, outcome.status, outcome.response_ms, test=True, error=outcome.error)
+        await gateway.store.record_delivery(delivery)
+        return _answer(request, delivery_view(delivery))
+
+    return await _served(request, testing)
+
+
+@with_error_body
+async def serve_webhook_deliveries(request: Request) -> Response:
+    """Answer GET /v1/webhooks/{id}/deliveries: the recent attempts, newest first."""
+    webhook_id = request.path_params["webhook_id"]
+
+    async def listing(gateway, account: Account) -> Response:
+        webhook = await _found(gateway, account, webhook_id)
+        deliveries = await gateway.store.recent_deliveries(webhook.webhook_id, KEEP_DELIVERIES)
+        return _answer(request, {"deliveries": [delivery_view(d) for d in deliveries]})
+
+    return await _served(request, listing)

@@ -1,0 +1,166 @@
+"""The NATS store's webhook subscriptions, in three buckets (``P`` the store's prefix):
+
+- ``P_WEBHOOKS``: ``acct.<account_id>.<webhook_id>`` -> the subscription's document (with its
+  signing secret); read only under its own account's key, listed across accounts by the
+  delivery workers (``all_webhooks``).
+- ``P_WEBHOOK_DELIVERIES``: ``<webhook_id>`` -> the recent deliveries, newest first, written
+  under compare-and-set so concurrent workers lose none.
+- ``P_WEBHOOK_SENT``: ``<webhook_id>.<event_id>`` -> the instant it was answered 2xx, made
+  with ``create`` (so of two workers marking one event, one wins) in a bucket whose entries
+  expire after ``DELIVERED_MARK_S``.
+
+The per-account limit is checked by counting the account's keys before the create: gateways
+creating subscriptions for one account at the same moment may pass it by at most the number
+of creations in flight at once (the SQLite store's limit is exact), as for stored charts.
+"""
+
+from __future__ import annotations
+
+import time
+
+import nats.js.errors
+import orjson
+from nats.js import api
+
+from store.nats_connection import TOKEN_RE, NatsConnection, WrongLastSequence
+from store.webhook_records import (
+    DELIVERED_MARK_S, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery, check_webhook,
+    delivery_document, delivery_of, is_event_id, is_webhook_id, webhook_document, webhook_of,
+)
+
+
+class NatsWebhooks(NatsConnection):
+    """Webhook subscriptions (the store's :class:`~store.interfaces.Webhooks`)."""
+
+    _webhooks = None
+    _deliveries = None
+    _sent = None
+
+    async def _ensure_layout(self) -> None:
+        await super()._ensure_layout()
+        js = self._nc.jetstream(timeout=max(self._timeout_s, 2.0))
+        buckets = []
+        for suffix, ttl in (("WEBHOOKS", None), ("WEBHOOK_DELIVERIES", None), ("WEBHOOK_SENT", float(DELIVERED_MARK_S))):
+            config = api.KeyValueConfig(
+                bucket=f"{self.prefix}_{suffix}", history=1, ttl=ttl, storage=api.StorageType.FILE,
+                replicas=self._replicas, direct=True,
+            )
+            await self._call(js.create_key_value(config))
+            buckets.append(await self._call(self._js.key_value(config.bucket)))
+        self._webhooks, self._deliveries, self._sent = buckets
+
+    @staticmethod
+    def _webhook_key(account_id: str, webhook_id: str) -> str | None:
+        """Return the bucket key of a subscription, None when either id cannot name one."""
+        if not isinstance(account_id, str) or TOKEN_RE.fullmatch(account_id) is None or not is_webhook_id(webhook_id):
+            return None
+        return f"acct.{account_id}.{webhook_id}"
+
+    async def _matching(self, subject: str) -> list[Webhook]:
+        """Return every subscription whose key matches ``subject``, in id order."""
+        watcher = await self._call(self._webhooks.watch(subject, ignore_deletes=True))
+        found: list[Webhook] = []
+        try:
+            # The watcher hands over the entries as they are now, then None.
+            while (entry := await self._call(watcher.updates(timeout=self._timeout_s * 2))) is not None:
+                if entry.value:
+                    found.append(webhook_of(orjson.loads(entry.value)))
+        finally:
+            try:
+                await watcher.stop()
+            except Exception:  # the consumer goes with a broken connection anyway
+                pass
+        return sorted(found, key=lambda webhook: webhook.webhook_id)
+
+    async def create_webhook(self, webhook: Webhook, limit: int) -> Webhook:
+        check_webhook(webhook)
+        key = self._webhook_key(webhook.account_id, webhook.webhook_id)
+        if key is None:
+            raise ValueError("a webhook's account id is not a store token")
+        async with self._lock("webhooks", webhook.account_id):
+            if len(await self.list_webhooks(webhook.account_id)) >= limit:
+                raise WebhookLimitReached(limit)
+            if not await self._create(self._webhooks, key, orjson.dumps(webhook_document(webhook))):
+                raise ValueError(f"webhook id {webhook.webhook_id} is taken")
+        return webhook
+
+    async def get_webhook(self, account_id: str, webhook_id: str) -> Webhook | None:
+        key = self._webhook_key(account_id, webhook_id)
+        found = None if key is None else await self._get_json(self._webhooks, key)
+        return None if found is None else webhook_of(found[1])
+
+    async def replace_webhook(self, webhook: Webhook) -> Webhook | None:
+        check_webhook(webhook)
+        key = self._webhook_key(webhook.account_id, webhook.webhook_id)
+        found = None if key is None else await self._get(self._webhooks, key)
+        if found is None:
+            return None
+        try:
+            await self._call(self._webhooks.update(key, orjson.dumps(webhook_document(webhook)), last=found[0]))
+        except WrongLastSequence:
+            # Changed or deleted since it was read: a deletion wins, otherwise the last write wins.
+            return await self.replace_webhook(webhook) if await self._get(self._webhooks, key) is not None else None
+        return webhook
+
+    async def delete_webhook(self, account_id: str, webhook_id: str) -> bool:
+        key = self._webhook_key(account_id, webhook_id)
+        if key is None or await self._get(self._webhooks, key) is None:
+            return False
+        try:
+            await self._call(self._webhooks.purge(key))
+        except nats.js.errors.NotFoundError:
+            return False
+        try:
+            await self._call(self._deliveries.purge(webhook_id))
+        except nats.js.errors.NotFoundError:
+            pass
+        return True
+
+    async def list_webhooks(self, account_id: str) -> list[Webhook]:
+        if not isinstance(account_id, str) or TOKEN_RE.fullmatch(account_id) is None:
+            return []
+        return await self._matching(f"acct.{account_id}.*")
+
+    async def all_webhooks(self) -> list[Webhook]:
+        return await self._matching("acct.*.*")
+
+    async def _exists(self, webhook_id: str) -> bool:
+        return bool(await self._matching(f"acct.*.{webhook_id}"))
+
+    async def record_delivery(self, delivery: Delivery, keep: int = KEEP_DELIVERIES) -> None:
+        check_delivery(delivery)
+        if not await self._exists(delivery.webhook_id):
+            return
+        while True:
+            found = await self._get(self._deliveries, delivery.webhook_id)
+            recent = [] if found is None else orjson.loads(found[1])
+            value = orjson.dumps([delivery_document(delivery), *recent][:keep])
+            try:
+                if found is None:
+                    if await self._create(self._deliveries, delivery.webhook_id, value):
+                        return
+                else:
+                    await self._call(self._deliveries.update(delivery.webhook_id, value, last=found[0]))
+                    return
+            except WrongLastSequence:
+                continue  # another worker recorded one meanwhile: add this one to theirs
+
+    async def recent_deliveries(self, webhook_id: str, limit: int) -> list[Delivery]:
+        if not is_webhook_id(webhook_id):
+            return []
+        found = await self._get(self._deliveries, webhook_id)
+        return [] if found is None else [delivery_of(document) for document in orjson.loads(found[1])[:limit]]
+
+    @staticmethod
+    def _sent_key(webhook_id: str, event_id: str) -> str | None:
+        return f"{webhook_id}.{event_id}" if is_webhook_id(webhook_id) and is_event_id(event_id) else None
+
+    async def mark_delivered(self, webhook_id: str, event_id: str) -> bool:
+        key = self._sent_key(webhook_id, event_id)
+        if key is None:
+            raise ValueError("a delivered event names a webhook and an event")
+        return await self._create(self._sent, key, orjson.dumps({"marked_at_s": time.time()}))
+
+    async def is_delivered(self, webhook_id: str, event_id: str) -> bool:
+        key = self._sent_key(webhook_id, event_id)
+        return key is not None and await self._get(self._sent, key) is not None

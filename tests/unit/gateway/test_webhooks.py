@@ -1,0 +1,59 @@
+"""gateway/webhooks.py: the rules a subscription's url, events and lead follow, and what the
+API shows of a subscription (never its secret) and of a delivery."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateway.webhooks import CHART_KINDS, SKY_KINDS, check_events, check_lead, check_url, delivery_view, webhook_view
+from shared.errors import InvalidParameter
+from store.webhook_records import Delivery, Webhook, new_secret, new_webhook_id
+
+
+@pytest.mark.parametrize("url", ["https://example.com/h", "https://example.com:8443/h?x=1", "https://[2001:db8::1]/h"])
+def test_https_is_taken_in_either_mode(url):
+    assert check_url(url, development=False) == check_url(url, development=True) == url
+
+
+@pytest.mark.parametrize("url", ["http://localhost/h", "http://127.0.0.1:9000/h", "http://[::1]/h", "http://127.0.0.2/h"])
+def test_http_to_the_loopback_is_taken_in_development_only(url):
+    assert check_url(url, development=True) == url
+    with pytest.raises(InvalidParameter) as refused:
+        check_url(url, development=False)
+    assert refused.value.param == "url" and "production" in str(refused.value)
+
+
+@pytest.mark.parametrize("url", ["http://example.com/h", "http://10.0.0.1/h", "ws://localhost/h", "https://u:p@e.com/", "https:///h", None, ""])
+def test_anything_else_is_refused(url):
+    with pytest.raises(InvalidParameter):
+        check_url(url, development=True)
+
+
+def test_a_chart_takes_the_forecasts_kinds_and_the_sky_its_own_in_the_forecasts_order():
+    assert check_events(["return", "transit"], "chart_x") == ("transit", "return")
+    assert check_events(["eclipse", "ingress"], None) == ("ingress", "eclipse")
+    assert set(SKY_KINDS) < set(CHART_KINDS)
+    with pytest.raises(InvalidParameter):
+        check_events(["transit"], None)
+
+
+@pytest.mark.parametrize("lead", [0, 1, 10080])
+def test_a_lead_is_a_whole_number_of_minutes_up_to_a_week(lead):
+    assert check_lead(lead) == lead
+
+
+@pytest.mark.parametrize("lead", [-1, 10081, 2.0, "5", None, False])
+def test_any_other_lead_is_refused(lead):
+    with pytest.raises(InvalidParameter):
+        check_lead(lead)
+
+
+def test_the_view_never_shows_the_secret():
+    webhook = Webhook(new_webhook_id(), "acct", "https://e.com/h", ("lunation",), None, 5, new_secret())
+    view = webhook_view(webhook)
+    assert webhook.secret not in str(view) and view["paused_reason"] is None and view["lead_minutes"] == 5
+
+
+def test_a_delivery_without_answer_shows_its_error_and_no_success():
+    view = delivery_view(Delivery(new_webhook_id(), "fc_1", 2, None, 10000.0, error="timeout"))
+    assert (view["status"], view["succeeded"], view["error"], view["attempt"]) == (None, False, "timeout", 2)

@@ -1,0 +1,25 @@
+"""store/nats_webhooks.py: a subscription is kept under ``acct.<account_id>.<webhook_id>`` of
+``P_WEBHOOKS``; the delivered marks live in ``P_WEBHOOK_SENT``, whose entries expire after
+``DELIVERED_MARK_S``."""
+
+from __future__ import annotations
+
+import json
+
+from store.webhook_records import DELIVERED_MARK_S, Webhook, new_secret, new_webhook_id
+from tests.unit.store.nats_store_factory import with_plain_client
+
+
+def test_a_webhook_is_kept_under_its_account_and_its_marks_expire(tmp_path):
+    async def body(store, js, prefix):
+        account = await store.create_account("acme", 0)
+        webhook = Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), None, 5, new_secret())
+        await store.create_webhook(webhook, limit=5)
+        kept = await (await js.key_value(f"{prefix}_WEBHOOKS")).get(f"acct.{account.id}.{webhook.webhook_id}")
+        assert json.loads(kept.value)["url"] == "https://e.com/h"
+        await store.mark_delivered(webhook.webhook_id, "fc_1")
+        sent = await js.key_value(f"{prefix}_WEBHOOK_SENT")
+        assert (await sent.get(f"{webhook.webhook_id}.fc_1")).value
+        assert (await sent.status()).ttl == DELIVERED_MARK_S
+
+    with_plain_client(tmp_path, body)
