@@ -20,6 +20,7 @@ a birth is personal data, so no route logs a parameter (the access log has the p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -255,7 +256,8 @@ def _limit_of(values: dict[str, str]) -> int:
     text = values.get("limit")
     if text is None:
         return DEFAULT_PAGE
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+    # ASCII digits only: str.isdigit() takes "１０" and "٣", which no JSON number is.
+    if re.fullmatch(r"[0-9]{1,4}", text) is None or not 1 <= int(text) <= MAX_PAGE:
         raise InvalidParameter(f"'limit' must be a whole number from 1 to {MAX_PAGE}.", suggestion=f"Send e.g. limit={DEFAULT_PAGE}.", param="limit")
     return int(text)
 

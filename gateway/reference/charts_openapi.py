@@ -93,7 +93,7 @@ def chart_paths() -> dict[str, Any]:
             f"{DEFAULT_PAGE} a page by default; export=true answers every chart as a JSON download (a birth is personal data: "
             "the account can take all of it away). Free.",
             parameters=[
-                {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": DEFAULT_PAGE}},
+                {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "format": "int32", "minimum": 1, "maximum": MAX_PAGE, "default": DEFAULT_PAGE}},
                 {"name": "page_token", "in": "query", "required": False, "schema": _ID, "description": "next_page_token of the page before."},
                 {"name": "export", "in": "query", "required": False, "schema": {"type": "boolean", "default": False}},
             ],

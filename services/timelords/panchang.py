@@ -7,7 +7,8 @@ from kernel.deadline import Deadline
 from kernel.panchang import Limb, panchang
 from kernel.positions import ayanamsha_value
 from services.timelords.vedic_chart import POSITIONS
-from shared.runtime.kernel_errors import naming_moment
+from kernel.errors import PolarDayOrNight
+from shared.runtime.kernel_errors import naming, naming_moment
 from shared.runtime.wire import fill_instant, moment_from, required_place, sent_moment_name
 
 SUNRISE = "sunrise"
@@ -19,7 +20,9 @@ def compute(request: pb.ComputePanchangRequest, deadline: Deadline) -> pb.Comput
     moment = moment_from(request, "moment")
     place = required_place(request, "location")
     where = (place.latitude_deg, place.longitude_deg, place.altitude_m)
-    with naming_moment(sent_moment_name(request, "moment")):
+    # Inside the polar circles a day may have no sunrise: the place is at fault, named as lat
+    # (as /v1/planetary-hours names it).
+    with naming("lat", reading=False, also=(PolarDayOrNight,)), naming_moment(sent_moment_name(request, "moment")):
         found = panchang(moment.jd_ut1, *where, ayanamsha, sunrise=request.sunrise, at_sunrise=request.limbs_at == SUNRISE)
     index, name, lord = found.vara
     conventions = pb.VedicConventions(

@@ -174,7 +174,7 @@ def test_the_hindu_sunrise_is_the_discs_centre_without_refraction_some_minutes_l
 def test_a_panchang_where_the_sun_does_not_rise_is_polar_day_or_night_and_costs_nothing(stack):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
-        assert_error(client.get("/v1/vedic/panchang", params={"datetime": "2024-06-21T12:00:00Z", "lat": 80.0, "lon": 0.0}), 400, "polar_day_or_night")
+        assert_error(client.get("/v1/vedic/panchang", params={"datetime": "2024-06-21T12:00:00Z", "lat": 80.0, "lon": 0.0}), 400, "polar_day_or_night", "lat")
         for params, param in (({**CHENNAI, "sunrise": "upper_limb"}, "sunrise"), ({**CHENNAI, "limbs_at": "noon"}, "limbs_at"), ({**CHENNAI, "ayanamsha": "sayana"}, "ayanamsha")):
             assert_error(client.get("/v1/vedic/panchang", params=params), 400, "invalid_parameter", param)
     assert balance(stack, name) == 10

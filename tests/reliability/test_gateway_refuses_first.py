@@ -43,6 +43,8 @@ EXAMPLES_PER_OPERATION = 60
 COMPUTED_REFUSALS: dict[tuple[str, str, str | None], str] = {
     ("ComputePlanetaryHours", "polar_day_or_night", "lat"):
         "whether the Sun rises and sets on that day is known only from the Sun's computed path",
+    ("ComputePanchang", "polar_day_or_night", "lat"):
+        "whether the day has a sunrise is known only from the Sun's computed path",
     ("FindReturns", "out_of_range", None):
         "a return found past the supported dates is known only once the search has found it",
     ("FindIngresses", "out_of_range", None):
