@@ -66,7 +66,7 @@ def usage_cache_s(configured_s: float) -> float:
     return min(max(0.0, configured_s), USAGE_STALE_MAX_S)
 
 
-def _single_values(items: Iterable[tuple[str, str]], accepted: tuple[str, ...], path: str) -> dict[str, str]:
+def single_values(items: Iterable[tuple[str, str]], accepted: tuple[str, ...], path: str) -> dict[str, str]:
     """Return the query's parameters by name; 400 ``invalid_parameter`` for a name not in
     ``accepted`` or one given twice (as every /v1 endpoint refuses them)."""
     values: dict[str, str] = {}
@@ -106,7 +106,7 @@ def read_usage_query(items: Iterable[tuple[str, str]], today: date) -> UsageQuer
     Raises 400 ``invalid_parameter`` (an unknown or repeated parameter, a date not YYYY-MM-DD,
     an end before the start, an empty key) and ``range_too_long`` past 90 days.
     """
-    values = _single_values(items, USAGE_PARAMETERS, USAGE_PATH)
+    values = single_values(items, USAGE_PARAMETERS, USAGE_PATH)
     last_day = _day(values, "end") or today
     first_day = _day(values, "start") or last_day - timedelta(days=DEFAULT_USAGE_DAYS - 1)
     if last_day < first_day:
@@ -274,7 +274,7 @@ async def serve_account(request: Request) -> Response:
     account, key = await gateway.authenticate_key(request)
     try:
         try:
-            _single_values(request.query_params.multi_items(), (), ACCOUNT_PATH)
+            single_values(request.query_params.multi_items(), (), ACCOUNT_PATH)
         except CelestialError:
             await gateway.admit(state, account)
             raise

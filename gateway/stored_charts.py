@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from celestial.v1 import ephemeris_service_pb2, options_pb2
+from gateway.account_api import single_values
 from gateway.admin.operations import iso
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
@@ -263,15 +264,7 @@ def _limit_of(values: dict[str, str]) -> int:
 
 
 def _list_query(request: Request) -> tuple[int, str | None, bool]:
-    values: dict[str, str] = {}
-    for name, value in request.query_params.multi_items():
-        if name not in LIST_PARAMETERS:
-            raise InvalidParameter(
-                f"Unknown parameter '{name}' for {CHARTS_PATH}.", suggestion=f"Accepted parameters: {', '.join(LIST_PARAMETERS)}.", param=name
-            )
-        if name in values:
-            raise InvalidParameter(f"'{name}' was given more than once.", suggestion=f"Send '{name}' once.", param=name)
-        values[name] = value
+    values = single_values(request.query_params.multi_items(), LIST_PARAMETERS, CHARTS_PATH)
     export = values.get("export", "false")
     if export not in ("true", "false"):
         raise InvalidParameter("'export' must be true or false.", suggestion="Send export=true for every chart at once.", param="export")

@@ -80,16 +80,16 @@ class NatsCharts(NatsConnection):
     async def replace_chart(self, chart: StoredChart) -> StoredChart | None:
         check_chart(chart)
         key = self._chart_key(chart.account_id, chart.chart_id)
-        found = None if key is None else await self._get(self._charts, key)
-        if found is None:
-            return None
-        try:
-            await self._call(self._charts.update(key, orjson.dumps(chart_document(chart)), last=found[0]))
-        except WrongLastSequence:
-            # Changed or deleted since it was read: a deletion wins; another change is overwritten
-            # only if the chart still exists (the last PATCH wins, as on the SQLite store).
-            return await self.replace_chart(chart) if await self._get(self._charts, key) is not None else None
-        return chart
+        document = orjson.dumps(chart_document(chart))
+        # A change between the read and the write is overwritten (the last PATCH wins, as on the
+        # SQLite store); a deletion in between wins: the read finds nothing and nothing is written.
+        while (found := None if key is None else await self._get(self._charts, key)) is not None:
+            try:
+                await self._call(self._charts.update(key, document, last=found[0]))
+            except WrongLastSequence:
+                continue
+            return chart
+        return None
 
     async def delete_chart(self, account_id: str, chart_id: str) -> bool:
         key = self._chart_key(account_id, chart_id)
