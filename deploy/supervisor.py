@@ -10,7 +10,7 @@ service process, any answer of the gateway's ``/healthz``. Each process gets the
 supervisor's pid as CELESTIAL_SUPERVISOR_PID and stops by itself once the supervisor is gone
 (``shared/runtime/orphan.py``), even when the supervisor was killed with SIGKILL.
 
-It also runs CELESTIAL_WEBHOOK_WORKERS webhook workers (``deploy/webhook_worker.py``, default
+It also runs CELESTIAL_WEBHOOK_WORKERS webhook workers (``webhooks/worker.py``, default
 1), started again when they exit: a worker serves no port, so its health is its being alive
 (a worker that hangs mid-delivery loses its delivery to another all the same: the queue hands
 out again what was not acknowledged, and the SQLite scheduler's lease lapses).
@@ -159,7 +159,7 @@ def plan(settings: Settings, gateway_env: Mapping[str, str] | None = None) -> li
         # The gateway's mail server too (not its outbox token): a paused subscription's email
         # goes where the dashboard's mail goes.
         mail = {name: value for name, value in (gateway_env or {}).items() if name in MAIL_SETTINGS}
-        worker = Child(f"webhook-worker-{index}", [sys.executable, "-m", "deploy.webhook_worker"], _always, env=mail)
+        worker = Child(f"webhook-worker-{index}", [sys.executable, "-m", "webhooks.worker"], _always, env=mail)
         children.append(worker)
     healthz = f"http://{settings.http_host}:{settings.http_port}/healthz"
     children.append(Child("gateway", [sys.executable, "-m", "gateway.main"], partial(http_answers, healthz), env=dict(gateway_env or {})))

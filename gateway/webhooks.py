@@ -33,7 +33,7 @@ from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.version import answer_version
-from gateway.webhook_delivery import delivery_body, send
+from webhooks.delivery import delivery_body, send
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
 from shared.errors import (
     ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, WebhookLimitReached, WebhookNotFound,

@@ -16,7 +16,7 @@ import time
 import structlog
 
 from gateway.dashboard.invites import INVITE_VALID_FOR, invite_owner
-from gateway.dashboard.mail import MailNotSent, send_mail
+from shared.runtime.mail import MailNotSent, send_mail
 from store.errors import AccountExists
 from store.interfaces import DashboardStore
 from store.owner_records import OwnerElsewhere, normalize_email

@@ -15,7 +15,7 @@ from typing import Iterable
 import structlog
 
 from gateway.admin.operations import iso
-from gateway.dashboard.mail import MailNotSent, send_mail
+from shared.runtime.mail import MailNotSent, send_mail
 from shared.runtime.config import Settings
 from store.spend_caps import SpendWarning
 

@@ -13,7 +13,7 @@ from gateway.webhooks import (
 from store.webhook_records import (
     BY_OWNER, DEFAULT_WEBHOOKS_PER_ACCOUNT, FAILING, KEEP_DELIVERIES, MAX_LEAD_MINUTES, MAX_URL_CHARS, NO_CREDITS,
 )
-from shared.webhook_signing import TOLERANCE_S
+from webhooks.signing import TOLERANCE_S
 
 _ID = {"type": "string", "pattern": "^wh_[0-9a-f]{21}$", "description": "A webhook subscription's id (POST /v1/webhooks)."}
 _INSTANT = {"type": "string", "format": "date-time"}

@@ -111,7 +111,7 @@ class Settings:
     charts_per_account: int = 1000
     # CELESTIAL_WEBHOOKS_PER_ACCOUNT: the most webhook subscriptions one account keeps (issue 40).
     webhooks_per_account: int = 100
-    # --- webhook deliveries (issue 40, part 3; deploy/webhook_worker.py, docs/webhooks.md) ---
+    # --- webhook deliveries (issue 40, part 3; webhooks/worker.py, docs/webhooks.md) ---
     # CELESTIAL_WEBHOOK_TIMEOUT_S: how long a webhook receiver has to answer a delivery.
     webhook_timeout_s: float = 10.0
     # CELESTIAL_WEBHOOK_WORKERS: the webhook workers `make run` starts.

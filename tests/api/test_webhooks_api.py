@@ -7,7 +7,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from shared.webhook_signing import verify_signature
+from webhooks.signing import verify_signature
 from store.webhook_records import MAX_LEAD_MINUTES
 from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error, balance

@@ -1,5 +1,5 @@
 """Webhooks (issue 40, part 3) on real processes: a NATS server, two gateways, two webhook
-workers (``python -m deploy.webhook_worker``) and a local receiver.
+workers (``python -m webhooks.worker``) and a local receiver.
 
 Subscriptions are made with a lead that puts their first event due within a minute or so:
 the test reads the next events from /v1/forecast, and sets ``lead_minutes`` so that the
@@ -28,7 +28,7 @@ from deploy.local_stack import Stack, start_gateway
 from deploy.nats_server import NatsServer
 from kernel.forecast import KINDS
 from shared.runtime.config import REPO_ROOT
-from shared.webhook_signing import verify_signature
+from webhooks.signing import verify_signature
 from tests.webhook_receiver import Receiver
 
 WORKER_ENV = {
@@ -53,7 +53,7 @@ class Worker:
         self.log_path = stack.log_path.with_name(f"{name}.log")
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "deploy.webhook_worker"], cwd=REPO_ROOT, env={**stack.env, **WORKER_ENV},
+                [sys.executable, "-m", "webhooks.worker"], cwd=REPO_ROOT, env={**stack.env, **WORKER_ENV},
                 stdout=log, stderr=subprocess.STDOUT,
             )
 
@@ -325,7 +325,7 @@ def test_on_sqlite_the_supervisors_two_workers_deliver_each_event_once_through_o
         (body, received), *rest = [(b, r) for b, r in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]]
         assert rest == [] and 0 <= received.at_s - due <= ON_TIME_S
         assert verify_signature(received.body, received.headers["celestial-signature"], webhook["secret"])
-    assert len(children_running(sqlite.process.pid, "deploy.webhook_worker")) == 2
+    assert len(children_running(sqlite.process.pid, "webhooks.worker")) == 2
 
 
 def children_running(parent_pid: int, module: str) -> list[int]:

@@ -140,7 +140,7 @@ def test_prod_runs_two_webhook_workers_on_the_nats_store():
     worker = objects("prod", "Deployment")["webhook-worker"]
     assert worker["spec"]["replicas"] == 2
     container = worker["spec"]["template"]["spec"]["containers"][0]
-    assert container["command"] == ["python", "-m", "deploy.webhook_worker"]
+    assert container["command"] == ["python", "-m", "webhooks.worker"]
     secrets = {item["name"]: item["valueFrom"]["secretKeyRef"]["key"] for item in container["env"] if "valueFrom" in item}
     assert secrets == {"CELESTIAL_NATS_URL": "nats-url"}
 
@@ -149,7 +149,7 @@ def test_dev_runs_the_webhook_worker_beside_the_gateway_on_its_sqlite_file():
     assert "webhook-worker" not in objects("dev", "Deployment")
     pod = objects("dev", "Deployment")["gateway"]["spec"]["template"]["spec"]
     gateway, worker = pod["containers"]
-    assert worker["command"] == ["python", "-m", "deploy.webhook_worker"]
+    assert worker["command"] == ["python", "-m", "webhooks.worker"]
     assert {"name": "data", "mountPath": "/var/lib/celestial"} in worker["volumeMounts"]
     assert "CELESTIAL_NATS_URL" not in env_of(worker)
 

@@ -210,7 +210,7 @@ def test_make_run_prints_the_outbox_address_with_its_token():
 def test_the_webhook_workers_are_a_process_kind_restarted_when_they_exit():
     children = supervisor.plan(load_settings({"CELESTIAL_WEBHOOK_WORKERS": "2"}), {"CELESTIAL_SMTP_URL": "smtp://127.0.0.1:1"})
     workers = [c for c in children if c.name.startswith("webhook-worker-")]
-    assert [w.argv[1:] for w in workers] == [["-m", "deploy.webhook_worker"]] * 2
+    assert [w.argv[1:] for w in workers] == [["-m", "webhooks.worker"]] * 2
     assert all(w.env["CELESTIAL_SMTP_URL"] == "smtp://127.0.0.1:1" for w in workers)
     workers[0].process, workers[0].started_at = FinishedProcess(-9), 100.0
     assert supervisor.restart_reason(workers[0], 200.0, LIMIT_S) == "it exited with status -9"

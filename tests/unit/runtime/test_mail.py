@@ -1,4 +1,4 @@
-"""gateway/dashboard/mail.py: plain-text mail over SMTP (RFC 5321) from the standard library;
+"""shared/runtime/mail.py: plain-text mail over SMTP (RFC 5321) from the standard library;
 an ``smtp://`` or ``smtps://`` URL names the server, anything else or a server that cannot be
 reached is MailNotSent. Delivered mail is read from a local SMTP sink (tests/smtp_sink.py)."""
 
@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from gateway.dashboard.mail import MailNotSent, send_mail
+from shared.runtime.mail import MailNotSent, send_mail
 from tests.smtp_sink import SmtpSink
 
 

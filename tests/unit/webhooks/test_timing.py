@@ -1,11 +1,11 @@
-"""shared/webhook_schedule.py: an event is due its lead before its instant; retries back off
+"""webhooks/timing.py: an event is due its lead before its instant; retries back off
 exponentially up to a cap, for 24 hours; a subscription delivers nothing from before it existed."""
 
 from __future__ import annotations
 
 import pytest
 
-from shared.webhook_schedule import MAX_RETRY_S, RETRY_FOR_S, due_s, failing_too_long, retry_delay_s, still_retried, wanted
+from webhooks.timing import MAX_RETRY_S, RETRY_FOR_S, due_s, failing_too_long, retry_delay_s, still_retried, wanted
 
 
 def test_an_event_is_due_its_lead_before_its_instant():

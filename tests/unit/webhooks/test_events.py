@@ -1,4 +1,4 @@
-"""deploy/webhook_events.py: a subscription's events are /v1/forecast's for the UTC day of
+"""webhooks/events.py: a subscription's events are /v1/forecast's for the UTC day of
 their instant; the sky's carry ids of their own and nothing of the reference birth."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from deploy.webhook_events import day_events, days_between, forecast_body, sky_event_id
+from webhooks.events import day_events, days_between, forecast_body, sky_event_id
 from store import SqliteStore
 from store.chart_records import StoredChart, new_chart_id
 

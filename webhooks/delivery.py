@@ -3,7 +3,7 @@
 A delivery is a POST of ``application/json`` whose body is ``{"webhook_id", "event", "chart",
 "attempt", "test"}``: ``event`` the event as ``/v1/forecast`` writes it (its ``id`` the same
 id, the receiver's idempotency key), ``chart`` the stored chart's id (null for the sky's
-events), ``attempt`` from 1. It carries ``Celestial-Signature`` (``shared/webhook_signing.py``),
+events), ``attempt`` from 1. It carries ``Celestial-Signature`` (``webhooks/signing.py``),
 signed when sent, so a retry is signed anew, and ``Celestial-Event-Id`` and
 ``Celestial-Attempt`` for receivers that route before reading the body.
 
@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from shared.webhook_signing import SIGNATURE_HEADER, signature_header
+from webhooks.signing import SIGNATURE_HEADER, signature_header
 
 #: Seconds a receiver has to answer (CELESTIAL_WEBHOOK_TIMEOUT_S changes it).
 DEFAULT_TIMEOUT_S = 10.0

@@ -1,7 +1,7 @@
 """The webhook worker (issue 40, part 3): a process kind of its own, which finds the events
 subscriptions want, queues each once it falls due, and delivers it, signed, until a 2xx.
 
-``python -m deploy.webhook_worker``; ``make run``'s supervisor runs
+``python -m webhooks.worker``; ``make run``'s supervisor runs
 ``CELESTIAL_WEBHOOK_WORKERS`` of them (default 1), Kubernetes the ``webhook-worker``
 Deployment. Every worker of a deployment shares the store:
 
@@ -17,7 +17,7 @@ Deployment. Every worker of a deployment shares the store:
   yet delivered (attempt numbers start again from 1 then).
 
 Scheduling (:class:`Scheduler`): every ``tick_s`` seconds, for each active subscription, the
-events of the UTC days (``deploy/webhook_events.py``) that hold the instants due now or in the
+events of the UTC days (``webhooks/events.py``) that hold the instants due now or in the
 24 hours before (never before the subscription was made) are computed once per day and kept;
 each event due (``instant - lead``) and not yet delivered is queued.
 
@@ -26,7 +26,7 @@ not be delivered already. One credit is reserved under the request id
 ``webhook.<subscription>.<event>`` (so retries reserve it once); an account short of it pauses
 the subscription, with an email. The POST is signed; its outcome recorded. A 2xx marks the
 event delivered (never sent again) and ends the subscription's run of failures; anything else
-is tried again after the backoff (``shared/webhook_schedule.py``) for 24 hours after the event
+is tried again after the backoff (``webhooks/timing.py``) for 24 hours after the event
 fell due, then given up with its credit refunded. A subscription failing for 24 hours pauses
 itself, with an email to the account's owners.
 """
@@ -46,15 +46,15 @@ from typing import Any
 
 import structlog
 
-from deploy.webhook_events import day_events, days_between, instant_s
-from gateway.dashboard.mail import MailNotSent, send_mail
-from gateway.webhook_delivery import delivery_body, send
+from webhooks.events import day_events, days_between, instant_s
+from shared.runtime.mail import MailNotSent, send_mail
+from webhooks.delivery import delivery_body, send
 from kernel import civil_time, engine, places
 from shared.errors import InsufficientCredits
 from shared.runtime.config import Settings, load_settings
 from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned
-from shared.webhook_schedule import FIRST_RETRY_S, MAX_RETRY_S, RETRY_FOR_S, due_s, failing_too_long, retry_delay_s, still_retried, wanted
+from webhooks.timing import FIRST_RETRY_S, MAX_RETRY_S, RETRY_FOR_S, due_s, failing_too_long, retry_delay_s, still_retried, wanted
 from store.choice import open_configured_store
 from store.errors import StoreError
 from store.records import ChargeNote, utc_now
@@ -428,7 +428,7 @@ async def run(settings: Settings, worker: WorkerSettings) -> None:
 
 
 def main() -> None:
-    """Command-line entry: ``python -m deploy.webhook_worker``."""
+    """Command-line entry: ``python -m webhooks.worker``."""
     settings = load_settings()
     configure_logging(settings, "webhook-worker")
     stop_when_orphaned(settings.supervisor_pid)

@@ -1,4 +1,4 @@
-"""deploy/webhook_worker.py: a due event is delivered signed, charged 1 credit once, and never
+"""webhooks/worker.py: a due event is delivered signed, charged 1 credit once, and never
 again after a 2xx; a failure is retried after the backoff, given up (refunded) after 24 hours;
 a subscription failing 24 hours or out of credits pauses; the scheduler queues each due event once."""
 
@@ -12,9 +12,9 @@ from datetime import UTC, datetime, timedelta
 import orjson
 import pytest
 
-from deploy.webhook_worker import Job, LocalQueue, Scheduler, WorkerSettings, beat, charge_id, deliver
+from webhooks.worker import Job, LocalQueue, Scheduler, WorkerSettings, beat, charge_id, deliver
 from shared.runtime.config import load_settings
-from shared.webhook_signing import verify_signature
+from webhooks.signing import verify_signature
 from store import SqliteStore
 from store.chart_records import StoredChart, new_chart_id
 from store.webhook_records import FAILING, NO_CREDITS, PAUSED, Webhook, new_secret, new_webhook_id
@@ -184,7 +184,7 @@ def test_the_heartbeat_file_is_touched_when_one_is_set(tmp_path):
 
 
 def test_a_2xx_is_marked_however_long_the_store_takes_to_come_back():
-    from deploy.webhook_worker import persist
+    from webhooks.worker import persist
     from store.errors import StoreUnavailable
 
     calls = []

@@ -1,4 +1,4 @@
-"""gateway/webhook_delivery.py: a delivery is a signed JSON POST; only a 2xx succeeds; a
+"""webhooks/delivery.py: a delivery is a signed JSON POST; only a 2xx succeeds; a
 redirect is not followed; no answer within the timeout, or no connection, is a failure with
 its reason."""
 
@@ -9,8 +9,8 @@ import asyncio
 import orjson
 
 from deploy.local_stack import free_port_block
-from gateway.webhook_delivery import delivery_body, send
-from shared.webhook_signing import verify_signature
+from webhooks.delivery import delivery_body, send
+from webhooks.signing import verify_signature
 from tests.webhook_receiver import Receiver
 
 SECRET = "whsec_" + "ab" * 32
