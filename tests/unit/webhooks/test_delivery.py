@@ -9,9 +9,9 @@ import asyncio
 import orjson
 
 from deploy.local_stack import free_port_block
+from tests.webhook_receiver import Receiver
 from webhooks.delivery import delivery_body, send
 from webhooks.signing import verify_signature
-from tests.webhook_receiver import Receiver
 
 SECRET = "whsec_" + "ab" * 32
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from webhooks.events import day_events, days_between, forecast_body, sky_event_id
 from store import SqliteStore
 from store.chart_records import StoredChart, new_chart_id
+from webhooks.events import day_events, days_between, forecast_body, sky_event_id
 
 DAY = datetime(2026, 11, 27, tzinfo=UTC)
 BIRTH = {"datetime": "1985-07-13T14:05:00", "tz": "Europe/Paris", "lat": "45.75", "lon": "4.85"}

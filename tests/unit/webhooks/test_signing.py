@@ -6,7 +6,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from webhooks.signing import TOLERANCE_S, parse_header, signature_header, verify_signature
+from webhooks.signing import (
+    TOLERANCE_S,
+    parse_header,
+    signature_header,
+    verify_signature,
+)
 
 BODY = b'{"event":{"id":"fc_0123456789abcdef01234567"},"attempt":1}'
 SECRET = "whsec_" + "ab" * 32

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from webhooks.timing import MAX_RETRY_S, RETRY_FOR_S, due_s, failing_too_long, retry_delay_s, still_retried, wanted
+from webhooks.timing import (
+    MAX_RETRY_S,
+    RETRY_FOR_S,
+    due_s,
+    failing_too_long,
+    retry_delay_s,
+    still_retried,
+    wanted,
+)
 
 
 def test_an_event_is_due_its_lead_before_its_instant():

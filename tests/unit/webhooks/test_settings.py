@@ -1,0 +1,15 @@
+"""webhooks/settings.py: the worker's timings come from the deployment's settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.runtime.config import load_settings
+from webhooks.settings import WorkerSettings
+
+
+def test_the_settings_come_from_the_deployments_and_the_ack_wait_exceeds_the_timeout():
+    read = WorkerSettings.of(load_settings({"CELESTIAL_WEBHOOK_TICK_S": "1.5", "CELESTIAL_WEBHOOK_CONCURRENCY": "3"}))
+    assert (read.tick_s, read.concurrency, read.retry_for_s, read.timeout_s) == (1.5, 3, 86400.0, 10.0)
+    with pytest.raises(ValueError):
+        WorkerSettings.of(load_settings({"CELESTIAL_WEBHOOK_ACK_WAIT_S": "5"}))

@@ -1,0 +1,81 @@
+"""Finding the deliveries that fall due: each active subscription's events of the UTC days
+holding the instants due now or in the look-back, each queued once."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from typing import Any
+
+import structlog
+
+from store.webhook_records import ACTIVE, Webhook
+from webhooks.events import day_events, days_between, instant_s
+from webhooks.jobs import Job
+from webhooks.settings import WorkerSettings
+from webhooks.timing import due_s, wanted
+
+log = structlog.get_logger("webhook_worker")
+
+
+class Scheduler:
+    """Finds each active subscription's due events and hands each to ``enqueue`` once."""
+
+    def __init__(self, store, worker: WorkerSettings, enqueue):
+        self._store = store
+        self._worker = worker
+        self._enqueue = enqueue
+        #: (subscription key, UTC day) -> that day's events: a day's events never change.
+        self._days: dict[tuple[Any, datetime], list[dict[str, Any]]] = {}
+        #: (webhook id, event id) -> due instant, of every delivery queued by this scheduler.
+        self._queued: dict[tuple[str, str], float] = {}
+
+    @staticmethod
+    def _key(webhook: Webhook, chart_updated_at: datetime | None) -> tuple:
+        return (webhook.account_id, webhook.chart_id, chart_updated_at, webhook.events)
+
+    async def _events(self, webhook: Webhook, first_s: float, last_s: float) -> list[dict[str, Any]]:
+        chart = None
+        if webhook.chart_id is not None:
+            chart = await self._store.get_chart(webhook.account_id, webhook.chart_id)
+            if chart is None:
+                return []  # the chart was deleted: nothing of it is delivered any more
+        key = self._key(webhook, chart.updated_at if chart else None)
+        events = []
+        for day in days_between(first_s, last_s):
+            if (key, day) not in self._days:
+                self._days[(key, day)] = await day_events(self._store, webhook.account_id, webhook.chart_id, webhook.events, day)
+            events += self._days[(key, day)]
+        return events
+
+    async def tick(self, now_s: float | None = None) -> int:
+        """Queue every delivery due by ``now_s`` (default now) not queued before; return how many."""
+        now = time.time() if now_s is None else now_s
+        queued = 0
+        for webhook in await self._store.all_webhooks():
+            if webhook.state != ACTIVE:
+                continue
+            lead_s = 60.0 * webhook.lead_minutes
+            first_due = max(webhook.created_at.timestamp(), now - self._worker.retry_for_s)
+            try:
+                events = await self._events(webhook, first_due + lead_s, now + lead_s)
+            except Exception as error:  # one subscription's failure must not stop the others'
+                log.warning("webhook_events_failed", webhook_id=webhook.webhook_id, error=repr(error))
+                continue
+            for event in events:
+                due = due_s(instant_s(event), webhook.lead_minutes)
+                key = (webhook.webhook_id, event["id"])
+                if key in self._queued or not wanted(due, webhook.created_at.timestamp(), now, 0.0, self._worker.retry_for_s):
+                    continue
+                if not await self._store.is_delivered(*key):
+                    await self._enqueue(Job(webhook.webhook_id, webhook.account_id, event, due))
+                    queued += 1
+                self._queued[key] = due
+        self._forget(now)
+        return queued
+
+    def _forget(self, now: float) -> None:
+        """Drop what no tick can need again: deliveries given up, days before the look-back."""
+        horizon = now - self._worker.retry_for_s - 86400
+        self._queued = {key: due for key, due in self._queued.items() if due >= horizon}
+        self._days = {key: events for key, events in self._days.items() if key[1].timestamp() >= horizon - 86400}

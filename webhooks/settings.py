@@ -1,0 +1,36 @@
+"""The webhook worker's timings (CELESTIAL_WEBHOOK_*, docs/configuration.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared.runtime.config import Settings
+from webhooks.timing import FIRST_RETRY_S, MAX_RETRY_S, RETRY_FOR_S
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    """The worker's timings, in seconds (CELESTIAL_WEBHOOK_*, docs/configuration.md). The
+    tests shorten them: a receiver failing for an hour is, there, a receiver failing for a
+    ``retry_for_s`` of seconds; the defaults are the product's."""
+
+    tick_s: float = 5.0
+    timeout_s: float = 10.0
+    first_retry_s: float = FIRST_RETRY_S
+    max_retry_s: float = MAX_RETRY_S
+    retry_for_s: float = RETRY_FOR_S
+    ack_wait_s: float = 30.0
+    concurrency: int = 8
+    heartbeat_path: str | None = None
+
+    @classmethod
+    def of(cls, settings: Settings) -> "WorkerSettings":
+        """Return the worker's settings from the deployment's. Raises ValueError when the
+        acknowledgement wait does not exceed the receiver's timeout."""
+        worker = cls(
+            settings.webhook_tick_s, settings.webhook_timeout_s, settings.webhook_first_retry_s, settings.webhook_max_retry_s,
+            settings.webhook_retry_for_s, settings.webhook_ack_wait_s, settings.webhook_concurrency, settings.webhook_heartbeat_path,
+        )
+        if worker.ack_wait_s <= worker.timeout_s:
+            raise ValueError("CELESTIAL_WEBHOOK_ACK_WAIT_S must exceed CELESTIAL_WEBHOOK_TIMEOUT_S")
+        return worker
