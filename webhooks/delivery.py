@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from webhooks.signing import SIGNATURE_HEADER, signature_header
+from webhooks.signing import delivery_headers
 
 #: Seconds a receiver has to answer (CELESTIAL_WEBHOOK_TIMEOUT_S changes it).
 DEFAULT_TIMEOUT_S = 10.0
@@ -80,11 +80,5 @@ def _post(url: str, body: bytes, headers: dict[str, str], timeout_s: float) -> O
 async def send(url: str, body: bytes, secret: str, event_id: str, attempt: int, timeout_s: float = DEFAULT_TIMEOUT_S) -> Outcome:
     """Return the outcome of POSTing ``body`` to ``url`` signed with ``secret`` now (the blocking
     HTTP exchange runs in a thread, so the event loop stays free)."""
-    headers = {
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
-        SIGNATURE_HEADER: signature_header(body, secret),
-        "Celestial-Event-Id": event_id,
-        "Celestial-Attempt": str(attempt),
-    }
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT, **delivery_headers(event_id, attempt, body, secret)}
     return await asyncio.to_thread(_post, url, body, headers, timeout_s)

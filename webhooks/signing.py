@@ -36,6 +36,16 @@ def signature_header(body: bytes, secret: str, timestamp_s: int | None = None) -
     return f"t={t},{SCHEME}={signature(body, secret, t)}"
 
 
+def delivery_headers(event_id: str, attempt: int, body: bytes, secret: str, timestamp_s: int | None = None) -> dict[str, str]:
+    """Return the headers that sign and name one delivery of ``body`` (event ``event_id``,
+    attempt ``attempt``), signed at ``timestamp_s`` (Unix seconds; default now)."""
+    return {
+        SIGNATURE_HEADER: signature_header(body, secret, timestamp_s),
+        "Celestial-Event-Id": event_id,
+        "Celestial-Attempt": str(attempt),
+    }
+
+
 def parse_header(header: str) -> tuple[int, list[str]] | None:
     """Return (timestamp, the v1 signatures) a header holds; None when it has no timestamp or
     no v1 signature (several v1 values are allowed, for a receiver rotating its secret)."""
