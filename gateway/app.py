@@ -46,6 +46,7 @@ from gateway.version import BUILD_VERSION
 from shared.errors import MethodNotAllowed
 from kernel import civil_time, places
 from shared.runtime.config import Settings
+from webhooks.egress import Resolver, system_resolver
 
 log = structlog.get_logger("celestial.gateway")
 
@@ -99,11 +100,15 @@ async def _readyz(request: Request) -> Response:
     return json_response(body, 200 if ready else 503)
 
 
-def create_app(settings: Settings, store: Store | None = None, pools: Mapping[str, Pool] | None = None) -> Starlette:
+def create_app(
+    settings: Settings, store: Store | None = None, pools: Mapping[str, Pool] | None = None, resolve: Resolver = system_resolver,
+) -> Starlette:
     """Return the gateway application.
 
     ``store`` defaults to the configured store and ``pools`` (one per service name) to gRPC
     channels to the configured service processes; the tests pass pools computing in process.
+    ``resolve`` answers a webhook URL's host with its addresses (the system's resolver; the
+    tests pass a table).
     The gateway never gives the engine the ephemeris files: validation needs none. It opens
     the places database, for validation reads a ``place`` id to its town.
     """
@@ -123,7 +128,7 @@ def create_app(settings: Settings, store: Store | None = None, pools: Mapping[st
         chosen = store if store is not None else await open_configured_store(settings)
         if settings.signup_open and settings.smtp_url is None:
             log.warning("dashboard_signup_off", reason="CELESTIAL_SIGNUP=open needs CELESTIAL_SMTP_URL to confirm addresses")
-        gateway = Gateway(settings, chosen, endpoints, pools)
+        gateway = Gateway(settings, chosen, endpoints, pools, resolve)
         app.state.gateway = gateway
         follower = asyncio.create_task(gateway.authenticator.follow())
         try:

@@ -51,6 +51,7 @@ from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.request_reading import RequestReading
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
+from webhooks.egress import Resolver, system_resolver
 
 T = TypeVar("T")
 
@@ -76,9 +77,15 @@ async def read_parameters(request: Request, endpoint: Endpoint, account: Account
 class Gateway:
     """The shared resources of one gateway process (built in the lifespan)."""
 
-    def __init__(self, settings: Settings, store: Store, endpoints: list[Endpoint], pools: Mapping[str, Pool] | None = None):
+    def __init__(
+        self, settings: Settings, store: Store, endpoints: list[Endpoint], pools: Mapping[str, Pool] | None = None,
+        resolve: Resolver = system_resolver,
+    ):
         self.settings = settings
         self.store = store
+        # How a webhook URL's host becomes addresses to check (webhooks/egress.py); the tests
+        # answer from a table, so that no test asks a real resolver.
+        self.resolve = resolve
         self.authenticator = KeyAuthenticator(store, store, cache_seconds=settings.key_cache_s)
         self.accounting = Accounting(store, store, lambda warnings: mail_spend_warnings(store, settings, warnings))
         self.idempotency = Idempotency(store)

@@ -11,18 +11,18 @@ a URL, ``lead_minutes`` before each event's instant, signed with a secret of the
   answered with its outcome; free) and ``GET /v1/webhooks/{id}/deliveries`` (the recent
   attempts, newest first, with status and response time).
 
-The URL must be ``https``; ``http`` is taken only to the loopback (``localhost``,
-``127.0.0.1`` and the rest of 127.0.0.0/8, ``::1``) and only in development mode (``CELESTIAL_MODE``, which ``make run``
-is), for a receiver on the developer's machine. Every route is free and counts under the
-account's limits like any request; the deliveries cost 1 credit each (``docs/webhooks.md``).
+The URL must be ``https`` to a host whose every address is public (``webhooks/egress.py``,
+checked here when a subscription is made and again at every delivery); development mode
+(``CELESTIAL_MODE``, which ``make run`` is) also takes the loopback (``localhost``,
+``127.0.0.0/8``, ``::1``), over ``http`` too, for a receiver on the developer's machine.
+Every route is free and counts under the account's limits like any request; the deliveries
+cost 1 credit each (``docs/webhooks.md``).
 """
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import replace
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -34,6 +34,7 @@ from gateway.json_response import json_response
 from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.version import answer_version
 from webhooks.delivery import delivery_body, send
+from webhooks.egress import EgressRefused, Resolver, Target, checked_addresses, read_url, system_resolver
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
 from shared.errors import (
     ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, WebhookLimitReached, WebhookNotFound,
@@ -42,7 +43,7 @@ from store import webhook_records
 from store.chart_records import is_chart_id
 from store.records import Account, utc_now
 from store.webhook_records import (
-    ACTIVE, BY_OWNER, KEEP_DELIVERIES, MAX_LEAD_MINUTES, MAX_URL_CHARS, PAUSED, Delivery, Webhook, is_webhook_id,
+    ACTIVE, BY_OWNER, KEEP_DELIVERIES, MAX_LEAD_MINUTES, PAUSED, Delivery, Webhook, is_webhook_id,
     new_secret, new_webhook_id,
 )
 
@@ -94,41 +95,26 @@ def delivery_view(delivery: Delivery) -> dict[str, Any]:
 # --- reading a subscription ---------------------------------------------------------------------
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
+def read_target(url: Any, development: bool) -> Target:
+    """Return what ``url`` names when a subscription may deliver to it whatever its host
+    resolves to (webhooks/egress.py, read without the network). 400 naming the rule otherwise."""
     try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+        return read_url(url, development)
+    except EgressRefused as refused:
+        raise _invalid_url(refused) from None
 
 
-def check_url(url: Any, development: bool) -> str:
-    """Return ``url`` when a subscription may deliver to it: an absolute ``https`` URL with a
-    host and no credentials, or in development an ``http`` URL to the loopback. 400 otherwise."""
-    example = "Send an https URL, e.g. https://example.com/celestial-hook."
-    if not isinstance(url, str) or not url or len(url) > MAX_URL_CHARS:
-        raise InvalidParameter(f"'url' must be a URL of at most {MAX_URL_CHARS} characters.", suggestion=example, param="url")
+async def check_addresses(target: Target, development: bool, resolve: Resolver) -> None:
+    """Return when every address ``target``'s host resolves to (``resolve``; none asked for
+    an IP literal) may be delivered to; 400 naming the rule otherwise."""
     try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        parts.port  # noqa: B018 (reading it checks it)
-    except ValueError:
-        raise InvalidParameter("'url' is not a URL.", suggestion=example, param="url") from None
-    if not host or parts.username is not None or parts.password is not None or parts.fragment:
-        raise InvalidParameter("'url' must name a host, with no credentials and no fragment.", suggestion=example, param="url")
-    if parts.scheme == "https":
-        return url
-    if parts.scheme == "http" and development and _is_loopback(host):
-        return url
-    if parts.scheme == "http" and _is_loopback(host):
-        raise InvalidParameter(
-            "'url' may be http only to the loopback in development mode; this server runs in production mode.",
-            suggestion=example, param="url",
-        )
-    raise InvalidParameter(
-        "'url' must be https (http is taken only to localhost, in development mode).", suggestion=example, param="url"
-    )
+        await checked_addresses(target, development, resolve)
+    except EgressRefused as refused:
+        raise _invalid_url(refused) from None
+
+
+def _invalid_url(refused: EgressRefused) -> InvalidParameter:
+    return InvalidParameter(refused.message, suggestion=refused.suggestion, param="url")
 
 
 def check_events(events: Any, chart_id: str | None) -> tuple[str, ...]:
@@ -156,8 +142,11 @@ def check_lead(lead: Any) -> int:
     return lead
 
 
-async def read_subscription(body: Any, account: Account, store, development: bool) -> tuple[str, tuple[str, ...], str | None, int]:
-    """Return (url, events, chart id or None, lead) of a subscription's body. 400 or 404."""
+async def read_subscription(
+    body: Any, account: Account, store, development: bool, resolve: Resolver = system_resolver,
+) -> tuple[str, tuple[str, ...], str | None, int]:
+    """Return (url, events, chart id or None, lead) of a subscription's body, its URL's host
+    resolved with ``resolve`` and every address checked. 400 or 404."""
     if not isinstance(body, dict):
         raise InvalidBody(
             "The body must be a JSON object.",
@@ -177,10 +166,12 @@ async def read_subscription(body: Any, account: Account, store, development: boo
             raise InvalidParameter("'chart' must be a stored chart's id (a string).", suggestion='Send chart as "chart_...".', param="chart")
         if not is_chart_id(chart_id) or await store.get_chart(account.id, chart_id) is None:
             raise ChartNotFound("'chart' names no stored chart of this account.", param="chart")
-    url = check_url(body["url"], development)
+    target = read_target(body["url"], development)
     events = check_events(body["events"], chart_id)
     lead = check_lead(body.get("lead_minutes", 0))
-    return url, events, chart_id, lead
+    # Resolved last, once the body is otherwise sound: the one step that may wait on DNS.
+    await check_addresses(target, development, resolve)
+    return target.url, events, chart_id, lead
 
 
 # --- the routes ----------------------------------------------------------------------------------
@@ -235,7 +226,7 @@ async def serve_webhooks(request: Request) -> Response:
 
     async def creation(gateway, account: Account) -> Response:
         body = await read_json_body(request)
-        url, events, chart_id, lead = await read_subscription(body, account, gateway.store, not gateway.settings.production)
+        url, events, chart_id, lead = await read_subscription(body, account, gateway.store, not gateway.settings.production, gateway.resolve)
         webhook = Webhook(new_webhook_id(), account.id, url, events, chart_id, lead, new_secret())
         try:
             await gateway.store.create_webhook(webhook, gateway.settings.webhooks_per_account)

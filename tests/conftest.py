@@ -14,6 +14,7 @@ from deploy.local_stack import Stack, start_stack, stop_stack
 from kernel import civil_time, engine, places
 from shared.runtime.config import load_settings
 from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
+from tests.name_table import NameTable
 
 # The kernel computes from the repository's ephemeris files in every test, as a service does.
 engine.use_ephemeris_files(load_settings().ephe_path)
@@ -48,10 +49,11 @@ class Stacks:
         self._stopping.callback(stop_stack, running)
         return running
 
-    def in_process(self, name: str, env: dict[str, str] | None = None, pools: dict | None = None) -> AppStack:
+    def in_process(self, name: str, env: dict[str, str] | None = None, pools: dict | None = None, resolve: NameTable | None = None) -> AppStack:
         """Return the gateway app started in this process on its own store, with in-process
-        services (``pools`` in place of the services' own)."""
-        running = start_app_stack(self._tmp_path_factory.mktemp(name), env, pools)
+        services (``pools`` in place of the services' own) and ``resolve`` answering webhook
+        hosts (a table of public names by default: no test asks a real resolver)."""
+        running = start_app_stack(self._tmp_path_factory.mktemp(name), env, pools, resolve)
         self._stopping.callback(stop_app_stack, running)
         return running
 

@@ -27,6 +27,7 @@ from shared.runtime.config import Settings, load_settings
 from shared.runtime.logging import configure_logging
 from tests.api.in_process_pool import in_process_pools
 from tests.in_process_admin import run_admin
+from tests.name_table import NameTable
 
 BASE_URL = "http://testserver"
 
@@ -57,6 +58,8 @@ class AppStack:
     _running: contextlib.ExitStack
     base_url: str = BASE_URL
     log_path: Path | None = field(default=None)
+    #: What the app asks a webhook URL's host's addresses of (no test asks a real resolver).
+    resolve: NameTable = field(default_factory=NameTable)
 
     def admin(self, *args: str) -> subprocess.CompletedProcess:
         """Run ``celestial-admin`` in this process against this app's store; raise
@@ -81,18 +84,22 @@ class AppStack:
         return httpx.Client(transport=self._transport, base_url=self.base_url, headers=headers, timeout=60)
 
 
-def start_app_stack(tmp: Path, extra_env: dict[str, str] | None = None, pools: dict | None = None) -> AppStack:
+def start_app_stack(
+    tmp: Path, extra_env: dict[str, str] | None = None, pools: dict | None = None, resolve: NameTable | None = None,
+) -> AppStack:
     """Start the gateway app (its lifespan) on a store in ``tmp`` with in-process services
-    (``pools`` in place of the services' own, e.g. one from an older release)."""
+    (``pools`` in place of the services' own, e.g. one from an older release) and ``resolve``
+    answering webhook hosts (a :class:`NameTable` of public names by default)."""
     env = {key: value for key, value in os.environ.items() if key != "CELESTIAL_NATS_URL"}
     env.update({"CELESTIAL_DATA_DIR": str(tmp / "data"), **(extra_env or {})})
     settings = load_settings(env)
     log_path = _log_path(tmp, settings)
-    app = create_app(settings, pools=pools or in_process_pools())
+    resolve = resolve if resolve is not None else NameTable()
+    app = create_app(settings, pools=pools or in_process_pools(), resolve=resolve)
     running = contextlib.ExitStack()
     portal = running.enter_context(anyio.from_thread.start_blocking_portal())
     running.enter_context(portal.wrap_async_context_manager(app.router.lifespan_context(app)))
-    return AppStack(env, settings, PortalTransport(app, portal), running, log_path=log_path)
+    return AppStack(env, settings, PortalTransport(app, portal), running, log_path=log_path, resolve=resolve)
 
 
 def stop_app_stack(stack: AppStack) -> None:

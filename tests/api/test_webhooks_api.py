@@ -4,6 +4,8 @@ rotatable; pause, resume, delete; a signed test delivery and the recent deliveri
 
 from __future__ import annotations
 
+import asyncio
+
 import orjson
 import pytest
 
@@ -11,7 +13,9 @@ from webhooks.signing import verify_signature
 from store.webhook_records import MAX_LEAD_MINUTES
 from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error, balance
+from tests.name_table import PUBLIC_NAMES, NameTable
 from tests.webhook_receiver import Receiver
+from webhooks.egress import EgressRefused, checked_addresses, read_url
 
 LYON = {"datetime": "1985-07-13T14:05:00", "place": "2996944"}
 SKY = {"url": "https://example.com/hook", "events": ["lunation", "eclipse"], "lead_minutes": 60}
@@ -106,11 +110,73 @@ def test_http_to_the_loopback_is_taken_in_development_mode(stack, account, url):
     assert subscribe(stack, key, {**SKY, "url": url})["url"] == url
 
 
-def test_http_to_the_loopback_is_refused_in_production_mode(module_stacks):
-    production = module_stacks.in_process("webhooks-production", {"CELESTIAL_MODE": "production"})
+def test_http_to_the_loopback_is_refused_in_production_mode(production):
     _, key = production.new_key()
     response = post(production, key, "/v1/webhooks", {**SKY, "url": "http://127.0.0.1:9/h"})
     assert_error(response, 400, "invalid_parameter", "url")
+
+
+# --- egress: a stranger cannot aim the deliveries (webhooks/egress.py) ---------------------------
+
+#: What the production stack's resolver answers (example.com is public).
+NAMES = {**PUBLIC_NAMES, "intranet.example.net": ["10.0.0.5"], "half.example.net": [*PUBLIC_NAMES["example.com"], "169.254.169.254"]}
+
+#: Hostile URLs, each refused in production naming its rule (tests/unit/webhooks/test_egress.py has them all).
+HOSTILE = [
+    "https://169.254.169.254/latest/meta-data/", "https://10.0.0.1/", "https://[fd00::1]/", "https://2130706433/",
+    "https://0177.0.0.1/", "https://0x7f.1/", "https://127.1/", "https://127.0.0.1./", "https://[::ffff:127.0.0.1]/",
+    "https://[fe80::1%25eth0]/", "https://%31%32%37.0.0.1/", "https://１２７．０．０．１/", "https://[64:ff9b::a00:1]/",
+    "https://localhost/", "https://localhost./", "https://metadata.google.internal/", "https://printer.local/",
+    "https://intranet.example.net/", "https://half.example.net/", "https://unknown.example.net/",
+    "https://exa mple.com/", 'https://example.com/a"b', "https://example.com/<x>", "https://example.com:0/",
+]
+
+
+@pytest.fixture(scope="module")
+def production(module_stacks) -> AppStack:
+    return module_stacks.in_process("webhooks-production", {"CELESTIAL_MODE": "production"}, resolve=NameTable(NAMES))
+
+
+def refusal_of(url: str) -> EgressRefused:
+    """Return the refusal webhooks/egress.py gives ``url`` in production, on the same names."""
+    with pytest.raises(EgressRefused) as refused:
+        asyncio.run(checked_addresses(read_url(url, False), False, NameTable(NAMES)))
+    return refused.value
+
+
+@pytest.mark.parametrize("url", HOSTILE)
+def test_a_hostile_url_is_refused_with_400_naming_the_rule(production, url):
+    name, key = production.new_key()
+    before = balance(production, name)
+    error = assert_error(post(production, key, "/v1/webhooks", {**SKY, "url": url}), 400, "invalid_parameter", "url")
+    expected = refusal_of(url)
+    assert (error["message"], error["suggestion"]) == (expected.message, expected.suggestion)
+    assert call(production, key, "GET", "/v1/webhooks").json()["data"]["webhooks"] == []
+    assert balance(production, name) == before
+
+
+def test_a_literal_url_is_never_asked_of_the_resolver(production):
+    _, key = production.new_key()
+    asked = len(production.resolve.asked)
+    literals = [url for url in HOSTILE if "example" not in url and "local" not in url and "internal" not in url]
+    for url in literals:
+        # The table fails the request (a 500) if asked for a literal.
+        assert post(production, key, "/v1/webhooks", {**SKY, "url": url}).status_code == 400
+    assert production.resolve.asked[asked:] == []
+
+
+def test_a_name_resolving_only_to_public_addresses_is_taken_in_production(production):
+    _, key = production.new_key()
+    asked = len(production.resolve.asked)
+    assert subscribe(production, key, SKY)["url"] == SKY["url"]
+    assert production.resolve.asked[asked:] == ["example.com"]
+
+
+def test_an_otherwise_bad_body_is_refused_before_any_resolution(production):
+    _, key = production.new_key()
+    asked = len(production.resolve.asked)
+    assert_error(post(production, key, "/v1/webhooks", {**SKY, "events": ["solstice"]}), 400, "invalid_parameter", "events")
+    assert production.resolve.asked[asked:] == []
 
 
 @pytest.mark.parametrize("lead", [-1, MAX_LEAD_MINUTES + 1, 1.5, "60", True])

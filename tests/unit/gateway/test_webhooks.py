@@ -3,30 +3,52 @@ API shows of a subscription (never its secret) and of a delivery."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from gateway.webhooks import CHART_KINDS, SKY_KINDS, check_events, check_lead, check_url, delivery_view, webhook_view
+from gateway.webhooks import CHART_KINDS, SKY_KINDS, check_addresses, check_events, check_lead, delivery_view, read_target, webhook_view
 from shared.errors import InvalidParameter
 from store.webhook_records import Delivery, Webhook, new_secret, new_webhook_id
+from tests.name_table import NameTable
+from webhooks.egress import SUGGESTION
 
 
-@pytest.mark.parametrize("url", ["https://example.com/h", "https://example.com:8443/h?x=1", "https://[2001:db8::1]/h"])
-def test_https_is_taken_in_either_mode(url):
-    assert check_url(url, development=False) == check_url(url, development=True) == url
+def checked(url, development: bool) -> str:
+    """Return the URL a subscription keeps, once read and its addresses checked (a table resolver)."""
+    target = read_target(url, development)
+    asyncio.run(check_addresses(target, development, NameTable()))
+    return target.url
+
+
+@pytest.mark.parametrize("url", ["https://example.com/h", "https://example.com:8443/h?x=1", "https://[2606:4700:4700::1111]/h"])
+def test_https_to_a_public_host_is_taken_in_either_mode(url):
+    assert checked(url, development=False) == checked(url, development=True) == url
 
 
 @pytest.mark.parametrize("url", ["http://localhost/h", "http://127.0.0.1:9000/h", "http://[::1]/h", "http://127.0.0.2/h"])
 def test_http_to_the_loopback_is_taken_in_development_only(url):
-    assert check_url(url, development=True) == url
+    assert checked(url, development=True) == url
     with pytest.raises(InvalidParameter) as refused:
-        check_url(url, development=False)
-    assert refused.value.param == "url" and "production" in str(refused.value)
+        checked(url, development=False)
+    assert refused.value.param == "url" and "production" in refused.value.message
 
 
-@pytest.mark.parametrize("url", ["http://example.com/h", "http://10.0.0.1/h", "ws://localhost/h", "https://u:p@e.com/", "https:///h", None, ""])
-def test_anything_else_is_refused(url):
-    with pytest.raises(InvalidParameter):
-        check_url(url, development=True)
+@pytest.mark.parametrize("url", [
+    "http://example.com/h", "http://10.0.0.1/h", "ws://localhost/h", "https://u:p@e.com/", "https:///h", None, "",
+    "https://10.0.0.1/h", "https://nowhere.example.com/h",
+])
+def test_anything_else_is_refused_naming_the_url(url):
+    with pytest.raises(InvalidParameter) as refused:
+        checked(url, development=True)
+    assert refused.value.param == "url" and refused.value.http_status == 400
+
+
+def test_a_refusal_carries_the_egress_rules_message_and_suggestion():
+    with pytest.raises(InvalidParameter) as refused:
+        checked("https://0177.0.0.1/h", development=False)
+    assert refused.value.message == "The url's host is 127.0.0.1, a loopback address: a webhook is delivered only to public addresses."
+    assert refused.value.suggestion == SUGGESTION
 
 
 def test_a_chart_takes_the_forecasts_kinds_and_the_sky_its_own_in_the_forecasts_order():
