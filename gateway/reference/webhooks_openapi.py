@@ -65,7 +65,14 @@ _BODY = {
     "properties": {
         "url": {
             "type": "string", "maxLength": MAX_URL_CHARS,
-            "description": "Where deliveries are POSTed: https (http only to the loopback: localhost, 127.0.0.0/8 or ::1, in development mode).",
+            "description": (
+                "Where deliveries are POSTed: an https URL whose host is, or resolves only to, public unicast addresses "
+                "(no loopback, private, link-local, carrier-grade NAT, unique-local, multicast, reserved or documentation "
+                "address, in any spelling; no localhost, *.local or *.internal name), with no credentials, no fragment, no "
+                "space or control character. Checked when subscribing and again at every delivery, which connects to the "
+                "address checked. Development mode also takes the loopback (localhost, 127.0.0.0/8, ::1), over http too. "
+                "A refused URL is 400 invalid_parameter naming the rule (docs/webhooks.md, Egress)."
+            ),
         },
         "events": {
             "type": "array", "minItems": 1, "items": {"type": "string", "enum": list(CHART_KINDS)},
