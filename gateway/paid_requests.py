@@ -39,7 +39,7 @@ from gateway.idempotency import (
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.middleware import new_request_id
-from gateway.rpc import Pool, ServicePool, channel_target
+from gateway.rpc import Pool, ServicePool
 from gateway.stored_charts import expand_body, expand_query
 from store.interfaces import Store
 from store.idempotency_records import StoredAnswer
@@ -48,6 +48,7 @@ from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import answer_version
 from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
+from shared.runtime.pool_channel import channel_target
 from shared.runtime.request_reading import RequestReading
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
