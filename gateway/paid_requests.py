@@ -28,7 +28,7 @@ from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.dashboard.spend_mail import mail_spend_warnings
 from gateway.endpoints import Endpoint
-from gateway.envelope import DocumentBody, success_body
+from gateway.envelope import success_body
 from gateway.fair_share import FairShare, Overloaded
 from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
@@ -49,6 +49,7 @@ from gateway.version import answer_version
 from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.pool_channel import channel_target
+from shared.runtime.reply_rendering import DocumentBody
 from shared.runtime.request_reading import RequestReading
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
