@@ -44,13 +44,13 @@ from gateway.stored_charts import expand_body, expand_query
 from store.interfaces import Store
 from store.idempotency_records import StoredAnswer
 from store.records import Account, Admission, ChargeNote, KeyRecord
-from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import answer_version
 from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.pool_channel import channel_target
 from shared.runtime.reply_rendering import DocumentBody
 from shared.runtime.request_reading import RequestReading
+from shared.runtime.transcoder import request_from_json, request_from_query
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
 

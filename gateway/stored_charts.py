@@ -36,12 +36,12 @@ from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.key_modes import TEST_MODE, is_test_mode
-from gateway.transcoder import request_from_json
 from gateway.version import answer_version
 from shared.errors import (
     ChartLimitReached, ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter, MethodNotAllowed,
 )
 from shared.runtime.request_model import FieldSpec, message_spec
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 from shared.runtime.wire import birth_from, local_readings
 from store import chart_records
