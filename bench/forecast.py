@@ -17,7 +17,7 @@ import time
 from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
-from gateway.transcoder import request_from_json
+from shared.runtime.transcoder import request_from_json
 from kernel import engine
 from kernel import forecast as kernel
 from kernel.deadline import Deadline

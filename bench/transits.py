@@ -17,7 +17,7 @@ import numpy as np
 
 from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
-from gateway.transcoder import request_from_json
+from shared.runtime.transcoder import request_from_json
 from services.search import transits
 from kernel import engine
 from kernel.aspects import ASPECT_TYPES

@@ -10,7 +10,7 @@ import statistics
 import time
 
 from celestial.v1 import ephemeris_service_pb2, vedic_pb2
-from gateway.transcoder import request_from_query
+from shared.runtime.transcoder import request_from_query
 from kernel import engine
 from kernel.deadline import Deadline
 from services.ephemeris import natal

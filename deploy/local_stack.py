@@ -17,8 +17,8 @@ from pathlib import Path
 
 import httpx
 
-from deploy.supervisor import READY_LINE
-from shared.runtime.config import REPO_ROOT
+from deploy.supervisor import READY_LINE, search_pool_environment
+from shared.runtime.config import REPO_ROOT, load_settings
 
 START_TIMEOUT_S = 120
 
@@ -83,6 +83,11 @@ class Stack:
         )
         key = self.admin("key", "create", "--account", name).stdout.strip()
         return name, key
+
+    def search_pool_environment(self) -> dict[str, str]:
+        """Return the environment naming this stack's search processes, for a webhook worker
+        started beside it (the supervisor's own workers get the same)."""
+        return search_pool_environment(load_settings(self.env))
 
     def client(self, key: str | None = None, headers: dict[str, str] | None = None) -> httpx.Client:
         """Return a client of the gateway sending ``key`` (and ``headers``)."""

@@ -11,9 +11,10 @@ supervisor's pid as CELESTIAL_SUPERVISOR_PID and stops by itself once the superv
 (``shared/runtime/orphan.py``), even when the supervisor was killed with SIGKILL.
 
 It also runs CELESTIAL_WEBHOOK_WORKERS webhook workers (``webhooks/worker.py``, default
-1), started again when they exit: a worker serves no port, so its health is its being alive
-(a worker that hangs mid-delivery loses its delivery to another all the same: the queue hands
-out again what was not acknowledged, and the SQLite scheduler's lease lapses).
+1), each told the search processes' addresses (CELESTIAL_SEARCH_ADDRESSES: it asks them for
+its forecasts), started again when they exit: a worker serves no port, so its health is its
+being alive (a worker that hangs mid-delivery loses its delivery to another all the same: the
+queue hands out again what was not acknowledged, and the SQLite scheduler's lease lapses).
 
 In development mode (CELESTIAL_MODE, the default) without CELESTIAL_SMTP_URL it also runs the
 development mail catcher (``deploy/mail_catcher.py``) and points the gateway's mail at it, with
@@ -159,11 +160,18 @@ def plan(settings: Settings, gateway_env: Mapping[str, str] | None = None) -> li
         # The gateway's mail server too (not its outbox token): a paused subscription's email
         # goes where the dashboard's mail goes.
         mail = {name: value for name, value in (gateway_env or {}).items() if name in MAIL_SETTINGS}
-        worker = Child(f"webhook-worker-{index}", [sys.executable, "-m", "webhooks.worker"], _always, env=mail)
+        env = {**mail, **search_pool_environment(settings)}
+        worker = Child(f"webhook-worker-{index}", [sys.executable, "-m", "webhooks.worker"], _always, env=env)
         children.append(worker)
     healthz = f"http://{settings.http_host}:{settings.http_port}/healthz"
     children.append(Child("gateway", [sys.executable, "-m", "gateway.main"], partial(http_answers, healthz), env=dict(gateway_env or {})))
     return children
+
+
+def search_pool_environment(settings: Settings) -> dict[str, str]:
+    """Return the environment naming the search pool's processes this supervisor starts
+    (CELESTIAL_SEARCH_ADDRESSES): a webhook worker asks them for its forecasts over gRPC."""
+    return {"CELESTIAL_SEARCH_ADDRESSES": ",".join(settings.service_addresses["search"])}
 
 
 def busy_ports(settings: Settings) -> list[tuple[str, int]]:

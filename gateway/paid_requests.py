@@ -28,7 +28,7 @@ from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
 from gateway.dashboard.spend_mail import mail_spend_warnings
 from gateway.endpoints import Endpoint
-from gateway.envelope import DocumentBody, success_body
+from gateway.envelope import success_body
 from gateway.fair_share import FairShare, Overloaded
 from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
@@ -39,16 +39,18 @@ from gateway.idempotency import (
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.middleware import new_request_id
-from gateway.rpc import Pool, ServicePool, channel_target
+from gateway.rpc import Pool, ServicePool
 from gateway.stored_charts import expand_body, expand_query
 from store.interfaces import Store
 from store.idempotency_records import StoredAnswer
 from store.records import Account, Admission, ChargeNote, KeyRecord
-from gateway.transcoder import request_from_json, request_from_query
 from gateway.version import answer_version
 from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
 from shared.runtime.config import SERVICE_NAMES, Settings
+from shared.runtime.pool_channel import channel_target
+from shared.runtime.reply_rendering import DocumentBody
 from shared.runtime.request_reading import RequestReading
+from shared.runtime.transcoder import request_from_json, request_from_query
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
 from webhooks.egress import Resolver, system_resolver

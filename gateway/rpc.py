@@ -15,8 +15,6 @@ retried on another process. This is the only module that catches ``grpc.aio.AioR
 from __future__ import annotations
 
 import asyncio
-import ipaddress
-import json
 import time
 from typing import Any, Protocol
 
@@ -32,7 +30,7 @@ from shared.errors import (
     ServiceUnavailable,
 )
 from shared.runtime.config import Settings
-from shared.runtime.server import REQUEST_ID_METADATA_KEY
+from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY, channel_options, channel_target
 from shared.runtime.status import error_from_call
 
 # Canonical gRPC codes to our errors (google/rpc/code.proto's HTTP mapping, narrowed to the
@@ -46,8 +44,6 @@ _STATUS_TABLE: dict[grpc.StatusCode, type[CelestialError]] = {
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
 }
 
-# gRPC allows at most 5 attempts of one call.
-MAX_ATTEMPTS = 5
 #: How long a call whose every process is full (RESOURCE_EXHAUSTED past the channel's own
 #: retries) is retried, seconds, before it is answered 503 with Retry-After, and the pauses
 #: between tries: enough for a burst from several gateways to drain, short of any deadline.
@@ -58,72 +54,6 @@ BUSY_RETRY_S = 2.0
 BUSY_SHARE_OF_DEADLINE = 0.5
 BUSY_BACKOFF_S = 0.02
 BUSY_BACKOFF_MAX_S = 0.25
-
-
-def channel_target(addresses: tuple[str, ...]) -> str:
-    """Return the gRPC target naming every process of a pool: ``ipv4:a:p,b:q`` for IPv4
-    literals, ``dns:///name:port`` for one DNS name (a Kubernetes headless Service, whose
-    answer lists every ready replica), or a ``dns://server/name:port`` target as given (a
-    DNS server of one's own)."""
-    if len(addresses) == 1 and addresses[0].startswith("dns:"):
-        return addresses[0]
-    hosts = [address.rsplit(":", 1)[0] for address in addresses]
-    try:
-        for host in hosts:
-            ipaddress.IPv4Address(host)
-    except ValueError:
-        if len(addresses) != 1:
-            raise ValueError(f"Several addresses must be IPv4 literals; use one DNS name instead: {addresses}")
-        return f"dns:///{addresses[0]}"
-    return "ipv4:" + ",".join(addresses)
-
-
-def service_config(processes: int) -> str:
-    """Return the channel's service config: round robin over healthy processes, and a retry
-    on another process (as many attempts as processes, 2 to 5) when one is busy or going away."""
-    return json.dumps(
-        {
-            "loadBalancingConfig": [{"round_robin": {}}],
-            "healthCheckConfig": {"serviceName": ""},
-            "methodConfig": [
-                {
-                    "name": [{}],
-                    "retryPolicy": {
-                        "maxAttempts": min(MAX_ATTEMPTS, max(2, processes)),
-                        "initialBackoff": "0.005s",
-                        "maxBackoff": "0.05s",
-                        "backoffMultiplier": 2,
-                        "retryableStatusCodes": ["UNAVAILABLE", "RESOURCE_EXHAUSTED"],
-                    },
-                }
-            ],
-        }
-    )
-
-
-def channel_options(processes: int, keepalive_s: float, ping_timeout_s: float) -> list[tuple[str, Any]]:
-    """Return the options of a channel to a pool of ``processes``: its service config,
-    retries, reconnection backoff, and keepalive pings every ``keepalive_s`` that close the
-    connection when one stays unanswered for ``ping_timeout_s``."""
-    return [
-        ("grpc.service_config", service_config(processes)),
-        ("grpc.enable_retries", 1),
-        # A DNS name (a headless Service) is resolved again when a connection closes (each
-        # process closes its own at CELESTIAL_SERVICE_CONNECTION_AGE_S), at most this often:
-        # gRPC's default of 30 s would keep an added replica idle up to that much longer.
-        ("grpc.dns_min_time_between_resolutions_ms", 1000),
-        ("grpc.initial_reconnect_backoff_ms", 200),
-        ("grpc.max_reconnect_backoff_ms", 2000),
-        ("grpc.keepalive_time_ms", round(keepalive_s * 1000)),
-        ("grpc.keepalive_timeout_ms", round(ping_timeout_s * 1000)),
-        # With grpcio 1.85 the keepalive timeout alone never fires while another ping (the
-        # flow-control estimator's) is outstanding; this limit covers every ping.
-        ("grpc.http2.ping_timeout_ms", round(ping_timeout_s * 1000)),
-        # The health stream is the only traffic of an idle connection: ping it anyway, and
-        # without the default cap of two pings between data frames.
-        ("grpc.keepalive_permit_without_calls", 1),
-        ("grpc.http2.max_pings_without_data", 0),
-    ]
 
 
 class Pool(Protocol):

@@ -29,19 +29,20 @@ from google.protobuf.descriptor import FieldDescriptor
 from starlette.requests import Request
 from starlette.responses import Response
 
-from celestial.v1 import ephemeris_service_pb2, options_pb2
+from celestial.v1 import ephemeris_service_pb2
 from gateway.account_api import single_values
 from gateway.admin.operations import iso
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.key_modes import TEST_MODE, is_test_mode
-from gateway.transcoder import request_from_json
 from gateway.version import answer_version
 from shared.errors import (
     ChartLimitReached, ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter, MethodNotAllowed,
 )
 from shared.runtime.request_model import FieldSpec, message_spec
+from shared.runtime.stored_chart_parameters import stand_in, stored_chart_names
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 from shared.runtime.wire import birth_from, local_readings
 from store import chart_records
@@ -61,12 +62,6 @@ LIST_PARAMETERS = ("limit", "page_token", "export")
 
 def _natal_fields() -> dict[str, FieldSpec]:
     return message_spec(NATAL_CHART.DESCRIPTOR).fields
-
-
-def stored_chart_names(request_cls) -> tuple[str, ...]:
-    """Return the parameters of a request message that name a stored chart (``chart``,
-    ``chart_a`` ...), from its ``(message).stored_charts``; () for a request taking no birth."""
-    return tuple(request_cls.DESCRIPTOR.GetOptions().Extensions[options_pb2.message].stored_charts)
 
 
 # --- reading a chart ---------------------------------------------------------------------------
@@ -220,12 +215,7 @@ async def _stand_in(name: str, chart_id: str, request_cls, given: set[str], acco
     chart = await store.get_chart(account_id, chart_id) if is_chart_id(chart_id) else None
     if chart is None:
         raise ChartNotFound(f"'{name}' names no stored chart of this account.", param=name)
-    accepted = message_spec(request_cls.DESCRIPTOR).fields
-    parameters = {f"{key}{suffix}": value for key, value in chart.parameters.items() if f"{key}{suffix}" in accepted}
-    if with_settings and suffix == "":
-        # The request's own settings win: a stored chart's are its defaults.
-        parameters.update({key: value for key, value in chart.settings.items() if key in accepted and key not in given})
-    return parameters
+    return stand_in(chart.parameters, chart.settings, request_cls, name, given, with_settings=with_settings)
 
 
 # --- the routes ----------------------------------------------------------------------------------

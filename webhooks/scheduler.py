@@ -10,7 +10,7 @@ from typing import Any
 import structlog
 
 from store.webhook_records import ACTIVE, Webhook
-from webhooks.events import day_events, days_between, instant_s
+from webhooks.events import EventsOf, days_between, instant_s
 from webhooks.jobs import Job
 from webhooks.settings import WorkerSettings
 from webhooks.timing import due_s, wanted
@@ -19,12 +19,14 @@ log = structlog.get_logger("webhook_worker")
 
 
 class Scheduler:
-    """Finds each active subscription's due events and hands each to ``enqueue`` once."""
+    """Finds each active subscription's due events (a day's asked of ``events_of`` once) and
+    hands each to ``enqueue`` once."""
 
-    def __init__(self, store, worker: WorkerSettings, enqueue):
+    def __init__(self, store, worker: WorkerSettings, enqueue, events_of: EventsOf):
         self._store = store
         self._worker = worker
         self._enqueue = enqueue
+        self._events_of = events_of
         #: (subscription key, UTC day) -> that day's events: a day's events never change.
         self._days: dict[tuple[Any, datetime], list[dict[str, Any]]] = {}
         #: (webhook id, event id) -> due instant, of every delivery queued by this scheduler.
@@ -44,7 +46,7 @@ class Scheduler:
         events = []
         for day in days_between(first_s, last_s):
             if (key, day) not in self._days:
-                self._days[(key, day)] = await day_events(self._store, webhook.account_id, webhook.chart_id, webhook.events, day)
+                self._days[(key, day)] = await self._events_of(webhook, chart, day)
             events += self._days[(key, day)]
         return events
 

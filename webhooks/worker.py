@@ -17,9 +17,10 @@ Deployment. Every worker of a deployment shares the store:
   yet delivered (attempt numbers start again from 1 then).
 
 Scheduling (:class:`Scheduler`): every ``tick_s`` seconds, for each active subscription, the
-events of the UTC days (``webhooks/events.py``) that hold the instants due now or in the
-24 hours before (never before the subscription was made) are computed once per day and kept;
-each event due (``instant - lead``) and not yet delivered is queued.
+events of the UTC days that hold the instants due now or in the 24 hours before (never before
+the subscription was made) are asked of the search pool over gRPC once per day and kept
+(``webhooks/events.py``, ``CELESTIAL_SEARCH_ADDRESSES``; a failed call is logged and asked
+again at the next tick); each event due (``instant - lead``) and not yet delivered is queued.
 
 Delivering (:func:`deliver`): the subscription must still exist and be active, and the event
 not be delivered already. One credit is reserved under the request id
@@ -42,12 +43,12 @@ from pathlib import Path
 
 import structlog
 
-from kernel import civil_time, engine, places
 from shared.runtime.config import Settings, load_settings
 from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned
 from store.choice import open_configured_store
 from webhooks.attempts import deliver
+from webhooks.events import EventsOf, SearchPoolEvents
 from webhooks.jobs import Job, LocalQueue
 from webhooks.scheduler import Scheduler
 from webhooks.settings import WorkerSettings
@@ -58,13 +59,13 @@ log = structlog.get_logger("webhook_worker")
 LEASE = "webhook-scheduler"
 
 
-async def run_nats(store, settings: Settings, worker: WorkerSettings, stop: asyncio.Event) -> None:
+async def run_nats(store, settings: Settings, worker: WorkerSettings, events_of: EventsOf, stop: asyncio.Event) -> None:
     """Schedule and deliver through the store's work-queue stream until ``stop`` is set."""
 
     async def publish(job: Job) -> None:
         await store.enqueue_delivery(job.webhook_id, job.event_id, job.as_dict())
 
-    scheduler = Scheduler(store, worker, publish)
+    scheduler = Scheduler(store, worker, publish, events_of)
 
     async def scheduling() -> None:
         while not stop.is_set():
@@ -93,7 +94,7 @@ async def run_nats(store, settings: Settings, worker: WorkerSettings, stop: asyn
     await asyncio.gather(scheduling(), *(delivering() for _ in range(worker.concurrency)))
 
 
-async def run_sqlite(store, settings: Settings, worker: WorkerSettings, stop: asyncio.Event) -> None:
+async def run_sqlite(store, settings: Settings, worker: WorkerSettings, events_of: EventsOf, stop: asyncio.Event) -> None:
     """Hold the scheduler's lease and, while holding it, schedule and deliver from memory."""
     holder = f"{os.getpid()}-{secrets.token_hex(4)}"
     queue = LocalQueue()
@@ -129,7 +130,7 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, stop: as
             await _sleep(stop, worker.tick_s)
             continue
         if scheduler is None:
-            scheduler = Scheduler(store, worker, queue.put)
+            scheduler = Scheduler(store, worker, queue.put, events_of)
         try:
             await scheduler.tick()
         except Exception as error:
@@ -158,8 +159,8 @@ async def _sleep(stop: asyncio.Event, seconds: float) -> None:
         pass
 
 
-async def run(settings: Settings, worker: WorkerSettings) -> None:
-    """Run the worker until SIGTERM or SIGINT."""
+async def run(settings: Settings, worker: WorkerSettings, events_of: SearchPoolEvents) -> None:
+    """Run the worker, its events asked of ``events_of``, until SIGTERM or SIGINT."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -167,8 +168,9 @@ async def run(settings: Settings, worker: WorkerSettings) -> None:
     store = await open_configured_store(settings)
     log.info("webhook_worker_started", store="nats" if settings.nats_url else "sqlite", tick_s=worker.tick_s)
     try:
-        await (run_nats if settings.nats_url else run_sqlite)(store, settings, worker, stop)
+        await (run_nats if settings.nats_url else run_sqlite)(store, settings, worker, events_of, stop)
     finally:
+        await events_of.close()
         await store.close()
         log.info("webhook_worker_stopped")
 
@@ -178,12 +180,8 @@ def main() -> None:
     settings = load_settings()
     configure_logging(settings, "webhook-worker")
     stop_when_orphaned(settings.supervisor_pid)
-    # The forecast is computed here, as the search service computes it.
-    engine.use_ephemeris_files(settings.ephe_path)
-    places.use_gazetteer(settings.places_path)
-    civil_time.use_zone_files(settings.tz_path)
-    civil_time.open_zone_map()
-    asyncio.run(run(settings, WorkerSettings.of(settings)))
+    # The forecasts are the search pool's: this process loads no ephemeris, gazetteer or zones.
+    asyncio.run(run(settings, WorkerSettings.of(settings), SearchPoolEvents.of(settings)))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from gateway.reference.openapi_schemas import ref
-from gateway.stored_charts import BIRTH_PARAMETERS, CHART_PATH, CHARTS_PATH, DEFAULT_PAGE, stored_chart_names
+from gateway.stored_charts import BIRTH_PARAMETERS, CHART_PATH, CHARTS_PATH, DEFAULT_PAGE
+from shared.runtime.stored_chart_parameters import stored_chart_names
 from store.chart_records import DEFAULT_CHARTS_PER_ACCOUNT, MAX_PAGE
 
 _ID = {"type": "string", "pattern": "^chart_[0-9a-f]{21}$", "description": "A stored chart's id (POST /v1/charts)."}

@@ -18,7 +18,6 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
-from gateway.envelope import text_media_type
 from gateway.reference.account_openapi import ACCOUNT_SCHEMAS, account_paths
 from gateway.reference.charts_openapi import CHART_SCHEMAS, chart_parameters, chart_paths, stood_in_for, with_chart_members
 from gateway.reference.webhooks_openapi import WEBHOOK_SCHEMAS, webhook_paths
@@ -28,6 +27,7 @@ from gateway.reference.operation_text import reference_text
 from gateway.reference.parameter_groups import group_lead
 from gateway.operation_names import operation_name
 from gateway.reference.idempotency_openapi import with_idempotency_key
+from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES
 

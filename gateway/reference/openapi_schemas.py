@@ -9,7 +9,7 @@ Naming rule: a component is named after its proto message's own name, without th
 shared by the operation's GET and POST. Two messages that would take one name are an error
 at start-up, not a silent suffix.
 
-A member is ``required`` when the wire always emits it (``gateway/envelope.py``): a scalar
+A member is ``required`` when the wire always emits it (``shared/runtime/reply_rendering.py``): a scalar
 without presence, a repeated field not marked ``omit_empty``, a field marked
 ``null_when_unset`` (then ``null`` when unset) or ``(render).always`` (a message the service
 sets in every reply), a ``(message).columns`` field; any other message field or ``optional``
@@ -25,9 +25,9 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from celestial.v1 import options_pb2
 from gateway.endpoints import Endpoint
-from gateway.envelope import JSON_VALUE_TYPES, is_columns
 from gateway.reference.geojson_schema import GEOJSON_SCHEMAS
 from shared.runtime.parameter_text import INTEGER_WIDTHS
+from shared.runtime.reply_rendering import JSON_VALUE_TYPES, is_columns
 
 #: Where a component is referenced from.
 REF_PREFIX = "#/components/schemas/"
@@ -203,7 +203,7 @@ class Components:
         if descriptor.full_name in JSON_VALUE_TYPES:
             return dict(JSON_VALUE_TYPES[descriptor.full_name])
         if is_columns(descriptor):
-            # Rendered as one record per index (gateway/envelope.py): an array of objects.
+            # Rendered as one record per index (shared/runtime/reply_rendering.py): an array of objects.
             columns = {fd.name: {**scalar_schema(fd), **self._description(fd.full_name)} for fd in descriptor.fields}
             return {"type": "array", "items": {"type": "object", "properties": columns, "required": list(columns)}}
         name = component_name(descriptor)

@@ -37,9 +37,9 @@ from shared.runtime.computation import Handler, answered_error
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned
+from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY
 from shared.runtime.status import rich_status
 
-REQUEST_ID_METADATA_KEY = "x-request-id"
 #: The trailing metadata of every answer that says how long its computation took once
 #: started (milliseconds; its wait in the queue not counted): the gateway orders calls by it.
 COMPUTE_MS_METADATA_KEY = "x-compute-ms"

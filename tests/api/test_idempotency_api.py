@@ -10,7 +10,7 @@ import pytest
 
 from gateway.endpoints import discover_endpoints
 from gateway.idempotency import canonical_parameters, fingerprint
-from gateway.transcoder import request_from_query
+from shared.runtime.transcoder import request_from_query
 from store.sqlite_store import SqliteStore
 from tests.api.test_chart_wheel_api import BIRTH
 from tests.api.test_conventions_api import assert_error, balance

@@ -1,5 +1,6 @@
 """Webhooks (issue 40, part 3) on real processes: a NATS server, two gateways, two webhook
-workers (``python -m webhooks.worker``) and a local receiver.
+workers (``python -m webhooks.worker``, asking the stack's search process for their forecasts
+over gRPC) and a local receiver.
 
 Subscriptions are made with a lead that puts their first event due within a minute or so:
 the test reads the next events from /v1/forecast, and sets ``lead_minutes`` so that the
@@ -53,7 +54,8 @@ class Worker:
         self.log_path = stack.log_path.with_name(f"{name}.log")
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "webhooks.worker"], cwd=REPO_ROOT, env={**stack.env, **WORKER_ENV},
+                [sys.executable, "-m", "webhooks.worker"], cwd=REPO_ROOT,
+                env={**stack.env, **WORKER_ENV, **stack.search_pool_environment()},
                 stdout=log, stderr=subprocess.STDOUT,
             )
 

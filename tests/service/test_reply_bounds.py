@@ -14,7 +14,7 @@ import pytest
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment
 from gateway.endpoints import discover_endpoints
-from gateway.transcoder import request_from_json
+from shared.runtime.transcoder import request_from_json
 from shared.errors import ResultTooLarge
 from kernel.aspects import ASPECT_TYPES
 from kernel.deadline import Deadline

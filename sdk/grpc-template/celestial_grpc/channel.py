@@ -1,7 +1,8 @@
-"""The options of a channel to a pool, as the gateway's own (the server's gateway/rpc.py; a
-test holds the two equal): round robin over the processes that answer their health check
-SERVING, a call retried on another process when one is full (RESOURCE_EXHAUSTED) or going
-away (UNAVAILABLE), and keepalive pings that find a process that stopped answering."""
+"""The options of a channel to a pool, as the gateway's own (the server's
+shared/runtime/pool_channel.py; a test holds the two equal): round robin over the processes
+that answer their health check SERVING, a call retried on another process when one is full
+(RESOURCE_EXHAUSTED) or going away (UNAVAILABLE), and keepalive pings that find a process
+that stopped answering."""
 
 from __future__ import annotations
 

@@ -18,10 +18,10 @@ from google.rpc import error_details_pb2, status_pb2
 from deploy.generate_sdks import error_statuses
 from deploy.grpc_package import dependency_floors, generate_grpc, pinned_version
 from celestial.v1 import options_pb2
-from gateway.rpc import channel_options, service_config
 from kernel.errors import BodyNotFound
 from shared.errors import InvalidParameter
 from shared.runtime.config import REPO_ROOT, SERVICE_NAMES
+from shared.runtime.pool_channel import channel_options, service_config
 from shared.runtime.status import ERROR_DOMAIN, to_status
 
 

@@ -190,3 +190,27 @@ def test_nothing_reaches_a_webhook_worker():
     policy = objects("prod", "NetworkPolicy")["webhook-worker-no-ingress"]["spec"]
     assert policy["podSelector"]["matchLabels"] == {"app.kubernetes.io/component": "webhook-worker"}
     assert policy["policyTypes"] == ["Ingress"] and not policy.get("ingress")
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_webhook_workers_are_given_the_search_pools_address(overlay):
+    config = objects(overlay, "ConfigMap")["celestial-config"]["data"]
+    assert config["CELESTIAL_SEARCH_ADDRESSES"] == "search:50051"
+    workers = [container for _name, _pod, container in containers(overlay) if container["name"] == "webhook-worker"]
+    assert workers
+    for worker in workers:
+        assert {"configMapRef": {"name": "celestial-config"}} in worker["envFrom"]
+        assert "CELESTIAL_SEARCH_ADDRESSES" not in env_of(worker)  # nothing overrides the config's
+
+
+def test_the_webhook_workers_reach_the_search_pool_and_no_other():
+    policy = objects("prod", "NetworkPolicy")["search-from-webhook-workers"]["spec"]
+    assert policy["podSelector"]["matchLabels"] == {"app.kubernetes.io/component": "search"}
+    assert [source["podSelector"]["matchLabels"] for rule in policy["ingress"] for source in rule["from"]] == [
+        {"app.kubernetes.io/component": "webhook-worker"}
+    ]
+    assert [port["port"] for rule in policy["ingress"] for port in rule["ports"]] == [50051]
+    admitting = [name for name, p in objects("prod", "NetworkPolicy").items()
+                 if any(source.get("podSelector", {}).get("matchLabels") == {"app.kubernetes.io/component": "webhook-worker"}
+                        for rule in p["spec"].get("ingress", []) for source in rule.get("from", []))]
+    assert sorted(admitting) == ["nats", "search-from-webhook-workers"]

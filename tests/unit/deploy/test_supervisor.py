@@ -196,7 +196,8 @@ def test_only_the_gateway_gets_the_catchers_settings_and_the_webhook_workers_its
     children = supervisor.plan(load_settings({}), catcher)
     assert children[-1].name == "gateway" and children[-1].env == catcher
     workers = [child for child in children if child.name.startswith("webhook-worker-")]
-    assert [w.env for w in workers] == [{"CELESTIAL_SMTP_URL": "smtp://127.0.0.1:1"}]
+    assert [w.env["CELESTIAL_SMTP_URL"] for w in workers] == ["smtp://127.0.0.1:1"]
+    assert all("CELESTIAL_DEV_OUTBOX_TOKEN" not in w.env for w in workers)
     assert all(child.env == {} for child in children[:-1] if child not in workers)
 
 
@@ -215,3 +216,13 @@ def test_the_webhook_workers_are_a_process_kind_restarted_when_they_exit():
     workers[0].process, workers[0].started_at = FinishedProcess(-9), 100.0
     assert supervisor.restart_reason(workers[0], 200.0, LIMIT_S) == "it exited with status -9"
     assert children[-1].name == "gateway"
+
+
+def test_the_webhook_workers_are_told_the_search_processes_the_supervisor_starts():
+    settings = load_settings({"CELESTIAL_SEARCH_PROCESSES": "2", "CELESTIAL_WEBHOOK_WORKERS": "2"})
+    children = supervisor.plan(settings, {})
+    searches = [child.argv[-1] for child in children if child.argv[1:3] == ["-m", "services.search.server"]]
+    workers = [child for child in children if child.name.startswith("webhook-worker-")]
+    assert len(searches) == 2 and len(workers) == 2
+    for worker in workers:
+        assert [address.rsplit(":", 1)[1] for address in worker.env["CELESTIAL_SEARCH_ADDRESSES"].split(",")] == searches

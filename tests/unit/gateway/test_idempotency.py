@@ -22,7 +22,7 @@ from gateway.idempotency import (
 )
 from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidParameter
 from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
-from gateway.transcoder import request_from_query
+from shared.runtime.transcoder import request_from_query
 from store.memory_store import MemoryStore
 
 

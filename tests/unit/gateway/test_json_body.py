@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from gateway.json_body import MAX_BODY_BYTES, decode_json, read_json_body
+from gateway.json_body import MAX_BODY_BYTES, read_json_body
 from shared.errors import InvalidBody, InvalidParameter, PayloadTooLarge
 from tests.unit.gateway.requests_for_tests import request_to
 
@@ -68,17 +68,3 @@ def test_a_query_string_on_a_post_is_refused_naming_its_parameter_and_offering_g
     with pytest.raises(InvalidParameter) as without_get:
         _read(b"{}", query="x=1")
     assert "GET" not in without_get.value.suggestion
-
-
-def test_a_member_named_twice_is_refused_by_its_path():
-    with pytest.raises(InvalidParameter) as raised:
-        decode_json(b'{"requests": [{"params": {"datetime": "a", "datetime": "b"}}]}')
-    assert raised.value.param == "requests[0].params.datetime"
-    with pytest.raises(InvalidParameter) as under:
-        decode_json('{"a": 1, "a": 2}', where="requests[3]")
-    assert under.value.param == "requests[3].a"
-
-
-def test_the_same_name_in_different_objects_and_quoted_colons_in_text_are_no_repeat():
-    assert decode_json(b'[{"a": 1}, {"a": 2}]') == [{"a": 1}, {"a": 2}]
-    assert decode_json(b'{"a": "x\\": y", "b": ["\\":"]}') == {"a": 'x": y', "b": ['":']}

@@ -1,26 +1,17 @@
-"""gateway/rpc.py: the channels to the service pools and the one gRPC-to-HTTP error mapping.
-Targets follow gRPC's name syntax (grpc/doc/naming.md: ``ipv4:`` address lists, ``dns:``
-names); the service config retries a busy or going-away process (gRPC A6 retry design,
-2 to 5 attempts); a status without our ErrorInfo maps by google/rpc/code.proto's HTTP
-mapping; a pool's calls are tried against a real gRPC server on an ephemeral port."""
+"""gateway/rpc.py: the calls to the service pools and the one gRPC-to-HTTP error mapping.
+A status without our ErrorInfo maps by google/rpc/code.proto's HTTP mapping; a pool's calls
+are tried against a real gRPC server on an ephemeral port (the channel's options:
+tests/unit/runtime/test_pool_channel.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 
 import grpc
 import pytest
 from google.protobuf import wrappers_pb2
 
-from gateway.rpc import (
-    MAX_ATTEMPTS,
-    ServicePool,
-    channel_options,
-    channel_target,
-    map_rpc_error,
-    service_config,
-)
+from gateway.rpc import ServicePool, map_rpc_error
 from shared.errors import CelestialError, InvalidParameter
 from shared.runtime.status import rich_status
 
@@ -29,32 +20,6 @@ METHOD = "/test.Echo/Say"
 
 def _error(code: grpc.StatusCode, details: str = "", trailing: tuple = ()) -> grpc.aio.AioRpcError:
     return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(*trailing), details)
-
-
-def test_ipv4_literals_are_one_ipv4_target_and_a_name_a_dns_target():
-    assert channel_target(("127.0.0.1:5001", "127.0.0.1:5002")) == "ipv4:127.0.0.1:5001,127.0.0.1:5002"
-    assert channel_target(("ephemeris.svc:5001",)) == "dns:///ephemeris.svc:5001"
-    assert channel_target(("dns://10.0.0.2/ephemeris:5001",)) == "dns://10.0.0.2/ephemeris:5001"
-
-
-def test_several_addresses_must_all_be_ipv4_literals():
-    with pytest.raises(ValueError, match="one DNS name"):
-        channel_target(("a.svc:5001", "b.svc:5001"))
-
-
-@pytest.mark.parametrize(("processes", "attempts"), [(1, 2), (2, 2), (4, 4), (5, 5), (12, 5)])
-def test_a_call_is_retried_once_per_process_between_two_and_five_attempts(processes, attempts):
-    config = json.loads(service_config(processes))
-    policy = config["methodConfig"][0]["retryPolicy"]
-    assert policy["maxAttempts"] == attempts and MAX_ATTEMPTS == 5
-    assert set(policy["retryableStatusCodes"]) == {"UNAVAILABLE", "RESOURCE_EXHAUSTED"}
-    assert config["loadBalancingConfig"] == [{"round_robin": {}}]
-
-
-def test_keepalive_pings_are_in_milliseconds_and_sent_without_calls():
-    options = dict(channel_options(3, keepalive_s=2.5, ping_timeout_s=1.25))
-    assert (options["grpc.keepalive_time_ms"], options["grpc.keepalive_timeout_ms"]) == (2500, 1250)
-    assert options["grpc.keepalive_permit_without_calls"] == 1 and options["grpc.enable_retries"] == 1
 
 
 @pytest.mark.parametrize(("code", "status", "error_code"), [

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from celestial.v1 import astrocartography_service_pb2, ephemeris_service_pb2, search_service_pb2
-from gateway.stored_charts import expand_body, expand_query, read_chart_body, resolve, stored_chart_names
+from gateway.stored_charts import expand_body, expand_query, read_chart_body, resolve
 from kernel import civil_time, places
 from shared.errors import ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter, MissingParameter
 from shared.runtime.config import load_settings
@@ -40,12 +40,6 @@ class OneChartStore:
 def a_chart(birth: dict[str, str], settings: dict[str, str] | None = None) -> StoredChart:
     settings = settings or {}
     return StoredChart(new_chart_id(), "acct", "Ada", birth, settings, resolve(birth, settings))
-
-
-def test_the_requests_that_take_a_birth_name_their_chart_parameters():
-    assert stored_chart_names(NATAL) == ("chart",)
-    assert stored_chart_names(SYNASTRY) == ("chart_a", "chart_b")
-    assert stored_chart_names(ephemeris_service_pb2.ComputePositionsRequest) == ()
 
 
 def test_a_body_splits_into_name_birth_and_settings_as_text():

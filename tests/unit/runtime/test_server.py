@@ -23,9 +23,9 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment
 from shared.errors import InvalidParameter
 from shared.runtime.compute_child import Job, Outcome
+from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY
 from shared.runtime.server import (
     COMPUTE_MS_METADATA_KEY,
-    REQUEST_ID_METADATA_KEY,
     SERVER_OPTIONS,
     ComputeQueue,
     implemented_name,

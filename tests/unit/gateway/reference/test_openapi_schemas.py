@@ -2,7 +2,7 @@
 reply message, short names, ``required`` exactly what the wire always emits, and ``Meta``
 describing everything ``meta`` holds (issue 38 part 3).
 
-References: gateway/envelope.py (what the wire emits, which these schemas must declare);
+References: shared/runtime/reply_rendering.py (what the wire emits, which these schemas must declare);
 kernel/civil_time.py (``meta.moment``'s readings); the recorded answers in
 gateway/reference/docs_assets/examples (real calls, not produced by these schemas).
 """
@@ -16,7 +16,6 @@ from jsonschema import Draft202012Validator
 from google.protobuf import symbol_database
 
 from gateway.endpoints import discover_endpoints
-from gateway.envelope import render_message
 from gateway.reference.examples import load_examples
 from gateway.reference.openapi import build_openapi
 from gateway.reference.openapi_schemas import (
@@ -27,6 +26,7 @@ from gateway.reference.openapi_schemas import (
     strict,
 )
 from celestial.v1 import common_pb2, ephemeris_service_pb2, search_service_pb2
+from shared.runtime.reply_rendering import render_message
 from kernel.civil_time import LocalReading, ZoneFound
 
 ENDPOINTS = discover_endpoints()

@@ -9,7 +9,7 @@ from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1.common_pb2 import Birth, Moment, Place
 from gateway.endpoints import discover_endpoints
 from gateway.reference.openapi import build_openapi
-from gateway.transcoder import request_from_json, request_from_query
+from shared.runtime.transcoder import request_from_json, request_from_query
 from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
 from shared.runtime.request_model import message_spec
 from shared.runtime.validation import validate
@@ -120,7 +120,7 @@ def test_flatten_names_give_a_value_the_parameter_names_of_the_interface(message
 
 
 def test_a_shared_field_is_one_parameter_written_into_every_value_that_holds_it():
-    from gateway.transcoder import request_from_query
+    from shared.runtime.transcoder import request_from_query
 
     request = request_from_query(search_pb.FindTransitsRequest, [("tz", "Europe/Paris"), ("fold", "1")], "/v1/transits")
     assert [(m.tz, m.fold) for m in (request.moment, request.start, request.end)] == [("Europe/Paris", 1)] * 3

@@ -16,8 +16,8 @@ import orjson
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from gateway.json_body import decode_json
 from shared.errors import ConflictingParameters, InvalidParameter
+from shared.runtime.json_text import decode_json
 from shared.runtime.parameter_text import checked_float, checked_integer, parse_scalar
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 
