@@ -11,7 +11,8 @@ import time
 from datetime import UTC, datetime
 
 import pytest
-from standardwebhooks import Webhook, WebhookVerificationError
+from standardwebhooks import Webhook as StandardWebhook
+from standardwebhooks import WebhookVerificationError
 
 from store.webhook_records import new_secret
 from webhooks.signing import TOLERANCE_S, delivery_headers, secret_key, signature, verify_signature
@@ -134,38 +135,38 @@ def test_a_secret_made_before_standard_webhooks_still_verifies_with_the_specific
     old = "whsec_" + "ab" * 32
     assert len(secret_key(old)) == 48
     headers = delivery_headers(EVENT_ID, 1, BODY, old, int(time.time()))
-    assert Webhook(old).verify(BODY, headers) == {"event": {"id": EVENT_ID}, "attempt": 1}
+    assert StandardWebhook(old).verify(BODY, headers) == {"event": {"id": EVENT_ID}, "attempt": 1}
 
 
 def test_the_specifications_library_verifies_our_delivery():
     secret = new_secret()
     headers = delivery_headers(EVENT_ID, 1, BODY, secret, int(time.time()))
-    assert Webhook(secret).verify(BODY, headers) == {"event": {"id": EVENT_ID}, "attempt": 1}
+    assert StandardWebhook(secret).verify(BODY, headers) == {"event": {"id": EVENT_ID}, "attempt": 1}
 
 
 def test_the_specifications_library_refuses_a_tampered_body():
     secret = new_secret()
     headers = delivery_headers(EVENT_ID, 1, BODY, secret, int(time.time()))
     with pytest.raises(WebhookVerificationError):
-        Webhook(secret).verify(BODY.replace(b"1", b"2"), headers)
+        StandardWebhook(secret).verify(BODY.replace(b"1", b"2"), headers)
 
 
 def test_the_specifications_library_refuses_a_wrong_secret():
     headers = delivery_headers(EVENT_ID, 1, BODY, new_secret(), int(time.time()))
     with pytest.raises(WebhookVerificationError):
-        Webhook(new_secret()).verify(BODY, headers)
+        StandardWebhook(new_secret()).verify(BODY, headers)
 
 
 def test_the_specifications_library_refuses_a_stale_timestamp():
     secret = new_secret()
     headers = delivery_headers(EVENT_ID, 1, BODY, secret, int(time.time()) - TOLERANCE_S - 60)
     with pytest.raises(WebhookVerificationError):
-        Webhook(secret).verify(BODY, headers)
+        StandardWebhook(secret).verify(BODY, headers)
 
 
 def test_our_verifier_accepts_what_the_specifications_library_signs():
     secret = new_secret()
-    library = Webhook(secret)
+    library = StandardWebhook(secret)
     headers = {
         "webhook-id": EVENT_ID, "webhook-timestamp": str(NOW),
         "webhook-signature": library.sign(EVENT_ID, datetime.fromtimestamp(NOW, UTC), BODY.decode()),
