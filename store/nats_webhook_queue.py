@@ -3,9 +3,9 @@ retention, subject ``p.webhooks.due``), shared by every delivery worker through 
 pull consumer ``webhook-workers``.
 
 - A delivery is published once it falls due, with ``Nats-Msg-Id: <webhook_id>.<event_id>``:
-  the stream's duplicate window (:data:`DUPLICATE_WINDOW_S`, longer than the 24 hours an event
-  is retried plus the scheduler's look-back) drops the same event scheduled again, by the same
-  scheduler or the next one.
+  the stream's duplicate window (:data:`DUPLICATE_WINDOW_S`, longer than the 72 hours an event
+  is retried, as long as a scheduler may queue it) drops the same event scheduled again, by the
+  same scheduler or the next one.
 - A worker takes one message at a time. It acknowledges it once the event is settled
   (delivered, given up, or no longer wanted); it asks for it again after the backoff's delay
   (``nak`` with a delay) when the receiver failed; and it says it is still at work
@@ -30,10 +30,11 @@ from store.errors import StoreError
 from store.nats_connection import NatsConnection
 
 #: Seconds within which a delivery published again (same webhook and event) is dropped: the
-#: 24 hours of retries and the scheduler's look-back, with an hour to spare.
-DUPLICATE_WINDOW_S = 26 * 3600.0
-#: Seconds a message is kept at most (retries end after 24 hours; this bounds a lost one).
-MAX_AGE_S = 2 * 86400.0
+#: 72 hours of retries (webhooks/timing.py's ``RETRY_FOR_S``: a scheduler queues an event as
+#: long as it is retried) and two hours to spare.
+DUPLICATE_WINDOW_S = 74 * 3600.0
+#: Seconds a message is kept at most (retries end after 72 hours; this bounds a lost one).
+MAX_AGE_S = 4 * 86400.0
 #: The consumer every worker pulls from.
 CONSUMER = "webhook-workers"
 #: The consumer's default acknowledgement wait: the receiver's timeout (10 s) and the

@@ -22,7 +22,8 @@ import nats.js.errors
 import orjson
 from nats.js import api
 
-from store.nats_connection import TOKEN_RE, NatsConnection, WrongLastSequence
+from store.errors import StoreError
+from store.nats_connection import _STREAM_CONFIG_DIFFERS, TOKEN_RE, NatsConnection, WrongLastSequence
 from store.webhook_records import (
     DELIVERED_MARK_S, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery, check_webhook,
     delivery_document, delivery_of, is_event_id, is_webhook_id, webhook_document, webhook_of,
@@ -45,9 +46,24 @@ class NatsWebhooks(NatsConnection):
                 bucket=f"{self.prefix}_{suffix}", history=1, ttl=ttl, storage=api.StorageType.FILE,
                 replicas=self._replicas, direct=True,
             )
-            await self._call(js.create_key_value(config))
+            try:
+                await self._call(js.create_key_value(config))
+            except StoreError as error:
+                cause = error.__cause__
+                if not isinstance(cause, nats.js.errors.APIError) or cause.err_code != _STREAM_CONFIG_DIFFERS:
+                    raise
+                # Made by a version whose marks lived another time (retries lasted 24 hours):
+                # the bucket takes this version's lifetime, its marks kept.
+                await self._call(self._retime(f"KV_{config.bucket}", ttl))
             buckets.append(await self._call(self._js.key_value(config.bucket)))
         self._webhooks, self._deliveries, self._sent = buckets
+
+    async def _retime(self, stream: str, ttl: float | None) -> None:
+        """Give a bucket's stream the entries' lifetime ``ttl`` (seconds; None: forever)."""
+        jsm = self._nc.jsm(timeout=max(self._timeout_s, 2.0))
+        config = (await jsm.stream_info(stream)).config
+        config.max_age = ttl
+        await jsm.update_stream(config)
 
     @staticmethod
     def _webhook_key(account_id: str, webhook_id: str) -> str | None:

@@ -2,7 +2,7 @@
 deliveries made to it.
 
 A subscription (:class:`Webhook`) names a URL, the event kinds wanted, a stored chart (or none:
-the sky in general) and a lead in minutes; it is active or paused (by its owner, by 24 hours of
+the sky in general) and a lead in minutes; it is active or paused (by its owner, by 72 hours of
 failed deliveries, or by an account out of credits). Its ``secret`` signs every delivery with
 HMAC-SHA256, so the store must keep the secret itself, not a digest of it: it is kept out of
 every repr (and so out of every log), shown to the owner once at creation and once on each
@@ -16,6 +16,7 @@ answered 2xx it is marked delivered (``mark_delivered``) and never sent again.
 
 from __future__ import annotations
 
+import base64
 import re
 import secrets
 import time
@@ -39,15 +40,22 @@ KEEP_DELIVERIES = 50
 MAX_URL_CHARS = 2000
 #: The longest lead: a week, in minutes.
 MAX_LEAD_MINUTES = 7 * 24 * 60
-#: How long (seconds) an event stays marked delivered: past the longest lead plus the 24 hours
-#: of retries, no scheduler can bring the event back.
-DELIVERED_MARK_S = (MAX_LEAD_MINUTES * 60) + 2 * 86400
+#: How long (seconds) an event stays marked delivered: past the longest lead plus the 72 hours
+#: of retries (webhooks/timing.py's ``RETRY_FOR_S``, which the store may not import) and a day
+#: to spare, no scheduler can bring the event back.
+DELIVERED_MARK_S = (MAX_LEAD_MINUTES * 60) + 4 * 86400
+#: The random bytes of a signing secret: Standard Webhooks asks for 24 to 64; 32 is the
+#: HMAC-SHA256 output's length, the key length RFC 2104 (section 3) recommends as a minimum.
+SECRET_BYTES = 32
 
 ACTIVE, PAUSED = "active", "paused"
-#: Why a subscription is paused: its owner paused it, its deliveries failed for 24 hours, or
+#: Why a subscription is paused: its owner paused it, its deliveries failed for 72 hours, or
 #: its account ran out of credits.
-BY_OWNER, FAILING, NO_CREDITS = "paused_by_owner", "failing_for_24_hours", "out_of_credits"
+BY_OWNER, FAILING, NO_CREDITS = "paused_by_owner", "failing_for_72_hours", "out_of_credits"
 PAUSE_REASONS = ("", BY_OWNER, FAILING, NO_CREDITS)
+#: Reasons stored by earlier versions, and what they read as now: a subscription paused when
+#: retries lasted 24 hours was paused for failing, as one is now.
+FORMER_PAUSE_REASONS = {"failing_for_24_hours": FAILING}
 
 
 class WebhookLimitReached(StoreError, ValueError):
@@ -112,8 +120,11 @@ def new_webhook_id() -> str:
 
 
 def new_secret() -> str:
-    """Return a new signing secret: ``whsec_`` and 64 hex digits (256 random bits)."""
-    return "whsec_" + secrets.token_hex(32)
+    """Return a new signing secret as Standard Webhooks serializes one: ``whsec_`` and the
+    base64 (padded) of :data:`SECRET_BYTES` random bytes. The HMAC is keyed with those bytes
+    (webhooks/signing.py). Secrets made before issue 46 (``whsec_`` and 64 hex digits) are
+    base64 too, of 48 bytes, and are kept until their owner rotates them."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
 
 
 def is_webhook_id(text: object) -> bool:
@@ -177,7 +188,8 @@ def webhook_of(document: dict) -> Webhook:
     """Return the subscription a document of :func:`webhook_document` holds."""
     return Webhook(
         document["webhook_id"], document["account_id"], document["url"], tuple(document["events"]), document["chart_id"],
-        document["lead_minutes"], document["secret"], document["state"], document["paused_reason"],
+        document["lead_minutes"], document["secret"], document["state"],
+        FORMER_PAUSE_REASONS.get(document["paused_reason"], document["paused_reason"]),
         from_unix_s(document["failing_since_s"]), from_unix_s(document["created_at_s"]), from_unix_s(document["updated_at_s"]),
     )
 

@@ -19,7 +19,7 @@ from store.webhook_records import ACTIVE, FAILING, NO_CREDITS, PAUSED, Delivery,
 from webhooks.delivery import delivery_body, send
 from webhooks.jobs import Job
 from webhooks.settings import WorkerSettings
-from webhooks.timing import failing_too_long, retry_delay_s, still_retried
+from webhooks.timing import RETRY_FOR_S, failing_too_long, retry_delay_s, still_retried
 
 log = structlog.get_logger("webhook_worker")
 
@@ -43,14 +43,21 @@ async def notify(store, settings: Settings, account_id: str, subject: str, text:
             log.warning("webhook_notice_not_mailed", account_id=account_id, error=str(error))
 
 
-async def pause(store, settings: Settings, webhook: Webhook, reason: str) -> None:
-    """Pause the subscription for ``reason`` and mail the account's owners why."""
+def spelled_duration(seconds: float) -> str:
+    """Return ``seconds`` as the mail says it: in hours from two hours up, else in minutes."""
+    count, unit = (seconds / 3600, "hour") if seconds >= 7200 else (seconds / 60, "minute")
+    return f"{count:g} {unit}{'' if count == 1 else 's'}"
+
+
+async def pause(store, settings: Settings, webhook: Webhook, reason: str, failing_for_s: float = RETRY_FOR_S) -> None:
+    """Pause the subscription for ``reason`` and mail the account's owners why (its deliveries
+    failing for ``failing_for_s`` seconds, when that is the reason)."""
     paused = replace(webhook, state=PAUSED, paused_reason=reason, updated_at=utc_now())
     if await store.replace_webhook(paused) is None:
         return
     log.warning("webhook_paused", webhook_id=webhook.webhook_id, reason=reason)
     why = {
-        FAILING: "its deliveries have failed for 24 hours (no 2xx answer, or none within the timeout)",
+        FAILING: f"its deliveries have failed for {spelled_duration(failing_for_s)} (no 2xx answer, or none within the timeout)",
         NO_CREDITS: "the account has no credits left to pay for its deliveries (1 credit each)",
     }[reason]
     text = (
@@ -117,7 +124,7 @@ async def deliver(store, settings: Settings, worker: WorkerSettings, job: Job, a
     delay_s = retry_delay_s(attempt, worker.first_retry_s, worker.max_retry_s)
     if failing_too_long(failing_since.timestamp(), now, worker.retry_for_s):
         await store.refund(job.account_id, CREDITS_PER_EVENT, request_id)
-        await pause(store, settings, webhook, FAILING)
+        await pause(store, settings, webhook, FAILING, worker.retry_for_s)
         return None
     if not still_retried(job.due_at_s, now + delay_s, worker.retry_for_s):
         await store.refund(job.account_id, CREDITS_PER_EVENT, request_id)

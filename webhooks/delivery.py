@@ -3,9 +3,9 @@
 A delivery is a POST of ``application/json`` whose body is ``{"webhook_id", "event", "chart",
 "attempt", "test"}``: ``event`` the event as ``/v1/forecast`` writes it (its ``id`` the same
 id, the receiver's idempotency key), ``chart`` the stored chart's id (null for the sky's
-events), ``attempt`` from 1. It carries ``Celestial-Signature`` (``webhooks/signing.py``),
-signed when sent, so a retry is signed anew, and ``Celestial-Event-Id`` and
-``Celestial-Attempt`` for receivers that route before reading the body.
+events), ``attempt`` from 1. It carries the Standard Webhooks headers ``webhook-id`` (the
+event's id), ``webhook-timestamp`` and ``webhook-signature`` (``webhooks/signing.py``), signed
+when sent, so a retry is signed anew, and ``Celestial-Attempt``.
 
 Only a 2xx answer counts as delivered; redirects are not followed (a 3xx is a failure, so a
 receiver's address cannot send the body elsewhere). A receiver gets :data:`DEFAULT_TIMEOUT_S`

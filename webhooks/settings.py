@@ -26,11 +26,15 @@ class WorkerSettings:
     @classmethod
     def of(cls, settings: Settings) -> "WorkerSettings":
         """Return the worker's settings from the deployment's. Raises ValueError when the
-        acknowledgement wait does not exceed the receiver's timeout."""
+        acknowledgement wait does not exceed the receiver's timeout, or when retries would last
+        longer than 72 hours."""
         worker = cls(
             settings.webhook_tick_s, settings.webhook_timeout_s, settings.webhook_first_retry_s, settings.webhook_max_retry_s,
             settings.webhook_retry_for_s, settings.webhook_ack_wait_s, settings.webhook_concurrency, settings.webhook_heartbeat_path,
         )
         if worker.ack_wait_s <= worker.timeout_s:
             raise ValueError("CELESTIAL_WEBHOOK_ACK_WAIT_S must exceed CELESTIAL_WEBHOOK_TIMEOUT_S")
+        if worker.retry_for_s > RETRY_FOR_S:
+            # The stores' delivered marks and the NATS queue's duplicate window are sized for it.
+            raise ValueError(f"CELESTIAL_WEBHOOK_RETRY_FOR_S is at most {RETRY_FOR_S:.0f} (72 hours)")
         return worker

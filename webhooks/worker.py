@@ -13,11 +13,11 @@ Deployment. Every worker of a deployment shares the store:
   NATS server keeps it.
 - On SQLite, one worker at a time (the holder of the store's ``webhook-scheduler`` lease,
   renewed every tick) schedules and delivers from a queue in its memory; another takes over
-  when the lease lapses, and rebuilds the queue from the events due in the last 24 hours not
+  when the lease lapses, and rebuilds the queue from the events due in the last 72 hours not
   yet delivered (attempt numbers start again from 1 then).
 
 Scheduling (:class:`Scheduler`): every ``tick_s`` seconds, for each active subscription, the
-events of the UTC days that hold the instants due now or in the 24 hours before (never before
+events of the UTC days that hold the instants due now or in the 72 hours before (never before
 the subscription was made) are asked of the search pool over gRPC once per day and kept
 (``webhooks/events.py``, ``CELESTIAL_SEARCH_ADDRESSES``; a failed call is logged and asked
 again at the next tick); each event due (``instant - lead``) and not yet delivered is queued.
@@ -27,8 +27,8 @@ not be delivered already. One credit is reserved under the request id
 ``webhook.<subscription>.<event>`` (so retries reserve it once); an account short of it pauses
 the subscription, with an email. The POST is signed; its outcome recorded. A 2xx marks the
 event delivered (never sent again) and ends the subscription's run of failures; anything else
-is tried again after the backoff (``webhooks/timing.py``) for 24 hours after the event
-fell due, then given up with its credit refunded. A subscription failing for 24 hours pauses
+is tried again after the jittered backoff (``webhooks/timing.py``) for 72 hours after the event
+fell due, then given up with its credit refunded. A subscription failing for 72 hours pauses
 itself, with an email to the account's owners.
 """
 

@@ -39,7 +39,7 @@ WITH_SECRET_SCHEMA = {
     "required": [*WEBHOOK_SCHEMA["required"], "secret"],
     "properties": {
         **WEBHOOK_SCHEMA["properties"],
-        "secret": {"type": "string", "description": "The signing secret (whsec_...), shown this once: keep it to verify deliveries."},
+        "secret": {"type": "string", "description": "The signing secret, whsec_ and the base64 of its bytes (Standard Webhooks' form), shown this once: keep it to verify deliveries."},
     },
 }
 DELIVERY_SCHEMA = {
@@ -122,9 +122,11 @@ def _operation(operation_id: str, summary: str, description: str, **rest: Any) -
 def webhook_paths() -> dict[str, Any]:
     """Return the OpenAPI path items of /v1/webhooks and its sub-paths, keyed by path."""
     signature = (
-        f"Each delivery is a POST signed Celestial-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" with the secret>; "
-        f"refuse a timestamp more than {TOLERANCE_S} s from your clock. The body is {{webhook_id, event, chart, attempt, test}}, "
-        "the event as /v1/forecast writes it (its id the receiver's idempotency key)."
+        "Each delivery is a POST signed as Standard Webhooks 1.0 says (https://www.standardwebhooks.com): webhook-id (the event's id, "
+        "the same on every retry: deduplicate on it), webhook-timestamp (Unix seconds, when sent) and webhook-signature: "
+        "v1,<base64 HMAC-SHA256 of \"<webhook-id>.<webhook-timestamp>.<body>\" keyed with the base64-decoded secret after whsec_>; "
+        f"refuse a timestamp more than {TOLERANCE_S} s from your clock. Any Standard Webhooks library verifies it. Delivered at least "
+        "once, in no particular order. The body is {webhook_id, event, chart, attempt, test}, the event as /v1/forecast writes it."
     )
     listing = {"type": "object", "required": ["webhooks"], "properties": {"webhooks": {"type": "array", "items": ref("Webhook")}}}
     deliveries = {"type": "object", "required": ["deliveries"], "properties": {"deliveries": {"type": "array", "items": ref("WebhookDelivery")}}}
@@ -138,8 +140,8 @@ def webhook_paths() -> dict[str, Any]:
                 "create_webhook", "Subscribe a URL to events",
                 "Delivers each event of the kinds wanted, of a stored chart or of the sky, lead_minutes before its instant. "
                 f"Answers the subscription with its secret, shown this once. An account keeps up to {DEFAULT_WEBHOOKS_PER_ACCOUNT} "
-                "subscriptions (CELESTIAL_WEBHOOKS_PER_ACCOUNT). Retried with exponential backoff for 24 hours on any non-2xx or "
-                "timeout; a subscription failing for 24 hours, or whose account runs out of credits, pauses itself, with an email. "
+                "subscriptions (CELESTIAL_WEBHOOKS_PER_ACCOUNT). Retried with exponential backoff and jitter for 72 hours on any non-2xx or "
+                "timeout; a subscription failing for 72 hours, or whose account runs out of credits, pauses itself, with an email. "
                 f"Free to keep; each event delivered costs 1 credit. {signature}",
                 requestBody={"required": True, "content": {"application/json": {"schema": _BODY}}},
                 responses=_responses(ref("WebhookWithSecret"), ("400", "404", "409", *_ALWAYS)),

@@ -118,12 +118,13 @@ class Settings:
     webhook_workers: int = 1
     # CELESTIAL_WEBHOOK_TICK_S: how often a worker looks for deliveries fallen due.
     webhook_tick_s: float = 5.0
-    # CELESTIAL_WEBHOOK_FIRST_RETRY_S / _MAX_RETRY_S: the backoff's first delay and its cap;
+    # CELESTIAL_WEBHOOK_FIRST_RETRY_S / _MAX_RETRY_S: the backoff's first ceiling and its cap
+    # (each delay is jittered between half its ceiling and all of it);
     # CELESTIAL_WEBHOOK_RETRY_FOR_S: how long an event is retried after it fell due, and how
-    # long a subscription fails before it pauses (the tests shorten all three).
+    # long a subscription fails before it pauses: 72 hours, at most (the tests shorten all three).
     webhook_first_retry_s: float = 30.0
     webhook_max_retry_s: float = 3600.0
-    webhook_retry_for_s: float = 86400.0
+    webhook_retry_for_s: float = 259200.0
     # CELESTIAL_WEBHOOK_ACK_WAIT_S: (NATS) a dead worker's delivery goes to another after this;
     # more than CELESTIAL_WEBHOOK_TIMEOUT_S.
     webhook_ack_wait_s: float = 30.0
@@ -265,7 +266,7 @@ def load_settings(env: dict | None = None) -> Settings:
         webhook_tick_s=_float(env, "CELESTIAL_WEBHOOK_TICK_S", 5.0),
         webhook_first_retry_s=_float(env, "CELESTIAL_WEBHOOK_FIRST_RETRY_S", 30.0),
         webhook_max_retry_s=_float(env, "CELESTIAL_WEBHOOK_MAX_RETRY_S", 3600.0),
-        webhook_retry_for_s=_float(env, "CELESTIAL_WEBHOOK_RETRY_FOR_S", 86400.0),
+        webhook_retry_for_s=_float(env, "CELESTIAL_WEBHOOK_RETRY_FOR_S", 259200.0),
         webhook_ack_wait_s=_float(env, "CELESTIAL_WEBHOOK_ACK_WAIT_S", 30.0),
         webhook_concurrency=_int(env, "CELESTIAL_WEBHOOK_CONCURRENCY", 8),
         webhook_heartbeat_path=env.get("CELESTIAL_WEBHOOK_HEARTBEAT_PATH") or None,

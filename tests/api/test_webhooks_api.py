@@ -1,16 +1,20 @@
 """Webhook subscriptions (issue 40, part 3), rule by rule, on the gateway in process: subscribe
 with a URL, the kinds wanted, a stored chart or the sky, and a lead; the secret shown once and
-rotatable; pause, resume, delete; a signed test delivery and the recent deliveries. Free."""
+rotatable; pause, resume, delete; a test delivery signed as Standard Webhooks says (the
+specification's library verifies it) and the recent deliveries. Free."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 
 import orjson
 import pytest
+from standardwebhooks import Webhook as StandardWebhook
+from standardwebhooks import WebhookVerificationError
 
+from store.webhook_records import MAX_LEAD_MINUTES, new_secret
 from webhooks.signing import verify_signature
-from store.webhook_records import MAX_LEAD_MINUTES
 from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error, balance
 from tests.name_table import PUBLIC_NAMES, NameTable
@@ -260,9 +264,8 @@ def test_rotation_shows_a_new_secret_once_and_the_old_one_signs_no_more(stack, a
     assert rotated["secret"].startswith("whsec_") and rotated["secret"] != made["secret"]
     post(stack, key, f"/v1/webhooks/{made['id']}/test")
     (got,) = receiver.received
-    header = got.headers["celestial-signature"]
-    assert verify_signature(got.body, header, rotated["secret"])
-    assert not verify_signature(got.body, header, made["secret"])
+    assert verify_signature(got.body, got.headers, rotated["secret"])
+    assert not verify_signature(got.body, got.headers, made["secret"])
 
 
 def test_a_test_delivery_is_a_signed_post_of_the_event_recorded_with_its_outcome(stack, account, receiver):
@@ -271,12 +274,30 @@ def test_a_test_delivery_is_a_signed_post_of_the_event_recorded_with_its_outcome
     answer = post(stack, key, f"/v1/webhooks/{made['id']}/test").json()["data"]
     (got,) = receiver.received
     body = orjson.loads(got.body)
-    assert verify_signature(got.body, got.headers["celestial-signature"], made["secret"])
+    assert verify_signature(got.body, got.headers, made["secret"])
     assert (body["webhook_id"], body["chart"], body["attempt"], body["test"], body["event"]["kind"]) == (made["id"], None, 1, True, "test")
-    assert got.headers["celestial-event-id"] == body["event"]["id"] == answer["event_id"]
+    assert got.headers["webhook-id"] == body["event"]["id"] == answer["event_id"]
     assert (answer["status"], answer["succeeded"], answer["test"]) == (200, True, True) and answer["response_ms"] >= 0
     deliveries = call(stack, key, "GET", f"/v1/webhooks/{made['id']}/deliveries").json()["data"]["deliveries"]
     assert deliveries == [answer]
+
+
+def test_a_test_delivery_is_verified_by_the_standard_webhooks_library(stack, account, receiver):
+    _, key = account
+    made = subscribe(stack, key, {**SKY, "url": receiver.url})
+    post(stack, key, f"/v1/webhooks/{made['id']}/test")
+    (got,) = receiver.received
+    assert StandardWebhook(made["secret"]).verify(got.body, got.headers) == orjson.loads(got.body)
+    with pytest.raises(WebhookVerificationError):
+        StandardWebhook(made["secret"]).verify(got.body.replace(b'"test":true', b'"test":false'), got.headers)
+    with pytest.raises(WebhookVerificationError):
+        StandardWebhook(new_secret()).verify(got.body, got.headers)
+
+
+def test_a_new_secret_is_whsec_and_the_base64_of_32_bytes(stack, account):
+    _, key = account
+    made = subscribe(stack, key, SKY)
+    assert len(base64.b64decode(made["secret"].removeprefix("whsec_"), validate=True)) == 32
 
 
 def test_a_failed_test_delivery_is_answered_with_its_status(stack, account, receiver):

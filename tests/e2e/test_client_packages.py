@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
+from standardwebhooks import Webhook as StandardWebhook
 
 from deploy.generate_sdks import TYPESCRIPT_COMPILER, build_python, build_typescript, generate_python, generate_typescript, served_document
 from deploy.local_stack import Stack, free_port_block
@@ -306,8 +307,9 @@ def test_the_npm_package_throws_invalid_parameter_for_a_png_request_it_refuses(t
 
 @pytest.fixture(scope="module")
 def delivery(stack: Stack, key: str, tmp_path_factory) -> tuple[str, str, str]:
-    """Return a real webhook delivery: (the file holding its body, its Celestial-Signature
-    header, the subscription's secret), a test delivery the stack sent to a local receiver."""
+    """Return a real webhook delivery: (the file holding its body, its Standard Webhooks
+    headers as JSON, the subscription's secret), a test delivery the stack sent to a local
+    receiver, which the specification's own library verifies."""
     with Receiver() as receiver, stack.client(key) as client:
         made = client.post("/v1/webhooks", json={"url": receiver.url, "events": ["lunation"]}).json()["data"]
         assert client.post(f"/v1/webhooks/{made['id']}/test").json()["data"]["status"] == 200
@@ -315,7 +317,9 @@ def delivery(stack: Stack, key: str, tmp_path_factory) -> tuple[str, str, str]:
     (got,) = receiver.received
     body = tmp_path_factory.mktemp("delivery") / "body.json"
     body.write_bytes(got.body)
-    return str(body), got.headers["celestial-signature"], made["secret"]
+    signed = {name: got.headers[name] for name in ("webhook-id", "webhook-timestamp", "webhook-signature")}
+    StandardWebhook(made["secret"]).verify(got.body, signed)
+    return str(body), json.dumps(signed), made["secret"]
 
 
 VERIFIED = {"real": True, "tampered": False, "wrong_secret": False, "stale": False}

@@ -15,5 +15,5 @@ export {
   type CelestialErrorDetails,
 } from './errors.js';
 export { ERROR_STATUS } from './errorCodes.gen.js';
-export { verifySignature, SIGNATURE_TOLERANCE_S, type VerifyOptions } from './webhooks.js';
+export { verifySignature, SIGNATURE_TOLERANCE_S, type DeliveryHeaders, type VerifyOptions } from './webhooks.js';
 export * from './generated/index.js';

@@ -1,7 +1,10 @@
-// Verifying a webhook delivery (docs/webhooks.md): Celestial-Signature is
-// `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the subscription's secret>`.
+// Verifying a webhook delivery (docs/webhooks.md), signed as Standard Webhooks 1.0 says
+// (https://www.standardwebhooks.com): `webhook-signature` lists `v1,<base64 HMAC-SHA256>` of
+// `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the bytes of the secret (`whsec_` then
+// base64). Any Standard Webhooks library verifies the same deliveries.
 
-/** How far (seconds) a delivery's timestamp may lie from this clock, either way. */
+/** How far (seconds) a delivery's timestamp may lie from this clock, either way: the
+ * specification's five minutes. */
 export const SIGNATURE_TOLERANCE_S = 300;
 
 /** Options of verifySignature: the tolerance, the clock, and the Web Crypto to use. */
@@ -15,53 +18,71 @@ export interface VerifyOptions {
   subtle?: SubtleCrypto;
 }
 
-function hexBytes(hex: string): ArrayBuffer | undefined {
-  if (!/^[0-9a-f]{64}$/i.test(hex)) return undefined;
-  const bytes = new ArrayBuffer(32);
-  const view = new Uint8Array(bytes);
-  for (let i = 0; i < 32; i += 1) view[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+/** A delivery's headers: a Fetch `Headers` (names in any case), or a plain object. */
+export type DeliveryHeaders = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
+
+function header(headers: DeliveryHeaders, name: string): string | undefined {
+  if (typeof (headers as { get?: unknown }).get === 'function') {
+    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  }
+  for (const [key, value] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
+    if (key.toLowerCase() === name) return Array.isArray(value) ? value.join(' ') : value;
+  }
+  return undefined;
+}
+
+/** The bytes of standard base64 (padding optional), or undefined when it is not base64. */
+function base64Bytes(text: string): Uint8Array<ArrayBuffer> | undefined {
+  const bare = text.replace(/=+$/, '');
+  if (!/^[A-Za-z0-9+/]*$/.test(bare) || bare.length % 4 === 1) return undefined;
+  const binary = atob(bare + '='.repeat((4 - (bare.length % 4)) % 4));
+  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
 
 /**
- * Resolves whether `header` (the Celestial-Signature header) signs `body` (the raw body, as
- * received: bytes or its text) with `secret`, made within the tolerance of now. The HMAC is
- * compared by Web Crypto's verify, in constant time.
+ * Resolves whether `headers` (the delivery's `webhook-id`, `webhook-timestamp` and
+ * `webhook-signature`) sign `body` (the raw body, as received: bytes or its text) with
+ * `secret`, timestamped within the tolerance of now; false when a header is missing or
+ * malformed. The HMAC is checked by Web Crypto's verify, in constant time. Rejects when
+ * `secret` is not `whsec_` and base64 (a configuration error, not a forged delivery).
  */
 export async function verifySignature(
   body: string | Uint8Array,
-  header: string,
+  headers: DeliveryHeaders,
   secret: string,
   options: VerifyOptions = {},
 ): Promise<boolean> {
-  let timestamp: string | undefined;
-  const signatures: ArrayBuffer[] = [];
-  for (const part of String(header ?? '').split(',')) {
-    const at = part.indexOf('=');
-    const name = part.slice(0, at).trim();
-    const value = part.slice(at + 1).trim();
-    if (at < 0) continue;
-    if (name === 't' && /^\d+$/.test(value)) timestamp = value;
-    if (name === 'v1') {
-      const bytes = hexBytes(value);
-      if (bytes) signatures.push(bytes);
-    }
-  }
-  if (timestamp === undefined || signatures.length === 0) return false;
+  const key = base64Bytes(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret);
+  if (!key || key.length === 0) throw new Error('A webhook secret is whsec_ followed by base64.');
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const listed = header(headers, 'webhook-signature');
+  if (!id || !listed || timestamp === undefined || !/^\d+$/.test(timestamp)) return false;
   const now = options.nowS ?? Date.now() / 1000;
   if (Math.abs(now - Number(timestamp)) > (options.toleranceS ?? SIGNATURE_TOLERANCE_S)) return false;
+  const signatures: Uint8Array<ArrayBuffer>[] = [];
+  for (const entry of listed.split(' ')) {
+    const at = entry.indexOf(',');
+    if (at < 0 || entry.slice(0, at) !== 'v1') continue;
+    const bytes = base64Bytes(entry.slice(at + 1));
+    if (bytes && bytes.length > 0) signatures.push(bytes);
+  }
+  if (signatures.length === 0) return false;
   const subtle = options.subtle ?? globalThis.crypto?.subtle;
   if (!subtle) throw new Error('verifySignature needs Web Crypto: pass options.subtle (Node 18: webcrypto.subtle).');
   const encoder = new TextEncoder();
-  const key = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  const hmacKey = await subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
   const raw = typeof body === 'string' ? encoder.encode(body) : body;
-  const signed = new Uint8Array(timestamp.length + 1 + raw.length);
-  signed.set(encoder.encode(`${timestamp}.`), 0);
-  signed.set(raw, timestamp.length + 1);
+  const prefix = encoder.encode(`${id}.${Number(timestamp)}.`);
+  const signed = new Uint8Array(new ArrayBuffer(prefix.length + raw.length));
+  signed.set(prefix, 0);
+  signed.set(raw, prefix.length);
   let valid = false;
   for (const signature of signatures) {
     // Every candidate is checked, so the time taken tells nothing of which one matched.
-    valid = (await subtle.verify('HMAC', key, signature, signed)) || valid;
+    valid = (await subtle.verify('HMAC', hmacKey, signature, signed)) || valid;
   }
   return valid;
 }

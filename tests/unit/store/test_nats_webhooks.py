@@ -4,10 +4,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+import nats
+from nats.js import api
+
 from store.webhook_records import DELIVERED_MARK_S, Webhook, new_secret, new_webhook_id
-from tests.unit.store.nats_store_factory import with_plain_client
+from tests.unit.store.nats_store_factory import nats_factory, with_plain_client
+
+#: The marks' lifetime before issue 46: the longest lead (a week) and two days.
+FORMER_DELIVERED_MARK_S = 7 * 86400 + 2 * 86400
 
 
 def test_a_webhook_is_kept_under_its_account_and_its_marks_expire(tmp_path):
@@ -23,3 +30,29 @@ def test_a_webhook_is_kept_under_its_account_and_its_marks_expire(tmp_path):
         assert (await sent.status()).ttl == DELIVERED_MARK_S
 
     with_plain_client(tmp_path, body)
+
+
+def test_a_sent_bucket_made_when_marks_lived_shorter_takes_the_present_lifetime_and_keeps_its_marks(tmp_path):
+    factory = nats_factory(tmp_path)
+
+    async def run():
+        nc = await nats.connect(factory.url)
+        try:
+            js = nc.jetstream()
+            former = await js.create_key_value(api.KeyValueConfig(
+                bucket=f"{factory.prefix}_WEBHOOK_SENT", history=1, ttl=float(FORMER_DELIVERED_MARK_S), storage=api.StorageType.FILE,
+                direct=True,
+            ))
+            webhook_id = new_webhook_id()
+            await former.put(f"{webhook_id}.fc_1", b"1")
+            store = await factory.open()
+            try:
+                assert await store.is_delivered(webhook_id, "fc_1")
+            finally:
+                await store.close()
+            sent = await js.key_value(f"{factory.prefix}_WEBHOOK_SENT")
+            assert (await sent.status()).ttl == DELIVERED_MARK_S
+        finally:
+            await nc.close()
+
+    asyncio.run(run())

@@ -1,14 +1,16 @@
-"""store/webhook_records.py: ids sort in the order they were made, secrets are 256 random bits
-never shown in a repr, the bounds a subscription must keep, and documents round-trip."""
+"""store/webhook_records.py: ids sort in the order they were made, secrets are Standard
+Webhooks' ``whsec_`` and the base64 of 256 random bits, never shown in a repr, the bounds a
+subscription must keep, and documents round-trip (a former pause reason read as today's)."""
 
 from __future__ import annotations
 
+import base64
 from dataclasses import replace
 
 import pytest
 
 from store.webhook_records import (
-    MAX_LEAD_MINUTES, PAUSED, Delivery, Webhook, check_delivery, check_webhook, delivery_document, delivery_of,
+    FAILING, MAX_LEAD_MINUTES, PAUSED, Delivery, Webhook, check_delivery, check_webhook, delivery_document, delivery_of,
     is_event_id, is_webhook_id, new_secret, new_webhook_id, webhook_document, webhook_of,
 )
 
@@ -22,10 +24,10 @@ def test_webhook_ids_sort_in_the_order_they_were_made():
     assert ids == sorted(ids) and all(is_webhook_id(i) for i in ids)
 
 
-def test_a_secret_is_whsec_and_64_hex_digits_each_new():
+def test_a_secret_is_whsec_and_the_base64_of_32_random_bytes_each_new():
     secrets = {new_secret() for _ in range(20)}
     assert len(secrets) == 20
-    assert all(s.startswith("whsec_") and len(s) == 70 and int(s[6:], 16) >= 0 for s in secrets)
+    assert all(s.startswith("whsec_") and len(base64.b64decode(s[6:], validate=True)) == 32 for s in secrets)
 
 
 def test_the_secret_is_never_in_a_repr():
@@ -56,6 +58,12 @@ def test_documents_round_trip():
     assert webhook_of(webhook_document(webhook)) == webhook
     delivery = Delivery(webhook.webhook_id, "fc_1", 3, None, 10000.0, test=True, error="timeout")
     assert delivery_of(delivery_document(delivery)) == delivery
+
+
+def test_a_subscription_paused_for_failing_24_hours_reads_as_paused_for_failing():
+    document = webhook_document(a_webhook(state=PAUSED, paused_reason=FAILING))
+    former = webhook_of({**document, "paused_reason": "failing_for_24_hours"})
+    assert (former.paused_reason, check_webhook(former)) == (FAILING, former)
 
 
 def test_only_a_2xx_succeeds():

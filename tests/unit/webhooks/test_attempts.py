@@ -1,6 +1,8 @@
 """webhooks/attempts.py: a due event is delivered signed, charged 1 credit once, and never
-again after a 2xx; a failure is retried after the backoff, given up (refunded) after 24 hours;
-a subscription failing 24 hours or out of credits pauses, and mails its owners."""
+again after a 2xx, signed as Standard Webhooks says (the specification's own library verifies
+it); a failure is retried after the jittered backoff, given up (refunded) once retries end
+(72 hours by default); a subscription failing that long or out of credits pauses, and mails
+its owners."""
 
 from __future__ import annotations
 
@@ -10,11 +12,12 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import orjson
+from standardwebhooks import Webhook as StandardWebhook
 
 from store.errors import StoreUnavailable
 from store.webhook_records import FAILING, NO_CREDITS, PAUSED
 from tests.unit.webhooks.scenarios import EVENT, SETTINGS, WORKER, a_job, with_store
-from webhooks.attempts import charge_id, deliver, persist
+from webhooks.attempts import charge_id, deliver, persist, spelled_duration
 from webhooks.jobs import Job
 from webhooks.signing import verify_signature
 
@@ -26,7 +29,9 @@ def test_a_delivery_is_a_signed_post_of_the_event_charged_one_credit_and_never_s
         assert await deliver(store, SETTINGS, WORKER, job, 2) is None  # delivered: nothing more
         (got,) = receiver.received
         body = orjson.loads(got.body)
-        assert verify_signature(got.body, got.headers["celestial-signature"], webhook.secret)
+        assert StandardWebhook(webhook.secret).verify(got.body, got.headers) == body
+        assert verify_signature(got.body, got.headers, webhook.secret)
+        assert (got.headers["webhook-id"], got.headers["celestial-attempt"]) == (EVENT["id"], "1")
         assert (body["event"], body["chart"], body["attempt"], body["test"]) == (EVENT, None, 1, False)
         assert await store.balance(account.id) == 9
         assert await store.is_delivered(webhook.webhook_id, EVENT["id"])
@@ -40,8 +45,9 @@ def test_a_failed_delivery_is_tried_again_after_the_backoff_and_charged_once(tmp
     async def scenario(store, receiver, account, webhook):
         receiver.status = 500
         job = a_job(webhook)
-        assert await deliver(store, SETTINGS, WORKER, job, 1) == 2.0
-        assert await deliver(store, SETTINGS, WORKER, job, 2) == 4.0
+        # Equal jitter: between half the backoff's ceiling (2 s, then 4 s) and all of it.
+        assert 1.0 <= await deliver(store, SETTINGS, WORKER, job, 1) <= 2.0
+        assert 2.0 <= await deliver(store, SETTINGS, WORKER, job, 2) <= 4.0
         assert (await store.get_webhook(account.id, webhook.webhook_id)).failing_since is not None
         receiver.status = 204
         assert await deliver(store, SETTINGS, WORKER, job, 3) is None
@@ -53,7 +59,7 @@ def test_a_failed_delivery_is_tried_again_after_the_backoff_and_charged_once(tmp
     with_store(tmp_path, scenario)
 
 
-def test_a_delivery_failing_past_its_24_hours_is_given_up_and_refunded(tmp_path):
+def test_a_delivery_failing_past_its_retries_is_given_up_and_refunded(tmp_path):
     async def scenario(store, receiver, account, webhook):
         receiver.status = 503
         job = a_job(webhook, due_at_s=time.time() - WORKER.retry_for_s + 1)
@@ -64,7 +70,7 @@ def test_a_delivery_failing_past_its_24_hours_is_given_up_and_refunded(tmp_path)
     with_store(tmp_path, scenario)
 
 
-def test_a_subscription_failing_for_24_hours_pauses_itself(tmp_path):
+def test_a_subscription_failing_as_long_as_retries_last_pauses_itself(tmp_path):
     async def scenario(store, receiver, account, webhook):
         receiver.status = 503
         failing = replace(webhook, failing_since=datetime.now(UTC) - timedelta(seconds=WORKER.retry_for_s))
@@ -139,6 +145,10 @@ def test_a_subscription_that_pauses_itself_mails_the_accounts_owners(tmp_path):
         assert webhook_text_names_the_reason(message.get_content())
     finally:
         sink.stop()
+
+
+def test_the_pause_mail_says_how_long_the_deliveries_failed():
+    assert [spelled_duration(s) for s in (72 * 3600, 7200, 600, 60)] == ["72 hours", "2 hours", "10 minutes", "1 minute"]
 
 
 def webhook_text_names_the_reason(text: str) -> bool:

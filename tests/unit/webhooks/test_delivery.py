@@ -28,8 +28,8 @@ def test_a_delivery_is_a_signed_json_post_with_the_event_id_and_attempt():
         (got,) = receiver.received
     assert outcome.succeeded and outcome.status == 200 and outcome.response_ms >= 0
     assert got.body == body and got.headers["content-type"] == "application/json"
-    assert (got.headers["celestial-event-id"], got.headers["celestial-attempt"]) == ("fc_1", "2")
-    assert verify_signature(got.body, got.headers["celestial-signature"], SECRET)
+    assert (got.headers["webhook-id"], got.headers["celestial-attempt"]) == ("fc_1", "2")
+    assert verify_signature(got.body, got.headers, SECRET)
 
 
 def test_only_a_2xx_succeeds_and_a_redirect_is_not_followed():

@@ -36,3 +36,10 @@ def test_the_document_holds_the_webhook_paths_with_unique_operation_ids():
     assert "/v1/webhooks/{webhook_id}/test" in document["paths"]
     ids = [op["operationId"] for item in document["paths"].values() for op in item.values()]
     assert len(ids) == len(set(ids))
+
+
+def test_a_subscription_is_described_as_signed_by_standard_webhooks_and_retried_for_72_hours():
+    described = _operations()[("/v1/webhooks", "post")]["description"]
+    assert all(name in described for name in ("Standard Webhooks", "webhook-id", "webhook-timestamp", "webhook-signature", "300 s"))
+    assert "72 hours" in described and "at least once, in no particular order" in described
+    assert "Celestial-Signature" not in described and "24 hours" not in described
