@@ -348,7 +348,13 @@ async def serve_chart(request: Request) -> Response:
         return chart_view(changed), None
 
     async def deletion(gateway, account: Account) -> tuple[dict, dict | None]:
-        if not (is_chart_id(chart_id) and await gateway.store.delete_chart(account.id, chart_id)):
+        if not is_chart_id(chart_id):
+            raise ChartNotFound("No stored chart of this account has that id.")
+        # Its subscriptions end first: a deletion interrupted between the two steps leaves the
+        # chart with its subscriptions ended, and a retry of the DELETE finishes it; the other
+        # order could leave subscriptions active on a chart no retry can name any more.
+        await gateway.store.end_chart_webhooks(account.id, chart_id)
+        if not await gateway.store.delete_chart(account.id, chart_id):
             raise ChartNotFound("No stored chart of this account has that id.")
         return {"id": chart_id, "deleted": True}, None
 

@@ -36,13 +36,14 @@ from gateway.version import answer_version
 from webhooks.delivery import delivery_body, send
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
 from shared.errors import (
-    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, WebhookLimitReached, WebhookNotFound,
+    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, WebhookEnded, WebhookLimitReached,
+    WebhookNotFound,
 )
 from store import webhook_records
 from store.chart_records import is_chart_id
 from store.records import Account, utc_now
 from store.webhook_records import (
-    ACTIVE, BY_OWNER, KEEP_DELIVERIES, MAX_LEAD_MINUTES, MAX_URL_CHARS, PAUSED, Delivery, Webhook, is_webhook_id,
+    ACTIVE, BY_OWNER, ENDED, KEEP_DELIVERIES, MAX_LEAD_MINUTES, MAX_URL_CHARS, PAUSED, Delivery, Webhook, is_webhook_id,
     new_secret, new_webhook_id,
 )
 
@@ -226,6 +227,26 @@ async def _found(gateway, account: Account, webhook_id: str) -> Webhook:
     return webhook
 
 
+def _not_ended(webhook: Webhook) -> Webhook:
+    """Return ``webhook`` unless it has ended (its chart was deleted): 409 ``webhook_ended``,
+    since an ended subscription is never resumed, changed or tested."""
+    if webhook.state == ENDED:
+        raise WebhookEnded(
+            f"This subscription ended ({webhook.paused_reason}): the stored chart it named was deleted, so it is never "
+            "resumed, changed or tested again.",
+        )
+    return webhook
+
+
+async def _replaced(gateway, account: Account, changed: Webhook) -> Webhook:
+    """Return ``changed`` once the store has written it over the subscription; 404 when the
+    subscription was deleted meanwhile, 409 ``webhook_ended`` when it ended meanwhile."""
+    if await gateway.store.replace_webhook(changed) is None:
+        _not_ended(await _found(gateway, account, changed.webhook_id))
+        raise WebhookNotFound("No webhook subscription of this account has that id.")
+    return changed
+
+
 @with_error_body
 async def serve_webhooks(request: Request) -> Response:
     """Answer GET /v1/webhooks (the account's subscriptions) and POST /v1/webhooks (subscribe)."""
@@ -265,15 +286,13 @@ async def serve_webhook(request: Request) -> Response:
                 raise InvalidParameter(f"Unknown member '{str(key)[:40]}': a subscription changes only its state.", suggestion=suggestion, param=str(key)[:40])
         if body.get("state") not in (ACTIVE, PAUSED):
             raise InvalidParameter("'state' must be active or paused.", suggestion=suggestion, param="state")
-        webhook = await _found(gateway, account, webhook_id)
+        webhook = _not_ended(await _found(gateway, account, webhook_id))
         if body["state"] == PAUSED:
             changed = replace(webhook, state=PAUSED, paused_reason=BY_OWNER, updated_at=utc_now())
         else:
             # Resuming starts afresh: the failures that paused it no longer count.
             changed = replace(webhook, state=ACTIVE, paused_reason="", failing_since=None, updated_at=utc_now())
-        if await gateway.store.replace_webhook(changed) is None:
-            raise WebhookNotFound("No webhook subscription of this account has that id.")
-        return _answer(request, webhook_view(changed))
+        return _answer(request, webhook_view(await _replaced(gateway, account, changed)))
 
     async def deletion(gateway, account: Account) -> Response:
         if not (is_webhook_id(webhook_id) and await gateway.store.delete_webhook(account.id, webhook_id)):
@@ -290,10 +309,8 @@ async def serve_webhook_rotation(request: Request) -> Response:
     webhook_id = request.path_params["webhook_id"]
 
     async def rotation(gateway, account: Account) -> Response:
-        webhook = await _found(gateway, account, webhook_id)
-        rotated = replace(webhook, secret=new_secret(), updated_at=utc_now())
-        if await gateway.store.replace_webhook(rotated) is None:
-            raise WebhookNotFound("No webhook subscription of this account has that id.")
+        webhook = _not_ended(await _found(gateway, account, webhook_id))
+        rotated = await _replaced(gateway, account, replace(webhook, secret=new_secret(), updated_at=utc_now()))
         return _answer(request, {**webhook_view(rotated), "secret": rotated.secret})
 
     return await _served(request, rotation)
@@ -311,7 +328,7 @@ async def serve_webhook_test(request: Request) -> Response:
     webhook_id = request.path_params["webhook_id"]
 
     async def testing(gateway, account: Account) -> Response:
-        webhook = await _found(gateway, account, webhook_id)
+        webhook = _not_ended(await _found(gateway, account, webhook_id))
         event_id = "test_" + request_id_of(request).replace("-", "")[:32]
         body = delivery_body(webhook.webhook_id, test_event(iso(utc_now()), event_id), webhook.chart_id, 1, test=True)
         outcome = await send(webhook.url, body, webhook.secret, event_id, 1, gateway.settings.webhook_timeout_s)

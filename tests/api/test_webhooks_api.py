@@ -185,6 +185,37 @@ def test_a_deleted_subscription_is_gone(stack, account):
     assert_error(call(stack, key, "DELETE", f"/v1/webhooks/{made['id']}"), 404, "webhook_not_found")
 
 
+def test_deleting_a_chart_ends_its_subscriptions_for_the_reason_chart_deleted(stack, account):
+    _, key = account
+    chart, kept_chart = a_chart(stack, key), a_chart(stack, key)
+    ended = subscribe(stack, key, {"url": "https://example.com/h", "events": ["lunation"], "chart": chart})["id"]
+    paused = subscribe(stack, key, {"url": "https://example.com/h", "events": ["transit"], "chart": chart})["id"]
+    call(stack, key, "PATCH", f"/v1/webhooks/{paused}", {"state": "paused"})
+    others = [subscribe(stack, key, {"url": "https://example.com/h", "events": ["lunation"], "chart": kept_chart})["id"],
+              subscribe(stack, key, SKY)["id"]]
+    assert call(stack, key, "DELETE", f"/v1/charts/{chart}").status_code == 200
+    listed = {w["id"]: w for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"]}
+    for webhook_id in (ended, paused):
+        assert (listed[webhook_id]["state"], listed[webhook_id]["paused_reason"]) == ("ended", "chart_deleted")
+        assert call(stack, key, "GET", f"/v1/webhooks/{webhook_id}").json()["data"] == listed[webhook_id]
+    assert [listed[webhook_id]["state"] for webhook_id in others] == ["active", "active"]
+
+
+def test_an_ended_subscription_is_never_resumed_changed_or_tested_but_can_be_deleted(stack, account):
+    _, key = account
+    chart = a_chart(stack, key)
+    made = subscribe(stack, key, {"url": "https://example.com/h", "events": ["lunation"], "chart": chart})["id"]
+    call(stack, key, "DELETE", f"/v1/charts/{chart}")
+    resumed = call(stack, key, "PATCH", f"/v1/webhooks/{made}", {"state": "active"})
+    assert_error(resumed, 409, "webhook_ended")
+    assert "POST /v1/webhooks" in resumed.json()["errors"][0]["suggestion"]
+    assert_error(call(stack, key, "PATCH", f"/v1/webhooks/{made}", {"state": "paused"}), 409, "webhook_ended")
+    assert_error(post(stack, key, f"/v1/webhooks/{made}/rotate-secret"), 409, "webhook_ended")
+    assert_error(post(stack, key, f"/v1/webhooks/{made}/test"), 409, "webhook_ended")
+    assert call(stack, key, "GET", f"/v1/webhooks/{made}").json()["data"]["state"] == "ended"
+    assert call(stack, key, "DELETE", f"/v1/webhooks/{made}").json()["data"] == {"id": made, "deleted": True}
+
+
 def test_rotation_shows_a_new_secret_once_and_the_old_one_signs_no_more(stack, account, receiver):
     _, key = account
     made = subscribe(stack, key, {**SKY, "url": receiver.url})
