@@ -29,6 +29,7 @@ from starlette.responses import Response
 
 from gateway.admin.operations import iso
 from gateway.errors import request_id_of, with_error_body
+from gateway.idempotency import LEASE_MARGIN_S, created_once
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.key_modes import TEST_MODE, is_test_mode
@@ -256,14 +257,21 @@ async def serve_webhooks(request: Request) -> Response:
 
     async def creation(gateway, account: Account) -> Response:
         body = await read_json_body(request)
-        url, events, chart_id, lead = await read_subscription(body, account, gateway.store, not gateway.settings.production)
-        webhook = Webhook(new_webhook_id(), account.id, url, events, chart_id, lead, new_secret())
-        try:
-            await gateway.store.create_webhook(webhook, gateway.settings.webhooks_per_account)
-        except webhook_records.WebhookLimitReached as full:
-            raise WebhookLimitReached(f"This account keeps {full.limit} webhook subscriptions, the most it may.") from None
-        data = {**webhook_view(webhook), "secret": webhook.secret}
-        return _answer(request, data, Location=f"{WEBHOOKS_PATH}/{webhook.webhook_id}")
+
+        async def create() -> Response:
+            url, events, chart_id, lead = await read_subscription(body, account, gateway.store, not gateway.settings.production)
+            webhook = Webhook(new_webhook_id(), account.id, url, events, chart_id, lead, new_secret())
+            try:
+                await gateway.store.create_webhook(webhook, gateway.settings.webhooks_per_account)
+            except webhook_records.WebhookLimitReached as full:
+                raise WebhookLimitReached(f"This account keeps {full.limit} webhook subscriptions, the most it may.") from None
+            data = {**webhook_view(webhook), "secret": webhook.secret}
+            return _answer(request, data, Location=f"{WEBHOOKS_PATH}/{webhook.webhook_id}")
+
+        # A retry under the same Idempotency-Key answers the first subscription, its secret
+        # included: only the key's holder, within its 24 hours, sees that answer again.
+        lease_s = gateway.settings.fast_deadline_s + LEASE_MARGIN_S
+        return await created_once(request, gateway.idempotency, account.id, WEBHOOKS_PATH, body, lease_s, create)
 
     return await _served(request, listing if request.method == "GET" else creation)
 

@@ -1,16 +1,23 @@
 """Webhook subscriptions (issue 40, part 3), rule by rule, on the gateway in process: subscribe
 with a URL, the kinds wanted, a stored chart or the sky, and a lead; the secret shown once and
-rotatable; pause, resume, delete; a signed test delivery and the recent deliveries. Free."""
+rotatable; pause, resume, delete; a signed test delivery and the recent deliveries. Free.
+Issue 46, part 5: a creation retried under its Idempotency-Key answers the first; deleting a
+chart ends its subscriptions."""
 
 from __future__ import annotations
+
+import asyncio
 
 import orjson
 import pytest
 
+from gateway.idempotency import canonical_json, fingerprint, mode_scoped_key
 from webhooks.signing import verify_signature
+from store import SqliteStore
 from store.webhook_records import MAX_LEAD_MINUTES
 from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error, balance
+from tests.api.test_test_keys_api import test_key
 from tests.webhook_receiver import Receiver
 
 LYON = {"datetime": "1985-07-13T14:05:00", "place": "2996944"}
@@ -61,6 +68,85 @@ def test_a_subscription_is_answered_with_its_id_and_its_secret_once(stack, accou
     assert "secret" not in read and read == {k: v for k, v in made.items() if k != "secret"}
     assert [w["id"] for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"]] == [made["id"]]
     assert all("secret" not in w for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"])
+
+
+def post_keyed(stack: AppStack, key: str, path: str, body: dict, idempotency_key: str):
+    with stack.client(key, {"Idempotency-Key": idempotency_key}) as client:
+        return client.post(path, json=body)
+
+
+def listed_ids(stack: AppStack, key: str) -> list[str]:
+    return [w["id"] for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"]]
+
+
+def test_a_subscription_retried_under_its_idempotency_key_answers_the_first_and_makes_one(stack, account):
+    _, key = account
+    first = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-retry")
+    # The same body in another key order is the same request.
+    again = post_keyed(stack, key, "/v1/webhooks", dict(reversed(SKY.items())), "wh-retry")
+    assert first.status_code == again.status_code == 200, first.text
+    assert again.content == first.content
+    assert again.headers["idempotent-replayed"] == "true" and "idempotent-replayed" not in first.headers
+    for header in ("x-request-id", "location", "content-type", "x-ratelimit-limit", "x-ratelimit-remaining"):
+        assert again.headers[header] == first.headers[header]
+    assert listed_ids(stack, key) == [first.json()["data"]["id"]]
+
+
+def test_the_secret_is_shown_again_only_in_the_replay_of_the_first_answer_to_its_key(stack, account):
+    _, key = account
+    first = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-secret").json()["data"]
+    replayed = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-secret").json()["data"]
+    assert replayed["secret"] == first["secret"]
+    assert "secret" not in call(stack, key, "GET", f"/v1/webhooks/{first['id']}").json()["data"]
+    assert all("secret" not in w for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"])
+    # Another key is another subscription, with a secret of its own.
+    other = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-secret-2").json()["data"]
+    assert other["id"] != first["id"] and other["secret"] != first["secret"]
+
+
+def test_another_body_under_the_same_key_is_409_idempotency_key_reuse_and_makes_nothing(stack, account):
+    _, key = account
+    made = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-reuse").json()["data"]["id"]
+    assert_error(post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": 5}, "wh-reuse"), 409, "idempotency_key_reuse")
+    assert_error(post_keyed(stack, key, "/v1/charts", {"name": "Ada", **LYON}, "wh-reuse"), 409, "idempotency_key_reuse")
+    assert listed_ids(stack, key) == [made]
+
+
+def test_a_retry_while_the_first_creation_runs_is_409_idempotency_key_in_progress(stack, account):
+    name, key = account
+
+    async def claim_elsewhere() -> None:
+        store = SqliteStore(stack.settings.database_path)
+        try:
+            owner = await store.get_account(name)
+            held_as = mode_scoped_key("wh-running", "live")
+            await store.claim_idempotency(owner.id, held_as, fingerprint("POST", "/v1/webhooks", canonical_json(SKY)), "elsewhere", 60.0)
+        finally:
+            await store.close()
+
+    asyncio.run(claim_elsewhere())
+    response = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-running")
+    assert_error(response, 409, "idempotency_key_in_progress")
+    assert response.headers["retry-after"] == "1" and listed_ids(stack, key) == []
+
+
+def test_a_refused_creation_keeps_nothing_under_its_key(stack, account):
+    _, key = account
+    assert_error(post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": -1}, "wh-refused"), 400, "invalid_parameter", "lead_minutes")
+    made = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-refused")
+    assert made.status_code == 200 and "idempotent-replayed" not in made.headers
+
+
+def test_a_test_keys_and_a_live_keys_creations_never_share_an_idempotency_key(stack, account):
+    name, live = account
+    test = test_key(stack, name)
+    from_live = post_keyed(stack, live, "/v1/webhooks", SKY, "wh-modes")
+    from_test = post_keyed(stack, test, "/v1/webhooks", SKY, "wh-modes")
+    assert "idempotent-replayed" not in from_test.headers and from_test.json()["meta"]["mode"] == "test"
+    assert from_test.json()["data"]["id"] != from_live.json()["data"]["id"]
+    assert post_keyed(stack, live, "/v1/webhooks", SKY, "wh-modes").content == from_live.content
+    assert post_keyed(stack, test, "/v1/webhooks", SKY, "wh-modes").content == from_test.content
+    assert len(listed_ids(stack, live)) == 2
 
 
 def test_a_chart_subscription_takes_every_kind_of_the_forecast(stack, account):

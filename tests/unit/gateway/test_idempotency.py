@@ -18,6 +18,7 @@ from gateway.idempotency import (
     canonical_parameters,
     fingerprint,
     idempotency_key,
+    mode_scoped_key,
     replay_response,
 )
 from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidParameter
@@ -110,3 +111,11 @@ def test_a_replay_carries_the_first_headers_its_request_id_and_the_replayed_mark
     ]
     assert state["answer_request_id"] == "first"
     assert replay_response(answer, {}, b"[1]").body == b"[1]"
+
+
+def test_a_test_keys_and_a_live_keys_idempotency_keys_are_kept_apart_and_spell_no_clients_key():
+    live, test = mode_scoped_key("k-1", "live"), mode_scoped_key("k-1", "test")
+    assert live != test
+    for scoped in (live, test):
+        with pytest.raises(InvalidParameter):
+            idempotency_key(_headers(scoped))
