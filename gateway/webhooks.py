@@ -20,6 +20,7 @@ account's limits like any request; the deliveries cost 1 credit each (``docs/web
 from __future__ import annotations
 
 import ipaddress
+import time
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -30,6 +31,7 @@ from starlette.responses import Response
 from gateway.admin.operations import iso
 from gateway.errors import request_id_of, with_error_body
 from gateway.idempotency import LEASE_MARGIN_S, created_once
+from gateway.upcoming_events import WINDOW_ENDS_DAYS, as_test, forecast_asker, next_event
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.key_modes import TEST_MODE, is_test_mode
@@ -37,8 +39,8 @@ from gateway.version import answer_version
 from webhooks.delivery import delivery_body, send
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
 from shared.errors import (
-    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, WebhookEnded, WebhookLimitReached,
-    WebhookNotFound,
+    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, NoUpcomingEvent, WebhookEnded,
+    WebhookLimitReached, WebhookNotFound,
 )
 from store import webhook_records
 from store.chart_records import is_chart_id
@@ -59,8 +61,6 @@ SKY_KINDS = (INGRESS, STATION, LUNATION, ECLIPSE)
 CHART_KINDS = KINDS
 #: The members of a subscription's body.
 MEMBERS = ("url", "events", "chart", "lead_minutes")
-#: The event a test delivery carries: shaped as a forecast event, its id new each time.
-TEST_EVENT_KIND = "test"
 
 
 def webhook_view(webhook: Webhook) -> dict[str, Any]:
@@ -324,21 +324,30 @@ async def serve_webhook_rotation(request: Request) -> Response:
     return await _served(request, rotation)
 
 
-def test_event(now_iso: str, event_id: str) -> dict[str, Any]:
-    """Return the event a test delivery carries: the shape of a forecast event, of kind ``test``."""
-    return {"id": event_id, "kind": TEST_EVENT_KIND, "phase": "", "instant": now_iso, "bodies": []}
-
-
 @with_error_body
 async def serve_webhook_test(request: Request) -> Response:
-    """Answer POST /v1/webhooks/{id}/test: one signed test delivery sent now, paused or not,
-    recorded among the recent deliveries, answered with its outcome. Free."""
+    """Answer POST /v1/webhooks/{id}/test: one signed test delivery sent now, paused or not, of
+    the subscription's next event (``gateway/upcoming_events.py``: its real shape, ``test:
+    true`` and an id of its own), recorded among the recent deliveries, answered with its
+    outcome; 409 ``no_upcoming_event`` (nothing sent) when none falls in the next ten years.
+    Free."""
     webhook_id = request.path_params["webhook_id"]
 
     async def testing(gateway, account: Account) -> Response:
         webhook = _not_ended(await _found(gateway, account, webhook_id))
-        event_id = "test_" + request_id_of(request).replace("-", "")[:32]
-        body = delivery_body(webhook.webhook_id, test_event(iso(utc_now()), event_id), webhook.chart_id, 1, test=True)
+        # The next event still to be delivered: those due before now (their instant within the
+        # lead) are being delivered already.
+        from_s = time.time() + 60.0 * webhook.lead_minutes
+        ask = forecast_asker(gateway, account, webhook.chart_id, request_id_of(request))
+        upcoming = await next_event(ask, webhook.events, webhook.chart_id, from_s)
+        if upcoming is None:
+            raise NoUpcomingEvent(
+                f"No event of this subscription's kinds ({', '.join(webhook.events)}) falls in the next "
+                f"{WINDOW_ENDS_DAYS[-1] // 365} years, so there is none to test with; nothing was sent.",
+            )
+        event = as_test(upcoming)
+        event_id = event["id"]
+        body = delivery_body(webhook.webhook_id, event, webhook.chart_id, 1, test=True)
         outcome = await send(webhook.url, body, webhook.secret, event_id, 1, gateway.settings.webhook_timeout_s)
         delivery = Delivery(webhook.webhook_id, event_id, 1, outcome.status, outcome.response_ms, test=True, error=outcome.error)
         await gateway.store.record_delivery(delivery)

@@ -7,11 +7,14 @@ chart ends its subscriptions."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
 import orjson
 import pytest
 
+from gateway import webhooks as gateway_webhooks
 from gateway.idempotency import canonical_json, fingerprint, mode_scoped_key
+from webhooks.forecast_requests import forecast_body, sky_event
 from webhooks.signing import verify_signature
 from store import SqliteStore
 from store.webhook_records import MAX_LEAD_MINUTES
@@ -43,6 +46,10 @@ def post(stack: AppStack, key: str, path: str, body=None):
 def call(stack: AppStack, key: str, method: str, path: str, body=None):
     with stack.client(key) as client:
         return client.request(method, path, json=body)
+
+
+def iso_z(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def subscribe(stack: AppStack, key: str, body: dict) -> dict:
@@ -321,11 +328,95 @@ def test_a_test_delivery_is_a_signed_post_of_the_event_recorded_with_its_outcome
     (got,) = receiver.received
     body = orjson.loads(got.body)
     assert verify_signature(got.body, got.headers["celestial-signature"], made["secret"])
-    assert (body["webhook_id"], body["chart"], body["attempt"], body["test"], body["event"]["kind"]) == (made["id"], None, 1, True, "test")
+    assert (body["webhook_id"], body["chart"], body["attempt"], body["test"]) == (made["id"], None, 1, True)
+    assert body["event"]["kind"] in SKY["events"] and body["event"]["id"].startswith("test_")
     assert got.headers["celestial-event-id"] == body["event"]["id"] == answer["event_id"]
     assert (answer["status"], answer["succeeded"], answer["test"]) == (200, True, True) and answer["response_ms"] >= 0
     deliveries = call(stack, key, "GET", f"/v1/webhooks/{made['id']}/deliveries").json()["data"]["deliveries"]
     assert deliveries == [answer]
+
+
+def test_delivered(stack: AppStack, key: str, webhook_id: str, receiver) -> dict:
+    """Return the event of the test delivery of ``webhook_id`` the receiver got."""
+    answer = post(stack, key, f"/v1/webhooks/{webhook_id}/test")
+    assert answer.status_code == 200, answer.text
+    (got,) = receiver.received
+    body = orjson.loads(got.body)
+    assert body["test"] is True and body["event"]["id"] == answer.json()["data"]["event_id"]
+    return body["event"]
+
+
+test_delivered.__test__ = False  # a helper, not a test
+
+
+def forecast_events(stack: AppStack, key: str, body: dict) -> list[dict]:
+    with stack.client(key) as client:
+        response = client.post("/v1/forecast", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()["data"]["events"]
+
+
+def real_id(test_event: dict) -> str:
+    """Return the id of the real event a test's stands for (test_<8 hex>_<id>)."""
+    prefix, _random, rest = test_event["id"].split("_", 2)
+    assert prefix == "test" and len(_random) == 8
+    return rest
+
+
+def shape(event: dict) -> dict:
+    """Return each member's JSON type, and the instant's members' types."""
+    return {key: (type(value).__name__, {k: type(v).__name__ for k, v in value.items()} if isinstance(value, dict) else None)
+            for key, value in event.items()}
+
+
+def test_a_chart_subscriptions_test_carries_its_next_event_as_the_forecast_gives_it(stack, account, receiver):
+    _, key = account
+    chart = a_chart(stack, key)
+    made = subscribe(stack, key, {"url": receiver.url, "events": ["lunation"], "chart": chart})
+    asked_from = datetime.now(UTC).replace(microsecond=0)
+    event = test_delivered(stack, key, made["id"], receiver)
+    instant = datetime.fromisoformat(event["instant"]["datetime"].replace("Z", "+00:00"))
+    day = datetime(instant.year, instant.month, instant.day, tzinfo=UTC)
+    that_day = forecast_events(stack, key, forecast_body(day, ("lunation",), chart))
+    (real,) = [e for e in that_day if e["id"] == real_id(event)]
+    assert event == {**real, "id": event["id"]}
+    assert shape(event) == shape(real) and "natal_house" in event and set(event["instant"]) == {"jd", "datetime"}
+    # Its next: no event of its kinds between the moment it was asked and it.
+    until = day + timedelta(days=1)
+    ahead = forecast_events(stack, key, {**forecast_body(day, ("lunation",), chart), "start": iso_z(asked_from), "end": iso_z(until)})
+    assert ahead[0]["id"] == real["id"]
+
+
+def test_a_sky_subscriptions_test_carries_its_next_event_as_a_sky_event(stack, account, receiver):
+    _, key = account
+    made = subscribe(stack, key, {**SKY, "url": receiver.url})
+    asked_from = datetime.now(UTC) + timedelta(minutes=SKY["lead_minutes"])
+    event = test_delivered(stack, key, made["id"], receiver)
+    instant = datetime.fromisoformat(event["instant"]["datetime"].replace("Z", "+00:00"))
+    assert instant >= asked_from - timedelta(seconds=1) and event["kind"] in SKY["events"]
+    day = datetime(instant.year, instant.month, instant.day, tzinfo=UTC)
+    same_instant = [e for e in forecast_events(stack, key, forecast_body(day, tuple(made["events"]), None))
+                    if e["instant"] == event["instant"] and e["kind"] == event["kind"]]
+    (real,) = [sky_event(e) for e in same_instant]
+    assert real["id"] == real_id(event) and event == {**real, "id": event["id"]}
+    assert shape(event) == {k: v for k, v in shape(same_instant[0]).items() if k != "natal_house"}
+    assert "natal_house" not in event
+
+
+def test_a_test_with_no_event_of_its_kinds_ahead_is_409_no_upcoming_event_and_sends_nothing(stack, account, receiver, monkeypatch):
+    name, key = account
+    made = subscribe(stack, key, {**SKY, "url": receiver.url})
+
+    def nothing_ahead(*_args):
+        async def ask(_body):
+            return []
+        return ask
+
+    monkeypatch.setattr(gateway_webhooks, "forecast_asker", nothing_ahead)
+    before = balance(stack, name)
+    assert_error(post(stack, key, f"/v1/webhooks/{made['id']}/test"), 409, "no_upcoming_event")
+    assert receiver.received == [] and balance(stack, name) == before
+    assert call(stack, key, "GET", f"/v1/webhooks/{made['id']}/deliveries").json()["data"]["deliveries"] == []
 
 
 def test_a_failed_test_delivery_is_answered_with_its_status(stack, account, receiver):
