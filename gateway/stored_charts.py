@@ -16,6 +16,8 @@ Naming a chart and sending a birth parameter it stands for is ``conflicting_para
 
 Every route is free and counts under the account's limits like any request (429 before 400);
 a birth is personal data, so no route logs a parameter (the access log has the path only).
+``POST /v1/charts`` takes an ``Idempotency-Key`` (a retry answers the first chart), and
+deleting a chart ends the webhook subscriptions naming it (``chart_deleted``).
 """
 
 from __future__ import annotations

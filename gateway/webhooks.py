@@ -3,13 +3,18 @@ a URL, ``lead_minutes`` before each event's instant, signed with a secret of the
 
 - ``POST /v1/webhooks`` ``{url, events, chart?, lead_minutes?}``: ``events`` are kinds of
   ``/v1/forecast`` for a subscription naming a stored ``chart``, and of :data:`SKY_KINDS` for
-  the sky in general (no chart). The answer holds the ``secret``, shown this once.
+  the sky in general (no chart). The answer holds the ``secret``, shown this once (and in its
+  replay to a retry under the same ``Idempotency-Key``: ``gateway/idempotency.py``
+  ``created_once``).
 - ``GET /v1/webhooks`` (the account's subscriptions), ``GET``/``PATCH``/``DELETE
   /v1/webhooks/{id}`` (``PATCH {"state": "paused"}`` pauses, ``{"state": "active"}`` resumes),
   ``POST /v1/webhooks/{id}/rotate-secret`` (a new secret, shown once; the old one signs
-  nothing from then on), ``POST /v1/webhooks/{id}/test`` (one signed test delivery now,
-  answered with its outcome; free) and ``GET /v1/webhooks/{id}/deliveries`` (the recent
-  attempts, newest first, with status and response time).
+  nothing from then on), ``POST /v1/webhooks/{id}/test`` (one signed delivery now of the
+  subscription's next event, marked as a test: ``gateway/upcoming_events.py``; answered with
+  its outcome; free) and ``GET /v1/webhooks/{id}/deliveries`` (the recent attempts, newest
+  first, with status and response time).
+- A subscription whose stored chart was deleted has ended (``DELETE /v1/charts/{id}`` ends
+  them): it is read, listed and deleted, and 409 ``webhook_ended`` to anything else.
 
 The URL must be ``https``; ``http`` is taken only to the loopback (``localhost``,
 ``127.0.0.1`` and the rest of 127.0.0.0/8, ``::1``) and only in development mode (``CELESTIAL_MODE``, which ``make run``

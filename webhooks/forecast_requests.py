@@ -1,6 +1,6 @@
 """What a webhook subscription asks ``/v1/forecast`` for, and how it reads the answer: pure
 functions shared by the worker (``webhooks/events.py``) and the gateway's test delivery
-(``gateway/webhook_test_event.py``).
+(``gateway/upcoming_events.py``).
 
 A chart subscription asks for its kinds with ``chart=<id>``; a sky subscription (ingresses,
 stations, lunations, eclipses) concerns no chart: it asks with a reference birth
