@@ -34,7 +34,7 @@ from starlette.responses import Response
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
 from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.middleware import new_request_id
-from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidParameter
+from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
 from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from store.interfaces import IdempotencyRecords
 
@@ -91,9 +91,21 @@ def canonical_parameters(message: Message) -> bytes:
     return message.SerializeToString(deterministic=True)
 
 
+#: The deepest nesting orjson writes (its serializer's recursion limit; its parser takes 1,024).
+MAX_CANONICAL_DEPTH = 254
+
+
 def canonical_json(body: Any) -> bytes:
-    """Return a JSON body (a batch's) in one canonical form: keys sorted, no whitespace."""
-    return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    """Return a JSON body (a batch's, a creation's) in one canonical form: keys sorted, no
+    whitespace. Raises 400 ``invalid_body`` for a body nested deeper than
+    :data:`MAX_CANONICAL_DEPTH`, which no request of the API needs."""
+    try:
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        raise InvalidBody(
+            f"The body nests arrays and objects more than {MAX_CANONICAL_DEPTH} levels deep.",
+            suggestion="Send the request's own members, as the reference shows them.",
+        ) from None
 
 
 @dataclass(frozen=True)

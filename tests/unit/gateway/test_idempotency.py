@@ -21,7 +21,7 @@ from gateway.idempotency import (
     mode_scoped_key,
     replay_response,
 )
-from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidParameter
+from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
 from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from gateway.transcoder import request_from_query
 from store.memory_store import MemoryStore
@@ -119,3 +119,12 @@ def test_a_test_keys_and_a_live_keys_idempotency_keys_are_kept_apart_and_spell_n
     for scoped in (live, test):
         with pytest.raises(InvalidParameter):
             idempotency_key(_headers(scoped))
+
+
+def test_a_body_nested_deeper_than_the_canonical_form_allows_is_400_invalid_body():
+    deep = []
+    for _ in range(300):
+        deep = [deep]
+    with pytest.raises(InvalidBody):
+        canonical_json({"url": deep})
+    assert canonical_json({"b": [1], "a": {"d": 2, "c": None}}) == b'{"a":{"c":null,"d":2},"b":[1]}'
