@@ -9,11 +9,18 @@ claim when the request charged nothing), or finds the first request's answer
 (:class:`~store.idempotency_records.StoredAnswer`, replayed by :func:`replay_response`), or
 refuses: 409 ``idempotency_key_reuse`` for another request, 409 ``idempotency_key_in_progress``
 while the first still runs.
+
+The free creations (``POST /v1/webhooks``, ``POST /v1/charts``) take a key too
+(:func:`created_once`): a retry answers the first creation again instead of making a second
+resource. Their keys are scoped by the key's mode (:func:`mode_scoped_key`), so a test key's
+and a live key's requests never share a record.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,11 +28,13 @@ import orjson
 import structlog
 from google.protobuf.message import Message
 from starlette.datastructures import Headers
+from starlette.requests import Request
 from starlette.responses import Response
 
-from gateway.errors import TRANSIENT_STORE_ERRORS
+from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
+from gateway.key_modes import TEST_MODE, is_test_mode
 from gateway.middleware import new_request_id
-from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidParameter
+from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
 from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from store.interfaces import IdempotencyRecords
 
@@ -44,6 +53,8 @@ LEASE_MARGIN_S = 10.0
 #: it), and the request id, which the middleware stamps (the first's, on a replay).
 _NOT_KEPT = frozenset({b"content-length"})
 _PRINTABLE = frozenset(range(0x20, 0x7F))
+#: The mode of a request made with a live key (a test key's is TEST_MODE).
+LIVE_MODE = "live"
 
 
 def idempotency_key(headers: Headers) -> str | None:
@@ -80,9 +91,21 @@ def canonical_parameters(message: Message) -> bytes:
     return message.SerializeToString(deterministic=True)
 
 
+#: The deepest nesting orjson writes (its serializer's recursion limit; its parser takes 1,024).
+MAX_CANONICAL_DEPTH = 254
+
+
 def canonical_json(body: Any) -> bytes:
-    """Return a JSON body (a batch's) in one canonical form: keys sorted, no whitespace."""
-    return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    """Return a JSON body (a batch's, a creation's) in one canonical form: keys sorted, no
+    whitespace. Raises 400 ``invalid_body`` for a body nested deeper than
+    :data:`MAX_CANONICAL_DEPTH`, which no request of the API needs."""
+    try:
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        raise InvalidBody(
+            f"The body nests arrays and objects more than {MAX_CANONICAL_DEPTH} levels deep.",
+            suggestion="Send the request's own members, as the reference shows them.",
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -169,4 +192,44 @@ def replay_response(answer: StoredAnswer, state: dict, body: bytes | None = None
             kept.append((name.encode("latin-1"), value.encode("latin-1")))
     response.raw_headers = kept + [(b"content-length", str(len(content)).encode("ascii")), REPLAYED_HEADER]
     state["idempotent_replay"] = True
+    return response
+
+
+def mode_scoped_key(key: str, mode: str) -> str:
+    """Return what the store keeps ``key`` under for a request of key mode ``mode`` (live or
+    test): the mode, a line feed, the key. A key holds printable ASCII only, so no client's key
+    spells another's scoped key, and a test key's and a live key's never name one record."""
+    return f"{mode}\n{key}"
+
+
+async def created_once(
+    request: Request, idempotency: Idempotency, account_id: str, path: str, body: Any, lease_s: float,
+    create: Callable[[], Awaitable[Response]],
+) -> Response:
+    """Return the answer of a free creation (``POST path`` with JSON ``body``) made at most once
+    per ``Idempotency-Key``: without a key, what ``create()`` answers; with one, claimed per
+    account and mode for ``lease_s`` seconds, the first creation's answer replayed byte for byte
+    (``Idempotent-Replayed: true``, the first's ``X-Request-Id`` and rate-limit headers) to the
+    same body, 409 ``idempotency_key_reuse`` to another, 409 ``idempotency_key_in_progress``
+    while the first runs. A creation refused or failed keeps nothing: its key is free again.
+
+    The request was admitted already (these routes count under the limits like any request),
+    so a replay's own rate-limit headers give way to the first answer's.
+    """
+    key = idempotency_key(request.headers)
+    if key is None:
+        return await create()
+    state = request.scope["state"]
+    mode = TEST_MODE if is_test_mode(state) else LIVE_MODE
+    claimed = await idempotency.claim(account_id, mode_scoped_key(key, mode), fingerprint("POST", path, canonical_json(body)), lease_s)
+    if isinstance(claimed, StoredAnswer):
+        state.pop("rate_limit_headers", None)
+        return replay_response(claimed, state)
+    try:
+        response = await create()
+    except BaseException:
+        await asyncio.shield(idempotency.release(claimed))
+        raise
+    # A creation's answer is a few KiB (its members are bounded), far below what a record holds.
+    await idempotency.complete(claimed, response, request_id_of(request), state.get("rate_limit_headers", ()), b"")
     return response

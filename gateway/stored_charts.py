@@ -16,6 +16,8 @@ Naming a chart and sending a birth parameter it stands for is ``conflicting_para
 
 Every route is free and counts under the account's limits like any request (429 before 400);
 a birth is personal data, so no route logs a parameter (the access log has the path only).
+``POST /v1/charts`` takes an ``Idempotency-Key`` (a retry answers the first chart), and
+deleting a chart ends the webhook subscriptions naming it (``chart_deleted``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from celestial.v1 import ephemeris_service_pb2
 from gateway.account_api import single_values
 from gateway.admin.operations import iso
 from gateway.errors import request_id_of, with_error_body
+from gateway.idempotency import LEASE_MARGIN_S, created_once
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.key_modes import TEST_MODE, is_test_mode
@@ -224,7 +227,8 @@ async def _stand_in(name: str, chart_id: str, request_cls, given: set[str], acco
 async def _served(request: Request, work) -> Response:
     """Return the answer of an authenticated, admitted request (free: nothing is charged),
     released from the account's limits afterwards: ``work(gateway, account)`` returns its
-    ``data`` and the answer's extra headers, the envelope's ``meta`` is added here."""
+    ``data`` and the answer's extra headers, enveloped here (:func:`_enveloped`), or the
+    answer itself (a creation, replayable for its Idempotency-Key)."""
     if request.method == "HEAD":
         raise MethodNotAllowed(f"HEAD is not served on {request.url.path}.", suggestion="Use GET.", allow="GET")
     gateway = request.app.state.gateway
@@ -232,13 +236,20 @@ async def _served(request: Request, work) -> Response:
     account, _key = await gateway.authenticate_key(request)
     try:
         await gateway.admit(state, account)
-        data, headers = await work(gateway, account)
-        balance = await gateway.store.balance(account.id)
+        answer = await work(gateway, account)
+        if not isinstance(answer, Response):
+            answer = await _enveloped(request, gateway, account, *answer)
     finally:
         gateway.release(account, state)
     state["credits_used"] = 0
+    return answer
+
+
+async def _enveloped(request: Request, gateway, account: Account, data: Any, headers: dict | None) -> Response:
+    """Return the answer of ``data`` in the envelope, its ``meta`` the request's (free)."""
+    balance = await gateway.store.balance(account.id)
     meta = {"request_id": request_id_of(request), "credits_used": 0, "credits_remaining": balance, "version": answer_version()}
-    if is_test_mode(state):
+    if is_test_mode(request.scope["state"]):
         meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)
     return json_response({"data": data, "meta": meta}, headers=headers)
 
@@ -283,16 +294,22 @@ async def serve_charts(request: Request) -> Response:
         data = {"charts": [chart_view(c) for c in page[:limit]], "next_page_token": following}
         return data, None
 
-    async def creation(gateway, account: Account) -> tuple[dict, dict | None]:
+    async def creation(gateway, account: Account) -> Response:
         if request.query_params:
             raise InvalidParameter("POST /v1/charts takes its parameters in the JSON body.", suggestion="Move them into the body.")
-        name, birth, settings = read_chart_body(await read_json_body(request))
-        chart = StoredChart(new_chart_id(), account.id, name or "", birth, settings, resolve(birth, settings))
-        try:
-            await gateway.store.create_chart(chart, gateway.settings.charts_per_account)
-        except chart_records.ChartLimitReached as full:
-            raise ChartLimitReached(f"This account keeps {full.limit} charts, the most it may.") from None
-        return chart_view(chart), {"Location": f"{CHARTS_PATH}/{chart.chart_id}"}
+        body = await read_json_body(request)
+
+        async def create() -> Response:
+            name, birth, settings = read_chart_body(body)
+            chart = StoredChart(new_chart_id(), account.id, name or "", birth, settings, resolve(birth, settings))
+            try:
+                await gateway.store.create_chart(chart, gateway.settings.charts_per_account)
+            except chart_records.ChartLimitReached as full:
+                raise ChartLimitReached(f"This account keeps {full.limit} charts, the most it may.") from None
+            return await _enveloped(request, gateway, account, chart_view(chart), {"Location": f"{CHARTS_PATH}/{chart.chart_id}"})
+
+        lease_s = gateway.settings.fast_deadline_s + LEASE_MARGIN_S
+        return await created_once(request, gateway.idempotency, account.id, CHARTS_PATH, body, lease_s, create)
 
     return await _served(request, listing if request.method == "GET" else creation)
 
@@ -338,7 +355,13 @@ async def serve_chart(request: Request) -> Response:
         return chart_view(changed), None
 
     async def deletion(gateway, account: Account) -> tuple[dict, dict | None]:
-        if not (is_chart_id(chart_id) and await gateway.store.delete_chart(account.id, chart_id)):
+        if not is_chart_id(chart_id):
+            raise ChartNotFound("No stored chart of this account has that id.")
+        # Its subscriptions end first: a deletion interrupted between the two steps leaves the
+        # chart with its subscriptions ended, and a retry of the DELETE finishes it; the other
+        # order could leave subscriptions active on a chart no retry can name any more.
+        await gateway.store.end_chart_webhooks(account.id, chart_id)
+        if not await gateway.store.delete_chart(account.id, chart_id):
             raise ChartNotFound("No stored chart of this account has that id.")
         return {"id": chart_id, "deleted": True}, None
 

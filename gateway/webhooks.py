@@ -3,13 +3,18 @@ a URL, ``lead_minutes`` before each event's instant, signed with a secret of the
 
 - ``POST /v1/webhooks`` ``{url, events, chart?, lead_minutes?}``: ``events`` are kinds of
   ``/v1/forecast`` for a subscription naming a stored ``chart``, and of :data:`SKY_KINDS` for
-  the sky in general (no chart). The answer holds the ``secret``, shown this once.
+  the sky in general (no chart). The answer holds the ``secret``, shown this once (and in its
+  replay to a retry under the same ``Idempotency-Key``: ``gateway/idempotency.py``
+  ``created_once``).
 - ``GET /v1/webhooks`` (the account's subscriptions), ``GET``/``PATCH``/``DELETE
   /v1/webhooks/{id}`` (``PATCH {"state": "paused"}`` pauses, ``{"state": "active"}`` resumes),
   ``POST /v1/webhooks/{id}/rotate-secret`` (a new secret, shown once; the old one signs
-  nothing from then on), ``POST /v1/webhooks/{id}/test`` (one signed test delivery now,
-  answered with its outcome; free) and ``GET /v1/webhooks/{id}/deliveries`` (the recent
-  attempts, newest first, with status and response time).
+  nothing from then on), ``POST /v1/webhooks/{id}/test`` (one signed delivery now of the
+  subscription's next event, marked as a test: ``gateway/upcoming_events.py``; answered with
+  its outcome; free) and ``GET /v1/webhooks/{id}/deliveries`` (the recent attempts, newest
+  first, with status and response time).
+- A subscription whose stored chart was deleted has ended (``DELETE /v1/charts/{id}`` ends
+  them): it is read, listed and deleted, and 409 ``webhook_ended`` to anything else.
 
 The URL must be ``https`` to a host whose every address is public (``webhooks/egress.py``,
 checked here when a subscription is made and again at every delivery); development mode
@@ -21,6 +26,7 @@ cost 1 credit each (``docs/webhooks.md``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +35,8 @@ from starlette.responses import Response
 
 from gateway.admin.operations import iso
 from gateway.errors import request_id_of, with_error_body
+from gateway.idempotency import LEASE_MARGIN_S, created_once
+from gateway.upcoming_events import WINDOW_ENDS_DAYS, as_test, forecast_asker, next_event
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.key_modes import TEST_MODE, is_test_mode
@@ -37,13 +45,14 @@ from webhooks.delivery import delivery_body, send
 from webhooks.egress import EgressRefused, Resolver, Target, checked_addresses, read_url, system_resolver
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
 from shared.errors import (
-    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, WebhookLimitReached, WebhookNotFound,
+    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, NoUpcomingEvent, WebhookEnded,
+    WebhookLimitReached, WebhookNotFound,
 )
 from store import webhook_records
 from store.chart_records import is_chart_id
 from store.records import Account, utc_now
 from store.webhook_records import (
-    ACTIVE, BY_OWNER, KEEP_DELIVERIES, MAX_LEAD_MINUTES, PAUSED, Delivery, Webhook, is_webhook_id,
+    ACTIVE, BY_OWNER, ENDED, KEEP_DELIVERIES, MAX_LEAD_MINUTES, PAUSED, Delivery, Webhook, is_webhook_id,
     new_secret, new_webhook_id,
 )
 
@@ -58,8 +67,6 @@ SKY_KINDS = (INGRESS, STATION, LUNATION, ECLIPSE)
 CHART_KINDS = KINDS
 #: The members of a subscription's body.
 MEMBERS = ("url", "events", "chart", "lead_minutes")
-#: The event a test delivery carries: shaped as a forecast event, its id new each time.
-TEST_EVENT_KIND = "test"
 
 
 def webhook_view(webhook: Webhook) -> dict[str, Any]:
@@ -217,6 +224,26 @@ async def _found(gateway, account: Account, webhook_id: str) -> Webhook:
     return webhook
 
 
+def _not_ended(webhook: Webhook) -> Webhook:
+    """Return ``webhook`` unless it has ended (its chart was deleted): 409 ``webhook_ended``,
+    since an ended subscription is never resumed, changed or tested."""
+    if webhook.state == ENDED:
+        raise WebhookEnded(
+            f"This subscription ended ({webhook.paused_reason}): the stored chart it named was deleted, so it is never "
+            "resumed, changed or tested again.",
+        )
+    return webhook
+
+
+async def _replaced(gateway, account: Account, changed: Webhook) -> Webhook:
+    """Return ``changed`` once the store has written it over the subscription; 404 when the
+    subscription was deleted meanwhile, 409 ``webhook_ended`` when it ended meanwhile."""
+    if await gateway.store.replace_webhook(changed) is None:
+        _not_ended(await _found(gateway, account, changed.webhook_id))
+        raise WebhookNotFound("No webhook subscription of this account has that id.")
+    return changed
+
+
 @with_error_body
 async def serve_webhooks(request: Request) -> Response:
     """Answer GET /v1/webhooks (the account's subscriptions) and POST /v1/webhooks (subscribe)."""
@@ -226,14 +253,23 @@ async def serve_webhooks(request: Request) -> Response:
 
     async def creation(gateway, account: Account) -> Response:
         body = await read_json_body(request)
-        url, events, chart_id, lead = await read_subscription(body, account, gateway.store, not gateway.settings.production, gateway.resolve)
-        webhook = Webhook(new_webhook_id(), account.id, url, events, chart_id, lead, new_secret())
-        try:
-            await gateway.store.create_webhook(webhook, gateway.settings.webhooks_per_account)
-        except webhook_records.WebhookLimitReached as full:
-            raise WebhookLimitReached(f"This account keeps {full.limit} webhook subscriptions, the most it may.") from None
-        data = {**webhook_view(webhook), "secret": webhook.secret}
-        return _answer(request, data, Location=f"{WEBHOOKS_PATH}/{webhook.webhook_id}")
+
+        async def create() -> Response:
+            url, events, chart_id, lead = await read_subscription(
+                body, account, gateway.store, not gateway.settings.production, gateway.resolve
+            )
+            webhook = Webhook(new_webhook_id(), account.id, url, events, chart_id, lead, new_secret())
+            try:
+                await gateway.store.create_webhook(webhook, gateway.settings.webhooks_per_account)
+            except webhook_records.WebhookLimitReached as full:
+                raise WebhookLimitReached(f"This account keeps {full.limit} webhook subscriptions, the most it may.") from None
+            data = {**webhook_view(webhook), "secret": webhook.secret}
+            return _answer(request, data, Location=f"{WEBHOOKS_PATH}/{webhook.webhook_id}")
+
+        # A retry under the same Idempotency-Key answers the first subscription, its secret
+        # included: only the key's holder, within its 24 hours, sees that answer again.
+        lease_s = gateway.settings.fast_deadline_s + LEASE_MARGIN_S
+        return await created_once(request, gateway.idempotency, account.id, WEBHOOKS_PATH, body, lease_s, create)
 
     return await _served(request, listing if request.method == "GET" else creation)
 
@@ -256,15 +292,13 @@ async def serve_webhook(request: Request) -> Response:
                 raise InvalidParameter(f"Unknown member '{str(key)[:40]}': a subscription changes only its state.", suggestion=suggestion, param=str(key)[:40])
         if body.get("state") not in (ACTIVE, PAUSED):
             raise InvalidParameter("'state' must be active or paused.", suggestion=suggestion, param="state")
-        webhook = await _found(gateway, account, webhook_id)
+        webhook = _not_ended(await _found(gateway, account, webhook_id))
         if body["state"] == PAUSED:
             changed = replace(webhook, state=PAUSED, paused_reason=BY_OWNER, updated_at=utc_now())
         else:
             # Resuming starts afresh: the failures that paused it no longer count.
             changed = replace(webhook, state=ACTIVE, paused_reason="", failing_since=None, updated_at=utc_now())
-        if await gateway.store.replace_webhook(changed) is None:
-            raise WebhookNotFound("No webhook subscription of this account has that id.")
-        return _answer(request, webhook_view(changed))
+        return _answer(request, webhook_view(await _replaced(gateway, account, changed)))
 
     async def deletion(gateway, account: Account) -> Response:
         if not (is_webhook_id(webhook_id) and await gateway.store.delete_webhook(account.id, webhook_id)):
@@ -281,30 +315,37 @@ async def serve_webhook_rotation(request: Request) -> Response:
     webhook_id = request.path_params["webhook_id"]
 
     async def rotation(gateway, account: Account) -> Response:
-        webhook = await _found(gateway, account, webhook_id)
-        rotated = replace(webhook, secret=new_secret(), updated_at=utc_now())
-        if await gateway.store.replace_webhook(rotated) is None:
-            raise WebhookNotFound("No webhook subscription of this account has that id.")
+        webhook = _not_ended(await _found(gateway, account, webhook_id))
+        rotated = await _replaced(gateway, account, replace(webhook, secret=new_secret(), updated_at=utc_now()))
         return _answer(request, {**webhook_view(rotated), "secret": rotated.secret})
 
     return await _served(request, rotation)
 
 
-def test_event(now_iso: str, event_id: str) -> dict[str, Any]:
-    """Return the event a test delivery carries: the shape of a forecast event, of kind ``test``."""
-    return {"id": event_id, "kind": TEST_EVENT_KIND, "phase": "", "instant": now_iso, "bodies": []}
-
-
 @with_error_body
 async def serve_webhook_test(request: Request) -> Response:
-    """Answer POST /v1/webhooks/{id}/test: one signed test delivery sent now, paused or not,
-    recorded among the recent deliveries, answered with its outcome. Free."""
+    """Answer POST /v1/webhooks/{id}/test: one signed test delivery sent now, paused or not, of
+    the subscription's next event (``gateway/upcoming_events.py``: its real shape, ``test:
+    true`` and an id of its own), recorded among the recent deliveries, answered with its
+    outcome; 409 ``no_upcoming_event`` (nothing sent) when none falls in the next ten years.
+    Free."""
     webhook_id = request.path_params["webhook_id"]
 
     async def testing(gateway, account: Account) -> Response:
-        webhook = await _found(gateway, account, webhook_id)
-        event_id = "test_" + request_id_of(request).replace("-", "")[:32]
-        body = delivery_body(webhook.webhook_id, test_event(iso(utc_now()), event_id), webhook.chart_id, 1, test=True)
+        webhook = _not_ended(await _found(gateway, account, webhook_id))
+        # The next event still to be delivered: those due before now (their instant within the
+        # lead) are being delivered already.
+        from_s = time.time() + 60.0 * webhook.lead_minutes
+        ask = forecast_asker(gateway, account, webhook.chart_id, request_id_of(request))
+        upcoming = await next_event(ask, webhook.events, webhook.chart_id, from_s)
+        if upcoming is None:
+            raise NoUpcomingEvent(
+                f"No event of this subscription's kinds ({', '.join(webhook.events)}) falls in the next "
+                f"{WINDOW_ENDS_DAYS[-1] // 365} years, so there is none to test with; nothing was sent.",
+            )
+        event = as_test(upcoming)
+        event_id = event["id"]
+        body = delivery_body(webhook.webhook_id, event, webhook.chart_id, 1, test=True)
         outcome = await send(webhook.url, body, webhook.secret, event_id, 1, gateway.settings.webhook_timeout_s)
         delivery = Delivery(webhook.webhook_id, event_id, 1, outcome.status, outcome.response_ms, test=True, error=outcome.error)
         await gateway.store.record_delivery(delivery)

@@ -231,6 +231,26 @@ class WebhookLimitReached(CelestialError):
     default_suggestion = "Delete subscriptions you no longer need (DELETE /v1/webhooks/{id}), then subscribe again."
 
 
+class WebhookEnded(CelestialError):
+    """A change or a test of a webhook subscription that has ended (its chart was deleted): an
+    ended subscription is final (issue 46)."""
+
+    code = "webhook_ended"
+    http_status = 409
+    default_suggestion = "Subscribe again (POST /v1/webhooks) naming a stored chart of this account, and delete this subscription."
+
+
+class NoUpcomingEvent(CelestialError):
+    """A webhook test with no event of the subscription's kinds in the window it searches (issue 46)."""
+
+    code = "no_upcoming_event"
+    http_status = 409
+    default_suggestion = (
+        "A test delivery carries the subscription's next event; try the receiver with a subscription to a kind that "
+        "happens every few days (lunation, ingress), then delete it."
+    )
+
+
 class InvalidRequest(CelestialError):
     """An HTTP request the server could not read (a malformed request line or header)."""
 

@@ -350,7 +350,14 @@ class Webhooks(Protocol):
 
     async def replace_webhook(self, webhook: Webhook) -> Webhook | None:
         """Store ``webhook`` over the account's subscription of the same id and return it;
-        None when the account has no such subscription (deleted meanwhile)."""
+        None when nothing was written: the account has no such subscription (deleted
+        meanwhile), or it has ended, which is final (``webhook_records.replacement``)."""
+        ...
+
+    async def end_chart_webhooks(self, account_id: str, chart_id: str) -> int:
+        """End every subscription of the account naming stored chart ``chart_id`` (state
+        ``ended``, reason ``chart_deleted``: ``webhook_records.ended``), whatever its state;
+        return how many were ended now (those ended already are left as they are)."""
         ...
 
     async def delete_webhook(self, account_id: str, webhook_id: str) -> bool:

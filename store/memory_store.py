@@ -26,7 +26,10 @@ from store.origins import validate_origins
 from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow, utc_now
 from store.spend_caps import SpendBook, SpendCap, SpendStatus, SpendWarning
 from store.usage_rows import usage_rows
-from store.webhook_records import KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery, check_webhook
+from store.webhook_records import (
+    CHART_DELETED, ENDED, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery, check_webhook, ended,
+    replacement,
+)
 
 #: What an account's id gains to name the window and slots of its test-key requests (its
 #: ids are uuid hex digits, so no account's own entry can be another's test entry).
@@ -66,10 +69,19 @@ class MemoryStore(MemoryIdempotency):
         return webhook if webhook is not None and webhook.account_id == account_id else None
 
     async def replace_webhook(self, webhook: Webhook) -> Webhook | None:
-        if await self.get_webhook(webhook.account_id, webhook.webhook_id) is None:
-            return None
-        self.webhooks[webhook.webhook_id] = check_webhook(webhook)
-        return webhook
+        check_webhook(webhook)
+        kept = await self.get_webhook(webhook.account_id, webhook.webhook_id)
+        written = None if kept is None else replacement(kept, webhook)
+        if written is not None:
+            self.webhooks[webhook.webhook_id] = written
+        return written
+
+    async def end_chart_webhooks(self, account_id: str, chart_id: str) -> int:
+        now = utc_now()
+        ending = [w for w in self.webhooks.values() if w.account_id == account_id and w.chart_id == chart_id and w.state != ENDED]
+        for webhook in ending:
+            self.webhooks[webhook.webhook_id] = ended(webhook, CHART_DELETED, now)
+        return len(ending)
 
     async def delete_webhook(self, account_id: str, webhook_id: str) -> bool:
         if await self.get_webhook(account_id, webhook_id) is None:

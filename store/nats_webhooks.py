@@ -24,9 +24,11 @@ from nats.js import api
 
 from store.errors import StoreError
 from store.nats_connection import _STREAM_CONFIG_DIFFERS, TOKEN_RE, NatsConnection, WrongLastSequence
+from store.records import utc_now
 from store.webhook_records import (
-    DELIVERED_MARK_S, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery, check_webhook,
-    delivery_document, delivery_of, is_event_id, is_webhook_id, webhook_document, webhook_of,
+    CHART_DELETED, DELIVERED_MARK_S, ENDED, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery,
+    check_webhook, delivery_document, delivery_of, ended, is_event_id, is_webhook_id, replacement, webhook_document,
+    webhook_of,
 )
 
 
@@ -105,18 +107,36 @@ class NatsWebhooks(NatsConnection):
         found = None if key is None else await self._get_json(self._webhooks, key)
         return None if found is None else webhook_of(found[1])
 
+    async def _rewrite(self, account_id: str, webhook_id: str, change) -> Webhook | None:
+        """Write ``change(kept)`` over the subscription as kept and return it; None when there
+        is none or ``change`` returns None. Written at the revision read, so a write made
+        meanwhile (an ending, a deletion) is read again and ``change`` applied to it."""
+        key = self._webhook_key(account_id, webhook_id)
+        while True:
+            found = None if key is None else await self._get(self._webhooks, key)
+            written = None if found is None else change(webhook_of(orjson.loads(found[1])))
+            if written is None:
+                return None
+            try:
+                await self._call(self._webhooks.update(key, orjson.dumps(webhook_document(written)), last=found[0]))
+                return written
+            except WrongLastSequence:
+                continue
+
     async def replace_webhook(self, webhook: Webhook) -> Webhook | None:
         check_webhook(webhook)
-        key = self._webhook_key(webhook.account_id, webhook.webhook_id)
-        found = None if key is None else await self._get(self._webhooks, key)
-        if found is None:
-            return None
-        try:
-            await self._call(self._webhooks.update(key, orjson.dumps(webhook_document(webhook)), last=found[0]))
-        except WrongLastSequence:
-            # Changed or deleted since it was read: a deletion wins, otherwise the last write wins.
-            return await self.replace_webhook(webhook) if await self._get(self._webhooks, key) is not None else None
-        return webhook
+        return await self._rewrite(webhook.account_id, webhook.webhook_id, lambda kept: replacement(kept, webhook))
+
+    async def end_chart_webhooks(self, account_id: str, chart_id: str) -> int:
+        now = utc_now()
+        count = 0
+        for webhook in await self.list_webhooks(account_id):
+            if webhook.chart_id == chart_id and webhook.state != ENDED:
+                changed = await self._rewrite(
+                    account_id, webhook.webhook_id, lambda kept: None if kept.state == ENDED else ended(kept, CHART_DELETED, now)
+                )
+                count += changed is not None
+        return count
 
     async def delete_webhook(self, account_id: str, webhook_id: str) -> bool:
         key = self._webhook_key(account_id, webhook_id)

@@ -11,9 +11,10 @@ import time
 import orjson
 
 from store.sqlite_connection import SqliteConnection, immediate
+from store.records import utc_now
 from store.webhook_records import (
-    DELIVERED_MARK_S, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery, check_webhook,
-    delivery_document, delivery_of, webhook_document, webhook_of,
+    CHART_DELETED, DELIVERED_MARK_S, ENDED, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery,
+    check_webhook, delivery_document, delivery_of, ended, replacement, webhook_document, webhook_of,
 )
 
 
@@ -49,11 +50,36 @@ class SqliteWebhooks(SqliteConnection):
     @staticmethod
     def _replace_webhook(conn, webhook: Webhook) -> Webhook | None:
         with immediate(conn):
-            cursor = conn.execute(
-                "UPDATE webhooks SET document = ? WHERE webhook_id = ? AND account_id = ?",
-                (orjson.dumps(webhook_document(webhook)).decode(), webhook.webhook_id, webhook.account_id),
-            )
-        return webhook if cursor.rowcount else None
+            row = conn.execute(
+                "SELECT document FROM webhooks WHERE webhook_id = ? AND account_id = ?", (webhook.webhook_id, webhook.account_id)
+            ).fetchone()
+            written = None if row is None else replacement(webhook_of(orjson.loads(row[0])), webhook)
+            if written is not None:
+                conn.execute(
+                    "UPDATE webhooks SET document = ? WHERE webhook_id = ? AND account_id = ?",
+                    (orjson.dumps(webhook_document(written)).decode(), webhook.webhook_id, webhook.account_id),
+                )
+        return written
+
+    async def end_chart_webhooks(self, account_id: str, chart_id: str) -> int:
+        return await self._run(self._end_chart_webhooks, account_id, chart_id)
+
+    @staticmethod
+    def _end_chart_webhooks(conn, account_id: str, chart_id: str) -> int:
+        now = utc_now()
+        count = 0
+        with immediate(conn):
+            rows = conn.execute("SELECT document FROM webhooks WHERE account_id = ?", (account_id,)).fetchall()
+            for (document,) in rows:
+                webhook = webhook_of(orjson.loads(document))
+                if webhook.chart_id != chart_id or webhook.state == ENDED:
+                    continue
+                conn.execute(
+                    "UPDATE webhooks SET document = ? WHERE webhook_id = ? AND account_id = ?",
+                    (orjson.dumps(webhook_document(ended(webhook, CHART_DELETED, now))).decode(), webhook.webhook_id, account_id),
+                )
+                count += 1
+        return count
 
     async def delete_webhook(self, account_id: str, webhook_id: str) -> bool:
         return await self._run(self._delete_webhook, account_id, webhook_id)

@@ -2,11 +2,13 @@
 deliveries made to it.
 
 A subscription (:class:`Webhook`) names a URL, the event kinds wanted, a stored chart (or none:
-the sky in general) and a lead in minutes; it is active or paused (by its owner, by 72 hours of
-failed deliveries, or by an account out of credits). Its ``secret`` signs every delivery with
-HMAC-SHA256, so the store must keep the secret itself, not a digest of it: it is kept out of
-every repr (and so out of every log), shown to the owner once at creation and once on each
-rotation, and never again.
+the sky in general) and a lead in minutes; it is active, paused (by its owner, by 72 hours of
+failed deliveries, or by an account out of credits) or ended (its chart was deleted). An ended
+subscription is final: it can be read, listed and deleted, never changed again
+(:func:`replacement`), so no write made from an earlier reading brings it back. Its ``secret``
+signs every delivery with HMAC-SHA256, so the store must keep the secret itself, not a digest
+of it: it is kept out of every repr (and so out of every log), shown to the owner once at
+creation and once on each rotation, and never again.
 
 A :class:`Delivery` is one attempt at one event (or a test), with its HTTP status (None: no
 answer within the timeout, or no connection), response time and attempt number; a store keeps
@@ -20,7 +22,7 @@ import base64
 import re
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from store.errors import StoreError
@@ -48,7 +50,8 @@ DELIVERED_MARK_S = (MAX_LEAD_MINUTES * 60) + 4 * 86400
 #: HMAC-SHA256 output's length, the key length RFC 2104 (section 3) recommends as a minimum.
 SECRET_BYTES = 32
 
-ACTIVE, PAUSED = "active", "paused"
+ACTIVE, PAUSED, ENDED = "active", "paused", "ended"
+STATES = (ACTIVE, PAUSED, ENDED)
 #: Why a subscription is paused: its owner paused it, its deliveries failed for 72 hours, or
 #: its account ran out of credits.
 BY_OWNER, FAILING, NO_CREDITS = "paused_by_owner", "failing_for_72_hours", "out_of_credits"
@@ -56,6 +59,9 @@ PAUSE_REASONS = ("", BY_OWNER, FAILING, NO_CREDITS)
 #: Reasons stored by earlier versions, and what they read as now: a subscription paused when
 #: retries lasted 24 hours was paused for failing, as one is now.
 FORMER_PAUSE_REASONS = {"failing_for_24_hours": FAILING}
+#: Why a subscription ended: the stored chart it names was deleted (issue 46, part 5).
+CHART_DELETED = "chart_deleted"
+END_REASONS = (CHART_DELETED,)
 
 
 class WebhookLimitReached(StoreError, ValueError):
@@ -70,8 +76,9 @@ class WebhookLimitReached(StoreError, ValueError):
 class Webhook:
     """A subscription: deliver ``events`` (kinds) of chart ``chart_id`` (None: the sky's) to
     ``url``, ``lead_minutes`` before each event's instant, signed with ``secret``. ``state`` is
-    ``active`` or ``paused`` (``paused_reason`` says why); ``failing_since`` is when its current
-    run of failed attempts began (None while deliveries succeed). Instants are aware UTC."""
+    ``active``, ``paused`` or ``ended`` (``paused_reason`` says why it is not active: one of
+    :data:`PAUSE_REASONS` or :data:`END_REASONS`); ``failing_since`` is when its current run of
+    failed attempts began (None while deliveries succeed). Instants are aware UTC."""
 
     webhook_id: str
     account_id: str
@@ -148,11 +155,26 @@ def check_webhook(webhook: Webhook) -> Webhook:
         raise ValueError("a webhook wants at least one kind of event")
     if not isinstance(webhook.lead_minutes, int) or not 0 <= webhook.lead_minutes <= MAX_LEAD_MINUTES:
         raise ValueError(f"a webhook's lead is 0 to {MAX_LEAD_MINUTES} minutes")
-    if webhook.state not in (ACTIVE, PAUSED) or webhook.paused_reason not in PAUSE_REASONS:
-        raise ValueError(f"a webhook is {ACTIVE} or {PAUSED}, for one of {PAUSE_REASONS}")
+    if webhook.state not in STATES:
+        raise ValueError(f"a webhook is one of {STATES}")
+    reasons = END_REASONS if webhook.state == ENDED else PAUSE_REASONS
+    if webhook.paused_reason not in reasons:
+        raise ValueError(f"a webhook {webhook.state} is so for one of {reasons}")
     if not webhook.secret:
         raise ValueError("a webhook has a secret")
     return webhook
+
+
+def replacement(kept: Webhook, wanted: Webhook) -> Webhook | None:
+    """Return what a store writes over subscription ``kept`` when asked to write ``wanted``:
+    ``wanted``, or None (nothing written) when ``kept`` has ended, which is final."""
+    return None if kept.state == ENDED else wanted
+
+
+def ended(webhook: Webhook, reason: str, now: datetime) -> Webhook:
+    """Return ``webhook`` ended for ``reason`` at ``now``: nothing of it is delivered again, and
+    it no longer counts as failing."""
+    return replace(webhook, state=ENDED, paused_reason=reason, failing_since=None, updated_at=now)
 
 
 def check_delivery(delivery: Delivery) -> Delivery:

@@ -15,9 +15,8 @@ that ``/v1/forecast`` answers for that day with those kinds (a transit window's 
 depend on the range asked for: the day fixes it).
 
 A sky subscription's events (ingresses, stations, lunations, eclipses) concern no chart: they
-are the forecast's for a reference birth (:data:`SKY_BIRTH`) with what concerns the birth
-removed (``natal_house``), and ids of their own: ``sky_`` and 24 hex digits of the SHA-256 of
-the kind, phase, bodies and the minute of the instant, the same for every sky subscription.
+are the forecast's for a reference birth with what concerns the birth removed, and ids of
+their own (``webhooks/forecast_requests.py``, which writes the request's body and reads the answer).
 
 The call is the gateway's: the same channel (``shared/runtime/pool_channel.py``: round robin
 over the healthy processes of ``CELESTIAL_SEARCH_ADDRESSES``, a busy or stopping process
@@ -30,10 +29,8 @@ asks again at its next tick.
 
 from __future__ import annotations
 
-import hashlib
-import math
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import grpc
@@ -47,6 +44,7 @@ from shared.runtime.stored_chart_parameters import stand_in
 from shared.runtime.transcoder import request_from_json
 from store.chart_records import StoredChart
 from store.webhook_records import Webhook
+from webhooks.forecast_requests import FORECAST_PATH, forecast_body, sky_event
 
 log = structlog.get_logger("webhook_worker")
 
@@ -56,40 +54,6 @@ EventsOf = Callable[[Webhook, StoredChart | None, datetime], Awaitable[list[dict
 
 #: The search service's RPC of /v1/forecast (docs/grpc.md's table).
 FIND_FORECAST = "/celestial.v1.SearchService/FindForecast"
-FORECAST_PATH = "/v1/forecast"
-#: The birth a sky subscription's events are found with (any would do: ingresses, stations,
-#: lunations and eclipses do not depend on it): J2000.0 on the equator at Greenwich.
-SKY_BIRTH = {"jd": "2451545.0", "lat": "0", "lon": "0"}
-#: What a sky event leaves out: what concerns the reference birth.
-NATAL_MEMBERS = ("natal_house",)
-_MINUTES_PER_DAY = 1440
-
-
-def day_of(instant_s: float) -> datetime:
-    """Return the start (00:00 UTC) of the UTC day holding ``instant_s`` (Unix seconds)."""
-    moment = datetime.fromtimestamp(instant_s, UTC)
-    return datetime(moment.year, moment.month, moment.day, tzinfo=UTC)
-
-
-def days_between(start_s: float, end_s: float) -> list[datetime]:
-    """Return the UTC days (their starts) that hold any instant of [start_s, end_s]."""
-    day, last = day_of(start_s), day_of(end_s)
-    days = []
-    while day <= last:
-        days.append(day)
-        day += timedelta(days=1)
-    return days
-
-
-def _iso(day: datetime) -> str:
-    return day.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def forecast_body(day: datetime, kinds: tuple[str, ...], chart_id: str | None) -> dict[str, Any]:
-    """Return the /v1/forecast body of one UTC day's events of ``kinds`` (``chart`` naming
-    the stored chart, or the sky's reference birth)."""
-    birth = {"chart": chart_id} if chart_id is not None else dict(SKY_BIRTH)
-    return {**birth, "start": _iso(day), "end": _iso(day + timedelta(days=1)), "kinds": ",".join(kinds)}
 
 
 def forecast_request(day: datetime, kinds: tuple[str, ...], chart: StoredChart | None) -> pb.FindForecastRequest:
@@ -172,21 +136,3 @@ class SearchPoolEvents:
         if self._channel is not None:
             await self._channel.close()
             self._channel, self._find_forecast = None, None
-
-
-def sky_event(event: dict[str, Any]) -> dict[str, Any]:
-    """Return a forecast event of the reference birth as a sky event: its own id, no natal member."""
-    kept = {key: value for key, value in event.items() if key not in NATAL_MEMBERS}
-    return {**kept, "id": sky_event_id(event["kind"], event["phase"], event["bodies"], event["instant"]["jd"])}
-
-
-def sky_event_id(kind: str, phase: str, bodies: list[str], jd: float) -> str:
-    """Return a sky event's id: ``sky_`` and 24 hex digits of the SHA-256 of its kind, phase,
-    bodies and the minute (UT1, floored) of its instant ``jd``."""
-    text = "|".join(("sky", kind, phase, ",".join(bodies), str(math.floor(jd * _MINUTES_PER_DAY))))
-    return "sky_" + hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
-def instant_s(event: dict[str, Any]) -> float:
-    """Return an event's instant in Unix seconds (from its ISO UTC datetime)."""
-    return datetime.fromisoformat(event["instant"]["datetime"].replace("Z", "+00:00")).timestamp()

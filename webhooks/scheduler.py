@@ -10,7 +10,8 @@ from typing import Any
 import structlog
 
 from store.webhook_records import ACTIVE, Webhook
-from webhooks.events import EventsOf, days_between, instant_s
+from webhooks.events import EventsOf
+from webhooks.forecast_requests import days_between, instant_s
 from webhooks.jobs import Job
 from webhooks.settings import WorkerSettings
 from webhooks.timing import due_s, wanted

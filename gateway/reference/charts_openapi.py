@@ -106,6 +106,7 @@ def chart_paths() -> dict[str, Any]:
             "Stores a birth and its chart settings for the account, and answers its id. Every endpoint that takes a birth then "
             "takes chart=<id> (chart_a, chart_b for two) in place of datetime, tz, place or lat and lon. The birth is checked as "
             f"/v1/natal-chart checks it. An account keeps up to {DEFAULT_CHARTS_PER_ACCOUNT} charts (CELESTIAL_CHARTS_PER_ACCOUNT). "
+            "With an Idempotency-Key, a retry answers the first chart instead of storing another. "
             'Free. Example body: {"name": "Ada", "datetime": "1985-07-13T14:05:00", "place": "2996944"}.',
             requestBody={"required": True, "content": {"application/json": {"schema": _BODY}}},
             responses=_responses("StoredChartResponse", ("400", "409", *_ALWAYS)),
@@ -126,7 +127,8 @@ def chart_paths() -> dict[str, Any]:
         "delete": _operation(
             "delete_stored_chart",
             "Forget a stored chart",
-            "Deletes the chart at once: nothing of the birth is kept. Requests naming it are 404 chart_not_found afterwards. Free.",
+            "Deletes the chart at once: nothing of the birth is kept. Requests naming it are 404 chart_not_found afterwards, "
+            "and every webhook subscription naming it ends (state ended, paused_reason chart_deleted). Free.",
             parameters=[_PATH_ID],
             responses=_responses("DeletedStoredChartResponse", ("404", *_ALWAYS)),
         ),

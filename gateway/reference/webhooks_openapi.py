@@ -10,8 +10,10 @@ from gateway.reference.openapi_schemas import ref
 from gateway.webhooks import (
     CHART_KINDS, SKY_KINDS, WEBHOOK_DELIVERIES_PATH, WEBHOOK_PATH, WEBHOOK_ROTATE_PATH, WEBHOOK_TEST_PATH, WEBHOOKS_PATH,
 )
+from gateway.upcoming_events import WINDOW_ENDS_DAYS
 from store.webhook_records import (
-    BY_OWNER, DEFAULT_WEBHOOKS_PER_ACCOUNT, FAILING, KEEP_DELIVERIES, MAX_LEAD_MINUTES, MAX_URL_CHARS, NO_CREDITS,
+    BY_OWNER, CHART_DELETED, DEFAULT_WEBHOOKS_PER_ACCOUNT, FAILING, KEEP_DELIVERIES, MAX_LEAD_MINUTES, MAX_URL_CHARS,
+    NO_CREDITS, STATES,
 )
 from webhooks.signing import TOLERANCE_S
 
@@ -27,8 +29,14 @@ WEBHOOK_SCHEMA = {
         "events": {"type": "array", "items": {"type": "string", "enum": list(CHART_KINDS)}},
         "chart": {"type": ["string", "null"], "description": "The stored chart whose events are delivered; null: the sky's."},
         "lead_minutes": {"type": "integer", "minimum": 0, "maximum": MAX_LEAD_MINUTES},
-        "state": {"type": "string", "enum": ["active", "paused"]},
-        "paused_reason": {"type": ["string", "null"], "enum": [BY_OWNER, FAILING, NO_CREDITS, None]},
+        "state": {
+            "type": "string", "enum": list(STATES),
+            "description": "ended: its stored chart was deleted; an ended subscription delivers nothing, is never resumed, and can be read, listed and deleted.",
+        },
+        "paused_reason": {
+            "type": ["string", "null"], "enum": [BY_OWNER, FAILING, NO_CREDITS, CHART_DELETED, None],
+            "description": f"Why it is not active: paused ({BY_OWNER}, {FAILING}, {NO_CREDITS}) or ended ({CHART_DELETED}); null while active.",
+        },
         "failing_since": {"type": ["string", "null"], "format": "date-time", "description": "When the current run of failed attempts began."},
         "created_at": _INSTANT,
         "updated_at": _INSTANT,
@@ -46,7 +54,7 @@ DELIVERY_SCHEMA = {
     "type": "object",
     "required": ["event_id", "attempt", "status", "succeeded", "response_ms", "error", "test", "at"],
     "properties": {
-        "event_id": {"type": "string", "description": "The event's id, the same as in /v1/forecast (test_...: a test delivery)."},
+        "event_id": {"type": "string", "description": "The event's id, the same as in /v1/forecast (test_<8 hex>_<the event's id>: a test delivery)."},
         "attempt": {"type": "integer", "minimum": 1},
         "status": {"type": ["integer", "null"], "description": "The receiver's HTTP status; null when no answer came."},
         "succeeded": {"type": "boolean", "description": "Whether the status was 2xx."},
@@ -96,6 +104,8 @@ _REFUSALS = {
     "403": "origin_not_allowed or origin_required",
     "404": "webhook_not_found (chart_not_found for a chart that names no stored chart)",
     "409": "webhook_limit_reached",
+    "409-ended": "webhook_ended (the subscription ended: its chart was deleted)",
+    "409-test": f"webhook_ended (the subscription ended), or no_upcoming_event (no event of its kinds in the next {WINDOW_ENDS_DAYS[-1] // 365} years: nothing sent)",
     "429": "rate_limit_exceeded (with Retry-After)",
     "503": "service_unavailable (with Retry-After)",
 }
@@ -109,8 +119,11 @@ def _envelope(data: dict[str, Any]) -> dict[str, Any]:
 
 def _responses(data: dict[str, Any], refusals: tuple[str, ...]) -> dict[str, Any]:
     responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": _envelope(data)}}}}
-    for code in refusals:
-        responses[code] = {"description": _REFUSALS[code], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    for refusal in refusals:
+        # "409-ended" is the 409 of an operation that refuses an ended subscription: the status is before the dash.
+        responses[refusal.split("-")[0]] = {
+            "description": _REFUSALS[refusal], "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
     return responses
 
 
@@ -139,7 +152,8 @@ def webhook_paths() -> dict[str, Any]:
             "post": _operation(
                 "create_webhook", "Subscribe a URL to events",
                 "Delivers each event of the kinds wanted, of a stored chart or of the sky, lead_minutes before its instant. "
-                f"Answers the subscription with its secret, shown this once. An account keeps up to {DEFAULT_WEBHOOKS_PER_ACCOUNT} "
+                "Answers the subscription with its secret, shown this once (and in the replay of this answer to a retry under the "
+                f"same Idempotency-Key within 24 hours). An account keeps up to {DEFAULT_WEBHOOKS_PER_ACCOUNT} "
                 "subscriptions (CELESTIAL_WEBHOOKS_PER_ACCOUNT). Retried with exponential backoff and jitter for 72 hours on any non-2xx or "
                 "timeout; a subscription failing for 72 hours, or whose account runs out of credits, pauses itself, with an email. "
                 f"Free to keep; each event delivered costs 1 credit. {signature}",
@@ -152,25 +166,30 @@ def webhook_paths() -> dict[str, Any]:
                               responses=_responses(ref("Webhook"), ("404", *_ALWAYS))),
             "patch": _operation(
                 "update_webhook", "Pause or resume a webhook subscription",
-                'Pauses or resumes the subscription. {"state": "paused"} pauses; {"state": "active"} resumes, and forgets the failures that paused it. Free.',
+                'Pauses or resumes the subscription. {"state": "paused"} pauses; {"state": "active"} resumes, and forgets the failures that paused it. '
+                "A subscription ended (its chart deleted) is never resumed: 409 webhook_ended; subscribe again. Free.",
                 parameters=[_PATH_ID], requestBody={"required": True, "content": {"application/json": {"schema": _PATCH_BODY}}},
-                responses=_responses(ref("Webhook"), ("400", "404", *_ALWAYS)),
+                responses=_responses(ref("Webhook"), ("400", "404", "409-ended", *_ALWAYS)),
             ),
-            "delete": _operation("delete_webhook", "Delete a webhook subscription", "Deletes the subscription: nothing more is delivered to it. Free.", parameters=[_PATH_ID],
+            "delete": _operation("delete_webhook", "Delete a webhook subscription", "Deletes the subscription (an ended one too): nothing more is delivered to it. Free.", parameters=[_PATH_ID],
                                  responses=_responses(ref("DeletedWebhook"), ("404", *_ALWAYS))),
         },
         WEBHOOK_ROTATE_PATH: {
             "post": _operation(
                 "rotate_webhook_secret", "A new signing secret",
                 "Answers the subscription with a new secret, shown this once; every delivery from then on is signed with it. Free.",
-                parameters=[_PATH_ID], requestBody=_NO_BODY, responses=_responses(ref("WebhookWithSecret"), ("404", *_ALWAYS)),
+                parameters=[_PATH_ID], requestBody=_NO_BODY, responses=_responses(ref("WebhookWithSecret"), ("404", "409-ended", *_ALWAYS)),
             ),
         },
         WEBHOOK_TEST_PATH: {
             "post": _operation(
                 "test_webhook", "Send a test delivery now",
-                "POSTs one signed delivery of an event of kind test (paused or not) and answers its outcome. Free.",
-                parameters=[_PATH_ID], requestBody=_NO_BODY, responses=_responses(ref("WebhookDelivery"), ("404", *_ALWAYS)),
+                "POSTs one signed test delivery of the subscription's next event now (paused or not) and answers its outcome. "
+                "The event is the first of its kinds whose delivery is still to come (its instant at least lead_minutes from "
+                "now), exactly as it will be delivered, with test: true in the body and the event's id prefixed test_<8 hex>_ "
+                "so a receiver deduplicating on ids never takes it for the real delivery. When no event of its kinds falls in the next "
+                f"{WINDOW_ENDS_DAYS[-1] // 365} years, nothing is sent: 409 no_upcoming_event. Free.",
+                parameters=[_PATH_ID], requestBody=_NO_BODY, responses=_responses(ref("WebhookDelivery"), ("404", "409-test", *_ALWAYS)),
             ),
         },
         WEBHOOK_DELIVERIES_PATH: {

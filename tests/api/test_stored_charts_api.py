@@ -1,6 +1,7 @@
 """Stored charts (issue 40, part 1), rule by rule, on the gateway in process: /v1/charts keeps a
 birth for the account, and every endpoint that takes a birth takes chart=<id> in its place,
-answering exactly what the birth's own parameters give."""
+answering exactly what the birth's own parameters give. Issue 46, part 5: a creation retried
+under its Idempotency-Key answers the first."""
 
 from __future__ import annotations
 
@@ -153,6 +154,34 @@ def test_a_deleted_chart_is_gone_at_once(stack, account):
         assert client.delete(f"/v1/charts/{chart}").json()["data"] == {"id": chart, "deleted": True}
         assert_error(client.delete(f"/v1/charts/{chart}"), 404, "chart_not_found")
     assert_error(get(stack, key, "/v1/natal-chart", chart=chart), 404, "chart_not_found", "chart")
+
+
+def post_keyed(stack: AppStack, key: str, body: dict, idempotency_key: str):
+    with stack.client(key, {"Idempotency-Key": idempotency_key}) as client:
+        return client.post("/v1/charts", json=body)
+
+
+def test_a_chart_retried_under_its_idempotency_key_answers_the_first_and_is_stored_once(stack, account):
+    _, key = account
+    first = post_keyed(stack, key, {"name": "Ada", **LYON}, "chart-retry")
+    again = post_keyed(stack, key, {**LYON, "name": "Ada"}, "chart-retry")
+    assert first.status_code == again.status_code == 200, first.text
+    assert again.content == first.content and again.headers["idempotent-replayed"] == "true"
+    assert (again.headers["location"], again.headers["x-request-id"]) == (first.headers["location"], first.headers["x-request-id"])
+    assert [c["id"] for c in get(stack, key, "/v1/charts").json()["data"]["charts"]] == [first.json()["data"]["id"]]
+
+
+def test_another_chart_under_the_same_key_is_409_idempotency_key_reuse(stack, account):
+    _, key = account
+    post_keyed(stack, key, {"name": "Ada", **LYON}, "chart-reuse")
+    assert_error(post_keyed(stack, key, {"name": "Bea", **LYON}, "chart-reuse"), 409, "idempotency_key_reuse")
+    assert len(get(stack, key, "/v1/charts").json()["data"]["charts"]) == 1
+
+
+def test_a_chart_refused_keeps_nothing_under_its_key(stack, account):
+    _, key = account
+    assert_error(post_keyed(stack, key, {"name": "Ada"}, "chart-refused"), 400, "missing_parameter")
+    assert post_keyed(stack, key, {"name": "Ada", **LYON}, "chart-refused").status_code == 200
 
 
 def test_charts_are_listed_page_by_page_in_the_order_they_were_made_and_exported_whole(stack, account):

@@ -1,23 +1,31 @@
 """Webhook subscriptions (issue 40, part 3), rule by rule, on the gateway in process: subscribe
 with a URL, the kinds wanted, a stored chart or the sky, and a lead; the secret shown once and
 rotatable; pause, resume, delete; a test delivery signed as Standard Webhooks says (the
-specification's library verifies it) and the recent deliveries. Free."""
+specification's library verifies it) and the recent deliveries. Free.
+Issue 46, part 5: a creation retried under its Idempotency-Key answers the first; deleting a
+chart ends its subscriptions."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+from datetime import UTC, datetime, timedelta
 
 import orjson
 import pytest
 from standardwebhooks import Webhook as StandardWebhook
 from standardwebhooks import WebhookVerificationError
 
+from gateway import webhooks as gateway_webhooks
+from gateway.idempotency import canonical_json, fingerprint, mode_scoped_key
+from store import SqliteStore
 from store.webhook_records import MAX_LEAD_MINUTES, new_secret
-from webhooks.signing import verify_signature
 from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error, balance
+from tests.api.test_test_keys_api import test_key
 from tests.name_table import PUBLIC_NAMES, NameTable
+from webhooks.forecast_requests import forecast_body, sky_event
+from webhooks.signing import verify_signature
 from tests.webhook_receiver import Receiver
 from webhooks.egress import EgressRefused, checked_addresses, read_url
 
@@ -46,6 +54,10 @@ def call(stack: AppStack, key: str, method: str, path: str, body=None):
         return client.request(method, path, json=body)
 
 
+def iso_z(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def subscribe(stack: AppStack, key: str, body: dict) -> dict:
     response = post(stack, key, "/v1/webhooks", body)
     assert response.status_code == 200, response.text
@@ -69,6 +81,92 @@ def test_a_subscription_is_answered_with_its_id_and_its_secret_once(stack, accou
     assert "secret" not in read and read == {k: v for k, v in made.items() if k != "secret"}
     assert [w["id"] for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"]] == [made["id"]]
     assert all("secret" not in w for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"])
+
+
+def post_keyed(stack: AppStack, key: str, path: str, body: dict, idempotency_key: str):
+    with stack.client(key, {"Idempotency-Key": idempotency_key}) as client:
+        return client.post(path, json=body)
+
+
+def listed_ids(stack: AppStack, key: str) -> list[str]:
+    return [w["id"] for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"]]
+
+
+def test_a_subscription_retried_under_its_idempotency_key_answers_the_first_and_makes_one(stack, account):
+    _, key = account
+    first = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-retry")
+    # The same body in another key order is the same request.
+    again = post_keyed(stack, key, "/v1/webhooks", dict(reversed(SKY.items())), "wh-retry")
+    assert first.status_code == again.status_code == 200, first.text
+    assert again.content == first.content
+    assert again.headers["idempotent-replayed"] == "true" and "idempotent-replayed" not in first.headers
+    for header in ("x-request-id", "location", "content-type", "x-ratelimit-limit", "x-ratelimit-remaining"):
+        assert again.headers[header] == first.headers[header]
+    assert listed_ids(stack, key) == [first.json()["data"]["id"]]
+
+
+def test_the_secret_is_shown_again_only_in_the_replay_of_the_first_answer_to_its_key(stack, account):
+    _, key = account
+    first = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-secret").json()["data"]
+    replayed = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-secret").json()["data"]
+    assert replayed["secret"] == first["secret"]
+    assert "secret" not in call(stack, key, "GET", f"/v1/webhooks/{first['id']}").json()["data"]
+    assert all("secret" not in w for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"])
+    # Another key is another subscription, with a secret of its own.
+    other = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-secret-2").json()["data"]
+    assert other["id"] != first["id"] and other["secret"] != first["secret"]
+
+
+def test_another_body_under_the_same_key_is_409_idempotency_key_reuse_and_makes_nothing(stack, account):
+    _, key = account
+    made = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-reuse").json()["data"]["id"]
+    assert_error(post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": 5}, "wh-reuse"), 409, "idempotency_key_reuse")
+    assert_error(post_keyed(stack, key, "/v1/charts", {"name": "Ada", **LYON}, "wh-reuse"), 409, "idempotency_key_reuse")
+    assert listed_ids(stack, key) == [made]
+
+
+def test_a_retry_while_the_first_creation_runs_is_409_idempotency_key_in_progress(stack, account):
+    name, key = account
+
+    async def claim_elsewhere() -> None:
+        store = SqliteStore(stack.settings.database_path)
+        try:
+            owner = await store.get_account(name)
+            held_as = mode_scoped_key("wh-running", "live")
+            await store.claim_idempotency(owner.id, held_as, fingerprint("POST", "/v1/webhooks", canonical_json(SKY)), "elsewhere", 60.0)
+        finally:
+            await store.close()
+
+    asyncio.run(claim_elsewhere())
+    response = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-running")
+    assert_error(response, 409, "idempotency_key_in_progress")
+    assert response.headers["retry-after"] == "1" and listed_ids(stack, key) == []
+
+
+def test_a_refused_creation_keeps_nothing_under_its_key(stack, account):
+    _, key = account
+    assert_error(post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": -1}, "wh-refused"), 400, "invalid_parameter", "lead_minutes")
+    made = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-refused")
+    assert made.status_code == 200 and "idempotent-replayed" not in made.headers
+
+
+def test_a_body_too_deep_to_name_under_a_key_is_400_invalid_body(stack, account):
+    _, key = account
+    with stack.client(key, {"Idempotency-Key": "wh-deep", "Content-Type": "application/json"}) as client:
+        response = client.post("/v1/webhooks", content='{"url": ' + "[" * 300 + "]" * 300 + "}")
+    assert_error(response, 400, "invalid_body")
+
+
+def test_a_test_keys_and_a_live_keys_creations_never_share_an_idempotency_key(stack, account):
+    name, live = account
+    test = test_key(stack, name)
+    from_live = post_keyed(stack, live, "/v1/webhooks", SKY, "wh-modes")
+    from_test = post_keyed(stack, test, "/v1/webhooks", SKY, "wh-modes")
+    assert "idempotent-replayed" not in from_test.headers and from_test.json()["meta"]["mode"] == "test"
+    assert from_test.json()["data"]["id"] != from_live.json()["data"]["id"]
+    assert post_keyed(stack, live, "/v1/webhooks", SKY, "wh-modes").content == from_live.content
+    assert post_keyed(stack, test, "/v1/webhooks", SKY, "wh-modes").content == from_test.content
+    assert len(listed_ids(stack, live)) == 2
 
 
 def test_a_chart_subscription_takes_every_kind_of_the_forecast(stack, account):
@@ -257,6 +355,37 @@ def test_a_deleted_subscription_is_gone(stack, account):
     assert_error(call(stack, key, "DELETE", f"/v1/webhooks/{made['id']}"), 404, "webhook_not_found")
 
 
+def test_deleting_a_chart_ends_its_subscriptions_for_the_reason_chart_deleted(stack, account):
+    _, key = account
+    chart, kept_chart = a_chart(stack, key), a_chart(stack, key)
+    ended = subscribe(stack, key, {"url": "https://example.com/h", "events": ["lunation"], "chart": chart})["id"]
+    paused = subscribe(stack, key, {"url": "https://example.com/h", "events": ["transit"], "chart": chart})["id"]
+    call(stack, key, "PATCH", f"/v1/webhooks/{paused}", {"state": "paused"})
+    others = [subscribe(stack, key, {"url": "https://example.com/h", "events": ["lunation"], "chart": kept_chart})["id"],
+              subscribe(stack, key, SKY)["id"]]
+    assert call(stack, key, "DELETE", f"/v1/charts/{chart}").status_code == 200
+    listed = {w["id"]: w for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"]}
+    for webhook_id in (ended, paused):
+        assert (listed[webhook_id]["state"], listed[webhook_id]["paused_reason"]) == ("ended", "chart_deleted")
+        assert call(stack, key, "GET", f"/v1/webhooks/{webhook_id}").json()["data"] == listed[webhook_id]
+    assert [listed[webhook_id]["state"] for webhook_id in others] == ["active", "active"]
+
+
+def test_an_ended_subscription_is_never_resumed_changed_or_tested_but_can_be_deleted(stack, account):
+    _, key = account
+    chart = a_chart(stack, key)
+    made = subscribe(stack, key, {"url": "https://example.com/h", "events": ["lunation"], "chart": chart})["id"]
+    call(stack, key, "DELETE", f"/v1/charts/{chart}")
+    resumed = call(stack, key, "PATCH", f"/v1/webhooks/{made}", {"state": "active"})
+    assert_error(resumed, 409, "webhook_ended")
+    assert "POST /v1/webhooks" in resumed.json()["errors"][0]["suggestion"]
+    assert_error(call(stack, key, "PATCH", f"/v1/webhooks/{made}", {"state": "paused"}), 409, "webhook_ended")
+    assert_error(post(stack, key, f"/v1/webhooks/{made}/rotate-secret"), 409, "webhook_ended")
+    assert_error(post(stack, key, f"/v1/webhooks/{made}/test"), 409, "webhook_ended")
+    assert call(stack, key, "GET", f"/v1/webhooks/{made}").json()["data"]["state"] == "ended"
+    assert call(stack, key, "DELETE", f"/v1/webhooks/{made}").json()["data"] == {"id": made, "deleted": True}
+
+
 def test_rotation_shows_a_new_secret_once_and_the_old_one_signs_no_more(stack, account, receiver):
     _, key = account
     made = subscribe(stack, key, {**SKY, "url": receiver.url})
@@ -275,7 +404,8 @@ def test_a_test_delivery_is_a_signed_post_of_the_event_recorded_with_its_outcome
     (got,) = receiver.received
     body = orjson.loads(got.body)
     assert verify_signature(got.body, got.headers, made["secret"])
-    assert (body["webhook_id"], body["chart"], body["attempt"], body["test"], body["event"]["kind"]) == (made["id"], None, 1, True, "test")
+    assert (body["webhook_id"], body["chart"], body["attempt"], body["test"]) == (made["id"], None, 1, True)
+    assert body["event"]["kind"] in SKY["events"] and body["event"]["id"].startswith("test_")
     assert got.headers["webhook-id"] == body["event"]["id"] == answer["event_id"]
     assert (answer["status"], answer["succeeded"], answer["test"]) == (200, True, True) and answer["response_ms"] >= 0
     deliveries = call(stack, key, "GET", f"/v1/webhooks/{made['id']}/deliveries").json()["data"]["deliveries"]
@@ -298,6 +428,87 @@ def test_a_new_secret_is_whsec_and_the_base64_of_32_bytes(stack, account):
     _, key = account
     made = subscribe(stack, key, SKY)
     assert len(base64.b64decode(made["secret"].removeprefix("whsec_"), validate=True)) == 32
+def test_delivered(stack: AppStack, key: str, webhook_id: str, receiver) -> dict:
+    """Return the event of the test delivery of ``webhook_id`` the receiver got."""
+    answer = post(stack, key, f"/v1/webhooks/{webhook_id}/test")
+    assert answer.status_code == 200, answer.text
+    (got,) = receiver.received
+    body = orjson.loads(got.body)
+    assert body["test"] is True and body["event"]["id"] == answer.json()["data"]["event_id"]
+    return body["event"]
+
+
+test_delivered.__test__ = False  # a helper, not a test
+
+
+def forecast_events(stack: AppStack, key: str, body: dict) -> list[dict]:
+    with stack.client(key) as client:
+        response = client.post("/v1/forecast", json=body)
+    assert response.status_code == 200, response.text
+    return response.json()["data"]["events"]
+
+
+def real_id(test_event: dict) -> str:
+    """Return the id of the real event a test's stands for (test_<8 hex>_<id>)."""
+    prefix, _random, rest = test_event["id"].split("_", 2)
+    assert prefix == "test" and len(_random) == 8
+    return rest
+
+
+def shape(event: dict) -> dict:
+    """Return each member's JSON type, and the instant's members' types."""
+    return {key: (type(value).__name__, {k: type(v).__name__ for k, v in value.items()} if isinstance(value, dict) else None)
+            for key, value in event.items()}
+
+
+def test_a_chart_subscriptions_test_carries_its_next_event_as_the_forecast_gives_it(stack, account, receiver):
+    _, key = account
+    chart = a_chart(stack, key)
+    made = subscribe(stack, key, {"url": receiver.url, "events": ["lunation"], "chart": chart})
+    asked_from = datetime.now(UTC).replace(microsecond=0)
+    event = test_delivered(stack, key, made["id"], receiver)
+    instant = datetime.fromisoformat(event["instant"]["datetime"].replace("Z", "+00:00"))
+    day = datetime(instant.year, instant.month, instant.day, tzinfo=UTC)
+    that_day = forecast_events(stack, key, forecast_body(day, ("lunation",), chart))
+    (real,) = [e for e in that_day if e["id"] == real_id(event)]
+    assert event == {**real, "id": event["id"]}
+    assert shape(event) == shape(real) and "natal_house" in event and set(event["instant"]) == {"jd", "datetime"}
+    # Its next: no event of its kinds between the moment it was asked and it.
+    until = day + timedelta(days=1)
+    ahead = forecast_events(stack, key, {**forecast_body(day, ("lunation",), chart), "start": iso_z(asked_from), "end": iso_z(until)})
+    assert ahead[0]["id"] == real["id"]
+
+
+def test_a_sky_subscriptions_test_carries_its_next_event_as_a_sky_event(stack, account, receiver):
+    _, key = account
+    made = subscribe(stack, key, {**SKY, "url": receiver.url})
+    asked_from = datetime.now(UTC) + timedelta(minutes=SKY["lead_minutes"])
+    event = test_delivered(stack, key, made["id"], receiver)
+    instant = datetime.fromisoformat(event["instant"]["datetime"].replace("Z", "+00:00"))
+    assert instant >= asked_from - timedelta(seconds=1) and event["kind"] in SKY["events"]
+    day = datetime(instant.year, instant.month, instant.day, tzinfo=UTC)
+    same_instant = [e for e in forecast_events(stack, key, forecast_body(day, tuple(made["events"]), None))
+                    if e["instant"] == event["instant"] and e["kind"] == event["kind"]]
+    (real,) = [sky_event(e) for e in same_instant]
+    assert real["id"] == real_id(event) and event == {**real, "id": event["id"]}
+    assert shape(event) == {k: v for k, v in shape(same_instant[0]).items() if k != "natal_house"}
+    assert "natal_house" not in event
+
+
+def test_a_test_with_no_event_of_its_kinds_ahead_is_409_no_upcoming_event_and_sends_nothing(stack, account, receiver, monkeypatch):
+    name, key = account
+    made = subscribe(stack, key, {**SKY, "url": receiver.url})
+
+    def nothing_ahead(*_args):
+        async def ask(_body):
+            return []
+        return ask
+
+    monkeypatch.setattr(gateway_webhooks, "forecast_asker", nothing_ahead)
+    before = balance(stack, name)
+    assert_error(post(stack, key, f"/v1/webhooks/{made['id']}/test"), 409, "no_upcoming_event")
+    assert receiver.received == [] and balance(stack, name) == before
+    assert call(stack, key, "GET", f"/v1/webhooks/{made['id']}/deliveries").json()["data"]["deliveries"] == []
 
 
 def test_a_failed_test_delivery_is_answered_with_its_status(stack, account, receiver):

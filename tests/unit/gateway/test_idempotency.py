@@ -18,9 +18,10 @@ from gateway.idempotency import (
     canonical_parameters,
     fingerprint,
     idempotency_key,
+    mode_scoped_key,
     replay_response,
 )
-from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidParameter
+from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
 from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from shared.runtime.transcoder import request_from_query
 from store.memory_store import MemoryStore
@@ -110,3 +111,20 @@ def test_a_replay_carries_the_first_headers_its_request_id_and_the_replayed_mark
     ]
     assert state["answer_request_id"] == "first"
     assert replay_response(answer, {}, b"[1]").body == b"[1]"
+
+
+def test_a_test_keys_and_a_live_keys_idempotency_keys_are_kept_apart_and_spell_no_clients_key():
+    live, test = mode_scoped_key("k-1", "live"), mode_scoped_key("k-1", "test")
+    assert live != test
+    for scoped in (live, test):
+        with pytest.raises(InvalidParameter):
+            idempotency_key(_headers(scoped))
+
+
+def test_a_body_nested_deeper_than_the_canonical_form_allows_is_400_invalid_body():
+    deep = []
+    for _ in range(300):
+        deep = [deep]
+    with pytest.raises(InvalidBody):
+        canonical_json({"url": deep})
+    assert canonical_json({"b": [1], "a": {"d": 2, "c": None}}) == b'{"a":{"c":null,"d":2},"b":[1]}'

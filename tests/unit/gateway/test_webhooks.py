@@ -1,15 +1,21 @@
-"""gateway/webhooks.py: the rules a subscription's url, events and lead follow, and what the
-API shows of a subscription (never its secret) and of a delivery."""
+"""gateway/webhooks.py: the rules a subscription's url, events and lead follow, what the API
+shows of a subscription (never its secret) and of a delivery, and an ended subscription never
+changed."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
-from gateway.webhooks import CHART_KINDS, SKY_KINDS, check_addresses, check_events, check_lead, delivery_view, read_target, webhook_view
-from shared.errors import InvalidParameter
-from store.webhook_records import Delivery, Webhook, new_secret, new_webhook_id
+from gateway.webhooks import (
+    CHART_KINDS, SKY_KINDS, _replaced, check_addresses, check_events, check_lead, delivery_view, read_target, webhook_view,
+)
+from shared.errors import InvalidParameter, WebhookEnded
+from store.memory_store import MemoryStore
+from store.webhook_records import ACTIVE, ENDED, Delivery, Webhook, new_secret, new_webhook_id
 from tests.name_table import NameTable
 from webhooks.egress import SUGGESTION
 
@@ -79,3 +85,17 @@ def test_the_view_never_shows_the_secret():
 def test_a_delivery_without_answer_shows_its_error_and_no_success():
     view = delivery_view(Delivery(new_webhook_id(), "fc_1", 2, None, 10000.0, error="timeout"))
     assert (view["status"], view["succeeded"], view["error"], view["attempt"]) == (None, False, "timeout", 2)
+
+
+def test_a_change_racing_the_charts_deletion_is_409_webhook_ended_and_not_written():
+    async def scenario():
+        store = MemoryStore()
+        account = await store.create_account("acme", 10)
+        chart_id = "chart_0123456789abc01234567"
+        read = await store.create_webhook(Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), chart_id, 0, new_secret()), 5)
+        await store.end_chart_webhooks(account.id, chart_id)  # after the route read it
+        with pytest.raises(WebhookEnded):
+            await _replaced(SimpleNamespace(store=store), account, replace(read, state=ACTIVE))
+        return await store.get_webhook(account.id, read.webhook_id)
+
+    assert asyncio.run(scenario()).state == ENDED

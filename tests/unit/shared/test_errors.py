@@ -49,6 +49,9 @@ BEYOND_THE_TABLE = {
     "chart_not_found": 404, "chart_limit_reached": 409, "spend_cap_reached": 402,
     # Webhook subscriptions (issue 40, part 3): the same two reasons, for a subscription.
     "webhook_not_found": 404, "webhook_limit_reached": 409,
+    # Issue 46, part 5: 15.5.10 (409) both: the subscription's current state (ended, or no event
+    # of its kinds ahead) conflicts with the request.
+    "webhook_ended": 409, "no_upcoming_event": 409,
 }
 
 SNAKE_CASE = re.compile(r"[a-z]+(_[a-z]+)*")

@@ -8,12 +8,14 @@ the next admission), the module's docstring (nothing persisted, usage reports no
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
 from store.key_format import hash_key
 from store.memory_store import MemoryStore
 from store.records import SLOT_LEASE_S, ChargeNote, UsageRow, utc_now
+from store.webhook_records import ACTIVE, CHART_DELETED, ENDED, Webhook, new_secret, new_webhook_id
 
 NOW = 1_700_000_010.0  # 30 s into a one-minute window (1_700_000_010 % 60 == 30)
 
@@ -127,3 +129,18 @@ def test_the_memory_store_counts_daily_usage_from_its_debits_and_refunds():
 
     today, rows = asyncio.run(run())
     assert rows == [UsageRow(today, "key_a", "/v1/positions", requests=2, credits=2 + (5 - 5))]
+
+
+def test_deleting_a_chart_ends_its_subscriptions_for_good_in_the_memory_store_too():
+    async def run():
+        store = MemoryStore()
+        account = await store.create_account("bench", 10)
+        chart_id = "chart_0123456789abc01234567"
+        charted = await store.create_webhook(Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), chart_id, 0, new_secret()), 5)
+        sky = await store.create_webhook(Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), None, 0, new_secret()), 5)
+        assert await store.end_chart_webhooks(account.id, chart_id) == 1
+        assert await store.replace_webhook(replace(charted, state=ACTIVE)) is None
+        return await store.get_webhook(account.id, charted.webhook_id), await store.get_webhook(account.id, sky.webhook_id)
+
+    charted, sky = asyncio.run(run())
+    assert (charted.state, charted.paused_reason, sky.state) == (ENDED, CHART_DELETED, ACTIVE)

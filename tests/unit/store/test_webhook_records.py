@@ -9,9 +9,11 @@ from dataclasses import replace
 
 import pytest
 
+from store.records import utc_now
 from store.webhook_records import (
-    FAILING, MAX_LEAD_MINUTES, PAUSED, Delivery, Webhook, check_delivery, check_webhook, delivery_document, delivery_of,
-    is_event_id, is_webhook_id, new_secret, new_webhook_id, webhook_document, webhook_of,
+    ACTIVE, BY_OWNER, CHART_DELETED, ENDED, FAILING, MAX_LEAD_MINUTES, PAUSED, Delivery, Webhook, check_delivery,
+    check_webhook, delivery_document, delivery_of, ended, is_event_id, is_webhook_id, new_secret, new_webhook_id,
+    replacement, webhook_document, webhook_of,
 )
 
 
@@ -38,11 +40,25 @@ def test_the_secret_is_never_in_a_repr():
 @pytest.mark.parametrize("changes", [
     {"webhook_id": "wh_x"}, {"url": ""}, {"url": "https://e.com/" + "a" * 2000}, {"events": ()},
     {"lead_minutes": -1}, {"lead_minutes": MAX_LEAD_MINUTES + 1}, {"state": "sleeping"}, {"secret": ""},
-    {"paused_reason": "bored"},
+    {"paused_reason": "bored"}, {"state": ENDED, "paused_reason": BY_OWNER}, {"state": PAUSED, "paused_reason": CHART_DELETED},
 ])
 def test_a_webhook_out_of_bounds_is_refused(changes):
     with pytest.raises(ValueError):
         check_webhook(a_webhook(**changes))
+
+
+def test_a_subscription_ended_for_its_deleted_chart_is_within_bounds_and_no_longer_failing():
+    failing = a_webhook(chart_id="chart_0123456789abc01234567", failing_since=utc_now())
+    now = utc_now()
+    gone = check_webhook(ended(failing, CHART_DELETED, now))
+    assert (gone.state, gone.paused_reason, gone.failing_since, gone.updated_at) == (ENDED, CHART_DELETED, None, now)
+
+
+def test_an_ended_subscription_takes_no_replacement_and_any_other_takes_it():
+    kept = a_webhook()
+    wanted = a_webhook(webhook_id=kept.webhook_id, state=PAUSED, paused_reason=BY_OWNER)
+    assert replacement(kept, wanted) == wanted
+    assert replacement(ended(kept, CHART_DELETED, utc_now()), replace(wanted, state=ACTIVE, paused_reason="")) is None
 
 
 def test_a_delivery_names_a_webhook_an_event_and_an_attempt_from_one():

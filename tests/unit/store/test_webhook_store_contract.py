@@ -1,7 +1,8 @@
 """The contract of webhook subscriptions (issue 40, part 3), run against every store (SQLite,
 NATS): a subscription is kept, read, changed, listed and deleted under its own account only,
 within the account's limit; its recent deliveries are kept newest first, the last N only; an
-event is marked delivered once, by whichever process comes first."""
+event is marked delivered once, by whichever process comes first; deleting a chart ends the
+subscriptions naming it, and an ended subscription is never changed again."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from dataclasses import replace
 import pytest
 
 from store.interfaces import Webhooks
-from store.webhook_records import FAILING, PAUSED, Delivery, Webhook, WebhookLimitReached, new_secret, new_webhook_id
+from store.webhook_records import (
+    ACTIVE, BY_OWNER, CHART_DELETED, ENDED, FAILING, PAUSED, Delivery, Webhook, WebhookLimitReached, new_secret, new_webhook_id,
+)
 from tests.unit.store.test_store_contract import factory, with_store  # noqa: F401 (factory is the fixture)
 
 
@@ -145,3 +148,42 @@ async def test_concurrent_deliveries_are_all_recorded(store):
     webhook = await store.create_webhook(a_webhook(account.id), limit=5)
     await asyncio.gather(*(store.record_delivery(Delivery(webhook.webhook_id, f"fc_{i}", 1, 200, 1.0)) for i in range(6)))
     assert sorted(d.event_id for d in await store.recent_deliveries(webhook.webhook_id, 10)) == [f"fc_{i}" for i in range(6)]
+
+
+CHART = "chart_0123456789abc01234567"
+OTHER_CHART = "chart_0123456789abc76543210"
+
+
+@with_store
+async def test_ending_a_charts_subscriptions_ends_every_one_naming_it_and_no_other(store):
+    acme = await store.create_account("acme", 10)
+    other = await store.create_account("other", 10)
+    active = await store.create_webhook(a_webhook(acme.id, chart_id=CHART), limit=9)
+    paused = await store.create_webhook(replace(a_webhook(acme.id, chart_id=CHART), state=PAUSED, paused_reason=BY_OWNER), limit=9)
+    elsewhere = await store.create_webhook(a_webhook(acme.id, chart_id=OTHER_CHART), limit=9)
+    sky = await store.create_webhook(a_webhook(acme.id), limit=9)
+    theirs = await store.create_webhook(a_webhook(other.id, chart_id=CHART), limit=9)
+    assert await store.end_chart_webhooks(acme.id, CHART) == 2
+    for webhook in (active, paused):
+        found = await store.get_webhook(acme.id, webhook.webhook_id)
+        assert (found.state, found.paused_reason, found.failing_since) == (ENDED, CHART_DELETED, None)
+        assert found.updated_at >= webhook.updated_at
+    assert (await store.get_webhook(acme.id, elsewhere.webhook_id)).state == ACTIVE
+    assert (await store.get_webhook(acme.id, sky.webhook_id)).state == ACTIVE
+    assert (await store.get_webhook(other.id, theirs.webhook_id)).state == ACTIVE
+    assert await store.end_chart_webhooks(acme.id, CHART) == 0
+
+
+@with_store
+async def test_an_ended_subscription_is_never_changed_again_but_is_listed_and_deleted(store):
+    account = await store.create_account("acme", 10)
+    webhook = await store.create_webhook(a_webhook(account.id, chart_id=CHART), limit=5)
+    await store.end_chart_webhooks(account.id, CHART)
+    # A write made from a reading before the end (a resume, a worker's failure count) is refused.
+    assert await store.replace_webhook(replace(webhook, state=ACTIVE, secret=new_secret())) is None
+    found = await store.get_webhook(account.id, webhook.webhook_id)
+    assert (found.state, found.secret) == (ENDED, webhook.secret)
+    assert [w.state for w in await store.list_webhooks(account.id)] == [ENDED]
+    assert [w.state for w in await store.all_webhooks()] == [ENDED]
+    assert await store.delete_webhook(account.id, webhook.webhook_id) is True
+    assert await store.get_webhook(account.id, webhook.webhook_id) is None

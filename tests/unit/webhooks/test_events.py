@@ -26,15 +26,8 @@ from shared.runtime.config import REPO_ROOT
 from store.chart_records import StoredChart
 from store.choice import open_configured_store
 from store.webhook_records import Webhook, new_secret, new_webhook_id
-from webhooks.events import (
-    EventsUnavailable,
-    SearchPoolEvents,
-    days_between,
-    forecast_body,
-    forecast_request,
-    sky_event,
-    sky_event_id,
-)
+from webhooks.events import EventsUnavailable, SearchPoolEvents, forecast_request
+from webhooks.forecast_requests import forecast_body, sky_event
 
 DAY = datetime(2026, 11, 27, tzinfo=UTC)
 #: The Moon's last quarter falls on 2026-12-01 (UTC).
@@ -123,24 +116,6 @@ def forecast_of_the_api(stack, key: str, params: dict) -> list[dict]:
         answer = client.get("/v1/forecast", params=params)
     assert answer.status_code == 200, answer.text
     return answer.json()["data"]["events"]
-
-
-def test_the_days_of_a_range_are_the_utc_days_holding_its_instants():
-    start = datetime(2026, 11, 27, 23, 0, tzinfo=UTC).timestamp()
-    assert days_between(start, start + 3600) == [DAY, datetime(2026, 11, 28, tzinfo=UTC)]
-    assert days_between(start, start) == [DAY]
-
-
-def test_a_days_forecast_runs_from_its_midnight_to_the_next():
-    body = forecast_body(DAY, ("lunation", "ingress"), "chart_x")
-    assert body == {"chart": "chart_x", "start": "2026-11-27T00:00:00Z", "end": "2026-11-28T00:00:00Z", "kinds": "lunation,ingress"}
-
-
-def test_a_sky_event_id_depends_on_the_minute_not_the_second():
-    minute = 2461371.5
-    assert sky_event_id("ingress", "direct", ["moon"], minute + 1e-6) == sky_event_id("ingress", "direct", ["moon"], minute + 30 / 86400)
-    assert sky_event_id("ingress", "direct", ["moon"], minute) != sky_event_id("ingress", "direct", ["moon"], minute + 61 / 86400)
-    assert sky_event_id("ingress", "direct", ["moon"], minute).startswith("sky_")
 
 
 def test_a_charts_request_sends_the_stored_local_datetime_and_zone_for_the_service_to_resolve():

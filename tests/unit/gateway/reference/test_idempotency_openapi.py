@@ -1,10 +1,11 @@
-"""gateway/reference/idempotency_openapi.py: every paid operation of the document takes the
-Idempotency-Key header and answers 409; free ones are left as they are."""
+"""gateway/reference/idempotency_openapi.py: every paid operation of the document, and the two
+free creations (POST /v1/webhooks, POST /v1/charts), take the Idempotency-Key header and answer
+409; other free ones are left as they are."""
 
 from __future__ import annotations
 
 from gateway.endpoints import discover_endpoints
-from gateway.reference.idempotency_openapi import with_idempotency_key
+from gateway.reference.idempotency_openapi import CREATIONS, with_idempotency_key
 from gateway.reference.openapi import build_openapi
 
 
@@ -13,15 +14,26 @@ def test_every_paid_operation_takes_the_key_and_answers_409_and_free_ones_do_not
     for path, operations in paths.items():
         for method, operation in operations.items():
             names = [parameter["name"] for parameter in operation.get("parameters", ())]
-            paid = path == "/v1/batch" or operation.get("x-credits", 0) > 0
-            assert ("Idempotency-Key" in names) == paid, (method, path)
-            # A free operation may answer a 409 of its own (/v1/charts: chart_limit_reached), never the key's.
+            keyed = path == "/v1/batch" or operation.get("x-credits", 0) > 0 or (path, method) in CREATIONS
+            assert ("Idempotency-Key" in names) == keyed, (method, path)
+            # A free operation may answer a 409 of its own (PATCH /v1/webhooks/{id}: webhook_ended), never the key's.
             conflict = operation.get("responses", {}).get("409", {}).get("description", "")
-            assert ("idempotency_key_reuse" in conflict) == paid, (method, path)
-            if paid:
+            assert ("idempotency_key_reuse" in conflict) == keyed, (method, path)
+            if keyed:
                 assert "Idempotent-Replayed" in operation["responses"]["200"]["headers"]
     assert "Idempotency-Key" in [p["name"] for p in paths["/v1/positions"]["get"]["parameters"]]
     assert "Idempotency-Key" not in [p["name"] for p in paths["/v1/places"]["get"]["parameters"]]
+
+
+def test_the_creations_take_the_key_and_keep_their_own_409():
+    paths = build_openapi(tuple(discover_endpoints()), version="test")["paths"]
+    assert CREATIONS == {("/v1/webhooks", "post"), ("/v1/charts", "post")}
+    for path, limit in (("/v1/webhooks", "webhook_limit_reached"), ("/v1/charts", "chart_limit_reached")):
+        operation = paths[path]["post"]
+        (parameter,) = [p for p in operation["parameters"] if p["name"] == "Idempotency-Key"]
+        assert parameter["in"] == "header" and "mode" in parameter["description"]
+        assert limit in operation["responses"]["409"]["description"]
+        assert "idempotency_key_in_progress" in operation["responses"]["409"]["description"]
 
 
 def test_the_operations_given_are_not_changed():
