@@ -19,10 +19,17 @@ from typing import Any
 
 from gateway.envelope import success_body
 from gateway.stored_charts import expand_body
-from gateway.transcoder import request_from_json
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 from store.records import Account
-from webhooks.forecast_requests import FORECAST_PATH, day_of, forecast_body, instant_s, sky_event, window_body
+from webhooks.forecast_requests import (
+    FORECAST_PATH,
+    day_of,
+    forecast_body,
+    instant_s,
+    sky_event,
+    window_body,
+)
 
 #: Where each window of the search ends, in days from the start of the UTC day searched from:
 #: that day (whose events are the very ones delivered), a week, a quarter, a year, then the ten
