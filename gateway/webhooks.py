@@ -314,7 +314,9 @@ async def serve_webhook_test(request: Request) -> Response:
         webhook = await _found(gateway, account, webhook_id)
         event_id = "test_" + request_id_of(request).replace("-", "")[:32]
         body = delivery_body(webhook.webhook_id, test_event(iso(utc_now()), event_id), webhook.chart_id, 1, test=True)
-        outcome = await send(webhook.url, body, webhook.secret, event_id, 1, gateway.settings.webhook_timeout_s)
+        outcome = await send(
+            webhook.url, body, webhook.secret, event_id, 1, gateway.settings.webhook_timeout_s, development=not gateway.settings.production
+        )
         delivery = Delivery(webhook.webhook_id, event_id, 1, outcome.status, outcome.response_ms, test=True, error=outcome.error)
         await gateway.store.record_delivery(delivery)
         return _answer(request, delivery_view(delivery))
