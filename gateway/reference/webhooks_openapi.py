@@ -51,7 +51,10 @@ DELIVERY_SCHEMA = {
         "status": {"type": ["integer", "null"], "description": "The receiver's HTTP status; null when no answer came."},
         "succeeded": {"type": "boolean", "description": "Whether the status was 2xx."},
         "response_ms": {"type": "number", "description": "Milliseconds to the receiver's answer."},
-        "error": {"type": ["string", "null"], "description": "Why no answer came (a timeout, a refused connection ...)."},
+        "error": {"type": ["string", "null"], "description": (
+            "Why no answer came: the rule the destination broke (egress refused: <rule>), or a short phrase "
+            "(timeout, connection refused, tls: certificate verify failed ...)."
+        )},
         "test": {"type": "boolean"},
         "at": _INSTANT,
     },
@@ -160,7 +163,9 @@ def webhook_paths() -> dict[str, Any]:
         WEBHOOK_TEST_PATH: {
             "post": _operation(
                 "test_webhook", "Send a test delivery now",
-                "POSTs one signed delivery of an event of kind test (paused or not) and answers its outcome. Free.",
+                "POSTs one signed delivery of an event of kind test (paused or not) and answers its outcome. Free.\n\n"
+                "Sent as every delivery is, all of it within the delivery's deadline (10 s). An account has at most "
+                "CELESTIAL_WEBHOOK_ACCOUNT_CONCURRENCY (4) deliveries in flight on one server: past them, 429 at once, with Retry-After.",
                 parameters=[_PATH_ID], requestBody=_NO_BODY, responses=_responses(ref("WebhookDelivery"), ("404", *_ALWAYS)),
             ),
         },
