@@ -15,7 +15,7 @@ from shared.runtime.config import Settings
 from shared.runtime.mail import MailNotSent, send_mail
 from store.errors import StoreError
 from store.records import ChargeNote, utc_now
-from store.webhook_records import ACTIVE, FAILING, KEEP_DELIVERIES, NO_CREDITS, PAUSED, Delivery, Webhook
+from store.webhook_records import ACTIVE, FAILING, NO_CREDITS, PAUSED, Delivery, Webhook
 from webhooks.delivery import delivery_body, send
 from webhooks.jobs import Job
 from webhooks.settings import WorkerSettings
@@ -63,24 +63,6 @@ async def pause(store, settings: Settings, webhook: Webhook, reason: str) -> Non
 def charge_id(job: Job) -> str:
     """Return the request id a delivery's credit is reserved under: one per (subscription, event)."""
     return f"webhook.{job.webhook_id}.{job.event_id}"
-
-
-async def attempt_number(store, job: Job, handed_out: int) -> int:
-    """Return the number of the attempt about to be made at ``job``, which the queue has handed
-    out ``handed_out`` times, this one included: 1 the first time; after, one more than the
-    last attempt recorded of the event, 1 when none is.
-
-    The queue's count is not the number: a hand-out that found its account's slots all held
-    (``webhooks/in_flight.py``) was put back unattempted, and is no attempt, so the number comes
-    from the attempts made, which are the ones recorded. A subscription keeps its
-    :data:`~store.webhook_records.KEEP_DELIVERIES` latest attempts: an event whose attempts
-    have all been pushed out by others' starts its count again, which only shortens its
-    backoff (its retries still end when its retry window does).
-    """
-    if handed_out <= 1:
-        return 1
-    recorded = await store.recent_deliveries(job.webhook_id, KEEP_DELIVERIES)
-    return 1 + max((d.attempt for d in recorded if d.event_id == job.event_id and not d.test), default=0)
 
 
 async def persist(write, worker: WorkerSettings) -> None:

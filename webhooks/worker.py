@@ -25,12 +25,18 @@ Handing out (``webhooks/in_flight.py``): each attempt is a task of its own, at m
 ``CELESTIAL_WEBHOOK_CONCURRENCY`` (256) in flight and at most
 ``CELESTIAL_WEBHOOK_ACCOUNT_CONCURRENCY`` (4) of one account, so one account's slow receivers
 hold only its own slots. A due job whose account has none free is not attempted and holds no
-loop: on SQLite it goes back to the memory queue for half a second with its attempt number;
-on NATS the message goes back to the queue (``nak``, for half to all of the delivery's
-deadline), and since that hand-out counts in the message's delivery count, the attempt
-number is taken from the attempts recorded (``webhooks/attempts.py`` ``attempt_number``). A
-message held in memory instead would keep the count exact, but one account's backlog would
-then fill a worker's hands and every other account's messages would wait behind it.
+loop. On SQLite it goes back to the memory queue for half a second, its attempt number kept.
+On NATS, where the attempt number is the message's delivery count, a message handed out
+again would count as an attempt, so the message waits in the worker's memory, still this
+worker's (``in_progress`` every third of the acknowledgement wait), and starts the moment one
+of its account's attempts ends; a worker that dies leaves it to another, as it would a
+delivery. Only ``WAITING_PER_SLOT`` x the bound (16) of one account wait so, or the worker's
+whole bound (256) in all, so that one account's backlog never fills the hands every other
+account's messages need: past that, the message goes back to the queue (``nak``, for half to
+all of the delivery's deadline), and that hand-out, alone, counts as an attempt (its backoff
+is a step longer). Keeping the number in the recorded deliveries instead would count every
+put-off right, but not an attempt whose worker died before recording it: the receiver would
+see the same number twice.
 
 Delivering (:func:`deliver`): the subscription must still exist and be active, and the event
 not be delivered already. One credit is reserved under the request id
@@ -60,7 +66,7 @@ from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned
 from store.choice import open_configured_store
 from webhooks.account_slots import AccountSlots
-from webhooks.attempts import attempt_number, deliver
+from webhooks.attempts import deliver
 from webhooks.in_flight import PUT_OFF_IN_MEMORY_S, InFlight, put_off_s
 from webhooks.jobs import Job, LocalQueue
 from webhooks.scheduler import Scheduler
@@ -92,7 +98,7 @@ async def run_nats(store, settings: Settings, worker: WorkerSettings, stop: asyn
     flights = InFlight(worker.concurrency, AccountSlots(worker.account_concurrency))
 
     async def settle(taken, job: Job) -> None:
-        again = await deliver(store, settings, worker, job, await attempt_number(store, job, taken.attempt))
+        again = await deliver(store, settings, worker, job, taken.attempt)
         if again is None:
             await taken.done()
         else:
@@ -106,14 +112,24 @@ async def run_nats(store, settings: Settings, worker: WorkerSettings, stop: asyn
                 if taken is None:
                     continue
                 job = Job.of(taken.job)
-                if not flights.start(job.account_id, partial(settle, taken, job)):
-                    # The account's slots are all held: back to the queue, unattempted.
+                attempt = partial(settle, taken, job)
+                if not (flights.start(job.account_id, attempt) or flights.hold(job.account_id, attempt, taken.still_working)):
+                    # The account's slots are held and its waiting room full: back to the queue.
                     await taken.again_in(put_off_s(worker.timeout_s))
             except Exception as error:  # unacknowledged: the queue hands it out again
                 log.warning("webhook_take_failed", error=repr(error))
                 await _sleep(stop, 0.5)
 
-    await asyncio.gather(scheduling(), taking())
+    async def keeping() -> None:
+        # A message waiting for its account's slot stays this worker's (no hand-out counted).
+        while not stop.is_set():
+            await _sleep(stop, worker.ack_wait_s / 3)
+            try:
+                await flights.keep_waiting()
+            except Exception as error:
+                log.warning("webhook_keep_failed", error=repr(error))
+
+    await asyncio.gather(scheduling(), taking(), keeping())
     await flights.drain(settings.shutdown_grace_s)
 
 

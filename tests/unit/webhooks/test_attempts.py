@@ -12,9 +12,9 @@ from datetime import UTC, datetime, timedelta
 import orjson
 
 from store.errors import StoreUnavailable
-from store.webhook_records import FAILING, NO_CREDITS, PAUSED, Delivery
+from store.webhook_records import FAILING, NO_CREDITS, PAUSED
 from tests.unit.webhooks.scenarios import EVENT, SETTINGS, WORKER, a_job, with_store
-from webhooks.attempts import attempt_number, charge_id, deliver, persist
+from webhooks.attempts import charge_id, deliver, persist
 from webhooks.jobs import Job
 from webhooks.signing import verify_signature
 
@@ -97,20 +97,6 @@ def test_a_subscription_paused_between_attempts_sends_nothing_and_refunds(tmp_pa
         assert len(receiver.received) == 1 and await store.balance(account.id) == 10
 
     with_store(tmp_path, scenario)
-
-
-def test_a_hand_out_put_off_for_a_full_account_is_no_attempt(tmp_path):
-    async def scenario(store, receiver, account, webhook):
-        job = a_job(webhook)
-        first = await attempt_number(store, job, 1)
-        put_off_three_times = await attempt_number(store, job, 4)
-        await store.record_delivery(Delivery(webhook.webhook_id, EVENT["id"], 1, 500, 3.0))
-        await store.record_delivery(Delivery(webhook.webhook_id, EVENT["id"], 2, 500, 3.0))
-        await store.record_delivery(Delivery(webhook.webhook_id, "test_x", 7, 200, 3.0, test=True))
-        after_two_attempts_and_put_offs = await attempt_number(store, job, 9)
-        return first, put_off_three_times, after_two_attempts_and_put_offs
-
-    assert with_store(tmp_path, scenario) == (1, 1, 3)
 
 
 def test_the_charge_is_named_by_the_subscription_and_the_event():

@@ -73,3 +73,78 @@ def test_an_attempt_that_fails_gives_its_slot_back():
 def test_a_job_put_off_on_nats_comes_back_within_the_deadline_jittered():
     delays = {round(put_off_s(10.0), 3) for _ in range(50)}
     assert all(5.0 <= d <= 10.0 for d in delays) and len(delays) > 1
+
+
+def test_an_attempt_waiting_for_its_accounts_slot_starts_the_moment_one_ends():
+    async def scenario():
+        flights = InFlight(8, AccountSlots(1))
+        first_done, order = asyncio.Event(), []
+
+        async def first() -> None:
+            await first_done.wait()
+            order.append("first")
+
+        async def second() -> None:
+            order.append("second")
+
+        assert flights.start("A", first) and not flights.start("A", second)
+        assert flights.hold("A", second) and flights.waiting() == 1
+        await asyncio.sleep(0.05)
+        assert order == []  # nothing overtakes the slot's holder
+        first_done.set()
+        await flights.drain(1.0)
+        return order, flights.waiting(), flights.slots.held("A")
+
+    assert asyncio.run(scenario()) == (["first", "second"], 0, 0)
+
+
+def test_one_account_waits_only_its_share_and_the_worker_no_more_than_its_bound():
+    async def scenario():
+        flights = InFlight(20, AccountSlots(1))
+        never = asyncio.Event()
+        flights.start("A", never.wait)
+        held = [flights.hold("A", never.wait) for _ in range(flights.waiting_per_account + 1)]
+        others = [flights.hold(f"acct-{n}", never.wait) for n in range(20)]
+        never.set()
+        await flights.drain(1.0)
+        return held, others
+
+    held, others = asyncio.run(scenario())
+    assert held == [True] * 4 + [False]  # 4 waiting per slot
+    assert others.count(True) == 20 - 4  # the worker's bound holds the rest back
+
+
+def test_what_keeps_a_waiting_job_the_workers_is_called_for_each():
+    async def scenario():
+        flights = InFlight(8, AccountSlots(1))
+        never, kept = asyncio.Event(), []
+
+        async def keep() -> None:
+            kept.append(1)
+
+        flights.start("A", never.wait)
+        flights.hold("A", never.wait, keep)
+        flights.hold("A", never.wait, keep)
+        await flights.keep_waiting()
+        never.set()
+        await flights.drain(1.0)
+        return len(kept)
+
+    assert asyncio.run(scenario()) == 2
+
+
+def test_an_attempt_held_for_want_of_room_starts_when_any_attempt_ends():
+    async def scenario():
+        flights = InFlight(1, AccountSlots(4))
+        release, ran = asyncio.Event(), []
+
+        async def waiting() -> None:
+            ran.append("B")
+
+        flights.start("A", release.wait)
+        assert not flights.start("B", waiting) and flights.hold("B", waiting)
+        release.set()
+        await flights.drain(1.0)
+        return ran
+
+    assert asyncio.run(scenario()) == ["B"]
