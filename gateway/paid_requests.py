@@ -54,6 +54,7 @@ from shared.runtime.transcoder import request_from_json, request_from_query
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
 from webhooks.egress import Resolver, system_resolver
+from webhooks.account_slots import AccountSlots
 
 T = TypeVar("T")
 
@@ -94,6 +95,8 @@ class Gateway:
         # /v1/usage's figures, per account and query, at most CELESTIAL_USAGE_CACHE_S old (<= 60 s).
         self.usage_cache = UsageCache(usage_cache_s(settings.usage_cache_s))
         self.endpoints = {endpoint.path: endpoint for endpoint in endpoints}
+        # /v1/webhooks/{id}/test deliveries in flight per account in this process (the worker's bound).
+        self.webhook_slots = AccountSlots(settings.webhook_account_concurrency)
         # Each pool's processes x queue is what it holds; its processes what it computes at once.
         # A pool named by one DNS name (a headless Service) hides how many replicas answer it:
         # CELESTIAL_<SERVICE>_PROCESSES says how many to plan for (deploy/k8s sets the most the

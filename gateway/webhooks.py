@@ -26,6 +26,7 @@ cost 1 credit each (``docs/webhooks.md``).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import replace
 from typing import Any
@@ -45,8 +46,8 @@ from webhooks.delivery import delivery_body, send
 from webhooks.egress import EgressRefused, Resolver, Target, checked_addresses, read_url, system_resolver
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
 from shared.errors import (
-    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, NoUpcomingEvent, WebhookEnded,
-    WebhookLimitReached, WebhookNotFound,
+    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, NoUpcomingEvent, RateLimitExceeded,
+    WebhookEnded, WebhookLimitReached, WebhookNotFound,
 )
 from store import webhook_records
 from store.chart_records import is_chart_id
@@ -322,6 +323,27 @@ async def serve_webhook_rotation(request: Request) -> Response:
     return await _served(request, rotation)
 
 
+async def _sent_under_the_accounts_bound(gateway, account: Account, webhook: Webhook, body: bytes, event_id: str):
+    """Return the outcome of the test delivery, sent as the worker sends (one deadline, the
+    egress checked), holding one of the account's slots of this gateway process; 429 at once,
+    never waiting, when the account has them all in flight."""
+    slots = gateway.webhook_slots
+    timeout_s = gateway.settings.webhook_timeout_s
+    if not slots.take(account.id):
+        raise RateLimitExceeded(
+            f"This account has {slots.per_account} webhook deliveries in flight on this server, the most it may have at once.",
+            suggestion=f"Retry after the number of seconds in Retry-After: a delivery ends within its {timeout_s:g} s deadline.",
+            retry_after_s=math.ceil(timeout_s),
+        )
+    try:
+        return await send(
+            webhook.url, body, webhook.secret, event_id, 1, timeout_s,
+            development=not gateway.settings.production, resolve=gateway.resolve,
+        )
+    finally:
+        slots.give_back(account.id)
+
+
 @with_error_body
 async def serve_webhook_test(request: Request) -> Response:
     """Answer POST /v1/webhooks/{id}/test: one signed test delivery sent now, paused or not, of
@@ -346,7 +368,7 @@ async def serve_webhook_test(request: Request) -> Response:
         event = as_test(upcoming)
         event_id = event["id"]
         body = delivery_body(webhook.webhook_id, event, webhook.chart_id, 1, test=True)
-        outcome = await send(webhook.url, body, webhook.secret, event_id, 1, gateway.settings.webhook_timeout_s)
+        outcome = await _sent_under_the_accounts_bound(gateway, account, webhook, body, event_id)
         delivery = Delivery(webhook.webhook_id, event_id, 1, outcome.status, outcome.response_ms, test=True, error=outcome.error)
         await gateway.store.record_delivery(delivery)
         return _answer(request, delivery_view(delivery))

@@ -104,7 +104,7 @@ async def deliver(store, settings: Settings, worker: WorkerSettings, job: Job, a
         await pause(store, settings, webhook, NO_CREDITS)
         return None
     body = delivery_body(job.webhook_id, job.event, webhook.chart_id, attempt)
-    outcome = await send(webhook.url, body, webhook.secret, job.event_id, attempt, worker.timeout_s)
+    outcome = await send(webhook.url, body, webhook.secret, job.event_id, attempt, worker.timeout_s, development=not settings.production)
     now = time.time()
     log.info("webhook_delivery", webhook_id=job.webhook_id, event_id=job.event_id, attempt=attempt, status=outcome.status,
              response_ms=outcome.response_ms, late_s=round(now - job.due_at_s, 1))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.runtime.config import Settings
+from webhooks.account_slots import DEFAULT_PER_ACCOUNT
+from webhooks.in_flight import DEFAULT_CONCURRENCY
 from webhooks.timing import FIRST_RETRY_S, MAX_RETRY_S, RETRY_FOR_S
 
 
@@ -20,7 +22,8 @@ class WorkerSettings:
     max_retry_s: float = MAX_RETRY_S
     retry_for_s: float = RETRY_FOR_S
     ack_wait_s: float = 30.0
-    concurrency: int = 8
+    concurrency: int = DEFAULT_CONCURRENCY
+    account_concurrency: int = DEFAULT_PER_ACCOUNT
     heartbeat_path: str | None = None
 
     @classmethod
@@ -30,7 +33,8 @@ class WorkerSettings:
         longer than 72 hours."""
         worker = cls(
             settings.webhook_tick_s, settings.webhook_timeout_s, settings.webhook_first_retry_s, settings.webhook_max_retry_s,
-            settings.webhook_retry_for_s, settings.webhook_ack_wait_s, settings.webhook_concurrency, settings.webhook_heartbeat_path,
+            settings.webhook_retry_for_s, settings.webhook_ack_wait_s, settings.webhook_concurrency,
+            settings.webhook_account_concurrency, settings.webhook_heartbeat_path,
         )
         if worker.ack_wait_s <= worker.timeout_s:
             raise ValueError("CELESTIAL_WEBHOOK_ACK_WAIT_S must exceed CELESTIAL_WEBHOOK_TIMEOUT_S")

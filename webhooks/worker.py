@@ -22,6 +22,23 @@ the subscription was made) are asked of the search pool over gRPC once per day a
 (``webhooks/events.py``, ``CELESTIAL_SEARCH_ADDRESSES``; a failed call is logged and asked
 again at the next tick); each event due (``instant - lead``) and not yet delivered is queued.
 
+Handing out (``webhooks/in_flight.py``): each attempt is a task of its own, at most
+``CELESTIAL_WEBHOOK_CONCURRENCY`` (256) in flight and at most
+``CELESTIAL_WEBHOOK_ACCOUNT_CONCURRENCY`` (4) of one account, so one account's slow receivers
+hold only its own slots. A due job whose account has none free is not attempted and holds no
+loop. On SQLite it goes back to the memory queue for half a second, its attempt number kept.
+On NATS, where the attempt number is the message's delivery count, a message handed out
+again would count as an attempt, so the message waits in the worker's memory, still this
+worker's (``in_progress`` every third of the acknowledgement wait), and starts the moment one
+of its account's attempts ends; a worker that dies leaves it to another, as it would a
+delivery. Only ``WAITING_PER_SLOT`` x the bound (16) of one account wait so, or the worker's
+whole bound (256) in all, so that one account's backlog never fills the hands every other
+account's messages need: past that, the message goes back to the queue (``nak``, for half to
+all of the delivery's deadline), and that hand-out, alone, counts as an attempt (its backoff
+is a step longer). Keeping the number in the recorded deliveries instead would count every
+put-off right, but not an attempt whose worker died before recording it: the receiver would
+see the same number twice.
+
 Delivering (:func:`deliver`): the subscription must still exist and be active, and the event
 not be delivered already. One credit is reserved under the request id
 ``webhook.<subscription>.<event>`` (so retries reserve it once); an account short of it pauses
@@ -39,6 +56,7 @@ import os
 import secrets
 import signal
 import time
+from functools import partial
 from pathlib import Path
 
 import structlog
@@ -47,8 +65,10 @@ from shared.runtime.config import Settings, load_settings
 from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned
 from store.choice import open_configured_store
+from webhooks.account_slots import AccountSlots
 from webhooks.attempts import deliver
 from webhooks.events import EventsOf, SearchPoolEvents
+from webhooks.in_flight import PUT_OFF_IN_MEMORY_S, InFlight, put_off_s
 from webhooks.jobs import Job, LocalQueue
 from webhooks.scheduler import Scheduler
 from webhooks.settings import WorkerSettings
@@ -76,22 +96,42 @@ async def run_nats(store, settings: Settings, worker: WorkerSettings, events_of:
                 log.warning("webhook_schedule_failed", error=repr(error))
             await _sleep(stop, worker.tick_s)
 
-    async def delivering() -> None:
+    flights = InFlight(worker.concurrency, AccountSlots(worker.account_concurrency))
+
+    async def settle(taken, job: Job) -> None:
+        again = await deliver(store, settings, worker, job, taken.attempt)
+        if again is None:
+            await taken.done()
+        else:
+            await taken.again_in(again)
+
+    async def taking() -> None:
         while not stop.is_set():
             try:
+                await flights.wait_room()
                 taken = await store.take_delivery(min(worker.tick_s, 1.0), worker.ack_wait_s)
                 if taken is None:
                     continue
-                again = await deliver(store, settings, worker, Job.of(taken.job), taken.attempt)
-                if again is None:
-                    await taken.done()
-                else:
-                    await taken.again_in(again)
+                job = Job.of(taken.job)
+                attempt = partial(settle, taken, job)
+                if not (flights.start(job.account_id, attempt) or flights.hold(job.account_id, attempt, taken.still_working)):
+                    # The account's slots are held and its waiting room full: back to the queue.
+                    await taken.again_in(put_off_s(worker.timeout_s))
             except Exception as error:  # unacknowledged: the queue hands it out again
-                log.warning("webhook_deliver_failed", error=repr(error))
+                log.warning("webhook_take_failed", error=repr(error))
                 await _sleep(stop, 0.5)
 
-    await asyncio.gather(scheduling(), *(delivering() for _ in range(worker.concurrency)))
+    async def keeping() -> None:
+        # A message waiting for its account's slot stays this worker's (no hand-out counted).
+        while not stop.is_set():
+            await _sleep(stop, worker.ack_wait_s / 3)
+            try:
+                await flights.keep_waiting()
+            except Exception as error:
+                log.warning("webhook_keep_failed", error=repr(error))
+
+    await asyncio.gather(scheduling(), taking(), keeping())
+    await flights.drain(settings.shutdown_grace_s)
 
 
 async def run_sqlite(store, settings: Settings, worker: WorkerSettings, events_of: EventsOf, stop: asyncio.Event) -> None:
@@ -99,20 +139,18 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, events_o
     holder = f"{os.getpid()}-{secrets.token_hex(4)}"
     queue = LocalQueue()
     scheduler: Scheduler | None = None
-    slots = asyncio.Semaphore(worker.concurrency)
-    running: set[asyncio.Task] = set()
+    flights = InFlight(worker.concurrency, AccountSlots(worker.account_concurrency))
 
     generation = 0  # the lease held without a break since: a retry goes back only to its own
 
     async def attempt(job: Job, number: int, held_since: int) -> None:
-        async with slots:
-            try:
-                again = await deliver(store, settings, worker, job, number)
-            except Exception as error:
-                log.warning("webhook_deliver_failed", error=repr(error))
-                again = worker.first_retry_s
-            if again is not None and held_since == generation:
-                await queue.put(job, time.time() + again, number + 1)
+        try:
+            again = await deliver(store, settings, worker, job, number)
+        except Exception as error:
+            log.warning("webhook_deliver_failed", error=repr(error))
+            again = worker.first_retry_s
+        if again is not None and held_since == generation:
+            await queue.put(job, time.time() + again, number + 1)
 
     while not stop.is_set():
         beat(worker)
@@ -137,13 +175,14 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, events_o
             log.warning("webhook_schedule_failed", error=repr(error))
         deadline = time.time() + worker.tick_s
         while time.time() < deadline and not stop.is_set():
-            while (taken := queue.take(time.time())) is not None:
-                task = asyncio.create_task(attempt(*taken, generation))
-                running.add(task)
-                task.add_done_callback(running.discard)
+            now = time.time()
+            while flights.has_room() and (taken := queue.take(now)) is not None:
+                job, number = taken
+                if not flights.start(job.account_id, partial(attempt, job, number, generation)):
+                    # The account's slots are all held: put off, its attempt number kept.
+                    await queue.put(job, now + PUT_OFF_IN_MEMORY_S, number)
             await _sleep(stop, min(0.2, worker.tick_s))
-    if running:
-        await asyncio.wait(running, timeout=settings.shutdown_grace_s)
+    await flights.drain(settings.shutdown_grace_s)
 
 
 def beat(worker: WorkerSettings) -> None:

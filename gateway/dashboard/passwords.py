@@ -1,18 +1,20 @@
 """Owners' passwords: the rules a new password must meet, and its argon2 hash.
 
-Hashing and checking run in a worker thread: argon2 is deliberately slow (tens of
-milliseconds of CPU) and would otherwise stall every request of the gateway's event loop.
+Hashing and checking run in a thread of their own pool (:data:`HASHING`): argon2 is
+deliberately slow (tens of milliseconds of CPU) and would otherwise stall every request of the
+gateway's event loop, and in a pool shared with other work a sign-in would queue behind it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 from functools import lru_cache
 from pathlib import Path
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+
+from shared.runtime.blocking import BlockingPool
 
 #: Shortest password accepted. NIST SP 800-63B-4 (2024) asks for at least 15 characters of a
 #: password used alone and at least 8 beside a second factor; 12 is OWASP ASVS 5.0's
@@ -27,6 +29,9 @@ _DECORATION = re.compile(r"^[\d\W_]+|[\d\W_]+$")
 
 # argon2-cffi's defaults: Argon2id with RFC 9106's second recommended option (t=3, 64 MiB, p=4).
 _hasher = PasswordHasher()
+#: The threads that hash and check passwords: two hashes at once hold 128 MiB and the cores
+#: of a small machine; more would only queue for the same cores.
+HASHING = BlockingPool("password-hashing", 2)
 
 
 @lru_cache(maxsize=1)
@@ -65,7 +70,7 @@ def _is_decorated_common(folded: str) -> bool:
 
 async def hash_password(password: str) -> str:
     """Return the argon2id hash of ``password`` (salted, with its parameters, as one string)."""
-    return await asyncio.to_thread(_hasher.hash, password)
+    return await HASHING.run(_hasher.hash, password)
 
 
 async def verify_password(password_hash: str | None, password: str) -> bool:
@@ -80,7 +85,7 @@ async def verify_password(password_hash: str | None, password: str) -> bool:
         except (VerificationError, InvalidHashError):
             return False
 
-    matched = await asyncio.to_thread(check)
+    matched = await HASHING.run(check)
     return matched and password_hash is not None
 
 

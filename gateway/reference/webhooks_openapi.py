@@ -59,7 +59,10 @@ DELIVERY_SCHEMA = {
         "status": {"type": ["integer", "null"], "description": "The receiver's HTTP status; null when no answer came."},
         "succeeded": {"type": "boolean", "description": "Whether the status was 2xx."},
         "response_ms": {"type": "number", "description": "Milliseconds to the receiver's answer."},
-        "error": {"type": ["string", "null"], "description": "Why no answer came (a timeout, a refused connection ...)."},
+        "error": {"type": ["string", "null"], "description": (
+            "Why no answer came: the rule the destination broke (egress refused: <rule>), or a short phrase "
+            "(timeout, connection refused, tls: certificate verify failed ...)."
+        )},
         "test": {"type": "boolean"},
         "at": _INSTANT,
     },
@@ -188,7 +191,9 @@ def webhook_paths() -> dict[str, Any]:
                 "The event is the first of its kinds whose delivery is still to come (its instant at least lead_minutes from "
                 "now), exactly as it will be delivered, with test: true in the body and the event's id prefixed test_<8 hex>_ "
                 "so a receiver deduplicating on ids never takes it for the real delivery. When no event of its kinds falls in the next "
-                f"{WINDOW_ENDS_DAYS[-1] // 365} years, nothing is sent: 409 no_upcoming_event. Free.",
+                f"{WINDOW_ENDS_DAYS[-1] // 365} years, nothing is sent: 409 no_upcoming_event. Free.\n\n"
+                "Sent as every delivery is, all of it within the delivery's deadline (10 s). An account has at most "
+                "CELESTIAL_WEBHOOK_ACCOUNT_CONCURRENCY (4) deliveries in flight on one server: past them, 429 at once, with Retry-After.",
                 parameters=[_PATH_ID], requestBody=_NO_BODY, responses=_responses(ref("WebhookDelivery"), ("404", "409-test", *_ALWAYS)),
             ),
         },

@@ -128,8 +128,13 @@ class Settings:
     # CELESTIAL_WEBHOOK_ACK_WAIT_S: (NATS) a dead worker's delivery goes to another after this;
     # more than CELESTIAL_WEBHOOK_TIMEOUT_S.
     webhook_ack_wait_s: float = 30.0
-    # CELESTIAL_WEBHOOK_CONCURRENCY: deliveries one worker has in flight at once.
-    webhook_concurrency: int = 8
+    # CELESTIAL_WEBHOOK_CONCURRENCY: delivery attempts one worker has in flight at once (on
+    # asyncio, no thread each: webhooks/in_flight.py argues the default).
+    webhook_concurrency: int = 256
+    # CELESTIAL_WEBHOOK_ACCOUNT_CONCURRENCY: attempts one account may have in flight at once in
+    # one process (a worker, or a gateway's /test), so one account's slow receivers hold only
+    # its own (webhooks/account_slots.py).
+    webhook_account_concurrency: int = 4
     # CELESTIAL_WEBHOOK_HEARTBEAT_PATH: a file the worker touches every tick (its liveness
     # probe on Kubernetes); unset: none.
     webhook_heartbeat_path: str | None = None
@@ -268,7 +273,8 @@ def load_settings(env: dict | None = None) -> Settings:
         webhook_max_retry_s=_float(env, "CELESTIAL_WEBHOOK_MAX_RETRY_S", 3600.0),
         webhook_retry_for_s=_float(env, "CELESTIAL_WEBHOOK_RETRY_FOR_S", 259200.0),
         webhook_ack_wait_s=_float(env, "CELESTIAL_WEBHOOK_ACK_WAIT_S", 30.0),
-        webhook_concurrency=_int(env, "CELESTIAL_WEBHOOK_CONCURRENCY", 8),
+        webhook_concurrency=_int(env, "CELESTIAL_WEBHOOK_CONCURRENCY", 256),
+        webhook_account_concurrency=_int(env, "CELESTIAL_WEBHOOK_ACCOUNT_CONCURRENCY", 4),
         webhook_heartbeat_path=env.get("CELESTIAL_WEBHOOK_HEARTBEAT_PATH") or None,
         log_format=env.get("CELESTIAL_LOG_FORMAT", "json"),
         log_level=env.get("CELESTIAL_LOG_LEVEL", "INFO"),

@@ -1,18 +1,23 @@
 """The dashboard's mail: links that prove an address (sign-up, forgot password), sent over SMTP
-with the standard library, in a worker thread so the event loop never waits on a mail server.
+with the standard library, in a thread of the mail's own pool (:data:`MAILING`), so the event
+loop never waits on a mail server and nothing else waits behind one.
 
 A message holds a one-time link and nothing else secret; it is never logged.
 """
 
 from __future__ import annotations
 
-import asyncio
 import smtplib
 from email.message import EmailMessage
 from urllib.parse import unquote, urlsplit
 
+from shared.runtime.blocking import BlockingPool
+
 #: How long one SMTP conversation may take, in seconds, before the send fails.
 SMTP_TIMEOUT_S = 10.0
+#: The threads that talk to the mail server: messages are few (a sign-up, a reset, a notice),
+#: and a slow server holds at most these, never a thread of anything else.
+MAILING = BlockingPool("mail", 4)
 
 
 class MailNotSent(Exception):
@@ -40,4 +45,4 @@ async def send_mail(smtp_url: str, sender: str, to: str, subject: str, text: str
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, to, subject
     message.set_content(text)
-    await asyncio.to_thread(_send_now, smtp_url, message)
+    await MAILING.run(_send_now, smtp_url, message)

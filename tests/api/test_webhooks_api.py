@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import orjson
@@ -524,6 +527,31 @@ def test_a_test_delivery_to_nobody_records_the_error(stack, account):
     made = subscribe(stack, key, {**SKY, "url": "http://127.0.0.1:9/nobody"})
     answer = post(stack, key, f"/v1/webhooks/{made['id']}/test").json()["data"]
     assert answer["status"] is None and answer["error"] and not answer["succeeded"]
+
+
+def test_a_test_delivery_while_the_accounts_deliveries_are_all_in_flight_is_429_at_once(stack, account, receiver):
+    _, key = account
+    _, other_key = stack.new_key()
+    held = threading.Event()
+    receiver.on_arrival = lambda body: held.wait(30)  # each test delivery hangs until released
+    made = subscribe(stack, key, {**SKY, "url": receiver.url})
+    with Receiver() as healthy, ThreadPoolExecutor(4) as hanging:
+        theirs = subscribe(stack, other_key, {**SKY, "url": healthy.url})
+        try:
+            in_flight = [hanging.submit(post, stack, key, f"/v1/webhooks/{made['id']}/test") for _ in range(4)]
+            deadline = time.monotonic() + 10
+            while receiver.arrived < 4 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            refused = post(stack, key, f"/v1/webhooks/{made['id']}/test")
+            other_account = post(stack, other_key, f"/v1/webhooks/{theirs['id']}/test")
+            still_hanging = not any(answer.done() for answer in in_flight)
+        finally:
+            held.set()
+        answers = [answer.result() for answer in in_flight]
+    error = assert_error(refused, 429, "rate_limit_exceeded")
+    assert int(refused.headers["retry-after"]) >= 1 and "Retry-After" in error["suggestion"]
+    assert still_hanging and other_account.json()["data"]["succeeded"]  # another account's slots are its own
+    assert [a.json()["data"]["succeeded"] for a in answers] == [True] * 4
 
 
 def test_subscriptions_and_test_deliveries_cost_nothing(stack, account, receiver):

@@ -37,3 +37,12 @@ def test_a_password_hash_verifies_only_its_password_and_no_hash_verifies_nothing
     assert not asyncio.run(verify_password(hashed, "orbits of the six sisters"))
     assert not asyncio.run(verify_password(None, "orbits of the seven sisters"))
     assert not asyncio.run(verify_password("not a hash", "x"))
+
+
+def test_a_sign_in_never_queues_behind_the_default_thread_pool():
+    from tests.unit.runtime.test_blocking import with_the_default_pool_held
+
+    async def sign_in() -> bool:
+        return await verify_password(await hash_password("orbits of the seven sisters"), "orbits of the seven sisters")
+
+    assert with_the_default_pool_held(sign_in)

@@ -33,3 +33,14 @@ def test_a_server_that_cannot_be_reached_is_mail_not_sent_naming_the_server():
     # Port 1 on loopback: nothing listens there, so the connection is refused at once.
     with pytest.raises(MailNotSent, match=r"127\.0\.0\.1:1 failed"):
         asyncio.run(send_mail("smtp://127.0.0.1:1", "a@example.com", "b@example.com", "s", "t"))
+
+
+def test_mail_never_queues_behind_the_default_thread_pool():
+    from tests.unit.runtime.test_blocking import with_the_default_pool_held
+
+    sink = SmtpSink().start()
+    try:
+        with_the_default_pool_held(lambda: send_mail(sink.url, "a@example.com", "ada@example.com", "s", "t\n"))
+        assert len(sink.mail_to("ada@example.com")) == 1
+    finally:
+        sink.stop()
