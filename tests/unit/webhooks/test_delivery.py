@@ -113,26 +113,35 @@ def test_a_destination_the_egress_refuses_is_never_connected_to_and_names_the_ru
     assert outcome.status is None and outcome.error.startswith("egress refused: ") and connected == []
 
 
-def test_the_delivery_connects_to_the_address_the_resolver_gave_with_the_urls_host():
+def test_the_delivery_connects_to_the_address_the_resolver_gave_with_the_urls_host(tmp_path):
+    # A name (not the loopback's own) is taken over https only, even in development mode.
+    certificates = pytest.importorskip("tests.tls_certificates", reason="cryptography is not installed")
+    issued = certificates.issued(tmp_path, ("hooks.example",))
     resolve, asked = loopback_for("hooks.example")
-    with Receiver() as receiver:
-        outcome = post(f"http://hooks.example:{receiver.port}/hook", resolve=resolve)
+
+    async def trusting_the_test_authority(address, port, tls, server_hostname):
+        return await open_stream(address, port, issued.client(), server_hostname)
+
+    with Receiver(tls=issued.server) as receiver:
+        outcome = post(f"https://hooks.example:{receiver.port}/hook", resolve=resolve, connect=trusting_the_test_authority)
         (got,) = receiver.received
     assert outcome.succeeded and asked == ["hooks.example"]
     assert got.headers["host"] == f"hooks.example:{receiver.port}"
 
 
-def test_the_name_is_resolved_again_at_every_attempt_and_never_by_the_connector():
+def test_the_name_is_resolved_again_at_every_attempt_and_never_by_the_connector(tmp_path):
+    certificates = pytest.importorskip("tests.tls_certificates", reason="cryptography is not installed")
+    issued = certificates.issued(tmp_path, ("hooks.example",))
     resolve, asked = loopback_for("hooks.example")
     dialled: list[tuple[str, int]] = []
 
     async def connect(address, port, tls, server_hostname):
         dialled.append((address, port))
-        return await open_stream(address, port, tls, server_hostname)
+        return await open_stream(address, port, issued.client(), server_hostname)
 
-    with Receiver() as receiver:
+    with Receiver(tls=issued.server) as receiver:
         for _ in range(2):
-            assert post(f"http://hooks.example:{receiver.port}/hook", resolve=resolve, connect=connect).succeeded
+            assert post(f"https://hooks.example:{receiver.port}/hook", resolve=resolve, connect=connect).succeeded
     assert asked == ["hooks.example"] * 2 and dialled == [("127.0.0.1", receiver.port)] * 2
 
 
