@@ -44,7 +44,7 @@ _ASCII_FOLD = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 # JetStream error codes: 10071 "wrong last sequence" (10164 its constant form on newer
 # servers); 10058 "stream name already in use with a different configuration".
 _WRONG_LAST_SEQUENCE = (10071, 10164)
-_STREAM_CONFIG_DIFFERS = 10058
+STREAM_CONFIG_DIFFERS = 10058
 _SCAN_BATCH = 500
 
 # Failures before the request left this process: the server never saw it.
@@ -239,7 +239,7 @@ class NatsConnection:
         try:
             await jsm.add_stream(config)
         except nats.js.errors.APIError as exc:
-            if exc.err_code != _STREAM_CONFIG_DIFFERS:
+            if exc.err_code != STREAM_CONFIG_DIFFERS:
                 raise
             await jsm.update_stream(config)  # made by an older version: bring it to this one
 

@@ -23,7 +23,7 @@ import orjson
 from nats.js import api
 
 from store.errors import StoreError
-from store.nats_connection import _STREAM_CONFIG_DIFFERS, TOKEN_RE, NatsConnection, WrongLastSequence
+from store.nats_connection import STREAM_CONFIG_DIFFERS, TOKEN_RE, NatsConnection, WrongLastSequence
 from store.records import utc_now
 from store.webhook_records import (
     CHART_DELETED, DELIVERED_MARK_S, ENDED, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery,
@@ -52,7 +52,7 @@ class NatsWebhooks(NatsConnection):
                 await self._call(js.create_key_value(config))
             except StoreError as error:
                 cause = error.__cause__
-                if not isinstance(cause, nats.js.errors.APIError) or cause.err_code != _STREAM_CONFIG_DIFFERS:
+                if not isinstance(cause, nats.js.errors.APIError) or cause.err_code != STREAM_CONFIG_DIFFERS:
                     raise
                 # Made by a version whose marks lived another time (retries lasted 24 hours):
                 # the bucket takes this version's lifetime, its marks kept.
