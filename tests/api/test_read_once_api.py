@@ -19,7 +19,8 @@ NATAL_CHART = {
 # service has answered. The request's log line is written by the runtime's logging, which
 # reads no request.
 READING_PACKAGES = ("kernel", "shared.runtime")
-LOGGING = "shared.runtime.logging"
+#: What the gateway calls of those packages after the answer, rendering and logging, not reading.
+NOT_READING = ("shared.runtime.logging", "shared.runtime.reply_rendering")
 
 
 @pytest.fixture
@@ -48,7 +49,7 @@ def after_the_service(monkeypatch) -> list[str]:
     def watch(frame, event, arg):
         if not watching.is_set():
             sys.setprofile(None)  # the test is over: the loop's thread runs unwatched again
-        elif event == "call" and frame.f_globals.get("__name__", "").startswith(READING_PACKAGES) and frame.f_globals["__name__"] != LOGGING:
+        elif event == "call" and frame.f_globals.get("__name__", "").startswith(READING_PACKAGES) and frame.f_globals["__name__"] not in NOT_READING:
             called.append(f"{frame.f_globals['__name__']}.{frame.f_code.co_name}")
 
     call = InProcessPool.call
