@@ -1,30 +1,46 @@
-"""Finding the deliveries that fall due: each active subscription's events of the UTC days
-holding the instants due now or in the look-back, each queued once."""
+"""Finding the deliveries that fall due on one machine (the SQLite deployment's one scheduler,
+holder of the store's lease): each active subscription's events of the UTC days holding the
+instants due now or in the look-back, each day computed once (``events_of``) and kept in
+memory, each event queued once. A tick longer than the lease renews it as it goes
+(``renew``), so a long first tick keeps the lease it began with.
+
+A cluster on NATS shares the days instead: ``webhooks/planner.py`` and ``webhooks/release.py``."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
 import structlog
 
 from store.webhook_records import ACTIVE, Webhook
-from webhooks.events import day_events, days_between, instant_s
+from webhooks.events import days_between, instant_s
 from webhooks.jobs import Job
+from webhooks.planner import EventsOf
 from webhooks.settings import WorkerSettings
 from webhooks.timing import due_s, wanted
 
 log = structlog.get_logger("webhook_worker")
 
+#: Subscriptions a tick looks at between two yields to the event loop.
+_YIELD_EVERY = 50
+
+
+class LeaseLost(Exception):
+    """The scheduler's lease went to another worker during a tick: the tick stops there."""
+
 
 class Scheduler:
     """Finds each active subscription's due events and hands each to ``enqueue`` once."""
 
-    def __init__(self, store, worker: WorkerSettings, enqueue):
+    def __init__(self, store, worker: WorkerSettings, enqueue, events_of: EventsOf):
         self._store = store
         self._worker = worker
         self._enqueue = enqueue
+        self._events_of = events_of
         #: (subscription key, UTC day) -> that day's events: a day's events never change.
         self._days: dict[tuple[Any, datetime], list[dict[str, Any]]] = {}
         #: (webhook id, event id) -> due instant, of every delivery queued by this scheduler.
@@ -44,15 +60,25 @@ class Scheduler:
         events = []
         for day in days_between(first_s, last_s):
             if (key, day) not in self._days:
-                self._days[(key, day)] = await day_events(self._store, webhook.account_id, webhook.chart_id, webhook.events, day)
+                self._days[(key, day)] = await self._events_of(webhook, chart, day)
             events += self._days[(key, day)]
         return events
 
-    async def tick(self, now_s: float | None = None) -> int:
-        """Queue every delivery due by ``now_s`` (default now) not queued before; return how many."""
+    async def tick(self, now_s: float | None = None, renew: Callable[[], Awaitable[bool]] | None = None,
+                   renew_every_s: float = 1.0) -> int:
+        """Queue every delivery due by ``now_s`` (default now) not queued before; return how
+        many. ``renew()`` (when given) is awaited whenever ``renew_every_s`` seconds have
+        passed since the last renewal; its False (the lease lost) raises LeaseLost."""
         now = time.time() if now_s is None else now_s
         queued = 0
-        for webhook in await self._store.all_webhooks():
+        renewed = time.monotonic()
+        for count, webhook in enumerate(await self._store.all_webhooks()):
+            if count % _YIELD_EVERY == _YIELD_EVERY - 1:
+                await asyncio.sleep(0)
+            if renew is not None and time.monotonic() - renewed >= renew_every_s:
+                if not await renew():
+                    raise LeaseLost()
+                renewed = time.monotonic()
             if webhook.state != ACTIVE:
                 continue
             lead_s = 60.0 * webhook.lead_minutes
