@@ -28,6 +28,9 @@ from store.webhook_records import (
     delivery_document, delivery_of, is_event_id, is_webhook_id, webhook_document, webhook_of,
 )
 
+#: Subscriptions whose account a process remembers at most (then it starts again).
+_REMEMBERED = 100_000
+
 
 class NatsWebhooks(NatsConnection):
     """Webhook subscriptions (the store's :class:`~store.interfaces.Webhooks`)."""
@@ -35,6 +38,16 @@ class NatsWebhooks(NatsConnection):
     _webhooks = None
     _deliveries = None
     _sent = None
+    #: webhook id -> account id, of the subscriptions this process has read or made: a
+    #: subscription's key is then read directly, not found by a watch over every account's
+    #: (which costs the server a pass over every subscription: 10 ms at 10,000).
+    _accounts_of: dict[str, str] | None = None
+
+    def _remember(self, webhook: Webhook) -> Webhook:
+        if self._accounts_of is None or len(self._accounts_of) >= _REMEMBERED:
+            self._accounts_of = {}
+        self._accounts_of[webhook.webhook_id] = webhook.account_id
+        return webhook
 
     async def _ensure_layout(self) -> None:
         await super()._ensure_layout()
@@ -97,12 +110,12 @@ class NatsWebhooks(NatsConnection):
                 raise WebhookLimitReached(limit)
             if not await self._create(self._webhooks, key, orjson.dumps(webhook_document(webhook))):
                 raise ValueError(f"webhook id {webhook.webhook_id} is taken")
-        return webhook
+        return self._remember(webhook)
 
     async def get_webhook(self, account_id: str, webhook_id: str) -> Webhook | None:
         key = self._webhook_key(account_id, webhook_id)
         found = None if key is None else await self._get_json(self._webhooks, key)
-        return None if found is None else webhook_of(found[1])
+        return None if found is None else self._remember(webhook_of(found[1]))
 
     async def replace_webhook(self, webhook: Webhook) -> Webhook | None:
         check_webhook(webhook)
@@ -140,6 +153,9 @@ class NatsWebhooks(NatsConnection):
         return await self._matching("acct.*.*")
 
     async def _exists(self, webhook_id: str) -> bool:
+        account_id = (self._accounts_of or {}).get(webhook_id)
+        if account_id is not None:
+            return await self._get(self._webhooks, self._webhook_key(account_id, webhook_id)) is not None
         return bool(await self._matching(f"acct.*.{webhook_id}"))
 
     async def record_delivery(self, delivery: Delivery, keep: int = KEEP_DELIVERIES) -> None:

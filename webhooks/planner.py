@@ -31,7 +31,7 @@ from webhooks.timing import due_s, still_retried
 #: "instant": {"jd", "datetime"} ...).
 EventsOf = Callable[[Webhook, StoredChart | None, datetime], Awaitable[list[dict[str, Any]]]]
 #: Subscriptions the planner looks at between two yields to the event loop.
-_YIELD_EVERY = 500
+_YIELD_EVERY = 100
 
 
 @dataclass(frozen=True)
