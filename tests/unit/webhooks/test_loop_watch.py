@@ -1,5 +1,5 @@
-"""webhooks/loop_watch.py: a block of the event loop is seen at its length at least; the
-longest is read once, then starts again."""
+"""webhooks/loop_watch.py: a block of the event loop is seen at its length at least; one it
+spent computing is told from one it spent descheduled; the longest is read once, then starts again."""
 
 from __future__ import annotations
 
@@ -23,6 +23,13 @@ def test_a_block_of_the_loop_is_seen_at_its_length_at_least():
 
     asyncio.run(body())
     assert watch.take_longest_ms() >= 70.0
+
+
+def test_a_block_the_loop_spent_computing_is_told_from_one_it_spent_descheduled():
+    watch = LoopWatch()
+    watch.saw(0.080, cpu_s=0.078)
+    watch.saw(0.120, cpu_s=0.002)  # the core was taken away: the loop did nothing
+    assert (watch.longest_ever_ms, watch.longest_cpu_ever_ms) == (120.0, 78.0)
 
 
 def test_the_longest_block_is_read_once_then_starts_again():
