@@ -65,9 +65,16 @@ class Releaser:
             start = reach if marked is None else max(reach, marked - MARK_MARGIN_MINUTES)
             self._read_through = start - 1
         while self._read_through < minute_of(now_s + READ_AHEAD_S):
-            for delivery in await self._store.due_in_minute(self._read_through + 1):
-                self._keep(delivery)
+            # Counted as read before it is: a delivery kept while the reading is under way (which
+            # the reading may miss) is heard of and kept; one in both is published twice, one message.
             self._read_through += 1
+            try:
+                found = await self._store.due_in_minute(self._read_through)
+            except BaseException:
+                self._read_through -= 1
+                raise
+            for delivery in found:
+                self._keep(delivery)
         published = 0
         while self._heap and self._heap[0][0] <= now_s:
             _due, _order, delivery = self._heap[0]

@@ -1,6 +1,6 @@
 """webhooks/release.py: a kept delivery is published when it falls due and not before; one
 kept for a minute already read is heard of and published; one its subscription no longer
-wants is dropped; one past the retries is dropped; a worker starting again reads from the
+wants is dropped; one kept while its minute is being read is not lost; one past the retries is dropped; a worker starting again reads from the
 last minute released (less a margin), no further back than the retries reach; a minute is
 marked released once everything due in it went; a store that refuses a publish keeps the
 delivery for the next step."""
@@ -79,6 +79,22 @@ def test_a_delivery_kept_for_a_minute_already_read_is_heard_of_and_published():
     releaser.heard(a_delivery(1, NOW + 5))
     releaser.heard(a_delivery(2, NOW + 3600))  # its minute is read when it comes within reach
     steps(releaser, NOW + 5)
+    assert store.queued == ["fc_1"]
+
+
+def test_a_delivery_kept_while_its_minute_is_being_read_is_not_lost():
+    store = Kept(released=minute_of(NOW) - 1)
+    releaser = Releaser(store, WORKER, every)
+    reading = store.due_in_minute
+
+    async def kept_meanwhile(minute):
+        found = await reading(minute)  # the reading's snapshot, then the delivery is kept
+        if minute == minute_of(NOW + 40):
+            releaser.heard(a_delivery(1, NOW + 40))
+        return found
+
+    store.due_in_minute = kept_meanwhile
+    steps(releaser, NOW, NOW + 10, NOW + 40)
     assert store.queued == ["fc_1"]
 
 
