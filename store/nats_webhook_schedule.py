@@ -22,6 +22,7 @@ Both streams are on file storage: a restarted NATS server keeps every job and ev
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -51,6 +52,9 @@ SCHEDULE_CONSUMER = "webhook-schedulers"
 #: Day jobs handed out and not yet acknowledged, in the whole cluster: each worker takes one
 #: at a time per computing task, so this bounds the cluster's computing tasks, not the queue.
 SCHEDULE_MAX_ACK_PENDING = 1000
+#: Messages a follower takes in between two yields to the event loop: a burst (a bucket's
+#: entries when following starts) is handed over without a pause by nats-py.
+_YIELD_EVERY = 100
 #: KV operations that remove a key (``KV-Operation`` header).
 _REMOVALS = ("DEL", "PURGE")
 
@@ -158,8 +162,14 @@ class NatsWebhookSchedule(NatsConnection):
         """Call ``each`` on every delivery kept from now on (whatever its minute), until the
         returned subscription is unsubscribed."""
 
+        count = 0
+
         async def received(message: Msg) -> None:
+            nonlocal count
             each(orjson.loads(message.data))
+            count += 1
+            if count % _YIELD_EVERY == 0:
+                await asyncio.sleep(0)
 
         return await self._call(self._js.subscribe(
             self._later_subject("*"), stream=self._later_stream, cb=received, ordered_consumer=True,
@@ -189,10 +199,16 @@ class NatsWebhookSchedule(NatsConnection):
         stream = f"KV_{self.prefix}_{bucket}"
         head = f"$KV.{self.prefix}_{bucket}."
 
+        count = 0
+
         async def received(message: Msg) -> None:
+            nonlocal count
             operation = message.header.get("KV-Operation") if message.header else None
             removed = operation in _REMOVALS or not message.data
             each(message.subject[len(head):], None if removed else orjson.loads(message.data))
+            count += 1
+            if count % _YIELD_EVERY == 0:
+                await asyncio.sleep(0)
 
         return await self._call(self._js.subscribe(
             head + ">", stream=stream, cb=received, ordered_consumer=True, deliver_policy=api.DeliverPolicy.LAST_PER_SUBJECT,
