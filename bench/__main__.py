@@ -17,6 +17,7 @@ from bench import (
     timelords,
     transits,
     vedic,
+    webhook_scheduling,
 )
 
 
@@ -36,6 +37,7 @@ def main() -> None:
     forecast.main()
     search_lanes.main()
     dashboard_pages.main()
+    webhook_scheduling.main()
     print(f"figures written to {figures.write()}")
 
 

@@ -24,6 +24,8 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
   subscriptions, their recent deliveries and the events delivered (``nats_webhooks.py``).
 - Stream ``P_WEBHOOK_QUEUE``: the due webhook deliveries, a work queue every delivery worker
   pulls from (``nats_webhook_queue.py``).
+- Streams ``P_WEBHOOK_SCHEDULE`` and ``P_WEBHOOK_LATER``: the webhook day jobs every worker
+  shares, and the events they found kept until due (``nats_webhook_schedule.py``).
 """
 
 
@@ -38,10 +40,12 @@ from store.nats_limiter import NatsLimiter
 from store.nats_owners import NatsOwners
 from store.nats_test_traffic import NatsTestTraffic
 from store.nats_webhook_queue import NatsWebhookQueue
+from store.nats_webhook_schedule import NatsWebhookSchedule
 from store.nats_webhooks import NatsWebhooks
 
 
-class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts, NatsIdempotency, NatsWebhooks, NatsWebhookQueue):
+class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts, NatsIdempotency, NatsWebhooks, NatsWebhookQueue,
+                NatsWebhookSchedule):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on
     one connection (``nats_connection.py``).

@@ -1,9 +1,16 @@
-"""Finding the deliveries that fall due: each active subscription's events of the UTC days
-holding the instants due now or in the look-back, each queued once."""
+"""Finding the deliveries that fall due on one machine (the SQLite deployment's one scheduler,
+holder of the store's lease): each active subscription's events of the UTC days holding the
+instants due now or in the look-back, each day computed once (``events_of``) and kept in
+memory, each event queued once. A tick longer than the lease renews it as it goes
+(``renew``), so a long first tick keeps the lease it began with.
+
+A cluster on NATS shares the days instead: ``webhooks/planner.py`` and ``webhooks/release.py``."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +24,13 @@ from webhooks.settings import WorkerSettings
 from webhooks.timing import due_s, wanted
 
 log = structlog.get_logger("webhook_worker")
+
+#: Subscriptions a tick looks at between two yields to the event loop.
+_YIELD_EVERY = 50
+
+
+class LeaseLost(Exception):
+    """The scheduler's lease went to another worker during a tick: the tick stops there."""
 
 
 class Scheduler:
@@ -51,11 +65,21 @@ class Scheduler:
             events += self._days[(key, day)]
         return events
 
-    async def tick(self, now_s: float | None = None) -> int:
-        """Queue every delivery due by ``now_s`` (default now) not queued before; return how many."""
+    async def tick(self, now_s: float | None = None, renew: Callable[[], Awaitable[bool]] | None = None,
+                   renew_every_s: float = 1.0) -> int:
+        """Queue every delivery due by ``now_s`` (default now) not queued before; return how
+        many. ``renew()`` (when given) is awaited whenever ``renew_every_s`` seconds have
+        passed since the last renewal; its False (the lease lost) raises LeaseLost."""
         now = time.time() if now_s is None else now_s
         queued = 0
-        for webhook in await self._store.all_webhooks():
+        renewed = time.monotonic()
+        for count, webhook in enumerate(await self._store.all_webhooks()):
+            if count % _YIELD_EVERY == _YIELD_EVERY - 1:
+                await asyncio.sleep(0)
+            if renew is not None and time.monotonic() - renewed >= renew_every_s:
+                if not await renew():
+                    raise LeaseLost()
+                renewed = time.monotonic()
             if webhook.state != ACTIVE:
                 continue
             lead_s = 60.0 * webhook.lead_minutes

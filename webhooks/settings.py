@@ -25,6 +25,12 @@ class WorkerSettings:
     concurrency: int = DEFAULT_CONCURRENCY
     account_concurrency: int = DEFAULT_PER_ACCOUNT
     heartbeat_path: str | None = None
+    #: (NATS) how far ahead a subscription's day is planned: the day jobs of a midnight (every
+    #: subscription's next day) spread over this long, and a day is computed this long before
+    #: its first instant falls due.
+    plan_ahead_s: float = 3 * 3600.0
+    #: (NATS) day jobs one worker computes at once (each waits on the search pool).
+    day_concurrency: int = 4
 
     @classmethod
     def of(cls, settings: Settings) -> "WorkerSettings":

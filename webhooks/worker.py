@@ -1,26 +1,32 @@
-"""The webhook worker (issue 40, part 3): a process kind of its own, which finds the events
-subscriptions want, queues each once it falls due, and delivers it, signed, until a 2xx.
+"""The webhook worker (issue 40, part 3; issue 46): a process kind of its own, which finds the
+events subscriptions want, queues each once it falls due, and delivers it, signed, until a 2xx.
 
 ``python -m webhooks.worker``; ``make run``'s supervisor runs
 ``CELESTIAL_WEBHOOK_WORKERS`` of them (default 1), Kubernetes the ``webhook-worker``
-Deployment. Every worker of a deployment shares the store:
+Deployment. A day's events are asked of the search pool over gRPC (``webhooks/events.py``,
+``CELESTIAL_SEARCH_ADDRESSES``): the worker computes no astronomy. Every worker of a
+deployment shares the store:
 
-- On NATS (``CELESTIAL_NATS_URL``), every worker schedules and every worker delivers. Due
-  deliveries go through the store's work-queue stream (``store/nats_webhook_queue.py``): one
-  message per (subscription, event), de-duplicated by its message id, so workers scheduling
-  the same event publish it once; a message is acknowledged only once settled, so a worker
+- On NATS (``CELESTIAL_NATS_URL``), the workers share the scheduling (issue 46, part 3):
+  each follows the subscriptions and charts (``webhooks/catalogue.py``), publishes the day
+  jobs that come within reach (``webhooks/planner.py``) to a work queue de-duplicated by job
+  id, takes jobs from it and computes each (``events_of``) once in the cluster, keeping its
+  events in the store until they fall due, and releases the ones falling due
+  (``webhooks/release.py``) to the delivery queue (``store/nats_webhook_queue.py``): one
+  message per (subscription, event), de-duplicated by its message id, so the copies every
+  worker releases are one message; a message is acknowledged only once settled, so a worker
   that dies mid-delivery leaves it to another after the acknowledgement wait, and a restarted
   NATS server keeps it.
 - On SQLite, one worker at a time (the holder of the store's ``webhook-scheduler`` lease,
-  renewed every tick) schedules and delivers from a queue in its memory; another takes over
-  when the lease lapses, and rebuilds the queue from the events due in the last 72 hours not
-  yet delivered (attempt numbers start again from 1 then).
+  renewed every tick and during a long one) schedules and delivers from a queue in its
+  memory, its ticks running beside its deliveries; another takes over when the lease lapses,
+  and rebuilds the queue from the events due in the last 72 hours not yet delivered (attempt
+  numbers start again from 1 then).
 
-Scheduling (:class:`Scheduler`): every ``tick_s`` seconds, for each active subscription, the
-events of the UTC days that hold the instants due now or in the 72 hours before (never before
-the subscription was made) are asked of the search pool over gRPC once per day and kept
-(``webhooks/events.py``, ``CELESTIAL_SEARCH_ADDRESSES``; a failed call is logged and asked
-again at the next tick); each event due (``instant - lead``) and not yet delivered is queued.
+Scheduling on SQLite (:class:`Scheduler`): every ``tick_s`` seconds, for each active
+subscription, the events of the UTC days that hold the instants due now or in the 72 hours
+before (never before the subscription was made) are asked once per day and kept; each event
+due (``instant - lead``) and not yet delivered is queued.
 
 Handing out (``webhooks/in_flight.py``): each attempt is a task of its own, at most
 ``CELESTIAL_WEBHOOK_CONCURRENCY`` (256) in flight and at most
@@ -67,35 +73,30 @@ from shared.runtime.orphan import stop_when_orphaned
 from store.choice import open_configured_store
 from webhooks.account_slots import AccountSlots
 from webhooks.attempts import deliver
+from webhooks.catalogue import Catalogue
 from webhooks.events import EventsOf, SearchPoolEvents
 from webhooks.in_flight import PUT_OFF_IN_MEMORY_S, InFlight, put_off_s
 from webhooks.jobs import Job, LocalQueue
-from webhooks.scheduler import Scheduler
+from webhooks.loop_watch import LoopWatch
+from webhooks.planner import Planner, compute_day
+from webhooks.release import Releaser
+from webhooks.scheduler import LeaseLost, Scheduler
 from webhooks.settings import WorkerSettings
 
 log = structlog.get_logger("webhook_worker")
 
 #: The SQLite deployment's one scheduler holds this lease.
 LEASE = "webhook-scheduler"
+#: Seconds between two releases of the deliveries fallen due (NATS): a delivery is published
+#: at most this long after its due time.
+RELEASE_STEP_S = 0.25
+#: Seconds between two reports of the event loop's longest block.
+LOOP_REPORT_S = 60.0
 
 
-async def run_nats(store, settings: Settings, worker: WorkerSettings, events_of: EventsOf, stop: asyncio.Event) -> None:
-    """Schedule and deliver through the store's work-queue stream until ``stop`` is set."""
-
-    async def publish(job: Job) -> None:
-        await store.enqueue_delivery(job.webhook_id, job.event_id, job.as_dict())
-
-    scheduler = Scheduler(store, worker, publish, events_of)
-
-    async def scheduling() -> None:
-        while not stop.is_set():
-            beat(worker)
-            try:
-                await scheduler.tick()
-            except Exception as error:  # the store unreachable (NATS restarting): try next tick
-                log.warning("webhook_schedule_failed", error=repr(error))
-            await _sleep(stop, worker.tick_s)
-
+async def run_nats(store, settings: Settings, worker: WorkerSettings, stop: asyncio.Event, events_of: EventsOf) -> None:
+    """Share the scheduling with the other workers and deliver through the store's work-queue
+    stream, until ``stop`` is set."""
     flights = InFlight(worker.concurrency, AccountSlots(worker.account_concurrency))
 
     async def settle(taken, job: Job) -> None:
@@ -130,16 +131,103 @@ async def run_nats(store, settings: Settings, worker: WorkerSettings, events_of:
             except Exception as error:
                 log.warning("webhook_keep_failed", error=repr(error))
 
-    await asyncio.gather(scheduling(), taking(), keeping())
+    await asyncio.gather(schedule_nats(store, worker, stop, events_of), watching(LoopWatch(), stop), taking(), keeping())
     await flights.drain(settings.shutdown_grace_s)
 
 
-async def run_sqlite(store, settings: Settings, worker: WorkerSettings, events_of: EventsOf, stop: asyncio.Event) -> None:
+async def schedule_nats(store, worker: WorkerSettings, stop: asyncio.Event, events_of: EventsOf) -> None:
+    """Follow the subscriptions and charts, plan their day jobs, compute the jobs this worker
+    takes and release the deliveries falling due, until ``stop`` is set."""
+    catalogue = Catalogue()
+    planner = Planner(store, catalogue, worker)
+    catalogue.on_change = planner.changed
+    releaser = Releaser(store, worker, catalogue.still_wanted)
+    followers = [
+        await store.follow_bucket("WEBHOOKS", catalogue.webhook_seen),
+        await store.follow_bucket("CHARTS", catalogue.chart_seen),
+        await store.follow_later(releaser.heard),
+    ]
+
+    async def planning() -> None:
+        while not stop.is_set():
+            beat(worker)
+            try:
+                await planner.plan(time.time())
+            except Exception as error:  # the store unreachable (NATS restarting): try next tick
+                log.warning("webhook_plan_failed", error=repr(error))
+            await _sleep(stop, worker.tick_s)
+
+    async def releasing() -> None:
+        while not stop.is_set():
+            try:
+                await releaser.step(time.time())
+            except Exception as error:
+                log.warning("webhook_release_failed", error=repr(error))
+            await _sleep(stop, RELEASE_STEP_S)
+
+    try:
+        await asyncio.gather(
+            planning(), releasing(), *(computing_days(store, events_of, worker, stop) for _ in range(worker.day_concurrency))
+        )
+    finally:
+        for follower in followers:
+            try:
+                await follower.unsubscribe()
+            except Exception:  # the connection went: so did the consumer
+                pass
+
+
+async def computing_days(store, events_of: EventsOf, worker: WorkerSettings, stop: asyncio.Event) -> None:
+    """Take day jobs one at a time and compute each (``compute_day``), acknowledging it once its
+    events are kept, saying it is still at work meanwhile; a job that failed (the search pool
+    unreachable) is handed out again after the first retry's delay, until ``stop`` is set."""
+    while not stop.is_set():
+        taken = None
+        try:
+            taken = await store.take_day(min(worker.tick_s, 1.0), worker.ack_wait_s)
+            if taken is None:
+                continue
+            alive = asyncio.create_task(_still_working(taken, worker.ack_wait_s / 3))
+            try:
+                kept = await compute_day(store, events_of, taken.job, time.time(), worker.retry_for_s)
+            finally:
+                alive.cancel()
+            await taken.done()
+            log.debug("webhook_day_computed", job=taken.job, kept=kept)
+        except Exception as error:
+            log.warning("webhook_day_failed", error=repr(error))
+            if taken is not None:
+                try:
+                    await taken.again_in(worker.first_retry_s)
+                except Exception:  # unacknowledged: it comes back after the ack wait
+                    pass
+            await _sleep(stop, 0.5)
+
+
+async def _still_working(taken, every_s: float) -> None:
+    while True:
+        await asyncio.sleep(every_s)
+        await taken.still_working()
+
+
+async def watching(watch: LoopWatch, stop: asyncio.Event) -> None:
+    """Watch the event loop and log its longest block every :data:`LOOP_REPORT_S`."""
+
+    async def report() -> None:
+        while not stop.is_set():
+            await _sleep(stop, LOOP_REPORT_S)
+            log.info("webhook_loop_block", longest_ms=round(watch.take_longest_ms(), 1))
+
+    await asyncio.gather(watch.watch(stop), report())
+
+
+async def run_sqlite(store, settings: Settings, worker: WorkerSettings, stop: asyncio.Event, events_of: EventsOf) -> None:
     """Hold the scheduler's lease and, while holding it, schedule and deliver from memory."""
     holder = f"{os.getpid()}-{secrets.token_hex(4)}"
     queue = LocalQueue()
     scheduler: Scheduler | None = None
     flights = InFlight(worker.concurrency, AccountSlots(worker.account_concurrency))
+    watcher = asyncio.create_task(watching(LoopWatch(), stop))
 
     generation = 0  # the lease held without a break since: a retry goes back only to its own
 
@@ -152,10 +240,22 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, events_o
         if again is not None and held_since == generation:
             await queue.put(job, time.time() + again, number + 1)
 
+    async def dispatch() -> None:
+        """Start an attempt at every job whose time has come, as far as the bounds allow."""
+        now = time.time()
+        while flights.has_room() and (taken := queue.take(now)) is not None:
+            job, number = taken
+            if not flights.start(job.account_id, partial(attempt, job, number, generation)):
+                # The account's slots are all held: put off, its attempt number kept.
+                await queue.put(job, now + PUT_OFF_IN_MEMORY_S, number)
+
+    async def renew() -> bool:
+        return await store.hold_lease(LEASE, holder, ttl_s=3 * worker.tick_s)
+
     while not stop.is_set():
         beat(worker)
         try:
-            holding = await store.hold_lease(LEASE, holder, ttl_s=3 * worker.tick_s)
+            holding = await renew()
         except Exception as error:
             log.warning("webhook_lease_failed", error=repr(error))
             holding = False
@@ -169,19 +269,27 @@ async def run_sqlite(store, settings: Settings, worker: WorkerSettings, events_o
             continue
         if scheduler is None:
             scheduler = Scheduler(store, worker, queue.put, events_of)
+        # The tick runs beside the deliveries (a long first tick must not hold back those due),
+        # renewing the lease as it goes.
+        ticking = asyncio.create_task(scheduler.tick(renew=renew, renew_every_s=worker.tick_s))
+        deadline = time.time() + worker.tick_s
+        while (time.time() < deadline or not ticking.done()) and not stop.is_set():
+            await dispatch()
+            await _sleep(stop, min(0.2, worker.tick_s))
+        if not ticking.done():
+            ticking.cancel()  # stopping
         try:
-            await scheduler.tick()
+            await ticking
+        except asyncio.CancelledError:
+            break
+        except LeaseLost:
+            log.warning("webhook_scheduler_lost_lease")
+            generation += 1
+            scheduler = None
+            queue.clear()
         except Exception as error:
             log.warning("webhook_schedule_failed", error=repr(error))
-        deadline = time.time() + worker.tick_s
-        while time.time() < deadline and not stop.is_set():
-            now = time.time()
-            while flights.has_room() and (taken := queue.take(now)) is not None:
-                job, number = taken
-                if not flights.start(job.account_id, partial(attempt, job, number, generation)):
-                    # The account's slots are all held: put off, its attempt number kept.
-                    await queue.put(job, now + PUT_OFF_IN_MEMORY_S, number)
-            await _sleep(stop, min(0.2, worker.tick_s))
+    watcher.cancel()
     await flights.drain(settings.shutdown_grace_s)
 
 
@@ -199,7 +307,7 @@ async def _sleep(stop: asyncio.Event, seconds: float) -> None:
 
 
 async def run(settings: Settings, worker: WorkerSettings, events_of: SearchPoolEvents) -> None:
-    """Run the worker, its events asked of ``events_of``, until SIGTERM or SIGINT."""
+    """Run the worker, its days' events asked of ``events_of``, until SIGTERM or SIGINT."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -207,7 +315,7 @@ async def run(settings: Settings, worker: WorkerSettings, events_of: SearchPoolE
     store = await open_configured_store(settings)
     log.info("webhook_worker_started", store="nats" if settings.nats_url else "sqlite", tick_s=worker.tick_s)
     try:
-        await (run_nats if settings.nats_url else run_sqlite)(store, settings, worker, events_of, stop)
+        await (run_nats if settings.nats_url else run_sqlite)(store, settings, worker, stop, events_of)
     finally:
         await events_of.close()
         await store.close()

@@ -56,3 +56,28 @@ def test_a_sent_bucket_made_when_marks_lived_shorter_takes_the_present_lifetime_
             await nc.close()
 
     asyncio.run(run())
+def test_a_listing_is_whole_even_when_the_watchers_end_marker_comes_first(tmp_path):
+    """nats-py's watch puts its end-of-entries marker first when the consumer's info shows
+    nothing pending before the client counted the entries the server already sent (seen: 1
+    listing in 100 of 300 subscriptions came back empty in 4 ms); here it always comes first."""
+
+    async def body(store, js, prefix):
+        made = {(await store.create_webhook(
+            Webhook(new_webhook_id(), "acme", "https://e.com/h", ("lunation",), None, 5, new_secret()), limit=50
+        )).webhook_id for _ in range(20)}
+        await store.delete_webhook("acme", sorted(made)[0])
+        real_watch = store._webhooks.watch
+
+        async def marker_first(*args, **kwargs):
+            watcher = await real_watch(*args, **kwargs)
+            watcher._updates._queue.appendleft(None)
+            watcher._init_done = True
+            return watcher
+
+        store._webhooks.watch = marker_first
+        listed = {webhook.webhook_id for webhook in await store.all_webhooks()}
+        empty = await store.list_webhooks("nobody")
+        return made - {sorted(made)[0]}, listed, empty
+
+    made, listed, empty = with_plain_client(tmp_path, body)
+    assert (listed, empty) == (made, [])

@@ -1,17 +1,22 @@
 """webhooks/scheduler.py: the scheduler queues each due event once, none from before the
 subscription; a day's events are asked of the events source (injected here: the search pool's
-is tests/unit/webhooks/test_events.py) once, and asked again at the next tick when it failed."""
+is tests/unit/webhooks/test_events.py) once, and asked again at the next tick when it failed;
+a tick renews the lease as it goes and stops when it is lost."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from store.chart_records import StoredChart, new_chart_id
 from store.webhook_records import Webhook, new_secret, new_webhook_id
 from tests.unit.webhooks.scenarios import BIRTH, with_store
 from webhooks.events import EventsUnavailable
 from webhooks.jobs import Job
-from webhooks.scheduler import Scheduler
+from webhooks.scheduler import LeaseLost, Scheduler
+from tests.unit.webhooks.counting_events import CountingEvents
 from webhooks.settings import WorkerSettings
 
 CREATED = datetime(2026, 11, 26, tzinfo=UTC)
@@ -107,3 +112,50 @@ def test_a_failed_source_is_asked_again_at_the_next_tick_and_the_other_subscript
     failing_id, healthy_id, after_failure, after_retry = with_store(tmp_path, scenario)
     assert after_failure == {healthy_id}
     assert after_retry == {failing_id, healthy_id}
+
+
+def test_a_tick_computes_each_subscription_day_once_however_many_ticks(tmp_path):
+    async def scenario(store, receiver, account, webhook):
+        events = CountingEvents(first_in_s=-30.0)
+        scheduler = Scheduler(store, WorkerSettings(retry_for_s=600.0), noop, events)
+        for _ in range(3):
+            await scheduler.tick()
+        return events.calls
+
+    assert set(with_store(tmp_path, scenario).values()) == {1}
+
+
+def test_a_long_tick_renews_the_lease_as_it_goes(tmp_path):
+    async def scenario(store, receiver, account, webhook):
+        for kind in ("eclipse", "ingress", "station"):
+            await store.create_webhook(Webhook(new_webhook_id(), account.id, receiver.url, (kind,), None, 0, new_secret()), limit=5)
+        renewals: list[float] = []
+
+        async def renew() -> bool:
+            renewals.append(time.monotonic())
+            return True
+
+        scheduler = Scheduler(store, WorkerSettings(retry_for_s=600.0), noop, CountingEvents(answer_s=0.2))
+        await scheduler.tick(renew=renew, renew_every_s=0.1)
+        return renewals
+
+    assert len(with_store(tmp_path, scenario)) >= 3
+
+
+def test_a_tick_whose_lease_went_to_another_stops(tmp_path):
+    async def scenario(store, receiver, account, webhook):
+        await store.create_webhook(Webhook(new_webhook_id(), account.id, receiver.url, ("eclipse",), None, 0, new_secret()), limit=5)
+        events = CountingEvents(answer_s=0.2)
+
+        async def lost() -> bool:
+            return False
+
+        with pytest.raises(LeaseLost):
+            await Scheduler(store, WorkerSettings(retry_for_s=600.0), noop, events).tick(renew=lost, renew_every_s=0.1)
+        return events.calls
+
+    assert len(with_store(tmp_path, scenario)) == 1
+
+
+async def noop(job: Job) -> None:
+    pass
