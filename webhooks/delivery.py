@@ -41,7 +41,14 @@ from typing import Any
 import h11
 import orjson
 
-from webhooks.egress import EgressRefused, Resolver, Target, checked_addresses, read_url, system_resolver
+from webhooks.egress import (
+    EgressRefused,
+    Resolver,
+    Target,
+    checked_addresses,
+    read_url,
+    system_resolver,
+)
 from webhooks.signing import delivery_headers
 
 #: Seconds a whole attempt may take (CELESTIAL_WEBHOOK_TIMEOUT_S changes it).

@@ -38,7 +38,11 @@ import structlog
 
 from celestial.v1 import search_service_pb2 as pb
 from shared.runtime.config import Settings
-from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY, channel_options, channel_target
+from shared.runtime.pool_channel import (
+    REQUEST_ID_METADATA_KEY,
+    channel_options,
+    channel_target,
+)
 from shared.runtime.reply_rendering import render_message
 from shared.runtime.stored_chart_parameters import stand_in
 from shared.runtime.transcoder import request_from_json

@@ -19,8 +19,8 @@ from typing import Any
 
 from store.webhook_records import ACTIVE, Webhook
 from webhooks.catalogue import Catalogue, updated_version, version_of
-from webhooks.events import days_between, instant_s
 from webhooks.events import EventsOf
+from webhooks.forecast_requests import days_between, instant_s
 from webhooks.jobs import Job
 from webhooks.settings import WorkerSettings
 from webhooks.timing import due_s, still_retried

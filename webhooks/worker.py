@@ -306,7 +306,7 @@ async def _sleep(stop: asyncio.Event, seconds: float) -> None:
         pass
 
 
-async def run(settings: Settings, worker: WorkerSettings, events_of: SearchPoolEvents) -> None:
+async def run(settings: Settings, worker: WorkerSettings, events_of: EventsOf) -> None:
     """Run the worker, its days' events asked of ``events_of``, until SIGTERM or SIGINT."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -317,7 +317,6 @@ async def run(settings: Settings, worker: WorkerSettings, events_of: SearchPoolE
     try:
         await (run_nats if settings.nats_url else run_sqlite)(store, settings, worker, stop, events_of)
     finally:
-        await events_of.close()
         await store.close()
         log.info("webhook_worker_stopped")
 
@@ -327,8 +326,17 @@ def main() -> None:
     settings = load_settings()
     configure_logging(settings, "webhook-worker")
     stop_when_orphaned(settings.supervisor_pid)
+    asyncio.run(serve(settings))
+
+
+async def serve(settings: Settings) -> None:
+    """Run the worker with the search pool as its events source, then close the pool's channel."""
     # The forecasts are the search pool's: this process loads no ephemeris, gazetteer or zones.
-    asyncio.run(run(settings, WorkerSettings.of(settings), SearchPoolEvents.of(settings)))
+    events_of = SearchPoolEvents.of(settings)
+    try:
+        await run(settings, WorkerSettings.of(settings), events_of)
+    finally:
+        await events_of.close()
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from typing import Any
 
 from store.chart_records import StoredChart
 from store.webhook_records import Webhook
-from webhooks.events import day_of
+from webhooks.forecast_requests import day_of
 
 
 def synthetic_event(webhook_id: str, number: int, instant_s: float) -> dict[str, Any]:

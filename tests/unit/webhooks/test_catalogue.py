@@ -6,7 +6,14 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from store.webhook_records import BY_OWNER, PAUSED, Webhook, new_secret, new_webhook_id, webhook_document
+from store.webhook_records import (
+    BY_OWNER,
+    PAUSED,
+    Webhook,
+    new_secret,
+    new_webhook_id,
+    webhook_document,
+)
 from webhooks.catalogue import SKY_VERSION, Catalogue, updated_version, version_of
 
 MADE = datetime(2026, 12, 1, tzinfo=UTC)

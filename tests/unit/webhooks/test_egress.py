@@ -16,7 +16,14 @@ import pytest
 from store.webhook_records import MAX_URL_CHARS
 from tests.name_table import NameTable
 from webhooks.egress import (
-    LOCALHOST_ADDRESSES, EgressRefused, checked_addresses, ipv4_of, is_public, read_url, system_resolver, why_not_public,
+    LOCALHOST_ADDRESSES,
+    EgressRefused,
+    checked_addresses,
+    ipv4_of,
+    is_public,
+    read_url,
+    system_resolver,
+    why_not_public,
 )
 
 PUBLIC_V4 = "93.184.215.14"

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from webhooks.forecast_requests import SKY_BIRTH, days_between, forecast_body, instant_s, sky_event, sky_event_id, window_body
+from webhooks.forecast_requests import (
+    SKY_BIRTH,
+    days_between,
+    forecast_body,
+    instant_s,
+    sky_event,
+    sky_event_id,
+    window_body,
+)
 
 DAY = datetime(2026, 11, 27, tzinfo=UTC)
 

@@ -11,7 +11,14 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from store.chart_records import StoredChart
-from store.webhook_records import BY_OWNER, PAUSED, Webhook, new_secret, new_webhook_id, webhook_document
+from store.webhook_records import (
+    BY_OWNER,
+    PAUSED,
+    Webhook,
+    new_secret,
+    new_webhook_id,
+    webhook_document,
+)
 from tests.unit.webhooks.counting_events import CountingEvents, synthetic_event
 from webhooks.catalogue import SKY_VERSION, Catalogue, updated_version, version_of
 from webhooks.planner import DayJob, Planner, compute_day, days_to_plan

@@ -12,11 +12,11 @@ import pytest
 
 from store.chart_records import StoredChart, new_chart_id
 from store.webhook_records import Webhook, new_secret, new_webhook_id
+from tests.unit.webhooks.counting_events import CountingEvents
 from tests.unit.webhooks.scenarios import BIRTH, with_store
 from webhooks.events import EventsUnavailable
 from webhooks.jobs import Job
 from webhooks.scheduler import LeaseLost, Scheduler
-from tests.unit.webhooks.counting_events import CountingEvents
 from webhooks.settings import WorkerSettings
 
 CREATED = datetime(2026, 11, 26, tzinfo=UTC)

@@ -15,7 +15,13 @@ from standardwebhooks import Webhook as StandardWebhook
 from standardwebhooks import WebhookVerificationError
 
 from store.webhook_records import new_secret
-from webhooks.signing import TOLERANCE_S, delivery_headers, secret_key, signature, verify_signature
+from webhooks.signing import (
+    TOLERANCE_S,
+    delivery_headers,
+    secret_key,
+    signature,
+    verify_signature,
+)
 
 BODY = b'{"event":{"id":"fc_0123456789abcdef01234567"},"attempt":1}'
 EVENT_ID = "fc_0123456789abcdef01234567"

@@ -18,7 +18,7 @@ from tests.unit.store.nats_store_factory import nats_factory
 from tests.unit.webhooks.counting_events import CountingEvents
 from tests.unit.webhooks.scenarios import SETTINGS
 from webhooks.catalogue import SKY_VERSION, updated_version
-from webhooks.events import day_of
+from webhooks.forecast_requests import day_of
 from webhooks.jobs import Job
 from webhooks.planner import DayJob
 from webhooks.settings import WorkerSettings
