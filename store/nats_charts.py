@@ -44,18 +44,8 @@ class NatsCharts(NatsConnection):
         """Return every chart of the account, in id order."""
         if TOKEN_RE.fullmatch(account_id) is None:
             return []
-        watcher = await self._call(self._charts.watch(f"acct.{account_id}.*", ignore_deletes=True))
-        charts: list[StoredChart] = []
-        try:
-            # The watcher hands over the entries as they are now, then None.
-            while (entry := await self._call(watcher.updates(timeout=self._timeout_s * 2))) is not None:
-                if entry.value:
-                    charts.append(chart_of(orjson.loads(entry.value)))
-        finally:
-            try:
-                await watcher.stop()
-            except Exception:  # the consumer goes with a broken connection anyway
-                pass
+        listed = await self._listing(self._charts, f"acct.{account_id}.*")
+        charts = [chart_of(orjson.loads(value)) for value in listed.values()]
         return sorted(charts, key=lambda chart: chart.chart_id)
 
     async def create_chart(self, chart: StoredChart, limit: int) -> StoredChart:

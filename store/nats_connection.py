@@ -292,6 +292,39 @@ class NatsConnection:
         except _NO_ANSWER as exc:
             raise StoreOutcomeUnknown(f"no answer from NATS within {self._timeout_s} s ({type(exc).__name__})") from exc
 
+    async def _listing(self, bucket: KeyValue, subject: str) -> dict[str, bytes]:
+        """Return the value of every live key of ``bucket`` matching ``subject``, by key.
+
+        A KV watch hands over the entries as they are now, then None. That None can come first
+        (nats-py puts it when the consumer's info shows nothing pending and none is counted yet,
+        though the server may have sent them all: a listing of 300 came back empty about once
+        in 100), so the entries are counted, deletions included, until as many came as the
+        consumer delivered."""
+        watcher = await self._call(bucket.watch(subject))
+        found: dict[str, bytes] = {}
+        received = 0
+        try:
+            while True:
+                entry = await self._call(watcher.updates(timeout=self._timeout_s * 2))
+                if entry is None:
+                    info = await self._call(watcher._sub.consumer_info())
+                    if received >= info.delivered.consumer_seq + info.num_pending:
+                        break
+                    continue
+                received += 1
+                if entry.operation is None and entry.value:
+                    found[entry.key] = entry.value
+                else:
+                    found.pop(entry.key, None)
+                if entry.delta == 0:
+                    break
+        finally:
+            try:
+                await watcher.stop()
+            except Exception:  # the consumer goes with a broken connection anyway
+                pass
+        return found
+
     async def _get(self, bucket: KeyValue, key: str) -> tuple[int, bytes] | None:
         """Return (revision, value) of ``key``; None if absent or deleted."""
         try:

@@ -89,34 +89,8 @@ class NatsWebhooks(NatsConnection):
 
     async def _matching(self, subject: str) -> list[Webhook]:
         """Return every subscription whose key matches ``subject``, in id order."""
-        watcher = await self._call(self._webhooks.watch(subject))
-        found: dict[str, Webhook] = {}
-        received = 0
-        try:
-            # The watcher hands over the entries as they are now, then None. That None can come
-            # first (nats-py puts it when the consumer's info shows nothing pending and none is
-            # counted yet, though the server may have sent them all): so the entries are counted,
-            # deletions included, until as many came as the consumer delivered.
-            while True:
-                entry = await self._call(watcher.updates(timeout=self._timeout_s * 2))
-                if entry is None:
-                    info = await self._call(watcher._sub.consumer_info())
-                    if received >= info.delivered.consumer_seq + info.num_pending:
-                        break
-                    continue
-                received += 1
-                if entry.operation is None and entry.value:
-                    found[entry.key] = webhook_of(orjson.loads(entry.value))
-                else:
-                    found.pop(entry.key, None)
-                if entry.delta == 0:
-                    break
-        finally:
-            try:
-                await watcher.stop()
-            except Exception:  # the consumer goes with a broken connection anyway
-                pass
-        return sorted(found.values(), key=lambda webhook: webhook.webhook_id)
+        found = [webhook_of(orjson.loads(value)) for value in (await self._listing(self._webhooks, subject)).values()]
+        return sorted(found, key=lambda webhook: webhook.webhook_id)
 
     async def create_webhook(self, webhook: Webhook, limit: int) -> Webhook:
         check_webhook(webhook)
