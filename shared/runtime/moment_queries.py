@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from kernel.civil_time import LocalReading
+from kernel.civil_time import LocalReading, zone_at, zone_state
 from kernel.positions import Observer
 from kernel.timescale import Moment
-from shared.runtime.wire import moment_from, read_moment, required_place
+from shared.runtime.kernel_errors import naming_moment
+from shared.runtime.wire import moment_from, read_moment, required_place, sent_moment_name
 
 
 @dataclass(frozen=True)
@@ -48,3 +49,15 @@ def placed_moment_query(request: Message) -> PlacedMomentQuery:
     place = required_place(request, "location")
     moment = moment_from(request)
     return PlacedMomentQuery(moment, place, read_moment(request)[1])
+
+
+def time_zone_query(request: Message) -> PlacedMomentQuery:
+    """Return the moment and place of a time-zone request (as :func:`placed_moment_query`),
+    once its instant and that instant's wall clock at the place fall within the years 1 to
+    9999, the span of every zone's history; OutOfRange about the moment otherwise (so the
+    gateway refuses what the zone's answer could not be given for)."""
+    query = placed_moment_query(request)
+    with naming_moment(sent_moment_name(request)):
+        utc = query.local.utc if query.local is not None else query.moment.clock_datetime()
+        zone_state(utc, zone_at(query.place.latitude_deg, query.place.longitude_deg).zone)
+    return query

@@ -22,7 +22,7 @@ from shared.runtime.chart_part_queries import midpoints_query, patterns_query
 from shared.runtime.chart_wheel_input import chart_wheel_input
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.houses_query import chart_query, houses_query, lots_query
-from shared.runtime.moment_queries import meridian_query, moment_query, placed_moment_query
+from shared.runtime.moment_queries import meridian_query, moment_query, placed_moment_query, time_zone_query
 from shared.runtime.forecast_input import forecast_input
 from shared.runtime.place_query import place_query
 from shared.runtime.positions_query import positions_query
@@ -76,6 +76,7 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "moment_query": moment_query,
     "meridian_query": meridian_query,
     "placed_moment_query": placed_moment_query,
+    "time_zone_query": time_zone_query,
     "ingress_query": ingress_query,
     "eclipse_query": eclipse_query,
 }

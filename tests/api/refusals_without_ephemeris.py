@@ -31,6 +31,10 @@ ACG_TARGETS = "/v1/astrocartography"
 REFUSALS: list[tuple[str, dict[str, Any], str, str | None]] = [
     # datetimes: a real leap second is read (in UTC and through an offset), a false one is not
     ("/v1/positions", {"datetime": "2016-12-31T23:59:60Z", "lat": 91, "lon": 0}, "invalid_parameter", "lat"),
+    # a time zone's history spans the years 1 to 9999: the instant (JD 1,000,000 is in 1975 BCE)
+    # and its wall clock at the place (New York's local mean time, five hours behind at year 1)
+    ("/v1/timezone", {"jd": 1_000_000.0, "lat": -47.34, "lon": 51.63}, "out_of_range", "jd"),
+    ("/v1/timezone", {"datetime": "0001-01-01T02:00:00Z", "lat": 40.71, "lon": -74.01}, "out_of_range", "datetime"),
     ("/v1/positions", {"datetime": "2017-01-01T00:59:60.5+01:00", "lat": 91, "lon": 0}, "invalid_parameter", "lat"),
     ("/v1/positions", {"datetime": "1971-12-31T23:59:59.999Z", "lat": 91, "lon": 0}, "invalid_parameter", "lat"),
     ("/v1/positions", {"datetime": "-3001-02-03T00:00:00Z", "lat": 91, "lon": 0}, "invalid_parameter", "lat"),

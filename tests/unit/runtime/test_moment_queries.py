@@ -11,6 +11,7 @@ import pytest
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Location, Moment
+from kernel.errors import OutOfRange
 from shared.errors import MissingParameter
 from shared.runtime.moment_queries import MeridianQuery, PlacedMomentQuery
 from shared.runtime.validation import validate
@@ -53,3 +54,18 @@ def test_a_local_time_keeps_how_it_was_read():
     assert query.local.utc_offset_s == 2 * 3600
     assert query.local.utc == datetime(2024, 7, 1, 10, 0, tzinfo=UTC)
     assert query.moment.jd_ut1 == pytest.approx(2460492.916667, abs=DUT1_DAYS)
+
+
+@pytest.mark.parametrize(("moment", "param"), [
+    (Moment(jd=1_000_000.0), "jd"),  # the instant itself in 1975 BCE
+    (Moment(datetime="0001-01-01T02:00:00Z"), "datetime"),  # New York's wall clock still in the year 0
+])
+def test_a_time_zone_is_refused_where_no_zone_has_a_history_instant_or_wall_clock(moment, param):
+    with pytest.raises(OutOfRange) as refused:
+        validate(pb.FindTimeZoneRequest(moment=moment, location=Location(lat=40.71, lon=-74.01)))
+    assert refused.value.param == param and "1 to 9999" in refused.value.message
+
+
+def test_a_time_zone_at_the_first_hours_a_zone_knows_is_read():
+    query = validate(pb.FindTimeZoneRequest(moment=Moment(datetime="0001-01-01T12:00:00Z"), location=Location(lat=40.71, lon=-74.01))).query
+    assert isinstance(query, PlacedMomentQuery) and query.place.latitude_deg == pytest.approx(40.71)
