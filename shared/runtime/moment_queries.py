@@ -12,7 +12,12 @@ from kernel.civil_time import LocalReading, zone_at, zone_state
 from kernel.positions import Observer
 from kernel.timescale import Moment
 from shared.runtime.kernel_errors import naming_moment
-from shared.runtime.wire import moment_from, read_moment, required_place, sent_moment_name
+from shared.runtime.wire import (
+    moment_from,
+    read_moment,
+    required_place,
+    sent_moment_name,
+)
 
 
 @dataclass(frozen=True)
