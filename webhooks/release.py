@@ -12,6 +12,7 @@ cluster that stopped starts again from the last minute some worker marked releas
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +28,8 @@ READ_AHEAD_S = 30.0
 #: Minutes read again before the last one marked released when a worker starts: a marker
 #: written by a worker that then died may run ahead of what that worker had published.
 MARK_MARGIN_MINUTES = 2
+#: Deliveries of a minute kept between two yields to the event loop.
+_YIELD_EVERY = 500
 
 Wanted = Callable[[str, int, int], bool]
 
@@ -73,8 +76,10 @@ class Releaser:
             except BaseException:
                 self._read_through -= 1
                 raise
-            for delivery in found:
+            for index, delivery in enumerate(found, 1):
                 self._keep(delivery)
+                if index % _YIELD_EVERY == 0:
+                    await asyncio.sleep(0)  # a minute may hold thousands: the loop serves others between
         published = 0
         while self._heap and self._heap[0][0] <= now_s:
             _due, _order, delivery = self._heap[0]
