@@ -17,22 +17,16 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import Response
-
+from gateway.account_resources import Answer, Call, Operation, resource_route, single_values
 from gateway.admin.operations import iso, key_view
 from gateway.admin.spend_caps import line_view
-from gateway.key_modes import TEST_MODE, is_test_mode
-from gateway.errors import request_id_of, with_error_body
-from gateway.json_response import json_response
-from gateway.version import answer_version
 from kernel.errors import RangeTooLong
-from shared.errors import CelestialError, InvalidParameter, MethodNotAllowed
+from shared.errors import InvalidParameter
 from store.records import Account, KeyRecord, UsageRow, utc_now
 from store.spend_caps import SpendStatus
 
@@ -66,23 +60,7 @@ def usage_cache_s(configured_s: float) -> float:
     return min(max(0.0, configured_s), USAGE_STALE_MAX_S)
 
 
-def single_values(items: Iterable[tuple[str, str]], accepted: tuple[str, ...], path: str) -> dict[str, str]:
-    """Return the query's parameters by name; 400 ``invalid_parameter`` for a name not in
-    ``accepted`` or one given twice (as every /v1 endpoint refuses them)."""
-    values: dict[str, str] = {}
-    for name, value in items:
-        if name not in accepted:
-            listed = ", ".join(accepted) if accepted else "none"
-            raise InvalidParameter(
-                f"Unknown parameter '{name}' for {path}.", suggestion=f"Accepted parameters: {listed}.", param=name
-            )
-        if name in values:
-            raise InvalidParameter(f"'{name}' was given more than once.", suggestion=f"Send '{name}' once.", param=name)
-        values[name] = value
-    return values
-
-
-def _day(values: dict[str, str], name: str) -> date | None:
+def _day(values: Mapping[str, str], name: str) -> date | None:
     """Return the UTC date of parameter ``name`` (YYYY-MM-DD), None when absent; 400 otherwise."""
     text = values.get(name)
     if text is None:
@@ -101,12 +79,18 @@ def _day(values: dict[str, str], name: str) -> date | None:
 
 def read_usage_query(items: Iterable[tuple[str, str]], today: date) -> UsageQuery:
     """Return the query of /v1/usage's parameters (``start``, ``end``: UTC dates; ``key``: a
-    key id); ``end`` defaults to ``today``, ``start`` to the 30 days ending with ``end``.
+    key id), as :func:`usage_query` reads them; 400 ``invalid_parameter`` for an unknown or
+    repeated parameter."""
+    return usage_query(single_values(items, USAGE_PARAMETERS, USAGE_PATH), today)
 
-    Raises 400 ``invalid_parameter`` (an unknown or repeated parameter, a date not YYYY-MM-DD,
-    an end before the start, an empty key) and ``range_too_long`` past 90 days.
+
+def usage_query(values: Mapping[str, str], today: date) -> UsageQuery:
+    """Return the query of /v1/usage's parameters by name; ``end`` defaults to ``today``,
+    ``start`` to the 30 days ending with ``end``.
+
+    Raises 400 ``invalid_parameter`` (a date not YYYY-MM-DD, an end before the start, an
+    empty key) and ``range_too_long`` past 90 days.
     """
-    values = single_values(items, USAGE_PARAMETERS, USAGE_PATH)
     last_day = _day(values, "end") or today
     first_day = _day(values, "start") or last_day - timedelta(days=DEFAULT_USAGE_DAYS - 1)
     if last_day < first_day:
@@ -212,77 +196,35 @@ class UsageCache:
         return as_of, found
 
 
-def _refuse_head(request: Request) -> None:
-    if request.method == "HEAD":
-        raise MethodNotAllowed(f"HEAD is not served on {request.url.path}.", suggestion="Use GET.", allow="GET")
+async def _usage(call: Call) -> Answer:
+    """GET /v1/usage: the account's credits and requests per UTC day, key and endpoint."""
+    gateway, account = call.gateway, call.account
+    query = usage_query(call.query, utc_now().date())
+    if query.key_id is not None:
+        named = await gateway.store.get_key(query.key_id)
+        if named is None or named.account_id != account.id:
+            # The same answer for a key of another account as for none: nothing is told of it.
+            raise InvalidParameter(
+                "'key' names no key of this account.",
+                suggestion="Send the id of one of your keys (GET /v1/account shows the calling key's), or leave 'key' out.",
+                param="key",
+            )
+    as_of, rows = await gateway.usage_cache.rows(
+        account.id, query, lambda: gateway.store.daily_usage(account.id, query.first_day, query.last_day, query.key_id)
+    )
+    return Answer(usage_data(rows, query), meta={"as_of": iso(as_of)})
 
 
-def _meta(request: Request, balance: int, **extra: Any) -> dict[str, Any]:
-    meta = {"request_id": request_id_of(request), "credits_used": 0, "credits_remaining": balance, **extra, "version": answer_version()}
-    if is_test_mode(request.scope["state"]):
-        meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)
-    return meta
+async def _account(call: Call) -> Answer:
+    """GET /v1/account: the account's balance and limits, and the calling key's settings."""
+    # Read now, not the key cache's copy: the balance and limits as the store has them.
+    fresh = await call.gateway.store.get_account(call.account.id) or call.account
+    spend = await call.gateway.store.spend_status(call.account.id)
+    return Answer(account_data(fresh, call.key, spend), balance=fresh.balance)
 
 
-async def _admitted(request: Request, gateway) -> tuple[Account, KeyRecord]:
-    """Return the calling account and key, the request admitted under the account's limits
-    (401/403 for the key, 429 over a limit); the caller releases the slot."""
-    account, key = await gateway.authenticate_key(request)
-    await gateway.admit(request.scope["state"], account)
-    return account, key
-
-
-@with_error_body
-async def serve_usage(request: Request) -> Response:
-    """Answer GET /v1/usage: the account's credits and requests per UTC day, key and endpoint."""
-    _refuse_head(request)
-    gateway = request.app.state.gateway
-    state = request.scope["state"]
-    account, _ = await gateway.authenticate_key(request)
-    try:
-        try:
-            query = read_usage_query(request.query_params.multi_items(), utc_now().date())
-        except CelestialError:
-            await gateway.admit(state, account)  # 429 before 400, as on every /v1 endpoint
-            raise
-        await gateway.admit(state, account)
-        if query.key_id is not None:
-            named = await gateway.store.get_key(query.key_id)
-            if named is None or named.account_id != account.id:
-                # The same answer for a key of another account as for none: nothing is told of it.
-                raise InvalidParameter(
-                    "'key' names no key of this account.",
-                    suggestion="Send the id of one of your keys (GET /v1/account shows the calling key's), or leave 'key' out.",
-                    param="key",
-                )
-        as_of, rows = await gateway.usage_cache.rows(
-            account.id, query, lambda: gateway.store.daily_usage(account.id, query.first_day, query.last_day, query.key_id)
-        )
-        balance = await gateway.store.balance(account.id)
-    finally:
-        gateway.release(account, state)
-    state["credits_used"] = 0
-    return json_response({"data": usage_data(rows, query), "meta": _meta(request, balance, as_of=iso(as_of))})
-
-
-@with_error_body
-async def serve_account(request: Request) -> Response:
-    """Answer GET /v1/account: the account's balance and limits, and the calling key's settings."""
-    _refuse_head(request)
-    gateway = request.app.state.gateway
-    state = request.scope["state"]
-    account, key = await gateway.authenticate_key(request)
-    try:
-        try:
-            single_values(request.query_params.multi_items(), (), ACCOUNT_PATH)
-        except CelestialError:
-            await gateway.admit(state, account)
-            raise
-        await gateway.admit(state, account)
-        # Read now, not the key cache's copy: the balance and limits as the store has them.
-        fresh = await gateway.store.get_account(account.id) or account
-        spend = await gateway.store.spend_status(account.id)
-    finally:
-        gateway.release(account, state)
-    state["credits_used"] = 0
-    return json_response({"data": account_data(fresh, key, spend), "meta": _meta(request, fresh.balance)})
+#: The routes of the account's own figures.
+ROUTES = (
+    resource_route(USAGE_PATH, {"GET": Operation(_usage, query=USAGE_PARAMETERS)}),
+    resource_route(ACCOUNT_PATH, {"GET": Operation(_account)}),
+)

@@ -1,7 +1,9 @@
 """The gateway application: its routes, middleware, error handling and lifespan.
 
 ``/v1`` requests and ``/v1/batch`` are served by the paid-request pipeline
-(``gateway/paid_requests.py``), ``/v1/usage`` and ``/v1/account`` by ``gateway/account_api.py``, ``/v1/charts`` by ``gateway/stored_charts.py``, ``/v1/webhooks`` by ``gateway/webhooks.py``, ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
+(``gateway/paid_requests.py``), the account resources (``/v1/usage`` and ``/v1/account``: ``gateway/account_api.py``; ``/v1/charts``:
+``gateway/stored_charts.py``; ``/v1/webhooks``: ``gateway/webhooks.py``) each as a table of
+operations served one way (``gateway/account_resources.py``), ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
 ``/dashboard`` by the account dashboard (``gateway/dashboard/routes.py``);
 this module assembles them with the OpenAPI document, the docs page and the health checks.
 """
@@ -21,12 +23,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 
-from gateway.account_api import ACCOUNT_PATH, USAGE_PATH, serve_account, serve_usage
-from gateway.stored_charts import CHART_PATH, CHARTS_PATH, serve_chart, serve_charts
-from gateway.webhooks import (
-    WEBHOOK_DELIVERIES_PATH, WEBHOOK_PATH, WEBHOOK_ROTATE_PATH, WEBHOOK_TEST_PATH, WEBHOOKS_PATH, serve_webhook,
-    serve_webhook_deliveries, serve_webhook_rotation, serve_webhook_test, serve_webhooks,
-)
+from gateway import account_api, stored_charts, webhooks
 from gateway.admin.api import admin_app
 from gateway.dashboard.routes import dashboard_app
 from gateway.endpoints import Endpoint, discover_endpoints
@@ -143,15 +140,9 @@ def create_app(
     routes = [Route(e.path, _endpoint_handler(e), methods=["POST"] if e.http.post_only else ["GET", "POST"]) for e in endpoints]
     routes += [
         Route("/v1/batch", _serve_batch, methods=["POST"]),
-        Route(USAGE_PATH, serve_usage, methods=["GET"]),
-        Route(ACCOUNT_PATH, serve_account, methods=["GET"]),
-        Route(CHARTS_PATH, serve_charts, methods=["GET", "POST"]),
-        Route(CHART_PATH, serve_chart, methods=["GET", "PATCH", "DELETE"]),
-        Route(WEBHOOKS_PATH, serve_webhooks, methods=["GET", "POST"]),
-        Route(WEBHOOK_PATH, serve_webhook, methods=["GET", "PATCH", "DELETE"]),
-        Route(WEBHOOK_ROTATE_PATH, serve_webhook_rotation, methods=["POST"]),
-        Route(WEBHOOK_TEST_PATH, serve_webhook_test, methods=["POST"]),
-        Route(WEBHOOK_DELIVERIES_PATH, serve_webhook_deliveries, methods=["GET"]),
+        *account_api.ROUTES,
+        *stored_charts.ROUTES,
+        *webhooks.ROUTES,
         Route("/v1/openapi.json", openapi, methods=["GET"]),
         *reference_routes(openapi_document),
         *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),

@@ -28,20 +28,14 @@ from dataclasses import replace
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
-from starlette.requests import Request
 from starlette.responses import Response
 
 from celestial.v1 import ephemeris_service_pb2
-from gateway.account_api import single_values
+from gateway.account_resources import Answer, Call, Operation, resource_route
 from gateway.admin.operations import iso
-from gateway.errors import request_id_of, with_error_body
 from gateway.idempotency import LEASE_MARGIN_S, created_once
-from gateway.json_body import read_json_body
-from gateway.json_response import json_response
-from gateway.key_modes import TEST_MODE, is_test_mode
-from gateway.version import answer_version
 from shared.errors import (
-    ChartLimitReached, ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter, MethodNotAllowed,
+    ChartLimitReached, ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter,
 )
 from shared.runtime.request_model import FieldSpec, message_spec
 from shared.runtime.stored_chart_parameters import stand_in, stored_chart_names
@@ -50,7 +44,7 @@ from shared.runtime.validation import validate
 from shared.runtime.wire import birth_from, local_readings
 from store import chart_records
 from store.chart_records import MAX_NAME_CHARS, MAX_PAGE, StoredChart, is_chart_id, new_chart_id
-from store.records import Account, utc_now
+from store.records import utc_now
 
 CHARTS_PATH = "/v1/charts"
 CHART_PATH = "/v1/charts/{chart_id}"
@@ -224,37 +218,7 @@ async def _stand_in(name: str, chart_id: str, request_cls, given: set[str], acco
 # --- the routes ----------------------------------------------------------------------------------
 
 
-async def _served(request: Request, work) -> Response:
-    """Return the answer of an authenticated, admitted request (free: nothing is charged),
-    released from the account's limits afterwards: ``work(gateway, account)`` returns its
-    ``data`` and the answer's extra headers, enveloped here (:func:`_enveloped`), or the
-    answer itself (a creation, replayable for its Idempotency-Key)."""
-    if request.method == "HEAD":
-        raise MethodNotAllowed(f"HEAD is not served on {request.url.path}.", suggestion="Use GET.", allow="GET")
-    gateway = request.app.state.gateway
-    state = request.scope["state"]
-    account, _key = await gateway.authenticate_key(request)
-    try:
-        await gateway.admit(state, account)
-        answer = await work(gateway, account)
-        if not isinstance(answer, Response):
-            answer = await _enveloped(request, gateway, account, *answer)
-    finally:
-        gateway.release(account, state)
-    state["credits_used"] = 0
-    return answer
-
-
-async def _enveloped(request: Request, gateway, account: Account, data: Any, headers: dict | None) -> Response:
-    """Return the answer of ``data`` in the envelope, its ``meta`` the request's (free)."""
-    balance = await gateway.store.balance(account.id)
-    meta = {"request_id": request_id_of(request), "credits_used": 0, "credits_remaining": balance, "version": answer_version()}
-    if is_test_mode(request.scope["state"]):
-        meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)
-    return json_response({"data": data, "meta": meta}, headers=headers)
-
-
-def _limit_of(values: dict[str, str]) -> int:
+def _limit_of(values: Mapping[str, str]) -> int:
     text = values.get("limit")
     if text is None:
         return DEFAULT_PAGE
@@ -264,8 +228,7 @@ def _limit_of(values: dict[str, str]) -> int:
     return int(text)
 
 
-def _list_query(request: Request) -> tuple[int, str | None, bool]:
-    values = single_values(request.query_params.multi_items(), LIST_PARAMETERS, CHARTS_PATH)
+def _list_query(values: Mapping[str, str]) -> tuple[int, str | None, bool]:
     export = values.get("export", "false")
     if export not in ("true", "false"):
         raise InvalidParameter("'export' must be true or false.", suggestion="Send export=true for every chart at once.", param="export")
@@ -275,96 +238,89 @@ def _list_query(request: Request) -> tuple[int, str | None, bool]:
     return _limit_of(values), token, export == "true"
 
 
-@with_error_body
-async def serve_charts(request: Request) -> Response:
-    """Answer GET /v1/charts (a page of the account's charts, or all with export=true) and
-    POST /v1/charts (store a birth)."""
-
-    async def listing(gateway, account: Account) -> tuple[dict, dict | None]:
-        limit, token, export = _list_query(request)
-        if export:
-            charts, after = [], None
-            while page := await gateway.store.list_charts(account.id, after, MAX_PAGE):
-                charts += page
-                after = page[-1].chart_id
-            disposition = {"Content-Disposition": 'attachment; filename="charts.json"'}
-            return {"charts": [chart_view(c) for c in charts]}, disposition
-        page = await gateway.store.list_charts(account.id, token, limit + 1)
-        following = page[limit - 1].chart_id if len(page) > limit else None
-        data = {"charts": [chart_view(c) for c in page[:limit]], "next_page_token": following}
-        return data, None
-
-    async def creation(gateway, account: Account) -> Response:
-        if request.query_params:
-            raise InvalidParameter("POST /v1/charts takes its parameters in the JSON body.", suggestion="Move them into the body.")
-        body = await read_json_body(request)
-
-        async def create() -> Response:
-            name, birth, settings = read_chart_body(body)
-            chart = StoredChart(new_chart_id(), account.id, name or "", birth, settings, resolve(birth, settings))
-            try:
-                await gateway.store.create_chart(chart, gateway.settings.charts_per_account)
-            except chart_records.ChartLimitReached as full:
-                raise ChartLimitReached(f"This account keeps {full.limit} charts, the most it may.") from None
-            return await _enveloped(request, gateway, account, chart_view(chart), {"Location": f"{CHARTS_PATH}/{chart.chart_id}"})
-
-        lease_s = gateway.settings.fast_deadline_s + LEASE_MARGIN_S
-        return await created_once(request, gateway.idempotency, account.id, CHARTS_PATH, body, lease_s, create)
-
-    return await _served(request, listing if request.method == "GET" else creation)
+async def _listing(call: Call) -> Answer:
+    """GET /v1/charts: a page of the account's charts, or all of them with export=true."""
+    limit, token, export = _list_query(call.query)
+    store = call.gateway.store
+    if export:
+        charts, after = [], None
+        while page := await store.list_charts(call.account.id, after, MAX_PAGE):
+            charts += page
+            after = page[-1].chart_id
+        return Answer({"charts": [chart_view(c) for c in charts]}, {"Content-Disposition": 'attachment; filename="charts.json"'})
+    page = await store.list_charts(call.account.id, token, limit + 1)
+    following = page[limit - 1].chart_id if len(page) > limit else None
+    return Answer({"charts": [chart_view(c) for c in page[:limit]], "next_page_token": following})
 
 
-@with_error_body
-async def serve_chart(request: Request) -> Response:
-    """Answer GET, PATCH and DELETE /v1/charts/{id}: read, change (a JSON body of the members
-    to change, null to remove one) or forget one of the account's charts."""
-    chart_id = request.path_params["chart_id"]
+async def _creation(call: Call) -> Response:
+    """POST /v1/charts: store a birth (once per Idempotency-Key)."""
+    gateway, account = call.gateway, call.account
 
-    async def found(gateway, account: Account) -> StoredChart:
-        chart = await gateway.store.get_chart(account.id, chart_id) if is_chart_id(chart_id) else None
-        if chart is None:
-            raise ChartNotFound("No stored chart of this account has that id.")
-        return chart
+    async def create() -> Response:
+        name, birth, settings = read_chart_body(call.body)
+        chart = StoredChart(new_chart_id(), account.id, name or "", birth, settings, resolve(birth, settings))
+        try:
+            await gateway.store.create_chart(chart, gateway.settings.charts_per_account)
+        except chart_records.ChartLimitReached as full:
+            raise ChartLimitReached(f"This account keeps {full.limit} charts, the most it may.") from None
+        return await call.answered(Answer(chart_view(chart), {"Location": f"{CHARTS_PATH}/{chart.chart_id}"}))
 
-    async def reading(gateway, account: Account) -> tuple[dict, dict | None]:
-        if request.query_params:
-            raise InvalidParameter(f"{CHARTS_PATH}/{{id}} takes no parameters.", suggestion="Leave the query string out.")
-        return chart_view(await found(gateway, account)), None
+    lease_s = gateway.settings.fast_deadline_s + LEASE_MARGIN_S
+    return await created_once(call.request, gateway.idempotency, account.id, CHARTS_PATH, call.body, lease_s, create)
 
-    async def change(gateway, account: Account) -> tuple[dict, dict | None]:
-        if request.query_params:
-            raise InvalidParameter("PATCH takes its changes in the JSON body.", suggestion="Move them into the body.")
-        body = await read_json_body(request)
-        body = {} if body is None else body
-        name, birth, settings = read_chart_body(body)
-        removed = {key for key, value in body.items() if value is None}
-        chart = await found(gateway, account)
-        kept = dict(chart.birth)
-        # A new moment replaces the old one whole, and a new place the old place whole.
-        for group in (("datetime", "jd", "fold"), ("place", "lat", "lon")):
-            if set(group) & set(birth):
-                kept = {key: value for key, value in kept.items() if key not in group}
-        new_birth = {key: value for key, value in {**kept, **birth}.items() if key not in removed}
-        new_settings = {key: value for key, value in {**chart.settings, **settings}.items() if key not in removed}
-        changed = replace(
-            chart, name=chart.name if name is None else name, birth=new_birth, settings=new_settings,
-            parameters=resolve(new_birth, new_settings), updated_at=utc_now(),
-        )
-        if await gateway.store.replace_chart(changed) is None:
-            raise ChartNotFound("No stored chart of this account has that id.")
-        return chart_view(changed), None
 
-    async def deletion(gateway, account: Account) -> tuple[dict, dict | None]:
-        if not is_chart_id(chart_id):
-            raise ChartNotFound("No stored chart of this account has that id.")
-        # Its subscriptions end first: a deletion interrupted between the two steps leaves the
-        # chart with its subscriptions ended, and a retry of the DELETE finishes it; the other
-        # order could leave subscriptions active on a chart no retry can name any more.
-        await gateway.store.end_chart_webhooks(account.id, chart_id)
-        if not await gateway.store.delete_chart(account.id, chart_id):
-            raise ChartNotFound("No stored chart of this account has that id.")
-        return {"id": chart_id, "deleted": True}, None
+async def _found(call: Call) -> StoredChart:
+    chart_id = call.request.path_params["chart_id"]
+    chart = await call.gateway.store.get_chart(call.account.id, chart_id) if is_chart_id(chart_id) else None
+    if chart is None:
+        raise ChartNotFound("No stored chart of this account has that id.")
+    return chart
 
-    work = {"GET": reading, "PATCH": change, "DELETE": deletion}[request.method]
-    return await _served(request, work)
 
+async def _reading(call: Call) -> Answer:
+    """GET /v1/charts/{id}: one of the account's charts."""
+    return Answer(chart_view(await _found(call)))
+
+
+async def _change(call: Call) -> Answer:
+    """PATCH /v1/charts/{id}: a JSON body of the members to change, null to remove one."""
+    body = {} if call.body is None else call.body
+    name, birth, settings = read_chart_body(body)
+    removed = {key for key, value in body.items() if value is None}
+    chart = await _found(call)
+    kept = dict(chart.birth)
+    # A new moment replaces the old one whole, and a new place the old place whole.
+    for group in (("datetime", "jd", "fold"), ("place", "lat", "lon")):
+        if set(group) & set(birth):
+            kept = {key: value for key, value in kept.items() if key not in group}
+    new_birth = {key: value for key, value in {**kept, **birth}.items() if key not in removed}
+    new_settings = {key: value for key, value in {**chart.settings, **settings}.items() if key not in removed}
+    changed = replace(
+        chart, name=chart.name if name is None else name, birth=new_birth, settings=new_settings,
+        parameters=resolve(new_birth, new_settings), updated_at=utc_now(),
+    )
+    if await call.gateway.store.replace_chart(changed) is None:
+        raise ChartNotFound("No stored chart of this account has that id.")
+    return Answer(chart_view(changed))
+
+
+async def _deletion(call: Call) -> Answer:
+    """DELETE /v1/charts/{id}: forget the chart, its webhook subscriptions ended first."""
+    chart_id = call.request.path_params["chart_id"]
+    if not is_chart_id(chart_id):
+        raise ChartNotFound("No stored chart of this account has that id.")
+    # Its subscriptions end first: a deletion interrupted between the two steps leaves the
+    # chart with its subscriptions ended, and a retry of the DELETE finishes it; the other
+    # order could leave subscriptions active on a chart no retry can name any more.
+    await call.gateway.store.end_chart_webhooks(call.account.id, chart_id)
+    if not await call.gateway.store.delete_chart(call.account.id, chart_id):
+        raise ChartNotFound("No stored chart of this account has that id.")
+    return Answer({"id": chart_id, "deleted": True})
+
+
+#: The stored charts' routes: the collection, and one chart.
+ROUTES = (
+    resource_route(CHARTS_PATH, {"GET": Operation(_listing, query=LIST_PARAMETERS), "POST": Operation(_creation, body=True)}),
+    resource_route(CHART_PATH, {"GET": Operation(_reading), "PATCH": Operation(_change, body=True), "DELETE": Operation(_deletion)}),
+)

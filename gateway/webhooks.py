@@ -31,22 +31,18 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from starlette.requests import Request
 from starlette.responses import Response
 
+from gateway.account_resources import Answer, Call, Operation, resource_route
 from gateway.admin.operations import iso
-from gateway.errors import request_id_of, with_error_body
+from gateway.errors import request_id_of
 from gateway.idempotency import LEASE_MARGIN_S, created_once
 from gateway.upcoming_events import WINDOW_ENDS_DAYS, as_test, forecast_asker, next_event
-from gateway.json_body import read_json_body
-from gateway.json_response import json_response
-from gateway.key_modes import TEST_MODE, is_test_mode
-from gateway.version import answer_version
 from webhooks.delivery import delivery_body, send
 from webhooks.egress import EgressRefused, Resolver, Target, checked_addresses, read_url, system_resolver
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
 from shared.errors import (
-    ChartNotFound, InvalidBody, InvalidParameter, MethodNotAllowed, MissingParameter, NoUpcomingEvent, RateLimitExceeded,
+    ChartNotFound, InvalidBody, InvalidParameter, MissingParameter, NoUpcomingEvent, RateLimitExceeded,
     WebhookEnded, WebhookLimitReached, WebhookNotFound,
 )
 from store import webhook_records
@@ -185,44 +181,16 @@ async def read_subscription(
 # --- the routes ----------------------------------------------------------------------------------
 
 
-def _meta(request: Request) -> dict[str, Any]:
-    state = request.scope["state"]
-    meta = {"request_id": request_id_of(request), "credits_used": 0, "credits_remaining": state["balance"], "version": answer_version()}
-    if is_test_mode(state):
-        meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)
-    return meta
-
-
-def _answer(request: Request, data: Any, **headers: str) -> Response:
-    return json_response({"data": data, "meta": _meta(request)}, headers=headers or None)
-
-
-async def _served(request: Request, work) -> Response:
-    """Return what ``work(gateway, account)`` answers for an authenticated, admitted request
-    (free: nothing is charged), released from the account's limits afterwards."""
-    if request.method == "HEAD":
-        raise MethodNotAllowed(f"HEAD is not served on {request.url.path}.", suggestion="Use GET.", allow="GET")
-    gateway = request.app.state.gateway
-    state = request.scope["state"]
-    account, _key = await gateway.authenticate_key(request)
-    try:
-        await gateway.admit(state, account)
-        if request.query_params:
-            raise InvalidParameter(f"{request.url.path} takes no query parameters.", suggestion="Leave the query string out.")
-        # meta's credits_remaining (managing subscriptions changes no balance).
-        state["balance"] = await gateway.store.balance(account.id)
-        answer = await work(gateway, account)
-    finally:
-        gateway.release(account, state)
-    state["credits_used"] = 0
-    return answer
-
-
 async def _found(gateway, account: Account, webhook_id: str) -> Webhook:
     webhook = await gateway.store.get_webhook(account.id, webhook_id) if is_webhook_id(webhook_id) else None
     if webhook is None:
         raise WebhookNotFound("No webhook subscription of this account has that id.")
     return webhook
+
+
+async def _named(call: Call) -> Webhook:
+    """Return the subscription the call's path names; 404 ``webhook_not_found``."""
+    return await _found(call.gateway, call.account, call.request.path_params["webhook_id"])
 
 
 def _not_ended(webhook: Webhook) -> Webhook:
@@ -245,82 +213,71 @@ async def _replaced(gateway, account: Account, changed: Webhook) -> Webhook:
     return changed
 
 
-@with_error_body
-async def serve_webhooks(request: Request) -> Response:
-    """Answer GET /v1/webhooks (the account's subscriptions) and POST /v1/webhooks (subscribe)."""
-
-    async def listing(gateway, account: Account) -> Response:
-        return _answer(request, {"webhooks": [webhook_view(w) for w in await gateway.store.list_webhooks(account.id)]})
-
-    async def creation(gateway, account: Account) -> Response:
-        body = await read_json_body(request)
-
-        async def create() -> Response:
-            url, events, chart_id, lead = await read_subscription(
-                body, account, gateway.store, not gateway.settings.production, gateway.resolve
-            )
-            webhook = Webhook(new_webhook_id(), account.id, url, events, chart_id, lead, new_secret())
-            try:
-                await gateway.store.create_webhook(webhook, gateway.settings.webhooks_per_account)
-            except webhook_records.WebhookLimitReached as full:
-                raise WebhookLimitReached(f"This account keeps {full.limit} webhook subscriptions, the most it may.") from None
-            data = {**webhook_view(webhook), "secret": webhook.secret}
-            return _answer(request, data, Location=f"{WEBHOOKS_PATH}/{webhook.webhook_id}")
-
-        # A retry under the same Idempotency-Key answers the first subscription, its secret
-        # included: only the key's holder, within its 24 hours, sees that answer again.
-        lease_s = gateway.settings.fast_deadline_s + LEASE_MARGIN_S
-        return await created_once(request, gateway.idempotency, account.id, WEBHOOKS_PATH, body, lease_s, create)
-
-    return await _served(request, listing if request.method == "GET" else creation)
+async def _listing(call: Call) -> Answer:
+    """GET /v1/webhooks: the account's subscriptions."""
+    return Answer({"webhooks": [webhook_view(w) for w in await call.gateway.store.list_webhooks(call.account.id)]})
 
 
-@with_error_body
-async def serve_webhook(request: Request) -> Response:
-    """Answer GET, PATCH (``{"state": "paused"|"active"}``) and DELETE /v1/webhooks/{id}."""
-    webhook_id = request.path_params["webhook_id"]
+async def _creation(call: Call) -> Response:
+    """POST /v1/webhooks: subscribe (once per Idempotency-Key)."""
+    gateway, account = call.gateway, call.account
 
-    async def reading(gateway, account: Account) -> Response:
-        return _answer(request, webhook_view(await _found(gateway, account, webhook_id)))
+    async def create() -> Response:
+        url, events, chart_id, lead = await read_subscription(
+            call.body, account, gateway.store, not gateway.settings.production, gateway.resolve
+        )
+        webhook = Webhook(new_webhook_id(), account.id, url, events, chart_id, lead, new_secret())
+        try:
+            await gateway.store.create_webhook(webhook, gateway.settings.webhooks_per_account)
+        except webhook_records.WebhookLimitReached as full:
+            raise WebhookLimitReached(f"This account keeps {full.limit} webhook subscriptions, the most it may.") from None
+        data = {**webhook_view(webhook), "secret": webhook.secret}
+        return await call.answered(Answer(data, {"Location": f"{WEBHOOKS_PATH}/{webhook.webhook_id}"}))
 
-    async def change(gateway, account: Account) -> Response:
-        body = await read_json_body(request)
-        suggestion = 'Send {"state": "paused"} to pause, {"state": "active"} to resume.'
-        if not isinstance(body, dict):
-            raise InvalidBody("The body must be a JSON object.", suggestion=suggestion)
-        for key in body:
-            if key != "state":
-                raise InvalidParameter(f"Unknown member '{str(key)[:40]}': a subscription changes only its state.", suggestion=suggestion, param=str(key)[:40])
-        if body.get("state") not in (ACTIVE, PAUSED):
-            raise InvalidParameter("'state' must be active or paused.", suggestion=suggestion, param="state")
-        webhook = _not_ended(await _found(gateway, account, webhook_id))
-        if body["state"] == PAUSED:
-            changed = replace(webhook, state=PAUSED, paused_reason=BY_OWNER, updated_at=utc_now())
-        else:
-            # Resuming starts afresh: the failures that paused it no longer count.
-            changed = replace(webhook, state=ACTIVE, paused_reason="", failing_since=None, updated_at=utc_now())
-        return _answer(request, webhook_view(await _replaced(gateway, account, changed)))
-
-    async def deletion(gateway, account: Account) -> Response:
-        if not (is_webhook_id(webhook_id) and await gateway.store.delete_webhook(account.id, webhook_id)):
-            raise WebhookNotFound("No webhook subscription of this account has that id.")
-        return _answer(request, {"id": webhook_id, "deleted": True})
-
-    work = {"GET": reading, "PATCH": change, "DELETE": deletion}[request.method]
-    return await _served(request, work)
+    # A retry under the same Idempotency-Key answers the first subscription, its secret
+    # included: only the key's holder, within its 24 hours, sees that answer again.
+    lease_s = gateway.settings.fast_deadline_s + LEASE_MARGIN_S
+    return await created_once(call.request, gateway.idempotency, account.id, WEBHOOKS_PATH, call.body, lease_s, create)
 
 
-@with_error_body
-async def serve_webhook_rotation(request: Request) -> Response:
-    """Answer POST /v1/webhooks/{id}/rotate-secret: a new secret, shown this once."""
-    webhook_id = request.path_params["webhook_id"]
+async def _reading(call: Call) -> Answer:
+    """GET /v1/webhooks/{id}: one subscription."""
+    return Answer(webhook_view(await _named(call)))
 
-    async def rotation(gateway, account: Account) -> Response:
-        webhook = _not_ended(await _found(gateway, account, webhook_id))
-        rotated = await _replaced(gateway, account, replace(webhook, secret=new_secret(), updated_at=utc_now()))
-        return _answer(request, {**webhook_view(rotated), "secret": rotated.secret})
 
-    return await _served(request, rotation)
+async def _change(call: Call) -> Answer:
+    """PATCH /v1/webhooks/{id}: ``{"state": "paused"|"active"}``."""
+    body = call.body
+    suggestion = 'Send {"state": "paused"} to pause, {"state": "active"} to resume.'
+    if not isinstance(body, dict):
+        raise InvalidBody("The body must be a JSON object.", suggestion=suggestion)
+    for key in body:
+        if key != "state":
+            raise InvalidParameter(f"Unknown member '{str(key)[:40]}': a subscription changes only its state.", suggestion=suggestion, param=str(key)[:40])
+    if body.get("state") not in (ACTIVE, PAUSED):
+        raise InvalidParameter("'state' must be active or paused.", suggestion=suggestion, param="state")
+    webhook = _not_ended(await _named(call))
+    if body["state"] == PAUSED:
+        changed = replace(webhook, state=PAUSED, paused_reason=BY_OWNER, updated_at=utc_now())
+    else:
+        # Resuming starts afresh: the failures that paused it no longer count.
+        changed = replace(webhook, state=ACTIVE, paused_reason="", failing_since=None, updated_at=utc_now())
+    return Answer(webhook_view(await _replaced(call.gateway, call.account, changed)))
+
+
+async def _deletion(call: Call) -> Answer:
+    """DELETE /v1/webhooks/{id}."""
+    webhook_id = call.request.path_params["webhook_id"]
+    if not (is_webhook_id(webhook_id) and await call.gateway.store.delete_webhook(call.account.id, webhook_id)):
+        raise WebhookNotFound("No webhook subscription of this account has that id.")
+    return Answer({"id": webhook_id, "deleted": True})
+
+
+async def _rotation(call: Call) -> Answer:
+    """POST /v1/webhooks/{id}/rotate-secret: a new secret, shown this once."""
+    webhook = _not_ended(await _named(call))
+    rotated = await _replaced(call.gateway, call.account, replace(webhook, secret=new_secret(), updated_at=utc_now()))
+    return Answer({**webhook_view(rotated), "secret": rotated.secret})
 
 
 async def _sent_under_the_accounts_bound(gateway, account: Account, webhook: Webhook, body: bytes, event_id: str):
@@ -344,46 +301,44 @@ async def _sent_under_the_accounts_bound(gateway, account: Account, webhook: Web
         slots.give_back(account.id)
 
 
-@with_error_body
-async def serve_webhook_test(request: Request) -> Response:
-    """Answer POST /v1/webhooks/{id}/test: one signed test delivery sent now, paused or not, of
-    the subscription's next event (``gateway/upcoming_events.py``: its real shape, ``test:
-    true`` and an id of its own), recorded among the recent deliveries, answered with its
-    outcome; 409 ``no_upcoming_event`` (nothing sent) when none falls in the next ten years.
-    Free."""
-    webhook_id = request.path_params["webhook_id"]
-
-    async def testing(gateway, account: Account) -> Response:
-        webhook = _not_ended(await _found(gateway, account, webhook_id))
-        # The next event still to be delivered: those due before now (their instant within the
-        # lead) are being delivered already.
-        from_s = time.time() + 60.0 * webhook.lead_minutes
-        ask = forecast_asker(gateway, account, webhook.chart_id, request_id_of(request))
-        upcoming = await next_event(ask, webhook.events, webhook.chart_id, from_s)
-        if upcoming is None:
-            raise NoUpcomingEvent(
-                f"No event of this subscription's kinds ({', '.join(webhook.events)}) falls in the next "
-                f"{WINDOW_ENDS_DAYS[-1] // 365} years, so there is none to test with; nothing was sent.",
-            )
-        event = as_test(upcoming)
-        event_id = event["id"]
-        body = delivery_body(webhook.webhook_id, event, webhook.chart_id, 1, test=True)
-        outcome = await _sent_under_the_accounts_bound(gateway, account, webhook, body, event_id)
-        delivery = Delivery(webhook.webhook_id, event_id, 1, outcome.status, outcome.response_ms, test=True, error=outcome.error)
-        await gateway.store.record_delivery(delivery)
-        return _answer(request, delivery_view(delivery))
-
-    return await _served(request, testing)
+async def _testing(call: Call) -> Answer:
+    """POST /v1/webhooks/{id}/test: one signed test delivery sent now, paused or not, of the
+    subscription's next event (``gateway/upcoming_events.py``: its real shape, ``test: true``
+    and an id of its own), recorded among the recent deliveries, answered with its outcome;
+    409 ``no_upcoming_event`` (nothing sent) when none falls in the next ten years. Free."""
+    gateway, account = call.gateway, call.account
+    webhook = _not_ended(await _named(call))
+    # The next event still to be delivered: those due before now (their instant within the
+    # lead) are being delivered already.
+    from_s = time.time() + 60.0 * webhook.lead_minutes
+    ask = forecast_asker(gateway, account, webhook.chart_id, request_id_of(call.request))
+    upcoming = await next_event(ask, webhook.events, webhook.chart_id, from_s)
+    if upcoming is None:
+        raise NoUpcomingEvent(
+            f"No event of this subscription's kinds ({', '.join(webhook.events)}) falls in the next "
+            f"{WINDOW_ENDS_DAYS[-1] // 365} years, so there is none to test with; nothing was sent.",
+        )
+    event = as_test(upcoming)
+    event_id = event["id"]
+    body = delivery_body(webhook.webhook_id, event, webhook.chart_id, 1, test=True)
+    outcome = await _sent_under_the_accounts_bound(gateway, account, webhook, body, event_id)
+    delivery = Delivery(webhook.webhook_id, event_id, 1, outcome.status, outcome.response_ms, test=True, error=outcome.error)
+    await gateway.store.record_delivery(delivery)
+    return Answer(delivery_view(delivery))
 
 
-@with_error_body
-async def serve_webhook_deliveries(request: Request) -> Response:
-    """Answer GET /v1/webhooks/{id}/deliveries: the recent attempts, newest first."""
-    webhook_id = request.path_params["webhook_id"]
+async def _deliveries(call: Call) -> Answer:
+    """GET /v1/webhooks/{id}/deliveries: the recent attempts, newest first."""
+    webhook = await _named(call)
+    deliveries = await call.gateway.store.recent_deliveries(webhook.webhook_id, KEEP_DELIVERIES)
+    return Answer({"deliveries": [delivery_view(d) for d in deliveries]})
 
-    async def listing(gateway, account: Account) -> Response:
-        webhook = await _found(gateway, account, webhook_id)
-        deliveries = await gateway.store.recent_deliveries(webhook.webhook_id, KEEP_DELIVERIES)
-        return _answer(request, {"deliveries": [delivery_view(d) for d in deliveries]})
 
-    return await _served(request, listing)
+#: The webhook subscriptions' routes.
+ROUTES = (
+    resource_route(WEBHOOKS_PATH, {"GET": Operation(_listing), "POST": Operation(_creation, body=True)}),
+    resource_route(WEBHOOK_PATH, {"GET": Operation(_reading), "PATCH": Operation(_change, body=True), "DELETE": Operation(_deletion)}),
+    resource_route(WEBHOOK_ROTATE_PATH, {"POST": Operation(_rotation)}),
+    resource_route(WEBHOOK_TEST_PATH, {"POST": Operation(_testing)}),
+    resource_route(WEBHOOK_DELIVERIES_PATH, {"GET": Operation(_deliveries)}),
+)

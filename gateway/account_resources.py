@@ -1,0 +1,169 @@
+"""One way to serve a free account resource (issue 47): stored charts, webhook subscriptions,
+usage and the account are each a table of operations, served here alike.
+
+:func:`resource_route` builds a resource's route from its operations (:class:`Operation`, one
+per HTTP method) and answers every request the same way, in this order:
+
+1. ``HEAD`` is refused (405 ``method_not_allowed``, ``Allow: GET``) before the key is read, as
+   on every ``/v1`` path (docs/errors.md).
+2. The key is authenticated as a paid request's is (``Authorization: Bearer`` or
+   ``X-API-Key``, its origin rules): 401, 403.
+3. The request is admitted under the account's limits (a test key's under the test limits,
+   ``gateway/key_modes.py``) and holds a concurrency slot until it is answered: a free request
+   is still a request (docs/limits.md), and a client over its limits hears 429 before any 400.
+4. The query string is read: only the parameters the operation names, each once (400
+   ``invalid_parameter``); an operation that takes a JSON body takes no query string, and its
+   body is read (400, 413).
+5. The operation's work runs and returns its :class:`Answer`, enveloped here as
+   ``{data, meta}`` with the free ``meta`` (``credits_used`` 0, ``credits_remaining``, the
+   version, ``mode`` for a test key), or a whole response (a creation replayed for its
+   ``Idempotency-Key``: ``gateway/idempotency.py`` ``created_once``).
+6. The slot is given back whatever happened. Nothing is charged and the ledger is not written.
+
+Every error is answered with the error body (``gateway/errors.py``), ``X-Request-Id`` and,
+once admitted, the ``X-RateLimit-*`` headers (the middleware adds them from the request state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from gateway.errors import request_id_of, with_error_body
+from gateway.json_body import read_json_body
+from gateway.json_response import json_response
+from gateway.key_modes import TEST_MODE, is_test_mode
+from gateway.version import answer_version
+from shared.errors import InvalidParameter, MethodNotAllowed
+from store.records import Account, KeyRecord
+
+if TYPE_CHECKING:
+    from gateway.paid_requests import Gateway
+
+#: The methods whose operations may take a JSON body.
+BODY_METHODS = ("POST", "PATCH")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What an operation answers: its ``data``, the answer's extra headers, extra members of
+    its ``meta`` (placed before ``version``), and the balance when the work read it already
+    (else it is read once the work is done, for ``meta.credits_remaining``)."""
+
+    data: Any
+    headers: Mapping[str, str] | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    balance: int | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """One admitted request of an account resource, as its operation's work receives it: the
+    gateway, the calling account and key, the query string's parameters by name (each sent
+    once, each one the operation takes) and the JSON body (None for an operation that takes
+    none, or an empty body)."""
+
+    request: Request
+    gateway: Gateway
+    account: Account
+    key: KeyRecord
+    query: Mapping[str, str]
+    body: Any = None
+
+    async def answered(self, answer: Answer) -> Response:
+        """Return ``answer`` in the envelope ``{data, meta}``, its ``meta`` a free request's."""
+        balance = answer.balance if answer.balance is not None else await self.gateway.store.balance(self.account.id)
+        meta = {
+            "request_id": request_id_of(self.request), "credits_used": 0, "credits_remaining": balance,
+            **answer.meta, "version": answer_version(),
+        }
+        if is_test_mode(self.request.scope["state"]):
+            meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)
+        return json_response({"data": answer.data, "meta": meta}, headers=answer.headers)
+
+
+#: The work of an operation: its answer to one admitted call.
+Work = Callable[[Call], Awaitable["Answer | Response"]]
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One method of an account resource: its work, the query parameters it takes, and
+    whether it takes a JSON body (then no query string)."""
+
+    work: Work
+    query: tuple[str, ...] = ()
+    body: bool = False
+
+
+def single_values(items: Iterable[tuple[str, str]], accepted: tuple[str, ...], path: str) -> dict[str, str]:
+    """Return the query's parameters by name; 400 ``invalid_parameter`` for a name not in
+    ``accepted`` or one given twice (as every /v1 endpoint refuses them)."""
+    values: dict[str, str] = {}
+    for name, value in items:
+        if name not in accepted:
+            listed = ", ".join(accepted) if accepted else "none"
+            raise InvalidParameter(
+                f"Unknown parameter '{name}' for {path}.", suggestion=f"Accepted parameters: {listed}.", param=name
+            )
+        if name in values:
+            raise InvalidParameter(f"'{name}' was given more than once.", suggestion=f"Send '{name}' once.", param=name)
+        values[name] = value
+    return values
+
+
+async def _read_input(request: Request, operation: Operation) -> tuple[dict[str, str], Any]:
+    """Return the query parameters and the JSON body of a call to ``operation``; 400, 413."""
+    if not operation.body:
+        return single_values(request.query_params.multi_items(), operation.query, request.url.path), None
+    if request.query_params:
+        raise InvalidParameter(
+            f"{request.method} {request.url.path} takes its parameters in the JSON body, not in the query string.",
+            suggestion="Move them into the body.",
+            param=next(iter(request.query_params.keys())),
+        )
+    return {}, await read_json_body(request)
+
+
+async def serve_resource(request: Request, operations: Mapping[str, Operation]) -> Response:
+    """Return the answer of ``request`` to the account resource of ``operations`` (by method),
+    served as the module's docstring says."""
+    if request.method == "HEAD":
+        raise MethodNotAllowed(f"HEAD is not served on {request.url.path}.", suggestion="Use GET.", allow="GET")
+    operation = operations[request.method]
+    gateway: Gateway = request.app.state.gateway
+    state = request.scope["state"]
+    account, key = await gateway.authenticate_key(request)
+    try:
+        await gateway.admit(state, account)
+        query, body = await _read_input(request, operation)
+        call = Call(request, gateway, account, key, query, body)
+        answer = await operation.work(call)
+        if isinstance(answer, Answer):
+            answer = await call.answered(answer)
+    finally:
+        gateway.release(account, state)
+    state["credits_used"] = 0
+    return answer
+
+
+class ResourceRoute(Route):
+    """The route of an account resource: its operations by HTTP method, served by
+    :func:`serve_resource` (the reference and the tests find every resource by this type)."""
+
+    def __init__(self, path: str, operations: Mapping[str, Operation]):
+        async def serve(request: Request) -> Response:
+            return await serve_resource(request, operations)
+
+        super().__init__(path, with_error_body(serve), methods=list(operations))
+        self.operations = dict(operations)
+
+
+def resource_route(path: str, operations: Mapping[str, Operation]) -> ResourceRoute:
+    """Return the Starlette route serving ``operations`` (by HTTP method) at ``path``."""
+    return ResourceRoute(path, operations)
