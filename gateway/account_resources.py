@@ -37,7 +37,8 @@ from starlette.routing import Route
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
-from gateway.key_modes import TEST_MODE, is_test_mode
+from gateway.key_modes import TEST_MODE
+from gateway.request_state import request_state
 from gateway.version import answer_version
 from shared.errors import InvalidParameter, MethodNotAllowed
 from store.records import Account, KeyRecord
@@ -82,7 +83,7 @@ class Call:
             "request_id": request_id_of(self.request), "credits_used": 0, "credits_remaining": balance,
             **answer.meta, "version": answer_version(),
         }
-        if is_test_mode(self.request.scope["state"]):
+        if request_state(self.request).test_mode:
             meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)
         return json_response({"data": answer.data, "meta": meta}, headers=answer.headers)
 
@@ -137,7 +138,7 @@ async def serve_resource(request: Request, operations: Mapping[str, Operation]) 
         raise MethodNotAllowed(f"HEAD is not served on {request.url.path}.", suggestion="Use GET.", allow="GET")
     operation = operations[request.method]
     gateway: Gateway = request.app.state.gateway
-    state = request.scope["state"]
+    state = request_state(request)
     account, key = await gateway.authenticate_key(request)
     try:
         await gateway.admit(state, account)
@@ -148,7 +149,7 @@ async def serve_resource(request: Request, operations: Mapping[str, Operation]) 
             answer = await call.answered(answer)
     finally:
         gateway.release(account, state)
-    state["credits_used"] = 0
+    state.credits_used = 0
     return answer
 
 

@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from gateway.envelope import error_body
 from gateway.json_response import json_response
+from gateway.request_state import request_state
 from store.bounds import MAX_BALANCE
 from store.errors import (
     AccountExists,
@@ -55,7 +56,7 @@ TRANSIENT_STORE_ERRORS = (StoreUnavailable, StoreBusy)
 
 def request_id_of(request: Request) -> str:
     """Return the request id the middleware gave ``request`` ("" outside the middleware)."""
-    return request.scope.get("state", {}).get("request_id", "")
+    return request_state(request).request_id
 
 
 def as_celestial_error(exc: BaseException, request_id: str, method: str = "", path: str = "") -> CelestialError:

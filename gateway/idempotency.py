@@ -32,7 +32,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
-from gateway.key_modes import TEST_MODE, is_test_mode
+from gateway.key_modes import TEST_MODE
+from gateway.request_state import RequestState, request_state
 from gateway.middleware import new_request_id
 from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
 from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
@@ -178,7 +179,7 @@ class Idempotency:
             log.warning("idempotency_claim_not_released", error=type(error).__name__)
 
 
-def replay_response(answer: StoredAnswer, state: dict, body: bytes | None = None) -> Response:
+def replay_response(answer: StoredAnswer, state: RequestState, body: bytes | None = None) -> Response:
     """Return the first answer again: its status, its headers as first sent (``X-Request-Id``
     included: the middleware stamps the first's, from ``state``) and ``Idempotent-Replayed:
     true``; its body, or ``body`` when it was computed again."""
@@ -187,11 +188,10 @@ def replay_response(answer: StoredAnswer, state: dict, body: bytes | None = None
     kept = []
     for name, value in answer.headers:
         if name == "x-request-id":
-            state["answer_request_id"] = value
+            state.answer_request_id = value
         else:
             kept.append((name.encode("latin-1"), value.encode("latin-1")))
     response.raw_headers = kept + [(b"content-length", str(len(content)).encode("ascii")), REPLAYED_HEADER]
-    state["idempotent_replay"] = True
     return response
 
 
@@ -219,11 +219,11 @@ async def created_once(
     key = idempotency_key(request.headers)
     if key is None:
         return await create()
-    state = request.scope["state"]
-    mode = TEST_MODE if is_test_mode(state) else LIVE_MODE
+    state = request_state(request)
+    mode = TEST_MODE if state.test_mode else LIVE_MODE
     claimed = await idempotency.claim(account_id, mode_scoped_key(key, mode), fingerprint("POST", path, canonical_json(body)), lease_s)
     if isinstance(claimed, StoredAnswer):
-        state.pop("rate_limit_headers", None)
+        state.rate_limit_headers = []
         return replay_response(claimed, state)
     try:
         response = await create()
@@ -231,5 +231,5 @@ async def created_once(
         await asyncio.shield(idempotency.release(claimed))
         raise
     # A creation's answer is a few KiB (its members are bounded), far below what a record holds.
-    await idempotency.complete(claimed, response, request_id_of(request), state.get("rate_limit_headers", ()), b"")
+    await idempotency.complete(claimed, response, request_id_of(request), state.rate_limit_headers, b"")
     return response

@@ -31,11 +31,6 @@ TEST_MAX_CONCURRENT = 5
 TEST_MODE: KeyMode = "test"
 
 
-def is_test_mode(state: dict) -> bool:
-    """Return whether the request whose state is ``state`` was authenticated with a test key."""
-    return state.get("key_mode") == TEST_MODE
-
-
 def limits_for_test_keys(account: Account) -> Account:
     """Return ``account`` with the limits its test-key requests run under: TEST_RATE_PER_MINUTE
     a minute and TEST_MAX_CONCURRENT at once, or the account's own live limits where those are

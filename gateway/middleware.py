@@ -9,6 +9,7 @@ import time
 import structlog
 from starlette.middleware.cors import CORSMiddleware
 
+from gateway.request_state import SCOPE_KEY, RequestState
 from store.key_format import redact_keys
 
 log = structlog.get_logger("celestial.gateway")
@@ -77,8 +78,7 @@ class RequestContextMiddleware:
             elif name == b"access-control-request-method":
                 asks_preflight = True
         request_id = supplied if _REQUEST_ID_PATTERN.match(supplied) else new_request_id()
-        state = scope.setdefault("state", {})
-        state["request_id"] = request_id
+        state = scope[SCOPE_KEY] = RequestState(request_id)
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=request_id)
         started = time.perf_counter()
@@ -90,9 +90,9 @@ class RequestContextMiddleware:
                 status["code"] = message["status"]
                 headers = [(k, v) for k, v in message.get("headers", ()) if k != b"x-request-id"]
                 # A replayed answer (gateway/idempotency.py) carries its first request's id.
-                headers.append((b"x-request-id", state.get("answer_request_id", request_id).encode("latin-1")))
+                headers.append((b"x-request-id", (state.answer_request_id or request_id).encode("latin-1")))
                 # Set once the account is admitted: every authenticated response carries them.
-                headers.extend(state.get("rate_limit_headers", ()))
+                headers.extend(state.rate_limit_headers)
                 if not preflight:
                     _add_cors_headers(headers, has_origin)
                 message = {**message, "headers": headers}
@@ -107,9 +107,9 @@ class RequestContextMiddleware:
                     method=scope.get("method"),
                     route=redact_keys(scope.get("path", "")),
                     status=status["code"],
-                    account_id=state.get("account_id"),
-                    credits_used=state.get("credits_used", 0),
-                    charge_ids=state.get("charge_ids"),
+                    account_id=state.account_id,
+                    credits_used=state.credits_used,
+                    charge_ids=state.charge_ids,
                     duration_ms=round((time.perf_counter() - started) * 1000, 3),
                 )
             structlog.contextvars.clear_contextvars()

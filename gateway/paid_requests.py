@@ -30,7 +30,7 @@ from gateway.dashboard.spend_mail import mail_spend_warnings
 from gateway.endpoints import Endpoint
 from gateway.envelope import success_body
 from gateway.fair_share import FairShare, Overloaded
-from gateway.key_modes import TEST_MODE, is_test_mode
+from gateway.key_modes import TEST_MODE
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
 from gateway.idempotency import (
     LEASE_MARGIN_S, Held, Idempotency, canonical_json, canonical_parameters, fingerprint, idempotency_key, recomputation,
@@ -39,6 +39,7 @@ from gateway.idempotency import (
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.middleware import new_request_id
+from gateway.request_state import RequestState, request_state
 from gateway.rpc import Pool, ServicePool
 from gateway.stored_charts import expand_body, expand_query
 from store.interfaces import Store
@@ -132,12 +133,10 @@ class Gateway:
     async def authenticate_key(self, request: Request) -> tuple[Account, KeyRecord]:
         """Return the request's account and key record, as :meth:`authenticate` checks them."""
         account, key = await self.authenticator.authenticate(request.headers, request.headers.get("origin"))
-        request.scope["state"]["account_id"] = account.id
-        request.scope["state"]["key_id"] = key.key_id
-        request.scope["state"]["key_mode"] = key.mode
+        request_state(request).authenticated(key)
         return account, key
 
-    async def admit(self, state: dict, account: Account) -> None:
+    async def admit(self, state: RequestState, account: Account) -> None:
         """Admit the request under its account's limits, holding a concurrency slot.
 
         Raises 429 when the limits refuse it, 503 while the store is unreachable. From here on
@@ -146,24 +145,24 @@ class Gateway:
         the test limits (``gateway/key_modes.py``).
         """
         slot_id = new_request_id()
-        admission = await self.accounting.admit(account, slot_id, test=is_test_mode(state))
+        admission = await self.accounting.admit(account, slot_id, test=state.test_mode)
         self._admitted(state, admission, slot_id)
 
     @staticmethod
-    def _admitted(state: dict, admission: Admission, slot_id: str) -> None:
+    def _admitted(state: RequestState, admission: Admission, slot_id: str) -> None:
         """Record an admission in the request state (its headers, the slot it holds); 429 if refused."""
-        state["rate_limit_headers"] = rate_limit_headers(admission)
+        state.rate_limit_headers = rate_limit_headers(admission)
         if not admission.allowed:
             raise refusal(admission)
-        state["held_slot"] = slot_id
+        state.held_slot = slot_id
 
-    def release(self, account: Account, state: dict) -> None:
+    def release(self, account: Account, state: RequestState) -> None:
         """Give back the concurrency slot the request holds, if it holds one."""
-        slot_id = state.pop("held_slot", None)
+        slot_id, state.held_slot = state.held_slot, None
         if slot_id is not None:
-            self.accounting.release(account.id, slot_id, test=is_test_mode(state))
+            self.accounting.release(account.id, slot_id, test=state.test_mode)
 
-    async def execute(self, account: Account, endpoint: Endpoint, reading: RequestReading, request_id: str, state: dict, *, admit: bool) -> dict:
+    async def execute(self, account: Account, endpoint: Endpoint, reading: RequestReading, request_id: str, state: RequestState, *, admit: bool) -> dict:
         """Return the success body ``{data, meta, warnings?}`` of one validated, paid computation:
         ``reading`` is the request as validation read it, kept for ``meta.moment`` (nothing is
         read of the request once the service has answered).
@@ -180,7 +179,7 @@ class Gateway:
                 await self.admit(state, account)
             raise NotImplementedEndpoint("This endpoint is not implemented yet.")
         message = reading.message
-        test = is_test_mode(state)
+        test = state.test_mode
         cost = 0 if test else credit_cost(endpoint.http, message)
         # How each local time was read (the request's tz), from what validation kept.
         readings = local_readings(reading)
@@ -188,10 +187,9 @@ class Gateway:
         # must not make a second request look like a retry of a paid one.
         charge_id = new_request_id()
         if cost:
-            state.setdefault("charge_ids", []).append(charge_id)
-            state.setdefault("charges", []).append((charge_id, cost))
+            state.charges.append((charge_id, cost))
         # What the owner's usage page shows of this charge: never the request's parameters.
-        note = ChargeNote(endpoint.path, state.get("key_id", ""), request_id)
+        note = ChargeNote(endpoint.path, state.key_id, request_id)
         if cost == 0:
             # A free endpoint (/v1/places), or any through a test key, is admitted under the
             # limits like any request; the ledger keeps no debit of nothing (its bounds refuse
@@ -207,7 +205,7 @@ class Gateway:
                 raise outcome.insufficient
             remaining = outcome.balance
         else:
-            remaining = await self.accounting.charge(account.id, cost, charge_id, state.get("held_slot"), note)
+            remaining = await self.accounting.charge(account.id, cost, charge_id, state.held_slot, note)
         started = time.perf_counter()
         try:
             reply = await self.call_in_turn(account, endpoint, message, request_id)
@@ -272,16 +270,16 @@ class Gateway:
         finally:
             share.release(account.id)
 
-    async def _refund_every_charge(self, account: Account, state: dict) -> None:
+    async def _refund_every_charge(self, account: Account, state: RequestState) -> None:
         """Give back every charge made under this request (its sub-requests' in a batch)."""
-        for charge_id, cost in state.get("charges", ()):
+        for charge_id, cost in state.charges:
             await self.accounting.refund(account.id, cost, charge_id)
 
     async def serve(self, request: Request, endpoint: Endpoint) -> Response:
         """Authenticate, transcode, validate, claim the Idempotency-Key (a paid request's, if
         any: ``gateway/idempotency.py``), admit and charge, call the service, render."""
         request_id = request_id_of(request)
-        state = request.scope["state"]
+        state = request_state(request)
         account = await self.authenticate(request)
         held: Held | None = None
         try:
@@ -295,7 +293,7 @@ class Gateway:
             except CelestialError:
                 # Refused input counts against the limits like any request, and a client over
                 # its limits hears that first (429 before 400).
-                await self.admit(request.scope["state"], account)
+                await self.admit(state, account)
                 raise
             if key is not None:
                 claimed = await self.idempotency.claim(account.id, key, request_fingerprint, self.deadline_s(endpoint) + LEASE_MARGIN_S)
@@ -315,17 +313,17 @@ class Gateway:
             raise
         finally:
             self.release(account, state)
-        state["credits_used"] = body["meta"]["credits_used"]
+        state.credits_used = body["meta"]["credits_used"]
         response = render(body)
         if held is not None:
-            await self.idempotency.complete(held, response, request_id, state.get("rate_limit_headers", ()), recomputation(body["meta"]))
+            await self.idempotency.complete(held, response, request_id, state.rate_limit_headers, recomputation(body["meta"]))
         return response
 
     async def _replay(self, request: Request, account: Account, endpoint: Endpoint, reading: RequestReading, answer: StoredAnswer) -> Response:
         """Return the first answer to an Idempotency-Key again, free; one kept as a
         recomputation is computed again (admitted under the limits, never charged) and
         rendered with the first answer's ``meta``."""
-        state = request.scope["state"]
+        state = request_state(request)
         if not answer.recompute:
             return replay_response(answer, state)
         meta = orjson.loads(answer.body)["meta"]
@@ -334,14 +332,14 @@ class Gateway:
             reply = await until_disconnected(request, self.call_in_turn(account, endpoint, reading.message, meta["request_id"]))
         finally:
             self.release(account, state)
-        state.pop("rate_limit_headers", None)  # the first answer's are replayed
+        state.rate_limit_headers = []  # the first answer's are replayed
         return replay_response(answer, state, render(success_body(reply, meta)).body)
 
     async def serve_batch(self, request: Request) -> Response:
         """Run POST /v1/batch: one admission, then every sub-request on its own. An
         Idempotency-Key covers the whole batch (its canonical JSON body)."""
         request_id = request_id_of(request)
-        state = request.scope["state"]
+        state = request_state(request)
         account = await self.authenticate(request)
         started = time.perf_counter()
         held: Held | None = None
@@ -351,7 +349,7 @@ class Gateway:
                 body = await read_json_body(request)
                 key = idempotency_key(request.headers)
             except CelestialError:
-                await self.admit(request.scope["state"], account)  # 429 before 400, as for any request
+                await self.admit(state, account)  # 429 before 400, as for any request
                 raise
             if key is not None:
                 request_fingerprint = fingerprint(request.method, request.url.path, canonical_json(body))
@@ -359,7 +357,7 @@ class Gateway:
                 if isinstance(claimed, StoredAnswer):
                     return await self._replay_batch(request, account, body, claimed)
                 held = claimed
-            await self.admit(request.scope["state"], account)
+            await self.admit(state, account)
             subrequests = parse_batch(body)
 
             async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
@@ -386,7 +384,7 @@ class Gateway:
         except TRANSIENT_STORE_ERRORS:
             remaining = None
         succeeded = sum(1 for result in results if result["status"] == 200)
-        state["credits_used"] = credits_used
+        state.credits_used = credits_used
         body = {
             "data": {
                 "results": results,
@@ -400,14 +398,14 @@ class Gateway:
                 "version": answer_version(),
             },
         }
-        if is_test_mode(state):
+        if state.test_mode:
             body["meta"]["mode"] = TEST_MODE
         response = json_response(body)
         if held is not None and credits_used:
             # Recomputing replays the failed sub-requests' results as first answered.
             failed = {str(result["index"]): result for result in results if result["status"] != 200}
             await self.idempotency.complete(
-                held, response, request_id, state.get("rate_limit_headers", ()), recomputation(body["meta"], failed=failed)
+                held, response, request_id, state.rate_limit_headers, recomputation(body["meta"], failed=failed)
             )
         elif held is not None:  # every sub-request failed: nothing was charged, nothing is kept
             await self.idempotency.release(held)
@@ -422,7 +420,7 @@ class Gateway:
         """Return a batch's first answer again, free; one kept as a recomputation runs its
         sub-requests that succeeded again (admitted once under the limits, never charged) and
         replays those that failed as first answered, with the first answer's ``meta``."""
-        state = request.scope["state"]
+        state = request_state(request)
         if not answer.recompute:
             return replay_response(answer, state)
         kept = orjson.loads(answer.body)
@@ -440,7 +438,7 @@ class Gateway:
             computed, _ = await until_disconnected(request, run_batch(subrequests, self.endpoints, execute, meta["request_id"]))
         finally:
             self.release(account, state)
-        state.pop("rate_limit_headers", None)  # the first answer's are replayed
+        state.rate_limit_headers = []  # the first answer's are replayed
         results = sorted(computed + list(failed.values()), key=lambda result: result["index"])
         if any(result["status"] != 200 for result in computed):
             # A sub-request that succeeded first failed now (its service busy, say): the first

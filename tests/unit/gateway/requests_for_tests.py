@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
+from gateway.request_state import SCOPE_KEY, RequestState
+
 
 def request_to(method: str, path: str, *, request_id: str = "req-1", headers: dict[str, str] | None = None,
                query: str = "", body: bytes = b"") -> Request:
@@ -20,6 +22,6 @@ def request_to(method: str, path: str, *, request_id: str = "req-1", headers: di
 
     return Request({
         "type": "http", "method": method, "path": path, "query_string": query.encode(), "scheme": "http",
-        "server": ("testserver", 80), "state": {"request_id": request_id},
+        "server": ("testserver", 80), SCOPE_KEY: RequestState(request_id),
         "headers": [(name.lower().encode(), value.encode()) for name, value in (headers or {}).items()],
     }, receive)

@@ -4,12 +4,14 @@ fakes (the same rules through the real app: tests/api/test_account_resources_api
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from types import SimpleNamespace
 
 import orjson
 import pytest
 
 from gateway.account_resources import Answer, Operation, resource_route, serve_resource, single_values
+from gateway.request_state import request_state
 from gateway.version import answer_version
 from shared.errors import InvalidParameter, MethodNotAllowed
 from store.records import Account, KeyRecord, utc_now
@@ -33,8 +35,9 @@ class FakeGateway:
         return ACCOUNT.balance
 
     async def authenticate_key(self, request):
-        request.scope["state"]["key_mode"] = self.mode
-        return ACCOUNT, KEY
+        key = replace(KEY, mode=self.mode)
+        request_state(request).authenticated(key)
+        return ACCOUNT, key
 
     async def admit(self, state, account):
         self.admitted += 1

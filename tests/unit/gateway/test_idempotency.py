@@ -21,6 +21,7 @@ from gateway.idempotency import (
     mode_scoped_key,
     replay_response,
 )
+from gateway.request_state import RequestState
 from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
 from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from shared.runtime.transcoder import request_from_query
@@ -103,14 +104,14 @@ def test_a_released_claim_frees_the_key():
 
 def test_a_replay_carries_the_first_headers_its_request_id_and_the_replayed_mark():
     answer = StoredAnswer(200, (("content-type", "application/json"), ("x-request-id", "first"), ("x-ratelimit-limit", "300")), b"{}")
-    state: dict = {}
+    state = RequestState()
     response = replay_response(answer, state)
     assert response.body == b"{}" and response.status_code == 200
     assert response.raw_headers == [
         (b"content-type", b"application/json"), (b"x-ratelimit-limit", b"300"), (b"content-length", b"2"), (b"idempotent-replayed", b"true"),
     ]
-    assert state["answer_request_id"] == "first"
-    assert replay_response(answer, {}, b"[1]").body == b"[1]"
+    assert state.answer_request_id == "first"
+    assert replay_response(answer, RequestState(), b"[1]").body == b"[1]"
 
 
 def test_a_test_keys_and_a_live_keys_idempotency_keys_are_kept_apart_and_spell_no_clients_key():

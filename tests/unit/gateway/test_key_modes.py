@@ -6,7 +6,7 @@ References: docs/limits.md ("Test keys"), docs/accounts-and-keys.md ("Test keys"
 
 from __future__ import annotations
 
-from gateway.key_modes import TEST_MAX_CONCURRENT, TEST_RATE_PER_MINUTE, is_test_mode, limits_for_test_keys
+from gateway.key_modes import TEST_MAX_CONCURRENT, TEST_RATE_PER_MINUTE, limits_for_test_keys
 from store.bounds import MAX_CONCURRENT, RATE_PER_MINUTE
 from store.records import Account
 
@@ -28,8 +28,3 @@ def test_a_test_key_never_gets_more_than_the_accounts_live_limits():
     limited = limits_for_test_keys(account)
     assert (limited.rate_per_minute, limited.max_concurrent) == (10, 2)
 
-
-def test_only_a_request_authenticated_with_a_test_key_is_in_test_mode():
-    assert is_test_mode({"key_mode": "test"})
-    assert not is_test_mode({"key_mode": "live"})
-    assert not is_test_mode({})  # not authenticated (yet)

@@ -16,13 +16,14 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from gateway.middleware import CORS_MAX_AGE_S, RequestContextMiddleware
+from gateway.request_state import request_state
 
 
 async def _echo(request: Request) -> PlainTextResponse:
     if request.query_params.get("limited"):
-        request.scope["state"]["rate_limit_headers"] = [(b"x-ratelimit-limit", b"300")]
+        request_state(request).rate_limit_headers = [(b"x-ratelimit-limit", b"300")]
     vary = {"Vary": "Accept-Encoding"} if request.query_params.get("vary") else {}
-    return PlainTextResponse(request.scope["state"]["request_id"], headers=vary)
+    return PlainTextResponse(request_state(request).request_id, headers=vary)
 
 
 APP = RequestContextMiddleware(Starlette(routes=[Route("/v1/echo", _echo, methods=["GET", "POST"])]))
