@@ -12,25 +12,27 @@ import pytest
 from gateway.account_resources import ResourceRoute
 from gateway.app import create_app
 from gateway.version import answer_version
+from tests.api.test_answer_schemas_api import undeclared_or_missing
 from tests.api.test_conventions_api import assert_error, balance
 from tests.api.test_test_keys_api import test_key
+from tests.webhook_receiver import Receiver
 
-
-def _operations(settings) -> list[tuple[str, str, bool]]:
-    """Return (method, path with its ids filled in, takes a body) of every account resource's
-    operation the app serves."""
-    app = create_app(settings)
-    found = []
-    for route in app.routes:
-        if isinstance(route, ResourceRoute):
-            path = route.path.replace("{chart_id}", "chart_0123456789abc01234567").replace("{webhook_id}", "wh_nothing")
-            found += [(method, path, operation.body) for method, operation in route.operations.items()]
-    return found
+LYON = {"datetime": "1985-07-13T14:05:00", "place": "2996944"}
 
 
 @pytest.fixture(scope="module")
-def operations(stack) -> list[tuple[str, str, bool]]:
-    found = _operations(stack.settings)
+def resource_routes(stack) -> list[ResourceRoute]:
+    """Every account resource's route the app serves (built as the stack's app is)."""
+    return [route for route in create_app(stack.settings).routes if isinstance(route, ResourceRoute)]
+
+
+@pytest.fixture(scope="module")
+def operations(resource_routes) -> list[tuple[str, str, bool]]:
+    """(method, path with its ids filled in, takes a body) of every account resource's operation."""
+    found = []
+    for route in resource_routes:
+        path = route.path.replace("{chart_id}", "chart_0123456789abc01234567").replace("{webhook_id}", "wh_nothing")
+        found += [(method, path, operation.body) for method, operation in route.operations.items()]
     assert {path for _, path, _ in found} >= {"/v1/charts", "/v1/webhooks", "/v1/usage", "/v1/account"}
     return found
 
@@ -87,3 +89,46 @@ def test_a_test_keys_answer_from_an_account_resource_says_mode_test(stack, path)
     with stack.client(test_key(stack, account)) as client:
         meta = client.get(path).json()["meta"]
     assert (meta["credits_used"], meta["mode"]) == (0, "test")
+
+
+def test_every_account_operation_is_in_the_openapi_document_with_its_methods(stack, resource_routes):
+    with stack.client() as client:
+        document = client.get("/v1/openapi.json").json()
+    for route in resource_routes:
+        assert set(document["paths"].get(route.path, {})) >= {method.lower() for method in route.operations}, route.path
+
+
+def test_every_account_operations_answer_is_what_its_openapi_schema_declares(stack, resource_routes):
+    """Each operation once, through a chart's and a subscription's whole life; the walk must
+    reach every operation the app serves, so a new one is held to its schema too."""
+    _, key = stack.new_key()
+    answered: dict[tuple[str, str], object] = {}
+    with stack.client(key) as client, Receiver() as receiver:
+        document = client.get("/v1/openapi.json").json()
+
+        def call(method: str, template: str, ids: dict[str, str] | None = None, **sent):
+            answer = client.request(method, template.format(**(ids or {})), **sent)
+            assert answer.status_code == 200, (method, template, answer.text)
+            answered[(method, template)] = answer
+            return answer.json()["data"]
+
+        chart = {"chart_id": call("POST", "/v1/charts", json={"name": "Ada", **LYON})["id"]}
+        call("GET", "/v1/charts")
+        call("GET", "/v1/charts/{chart_id}", chart)
+        call("PATCH", "/v1/charts/{chart_id}", chart, json={"name": "Ada L."})
+        made = call("POST", "/v1/webhooks", json={"url": receiver.url, "events": ["lunation"], "chart": chart["chart_id"]})
+        webhook = {"webhook_id": made["id"]}
+        call("GET", "/v1/webhooks")
+        call("GET", "/v1/webhooks/{webhook_id}", webhook)
+        call("PATCH", "/v1/webhooks/{webhook_id}", webhook, json={"state": "paused"})
+        call("POST", "/v1/webhooks/{webhook_id}/rotate-secret", webhook)
+        call("POST", "/v1/webhooks/{webhook_id}/test", webhook)
+        call("GET", "/v1/webhooks/{webhook_id}/deliveries", webhook)
+        call("DELETE", "/v1/webhooks/{webhook_id}", webhook)
+        call("DELETE", "/v1/charts/{chart_id}", chart)
+        call("GET", "/v1/usage")
+        call("GET", "/v1/account")
+    assert set(answered) == {(method, route.path) for route in resource_routes for method in route.operations}
+    for (method, template), answer in answered.items():
+        assert undeclared_or_missing(document, template, method.lower(), answer) == [], (method, template)
+
