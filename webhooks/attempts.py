@@ -12,7 +12,7 @@ import structlog
 
 from shared.errors import InsufficientCredits
 from shared.runtime.config import Settings
-from shared.runtime.mail import MailNotSent, send_mail
+from shared.runtime.mail import mail_owners
 from store.errors import StoreError
 from store.records import ChargeNote, utc_now
 from store.webhook_records import ACTIVE, FAILING, NO_CREDITS, PAUSED, Delivery, Webhook
@@ -30,17 +30,10 @@ CREDITS_PER_EVENT = 1
 
 
 async def notify(store, settings: Settings, account_id: str, subject: str, text: str) -> None:
-    """Mail the account's owners (the dashboard's mailer); without CELESTIAL_SMTP_URL, or
-    when the mail server refuses, the log keeps it."""
-    owners = await store.list_owners(account_id) if hasattr(store, "list_owners") else []
-    if settings.smtp_url is None or not owners:
-        log.warning("webhook_notice_not_mailed", account_id=account_id, subject=subject)
-        return
-    for owner in owners:
-        try:
-            await send_mail(settings.smtp_url, settings.mail_from, owner.email, subject, text)
-        except MailNotSent as error:
-            log.warning("webhook_notice_not_mailed", account_id=account_id, error=str(error))
+    """Mail the account's owners; without CELESTIAL_SMTP_URL, or when the mail server refuses,
+    the log keeps it."""
+    for reason in await mail_owners(store, settings, account_id, subject, text):
+        log.warning("webhook_notice_not_mailed", account_id=account_id, subject=subject, reason=reason)
 
 
 def spelled_duration(seconds: float) -> str:

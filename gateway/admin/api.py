@@ -57,11 +57,11 @@ from gateway.admin.operations import (
     owner_view,
     rotate_key,
     usage_summary,
-    utc_moment,
 )
 from gateway.admin.spend_caps import CAP_BOUNDS, KEEP, change_account_cap, change_key_cap, spend_view
 from gateway.dashboard.invites import invite_owner
 from gateway.dashboard.sign_in import unlock
+from gateway.utc_text import utc_moment
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_response import json_response
 from gateway.json_body import read_json_body

@@ -44,11 +44,11 @@ from gateway.admin.operations import (
     owner_view,
     rotate_key,
     usage_summary,
-    utc_moment,
 )
 from gateway.admin.spend_caps import DAILY_CAP, KEEP, MONTHLY_CAP, change_account_cap, change_key_cap, spend_view
 from gateway.dashboard.invites import invite_owner
 from gateway.dashboard.sign_in import unlock
+from gateway.utc_text import utc_moment
 from store.bounds import CREDITS, MAX_CONCURRENT, OPENING_BALANCE, RATE_PER_MINUTE, Bound
 from store.choice import open_configured_store
 from store.errors import StoreBusy, StoreError

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 from urllib.parse import urlencode
 
@@ -23,11 +24,10 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from gateway.admin.operations import find_account, iso, key_view, rotate_key
+from gateway.admin.operations import find_account, key_view, rotate_key
 from gateway.dashboard.charts import bar_chart_svg
 from gateway.dashboard.csrf import CSRF_FIELD, csrf_token, csrf_valid, keep_presession, presession_secret
 from gateway.dashboard.outbox import outbox_page
-from gateway.dashboard.pages import STATIC_DIR, render_message, render_page
 from gateway.dashboard.passwords import PASSWORD_MIN_CHARS, hash_password, password_problem, verify_password
 from gateway.dashboard.sessions import (
     SessionPolicy,
@@ -43,7 +43,9 @@ from gateway.dashboard.spend_caps_form import cap_rows, read_cap_fields
 from gateway.dashboard.tokens import split_token
 from gateway.dashboard.try_it import terminal_key
 from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window_start
+from gateway.html_pages import render_message, render_page
 from gateway.key_modes import limits_for_test_keys
+from gateway.utc_text import iso
 from gateway.webhooks import delivery_view, webhook_view
 from store.bounds import validate_key_name
 from store.errors import StoreError, StoreUnavailable
@@ -57,6 +59,9 @@ from store.webhook_records import KEEP_DELIVERIES
 from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.dashboard")
+
+#: The dashboard's stylesheet and script, served under /dashboard/static.
+STATIC_DIR = Path(__file__).with_name("static")
 
 #: Largest number of fields a dashboard form may post (the biggest has five).
 MAX_FORM_FIELDS = 16
