@@ -13,14 +13,14 @@ import time
 from bench.figures import record
 from celestial.v1 import astrocartography_service_pb2 as pb
 from celestial.v1 import common_pb2
-from services.astrocartography import lines
-from shared.runtime.astro_targets import targets_from
 from kernel import engine
 from kernel.astrocartography import CIRCUMPOLAR, Sky, equatorial, latitude_rows, line_segments
 from kernel.deadline import Deadline
 from kernel.earth_rotation import sidereal_time
 from kernel.positions import CalcFlags, compute_positions, obliquity_deg
 from kernel.timescale import Moment
+from services.astrocartography import lines
+from shared.runtime.astro_targets import targets_from
 from shared.runtime.config import load_settings
 from shared.runtime.validation import validate
 

@@ -17,7 +17,6 @@ import time
 from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
-from shared.runtime.transcoder import request_from_json
 from kernel import engine
 from kernel import forecast as kernel
 from kernel.deadline import Deadline
@@ -34,6 +33,7 @@ from services.search import (
 from services.timelords import firdaria, profections, releasing
 from shared.runtime.config import load_settings
 from shared.runtime.forecast_input import forecast_settings
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 
 ROUNDS = 3

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import random
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from bench.figures import record
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Birth, Moment, Place
-from services.ephemeris import natal
 from kernel import engine
 from kernel.deadline import Deadline
+from services.ephemeris import natal
 from shared.runtime.config import load_settings
 from shared.runtime.request_model import message_spec
 from shared.runtime.validation import validate
@@ -31,7 +31,7 @@ ROUNDS = 3
 def births(count: int = BIRTHS) -> list[tuple[datetime, float, float]]:
     """Return ``count`` births (UTC moment, latitude, longitude) from 1900 to 2050 (fixed seed)."""
     generator = random.Random(20261123)
-    start = datetime(1900, 1, 1, tzinfo=timezone.utc)
+    start = datetime(1900, 1, 1, tzinfo=UTC)
     return [
         (start + timedelta(minutes=generator.randrange(150 * 525_960)), generator.uniform(-60, 60), generator.uniform(-180, 180))
         for _ in range(count)

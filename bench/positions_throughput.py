@@ -11,17 +11,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 
 from bench.figures import record
 from bench.loadclient import median_run, run_load
-from shared.runtime.config import REPO_ROOT, default_process_counts
 from deploy.local_stack import free_port_block, start_stack, stop_stack
+from shared.runtime.config import REPO_ROOT, default_process_counts
 
 CONNECTIONS = 16
 SECONDS = 4.0
@@ -39,7 +39,7 @@ def varied_queries(count: int = 5000) -> list[str]:
     generator = random.Random(20241120)
     queries = []
     for _ in range(count):
-        moment = datetime(1900, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=generator.uniform(0, 150 * 365.25 * 86400))
+        moment = datetime(1900, 1, 1, tzinfo=UTC) + timedelta(seconds=generator.uniform(0, 150 * 365.25 * 86400))
         queries.append(f"/v1/positions?datetime={moment.strftime('%Y-%m-%dT%H:%M:%SZ')}")
     return queries
 

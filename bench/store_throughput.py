@@ -19,9 +19,9 @@ import httpx
 
 from bench.figures import record
 from bench.loadclient import median_run, run_load
-from shared.runtime.config import REPO_ROOT, default_process_counts
 from deploy.local_stack import free_port_block, start_gateway, start_stack, stop_stack
 from deploy.nats_server import NatsServer
+from shared.runtime.config import REPO_ROOT, default_process_counts
 
 CONNECTIONS = 16
 SECONDS = 3.0

@@ -17,13 +17,13 @@ import numpy as np
 
 from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
-from shared.runtime.transcoder import request_from_json
-from services.search import transits
 from kernel import engine
 from kernel.aspects import ASPECT_TYPES
 from kernel.bodies import engine_number
 from kernel.deadline import Deadline
+from services.search import transits
 from shared.runtime.config import load_settings
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 
 ROUNDS = 3

@@ -9,15 +9,15 @@ from __future__ import annotations
 import statistics
 import time
 
+from bench.figures import record
 from celestial.v1 import ephemeris_service_pb2, vedic_pb2
-from shared.runtime.transcoder import request_from_query
 from kernel import engine
 from kernel.deadline import Deadline
 from services.ephemeris import natal
 from services.timelords import panchang, vedic_chart, vimshottari_dasha
 from shared.runtime.computation import compute_reply
 from shared.runtime.config import load_settings
-from bench.figures import record
+from shared.runtime.transcoder import request_from_query
 
 GOAL_MS = 10.0
 SAMPLES = 60

@@ -47,9 +47,9 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from deploy.mail_catcher import MailCatcher
+from shared.runtime.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
 from store.choice import open_configured_store
 from store.key_format import hash_key
-from shared.runtime.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
 
 READY_LINE = "CELESTIAL READY"
 # A process that died is started again, but at most once per this interval, so one that

@@ -8,8 +8,9 @@ response lists one result per sub-request in the order given.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from gateway.endpoints import Endpoint
 from gateway.errors import as_celestial_error

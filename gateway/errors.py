@@ -18,18 +18,6 @@ from starlette.responses import Response
 
 from gateway.envelope import error_body
 from gateway.json_response import json_response
-from store.bounds import MAX_BALANCE
-from store.errors import (
-    AccountExists,
-    AccountNotFound,
-    BalanceCeiling,
-    KeyNotActive,
-    KeyNotFound,
-    LedgerConflict,
-    StoreBusy,
-    StoreUnavailable,
-)
-from store.key_format import exception_message, redact_keys
 from shared.errors import (
     CelestialError,
     ClientGone,
@@ -43,6 +31,18 @@ from shared.errors import (
     RequestIdConflict,
     ServiceUnavailable,
 )
+from store.bounds import MAX_BALANCE
+from store.errors import (
+    AccountExists,
+    AccountNotFound,
+    BalanceCeiling,
+    KeyNotActive,
+    KeyNotFound,
+    LedgerConflict,
+    StoreBusy,
+    StoreUnavailable,
+)
+from store.key_format import exception_message, redact_keys
 
 log = structlog.get_logger("celestial.gateway")
 

@@ -14,10 +14,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from kernel import engine
-from kernel.aspects import DEFAULT_PARALLEL_ORB, MAJOR_SEVEN, AspectMatch, ParallelMatch, Point, find_aspects, find_parallels
+from kernel.aspects import (
+    DEFAULT_PARALLEL_ORB,
+    MAJOR_SEVEN,
+    AspectMatch,
+    ParallelMatch,
+    Point,
+    find_aspects,
+    find_parallels,
+)
 from kernel.ayanamshas import Ayanamsha
-from kernel.chart_extras import NO_EXTRAS, ChartExtras, PlacedPoint, known_operands, operand_bodies, with_extras
 from kernel.bodies import SUN
+from kernel.chart_extras import NO_EXTRAS, ChartExtras, PlacedPoint, known_operands, operand_bodies, with_extras
 from kernel.conditions import Condition
 from kernel.dignities import Dignity, Dispositors
 from kernel.houses import HouseSet, HouseSystem, compute_houses

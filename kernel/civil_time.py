@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from functools import cache
 from pathlib import PurePath
 from zoneinfo import ZoneInfo
@@ -230,7 +230,7 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
     first = local.replace(tzinfo=zone, fold=0)
     second = local.replace(tzinfo=zone, fold=1)
     try:
-        first_utc, second_utc = first.astimezone(timezone.utc), second.astimezone(timezone.utc)
+        first_utc, second_utc = first.astimezone(UTC), second.astimezone(UTC)
     except OverflowError:
         raise beyond_zone_history() from None
     if first_utc.astimezone(zone).replace(tzinfo=None) != local and second_utc.astimezone(zone).replace(tzinfo=None) != local:
@@ -245,7 +245,7 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
                 skipped = f"the clock times from {_clock_text(before)} to {_clock_text(after)}"
             else:
                 skipped = f"the day {days[0]}" if len(days) == 1 else f"the days {days[0]} to {days[-1]}"
-            old_utc = local.replace(tzinfo=old).astimezone(timezone.utc)
+            old_utc = local.replace(tzinfo=old).astimezone(UTC)
             with_offset = local.replace(tzinfo=old).isoformat()
             # The datetime grammar takes offsets of whole minutes; an older offset of local
             # mean time (UTC-15:56:08) is given as the UTC instant alone.
@@ -293,7 +293,7 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
     chosen = second if fold == 1 else first
     offset = chosen.utcoffset()
     assert offset is not None
-    return LocalReading(local, zone.key, chosen.tzname() or "", int(offset.total_seconds()), chosen.astimezone(timezone.utc),
+    return LocalReading(local, zone.key, chosen.tzname() or "", int(offset.total_seconds()), chosen.astimezone(UTC),
                         note=history_note(zone.key, local))
 
 
@@ -351,7 +351,7 @@ def _change_between(early: datetime, late: datetime, zone: ZoneInfo) -> datetime
             low = middle
         else:
             high = middle
-    return datetime.fromtimestamp(high, timezone.utc)
+    return datetime.fromtimestamp(high, UTC)
 
 
 def _utc_text(instant: datetime) -> str:

@@ -21,7 +21,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kernel.aspects import Point, find_aspects, find_parallels
-from kernel.chart import GAUQUELIN_LETTER, Chart, ChartMetadata, ChartPosition, ChartSettings, HousePlacement, cast_chart
+from kernel.chart import (
+    GAUQUELIN_LETTER,
+    Chart,
+    ChartMetadata,
+    ChartPosition,
+    ChartSettings,
+    HousePlacement,
+    cast_chart,
+)
 from kernel.chart_extras import NO_EXTRAS, ChartExtras, OperandSource, operands_at, with_extras
 from kernel.davison import great_circle_midpoint
 from kernel.errors import concerning

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from kernel import engine
 from kernel.bodies import HELIACAL, resolve_body
 from kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange, UnreadableValue
-from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 from kernel.positions import Observer
+from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 
 # The evening first and morning last visibility happen only for the inferior planets, which
 # pass between the Earth and the Sun.

@@ -5,9 +5,9 @@ from __future__ import annotations
 import contextlib
 from dataclasses import asdict, dataclass, field
 
+from kernel import bodies as body_table
 from kernel import engine
 from kernel.ayanamshas import Ayanamsha
-from kernel import bodies as body_table
 from kernel.conditions import EPHEMERIS_FALLBACK, Condition
 from kernel.timescale import Moment
 from kernel.zodiac import normalize_deg, sign_of

@@ -12,7 +12,6 @@ from kernel.errors import BeforeBirth, MissingValue, RangeTooLong, UnreadableVal
 from kernel.timescale import calendar_span_text, plus_calendar_years
 
 
-
 @dataclass(frozen=True)
 class Period:
     """One period of a technique: its ``level`` (1 the outermost), its own ``start_jd`` and

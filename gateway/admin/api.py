@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import hmac
 import re
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import structlog
 from starlette.requests import Request
@@ -61,14 +62,22 @@ from gateway.admin.operations import (
 from gateway.admin.spend_caps import CAP_BOUNDS, KEEP, change_account_cap, change_key_cap, spend_view
 from gateway.dashboard.invites import invite_owner
 from gateway.dashboard.sign_in import unlock
-from gateway.utc_text import utc_moment
 from gateway.errors import request_id_of, with_error_body
-from gateway.json_response import json_response
 from gateway.json_body import read_json_body
+from gateway.json_response import json_response
+from gateway.utc_text import utc_moment
+from shared.errors import (
+    InvalidAdminToken,
+    InvalidBody,
+    InvalidDatetime,
+    InvalidParameter,
+    MissingParameter,
+    OwnerOfAnotherAccount,
+)
 from store.bounds import (
     ACCOUNT_NAME_RULE,
-    KEY_NAME_RULE,
     CREDITS,
+    KEY_NAME_RULE,
     MAX_CONCURRENT,
     OPENING_BALANCE,
     RATE_PER_MINUTE,
@@ -82,14 +91,6 @@ from store.key_format import KEY_PREFIXES, KeyMode, exception_message, quoted, r
 from store.origins import validate_origins
 from store.owner_records import OwnerElsewhere
 from store.records import Account, utc_now
-from shared.errors import (
-    InvalidAdminToken,
-    InvalidBody,
-    InvalidDatetime,
-    InvalidParameter,
-    MissingParameter,
-    OwnerOfAnotherAccount,
-)
 
 #: Largest admin body accepted, as for the public API (decisions.md, "Requests").
 #: A decimal integer sent as a string (the query-string form of a number).

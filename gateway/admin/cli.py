@@ -30,10 +30,9 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Sequence
-
-from shared.runtime.config import Settings, load_settings
+from typing import Any
 
 from gateway.admin.operations import (
     account_summary,
@@ -49,6 +48,7 @@ from gateway.admin.spend_caps import DAILY_CAP, KEEP, MONTHLY_CAP, change_accoun
 from gateway.dashboard.invites import invite_owner
 from gateway.dashboard.sign_in import unlock
 from gateway.utc_text import utc_moment
+from shared.runtime.config import Settings, load_settings
 from store.bounds import CREDITS, MAX_CONCURRENT, OPENING_BALANCE, RATE_PER_MINUTE, Bound
 from store.choice import open_configured_store
 from store.errors import StoreBusy, StoreError

@@ -9,10 +9,11 @@ its CSRF token is refused (403) before it does anything; every error is a page.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 from urllib.parse import urlencode
 
 import structlog
@@ -47,16 +48,15 @@ from gateway.html_pages import render_message, render_page
 from gateway.key_modes import limits_for_test_keys
 from gateway.utc_text import iso
 from gateway.webhooks import delivery_view, webhook_view
+from shared.runtime.config import Settings
 from store.bounds import validate_key_name
 from store.errors import StoreError, StoreUnavailable
 from store.interfaces import DashboardStore
 from store.key_format import KEY_MODES, exception_message, shown_prefix
 from store.origins import validate_origins
-from store.owner_records import InviteNotValid, OwnerRecord, same_digest
-from store.owner_records import normalize_email
+from store.owner_records import InviteNotValid, OwnerRecord, normalize_email, same_digest
 from store.records import KeyRecord, utc_now
 from store.webhook_records import KEEP_DELIVERIES
-from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.dashboard")
 

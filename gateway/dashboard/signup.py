@@ -16,11 +16,11 @@ import time
 import structlog
 
 from gateway.dashboard.invites import INVITE_VALID_FOR, invite_owner
+from shared.runtime.config import Settings
 from shared.runtime.mail import MailNotSent, send_mail
 from store.errors import AccountExists
 from store.interfaces import DashboardStore
 from store.owner_records import OwnerElsewhere, normalize_email
-from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.dashboard")
 

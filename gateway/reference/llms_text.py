@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.reference.operation_markdown import INTRODUCTION_PAGE
 from gateway.operation_names import page_name
+from gateway.reference.operation_markdown import INTRODUCTION_PAGE
 
 SUMMARY = (
     "An HTTP/JSON API computing planetary positions, houses, charts and aspects, time-lord "

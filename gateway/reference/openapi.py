@@ -7,7 +7,6 @@ set with source info beside the generated code), so the protos stay the single s
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -18,15 +17,22 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
+from gateway.operation_names import operation_name
 from gateway.reference.account_openapi import ACCOUNT_SCHEMAS, account_paths
-from gateway.reference.charts_openapi import CHART_SCHEMAS, chart_parameters, chart_paths, stood_in_for, with_chart_members
-from gateway.reference.webhooks_openapi import WEBHOOK_SCHEMAS, webhook_paths
+from gateway.reference.charts_openapi import (
+    CHART_SCHEMAS,
+    chart_parameters,
+    chart_paths,
+    stood_in_for,
+    with_chart_members,
+)
+from gateway.reference.idempotency_openapi import with_idempotency_key
 from gateway.reference.introduction import introduction
-from gateway.reference.openapi_schemas import Components, ref, scalar_schema as _scalar_schema
+from gateway.reference.openapi_schemas import Components, ref
+from gateway.reference.openapi_schemas import scalar_schema as _scalar_schema
 from gateway.reference.operation_text import reference_text
 from gateway.reference.parameter_groups import group_lead
-from gateway.operation_names import operation_name
-from gateway.reference.idempotency_openapi import with_idempotency_key
+from gateway.reference.webhooks_openapi import WEBHOOK_SCHEMAS, webhook_paths
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_periods, fill_query, natal_points
 from kernel.deadline import Deadline
 from kernel.firdaria import firdaria
 from kernel.time_lord_periods import flatten
+from services.timelords.natal_points import fill_periods, fill_query, natal_points
 
 
 def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.ComputeFirdariaResponse:

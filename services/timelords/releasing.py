@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 from kernel.deadline import Deadline
 from kernel.releasing import releasing
 from kernel.time_lord_periods import flatten
 from kernel.zodiac import SIGNS
+from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 
 FORTUNE = "part_of_fortune"
 

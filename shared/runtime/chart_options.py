@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel.chart import GAUQUELIN_LETTER, MUNDANE, ChartSettings
+from shared.errors import InvalidParameter
 from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, house_system_from
 
 

@@ -29,7 +29,14 @@ from shared.runtime.chart_inputs import ChartInputs, chart_inputs, composite_inp
 from shared.runtime.chart_options import chart_request_options
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import message_spec
-from shared.runtime.wire import birth_from, flags_from, optional_moment, parameter_names, sent_moment_name, sent_or_default
+from shared.runtime.wire import (
+    birth_from,
+    flags_from,
+    optional_moment,
+    parameter_names,
+    sent_moment_name,
+    sent_or_default,
+)
 
 NATAL, COMPOSITE, DAVISON, DRACONIC = "natal", "composite", "davison", "draconic"
 TRANSIT, SYNASTRY, PROGRESSED, RETURN = "transit", "synastry", "progressed", "return"

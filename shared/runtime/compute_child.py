@@ -31,9 +31,9 @@ import structlog
 from google.protobuf import descriptor_pool, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 
-from shared.errors import InternalError
 from kernel import civil_time, engine, places
 from kernel.deadline import Deadline, DeadlinePassed
+from shared.errors import InternalError
 from shared.runtime.computation import Handler, answered_error, compute_reply, stopped
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging

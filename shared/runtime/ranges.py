@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel.errors import BeforeBirth, RangeTooLong
 from kernel.time_lord_periods import TimeQuery, check_range_cap, time_query
 from kernel.timescale import Moment, calendar_span_text, duration_text, plus_calendar_years
 from kernel.transits import MAX_RANGE_DAYS, MAX_RANGE_DAYS_WITH_MOON
+from shared.errors import InvalidParameter
 from shared.runtime.kernel_errors import naming, naming_each
 from shared.runtime.wire import moment_from, optional_moment, sent_moment_name
 

@@ -13,17 +13,17 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel import firdaria, profections, releasing
 from kernel.bodies import SUN, check_span
+from kernel.errors import OutOfRange
 from kernel.lots import LOTS
 from kernel.natal_points import point_names
 from kernel.time_lord_periods import TimeQuery
-from kernel.errors import OutOfRange
+from shared.errors import InvalidParameter
+from shared.runtime.kernel_errors import naming
 from shared.runtime.ranges import life_range
 from shared.runtime.request_reading import kept
 from shared.runtime.wire import bodies_from, flags_from, moment_from, sent_moment_name
-from shared.runtime.kernel_errors import naming
 
 SOLAR, MEAN = "solar", "mean"
 AUTO = "auto"

@@ -9,8 +9,9 @@ written per endpoint.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any
 
 import orjson
 from google.protobuf.descriptor import FieldDescriptor

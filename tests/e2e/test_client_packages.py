@@ -18,7 +18,14 @@ import pytest
 from packaging.requirements import Requirement
 from standardwebhooks import Webhook as StandardWebhook
 
-from deploy.generate_sdks import TYPESCRIPT_COMPILER, build_python, build_typescript, generate_python, generate_typescript, served_document
+from deploy.generate_sdks import (
+    TYPESCRIPT_COMPILER,
+    build_python,
+    build_typescript,
+    generate_python,
+    generate_typescript,
+    served_document,
+)
 from deploy.local_stack import Stack, free_port_block
 from tests.webhook_receiver import Receiver
 

@@ -16,7 +16,7 @@ import threading
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -58,7 +58,7 @@ def _balance(stack, name: str) -> int:
 
 
 def _moment(index: int) -> str:
-    return (datetime(2000, 1, 1, tzinfo=timezone.utc) + timedelta(days=37 * index)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (datetime(2000, 1, 1, tzinfo=UTC) + timedelta(days=37 * index)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_answer(gateways):

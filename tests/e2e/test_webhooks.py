@@ -29,8 +29,8 @@ from deploy.local_stack import Stack, start_gateway
 from deploy.nats_server import NatsServer
 from kernel.forecast import KINDS
 from shared.runtime.config import REPO_ROOT
-from webhooks.signing import verify_signature
 from tests.webhook_receiver import Receiver
+from webhooks.signing import verify_signature
 
 WORKER_ENV = {
     "CELESTIAL_WEBHOOK_TICK_S": "1",

@@ -30,11 +30,17 @@ from hypothesis import strategies as st
 
 from celestial.v1 import ephemeris_service_pb2 as ephemeris_pb
 from gateway.reference.examples import without_examples
-from shared.errors import CelestialError, InvalidParameter
 from kernel.errors import PolarDayOrNight
+from shared.errors import CelestialError, InvalidParameter
 from tests.api.in_process_pool import InProcessPool, in_process_pools
 from tests.api.in_process_stack import AppStack
-from tests.reliability.test_fuzz_openapi import VALID_CONTEXT, answer_body, check_answer, declared_documents, with_context
+from tests.reliability.test_fuzz_openapi import (
+    VALID_CONTEXT,
+    answer_body,
+    check_answer,
+    declared_documents,
+    with_context,
+)
 
 EXAMPLES_PER_OPERATION = 60
 

@@ -16,8 +16,8 @@ import importlib
 import time
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris import positions
 from kernel.deadline import Deadline
+from services.ephemeris import positions
 from shared.runtime.config import load_settings
 from shared.runtime.server import run_server
 

@@ -14,11 +14,11 @@ import pytest
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment
 from gateway.endpoints import discover_endpoints
-from shared.runtime.transcoder import request_from_json
-from shared.errors import ResultTooLarge
 from kernel.aspects import ASPECT_TYPES
 from kernel.deadline import Deadline
+from shared.errors import ResultTooLarge
 from shared.runtime.computation import MAX_REPLY_BYTES
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 from tests.api.in_process_pool import InProcessPool
 

@@ -3,9 +3,9 @@ code (the server's catalogue, copied into ``error_codes`` when the client is gen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
-import json
 
 import httpx
 

@@ -15,9 +15,9 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2, status_pb2
 
+from celestial.v1 import options_pb2
 from deploy.generate_sdks import error_statuses
 from deploy.grpc_package import dependency_floors, generate_grpc, pinned_version
-from celestial.v1 import options_pb2
 from kernel.errors import BodyNotFound
 from shared.errors import InvalidParameter
 from shared.runtime.config import REPO_ROOT, SERVICE_NAMES

@@ -22,8 +22,8 @@ from gateway.idempotency import (
     replay_response,
 )
 from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
-from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from shared.runtime.transcoder import request_from_query
+from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from store.memory_store import MemoryStore
 
 

@@ -7,9 +7,25 @@ from __future__ import annotations
 import pytest
 
 from kernel.ashtakoota import (
-    GANA_BY_NAKSHATRA, KOOTAS, MAXIMA, NADI_BY_NAKSHATRA, TOTAL, YONI_BY_NAKSHATRA,
-    ashtakoota, bhakoot, gana, graha_maitri, manglik, moon_place, nadi, relation, tara, varna,
-    vashya, vashya_class, yoni,
+    GANA_BY_NAKSHATRA,
+    KOOTAS,
+    MAXIMA,
+    NADI_BY_NAKSHATRA,
+    TOTAL,
+    YONI_BY_NAKSHATRA,
+    ashtakoota,
+    bhakoot,
+    gana,
+    graha_maitri,
+    manglik,
+    moon_place,
+    nadi,
+    relation,
+    tara,
+    varna,
+    vashya,
+    vashya_class,
+    yoni,
 )
 from kernel.nakshatras import NAKSHATRA_TABLE, SPAN_DEG
 from tests.unit.kernel.jyotish_births import charts, match_pairs, pyjhora

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.errors import UnreadableValue
 from kernel.dignities import assess, dispositors, face_ruler, parse_rulership, term_ruler
+from kernel.errors import UnreadableValue
 
 TRADITIONAL = parse_rulership("traditional")
 MODERN = parse_rulership("modern")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from kernel.nakshatras import COUNT, NAKSHATRA_TABLE, PADA_DEG, SPAN_DEG, nakshatra_of
+from kernel.positions import Observer
 from kernel.timescale import Moment
 from kernel.vedic_chart import cast_vedic_chart
-from kernel.positions import Observer
 from tests.unit.kernel.jyotish_births import LAHIRI, PYJHORA_ORDER, charts, pyjhora
 
 

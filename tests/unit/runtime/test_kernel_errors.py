@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
 from kernel.aspects import Point, find_aspects, find_parallels
 from kernel.errors import BeforeBirth, MissingValue, UnreadableMoment, UnreadableValue
+from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
 from shared.runtime.kernel_errors import CATALOGUE, naming
 
 

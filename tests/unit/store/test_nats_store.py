@@ -19,12 +19,11 @@ import nats
 import nats.js.errors
 import pytest
 
+from deploy.nats_server import NatsServer, nats_server_binary
 from shared.errors import InsufficientCredits
-
 from store import AccountExists, StoreOutcomeUnknown, StoreUnavailable
 from store.nats_store import NatsStore, open_nats_store
 from store.records import SLOT_LEASE_S
-from deploy.nats_server import NatsServer, nats_server_binary
 
 try:
     nats_server_binary()

@@ -7,7 +7,7 @@ old one active, and refuses a key that is not active."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 

@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import re
 
+from celestial.v1 import options_pb2
 from gateway.endpoints import discover_endpoints
 from gateway.reference.openapi import build_openapi
-from gateway.reference.operation_text import LONGEST_REPEATABLE, PASTES, RESOURCE_PASTES, SENTENCE_END, opening_sentence, pasted_requests, say_once
-from celestial.v1 import options_pb2
+from gateway.reference.operation_text import (
+    LONGEST_REPEATABLE,
+    PASTES,
+    RESOURCE_PASTES,
+    SENTENCE_END,
+    opening_sentence,
+    pasted_requests,
+    say_once,
+)
 from shared.runtime.request_model import message_spec
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
