@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import json
 import os
 import shutil
@@ -133,6 +134,35 @@ def python_error_codes(statuses: dict[str, int]) -> str:
     )
 
 
+def method_signature(
+    method: str,
+    positional: list[ast.arg],
+    arguments: list[ast.arg],
+    annotations: dict[str, str],
+    defaults: dict[str, ast.expr | None],
+    returns: str,
+    format_: str | None = None,
+    format_default: str | None = None,
+    body: str = "",
+) -> str:
+    """Return the source of a client method's ``def``: ``positional`` (a path's parameters) then
+    ``arguments`` as keywords, annotated from ``annotations``; ``format_`` annotated and
+    defaulted as given."""
+    lines = []
+    for arg in arguments:
+        # UNSET, not the document's default: the server applies its own, and refuses a
+        # parameter the request does not take even at its default (chart_wheel's
+        # year_days, which only kind=progressed takes).
+        annotation, default = annotations[arg.arg], defaults[arg.arg] and "UNSET"
+        if arg.arg == "format_" and format_ is not None:
+            annotation, default = format_, format_default
+        lines.append(f"        {arg.arg}: {annotation}" + (f" = {default}" if default else "") + ",\n")
+    # A GET without parameters (/v1/account) takes no keyword: a bare * would be a syntax error.
+    keywords = "        *,\n" + "".join(lines) if arguments else ""
+    leading = "".join(f"        {arg.arg}: {annotations[arg.arg]},\n" for arg in positional)
+    return f"    def {method}(\n        self,\n{leading}{keywords}    ) -> {returns}:{body}\n"
+
+
 def python_operations(package: Path, document: dict) -> str:
     """Return the source of ``celestial_client._operations``: one method per operation, named
     after its path, with the keywords of the generated ``sync_detailed`` (unset unless passed)
@@ -163,25 +193,10 @@ def python_operations(package: Path, document: dict) -> str:
         annotations = {arg.arg: ast.unparse(arg.annotation) for arg in positional + arguments}
         documents = document_formats(operations[module.stem])
 
-        def signature(returns: str, format_: str | None = None, format_default: str | None = None, body: str = "") -> str:
-            """Return the method's ``def``, ``format_`` annotated and defaulted as given."""
-            lines = []
-            for arg in arguments:
-                # UNSET, not the document's default: the server applies its own, and refuses a
-                # parameter the request does not take even at its default (chart_wheel's
-                # year_days, which only kind=progressed takes).
-                annotation, default = annotations[arg.arg], defaults[arg.arg] and "UNSET"
-                if arg.arg == "format_" and format_ is not None:
-                    annotation, default = format_, format_default
-                lines.append(f"        {arg.arg}: {annotation}" + (f" = {default}" if default else "") + ",\n")
-            # A GET without parameters (/v1/account) takes no keyword: a bare * would be a syntax error.
-            keywords = "        *,\n" + "".join(lines) if arguments else ""
-            leading = "".join(f"        {arg.arg}: {annotations[arg.arg]},\n" for arg in positional)
-            return f"    def {method}(\n        self,\n{leading}{keywords}    ) -> {returns}:{body}\n"
-
         passed = ", ".join(f"{arg.arg}={arg.arg}" for arg in positional + arguments)
         summary = (ast.get_docstring(sync) or "").split("Raises:")[0].rstrip()
         method = module.stem if resource else module.stem.removeprefix("get_").removeprefix("post_")
+        signature = functools.partial(method_signature, method, positional, arguments, annotations, defaults)
         raises = "        Raises:\n            CelestialError: the API's error, or no answer (NetworkError).\n        "
         if not documents:
             doc = summary.replace("\n", "\n        ") + f"\n\n        Returns:\n            {answer}: the answer's model.\n\n" + raises

@@ -216,6 +216,16 @@ def _not_eligible(name: str, use: str, heliocentric: bool) -> BodyNotEligible:
     )
 
 
+def _no_heliocentric_position(name: str) -> BodyNotEligible:
+    """Return the refusal of ``name``, a point of the Moon's geocentric orbit, in a heliocentric request."""
+    return BodyNotEligible(
+        wording=lambda param: (
+            f"The body {name!r} in {param} is a point of the Moon's geocentric orbit and has no heliocentric position."
+        ),
+        suggestion="Leave the nodes and apogees out of a heliocentric request, or drop heliocentric=true.",
+    )
+
+
 def _refuse_unlisted(name: str, use: str, heliocentric: bool) -> None:
     kind = _unlisted_kind(name)
     if kind is None:
@@ -307,9 +317,5 @@ def _resolve(names, heliocentric: bool, use: str | None) -> list[str]:
                 suggestion="Ask for earth instead: its heliocentric position is the Sun's geocentric one reversed.",
             )
         else:
-            raise BodyNotEligible(
-                wording=lambda param: f"The body {name!r} in {param} is a point of the Moon's geocentric orbit and has no "
-                "heliocentric position.",
-                suggestion="Leave the nodes and apogees out of a heliocentric request, or drop heliocentric=true.",
-            )
+            raise _no_heliocentric_position(name)
     return resolved

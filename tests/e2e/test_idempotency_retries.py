@@ -118,7 +118,7 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
     while _balance(stack, name) != opening - REQUESTS * cost and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _balance(stack, name) == opening - REQUESTS * cost
-    for index, responses in answers.items():
+    for responses in answers.values():
         first = responses[0]
         for again in responses[1:]:
             assert (again.status_code, again.content) == (first.status_code, first.content)

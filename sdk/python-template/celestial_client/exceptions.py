@@ -152,7 +152,6 @@ def error_from_transport(failure: httpx.TransportError) -> NetworkError:
 def _has_request(failure: httpx.TransportError) -> bool:
     """Return whether httpx attached the request to ``failure`` (it raises when it did not)."""
     try:
-        failure.request
+        return failure.request is not None
     except RuntimeError:
         return False
-    return True

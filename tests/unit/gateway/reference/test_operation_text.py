@@ -94,7 +94,7 @@ def test_get_and_post_of_one_path_are_one_sidebar_entry_the_get_showing_the_post
     # A resource's operations (x-resource: list, create, read, change, delete) are one entry each.
     resource = sum(len(ops) - 1 for ops in DOCUMENT["paths"].values() if any(op.get("x-resource") for op in ops.values()))
     assert len(entries) == len(DOCUMENT["paths"]) + resource
-    for path, operations in DOCUMENT["paths"].items():
+    for operations in DOCUMENT["paths"].values():
         if "get" in operations and "post" in operations and not operations["post"].get("x-resource"):
             assert operations["post"]["x-scalar-ignore"] is True
             assert [method for method, _, _ in pasted_requests(FENCED_SHELL.search(operations["get"]["description"]).group(1))] == ["GET", "POST"]
