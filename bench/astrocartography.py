@@ -109,8 +109,12 @@ def main() -> None:
         ours, kernel, loop = _service_ms(request), _kernel_ms(request), _loop_ms(request)
         record(f"{figure}_service_ms", ours)
         record(f"{figure}_service_over_lines", ours / kernel)
-        print(f"  {label:42s} service {ours:7.2f} ms (goal < {goal:g} ms)  per-point loop {loop:7.2f} ms  loop/service {loop / ours:5.1f}  (goal >= 20)")
-        print(f"  {'':42s} of which the lines {kernel:7.2f} ms: loop/lines {loop / kernel:5.1f}; the rest builds the reply's points")
+        print(
+            f"  {label:42s} service {ours:7.2f} ms (goal < {goal:g} ms)  per-point loop {loop:7.2f} ms  loop/service "
+            f"{loop / ours:5.1f}  (goal >= 20)")
+        print(
+            f"  {'':42s} of which the lines {kernel:7.2f} ms: loop/lines {loop / kernel:5.1f}; the rest builds the "
+            "reply's points")
 
 
 if __name__ == "__main__":

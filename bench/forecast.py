@@ -87,7 +87,9 @@ def _kinds_ms(query) -> dict[str, float]:
 
 def main() -> None:
     engine.use_ephemeris_files(load_settings().ephe_path)
-    print("a year's forecast of one chart, every kind, service time in process (median of rounds) beside the separate endpoints")
+    print(
+        "a year's forecast of one chart, every kind, service time in process (median of rounds) beside the separate "
+        "endpoints")
     request = _request(pb.FindForecastRequest, "/v1/forecast", {**BIRTH, **YEAR})
     events = len(forecast.compute(request, Deadline.never()).data.json.events)
     ours = _median_ms(lambda: forecast.compute(request, Deadline.never()))

@@ -94,8 +94,12 @@ def main() -> None:
     if theirs is None:
         print("  kerykeion not installed (pip install -r requirements-dev.txt)")
     else:
-        print(f"  kerykeion, the same content:               {theirs * 1e3:7.3f} ms  ratio kerykeion/ours {record('natal_kerykeion_over_ours', theirs / common):5.1f}  (goal >= 5)")
-    print(f"  ours, every option (patterns, derived points with 7 lots, dignities, parallels): {record('natal_every_option_ms', everything * 1e3):7.3f} ms  (goal < 1 ms)")
+        print(
+            f"  kerykeion, the same content:               {theirs * 1e3:7.3f} ms  ratio kerykeion/ours "
+            f"{record('natal_kerykeion_over_ours', theirs / common):5.1f}  (goal >= 5)")
+    print(
+        "  ours, every option (patterns, derived points with 7 lots, dignities, parallels): "
+        f"{record('natal_every_option_ms', everything * 1e3):7.3f} ms  (goal < 1 ms)")
 
 
 if __name__ == "__main__":

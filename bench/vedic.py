@@ -65,7 +65,9 @@ def main() -> None:
     for name, (cpu, wall) in medians.items():
         print(f"  {name:32s} {cpu:7.3f} ms  (clock {wall:7.3f} ms)")
     verdict = "meets" if together <= GOAL_MS else "MISSES"
-    print(f"  {'chart with D9 + dasha':32s} {together:7.3f} ms ({verdict} the goal of {GOAL_MS:g} ms; {together / reference:.1f}x a natal chart)")
+    print(
+        f"  {'chart with D9 + dasha':32s} {together:7.3f} ms ({verdict} the goal of {GOAL_MS:g} ms; "
+        f"{together / reference:.1f}x a natal chart)")
 
 
 if __name__ == "__main__":

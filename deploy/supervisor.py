@@ -359,7 +359,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_dev_key:
             key = development_key(settings)
             print(f"\nDevelopment key (account '{DEV_ACCOUNT}'): {key}", flush=True)
-            print(f"Try:\n  curl -s -H 'Authorization: Bearer {key}' '{base}/v1/positions?datetime=2024-03-20T12:00:00Z'\n", flush=True)
+            print(
+                f"Try:\n  curl -s -H 'Authorization: Bearer {key}' "
+                f"'{base}/v1/positions?datetime=2024-03-20T12:00:00Z'\n", flush=True)
             print(f"Docs: {base}/docs   OpenAPI: {base}/v1/openapi.json   Stop: Ctrl-C", flush=True)
         print(signup_line(settings, base), flush=True)
         if catcher is not None:

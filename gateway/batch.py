@@ -79,7 +79,9 @@ def parse_batch(body: Any) -> list[SubRequest]:
         if not isinstance(params, dict):
             missing = "params" not in entry or params is None
             raise InvalidParameter(f"{where}.params " + ("is missing" if missing else "must be an object") + "; each entry is {endpoint, params}.",
-                                   suggestion='Write params as a JSON object of that endpoint\'s parameters, e.g. {"datetime": "2024-03-20T12:00:00Z"} ({} for none).',
+                                   suggestion=
+                                       'Write params as a JSON object of that endpoint\'s parameters, e.g. {"datetime": '
+                                       '"2024-03-20T12:00:00Z"} ({} for none).',
                                    param=f"{where}.params")
         parsed.append(SubRequest(index, path, params))
     return parsed

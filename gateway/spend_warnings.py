@@ -29,10 +29,10 @@ def warning_text(warning: SpendWarning, account_name: str, base_url: str) -> tup
     period = "today (UTC)" if warning.period == "daily" else "this month (UTC)"
     subject = f"Celestial: {whose} has spent 80% of its {warning.period} cap"
     text = (
-        f"The {whose} has spent {warning.spent} of its {warning.period} spend cap of {warning.cap} credits {period}.\n\n"
-        f"Requests that would pass the cap are refused (402 spend_cap_reached) until it resets at "
-        f"{iso(warning.resets_at)}.\n\nTo change the cap, sign in to the dashboard: {base_url}/dashboard/spend-caps\n\n"
-        f"This is the only warning of this cap {period}.\n"
+        f"The {whose} has spent {warning.spent} of its {warning.period} spend cap of {warning.cap} credits "
+        f"{period}.\n\nRequests that would pass the cap are refused (402 spend_cap_reached) until it resets at "
+        f"{iso(warning.resets_at)}.\n\nTo change the cap, sign in to the dashboard: "
+        f"{base_url}/dashboard/spend-caps\n\nThis is the only warning of this cap {period}.\n"
     )
     return subject, text
 

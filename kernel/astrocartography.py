@@ -84,7 +84,9 @@ def check_cusp_line_system(system: str) -> str:
     if system in NO_CUSP_LINES:
         raise UnreadableValue(
             f"Cusp lines cannot be drawn in {system}: {NO_CUSP_LINES[system]}.",
-            suggestion="Choose another house system for cusp lines, such as placidus or koch (angle lines are the same in every system).",
+            suggestion=
+                "Choose another house system for cusp lines, such as placidus or koch (angle lines are the same in "
+                "every system).",
         )
     return system
 

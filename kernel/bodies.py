@@ -179,7 +179,8 @@ def check_span(name: str, first_jd_ut1: float, last_jd_ut1: float | None = None,
         return
     outside = first_jd_ut1 if first_jd_ut1 < low else last
     raise OutOfRange(
-        f"No ephemeris of {name} at {Moment.from_jd_ut1(outside).iso_utc()}: it covers {_span_text(row)} and has no fallback outside it.",
+        f"No ephemeris of {name} at {Moment.from_jd_ut1(outside).iso_utc()}: it covers {_span_text(row)} and has no "
+        "fallback outside it.",
         suggestion=f"Choose moments within {_span_text(row)}, or leave {name} out.",
         about=about,
     )

@@ -186,5 +186,7 @@ def _sun_event(after_jd: float, latitude_deg: float, longitude_deg: float, altit
         )
     found = engine.next_sun_rise_or_set(after_jd, latitude_deg, longitude_deg, altitude_m, rising=rising, sunrise=sunrise).jd_ut1
     if found is None or found - after_jd > _LONGEST_DAY_DAYS:
-        raise PolarDayOrNight(f"At latitude {latitude_deg:g} the Sun does not both rise and set around this moment, so the day has no sunrise.")
+        raise PolarDayOrNight(
+            f"At latitude {latitude_deg:g} the Sun does not both rise and set around this moment, so the day has no "
+            "sunrise.")
     return found

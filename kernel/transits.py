@@ -316,5 +316,6 @@ def _returns_only_note(aspects: Sequence[str], others: list[str], natal_moon: bo
     kept = "only for its conjunction to the natal Moon (the lunar return)" if natal_moon else "not at all (no natal Moon is among the targets)"
     return (
         f"moon=returns_only on a range of {MOON_RETURNS_ONLY_FROM_DAYS:g} days or more: the Moon was scanned {kept}; "
-        f"dropped: the Moon's {', '.join(aspects)} to {', '.join(others)}. Send moon=include (183 days at most) to scan them."
+        f"dropped: the Moon's {', '.join(aspects)} to {', '.join(others)}. Send moon=include (183 days at most) to "
+        "scan them."
     )

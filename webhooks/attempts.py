@@ -50,7 +50,9 @@ async def pause(store, settings: Settings, webhook: Webhook, reason: str, failin
         return
     log.warning("webhook_paused", webhook_id=webhook.webhook_id, reason=reason)
     why = {
-        FAILING: f"its deliveries have failed for {spelled_duration(failing_for_s)} (no 2xx answer, or none within the timeout)",
+        FAILING:
+            f"its deliveries have failed for {spelled_duration(failing_for_s)} (no 2xx answer, or none within the "
+            "timeout)",
         NO_CREDITS: "the account has no credits left to pay for its deliveries (1 credit each)",
     }[reason]
     text = (

@@ -280,9 +280,9 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
             )
             print(plain)
             print(
-                f"created {'test ' if args.test else ''}key {record.key_id} ({shown_prefix(record.mode, record.prefix_hint)})"
-                f" for account {account.name};"
-                " it is shown only this once",
+                f"created {'test ' if args.test else ''}key {record.key_id} "
+                f"({shown_prefix(record.mode, record.prefix_hint)}) for account {account.name}; it is shown only this "
+                "once",
                 file=sys.stderr,
             )
         case ("key", "list"):
@@ -299,8 +299,8 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
             # (already valid) is not lost with it.
             print(plain, flush=True)
             print(
-                f"created key {record.key_id} ({shown_prefix(record.mode, record.prefix_hint)}) replacing {args.key_id};"
-                " it is shown only this once",
+                f"created key {record.key_id} ({shown_prefix(record.mode, record.prefix_hint)}) replacing "
+                f"{args.key_id}; it is shown only this once",
                 file=sys.stderr,
             )
             if args.revoke_old:

@@ -138,7 +138,8 @@ def _page(handler: Handler, *, signed_in_only: bool = True) -> Callable[[Request
             elif request.method == "POST" and not await _csrf_checked(visit):
                 response = visit.message(
                     "Form expired",
-                    "This form was not sent from this dashboard page, or it has expired. Go back, reload the page and send it again.",
+                    "This form was not sent from this dashboard page, or it has expired. Go back, reload the page "
+                    "and send it again.",
                     403,
                 )
             else:
@@ -222,7 +223,8 @@ async def _live_invite(visit: Visit, token: str) -> OwnerRecord | None:
 def _invite_gone(visit: Visit) -> Response:
     return visit.message(
         "Invite link not valid",
-        "This invite link has expired, was already used, or was replaced by a newer one. Ask your operator for a new invite.",
+        "This invite link has expired, was already used, or was replaced by a newer one. Ask your operator for a new "
+        "invite.",
         410,
     )
 

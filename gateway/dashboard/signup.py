@@ -69,7 +69,8 @@ async def send_password_link(store: DashboardStore, settings: Settings, email: s
     log.info("dashboard_password_link_sent", owner_id=owner.owner_id)
     await _mail_link(
         settings, owner.email, "Set a new Celestial password",
-        "Someone (you, we hope) asked to set a new password for your Celestial dashboard. Follow this link to choose it:",
+        "Someone (you, we hope) asked to set a new password for your Celestial dashboard. Follow this link to choose "
+        "it:",
         invitation.link,
     )
 

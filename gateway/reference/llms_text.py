@@ -31,7 +31,9 @@ def llms_text(document: dict[str, Any]) -> str:
     """Return the text of /llms.txt for ``document``: its operations grouped by tag, each a
     link to its Markdown page with its summary and cost."""
     lines = [f"# {document['info']['title']}", "", f"> {SUMMARY}", "", ESSENTIALS]
-    lines += ["## Start here", "", f"- [Introduction](/docs/{INTRODUCTION_PAGE}.md): authentication, the first request, moments, the envelope, errors, credits and limits", ""]
+    lines += ["## Start here", "",
+        f"- [Introduction](/docs/{INTRODUCTION_PAGE}.md): authentication, the first request, moments, the envelope, "
+        "errors, credits and limits", ""]
     by_tag: dict[str, list[str]] = {}
     for path, operations in document["paths"].items():
         operation = operations.get("get") or operations["post"]

@@ -124,7 +124,9 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
         parts.append(f"Required when {rule.required_with}=true.")
     if field.alternative and rule.default:
         # A town gives latitude and longitude only: a defaulted value (alt) is read as sent.
-        parts.append(f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here with {field.alternative_name} too.")
+        parts.append(
+            f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here "
+            f"with {field.alternative_name} too.")
     elif field.alternative:
         parts.append(f"Required unless {field.alternative_name} (a town from /v1/places) is sent.")
     if rule.csv:

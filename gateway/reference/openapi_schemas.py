@@ -99,8 +99,10 @@ META_SCHEMA: dict[str, Any] = {
         "version": {"$ref": REF_PREFIX + "Version"},
         "moment": {
             "type": "object",
-            "description": "How each datetime sent without an offset was read as local time, by parameter name (datetime, start, "
-                           "end, datetime_a ...): present only when the request sent tz or place, with one member per datetime read so.",
+            "description":
+                "How each datetime sent without an offset was read as local time, by parameter name (datetime, "
+                "start, end, datetime_a ...): present only when the request sent tz or place, with one member per "
+                "datetime read so.",
             "additionalProperties": {"$ref": REF_PREFIX + "LocalTime"},
         },
         "as_of": {"type": "string", "format": "date-time", "description": "/v1/usage only: when the figures were read from the ledger."},

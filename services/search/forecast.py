@@ -140,7 +140,10 @@ def summary(event: kernel.ForecastEvent) -> str:
     if event.kind == kernel.LUNATION:
         return f"{_PHASE_TEXT[found.phase]} at {_degree_text(found.moon_longitude_deg)} in natal house {event.natal_house}"
     if event.kind == kernel.ECLIPSE:
-        return f"{found.eclipse.eclipse_type.replace('_', ' ').capitalize()} {found.kind} eclipse at {_degree_text(found.longitude_deg)} in natal house {event.natal_house}"
+        return (
+            f"{found.eclipse.eclipse_type.replace('_', ' ').capitalize()} {found.kind} eclipse at "
+            f"{_degree_text(found.longitude_deg)} in natal house {event.natal_house}"
+        )
     if event.kind == kernel.VOID_OF_COURSE:
         return f"Moon void of course in {found.sign_name} until it enters {found.next_sign_name}"
     if event.kind == kernel.RETURN:

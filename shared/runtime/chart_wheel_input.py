@@ -195,7 +195,8 @@ def _composite(request: Message) -> ChartInputs:
     higher cannot say; the wheel draws the nearest arc's composite, /v1/composite's default."""
     if sent_or_default(request, "resolution")[1]:
         raise InvalidParameter(
-            "kind=composite draws the nearest arc's composite; resolution (lower or higher) chooses a natal chart's midpoints, not a composite's arc.",
+            "kind=composite draws the nearest arc's composite; resolution (lower or higher) chooses a natal chart's "
+            "midpoints, not a composite's arc.",
             suggestion="Drop resolution, or ask /v1/composite for resolution=far.",
             param="resolution",
         )

@@ -65,7 +65,9 @@ def event_range(request: Message, *, cap_years: int | None = None, cap_days: flo
         cap = f"{cap_years} year" + ("" if cap_years == 1 else "s")
         raise RangeTooLong(
             f"The range lasts {calendar_span_text(start.clock_jd, end.clock_jd)}; at most {cap}.",
-            suggestion=f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several requests if needed.",
+            suggestion=
+                f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several "
+                "requests if needed.",
             param=sent_moment_name(request, "end"),
         )
     if cap_days is not None and end.clock_jd - start.clock_jd > cap_days:

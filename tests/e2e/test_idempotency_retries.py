@@ -128,8 +128,10 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
         assert sum("idempotent-replayed" not in response.headers for response in responses) <= 1
     for refused in in_progress:
         assert refused.headers["retry-after"] == "1"
-    print(f"\n{stack.env.get('CELESTIAL_NATS_URL') and 'nats' or 'sqlite'}: {len(plan)} attempts, "
-          f"{sum(len(r) for r in answers.values())} answered 200, {len(in_progress)} 409 in progress, {gave_up[0]} given up")
+    print(
+        f"\n{stack.env.get('CELESTIAL_NATS_URL') and 'nats' or 'sqlite'}: {len(plan)} attempts, "
+        f"{sum(len(r) for r in answers.values())} answered 200, {len(in_progress)} 409 in progress, {gave_up[0]} "
+        "given up")
 
     # The same key with another request, through either gateway: 409 reuse, and nothing charged.
     before = _balance(stack, name)

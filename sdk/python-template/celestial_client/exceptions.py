@@ -143,7 +143,8 @@ def error_from_transport(failure: httpx.TransportError) -> NetworkError:
     """Return the error for a request that got no answer (connection refused, timeout ...)."""
     kind = "timeout" if isinstance(failure, httpx.TimeoutException) else "connection_failed"
     return NetworkError(
-        f"No answer from {failure.request.url if _has_request(failure) else 'the API'}: {failure or type(failure).__name__}",
+        f"No answer from {failure.request.url if _has_request(failure) else 'the API'}: "
+        f"{failure or type(failure).__name__}",
         code=kind,
         suggestion="Check the base URL and the network; retry later if the server is restarting.",
     )

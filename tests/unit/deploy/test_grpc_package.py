@@ -79,7 +79,10 @@ def test_the_requirement_floors_are_what_the_generated_code_checks_at_import(pro
 
 
 def test_the_pinned_version_is_read_from_its_own_line_only():
-    requirements = "grpcio==1.85.1\ngrpcio-status==1.85.1\n# googleapis-common-protos==0.1\ngoogleapis-common-protos==1.76.0  # rich errors\n"
+    requirements = (
+        "grpcio==1.85.1\ngrpcio-status==1.85.1\n# googleapis-common-protos==0.1\ngoogleapis-common-protos==1.76.0  # "
+        "rich errors\n"
+    )
     assert pinned_version(requirements, "googleapis-common-protos") == "1.76.0"
     with pytest.raises(LookupError):
         pinned_version(requirements, "protobuf")

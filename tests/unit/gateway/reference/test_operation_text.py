@@ -116,7 +116,10 @@ def test_no_parameter_sentence_of_more_than_six_words_repeats_on_one_operation()
 
 
 def test_a_paste_is_read_back_as_the_shell_reads_it():
-    shell = 'curl -s -G "$CELESTIAL_BASE_URL/v1/x" \\\n  -H "A: b" \\\n  -d a=1 -d b=c,d\n# or POST:\ncurl -s "$CELESTIAL_BASE_URL/v1/x" -d \'{"a": "1"}\''
+    shell = (
+        'curl -s -G "$CELESTIAL_BASE_URL/v1/x" \\\n  -H "A: b" \\\n  -d a=1 -d b=c,d\n# or POST:\ncurl -s '
+        '"$CELESTIAL_BASE_URL/v1/x" -d \'{"a": "1"}\''
+    )
     assert pasted_requests(shell) == [("GET", "/v1/x", {"a": "1", "b": "c,d"}), ("POST", "/v1/x", {"a": "1"})]
 
 
