@@ -90,8 +90,8 @@ def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, a
         raise UnreadableValue(
             f"No {event} of {body} is found within five synodic periods for this place and observer.",
             suggestion=
-                "With optical aid or from high latitudes a planet may never be lost in the Sun's glare: try the naked "
-                "eye (telescope_aperture_cm=0), another place or another date.",
+                "With optical aid or from high latitudes a planet may never be lost in the Sun's glare: try the "
+                "naked eye (telescope_aperture_cm=0), another place or another date.",
         ) from None
     if not JD_UT1_MIN <= found[0] <= JD_UT1_MAX:
         raise _after_supported_dates(body, event)

@@ -60,9 +60,13 @@ ERROR_SCHEMA = {
 }
 
 ERROR_STATUSES = {
-    "400": "Invalid request (invalid_parameter, missing_parameter, conflicting_parameters, invalid_datetime, invalid_body, body_not_found, body_not_eligible, out_of_range ...)",
+    "400":
+        "Invalid request (invalid_parameter, missing_parameter, conflicting_parameters, invalid_datetime, "
+        "invalid_body, body_not_found, body_not_eligible, out_of_range ...)",
     "401": "invalid_api_key",
-    "402": "insufficient_credits, or spend_cap_reached (a spend cap of the account or key; spend_cap says which, and resets_at)",
+    "402":
+        "insufficient_credits, or spend_cap_reached (a spend cap of the account or key; spend_cap says which, and "
+        "resets_at)",
     "403": "origin_not_allowed or origin_required",
     "413": "payload_too_large",
     "429": "rate_limit_exceeded (with Retry-After)",
@@ -266,7 +270,9 @@ def _batch_operation() -> dict[str, Any]:
         "additionalProperties": False,
         "properties": {
             "endpoint": {"type": "string", "description": "An endpoint path, e.g. /v1/aspects."},
-            "params": {"type": "object", "description": "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for the whole batch."},
+            "params": {"type": "object", "description":
+                "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for "
+                "the whole batch."},
         },
     }
     success = ref("BatchResponse")
