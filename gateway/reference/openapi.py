@@ -270,9 +270,10 @@ def _batch_operation() -> dict[str, Any]:
         "additionalProperties": False,
         "properties": {
             "endpoint": {"type": "string", "description": "An endpoint path, e.g. /v1/aspects."},
-            "params": {"type": "object", "description":
-                "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for "
-                "the whole batch."},
+            "params": {"type": "object", "description": (
+                    "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for "
+                    "the whole batch."
+                )},
         },
     }
     success = ref("BatchResponse")

@@ -86,9 +86,10 @@ LOCAL_TIME_SCHEMA: dict[str, Any] = {
 #: What ``meta`` holds in a success answer (gateway/paid_requests.py, gateway/account_api.py).
 META_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "description":
-        "About the answer rather than its result: its request id, what it cost, what it was made with and how its "
-        "local times were read.",
+    "description": (
+            "About the answer rather than its result: its request id, what it cost, what it was made with and how its "
+            "local times were read."
+        ),
     "required": ["request_id", "credits_used", "credits_remaining", "version"],
     "properties": {
         "request_id": {"type": "string", "description": "The request's id, also the X-Request-Id header: quote it when reporting a problem."},
@@ -101,19 +102,21 @@ META_SCHEMA: dict[str, Any] = {
         "version": {"$ref": REF_PREFIX + "Version"},
         "moment": {
             "type": "object",
-            "description":
-                "How each datetime sent without an offset was read as local time, by parameter name (datetime, "
-                "start, end, datetime_a ...): present only when the request sent tz or place, with one member per "
-                "datetime read so.",
+            "description": (
+                    "How each datetime sent without an offset was read as local time, by parameter name (datetime, start, "
+                    "end, datetime_a ...): present only when the request sent tz or place, with one member per datetime "
+                    "read so."
+                ),
             "additionalProperties": {"$ref": REF_PREFIX + "LocalTime"},
         },
         "as_of": {"type": "string", "format": "date-time", "description": "/v1/usage only: when the figures were read from the ledger."},
         "mode": {
             "type": "string",
             "enum": ["test"],
-            "description":
-                "Present only on answers to a test key (svc_test_...): the answer is computed as usual and costs "
-                "nothing.",
+            "description": (
+                    "Present only on answers to a test key (svc_test_...): the answer is computed as usual and costs "
+                    "nothing."
+                ),
         },
     },
 }
@@ -129,9 +132,10 @@ ENVELOPE_SCHEMAS: dict[str, dict[str, Any]] = {
 WARNINGS_SCHEMA: dict[str, Any] = {
     "type": "array",
     "items": {"type": "string"},
-    "description":
-        "What to know about the result (a body outside its ephemeris' best span, an adjusted parameter), in words; "
-        "absent when none.",
+    "description": (
+            "What to know about the result (a body outside its ephemeris' best span, an adjusted parameter), in words; "
+            "absent when none."
+        ),
 }
 
 
