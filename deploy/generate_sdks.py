@@ -203,7 +203,8 @@ def python_operations(package: Path, document: dict) -> str:
             methods.append(
                 signature(answer)
                 + f'        """{doc}"""\n'
-                f"        return self._call(lambda: {module.stem}.sync_detailed(client=self.client{', ' + passed if passed else ''}), {answer})\n"
+                f"        return self._call(lambda: {module.stem}.sync_detailed("
+                f"client=self.client{', ' + passed if passed else ''}), {answer})\n"
             )
             continue
         imports.add("from typing import Literal, overload")
@@ -258,7 +259,8 @@ def python_operations(package: Path, document: dict) -> str:
         "        return kind(value)\n"
         "    except ValueError:\n"
         "        choices = ', '.join(member.value for member in kind)\n"
-        "        raise InvalidParameter(f'Unknown format {value!r}', code='invalid_parameter', param='format', suggestion=f'Use one of: {choices}.') from None\n\n\n"
+        "        raise InvalidParameter(f'Unknown format {value!r}', code='invalid_parameter', param='format', "
+        "suggestion=f'Use one of: {choices}.') from None\n\n\n"
         "class Operations:\n"
         '    """The operations; ``Celestial`` gives them their client, ``_call`` and ``_document``."""\n\n'
         "    client: AuthenticatedClient\n\n"

@@ -57,7 +57,8 @@ async def pause(store, settings: Settings, webhook: Webhook, reason: str, failin
     }[reason]
     text = (
         f"Your webhook subscription {webhook.webhook_id} to {webhook.url} is paused: {why}.\n\n"
-        f"Resume it with PATCH /v1/webhooks/{webhook.webhook_id} {{\"state\": \"active\"}} once it can be delivered again.\n"
+        f'Resume it with PATCH /v1/webhooks/{webhook.webhook_id} {{"state": "active"}} '
+        "once it can be delivered again.\n"
     )
     await notify(store, settings, webhook.account_id, "Celestial: a webhook subscription is paused", text)
 

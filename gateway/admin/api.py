@@ -21,7 +21,7 @@ line ever carries a key, a key hash or the admin token.
 | GET | /accounts/{account}/usage?since= | ledger totals |
 | GET | /accounts/{account}/spend-caps | the account's and its keys' spend caps, spent, resets_at |
 | PATCH | /accounts/{account}/spend-caps | the same, after setting ``daily``/``monthly`` (null clears one) |
-| POST | /accounts/{account}/keys | 201 key (``name``? ``expires_at``? ``allowed_origins``? ``browser_only``? ``mode``? ``live`` or ``test``), with ``key`` shown once |
+| POST | /accounts/{account}/keys | 201 key, with ``key`` shown once (the body's members below) |
 | GET | /accounts/{account}/keys | keys |
 | GET | /keys/{key_id} | key |
 | POST | /keys/{key_id}/revoke | key |
@@ -32,7 +32,8 @@ line ever carries a key, a key hash or the admin token.
 | GET | /accounts/{account}/owners | owners |
 | POST | /owners/unlock | the sign-in subjects whose lock-out was lifted |
 
-``{account}`` is an account's name or id.
+``{account}`` is an account's name or id. A new key's body may set ``name``, ``expires_at``,
+``allowed_origins``, ``browser_only`` and ``mode`` (``live`` or ``test``), each optional.
 """
 
 from __future__ import annotations
@@ -530,7 +531,9 @@ def _key_mode(body: dict[str, Any]) -> KeyMode:
     except ValueError as exc:
         raise InvalidParameter(
             exception_message(exc),
-            suggestion="Send \"mode\": \"test\" for a test key (no credits, small limits), or leave mode out for a live key.",
+            suggestion=(
+                'Send "mode": "test" for a test key (no credits, small limits), or leave mode out for a live key.'
+            ),
             param="mode",
         ) from None
 

@@ -24,7 +24,7 @@ ESSENTIALS = """\
 - A moment is exactly one of `datetime` (ISO 8601; without an offset, place or tz, it is UTC) or `jd` (Julian Day, UT1).
 - Success is `{"data", "meta", "warnings"?}`; an error is `{"errors": [{"code", "message", "suggestion", "param"?}]}`.
 - Only a 2xx costs credits; 402 is `insufficient_credits`, or `spend_cap_reached` (a spend cap of the account or key: do not retry before its `resets_at`); retry 429 and 503 after `Retry-After` seconds.
-"""
+"""  # noqa: E501 (one essential a line, as /llms.txt serves them)
 
 
 def llms_text(document: dict[str, Any]) -> str:

@@ -43,7 +43,12 @@ VERSION_SCHEMA: dict[str, Any] = {
         "api": {"type": "string", "description": "The API's version, the first segment of every path (v1)."},
         "build": {"type": "string", "description": "The server build's version (the document's info.version)."},
         "engine": {"type": "string", "description": "The Swiss Ephemeris release the positions were computed with."},
-        "tz": {"type": "string", "description": "The tz database release local times were read with (such as 2026f), built with its backzone file."},
+        "tz": {
+            "type": "string",
+            "description": (
+                "The tz database release local times were read with (such as 2026f), built with its backzone file."
+            ),
+        },
     },
 }
 
@@ -73,7 +78,12 @@ LOCAL_TIME_SCHEMA: dict[str, Any] = {
     "required": ["local", "tz", "abbreviation", "utc_offset_seconds", "utc"],
     "properties": {
         "local": {"type": "string", "description": "The wall-clock time as read, ISO 8601 without an offset (1944-06-06T08:00:00)."},
-        "tz": {"type": "string", "description": "The IANA zone it was read in (Europe/London): named by tz, found by tz=auto, or the place's."},
+        "tz": {
+            "type": "string",
+            "description": (
+                "The IANA zone it was read in (Europe/London): named by tz, found by tz=auto, or the place's."
+            ),
+        },
         "abbreviation": {"type": "string", "description": "The zone's abbreviation at that time, as the tz database gives it (BDST, CET, LMT)."},
         "utc_offset_seconds": {"type": "integer", "description": "The zone's offset from UTC at that time, seconds east of Greenwich (7200 for UTC+2)."},
         "utc": {"type": "string", "description": "The instant it was read as, ISO 8601 UTC with milliseconds (1944-06-06T06:00:00.000Z)."},
@@ -96,7 +106,9 @@ META_SCHEMA: dict[str, Any] = {
         "credits_used": {"type": "integer", "description": "The credits this request was charged (a batch: the sum over its successful sub-requests)."},
         "credits_remaining": {
             "type": ["integer", "null"],
-            "description": "The account's balance after this request; null only when a batch's balance could not be read back.",
+            "description": (
+                "The account's balance after this request; null only when a batch's balance could not be read back."
+            ),
         },
         "computation_ms": {"type": "number", "description": "How long the computation took, milliseconds (absent on /v1/usage and /v1/account)."},
         "version": {"$ref": REF_PREFIX + "Version"},

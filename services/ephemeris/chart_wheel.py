@@ -1,9 +1,8 @@
 """/v1/chart-wheel: a chart drawn as a wheel (services/ephemeris/wheel), alone as an SVG
-document, as that document drawn to PNG, or beside the chart(s) it draws. ``kind`` chooses the chart: one wheel of the chart
-/v1/natal-chart, /v1/composite, /v1/davison or /v1/draconic casts, or a bi-wheel of the natal
-chart (or synastry's chart A) with transits, progressions, a return (or chart B) around it.
-Each chart is cast by the same functions as its endpoint's; the cross aspects are
-/v1/synastry's inter-aspects (kernel.synastry.inter_chart)."""
+document, as that document drawn to PNG, or beside the chart(s) it draws. ``kind`` chooses the chart: one wheel of the
+chart /v1/natal-chart, /v1/composite, /v1/davison or /v1/draconic casts, or a bi-wheel of the natal chart (or synastry's
+chart A) with transits, progressions, a return (or chart B) around it. Each chart is cast by the same functions as its
+endpoint's; the cross aspects are /v1/synastry's inter-aspects (kernel.synastry.inter_chart)."""
 
 from __future__ import annotations
 

@@ -107,7 +107,8 @@ def _writers(query: ForecastInput, eclipses: list) -> dict[str, Callable[[pb.For
 
 
 def _fill_period(record, period: Period) -> None:
-    """Fill a time-lord period record as its endpoint does: level, start, end, the clamps and the technique's members."""
+    """Fill a time-lord period record as its endpoint does: level, start, end, the clamps and the technique's
+    members."""
     record.level = period.level
     fill_instant(record.start, period.start_jd)
     fill_instant(record.end, period.end_jd)

@@ -10,7 +10,8 @@ from services.timelords.natal_points import fill_periods, fill_query, natal_poin
 
 
 def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.ComputeFirdariaResponse:
-    """Return the firdaria container: the major and sub-period in force at ``at``, or every one overlapping the range."""
+    """Return the firdaria container: the major and sub-period in force at ``at``, or every one overlapping the
+    range."""
     chart = natal_points(request)
     query = request.query.time_query
     sent = request.query.sect

@@ -114,7 +114,9 @@ def _palette(items: list[str]) -> tuple[tuple[str, str], ...]:
             cut = " A # left unencoded ends the URL: send it as %23." if colon and not colour else ""
             raise InvalidParameter(
                 f"palette gives {name} {colour!r}, not a colour #rrggbb.",
-                suggestion=f"Write each colour as {name}:#rrggbb, six hexadecimal digits.{cut} E.g. {_PALETTE_EXAMPLE}.",
+                suggestion=(
+                    f"Write each colour as {name}:#rrggbb, six hexadecimal digits.{cut} E.g. {_PALETTE_EXAMPLE}."
+                ),
                 param="palette",
             )
         pairs[name] = colour.lower()

@@ -209,8 +209,8 @@ def _die_with_parent() -> None:
 
 
 def child_main(service: tuple[str, str], handlers: Mapping[str, Handler], process_name: str, connection: Connection, abandon) -> None:
-    """The child's life (``service`` is the service's full name and proto file): warm up, say ready, then compute each request received until the
-    serving process closes the pipe. Each answer is ``(sequence, ok, payload)``."""
+    """The child's life (``service`` is the service's full name and proto file): warm up, say ready, then compute each
+    request received until the serving process closes the pipe. Each answer is ``(sequence, ok, payload)``."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the serving process, which stops this
     settings = load_settings()

@@ -1,7 +1,7 @@
 """Readers of a parameter that names bodies for a use of the body table (its field's
 ``(field).body_use``: the body of an ingress or a heliacal search, the bodies of a search for
-stations): the bodies, eligible for that use. Validation checks it in the gateway before any charge (the body vocabulary of such a
-field); the search service reads the body through it, so the use is said once, in the proto.
+stations): the bodies, eligible for that use. Validation checks it in the gateway before any charge (the body vocabulary
+of such a field); the search service reads the body through it, so the use is said once, in the proto.
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
 """Readers of the natal points a time-lord request relies on: its chart's bodies, each with
-an ephemeris at the birth, the point profections and zodiacal releasing start from, the Sun that solar profections follow, and the Sun that
-firdaria read the sect from. Each point must be one the request's natal chart holds, which
-the request alone decides (its bodies, the Ascendant and Midheaven of its place, the lots
-those allow), so validation runs them in the gateway before any charge (parts of the readers of the
-time-lord requests, `shared/runtime/request_readers.py`); the time-lords service reads the
-request through them.
+an ephemeris at the birth, the point profections and zodiacal releasing start from, the Sun that solar profections
+follow, and the Sun that firdaria read the sect from. Each point must be one the request's natal chart holds, which the
+request alone decides (its bodies, the Ascendant and Midheaven of its place, the lots those allow), so validation runs
+them in the gateway before any charge (parts of the readers of the time-lord requests,
+`shared/runtime/request_readers.py`); the time-lords service reads the request through them.
 """
 
 from __future__ import annotations

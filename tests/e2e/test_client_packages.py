@@ -328,7 +328,7 @@ def test_the_wheels_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body
     assert run_python(venv, str(PROGRAMS / "verify_delivery.py"), *delivery) == [VERIFIED]
 
 
-def test_the_npm_packages_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(npm_project, delivery):
+def test_the_npm_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(npm_project, delivery):
     assert run_node(npm_project, "verify_delivery.js", *delivery) == [VERIFIED]
 
 
@@ -340,7 +340,8 @@ def test_no_export_of_the_npm_package_shadows_a_global(tarball, tmp_path):
     listing = (
         "const ts = require(process.argv[1]); const file = process.argv[2];const program = ts.createProgram([file], "
         "{ types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] });const checker = "
-        "program.getTypeChecker();console.log(JSON.stringify(checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file))).map((s) => s.name)))"
+        "program.getTypeChecker();console.log(JSON.stringify(checker.getExportsOfModule("
+        "checker.getSymbolAtLocation(program.getSourceFile(file))).map((s) => s.name)))"
     )
     compiler = TYPESCRIPT_COMPILER.parent.parent / "typescript"
     exported = subprocess.run(["node", "-e", listing, str(compiler), str(tmp_path / "package" / "dist" / "esm" / "index.d.ts")], capture_output=True, text=True, check=True)

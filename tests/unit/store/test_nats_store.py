@@ -616,7 +616,7 @@ def test_a_release_folded_into_a_write_refused_for_another_gateways_write_is_car
     run(body())
 
 
-def test_admissions_and_releases_of_one_account_racing_through_two_gateways_stay_within_max_concurrent_and_end_holding_no_slot(server, prefix):
+def test_two_gateways_racing_one_accounts_admissions_and_releases_stay_within_max_concurrent_and_end_with_no_slot(server, prefix):
     max_concurrent, requests = 3, 120
 
     async def body() -> None:
