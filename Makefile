@@ -6,7 +6,7 @@ GAZETTEER := data/places/gazetteer.sqlite
 ZONEINFO := data/tz/zoneinfo
 PROTO_INCLUDE = $(shell $(PY) -c "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))")
 
-.PHONY: help setup proto run test test-unit test-api bench image test-image policy clean
+.PHONY: help setup proto run test test-unit test-api lint bench image test-image policy clean
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -46,6 +46,10 @@ test: setup  ## Run the whole test suite: the import contracts and buf lint, the
 
 test-unit: setup  ## Run the kernel and gateway unit tests only
 	$(PY) -m pytest -q tests/unit
+
+lint: $(VENV)/.installed  ## Check the Python with ruff: its lint rules, and that ruff format would change nothing
+	$(VENV)/bin/ruff check
+	$(VENV)/bin/ruff format --check
 
 bench: setup  ## Run the benchmarks; each prints its figure beside a reference measured in the same run
 	$(PY) -m bench

@@ -13,14 +13,14 @@ import time
 from bench.figures import record
 from celestial.v1 import astrocartography_service_pb2 as pb
 from celestial.v1 import common_pb2
-from services.astrocartography import lines
-from shared.runtime.astro_targets import targets_from
 from kernel import engine
 from kernel.astrocartography import CIRCUMPOLAR, Sky, equatorial, latitude_rows, line_segments
 from kernel.deadline import Deadline
 from kernel.earth_rotation import sidereal_time
 from kernel.positions import CalcFlags, compute_positions, obliquity_deg
 from kernel.timescale import Moment
+from services.astrocartography import lines
+from shared.runtime.astro_targets import targets_from
 from shared.runtime.config import load_settings
 from shared.runtime.validation import validate
 
@@ -109,8 +109,12 @@ def main() -> None:
         ours, kernel, loop = _service_ms(request), _kernel_ms(request), _loop_ms(request)
         record(f"{figure}_service_ms", ours)
         record(f"{figure}_service_over_lines", ours / kernel)
-        print(f"  {label:42s} service {ours:7.2f} ms (goal < {goal:g} ms)  per-point loop {loop:7.2f} ms  loop/service {loop / ours:5.1f}  (goal >= 20)")
-        print(f"  {'':42s} of which the lines {kernel:7.2f} ms: loop/lines {loop / kernel:5.1f}; the rest builds the reply's points")
+        print(
+            f"  {label:42s} service {ours:7.2f} ms (goal < {goal:g} ms)  per-point loop {loop:7.2f} ms  loop/service "
+            f"{loop / ours:5.1f}  (goal >= 20)")
+        print(
+            f"  {'':42s} of which the lines {kernel:7.2f} ms: loop/lines {loop / kernel:5.1f}; the rest builds the "
+            "reply's points")
 
 
 if __name__ == "__main__":

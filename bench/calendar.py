@@ -13,11 +13,11 @@ import time
 
 from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
-from shared.runtime.transcoder import request_from_json
-from services.search import calendar, eclipses, ingresses, lunations, stations, void_of_course_periods
 from kernel import engine
 from kernel.deadline import Deadline
+from services.search import calendar, eclipses, ingresses, lunations, stations, void_of_course_periods
 from shared.runtime.config import load_settings
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 
 ROUNDS = 3

@@ -17,7 +17,6 @@ import time
 from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
-from shared.runtime.transcoder import request_from_json
 from kernel import engine
 from kernel import forecast as kernel
 from kernel.deadline import Deadline
@@ -34,6 +33,7 @@ from services.search import (
 from services.timelords import firdaria, profections, releasing
 from shared.runtime.config import load_settings
 from shared.runtime.forecast_input import forecast_settings
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 
 ROUNDS = 3
@@ -87,7 +87,9 @@ def _kinds_ms(query) -> dict[str, float]:
 
 def main() -> None:
     engine.use_ephemeris_files(load_settings().ephe_path)
-    print("a year's forecast of one chart, every kind, service time in process (median of rounds) beside the separate endpoints")
+    print(
+        "a year's forecast of one chart, every kind, service time in process (median of rounds) beside the separate "
+        "endpoints")
     request = _request(pb.FindForecastRequest, "/v1/forecast", {**BIRTH, **YEAR})
     events = len(forecast.compute(request, Deadline.never()).data.json.events)
     ours = _median_ms(lambda: forecast.compute(request, Deadline.never()))

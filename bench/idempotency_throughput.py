@@ -30,10 +30,18 @@ def main() -> None:
             plain_runs.append(load("X-Bench-Nonce"))
             keyed_runs.append(load("Idempotency-Key"))
     plain, keyed = median_run(plain_runs), median_run(keyed_runs)
-    print(f"positions with an Idempotency-Key ({CONNECTIONS} keep-alive connections, median of {ROUNDS} alternating rounds)")
-    print(f"  without a key:            {plain.rps:8.0f} req/s  p50 {plain.p50_ms:6.2f} ms  p99 {plain.p99_ms:6.2f} ms  errors {plain.errors}")
-    print(f"  a new key on every request: {keyed.rps:8.0f} req/s  p50 {keyed.p50_ms:6.2f} ms  p99 {keyed.p99_ms:6.2f} ms  errors {keyed.errors}")
-    print(f"  ratio keyed/plain throughput: {record('positions_idempotent_over_plain', keyed.rps / plain.rps):.2f}  (goal >= 0.90)")
+    print(
+        f"positions with an Idempotency-Key ({CONNECTIONS} keep-alive connections, median of {ROUNDS} alternating "
+        "rounds)")
+    print(
+        f"  without a key:            {plain.rps:8.0f} req/s  p50 {plain.p50_ms:6.2f} ms  p99 {plain.p99_ms:6.2f} ms  "
+        f"errors {plain.errors}")
+    print(
+        f"  a new key on every request: {keyed.rps:8.0f} req/s  p50 {keyed.p50_ms:6.2f} ms  p99 {keyed.p99_ms:6.2f} "
+        f"ms  errors {keyed.errors}")
+    print(
+        f"  ratio keyed/plain throughput: {record('positions_idempotent_over_plain', keyed.rps / plain.rps):.2f}  "
+        "(goal >= 0.90)")
 
 
 if __name__ == "__main__":

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import random
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from bench.figures import record
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Birth, Moment, Place
-from services.ephemeris import natal
 from kernel import engine
 from kernel.deadline import Deadline
+from services.ephemeris import natal
 from shared.runtime.config import load_settings
 from shared.runtime.request_model import message_spec
 from shared.runtime.validation import validate
@@ -31,7 +31,7 @@ ROUNDS = 3
 def births(count: int = BIRTHS) -> list[tuple[datetime, float, float]]:
     """Return ``count`` births (UTC moment, latitude, longitude) from 1900 to 2050 (fixed seed)."""
     generator = random.Random(20261123)
-    start = datetime(1900, 1, 1, tzinfo=timezone.utc)
+    start = datetime(1900, 1, 1, tzinfo=UTC)
     return [
         (start + timedelta(minutes=generator.randrange(150 * 525_960)), generator.uniform(-60, 60), generator.uniform(-180, 180))
         for _ in range(count)
@@ -94,8 +94,12 @@ def main() -> None:
     if theirs is None:
         print("  kerykeion not installed (pip install -r requirements-dev.txt)")
     else:
-        print(f"  kerykeion, the same content:               {theirs * 1e3:7.3f} ms  ratio kerykeion/ours {record('natal_kerykeion_over_ours', theirs / common):5.1f}  (goal >= 5)")
-    print(f"  ours, every option (patterns, derived points with 7 lots, dignities, parallels): {record('natal_every_option_ms', everything * 1e3):7.3f} ms  (goal < 1 ms)")
+        print(
+            f"  kerykeion, the same content:               {theirs * 1e3:7.3f} ms  ratio kerykeion/ours "
+            f"{record('natal_kerykeion_over_ours', theirs / common):5.1f}  (goal >= 5)")
+    print(
+        "  ours, every option (patterns, derived points with 7 lots, dignities, parallels): "
+        f"{record('natal_every_option_ms', everything * 1e3):7.3f} ms  (goal < 1 ms)")
 
 
 if __name__ == "__main__":

@@ -11,17 +11,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 
 from bench.figures import record
 from bench.loadclient import median_run, run_load
-from shared.runtime.config import REPO_ROOT, default_process_counts
 from deploy.local_stack import free_port_block, start_stack, stop_stack
+from shared.runtime.config import REPO_ROOT, default_process_counts
 
 CONNECTIONS = 16
 SECONDS = 4.0
@@ -39,7 +39,7 @@ def varied_queries(count: int = 5000) -> list[str]:
     generator = random.Random(20241120)
     queries = []
     for _ in range(count):
-        moment = datetime(1900, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=generator.uniform(0, 150 * 365.25 * 86400))
+        moment = datetime(1900, 1, 1, tzinfo=UTC) + timedelta(seconds=generator.uniform(0, 150 * 365.25 * 86400))
         queries.append(f"/v1/positions?datetime={moment.strftime('%Y-%m-%dT%H:%M:%SZ')}")
     return queries
 
@@ -116,15 +116,27 @@ def main() -> None:
         floor_serial = _load(floor, connections=1, seconds=SERIAL_SECONDS)
         stack_serial = _load(stack, connections=1, seconds=SERIAL_SECONDS)
     floor_run, full, full_varied = median_run(floor_runs), median_run(stack_runs), median_run(varied_runs)
-    print(f"positions throughput ({CONNECTIONS} keep-alive connections, loopback, same client, median of {ROUNDS} alternating rounds)")
-    print(f"  floor  (Starlette + 1 gRPC hop, constant reply): {floor_run.rps:8.0f} req/s  p50 {floor_run.p50_ms:6.2f} ms  p99 {floor_run.p99_ms:6.2f} ms  errors {floor_run.errors}")
-    print(f"  stack  (/v1/positions, auth + limits + credits + compute): {full.rps:8.0f} req/s  p50 {full.p50_ms:6.2f} ms  p99 {full.p99_ms:6.2f} ms  errors {full.errors}")
-    print(f"  ratio stack/floor throughput: {record('positions_stack_over_floor', full.rps / floor_run.rps):.2f}  (goal >= 0.50)")
-    print(f"  stack, a different moment 1900-2050 per request: {full_varied.rps:8.0f} req/s  p50 {full_varied.p50_ms:6.2f} ms"
-          f"  p99 {full_varied.p99_ms:6.2f} ms  errors {full_varied.errors}  ratio to floor {full_varied.rps / floor_run.rps:.2f}")
+    print(
+        f"positions throughput ({CONNECTIONS} keep-alive connections, loopback, same client, median of {ROUNDS} "
+        "alternating rounds)")
+    print(
+        f"  floor  (Starlette + 1 gRPC hop, constant reply): {floor_run.rps:8.0f} req/s  p50 {floor_run.p50_ms:6.2f} "
+        f"ms  p99 {floor_run.p99_ms:6.2f} ms  errors {floor_run.errors}")
+    print(
+        f"  stack  (/v1/positions, auth + limits + credits + compute): {full.rps:8.0f} req/s  p50 {full.p50_ms:6.2f} "
+        f"ms  p99 {full.p99_ms:6.2f} ms  errors {full.errors}")
+    print(
+        f"  ratio stack/floor throughput: {record('positions_stack_over_floor', full.rps / floor_run.rps):.2f}  (goal "
+        ">= 0.50)")
+    print(
+        f"  stack, a different moment 1900-2050 per request: {full_varied.rps:8.0f} req/s  p50 "
+        f"{full_varied.p50_ms:6.2f} ms  p99 {full_varied.p99_ms:6.2f} ms  errors {full_varied.errors}  ratio to floor "
+        f"{full_varied.rps / floor_run.rps:.2f}")
     print("positions latency (1 connection, one request at a time)")
     print(f"  floor  p50 {record('floor_p50_ms', floor_serial.p50_ms):6.2f} ms  p99 {floor_serial.p99_ms:6.2f} ms")
-    print(f"  stack  p50 {record('positions_p50_ms', stack_serial.p50_ms):6.2f} ms  p99 {stack_serial.p99_ms:6.2f} ms  (goal p50 < 3 ms)")
+    print(
+        f"  stack  p50 {record('positions_p50_ms', stack_serial.p50_ms):6.2f} ms  p99 {stack_serial.p99_ms:6.2f} ms  "
+        "(goal p50 < 3 ms)")
 
 
 if __name__ == "__main__":

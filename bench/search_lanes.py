@@ -119,9 +119,11 @@ def main() -> None:
                 rss.append(_gateway_rss_kib(stack.process.pid))
             time.sleep(AFTER_S)
             rss_later = _gateway_rss_kib(stack.process.pid)
-            print(f"gateway RSS: before {rss_before / 1024:.1f} MiB; after the mixed load {rss[0] / 1024:.1f} MiB; after each "
-                  f"round of {OVERLOAD_CONNECTIONS} clients {', '.join(f'{kib / 1024:.1f}' for kib in rss[1:])} MiB; "
-                  f"{AFTER_S:g} s later {rss_later / 1024:.1f} MiB")
+            print(
+                f"gateway RSS: before {rss_before / 1024:.1f} MiB; after the mixed load {rss[0] / 1024:.1f} MiB; "
+                f"after each round of {OVERLOAD_CONNECTIONS} clients "
+                f"{', '.join(f'{kib / 1024:.1f}' for kib in rss[1:])} MiB; {AFTER_S:g} s later {rss_later / 1024:.1f} "
+                "MiB")
             # A leak grows with every round; a high-water mark grows in the first and then holds.
             record("gateway_rss_last_round_growth_ratio", rss[-1] / rss[1] if rss[1] else float("nan"))
         finally:

@@ -28,7 +28,7 @@ QUERIES = {
 def main() -> None:
     with running_stack() as stack:
         runs: dict[str, list] = {name: [] for name in QUERIES}
-        for name, (path, _) in QUERIES.items():
+        for path, _ in QUERIES.values():
             _load(stack, connections=1, seconds=0.3, paths=[path])  # warm
         # Rounds alternate over every endpoint, so a slow spell of the machine falls on all alike.
         for _ in range(ROUNDS):

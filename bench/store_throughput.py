@@ -19,9 +19,9 @@ import httpx
 
 from bench.figures import record
 from bench.loadclient import median_run, run_load
-from shared.runtime.config import REPO_ROOT, default_process_counts
 from deploy.local_stack import free_port_block, start_gateway, start_stack, stop_stack
 from deploy.nats_server import NatsServer
+from shared.runtime.config import REPO_ROOT, default_process_counts
 
 CONNECTIONS = 16
 SECONDS = 3.0
@@ -124,7 +124,9 @@ def main() -> None:
         print(f" {spread}:")
         for label, result in (("stub  ", stub), ("sqlite", sqlite), ("nats  ", on_nats)):
             ratio = result.rps / stub.rps if stub.rps else float("nan")
-            print(f"  {label} {result.rps:8.0f} req/s  p50 {result.p50_ms:6.2f} ms  p99 {result.p99_ms:6.2f} ms  errors {result.errors}  ratio to stub {ratio:.2f}")
+            print(
+                f"  {label} {result.rps:8.0f} req/s  p50 {result.p50_ms:6.2f} ms  p99 {result.p99_ms:6.2f} ms  errors "
+                f"{result.errors}  ratio to stub {ratio:.2f}")
     print("  goal: nats >= 0.60 of stub (issue 16: simplicity and the guarantees first)")
 
 

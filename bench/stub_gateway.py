@@ -13,9 +13,9 @@ from pathlib import Path
 import uvicorn
 
 from gateway.app import create_app
-from store.memory_store import MemoryStore
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
+from store.memory_store import MemoryStore
 
 
 def main() -> None:

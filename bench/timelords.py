@@ -33,7 +33,9 @@ def main() -> None:
                 runs[name].append(_load(stack, connections=1, seconds=SECONDS, paths=paths))
     results = {name: median_run(found) for name, found in runs.items()}
     reference = results["positions"].p50_ms
-    print(f"time-lords, widest requests, whole stack (1 connection, one request at a time, median of {ROUNDS} alternating rounds)")
+    print(
+        f"time-lords, widest requests, whole stack (1 connection, one request at a time, median of {ROUNDS} "
+        "alternating rounds)")
     record("profections_widest_over_positions", results["profections 120 y + months"].p50_ms / reference)
     for name, result in results.items():
         ratio = "" if name == "positions" else f"  ratio to positions {result.p50_ms / reference:5.2f}  (goal <= {GOAL:g})"

@@ -17,13 +17,13 @@ import numpy as np
 
 from bench.figures import record
 from celestial.v1 import search_service_pb2 as pb
-from shared.runtime.transcoder import request_from_json
-from services.search import transits
 from kernel import engine
 from kernel.aspects import ASPECT_TYPES
 from kernel.bodies import engine_number
 from kernel.deadline import Deadline
+from services.search import transits
 from shared.runtime.config import load_settings
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 
 ROUNDS = 3
@@ -118,7 +118,9 @@ def main() -> None:
         record(f"{figure}_speedup", brute / ours)
         record(f"{figure}_engine_ms", engine_ms)
         record(f"{figure}_engine_share", engine_ms / ours)
-        print(f"  {label}: ours {ours:8.1f} ms, {events} events (goal < {goal:g} ms); brute force {brute:9.1f} ms, {windows} windows; speed-up {brute / ours:6.1f}x (goal >= 50)")
+        print(
+            f"  {label}: ours {ours:8.1f} ms, {events} events (goal < {goal:g} ms); brute force {brute:9.1f} ms, "
+            f"{windows} windows; speed-up {brute / ours:6.1f}x (goal >= 50)")
         print(f"    its {engine_calls} engine calls made again bare: {engine_ms:8.1f} ms, {engine_ms / ours:.0%} of ours")
 
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 import statistics
 import time
 
+from bench.figures import record
 from celestial.v1 import ephemeris_service_pb2, vedic_pb2
-from shared.runtime.transcoder import request_from_query
 from kernel import engine
 from kernel.deadline import Deadline
 from services.ephemeris import natal
 from services.timelords import panchang, vedic_chart, vimshottari_dasha
 from shared.runtime.computation import compute_reply
 from shared.runtime.config import load_settings
-from bench.figures import record
+from shared.runtime.transcoder import request_from_query
 
 GOAL_MS = 10.0
 SAMPLES = 60
@@ -65,7 +65,9 @@ def main() -> None:
     for name, (cpu, wall) in medians.items():
         print(f"  {name:32s} {cpu:7.3f} ms  (clock {wall:7.3f} ms)")
     verdict = "meets" if together <= GOAL_MS else "MISSES"
-    print(f"  {'chart with D9 + dasha':32s} {together:7.3f} ms ({verdict} the goal of {GOAL_MS:g} ms; {together / reference:.1f}x a natal chart)")
+    print(
+        f"  {'chart with D9 + dasha':32s} {together:7.3f} ms ({verdict} the goal of {GOAL_MS:g} ms; "
+        f"{together / reference:.1f}x a natal chart)")
 
 
 if __name__ == "__main__":

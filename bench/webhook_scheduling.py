@@ -193,14 +193,15 @@ def measure(count: int, tmp: Path) -> tuple[float, float, float]:
     p99 = lags[int(0.99 * (len(lags) - 1))] if lags else float("nan")
     from webhooks.worker import RELEASE_STEP_S
 
-    print(f"webhooks, {count} worker(s), {SUBSCRIPTIONS} subscriptions on stored charts: "
-          f"forecasts per (subscription, day) {record(f'webhook_forecasts_per_subscription_day_{count}w', per_day):.2f} "
-          f"({len(calls)} asked, {len(set(calls))} pairs; goal 1.00); loop block max "
-          f"{record(f'webhook_worker_loop_block_ms_max_{count}w', block):.1f} ms (goal <= 50; of which the loop computing at most "
-          f"{record(f'webhook_worker_loop_block_cpu_ms_max_{count}w', cpu):.1f} ms); delivery lag p99 "
-          f"{record(f'webhook_delivery_lag_p99_s_{count}w', p99):.2f} s, median {statistics.median(lags) if lags else float('nan'):.2f} s "
-          f"(goal <= 2; the release step alone {RELEASE_STEP_S:.2f} s) over {len(receiver.events)} of {expected} events "
-          f"at {EVENTS_PER_S}/s")
+    print(
+        f"webhooks, {count} worker(s), {SUBSCRIPTIONS} subscriptions on stored charts: forecasts per (subscription, "
+        f"day) {record(f'webhook_forecasts_per_subscription_day_{count}w', per_day):.2f} ({len(calls)} asked, "
+        f"{len(set(calls))} pairs; goal 1.00); loop block max "
+        f"{record(f'webhook_worker_loop_block_ms_max_{count}w', block):.1f} ms (goal <= 50; of which the loop "
+        f"computing at most {record(f'webhook_worker_loop_block_cpu_ms_max_{count}w', cpu):.1f} ms); delivery lag p99 "
+        f"{record(f'webhook_delivery_lag_p99_s_{count}w', p99):.2f} s, median "
+        f"{statistics.median(lags) if lags else float('nan'):.2f} s (goal <= 2; the release step alone "
+        f"{RELEASE_STEP_S:.2f} s) over {len(receiver.events)} of {expected} events at {EVENTS_PER_S}/s")
     return per_day, block, p99
 
 

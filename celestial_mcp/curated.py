@@ -136,7 +136,9 @@ def moments(meta: dict[str, Any]) -> str:
         offset = reading["utc_offset_seconds"]
         sign = "+" if offset >= 0 else "-"
         hours, rest = divmod(abs(offset), 3600)
-        said.append(f"{name} {reading['local']} {reading['tz']} ({reading['abbreviation']}, UTC{sign}{hours:02d}:{rest // 60:02d}) = {reading['utc']}")
+        said.append(
+            f"{name} {reading['local']} {reading['tz']} ({reading['abbreviation']}, "
+            f"UTC{sign}{hours:02d}:{rest // 60:02d}) = {reading['utc']}")
     return "; ".join(said)
 
 
@@ -154,12 +156,18 @@ def _chart_line(chart: dict[str, Any]) -> str:
     parts += [f"{angle.capitalize()} {zodiac(houses[angle])}" for angle in ("ascendant", "midheaven") if houses.get(angle) is not None]
     location = metadata.get("location") or {}
     where = f" at {location['latitude']:.2f}, {location['longitude']:.2f}" if location else ""
-    return f"{metadata.get('datetime_iso', '?')} UTC{where}, {metadata.get('house_system', '')} houses: {', '.join(parts)}; {len(chart.get('aspects', ()))} aspects"
+    return (
+        f"{metadata.get('datetime_iso', '?')} UTC{where}, {metadata.get('house_system', '')} houses: "
+        f"{', '.join(parts)}; {len(chart.get('aspects', ()))} aspects"
+    )
 
 
 def _chart_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     if "chart_a" in data:
-        text = f"Synastry. A: {_chart_line(data['chart_a'])}. B: {_chart_line(data['chart_b'])}. {len(data.get('inter_aspects', ()))} aspects between them."
+        text = (
+            f"Synastry. A: {_chart_line(data['chart_a'])}. B: {_chart_line(data['chart_b'])}. "
+            f"{len(data.get('inter_aspects', ()))} aspects between them."
+        )
     elif "charts" in data:
         text = f"{len(data['charts'])} return chart(s); the first: {_chart_line(data['charts'][0])}." if data["charts"] else "No return found."
     else:
@@ -191,7 +199,10 @@ def _places_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) 
 
 def _timezone_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     offset = data["utc_offset_seconds"] / 3600
-    return f"{data['tz']} ({data['abbreviation']}, UTC{offset:+g}, DST {'on' if data['dst'] else 'off'}): local {data['local']} = {data['utc']} UTC."
+    return (
+        f"{data['tz']} ({data['abbreviation']}, UTC{offset:+g}, DST {'on' if data['dst'] else 'off'}): local "
+        f"{data['local']} = {data['utc']} UTC."
+    )
 
 
 def _wheel_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
@@ -257,21 +268,31 @@ def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -
     said = ", ".join(f"{k} {v}" for k, v in conventions.items() if k in ("ayanamsha", "node", "houses", "year_length"))
     if arguments.get("kind") == "match":
         kootas = ", ".join(f"{k.get('name')} {k.get('score', 0):g}/{k.get('max', 0):g}" for k in data.get("kootas", ()))
-        manglik = "; ".join(f"{side.upper()} ({data.get(side, {}).get('role')}) {'manglik' if data.get(side, {}).get('manglik', {}).get('manglik') else 'not manglik'}" for side in ("a", "b"))
+        manglik = "; ".join(
+            f"{side.upper()} ({data.get(side, {}).get('role')}) "
+            f"{'manglik' if data.get(side, {}).get('manglik', {}).get('manglik') else 'not manglik'}" for side in ("a", "b"))
         text = f"Ashtakoota {data.get('total', 0):g}/36 ({said}): {kootas}. {manglik}; each koota's reason in data.kootas."
     elif arguments.get("kind") == "panchang":
         limbs = "; ".join(f"{name} {data.get(name, {}).get('name')}" for name in ("tithi", "nakshatra", "yoga", "karana"))
-        text = f"Panchang ({said}, sunrise {conventions.get('sunrise')}): {data.get('vara', {}).get('name')}; {limbs}; ends in data (UTC)."
+        text = (
+            f"Panchang ({said}, sunrise {conventions.get('sunrise')}): {data.get('vara', {}).get('name')}; {limbs}; "
+            "ends in data (UTC)."
+        )
     elif arguments.get("kind") == "dasha":
         periods = data.get("periods", ())
         lords = " / ".join(p.get("lord", "") for p in periods[:3])
         balance = data.get("balance", {})
-        text = f"Vimshottari: {len(periods)} period(s){': ' + lords if lords else ''}; at birth {balance.get('lord')} with {balance.get('years', 0):.2f} years left ({said})."
+        text = (
+            f"Vimshottari: {len(periods)} period(s){': ' + lords if lords else ''}; at birth {balance.get('lord')} "
+            f"with {balance.get('years', 0):.2f} years left ({said})."
+        )
     else:
         moon = next((p for p in data.get("points", ()) if p.get("name") == "moon"), {})
         lagna = next((p for p in data.get("points", ()) if p.get("name") == "lagna"), {})
-        text = (f"Sidereal chart ({said}): lagna {lagna.get('sign')}, Moon {moon.get('sign')} in "
-                f"{moon.get('nakshatra', {}).get('name')} pada {moon.get('nakshatra', {}).get('pada')}; vargas under data.vargas.")
+        text = (
+            f"Sidereal chart ({said}): lagna {lagna.get('sign')}, Moon {moon.get('sign')} in "
+            f"{moon.get('nakshatra', {}).get('name')} pada {moon.get('nakshatra', {}).get('pada')}; vargas under "
+            "data.vargas.")
     return _with_moments(text, meta)
 
 
@@ -291,7 +312,9 @@ def _astrocartography_summary(data: Any, meta: dict[str, Any], arguments: dict[s
 
 
 def _hours_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    return _with_moments(f"Day ruler {data.get('day_ruler')}; the moment falls in planetary hour {data.get('current_hour')} of 24 (hours[] in UTC).", meta)
+    return _with_moments(
+        f"Day ruler {data.get('day_ruler')}; the moment falls in planetary hour {data.get('current_hour')} of 24 "
+        "(hours[] in UTC).", meta)
 
 
 TOOLS: tuple[CuratedTool, ...] = (
@@ -352,7 +375,8 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "chart_wheel",
-        "Draw a chart as a PNG picture. kind transit/progressed/return need when; synastry/composite/davison need partner.",
+        "Draw a chart as a PNG picture. kind transit/progressed/return need when; synastry/composite/davison need "
+        "partner.",
         {
             **BIRTH,
             "kind": {"type": "string", "enum": ["natal", "draconic", "transit", "progressed", "return", "synastry", "composite", "davison"]},
@@ -394,10 +418,10 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "forecast",
-        "A birth's forecast over start..end (at most 10 years) as one list: transits to the natal points (entering orb, "
-        "exact, leaving), stations, ingresses, lunations and eclipses with their natal house, void-of-course Moon, solar "
-        "and lunar returns, profection, zodiacal releasing and firdaria periods. Birth: local datetime and place (from "
-        "places). kinds and bodies narrow it. Paged (cursor).",
+        "A birth's forecast over start..end (at most 10 years) as one list: transits to the natal points (entering "
+        "orb, exact, leaving), stations, ingresses, lunations and eclipses with their natal house, void-of-course "
+        "Moon, solar and lunar returns, profection, zodiacal releasing and firdaria periods. Birth: local datetime "
+        "and place (from places). kinds and bodies narrow it. Paged (cursor).",
         {
             "start": DATETIME,
             "end": DATETIME,
@@ -418,7 +442,8 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "returns",
-        "Solar or lunar return charts after search_start, cast at lat, lon (where the person is then). Birth: datetime, tz.",
+        "Solar or lunar return charts after search_start, cast at lat, lon (where the person is then). Birth: "
+        "datetime, tz.",
         {"datetime": DATETIME, "tz": TZ, "lat": LAT, "lon": LON, "body": {"type": "string", "enum": ["sun", "moon"]}, "search_start": DATETIME, "count": {"type": "integer", "minimum": 1, "maximum": 13}, "extra": {"type": "object"}},
         {None: "/v1/returns"},
         _chart_summary,
@@ -426,8 +451,8 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "time_lords",
-        "Time-lord periods of a birth: profections, zodiacal_releasing or firdaria, in force at one moment (at) or over "
-        "start..end. Birth as for natal_chart.",
+        "Time-lord periods of a birth: profections, zodiacal_releasing or firdaria, in force at one moment (at) or "
+        "over start..end. Birth as for natal_chart.",
         {
             **BIRTH,
             "kind": {"type": "string", "enum": ["profections", "zodiacal_releasing", "firdaria"]},
@@ -455,8 +480,8 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "sky_events",
-        "What happens in the sky over start..end: ingresses, stations, new and full Moons, eclipses, void-of-course Moon "
-        "(events to narrow). Paged (cursor).",
+        "What happens in the sky over start..end: ingresses, stations, new and full Moons, eclipses, void-of-course "
+        "Moon (events to narrow). Paged (cursor).",
         {"start": DATETIME, "end": DATETIME, "tz": TZ, "events": LIST, "bodies": LIST, "cursor": CURSOR},
         {None: "/v1/calendar"},
         _sky_summary,
@@ -473,7 +498,8 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "astrocartography",
-        "Astrocartography: where on Earth each body was on an angle at a moment (lines of points, every 5° of latitude).",
+        "Astrocartography: where on Earth each body was on an angle at a moment (lines of points, every 5° of "
+        "latitude).",
         {"datetime": DATETIME, "tz": TZ, "bodies": LIST, "angles": LIST, "cursor": CURSOR, "extra": {"type": "object"}},
         {None: "/v1/astrocartography"},
         _astrocartography_summary,

@@ -5,8 +5,8 @@ written for a model, local time first, their results summarized and paged; with
 ``--tools=full`` (or ``CELESTIAL_MCP_TOOLS=full``) they are the API's operations, one each
 (``celestial_mcp/tools.py``). Both are checked against the API's own ``/v1/openapi.json``,
 read at start. Its resources are the reference data (``celestial_mcp/reference_data.py``)
-and, with the curated set, each tool's full parameters (``celestial://parameters/<tool>``). It serves one local assistant over stdio
-(``celestial-mcp``), or remote ones over streamable HTTP (``celestial-mcp --http``), where each
+and, with the curated set, each tool's full parameters (``celestial://parameters/<tool>``). It serves one local
+assistant over stdio (``celestial-mcp``), or remote ones over streamable HTTP (``celestial-mcp --http``), where each
 client may send its own key as ``Authorization: Bearer`` to this server.
 
 Settings, read once from the environment here (this is a client of the API, not one of its

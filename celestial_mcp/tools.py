@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import mcp_types as types
+
 from celestial_mcp.curated import CuratedTool, operation_schema, shaped_result
 from celestial_mcp.schemas import argument_errors, resolved
 from gateway.operation_names import operation_name

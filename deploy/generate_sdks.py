@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import json
 import os
 import shutil
@@ -133,6 +134,35 @@ def python_error_codes(statuses: dict[str, int]) -> str:
     )
 
 
+def method_signature(
+    method: str,
+    positional: list[ast.arg],
+    arguments: list[ast.arg],
+    annotations: dict[str, str],
+    defaults: dict[str, ast.expr | None],
+    returns: str,
+    format_: str | None = None,
+    format_default: str | None = None,
+    body: str = "",
+) -> str:
+    """Return the source of a client method's ``def``: ``positional`` (a path's parameters) then
+    ``arguments`` as keywords, annotated from ``annotations``; ``format_`` annotated and
+    defaulted as given."""
+    lines = []
+    for arg in arguments:
+        # UNSET, not the document's default: the server applies its own, and refuses a
+        # parameter the request does not take even at its default (chart_wheel's
+        # year_days, which only kind=progressed takes).
+        annotation, default = annotations[arg.arg], defaults[arg.arg] and "UNSET"
+        if arg.arg == "format_" and format_ is not None:
+            annotation, default = format_, format_default
+        lines.append(f"        {arg.arg}: {annotation}" + (f" = {default}" if default else "") + ",\n")
+    # A GET without parameters (/v1/account) takes no keyword: a bare * would be a syntax error.
+    keywords = "        *,\n" + "".join(lines) if arguments else ""
+    leading = "".join(f"        {arg.arg}: {annotations[arg.arg]},\n" for arg in positional)
+    return f"    def {method}(\n        self,\n{leading}{keywords}    ) -> {returns}:{body}\n"
+
+
 def python_operations(package: Path, document: dict) -> str:
     """Return the source of ``celestial_client._operations``: one method per operation, named
     after its path, with the keywords of the generated ``sync_detailed`` (unset unless passed)
@@ -163,32 +193,18 @@ def python_operations(package: Path, document: dict) -> str:
         annotations = {arg.arg: ast.unparse(arg.annotation) for arg in positional + arguments}
         documents = document_formats(operations[module.stem])
 
-        def signature(returns: str, format_: str | None = None, format_default: str | None = None, body: str = "") -> str:
-            """Return the method's ``def``, ``format_`` annotated and defaulted as given."""
-            lines = []
-            for arg in arguments:
-                # UNSET, not the document's default: the server applies its own, and refuses a
-                # parameter the request does not take even at its default (chart_wheel's
-                # year_days, which only kind=progressed takes).
-                annotation, default = annotations[arg.arg], defaults[arg.arg] and "UNSET"
-                if arg.arg == "format_" and format_ is not None:
-                    annotation, default = format_, format_default
-                lines.append(f"        {arg.arg}: {annotation}" + (f" = {default}" if default else "") + ",\n")
-            # A GET without parameters (/v1/account) takes no keyword: a bare * would be a syntax error.
-            keywords = "        *,\n" + "".join(lines) if arguments else ""
-            leading = "".join(f"        {arg.arg}: {annotations[arg.arg]},\n" for arg in positional)
-            return f"    def {method}(\n        self,\n{leading}{keywords}    ) -> {returns}:{body}\n"
-
         passed = ", ".join(f"{arg.arg}={arg.arg}" for arg in positional + arguments)
         summary = (ast.get_docstring(sync) or "").split("Raises:")[0].rstrip()
         method = module.stem if resource else module.stem.removeprefix("get_").removeprefix("post_")
+        signature = functools.partial(method_signature, method, positional, arguments, annotations, defaults)
         raises = "        Raises:\n            CelestialError: the API's error, or no answer (NetworkError).\n        "
         if not documents:
             doc = summary.replace("\n", "\n        ") + f"\n\n        Returns:\n            {answer}: the answer's model.\n\n" + raises
             methods.append(
                 signature(answer)
                 + f'        """{doc}"""\n'
-                f"        return self._call(lambda: {module.stem}.sync_detailed(client=self.client{', ' + passed if passed else ''}), {answer})\n"
+                f"        return self._call(lambda: {module.stem}.sync_detailed("
+                f"client=self.client{', ' + passed if passed else ''}), {answer})\n"
             )
             continue
         imports.add("from typing import Literal, overload")
@@ -206,17 +222,21 @@ def python_operations(package: Path, document: dict) -> str:
             f"            {value!r}: {'bytes' if binary else 'str'} ({media_type}),\n" for value, (media_type, binary) in documents.items()
         )
         doc = summary.replace("\n", "\n        ") + (
-            f"\n\n        Returns:\n            What ``format_`` asks for: the answer's model for JSON, else the document,\n{each}\n" + raises
+            "\n\n        Returns:\n            What ``format_`` asks for: the answer's model for JSON, else the "
+            f"document,\n{each}\n" + raises
         )
         body = [
             f"        chosen = _chosen_format({kind}, format_, {default})\n",
         ]
         for value, (media_type, binary) in documents.items():
             body.append(
-                f"        if chosen == {kind}.{value.upper()}:\n"
-                f"            return self._document(lambda: self.client.get_httpx_client().request(**{module.stem}._get_kwargs({chosen_passed})), {media_type!r}).{'content' if binary else 'text'}\n"
+                f"        if chosen == {kind}.{value.upper()}:\n            return self._document(lambda: "
+                f"self.client.get_httpx_client().request(**{module.stem}._get_kwargs({chosen_passed})), "
+                f"{media_type!r}).{'content' if binary else 'text'}\n"
             )
-        body.append(f"        return self._call(lambda: {module.stem}.sync_detailed(client=self.client, {chosen_passed}), {answer})\n")
+        body.append(
+            f"        return self._call(lambda: {module.stem}.sync_detailed(client=self.client, {chosen_passed}), "
+            f"{answer})\n")
         methods.append(
             signature(returned, f"{kind} | str | Unset", "UNSET") + f'        """{doc}"""\n' + "".join(body)
         )
@@ -225,10 +245,9 @@ def python_operations(package: Path, document: dict) -> str:
         'generated operations: edit deploy/generate_sdks.py, not this file)."""\n\n'
         "from __future__ import annotations\n\n"
         # datetime: the annotation of a date parameter (/v1/usage's start and end).
-        "import datetime\nfrom collections.abc import Callable\nfrom enum import StrEnum\nfrom typing import Any, TypeVar\n\n"
-        "import httpx\n\n"
-        "from .client import AuthenticatedClient\n"
-        "from .exceptions import InvalidParameter\n"
+        "import datetime\nfrom collections.abc import Callable\nfrom enum import StrEnum\nfrom typing import Any, "
+        "TypeVar\n\nimport httpx\n\nfrom .client import AuthenticatedClient\nfrom .exceptions import "
+        "InvalidParameter\n"
         + "\n".join(sorted(imports))
         + '\n\nT = TypeVar("T")\nFormat = TypeVar("Format", bound=StrEnum)\n\n\n'
         "def _chosen_format(kind: type[Format], value: Format | str | Unset, default: Format) -> Format:\n"
@@ -240,7 +259,8 @@ def python_operations(package: Path, document: dict) -> str:
         "        return kind(value)\n"
         "    except ValueError:\n"
         "        choices = ', '.join(member.value for member in kind)\n"
-        "        raise InvalidParameter(f'Unknown format {value!r}', code='invalid_parameter', param='format', suggestion=f'Use one of: {choices}.') from None\n\n\n"
+        "        raise InvalidParameter(f'Unknown format {value!r}', code='invalid_parameter', param='format', "
+        "suggestion=f'Use one of: {choices}.') from None\n\n\n"
         "class Operations:\n"
         '    """The operations; ``Celestial`` gives them their client, ``_call`` and ``_document``."""\n\n'
         "    client: AuthenticatedClient\n\n"
@@ -389,13 +409,16 @@ def typescript_operations(document: dict) -> str:
         for value in values["enum"]:
             returns = ("Uint8Array" if documents[value][1] else "string") if value in documents else f"{prefix}Response"
             if value == values.get("default"):
-                overloads.append(f"  {method}(query{'' if required else '?'}: {query} & {{ format?: '{value}' }}): Promise<{returns}>;\n")
+                overloads.append(
+                    f"  {method}(query{'' if required else '?'}: {query} & {{ format?: '{value}' }}): "
+                    f"Promise<{returns}>;\n")
             else:
                 overloads.append(f"  {method}(query: {query} & {{ format: '{value}' }}): Promise<{returns}>;\n")
         for value, (media_type, binary) in documents.items():
             reader, parse_as = ("bytes", "arrayBuffer") if binary else ("text", "text")
             branches.append(
-                f"    if (format === '{value}') return this.{reader}((client) => sdk.{function}({{ client, query, parseAs: '{parse_as}' }}), '{media_type}');\n"
+                f"    if (format === '{value}') return this.{reader}((client) => sdk.{function}({{ client, query, "
+                f"parseAs: '{parse_as}' }}), '{media_type}');\n"
             )
         returned = " | ".join(dict.fromkeys(("Uint8Array" if binary else "string") for _, binary in documents.values())) + f" | {prefix}Response"
         methods.append(
@@ -407,19 +430,16 @@ def typescript_operations(document: dict) -> str:
             + f"    return this.call<{prefix}Response>((client) => sdk.{function}({{ client{passed} }}));\n  }}\n"
         )
     return (
-        "// Each operation of the API as a method of Celestial (generated by make sdk from the\n"
-        "// OpenAPI document: edit deploy/generate_sdks.py, not this file).\n"
-        "import type { Client } from './generated/client/index.js';\n"
-        "import * as sdk from './generated/sdk.gen.js';\n"
-        f"import type {{ {', '.join(sorted(types))} }} from './generated/types.gen.js';\n\n"
-        "/** What a generated function resolves to: the answer's data or error, and the response\n"
-        " * (undefined when fetch failed). */\n"
-        "export interface SendResult {\n  data?: unknown;\n  error?: unknown;\n  response?: Response;\n}\n\n"
-        "/** The operations; Celestial gives them their client and call. */\n"
-        "export abstract class Operations {\n"
-        "  protected abstract call<T>(send: (client: Client) => Promise<SendResult>): Promise<T>;\n"
-        "  protected abstract text(send: (client: Client) => Promise<SendResult>, mediaType: string): Promise<string>;\n"
-        "  protected abstract bytes(send: (client: Client) => Promise<SendResult>, mediaType: string): Promise<Uint8Array>;\n\n"
+        "// Each operation of the API as a method of Celestial (generated by make sdk from the\n// OpenAPI document: "
+        "edit deploy/generate_sdks.py, not this file).\nimport type { Client } from "
+        "'./generated/client/index.js';\nimport * as sdk from './generated/sdk.gen.js';\nimport type { "
+        f"{', '.join(sorted(types))} }} from './generated/types.gen.js';\n\n/** What a generated function resolves "
+        "to: the answer's data or error, and the response\n * (undefined when fetch failed). */\nexport interface "
+        "SendResult {\n  data?: unknown;\n  error?: unknown;\n  response?: Response;\n}\n\n/** The operations; "
+        "Celestial gives them their client and call. */\nexport abstract class Operations {\n  protected abstract "
+        "call<T>(send: (client: Client) => Promise<SendResult>): Promise<T>;\n  protected abstract text(send: "
+        "(client: Client) => Promise<SendResult>, mediaType: string): Promise<string>;\n  protected abstract "
+        "bytes(send: (client: Client) => Promise<SendResult>, mediaType: string): Promise<Uint8Array>;\n\n"
         + "\n".join(methods)
         + "}\n"
     )

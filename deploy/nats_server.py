@@ -75,7 +75,7 @@ class NatsServer:
         """Return whether the server process is alive."""
         return self._process is not None and self._process.poll() is None
 
-    def start(self) -> "NatsServer":
+    def start(self) -> NatsServer:
         """Start the server and return it once it accepts clients with JetStream ready.
 
         Raises RuntimeError, with the end of the server's log, if it exits or is not ready
@@ -149,7 +149,7 @@ class NatsServer:
         except OSError:
             return "(no log)"
 
-    def __enter__(self) -> "NatsServer":
+    def __enter__(self) -> NatsServer:
         return self.start()
 
     def __exit__(self, *exc_info) -> None:

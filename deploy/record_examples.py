@@ -24,7 +24,15 @@ from typing import Any
 from deploy.local_stack import start_stack, stop_stack
 from gateway.batch import BATCH_PATH
 from gateway.endpoints import discover_endpoints
-from gateway.reference.examples import EXAMPLE_NAME, JSON_MEDIA_TYPE, Document, Example, example_path, load_examples, write_example
+from gateway.reference.examples import (
+    EXAMPLE_NAME,
+    JSON_MEDIA_TYPE,
+    Document,
+    Example,
+    example_path,
+    load_examples,
+    write_example,
+)
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import message_spec
 

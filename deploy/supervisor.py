@@ -47,9 +47,9 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from deploy.mail_catcher import MailCatcher
+from shared.runtime.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
 from store.choice import open_configured_store
 from store.key_format import hash_key
-from shared.runtime.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
 
 READY_LINE = "CELESTIAL READY"
 # A process that died is started again, but at most once per this interval, so one that
@@ -359,7 +359,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_dev_key:
             key = development_key(settings)
             print(f"\nDevelopment key (account '{DEV_ACCOUNT}'): {key}", flush=True)
-            print(f"Try:\n  curl -s -H 'Authorization: Bearer {key}' '{base}/v1/positions?datetime=2024-03-20T12:00:00Z'\n", flush=True)
+            print(
+                f"Try:\n  curl -s -H 'Authorization: Bearer {key}' "
+                f"'{base}/v1/positions?datetime=2024-03-20T12:00:00Z'\n", flush=True)
             print(f"Docs: {base}/docs   OpenAPI: {base}/v1/openapi.json   Stop: Ctrl-C", flush=True)
         print(signup_line(settings, base), flush=True)
         if catcher is not None:

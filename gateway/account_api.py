@@ -23,7 +23,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from gateway.account_resources import Answer, Call, Operation, resource_route, single_values
-from gateway.admin.operations import iso, key_view
+from gateway.admin.operations import key_view
+from gateway.utc_text import iso
 from gateway.admin.spend_caps import line_view
 from kernel.errors import RangeTooLong
 from shared.errors import InvalidParameter

@@ -13,14 +13,13 @@ import asyncio
 import hmac
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 import structlog
 
 from shared.errors import InvalidApiKey, OriginNotAllowed, OriginRequired
-
 from store.interfaces import CreditLedger, Keys
 from store.key_format import hash_key, is_well_formed_key, quoted
 from store.records import Account, KeyRecord, utc_now

@@ -8,8 +8,9 @@ response lists one result per sub-request in the order given.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from gateway.endpoints import Endpoint
 from gateway.errors import as_celestial_error
@@ -78,7 +79,9 @@ def parse_batch(body: Any) -> list[SubRequest]:
         if not isinstance(params, dict):
             missing = "params" not in entry or params is None
             raise InvalidParameter(f"{where}.params " + ("is missing" if missing else "must be an object") + "; each entry is {endpoint, params}.",
-                                   suggestion='Write params as a JSON object of that endpoint\'s parameters, e.g. {"datetime": "2024-03-20T12:00:00Z"} ({} for none).',
+                                   suggestion=
+                                       'Write params as a JSON object of that endpoint\'s parameters, e.g. {"datetime": '
+                                       '"2024-03-20T12:00:00Z"} ({} for none).',
                                    param=f"{where}.params")
         parsed.append(SubRequest(index, path, params))
     return parsed

@@ -11,6 +11,7 @@ orders and sheds calls by it.
 from __future__ import annotations
 
 from shared.runtime.server import COMPUTE_MS_METADATA_KEY
+
 #: The weight of the newest time in the mean: about the last ten calls count.
 WEIGHT = 0.1
 

@@ -19,18 +19,6 @@ from starlette.responses import Response
 from gateway.envelope import error_body
 from gateway.json_response import json_response
 from gateway.request_state import request_state
-from store.bounds import MAX_BALANCE
-from store.errors import (
-    AccountExists,
-    AccountNotFound,
-    BalanceCeiling,
-    KeyNotActive,
-    KeyNotFound,
-    LedgerConflict,
-    StoreBusy,
-    StoreUnavailable,
-)
-from store.key_format import exception_message, redact_keys
 from shared.errors import (
     CelestialError,
     ClientGone,
@@ -44,6 +32,18 @@ from shared.errors import (
     RequestIdConflict,
     ServiceUnavailable,
 )
+from store.bounds import MAX_BALANCE
+from store.errors import (
+    AccountExists,
+    AccountNotFound,
+    BalanceCeiling,
+    KeyNotActive,
+    KeyNotFound,
+    LedgerConflict,
+    StoreBusy,
+    StoreUnavailable,
+)
+from store.key_format import exception_message, redact_keys
 
 log = structlog.get_logger("celestial.gateway")
 

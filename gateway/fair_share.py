@@ -28,6 +28,7 @@ processes' queues (a full process refuses, and the channel tries another).
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
@@ -195,6 +196,10 @@ class FairShare:
         others = len(self._waiting) - (account in self._waiting)
         return max(1, limit - others)
 
+    def _admits(self, account: str, in_flight: int, waiter: _Waiter) -> bool:
+        """Return whether ``account``, with ``in_flight`` calls running, may start ``waiter``."""
+        return in_flight < self._limit(account, waiter.limit)
+
     def _may_start(self, account: str, limit: int) -> bool:
         return self.in_flight < self.capacity and self.account_in_flight(account) < self._limit(account, limit)
 
@@ -210,7 +215,7 @@ class FairShare:
             self._drop_abandoned()
             for account, lanes in self._waiting.items():
                 in_flight = self.account_in_flight(account)
-                lane = lanes.next_lane(lambda waiter: in_flight < self._limit(account, waiter.limit))
+                lane = lanes.next_lane(functools.partial(self._admits, account, in_flight))
                 if lane is not None:
                     break
             else:

@@ -26,7 +26,7 @@ from gateway.account_api import UsageCache, usage_cache_s
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
-from gateway.dashboard.spend_mail import mail_spend_warnings
+from gateway.spend_warnings import mail_spend_warnings
 from gateway.endpoints import Endpoint
 from gateway.envelope import success_body
 from gateway.fair_share import FairShare, Overloaded

@@ -14,8 +14,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from gateway.dashboard.pages import render_page
 from gateway.endpoints import Endpoint
+from gateway.html_pages import render_page
 from gateway.json_response import json_response
 from gateway.key_modes import TEST_MAX_CONCURRENT, TEST_RATE_PER_MINUTE
 from store.records import Account

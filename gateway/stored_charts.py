@@ -32,7 +32,7 @@ from starlette.responses import Response
 
 from celestial.v1 import ephemeris_service_pb2
 from gateway.account_resources import Answer, Call, Operation, resource_route
-from gateway.admin.operations import iso
+from gateway.utc_text import iso
 from gateway.idempotency import LEASE_MARGIN_S, created_once
 from shared.errors import (
     ChartLimitReached, ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter,

@@ -34,7 +34,7 @@ from typing import Any
 from starlette.responses import Response
 
 from gateway.account_resources import Answer, Call, Operation, resource_route
-from gateway.admin.operations import iso
+from gateway.utc_text import iso
 from gateway.errors import request_id_of
 from gateway.idempotency import LEASE_MARGIN_S, created_once
 from gateway.upcoming_events import WINDOW_ENDS_DAYS, as_test, forecast_asker, next_event

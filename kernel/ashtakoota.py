@@ -223,7 +223,10 @@ def varna(groom: MoonPlace, bride: MoonPlace) -> Koota:
     """Return the varna koota: 1 when the groom's varna ranks with the bride's or above."""
     his, hers = _varna(groom.sign), _varna(bride.sign)
     good = VARNA_RANK.index(his) <= VARNA_RANK.index(hers)
-    reason = f"the groom's varna ({his}) is {'the same as' if his == hers else 'above' if good else 'below'} the bride's ({hers})"
+    reason = (
+        f"the groom's varna ({his}) is {'the same as' if his == hers else 'above' if good else 'below'} the bride's "
+        f"({hers})"
+    )
     return Koota("varna", 1.0 if good else 0.0, MAXIMA["varna"], his, hers, reason)
 
 

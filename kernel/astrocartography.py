@@ -51,8 +51,13 @@ CUSP_LINE_SOLVERS: dict[str, str] = {
 # except these two, whose cusps are fixed on the zodiac: a body's place among them is the same
 # everywhere on Earth, so it stands on a cusp either nowhere or everywhere and draws no line.
 NO_CUSP_LINES: dict[str, str] = {
-    "whole_sign": "whole-sign cusps are the sign boundaries, so a body stands on one only at 0° of a sign and draws no line",
-    "equal_aries": "equal_aries cusps are the signs from 0° Aries, the same everywhere, so a body's place among them does not change across the map and draws no line",
+    "whole_sign": (
+        "whole-sign cusps are the sign boundaries, so a body stands on one only at 0° of a sign and draws no line"
+    ),
+    "equal_aries": (
+            "equal_aries cusps are the signs from 0° Aries, the same everywhere, so a body's place among them does not "
+            "change across the map and draws no line"
+        ),
 }
 
 
@@ -84,7 +89,10 @@ def check_cusp_line_system(system: str) -> str:
     if system in NO_CUSP_LINES:
         raise UnreadableValue(
             f"Cusp lines cannot be drawn in {system}: {NO_CUSP_LINES[system]}.",
-            suggestion="Choose another house system for cusp lines, such as placidus or koch (angle lines are the same in every system).",
+            suggestion= (
+                    "Choose another house system for cusp lines, such as placidus or koch (angle lines are the same in "
+                    "every system)."
+                ),
         )
     return system
 

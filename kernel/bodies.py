@@ -179,7 +179,8 @@ def check_span(name: str, first_jd_ut1: float, last_jd_ut1: float | None = None,
         return
     outside = first_jd_ut1 if first_jd_ut1 < low else last
     raise OutOfRange(
-        f"No ephemeris of {name} at {Moment.from_jd_ut1(outside).iso_utc()}: it covers {_span_text(row)} and has no fallback outside it.",
+        f"No ephemeris of {name} at {Moment.from_jd_ut1(outside).iso_utc()}: it covers {_span_text(row)} and has no "
+        "fallback outside it.",
         suggestion=f"Choose moments within {_span_text(row)}, or leave {name} out.",
         about=about,
     )
@@ -213,6 +214,16 @@ def _not_eligible(name: str, use: str, heliocentric: bool) -> BodyNotEligible:
     return BodyNotEligible(
         wording=lambda param: f"The body {name!r} in {param} is not eligible for {_USE_TEXT[use]}.",
         suggestion=f"Use one of: {', '.join(eligible(use, heliocentric=heliocentric))}.",
+    )
+
+
+def _no_heliocentric_position(name: str) -> BodyNotEligible:
+    """Return the refusal of ``name``, a point of the Moon's geocentric orbit, in a heliocentric request."""
+    return BodyNotEligible(
+        wording=lambda param: (
+            f"The body {name!r} in {param} is a point of the Moon's geocentric orbit and has no heliocentric position."
+        ),
+        suggestion="Leave the nodes and apogees out of a heliocentric request, or drop heliocentric=true.",
     )
 
 
@@ -307,9 +318,5 @@ def _resolve(names, heliocentric: bool, use: str | None) -> list[str]:
                 suggestion="Ask for earth instead: its heliocentric position is the Sun's geocentric one reversed.",
             )
         else:
-            raise BodyNotEligible(
-                wording=lambda param: f"The body {name!r} in {param} is a point of the Moon's geocentric orbit and has no "
-                "heliocentric position.",
-                suggestion="Leave the nodes and apogees out of a heliocentric request, or drop heliocentric=true.",
-            )
+            raise _no_heliocentric_position(name)
     return resolved

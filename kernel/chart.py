@@ -14,10 +14,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from kernel import engine
-from kernel.aspects import DEFAULT_PARALLEL_ORB, MAJOR_SEVEN, AspectMatch, ParallelMatch, Point, find_aspects, find_parallels
+from kernel.aspects import (
+    DEFAULT_PARALLEL_ORB,
+    MAJOR_SEVEN,
+    AspectMatch,
+    ParallelMatch,
+    Point,
+    find_aspects,
+    find_parallels,
+)
 from kernel.ayanamshas import Ayanamsha
-from kernel.chart_extras import NO_EXTRAS, ChartExtras, PlacedPoint, known_operands, operand_bodies, with_extras
 from kernel.bodies import SUN
+from kernel.chart_extras import NO_EXTRAS, ChartExtras, PlacedPoint, known_operands, operand_bodies, with_extras
 from kernel.conditions import Condition
 from kernel.dignities import Dignity, Dispositors
 from kernel.houses import HouseSet, HouseSystem, compute_houses
@@ -49,8 +57,8 @@ class ChartSettings:
     ecliptic); ``aspect_types`` aspect type names; ``orb_deg`` replaces every aspect type's
     default orb when set; ``parallel_orb_deg`` is the declination orb of parallels and
     contraparallels (degrees). ``system`` casts the houses of a chart with a place (None only
-    for a chart cast without one, which has no houses: ValueError with a place). Mundane house positions need geocentric longitudes of date: with
-    ``j2000`` or ``heliocentric`` they are the caller's error (ValueError); a request reader
+    for a chart cast without one, which has no houses: ValueError with a place). Mundane house positions need geocentric
+    longitudes of date: with ``j2000`` or ``heliocentric`` they are the caller's error (ValueError); a request reader
     refuses that pair.
     """
 
@@ -183,16 +191,14 @@ def house_placement(
 @dataclass
 class Chart:
     """A cast chart: ``chart_type`` (natal, davison, progressed, draconic, return), positions
-    in chart order, houses (None, as ``placement``, for a chart cast without a place), aspects (pairs in chart order), parallels (empty when not asked
-    for), metadata, the engine conditions met (``warnings``), the settings it was cast with,
-    how it places a point in its houses (``placement``; derived points use it too),
-    ``turn_deg``, the degrees every longitude was turned back by (a draconic chart's node;
-    0 otherwise), and its extras when asked for (:mod:`kernel.chart_extras`): the
-    ``patterns`` of its aspects, its ``derived_points`` (the ``lots`` among them also as Lot
-    values, with their formulas), the midpoint ``trees`` of its bodies, each body's
-    ``dignities``, the ``dispositors`` of its bodies, and ``notes``, the prose warnings of its
-    extras. ``day_chart`` is its sect (None when it has no Sun and nothing needed one, or no
-    place), or the sect its extras were asked to assess by."""
+    in chart order, houses (None, as ``placement``, for a chart cast without a place), aspects (pairs in chart order),
+    parallels (empty when not asked for), metadata, the engine conditions met (``warnings``), the settings it was cast
+    with, how it places a point in its houses (``placement``; derived points use it too), ``turn_deg``, the degrees
+    every longitude was turned back by (a draconic chart's node; 0 otherwise), and its extras when asked for
+    (:mod:`kernel.chart_extras`): the ``patterns`` of its aspects, its ``derived_points`` (the ``lots`` among them also
+    as Lot values, with their formulas), the midpoint ``trees`` of its bodies, each body's ``dignities``, the
+    ``dispositors`` of its bodies, and ``notes``, the prose warnings of its extras. ``day_chart`` is its sect (None when
+    it has no Sun and nothing needed one, or no place), or the sect its extras were asked to assess by."""
 
     chart_type: str
     positions: list[ChartPosition]

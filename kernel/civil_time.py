@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from functools import cache
 from pathlib import PurePath
 from zoneinfo import ZoneInfo
@@ -138,7 +138,10 @@ def zone_at(lat: float, lon: float) -> ZoneFound:
     zone = finder.timezone_at(lat=lat, lng=lon) or "Etc/UTC"
     note = None
     if abs(lat) >= POLE_LATITUDE:
-        note = f"At a pole every meridian meets: {zone} is the zone the time-zone map draws there, not a town's clocks. Send tz to choose another."
+        note = (
+            f"At a pole every meridian meets: {zone} is the zone the time-zone map draws there, not a town's clocks. "
+            "Send tz to choose another."
+        )
     elif finder.timezone_at_land(lat=lat, lng=lon) is None:
         note = f"At sea: {zone} is the nautical zone of the longitude, not a town's clocks. Send tz to choose another."
     return ZoneFound(zone, AUTO_ZONE, lat, lon, note)
@@ -230,7 +233,7 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
     first = local.replace(tzinfo=zone, fold=0)
     second = local.replace(tzinfo=zone, fold=1)
     try:
-        first_utc, second_utc = first.astimezone(timezone.utc), second.astimezone(timezone.utc)
+        first_utc, second_utc = first.astimezone(UTC), second.astimezone(UTC)
     except OverflowError:
         raise beyond_zone_history() from None
     if first_utc.astimezone(zone).replace(tzinfo=None) != local and second_utc.astimezone(zone).replace(tzinfo=None) != local:
@@ -245,26 +248,31 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
                 skipped = f"the clock times from {_clock_text(before)} to {_clock_text(after)}"
             else:
                 skipped = f"the day {days[0]}" if len(days) == 1 else f"the days {days[0]} to {days[-1]}"
-            old_utc = local.replace(tzinfo=old).astimezone(timezone.utc)
+            old_utc = local.replace(tzinfo=old).astimezone(UTC)
             with_offset = local.replace(tzinfo=old).isoformat()
             # The datetime grammar takes offsets of whole minutes; an older offset of local
             # mean time (UTC-15:56:08) is given as the UTC instant alone.
             old_reading = f"{with_offset} (the same as {_utc_text(old_utc)})" if int(old.utcoffset(None).total_seconds()) % 60 == 0 else _utc_text(old_utc)
             raise NonexistentLocalTime(
-                wording=lambda param: f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the zone "
-                f"moved across the date line, its clocks going from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) "
-                f"straight to {_clock_text(after)} ({_offset_name(new)}), so {skipped} never happened there.",
+                wording=lambda param:
+                    f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the zone moved "
+                    f"across the date line, its clocks going from {_clock_text(before)} "
+                    f"({_offset_name(old.utcoffset(None))}) straight to {_clock_text(after)} ({_offset_name(new)}), "
+                    f"so {skipped} never happened there.",
                 suggesting=lambda param: (
-                    f"Check the date. If the certificate kept the calendar of before the move, send the time with that "
-                    f"offset: {param}={old_reading}, which is {old_utc.astimezone(zone).replace(tzinfo=None).isoformat()} "
-                    f"on {zone.key}'s calendar after the move."
+                    "Check the date. If the certificate kept the calendar of before the move, send the time with "
+                    f"that offset: {param}={old_reading}, which is "
+                    f"{old_utc.astimezone(zone).replace(tzinfo=None).isoformat()} on {zone.key}'s calendar after the "
+                    "move."
                 ),
             )
         jump = _duration_text(new - old.utcoffset(None))
         why = "a change to summer time" if _dst(change, zone) > _dst(change - timedelta(seconds=1), zone) else "a change of the zone's UTC offset"
         raise NonexistentLocalTime(
-            wording=lambda param: f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the clocks "
-            f"went from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) straight to {_clock_text(after)} ({_offset_name(new)}).",
+            wording=lambda param:
+                f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the clocks went "
+                f"from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) straight to {_clock_text(after)} "
+                f"({_offset_name(new)}).",
             suggestion=(
                 f"The clocks skipped {jump} here ({why}); send the time of day the certificate meant, {jump} later or "
                 "earlier, or a datetime with its UTC offset."
@@ -274,15 +282,15 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
         shown = abs(second_utc - first_utc)
         if shown >= DATE_LINE_JUMP:
             suggestion = (
-                f"{zone.key} moved across the date line then and its clocks showed {_duration_text(shown)} twice; add fold=0 for "
-                f"the first reading ({_offset_name(first.utcoffset())}, the calendar of before the move) or fold=1 for the second "
-                f"({_offset_name(second.utcoffset())})."
+                f"{zone.key} moved across the date line then and its clocks showed {_duration_text(shown)} twice; add "
+                f"fold=0 for the first reading ({_offset_name(first.utcoffset())}, the calendar of before the move) "
+                f"or fold=1 for the second ({_offset_name(second.utcoffset())})."
             )
         else:
             why = "a change back from summer time" if (first.dst() or timedelta()) > (second.dst() or timedelta()) else "a change of the zone's UTC offset"
             suggestion = (
-                f"The clocks showed this time twice here ({why}, {_duration_text(shown)} back); add fold=0 for the first "
-                "or fold=1 for the second."
+                f"The clocks showed this time twice here ({why}, {_duration_text(shown)} back); add fold=0 for the "
+                "first or fold=1 for the second."
             )
         raise AmbiguousLocalTime(
             wording=lambda param: f"{param}={local.isoformat()} happened twice in {zone.key}: at {_utc_text(first_utc)} "
@@ -293,7 +301,7 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
     chosen = second if fold == 1 else first
     offset = chosen.utcoffset()
     assert offset is not None
-    return LocalReading(local, zone.key, chosen.tzname() or "", int(offset.total_seconds()), chosen.astimezone(timezone.utc),
+    return LocalReading(local, zone.key, chosen.tzname() or "", int(offset.total_seconds()), chosen.astimezone(UTC),
                         note=history_note(zone.key, local))
 
 
@@ -351,7 +359,7 @@ def _change_between(early: datetime, late: datetime, zone: ZoneInfo) -> datetime
             low = middle
         else:
             high = middle
-    return datetime.fromtimestamp(high, timezone.utc)
+    return datetime.fromtimestamp(high, UTC)
 
 
 def _utc_text(instant: datetime) -> str:
@@ -403,9 +411,10 @@ def local_mean_time_note(reading: LocalReading, lon: float) -> str | None:
         return None
     own_utc = reading.local - timedelta(seconds=own_s)
     return (
-        f"{reading.zone} kept local mean time then; the tz database's is its reference city's ({_offset_text(reading.utc_offset_s)}), "
-        f"but at longitude {lon:g}° local mean time is {_offset_text(own_s)}. If the time was the town's own mean time, "
-        f"send datetime={own_utc.replace(tzinfo=None).isoformat(timespec='seconds')}Z instead."
+        f"{reading.zone} kept local mean time then; the tz database's is its reference city's "
+        f"({_offset_text(reading.utc_offset_s)}), but at longitude {lon:g}° local mean time is {_offset_text(own_s)}. "
+        "If the time was the town's own mean time, send "
+        f"datetime={own_utc.replace(tzinfo=None).isoformat(timespec='seconds')}Z instead."
     )
 
 

@@ -10,10 +10,9 @@ stands in (decisions.md), so with Gauquelin cusps a composite position's sector 
 the composite's own sector cusps that holds it (sectors run against the zodiac), which is where
 the house position of any point on the ecliptic falls in a chart of a place. (The Swiss
 Ephemeris house position at the composite ARMC and midpoint latitude would put a fifth of the
-ecliptic in a sector other than the one between the composite cusps shown.) Metadata: the UT1 Julian Day halfway between the births, the
-great-circle midpoint of the places, the house system (``a/b`` when one chart fell back to
-Porphyrius inside a polar circle and the other did not), ``source`` ``{type: composite,
-resolution}``.
+ecliptic in a sector other than the one between the composite cusps shown.) Metadata: the UT1 Julian Day halfway between
+the births, the great-circle midpoint of the places, the house system (``a/b`` when one chart fell back to Porphyrius
+inside a polar circle and the other did not), ``source`` ``{type: composite, resolution}``.
 """
 
 from __future__ import annotations
@@ -21,7 +20,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kernel.aspects import Point, find_aspects, find_parallels
-from kernel.chart import GAUQUELIN_LETTER, Chart, ChartMetadata, ChartPosition, ChartSettings, HousePlacement, cast_chart
+from kernel.chart import (
+    GAUQUELIN_LETTER,
+    Chart,
+    ChartMetadata,
+    ChartPosition,
+    ChartSettings,
+    HousePlacement,
+    cast_chart,
+)
 from kernel.chart_extras import NO_EXTRAS, ChartExtras, OperandSource, operands_at, with_extras
 from kernel.davison import great_circle_midpoint
 from kernel.errors import concerning

@@ -1,4 +1,5 @@
-"""The draconic chart: a chart turned so its North Node falls at 0° Aries (interface.md, draconic rules 1-7; decisions.md, Draconic)."""
+"""The draconic chart: a chart turned so its North Node falls at 0° Aries (interface.md, draconic rules 1-7;
+decisions.md, Draconic)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import PurePath
 from typing import NamedTuple
 
@@ -512,7 +512,7 @@ def fixed_stars(stars: Sequence[FixedStar], jd_ut1: float, flags: int) -> list[t
     return places
 
 
-@lru_cache(maxsize=None)
+@cache
 def fixed_star_magnitude(star: FixedStar) -> float:
     """Return a star's visual magnitude from the star file (swe.fixstar2_mag; remembered: the
     file's magnitudes do not change with the date)."""

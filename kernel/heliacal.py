@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from kernel import engine
 from kernel.bodies import HELIACAL, resolve_body
 from kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange, UnreadableValue
-from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 from kernel.positions import Observer
+from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 
 # The evening first and morning last visibility happen only for the inferior planets, which
 # pass between the Earth and the Sun.
@@ -89,7 +89,9 @@ def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, a
             raise _after_supported_dates(body, event) from None
         raise UnreadableValue(
             f"No {event} of {body} is found within five synodic periods for this place and observer.",
-            suggestion="With optical aid or from high latitudes a planet may never be lost in the Sun's glare: try the naked eye (telescope_aperture_cm=0), another place or another date.",
+            suggestion=
+                "With optical aid or from high latitudes a planet may never be lost in the Sun's glare: try the "
+                "naked eye (telescope_aperture_cm=0), another place or another date.",
         ) from None
     if not JD_UT1_MIN <= found[0] <= JD_UT1_MAX:
         raise _after_supported_dates(body, event)
@@ -98,6 +100,7 @@ def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, a
 
 def _after_supported_dates(body: str, event: str) -> OutOfRange:
     return OutOfRange(
-        f"The next {event} of {body} falls after the supported dates ({SUPPORTED_SPAN_TEXT}; Julian Day UT1 {JD_UT1_MIN} to {JD_UT1_MAX}): 0 of the 1 asked for lies inside.",
+        f"The next {event} of {body} falls after the supported dates ({SUPPORTED_SPAN_TEXT}; Julian Day UT1 "
+        f"{JD_UT1_MIN} to {JD_UT1_MAX}): 0 of the 1 asked for lies inside.",
         suggestion="Search from an earlier date.",
     )

@@ -44,7 +44,7 @@ class HouseSystem:
     letter: str
 
 
-HOUSE_SYSTEMS: tuple[HouseSystem, ...] = tuple(HouseSystem(n, l) for n, l in HOUSE_SYSTEM_TABLE)
+HOUSE_SYSTEMS: tuple[HouseSystem, ...] = tuple(HouseSystem(name, letter) for name, letter in HOUSE_SYSTEM_TABLE)
 HOUSE_SYSTEM_NAMES: tuple[str, ...] = tuple(s.name for s in HOUSE_SYSTEMS)
 _BY_NAME = {s.name: s for s in HOUSE_SYSTEMS}
 _BY_LETTER = {s.letter: s for s in HOUSE_SYSTEMS}

@@ -78,7 +78,7 @@ def parse_lots(names: list[str]) -> tuple[str, ...]:
         if lot is None:
             raise UnreadableValue(
                 f"Unknown lot {name!r}.",
-                suggestion=f"Use {ALL_LOTS_KEYWORD} or any of: {', '.join(l.keyword for l in LOTS)}.",
+                suggestion=f"Use {ALL_LOTS_KEYWORD} or any of: {', '.join(known.keyword for known in LOTS)}.",
             )
         wanted.add(lot.id)
     for lot in reversed(LOTS):  # dependencies always come earlier in the table

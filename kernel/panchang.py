@@ -126,8 +126,8 @@ def panchang(jd: float, latitude_deg: float, longitude_deg: float, altitude_m: f
     geocentric longitudes of the Sun and Moon (the nakshatra and yoga sidereal under
     ``ayanamsha``; a tithi and karana are the same in either zodiac), and the day that holds
     ``jd`` from the ``sunrise`` before it; with ``at_sunrise``, the limbs running at the
-    sunrise of ``jd``'s civil date (:func:`day_sunrise`) and that day. Raises PolarDayOrNight where the Sun does not rise
-    and set, OutOfRange when that sunrise lies before the supported dates."""
+    sunrise of ``jd``'s civil date (:func:`day_sunrise`) and that day. Raises PolarDayOrNight where the Sun does not
+    rise and set, OutOfRange when that sunrise lies before the supported dates."""
     if at_sunrise:
         jd = day_sunrise(jd, latitude_deg, longitude_deg, altitude_m, sunrise=sunrise)
     flags = CalcFlags(sidereal=ayanamsha)
@@ -186,5 +186,7 @@ def _sun_event(after_jd: float, latitude_deg: float, longitude_deg: float, altit
         )
     found = engine.next_sun_rise_or_set(after_jd, latitude_deg, longitude_deg, altitude_m, rising=rising, sunrise=sunrise).jd_ut1
     if found is None or found - after_jd > _LONGEST_DAY_DAYS:
-        raise PolarDayOrNight(f"At latitude {latitude_deg:g} the Sun does not both rise and set around this moment, so the day has no sunrise.")
+        raise PolarDayOrNight(
+            f"At latitude {latitude_deg:g} the Sun does not both rise and set around this moment, so the day has no "
+            "sunrise.")
     return found

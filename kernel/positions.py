@@ -5,9 +5,9 @@ from __future__ import annotations
 import contextlib
 from dataclasses import asdict, dataclass, field
 
+from kernel import bodies as body_table
 from kernel import engine
 from kernel.ayanamshas import Ayanamsha
-from kernel import bodies as body_table
 from kernel.conditions import EPHEMERIS_FALLBACK, Condition
 from kernel.timescale import Moment
 from kernel.zodiac import normalize_deg, sign_of
@@ -124,8 +124,8 @@ def compute_positions(
     Planets and the Moon outside the files' span (1200-01-08 to 3000-01-10) come from the
     Moshier ephemeris and add an ``ephemeris_fallback`` Condition; asteroids there raise
     OutOfRange about the ``moment`` (the engine's other refusals, UnreadableValue about it),
-    which the caller names with the moment's parameter. ``topocentric`` without an ``observer``, or with ``heliocentric``, is the
-    caller's error (ValueError): the request reader refuses both.
+    which the caller names with the moment's parameter. ``topocentric`` without an ``observer``, or with
+    ``heliocentric``, is the caller's error (ValueError): the request reader refuses both.
     """
     if flags.topocentric and (observer is None or flags.heliocentric):
         raise ValueError("topocentric positions need an observer and a geocentric view")

@@ -74,7 +74,9 @@ def star_key(text: str) -> str:
     if key not in STAR_NAMES:
         raise BodyNotFound(
             f"No star named {text!r} in the Swiss Ephemeris star file.",
-            suggesting=lambda param: f"Send a traditional name such as Aldebaran, Regulus or Spica, a designation such as alTau, or {param}=all.",
+            suggesting=lambda param:
+                "Send a traditional name such as Aldebaran, Regulus or Spica, a designation such as alTau, or "
+                f"{param}=all.",
         )
     return key
 

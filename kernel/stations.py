@@ -77,7 +77,8 @@ def find_stations(body: str, start_jd: float, end_jd: float, deadline: Deadline)
 
     >>> from kernel.timescale import Moment
     >>> start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
-    >>> [(s.event, Moment.from_jd_ut1(s.jd).iso_utc('minute')) for s in find_stations("mercury", start, start + 60, Deadline.never())]
+    >>> found = find_stations("mercury", start, start + 60, Deadline.never())
+    >>> [(s.event, Moment.from_jd_ut1(s.jd).iso_utc('minute')) for s in found]
     [('station_retrograde', '2024-04-01T22:14Z'), ('station_direct', '2024-04-25T12:54Z')]
     """
     position = longitude_and_speed(body, GEOCENTRIC)

@@ -12,7 +12,6 @@ from kernel.errors import BeforeBirth, MissingValue, RangeTooLong, UnreadableVal
 from kernel.timescale import calendar_span_text, plus_calendar_years
 
 
-
 @dataclass(frozen=True)
 class Period:
     """One period of a technique: its ``level`` (1 the outermost), its own ``start_jd`` and
@@ -86,8 +85,11 @@ def check_range_cap(start_clock_jd: float, end_clock_jd: float, cap_years: int) 
     if end_clock_jd > plus_calendar_years(start_clock_jd, cap_years):
         cap = f"{cap_years} year" + ("" if cap_years == 1 else "s")
         raise RangeTooLong(
-            f"The range lasts {calendar_span_text(start_clock_jd, end_clock_jd)} from its start (cut to birth); at most {cap}.",
-            suggestion=f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several requests if needed.",
+            f"The range lasts {calendar_span_text(start_clock_jd, end_clock_jd)} from its start (cut to birth); at "
+            f"most {cap}.",
+            suggestion=
+                f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several "
+                "requests if needed.",
         )
 
 

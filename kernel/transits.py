@@ -159,9 +159,16 @@ def _crossings(pair: _Pair, times, offsets, angles: np.ndarray, levels: np.ndarr
     brackets = (np.signbit(before) != np.signbit(after)) & (np.abs(after - before) < 180.0)
     found: list[list[list[float]]] = [[[] for _ in levels] for _ in angles]
     distances: dict[tuple[int, int], Callable[[float], tuple[float, float]]] = {}
-    a, l, i = np.nonzero(brackets)
+    at_angle, at_level, at_step = np.nonzero(brackets)
     # Each bracket's ends and values as Python floats, read out of the arrays at once.
-    ends = zip(a.tolist(), l.tolist(), times[i].tolist(), times[i + 1].tolist(), values[a, l, i].tolist(), values[a, l, i + 1].tolist())
+    ends = zip(
+        at_angle.tolist(),
+        at_level.tolist(),
+        times[at_step].tolist(),
+        times[at_step + 1].tolist(),
+        values[at_angle, at_level, at_step].tolist(),
+        values[at_angle, at_level, at_step + 1].tolist(),
+    )
     for angle, level, low, high, value_low, value_high in ends:
         deadline.check()
         distance = distances.get((angle, level))
@@ -229,7 +236,7 @@ def scan(
 
     A moving body whose ephemeris does not cover the range raises OutOfRange about ``moving``.
     """
-    names = list(dict.fromkeys([*moving, *(n for n, l in targets if l is None)]))
+    names = list(dict.fromkeys([*moving, *(name for name, longitude in targets if longitude is None)]))
     for name in names:
         body_table.check_span(name, start_jd, end_jd, about="moving")
     if any(longitude is None for _, longitude in targets):
@@ -309,5 +316,6 @@ def _returns_only_note(aspects: Sequence[str], others: list[str], natal_moon: bo
     kept = "only for its conjunction to the natal Moon (the lunar return)" if natal_moon else "not at all (no natal Moon is among the targets)"
     return (
         f"moon=returns_only on a range of {MOON_RETURNS_ONLY_FROM_DAYS:g} days or more: the Moon was scanned {kept}; "
-        f"dropped: the Moon's {', '.join(aspects)} to {', '.join(others)}. Send moon=include (183 days at most) to scan them."
+        f"dropped: the Moon's {', '.join(aspects)} to {', '.join(others)}. Send moon=include (183 days at most) to "
+        "scan them."
     )

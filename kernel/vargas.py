@@ -88,7 +88,8 @@ _BY_CODE = {v.code: v for v in VARGAS}
 
 
 def sign_class(sign: int, classes: str) -> str:
-    """Return the class of sign ``sign`` (0 Aries) under ``classes`` (odd/even, movable/fixed/dual, the element, or any)."""
+    """Return the class of sign ``sign`` (0 Aries) under ``classes`` (odd/even, movable/fixed/dual, the element, or
+    any)."""
     if classes == ODD:
         return ODD if sign % 2 == 0 else EVEN
     if classes == MOVABLE:

@@ -47,9 +47,11 @@ LARGEST_SHARE = 0.30
 
 #: Why the modules of a listed (not gated) package have no test file of their name.
 LISTED_BECAUSE: dict[str, str] = {
-    "celestial_mcp": "the MCP server over stdio: its tools in tests/unit/celestial_mcp/test_tools.py and test_curated.py, "
-                     "the trimming of results in test_results.py, the server "
-                     "itself against a real stack in tests/e2e/test_mcp_server.py",
+    "celestial_mcp": (
+            "the MCP server over stdio: its tools in tests/unit/celestial_mcp/test_tools.py and test_curated.py, the "
+            "trimming of results in test_results.py, the server itself against a real stack in "
+            "tests/e2e/test_mcp_server.py"
+        ),
     **{
         package: "a gRPC handler: its rules in tests/api/test_<family>_api.py (in process), once on real processes "
                  "in tests/e2e, its numbers in tests/unit/kernel"

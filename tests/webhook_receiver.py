@@ -107,7 +107,7 @@ class Receiver:
         self._server.shutdown()
         self._server.server_close()
 
-    def __enter__(self) -> "Receiver":
+    def __enter__(self) -> Receiver:
         return self
 
     def __exit__(self, *exc) -> None:

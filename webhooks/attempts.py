@@ -12,7 +12,7 @@ import structlog
 
 from shared.errors import InsufficientCredits
 from shared.runtime.config import Settings
-from shared.runtime.mail import MailNotSent, send_mail
+from shared.runtime.mail import mail_owners
 from store.errors import StoreError
 from store.records import ChargeNote, utc_now
 from store.webhook_records import ACTIVE, FAILING, NO_CREDITS, PAUSED, Delivery, Webhook
@@ -30,17 +30,10 @@ CREDITS_PER_EVENT = 1
 
 
 async def notify(store, settings: Settings, account_id: str, subject: str, text: str) -> None:
-    """Mail the account's owners (the dashboard's mailer); without CELESTIAL_SMTP_URL, or
-    when the mail server refuses, the log keeps it."""
-    owners = await store.list_owners(account_id) if hasattr(store, "list_owners") else []
-    if settings.smtp_url is None or not owners:
-        log.warning("webhook_notice_not_mailed", account_id=account_id, subject=subject)
-        return
-    for owner in owners:
-        try:
-            await send_mail(settings.smtp_url, settings.mail_from, owner.email, subject, text)
-        except MailNotSent as error:
-            log.warning("webhook_notice_not_mailed", account_id=account_id, error=str(error))
+    """Mail the account's owners; without CELESTIAL_SMTP_URL, or when the mail server refuses,
+    the log keeps it."""
+    for reason in await mail_owners(store, settings, account_id, subject, text):
+        log.warning("webhook_notice_not_mailed", account_id=account_id, subject=subject, reason=reason)
 
 
 def spelled_duration(seconds: float) -> str:
@@ -57,12 +50,15 @@ async def pause(store, settings: Settings, webhook: Webhook, reason: str, failin
         return
     log.warning("webhook_paused", webhook_id=webhook.webhook_id, reason=reason)
     why = {
-        FAILING: f"its deliveries have failed for {spelled_duration(failing_for_s)} (no 2xx answer, or none within the timeout)",
+        FAILING:
+            f"its deliveries have failed for {spelled_duration(failing_for_s)} (no 2xx answer, or none within the "
+            "timeout)",
         NO_CREDITS: "the account has no credits left to pay for its deliveries (1 credit each)",
     }[reason]
     text = (
         f"Your webhook subscription {webhook.webhook_id} to {webhook.url} is paused: {why}.\n\n"
-        f"Resume it with PATCH /v1/webhooks/{webhook.webhook_id} {{\"state\": \"active\"}} once it can be delivered again.\n"
+        f'Resume it with PATCH /v1/webhooks/{webhook.webhook_id} {{"state": "active"}} '
+        "once it can be delivered again.\n"
     )
     await notify(store, settings, webhook.account_id, "Celestial: a webhook subscription is paused", text)
 

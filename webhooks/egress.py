@@ -173,10 +173,14 @@ def read_url(url: object, development: bool) -> Target:
         raise _refused("too_long", f"The url has {len(url)} characters, more than the {MAX_URL_CHARS} a webhook's URL may have.")
     unsafe = next((c for c in url if _is_unsafe_character(c)), None)
     if unsafe is not None:
-        raise _refused("unsafe_character", f"The url holds U+{ord(unsafe):04X} ({unicodedata.name(unsafe, 'a control character')}); a URL may hold no space or control character.",
+        raise _refused("unsafe_character",
+            f"The url holds U+{ord(unsafe):04X} ({unicodedata.name(unsafe, 'a control character')}); a URL may hold "
+            "no space or control character.",
                        "Percent-encode spaces and control characters in the path (%20), and send the host as it is spelled.")
     if "\\" in url:
-        raise _refused("unsafe_character", "The url holds a backslash, which clients read as a slash or as part of the host depending on who reads it.",
+        raise _refused("unsafe_character",
+            "The url holds a backslash, which clients read as a slash or as part of the host depending on who reads "
+            "it.",
                        "Write every slash as '/' and percent-encode a backslash in the path (%5C).")
     matched = _SCHEME.match(url)
     scheme = matched.group(1).lower() if matched else ""

@@ -25,7 +25,7 @@ class Job:
         return {"webhook_id": self.webhook_id, "account_id": self.account_id, "event": self.event, "due_at_s": self.due_at_s}
 
     @classmethod
-    def of(cls, document: dict[str, Any]) -> "Job":
+    def of(cls, document: dict[str, Any]) -> Job:
         return cls(document["webhook_id"], document["account_id"], document["event"], document["due_at_s"])
 
 

@@ -53,7 +53,7 @@ class DayJob:
                 "webhook_version": self.webhook_version, "chart_version": self.chart_version}
 
     @classmethod
-    def of(cls, document: dict[str, Any]) -> "DayJob":
+    def of(cls, document: dict[str, Any]) -> DayJob:
         return cls(document["webhook_id"], document["account_id"], document["day_s"], document["webhook_version"], document["chart_version"])
 
 

@@ -33,7 +33,7 @@ class WorkerSettings:
     day_concurrency: int = 4
 
     @classmethod
-    def of(cls, settings: Settings) -> "WorkerSettings":
+    def of(cls, settings: Settings) -> WorkerSettings:
         """Return the worker's settings from the deployment's. Raises ValueError when the
         acknowledgement wait does not exceed the receiver's timeout, or when retries would last
         longer than 72 hours."""

@@ -21,7 +21,7 @@ line ever carries a key, a key hash or the admin token.
 | GET | /accounts/{account}/usage?since= | ledger totals |
 | GET | /accounts/{account}/spend-caps | the account's and its keys' spend caps, spent, resets_at |
 | PATCH | /accounts/{account}/spend-caps | the same, after setting ``daily``/``monthly`` (null clears one) |
-| POST | /accounts/{account}/keys | 201 key (``name``? ``expires_at``? ``allowed_origins``? ``browser_only``? ``mode``? ``live`` or ``test``), with ``key`` shown once |
+| POST | /accounts/{account}/keys | 201 key, with ``key`` shown once (the body's members below) |
 | GET | /accounts/{account}/keys | keys |
 | GET | /keys/{key_id} | key |
 | POST | /keys/{key_id}/revoke | key |
@@ -32,15 +32,17 @@ line ever carries a key, a key hash or the admin token.
 | GET | /accounts/{account}/owners | owners |
 | POST | /owners/unlock | the sign-in subjects whose lock-out was lifted |
 
-``{account}`` is an account's name or id.
+``{account}`` is an account's name or id. A new key's body may set ``name``, ``expires_at``,
+``allowed_origins``, ``browser_only`` and ``mode`` (``live`` or ``test``), each optional.
 """
 
 from __future__ import annotations
 
 import hmac
 import re
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import structlog
 from starlette.requests import Request
@@ -57,18 +59,26 @@ from gateway.admin.operations import (
     owner_view,
     rotate_key,
     usage_summary,
-    utc_moment,
 )
 from gateway.admin.spend_caps import CAP_BOUNDS, KEEP, change_account_cap, change_key_cap, spend_view
 from gateway.dashboard.invites import invite_owner
 from gateway.dashboard.sign_in import unlock
 from gateway.errors import request_id_of, with_error_body
-from gateway.json_response import json_response
 from gateway.json_body import read_json_body
+from gateway.json_response import json_response
+from gateway.utc_text import utc_moment
+from shared.errors import (
+    InvalidAdminToken,
+    InvalidBody,
+    InvalidDatetime,
+    InvalidParameter,
+    MissingParameter,
+    OwnerOfAnotherAccount,
+)
 from store.bounds import (
     ACCOUNT_NAME_RULE,
-    KEY_NAME_RULE,
     CREDITS,
+    KEY_NAME_RULE,
     MAX_CONCURRENT,
     OPENING_BALANCE,
     RATE_PER_MINUTE,
@@ -82,14 +92,6 @@ from store.key_format import KEY_PREFIXES, KeyMode, exception_message, quoted, r
 from store.origins import validate_origins
 from store.owner_records import OwnerElsewhere
 from store.records import Account, utc_now
-from shared.errors import (
-    InvalidAdminToken,
-    InvalidBody,
-    InvalidDatetime,
-    InvalidParameter,
-    MissingParameter,
-    OwnerOfAnotherAccount,
-)
 
 #: Largest admin body accepted, as for the public API (decisions.md, "Requests").
 #: A decimal integer sent as a string (the query-string form of a number).
@@ -529,7 +531,9 @@ def _key_mode(body: dict[str, Any]) -> KeyMode:
     except ValueError as exc:
         raise InvalidParameter(
             exception_message(exc),
-            suggestion="Send \"mode\": \"test\" for a test key (no credits, small limits), or leave mode out for a live key.",
+            suggestion=(
+                'Send "mode": "test" for a test key (no credits, small limits), or leave mode out for a live key.'
+            ),
             param="mode",
         ) from None
 

@@ -30,10 +30,9 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Sequence
-
-from shared.runtime.config import Settings, load_settings
+from typing import Any
 
 from gateway.admin.operations import (
     account_summary,
@@ -44,11 +43,12 @@ from gateway.admin.operations import (
     owner_view,
     rotate_key,
     usage_summary,
-    utc_moment,
 )
 from gateway.admin.spend_caps import DAILY_CAP, KEEP, MONTHLY_CAP, change_account_cap, change_key_cap, spend_view
 from gateway.dashboard.invites import invite_owner
 from gateway.dashboard.sign_in import unlock
+from gateway.utc_text import utc_moment
+from shared.runtime.config import Settings, load_settings
 from store.bounds import CREDITS, MAX_CONCURRENT, OPENING_BALANCE, RATE_PER_MINUTE, Bound
 from store.choice import open_configured_store
 from store.errors import StoreBusy, StoreError
@@ -280,9 +280,9 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
             )
             print(plain)
             print(
-                f"created {'test ' if args.test else ''}key {record.key_id} ({shown_prefix(record.mode, record.prefix_hint)})"
-                f" for account {account.name};"
-                " it is shown only this once",
+                f"created {'test ' if args.test else ''}key {record.key_id} "
+                f"({shown_prefix(record.mode, record.prefix_hint)}) for account {account.name}; it is shown only this "
+                "once",
                 file=sys.stderr,
             )
         case ("key", "list"):
@@ -299,8 +299,8 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
             # (already valid) is not lost with it.
             print(plain, flush=True)
             print(
-                f"created key {record.key_id} ({shown_prefix(record.mode, record.prefix_hint)}) replacing {args.key_id};"
-                " it is shown only this once",
+                f"created key {record.key_id} ({shown_prefix(record.mode, record.prefix_hint)}) replacing "
+                f"{args.key_id}; it is shown only this once",
                 file=sys.stderr,
             )
             if args.revoke_old:

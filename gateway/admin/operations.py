@@ -8,30 +8,15 @@ A view never holds a key nor its hash: a plain key appears once, in what created
 from __future__ import annotations
 
 from dataclasses import asdict
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from gateway.utc_text import iso
 from store.errors import KeyNotActive, StoreError, no_such_account, no_such_key
 from store.interfaces import Store
-from store.key_format import quoted, shown_prefix
+from store.key_format import shown_prefix
 from store.owner_records import OwnerRecord
 from store.records import Account, KeyRecord, Usage
-
-
-def iso(moment: datetime | None) -> str | None:
-    """Return ``moment`` as ISO 8601 UTC text to the second with a ``Z`` suffix, or None."""
-    return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def utc_moment(text: str) -> datetime:
-    """Return ISO 8601 ``text`` as an aware UTC datetime (no offset means UTC); raise
-    ValueError for text that is no moment or one outside the calendar once in UTC
-    (``9999-12-31T23:59:59-01:00``)."""
-    try:
-        moment = datetime.fromisoformat(text.strip())
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    except OverflowError:
-        raise ValueError(f"not a moment between years 1 and 9999 in UTC: {quoted(text)}") from None
 
 
 def account_view(account: Account) -> dict[str, Any]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from gateway.admin.operations import find_key, iso
+from gateway.admin.operations import find_key
+from gateway.utc_text import iso
 from store.bounds import Bound
 from store.interfaces import Store
 from store.spend_caps import MAX_CAP, PERIODS, SpendCap, SpendLine, SpendStatus

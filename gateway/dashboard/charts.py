@@ -19,7 +19,8 @@ def bar_chart_svg(labels: list[str], values: list[int], title: str) -> Markup:
     bar_px = max(slot_px * 0.7, 1.0)
     plot_px = HEIGHT_PX - _AXIS_PX - _TOP_PX
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH_PX} {HEIGHT_PX}" role="img" aria-label="{escape(title)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH_PX} {HEIGHT_PX}" role="img" '
+        f'aria-label="{escape(title)}">',
         f"<title>{escape(title)}</title>",
         f'<line class="axis" x1="0" y1="{HEIGHT_PX - _AXIS_PX}" x2="{WIDTH_PX}" y2="{HEIGHT_PX - _AXIS_PX}"/>',
     ]

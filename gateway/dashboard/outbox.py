@@ -23,7 +23,7 @@ import secrets
 from starlette.requests import Request
 from starlette.responses import Response
 
-from gateway.dashboard.pages import render_message, render_page
+from gateway.html_pages import render_message, render_page
 from shared.runtime.config import Settings
 from shared.runtime.dev_outbox import OUTBOX_LIMIT, read_messages
 

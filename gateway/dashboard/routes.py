@@ -9,9 +9,11 @@ its CSRF token is refused (403) before it does anything; every error is a page.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Awaitable, Callable
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import structlog
@@ -23,11 +25,10 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from gateway.admin.operations import find_account, iso, key_view, rotate_key
+from gateway.admin.operations import find_account, key_view, rotate_key
 from gateway.dashboard.charts import bar_chart_svg
 from gateway.dashboard.csrf import CSRF_FIELD, csrf_token, csrf_valid, keep_presession, presession_secret
 from gateway.dashboard.outbox import outbox_page
-from gateway.dashboard.pages import STATIC_DIR, render_message, render_page
 from gateway.dashboard.passwords import PASSWORD_MIN_CHARS, hash_password, password_problem, verify_password
 from gateway.dashboard.sessions import (
     SessionPolicy,
@@ -43,20 +44,24 @@ from gateway.dashboard.spend_caps_form import cap_rows, read_cap_fields
 from gateway.dashboard.tokens import split_token
 from gateway.dashboard.try_it import terminal_key
 from gateway.dashboard.usage import RECENT_REQUESTS, usage_figures, usage_window_start
+from gateway.html_pages import render_message, render_page
 from gateway.key_modes import limits_for_test_keys
+from gateway.utc_text import iso
 from gateway.webhooks import delivery_view, webhook_view
+from shared.runtime.config import Settings
 from store.bounds import validate_key_name
 from store.errors import StoreError, StoreUnavailable
 from store.interfaces import DashboardStore
 from store.key_format import KEY_MODES, exception_message, shown_prefix
 from store.origins import validate_origins
-from store.owner_records import InviteNotValid, OwnerRecord, same_digest
-from store.owner_records import normalize_email
+from store.owner_records import InviteNotValid, OwnerRecord, normalize_email, same_digest
 from store.records import KeyRecord, utc_now
 from store.webhook_records import KEEP_DELIVERIES
-from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.dashboard")
+
+#: The dashboard's stylesheet and script, served under /dashboard/static.
+STATIC_DIR = Path(__file__).with_name("static")
 
 #: Largest number of fields a dashboard form may post (the biggest has five).
 MAX_FORM_FIELDS = 16
@@ -133,7 +138,8 @@ def _page(handler: Handler, *, signed_in_only: bool = True) -> Callable[[Request
             elif request.method == "POST" and not await _csrf_checked(visit):
                 response = visit.message(
                     "Form expired",
-                    "This form was not sent from this dashboard page, or it has expired. Go back, reload the page and send it again.",
+                    "This form was not sent from this dashboard page, or it has expired. Go back, reload the page "
+                    "and send it again.",
                     403,
                 )
             else:
@@ -217,7 +223,8 @@ async def _live_invite(visit: Visit, token: str) -> OwnerRecord | None:
 def _invite_gone(visit: Visit) -> Response:
     return visit.message(
         "Invite link not valid",
-        "This invite link has expired, was already used, or was replaced by a newer one. Ask your operator for a new invite.",
+        "This invite link has expired, was already used, or was replaced by a newer one. Ask your operator for a new "
+        "invite.",
         410,
     )
 

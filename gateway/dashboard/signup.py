@@ -16,11 +16,11 @@ import time
 import structlog
 
 from gateway.dashboard.invites import INVITE_VALID_FOR, invite_owner
+from shared.runtime.config import Settings
 from shared.runtime.mail import MailNotSent, send_mail
 from store.errors import AccountExists
 from store.interfaces import DashboardStore
 from store.owner_records import OwnerElsewhere, normalize_email
-from shared.runtime.config import Settings
 
 log = structlog.get_logger("celestial.dashboard")
 
@@ -69,7 +69,8 @@ async def send_password_link(store: DashboardStore, settings: Settings, email: s
     log.info("dashboard_password_link_sent", owner_id=owner.owner_id)
     await _mail_link(
         settings, owner.email, "Set a new Celestial password",
-        "Someone (you, we hope) asked to set a new password for your Celestial dashboard. Follow this link to choose it:",
+        "Someone (you, we hope) asked to set a new password for your Celestial dashboard. Follow this link to choose "
+        "it:",
         invitation.link,
     )
 

@@ -7,7 +7,8 @@ MAX_CAP sets one. Each form sets one scope: the account, or one of its keys.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from gateway.admin.spend_caps import line_view
 from store.records import KeyRecord

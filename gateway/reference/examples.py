@@ -214,7 +214,10 @@ def _merge_answer(operation: dict[str, Any], example: Example) -> None:
 def picture_markdown(title: str, example: Example) -> str:
     """Return the Markdown showing ``example``'s picture under the request that made it."""
     url = document_url(example.operation, example.media_type)
-    return f"{PICTURE_INTRODUCTION}{example.summary}` answered this picture:\n\n![{title}: the answer to {example.summary}]({url})"
+    return (
+        f"{PICTURE_INTRODUCTION}{example.summary}` answered this picture:\n\n![{title}: the answer to "
+        f"{example.summary}]({url})"
+    )
 
 
 def typed_body(query: dict[str, str], schema: dict[str, Any]) -> dict[str, Any]:

@@ -68,8 +68,10 @@ def served_url(source: str, target: str, pages: set[str], images: set[str]) -> s
 
     >>> served_url("README.md", "docs/limits.md#when-a-429-comes", {"limits"}, set())
     '/docs/guides/limits#when-a-429-comes'
-    >>> served_url("docs/batch.md", "../README.md", set(), set()), served_url("docs/batch.md", "../LICENSE", set(), set())
-    ('/docs/guides', None)
+    >>> served_url("docs/batch.md", "../README.md", set(), set())
+    '/docs/guides'
+    >>> served_url("docs/batch.md", "../LICENSE", set(), set()) is None
+    True
     """
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or target.startswith(("/", "#")):

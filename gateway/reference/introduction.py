@@ -215,7 +215,7 @@ flags it accepts; any other is refused. `speed=false` renders `speed` and `retro
 `null`. Declinations are never rotated by a sidereal mode; with `j2000` or `no_nutation` they
 follow that equator. `out_of_bounds` is true when the absolute declination exceeds the true
 obliquity of date.
-"""
+"""  # noqa: E501 (a Markdown table row and a line of JSON are one line each in the served page)
 
 
 def introduction(guides: Sequence[tuple[str, str]] = ()) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateway.reference.operation_markdown import INTRODUCTION_PAGE
 from gateway.operation_names import page_name
+from gateway.reference.operation_markdown import INTRODUCTION_PAGE
 
 SUMMARY = (
     "An HTTP/JSON API computing planetary positions, houses, charts and aspects, time-lord "
@@ -24,14 +24,16 @@ ESSENTIALS = """\
 - A moment is exactly one of `datetime` (ISO 8601; without an offset, place or tz, it is UTC) or `jd` (Julian Day, UT1).
 - Success is `{"data", "meta", "warnings"?}`; an error is `{"errors": [{"code", "message", "suggestion", "param"?}]}`.
 - Only a 2xx costs credits; 402 is `insufficient_credits`, or `spend_cap_reached` (a spend cap of the account or key: do not retry before its `resets_at`); retry 429 and 503 after `Retry-After` seconds.
-"""
+"""  # noqa: E501 (one essential a line, as /llms.txt serves them)
 
 
 def llms_text(document: dict[str, Any]) -> str:
     """Return the text of /llms.txt for ``document``: its operations grouped by tag, each a
     link to its Markdown page with its summary and cost."""
     lines = [f"# {document['info']['title']}", "", f"> {SUMMARY}", "", ESSENTIALS]
-    lines += ["## Start here", "", f"- [Introduction](/docs/{INTRODUCTION_PAGE}.md): authentication, the first request, moments, the envelope, errors, credits and limits", ""]
+    lines += ["## Start here", "",
+        f"- [Introduction](/docs/{INTRODUCTION_PAGE}.md): authentication, the first request, moments, the envelope, "
+        "errors, credits and limits", ""]
     by_tag: dict[str, list[str]] = {}
     for path, operations in document["paths"].items():
         operation = operations.get("get") or operations["post"]

@@ -7,7 +7,6 @@ set with source info beside the generated code), so the protos stay the single s
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -18,15 +17,22 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint
+from gateway.operation_names import operation_name
 from gateway.reference.account_openapi import ACCOUNT_SCHEMAS, account_paths
-from gateway.reference.charts_openapi import CHART_SCHEMAS, chart_parameters, chart_paths, stood_in_for, with_chart_members
-from gateway.reference.webhooks_openapi import WEBHOOK_SCHEMAS, webhook_paths
+from gateway.reference.charts_openapi import (
+    CHART_SCHEMAS,
+    chart_parameters,
+    chart_paths,
+    stood_in_for,
+    with_chart_members,
+)
+from gateway.reference.idempotency_openapi import with_idempotency_key
 from gateway.reference.introduction import introduction
-from gateway.reference.openapi_schemas import Components, ref, scalar_schema as _scalar_schema
+from gateway.reference.openapi_schemas import Components, ref
+from gateway.reference.openapi_schemas import scalar_schema as _scalar_schema
 from gateway.reference.operation_text import reference_text
 from gateway.reference.parameter_groups import group_lead
-from gateway.operation_names import operation_name
-from gateway.reference.idempotency_openapi import with_idempotency_key
+from gateway.reference.webhooks_openapi import WEBHOOK_SCHEMAS, webhook_paths
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES
@@ -54,9 +60,13 @@ ERROR_SCHEMA = {
 }
 
 ERROR_STATUSES = {
-    "400": "Invalid request (invalid_parameter, missing_parameter, conflicting_parameters, invalid_datetime, invalid_body, body_not_found, body_not_eligible, out_of_range ...)",
+    "400":
+        "Invalid request (invalid_parameter, missing_parameter, conflicting_parameters, invalid_datetime, "
+        "invalid_body, body_not_found, body_not_eligible, out_of_range ...)",
     "401": "invalid_api_key",
-    "402": "insufficient_credits, or spend_cap_reached (a spend cap of the account or key; spend_cap says which, and resets_at)",
+    "402":
+        "insufficient_credits, or spend_cap_reached (a spend cap of the account or key; spend_cap says which, and "
+        "resets_at)",
     "403": "origin_not_allowed or origin_required",
     "413": "payload_too_large",
     "429": "rate_limit_exceeded (with Retry-After)",
@@ -118,7 +128,9 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
         parts.append(f"Required when {rule.required_with}=true.")
     if field.alternative and rule.default:
         # A town gives latitude and longitude only: a defaulted value (alt) is read as sent.
-        parts.append(f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here with {field.alternative_name} too.")
+        parts.append(
+            f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here "
+            f"with {field.alternative_name} too.")
     elif field.alternative:
         parts.append(f"Required unless {field.alternative_name} (a town from /v1/places) is sent.")
     if rule.csv:
@@ -258,7 +270,10 @@ def _batch_operation() -> dict[str, Any]:
         "additionalProperties": False,
         "properties": {
             "endpoint": {"type": "string", "description": "An endpoint path, e.g. /v1/aspects."},
-            "params": {"type": "object", "description": "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for the whole batch."},
+            "params": {"type": "object", "description": (
+                    "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for "
+                    "the whole batch."
+                )},
         },
     }
     success = ref("BatchResponse")

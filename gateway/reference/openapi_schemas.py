@@ -43,7 +43,12 @@ VERSION_SCHEMA: dict[str, Any] = {
         "api": {"type": "string", "description": "The API's version, the first segment of every path (v1)."},
         "build": {"type": "string", "description": "The server build's version (the document's info.version)."},
         "engine": {"type": "string", "description": "The Swiss Ephemeris release the positions were computed with."},
-        "tz": {"type": "string", "description": "The tz database release local times were read with (such as 2026f), built with its backzone file."},
+        "tz": {
+            "type": "string",
+            "description": (
+                "The tz database release local times were read with (such as 2026f), built with its backzone file."
+            ),
+        },
     },
 }
 
@@ -73,7 +78,12 @@ LOCAL_TIME_SCHEMA: dict[str, Any] = {
     "required": ["local", "tz", "abbreviation", "utc_offset_seconds", "utc"],
     "properties": {
         "local": {"type": "string", "description": "The wall-clock time as read, ISO 8601 without an offset (1944-06-06T08:00:00)."},
-        "tz": {"type": "string", "description": "The IANA zone it was read in (Europe/London): named by tz, found by tz=auto, or the place's."},
+        "tz": {
+            "type": "string",
+            "description": (
+                "The IANA zone it was read in (Europe/London): named by tz, found by tz=auto, or the place's."
+            ),
+        },
         "abbreviation": {"type": "string", "description": "The zone's abbreviation at that time, as the tz database gives it (BDST, CET, LMT)."},
         "utc_offset_seconds": {"type": "integer", "description": "The zone's offset from UTC at that time, seconds east of Greenwich (7200 for UTC+2)."},
         "utc": {"type": "string", "description": "The instant it was read as, ISO 8601 UTC with milliseconds (1944-06-06T06:00:00.000Z)."},
@@ -86,28 +96,39 @@ LOCAL_TIME_SCHEMA: dict[str, Any] = {
 #: What ``meta`` holds in a success answer (gateway/paid_requests.py, gateway/account_api.py).
 META_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "description": "About the answer rather than its result: its request id, what it cost, what it was made with and how its local times were read.",
+    "description": (
+            "About the answer rather than its result: its request id, what it cost, what it was made with and how its "
+            "local times were read."
+        ),
     "required": ["request_id", "credits_used", "credits_remaining", "version"],
     "properties": {
         "request_id": {"type": "string", "description": "The request's id, also the X-Request-Id header: quote it when reporting a problem."},
         "credits_used": {"type": "integer", "description": "The credits this request was charged (a batch: the sum over its successful sub-requests)."},
         "credits_remaining": {
             "type": ["integer", "null"],
-            "description": "The account's balance after this request; null only when a batch's balance could not be read back.",
+            "description": (
+                "The account's balance after this request; null only when a batch's balance could not be read back."
+            ),
         },
         "computation_ms": {"type": "number", "description": "How long the computation took, milliseconds (absent on /v1/usage and /v1/account)."},
         "version": {"$ref": REF_PREFIX + "Version"},
         "moment": {
             "type": "object",
-            "description": "How each datetime sent without an offset was read as local time, by parameter name (datetime, start, "
-                           "end, datetime_a ...): present only when the request sent tz or place, with one member per datetime read so.",
+            "description": (
+                    "How each datetime sent without an offset was read as local time, by parameter name (datetime, start, "
+                    "end, datetime_a ...): present only when the request sent tz or place, with one member per datetime "
+                    "read so."
+                ),
             "additionalProperties": {"$ref": REF_PREFIX + "LocalTime"},
         },
         "as_of": {"type": "string", "format": "date-time", "description": "/v1/usage only: when the figures were read from the ledger."},
         "mode": {
             "type": "string",
             "enum": ["test"],
-            "description": "Present only on answers to a test key (svc_test_...): the answer is computed as usual and costs nothing.",
+            "description": (
+                    "Present only on answers to a test key (svc_test_...): the answer is computed as usual and costs "
+                    "nothing."
+                ),
         },
     },
 }
@@ -123,7 +144,10 @@ ENVELOPE_SCHEMAS: dict[str, dict[str, Any]] = {
 WARNINGS_SCHEMA: dict[str, Any] = {
     "type": "array",
     "items": {"type": "string"},
-    "description": "What to know about the result (a body outside its ephemeris' best span, an adjusted parameter), in words; absent when none.",
+    "description": (
+            "What to know about the result (a body outside its ephemeris' best span, an adjusted parameter), in words; "
+            "absent when none."
+        ),
 }
 
 

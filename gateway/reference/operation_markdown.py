@@ -84,7 +84,9 @@ def _parameter_table(parameters: list[dict[str, Any]]) -> list[str]:
             kind += " (" + ", ".join(bounds) + ")"
         default = f"`{json.dumps(schema['default'])}`" if "default" in schema else ""
         required = "yes" if parameter["required"] else ""
-        lines.append(f"| `{parameter['name']}` | {_cell(kind)} | {required} | {_cell(default)} | {_cell(schema.get('description', ''))} |")
+        lines.append(
+            f"| `{parameter['name']}` | {_cell(kind)} | {required} | {_cell(default)} | "
+            f"{_cell(schema.get('description', ''))} |")
     lines.append("")
     return lines
 
@@ -129,7 +131,10 @@ def _curl(path: str, operations: dict[str, Any], sent: dict[str, Any], file: str
     if "get" in operations:
         query = "&".join(f"{name}={quote(_query_text(value), safe=',:')}" for name, value in sent.items())
         return f"{authorization} \\\n  \"{BASE_URL_VARIABLE}{path}?{query}\""
-    return f"{authorization} -H 'Content-Type: application/json' \\\n  -d '{json.dumps(sent)}' \\\n  \"{BASE_URL_VARIABLE}{path}\""
+    return (
+        f"{authorization} -H 'Content-Type: application/json' \\\n  -d '{json.dumps(sent)}' \\\n  "
+        f"\"{BASE_URL_VARIABLE}{path}\""
+    )
 
 
 def _query_text(value: Any) -> str:

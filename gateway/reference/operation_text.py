@@ -19,7 +19,6 @@ from typing import Any
 # pages' curl lines name them.
 from gateway.reference.operation_markdown import BASE_URL_VARIABLE, KEY_VARIABLE
 
-
 #: A birth as a certificate gives it: a clock time and a town (Paris, GeoNames 2988507),
 #: never converted to UTC by the reader.
 BIRTH = {"datetime": "1985-07-13T14:05", "place": "2988507"}

@@ -20,9 +20,9 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from gateway.errors import with_error_body
+from gateway.operation_names import page_name
 from gateway.reference.llms_text import llms_text
 from gateway.reference.operation_markdown import former_page_names, operation_pages
-from gateway.operation_names import page_name
 from shared.errors import NotFound
 
 ASSETS_DIR = Path(__file__).resolve().parent / "docs_assets"

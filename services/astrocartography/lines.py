@@ -3,7 +3,6 @@ line records or as a GeoJSON FeatureCollection."""
 
 from __future__ import annotations
 
-
 from google.protobuf import struct_pb2
 
 from celestial.v1 import astrocartography_service_pb2 as pb

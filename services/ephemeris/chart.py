@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris import houses, positions
 from kernel.deadline import Deadline
 from kernel.positions import ayanamsha_value
+from services.ephemeris import houses, positions
 
 
 def compute(request: pb.ComputeChartRequest, deadline: Deadline) -> pb.ComputeChartResponse:

@@ -1,15 +1,15 @@
 """/v1/chart-wheel: a chart drawn as a wheel (services/ephemeris/wheel), alone as an SVG
-document, as that document drawn to PNG, or beside the chart(s) it draws. ``kind`` chooses the chart: one wheel of the chart
-/v1/natal-chart, /v1/composite, /v1/davison or /v1/draconic casts, or a bi-wheel of the natal
-chart (or synastry's chart A) with transits, progressions, a return (or chart B) around it.
-Each chart is cast by the same functions as its endpoint's; the cross aspects are
-/v1/synastry's inter-aspects (kernel.synastry.inter_chart)."""
+document, as that document drawn to PNG, or beside the chart(s) it draws. ``kind`` chooses the chart: one wheel of the
+chart /v1/natal-chart, /v1/composite, /v1/davison or /v1/draconic casts, or a bi-wheel of the natal chart (or synastry's
+chart A) with transits, progressions, a return (or chart B) around it. Each chart is cast by the same functions as its
+endpoint's; the cross aspects are /v1/synastry's inter-aspects (kernel.synastry.inter_chart)."""
 
 from __future__ import annotations
 
 import hashlib
 
-from celestial.v1 import common_pb2, ephemeris_service_pb2 as pb
+from celestial.v1 import common_pb2
+from celestial.v1 import ephemeris_service_pb2 as pb
 from kernel.chart import Chart
 from kernel.deadline import Deadline
 from kernel.synastry import inter_chart
@@ -20,9 +20,18 @@ from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
 from services.ephemeris.wheel.png import render_png
 from services.ephemeris.wheel.themes import THEMES
 from services.ephemeris.wheel.words import Words
-from shared.runtime.chart_reply import chart_reply
 from shared.runtime.chart_record import aspect_record
-from shared.runtime.chart_wheel_input import COMPOSITE, DAVISON, DRACONIC, PROGRESSED, RETURN, SYNASTRY, TRANSIT, WheelInput
+from shared.runtime.chart_reply import chart_reply
+from shared.runtime.chart_wheel_input import (
+    COMPOSITE,
+    DAVISON,
+    DRACONIC,
+    PROGRESSED,
+    RETURN,
+    SYNASTRY,
+    TRANSIT,
+    WheelInput,
+)
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.return_search import RETURN_MOMENT_PARAM, find_returns
 from shared.runtime.wire import birth_from, flags_from, moment_from, sent_moment_name

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from celestial.v1 import common_pb2, ephemeris_service_pb2 as pb
-from shared.runtime.chart_inputs import ChartInputs
-from shared.runtime.chart_reply import chart_reply
+from celestial.v1 import common_pb2
+from celestial.v1 import ephemeris_service_pb2 as pb
 from kernel.chart import Chart
 from kernel.davison import great_circle_midpoint, midpoint_moment, midpoint_utc
 from kernel.deadline import Deadline
 from kernel.draconic import rotate_to_node
 from kernel.positions import Observer
 from kernel.timescale import Moment
+from shared.runtime.chart_inputs import ChartInputs
+from shared.runtime.chart_reply import chart_reply
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.wire import birth_from, sent_moment_name
 

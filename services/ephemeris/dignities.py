@@ -5,10 +5,10 @@ from __future__ import annotations
 from google.protobuf import struct_pb2
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.runtime.chart_record import dignity_record
 from kernel.chart import cast_chart
 from kernel.deadline import Deadline
 from kernel.dignities import DispositorChain
+from shared.runtime.chart_record import dignity_record
 
 
 def compute(request: pb.ComputeDignitiesRequest, deadline: Deadline) -> pb.ComputeDignitiesResponse:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.runtime.chart_reply import chart_reply
 from kernel.deadline import Deadline
+from shared.runtime.chart_reply import chart_reply
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.wire import birth_from, sent_moment_name
 

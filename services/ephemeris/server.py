@@ -7,8 +7,27 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2
 from services.ephemeris import (
-    aspects, ayanamsha, chart, chart_wheel, composite, derived_charts, dignities, earth_rotation, houses, lots, midpoints, natal, patterns,
-    places, planetary_hours, positions, solar_proximity, stars, synastry, time_zones, void_of_course,
+    aspects,
+    ayanamsha,
+    chart,
+    chart_wheel,
+    composite,
+    derived_charts,
+    dignities,
+    earth_rotation,
+    houses,
+    lots,
+    midpoints,
+    natal,
+    patterns,
+    places,
+    planetary_hours,
+    positions,
+    solar_proximity,
+    stars,
+    synastry,
+    time_zones,
+    void_of_course,
 )
 from shared.runtime.server import serve_main
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.runtime.chart_record import aspect_record, parallel_record
-from shared.runtime.chart_reply import chart_reply
 from kernel.deadline import Deadline
 from kernel.synastry import inter_chart
+from shared.runtime.chart_record import aspect_record, parallel_record
+from shared.runtime.chart_reply import chart_reply
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.wire import birth_from, sent_moment_name
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from shared.runtime.chart_record import aspect_record
 from kernel.deadline import Deadline
 from kernel.positions import CalcFlags, compute_positions
 from kernel.void_of_course import MOON, void_of_course
+from shared.runtime.chart_record import aspect_record
 from shared.runtime.wire import moment_from
 
 

@@ -9,19 +9,19 @@ that endpoint's request message declares.
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
+from kernel import bodies as body_table
+from kernel.bodies import resolve_bodies
+from kernel.crossings import sign_ingresses_until
+from kernel.deadline import Deadline
+from kernel.eclipses import LUNAR, SOLAR, eclipses_between
+from kernel.errors import OutOfRange
+from kernel.stations import find_stations
+from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
 from services.search import icalendar_text
 from services.search.ingresses import ingress_record
 from services.search.lunations import lunation_records
 from services.search.stations import station_record
 from services.search.void_of_course_periods import find_periods, period_record
-from kernel import bodies as body_table
-from kernel.bodies import resolve_bodies
-from kernel.crossings import sign_ingresses_until
-from kernel.deadline import Deadline
-from kernel.errors import OutOfRange
-from kernel.eclipses import LUNAR, SOLAR, eclipses_between
-from kernel.stations import find_stations
-from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
 from shared.runtime.kernel_errors import naming_each
 from shared.runtime.parameter_text import declared_default
 from shared.runtime.sky_event_inputs import CalendarInput, void_periods_over

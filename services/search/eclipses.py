@@ -32,7 +32,8 @@ def solar(request: pb.FindSolarEclipsesRequest, deadline: Deadline) -> pb.FindSo
 
 
 def lunar(request: pb.FindLunarEclipsesRequest, deadline: Deadline) -> pb.FindLunarEclipsesResponse:
-    """Return ``count`` lunar eclipses of the types asked for, each ``visible`` or not from ``lat``, ``lon`` when given."""
+    """Return ``count`` lunar eclipses of the types asked for, each ``visible`` or not from ``lat``, ``lon`` when
+    given."""
     query = request.query
     with naming("count", also=(OutOfRange,)):
         found = lunar_eclipses(query.moment.jd_ut1, list(query.types), query.count, deadline, backward=query.backward, place=query.place)

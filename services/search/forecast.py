@@ -107,7 +107,8 @@ def _writers(query: ForecastInput, eclipses: list) -> dict[str, Callable[[pb.For
 
 
 def _fill_period(record, period: Period) -> None:
-    """Fill a time-lord period record as its endpoint does: level, start, end, the clamps and the technique's members."""
+    """Fill a time-lord period record as its endpoint does: level, start, end, the clamps and the technique's
+    members."""
     record.level = period.level
     fill_instant(record.start, period.start_jd)
     fill_instant(record.end, period.end_jd)
@@ -140,7 +141,10 @@ def summary(event: kernel.ForecastEvent) -> str:
     if event.kind == kernel.LUNATION:
         return f"{_PHASE_TEXT[found.phase]} at {_degree_text(found.moon_longitude_deg)} in natal house {event.natal_house}"
     if event.kind == kernel.ECLIPSE:
-        return f"{found.eclipse.eclipse_type.replace('_', ' ').capitalize()} {found.kind} eclipse at {_degree_text(found.longitude_deg)} in natal house {event.natal_house}"
+        return (
+            f"{found.eclipse.eclipse_type.replace('_', ' ').capitalize()} {found.kind} eclipse at "
+            f"{_degree_text(found.longitude_deg)} in natal house {event.natal_house}"
+        )
     if event.kind == kernel.VOID_OF_COURSE:
         return f"Moon void of course in {found.sign_name} until it enters {found.next_sign_name}"
     if event.kind == kernel.RETURN:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from celestial.v1 import search_service_pb2 as pb
 from kernel.deadline import Deadline
+from kernel.errors import InvalidHeliacalEvent, OutOfRange
 from kernel.heliacal import Atmosphere, Eyes, next_heliacal_event
 from kernel.timescale import iso_utc
-from kernel.errors import InvalidHeliacalEvent, OutOfRange
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import moment_from, required_place, sent_moment_name
 

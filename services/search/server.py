@@ -6,7 +6,18 @@ RPCs of ``SearchService`` missing here answer UNIMPLEMENTED (HTTP 501).
 from __future__ import annotations
 
 from celestial.v1 import search_service_pb2
-from services.search import calendar, eclipses, forecast, heliacal, ingresses, lunations, returns, stations, transits, void_of_course_periods
+from services.search import (
+    calendar,
+    eclipses,
+    forecast,
+    heliacal,
+    ingresses,
+    lunations,
+    returns,
+    stations,
+    transits,
+    void_of_course_periods,
+)
 from shared.runtime.server import serve_main
 
 SERVICE = search_service_pb2.DESCRIPTOR.services_by_name["SearchService"]

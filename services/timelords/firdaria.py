@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_periods, fill_query, natal_points
 from kernel.deadline import Deadline
 from kernel.firdaria import firdaria
 from kernel.time_lord_periods import flatten
+from services.timelords.natal_points import fill_periods, fill_query, natal_points
 
 
 def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.ComputeFirdariaResponse:
-    """Return the firdaria container: the major and sub-period in force at ``at``, or every one overlapping the range."""
+    """Return the firdaria container: the major and sub-period in force at ``at``, or every one overlapping the
+    range."""
     chart = natal_points(request)
     query = request.query.time_query
     sent = request.query.sect

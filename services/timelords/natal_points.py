@@ -11,8 +11,8 @@ from google.protobuf.message import Message
 
 from kernel.natal_points import NatalPoints
 from kernel.natal_points import natal_points as cast_natal_points
-from kernel.timescale import iso_utc
 from kernel.time_lord_periods import Period, TimeQuery
+from kernel.timescale import iso_utc
 from kernel.zodiac import sign_index
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.wire import fill_instant, flags_from, moment_from, required_place, sent_moment_name

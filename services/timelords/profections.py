@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
-from kernel.deadline import Deadline
 from kernel.bodies import SUN
+from kernel.deadline import Deadline
 from kernel.profections import mean_boundaries, profections, solar_boundaries
 from kernel.time_lord_periods import flatten
 from kernel.zodiac import SIGNS
+from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 from shared.runtime.time_lord_points import SOLAR
 
 

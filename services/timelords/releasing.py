@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
-from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 from kernel.deadline import Deadline
 from kernel.releasing import releasing
 from kernel.time_lord_periods import flatten
 from kernel.zodiac import SIGNS
+from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 
 FORTUNE = "part_of_fortune"
 
@@ -21,7 +21,9 @@ def compute(request: pb.ComputeZodiacalReleasingRequest, deadline: Deadline) -> 
     fortune_sign = sign_of(chart, FORTUNE) if FORTUNE in chart.longitudes else None
     warnings = [c.message for c in chart.warnings]
     if fortune_sign is None:
-        warnings.append("The chart has no Lot of Fortune (it needs the Sun and the Moon among bodies), so no period is marked angular from it.")
+        warnings.append(
+            "The chart has no Lot of Fortune (it needs the Sun and the Moon among bodies), so no period is marked "
+            "angular from it.")
     periods = flatten(releasing(from_sign, fortune_sign, chart.birth.jd_ut1, request.max_level, query, deadline), query)
     data = pb.ZodiacalReleasingData(from_sign=SIGNS[from_sign], max_level=request.max_level)
     setattr(data, "from", getattr(request, "from"))  # "from" is a Python keyword

@@ -4,14 +4,14 @@ antiscia, lots) and dignities, read from the chart options into the kernel's Cha
 
 from __future__ import annotations
 
-from shared.errors import InvalidParameter
-from shared.runtime.wire import sent_or_default
-from shared.runtime.chart_options import chart_request_options
 from kernel.chart_extras import ChartExtras
 from kernel.dignities import parse_rulership
 from kernel.lots import parse_lots
 from kernel.patterns import parse_pattern_types
+from shared.errors import InvalidParameter
+from shared.runtime.chart_options import chart_request_options
 from shared.runtime.kernel_errors import naming
+from shared.runtime.wire import sent_or_default
 
 
 def chart_extras_from(request, *, dignities: bool, resolution: str = "lower", resolution_sent: bool = False) -> ChartExtras:

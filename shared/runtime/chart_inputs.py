@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel.chart import MUNDANE, ChartSettings
+from kernel.chart_extras import ChartExtras
 from kernel.draconic import require_node
 from kernel.errors import NoNorthNode
-from kernel.chart_extras import ChartExtras
+from shared.errors import InvalidParameter
 from shared.runtime.chart_extras import chart_extras_from
 from shared.runtime.chart_options import chart_request_options, chart_settings_from
 from shared.runtime.kernel_errors import naming

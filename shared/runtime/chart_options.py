@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel.chart import GAUQUELIN_LETTER, MUNDANE, ChartSettings
+from shared.errors import InvalidParameter
 from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, house_system_from
 
 
@@ -33,14 +33,16 @@ def chart_settings_from(request: Message) -> ChartSettings:
     mode = held.house_position_mode
     if mode == MUNDANE and (flags.j2000 or flags.heliocentric):
         raise InvalidParameter(
-            "Mundane house positions place bodies by their geocentric longitudes of date; j2000 and heliocentric longitudes have none.",
+            "Mundane house positions place bodies by their geocentric longitudes of date; j2000 and heliocentric "
+            "longitudes have none.",
             suggestion="Drop j2000 and heliocentric, or use house_position_mode=zodiacal.",
             param="house_position_mode",
         )
     system = house_system_from(options)
     if system.letter == GAUQUELIN_LETTER and (flags.j2000 or flags.heliocentric):
         raise InvalidParameter(
-            "Gauquelin sectors place bodies by their geocentric positions of date; j2000 and heliocentric longitudes have none.",
+            "Gauquelin sectors place bodies by their geocentric positions of date; j2000 and heliocentric longitudes "
+            "have none.",
             suggestion="Drop j2000 and heliocentric, or choose another house system.",
             param="system",
         )

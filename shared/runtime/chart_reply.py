@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from celestial.v1 import common_pb2
-from shared.runtime.chart_inputs import ChartInputs
-from shared.runtime.chart_record import chart_record
 from kernel.chart import Chart, cast_chart
 from kernel.positions import Observer
 from kernel.timescale import Moment
+from shared.runtime.chart_inputs import ChartInputs
+from shared.runtime.chart_record import chart_record
 
 
 def chart_reply(

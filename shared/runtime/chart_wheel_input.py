@@ -29,7 +29,14 @@ from shared.runtime.chart_inputs import ChartInputs, chart_inputs, composite_inp
 from shared.runtime.chart_options import chart_request_options
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import message_spec
-from shared.runtime.wire import birth_from, flags_from, optional_moment, parameter_names, sent_moment_name, sent_or_default
+from shared.runtime.wire import (
+    birth_from,
+    flags_from,
+    optional_moment,
+    parameter_names,
+    sent_moment_name,
+    sent_or_default,
+)
 
 NATAL, COMPOSITE, DAVISON, DRACONIC = "natal", "composite", "davison", "draconic"
 TRANSIT, SYNASTRY, PROGRESSED, RETURN = "transit", "synastry", "progressed", "return"
@@ -107,7 +114,9 @@ def _palette(items: list[str]) -> tuple[tuple[str, str], ...]:
             cut = " A # left unencoded ends the URL: send it as %23." if colon and not colour else ""
             raise InvalidParameter(
                 f"palette gives {name} {colour!r}, not a colour #rrggbb.",
-                suggestion=f"Write each colour as {name}:#rrggbb, six hexadecimal digits.{cut} E.g. {_PALETTE_EXAMPLE}.",
+                suggestion=(
+                    f"Write each colour as {name}:#rrggbb, six hexadecimal digits.{cut} E.g. {_PALETTE_EXAMPLE}."
+                ),
                 param="palette",
             )
         pairs[name] = colour.lower()
@@ -188,7 +197,8 @@ def _composite(request: Message) -> ChartInputs:
     higher cannot say; the wheel draws the nearest arc's composite, /v1/composite's default."""
     if sent_or_default(request, "resolution")[1]:
         raise InvalidParameter(
-            "kind=composite draws the nearest arc's composite; resolution (lower or higher) chooses a natal chart's midpoints, not a composite's arc.",
+            "kind=composite draws the nearest arc's composite; resolution (lower or higher) chooses a natal chart's "
+            "midpoints, not a composite's arc.",
             suggestion="Drop resolution, or ask /v1/composite for resolution=far.",
             param="resolution",
         )

@@ -10,9 +10,9 @@ from typing import Any
 import structlog
 from google.protobuf.message import Message
 
-from shared.errors import CelestialError, DeadlineExceeded, InternalError, ResultTooLarge
 from kernel.deadline import Deadline, DeadlinePassed
 from kernel.errors import OutOfRange
+from shared.errors import CelestialError, DeadlineExceeded, InternalError, ResultTooLarge
 from shared.runtime.kernel_errors import naming_each
 from shared.runtime.validation import validate
 from shared.runtime.wire import edge_names

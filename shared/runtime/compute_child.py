@@ -31,9 +31,9 @@ import structlog
 from google.protobuf import descriptor_pool, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 
-from shared.errors import InternalError
 from kernel import civil_time, engine, places
 from kernel.deadline import Deadline, DeadlinePassed
+from shared.errors import InternalError
 from shared.runtime.computation import Handler, answered_error, compute_reply, stopped
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
@@ -209,8 +209,8 @@ def _die_with_parent() -> None:
 
 
 def child_main(service: tuple[str, str], handlers: Mapping[str, Handler], process_name: str, connection: Connection, abandon) -> None:
-    """The child's life (``service`` is the service's full name and proto file): warm up, say ready, then compute each request received until the
-    serving process closes the pipe. Each answer is ``(sequence, ok, payload)``."""
+    """The child's life (``service`` is the service's full name and proto file): warm up, say ready, then compute each
+    request received until the serving process closes the pipe. Each answer is ``(sequence, ok, payload)``."""
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the serving process, which stops this
     settings = load_settings()

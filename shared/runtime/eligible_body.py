@@ -1,12 +1,12 @@
 """Readers of a parameter that names bodies for a use of the body table (its field's
 ``(field).body_use``: the body of an ingress or a heliacal search, the bodies of a search for
-stations): the bodies, eligible for that use. Validation checks it in the gateway before any charge (the body vocabulary of such a
-field); the search service reads the body through it, so the use is said once, in the proto.
+stations): the bodies, eligible for that use. Validation checks it in the gateway before any charge (the body vocabulary
+of such a field); the search service reads the body through it, so the use is said once, in the proto.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
@@ -16,7 +16,7 @@ from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import message_spec
 
 
-@lru_cache(maxsize=None)
+@cache
 def body_use(descriptor: Descriptor, name: str) -> str:
     """Return the body-table use the parameter ``name`` of a request message names ("" for
     none); a use the body table lacks is a ValueError (a contract the runtime cannot keep)."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from kernel.heliacal import check_event
 from kernel.errors import InvalidHeliacalEvent
+from kernel.heliacal import check_event
 from shared.runtime.eligible_body import eligible_body
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 

@@ -12,11 +12,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 
-from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
 from kernel.errors import (
-    AmbiguousLocalTime, BodyNotEligible, BodyNotFound, DomainError, MissingValue, NonexistentLocalTime, OutOfRange,
-    UnreadableMoment, UnreadableValue,
+    AmbiguousLocalTime,
+    BodyNotEligible,
+    BodyNotFound,
+    DomainError,
+    MissingValue,
+    NonexistentLocalTime,
+    OutOfRange,
+    UnreadableMoment,
+    UnreadableValue,
 )
+from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
 
 #: The kernel's reading errors and the catalogue's error each becomes once a parameter is named.
 CATALOGUE: dict[type[UnreadableValue], type[CelestialError]] = {

@@ -1,6 +1,8 @@
-"""The dashboard's mail: links that prove an address (sign-up, forgot password), sent over SMTP
-with the standard library, in a thread of the mail's own pool (:data:`MAILING`), so the event
-loop never waits on a mail server and nothing else waits behind one.
+"""Mail: plain-text messages sent over SMTP with the standard library, in a thread of the
+mail's own pool (:data:`MAILING`), so the event loop never waits on a mail server and nothing
+else waits behind one; to one address (the dashboard's links that prove an address: sign-up,
+forgot password) or to every owner of an account (:func:`mail_owners`: the paid path's
+spend-cap warnings, the webhook worker's notices).
 
 A message holds a one-time link and nothing else secret; it is never logged.
 """
@@ -12,6 +14,7 @@ from email.message import EmailMessage
 from urllib.parse import unquote, urlsplit
 
 from shared.runtime.blocking import BlockingPool
+from shared.runtime.config import Settings
 
 #: How long one SMTP conversation may take, in seconds, before the send fails.
 SMTP_TIMEOUT_S = 10.0
@@ -46,3 +49,22 @@ async def send_mail(smtp_url: str, sender: str, to: str, subject: str, text: str
     message["From"], message["To"], message["Subject"] = sender, to, subject
     message.set_content(text)
     await MAILING.run(_send_now, smtp_url, message)
+
+
+async def mail_owners(store, settings: Settings, account_id: str, subject: str, text: str) -> list[str]:
+    """Send the message to every owner of ``account_id`` (``store`` one with the dashboard's
+    owners, ``list_owners``); return why mail was not sent, one reason per owner not reached,
+    or the one reason none was tried (no mail server configured, no owner): empty when every
+    owner was mailed. The caller logs the reasons: a notice that cannot be mailed is dropped."""
+    if settings.smtp_url is None:
+        return ["no mail server configured (CELESTIAL_SMTP_URL)"]
+    owners = await store.list_owners(account_id) if hasattr(store, "list_owners") else []
+    if not owners:
+        return ["the account has no owner to mail"]
+    not_sent = []
+    for owner in owners:
+        try:
+            await send_mail(settings.smtp_url, settings.mail_from, owner.email, subject, text)
+        except MailNotSent as exc:
+            not_sent.append(str(exc))
+    return not_sent

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.errors import MissingParameter
 from kernel.lots import parse_lots
+from shared.errors import MissingParameter
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import place_from
 

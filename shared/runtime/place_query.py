@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel.places import countries, fold_name
+from shared.errors import InvalidParameter
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel.errors import BeforeBirth, RangeTooLong
 from kernel.time_lord_periods import TimeQuery, check_range_cap, time_query
 from kernel.timescale import Moment, calendar_span_text, duration_text, plus_calendar_years
 from kernel.transits import MAX_RANGE_DAYS, MAX_RANGE_DAYS_WITH_MOON
+from shared.errors import InvalidParameter
 from shared.runtime.kernel_errors import naming, naming_each
 from shared.runtime.wire import moment_from, optional_moment, sent_moment_name
 
@@ -65,7 +65,9 @@ def event_range(request: Message, *, cap_years: int | None = None, cap_days: flo
         cap = f"{cap_years} year" + ("" if cap_years == 1 else "s")
         raise RangeTooLong(
             f"The range lasts {calendar_span_text(start.clock_jd, end.clock_jd)}; at most {cap}.",
-            suggestion=f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several requests if needed.",
+            suggestion=
+                f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several "
+                "requests if needed.",
             param=sent_moment_name(request, "end"),
         )
     if cap_days is not None and end.clock_jd - start.clock_jd > cap_days:

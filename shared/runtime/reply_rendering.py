@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import base64
 import keyword
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor

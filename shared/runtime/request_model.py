@@ -6,7 +6,7 @@ document all read requests through it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cache
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
@@ -109,7 +109,7 @@ class MessageSpec:
     oneofs: dict[str, tuple[str, ...]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def message_spec(descriptor: Descriptor) -> MessageSpec:
     """Return the cached :class:`MessageSpec` of a request message descriptor.
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shared.runtime.request_reading import RequestReading
 from kernel import lunations
 from shared.runtime.astro_targets import targets_from
 from shared.runtime.ayanamsha_systems import ayanamsha_systems
@@ -20,14 +19,15 @@ from shared.runtime.body_queries import aspects_query, dignities_query, solar_pr
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
 from shared.runtime.chart_part_queries import midpoints_query, patterns_query
 from shared.runtime.chart_wheel_input import chart_wheel_input
+from shared.runtime.forecast_input import forecast_input
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.houses_query import chart_query, houses_query, lots_query
 from shared.runtime.moment_queries import meridian_query, moment_query, placed_moment_query, time_zone_query
-from shared.runtime.forecast_input import forecast_input
 from shared.runtime.place_query import place_query
 from shared.runtime.positions_query import positions_query
 from shared.runtime.progression import progression_from
 from shared.runtime.ranges import event_range
+from shared.runtime.request_reading import RequestReading
 from shared.runtime.return_count import return_input
 from shared.runtime.search_queries import eclipse_query, ingress_query
 from shared.runtime.sky_event_inputs import calendar_input, stations_input, void_periods_input

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel.bodies import RETURNS, check_span, resolve_body
 from kernel.errors import OutOfRange
+from shared.errors import InvalidParameter
 from shared.runtime.chart_inputs import ChartInputs, chart_inputs
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import flags_from, moment_from, sent_moment_name

@@ -13,7 +13,6 @@ from kernel.positions import CalcFlags, Observer, compute_positions
 from kernel.timescale import Moment
 from shared.runtime.kernel_errors import naming_each
 
-
 #: The parameter the errors about a return chart's moment name. The moment is an instant the
 #: search found, sent by no parameter; its errors have always named ``jd`` (the name a moment
 #: built from a Julian Day carried), kept so that every answer stays as it was.

@@ -32,8 +32,8 @@ from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
 from kernel.deadline import Deadline
-from shared.runtime.compute_child import ComputeChild, Job, Outcome
 from shared.runtime.computation import Handler, answered_error
+from shared.runtime.compute_child import ComputeChild, Job, Outcome
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned

@@ -12,16 +12,16 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel import bodies as body_table
 from kernel import stations
 from kernel import void_of_course_periods as void
-from shared.runtime.eligible_body import eligible_bodies
-from kernel.timescale import Moment
 from kernel.errors import OutOfRange
+from kernel.timescale import Moment
+from shared.errors import InvalidParameter
+from shared.runtime.eligible_body import eligible_bodies
+from shared.runtime.kernel_errors import naming
 from shared.runtime.ranges import event_range
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
-from shared.runtime.kernel_errors import naming
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,9 @@
 """Readers of the natal points a time-lord request relies on: its chart's bodies, each with
-an ephemeris at the birth, the point profections and zodiacal releasing start from, the Sun that solar profections follow, and the Sun that
-firdaria read the sect from. Each point must be one the request's natal chart holds, which
-the request alone decides (its bodies, the Ascendant and Midheaven of its place, the lots
-those allow), so validation runs them in the gateway before any charge (parts of the readers of the
-time-lord requests, `shared/runtime/request_readers.py`); the time-lords service reads the
-request through them.
+an ephemeris at the birth, the point profections and zodiacal releasing start from, the Sun that solar profections
+follow, and the Sun that firdaria read the sect from. Each point must be one the request's natal chart holds, which the
+request alone decides (its bodies, the Ascendant and Midheaven of its place, the lots those allow), so validation runs
+them in the gateway before any charge (parts of the readers of the time-lord requests,
+`shared/runtime/request_readers.py`); the time-lords service reads the request through them.
 """
 
 from __future__ import annotations
@@ -13,17 +12,17 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel import firdaria, profections, releasing
 from kernel.bodies import SUN, check_span
+from kernel.errors import OutOfRange
 from kernel.lots import LOTS
 from kernel.natal_points import point_names
 from kernel.time_lord_periods import TimeQuery
-from kernel.errors import OutOfRange
+from shared.errors import InvalidParameter
+from shared.runtime.kernel_errors import naming
 from shared.runtime.ranges import life_range
 from shared.runtime.request_reading import kept
 from shared.runtime.wire import bodies_from, flags_from, moment_from, sent_moment_name
-from shared.runtime.kernel_errors import naming
 
 SOLAR, MEAN = "solar", "mean"
 AUTO = "auto"

@@ -9,8 +9,9 @@ written per endpoint.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any
 
 import orjson
 from google.protobuf.descriptor import FieldDescriptor
@@ -142,7 +143,8 @@ def _as_text(field: FieldSpec, value: Any) -> str:
     elif isinstance(value, (int, float)) and kind != FieldDescriptor.TYPE_STRING and kind != FieldDescriptor.TYPE_ENUM:
         return repr(value) if isinstance(value, float) else str(value)
     raise InvalidParameter(
-        f"An item of '{field.name}' has the wrong JSON type ({_json_type(value)}); its items are {_type_name(field, plural=True)}.",
+        f"An item of '{field.name}' has the wrong JSON type ({_json_type(value)}); its items are "
+        f"{_type_name(field, plural=True)}.",
         suggestion=f"Send {field.name} as an array of {_type_name(field, plural=True)} or a comma-separated string.",
         param=field.name,
     )
@@ -169,7 +171,8 @@ def _json_scalar(field: FieldSpec, value: Any):
     if kind == FieldDescriptor.TYPE_STRING and isinstance(value, int) and not isinstance(value, bool):
         quoted = f' (in quotes: "{value}" if that is what you meant)'
     raise InvalidParameter(
-        f"'{field.name}' has the wrong JSON type ({_json_type(value)}); the OpenAPI document gives it as {_type_name(field)}.",
+        f"'{field.name}' has the wrong JSON type ({_json_type(value)}); the OpenAPI document gives it as "
+        f"{_type_name(field)}.",
         suggestion=f"Send {field.name} as {_type_name(field)}{quoted}.",
         param=field.name,
     )

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from kernel.bodies import MOVING, check_span, resolve_bodies
-from shared.errors import InvalidParameter, MissingParameter
+from kernel.errors import OutOfRange
 from kernel.positions import Observer
 from kernel.timescale import Moment
-from kernel.errors import OutOfRange
-from shared.runtime.ranges import scan_range
+from shared.errors import InvalidParameter, MissingParameter
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
+from shared.runtime.ranges import scan_range
 from shared.runtime.wire import aspect_types_from, optional_moment, place_from, sent_moment_name
 
 NATAL, MUTUAL = "natal", "mutual"

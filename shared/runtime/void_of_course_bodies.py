@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from shared.errors import InvalidParameter
 from kernel.positions import CalcFlags
 from kernel.void_of_course import MOON
+from shared.errors import InvalidParameter
 from shared.runtime.wire import bodies_from
 
 

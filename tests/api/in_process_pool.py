@@ -15,18 +15,18 @@ import asyncio
 import contextvars
 import importlib
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from google.rpc import status_pb2
 from grpc_status import rpc_status
 
 from gateway.call_costs import CallCosts
-from shared.errors import CelestialError, NotImplementedEndpoint
 from kernel.deadline import Deadline
-from shared.runtime.config import SERVICE_NAMES
+from shared.errors import CelestialError, NotImplementedEndpoint
 from shared.runtime.computation import Handler, answered_error, compute_reply
+from shared.runtime.config import SERVICE_NAMES
 from shared.runtime.status import error_from_status, to_status
 
 _STATUS_TRAILER = rpc_status.GRPC_DETAILS_METADATA_KEY

@@ -6,10 +6,10 @@ recorded requests of every operation are replayed live, and local times read eve
 from __future__ import annotations
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from gateway.reference.examples import load_examples
 from gateway.reference.openapi_schemas import response_schema, strict
-from jsonschema import Draft202012Validator
 
 CALLS = [call for example in load_examples().values() for call in example.every if call.response is not None]
 

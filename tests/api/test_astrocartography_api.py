@@ -62,13 +62,13 @@ def test_the_full_form_takes_targets_with_angles_and_cusps_in_a_post_body(api):
     response = api.post(PATH, json=body)
     assert response.status_code == 200, response.text
     lines = response.json()["data"]["lines"]
-    assert [(l["body"], l["line"]) for l in lines] == [
+    assert [(line["body"], line["line"]) for line in lines] == [
         ("venus", {"kind": "angle", "value": "midheaven"}),
         ("venus", {"kind": "cusp", "value": 2}),
         ("venus", {"kind": "cusp", "value": 5.5}),
         ("mars", {"kind": "cusp", "value": 11}),
     ]
-    assert all(l["house_system"] == "regiomontanus" for l in lines)
+    assert all(line["house_system"] == "regiomontanus" for line in lines)
 
 
 CUSP_LINE_SYSTEMS = [
@@ -86,7 +86,7 @@ def test_rule_4_every_house_system_with_cusps_that_move_draws_cusp_lines(api, sy
     response = api.post(PATH, json=body)
     assert response.status_code == 200, response.text
     lines = response.json()["data"]["lines"]
-    assert [l["line"]["value"] for l in lines] == [2, 5.5, 10] and all(l["house_system"] == system for l in lines)
+    assert [line["line"]["value"] for line in lines] == [2, 5.5, 10] and all(line["house_system"] == system for line in lines)
     for line in lines:
         points = [p for segment in line["segments"] for p in segment["points"]]
         assert len(points) > 100, line["line"]  # 179 rows, most of them on the line
@@ -102,7 +102,7 @@ def test_koch_cusp_lines_end_at_the_polar_circle_as_house_system_undefined(api):
 def test_targets_may_come_as_url_encoded_json_in_a_get(api):
     targets = [{"body": "moon", "angles": ["asc"], "cusps": [10.5]}]
     found = data(api, targets=json.dumps(targets))
-    assert [(l["body"], l["line"]["kind"]) for l in found["lines"]] == [("moon", "angle"), ("moon", "cusp")]
+    assert [(line["body"], line["line"]["kind"]) for line in found["lines"]] == [("moon", "angle"), ("moon", "cusp")]
 
 
 def test_mundane_mode_keeps_the_moons_latitude_and_moves_its_rising_line(api):
@@ -135,7 +135,7 @@ def test_geojson_is_a_feature_collection_of_one_linestring_per_segment_valid_for
     collection = response.json()["data"]  # as sent (the geojson reader rounds to 6 decimals)
     assert collection["type"] == "FeatureCollection"
     lines = data(api)["lines"]
-    assert len(collection["features"]) == sum(len(l["segments"]) for l in lines)
+    assert len(collection["features"]) == sum(len(line["segments"]) for line in lines)
     feature = collection["features"][0]
     assert set(feature["properties"]) == {"body", "line", "mode", "house_system", "end"}
     segment = lines[0]["segments"][0]

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from shared.runtime.config import load_settings
-
 import json
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 
+from shared.runtime.config import load_settings
 from tests.api.in_process_pool import InProcessPool, in_process_pools
 
 J2000 = 2451545.0
@@ -87,7 +86,7 @@ def test_revoked_key_is_401_invalid_api_key(stack):
 def test_expired_key_is_401_invalid_api_key(stack):
     name = f"expiring-{time.time_ns()}"
     stack.admin("account", "create", name, "--credits", "10")
-    expires = (datetime.now(timezone.utc) + timedelta(seconds=2)).isoformat()
+    expires = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
     key = stack.admin("key", "create", "--account", name, "--expires", expires).stdout.strip()
     time.sleep(2.5)
     with stack.client(key) as c:

@@ -38,7 +38,9 @@ def test_synastry_body_a_is_from_chart_a_and_swapping_the_births_mirrors_everyth
     forward, backward = data(api, "/v1/synastry", **PAIR), data(api, "/v1/synastry", **SWAPPED)
     assert forward["chart_a"] == backward["chart_b"] and forward["chart_b"] == backward["chart_a"]
     # Orbs rounded to 1e-9 degree: A-B and B-A subtract the same longitudes the other way round.
-    mirror = lambda items, keys: sorted(tuple(round(item[k], 9) if k == "orb" else item[k] for k in keys) for item in items)  # noqa: E731
+    def mirror(items, keys):
+        return sorted(tuple(round(item[k], 9) if k == "orb" else item[k] for k in keys) for item in items)
+
     assert mirror(forward["inter_aspects"], ("body_a", "body_b", "aspect", "orb")) == mirror(backward["inter_aspects"], ("body_b", "body_a", "aspect", "orb"))
     assert mirror(forward["inter_parallels"], ("body_a", "body_b", "orb")) == mirror(backward["inter_parallels"], ("body_b", "body_a", "orb"))
     assert forward["inter_aspects"]

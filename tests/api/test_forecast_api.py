@@ -39,7 +39,9 @@ def test_an_event_inside_two_overlapping_ranges_has_the_same_id_in_both(api):
     first = data(api, "/v1/forecast", 10, **{**BIRTH, "start": "2026-01-01T00:00:00Z", "end": "2026-05-01T00:00:00Z"})["events"]
     second = data(api, "/v1/forecast", 10, **{**BIRTH, "start": "2026-03-01T07:00:00Z", "end": "2026-08-01T00:00:00Z"})["events"]
     overlap = (2461100.5 + 7 / 24, 2461161.5)  # 2026-03-01T07:00 to 2026-05-01
-    inside = lambda events: {e["id"]: e for e in events if overlap[0] <= e["instant"]["jd"] < overlap[1]}
+    def inside(events):
+        return {e["id"]: e for e in events if overlap[0] <= e["instant"]["jd"] < overlap[1]}
+
     shared, other = inside(first), inside(second)
     assert shared and set(shared) == set(other)
     assert all(shared[i]["kind"] == other[i]["kind"] and shared[i]["bodies"] == other[i]["bodies"] for i in shared)

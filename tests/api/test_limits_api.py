@@ -11,8 +11,8 @@ import asyncio
 import os
 import time
 
-from store.choice import open_configured_store
 from shared.runtime.config import load_settings
+from store.choice import open_configured_store
 from tests.api.test_conventions_api import assert_error, balance
 
 POSITIONS = "/v1/positions"

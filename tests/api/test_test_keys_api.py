@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -162,7 +162,7 @@ def test_a_revoked_test_key_is_401_like_a_live_one(stack):
 
 def test_an_expired_test_key_is_401_like_a_live_one(stack):
     name = account(stack)
-    key = test_key(stack, name, "--expires", (datetime.now(timezone.utc) + timedelta(seconds=2)).isoformat())
+    key = test_key(stack, name, "--expires", (datetime.now(UTC) + timedelta(seconds=2)).isoformat())
     time.sleep(2.5)
     with stack.client(key) as client:
         assert_error(client.get(POSITIONS, params=MOMENT), 401, "invalid_api_key")

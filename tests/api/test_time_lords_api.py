@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from celestial.v1 import timelords_service_pb2 as pb
-from shared.runtime.transcoder import request_from_query
-from services.timelords.natal_points import natal_points
 from kernel.lots import LOTS
+from services.timelords.natal_points import natal_points
+from shared.runtime.transcoder import request_from_query
 from shared.runtime.validation import validate
 from tests.api.test_conventions_api import assert_error, balance
 

@@ -124,17 +124,25 @@ def test_a_moving_asteroid_outside_its_ephemeris_is_out_of_range_never_a_500(api
     assert api.get(PATH, params={**BIRTH, **window, "moving": "sun,saturn"}).status_code == 200
 
 
+#: Every moving body /v1/transits scans, and its fifteen aspect types.
+EVERY_MOVING = (
+    "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,mean_node,true_node,chiron,ceres,pallas,juno,vesta"
+)
+EVERY_ASPECT = (
+    "conjunction,opposition,trine,square,sextile,quincunx,semi_sextile,semi_square,sesquiquadrate,quintile,"
+    "bi_quintile,septile,bi_septile,tri_septile,quindecile"
+)
+
+
 def test_fifteen_aspect_types_and_every_moving_body_are_accepted(api):
-    aspects = "conjunction,opposition,trine,square,sextile,quincunx,semi_sextile,semi_square,sesquiquadrate,quintile,bi_quintile,septile,bi_septile,tri_septile,quindecile"
-    moving = "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,mean_node,true_node,chiron,ceres,pallas,juno,vesta"
-    data = scan(api, **BIRTH, start="2024-01-01T00:00:00Z", end="2024-01-15T00:00:00Z", aspects=aspects, moving=moving, bodies="all", orb=10, moon="include")["data"]
+    data = scan(api, **BIRTH, start="2024-01-01T00:00:00Z", end="2024-01-15T00:00:00Z", aspects=EVERY_ASPECT, moving=EVERY_MOVING, bodies="all", orb=10, moon="include")["data"]
     assert len(data["aspects"]) == 15 and len(data["moving"]) == 17 and data["events"]
 
 
 WIDEST = {
     **BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2024-07-01T00:00:00Z", "orb": 10, "moon": "include", "bodies": "all",
-    "moving": "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,mean_node,true_node,chiron,ceres,pallas,juno,vesta",
-    "aspects": "conjunction,opposition,trine,square,sextile,quincunx,semi_sextile,semi_square,sesquiquadrate,quintile,bi_quintile,septile,bi_septile,tri_septile,quindecile",
+    "moving": EVERY_MOVING,
+    "aspects": EVERY_ASPECT,
 }
 
 

@@ -27,10 +27,10 @@ from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error, balance
 from tests.api.test_test_keys_api import test_key
 from tests.name_table import PUBLIC_NAMES, NameTable
-from webhooks.forecast_requests import forecast_body, sky_event
-from webhooks.signing import verify_signature
 from tests.webhook_receiver import Receiver
 from webhooks.egress import EgressRefused, checked_addresses, read_url
+from webhooks.forecast_requests import forecast_body, sky_event
+from webhooks.signing import verify_signature
 
 LYON = {"datetime": "1985-07-13T14:05:00", "place": "2996944"}
 SKY = {"url": "https://example.com/hook", "events": ["lunation", "eclipse"], "lead_minutes": 60}

@@ -18,7 +18,14 @@ import pytest
 from packaging.requirements import Requirement
 from standardwebhooks import Webhook as StandardWebhook
 
-from deploy.generate_sdks import TYPESCRIPT_COMPILER, build_python, build_typescript, generate_python, generate_typescript, served_document
+from deploy.generate_sdks import (
+    TYPESCRIPT_COMPILER,
+    build_python,
+    build_typescript,
+    generate_python,
+    generate_typescript,
+    served_document,
+)
 from deploy.local_stack import Stack, free_port_block
 from tests.webhook_receiver import Receiver
 
@@ -131,12 +138,10 @@ def test_the_wheel_raises_invalid_parameter_for_a_png_request_it_refuses(python_
 def test_a_server_that_is_down_raises_network_error_not_an_httpx_error(venv):
     closed = f"http://127.0.0.1:{free_port_block(1)}"
     program = (
-        "import json, sys\n"
-        "from celestial_client import Celestial, NetworkError, Retry\n"
-        "try:\n"
-        "    Celestial(base_url=sys.argv[1], api_key='svc_live_x', retry=Retry(attempts=1)).positions(datetime_='2024-03-20T12:00:00Z')\n"
-        "except NetworkError as error:\n"
-        "    print(json.dumps({'code': error.code, 'cause': type(error.__cause__).__name__}))\n"
+        "import json, sys\nfrom celestial_client import Celestial, NetworkError, Retry\ntry:\n    "
+        "Celestial(base_url=sys.argv[1], api_key='svc_live_x', "
+        "retry=Retry(attempts=1)).positions(datetime_='2024-03-20T12:00:00Z')\nexcept NetworkError as error:\n    "
+        "print(json.dumps({'code': error.code, 'cause': type(error.__cause__).__name__}))\n"
     )
     assert run_python(venv, "-c", program, closed) == [{"code": "connection_failed", "cause": "ConnectError"}]
 
@@ -145,14 +150,11 @@ def test_rate_limited_carries_retry_after_when_the_wait_is_not_taken(venv, stack
     # One request a minute; attempts=1 leaves the wait to the caller.
     limited = stack.new_key(rate_per_minute=1)[1]
     program = (
-        "import json, sys\n"
-        "from celestial_client import Celestial, RateLimited, Retry\n"
-        "api = Celestial(base_url=sys.argv[1], api_key=sys.argv[2], retry=Retry(attempts=1))\n"
-        "try:\n"
-        "    for _ in range(3):\n"
-        "        api.positions(datetime_='2024-03-20T12:00:00Z')\n"
-        "except RateLimited as error:\n"
-        "    print(json.dumps({'code': error.code, 'status': error.status, 'retry_after': error.retry_after, 'request_id': error.request_id}))\n"
+        "import json, sys\nfrom celestial_client import Celestial, RateLimited, Retry\napi = "
+        "Celestial(base_url=sys.argv[1], api_key=sys.argv[2], retry=Retry(attempts=1))\ntry:\n    for _ in "
+        "range(3):\n        api.positions(datetime_='2024-03-20T12:00:00Z')\nexcept RateLimited as error:\n    "
+        "print(json.dumps({'code': error.code, 'status': error.status, 'retry_after': error.retry_after, "
+        "'request_id': error.request_id}))\n"
     )
     [refused] = run_python(venv, "-c", program, stack.base_url, limited)
     assert refused["code"] == "rate_limit_exceeded" and refused["status"] == 429
@@ -165,17 +167,14 @@ def test_a_429_is_retried_after_its_retry_after_and_then_answered(venv, stack, k
     with stack.client(key) as client:
         answer = client.get("/v1/timezone", params={"lat": 45.75, "lon": 4.85, "datetime": "2024-03-20T12:00:00Z"}).text
     program = (
-        "import json, sys, httpx\n"
-        "from celestial_client import Celestial\n"
-        "calls = []\n"
-        "def answer(request):\n"
-        "    calls.append(request.url.path)\n"
-        "    if len(calls) == 1:\n"
-        "        return httpx.Response(429, headers={'Retry-After': '0'}, json={'errors': [{'code': 'rate_limit_exceeded', 'message': 'm', 'suggestion': 's'}], 'meta': {'request_id': 'r'}})\n"
-        "    return httpx.Response(200, content=sys.argv[1].encode(), headers={'Content-Type': 'application/json'})\n"
-        "api = Celestial(base_url='http://api.invalid', api_key='k', httpx_args={'transport': httpx.MockTransport(answer)})\n"
-        "zone = api.timezone(lat=45.75, lon=4.85, datetime_='2024-03-20T12:00:00Z')\n"
-        "print(json.dumps({'calls': len(calls), 'tz': zone.data.tz}))\n"
+        "import json, sys, httpx\nfrom celestial_client import Celestial\ncalls = []\ndef answer(request):\n    "
+        "calls.append(request.url.path)\n    if len(calls) == 1:\n        return httpx.Response(429, "
+        "headers={'Retry-After': '0'}, json={'errors': [{'code': 'rate_limit_exceeded', 'message': 'm', "
+        "'suggestion': 's'}], 'meta': {'request_id': 'r'}})\n    return httpx.Response(200, "
+        "content=sys.argv[1].encode(), headers={'Content-Type': 'application/json'})\napi = "
+        "Celestial(base_url='http://api.invalid', api_key='k', httpx_args={'transport': "
+        "httpx.MockTransport(answer)})\nzone = api.timezone(lat=45.75, lon=4.85, "
+        "datetime_='2024-03-20T12:00:00Z')\nprint(json.dumps({'calls': len(calls), 'tz': zone.data.tz}))\n"
     )
     assert run_python(venv, "-c", program, answer) == [{"calls": 2, "tz": "Europe/Paris"}]
 
@@ -329,7 +328,7 @@ def test_the_wheels_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body
     assert run_python(venv, str(PROGRAMS / "verify_delivery.py"), *delivery) == [VERIFIED]
 
 
-def test_the_npm_packages_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(npm_project, delivery):
+def test_the_npm_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(npm_project, delivery):
     assert run_node(npm_project, "verify_delivery.js", *delivery) == [VERIFIED]
 
 
@@ -339,10 +338,10 @@ def test_no_export_of_the_npm_package_shadows_a_global(tarball, tmp_path):
     # The compiler's own list of the module's exports, types included (the API's error body
     # was exported as `Error`); node's list of its globals.
     listing = (
-        "const ts = require(process.argv[1]); const file = process.argv[2];"
-        "const program = ts.createProgram([file], { types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] });"
-        "const checker = program.getTypeChecker();"
-        "console.log(JSON.stringify(checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file))).map((s) => s.name)))"
+        "const ts = require(process.argv[1]); const file = process.argv[2];const program = ts.createProgram([file], "
+        "{ types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] });const checker = "
+        "program.getTypeChecker();console.log(JSON.stringify(checker.getExportsOfModule("
+        "checker.getSymbolAtLocation(program.getSourceFile(file))).map((s) => s.name)))"
     )
     compiler = TYPESCRIPT_COMPILER.parent.parent / "typescript"
     exported = subprocess.run(["node", "-e", listing, str(compiler), str(tmp_path / "package" / "dist" / "esm" / "index.d.ts")], capture_output=True, text=True, check=True)

@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from deploy.local_stack import Stack
-from tests.e2e.browser import screenshot_folder
 from tests.dashboard_client import path_of
+from tests.e2e.browser import screenshot_folder
 
 SCREENSHOTS = screenshot_folder("dashboard")
 POSITIONS = "/v1/positions?datetime=2024-03-20T12:00:00Z&bodies=sun,moon"

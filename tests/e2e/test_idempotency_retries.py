@@ -16,7 +16,7 @@ import threading
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -58,7 +58,7 @@ def _balance(stack, name: str) -> int:
 
 
 def _moment(index: int) -> str:
-    return (datetime(2000, 1, 1, tzinfo=timezone.utc) + timedelta(days=37 * index)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (datetime(2000, 1, 1, tzinfo=UTC) + timedelta(days=37 * index)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_answer(gateways):
@@ -118,7 +118,7 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
     while _balance(stack, name) != opening - REQUESTS * cost and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _balance(stack, name) == opening - REQUESTS * cost
-    for index, responses in answers.items():
+    for responses in answers.values():
         first = responses[0]
         for again in responses[1:]:
             assert (again.status_code, again.content) == (first.status_code, first.content)
@@ -128,8 +128,10 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
         assert sum("idempotent-replayed" not in response.headers for response in responses) <= 1
     for refused in in_progress:
         assert refused.headers["retry-after"] == "1"
-    print(f"\n{stack.env.get('CELESTIAL_NATS_URL') and 'nats' or 'sqlite'}: {len(plan)} attempts, "
-          f"{sum(len(r) for r in answers.values())} answered 200, {len(in_progress)} 409 in progress, {gave_up[0]} given up")
+    print(
+        f"\n{stack.env.get('CELESTIAL_NATS_URL') and 'nats' or 'sqlite'}: {len(plan)} attempts, "
+        f"{sum(len(r) for r in answers.values())} answered 200, {len(in_progress)} 409 in progress, {gave_up[0]} "
+        "given up")
 
     # The same key with another request, through either gateway: 409 reuse, and nothing charged.
     before = _balance(stack, name)

@@ -6,8 +6,8 @@ import os
 
 import httpx
 
-from store.key_format import hash_key
 from deploy.local_stack import start_stack, stop_stack
+from store.key_format import hash_key
 
 ADMIN_TOKEN = "adm-" + os.urandom(16).hex()
 

@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from deploy.local_stack import Stack, start_gateway
-from tests.api.test_conventions_api import assert_error
 from deploy.nats_server import NatsServer
+from tests.api.test_conventions_api import assert_error
 
 POSITIONS = "/v1/positions"
 MOMENT = {"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"}

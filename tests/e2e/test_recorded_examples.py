@@ -10,9 +10,8 @@ import math
 
 import pytest
 
-from gateway.reference.account_openapi import account_paths
-
 from deploy.local_stack import Stack
+from gateway.reference.account_openapi import account_paths
 from gateway.reference.examples import EXAMPLE_NAME, Document, Example, load_examples, typed_body, typed_value
 
 EXAMPLES = load_examples()

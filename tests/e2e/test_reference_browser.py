@@ -27,7 +27,10 @@ RAW_MARKDOWN = re.compile(r"\*\*\S|`|\]\(|^#{1,6} |^\|?\s*-{3,}\s*\|", re.MULTIL
 
 # The text a reader sees outside code blocks (a shell line may hold backticks or start a
 # comment with "#"), in the element the selector names.
-TEXT_OUTSIDE_CODE = "selector => { const main = document.querySelector(selector).cloneNode(true); main.querySelectorAll('pre').forEach(pre => pre.remove()); return main.innerText; }"
+TEXT_OUTSIDE_CODE = (
+    "selector => { const main = document.querySelector(selector).cloneNode(true); "
+    "main.querySelectorAll('pre').forEach(pre => pre.remove()); return main.innerText; }"
+)
 
 
 # Scrolls to each operation in turn and waits until Scalar has replaced its placeholder.

@@ -101,7 +101,13 @@ def test_the_python_client_has_one_model_per_shared_type_whichever_answer_carrie
 
 def test_the_python_client_parses_astrocartography_in_either_format_into_its_typed_models(stack, keys, celestial_client):
     from celestial_client.api.astrocartography import get_astrocartography
-    from celestial_client.models import AngleLineRef, AstroMap, GeoJsonFeatureCollection, GeoJsonLineString, GetAstrocartographyFormat
+    from celestial_client.models import (
+        AngleLineRef,
+        AstroMap,
+        GeoJsonFeatureCollection,
+        GeoJsonLineString,
+        GetAstrocartographyFormat,
+    )
 
     request = {**MOMENT, "bodies": "sun", "angles": "midheaven"}
     with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["funded"]) as client:

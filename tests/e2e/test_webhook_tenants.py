@@ -138,8 +138,10 @@ def test_one_accounts_dripping_receivers_hold_only_its_own_slots(stack, gateway_
                 assert verify_signature(received.body, received.headers, b_ids[body["webhook_id"]]["secret"])
                 firsts.setdefault(body["webhook_id"], received.at_s)
         lags = sorted(at - due_s for at in firsts.values())
-        print(f"\nB's {len(lags)} deliveries: lag p50 {statistics.median(lags):.2f} s, "
-              f"p99 {lags[math.ceil(0.99 * len(lags)) - 1]:.2f} s, max {lags[-1]:.2f} s; A's receiver got {dripping.arrived} POSTs")
+        print(
+            f"\nB's {len(lags)} deliveries: lag p50 {statistics.median(lags):.2f} s, p99 "
+            f"{lags[math.ceil(0.99 * len(lags)) - 1]:.2f} s, max {lags[-1]:.2f} s; A's receiver got "
+            f"{dripping.arrived} POSTs")
         assert set(firsts) == set(b_ids), "every one of B's subscriptions got its event"
         assert lags[-1] < ISOLATED_S, lags
 

@@ -7,8 +7,8 @@ the test reads the next events from /v1/forecast, and sets ``lead_minutes`` so t
 event's instant less the lead falls 20 to 80 s after the subscription is made. The workers
 run with short timings (CELESTIAL_WEBHOOK_*: a tick of 1 s, a receiver timeout of 5 s, an
 acknowledgement wait of 8 s, retries 0.5-1, 1-2, 2-4, 2-4 ... s apart (the backoff's jitter)
-for 10 minutes), so "a receiver failing for an hour" is here a receiver failing for 20 s through several retries: the same
-path (failures, backoff, recovery), at a scale a test can wait for.
+for 10 minutes), so "a receiver failing for an hour" is here a receiver failing for 20 s through several retries: the
+same path (failures, backoff, recovery), at a scale a test can wait for.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from deploy.local_stack import Stack, start_gateway
 from deploy.nats_server import NatsServer
 from kernel.forecast import KINDS
 from shared.runtime.config import REPO_ROOT
-from webhooks.signing import verify_signature
 from tests.webhook_receiver import Receiver
+from webhooks.signing import verify_signature
 
 WORKER_ENV = {
     "CELESTIAL_WEBHOOK_TICK_S": "1",

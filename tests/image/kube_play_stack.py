@@ -28,23 +28,22 @@ def kustomization(image: str, gateway_port: int) -> str:
     """Return the test's kustomization of the dev overlay (see the module's docstring)."""
     name, tag = image.rsplit(":", 1)
     addresses = "".join(
-        f"      - op: replace\n        path: /data/CELESTIAL_{pool.upper()}_ADDRESSES\n        value: {pool}-pod-0:50051\n"
+        f"      - op: replace\n        path: /data/CELESTIAL_{pool.upper()}_ADDRESSES\n        value: "
+        f"{pool}-pod-0:50051\n"
         for pool in SERVICE_NAMES
     )
     unpublished = "".join(
-        f"  - target: {{kind: Deployment, name: {pool}}}\n    patch: |-\n      - op: remove\n        path: /spec/template/spec/containers/0/ports\n"
+        f"  - target: {{kind: Deployment, name: {pool}}}\n    patch: |-\n      - op: remove\n        path: "
+        "/spec/template/spec/containers/0/ports\n"
         for pool in SERVICE_NAMES
     )
     return (
-        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
-        "resources:\n  - ../../deploy/k8s/overlays/dev\n"
-        f"images:\n  - name: localhost/celestial\n    newName: {name}\n    newTag: {tag}\n"
-        "patches:\n"
-        f"  - target: {{kind: ConfigMap, name: celestial-config}}\n    patch: |-\n{addresses}"
-        f"{unpublished}"
-        "  - target: {kind: Deployment, name: gateway}\n    patch: |-\n"
-        f"      - op: add\n        path: /spec/template/spec/containers/0/ports/0/hostPort\n        value: {gateway_port}\n"
-        "      - op: add\n        path: /spec/template/spec/containers/0/ports/0/hostIP\n        value: 127.0.0.1\n"
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - "
+        f"../../deploy/k8s/overlays/dev\nimages:\n  - name: localhost/celestial\n    newName: {name}\n    newTag: "
+        f"{tag}\npatches:\n  - target: {{kind: ConfigMap, name: celestial-config}}\n    patch: "
+        f"|-\n{addresses}{unpublished}  - target: {{kind: Deployment, name: gateway}}\n    patch: |-\n      - op: "
+        f"add\n        path: /spec/template/spec/containers/0/ports/0/hostPort\n        value: {gateway_port}\n      "
+        "- op: add\n        path: /spec/template/spec/containers/0/ports/0/hostIP\n        value: 127.0.0.1\n"
     )
 
 

@@ -19,10 +19,10 @@ import re
 import httpx
 import pytest
 import schemathesis
-from schemathesis.checks import response_schema_conformance
-from schemathesis.core.failures import FailureGroup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schemathesis.checks import response_schema_conformance
+from schemathesis.core.failures import FailureGroup
 
 from deploy.local_stack import Stack
 from gateway.endpoints import discover_endpoints

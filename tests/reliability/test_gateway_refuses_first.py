@@ -30,11 +30,17 @@ from hypothesis import strategies as st
 
 from celestial.v1 import ephemeris_service_pb2 as ephemeris_pb
 from gateway.reference.examples import without_examples
-from shared.errors import CelestialError, InvalidParameter
 from kernel.errors import PolarDayOrNight
+from shared.errors import CelestialError, InvalidParameter
 from tests.api.in_process_pool import InProcessPool, in_process_pools
 from tests.api.in_process_stack import AppStack
-from tests.reliability.test_fuzz_openapi import VALID_CONTEXT, answer_body, check_answer, declared_documents, with_context
+from tests.reliability.test_fuzz_openapi import (
+    VALID_CONTEXT,
+    answer_body,
+    check_answer,
+    declared_documents,
+    with_context,
+)
 
 EXAMPLES_PER_OPERATION = 60
 
@@ -175,17 +181,29 @@ def test_every_generated_case_of_every_operation_is_refused_by_the_gateway_first
     assert {operation.path for operation in operations} == set(document["paths"])
     refusals.clear()
     for operation in operations:
-
-        @given(case=operation.as_strategy(), context=st.none() | VALID_CONTEXT)
-        @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
-        def run(case, context) -> None:
-            with_context(case, context)
-            sent = case.as_transport_kwargs(base_url=str(client.base_url))
-            response = client.request(sent["method"], sent["url"], params=sent.get("params"), json=sent.get("json"))
-            checked(response, (case.method, case.path, case.query, case.body), declared_documents(operation))
-
-        run()
+        send_generated_cases(client, operation)
     assert not refusals, refused_by_the_service(refusals)
+
+
+def send_generated_cases(client, operation) -> None:
+    """Send the cases schemathesis generates for ``operation`` (each with no context or a valid
+    one) and check each answer."""
+
+    @given(case=operation.as_strategy(), context=st.none() | VALID_CONTEXT)
+    @settings(
+        max_examples=EXAMPLES_PER_OPERATION,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=True,
+        database=None,
+    )
+    def run(case, context) -> None:
+        with_context(case, context)
+        sent = case.as_transport_kwargs(base_url=str(client.base_url))
+        response = client.request(sent["method"], sent["url"], params=sent.get("params"), json=sent.get("json"))
+        checked(response, (case.method, case.path, case.query, case.body), declared_documents(operation))
+
+    run()
 
 
 # --- the boundary corpus ------------------------------------------------------------------

@@ -3,8 +3,8 @@ account, tells a call it cannot start soon so at once, and charges nothing for w
 read.
 
 The stack runs one search process; the widest transit scan (tests/api/test_transits_api.py)
-takes about 0.5 s of it (1.4 s before the scan was made faster), so a test saturates the pool with as many scans as the wait needs. CELESTIAL_QUEUE_WAIT_S is 3 s: a call whose turn has not come by then
-is answered 503 with Retry-After.
+takes about 0.5 s of it (1.4 s before the scan was made faster), so a test saturates the pool with as many scans as the
+wait needs. CELESTIAL_QUEUE_WAIT_S is 3 s: a call whose turn has not come by then is answered 503 with Retry-After.
 """
 
 from __future__ import annotations

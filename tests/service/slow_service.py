@@ -3,8 +3,8 @@ ComputeSiderealTime for a long engine call.
 
 ``python -m tests.service.slow_service --queue N`` serves, as the EphemerisService:
 ComputeDeltaT, a CPU-bound loop of up to 60 s that checks its deadline between steps (as
-a scan does); ComputeAyanamsha, the same loop ending after 3 s; ComputeSiderealTime, one C call that holds the GIL for minutes and never looks
-at its deadline (as a heliacal search near the pole does); and the real ComputePositions. It
+a scan does); ComputeAyanamsha, the same loop ending after 3 s; ComputeSiderealTime, one C call that holds the GIL for
+minutes and never looks at its deadline (as a heliacal search near the pole does); and the real ComputePositions. It
 prints ``READY <port>`` once serving.
 """
 
@@ -16,8 +16,8 @@ import importlib
 import time
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from services.ephemeris import positions
 from kernel.deadline import Deadline
+from services.ephemeris import positions
 from shared.runtime.config import load_settings
 from shared.runtime.server import run_server
 

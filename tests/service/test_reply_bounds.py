@@ -14,11 +14,11 @@ import pytest
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment
 from gateway.endpoints import discover_endpoints
-from shared.runtime.transcoder import request_from_json
-from shared.errors import ResultTooLarge
 from kernel.aspects import ASPECT_TYPES
 from kernel.deadline import Deadline
+from shared.errors import ResultTooLarge
 from shared.runtime.computation import MAX_REPLY_BYTES
+from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 from tests.api.in_process_pool import InProcessPool
 
@@ -26,6 +26,12 @@ ENDPOINTS = {endpoint.path: endpoint for endpoint in discover_endpoints()}
 BIRTH = {"datetime": "1900-01-01T12:00:00Z", "lat": 51.5, "lon": -0.1}
 ALL_ANGLES_AND_CUSPS = [{"body": body, "angles": ["asc", "dsc", "mc", "ic"], "cusps": [2, 3, 11, 12]}
                         for body in ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")]
+
+#: Every moving body /v1/transits scans; every body the calendar and stations take.
+EVERY_MOVING = (
+    "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,mean_node,true_node,chiron,ceres,pallas,juno,vesta"
+)
+EVERY_ELIGIBLE = "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,chiron,pholus,ceres,pallas,juno,vesta"
 
 # The widest request each heavy endpoint admits, every knob that adds records at its limit.
 LARGEST = {
@@ -35,7 +41,7 @@ LARGEST = {
     "firdaria, 120 years at 300-day years": ("/v1/firdaria", {**BIRTH, "start": "1900-01-01T12:00:00Z", "end": "2020-01-01T12:00:00Z", "year_days": 300}),
     "transits, 17 moving bodies on every point, 15 aspects, orb 10, 183 days with the Moon": ("/v1/transits", {
         **BIRTH, "start": "2024-01-01", "end": "2024-07-01", "orb": 10, "moon": "include", "bodies": "all", "aspects": ",".join(ASPECT_TYPES),
-        "moving": "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,mean_node,true_node,chiron,ceres,pallas,juno,vesta"}),
+        "moving": EVERY_MOVING}),
     "returns, 13 lunar returns of every body with every chart option": ("/v1/returns", {
         **BIRTH, "body": "moon", "search_start": "2024-01-01", "count": 13, "bodies": "all", "derived_points": "true",
         "lots": "default", "patterns": "true", "dignities": "true", "stellium_min": 2}),
@@ -46,9 +52,9 @@ LARGEST = {
     "void-of-course periods, 366 days against every body": ("/v1/void-of-course/periods", {
         "start": "2024-01-01", "end": "2025-01-01", "bodies": "all"}),
     "calendar, 366 days of every kind for every eligible body": ("/v1/calendar", {
-        "start": "2024-01-01", "end": "2025-01-01", "bodies": "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,chiron,pholus,ceres,pallas,juno,vesta"}),
+        "start": "2024-01-01", "end": "2025-01-01", "bodies": EVERY_ELIGIBLE}),
     "calendar, the same as iCalendar": ("/v1/calendar", {
-        "start": "2024-01-01", "end": "2025-01-01", "format": "ics", "bodies": "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,chiron,pholus,ceres,pallas,juno,vesta"}),
+        "start": "2024-01-01", "end": "2025-01-01", "format": "ics", "bodies": EVERY_ELIGIBLE}),
     "stars, every named star": ("/v1/stars", {"datetime": "2024-01-01", "star": "all"}),
     "astrocartography, 80 lines at 0.5-degree rows": ("/v1/astrocartography", {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5}),
     "astrocartography, 80 lines at 0.5-degree rows as GeoJSON": ("/v1/astrocartography", {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5, "format": "geojson"}),

@@ -19,17 +19,17 @@ from pathlib import Path
 
 import grpc
 import pytest
+from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment as MomentValue
 from gateway.rpc import ServicePool
-from google.rpc import error_details_pb2
-from shared.errors import DeadlineExceeded
 from kernel.bodies import resolve_bodies
 from kernel.positions import CalcFlags, compute_positions
 from kernel.timescale import Moment
+from shared.errors import DeadlineExceeded
 from shared.runtime.config import REPO_ROOT
 
 SERVICE = "/celestial.v1.EphemerisService/"

@@ -3,9 +3,9 @@ code (the server's catalogue, copied into ``error_codes`` when the client is gen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
-import json
 
 import httpx
 
@@ -143,7 +143,8 @@ def error_from_transport(failure: httpx.TransportError) -> NetworkError:
     """Return the error for a request that got no answer (connection refused, timeout ...)."""
     kind = "timeout" if isinstance(failure, httpx.TimeoutException) else "connection_failed"
     return NetworkError(
-        f"No answer from {failure.request.url if _has_request(failure) else 'the API'}: {failure or type(failure).__name__}",
+        f"No answer from {failure.request.url if _has_request(failure) else 'the API'}: "
+        f"{failure or type(failure).__name__}",
         code=kind,
         suggestion="Check the base URL and the network; retry later if the server is restarting.",
     )
@@ -152,7 +153,6 @@ def error_from_transport(failure: httpx.TransportError) -> NetworkError:
 def _has_request(failure: httpx.TransportError) -> bool:
     """Return whether httpx attached the request to ``failure`` (it raises when it did not)."""
     try:
-        failure.request
+        return failure.request is not None
     except RuntimeError:
         return False
-    return True

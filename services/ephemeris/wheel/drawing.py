@@ -5,9 +5,9 @@ glyphs are ``<symbol>`` outlines of the Noto Sans Symbols fonts (SIL OFL 1.1, ex
 ``glyph_outlines.json`` by deploy/extract_glyphs.py), there is no script and no reference to
 another host. It is ``role="img"`` with a ``<title>`` and a ``<desc>`` that reads the chart
 in words; each body is a ``<g class="point">`` with ``data-body``, ``data-longitude`` and
-``data-house`` (and, on a bi-wheel, ``data-ring``: inner or outer), each aspect a ``<g class="aspect">`` with ``data-aspect``, ``data-body-a`` and
-``data-body-b``, so a web page can style and hook them. The same layout and theme give the
-same bytes.
+``data-house`` (and, on a bi-wheel, ``data-ring``: inner or outer), each aspect a ``<g class="aspect">`` with
+``data-aspect``, ``data-body-a`` and ``data-body-b``, so a web page can style and hook them. The same layout and theme
+give the same bytes.
 """
 
 from __future__ import annotations
@@ -88,9 +88,10 @@ def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings:
     radius = half * 0.98
     width, height = picture_size(size, grid)
     parts: list[str] = [
-        (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" role="img" '
-         f'xml:lang="{words.lang}" lang="{words.lang}" '
-         f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" aria-labelledby="wheel-title wheel-desc">'),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" role="img" '
+            f'xml:lang="{words.lang}" lang="{words.lang}" width="{width}" height="{height}" viewBox="0 0 {width} '
+            f'{height}" aria-labelledby="wheel-title wheel-desc">'),
         f'<title id="wheel-title">{escape(title)}</title>',
         f'<desc id="wheel-desc">{escape(describe(layout, rings, words))}</desc>',
         _symbols(layout, with_aspects=grid != "none"),
@@ -154,12 +155,18 @@ def _f(value: float) -> str:
 
 
 def _line(a: tuple[float, float], b: tuple[float, float], colour: str, width: float, extra: str = "") -> str:
-    return f'<line x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b[0])}" y2="{_f(b[1])}" stroke="{colour}" stroke-width="{_f(width)}"{extra}/>'
+    return (
+        f'<line x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b[0])}" y2="{_f(b[1])}" stroke="{colour}" '
+        f'stroke-width="{_f(width)}"{extra}/>'
+    )
 
 
 def _glyph(name: str, centre: tuple[float, float], size: float, colour: str) -> str:
     x, y = centre
-    return f'<use xlink:href="#glyph-{name}" href="#glyph-{name}" x="{_f(x - size / 2)}" y="{_f(y - size / 2)}" width="{_f(size)}" height="{_f(size)}" fill="{colour}"/>'
+    return (
+        f'<use xlink:href="#glyph-{name}" href="#glyph-{name}" x="{_f(x - size / 2)}" y="{_f(y - size / 2)}" '
+        f'width="{_f(size)}" height="{_f(size)}" fill="{colour}"/>'
+    )
 
 
 def _text(at: tuple[float, float], text: str, size: float, colour: str, *, bold: bool = False, halo: str | None = None) -> str:
@@ -174,12 +181,16 @@ def _text(at: tuple[float, float], text: str, size: float, colour: str, *, bold:
 def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
     outer, inner = radius * ZODIAC_OUTER, radius * ZODIAC_INNER
     parts = ['<g class="zodiac">',
-             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(outer)}" fill="{theme.band}" stroke="{theme.line}" stroke-width="1.5"/>',
-             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(inner)}" fill="{theme.background}" stroke="{theme.line}" stroke-width="1.5"/>']
+             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(outer)}" fill="{theme.band}" stroke="{theme.line}" '
+             'stroke-width="1.5"/>',
+             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(inner)}" fill="{theme.background}" stroke="{theme.line}" '
+             'stroke-width="1.5"/>']
     for index, sign in enumerate(layout.signs):
         parts.append(_line(_xy(half, inner, sign.start_deg), _xy(half, outer, sign.start_deg), theme.line, 1.0))
         centre = _xy(half, (outer + inner) / 2, sign.middle_deg)
-        parts.append(f'<g class="sign" data-sign="{sign.sign}">{_glyph(sign.sign, centre, radius * SIGN_GLYPH, theme.element(index))}</g>')
+        parts.append(
+            '<g class="sign" '
+            f'data-sign="{sign.sign}">{_glyph(sign.sign, centre, radius * SIGN_GLYPH, theme.element(index))}</g>')
     for degree in range(0, 360, 5):
         angle = layout.signs[0].start_deg + degree
         tick = 0.025 if degree % 10 == 0 else 0.012
@@ -192,9 +203,12 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
     inner, aspect_ring = radius * ZODIAC_INNER, radius * _aspect_ring(layout)
     house_ring = BI_HOUSE_RING if layout.is_biwheel else HOUSE_RING
     parts = ['<g class="houses">',
-             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(aspect_ring)}" fill="none" stroke="{theme.line}" stroke-width="1"/>']
+             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(aspect_ring)}" fill="none" stroke="{theme.line}" '
+             'stroke-width="1"/>']
     if layout.is_biwheel:
-        parts.append(f'<circle class="ring-divider" cx="{_f(half)}" cy="{_f(half)}" r="{_f(radius * BI_DIVIDER)}" fill="none" stroke="{theme.line}" stroke-width="1"/>')
+        parts.append(
+            f'<circle class="ring-divider" cx="{_f(half)}" cy="{_f(half)}" r="{_f(radius * BI_DIVIDER)}" fill="none" '
+            f'stroke="{theme.line}" stroke-width="1"/>')
     label_size = radius * (HOUSE_TEXT if len(layout.cusps) <= 12 else SECTOR_TEXT)
     for cusp in layout.cusps:
         parts.append(f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
@@ -224,8 +238,9 @@ def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float, word
     for aspect in layout.aspects:
         colour = theme.aspect(aspect.aspect)
         dash = "" if aspect.aspect in SOLID_ASPECTS else ' stroke-dasharray="4 3"'
-        parts.append(f'<g class="aspect" data-aspect="{aspect.aspect}" data-body-a="{aspect.body_a}" data-body-b="{aspect.body_b}" '
-                     f'data-orb="{aspect.orb:.4f}">'
+        parts.append(
+            f'<g class="aspect" data-aspect="{aspect.aspect}" data-body-a="{aspect.body_a}" '
+            f'data-body-b="{aspect.body_b}" data-orb="{aspect.orb:.4f}">'
                      + f"<title>{escape(words.aspect_clause(aspect.body_a, aspect.aspect, aspect.body_b))}</title>"
                      + _line(_xy(half, ring, aspect.angle_a_deg), _xy(half, ring, aspect.angle_b_deg), colour, 1.2, dash)
                      + "</g>")
@@ -258,8 +273,9 @@ def _points(points: tuple[WheelPoint, ...], at: PointRing, theme: Theme, half: f
             r_width = text_width(words.retrograde_mark, text_size)
             labels += _text((x + box_width / 2 - r_width / 2, y), words.retrograde_mark, text_size, colour, halo=theme.background)
         parts.append(
-            f'<g class="point"{ring_attribute} data-body={quoteattr(point.body)} data-longitude="{point.longitude:.6f}" data-house="{point.house}"'
-            f' data-retrograde="{str(point.retrograde).lower()}">'
+            f'<g class="point"{ring_attribute} data-body={quoteattr(point.body)} '
+            f'data-longitude="{point.longitude:.6f}" data-house="{point.house}" '
+            f'data-retrograde="{str(point.retrograde).lower()}">'
             + _line(mark_in, mark_out, theme.line, 1.5)
             + _line(mark_out, leader_from, theme.faint, 0.8)
             + glyph
@@ -303,7 +319,9 @@ def _grid(layout: WheelLayout, theme: Theme, size: int, place: str, words: Words
         heads = [(body, centre(-1, i), ' data-ring="outer"') for i, body in enumerate(table.columns)]
         heads += [(body, centre(i, -1), ' data-ring="inner"') for i, body in enumerate(table.rows)]
     for body, at, ring in heads:
-        parts.append(f'<g class="grid-body" data-body={quoteattr(body)}{ring}>{_body_glyph(body, at, glyph_size, cell * 0.3, theme.text, words)}</g>')
+        parts.append(
+            '<g class="grid-body" '
+            f'data-body={quoteattr(body)}{ring}>{_body_glyph(body, at, glyph_size, cell * 0.3, theme.text, words)}</g>')
     outlines = glyph_outlines()
     for grid_cell in table.cells:
         aspect = grid_cell.aspect

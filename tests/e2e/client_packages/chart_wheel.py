@@ -9,6 +9,7 @@ from pathlib import Path
 
 from celestial_client import Celestial, InvalidParameter
 
+
 def main(base_url: str, api_key: str, png_path: str) -> None:
     with Celestial(base_url=base_url, api_key=api_key) as api:
         # London, 15 June 1990, 14:30 UTC: the moment of the API's recorded example.

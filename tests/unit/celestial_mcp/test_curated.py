@@ -12,7 +12,15 @@ from pathlib import Path
 import httpx
 from jsonschema import Draft202012Validator
 
-from celestial_mcp.curated import OUTPUT_SCHEMA, OWN_ARGUMENTS, TOOLS, curated_tool, curated_tools, read_parameters, zodiac
+from celestial_mcp.curated import (
+    OUTPUT_SCHEMA,
+    OWN_ARGUMENTS,
+    TOOLS,
+    curated_tool,
+    curated_tools,
+    read_parameters,
+    zodiac,
+)
 from celestial_mcp.results import RESULT_LIMIT
 from celestial_mcp.server import INSTRUCTIONS, McpSettings, create_server, main
 from celestial_mcp.tools import AnswerCache, call_curated

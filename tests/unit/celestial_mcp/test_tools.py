@@ -12,8 +12,8 @@ import httpx
 from celestial_mcp.server import _bearer_key
 from celestial_mcp.tools import call_operation, operation_tools
 from gateway.endpoints import discover_endpoints
-from gateway.reference.openapi import build_openapi
 from gateway.operation_names import operation_name
+from gateway.reference.openapi import build_openapi
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
 

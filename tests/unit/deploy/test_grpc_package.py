@@ -15,9 +15,9 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2, status_pb2
 
+from celestial.v1 import options_pb2
 from deploy.generate_sdks import error_statuses
 from deploy.grpc_package import dependency_floors, generate_grpc, pinned_version
-from celestial.v1 import options_pb2
 from kernel.errors import BodyNotFound
 from shared.errors import InvalidParameter
 from shared.runtime.config import REPO_ROOT, SERVICE_NAMES
@@ -79,7 +79,10 @@ def test_the_requirement_floors_are_what_the_generated_code_checks_at_import(pro
 
 
 def test_the_pinned_version_is_read_from_its_own_line_only():
-    requirements = "grpcio==1.85.1\ngrpcio-status==1.85.1\n# googleapis-common-protos==0.1\ngoogleapis-common-protos==1.76.0  # rich errors\n"
+    requirements = (
+        "grpcio==1.85.1\ngrpcio-status==1.85.1\n# googleapis-common-protos==0.1\ngoogleapis-common-protos==1.76.0  # "
+        "rich errors\n"
+    )
     assert pinned_version(requirements, "googleapis-common-protos") == "1.76.0"
     with pytest.raises(LookupError):
         pinned_version(requirements, "protobuf")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import tomllib
 from fnmatch import fnmatch
-from pathlib import Path
 
 from shared.runtime.config import REPO_ROOT
 

@@ -14,8 +14,8 @@ import threading
 
 from deploy import supervisor
 from deploy.local_stack import free_port_block
-from store.choice import open_configured_store
 from shared.runtime.config import REPO_ROOT, load_settings
+from store.choice import open_configured_store
 
 
 def test_a_port_of_the_plan_already_listened_on_is_reported_with_its_process():

@@ -12,11 +12,19 @@ from datetime import date
 
 import pytest
 
-from gateway.account_api import NOT_RECORDED, UsageCache, UsageQuery, account_data, read_usage_query, usage_cache_s, usage_data
+from gateway.account_api import (
+    NOT_RECORDED,
+    UsageCache,
+    UsageQuery,
+    account_data,
+    read_usage_query,
+    usage_cache_s,
+    usage_data,
+)
 from kernel.errors import RangeTooLong
 from shared.errors import InvalidParameter
-from store.spend_caps import SpendBook
 from store.records import Account, KeyRecord, UsageRow, utc_now
+from store.spend_caps import SpendBook
 
 TODAY = date(2026, 5, 30)
 

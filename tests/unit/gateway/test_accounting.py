@@ -13,11 +13,11 @@ import pytest
 from gateway.accounting import REFUND_RETRY_S, Accounting
 from gateway.errors import as_celestial_error
 from gateway.key_modes import TEST_RATE_PER_MINUTE
+from shared.errors import ServiceUnavailable, SpendCapReached
 from store.errors import StoreBusy, StoreOutcomeUnknown
 from store.records import SLOT_LEASE_S, ChargeNote
 from store.spend_caps import SpendCap
 from store.sqlite_store import SqliteStore
-from shared.errors import ServiceUnavailable, SpendCapReached
 
 
 def locked(path) -> sqlite3.Connection:

@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 
-from shared.errors import CelestialError, InvalidApiKey, OriginNotAllowed, OriginRequired
-
 from gateway.auth import (
     BAD_KEY_SUGGESTION,
     INVALID_KEY_MESSAGE,
@@ -17,6 +15,7 @@ from gateway.auth import (
     KeyAuthenticator,
     extract_key,
 )
+from shared.errors import CelestialError, InvalidApiKey, OriginNotAllowed, OriginRequired
 from store import SqliteStore, hash_key
 from store.records import utc_now
 

@@ -23,8 +23,8 @@ from gateway.idempotency import (
 )
 from gateway.request_state import RequestState
 from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
-from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from shared.runtime.transcoder import request_from_query
+from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from store.memory_store import MemoryStore
 
 

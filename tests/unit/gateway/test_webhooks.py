@@ -11,7 +11,15 @@ from types import SimpleNamespace
 import pytest
 
 from gateway.webhooks import (
-    CHART_KINDS, SKY_KINDS, _replaced, check_addresses, check_events, check_lead, delivery_view, read_target, webhook_view,
+    CHART_KINDS,
+    SKY_KINDS,
+    _replaced,
+    check_addresses,
+    check_events,
+    check_lead,
+    delivery_view,
+    read_target,
+    webhook_view,
 )
 from shared.errors import InvalidParameter, WebhookEnded
 from store.memory_store import MemoryStore

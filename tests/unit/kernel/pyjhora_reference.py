@@ -48,12 +48,11 @@ def _answer(request: dict) -> dict:
     """Answer ``{births: [{jd}], year_days, levels, points: [[[sign, degree], ...], ...], factors,
     days: [{jd, lat, lon}]}``:
     for each birth the sidereal longitude of Sun..Saturn, Rahu and Ketu (PyJHora's ids 0-8),
-    their nakshatras and padas, the lagna's longitude, nakshatra and pada, and the Vimshottari periods as [level, lord id, start jd]; for each list of (sign, degree)
-    points its signs in each varga factor; for each match [groom's nakshatra, pada, bride's
-nakshatra, pada] its Ashtakoota (North) scores; for each list of points its manglik status from
-the lagna, the Moon and Venus; for each day (the UT date of ``jd``) its sunrise
-    (PyJHora's: the Hindu rising) and the tithi, nakshatra and yoga at that sunrise, each
-    [index, end], as UT Julian Days."""
+    their nakshatras and padas, the lagna's longitude, nakshatra and pada, and the Vimshottari periods as [level, lord
+    id, start jd]; for each list of (sign, degree) points its signs in each varga factor; for each match [groom's
+    nakshatra, pada, bride's nakshatra, pada] its Ashtakoota (North) scores; for each list of points its manglik status
+    from the lagna, the Moon and Venus; for each day (the UT date of ``jd``) its sunrise (PyJHora's: the Hindu rising)
+    and the tithi, nakshatra and yoga at that sunrise, each [index, end], as UT Julian Days."""
     import swisseph as swe
     from jhora import const, utils
     from jhora.horoscope.chart import charts

@@ -7,9 +7,25 @@ from __future__ import annotations
 import pytest
 
 from kernel.ashtakoota import (
-    GANA_BY_NAKSHATRA, KOOTAS, MAXIMA, NADI_BY_NAKSHATRA, TOTAL, YONI_BY_NAKSHATRA,
-    ashtakoota, bhakoot, gana, graha_maitri, manglik, moon_place, nadi, relation, tara, varna,
-    vashya, vashya_class, yoni,
+    GANA_BY_NAKSHATRA,
+    KOOTAS,
+    MAXIMA,
+    NADI_BY_NAKSHATRA,
+    TOTAL,
+    YONI_BY_NAKSHATRA,
+    ashtakoota,
+    bhakoot,
+    gana,
+    graha_maitri,
+    manglik,
+    moon_place,
+    nadi,
+    relation,
+    tara,
+    varna,
+    vashya,
+    vashya_class,
+    yoni,
 )
 from kernel.nakshatras import NAKSHATRA_TABLE, SPAN_DEG
 from tests.unit.kernel.jyotish_births import charts, match_pairs, pyjhora
@@ -219,7 +235,7 @@ def test_tara_is_pyjhoras_where_one_tara_is_inauspicious_and_3_where_it_gives_0(
     others. The two directions are never both inauspicious: where one is, both give 1.5; where
     neither is, we give the full 3 and it 0."""
     both_good = 0
-    for groom, bride, ours, theirs in _ours_and_pyjhoras():
+    for _groom, _bride, ours, theirs in _ours_and_pyjhoras():
         if ours["tara"] == 1.5:
             assert theirs["tara"] == 1.5
         else:

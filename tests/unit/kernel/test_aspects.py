@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.errors import UnreadableValue
 from kernel.aspects import (
     ASPECT_NAMES,
     ASPECT_TYPES,
@@ -18,6 +17,7 @@ from kernel.aspects import (
     find_parallels_between,
     parse_aspect_types,
 )
+from kernel.errors import UnreadableValue
 
 # The decision table, restated here so a change to the data is a visible test change.
 EXPECTED = {

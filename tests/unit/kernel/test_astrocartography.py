@@ -12,7 +12,6 @@ from skyfield.framelib import ecliptic_frame
 from skyfield.nutationlib import iau2000a, mean_obliquity
 
 from kernel import engine
-from kernel.errors import UnreadableValue
 from kernel.astrocartography import (
     ANTIMERIDIAN,
     CIRCUMPOLAR,
@@ -34,8 +33,9 @@ from kernel.astrocartography import (
     segments,
     undefined_rows,
 )
-from kernel.house_position_roots import as_house_value, cusp_line_armcs
 from kernel.earth_rotation import sidereal_time
+from kernel.errors import UnreadableValue
+from kernel.house_position_roots import as_house_value, cusp_line_armcs
 from kernel.houses import HOUSE_SYSTEMS, parse_house_system
 from kernel.positions import CalcFlags, compute_positions, obliquity_deg
 from kernel.timescale import Moment

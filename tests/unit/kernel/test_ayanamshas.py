@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.errors import UnreadableValue
 from kernel import engine
 from kernel.ayanamshas import AYANAMSHA_NAMES, AYANAMSHAS, Ayanamsha, parse_ayanamsha
+from kernel.errors import UnreadableValue
 
 # Our names that differ from the Swiss Ephemeris C constant (SE_SIDM_<NAME>) they stand for.
 RENAMED_CONSTANTS = {"galcent_rgbrand": "SIDM_GALCENT_RGILBRAND", "krishnamurti_senthilathiban": "SIDM_KRISHNAMURTI_VP291"}

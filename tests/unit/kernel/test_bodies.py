@@ -7,8 +7,22 @@ import pytest
 
 from kernel import engine
 from kernel.bodies import (
-    ALL, ASTEROIDS, BODY_TABLE, HELIACAL, INGRESSES, MOVING, PLANETS, RETURNS, TABLE, canonical_body, check_span, eligible,
-    engine_number, is_asteroid, resolve_bodies, resolve_body,
+    ALL,
+    ASTEROIDS,
+    BODY_TABLE,
+    HELIACAL,
+    INGRESSES,
+    MOVING,
+    PLANETS,
+    RETURNS,
+    TABLE,
+    canonical_body,
+    check_span,
+    eligible,
+    engine_number,
+    is_asteroid,
+    resolve_bodies,
+    resolve_body,
 )
 from kernel.errors import BodyNotEligible, BodyNotFound, OutOfRange
 

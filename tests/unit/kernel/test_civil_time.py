@@ -13,7 +13,7 @@ import random
 import shutil
 import subprocess
 import zoneinfo
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -68,7 +68,7 @@ PUBLISHED = [
 def test_published_zone_changes(zone, local, abbreviation, offset_s, what):
     reading = read_local(local, zone_named(zone))
     assert (reading.abbreviation, reading.utc_offset_s) == (abbreviation, offset_s), what
-    assert reading.utc == (local - timedelta(seconds=offset_s)).replace(tzinfo=timezone.utc)
+    assert reading.utc == (local - timedelta(seconds=offset_s)).replace(tzinfo=UTC)
 
 
 def test_lord_howes_half_hour_gap_is_nonexistent():
@@ -158,12 +158,12 @@ MERGED_BEFORE_1970 = [
 def test_a_zone_keeps_its_own_history_before_1970(zone, local, offset_s, source):
     reading = read_local(local, zone_named(zone))
     assert reading.utc_offset_s == offset_s, source
-    assert reading.utc == (local - timedelta(seconds=offset_s)).replace(tzinfo=timezone.utc)
+    assert reading.utc == (local - timedelta(seconds=offset_s)).replace(tzinfo=UTC)
 
 
 def test_amsterdam_at_noon_on_new_years_day_1900_was_11_40_28_utc():
     # Amsterdam kept its own mean time (UTC+0:19:32) until 1937; the default build reads WET.
-    assert read_local(datetime(1900, 1, 1, 12), zone_named("Europe/Amsterdam")).utc == datetime(1900, 1, 1, 11, 40, 28, tzinfo=timezone.utc)
+    assert read_local(datetime(1900, 1, 1, 12), zone_named("Europe/Amsterdam")).utc == datetime(1900, 1, 1, 11, 40, 28, tzinfo=UTC)
 
 
 def test_every_zone_of_zone_tab_reads_as_the_backzone_build_since_1850(backzone_build):
@@ -179,7 +179,7 @@ def test_every_zone_of_zone_tab_reads_as_the_backzone_build_since_1850(backzone_
             for month in range(1, 13, 2):
                 for day in (1, 15):
                     local = datetime(year, month, day, 12)
-                    expected = local.replace(tzinfo=reference).astimezone(timezone.utc)
+                    expected = local.replace(tzinfo=reference).astimezone(UTC)
                     checked += 1
                     if expected.astimezone(reference).replace(tzinfo=None) != local:
                         skipped += 1
@@ -212,8 +212,8 @@ def test_thousands_of_random_local_times_read_as_zoneinfo_reads_them(backzone_bu
             local = datetime(1850, 1, 1) + timedelta(seconds=chance.randrange(0, 200 * 365 * 86400, 900))
             if chance.random() < 0.6:  # aim at a change of this zone, where gaps and folds are
                 local = _near_a_change(reference, local, chance) or local
-            first = local.replace(tzinfo=reference, fold=0).astimezone(timezone.utc)
-            second = local.replace(tzinfo=reference, fold=1).astimezone(timezone.utc)
+            first = local.replace(tzinfo=reference, fold=0).astimezone(UTC)
+            second = local.replace(tzinfo=reference, fold=1).astimezone(UTC)
             round_trips = [utc.astimezone(reference).replace(tzinfo=None) == local for utc in (first, second)]
             if not any(round_trips):
                 seen["gap"] += 1
@@ -237,7 +237,7 @@ def test_thousands_of_random_local_times_read_as_zoneinfo_reads_them(backzone_bu
 def _near_a_change(zone: zoneinfo.ZoneInfo, local: datetime, chance: random.Random) -> datetime | None:
     """Return a local time within an hour of one of ``zone``'s offset changes in the year of
     ``local``, or None when it has none that year."""
-    start = datetime(local.year, 1, 1, tzinfo=timezone.utc)
+    start = datetime(local.year, 1, 1, tzinfo=UTC)
     previous = start.astimezone(zone).utcoffset()
     for day in range(1, 366):
         instant = start + timedelta(days=day)
@@ -261,4 +261,4 @@ def test_a_wall_clock_time_whose_utc_instant_falls_before_the_year_1_is_out_of_r
 
 def test_an_instant_whose_wall_clock_falls_before_the_year_1_is_out_of_range():
     with pytest.raises(OutOfRange):
-        zone_state(datetime(1, 1, 1, tzinfo=timezone.utc), "America/New_York")
+        zone_state(datetime(1, 1, 1, tzinfo=UTC), "America/New_York")

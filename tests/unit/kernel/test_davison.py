@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from skyfield.framelib import ecliptic_frame
@@ -63,11 +63,11 @@ def test_antipodal_places_take_the_midpoint_a_quarter_turn_north_of_a():
 
 
 def test_two_datetimes_meet_halfway_between_their_utc_instants():
-    a = datetime(1980, 1, 1, 0, 0, tzinfo=timezone.utc)
-    b = datetime(1990, 7, 1, 12, 0, tzinfo=timezone.utc)
+    a = datetime(1980, 1, 1, 0, 0, tzinfo=UTC)
+    b = datetime(1990, 7, 1, 12, 0, tzinfo=UTC)
     # 3834 d 12 h apart (3653 days to 1990, 181 more to July); half is 1917 d 6 h, and
     # 1827 days reach 1985-01-01, 90 more 1985-04-01.
-    halfway = datetime(1985, 4, 1, 6, 0, tzinfo=timezone.utc)
+    halfway = datetime(1985, 4, 1, 6, 0, tzinfo=UTC)
     assert (b - a) / 2 == halfway - a
     assert midpoint_utc(a, b).jd_ut1 == Moment.from_utc_datetime(halfway).jd_ut1
 
@@ -77,7 +77,7 @@ def test_two_julian_days_meet_halfway_between_them():
 
 
 def test_davison_positions_match_skyfield_at_the_midpoint_instant():
-    moment = midpoint_utc(datetime(1980, 1, 1, tzinfo=timezone.utc), datetime(1990, 7, 1, 12, tzinfo=timezone.utc))
+    moment = midpoint_utc(datetime(1980, 1, 1, tzinfo=UTC), datetime(1990, 7, 1, 12, tzinfo=UTC))
     place = great_circle_midpoint(51.5, -0.13, 40.7, -74.0)
     chart = cast_chart(moment, Observer(*place), ChartSettings(bodies=tuple(DE421_NAMES), system=parse_house_system("placidus")))
     t = timescale().tt_jd(moment.jd_tt)

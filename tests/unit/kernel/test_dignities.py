@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.errors import UnreadableValue
 from kernel.dignities import assess, dispositors, face_ruler, parse_rulership, term_ruler
+from kernel.errors import UnreadableValue
 
 TRADITIONAL = parse_rulership("traditional")
 MODERN = parse_rulership("modern")
@@ -132,7 +132,7 @@ def test_a_chain_ends_at_a_body_in_its_own_sign():
     # Moon in Aries -> Mars in Scorpio (own sign).
     result = dispositors([("moon", at("aries", 3)), ("mars", at("scorpio", 3))], TRADITIONAL)
     moon = result.chains[0]
-    assert [(l.body, l.sign, l.dispositor) for l in moon.links] == [("moon", "aries", "mars"), ("mars", "scorpio", "mars")]
+    assert [(link.body, link.sign, link.dispositor) for link in moon.links] == [("moon", "aries", "mars"), ("mars", "scorpio", "mars")]
     assert moon.end == "final_dispositor" and result.final_dispositors == ["mars"]
 
 
@@ -140,7 +140,7 @@ def test_a_chain_ends_in_a_cycle_on_the_link_that_repeats_its_first_body():
     # Venus in Aries (Mars), Mars in Taurus (Venus): a mutual reception.
     result = dispositors([("venus", at("aries", 3)), ("mars", at("taurus", 3))], TRADITIONAL)
     venus = result.chains[0]
-    assert [(l.body, l.dispositor) for l in venus.links] == [("venus", "mars"), ("mars", "venus")]
+    assert [(link.body, link.dispositor) for link in venus.links] == [("venus", "mars"), ("mars", "venus")]
     assert venus.end == "cycle"
     assert [(r.body_a, r.sign_a, r.body_b, r.sign_b) for r in result.mutual_receptions] == [("venus", "aries", "mars", "taurus")]
     assert result.final_dispositors == []
@@ -148,7 +148,7 @@ def test_a_chain_ends_in_a_cycle_on_the_link_that_repeats_its_first_body():
 
 def test_a_chain_ends_when_the_ruler_is_not_among_the_bodies():
     result = dispositors([("sun", at("capricorn", 3))], TRADITIONAL)
-    assert [(l.body, l.dispositor) for l in result.chains[0].links] == [("sun", "saturn")]
+    assert [(link.body, link.dispositor) for link in result.chains[0].links] == [("sun", "saturn")]
     assert result.chains[0].end == "ruler_absent"
 
 

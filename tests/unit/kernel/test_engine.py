@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from shared.errors import InvalidParameter
 from kernel import engine
 from kernel.ayanamshas import parse_ayanamsha
-from shared.errors import InvalidParameter
 from kernel.bodies import engine_number
 from kernel.errors import OutOfRange
 from kernel.houses import compute_houses, parse_house_system
 from kernel.positions import CalcFlags, Observer, ayanamsha_value, compute_positions
 from kernel.timescale import Moment
+from shared.errors import InvalidParameter
 
 MOMENT = Moment.from_iso("1990-08-04T16:20:00Z")
 BODIES = ["sun", "moon", "mars", "mean_node", "true_node", "chiron", "osc_apogee"]

@@ -9,7 +9,11 @@ import pytest
 from kernel.firdaria import firdaria, sequence, sub_lords
 from kernel.time_lord_periods import TimeQuery, flatten
 from tests.unit.kernel.time_lord_births import (
-    BIRTH, NEVER, YEAR, at, everything,
+    BIRTH,
+    NEVER,
+    YEAR,
+    at,
+    everything,
 )
 
 

@@ -156,7 +156,9 @@ def test_an_event_inside_two_overlapping_ranges_has_the_same_id_in_both(chart):
     middle = (START + END) / 2
     first = fc.forecast(chart, START, middle + 20.0, fc.KINDS, SETTINGS, NEVER)
     second = fc.forecast(chart, middle - 20.25, END, fc.KINDS, SETTINGS, NEVER)
-    overlap = lambda events: {e.id: (e.kind, e.phase, e.bodies, e.point) for e in events if middle - 20.25 <= e.jd < middle + 20.0}
+    def overlap(events):
+        return {e.id: (e.kind, e.phase, e.bodies, e.point) for e in events if middle - 20.25 <= e.jd < middle + 20.0}
+
     assert overlap(first) and overlap(first) == overlap(second)
 
 

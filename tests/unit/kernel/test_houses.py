@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from kernel.errors import UnreadableValue
 from kernel.ayanamshas import parse_ayanamsha
 from kernel.conditions import HIGH_LATITUDE
+from kernel.errors import UnreadableValue
 from kernel.houses import (
     HOUSE_SYSTEMS,
     POLAR_UNDEFINED_LETTERS,

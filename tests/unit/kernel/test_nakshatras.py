@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from kernel.nakshatras import COUNT, NAKSHATRA_TABLE, PADA_DEG, SPAN_DEG, nakshatra_of
+from kernel.positions import Observer
 from kernel.timescale import Moment
 from kernel.vedic_chart import cast_vedic_chart
-from kernel.positions import Observer
 from tests.unit.kernel.jyotish_births import LAHIRI, PYJHORA_ORDER, charts, pyjhora
 
 
@@ -37,7 +37,8 @@ def test_the_lords_run_ketu_to_mercury_three_times_round_as_bphs_counts_them_fro
         (dms(10, 20, 0), dms(11, 3, 20), "purva_bhadrapada", "jupiter", "KP reader"),
         # horosoft.net, "Calculation of Major Periods": "Swati Nakshatra is from 6° 40' to 20° 0'" of Libra, lord Rahu.
         (dms(6, 6, 40), dms(6, 20, 0), "swati", "rahu", "horosoft"),
-        # B. V. Raman, A Manual of Hindu Astrology, table of constellations: Krittika from 26°40' Aries to 10° Taurus, the Sun's.
+        # B. V. Raman, A Manual of Hindu Astrology, table of constellations: Krittika from 26°40' Aries to 10° Taurus,
+        # the Sun's.
         (dms(0, 26, 40), dms(1, 10, 0), "krittika", "sun", "Raman"),
     ],
 )

@@ -32,7 +32,8 @@ def test_sixty_karanas_are_kimstughna_then_seven_movable_eight_times_then_three_
 @pytest.mark.parametrize(
     ("moment", "tithi", "lunation"),
     [
-        # NASA, F. Espenak, "Six Millennium Catalog of Phases of the Moon": full Moon 2024 Mar 25 07:00 UT, new Moon 2024 Apr 08 18:21 UT.
+        # NASA, F. Espenak, "Six Millennium Catalog of Phases of the Moon": full Moon 2024 Mar 25 07:00 UT, new Moon
+        # 2024 Apr 08 18:21 UT.
         ("2024-03-25T00:00:00Z", 15, "2024-03-25T07:00:00Z"),
         ("2024-04-08T12:00:00Z", 30, "2024-04-08T18:21:00Z"),
     ],

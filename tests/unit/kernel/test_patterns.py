@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.errors import MissingValue, UnreadableValue
 from kernel.aspects import MAJOR_SEVEN, Point, find_aspects
+from kernel.errors import MissingValue, UnreadableValue
 from kernel.patterns import PATTERN_TYPES, find_patterns, missing_aspect_warnings, parse_pattern_types
-
 
 
 def patterns_of(longitudes: dict[str, float], types=PATTERN_TYPES, aspect_types=MAJOR_SEVEN, **options):

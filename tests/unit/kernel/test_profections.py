@@ -13,7 +13,19 @@ from kernel.time_lord_periods import flatten
 from kernel.timescale import Moment
 from kernel.zodiac import SIGNS
 from tests.unit.kernel.time_lord_births import (
-    ARIES, BIRTH, CANCER, CAPRICORN, GEMINI, LEO, LIBRA, NEVER, PISCES, TAURUS, YEAR, at, everything,
+    ARIES,
+    BIRTH,
+    CANCER,
+    CAPRICORN,
+    GEMINI,
+    LEO,
+    LIBRA,
+    NEVER,
+    PISCES,
+    TAURUS,
+    YEAR,
+    at,
+    everything,
 )
 
 

@@ -10,9 +10,23 @@ from kernel.releasing import CIRCUIT_UNITS, UNIT_DAYS, YEARS_PER_SIGN, place_fro
 from kernel.time_lord_periods import TimeQuery, flatten
 from kernel.zodiac import SIGNS
 from tests.unit.kernel.time_lord_births import (
-    AQUARIUS, ARIES, BIRTH, CANCER, CAPRICORN, GEMINI, LEO, LIBRA, NEVER, PISCES, SAGITTARIUS, SCORPIO, TAURUS, VIRGO, at, everything,
+    AQUARIUS,
+    ARIES,
+    BIRTH,
+    CANCER,
+    CAPRICORN,
+    GEMINI,
+    LEO,
+    LIBRA,
+    NEVER,
+    PISCES,
+    SAGITTARIUS,
+    SCORPIO,
+    TAURUS,
+    VIRGO,
+    at,
+    everything,
 )
-
 
 YEARS = {ARIES: 15, TAURUS: 8, GEMINI: 20, CANCER: 25, LEO: 19, VIRGO: 20, LIBRA: 8, SCORPIO: 15, SAGITTARIUS: 12, CAPRICORN: 27, AQUARIUS: 30, PISCES: 12}
 

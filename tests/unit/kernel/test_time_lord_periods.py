@@ -16,7 +16,10 @@ from kernel.releasing import releasing
 from kernel.time_lord_periods import Period, TimeQuery, check_range_cap, flatten, overlaps, time_query
 from kernel.timescale import calendar_span_text, duration_text, plus_calendar_years
 from tests.unit.kernel.time_lord_births import (
-    BIRTH, NEVER, YEAR, at,
+    BIRTH,
+    NEVER,
+    YEAR,
+    at,
 )
 
 

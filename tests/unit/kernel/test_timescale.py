@@ -7,7 +7,7 @@ import pickle
 import random
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 import swisseph as swe
@@ -223,14 +223,14 @@ def test_a_datetime_sent_is_its_clock_reading_exactly_as_sent():
     # Issue 36: /v1/timezone's clock reading went through a floating-point Julian Day.
     rng = random.Random(36)
     for _ in range(2000):
-        written = datetime(1800, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=rng.randrange(0, 400 * 365 * 86400), microseconds=rng.randrange(0, 10**6))
+        written = datetime(1800, 1, 1, tzinfo=UTC) + timedelta(seconds=rng.randrange(0, 400 * 365 * 86400), microseconds=rng.randrange(0, 10**6))
         assert Moment.from_iso(written.strftime("%Y-%m-%dT%H:%M:%S.%fZ")).clock_datetime() == written
         assert iso_milliseconds(written.replace(microsecond=written.microsecond // 1000 * 1000)) == written.strftime("%Y-%m-%dT%H:%M:%S.") + f"{written.microsecond // 1000:03d}Z"
 
 
 @pytest.mark.parametrize(("clock", "rendered"), [
-    (datetime(2020, 1, 15, 0, 59, 59, 999600, tzinfo=timezone.utc), "2020-01-15T01:00:00.000Z"),
-    (datetime(2020, 1, 15, 0, 59, 59, 999400, tzinfo=timezone.utc), "2020-01-15T00:59:59.999Z"),
+    (datetime(2020, 1, 15, 0, 59, 59, 999600, tzinfo=UTC), "2020-01-15T01:00:00.000Z"),
+    (datetime(2020, 1, 15, 0, 59, 59, 999400, tzinfo=UTC), "2020-01-15T00:59:59.999Z"),
     (datetime(2020, 12, 31, 23, 59, 59, 999500), "2021-01-01T00:00:00.000"),
 ])
 def test_a_clock_reading_is_rendered_rounded_to_the_millisecond_half_up(clock, rendered):

@@ -4,6 +4,7 @@ exacts found by sign changes and placed by linear interpolation between samples.
 
 from __future__ import annotations
 
+import functools
 import random
 
 import numpy as np
@@ -26,6 +27,16 @@ AGREEMENT_S = 60.0
 SECONDS_PER_DAY = 86400.0
 
 
+def sign_changes(times, values) -> list[float]:
+    """Return when ``values`` (degrees, sampled at ``times``) changes sign, each interpolated
+    linearly between its two samples; a jump of 180 degrees or more is the wrap, not a crossing."""
+    found = []
+    for i in np.flatnonzero((np.signbit(values[:-1]) != np.signbit(values[1:])) & (np.abs(np.diff(values)) < 180.0)):
+        a, b = values[i], values[i + 1]
+        found.append(times[i] + (times[i + 1] - times[i]) * a / (a - b))
+    return found
+
+
 def brute_force(moving: str, target_longitude: float, aspect: str, orb: float, start: float, end: float, step_days: float):
     """Return [(enter, leave, [exacts])] by sampling, each crossing interpolated between samples."""
     times = np.arange(start, end, step_days)
@@ -36,17 +47,8 @@ def brute_force(moving: str, target_longitude: float, aspect: str, orb: float, s
     windows = []
     for signed in ([angle] if angle in (0.0, 180.0) else [angle, -angle]):
         distance = (longitudes - target_longitude - signed + 180.0) % 360.0 - 180.0
-
-        def crossings(level):
-            values = distance - level
-            found = []
-            for i in np.flatnonzero((np.signbit(values[:-1]) != np.signbit(values[1:])) & (np.abs(np.diff(values)) < 180.0)):
-                a, b = values[i], values[i + 1]
-                found.append(times[i] + (times[i + 1] - times[i]) * a / (a - b))
-            return found
-
-        edges = sorted(crossings(orb) + crossings(-orb))
-        exacts = crossings(0.0)
+        edges = sorted(sign_changes(times, distance - orb) + sign_changes(times, distance + orb))
+        exacts = sign_changes(times, distance)
         opened = start if abs(distance[0]) <= orb else None
         spans = []
         for edge in edges:
@@ -131,6 +133,13 @@ def test_a_moving_body_meets_the_natal_point_of_its_own_name():
 ONE_MS_DAYS = 1.0 / 86_400_000.0
 
 
+def distance_to_aspect(number: int, target_deg: float, angle_deg: float, jd: float) -> float:
+    """Return how far (degrees, signed) body ``number`` is at ``jd`` from ``angle_deg`` to
+    ``target_deg``, on the nearer side of the circle (an aspect other than 0 or 180 has two)."""
+    offset = engine.calc_body(jd, number, 0).values[0] - target_deg
+    return min(((offset - signed + 180.0) % 360.0 - 180.0 for signed in (angle_deg, -angle_deg)), key=abs)
+
+
 @pytest.mark.parametrize(("moving", "days"), [("sun", 120.0), ("moon", 30.0), ("mercury", 120.0)])
 def test_every_transit_exact_is_refined_to_1_ms(moving, days):
     start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
@@ -140,13 +149,7 @@ def test_every_transit_exact_is_refined_to_1_ms(moving, days):
     exacts = [(event.aspect, t) for event in events for t in event.exacts]
     assert exacts
     for aspect, t in exacts:
-        angle = ASPECT_TYPES[aspect].angle_deg
-
-        def distance(jd: float) -> float:
-            offset = engine.calc_body(jd, number, 0).values[0] - target
-            # The nearer side of the circle (an aspect other than 0 or 180 has two).
-            return min(((offset - signed + 180.0) % 360.0 - 180.0 for signed in (angle, -angle)), key=abs)
-
+        distance = functools.partial(distance_to_aspect, number, target, ASPECT_TYPES[aspect].angle_deg)
         assert distance(t - ONE_MS_DAYS) * distance(t + ONE_MS_DAYS) < 0.0, (moving, aspect)
 
 

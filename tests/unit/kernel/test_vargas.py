@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from kernel.vargas import VARGA_CODES, VARGAS, parse_varga, varga_sign
 from kernel.errors import UnreadableValue
+from kernel.vargas import VARGA_CODES, VARGAS, parse_varga, varga_sign
 from tests.unit.kernel.jyotish_births import FACTORS, charts, pyjhora
 
 ARIES, TAURUS, GEMINI, CANCER, LEO, VIRGO, LIBRA, SCORPIO, SAGITTARIUS, CAPRICORN, AQUARIUS, PISCES = range(12)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
 from kernel.aspects import Point, find_aspects, find_parallels
 from kernel.errors import BeforeBirth, MissingValue, UnreadableMoment, UnreadableValue
+from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, MissingParameter
 from shared.runtime.kernel_errors import CATALOGUE, naming
 
 
@@ -108,7 +108,8 @@ def test_a_stellium_by_house_without_a_place_is_missing_lat():
     }
 
 
-# From tests/unit/kernel/test_astrocartography.py::test_every_house_system_draws_cusp_lines_but_the_two_fixed_on_the_zodiac.
+# From test_every_house_system_draws_cusp_lines_but_the_two_fixed_on_the_zodiac
+# (tests/unit/kernel/test_astrocartography.py).
 @pytest.mark.parametrize(("system", "reason"), [("whole_sign", "sign boundaries"), ("equal_aries", "same everywhere")])
 def test_cusp_lines_in_a_system_without_them_are_refused_on_system(system, reason):
     from celestial.v1 import astrocartography_service_pb2 as pb

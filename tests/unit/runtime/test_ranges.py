@@ -3,8 +3,9 @@
 References: FindLunationsRequest.end (search_service.proto: after the start, at most 10
 calendar years later), FindTransitsRequest.end (at most 366 days, 183 with moon=include),
 NatalTimeline (common.proto: at, or start and end; an at before birth is before_birth; a
-start before birth is cut to birth), the profections cap of 120 years (kernel/profections.py); kernel.timescale.Moment.clock_jd:
-a range is measured on the UTC clock its ends were written in, leap seconds not counted.
+start before birth is cut to birth), the profections cap of 120 years (kernel/profections.py);
+kernel.timescale.Moment.clock_jd: a range is measured on the UTC clock its ends were written in, leap seconds not
+counted.
 """
 
 from __future__ import annotations

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import orjson
 
-from celestial.v1 import common_pb2
+from celestial.v1 import common_pb2, options_pb2, search_service_pb2, timelords_service_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
-from celestial.v1 import options_pb2, search_service_pb2, timelords_service_pb2
 from shared.runtime.reply_rendering import DocumentBody, render_message
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from google.rpc import status_pb2
 from grpc_status import rpc_status
 
-from shared.errors import CelestialError, InsufficientCredits
 from kernel.errors import BodyNotFound
+from shared.errors import CelestialError, InsufficientCredits
 from shared.runtime.status import error_from_status, to_status
 
 ROOT = Path(__file__).resolve().parents[3]

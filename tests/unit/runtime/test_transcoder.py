@@ -9,9 +9,9 @@ from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1.common_pb2 import Birth, Moment, Place
 from gateway.endpoints import discover_endpoints
 from gateway.reference.openapi import build_openapi
-from shared.runtime.transcoder import request_from_json, request_from_query
 from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
 from shared.runtime.request_model import message_spec
+from shared.runtime.transcoder import request_from_json, request_from_query
 from shared.runtime.validation import validate
 
 NATAL = "/v1/natal-chart"

@@ -14,8 +14,8 @@ def test_every_vocabulary_of_the_contract_has_its_one_row():
 
 
 def test_the_reference_notes_are_the_rows_notes():
-    from gateway.reference.openapi import build_openapi
     from gateway.endpoints import discover_endpoints
+    from gateway.reference.openapi import build_openapi
 
     document = str(build_openapi(discover_endpoints(), version="test"))
     for row in VOCABULARIES.values():

@@ -8,9 +8,9 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
 from celestial.v1.common_pb2 import Birth, Location, Moment, Place, TwoBirths
-from shared.errors import CelestialError, MissingParameter
 from kernel.errors import BodyNotEligible
 from kernel.positions import Observer
+from shared.errors import CelestialError, MissingParameter
 from shared.runtime.validation import validate
 from shared.runtime.wire import bodies_from, flags_from, moment_from, observer_from, optional_moment, place_from
 

@@ -91,7 +91,10 @@ def pairs() -> tuple[Pair, ...]:
         inner, outer = cast_chart(birth, place, settings), cast_chart(second, second_place, settings)
         cross = inter_chart(inner, outer, settings).aspects
         svg = draw_svg(biwheel_layout(inner, outer, cross), THEMES["light"], size=SIZE, title="Bi-wheel", rings=("inner chart", "outer chart"))
-        case = f"#{index} {system} {zodiac or 'tropical'} lat {place.latitude_deg:.1f} jd {birth.jd_ut1:.4f} / {second.jd_ut1:.4f}"
+        case = (
+            f"#{index} {system} {zodiac or 'tropical'} lat {place.latitude_deg:.1f} jd {birth.jd_ut1:.4f} / "
+            f"{second.jd_ut1:.4f}"
+        )
         cases.append(Pair(case, inner, outer, ET.fromstring(svg)))
     return tuple(cases)
 

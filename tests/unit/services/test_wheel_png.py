@@ -221,8 +221,8 @@ SYSTEM_SERIF = Path("/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf")
 def test_the_pngs_text_is_drawn_with_the_bundled_font_never_the_systems():
     def drawn(family: str) -> np.ndarray:
         return pixels(render_png(
-            '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" fill="#fff"/>'
-            f'<text x="10" y="100" font-family="{family}" font-size="30">15° 42′ R</text></svg>', 200))
+            '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" '
+            f'fill="#fff"/><text x="10" y="100" font-family="{family}" font-size="30">15° 42′ R</text></svg>', 200))
 
     # Noto Serif is installed on this machine but not bundled: it is passed over, and the text
     # is drawn in the bundled Noto Sans that sans-serif names.

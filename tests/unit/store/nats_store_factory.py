@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 import nats
 import pytest
 
-from store.nats_store import NatsStore, open_nats_store
 from deploy.nats_server import NatsServer
+from store.nats_store import NatsStore, open_nats_store
 
 T = TypeVar("T")
 

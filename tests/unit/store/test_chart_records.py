@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from store.chart_records import (
-    MAX_NAME_CHARS, MAX_PARAMETERS, MAX_VALUE_CHARS, StoredChart, chart_document, chart_of, check_chart, is_chart_id, new_chart_id,
+    MAX_NAME_CHARS,
+    MAX_PARAMETERS,
+    MAX_VALUE_CHARS,
+    StoredChart,
+    chart_document,
+    chart_of,
+    check_chart,
+    is_chart_id,
+    new_chart_id,
 )
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 
-
 from store.records import SLOT_LEASE_S
 from tests.unit.store.nats_store_factory import with_plain_client
 

@@ -19,12 +19,11 @@ import nats
 import nats.js.errors
 import pytest
 
+from deploy.nats_server import NatsServer, nats_server_binary
 from shared.errors import InsufficientCredits
-
 from store import AccountExists, StoreOutcomeUnknown, StoreUnavailable
 from store.nats_store import NatsStore, open_nats_store
 from store.records import SLOT_LEASE_S
-from deploy.nats_server import NatsServer, nats_server_binary
 
 try:
     nats_server_binary()
@@ -617,7 +616,7 @@ def test_a_release_folded_into_a_write_refused_for_another_gateways_write_is_car
     run(body())
 
 
-def test_admissions_and_releases_of_one_account_racing_through_two_gateways_stay_within_max_concurrent_and_end_holding_no_slot(server, prefix):
+def test_two_gateways_racing_one_accounts_admissions_and_releases_stay_within_max_concurrent_and_end_with_no_slot(server, prefix):
     max_concurrent, requests = 3, 120
 
     async def body() -> None:

@@ -12,8 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shared.errors import InsufficientCredits, SpendCapReached
-from store import AccountNotFound, KeyNotFound, Store
-from store import spend_caps
+from store import AccountNotFound, KeyNotFound, Store, spend_caps
 from store.records import ChargeNote
 from store.spend_caps import SpendCap
 from tests.unit.store.test_store_contract import _two_gateways, factory, with_store  # noqa: F401 (the fixture)

@@ -17,6 +17,7 @@ from datetime import timedelta
 import pytest
 
 from store.errors import StoreBusy, StoreError
+from store.key_format import hash_key
 from store.records import SLOT_LEASE_S, ChargeNote, utc_now
 from store.sqlite_connection import SCHEMA_VERSION, SqliteConnection
 from store.sqlite_store import SqliteStore
@@ -80,6 +81,7 @@ def test_a_version_4_file_gains_key_names_and_its_keys_keep_working(tmp_path):
         try:
             (old,) = await store.list_keys("acme")
             assert old.name == "" and old.state() == "active"
+            assert (await store.find_key_by_hash(hash_key(plain))).key_id == old.key_id
             _, named = await store.create_key("acme", name="backend")
             assert (await store.get_key(named.key_id)).name == "backend"
         finally:

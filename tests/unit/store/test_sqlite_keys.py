@@ -76,8 +76,12 @@ def test_change_rows_older_than_the_retention_are_purged_but_the_newest_stays(pa
     SqliteStore(path).close_sync()
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        conn.execute("INSERT INTO accounts (id, name, balance, rate_per_minute, max_concurrent, created_at_s) VALUES ('acct_1', 'acme', 0, 1, 1, 0)")
-        conn.execute("INSERT INTO api_keys (key_id, account_id, key_hash, prefix_hint, created_at_s) VALUES ('key_1', 'acct_1', 'h1', 'AAAA', 0)")
+        conn.execute(
+            "INSERT INTO accounts (id, name, balance, rate_per_minute, max_concurrent, created_at_s) VALUES "
+            "('acct_1', 'acme', 0, 1, 1, 0)")
+        conn.execute(
+            "INSERT INTO api_keys (key_id, account_id, key_hash, prefix_hint, created_at_s) VALUES ('key_1', "
+            "'acct_1', 'h1', 'AAAA', 0)")
         t0 = time.time()
         log_key_changes(conn, t0, "key_id = ?", "key_1")
         log_key_changes(conn, t0 + KEY_CHANGE_RETENTION_S + 1, "key_id = ?", "key_1")

@@ -13,15 +13,15 @@ import multiprocessing
 import re
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import pytest
 
 from shared.errors import InsufficientCredits
-
 from store import (
     AccountExists,
     AccountNotFound,

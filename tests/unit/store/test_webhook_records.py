@@ -11,9 +11,27 @@ import pytest
 
 from store.records import utc_now
 from store.webhook_records import (
-    ACTIVE, BY_OWNER, CHART_DELETED, ENDED, FAILING, MAX_LEAD_MINUTES, PAUSED, Delivery, Webhook, check_delivery,
-    check_webhook, delivery_document, delivery_of, ended, is_event_id, is_webhook_id, new_secret, new_webhook_id,
-    replacement, webhook_document, webhook_of,
+    ACTIVE,
+    BY_OWNER,
+    CHART_DELETED,
+    ENDED,
+    FAILING,
+    MAX_LEAD_MINUTES,
+    PAUSED,
+    Delivery,
+    Webhook,
+    check_delivery,
+    check_webhook,
+    delivery_document,
+    delivery_of,
+    ended,
+    is_event_id,
+    is_webhook_id,
+    new_secret,
+    new_webhook_id,
+    replacement,
+    webhook_document,
+    webhook_of,
 )
 
 

@@ -13,7 +13,17 @@ import pytest
 
 from store.interfaces import Webhooks
 from store.webhook_records import (
-    ACTIVE, BY_OWNER, CHART_DELETED, ENDED, FAILING, PAUSED, Delivery, Webhook, WebhookLimitReached, new_secret, new_webhook_id,
+    ACTIVE,
+    BY_OWNER,
+    CHART_DELETED,
+    ENDED,
+    FAILING,
+    PAUSED,
+    Delivery,
+    Webhook,
+    WebhookLimitReached,
+    new_secret,
+    new_webhook_id,
 )
 from tests.unit.store.test_store_contract import factory, with_store  # noqa: F401 (factory is the fixture)
 

@@ -1,9 +1,8 @@
 """webhooks/release.py: a kept delivery is published when it falls due and not before; one
 kept for a minute already read is heard of and published; one its subscription no longer
-wants is dropped; one kept while its minute is being read is not lost; one past the retries is dropped; a worker starting again reads from the
-last minute released (less a margin), no further back than the retries reach; a minute is
-marked released once everything due in it went; a store that refuses a publish keeps the
-delivery for the next step."""
+wants is dropped; one kept while its minute is being read is not lost; one past the retries is dropped; a worker
+starting again reads from the last minute released (less a margin), no further back than the retries reach; a minute is
+marked released once everything due in it went; a store that refuses a publish keeps the delivery for the next step."""
 
 from __future__ import annotations
 

@@ -19,12 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from shared.runtime.config import REPO_ROOT, load_settings
-from tests.in_process_admin import run_admin
-
 from gateway.auth import KeyAuthenticator
+from shared.runtime.config import REPO_ROOT, load_settings
 from store import SqliteStore, hash_key
 from store.bounds import MAX_BALANCE, MAX_CONCURRENT, RATE_PER_MINUTE
+from tests.in_process_admin import run_admin
 
 KEY_LINE = re.compile(r"svc_live_[A-Za-z0-9_-]{32}\n")
 

@@ -1,5 +1,5 @@
 """gateway/admin/operations.py: what the admin CLI and API both do and show: views with
-moments as ISO 8601 UTC ``Z`` text to the second (RFC 3339 §5.6), a key never shown nor its
+moments as ISO 8601 UTC ``Z`` text to the second (``gateway/utc_text.py``), a key never shown nor its
 hash, an owner never with its password hash or invite; accounts found by id or name; rotation
 (spec, "States and transitions") makes a key of the same account and settings and leaves the
 old one active, and refuses a key that is not active."""
@@ -7,7 +7,7 @@ old one active, and refuses a key that is not active."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -15,12 +15,10 @@ from gateway.admin.operations import (
     account_summary,
     find_account,
     find_key,
-    iso,
     key_view,
     owner_view,
     rotate_key,
     usage_summary,
-    utc_moment,
 )
 from store.errors import AccountNotFound, KeyNotActive, KeyNotFound
 from store.owner_records import OwnerRecord
@@ -44,23 +42,6 @@ def run(tmp_path):
         return asyncio.run(opened())
 
     return on_store
-
-
-def test_a_moment_is_shown_in_utc_to_the_second_with_z():
-    paris = timezone(timedelta(hours=1))
-    assert iso(datetime(2026, 3, 1, 13, 30, 15, 999999, tzinfo=paris)) == "2026-03-01T12:30:15Z"
-    assert iso(None) is None
-
-
-def test_a_moment_read_without_an_offset_is_utc_and_with_one_is_converted():
-    assert utc_moment("2026-03-01T12:00:00") == datetime(2026, 3, 1, 12, tzinfo=UTC)
-    assert utc_moment(" 2026-03-01T12:00:00-02:00 ") == datetime(2026, 3, 1, 14, tzinfo=UTC)
-
-
-@pytest.mark.parametrize("text", ["yesterday", "2026-13-01", "9999-12-31T23:59:59-01:00"])
-def test_text_that_is_no_moment_in_the_calendar_is_refused(text):
-    with pytest.raises(ValueError):
-        utc_moment(text)
 
 
 def test_a_key_view_shows_its_prefix_hint_but_never_its_hash():

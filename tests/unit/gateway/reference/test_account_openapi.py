@@ -15,8 +15,8 @@ from gateway.account_api import UsageQuery, account_data, usage_data
 from gateway.endpoints import discover_endpoints
 from gateway.reference.account_openapi import ACCOUNT_SCHEMA, ACCOUNT_SCHEMAS, USAGE_SCHEMA, account_paths
 from gateway.reference.openapi import build_openapi
-from store.spend_caps import SpendBook, SpendCap
 from store.records import Account, KeyRecord, UsageRow, utc_now
+from store.spend_caps import SpendBook, SpendCap
 
 
 def test_both_operations_are_in_the_served_document_as_free_gets():

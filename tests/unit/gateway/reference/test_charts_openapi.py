@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2
 from gateway.endpoints import discover_endpoints
-from gateway.reference.openapi import build_openapi
 from gateway.reference.charts_openapi import chart_parameters, chart_paths, stood_in_for, with_chart_members
+from gateway.reference.openapi import build_openapi
 
 NATAL = ephemeris_service_pb2.ComputeNatalChartRequest
 POSITIONS = ephemeris_service_pb2.ComputePositionsRequest

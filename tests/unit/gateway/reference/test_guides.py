@@ -61,7 +61,10 @@ def test_the_readme_is_the_front_door_in_a_few_hundred_lines():
 
 
 def test_links_are_rewritten_to_the_gateways_routes_and_unserved_files_lose_their_link():
-    markdown = "# A `page`\n\n[b](batch.md#errors) [r](../README.md) [c](../gateway/app.py) ![m](map.png) [w](https://example.org) ![plot](../var/plot.png)\n"
+    markdown = (
+        "# A `page`\n\n[b](batch.md#errors) [r](../README.md) [c](../gateway/app.py) ![m](map.png) "
+        "[w](https://example.org) ![plot](../var/plot.png)\n"
+    )
     title, body = render_guide(markdown, "docs/page.md", {"batch"}, {"map.png"})
     assert title == "A page" and "<h1 id=\"a-page\">" in body
     assert 'href="/docs/guides/batch#errors"' in body and 'href="/docs/guides"' in body

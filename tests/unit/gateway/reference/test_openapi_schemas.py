@@ -9,12 +9,13 @@ gateway/reference/docs_assets/examples (real calls, not produced by these schema
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-from jsonschema import Draft202012Validator
 from google.protobuf import symbol_database
+from jsonschema import Draft202012Validator
 
+from celestial.v1 import common_pb2, ephemeris_service_pb2, search_service_pb2
 from gateway.endpoints import discover_endpoints
 from gateway.reference.examples import load_examples
 from gateway.reference.openapi import build_openapi
@@ -25,9 +26,8 @@ from gateway.reference.openapi_schemas import (
     response_schema,
     strict,
 )
-from celestial.v1 import common_pb2, ephemeris_service_pb2, search_service_pb2
-from shared.runtime.reply_rendering import render_message
 from kernel.civil_time import LocalReading, ZoneFound
+from shared.runtime.reply_rendering import render_message
 
 ENDPOINTS = discover_endpoints()
 DOCUMENT = build_openapi(ENDPOINTS, version="test")
@@ -127,7 +127,7 @@ def test_required_is_exactly_what_the_wire_emits_for_an_empty_message(name):
 
 def test_meta_moment_holds_a_local_time_reading_per_parameter_with_every_member_described():
     found = ZoneFound("Etc/GMT+10", "auto", 0.0, -150.0, note="At sea: the nautical zone.").as_dict()
-    reading = LocalReading(datetime(2024, 1, 1, 12), "Etc/GMT+10", "-10", -36000, datetime(2024, 1, 1, 22, tzinfo=timezone.utc),
+    reading = LocalReading(datetime(2024, 1, 1, 12), "Etc/GMT+10", "-10", -36000, datetime(2024, 1, 1, 22, tzinfo=UTC),
                            found=found, note="A second look.")
     meta = {"request_id": "r", "credits_used": 1, "credits_remaining": 9, "computation_ms": 1.0,
             "version": {"api": "v1", "build": "0.1.0", "engine": "Swiss Ephemeris 2.10.03", "tz": "2026f"},

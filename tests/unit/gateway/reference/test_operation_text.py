@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import re
 
+from celestial.v1 import options_pb2
 from gateway.endpoints import discover_endpoints
 from gateway.reference.openapi import build_openapi
-from gateway.reference.operation_text import LONGEST_REPEATABLE, PASTES, RESOURCE_PASTES, SENTENCE_END, opening_sentence, pasted_requests, say_once
-from celestial.v1 import options_pb2
+from gateway.reference.operation_text import (
+    LONGEST_REPEATABLE,
+    PASTES,
+    RESOURCE_PASTES,
+    SENTENCE_END,
+    opening_sentence,
+    pasted_requests,
+    say_once,
+)
 from shared.runtime.request_model import message_spec
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
@@ -86,7 +94,7 @@ def test_get_and_post_of_one_path_are_one_sidebar_entry_the_get_showing_the_post
     # A resource's operations (x-resource: list, create, read, change, delete) are one entry each.
     resource = sum(len(ops) - 1 for ops in DOCUMENT["paths"].values() if any(op.get("x-resource") for op in ops.values()))
     assert len(entries) == len(DOCUMENT["paths"]) + resource
-    for path, operations in DOCUMENT["paths"].items():
+    for operations in DOCUMENT["paths"].values():
         if "get" in operations and "post" in operations and not operations["post"].get("x-resource"):
             assert operations["post"]["x-scalar-ignore"] is True
             assert [method for method, _, _ in pasted_requests(FENCED_SHELL.search(operations["get"]["description"]).group(1))] == ["GET", "POST"]
@@ -108,7 +116,10 @@ def test_no_parameter_sentence_of_more_than_six_words_repeats_on_one_operation()
 
 
 def test_a_paste_is_read_back_as_the_shell_reads_it():
-    shell = 'curl -s -G "$CELESTIAL_BASE_URL/v1/x" \\\n  -H "A: b" \\\n  -d a=1 -d b=c,d\n# or POST:\ncurl -s "$CELESTIAL_BASE_URL/v1/x" -d \'{"a": "1"}\''
+    shell = (
+        'curl -s -G "$CELESTIAL_BASE_URL/v1/x" \\\n  -H "A: b" \\\n  -d a=1 -d b=c,d\n# or POST:\ncurl -s '
+        '"$CELESTIAL_BASE_URL/v1/x" -d \'{"a": "1"}\''
+    )
     assert pasted_requests(shell) == [("GET", "/v1/x", {"a": "1", "b": "c,d"}), ("POST", "/v1/x", {"a": "1"})]
 
 

@@ -10,10 +10,10 @@ import json
 from jsonschema import Draft202012Validator
 
 from gateway.endpoints import discover_endpoints
-from gateway.reference.openapi import build_openapi
 from gateway.operation_names import page_name
-from gateway.reference.routes import CONTENT_SECURITY_POLICY, SCALAR_DIR, render_reference_page, scalar_configuration
 from gateway.reference.examples import load_examples, with_examples
+from gateway.reference.openapi import build_openapi
+from gateway.reference.routes import CONTENT_SECURITY_POLICY, SCALAR_DIR, render_reference_page, scalar_configuration
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
 JSON_TYPES = {"boolean": bool, "integer": int, "number": (int, float), "string": str}

@@ -1,19 +1,40 @@
-"""gateway/dashboard/spend_mail.py: the 80 % warning goes to every owner of the account, saying
+"""gateway/spend_warnings.py: the 80 % warning goes to every owner of the account, saying
 whose cap, how much of it is spent and when it resets; with no mail server it is only logged.
 Delivered mail is read from a local SMTP sink (tests/smtp_sink.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
+import pytest
 import structlog.testing
 
-from gateway.dashboard.spend_mail import mail_spend_warnings, warning_text
+from gateway.spend_warnings import mail_spend_warnings, warning_text
 from shared.runtime.config import load_settings
 from store.spend_caps import SpendWarning
+from store.sqlite_store import SqliteStore
 from tests.smtp_sink import SmtpSink
 
 RESET = datetime(2031, 1, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+def with_store(tmp_path):
+    """Return a runner of ``scenario(store)`` on a new SQLite store, opened and closed on one
+    event loop (the store's connection belongs to the loop that opened it)."""
+
+    def run(scenario):
+        async def opened():
+            store = SqliteStore(tmp_path / "store.sqlite")
+            try:
+                return await scenario(store)
+            finally:
+                await store.close()
+
+        return asyncio.run(opened())
+
+    return run
 
 
 def test_the_text_says_whose_cap_how_much_is_spent_and_when_it_resets():

@@ -1,4 +1,5 @@
-"""Rendering the dashboard's pages: the Jinja2 templates, and the headers every page carries.
+"""Rendering the gateway's HTML pages (the dashboard's, and the price list ``/pricing``): the
+Jinja2 templates of ``gateway/templates/``, and the headers every page carries.
 
 Every page is complete HTML that works without JavaScript; every answer is ``no-store`` (a
 page may show a key once, and none may be kept by a cache or the back button), framed by
@@ -15,8 +16,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from gateway.utc_text import readable_moment
+
 TEMPLATES_DIR = Path(__file__).with_name("templates")
-STATIC_DIR = Path(__file__).with_name("static")
 
 PAGE_HEADERS = {
     "Cache-Control": "no-store",
@@ -35,14 +37,6 @@ _environment = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
-
-
-def readable_moment(iso_text: str | None) -> str:
-    """Return an ISO 8601 UTC moment of a view (``2026-11-25T14:33:44Z``) as people read it
-    (``2026-11-25 14:33 UTC``); '' for None."""
-    return "" if not iso_text else f"{iso_text[:10]} {iso_text[11:16]} UTC"
-
-
 _environment.filters["moment"] = readable_moment
 
 

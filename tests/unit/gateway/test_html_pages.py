@@ -1,11 +1,11 @@
-"""gateway/dashboard/pages.py: every dashboard page is complete HTML with the headers the
+"""gateway/html_pages.py: every HTML page (the dashboard's, /pricing) is complete HTML with the headers the
 module promises: no-store (RFC 9111 §5.2.2.5), no framing (CSP frame-ancestors, X-Frame-Options),
 no Referer (an invite token must not leak) and scripts and styles from the gateway only;
 the text of a page is escaped; and every file the pages read ships in the package."""
 
 from __future__ import annotations
 
-from gateway.dashboard.pages import readable_moment, render_message, render_page
+from gateway.html_pages import render_message, render_page
 from tests.unit.dashboard.requests_for_tests import request_with
 
 
@@ -36,20 +36,16 @@ def test_a_page_renders_its_template_with_the_context():
     assert 'name="csrf_token" value="tok&lt;en&gt;"' in body and 'value="ada@example.com"' in body
 
 
-def test_a_moment_reads_as_date_hours_minutes_utc():
-    assert readable_moment("2026-11-25T14:33:44Z") == "2026-11-25 14:33 UTC"
-    assert readable_moment(None) == "" and readable_moment("") == ""
-
-
-def test_every_file_the_dashboard_reads_ships_in_the_package():
+def test_every_template_ships_in_the_package():
     """A non-editable install (the container image's ``pip install .``) carries only the
-    package data pyproject.toml names: every template, static file and data file must match."""
+    package data pyproject.toml names: every template must match."""
     import fnmatch
     import tomllib
 
+    from gateway.html_pages import TEMPLATES_DIR
     from shared.runtime.config import REPO_ROOT
 
-    patterns = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["gateway.dashboard"]
-    folder = REPO_ROOT / "gateway" / "dashboard"
-    data = [p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")]
+    patterns = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["gateway"]
+    folder = REPO_ROOT / "gateway"
+    data = [p.relative_to(folder).as_posix() for p in TEMPLATES_DIR.rglob("*") if p.is_file()]
     assert data and all(any(fnmatch.fnmatch(name, pattern) for pattern in patterns) for name in data), data

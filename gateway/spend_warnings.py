@@ -1,5 +1,6 @@
-"""The spend-cap warning mail: when a debit is the first of a UTC day or month to reach 80 % of
-a cap (``store/spend_caps.py``), the account's owners are told, once per cap and period.
+"""The spend-cap warnings of the paid path: when a debit is the first of a UTC day or month to
+reach 80 % of a cap (``store/spend_caps.py``), the account's owners are mailed
+(``shared/runtime/mail.py``), once per cap and period.
 
 Which debit that is, the store decides in the debit's own atomic step (the book's ``warned``
 tags), and hands the warning to the one process that made it
@@ -10,16 +11,16 @@ logged and dropped: the warning was given, the cap still holds.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import structlog
 
-from gateway.admin.operations import iso
-from shared.runtime.mail import MailNotSent, send_mail
+from gateway.utc_text import iso
 from shared.runtime.config import Settings
+from shared.runtime.mail import mail_owners
 from store.spend_caps import SpendWarning
 
-log = structlog.get_logger("celestial.dashboard")
+log = structlog.get_logger("celestial.spend_caps")
 
 
 def warning_text(warning: SpendWarning, account_name: str, base_url: str) -> tuple[str, str]:
@@ -28,10 +29,10 @@ def warning_text(warning: SpendWarning, account_name: str, base_url: str) -> tup
     period = "today (UTC)" if warning.period == "daily" else "this month (UTC)"
     subject = f"Celestial: {whose} has spent 80% of its {warning.period} cap"
     text = (
-        f"The {whose} has spent {warning.spent} of its {warning.period} spend cap of {warning.cap} credits {period}.\n\n"
-        f"Requests that would pass the cap are refused (402 spend_cap_reached) until it resets at "
-        f"{iso(warning.resets_at)}.\n\nTo change the cap, sign in to the dashboard: {base_url}/dashboard/spend-caps\n\n"
-        f"This is the only warning of this cap {period}.\n"
+        f"The {whose} has spent {warning.spent} of its {warning.period} spend cap of {warning.cap} credits "
+        f"{period}.\n\nRequests that would pass the cap are refused (402 spend_cap_reached) until it resets at "
+        f"{iso(warning.resets_at)}.\n\nTo change the cap, sign in to the dashboard: "
+        f"{base_url}/dashboard/spend-caps\n\nThis is the only warning of this cap {period}.\n"
     )
     return subject, text
 
@@ -45,13 +46,10 @@ async def mail_spend_warnings(store, settings: Settings, warnings: Iterable[Spen
             continue
         try:
             account = await store.get_account(warning.account_id)
-            owners = await store.list_owners(warning.account_id)
+            subject, text = warning_text(warning, account.name if account else warning.account_id, settings.base_url)
+            not_sent = await mail_owners(store, settings, warning.account_id, subject, text)
         except Exception as error:  # the store went away: the warning is dropped, not the request
             log.warning("spend_cap_warning_not_sent", account_id=warning.account_id, error=repr(error))
             continue
-        subject, text = warning_text(warning, account.name if account else warning.account_id, settings.base_url)
-        for owner in owners:
-            try:
-                await send_mail(settings.smtp_url, settings.mail_from, owner.email, subject, text)
-            except MailNotSent as exc:
-                log.warning("spend_cap_warning_not_sent", account_id=warning.account_id, error=str(exc))
+        for reason in not_sent:
+            log.warning("spend_cap_warning_not_sent", account_id=warning.account_id, error=reason)
