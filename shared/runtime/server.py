@@ -10,8 +10,8 @@ a natal chart, a few milliseconds at most) is computed on this process's loop in
 arrives: it cannot run away, and handing it to the child and back (a thread, a pipe, the
 request and the reply pickled each way) cost more CPU than the computation itself
 (docs/performance.md). The loop is the only thread of this process that calls the engine.
-The queue of the child's calls is short (``CELESTIAL_SERVICE_QUEUE`` requests accepted at once, the computing one
-included): beyond it the process answers RESOURCE_EXHAUSTED at once and the gateway's channel
+The queue of the child's calls is short (``CELESTIAL_SERVICE_QUEUE`` requests accepted at once,
+the computing one included): beyond it the process answers RESOURCE_EXHAUSTED at once and the gateway's channel
 retries another process of the pool. Each computation gets the call's deadline; a client
 that cancels makes it pass.
 
@@ -127,7 +127,9 @@ class ComputeQueue:
 def bounded_rpcs(service: ServiceDescriptor) -> frozenset[str]:
     """Return the names of the RPCs of ``service`` whose engine time is bounded: those whose
     ``(http)`` option says ``bounded`` (protos/celestial/v1/options.proto)."""
-    return frozenset(method.name for method in service.methods if method.GetOptions().Extensions[options_pb2.http].bounded)
+    return frozenset(
+        method.name for method in service.methods if method.GetOptions().Extensions[options_pb2.http].bounded
+    )
 
 
 class InProcess:
@@ -190,7 +192,10 @@ async def _abort(context: grpc.aio.ServicerContext, status: status_pb2.Status, m
 
 
 def service_handler(
-    service: ServiceDescriptor, handlers: Mapping[str, Handler], queue: ComputeQueue, in_process: Collection[str] | None = None,
+    service: ServiceDescriptor,
+    handlers: Mapping[str, Handler],
+    queue: ComputeQueue,
+    in_process: Collection[str] | None = None,
 ) -> grpc.GenericRpcHandler:
     """Return the gRPC handler serving ``handlers`` as RPCs of ``service``: those named in
     ``in_process`` (by default the bounded ones, :func:`bounded_rpcs`) computed in this
@@ -203,8 +208,9 @@ def service_handler(
         raise ValueError(f"{service.full_name} has no RPC {', '.join(sorted(unknown))}")
     here = bounded_rpcs(service) if in_process is None else frozenset(in_process)
     methods = {
-        method.name: _method_handler(queue, method.name, InProcess(service, method.name, handlers[method.name]) if method.name in here else None)
-        for method in service.methods if method.name in handlers
+        name: _method_handler(queue, name, InProcess(service, name, handlers[name]) if name in here else None)
+        for name in (method.name for method in service.methods)
+        if name in handlers
     }
     return grpc.method_handlers_generic_handler(service.full_name, methods)
 

@@ -18,7 +18,8 @@ def test_open_engine_points_the_engine_the_gazetteer_and_the_zones_at_the_settin
         monkeypatch.setattr(module, name, lambda path, name=name: calls.append((name, str(path))))
     for module, name in ((engine, "warm_up"), (civil_time, "open_zone_map")):
         monkeypatch.setattr(module, name, lambda name=name: calls.append((name, "")))
-    settings = dataclasses.replace(load_settings(), ephe_path=Path("/e"), places_path=Path("/p.sqlite"), tz_path=Path("/tz"))
+    paths = {"ephe_path": Path("/e"), "places_path": Path("/p.sqlite"), "tz_path": Path("/tz")}
+    settings = dataclasses.replace(load_settings(), **paths)
     engine_setup.open_engine(settings)
     assert calls[:3] == [("use_ephemeris_files", "/e"), ("use_gazetteer", "/p.sqlite"), ("use_zone_files", "/tz")]
     assert sorted(calls[3:]) == [("open_zone_map", ""), ("warm_up", "")]

@@ -209,7 +209,8 @@ def refused_here(reading, deadline):
 
 
 def test_the_bounded_rpcs_are_those_whose_http_option_says_bounded():
-    assert bounded_rpcs(SERVICE) == {"ComputePositions", "ComputeHouses", "ComputeChart", "ComputeAspects", "ComputeNatalChart"}
+    expected = {"ComputePositions", "ComputeHouses", "ComputeChart", "ComputeAspects", "ComputeNatalChart"}
+    assert bounded_rpcs(SERVICE) == expected
 
 
 def test_no_rpc_of_a_scan_or_an_engine_search_is_bounded():
@@ -218,7 +219,8 @@ def test_no_rpc_of_a_scan_or_an_engine_search_is_bounded():
             for method in service.methods:
                 http = method.GetOptions().Extensions[options_pb2.http]
                 if http.bounded:
-                    assert http.deadline in (options_pb2.DEADLINE_CLASS_UNSPECIFIED, options_pb2.DEADLINE_CLASS_FAST), method.full_name
+                    fast = (options_pb2.DEADLINE_CLASS_UNSPECIFIED, options_pb2.DEADLINE_CLASS_FAST)
+                    assert http.deadline in fast, method.full_name
 
 
 def test_a_bounded_call_runs_without_the_compute_child_and_a_scan_still_in_it():
