@@ -94,10 +94,11 @@ class Accounting:
             if test:
                 return await self.limiter.admit_test_traffic(limits_for_test_keys(account), slot_id, time.time())
             return await self.limiter.admit(account, slot_id, time.time())
-        except StoreOutcomeUnknown:
-            # The admission may have been written, its answer lost: the slot it took would
-            # count against the account until its lease ran out (two minutes) with nothing
-            # in flight. A release of a slot never taken changes nothing.
+        except (StoreOutcomeUnknown, asyncio.CancelledError):
+            # The admission may have been written, its answer lost (or its caller cancelled
+            # once it was committed, as the store answers after its commit): the slot it took
+            # would count against the account until its lease ran out (two minutes) with
+            # nothing in flight. A release of a slot never taken changes nothing.
             self.release(account.id, slot_id, test=test)
             raise
 
@@ -162,6 +163,11 @@ class Accounting:
             # Written or not, the request goes no further: its charge is refunded (as in
             # charge()) and its slot released (as in admit()), each a no-op if never made.
             self._spawn(self._refund_until_done(account.id, credits, charge_id))
+            self.release(account.id, slot_id)
+            raise
+        except asyncio.CancelledError:
+            # Cancelled (its client gone) before or after the store committed: the caller
+            # refunds the charges it noted; the slot is released here, a no-op if never held.
             self.release(account.id, slot_id)
             raise
         finally:

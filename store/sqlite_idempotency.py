@@ -1,5 +1,6 @@
 """The SQLite store's ``Idempotency-Key`` records: one table, each claim, completion and
-release one write transaction (the rules: ``store/idempotency_records.py``).
+release one write, committed with the other writes of its turn of the event loop
+(``store/sqlite_connection.py``'s group commit; the rules: ``store/idempotency_records.py``).
 
 The table is created by this module when a file lacks it, not by the schema version of
 ``sqlite_connection.py``: it stands apart from every other table (no foreign key, nothing

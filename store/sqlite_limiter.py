@@ -1,5 +1,6 @@
 """The SQLite store's limiter: rate windows, concurrency slots and the charges made under
-them, each admission and release one write transaction."""
+them, each admission and release one write, committed with the other writes of its turn of
+the event loop (``store/sqlite_connection.py``'s group commit)."""
 
 from __future__ import annotations
 

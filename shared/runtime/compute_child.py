@@ -3,7 +3,8 @@
 pyswisseph holds the GIL through each engine call, and one call can last seconds (a heliacal
 search near the pole: 13.6 s within one synodic period, a window no flag of the engine
 shortens). Computed in the serving process, such a call would silence its health checks, and
-nothing could stop it at its deadline. So a service process computes in one child process,
+nothing could stop it at its deadline. So a service process computes every call whose time is
+not bounded (``(http).bounded`` unset, ``shared/runtime/server.py``) in one child process,
 one request at a time, and stops it (SIGKILL) when a computation outlives its deadline, or its
 caller's leaving, by HARD_STOP_GRACE_S; a new child, warmed before it computes, takes its place.
 
@@ -31,11 +32,11 @@ import structlog
 from google.protobuf import descriptor_pool, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 
-from kernel import civil_time, engine, places
 from kernel.deadline import Deadline, DeadlinePassed
 from shared.errors import InternalError
 from shared.runtime.computation import Handler, answered_error, compute_reply, stopped
 from shared.runtime.config import load_settings
+from shared.runtime.engine_setup import open_engine
 from shared.runtime.logging import configure_logging
 from shared.runtime.status import rich_status
 
@@ -215,11 +216,7 @@ def child_main(service: tuple[str, str], handlers: Mapping[str, Handler], proces
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the serving process, which stops this
     settings = load_settings()
     configure_logging(settings, f"{process_name}-compute")
-    engine.use_ephemeris_files(settings.ephe_path)
-    places.use_gazetteer(settings.places_path)
-    civil_time.use_zone_files(settings.tz_path)
-    engine.warm_up()
-    civil_time.open_zone_map()
+    open_engine(settings)
     full_name, proto_file = service
     importlib.import_module(proto_file.removesuffix(".proto").replace("/", ".") + "_pb2")  # the generated module
     descriptor = descriptor_pool.Default().FindServiceByName(full_name)

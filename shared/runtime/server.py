@@ -1,11 +1,17 @@
-"""The gRPC server every service process runs: computations in a child process, one at a time.
+"""The gRPC server every service process runs: bounded calls computed here, the others in a
+child process, one at a time.
 
-pyswisseph keeps global state and holds the GIL, so a process computes one request at a
-time, and does so in a child process (``shared/runtime/compute_child.py``) that it can kill:
-the asyncio loop here only receives, queues and answers, so health checks keep answering
-during the longest engine call, and a computation that outlives its deadline is stopped.
-The queue is short (``CELESTIAL_SERVICE_QUEUE`` requests accepted at once, the computing one
-included): beyond it the process answers RESOURCE_EXHAUSTED at once and the gateway's channel
+pyswisseph keeps global state and holds the GIL, so a process computes a call whose time is
+not bounded one at a time, in a child process (``shared/runtime/compute_child.py``) that it
+can kill: the asyncio loop here only receives, queues and answers those, so health checks keep
+answering during the longest engine call, and a computation that outlives its deadline is
+stopped. A call whose engine time is bounded (its RPC's ``(http).bounded``: positions, houses,
+a natal chart, a few milliseconds at most) is computed on this process's loop instead, as it
+arrives: it cannot run away, and handing it to the child and back (a thread, a pipe, the
+request and the reply pickled each way) cost more CPU than the computation itself
+(docs/performance.md). The loop is the only thread of this process that calls the engine.
+The queue of the child's calls is short (``CELESTIAL_SERVICE_QUEUE`` requests accepted at once,
+the computing one included): beyond it the process answers RESOURCE_EXHAUSTED at once and the gateway's channel
 retries another process of the pool. Each computation gets the call's deadline; a client
 that cancels makes it pass.
 
@@ -20,21 +26,24 @@ import argparse
 import asyncio
 import signal
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import structlog
+from google.protobuf import message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 from google.rpc import status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
+from celestial.v1 import options_pb2
 from kernel.deadline import Deadline
-from shared.runtime.computation import Handler, answered_error
+from shared.runtime.computation import Handler, answered_error, compute_reply
 from shared.runtime.compute_child import ComputeChild, Job, Outcome
 from shared.runtime.config import load_settings
+from shared.runtime.engine_setup import open_engine
 from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned
 from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY
@@ -115,13 +124,41 @@ class ComputeQueue:
         self.child.stop()
 
 
-def _method_handler(queue: ComputeQueue, name: str):
+def bounded_rpcs(service: ServiceDescriptor) -> frozenset[str]:
+    """Return the names of the RPCs of ``service`` whose engine time is bounded: those whose
+    ``(http)`` option says ``bounded`` (protos/celestial/v1/options.proto)."""
+    return frozenset(
+        method.name for method in service.methods if method.GetOptions().Extensions[options_pb2.http].bounded
+    )
+
+
+class InProcess:
+    """A bounded RPC computed on the serving process's loop, as the compute child would."""
+
+    def __init__(self, service: ServiceDescriptor, name: str, handler: Handler):
+        self.name = name
+        self.handler = handler
+        self.request_cls = message_factory.GetMessageClass(service.methods_by_name[name].input_type)
+
+    def run(self, request: bytes, deadline: Deadline, request_id: str) -> tuple[Outcome, float]:
+        """Return the outcome of computing ``request`` (the RPC's request message's bytes) here,
+        and the seconds it took: what :meth:`ComputeQueue.run` returns for the child's calls."""
+        started = time.perf_counter()
+        try:
+            reply = compute_reply(self.handler, self.request_cls.FromString(request), deadline)
+            outcome = Outcome(True, reply.SerializeToString())
+        except Exception as exception:
+            outcome = Outcome(False, rich_status(answered_error(exception, self.name, request_id)).SerializeToString())
+        return outcome, time.perf_counter() - started
+
+
+def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = None):
     async def method(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata() or ())
         request_id = metadata.get(REQUEST_ID_METADATA_KEY, "")
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=request_id, rpc=name)
-        if queue.full():
+        if here is None and queue.full():
             # No status detail: the gateway's channel retries this on another process.
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"This process already holds {queue.limit} requests.")
         remaining = context.time_remaining()
@@ -129,7 +166,10 @@ def _method_handler(queue: ComputeQueue, name: str):
         started = time.perf_counter()
         timing: tuple[tuple[str, str], ...] = ()
         try:
-            outcome, compute_s = await queue.run(name, request, deadline, request_id)
+            if here is not None:
+                outcome, compute_s = here.run(request, deadline, request_id)
+            else:
+                outcome, compute_s = await queue.run(name, request, deadline, request_id)
         except Exception as exception:
             status = rich_status(answered_error(exception, name, request_id))
         else:
@@ -142,7 +182,7 @@ def _method_handler(queue: ComputeQueue, name: str):
             log.debug("rpc_finished", duration_ms=round((time.perf_counter() - started) * 1000, 3))
         await _abort(context, status, timing)
 
-    # The bytes cross to the child as they came: this process never parses a request.
+    # The bytes cross to the child as they came: this process parses only its bounded calls'.
     return grpc.unary_unary_rpc_method_handler(method)
 
 
@@ -151,15 +191,27 @@ async def _abort(context: grpc.aio.ServicerContext, status: status_pb2.Status, m
     await context.abort(carried.code, carried.details, trailing_metadata=(*carried.trailing_metadata, *metadata))
 
 
-def service_handler(service: ServiceDescriptor, handlers: Mapping[str, Handler], queue: ComputeQueue) -> grpc.GenericRpcHandler:
-    """Return the gRPC handler serving ``handlers`` as RPCs of ``service``.
+def service_handler(
+    service: ServiceDescriptor,
+    handlers: Mapping[str, Handler],
+    queue: ComputeQueue,
+    in_process: Collection[str] | None = None,
+) -> grpc.GenericRpcHandler:
+    """Return the gRPC handler serving ``handlers`` as RPCs of ``service``: those named in
+    ``in_process`` (by default the bounded ones, :func:`bounded_rpcs`) computed in this
+    process, the others by ``queue``'s child.
 
     Raises ValueError when ``handlers`` names an RPC the service does not have.
     """
     unknown = set(handlers) - {method.name for method in service.methods}
     if unknown:
         raise ValueError(f"{service.full_name} has no RPC {', '.join(sorted(unknown))}")
-    methods = {method.name: _method_handler(queue, method.name) for method in service.methods if method.name in handlers}
+    here = bounded_rpcs(service) if in_process is None else frozenset(in_process)
+    methods = {
+        name: _method_handler(queue, name, InProcess(service, name, handlers[name]) if name in here else None)
+        for name in (method.name for method in service.methods)
+        if name in handlers
+    }
     return grpc.method_handlers_generic_handler(service.full_name, methods)
 
 
@@ -180,6 +232,7 @@ async def run_server(
     shutdown_grace_s: float = 2.0,
     connection_age_s: float = 30.0,
     calls_grace_s: float = 65.0,
+    in_process: Collection[str] | None = None,
 ) -> None:
     """Serve ``handlers`` as RPCs of ``service`` on ``host:port`` until SIGINT/SIGTERM.
 
@@ -197,6 +250,10 @@ async def run_server(
     each implemented RPC by its method name (``celestial.v1.EphemerisService/ComputePositions``)
     from the start, which the gateway asks before charging for an RPC (an RPC without a
     handler is unknown there: the gateway's 501).
+
+    The RPCs named in ``in_process`` (by default the bounded ones, :func:`bounded_rpcs`) are
+    computed on this process's loop, the engine's files opened here first; the others in
+    the compute child.
     """
     loop = asyncio.get_running_loop()
     health_servicer = health.aio.HealthServicer()
@@ -210,8 +267,11 @@ async def run_server(
         loop.call_soon_threadsafe(lambda: loop.create_task(report(status)))
 
     compute_queue = ComputeQueue(queue, ComputeChild(service, handlers, process, readiness))
+    here = (bounded_rpcs(service) if in_process is None else frozenset(in_process)) & set(handlers)
+    if here:
+        open_engine(load_settings())
     server = grpc.aio.server(options=server_options(connection_age_s, calls_grace_s))
-    server.add_generic_rpc_handlers((service_handler(service, handlers, compute_queue),))
+    server.add_generic_rpc_handlers((service_handler(service, handlers, compute_queue, here),))
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((service.full_name, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     bound = server.add_insecure_port(f"{host}:{port}")

@@ -76,6 +76,9 @@ def main() -> None:
             shutdown_grace_s=SHUTDOWN_GRACE_S,
             queue=args.queue,
             ready=lambda port: print(f"READY {port}", flush=True),
+            # Every call in the compute child, ComputePositions too: it is the quick call
+            # these tests queue behind a scan, to see the process freed.
+            in_process=(),
         )
     )
 

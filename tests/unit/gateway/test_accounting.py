@@ -112,6 +112,39 @@ def test_a_charge_whose_answer_was_lost_is_a_503_and_refunded_once_the_store_ans
     asyncio.run(scenario())
 
 
+class CancelledOnceCommittedStore(SqliteStore):
+    """A store whose admissions are committed, then their caller cancelled before it hears the
+    answer (its client gone as the group commit answered)."""
+
+    async def admit(self, account, slot_id, now_s=None, *, charge=None):
+        await super().admit(account, slot_id, now_s, charge=charge)
+        raise asyncio.CancelledError
+
+    async def admit_and_reserve(self, account, slot_id, credits, request_id, now_s=None, note=None):
+        await super().admit_and_reserve(account, slot_id, credits, request_id, now_s, note)
+        raise asyncio.CancelledError
+
+
+@pytest.mark.parametrize("step", ["admit", "admit_and_charge"])
+def test_an_admission_cancelled_once_committed_releases_its_slot(tmp_path, step):
+    async def scenario() -> None:
+        store = CancelledOnceCommittedStore(tmp_path / "store.sqlite3")
+        try:
+            account = await store.create_account("acme", 10, max_concurrent=1)
+            accounting = Accounting(store, store)
+            with pytest.raises(asyncio.CancelledError):
+                if step == "admit":
+                    await accounting.admit(account, "slot-1")
+                else:
+                    await accounting.admit_and_charge(account, "slot-1", 3, "charge-1")
+            await accounting.drain()
+            assert (await SqliteStore.admit(store, account, "slot-2")).allowed  # the only slot is free again
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_release_the_locked_store_could_not_take_is_delivered_later_and_the_charge_stands(tmp_path):
     async def scenario() -> None:
         path = tmp_path / "store.sqlite3"

@@ -20,6 +20,7 @@ import pytest
 from grpc_status import rpc_status
 
 from celestial.v1 import ephemeris_service_pb2 as pb
+from celestial.v1 import options_pb2, search_service_pb2, timelords_service_pb2
 from celestial.v1.common_pb2 import Moment
 from shared.errors import InvalidParameter
 from shared.runtime.compute_child import Job, Outcome
@@ -28,6 +29,7 @@ from shared.runtime.server import (
     COMPUTE_MS_METADATA_KEY,
     SERVER_OPTIONS,
     ComputeQueue,
+    bounded_rpcs,
     implemented_name,
     server_options,
     service_handler,
@@ -66,13 +68,15 @@ def handler(reading, deadline):
     raise AssertionError("the serving process never computes")
 
 
-def serve(child: Child, scenario, *, limit: int = 4):
-    """Run ``scenario(stub_call)`` against a server of ComputePositions only, computed by ``child``."""
+def serve(child: Child, scenario, *, limit: int = 4, handlers=None, in_process=()):
+    """Run ``scenario(stub_call)`` against a server of ``handlers`` (ComputePositions only by
+    default), those named in ``in_process`` computed in this process, the others by ``child``."""
 
     async def main():
         queue = ComputeQueue(limit, child)
         server = grpc.aio.server(options=server_options(30.0, 5.0))
-        server.add_generic_rpc_handlers((service_handler(SERVICE, {"ComputePositions": handler}, queue),))
+        served = {"ComputePositions": handler} if handlers is None else handlers
+        server.add_generic_rpc_handlers((service_handler(SERVICE, served, queue, in_process),))
         port = server.add_insecure_port("127.0.0.1:0")
         await server.start()
         try:
@@ -193,3 +197,74 @@ def test_a_call_beyond_the_queue_is_resource_exhausted_at_once():
     code, first_reply = serve(child, scenario, limit=1)
     assert (code, first_reply) == (grpc.StatusCode.RESOURCE_EXHAUSTED, REPLY)
     assert len(child.jobs) == 1
+
+
+def computed_here(reading, deadline):
+    """A bounded handler: answers at once, saying where it ran."""
+    return pb.ComputePositionsResponse(warnings=["computed in the serving process"])
+
+
+def refused_here(reading, deadline):
+    raise InvalidParameter("orb is out of range.", param="orb")
+
+
+def test_the_bounded_rpcs_are_those_whose_http_option_says_bounded():
+    expected = {"ComputePositions", "ComputeHouses", "ComputeChart", "ComputeAspects", "ComputeNatalChart"}
+    assert bounded_rpcs(SERVICE) == expected
+
+
+def test_no_rpc_of_a_scan_or_an_engine_search_is_bounded():
+    for module in (pb, search_service_pb2, timelords_service_pb2):
+        for service in module.DESCRIPTOR.services_by_name.values():
+            for method in service.methods:
+                http = method.GetOptions().Extensions[options_pb2.http]
+                if http.bounded:
+                    fast = (options_pb2.DEADLINE_CLASS_UNSPECIFIED, options_pb2.DEADLINE_CLASS_FAST)
+                    assert http.deadline in fast, method.full_name
+
+
+def test_a_bounded_call_runs_without_the_compute_child_and_a_scan_still_in_it():
+    child = Child(Outcome(True, REPLY))
+
+    async def scenario(call, queue):
+        bounded, trailing = await with_trailers(call("ComputePositions"), REQUEST, timeout=30)
+        scan = await call("ComputeVoidOfCourse")(pb.ComputeVoidOfCourseRequest().SerializeToString(), timeout=30)
+        return bounded, trailing, scan
+
+    handlers = {"ComputePositions": computed_here, "ComputeVoidOfCourse": handler}
+    bounded, trailing, scan = serve(child, scenario, handlers=handlers, in_process=None)
+    assert pb.ComputePositionsResponse.FromString(bounded).warnings == ["computed in the serving process"]
+    assert float(trailing[COMPUTE_MS_METADATA_KEY]) >= 0.0
+    assert scan == REPLY
+    assert [job.rpc for job in child.jobs] == ["ComputeVoidOfCourse"]
+
+
+def test_a_bounded_call_is_answered_while_the_child_holds_a_full_queue():
+    child = Child(Outcome(True, REPLY))
+    child.go.clear()
+
+    async def scenario(call, queue):
+        scan = asyncio.ensure_future(call("ComputeVoidOfCourse")(b"", timeout=30))
+        while queue.accepted < 1:
+            await asyncio.sleep(0.01)
+        bounded = await call("ComputePositions")(REQUEST, timeout=30)
+        still_computing = not scan.done()
+        child.go.set()
+        return bounded, still_computing, await scan
+
+    handlers = {"ComputePositions": computed_here, "ComputeVoidOfCourse": handler}
+    bounded, still_computing, scan = serve(child, scenario, limit=1, handlers=handlers, in_process=None)
+    assert pb.ComputePositionsResponse.FromString(bounded).warnings == ["computed in the serving process"]
+    assert (still_computing, scan) == (True, REPLY)
+
+
+def test_a_bounded_calls_error_is_answered_as_the_childs_would_be():
+    async def scenario(call, queue):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await call("ComputePositions")(REQUEST, timeout=30)
+        return caught.value
+
+    failed = serve(Child(Outcome(True, REPLY)), scenario, handlers={"ComputePositions": refused_here}, in_process=None)
+    assert (failed.code(), failed.details()) == (grpc.StatusCode.INVALID_ARGUMENT, "orb is out of range.")
+    assert rpc_status.from_call(failed) == rich_status(InvalidParameter("orb is out of range.", param="orb"))
+    assert COMPUTE_MS_METADATA_KEY in dict(failed.trailing_metadata())

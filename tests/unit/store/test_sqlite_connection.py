@@ -16,6 +16,7 @@ from datetime import timedelta
 
 import pytest
 
+from shared.errors import InsufficientCredits
 from store.errors import StoreBusy, StoreError
 from store.key_format import hash_key
 from store.records import SLOT_LEASE_S, ChargeNote, utc_now
@@ -216,3 +217,101 @@ def test_a_closed_store_refuses_every_call(tmp_path):
     store.close_sync()
     with pytest.raises(StoreError, match="closed"):
         asyncio.run(store.get_account("acme"))
+
+
+# --- group commit ----------------------------------------------------------------------------
+
+
+def traced(store: SqliteStore, statements: list[str]) -> None:
+    """Record in ``statements`` every statement this thread's connection of ``store`` runs."""
+    store._conn().set_trace_callback(statements.append)
+
+
+def test_the_writes_of_one_loop_turn_commit_in_one_transaction(tmp_path):
+    store = SqliteStore(tmp_path / "store.sqlite3")
+
+    async def run():
+        account = await store.create_account("acme", 100, max_concurrent=20)
+        statements: list[str] = []
+        traced(store, statements)
+        await asyncio.gather(
+            *(store.admit_and_reserve(account, f"slot-{index}", 1, f"req-{index}") for index in range(8)),
+            store.release(account.id, "slot-held-by-nobody"),
+        )
+        return statements
+
+    try:
+        statements = asyncio.run(run())
+    finally:
+        store.close_sync()
+    assert statements.count("BEGIN IMMEDIATE") == 1 and statements.count("COMMIT") == 1
+    assert statements.count("SAVEPOINT one_write") == 9
+
+
+def test_each_write_is_answered_only_once_its_transaction_has_committed(tmp_path):
+    path = tmp_path / "store.sqlite3"
+    store = SqliteStore(path)
+    reader = sqlite3.connect(path)
+    events: list[str] = []
+
+    async def admitted(account, index: int) -> None:
+        await store.admit_and_reserve(account, f"slot-{index}", 1, f"req-{index}")
+        # Another connection (another gateway) sees every admission of the turn already.
+        held = reader.execute("SELECT COUNT(*) FROM slots").fetchone()[0]
+        events.append(f"answered, {held} slots seen")
+
+    async def run():
+        account = await store.create_account("acme", 100, max_concurrent=20)
+        traced(store, events)
+        await asyncio.gather(*(admitted(account, index) for index in range(4)))
+
+    try:
+        asyncio.run(run())
+    finally:
+        reader.close()
+        store.close_sync()
+    commit = events.index("COMMIT")
+    assert events[commit + 1:] == ["answered, 4 slots seen"] * 4
+    assert not any(event.startswith("answered") for event in events[:commit])
+
+
+def test_a_write_that_raises_is_rolled_back_alone_and_the_others_of_its_turn_commit(tmp_path):
+    store = SqliteStore(tmp_path / "store.sqlite3")
+
+    async def run():
+        account = await store.create_account("acme", 10)
+        outcomes = await asyncio.gather(
+            store.admit_and_reserve(account, "slot-1", 3, "req-1"),
+            store.reserve(account.id, 11, "req-too-dear"),
+            store.admit_and_reserve(account, "slot-2", 3, "req-2"),
+            return_exceptions=True,
+        )
+        return outcomes, await store.balance(account.id), await store.usage(account.id)
+
+    try:
+        (first, too_dear, second), balance, usage = asyncio.run(run())
+    finally:
+        store.close_sync()
+    assert isinstance(too_dear, InsufficientCredits)
+    assert (first.balance, second.balance, balance) == (7, 4, 4)
+    assert (usage.requests, usage.credits_debited) == (2, 6)
+
+
+def test_a_write_whose_caller_left_before_its_turn_committed_is_not_written(tmp_path):
+    store = SqliteStore(tmp_path / "store.sqlite3")
+
+    async def run():
+        account = await store.create_account("acme", 10)
+        left = asyncio.ensure_future(store.admit_and_reserve(account, "slot-1", 3, "req-1"))
+        await asyncio.sleep(0)  # the write is queued for the next turn's transaction
+        left.cancel()
+        stayed = await store.admit_and_reserve(account, "slot-2", 3, "req-2")
+        with pytest.raises(asyncio.CancelledError):
+            await left
+        return stayed, await store.balance(account.id), await store.usage(account.id)
+
+    try:
+        stayed, balance, usage = asyncio.run(run())
+    finally:
+        store.close_sync()
+    assert (stayed.balance, balance, usage.requests) == (7, 7, 1)

@@ -8,6 +8,7 @@ To add a backend (NatsStore), add a factory class next to ``SqliteFactory`` and 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import multiprocessing
 import re
@@ -719,6 +720,29 @@ async def test_admit_and_reserve_admits_and_charges_as_the_two_steps_would(store
     assert (await store.usage(account.id)).credits_debited == 4
     # The slot is held: the account's only one.
     assert (await store.admit(account, "slot-2", now_s)).reason == "concurrency"
+
+
+@with_store
+async def test_admissions_asked_at_once_each_get_their_own_answer_and_a_failing_one_fails_alone(store):
+    """The SQLite store commits the writes of one loop turn together (group commit): each
+    admission is still decided in turn against the ones before it, and one that raises (an
+    unknown account) takes none of the others with it."""
+    account = await store.create_account("acme", 100, rate_per_minute=1000, max_concurrent=5)
+    missing = dataclasses.replace(account, id="no-such-account")
+    now_s = WINDOW_S + 5
+    outcomes = await asyncio.gather(
+        *(store.admit_and_reserve(account, f"slot-{index}", 2, f"req-{index}", now_s) for index in range(4)),
+        store.admit_and_reserve(missing, "slot-missing", 2, "req-missing", now_s),
+        *(store.admit_and_reserve(account, f"slot-{index}", 2, f"req-{index}", now_s) for index in range(4, 8)),
+        return_exceptions=True,
+    )
+    assert isinstance(outcomes[4], AccountNotFound)
+    admitted = [outcome for outcome in outcomes if not isinstance(outcome, Exception)]
+    assert [outcome.admission.allowed for outcome in admitted] == [True] * 5 + [False] * 3
+    assert {outcome.admission.reason for outcome in admitted[5:]} == {"concurrency"}
+    assert sorted(outcome.balance for outcome in admitted[:5]) == [90, 92, 94, 96, 98]
+    assert await store.balance(account.id) == 90
+    assert (await store.usage(account.id)).credits_debited == 10
 
 
 @with_store
