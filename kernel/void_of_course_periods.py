@@ -124,8 +124,8 @@ def _last_contact(contacts: Sequence[_Contact], entered: float, left: float, jds
     Only the latest steps matter, and in a step only a contact that may come after the latest
     one refined so far is refined itself: the Moon's offset from a contact only grows, so its
     sign at an instant SETTLED_DAYS before or after a refined one says on which side the
-    contact's own refined instant lies: one evaluation, most often at an instant the engine
-    has just computed, instead of a refinement's two or three at new instants.
+    contact's own refined instant lies: one evaluation at an instant the step's other contacts
+    share, instead of a refinement's two or three at instants of its own.
     """
     last: tuple[tuple[float, int, int], _Contact] | None = None
     for step, in_step in itertools.groupby(reversed(contacts), key=lambda contact: contact.step):
