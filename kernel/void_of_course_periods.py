@@ -68,15 +68,13 @@ def searched_span(start_jd: float, end_jd: float) -> tuple[float, float]:
 def _sample(bodies: Sequence[str], jds: np.ndarray, deadline: Deadline) -> np.ndarray:
     """Return each body's apparent geocentric ecliptic longitude of date at each of ``jds``,
     degrees: one row per body, in the order given."""
-    flags = ecliptic_longitude_flags(GEOCENTRIC)
-    longitudes = [engine.longitude_and_speed(body_table.engine_number(body), flags) for body in bodies]
+    numbers, flags = [body_table.engine_number(body) for body in bodies], ecliptic_longitude_flags(GEOCENTRIC)
     rows = []
-    # Date by date, every body at one date in turn: the engine keeps what a date's positions
-    # share (the Earth's, nutation, the obliquity) while the date stays the same, so this costs
-    # about a third of sampling each body over every date in turn, and gives the same bits.
+    # Date by date (every body at one date, then the next date): a third of the engine's time of
+    # body by body, the same bits.
     for block in range(0, len(jds), _DATES_PER_CHECK):
         deadline.check()
-        rows += [[longitude(jd)[0] for longitude in longitudes] for jd in jds[block:block + _DATES_PER_CHECK].tolist()]
+        rows += engine.first_coordinates_by_date(numbers, flags, jds[block:block + _DATES_PER_CHECK].tolist())
     return np.array(rows, dtype=float).reshape(len(jds), len(bodies)).T
 
 
