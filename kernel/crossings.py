@@ -174,9 +174,14 @@ def _search(
     found: list[Crossing] = []
     start = from_jd
 
+    # A longitude asked for in both directions (a sign's first degree: entered direct, and the
+    # previous sign's end, re-entered retrograde) is searched once.
+    longitudes = list(dict.fromkeys(target for target, _ in targets))
+
     def accepted(found_roots: list[list[Root]]) -> Iterator[Crossing]:
-        for (target, direction), roots in zip(targets, found_roots):
-            for root in roots:
+        roots_at = dict(zip(longitudes, found_roots))
+        for target, direction in targets:
+            for root in roots_at[target]:
                 after = root.jd < from_jd if backward else root.jd > from_jd
                 if after and (direction is None or root.rising == direction):
                     yield Crossing(root.jd, root.rising, target)
@@ -194,7 +199,7 @@ def _search(
     stop_early = None if backward or until_jd is not None else enough
     with engine_state(flags, observer):
         longitude = longitude_and_speed(body, flags)
-        offsets = [(_offset_from(target), longitude_offset(body, target, flags)) for target, _ in targets]
+        offsets = [(_offset_from(target), longitude_offset(body, target, flags)) for target in longitudes]
         while (have := tally(found)) < count:
             if until_jd is not None and start >= until_jd:
                 return [c for c in found if c.jd < until_jd]
