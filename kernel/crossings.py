@@ -94,12 +94,15 @@ def crossings(
     return _search(body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, "count")
 
 
-def crossings_until(body: str, target_deg: float, from_jd: float, until_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC) -> list[Crossing]:
+def crossings_until(
+    body: str, target_deg: float, from_jd: float, until_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC
+) -> list[Crossing]:
     """Return every crossing of ``target_deg`` by ``body`` after ``from_jd`` and before
     ``until_jd`` (UT1 Julian Days), in time order, in the frame of ``flags`` (geocentric): each
     the very instant :func:`crossings` gives from ``from_jd`` (the same windows and grid), without
     searching past ``until_jd`` for a count."""
-    return _search(body, [(normalize_deg(target_deg), None)], from_jd, math.inf, deadline, False, flags, None, "until_jd", until_jd=until_jd)
+    target = [(normalize_deg(target_deg), None)]
+    return _search(body, target, from_jd, math.inf, deadline, False, flags, None, "until_jd", until_jd=until_jd)
 
 
 def first_crossings(body: str, targets_deg: Sequence[float], from_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC) -> list[Crossing]:

@@ -54,7 +54,8 @@ def find_lunations(start_jd: float, end_jd: float, phases: Sequence[str], deadli
     # One grid of the Moon's lead on the Sun for every phase: each phase's offset is the lead
     # minus its angle, wrapped, in the very arithmetic of its elongation_offset, so each root is
     # the instant a search for that phase alone finds (kernel.search.find_offset_roots).
-    offsets = [(_past(PHASE_ANGLES_DEG[phase]), elongation_offset("moon", "sun", PHASE_ANGLES_DEG[phase])) for phase in phases]
+    angles = [PHASE_ANGLES_DEG[phase] for phase in phases]
+    offsets = [(_past(angle), elongation_offset("moon", "sun", angle)) for angle in angles]
     found = []
     for phase, roots in zip(phases, find_offset_roots(_lead_on_sun(), offsets, start_jd, end_jd, STEP_DAYS, deadline)):
         found += [Lunation(phase, root.jd, moon_longitude_deg(root.jd)) for root in roots if root.rising]

@@ -147,7 +147,9 @@ def _mutual_samples(pair: _Pair, times: np.ndarray, deadline: Deadline) -> tuple
     return _merged(times, offsets, rates, extra)
 
 
-def _crossings(pairs: Sequence[_Pair], times, offsets, angles: np.ndarray, levels: np.ndarray, deadline: Deadline) -> list[list[list[list[float]]]]:
+def _crossings(
+    pairs: Sequence[_Pair], times, offsets, angles: np.ndarray, levels: np.ndarray, deadline: Deadline
+) -> list[list[list[list[float]]]]:
     """Return, for each of ``pairs`` (its offsets a row of ``offsets``, sampled at ``times``), each
     of ``angles`` and each of ``levels`` (degrees), when the pair's distance from the angle
     crosses the level, ascending: ``found[pair][angle][level]``. The samples of every pair, angle
@@ -275,7 +277,12 @@ def scan(
 
 
 def _fixed_windows(
-    body: _Body, points: list[tuple[str, float]], configurations: list[tuple[str, float]], orb: float, times: np.ndarray, deadline: Deadline
+    body: _Body,
+    points: list[tuple[str, float]],
+    configurations: list[tuple[str, float]],
+    orb: float,
+    times: np.ndarray,
+    deadline: Deadline,
 ) -> list[list[TransitEvent]]:
     """Return the in-orb windows of ``body`` to each of ``points`` (name, longitude in degrees), in their order."""
     body_times, longitudes, _ = body.with_stations(times, deadline)

@@ -127,7 +127,7 @@ def test_an_ics_forecast_costs_10_credits_and_a_refused_one_none(stack):
     assert balance(stack, name) == 20
 
 
-def test_void_of_course_events_are_the_periods_of_void_of_course_periods_that_begin_in_the_range_to_the_same_instants(api):
+def test_void_of_course_events_are_the_void_of_course_periods_begun_in_the_range_to_the_same_instants(api):
     events = data(api, "/v1/forecast", 10, **YEAR, kinds="void_of_course")["events"]
     periods = data(api, "/v1/void-of-course/periods", 2, start=YEAR["start"], end=YEAR["end"])
     beginning = [p for p in periods if 2461041.5 <= p["start"]["jd"] < 2461406.5]

@@ -106,7 +106,8 @@ def test_after_a_topocentric_request_the_engine_observer_is_back_at_its_reset_pl
 def test_first_coordinates_date_by_date_are_each_bodys_own_calls_bit_for_bit():
     # Swiss Ephemeris keeps a date's shared work between calls; read date by date or body by body
     # (the body's own calls over every date), each longitude is the same to the last bit.
-    names = ["moon", "sun", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node", "true_node", "chiron"]
+    names = ["moon", "sun", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto"]
+    names += ["mean_node", "true_node", "chiron"]
     numbers = [engine_number(name) for name in names]
     flags = engine.FLG_SPEED
     jds = [2451545.0 + 0.37 * k for k in range(1500)]
