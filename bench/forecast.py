@@ -3,7 +3,8 @@ sum of the separate endpoints that give its events (/v1/transits, /v1/stations, 
 ingresses, /v1/lunations, both eclipse searches, /v1/void-of-course/periods, /v1/returns of the
 Sun and the Moon, /v1/profections, /v1/zodiacal-releasing, /v1/firdaria) in the same run, and
 the forecast's time kind by kind, and a year of /v1/calendar (its sky events without the chart's)
-as a second reference. Goal (issue 40): one year of one chart under 200 ms.
+as a second reference. Goal: one year of one chart under 200 ms (issue 40), then at most
+150 ms (issue 47).
 
 The forecast runs each kind's own kernel function, so the ratio is what one request saves over
 several; the separate returns also cast a chart at each return, which the forecast does not.
@@ -11,6 +12,7 @@ several; the separate returns also cast a chart at each return, which the foreca
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 
@@ -37,13 +39,25 @@ from shared.runtime.transcoder import request_from_json
 from shared.runtime.validation import validate
 
 ROUNDS = 3
-GOAL_MS = 200.0
+GOAL_MS = 150.0
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
 YEAR = {"start": "2024-01-01T00:00:00Z", "end": "2025-01-01T00:00:00Z"}
 
 
 def _request(cls, path: str, fields: dict):
     return validate(request_from_json(cls, fields, path))
+
+
+def _least_cpu_ms(work, rounds: int = 7) -> float:
+    """Return the least CPU time of this process (ms) over ``rounds`` runs of ``work``: on a
+    machine shared with other work the wall time counts the waits for a core, the CPU time
+    does not (it still rises some when the cores' caches are shared)."""
+    times = []
+    for _ in range(rounds):
+        start = time.process_time()
+        work()
+        times.append(time.process_time() - start)
+    return min(times) * 1e3
 
 
 def _median_ms(work) -> float:
@@ -100,7 +114,9 @@ def main() -> None:
     calendar_request = _request(pb.FindCalendarEventsRequest, "/v1/calendar", YEAR)
     sky = _median_ms(lambda: calendar.compute(calendar_request, Deadline.never()))
     kinds = _kinds_ms(request.query)
+    cpu = _least_cpu_ms(lambda: forecast.compute(request, Deadline.never()))
     record("forecast_year_ms", ours)
+    record("forecast_year_cpu_ms", cpu)
     record("forecast_year_ics_ms", ics)
     record("forecast_separate_ms", separate)
     record("forecast_over_separate", ours / separate)
@@ -108,6 +124,7 @@ def main() -> None:
     print(f"  one year, {events} events: forecast {ours:7.1f} ms (goal {GOAL_MS:g} ms; as iCalendar {ics:7.1f} ms); "
           f"the separate endpoints, {len(calls)} calls: {separate:7.1f} ms; forecast / separate {ours / separate:5.2f}")
     print(f"  /v1/calendar's year in the same run: {sky:7.1f} ms; forecast / calendar {ours / sky:5.2f}")
+    print(f"  the forecast's least CPU time over 7 rounds: {cpu:7.1f} ms (load average {os.getloadavg()[0]:.1f})")
     print("  kernel time by kind: " + ", ".join(f"{kind} {ms:.1f} ms" for kind, ms in kinds.items()))
 
 

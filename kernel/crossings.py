@@ -94,6 +94,17 @@ def crossings(
     return _search(body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, "count")
 
 
+def crossings_until(
+    body: str, target_deg: float, from_jd: float, until_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC
+) -> list[Crossing]:
+    """Return every crossing of ``target_deg`` by ``body`` after ``from_jd`` and before
+    ``until_jd`` (UT1 Julian Days), in time order, in the frame of ``flags`` (geocentric): each
+    the very instant :func:`crossings` gives from ``from_jd`` (the same windows and grid), without
+    searching past ``until_jd`` for a count."""
+    target = [(normalize_deg(target_deg), None)]
+    return _search(body, target, from_jd, math.inf, deadline, False, flags, None, "until_jd", until_jd=until_jd)
+
+
 def first_crossings(body: str, targets_deg: Sequence[float], from_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC) -> list[Crossing]:
     """Return the first crossing of each of ``targets_deg`` by ``body`` after ``from_jd`` (UT1
     JD), in the order of the targets: each the very instant :func:`crossings` gives for its
@@ -166,9 +177,14 @@ def _search(
     found: list[Crossing] = []
     start = from_jd
 
+    # A longitude asked for in both directions (a sign's first degree: entered direct, and the
+    # previous sign's end, re-entered retrograde) is searched once.
+    longitudes = list(dict.fromkeys(target for target, _ in targets))
+
     def accepted(found_roots: list[list[Root]]) -> Iterator[Crossing]:
-        for (target, direction), roots in zip(targets, found_roots):
-            for root in roots:
+        roots_at = dict(zip(longitudes, found_roots))
+        for target, direction in targets:
+            for root in roots_at[target]:
                 after = root.jd < from_jd if backward else root.jd > from_jd
                 if after and (direction is None or root.rising == direction):
                     yield Crossing(root.jd, root.rising, target)
@@ -186,7 +202,7 @@ def _search(
     stop_early = None if backward or until_jd is not None else enough
     with engine_state(flags, observer):
         longitude = longitude_and_speed(body, flags)
-        offsets = [(_offset_from(target), longitude_offset(body, target, flags)) for target, _ in targets]
+        offsets = [(_offset_from(target), longitude_offset(body, target, flags)) for target in longitudes]
         while (have := tally(found)) < count:
             if until_jd is not None and start >= until_jd:
                 return [c for c in found if c.jd < until_jd]

@@ -6,7 +6,7 @@ import contextlib
 import math
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePath
@@ -229,6 +229,20 @@ def longitude_and_speed(body_number: int, flags: int) -> Callable[[float], tuple
         return values[0], values[3]
 
     return at
+
+
+def first_coordinates_by_date(body_numbers: Sequence[int], flags: int, jds_ut1: Iterable[float]) -> list[list[float]]:
+    """Return, for each of ``jds_ut1`` in turn, each body's first coordinate (degrees, in the
+    frame of ``flags``): ``calc_body(jd, number, flags).values[0]``, bit for bit, one row per date.
+
+    Date by date, every body at one date in turn: Swiss Ephemeris keeps what positions of one
+    date share (the Earth's, nutation, precession) until the date changes, so a body after the
+    first at a date costs about a third of a body at a new date. Call it in the thread that uses
+    it (it initialises that thread's engine once, here).
+    """
+    _ensure_initialised()
+    calc, all_flags = swe.calc_ut, flags | FLG_SWIEPH
+    return [[calc(jd, number, all_flags)[0][0] for number in body_numbers] for jd in jds_ut1]
 
 
 def obliquity_deg(jd_ut1: float) -> tuple[float, float]:

@@ -4,15 +4,15 @@ geocentric ecliptic longitudes of date) reaches each phase's angle, 0° (new Moo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kernel import bodies as body_table
 from kernel import engine
-from kernel.crossings import GEOCENTRIC, elongation_offset
+from kernel.crossings import GEOCENTRIC, elongation_offset, longitude_and_speed
 from kernel.deadline import Deadline
 from kernel.positions import ecliptic_longitude_flags
-from kernel.search import find_roots
+from kernel.search import RatedFunction, find_offset_roots
 
 #: The longest span of a range, in calendar years (issue 29).
 RANGE_CAP_YEARS = 10
@@ -50,9 +50,30 @@ def moon_longitude_deg(jd_ut1: float) -> float:
 def find_lunations(start_jd: float, end_jd: float, phases: Sequence[str], deadline: Deadline) -> list[Lunation]:
     """Return the lunations of ``phases`` in [start_jd, end_jd) (UT1 Julian Days), in time order,
     each refined to 1 ms of the instant its elongation reaches the phase's angle."""
+    phases = list(phases)
+    # One grid of the Moon's lead on the Sun for every phase: each phase's offset is the lead
+    # minus its angle, wrapped, in the very arithmetic of its elongation_offset, so each root is
+    # the instant a search for that phase alone finds (kernel.search.find_offset_roots).
+    angles = [PHASE_ANGLES_DEG[phase] for phase in phases]
+    offsets = [(_past(angle), elongation_offset("moon", "sun", angle)) for angle in angles]
     found = []
-    for phase in phases:
-        for root in find_roots(elongation_offset("moon", "sun", PHASE_ANGLES_DEG[phase]), start_jd, end_jd, STEP_DAYS, deadline):
-            if root.rising:
-                found.append(Lunation(phase, root.jd, moon_longitude_deg(root.jd)))
+    for phase, roots in zip(phases, find_offset_roots(_lead_on_sun(), offsets, start_jd, end_jd, STEP_DAYS, deadline)):
+        found += [Lunation(phase, root.jd, moon_longitude_deg(root.jd)) for root in roots if root.rising]
     return sorted(found, key=lambda lunation: lunation.jd)
+
+
+def _lead_on_sun() -> RatedFunction:
+    """Return t -> (the Moon's apparent geocentric ecliptic longitude of date minus the Sun's,
+    unwrapped, degrees; its rate, degrees per day)."""
+    moon, sun = (longitude_and_speed(name, GEOCENTRIC) for name in ("moon", "sun"))
+
+    def lead(jd: float) -> tuple[float, float]:
+        (a, a_speed), (b, b_speed) = moon(jd), sun(jd)
+        return a - b, a_speed - b_speed
+
+    return lead
+
+
+def _past(angle_deg: float) -> Callable[[float], float]:
+    """Return the Moon's lead on the Sun -> its distance past ``angle_deg``, wrapped to [-180, 180)."""
+    return lambda lead: (lead - angle_deg + 180.0) % 360.0 - 180.0

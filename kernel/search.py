@@ -117,24 +117,29 @@ def find_offset_roots(
     any it leaves unfound, and each the same instant.
     """
     roots: list[list[Root]] = [[] for _ in offsets]
+    functions = [f for _, f in offsets]
+
+    def values(sampled: float) -> list[float]:
+        return [offset(sampled) for offset, _ in offsets]
+
     t0 = start_jd
     s0, r0 = sample(t0)
+    # Each cut's offsets are computed once: a step's end is the next step's start.
+    v0 = values(s0)
     while t0 < end_jd:
         deadline.check()
         t1 = min(t0 + step_days, end_jd)
         s1, r1 = sample(t1)
-        cuts = [(t0, s0), (t1, s1)]
+        v1 = values(s1)
+        cuts = [(t0, v0), (t1, v1)]
         if (r0 < 0.0) != (r1 < 0.0):
             turn = bisect_sign_change(lambda t: sample(t)[1], t0, t1, r0)
-            cuts.insert(1, (turn, sample(turn)[0]))
-        for found, (offset, f) in zip(roots, offsets):
-            for (a, sa), (b, sb) in zip(cuts, cuts[1:]):
-                va, vb = offset(sa), offset(sb)
-                if abs(vb - va) > WRAP_JUMP:
-                    continue
-                if (va < 0.0) != (vb < 0.0):
+            cuts.insert(1, (turn, values(sample(turn)[0])))
+        for (a, values_a), (b, values_b) in zip(cuts, cuts[1:]):
+            for found, f, va, vb in zip(roots, functions, values_a, values_b):
+                if (va < 0.0) != (vb < 0.0) and abs(vb - va) <= WRAP_JUMP:
                     found.append(Root(refine_root(f, a, b, va, vb), vb > va))
         if enough is not None and enough(roots):
             break
-        t0, s0, r0 = t1, s1, r1
+        t0, r0, v0 = t1, r1, v1
     return [[root for root in found if root.jd < end_jd] for found in roots]

@@ -136,11 +136,8 @@ def _merged(times, offsets, rates, extra: list[tuple[float, float, float]]):
     return all_t[order], np.concatenate([offsets, extra_o])[order], np.concatenate([rates, extra_r])[order]
 
 
-def _pair_samples(pair: _Pair, times: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return the pair's sample times, offsets and rates with its turning points inserted."""
-    if pair.other is None:
-        body_times, longitudes, speeds = pair.moving.with_stations(times, deadline)
-        return body_times, longitudes - pair.fixed_longitude, speeds
+def _mutual_samples(pair: _Pair, times: np.ndarray, deadline: Deadline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return a pair of moving bodies' sample times, offsets and rates with its turning points inserted."""
     offsets, rates = pair.moving.longitudes - pair.other.longitudes, pair.moving.speeds - pair.other.speeds
     extra = []
     for i in np.flatnonzero(np.signbit(rates[:-1]) != np.signbit(rates[1:])):
@@ -150,44 +147,55 @@ def _pair_samples(pair: _Pair, times: np.ndarray, deadline: Deadline) -> tuple[n
     return _merged(times, offsets, rates, extra)
 
 
-def _crossings(pair: _Pair, times, offsets, angles: np.ndarray, levels: np.ndarray, deadline: Deadline) -> list[list[list[float]]]:
-    """Return, for each of ``angles`` and each of ``levels`` (degrees), when the pair's distance
-    from the angle crosses the level, ascending: ``found[angle][level]``. The samples of every
-    angle and level are compared in one array (a pair has dozens), each bracket then refined."""
-    values = _wrap(offsets[None, None, :] - angles[:, None, None]) - levels[None, :, None]
+def _crossings(
+    pairs: Sequence[_Pair], times, offsets, angles: np.ndarray, levels: np.ndarray, deadline: Deadline
+) -> list[list[list[list[float]]]]:
+    """Return, for each of ``pairs`` (its offsets a row of ``offsets``, sampled at ``times``), each
+    of ``angles`` and each of ``levels`` (degrees), when the pair's distance from the angle
+    crosses the level, ascending: ``found[pair][angle][level]``. The samples of every pair, angle
+    and level are compared in one array (a body against a chart's points has hundreds), each
+    bracket then refined."""
+    values = _wrap(offsets[:, None, None, :] - angles[None, :, None, None]) - levels[None, None, :, None]
     before, after = values[..., :-1], values[..., 1:]
     brackets = (np.signbit(before) != np.signbit(after)) & (np.abs(after - before) < 180.0)
-    found: list[list[list[float]]] = [[[] for _ in levels] for _ in angles]
-    distances: dict[tuple[int, int], Callable[[float], tuple[float, float]]] = {}
-    at_angle, at_level, at_step = np.nonzero(brackets)
+    found: list[list[list[list[float]]]] = [[[[] for _ in levels] for _ in angles] for _ in pairs]
+    distances: dict[tuple[int, int, int], Callable[[float], tuple[float, float]]] = {}
+    at_pair, at_angle, at_level, at_step = np.nonzero(brackets)
     # Each bracket's ends and values as Python floats, read out of the arrays at once.
     ends = zip(
+        at_pair.tolist(),
         at_angle.tolist(),
         at_level.tolist(),
         times[at_step].tolist(),
         times[at_step + 1].tolist(),
-        values[at_angle, at_level, at_step].tolist(),
-        values[at_angle, at_level, at_step + 1].tolist(),
+        values[at_pair, at_angle, at_level, at_step].tolist(),
+        values[at_pair, at_angle, at_level, at_step + 1].tolist(),
     )
-    for angle, level, low, high, value_low, value_high in ends:
+    for pair, angle, level, low, high, value_low, value_high in ends:
         deadline.check()
-        distance = distances.get((angle, level))
+        distance = distances.get((pair, angle, level))
         if distance is None:
-            distance = distances[(angle, level)] = pair.distance(float(angles[angle]), float(levels[level]))
-        found[angle][level].append(refine_root(distance, low, high, value_low, value_high))
+            distance = distances[(pair, angle, level)] = pairs[pair].distance(float(angles[angle]), float(levels[level]))
+        found[pair][angle][level].append(refine_root(distance, low, high, value_low, value_high))
     return found
 
 
-def _pair_windows(pair: _Pair, configurations: list[tuple[str, float]], orb: float, times, offsets, deadline: Deadline) -> list[TransitEvent]:
-    """Return the pair's in-orb windows of every signed aspect angle over the sampled range."""
+def _pair_windows(
+    pairs: Sequence[_Pair], configurations: list[tuple[str, float]], orb: float, times, offsets, deadline: Deadline
+) -> list[list[TransitEvent]]:
+    """Return each pair's in-orb windows of every signed aspect angle over the sampled range, the
+    pairs sampled at the same ``times`` (their offsets the rows of ``offsets``)."""
     angles = np.array([angle for _, angle in configurations], dtype=float)
-    crossings = _crossings(pair, times, offsets, angles, np.array([orb, -orb, 0.0]), deadline)
-    in_orb_at_start = (np.abs(_wrap(offsets[0] - angles)) <= orb).tolist()
+    crossings = _crossings(pairs, times, offsets, angles, np.array([orb, -orb, 0.0]), deadline)
+    in_orb_at_start = (np.abs(_wrap(offsets[:, :1] - angles[None, :])) <= orb).tolist()
     span = float(times[0]), float(times[-1])
-    events: list[TransitEvent] = []
-    for (aspect, _), (outer, inner, exacts), in_orb in zip(configurations, crossings, in_orb_at_start):
-        events += _windows(pair, aspect, span, in_orb, sorted(outer + inner), exacts)
-    return events
+    found: list[list[TransitEvent]] = []
+    for pair, pair_crossings, pair_in_orb in zip(pairs, crossings, in_orb_at_start):
+        events: list[TransitEvent] = []
+        for (aspect, _), (outer, inner, exacts), in_orb in zip(configurations, pair_crossings, pair_in_orb):
+            events += _windows(pair, aspect, span, in_orb, sorted(outer + inner), exacts)
+        found.append(events)
+    return found
 
 
 def _windows(pair: _Pair, aspect: str, span: tuple[float, float], in_orb_at_start: bool, edges: list[float], exacts: list[float]) -> list[TransitEvent]:
@@ -250,18 +258,42 @@ def scan(
     configurations = _configurations(aspects)
     events: list[TransitEvent] = []
     rank_moving = {name: i for i, name in enumerate(moving)}
+    fixed = [(target, longitude) for target, longitude in targets if longitude is not None]
     for name in moving:
+        body = bodies[name]
+        # Against fixed points a body's samples (its stations inserted) serve every point: one
+        # array for them all, each point's windows taken in the order of the targets.
+        fixed_windows = iter(_fixed_windows(body, fixed, configurations, orb, grids[name], deadline) if fixed else [])
         for target, longitude in targets:
+            if longitude is not None:
+                events += next(fixed_windows)
+                continue
             # Moving bodies against each other pair once each (and never with themselves); a
             # natal point of the same name is a real target (the Sun returning to the natal Sun).
-            if longitude is None and (target == name or rank_moving.get(target, len(moving)) < rank_moving[name]):
+            if target == name or rank_moving.get(target, len(moving)) < rank_moving[name]:
                 continue
-            pair = _Pair(bodies[name], target, longitude, bodies[target] if longitude is None else None)
-            pair_times, offsets, _ = _pair_samples(pair, grids[name], deadline)
-            events += _pair_windows(pair, configurations, orb, pair_times, offsets, deadline)
+            pair = _Pair(body, target, None, bodies[target])
+            pair_times, offsets, _ = _mutual_samples(pair, grids[name], deadline)
+            (windows,) = _pair_windows([pair], configurations, orb, pair_times, offsets[None, :], deadline)
+            events += windows
     rank_target = {name: i for i, (name, _) in enumerate(targets)}
     events.sort(key=lambda e: (e.enter, rank_moving[e.moving], rank_target[e.target]))
     return events
+
+
+def _fixed_windows(
+    body: _Body,
+    points: list[tuple[str, float]],
+    configurations: list[tuple[str, float]],
+    orb: float,
+    times: np.ndarray,
+    deadline: Deadline,
+) -> list[list[TransitEvent]]:
+    """Return the in-orb windows of ``body`` to each of ``points`` (name, longitude in degrees), in their order."""
+    body_times, longitudes, _ = body.with_stations(times, deadline)
+    offsets = longitudes[None, :] - np.array([longitude for _, longitude in points], dtype=float)[:, None]
+    pairs = [_Pair(body, name, longitude, None) for name, longitude in points]
+    return _pair_windows(pairs, configurations, orb, body_times, offsets, deadline)
 
 
 @dataclass

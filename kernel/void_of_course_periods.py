@@ -4,6 +4,7 @@ ingress into the next, every body moving (the rule of :mod:`kernel.void_of_cours
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,12 @@ STEP_DAYS = 0.5
 # The Moon crosses a sign in at most 2.6 days: searched this far beyond each end of the range,
 # the period running at either end is found whole.
 MARGIN_DAYS = 3.0
+# Farther than a refined instant can lie from the contact's true one (refinement stops within
+# 1 ms, 1.2e-8 day): an offset's sign this far before or after a refined instant says on which
+# side of it another contact's refined instant lies (8.6 s: the Moon moves 0.03' in it).
+SETTLED_DAYS = 1e-4
+# Samples between two looks at the deadline: a month's dates, a few milliseconds of engine calls.
+_DATES_PER_CHECK = 60
 
 
 @dataclass(frozen=True)
@@ -58,10 +65,17 @@ def searched_span(start_jd: float, end_jd: float) -> tuple[float, float]:
     return max(start_jd - MARGIN_DAYS, JD_UT1_MIN), min(end_jd + MARGIN_DAYS, JD_UT1_MAX)
 
 
-def _sample(body: str, jds: np.ndarray) -> np.ndarray:
-    """Return the body's apparent geocentric ecliptic longitude of date at each of ``jds``, degrees."""
-    number, flags = body_table.engine_number(body), ecliptic_longitude_flags(GEOCENTRIC)
-    return np.array([engine.calc_body(jd, number, flags).values[0] for jd in jds])
+def _sample(bodies: Sequence[str], jds: np.ndarray, deadline: Deadline) -> np.ndarray:
+    """Return each body's apparent geocentric ecliptic longitude of date at each of ``jds``,
+    degrees: one row per body, in the order given."""
+    numbers, flags = [body_table.engine_number(body) for body in bodies], ecliptic_longitude_flags(GEOCENTRIC)
+    rows = []
+    # Date by date (every body at one date, then the next date): a third of the engine's time of
+    # body by body, the same bits.
+    for block in range(0, len(jds), _DATES_PER_CHECK):
+        deadline.check()
+        rows += engine.first_coordinates_by_date(numbers, flags, jds[block:block + _DATES_PER_CHECK].tolist())
+    return np.array(rows, dtype=float).reshape(len(jds), len(bodies)).T
 
 
 def _rising_roots(offsets: np.ndarray) -> np.ndarray:
@@ -82,10 +96,9 @@ def void_periods(
     """
     low, high = searched_span(start_jd, end_jd)
     jds = np.append(np.arange(low, high, STEP_DAYS), high)
-    moon = _sample(MOON, jds)
-    deadline.check()
+    moon, *positions = _sample([MOON, *others], jds, deadline)
     ingresses = _ingresses(moon, jds)
-    contacts = _contact_brackets(moon, jds, others, contact_angles(aspect_types), deadline)
+    contacts = _contact_brackets(moon, positions, jds, others, contact_angles(aspect_types), deadline)
     brackets = [contact.step for contact in contacts]
     periods = []
     for (entered, sign), (left, _) in zip(ingresses, ingresses[1:]):
@@ -93,20 +106,40 @@ def void_periods(
         # first: only those of the latest steps need refining to know which one is last.
         first = bisect.bisect_left(brackets, bisect.bisect_left(jds, entered) - 1)
         after = bisect.bisect_left(brackets, bisect.bisect_left(jds, left))
-        last: tuple[tuple[float, int, int], _Contact] | None = None
-        for contact in reversed(contacts[first:after]):
-            if last is not None and contact.step < last[1].step:
-                break  # an earlier step: every contact in it comes before the last one found
-            jd = contact.instant(jds)
-            # Of contacts exact at one instant, the first body's, then the first type's.
-            key = (jd, -contact.body_index, -contact.angle_index)
-            if entered <= jd < left and (last is None or key > last[0]):
-                last = (key, contact)
-        aspect = None if last is None else perfection(last[1].body, last[1].aspect, orb_deg)
-        period = VoidPeriod(entered if last is None else last[0][0], left, sign, aspect)
+        last = _last_contact(contacts[first:after], entered, left, jds)
+        aspect = None if last is None else perfection(last.body, last.aspect, orb_deg)
+        period = VoidPeriod(entered if last is None else last.instant(jds), left, sign, aspect)
         if period.start_jd <= end_jd and period.end_jd >= start_jd:
             periods.append(period)
     return periods
+
+
+def _last_contact(contacts: Sequence[_Contact], entered: float, left: float, jds: np.ndarray) -> _Contact | None:
+    """Return the contact of ``contacts`` (ordered by step) the Moon perfects last in [entered,
+    left) (UT1 Julian Days), refined; of contacts exact at one instant, the first body's, then
+    the first type's. None when none lies in the passage.
+
+    Only the latest steps matter, and in a step only a contact that may come after the latest
+    one refined so far is refined itself: the Moon's offset from a contact only grows, so its
+    sign at an instant SETTLED_DAYS before or after a refined one says on which side the
+    contact's own refined instant lies: one evaluation at an instant the step's other contacts
+    share, instead of a refinement's two or three at instants of its own.
+    """
+    last: tuple[tuple[float, int, int], _Contact] | None = None
+    for step, in_step in itertools.groupby(reversed(contacts), key=lambda contact: contact.step):
+        if last is not None and step < last[1].step:
+            break  # an earlier step: every contact in it comes before the last one found
+        # Latest first by the linear estimate, so that the first refined is most often the last.
+        for contact in sorted(in_step, key=lambda contact: contact.estimate(jds), reverse=True):
+            if contact.jd is None and jds[step + 1] > left and not contact.perfected_by(left + SETTLED_DAYS):
+                continue  # the Moon perfects it after leaving the sign
+            if contact.jd is None and last is not None and contact.perfected_by(last[0][0] - SETTLED_DAYS):
+                continue  # perfected before the last one found
+            jd = contact.instant(jds)
+            key = (jd, -contact.body_index, -contact.angle_index)
+            if entered <= jd < left and (last is None or key > last[0]):
+                last = (key, contact)
+    return None if last is None else last[1]
 
 
 @dataclass
@@ -124,6 +157,17 @@ class _Contact:
     after: float
     jd: float | None = None
 
+    def estimate(self, jds: np.ndarray) -> float:
+        """Return the contact's instant interpolated linearly in its step (UT1 Julian Day): the
+        refinement's first guess."""
+        a, b = float(jds[self.step]), float(jds[self.step + 1])
+        return a + (b - a) * self.before / (self.before - self.after)
+
+    def perfected_by(self, jd: float) -> bool:
+        """Return whether the Moon's offset from the contact has reached zero at ``jd`` (UT1
+        Julian Day, within a step of the contact's own, where the offset only grows)."""
+        return elongation_offset(MOON, self.body, self.angle_deg)(jd)[0] >= 0.0
+
     def instant(self, jds: np.ndarray) -> float:
         """Return the contact's instant (UT1 Julian Day) refined to 1 ms."""
         if self.jd is None:
@@ -133,13 +177,15 @@ class _Contact:
         return self.jd
 
 
-def _contact_brackets(moon: np.ndarray, jds: np.ndarray, others: Sequence[str], angles, deadline: Deadline) -> list[_Contact]:
-    """Return every contact of the Moon with ``others`` at ``angles`` ((aspect, degrees)) the
-    samples bracket, ordered by step, unrefined."""
+def _contact_brackets(
+    moon: np.ndarray, positions: Sequence[np.ndarray], jds: np.ndarray, others: Sequence[str], angles, deadline: Deadline
+) -> list[_Contact]:
+    """Return every contact of the Moon with ``others`` (sampled at ``positions``, one row each)
+    at ``angles`` ((aspect, degrees)) the samples bracket, ordered by step, unrefined."""
     contacts = []
-    for body_index, body in enumerate(others):
+    for body_index, (body, longitudes) in enumerate(zip(others, positions)):
         deadline.check()
-        elongation = moon - _sample(body, jds)
+        elongation = moon - longitudes
         for angle_index, (aspect, angle) in enumerate(angles):
             offsets = (elongation - angle + 180.0) % 360.0 - 180.0
             for i in _rising_roots(offsets):

@@ -9,12 +9,14 @@ service holds it (transits, stations, ingresses, lunations, void of course).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from celestial.v1 import search_service_pb2 as pb
 from kernel import forecast as kernel
 from kernel.deadline import Deadline
 from kernel.time_lord_periods import Period
+from kernel.timescale import iso_utc
 from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, sign_of
 from services.search import icalendar_text
 from services.search.ingresses import ingress_record
@@ -48,14 +50,16 @@ def compute(request: pb.FindForecastRequest, deadline: Deadline) -> pb.FindForec
         return pb.FindForecastResponse(data=pb.ForecastData(ics=icalendar_text.vcalendar(rows, CALENDAR_NAME)))
     data = pb.ForecastData(json=pb.ForecastEvents())
     eclipses = eclipses_near(query.start.jd_ut1, query.end.jd_ut1, deadline) if kernel.LUNATION in query.kinds else []
-    write = _writers(query, eclipses)
+    # Each instant's text made once per answer: an event's instant is one of its record's, and
+    # a transit window's enter, exacts and leave recur in each of the window's events.
+    text = functools.cache(iso_utc)
+    write = _writers(query, eclipses, text)
     add = data.json.events.add
     for event in events:
-        record = add(
-            id=event.id, kind=event.kind, phase=event.phase, instant=instant_at(event.jd), bodies=event.bodies, summary=summary(event)
-        )
+        record = add(id=event.id, kind=event.kind, phase=event.phase, bodies=event.bodies, summary=summary(event))
+        fill_instant(record.instant, event.jd, text)
         if event.end_jd is not None:
-            fill_instant(record.end, event.end_jd)
+            fill_instant(record.end, event.end_jd, text)
         if event.point is not None:
             record.point = event.point
         if event.natal_house is not None:
@@ -72,10 +76,22 @@ def forecast_events(query: ForecastInput, deadline: Deadline) -> list[kernel.For
     return kernel.select(events, query.bodies)
 
 
-def _writers(query: ForecastInput, eclipses: list) -> dict[str, Callable[[pb.ForecastEvent, object], None]]:
-    """Return, for each kind, the function that writes its record into an event."""
+def _writers(
+    query: ForecastInput, eclipses: list, text: Callable[[float], str]
+) -> dict[str, Callable[[pb.ForecastEvent, object], None]]:
+    """Return, for each kind, the function that writes its record into an event, a transit
+    window's instants with ``text``."""
     settings = forecast_settings()
     void_query = VoidPeriodsInput(query.start.jd_ut1, query.end.jd_ut1, settings.void_bodies, settings.void_aspects, None)
+    windows: dict[int, pb.TransitEvent] = {}
+
+    def transit(record: pb.ForecastEvent, window) -> None:
+        # A window gives up to three events (enter, exact, leave): written once, copied into each.
+        written = windows.get(id(window))
+        if written is None:
+            written = windows[id(window)] = pb.TransitEvent()
+            fill_event(written, window, text)
+        record.transit.CopyFrom(written)
 
     def ingress(record: pb.ForecastEvent, found) -> None:
         crossing, index = found
@@ -93,7 +109,7 @@ def _writers(query: ForecastInput, eclipses: list) -> dict[str, Callable[[pb.For
         record.body_return.CopyFrom(pb.ForecastReturn(body=found.body, natal_longitude=found.natal_longitude_deg, instant=instant_at(found.jd)))
 
     return {
-        kernel.TRANSIT: lambda record, window: fill_event(record.transit, window),
+        kernel.TRANSIT: transit,
         kernel.STATION: lambda record, station: record.station.CopyFrom(station_record(station)),
         kernel.INGRESS: ingress,
         kernel.LUNATION: lambda record, lunation: record.lunation.CopyFrom(lunation_record(lunation, eclipses)),

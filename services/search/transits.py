@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from celestial.v1 import search_service_pb2 as pb
 from kernel.deadline import Deadline
 from kernel.errors import OutOfRange
 from kernel.natal_points import natal_points
+from kernel.timescale import iso_utc
 from kernel.transits import TransitEvent, scan_transits
 from shared.runtime.kernel_errors import naming_each
 from shared.runtime.transit_inputs import MUTUAL, ScanInput
@@ -40,12 +43,13 @@ def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTrans
     return reply
 
 
-def fill_event(record: pb.TransitEvent, event: TransitEvent) -> None:
+def fill_event(record: pb.TransitEvent, event: TransitEvent, text: Callable[[float], str] = iso_utc) -> None:
     """Write ``event`` into ``record``, a new member of the reply's events, in place (a wide
-    scan has thousands)."""
+    scan has thousands), each instant's ISO 8601 text from ``text`` (:func:`iso_utc`, or a
+    remembering form of it)."""
     record.moving, record.aspect, record.target = event.moving, event.aspect, event.target
-    fill_instant(record.enter, event.enter)
+    fill_instant(record.enter, event.enter, text)
     for exact in event.exacts:
-        fill_instant(record.exacts.add(), exact)
-    fill_instant(record.leave, event.leave)
+        fill_instant(record.exacts.add(), exact, text)
+    fill_instant(record.leave, event.leave, text)
     record.clamped_start, record.clamped_end = event.clamped_start, event.clamped_end

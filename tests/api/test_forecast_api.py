@@ -127,3 +127,13 @@ def test_an_ics_forecast_costs_10_credits_and_a_refused_one_none(stack):
         assert client.get("/v1/forecast", params={**MONTH, "format": "ics"}).status_code == 200
         assert client.get("/v1/forecast", params={**MONTH, "kinds": "nothing"}).status_code == 400
     assert balance(stack, name) == 20
+
+
+def test_void_of_course_events_are_the_void_of_course_periods_begun_in_the_range_to_the_same_instants(api):
+    events = data(api, "/v1/forecast", 10, **YEAR, kinds="void_of_course")["events"]
+    periods = data(api, "/v1/void-of-course/periods", 2, start=YEAR["start"], end=YEAR["end"])
+    beginning = [p for p in periods if 2461041.5 <= p["start"]["jd"] < 2461406.5]
+    assert len(events) == len(beginning) > 150
+    for event, period in zip(events, beginning):
+        assert event["instant"] == period["start"] and event["end"] == period["end"] and event["phase"] == period["sign"]
+        assert event["void_of_course"] == period

@@ -11,7 +11,7 @@ from skyfield.searchlib import find_discrete
 
 from kernel import engine
 from kernel.ayanamshas import parse_ayanamsha
-from kernel.crossings import crossings, first_crossings, longitude_offset, sign_entries
+from kernel.crossings import crossings, crossings_until, first_crossings, longitude_offset, sign_entries
 from kernel.deadline import Deadline
 from kernel.errors import OutOfRange
 from kernel.positions import CalcFlags, compute_positions
@@ -153,3 +153,18 @@ def test_the_first_crossing_of_each_target_is_the_instant_a_search_for_it_alone_
     start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
     found = first_crossings(body, targets, start, NEVER, flags=flags)
     assert [c.jd for c in found] == [crossings(body, target, start, 1, NEVER, flags=flags)[0].jd for target in targets]
+
+
+@pytest.mark.parametrize(("body", "target", "days"), [
+    ("sun", 84.25, 366.0),
+    ("moon", 201.7, 366.0),
+    ("moon", 3.5, 1200.0),
+    ("mercury", 27.0, 90.0),
+])
+def test_the_crossings_until_a_date_are_the_instants_a_search_for_a_count_finds_before_it(body, target, days):
+    start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
+    until = start + days
+    found = crossings_until(body, target, start, until, NEVER, flags=CalcFlags(speed=True))
+    counted = crossings(body, target, start, len(found) + 1, NEVER, flags=CalcFlags(speed=True))
+    assert found and all(c.jd < until for c in found) and counted[-1].jd >= until
+    assert found == counted[:-1]

@@ -188,3 +188,9 @@ def test_bodies_keep_the_events_that_concern_one_of_them(events):
 def test_a_range_before_birth_has_no_time_lord_periods(chart):
     events = fc.forecast(chart, BIRTH.jd_ut1 - 400.0, BIRTH.jd_ut1 - 10.0, [fc.PROFECTION, fc.RELEASING, fc.FIRDARIA], SETTINGS, NEVER)
     assert events == []
+
+
+def test_an_event_given_its_id_keeps_every_other_field():
+    event = fc.ForecastEvent("transit", "exact", 2461000.5, ("mars",), object(), point="sun", end_jd=2461001.5, natal_house=7, id="old")
+    given = fc._with_id(event, "fc_new")
+    assert given == replace(event, id="fc_new")

@@ -7,7 +7,9 @@ import pytest
 from skyfield import almanac
 
 from kernel.deadline import Deadline
-from kernel.lunations import find_lunations
+from kernel.crossings import elongation_offset
+from kernel.lunations import PHASE_ANGLES_DEG, STEP_DAYS, find_lunations
+from kernel.search import find_roots
 from kernel.timescale import Moment
 from tests.unit.kernel.skyfield_reference import de421, timescale
 
@@ -36,3 +38,16 @@ def test_the_eight_phases_come_in_their_cycles_order_each_once_a_month():
     start = Moment.from_iso("2024-01-11T12:00:00Z").jd_ut1  # just after a new Moon
     found = find_lunations(start, start + 29.5, ["balsamic", "new_moon", "crescent", "first_quarter", "gibbous", "full_moon", "disseminating", "last_quarter"], NEVER)
     assert [lunation.elongation_deg for lunation in found] == [45, 90, 135, 180, 225, 270, 315, 0]
+
+
+@pytest.mark.parametrize(("start", "days"), [("2024-01-01T00:00:00Z", 366.0), ("1911-05-17T06:00:00Z", 800.0)])
+def test_each_phase_is_the_instant_a_search_for_that_phase_alone_finds(start, days):
+    start_jd = Moment.from_iso(start).jd_ut1
+    found = find_lunations(start_jd, start_jd + days, list(PHASE_ANGLES_DEG), NEVER)
+    alone = sorted(
+        (root.jd, phase)
+        for phase, angle in PHASE_ANGLES_DEG.items()
+        for root in find_roots(elongation_offset("moon", "sun", angle), start_jd, start_jd + days, STEP_DAYS, NEVER)
+        if root.rising
+    )
+    assert [(lunation.jd, lunation.phase) for lunation in found] == alone

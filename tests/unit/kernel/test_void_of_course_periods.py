@@ -8,12 +8,13 @@ import pytest
 
 from kernel import bodies as body_table
 from kernel import engine
-from kernel.crossings import GEOCENTRIC
+from kernel.crossings import GEOCENTRIC, elongation_offset, longitude_offset
 from kernel.deadline import Deadline
 from kernel.positions import ecliptic_longitude_flags
+from kernel.search import refine_root
 from kernel.timescale import Moment
 from kernel.void_of_course import contact_angles
-from kernel.void_of_course_periods import void_periods
+from kernel.void_of_course_periods import STEP_DAYS, searched_span, void_periods
 
 NEVER = Deadline.never()
 MINUTE_DAYS = 1.0 / 1440.0
@@ -82,3 +83,58 @@ def test_a_sign_without_a_contact_is_void_from_the_ingress_to_the_next():
         assert after.start_jd >= before.end_jd
         if after.last_aspect is None:
             assert after.start_jd == before.end_jd
+
+
+def every_contact_refined(start_jd: float, end_jd: float, others: list[str], aspects: list[str]):
+    """Return (start, end, sign, last contact's body and type or None) of the periods overlapping
+    [start_jd, end_jd] the plain way: each body sampled over every date in turn on the search's
+    grid, every bracketed contact and ingress refined, the last contact of each passage taken
+    by (instant, earlier body, earlier type)."""
+    low, high = searched_span(start_jd, end_jd)
+    jds = np.append(np.arange(low, high, STEP_DAYS), high)
+    flags = ecliptic_longitude_flags(GEOCENTRIC)
+
+    def sampled(body: str) -> np.ndarray:
+        number = body_table.engine_number(body)
+        return np.array([engine.calc_body(jd, number, flags).values[0] for jd in jds])
+
+    def refined(offset, i: int, before: float, after: float) -> float:
+        return refine_root(offset, jds[i], jds[i + 1], before, after) if after > 0.0 else float(jds[i + 1])
+
+    moon = sampled("moon")
+    signs = (moon // 30.0).astype(int) % 12
+    ingresses = []
+    for i in np.flatnonzero(signs[1:] != signs[:-1]):
+        offset = longitude_offset("moon", 30.0 * signs[i + 1])
+        ingresses.append((refined(offset, i, offset(jds[i])[0], offset(jds[i + 1])[0]), int(signs[i + 1])))
+    contacts = []
+    for body_index, body in enumerate(others):
+        elongation = moon - sampled(body)
+        for angle_index, (aspect, angle) in enumerate(contact_angles(aspects)):
+            offsets = (elongation - angle + 180.0) % 360.0 - 180.0
+            for i in np.flatnonzero((offsets[:-1] < 0.0) & (offsets[1:] >= 0.0) & (offsets[1:] - offsets[:-1] < 180.0)):
+                jd = refined(elongation_offset("moon", body, angle), i, float(offsets[i]), float(offsets[i + 1]))
+                contacts.append(((jd, -body_index, -angle_index), body, aspect))
+    periods = []
+    for (entered, sign), (left, _) in zip(ingresses, ingresses[1:]):
+        last = max((c for c in contacts if entered <= c[0][0] < left), default=None)
+        period = (entered if last is None else last[0][0], left, sign, None if last is None else last[1:])
+        if period[0] <= end_jd and period[1] >= start_jd:
+            periods.append(period)
+    return periods
+
+
+@pytest.mark.parametrize(("start", "months", "others", "aspects"), [
+    ("2024-01-01T00:00:00Z", 12, OTHERS + ["mean_node"], MAJOR_SEVEN),
+    ("1931-07-15T00:00:00Z", 6, OTHERS, ["conjunction", "opposition", "trine", "square", "sextile"]),
+    ("2077-02-01T00:00:00Z", 4, ["sun", "mars", "chiron", "true_node"], ["conjunction", "square", "quincunx"]),
+])
+def test_the_periods_are_those_of_every_contact_refined_to_the_same_instants(start, months, others, aspects):
+    start_jd = Moment.from_iso(start).jd_ut1
+    end_jd = start_jd + 30.5 * months
+    found = [
+        (p.start_jd, p.end_jd, p.sign, None if p.last_aspect is None else (p.last_aspect.body_b, p.last_aspect.aspect))
+        for p in void_periods(start_jd, end_jd, others, aspects, NEVER)
+    ]
+    assert len(found) >= 13 * months
+    assert found == every_contact_refined(start_jd, end_jd, others, aspects)
