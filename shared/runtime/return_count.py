@@ -27,7 +27,7 @@ def return_body(request: Message) -> str:
     follows under the request's centre), refusing a ``count`` over that body's cap and an
     asteroid whose ephemeris lacks the natal moment or the search's start (OutOfRange naming
     that moment's parameter)."""
-    heliocentric = flags_from(request.chart.options).heliocentric
+    heliocentric = flags_from(request, "chart.options").heliocentric
     with naming("body", also=BODY_ERRORS):
         body = resolve_body(request.body, RETURNS, heliocentric=heliocentric)
     limit = MAX_COUNT.get(body, MAX_COUNT_OTHERS)
