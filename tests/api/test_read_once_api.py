@@ -44,7 +44,6 @@ CALLING_PACKAGES = ("kernel", "shared", "services", "gateway", "webhooks")
 READ_TWICE = {
     "/v1/returns": "the returned body: validation checks it as a body, its reader again for the returns' use and its group refusal",
     "/v1/heliacal": "the body: the kernel's check_event and next_heliacal_event re-check the name they are given",
-    "/v1/forecast": "the declared defaults of its parts (planets), read by the reader and again by the kernel's settings",
 }
 #: The pastes that are no single paid computation of a request's vocabularies.
 NOT_COMPUTATIONS = ("/v1/batch", "/v1/usage", "/v1/account", "/v1/places")
@@ -192,6 +191,10 @@ def test_a_stored_chart_parses_each_vocabulary_once_in_the_gateway_and_once_in_t
 
 @pytest.mark.parametrize("path", [path for path in PASTES if path not in NOT_COMPUTATIONS])
 def test_each_reference_paste_parses_each_value_at_most_once_in_the_gateway_and_once_in_the_service(api, value_parses, path):
+    # Counted on a second request: what a process reads once for all requests (a forecast's
+    # declared defaults, cached) is no parse of this one.
+    assert api.get(path, params=PASTES[path]).status_code == 200
+    value_parses.clear()
     answer = api.get(path, params=PASTES[path])
     assert answer.status_code == 200, answer.text
     assert any(where == "service" for _vocabulary, where, _value in value_parses)
