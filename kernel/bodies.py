@@ -239,13 +239,20 @@ def resolve_body(name: str, use: str, *, heliocentric: bool = False) -> str:
     heliocentric) raises BodyNotEligible whose suggestion lists the eligible bodies.
     """
     key = str(name).strip().lower()
+    refuse_group(key, use, heliocentric=heliocentric)
+    (resolved,) = resolve_bodies([key], heliocentric=heliocentric, use=use)
+    return resolved
+
+
+def refuse_group(name: str, use: str, *, heliocentric: bool = False) -> None:
+    """Return None when ``name`` (any case) is no group; UnreadableValue suggesting the bodies
+    eligible for ``use`` when it is one, where one body is asked for."""
+    key = str(name).strip().lower()
     if key in GROUPS:
         raise UnreadableValue(
             wording=lambda param: f"{param} names one body; {key!r} is a group.",
             suggestion=f"Use one of: {', '.join(eligible(use, heliocentric=heliocentric))}.",
         )
-    (resolved,) = resolve_bodies([key], heliocentric=heliocentric, use=use)
-    return resolved
 
 
 def resolve_bodies(names: list[str], *, heliocentric: bool = False, use: str | None = None) -> list[str]:

@@ -52,7 +52,9 @@ def _check_body(values: list[str], param: str, message: Message) -> None:
     if body_use(message.DESCRIPTOR, param):
         eligible_body(message, param)
         return
-    _bodies(values, bool_parameter(message, "heliocentric"), param)
+    heliocentric = bool_parameter(message, "heliocentric")
+    # Kept as wire.listed_bodies keeps it (a returns search's body: its reader checks the use).
+    kept(message, ("bodies", param, heliocentric), lambda: _bodies(values, heliocentric, param))
 
 
 def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...]:

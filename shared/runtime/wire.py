@@ -403,10 +403,12 @@ def bodies_from(message: Message, flags: CalcFlags, field: str = "bodies") -> tu
 
 
 def listed_bodies(message: Message, field: str = "bodies", *, heliocentric: bool = False) -> tuple[str, ...]:
-    """Return the resolved body names of a request's list ``field`` in the frame ``heliocentric``
-    says (groups expanded, once each), read once per reading: validation's check of the body
-    vocabulary keeps them under the same key."""
-    return kept(message, ("bodies", field, heliocentric), lambda: _bodies(list(getattr(message, field)), heliocentric, field))
+    """Return the resolved body names of a request's ``field`` (a list, or one name) in the
+    frame ``heliocentric`` says (groups expanded, once each), read once per reading:
+    validation's check of the body vocabulary keeps them under the same key."""
+    value = getattr(message, field)
+    values = [value] if isinstance(value, str) else list(value)
+    return kept(message, ("bodies", field, heliocentric), lambda: _bodies(values, heliocentric, field))
 
 
 def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...]:

@@ -40,11 +40,6 @@ PARSERS = {
 }
 #: The packages whose modules call the parsers (imported by name, so each module's own name is wrapped).
 CALLING_PACKAGES = ("kernel", "shared", "services", "gateway", "webhooks")
-#: The reference's pastes that read one value twice in a process, and why (what is left to do).
-READ_TWICE = {
-    "/v1/returns": "the returned body: validation checks it as a body, its reader again for the returns' use and its group refusal",
-    "/v1/heliacal": "the body: the kernel's check_event and next_heliacal_event re-check the name they are given",
-}
 #: The pastes that are no single paid computation of a request's vocabularies.
 NOT_COMPUTATIONS = ("/v1/batch", "/v1/usage", "/v1/account", "/v1/places")
 # The packages whose code reads a request: nothing of them runs in the gateway once the
@@ -198,5 +193,4 @@ def test_each_reference_paste_parses_each_value_at_most_once_in_the_gateway_and_
     answer = api.get(path, params=PASTES[path])
     assert answer.status_code == 200, answer.text
     assert any(where == "service" for _vocabulary, where, _value in value_parses)
-    read_twice = sorted(key for key, count in value_parses.items() if count > 1)
-    assert bool(read_twice) == (path in READ_TWICE), read_twice
+    assert sorted(key for key, count in value_parses.items() if count > 1) == []
