@@ -127,9 +127,9 @@ def resolve(birth: Mapping[str, str], settings: Mapping[str, str]) -> dict[str, 
     /v1/natal-chart would check it (with the settings), its place read into ``lat``, ``lon``
     and, for a datetime without an offset, ``tz``. Raises the natal chart's 400s."""
     reading = validate(request_from_json(NATAL_CHART, {**birth, **settings}, CHARTS_PATH))
-    _moment, observer = birth_from(reading.message)
+    _moment, observer = birth_from(reading)
     resolved = {name: birth[name] for name in ("datetime", "jd", "fold") if name in birth}
-    zone = local_readings(reading.message).get("datetime", {}).get("tz")
+    zone = local_readings(reading).get("datetime", {}).get("tz")
     if zone is not None:
         resolved["tz"] = zone
     resolved["lat"] = repr(observer.latitude_deg)

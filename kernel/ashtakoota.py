@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 from kernel.dignity_tables import TRADITIONAL_RULERS
 from kernel.nakshatras import COUNT, nakshatra_of
-from kernel.zodiac import SIGNS as SIGN_NAMES
+from kernel.zodiac import SIGN_KEYS as SIGNS
 
-SIGNS = tuple(name.lower() for name in SIGN_NAMES)
 GROOM, BRIDE = "groom", "bride"
 
 # Source: Muhurta Chintamani, Vivaha Prakarana (varna by the element of the Moon's sign), as

@@ -150,6 +150,20 @@ def parse_aspect_types(names: Sequence[str]) -> list[str]:
     return out
 
 
+def canonical_aspect_types(names: Sequence[str]) -> Sequence[str]:
+    """Return ``names`` as :func:`parse_aspect_types` returns them: as they are when they are
+    so already (each once, canonical: what a request's reader passed on), else parsed.
+
+    >>> canonical_aspect_types(("trine", "square"))
+    ('trine', 'square')
+    >>> canonical_aspect_types(["Trine", "semi-square", "trine"])
+    ['trine', 'semi_square']
+    """
+    if all(name in ASPECT_TYPES for name in names) and len(set(names)) == len(names):
+        return names
+    return parse_aspect_types(list(names))
+
+
 def _check_orb(orb_deg: float) -> float:
     """Return ``orb_deg`` as a float after refusing a negative or non-finite orb (degrees)."""
     try:
@@ -173,7 +187,7 @@ _Plan = tuple[tuple[tuple[str, float, float], ...], ...]
 def _plan(types: tuple[str, ...], orb_deg: float | None) -> _Plan:
     """Return the per-degree candidate buckets for ``types`` with ``orb_deg`` overriding orbs."""
     rows = []
-    for name in parse_aspect_types(list(types)):
+    for name in canonical_aspect_types(types):
         kind = ASPECT_TYPES[name]
         max_orb = kind.default_orb_deg if orb_deg is None else orb_deg
         rows.append((name, kind.angle_deg, max_orb))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kernel import stars
@@ -116,6 +117,9 @@ ALL: tuple[str, ...] = GROUPS[_ALL]
 
 # Alias -> the body it names; the answer keeps the alias's spelling.
 ALIASES: dict[str, str] = {"lilith": "mean_apogee"}
+#: The Moon's north node, mean and true: the bodies a draconic chart turns by, drawn and
+#: dignified as the one point they name.
+NODE_BODIES: tuple[str, ...] = ("mean_node", "true_node")
 
 EARTH = "earth"
 SUN = "sun"
@@ -246,13 +250,20 @@ def resolve_body(name: str, use: str, *, heliocentric: bool = False) -> str:
     heliocentric) raises BodyNotEligible whose suggestion lists the eligible bodies.
     """
     key = str(name).strip().lower()
+    refuse_group(key, use, heliocentric=heliocentric)
+    (resolved,) = resolve_bodies([key], heliocentric=heliocentric, use=use)
+    return resolved
+
+
+def refuse_group(name: str, use: str, *, heliocentric: bool = False) -> None:
+    """Return None when ``name`` (any case) is no group; UnreadableValue suggesting the bodies
+    eligible for ``use`` when it is one, where one body is asked for."""
+    key = str(name).strip().lower()
     if key in GROUPS:
         raise UnreadableValue(
             wording=lambda param: f"{param} names one body; {key!r} is a group.",
             suggestion=f"Use one of: {', '.join(eligible(use, heliocentric=heliocentric))}.",
         )
-    (resolved,) = resolve_bodies([key], heliocentric=heliocentric, use=use)
-    return resolved
 
 
 def resolve_bodies(names: list[str], *, heliocentric: bool = False, use: str | None = None) -> list[str]:
@@ -274,10 +285,24 @@ def resolve_bodies(names: list[str], *, heliocentric: bool = False, use: str | N
     listing those that are.
     """
     resolved = _resolve(names, heliocentric, use)
-    for name in resolved if use is not None else ():
+    if use is not None:
+        require_use(resolved, use, heliocentric=heliocentric)
+    return resolved
+
+
+def require_use(resolved: Sequence[str], use: str, *, heliocentric: bool = False, named: Sequence[str] = ()) -> None:
+    """Return None when every body of ``resolved`` (names as :func:`resolve_bodies` returns
+    them) is eligible for ``use``; BodyNotEligible listing those that are otherwise, naming
+    the first body ``named`` explicitly (the names as the request wrote them, which
+    resolve_bodies refuses as it meets them) that is not, else the first of ``resolved``.
+    Bodies read once for another use are checked for this one without being read again."""
+    for raw in named:
+        key = str(raw).strip().lower()
+        if key not in GROUPS and use not in body(key).uses:
+            raise _not_eligible(key, use, heliocentric)
+    for name in resolved:
         if use not in body(name).uses:
             raise _not_eligible(name, use, heliocentric)
-    return resolved
 
 
 def _resolve(names, heliocentric: bool, use: str | None) -> list[str]:

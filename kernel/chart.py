@@ -34,7 +34,7 @@ from kernel.midpoints import Tree
 from kernel.patterns import Pattern
 from kernel.positions import CalcFlags, EclipticPosition, Observer, ayanamsha_value, compute_positions
 from kernel.timescale import Moment
-from kernel.zodiac import normalize_deg
+from kernel.zodiac import SIGN_KEY_OF, normalize_deg
 
 #: House position modes (interface.md, natal chart `house_position_mode`).
 ZODIACAL = "zodiacal"
@@ -346,7 +346,7 @@ def _placed(record: EclipticPosition, placement: HousePlacement | None, report_p
         distance_au=record.distance,
         speed=record.speed,  # type: ignore[arg-type]  # speeds are always computed here
         retrograde=bool(record.retrograde),
-        sign=record.sign.lower(),
+        sign=SIGN_KEY_OF[record.sign],
         sign_degree=record.sign_degree,
         house=house,
         declination=record.declination,

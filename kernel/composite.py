@@ -35,7 +35,7 @@ from kernel.errors import concerning
 from kernel.midpoints import midpoint
 from kernel.positions import Observer
 from kernel.timescale import Moment
-from kernel.zodiac import normalize_deg, sign_of
+from kernel.zodiac import normalize_deg, sign_key_of
 
 COMPOSITE_RESOLUTIONS = ("nearest", "far")
 
@@ -88,7 +88,7 @@ def composite_chart(chart_a: Chart, chart_b: Chart, settings: ChartSettings, res
     positions = []
     for a, b in zip(chart_a.positions, chart_b.positions):
         longitude_deg = composite_longitude(a.longitude, b.longitude, resolution)
-        sign, degree = sign_of(longitude_deg)
+        sign, degree = sign_key_of(longitude_deg)
         speed = (a.speed + b.speed) / 2.0
         ecliptic_latitude = (a.latitude + b.latitude) / 2.0
         positions.append(
@@ -99,7 +99,7 @@ def composite_chart(chart_a: Chart, chart_b: Chart, settings: ChartSettings, res
                 distance_au=(a.distance_au + b.distance_au) / 2.0,
                 speed=speed,
                 retrograde=speed < 0,
-                sign=sign.lower(),
+                sign=sign,
                 sign_degree=degree,
                 house=placement.house(longitude_deg, ecliptic_latitude),
                 declination=(a.declination + b.declination) / 2.0,

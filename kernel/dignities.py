@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kernel import dignity_tables as tables
+from kernel.bodies import NODE_BODIES
 from kernel.errors import UnreadableValue
-from kernel.zodiac import SIGNS, sign_of_index
+from kernel.zodiac import SIGN_KEYS, sign_of_index
 
 RULERSHIP_NAMES = tuple(tables.RULERSHIPS)
 
@@ -93,7 +94,7 @@ def parse_rulership(text: str) -> tuple[str, ...]:
 
 
 def _exaltation_name(body: str) -> str:
-    return tables.NORTH_NODE if body in tables.NODE_BODIES else body
+    return tables.NORTH_NODE if body in NODE_BODIES else body
 
 
 def _exaltation_of_sign(index: int) -> tuple[str, float] | None:
@@ -154,7 +155,7 @@ def assess(body: str, longitude_deg: float, rulers: tuple[str, ...], day_chart: 
     )
     return Dignity(
         body=body,
-        sign=SIGNS[index].lower(),
+        sign=SIGN_KEYS[index],
         sign_degree=degree,
         domicile_ruler=domicile,
         in_domicile=in_domicile,
@@ -186,7 +187,7 @@ def dispositors(placements: list[tuple[str, float]], rulers: tuple[str, ...]) ->
         while True:
             index = sign_of_body[current]
             ruler = rulers[index]
-            links.append(DispositorLink(current, SIGNS[index].lower(), ruler))
+            links.append(DispositorLink(current, SIGN_KEYS[index], ruler))
             if ruler == current:
                 end = "final_dispositor"
                 break
@@ -205,6 +206,6 @@ def dispositors(placements: list[tuple[str, float]], rulers: tuple[str, ...]) ->
         for body_b in bodies[i + 1 :]:
             sign_a, sign_b = sign_of_body[body_a], sign_of_body[body_b]
             if rulers[sign_a] == body_b and rulers[sign_b] == body_a and body_a != body_b:
-                receptions.append(MutualReception(body_a, SIGNS[sign_a].lower(), body_b, SIGNS[sign_b].lower()))
+                receptions.append(MutualReception(body_a, SIGN_KEYS[sign_a], body_b, SIGN_KEYS[sign_b]))
     finals = [body for body in bodies if rulers[sign_of_body[body]] == body]
     return Dispositors(chains, receptions, finals)

@@ -22,7 +22,6 @@ EXALTATIONS: tuple[tuple[str, int, float], ...] = (
     ("saturn", 6, 21.0), ("mars", 9, 28.0), ("venus", 11, 27.0),
 )
 NORTH_NODE = "north_node"
-NODE_BODIES = ("mean_node", "true_node")
 
 # Triplicity rulers, two-ruler scheme (day, night) by element: interface.md, Dignity record.
 TRIPLICITY_BY_ELEMENT = {"fire": ("sun", "jupiter"), "earth": ("venus", "moon"), "air": ("saturn", "mercury"), "water": ("mars", "mars")}

@@ -6,15 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kernel.aspects import Point, find_aspects
+from kernel.bodies import NODE_BODIES
 from kernel.chart import Chart, ChartSettings
 from kernel.errors import NoNorthNode
 from kernel.positions import Observer, compute_positions
 from kernel.timescale import Moment
-from kernel.zodiac import normalize_deg, sign_of
-
-#: The bodies a draconic chart may turn by (the spec's `node` parameter).
-NODE_BODIES = ("mean_node", "true_node")
-
+from kernel.zodiac import normalize_deg, sign_key_of
 
 def require_node(bodies: tuple[str, ...]) -> None:
     """Return None when ``bodies`` hold a node (``mean_node`` or ``true_node``); raise NoNorthNode otherwise."""
@@ -40,8 +37,8 @@ def rotate_to_node(chart: Chart, settings: ChartSettings, node_body: str, moment
     positions = []
     for position in chart.positions:
         longitude = 0.0 if position.body == node_body else turned(position.longitude)
-        sign, sign_degree = sign_of(longitude)
-        positions.append(replace(position, longitude=longitude, sign=sign.lower(), sign_degree=sign_degree))
+        sign, sign_degree = sign_key_of(longitude)
+        positions.append(replace(position, longitude=longitude, sign=sign, sign_degree=sign_degree))
     cusps = [turned(c) for c in chart.houses.cusps_deg]
     houses = replace(
         chart.houses,

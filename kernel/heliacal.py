@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kernel import engine
-from kernel.bodies import HELIACAL, resolve_body
+from kernel.bodies import HELIACAL, require_use
 from kernel.errors import BodyNotEligible, InvalidHeliacalEvent, OutOfRange, UnreadableValue
 from kernel.positions import Observer
 from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
@@ -53,13 +53,14 @@ class HeliacalEvent:
 def check_event(body: str, event: str) -> None:
     """Refuse the acronychal events (InvalidHeliacalEvent), bodies the body table does not make
     eligible for heliacal searches and an inferior-only event for a superior planet
-    (BodyNotEligible)."""
+    (BodyNotEligible). ``body`` is a name as :func:`kernel.bodies.resolve_body` returns it (the
+    reader resolved it once): its row is looked up, not read again."""
     if event in ACRONYCHAL_EVENTS:
         raise InvalidHeliacalEvent(
             f"{event} is not computed: the acronychal events are refused.",
             suggestion="Ask for morning_first, evening_last, evening_first or morning_last.",
         )
-    resolve_body(body, HELIACAL)
+    require_use((body,), HELIACAL)
     if event in INFERIOR_ONLY_EVENTS and body not in INFERIOR_PLANETS:
         raise BodyNotEligible(
             f"{event} happens only for Mercury and Venus, which pass between the Earth and the Sun; {body} does not.",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kernel.errors import UnreadableValue
-from kernel.zodiac import SIGNS
+from kernel.zodiac import SIGN_KEYS
 
 # Sign classes. Odd signs are Aries, Gemini ... (index 0, 2, ...); movable (chara) Aries,
 # Cancer, Libra, Capricorn, fixed (sthira) the next and dual (dvisvabhava) the third of each
@@ -131,4 +131,4 @@ def varga_sign(varga: Varga, longitude_deg: float) -> int:
 
 def varga_sign_name(varga: Varga, longitude_deg: float) -> str:
     """Return the lowercase name of :func:`varga_sign`."""
-    return SIGNS[varga_sign(varga, longitude_deg)].lower()
+    return SIGN_KEYS[varga_sign(varga, longitude_deg)]

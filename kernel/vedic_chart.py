@@ -16,7 +16,7 @@ from kernel.natal_points import ANGLES_ONLY_SYSTEM
 from kernel.positions import CalcFlags, Observer, ayanamsha_value, compute_positions
 from kernel.timescale import Moment
 from kernel.vargas import Varga, varga_sign_name
-from kernel.zodiac import SIGNS
+from kernel.zodiac import SIGN_KEYS
 
 GRAHAS: tuple[str, ...] = ("sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn")
 OUTER_PLANETS: tuple[str, ...] = ("uranus", "neptune", "pluto")
@@ -136,4 +136,4 @@ def cast_vedic_chart(
 def _point(name: str, longitude: float, house: int, retrograde: bool | None, combust: bool | None, speed: float | None) -> VedicPoint:
     """Return one point of the chart, its sign and nakshatra read from its longitude."""
     sign = min(int(longitude // 30.0), 11)
-    return VedicPoint(name, longitude, SIGNS[sign].lower(), longitude - sign * 30.0, nakshatra_of(longitude), house, retrograde, combust, speed)
+    return VedicPoint(name, longitude, SIGN_KEYS[sign], longitude - sign * 30.0, nakshatra_of(longitude), house, retrograde, combust, speed)

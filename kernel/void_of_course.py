@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kernel.aspects import ASPECT_TYPES, AspectMatch, parse_aspect_types
+from kernel.aspects import ASPECT_TYPES, AspectMatch, canonical_aspect_types
 from kernel.zodiac import SIGN_WIDTH_DEG, normalize_deg, sign_index
 
 MOON = "moon"
@@ -83,7 +83,7 @@ def contact_angles(aspect_types: Sequence[str]) -> list[tuple[str, float]]:
     for ``aspect_types``: the Moon's longitude minus the body's, [0, 360), each type on both
     sides (the conjunction and the opposition once), in the order of the types."""
     contacts: list[tuple[str, float]] = []
-    for aspect in parse_aspect_types(list(aspect_types)):
+    for aspect in canonical_aspect_types(aspect_types):
         angle = ASPECT_TYPES[aspect].angle_deg
         for side in dict.fromkeys((normalize_deg(angle), normalize_deg(-angle))):
             contacts.append((aspect, side))

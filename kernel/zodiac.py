@@ -8,6 +8,11 @@ SIGNS: tuple[str, ...] = (
     "Aries", "Taurus", "Gemini", "Cancer", "Leo", "Virgo",
     "Libra", "Scorpio", "Sagittarius", "Capricorn", "Aquarius", "Pisces",
 )
+#: The signs as the API names them, in requests and answers alike (lower case: "aries"), in
+#: the order of SIGNS; every lower-case sign name is read from here.
+SIGN_KEYS: tuple[str, ...] = tuple(name.lower() for name in SIGNS)
+#: Each sign's API name by its display name ("Aries" -> "aries").
+SIGN_KEY_OF: dict[str, str] = dict(zip(SIGNS, SIGN_KEYS))
 SIGN_WIDTH_DEG = 30.0
 
 
@@ -35,6 +40,16 @@ def sign_of_index(longitude_deg: float) -> tuple[int, float]:
     degree = math.fmod(longitude, SIGN_WIDTH_DEG)
     index = int(round((longitude - degree) / SIGN_WIDTH_DEG))
     return index, degree
+
+
+def sign_key_of(longitude_deg: float) -> tuple[str, float]:
+    """Return (lower-case sign name, degree within the sign in [0, 30)) of a longitude in degrees.
+
+    >>> sign_key_of(45.5)
+    ('taurus', 15.5)
+    """
+    index, degree = sign_of_index(longitude_deg)
+    return SIGN_KEYS[index], degree
 
 
 def sign_of(longitude_deg: float) -> tuple[str, float]:

@@ -15,7 +15,7 @@ from kernel.deadline import Deadline
 from kernel.synastry import inter_chart
 from services.ephemeris.composite import composite_reply
 from services.ephemeris.derived_charts import davison_reply, draconic_reply, progressed_reply
-from services.ephemeris.wheel.drawing import draw_svg, picture_size
+from services.ephemeris.wheel.drawing import GRID_EXTENT, draw_svg, picture_size
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
 from services.ephemeris.wheel.png import render_png
 from services.ephemeris.wheel.themes import THEMES
@@ -32,12 +32,17 @@ from shared.runtime.chart_wheel_input import (
     TRANSIT,
     WheelInput,
 )
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.return_search import RETURN_MOMENT_PARAM, find_returns
 from shared.runtime.wire import birth_from, flags_from, moment_from, sent_moment_name
 
 #: A midpoint composite's arc: the wheel draws /v1/composite's default (chart_wheel_input.py).
 COMPOSITE_ARC = "nearest"
+
+# The palettes and the grid's places give the request's theme and grid their meaning.
+bound_to_choices(THEMES, "services.ephemeris.wheel.themes.THEMES", (pb.DrawChartWheelRequest, "theme"))
+bound_to_choices(GRID_EXTENT, "services.ephemeris.wheel.drawing.GRID_EXTENT", (pb.DrawChartWheelRequest, "grid"))
 
 Reply = tuple[common_pb2.Chart, list[str], Chart]
 
@@ -117,7 +122,7 @@ def _two_charts(request: pb.DrawChartWheelRequest, query: WheelInput, deadline: 
     with naming_moment(natal_param):
         natal_longitude, (moment,) = find_returns(
             body, natal, moment_from(request, "search_start"), 1, deadline,
-            flags=flags_from(request.chart.options), place=place, from_param=sent_moment_name(request, "search_start"),
+            flags=flags_from(request, "chart.options"), place=place, from_param=sent_moment_name(request, "search_start"),
         )
     source = {"type": "return", "body": body, "natal_longitude": natal_longitude}
     with naming_moment(RETURN_MOMENT_PARAM):

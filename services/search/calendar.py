@@ -16,7 +16,7 @@ from kernel.deadline import Deadline
 from kernel.eclipses import LUNAR, SOLAR, eclipses_between
 from kernel.errors import OutOfRange
 from kernel.stations import find_stations
-from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
+from kernel.zodiac import SIGN_KEY_OF, SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS
 from services.search import icalendar_text
 from services.search.ingresses import ingress_record
 from services.search.lunations import lunation_records
@@ -96,7 +96,7 @@ def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEven
             record = ingress_record(body, crossing.target_deg, sign, 0.0 if crossing.direct else SIGN_WIDTH_DEG, crossing.jd, crossing.direct)
             verb = "enters" if crossing.direct else "re-enters"
             summary = f"{body.capitalize()} {verb} {sign}" + ("" if crossing.direct else " (retrograde)")
-            uid = f"ingress-{body}-{sign.lower()}-{record.direction}-{_minute(crossing.jd)}"
+            uid = f"ingress-{body}-{SIGN_KEYS[index]}-{record.direction}-{_minute(crossing.jd)}"
             events.append(pb.CalendarEvent(kind=INGRESS, start=instant_at(crossing.jd), summary=summary, uid=uid, ingress=record))
     return events
 
@@ -154,6 +154,6 @@ def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[
         summary = f"Moon void of course in {record.sign} until it enters {record.next_sign}"
         # Named by the ingress that ends it: the last aspect that begins it may change with
         # the bodies and aspects, the ingress never does.
-        uid = f"void-of-course-{record.next_sign.lower()}-{_minute(period.end_jd)}"
+        uid = f"void-of-course-{SIGN_KEY_OF[record.next_sign]}-{_minute(period.end_jd)}"
         events.append(pb.CalendarEvent(kind=VOID_OF_COURSE, start=record.start, end=record.end, summary=summary, uid=uid, void_of_course=record))
     return events

@@ -15,7 +15,7 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
     reaches it after ``search_start``, every crossing counted (the search:
     :func:`shared.runtime.return_search.find_returns`)."""
     natal = moment_from(request)
-    flags = flags_from(request.chart.options)
+    flags = flags_from(request, "chart.options")
     body = request.query.body
     # The request gives one place: the natal place and the return place are the same.
     # Validation refused topocentric with heliocentric (a view from no place on Earth).

@@ -16,7 +16,7 @@ from kernel.astrocartography import ANGLES, check_cusp_line_system, parse_angle
 from kernel.bodies import resolve_bodies
 from shared.errors import ConflictingParameters, InvalidParameter
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
-from shared.runtime.wire import house_system_from
+from shared.runtime.wire import house_system_from, listed_bodies
 
 # Source: interface.md, Limits.
 MAX_LINES = 80
@@ -68,8 +68,8 @@ def targets_from(request: Message) -> list[Target]:
         param = "targets"
     else:
         angles = tuple(dict.fromkeys(_angles(request.angles, "angles"))) or ANGLES
-        with naming("bodies", also=BODY_ERRORS):
-            bodies = resolve_bodies(list(request.bodies) or DEFAULT_BODIES)
+        # The bodies sent were read by validation's check, and kept.
+        bodies = listed_bodies(request, "bodies") if request.bodies else resolve_bodies(list(DEFAULT_BODIES))
         targets = [Target(body, angles, ()) for body in bodies]
         param = "bodies"
     lines = sum(len(t.angles) + len(t.cusps) for t in targets)

@@ -53,7 +53,7 @@ def aspects_query(request: Message) -> AspectsQuery:
     flags = CalcFlags(speed=True)
     moment = moment_from(request)
     return AspectsQuery(
-        moment, bodies_from(request, flags), flags, aspect_types_from(request.aspects),
+        moment, bodies_from(request, flags), flags, aspect_types_from(request),
         request.orb if request.HasField("orb") else None, request.applying,
         request.parallels, request.parallel_orb, request.contraparallel,
     )

@@ -14,15 +14,21 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
+from celestial.v1 import ephemeris_service_pb2 as pb
+from kernel.bodies import NODE_BODIES
 from kernel.chart import MUNDANE, ChartSettings
 from kernel.chart_extras import ChartExtras
 from kernel.draconic import require_node
 from kernel.errors import NoNorthNode
 from shared.errors import InvalidParameter
 from shared.runtime.chart_extras import chart_extras_from
-from shared.runtime.chart_options import chart_request_options, chart_settings_from
+from shared.runtime.chart_options import chart_options_value, chart_request_options, chart_settings_from
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import bodies_from, flags_from, sent_or_default
+
+# The node a draconic chart turns by names one of the kernel's node bodies.
+bound_to_choices(NODE_BODIES, "kernel.bodies.NODE_BODIES", (pb.ComputeDraconicChartRequest, "node"), (pb.DrawChartWheelRequest, "node"))
 
 
 @dataclass(frozen=True)
@@ -73,7 +79,7 @@ def draconic_inputs(request: Message) -> ChartInputs:
             suggestion="Leave dignities at its default, or ask /v1/natal-chart for it.",
             param="dignities",
         )
-    flags = flags_from(held.options)
+    flags = flags_from(request, chart_options_value(request))
     if flags.heliocentric:
         # The lunar nodes are where the Moon's orbit crosses the ecliptic seen from the Earth;
         # a heliocentric chart has no node to turn by.

@@ -22,6 +22,12 @@ def chart_request_options(request: Message) -> Message:
     return request.chart if "chart" in request.DESCRIPTOR.fields_by_name else request
 
 
+def chart_options_value(request: Message) -> str:
+    """Return the path of the ChartOptions a chart request holds (``chart.options``, or
+    ``options`` in a composite or draconic request), for the readers that keep what they read."""
+    return "chart.options" if "chart" in request.DESCRIPTOR.fields_by_name else "options"
+
+
 def chart_settings_from(request: Message) -> ChartSettings:
     """Return the ChartSettings of a chart request (its ``options``, ``bodies`` and
     ``house_position_mode``). Mundane house positions with ``j2000`` or ``heliocentric``
@@ -29,7 +35,7 @@ def chart_settings_from(request: Message) -> ChartSettings:
     which place every point by its mundane position (400 naming ``system``)."""
     held = chart_request_options(request)
     options = held.options
-    flags = flags_from(options)
+    flags = flags_from(request, chart_options_value(request))
     mode = held.house_position_mode
     if mode == MUNDANE and (flags.j2000 or flags.heliocentric):
         raise InvalidParameter(
@@ -38,7 +44,7 @@ def chart_settings_from(request: Message) -> ChartSettings:
             suggestion="Drop j2000 and heliocentric, or use house_position_mode=zodiacal.",
             param="house_position_mode",
         )
-    system = house_system_from(options)
+    system = house_system_from(request)
     if system.letter == GAUQUELIN_LETTER and (flags.j2000 or flags.heliocentric):
         raise InvalidParameter(
             "Gauquelin sectors place bodies by their geocentric positions of date; j2000 and heliocentric longitudes "
@@ -51,7 +57,7 @@ def chart_settings_from(request: Message) -> ChartSettings:
         bodies=bodies_from(request, flags),
         system=system,
         flags=flags,
-        aspect_types=tuple(aspect_types_from(selection.aspects)),
+        aspect_types=tuple(aspect_types_from(request)),
         orb_deg=selection.orb if selection.HasField("orb") else None,
         applying=options.applying,
         parallels=options.parallels,

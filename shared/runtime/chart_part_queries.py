@@ -66,7 +66,7 @@ def patterns_query(request: Message) -> ChartPartQuery:
         types = parse_pattern_types(list(request.patterns))
     settings = ChartSettings(
         bodies_from(request, flags), house_system_from(request), flags,
-        aspect_types=tuple(aspect_types_from(request.aspects)), orb_deg=request.orb if request.HasField("orb") else None,
+        aspect_types=tuple(aspect_types_from(request)), orb_deg=request.orb if request.HasField("orb") else None,
         parallels=False,
     )
     extras = ChartExtras(patterns=types, stellium_min=request.stellium_min, stellium_scope=request.stellium_scope)

@@ -251,7 +251,7 @@ def _return_body(request: Message) -> str:
             suggestion=f"Add {names['datetime']} (ISO 8601) or {names['jd']}.",
             param=names["datetime"],
         )
-    heliocentric = flags_from(request.chart.options).heliocentric
+    heliocentric = flags_from(request, "chart.options").heliocentric
     with naming("return_body", also=BODY_ERRORS):
         body = resolve_body(request.return_body, RETURNS, heliocentric=heliocentric)
     natal, _place = birth_from(request)

@@ -1,7 +1,8 @@
 """Readers of a parameter that names bodies for a use of the body table (its field's
 ``(field).body_use``: the body of an ingress or a heliacal search, the bodies of a search for
-stations): the bodies, eligible for that use. Validation checks it in the gateway before any charge (the body vocabulary
-of such a field); the search service reads the body through it, so the use is said once, in the proto.
+stations): the bodies, eligible for that use. Validation checks it in the gateway before any charge (the body vocabulary of such a
+field); the search service reads the body through it, so the use is said once, in the proto,
+and a request's reading keeps what was read, so it is read once per process.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from google.protobuf.message import Message
 from kernel.bodies import USES, resolve_bodies, resolve_body
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import message_spec
+from shared.runtime.request_reading import kept
 
 
 @cache
@@ -34,8 +36,14 @@ def eligible_body(request: Message, name: str = "body") -> str:
     if not use:
         raise ValueError(f"{request.DESCRIPTOR.full_name}.{name} names no (field).body_use.")
     field = message_spec(request.DESCRIPTOR).fields[name]
-    with naming(name, also=BODY_ERRORS):
-        return resolve_body(getattr(field.owner(request), field.field_name), use, heliocentric=_heliocentric(request))
+    heliocentric = _heliocentric(request)
+
+    def read() -> str:
+        with naming(name, also=BODY_ERRORS):
+            return resolve_body(getattr(field.owner(request), field.field_name), use, heliocentric=heliocentric)
+
+    # A reading keeps it: validation's check reads it, the request's reader finds it.
+    return kept(request, ("eligible_body", name, heliocentric), read)
 
 
 def eligible_bodies(request: Message, name: str = "bodies") -> tuple[str, ...]:
@@ -45,9 +53,14 @@ def eligible_bodies(request: Message, name: str = "bodies") -> tuple[str, ...]:
     if not use:
         raise ValueError(f"{request.DESCRIPTOR.full_name}.{name} names no (field).body_use.")
     field = message_spec(request.DESCRIPTOR).fields[name]
-    values = list(getattr(field.owner(request), field.field_name))
-    with naming(name, also=BODY_ERRORS):
-        return tuple(resolve_bodies(values, heliocentric=_heliocentric(request), use=use))
+    heliocentric = _heliocentric(request)
+
+    def read() -> tuple[str, ...]:
+        with naming(name, also=BODY_ERRORS):
+            return tuple(resolve_bodies(list(getattr(field.owner(request), field.field_name)), heliocentric=heliocentric, use=use))
+
+    # A reading keeps them: validation's check reads them, the request's reader finds them.
+    return kept(request, ("eligible_bodies", name, heliocentric), read)
 
 
 def _heliocentric(request: Message) -> bool:

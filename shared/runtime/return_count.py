@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from kernel.bodies import RETURNS, check_span, resolve_body
+from kernel.bodies import RETURNS, check_span, refuse_group, require_use
 from kernel.errors import OutOfRange
 from shared.errors import InvalidParameter
 from shared.runtime.chart_inputs import ChartInputs, chart_inputs
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
-from shared.runtime.wire import flags_from, moment_from, sent_moment_name
+from shared.runtime.wire import flags_from, listed_bodies, moment_from, sent_moment_name
 
 # Source: the FindReturns RPC comment (search_service.proto): a chart is cast per return.
 MAX_COUNT = {"moon": 13}
@@ -27,9 +27,13 @@ def return_body(request: Message) -> str:
     follows under the request's centre), refusing a ``count`` over that body's cap and an
     asteroid whose ephemeris lacks the natal moment or the search's start (OutOfRange naming
     that moment's parameter)."""
-    heliocentric = flags_from(request.chart.options).heliocentric
+    heliocentric = flags_from(request, "chart.options").heliocentric
     with naming("body", also=BODY_ERRORS):
-        body = resolve_body(request.body, RETURNS, heliocentric=heliocentric)
+        # The body validation read (and kept), checked for one body and the returns' use, as
+        # kernel.bodies.resolve_body would, without reading it again.
+        refuse_group(request.body, RETURNS, heliocentric=heliocentric)
+        (body,) = listed_bodies(request, "body", heliocentric=heliocentric)
+        require_use((body,), RETURNS, heliocentric=heliocentric, named=(request.body,))
     limit = MAX_COUNT.get(body, MAX_COUNT_OTHERS)
     if request.count > limit:
         raise InvalidParameter(

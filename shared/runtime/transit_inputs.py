@@ -10,14 +10,14 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
-from kernel.bodies import MOVING, check_span, resolve_bodies
+from kernel.bodies import MOVING, check_span, require_use
 from kernel.errors import OutOfRange
 from kernel.positions import Observer
 from kernel.timescale import Moment
 from shared.errors import InvalidParameter, MissingParameter
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.ranges import scan_range
-from shared.runtime.wire import aspect_types_from, optional_moment, place_from, sent_moment_name
+from shared.runtime.wire import aspect_types_from, listed_bodies, optional_moment, place_from, sent_moment_name
 
 NATAL, MUTUAL = "natal", "mutual"
 
@@ -25,8 +25,10 @@ NATAL, MUTUAL = "natal", "mutual"
 def moving_bodies(request: Message) -> list[str]:
     """Return the moving bodies of a scan, groups expanded; a body no scan can move (the body
     table's MOVING use) is BodyNotEligible."""
+    moving = listed_bodies(request, "moving")
     with naming("moving", also=BODY_ERRORS):
-        return resolve_bodies(list(request.moving), use=MOVING)
+        require_use(moving, MOVING, named=request.moving)
+    return list(moving)
 
 
 def natal_input(request: Message) -> tuple[Moment | None, Observer | None]:
@@ -57,8 +59,7 @@ def natal_bodies(request: Message, natal: Moment) -> list[str]:
     """Return the natal chart's bodies of a scan (groups expanded), each with an ephemeris at
     the natal moment ``natal`` (an asteroid outside its files' span is OutOfRange naming the
     natal moment's parameter)."""
-    with naming("bodies", also=BODY_ERRORS):
-        bodies = resolve_bodies(list(request.bodies))
+    bodies = list(listed_bodies(request, "bodies"))
     for name in bodies:
         with naming(sent_moment_name(request), also=(OutOfRange,), reading=False):
             check_span(name, natal.jd_ut1)
@@ -93,4 +94,4 @@ def scan_input(request: Message) -> ScanInput:
     for name in moving:
         with naming("moving", also=(OutOfRange,), reading=False):
             check_span(name, start.jd_ut1, end.jd_ut1)
-    return ScanInput(start, end, moving, natal, location, bodies, aspect_types_from(request.aspects))
+    return ScanInput(start, end, moving, natal, location, bodies, aspect_types_from(request))

@@ -13,15 +13,24 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
+from celestial.v1 import vedic_pb2
 from kernel import vimshottari
-from kernel.ayanamshas import Ayanamsha, parse_ayanamsha
+from kernel.ayanamshas import Ayanamsha
 from kernel.houses import HouseSystem
 from kernel.time_lord_periods import TimeQuery
-from kernel.vargas import Varga, parse_varga
-from kernel.vedic_chart import BHAVA
+from kernel.vargas import VARGA_CODES, Varga, parse_varga
+from kernel.vedic_chart import BHAVA, HOUSE_MODES, NODE_BODIES
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming
 from shared.runtime.ranges import life_range
-from shared.runtime.wire import house_system_from
+from shared.runtime.wire import ayanamsha_from, house_system_from
+
+# The kernel's tables give the Jyotish choices their meaning; the requests' choices are bound to them.
+bound_to_choices(NODE_BODIES, "kernel.vedic_chart.NODE_BODIES", (vedic_pb2.ComputeVedicChartRequest, "node"))
+bound_to_choices(HOUSE_MODES, "kernel.vedic_chart.HOUSE_MODES", (vedic_pb2.ComputeVedicChartRequest, "houses"))
+bound_to_choices(VARGA_CODES, "kernel.vargas.VARGA_CODES", (vedic_pb2.ComputeVedicChartRequest, "vargas"))
+YEAR_LENGTHS = bound_to_choices(vimshottari.YEAR_LENGTHS, "kernel.vimshottari.YEAR_LENGTHS",
+                                (vedic_pb2.ComputeVimshottariDashaRequest, "year_length"))
 
 
 @dataclass(frozen=True)
@@ -44,10 +53,10 @@ class DashaInput:
     time_query: TimeQuery
 
 
-def ayanamsha_from(request: Message) -> Ayanamsha:
-    """Return the ayanamsha a Jyotish request's ``ayanamsha`` names (InvalidParameter naming it)."""
-    with naming("ayanamsha"):
-        return parse_ayanamsha(request.ayanamsha)
+def jyotish_ayanamsha(request: Message) -> Ayanamsha:
+    """Return the ayanamsha a Jyotish request's ``ayanamsha`` names (InvalidParameter naming
+    it), as validation's check read it."""
+    return ayanamsha_from(request, "ayanamsha")
 
 
 def vedic_chart_input(request: Message) -> VedicChartInput:
@@ -60,21 +69,21 @@ def vedic_chart_input(request: Message) -> VedicChartInput:
             varga = parse_varga(code)
         if varga not in vargas:
             vargas.append(varga)
-    return VedicChartInput(ayanamsha_from(request), system, tuple(vargas))
+    return VedicChartInput(jyotish_ayanamsha(request), system, tuple(vargas))
 
 
 def vimshottari_input(request: Message) -> DashaInput:
     """Return what a Vimshottari request asks for: its ayanamsha, its year length in days and
     its instant or range (at most vimshottari.RANGE_CAP_YEARS)."""
     query = life_range(request, vimshottari.RANGE_CAP_YEARS)
-    return DashaInput(ayanamsha_from(request), vimshottari.YEAR_LENGTHS[request.year_length], query)
+    return DashaInput(jyotish_ayanamsha(request), YEAR_LENGTHS[request.year_length], query)
 
 
 def panchang_input(request: Message) -> Ayanamsha:
     """Return the ayanamsha a panchang request's nakshatra and yoga are read in."""
-    return ayanamsha_from(request)
+    return jyotish_ayanamsha(request)
 
 
 def kundali_match_input(request: Message) -> Ayanamsha:
     """Return the ayanamsha a kundali match reads both Moons in."""
-    return ayanamsha_from(request)
+    return jyotish_ayanamsha(request)

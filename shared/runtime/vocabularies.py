@@ -52,7 +52,9 @@ def _check_body(values: list[str], param: str, message: Message) -> None:
     if body_use(message.DESCRIPTOR, param):
         eligible_body(message, param)
         return
-    _bodies(values, bool_parameter(message, "heliocentric"), param)
+    heliocentric = bool_parameter(message, "heliocentric")
+    # Kept as wire.listed_bodies keeps it (a returns search's body: its reader checks the use).
+    kept(message, ("bodies", param, heliocentric), lambda: _bodies(values, heliocentric, param))
 
 
 def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...]:
@@ -63,26 +65,26 @@ def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...
 
 
 def _check_house_system(values: list[str], param: str, message: Message) -> None:
-    from kernel.houses import parse_house_system
+    from shared.runtime.wire import read_house_system
 
+    # Kept as wire.house_system_from keeps it, so the request's reader finds the system read.
     for value in values:
-        with naming(param):
-            parse_house_system(value)
+        kept(message, ("house_system", param), lambda text=value: read_house_system(text, param))
 
 
 def _check_ayanamsha(values: list[str], param: str, message: Message) -> None:
-    from kernel.ayanamshas import parse_ayanamsha
+    from shared.runtime.wire import read_ayanamsha
 
+    # Kept as wire.ayanamsha_from keeps it (the flags' sidereal, a Jyotish ayanamsha).
     for value in values:
-        with naming(param):
-            parse_ayanamsha(value)
+        kept(message, ("ayanamsha", param), lambda text=value: read_ayanamsha(text, param))
 
 
 def _check_aspects(values: list[str], param: str, message: Message) -> None:
-    from kernel.aspects import parse_aspect_types
+    from shared.runtime.wire import read_aspect_types
 
-    with naming(param):
-        parse_aspect_types(list(values))
+    # Kept as wire.aspect_types_from keeps them.
+    kept(message, ("aspects", param), lambda: read_aspect_types(values, param))
 
 
 def _check_moment(values: list, param: str, message: Message) -> None:
@@ -95,20 +97,21 @@ def _check_moment(values: list, param: str, message: Message) -> None:
 
 
 def _check_time_zone(values: list[str], param: str, message: Message) -> None:
-    from kernel.civil_time import AUTO_ZONE, zone_named
+    from kernel.civil_time import AUTO_ZONE
+    from shared.runtime.wire import zone_from
 
+    # Kept as the reading of the moment keeps its zone (wire.zone_from).
     for value in values:
         if value != AUTO_ZONE:
-            with naming(param):
-                zone_named(value)
+            zone_from(message, value, param)
 
 
 def _check_place(values: list[str], param: str, message: Message) -> None:
-    from kernel.places import town_from_parameter
+    from shared.runtime.wire import town_from
 
+    # Kept as the readers of the place and of the moment beside it keep the town (wire.town_from).
     for value in values:
-        with naming(param):
-            town_from_parameter(value)
+        town_from(message, value, param)
 
 
 VOCABULARIES: dict[int, Vocabulary] = {row.enum: row for row in (

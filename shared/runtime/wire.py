@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
+from zoneinfo import ZoneInfo
 
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
@@ -28,7 +29,7 @@ from kernel.timescale import Moment, iso_utc
 from shared.runtime.kernel_errors import BODY_ERRORS, LOCAL_TIME_ERRORS, naming
 from shared.runtime.parameter_text import parse_scalar
 from shared.runtime.request_model import message_spec
-from shared.runtime.request_reading import kept
+from shared.runtime.request_reading import RequestReading, kept
 
 
 def _has(message: Message, name: str) -> bool:
@@ -118,8 +119,7 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
             found = ZoneFound(town.tz, "place", town.lat, town.lon)
         else:
             found = None
-        with naming(zone_param):
-            zone = zone_named(found.zone if found else zone_name)
+        zone = zone_from(message, found.zone if found else zone_name, zone_param)
         with naming(names["datetime"], also=LOCAL_TIME_ERRORS):
             read, reading = Moment.from_civil_iso(moment.datetime, zone, fold=fold)
         if reading is not None:
@@ -171,9 +171,28 @@ def _stand_ins(descriptor: Descriptor) -> dict[str, str]:
     return stand_ins
 
 
+def town_from(request: Message | RequestReading, text: str, param: str) -> Town:
+    """Return the town a request's parameter ``param`` names by ``text`` (its gazetteer id),
+    read once per reading: validation's check of ``place`` keeps it, and the readers of the
+    birth and of the moment beside it find it."""
+    return kept(request, ("town", param), lambda: _town(text, param))
+
+
 def _town(text: str, param: str) -> Town:
     with naming(param):
         return town_from_parameter(text)
+
+
+def zone_from(request: Message | RequestReading, name: str, param: str) -> ZoneInfo:
+    """Return the time zone ``name`` a request gives through its parameter ``param`` (a zone
+    named, or found at the place for ``auto``), read once per reading: validation's check of
+    ``tz`` keeps it, and the reading of the moment finds it."""
+    return kept(request, ("time_zone", name), lambda: _zone(name, param))
+
+
+def _zone(name: str, param: str) -> ZoneInfo:
+    with naming(param):
+        return zone_named(name)
 
 
 def _holder_names(message: Message, path: list[str]) -> dict[str, str]:
@@ -191,7 +210,8 @@ def _stand_in_town(message: Message, value: str) -> Town | None:
     stand_in = _stand_ins(holder.DESCRIPTOR).get(name)
     if stand_in is None or not holder.HasField(stand_in):
         return None
-    return kept(message, ("town", value), lambda: _town(getattr(holder, stand_in), _holder_names(message, path)[stand_in]))
+    param = _holder_names(message, path)[stand_in]
+    return town_from(message, getattr(holder, stand_in), param)
 
 
 def _town_beside(message: Message, value: str) -> Town | None:
@@ -242,19 +262,20 @@ _ZONE_GIVING = frozenset({options_pb2.VOCABULARY_TIME_ZONE, options_pb2.VOCABULA
 _PLACE_VALUES = frozenset({"celestial.v1.Place", "celestial.v1.Location"})
 
 
-def local_readings(message: Message) -> dict[str, dict]:
+def local_readings(reading: RequestReading) -> dict[str, dict]:
     """Return, by parameter name, how each datetime a request sent as civil time (with ``tz``,
     or a ``place``'s zone) was read: ``{local, tz, abbreviation, utc_offset_seconds, utc}`` and,
-    for a zone found rather than named, ``tz_found`` (``meta.moment``)."""
-    fields = message_spec(message.DESCRIPTOR).fields.values()
-    if not any(field.rule.vocabulary in _ZONE_GIVING and field.owner(message).HasField(field.field_name) for field in fields):
+    for a zone found rather than named, ``tz_found`` (``meta.moment``); from the request's
+    reading, whose moments validation read already."""
+    fields = message_spec(reading.DESCRIPTOR).fields.values()
+    if not any(field.rule.vocabulary in _ZONE_GIVING and field.owner(reading).HasField(field.field_name) for field in fields):
         return {}  # no civil time: the common case costs one look per zone parameter
     readings = {}
     for field in fields:
         if field.rule.vocabulary == options_pb2.VOCABULARY_DATETIME and field.path:
-            _moment, reading = read_moment(message, ".".join(field.path))
-            if reading is not None:
-                readings[field.name] = reading.as_dict()
+            _moment, local = read_moment(reading, ".".join(field.path))
+            if local is not None:
+                readings[field.name] = local.as_dict()
     return readings
 
 
@@ -307,17 +328,24 @@ def sent_or_default(message: Message, name: str):
     return parse_scalar(field, field.rule.default), False
 
 
-def flags_from(message: Message) -> CalcFlags:
-    """Return the calculation flags a request carries (the spec's defaults for those it lacks)."""
-    return kept(message, "flags", lambda: _flags_from(message))
+def flags_from(request: Message | RequestReading, value: str = "") -> CalcFlags:
+    """Return the calculation flags a request carries in the message at ``value`` (the request
+    itself, or a path to the ChartOptions that holds them: ``chart.options``), with the spec's
+    defaults for those it lacks; read once per reading."""
+    return kept(request, ("flags", value), lambda: _flags_from(request, value))
 
 
-def _flags_from(message: Message) -> CalcFlags:
+def _flags_from(request: Message | RequestReading, value: str) -> CalcFlags:
+    holder = _value(request, value) if value else request
+
     def flag(name: str, default: bool = False) -> bool:
-        return getattr(message, name) if _has(message, name) else default
+        return getattr(holder, name) if _has(holder, name) else default
 
+    sidereal = None
+    if _has(holder, "sidereal"):
+        sidereal = ayanamsha_from(request, _holder_names(request, value.split(".") if value else [])["sidereal"])
     return CalcFlags(
-        sidereal=_sidereal(message.sidereal) if _has(message, "sidereal") else None,
+        sidereal=sidereal,
         equatorial=flag("equatorial"),
         speed=flag("speed", True),
         no_nutation=flag("no_nutation"),
@@ -327,14 +355,29 @@ def _flags_from(message: Message) -> CalcFlags:
     )
 
 
-def _sidereal(text: str) -> Ayanamsha:
-    with naming("sidereal"):
+def parameter_value(request: Message | RequestReading, param: str):
+    """Return the value of a request's parameter ``param`` (its HTTP name), wherever the
+    request holds it (its own field, or one of a flattened value)."""
+    field = message_spec(request.DESCRIPTOR).fields[param]
+    return getattr(field.owner(request), field.field_name)
+
+
+def ayanamsha_from(request: Message | RequestReading, param: str = "sidereal") -> Ayanamsha:
+    """Return the ayanamsha a request names in its parameter ``param``, read once per reading
+    (validation's check keeps it; the flags and the Jyotish readers find it)."""
+    return kept(request, ("ayanamsha", param), lambda: read_ayanamsha(parameter_value(request, param), param))
+
+
+def read_ayanamsha(text: str, param: str) -> Ayanamsha:
+    """Return the ayanamsha ``text`` names, its errors naming the parameter ``param``."""
+    with naming(param):
         return parse_ayanamsha(text)
 
 
-def birth_from(message: Message, value: str = "birth") -> tuple[Moment, Observer]:
-    """Return the moment and the place of a request's Birth ``value`` (``birth``, ``births.birth_a`` ...)."""
-    return moment_from(message, f"{value}.moment"), required_place(message, f"{value}.location")
+def birth_from(reading: RequestReading, value: str = "birth") -> tuple[Moment, Observer]:
+    """Return the moment and the place of a request's Birth ``value`` (``birth``, ``births.birth_a`` ...),
+    from its reading: the moment, the zone and the town validation read, not read again."""
+    return moment_from(reading, f"{value}.moment"), required_place(reading, f"{value}.location")
 
 
 def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> Observer | None:
@@ -356,8 +399,16 @@ def observer_from(message: Message, flags: CalcFlags, value: str = "place") -> O
 
 def bodies_from(message: Message, flags: CalcFlags, field: str = "bodies") -> tuple[str, ...]:
     """Return the resolved body names of a request's list ``field`` (groups expanded, once each)."""
-    return kept(message, ("bodies", field, flags.heliocentric),
-                lambda: _bodies(list(getattr(message, field)), flags.heliocentric, field))
+    return listed_bodies(message, field, heliocentric=flags.heliocentric)
+
+
+def listed_bodies(message: Message, field: str = "bodies", *, heliocentric: bool = False) -> tuple[str, ...]:
+    """Return the resolved body names of a request's ``field`` (a list, or one name) in the
+    frame ``heliocentric`` says (groups expanded, once each), read once per reading:
+    validation's check of the body vocabulary keeps them under the same key."""
+    value = getattr(message, field)
+    values = [value] if isinstance(value, str) else list(value)
+    return kept(message, ("bodies", field, heliocentric), lambda: _bodies(values, heliocentric, field))
 
 
 def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...]:
@@ -365,16 +416,29 @@ def _bodies(values: list[str], heliocentric: bool, param: str) -> tuple[str, ...
         return tuple(resolve_bodies(values, heliocentric=heliocentric))
 
 
-def house_system_from(message: Message, field: str = "system") -> HouseSystem:
-    """Return the house system a request names in ``field``."""
-    with naming(field):
-        return parse_house_system(getattr(message, field))
+def house_system_from(request: Message | RequestReading, param: str = "system") -> HouseSystem:
+    """Return the house system a request names in its parameter ``param``, read once per
+    reading (validation's check keeps it; the request's reader finds it)."""
+    return kept(request, ("house_system", param), lambda: read_house_system(parameter_value(request, param), param))
 
 
-def aspect_types_from(values: list[str], field: str = "aspects") -> list[str]:
-    """Return the aspect types a request names in its list ``field`` (each once, in order)."""
-    with naming(field):
-        return parse_aspect_types(list(values))
+def read_house_system(text: str, param: str) -> HouseSystem:
+    """Return the house system ``text`` names, its errors naming the parameter ``param``."""
+    with naming(param):
+        return parse_house_system(text)
+
+
+def aspect_types_from(request: Message | RequestReading, param: str = "aspects") -> list[str]:
+    """Return the aspect types a request names in its list parameter ``param`` (each once, in
+    order), read once per reading (validation's check keeps them; the reader finds them)."""
+    return list(kept(request, ("aspects", param), lambda: read_aspect_types(parameter_value(request, param), param)))
+
+
+def read_aspect_types(values, param: str) -> tuple[str, ...]:
+    """Return the aspect types ``values`` name (each once, in order), their errors naming the
+    parameter ``param``."""
+    with naming(param):
+        return tuple(parse_aspect_types(list(values)))
 
 
 def instant(moment: Moment) -> common_pb2.Instant:

@@ -56,8 +56,9 @@ SOLID_ASPECTS = HARD_ASPECTS | SOFT_ASPECTS | {"conjunction"}
 #: size, and the margin around the grid inside it (a share of its side). The whole picture is
 #: then GRID_SHARE wider (aside) or taller (below) than the wheel.
 GRID_SHARE, GRID_MARGIN = 0.75, 0.05
-#: The places of the aspect grid: none, to the right of the wheel, under it.
-GRID_PLACES = ("none", "aside", "below")
+#: The places of the aspect grid (none, to the right of the wheel, under it) and how many
+#: grid sides each adds to the picture's width and height.
+GRID_EXTENT: dict[str, tuple[int, int]] = {"none": (0, 0), "aside": (1, 0), "below": (0, 1)}
 #: The glyph of a body whose glyph is another's (both nodes of the Moon are drawn as its
 #: north node, the point they name).
 GLYPH_OF_BODY = {"mean_node": "north_node", "true_node": "north_node"}
@@ -73,7 +74,8 @@ def picture_size(size: int, grid: str = "none") -> tuple[int, int]:
     """Return the whole picture's width and height (pixels) of a wheel ``size`` pixels square
     with its aspect grid ``grid``: none, aside (to the right: wider) or below (taller)."""
     extra = round(size * GRID_SHARE)
-    return {"none": (size, size), "aside": (size + extra, size), "below": (size, size + extra)}[grid]
+    wider, taller = GRID_EXTENT[grid]
+    return size + wider * extra, size + taller * extra
 
 
 def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings: tuple[str, str] | None = None, grid: str = "none",

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from kernel.aspects import AspectMatch
 from kernel.chart import Chart, ChartPosition
-from kernel.zodiac import SIGNS, normalize_deg, sign_of
+from kernel.zodiac import SIGN_KEYS, normalize_deg, sign_key_of, sign_of
 
 #: The least angle (degrees) between two glyphs on one ring before they are spread apart.
 GLYPH_GAP_DEG = 7.0
@@ -362,8 +362,8 @@ def _lines(chart: Chart, ascendant: float) -> tuple[list[float], list[float]]:
 
 def _signs(ascendant: float) -> tuple[WheelSign, ...]:
     return tuple(
-        WheelSign(sign.lower(), screen_angle(30.0 * index, ascendant), screen_angle(30.0 * index + 15.0, ascendant))
-        for index, sign in enumerate(SIGNS)
+        WheelSign(sign, screen_angle(30.0 * index, ascendant), screen_angle(30.0 * index + 15.0, ascendant))
+        for index, sign in enumerate(SIGN_KEYS)
     )
 
 
@@ -444,9 +444,9 @@ def _points(positions: list[ChartPosition], ascendant: float, ring: PointRing, l
         cusps_deg = freed
     points = []
     for position, true_angle, glyph_angle, box in zip(positions, true_angles, glyph_angles, boxes):
-        sign, within = sign_of(position.longitude)
+        sign, within = sign_key_of(position.longitude)
         degree, minute = _degree_minute(within)
-        points.append(WheelPoint(position.body, position.longitude, sign.lower(), degree, minute, position.house, position.retrograde,
+        points.append(WheelPoint(position.body, position.longitude, sign, degree, minute, position.house, position.retrograde,
                                  true_angle, glyph_angle, label_radius(box, ring, glyph_angle)))
     return tuple(points)
 

@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 
 from kernel import dignity_tables as tables
+from kernel.bodies import NODE_BODIES
 
 SIGNS = ["aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn", "aquarius", "pisces"]
 CANCER, LEO = 3, 4
@@ -87,7 +88,7 @@ def test_each_body_is_exalted_in_one_sign_of_its_own_at_a_degree_within_it():
     # The Sun and Saturn, light and dark, are exalted in opposite signs (Aries and Libra).
     exalted = {body: sign for body, sign, _ in tables.EXALTATIONS}
     assert (exalted["saturn"] - exalted["sun"]) % 12 == 6
-    assert tables.NORTH_NODE in bodies and set(tables.NODE_BODIES) == {"mean_node", "true_node"}
+    assert tables.NORTH_NODE in bodies and set(NODE_BODIES) == {"mean_node", "true_node"}
 
 
 def test_the_score_weights_are_lillys_table_of_fortitudes_and_debilities():

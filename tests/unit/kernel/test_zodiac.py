@@ -3,15 +3,39 @@
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import pytest
 
-from kernel.zodiac import SIGNS, normalize_deg, sign_index, sign_of
+from kernel.zodiac import SIGN_KEY_OF, SIGN_KEYS, SIGNS, normalize_deg, sign_index, sign_key_of, sign_of
+
+ROOT = Path(__file__).resolve().parents[3]
+#: A sign's name made lower case in place (``sign.lower()``, ``SIGNS[i].lower()``, ``record.next_sign.lower()``).
+LOWERED_SIGN = re.compile(r"sign\w*(\[[^\]]*\])?\.lower\(\)", re.IGNORECASE)
 
 
 def test_there_are_twelve_signs_from_aries_to_pisces():
     assert len(SIGNS) == 12
     assert SIGNS[0] == "Aries" and SIGNS[3] == "Cancer" and SIGNS[11] == "Pisces"
+
+
+def test_the_api_names_each_sign_in_lower_case_in_the_order_of_the_signs():
+    assert SIGN_KEYS[0] == "aries" and SIGN_KEYS[11] == "pisces"
+    assert [SIGN_KEY_OF[name] for name in SIGNS] == list(SIGN_KEYS) == [name.lower() for name in SIGNS]
+    assert sign_key_of(95.25) == ("cancer", 5.25) and sign_key_of(-0.5) == ("pisces", 29.5)
+
+
+def test_lower_case_sign_names_are_made_in_one_place():
+    made = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for package in ("kernel", "shared", "services", "gateway", "webhooks")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if path != ROOT / "kernel" / "zodiac.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if LOWERED_SIGN.search(line)
+    ]
+    assert made == []
 
 
 @pytest.mark.parametrize(
