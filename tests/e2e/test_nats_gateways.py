@@ -30,7 +30,7 @@ PROPAGATION_WAIT_S = 30.0
 
 
 @pytest.fixture(scope="module")
-def nats(tmp_path_factory):
+def nats(processes, tmp_path_factory):
     server = NatsServer(tmp_path_factory.mktemp("nats"))
     server.start()
     yield server
@@ -38,14 +38,14 @@ def nats(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def stack_a(nats, module_stacks) -> Stack:
+def stack_a(nats, module_real_stacks) -> Stack:
     env = {
         "CELESTIAL_NATS_URL": nats.url,
         "CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN,
         "CELESTIAL_EPHEMERIS_PROCESSES": "1",
         "CELESTIAL_KEY_CACHE_S": str(KEY_CACHE_S),
     }
-    return module_stacks.real("nats-stack", env)
+    return module_real_stacks.real("nats-stack", env)
 
 
 @pytest.fixture(scope="module")

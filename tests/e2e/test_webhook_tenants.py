@@ -49,7 +49,7 @@ ISOLATED_S = DEADLINE_S / 2
 
 
 @pytest.fixture(scope="module")
-def nats(tmp_path_factory):
+def nats(processes, tmp_path_factory):
     server = NatsServer(tmp_path_factory.mktemp("nats-tenants"))
     server.start()
     yield server
@@ -57,12 +57,12 @@ def nats(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def stack(nats, module_stacks) -> Stack:
+def stack(nats, module_real_stacks) -> Stack:
     env = {
         "CELESTIAL_NATS_URL": nats.url, "CELESTIAL_EPHEMERIS_PROCESSES": "1", "CELESTIAL_SEARCH_PROCESSES": "2",
         "CELESTIAL_WEBHOOK_WORKERS": "0",
     }
-    return module_stacks.real("webhook-tenants", env)
+    return module_real_stacks.real("webhook-tenants", env)
 
 
 @pytest.fixture(scope="module")
