@@ -5,6 +5,7 @@ one NATS server are tested in tests/nats/webhooks/test_worker.py."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 from store import SqliteStore
 from store.webhook_records import Webhook, new_secret, new_webhook_id
@@ -31,7 +32,7 @@ def a_subscription(number: int) -> Webhook:
 
 def test_on_sqlite_one_of_two_workers_schedules_and_keeps_the_lease_through_a_long_tick(tmp_path):
     """Each day's answer takes 0.4 s: the first tick (5 subscriptions) lasts about 2 s, past
-    the lease's 0.9 s (three ticks of 0.3 s)."""
+    the lease's 0.9 s (three ticks of 0.3 s); the workers stop once every day was asked."""
     events = [CountingEvents(answer_s=0.4, first_in_s=30.0) for _ in range(2)]
     worker = WorkerSettings(tick_s=0.3, retry_for_s=60.0, ack_wait_s=1.0, timeout_s=0.5)
 
@@ -42,7 +43,10 @@ def test_on_sqlite_one_of_two_workers_schedules_and_keeps_the_lease_through_a_lo
             made = [await stores[0].create_webhook(a_subscription(n), limit=1000) for n in range(5)]
             stop = asyncio.Event()
             running = [asyncio.create_task(run_sqlite(store, SETTINGS, worker, stop, mine)) for store, mine in zip(stores, events)]
-            await asyncio.sleep(4.0)
+            asked = {(webhook.webhook_id, day_of(instant)) for webhook in made for instant in events[0].instants()}
+            deadline = time.monotonic() + 30.0
+            while not asked <= set(events[0].calls) | set(events[1].calls) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
             stop.set()
             await asyncio.gather(*running)
             return made
