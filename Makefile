@@ -43,13 +43,13 @@ run: setup  ## Run every process on loopback (CELESTIAL_HTTP_PORT, default 8080)
 # runs the rest, all in process, on two workers (a test file stays on one worker, in its order).
 FAST_TIER := -m "not processes" -n 2 --dist loadfile tests/unit tests/api tests/nats
 
-test: setup  ## The fast tier (about 5 min): import contracts, buf lint, module coverage, every in-process unit and API test
+test: setup  ## The fast tier (3.5 CPU-minutes, 2-3 min on two idle cores): import contracts, buf lint, module coverage, every in-process unit and API test
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/buf lint
 	$(PY) -m tests.module_coverage
 	$(PY) -m pytest -q $(FAST_TIER)
 
-test-all: setup  ## Everything (about 18 min): import contracts, buf lint, module coverage, then every test (real processes, NATS, browsers)
+test-all: setup  ## Everything (about 21 min): import contracts, buf lint, module coverage, then every test (real processes, NATS, browsers)
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/buf lint
 	$(PY) -m tests.module_coverage
