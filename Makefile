@@ -40,10 +40,10 @@ run: setup  ## Run every process on loopback (CELESTIAL_HTTP_PORT, default 8080)
 
 # The two tiers (tests/tiers.py): a test that takes the `processes` fixture (a real stack, nats-server,
 # chromium, a child process) is marked `processes` at collection; the fast tier deselects those and
-# runs the rest, all in process, on two workers (a test file stays on one worker, in its order).
-FAST_TIER := -m "not processes" -n 2 --dist loadfile tests/unit tests/api tests/nats
+# runs the rest, all in process.
+FAST_TIER := -m "not processes" tests/unit tests/api tests/nats
 
-test: setup  ## The fast tier (3.5 CPU-minutes, 2-3 min on two idle cores): import contracts, buf lint, module coverage, every in-process unit and API test
+test: setup  ## The fast tier (about 3.5 min): import contracts, buf lint, module coverage, every in-process unit and API test
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/buf lint
 	$(PY) -m tests.module_coverage
