@@ -1,4 +1,4 @@
-# Celestial: `make setup` once, then `make run`; `make test` runs the whole suite.
+# Celestial: `make setup` once, then `make run`; `make test` runs the fast tier of the tests, `make test-all` all of them.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -6,7 +6,7 @@ GAZETTEER := data/places/gazetteer.sqlite
 ZONEINFO := data/tz/zoneinfo
 PROTO_INCLUDE = $(shell $(PY) -c "import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), '_proto'))")
 
-.PHONY: help setup proto run test test-unit test-api lint bench image test-image policy clean
+.PHONY: help setup proto run test test-all test-unit lint bench image test-image policy clean
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -38,14 +38,29 @@ proto: $(VENV)/.installed  ## Generate the Python code of protos/ into celestial
 run: setup  ## Run every process on loopback (CELESTIAL_HTTP_PORT, default 8080); Ctrl-C stops all
 	$(PY) -m deploy.supervisor
 
-test: setup  ## Run the whole test suite: the import contracts and buf lint, then unit, service, API, fuzz
+# The two tiers (tests/tiers.py): a test that takes the `processes` fixture (a real stack, nats-server,
+# chromium, a child process) is marked `processes` at collection; the fast tier deselects those and
+# runs the rest, all in process.
+FAST_TIER := -m "not processes" tests/unit tests/api tests/nats
+
+test: setup  ## The fast tier (about 3.5 min): import contracts, buf lint, ruff, module coverage, every in-process unit and API test
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/buf lint
+	$(VENV)/bin/ruff check
+	$(VENV)/bin/ruff format --check
+	$(PY) -m tests.module_coverage
+	$(PY) -m pytest -q $(FAST_TIER)
+
+test-all: setup  ## Everything (about 21 min): import contracts, buf lint, ruff, module coverage, then every test (real processes, NATS, browsers)
+	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/buf lint
+	$(VENV)/bin/ruff check
+	$(VENV)/bin/ruff format --check
 	$(PY) -m tests.module_coverage
 	$(PY) -m pytest -q
 
-test-unit: setup  ## Run the kernel and gateway unit tests only
-	$(PY) -m pytest -q tests/unit
+test-unit: setup  ## The in-process unit tests only (tests/unit, no processes started)
+	$(PY) -m pytest -q -m "not processes" tests/unit
 
 lint: $(VENV)/.installed  ## Check the Python with ruff: its lint rules, and that ruff format would change nothing
 	$(VENV)/bin/ruff check

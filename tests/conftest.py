@@ -1,11 +1,11 @@
 """Session-wide test fixtures shared by every test package, among them the one way a test
 starts a stack: the whole stack on real processes (``deploy/local_stack.py``) or the gateway
-app in process (``tests/api/in_process_stack.py``)."""
+app in process (``tests/api/in_process_stack.py``), and the hooks of the suite's two tiers
+(:mod:`tests.tiers`): a test that takes ``processes`` runs in ``make test-all`` only."""
 
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +13,7 @@ import pytest
 from deploy.local_stack import Stack, start_stack, stop_stack
 from kernel import civil_time, engine, places
 from shared.runtime.config import load_settings
+from tests import tiers
 from tests.api.in_process_stack import AppStack, start_app_stack, stop_app_stack
 from tests.name_table import NameTable
 
@@ -22,21 +23,44 @@ places.use_gazetteer(load_settings().places_path)
 civil_time.use_zone_files(load_settings().tz_path)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _stop_the_shared_nats_server():
-    """Stop the nats-server the NATS store tests started on first use, at the end of the run.
+tiers.install()
 
-    Starting is lazy (``tests.unit.store.nats_store_factory.session_server``), so a run without NATS
-    tests starts no server; this only makes sure one that was started does not outlive the run.
-    """
-    yield
-    factory_module = sys.modules.get("tests.unit.store.nats_store_factory")
-    if factory_module is not None:
-        factory_module.stop_session_server()
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that starts processes (takes the ``processes`` fixture, directly or
+    through another fixture) with the ``processes`` marker, which the fast tier deselects."""
+    for item in items:
+        if tiers.starts_processes(getattr(item, "fixturenames", ())):
+            item.add_marker(tiers.MARKER)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item):
+    with tiers.guard_the_test(item.nodeid, getattr(item, "fixturenames", ())):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    with tiers.guard_the_test(item.nodeid, getattr(item, "fixturenames", ())):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item):
+    with tiers.guard_the_test(item.nodeid, getattr(item, "fixturenames", ())):
+        return (yield)
+
+
+@pytest.fixture(scope="session")
+def processes() -> None:
+    """Declares that the test, or the fixture that takes this, starts processes (a server, a
+    child, a browser): the test then runs in ``make test-all`` only, and may start them."""
 
 
 class Stacks:
-    """Starts stacks, each in a fresh folder, and stops every one it started when it closes."""
+    """Starts stacks, each in a fresh folder, and stops every one it started when it closes.
+    The fixtures that hand out :meth:`real` take ``processes``; the in-process ones do not."""
 
     def __init__(self, tmp_path_factory: pytest.TempPathFactory, stopping: contextlib.ExitStack):
         self._tmp_path_factory = tmp_path_factory
@@ -60,13 +84,27 @@ class Stacks:
 
 @pytest.fixture(scope="session")
 def session_stacks(tmp_path_factory) -> Iterator[Stacks]:
-    """Stacks that live for the whole run (the one each test package shares)."""
+    """In-process stacks that live for the whole run (the one each test package shares)."""
     with contextlib.ExitStack() as stopping:
         yield Stacks(tmp_path_factory, stopping)
 
 
 @pytest.fixture(scope="module")
 def module_stacks(tmp_path_factory) -> Iterator[Stacks]:
-    """Stacks that live for one test module (one with its own settings)."""
+    """In-process stacks that live for one test module (one with its own settings)."""
+    with contextlib.ExitStack() as stopping:
+        yield Stacks(tmp_path_factory, stopping)
+
+
+@pytest.fixture(scope="session")
+def session_real_stacks(processes, tmp_path_factory) -> Iterator[Stacks]:
+    """Stacks on real processes that live for the whole run."""
+    with contextlib.ExitStack() as stopping:
+        yield Stacks(tmp_path_factory, stopping)
+
+
+@pytest.fixture(scope="module")
+def module_real_stacks(processes, tmp_path_factory) -> Iterator[Stacks]:
+    """Stacks on real processes that live for one test module (one with its own settings)."""
     with contextlib.ExitStack() as stopping:
         yield Stacks(tmp_path_factory, stopping)

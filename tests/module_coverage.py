@@ -1,7 +1,9 @@
 """Which product modules have a unit-test file of their name, package by package.
 
 Tests mirror the packages: ``kernel/houses.py`` is tested in ``tests/unit/kernel/test_houses.py``,
-``gateway/admin/cli.py`` in ``tests/unit/gateway/admin/test_cli.py``. ``make test`` prints the
+``gateway/admin/cli.py`` in ``tests/unit/gateway/admin/test_cli.py``; a module whose tests need
+a nats-server has its file in ``tests/nats`` instead, under the same folder
+(``store/nats_store.py`` in ``tests/nats/store/test_nats_store.py``). ``make test`` prints the
 modules without one (``python -m tests.module_coverage``), each with the reason it has none
 (:data:`WITHOUT_A_FILE`), and ``tests/unit/test_module_coverage.py`` holds every gated
 package at :data:`GOAL` or more and every exception to a reason.
@@ -14,8 +16,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 UNIT = REPO / "tests" / "unit"
+#: Where a module's test file may be, in this order: the in-process unit tests, then the unit
+#: tests that run against a nats-server (``tests/nats/__init__.py`` says why they live apart).
+TEST_ROOTS = (UNIT, REPO / "tests" / "nats")
 
-#: Product package folder → its unit-test folder, and whether the goal holds it. The services'
+#: Product package folder → its unit-test folder (under each of :data:`TEST_ROOTS`), and
+#: whether the goal holds it. The services'
 #: handlers are proved through the API (``tests/api/test_<family>_api.py``) and the service
 #: tier (``tests/service``), not file by file; they are listed, not gated.
 PACKAGES: dict[str, tuple[str, bool]] = {
@@ -90,14 +96,19 @@ def package_modules(package: str) -> list[str]:
     )
 
 
+def test_file(package: str, module: str) -> str | None:
+    """Return the test file of ``module``'s name (a path from the repository root) in the first
+    of :data:`TEST_ROOTS` that holds one, or None."""
+    for root in TEST_ROOTS:
+        candidate = root / PACKAGES[package][0] / f"test_{Path(module).stem}.py"
+        if candidate.exists():
+            return str(candidate.relative_to(REPO))
+    return None
+
+
 def rows(package: str) -> list[ModuleRow]:
     """Return each module of ``package`` with the test file of its name, or None."""
-    tests = UNIT / PACKAGES[package][0]
-    found = []
-    for module in package_modules(package):
-        candidate = tests / f"test_{Path(module).stem}.py"
-        found.append(ModuleRow(module, str(candidate.relative_to(REPO)) if candidate.exists() else None))
-    return found
+    return [ModuleRow(module, test_file(package, module)) for module in package_modules(package)]
 
 
 def gated_groups() -> dict[str, list[ModuleRow]]:

@@ -15,7 +15,7 @@ from tests.api.refusals_without_ephemeris import REFUSALS, answers, refusing_poo
 
 
 @pytest.fixture(scope="module")
-def without_files(tmp_path_factory) -> dict:
+def without_files(processes, tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("without-ephemeris")
     run = subprocess.run(
         [sys.executable, "-m", "tests.api.refusals_without_ephemeris", str(folder)],

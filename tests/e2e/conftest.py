@@ -10,8 +10,8 @@ from tests.e2e.browser import launched_chromium
 
 
 @pytest.fixture(scope="session")
-def stack(session_stacks) -> Stack:
-    return session_stacks.real("stack")
+def stack(session_real_stacks) -> Stack:
+    return session_real_stacks.real("stack")
 
 
 @pytest.fixture(scope="session")
@@ -21,7 +21,7 @@ def app_stack(session_stacks) -> AppStack:
 
 
 @pytest.fixture(scope="module")
-def chromium():
+def chromium(processes):
     """Debian's chromium through Playwright, for the browser tests (skipped without it)."""
     with launched_chromium() as browser:
         yield browser

@@ -99,7 +99,7 @@ class Pool:
 
 
 @pytest.fixture(scope="module")
-def pool(tmp_path_factory) -> Iterator[Pool]:
+def pool(processes, tmp_path_factory) -> Iterator[Pool]:
     hosts = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
     port = free_port(hosts)
     resolver = PoolResolver(["127.0.0.2", "127.0.0.3"])

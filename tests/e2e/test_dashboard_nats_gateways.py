@@ -22,7 +22,7 @@ PROPAGATION_WAIT_S = 30.0
 
 
 @pytest.fixture(scope="module")
-def nats(tmp_path_factory):
+def nats(processes, tmp_path_factory):
     server = NatsServer(tmp_path_factory.mktemp("nats-dashboard"))
     server.start()
     yield server
@@ -30,10 +30,10 @@ def nats(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def stack_a(nats, module_stacks) -> Stack:
+def stack_a(nats, module_real_stacks) -> Stack:
     # A long key cache: a revocation reaches the other gateway only through the store's feed.
     env = {"CELESTIAL_NATS_URL": nats.url, "CELESTIAL_EPHEMERIS_PROCESSES": "1", "CELESTIAL_KEY_CACHE_S": "3600"}
-    return module_stacks.real("nats-dashboard", env)
+    return module_real_stacks.real("nats-dashboard", env)
 
 
 @pytest.fixture(scope="module")

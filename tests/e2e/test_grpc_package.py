@@ -33,7 +33,7 @@ START_TIMEOUT_S = 60
 
 
 @pytest.fixture(scope="module")
-def package(tmp_path_factory) -> dict[str, Path]:
+def package(processes, tmp_path_factory) -> dict[str, Path]:
     """Return the built wheel and sdist."""
     folder = tmp_path_factory.mktemp("grpc-package")
     built = build_grpc(generate_grpc(folder / "project"), folder / "dist")
@@ -60,7 +60,7 @@ def venv(package, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def pool(tmp_path_factory) -> str:
+def pool(processes, tmp_path_factory) -> str:
     """Return the address of one ephemeris process (the server's own command) on a free
     loopback port, once it answers its health check SERVING."""
     address = f"127.0.0.1:{free_port_block(1)}"

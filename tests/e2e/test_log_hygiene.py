@@ -12,7 +12,7 @@ from store.key_format import hash_key
 ADMIN_TOKEN = "adm-" + os.urandom(16).hex()
 
 
-def test_no_key_key_hash_or_admin_token_appears_in_any_log_line(tmp_path):
+def test_no_key_key_hash_or_admin_token_appears_in_any_log_line(processes, tmp_path):
     stack = start_stack(tmp_path, {"CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN, "CELESTIAL_LOG_LEVEL": "DEBUG"})
     secrets: list[str] = [ADMIN_TOKEN]
     try:

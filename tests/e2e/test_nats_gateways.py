@@ -30,7 +30,7 @@ PROPAGATION_WAIT_S = 30.0
 
 
 @pytest.fixture(scope="module")
-def nats(tmp_path_factory):
+def nats(processes, tmp_path_factory):
     server = NatsServer(tmp_path_factory.mktemp("nats"))
     server.start()
     yield server
@@ -38,14 +38,14 @@ def nats(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def stack_a(nats, module_stacks) -> Stack:
+def stack_a(nats, module_real_stacks) -> Stack:
     env = {
         "CELESTIAL_NATS_URL": nats.url,
         "CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN,
         "CELESTIAL_EPHEMERIS_PROCESSES": "1",
         "CELESTIAL_KEY_CACHE_S": str(KEY_CACHE_S),
     }
-    return module_stacks.real("nats-stack", env)
+    return module_real_stacks.real("nats-stack", env)
 
 
 @pytest.fixture(scope="module")
@@ -210,9 +210,10 @@ def test_after_a_nats_restart_under_traffic_balances_and_ledger_agree(stack_a, g
     for worker in workers:
         worker.start()
     try:
-        time.sleep(1.0)
+        eventually(lambda: outcomes.count(200) >= 4, 30)  # traffic flows through both gateways
         nats.stop()
-        time.sleep(1.5)
+        stopped_at = len(outcomes)
+        eventually(lambda: 503 in outcomes[stopped_at:], 30)  # the gateways saw the store gone
         nats.start()
         # Both gateways serve again without being restarted.
         def both_serve() -> bool:
@@ -221,17 +222,17 @@ def test_after_a_nats_restart_under_traffic_balances_and_ledger_agree(stack_a, g
             return probes == [200, 200]
 
         eventually(both_serve, 30)
-        time.sleep(1.0)
+        served_at = len(outcomes)
+        eventually(lambda: outcomes[served_at:].count(200) >= 4, 30)  # traffic flows again
     finally:
         stop.set()
         for worker in workers:
             worker.join()
     assert outcomes.count(200) > 0 and outcomes.count(503) > 0
     assert set(outcomes) <= {200, 503}, sorted(set(outcomes))
-    # Let deferred refunds land, then compare the three views of the same money.
-    time.sleep(1.5)
+    # Once the deferred refunds have landed the balance is the opening less what was answered;
+    # then the three views of the same money agree.
     charged = outcomes.count(200)
-    balance = account_json(stack_a, name)["balance"]
+    eventually(lambda: opening - account_json(stack_a, name)["balance"] == charged, 30)
     usage = usage_json(stack_a, name)
-    assert opening - balance == charged
     assert usage["credits_debited"] - usage["credits_refunded"] == charged

@@ -35,8 +35,8 @@ T = TypeVar("T")
 
 
 @pytest.fixture(scope="module")
-def stack(module_stacks) -> Stack:
-    return module_stacks.real(
+def stack(module_real_stacks) -> Stack:
+    return module_real_stacks.real(
         "recovery",
         {"CELESTIAL_RESTART_UNHEALTHY_AFTER_S": str(UNHEALTHY_AFTER_S), "CELESTIAL_FAST_DEADLINE_S": str(DEADLINE_S)},
     )
@@ -184,7 +184,7 @@ def test_sigterm_still_stops_every_process_after_restarts_a_frozen_one_gracefull
     assert port in [line["port"] for line in stopped]
 
 
-def test_the_processes_of_a_killed_supervisor_stop_and_free_their_ports(tmp_path):
+def test_the_processes_of_a_killed_supervisor_stop_and_free_their_ports(processes, tmp_path):
     orphaned = start_stack(tmp_path)
     started = children(orphaned.process.pid)
     try:

@@ -31,7 +31,7 @@ SENT, CLIENT_THREADS = 60, 16
 
 
 @pytest.fixture(scope="module")
-def nats(tmp_path_factory):
+def nats(processes, tmp_path_factory):
     server = NatsServer(tmp_path_factory.mktemp("nats"))
     server.start()
     yield server
@@ -46,7 +46,7 @@ def smtp():
 
 
 @pytest.fixture(scope="module")
-def stack_a(nats, smtp, module_stacks) -> Stack:
+def stack_a(nats, smtp, module_real_stacks) -> Stack:
     env = {
         "CELESTIAL_NATS_URL": nats.url,
         "CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN,
@@ -54,7 +54,7 @@ def stack_a(nats, smtp, module_stacks) -> Stack:
         "CELESTIAL_EPHEMERIS_PROCESSES": "1",
         "CELESTIAL_KEY_CACHE_S": "3600",  # a cap must not depend on any cache
     }
-    return module_stacks.real("spend-caps-stack", env)
+    return module_real_stacks.real("spend-caps-stack", env)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ same path (failures, backoff, recovery), at a scale a test can wait for.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import subprocess
 import sys
@@ -22,13 +23,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
+import nats as nats_client
 import orjson
 import pytest
+from nats.js.errors import NotFoundError
 
 from deploy.local_stack import Stack, start_gateway
 from deploy.nats_server import NatsServer
 from kernel.forecast import KINDS
 from shared.runtime.config import REPO_ROOT
+from store.nats_store import DEFAULT_PREFIX
 from tests.webhook_receiver import Receiver
 from webhooks.signing import verify_signature
 
@@ -72,7 +76,7 @@ class Worker:
 
 
 @pytest.fixture(scope="module")
-def nats(tmp_path_factory):
+def nats(processes, tmp_path_factory):
     server = NatsServer(tmp_path_factory.mktemp("nats"))
     server.start()
     yield server
@@ -80,10 +84,10 @@ def nats(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def stack(nats, module_stacks) -> Stack:
+def stack(nats, module_real_stacks) -> Stack:
     # The supervisor's own workers are left out: the test starts, kills and restarts its own.
     env = {"CELESTIAL_NATS_URL": nats.url, "CELESTIAL_EPHEMERIS_PROCESSES": "1", "CELESTIAL_WEBHOOK_WORKERS": "0"}
-    return module_stacks.real("webhooks-stack", env)
+    return module_real_stacks.real("webhooks-stack", env)
 
 
 @pytest.fixture(scope="module")
@@ -178,6 +182,31 @@ def wait_for(predicate, within_s: float, what: str) -> None:
     pytest.fail(f"not within {within_s} s: {what}")
 
 
+def queued(nats: NatsServer, webhook_id: str, event_id: str) -> bool:
+    """Return whether the NATS delivery queue (a work queue: a message leaves it when a worker
+    acknowledges it) still holds the delivery of ``event_id`` to ``webhook_id``; while it does,
+    a worker may send it again, once it has left none can."""
+
+    async def look() -> bool:
+        connection = await nats_client.connect(nats.url)
+        try:
+            jsm = connection.jsm()
+            stream = f"{DEFAULT_PREFIX}_WEBHOOK_QUEUE"
+            state = (await jsm.stream_info(stream)).state
+            for sequence in range(state.first_seq, state.last_seq + 1):
+                try:
+                    job = orjson.loads((await jsm.get_msg(stream, sequence)).data)
+                except NotFoundError:
+                    continue  # acknowledged (and so removed) since the stream's state was read
+                if (job.get("webhook_id"), job.get("event_id")) == (webhook_id, event_id):
+                    return True
+            return False
+        finally:
+            await connection.close()
+
+    return asyncio.run(look())
+
+
 def bodies(receiver: Receiver, webhook_id: str) -> list[tuple[dict, object]]:
     return [(orjson.loads(r.body), r) for r in list(receiver.received) if orjson.loads(r.body)["webhook_id"] == webhook_id]
 
@@ -234,7 +263,7 @@ def test_deliveries_arrive_on_time_verify_and_equal_the_forecasts_events(stack, 
             assert any(d["event_id"] == body["event"]["id"] and d["status"] == 200 for d in deliveries)
 
 
-def test_a_worker_killed_mid_delivery_leaves_the_delivery_to_another(stack, workers, receiver, account, chart, reader):
+def test_a_worker_killed_mid_delivery_leaves_the_delivery_to_another(stack, nats, workers, receiver, account, chart, reader):
     _, key = account
     workers["b"].stop()  # one worker left, so the test knows which one is delivering
     receiver.delay_s = 3.0
@@ -250,7 +279,8 @@ def test_a_worker_killed_mid_delivery_leaves_the_delivery_to_another(stack, work
     (event,) = next_events(stack.base_url, reader, LYON, list(KINDS), 1)
     webhook, due = subscribe(stack.base_url, key, receiver.url, event, list(KINDS), chart)
     wait_for(lambda: any(d["status"] == 200 for d in deliveries_of(stack, key, webhook)), due - time.time() + 90, "the delivery")
-    time.sleep(10)  # longer than the acknowledgement wait: nothing more may come
+    # Once acknowledged, the delivery has left the queue: nothing more may come.
+    wait_for(lambda: not queued(nats, webhook["id"], event["id"]), 60, "the delivery to be acknowledged")
     posts = [b for b, _ in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]]
     # The first POST's 2xx reached no worker (it was killed): it came again, from the new worker, once.
     assert [b["attempt"] for b in posts] == [1, 2]
@@ -272,7 +302,8 @@ def test_a_nats_restart_mid_delivery_loses_nothing_and_duplicates_nothing(stack,
     (event,) = next_events(stack.base_url, reader, LYON, list(KINDS), 1)
     webhook, due = subscribe(stack.base_url, key, receiver.url, event, list(KINDS), chart)
     wait_for(lambda: any(d["status"] == 200 for d in deliveries_of(stack, key, webhook)), due - time.time() + 120, "the delivery")
-    time.sleep(10)
+    # Once acknowledged, the delivery has left the queue (kept on file through the restart).
+    wait_for(lambda: not queued(nats, webhook["id"], event["id"]), 60, "the delivery to be acknowledged")
     assert restarted.is_set()
     posts = [b for b, _ in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]]
     assert len(posts) == 1  # its 2xx was seen, so it was never sent again
@@ -284,7 +315,8 @@ def test_a_failing_receiver_that_recovers_gets_every_event(stack, workers, recei
     (event,) = next_events(stack.base_url, reader, LYON, list(KINDS), 1)
     webhook, due = subscribe(stack.base_url, key, receiver.url, event, list(KINDS), chart)
     wait_for(lambda: bodies(receiver, webhook["id"]), due - time.time() + ON_TIME_S, "the first attempt")
-    time.sleep(20)  # failing all along: retried 0.5-1, 1-2, 2-4, 2-4 ... s apart
+    # Failing all along: retried 0.5-1, 1-2, 2-4, 2-4 ... s apart; recovers after the fourth failure.
+    wait_for(lambda: len(bodies(receiver, webhook["id"])) >= 4, 60, "four failed attempts")
     receiver.status = 200
     wait_for(lambda: any(d["status"] == 200 for d in deliveries_of(stack, key, webhook)), 30, "the delivery after recovery")
     statuses = [r.answered for b, r in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]]
@@ -313,16 +345,17 @@ def deliveries_of(stack: Stack, key: str, webhook: dict) -> list[dict]:
     return response.json()["data"]["deliveries"] if response.status_code == 200 else []
 
 
-def test_on_sqlite_the_supervisors_two_workers_deliver_each_event_once_through_one_scheduler(module_stacks, receiver):
+def test_on_sqlite_the_supervisors_two_workers_deliver_each_event_once_through_one_scheduler(module_real_stacks, receiver):
     # make run's own workers (the supervisor's process kind), two of them on one SQLite file:
     # one holds the scheduler's lease, so each event is sent once.
-    sqlite = module_stacks.real("webhooks-sqlite", {**WORKER_ENV, "CELESTIAL_WEBHOOK_WORKERS": "2", "CELESTIAL_EPHEMERIS_PROCESSES": "1"})
+    sqlite = module_real_stacks.real("webhooks-sqlite", {**WORKER_ENV, "CELESTIAL_WEBHOOK_WORKERS": "2", "CELESTIAL_EPHEMERIS_PROCESSES": "1"})
     _, key = sqlite.new_key(credits=100, rate_per_minute=100_000)
     created = call(sqlite.base_url, key, "POST", "/v1/charts", json={"name": "Ada", **LYON}).json()["data"]["id"]
     events = next_events(sqlite.base_url, key, LYON, list(KINDS), 2)
     made = [subscribe(sqlite.base_url, key, receiver.url, event, list(KINDS), created) for event in events]
     wait_for(lambda: all(bodies(receiver, w["id"]) for w, _ in made), max(due for _, due in made) - time.time() + ON_TIME_S, "both deliveries")
-    time.sleep(5)
+    # Recorded as delivered: the scheduler's marks keep either worker from sending them again.
+    wait_for(lambda: all(any(d["status"] == 200 for d in deliveries_of(sqlite, key, w)) for w, _ in made), 30, "both deliveries recorded")
     for (webhook, due), event in zip(made, events):
         (body, received), *rest = [(b, r) for b, r in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]]
         assert rest == [] and 0 <= received.at_s - due <= ON_TIME_S

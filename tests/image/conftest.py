@@ -1,5 +1,5 @@
 """The container image's smoke suite: run by `make test-image`, which builds the image and sets
-CELESTIAL_IMAGE (and CELESTIAL_NATS_IMAGE); `make test` skips it, having no image to run."""
+CELESTIAL_IMAGE (and CELESTIAL_NATS_IMAGE); `make test-all` skips it, having no image to run."""
 
 from __future__ import annotations
 

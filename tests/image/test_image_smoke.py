@@ -30,7 +30,7 @@ ONE_PER_SERVICE = [
 
 
 @pytest.fixture(scope="module", params=["containers", "kube-play"])
-def stack(request) -> Iterator[ContainerStack | KubePlayStack]:
+def stack(processes, request) -> Iterator[ContainerStack | KubePlayStack]:
     if request.param == "containers":
         running = ContainerStack(os.environ["CELESTIAL_IMAGE"], os.environ["CELESTIAL_NATS_IMAGE"])
     else:

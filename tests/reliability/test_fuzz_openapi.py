@@ -36,8 +36,8 @@ BROAD_EXAMPLES = 4
 
 
 @pytest.fixture(scope="module")
-def fuzz_stack(module_stacks) -> Stack:
-    return module_stacks.real("fuzz")
+def fuzz_stack(module_real_stacks) -> Stack:
+    return module_real_stacks.real("fuzz")
 
 
 @pytest.fixture(scope="module")

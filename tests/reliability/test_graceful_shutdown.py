@@ -37,7 +37,7 @@ def timed_scan(channel: grpc.Channel):
     return unary(channel, "ComputeAyanamsha", pb.ComputeAyanamshaResponse)
 
 
-def test_a_service_process_sent_sigterm_finishes_the_calls_it_holds_then_exits(tmp_path):
+def test_a_service_process_sent_sigterm_finishes_the_calls_it_holds_then_exits(processes, tmp_path):
     process, address = start_process(2, tmp_path / "process.log")
     try:
         with grpc.insecure_channel(address) as channel:
@@ -51,7 +51,7 @@ def test_a_service_process_sent_sigterm_finishes_the_calls_it_holds_then_exits(t
             process.kill()
 
 
-def test_a_service_process_sent_sigterm_takes_no_new_call_which_its_pool_sends_elsewhere(tmp_path):
+def test_a_service_process_sent_sigterm_takes_no_new_call_which_its_pool_sends_elsewhere(processes, tmp_path):
     stopping, stopping_address = start_process(2, tmp_path / "stopping.log")
     staying, staying_address = start_process(2, tmp_path / "staying.log")
 
@@ -92,8 +92,8 @@ def test_a_service_process_sent_sigterm_takes_no_new_call_which_its_pool_sends_e
 
 
 @pytest.fixture(scope="module")
-def stack(module_stacks) -> Stack:
-    return module_stacks.real("graceful-shutdown", {"CELESTIAL_SEARCH_PROCESSES": "1"})
+def stack(module_real_stacks) -> Stack:
+    return module_real_stacks.real("graceful-shutdown", {"CELESTIAL_SEARCH_PROCESSES": "1"})
 
 
 def test_a_scan_whose_process_is_sent_sigterm_is_answered_and_charged_once(stack):

@@ -32,7 +32,7 @@ HEALTH_ANSWER_WITHIN_S = 0.5
 
 
 @pytest.fixture(scope="module")
-def address(tmp_path_factory) -> Iterator[str]:
+def address(processes, tmp_path_factory) -> Iterator[str]:
     # Queue 2: the next request waits behind the frozen call instead of being refused.
     process, address = start_process(2, tmp_path_factory.mktemp("long-calls") / "process.log")
     yield address
@@ -92,14 +92,14 @@ def test_a_caller_leaving_a_long_engine_call_frees_the_process(address):
 HELIACAL_NEAR_THE_POLE = {"body": "mercury", "event": "morning_first", "lat": 80, "lon": 0, "datetime": "2024-01-01T00:00:00Z"}
 
 
-def test_a_heliacal_search_near_the_pole_leaves_the_search_process_serving(module_stacks):
+def test_a_heliacal_search_near_the_pole_leaves_the_search_process_serving(module_real_stacks):
     """The probe's request: one engine call of over 10 s. The search process keeps answering
     its health checks (the gateway's /readyz asks them), so the supervisor, which restarts a
     process silent for CELESTIAL_RESTART_UNHEALTHY_AFTER_S (2 s here), leaves it running.
 
     Heliacal searches are stopped at 3 s by default (issue 36); here their deadline is long
     enough for the engine call to run to its end, as any long engine call might."""
-    stack = module_stacks.real(
+    stack = module_real_stacks.real(
         "heliacal-near-the-pole", {"CELESTIAL_RESTART_UNHEALTHY_AFTER_S": "2", "CELESTIAL_ENGINE_SEARCH_DEADLINE_S": "60"}
     )
     _, key = stack.new_key(credits=100)

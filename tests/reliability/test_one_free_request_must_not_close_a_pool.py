@@ -20,8 +20,8 @@ LUNAR_ECLIPSES = {"datetime": "2024-01-01T00:00:00Z", "lat": 51.5, "lon": -0.13}
 
 
 @pytest.fixture(scope="module")
-def stack(module_stacks):
-    return module_stacks.real("one-search-process", {"CELESTIAL_SEARCH_PROCESSES": "1"})
+def stack(module_real_stacks):
+    return module_real_stacks.real("one-search-process", {"CELESTIAL_SEARCH_PROCESSES": "1"})
 
 
 def balance(stack, name: str) -> int:

@@ -38,8 +38,8 @@ FROZEN_SERVING_WITHIN_S = UNHEALTHY_AFTER_S + KILLED_SERVING_WITHIN_S
 
 
 @pytest.fixture(scope="module")
-def stack(module_stacks) -> Stack:
-    return module_stacks.real("recovery-times", {"CELESTIAL_EPHEMERIS_PROCESSES": "1"})
+def stack(module_real_stacks) -> Stack:
+    return module_real_stacks.real("recovery-times", {"CELESTIAL_EPHEMERIS_PROCESSES": "1"})
 
 
 @pytest.fixture(scope="module")

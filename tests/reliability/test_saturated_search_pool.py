@@ -28,8 +28,8 @@ ANSWERED_WITHIN_S = QUEUE_WAIT_S + 2.0
 
 
 @pytest.fixture(scope="module")
-def stack(module_stacks):
-    return module_stacks.real("saturated-search", {"CELESTIAL_QUEUE_WAIT_S": str(QUEUE_WAIT_S), "CELESTIAL_SEARCH_PROCESSES": "1"})
+def stack(module_real_stacks):
+    return module_real_stacks.real("saturated-search", {"CELESTIAL_QUEUE_WAIT_S": str(QUEUE_WAIT_S), "CELESTIAL_SEARCH_PROCESSES": "1"})
 
 
 def balance(stack, name: str) -> int:

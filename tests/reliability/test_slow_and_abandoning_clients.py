@@ -51,7 +51,7 @@ class Gateway:
 
 
 @pytest.fixture(scope="module")
-def gateway(tmp_path_factory) -> Iterator[Gateway]:
+def gateway(processes, tmp_path_factory) -> Iterator[Gateway]:
     tmp = tmp_path_factory.mktemp("slow-clients")
     service, address = start_process(1, tmp / "service.log")
     port = free_port_block(1)

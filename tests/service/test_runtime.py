@@ -62,7 +62,7 @@ def start_process(
 
 
 @pytest.fixture(scope="module")
-def started_processes(tmp_path_factory) -> Iterator[list[tuple[subprocess.Popen, str]]]:
+def started_processes(processes, tmp_path_factory) -> Iterator[list[tuple[subprocess.Popen, str]]]:
     """Two processes of one pool, each accepting one request at a time (queue 1), and their addresses."""
     folder = tmp_path_factory.mktemp("runtime")
     started = [start_process(1, folder / f"process-{index}.log") for index in range(2)]

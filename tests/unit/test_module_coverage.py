@@ -35,11 +35,18 @@ def test_every_reason_names_a_module_that_exists_and_still_has_no_test_file() ->
 
 def test_every_test_file_of_a_module_name_sits_beside_its_package_mirror() -> None:
     """A test file named after a module lives in the folder mirroring that module's package,
-    not in tests/unit's root (where it would not be counted)."""
-    # The two checks of the whole layout (this file, the import contracts') belong to no package.
-    layout_checks = ("test_module_coverage.py", "test_import_contracts.py")
-    stray = sorted(path.name for path in coverage.UNIT.glob("test_*.py") if path.name not in layout_checks)
+    not in tests/unit's root (where it would not be counted), except the tests of the suite's
+    own modules (tests/module_coverage.py, tests/tiers.py) and the import contracts' check
+    (.importlinter)."""
+    own = {f"test_{path.stem}.py" for path in (coverage.REPO / "tests").glob("*.py")} | {"test_import_contracts.py"}
+    stray = sorted(path.name for path in coverage.UNIT.glob("test_*.py") if path.name not in own)
     assert stray == []
+
+
+def test_a_module_whose_tests_need_a_nats_server_has_its_file_in_tests_nats() -> None:
+    assert coverage.test_file("store", "store/nats_store.py") == "tests/nats/store/test_nats_store.py"
+    assert coverage.test_file("deploy", "deploy/nats_server.py") == "tests/nats/deploy/test_nats_server.py"
+    assert coverage.test_file("store", "store/sqlite_store.py") == "tests/unit/store/test_sqlite_store.py"
 
 
 def test_no_top_level_package_holds_more_than_30_percent_of_the_products_python() -> None:

@@ -9,7 +9,7 @@ from kernel import civil_time
 from shared.runtime.config import load_settings
 
 
-def test_the_build_writes_every_zone_beside_its_source_and_a_process_reads_them(tmp_path):
+def test_the_build_writes_every_zone_beside_its_source_and_a_process_reads_them(processes, tmp_path):
     source = load_settings().tz_path
     assert build(source, tmp_path) == len(civil_time.zone_names())
     assert (tmp_path / "tzdata.zi").read_bytes() == (source / "tzdata.zi").read_bytes()
@@ -22,7 +22,7 @@ def test_the_build_writes_every_zone_beside_its_source_and_a_process_reads_them(
         civil_time.use_zone_files(source)
 
 
-def test_a_second_build_replaces_the_first(tmp_path):
+def test_a_second_build_replaces_the_first(processes, tmp_path):
     source = load_settings().tz_path
     build(source, tmp_path)
     (tmp_path / "zoneinfo" / "stale").write_text("left from an older release")

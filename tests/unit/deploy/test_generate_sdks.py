@@ -14,7 +14,7 @@ from gateway.reference.openapi import build_openapi
 from shared.runtime.config import REPO_ROOT
 
 
-def test_reading_the_document_in_process_prints_no_gateway_log_line():
+def test_reading_the_document_in_process_prints_no_gateway_log_line(processes):
     # Issue 36: make sdk printed the gateway's request_finished line among its own output.
     # In a process of its own: the reading configures logging, which a test process keeps.
     code = "import sys; from deploy.generate_sdks import served_document; sys.stdout.write(served_document().decode())"

@@ -26,7 +26,7 @@ from shared.runtime.status import ERROR_DOMAIN, to_status
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
+def project(processes, tmp_path_factory) -> Path:
     return generate_grpc(tmp_path_factory.mktemp("grpc-project"))
 
 

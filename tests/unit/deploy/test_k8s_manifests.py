@@ -18,6 +18,9 @@ KUBERNETES_VERSION = "1.32.0"
 POOLS = ("ephemeris", "timelords", "search", "astrocartography")
 SCAN_POOLS = ("search", "astrocartography")
 
+#: Every test here reads manifests rendered by kubectl, a process of its own.
+pytestmark = pytest.mark.usefixtures("processes")
+
 
 @cache
 def rendered(overlay: str) -> tuple[dict, ...]:

@@ -28,7 +28,7 @@ def test_a_port_of_the_plan_already_listened_on_is_reported_with_its_process():
         assert supervisor.busy_ports(settings) == [("timelords-0", base + 1)]
 
 
-def test_with_a_port_in_use_the_supervisor_starts_nothing_and_says_which_and_what_to_set():
+def test_with_a_port_in_use_the_supervisor_starts_nothing_and_says_which_and_what_to_set(processes):
     http_port = free_port_block(1)
     env = {**os.environ, "CELESTIAL_HTTP_PORT": str(http_port), "CELESTIAL_SERVICE_BASE_PORT": str(free_port_block(8))}
     with socket.socket() as holder:

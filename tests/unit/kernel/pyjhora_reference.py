@@ -4,8 +4,9 @@ Ashtakoota's kootas and the manglik status.
 
 PyJHora keeps its conventions in module globals and sets Swiss Ephemeris's own (the sidereal
 mode, the ephemeris path), so it runs in a child process (``python -m
-tests.unit.kernel.pyjhora_reference``) and never shares the kernel's engine. The child reads
-one JSON request on stdin and writes one JSON answer on stdout. Its conventions are set to
+tests.unit.kernel.pyjhora_reference``) and never shares the kernel's engine; a test that asks it
+takes the ``processes`` fixture (it runs in ``make test-all``). The child reads one JSON request
+on stdin and writes one JSON answer on stdout. Its conventions are set to
 ours (docs/vedic.md, "PyJHora"): Lahiri (``drik.set_ayanamsa_mode("LAHIRI")``), the mean node
 (``const.set_node_mode(False)``), apparent positions (``const.PLANET_POSITIONS_TRUE = False``;
 PyJHora's default is true positions, without aberration) from our ephemeris files, and the

@@ -26,7 +26,7 @@ TZ = load_settings().tz_path
 
 
 @pytest.fixture(scope="module")
-def backzone_build(tmp_path_factory) -> Path:
+def backzone_build(processes, tmp_path_factory) -> Path:
     """Return a folder of zone files compiled by zic from the shipped source (the backzone build)."""
     folder = tmp_path_factory.mktemp("backzone-build")
     zic = shutil.which("zic") or shutil.which("zic", path="/usr/sbin:/sbin")

@@ -68,7 +68,7 @@ def test_where_the_sun_does_not_set_there_is_no_day():
         panchang(Moment.from_iso("2024-06-21T12:00:00Z").jd_ut1, 80.0, 0.0, 0.0, LAHIRI)
 
 
-def test_sunrises_and_limb_ends_are_pyjhoras_within_60_seconds_over_150_random_days():
+def test_sunrises_and_limb_ends_are_pyjhoras_within_60_seconds_over_150_random_days(processes):
     """PyJHora's sunrise (the Hindu rising, its default) of a day at a place, and the tithi,
     nakshatra and yoga it gives for that day with the instants they end (Lahiri, apparent
     positions, its inverse Lagrange interpolation): our day opens at its sunrise, and

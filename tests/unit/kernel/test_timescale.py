@@ -366,7 +366,7 @@ print(json.dumps({"read": read, "delta_t": delta_t}))
 
 
 @pytest.fixture(scope="module")
-def read_without_files() -> dict:
+def read_without_files(processes) -> dict:
     answer = subprocess.run(
         [sys.executable, "-c", _READ_WITHOUT_FILES, json.dumps(READINGS)], capture_output=True, text=True, check=True, cwd=REPO_ROOT
     )

@@ -57,7 +57,7 @@ def status_of(outcome) -> status_pb2.Status:
 
 
 @pytest.fixture(scope="module")
-def child():
+def child(processes):
     readiness: list[bool] = []
     computing = ComputeChild(SERVICE, {"ComputePositions": handler}, "test", readiness.append)
     computing.start()

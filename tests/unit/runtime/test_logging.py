@@ -21,12 +21,16 @@ from shared.runtime.logging import configure_logging
 
 @pytest.fixture(autouse=True)
 def restored_logging():
-    """Put the process's logging back as it was: configure_logging sets it process-wide."""
+    """Put the process's logging back as it was: configure_logging sets it process-wide. The
+    structlog configuration is restored, not reset to the defaults: a logger another test
+    module used (and cached) holds the configuration's processor list, and capture_logs only
+    reaches it through that same list."""
     root = logging.getLogger()
     handlers, level = root.handlers[:], root.level
     access_disabled = logging.getLogger("uvicorn.access").disabled
+    structlog_config = structlog.get_config()
     yield
-    structlog.reset_defaults()
+    structlog.configure(**structlog_config)
     structlog.contextvars.clear_contextvars()
     root.handlers[:] = handlers
     root.setLevel(level)

@@ -55,7 +55,7 @@ def test_a_process_started_by_hand_watches_nothing():
     assert threading.active_count() == before
 
 
-def test_a_process_whose_supervisor_lives_keeps_running():
+def test_a_process_whose_supervisor_lives_keeps_running(processes):
     watched = subprocess.Popen([sys.executable, "-c", WATCHED, str(os.getpid())], cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:
         watched.stdout.readline()
@@ -67,7 +67,7 @@ def test_a_process_whose_supervisor_lives_keeps_running():
         watched.stdout.close()
 
 
-def test_a_process_orphaned_by_its_supervisor_stops_itself():
+def test_a_process_orphaned_by_its_supervisor_stops_itself(processes):
     supervisor = subprocess.run([sys.executable, "-c", DYING_SUPERVISOR, WATCHED], cwd=REPO, capture_output=True, text=True, timeout=30, check=True)
     pid = int(supervisor.stdout.strip())
     try:
@@ -77,7 +77,7 @@ def test_a_process_orphaned_by_its_supervisor_stops_itself():
             os.kill(pid, signal.SIGKILL)
 
 
-def test_the_stop_is_sigterm_the_processs_graceful_stop():
+def test_the_stop_is_sigterm_the_processs_graceful_stop(processes):
     # A supervisor pid that is not the parent: the process is orphaned from its start.
     watched = subprocess.run([sys.executable, "-c", WATCHED, str(os.getpid() + 1_000_000)], cwd=REPO, capture_output=True, timeout=30, check=False)
     assert watched.returncode == -signal.SIGTERM

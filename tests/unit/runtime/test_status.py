@@ -33,7 +33,7 @@ def test_a_kernel_domain_error_comes_back_as_its_class():
     assert (carried.code, carried.http_status) == ("body_not_found", 400)
 
 
-def test_a_reader_of_statuses_knows_the_kernel_domain_errors_without_importing_them():
+def test_a_reader_of_statuses_knows_the_kernel_domain_errors_without_importing_them(processes):
     # A fresh interpreter: in this one the test's own import already defines BodyNotFound.
     reader = (
         "from google.protobuf import any_pb2\n"

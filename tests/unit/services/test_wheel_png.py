@@ -161,7 +161,7 @@ def test_the_ink_check_finds_nothing_on_a_wheel_drawn_without_its_bodies(size):
 
 
 @pytest.fixture(scope="module")
-def chromium_page():
+def chromium_page(processes):
     with launched_chromium() as browser:
         page = browser.new_page(viewport={"width": 800, "height": 800}, device_scale_factor=1)
         yield page

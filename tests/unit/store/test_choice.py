@@ -1,5 +1,5 @@
 """store/choice.py: which store the settings select: the SQLite file under the data dir when no
-NATS URL is set, NATS JetStream when one is.
+NATS URL is set (NATS JetStream when one is: tests/nats/store/test_choice.py).
 
 References: docs/stores.md (the embedded SQLite store under CELESTIAL_DATA_DIR; NATS JetStream
 when CELESTIAL_NATS_URL is set).
@@ -12,9 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from store.choice import open_configured_store
-from store.nats_store import NatsStore
 from store.sqlite_store import SqliteStore
-from tests.unit.store.nats_store_factory import nats_factory
 
 
 @dataclass(frozen=True)
@@ -52,18 +50,3 @@ def test_an_empty_nats_url_counts_as_none(tmp_path):
             await store.close()
 
     asyncio.run(run())
-
-
-def test_with_a_nats_url_the_store_is_nats_and_no_file_is_written(tmp_path):
-    url = nats_factory(tmp_path).url
-    settings = Settings(tmp_path / "data", nats_url=url)
-
-    async def run():
-        store = await open_configured_store(settings)
-        try:
-            assert isinstance(store, NatsStore)
-        finally:
-            await store.close()
-
-    asyncio.run(run())
-    assert not settings.data_dir.exists()

@@ -1,5 +1,5 @@
 """The spend caps' contract (``store.interfaces.SpendCaps``), run against every store of the
-contract suite (``test_store_contract.STORE_FACTORIES``: SQLite and NATS): a debit that would
+contract suite (SQLite here, NATS in ``tests/nats/store``): a debit that would
 pass a cap of the account or of its key is refused in the debit's own atomic step, a refund
 frees what it gives back, periods are UTC days and months, and an 80 % warning is handed to
 exactly one process once per period."""

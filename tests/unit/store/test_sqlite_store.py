@@ -54,7 +54,7 @@ def _charge_in_child(path: str, account_id: str) -> None:
     asyncio.run(charge())
 
 
-def test_a_charge_made_by_another_process_is_in_this_ones_balance(tmp_path):
+def test_a_charge_made_by_another_process_is_in_this_ones_balance(processes, tmp_path):
     path = str(tmp_path / "s.sqlite3")
 
     async def create():

@@ -1,8 +1,11 @@
 """The contract every key and credit store must honour, run against each implementation.
 
-To add a backend (NatsStore), add a factory class next to ``SqliteFactory`` and list it in
-``STORE_FACTORIES``: every test below then runs against it too. A factory must be picklable
-(the multi-process test sends it to child processes) and open a fresh store on each ``open``.
+The ``factory`` fixture opens the store under test: here the SqliteStore, in this process (the
+fast tier); ``tests/nats/store/test_store_contract.py`` collects the same tests again with
+``factory`` opening a NatsStore on the run's nats-server (``make test-all``). To add a backend,
+add a factory class like ``SqliteFactory`` and a module that collects the suite with it. A factory
+must be picklable (the multi-process test sends it to child processes) and open a fresh store on
+each ``open``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -37,7 +39,6 @@ from store.bounds import MAX_BALANCE, MAX_CONCURRENT, RATE_PER_MINUTE
 from store.errors import BalanceCeiling
 from store.key_format import KEY_PREFIX
 from store.records import RATE_WINDOW_S, SLOT_LEASE_S, Admission, ChargeNote, KeyRecord, UsageRow, utc_now
-from tests.unit.store.nats_store_factory import nats_factory
 
 KEY_PATTERN = r"svc_live_[A-Za-z0-9_-]{32}"
 
@@ -57,16 +58,10 @@ class SqliteFactory:
         return b"".join(f.read_bytes() for f in files if f.exists())
 
 
-def _sqlite_factory(tmp_path: Path) -> SqliteFactory:
+@pytest.fixture
+def factory(tmp_path) -> SqliteFactory:
+    """The store under test: a fresh SQLite file."""
     return SqliteFactory(str(tmp_path / "store" / "celestial.sqlite3"))
-
-
-STORE_FACTORIES: dict[str, Callable[[Path], Any]] = {"sqlite": _sqlite_factory, "nats": nats_factory}
-
-
-@pytest.fixture(params=sorted(STORE_FACTORIES))
-def factory(request, tmp_path):
-    return STORE_FACTORIES[request.param](tmp_path)
 
 
 def with_store(scenario: Callable[[Store], Awaitable[None]]):
@@ -636,6 +631,7 @@ def test_concurrent_reserves_from_many_threads_spend_exactly_the_balance(factory
     _check_books(factory, account_id, sum(counts))
 
 
+@pytest.mark.usefixtures("processes")
 def test_concurrent_reserves_from_many_processes_spend_exactly_the_balance(factory):
     """Several gateway processes share one store: they must not overdraw it either."""
     account_id = _open_account(factory)

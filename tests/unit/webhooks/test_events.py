@@ -41,7 +41,7 @@ START_WITHIN_S = 90.0
 
 
 @pytest.fixture(scope="module")
-def search_address(tmp_path_factory) -> Iterator[str]:
+def search_address(processes, tmp_path_factory) -> Iterator[str]:
     """Start one search process on a free loopback port; return its address once serving."""
     log_path = tmp_path_factory.mktemp("search") / "search.log"
     with open(log_path, "wb") as log:

@@ -1,28 +1,19 @@
-"""webhooks/worker.py: the worker's loop shows it turns (its heartbeat); on NATS, workers
-sharing one server compute each (subscription, day) once between them and release each
-event once, whatever their number, and a day job whose worker died goes to another; on
-SQLite, of two workers one holds the lease and keeps it through a tick longer than the lease."""
+"""webhooks/worker.py: the worker's loop shows it turns (its heartbeat); on SQLite, of two
+workers one holds the lease and keeps it through a tick longer than the lease. The workers on
+one NATS server are tested in tests/nats/webhooks/test_worker.py."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import replace
-from datetime import UTC, datetime
-
-import pytest
 
 from store import SqliteStore
-from store.webhook_records import BY_OWNER, PAUSED, Webhook, new_secret, new_webhook_id
-from tests.unit.store.nats_store_factory import nats_factory
+from store.webhook_records import Webhook, new_secret, new_webhook_id
 from tests.unit.webhooks.counting_events import CountingEvents
 from tests.unit.webhooks.scenarios import SETTINGS
-from webhooks.catalogue import SKY_VERSION, updated_version
 from webhooks.forecast_requests import day_of
-from webhooks.jobs import Job
-from webhooks.planner import DayJob
 from webhooks.settings import WorkerSettings
-from webhooks.worker import beat, run_sqlite, schedule_nats
+from webhooks.worker import beat, run_sqlite
 
 #: Short timings: a day job unacknowledged for 1 s goes to another worker.
 WORKER = WorkerSettings(tick_s=0.3, retry_for_s=60.0, plan_ahead_s=60.0, ack_wait_s=1.0, timeout_s=0.5, day_concurrency=2)
@@ -39,100 +30,9 @@ def a_subscription(number: int) -> Webhook:
     return Webhook(new_webhook_id(), f"acct{number}", "https://receiver.example/hook", ("transit",), None, 0, new_secret())
 
 
-async def drain(store, expected: int, within_s: float) -> list[tuple[Job, float]]:
-    """Return the deliveries taken from the queue, each with when it was taken (Unix seconds),
-    until ``expected`` came and a second more passed."""
-    taken: list[tuple[Job, float]] = []
-    deadline = time.monotonic() + within_s
-    quiet_until = None
-    while time.monotonic() < deadline and (quiet_until is None or time.monotonic() < quiet_until):
-        delivery = await store.take_delivery(0.2, ack_wait_s=30.0)
-        if delivery is not None:
-            taken.append((Job.of(delivery.job), time.time()))
-            await delivery.done()
-        if len(taken) >= expected and quiet_until is None:
-            quiet_until = time.monotonic() + 1.0
-    return taken
-
-
-def on_a_cluster(tmp_path, workers: int, subscriptions: int, events: CountingEvents, before=None):
-    """Run ``workers`` schedulers (each its own connection) on one NATS server over
-    ``subscriptions`` sky subscriptions; return the subscriptions and the deliveries queued."""
-
-    async def body():
-        factory = nats_factory(tmp_path)
-        stores = [await factory.open() for _ in range(workers + 1)]
-        reader, members = stores[0], stores[1:]
-        try:
-            made = [await reader.create_webhook(a_subscription(n), limit=1000) for n in range(subscriptions)]
-            if before is not None:
-                await before(reader, made)
-            stop = asyncio.Event()
-            running = [asyncio.create_task(schedule_nats(store, WORKER, stop, events)) for store in members]
-            taken = await drain(reader, subscriptions * events.per_day, within_s=20.0)
-            stop.set()
-            await asyncio.gather(*running)
-            return made, taken
-        finally:
-            for store in stores:
-                await store.close()
-
-    return asyncio.run(body())
-
-
-@pytest.mark.parametrize("workers", [2, 4])
-def test_workers_on_one_nats_server_compute_each_subscription_day_once(tmp_path, workers):
-    events = CountingEvents(answer_s=0.05)
-    made, _taken = on_a_cluster(tmp_path, workers, 12, events)
-    asked = {(webhook.webhook_id, day_of(instant)) for webhook in made for instant in events.instants()}
-    assert set(events.calls) >= asked
-    assert set(events.calls.values()) == {1}
-
-
-@pytest.mark.parametrize("workers", [2, 4])
-def test_workers_on_one_nats_server_queue_each_due_event_once(tmp_path, workers):
-    events = CountingEvents()
-    made, taken = on_a_cluster(tmp_path, workers, 12, events)
-    wanted = sorted((webhook.webhook_id, event["id"]) for webhook in made for event in events.events(webhook.webhook_id))
-    assert sorted((job.webhook_id, job.event_id) for job, _at in taken) == wanted
-
-
-def test_no_event_is_queued_before_it_falls_due(tmp_path):
-    events = CountingEvents()
-    _made, taken = on_a_cluster(tmp_path, 2, 3, events)
-    assert taken and all(taken_at >= job.due_at_s for job, taken_at in taken)
-
-
-def test_a_day_job_whose_worker_died_before_acknowledging_it_is_computed_by_another(tmp_path):
-    events = CountingEvents(first_in_s=4.0)
-    died: list[DayJob] = []
-
-    async def a_worker_takes_a_job_and_dies(store, made):
-        webhook = made[0]
-        job = DayJob(webhook.webhook_id, webhook.account_id, day_of(events.instants()[0]).timestamp(), updated_version(webhook), SKY_VERSION)
-        await store.plan_day(job.job_id, job.as_dict())
-        taken = await store.take_day(2.0, ack_wait_s=WORKER.ack_wait_s)
-        died.append(DayJob.of(taken.job))  # and never acknowledged
-
-    made, taken = on_a_cluster(tmp_path, 1, 1, events, before=a_worker_takes_a_job_and_dies)
-    assert died and events.calls[(made[0].webhook_id, died[0].day)] == 1
-    assert sorted(job.event_id for job, _at in taken) == sorted(event["id"] for event in events.events(made[0].webhook_id))
-
-
-def test_a_paused_subscriptions_days_are_not_computed(tmp_path):
-    events = CountingEvents()
-
-    async def pause_the_first(store, made):
-        await store.replace_webhook(replace(made[0], state=PAUSED, paused_reason=BY_OWNER, updated_at=datetime.now(UTC)))
-
-    made, taken = on_a_cluster(tmp_path, 2, 3, events, before=pause_the_first)
-    assert not any(webhook_id == made[0].webhook_id for webhook_id, _day in events.calls)
-    assert {job.webhook_id for job, _at in taken} == {webhook.webhook_id for webhook in made[1:]}
-
-
 def test_on_sqlite_one_of_two_workers_schedules_and_keeps_the_lease_through_a_long_tick(tmp_path):
     """Each day's answer takes 0.4 s: the first tick (5 subscriptions) lasts about 2 s, past
-    the lease's 0.9 s (three ticks of 0.3 s)."""
+    the lease's 0.9 s (three ticks of 0.3 s); the workers stop once every day was asked."""
     events = [CountingEvents(answer_s=0.4, first_in_s=30.0) for _ in range(2)]
     worker = WorkerSettings(tick_s=0.3, retry_for_s=60.0, ack_wait_s=1.0, timeout_s=0.5)
 
@@ -143,7 +43,10 @@ def test_on_sqlite_one_of_two_workers_schedules_and_keeps_the_lease_through_a_lo
             made = [await stores[0].create_webhook(a_subscription(n), limit=1000) for n in range(5)]
             stop = asyncio.Event()
             running = [asyncio.create_task(run_sqlite(store, SETTINGS, worker, stop, mine)) for store, mine in zip(stores, events)]
-            await asyncio.sleep(4.0)
+            asked = {(webhook.webhook_id, day_of(instant)) for webhook in made for instant in events[0].instants()}
+            deadline = time.monotonic() + 30.0
+            while not asked <= set(events[0].calls) | set(events[1].calls) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
             stop.set()
             await asyncio.gather(*running)
             return made

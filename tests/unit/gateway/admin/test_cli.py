@@ -72,7 +72,7 @@ def fields(stdout: str) -> dict[str, str]:
     return dict(line.split(": ", 1) for line in stdout.splitlines())
 
 
-def test_key_create_prints_the_new_key_alone_on_one_stdout_line(data_dir):
+def test_key_create_prints_the_new_key_alone_on_one_stdout_line(processes, data_dir):
     ok(data_dir, "account", "create", "acme", "--credits", "10")
     done = cli_process(data_dir, "key", "create", "--account", "acme")
     assert done.returncode == 0, done.stderr

@@ -24,7 +24,6 @@ from store.nats_connection import (
     fold_case,
 )
 from store.nats_store import open_nats_store
-from tests.unit.store.nats_store_factory import nats_factory
 
 
 def test_a_digest_is_the_sha256_hex_of_the_text():
@@ -68,8 +67,8 @@ def test_a_prefix_that_cannot_name_a_stream_is_refused(prefix):
         NatsConnection(prefix=prefix)
 
 
-def test_opening_creates_the_ledger_stream_and_the_buckets_under_the_prefix(tmp_path):
-    factory = nats_factory(tmp_path)
+def test_opening_creates_the_ledger_stream_and_the_buckets_under_the_prefix(nats_factory):
+    factory = nats_factory
 
     async def run():
         store = await factory.open()
@@ -90,8 +89,8 @@ def test_opening_creates_the_ledger_stream_and_the_buckets_under_the_prefix(tmp_
     asyncio.run(run())
 
 
-def test_opening_again_keeps_the_layout_and_what_it_holds(tmp_path):
-    factory = nats_factory(tmp_path)
+def test_opening_again_keeps_the_layout_and_what_it_holds(nats_factory):
+    factory = nats_factory
 
     async def run():
         first = await factory.open()
@@ -117,8 +116,8 @@ def test_opening_a_store_while_the_server_is_down_fails_within_its_connect_timeo
         asyncio.run(asyncio.wait_for(open_nats_store(dead_url, connect_timeout_s=0.3), 30))
 
 
-def test_a_closed_store_refuses_every_call_and_closing_twice_is_harmless(tmp_path):
-    factory = nats_factory(tmp_path)
+def test_a_closed_store_refuses_every_call_and_closing_twice_is_harmless(nats_factory):
+    factory = nats_factory
 
     async def run():
         store = await factory.open()

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.unit.store.nats_store_factory import with_plain_client
+from tests.nats.store.nats_store_factory import with_plain_client
 
 JOB = {"webhook_id": "wh_1", "event": {"id": "fc_1"}}
 
 
-def test_a_delivery_is_queued_once_and_handed_out_until_done(tmp_path):
+def test_a_delivery_is_queued_once_and_handed_out_until_done(nats_factory):
     async def body(store, js, prefix):
         assert await store.enqueue_delivery("wh_1", "fc_1", JOB) is True
         assert await store.enqueue_delivery("wh_1", "fc_1", JOB) is False
@@ -25,10 +25,10 @@ def test_a_delivery_is_queued_once_and_handed_out_until_done(tmp_path):
         assert await store.take_delivery(0.5, ack_wait_s=30.0) is None
         assert await store.enqueue_delivery("wh_1", "fc_1", JOB) is False  # settled, still a duplicate
 
-    with_plain_client(tmp_path, body)
+    with_plain_client(nats_factory, body)
 
 
-def test_a_delivery_its_worker_never_settled_comes_back_after_the_ack_wait(tmp_path):
+def test_a_delivery_its_worker_never_settled_comes_back_after_the_ack_wait(nats_factory):
     async def body(store, js, prefix):
         await store.enqueue_delivery("wh_2", "fc_2", JOB)
         taken = await store.take_delivery(2.0, ack_wait_s=1.0)
@@ -38,4 +38,4 @@ def test_a_delivery_its_worker_never_settled_comes_back_after_the_ack_wait(tmp_p
         assert (again.job, again.attempt) == (JOB, 2)
         await again.done()
 
-    with_plain_client(tmp_path, body)
+    with_plain_client(nats_factory, body)

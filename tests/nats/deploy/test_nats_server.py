@@ -24,6 +24,9 @@ try:
 except RuntimeError as missing:
     pytest.skip(str(missing), allow_module_level=True)
 
+#: Every test here starts nats-server, a process of its own.
+pytestmark = pytest.mark.usefixtures("processes")
+
 
 def _greeting(port: int) -> bytes:
     with socket.create_connection(("127.0.0.1", port), timeout=2) as conn:

@@ -11,13 +11,13 @@ import nats
 from nats.js import api
 
 from store.webhook_records import DELIVERED_MARK_S, Webhook, new_secret, new_webhook_id
-from tests.unit.store.nats_store_factory import nats_factory, with_plain_client
+from tests.nats.store.nats_store_factory import with_plain_client
 
 #: The marks' lifetime before issue 46: the longest lead (a week) and two days.
 FORMER_DELIVERED_MARK_S = 7 * 86400 + 2 * 86400
 
 
-def test_a_webhook_is_kept_under_its_account_and_its_marks_expire(tmp_path):
+def test_a_webhook_is_kept_under_its_account_and_its_marks_expire(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 0)
         webhook = Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), None, 5, new_secret())
@@ -29,11 +29,11 @@ def test_a_webhook_is_kept_under_its_account_and_its_marks_expire(tmp_path):
         assert (await sent.get(f"{webhook.webhook_id}.fc_1")).value
         assert (await sent.status()).ttl == DELIVERED_MARK_S
 
-    with_plain_client(tmp_path, body)
+    with_plain_client(nats_factory, body)
 
 
-def test_a_sent_bucket_made_when_marks_lived_shorter_takes_the_present_lifetime_and_keeps_its_marks(tmp_path):
-    factory = nats_factory(tmp_path)
+def test_a_sent_bucket_made_when_marks_lived_shorter_takes_the_present_lifetime_and_keeps_its_marks(nats_factory):
+    factory = nats_factory
 
     async def run():
         nc = await nats.connect(factory.url)
@@ -56,7 +56,7 @@ def test_a_sent_bucket_made_when_marks_lived_shorter_takes_the_present_lifetime_
             await nc.close()
 
     asyncio.run(run())
-def test_a_listing_is_whole_even_when_the_watchers_end_marker_comes_first(tmp_path):
+def test_a_listing_is_whole_even_when_the_watchers_end_marker_comes_first(nats_factory):
     """nats-py's watch puts its end-of-entries marker first when the consumer's info shows
     nothing pending before the client counted the entries the server already sent (seen: 1
     listing in 100 of 300 subscriptions came back empty in 4 ms); here it always comes first."""
@@ -79,5 +79,5 @@ def test_a_listing_is_whole_even_when_the_watchers_end_marker_comes_first(tmp_pa
         empty = await store.list_webhooks("nobody")
         return made - {sorted(made)[0]}, listed, empty
 
-    made, listed, empty = with_plain_client(tmp_path, body)
+    made, listed, empty = with_plain_client(nats_factory, body)
     assert (listed, empty) == (made, [])

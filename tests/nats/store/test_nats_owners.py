@@ -17,24 +17,24 @@ import nats.js.errors
 import pytest
 
 from store.owner_records import digest_secret
-from tests.unit.store.nats_store_factory import with_plain_client
+from tests.nats.store.nats_store_factory import with_plain_client
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 
-def _scenario(tmp_path, body):
+def _scenario(nats_factory, body):
     """Run ``body(store, owners_bucket)`` on a fresh store, with a plain client's view of ``P_OWNERS``."""
     async def viewed(store, js, prefix):
         return await body(store, await js.key_value(f"{prefix}_OWNERS"))
 
-    return with_plain_client(tmp_path, viewed)
+    return with_plain_client(nats_factory, viewed)
 
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def test_an_owner_is_stored_with_its_invite_digest_and_indexed_by_email_digest_and_by_account(tmp_path):
+def test_an_owner_is_stored_with_its_invite_digest_and_indexed_by_email_digest_and_by_account(nats_factory):
     invite_secret = "invite-secret-0123456789"
 
     async def body(store, owners):
@@ -47,10 +47,10 @@ def test_an_owner_is_stored_with_its_invite_digest_and_indexed_by_email_digest_a
         assert (await owners.get(f"acct.{account.id}.{owner.owner_id}")).value.decode() == owner.owner_id
         assert invite_secret not in json.dumps(doc)
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_a_session_is_its_secrets_digest_and_is_deleted_when_it_ends(tmp_path):
+def test_a_session_is_its_secrets_digest_and_is_deleted_when_it_ends(nats_factory):
     async def body(store, owners):
         await store.create_account("acme", 0)
         owner = await store.invite_owner("acme", "a@b.co", "d", NOW + timedelta(days=1))
@@ -61,10 +61,10 @@ def test_a_session_is_its_secrets_digest_and_is_deleted_when_it_ends(tmp_path):
         with pytest.raises(nats.js.errors.KeyNotFoundError):
             await owners.get(f"session.{session.session_id}")
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_a_throttle_is_kept_under_the_digest_of_its_subject_and_cleared_by_deletion(tmp_path):
+def test_a_throttle_is_kept_under_the_digest_of_its_subject_and_cleared_by_deletion(nats_factory):
     async def body(store, owners):
         await store.record_sign_in_failure("email:a@b.co", 1000.0, 60, 5, 300)
         await store.record_sign_in_failure("email:a@b.co", 1001.0, 60, 5, 300)
@@ -73,10 +73,10 @@ def test_a_throttle_is_kept_under_the_digest_of_its_subject_and_cleared_by_delet
         await store.clear_sign_in_throttle("email:a@b.co")
         assert await store.get_sign_in_throttle("email:a@b.co") is None
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_a_touch_never_moves_last_seen_backwards(tmp_path):
+def test_a_touch_never_moves_last_seen_backwards(nats_factory):
     async def body(store, owners):
         await store.create_account("acme", 0)
         owner = await store.invite_owner("acme", "a@b.co", "d", NOW + timedelta(days=1))
@@ -85,10 +85,10 @@ def test_a_touch_never_moves_last_seen_backwards(tmp_path):
         await store.touch_session(session.session_id, NOW + timedelta(minutes=1))
         assert (await store.get_session(session.session_id)).last_seen_at == NOW + timedelta(minutes=5)
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_ledger_entries_are_the_ledger_streams_entries_oldest_first(tmp_path):
+def test_ledger_entries_are_the_ledger_streams_entries_oldest_first(nats_factory):
     async def body(store, owners):
         account = await store.create_account("acme", 10)
         await store.reserve(account.id, 2, "req-1")
@@ -100,4 +100,4 @@ def test_ledger_entries_are_the_ledger_streams_entries_oldest_first(tmp_path):
             ("refund", 2, "req-1"),
         ]
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)

@@ -15,18 +15,18 @@ import json
 import pytest
 
 from store.nats_keys import key_record_of
-from tests.unit.store.nats_store_factory import with_plain_client
+from tests.nats.store.nats_store_factory import with_plain_client
 
 
-def _scenario(tmp_path, body):
+def _scenario(nats_factory, body):
     """Run ``body(store, keys_bucket)`` on a fresh store, with a plain client's view of ``P_KEYS``."""
     async def viewed(store, js, prefix):
         return await body(store, await js.key_value(f"{prefix}_KEYS"))
 
-    return with_plain_client(tmp_path, viewed)
+    return with_plain_client(nats_factory, viewed)
 
 
-def test_a_key_is_stored_under_its_sha256_with_its_indexes_by_id_and_by_account(tmp_path):
+def test_a_key_is_stored_under_its_sha256_with_its_indexes_by_id_and_by_account(nats_factory):
     async def body(store, keys):
         account = await store.create_account("acme", 0)
         plain, record = await store.create_key("acme", allowed_origins=["https://a.example"], name="web")
@@ -38,10 +38,10 @@ def test_a_key_is_stored_under_its_sha256_with_its_indexes_by_id_and_by_account(
         assert (await keys.get(f"acct.{account.id}.{record.key_id}")).value.decode() == key_hash
         assert plain[9:] not in json.dumps(doc)
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_a_revocation_is_written_into_the_record_under_its_hash(tmp_path):
+def test_a_revocation_is_written_into_the_record_under_its_hash(nats_factory):
     async def body(store, keys):
         await store.create_account("acme", 0)
         plain, record = await store.create_key("acme")
@@ -49,31 +49,31 @@ def test_a_revocation_is_written_into_the_record_under_its_hash(tmp_path):
         doc = json.loads((await keys.get(f"hash.{hashlib.sha256(plain.encode()).hexdigest()}")).value)
         assert doc["revoked_at_s"] == pytest.approx(revoked.revoked_at.timestamp(), abs=1e-6)
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
 @pytest.mark.parametrize("looked_up", ["plain", "upper", "wildcard"])
-def test_a_lookup_by_anything_but_a_lowercase_sha256_hex_finds_nothing(tmp_path, looked_up):
+def test_a_lookup_by_anything_but_a_lowercase_sha256_hex_finds_nothing(nats_factory, looked_up):
     async def body(store, keys):
         await store.create_account("acme", 0)
         plain, _ = await store.create_key("acme")
         candidate = {"plain": plain, "upper": hashlib.sha256(plain.encode()).hexdigest().upper(), "wildcard": ">"}[looked_up]
         assert await store.find_key_by_hash(candidate) is None
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
 @pytest.mark.parametrize("key_id", ["*", ">", "key.x", ""])
-def test_a_key_id_that_is_no_subject_token_finds_no_key(tmp_path, key_id):
+def test_a_key_id_that_is_no_subject_token_finds_no_key(nats_factory, key_id):
     async def body(store, keys):
         await store.create_account("acme", 0)
         await store.create_key("acme")
         assert await store.get_key(key_id) is None
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_an_index_left_without_its_record_is_no_key_of_the_account(tmp_path):
+def test_an_index_left_without_its_record_is_no_key_of_the_account(nats_factory):
     async def body(store, keys):
         account = await store.create_account("acme", 0)
         _, kept = await store.create_key("acme")
@@ -83,7 +83,7 @@ def test_an_index_left_without_its_record_is_no_key_of_the_account(tmp_path):
         assert [k.key_id for k in await store.list_keys("acme")] == [kept.key_id]
         assert await store.get_key("key_cut") is None
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
 def test_a_record_written_before_keys_had_names_reads_as_unnamed():

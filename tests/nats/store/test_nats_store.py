@@ -32,7 +32,7 @@ except RuntimeError as missing:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(processes, tmp_path_factory):
     running = NatsServer(tmp_path_factory.mktemp("nats-store")).start()
     yield running
     running.stop()

@@ -14,15 +14,15 @@ from __future__ import annotations
 import json
 
 from store.records import SLOT_LEASE_S
-from tests.unit.store.nats_store_factory import with_plain_client
+from tests.nats.store.nats_store_factory import with_plain_client
 
 NOW = 1_700_000_010.0  # 30 s into the window that starts at 1_699_999_980 (a multiple of 60)
 WINDOW_START = 1_699_999_980
 
 
-def _scenario(tmp_path, body):
+def _scenario(nats_factory, body):
     """Run ``body(store, js, prefix)`` on a fresh store, with a plain client's JetStream context."""
-    return with_plain_client(tmp_path, body)
+    return with_plain_client(nats_factory, body)
 
 
 async def _entry(js, prefix: str, account_id: str) -> tuple[int, dict]:
@@ -30,17 +30,17 @@ async def _entry(js, prefix: str, account_id: str) -> tuple[int, dict]:
     return got.revision, json.loads(got.value)
 
 
-def test_an_admission_writes_the_window_and_the_slot_with_its_lease_and_charge(tmp_path):
+def test_an_admission_writes_the_window_and_the_slot_with_its_lease_and_charge(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 10)
         await store.admit_and_reserve(account, "slot-1", 3, "req-1", NOW)
         _, entry = await _entry(js, prefix, account.id)
         assert entry == {"window_start_s": WINDOW_START, "admitted": 1, "slots": {"slot-1": [NOW + SLOT_LEASE_S, [["req-1", 3]]]}}
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_a_refused_admission_leaves_the_entry_as_it_was(tmp_path):
+def test_a_refused_admission_leaves_the_entry_as_it_was(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 10, max_concurrent=1)
         await store.admit(account, "held", NOW)
@@ -48,10 +48,10 @@ def test_a_refused_admission_leaves_the_entry_as_it_was(tmp_path):
         assert (await store.admit(account, "refused", NOW)).reason == "concurrency"
         assert await _entry(js, prefix, account.id) == before
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_a_release_removes_the_slot_from_the_entry_and_the_charge_stands(tmp_path):
+def test_a_release_removes_the_slot_from_the_entry_and_the_charge_stands(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 10)
         await store.admit_and_reserve(account, "slot-1", 3, "req-1", NOW)
@@ -60,10 +60,10 @@ def test_a_release_removes_the_slot_from_the_entry_and_the_charge_stands(tmp_pat
         assert entry["slots"] == {} and entry["admitted"] == 1
         assert await store.balance(account.id) == 7
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_a_charge_held_under_a_slot_joins_its_charges_once(tmp_path):
+def test_a_charge_held_under_a_slot_joins_its_charges_once(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 10)
         await store.admit(account, "batch", NOW)
@@ -73,10 +73,10 @@ def test_a_charge_held_under_a_slot_joins_its_charges_once(tmp_path):
         _, entry = await _entry(js, prefix, account.id)
         assert entry["slots"] == {"batch": [NOW + SLOT_LEASE_S, [["item-1", 1]]]}
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_the_next_admission_drops_a_lapsed_slot_and_refunds_its_charge(tmp_path):
+def test_the_next_admission_drops_a_lapsed_slot_and_refunds_its_charge(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 10)
         await store.admit_and_reserve(account, "dead", 3, "req-dead", NOW)
@@ -85,10 +85,10 @@ def test_the_next_admission_drops_a_lapsed_slot_and_refunds_its_charge(tmp_path)
         assert list(entry["slots"]) == ["next"]
         assert await store.balance(account.id) == 10
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_new_limits_are_written_into_the_account_record(tmp_path):
+def test_new_limits_are_written_into_the_account_record(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 0, rate_per_minute=100, max_concurrent=7)
         changed = await store.set_limits("acme", max_concurrent=3)
@@ -96,4 +96,4 @@ def test_new_limits_are_written_into_the_account_record(tmp_path):
         assert (doc["rate_per_minute"], doc["max_concurrent"]) == (100, 3)
         assert (changed.rate_per_minute, changed.max_concurrent) == (100, 3)
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 from store.chart_records import StoredChart, new_chart_id
-from tests.unit.store.nats_store_factory import with_plain_client
+from tests.nats.store.nats_store_factory import with_plain_client
 
 
-def test_a_chart_is_kept_under_its_account_and_purged_when_deleted(tmp_path):
+def test_a_chart_is_kept_under_its_account_and_purged_when_deleted(nats_factory):
     async def body(store, js, prefix):
         charts = await js.key_value(f"{prefix}_CHARTS")
         account = await store.create_account("acme", 0)
@@ -22,10 +22,10 @@ def test_a_chart_is_kept_under_its_account_and_purged_when_deleted(tmp_path):
         marker = await js.get_last_msg(stream, f"$KV.{prefix}_CHARTS.{key}")
         assert marker.data in (b"", None) and marker.headers["KV-Operation"] == "PURGE"
 
-    with_plain_client(tmp_path, body)
+    with_plain_client(nats_factory, body)
 
 
-def test_a_listing_is_whole_even_when_the_watchers_end_marker_comes_first(tmp_path):
+def test_a_listing_is_whole_even_when_the_watchers_end_marker_comes_first(nats_factory):
     """nats-py's watch can put its end-of-entries marker before the entries (the listing of
     subscriptions came back empty about once in 100); here it always comes first."""
 
@@ -48,5 +48,5 @@ def test_a_listing_is_whole_even_when_the_watchers_end_marker_comes_first(tmp_pa
         store._charts.watch = marker_first
         return made[1:], [chart.chart_id for chart in await store._account_charts(account.id)]
 
-    made, listed = with_plain_client(tmp_path, body)
+    made, listed = with_plain_client(nats_factory, body)
     assert listed == sorted(made)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.unit.store.nats_store_factory import with_plain_client
+from tests.nats.store.nats_store_factory import with_plain_client
 
 JOB = {"webhook_id": "wh_1", "day_s": 0.0}
 
 
-def test_a_day_job_is_queued_once_per_job_id(tmp_path):
+def test_a_day_job_is_queued_once_per_job_id(nats_factory):
     async def body(store, js, prefix):
         assert await store.plan_day("wh_1.20261206.0", JOB) is True
         assert await store.plan_day("wh_1.20261206.0", JOB) is False
@@ -22,10 +22,10 @@ def test_a_day_job_is_queued_once_per_job_id(tmp_path):
         assert await store.take_day(0.3, ack_wait_s=30.0) is None
         assert await store.plan_day("wh_1.20261206.0", JOB) is False  # done, still a duplicate
 
-    with_plain_client(tmp_path, body)
+    with_plain_client(nats_factory, body)
 
 
-def test_a_day_job_its_worker_never_acknowledged_goes_to_another(tmp_path):
+def test_a_day_job_its_worker_never_acknowledged_goes_to_another(nats_factory):
     async def body(store, js, prefix):
         await store.plan_day("wh_2.20261206.0", JOB)
         assert (await store.take_day(2.0, ack_wait_s=1.0)).attempt == 1  # and the worker dies
@@ -33,10 +33,10 @@ def test_a_day_job_its_worker_never_acknowledged_goes_to_another(tmp_path):
         assert (again.job, again.attempt) == (JOB, 2)
         await again.done()
 
-    with_plain_client(tmp_path, body)
+    with_plain_client(nats_factory, body)
 
 
-def test_events_kept_for_later_are_read_by_their_minute_each_once(tmp_path):
+def test_events_kept_for_later_are_read_by_their_minute_each_once(nats_factory):
     async def body(store, js, prefix):
         assert await store.keep_for_later("job.fc_1", 60 * 1000 + 5, {"n": 1}) is True
         assert await store.keep_for_later("job.fc_1", 60 * 1000 + 5, {"n": 1}) is False
@@ -44,10 +44,10 @@ def test_events_kept_for_later_are_read_by_their_minute_each_once(tmp_path):
         await store.keep_for_later("job.fc_3", 60 * 1001, {"n": 3})
         return await store.due_in_minute(1000), await store.due_in_minute(1001), await store.due_in_minute(999)
 
-    assert with_plain_client(tmp_path, body) == ([{"n": 1}, {"n": 2}], [{"n": 3}], [])
+    assert with_plain_client(nats_factory, body) == ([{"n": 1}, {"n": 2}], [{"n": 3}], [])
 
 
-def test_events_kept_from_now_on_are_followed_whatever_their_minute(tmp_path):
+def test_events_kept_from_now_on_are_followed_whatever_their_minute(nats_factory):
     async def body(store, js, prefix):
         await store.keep_for_later("job.fc_0", 60.0, {"n": 0})  # before the follower: not followed
         seen: list[dict] = []
@@ -61,20 +61,20 @@ def test_events_kept_from_now_on_are_followed_whatever_their_minute(tmp_path):
         await follower.unsubscribe()
         return seen
 
-    assert with_plain_client(tmp_path, body) == [{"n": 1}, {"n": 2}]
+    assert with_plain_client(nats_factory, body) == [{"n": 1}, {"n": 2}]
 
 
-def test_the_released_minute_is_the_last_one_marked(tmp_path):
+def test_the_released_minute_is_the_last_one_marked(nats_factory):
     async def body(store, js, prefix):
         before = await store.released_through()
         await store.mark_released(10)
         await store.mark_released(12)
         return before, await store.released_through()
 
-    assert with_plain_client(tmp_path, body) == (None, 12)
+    assert with_plain_client(nats_factory, body) == (None, 12)
 
 
-def test_a_followed_bucket_gives_its_entries_then_each_change(tmp_path):
+def test_a_followed_bucket_gives_its_entries_then_each_change(nats_factory):
     async def body(store, js, prefix):
         kv = await js.key_value(f"{prefix}_WEBHOOKS")
         await kv.put("acct.a.wh_1", b'{"v": 1}')
@@ -90,4 +90,4 @@ def test_a_followed_bucket_gives_its_entries_then_each_change(tmp_path):
         await follower.unsubscribe()
         return seen
 
-    assert with_plain_client(tmp_path, body) == [("acct.a.wh_1", {"v": 2}), ("acct.a.wh_2", {"v": 3}), ("acct.a.wh_1", None)]
+    assert with_plain_client(nats_factory, body) == [("acct.a.wh_1", {"v": 2}), ("acct.a.wh_2", {"v": 3}), ("acct.a.wh_1", None)]

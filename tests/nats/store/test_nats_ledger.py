@@ -19,7 +19,7 @@ import nats.js.errors
 
 from store.nats_store import open_nats_store
 from store.records import ChargeNote
-from tests.unit.store.nats_store_factory import nats_factory, with_plain_client
+from tests.nats.store.nats_store_factory import with_plain_client
 
 
 async def _entries(js, prefix: str, account_id: str) -> list:
@@ -34,12 +34,12 @@ async def _entries(js, prefix: str, account_id: str) -> list:
         seq = message.seq
 
 
-def _scenario(tmp_path, body):
+def _scenario(nats_factory, body):
     """Run ``body(store, js, prefix)`` on a fresh store, with a plain client's JetStream context."""
-    return with_plain_client(tmp_path, body)
+    return with_plain_client(nats_factory, body)
 
 
-def test_every_change_of_a_balance_is_one_entry_and_the_last_entrys_balance_after_is_the_balance(tmp_path):
+def test_every_change_of_a_balance_is_one_entry_and_the_last_entrys_balance_after_is_the_balance(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 100)
         await store.reserve(account.id, 30, "req-1")
@@ -56,10 +56,10 @@ def test_every_change_of_a_balance_is_one_entry_and_the_last_entrys_balance_afte
         ]
         assert await store.balance(account.id) == 75
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_each_entry_is_published_under_its_kind_and_request_id_for_de_duplication(tmp_path):
+def test_each_entry_is_published_under_its_kind_and_request_id_for_de_duplication(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 10)
         await store.reserve(account.id, 3, "req-1")
@@ -67,20 +67,20 @@ def test_each_entry_is_published_under_its_kind_and_request_id_for_de_duplicatio
         messages = await _entries(js, prefix, account.id)
         assert [m.headers["Nats-Msg-Id"] for m in messages] == [f"topup:open:{account.id}", "debit:req-1"]
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_a_debit_entry_keeps_its_note(tmp_path):
+def test_a_debit_entry_keeps_its_note(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("acme", 10)
         await store.reserve(account.id, 3, "req-1", ChargeNote("/v1/positions", "key_1", "client-9"))
         debit = json.loads((await _entries(js, prefix, account.id))[-1].data)
         assert (debit["endpoint"], debit["key_id"], debit["http_request_id"]) == ("/v1/positions", "key_1", "client-9")
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_an_account_record_is_found_by_id_and_its_name_index_by_the_digest_of_the_lowercased_name(tmp_path):
+def test_an_account_record_is_found_by_id_and_its_name_index_by_the_digest_of_the_lowercased_name(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("AcMe", 10, rate_per_minute=7, max_concurrent=2)
         accounts = await js.key_value(f"{prefix}_ACCOUNTS")
@@ -90,19 +90,19 @@ def test_an_account_record_is_found_by_id_and_its_name_index_by_the_digest_of_th
         name_key = "name." + hashlib.sha256(b"acme").hexdigest()
         assert (await accounts.get(name_key)).value.decode() == account.id
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_an_account_is_found_by_its_name_in_any_case_as_names_are_unique_in_any_case(tmp_path):
+def test_an_account_is_found_by_its_name_in_any_case_as_names_are_unique_in_any_case(nats_factory):
     async def body(store, js, prefix):
         account = await store.create_account("Acme", 0)
         assert await store.get_account("Acme") == account == await store.get_account("aCME")
 
-    _scenario(tmp_path, body)
+    _scenario(nats_factory, body)
 
 
-def test_a_top_up_retried_after_the_de_duplication_window_is_recognised_by_its_index(tmp_path):
-    factory = nats_factory(tmp_path)
+def test_a_top_up_retried_after_the_de_duplication_window_is_recognised_by_its_index(nats_factory):
+    factory = nats_factory
 
     async def run():
         store = await open_nats_store(factory.url, prefix=factory.prefix, duplicate_window_s=0.2)
