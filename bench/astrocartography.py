@@ -36,7 +36,9 @@ def default_request() -> pb.ComputeAstrocartographyRequest:
 def largest_request() -> pb.ComputeAstrocartographyRequest:
     """80 lines: ten planets, each on the four angles and four Placidus cusps, rows every 0.5°."""
     targets = [pb.AstroTarget(body=body, angles=["asc", "dsc", "mc", "ic"], cusps=[2, 3, 11, 12]) for body in PLANETS]
-    return validate(pb.ComputeAstrocartographyRequest(moment=common_pb2.Moment(datetime=MOMENT), targets=targets, latitude_step=0.5))
+    return validate(
+        pb.ComputeAstrocartographyRequest(moment=common_pb2.Moment(datetime=MOMENT), targets=targets, latitude_step=0.5)
+    )
 
 
 def _service_ms(request) -> float:
@@ -57,7 +59,10 @@ def _kernel_ms(request) -> float:
         start = time.perf_counter()
         moment = Moment.from_iso(MOMENT)
         sky = Sky(sidereal_time(moment).gast_degrees, obliquity_deg(moment))
-        places = {r.body: (r.longitude, r.latitude) for r in compute_positions(moment, [t.body for t in targets], CalcFlags(speed=False)).records}
+        places = {
+            r.body: (r.longitude, r.latitude)
+            for r in compute_positions(moment, [t.body for t in targets], CalcFlags(speed=False)).records
+        }
         for target in targets:
             lam, beta = places[target.body]
             for angle in target.angles:
@@ -77,7 +82,10 @@ def _loop_ms(request) -> float:
         start = time.perf_counter()
         moment = Moment.from_iso(MOMENT)
         sky = Sky(sidereal_time(moment).gast_degrees, obliquity_deg(moment))
-        places = {r.body: (r.longitude, r.latitude) for r in compute_positions(moment, [t.body for t in targets], CalcFlags(speed=False)).records}
+        places = {
+            r.body: (r.longitude, r.latitude)
+            for r in compute_positions(moment, [t.body for t in targets], CalcFlags(speed=False)).records
+        }
         points = []
         for target in targets:
             lam, _ = places[target.body]
@@ -94,7 +102,9 @@ def _loop_ms(request) -> float:
                     else:
                         hour = -semi * ((item - 10.0) % 12.0) / 3.0
                     east = (alpha + hour - sky.gast_deg + 180.0) % 360.0 - 180.0
-                    points.append(engine.house_position((sky.gast_deg + east) % 360.0, phi, sky.obliquity_deg, "P", lam, 0.0))
+                    points.append(
+                        engine.house_position((sky.gast_deg + east) % 360.0, phi, sky.obliquity_deg, "P", lam, 0.0)
+                    )
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1e3
 
@@ -111,10 +121,12 @@ def main() -> None:
         record(f"{figure}_service_over_lines", ours / kernel)
         print(
             f"  {label:42s} service {ours:7.2f} ms (goal < {goal:g} ms)  per-point loop {loop:7.2f} ms  loop/service "
-            f"{loop / ours:5.1f}  (goal >= 20)")
+            f"{loop / ours:5.1f}  (goal >= 20)"
+        )
         print(
             f"  {'':42s} of which the lines {kernel:7.2f} ms: loop/lines {loop / kernel:5.1f}; the rest builds the "
-            "reply's points")
+            "reply's points"
+        )
 
 
 if __name__ == "__main__":

@@ -56,11 +56,16 @@ def _separate_requests(events: list[pb.CalendarEvent]) -> list:
     calls += [
         (stations.compute, _request(pb.FindStationsRequest, "/v1/stations", {**YEAR, "bodies": BODIES[2:]})),
         (lunations.compute, _request(pb.FindLunationsRequest, "/v1/lunations", YEAR)),
-        (void_of_course_periods.compute, _request(pb.FindVoidOfCoursePeriodsRequest, "/v1/void-of-course/periods", YEAR)),
+        (
+            void_of_course_periods.compute,
+            _request(pb.FindVoidOfCoursePeriodsRequest, "/v1/void-of-course/periods", YEAR),
+        ),
     ]
     # The year's eclipses, four of them, each kind searched for as many as the year holds.
-    for handler, cls, path, kind in ((eclipses.solar, pb.FindSolarEclipsesRequest, "/v1/eclipses/solar", "solar"),
-                                     (eclipses.lunar, pb.FindLunarEclipsesRequest, "/v1/eclipses/lunar", "lunar")):
+    for handler, cls, path, kind in (
+        (eclipses.solar, pb.FindSolarEclipsesRequest, "/v1/eclipses/solar", "solar"),
+        (eclipses.lunar, pb.FindLunarEclipsesRequest, "/v1/eclipses/lunar", "lunar"),
+    ):
         count = sum(1 for e in events if e.kind == "eclipse" and e.eclipse.kind == kind)
         calls.append((handler, _request(cls, path, {"datetime": YEAR["start"], "count": count})))
     return calls
@@ -74,13 +79,19 @@ def main() -> None:
     ours = _median_ms(lambda: calendar.compute(request, Deadline.never()))
     calls = _separate_requests(events)
     separate = _median_ms(lambda: [handler(call, Deadline.never()) for handler, call in calls])
-    ics = _median_ms(lambda: calendar.compute(_request(pb.FindCalendarEventsRequest, "/v1/calendar", {**YEAR, "format": "ics"}), Deadline.never()))
+    ics = _median_ms(
+        lambda: calendar.compute(
+            _request(pb.FindCalendarEventsRequest, "/v1/calendar", {**YEAR, "format": "ics"}), Deadline.never()
+        )
+    )
     record("calendar_year_ms", ours)
     record("calendar_year_ics_ms", ics)
     record("calendar_separate_ms", separate)
     record("calendar_over_separate", ours / separate)
-    print(f"  one year, {len(events)} events: calendar {ours:7.1f} ms (as iCalendar {ics:7.1f} ms); "
-          f"the separate endpoints, {len(calls)} calls: {separate:7.1f} ms; calendar / separate {ours / separate:5.2f}")
+    print(
+        f"  one year, {len(events)} events: calendar {ours:7.1f} ms (as iCalendar {ics:7.1f} ms); "
+        f"the separate endpoints, {len(calls)} calls: {separate:7.1f} ms; calendar / separate {ours / separate:5.2f}"
+    )
 
 
 if __name__ == "__main__":

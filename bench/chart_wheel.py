@@ -35,9 +35,15 @@ ROUNDS = 3
 
 def _requests(moments, format: str) -> list[pb.DrawChartWheelRequest]:
     return [
-        validate(pb.DrawChartWheelRequest(
-            birth=pb.WheelBirth(moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), location=Place(lat=lat, lon=lon)),
-            format=format, size=800))
+        validate(
+            pb.DrawChartWheelRequest(
+                birth=pb.WheelBirth(
+                    moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), location=Place(lat=lat, lon=lon)
+                ),
+                format=format,
+                size=800,
+            )
+        )
         for moment, lat, lon in moments
     ]
 
@@ -47,8 +53,15 @@ def _transit_requests(moments) -> list[pb.DrawChartWheelRequest]:
     sky at the moment of another birth (the births in reverse order), so that no two bi-wheels
     share a chart."""
     return [
-        validate(pb.DrawChartWheelRequest(
-            kind="transit", birth=request.birth, transit=Moment(datetime=transit.strftime("%Y-%m-%dT%H:%M:%SZ")), format="svg", size=800))
+        validate(
+            pb.DrawChartWheelRequest(
+                kind="transit",
+                birth=request.birth,
+                transit=Moment(datetime=transit.strftime("%Y-%m-%dT%H:%M:%SZ")),
+                format="svg",
+                size=800,
+            )
+        )
         for request, (transit, _, _) in zip(_requests(moments, "svg"), reversed(moments))
     ]
 
@@ -78,8 +91,12 @@ def _ours(requests) -> tuple[float, float]:
 
 def _rasterising(requests) -> tuple[float, float]:
     """Return the median seconds per wheel of resvg alone, the SVGs drawn beforehand (wall, CPU)."""
-    svgs = [chart_wheel.compute(validate(pb.DrawChartWheelRequest(birth=r.birth, format="svg", size=800)), Deadline.never()).data.svg
-            for r in requests]
+    svgs = [
+        chart_wheel.compute(
+            validate(pb.DrawChartWheelRequest(birth=r.birth, format="svg", size=800)), Deadline.never()
+        ).data.svg
+        for r in requests
+    ]
     return _timed(lambda svg: render_png(svg, 800), svgs)
 
 
@@ -94,8 +111,16 @@ def _kerykeion(moments) -> tuple[float, float] | None:
     def draw(birth) -> None:
         moment, lat, lon = birth
         subject = AstrologicalSubjectFactory.from_birth_data(
-            "bench", moment.year, moment.month, moment.day, moment.hour, moment.minute,
-            lng=lon, lat=lat, tz_str="Etc/UTC", online=False,
+            "bench",
+            moment.year,
+            moment.month,
+            moment.day,
+            moment.hour,
+            moment.minute,
+            lng=lon,
+            lat=lat,
+            tz_str="Etc/UTC",
+            online=False,
         )
         ChartDrawer(ChartDataFactory.create_natal_chart_data(subject)).generate_wheel_only_svg_string()
 
@@ -111,15 +136,24 @@ def main() -> None:
     png = _ours(png_requests)
     resvg = _rasterising(png_requests)
     theirs = _kerykeion(moments)
-    print(f"chart wheel service time (natal, 800 px, median of {ROUNDS} rounds, in process; wall clock, CPU time beside)")
+    print(
+        f"chart wheel service time (natal, 800 px, median of {ROUNDS} rounds, in process; wall clock, CPU time beside)"
+    )
     print(
         f"  ours, SVG ({SVG_BIRTHS} births: cast, layout, drawing): {record('wheel_natal_svg_ms', svg[0] * 1e3):7.2f} "
-        f"ms  CPU {svg[1] * 1e3:7.2f} ms  (goal <= 5 ms)")
-    print(f"  ours, transit bi-wheel SVG ({SVG_BIRTHS} births: both charts, cross aspects, layout, drawing): "
-          f"{record('wheel_biwheel_svg_ms', biwheel[0] * 1e3):7.2f} ms  CPU {biwheel[1] * 1e3:7.2f} ms  (goal <= 8 ms)")
-    print(f"  ours, PNG ({PNG_BIRTHS} births: the SVG, then resvg):  {record('wheel_png_800_ms', png[0] * 1e3):7.2f} ms  "
-          f"CPU {png[1] * 1e3:7.2f} ms  (goal <= 60 ms)")
-    print(f"    of which resvg alone (rasterising, PNG encoding):  {resvg[0] * 1e3:7.2f} ms  CPU {resvg[1] * 1e3:7.2f} ms")
+        f"ms  CPU {svg[1] * 1e3:7.2f} ms  (goal <= 5 ms)"
+    )
+    print(
+        f"  ours, transit bi-wheel SVG ({SVG_BIRTHS} births: both charts, cross aspects, layout, drawing): "
+        f"{record('wheel_biwheel_svg_ms', biwheel[0] * 1e3):7.2f} ms  CPU {biwheel[1] * 1e3:7.2f} ms  (goal <= 8 ms)"
+    )
+    print(
+        f"  ours, PNG ({PNG_BIRTHS} births: the SVG, then resvg):  {record('wheel_png_800_ms', png[0] * 1e3):7.2f} ms  "
+        f"CPU {png[1] * 1e3:7.2f} ms  (goal <= 60 ms)"
+    )
+    print(
+        f"    of which resvg alone (rasterising, PNG encoding):  {resvg[0] * 1e3:7.2f} ms  CPU {resvg[1] * 1e3:7.2f} ms"
+    )
     if theirs is None:
         print("  kerykeion not installed (pip install -r requirements-dev.txt)")
     else:
@@ -127,7 +161,9 @@ def main() -> None:
             f"  kerykeion, its natal wheel SVG ({SVG_BIRTHS} births):  {theirs[0] * 1e3:7.2f} ms  CPU "
             f"{theirs[1] * 1e3:7.2f} ms  ratio kerykeion/ours "
             f"{record('wheel_kerykeion_over_ours', theirs[0] / svg[0]):5.1f} (CPU {theirs[1] / svg[1]:5.1f})  (goal "
-            ">= 3)")
+            ">= 3)"
+        )
+
 
 if __name__ == "__main__":
     main()

@@ -20,7 +20,12 @@ SECONDS = 1.5
 PASSWORD = "benchmarks of the seven sisters"
 POSITIONS = "/v1/positions?datetime=2024-03-20T12:00:00Z"
 #: (path, signed in?) of each page measured.
-PAGES = (("/dashboard/sign-in", False), ("/dashboard/keys", True), ("/dashboard/usage", True), ("/dashboard/password", True))
+PAGES = (
+    ("/dashboard/sign-in", False),
+    ("/dashboard/keys", True),
+    ("/dashboard/usage", True),
+    ("/dashboard/password", True),
+)
 _CSRF = re.compile(r'name="csrf_token" value="([^"]*)"')
 
 
@@ -43,23 +48,28 @@ def main() -> None:
         try:
             name, key = stack.new_key(credits=1_000_000, rate_per_minute=100_000_000, max_concurrent=1000)
             link = stack.admin("account", "invite", name, f"{name}@example.com").stdout.strip().splitlines()[-1]
-            with httpx.Client(base_url=stack.base_url, timeout=30) as owner, httpx.Client(
-                base_url=stack.base_url, timeout=30
-            ) as visitor, httpx.Client(
-                base_url=stack.base_url, headers={"Authorization": f"Bearer {key}"}, timeout=30
-            ) as api:
+            with (
+                httpx.Client(base_url=stack.base_url, timeout=30) as owner,
+                httpx.Client(base_url=stack.base_url, timeout=30) as visitor,
+                httpx.Client(base_url=stack.base_url, headers={"Authorization": f"Bearer {key}"}, timeout=30) as api,
+            ):
                 for _ in range(20):  # some usage to draw
                     api.get(POSITIONS).raise_for_status()
                 parts = urlsplit(link)
                 page = owner.get(f"{parts.path}?{parts.query}")
                 token = parse_qs(parts.query)["token"][0]
-                owner.post("/dashboard/invite", data={"csrf_token": _CSRF.search(page.text).group(1), "token": token, "password": PASSWORD})
+                owner.post(
+                    "/dashboard/invite",
+                    data={"csrf_token": _CSRF.search(page.text).group(1), "token": token, "password": PASSWORD},
+                )
                 reference, _ = _median_ms(api, POSITIONS)
                 print("dashboard pages, whole stack (1 connection, one request at a time, signed in)")
                 print(f"  {'/v1/positions':20s} p50 {reference:6.2f} ms  (reference)")
                 for path, signed_in in PAGES:
                     latency_ms, size = _median_ms(owner if signed_in else visitor, path)
-                    figure = "dashboard_" + (path.removeprefix("/dashboard").strip("/").replace("/", "_").replace("-", "_") or "home")
+                    figure = "dashboard_" + (
+                        path.removeprefix("/dashboard").strip("/").replace("/", "_").replace("-", "_") or "home"
+                    )
                     record(f"{figure}_p50_ms", latency_ms)
                     record(f"{figure}_kb", size / 1000)
                     print(

@@ -52,7 +52,15 @@ def main() -> None:
     else:
         import uvicorn
 
-        uvicorn.run(http_app(int(sys.argv[3])), host="127.0.0.1", port=int(sys.argv[2]), loop="uvloop", http="httptools", access_log=False, log_level="warning")
+        uvicorn.run(
+            http_app(int(sys.argv[3])),
+            host="127.0.0.1",
+            port=int(sys.argv[2]),
+            loop="uvloop",
+            http="httptools",
+            access_log=False,
+            log_level="warning",
+        )
 
 
 if __name__ == "__main__":

@@ -77,11 +77,34 @@ def _separate_requests() -> list:
         (stations.compute, _request(pb.FindStationsRequest, "/v1/stations", YEAR)),
         (calendar.compute, _request(pb.FindCalendarEventsRequest, "/v1/calendar", {**YEAR, "events": ["ingresses"]})),
         (lunations.compute, _request(pb.FindLunationsRequest, "/v1/lunations", YEAR)),
-        (eclipses.solar, _request(pb.FindSolarEclipsesRequest, "/v1/eclipses/solar", {"datetime": YEAR["start"], "count": 2})),
-        (eclipses.lunar, _request(pb.FindLunarEclipsesRequest, "/v1/eclipses/lunar", {"datetime": YEAR["start"], "count": 2})),
-        (void_of_course_periods.compute, _request(pb.FindVoidOfCoursePeriodsRequest, "/v1/void-of-course/periods", YEAR)),
-        (returns.compute, _request(pb.FindReturnsRequest, "/v1/returns", {**BIRTH, "body": "sun", "search_start": YEAR["start"], "count": 1})),
-        (returns.compute, _request(pb.FindReturnsRequest, "/v1/returns", {**BIRTH, "body": "moon", "search_start": YEAR["start"], "count": 13})),
+        (
+            eclipses.solar,
+            _request(pb.FindSolarEclipsesRequest, "/v1/eclipses/solar", {"datetime": YEAR["start"], "count": 2}),
+        ),
+        (
+            eclipses.lunar,
+            _request(pb.FindLunarEclipsesRequest, "/v1/eclipses/lunar", {"datetime": YEAR["start"], "count": 2}),
+        ),
+        (
+            void_of_course_periods.compute,
+            _request(pb.FindVoidOfCoursePeriodsRequest, "/v1/void-of-course/periods", YEAR),
+        ),
+        (
+            returns.compute,
+            _request(
+                pb.FindReturnsRequest,
+                "/v1/returns",
+                {**BIRTH, "body": "sun", "search_start": YEAR["start"], "count": 1},
+            ),
+        ),
+        (
+            returns.compute,
+            _request(
+                pb.FindReturnsRequest,
+                "/v1/returns",
+                {**BIRTH, "body": "moon", "search_start": YEAR["start"], "count": 13},
+            ),
+        ),
         (profections.compute, _request(timelords_pb.ComputeProfectionsRequest, "/v1/profections", timeline)),
         (releasing.compute, _request(timelords_pb.ComputeZodiacalReleasingRequest, "/v1/zodiacal-releasing", timeline)),
         (firdaria.compute, _request(timelords_pb.ComputeFirdariaRequest, "/v1/firdaria", timeline)),
@@ -103,7 +126,8 @@ def main() -> None:
     engine.use_ephemeris_files(load_settings().ephe_path)
     print(
         "a year's forecast of one chart, every kind, service time in process (median of rounds) beside the separate "
-        "endpoints")
+        "endpoints"
+    )
     request = _request(pb.FindForecastRequest, "/v1/forecast", {**BIRTH, **YEAR})
     events = len(forecast.compute(request, Deadline.never()).data.json.events)
     ours = _median_ms(lambda: forecast.compute(request, Deadline.never()))
@@ -121,8 +145,10 @@ def main() -> None:
     record("forecast_separate_ms", separate)
     record("forecast_over_separate", ours / separate)
     record("forecast_over_calendar", ours / sky)
-    print(f"  one year, {events} events: forecast {ours:7.1f} ms (goal {GOAL_MS:g} ms; as iCalendar {ics:7.1f} ms); "
-          f"the separate endpoints, {len(calls)} calls: {separate:7.1f} ms; forecast / separate {ours / separate:5.2f}")
+    print(
+        f"  one year, {events} events: forecast {ours:7.1f} ms (goal {GOAL_MS:g} ms; as iCalendar {ics:7.1f} ms); "
+        f"the separate endpoints, {len(calls)} calls: {separate:7.1f} ms; forecast / separate {ours / separate:5.2f}"
+    )
     print(f"  /v1/calendar's year in the same run: {sky:7.1f} ms; forecast / calendar {ours / sky:5.2f}")
     print(f"  the forecast's least CPU time over 7 rounds: {cpu:7.1f} ms (load average {os.getloadavg()[0]:.1f})")
     print("  kernel time by kind: " + ", ".join(f"{kind} {ms:.1f} ms" for kind, ms in kinds.items()))

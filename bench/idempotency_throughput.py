@@ -20,8 +20,17 @@ ROUNDS = 3
 
 def main() -> None:
     with running_stack() as stack:
+
         def load(header: str, seconds: float = SECONDS):
-            return run_load("127.0.0.1", stack.port, stack.paths, stack.headers, connections=CONNECTIONS, seconds=seconds, unique_header=header)
+            return run_load(
+                "127.0.0.1",
+                stack.port,
+                stack.paths,
+                stack.headers,
+                connections=CONNECTIONS,
+                seconds=seconds,
+                unique_header=header,
+            )
 
         for header in ("X-Bench-Nonce", "Idempotency-Key"):
             load(header, 1.0)  # warm: connections, caches
@@ -32,16 +41,20 @@ def main() -> None:
     plain, keyed = median_run(plain_runs), median_run(keyed_runs)
     print(
         f"positions with an Idempotency-Key ({CONNECTIONS} keep-alive connections, median of {ROUNDS} alternating "
-        "rounds)")
+        "rounds)"
+    )
     print(
         f"  without a key:            {plain.rps:8.0f} req/s  p50 {plain.p50_ms:6.2f} ms  p99 {plain.p99_ms:6.2f} ms  "
-        f"errors {plain.errors}")
+        f"errors {plain.errors}"
+    )
     print(
         f"  a new key on every request: {keyed.rps:8.0f} req/s  p50 {keyed.p50_ms:6.2f} ms  p99 {keyed.p99_ms:6.2f} "
-        f"ms  errors {keyed.errors}")
+        f"ms  errors {keyed.errors}"
+    )
     print(
         f"  ratio keyed/plain throughput: {record('positions_idempotent_over_plain', keyed.rps / plain.rps):.2f}  "
-        "(goal >= 0.90)")
+        "(goal >= 0.90)"
+    )
 
 
 if __name__ == "__main__":

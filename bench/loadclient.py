@@ -37,7 +37,13 @@ async def _read_response(reader: asyncio.StreamReader) -> int:
 
 
 async def _worker(
-    host: str, port: int, requests: list[bytes], stop_at: float, latencies: list[float], errors: list[int], unique: bytes | None = None
+    host: str,
+    port: int,
+    requests: list[bytes],
+    stop_at: float,
+    latencies: list[float],
+    errors: list[int],
+    unique: bytes | None = None,
 ) -> None:
     reader, writer = await asyncio.open_connection(host, port)
     turn = 0
@@ -60,7 +66,12 @@ async def _worker(
 
 
 async def _run(
-    host: str, port: int, paths: list[str], header_sets: list[dict[str, str]], connections: int, seconds: float,
+    host: str,
+    port: int,
+    paths: list[str],
+    header_sets: list[dict[str, str]],
+    connections: int,
+    seconds: float,
     unique_header: str | None = None,
 ) -> LoadResult:
     def encode(path: str, one: dict[str, str]) -> bytes:
@@ -75,17 +86,21 @@ async def _run(
     per_connection = []
     for i in range(connections):
         one = header_sets[i % len(header_sets)]
-        order = paths[i % len(paths):] + paths[: i % len(paths)]
+        order = paths[i % len(paths) :] + paths[: i % len(paths)]
         per_connection.append([encode(path, one) for path in order])
     latencies: list[float] = []
     errors: list[int] = []
     started = time.perf_counter()
     stop_at = started + seconds
-    await asyncio.gather(*(_worker(host, port, per_connection[i], stop_at, latencies, errors, uniques[i]) for i in range(connections)))
+    await asyncio.gather(
+        *(_worker(host, port, per_connection[i], stop_at, latencies, errors, uniques[i]) for i in range(connections))
+    )
     elapsed = time.perf_counter() - started
     latencies.sort()
+
     def pct(p: float) -> float:
         return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000 if latencies else float("nan")
+
     return LoadResult(len(latencies), len(errors), elapsed, pct(0.50), pct(0.99))
 
 

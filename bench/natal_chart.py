@@ -33,7 +33,11 @@ def births(count: int = BIRTHS) -> list[tuple[datetime, float, float]]:
     generator = random.Random(20261123)
     start = datetime(1900, 1, 1, tzinfo=UTC)
     return [
-        (start + timedelta(minutes=generator.randrange(150 * 525_960)), generator.uniform(-60, 60), generator.uniform(-180, 180))
+        (
+            start + timedelta(minutes=generator.randrange(150 * 525_960)),
+            generator.uniform(-60, 60),
+            generator.uniform(-180, 180),
+        )
         for _ in range(count)
     ]
 
@@ -41,7 +45,9 @@ def births(count: int = BIRTHS) -> list[tuple[datetime, float, float]]:
 def _requests(moments, **options) -> list[pb.ComputeNatalChartRequest]:
     built = []
     for moment, lat, lon in moments:
-        request = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), location=Place(lat=lat, lon=lon)))
+        request = pb.ComputeNatalChartRequest(
+            birth=Birth(moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), location=Place(lat=lat, lon=lon))
+        )
         for name, value in options.items():
             field = message_spec(request.DESCRIPTOR).fields[name].owner(request)
             if isinstance(value, list):
@@ -75,8 +81,16 @@ def _kerykeion(moments) -> float | None:
         started = time.perf_counter()
         for moment, lat, lon in moments:
             subject = AstrologicalSubjectFactory.from_birth_data(
-                "bench", moment.year, moment.month, moment.day, moment.hour, moment.minute,
-                lng=lon, lat=lat, tz_str="Etc/UTC", online=False,
+                "bench",
+                moment.year,
+                moment.month,
+                moment.day,
+                moment.hour,
+                moment.minute,
+                lng=lon,
+                lat=lat,
+                tz_str="Etc/UTC",
+                online=False,
             )
             AspectsFactory.single_chart_aspects(subject)
         rounds.append((time.perf_counter() - started) / len(moments))
@@ -87,7 +101,9 @@ def main() -> None:
     engine.use_ephemeris_files(load_settings().ephe_path)
     moments = births()
     common = _ours(_requests(moments, parallels=False))
-    everything = _ours(_requests(moments, patterns=True, derived_points=True, lots=["default"], dignities=True, parallels=True))
+    everything = _ours(
+        _requests(moments, patterns=True, derived_points=True, lots=["default"], dignities=True, parallels=True)
+    )
     theirs = _kerykeion(moments)
     print(f"natal chart service time ({BIRTHS} births, median of {ROUNDS} rounds, in process)")
     print(f"  ours, positions + houses + aspects:        {common * 1e3:7.3f} ms")
@@ -96,10 +112,12 @@ def main() -> None:
     else:
         print(
             f"  kerykeion, the same content:               {theirs * 1e3:7.3f} ms  ratio kerykeion/ours "
-            f"{record('natal_kerykeion_over_ours', theirs / common):5.1f}  (goal >= 5)")
+            f"{record('natal_kerykeion_over_ours', theirs / common):5.1f}  (goal >= 5)"
+        )
     print(
         "  ours, every option (patterns, derived points with 7 lots, dignities, parallels): "
-        f"{record('natal_every_option_ms', everything * 1e3):7.3f} ms  (goal < 1 ms)")
+        f"{record('natal_every_option_ms', everything * 1e3):7.3f} ms  (goal < 1 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -69,7 +69,9 @@ def running_floor() -> Iterator[Target]:
     grpc_port = free_port_block(1)
     grpc_proc = subprocess.Popen([sys.executable, "-m", "bench.floor", "grpc", str(grpc_port)], cwd=REPO_ROOT)
     http_port = free_port_block(1)
-    http_proc = subprocess.Popen([sys.executable, "-m", "bench.floor", "http", str(http_port), str(grpc_port)], cwd=REPO_ROOT)
+    http_proc = subprocess.Popen(
+        [sys.executable, "-m", "bench.floor", "http", str(http_port), str(grpc_port)], cwd=REPO_ROOT
+    )
     try:
         _wait_port(grpc_port)
         _wait_port(http_port)
@@ -98,7 +100,9 @@ def running_stack() -> Iterator[Target]:
 
 
 def _load(target: Target, *, connections: int = CONNECTIONS, seconds: float = SECONDS, paths=None):
-    return run_load("127.0.0.1", target.port, paths or target.paths, target.headers, connections=connections, seconds=seconds)
+    return run_load(
+        "127.0.0.1", target.port, paths or target.paths, target.headers, connections=connections, seconds=seconds
+    )
 
 
 def main() -> None:
@@ -118,25 +122,31 @@ def main() -> None:
     floor_run, full, full_varied = median_run(floor_runs), median_run(stack_runs), median_run(varied_runs)
     print(
         f"positions throughput ({CONNECTIONS} keep-alive connections, loopback, same client, median of {ROUNDS} "
-        "alternating rounds)")
+        "alternating rounds)"
+    )
     print(
         f"  floor  (Starlette + 1 gRPC hop, constant reply): {floor_run.rps:8.0f} req/s  p50 {floor_run.p50_ms:6.2f} "
-        f"ms  p99 {floor_run.p99_ms:6.2f} ms  errors {floor_run.errors}")
+        f"ms  p99 {floor_run.p99_ms:6.2f} ms  errors {floor_run.errors}"
+    )
     print(
         f"  stack  (/v1/positions, auth + limits + credits + compute): {full.rps:8.0f} req/s  p50 {full.p50_ms:6.2f} "
-        f"ms  p99 {full.p99_ms:6.2f} ms  errors {full.errors}")
+        f"ms  p99 {full.p99_ms:6.2f} ms  errors {full.errors}"
+    )
     print(
         f"  ratio stack/floor throughput: {record('positions_stack_over_floor', full.rps / floor_run.rps):.2f}  (goal "
-        ">= 0.50)")
+        ">= 0.50)"
+    )
     print(
         f"  stack, a different moment 1900-2050 per request: {full_varied.rps:8.0f} req/s  p50 "
         f"{full_varied.p50_ms:6.2f} ms  p99 {full_varied.p99_ms:6.2f} ms  errors {full_varied.errors}  ratio to floor "
-        f"{full_varied.rps / floor_run.rps:.2f}")
+        f"{full_varied.rps / floor_run.rps:.2f}"
+    )
     print("positions latency (1 connection, one request at a time)")
     print(f"  floor  p50 {record('floor_p50_ms', floor_serial.p50_ms):6.2f} ms  p99 {floor_serial.p99_ms:6.2f} ms")
     print(
         f"  stack  p50 {record('positions_p50_ms', stack_serial.p50_ms):6.2f} ms  p99 {stack_serial.p99_ms:6.2f} ms  "
-        "(goal p50 < 3 ms)")
+        "(goal p50 < 3 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -50,7 +50,9 @@ async def _client(port: int, key: str, order: list[str], stop_at: float, latenci
         while time.perf_counter() < stop_at:
             name = order[turn % len(order)]
             turn += 1
-            writer.write(f"GET {PATHS[name]} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {key}\r\n\r\n".encode())
+            writer.write(
+                f"GET {PATHS[name]} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {key}\r\n\r\n".encode()
+            )
             started = time.perf_counter()
             status = await _read_response(reader)
             statuses[name][status] += 1
@@ -65,9 +67,12 @@ async def _mixed(port: int, key: str, connections: int = CONNECTIONS, seconds: f
     latencies: dict[str, list[float]] = defaultdict(list)
     statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     stop_at = time.perf_counter() + seconds
-    await asyncio.gather(*(
-        _client(port, key, names[i % len(names):] + names[: i % len(names)], stop_at, latencies, statuses) for i in range(connections)
-    ))
+    await asyncio.gather(
+        *(
+            _client(port, key, names[i % len(names) :] + names[: i % len(names)], stop_at, latencies, statuses)
+            for i in range(connections)
+        )
+    )
     return latencies, statuses
 
 
@@ -109,8 +114,10 @@ def main() -> None:
             for name in PATHS:
                 p50 = statistics.median(latencies[name]) * 1000 if latencies[name] else float("nan")
                 answered = dict(sorted(statuses[name].items()))
-                print(f"{name:10s} p50 under mixed load {p50:8.1f} ms, alone {alone[name]:7.1f} ms: "
-                      f"ratio {record(f'mixed_{name}_p50_ratio', p50 / alone[name]):7.1f}; answers {answered}")
+                print(
+                    f"{name:10s} p50 under mixed load {p50:8.1f} ms, alone {alone[name]:7.1f} ms: "
+                    f"ratio {record(f'mixed_{name}_p50_ratio', p50 / alone[name]):7.1f}; answers {answered}"
+                )
             total = sum(sum(s.values()) for s in statuses.values())
             print(f"{total / SECONDS:.0f} answers a second over {SECONDS:g} s with {CONNECTIONS} clients")
             rss = [_gateway_rss_kib(stack.process.pid)]
@@ -123,7 +130,8 @@ def main() -> None:
                 f"gateway RSS: before {rss_before / 1024:.1f} MiB; after the mixed load {rss[0] / 1024:.1f} MiB; "
                 f"after each round of {OVERLOAD_CONNECTIONS} clients "
                 f"{', '.join(f'{kib / 1024:.1f}' for kib in rss[1:])} MiB; {AFTER_S:g} s later {rss_later / 1024:.1f} "
-                "MiB")
+                "MiB"
+            )
             # A leak grows with every round; a high-water mark grows in the first and then holds.
             record("gateway_rss_last_round_growth_ratio", rss[-1] / rss[1] if rss[1] else float("nan"))
         finally:

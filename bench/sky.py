@@ -42,7 +42,9 @@ def main() -> None:
         result = results[name]
         ratio = result.p50_ms / reference
         goal_text = "" if goal is None else f"  ratio to positions {ratio:5.2f}  (goal <= {goal})"
-        print(f"  {name:18s} p50 {result.p50_ms:6.2f} ms  p99 {result.p99_ms:6.2f} ms  errors {result.errors}{goal_text}")
+        print(
+            f"  {name:18s} p50 {result.p50_ms:6.2f} ms  p99 {result.p99_ms:6.2f} ms  errors {result.errors}{goal_text}"
+        )
 
 
 if __name__ == "__main__":

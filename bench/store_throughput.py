@@ -34,9 +34,16 @@ ACCOUNTS = 8
 
 def _admin_key(stack, env: dict[str, str]) -> str:
     """Return a key of a fresh, effectively unlimited account in the store ``env`` selects."""
+
     def admin(*args: str) -> str:
-        return subprocess.run([sys.executable, "-m", "gateway.admin.cli", *args], cwd=REPO_ROOT, env={**stack.env, **env},
-                              capture_output=True, text=True, check=True).stdout.strip()
+        return subprocess.run(
+            [sys.executable, "-m", "gateway.admin.cli", *args],
+            cwd=REPO_ROOT,
+            env={**stack.env, **env},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
 
     name = f"bench-{time.monotonic_ns()}"
     admin("account", "create", name, "--credits", BIG, "--rate-per-minute", BIG, "--max-concurrent", "100000")
@@ -55,14 +62,21 @@ def _warm(base_url: str, keys: list[str]) -> None:
 
 
 def _measure(base_url: str, keys: list[str]):
-    return run_load("127.0.0.1", int(base_url.rsplit(":", 1)[1]), QUERY, _headers(keys), connections=CONNECTIONS, seconds=SECONDS)
+    return run_load(
+        "127.0.0.1", int(base_url.rsplit(":", 1)[1]), QUERY, _headers(keys), connections=CONNECTIONS, seconds=SECONDS
+    )
 
 
 def _start_stub_gateway(stack, tmp: Path) -> tuple[str, subprocess.Popen, str]:
     port = free_port_block(1)
     key_file = tmp / "stub.key"
-    process = subprocess.Popen([sys.executable, "-m", "bench.stub_gateway", str(port), str(key_file)], cwd=REPO_ROOT,
-                               env=stack.env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bench.stub_gateway", str(port), str(key_file)],
+        cwd=REPO_ROOT,
+        env=stack.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -83,10 +97,13 @@ def main() -> None:
         nats.start()
         cleanup.callback(nats.stop)
         (tmp / "stack").mkdir()
-        stack = start_stack(tmp / "stack", {
-            "CELESTIAL_LOG_LEVEL": "WARNING",
-            "CELESTIAL_EPHEMERIS_PROCESSES": str(default_process_counts()["ephemeris"]),
-        })
+        stack = start_stack(
+            tmp / "stack",
+            {
+                "CELESTIAL_LOG_LEVEL": "WARNING",
+                "CELESTIAL_EPHEMERIS_PROCESSES": str(default_process_counts()["ephemeris"]),
+            },
+        )
         cleanup.callback(stop_stack, stack)
         nats_gateway = start_gateway(stack, {"CELESTIAL_NATS_URL": nats.url})
         cleanup.callback(nats_gateway.stop)
@@ -96,8 +113,16 @@ def main() -> None:
         sqlite_keys = [_admin_key(stack, {}) for _ in range(ACCOUNTS)]
         nats_keys = [_admin_key(stack, nats_env) for _ in range(ACCOUNTS)]
         targets = {
-            "one account": ((stub_url, [stub_key]), (stack.base_url, sqlite_keys[:1]), (nats_gateway.base_url, nats_keys[:1])),
-            f"{ACCOUNTS} accounts": ((stub_url, [stub_key]), (stack.base_url, sqlite_keys), (nats_gateway.base_url, nats_keys)),
+            "one account": (
+                (stub_url, [stub_key]),
+                (stack.base_url, sqlite_keys[:1]),
+                (nats_gateway.base_url, nats_keys[:1]),
+            ),
+            f"{ACCOUNTS} accounts": (
+                (stub_url, [stub_key]),
+                (stack.base_url, sqlite_keys),
+                (nats_gateway.base_url, nats_keys),
+            ),
         }
         for spread in targets.values():
             for base_url, keys in spread:
@@ -126,7 +151,8 @@ def main() -> None:
             ratio = result.rps / stub.rps if stub.rps else float("nan")
             print(
                 f"  {label} {result.rps:8.0f} req/s  p50 {result.p50_ms:6.2f} ms  p99 {result.p99_ms:6.2f} ms  errors "
-                f"{result.errors}  ratio to stub {ratio:.2f}")
+                f"{result.errors}  ratio to stub {ratio:.2f}"
+            )
     print("  goal: nats >= 0.60 of stub (issue 16: simplicity and the guarantees first)")
 
 

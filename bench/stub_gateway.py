@@ -29,7 +29,15 @@ def main() -> None:
         return (await store.create_key(account.id))[0]
 
     key_file.write_text(asyncio.run(seed()))
-    uvicorn.run(create_app(settings, store=store), host="127.0.0.1", port=port, loop="uvloop", http="httptools", access_log=False, log_config=None)
+    uvicorn.run(
+        create_app(settings, store=store),
+        host="127.0.0.1",
+        port=port,
+        loop="uvloop",
+        http="httptools",
+        access_log=False,
+        log_config=None,
+    )
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ SECONDS = 2.0
 ROUNDS = 3
 # A different birth per request (as real traffic has), so no answer is served from what an
 # earlier identical request left behind; the range spans 120 years from each birth.
-BIRTHS = [f"datetime=1990-06-{1 + i % 28:02d}T{i % 24:02d}:{(7 * i) % 60:02d}:00Z&lat=51.5&lon=-0.13" for i in range(60)]
+BIRTHS = [
+    f"datetime=1990-06-{1 + i % 28:02d}T{i % 24:02d}:{(7 * i) % 60:02d}:00Z&lat=51.5&lon=-0.13" for i in range(60)
+]
 SPAN = "start=1990-06-01T00:00:00Z&end=2110-05-01T00:00:00Z"
 QUERIES = {
     "positions": [f"/v1/positions?datetime=2024-03-{1 + i % 28:02d}T{i % 24:02d}:00:00Z" for i in range(60)],
@@ -35,10 +37,13 @@ def main() -> None:
     reference = results["positions"].p50_ms
     print(
         f"time-lords, widest requests, whole stack (1 connection, one request at a time, median of {ROUNDS} "
-        "alternating rounds)")
+        "alternating rounds)"
+    )
     record("profections_widest_over_positions", results["profections 120 y + months"].p50_ms / reference)
     for name, result in results.items():
-        ratio = "" if name == "positions" else f"  ratio to positions {result.p50_ms / reference:5.2f}  (goal <= {GOAL:g})"
+        ratio = (
+            "" if name == "positions" else f"  ratio to positions {result.p50_ms / reference:5.2f}  (goal <= {GOAL:g})"
+        )
         print(f"  {name:28s} p50 {result.p50_ms:7.2f} ms  p99 {result.p99_ms:7.2f} ms  errors {result.errors}{ratio}")
 
 

@@ -30,9 +30,31 @@ ROUNDS = 3
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
 DEFAULT = {**BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2024-12-31T00:00:00Z"}
 WIDEST = {
-    **BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2024-07-01T00:00:00Z", "orb": 10.0, "moon": "include", "bodies": ["all"],
-    "moving": ["sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
-               "mean_node", "true_node", "chiron", "ceres", "pallas", "juno", "vesta"],
+    **BIRTH,
+    "start": "2024-01-01T00:00:00Z",
+    "end": "2024-07-01T00:00:00Z",
+    "orb": 10.0,
+    "moon": "include",
+    "bodies": ["all"],
+    "moving": [
+        "sun",
+        "moon",
+        "mercury",
+        "venus",
+        "mars",
+        "jupiter",
+        "saturn",
+        "uranus",
+        "neptune",
+        "pluto",
+        "mean_node",
+        "true_node",
+        "chiron",
+        "ceres",
+        "pallas",
+        "juno",
+        "vesta",
+    ],
     "aspects": list(ASPECT_TYPES),
 }
 STEP_DAYS, MOON_STEP_DAYS = 10.0 / 1440.0, 1.0 / 1440.0
@@ -94,9 +116,9 @@ def _brute_force_ms(request) -> tuple[float, int]:
         for target, longitude in points:
             if lunar_return_only and target != "moon":
                 continue
-            for aspect in (["conjunction"] if lunar_return_only else reply.data.aspects):
+            for aspect in ["conjunction"] if lunar_return_only else reply.data.aspects:
                 angle = ASPECT_TYPES[aspect].angle_deg
-                for signed in ([angle] if angle in (0.0, 180.0) else [angle, -angle]):
+                for signed in [angle] if angle in (0.0, 180.0) else [angle, -angle]:
                     distance = (longitudes - longitude - signed + 180.0) % 360.0 - 180.0
                     inside = np.abs(distance) <= reply.data.orb
                     windows += int(np.count_nonzero(inside[1:] & ~inside[:-1])) + int(inside[0])
@@ -120,8 +142,11 @@ def main() -> None:
         record(f"{figure}_engine_share", engine_ms / ours)
         print(
             f"  {label}: ours {ours:8.1f} ms, {events} events (goal < {goal:g} ms); brute force {brute:9.1f} ms, "
-            f"{windows} windows; speed-up {brute / ours:6.1f}x (goal >= 50)")
-        print(f"    its {engine_calls} engine calls made again bare: {engine_ms:8.1f} ms, {engine_ms / ours:.0%} of ours")
+            f"{windows} windows; speed-up {brute / ours:6.1f}x (goal >= 50)"
+        )
+        print(
+            f"    its {engine_calls} engine calls made again bare: {engine_ms:8.1f} ms, {engine_ms / ours:.0%} of ours"
+        )
 
 
 if __name__ == "__main__":

@@ -82,8 +82,18 @@ def stand_in_events_of(start_s: float, calls: list[tuple[str, str]]):
             moment = datetime.fromtimestamp(instant, UTC)
             if moment.date() == day.date():
                 digest = hashlib.sha256(f"{webhook.webhook_id}.{number}".encode()).hexdigest()[:24]
-                events.append({"id": f"fc_{digest}", "kind": "transit", "phase": "exact", "bodies": ["sun", "moon"],
-                               "instant": {"jd": instant / 86400.0 + 2440587.5, "datetime": moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")}})
+                events.append(
+                    {
+                        "id": f"fc_{digest}",
+                        "kind": "transit",
+                        "phase": "exact",
+                        "bodies": ["sun", "moon"],
+                        "instant": {
+                            "jd": instant / 86400.0 + 2440587.5,
+                            "datetime": moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                        },
+                    }
+                )
         return events
 
     return events_of
@@ -150,12 +160,19 @@ async def _seed(url: str, receiver_url: str) -> list[str]:
     return made
 
 
-def _run_workers(count: int, server: NatsServer, tmp: Path, start_s: float, expected: int, receiver: Receiver) -> list[dict]:
+def _run_workers(
+    count: int, server: NatsServer, tmp: Path, start_s: float, expected: int, receiver: Receiver
+) -> list[dict]:
     env = {**os.environ, **WORKER_ENV, "CELESTIAL_NATS_URL": server.url}
     outs = [tmp / f"worker{count}-{n}.json" for n in range(count)]
     processes = [
-        subprocess.Popen([sys.executable, "-m", "bench.webhook_scheduling", "worker", str(start_s), str(out)], cwd=REPO_ROOT,
-                         env=env, stdout=(log := open(tmp / f"worker{count}-{n}.log", "wb")), stderr=log)
+        subprocess.Popen(
+            [sys.executable, "-m", "bench.webhook_scheduling", "worker", str(start_s), str(out)],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=(log := open(tmp / f"worker{count}-{n}.log", "wb")),
+            stderr=log,
+        )
         for n, out in enumerate(outs)
     ]
     deadline = start_s + LEAD_IN_S + WINDOW_S + 45  # a delivery failed once is tried again 30 s later
@@ -201,7 +218,8 @@ def measure(count: int, tmp: Path) -> tuple[float, float, float]:
         f"computing at most {record(f'webhook_worker_loop_block_cpu_ms_max_{count}w', cpu):.1f} ms); delivery lag p99 "
         f"{record(f'webhook_delivery_lag_p99_s_{count}w', p99):.2f} s, median "
         f"{statistics.median(lags) if lags else float('nan'):.2f} s (goal <= 2; the release step alone "
-        f"{RELEASE_STEP_S:.2f} s) over {len(receiver.events)} of {expected} events at {EVENTS_PER_S}/s")
+        f"{RELEASE_STEP_S:.2f} s) over {len(receiver.events)} of {expected} events at {EVENTS_PER_S}/s"
+    )
     return per_day, block, p99
 
 
@@ -236,7 +254,11 @@ def worker(start_s: float, out: Path) -> None:
         await watching
 
     asyncio.run(body())
-    out.write_text(json.dumps({"calls": calls, "loop_block_ms_max": watch.longest_ever_ms, "loop_cpu_ms_max": watch.longest_cpu_ever_ms}))
+    out.write_text(
+        json.dumps(
+            {"calls": calls, "loop_block_ms_max": watch.longest_ever_ms, "loop_cpu_ms_max": watch.longest_cpu_ever_ms}
+        )
+    )
 
 
 if __name__ == "__main__":

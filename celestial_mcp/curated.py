@@ -35,7 +35,13 @@ BIRTH = {"datetime": DATETIME, "place": PLACE, "tz": TZ, "lat": LAT, "lon": LON}
 PARTNER = {
     "type": "object",
     "description": "The second birth: datetime, place (or lat, lon), tz",
-    "properties": {"datetime": {"type": "string"}, "place": {"type": "string"}, "tz": {"type": "string"}, "lat": LAT, "lon": LON},
+    "properties": {
+        "datetime": {"type": "string"},
+        "place": {"type": "string"},
+        "tz": {"type": "string"},
+        "lat": LAT,
+        "lon": LON,
+    },
     "additionalProperties": False,
 }
 #: Arguments every tool takes but the API does not: they choose the result, not the answer.
@@ -116,7 +122,20 @@ def _suffixed(key: str, suffix: str) -> str:
 
 # Summaries: one or two sentences a model can answer from, the data after them for detail.
 
-SIGNS = ("Aries", "Taurus", "Gemini", "Cancer", "Leo", "Virgo", "Libra", "Scorpio", "Sagittarius", "Capricorn", "Aquarius", "Pisces")
+SIGNS = (
+    "Aries",
+    "Taurus",
+    "Gemini",
+    "Cancer",
+    "Leo",
+    "Virgo",
+    "Libra",
+    "Scorpio",
+    "Sagittarius",
+    "Capricorn",
+    "Aquarius",
+    "Pisces",
+)
 
 
 def zodiac(longitude: float) -> str:
@@ -138,7 +157,8 @@ def moments(meta: dict[str, Any]) -> str:
         hours, rest = divmod(abs(offset), 3600)
         said.append(
             f"{name} {reading['local']} {reading['tz']} ({reading['abbreviation']}, "
-            f"UTC{sign}{hours:02d}:{rest // 60:02d}) = {reading['utc']}")
+            f"UTC{sign}{hours:02d}:{rest // 60:02d}) = {reading['utc']}"
+        )
     return "; ".join(said)
 
 
@@ -151,9 +171,15 @@ def _chart_line(chart: dict[str, Any]) -> str:
     """Return a chart's moment, place, Sun, Moon and angles in one sentence."""
     metadata = chart.get("metadata", {})
     placements = {row["body"]: row for row in chart.get("positions", ())}
-    parts = [f"{body.capitalize()} {zodiac(placements[body]['longitude'])}" for body in ("sun", "moon") if body in placements]
+    parts = [
+        f"{body.capitalize()} {zodiac(placements[body]['longitude'])}" for body in ("sun", "moon") if body in placements
+    ]
     houses = chart.get("houses") or {}
-    parts += [f"{angle.capitalize()} {zodiac(houses[angle])}" for angle in ("ascendant", "midheaven") if houses.get(angle) is not None]
+    parts += [
+        f"{angle.capitalize()} {zodiac(houses[angle])}"
+        for angle in ("ascendant", "midheaven")
+        if houses.get(angle) is not None
+    ]
     location = metadata.get("location") or {}
     where = f" at {location['latitude']:.2f}, {location['longitude']:.2f}" if location else ""
     return (
@@ -169,7 +195,11 @@ def _chart_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -
             f"{len(data.get('inter_aspects', ()))} aspects between them."
         )
     elif "charts" in data:
-        text = f"{len(data['charts'])} return chart(s); the first: {_chart_line(data['charts'][0])}." if data["charts"] else "No return found."
+        text = (
+            f"{len(data['charts'])} return chart(s); the first: {_chart_line(data['charts'][0])}."
+            if data["charts"]
+            else "No return found."
+        )
     else:
         text = f"{data.get('chart_type', 'natal').capitalize()} chart for {_chart_line(data)}."
     return _with_moments(text, meta)
@@ -177,7 +207,9 @@ def _chart_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -
 
 def _positions_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     rows = data.get("positions", ())
-    listed = ", ".join(f"{row['body']} {zodiac(row['longitude'])}{' R' if row.get('retrograde') else ''}" for row in rows[:12])
+    listed = ", ".join(
+        f"{row['body']} {zodiac(row['longitude'])}{' R' if row.get('retrograde') else ''}" for row in rows[:12]
+    )
     return _with_moments(f"{len(rows)} positions (tropical unless sidereal): {listed}.", meta)
 
 
@@ -193,7 +225,9 @@ def _places_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) 
     towns = data.get("places", ())
     if not towns:
         return f"No town named {arguments.get('q')!r}: try another spelling or drop country."
-    found = "; ".join(f"{t['name']} ({t['country']}, {t['tz']}, pop. {t['population']}): id {t['id']}" for t in towns[:5])
+    found = "; ".join(
+        f"{t['name']} ({t['country']}, {t['tz']}, pop. {t['population']}): id {t['id']}" for t in towns[:5]
+    )
     return f"{len(towns)} town(s): {found}. Pass the id as place (or its lat, lon and tz where a tool has no place)."
 
 
@@ -206,7 +240,9 @@ def _timezone_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]
 
 
 def _wheel_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    return _with_moments(f"A {arguments.get('kind', 'natal')} chart wheel, PNG {data['size']} px, in the image content.", meta)
+    return _with_moments(
+        f"A {arguments.get('kind', 'natal')} chart wheel, PNG {data['size']} px, in the image content.", meta
+    )
 
 
 def _transits_regroup(data: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
@@ -259,8 +295,12 @@ def _forecast_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]
 
 def _time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     periods = data.get("periods", ())
-    lords = ", ".join(f"level {p.get('level', 1)} {p.get('lord') or p.get('ruler') or p.get('sign', '')}" for p in periods[:4])
-    return _with_moments(f"{arguments.get('kind', 'profections')}: {len(periods)} period(s){': ' + lords if lords else ''}.", meta)
+    lords = ", ".join(
+        f"level {p.get('level', 1)} {p.get('lord') or p.get('ruler') or p.get('sign', '')}" for p in periods[:4]
+    )
+    return _with_moments(
+        f"{arguments.get('kind', 'profections')}: {len(periods)} period(s){': ' + lords if lords else ''}.", meta
+    )
 
 
 def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
@@ -270,10 +310,16 @@ def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -
         kootas = ", ".join(f"{k.get('name')} {k.get('score', 0):g}/{k.get('max', 0):g}" for k in data.get("kootas", ()))
         manglik = "; ".join(
             f"{side.upper()} ({data.get(side, {}).get('role')}) "
-            f"{'manglik' if data.get(side, {}).get('manglik', {}).get('manglik') else 'not manglik'}" for side in ("a", "b"))
-        text = f"Ashtakoota {data.get('total', 0):g}/36 ({said}): {kootas}. {manglik}; each koota's reason in data.kootas."
+            f"{'manglik' if data.get(side, {}).get('manglik', {}).get('manglik') else 'not manglik'}"
+            for side in ("a", "b")
+        )
+        text = (
+            f"Ashtakoota {data.get('total', 0):g}/36 ({said}): {kootas}. {manglik}; each koota's reason in data.kootas."
+        )
     elif arguments.get("kind") == "panchang":
-        limbs = "; ".join(f"{name} {data.get(name, {}).get('name')}" for name in ("tithi", "nakshatra", "yoga", "karana"))
+        limbs = "; ".join(
+            f"{name} {data.get(name, {}).get('name')}" for name in ("tithi", "nakshatra", "yoga", "karana")
+        )
         text = (
             f"Panchang ({said}, sunrise {conventions.get('sunrise')}): {data.get('vara', {}).get('name')}; {limbs}; "
             "ends in data (UTC)."
@@ -292,7 +338,8 @@ def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -
         text = (
             f"Sidereal chart ({said}): lagna {lagna.get('sign')}, Moon {moon.get('sign')} in "
             f"{moon.get('nakshatra', {}).get('name')} pada {moon.get('nakshatra', {}).get('pada')}; vargas under "
-            "data.vargas.")
+            "data.vargas."
+        )
     return _with_moments(text, meta)
 
 
@@ -314,7 +361,9 @@ def _astrocartography_summary(data: Any, meta: dict[str, Any], arguments: dict[s
 def _hours_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     return _with_moments(
         f"Day ruler {data.get('day_ruler')}; the moment falls in planetary hour {data.get('current_hour')} of 24 "
-        "(hours[] in UTC).", meta)
+        "(hours[] in UTC).",
+        meta,
+    )
 
 
 TOOLS: tuple[CuratedTool, ...] = (
@@ -322,7 +371,11 @@ TOOLS: tuple[CuratedTool, ...] = (
         "places",
         "Find a town by name: its id (for place), lat, lon and time zone. Call it first for a birth or any local time; "
         "several towns may match: pick by country and population, or ask.",
-        {"q": {"type": "string"}, "country": {"type": "string", "description": "ISO code (FR)"}, "limit": {"type": "integer", "minimum": 1, "maximum": 20}},
+        {
+            "q": {"type": "string"},
+            "country": {"type": "string", "description": "ISO code (FR)"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 20},
+        },
         {None: "/v1/places"},
         _places_summary,
         required=("q",),
@@ -340,7 +393,13 @@ TOOLS: tuple[CuratedTool, ...] = (
     CuratedTool(
         "positions",
         "Where the planets are at a moment (no houses): sign, degree, speed, retrograde. For a person use natal_chart.",
-        {"datetime": DATETIME, "tz": TZ, "bodies": LIST, "sidereal": {"type": "string", "description": "ayanamsha (lahiri)"}, "extra": {"type": "object"}},
+        {
+            "datetime": DATETIME,
+            "tz": TZ,
+            "bodies": LIST,
+            "sidereal": {"type": "string", "description": "ayanamsha (lahiri)"},
+            "extra": {"type": "object"},
+        },
         {None: "/v1/positions"},
         _positions_summary,
         items="positions",
@@ -350,7 +409,14 @@ TOOLS: tuple[CuratedTool, ...] = (
         "A birth chart: planets in signs and houses, angles, aspects. Give the local birth datetime and place "
         "(from places), or tz, lat and lon. kind=draconic rotates it to the North Node. "
         "Dignities, lots, patterns and more via extra.",
-        {**BIRTH, "kind": {"type": "string", "enum": ["natal", "draconic"]}, "bodies": LIST, "system": {"type": "string", "description": "house system"}, "sidereal": {"type": "string"}, "extra": {"type": "object"}},
+        {
+            **BIRTH,
+            "kind": {"type": "string", "enum": ["natal", "draconic"]},
+            "bodies": LIST,
+            "system": {"type": "string", "description": "house system"},
+            "sidereal": {"type": "string"},
+            "extra": {"type": "object"},
+        },
         {"natal": "/v1/natal-chart", "draconic": "/v1/draconic"},
         _chart_summary,
     ),
@@ -358,7 +424,13 @@ TOOLS: tuple[CuratedTool, ...] = (
         "relationship_chart",
         "Two births: synastry (both charts and the aspects between), composite or davison chart. "
         "Parallels are off unless extra.parallels=true.",
-        {**BIRTH, "partner": PARTNER, "kind": {"type": "string", "enum": ["synastry", "composite", "davison"]}, "bodies": LIST, "extra": {"type": "object"}},
+        {
+            **BIRTH,
+            "partner": PARTNER,
+            "kind": {"type": "string", "enum": ["synastry", "composite", "davison"]},
+            "bodies": LIST,
+            "extra": {"type": "object"},
+        },
         {"synastry": "/v1/synastry", "composite": "/v1/composite", "davison": "/v1/davison"},
         _chart_summary,
         required=("partner",),
@@ -379,7 +451,10 @@ TOOLS: tuple[CuratedTool, ...] = (
         "partner.",
         {
             **BIRTH,
-            "kind": {"type": "string", "enum": ["natal", "draconic", "transit", "progressed", "return", "synastry", "composite", "davison"]},
+            "kind": {
+                "type": "string",
+                "enum": ["natal", "draconic", "transit", "progressed", "return", "synastry", "composite", "davison"],
+            },
             "when": DATETIME,
             "partner": PARTNER,
             "theme": {"type": "string", "enum": ["light", "dark", "high_contrast", "print"]},
@@ -444,7 +519,16 @@ TOOLS: tuple[CuratedTool, ...] = (
         "returns",
         "Solar or lunar return charts after search_start, cast at lat, lon (where the person is then). Birth: "
         "datetime, tz.",
-        {"datetime": DATETIME, "tz": TZ, "lat": LAT, "lon": LON, "body": {"type": "string", "enum": ["sun", "moon"]}, "search_start": DATETIME, "count": {"type": "integer", "minimum": 1, "maximum": 13}, "extra": {"type": "object"}},
+        {
+            "datetime": DATETIME,
+            "tz": TZ,
+            "lat": LAT,
+            "lon": LON,
+            "body": {"type": "string", "enum": ["sun", "moon"]},
+            "search_start": DATETIME,
+            "count": {"type": "integer", "minimum": 1, "maximum": 13},
+            "extra": {"type": "object"},
+        },
         {None: "/v1/returns"},
         _chart_summary,
         required=("body", "lat", "lon"),
@@ -473,8 +557,20 @@ TOOLS: tuple[CuratedTool, ...] = (
         "periods running then, or extra.start and extra.end; extra.levels 1-3. kind=panchang: the day's vara, tithi, "
         "nakshatra, yoga, karana (datetime: the day). kind=match: the Ashtakoota of the birth (the groom's unless "
         "extra.groom='b') and partner's, out of 36, and each one's manglik status. Birth as for natal_chart.",
-        {**BIRTH, "partner": PARTNER, "kind": {"type": "string", "enum": ["chart", "dasha", "panchang", "match"]}, "ayanamsha": {"type": "string"}, "cursor": CURSOR, "extra": {"type": "object"}},
-        {"chart": "/v1/vedic/chart", "dasha": "/v1/vedic/dasha", "panchang": "/v1/vedic/panchang", "match": "/v1/vedic/match"},
+        {
+            **BIRTH,
+            "partner": PARTNER,
+            "kind": {"type": "string", "enum": ["chart", "dasha", "panchang", "match"]},
+            "ayanamsha": {"type": "string"},
+            "cursor": CURSOR,
+            "extra": {"type": "object"},
+        },
+        {
+            "chart": "/v1/vedic/chart",
+            "dasha": "/v1/vedic/dasha",
+            "panchang": "/v1/vedic/panchang",
+            "match": "/v1/vedic/match",
+        },
         _vedic_summary,
         items="periods",
     ),
@@ -491,7 +587,15 @@ TOOLS: tuple[CuratedTool, ...] = (
     CuratedTool(
         "eclipses",
         "The next (or previous, backward) solar or lunar eclipses after a moment.",
-        {"kind": {"type": "string", "enum": ["solar", "lunar"]}, "datetime": DATETIME, "tz": TZ, "count": {"type": "integer", "minimum": 1}, "backward": {"type": "boolean"}, "lat": LAT, "lon": LON},
+        {
+            "kind": {"type": "string", "enum": ["solar", "lunar"]},
+            "datetime": DATETIME,
+            "tz": TZ,
+            "count": {"type": "integer", "minimum": 1},
+            "backward": {"type": "boolean"},
+            "lat": LAT,
+            "lon": LON,
+        },
         {"solar": "/v1/eclipses/solar", "lunar": "/v1/eclipses/lunar"},
         _eclipses_summary,
         items="eclipses",
@@ -535,8 +639,15 @@ def shaped_result(tool: CuratedTool, body: dict[str, Any], arguments: dict[str, 
         data, pending = tool.regroup(data)
     elif tool.items is not None and isinstance(data, dict) and isinstance(data.get(tool.items), list):
         pending = data[tool.items]
-    meta = {key: body["meta"][key] for key in ("credits_used", "credits_remaining", "moment", "conventions") if key in body.get("meta", {})}
-    result: dict[str, Any] = {"summary": tool.summarize(data if pending is None else {**data, tool.items: pending}, meta, arguments), "data": data}
+    meta = {
+        key: body["meta"][key]
+        for key in ("credits_used", "credits_remaining", "moment", "conventions")
+        if key in body.get("meta", {})
+    }
+    result: dict[str, Any] = {
+        "summary": tool.summarize(data if pending is None else {**data, tool.items: pending}, meta, arguments),
+        "data": data,
+    }
     if body.get("warnings"):
         result["warnings"] = body["warnings"]
     result["meta"] = meta
@@ -569,7 +680,10 @@ def parameter_reference(tool: CuratedTool, document: dict[str, Any]) -> dict[str
 
 def operation_schema(tool: CuratedTool, arguments: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]:
     """Return the body schema of the operation ``arguments`` call, standing alone."""
-    return resolved(document["paths"][tool.path(arguments)]["post"]["requestBody"]["content"]["application/json"]["schema"], document)
+    return resolved(
+        document["paths"][tool.path(arguments)]["post"]["requestBody"]["content"]["application/json"]["schema"],
+        document,
+    )
 
 
 PARAMETERS_PREFIX = "celestial://parameters/"
@@ -583,7 +697,9 @@ def curated_tool(tool: CuratedTool) -> types.Tool:
         input_schema=tool.input_schema,
         output_schema=OUTPUT_SCHEMA,
         # Every operation computes and changes nothing but the caller's balance.
-        annotations=types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False),
+        annotations=types.ToolAnnotations(
+            read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+        ),
     )
 
 
@@ -600,10 +716,14 @@ def parameter_resources(tools: dict[str, CuratedTool]) -> list[types.Resource]:
     ]
 
 
-def read_parameters(uri: str, tools: dict[str, CuratedTool], document: dict[str, Any]) -> types.ReadResourceResult | None:
+def read_parameters(
+    uri: str, tools: dict[str, CuratedTool], document: dict[str, Any]
+) -> types.ReadResourceResult | None:
     """Return the parameter reference at ``uri``, or None when there is none."""
     tool = tools.get(uri.removeprefix(PARAMETERS_PREFIX)) if uri.startswith(PARAMETERS_PREFIX) else None
     if tool is None:
         return None
     text = json.dumps(parameter_reference(tool, document), ensure_ascii=False)
-    return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=text)])
+    return types.ReadResourceResult(
+        contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=text)]
+    )

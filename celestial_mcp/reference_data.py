@@ -20,7 +20,9 @@ def reference_data() -> dict[str, tuple[str, Any]]:
         "bodies": (
             "Body names (lowercase), the groups planets/asteroids/all, aliases, and what each body may be used for.",
             {
-                "bodies": [{"name": b.name, "groups": list(b.groups), "uses": sorted(b.uses)} for b in bodies.BODY_TABLE],
+                "bodies": [
+                    {"name": b.name, "groups": list(b.groups), "uses": sorted(b.uses)} for b in bodies.BODY_TABLE
+                ],
                 "groups": {name: list(members) for name, members in bodies.GROUPS.items()},
                 "aliases": dict(bodies.ALIASES),
             },
@@ -35,7 +37,12 @@ def reference_data() -> dict[str, tuple[str, Any]]:
         ),
         "aspect_types": (
             "Aspect types for the aspects parameter: name, angle in degrees, default orb in degrees.",
-            {"aspect_types": [{"name": t.name, "angle_deg": t.angle_deg, "default_orb_deg": t.default_orb_deg} for t in aspects.ASPECT_TYPES.values()]},
+            {
+                "aspect_types": [
+                    {"name": t.name, "angle_deg": t.angle_deg, "default_orb_deg": t.default_orb_deg}
+                    for t in aspects.ASPECT_TYPES.values()
+                ]
+            },
         ),
     }
 
@@ -53,4 +60,6 @@ def read(uri: str) -> types.ReadResourceResult | None:
     data = reference_data().get(uri.removeprefix(URI_PREFIX)) if uri.startswith(URI_PREFIX) else None
     if data is None:
         return None
-    return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=json.dumps(data[1]))])
+    return types.ReadResourceResult(
+        contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=json.dumps(data[1]))]
+    )

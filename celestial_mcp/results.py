@@ -30,7 +30,9 @@ def size(value: Any) -> int:
 
 #: Room kept for what paging adds after the items are chosen: the page's next_cursor and
 #: the sentence the summary ends with.
-PAGE_NOTE_CHARS = len(', "next_cursor": 000000') + len(" Page: items 000000-000000 of 000000; call again with cursor=000000 for the next.")
+PAGE_NOTE_CHARS = len(', "next_cursor": 000000') + len(
+    " Page: items 000000-000000 of 000000; call again with cursor=000000 for the next."
+)
 
 
 def paged(result: dict[str, Any], items: list[Any], cursor: int, key: str, limit: int = RESULT_LIMIT) -> dict[str, Any]:
@@ -55,7 +57,9 @@ def paged(result: dict[str, Any], items: list[Any], cursor: int, key: str, limit
     page["returned"] = taken
     if start + taken < total:
         page["next_cursor"] = start + taken
-        shaped["summary"] += f" Page: items {start + 1}-{start + taken} of {total}; call again with cursor={start + taken} for the next."
+        shaped["summary"] += (
+            f" Page: items {start + 1}-{start + taken} of {total}; call again with cursor={start + taken} for the next."
+        )
     return shaped
 
 

@@ -33,7 +33,9 @@ def argument_errors(schema: dict[str, Any], arguments: Any) -> list[str]:
     key = json.dumps(schema, sort_keys=True)
     if key not in _VALIDATORS:
         _VALIDATORS[key] = Draft202012Validator(schema)
-    found = sorted(_VALIDATORS[key].iter_errors(arguments), key=lambda error: [str(part) for part in error.absolute_path])
+    found = sorted(
+        _VALIDATORS[key].iter_errors(arguments), key=lambda error: [str(part) for part in error.absolute_path]
+    )
     return [f"{_argument_path(error.absolute_path)}: {_without_long_instance(error)}" for error in found]
 
 

@@ -120,10 +120,14 @@ def create_server(document: dict[str, Any], settings: McpSettings) -> Server:
         return await call_operation(client, tool, params.arguments or {}, key)
 
     async def list_resources(ctx, params) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=reference_data.resources() + (parameter_resources(tools) if curated else []))
+        return types.ListResourcesResult(
+            resources=reference_data.resources() + (parameter_resources(tools) if curated else [])
+        )
 
     async def read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        found = reference_data.read(str(params.uri)) or (read_parameters(str(params.uri), tools, document) if curated else None)
+        found = reference_data.read(str(params.uri)) or (
+            read_parameters(str(params.uri), tools, document) if curated else None
+        )
         if found is None:
             raise ValueError(f"No resource {params.uri}; see resources/list.")
         return found
@@ -159,14 +163,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
     parser.add_argument(
-        "--tools", choices=MODES, help="curated: sixteen tools written for a model (the default); full: one per API operation"
+        "--tools",
+        choices=MODES,
+        help="curated: sixteen tools written for a model (the default); full: one per API operation",
     )
     args = parser.parse_args(argv)
     settings = McpSettings.from_environment(os.environ)
     if args.tools:
         settings = dataclasses.replace(settings, tools=args.tools)
     if settings.tools not in MODES:
-        print(f"celestial-mcp: CELESTIAL_MCP_TOOLS must be one of {', '.join(MODES)}, not {settings.tools!r}", file=sys.stderr)
+        print(
+            f"celestial-mcp: CELESTIAL_MCP_TOOLS must be one of {', '.join(MODES)}, not {settings.tools!r}",
+            file=sys.stderr,
+        )
         return 2
     try:
         document = fetch_document(settings.base_url)

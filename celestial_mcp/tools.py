@@ -46,7 +46,9 @@ class OperationTool:
             description=self.description,
             input_schema=self.input_schema,
             # Every operation computes and changes nothing but the caller's balance.
-            annotations=types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False),
+            annotations=types.ToolAnnotations(
+                read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+            ),
         )
 
 
@@ -67,7 +69,9 @@ def operation_tools(document: dict[str, Any]) -> dict[str, OperationTool]:
     return tools
 
 
-async def call_operation(client: httpx.AsyncClient, tool: OperationTool, arguments: dict[str, Any], key: str | None) -> types.CallToolResult:
+async def call_operation(
+    client: httpx.AsyncClient, tool: OperationTool, arguments: dict[str, Any], key: str | None
+) -> types.CallToolResult:
     """Return the tool's result: the endpoint's JSON answer (or the document it answers
     instead: an image as image content, a PNG chart wheel; any other as text, an iCalendar
     file or an SVG), or a tool error carrying the API's status, code,
@@ -82,7 +86,9 @@ async def call_operation(client: httpx.AsyncClient, tool: OperationTool, argumen
     content_type = answer.headers.get("content-type", "")
     if answer.is_success and content_type.startswith("image/png"):
         # A picture the model can see (a chart wheel's format=png).
-        return types.CallToolResult(content=[types.ImageContent(data=base64.b64encode(answer.content).decode(), mime_type="image/png")])
+        return types.CallToolResult(
+            content=[types.ImageContent(data=base64.b64encode(answer.content).decode(), mime_type="image/png")]
+        )
     if answer.is_success and not content_type.startswith("application/json"):
         # A document the operation answers instead of JSON (format=ics: an iCalendar file).
         return types.CallToolResult(content=[types.TextContent(text=answer.text)])
@@ -120,7 +126,12 @@ class AnswerCache:
 
 
 async def call_curated(
-    client: httpx.AsyncClient, tool: CuratedTool, arguments: dict[str, Any], key: str | None, document: dict[str, Any], cache: AnswerCache
+    client: httpx.AsyncClient,
+    tool: CuratedTool,
+    arguments: dict[str, Any],
+    key: str | None,
+    document: dict[str, Any],
+    cache: AnswerCache,
 ) -> types.CallToolResult:
     """Return the curated tool's result: the structured content of ``curated.shaped_result``
     (summary, data paged and cut to fit, its JSON as the text too), with the picture as image
@@ -131,7 +142,12 @@ async def call_curated(
     problems = argument_errors(tool.input_schema, arguments)
     body = tool.request(arguments) if not problems else {}
     if not problems:
-        problems = [f"(as the API's {name}) {problem}" for name, problem in ((tool.path(arguments), p) for p in argument_errors(operation_schema(tool, arguments, document), body))]
+        problems = [
+            f"(as the API's {name}) {problem}"
+            for name, problem in (
+                (tool.path(arguments), p) for p in argument_errors(operation_schema(tool, arguments, document), body)
+            )
+        ]
     if problems:
         return _schema_error(tool.name, problems)
     path = tool.path(arguments)
@@ -151,7 +167,9 @@ async def call_curated(
         if tool.items and key:
             cache.put(path, body, key, answer_body)
     shaped = shaped_result(tool, answer_body, arguments)
-    return types.CallToolResult(content=[types.TextContent(text=json.dumps(shaped, ensure_ascii=False))], structured_content=shaped)
+    return types.CallToolResult(
+        content=[types.TextContent(text=json.dumps(shaped, ensure_ascii=False))], structured_content=shaped
+    )
 
 
 #: The API's default width of a chart wheel, in pixels (the proto's default of size).
@@ -171,11 +189,15 @@ def _picture(tool: CuratedTool, arguments: dict[str, Any], answer: httpx.Respons
     )
 
 
-async def _post(client: httpx.AsyncClient, path: str, body: dict[str, Any], key: str | None) -> httpx.Response | types.CallToolResult:
+async def _post(
+    client: httpx.AsyncClient, path: str, body: dict[str, Any], key: str | None
+) -> httpx.Response | types.CallToolResult:
     """Return the API's answer to ``body`` posted to ``path`` with ``key``, or the tool error
     of no key or no API."""
     if not key:
-        return _tool_error("No API key: set CELESTIAL_API_KEY, or send Authorization: Bearer <key> to this MCP server.", None)
+        return _tool_error(
+            "No API key: set CELESTIAL_API_KEY, or send Authorization: Bearer <key> to this MCP server.", None
+        )
     try:
         return await client.post(path, json=body, headers={"Authorization": f"Bearer {key}"})
     except httpx.HTTPError as error:

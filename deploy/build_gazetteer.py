@@ -46,8 +46,17 @@ def build(records: dict, output: Path) -> int:
         db.executemany(
             "INSERT INTO places VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                (r["geonameid"], r["name"], ascii_name(r["name"]), r["countrycode"], r["admin1code"] or "",
-                 r["latitude"], r["longitude"], r["timezone"], r["population"])
+                (
+                    r["geonameid"],
+                    r["name"],
+                    ascii_name(r["name"]),
+                    r["countrycode"],
+                    r["admin1code"] or "",
+                    r["latitude"],
+                    r["longitude"],
+                    r["timezone"],
+                    r["population"],
+                )
                 for r in records.values()
             ),
         )

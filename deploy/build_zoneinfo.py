@@ -34,7 +34,9 @@ def build(source: Path, output: Path) -> int:
             shutil.copyfile(source / name, output / name)
     zic = shutil.which("zic") or shutil.which("zic", path="/usr/sbin:/sbin")
     if zic is None:
-        raise SystemExit("zic, the tz database's compiler, is missing: install Debian's libc-bin (apt-get install libc-bin).")
+        raise SystemExit(
+            "zic, the tz database's compiler, is missing: install Debian's libc-bin (apt-get install libc-bin)."
+        )
     with tempfile.TemporaryDirectory(dir=output) as scratch:
         compiled = Path(scratch) / COMPILED
         subprocess.run([zic, "-d", str(compiled), str(output / ZONE_SOURCE)], check=True)

@@ -19,17 +19,50 @@ FONTS = {
     "symbols2": "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
 }
 GLYPHS = {
-    "aries": 0x2648, "taurus": 0x2649, "gemini": 0x264A, "cancer": 0x264B, "leo": 0x264C, "virgo": 0x264D,
-    "libra": 0x264E, "scorpio": 0x264F, "sagittarius": 0x2650, "capricorn": 0x2651, "aquarius": 0x2652, "pisces": 0x2653,
-    "sun": 0x2609, "moon": 0x263D, "mercury": 0x263F, "venus": 0x2640, "mars": 0x2642, "jupiter": 0x2643,
-    "saturn": 0x2644, "uranus": 0x2645, "neptune": 0x2646, "pluto": 0x2647, "north_node": 0x260A, "south_node": 0x260B,
+    "aries": 0x2648,
+    "taurus": 0x2649,
+    "gemini": 0x264A,
+    "cancer": 0x264B,
+    "leo": 0x264C,
+    "virgo": 0x264D,
+    "libra": 0x264E,
+    "scorpio": 0x264F,
+    "sagittarius": 0x2650,
+    "capricorn": 0x2651,
+    "aquarius": 0x2652,
+    "pisces": 0x2653,
+    "sun": 0x2609,
+    "moon": 0x263D,
+    "mercury": 0x263F,
+    "venus": 0x2640,
+    "mars": 0x2642,
+    "jupiter": 0x2643,
+    "saturn": 0x2644,
+    "uranus": 0x2645,
+    "neptune": 0x2646,
+    "pluto": 0x2647,
+    "north_node": 0x260A,
+    "south_node": 0x260B,
     "chiron": 0x26B7,
-    "conjunction": 0x260C, "opposition": 0x260D, "trine": 0x25B3, "square": 0x25A1, "sextile": 0x26B9,
-    "quincunx": 0x26BB, "semi_sextile": 0x26BA, "sesquiquadrate": 0x26BC,
+    "conjunction": 0x260C,
+    "opposition": 0x260D,
+    "trine": 0x25B3,
+    "square": 0x25A1,
+    "sextile": 0x26B9,
+    "quincunx": 0x26BB,
+    "semi_sextile": 0x26BA,
+    "sesquiquadrate": 0x26BC,
 }
 #: The aspects without a symbol, by their abbreviations, set in this font.
 LETTERS_FONT = "services/ephemeris/wheel/NotoSans-Regular.ttf"
-LETTERS = {"quintile": "Q", "bi_quintile": "bQ", "septile": "S", "bi_septile": "bS", "tri_septile": "tS", "quindecile": "Qd"}
+LETTERS = {
+    "quintile": "Q",
+    "bi_quintile": "bQ",
+    "septile": "S",
+    "bi_septile": "bS",
+    "tri_septile": "tS",
+    "quindecile": "Qd",
+}
 #: The widest (or tallest) an abbreviation may be, in the 1000-unit em.
 LETTERS_FIT = 920
 #: The semi-square (an angle, ∠), drawn by hand in a 1000-unit em, y down, centred: a
@@ -62,8 +95,10 @@ def main(output: str) -> None:
         shift_x, shift_y = -(x_min + x_max) / 2 * scale, (y_min + y_max) / 2 * scale
         glyph_set[glyph_name].draw(TransformPen(pen, (scale, 0, 0, -scale, shift_x, shift_y)))
         outlines[name] = {
-            "codepoint": f"U+{codepoint:04X}", "font": font_name,
-            "width": round((x_max - x_min) * scale), "height": round((y_max - y_min) * scale),
+            "codepoint": f"U+{codepoint:04X}",
+            "font": font_name,
+            "width": round((x_max - x_min) * scale),
+            "height": round((y_max - y_min) * scale),
             "path": pen.getCommands(),
         }
     letters = TTFont(LETTERS_FONT)
@@ -73,7 +108,6 @@ def main(output: str) -> None:
     with open(output, "w", encoding="utf-8") as out:
         json.dump(outlines, out, indent=1, sort_keys=True)
         out.write("\n")
-
 
 
 def _letters(font, text: str, SVGPathPen, BoundsPen, TransformPen) -> dict:
@@ -93,8 +127,13 @@ def _letters(font, text: str, SVGPathPen, BoundsPen, TransformPen) -> dict:
     for character in text:
         glyph_set[cmap[ord(character)]].draw(TransformPen(pen, (scale, 0, 0, -scale, shift_x + x * scale, shift_y)))
         x += metrics[cmap[ord(character)]][0]
-    return {"codepoint": "none", "font": f"Noto Sans ({text})", "width": round((x_max - x_min) * scale),
-            "height": round((y_max - y_min) * scale), "path": pen.getCommands()}
+    return {
+        "codepoint": "none",
+        "font": f"Noto Sans ({text})",
+        "width": round((x_max - x_min) * scale),
+        "height": round((y_max - y_min) * scale),
+        "path": pen.getCommands(),
+    }
 
 
 if __name__ == "__main__":

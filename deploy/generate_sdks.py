@@ -92,8 +92,17 @@ def generate_python(document: Path, output: Path) -> Path:
     ``output``: the generated client, our layer over it, its README, licence and pyproject."""
     subprocess.run(
         [
-            str(PYTHON_GENERATOR), "generate", "--path", str(document), "--output-path", str(output), "--overwrite",
-            "--config", str(PYTHON_CONFIG), "--custom-template-path", str(PYTHON_TEMPLATE / "templates"),
+            str(PYTHON_GENERATOR),
+            "generate",
+            "--path",
+            str(document),
+            "--output-path",
+            str(output),
+            "--overwrite",
+            "--config",
+            str(PYTHON_CONFIG),
+            "--custom-template-path",
+            str(PYTHON_TEMPLATE / "templates"),
         ],
         check=True,
         capture_output=True,
@@ -115,7 +124,14 @@ def document_formats(operation: dict) -> dict[str, tuple[str, bool]]:
     """Return the documents ``operation``'s ``format`` parameter may ask for, each value with
     its answer's media type and whether the document is binary (a PNG) rather than text."""
     answers = operation["responses"]["200"]["content"]
-    values = next((parameter["schema"].get("enum", []) for parameter in operation.get("parameters", []) if parameter["name"] == "format"), [])
+    values = next(
+        (
+            parameter["schema"].get("enum", [])
+            for parameter in operation.get("parameters", [])
+            if parameter["name"] == "format"
+        ),
+        [],
+    )
     return {
         value: (media_type, answers[media_type]["schema"].get("format") == "binary")
         for value, media_type in DOCUMENT_FORMATS.items()
@@ -170,19 +186,31 @@ def python_operations(package: Path, document: dict) -> str:
     the same parameters).
     An operation whose ``format`` may ask for a document has one overload per format value:
     ``bytes`` for a binary document, ``str`` for a text one, the model for JSON."""
-    operations = {operation["operationId"]: operation for path in document["paths"].values() for operation in path.values() if isinstance(operation, dict)}
+    operations = {
+        operation["operationId"]: operation
+        for path in document["paths"].values()
+        for operation in path.values()
+        if isinstance(operation, dict)
+    }
     modules = sorted((package / "api").glob("*/*.py"))
     names = {module.stem for module in modules}
     imports = {"from .types import UNSET, Unset", "from .types import Response"}
     methods = []
     for module in modules:
         resource = module.stem != "__init__" and operations[module.stem].get("x-resource", False)
-        if module.stem == "__init__" or (not resource and module.stem.startswith("post_") and "get_" + module.stem.removeprefix("post_") in names):
+        if module.stem == "__init__" or (
+            not resource and module.stem.startswith("post_") and "get_" + module.stem.removeprefix("post_") in names
+        ):
             continue
         tree = ast.parse(module.read_text())
         sync = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "sync_detailed")
         for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.level == 3 and node.module and node.module.startswith("models."):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.level == 3
+                and node.module
+                and node.module.startswith("models.")
+            ):
                 imports.add(f"from .{node.module} import {', '.join(alias.name for alias in node.names)}")
         imports.add(f"from .api.{module.parent.name} import {module.stem}")
         answer = answer_model(sync.returns)
@@ -199,10 +227,13 @@ def python_operations(package: Path, document: dict) -> str:
         signature = functools.partial(method_signature, method, positional, arguments, annotations, defaults)
         raises = "        Raises:\n            CelestialError: the API's error, or no answer (NetworkError).\n        "
         if not documents:
-            doc = summary.replace("\n", "\n        ") + f"\n\n        Returns:\n            {answer}: the answer's model.\n\n" + raises
+            doc = (
+                summary.replace("\n", "\n        ")
+                + f"\n\n        Returns:\n            {answer}: the answer's model.\n\n"
+                + raises
+            )
             methods.append(
-                signature(answer)
-                + f'        """{doc}"""\n'
+                signature(answer) + f'        """{doc}"""\n'
                 f"        return self._call(lambda: {module.stem}.sync_detailed("
                 f"client=self.client{', ' + passed if passed else ''}), {answer})\n"
             )
@@ -210,16 +241,26 @@ def python_operations(package: Path, document: dict) -> str:
         imports.add("from typing import Literal, overload")
         kind = annotations["format_"].split(" | ")[0]  # GetChartWheelFormat | Unset
         default = ast.unparse(defaults["format_"])  # GetChartWheelFormat.SVG
-        values = [value for value in operations[module.stem]["parameters"] if value["name"] == "format"][0]["schema"]["enum"]
-        types = {value: ("bytes" if documents[value][1] else "str") if value in documents else answer for value in values}
+        values = [value for value in operations[module.stem]["parameters"] if value["name"] == "format"][0]["schema"][
+            "enum"
+        ]
+        types = {
+            value: ("bytes" if documents[value][1] else "str") if value in documents else answer for value in values
+        }
         for value in values:
             literal = f"Literal[{value!r}, {kind}.{value.upper()}]"
             is_default = default == f"{kind}.{value.upper()}"
-            methods.append("    @overload\n" + signature(types[value], literal + (" | Unset" if is_default else ""), "..." if is_default else None, " ..."))
+            methods.append(
+                "    @overload\n"
+                + signature(
+                    types[value], literal + (" | Unset" if is_default else ""), "..." if is_default else None, " ..."
+                )
+            )
         returned = " | ".join(dict.fromkeys(types.values()))
         chosen_passed = passed.replace("format_=format_", "format_=chosen")
         each = "".join(
-            f"            {value!r}: {'bytes' if binary else 'str'} ({media_type}),\n" for value, (media_type, binary) in documents.items()
+            f"            {value!r}: {'bytes' if binary else 'str'} ({media_type}),\n"
+            for value, (media_type, binary) in documents.items()
         )
         doc = summary.replace("\n", "\n        ") + (
             "\n\n        Returns:\n            What ``format_`` asks for: the answer's model for JSON, else the "
@@ -236,10 +277,9 @@ def python_operations(package: Path, document: dict) -> str:
             )
         body.append(
             f"        return self._call(lambda: {module.stem}.sync_detailed(client=self.client, {chosen_passed}), "
-            f"{answer})\n")
-        methods.append(
-            signature(returned, f"{kind} | str | Unset", "UNSET") + f'        """{doc}"""\n' + "".join(body)
+            f"{answer})\n"
         )
+        methods.append(signature(returned, f"{kind} | str | Unset", "UNSET") + f'        """{doc}"""\n' + "".join(body))
     return (
         '"""Each operation of the API as a method of ``Celestial`` (generated by make sdk from the\n'
         'generated operations: edit deploy/generate_sdks.py, not this file)."""\n\n'
@@ -267,8 +307,7 @@ def python_operations(package: Path, document: dict) -> str:
         "    def _call(self, send: Callable[[], Response[Any]], answer: type[T]) -> T:\n"
         "        raise NotImplementedError\n\n"
         "    def _document(self, send: Callable[[], httpx.Response], media_type: str) -> httpx.Response:\n"
-        "        raise NotImplementedError\n\n"
-        + "\n".join(methods)
+        "        raise NotImplementedError\n\n" + "\n".join(methods)
     )
 
 
@@ -276,7 +315,11 @@ def answer_model(returns: ast.expr) -> str:
     """Return the name of the answer's model in a generated ``sync_detailed``'s return
     annotation, ``Response[<the answer's model> | Error]`` (the members in either order)."""
     union = returns.slice  # type: ignore[attr-defined]
-    members = [ast.unparse(side) for side in (union.left, union.right)] if isinstance(union, ast.BinOp) else [ast.unparse(union)]
+    members = (
+        [ast.unparse(side) for side in (union.left, union.right)]
+        if isinstance(union, ast.BinOp)
+        else [ast.unparse(union)]
+    )
     answers = [member for member in members if member != "Error"]
     if len(answers) != 1:
         raise ValueError(f"no single answer model in Response[{ast.unparse(union)}]")
@@ -304,9 +347,19 @@ def generate_typescript(document: Path, output: Path) -> Path:
     package.json, tsconfigs, README and licence."""
     install_typescript_generator()
     shutil.rmtree(output, ignore_errors=True)
-    environment = {**os.environ, "CELESTIAL_OPENAPI": str(document.resolve()), "CELESTIAL_TS_OUTPUT": str(output.resolve() / "src" / "generated")}
+    environment = {
+        **os.environ,
+        "CELESTIAL_OPENAPI": str(document.resolve()),
+        "CELESTIAL_TS_OUTPUT": str(output.resolve() / "src" / "generated"),
+    }
     subprocess.run(
-        [str(TYPESCRIPT_GENERATOR), "-f", str(TYPESCRIPT_TEMPLATE / "openapi-ts.config.mjs"), "--no-log-file", "--silent"],
+        [
+            str(TYPESCRIPT_GENERATOR),
+            "-f",
+            str(TYPESCRIPT_TEMPLATE / "openapi-ts.config.mjs"),
+            "--no-log-file",
+            "--silent",
+        ],
         cwd=GENERATOR_DIR,
         env=environment,
         check=True,
@@ -404,14 +457,17 @@ def typescript_operations(document: dict) -> str:
         # One overload per format value, the default's format optional: a document's text or
         # bytes, else the JSON answer (only a GET's query has a format).
         query = f"NonNullable<{prefix}Data['query']>"
-        values = next(parameter["schema"] for parameter in operations[verb]["parameters"] if parameter["name"] == "format")
+        values = next(
+            parameter["schema"] for parameter in operations[verb]["parameters"] if parameter["name"] == "format"
+        )
         overloads, branches = [], []
         for value in values["enum"]:
             returns = ("Uint8Array" if documents[value][1] else "string") if value in documents else f"{prefix}Response"
             if value == values.get("default"):
                 overloads.append(
                     f"  {method}(query{'' if required else '?'}: {query} & {{ format?: '{value}' }}): "
-                    f"Promise<{returns}>;\n")
+                    f"Promise<{returns}>;\n"
+                )
             else:
                 overloads.append(f"  {method}(query: {query} & {{ format: '{value}' }}): Promise<{returns}>;\n")
         for value, (media_type, binary) in documents.items():
@@ -420,11 +476,12 @@ def typescript_operations(document: dict) -> str:
                 f"    if (format === '{value}') return this.{reader}((client) => sdk.{function}({{ client, query, "
                 f"parseAs: '{parse_as}' }}), '{media_type}');\n"
             )
-        returned = " | ".join(dict.fromkeys(("Uint8Array" if binary else "string") for _, binary in documents.values())) + f" | {prefix}Response"
+        returned = (
+            " | ".join(dict.fromkeys(("Uint8Array" if binary else "string") for _, binary in documents.values()))
+            + f" | {prefix}Response"
+        )
         methods.append(
-            doc
-            + "".join(overloads)
-            + f"  {method}({parameter}): Promise<{returned}> {{\n"
+            doc + "".join(overloads) + f"  {method}({parameter}): Promise<{returned}> {{\n"
             f"    const format = query.format ?? '{values.get('default')}';\n"
             + "".join(branches)
             + f"    return this.call<{prefix}Response>((client) => sdk.{function}({{ client{passed} }}));\n  }}\n"
@@ -450,7 +507,9 @@ def build_typescript(project: Path, dist: Path) -> Path:
     compiled twice (an ES module build and a CommonJS one, each with its types), then packed."""
     install_typescript_generator()
     for config in ("tsconfig.esm.json", "tsconfig.cjs.json"):
-        compiled = subprocess.run([str(TYPESCRIPT_COMPILER), "-p", str(project / config)], capture_output=True, text=True)
+        compiled = subprocess.run(
+            [str(TYPESCRIPT_COMPILER), "-p", str(project / config)], capture_output=True, text=True
+        )
         if compiled.returncode != 0:
             raise RuntimeError(f"tsc -p {config} failed:\n{compiled.stdout}{compiled.stderr}")
     # The package is "type": "module"; the CommonJS build says it is CommonJS for Node and tsc.
@@ -459,7 +518,11 @@ def build_typescript(project: Path, dist: Path) -> Path:
     for old in dist.glob("celestial-client-*.tgz"):
         old.unlink()
     packed = subprocess.run(
-        ["npm", "pack", "--silent", "--pack-destination", str(dist)], cwd=project, check=True, capture_output=True, text=True
+        ["npm", "pack", "--silent", "--pack-destination", str(dist)],
+        cwd=project,
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return dist / packed.stdout.strip().splitlines()[-1]
 

@@ -46,9 +46,18 @@ def generate_stubs(output: Path) -> Path:
     package.mkdir(parents=True)
     subprocess.run(
         [
-            sys.executable, "-m", "grpc_tools.protoc", "-I", str(PROTOS), "-I", str(WELL_KNOWN_PROTOS),
-            f"--python_out={output}", f"--grpc_python_out={output}", f"--pyi_out={output}",
-            "--include_source_info", f"--descriptor_set_out={package / 'descriptor_set.binpb'}",
+            sys.executable,
+            "-m",
+            "grpc_tools.protoc",
+            "-I",
+            str(PROTOS),
+            "-I",
+            str(WELL_KNOWN_PROTOS),
+            f"--python_out={output}",
+            f"--grpc_python_out={output}",
+            f"--pyi_out={output}",
+            "--include_source_info",
+            f"--descriptor_set_out={package / 'descriptor_set.binpb'}",
             *sorted(str(proto) for proto in (PROTOS / "celestial" / "v1").glob("*.proto")),
         ],
         check=True,

@@ -74,12 +74,21 @@ class Stack:
             check=True,
         )
 
-    def new_key(self, credits: int = 100_000, *, rate_per_minute: int = 300, max_concurrent: int = 50) -> tuple[str, str]:
+    def new_key(
+        self, credits: int = 100_000, *, rate_per_minute: int = 300, max_concurrent: int = 50
+    ) -> tuple[str, str]:
         """Return (account name, plain key) of a fresh account holding ``credits``, with these limits."""
         name = f"acct-{os.urandom(6).hex()}"
         self.admin(
-            "account", "create", name, "--credits", str(credits),
-            "--rate-per-minute", str(rate_per_minute), "--max-concurrent", str(max_concurrent),
+            "account",
+            "create",
+            name,
+            "--credits",
+            str(credits),
+            "--rate-per-minute",
+            str(rate_per_minute),
+            "--max-concurrent",
+            str(max_concurrent),
         )
         key = self.admin("key", "create", "--account", name).stdout.strip()
         return name, key
@@ -149,7 +158,9 @@ def start_gateway(stack: Stack, extra_env: dict[str, str] | None = None) -> Extr
     env = {**stack.env, "CELESTIAL_HTTP_PORT": str(port), **(extra_env or {})}
     log_path = stack.log_path.with_name(f"gateway-{port}.log")
     with open(log_path, "wb") as log_file:
-        process = subprocess.Popen([sys.executable, "-m", "gateway.main"], cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gateway.main"], cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT
+        )
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:

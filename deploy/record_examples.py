@@ -77,7 +77,9 @@ def starter_request(path: str) -> dict[str, str]:
         elif choices:
             request[name] = choices[0]
         else:
-            raise SystemExit(f"{path} needs {name!r}: add it to SAMPLE_VALUES, or write the request into {example_path(path)}")
+            raise SystemExit(
+                f"{path} needs {name!r}: add it to SAMPLE_VALUES, or write the request into {example_path(path)}"
+            )
     return request
 
 

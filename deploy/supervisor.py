@@ -77,7 +77,9 @@ def grpc_serving(address: str) -> bool:
     """Return whether the service process at ``address`` answers its health check SERVING."""
     with grpc.insecure_channel(address) as channel:
         try:
-            reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=HEALTH_PROBE_TIMEOUT_S)
+            reply = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service=""), timeout=HEALTH_PROBE_TIMEOUT_S
+            )
         except grpc.RpcError:
             return False
     return reply.status == health_pb2.HealthCheckResponse.SERVING
@@ -164,7 +166,14 @@ def plan(settings: Settings, gateway_env: Mapping[str, str] | None = None) -> li
         worker = Child(f"webhook-worker-{index}", [sys.executable, "-m", "webhooks.worker"], _always, env=env)
         children.append(worker)
     healthz = f"http://{settings.http_host}:{settings.http_port}/healthz"
-    children.append(Child("gateway", [sys.executable, "-m", "gateway.main"], partial(http_answers, healthz), env=dict(gateway_env or {})))
+    children.append(
+        Child(
+            "gateway",
+            [sys.executable, "-m", "gateway.main"],
+            partial(http_answers, healthz),
+            env=dict(gateway_env or {}),
+        )
+    )
     return children
 
 
@@ -177,8 +186,11 @@ def search_pool_environment(settings: Settings) -> dict[str, str]:
 def busy_ports(settings: Settings) -> list[tuple[str, int]]:
     """Return (what listens there, port) for each port of the plan that cannot be bound now,
     probed as the servers bind (SO_REUSEADDR: a port in TIME_WAIT is free for them)."""
-    wanted = [(f"{service}-{index}", address) for service in SERVICE_NAMES
-              for index, address in enumerate(settings.service_addresses[service])]
+    wanted = [
+        (f"{service}-{index}", address)
+        for service in SERVICE_NAMES
+        for index, address in enumerate(settings.service_addresses[service])
+    ]
     wanted.append(("gateway", f"{settings.http_host}:{settings.http_port}"))
     busy = []
     for name, address in wanted:
@@ -266,8 +278,10 @@ def catcher_environment(environ: Mapping[str, str], smtp_url: str, outbox_token:
 
 def outbox_line(settings: Settings, base: str) -> str:
     """Return what `make run` says of the development outbox when its catcher runs."""
-    return (f"Mail: caught, never delivered (CELESTIAL_SMTP_URL is not set). "
-            f"Development outbox: {base}/dashboard/outbox?token={settings.dev_outbox_token}")
+    return (
+        f"Mail: caught, never delivered (CELESTIAL_SMTP_URL is not set). "
+        f"Development outbox: {base}/dashboard/outbox?token={settings.dev_outbox_token}"
+    )
 
 
 def signup_line(settings: Settings, base: str) -> str:
@@ -275,8 +289,10 @@ def signup_line(settings: Settings, base: str) -> str:
     if settings.signup_enabled:
         return f"Dashboard: {base}/dashboard   Sign-up: open (mail through CELESTIAL_SMTP_URL)"
     why = "CELESTIAL_SMTP_URL is not set" if settings.signup_open else "CELESTIAL_SIGNUP is not open"
-    return (f"Dashboard: {base}/dashboard   Sign-up: off ({why}); owners come by invitation: "
-            f"celestial-admin account invite ACCOUNT EMAIL")
+    return (
+        f"Dashboard: {base}/dashboard   Sign-up: off ({why}); owners come by invitation: "
+        f"celestial-admin account invite ACCOUNT EMAIL"
+    )
 
 
 def stop(children: list[Child], grace_s: float = 5.0) -> None:
@@ -297,7 +313,9 @@ def stop(children: list[Child], grace_s: float = 5.0) -> None:
             child.process.wait()
 
 
-def supervise(children: list[Child], settings: Settings, stopping: Callable[[], bool], probes: ThreadPoolExecutor) -> None:
+def supervise(
+    children: list[Child], settings: Settings, stopping: Callable[[], bool], probes: ThreadPoolExecutor
+) -> None:
     """Return once ``stopping()`` is true; until then probe every running process's health
     (in ``probes``' threads, so a frozen process delays no other) and start again any that
     :func:`restart_reason` names."""
@@ -314,7 +332,11 @@ def supervise(children: list[Child], settings: Settings, stopping: Callable[[], 
             reason = restart_reason(child, now, settings.restart_unhealthy_after_s)
             if reason is not None and not stopping():
                 child.restarts += 1
-                print(f"supervisor: restarting {child.name} (restart {child.restarts}): {reason}", file=sys.stderr, flush=True)
+                print(
+                    f"supervisor: restarting {child.name} (restart {child.restarts}): {reason}",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 if child.alive():
                     child.process.kill()
                     child.process.wait()
@@ -330,9 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     busy = busy_ports(settings)
     if busy:
         listed = ", ".join(f"{port} ({name})" for name, port in busy)
-        print(f"supervisor: ports already in use: {listed}. Free them, or choose others with "
-              "CELESTIAL_SERVICE_BASE_PORT (gRPC services) and CELESTIAL_HTTP_PORT (gateway).",
-              file=sys.stderr, flush=True)
+        print(
+            f"supervisor: ports already in use: {listed}. Free them, or choose others with "
+            "CELESTIAL_SERVICE_BASE_PORT (gRPC services) and CELESTIAL_HTTP_PORT (gateway).",
+            file=sys.stderr,
+            flush=True,
+        )
         return 1
     catcher: MailCatcher | None = None
     gateway_env: dict[str, str] = {}
@@ -361,7 +386,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nDevelopment key (account '{DEV_ACCOUNT}'): {key}", flush=True)
             print(
                 f"Try:\n  curl -s -H 'Authorization: Bearer {key}' "
-                f"'{base}/v1/positions?datetime=2024-03-20T12:00:00Z'\n", flush=True)
+                f"'{base}/v1/positions?datetime=2024-03-20T12:00:00Z'\n",
+                flush=True,
+            )
             print(f"Docs: {base}/docs   OpenAPI: {base}/v1/openapi.json   Stop: Ctrl-C", flush=True)
         print(signup_line(settings, base), flush=True)
         if catcher is not None:

@@ -44,9 +44,19 @@ def draw(collection: dict, path: str, title: str) -> None:
         colour = colours.setdefault(body, plt.cm.tab20(len(colours) % 20))
         lons, lats = zip(*geometry["coordinates"])
         angle = line["kind"] == "angle"
-        plt.plot(lons, lats, STYLES.get(line["value"], "-") if angle else "-", color=colour, linewidth=1.4 if angle else 0.7)
+        plt.plot(
+            lons, lats, STYLES.get(line["value"], "-") if angle else "-", color=colour, linewidth=1.4 if angle else 0.7
+        )
         if angle and line["value"] == "midheaven":
-            plt.text(lons[len(lons) // 2], 74, f"{body} {ABBREVIATIONS[line['value']]}", rotation=90, fontsize=7, color=colour, ha="right")
+            plt.text(
+                lons[len(lons) // 2],
+                74,
+                f"{body} {ABBREVIATIONS[line['value']]}",
+                rotation=90,
+                fontsize=7,
+                color=colour,
+                ha="right",
+            )
     handles = [plt.Line2D([], [], color=c, label=b) for b, c in colours.items()]
     handles += [plt.Line2D([], [], color="k", linestyle=s, label=ABBREVIATIONS[a]) for a, s in STYLES.items()]
     plt.legend(handles=handles, loc="lower left", fontsize=7, ncol=2, framealpha=0.9)

@@ -24,8 +24,8 @@ from typing import Any
 
 from gateway.account_resources import Answer, Call, Operation, resource_route, single_values
 from gateway.admin.operations import key_view
-from gateway.utc_text import iso
 from gateway.admin.spend_caps import line_view
+from gateway.utc_text import iso
 from kernel.errors import RangeTooLong
 from shared.errors import InvalidParameter
 from store.records import Account, KeyRecord, UsageRow, utc_now
@@ -104,13 +104,19 @@ def usage_query(values: Mapping[str, str], today: date) -> UsageQuery:
     if days > MAX_USAGE_DAYS:
         raise RangeTooLong(
             f"The range covers {days} days; /v1/usage answers at most {MAX_USAGE_DAYS}.",
-            suggestion=f"Ask for {MAX_USAGE_DAYS} days or fewer, e.g. start={last_day - timedelta(days=MAX_USAGE_DAYS - 1)}"
-            f"&end={last_day}, and ask again for the days before.",
+            suggestion=(
+                f"Ask for {MAX_USAGE_DAYS} days or fewer, e.g. start={last_day - timedelta(days=MAX_USAGE_DAYS - 1)}"
+                f"&end={last_day}, and ask again for the days before."
+            ),
             param="start",
         )
     key_id = values.get("key")
     if key_id is not None and not key_id.strip():
-        raise InvalidParameter("'key' is empty.", suggestion="Send a key id (GET /v1/account shows yours), or leave 'key' out.", param="key")
+        raise InvalidParameter(
+            "'key' is empty.",
+            suggestion="Send a key id (GET /v1/account shows yours), or leave 'key' out.",
+            param="key",
+        )
     return UsageQuery(first_day, last_day, key_id)
 
 
@@ -168,7 +174,9 @@ class UsageCache:
     """Usage rows per (account, query), each served for ``max_age_s`` seconds after the store
     read that made it began, so no figure answered is older than that."""
 
-    def __init__(self, max_age_s: float, *, max_entries: int = USAGE_CACHE_ENTRIES, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self, max_age_s: float, *, max_entries: int = USAGE_CACHE_ENTRIES, clock: Callable[[], float] = time.monotonic
+    ):
         """``clock`` returns seconds (monotonic) and exists so tests can move time."""
         self._max_age_s = max_age_s
         self._max_entries = max_entries
@@ -207,7 +215,9 @@ async def _usage(call: Call) -> Answer:
             # The same answer for a key of another account as for none: nothing is told of it.
             raise InvalidParameter(
                 "'key' names no key of this account.",
-                suggestion="Send the id of one of your keys (GET /v1/account shows the calling key's), or leave 'key' out.",
+                suggestion=(
+                    "Send the id of one of your keys (GET /v1/account shows the calling key's), or leave 'key' out."
+                ),
                 param="key",
             )
     as_of, rows = await gateway.usage_cache.rows(

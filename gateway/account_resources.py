@@ -80,8 +80,11 @@ class Call:
         """Return ``answer`` in the envelope ``{data, meta}``, its ``meta`` a free request's."""
         balance = answer.balance if answer.balance is not None else await self.gateway.store.balance(self.account.id)
         meta = {
-            "request_id": request_id_of(self.request), "credits_used": 0, "credits_remaining": balance,
-            **answer.meta, "version": answer_version(),
+            "request_id": request_id_of(self.request),
+            "credits_used": 0,
+            "credits_remaining": balance,
+            **answer.meta,
+            "version": answer_version(),
         }
         if request_state(self.request).test_mode:
             meta["mode"] = TEST_MODE  # as on every answer to a test key (gateway/key_modes.py)

@@ -16,14 +16,14 @@ import structlog
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from celestial.v1 import options_pb2
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
 from gateway.key_modes import limits_for_test_keys
+from shared.errors import RateLimitExceeded
 from store.errors import StoreOutcomeUnknown
 from store.interfaces import CreditLedger, Limiters
 from store.records import Account, Admission, AdmittedCharge, ChargeNote
 from store.spend_caps import SpendWarning
-from celestial.v1 import options_pb2
-from shared.errors import RateLimitExceeded
 
 log = structlog.get_logger("celestial.gateway")
 
@@ -31,6 +31,7 @@ SpendWarningHandler = Callable[[list[SpendWarning]], Awaitable[None]]
 
 #: Seconds between attempts to deliver a refund or a release the store could not take at once.
 REFUND_RETRY_S = 0.5
+
 
 def credit_cost(http: options_pb2.HttpEndpoint, message: Message) -> int:
     """Return the credits a request costs: the base cost, or a conditional cost that applies."""

@@ -1,9 +1,10 @@
 """The gateway application: its routes, middleware, error handling and lifespan.
 
 ``/v1`` requests and ``/v1/batch`` are served by the paid-request pipeline
-(``gateway/paid_requests.py``), the account resources (``/v1/usage`` and ``/v1/account``: ``gateway/account_api.py``; ``/v1/charts``:
-``gateway/stored_charts.py``; ``/v1/webhooks``: ``gateway/webhooks.py``) each as a table of
-operations served one way (``gateway/account_resources.py``), ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
+(``gateway/paid_requests.py``), the account resources (``/v1/usage`` and ``/v1/account``:
+``gateway/account_api.py``; ``/v1/charts``: ``gateway/stored_charts.py``; ``/v1/webhooks``:
+``gateway/webhooks.py``) each as a table of operations served one way
+(``gateway/account_resources.py``), ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
 ``/dashboard`` by the account dashboard (``gateway/dashboard/routes.py``);
 this module assembles them with the OpenAPI document, the docs page and the health checks.
 """
@@ -28,21 +29,21 @@ from gateway.admin.api import admin_app
 from gateway.dashboard.routes import dashboard_app
 from gateway.endpoints import Endpoint, discover_endpoints
 from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, with_error_body
-from gateway.reference.guides import guide_links, guide_routes, load_guides
 from gateway.json_response import json_response
 from gateway.middleware import RequestContextMiddleware
-from gateway.reference.openapi import build_openapi
 from gateway.paid_requests import Gateway
 from gateway.pricing import pricing_routes
-from gateway.reference.routes import CONTENT_SECURITY_POLICY, reference_routes
 from gateway.reference.examples import load_examples, with_examples
+from gateway.reference.guides import guide_links, guide_routes, load_guides
+from gateway.reference.openapi import build_openapi
+from gateway.reference.routes import CONTENT_SECURITY_POLICY, reference_routes
 from gateway.rpc import Pool
+from gateway.version import BUILD_VERSION
+from kernel import civil_time, places
+from shared.errors import MethodNotAllowed
+from shared.runtime.config import Settings
 from store.choice import open_configured_store
 from store.interfaces import Store
-from gateway.version import BUILD_VERSION
-from shared.errors import MethodNotAllowed
-from kernel import civil_time, places
-from shared.runtime.config import Settings
 from webhooks.egress import Resolver, system_resolver
 
 log = structlog.get_logger("celestial.gateway")
@@ -90,15 +91,24 @@ async def _readyz(request: Request) -> Response:
     """200 when the store and every service pool can take a call now, else 503; the body says
     which part is not (what a load balancer or Kubernetes' readiness probe asks)."""
     gateway: Gateway = request.app.state.gateway
-    store_ready, *checks = await asyncio.gather(_store_ready(gateway.store), *(pool.ready() for pool in gateway.pools.values()))
+    store_ready, *checks = await asyncio.gather(
+        _store_ready(gateway.store), *(pool.ready() for pool in gateway.pools.values())
+    )
     services = {name: ("ready" if ok else "unavailable") for name, ok in zip(gateway.pools, checks)}
     ready = store_ready and all(checks)
-    body = {"status": "ready" if ready else "unavailable", "store": "ready" if store_ready else "unavailable", "services": services}
+    body = {
+        "status": "ready" if ready else "unavailable",
+        "store": "ready" if store_ready else "unavailable",
+        "services": services,
+    }
     return json_response(body, 200 if ready else 503)
 
 
 def create_app(
-    settings: Settings, store: Store | None = None, pools: Mapping[str, Pool] | None = None, resolve: Resolver = system_resolver,
+    settings: Settings,
+    store: Store | None = None,
+    pools: Mapping[str, Pool] | None = None,
+    resolve: Resolver = system_resolver,
 ) -> Starlette:
     """Return the gateway application.
 
@@ -114,7 +124,9 @@ def create_app(
     civil_time.open_zone_map()  # validation reads tz=auto
     endpoints = discover_endpoints()
     guides, guide_images = load_guides(settings.guides_path)
-    openapi_document = with_examples(build_openapi(endpoints, version=BUILD_VERSION, guides=guide_links(guides)), load_examples())
+    openapi_document = with_examples(
+        build_openapi(endpoints, version=BUILD_VERSION, guides=guide_links(guides)), load_examples()
+    )
     openapi_bytes = orjson.dumps(openapi_document)
 
     async def openapi(request: Request) -> Response:
@@ -124,7 +136,9 @@ def create_app(
     async def lifespan(app: Starlette):
         chosen = store if store is not None else await open_configured_store(settings)
         if settings.signup_open and settings.smtp_url is None:
-            log.warning("dashboard_signup_off", reason="CELESTIAL_SIGNUP=open needs CELESTIAL_SMTP_URL to confirm addresses")
+            log.warning(
+                "dashboard_signup_off", reason="CELESTIAL_SIGNUP=open needs CELESTIAL_SMTP_URL to confirm addresses"
+            )
         gateway = Gateway(settings, chosen, endpoints, pools, resolve)
         app.state.gateway = gateway
         follower = asyncio.create_task(gateway.authenticator.follow())
@@ -137,7 +151,10 @@ def create_app(
             await gateway.close()
             await chosen.close()
 
-    routes = [Route(e.path, _endpoint_handler(e), methods=["POST"] if e.http.post_only else ["GET", "POST"]) for e in endpoints]
+    routes = [
+        Route(e.path, _endpoint_handler(e), methods=["POST"] if e.http.post_only else ["GET", "POST"])
+        for e in endpoints
+    ]
     routes += [
         Route("/v1/batch", _serve_batch, methods=["POST"]),
         *account_api.ROUTES,

@@ -38,51 +38,78 @@ def parse_batch(body: Any) -> list[SubRequest]:
     an unknown endpoint or bad parameters fail only their own sub-request.
     """
     if body is None:
-        raise MissingParameter("The batch body is empty; it must list its sub-requests.",
-                               suggestion='Send {"requests": [{"endpoint": "/v1/positions", "params": {...}}]}.',
-                               param="requests")
+        raise MissingParameter(
+            "The batch body is empty; it must list its sub-requests.",
+            suggestion='Send {"requests": [{"endpoint": "/v1/positions", "params": {...}}]}.',
+            param="requests",
+        )
     if not isinstance(body, dict):
-        raise InvalidBody(f"The body must be a JSON object, not a JSON {type(body).__name__}.",
-                          suggestion='Send {"requests": [{"endpoint": "/v1/positions", "params": {...}}]}.')
+        raise InvalidBody(
+            f"The body must be a JSON object, not a JSON {type(body).__name__}.",
+            suggestion='Send {"requests": [{"endpoint": "/v1/positions", "params": {...}}]}.',
+        )
     unknown = sorted(set(body) - {"requests"})
     if unknown:
-        raise InvalidParameter(f"Unknown batch member {unknown[0]!r}; a batch body has only 'requests'.",
-                               suggestion='Send {"requests": [...]}.', param=unknown[0])
+        raise InvalidParameter(
+            f"Unknown batch member {unknown[0]!r}; a batch body has only 'requests'.",
+            suggestion='Send {"requests": [...]}.',
+            param=unknown[0],
+        )
     entries = body.get("requests")
     if not isinstance(entries, list):
-        raise InvalidParameter("'requests' must be a list of sub-requests.",
-                               suggestion='Send {"requests": [{"endpoint": "/v1/positions", "params": {...}}]}.',
-                               param="requests")
+        raise InvalidParameter(
+            "'requests' must be a list of sub-requests.",
+            suggestion='Send {"requests": [{"endpoint": "/v1/positions", "params": {...}}]}.',
+            param="requests",
+        )
     if not 1 <= len(entries) <= MAX_SUBREQUESTS:
-        raise InvalidParameter(f"A batch carries 1 to {MAX_SUBREQUESTS} sub-requests, not {len(entries)}.",
-                               suggestion=f"Split the work into batches of at most {MAX_SUBREQUESTS}.", param="requests")
+        raise InvalidParameter(
+            f"A batch carries 1 to {MAX_SUBREQUESTS} sub-requests, not {len(entries)}.",
+            suggestion=f"Split the work into batches of at most {MAX_SUBREQUESTS}.",
+            param="requests",
+        )
     parsed: list[SubRequest] = []
     for index, entry in enumerate(entries):
         where = f"requests[{index}]"
         if not isinstance(entry, dict):
-            raise InvalidParameter(f"{where} must be an object {{endpoint, params}}.",
-                                   suggestion='Write each entry as {"endpoint": "/v1/aspects", "params": {...}}.', param=where)
+            raise InvalidParameter(
+                f"{where} must be an object {{endpoint, params}}.",
+                suggestion='Write each entry as {"endpoint": "/v1/aspects", "params": {...}}.',
+                param=where,
+            )
         extra = sorted(set(entry) - {"endpoint", "params"})
         if extra:
-            raise InvalidParameter(f"{where} has an unknown member {extra[0]!r}.",
-                                   suggestion="A sub-request has only 'endpoint' and 'params'.", param=f"{where}.{extra[0]}")
+            raise InvalidParameter(
+                f"{where} has an unknown member {extra[0]!r}.",
+                suggestion="A sub-request has only 'endpoint' and 'params'.",
+                param=f"{where}.{extra[0]}",
+            )
         path = entry.get("endpoint")
         if not isinstance(path, str) or not path:
-            raise InvalidParameter(f"{where}.endpoint must be a path such as /v1/aspects.",
-                                   suggestion="Name the endpoint by its path, e.g. /v1/positions.", param=f"{where}.endpoint")
+            raise InvalidParameter(
+                f"{where}.endpoint must be a path such as /v1/aspects.",
+                suggestion="Name the endpoint by its path, e.g. /v1/positions.",
+                param=f"{where}.endpoint",
+            )
         if path.rstrip("/") == BATCH_PATH:
-            raise InvalidParameter("A batch cannot contain another batch.",
-                                   suggestion="Put the inner batch's sub-requests directly in this one.", param=f"{where}.endpoint")
+            raise InvalidParameter(
+                "A batch cannot contain another batch.",
+                suggestion="Put the inner batch's sub-requests directly in this one.",
+                param=f"{where}.endpoint",
+            )
         params = entry.get("params")
         # decisions.md: an entry without params is malformed like any entry that is not
         # {endpoint, params}; an endpoint that needs no parameter takes {}.
         if not isinstance(params, dict):
             missing = "params" not in entry or params is None
-            raise InvalidParameter(f"{where}.params " + ("is missing" if missing else "must be an object") + "; each entry is {endpoint, params}.",
-                                   suggestion=
-                                       'Write params as a JSON object of that endpoint\'s parameters, e.g. {"datetime": '
-                                       '"2024-03-20T12:00:00Z"} ({} for none).',
-                                   param=f"{where}.params")
+            raise InvalidParameter(
+                f"{where}.params "
+                + ("is missing" if missing else "must be an object")
+                + "; each entry is {endpoint, params}.",
+                suggestion='Write params as a JSON object of that endpoint\'s parameters, e.g. {"datetime": '
+                '"2024-03-20T12:00:00Z"} ({} for none).',
+                param=f"{where}.params",
+            )
         parsed.append(SubRequest(index, path, params))
     return parsed
 
@@ -107,9 +134,11 @@ async def run_batch(
         endpoint = endpoints.get(sub.path.rstrip("/") or sub.path)
         try:
             if endpoint is None:
-                raise NotFound(f"No endpoint at {sub.path}.",
-                               suggestion="Use an endpoint path listed at /v1/openapi.json, e.g. /v1/positions.",
-                               param=f"requests[{sub.index}].endpoint")
+                raise NotFound(
+                    f"No endpoint at {sub.path}.",
+                    suggestion="Use an endpoint path listed at /v1/openapi.json, e.g. /v1/positions.",
+                    param=f"requests[{sub.index}].endpoint",
+                )
             body = await execute(endpoint, sub.params, sub.index)
         except Exception as exc:
             error = as_celestial_error(exc, f"{request_id}.{sub.index}")

@@ -107,7 +107,9 @@ def _mapped(exc: BaseException, request_id: str, method: str, path: str) -> Cele
         if path.startswith("/v1/"):
             methods.discard("HEAD")
         allow = ", ".join(sorted(methods))
-        return MethodNotAllowed(f"{method} is not allowed on {path}.", suggestion=f"Use {allow}." if allow else None, allow=allow)
+        return MethodNotAllowed(
+            f"{method} is not allowed on {path}.", suggestion=f"Use {allow}." if allow else None, allow=allow
+        )
     if isinstance(exc, ClientDisconnect):
         return ClientGone("The client closed the connection before its request was read.")
     if isinstance(exc, HTTPException) and exc.status_code == 404:

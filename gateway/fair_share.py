@@ -126,7 +126,9 @@ class FairShare:
         """Return how many calls wait for their turn."""
         return sum(len(waiters) for lanes in self._waiting.values() for waiters in lanes.calls.values())
 
-    async def acquire(self, account: str, limit: int, wait_s: float, *, expected_s: float = 0.0, shed_after_s: float = math.inf) -> None:
+    async def acquire(
+        self, account: str, limit: int, wait_s: float, *, expected_s: float = 0.0, shed_after_s: float = math.inf
+    ) -> None:
         """Return once ``account`` may send one more call (then :meth:`release` must follow).
 
         ``limit`` is how many calls of the account may be in flight with this one;

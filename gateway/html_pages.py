@@ -46,6 +46,8 @@ def render_page(request: Request, template: str, context: dict[str, Any], status
     return HTMLResponse(html, status_code=status, headers=PAGE_HEADERS)
 
 
-def render_message(request: Request, title: str, message: str, status: int, *, who: Any = None, csrf: str = "") -> HTMLResponse:
+def render_message(
+    request: Request, title: str, message: str, status: int, *, who: Any = None, csrf: str = ""
+) -> HTMLResponse:
     """Return a page that says only ``title`` and ``message`` (an error, a refusal), with ``status``."""
     return render_page(request, "message.html", {"title": title, "message": message, "who": who, "csrf": csrf}, status)

@@ -33,8 +33,8 @@ from starlette.responses import Response
 
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
 from gateway.key_modes import TEST_MODE
-from gateway.request_state import RequestState, request_state
 from gateway.middleware import new_request_id
+from gateway.request_state import RequestState, request_state
 from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
 from store.idempotency_records import MAX_STORED_ANSWER_BYTES, StoredAnswer
 from store.interfaces import IdempotencyRecords
@@ -64,18 +64,25 @@ def idempotency_key(headers: Headers) -> str | None:
     values = headers.getlist(IDEMPOTENCY_KEY_HEADER)
     if not values:
         return None
-    suggestion = "Send one Idempotency-Key of 1 to 255 printable ASCII characters, e.g. a UUID, new for each new request."
+    suggestion = (
+        "Send one Idempotency-Key of 1 to 255 printable ASCII characters, e.g. a UUID, new for each new request."
+    )
     if len(values) > 1:
-        raise InvalidParameter("The request carries more than one Idempotency-Key.", suggestion=suggestion, param="Idempotency-Key")
+        raise InvalidParameter(
+            "The request carries more than one Idempotency-Key.", suggestion=suggestion, param="Idempotency-Key"
+        )
     key = values[0]
     if not 1 <= len(key) <= MAX_KEY_LENGTH:
         raise InvalidParameter(
             f"The Idempotency-Key is {len(key)} characters long; it must be 1 to {MAX_KEY_LENGTH}.",
-            suggestion=suggestion, param="Idempotency-Key",
+            suggestion=suggestion,
+            param="Idempotency-Key",
         )
     if not all(ord(character) in _PRINTABLE for character in key):
         raise InvalidParameter(
-            "The Idempotency-Key holds a character that is not printable ASCII.", suggestion=suggestion, param="Idempotency-Key"
+            "The Idempotency-Key holds a character that is not printable ASCII.",
+            suggestion=suggestion,
+            param="Idempotency-Key",
         )
     return key
 
@@ -148,7 +155,9 @@ class Idempotency:
             raise IdempotencyKeyInProgress("The first request with this Idempotency-Key is still running.")
         return record.answer
 
-    async def complete(self, held: Held, response: Response, request_id: str, rate_limit_headers, recompute: bytes) -> None:
+    async def complete(
+        self, held: Held, response: Response, request_id: str, rate_limit_headers, recompute: bytes
+    ) -> None:
         """Keep ``response`` as the key's answer, with the headers the client receives: its own,
         ``X-Request-Id`` (``request_id``) and the rate-limit headers. A body above
         MAX_STORED_ANSWER_BYTES is kept as ``recompute`` (:func:`recomputation`) instead.
@@ -157,7 +166,11 @@ class Idempotency:
         retry meanwhile hears 409 in progress, after it is computed and charged again); the
         answer is sent all the same.
         """
-        headers = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in response.raw_headers if name not in _NOT_KEPT]
+        headers = [
+            (name.decode("latin-1"), value.decode("latin-1"))
+            for name, value in response.raw_headers
+            if name not in _NOT_KEPT
+        ]
         headers.append(("x-request-id", request_id))
         headers += [(name.decode("latin-1"), value.decode("latin-1")) for name, value in rate_limit_headers]
         if len(response.body) > MAX_STORED_ANSWER_BYTES:
@@ -203,7 +216,12 @@ def mode_scoped_key(key: str, mode: str) -> str:
 
 
 async def created_once(
-    request: Request, idempotency: Idempotency, account_id: str, path: str, body: Any, lease_s: float,
+    request: Request,
+    idempotency: Idempotency,
+    account_id: str,
+    path: str,
+    body: Any,
+    lease_s: float,
     create: Callable[[], Awaitable[Response]],
 ) -> Response:
     """Return the answer of a free creation (``POST path`` with JSON ``body``) made at most once
@@ -221,7 +239,9 @@ async def created_once(
         return await create()
     state = request_state(request)
     mode = TEST_MODE if state.test_mode else LIVE_MODE
-    claimed = await idempotency.claim(account_id, mode_scoped_key(key, mode), fingerprint("POST", path, canonical_json(body)), lease_s)
+    claimed = await idempotency.claim(
+        account_id, mode_scoped_key(key, mode), fingerprint("POST", path, canonical_json(body)), lease_s
+    )
     if isinstance(claimed, StoredAnswer):
         state.rate_limit_headers = []
         return replay_response(claimed, state)

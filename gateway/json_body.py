@@ -23,7 +23,8 @@ async def read_json_body(request: Request, *, get_offered: bool = False) -> Any:
     if request.query_params:
         raise InvalidParameter(
             "A POST carries its parameters in the JSON body, not in the query string.",
-            suggestion="Move the query parameters into the JSON object body" + (", or use GET." if get_offered else "."),
+            suggestion="Move the query parameters into the JSON object body"
+            + (", or use GET." if get_offered else "."),
             param=next(iter(request.query_params.keys())),
         )
     declared = request.headers.get("content-length")

@@ -34,7 +34,12 @@ def new_request_id() -> str:
 CORS_ALLOW_METHODS = ("GET", "POST")
 CORS_ALLOW_HEADERS = ("Authorization", "X-API-Key", "Content-Type", "X-Request-Id", "Idempotency-Key")
 CORS_EXPOSE_HEADERS = (
-    "X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Idempotent-Replayed",
+    "X-Request-Id",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Retry-After",
+    "Idempotent-Replayed",
 )
 CORS_MAX_AGE_S = 600
 

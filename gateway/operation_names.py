@@ -27,4 +27,4 @@ def page_name(path: str) -> str:
     if not path.startswith(API_PREFIX):
         raise ValueError(f"{path!r} is not an API path (it does not start with {API_PREFIX})")
     # A path template's parameter is named without its braces: /v1/charts/{chart_id} is charts/chart_id.
-    return path[len(API_PREFIX):].replace("{", "").replace("}", "")
+    return path[len(API_PREFIX) :].replace("{", "").replace("}", "")

@@ -26,27 +26,38 @@ from gateway.account_api import UsageCache, usage_cache_s
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
 from gateway.batch import parse_batch, run_batch
-from gateway.spend_warnings import mail_spend_warnings
 from gateway.endpoints import Endpoint
 from gateway.envelope import success_body
-from gateway.fair_share import FairShare, Overloaded
-from gateway.key_modes import TEST_MODE
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
+from gateway.fair_share import FairShare, Overloaded
 from gateway.idempotency import (
-    LEASE_MARGIN_S, Held, Idempotency, canonical_json, canonical_parameters, fingerprint, idempotency_key, recomputation,
+    LEASE_MARGIN_S,
+    Held,
+    Idempotency,
+    canonical_json,
+    canonical_parameters,
+    fingerprint,
+    idempotency_key,
+    recomputation,
     replay_response,
 )
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
+from gateway.key_modes import TEST_MODE
 from gateway.middleware import new_request_id
 from gateway.request_state import RequestState, request_state
 from gateway.rpc import Pool, ServicePool
+from gateway.spend_warnings import mail_spend_warnings
 from gateway.stored_charts import expand_body, expand_query
-from store.interfaces import Store
-from store.idempotency_records import StoredAnswer
-from store.records import Account, Admission, ChargeNote, KeyRecord
 from gateway.version import answer_version
-from shared.errors import CelestialError, ClientGone, DeadlineExceeded, InvalidBody, NotImplementedEndpoint, ServiceUnavailable
+from shared.errors import (
+    CelestialError,
+    ClientGone,
+    DeadlineExceeded,
+    InvalidBody,
+    NotImplementedEndpoint,
+    ServiceUnavailable,
+)
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.pool_channel import channel_target
 from shared.runtime.reply_rendering import DocumentBody
@@ -54,8 +65,11 @@ from shared.runtime.request_reading import RequestReading
 from shared.runtime.transcoder import request_from_json, request_from_query
 from shared.runtime.validation import validate
 from shared.runtime.wire import local_readings
-from webhooks.egress import Resolver, system_resolver
+from store.idempotency_records import StoredAnswer
+from store.interfaces import Store
+from store.records import Account, Admission, ChargeNote, KeyRecord
 from webhooks.account_slots import AccountSlots
+from webhooks.egress import Resolver, system_resolver
 
 T = TypeVar("T")
 
@@ -82,7 +96,11 @@ class Gateway:
     """The shared resources of one gateway process (built in the lifespan)."""
 
     def __init__(
-        self, settings: Settings, store: Store, endpoints: list[Endpoint], pools: Mapping[str, Pool] | None = None,
+        self,
+        settings: Settings,
+        store: Store,
+        endpoints: list[Endpoint],
+        pools: Mapping[str, Pool] | None = None,
         resolve: Resolver = system_resolver,
     ):
         self.settings = settings
@@ -103,16 +121,23 @@ class Gateway:
         # CELESTIAL_<SERVICE>_PROCESSES says how many to plan for (deploy/k8s sets the most the
         # autoscaler may run; a full replica refuses and the channel tries another).
         self.processes = {name: planned_processes(settings, name) for name in SERVICE_NAMES}
-        self.shares = {name: FairShare(self.processes[name] * settings.service_queue, self.processes[name]) for name in SERVICE_NAMES}
-        self.pools = dict(pools) if pools is not None else {
-            name: ServicePool(
-                name,
-                settings.service_addresses[name],
-                keepalive_s=settings.service_keepalive_s,
-                ping_timeout_s=settings.service_ping_timeout_s,
-            )
+        self.shares = {
+            name: FairShare(self.processes[name] * settings.service_queue, self.processes[name])
             for name in SERVICE_NAMES
         }
+        self.pools = (
+            dict(pools)
+            if pools is not None
+            else {
+                name: ServicePool(
+                    name,
+                    settings.service_addresses[name],
+                    keepalive_s=settings.service_keepalive_s,
+                    ping_timeout_s=settings.service_ping_timeout_s,
+                )
+                for name in SERVICE_NAMES
+            }
+        )
 
     async def close(self) -> None:
         await self.accounting.drain()
@@ -162,7 +187,16 @@ class Gateway:
         if slot_id is not None:
             self.accounting.release(account.id, slot_id, test=state.test_mode)
 
-    async def execute(self, account: Account, endpoint: Endpoint, reading: RequestReading, request_id: str, state: RequestState, *, admit: bool) -> dict:
+    async def execute(
+        self,
+        account: Account,
+        endpoint: Endpoint,
+        reading: RequestReading,
+        request_id: str,
+        state: RequestState,
+        *,
+        admit: bool,
+    ) -> dict:
         """Return the success body ``{data, meta, warnings?}`` of one validated, paid computation:
         ``reading`` is the request as validation read it, kept for ``meta.moment`` (nothing is
         read of the request once the service has answered).
@@ -246,10 +280,13 @@ class Gateway:
         wait_s = self.settings.queue_wait_s
         expected_s = pool.costs.expected_s(endpoint.rpc_path)
         try:
-            await share.acquire(account.id, limit, wait_s, expected_s=expected_s, shed_after_s=self.wait_allowed_s(endpoint))
+            await share.acquire(
+                account.id, limit, wait_s, expected_s=expected_s, shed_after_s=self.wait_allowed_s(endpoint)
+            )
         except Overloaded as overloaded:
             raise ServiceUnavailable(
-                f"The {endpoint.service} service is busy: this request would wait about {overloaded.expected_wait_s:.1f} s "
+                f"The {endpoint.service} service is busy: this request would wait about "
+                f"{overloaded.expected_wait_s:.1f} s "
                 f"for its turn, more than the {self.wait_allowed_s(endpoint):g} s its kind of request may wait.",
                 suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
                 retry_after_s=max(1, math.ceil(overloaded.expected_wait_s)),
@@ -288,7 +325,9 @@ class Gateway:
                 # A free endpoint ignores the header: there is no charge to make once.
                 key = idempotency_key(request.headers) if credit_cost(endpoint.http, message) else None
                 # Named as read, before validation fills in what the request left to defaults.
-                request_fingerprint = fingerprint(request.method, endpoint.path, canonical_parameters(message)) if key else ""
+                request_fingerprint = (
+                    fingerprint(request.method, endpoint.path, canonical_parameters(message)) if key else ""
+                )
                 reading = validate(message)
             except CelestialError:
                 # Refused input counts against the limits like any request, and a client over
@@ -296,12 +335,16 @@ class Gateway:
                 await self.admit(state, account)
                 raise
             if key is not None:
-                claimed = await self.idempotency.claim(account.id, key, request_fingerprint, self.deadline_s(endpoint) + LEASE_MARGIN_S)
+                claimed = await self.idempotency.claim(
+                    account.id, key, request_fingerprint, self.deadline_s(endpoint) + LEASE_MARGIN_S
+                )
                 if isinstance(claimed, StoredAnswer):
                     return await self._replay(request, account, endpoint, reading, claimed)
                 held = claimed
             try:
-                body = await until_disconnected(request, self.execute(account, endpoint, reading, request_id, state, admit=True))
+                body = await until_disconnected(
+                    request, self.execute(account, endpoint, reading, request_id, state, admit=True)
+                )
             except ClientGone:
                 # The computation may have finished as the client left: its charge goes back
                 # (a charge refunded already, by the cancelled computation, is not refunded twice).
@@ -316,10 +359,14 @@ class Gateway:
         state.credits_used = body["meta"]["credits_used"]
         response = render(body)
         if held is not None:
-            await self.idempotency.complete(held, response, request_id, state.rate_limit_headers, recomputation(body["meta"]))
+            await self.idempotency.complete(
+                held, response, request_id, state.rate_limit_headers, recomputation(body["meta"])
+            )
         return response
 
-    async def _replay(self, request: Request, account: Account, endpoint: Endpoint, reading: RequestReading, answer: StoredAnswer) -> Response:
+    async def _replay(
+        self, request: Request, account: Account, endpoint: Endpoint, reading: RequestReading, answer: StoredAnswer
+    ) -> Response:
         """Return the first answer to an Idempotency-Key again, free; one kept as a
         recomputation is computed again (admitted under the limits, never charged) and
         rendered with the first answer's ``meta``."""
@@ -329,7 +376,9 @@ class Gateway:
         meta = orjson.loads(answer.body)["meta"]
         await self.admit(state, account)
         try:
-            reply = await until_disconnected(request, self.call_in_turn(account, endpoint, reading.message, meta["request_id"]))
+            reply = await until_disconnected(
+                request, self.call_in_turn(account, endpoint, reading.message, meta["request_id"])
+            )
         finally:
             self.release(account, state)
         state.rate_limit_headers = []  # the first answer's are replayed
@@ -353,7 +402,9 @@ class Gateway:
                 raise
             if key is not None:
                 request_fingerprint = fingerprint(request.method, request.url.path, canonical_json(body))
-                claimed = await self.idempotency.claim(account.id, key, request_fingerprint, self.batch_deadline_s() + LEASE_MARGIN_S)
+                claimed = await self.idempotency.claim(
+                    account.id, key, request_fingerprint, self.batch_deadline_s() + LEASE_MARGIN_S
+                )
                 if isinstance(claimed, StoredAnswer):
                     return await self._replay_batch(request, account, body, claimed)
                 held = claimed
@@ -366,7 +417,9 @@ class Gateway:
                 return await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
 
             try:
-                results, credits_used = await until_disconnected(request, run_batch(subrequests, self.endpoints, execute, request_id))
+                results, credits_used = await until_disconnected(
+                    request, run_batch(subrequests, self.endpoints, execute, request_id)
+                )
             except ClientGone:
                 # A batch is answered whole or not at all: nobody reads the sub-requests that
                 # finished, so their charges go back too (a refund is idempotent per charge,
@@ -435,7 +488,9 @@ class Gateway:
 
         subrequests = [sub for sub in parse_batch(body) if str(sub.index) not in failed]
         try:
-            computed, _ = await until_disconnected(request, run_batch(subrequests, self.endpoints, execute, meta["request_id"]))
+            computed, _ = await until_disconnected(
+                request, run_batch(subrequests, self.endpoints, execute, meta["request_id"])
+            )
         finally:
             self.release(account, state)
         state.rate_limit_headers = []  # the first answer's are replayed
@@ -445,11 +500,15 @@ class Gateway:
             # answer cannot be given again yet; nothing was charged and the record stays.
             raise ServiceUnavailable(
                 "This batch's first answer is computed again on replay, and a sub-request could not be computed now.",
-                suggestion="Retry after the number of seconds in Retry-After.", retry_after_s=1,
+                suggestion="Retry after the number of seconds in Retry-After.",
+                retry_after_s=1,
             )
         succeeded = sum(1 for result in results if result["status"] == 200)
         replayed = {
-            "data": {"results": results, "summary": {"total": len(results), "succeeded": succeeded, "failed": len(results) - succeeded}},
+            "data": {
+                "results": results,
+                "summary": {"total": len(results), "succeeded": succeeded, "failed": len(results) - succeeded},
+            },
             "meta": meta,
         }
         return replay_response(answer, state, orjson.dumps(replayed))
@@ -462,7 +521,9 @@ def render(body: dict) -> Response:
         # A document (an iCalendar file, an SVG or PNG picture) is the answer itself; its
         # request id is the header's, and its SHA-256 the Content-Digest's (RFC 9530).
         content = body["data"].content
-        return Response(content, media_type=body["data"].media_type, headers={"Content-Digest": content_digest(content)})
+        return Response(
+            content, media_type=body["data"].media_type, headers={"Content-Digest": content_digest(content)}
+        )
     return json_response(body)
 
 

@@ -30,15 +30,18 @@ FREE_ROUTES = (
     ("/healthz", "liveness"),
     ("/readyz", "readiness"),
 )
-BATCH = {"path": "/v1/batch", "methods": ["POST"],
-         "credits": "the sum of the credits of its successful sub-requests (at most 50 in one call)"}
+BATCH = {
+    "path": "/v1/batch",
+    "methods": ["POST"],
+    "credits": "the sum of the credits of its successful sub-requests (at most 50 in one call)",
+}
 TEST_KEYS = {
     "available": True,
     "credits": 0,
     "limits": {"rate_per_minute": TEST_RATE_PER_MINUTE, "max_concurrent": TEST_MAX_CONCURRENT},
     "note": f"svc_test_ keys (created in the dashboard, beside live keys) get real answers and cost nothing, "
-            f"under a limit of their own of {TEST_RATE_PER_MINUTE} requests a minute and {TEST_MAX_CONCURRENT} in "
-            "flight per account, apart from the live keys' limits; their answers say meta.mode \"test\".",
+    f"under a limit of their own of {TEST_RATE_PER_MINUTE} requests a minute and {TEST_MAX_CONCURRENT} in "
+    'flight per account, apart from the live keys\' limits; their answers say meta.mode "test".',
 }
 
 
@@ -85,7 +88,9 @@ def pricing_routes(endpoints: Sequence[Endpoint]) -> list[Route]:
     async def page(request: Request) -> Response:
         paid = [price for price in prices["endpoints"] if price["credits"] or price["conditional_credits"]]
         free = [price for price in prices["endpoints"] if not (price["credits"] or price["conditional_credits"])]
-        return render_page(request, "pricing.html", {"title": "Pricing", "who": None, "prices": prices, "paid": paid, "free": free})
+        return render_page(
+            request, "pricing.html", {"title": "Pricing", "who": None, "prices": prices, "paid": paid, "free": free}
+        )
 
     async def as_json(request: Request) -> Response:
         return json_response(document)

@@ -63,7 +63,9 @@ class Pool(Protocol):
     #: The expected compute time of each of its RPCs, as its answers report them.
     costs: CallCosts
 
-    async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
+    async def call(
+        self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str
+    ) -> Any:
         """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise a CelestialError."""
         ...
 
@@ -108,7 +110,9 @@ class ServicePool:
             channel_target(addresses), options=channel_options(len(addresses), keepalive_s, ping_timeout_s)
         )
 
-    async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
+    async def call(
+        self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str
+    ) -> Any:
         """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise a CelestialError."""
         callable_ = self._callables.get(method_path)
         if callable_ is None:
@@ -132,7 +136,9 @@ class ServicePool:
                 # them, so a burst of theirs can fill what this one left free. Wait briefly
                 # for one to free up, within BUSY_RETRY_S and half the call's time, before answering 503.
                 busy = error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-                if not busy or time.monotonic() - started + backoff_s > min(BUSY_RETRY_S, timeout_s * BUSY_SHARE_OF_DEADLINE):
+                if not busy or time.monotonic() - started + backoff_s > min(
+                    BUSY_RETRY_S, timeout_s * BUSY_SHARE_OF_DEADLINE
+                ):
                     raise map_rpc_error(error, self.name) from None
             await asyncio.sleep(backoff_s)
             backoff_s = min(2 * backoff_s, BUSY_BACKOFF_MAX_S)

@@ -41,7 +41,13 @@ async def mail_spend_warnings(store, settings: Settings, warnings: Iterable[Spen
     """Mail each warning to every owner of its account (``store`` a DashboardStore); without
     CELESTIAL_SMTP_URL, or when the mail fails, log it instead."""
     for warning in warnings:
-        log.info("spend_cap_warning", account_id=warning.account_id, key_id=warning.key_id, period=warning.period, cap=warning.cap)
+        log.info(
+            "spend_cap_warning",
+            account_id=warning.account_id,
+            key_id=warning.key_id,
+            period=warning.period,
+            cap=warning.cap,
+        )
         if settings.smtp_url is None or not hasattr(store, "list_owners"):
             continue
         try:

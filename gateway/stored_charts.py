@@ -32,10 +32,14 @@ from starlette.responses import Response
 
 from celestial.v1 import ephemeris_service_pb2
 from gateway.account_resources import Answer, Call, Operation, resource_route
-from gateway.utc_text import iso
 from gateway.idempotency import LEASE_MARGIN_S, created_once
+from gateway.utc_text import iso
 from shared.errors import (
-    ChartLimitReached, ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter,
+    ChartLimitReached,
+    ChartNotFound,
+    ConflictingParameters,
+    InvalidBody,
+    InvalidParameter,
 )
 from shared.runtime.request_model import FieldSpec, message_spec
 from shared.runtime.stored_chart_parameters import stand_in, stored_chart_names
@@ -72,7 +76,9 @@ def _text(name: str, value: Any) -> str:
         return repr(value) if isinstance(value, float) else str(value)
     if isinstance(value, str):
         return value
-    if isinstance(value, list) and all(isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in value):
+    if isinstance(value, list) and all(
+        isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in value
+    ):
         return ",".join(_text(name, item) for item in value)
     raise InvalidParameter(
         f"'{name}' must be a string, a number, a boolean or an array of them.",
@@ -89,7 +95,11 @@ def _typed(field: FieldSpec | None, text: str) -> Any:
         return text == "true"
     if field.is_numeric:
         number = float(text)
-        return int(number) if field.descriptor.type not in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT) else number
+        return (
+            int(number)
+            if field.descriptor.type not in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT)
+            else number
+        )
     return text
 
 
@@ -104,7 +114,9 @@ def read_chart_body(body: Any) -> tuple[str | None, dict[str, str], dict[str, st
     name = body.get("name")
     if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME_CHARS):
         raise InvalidParameter(
-            f"'name' must be text of at most {MAX_NAME_CHARS} characters.", suggestion="Send a shorter name.", param="name"
+            f"'name' must be text of at most {MAX_NAME_CHARS} characters.",
+            suggestion="Send a shorter name.",
+            param="name",
         )
     fields = _natal_fields()
     birth: dict[str, str] = {}
@@ -158,7 +170,7 @@ def chart_view(chart: StoredChart) -> dict[str, Any]:
 
 
 def _suffix(name: str) -> str:
-    return name[len("chart"):]
+    return name[len("chart") :]
 
 
 def _named_charts(names: tuple[str, ...], given: Iterable[str]) -> list[str]:
@@ -194,12 +206,16 @@ async def expand_body(body: dict, request_cls, account_id: str, store) -> dict:
     expanded = {key: value for key, value in body.items() if key not in names}
     for name in named:
         if not isinstance(body[name], str):
-            raise InvalidParameter(f"'{name}' must be a chart id (a string).", suggestion=f"Send {name} as \"chart_...\".", param=name)
+            raise InvalidParameter(
+                f"'{name}' must be a chart id (a string).", suggestion=f'Send {name} as "chart_...".', param=name
+            )
         expanded.update(await _stand_in(name, body[name], request_cls, given, account_id, store, len(named) == 1))
     return expanded
 
 
-async def _stand_in(name: str, chart_id: str, request_cls, given: set[str], account_id: str, store, with_settings: bool) -> dict[str, str]:
+async def _stand_in(
+    name: str, chart_id: str, request_cls, given: set[str], account_id: str, store, with_settings: bool
+) -> dict[str, str]:
     """Return the parameters stored chart ``chart_id`` gives a request through parameter ``name``."""
     suffix = _suffix(name)
     clashing = [f"{birth}{suffix}" for birth in BIRTH_PARAMETERS if f"{birth}{suffix}" in given]
@@ -224,17 +240,27 @@ def _limit_of(values: Mapping[str, str]) -> int:
         return DEFAULT_PAGE
     # ASCII digits only: str.isdigit() takes "１０" and "٣", which no JSON number is.
     if re.fullmatch(r"[0-9]{1,4}", text) is None or not 1 <= int(text) <= MAX_PAGE:
-        raise InvalidParameter(f"'limit' must be a whole number from 1 to {MAX_PAGE}.", suggestion=f"Send e.g. limit={DEFAULT_PAGE}.", param="limit")
+        raise InvalidParameter(
+            f"'limit' must be a whole number from 1 to {MAX_PAGE}.",
+            suggestion=f"Send e.g. limit={DEFAULT_PAGE}.",
+            param="limit",
+        )
     return int(text)
 
 
 def _list_query(values: Mapping[str, str]) -> tuple[int, str | None, bool]:
     export = values.get("export", "false")
     if export not in ("true", "false"):
-        raise InvalidParameter("'export' must be true or false.", suggestion="Send export=true for every chart at once.", param="export")
+        raise InvalidParameter(
+            "'export' must be true or false.", suggestion="Send export=true for every chart at once.", param="export"
+        )
     token = values.get("page_token")
     if token is not None and not is_chart_id(token):
-        raise InvalidParameter("'page_token' is not a token of this listing.", suggestion="Send the next_page_token of the last page, or leave it out.", param="page_token")
+        raise InvalidParameter(
+            "'page_token' is not a token of this listing.",
+            suggestion="Send the next_page_token of the last page, or leave it out.",
+            param="page_token",
+        )
     return _limit_of(values), token, export == "true"
 
 
@@ -247,7 +273,9 @@ async def _listing(call: Call) -> Answer:
         while page := await store.list_charts(call.account.id, after, MAX_PAGE):
             charts += page
             after = page[-1].chart_id
-        return Answer({"charts": [chart_view(c) for c in charts]}, {"Content-Disposition": 'attachment; filename="charts.json"'})
+        return Answer(
+            {"charts": [chart_view(c) for c in charts]}, {"Content-Disposition": 'attachment; filename="charts.json"'}
+        )
     page = await store.list_charts(call.account.id, token, limit + 1)
     following = page[limit - 1].chart_id if len(page) > limit else None
     return Answer({"charts": [chart_view(c) for c in page[:limit]], "next_page_token": following})
@@ -297,8 +325,12 @@ async def _change(call: Call) -> Answer:
     new_birth = {key: value for key, value in {**kept, **birth}.items() if key not in removed}
     new_settings = {key: value for key, value in {**chart.settings, **settings}.items() if key not in removed}
     changed = replace(
-        chart, name=chart.name if name is None else name, birth=new_birth, settings=new_settings,
-        parameters=resolve(new_birth, new_settings), updated_at=utc_now(),
+        chart,
+        name=chart.name if name is None else name,
+        birth=new_birth,
+        settings=new_settings,
+        parameters=resolve(new_birth, new_settings),
+        updated_at=utc_now(),
     )
     if await call.gateway.store.replace_chart(changed) is None:
         raise ChartNotFound("No stored chart of this account has that id.")
@@ -321,6 +353,10 @@ async def _deletion(call: Call) -> Answer:
 
 #: The stored charts' routes: the collection, and one chart.
 ROUTES = (
-    resource_route(CHARTS_PATH, {"GET": Operation(_listing, query=LIST_PARAMETERS), "POST": Operation(_creation, body=True)}),
-    resource_route(CHART_PATH, {"GET": Operation(_reading), "PATCH": Operation(_change, body=True), "DELETE": Operation(_deletion)}),
+    resource_route(
+        CHARTS_PATH, {"GET": Operation(_listing, query=LIST_PARAMETERS), "POST": Operation(_creation, body=True)}
+    ),
+    resource_route(
+        CHART_PATH, {"GET": Operation(_reading), "PATCH": Operation(_change, body=True), "DELETE": Operation(_deletion)}
+    ),
 )

@@ -34,24 +34,40 @@ from typing import Any
 from starlette.responses import Response
 
 from gateway.account_resources import Answer, Call, Operation, resource_route
-from gateway.utc_text import iso
 from gateway.errors import request_id_of
 from gateway.idempotency import LEASE_MARGIN_S, created_once
 from gateway.upcoming_events import WINDOW_ENDS_DAYS, as_test, forecast_asker, next_event
-from webhooks.delivery import delivery_body, send
-from webhooks.egress import EgressRefused, Resolver, Target, checked_addresses, read_url, system_resolver
+from gateway.utc_text import iso
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
 from shared.errors import (
-    ChartNotFound, InvalidBody, InvalidParameter, MissingParameter, NoUpcomingEvent, RateLimitExceeded,
-    WebhookEnded, WebhookLimitReached, WebhookNotFound,
+    ChartNotFound,
+    InvalidBody,
+    InvalidParameter,
+    MissingParameter,
+    NoUpcomingEvent,
+    RateLimitExceeded,
+    WebhookEnded,
+    WebhookLimitReached,
+    WebhookNotFound,
 )
 from store import webhook_records
 from store.chart_records import is_chart_id
 from store.records import Account, utc_now
 from store.webhook_records import (
-    ACTIVE, BY_OWNER, ENDED, KEEP_DELIVERIES, MAX_LEAD_MINUTES, PAUSED, Delivery, Webhook, is_webhook_id,
-    new_secret, new_webhook_id,
+    ACTIVE,
+    BY_OWNER,
+    ENDED,
+    KEEP_DELIVERIES,
+    MAX_LEAD_MINUTES,
+    PAUSED,
+    Delivery,
+    Webhook,
+    is_webhook_id,
+    new_secret,
+    new_webhook_id,
 )
+from webhooks.delivery import delivery_body, send
+from webhooks.egress import EgressRefused, Resolver, Target, checked_addresses, read_url, system_resolver
 
 WEBHOOKS_PATH = "/v1/webhooks"
 WEBHOOK_PATH = "/v1/webhooks/{webhook_id}"
@@ -128,10 +144,14 @@ def check_events(events: Any, chart_id: str | None) -> tuple[str, ...]:
     whose = "a chart subscription" if chart_id is not None else "a sky subscription (no chart)"
     suggestion = f"Send events as an array of {', '.join(allowed)}."
     if not isinstance(events, list) or not events or not all(isinstance(kind, str) for kind in events):
-        raise InvalidParameter("'events' must be a non-empty array of event kinds.", suggestion=suggestion, param="events")
+        raise InvalidParameter(
+            "'events' must be a non-empty array of event kinds.", suggestion=suggestion, param="events"
+        )
     unknown = [kind for kind in events if kind not in allowed]
     if unknown:
-        raise InvalidParameter(f"'{unknown[0][:40]}' is not a kind of event for {whose}.", suggestion=suggestion, param="events")
+        raise InvalidParameter(
+            f"'{unknown[0][:40]}' is not a kind of event for {whose}.", suggestion=suggestion, param="events"
+        )
     return tuple(kind for kind in allowed if kind in events)
 
 
@@ -147,7 +167,11 @@ def check_lead(lead: Any) -> int:
 
 
 async def read_subscription(
-    body: Any, account: Account, store, development: bool, resolve: Resolver = system_resolver,
+    body: Any,
+    account: Account,
+    store,
+    development: bool,
+    resolve: Resolver = system_resolver,
 ) -> tuple[str, tuple[str, ...], str | None, int]:
     """Return (url, events, chart id or None, lead) of a subscription's body, its URL's host
     resolved with ``resolve`` and every address checked. 400 or 404."""
@@ -159,15 +183,23 @@ async def read_subscription(
     for key in body:
         if key not in MEMBERS:
             raise InvalidParameter(
-                f"Unknown member '{str(key)[:40]}' for a webhook subscription.", suggestion=f"Send {', '.join(MEMBERS)}.", param=str(key)[:40]
+                f"Unknown member '{str(key)[:40]}' for a webhook subscription.",
+                suggestion=f"Send {', '.join(MEMBERS)}.",
+                param=str(key)[:40],
             )
     for required in ("url", "events"):
         if body.get(required) is None:
-            raise MissingParameter(f"'{required}' is required.", suggestion=f"Send {required} in the body.", param=required)
+            raise MissingParameter(
+                f"'{required}' is required.", suggestion=f"Send {required} in the body.", param=required
+            )
     chart_id = body.get("chart")
     if chart_id is not None:
         if not isinstance(chart_id, str):
-            raise InvalidParameter("'chart' must be a stored chart's id (a string).", suggestion='Send chart as "chart_...".', param="chart")
+            raise InvalidParameter(
+                "'chart' must be a stored chart's id (a string).",
+                suggestion='Send chart as "chart_...".',
+                param="chart",
+            )
         if not is_chart_id(chart_id) or await store.get_chart(account.id, chart_id) is None:
             raise ChartNotFound("'chart' names no stored chart of this account.", param="chart")
     target = read_target(body["url"], development)
@@ -230,7 +262,9 @@ async def _creation(call: Call) -> Response:
         try:
             await gateway.store.create_webhook(webhook, gateway.settings.webhooks_per_account)
         except webhook_records.WebhookLimitReached as full:
-            raise WebhookLimitReached(f"This account keeps {full.limit} webhook subscriptions, the most it may.") from None
+            raise WebhookLimitReached(
+                f"This account keeps {full.limit} webhook subscriptions, the most it may."
+            ) from None
         data = {**webhook_view(webhook), "secret": webhook.secret}
         return await call.answered(Answer(data, {"Location": f"{WEBHOOKS_PATH}/{webhook.webhook_id}"}))
 
@@ -253,7 +287,11 @@ async def _change(call: Call) -> Answer:
         raise InvalidBody("The body must be a JSON object.", suggestion=suggestion)
     for key in body:
         if key != "state":
-            raise InvalidParameter(f"Unknown member '{str(key)[:40]}': a subscription changes only its state.", suggestion=suggestion, param=str(key)[:40])
+            raise InvalidParameter(
+                f"Unknown member '{str(key)[:40]}': a subscription changes only its state.",
+                suggestion=suggestion,
+                param=str(key)[:40],
+            )
     if body.get("state") not in (ACTIVE, PAUSED):
         raise InvalidParameter("'state' must be active or paused.", suggestion=suggestion, param="state")
     webhook = _not_ended(await _named(call))
@@ -288,14 +326,24 @@ async def _sent_under_the_accounts_bound(gateway, account: Account, webhook: Web
     timeout_s = gateway.settings.webhook_timeout_s
     if not slots.take(account.id):
         raise RateLimitExceeded(
-            f"This account has {slots.per_account} webhook deliveries in flight on this server, the most it may have at once.",
-            suggestion=f"Retry after the number of seconds in Retry-After: a delivery ends within its {timeout_s:g} s deadline.",
+            f"This account has {slots.per_account} webhook deliveries in flight on this server, the most it may have "
+            f"at once.",
+            suggestion=(
+                f"Retry after the number of seconds in Retry-After: a delivery ends within its {timeout_s:g} s "
+                f"deadline."
+            ),
             retry_after_s=math.ceil(timeout_s),
         )
     try:
         return await send(
-            webhook.url, body, webhook.secret, event_id, 1, timeout_s,
-            development=not gateway.settings.production, resolve=gateway.resolve,
+            webhook.url,
+            body,
+            webhook.secret,
+            event_id,
+            1,
+            timeout_s,
+            development=not gateway.settings.production,
+            resolve=gateway.resolve,
         )
     finally:
         slots.give_back(account.id)
@@ -322,7 +370,9 @@ async def _testing(call: Call) -> Answer:
     event_id = event["id"]
     body = delivery_body(webhook.webhook_id, event, webhook.chart_id, 1, test=True)
     outcome = await _sent_under_the_accounts_bound(gateway, account, webhook, body, event_id)
-    delivery = Delivery(webhook.webhook_id, event_id, 1, outcome.status, outcome.response_ms, test=True, error=outcome.error)
+    delivery = Delivery(
+        webhook.webhook_id, event_id, 1, outcome.status, outcome.response_ms, test=True, error=outcome.error
+    )
     await gateway.store.record_delivery(delivery)
     return Answer(delivery_view(delivery))
 
@@ -337,7 +387,10 @@ async def _deliveries(call: Call) -> Answer:
 #: The webhook subscriptions' routes.
 ROUTES = (
     resource_route(WEBHOOKS_PATH, {"GET": Operation(_listing), "POST": Operation(_creation, body=True)}),
-    resource_route(WEBHOOK_PATH, {"GET": Operation(_reading), "PATCH": Operation(_change, body=True), "DELETE": Operation(_deletion)}),
+    resource_route(
+        WEBHOOK_PATH,
+        {"GET": Operation(_reading), "PATCH": Operation(_change, body=True), "DELETE": Operation(_deletion)},
+    ),
     resource_route(WEBHOOK_ROTATE_PATH, {"POST": Operation(_rotation)}),
     resource_route(WEBHOOK_TEST_PATH, {"POST": Operation(_testing)}),
     resource_route(WEBHOOK_DELIVERIES_PATH, {"GET": Operation(_deliveries)}),

@@ -30,12 +30,18 @@ ELEMENTS = ("fire", "earth", "air", "water")  # Aries fire, Taurus earth ... rou
 # split off by the Moon's degree in the sign. Rows: (sign, class of its first half, of its
 # second half).
 VASHYA_BY_SIGN = (
-    ("aries", "chatushpada", "chatushpada"), ("taurus", "chatushpada", "chatushpada"),
-    ("gemini", "manava", "manava"), ("cancer", "jalachara", "jalachara"),
-    ("leo", "vanachara", "vanachara"), ("virgo", "manava", "manava"),
-    ("libra", "manava", "manava"), ("scorpio", "keeta", "keeta"),
-    ("sagittarius", "manava", "chatushpada"), ("capricorn", "chatushpada", "jalachara"),
-    ("aquarius", "manava", "manava"), ("pisces", "jalachara", "jalachara"),
+    ("aries", "chatushpada", "chatushpada"),
+    ("taurus", "chatushpada", "chatushpada"),
+    ("gemini", "manava", "manava"),
+    ("cancer", "jalachara", "jalachara"),
+    ("leo", "vanachara", "vanachara"),
+    ("virgo", "manava", "manava"),
+    ("libra", "manava", "manava"),
+    ("scorpio", "keeta", "keeta"),
+    ("sagittarius", "manava", "chatushpada"),
+    ("capricorn", "chatushpada", "jalachara"),
+    ("aquarius", "manava", "manava"),
+    ("pisces", "jalachara", "jalachara"),
 )
 VASHYA_CLASSES = ("chatushpada", "manava", "jalachara", "vanachara", "keeta")
 # Source: saravali.de's vashya koota table, the one PyJHora 4.8.7 tabulates
@@ -62,11 +68,50 @@ TARA_POINTS_EACH = 1.5
 # sheep-monkey, serpent-mongoose, dog-deer, cat-rat, cow-tiger), as freehoroscopesonline.in
 # ("The Yoni Koota") lists them.
 YONI_BY_NAKSHATRA = (
-    "horse", "elephant", "sheep", "serpent", "serpent", "dog", "cat", "sheep", "cat",
-    "rat", "rat", "cow", "buffalo", "tiger", "buffalo", "tiger", "deer", "deer",
-    "dog", "monkey", "mongoose", "monkey", "lion", "horse", "lion", "cow", "elephant",
+    "horse",
+    "elephant",
+    "sheep",
+    "serpent",
+    "serpent",
+    "dog",
+    "cat",
+    "sheep",
+    "cat",
+    "rat",
+    "rat",
+    "cow",
+    "buffalo",
+    "tiger",
+    "buffalo",
+    "tiger",
+    "deer",
+    "deer",
+    "dog",
+    "monkey",
+    "mongoose",
+    "monkey",
+    "lion",
+    "horse",
+    "lion",
+    "cow",
+    "elephant",
 )
-YONIS = ("horse", "elephant", "sheep", "serpent", "dog", "cat", "rat", "cow", "buffalo", "tiger", "deer", "monkey", "mongoose", "lion")
+YONIS = (
+    "horse",
+    "elephant",
+    "sheep",
+    "serpent",
+    "dog",
+    "cat",
+    "rat",
+    "cow",
+    "buffalo",
+    "tiger",
+    "deer",
+    "monkey",
+    "mongoose",
+    "lion",
+)
 # Source: the 14x14 yoni table of saravali.de as PyJHora 4.8.7 tabulates it (YoniArray): 4 the
 # same yoni, 3 friends, 2 neutral, 1 enemies, 0 the sworn enemies above. Rows the bride's yoni,
 # columns the groom's, in YONIS order (it is symmetric).
@@ -106,17 +151,45 @@ SIGN_LORDS = TRADITIONAL_RULERS
 # read both ways (one lord, or friend-friend, 5; friend-neutral 4; neutral-neutral 3;
 # friend-enemy 1; neutral-enemy 0.5; enemy-enemy 0).
 MAITRI_POINTS = {
-    frozenset({"friend"}): 5.0, frozenset({"friend", "neutral"}): 4.0, frozenset({"neutral"}): 3.0,
-    frozenset({"friend", "enemy"}): 1.0, frozenset({"neutral", "enemy"}): 0.5, frozenset({"enemy"}): 0.0,
+    frozenset({"friend"}): 5.0,
+    frozenset({"friend", "neutral"}): 4.0,
+    frozenset({"neutral"}): 3.0,
+    frozenset({"friend", "enemy"}): 1.0,
+    frozenset({"neutral", "enemy"}): 0.5,
+    frozenset({"enemy"}): 0.0,
 }
 
 # Source: Muhurta Chintamani, Vivaha Prakarana (gana koota): the gana of each nakshatra,
 # Ashwini first (deva, manushya or rakshasa), as astropankajseth.co.in ("Gana matching in
 # horoscope") lists it.
 GANA_BY_NAKSHATRA = (
-    "deva", "manushya", "rakshasa", "manushya", "deva", "manushya", "deva", "deva", "rakshasa",
-    "rakshasa", "manushya", "manushya", "deva", "rakshasa", "deva", "rakshasa", "deva", "rakshasa",
-    "rakshasa", "manushya", "manushya", "deva", "rakshasa", "rakshasa", "manushya", "manushya", "deva",
+    "deva",
+    "manushya",
+    "rakshasa",
+    "manushya",
+    "deva",
+    "manushya",
+    "deva",
+    "deva",
+    "rakshasa",
+    "rakshasa",
+    "manushya",
+    "manushya",
+    "deva",
+    "rakshasa",
+    "deva",
+    "rakshasa",
+    "deva",
+    "rakshasa",
+    "rakshasa",
+    "manushya",
+    "manushya",
+    "deva",
+    "rakshasa",
+    "rakshasa",
+    "manushya",
+    "manushya",
+    "deva",
 )
 GANAS = ("deva", "manushya", "rakshasa")
 # Source: the gana table as astropankajseth.co.in ("Gana matching in horoscope") states it,
@@ -129,16 +202,47 @@ GANA_POINTS = ((6, 5, 1), (6, 6, 0), (0, 0, 6))
 # Source: Muhurta Chintamani, Vivaha Prakarana (bhakoot or rashi koota): the Moon signs 2/12
 # (dvirdvadasha), 5/9 (navapanchama) or 6/8 (shadashtaka) from each other are inauspicious,
 # 0 points; every other distance 7.
-BAD_BHAKOOT = {2: "2/12 (dvirdvadasha)", 12: "2/12 (dvirdvadasha)", 5: "5/9 (navapanchama)", 9: "5/9 (navapanchama)", 6: "6/8 (shadashtaka)", 8: "6/8 (shadashtaka)"}
+BAD_BHAKOOT = {
+    2: "2/12 (dvirdvadasha)",
+    12: "2/12 (dvirdvadasha)",
+    5: "5/9 (navapanchama)",
+    9: "5/9 (navapanchama)",
+    6: "6/8 (shadashtaka)",
+    8: "6/8 (shadashtaka)",
+}
 BHAKOOT_POINTS = 7.0
 
 # Source: Muhurta Chintamani, Vivaha Prakarana (nadi koota): the nadi of each nakshatra,
 # Ashwini first, adi (vata), madhya (pitta) or antya (kapha), zigzagging three by three; the
 # same nadi is nadi dosha, 0 points, different nadis 8.
 NADI_BY_NAKSHATRA = (
-    "adi", "madhya", "antya", "antya", "madhya", "adi", "adi", "madhya", "antya",
-    "antya", "madhya", "adi", "adi", "madhya", "antya", "antya", "madhya", "adi",
-    "adi", "madhya", "antya", "antya", "madhya", "adi", "adi", "madhya", "antya",
+    "adi",
+    "madhya",
+    "antya",
+    "antya",
+    "madhya",
+    "adi",
+    "adi",
+    "madhya",
+    "antya",
+    "antya",
+    "madhya",
+    "adi",
+    "adi",
+    "madhya",
+    "antya",
+    "antya",
+    "madhya",
+    "adi",
+    "adi",
+    "madhya",
+    "antya",
+    "antya",
+    "madhya",
+    "adi",
+    "adi",
+    "madhya",
+    "antya",
 )
 NADI_POINTS = 8.0
 
@@ -150,7 +254,16 @@ NADI_POINTS = 8.0
 MANGLIK_HOUSES = frozenset({1, 2, 4, 7, 8, 12})
 
 KOOTAS = ("varna", "vashya", "tara", "yoni", "graha_maitri", "gana", "bhakoot", "nadi")
-MAXIMA = {"varna": 1.0, "vashya": 2.0, "tara": 3.0, "yoni": 4.0, "graha_maitri": 5.0, "gana": 6.0, "bhakoot": 7.0, "nadi": 8.0}
+MAXIMA = {
+    "varna": 1.0,
+    "vashya": 2.0,
+    "tara": 3.0,
+    "yoni": 4.0,
+    "graha_maitri": 5.0,
+    "gana": 6.0,
+    "bhakoot": 7.0,
+    "nadi": 8.0,
+}
 TOTAL = sum(MAXIMA.values())
 
 _VASHYA = {sign: (first, second) for sign, first, second in VASHYA_BY_SIGN}
@@ -247,8 +360,10 @@ def tara(groom: MoonPlace, bride: MoonPlace) -> Koota:
     from_bride = (count(bride.nakshatra, groom.nakshatra, COUNT) - 1) % 9 + 1
     from_groom = (count(groom.nakshatra, bride.nakshatra, COUNT) - 1) % 9 + 1
     score = sum(TARA_POINTS_EACH for t in (from_bride, from_groom) if t not in BAD_TARAS)
-    reason = (f"the groom's star is {TARAS[from_bride - 1]} tara ({from_bride}) from the bride's, "
-              f"hers {TARAS[from_groom - 1]} tara ({from_groom}) from his; 3, 5 and 7 are inauspicious")
+    reason = (
+        f"the groom's star is {TARAS[from_bride - 1]} tara ({from_bride}) from the bride's, "
+        f"hers {TARAS[from_groom - 1]} tara ({from_groom}) from his; 3, 5 and 7 are inauspicious"
+    )
     return Koota("tara", score, MAXIMA["tara"], TARAS[from_bride - 1], TARAS[from_groom - 1], reason)
 
 
@@ -256,7 +371,9 @@ def yoni(groom: MoonPlace, bride: MoonPlace) -> Koota:
     """Return the yoni koota: the two nakshatras' animals in YONI_POINTS."""
     his, hers = YONI_BY_NAKSHATRA[groom.nakshatra - 1], YONI_BY_NAKSHATRA[bride.nakshatra - 1]
     score = YONI_POINTS[YONIS.index(hers)][YONIS.index(his)]
-    grade = {4: "the same yoni", 3: "friendly yonis", 2: "neutral yonis", 1: "inimical yonis", 0: "sworn enemies"}[score]
+    grade = {4: "the same yoni", 3: "friendly yonis", 2: "neutral yonis", 1: "inimical yonis", 0: "sworn enemies"}[
+        score
+    ]
     return Koota("yoni", float(score), MAXIMA["yoni"], his, hers, f"{his} and {hers}: {grade}")
 
 
@@ -313,7 +430,9 @@ def manglik(lagna_deg: float, moon_deg: float, venus_deg: float, mars_deg: float
     """Return Mars's whole-sign house from the lagna, the Moon and Venus (sidereal longitudes,
     degrees)."""
     mars = _sign(mars_deg)
-    return Manglik(count(_sign(lagna_deg), mars, 12), count(_sign(moon_deg), mars, 12), count(_sign(venus_deg), mars, 12))
+    return Manglik(
+        count(_sign(lagna_deg), mars, 12), count(_sign(moon_deg), mars, 12), count(_sign(venus_deg), mars, 12)
+    )
 
 
 def _sign(longitude_deg: float) -> int:
@@ -322,4 +441,3 @@ def _sign(longitude_deg: float) -> int:
 
 def _varna(sign: str) -> str:
     return VARNA_BY_ELEMENT[ELEMENTS[SIGNS.index(sign) % 4]]
-

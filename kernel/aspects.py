@@ -49,7 +49,13 @@ ASPECT_NAMES: tuple[str, ...] = tuple(ASPECT_TYPES)
 
 # Default of /v1/aspects and charts; the transit scan uses the Major 5.
 MAJOR_SEVEN: tuple[str, ...] = (
-    "conjunction", "opposition", "trine", "square", "sextile", "quincunx", "semi_sextile",
+    "conjunction",
+    "opposition",
+    "trine",
+    "square",
+    "sextile",
+    "quincunx",
+    "semi_sextile",
 )
 MAJOR_FIVE: tuple[str, ...] = ("conjunction", "sextile", "square", "trine", "opposition")
 
@@ -60,9 +66,7 @@ _ALIASES: Mapping[str, str] = MappingProxyType(
     {name.replace("_", ""): name for name in ASPECT_NAMES}
     | {name: "sesquiquadrate" for name in ("sesquisquare", "sesqui_square", "sesqui_quadrate")}
 )
-_DECLINATION_NAMES = frozenset(
-    {"parallel", "parallels", "contraparallel", "contra_parallel", "contraparallels"}
-)
+_DECLINATION_NAMES = frozenset({"parallel", "parallels", "contraparallel", "contra_parallel", "contraparallels"})
 
 # Slack on every orb comparison, so an aspect built exactly at the edge of its orb is not lost
 # to floating-point rounding of the separation (1e-9 deg is about 4 micro-arcseconds).
@@ -118,7 +122,8 @@ class ParallelMatch:
 
 def _valid_names_hint() -> str:
     return (
-        "Use aspect names from: " + ", ".join(ASPECT_NAMES)
+        "Use aspect names from: "
+        + ", ".join(ASPECT_NAMES)
         + " (hyphens or underscores, any case; also semisextile, biquintile)."
     )
 
@@ -193,10 +198,13 @@ def _plan(types: tuple[str, ...], orb_deg: float | None) -> _Plan:
         rows.append((name, kind.angle_deg, max_orb))
     buckets = []
     for k in range(181):
-        buckets.append(tuple(
-            row for row in rows
-            if row[1] - row[2] - ORB_TOLERANCE_DEG <= k + 1 and row[1] + row[2] + ORB_TOLERANCE_DEG >= k
-        ))
+        buckets.append(
+            tuple(
+                row
+                for row in rows
+                if row[1] - row[2] - ORB_TOLERANCE_DEG <= k + 1 and row[1] + row[2] + ORB_TOLERANCE_DEG >= k
+            )
+        )
     return tuple(buckets)
 
 
@@ -207,9 +215,14 @@ def _prepare(types: Sequence[str], orb_deg: float | None) -> _Plan:
 
 
 def _best_aspect(
-    name_a: str, lon_a: float, speed_a: float | None,
-    name_b: str, lon_b: float, speed_b: float | None,
-    plan: _Plan, with_applying: bool,
+    name_a: str,
+    lon_a: float,
+    speed_a: float | None,
+    name_b: str,
+    lon_b: float,
+    speed_b: float | None,
+    plan: _Plan,
+    with_applying: bool,
 ) -> AspectMatch | None:
     """Return the admitted aspect with the smallest orb between two longitudes, or None."""
     # Signed difference b - a in (-180, 180]; its magnitude is the separation.

@@ -55,9 +55,9 @@ NO_CUSP_LINES: dict[str, str] = {
         "whole-sign cusps are the sign boundaries, so a body stands on one only at 0° of a sign and draws no line"
     ),
     "equal_aries": (
-            "equal_aries cusps are the signs from 0° Aries, the same everywhere, so a body's place among them does not "
-            "change across the map and draws no line"
-        ),
+        "equal_aries cusps are the signs from 0° Aries, the same everywhere, so a body's place among them does not "
+        "change across the map and draws no line"
+    ),
 }
 
 
@@ -89,10 +89,10 @@ def check_cusp_line_system(system: str) -> str:
     if system in NO_CUSP_LINES:
         raise UnreadableValue(
             f"Cusp lines cannot be drawn in {system}: {NO_CUSP_LINES[system]}.",
-            suggestion= (
-                    "Choose another house system for cusp lines, such as placidus or koch (angle lines are the same in "
-                    "every system)."
-                ),
+            suggestion=(
+                "Choose another house system for cusp lines, such as placidus or koch (angle lines are the same in "
+                "every system)."
+            ),
         )
     return system
 
@@ -158,7 +158,9 @@ def _unit(hour_angle_deg, declination_deg) -> np.ndarray:
     return np.stack(np.broadcast_arrays(np.cos(d) * np.cos(h), -np.cos(d) * np.sin(h), np.sin(d)), axis=-1)
 
 
-def horizon_circle_hour_angles(system: str, cusp: float, latitudes_deg: np.ndarray, declination_deg: float) -> np.ndarray:
+def horizon_circle_hour_angles(
+    system: str, cusp: float, latitudes_deg: np.ndarray, declination_deg: float
+) -> np.ndarray:
     """Return the hour angle at which a point of ``declination_deg`` lies on the house circle
     ``cusp`` of Regiomontanus or Campanus at each latitude: the half great circle from the
     north point of the horizon through the point dividing the equator (Regiomontanus) or the
@@ -250,7 +252,11 @@ def line_longitudes(
         if solver in ("ascendant", "midheaven"):
             # An equal system's cusp is an angle's longitude plus whole signs: the body is on
             # cusp c where the ecliptic point the right number of degrees behind it is on the angle.
-            offset = {"equal": 30.0 * (cusp - 1.0), "vehlow_equal": 30.0 * (cusp - 1.0) - 15.0, "equal_mc": 30.0 * (cusp - 10.0)}[system]
+            offset = {
+                "equal": 30.0 * (cusp - 1.0),
+                "vehlow_equal": 30.0 * (cusp - 1.0) - 15.0,
+                "equal_mc": 30.0 * (cusp - 10.0),
+            }[system]
             alpha, delta = equatorial(body_longitude_deg - offset, 0.0, sky.obliquity_deg)
             hour_angles = angle_hour_angles(solver, latitudes_deg, float(delta))
         else:
@@ -264,7 +270,9 @@ def line_longitudes(
     return wrap_longitude(float(alpha) + hour_angles - sky.gast_deg), missing
 
 
-def undefined_rows(system: str, latitudes_deg: np.ndarray, obliquity_deg: float, sun_declination_deg: float | None = None) -> np.ndarray:
+def undefined_rows(
+    system: str, latitudes_deg: np.ndarray, obliquity_deg: float, sun_declination_deg: float | None = None
+) -> np.ndarray:
     """Return where ``system`` has no cusps at all (kernel/houses.py): Placidus, Koch and
     Gauquelin inside the polar circles (|latitude| at or beyond 90° minus the obliquity), where
     part of the ecliptic never rises; Sunshine (Makransky) where the Sun neither rises nor sets
@@ -279,7 +287,9 @@ def undefined_rows(system: str, latitudes_deg: np.ndarray, obliquity_deg: float,
     return np.zeros_like(latitudes_deg, dtype=bool)
 
 
-def segments(latitudes_deg: np.ndarray, longitudes_deg: np.ndarray, missing: str, undefined: np.ndarray | None = None) -> list[Segment]:
+def segments(
+    latitudes_deg: np.ndarray, longitudes_deg: np.ndarray, missing: str, undefined: np.ndarray | None = None
+) -> list[Segment]:
     """Return a line's segments, south to north: unbroken runs of rows that have a longitude,
     split where the line crosses the antimeridian or jumps more than 90°, each with the reason
     it stops (``missing`` where the next row has no longitude, ``house_system_undefined``
@@ -304,7 +314,7 @@ def segments(latitudes_deg: np.ndarray, longitudes_deg: np.ndarray, missing: str
         else:
             # A short step across ±180° is the antimeridian; anything else is a real jump.
             end = ANTIMERIDIAN if jumps[last] >= 360.0 - DISCONTINUITY_DEG else DISCONTINUITY
-        out.append(Segment(tuple(lats[first:last + 1].tolist()), tuple(lons[first:last + 1].tolist()), end))
+        out.append(Segment(tuple(lats[first : last + 1].tolist()), tuple(lons[first : last + 1].tolist()), end))
     return out
 
 
@@ -323,6 +333,7 @@ def line_segments(
     longitudes, missing = line_longitudes(
         sky, latitudes_deg, body_longitude_deg, body_latitude_deg, angle=angle, cusp=cusp, system=system, mode=mode
     )
-    undefined = undefined_rows(system, latitudes_deg, sky.obliquity_deg, sky.sun_declination_deg) if cusp is not None else None
+    undefined = (
+        undefined_rows(system, latitudes_deg, sky.obliquity_deg, sky.sun_declination_deg) if cusp is not None else None
+    )
     return segments(latitudes_deg, longitudes, missing, undefined)
-

@@ -10,19 +10,52 @@ from kernel.errors import UnreadableValue
 # swephexp.h (0-46); the names are ours (two differ from the C constant names: 30 is
 # SIDM_GALCENT_RGILBRAND, 45 is SIDM_KRISHNAMURTI_VP291).
 AYANAMSHA_TABLE: tuple[tuple[int, str], ...] = (
-    (0, "fagan_bradley"), (1, "lahiri"), (2, "deluce"), (3, "raman"), (4, "ushashashi"),
-    (5, "krishnamurti"), (6, "djwhal_khul"), (7, "yukteshwar"), (8, "jn_bhasin"),
-    (9, "babyl_kugler1"), (10, "babyl_kugler2"), (11, "babyl_kugler3"), (12, "babyl_huber"),
-    (13, "babyl_etpsc"), (14, "aldebaran_15tau"), (15, "hipparchos"), (16, "sassanian"),
-    (17, "galcent_0sag"), (18, "j2000"), (19, "j1900"), (20, "b1950"),
-    (21, "suryasiddhanta"), (22, "suryasiddhanta_msun"), (23, "aryabhata"),
-    (24, "aryabhata_msun"), (25, "ss_revati"), (26, "ss_citra"), (27, "true_citra"),
-    (28, "true_revati"), (29, "true_pushya"), (30, "galcent_rgbrand"),
-    (31, "galequ_iau1958"), (32, "galequ_true"), (33, "galequ_mula"),
-    (34, "galalign_mardyks"), (35, "true_mula"), (36, "galcent_mula_wilhelm"),
-    (37, "aryabhata_522"), (38, "babyl_britton"), (39, "true_sheoran"),
-    (40, "galcent_cochrane"), (41, "galequ_fiorenza"), (42, "valens_moon"),
-    (43, "lahiri_1940"), (44, "lahiri_vp285"), (45, "krishnamurti_senthilathiban"),
+    (0, "fagan_bradley"),
+    (1, "lahiri"),
+    (2, "deluce"),
+    (3, "raman"),
+    (4, "ushashashi"),
+    (5, "krishnamurti"),
+    (6, "djwhal_khul"),
+    (7, "yukteshwar"),
+    (8, "jn_bhasin"),
+    (9, "babyl_kugler1"),
+    (10, "babyl_kugler2"),
+    (11, "babyl_kugler3"),
+    (12, "babyl_huber"),
+    (13, "babyl_etpsc"),
+    (14, "aldebaran_15tau"),
+    (15, "hipparchos"),
+    (16, "sassanian"),
+    (17, "galcent_0sag"),
+    (18, "j2000"),
+    (19, "j1900"),
+    (20, "b1950"),
+    (21, "suryasiddhanta"),
+    (22, "suryasiddhanta_msun"),
+    (23, "aryabhata"),
+    (24, "aryabhata_msun"),
+    (25, "ss_revati"),
+    (26, "ss_citra"),
+    (27, "true_citra"),
+    (28, "true_revati"),
+    (29, "true_pushya"),
+    (30, "galcent_rgbrand"),
+    (31, "galequ_iau1958"),
+    (32, "galequ_true"),
+    (33, "galequ_mula"),
+    (34, "galalign_mardyks"),
+    (35, "true_mula"),
+    (36, "galcent_mula_wilhelm"),
+    (37, "aryabhata_522"),
+    (38, "babyl_britton"),
+    (39, "true_sheoran"),
+    (40, "galcent_cochrane"),
+    (41, "galequ_fiorenza"),
+    (42, "valens_moon"),
+    (43, "lahiri_1940"),
+    (44, "lahiri_vp285"),
+    (45, "krishnamurti_senthilathiban"),
     (46, "lahiri_icrc"),
 )
 
@@ -70,10 +103,14 @@ def parse_ayanamsha(text: str | int) -> Ayanamsha:
         key = None
     if key in BOOLEAN_LOOKING:
         raise UnreadableValue(
-            wording=lambda param: f"{param}={text!r} reads as a boolean; {param} takes an ayanamsha name, and the ids 0 "
-            "and 1 are accepted only as the names fagan_bradley and lahiri.",
-            suggesting=lambda param: f"Send {param}=fagan_bradley (id 0) or {param}=lahiri (id 1); leave {param} "
-            "out for the tropical zodiac.",
+            wording=lambda param: (
+                f"{param}={text!r} reads as a boolean; {param} takes an ayanamsha name, and the ids 0 "
+                "and 1 are accepted only as the names fagan_bradley and lahiri."
+            ),
+            suggesting=lambda param: (
+                f"Send {param}=fagan_bradley (id 0) or {param}=lahiri (id 1); leave {param} "
+                "out for the tropical zodiac."
+            ),
         )
     if key:
         if key.isascii() and key.isdigit() and key == str(int(key)):
@@ -83,8 +120,9 @@ def parse_ayanamsha(text: str | int) -> Ayanamsha:
         if found is not None:
             return found
     raise UnreadableValue(
-        wording=lambda param: f"Unknown ayanamsha {text!r} for {param}. Accepted: a name ({', '.join(AYANAMSHA_NAMES)}) "
-        "or a Swiss Ephemeris id 2-46 (0 and 1 only by name).",
+        wording=lambda param: (
+            f"Unknown ayanamsha {text!r} for {param}. Accepted: a name ({', '.join(AYANAMSHA_NAMES)}) "
+            "or a Swiss Ephemeris id 2-46 (0 and 1 only by name)."
+        ),
         suggestion="Send an ayanamsha name such as lahiri or fagan_bradley.",
     )
-

@@ -33,9 +33,14 @@ STATIONS = "stations"
 CALENDAR = "calendar"
 
 _USE_TEXT = {
-    POSITIONS: "positions and charts", HELIOCENTRIC: "heliocentric positions", RETURNS: "a return search",
-    MOVING: "a transit scan's moving bodies", INGRESSES: "an ingress search", HELIACAL: "a heliacal search",
-    STATIONS: "a search for stations", CALENDAR: "a calendar's ingresses and stations",
+    POSITIONS: "positions and charts",
+    HELIOCENTRIC: "heliocentric positions",
+    RETURNS: "a return search",
+    MOVING: "a transit scan's moving bodies",
+    INGRESSES: "an ingress search",
+    HELIACAL: "a heliacal search",
+    STATIONS: "a search for stations",
+    CALENDAR: "a calendar's ingresses and stations",
 }
 #: Every use a body may be eligible for.
 USES: frozenset[str] = frozenset(_USE_TEXT)
@@ -93,13 +98,55 @@ BODY_TABLE: tuple[Body, ...] = (
     Body("pluto", 9, (_P, _ALL), _PLANET_USES, 10.0),
     Body("mean_node", 10, (_P, _ALL), frozenset({POSITIONS, RETURNS, MOVING}), 10.0),
     Body("true_node", 11, (_ALL,), frozenset({POSITIONS, RETURNS, MOVING}), 0.5),
-    Body("chiron", 15, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 8.0, _ASTEROID_SPAN_JD_UT1),
+    Body(
+        "chiron",
+        15,
+        (_A, _ALL),
+        frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}),
+        8.0,
+        _ASTEROID_SPAN_JD_UT1,
+    ),
     # interface.md leaves Pholus out of the moving bodies of a transit scan.
-    Body("pholus", 16, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, STATIONS, CALENDAR}), 8.0, _ASTEROID_SPAN_JD_UT1),
-    Body("ceres", 17, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 4.0, _ASTEROID_SPAN_JD_UT1),
-    Body("pallas", 18, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 4.0, _ASTEROID_SPAN_JD_UT1),
-    Body("juno", 19, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 4.0, _ASTEROID_SPAN_JD_UT1),
-    Body("vesta", 20, (_A, _ALL), frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}), 4.0, _ASTEROID_SPAN_JD_UT1),
+    Body(
+        "pholus",
+        16,
+        (_A, _ALL),
+        frozenset({POSITIONS, HELIOCENTRIC, RETURNS, STATIONS, CALENDAR}),
+        8.0,
+        _ASTEROID_SPAN_JD_UT1,
+    ),
+    Body(
+        "ceres",
+        17,
+        (_A, _ALL),
+        frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}),
+        4.0,
+        _ASTEROID_SPAN_JD_UT1,
+    ),
+    Body(
+        "pallas",
+        18,
+        (_A, _ALL),
+        frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}),
+        4.0,
+        _ASTEROID_SPAN_JD_UT1,
+    ),
+    Body(
+        "juno",
+        19,
+        (_A, _ALL),
+        frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}),
+        4.0,
+        _ASTEROID_SPAN_JD_UT1,
+    ),
+    Body(
+        "vesta",
+        20,
+        (_A, _ALL),
+        frozenset({POSITIONS, HELIOCENTRIC, RETURNS, MOVING, STATIONS, CALENDAR}),
+        4.0,
+        _ASTEROID_SPAN_JD_UT1,
+    ),
     Body("mean_apogee", 12, (_ALL,), frozenset({POSITIONS}), None),
     Body("osc_apogee", 13, (_ALL,), frozenset({POSITIONS}), None),
     # Exists only in heliocentric mode, where it stands for the Sun (its heliocentric
@@ -110,7 +157,9 @@ BODY_TABLE: tuple[Body, ...] = (
 TABLE: dict[str, Body] = {body.name: body for body in BODY_TABLE}
 
 GROUP_NAMES: tuple[str, ...] = (_P, _A, _ALL)
-GROUPS: dict[str, tuple[str, ...]] = {group: tuple(b.name for b in BODY_TABLE if group in b.groups) for group in GROUP_NAMES}
+GROUPS: dict[str, tuple[str, ...]] = {
+    group: tuple(b.name for b in BODY_TABLE if group in b.groups) for group in GROUP_NAMES
+}
 PLANETS: tuple[str, ...] = GROUPS[_P]
 ASTEROIDS: tuple[str, ...] = GROUPS[_A]
 ALL: tuple[str, ...] = GROUPS[_ALL]
@@ -167,7 +216,7 @@ def eligible(use: str, *, heliocentric: bool = False) -> tuple[str, ...]:
 
 
 def _span_text(row: Body) -> str:
-    first, last = (Moment.from_jd_ut1(jd).iso_utc('minute') for jd in row.span_jd_ut1)
+    first, last = (Moment.from_jd_ut1(jd).iso_utc("minute") for jd in row.span_jd_ut1)
     return f"{first} to {last} (Julian Day UT1 {row.span_jd_ut1[0]} to {row.span_jd_ut1[1]})"
 
 
@@ -199,8 +248,10 @@ def _not_found(name: str) -> BodyNotFound:
     close = difflib.get_close_matches(name, ACCEPTED_NAMES + tuple(GROUPS), n=1)
     hint = f"Did you mean {close[0]!r}? " if close else ""
     return BodyNotFound(
-        wording=lambda param: f"Unknown body {name!r} in {param}. Valid names: {', '.join(BODY_NAMES)}, lilith "
-        f"(alias of mean_apogee), earth (heliocentric only); groups: {', '.join(GROUPS)}.",
+        wording=lambda param: (
+            f"Unknown body {name!r} in {param}. Valid names: {', '.join(BODY_NAMES)}, lilith "
+            f"(alias of mean_apogee), earth (heliocentric only); groups: {', '.join(GROUPS)}."
+        ),
         suggestion=f"{hint}Use a body name such as sun, moon, mean_node, chiron, or a group: planets, asteroids, all.",
     )
 
@@ -236,7 +287,9 @@ def _refuse_unlisted(name: str, use: str, heliocentric: bool) -> None:
     if kind is None:
         raise _not_found(name)
     raise BodyNotEligible(
-        wording=lambda param: f"The body {name!r} in {param} is {kind}, not one of the bodies the service computes for {_USE_TEXT[use]}.",
+        wording=lambda param: (
+            f"The body {name!r} in {param} is {kind}, not one of the bodies the service computes for {_USE_TEXT[use]}."
+        ),
         suggestion=f"Use one of: {', '.join(eligible(use, heliocentric=heliocentric))}.",
     )
 
@@ -339,7 +392,9 @@ def _resolve(names, heliocentric: bool, use: str | None) -> list[str]:
             )
         elif name == SUN:
             raise BodyNotEligible(
-                wording=lambda param: f"The body 'sun' in {param} is the centre of a heliocentric view and has no position in it.",
+                wording=lambda param: (
+                    f"The body 'sun' in {param} is the centre of a heliocentric view and has no position in it."
+                ),
                 suggestion="Ask for earth instead: its heliocentric position is the Sun's geocentric one reversed.",
             )
         else:

@@ -155,7 +155,9 @@ class HousePlacement:
         if not self.by_position:
             return None
         tropical = normalize_deg(longitude_deg + self.tropical_offset_deg)
-        return engine.house_position(self.armc_deg, self.latitude_deg, self.obliquity_deg, self.letter, tropical, latitude_deg)
+        return engine.house_position(
+            self.armc_deg, self.latitude_deg, self.obliquity_deg, self.letter, tropical, latitude_deg
+        )
 
     def house(self, longitude_deg: float, latitude_deg: float = 0.0) -> int:
         """Return the house (1-12; sector 1-36 for Gauquelin) of the point at ``longitude_deg``
@@ -169,7 +171,13 @@ class HousePlacement:
 
 
 def house_placement(
-    moment: Moment, latitude_deg: float, houses: HouseSet, system: HouseSystem, *, sidereal: Ayanamsha | None = None, mundane: bool = False
+    moment: Moment,
+    latitude_deg: float,
+    houses: HouseSet,
+    system: HouseSystem,
+    *,
+    sidereal: Ayanamsha | None = None,
+    mundane: bool = False,
 ) -> HousePlacement:
     """Return how points are placed in ``houses`` (cast for ``system`` at ``moment`` and geographic
     ``latitude_deg``, sidereal by ``sidereal`` or tropical): by house position in ``mundane`` mode
@@ -279,7 +287,11 @@ def cast_chart(
         raise ValueError("topocentric positions need a place")
     if place is not None and settings.system is None:
         raise ValueError("a chart with a place needs a house system")
-    if place is not None and (mundane or settings.system.letter == GAUQUELIN_LETTER) and (flags.j2000 or flags.heliocentric):  # type: ignore[union-attr]
+    if (
+        place is not None
+        and (mundane or settings.system.letter == GAUQUELIN_LETTER)
+        and (flags.j2000 or flags.heliocentric)
+    ):  # type: ignore[union-attr]
         raise ValueError("mundane house positions need geocentric longitudes of date")
     observer = place if flags.topocentric else None
     ecliptic = replace(flags, speed=True, equatorial=False)
@@ -291,11 +303,25 @@ def cast_chart(
     houses: HouseSet | None = None
     placement: HousePlacement | None = None
     if place is not None and settings.system is not None:
-        houses = compute_houses(moment, place.latitude_deg, place.longitude_deg, settings.system, sidereal=flags.sidereal, no_nutation=flags.no_nutation)
-        placement = house_placement(moment, place.latitude_deg, houses, settings.system, sidereal=flags.sidereal, mundane=mundane)
+        houses = compute_houses(
+            moment,
+            place.latitude_deg,
+            place.longitude_deg,
+            settings.system,
+            sidereal=flags.sidereal,
+            no_nutation=flags.no_nutation,
+        )
+        placement = house_placement(
+            moment, place.latitude_deg, houses, settings.system, sidereal=flags.sidereal, mundane=mundane
+        )
     records: list[EclipticPosition] = result.records  # type: ignore[assignment]
     right_ascensions = (
-        [r.right_ascension for r in compute_positions(moment, list(settings.bodies), replace(ecliptic, equatorial=True), observer).records]  # type: ignore[union-attr]
+        [
+            r.right_ascension
+            for r in compute_positions(
+                moment, list(settings.bodies), replace(ecliptic, equatorial=True), observer
+            ).records
+        ]  # type: ignore[union-attr]
         if flags.equatorial
         else [None] * len(records)
     )
@@ -314,13 +340,30 @@ def cast_chart(
         bodies=list(settings.bodies),
         source=source if source is not None else {"type": "natal"},
     )
-    warnings = [*result.conditions, *(operands.conditions if operands is not None else []), *(houses.warnings if houses is not None else [])]
-    cast = Chart(chart_type, positions, houses, aspects, parallels, metadata, warnings, settings, placement, day_chart=chart_sect(positions, houses))
+    warnings = [
+        *result.conditions,
+        *(operands.conditions if operands is not None else []),
+        *(houses.warnings if houses is not None else []),
+    ]
+    cast = Chart(
+        chart_type,
+        positions,
+        houses,
+        aspects,
+        parallels,
+        metadata,
+        warnings,
+        settings,
+        placement,
+        day_chart=chart_sect(positions, houses),
+    )
     if turn is None and extras == NO_EXTRAS:
         return cast
     chart = turn(cast) if turn is not None else cast
     operand_records: list[EclipticPosition] = operands.records if operands is not None else []  # type: ignore[assignment]
-    return with_extras(chart, extras, known_operands({r.body: r.longitude for r in operand_records}, chart.turn_deg), patterns_of=cast)
+    return with_extras(
+        chart, extras, known_operands({r.body: r.longitude for r in operand_records}, chart.turn_deg), patterns_of=cast
+    )
 
 
 def chart_sect(positions: list[ChartPosition], houses: HouseSet | None) -> bool | None:
@@ -331,7 +374,9 @@ def chart_sect(positions: list[ChartPosition], houses: HouseSet | None) -> bool 
     return is_day_chart(sun.longitude, houses.ascendant_deg) if sun is not None and houses is not None else None
 
 
-def _placed(record: EclipticPosition, placement: HousePlacement | None, report_position: bool, right_ascension: float | None) -> ChartPosition:
+def _placed(
+    record: EclipticPosition, placement: HousePlacement | None, report_position: bool, right_ascension: float | None
+) -> ChartPosition:
     """Return one body's chart position, placed in its house by its longitude and latitude
     (in none without a ``placement``)."""
     house_position = placement.position(record.longitude, record.latitude) if placement is not None else None

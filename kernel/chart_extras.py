@@ -129,7 +129,9 @@ def sect(chart: Chart, operands: OperandSource) -> bool | None:
     return is_day_chart(operands((SUN,))[SUN], chart.houses.ascendant_deg)
 
 
-def with_extras(chart: Chart, extras: ChartExtras, operands: OperandSource, *, patterns_of: Chart | None = None) -> Chart:
+def with_extras(
+    chart: Chart, extras: ChartExtras, operands: OperandSource, *, patterns_of: Chart | None = None
+) -> Chart:
     """Return ``chart`` with the extras wanted: its ``patterns``, ``derived_points`` (midpoints
     and antiscia, then lots; the ``lots`` also as the kernel's Lot values), ``trees`` (one per
     body, in chart order), ``dignities`` (one per body, in chart order), ``dispositors``, its
@@ -179,18 +181,36 @@ def with_extras(chart: Chart, extras: ChartExtras, operands: OperandSource, *, p
             if chart.houses is None or day is None:
                 raise ValueError("lots are measured from the Ascendant: a chart without a place has none")
             lots = _lots(chart, extras.lots, operands, day)
-            points += [_placed(chart, "lot", lot.name, (lot.body_a, lot.body_b, "ascendant"), lot.longitude, None) for lot in lots]
+            points += [
+                _placed(chart, "lot", lot.name, (lot.body_a, lot.body_b, "ascendant"), lot.longitude, None)
+                for lot in lots
+            ]
     trees: list[Tree] = (
         midpoint_trees(
-            [(p.body, p.longitude) for p in chart.positions], modulus_deg=extras.tree_modulus_deg, orb_deg=extras.tree_orb_deg, resolution=extras.resolution
+            [(p.body, p.longitude) for p in chart.positions],
+            modulus_deg=extras.tree_modulus_deg,
+            orb_deg=extras.tree_orb_deg,
+            resolution=extras.resolution,
         )
         if extras.trees
         else []
     )
-    dignities: list[Dignity] = [assess(p.body, p.longitude, extras.rulers, day) for p in chart.positions] if extras.dignities else []
-    disposition: Dispositors | None = dispositors([(p.body, p.longitude) for p in chart.positions], extras.rulers) if extras.dispositors else None
+    dignities: list[Dignity] = (
+        [assess(p.body, p.longitude, extras.rulers, day) for p in chart.positions] if extras.dignities else []
+    )
+    disposition: Dispositors | None = (
+        dispositors([(p.body, p.longitude) for p in chart.positions], extras.rulers) if extras.dispositors else None
+    )
     return replace(
-        chart, patterns=patterns, derived_points=points, lots=lots, trees=trees, dignities=dignities, dispositors=disposition, day_chart=day, notes=notes
+        chart,
+        patterns=patterns,
+        derived_points=points,
+        lots=lots,
+        trees=trees,
+        dignities=dignities,
+        dispositors=disposition,
+        day_chart=day,
+        notes=notes,
     )
 
 
@@ -208,7 +228,9 @@ def _longitudes_with(chart: Chart, needed: tuple[str, ...], operands: OperandSou
     return longitudes
 
 
-def _placed(chart: Chart, kind: str, name: str, constituents: tuple[str, ...], longitude: float, declination: float | None) -> PlacedPoint:
+def _placed(
+    chart: Chart, kind: str, name: str, constituents: tuple[str, ...], longitude: float, declination: float | None
+) -> PlacedPoint:
     sign, degree = sign_of(longitude)
     house = chart.placement.house(longitude) if chart.placement is not None else None
     return PlacedPoint(kind, name, tuple(constituents), longitude, sign, degree, house, declination)

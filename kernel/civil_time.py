@@ -147,7 +147,6 @@ def zone_at(lat: float, lon: float) -> ZoneFound:
     return ZoneFound(zone, AUTO_ZONE, lat, lon, note)
 
 
-
 @cache
 def zone_names() -> tuple[str, ...]:
     """Return every zone name of the shipped tz database (its zones and their links), sorted."""
@@ -204,8 +203,14 @@ def zone_named(name: str) -> ZoneInfo:
         if not closest:
             folded = name.casefold()
             closest = [zone for zone in zone_names() if folded in zone.casefold()][:SUGGESTED_ZONES]
-        hint = f"Did you mean {', '.join(closest)}?" if closest else "Use an IANA zone name such as Europe/Paris or America/New_York."
-        raise UnreadableValue(wording=lambda param: f"{param}={name!r} is not a time zone of the tz database.", suggestion=hint)
+        hint = (
+            f"Did you mean {', '.join(closest)}?"
+            if closest
+            else "Use an IANA zone name such as Europe/Paris or America/New_York."
+        )
+        raise UnreadableValue(
+            wording=lambda param: f"{param}={name!r} is not a time zone of the tz database.", suggestion=hint
+        )
     return _zone(name)
 
 
@@ -213,8 +218,11 @@ def beyond_zone_history() -> OutOfRange:
     """Return the refusal of a moment whose UTC or wall-clock date falls outside the years 1
     to 9999, which no time zone's history (and no Python datetime) reaches; worded with the
     name of the moment's parameter, which the reader supplies."""
-    return OutOfRange(wording=lambda param: f"{param}: a time zone is known for the years 1 to 9999 only.",
-                      suggestion="Send a moment between 0001-01-01 and 9999-12-31.", about="moment")
+    return OutOfRange(
+        wording=lambda param: f"{param}: a time zone is known for the years 1 to 9999 only.",
+        suggestion="Send a moment between 0001-01-01 and 9999-12-31.",
+        about="moment",
+    )
 
 
 @cache
@@ -236,7 +244,10 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
         first_utc, second_utc = first.astimezone(UTC), second.astimezone(UTC)
     except OverflowError:
         raise beyond_zone_history() from None
-    if first_utc.astimezone(zone).replace(tzinfo=None) != local and second_utc.astimezone(zone).replace(tzinfo=None) != local:
+    if (
+        first_utc.astimezone(zone).replace(tzinfo=None) != local
+        and second_utc.astimezone(zone).replace(tzinfo=None) != local
+    ):
         change = _change_between(min(first_utc, second_utc), max(first_utc, second_utc), zone)
         old = timezone((change - timedelta(seconds=1)).astimezone(zone).utcoffset() or timedelta())
         before, after = change.astimezone(old).replace(tzinfo=None), change.astimezone(zone)
@@ -252,13 +263,18 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
             with_offset = local.replace(tzinfo=old).isoformat()
             # The datetime grammar takes offsets of whole minutes; an older offset of local
             # mean time (UTC-15:56:08) is given as the UTC instant alone.
-            old_reading = f"{with_offset} (the same as {_utc_text(old_utc)})" if int(old.utcoffset(None).total_seconds()) % 60 == 0 else _utc_text(old_utc)
+            old_reading = (
+                f"{with_offset} (the same as {_utc_text(old_utc)})"
+                if int(old.utcoffset(None).total_seconds()) % 60 == 0
+                else _utc_text(old_utc)
+            )
             raise NonexistentLocalTime(
-                wording=lambda param:
+                wording=lambda param: (
                     f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the zone moved "
                     f"across the date line, its clocks going from {_clock_text(before)} "
                     f"({_offset_name(old.utcoffset(None))}) straight to {_clock_text(after)} ({_offset_name(new)}), "
-                    f"so {skipped} never happened there.",
+                    f"so {skipped} never happened there."
+                ),
                 suggesting=lambda param: (
                     "Check the date. If the certificate kept the calendar of before the move, send the time with "
                     f"that offset: {param}={old_reading}, which is "
@@ -267,12 +283,17 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
                 ),
             )
         jump = _duration_text(new - old.utcoffset(None))
-        why = "a change to summer time" if _dst(change, zone) > _dst(change - timedelta(seconds=1), zone) else "a change of the zone's UTC offset"
+        why = (
+            "a change to summer time"
+            if _dst(change, zone) > _dst(change - timedelta(seconds=1), zone)
+            else "a change of the zone's UTC offset"
+        )
         raise NonexistentLocalTime(
-            wording=lambda param:
+            wording=lambda param: (
                 f"{param}={local.isoformat()} did not happen in {zone.key}: at {_utc_text(change)} the clocks went "
                 f"from {_clock_text(before)} ({_offset_name(old.utcoffset(None))}) straight to {_clock_text(after)} "
-                f"({_offset_name(new)}).",
+                f"({_offset_name(new)})."
+            ),
             suggestion=(
                 f"The clocks skipped {jump} here ({why}); send the time of day the certificate meant, {jump} later or "
                 "earlier, or a datetime with its UTC offset."
@@ -287,22 +308,34 @@ def read_local(local: datetime, zone: ZoneInfo, *, fold: int | None = None) -> L
                 f"or fold=1 for the second ({_offset_name(second.utcoffset())})."
             )
         else:
-            why = "a change back from summer time" if (first.dst() or timedelta()) > (second.dst() or timedelta()) else "a change of the zone's UTC offset"
+            why = (
+                "a change back from summer time"
+                if (first.dst() or timedelta()) > (second.dst() or timedelta())
+                else "a change of the zone's UTC offset"
+            )
             suggestion = (
                 f"The clocks showed this time twice here ({why}, {_duration_text(shown)} back); add fold=0 for the "
                 "first or fold=1 for the second."
             )
         raise AmbiguousLocalTime(
-            wording=lambda param: f"{param}={local.isoformat()} happened twice in {zone.key}: at {_utc_text(first_utc)} "
-            f"({first.tzname()}, {_offset_name(first.utcoffset())}, fold=0) and at {_utc_text(second_utc)} "
-            f"({second.tzname()}, {_offset_name(second.utcoffset())}, fold=1).",
+            wording=lambda param: (
+                f"{param}={local.isoformat()} happened twice in {zone.key}: at {_utc_text(first_utc)} "
+                f"({first.tzname()}, {_offset_name(first.utcoffset())}, fold=0) and at {_utc_text(second_utc)} "
+                f"({second.tzname()}, {_offset_name(second.utcoffset())}, fold=1)."
+            ),
             suggestion=suggestion,
         )
     chosen = second if fold == 1 else first
     offset = chosen.utcoffset()
     assert offset is not None
-    return LocalReading(local, zone.key, chosen.tzname() or "", int(offset.total_seconds()), chosen.astimezone(UTC),
-                        note=history_note(zone.key, local))
+    return LocalReading(
+        local,
+        zone.key,
+        chosen.tzname() or "",
+        int(offset.total_seconds()),
+        chosen.astimezone(UTC),
+        note=history_note(zone.key, local),
+    )
 
 
 #: A change of UTC offset at least this large is a move across the date line (a day skipped
@@ -344,7 +377,11 @@ def _duration_text(span: timedelta) -> str:
     seconds = int(abs(span.total_seconds()))
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
-    parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((hours, "hour"), (minutes, "minute"), (seconds, "second")) if n]
+    parts = [
+        f"{n} {unit}{'s' if n != 1 else ''}"
+        for n, unit in ((hours, "hour"), (minutes, "minute"), (seconds, "second"))
+        if n
+    ]
     return " ".join(parts) or "0 seconds"
 
 
@@ -388,7 +425,9 @@ def zone_state(utc: datetime, zone_name: str) -> ZoneState:
         raise beyond_zone_history() from None
     offset, dst = local.utcoffset(), local.dst()
     assert offset is not None
-    return ZoneState(zone_name, local.tzname() or "", int(offset.total_seconds()), bool(dst), local.replace(tzinfo=None))
+    return ZoneState(
+        zone_name, local.tzname() or "", int(offset.total_seconds()), bool(dst), local.replace(tzinfo=None)
+    )
 
 
 #: Seconds of local mean time per degree of east longitude (the Sun crosses 360° in 24 hours).

@@ -47,7 +47,10 @@ def composite_longitude(a_deg: float, b_deg: float, resolution: str = "nearest")
 
 
 def cast_composite(
-    birth_a: tuple[Moment, Observer], birth_b: tuple[Moment, Observer], settings: ChartSettings, resolution: str = "nearest",
+    birth_a: tuple[Moment, Observer],
+    birth_b: tuple[Moment, Observer],
+    settings: ChartSettings,
+    resolution: str = "nearest",
     extras: ChartExtras = NO_EXTRAS,
 ) -> Chart:
     """Return the composite of the charts of two births (each a moment and a place) cast with
@@ -65,7 +68,9 @@ def cast_composite(
     return with_extras(chart, extras, composite_operands(chart_a, moment_a, chart_b, moment_b, resolution))
 
 
-def composite_operands(chart_a: Chart, moment_a: Moment, chart_b: Chart, moment_b: Moment, resolution: str) -> OperandSource:
+def composite_operands(
+    chart_a: Chart, moment_a: Moment, chart_b: Chart, moment_b: Moment, resolution: str
+) -> OperandSource:
     """Return the operand source of the composite of two charts: each body's composite
     longitude (``resolution`` nearest or far) of its two natal longitudes."""
     source_a, source_b = operands_at(chart_a, moment_a), operands_at(chart_b, moment_b)
@@ -123,7 +128,9 @@ def composite_chart(chart_a: Chart, chart_b: Chart, settings: ChartSettings, res
         latitude=latitude,
         longitude=longitude,
         altitude=(meta_a.altitude + meta_b.altitude) / 2.0,
-        house_system=meta_a.house_system if meta_a.house_system == meta_b.house_system else f"{meta_a.house_system}/{meta_b.house_system}",
+        house_system=meta_a.house_system
+        if meta_a.house_system == meta_b.house_system
+        else f"{meta_a.house_system}/{meta_b.house_system}",
         sidereal=meta_a.sidereal,
         bodies=meta_a.bodies,
         source={"type": "composite", "resolution": resolution},
@@ -135,5 +142,8 @@ def composite_chart(chart_a: Chart, chart_b: Chart, settings: ChartSettings, res
 def _placement(cusps: list[float], settings: ChartSettings, chart_a: Chart, chart_b: Chart) -> HousePlacement:
     """Return how the composite places a point: by Gauquelin sector span when both charts have
     Gauquelin cusps, by the zodiacal spans of the composite cusps otherwise."""
-    gauquelin = settings.system.letter == GAUQUELIN_LETTER and chart_a.houses.system == chart_b.houses.system == settings.system.name
+    gauquelin = (
+        settings.system.letter == GAUQUELIN_LETTER
+        and chart_a.houses.system == chart_b.houses.system == settings.system.name
+    )
     return HousePlacement(cusps_deg=tuple(cusps), letter=GAUQUELIN_LETTER if gauquelin else "")

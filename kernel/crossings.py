@@ -91,7 +91,9 @@ def crossings(
     do, and about ``from_jd`` when ``from_jd`` itself lies outside it (the caller names the
     parameter of each).
     """
-    return _search(body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, "count")
+    return _search(
+        body, [(normalize_deg(target_deg), None)], from_jd, count, deadline, backward, flags, observer, "count"
+    )
 
 
 def crossings_until(
@@ -105,13 +107,26 @@ def crossings_until(
     return _search(body, target, from_jd, math.inf, deadline, False, flags, None, "until_jd", until_jd=until_jd)
 
 
-def first_crossings(body: str, targets_deg: Sequence[float], from_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC) -> list[Crossing]:
+def first_crossings(
+    body: str, targets_deg: Sequence[float], from_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC
+) -> list[Crossing]:
     """Return the first crossing of each of ``targets_deg`` by ``body`` after ``from_jd`` (UT1
     JD), in the order of the targets: each the very instant :func:`crossings` gives for its
     target alone with ``count`` 1, found in one search on one grid for them all (the samples
     are shared, not repeated per target). Raises OutOfRange as :func:`crossings` does."""
     targets = list(dict.fromkeys(normalize_deg(target) for target in targets_deg))
-    found = _search(body, [(target, None) for target in targets], from_jd, len(targets), deadline, False, flags, None, "count", each=True)
+    found = _search(
+        body,
+        [(target, None) for target in targets],
+        from_jd,
+        len(targets),
+        deadline,
+        False,
+        flags,
+        None,
+        "count",
+        each=True,
+    )
     first: dict[float, Crossing] = {}
     for crossing in found:
         first.setdefault(crossing.target_deg, crossing)
@@ -148,7 +163,9 @@ def sign_ingresses_until(body: str, from_jd: float, until_jd: float, deadline: D
         first = index * SIGN_WIDTH_DEG
         entered[(first, True)] = index
         entered[(normalize_deg(first + SIGN_WIDTH_DEG), False)] = index
-    found = _search(body, list(entered), from_jd, math.inf, deadline, False, GEOCENTRIC, None, "until_jd", until_jd=until_jd)
+    found = _search(
+        body, list(entered), from_jd, math.inf, deadline, False, GEOCENTRIC, None, "until_jd", until_jd=until_jd
+    )
     return [(c, entered[(c.target_deg, c.direct)]) for c in found]
 
 

@@ -89,7 +89,9 @@ class Dispositors:
 def parse_rulership(text: str) -> tuple[str, ...]:
     """Return the table of domicile rulers ``text`` names (traditional or modern)."""
     if text not in tables.RULERSHIPS:
-        raise UnreadableValue(f"Unknown rulership {text!r}.", suggesting=lambda param: f"Send {param}=traditional or {param}=modern.")
+        raise UnreadableValue(
+            f"Unknown rulership {text!r}.", suggesting=lambda param: f"Send {param}=traditional or {param}=modern."
+        )
     return tables.RULERSHIPS[text]
 
 

@@ -8,23 +8,56 @@ from __future__ import annotations
 # Domicile rulers: decisions.md, Dignities (the traditional scheme is Ptolemy's, Tetrabiblos
 # I.17; the modern one gives Scorpio, Aquarius and Pisces to Pluto, Uranus and Neptune).
 TRADITIONAL_RULERS: tuple[str, ...] = (
-    "mars", "venus", "mercury", "moon", "sun", "mercury", "venus", "mars", "jupiter", "saturn", "saturn", "jupiter",
+    "mars",
+    "venus",
+    "mercury",
+    "moon",
+    "sun",
+    "mercury",
+    "venus",
+    "mars",
+    "jupiter",
+    "saturn",
+    "saturn",
+    "jupiter",
 )
 MODERN_RULERS: tuple[str, ...] = (
-    "mars", "venus", "mercury", "moon", "sun", "mercury", "venus", "pluto", "jupiter", "saturn", "uranus", "neptune",
+    "mars",
+    "venus",
+    "mercury",
+    "moon",
+    "sun",
+    "mercury",
+    "venus",
+    "pluto",
+    "jupiter",
+    "saturn",
+    "uranus",
+    "neptune",
 )
 RULERSHIPS = {"traditional": TRADITIONAL_RULERS, "modern": MODERN_RULERS}
 
 # Exaltations (body, sign index, degree): interface.md, Dignity record; the North Node's is
 # named north_node and applies to mean_node and true_node (decisions.md).
 EXALTATIONS: tuple[tuple[str, int, float], ...] = (
-    ("sun", 0, 19.0), ("moon", 1, 3.0), ("north_node", 2, 3.0), ("jupiter", 3, 15.0), ("mercury", 5, 15.0),
-    ("saturn", 6, 21.0), ("mars", 9, 28.0), ("venus", 11, 27.0),
+    ("sun", 0, 19.0),
+    ("moon", 1, 3.0),
+    ("north_node", 2, 3.0),
+    ("jupiter", 3, 15.0),
+    ("mercury", 5, 15.0),
+    ("saturn", 6, 21.0),
+    ("mars", 9, 28.0),
+    ("venus", 11, 27.0),
 )
 NORTH_NODE = "north_node"
 
 # Triplicity rulers, two-ruler scheme (day, night) by element: interface.md, Dignity record.
-TRIPLICITY_BY_ELEMENT = {"fire": ("sun", "jupiter"), "earth": ("venus", "moon"), "air": ("saturn", "mercury"), "water": ("mars", "mars")}
+TRIPLICITY_BY_ELEMENT = {
+    "fire": ("sun", "jupiter"),
+    "earth": ("venus", "moon"),
+    "air": ("saturn", "mercury"),
+    "water": ("mars", "mars"),
+}
 ELEMENTS: tuple[str, ...] = ("fire", "earth", "air", "water") * 3
 
 # Egyptian terms (ruler, end degree; each term starts where the previous ends): decisions.md,

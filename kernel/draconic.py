@@ -13,11 +13,14 @@ from kernel.positions import Observer, compute_positions
 from kernel.timescale import Moment
 from kernel.zodiac import normalize_deg, sign_key_of
 
+
 def require_node(bodies: tuple[str, ...]) -> None:
     """Return None when ``bodies`` hold a node (``mean_node`` or ``true_node``); raise NoNorthNode otherwise."""
     if not any(body in NODE_BODIES for body in bodies):
         raise NoNorthNode(
-            wording=lambda param: f"A draconic chart turns by the North Node, and {param} holds neither mean_node nor true_node.",
+            wording=lambda param: (
+                f"A draconic chart turns by the North Node, and {param} holds neither mean_node nor true_node."
+            ),
             suggesting=lambda param: f"Add mean_node or true_node to {param}.",
         )
 
@@ -56,7 +59,14 @@ def rotate_to_node(chart: Chart, settings: ChartSettings, node_body: str, moment
     aspects = find_aspects(points, settings.aspect_types, orb_deg=settings.orb_deg, with_applying=settings.applying)
     metadata = replace(chart.metadata, source={"type": "draconic", "node_body": node_body, "node_longitude": turn})
     return replace(
-        chart, chart_type="draconic", positions=positions, houses=houses, aspects=aspects, metadata=metadata, placement=placement, turn_deg=turn
+        chart,
+        chart_type="draconic",
+        positions=positions,
+        houses=houses,
+        aspects=aspects,
+        metadata=metadata,
+        placement=placement,
+        turn_deg=turn,
     )
 
 

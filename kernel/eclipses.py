@@ -14,9 +14,16 @@ from kernel.positions import Observer
 from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 
 SOLAR_TYPES: dict[str, int] = {
-    "total": engine.ECL_TOTAL, "annular": engine.ECL_ANNULAR, "partial": engine.ECL_PARTIAL, "annular_total": engine.ECL_ANNULAR_TOTAL,
+    "total": engine.ECL_TOTAL,
+    "annular": engine.ECL_ANNULAR,
+    "partial": engine.ECL_PARTIAL,
+    "annular_total": engine.ECL_ANNULAR_TOTAL,
 }
-LUNAR_TYPES: dict[str, int] = {"total": engine.ECL_TOTAL, "partial": engine.ECL_PARTIAL, "penumbral": engine.ECL_PENUMBRAL}
+LUNAR_TYPES: dict[str, int] = {
+    "total": engine.ECL_TOTAL,
+    "partial": engine.ECL_PARTIAL,
+    "penumbral": engine.ECL_PENUMBRAL,
+}
 SOLAR, LUNAR = "solar", "lunar"
 # The hybrid bit first: a hybrid eclipse also reports the total or annular bit.
 _SOLAR_ORDER = ("annular_total", "total", "annular", "partial")
@@ -71,7 +78,15 @@ class LunarEclipse:
 
     def instants(self) -> tuple[float, ...]:
         """Return the eclipse's instants (UT1 JD) that it has."""
-        times = (self.maximum, self.penumbral_begin, self.penumbral_end, self.partial_begin, self.partial_end, self.total_begin, self.total_end)
+        times = (
+            self.maximum,
+            self.penumbral_begin,
+            self.penumbral_end,
+            self.partial_begin,
+            self.partial_end,
+            self.total_begin,
+            self.total_end,
+        )
         return tuple(t for t in times if t is not None)
 
 
@@ -97,7 +112,15 @@ def _within_supported_dates(search: Callable[[], Eclipse], found: list, count: i
     return eclipse
 
 
-def solar_eclipses(jd_ut1: float, types: Sequence[str], count: int, deadline: Deadline, *, backward: bool = False, place: Observer | None = None) -> list[SolarEclipse]:
+def solar_eclipses(
+    jd_ut1: float,
+    types: Sequence[str],
+    count: int,
+    deadline: Deadline,
+    *,
+    backward: bool = False,
+    place: Observer | None = None,
+) -> list[SolarEclipse]:
     """Return the next ``count`` solar eclipses of ``types`` after ``jd_ut1`` (before it,
     latest first, with ``backward``): global contacts, or with ``place`` the local ones with
     magnitude and obscuration (eclipses not seen there are skipped). OutOfRange when fewer
@@ -109,13 +132,28 @@ def solar_eclipses(jd_ut1: float, types: Sequence[str], count: int, deadline: De
     def search() -> SolarEclipse:
         if place is None:
             flags, times = engine.solar_eclipse_global(start, mask, backward)
-            return SolarEclipse(_type_of(flags, SOLAR_TYPES, _SOLAR_ORDER), times[0], _time(times[2]), _time(times[4]), _time(times[5]), _time(times[3]))
-        flags, times, attributes = engine.solar_eclipse_local(start, place.longitude_deg, place.latitude_deg, place.altitude_m, backward)
+            return SolarEclipse(
+                _type_of(flags, SOLAR_TYPES, _SOLAR_ORDER),
+                times[0],
+                _time(times[2]),
+                _time(times[4]),
+                _time(times[5]),
+                _time(times[3]),
+            )
+        flags, times, attributes = engine.solar_eclipse_local(
+            start, place.longitude_deg, place.latitude_deg, place.altitude_m, backward
+        )
         return SolarEclipse(
-            _type_of(flags, SOLAR_TYPES, _SOLAR_ORDER), times[0], _time(times[1]), _time(times[2]), _time(times[3]), _time(times[4]),
+            _type_of(flags, SOLAR_TYPES, _SOLAR_ORDER),
+            times[0],
+            _time(times[1]),
+            _time(times[2]),
+            _time(times[3]),
+            _time(times[4]),
             # Swiss Ephemeris gives a total eclipse's obscuration as the discs' area ratio
             # (above 1); the Sun is then wholly covered.
-            magnitude=attributes[0], obscuration=min(attributes[2], 1.0),
+            magnitude=attributes[0],
+            obscuration=min(attributes[2], 1.0),
         )
 
     while len(found) < count:
@@ -127,7 +165,15 @@ def solar_eclipses(jd_ut1: float, types: Sequence[str], count: int, deadline: De
     return found
 
 
-def lunar_eclipses(jd_ut1: float, types: Sequence[str], count: int, deadline: Deadline, *, backward: bool = False, place: Observer | None = None) -> list[LunarEclipse]:
+def lunar_eclipses(
+    jd_ut1: float,
+    types: Sequence[str],
+    count: int,
+    deadline: Deadline,
+    *,
+    backward: bool = False,
+    place: Observer | None = None,
+) -> list[LunarEclipse]:
     """Return the next ``count`` lunar eclipses of ``types`` after ``jd_ut1`` (before it,
     latest first, with ``backward``), each with ``visible`` from ``place`` when given: some
     part of it happens with the Moon above that place's horizon. OutOfRange when fewer than
@@ -140,12 +186,21 @@ def lunar_eclipses(jd_ut1: float, types: Sequence[str], count: int, deadline: De
         flags, times = engine.lunar_eclipse_global(start, mask, backward)
         visible = None
         if place is not None:
-            local_flags, local_times = engine.lunar_eclipse_local(times[6] - 1.0, place.longitude_deg, place.latitude_deg, place.altitude_m, False)
+            local_flags, local_times = engine.lunar_eclipse_local(
+                times[6] - 1.0, place.longitude_deg, place.latitude_deg, place.altitude_m, False
+            )
             # The place sees this eclipse when the next eclipse visible there is this one.
             visible = bool(local_flags & engine.ECL_VISIBLE) and abs(local_times[6] - times[6]) < 0.5
         return LunarEclipse(
-            _type_of(flags, LUNAR_TYPES, _LUNAR_ORDER), times[0], _time(times[6]), _time(times[7]),
-            _time(times[2]), _time(times[3]), _time(times[4]), _time(times[5]), visible,
+            _type_of(flags, LUNAR_TYPES, _LUNAR_ORDER),
+            times[0],
+            _time(times[6]),
+            _time(times[7]),
+            _time(times[2]),
+            _time(times[3]),
+            _time(times[4]),
+            _time(times[5]),
+            visible,
         )
 
     while len(found) < count:

@@ -40,8 +40,29 @@ FLG_ICRS: int = swe.FLG_ICRS
 def body_number_constants() -> dict[str, int]:
     """Return swisseph's body-number constants (SUN ... VESTA, EARTH, MEAN_APOG, OSCU_APOG) as
     {lowercase constant name: number}, for checking the body table's engine numbers."""
-    names = ("SUN", "MOON", "MERCURY", "VENUS", "MARS", "JUPITER", "SATURN", "URANUS", "NEPTUNE", "PLUTO", "MEAN_NODE",
-             "TRUE_NODE", "MEAN_APOG", "OSCU_APOG", "EARTH", "CHIRON", "PHOLUS", "CERES", "PALLAS", "JUNO", "VESTA")
+    names = (
+        "SUN",
+        "MOON",
+        "MERCURY",
+        "VENUS",
+        "MARS",
+        "JUPITER",
+        "SATURN",
+        "URANUS",
+        "NEPTUNE",
+        "PLUTO",
+        "MEAN_NODE",
+        "TRUE_NODE",
+        "MEAN_APOG",
+        "OSCU_APOG",
+        "EARTH",
+        "CHIRON",
+        "PHOLUS",
+        "CERES",
+        "PALLAS",
+        "JUNO",
+        "VESTA",
+    )
     return {name.lower(): getattr(swe, name) for name in names}
 
 
@@ -318,7 +339,14 @@ def houses(jd_ut1: float, latitude_deg: float, longitude_deg: float, letter: str
     return HouseCalc(tuple(cusps), tuple(ascmc), "O", True)
 
 
-def house_position(armc_deg: float, latitude_deg: float, obliquity_deg: float, letter: str, longitude_deg: float, ecliptic_latitude_deg: float) -> float:
+def house_position(
+    armc_deg: float,
+    latitude_deg: float,
+    obliquity_deg: float,
+    letter: str,
+    longitude_deg: float,
+    ecliptic_latitude_deg: float,
+) -> float:
     """Return the mundane house position of a point (swe.house_pos): a number in [1, 13)
     ([1, 37) for Gauquelin) whose integer part is the house and fraction the way through it.
 
@@ -326,7 +354,9 @@ def house_position(armc_deg: float, latitude_deg: float, obliquity_deg: float, l
     place by the ARMC and geographic latitude; ``obliquity_deg`` is the true obliquity.
     """
     _ensure_initialised()
-    return swe.house_pos(armc_deg, latitude_deg, obliquity_deg, (longitude_deg, ecliptic_latitude_deg), letter.encode("ascii"))
+    return swe.house_pos(
+        armc_deg, latitude_deg, obliquity_deg, (longitude_deg, ecliptic_latitude_deg), letter.encode("ascii")
+    )
 
 
 # Sunshine houses divide the Sun's diurnal arc, but swe.house_pos takes no Sun declination: it
@@ -368,7 +398,11 @@ def house_positions(
 
 
 def cusps_at(
-    armcs_deg: Sequence[float], latitudes_deg: Sequence[float], obliquity_deg: float, letter: str, sun_declination_deg: float | None = None
+    armcs_deg: Sequence[float],
+    latitudes_deg: Sequence[float],
+    obliquity_deg: float,
+    letter: str,
+    sun_declination_deg: float | None = None,
 ) -> list[tuple[float, ...] | None]:
     """Return the cusps (swe.houses_armc: 12, or 36 for Gauquelin; ecliptic longitudes of
     date, degrees) of system ``letter`` at each pair of ARMC and geographic latitude, None
@@ -460,7 +494,15 @@ SUNRISE_BITS: dict[str, int] = {
 }
 
 
-def next_sun_rise_or_set(jd_ut1: float, latitude_deg: float, longitude_deg: float, altitude_m: float, *, rising: bool, sunrise: str = "upper_limb_refracted") -> RiseSet:
+def next_sun_rise_or_set(
+    jd_ut1: float,
+    latitude_deg: float,
+    longitude_deg: float,
+    altitude_m: float,
+    *,
+    rising: bool,
+    sunrise: str = "upper_limb_refracted",
+) -> RiseSet:
     """Return the Sun's next rising (``rising``) or setting after ``jd_ut1`` at a place (swe.rise_trans).
 
     By default the event is the upper limb of the disc touching the sea-level horizon with
@@ -471,7 +513,13 @@ def next_sun_rise_or_set(jd_ut1: float, latitude_deg: float, longitude_deg: floa
     _ensure_initialised()
     event = (swe.CALC_RISE if rising else swe.CALC_SET) | SUNRISE_BITS[sunrise]
     status, times = swe.rise_trans(
-        jd_ut1, swe.SUN, event, (longitude_deg, latitude_deg, altitude_m), _STANDARD_PRESSURE_HPA, _STANDARD_TEMPERATURE_C, FLG_SWIEPH
+        jd_ut1,
+        swe.SUN,
+        event,
+        (longitude_deg, latitude_deg, altitude_m),
+        _STANDARD_PRESSURE_HPA,
+        _STANDARD_TEMPERATURE_C,
+        FLG_SWIEPH,
     )
     return RiseSet(None if status == -2 else times[0])
 
@@ -551,16 +599,22 @@ def solar_eclipse_global(jd_ut1: float, type_mask: int, backward: bool) -> tuple
     _ensure_initialised()
     # A total, annular or hybrid eclipse is also central or not; without either bit in the
     # mask Swiss Ephemeris finds none of them and searches on past the end of its files.
-    flags, times = swe.sol_eclipse_when_glob(jd_ut1, FLG_SWIEPH, type_mask | swe.ECL_CENTRAL | swe.ECL_NONCENTRAL, backward)
+    flags, times = swe.sol_eclipse_when_glob(
+        jd_ut1, FLG_SWIEPH, type_mask | swe.ECL_CENTRAL | swe.ECL_NONCENTRAL, backward
+    )
     return flags, tuple(times)
 
 
-def solar_eclipse_local(jd_ut1: float, longitude_deg: float, latitude_deg: float, altitude_m: float, backward: bool) -> tuple[int, tuple[float, ...], tuple[float, ...]]:
+def solar_eclipse_local(
+    jd_ut1: float, longitude_deg: float, latitude_deg: float, altitude_m: float, backward: bool
+) -> tuple[int, tuple[float, ...], tuple[float, ...]]:
     """Return (type bits, times, attributes) of the next solar eclipse seen from a place
     (swe.sol_eclipse_when_loc): times[0] maximum, [1]-[4] the four contacts (0 if none);
     attributes[0] magnitude (fraction of the Sun's diameter covered), [2] obscuration."""
     _ensure_initialised()
-    flags, times, attributes = swe.sol_eclipse_when_loc(jd_ut1, (longitude_deg, latitude_deg, altitude_m), FLG_SWIEPH, backward)
+    flags, times, attributes = swe.sol_eclipse_when_loc(
+        jd_ut1, (longitude_deg, latitude_deg, altitude_m), FLG_SWIEPH, backward
+    )
     return flags, tuple(times), tuple(attributes)
 
 
@@ -572,7 +626,9 @@ def lunar_eclipse_global(jd_ut1: float, type_mask: int, backward: bool) -> tuple
     return flags, tuple(times)
 
 
-def lunar_eclipse_local(jd_ut1: float, longitude_deg: float, latitude_deg: float, altitude_m: float, backward: bool) -> tuple[int, tuple[float, ...]]:
+def lunar_eclipse_local(
+    jd_ut1: float, longitude_deg: float, latitude_deg: float, altitude_m: float, backward: bool
+) -> tuple[int, tuple[float, ...]]:
     """Return (type and visibility bits, times) of the next lunar eclipse visible from a place
     (swe.lun_eclipse_when_loc), times as :func:`lunar_eclipse_global`'s."""
     _ensure_initialised()
@@ -589,7 +645,13 @@ HELIACAL_EVENT_TYPES: dict[str, int] = {
 
 
 def heliacal_event(
-    jd_ut1: float, body: str, event: str, place: tuple[float, float, float], atmosphere: tuple[float, float, float, float], observer: tuple[float, ...], optical: bool
+    jd_ut1: float,
+    body: str,
+    event: str,
+    place: tuple[float, float, float],
+    atmosphere: tuple[float, float, float, float],
+    observer: tuple[float, ...],
+    optical: bool,
 ) -> tuple[float, float, float, float]:
     """Return (event jd, arcus visionis deg, Sun altitude deg, body altitude deg) of the next
     heliacal ``event`` of ``body`` after ``jd_ut1`` (swe.heliacal_ut, Schaefer's model of sky

@@ -26,9 +26,16 @@ class DomainError(CelestialError):
     query), for the reader to name the parameter that carried it.
     """
 
-    def __init__(self, message: str | None = None, *, suggestion: str | None = None,
-                 wording: Callable[[str], str] | None = None, suggesting: Callable[[str], str] | None = None,
-                 about: str | None = None, param: str | None = None):
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        suggestion: str | None = None,
+        wording: Callable[[str], str] | None = None,
+        suggesting: Callable[[str], str] | None = None,
+        about: str | None = None,
+        param: str | None = None,
+    ):
         if suggestion is None and suggesting is not None:
             suggestion = suggesting("value")
         super().__init__(message if message is not None else wording("value"), suggestion=suggestion, param=param)
@@ -116,7 +123,9 @@ class OutOfRange(DomainError):
 class NonexistentLocalTime(DomainError):
     code = "nonexistent_local_time"
     http_status = 400
-    default_suggestion = "The clocks skipped this time; send the time the certificate meant, or a datetime with its UTC offset."
+    default_suggestion = (
+        "The clocks skipped this time; send the time the certificate meant, or a datetime with its UTC offset."
+    )
 
 
 class AmbiguousLocalTime(DomainError):

@@ -11,17 +11,38 @@ from kernel.time_lord_periods import Period, TimeQuery, overlaps
 # Source: interface.md, /v1/firdaria (the sequences of Abu Ma'shar as Bonatti gives them):
 # (lord, years) in order; 75 years in all, then the sequence starts over.
 DAY_SEQUENCE: tuple[tuple[str, int], ...] = (
-    ("sun", 10), ("venus", 8), ("mercury", 13), ("moon", 9), ("saturn", 11), ("jupiter", 12), ("mars", 7),
-    ("north_node", 3), ("south_node", 2),
+    ("sun", 10),
+    ("venus", 8),
+    ("mercury", 13),
+    ("moon", 9),
+    ("saturn", 11),
+    ("jupiter", 12),
+    ("mars", 7),
+    ("north_node", 3),
+    ("south_node", 2),
 )
 NIGHT_SEQUENCES: dict[str, tuple[tuple[str, int], ...]] = {
     "nodes_last": (
-        ("moon", 9), ("saturn", 11), ("jupiter", 12), ("mars", 7), ("sun", 10), ("venus", 8), ("mercury", 13),
-        ("north_node", 3), ("south_node", 2),
+        ("moon", 9),
+        ("saturn", 11),
+        ("jupiter", 12),
+        ("mars", 7),
+        ("sun", 10),
+        ("venus", 8),
+        ("mercury", 13),
+        ("north_node", 3),
+        ("south_node", 2),
     ),
     "nodes_after_mars": (
-        ("moon", 9), ("saturn", 11), ("jupiter", 12), ("mars", 7), ("north_node", 3), ("south_node", 2),
-        ("sun", 10), ("venus", 8), ("mercury", 13),
+        ("moon", 9),
+        ("saturn", 11),
+        ("jupiter", 12),
+        ("mars", 7),
+        ("north_node", 3),
+        ("south_node", 2),
+        ("sun", 10),
+        ("venus", 8),
+        ("mercury", 13),
     ),
 }
 # The Chaldean order (Ptolemy, Tetrabiblos I.4), in which sub-period lords follow the major's.
@@ -43,7 +64,9 @@ def sub_lords(major: str) -> tuple[str, ...]:
     return tuple(CHALDEAN_ORDER[(first + i) % 7] for i in range(SUB_PERIODS))
 
 
-def firdaria(birth_jd: float, day: bool, night_order: str, year_days: float, query: TimeQuery, deadline: Deadline) -> Iterator[Period]:
+def firdaria(
+    birth_jd: float, day: bool, night_order: str, year_days: float, query: TimeQuery, deadline: Deadline
+) -> Iterator[Period]:
     """Yield the majors (level 1, member ``lord``) and sub-periods (level 2, ``lord`` and
     ``major_lord``) that ``query`` selects, UT1 Julian Days from birth, each major lasting its
     years of ``year_days`` days; node majors have no sub-periods."""
@@ -62,7 +85,11 @@ def firdaria(birth_jd: float, day: bool, night_order: str, year_days: float, que
             if lord not in NODES:
                 for i, sub in enumerate(sub_lords(lord)):
                     sub_start = birth_jd + (elapsed_years + years * i / SUB_PERIODS) * year_days
-                    sub_end = end if i == SUB_PERIODS - 1 else birth_jd + (elapsed_years + years * (i + 1) / SUB_PERIODS) * year_days
+                    sub_end = (
+                        end
+                        if i == SUB_PERIODS - 1
+                        else birth_jd + (elapsed_years + years * (i + 1) / SUB_PERIODS) * year_days
+                    )
                     if overlaps(sub_start, sub_end, query):
                         yield Period(2, sub_start, sub_end, {"lord": sub, "major_lord": lord})
         elapsed_years += years

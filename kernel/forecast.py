@@ -51,7 +51,13 @@ from kernel.void_of_course_periods import VoidPeriod, void_periods
 from kernel.zodiac import sign_index
 
 TRANSIT, STATION, INGRESS, LUNATION, ECLIPSE = "transit", "station", "ingress", "lunation", "eclipse"
-VOID_OF_COURSE, RETURN, PROFECTION, RELEASING, FIRDARIA = "void_of_course", "return", "profection", "releasing", "firdaria"
+VOID_OF_COURSE, RETURN, PROFECTION, RELEASING, FIRDARIA = (
+    "void_of_course",
+    "return",
+    "profection",
+    "releasing",
+    "firdaria",
+)
 #: The kinds, in the order that orders events falling at one instant.
 KINDS = (TRANSIT, STATION, INGRESS, LUNATION, ECLIPSE, VOID_OF_COURSE, RETURN, PROFECTION, RELEASING, FIRDARIA)
 #: A transit window's phases.
@@ -198,7 +204,15 @@ def _with_id(event: ForecastEvent, identifier: str) -> ForecastEvent:
     """Return ``event`` with its ``id``: built field by field, since dataclasses.replace, reading
     the fields by introspection, costs three times as much over a year's 1,700 events."""
     return ForecastEvent(
-        event.kind, event.phase, event.jd, event.bodies, event.record, event.point, event.end_jd, event.natal_house, identifier
+        event.kind,
+        event.phase,
+        event.jd,
+        event.bodies,
+        event.record,
+        event.point,
+        event.end_jd,
+        event.natal_house,
+        identifier,
     )
 
 
@@ -221,10 +235,16 @@ def _inside(jd: float, start_jd: float, end_jd: float) -> bool:
     return start_jd <= jd < end_jd
 
 
-def transit_events(chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
+def transit_events(
+    chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+) -> list[ForecastEvent]:
     """Return a transit's events: each window's entry into orb, its exacts and its exit, those
     the range does not clamp, each holding its window (:class:`kernel.transits.TransitEvent`)."""
-    points = [(name, chart.points.longitudes[name]) for name in (*settings.natal_bodies, "ascendant", "midheaven") if name in chart.points.longitudes]
+    points = [
+        (name, chart.points.longitudes[name])
+        for name in (*settings.natal_bodies, "ascendant", "midheaven")
+        if name in chart.points.longitudes
+    ]
     scan = scan_transits(start_jd, end_jd, settings.moving, points, settings.aspects, settings.orb, EXCLUDE, deadline)
     events = []
     for window in scan.events:
@@ -233,12 +253,15 @@ def transit_events(chart: Chart, start_jd: float, end_jd: float, settings: Forec
         instants += [] if window.clamped_end else [(LEAVE, window.leave)]
         events += [
             ForecastEvent(TRANSIT, phase, jd, (window.moving,), window, point=window.target)
-            for phase, jd in instants if _inside(jd, start_jd, end_jd)
+            for phase, jd in instants
+            if _inside(jd, start_jd, end_jd)
         ]
     return events
 
 
-def station_events(start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
+def station_events(
+    start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+) -> list[ForecastEvent]:
     """Return the stations of the settings' bodies in the range (:class:`kernel.stations.Station`)."""
     return [
         ForecastEvent(STATION, station.event, station.jd, (body,), station)
@@ -248,7 +271,9 @@ def station_events(start_jd: float, end_jd: float, settings: ForecastSettings, d
     ]
 
 
-def ingress_events(start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
+def ingress_events(
+    start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+) -> list[ForecastEvent]:
     """Return the sign ingresses of the settings' bodies in the range, each record a
     (:class:`kernel.crossings.Crossing`, sign index) pair as /v1/calendar finds it."""
     return [
@@ -259,11 +284,20 @@ def ingress_events(start_jd: float, end_jd: float, settings: ForecastSettings, d
     ]
 
 
-def lunation_events(chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
+def lunation_events(
+    chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+) -> list[ForecastEvent]:
     """Return the lunations of the settings' phases in the range, each with the natal house of
     the Moon's longitude (:class:`kernel.lunations.Lunation`)."""
     return [
-        ForecastEvent(LUNATION, lunation.phase, lunation.jd, (SUN, MOON), lunation, natal_house=zodiacal_house(lunation.moon_longitude_deg, chart.cusps))
+        ForecastEvent(
+            LUNATION,
+            lunation.phase,
+            lunation.jd,
+            (SUN, MOON),
+            lunation,
+            natal_house=zodiacal_house(lunation.moon_longitude_deg, chart.cusps),
+        )
         for lunation in find_lunations(start_jd, end_jd, list(settings.phases), deadline)
         if _inside(lunation.jd, start_jd, end_jd)
     ]
@@ -285,7 +319,14 @@ def eclipse_events(chart: Chart, start_jd: float, end_jd: float, deadline: Deadl
     """Return the global eclipses in the range at their maximum, with the natal house of the
     longitude they fall at (:class:`EclipseAt`)."""
     return [
-        ForecastEvent(ECLIPSE, at.kind, at.eclipse.maximum, (SUN, MOON), at, natal_house=zodiacal_house(at.longitude_deg, chart.cusps))
+        ForecastEvent(
+            ECLIPSE,
+            at.kind,
+            at.eclipse.maximum,
+            (SUN, MOON),
+            at,
+            natal_house=zodiacal_house(at.longitude_deg, chart.cusps),
+        )
         for at in eclipses_at(start_jd, end_jd, deadline)
     ]
 
@@ -297,7 +338,8 @@ def void_events(start_jd: float, end_jd: float, settings: ForecastSettings, dead
     periods: list[VoidPeriod] = void_periods(start_jd, end_jd, others, settings.void_aspects, deadline)
     return [
         ForecastEvent(VOID_OF_COURSE, period.sign_name, period.start_jd, (MOON,), period, end_jd=period.end_jd)
-        for period in periods if _inside(period.start_jd, start_jd, end_jd)
+        for period in periods
+        if _inside(period.start_jd, start_jd, end_jd)
     ]
 
 
@@ -313,7 +355,8 @@ def return_events(chart: Chart, start_jd: float, end_jd: float, deadline: Deadli
     """Return the solar and lunar returns in the range (:class:`BodyReturn`)."""
     return [
         ForecastEvent(RETURN, "solar" if body == SUN else "lunar", found.jd, (body,), found, point=body)
-        for body in RETURN_BODIES if body in chart.points.longitudes
+        for body in RETURN_BODIES
+        if body in chart.points.longitudes
         for found in body_returns(chart, body, start_jd, end_jd, deadline)
     ]
 
@@ -325,18 +368,33 @@ def life_query(chart: Chart, start_jd: float, end_jd: float) -> TimeQuery | None
 
 
 def _period_events(
-    kind: str, periods: Iterable[Period], query: TimeQuery, start_jd: float, end_jd: float, lords: Callable[[Period], tuple[str, ...]]
+    kind: str,
+    periods: Iterable[Period],
+    query: TimeQuery,
+    start_jd: float,
+    end_jd: float,
+    lords: Callable[[Period], tuple[str, ...]],
 ) -> list[ForecastEvent]:
     """Return an event at the start of each period that begins in the range, with the period's
     own end; its record is the period as the technique's endpoint gives it over the range
     (:func:`kernel.time_lord_periods.flatten`: its end clamped to the range's, and flagged)."""
     return [
-        ForecastEvent(kind, f"level_{period.level}", period.start_jd, lords(period), flatten([period], query)[0], end_jd=period.end_jd)
-        for period in periods if _inside(period.start_jd, start_jd, end_jd)
+        ForecastEvent(
+            kind,
+            f"level_{period.level}",
+            period.start_jd,
+            lords(period),
+            flatten([period], query)[0],
+            end_jd=period.end_jd,
+        )
+        for period in periods
+        if _inside(period.start_jd, start_jd, end_jd)
     ]
 
 
-def profection_events(chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
+def profection_events(
+    chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+) -> list[ForecastEvent]:
     """Return the profection years (level 1) and months (level 2) that begin in the range, as
     /v1/profections gives them (mean years) (:class:`kernel.time_lord_periods.Period`)."""
     query = life_query(chart, start_jd, end_jd)
@@ -344,28 +402,45 @@ def profection_events(chart: Chart, start_jd: float, end_jd: float, settings: Fo
         return []
     birth = chart.points.birth.jd_ut1
     from_sign = sign_index(chart.points.longitudes[settings.profection_from])
-    found = profections(from_sign, birth, mean_boundaries(birth, settings.year_days), settings.profection_months, query, deadline)
+    found = profections(
+        from_sign, birth, mean_boundaries(birth, settings.year_days), settings.profection_months, query, deadline
+    )
     return _period_events(PROFECTION, found, query, start_jd, end_jd, lambda p: (p.members["lord"],))
 
 
-def releasing_events(chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
+def releasing_events(
+    chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+) -> list[ForecastEvent]:
     """Return the zodiacal-releasing periods that begin in the range, as /v1/zodiacal-releasing gives them."""
     query = life_query(chart, start_jd, end_jd)
     longitudes = chart.points.longitudes
     if query is None or settings.releasing_from not in longitudes:
         return []
     fortune = sign_index(longitudes[FORTUNE]) if FORTUNE in longitudes else None
-    found = releasing(sign_index(longitudes[settings.releasing_from]), fortune, chart.points.birth.jd_ut1, settings.releasing_levels, query, deadline)
+    found = releasing(
+        sign_index(longitudes[settings.releasing_from]),
+        fortune,
+        chart.points.birth.jd_ut1,
+        settings.releasing_levels,
+        query,
+        deadline,
+    )
     return _period_events(RELEASING, found, query, start_jd, end_jd, lambda p: (p.members["lord"],))
 
 
-def firdaria_events(chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
+def firdaria_events(
+    chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+) -> list[ForecastEvent]:
     """Return the firdaria periods that begin in the range, as /v1/firdaria gives them for the chart's sect."""
     query = life_query(chart, start_jd, end_jd)
     if query is None or chart.points.is_day is None:
         return []
-    found = firdaria(chart.points.birth.jd_ut1, chart.points.is_day, settings.firdaria_order, settings.year_days, query, deadline)
-    return _period_events(FIRDARIA, found, query, start_jd, end_jd, lambda p: tuple(dict.fromkeys((p.members["lord"], *_major(p)))))
+    found = firdaria(
+        chart.points.birth.jd_ut1, chart.points.is_day, settings.firdaria_order, settings.year_days, query, deadline
+    )
+    return _period_events(
+        FIRDARIA, found, query, start_jd, end_jd, lambda p: tuple(dict.fromkeys((p.members["lord"], *_major(p))))
+    )
 
 
 def _major(period: Period) -> tuple[str, ...]:

@@ -68,7 +68,9 @@ def check_event(body: str, event: str) -> None:
         )
 
 
-def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, atmosphere: Atmosphere, eyes: Eyes) -> HeliacalEvent:
+def next_heliacal_event(
+    jd_ut1: float, body: str, event: str, place: Observer, atmosphere: Atmosphere, eyes: Eyes
+) -> HeliacalEvent:
     """Return the next ``event`` of ``body`` after ``jd_ut1`` seen from ``place``.
 
     An event past the supported dates (or past the ephemeris while searching for it) is
@@ -76,23 +78,35 @@ def next_heliacal_event(jd_ut1: float, body: str, event: str, place: Observer, a
     check_event(body, event)
     optical = eyes.telescope_aperture_cm > 0.0
     observer = (
-        eyes.age_years, eyes.snellen_ratio, 1.0 if eyes.binoculars else 0.0,
-        eyes.telescope_magnification if optical else 0.0, eyes.telescope_aperture_cm * 10.0, 0.0,
+        eyes.age_years,
+        eyes.snellen_ratio,
+        1.0 if eyes.binoculars else 0.0,
+        eyes.telescope_magnification if optical else 0.0,
+        eyes.telescope_aperture_cm * 10.0,
+        0.0,
     )
     try:
         found = engine.heliacal_event(
-            jd_ut1, body, event, (place.longitude_deg, place.latitude_deg, place.altitude_m),
-            (atmosphere.pressure_mbar, atmosphere.temp_celsius, atmosphere.humidity_pct, atmosphere.visibility_range_km),
-            observer, optical,
+            jd_ut1,
+            body,
+            event,
+            (place.longitude_deg, place.latitude_deg, place.altitude_m),
+            (
+                atmosphere.pressure_mbar,
+                atmosphere.temp_celsius,
+                atmosphere.humidity_pct,
+                atmosphere.visibility_range_km,
+            ),
+            observer,
+            optical,
         )
     except engine.EngineError as exc:
         if engine.is_no_data_error(exc):
             raise _after_supported_dates(body, event) from None
         raise UnreadableValue(
             f"No {event} of {body} is found within five synodic periods for this place and observer.",
-            suggestion=
-                "With optical aid or from high latitudes a planet may never be lost in the Sun's glare: try the "
-                "naked eye (telescope_aperture_cm=0), another place or another date.",
+            suggestion="With optical aid or from high latitudes a planet may never be lost in the Sun's glare: try the "
+            "naked eye (telescope_aperture_cm=0), another place or another date.",
         ) from None
     if not JD_UT1_MIN <= found[0] <= JD_UT1_MAX:
         raise _after_supported_dates(body, event)

@@ -117,9 +117,11 @@ def _house_offsets(
         table = np.array([c if c is not None else (np.nan,) * width for c in cusps], dtype=float).reshape(-1, width)
         positions = position_among_cusps(body_longitude_deg, table)
     else:
-        positions = np.array(engine.house_positions(
-            armcs, latitudes, obliquity_deg, letter, body_longitude_deg, body_latitude_deg, sun_declination_deg
-        ))
+        positions = np.array(
+            engine.house_positions(
+                armcs, latitudes, obliquity_deg, letter, body_longitude_deg, body_latitude_deg, sun_declination_deg
+            )
+        )
     return _wrap(as_house_value(positions, letter) - cusp)
 
 
@@ -138,7 +140,9 @@ def cusp_line_crossings(
     None is zodiacal mode, a number mundane mode. All rows are sampled and refined together."""
 
     def offsets(armcs: np.ndarray, latitudes: np.ndarray) -> np.ndarray:
-        return _house_offsets(letter, cusp, armcs, latitudes, obliquity_deg, body_longitude_deg, body_latitude_deg, sun_declination_deg)
+        return _house_offsets(
+            letter, cusp, armcs, latitudes, obliquity_deg, body_longitude_deg, body_latitude_deg, sun_declination_deg
+        )
 
     grid = np.arange(0.0, 360.0, GRID_STEP_DEG)
     rows, columns = len(latitudes_deg), len(grid)
@@ -172,7 +176,9 @@ def cusp_line_crossings(
     return out
 
 
-def _edge(offsets, a: np.ndarray, b: np.ndarray, left_placed: np.ndarray, latitudes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _edge(
+    offsets, a: np.ndarray, b: np.ndarray, left_placed: np.ndarray, latitudes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Return, for each step [a, b] from a placed to an unplaced point (or back), the last
     placed ARMC before the edge (bisection to BRACKET_TOLERANCE_DEG) and its offset."""
     placed, unplaced = np.where(left_placed, a, b), np.where(left_placed, b, a)
@@ -225,7 +231,11 @@ def _refine(
         fb[active] = np.where(~same_as_b & (side[active] == 1), 0.5 * cfb, np.where(same_as_b, fx, cfb))
         b[active] = np.where(same_as_b, x, cb)
         side[active] = np.where(same_as_b, -1.0, 1.0)
-    jumped = (np.abs(best_value) >= ACCEPT_TOLERANCE_HOUSE) & (b - a < BRACKET_TOLERANCE_DEG) & (np.abs(true_b - true_a) < max_jump)
+    jumped = (
+        (np.abs(best_value) >= ACCEPT_TOLERANCE_HOUSE)
+        & (b - a < BRACKET_TOLERANCE_DEG)
+        & (np.abs(true_b - true_a) < max_jump)
+    )
     best_value = np.where(jumped, 0.0, best_value)
     best = np.where(jumped, 0.5 * (a + b), best)
     holed = np.flatnonzero(np.isfinite(gap))
@@ -262,9 +272,18 @@ def cusp_line_armcs(
     rows = len(latitudes_deg)
     solved = np.flatnonzero(~skip) if skip is not None else np.arange(rows)
     candidates: list[list[Crossing]] = [[] for _ in range(rows)]
-    for i, found in zip(solved.tolist(), cusp_line_crossings(
-        letter, cusp, latitudes_deg[solved], obliquity_deg, body_longitude_deg, body_latitude_deg, sun_declination_deg
-    )):
+    for i, found in zip(
+        solved.tolist(),
+        cusp_line_crossings(
+            letter,
+            cusp,
+            latitudes_deg[solved],
+            obliquity_deg,
+            body_longitude_deg,
+            body_latitude_deg,
+            sun_declination_deg,
+        ),
+    ):
         candidates[i] = found
     chosen = np.full(rows, np.nan)
     for i in np.argsort(np.abs(latitudes_deg), kind="stable").tolist():

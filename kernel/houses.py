@@ -17,12 +17,30 @@ from kernel.zodiac import normalize_deg
 # (decisions.md swaps the two letters); equal_aries ("equal/1=Aries") and apc ("APC houses")
 # are the engine's two systems it did not list (issue 22).
 HOUSE_SYSTEM_TABLE: tuple[tuple[str, str], ...] = (
-    ("placidus", "P"), ("koch", "K"), ("porphyrius", "O"), ("regiomontanus", "R"),
-    ("campanus", "C"), ("equal", "E"), ("whole_sign", "W"), ("vehlow_equal", "V"),
-    ("meridian", "X"), ("azimuthal", "H"), ("polich_page", "T"), ("alcabitius", "B"),
-    ("morinus", "M"), ("krusinski", "U"), ("equal_mc", "D"), ("pullen_sd", "L"),
-    ("pullen_sr", "Q"), ("sripati", "S"), ("gauquelin", "G"), ("sunshine", "i"),
-    ("sunshine_treindl", "I"), ("carter", "F"), ("equal_aries", "N"), ("apc", "Y"),
+    ("placidus", "P"),
+    ("koch", "K"),
+    ("porphyrius", "O"),
+    ("regiomontanus", "R"),
+    ("campanus", "C"),
+    ("equal", "E"),
+    ("whole_sign", "W"),
+    ("vehlow_equal", "V"),
+    ("meridian", "X"),
+    ("azimuthal", "H"),
+    ("polich_page", "T"),
+    ("alcabitius", "B"),
+    ("morinus", "M"),
+    ("krusinski", "U"),
+    ("equal_mc", "D"),
+    ("pullen_sd", "L"),
+    ("pullen_sr", "Q"),
+    ("sripati", "S"),
+    ("gauquelin", "G"),
+    ("sunshine", "i"),
+    ("sunshine_treindl", "I"),
+    ("carter", "F"),
+    ("equal_aries", "N"),
+    ("apc", "Y"),
 )
 HOUSE_SYSTEM_ALIASES: dict[str, str] = {"porphyry": "porphyrius", "topocentric": "polich_page"}
 
@@ -68,8 +86,10 @@ def parse_house_system(text: str) -> HouseSystem:
             return _BY_NAME[lowered]
     listing = ", ".join(f"{s.name} ({s.letter})" for s in HOUSE_SYSTEMS)
     raise UnreadableValue(
-        wording=lambda param: f"Unknown house system {text!r} for {param}. Accepted names (case-insensitive) and Swiss "
-        f"Ephemeris letters (case-sensitive): {listing}; aliases porphyry, topocentric.",
+        wording=lambda param: (
+            f"Unknown house system {text!r} for {param}. Accepted names (case-insensitive) and Swiss "
+            f"Ephemeris letters (case-sensitive): {listing}; aliases porphyry, topocentric."
+        ),
         suggestion="Send a house system name such as placidus, koch or whole_sign.",
     )
 
@@ -125,7 +145,9 @@ def compute_houses(
     with engine.map_engine_errors(f"the {system.name} houses", about="system"):
         if sidereal is not None:
             with engine.configured(sidereal_mode=sidereal.id):
-                raw = engine.houses(moment.jd_ut1, latitude_deg, longitude_deg, system.letter, flags | engine.FLG_SIDEREAL)
+                raw = engine.houses(
+                    moment.jd_ut1, latitude_deg, longitude_deg, system.letter, flags | engine.FLG_SIDEREAL
+                )
         else:
             raw = engine.houses(moment.jd_ut1, latitude_deg, longitude_deg, system.letter, flags)
     warnings: list[Condition] = []
@@ -158,5 +180,10 @@ def compute_houses(
 
 
 def _check_coordinate(value: float, low: float, high: float, what: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not low <= value <= high:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or not low <= value <= high
+    ):
         raise ValueError(f"{what} {value!r} is not a number of degrees between {low:g} and {high:g}")

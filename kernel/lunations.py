@@ -19,8 +19,14 @@ RANGE_CAP_YEARS = 10
 #: Each phase's elongation of the Moon from the Sun, degrees: the eight-phase cycle of the
 #: astrological tradition (Rudhyar's names), whose quarters are the almanacs' four phases.
 PHASE_ANGLES_DEG: dict[str, float] = {
-    "new_moon": 0.0, "crescent": 45.0, "first_quarter": 90.0, "gibbous": 135.0,
-    "full_moon": 180.0, "disseminating": 225.0, "last_quarter": 270.0, "balsamic": 315.0,
+    "new_moon": 0.0,
+    "crescent": 45.0,
+    "first_quarter": 90.0,
+    "gibbous": 135.0,
+    "full_moon": 180.0,
+    "disseminating": 225.0,
+    "last_quarter": 270.0,
+    "balsamic": 315.0,
 }
 # The Moon gains 10-15° a day on the Sun and never falls back, so the offset from a phase's
 # angle only rises: over a 7-day step it moves under 110°, and cannot both cross zero (a

@@ -50,21 +50,29 @@ class Tree:
 def parse_resolution(text: str) -> str:
     """Return ``lower`` or ``higher``; anything else raises UnreadableValue."""
     if text not in RESOLUTIONS:
-        raise UnreadableValue(f"Unknown resolution {text!r}.", suggesting=lambda param: f"Send {param}=lower or {param}=higher.")
+        raise UnreadableValue(
+            f"Unknown resolution {text!r}.", suggesting=lambda param: f"Send {param}=lower or {param}=higher."
+        )
     return text
 
 
 def check_modulus(modulus_deg: float) -> float:
     """Return the dial ``modulus_deg`` when it lies in (0, 360]; raise UnreadableValue otherwise."""
     if not (math.isfinite(modulus_deg) and 0.0 < modulus_deg <= 360.0):
-        raise UnreadableValue(wording=lambda param: f"{param} must lie in (0, 360]; got {modulus_deg!r}.", suggestion="Send a dial such as 360, 90 or 45.")
+        raise UnreadableValue(
+            wording=lambda param: f"{param} must lie in (0, 360]; got {modulus_deg!r}.",
+            suggestion="Send a dial such as 360, 90 or 45.",
+        )
     return modulus_deg
 
 
 def check_tree_orb(orb_deg: float) -> float:
     """Return ``orb_deg`` when it lies in [0, 15]; raise UnreadableValue otherwise."""
     if not (math.isfinite(orb_deg) and 0.0 <= orb_deg <= MAX_TREE_ORB_DEG):
-        raise UnreadableValue(wording=lambda param: f"{param} must lie in [0, 15]; got {orb_deg!r}.", suggestion="Send a dial orb of at most 15 degrees.")
+        raise UnreadableValue(
+            wording=lambda param: f"{param} must lie in [0, 15]; got {orb_deg!r}.",
+            suggestion="Send a dial orb of at most 15 degrees.",
+        )
     return orb_deg
 
 
@@ -104,7 +112,9 @@ def derived_points(
     if midpoints:
         for i, (name_a, lon_a, _) in enumerate(bodies):
             for name_b, lon_b, _ in bodies[i + 1 :]:
-                points.append(DerivedPoint("midpoint", f"{name_a}/{name_b}", (name_a, name_b), midpoint(lon_a, lon_b, resolution)))
+                points.append(
+                    DerivedPoint("midpoint", f"{name_a}/{name_b}", (name_a, name_b), midpoint(lon_a, lon_b, resolution))
+                )
     if antiscia:
         for name, longitude, declination in bodies:
             points.append(DerivedPoint("antiscion", name, (name,), antiscion(longitude), declination))

@@ -30,6 +30,7 @@ ASCENDANT, MIDHEAVEN = "ascendant", "midheaven"
 #: (tests/unit/kernel/test_houses.py proves each of these).
 ANGLES_ONLY_SYSTEM = parse_house_system(FALLBACK_SYSTEM_NAME)
 
+
 @dataclass(frozen=True)
 class NatalPoints:
     """A birth's points: ``birth``, its zodiac (``ayanamsha``; None: tropical), the longitude
@@ -63,7 +64,9 @@ def natal_points(
     chart's derived points compute it (:mod:`kernel.chart_extras`, by the chart's sect), here only
     when every body of its formula, and of the lots it is built on, is among ``bodies``.
     """
-    settings = ChartSettings(tuple(bodies), ANGLES_ONLY_SYSTEM, CalcFlags(sidereal=sidereal), aspect_types=(), parallels=False)
+    settings = ChartSettings(
+        tuple(bodies), ANGLES_ONLY_SYSTEM, CalcFlags(sidereal=sidereal), aspect_types=(), parallels=False
+    )
     # Every lot is built on Fortune or Spirit, so a chart with lots has the Sun among its bodies.
     available = lots_allowed((*bodies, ASCENDANT, MIDHEAVEN)) if lots and place is not None else ()
     extras = ChartExtras(derived=True, midpoints=False, antiscia=False, lots=available) if available else NO_EXTRAS

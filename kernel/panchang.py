@@ -26,21 +26,62 @@ from kernel.timescale import JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 TITHI_DEG = 12.0
 KARANA_DEG = 6.0
 TITHI_NAMES: tuple[str, ...] = (
-    "pratipada", "dvitiya", "tritiya", "chaturthi", "panchami", "shashthi", "saptami", "ashtami",
-    "navami", "dashami", "ekadashi", "dvadashi", "trayodashi", "chaturdashi",
+    "pratipada",
+    "dvitiya",
+    "tritiya",
+    "chaturthi",
+    "panchami",
+    "shashthi",
+    "saptami",
+    "ashtami",
+    "navami",
+    "dashami",
+    "ekadashi",
+    "dvadashi",
+    "trayodashi",
+    "chaturdashi",
 )
 SHUKLA, KRISHNA = "shukla", "krishna"
 YOGA_NAMES: tuple[str, ...] = (
-    "vishkambha", "priti", "ayushman", "saubhagya", "shobhana", "atiganda", "sukarma", "dhriti", "shula",
-    "ganda", "vriddhi", "dhruva", "vyaghata", "harshana", "vajra", "siddhi", "vyatipata", "variyan",
-    "parigha", "shiva", "siddha", "sadhya", "shubha", "shukla", "brahma", "indra", "vaidhriti",
+    "vishkambha",
+    "priti",
+    "ayushman",
+    "saubhagya",
+    "shobhana",
+    "atiganda",
+    "sukarma",
+    "dhriti",
+    "shula",
+    "ganda",
+    "vriddhi",
+    "dhruva",
+    "vyaghata",
+    "harshana",
+    "vajra",
+    "siddhi",
+    "vyatipata",
+    "variyan",
+    "parigha",
+    "shiva",
+    "siddha",
+    "sadhya",
+    "shubha",
+    "shukla",
+    "brahma",
+    "indra",
+    "vaidhriti",
 )
 MOVABLE_KARANAS: tuple[str, ...] = ("bava", "balava", "kaulava", "taitila", "gara", "vanija", "vishti")
 FIXED_KARANAS: tuple[str, ...] = ("shakuni", "chatushpada", "naga", "kimstughna")
 # The weekdays from Sunday, each its planet's day (Surya Siddhanta I.51-52).
 VARA_NAMES: tuple[tuple[str, str], ...] = (
-    ("ravivara", "sun"), ("somavara", "moon"), ("mangalavara", "mars"), ("budhavara", "mercury"),
-    ("guruvara", "jupiter"), ("shukravara", "venus"), ("shanivara", "saturn"),
+    ("ravivara", "sun"),
+    ("somavara", "moon"),
+    ("mangalavara", "mars"),
+    ("budhavara", "mercury"),
+    ("guruvara", "jupiter"),
+    ("shukravara", "venus"),
+    ("shanivara", "saturn"),
 )
 SUNRISES: tuple[str, ...] = tuple(engine.SUNRISE_BITS)
 DEFAULT_SUNRISE = "upper_limb_refracted"
@@ -121,7 +162,16 @@ def _reach(measure: Callable[[float], tuple[float, float]], target: float, jd: f
     return t
 
 
-def panchang(jd: float, latitude_deg: float, longitude_deg: float, altitude_m: float, ayanamsha: Ayanamsha, *, sunrise: str = DEFAULT_SUNRISE, at_sunrise: bool = False) -> Panchang:
+def panchang(
+    jd: float,
+    latitude_deg: float,
+    longitude_deg: float,
+    altitude_m: float,
+    ayanamsha: Ayanamsha,
+    *,
+    sunrise: str = DEFAULT_SUNRISE,
+    at_sunrise: bool = False,
+) -> Panchang:
     """Return the panchang at ``jd`` (UT1) at a place: the four limbs from the apparent
     geocentric longitudes of the Sun and Moon (the nakshatra and yoga sidereal under
     ``ayanamsha``; a tithi and karana are the same in either zodiac), and the day that holds
@@ -149,11 +199,16 @@ def panchang(jd: float, latitude_deg: float, longitude_deg: float, altitude_m: f
         mansion, mansion_start, mansion_end = _span(moon, SPAN_DEG, jd)
         yoga, yoga_start, yoga_end = _span(total, SPAN_DEG, jd)
         moon_longitude = moon(jd)[0]
-    rise = jd if at_sunrise else _sun_event(jd - _LONGEST_DAY_DAYS, latitude_deg, longitude_deg, altitude_m, True, sunrise)
+    rise = (
+        jd if at_sunrise else _sun_event(jd - _LONGEST_DAY_DAYS, latitude_deg, longitude_deg, altitude_m, True, sunrise)
+    )
     following = _sun_event(rise + _SAME_INSTANT_DAYS, latitude_deg, longitude_deg, altitude_m, True, sunrise)
     # A moment at a sunrise (to a tenth of a second: another search's value of it) is in its day.
     while not at_sunrise and following <= jd + _SAME_INSTANT_DAYS:
-        rise, following = following, _sun_event(following + _SAME_INSTANT_DAYS, latitude_deg, longitude_deg, altitude_m, True, sunrise)
+        rise, following = (
+            following,
+            _sun_event(following + _SAME_INSTANT_DAYS, latitude_deg, longitude_deg, altitude_m, True, sunrise),
+        )
     sunset = _sun_event(rise, latitude_deg, longitude_deg, altitude_m, False, sunrise)
     # The weekday of the sunrise's date in local mean time; Julian Day numbers count Monday as 0.
     vara_index = (math.floor(rise + 0.5 + longitude_deg / 360.0) + 1) % 7
@@ -161,22 +216,37 @@ def panchang(jd: float, latitude_deg: float, longitude_deg: float, altitude_m: f
     tithi_label, paksha = tithi_name(tithi + 1)
     star = nakshatra_of(moon_longitude)
     return Panchang(
-        jd, rise, sunset, following, (vara_index + 1, name, lord),
+        jd,
+        rise,
+        sunset,
+        following,
+        (vara_index + 1, name, lord),
         Limb(tithi + 1, tithi_label, tithi_start, tithi_end, paksha=paksha),
-        Limb(mansion + 1, NAKSHATRA_TABLE[mansion][0], mansion_start, mansion_end, pada=star.pada, lord=NAKSHATRA_TABLE[mansion][1]),
+        Limb(
+            mansion + 1,
+            NAKSHATRA_TABLE[mansion][0],
+            mansion_start,
+            mansion_end,
+            pada=star.pada,
+            lord=NAKSHATRA_TABLE[mansion][1],
+        ),
         Limb(yoga + 1, YOGA_NAMES[yoga], yoga_start, yoga_end),
         Limb(karana + 1, karana_name(karana + 1), karana_start, karana_end),
     )
 
 
-def day_sunrise(jd: float, latitude_deg: float, longitude_deg: float, altitude_m: float, *, sunrise: str = DEFAULT_SUNRISE) -> float:
+def day_sunrise(
+    jd: float, latitude_deg: float, longitude_deg: float, altitude_m: float, *, sunrise: str = DEFAULT_SUNRISE
+) -> float:
     """Return the sunrise (UT1 Julian Day) of the civil date holding ``jd`` at a place: the
     first after that date's midnight in local mean time (``longitude_deg`` east)."""
     midnight = math.floor(jd + 0.5 + longitude_deg / 360.0) - 0.5 - longitude_deg / 360.0
     return _sun_event(midnight, latitude_deg, longitude_deg, altitude_m, True, sunrise)
 
 
-def _sun_event(after_jd: float, latitude_deg: float, longitude_deg: float, altitude_m: float, rising: bool, sunrise: str) -> float:
+def _sun_event(
+    after_jd: float, latitude_deg: float, longitude_deg: float, altitude_m: float, rising: bool, sunrise: str
+) -> float:
     """Return the Sun's next rising or setting after ``after_jd`` under the ``sunrise`` convention."""
     if after_jd < JD_UT1_MIN:
         raise OutOfRange(
@@ -184,9 +254,12 @@ def _sun_event(after_jd: float, latitude_deg: float, longitude_deg: float, altit
             suggestion="Choose a moment at least two days after the start of the supported dates.",
             about="moment",
         )
-    found = engine.next_sun_rise_or_set(after_jd, latitude_deg, longitude_deg, altitude_m, rising=rising, sunrise=sunrise).jd_ut1
+    found = engine.next_sun_rise_or_set(
+        after_jd, latitude_deg, longitude_deg, altitude_m, rising=rising, sunrise=sunrise
+    ).jd_ut1
     if found is None or found - after_jd > _LONGEST_DAY_DAYS:
         raise PolarDayOrNight(
             f"At latitude {latitude_deg:g} the Sun does not both rise and set around this moment, so the day has no "
-            "sunrise.")
+            "sunrise."
+        )
     return found

@@ -52,13 +52,17 @@ def parse_pattern_types(names: Sequence[str]) -> tuple[str, ...]:
     for name in names:
         key = name.strip().lower()
         if key not in FORMING_ASPECTS:
-            raise UnreadableValue(f"Unknown pattern type {name!r}.", suggestion=f"Use any of: {', '.join(PATTERN_TYPES)}.")
+            raise UnreadableValue(
+                f"Unknown pattern type {name!r}.", suggestion=f"Use any of: {', '.join(PATTERN_TYPES)}."
+            )
         if key not in chosen:
             chosen.append(key)
     return tuple(chosen)
 
 
-def missing_aspect_warnings(types: Sequence[str], aspect_types: Sequence[str], stellium_scope: str = "sign") -> list[str]:
+def missing_aspect_warnings(
+    types: Sequence[str], aspect_types: Sequence[str], stellium_scope: str = "sign"
+) -> list[str]:
     """Return a prose warning for each pattern type asked for whose forming aspect types are
     not all among ``aspect_types`` (such a pattern can never be found)."""
     warnings = []
@@ -156,14 +160,28 @@ def _t_squares(bodies, links, index, *_):
     for opposition in links.pairs("opposition"):
         a, b = opposition.body_a, opposition.body_b
         for c in links.common("square", a, b):
-            yield _made("t_square", index, links, (a, b, c), c, [opposition, links.get(a, c, "square"), links.get(b, c, "square")])
+            yield _made(
+                "t_square",
+                index,
+                links,
+                (a, b, c),
+                c,
+                [opposition, links.get(a, c, "square"), links.get(b, c, "square")],
+            )
 
 
 def _grand_trines(bodies, links, index, *_):
     for trine in links.pairs("trine"):
         a, b = trine.body_a, trine.body_b
         for c in links.common("trine", a, b):
-            yield _made("grand_trine", index, links, (a, b, c), None, [trine, links.get(a, c, "trine"), links.get(b, c, "trine")])
+            yield _made(
+                "grand_trine",
+                index,
+                links,
+                (a, b, c),
+                None,
+                [trine, links.get(a, c, "trine"), links.get(b, c, "trine")],
+            )
 
 
 def _two_oppositions(links):
@@ -176,7 +194,12 @@ def _two_oppositions(links):
 
 def _grand_crosses(bodies, links, index, *_):
     for first, second, (a, b, c, d) in _two_oppositions(links):
-        squares = [links.get(a, c, "square"), links.get(a, d, "square"), links.get(b, c, "square"), links.get(b, d, "square")]
+        squares = [
+            links.get(a, c, "square"),
+            links.get(a, d, "square"),
+            links.get(b, c, "square"),
+            links.get(b, d, "square"),
+        ]
         if all(squares):
             yield _made("grand_cross", index, links, (a, b, c, d), None, [first, second, *squares])
 
@@ -185,7 +208,9 @@ def _yods(bodies, links, index, *_):
     for sextile in links.pairs("sextile"):
         a, b = sextile.body_a, sextile.body_b
         for c in links.common("quincunx", a, b):
-            yield _made("yod", index, links, (a, b, c), c, [sextile, links.get(a, c, "quincunx"), links.get(b, c, "quincunx")])
+            yield _made(
+                "yod", index, links, (a, b, c), c, [sextile, links.get(a, c, "quincunx"), links.get(b, c, "quincunx")]
+            )
 
 
 def _kites(bodies, links, index, *rest):

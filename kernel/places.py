@@ -60,7 +60,23 @@ def ascii_name(name: str) -> str:
     """Return ``name`` without its accents, its case kept (``Zürich`` gives ``Zurich``)."""
     decomposed = unicodedata.normalize("NFKD", name)
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return bare.translate(str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ß": "ss"}))
+    return bare.translate(
+        str.maketrans(
+            {
+                "ø": "o",
+                "Ø": "O",
+                "ł": "l",
+                "Ł": "L",
+                "đ": "d",
+                "Đ": "D",
+                "æ": "ae",
+                "Æ": "Ae",
+                "œ": "oe",
+                "Œ": "Oe",
+                "ß": "ss",
+            }
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -174,13 +190,17 @@ def town_from_parameter(text: str) -> Town:
         found = town(int(text))
         if found is not None:
             return found
-        raise UnreadableValue(wording=lambda param: f"{param}={text!r} is no place id of the gazetteer.",
-                              suggestion="Find the town's id with GET /v1/places?q=<its name>.")
+        raise UnreadableValue(
+            wording=lambda param: f"{param}={text!r} is no place id of the gazetteer.",
+            suggestion="Find the town's id with GET /v1/places?q=<its name>.",
+        )
     candidates = find_towns(text, limit=3)
 
     def hint(param: str) -> str:
         if candidates:
-            choices = "; ".join(f"{param}={t.id} ({t.name}, {t.admin1 + ', ' if t.admin1 else ''}{t.country})" for t in candidates)
+            choices = "; ".join(
+                f"{param}={t.id} ({t.name}, {t.admin1 + ', ' if t.admin1 else ''}{t.country})" for t in candidates
+            )
             return f"{param} takes an id from /v1/places. Did you mean {choices}?"
         return f"{param} takes an id from /v1/places: GET /v1/places?q=<the town's name>."
 

@@ -86,13 +86,18 @@ def planetary_day(moment: Moment, latitude_deg: float, longitude_deg: float, alt
         sunrise = _rise(sunrise - 1.5, latitude_deg, longitude_deg, altitude_m)
     next_sunrise = _rise(sunrise + _PAST_EVENT_DAYS, latitude_deg, longitude_deg, altitude_m)
     while next_sunrise <= jd:
-        sunrise, next_sunrise = next_sunrise, _rise(next_sunrise + _PAST_EVENT_DAYS, latitude_deg, longitude_deg, altitude_m)
+        sunrise, next_sunrise = (
+            next_sunrise,
+            _rise(next_sunrise + _PAST_EVENT_DAYS, latitude_deg, longitude_deg, altitude_m),
+        )
     sunset = engine.next_sun_rise_or_set(sunrise, latitude_deg, longitude_deg, altitude_m, rising=False).jd_ut1
     if sunset is None or sunset >= next_sunrise or next_sunrise - sunrise > _LONGEST_DAY_DAYS:
         raise _polar(latitude_deg, "on this day")
     ruler = day_ruler(sunrise, longitude_deg)
     first = CHALDEAN_ORDER.index(ruler)
-    bounds = [sunrise + (sunset - sunrise) * i / 12.0 for i in range(12)] + [sunset + (next_sunrise - sunset) * i / 12.0 for i in range(12)]
+    bounds = [sunrise + (sunset - sunrise) * i / 12.0 for i in range(12)] + [
+        sunset + (next_sunrise - sunset) * i / 12.0 for i in range(12)
+    ]
     bounds.append(next_sunrise)
     hours = tuple(
         PlanetaryHour(i + 1, CHALDEAN_ORDER[(first + i) % 7], bounds[i], bounds[i + 1], i < 12) for i in range(24)

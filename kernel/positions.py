@@ -228,7 +228,9 @@ def engine_state(flags: CalcFlags, observer: Observer | None) -> contextlib.Abst
         return contextlib.nullcontext()
     return engine.configured(
         sidereal_mode=flags.sidereal.id if flags.sidereal is not None else None,
-        observer_lon_lat_alt=(observer.longitude_deg, observer.latitude_deg, observer.altitude_m) if flags.topocentric else None,
+        observer_lon_lat_alt=(observer.longitude_deg, observer.latitude_deg, observer.altitude_m)
+        if flags.topocentric
+        else None,
     )
 
 

@@ -40,7 +40,9 @@ def mean_boundaries(birth_jd: float, year_days: float) -> Callable[[int, int], f
 _AFTER_RETURN_DAYS = 300.0
 
 
-def solar_boundaries(birth_jd: float, sun_longitude_deg: float, ayanamsha: Ayanamsha | None, deadline: Deadline) -> Callable[[int, int], float]:
+def solar_boundaries(
+    birth_jd: float, sun_longitude_deg: float, ayanamsha: Ayanamsha | None, deadline: Deadline
+) -> Callable[[int, int], float]:
     """Return the start (UT1 JD) of month ``m`` (1-12, 13 the year's end) of the year at
     ``age``: each year begins at the Sun's return to its natal longitude (birth for age 0),
     each month when the Sun reaches 30°, 60°, ... past it, in the chart's zodiac. Found by the
@@ -75,7 +77,12 @@ def solar_boundaries(birth_jd: float, sun_longitude_deg: float, ayanamsha: Ayana
 
 
 def profections(
-    from_sign: int, birth_jd: float, boundary: Callable[[int, int], float], months: bool, query: TimeQuery, deadline: Deadline
+    from_sign: int,
+    birth_jd: float,
+    boundary: Callable[[int, int], float],
+    months: bool,
+    query: TimeQuery,
+    deadline: Deadline,
 ) -> Iterator[Period]:
     """Yield the years (level 1) and, with ``months``, the months (level 2) that ``query``
     selects; ``boundary(age, month)`` gives the start of each month (month 13: the year's end)."""

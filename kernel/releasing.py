@@ -34,7 +34,9 @@ def place_from(sign: int, fortune_sign: int | None) -> int | None:
     return place if place in ANGULAR_PLACES else None
 
 
-def _period(level: int, sign: int, start_units: int, end_units: int, birth_jd: float, fortune_sign: int | None, loosing: bool) -> Period:
+def _period(
+    level: int, sign: int, start_units: int, end_units: int, birth_jd: float, fortune_sign: int | None, loosing: bool
+) -> Period:
     members = {"sign": SIGNS[sign], "lord": TRADITIONAL_RULERS[sign], "loosing_of_bond": loosing}
     angle = place_from(sign, fortune_sign)
     if angle is not None:
@@ -59,7 +61,9 @@ def _children(level: int, parent_sign: int, start: int, end: int) -> Iterator[tu
         sign = (sign + 1) % 12
 
 
-def releasing(from_sign: int, fortune_sign: int | None, birth_jd: float, max_level: int, query: TimeQuery, deadline: Deadline) -> Iterator[Period]:
+def releasing(
+    from_sign: int, fortune_sign: int | None, birth_jd: float, max_level: int, query: TimeQuery, deadline: Deadline
+) -> Iterator[Period]:
     """Yield the periods of levels 1 to ``max_level`` that ``query`` selects, walked from
     ``from_sign`` (0 Aries .. 11 Pisces): chapters continue around the zodiac without end;
     members ``sign``, ``lord``, ``loosing_of_bond`` and, when angular, ``angle_from_fortune``."""

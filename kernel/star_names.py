@@ -13,6 +13,7 @@ from importlib import resources
 
 #: Every lowercase traditional name and nomenclature of the star file.
 STAR_NAMES: frozenset[str] = frozenset(
-    line for line in resources.files(__package__).joinpath("star_names.txt").read_text(encoding="utf-8").splitlines()
+    line
+    for line in resources.files(__package__).joinpath("star_names.txt").read_text(encoding="utf-8").splitlines()
     if line and not line.startswith("#")
 )

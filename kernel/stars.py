@@ -74,9 +74,10 @@ def star_key(text: str) -> str:
     if key not in STAR_NAMES:
         raise BodyNotFound(
             f"No star named {text!r} in the Swiss Ephemeris star file.",
-            suggesting=lambda param:
+            suggesting=lambda param: (
                 "Send a traditional name such as Aldebaran, Regulus or Spica, a designation such as alTau, or "
-                f"{param}=all.",
+                f"{param}=all."
+            ),
         )
     return key
 
@@ -93,7 +94,9 @@ def star_position(star: FixedStar, moment: Moment, ayanamsha: Ayanamsha | None =
     return star_positions((star,), moment, ayanamsha)[0]
 
 
-def star_positions(stars: Sequence[FixedStar], moment: Moment, ayanamsha: Ayanamsha | None = None) -> list[StarPosition]:
+def star_positions(
+    stars: Sequence[FixedStar], moment: Moment, ayanamsha: Ayanamsha | None = None
+) -> list[StarPosition]:
     """Return each of ``stars``' apparent place of date at ``moment`` (sidereal longitudes
     with ``ayanamsha``), in order."""
     if ayanamsha is None:
@@ -103,6 +106,13 @@ def star_positions(stars: Sequence[FixedStar], moment: Moment, ayanamsha: Ayanam
             ecliptic = engine.fixed_stars(stars, moment.jd_ut1, engine.FLG_SIDEREAL)
     equatorial = engine.fixed_stars(stars, moment.jd_ut1, engine.FLG_EQUATORIAL)
     return [
-        StarPosition(star, normalize_deg(longitude), latitude, normalize_deg(right_ascension), declination, engine.fixed_star_magnitude(star))
+        StarPosition(
+            star,
+            normalize_deg(longitude),
+            latitude,
+            normalize_deg(right_ascension),
+            declination,
+            engine.fixed_star_magnitude(star),
+        )
         for star, (longitude, latitude), (right_ascension, declination) in zip(stars, ecliptic, equatorial)
     ]

@@ -131,7 +131,10 @@ def retrograde_periods(body: str, start_jd: float, end_jd: float, deadline: Dead
     stations or shadow lie outside the body's ephemeris is left out.
     """
     first, last = body_table.body(body).span_jd_ut1
-    low, high = max(start_jd - SHADOW_MARGIN_DAYS, first, JD_UT1_MIN), min(end_jd + SHADOW_MARGIN_DAYS, last, JD_UT1_MAX)
+    low, high = (
+        max(start_jd - SHADOW_MARGIN_DAYS, first, JD_UT1_MIN),
+        min(end_jd + SHADOW_MARGIN_DAYS, last, JD_UT1_MAX),
+    )
     stations = find_stations(body, low, high, deadline)
     periods = []
     for retro, direct in _loops(stations):
@@ -149,7 +152,4 @@ def retrograde_periods(body: str, start_jd: float, end_jd: float, deadline: Dead
 def _loops(stations: Iterable[Station]) -> list[tuple[Station, Station]]:
     """Return each retrograde station paired with the direct station that follows it."""
     ordered = list(stations)
-    return [
-        (a, b) for a, b in zip(ordered, ordered[1:])
-        if a.event == STATION_RETROGRADE and b.event == STATION_DIRECT
-    ]
+    return [(a, b) for a, b in zip(ordered, ordered[1:]) if a.event == STATION_RETROGRADE and b.event == STATION_DIRECT]

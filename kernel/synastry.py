@@ -25,8 +25,12 @@ def inter_chart(chart_a: Chart, chart_b: Chart, settings: ChartSettings) -> Inte
     motion at its own birth.
     """
     points_a, points_b = _points(chart_a), _points(chart_b)
-    aspects = find_aspects_between(points_a, points_b, settings.aspect_types, orb_deg=settings.orb_deg, with_applying=settings.applying)
-    parallels = find_parallels_between(points_a, points_b, orb_deg=settings.parallel_orb_deg) if settings.parallels else []
+    aspects = find_aspects_between(
+        points_a, points_b, settings.aspect_types, orb_deg=settings.orb_deg, with_applying=settings.applying
+    )
+    parallels = (
+        find_parallels_between(points_a, points_b, orb_deg=settings.parallel_orb_deg) if settings.parallels else []
+    )
     return InterChart(aspects, parallels)
 
 

@@ -55,7 +55,11 @@ def time_query(birth_jd: float, at_jd: float | None, start_jd: float | None, end
                 about="at",
             )
         if at_jd < birth_jd:
-            raise BeforeBirth("at falls before the birth: no period is in force yet.", suggestion="Send an instant at or after the birth.", about="at")
+            raise BeforeBirth(
+                "at falls before the birth: no period is in force yet.",
+                suggestion="Send an instant at or after the birth.",
+                about="at",
+            )
         return TimeQuery(at_jd=at_jd)
     if start_jd is None and end_jd is None:
         raise MissingValue(
@@ -73,7 +77,11 @@ def time_query(birth_jd: float, at_jd: float | None, start_jd: float | None, end
     if end_jd <= start_jd:
         raise UnreadableValue("end must come after start.", suggestion="Send an end later than the start.", about="end")
     if end_jd <= birth_jd:
-        raise BeforeBirth("The range ends before the birth: no period is in force in it.", suggestion="Send a range that ends after the birth.", about="end")
+        raise BeforeBirth(
+            "The range ends before the birth: no period is in force in it.",
+            suggestion="Send a range that ends after the birth.",
+            about="end",
+        )
     return TimeQuery(start_jd=max(start_jd, birth_jd), end_jd=end_jd)
 
 
@@ -87,9 +95,8 @@ def check_range_cap(start_clock_jd: float, end_clock_jd: float, cap_years: int) 
         raise RangeTooLong(
             f"The range lasts {calendar_span_text(start_clock_jd, end_clock_jd)} from its start (cut to birth); at "
             f"most {cap}.",
-            suggestion=
-                f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several "
-                "requests if needed.",
+            suggestion=f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several "
+            "requests if needed.",
         )
 
 

@@ -90,8 +90,10 @@ def _check_range(jd_ut1: float, shown: str, about: str | None = None) -> None:
     error quotes it."""
     if not (JD_UT1_MIN <= jd_ut1 <= JD_UT1_MAX):
         raise UnreadableValue(
-            wording=lambda param: f"{param}={shown} is outside the supported span: Julian Day (UT1) {JD_UT1_MIN} to "
-            f"{JD_UT1_MAX}, i.e. {SUPPORTED_SPAN_TEXT}.",
+            wording=lambda param: (
+                f"{param}={shown} is outside the supported span: Julian Day (UT1) {JD_UT1_MIN} to "
+                f"{JD_UT1_MAX}, i.e. {SUPPORTED_SPAN_TEXT}."
+            ),
             suggestion=f"Choose a moment from {SUPPORTED_SPAN_TEXT}.",
             about=about,
         )
@@ -203,10 +205,16 @@ class Moment:
             jd_ut1 = engine.utc_to_jd_ut1(year, month, day, hour, minute, whole_second + fraction)
         except ValueError:  # second 60 outside a leap second
             raise UnreadableMoment(
-                wording=lambda param: f"{param}={text!r} is not a valid UTC time (second 60 exists only in a leap second).",
+                wording=lambda param: (
+                    f"{param}={text!r} is not a valid UTC time (second 60 exists only in a leap second)."
+                ),
             ) from None
         _check_range(jd_ut1, repr(text))
-        clock = _days_from_civil(year, month, day) + _JD_OF_CIVIL_DAY_ZERO + (hour * 3600 + minute * 60 + whole_second + fraction) / SECONDS_PER_DAY
+        clock = (
+            _days_from_civil(year, month, day)
+            + _JD_OF_CIVIL_DAY_ZERO
+            + (hour * 3600 + minute * 60 + whole_second + fraction) / SECONDS_PER_DAY
+        )
         written = None
         if 1 <= year <= 9999 and whole_second < 60:
             micro = round(fraction * 1e6)
@@ -214,7 +222,9 @@ class Moment:
         return cls._build(jd_ut1, clock, written)
 
     @classmethod
-    def from_civil_iso(cls, text: str, zone: ZoneInfo, *, fold: int | None = None) -> tuple[Moment, LocalReading | None]:
+    def from_civil_iso(
+        cls, text: str, zone: ZoneInfo, *, fold: int | None = None
+    ) -> tuple[Moment, LocalReading | None]:
         """Return the moment an ISO 8601 date-time names as the civil time of ``zone``, and how
         it was read (None when the text carries its own offset, which it keeps).
 
@@ -230,18 +240,29 @@ class Moment:
             return cls._parse_iso(text), None
         year = int(match["year"])
         if not 1 <= year <= 9999:
-            raise UnreadableMoment(wording=lambda param: f"{param}={text!r}: a local time is read for years 1 to 9999 only.",
-                                   suggestion="Send an earlier or later date as UTC (with Z), or as jd.")
+            raise UnreadableMoment(
+                wording=lambda param: f"{param}={text!r}: a local time is read for years 1 to 9999 only.",
+                suggestion="Send an earlier or later date as UTC (with Z), or as jd.",
+            )
         if int(match["second"] or 0) == 60:
-            raise UnreadableMoment(wording=lambda param: f"{param}={text!r}: second 60 exists only in UTC (a leap second).",
-                                   suggestion="Send the leap second as UTC, with Z.")
+            raise UnreadableMoment(
+                wording=lambda param: f"{param}={text!r}: second 60 exists only in UTC (a leap second).",
+                suggestion="Send the leap second as UTC, with Z.",
+            )
         try:
             local = datetime(
-                year, int(match["month"]), int(match["day"]), int(match["hour"] or 0), int(match["minute"] or 0),
-                int(match["second"] or 0), round(float("0." + match["fraction"]) * 1e6) if match["fraction"] else 0,
+                year,
+                int(match["month"]),
+                int(match["day"]),
+                int(match["hour"] or 0),
+                int(match["minute"] or 0),
+                int(match["second"] or 0),
+                round(float("0." + match["fraction"]) * 1e6) if match["fraction"] else 0,
             )
         except ValueError:
-            raise UnreadableMoment(wording=lambda param: f"{param}={text!r} names a day or time that does not exist.") from None
+            raise UnreadableMoment(
+                wording=lambda param: f"{param}={text!r} names a day or time that does not exist."
+            ) from None
         reading = read_local(local, zone, fold=fold)
         # isoformat, not strftime: glibc's %Y does not pad years before 1000 to four digits.
         return cls._parse_iso(reading.utc.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"), reading
@@ -250,7 +271,9 @@ class Moment:
     def from_utc_datetime(cls, dt: datetime) -> Moment:
         """Return the moment of an aware ``datetime`` (converted to UTC); naive ones raise UnreadableMoment."""
         if not isinstance(dt, datetime) or dt.tzinfo is None or dt.utcoffset() is None:
-            raise UnreadableMoment(wording=lambda param: f"{param} must be a timezone-aware datetime; a naive one is ambiguous.")
+            raise UnreadableMoment(
+                wording=lambda param: f"{param} must be a timezone-aware datetime; a naive one is ambiguous."
+            )
         utc = dt.astimezone(UTC)
         seconds = utc.second + utc.microsecond / 1e6
         jd_ut1 = engine.utc_to_jd_ut1(utc.year, utc.month, utc.day, utc.hour, utc.minute, seconds)
@@ -289,7 +312,9 @@ class Moment:
         if self.utc_written is not None:
             return self.utc_written
         try:
-            return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=round((self.clock_jd - _JD_OF_CIVIL_DAY_ZERO) * SECONDS_PER_DAY * 1e6))
+            return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(
+                microseconds=round((self.clock_jd - _JD_OF_CIVIL_DAY_ZERO) * SECONDS_PER_DAY * 1e6)
+            )
         except OverflowError:
             raise beyond_zone_history() from None
 

@@ -84,7 +84,9 @@ class _Body:
             extra = []
             for i in np.flatnonzero(np.signbit(self.speeds[:-1]) != np.signbit(self.speeds[1:])):
                 deadline.check()
-                turn = bisect_sign_change(lambda t: self.at(t)[1], float(times[i]), float(times[i + 1]), float(self.speeds[i]))
+                turn = bisect_sign_change(
+                    lambda t: self.at(t)[1], float(times[i]), float(times[i + 1]), float(self.speeds[i])
+                )
                 extra.append((turn, *self.at(turn)))
             self._stations = _merged(times, self.longitudes, self.speeds, extra)
         return self._stations
@@ -175,7 +177,9 @@ def _crossings(
         deadline.check()
         distance = distances.get((pair, angle, level))
         if distance is None:
-            distance = distances[(pair, angle, level)] = pairs[pair].distance(float(angles[angle]), float(levels[level]))
+            distance = distances[(pair, angle, level)] = pairs[pair].distance(
+                float(angles[angle]), float(levels[level])
+            )
         found[pair][angle][level].append(refine_root(distance, low, high, value_low, value_high))
     return found
 
@@ -198,7 +202,9 @@ def _pair_windows(
     return found
 
 
-def _windows(pair: _Pair, aspect: str, span: tuple[float, float], in_orb_at_start: bool, edges: list[float], exacts: list[float]) -> list[TransitEvent]:
+def _windows(
+    pair: _Pair, aspect: str, span: tuple[float, float], in_orb_at_start: bool, edges: list[float], exacts: list[float]
+) -> list[TransitEvent]:
     """Return the pair's in-orb windows of one signed aspect angle over ``span`` (UT1 JD) from
     its ±orb crossings (``edges``) and its exact contacts, ascending."""
     start, end = span
@@ -214,9 +220,13 @@ def _windows(pair: _Pair, aspect: str, span: tuple[float, float], in_orb_at_star
         events.append(TransitEvent(pair.moving.name, aspect, pair.target, opened, edge, clamped_start=clamped))
         opened = None
     if opened is not None:
-        events.append(TransitEvent(pair.moving.name, aspect, pair.target, opened, end, clamped_start=clamped, clamped_end=True))
+        events.append(
+            TransitEvent(pair.moving.name, aspect, pair.target, opened, end, clamped_start=clamped, clamped_end=True)
+        )
     for event in events:
-        event.exacts = [t for t in exacts if event.enter - TIME_TOLERANCE_DAYS <= t <= event.leave + TIME_TOLERANCE_DAYS]
+        event.exacts = [
+            t for t in exacts if event.enter - TIME_TOLERANCE_DAYS <= t <= event.leave + TIME_TOLERANCE_DAYS
+        ]
     return events
 
 
@@ -345,7 +355,11 @@ def scan_transits(
 
 
 def _returns_only_note(aspects: Sequence[str], others: list[str], natal_moon: bool) -> str:
-    kept = "only for its conjunction to the natal Moon (the lunar return)" if natal_moon else "not at all (no natal Moon is among the targets)"
+    kept = (
+        "only for its conjunction to the natal Moon (the lunar return)"
+        if natal_moon
+        else "not at all (no natal Moon is among the targets)"
+    )
     return (
         f"moon=returns_only on a range of {MOON_RETURNS_ONLY_FROM_DAYS:g} days or more: the Moon was scanned {kept}; "
         f"dropped: the Moon's {', '.join(aspects)} to {', '.join(others)}. Send moon=include (183 days at most) to "

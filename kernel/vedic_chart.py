@@ -33,8 +33,12 @@ HOUSE_MODES = (WHOLE_SIGN, BHAVA)
 # Astrology): Moon 12, Mars 17, Mercury 14 (12 when retrograde), Jupiter 11, Venus 10 (8
 # when retrograde), Saturn 15. Rows: (planet, orb, orb when retrograde).
 COMBUSTION_ORBS: tuple[tuple[str, float, float], ...] = (
-    ("moon", 12.0, 12.0), ("mars", 17.0, 17.0), ("mercury", 14.0, 12.0),
-    ("jupiter", 11.0, 11.0), ("venus", 10.0, 8.0), ("saturn", 15.0, 15.0),
+    ("moon", 12.0, 12.0),
+    ("mars", 17.0, 17.0),
+    ("mercury", 14.0, 12.0),
+    ("jupiter", 11.0, 11.0),
+    ("venus", 10.0, 8.0),
+    ("saturn", 15.0, 15.0),
 )
 _ORBS = {planet: (orb, retrograde_orb) for planet, orb, retrograde_orb in COMBUSTION_ORBS}
 
@@ -106,7 +110,9 @@ def cast_vedic_chart(
     result = compute_positions(moment, bodies, CalcFlags(sidereal=ayanamsha))
     records = {r.body: r for r in result.records}
     cusp_system = system if house_mode == BHAVA and system is not None else None
-    houses = compute_houses(moment, place.latitude_deg, place.longitude_deg, cusp_system or ANGLES_ONLY_SYSTEM, sidereal=ayanamsha)
+    houses = compute_houses(
+        moment, place.latitude_deg, place.longitude_deg, cusp_system or ANGLES_ONLY_SYSTEM, sidereal=ayanamsha
+    )
     lagna = houses.ascendant_deg
     lagna_sign = int(lagna // 30.0) % 12
 
@@ -121,19 +127,46 @@ def cast_vedic_chart(
         record = records[name]
         label = RAHU if name == NODE_BODIES[node] else name
         retrograde = bool(record.retrograde)
-        points.append(_point(label, record.longitude, house_of(record.longitude), retrograde, is_combust(label, record.longitude, sun, retrograde), record.speed))
+        points.append(
+            _point(
+                label,
+                record.longitude,
+                house_of(record.longitude),
+                retrograde,
+                is_combust(label, record.longitude, sun, retrograde),
+                record.speed,
+            )
+        )
         if label == RAHU:
             ketu = (record.longitude + 180.0) % 360.0
             points.append(_point(KETU, ketu, house_of(ketu), retrograde, None, record.speed))
     points.append(_point(LAGNA, lagna, house_of(lagna), None, None, None))
     divisions = {v.code: {p.name: varga_sign_name(v, p.longitude) for p in points} for v in vargas}
     return VedicChart(
-        ayanamsha, ayanamsha_value(moment, ayanamsha), node, house_mode, houses.system if cusp_system else None,
-        points, divisions, [*result.conditions, *(houses.warnings if cusp_system else [])],
+        ayanamsha,
+        ayanamsha_value(moment, ayanamsha),
+        node,
+        house_mode,
+        houses.system if cusp_system else None,
+        points,
+        divisions,
+        [*result.conditions, *(houses.warnings if cusp_system else [])],
     )
 
 
-def _point(name: str, longitude: float, house: int, retrograde: bool | None, combust: bool | None, speed: float | None) -> VedicPoint:
+def _point(
+    name: str, longitude: float, house: int, retrograde: bool | None, combust: bool | None, speed: float | None
+) -> VedicPoint:
     """Return one point of the chart, its sign and nakshatra read from its longitude."""
     sign = min(int(longitude // 30.0), 11)
-    return VedicPoint(name, longitude, SIGN_KEYS[sign], longitude - sign * 30.0, nakshatra_of(longitude), house, retrograde, combust, speed)
+    return VedicPoint(
+        name,
+        longitude,
+        SIGN_KEYS[sign],
+        longitude - sign * 30.0,
+        nakshatra_of(longitude),
+        house,
+        retrograde,
+        combust,
+        speed,
+    )

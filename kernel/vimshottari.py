@@ -16,8 +16,15 @@ from kernel.time_lord_periods import Period, TimeQuery, overlaps
 # and ch. 47 ff.) and pratyantardashas of a period follow the same order from its own lord,
 # each lasting its lord's share (years / 120) of the period.
 DASHA_YEARS: tuple[tuple[str, int], ...] = (
-    ("ketu", 7), ("venus", 20), ("sun", 6), ("moon", 10), ("mars", 7),
-    ("rahu", 18), ("jupiter", 16), ("saturn", 19), ("mercury", 17),
+    ("ketu", 7),
+    ("venus", 20),
+    ("sun", 6),
+    ("moon", 10),
+    ("mars", 7),
+    ("rahu", 18),
+    ("jupiter", 16),
+    ("saturn", 19),
+    ("mercury", 17),
 )
 CYCLE_YEARS = sum(years for _, years in DASHA_YEARS)
 LORDS: tuple[str, ...] = tuple(lord for lord, _ in DASHA_YEARS)
@@ -73,7 +80,9 @@ def sub_lords(lord: str) -> tuple[str, ...]:
 _SUB_LORDS = {lord: LORDS[first:] + LORDS[:first] for first, lord in enumerate(LORDS)}
 
 
-def vimshottari(birth_jd: float, moon_longitude_deg: float, year_days: float, levels: int, query: TimeQuery, deadline: Deadline) -> Iterator[Period]:
+def vimshottari(
+    birth_jd: float, moon_longitude_deg: float, year_days: float, levels: int, query: TimeQuery, deadline: Deadline
+) -> Iterator[Period]:
     """Yield the periods of levels 1 to ``levels`` that ``query`` selects (members ``lord`` and,
     below level 1, ``parents``: the lords above it, outermost first), as UT1 Julian Days of a
     birth at ``birth_jd`` with the Moon at ``moon_longitude_deg`` (sidereal), each dasha year
@@ -97,7 +106,16 @@ def vimshottari(birth_jd: float, moon_longitude_deg: float, year_days: float, le
         index += 1
 
 
-def _select(selected: list[Period], level: int, lord: str, parents: tuple[str, ...], start: float, end: float, levels: int, query: TimeQuery) -> None:
+def _select(
+    selected: list[Period],
+    level: int,
+    lord: str,
+    parents: tuple[str, ...],
+    start: float,
+    end: float,
+    levels: int,
+    query: TimeQuery,
+) -> None:
     """Append a selected period and its selected sub-periods down to ``levels`` to
     ``selected``: each sub-period the share years/120 of its parent, their boundaries
     cumulative fractions of the parent so the last ends exactly where the parent does."""

@@ -74,7 +74,7 @@ def _sample(bodies: Sequence[str], jds: np.ndarray, deadline: Deadline) -> np.nd
     # body by body, the same bits.
     for block in range(0, len(jds), _DATES_PER_CHECK):
         deadline.check()
-        rows += engine.first_coordinates_by_date(numbers, flags, jds[block:block + _DATES_PER_CHECK].tolist())
+        rows += engine.first_coordinates_by_date(numbers, flags, jds[block : block + _DATES_PER_CHECK].tolist())
     return np.array(rows, dtype=float).reshape(len(jds), len(bodies)).T
 
 
@@ -86,7 +86,13 @@ def _rising_roots(offsets: np.ndarray) -> np.ndarray:
 
 
 def void_periods(
-    start_jd: float, end_jd: float, others: Sequence[str], aspect_types: Sequence[str], deadline: Deadline, *, orb_deg: float | None = None
+    start_jd: float,
+    end_jd: float,
+    others: Sequence[str],
+    aspect_types: Sequence[str],
+    deadline: Deadline,
+    *,
+    orb_deg: float | None = None,
 ) -> list[VoidPeriod]:
     """Return the void-of-course periods overlapping [start_jd, end_jd] (UT1 Julian Days), whole,
     in time order: for each sign the Moon crosses, from its last exact aspect to a body of
@@ -178,7 +184,12 @@ class _Contact:
 
 
 def _contact_brackets(
-    moon: np.ndarray, positions: Sequence[np.ndarray], jds: np.ndarray, others: Sequence[str], angles, deadline: Deadline
+    moon: np.ndarray,
+    positions: Sequence[np.ndarray],
+    jds: np.ndarray,
+    others: Sequence[str],
+    angles,
+    deadline: Deadline,
 ) -> list[_Contact]:
     """Return every contact of the Moon with ``others`` (sampled at ``positions``, one row each)
     at ``angles`` ((aspect, degrees)) the samples bracket, ordered by step, unrefined."""
@@ -189,7 +200,11 @@ def _contact_brackets(
         for angle_index, (aspect, angle) in enumerate(angles):
             offsets = (elongation - angle + 180.0) % 360.0 - 180.0
             for i in _rising_roots(offsets):
-                contacts.append(_Contact(int(i), body_index, angle_index, body, aspect, angle, float(offsets[i]), float(offsets[i + 1])))
+                contacts.append(
+                    _Contact(
+                        int(i), body_index, angle_index, body, aspect, angle, float(offsets[i]), float(offsets[i + 1])
+                    )
+                )
     return sorted(contacts, key=lambda contact: contact.step)
 
 
@@ -203,5 +218,7 @@ def _ingresses(moon: np.ndarray, jds: np.ndarray) -> list[tuple[float, int]]:
         boundary = sign * SIGN_WIDTH_DEG
         offset = longitude_offset(MOON, boundary)
         before, after = offset(jds[i])[0], offset(jds[i + 1])[0]
-        found.append((refine_root(offset, jds[i], jds[i + 1], before, after) if after > 0.0 else float(jds[i + 1]), sign))
+        found.append(
+            (refine_root(offset, jds[i], jds[i + 1], before, after) if after > 0.0 else float(jds[i + 1]), sign)
+        )
     return found

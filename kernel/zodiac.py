@@ -5,8 +5,18 @@ from __future__ import annotations
 import math
 
 SIGNS: tuple[str, ...] = (
-    "Aries", "Taurus", "Gemini", "Cancer", "Leo", "Virgo",
-    "Libra", "Scorpio", "Sagittarius", "Capricorn", "Aquarius", "Pisces",
+    "Aries",
+    "Taurus",
+    "Gemini",
+    "Cancer",
+    "Leo",
+    "Virgo",
+    "Libra",
+    "Scorpio",
+    "Sagittarius",
+    "Capricorn",
+    "Aquarius",
+    "Pisces",
 )
 #: The signs as the API names them, in requests and answers alike (lower case: "aries"), in
 #: the order of SIGNS; every lower-case sign name is read from here.

@@ -109,7 +109,9 @@ class SpendCapReached(InsufficientCredits):
     """
 
     code = "spend_cap_reached"
-    default_suggestion = "Wait until resets_at, or ask an owner of the account to raise the cap (the dashboard's Spend caps page)."
+    default_suggestion = (
+        "Wait until resets_at, or ask an owner of the account to raise the cap (the dashboard's Spend caps page)."
+    )
 
     def __init__(self, message: str, *, cap: dict | None = None, suggestion: str | None = None):
         super().__init__(message, suggestion=suggestion)
@@ -219,7 +221,9 @@ class IdempotencyKeyInProgress(CelestialError):
 
     code = "idempotency_key_in_progress"
     http_status = 409
-    default_suggestion = "Retry after the number of seconds in Retry-After: the first request's answer is then replayed."
+    default_suggestion = (
+        "Retry after the number of seconds in Retry-After: the first request's answer is then replayed."
+    )
     default_retry_after_s = 1
 
 
@@ -237,7 +241,9 @@ class WebhookEnded(CelestialError):
 
     code = "webhook_ended"
     http_status = 409
-    default_suggestion = "Subscribe again (POST /v1/webhooks) naming a stored chart of this account, and delete this subscription."
+    default_suggestion = (
+        "Subscribe again (POST /v1/webhooks) naming a stored chart of this account, and delete this subscription."
+    )
 
 
 class NoUpcomingEvent(CelestialError):

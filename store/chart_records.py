@@ -106,6 +106,12 @@ def chart_document(chart: StoredChart) -> dict:
 def chart_of(document: dict) -> StoredChart:
     """Return the chart a document of :func:`chart_document` holds."""
     return StoredChart(
-        document["chart_id"], document["account_id"], document["name"], dict(document["birth"]), dict(document["settings"]),
-        dict(document["parameters"]), from_unix_s(document["created_at_s"]), from_unix_s(document["updated_at_s"]),
+        document["chart_id"],
+        document["account_id"],
+        document["name"],
+        dict(document["birth"]),
+        dict(document["settings"]),
+        dict(document["parameters"]),
+        from_unix_s(document["created_at_s"]),
+        from_unix_s(document["updated_at_s"]),
     )

@@ -82,7 +82,9 @@ def may_take(existing: IdempotencyRecord | None, now_s: float) -> bool:
 def check_answer(answer: StoredAnswer) -> StoredAnswer:
     """Return ``answer`` if a record may hold it; ValueError when its body is above the bound."""
     if len(answer.body) > MAX_STORED_ANSWER_BYTES:
-        raise ValueError(f"an answer body of {len(answer.body)} bytes is above the {MAX_STORED_ANSWER_BYTES} a record holds")
+        raise ValueError(
+            f"an answer body of {len(answer.body)} bytes is above the {MAX_STORED_ANSWER_BYTES} a record holds"
+        )
     return answer
 
 
@@ -95,7 +97,9 @@ def encode_record(record: IdempotencyRecord) -> bytes:
         "claim_id": record.claim_id,
         "lease_until_s": record.lease_until_s,
         "expires_at_s": record.expires_at_s,
-        "answer": None if answer is None else {"status": answer.status, "headers": answer.headers, "recompute": answer.recompute},
+        "answer": None
+        if answer is None
+        else {"status": answer.status, "headers": answer.headers, "recompute": answer.recompute},
     }
     return orjson.dumps(head) + b"\n" + (b"" if answer is None else answer.body)
 
@@ -105,7 +109,11 @@ def decode_record(data: bytes) -> IdempotencyRecord:
     head_bytes, _, body = data.partition(b"\n")
     head = orjson.loads(head_bytes)
     stored = head["answer"]
-    answer = None if stored is None else StoredAnswer(
-        stored["status"], tuple((name, value) for name, value in stored["headers"]), body, stored["recompute"]
+    answer = (
+        None
+        if stored is None
+        else StoredAnswer(
+            stored["status"], tuple((name, value) for name, value in stored["headers"]), body, stored["recompute"]
+        )
     )
     return IdempotencyRecord(head["fingerprint"], head["claim_id"], head["lease_until_s"], head["expires_at_s"], answer)

@@ -11,17 +11,18 @@ errors (``errors.py``).
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterable
 from datetime import date, datetime
-from typing import AsyncIterator, Iterable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from store.chart_records import StoredChart
-from store.webhook_records import KEEP_DELIVERIES, Delivery, Webhook
-from store.key_format import KeyMode
-from store.idempotency_records import IdempotencyRecord, StoredAnswer
-from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
-from store.records import Account, AdmittedCharge, Admission, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow
-from store.spend_caps import SpendCap, SpendStatus, SpendWarning
 from shared.errors import InsufficientCredits
+from store.chart_records import StoredChart
+from store.idempotency_records import IdempotencyRecord, StoredAnswer
+from store.key_format import KeyMode
+from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
+from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow
+from store.spend_caps import SpendCap, SpendStatus, SpendWarning
+from store.webhook_records import KEEP_DELIVERIES, Delivery, Webhook
 
 
 @runtime_checkable
@@ -56,9 +57,7 @@ class Keys(Protocol):
         """Return the key after revoking it (revoking twice keeps the first time). Raises KeyNotFound."""
         ...
 
-    async def update_origins(
-        self, key_id: str, origins: Iterable[str], browser_only: bool | None = None
-    ) -> KeyRecord:
+    async def update_origins(self, key_id: str, origins: Iterable[str], browser_only: bool | None = None) -> KeyRecord:
         """Return the active key with its allowed origins replaced (and browser_only when given).
         Raises KeyNotFound, KeyNotActive, ValueError for an origin that can never match."""
         ...
@@ -92,9 +91,7 @@ class CreditLedger(Protocol):
         """Return the account whose id, or else whose name, is ``account``; None if none."""
         ...
 
-    async def top_up(
-        self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up"
-    ) -> int:
+    async def top_up(self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up") -> int:
         """Return the balance after adding ``credits`` (idempotent per ``request_id``)."""
         ...
 
@@ -125,7 +122,9 @@ class CreditLedger(Protocol):
         """Return ledger totals for the account from ``since`` (inclusive; default all)."""
         ...
 
-    async def daily_usage(self, account_id: str, first_day: date, last_day: date, key_id: str | None = None) -> list[UsageRow]:
+    async def daily_usage(
+        self, account_id: str, first_day: date, last_day: date, key_id: str | None = None
+    ) -> list[UsageRow]:
         """Return the requests charged to the account from ``first_day`` to ``last_day`` (UTC
         days, inclusive), one row per day, key and endpoint that had any, ordered by day, key
         id, endpoint; only ``key_id``'s when given (rows of no key for an unknown id).
@@ -181,7 +180,12 @@ class Limiter(Protocol):
         ...
 
     async def admit_and_reserve(
-        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        self,
+        account: Account,
+        slot_id: str,
+        credits: int,
+        request_id: str,
+        now_s: float | None = None,
         note: ChargeNote | None = None,
     ) -> AdmittedCharge:
         """Return the outcome of :meth:`admit` followed, when it allows, by :meth:`reserve`
@@ -288,7 +292,12 @@ class Store(Keys, CreditLedger, Limiters, SpendCaps, IdempotencyRecords, Protoco
 
 
 async def admit_then_reserve(
-    store: Store, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+    store: Store,
+    account: Account,
+    slot_id: str,
+    credits: int,
+    request_id: str,
+    now_s: float | None = None,
     note: ChargeNote | None = None,
 ) -> AdmittedCharge:
     """Return :meth:`Store.admit_and_reserve` done as its two steps, for a store with no

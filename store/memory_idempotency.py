@@ -36,7 +36,9 @@ class MemoryIdempotency:
         record = self.idempotency.get(entry)
         if record is None or record.claim_id != claim_id or not record.in_progress or record.expires_at_s <= now_s:
             return False
-        self.idempotency[entry] = IdempotencyRecord(record.fingerprint, claim_id, record.lease_until_s, record.expires_at_s, answer)
+        self.idempotency[entry] = IdempotencyRecord(
+            record.fingerprint, claim_id, record.lease_until_s, record.expires_at_s, answer
+        )
         return True
 
     async def release_idempotency(self, account_id: str, key: str, claim_id: str) -> None:

@@ -2,7 +2,8 @@
 
 The third backend beside :mod:`store.sqlite_store` and :mod:`store.nats_store`,
 kept as simple as it can be: nothing is persisted or shared between processes, ``usage``
-reports nothing, and ``daily_usage`` folds the debits and refunds it remembers. It is the "free store" reference the other stores are measured against
+reports nothing, and ``daily_usage`` folds the debits and refunds it remembers. It is the
+"free store" reference the other stores are measured against
 (``bench/stub_gateway.py``, ``make bench``), not a store to run the API on.
 """
 
@@ -11,23 +12,41 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import replace
 from datetime import date, datetime
-from typing import AsyncIterator, Iterable
 
 from store import rules, spend_caps
-from store.chart_records import ChartLimitReached, StoredChart, check_chart
 from store.bounds import check_balance_ceiling, require_credits, validate_limits, validate_new_account
+from store.chart_records import ChartLimitReached, StoredChart, check_chart
 from store.errors import no_such_account, no_such_key
 from store.interfaces import admit_then_reserve
-from store.memory_idempotency import MemoryIdempotency
 from store.key_format import KeyMode, generate_key, hash_key, prefix_hint
+from store.memory_idempotency import MemoryIdempotency
 from store.origins import validate_origins
-from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow, utc_now
+from store.records import (
+    Account,
+    Admission,
+    AdmittedCharge,
+    ChargeNote,
+    KeyRecord,
+    LedgerEntry,
+    Usage,
+    UsageRow,
+    utc_now,
+)
 from store.spend_caps import SpendBook, SpendCap, SpendStatus, SpendWarning
 from store.usage_rows import usage_rows
 from store.webhook_records import (
-    CHART_DELETED, ENDED, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery, check_webhook, ended,
+    CHART_DELETED,
+    ENDED,
+    KEEP_DELIVERIES,
+    Delivery,
+    Webhook,
+    WebhookLimitReached,
+    check_delivery,
+    check_webhook,
+    ended,
     replacement,
 )
 
@@ -78,7 +97,11 @@ class MemoryStore(MemoryIdempotency):
 
     async def end_chart_webhooks(self, account_id: str, chart_id: str) -> int:
         now = utc_now()
-        ending = [w for w in self.webhooks.values() if w.account_id == account_id and w.chart_id == chart_id and w.state != ENDED]
+        ending = [
+            w
+            for w in self.webhooks.values()
+            if w.account_id == account_id and w.chart_id == chart_id and w.state != ENDED
+        ]
         for webhook in ending:
             self.webhooks[webhook.webhook_id] = ended(webhook, CHART_DELETED, now)
         return len(ending)
@@ -132,10 +155,14 @@ class MemoryStore(MemoryIdempotency):
         return self.charts.pop((account_id, chart_id), None) is not None
 
     async def list_charts(self, account_id: str, after: str | None, limit: int) -> list[StoredChart]:
-        ids = sorted(chart_id for owner, chart_id in self.charts if owner == account_id and (after is None or chart_id > after))
+        ids = sorted(
+            chart_id for owner, chart_id in self.charts if owner == account_id and (after is None or chart_id > after)
+        )
         return [self.charts[(account_id, chart_id)] for chart_id in ids[:limit]]
 
-    async def create_account(self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50) -> Account:
+    async def create_account(
+        self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50
+    ) -> Account:
         validate_new_account(name, credits, rate_per_minute, max_concurrent)
         account = Account(uuid.uuid4().hex, name, credits, rate_per_minute, max_concurrent)
         self.accounts[account.id] = account
@@ -150,10 +177,31 @@ class MemoryStore(MemoryIdempotency):
         self.accounts[found.id] = replace(found, balance=found.balance + credits)
         return found.balance + credits
 
-    async def create_key(self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (), browser_only: bool = False, name: str = "", mode: KeyMode = "live") -> tuple[str, KeyRecord]:
+    async def create_key(
+        self,
+        account: str,
+        *,
+        expires_at: datetime | None = None,
+        allowed_origins: Iterable[str] = (),
+        browser_only: bool = False,
+        name: str = "",
+        mode: KeyMode = "live",
+    ) -> tuple[str, KeyRecord]:
         found = await self.get_account(account)
         plain = generate_key(mode)
-        record = KeyRecord(uuid.uuid4().hex, found.id, hash_key(plain), prefix_hint(plain), utc_now(), expires_at, None, validate_origins(allowed_origins), browser_only, name, mode)
+        record = KeyRecord(
+            uuid.uuid4().hex,
+            found.id,
+            hash_key(plain),
+            prefix_hint(plain),
+            utc_now(),
+            expires_at,
+            None,
+            validate_origins(allowed_origins),
+            browser_only,
+            name,
+            mode,
+        )
         self.keys[record.key_hash] = record
         return plain, record
 
@@ -210,7 +258,9 @@ class MemoryStore(MemoryIdempotency):
             key = await self.get_key(key_id)
             if key is None or key.account_id != found.id:
                 raise no_such_key(key_id)
-        book = self.books.get(found.id, SpendBook()).with_cap(key_id or spend_caps.ACCOUNT_SCOPE, cap, spend_caps.now_s())
+        book = self.books.get(found.id, SpendBook()).with_cap(
+            key_id or spend_caps.ACCOUNT_SCOPE, cap, spend_caps.now_s()
+        )
         self.books[found.id] = book
         return book.status(found.id, spend_caps.now_s())
 
@@ -230,15 +280,23 @@ class MemoryStore(MemoryIdempotency):
     async def usage(self, account_id: str, since: datetime | None = None) -> Usage:
         return Usage(account_id, since, 0, 0, 0, 0, 0)
 
-    async def daily_usage(self, account_id: str, first_day: date, last_day: date, key_id: str | None = None) -> list[UsageRow]:
+    async def daily_usage(
+        self, account_id: str, first_day: date, last_day: date, key_id: str | None = None
+    ) -> list[UsageRow]:
         if account_id not in self.accounts:
             raise no_such_account(account_id)
         return usage_rows(self.entries.get(account_id, ()), first_day, last_day, key_id)
 
-    async def set_limits(self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None) -> Account:
+    async def set_limits(
+        self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None
+    ) -> Account:
         validate_limits(rate_per_minute, max_concurrent)
         found = await self.get_account(account)
-        self.accounts[found.id] = replace(found, rate_per_minute=rate_per_minute or found.rate_per_minute, max_concurrent=max_concurrent or found.max_concurrent)
+        self.accounts[found.id] = replace(
+            found,
+            rate_per_minute=rate_per_minute or found.rate_per_minute,
+            max_concurrent=max_concurrent or found.max_concurrent,
+        )
         return self.accounts[found.id]
 
     async def admit(
@@ -247,7 +305,9 @@ class MemoryStore(MemoryIdempotency):
         now_s = time.time() if now_s is None else now_s
         stored = self.slots.get(account.id, {})
         live = rules.live_slots(stored, now_s)
-        admission, window = rules.admit(self.windows.get(account.id), len(live), account.rate_per_minute, account.max_concurrent, now_s)
+        admission, window = rules.admit(
+            self.windows.get(account.id), len(live), account.rate_per_minute, account.max_concurrent, now_s
+        )
         if window is not None:
             for charge_id, credits in rules.lapsed_charges(stored, now_s):
                 await self.refund(account.id, credits, charge_id)
@@ -256,7 +316,12 @@ class MemoryStore(MemoryIdempotency):
         return admission
 
     async def admit_and_reserve(
-        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        self,
+        account: Account,
+        slot_id: str,
+        credits: int,
+        request_id: str,
+        now_s: float | None = None,
         note: ChargeNote | None = None,
     ) -> AdmittedCharge:
         return await admit_then_reserve(self, account, slot_id, credits, request_id, now_s, note)

@@ -10,7 +10,6 @@ creations in flight at once (the SQLite store's limit is exact).
 
 from __future__ import annotations
 
-
 import nats.js.errors
 import orjson
 from nats.js import api
@@ -28,7 +27,11 @@ class NatsCharts(NatsConnection):
         await super()._ensure_layout()
         js = self._nc.jetstream(timeout=max(self._timeout_s, 2.0))
         config = api.KeyValueConfig(
-            bucket=f"{self.prefix}_CHARTS", history=1, storage=api.StorageType.FILE, replicas=self._replicas, direct=True
+            bucket=f"{self.prefix}_CHARTS",
+            history=1,
+            storage=api.StorageType.FILE,
+            replicas=self._replicas,
+            direct=True,
         )
         await self._call(js.create_key_value(config))
         self._charts = await self._call(self._js.key_value(config.bucket))
@@ -94,5 +97,3 @@ class NatsCharts(NatsConnection):
     async def list_charts(self, account_id: str, after: str | None, limit: int) -> list[StoredChart]:
         charts = await self._account_charts(account_id)
         return [chart for chart in charts if after is None or chart.chart_id > after][:limit]
-
-

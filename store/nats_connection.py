@@ -10,8 +10,9 @@ import asyncio
 import hashlib
 import re
 import string
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import nats
 import nats.errors
@@ -83,7 +84,9 @@ def fold_case(name: str) -> str:
 
 def check_request_id(request_id: str) -> str:
     if not isinstance(request_id, str) or _REQUEST_ID_RE.fullmatch(request_id) is None:
-        raise ValueError(f"request_id must be 1-200 printable ASCII characters without spaces, got {quoted(request_id)}")
+        raise ValueError(
+            f"request_id must be 1-200 printable ASCII characters without spaces, got {quoted(request_id)}"
+        )
     return request_id
 
 
@@ -227,8 +230,11 @@ class NatsConnection:
         buckets = []
         for suffix in ("ACCOUNTS", "KEYS", "LIMITS"):
             config = api.KeyValueConfig(
-                bucket=f"{self.prefix}_{suffix}", history=1, storage=api.StorageType.FILE,
-                replicas=self._replicas, direct=True,
+                bucket=f"{self.prefix}_{suffix}",
+                history=1,
+                storage=api.StorageType.FILE,
+                replicas=self._replicas,
+                direct=True,
             )
             await self._call(js.create_key_value(config))
             buckets.append(await self._call(self._js.key_value(config.bucket)))
@@ -351,7 +357,10 @@ class NatsConnection:
         scan began, through an ephemeral pull consumer deleted afterwards."""
         self._check_open()
         config = api.ConsumerConfig(
-            ack_policy=api.AckPolicy.NONE, mem_storage=True, num_replicas=1, inactive_threshold=30.0,
+            ack_policy=api.AckPolicy.NONE,
+            mem_storage=True,
+            num_replicas=1,
+            inactive_threshold=30.0,
             deliver_policy=api.DeliverPolicy.ALL if since_s is None else api.DeliverPolicy.BY_START_TIME,
             opt_start_time=None if since_s is None else datetime.fromtimestamp(max(0.0, since_s), UTC),
         )
@@ -359,7 +368,9 @@ class NatsConnection:
         try:
             remaining = (await self._call(subscription.consumer_info())).num_pending
             while remaining > 0:
-                messages = await self._call(subscription.fetch(min(remaining, _SCAN_BATCH), timeout=self._timeout_s * 2))
+                messages = await self._call(
+                    subscription.fetch(min(remaining, _SCAN_BATCH), timeout=self._timeout_s * 2)
+                )
                 for message in messages:
                     each(message)
                 remaining -= len(messages)

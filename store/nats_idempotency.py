@@ -39,8 +39,12 @@ class NatsIdempotency(NatsConnection):
         await super()._ensure_layout()
         js = self._nc.jetstream(timeout=max(self._timeout_s, 2.0))
         config = api.KeyValueConfig(
-            bucket=f"{self.prefix}_IDEMPOTENCY", history=1, ttl=IDEMPOTENCY_TTL_S, storage=api.StorageType.FILE,
-            replicas=self._replicas, direct=True,
+            bucket=f"{self.prefix}_IDEMPOTENCY",
+            history=1,
+            ttl=IDEMPOTENCY_TTL_S,
+            storage=api.StorageType.FILE,
+            replicas=self._replicas,
+            direct=True,
         )
         await self._call(js.create_key_value(config))
         self._idempotency = await self._call(self._js.key_value(config.bucket))
@@ -72,7 +76,10 @@ class NatsIdempotency(NatsConnection):
             if not may_take(existing, now_s):
                 return existing
             try:
-                self._held_claims[claim_id] = (await self._call(self._idempotency.update(entry, value, last=revision)), claim)
+                self._held_claims[claim_id] = (
+                    await self._call(self._idempotency.update(entry, value, last=revision)),
+                    claim,
+                )
                 return claim
             except WrongLastSequence:
                 continue  # another claim took it over first: read who holds it now
@@ -102,7 +109,9 @@ class NatsIdempotency(NatsConnection):
             revision, record = held
             if record.expires_at_s <= now_s:
                 return False
-            answered = IdempotencyRecord(record.fingerprint, claim_id, record.lease_until_s, record.expires_at_s, answer)
+            answered = IdempotencyRecord(
+                record.fingerprint, claim_id, record.lease_until_s, record.expires_at_s, answer
+            )
             try:
                 await self._call(self._idempotency.update(entry, encode_record(answered), last=revision))
                 return True

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import datetime
-from typing import Any, AsyncIterator, Callable, Iterable
+from typing import Any
 
 import orjson
 from nats.aio.msg import Msg
@@ -24,7 +25,8 @@ from store.nats_connection import (
     WrongLastSequence,
 )
 from store.origins import validate_origins
-from store.records import from_unix_s, to_unix_s, KeyRecord
+from store.records import KeyRecord, from_unix_s, to_unix_s
+
 
 def key_record_of(doc: dict) -> KeyRecord:
     return KeyRecord(
@@ -57,8 +59,14 @@ class NatsKeys(NatsConnection):
                 pass  # changed meanwhile: that write was announced itself
 
     async def create_key(
-        self, account: str, *, expires_at: datetime | None = None, allowed_origins: Iterable[str] = (),
-        browser_only: bool = False, name: str = "", mode: KeyMode = "live",
+        self,
+        account: str,
+        *,
+        expires_at: datetime | None = None,
+        allowed_origins: Iterable[str] = (),
+        browser_only: bool = False,
+        name: str = "",
+        mode: KeyMode = "live",
     ) -> tuple[str, KeyRecord]:
         """Return ``(plain_key, record)``; only the key's SHA-256 hash reaches the server."""
         expires_at = require_future_expiry(expires_at)
@@ -127,7 +135,9 @@ class NatsKeys(NatsConnection):
     async def revoke_key(self, key_id: str) -> KeyRecord:
         """Return the key after revoking it (revoking twice keeps the first time). Raises KeyNotFound."""
         now_s = time.time()
-        return await self._change_key(key_id, lambda doc: None if doc["revoked_at_s"] is not None else {**doc, "revoked_at_s": now_s})
+        return await self._change_key(
+            key_id, lambda doc: None if doc["revoked_at_s"] is not None else {**doc, "revoked_at_s": now_s}
+        )
 
     async def update_origins(self, key_id: str, origins: Iterable[str], browser_only: bool | None = None) -> KeyRecord:
         """Return the active key with its allowed origins replaced (and browser_only when given).
@@ -197,7 +207,7 @@ class NatsKeys(NatsConnection):
         queue = watch.queue
 
         async def changed(msg: Msg) -> None:
-            queue.put_nowait(msg.subject[len(keys_subject):])
+            queue.put_nowait(msg.subject[len(keys_subject) :])
 
         old, watch.subscription = watch.subscription, None
         if old is not None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Callable
+from typing import Any
 
 import nats.js.errors
 import orjson
@@ -27,13 +28,13 @@ from store.key_format import quoted
 from store.nats_connection import (
     TOKEN_RE,
     NatsConnection,
+    WrongLastSequence,
     check_account_id,
     check_request_id,
     digest,
     fold_case,
-    WrongLastSequence,
 )
-from store.records import from_unix_s, Account, ChargeNote, LedgerEntry, Usage, UsageRow
+from store.records import Account, ChargeNote, LedgerEntry, Usage, UsageRow, from_unix_s
 from store.spend_caps import SpendBook, SpendCap, SpendStatus, SpendWarning
 from store.usage_rows import day_bounds_s, usage_rows
 
@@ -94,7 +95,9 @@ class NatsLedger(NatsConnection):
             raise no_such_account(account)
         return found[1]
 
-    async def create_account(self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50) -> Account:
+    async def create_account(
+        self, name: str, credits: int, rate_per_minute: int = 300, max_concurrent: int = 50
+    ) -> Account:
         """Return a new account holding ``credits``; raises AccountExists for a taken name (any case)."""
         validate_new_account(name, credits, rate_per_minute, max_concurrent)
         name_key = f"name.{digest(fold_case(name))}"
@@ -121,7 +124,9 @@ class NatsLedger(NatsConnection):
         """Return the account whose id, or else whose name, is ``account``; None if none."""
         if isinstance(account, str) and account.startswith("acct_") and TOKEN_RE.fullmatch(account):
             # By id (the authentication path): record and balance asked at once, not in turn.
-            found, head = await asyncio.gather(self._get_json(self._accounts, f"id.{account}"), self._read_head(account))
+            found, head = await asyncio.gather(
+                self._get_json(self._accounts, f"id.{account}"), self._read_head(account)
+            )
         else:
             found = await self._find_account(account)
             head = None if found is None else await self._read_head(found[1]["id"])
@@ -134,12 +139,16 @@ class NatsLedger(NatsConnection):
         if TOKEN_RE.fullmatch(account_id or "") is None:
             return None
         try:
-            message = await self._call(self._js.get_last_msg(self._ledger_stream, self._ledger_prefix + account_id, direct=True))
+            message = await self._call(
+                self._js.get_last_msg(self._ledger_stream, self._ledger_prefix + account_id, direct=True)
+            )
         except nats.js.errors.NotFoundError:
             self._heads.pop(account_id, None)
             return None
         entry = orjson.loads(message.data)
-        head = self._heads[account_id] = _Head(message.seq, entry["balance_after"], SpendBook.from_json(entry.get("spend")))
+        head = self._heads[account_id] = _Head(
+            message.seq, entry["balance_after"], SpendBook.from_json(entry.get("spend"))
+        )
         return head
 
     async def _head(self, account_id: str, *, fresh: bool = False) -> _Head:
@@ -152,7 +161,14 @@ class NatsLedger(NatsConnection):
         return head
 
     async def _append(
-        self, account_id: str, kind: str, request_id: str, delta: int, head: _Head, book: SpendBook | None = None, **extra: Any
+        self,
+        account_id: str,
+        kind: str,
+        request_id: str,
+        delta: int,
+        head: _Head,
+        book: SpendBook | None = None,
+        **extra: Any,
     ) -> tuple[int, bool]:
         """Publish one entry moving the balance by ``delta`` after ``head``, carrying ``book``
         (default: the head's); return (its sequence, whether the server already held an entry
@@ -161,12 +177,21 @@ class NatsLedger(NatsConnection):
         Raises WrongLastSequence when ``head`` is no longer the account's last entry.
         """
         book = head.book if book is None else book
-        entry = {"kind": kind, "request_id": request_id, "credits": abs(delta), "balance_after": head.balance + delta, "at_s": time.time(), **extra}
+        entry = {
+            "kind": kind,
+            "request_id": request_id,
+            "credits": abs(delta),
+            "balance_after": head.balance + delta,
+            "at_s": time.time(),
+            **extra,
+        }
         if book != SpendBook():
             entry["spend"] = book.to_json()
         headers = {"Nats-Msg-Id": f"{kind}:{request_id}", "Nats-Expected-Last-Subject-Sequence": str(head.seq)}
         try:
-            ack = await self._call(self._js.publish(self._ledger_prefix + account_id, orjson.dumps(entry), headers=headers))
+            ack = await self._call(
+                self._js.publish(self._ledger_prefix + account_id, orjson.dumps(entry), headers=headers)
+            )
         except StoreUnavailable:
             self._heads.pop(account_id, None)
             raise
@@ -175,8 +200,14 @@ class NatsLedger(NatsConnection):
         return ack.seq, ack.duplicate
 
     async def _write(
-        self, account_id: str, kind: str, request_id: str, delta: int, check: Callable[[_Head], None] | None = None,
-        book_of: Callable[[_Head], SpendBook] | None = None, **extra: Any,
+        self,
+        account_id: str,
+        kind: str,
+        request_id: str,
+        delta: int,
+        check: Callable[[_Head], None] | None = None,
+        book_of: Callable[[_Head], SpendBook] | None = None,
+        **extra: Any,
     ) -> tuple[int, bool]:
         """Return what :meth:`_append` returns, retrying on a newer head until the write is
         decided; ``check(head)`` raises (writing nothing) when the entry may not follow ``head``,
@@ -203,7 +234,7 @@ class NatsLedger(NatsConnection):
     async def _entry_at(self, seq: int) -> tuple[str, dict]:
         """Return (account id, entry) of the ledger entry at ``seq``."""
         message = await self._call(self._js.get_msg(self._ledger_stream, seq=seq, direct=True))
-        return message.subject[len(self._ledger_prefix):], orjson.loads(message.data)
+        return message.subject[len(self._ledger_prefix) :], orjson.loads(message.data)
 
     async def reserve(self, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None) -> int:
         """Return the balance after debiting ``credits``; InsufficientCredits (nothing written)
@@ -225,7 +256,11 @@ class NatsLedger(NatsConnection):
                 if own[:2] != (account_id, credits):
                     raise LedgerConflict(f"request {quoted(request_id)} already has a debit on other terms")
                 return (await self._head(account_id, fresh=True)).balance
-            noted = {} if note is None else {"endpoint": note.endpoint, "key_id": note.key_id, "http_request_id": note.request_id}
+            noted = (
+                {}
+                if note is None
+                else {"endpoint": note.endpoint, "key_id": note.key_id, "http_request_id": note.request_id}
+            )
             key_id = "" if note is None else note.key_id
             due: list[tuple[SpendWarning, ...]] = [()]
 
@@ -234,7 +269,13 @@ class NatsLedger(NatsConnection):
                 return book
 
             seq, duplicate = await self._write(
-                account_id, "debit", request_id, -credits, lambda head: rules.charge(head.balance, credits), spend, **noted
+                account_id,
+                "debit",
+                request_id,
+                -credits,
+                lambda head: rules.charge(head.balance, credits),
+                spend,
+                **noted,
             )
             if duplicate:
                 charged_to, entry = await self._entry_at(seq)
@@ -282,7 +323,10 @@ class NatsLedger(NatsConnection):
             duplicate = True
             if due:
                 _, duplicate = await self._write(
-                    account_id, "refund", request_id, due,
+                    account_id,
+                    "refund",
+                    request_id,
+                    due,
                     book_of=lambda head: head.book.refund(key_id, due, debited_at_s, spend_caps.now_s()),
                 )
             return (await self._head(account_id, fresh=duplicate)).balance
@@ -306,7 +350,9 @@ class NatsLedger(NatsConnection):
             if entry["request_id"] == request_id:
                 found[entry["kind"]] = entry
 
-        await self._scan(self._ledger_stream, self._ledger_prefix + account_id, look, time.time() - self._duplicate_window_s)
+        await self._scan(
+            self._ledger_stream, self._ledger_prefix + account_id, look, time.time() - self._duplicate_window_s
+        )
         debit = found.get("debit")
         if debit is None:
             return None, "refund" in found, 0.0, ""
@@ -332,15 +378,21 @@ class NatsLedger(NatsConnection):
                         raise LedgerConflict(f"request {quoted(request_id)} already has a topup on other terms")
                     return (await self._head(account_id, fresh=True)).balance
             seq, duplicate = await self._write(
-                account_id, "topup", request_id, credits,
-                lambda head: check_balance_ceiling(account_id, head.balance, credits), reason=reason,
+                account_id,
+                "topup",
+                request_id,
+                credits,
+                lambda head: check_balance_ceiling(account_id, head.balance, credits),
+                reason=reason,
             )
             if duplicate:
                 topped_up, entry = await self._entry_at(seq)
                 if topped_up != account_id or entry["credits"] != credits:
                     raise LedgerConflict(f"request {quoted(request_id)} already has a topup on other terms")
             if explicit:
-                await self._create(self._accounts, index_key, orjson.dumps({"account_id": account_id, "credits": credits}))
+                await self._create(
+                    self._accounts, index_key, orjson.dumps({"account_id": account_id, "credits": credits})
+                )
             return (await self._head(account_id, fresh=duplicate)).balance
 
     async def balance(self, account_id: str) -> int:
@@ -369,7 +421,9 @@ class NatsLedger(NatsConnection):
         await self._scan(self._ledger_stream, self._ledger_prefix + account_id, count, start_s)
         return Usage.of_totals(account_id, since, totals)
 
-    async def daily_usage(self, account_id: str, first_day: date, last_day: date, key_id: str | None = None) -> list[UsageRow]:
+    async def daily_usage(
+        self, account_id: str, first_day: date, last_day: date, key_id: str | None = None
+    ) -> list[UsageRow]:
         """Return the account's requests per day, key and endpoint (``CreditLedger.daily_usage``),
         folded from its ledger entries since ``first_day`` (refunds of those days' debits come
         later, so the scan runs to the stream's end). Raises AccountNotFound, ValueError."""
@@ -381,7 +435,9 @@ class NatsLedger(NatsConnection):
             entry = orjson.loads(message.data)
             if entry["kind"] in ("debit", "refund"):
                 note = ChargeNote(entry.get("endpoint", ""), entry.get("key_id", ""))
-                entries.append(LedgerEntry(from_unix_s(entry["at_s"]), entry["kind"], entry["credits"], entry["request_id"], note))
+                entries.append(
+                    LedgerEntry(from_unix_s(entry["at_s"]), entry["kind"], entry["credits"], entry["request_id"], note)
+                )
 
         await self._scan(self._ledger_stream, self._ledger_prefix + account_id, keep, start_s - USAGE_CLOCK_MARGIN_S)
         return usage_rows(entries, first_day, last_day, key_id)
@@ -399,7 +455,10 @@ class NatsLedger(NatsConnection):
         scope = key_id or spend_caps.ACCOUNT_SCOPE
         async with self._lock("ledger", account_id):
             await self._write(
-                account_id, "caps", f"caps:{uuid.uuid4()}", 0,
+                account_id,
+                "caps",
+                f"caps:{uuid.uuid4()}",
+                0,
                 book_of=lambda head: head.book.with_cap(scope, cap, spend_caps.now_s()),
             )
             return self._heads[account_id].book.status(account_id, spend_caps.now_s())

@@ -4,8 +4,8 @@ key-value entry, updated with ``kv.update(last=revision)`` (docs/stores.md, "Des
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import orjson
 
@@ -13,9 +13,10 @@ from store import rules
 from store.bounds import validate_limits
 from store.errors import StoreUnavailable, no_such_account
 from store.interfaces import admit_then_reserve
-from store.nats_connection import NatsConnection, check_account_id, WrongLastSequence
+from store.nats_connection import NatsConnection, WrongLastSequence, check_account_id
 from store.nats_ledger import account_of
 from store.records import Account, Admission, AdmittedCharge, ChargeNote
+
 
 @dataclass(frozen=True)
 class _Limits:
@@ -29,7 +30,9 @@ class _Limits:
 class NatsLimiter(NatsConnection):
     """Rate windows and concurrency slots (the store's :class:`~store.interfaces.Limiter`)."""
 
-    async def set_limits(self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None) -> Account:
+    async def set_limits(
+        self, account: str, *, rate_per_minute: int | None = None, max_concurrent: int | None = None
+    ) -> Account:
         """Return the account (id or name) after changing the limits given (each >= 1).
 
         Every live key of the account is then reported by :meth:`key_changes` (its record is
@@ -64,8 +67,13 @@ class NatsLimiter(NatsConnection):
         if got is None:
             limits = _Limits(0, None, {})
         else:
-            window = None if got[1]["window_start_s"] is None else rules.Window(got[1]["window_start_s"], got[1]["admitted"])
-            slots = {slot_id: rules.Slot(expires_s, tuple(map(tuple, charges))) for slot_id, (expires_s, charges) in got[1]["slots"].items()}
+            window = (
+                None if got[1]["window_start_s"] is None else rules.Window(got[1]["window_start_s"], got[1]["admitted"])
+            )
+            slots = {
+                slot_id: rules.Slot(expires_s, tuple(map(tuple, charges)))
+                for slot_id, (expires_s, charges) in got[1]["slots"].items()
+            }
             limits = _Limits(got[0], window, slots)
         self._limit_cache[account_id] = limits
         return limits
@@ -108,7 +116,9 @@ class NatsLimiter(NatsConnection):
                 released = set(releasing)
                 kept = rules.release(limits.slots, *released)
                 live = rules.live_slots(kept, now_s)
-                admission, window = rules.admit(limits.window, len(live), account.rate_per_minute, account.max_concurrent, now_s)
+                admission, window = rules.admit(
+                    limits.window, len(live), account.rate_per_minute, account.max_concurrent, now_s
+                )
                 if window is None and not fresh:
                     limits, fresh = await self._read_limits(account_id), True  # the cache may be behind
                     continue
@@ -119,7 +129,9 @@ class NatsLimiter(NatsConnection):
                 for charge_id, credits in rules.lapsed_charges(limits.slots, now_s):
                     await self.refund(account_id, credits, charge_id)
                 try:
-                    await self._write_limits(account_id, _Limits(limits.revision, window, rules.hold(live, slot_id, now_s, charge)))
+                    await self._write_limits(
+                        account_id, _Limits(limits.revision, window, rules.hold(live, slot_id, now_s, charge))
+                    )
                 except WrongLastSequence:
                     limits, fresh = await self._read_limits(account_id), True
                     continue
@@ -142,8 +154,12 @@ class NatsLimiter(NatsConnection):
         await self._change_slot(account_id, slot_id, lambda slots: rules.with_charge(slots, slot_id, charge))
 
     async def _change_slot(
-        self, account_id: str, slot_id: str, change: Callable[[dict[str, rules.Slot]], dict[str, rules.Slot]],
-        *, unless_released: bool = False,
+        self,
+        account_id: str,
+        slot_id: str,
+        change: Callable[[dict[str, rules.Slot]], dict[str, rules.Slot]],
+        *,
+        unless_released: bool = False,
     ) -> None:
         """Write the account's slots as ``change`` makes them, less those of pending releases,
         while ``slot_id`` is held (read afresh when the cache does not hold it), retried on a
@@ -164,7 +180,10 @@ class NatsLimiter(NatsConnection):
             while slot_id in limits.slots:
                 released = set(releasing)
                 try:
-                    await self._write_limits(account_id, _Limits(limits.revision, limits.window, rules.release(change(limits.slots), *released)))
+                    await self._write_limits(
+                        account_id,
+                        _Limits(limits.revision, limits.window, rules.release(change(limits.slots), *released)),
+                    )
                 except WrongLastSequence:
                     limits = await self._read_limits(account_id)
                     continue
@@ -173,7 +192,12 @@ class NatsLimiter(NatsConnection):
             releasing.discard(slot_id)  # not held: there is nothing to release
 
     async def admit_and_reserve(
-        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        self,
+        account: Account,
+        slot_id: str,
+        credits: int,
+        request_id: str,
+        now_s: float | None = None,
         note: ChargeNote | None = None,
     ) -> AdmittedCharge:
         """Return the admission and, when allowed, the charge (two writes: the limiter's, then the ledger's)."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 import orjson
 from nats.aio.msg import Msg
@@ -52,8 +52,12 @@ def _owner_of(doc: dict) -> OwnerRecord:
 
 def _session_of(doc: dict) -> SessionRecord:
     return SessionRecord(
-        doc["session_id"], doc["owner_id"], doc["secret_digest"], doc["session_epoch"],
-        from_unix_s(doc["created_at_s"]), from_unix_s(doc["last_seen_at_s"]),
+        doc["session_id"],
+        doc["owner_id"],
+        doc["secret_digest"],
+        doc["session_epoch"],
+        from_unix_s(doc["created_at_s"]),
+        from_unix_s(doc["last_seen_at_s"]),
     )
 
 
@@ -67,7 +71,11 @@ class NatsOwners(NatsConnection):
         await super()._ensure_layout()
         js = self._nc.jetstream(timeout=max(self._timeout_s, 2.0))
         config = api.KeyValueConfig(
-            bucket=f"{self.prefix}_OWNERS", history=1, storage=api.StorageType.FILE, replicas=self._replicas, direct=True
+            bucket=f"{self.prefix}_OWNERS",
+            history=1,
+            storage=api.StorageType.FILE,
+            replicas=self._replicas,
+            direct=True,
         )
         await self._call(js.create_key_value(config))
         self._owners = await self._call(self._js.key_value(config.bucket))
@@ -110,8 +118,13 @@ class NatsOwners(NatsConnection):
                 return await self._change_owner(owner_id, invite, OwnerNotFound(f"no owner {owner_id!r}"))
             owner_id = new_owner_id()
             doc = {
-                "owner_id": owner_id, "account_id": account_id, "email": email, "created_at_s": time.time(),
-                "password_hash": None, "invite_digest": invite_digest, "invite_expires_at_s": expires_at_s,
+                "owner_id": owner_id,
+                "account_id": account_id,
+                "email": email,
+                "created_at_s": time.time(),
+                "password_hash": None,
+                "invite_digest": invite_digest,
+                "invite_expires_at_s": expires_at_s,
                 "session_epoch": 0,
             }
             # The record before its indexes: an index always leads to a record. Of two
@@ -160,11 +173,16 @@ class NatsOwners(NatsConnection):
             if not same_digest(doc["invite_digest"], invite_digest) or expires_at_s is None or expires_at_s <= now_s:
                 raise InviteNotValid("this invite link is unknown, used or expired")
             return {
-                **doc, "password_hash": password_hash, "invite_digest": None, "invite_expires_at_s": None,
+                **doc,
+                "password_hash": password_hash,
+                "invite_digest": None,
+                "invite_expires_at_s": None,
                 "session_epoch": doc["session_epoch"] + 1,
             }
 
-        return await self._change_owner(owner_id, redeem, InviteNotValid("this invite link is unknown, used or expired"))
+        return await self._change_owner(
+            owner_id, redeem, InviteNotValid("this invite link is unknown, used or expired")
+        )
 
     async def set_password(self, owner_id: str, password_hash: str) -> OwnerRecord:
         return await self._change_owner(
@@ -178,8 +196,12 @@ class NatsOwners(NatsConnection):
         if owner is None:
             raise OwnerNotFound(f"no owner {owner_id!r}")
         doc = {
-            "session_id": new_session_id(), "owner_id": owner_id, "secret_digest": secret_digest,
-            "session_epoch": owner.session_epoch, "created_at_s": now.timestamp(), "last_seen_at_s": now.timestamp(),
+            "session_id": new_session_id(),
+            "owner_id": owner_id,
+            "secret_digest": secret_digest,
+            "session_epoch": owner.session_epoch,
+            "created_at_s": now.timestamp(),
+            "last_seen_at_s": now.timestamp(),
         }
         await self._call(self._owners.create(f"session.{doc['session_id']}", orjson.dumps(doc)))
         return _session_of(doc)
@@ -247,7 +269,9 @@ class NatsOwners(NatsConnection):
             entry = orjson.loads(message.data)
             if entry["at_s"] >= since_s and entry["kind"] != "caps":  # a caps entry moves no credit
                 note = ChargeNote(entry.get("endpoint", ""), entry.get("key_id", ""), entry.get("http_request_id", ""))
-                entries.append(LedgerEntry(from_unix_s(entry["at_s"]), entry["kind"], entry["credits"], entry["request_id"], note))
+                entries.append(
+                    LedgerEntry(from_unix_s(entry["at_s"]), entry["kind"], entry["credits"], entry["request_id"], note)
+                )
 
         await self._scan(self._ledger_stream, self._ledger_prefix + account_id, keep, since_s - USAGE_CLOCK_MARGIN_S)
         return sorted(entries, key=lambda entry: (entry.at, entry.request_id))

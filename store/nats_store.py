@@ -28,7 +28,6 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
   shares, and the events they found kept until due (``nats_webhook_schedule.py``).
 """
 
-
 from __future__ import annotations
 
 from store.nats_charts import NatsCharts
@@ -44,8 +43,18 @@ from store.nats_webhook_schedule import NatsWebhookSchedule
 from store.nats_webhooks import NatsWebhooks
 
 
-class NatsStore(NatsKeys, NatsLedger, NatsLimiter, NatsTestTraffic, NatsOwners, NatsCharts, NatsIdempotency, NatsWebhooks, NatsWebhookQueue,
-                NatsWebhookSchedule):
+class NatsStore(
+    NatsKeys,
+    NatsLedger,
+    NatsLimiter,
+    NatsTestTraffic,
+    NatsOwners,
+    NatsCharts,
+    NatsIdempotency,
+    NatsWebhooks,
+    NatsWebhookQueue,
+    NatsWebhookSchedule,
+):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on
     one connection (``nats_connection.py``).
@@ -72,7 +81,9 @@ async def open_nats_store(
     attempts (which go on forever). ``prefix`` names the stream and buckets; ``name`` labels
     the connection in the server's monitoring.
     """
-    store = NatsStore(prefix=prefix, request_timeout_s=request_timeout_s, duplicate_window_s=duplicate_window_s, replicas=replicas)
+    store = NatsStore(
+        prefix=prefix, request_timeout_s=request_timeout_s, duplicate_window_s=duplicate_window_s, replicas=replicas
+    )
     await store._connect(url, connect_timeout_s, reconnect_wait_s, name)
     try:
         await store._ensure_layout()

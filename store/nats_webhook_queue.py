@@ -95,14 +95,19 @@ class NatsWebhookQueue(NatsConnection):
         """Publish a due delivery; return False when the queue had it already (a duplicate
         within :data:`DUPLICATE_WINDOW_S`)."""
         ack = await self._call(
-            self._js.publish(self._queue_subject, orjson.dumps(job), headers={"Nats-Msg-Id": f"{webhook_id}.{event_id}"})
+            self._js.publish(
+                self._queue_subject, orjson.dumps(job), headers={"Nats-Msg-Id": f"{webhook_id}.{event_id}"}
+            )
         )
         return not ack.duplicate
 
     async def _consumer(self, ack_wait_s: float):
         if self._queue_subscription is None or self._queue_ack_wait_s != ack_wait_s:
             config = api.ConsumerConfig(
-                durable_name=CONSUMER, ack_policy=api.AckPolicy.EXPLICIT, ack_wait=ack_wait_s, max_deliver=-1,
+                durable_name=CONSUMER,
+                ack_policy=api.AckPolicy.EXPLICIT,
+                ack_wait=ack_wait_s,
+                max_deliver=-1,
                 max_ack_pending=10_000,
             )
             jsm = self._nc.jsm(timeout=max(self._timeout_s, 2.0))

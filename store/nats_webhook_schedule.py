@@ -91,29 +91,50 @@ class NatsWebhookSchedule(NatsConnection):
 
     async def _ensure_layout(self) -> None:
         await super()._ensure_layout()
-        await self._call(self._add_or_update_stream(api.StreamConfig(
-            name=self._schedule_stream, subjects=[self._schedule_subject], storage=api.StorageType.FILE,
-            retention=api.RetentionPolicy.WORK_QUEUE, duplicate_window=DAY_JOB_WINDOW_S, max_age=DAY_JOB_WINDOW_S,
-            num_replicas=self._replicas,
-        )))
-        await self._call(self._add_or_update_stream(api.StreamConfig(
-            name=self._later_stream, subjects=[self._later_subject("*"), self._released_subject],
-            storage=api.StorageType.FILE, retention=api.RetentionPolicy.LIMITS,
-            duplicate_window=LATER_DUPLICATE_WINDOW_S, max_age=LATER_MAX_AGE_S, num_replicas=self._replicas,
-        )))
+        await self._call(
+            self._add_or_update_stream(
+                api.StreamConfig(
+                    name=self._schedule_stream,
+                    subjects=[self._schedule_subject],
+                    storage=api.StorageType.FILE,
+                    retention=api.RetentionPolicy.WORK_QUEUE,
+                    duplicate_window=DAY_JOB_WINDOW_S,
+                    max_age=DAY_JOB_WINDOW_S,
+                    num_replicas=self._replicas,
+                )
+            )
+        )
+        await self._call(
+            self._add_or_update_stream(
+                api.StreamConfig(
+                    name=self._later_stream,
+                    subjects=[self._later_subject("*"), self._released_subject],
+                    storage=api.StorageType.FILE,
+                    retention=api.RetentionPolicy.LIMITS,
+                    duplicate_window=LATER_DUPLICATE_WINDOW_S,
+                    max_age=LATER_MAX_AGE_S,
+                    num_replicas=self._replicas,
+                )
+            )
+        )
 
     # --- day jobs ------------------------------------------------------------------------------
 
     async def plan_day(self, job_id: str, job: dict[str, Any]) -> bool:
         """Publish a day job; return False when the queue had it already (within
         :data:`DAY_JOB_WINDOW_S`, taken or not)."""
-        ack = await self._call(self._js.publish(self._schedule_subject, orjson.dumps(job), headers={"Nats-Msg-Id": job_id}))
+        ack = await self._call(
+            self._js.publish(self._schedule_subject, orjson.dumps(job), headers={"Nats-Msg-Id": job_id})
+        )
         return not ack.duplicate
 
     async def _day_consumer(self, ack_wait_s: float):
         if self._schedule_subscription is None or self._schedule_ack_wait_s != ack_wait_s:
             config = api.ConsumerConfig(
-                durable_name=SCHEDULE_CONSUMER, ack_policy=api.AckPolicy.EXPLICIT, ack_wait=ack_wait_s, max_deliver=-1,
+                durable_name=SCHEDULE_CONSUMER,
+                ack_policy=api.AckPolicy.EXPLICIT,
+                ack_wait=ack_wait_s,
+                max_deliver=-1,
                 max_ack_pending=SCHEDULE_MAX_ACK_PENDING,
             )
             jsm = self._nc.jsm(timeout=max(self._timeout_s, 2.0))
@@ -155,7 +176,9 @@ class NatsWebhookSchedule(NatsConnection):
     async def due_in_minute(self, minute: int) -> list[dict[str, Any]]:
         """Return the deliveries kept for Unix minute ``minute``, in the order they were kept."""
         found: list[dict[str, Any]] = []
-        await self._scan(self._later_stream, self._later_subject(minute), lambda message: found.append(orjson.loads(message.data)))
+        await self._scan(
+            self._later_stream, self._later_subject(minute), lambda message: found.append(orjson.loads(message.data))
+        )
         return found
 
     async def follow_later(self, each: Callable[[dict[str, Any]], None]) -> Any:
@@ -171,17 +194,22 @@ class NatsWebhookSchedule(NatsConnection):
             if count % _YIELD_EVERY == 0:
                 await asyncio.sleep(0)
 
-        return await self._call(self._js.subscribe(
-            self._later_subject("*"), stream=self._later_stream, cb=received, ordered_consumer=True,
-            deliver_policy=api.DeliverPolicy.NEW,
-        ))
+        return await self._call(
+            self._js.subscribe(
+                self._later_subject("*"),
+                stream=self._later_stream,
+                cb=received,
+                ordered_consumer=True,
+                deliver_policy=api.DeliverPolicy.NEW,
+            )
+        )
 
     async def released_through(self) -> int | None:
         """Return the last Unix minute some worker released entirely; None before any."""
         try:
-            message = await self._call(self._nc.jsm(timeout=max(self._timeout_s, 2.0)).get_last_msg(
-                self._later_stream, self._released_subject
-            ))
+            message = await self._call(
+                self._nc.jsm(timeout=max(self._timeout_s, 2.0)).get_last_msg(self._later_stream, self._released_subject)
+            )
         except nats.js.errors.NotFoundError:
             return None
         return orjson.loads(message.data)["minute"]
@@ -205,11 +233,17 @@ class NatsWebhookSchedule(NatsConnection):
             nonlocal count
             operation = message.header.get("KV-Operation") if message.header else None
             removed = operation in _REMOVALS or not message.data
-            each(message.subject[len(head):], None if removed else orjson.loads(message.data))
+            each(message.subject[len(head) :], None if removed else orjson.loads(message.data))
             count += 1
             if count % _YIELD_EVERY == 0:
                 await asyncio.sleep(0)
 
-        return await self._call(self._js.subscribe(
-            head + ">", stream=stream, cb=received, ordered_consumer=True, deliver_policy=api.DeliverPolicy.LAST_PER_SUBJECT,
-        ))
+        return await self._call(
+            self._js.subscribe(
+                head + ">",
+                stream=stream,
+                cb=received,
+                ordered_consumer=True,
+                deliver_policy=api.DeliverPolicy.LAST_PER_SUBJECT,
+            )
+        )

@@ -26,8 +26,22 @@ from store.errors import StoreError
 from store.nats_connection import STREAM_CONFIG_DIFFERS, TOKEN_RE, NatsConnection, WrongLastSequence
 from store.records import utc_now
 from store.webhook_records import (
-    CHART_DELETED, DELIVERED_MARK_S, ENDED, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery,
-    check_webhook, delivery_document, delivery_of, ended, is_event_id, is_webhook_id, replacement, webhook_document,
+    CHART_DELETED,
+    DELIVERED_MARK_S,
+    ENDED,
+    KEEP_DELIVERIES,
+    Delivery,
+    Webhook,
+    WebhookLimitReached,
+    check_delivery,
+    check_webhook,
+    delivery_document,
+    delivery_of,
+    ended,
+    is_event_id,
+    is_webhook_id,
+    replacement,
+    webhook_document,
     webhook_of,
 )
 
@@ -56,10 +70,18 @@ class NatsWebhooks(NatsConnection):
         await super()._ensure_layout()
         js = self._nc.jetstream(timeout=max(self._timeout_s, 2.0))
         buckets = []
-        for suffix, ttl in (("WEBHOOKS", None), ("WEBHOOK_DELIVERIES", None), ("WEBHOOK_SENT", float(DELIVERED_MARK_S))):
+        for suffix, ttl in (
+            ("WEBHOOKS", None),
+            ("WEBHOOK_DELIVERIES", None),
+            ("WEBHOOK_SENT", float(DELIVERED_MARK_S)),
+        ):
             config = api.KeyValueConfig(
-                bucket=f"{self.prefix}_{suffix}", history=1, ttl=ttl, storage=api.StorageType.FILE,
-                replicas=self._replicas, direct=True,
+                bucket=f"{self.prefix}_{suffix}",
+                history=1,
+                ttl=ttl,
+                storage=api.StorageType.FILE,
+                replicas=self._replicas,
+                direct=True,
             )
             try:
                 await self._call(js.create_key_value(config))
@@ -135,7 +157,9 @@ class NatsWebhooks(NatsConnection):
         for webhook in await self.list_webhooks(account_id):
             if webhook.chart_id == chart_id and webhook.state != ENDED:
                 changed = await self._rewrite(
-                    account_id, webhook.webhook_id, lambda kept: None if kept.state == ENDED else ended(kept, CHART_DELETED, now)
+                    account_id,
+                    webhook.webhook_id,
+                    lambda kept: None if kept.state == ENDED else ended(kept, CHART_DELETED, now),
                 )
                 count += changed is not None
         return count

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from store.key_format import quoted
 

@@ -7,12 +7,12 @@ and writes back what they return; no store writes the rules again.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
+from shared.errors import InsufficientCredits
 from store.key_format import quoted
 from store.records import RATE_WINDOW_S, SLOT_LEASE_S, Admission
-from shared.errors import InsufficientCredits
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,9 @@ class Window:
     admitted: int
 
 
-def admit(window: Window | None, live_slots: int, rate_per_minute: int, max_concurrent: int, now_s: float) -> tuple[Admission, Window | None]:
+def admit(
+    window: Window | None, live_slots: int, rate_per_minute: int, max_concurrent: int, now_s: float
+) -> tuple[Admission, Window | None]:
     """Return the admission of one more request at ``now_s`` (Unix seconds) and the window to
     store when it is allowed (None when refused: a refused request counts for nothing and
     holds no slot).
@@ -58,7 +60,9 @@ def live_slots(slots: Mapping[str, Slot], now_s: float) -> dict[str, Slot]:
     return {slot_id: slot for slot_id, slot in slots.items() if slot.expires_s > now_s}
 
 
-def hold(slots: Mapping[str, Slot], slot_id: str, now_s: float, charge: tuple[str, int] | None = None) -> dict[str, Slot]:
+def hold(
+    slots: Mapping[str, Slot], slot_id: str, now_s: float, charge: tuple[str, int] | None = None
+) -> dict[str, Slot]:
     """Return the live slots with ``slot_id`` held from ``now_s`` for SLOT_LEASE_S seconds,
     carrying ``charge`` (request id, credits) when the admission charges one. The lapsed slots
     are dropped: the caller refunds their :func:`lapsed_charges` first."""
@@ -94,7 +98,9 @@ def charge(balance: int, credits: int) -> int:
     """Return the balance after debiting ``credits``; InsufficientCredits (nothing debited)
     when the balance cannot cover them."""
     if balance < credits:
-        raise InsufficientCredits(f"This request costs {credits} credit{'s' if credits != 1 else ''}; the balance is {balance}.")
+        raise InsufficientCredits(
+            f"This request costs {credits} credit{'s' if credits != 1 else ''}; the balance is {balance}."
+        )
     return balance - credits
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import calendar
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from shared.errors import SpendCapReached
 
@@ -184,7 +185,8 @@ class SpendBook:
             if pair != (0, 0):
                 spent[scope] = pair
         warned = frozenset(
-            tag for tag in self.warned
+            tag
+            for tag in self.warned
             if not (new_day and tag.endswith("|daily")) and not (new_month and tag.endswith("|monthly"))
         )
         return replace(self, day=day, month=month, spent=spent, warned=warned)
@@ -194,7 +196,9 @@ class SpendBook:
         pair = self.spent.get(scope, (0, 0))
         return pair[0] if period == "daily" else pair[1]
 
-    def debit(self, account_id: str, key_id: str, credits: int, now_s: float) -> tuple[SpendBook, tuple[SpendWarning, ...]]:
+    def debit(
+        self, account_id: str, key_id: str, credits: int, now_s: float
+    ) -> tuple[SpendBook, tuple[SpendWarning, ...]]:
         """Return the book after spending ``credits`` through ``key_id`` ('' for none) at
         ``now_s``, and the 80 % warnings this spend is the first to reach in their period.
 
@@ -238,7 +242,10 @@ class SpendBook:
         spent = dict(book.spent)
         for scope in [ACCOUNT_SCOPE] + ([key_id] if key_id else []):
             daily, monthly = spent.get(scope, (0, 0))
-            spent[scope] = (max(0, daily - credits) if in_day else daily, max(0, monthly - credits) if in_month else monthly)
+            spent[scope] = (
+                max(0, daily - credits) if in_day else daily,
+                max(0, monthly - credits) if in_month else monthly,
+            )
         return replace(book, spent=spent)
 
     def with_cap(self, key_id: str, cap: SpendCap, now_s: float) -> SpendBook:
@@ -259,7 +266,9 @@ class SpendBook:
         book = self.at(now_s)
 
         def line(scope: str) -> SpendLine:
-            return SpendLine(scope, book.caps.get(scope, SpendCap()), book.spent_of(scope, "daily"), book.spent_of(scope, "monthly"))
+            return SpendLine(
+                scope, book.caps.get(scope, SpendCap()), book.spent_of(scope, "daily"), book.spent_of(scope, "monthly")
+            )
 
         keys = sorted((set(book.caps) | set(book.spent)) - {ACCOUNT_SCOPE})
         return SpendStatus(account_id, book.day, book.month, line(ACCOUNT_SCOPE), tuple(line(key) for key in keys))
@@ -272,7 +281,13 @@ class SpendBook:
         spent = self.spent_of(scope, period)
         whose = "the account's" if scope == ACCOUNT_SCOPE else f"key {scope}'s"
         when = iso_instant(self.resets_at(period))
-        figures = {"scope": "account" if scope == ACCOUNT_SCOPE else "key", "period": period, "cap": cap, "spent": spent, "resets_at": when}
+        figures = {
+            "scope": "account" if scope == ACCOUNT_SCOPE else "key",
+            "period": period,
+            "cap": cap,
+            "spent": spent,
+            "resets_at": when,
+        }
         if scope != ACCOUNT_SCOPE:
             figures["key_id"] = scope
         return SpendCapReached(

@@ -32,7 +32,9 @@ class SqliteCharts(SqliteConnection):
 
     @staticmethod
     def _get_chart(conn, account_id: str, chart_id: str) -> StoredChart | None:
-        row = conn.execute("SELECT document FROM charts WHERE chart_id = ? AND account_id = ?", (chart_id, account_id)).fetchone()
+        row = conn.execute(
+            "SELECT document FROM charts WHERE chart_id = ? AND account_id = ?", (chart_id, account_id)
+        ).fetchone()
         return None if row is None else chart_of(orjson.loads(row[0]))
 
     async def replace_chart(self, chart: StoredChart) -> StoredChart | None:

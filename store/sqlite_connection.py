@@ -41,9 +41,10 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 from store.errors import StoreBusy, StoreError
 
@@ -292,7 +293,6 @@ def _in_one_transaction(conn: sqlite3.Connection, writes: list[QueuedWrite]) -> 
 class SqliteConnection:
     """The file, its schema and this process's connections, shared by the SQLite store's
     parts; every operation runs through :meth:`_write` or :meth:`_run`."""
-
 
     def __init__(
         self,

@@ -45,8 +45,12 @@ def _record(row) -> IdempotencyRecord | None:
     if row is None:
         return None
     fingerprint, claim_id, lease_until_s, expires_at_s, status, headers, body, recompute = row
-    answer = None if status is None else StoredAnswer(
-        status, tuple((name, value) for name, value in orjson.loads(headers)), bytes(body), bool(recompute)
+    answer = (
+        None
+        if status is None
+        else StoredAnswer(
+            status, tuple((name, value) for name, value in orjson.loads(headers)), bytes(body), bool(recompute)
+        )
     )
     return IdempotencyRecord(fingerprint, claim_id, lease_until_s, expires_at_s, answer)
 
@@ -70,7 +74,10 @@ class SqliteIdempotency(SqliteConnection):
         super()._create_schema()
         conn = self._open(timeout_s=max(self._lock_wait_s, 5.0))
         try:
-            if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency'").fetchone() is None:
+            if (
+                conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency'").fetchone()
+                is None
+            ):
                 with immediate(conn):
                     for statement in _TABLE.split(";"):
                         conn.execute(statement)
@@ -88,7 +95,9 @@ class SqliteIdempotency(SqliteConnection):
         return await self._write(self._claim_key, account_id, key_digest(key), claim, now_s, prune)
 
     @staticmethod
-    def _claim_key(conn: sqlite3.Connection, account_id: str, digest: str, claim: IdempotencyRecord, now_s: float, prune: bool) -> IdempotencyRecord:
+    def _claim_key(
+        conn: sqlite3.Connection, account_id: str, digest: str, claim: IdempotencyRecord, now_s: float, prune: bool
+    ) -> IdempotencyRecord:
         if prune:
             conn.execute("DELETE FROM idempotency WHERE expires_at_s <= ?", (now_s,))
         row = (account_id, digest, claim.fingerprint, claim.claim_id, claim.lease_until_s, claim.expires_at_s)
@@ -110,11 +119,22 @@ class SqliteIdempotency(SqliteConnection):
         return await self._write(self._complete_key, account_id, key_digest(key), claim_id, answer, now_s)
 
     @staticmethod
-    def _complete_key(conn: sqlite3.Connection, account_id: str, digest: str, claim_id: str, answer: StoredAnswer, now_s: float) -> bool:
+    def _complete_key(
+        conn: sqlite3.Connection, account_id: str, digest: str, claim_id: str, answer: StoredAnswer, now_s: float
+    ) -> bool:
         changed = conn.execute(
             "UPDATE idempotency SET status = ?, headers = ?, body = ?, recompute = ?"
             " WHERE account_id = ? AND key_digest = ? AND claim_id = ? AND status IS NULL AND expires_at_s > ?",
-            (answer.status, orjson.dumps(answer.headers), answer.body, int(answer.recompute), account_id, digest, claim_id, now_s),
+            (
+                answer.status,
+                orjson.dumps(answer.headers),
+                answer.body,
+                int(answer.recompute),
+                account_id,
+                digest,
+                claim_id,
+                now_s,
+            ),
         ).rowcount
         return changed == 1
 

@@ -6,8 +6,8 @@ import asyncio
 import json
 import sqlite3
 import time
+from collections.abc import AsyncIterator, Iterable
 from datetime import datetime
-from typing import AsyncIterator, Iterable
 
 from store.bounds import require_future_expiry, validate_key_name
 from store.errors import KeyNotActive, StoreError, no_such_key
@@ -86,7 +86,9 @@ class SqliteKeys(SqliteConnection):
         name = validate_key_name(name)
         plain = generate_key(mode)
         key_id = new_key_id()
-        record = await self._run(self._create_key, account, key_id, plain, expires_at, origins, bool(browser_only), name, mode)
+        record = await self._run(
+            self._create_key, account, key_id, plain, expires_at, origins, bool(browser_only), name, mode
+        )
         return plain, record
 
     @classmethod
@@ -139,9 +141,7 @@ class SqliteKeys(SqliteConnection):
             log_key_changes(conn, now_s, _ONE_KEY, key_id)
             return cls._key_by_id(conn, key_id)
 
-    async def update_origins(
-        self, key_id: str, origins: Iterable[str], browser_only: bool | None = None
-    ) -> KeyRecord:
+    async def update_origins(self, key_id: str, origins: Iterable[str], browser_only: bool | None = None) -> KeyRecord:
         checked = validate_origins(origins)
         return await self._run(self._update_origins, key_id, checked, browser_only)
 

@@ -11,7 +11,6 @@ from datetime import date, datetime
 import orjson
 
 from shared.errors import InsufficientCredits
-
 from store import rules, spend_caps
 from store.bounds import (
     check_balance_ceiling,
@@ -24,8 +23,8 @@ from store.errors import AccountExists, LedgerConflict, no_such_account, no_such
 from store.key_format import quoted
 from store.records import Account, ChargeNote, Usage, UsageRow, from_unix_s
 from store.spend_caps import SpendBook, SpendCap, SpendStatus, SpendWarning
-from store.usage_rows import day_bounds_s
 from store.sqlite_connection import SqliteConnection, immediate
+from store.usage_rows import day_bounds_s
 
 _ACCOUNT_COLUMNS = "id, name, balance, rate_per_minute, max_concurrent, created_at_s"
 
@@ -91,9 +90,7 @@ class SqliteLedger(SqliteConnection):
             raise no_such_account(account)
         return found.id
 
-    async def top_up(
-        self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up"
-    ) -> int:
+    async def top_up(self, account: str, credits: int, *, request_id: str | None = None, reason: str = "top-up") -> int:
         require_credits(credits)
         request_id = request_id or f"topup:{uuid.uuid4()}"
         return await self._run(self._top_up, account, credits, request_id, reason)
@@ -142,7 +139,12 @@ class SqliteLedger(SqliteConnection):
 
     @classmethod
     def _debit(
-        cls, conn, account_id: str, credits: int, request_id: str, note: ChargeNote | None = None,
+        cls,
+        conn,
+        account_id: str,
+        credits: int,
+        request_id: str,
+        note: ChargeNote | None = None,
         warnings: list | None = None,
     ) -> int:
         """Return the balance after the debit; runs inside the caller's write transaction.
@@ -159,7 +161,8 @@ class SqliteLedger(SqliteConnection):
         try:
             note = note or ChargeNote()
             inserted = conn.execute(
-                "INSERT OR IGNORE INTO ledger (account_id, request_id, kind, credits, created_at_s, endpoint, key_id, http_request_id)"
+                "INSERT OR IGNORE INTO ledger (account_id, request_id, kind, credits, created_at_s, endpoint, key_id, "
+                "http_request_id)"
                 " VALUES (?, ?, 'debit', ?, ?, ?, ?, ?)",
                 (account_id, request_id, credits, time.time(), note.endpoint, note.key_id, note.request_id),
             ).rowcount
@@ -192,7 +195,9 @@ class SqliteLedger(SqliteConnection):
 
     @staticmethod
     def _write_book(conn, account_id: str, book: SpendBook) -> None:
-        conn.execute("UPDATE accounts SET spend_book = ? WHERE id = ?", (orjson.dumps(book.to_json()).decode(), account_id))
+        conn.execute(
+            "UPDATE accounts SET spend_book = ? WHERE id = ?", (orjson.dumps(book.to_json()).decode(), account_id)
+        )
 
     async def refund(self, account_id: str, credits: int, request_id: str) -> int:
         require_credits(credits)
@@ -216,7 +221,8 @@ class SqliteLedger(SqliteConnection):
         due = rules.refund_due(None if debit is None else debit[1], refunded, credits, request_id)
         if due:
             conn.execute(
-                "INSERT INTO ledger (account_id, request_id, kind, credits, created_at_s) VALUES (?, ?, 'refund', ?, ?)",
+                "INSERT INTO ledger (account_id, request_id, kind, credits, created_at_s) VALUES (?, ?, 'refund', ?, "
+                "?)",
                 (account_id, request_id, due, time.time()),
             )
             conn.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (due, account_id))
@@ -273,7 +279,9 @@ class SqliteLedger(SqliteConnection):
             totals[kind] = (count, total)
         return Usage.of_totals(account_id, since, totals)
 
-    async def daily_usage(self, account_id: str, first_day: date, last_day: date, key_id: str | None = None) -> list[UsageRow]:
+    async def daily_usage(
+        self, account_id: str, first_day: date, last_day: date, key_id: str | None = None
+    ) -> list[UsageRow]:
         start_s, after_s = day_bounds_s(first_day, last_day)
         return await self._run(self._daily_usage, account_id, start_s, after_s, key_id)
 

@@ -8,7 +8,6 @@ import sqlite3
 import time
 
 from shared.errors import InsufficientCredits
-
 from store import rules
 from store.bounds import require_credits, validate_limits
 from store.errors import no_such_account
@@ -66,7 +65,12 @@ class SqliteLimiter(SqliteConnection):
         )
 
     async def admit_and_reserve(
-        self, account: Account, slot_id: str, credits: int, request_id: str, now_s: float | None = None,
+        self,
+        account: Account,
+        slot_id: str,
+        credits: int,
+        request_id: str,
+        now_s: float | None = None,
         note: ChargeNote | None = None,
     ) -> AdmittedCharge:
         """Return :meth:`admit` then, when allowed, :meth:`reserve`, in one write transaction."""
@@ -74,16 +78,33 @@ class SqliteLimiter(SqliteConnection):
         now_s = time.time() if now_s is None else now_s
         due: list = []
         outcome = await self._write(
-            self._admit_and_charge, account.id, account.rate_per_minute, account.max_concurrent,
-            slot_id, credits, request_id, now_s, note, due,
+            self._admit_and_charge,
+            account.id,
+            account.rate_per_minute,
+            account.max_concurrent,
+            slot_id,
+            credits,
+            request_id,
+            now_s,
+            note,
+            due,
         )
         self._spend_warnings.extend(due)
         return outcome
 
     @classmethod
     def _admit_and_charge(
-        cls, conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, credits: int, request_id: str,
-        now_s: float, note: ChargeNote | None = None, warnings: list | None = None,
+        cls,
+        conn,
+        account_id: str,
+        limit: int,
+        max_concurrent: int,
+        slot_id: str,
+        credits: int,
+        request_id: str,
+        now_s: float,
+        note: ChargeNote | None = None,
+        warnings: list | None = None,
     ) -> AdmittedCharge:
         admission = cls._count_and_hold(conn, account_id, limit, max_concurrent, slot_id, now_s, (request_id, credits))
         if not admission.allowed:
@@ -95,7 +116,13 @@ class SqliteLimiter(SqliteConnection):
 
     @classmethod
     def _count_and_hold(
-        cls, conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float,
+        cls,
+        conn,
+        account_id: str,
+        limit: int,
+        max_concurrent: int,
+        slot_id: str,
+        now_s: float,
         charge: tuple[str, int] | None = None,
     ) -> Admission:
         """Return the admission; runs inside the caller's write transaction."""
@@ -165,7 +192,9 @@ class SqliteLimiter(SqliteConnection):
             )
 
     @staticmethod
-    def _slots_of(conn, account_id: str, *, slot_id: str | None = None, lapsed_at_s: float | None = None) -> dict[str, rules.Slot]:
+    def _slots_of(
+        conn, account_id: str, *, slot_id: str | None = None, lapsed_at_s: float | None = None
+    ) -> dict[str, rules.Slot]:
         """Return the account's slots with their charges: the one ``slot_id``, or those lapsed at ``lapsed_at_s``."""
         query = (
             "SELECT s.slot_id, s.expires_at_s, c.charge_id, c.credits FROM slots s LEFT JOIN slot_charges c"
@@ -179,5 +208,7 @@ class SqliteLimiter(SqliteConnection):
         slots: dict[str, rules.Slot] = {}
         for found_id, expires_s, charge_id, credits in conn.execute(query, params):
             slot = slots.get(found_id, rules.Slot(expires_s))
-            slots[found_id] = slot if charge_id is None else rules.Slot(expires_s, slot.charges + ((charge_id, credits),))
+            slots[found_id] = (
+                slot if charge_id is None else rules.Slot(expires_s, slot.charges + ((charge_id, credits),))
+            )
         return slots

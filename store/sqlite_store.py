@@ -11,6 +11,7 @@ the accounts' stored charts (``sqlite_charts.py``), the ``Idempotency-Key`` reco
 from __future__ import annotations
 
 from store.sqlite_charts import SqliteCharts
+from store.sqlite_connection import SCHEMA_VERSION
 from store.sqlite_idempotency import SqliteIdempotency
 from store.sqlite_keys import SqliteKeys
 from store.sqlite_ledger import SqliteLedger
@@ -18,12 +19,18 @@ from store.sqlite_limiter import SqliteLimiter
 from store.sqlite_owners import SqliteOwners
 from store.sqlite_test_traffic import SqliteTestTraffic
 from store.sqlite_webhooks import SqliteWebhooks
-from store.sqlite_connection import SCHEMA_VERSION
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
 
 class SqliteStore(
-    SqliteKeys, SqliteLedger, SqliteLimiter, SqliteTestTraffic, SqliteOwners, SqliteCharts, SqliteIdempotency, SqliteWebhooks
+    SqliteKeys,
+    SqliteLedger,
+    SqliteLimiter,
+    SqliteTestTraffic,
+    SqliteOwners,
+    SqliteCharts,
+    SqliteIdempotency,
+    SqliteWebhooks,
 ):
     """The :class:`~store.interfaces.DashboardStore` on one SQLite file, shared by processes."""

@@ -27,7 +27,9 @@ class SqliteTestTraffic(SqliteConnection):
         )
 
     @staticmethod
-    def _count_and_hold_test(conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float) -> Admission:
+    def _count_and_hold_test(
+        conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float
+    ) -> Admission:
         stored_start_s, stored_admitted, held, expired = conn.execute(
             "SELECT (SELECT window_start_s FROM test_rate_windows WHERE account_id = ?1),"
             " (SELECT admitted FROM test_rate_windows WHERE account_id = ?1),"

@@ -10,11 +10,24 @@ import time
 
 import orjson
 
-from store.sqlite_connection import SqliteConnection, immediate
 from store.records import utc_now
+from store.sqlite_connection import SqliteConnection, immediate
 from store.webhook_records import (
-    CHART_DELETED, DELIVERED_MARK_S, ENDED, KEEP_DELIVERIES, Delivery, Webhook, WebhookLimitReached, check_delivery,
-    check_webhook, delivery_document, delivery_of, ended, replacement, webhook_document, webhook_of,
+    CHART_DELETED,
+    DELIVERED_MARK_S,
+    ENDED,
+    KEEP_DELIVERIES,
+    Delivery,
+    Webhook,
+    WebhookLimitReached,
+    check_delivery,
+    check_webhook,
+    delivery_document,
+    delivery_of,
+    ended,
+    replacement,
+    webhook_document,
+    webhook_of,
 )
 
 
@@ -27,7 +40,9 @@ class SqliteWebhooks(SqliteConnection):
     @staticmethod
     def _create_webhook(conn, webhook: Webhook, limit: int) -> Webhook:
         with immediate(conn):
-            (count,) = conn.execute("SELECT COUNT(*) FROM webhooks WHERE account_id = ?", (webhook.account_id,)).fetchone()
+            (count,) = conn.execute(
+                "SELECT COUNT(*) FROM webhooks WHERE account_id = ?", (webhook.account_id,)
+            ).fetchone()
             if count >= limit:
                 raise WebhookLimitReached(limit)
             conn.execute(
@@ -51,7 +66,8 @@ class SqliteWebhooks(SqliteConnection):
     def _replace_webhook(conn, webhook: Webhook) -> Webhook | None:
         with immediate(conn):
             row = conn.execute(
-                "SELECT document FROM webhooks WHERE webhook_id = ? AND account_id = ?", (webhook.webhook_id, webhook.account_id)
+                "SELECT document FROM webhooks WHERE webhook_id = ? AND account_id = ?",
+                (webhook.webhook_id, webhook.account_id),
             ).fetchone()
             written = None if row is None else replacement(webhook_of(orjson.loads(row[0])), webhook)
             if written is not None:
@@ -76,7 +92,11 @@ class SqliteWebhooks(SqliteConnection):
                     continue
                 conn.execute(
                     "UPDATE webhooks SET document = ? WHERE webhook_id = ? AND account_id = ?",
-                    (orjson.dumps(webhook_document(ended(webhook, CHART_DELETED, now))).decode(), webhook.webhook_id, account_id),
+                    (
+                        orjson.dumps(webhook_document(ended(webhook, CHART_DELETED, now))).decode(),
+                        webhook.webhook_id,
+                        account_id,
+                    ),
                 )
                 count += 1
         return count
@@ -87,7 +107,9 @@ class SqliteWebhooks(SqliteConnection):
     @staticmethod
     def _delete_webhook(conn, account_id: str, webhook_id: str) -> bool:
         with immediate(conn):
-            cursor = conn.execute("DELETE FROM webhooks WHERE webhook_id = ? AND account_id = ?", (webhook_id, account_id))
+            cursor = conn.execute(
+                "DELETE FROM webhooks WHERE webhook_id = ? AND account_id = ?", (webhook_id, account_id)
+            )
             if cursor.rowcount:
                 conn.execute("DELETE FROM webhook_deliveries WHERE webhook_id = ?", (webhook_id,))
         return cursor.rowcount > 0
@@ -101,7 +123,9 @@ class SqliteWebhooks(SqliteConnection):
         return [webhook_of(orjson.loads(row[0])) for row in rows]
 
     async def all_webhooks(self) -> list[Webhook]:
-        rows = await self._run(lambda conn: conn.execute("SELECT document FROM webhooks ORDER BY webhook_id").fetchall())
+        rows = await self._run(
+            lambda conn: conn.execute("SELECT document FROM webhooks ORDER BY webhook_id").fetchall()
+        )
         return [webhook_of(orjson.loads(row[0])) for row in rows]
 
     async def record_delivery(self, delivery: Delivery, keep: int = KEEP_DELIVERIES) -> None:
@@ -125,7 +149,8 @@ class SqliteWebhooks(SqliteConnection):
     async def recent_deliveries(self, webhook_id: str, limit: int) -> list[Delivery]:
         rows = await self._run(
             lambda conn: conn.execute(
-                "SELECT document FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?", (webhook_id, limit)
+                "SELECT document FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?",
+                (webhook_id, limit),
             ).fetchall()
         )
         return [delivery_of(orjson.loads(row[0])) for row in rows]

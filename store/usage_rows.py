@@ -27,7 +27,9 @@ def day_bounds_s(first_day: date, last_day: date) -> tuple[float, float]:
     return start.timestamp(), after.timestamp()
 
 
-def usage_rows(entries: Iterable[LedgerEntry], first_day: date, last_day: date, key_id: str | None = None) -> list[UsageRow]:
+def usage_rows(
+    entries: Iterable[LedgerEntry], first_day: date, last_day: date, key_id: str | None = None
+) -> list[UsageRow]:
     """Return the rows of the requests debited from ``first_day`` to ``last_day`` (UTC,
     inclusive) among ``entries`` (one account's, with the refunds of those debits whenever
     they came), only ``key_id``'s when given; ordered by day, key id, endpoint.
@@ -47,4 +49,7 @@ def usage_rows(entries: Iterable[LedgerEntry], first_day: date, last_day: date, 
         total = totals.setdefault((debit.at.astimezone(UTC).date(), debit.note.key_id, debit.note.endpoint), [0, 0])
         total[0] += 1
         total[1] += debit.credits - refunded.get(request_id, 0)
-    return [UsageRow(day, key, endpoint, requests, credits) for (day, key, endpoint), (requests, credits) in sorted(totals.items())]
+    return [
+        UsageRow(day, key, endpoint, requests, credits)
+        for (day, key, endpoint), (requests, credits) in sorted(totals.items())
+    ]

@@ -209,10 +209,18 @@ def webhook_document(webhook: Webhook) -> dict:
 def webhook_of(document: dict) -> Webhook:
     """Return the subscription a document of :func:`webhook_document` holds."""
     return Webhook(
-        document["webhook_id"], document["account_id"], document["url"], tuple(document["events"]), document["chart_id"],
-        document["lead_minutes"], document["secret"], document["state"],
+        document["webhook_id"],
+        document["account_id"],
+        document["url"],
+        tuple(document["events"]),
+        document["chart_id"],
+        document["lead_minutes"],
+        document["secret"],
+        document["state"],
         FORMER_PAUSE_REASONS.get(document["paused_reason"], document["paused_reason"]),
-        from_unix_s(document["failing_since_s"]), from_unix_s(document["created_at_s"]), from_unix_s(document["updated_at_s"]),
+        from_unix_s(document["failing_since_s"]),
+        from_unix_s(document["created_at_s"]),
+        from_unix_s(document["updated_at_s"]),
     )
 
 
@@ -233,6 +241,12 @@ def delivery_document(delivery: Delivery) -> dict:
 def delivery_of(document: dict) -> Delivery:
     """Return the delivery a document of :func:`delivery_document` holds."""
     return Delivery(
-        document["webhook_id"], document["event_id"], document["attempt"], document["status"], document["response_ms"],
-        from_unix_s(document["at_s"]), document["test"], document["error"],
+        document["webhook_id"],
+        document["event_id"],
+        document["attempt"],
+        document["status"],
+        document["response_ms"],
+        from_unix_s(document["at_s"]),
+        document["test"],
+        document["error"],
     )

@@ -73,7 +73,9 @@ class Stacks:
         self._stopping.callback(stop_stack, running)
         return running
 
-    def in_process(self, name: str, env: dict[str, str] | None = None, pools: dict | None = None, resolve: NameTable | None = None) -> AppStack:
+    def in_process(
+        self, name: str, env: dict[str, str] | None = None, pools: dict | None = None, resolve: NameTable | None = None
+    ) -> AppStack:
         """Return the gateway app started in this process on its own store, with in-process
         services (``pools`` in place of the services' own) and ``resolve`` answering webhook
         hosts (a table of public names by default: no test asks a real resolver)."""

@@ -77,14 +77,20 @@ PICTURES = {
 #: apart), and the wheel with its grid aside in dark (a picture 1.75 times as wide).
 GOLDEN = [
     *((chart, theme) for chart in CHARTS for theme in THEMES),
-    ("transit", "light"), ("transit", "print"), ("grid-aside", "dark"),
+    ("transit", "light"),
+    ("transit", "print"),
+    ("grid-aside", "dark"),
 ]
 
 
 #: The pictures of docs/chart-wheels.md: file → the request's fields beside the London birth.
 DOCS_PICTURES = {
     "chart-wheel.png": {},
-    "chart-wheel-transit.png": {"kind": "transit", "transit": Moment(datetime="2026-03-01T12:00:00Z"), "bodies": ["planets", "mean_node", "chiron"]},
+    "chart-wheel-transit.png": {
+        "kind": "transit",
+        "transit": Moment(datetime="2026-03-01T12:00:00Z"),
+        "bodies": ["planets", "mean_node", "chiron"],
+    },
     "chart-wheel-grid.png": {"grid": "aside", "size": 600},
 }
 
@@ -127,15 +133,24 @@ def pixels(png: bytes | Path) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the golden images (then look at each before committing)")
-    parser.add_argument("--docs", action="store_true", help="write the pictures of docs/chart-wheels.md (then look at each)")
+    parser.add_argument(
+        "--write", action="store_true", help="write the golden images (then look at each before committing)"
+    )
+    parser.add_argument(
+        "--docs", action="store_true", help="write the pictures of docs/chart-wheels.md (then look at each)"
+    )
     args = parser.parse_args(argv)
     if args.docs:
         engine.use_ephemeris_files(load_settings().ephe_path)
         moment, lat, lon = CHARTS["london"]
         for name, fields in DOCS_PICTURES.items():
-            request = validate(pb.DrawChartWheelRequest(
-                birth=pb.WheelBirth(moment=Moment(datetime=moment), location=Place(lat=lat, lon=lon)), format="png", **fields))
+            request = validate(
+                pb.DrawChartWheelRequest(
+                    birth=pb.WheelBirth(moment=Moment(datetime=moment), location=Place(lat=lat, lon=lon)),
+                    format="png",
+                    **fields,
+                )
+            )
             (REPO_ROOT / "docs" / name).write_bytes(chart_wheel.compute(request, Deadline.never()).data.png)
             print(f"wrote docs/{name}")
         return 0

@@ -54,17 +54,17 @@ LARGEST_SHARE = 0.30
 #: Why the modules of a listed (not gated) package have no test file of their name.
 LISTED_BECAUSE: dict[str, str] = {
     "celestial_mcp": (
-            "the MCP server over stdio: its tools in tests/unit/celestial_mcp/test_tools.py and test_curated.py, the "
-            "trimming of results in test_results.py, the server itself against a real stack in "
-            "tests/e2e/test_mcp_server.py"
-        ),
+        "the MCP server over stdio: its tools in tests/unit/celestial_mcp/test_tools.py and test_curated.py, the "
+        "trimming of results in test_results.py, the server itself against a real stack in "
+        "tests/e2e/test_mcp_server.py"
+    ),
     **{
         package: "a gRPC handler: its rules in tests/api/test_<family>_api.py (in process), once on real processes "
-                 "in tests/e2e, its numbers in tests/unit/kernel"
+        "in tests/e2e, its numbers in tests/unit/kernel"
         for package in ("services/ephemeris", "services/search", "services/timelords", "services/astrocartography")
     },
     "services/ephemeris/wheel": "the wheel's drawing: tests/unit/services/test_wheel.py and test_biwheel.py parse "
-                                "the pictures it draws back into the chart",
+    "the pictures it draws back into the chart",
 }
 
 #: Modules of gated packages without a test file of their name, and why (what tests them instead).

@@ -29,7 +29,9 @@ FIXTURE = "processes"
 #: the ``os.exec*``/``os.spawn*``/``os.posix_spawn*`` family and ``os.system``. multiprocessing's
 #: spawn and forkserver contexts start their process without an audit event: see
 #: :func:`_checked_start`.
-PROCESS_EVENTS = frozenset({"subprocess.Popen", "os.fork", "os.forkpty", "os.exec", "os.spawn", "os.posix_spawn", "os.system"})
+PROCESS_EVENTS = frozenset(
+    {"subprocess.Popen", "os.fork", "os.forkpty", "os.exec", "os.spawn", "os.posix_spawn", "os.system"}
+)
 
 
 class ProcessStartedInProcessTest(RuntimeError):

@@ -43,7 +43,9 @@ def _alternative(names: tuple[str, ...]) -> x509.SubjectAlternativeName:
     return x509.SubjectAlternativeName(entries)
 
 
-def _certificate(subject: str, names: tuple[str, ...], key, issuer: str, issuer_key, authority: bool) -> x509.Certificate:
+def _certificate(
+    subject: str, names: tuple[str, ...], key, issuer: str, issuer_key, authority: bool
+) -> x509.Certificate:
     now = datetime.datetime.now(datetime.UTC)
     builder = (
         x509.CertificateBuilder()
@@ -63,7 +65,9 @@ def _certificate(subject: str, names: tuple[str, ...], key, issuer: str, issuer_
 def _server_context(folder: Path, certificate: x509.Certificate, key) -> ssl.SSLContext:
     cert_path, key_path = folder / "server.pem", folder / "server.key"
     cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    key_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert_path, key_path)
     return context
@@ -78,7 +82,11 @@ def self_signed(folder: Path, names: tuple[str, ...] = ("127.0.0.1",)) -> ssl.SS
 def issued(folder: Path, names: tuple[str, ...]) -> Issued:
     """Return a server context whose certificate for ``names`` a test authority issued."""
     authority_key = ec.generate_private_key(ec.SECP256R1())
-    authority = _certificate("Celestial test authority", (), authority_key, "Celestial test authority", authority_key, authority=True)
+    authority = _certificate(
+        "Celestial test authority", (), authority_key, "Celestial test authority", authority_key, authority=True
+    )
     key = ec.generate_private_key(ec.SECP256R1())
-    server = _server_context(folder, _certificate(names[0], names, key, "Celestial test authority", authority_key, authority=False), key)
+    server = _server_context(
+        folder, _certificate(names[0], names, key, "Celestial test authority", authority_key, authority=False), key
+    )
     return Issued(server, authority.public_bytes(serialization.Encoding.PEM))

@@ -62,7 +62,9 @@ class Receiver:
                     # Recorded before the answer is written: a sender that has the answer finds it here.
                     with receiver._lock:
                         receiver.received.append(
-                            Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body, time.time(), status)
+                            Received(
+                                self.path, {k.lower(): v for k, v in self.headers.items()}, body, time.time(), status
+                            )
                         )
                 try:
                     if receiver.drip_s:

@@ -50,9 +50,8 @@ async def pause(store, settings: Settings, webhook: Webhook, reason: str, failin
         return
     log.warning("webhook_paused", webhook_id=webhook.webhook_id, reason=reason)
     why = {
-        FAILING:
-            f"its deliveries have failed for {spelled_duration(failing_for_s)} (no 2xx answer, or none within the "
-            "timeout)",
+        FAILING: f"its deliveries have failed for {spelled_duration(failing_for_s)} (no 2xx answer, or none within the "
+        "timeout)",
         NO_CREDITS: "the account has no credits left to pay for its deliveries (1 credit each)",
     }[reason]
     text = (
@@ -100,10 +99,19 @@ async def deliver(store, settings: Settings, worker: WorkerSettings, job: Job, a
         await pause(store, settings, webhook, NO_CREDITS)
         return None
     body = delivery_body(job.webhook_id, job.event, webhook.chart_id, attempt)
-    outcome = await send(webhook.url, body, webhook.secret, job.event_id, attempt, worker.timeout_s, development=not settings.production)
+    outcome = await send(
+        webhook.url, body, webhook.secret, job.event_id, attempt, worker.timeout_s, development=not settings.production
+    )
     now = time.time()
-    log.info("webhook_delivery", webhook_id=job.webhook_id, event_id=job.event_id, attempt=attempt, status=outcome.status,
-             response_ms=outcome.response_ms, late_s=round(now - job.due_at_s, 1))
+    log.info(
+        "webhook_delivery",
+        webhook_id=job.webhook_id,
+        event_id=job.event_id,
+        attempt=attempt,
+        status=outcome.status,
+        response_ms=outcome.response_ms,
+        late_s=round(now - job.due_at_s, 1),
+    )
     delivery = Delivery(job.webhook_id, job.event_id, attempt, outcome.status, outcome.response_ms, error=outcome.error)
     if outcome.succeeded:
         # The 2xx is what must not be lost (a lost one means the event is sent again): its

@@ -76,4 +76,3 @@ class Catalogue:
 def updated_version(webhook: Webhook) -> int:
     """Return the subscription's own version (it changes with its state, kinds, lead or secret)."""
     return version_of(webhook.updated_at.timestamp())
-

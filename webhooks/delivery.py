@@ -74,7 +74,17 @@ NOT_SENDABLE = "the url cannot be sent in a request"
 TLS_CERTIFICATE = "tls: certificate verify failed"
 TLS_FAILED = "tls: handshake failed"
 ERRORS = (
-    TIMEOUT, REFUSED, RESET, UNREACHABLE, NO_CONNECTION, NOT_RESOLVED, CLOSED, NOT_HTTP, NOT_SENDABLE, TLS_CERTIFICATE, TLS_FAILED,
+    TIMEOUT,
+    REFUSED,
+    RESET,
+    UNREACHABLE,
+    NO_CONNECTION,
+    NOT_RESOLVED,
+    CLOSED,
+    NOT_HTTP,
+    NOT_SENDABLE,
+    TLS_CERTIFICATE,
+    TLS_FAILED,
 )
 
 Streams = tuple[asyncio.StreamReader, asyncio.StreamWriter]
@@ -99,7 +109,9 @@ class Outcome:
         return self.status is not None and 200 <= self.status < 300
 
 
-def delivery_body(webhook_id: str, event: dict[str, Any], chart_id: str | None, attempt: int, test: bool = False) -> bytes:
+def delivery_body(
+    webhook_id: str, event: dict[str, Any], chart_id: str | None, attempt: int, test: bool = False
+) -> bytes:
     """Return the JSON bytes of a delivery (see the module's docstring)."""
     return orjson.dumps({"webhook_id": webhook_id, "event": event, "chart": chart_id, "attempt": attempt, "test": test})
 
@@ -168,12 +180,19 @@ async def _connect(target: Target, addresses: tuple[str, ...], connect: Connecto
     raise failure
 
 
-async def _exchange(target: Target, body: bytes, headers: dict[str, str], streams: Streams, started: float) -> tuple[int, float]:
+async def _exchange(
+    target: Target, body: bytes, headers: dict[str, str], streams: Streams, started: float
+) -> tuple[int, float]:
     """Return the answer's status and the milliseconds from ``started`` to it, once its
     headers and at most :data:`MAX_ANSWER_BYTES` of its body are read."""
     reader, writer = streams
     client = h11.Connection(h11.CLIENT, max_incomplete_event_size=MAX_HEAD_BYTES)
-    request_headers = [("Host", host_header(target)), *headers.items(), ("Content-Length", str(len(body))), ("Connection", "close")]
+    request_headers = [
+        ("Host", host_header(target)),
+        *headers.items(),
+        ("Content-Length", str(len(body))),
+        ("Connection", "close"),
+    ]
     writer.write(client.send(h11.Request(method="POST", target=target.path, headers=request_headers)))
     writer.write(client.send(h11.Data(data=body)))
     writer.write(client.send(h11.EndOfMessage()))
@@ -215,7 +234,11 @@ async def send(
     attempt within ``timeout_s`` seconds (see the module's docstring). ``development`` is the
     deployment's mode (the loopback is a destination only then); ``resolve`` and ``connect``
     are the resolver and the connector (the tests', to speak of other hosts on the loopback)."""
-    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT, **delivery_headers(event_id, attempt, body, secret)}
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        **delivery_headers(event_id, attempt, body, secret),
+    }
     started = time.perf_counter()
     streams: Streams | None = None
     try:

@@ -70,23 +70,26 @@ _MAX_LABEL_CHARS = 63
 SUGGESTION = "Send an https URL of a public host, e.g. https://example.com/celestial-hook."
 
 # (network, what it is) of the IPv4 addresses never delivered to, first match named.
-_REFUSED_IPV4 = tuple((ipaddress.IPv4Network(network), what) for network, what in (
-    ("0.0.0.0/8", "a 'this network' address (RFC 791)"),
-    ("10.0.0.0/8", "a private address (RFC 1918)"),
-    ("100.64.0.0/10", "a carrier-grade NAT address (RFC 6598)"),
-    ("127.0.0.0/8", "a loopback address"),
-    ("169.254.0.0/16", "a link-local address (where clouds serve their metadata)"),
-    ("172.16.0.0/12", "a private address (RFC 1918)"),
-    ("192.0.0.0/24", "an IETF protocol assignment (RFC 6890)"),
-    ("192.0.2.0/24", "a documentation address (RFC 5737)"),
-    ("192.88.99.0/24", "a 6to4 relay anycast address (RFC 7526)"),
-    ("192.168.0.0/16", "a private address (RFC 1918)"),
-    ("198.18.0.0/15", "a benchmarking address (RFC 2544)"),
-    ("198.51.100.0/24", "a documentation address (RFC 5737)"),
-    ("203.0.113.0/24", "a documentation address (RFC 5737)"),
-    ("224.0.0.0/4", "a multicast address (RFC 5771)"),
-    ("240.0.0.0/4", "a reserved address (RFC 1112), or the broadcast address"),
-))
+_REFUSED_IPV4 = tuple(
+    (ipaddress.IPv4Network(network), what)
+    for network, what in (
+        ("0.0.0.0/8", "a 'this network' address (RFC 791)"),
+        ("10.0.0.0/8", "a private address (RFC 1918)"),
+        ("100.64.0.0/10", "a carrier-grade NAT address (RFC 6598)"),
+        ("127.0.0.0/8", "a loopback address"),
+        ("169.254.0.0/16", "a link-local address (where clouds serve their metadata)"),
+        ("172.16.0.0/12", "a private address (RFC 1918)"),
+        ("192.0.0.0/24", "an IETF protocol assignment (RFC 6890)"),
+        ("192.0.2.0/24", "a documentation address (RFC 5737)"),
+        ("192.88.99.0/24", "a 6to4 relay anycast address (RFC 7526)"),
+        ("192.168.0.0/16", "a private address (RFC 1918)"),
+        ("198.18.0.0/15", "a benchmarking address (RFC 2544)"),
+        ("198.51.100.0/24", "a documentation address (RFC 5737)"),
+        ("203.0.113.0/24", "a documentation address (RFC 5737)"),
+        ("224.0.0.0/4", "a multicast address (RFC 5771)"),
+        ("240.0.0.0/4", "a reserved address (RFC 1112), or the broadcast address"),
+    )
+)
 #: IPv6's global unicast (RFC 4291): no other IPv6 address is delivered to but NAT64's.
 _GLOBAL_UNICAST = ipaddress.IPv6Network("2000::/3")
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052: the last 32 bits are an IPv4 address
@@ -94,23 +97,26 @@ _SIX_TO_FOUR = ipaddress.IPv6Network("2002::/16")  # RFC 3056
 _TEREDO = ipaddress.IPv6Network("2001::/32")  # RFC 4380
 # (network, what it is) of the IPv6 addresses never delivered to, first match named; any
 # address outside global unicast is refused as reserved even when no entry names it.
-_REFUSED_IPV6 = tuple((ipaddress.IPv6Network(network), what) for network, what in (
-    ("::/128", "the unspecified address"),
-    ("::1/128", "the loopback address"),
-    ("::ffff:0:0/96", "an IPv4-mapped address"),
-    ("::ffff:0:0:0/96", "an IPv4-translated address (RFC 2765)"),
-    ("::/96", "an IPv4-compatible address"),
-    ("64:ff9b:1::/48", "a local-use NAT64 address (RFC 8215)"),
-    ("100::/64", "a discard-only address (RFC 6666)"),
-    ("2001:2::/48", "a benchmarking address (RFC 5180)"),
-    ("2001:10::/28", "a deprecated ORCHID address (RFC 4843)"),
-    ("2001:db8::/32", "a documentation address (RFC 3849)"),
-    ("3fff::/20", "a documentation address (RFC 9637)"),
-    ("fc00::/7", "a unique-local address (RFC 4193)"),
-    ("fe80::/10", "a link-local address"),
-    ("fec0::/10", "a site-local address (RFC 3879)"),
-    ("ff00::/8", "a multicast address"),
-))
+_REFUSED_IPV6 = tuple(
+    (ipaddress.IPv6Network(network), what)
+    for network, what in (
+        ("::/128", "the unspecified address"),
+        ("::1/128", "the loopback address"),
+        ("::ffff:0:0/96", "an IPv4-mapped address"),
+        ("::ffff:0:0:0/96", "an IPv4-translated address (RFC 2765)"),
+        ("::/96", "an IPv4-compatible address"),
+        ("64:ff9b:1::/48", "a local-use NAT64 address (RFC 8215)"),
+        ("100::/64", "a discard-only address (RFC 6666)"),
+        ("2001:2::/48", "a benchmarking address (RFC 5180)"),
+        ("2001:10::/28", "a deprecated ORCHID address (RFC 4843)"),
+        ("2001:db8::/32", "a documentation address (RFC 3849)"),
+        ("3fff::/20", "a documentation address (RFC 9637)"),
+        ("fc00::/7", "a unique-local address (RFC 4193)"),
+        ("fe80::/10", "a link-local address"),
+        ("fec0::/10", "a site-local address (RFC 3879)"),
+        ("ff00::/8", "a multicast address"),
+    )
+)
 
 
 class EgressRefused(Exception):
@@ -170,33 +176,48 @@ def read_url(url: object, development: bool) -> Target:
     if not isinstance(url, str) or not url:
         raise _refused("unreadable_url", "The url must be a non-empty string.")
     if len(url) > MAX_URL_CHARS:
-        raise _refused("too_long", f"The url has {len(url)} characters, more than the {MAX_URL_CHARS} a webhook's URL may have.")
+        raise _refused(
+            "too_long", f"The url has {len(url)} characters, more than the {MAX_URL_CHARS} a webhook's URL may have."
+        )
     unsafe = next((c for c in url if _is_unsafe_character(c)), None)
     if unsafe is not None:
-        raise _refused("unsafe_character",
+        raise _refused(
+            "unsafe_character",
             f"The url holds U+{ord(unsafe):04X} ({unicodedata.name(unsafe, 'a control character')}); a URL may hold "
             "no space or control character.",
-                       "Percent-encode spaces and control characters in the path (%20), and send the host as it is spelled.")
+            "Percent-encode spaces and control characters in the path (%20), and send the host as it is spelled.",
+        )
     if "\\" in url:
-        raise _refused("unsafe_character",
+        raise _refused(
+            "unsafe_character",
             "The url holds a backslash, which clients read as a slash or as part of the host depending on who reads "
             "it.",
-                       "Write every slash as '/' and percent-encode a backslash in the path (%5C).")
+            "Write every slash as '/' and percent-encode a backslash in the path (%5C).",
+        )
     matched = _SCHEME.match(url)
     scheme = matched.group(1).lower() if matched else ""
     if scheme not in DEFAULT_PORTS:
-        raise _refused("scheme", f"The url's scheme is {_shown(scheme) or 'missing'}: a webhook is delivered over https.")
-    rest = url[matched.end():]
+        raise _refused(
+            "scheme", f"The url's scheme is {_shown(scheme) or 'missing'}: a webhook is delivered over https."
+        )
+    rest = url[matched.end() :]
     if not rest.startswith("//"):
         raise _refused("unreadable_url", f"The url must be absolute: {scheme}:// then the host.")
     rest = rest[2:]
     if "#" in rest:
-        raise _refused("fragment", "The url has a fragment (#...), which is never sent to the receiver.", "Leave out the # and what follows it.")
+        raise _refused(
+            "fragment",
+            "The url has a fragment (#...), which is never sent to the receiver.",
+            "Leave out the # and what follows it.",
+        )
     authority_end = min((i for i in (rest.find("/"), rest.find("?")) if i >= 0), default=len(rest))
     authority, path = rest[:authority_end], rest[authority_end:]
     if "@" in authority:
-        raise _refused("credentials", "The url carries credentials (user:password@): a webhook authenticates by its signature.",
-                       "Leave the credentials out of the URL; verify the delivery's signature with the subscription's secret.")
+        raise _refused(
+            "credentials",
+            "The url carries credentials (user:password@): a webhook authenticates by its signature.",
+            "Leave the credentials out of the URL; verify the delivery's signature with the subscription's secret.",
+        )
     host_text, port_text = _split_authority(authority)
     host, literal = _read_host(host_text)
     port = _read_port(port_text, scheme)
@@ -213,14 +234,19 @@ def _split_authority(authority: str) -> tuple[str, str | None]:
         end = authority.find("]")
         if end < 0:
             raise _refused("unreadable_url", f"The url's host {_shown(authority)} opens a bracket it does not close.")
-        after = authority[end + 1:]
+        after = authority[end + 1 :]
         if after and not after.startswith(":"):
-            raise _refused("unreadable_url", f"The url's authority {_shown(authority)} has {_shown(after)} after its IPv6 address.")
+            raise _refused(
+                "unreadable_url", f"The url's authority {_shown(authority)} has {_shown(after)} after its IPv6 address."
+            )
         return authority[: end + 1], after[1:] if after else None
     host, colon, port = authority.partition(":")
     if ":" in port:
-        raise _refused("unreadable_url", f"The url's host {_shown(authority)} has several colons: an IPv6 address goes in brackets.",
-                       "Write an IPv6 address in brackets, e.g. https://[2001:4860:4860::8888]/hook.")
+        raise _refused(
+            "unreadable_url",
+            f"The url's host {_shown(authority)} has several colons: an IPv6 address goes in brackets.",
+            "Write an IPv6 address in brackets, e.g. https://[2001:4860:4860::8888]/hook.",
+        )
     return host, port if colon else None
 
 
@@ -239,8 +265,11 @@ def _request_path(path: str) -> str:
     characters percent-encoded as UTF-8."""
     unsafe = sorted(set(path) & UNSAFE_IN_PATH)
     if unsafe:
-        raise _refused("unsafe_character", f"The url's path or query holds {' '.join(unsafe)}, which a request line may not carry raw.",
-                       "Percent-encode those characters in the path and query (e.g. %22 for a double quote).")
+        raise _refused(
+            "unsafe_character",
+            f"The url's path or query holds {' '.join(unsafe)}, which a request line may not carry raw.",
+            "Percent-encode those characters in the path and query (e.g. %22 for a double quote).",
+        )
     if not path.startswith("/"):
         path = "/" + path
     return "".join(c if c.isascii() else quote(c, safe="") for c in path)
@@ -261,13 +290,17 @@ def _read_host(written: str) -> tuple[str, Address | None]:
         host = _punycode(host, written)
     labels = host.split(".")
     if not host or len(host) > _MAX_NAME_CHARS or any(not label or len(label) > _MAX_LABEL_CHARS for label in labels):
-        raise _refused("invalid_host", f"The url's host {_shown(written)} is not a host name: an empty or over-long label.")
+        raise _refused(
+            "invalid_host", f"The url's host {_shown(written)} is not a host name: an empty or over-long label."
+        )
     if _NUMBER_LABEL.fullmatch(labels[-1]):
         # A resolver reads a name ending in a number as an IPv4 address (inet_aton; the URL
         # standard likewise): such a host is an address or nothing, and never goes to DNS.
         address = ipv4_of(host)
         if address is None:
-            raise _refused("invalid_host", f"The url's host {_shown(written)} reads as an IPv4 address, and is not one.")
+            raise _refused(
+                "invalid_host", f"The url's host {_shown(written)} reads as an IPv4 address, and is not one."
+            )
         return str(address), address
     if not all(_NAME_CHARS.fullmatch(label) for label in labels):
         raise _refused("invalid_host", f"The url's host {_shown(written)} holds characters no host name has.")
@@ -278,14 +311,18 @@ def _idna_mapped(host: str, written: str) -> str:
     try:
         return idna.uts46_remap(host, std3_rules=False, transitional=False)
     except (idna.IDNAError, UnicodeError):
-        raise _refused("invalid_host", f"The url's host {_shown(written)} is not a valid internationalised domain name.") from None
+        raise _refused(
+            "invalid_host", f"The url's host {_shown(written)} is not a valid internationalised domain name."
+        ) from None
 
 
 def _punycode(host: str, written: str) -> str:
     try:
         return idna.encode(host, uts46=False).decode("ascii")
     except (idna.IDNAError, UnicodeError):
-        raise _refused("invalid_host", f"The url's host {_shown(written)} is not a valid internationalised domain name.") from None
+        raise _refused(
+            "invalid_host", f"The url's host {_shown(written)} is not a valid internationalised domain name."
+        ) from None
 
 
 def _decoded(written: str) -> str:
@@ -295,7 +332,9 @@ def _decoded(written: str) -> str:
     try:
         host = unquote_to_bytes(written).decode("utf-8")
     except UnicodeDecodeError:
-        raise _refused("invalid_host", f"The url's host {_shown(written)} percent-encodes bytes that are not UTF-8.") from None
+        raise _refused(
+            "invalid_host", f"The url's host {_shown(written)} percent-encodes bytes that are not UTF-8."
+        ) from None
     if "%" in host or any(_is_unsafe_character(c) for c in host):
         raise _refused("invalid_host", f"The url's host {_shown(written)} decodes to characters no host name has.")
     return host
@@ -303,7 +342,10 @@ def _decoded(written: str) -> str:
 
 def _read_ipv6(written: str) -> tuple[str, Address]:
     if "%" in written:
-        raise _refused("zone_id", f"The url's IPv6 host [{_shown(written)}] names a zone (%...), an interface of the machine that sends.")
+        raise _refused(
+            "zone_id",
+            f"The url's IPv6 host [{_shown(written)}] names a zone (%...), an interface of the machine that sends.",
+        )
     try:
         address = ipaddress.IPv6Address(written)
     except ValueError:
@@ -351,12 +393,18 @@ def _check_name(target: Target, development: bool) -> None:
     host = target.host
     loopback = host == "localhost" or (target.literal is not None and _is_development_loopback(target.literal))
     if target.scheme == HTTP and not (development and loopback):
-        why = "development mode takes http only to the loopback" if development else "production mode delivers over https only"
+        why = (
+            "development mode takes http only to the loopback"
+            if development
+            else "production mode delivers over https only"
+        )
         raise _refused("scheme", f"The url is http to {_shown(host)}: {why}.")
     if target.literal is not None or (development and host == "localhost"):
         return
     if host in RESERVED_NAMES or host.endswith(RESERVED_SUFFIXES) or "." not in host:
-        raise _refused("reserved_name", f"The url's host {_shown(host)} names a machine of a local network, not a public host.")
+        raise _refused(
+            "reserved_name", f"The url's host {_shown(host)} names a machine of a local network, not a public host."
+        )
 
 
 def _is_development_loopback(address: Address) -> bool:
@@ -403,7 +451,9 @@ def _check_address(address: Address, target: Target, development: bool) -> None:
     if what is None:
         return
     named = f"is {address}" if target.literal is not None else f"{target.host} resolves to {address}"
-    raise _refused("private_address", f"The url's host {named}, {what}: a webhook is delivered only to public addresses.")
+    raise _refused(
+        "private_address", f"The url's host {named}, {what}: a webhook is delivered only to public addresses."
+    )
 
 
 # --- resolving ---------------------------------------------------------------------------------------
@@ -431,13 +481,20 @@ async def checked_addresses(target: Target, development: bool, resolve: Resolver
     except (OSError, UnicodeError):
         answers = []
     if not answers:
-        raise _refused("unresolvable", f"The url's host {_shown(target.host)} has no address.", "Check the host's spelling and its DNS records, then send the URL again.")
+        raise _refused(
+            "unresolvable",
+            f"The url's host {_shown(target.host)} has no address.",
+            "Check the host's spelling and its DNS records, then send the URL again.",
+        )
     addresses = []
     for answer in answers:
         try:
             address = ipaddress.ip_address(answer)
         except ValueError:
-            raise _refused("unresolvable", f"The url's host {_shown(target.host)} resolves to {_shown(str(answer))}, which is not an address.") from None
+            raise _refused(
+                "unresolvable",
+                f"The url's host {_shown(target.host)} resolves to {_shown(str(answer))}, which is not an address.",
+            ) from None
         _check_address(address, target, development)
         addresses.append(str(address))
     return tuple(dict.fromkeys(addresses))

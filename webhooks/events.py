@@ -118,10 +118,17 @@ class SearchPoolEvents:
         request = forecast_request(day, webhook.events, chart)
         request_id = f"webhook.{webhook.webhook_id}.{day:%Y-%m-%d}"
         try:
-            reply = await self._call()(request, timeout=self.deadline_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),))
+            reply = await self._call()(
+                request, timeout=self.deadline_s, metadata=((REQUEST_ID_METADATA_KEY, request_id),)
+            )
         except grpc.aio.AioRpcError as error:
-            log.warning("webhook_forecast_failed", webhook_id=webhook.webhook_id, day=f"{day:%Y-%m-%d}",
-                        code=error.code().name, details=error.details())
+            log.warning(
+                "webhook_forecast_failed",
+                webhook_id=webhook.webhook_id,
+                day=f"{day:%Y-%m-%d}",
+                code=error.code().name,
+                details=error.details(),
+            )
             raise EventsUnavailable(f"FindForecast failed: {error.code().name}") from None
         return delivered_events(reply, sky=chart is None)
 

@@ -22,7 +22,12 @@ class Job:
         return self.event["id"]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"webhook_id": self.webhook_id, "account_id": self.account_id, "event": self.event, "due_at_s": self.due_at_s}
+        return {
+            "webhook_id": self.webhook_id,
+            "account_id": self.account_id,
+            "event": self.event,
+            "due_at_s": self.due_at_s,
+        }
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> Job:

@@ -49,12 +49,23 @@ class DayJob:
         return f"{self.webhook_id}.{self.day:%Y%m%d}.{self.webhook_version}.{self.chart_version}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"webhook_id": self.webhook_id, "account_id": self.account_id, "day_s": self.day_s,
-                "webhook_version": self.webhook_version, "chart_version": self.chart_version}
+        return {
+            "webhook_id": self.webhook_id,
+            "account_id": self.account_id,
+            "day_s": self.day_s,
+            "webhook_version": self.webhook_version,
+            "chart_version": self.chart_version,
+        }
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> DayJob:
-        return cls(document["webhook_id"], document["account_id"], document["day_s"], document["webhook_version"], document["chart_version"])
+        return cls(
+            document["webhook_id"],
+            document["account_id"],
+            document["day_s"],
+            document["webhook_version"],
+            document["chart_version"],
+        )
 
 
 def days_to_plan(webhook: Webhook, now_s: float, ahead_s: float, retry_for_s: float) -> tuple[list[datetime], float]:
@@ -99,7 +110,9 @@ class Planner:
                 continue
             days, next_s = days_to_plan(webhook, now_s, self._worker.plan_ahead_s, self._worker.retry_for_s)
             for day in days:
-                job = DayJob(webhook.webhook_id, webhook.account_id, day.timestamp(), updated_version(webhook), chart_version)
+                job = DayJob(
+                    webhook.webhook_id, webhook.account_id, day.timestamp(), updated_version(webhook), chart_version
+                )
                 if job.job_id not in self._planned:
                     await self._store.plan_day(job.job_id, job.as_dict())
                     self._planned[job.job_id] = job.day_s
@@ -110,7 +123,9 @@ class Planner:
         return published
 
 
-async def compute_day(store, events_of: EventsOf, document: dict[str, Any], now_s: float, retry_for_s: float) -> int | None:
+async def compute_day(
+    store, events_of: EventsOf, document: dict[str, Any], now_s: float, retry_for_s: float
+) -> int | None:
     """Compute a day job's events and keep each still wanted until it falls due
     (``store.keep_for_later``); return how many were kept, None when the job was dropped (its
     subscription gone, not active, or changed since; its chart gone or changed since)."""
@@ -128,8 +143,11 @@ async def compute_day(store, events_of: EventsOf, document: dict[str, Any], now_
         due = due_s(instant_s(event), webhook.lead_minutes)
         if due < webhook.created_at.timestamp() or not still_retried(due, now_s, retry_for_s):
             continue
-        delivery = {**Job(webhook.webhook_id, webhook.account_id, event, due).as_dict(),
-                    "webhook_version": job.webhook_version, "chart_version": job.chart_version}
+        delivery = {
+            **Job(webhook.webhook_id, webhook.account_id, event, due).as_dict(),
+            "webhook_version": job.webhook_version,
+            "chart_version": job.chart_version,
+        }
         await store.keep_for_later(f"{job.job_id}.{event['id']}", due, delivery)
         kept += 1
     return kept

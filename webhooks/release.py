@@ -83,11 +83,13 @@ class Releaser:
         published = 0
         while self._heap and self._heap[0][0] <= now_s:
             _due, _order, delivery = self._heap[0]
-            if self._wanted(delivery["webhook_id"], delivery["webhook_version"], delivery["chart_version"]) and still_retried(
-                delivery["due_at_s"], now_s, self._worker.retry_for_s
-            ):
+            if self._wanted(
+                delivery["webhook_id"], delivery["webhook_version"], delivery["chart_version"]
+            ) and still_retried(delivery["due_at_s"], now_s, self._worker.retry_for_s):
                 try:
-                    await self._store.enqueue_delivery(delivery["webhook_id"], delivery["event"]["id"], _queued(delivery))
+                    await self._store.enqueue_delivery(
+                        delivery["webhook_id"], delivery["event"]["id"], _queued(delivery)
+                    )
                 except StoreError:
                     break  # kept: published at the next step
                 published += 1

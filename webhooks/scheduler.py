@@ -65,8 +65,9 @@ class Scheduler:
             events += self._days[(key, day)]
         return events
 
-    async def tick(self, now_s: float | None = None, renew: Callable[[], Awaitable[bool]] | None = None,
-                   renew_every_s: float = 1.0) -> int:
+    async def tick(
+        self, now_s: float | None = None, renew: Callable[[], Awaitable[bool]] | None = None, renew_every_s: float = 1.0
+    ) -> int:
         """Queue every delivery due by ``now_s`` (default now) not queued before; return how
         many. ``renew()`` (when given) is awaited whenever ``renew_every_s`` seconds have
         passed since the last renewal; its False (the lease lost) raises LeaseLost."""
@@ -92,7 +93,9 @@ class Scheduler:
             for event in events:
                 due = due_s(instant_s(event), webhook.lead_minutes)
                 key = (webhook.webhook_id, event["id"])
-                if key in self._queued or not wanted(due, webhook.created_at.timestamp(), now, 0.0, self._worker.retry_for_s):
+                if key in self._queued or not wanted(
+                    due, webhook.created_at.timestamp(), now, 0.0, self._worker.retry_for_s
+                ):
                     continue
                 if not await self._store.is_delivered(*key):
                     await self._enqueue(Job(webhook.webhook_id, webhook.account_id, event, due))

@@ -38,9 +38,15 @@ class WorkerSettings:
         acknowledgement wait does not exceed the receiver's timeout, or when retries would last
         longer than 72 hours."""
         worker = cls(
-            settings.webhook_tick_s, settings.webhook_timeout_s, settings.webhook_first_retry_s, settings.webhook_max_retry_s,
-            settings.webhook_retry_for_s, settings.webhook_ack_wait_s, settings.webhook_concurrency,
-            settings.webhook_account_concurrency, settings.webhook_heartbeat_path,
+            settings.webhook_tick_s,
+            settings.webhook_timeout_s,
+            settings.webhook_first_retry_s,
+            settings.webhook_max_retry_s,
+            settings.webhook_retry_for_s,
+            settings.webhook_ack_wait_s,
+            settings.webhook_concurrency,
+            settings.webhook_account_concurrency,
+            settings.webhook_heartbeat_path,
         )
         if worker.ack_wait_s <= worker.timeout_s:
             raise ValueError("CELESTIAL_WEBHOOK_ACK_WAIT_S must exceed CELESTIAL_WEBHOOK_TIMEOUT_S")

@@ -47,7 +47,7 @@ def secret_key(secret: str) -> bytes:
     A secret made before issue 46 (``whsec_`` and 64 hex digits) is read the same way: hex digits
     are base64 characters, and 64 of them decode to 48 bytes, so such a secret keeps working
     with every Standard Webhooks library, unchanged, and stays until its owner rotates it."""
-    text = secret[len(SECRET_PREFIX):] if secret.startswith(SECRET_PREFIX) else secret
+    text = secret[len(SECRET_PREFIX) :] if secret.startswith(SECRET_PREFIX) else secret
     text = text.rstrip("=")
     try:
         key = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
@@ -65,7 +65,9 @@ def signature(event_id: str, timestamp_s: int, body: bytes, secret: str) -> str:
     return base64.b64encode(hmac.new(secret_key(secret), signed, hashlib.sha256).digest()).decode()
 
 
-def delivery_headers(event_id: str, attempt: int, body: bytes, secret: str, timestamp_s: int | None = None) -> dict[str, str]:
+def delivery_headers(
+    event_id: str, attempt: int, body: bytes, secret: str, timestamp_s: int | None = None
+) -> dict[str, str]:
     """Return the headers that sign and name one delivery of ``body`` (event ``event_id``,
     attempt ``attempt``), signed at ``timestamp_s`` (Unix seconds; default now): the three of
     Standard Webhooks and ``Celestial-Attempt``."""
@@ -90,7 +92,12 @@ def signatures_of(header: str) -> list[str]:
 
 
 def verify_signature(
-    body: bytes, headers: Mapping[str, str], secret: str, *, now_s: float | None = None, tolerance_s: float = TOLERANCE_S
+    body: bytes,
+    headers: Mapping[str, str],
+    secret: str,
+    *,
+    now_s: float | None = None,
+    tolerance_s: float = TOLERANCE_S,
 ) -> bool:
     """Return whether ``headers`` (any mapping of a delivery's headers, names in any case) sign
     ``body`` with ``secret``, timestamped within ``tolerance_s`` seconds of ``now_s`` (Unix

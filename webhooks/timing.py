@@ -36,7 +36,10 @@ def backoff_s(failed_attempts: int, first_s: float = FIRST_RETRY_S, max_s: float
 
 
 def retry_delay_s(
-    failed_attempts: int, first_s: float = FIRST_RETRY_S, max_s: float = MAX_RETRY_S, uniform: Callable[[], float] = random.random
+    failed_attempts: int,
+    first_s: float = FIRST_RETRY_S,
+    max_s: float = MAX_RETRY_S,
+    uniform: Callable[[], float] = random.random,
 ) -> float:
     """Return the seconds to wait after ``failed_attempts`` (>= 1) failed attempts before the
     next: "equal jitter", half the backoff's ceiling ``b`` (:func:`backoff_s`) plus a random

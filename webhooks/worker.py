@@ -115,7 +115,9 @@ async def run_nats(store, settings: Settings, worker: WorkerSettings, stop: asyn
                     continue
                 job = Job.of(taken.job)
                 attempt = partial(settle, taken, job)
-                if not (flights.start(job.account_id, attempt) or flights.hold(job.account_id, attempt, taken.still_working)):
+                if not (
+                    flights.start(job.account_id, attempt) or flights.hold(job.account_id, attempt, taken.still_working)
+                ):
                     # The account's slots are held and its waiting room full: back to the queue.
                     await taken.again_in(put_off_s(worker.timeout_s))
             except Exception as error:  # unacknowledged: the queue hands it out again
@@ -131,7 +133,9 @@ async def run_nats(store, settings: Settings, worker: WorkerSettings, stop: asyn
             except Exception as error:
                 log.warning("webhook_keep_failed", error=repr(error))
 
-    await asyncio.gather(schedule_nats(store, worker, stop, events_of), watching(LoopWatch(), stop), taking(), keeping())
+    await asyncio.gather(
+        schedule_nats(store, worker, stop, events_of), watching(LoopWatch(), stop), taking(), keeping()
+    )
     await flights.drain(settings.shutdown_grace_s)
 
 
@@ -167,7 +171,9 @@ async def schedule_nats(store, worker: WorkerSettings, stop: asyncio.Event, even
 
     try:
         await asyncio.gather(
-            planning(), releasing(), *(computing_days(store, events_of, worker, stop) for _ in range(worker.day_concurrency))
+            planning(),
+            releasing(),
+            *(computing_days(store, events_of, worker, stop) for _ in range(worker.day_concurrency)),
         )
     finally:
         for follower in followers:
@@ -221,7 +227,9 @@ async def watching(watch: LoopWatch, stop: asyncio.Event) -> None:
     await asyncio.gather(watch.watch(stop), report())
 
 
-async def run_sqlite(store, settings: Settings, worker: WorkerSettings, stop: asyncio.Event, events_of: EventsOf) -> None:
+async def run_sqlite(
+    store, settings: Settings, worker: WorkerSettings, stop: asyncio.Event, events_of: EventsOf
+) -> None:
     """Hold the scheduler's lease and, while holding it, schedule and deliver from memory."""
     holder = f"{os.getpid()}-{secrets.token_hex(4)}"
     queue = LocalQueue()

@@ -337,7 +337,9 @@ async def create_account(request: Request, store: Store) -> tuple[int, Any]:
     concurrent = _integer(body, MAX_CONCURRENT)
     # The store checks the same rules again (validate_new_account): what passed here passes there.
     account = await store.create_account(
-        name, credits, Account.rate_per_minute if rate is None else rate,
+        name,
+        credits,
+        Account.rate_per_minute if rate is None else rate,
         Account.max_concurrent if concurrent is None else concurrent,
     )
     log.info("admin_account_created", account_id=account.id)
@@ -404,7 +406,11 @@ def _cap_changes(body: dict[str, Any]) -> dict[str, Any]:
             suggestion='Send e.g. {"daily": 1000, "monthly": 20000}; null clears a cap.',
             param="daily",
         )
-    return {period: None if body[period] is None else _integer(body, bound) for period, bound in CAP_BOUNDS.items() if period in body}
+    return {
+        period: None if body[period] is None else _integer(body, bound)
+        for period, bound in CAP_BOUNDS.items()
+        if period in body
+    }
 
 
 async def show_spend_caps(request: Request, store: Store) -> tuple[int, Any]:
@@ -415,7 +421,9 @@ async def show_spend_caps(request: Request, store: Store) -> tuple[int, Any]:
 async def set_account_spend_caps(request: Request, store: Store) -> tuple[int, Any]:
     """Return the account's spend caps after changing the account's own as given."""
     changes = _cap_changes(await _body(request, tuple(CAP_BOUNDS)))
-    status = await change_account_cap(store, request.path_params["account"], **{**dict.fromkeys(CAP_BOUNDS, KEEP), **changes})
+    status = await change_account_cap(
+        store, request.path_params["account"], **{**dict.fromkeys(CAP_BOUNDS, KEEP), **changes}
+    )
     log.info("admin_spend_caps_set", account_id=status.account_id, **changes)
     return 200, spend_view(status)
 
@@ -445,7 +453,9 @@ async def create_key(request: Request, store: Store) -> tuple[int, Any]:
     except StoreError:
         raise
     except ValueError as exc:  # the expiry passed between the check above and the store's
-        raise InvalidParameter(exception_message(exc), suggestion="Send a later expires_at.", param="expires_at") from None
+        raise InvalidParameter(
+            exception_message(exc), suggestion="Send a later expires_at.", param="expires_at"
+        ) from None
     log.info("admin_key_created", account_id=account.id, key_id=record.key_id)
     return 201, {"key": plain, **key_view(record)}
 
@@ -521,7 +531,9 @@ def _key_name(body: dict[str, Any]) -> str:
     try:
         return validate_key_name(body.get("name", ""))
     except ValueError as exc:
-        raise InvalidParameter(exception_message(exc), suggestion=f"Send a name of {KEY_NAME_RULE}.", param="name") from None
+        raise InvalidParameter(
+            exception_message(exc), suggestion=f"Send a name of {KEY_NAME_RULE}.", param="name"
+        ) from None
 
 
 def _key_mode(body: dict[str, Any]) -> KeyMode:
@@ -551,7 +563,9 @@ async def invite(request: Request, store: Store) -> tuple[int, Any]:
     except StoreError:
         raise
     except ValueError as exc:
-        raise InvalidParameter(exception_message(exc), suggestion="Send an email address such as ada@example.com.", param="email") from None
+        raise InvalidParameter(
+            exception_message(exc), suggestion="Send an email address such as ada@example.com.", param="email"
+        ) from None
     log.info("admin_owner_invited", account_id=invitation.owner.account_id, owner_id=invitation.owner.owner_id)
     return 201, {**owner_view(invitation.owner), "invite_url": invitation.link}
 

@@ -67,7 +67,9 @@ def _parse_moment(text: str) -> datetime:
     try:
         return utc_moment(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or time: {quoted(text)} (e.g. 2030-01-31T00:00:00Z)") from None
+        raise argparse.ArgumentTypeError(
+            f"not an ISO 8601 date or time: {quoted(text)} (e.g. 2030-01-31T00:00:00Z)"
+        ) from None
 
 
 def _integer_in(bound: Bound):
@@ -105,11 +107,15 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("name")
     create.add_argument("--credits", type=_integer_in(OPENING_BALANCE), required=True, help="opening balance")
     create.add_argument(
-        "--rate-per-minute", type=_integer_in(RATE_PER_MINUTE), default=Account.rate_per_minute,
+        "--rate-per-minute",
+        type=_integer_in(RATE_PER_MINUTE),
+        default=Account.rate_per_minute,
         help=f"requests per minute ({Account.rate_per_minute})",
     )
     create.add_argument(
-        "--max-concurrent", type=_integer_in(MAX_CONCURRENT), default=Account.max_concurrent,
+        "--max-concurrent",
+        type=_integer_in(MAX_CONCURRENT),
+        default=Account.max_concurrent,
         help=f"concurrent requests ({Account.max_concurrent})",
     )
     show = account_cmds.add_parser("show", help="show an account's balance and limits")
@@ -124,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--max-concurrent", type=_integer_in(MAX_CONCURRENT), help="concurrent requests")
     _add_cap_parser(account_cmds, "the account's (every key's spend counts against it)", "name", "account name or id")
     invite = account_cmds.add_parser(
-        "invite", help="invite an owner to the account's dashboard (again, if they forgot the password); prints the link"
+        "invite",
+        help="invite an owner to the account's dashboard (again, if they forgot the password); prints the link",
     )
     invite.add_argument("name", help="account name or id")
     invite.add_argument("email", help="the owner's email")
@@ -149,7 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     key_create.add_argument("--browser-only", action="store_true", help="refuse requests without an Origin header")
     key_create.add_argument("--name", default="", help="what the key is for (shown in listings and the dashboard)")
     key_create.add_argument(
-        "--test", action="store_true",
+        "--test",
+        action="store_true",
         help="a test key (svc_test_): real answers, no credits, the account's small test limits",
     )
     key_list = key_cmds.add_parser("list", help="list an account's keys (never the keys themselves)")
@@ -200,7 +208,10 @@ def _cap_changes(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError("give --daily N, --monthly N (or both), or --clear")
     if args.clear:
         return {"daily": None, "monthly": None}
-    return {"daily": KEEP if args.daily is None else args.daily, "monthly": KEEP if args.monthly is None else args.monthly}
+    return {
+        "daily": KEEP if args.daily is None else args.daily,
+        "monthly": KEEP if args.monthly is None else args.monthly,
+    }
 
 
 def _print_spend_caps(view: dict[str, Any]) -> None:
@@ -275,8 +286,12 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
         case ("key", "create"):
             account = await find_account(store, args.account)
             plain, record = await store.create_key(
-                account.id, expires_at=args.expires, allowed_origins=args.origin, browser_only=args.browser_only,
-                name=args.name, mode="test" if args.test else "live",
+                account.id,
+                expires_at=args.expires,
+                allowed_origins=args.origin,
+                browser_only=args.browser_only,
+                name=args.name,
+                mode="test" if args.test else "live",
             )
             print(plain)
             print(
@@ -308,8 +323,7 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
                 print(f"revoked key {args.key_id}", file=sys.stderr)
             else:
                 print(
-                    f"key {args.key_id} stays active: switch the integration, then"
-                    f" `{PROG} key revoke {args.key_id}`",
+                    f"key {args.key_id} stays active: switch the integration, then `{PROG} key revoke {args.key_id}`",
                     file=sys.stderr,
                 )
         case ("key", "origins"):
@@ -322,9 +336,15 @@ async def run(args: argparse.Namespace, store: Store, settings: Settings | None 
             record = await store.update_origins(args.key_id, wanted, browser_only=args.browser_only)
             _print_fields(key_view(record))
         case ("account", "cap"):
-            _emit(spend_view(await change_account_cap(store, args.name, **_cap_changes(args))), args.json, _print_spend_caps)
+            _emit(
+                spend_view(await change_account_cap(store, args.name, **_cap_changes(args))),
+                args.json,
+                _print_spend_caps,
+            )
         case ("key", "cap"):
-            _emit(spend_view(await change_key_cap(store, args.key_id, **_cap_changes(args))), args.json, _print_spend_caps)
+            _emit(
+                spend_view(await change_key_cap(store, args.key_id, **_cap_changes(args))), args.json, _print_spend_caps
+            )
         case ("account", "invite"):
             invitation = await invite_owner(store, (settings or load_settings()).base_url, args.name, args.email)
             print(

@@ -38,7 +38,11 @@ def keep_presession(request: Request, response: Response, secret: str) -> None:
     """Set the pre-session cookie on ``response`` when the request did not already carry ``secret``."""
     if request.cookies.get(PRESESSION_COOKIE) != secret:
         response.set_cookie(
-            PRESESSION_COOKIE, secret, path="/dashboard", httponly=True, samesite="strict",
+            PRESESSION_COOKIE,
+            secret,
+            path="/dashboard",
+            httponly=True,
+            samesite="strict",
             secure=request.url.scheme == "https",
         )
 

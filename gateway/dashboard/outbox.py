@@ -53,7 +53,7 @@ def linked_parts(text: str) -> list[tuple[str, bool]]:
     position = 0
     for match in _LINK.finditer(text):
         if match.start() > position:
-            parts.append((text[position:match.start()], False))
+            parts.append((text[position : match.start()], False))
         parts.append((match.group(0), True))
         position = match.end()
     if position < len(text):
@@ -67,10 +67,16 @@ async def outbox_page(request: Request) -> Response:
     if not outbox_open_to(settings, request):
         return render_message(request, "Page not found", "There is no dashboard page here.", 404)
     messages = [
-        {"message": message, "parts": linked_parts(message.text)}
-        for message in read_messages(settings.dev_outbox_dir)
+        {"message": message, "parts": linked_parts(message.text)} for message in read_messages(settings.dev_outbox_dir)
     ]
-    return render_page(request, "outbox.html", {
-        "title": "Development outbox", "who": None, "messages": messages, "limit": OUTBOX_LIMIT,
-        "folder": str(settings.dev_outbox_dir),
-    })
+    return render_page(
+        request,
+        "outbox.html",
+        {
+            "title": "Development outbox",
+            "who": None,
+            "messages": messages,
+            "limit": OUTBOX_LIMIT,
+            "folder": str(settings.dev_outbox_dir),
+        },
+    )

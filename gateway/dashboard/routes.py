@@ -125,8 +125,13 @@ def _page(handler: Handler, *, signed_in_only: bool = True) -> Callable[[Request
         presession = presession_secret(request)
         settings = gateway.settings
         visit = Visit(
-            request, store, settings, SessionPolicy(settings.session_idle_s, settings.session_absolute_s),
-            None, csrf_token(None, presession), presession,
+            request,
+            store,
+            settings,
+            SessionPolicy(settings.session_idle_s, settings.session_absolute_s),
+            None,
+            csrf_token(None, presession),
+            presession,
         )
         try:
             if not isinstance(store, DashboardStore):
@@ -147,10 +152,14 @@ def _page(handler: Handler, *, signed_in_only: bool = True) -> Callable[[Request
         except NotYours:
             response = visit.message("No such key", "This account has no key with that id.", 404)
         except StoreUnavailable:
-            response = visit.message("Try again shortly", "The account store cannot be reached; nothing was changed.", 503)
+            response = visit.message(
+                "Try again shortly", "The account store cannot be reached; nothing was changed.", 503
+            )
         except Exception:
             log.error("dashboard_error", exc_info=True)
-            response = visit.message("Something went wrong", "The dashboard failed to answer; nothing more was changed.", 500)
+            response = visit.message(
+                "Something went wrong", "The dashboard failed to answer; nothing more was changed.", 500
+            )
         if visit.who is None:
             keep_presession(request, response, presession)
         return response
@@ -179,8 +188,15 @@ async def sign_in_page(visit: Visit) -> Response:
 
 
 def _sign_in_context(visit: Visit, **values: Any) -> dict[str, Any]:
-    return {"title": "Sign in", "email": "", "error": None, "notice": None,
-            "mail": visit.settings.smtp_url is not None, "signup": visit.settings.signup_enabled, **values}
+    return {
+        "title": "Sign in",
+        "email": "",
+        "error": None,
+        "notice": None,
+        "mail": visit.settings.smtp_url is not None,
+        "signup": visit.settings.signup_enabled,
+        **values,
+    }
 
 
 async def sign_in_post(visit: Visit) -> Response:
@@ -239,8 +255,14 @@ async def invite_page(visit: Visit) -> Response:
 
 def _set_password_context(visit: Visit, owner: OwnerRecord, token: str, error: str | None = None) -> dict[str, Any]:
     welcome = visit.request.query_params.get("welcome") == "1" or visit.posted("welcome") == "1"
-    return {"title": "Set your password", "email": owner.email, "token": token, "error": error,
-            "min_chars": PASSWORD_MIN_CHARS, "welcome": welcome}
+    return {
+        "title": "Set your password",
+        "email": owner.email,
+        "token": token,
+        "error": error,
+        "min_chars": PASSWORD_MIN_CHARS,
+        "welcome": welcome,
+    }
 
 
 async def invite_post(visit: Visit) -> Response:
@@ -253,7 +275,9 @@ async def invite_post(visit: Visit) -> Response:
     if problem is not None:
         return visit.page("set_password.html", _set_password_context(visit, owner, token, problem), 400)
     try:
-        owner = await visit.store.redeem_invite(owner.owner_id, split_token(token)[1], await hash_password(password), utc_now())
+        owner = await visit.store.redeem_invite(
+            owner.owner_id, split_token(token)[1], await hash_password(password), utc_now()
+        )
     except InviteNotValid:
         return _invite_gone(visit)
     log.info("dashboard_password_set", owner_id=owner.owner_id, account_id=owner.account_id)
@@ -265,7 +289,9 @@ async def invite_post(visit: Visit) -> Response:
         visit.who = await _signed_in_as(visit, owner, token)
         plain, record = await visit.store.create_key(owner.account_id)
         log.info("dashboard_key_created", account_id=record.account_id, key_id=record.key_id, owner_id=owner.owner_id)
-        response = await _keys_page(visit, new_key={"title": "Your first key", "plain": plain, "key_id": record.key_id, "previous": None})
+        response = await _keys_page(
+            visit, new_key={"title": "Your first key", "plain": plain, "key_id": record.key_id, "previous": None}
+        )
     set_session_cookie(visit.request, response, token, visit.policy)
     return response
 
@@ -285,8 +311,15 @@ async def password_page(visit: Visit) -> Response:
 
 
 def _password_context(**values: Any) -> dict[str, Any]:
-    return {"title": "Password", "section": "password", "min_chars": PASSWORD_MIN_CHARS,
-            "error": None, "current_error": None, "notice": None, **values}
+    return {
+        "title": "Password",
+        "section": "password",
+        "min_chars": PASSWORD_MIN_CHARS,
+        "error": None,
+        "current_error": None,
+        "notice": None,
+        **values,
+    }
 
 
 async def password_post(visit: Visit) -> Response:
@@ -305,21 +338,44 @@ async def password_post(visit: Visit) -> Response:
     return response
 
 
-def _email_form(visit: Visit, kind: str, *, email: str = "", error: str | None = None, notice: str | None = None,
-                status: int = 200) -> Response:
+def _email_form(
+    visit: Visit, kind: str, *, email: str = "", error: str | None = None, notice: str | None = None, status: int = 200
+) -> Response:
     forms = {
-        "forgot": ("Forgot your password?", "Give your email: if it owns an account, a link to set a new password is mailed to it.",
-                   "/dashboard/forgot", "Mail me a link"),
-        "sign-up": ("Create an account", f"Give your email: a link to confirm it is mailed to you; your account starts with"
-                    f" {visit.settings.signup_credits:,} credits.", "/dashboard/sign-up", "Create my account"),
+        "forgot": (
+            "Forgot your password?",
+            "Give your email: if it owns an account, a link to set a new password is mailed to it.",
+            "/dashboard/forgot",
+            "Mail me a link",
+        ),
+        "sign-up": (
+            "Create an account",
+            f"Give your email: a link to confirm it is mailed to you; your account starts with"
+            f" {visit.settings.signup_credits:,} credits.",
+            "/dashboard/sign-up",
+            "Create my account",
+        ),
     }
     title, intro, action, button = forms[kind]
-    return visit.page("email_form.html", {"title": title, "intro": intro, "action": action, "button": button,
-                                          "email": email, "error": error, "notice": notice}, status)
+    return visit.page(
+        "email_form.html",
+        {
+            "title": title,
+            "intro": intro,
+            "action": action,
+            "button": button,
+            "email": email,
+            "error": error,
+            "notice": notice,
+        },
+        status,
+    )
 
 
 def _mail_off(visit: Visit, what: str) -> Response:
-    return visit.message(f"No {what} here", f"This gateway sends no mail, so {what} is off: ask your account's operator.", 404)
+    return visit.message(
+        f"No {what} here", f"This gateway sends no mail, so {what} is off: ask your account's operator.", 404
+    )
 
 
 async def forgot_page(visit: Visit) -> Response:
@@ -335,7 +391,9 @@ async def forgot_post(visit: Visit) -> Response:
     try:
         normalize_email(email)
     except ValueError:
-        return _email_form(visit, "forgot", email=email, error="Give an email address such as ada@example.com.", status=400)
+        return _email_form(
+            visit, "forgot", email=email, error="Give an email address such as ada@example.com.", status=400
+        )
     await send_password_link(visit.store, visit.settings, email)
     return _email_form(visit, "forgot", notice=SENT_NOTICE)
 
@@ -354,7 +412,9 @@ async def sign_up_post(visit: Visit) -> Response:
     try:
         await sign_up(visit.store, visit.settings, email, address)
     except ValueError:
-        return _email_form(visit, "sign-up", email=email, error="Give an email address such as ada@example.com.", status=400)
+        return _email_form(
+            visit, "sign-up", email=email, error="Give an email address such as ada@example.com.", status=400
+        )
     return _email_form(visit, "sign-up", notice=SENT_NOTICE)
 
 
@@ -369,27 +429,50 @@ async def _own_key(visit: Visit) -> KeyRecord:
     return record
 
 
-async def _keys_page(visit: Visit, *, new_key: dict | None = None, form: dict | None = None,
-                     errors: dict | None = None, status: int = 200) -> Response:
+async def _keys_page(
+    visit: Visit,
+    *,
+    new_key: dict | None = None,
+    form: dict | None = None,
+    errors: dict | None = None,
+    status: int = 200,
+) -> Response:
     account = await find_account(visit.store, visit.who.owner.account_id)
     today = utc_now().date()
     window_start = usage_window_start(today)
     last_used = usage_figures(await visit.store.ledger_entries(account.id, window_start), today).last_used
     views = [
         # A key created within the window the ledger is read for, with no charge in it, was never used.
-        {**key_view(record), "last_used": iso(last_used.get(record.key_id)), "never_used": record.key_id not in last_used and record.created_at >= window_start}
+        {
+            **key_view(record),
+            "last_used": iso(last_used.get(record.key_id)),
+            "never_used": record.key_id not in last_used and record.created_at >= window_start,
+        }
         for record in await visit.store.list_keys(account.id)
     ]
     active = [view for view in views if view["state"] == "active"]
     try_key, try_refusal = terminal_key(active)
     form = form or {"name": "", "expires": "", "origins": "", "browser_only": False, "mode": "live"}
-    return visit.page("keys.html", {
-        "title": "API keys", "section": "keys", "account": account, "keys": views, "new_key": new_key,
-        "form": form, "errors": errors or {}, "origins_value": form["origins"], "browser_only_checked": form["browser_only"],
-        "notice": NOTICES.get(visit.request.query_params.get("notice", "")),
-        "try_key": try_key, "try_refusal": try_refusal, "base_url": visit.settings.base_url,
-        "test_limits": limits_for_test_keys(account),
-    }, status)
+    return visit.page(
+        "keys.html",
+        {
+            "title": "API keys",
+            "section": "keys",
+            "account": account,
+            "keys": views,
+            "new_key": new_key,
+            "form": form,
+            "errors": errors or {},
+            "origins_value": form["origins"],
+            "browser_only_checked": form["browser_only"],
+            "notice": NOTICES.get(visit.request.query_params.get("notice", "")),
+            "try_key": try_key,
+            "try_refusal": try_refusal,
+            "base_url": visit.settings.base_url,
+            "test_limits": limits_for_test_keys(account),
+        },
+        status,
+    )
 
 
 async def keys_page(visit: Visit) -> Response:
@@ -429,24 +512,40 @@ def _expiry_field(text: str) -> tuple[datetime | None, str | None]:
 
 
 async def create_key(visit: Visit) -> Response:
-    form = {"name": visit.posted("name"), "expires": visit.posted("expires"), "origins": visit.posted("origins"),
-            "browser_only": visit.posted("browser_only") == "on", "mode": visit.posted("mode") or "live"}
+    form = {
+        "name": visit.posted("name"),
+        "expires": visit.posted("expires"),
+        "origins": visit.posted("origins"),
+        "browser_only": visit.posted("browser_only") == "on",
+        "mode": visit.posted("mode") or "live",
+    }
     name, name_error = _name_field(form["name"])
     mode_error = None if form["mode"] in KEY_MODES else "Choose a live key or a test key."
     expires_at, expires_error = _expiry_field(form["expires"])
     origins, origins_error = _origins_field(form["origins"])
     errors = {
         field: error
-        for field, error in (("name", name_error), ("expires", expires_error), ("origins", origins_error), ("mode", mode_error))
+        for field, error in (
+            ("name", name_error),
+            ("expires", expires_error),
+            ("origins", origins_error),
+            ("mode", mode_error),
+        )
         if error
     }
     if errors:
         return await _keys_page(visit, form=form, errors=errors, status=400)
     plain, record = await visit.store.create_key(
-        visit.who.owner.account_id, expires_at=expires_at, allowed_origins=origins, browser_only=form["browser_only"],
-        name=name, mode=form["mode"],
+        visit.who.owner.account_id,
+        expires_at=expires_at,
+        allowed_origins=origins,
+        browser_only=form["browser_only"],
+        name=name,
+        mode=form["mode"],
     )
-    log.info("dashboard_key_created", account_id=record.account_id, key_id=record.key_id, owner_id=visit.who.owner.owner_id)
+    log.info(
+        "dashboard_key_created", account_id=record.account_id, key_id=record.key_id, owner_id=visit.who.owner.owner_id
+    )
     title = "Your new test key" if record.mode == "test" else "Your new key"
     return await _keys_page(visit, new_key={"title": title, "plain": plain, "key_id": record.key_id, "previous": None})
 
@@ -459,7 +558,8 @@ async def rotate(visit: Visit) -> Response:
         return visit.message("Key not rotated", exception_message(exc), 409)
     log.info("dashboard_key_rotated", account_id=record.account_id, key_id=record.key_id, previous_key_id=old.key_id)
     return await _keys_page(
-        visit, new_key={"title": "Your new key (rotation)", "plain": plain, "key_id": record.key_id, "previous": old.key_id}
+        visit,
+        new_key={"title": "Your new key (rotation)", "plain": plain, "key_id": record.key_id, "previous": old.key_id},
     )
 
 
@@ -470,16 +570,25 @@ async def revoke_page(visit: Visit) -> Response:
 
 async def revoke(visit: Visit) -> Response:
     record = await visit.store.revoke_key((await _own_key(visit)).key_id)
-    log.info("dashboard_key_revoked", account_id=record.account_id, key_id=record.key_id, owner_id=visit.who.owner.owner_id)
+    log.info(
+        "dashboard_key_revoked", account_id=record.account_id, key_id=record.key_id, owner_id=visit.who.owner.owner_id
+    )
     return _redirect("/dashboard/keys", "revoked")
 
 
 async def origins_page(visit: Visit) -> Response:
     record = await _own_key(visit)
-    return visit.page("key_origins.html", {
-        "title": "Key origins", "section": "keys", "key": key_view(record),
-        "origins_value": "\n".join(record.allowed_origins), "origins_error": None, "browser_only_checked": record.browser_only,
-    })
+    return visit.page(
+        "key_origins.html",
+        {
+            "title": "Key origins",
+            "section": "keys",
+            "key": key_view(record),
+            "origins_value": "\n".join(record.allowed_origins),
+            "origins_error": None,
+            "browser_only_checked": record.browser_only,
+        },
+    )
 
 
 async def origins_post(visit: Visit) -> Response:
@@ -487,10 +596,18 @@ async def origins_post(visit: Visit) -> Response:
     text, browser_only = visit.posted("origins"), visit.posted("browser_only") == "on"
     origins, error = _origins_field(text)
     if error is not None:
-        return visit.page("key_origins.html", {
-            "title": "Key origins", "section": "keys", "key": key_view(record),
-            "origins_value": text, "origins_error": error, "browser_only_checked": browser_only,
-        }, 400)
+        return visit.page(
+            "key_origins.html",
+            {
+                "title": "Key origins",
+                "section": "keys",
+                "key": key_view(record),
+                "origins_value": text,
+                "origins_error": error,
+                "browser_only_checked": browser_only,
+            },
+            400,
+        )
     try:
         record = await visit.store.update_origins(record.key_id, origins, browser_only=browser_only)
     except StoreError as exc:
@@ -509,7 +626,10 @@ async def webhooks_page(visit: Visit) -> Response:
     for webhook in await visit.store.list_webhooks(account_id):
         deliveries = await visit.store.recent_deliveries(webhook.webhook_id, KEEP_DELIVERIES)
         webhooks.append({**webhook_view(webhook), "deliveries": [delivery_view(d) for d in deliveries]})
-    return visit.page("webhooks.html", {"title": "Webhooks", "section": "webhooks", "webhooks": webhooks, "recent_limit": KEEP_DELIVERIES})
+    return visit.page(
+        "webhooks.html",
+        {"title": "Webhooks", "section": "webhooks", "webhooks": webhooks, "recent_limit": KEEP_DELIVERIES},
+    )
 
 
 async def usage_page(visit: Visit) -> Response:
@@ -525,25 +645,41 @@ async def usage_page(visit: Visit) -> Response:
     labels = [day.isoformat() for day in figures.days]
     try_key, try_refusal = terminal_key([key_view(r) for r in records if r.state() == "active"])
     key_names = {record.key_id: record.name or shown_prefix(record.mode, record.prefix_hint) for record in records}
-    return visit.page("usage.html", {
-        "title": "Balance and usage", "section": "usage", "account": account, "figures": figures,
-        "keys": [(record.key_id, key_names[record.key_id]) for record in records], "key_names": key_names,
-        "selected_key": key_id,
-        "recent_limit": RECENT_REQUESTS,
-        "credits_chart": bar_chart_svg(labels, figures.credits_per_day, "Credits spent per day, last 30 days (UTC)"),
-        "requests_chart": bar_chart_svg(labels, figures.requests_per_day, "Requests charged per day, last 30 days (UTC)"),
-        "endpoints_chart": bar_chart_svg(
-            [endpoint for endpoint, _ in figures.requests_per_endpoint], [count for _, count in figures.requests_per_endpoint],
-            "Requests charged per endpoint, last 30 days",
-        ),
-        "try_key": try_key, "try_refusal": try_refusal, "base_url": visit.settings.base_url,
-    })
+    return visit.page(
+        "usage.html",
+        {
+            "title": "Balance and usage",
+            "section": "usage",
+            "account": account,
+            "figures": figures,
+            "keys": [(record.key_id, key_names[record.key_id]) for record in records],
+            "key_names": key_names,
+            "selected_key": key_id,
+            "recent_limit": RECENT_REQUESTS,
+            "credits_chart": bar_chart_svg(
+                labels, figures.credits_per_day, "Credits spent per day, last 30 days (UTC)"
+            ),
+            "requests_chart": bar_chart_svg(
+                labels, figures.requests_per_day, "Requests charged per day, last 30 days (UTC)"
+            ),
+            "endpoints_chart": bar_chart_svg(
+                [endpoint for endpoint, _ in figures.requests_per_endpoint],
+                [count for _, count in figures.requests_per_endpoint],
+                "Requests charged per endpoint, last 30 days",
+            ),
+            "try_key": try_key,
+            "try_refusal": try_refusal,
+            "base_url": visit.settings.base_url,
+        },
+    )
 
 
 # --- spend caps ----------------------------------------------------------------------------------
 
 
-async def spend_caps_page(visit: Visit, *, typed: dict | None = None, errors: dict | None = None, status: int = 200) -> Response:
+async def spend_caps_page(
+    visit: Visit, *, typed: dict | None = None, errors: dict | None = None, status: int = 200
+) -> Response:
     """Return the spend-caps page: a form for the account's caps and one per active key;
     ``typed`` keeps what was typed in the form that failed (scope -> fields)."""
     account_id = visit.who.owner.account_id
@@ -552,10 +688,17 @@ async def spend_caps_page(visit: Visit, *, typed: dict | None = None, errors: di
         for period in ("daily", "monthly"):
             cap = row[period]["cap"]
             row[f"{period}_value"] = (typed or {}).get(row["scope"], {}).get(period, "" if cap is None else str(cap))
-    return visit.page("spend_caps.html", {
-        "title": "Spend caps", "section": "caps", "rows": rows, "errors": errors or {},
-        "notice": NOTICES.get(visit.request.query_params.get("notice", "")),
-    }, status)
+    return visit.page(
+        "spend_caps.html",
+        {
+            "title": "Spend caps",
+            "section": "caps",
+            "rows": rows,
+            "errors": errors or {},
+            "notice": NOTICES.get(visit.request.query_params.get("notice", "")),
+        },
+        status,
+    )
 
 
 async def spend_caps_post(visit: Visit) -> Response:
@@ -594,7 +737,9 @@ def dashboard_app() -> ASGIApp:
             await router(scope, receive, send)
         except HTTPException as exc:
             request = Request(scope, receive)
-            response = render_message(request, "Not allowed here", "This page does not take that kind of request.", exc.status_code)
+            response = render_message(
+                request, "Not allowed here", "This page does not take that kind of request.", exc.status_code
+            )
             if exc.headers and "Allow" in exc.headers:
                 response.headers["Allow"] = exc.headers["Allow"]
             await response(scope, receive, send)
@@ -602,7 +747,9 @@ def dashboard_app() -> ASGIApp:
     return app
 
 
-def _get_and_post(get: Callable[[Request], Awaitable[Response]], post: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+def _get_and_post(
+    get: Callable[[Request], Awaitable[Response]], post: Callable[[Request], Awaitable[Response]]
+) -> Callable[[Request], Awaitable[Response]]:
     """Return one endpoint for a path that takes both methods, so that a 405 on it lists both
     in its Allow header (RFC 9110 §15.5.6: the resource's methods, not one route's)."""
 

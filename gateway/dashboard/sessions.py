@@ -53,8 +53,13 @@ def set_session_cookie(request: Request, response: Response, token: str, policy:
     """Put the session cookie on ``response``: HttpOnly (no script reads it), SameSite=Lax (no
     cross-site post carries it), Secure over HTTPS, lasting at most the session's absolute life."""
     response.set_cookie(
-        cookie_name(request), token, max_age=int(policy.absolute_s), path="/",
-        httponly=True, samesite="lax", secure=request.url.scheme == "https",
+        cookie_name(request),
+        token,
+        max_age=int(policy.absolute_s),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
     )
 
 

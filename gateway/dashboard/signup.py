@@ -35,8 +35,7 @@ _NAME_CHARS = re.compile(r"[^a-z0-9]+")
 WELCOME_FLAG = "&welcome=1"
 
 SENT_NOTICE = (
-    "If this address can have that link, it is on its way: look in your mail. The link works once,"
-    " for 24 hours."
+    "If this address can have that link, it is on its way: look in your mail. The link works once, for 24 hours."
 )
 
 
@@ -52,7 +51,9 @@ async def _may_mail(store: DashboardStore, subject: str, per_hour: int) -> bool:
 
 async def _mail_link(settings: Settings, to: str, subject: str, intro: str, link: str) -> None:
     hours = int(INVITE_VALID_FOR.total_seconds() // 3600)
-    text = f"{intro}\n\n{link}\n\nThe link works once, for {hours} hours. If you did not ask for it, ignore this mail.\n"
+    text = (
+        f"{intro}\n\n{link}\n\nThe link works once, for {hours} hours. If you did not ask for it, ignore this mail.\n"
+    )
     try:
         await send_mail(settings.smtp_url, settings.mail_from, to, subject, text)
     except MailNotSent as exc:
@@ -68,7 +69,9 @@ async def send_password_link(store: DashboardStore, settings: Settings, email: s
     invitation = await invite_owner(store, settings.base_url, owner.account_id, owner.email)
     log.info("dashboard_password_link_sent", owner_id=owner.owner_id)
     await _mail_link(
-        settings, owner.email, "Set a new Celestial password",
+        settings,
+        owner.email,
+        "Set a new Celestial password",
         "Someone (you, we hope) asked to set a new password for your Celestial dashboard. Follow this link to choose "
         "it:",
         invitation.link,
@@ -108,7 +111,9 @@ async def sign_up(store: DashboardStore, settings: Settings, email: str, network
         return
     log.info("dashboard_signed_up", account_id=account.id, owner_id=invitation.owner.owner_id)
     await _mail_link(
-        settings, email, "Confirm your Celestial account",
+        settings,
+        email,
+        "Confirm your Celestial account",
         f"Welcome to Celestial. Your account {account.name} is ready with {settings.signup_credits:,} credits."
         " Follow this link to confirm your address, choose a password and get your first API key:",
         invitation.link + WELCOME_FLAG,

@@ -40,5 +40,11 @@ def cap_rows(status: SpendStatus, keys: Iterable[KeyRecord]) -> list[dict[str, A
     rows = [{"scope": "account", "label": "The whole account (every key)", **line_view(status.account, status)}]
     for key in keys:
         if key.state() == "active":
-            rows.append({"scope": key.key_id, "label": f"Key {key.name or key.key_id}", **line_view(status.key(key.key_id), status)})
+            rows.append(
+                {
+                    "scope": key.key_id,
+                    "label": f"Key {key.name or key.key_id}",
+                    **line_view(status.key(key.key_id), status),
+                }
+            )
     return rows

@@ -96,8 +96,13 @@ def usage_figures(entries: list[LedgerEntry], today: date, key_id: str | None = 
     newest = sorted(debits.values(), key=lambda entry: (entry.at, entry.request_id), reverse=True)[:RECENT_REQUESTS]
     recent = [
         RecentRequest(
-            entry.at, entry.note.endpoint, entry.note.request_id, entry.request_id,
-            entry.credits - refunds.get(entry.request_id, 0), entry.request_id in refunds, entry.note.key_id,
+            entry.at,
+            entry.note.endpoint,
+            entry.note.request_id,
+            entry.request_id,
+            entry.credits - refunds.get(entry.request_id, 0),
+            entry.request_id in refunds,
+            entry.note.key_id,
         )
         for entry in newest
     ]

@@ -22,7 +22,11 @@ ACCOUNT_SCHEMAS: dict[str, dict[str, Any]] = {
 }
 _BREAKDOWN = {
     "by_key": {"type": "object", "description": "Key id to its figures.", "additionalProperties": ref("UsageFigures")},
-    "by_endpoint": {"type": "object", "description": "Endpoint path to its figures.", "additionalProperties": ref("UsageFigures")},
+    "by_endpoint": {
+        "type": "object",
+        "description": "Endpoint path to its figures.",
+        "additionalProperties": ref("UsageFigures"),
+    },
 }
 _TOTALS = {
     "type": "object",
@@ -31,7 +35,9 @@ _TOTALS = {
 }
 ACCOUNT_SCHEMAS["UsageTotals"] = _TOTALS
 ACCOUNT_SCHEMAS["UsageDay"] = {
-    **_TOTALS, "required": ["date", *_TOTALS["required"]], "properties": {"date": {"type": "string", "format": "date"}, **_TOTALS["properties"]},
+    **_TOTALS,
+    "required": ["date", *_TOTALS["required"]],
+    "properties": {"date": {"type": "string", "format": "date"}, **_TOTALS["properties"]},
 }
 
 USAGE_SCHEMA = {
@@ -40,9 +46,16 @@ USAGE_SCHEMA = {
     "properties": {
         "start": {"type": "string", "format": "date"},
         "end": {"type": "string", "format": "date"},
-        "key": {"type": ["string", "null"], "description": "The key id the figures are limited to, or null for every key."},
+        "key": {
+            "type": ["string", "null"],
+            "description": "The key id the figures are limited to, or null for every key.",
+        },
         "total": ref("UsageTotals"),
-        "days": {"type": "array", "items": ref("UsageDay"), "description": "Every UTC day of the range, oldest first, days without requests included."},
+        "days": {
+            "type": "array",
+            "items": ref("UsageDay"),
+            "description": "Every UTC day of the range, oldest first, days without requests included.",
+        },
     },
 }
 
@@ -52,7 +65,11 @@ _PERIOD_CAP = {
     "properties": {
         "cap": {"type": ["integer", "null"], "description": "The most credits the period allows; null: no cap."},
         "spent": {"type": "integer", "description": "Credits spent in the current period (refunds taken off)."},
-        "resets_at": {"type": "string", "format": "date-time", "description": "When the period ends (UTC midnight, or the 1st of the next month)."},
+        "resets_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the period ends (UTC midnight, or the 1st of the next month).",
+        },
     },
 }
 _SPEND_CAPS = {
@@ -85,13 +102,33 @@ ACCOUNT_SCHEMA = {
         "key": {
             "type": "object",
             "description": "The calling key's own settings; never the key nor its hash.",
-            "required": ["key_id", "name", "prefix", "mode", "state", "created_at", "expires_at", "allowed_origins", "browser_only", "spend_caps"],
+            "required": [
+                "key_id",
+                "name",
+                "prefix",
+                "mode",
+                "state",
+                "created_at",
+                "expires_at",
+                "allowed_origins",
+                "browser_only",
+                "spend_caps",
+            ],
             "properties": {
                 "key_id": {"type": "string"},
                 "name": {"type": "string"},
                 "account_id": {"type": "string"},
-                "prefix": {"type": "string", "description": "The key's first characters, e.g. svc_live_AbCd... (svc_test_ for a test key)"},
-                "mode": {"type": "string", "enum": ["live", "test"], "description": "live: charged credits; test: real answers that cost nothing, under the account's test limits."},
+                "prefix": {
+                    "type": "string",
+                    "description": "The key's first characters, e.g. svc_live_AbCd... (svc_test_ for a test key)",
+                },
+                "mode": {
+                    "type": "string",
+                    "enum": ["live", "test"],
+                    "description": (
+                        "live: charged credits; test: real answers that cost nothing, under the account's test limits."
+                    ),
+                },
                 "state": {"type": "string", "enum": ["active", "revoked", "expired"]},
                 "created_at": {"type": "string", "format": "date-time"},
                 "expires_at": {"type": ["string", "null"], "format": "date-time"},
@@ -106,7 +143,7 @@ ACCOUNT_SCHEMA = {
 
 _REFUSALS = {
     "400": "invalid_parameter (an unknown or repeated parameter, a date not YYYY-MM-DD, an end before the start, "
-           "a key not of this account) or range_too_long",
+    "a key not of this account) or range_too_long",
     "401": "invalid_api_key",
     "403": "origin_not_allowed or origin_required",
     "429": "rate_limit_exceeded (with Retry-After)",
@@ -119,14 +156,25 @@ def _envelope(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _responses(name: str) -> dict[str, Any]:
-    responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": ref(name)}}}}
+    responses: dict[str, Any] = {
+        "200": {"description": "Success", "content": {"application/json": {"schema": ref(name)}}}
+    }
     for status, text in _REFUSALS.items():
-        responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        responses[status] = {
+            "description": text,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
     return responses
 
 
 def _date_parameter(name: str, text: str) -> dict[str, Any]:
-    return {"name": name, "in": "query", "required": False, "description": text, "schema": {"type": "string", "format": "date"}}
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "description": text,
+        "schema": {"type": "string", "format": "date"},
+    }
 
 
 def account_paths() -> dict[str, Any]:
@@ -137,9 +185,11 @@ def account_paths() -> dict[str, Any]:
             "description": (
                 "The account's credits and requests per day, in all, per key and per endpoint. It covers the UTC days "
                 f"of up to {MAX_USAGE_DAYS} days (default: the last {DEFAULT_USAGE_DAYS}, today included), each day "
-                "with its credits and requests in all, per key id and per endpoint; the range's totals the same way. A request counts on the UTC day it was charged and costs "
+                "with its credits and requests in all, per key id and per endpoint; the range's totals the same way. "
+                "A request counts on the UTC day it was charged and costs "
                 "what it was charged less any refund; free endpoints are not in the ledger. Any key of the account "
-                f"reads it; figures are at most {USAGE_STALE_MAX_S:g} s old (`meta.as_of`). Free; counts in the rate limit."
+                f"reads it; figures are at most {USAGE_STALE_MAX_S:g} s old (`meta.as_of`). Free; counts in the rate "
+                f"limit."
             ),
             "operationId": "get_usage",
             "tags": ["account"],
@@ -147,7 +197,13 @@ def account_paths() -> dict[str, Any]:
             "parameters": [
                 _date_parameter("start", "First UTC day (YYYY-MM-DD); default: 29 days before end."),
                 _date_parameter("end", "Last UTC day (YYYY-MM-DD), included; default: today."),
-                {"name": "key", "in": "query", "required": False, "description": "Only this key's requests (a key id of the account).", "schema": {"type": "string"}},
+                {
+                    "name": "key",
+                    "in": "query",
+                    "required": False,
+                    "description": "Only this key's requests (a key id of the account).",
+                    "schema": {"type": "string"},
+                },
             ],
             "responses": _responses("UsageResponse"),
         }
@@ -155,9 +211,12 @@ def account_paths() -> dict[str, Any]:
     account = {
         "get": {
             "summary": "The account's balance, limits and spend caps, and the calling key's settings",
-            "description": "The account's balance, limits and spend caps now, and the calling key's own settings. The spend caps "
-                           "come with what was spent in the current UTC day and month; the key's settings are its name, prefix, expiry, "
-                           "origins, browser-only and spend caps, never a key nor its hash. Free; counts in the rate limit.",
+            "description": (
+                "The account's balance, limits and spend caps now, and the calling key's own settings. The spend caps "
+                "come with what was spent in the current UTC day and month; the key's settings are its name, prefix, "
+                "expiry, "
+                "origins, browser-only and spend caps, never a key nor its hash. Free; counts in the rate limit."
+            ),
             "operationId": "get_account",
             "tags": ["account"],
             "x-credits": 0,

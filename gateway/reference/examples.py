@@ -109,12 +109,16 @@ def load_examples(directory: Path = EXAMPLES_DIR) -> dict[str, Example]:
     for path in sorted(directory.glob("*.json")):
         record = orjson.loads(path.read_bytes())
         operation, method = record["operation"], record["method"]
-        more = tuple(_read_call(operation, method, name, call, directory) for name, call in record.get("more", {}).items())
+        more = tuple(
+            _read_call(operation, method, name, call, directory) for name, call in record.get("more", {}).items()
+        )
         examples[operation] = _read_call(operation, method, EXAMPLE_NAME, record, directory, more)
     return examples
 
 
-def _read_call(operation: str, method: str, name: str, call: dict[str, Any], directory: Path, more: tuple[Example, ...] = ()) -> Example:
+def _read_call(
+    operation: str, method: str, name: str, call: dict[str, Any], directory: Path, more: tuple[Example, ...] = ()
+) -> Example:
     document = None
     if "document" in call:
         kept = call["document"]
@@ -187,7 +191,10 @@ def with_examples(document: dict[str, Any], examples: dict[str, Example]) -> dic
             else:
                 body = operation["requestBody"]["content"][JSON_MEDIA_TYPE]
                 body["examples"] = {
-                    call.name: {"summary": call.summary, "value": call.request if call.method == "POST" else typed_body(call.request, body["schema"])}
+                    call.name: {
+                        "summary": call.summary,
+                        "value": call.request if call.method == "POST" else typed_body(call.request, body["schema"]),
+                    }
                     for call in example.every
                 }
             picture = next((call for call in example.every if call.media_type.startswith("image/")), None)

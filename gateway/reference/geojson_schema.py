@@ -33,7 +33,10 @@ def _geometry(kind: str, coordinates: dict[str, Any]) -> dict[str, Any]:
 
 
 #: RFC 7946, 3.1.4: a LineString has two or more positions.
-LINE_STRING = _geometry("LineString", {"type": "array", "items": POSITION, "minItems": 2, "description": "The segment's positions, south to north."})
+LINE_STRING = _geometry(
+    "LineString",
+    {"type": "array", "items": POSITION, "minItems": 2, "description": "The segment's positions, south to north."},
+)
 
 #: RFC 7946, 3.1.2: a Point has one position (a segment of a single row).
 POINT = _geometry("Point", POSITION)

@@ -193,7 +193,9 @@ def guide_routes(guides: dict[str, Guide], images: dict[str, Path], content_secu
     @with_error_body
     async def index(request: Request) -> Response:
         if "" not in pages:
-            raise NotFound("The guides are not installed beside this gateway.", suggestion="/docs is the API reference.")
+            raise NotFound(
+                "The guides are not installed beside this gateway.", suggestion="/docs is the API reference."
+            )
         return HTMLResponse(pages[""], headers=headers)
 
     @with_error_body

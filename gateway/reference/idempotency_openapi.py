@@ -75,7 +75,11 @@ def with_idempotency_key(paths: dict[str, Any]) -> dict[str, Any]:
             responses = operation.setdefault("responses", {})
             own = responses.get("409", {}).get("description")
             # A creation's own 409 (its account full) stays beside the key's.
-            responses["409"] = {**CONFLICT_RESPONSE, "description": f"{own}; {CONFLICT_RESPONSE['description']}"} if own else CONFLICT_RESPONSE
+            responses["409"] = (
+                {**CONFLICT_RESPONSE, "description": f"{own}; {CONFLICT_RESPONSE['description']}"}
+                if own
+                else CONFLICT_RESPONSE
+            )
             if "200" in responses:
                 responses["200"].setdefault("headers", {})["Idempotent-Replayed"] = REPLAYED_HEADER
             result[path][method] = operation

@@ -31,9 +31,13 @@ def llms_text(document: dict[str, Any]) -> str:
     """Return the text of /llms.txt for ``document``: its operations grouped by tag, each a
     link to its Markdown page with its summary and cost."""
     lines = [f"# {document['info']['title']}", "", f"> {SUMMARY}", "", ESSENTIALS]
-    lines += ["## Start here", "",
+    lines += [
+        "## Start here",
+        "",
         f"- [Introduction](/docs/{INTRODUCTION_PAGE}.md): authentication, the first request, moments, the envelope, "
-        "errors, credits and limits", ""]
+        "errors, credits and limits",
+        "",
+    ]
     by_tag: dict[str, list[str]] = {}
     for path, operations in document["paths"].items():
         operation = operations.get("get") or operations["post"]
@@ -44,5 +48,11 @@ def llms_text(document: dict[str, Any]) -> str:
         by_tag.setdefault(operation["tags"][0], []).append(entry)
     for tag, entries in by_tag.items():
         lines += [f"## {tag.capitalize()}", "", *entries, ""]
-    lines += ["## Optional", "", "- [OpenAPI 3.1 document](/v1/openapi.json): every operation's parameters and answers as JSON Schema", "- [Interactive reference](/docs): the same, with Try it", ""]
+    lines += [
+        "## Optional",
+        "",
+        "- [OpenAPI 3.1 document](/v1/openapi.json): every operation's parameters and answers as JSON Schema",
+        "- [Interactive reference](/docs): the same, with Try it",
+        "",
+    ]
     return "\n".join(lines)

@@ -60,13 +60,11 @@ ERROR_SCHEMA = {
 }
 
 ERROR_STATUSES = {
-    "400":
-        "Invalid request (invalid_parameter, missing_parameter, conflicting_parameters, invalid_datetime, "
-        "invalid_body, body_not_found, body_not_eligible, out_of_range ...)",
+    "400": "Invalid request (invalid_parameter, missing_parameter, conflicting_parameters, invalid_datetime, "
+    "invalid_body, body_not_found, body_not_eligible, out_of_range ...)",
     "401": "invalid_api_key",
-    "402":
-        "insufficient_credits, or spend_cap_reached (a spend cap of the account or key; spend_cap says which, and "
-        "resets_at)",
+    "402": "insufficient_credits, or spend_cap_reached (a spend cap of the account or key; spend_cap says which, and "
+    "resets_at)",
     "403": "origin_not_allowed or origin_required",
     "413": "payload_too_large",
     "429": "rate_limit_exceeded (with Retry-After)",
@@ -85,7 +83,11 @@ def _comments() -> dict[str, str]:
     fds = descriptor_pb2.FileDescriptorSet.FromString(DESCRIPTOR_SET.read_bytes())
     comments: dict[str, str] = {}
     for file in fds.file:
-        locations = {tuple(loc.path): loc.leading_comments.strip() for loc in file.source_code_info.location if loc.leading_comments}
+        locations = {
+            tuple(loc.path): loc.leading_comments.strip()
+            for loc in file.source_code_info.location
+            if loc.leading_comments
+        }
         package = file.package
         for mi, message in enumerate(file.message_type):
             _collect_message(comments, locations, (4, mi), f"{package}.{message.name}", message)
@@ -130,7 +132,8 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
         # A town gives latitude and longitude only: a defaulted value (alt) is read as sent.
         parts.append(
             f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here "
-            f"with {field.alternative_name} too.")
+            f"with {field.alternative_name} too."
+        )
     elif field.alternative:
         parts.append(f"Required unless {field.alternative_name} (a town from /v1/places) is sent.")
     if rule.csv:
@@ -215,7 +218,10 @@ def _document_schemas(endpoint: Endpoint) -> dict[str, dict[str, Any]]:
     if data_fd.type != FieldDescriptor.TYPE_MESSAGE:
         return {}
     return {
-        text_media_type(fd): {"type": "string", **({"format": "binary"} if fd.type == FieldDescriptor.TYPE_BYTES else {})}
+        text_media_type(fd): {
+            "type": "string",
+            **({"format": "binary"} if fd.type == FieldDescriptor.TYPE_BYTES else {}),
+        }
         for fd in data_fd.message_type.fields
         if text_media_type(fd)
     }
@@ -227,7 +233,10 @@ def _responses(endpoint: Endpoint, components: Components) -> dict[str, Any]:
         content[media_type] = {"schema": schema}
     responses: dict[str, Any] = {"200": {"description": "Success", "content": content}}
     for status, text in ERROR_STATUSES.items():
-        responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        responses[status] = {
+            "description": text,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
     return responses
 
 
@@ -256,9 +265,21 @@ def batch_schemas() -> dict[str, dict[str, Any]]:
             "errors": ERROR_SCHEMA["properties"]["errors"],
         },
     }
-    summary = {"type": "object", "required": ["total", "succeeded", "failed"], "properties": {name: {"type": "integer"} for name in ("total", "succeeded", "failed")}}
-    data = {"type": "object", "required": ["results", "summary"], "properties": {"results": {"type": "array", "items": ref("BatchResult")}, "summary": ref("BatchSummary")}}
-    success = {"type": "object", "required": ["data", "meta"], "properties": {"data": ref("BatchData"), "meta": ref("Meta")}}
+    summary = {
+        "type": "object",
+        "required": ["total", "succeeded", "failed"],
+        "properties": {name: {"type": "integer"} for name in ("total", "succeeded", "failed")},
+    }
+    data = {
+        "type": "object",
+        "required": ["results", "summary"],
+        "properties": {"results": {"type": "array", "items": ref("BatchResult")}, "summary": ref("BatchSummary")},
+    }
+    success = {
+        "type": "object",
+        "required": ["data", "meta"],
+        "properties": {"data": ref("BatchData"), "meta": ref("Meta")},
+    }
     return {"BatchResponse": success, "BatchData": data, "BatchResult": result, "BatchSummary": summary}
 
 
@@ -270,17 +291,25 @@ def _batch_operation() -> dict[str, Any]:
         "additionalProperties": False,
         "properties": {
             "endpoint": {"type": "string", "description": "An endpoint path, e.g. /v1/aspects."},
-            "params": {"type": "object", "description": (
+            "params": {
+                "type": "object",
+                "description": (
                     "That endpoint's parameters ({} for none); an entry without params is 400 invalid_parameter for "
                     "the whole batch."
-                )},
+                ),
+            },
         },
     }
     success = ref("BatchResponse")
-    responses: dict[str, Any] = {"200": {"description": "Success", "content": {"application/json": {"schema": success}}}}
+    responses: dict[str, Any] = {
+        "200": {"description": "Success", "content": {"application/json": {"schema": success}}}
+    }
     for status, text in ERROR_STATUSES.items():
         if status not in ("501", "504"):
-            responses[status] = {"description": text, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            responses[status] = {
+                "description": text,
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            }
     return {
         "post": {
             "summary": "Run several sub-requests in one call",
@@ -296,7 +325,12 @@ def _batch_operation() -> dict[str, Any]:
                             "required": ["requests"],
                             "additionalProperties": False,
                             "properties": {
-                                "requests": {"type": "array", "minItems": 1, "maxItems": MAX_SUBREQUESTS, "items": sub_request}
+                                "requests": {
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "maxItems": MAX_SUBREQUESTS,
+                                    "items": sub_request,
+                                }
                             },
                         }
                     }
@@ -307,7 +341,9 @@ def _batch_operation() -> dict[str, Any]:
     }
 
 
-def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequence[tuple[str, str]] = ()) -> dict[str, Any]:
+def build_openapi(
+    endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequence[tuple[str, str]] = ()
+) -> dict[str, Any]:
     """Return the OpenAPI 3.1 document of every endpoint; its introduction links ``guides``
     (``(title, route)`` pairs)."""
     paths: dict[str, Any] = {}
@@ -342,8 +378,15 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
                         "schema": _request_field_schema(field, spec.oneofs, query=True),
                     }
                 )
-            parameters += [{"name": name, "in": "query", "required": False, "schema": schema} for name, schema in chart_parameters(endpoint.request_cls).items()]
-            operations["get"] = {**common, "operationId": f"get_{operation_name(endpoint.path)}", "parameters": parameters}
+            parameters += [
+                {"name": name, "in": "query", "required": False, "schema": schema}
+                for name, schema in chart_parameters(endpoint.request_cls).items()
+            ]
+            operations["get"] = {
+                **common,
+                "operationId": f"get_{operation_name(endpoint.path)}",
+                "parameters": parameters,
+            }
         operations["post"] = {
             **common,
             # Named after the path, as the Markdown pages and the MCP tools are: the SDKs'
@@ -351,7 +394,13 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
             "operationId": f"post_{operation_name(endpoint.path)}",
             "requestBody": {
                 "required": True,
-                "content": {"application/json": {"schema": with_chart_members(_request_message_schema(endpoint.request_cls.DESCRIPTOR), endpoint.request_cls)}},
+                "content": {
+                    "application/json": {
+                        "schema": with_chart_members(
+                            _request_message_schema(endpoint.request_cls.DESCRIPTOR), endpoint.request_cls
+                        )
+                    }
+                },
             },
         }
         paths[endpoint.path] = operations
@@ -359,17 +408,27 @@ def build_openapi(endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequ
     paths.update(account_paths())
     paths.update(chart_paths())
     paths.update(webhook_paths())
-    return reference_text({
-        "openapi": "3.1.0",
-        "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
-        "servers": [{"url": "/"}],
-        "security": [{"bearer": []}, {"apiKey": []}],
-        "paths": with_idempotency_key(paths),
-        "components": {
-            "schemas": {"Error": ERROR_SCHEMA, "ErrorDetail": ERROR_DETAIL, **components.schemas, **batch_schemas(), **ACCOUNT_SCHEMAS, **CHART_SCHEMAS, **WEBHOOK_SCHEMAS},
-            "securitySchemes": {
-                "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer svc_live_..."},
-                "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+    return reference_text(
+        {
+            "openapi": "3.1.0",
+            "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
+            "servers": [{"url": "/"}],
+            "security": [{"bearer": []}, {"apiKey": []}],
+            "paths": with_idempotency_key(paths),
+            "components": {
+                "schemas": {
+                    "Error": ERROR_SCHEMA,
+                    "ErrorDetail": ERROR_DETAIL,
+                    **components.schemas,
+                    **batch_schemas(),
+                    **ACCOUNT_SCHEMAS,
+                    **CHART_SCHEMAS,
+                    **WEBHOOK_SCHEMAS,
+                },
+                "securitySchemes": {
+                    "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer svc_live_..."},
+                    "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+                },
             },
-        },
-    })
+        }
+    )

@@ -62,12 +62,15 @@ ZONE_FOUND_SCHEMA: dict[str, Any] = {
             "type": "string",
             "enum": ["auto", "place"],
             "description": "auto: the zone the time-zone map (timezonefinder-data) gives the coordinates; "
-                           "place: the zone the gazetteer records for the town sent as place.",
+            "place: the zone the gazetteer records for the town sent as place.",
         },
         "lat": {"type": "number", "description": "The latitude the zone was found for, degrees north."},
         "lon": {"type": "number", "description": "The longitude the zone was found for, degrees east."},
-        "note": {"type": "string", "description": "What to check when the zone is a convention rather than a town's clocks "
-                                                  "(at sea, the nautical zone of the longitude; at a pole, whatever zone the map draws)."},
+        "note": {
+            "type": "string",
+            "description": "What to check when the zone is a convention rather than a town's clocks "
+            "(at sea, the nautical zone of the longitude; at a pole, whatever zone the map draws).",
+        },
     },
 }
 
@@ -77,19 +80,34 @@ LOCAL_TIME_SCHEMA: dict[str, Any] = {
     "description": "How one datetime sent without an offset was read as the civil time of a zone (docs/local-time.md).",
     "required": ["local", "tz", "abbreviation", "utc_offset_seconds", "utc"],
     "properties": {
-        "local": {"type": "string", "description": "The wall-clock time as read, ISO 8601 without an offset (1944-06-06T08:00:00)."},
+        "local": {
+            "type": "string",
+            "description": "The wall-clock time as read, ISO 8601 without an offset (1944-06-06T08:00:00).",
+        },
         "tz": {
             "type": "string",
             "description": (
                 "The IANA zone it was read in (Europe/London): named by tz, found by tz=auto, or the place's."
             ),
         },
-        "abbreviation": {"type": "string", "description": "The zone's abbreviation at that time, as the tz database gives it (BDST, CET, LMT)."},
-        "utc_offset_seconds": {"type": "integer", "description": "The zone's offset from UTC at that time, seconds east of Greenwich (7200 for UTC+2)."},
-        "utc": {"type": "string", "description": "The instant it was read as, ISO 8601 UTC with milliseconds (1944-06-06T06:00:00.000Z)."},
+        "abbreviation": {
+            "type": "string",
+            "description": "The zone's abbreviation at that time, as the tz database gives it (BDST, CET, LMT).",
+        },
+        "utc_offset_seconds": {
+            "type": "integer",
+            "description": "The zone's offset from UTC at that time, seconds east of Greenwich (7200 for UTC+2).",
+        },
+        "utc": {
+            "type": "string",
+            "description": "The instant it was read as, ISO 8601 UTC with milliseconds (1944-06-06T06:00:00.000Z).",
+        },
         "tz_found": {"$ref": REF_PREFIX + "ZoneFound"},
-        "note": {"type": "string", "description": "What deserves a second look about this reading (a local mean time far from the "
-                                                  "zone's reference city, a zone found at sea), in words."},
+        "note": {
+            "type": "string",
+            "description": "What deserves a second look about this reading (a local mean time far from the "
+            "zone's reference city, a zone found at sea), in words.",
+        },
     },
 }
 
@@ -97,38 +115,51 @@ LOCAL_TIME_SCHEMA: dict[str, Any] = {
 META_SCHEMA: dict[str, Any] = {
     "type": "object",
     "description": (
-            "About the answer rather than its result: its request id, what it cost, what it was made with and how its "
-            "local times were read."
-        ),
+        "About the answer rather than its result: its request id, what it cost, what it was made with and how its "
+        "local times were read."
+    ),
     "required": ["request_id", "credits_used", "credits_remaining", "version"],
     "properties": {
-        "request_id": {"type": "string", "description": "The request's id, also the X-Request-Id header: quote it when reporting a problem."},
-        "credits_used": {"type": "integer", "description": "The credits this request was charged (a batch: the sum over its successful sub-requests)."},
+        "request_id": {
+            "type": "string",
+            "description": "The request's id, also the X-Request-Id header: quote it when reporting a problem.",
+        },
+        "credits_used": {
+            "type": "integer",
+            "description": "The credits this request was charged (a batch: the sum over its successful sub-requests).",
+        },
         "credits_remaining": {
             "type": ["integer", "null"],
             "description": (
                 "The account's balance after this request; null only when a batch's balance could not be read back."
             ),
         },
-        "computation_ms": {"type": "number", "description": "How long the computation took, milliseconds (absent on /v1/usage and /v1/account)."},
+        "computation_ms": {
+            "type": "number",
+            "description": "How long the computation took, milliseconds (absent on /v1/usage and /v1/account).",
+        },
         "version": {"$ref": REF_PREFIX + "Version"},
         "moment": {
             "type": "object",
             "description": (
-                    "How each datetime sent without an offset was read as local time, by parameter name (datetime, start, "
-                    "end, datetime_a ...): present only when the request sent tz or place, with one member per datetime "
-                    "read so."
-                ),
+                "How each datetime sent without an offset was read as local time, by parameter name (datetime, start, "
+                "end, datetime_a ...): present only when the request sent tz or place, with one member per datetime "
+                "read so."
+            ),
             "additionalProperties": {"$ref": REF_PREFIX + "LocalTime"},
         },
-        "as_of": {"type": "string", "format": "date-time", "description": "/v1/usage only: when the figures were read from the ledger."},
+        "as_of": {
+            "type": "string",
+            "format": "date-time",
+            "description": "/v1/usage only: when the figures were read from the ledger.",
+        },
         "mode": {
             "type": "string",
             "enum": ["test"],
             "description": (
-                    "Present only on answers to a test key (svc_test_...): the answer is computed as usual and costs "
-                    "nothing."
-                ),
+                "Present only on answers to a test key (svc_test_...): the answer is computed as usual and costs "
+                "nothing."
+            ),
         },
     },
 }
@@ -145,9 +176,9 @@ WARNINGS_SCHEMA: dict[str, Any] = {
     "type": "array",
     "items": {"type": "string"},
     "description": (
-            "What to know about the result (a body outside its ephemeris' best span, an adjusted parameter), in words; "
-            "absent when none."
-        ),
+        "What to know about the result (a body outside its ephemeris' best span, an adjusted parameter), in words; "
+        "absent when none."
+    ),
 }
 
 
@@ -202,7 +233,11 @@ class Components:
         reply = endpoint.response_cls.DESCRIPTOR
         if self._claim(reply.name, reply.full_name):
             data_fd = reply.fields_by_name["data"]
-            data = self.value(data_fd.message_type) if data_fd.type == FieldDescriptor.TYPE_MESSAGE else scalar_schema(data_fd)
+            data = (
+                self.value(data_fd.message_type)
+                if data_fd.type == FieldDescriptor.TYPE_MESSAGE
+                else scalar_schema(data_fd)
+            )
             if data_fd.is_repeated:
                 data = {"type": "array", "items": data}
             meta = ref("Meta")
@@ -241,7 +276,9 @@ class Components:
         has it already; ValueError when another message or schema has it."""
         owner = self._owners.setdefault(name, full_name)
         if owner != full_name:
-            raise ValueError(f"{full_name} and {owner or 'the envelope'} would both be the component {name}: rename one")
+            raise ValueError(
+                f"{full_name} and {owner or 'the envelope'} would both be the component {name}: rename one"
+            )
         return name not in self.schemas
 
     def _description(self, full_name: str) -> dict[str, str]:
@@ -254,7 +291,9 @@ class Components:
         if descriptor.GetOptions().Extensions[options_pb2.message].union:
             # One of its members' components (Position: EclipticPosition or
             # EquatorialPosition); a document member (the calendar's iCalendar text) is a string.
-            members = [self.value(fd.message_type) if fd.message_type else scalar_schema(fd) for fd in descriptor.fields]
+            members = [
+                self.value(fd.message_type) if fd.message_type else scalar_schema(fd) for fd in descriptor.fields
+            ]
             return {**self._description(descriptor.full_name), "oneOf": members}
         properties: dict[str, Any] = {}
         for fd in descriptor.fields:
@@ -288,6 +327,7 @@ def strict(document: dict[str, Any]) -> dict[str, Any]:
     """Return a copy of an OpenAPI document whose every object schema with properties refuses
     a member it does not declare (``additionalProperties: false``): what a test validates an
     answer against to prove that every member present is declared."""
+
     def tighten(node: Any) -> Any:
         if isinstance(node, dict):
             tightened = {key: tighten(value) for key, value in node.items()}
@@ -306,4 +346,3 @@ def response_schema(document: dict[str, Any], path: str, method: str, status: st
     references resolvable within itself (the document's components beside it)."""
     schema = document["paths"][path][method]["responses"][status]["content"]["application/json"]["schema"]
     return {**schema, "components": document["components"]}
-

@@ -33,7 +33,9 @@ def former_page_names(document: dict[str, Any]) -> dict[str, str]:
     """Return the name each operation's page had before it was named after its path (its
     identifier: ``natal_chart``, ``eclipses_solar``), mapped to its name now, for redirects;
     only the names that differ."""
-    return {operation_name(path): page_name(path) for path in document["paths"] if operation_name(path) != page_name(path)}
+    return {
+        operation_name(path): page_name(path) for path in document["paths"] if operation_name(path) != page_name(path)
+    }
 
 
 def introduction_markdown(document: dict[str, Any]) -> str:
@@ -57,13 +59,23 @@ def operation_markdown(document: dict[str, Any], path: str) -> str:
         "",
     ]
     if "get" in operations:
-        lines += ["## Parameters", "", "A GET takes them in the query string; a POST takes the same names in a JSON body.", ""]
+        lines += [
+            "## Parameters",
+            "",
+            "A GET takes them in the query string; a POST takes the same names in a JSON body.",
+            "",
+        ]
         lines += _parameter_table(operations["get"]["parameters"])
     else:
         body = operations["post"]["requestBody"]["content"]["application/json"]
         lines += ["## Body", "", "```json", json.dumps(body["schema"], indent=2), "```", ""]
     lines += _example(path, operations)
-    lines += ["## Errors", "", "Every error is `{\"errors\": [{\"code\", \"message\", \"suggestion\", \"param\"?}], \"meta\": {\"request_id\"}}`.", ""]
+    lines += [
+        "## Errors",
+        "",
+        'Every error is `{"errors": [{"code", "message", "suggestion", "param"?}], "meta": {"request_id"}}`.',
+        "",
+    ]
     lines += ["| status | meaning |", "|---|---|"]
     for status, response in main["responses"].items():
         if status != "200":
@@ -79,14 +91,19 @@ def _parameter_table(parameters: list[dict[str, Any]]) -> list[str]:
         kind = schema.get("type", "string")
         if "enum" in schema:
             kind += ": " + ", ".join(f"`{value}`" for value in schema["enum"])
-        bounds = [f"{sign} {schema[key]:g}" for key, sign in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤"), ("exclusiveMaximum", "<")) if key in schema]
+        bounds = [
+            f"{sign} {schema[key]:g}"
+            for key, sign in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤"), ("exclusiveMaximum", "<"))
+            if key in schema
+        ]
         if bounds:
             kind += " (" + ", ".join(bounds) + ")"
         default = f"`{json.dumps(schema['default'])}`" if "default" in schema else ""
         required = "yes" if parameter["required"] else ""
         lines.append(
             f"| `{parameter['name']}` | {_cell(kind)} | {required} | {_cell(default)} | "
-            f"{_cell(schema.get('description', ''))} |")
+            f"{_cell(schema.get('description', ''))} |"
+        )
     lines.append("")
     return lines
 
@@ -96,7 +113,11 @@ def _example(path: str, operations: dict[str, Any]) -> list[str]:
     an iCalendar text in full, a picture (shown by the description) as the link to its file."""
     main = operations.get("get") or operations["post"]
     # A GET-only operation (/v1/usage, /v1/account) has no body examples; its answers keep their order.
-    bodies = operations["post"]["requestBody"]["content"]["application/json"].get("examples", {}) if "post" in operations else {}
+    bodies = (
+        operations["post"]["requestBody"]["content"]["application/json"].get("examples", {})
+        if "post" in operations
+        else {}
+    )
     answers = {
         name: (media_type, named)
         for media_type, content in main["responses"]["200"]["content"].items()
@@ -107,7 +128,9 @@ def _example(path: str, operations: dict[str, Any]) -> list[str]:
     lines = ["## Example", "", "Requests recorded from a running stack, and the answers they really got:", ""]
     # In the record's order, the default request first: the body examples keep it.
     order = list(bodies)
-    for name, (media_type, answer) in sorted(answers.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)):
+    for name, (media_type, answer) in sorted(
+        answers.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)
+    ):
         sent = bodies.get(name, {}).get("value", {})
         file = document_file(path, media_type) if media_type in FILE_EXTENSIONS else ""
         if len(answers) > 1:
@@ -118,22 +141,29 @@ def _example(path: str, operations: dict[str, Any]) -> list[str]:
         elif media_type.startswith("image/"):
             lines += [f"It answered the picture [{file}]({document_url(path, media_type)}).", ""]
         else:
-            lines += [f"It answered [{file}]({document_url(path, media_type)}):", "", "```text", answer["value"].replace("\r\n", "\n").rstrip("\n"), "```", ""]
+            lines += [
+                f"It answered [{file}]({document_url(path, media_type)}):",
+                "",
+                "```text",
+                answer["value"].replace("\r\n", "\n").rstrip("\n"),
+                "```",
+                "",
+            ]
     return lines
 
 
 def _curl(path: str, operations: dict[str, Any], sent: dict[str, Any], file: str) -> str:
     """Return the curl line sending ``sent``, typed body parameters, as a GET's query string
     (a POST-only operation's body), saving a document answer to ``file``."""
-    authorization = f"curl -s -H \"Authorization: Bearer {KEY_VARIABLE}\""
+    authorization = f'curl -s -H "Authorization: Bearer {KEY_VARIABLE}"'
     if file:
         authorization += f" -o {file}"
     if "get" in operations:
         query = "&".join(f"{name}={quote(_query_text(value), safe=',:')}" for name, value in sent.items())
-        return f"{authorization} \\\n  \"{BASE_URL_VARIABLE}{path}?{query}\""
+        return f'{authorization} \\\n  "{BASE_URL_VARIABLE}{path}?{query}"'
     return (
         f"{authorization} -H 'Content-Type: application/json' \\\n  -d '{json.dumps(sent)}' \\\n  "
-        f"\"{BASE_URL_VARIABLE}{path}\""
+        f'"{BASE_URL_VARIABLE}{path}"'
     )
 
 
@@ -146,8 +176,10 @@ def _text(description: str) -> str:
     """Return a proto comment's text as Markdown paragraphs (its lines joined; a fenced code
     block, such as an operation's request to paste, kept line by line)."""
     paragraphs = description.split("\n\n")
-    return "\n\n".join(paragraph if paragraph.startswith("```") else " ".join(line.strip() for line in paragraph.splitlines())
-                         for paragraph in paragraphs)
+    return "\n\n".join(
+        paragraph if paragraph.startswith("```") else " ".join(line.strip() for line in paragraph.splitlines())
+        for paragraph in paragraphs
+    )
 
 
 def _cell(text: str) -> str:

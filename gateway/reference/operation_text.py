@@ -60,23 +60,44 @@ PASTES: dict[str, dict[str, str]] = {
     "/v1/zodiacal-releasing": {**BIRTH, "at": "2026-07-13T12:00"},
     "/v1/firdaria": {**BIRTH, "at": "2026-07-13T12:00"},
     # The birth in Paris, the range on New York's clock.
-    "/v1/transits": {**BIRTH, "start": "2026-01-01T00:00", "end": "2026-02-01T00:00", "range_tz": "America/New_York", "bodies": "mars,jupiter,saturn"},
+    "/v1/transits": {
+        **BIRTH,
+        "start": "2026-01-01T00:00",
+        "end": "2026-02-01T00:00",
+        "range_tz": "America/New_York",
+        "bodies": "mars,jupiter,saturn",
+    },
     "/v1/returns": {**PARIS_CLOCK, **PARIS, "body": "sun", "search_start": "2026-01-01T00:00"},
     "/v1/ingresses": {"datetime": "2026-01-01T00:00", "tz": "Europe/Paris", "body": "venus", "sign": "aries"},
     # The total eclipse of 12 August 2026, seen from Madrid.
     "/v1/eclipses/solar": {"datetime": "2026-01-01T00:00", "tz": "Europe/Madrid", "lat": "40.4168", "lon": "-3.7038"},
     "/v1/eclipses/lunar": {"datetime": "2026-01-01T00:00", "tz": "Europe/Paris", **PARIS},
-    "/v1/heliacal": {"datetime": "2026-01-01T00:00", "tz": "Europe/Paris", **PARIS, "body": "venus", "event": "morning_first"},
+    "/v1/heliacal": {
+        "datetime": "2026-01-01T00:00",
+        "tz": "Europe/Paris",
+        **PARIS,
+        "body": "venus",
+        "event": "morning_first",
+    },
     "/v1/stations": {"start": "2026-01-01T00:00", "end": "2026-07-01T00:00", "tz": "Europe/Paris", "bodies": "mercury"},
     "/v1/lunations": {"start": "2026-03-01T00:00", "end": "2026-04-01T00:00", "tz": "Europe/Paris"},
     "/v1/void-of-course/periods": {"start": "2026-03-01T00:00", "end": "2026-03-15T00:00", "tz": "Europe/Paris"},
     "/v1/calendar": {"start": "2026-04-01T00:00", "end": "2026-04-10T00:00", "tz": "Europe/Paris"},
     "/v1/astrocartography": {**PARIS_CLOCK, "bodies": "sun,moon", "latitude_step": "10"},
-    "/v1/batch": {"requests": [{"endpoint": "/v1/natal-chart", "params": BIRTH},
-                               {"endpoint": "/v1/positions", "params": {**PARIS_CLOCK, "bodies": "sun,moon"}}]},  # type: ignore[dict-item]
+    "/v1/batch": {
+        "requests": [
+            {"endpoint": "/v1/natal-chart", "params": BIRTH},
+            {"endpoint": "/v1/positions", "params": {**PARIS_CLOCK, "bodies": "sun,moon"}},
+        ]
+    },  # type: ignore[dict-item]
     "/v1/usage": {"start": "2026-01-01", "end": "2026-01-31"},
     "/v1/account": {},
-    "/v1/forecast": {**BIRTH, "start": "2026-07-01T00:00", "end": "2026-08-01T00:00", "kinds": "transit,lunation,eclipse"},
+    "/v1/forecast": {
+        **BIRTH,
+        "start": "2026-07-01T00:00",
+        "end": "2026-08-01T00:00",
+        "kinds": "transit,lunation,eclipse",
+    },
     "/v1/vedic/chart": {**BIRTH, "vargas": "D9"},
     "/v1/vedic/dasha": {**BIRTH, "at": "2026-07-13T12:00", "levels": "3"},
     "/v1/vedic/panchang": {"datetime": "2026-07-13T12:00", "place": BIRTH["place"]},
@@ -96,7 +117,15 @@ RESOURCE_PASTES: dict[tuple[str, str], tuple[str, dict[str, str]]] = {
     ("/v1/charts/{chart_id}", "patch"): (f"/v1/charts/{CHART_ID}", {"name": "Ada L."}),
     ("/v1/charts/{chart_id}", "delete"): (f"/v1/charts/{CHART_ID}", {}),
     ("/v1/webhooks", "get"): ("/v1/webhooks", {}),
-    ("/v1/webhooks", "post"): ("/v1/webhooks", {"url": "https://app.example/hooks/celestial", "events": ["transit", "lunation"], "chart": CHART_ID, "lead_minutes": 60}),
+    ("/v1/webhooks", "post"): (
+        "/v1/webhooks",
+        {
+            "url": "https://app.example/hooks/celestial",
+            "events": ["transit", "lunation"],
+            "chart": CHART_ID,
+            "lead_minutes": 60,
+        },
+    ),
     ("/v1/webhooks/{webhook_id}", "get"): (f"/v1/webhooks/{WEBHOOK_ID}", {}),
     ("/v1/webhooks/{webhook_id}", "patch"): (f"/v1/webhooks/{WEBHOOK_ID}", {"state": "paused"}),
     ("/v1/webhooks/{webhook_id}", "delete"): (f"/v1/webhooks/{WEBHOOK_ID}", {}),
@@ -138,7 +167,9 @@ def curl_lines(path: str, method: str, post_too: bool) -> str:
         url = f'"{BASE_URL_VARIABLE}{shown}"'
         if method in ("patch", "delete"):
             verb = [f"curl -s -X {method.upper()} {url}", auth]
-            return _continued(verb + (["-H 'Content-Type: application/json'", f"-d '{json.dumps(params)}'"] if params else []))
+            return _continued(
+                verb + (["-H 'Content-Type: application/json'", f"-d '{json.dumps(params)}'"] if params else [])
+            )
     else:
         params = PASTES[path]
         url = f'"{BASE_URL_VARIABLE}{path}"'
@@ -177,7 +208,7 @@ def pasted_requests(shell: str) -> list[tuple[str, str, dict]]:
             continue
         url = next(word for word in words if word.startswith(BASE_URL_VARIABLE))
         data = [words[i + 1] for i, word in enumerate(words) if word == "-d"]
-        path = url[len(BASE_URL_VARIABLE):]
+        path = url[len(BASE_URL_VARIABLE) :]
         if "-X" in words:
             method = words[words.index("-X") + 1]
             requests.append((method, path, json.loads(data[0]) if data else {}))

@@ -73,7 +73,9 @@ def scalar_configuration(openapi_url: str) -> dict[str, Any]:
     }
 
 
-def render_reference_page(document: dict[str, Any], operation_pages: dict[str, str], openapi_url: str = "/v1/openapi.json") -> str:
+def render_reference_page(
+    document: dict[str, Any], operation_pages: dict[str, str], openapi_url: str = "/v1/openapi.json"
+) -> str:
     """Return the HTML of /docs: Scalar's reference of ``openapi_url``, and (for readers
     without JavaScript) a list of the operations linking their Markdown pages.
 
@@ -138,4 +140,3 @@ def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
         Route("/llms.txt", llms, methods=["GET"]),
         Mount(ASSETS_PATH, app=StaticFiles(directory=ASSETS_DIR), name="docs_assets"),
     ]
-

@@ -41,7 +41,14 @@ def compute(request: pb.ComputeAstrocartographyRequest, deadline: Deadline) -> p
         for kind, value in [*(("angle", a) for a in target.angles), *(("cusp", c) for c in target.cusps)]:
             deadline.check()
             found = line_segments(
-                sky, rows, longitude, latitude, angle=value if kind == "angle" else None, cusp=value if kind == "cusp" else None, system=system, mode=mode
+                sky,
+                rows,
+                longitude,
+                latitude,
+                angle=value if kind == "angle" else None,
+                cusp=value if kind == "cusp" else None,
+                system=system,
+                mode=mode,
             )
             lines.append((target.body, kind, value, found))
     if request.format == GEOJSON:
@@ -60,13 +67,20 @@ def _line_ref(kind: str, value) -> pb.AstroLineRef:
 def _map(lines, mode: str, system: str, sky: Sky, sun_declination: float) -> pb.AstroMap:
     out = pb.AstroMap(sky=pb.AstroSky(gast=sky.gast_deg, obliquity=sky.obliquity_deg, sun_declination=sun_declination))
     for body, kind, value, found in lines:
-        out.lines.append(pb.AstroLine(
-            body=body, line=_line_ref(kind, value), mode=mode, house_system=system,
-            segments=[
-                pb.AstroSegment(points=pb.GeoPoints(latitude=_floats(s.latitudes), longitude=_floats(s.longitudes)), end=s.end)
-                for s in found
-            ],
-        ))
+        out.lines.append(
+            pb.AstroLine(
+                body=body,
+                line=_line_ref(kind, value),
+                mode=mode,
+                house_system=system,
+                segments=[
+                    pb.AstroSegment(
+                        points=pb.GeoPoints(latitude=_floats(s.latitudes), longitude=_floats(s.longitudes)), end=s.end
+                    )
+                    for s in found
+                ],
+            )
+        )
     return out
 
 
@@ -90,6 +104,8 @@ def _feature_collection(lines, mode: str, system: str) -> pb.GeoJsonFeatureColle
     out = pb.GeoJsonFeatureCollection(type="FeatureCollection")
     for body, kind, value, found in lines:
         for segment in found:
-            properties = pb.AstroLineProperties(body=body, line=_line_ref(kind, value), mode=mode, house_system=system, end=segment.end)
+            properties = pb.AstroLineProperties(
+                body=body, line=_line_ref(kind, value), mode=mode, house_system=system, end=segment.end
+            )
             out.features.append(pb.GeoJsonFeature(type="Feature", geometry=_geometry(segment), properties=properties))
     return out

@@ -14,7 +14,9 @@ def compute(request: pb.ComputeChartRequest, deadline: Deadline) -> pb.ComputeCh
     query = request.query.positions
     result = positions.positions_of(query)
     house_set = houses.houses_of(request.query.houses)
-    data = pb.ChartData(positions=[positions.position_fields(r) for r in result.records], houses=houses.house_record(house_set))
+    data = pb.ChartData(
+        positions=[positions.position_fields(r) for r in result.records], houses=houses.house_record(house_set)
+    )
     if query.flags.sidereal is not None:
         data.ayanamsha = ayanamsha_value(query.moment, query.flags.sidereal)
     warnings = [c.message for c in result.conditions] + [c.message for c in house_set.warnings]

@@ -54,16 +54,27 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
     words = Words(request.lang)
     theme = THEMES[request.theme].with_palette(query.palette)
     if query.kind in (TRANSIT, SYNASTRY, PROGRESSED, RETURN):
-        (inner, inner_warnings, inner_chart), (outer, outer_warnings, outer_chart), (outer_name, moment) = _two_charts(request, query, deadline)
+        (inner, inner_warnings, inner_chart), (outer, outer_warnings, outer_chart), (outer_name, moment) = _two_charts(
+            request, query, deadline
+        )
         cross = inter_chart(inner_chart, outer_chart, inner_chart.settings).aspects
         inner_name = "chart_a" if query.kind == SYNASTRY else "natal"
-        svg = draw_svg(biwheel_layout(inner_chart, outer_chart, cross), theme, size=request.size, title=words.title(query.kind),
-                       rings=(words.chart(inner_name), words.chart(outer_name, moment)), words=words, grid=request.grid)
+        svg = draw_svg(
+            biwheel_layout(inner_chart, outer_chart, cross),
+            theme,
+            size=request.size,
+            title=words.title(query.kind),
+            rings=(words.chart(inner_name), words.chart(outer_name, moment)),
+            words=words,
+            grid=request.grid,
+        )
         wheel = pb.ChartWheel(inner=inner, outer=outer, cross_aspects=[aspect_record(a) for a in cross])
         warnings = list(dict.fromkeys([*inner_warnings, *outer_warnings]))
     else:
         record, warnings, chart = _one_chart(request, query)
-        svg = draw_svg(wheel_layout(chart), theme, size=request.size, title=words.title(query.kind), words=words, grid=request.grid)
+        svg = draw_svg(
+            wheel_layout(chart), theme, size=request.size, title=words.title(query.kind), words=words, grid=request.grid
+        )
         wheel = pb.ChartWheel(chart=record)
     if request.format == "json":
         wheel.svg, wheel.sha256 = svg, hashlib.sha256(svg.encode()).hexdigest()
@@ -79,20 +90,32 @@ def _one_chart(request: pb.DrawChartWheelRequest, query: WheelInput) -> Reply:
     """Return the single wheel's chart, as /v1/natal-chart, /v1/composite, /v1/davison or
     /v1/draconic casts it."""
     if query.kind == COMPOSITE:
-        return composite_reply(query.chart, birth_from(request, "birth_a"), birth_from(request, "birth_b"), COMPOSITE_ARC,
-                               moment_a_param=sent_moment_name(request, "birth_a.moment"),
-                               moment_b_param=sent_moment_name(request, "birth_b.moment"))
+        return composite_reply(
+            query.chart,
+            birth_from(request, "birth_a"),
+            birth_from(request, "birth_b"),
+            COMPOSITE_ARC,
+            moment_a_param=sent_moment_name(request, "birth_a.moment"),
+            moment_b_param=sent_moment_name(request, "birth_b.moment"),
+        )
     if query.kind == DAVISON:
         both_datetimes = request.birth_a.moment.HasField("datetime") and request.birth_b.moment.HasField("datetime")
-        return davison_reply(query.chart, birth_from(request, "birth_a"), birth_from(request, "birth_b"), both_datetimes,
-                             moment_a_param=sent_moment_name(request, "birth_a.moment"))
+        return davison_reply(
+            query.chart,
+            birth_from(request, "birth_a"),
+            birth_from(request, "birth_b"),
+            both_datetimes,
+            moment_a_param=sent_moment_name(request, "birth_a.moment"),
+        )
     with naming_moment(sent_moment_name(request, "birth.moment")):
         if query.kind == DRACONIC:
             return draconic_reply(query.chart, *birth_from(request), query.node)
         return chart_reply(query.chart, *birth_from(request))
 
 
-def _two_charts(request: pb.DrawChartWheelRequest, query: WheelInput, deadline: Deadline) -> tuple[Reply, Reply, tuple[str, str]]:
+def _two_charts(
+    request: pb.DrawChartWheelRequest, query: WheelInput, deadline: Deadline
+) -> tuple[Reply, Reply, tuple[str, str]]:
     """Return a bi-wheel's inner and outer charts and the outer one's name (a key of the
     words' ``charts``) with its moment (ISO 8601, or empty): synastry's charts A and B
     (/v1/synastry), or the natal chart (/v1/natal-chart) with the sky at the transit moment at
@@ -121,8 +144,14 @@ def _two_charts(request: pb.DrawChartWheelRequest, query: WheelInput, deadline: 
     body = query.return_body
     with naming_moment(natal_param):
         natal_longitude, (moment,) = find_returns(
-            body, natal, moment_from(request, "search_start"), 1, deadline,
-            flags=flags_from(request, "chart.options"), place=place, from_param=sent_moment_name(request, "search_start"),
+            body,
+            natal,
+            moment_from(request, "search_start"),
+            1,
+            deadline,
+            flags=flags_from(request, "chart.options"),
+            place=place,
+            from_param=sent_moment_name(request, "search_start"),
         )
     source = {"type": "return", "body": body, "natal_longitude": natal_longitude}
     with naming_moment(RETURN_MOMENT_PARAM):

@@ -19,15 +19,25 @@ from shared.runtime.wire import birth_from, sent_moment_name
 def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.ComputeCompositeChartResponse:
     """Return the composite chart; each position also carries ``midpoint_longitude``."""
     birth_a, birth_b = birth_from(request, "births.birth_a"), birth_from(request, "births.birth_b")
-    record, warnings, _ = composite_reply(request.query, birth_a, birth_b, request.resolution,
-                                          moment_a_param=sent_moment_name(request, "births.birth_a.moment"),
-                                          moment_b_param=sent_moment_name(request, "births.birth_b.moment"))
+    record, warnings, _ = composite_reply(
+        request.query,
+        birth_a,
+        birth_b,
+        request.resolution,
+        moment_a_param=sent_moment_name(request, "births.birth_a.moment"),
+        moment_b_param=sent_moment_name(request, "births.birth_b.moment"),
+    )
     return pb.ComputeCompositeChartResponse(data=record, warnings=warnings)
 
 
 def composite_reply(
-    inputs: ChartInputs, birth_a: tuple[Moment, Observer], birth_b: tuple[Moment, Observer], resolution: str, *,
-    moment_a_param: str | None, moment_b_param: str | None,
+    inputs: ChartInputs,
+    birth_a: tuple[Moment, Observer],
+    birth_b: tuple[Moment, Observer],
+    resolution: str,
+    *,
+    moment_a_param: str | None,
+    moment_b_param: str | None,
 ) -> tuple[common_pb2.Chart, list[str], Chart]:
     """Return the composite's Chart message (each position with ``midpoint_longitude``), its
     prose warnings and the kernel chart, for two births (each a moment and a place) cast with

@@ -32,7 +32,9 @@ def draconic(request: pb.ComputeDraconicChartRequest, deadline: Deadline) -> pb.
     return pb.ComputeDraconicChartResponse(data=record, warnings=warnings)
 
 
-def draconic_reply(inputs: ChartInputs, moment: Moment, place: Observer, node: str) -> tuple[common_pb2.Chart, list[str], Chart]:
+def draconic_reply(
+    inputs: ChartInputs, moment: Moment, place: Observer, node: str
+) -> tuple[common_pb2.Chart, list[str], Chart]:
     """Return the draconic chart's message, prose warnings and kernel chart: the natal chart
     at ``moment`` and ``place`` turned so ``node`` (mean_node, true_node) is at 0° Aries."""
     return chart_reply(inputs, moment, place, turn=lambda chart: rotate_to_node(chart, inputs.settings, node, moment))
@@ -41,14 +43,25 @@ def draconic_reply(inputs: ChartInputs, moment: Moment, place: Observer, node: s
 def davison(request: pb.ComputeDavisonChartRequest, deadline: Deadline) -> pb.ComputeDavisonChartResponse:
     """Return the Davison chart: cast for the instant halfway between the births (between the
     UTC instants when both are datetimes) at the great-circle midpoint of the places."""
-    both_datetimes = request.births.birth_a.moment.HasField("datetime") and request.births.birth_b.moment.HasField("datetime")
-    record, warnings, _ = davison_reply(request.query, birth_from(request, "births.birth_a"), birth_from(request, "births.birth_b"), both_datetimes,
-                                        moment_a_param=sent_moment_name(request, "births.birth_a.moment"))
+    both_datetimes = request.births.birth_a.moment.HasField("datetime") and request.births.birth_b.moment.HasField(
+        "datetime"
+    )
+    record, warnings, _ = davison_reply(
+        request.query,
+        birth_from(request, "births.birth_a"),
+        birth_from(request, "births.birth_b"),
+        both_datetimes,
+        moment_a_param=sent_moment_name(request, "births.birth_a.moment"),
+    )
     return pb.ComputeDavisonChartResponse(data=record, warnings=warnings)
 
 
 def davison_reply(
-    inputs: ChartInputs, birth_a: tuple[Moment, Observer], birth_b: tuple[Moment, Observer], both_datetimes: bool, *,
+    inputs: ChartInputs,
+    birth_a: tuple[Moment, Observer],
+    birth_b: tuple[Moment, Observer],
+    both_datetimes: bool,
+    *,
     moment_a_param: str | None,
 ) -> tuple[common_pb2.Chart, list[str], Chart]:
     """Return the Davison chart's message, prose warnings and kernel chart for two births
@@ -58,11 +71,18 @@ def davison_reply(
     one halved as UTC date-times."""
     (moment_a, place_a), (moment_b, place_b) = birth_a, birth_b
     moment, as_utc = _halfway(both_datetimes, moment_a, moment_b)
-    latitude, longitude = great_circle_midpoint(place_a.latitude_deg, place_a.longitude_deg, place_b.latitude_deg, place_b.longitude_deg)
+    latitude, longitude = great_circle_midpoint(
+        place_a.latitude_deg, place_a.longitude_deg, place_b.latitude_deg, place_b.longitude_deg
+    )
     place = Observer(latitude, longitude, (place_a.altitude_m + place_b.altitude_m) / 2.0)
     source = {
-        "type": "davison", "jd_a": moment_a.jd_ut1, "jd_b": moment_b.jd_ut1,
-        "lat_a": place_a.latitude_deg, "lon_a": place_a.longitude_deg, "lat_b": place_b.latitude_deg, "lon_b": place_b.longitude_deg,
+        "type": "davison",
+        "jd_a": moment_a.jd_ut1,
+        "jd_b": moment_b.jd_ut1,
+        "lat_a": place_a.latitude_deg,
+        "lon_a": place_a.longitude_deg,
+        "lat_b": place_b.latitude_deg,
+        "lon_b": place_b.longitude_deg,
     }
     with naming_moment(UTC_HALFWAY_PARAM if as_utc else moment_a_param):
         return chart_reply(inputs, moment, place, chart_type="davison", source=source)
@@ -86,12 +106,24 @@ def progressed(request: pb.ComputeProgressedChartRequest, deadline: Deadline) ->
     progression = request.query
     # The progressed moment is the natal one moved on: its errors name the natal moment's parameter.
     with naming_moment(sent_moment_name(request, "birth.moment")):
-        record, warnings, _ = progressed_reply(progression.chart, progression.natal, progression.target, progression.moment, progression.place, request.year_days)
+        record, warnings, _ = progressed_reply(
+            progression.chart,
+            progression.natal,
+            progression.target,
+            progression.moment,
+            progression.place,
+            request.year_days,
+        )
     return pb.ComputeProgressedChartResponse(data=record, warnings=warnings)
 
 
 def progressed_reply(
-    inputs: ChartInputs, natal: Moment, target: Moment, moment: Moment, place: Observer, year_days: float,
+    inputs: ChartInputs,
+    natal: Moment,
+    target: Moment,
+    moment: Moment,
+    place: Observer,
+    year_days: float,
 ) -> tuple[common_pb2.Chart, list[str], Chart]:
     """Return the progressed chart's message, prose warnings and kernel chart: cast for the
     progressed ``moment`` (kernel.progressions.progressed_moment of ``natal`` to ``target``)

@@ -23,7 +23,8 @@ def compute(request: pb.ComputeDignitiesRequest, deadline: Deadline) -> pb.Compu
             pb.Dispositors(
                 chains=[_chain_record(chain) for chain in found.chains],
                 mutual_receptions=[
-                    pb.MutualReception(body_a=m.body_a, sign_a=m.sign_a, body_b=m.body_b, sign_b=m.sign_b) for m in found.mutual_receptions
+                    pb.MutualReception(body_a=m.body_a, sign_a=m.sign_a, body_b=m.body_b, sign_b=m.sign_b)
+                    for m in found.mutual_receptions
                 ],
                 final_dispositors=found.final_dispositors,
             )

@@ -10,7 +10,9 @@ from kernel.earth_rotation import delta_t, sidereal_time
 def compute_delta_t(request: pb.ComputeDeltaTRequest, deadline: Deadline) -> pb.ComputeDeltaTResponse:
     """Return Delta T (TT - UT1) in seconds and days, and the moment's Julian Day in TT."""
     found = delta_t(request.query)
-    return pb.ComputeDeltaTResponse(data=pb.DeltaTData(delta_t_seconds=found.seconds, delta_t_days=found.days, jd_tt=found.jd_tt))
+    return pb.ComputeDeltaTResponse(
+        data=pb.DeltaTData(delta_t_seconds=found.seconds, delta_t_days=found.days, jd_tt=found.jd_tt)
+    )
 
 
 def compute_sidereal_time(request: pb.ComputeSiderealTimeRequest, deadline: Deadline) -> pb.ComputeSiderealTimeResponse:

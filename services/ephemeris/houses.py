@@ -11,7 +11,12 @@ from shared.runtime.houses_query import HousesQuery
 def houses_of(query: HousesQuery) -> HouseSet:
     """Return the kernel house set ``query`` asks for."""
     return compute_houses(
-        query.moment, query.latitude_deg, query.longitude_deg, query.system, sidereal=query.sidereal, no_nutation=query.no_nutation
+        query.moment,
+        query.latitude_deg,
+        query.longitude_deg,
+        query.system,
+        sidereal=query.sidereal,
+        no_nutation=query.no_nutation,
     )
 
 

@@ -20,9 +20,15 @@ def compute(request: pb.ComputeLotsRequest, deadline: Deadline) -> pb.ComputeLot
         sign, degree = sign_of(lot.longitude)
         data.lots.append(
             pb.LotRecord(
-                id=lot.id, name=lot.name, longitude=lot.longitude, sign=sign, sign_degree=degree,
+                id=lot.id,
+                name=lot.name,
+                longitude=lot.longitude,
+                sign=sign,
+                sign_degree=degree,
                 house=chart.placement.house(lot.longitude),
-                formula=pb.LotFormula(body_a=lot.body_a, body_b=lot.body_b, ascendant=lot.ascendant, reversed=lot.reversed),
+                formula=pb.LotFormula(
+                    body_a=lot.body_a, body_b=lot.body_b, ascendant=lot.ascendant, reversed=lot.reversed
+                ),
             )
         )
     return pb.ComputeLotsResponse(data=data, warnings=[c.message for c in chart.warnings])

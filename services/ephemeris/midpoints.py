@@ -18,8 +18,13 @@ def compute(request: pb.ComputeMidpointsRequest, deadline: Deadline) -> pb.Compu
     for tree in chart.trees:
         data.trees.append(
             pb.MidpointTree(
-                body=tree.body, longitude=tree.longitude, modulus=tree.modulus,
-                hits=[pb.MidpointTreeHit(constituents=list(h.constituents), longitude=h.longitude, orb=h.orb) for h in tree.hits],
+                body=tree.body,
+                longitude=tree.longitude,
+                modulus=tree.modulus,
+                hits=[
+                    pb.MidpointTreeHit(constituents=list(h.constituents), longitude=h.longitude, orb=h.orb)
+                    for h in tree.hits
+                ],
             )
         )
     return pb.ComputeMidpointsResponse(data=data, warnings=[c.message for c in chart.warnings])

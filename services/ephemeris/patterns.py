@@ -14,5 +14,7 @@ def compute(request: pb.FindPatternsRequest, deadline: Deadline) -> pb.FindPatte
     (or Gauquelin sector) it stands in, placed as a chart places it."""
     query = request.query
     chart = cast_chart(query.moment, query.place, query.settings, extras=query.extras)
-    data = pb.PatternsData(aspects=[aspect_record(a) for a in chart.aspects], patterns=[pattern_record(p) for p in chart.patterns])
+    data = pb.PatternsData(
+        aspects=[aspect_record(a) for a in chart.aspects], patterns=[pattern_record(p) for p in chart.patterns]
+    )
     return pb.FindPatternsResponse(data=data, warnings=[c.message for c in chart.warnings] + chart.notes)

@@ -22,7 +22,9 @@ def compute(request: pb.ComputePlanetaryHoursRequest, deadline: Deadline) -> pb.
         next_sunrise=instant_at(day.next_sunrise_jd),
         current_hour=day.current_hour,
         hours=[
-            pb.PlanetaryHour(hour=h.number, ruler=h.ruler, start=instant_at(h.start_jd), end=instant_at(h.end_jd), is_day=h.is_day)
+            pb.PlanetaryHour(
+                hour=h.number, ruler=h.ruler, start=instant_at(h.start_jd), end=instant_at(h.end_jd), is_day=h.is_day
+            )
             for h in day.hours
         ],
     )

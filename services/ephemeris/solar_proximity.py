@@ -15,5 +15,7 @@ def compute(request: pb.ComputeSolarProximityRequest, deadline: Deadline) -> pb.
     result = compute_positions(request.query.moment, [SUN, *(b for b in bodies if b != SUN)], CalcFlags())
     longitudes = [(r.body, r.longitude) for r in result.records]
     records = solar_proximity(longitudes[0][1], [item for item in longitudes[1:] if item[0] in bodies])
-    data = pb.SolarProximityData(proximity=[pb.SolarProximityRecord(body=r.body, separation=r.separation, status=r.status) for r in records])
+    data = pb.SolarProximityData(
+        proximity=[pb.SolarProximityRecord(body=r.body, separation=r.separation, status=r.status) for r in records]
+    )
     return pb.ComputeSolarProximityResponse(data=data, warnings=[c.message for c in result.conditions])

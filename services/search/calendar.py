@@ -29,10 +29,22 @@ from shared.runtime.wire import instant_at
 
 INGRESS, STATION, LUNATION, ECLIPSE, VOID_OF_COURSE = "ingress", "station", "lunation", "eclipse", "void_of_course"
 # The kinds in the order of the events parameter's choices, which orders events at one instant.
-_KINDS = {"ingresses": INGRESS, "stations": STATION, "lunations": LUNATION, "eclipses": ECLIPSE, "void_of_course": VOID_OF_COURSE}
+_KINDS = {
+    "ingresses": INGRESS,
+    "stations": STATION,
+    "lunations": LUNATION,
+    "eclipses": ECLIPSE,
+    "void_of_course": VOID_OF_COURSE,
+}
 _PHASE_TEXT = {
-    "new_moon": "New Moon", "crescent": "Crescent Moon", "first_quarter": "First quarter Moon", "gibbous": "Gibbous Moon",
-    "full_moon": "Full Moon", "disseminating": "Disseminating Moon", "last_quarter": "Last quarter Moon", "balsamic": "Balsamic Moon",
+    "new_moon": "New Moon",
+    "crescent": "Crescent Moon",
+    "first_quarter": "First quarter Moon",
+    "gibbous": "Gibbous Moon",
+    "full_moon": "Full Moon",
+    "disseminating": "Disseminating Moon",
+    "last_quarter": "Last quarter Moon",
+    "balsamic": "Balsamic Moon",
 }
 _ECLIPSE_TYPE_TEXT = {"annular_total": "Hybrid"}
 
@@ -42,7 +54,11 @@ def compute(request: pb.FindCalendarEventsRequest, deadline: Deadline) -> pb.Fin
     records or as the text of an iCalendar file."""
     query = request.query
     events = calendar_events(query, deadline)
-    data = pb.CalendarData(ics=icalendar_text.calendar(events)) if query.ics else pb.CalendarData(json=pb.CalendarEvents(events=events))
+    data = (
+        pb.CalendarData(ics=icalendar_text.calendar(events))
+        if query.ics
+        else pb.CalendarData(json=pb.CalendarEvents(events=events))
+    )
     return pb.FindCalendarEventsResponse(data=data)
 
 
@@ -93,11 +109,20 @@ def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEven
             found = sign_ingresses_until(body, query.start.jd_ut1, query.end.jd_ut1, deadline)
         for crossing, index in found:
             sign = SIGNS[index]
-            record = ingress_record(body, crossing.target_deg, sign, 0.0 if crossing.direct else SIGN_WIDTH_DEG, crossing.jd, crossing.direct)
+            record = ingress_record(
+                body,
+                crossing.target_deg,
+                sign,
+                0.0 if crossing.direct else SIGN_WIDTH_DEG,
+                crossing.jd,
+                crossing.direct,
+            )
             verb = "enters" if crossing.direct else "re-enters"
             summary = f"{body.capitalize()} {verb} {sign}" + ("" if crossing.direct else " (retrograde)")
             uid = f"ingress-{body}-{SIGN_KEYS[index]}-{record.direction}-{_minute(crossing.jd)}"
-            events.append(pb.CalendarEvent(kind=INGRESS, start=instant_at(crossing.jd), summary=summary, uid=uid, ingress=record))
+            events.append(
+                pb.CalendarEvent(kind=INGRESS, start=instant_at(crossing.jd), summary=summary, uid=uid, ingress=record)
+            )
     return events
 
 
@@ -111,7 +136,9 @@ def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent
             direction = "retrograde" if station.event == "station_retrograde" else "direct"
             summary = f"{body.capitalize()} stations {direction} at {_degree_text(record.sign_degree)} {record.sign}"
             uid = f"station-{body}-{direction}-{_minute(station.jd)}"
-            events.append(pb.CalendarEvent(kind=STATION, start=record.instant, summary=summary, uid=uid, station=record))
+            events.append(
+                pb.CalendarEvent(kind=STATION, start=record.instant, summary=summary, uid=uid, station=record)
+            )
     return events
 
 
@@ -140,7 +167,15 @@ def _eclipses(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.Cal
             maximum = instant_at(eclipse.maximum)
             record = pb.CalendarEclipse(kind=kind, eclipse_type=eclipse.eclipse_type, maximum=maximum)
             uid = f"eclipse-{kind}-{_minute(eclipse.maximum)}"
-            events.append(pb.CalendarEvent(kind=ECLIPSE, start=maximum, summary=_eclipse_text(kind, eclipse.eclipse_type), uid=uid, eclipse=record))
+            events.append(
+                pb.CalendarEvent(
+                    kind=ECLIPSE,
+                    start=maximum,
+                    summary=_eclipse_text(kind, eclipse.eclipse_type),
+                    uid=uid,
+                    eclipse=record,
+                )
+            )
     return events
 
 
@@ -155,5 +190,9 @@ def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[
         # Named by the ingress that ends it: the last aspect that begins it may change with
         # the bodies and aspects, the ingress never does.
         uid = f"void-of-course-{SIGN_KEY_OF[record.next_sign]}-{_minute(period.end_jd)}"
-        events.append(pb.CalendarEvent(kind=VOID_OF_COURSE, start=record.start, end=record.end, summary=summary, uid=uid, void_of_course=record))
+        events.append(
+            pb.CalendarEvent(
+                kind=VOID_OF_COURSE, start=record.start, end=record.end, summary=summary, uid=uid, void_of_course=record
+            )
+        )
     return events

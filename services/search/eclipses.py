@@ -19,7 +19,9 @@ def solar(request: pb.FindSolarEclipsesRequest, deadline: Deadline) -> pb.FindSo
     """Return ``count`` solar eclipses of the types asked for, global, or local with ``lat`` and ``lon``."""
     query = request.query
     with naming("count", also=(OutOfRange,)):
-        found = solar_eclipses(query.moment.jd_ut1, list(query.types), query.count, deadline, backward=query.backward, place=query.place)
+        found = solar_eclipses(
+            query.moment.jd_ut1, list(query.types), query.count, deadline, backward=query.backward, place=query.place
+        )
     records = []
     for eclipse in found:
         record = pb.SolarEclipseRecord(eclipse_type=eclipse.eclipse_type)
@@ -36,11 +38,21 @@ def lunar(request: pb.FindLunarEclipsesRequest, deadline: Deadline) -> pb.FindLu
     given."""
     query = request.query
     with naming("count", also=(OutOfRange,)):
-        found = lunar_eclipses(query.moment.jd_ut1, list(query.types), query.count, deadline, backward=query.backward, place=query.place)
+        found = lunar_eclipses(
+            query.moment.jd_ut1, list(query.types), query.count, deadline, backward=query.backward, place=query.place
+        )
     records = []
     for eclipse in found:
         record = pb.LunarEclipseRecord(eclipse_type=eclipse.eclipse_type)
-        for name in ("maximum", "penumbral_begin", "penumbral_end", "partial_begin", "partial_end", "total_begin", "total_end"):
+        for name in (
+            "maximum",
+            "penumbral_begin",
+            "penumbral_end",
+            "partial_begin",
+            "partial_end",
+            "total_begin",
+            "total_end",
+        ):
             _set_instant(record, name, getattr(eclipse, name))
         if eclipse.visible is not None:
             record.visible = eclipse.visible

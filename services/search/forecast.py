@@ -30,13 +30,24 @@ from shared.runtime.wire import fill_instant, instant_at
 
 CALENDAR_NAME = "Forecast"
 _PHASE_TEXT = {
-    "new_moon": "New Moon", "crescent": "Crescent Moon", "first_quarter": "First quarter Moon", "gibbous": "Gibbous Moon",
-    "full_moon": "Full Moon", "disseminating": "Disseminating Moon", "last_quarter": "Last quarter Moon", "balsamic": "Balsamic Moon",
+    "new_moon": "New Moon",
+    "crescent": "Crescent Moon",
+    "first_quarter": "First quarter Moon",
+    "gibbous": "Gibbous Moon",
+    "full_moon": "Full Moon",
+    "disseminating": "Disseminating Moon",
+    "last_quarter": "Last quarter Moon",
+    "balsamic": "Balsamic Moon",
 }
 _TRANSIT_TEXT = {kernel.ENTER: "enters orb", kernel.EXACT: "exact", kernel.LEAVE: "leaves orb"}
 _LEVEL_TEXT = {
     kernel.PROFECTION: {1: "Profection year", 2: "Profection month"},
-    kernel.RELEASING: {1: "Zodiacal releasing chapter", 2: "Zodiacal releasing month", 3: "Zodiacal releasing unit", 4: "Zodiacal releasing unit"},
+    kernel.RELEASING: {
+        1: "Zodiacal releasing chapter",
+        2: "Zodiacal releasing month",
+        3: "Zodiacal releasing unit",
+        4: "Zodiacal releasing unit",
+    },
     kernel.FIRDARIA: {1: "Firdaria major period", 2: "Firdaria sub-period"},
 }
 
@@ -82,7 +93,9 @@ def _writers(
     """Return, for each kind, the function that writes its record into an event, a transit
     window's instants with ``text``."""
     settings = forecast_settings()
-    void_query = VoidPeriodsInput(query.start.jd_ut1, query.end.jd_ut1, settings.void_bodies, settings.void_aspects, None)
+    void_query = VoidPeriodsInput(
+        query.start.jd_ut1, query.end.jd_ut1, settings.void_bodies, settings.void_aspects, None
+    )
     windows: dict[int, pb.TransitEvent] = {}
 
     def transit(record: pb.ForecastEvent, window) -> None:
@@ -96,17 +109,27 @@ def _writers(
     def ingress(record: pb.ForecastEvent, found) -> None:
         crossing, index = found
         degree = 0.0 if crossing.direct else SIGN_WIDTH_DEG
-        record.ingress.CopyFrom(ingress_record(record.bodies[0], crossing.target_deg, SIGNS[index], degree, crossing.jd, crossing.direct))
+        record.ingress.CopyFrom(
+            ingress_record(record.bodies[0], crossing.target_deg, SIGNS[index], degree, crossing.jd, crossing.direct)
+        )
 
     def eclipse(record: pb.ForecastEvent, at: kernel.EclipseAt) -> None:
         sign, degree = sign_of(at.longitude_deg)
-        record.eclipse.CopyFrom(pb.ForecastEclipse(
-            kind=at.kind, eclipse_type=at.eclipse.eclipse_type, maximum=instant_at(at.eclipse.maximum),
-            longitude=at.longitude_deg, sign=sign, sign_degree=degree,
-        ))
+        record.eclipse.CopyFrom(
+            pb.ForecastEclipse(
+                kind=at.kind,
+                eclipse_type=at.eclipse.eclipse_type,
+                maximum=instant_at(at.eclipse.maximum),
+                longitude=at.longitude_deg,
+                sign=sign,
+                sign_degree=degree,
+            )
+        )
 
     def body_return(record: pb.ForecastEvent, found: kernel.BodyReturn) -> None:
-        record.body_return.CopyFrom(pb.ForecastReturn(body=found.body, natal_longitude=found.natal_longitude_deg, instant=instant_at(found.jd)))
+        record.body_return.CopyFrom(
+            pb.ForecastReturn(body=found.body, natal_longitude=found.natal_longitude_deg, instant=instant_at(found.jd))
+        )
 
     return {
         kernel.TRANSIT: transit,
@@ -155,7 +178,9 @@ def summary(event: kernel.ForecastEvent) -> str:
         crossing, index = found
         return f"{_name(event.bodies[0])} {'enters' if crossing.direct else 're-enters'} {SIGNS[index]}"
     if event.kind == kernel.LUNATION:
-        return f"{_PHASE_TEXT[found.phase]} at {_degree_text(found.moon_longitude_deg)} in natal house {event.natal_house}"
+        return (
+            f"{_PHASE_TEXT[found.phase]} at {_degree_text(found.moon_longitude_deg)} in natal house {event.natal_house}"
+        )
     if event.kind == kernel.ECLIPSE:
         return (
             f"{found.eclipse.eclipse_type.replace('_', ' ').capitalize()} {found.kind} eclipse at "

@@ -15,15 +15,31 @@ def compute(request: pb.FindHeliacalEventRequest, deadline: Deadline) -> pb.Find
     """Return the event's time with the arcus visionis and the altitudes of the Sun and the body then."""
     moment = moment_from(request)
     body, event = request.query
-    atmosphere = Atmosphere(request.pressure_mbar, request.temp_celsius, request.humidity_pct, request.visibility_range_km)
-    eyes = Eyes(request.age_years, request.snellen_ratio, request.binoculars, request.telescope_aperture_cm, request.telescope_magnification)
+    atmosphere = Atmosphere(
+        request.pressure_mbar, request.temp_celsius, request.humidity_pct, request.visibility_range_km
+    )
+    eyes = Eyes(
+        request.age_years,
+        request.snellen_ratio,
+        request.binoculars,
+        request.telescope_aperture_cm,
+        request.telescope_magnification,
+    )
     place = required_place(request)
-    with naming("event", also=(InvalidHeliacalEvent,)), naming("body", also=BODY_ERRORS, reading=False), \
-            naming(sent_moment_name(request), also=(OutOfRange,), reading=False):
+    with (
+        naming("event", also=(InvalidHeliacalEvent,)),
+        naming("body", also=BODY_ERRORS, reading=False),
+        naming(sent_moment_name(request), also=(OutOfRange,), reading=False),
+    ):
         found = next_heliacal_event(moment.jd_ut1, body, event, place, atmosphere, eyes)
     return pb.FindHeliacalEventResponse(
         data=pb.HeliacalRecord(
-            body=body, event=event, event_jd=found.jd, event_datetime=iso_utc(found.jd),
-            visibility_arc_deg=found.visibility_arc_deg, sun_altitude=found.sun_altitude, object_altitude=found.object_altitude,
+            body=body,
+            event=event,
+            event_jd=found.jd,
+            event_datetime=iso_utc(found.jd),
+            visibility_arc_deg=found.visibility_arc_deg,
+            sun_altitude=found.sun_altitude,
+            object_altitude=found.object_altitude,
         )
     )

@@ -42,7 +42,14 @@ def vcalendar(events: Iterable[VEvent], name: str) -> str:
     DTSTAMP, which RFC 5545 asks of every VEVENT, is the event's own start: the answer is then
     the same for the same request, so a subscribed calendar sees no change where none happened.
     """
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{PRODUCT_ID}", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", f"X-WR-CALNAME:{_text(name)}"]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        f"PRODID:{PRODUCT_ID}",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        f"X-WR-CALNAME:{_text(name)}",
+    ]
     for event in events:
         start = _stamp(event.start_jd)
         lines += [
@@ -53,7 +60,12 @@ def vcalendar(events: Iterable[VEvent], name: str) -> str:
         ]
         if event.end_jd is not None:
             lines.append(f"DTEND:{_stamp(event.end_jd)}")
-        lines += [f"SUMMARY:{_text(event.summary)}", f"CATEGORIES:{_text(event.category)}", "TRANSP:TRANSPARENT", "END:VEVENT"]
+        lines += [
+            f"SUMMARY:{_text(event.summary)}",
+            f"CATEGORIES:{_text(event.category)}",
+            "TRANSP:TRANSPARENT",
+            "END:VEVENT",
+        ]
     lines.append("END:VCALENDAR")
     return "".join(_fold(line) + "\r\n" for line in lines)
 

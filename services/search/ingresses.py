@@ -23,14 +23,19 @@ def compute(request: pb.FindIngressesRequest, deadline: Deadline) -> pb.FindIngr
     query = request.query
     if query.sign is not None:
         with naming_each({"from_jd": query.moment_param}, also=(OutOfRange,)):
-            found = sign_entries(query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward)
+            found = sign_entries(
+                query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward
+            )
         records = [
-            ingress_record(query.body, c.target_deg, query.sign, 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct) for c in found
+            ingress_record(query.body, c.target_deg, query.sign, 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct)
+            for c in found
         ]
     else:
         sign, degree = sign_of(query.target_deg)
         with naming_each({"from_jd": query.moment_param}, also=(OutOfRange,)):
-            found = crossings(query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward)
+            found = crossings(
+                query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward
+            )
         records = [ingress_record(query.body, query.target_deg, sign, degree, c.jd, c.direct) for c in found]
     return pb.FindIngressesResponse(data=records)
 
@@ -38,6 +43,11 @@ def compute(request: pb.FindIngressesRequest, deadline: Deadline) -> pb.FindIngr
 def ingress_record(body: str, target: float, sign: str, degree: float, jd: float, direct: bool) -> pb.IngressRecord:
     """Return the wire record of one ingress (``degree`` the degree within ``sign`` crossed)."""
     return pb.IngressRecord(
-        body=body, target_longitude=target, sign=sign, sign_degree=degree, jd=jd, datetime=iso_utc(jd),
+        body=body,
+        target_longitude=target,
+        sign=sign,
+        sign_degree=degree,
+        jd=jd,
+        datetime=iso_utc(jd),
         direction=DIRECT if direct else RETROGRADE,
     )

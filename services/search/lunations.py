@@ -16,7 +16,9 @@ ECLIPSE_WINDOW_DAYS = 1.0
 def compute(request: pb.FindLunationsRequest, deadline: Deadline) -> pb.FindLunationsResponse:
     """Return the lunations of the phases asked for inside the range, in time order."""
     start, end = request.query
-    return pb.FindLunationsResponse(data=lunation_records(start.jd_ut1, end.jd_ut1, list(dict.fromkeys(request.phases)), deadline))
+    return pb.FindLunationsResponse(
+        data=lunation_records(start.jd_ut1, end.jd_ut1, list(dict.fromkeys(request.phases)), deadline)
+    )
 
 
 def lunation_records(start_jd: float, end_jd: float, phases: list[str], deadline: Deadline) -> list[pb.LunationRecord]:
@@ -40,8 +42,12 @@ def lunation_record(lunation: kernel.Lunation, eclipses: list[tuple[str, Eclipse
     """Return the wire record of ``lunation``, with the eclipse of ``eclipses`` within a day of it."""
     sign, degree = sign_of(lunation.moon_longitude_deg)
     record = pb.LunationRecord(
-        phase=lunation.phase, instant=instant_at(lunation.jd), elongation=lunation.elongation_deg,
-        moon_longitude=lunation.moon_longitude_deg, sign=sign, sign_degree=degree,
+        phase=lunation.phase,
+        instant=instant_at(lunation.jd),
+        elongation=lunation.elongation_deg,
+        moon_longitude=lunation.moon_longitude_deg,
+        sign=sign,
+        sign_degree=degree,
     )
     for kind, eclipse in eclipses:
         if abs(eclipse.maximum - lunation.jd) <= ECLIPSE_WINDOW_DAYS:

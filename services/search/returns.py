@@ -22,8 +22,14 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
     observer_from(request, flags)
     place = required_place(request)
     natal_longitude, moments = find_returns(
-        body, natal, moment_from(request, "search_start"), request.count, deadline,
-        flags=flags, place=place, from_param=sent_moment_name(request, "search_start"),
+        body,
+        natal,
+        moment_from(request, "search_start"),
+        request.count,
+        deadline,
+        flags=flags,
+        place=place,
+        from_param=sent_moment_name(request, "search_start"),
     )
     data = pb.ReturnsData(return_body=body, natal_longitude=natal_longitude)
     warnings: list[str] = []
@@ -31,7 +37,9 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
         deadline.check()
         source = {"type": "return", "body": body, "natal_longitude": natal_longitude}
         with naming_moment(RETURN_MOMENT_PARAM):
-            chart, chart_warnings, _ = chart_reply(request.query.chart, moment, place, chart_type="return", source=source)
+            chart, chart_warnings, _ = chart_reply(
+                request.query.chart, moment, place, chart_type="return", source=source
+            )
         data.charts.append(chart)
         warnings += [w for w in chart_warnings if w not in warnings]
     return pb.FindReturnsResponse(data=data, warnings=warnings)

@@ -45,6 +45,10 @@ def station_record(station: Station) -> pb.StationRecord:
     """Return the wire record of one station."""
     sign, degree = sign_of(station.longitude_deg)
     return pb.StationRecord(
-        body=station.body, event=station.event, instant=instant_at(station.jd),
-        longitude=station.longitude_deg, sign=sign, sign_degree=degree,
+        body=station.body,
+        event=station.event,
+        instant=instant_at(station.jd),
+        longitude=station.longitude_deg,
+        sign=sign,
+        sign_degree=degree,
     )

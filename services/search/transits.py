@@ -29,12 +29,23 @@ def compute(request: pb.FindTransitsRequest, deadline: Deadline) -> pb.FindTrans
     points = [] if scan_of.natal is None else _natal_points(scan_of)
     with naming_each({"moving": "moving"}, also=(OutOfRange,)):
         found = scan_transits(
-            start.jd_ut1, end.jd_ut1, scan_of.moving, None if request.targets == MUTUAL else points, aspects, request.orb, request.moon, deadline
+            start.jd_ut1,
+            end.jd_ut1,
+            scan_of.moving,
+            None if request.targets == MUTUAL else points,
+            aspects,
+            request.orb,
+            request.moon,
+            deadline,
         )
     data = pb.TransitScanData(
-        targets=request.targets, start=instant_at(start.jd_ut1), end=instant_at(end.jd_ut1),
+        targets=request.targets,
+        start=instant_at(start.jd_ut1),
+        end=instant_at(end.jd_ut1),
         points=[pb.TransitPoint(body=name, longitude=longitude) for name, longitude in points],
-        moving=found.moving, aspects=aspects, orb=request.orb,
+        moving=found.moving,
+        aspects=aspects,
+        orb=request.orb,
     )
     reply = pb.FindTransitsResponse(data=data, warnings=found.notes)
     add_event = reply.data.events.add

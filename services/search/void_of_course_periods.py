@@ -26,8 +26,12 @@ def find_periods(query: VoidPeriodsInput, deadline: Deadline) -> list[VoidPeriod
 def period_record(period: VoidPeriod, query: VoidPeriodsInput) -> pb.VoidOfCoursePeriodRecord:
     """Return the wire record of one period, flagged where the range cuts it."""
     record = pb.VoidOfCoursePeriodRecord(
-        start=instant_at(period.start_jd), end=instant_at(period.end_jd), sign=period.sign_name, next_sign=period.next_sign_name,
-        clamped_start=period.start_jd < query.start_jd, clamped_end=period.end_jd > query.end_jd,
+        start=instant_at(period.start_jd),
+        end=instant_at(period.end_jd),
+        sign=period.sign_name,
+        next_sign=period.next_sign_name,
+        clamped_start=period.start_jd < query.start_jd,
+        clamped_end=period.end_jd > query.end_jd,
     )
     if period.last_aspect is not None:
         record.last_aspect.CopyFrom(aspect_record(period.last_aspect))

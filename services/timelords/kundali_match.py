@@ -25,11 +25,17 @@ def compute(request: pb.ComputeKundaliMatchRequest, deadline: Deadline) -> pb.Co
     kootas = ashtakoota(_moon(charts[groom_side][1]).longitude, _moon(charts[bride_side][1]).longitude)
     roles = {groom_side: GROOM, bride_side: BRIDE}
     conventions = pb.VedicConventions(
-        ayanamsha=ayanamsha.name, ayanamsha_id=ayanamsha.id, ayanamsha_deg=charts["a"][1].ayanamsha_deg,
-        groom=groom_side, positions=POSITIONS,
+        ayanamsha=ayanamsha.name,
+        ayanamsha_id=ayanamsha.id,
+        ayanamsha_deg=charts["a"][1].ayanamsha_deg,
+        groom=groom_side,
+        positions=POSITIONS,
     )
     data = pb.KundaliMatchData(
-        kootas=[pb.KootaRecord(name=k.name, score=k.score, max=k.maximum, groom=k.groom, bride=k.bride, reason=k.reason) for k in kootas],
+        kootas=[
+            pb.KootaRecord(name=k.name, score=k.score, max=k.maximum, groom=k.groom, bride=k.bride, reason=k.reason)
+            for k in kootas
+        ],
         total=sum(k.score for k in kootas),
         max=TOTAL,
     )
@@ -53,8 +59,13 @@ def _fill_birth(record: pb.MatchBirth, role: str, jd_ut1: float, chart: VedicCha
     record.moon_longitude = moon.longitude
     record.moon_sign = moon.sign
     record.moon_nakshatra.CopyFrom(nakshatra_record(moon.nakshatra))
-    record.manglik.CopyFrom(pb.ManglikRecord(
-        manglik=status.manglik, house_from_lagna=status.house_from_lagna,
-        house_from_moon=status.house_from_moon, from_moon=status.from_moon,
-        house_from_venus=status.house_from_venus, from_venus=status.from_venus,
-    ))
+    record.manglik.CopyFrom(
+        pb.ManglikRecord(
+            manglik=status.manglik,
+            house_from_lagna=status.house_from_lagna,
+            house_from_moon=status.house_from_moon,
+            from_moon=status.from_moon,
+            house_from_venus=status.house_from_venus,
+            from_venus=status.from_venus,
+        )
+    )

@@ -23,17 +23,27 @@ def compute(request: pb.ComputePanchangRequest, deadline: Deadline) -> pb.Comput
     # Inside the polar circles a day may have no sunrise: the place is at fault, named as lat
     # (as /v1/planetary-hours names it).
     with naming("lat", reading=False, also=(PolarDayOrNight,)), naming_moment(sent_moment_name(request, "moment")):
-        found = panchang(moment.jd_ut1, *where, ayanamsha, sunrise=request.sunrise, at_sunrise=request.limbs_at == SUNRISE)
+        found = panchang(
+            moment.jd_ut1, *where, ayanamsha, sunrise=request.sunrise, at_sunrise=request.limbs_at == SUNRISE
+        )
     index, name, lord = found.vara
     conventions = pb.VedicConventions(
-        ayanamsha=ayanamsha.name, ayanamsha_id=ayanamsha.id, ayanamsha_deg=ayanamsha_value(moment, ayanamsha),
-        sunrise=request.sunrise, positions=POSITIONS,
+        ayanamsha=ayanamsha.name,
+        ayanamsha_id=ayanamsha.id,
+        ayanamsha_deg=ayanamsha_value(moment, ayanamsha),
+        sunrise=request.sunrise,
+        positions=POSITIONS,
     )
     data = pb.PanchangData(
         limbs_at=request.limbs_at,
         vara=pb.Vara(index=index, name=name, lord=lord),
     )
-    for field, jd_ut1 in (("moment", found.jd), ("sunrise", found.sunrise_jd), ("sunset", found.sunset_jd), ("next_sunrise", found.next_sunrise_jd)):
+    for field, jd_ut1 in (
+        ("moment", found.jd),
+        ("sunrise", found.sunrise_jd),
+        ("sunset", found.sunset_jd),
+        ("next_sunrise", found.next_sunrise_jd),
+    ):
         fill_instant(getattr(data, field), jd_ut1)
     for field in ("tithi", "nakshatra", "yoga", "karana"):
         _fill_limb(getattr(data, field), getattr(found, field))

@@ -23,7 +23,8 @@ def compute(request: pb.ComputeZodiacalReleasingRequest, deadline: Deadline) -> 
     if fortune_sign is None:
         warnings.append(
             "The chart has no Lot of Fortune (it needs the Sun and the Moon among bodies), so no period is marked "
-            "angular from it.")
+            "angular from it."
+        )
     periods = flatten(releasing(from_sign, fortune_sign, chart.birth.jd_ut1, request.max_level, query, deadline), query)
     data = pb.ZodiacalReleasingData(from_sign=SIGNS[from_sign], max_level=request.max_level)
     setattr(data, "from", getattr(request, "from"))  # "from" is a Python keyword

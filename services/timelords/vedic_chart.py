@@ -19,12 +19,23 @@ def compute(request: pb.ComputeVedicChartRequest, deadline: Deadline) -> pb.Comp
     moment, place = birth_from(request)
     with naming_moment(sent_moment_name(request, "birth.moment")):
         chart = cast_vedic_chart(
-            moment, place, query.ayanamsha, node=request.node, outer=request.outer,
-            house_mode=request.houses, system=query.system, vargas=query.vargas,
+            moment,
+            place,
+            query.ayanamsha,
+            node=request.node,
+            outer=request.outer,
+            house_mode=request.houses,
+            system=query.system,
+            vargas=query.vargas,
         )
     conventions = pb.VedicConventions(
-        ayanamsha=chart.ayanamsha.name, ayanamsha_id=chart.ayanamsha.id, ayanamsha_deg=chart.ayanamsha_deg,
-        node=chart.node, houses=chart.house_mode, house_system=chart.house_system, positions=POSITIONS,
+        ayanamsha=chart.ayanamsha.name,
+        ayanamsha_id=chart.ayanamsha.id,
+        ayanamsha_deg=chart.ayanamsha_deg,
+        node=chart.node,
+        houses=chart.house_mode,
+        house_system=chart.house_system,
+        positions=POSITIONS,
     )
     data = pb.VedicChartData(
         points=[_point(p) for p in chart.points],
@@ -32,7 +43,9 @@ def compute(request: pb.ComputeVedicChartRequest, deadline: Deadline) -> pb.Comp
     fill_instant(data.moment, moment.jd_ut1)
     if chart.vargas:
         data.vargas.update(chart.vargas)
-    return pb.ComputeVedicChartResponse(data=data, conventions=conventions, warnings=[c.message for c in chart.warnings])
+    return pb.ComputeVedicChartResponse(
+        data=data, conventions=conventions, warnings=[c.message for c in chart.warnings]
+    )
 
 
 def nakshatra_record(nakshatra: Nakshatra) -> pb.NakshatraRecord:
@@ -43,7 +56,13 @@ def nakshatra_record(nakshatra: Nakshatra) -> pb.NakshatraRecord:
 def _point(point: VedicPoint) -> pb.VedicPoint:
     """Return the record of one graha or the lagna."""
     return pb.VedicPoint(
-        name=point.name, longitude=point.longitude, sign=point.sign, degree=point.degree,
-        nakshatra=nakshatra_record(point.nakshatra), house=point.house,
-        retrograde=point.retrograde, combust=point.combust, speed=point.speed,
+        name=point.name,
+        longitude=point.longitude,
+        sign=point.sign,
+        degree=point.degree,
+        nakshatra=nakshatra_record(point.nakshatra),
+        house=point.house,
+        retrograde=point.retrograde,
+        combust=point.combust,
+        speed=point.speed,
     )

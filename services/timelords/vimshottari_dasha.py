@@ -25,10 +25,17 @@ def compute(request: pb.ComputeVimshottariDashaRequest, deadline: Deadline) -> p
         moon = compute_positions(birth, ["moon"], CalcFlags(sidereal=query.ayanamsha, speed=False))
     longitude = moon.records[0].longitude
     balance = balance_at_birth(longitude)
-    periods = flatten(vimshottari(birth.jd_ut1, longitude, query.year_days, request.levels, query.time_query, deadline), query.time_query)
+    periods = flatten(
+        vimshottari(birth.jd_ut1, longitude, query.year_days, request.levels, query.time_query, deadline),
+        query.time_query,
+    )
     conventions = pb.VedicConventions(
-        ayanamsha=query.ayanamsha.name, ayanamsha_id=query.ayanamsha.id, ayanamsha_deg=ayanamsha_value(birth, query.ayanamsha),
-        year_length=request.year_length, year_days=query.year_days, positions=POSITIONS,
+        ayanamsha=query.ayanamsha.name,
+        ayanamsha_id=query.ayanamsha.id,
+        ayanamsha_deg=ayanamsha_value(birth, query.ayanamsha),
+        year_length=request.year_length,
+        year_days=query.year_days,
+        positions=POSITIONS,
     )
     data = pb.VimshottariDashaData(
         moon_longitude=longitude,
@@ -39,7 +46,9 @@ def compute(request: pb.ComputeVimshottariDashaRequest, deadline: Deadline) -> p
     fill_instant(data.balance.end, first_mahadasha(birth.jd_ut1, longitude, query.year_days)[1])
     fill_query(data, query.time_query)
     _fill_periods(data.periods, periods)
-    return pb.ComputeVimshottariDashaResponse(data=data, conventions=conventions, warnings=[c.message for c in moon.conditions])
+    return pb.ComputeVimshottariDashaResponse(
+        data=data, conventions=conventions, warnings=[c.message for c in moon.conditions]
+    )
 
 
 def _fill_periods(records, periods: Iterable[Period]) -> None:

@@ -60,11 +60,13 @@ def targets_from(request: Message) -> list[Target]:
                     suggestion="Give each body a target of its own, or use the flat form's bodies for a group.",
                     param="targets",
                 )
-            targets.append(Target(
-                resolved[0],
-                _angles(target.angles, "targets"),
-                tuple(target.cusps),
-            ))
+            targets.append(
+                Target(
+                    resolved[0],
+                    _angles(target.angles, "targets"),
+                    tuple(target.cusps),
+                )
+            )
         param = "targets"
     else:
         angles = tuple(dict.fromkeys(_angles(request.angles, "angles"))) or ANGLES

@@ -53,9 +53,15 @@ def aspects_query(request: Message) -> AspectsQuery:
     flags = CalcFlags(speed=True)
     moment = moment_from(request)
     return AspectsQuery(
-        moment, bodies_from(request, flags), flags, aspect_types_from(request),
-        request.orb if request.HasField("orb") else None, request.applying,
-        request.parallels, request.parallel_orb, request.contraparallel,
+        moment,
+        bodies_from(request, flags),
+        flags,
+        aspect_types_from(request),
+        request.orb if request.HasField("orb") else None,
+        request.applying,
+        request.parallels,
+        request.parallel_orb,
+        request.contraparallel,
     )
 
 
@@ -70,7 +76,10 @@ def dignities_query(request: Message) -> ChartPartQuery:
     with naming("rulership"):
         rulers = parse_rulership(request.rulership)
     extras = ChartExtras(
-        dignities=True, dispositors=request.dispositors, rulers=rulers, day_chart=request.day_chart if request.HasField("day_chart") else None
+        dignities=True,
+        dispositors=request.dispositors,
+        rulers=rulers,
+        day_chart=request.day_chart if request.HasField("day_chart") else None,
     )
     return ChartPartQuery(moment, None, ChartSettings(bodies, None, flags, aspect_types=(), parallels=False), extras)
 

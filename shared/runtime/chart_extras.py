@@ -14,7 +14,9 @@ from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import sent_or_default
 
 
-def chart_extras_from(request, *, dignities: bool, resolution: str = "lower", resolution_sent: bool = False) -> ChartExtras:
+def chart_extras_from(
+    request, *, dignities: bool, resolution: str = "lower", resolution_sent: bool = False
+) -> ChartExtras:
     """Return the extras of a chart request: its options, and the request's own ``dignities``
     switch and midpoint ``resolution`` (``lower`` where the request has none of its own).
 
@@ -40,7 +42,12 @@ def chart_extras_from(request, *, dignities: bool, resolution: str = "lower", re
         patterns = parse_pattern_types(list(options.pattern_types)) if options.patterns else None
     with naming("rulership"):
         rulers = parse_rulership(options.rulership)
-    sent = (("lots", bool(lots)), ("midpoints", midpoints_sent), ("antiscia", antiscia_sent), ("resolution", resolution_sent))
+    sent = (
+        ("lots", bool(lots)),
+        ("midpoints", midpoints_sent),
+        ("antiscia", antiscia_sent),
+        ("resolution", resolution_sent),
+    )
     return ChartExtras(
         patterns=patterns,
         stellium_min=options.stellium_min,

@@ -28,7 +28,12 @@ from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import bodies_from, flags_from, sent_or_default
 
 # The node a draconic chart turns by names one of the kernel's node bodies.
-bound_to_choices(NODE_BODIES, "kernel.bodies.NODE_BODIES", (pb.ComputeDraconicChartRequest, "node"), (pb.DrawChartWheelRequest, "node"))
+bound_to_choices(
+    NODE_BODIES,
+    "kernel.bodies.NODE_BODIES",
+    (pb.ComputeDraconicChartRequest, "node"),
+    (pb.DrawChartWheelRequest, "node"),
+)
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,12 @@ def chart_inputs(request: Message) -> ChartInputs:
     ``heliocentric`` (InvalidParameter naming house_position_mode, system or lots)."""
     settings = chart_settings_from(request)
     resolution, resolution_sent = sent_or_default(request, "resolution")
-    extras = chart_extras_from(request, dignities=chart_request_options(request).dignities, resolution=resolution, resolution_sent=resolution_sent)
+    extras = chart_extras_from(
+        request,
+        dignities=chart_request_options(request).dignities,
+        resolution=resolution,
+        resolution_sent=resolution_sent,
+    )
     return ChartInputs(settings, extras)
 
 
@@ -63,7 +73,9 @@ def composite_inputs(request: Message) -> ChartInputs:
             suggestion="Use house_position_mode=zodiacal.",
             param="house_position_mode",
         )
-    return ChartInputs(chart_settings_from(request), chart_extras_from(request, dignities=held.dignities, resolution="lower"))
+    return ChartInputs(
+        chart_settings_from(request), chart_extras_from(request, dignities=held.dignities, resolution="lower")
+    )
 
 
 def draconic_inputs(request: Message) -> ChartInputs:

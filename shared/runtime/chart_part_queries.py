@@ -47,10 +47,18 @@ def midpoints_query(request: Message) -> ChartPartQuery:
     with naming("tree_orb"):
         orb = check_tree_orb(request.tree_orb)
     place = place_from(request, "location")
-    settings = ChartSettings(bodies_from(request, flags), house_system_from(request), flags, aspect_types=(), parallels=False)
+    settings = ChartSettings(
+        bodies_from(request, flags), house_system_from(request), flags, aspect_types=(), parallels=False
+    )
     extras = ChartExtras(
-        derived=True, midpoints=request.midpoints, antiscia=request.antiscia, lots=lot_ids, resolution=resolution,
-        trees=request.trees, tree_modulus_deg=modulus, tree_orb_deg=orb,
+        derived=True,
+        midpoints=request.midpoints,
+        antiscia=request.antiscia,
+        lots=lot_ids,
+        resolution=resolution,
+        trees=request.trees,
+        tree_modulus_deg=modulus,
+        tree_orb_deg=orb,
     )
     return ChartPartQuery(moment, place, settings, extras)
 
@@ -65,8 +73,11 @@ def patterns_query(request: Message) -> ChartPartQuery:
     with naming("patterns"):
         types = parse_pattern_types(list(request.patterns))
     settings = ChartSettings(
-        bodies_from(request, flags), house_system_from(request), flags,
-        aspect_types=tuple(aspect_types_from(request)), orb_deg=request.orb if request.HasField("orb") else None,
+        bodies_from(request, flags),
+        house_system_from(request),
+        flags,
+        aspect_types=tuple(aspect_types_from(request)),
+        orb_deg=request.orb if request.HasField("orb") else None,
         parallels=False,
     )
     extras = ChartExtras(patterns=types, stellium_min=request.stellium_min, stellium_scope=request.stellium_scope)

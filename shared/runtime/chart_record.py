@@ -93,7 +93,10 @@ def parallel_record(parallel: ParallelMatch) -> common_pb2.ParallelRecord:
 def pattern_record(pattern: Pattern) -> common_pb2.PatternRecord:
     """Return one pattern record: its forming aspects as aspect records, ``focal`` when it has one."""
     record = common_pb2.PatternRecord(
-        pattern=pattern.pattern, bodies=pattern.bodies, aspects=[aspect_record(a) for a in pattern.aspects], tightness=pattern.tightness
+        pattern=pattern.pattern,
+        bodies=pattern.bodies,
+        aspects=[aspect_record(a) for a in pattern.aspects],
+        tightness=pattern.tightness,
     )
     if pattern.focal is not None:
         record.focal = pattern.focal
@@ -104,8 +107,12 @@ def derived_point_record(point: PlacedPoint) -> common_pb2.DerivedPointRecord:
     """Return one derived point record (``house`` and ``declination`` only when the point has
     one: a chart without a place has no houses)."""
     record = common_pb2.DerivedPointRecord(
-        kind=point.kind, name=point.name, constituents=list(point.constituents), longitude=point.longitude,
-        sign=point.sign, sign_degree=point.sign_degree,
+        kind=point.kind,
+        name=point.name,
+        constituents=list(point.constituents),
+        longitude=point.longitude,
+        sign=point.sign,
+        sign_degree=point.sign_degree,
     )
     if point.house is not None:
         record.house = point.house
@@ -117,10 +124,21 @@ def derived_point_record(point: PlacedPoint) -> common_pb2.DerivedPointRecord:
 def dignity_record(dignity: Dignity) -> common_pb2.DignityRecord:
     """Return one Dignity record (the exaltation and the triplicity ruler only when there is one)."""
     record = common_pb2.DignityRecord(
-        body=dignity.body, sign=dignity.sign, sign_degree=dignity.sign_degree, domicile_ruler=dignity.domicile_ruler,
-        in_domicile=dignity.in_domicile, in_detriment=dignity.in_detriment, in_exaltation=dignity.in_exaltation,
-        in_fall=dignity.in_fall, in_triplicity=dignity.in_triplicity, term_ruler=dignity.term_ruler, in_term=dignity.in_term,
-        face_ruler=dignity.face_ruler, in_face=dignity.in_face, peregrine=dignity.peregrine, score=dignity.score,
+        body=dignity.body,
+        sign=dignity.sign,
+        sign_degree=dignity.sign_degree,
+        domicile_ruler=dignity.domicile_ruler,
+        in_domicile=dignity.in_domicile,
+        in_detriment=dignity.in_detriment,
+        in_exaltation=dignity.in_exaltation,
+        in_fall=dignity.in_fall,
+        in_triplicity=dignity.in_triplicity,
+        term_ruler=dignity.term_ruler,
+        in_term=dignity.in_term,
+        face_ruler=dignity.face_ruler,
+        in_face=dignity.in_face,
+        peregrine=dignity.peregrine,
+        score=dignity.score,
     )
     if dignity.exaltation_ruler is not None:
         record.exaltation_ruler = dignity.exaltation_ruler
@@ -135,7 +153,9 @@ def metadata_record(metadata: ChartMetadata) -> common_pb2.ChartMetadata:
     record = common_pb2.ChartMetadata(
         datetime=metadata.jd_ut1,
         datetime_iso=metadata.datetime_iso,
-        location=common_pb2.ChartLocation(latitude=metadata.latitude, longitude=metadata.longitude, altitude=metadata.altitude),
+        location=common_pb2.ChartLocation(
+            latitude=metadata.latitude, longitude=metadata.longitude, altitude=metadata.altitude
+        ),
         house_system=metadata.house_system,
         bodies=metadata.bodies,
         source=common_pb2.ChartSource(**metadata.source),

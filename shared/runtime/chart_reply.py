@@ -25,5 +25,7 @@ def chart_reply(
     (optionally ``turn``-ed, as the draconic chart is, whose patterns stay the unturned
     chart's), the prose warnings (the chart's conditions, then its extras' own) and the kernel
     chart itself. ``inputs`` is the request as its kind's reader read it (``chart_inputs.py``)."""
-    chart = cast_chart(moment, place, inputs.settings, chart_type=chart_type, source=source, extras=inputs.extras, turn=turn)
+    chart = cast_chart(
+        moment, place, inputs.settings, chart_type=chart_type, source=source, extras=inputs.extras, turn=turn
+    )
     return chart_record(chart), [c.message for c in chart.warnings] + chart.notes, chart

@@ -60,8 +60,21 @@ KINDS_OF = {
 }
 #: The colours a ``palette`` may name: the fields of a wheel's theme
 #: (services/ephemeris/wheel/themes.py), in the order the documentation lists them.
-PALETTE_NAMES = ("background", "band", "line", "text", "faint", "fire", "earth", "air", "water",
-                 "conjunction", "hard", "soft", "minor")
+PALETTE_NAMES = (
+    "background",
+    "band",
+    "line",
+    "text",
+    "faint",
+    "fire",
+    "earth",
+    "air",
+    "water",
+    "conjunction",
+    "hard",
+    "soft",
+    "minor",
+)
 #: A colour as a palette writes it.
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 #: A palette written right, for the suggestions.
@@ -108,7 +121,9 @@ def _palette(items: list[str]) -> tuple[tuple[str, str], ...]:
                 param="palette",
             )
         if name in pairs:
-            raise InvalidParameter(f"palette names {name} twice.", suggestion=f"Give {name} one colour.", param="palette")
+            raise InvalidParameter(
+                f"palette names {name} twice.", suggestion=f"Give {name} one colour.", param="palette"
+            )
         if not colon or not _COLOUR.fullmatch(colour):
             # A "#" sent as such ends the URL's query: what reaches us is "background:".
             cut = " A # left unencoded ends the URL: send it as %23." if colon and not colour else ""
@@ -181,7 +196,9 @@ def _refuse_other_kinds(request: Message, kind: str) -> None:
             suggestion = f"Send the birth as {name[:-2]}, or send {taken_by}."
         else:
             suggestion = f"Drop {name}, or send {taken_by}."
-        raise InvalidParameter(f"{name} belongs to {taken_by}; kind={kind} does not take it.", suggestion=suggestion, param=name)
+        raise InvalidParameter(
+            f"{name} belongs to {taken_by}; kind={kind} does not take it.", suggestion=suggestion, param=name
+        )
 
 
 def _require_births(request: Message, kind: str) -> None:

@@ -54,5 +54,7 @@ def bound_to_choices(table: Table, name: str, *fields: tuple[type, str]) -> Tabl
                 f"{name} names {sorted(names)} but {message_cls.DESCRIPTOR.full_name}.{field} chooses among "
                 f"{sorted(choices)}: a closed set is declared once; change both together."
             )
-    BINDINGS.append(Binding(name, names, tuple((message_cls.DESCRIPTOR.full_name, field) for message_cls, field in fields)))
+    BINDINGS.append(
+        Binding(name, names, tuple((message_cls.DESCRIPTOR.full_name, field) for message_cls, field in fields))
+    )
     return table

@@ -90,13 +90,21 @@ class ComputeChild:
     stopped or dies. :meth:`start`, :meth:`compute` and :meth:`stop` block and are called from
     one thread; ``on_readiness(bool)`` hears when the child is ready to compute, or is not."""
 
-    def __init__(self, service: ServiceDescriptor, handlers: Mapping[str, Handler], process_name: str, on_readiness: Callable[[bool], None]):
+    def __init__(
+        self,
+        service: ServiceDescriptor,
+        handlers: Mapping[str, Handler],
+        process_name: str,
+        on_readiness: Callable[[bool], None],
+    ):
         self._service = (service.full_name, service.file.name)
         self._handlers = dict(handlers)
         self._process_name = process_name
         self._on_readiness = on_readiness
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(sorted({handler.__module__ for handler in handlers.values()} - {"__main__"}))
+        self._context.set_forkserver_preload(
+            sorted({handler.__module__ for handler in handlers.values()} - {"__main__"})
+        )
         # The sequence number of the last computation the child must abandon.
         self._abandon = self._context.RawValue("q", 0)
         self._sequence = 0
@@ -121,7 +129,9 @@ class ComputeChild:
         except (EOFError, OSError):
             process.join(timeout=1.0)
             parent_end.close()
-            raise RuntimeError(f"The {self._process_name} compute process stopped while starting (exit code {process.exitcode}).") from None
+            raise RuntimeError(
+                f"The {self._process_name} compute process stopped while starting (exit code {process.exitcode})."
+            ) from None
         self._process, self._connection = process, parent_end
         self._on_readiness(True)
 
@@ -151,8 +161,12 @@ class ComputeChild:
                     self._abandon.value = sequence
                 wait_s = min(job.hard_stop_at() - time.monotonic(), _CANCEL_POLL_S)
                 if wait_s <= 0:
-                    log.warning("compute_process_killed", reason="caller left" if job.cancelled_at else "deadline passed",
-                                rpc=job.rpc, request_id=job.request_id)
+                    log.warning(
+                        "compute_process_killed",
+                        reason="caller left" if job.cancelled_at else "deadline passed",
+                        rpc=job.rpc,
+                        request_id=job.request_id,
+                    )
                     self._replace()
                     return Outcome(False, rich_status(stopped(job.rpc)).SerializeToString())
                 if self._connection.poll(wait_s):
@@ -209,7 +223,9 @@ def _die_with_parent() -> None:
         pass
 
 
-def child_main(service: tuple[str, str], handlers: Mapping[str, Handler], process_name: str, connection: Connection, abandon) -> None:
+def child_main(
+    service: tuple[str, str], handlers: Mapping[str, Handler], process_name: str, connection: Connection, abandon
+) -> None:
     """The child's life (``service`` is the service's full name and proto file): warm up, say ready, then compute each
     request received until the serving process closes the pipe. Each answer is ``(sequence, ok, payload)``."""
     _die_with_parent()

@@ -67,12 +67,14 @@ def read_messages(folder: Path, limit: int = OUTBOX_LIMIT) -> list[OutboxMessage
             continue
         parsed = email.message_from_bytes(raw, policy=email.policy.default)
         body = parsed.get_body(preferencelist=("plain",))
-        messages.append(OutboxMessage(
-            received_at=datetime.fromtimestamp(int(path.stem) / 1e9, UTC),
-            sender=str(parsed["From"] or ""),
-            to=str(parsed["To"] or ""),
-            subject=str(parsed["Subject"] or ""),
-            # A message as SMTP carried it ends its lines with CRLF; a page shows them as lines.
-            text=body.get_content().replace("\r\n", "\n") if body is not None else "",
-        ))
+        messages.append(
+            OutboxMessage(
+                received_at=datetime.fromtimestamp(int(path.stem) / 1e9, UTC),
+                sender=str(parsed["From"] or ""),
+                to=str(parsed["To"] or ""),
+                subject=str(parsed["Subject"] or ""),
+                # A message as SMTP carried it ends its lines with CRLF; a page shows them as lines.
+                text=body.get_content().replace("\r\n", "\n") if body is not None else "",
+            )
+        )
     return messages

@@ -1,8 +1,9 @@
 """Readers of a parameter that names bodies for a use of the body table (its field's
 ``(field).body_use``: the body of an ingress or a heliacal search, the bodies of a search for
-stations): the bodies, eligible for that use. Validation checks it in the gateway before any charge (the body vocabulary of such a
-field); the search service reads the body through it, so the use is said once, in the proto,
-and a request's reading keeps what was read, so it is read once per process.
+stations): the bodies, eligible for that use. Validation checks it in the gateway before any
+charge (the body vocabulary of such a field); the search service reads the body through it, so
+the use is said once, in the proto, and a request's reading keeps what was read, so it is read
+once per process.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ def body_use(descriptor: Descriptor, name: str) -> str:
     none); a use the body table lacks is a ValueError (a contract the runtime cannot keep)."""
     use = message_spec(descriptor).fields[name].rule.body_use
     if use and use not in USES:
-        raise ValueError(f"{descriptor.full_name}.{name}: unknown body use {use!r}; the body table's are {sorted(USES)}.")
+        raise ValueError(
+            f"{descriptor.full_name}.{name}: unknown body use {use!r}; the body table's are {sorted(USES)}."
+        )
     return use
 
 
@@ -57,7 +60,11 @@ def eligible_bodies(request: Message, name: str = "bodies") -> tuple[str, ...]:
 
     def read() -> tuple[str, ...]:
         with naming(name, also=BODY_ERRORS):
-            return tuple(resolve_bodies(list(getattr(field.owner(request), field.field_name)), heliocentric=heliocentric, use=use))
+            return tuple(
+                resolve_bodies(
+                    list(getattr(field.owner(request), field.field_name)), heliocentric=heliocentric, use=use
+                )
+            )
 
     # A reading keeps them: validation's check reads them, the request's reader finds them.
     return kept(request, ("eligible_bodies", name, heliocentric), read)

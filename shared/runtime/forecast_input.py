@@ -45,7 +45,10 @@ def forecast_settings() -> ForecastSettings:
     transits, stations = search_pb.FindTransitsRequest.DESCRIPTOR, search_pb.FindStationsRequest.DESCRIPTOR
     calendar, void = search_pb.FindCalendarEventsRequest.DESCRIPTOR, search_pb.FindVoidOfCoursePeriodsRequest.DESCRIPTOR
     profections = timelords_pb.ComputeProfectionsRequest.DESCRIPTOR
-    releasing, firdaria = timelords_pb.ComputeZodiacalReleasingRequest.DESCRIPTOR, timelords_pb.ComputeFirdariaRequest.DESCRIPTOR
+    releasing, firdaria = (
+        timelords_pb.ComputeZodiacalReleasingRequest.DESCRIPTOR,
+        timelords_pb.ComputeFirdariaRequest.DESCRIPTOR,
+    )
     return ForecastSettings(
         moving=tuple(body for body in resolve_bodies(declared_default(transits, "moving")) if body != MOON),
         natal_bodies=tuple(resolve_bodies(declared_default(transits, "bodies"))),

@@ -58,7 +58,14 @@ def houses_at(request: Message, moment: Moment, flags: CalcFlags, place: str = "
     naming its ``lat`` without one) and a ``system``, at the ``moment`` and under the ``flags``
     (sidereal, no_nutation) read from it already."""
     location = required_place(request, place)
-    return HousesQuery(moment, location.latitude_deg, location.longitude_deg, house_system_from(request), flags.sidereal, flags.no_nutation)
+    return HousesQuery(
+        moment,
+        location.latitude_deg,
+        location.longitude_deg,
+        house_system_from(request),
+        flags.sidereal,
+        flags.no_nutation,
+    )
 
 
 def houses_query(request: Message) -> HousesQuery:
@@ -79,7 +86,11 @@ def lots_query(request: Message) -> LotsQuery:
     with naming("lots"):
         lot_ids = parse_lots(list(request.lots)) if request.lots else tuple(lot.id for lot in LOTS)
     settings = ChartSettings(
-        bodies_needed(lot_ids), house_system_from(request), CalcFlags(sidereal=flags_from(request).sidereal), aspect_types=(), parallels=False
+        bodies_needed(lot_ids),
+        house_system_from(request),
+        CalcFlags(sidereal=flags_from(request).sidereal),
+        aspect_types=(),
+        parallels=False,
     )
     extras = ChartExtras(derived=True, midpoints=False, antiscia=False, lots=lot_ids)
     return LotsQuery(moment_from(request), required_place(request, "location"), settings, extras)

@@ -51,8 +51,9 @@ def named(error: DomainError, param: str, words: str | None = None) -> Celestial
 
 
 @contextmanager
-def naming(param: str, *, words: str | None = None, also: tuple[type[CelestialError], ...] = (),
-           reading: bool = True) -> Iterator[None]:
+def naming(
+    param: str, *, words: str | None = None, also: tuple[type[CelestialError], ...] = (), reading: bool = True
+) -> Iterator[None]:
     """Name ``param`` in the kernel's reading errors raised inside the block (their texts
     say ``words``, ``param`` unless given).
 

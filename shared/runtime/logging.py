@@ -28,7 +28,10 @@ def configure_logging(settings: Settings, process: str, stream: TextIO | None = 
         if console
         else structlog.processors.JSONRenderer(serializer=lambda event, **kw: orjson.dumps(event, default=str).decode())
     )
-    structlog_renderer = renderer if console else structlog.processors.JSONRenderer(serializer=orjson.dumps, default=str)
+    structlog_renderer = (
+        renderer if console else structlog.processors.JSONRenderer(serializer=orjson.dumps, default=str)
+    )
+
     def add_process(_logger, _method, event: dict) -> dict:
         event.setdefault("process", process)
         return event

@@ -30,7 +30,9 @@ class MailNotSent(Exception):
 def _send_now(smtp_url: str, message: EmailMessage) -> None:
     parts = urlsplit(smtp_url)
     if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
-        raise MailNotSent(f"CELESTIAL_SMTP_URL must be smtp://host[:port] or smtps://host[:port], not {parts.scheme}://")
+        raise MailNotSent(
+            f"CELESTIAL_SMTP_URL must be smtp://host[:port] or smtps://host[:port], not {parts.scheme}://"
+        )
     secure = parts.scheme == "smtps"
     client_type = smtplib.SMTP_SSL if secure else smtplib.SMTP
     port = parts.port or (465 if secure else 25)

@@ -18,5 +18,7 @@ def midpoint_lots(request: Message) -> tuple[str, ...]:
     with naming("lots"):
         lot_ids = parse_lots(list(request.lots)) if request.lots else ()
     if lot_ids and place_from(request, "location") is None:
-        raise MissingParameter("Lots need the Ascendant, so lat and lon.", suggestion="Add lat and lon, or drop lots.", param="lat")
+        raise MissingParameter(
+            "Lots need the Ascendant, so lat and lon.", suggestion="Add lat and lon, or drop lots.", param="lat"
+        )
     return lot_ids

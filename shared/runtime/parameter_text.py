@@ -125,7 +125,13 @@ def check_range(field: FieldSpec, value: float) -> None:
     low = f"{'(' if rule.min_exclusive else '['}{rule.min:g}" if rule.has_min else "(-inf"
     high = f"{rule.max:g}{')' if rule.max_exclusive else ']'}" if rule.has_max else "inf)"
     # The value as sent, never rounded: 360.0001 must not read as the bound 360.
-    shown = repr(value) if isinstance(value, float) and not value.is_integer() else f"{value:g}" if isinstance(value, float) else str(value)
+    shown = (
+        repr(value)
+        if isinstance(value, float) and not value.is_integer()
+        else f"{value:g}"
+        if isinstance(value, float)
+        else str(value)
+    )
     raise InvalidParameter(
         f"'{field.name}' must lie in {low}, {high}; got {shown}.",
         suggestion=f"Send a value of {field.name} within {low}, {high}.",

@@ -34,7 +34,9 @@ def channel_target(addresses: tuple[str, ...]) -> str:
             ipaddress.IPv4Address(host)
     except ValueError:
         if len(addresses) != 1:
-            raise ValueError(f"Several addresses must be IPv4 literals; use one DNS name instead: {addresses}") from None
+            raise ValueError(
+                f"Several addresses must be IPv4 literals; use one DNS name instead: {addresses}"
+            ) from None
         return f"dns:///{addresses[0]}"
     return "ipv4:" + ",".join(addresses)
 

@@ -55,7 +55,9 @@ def scan_range(request: Message) -> tuple[Moment, Moment]:
     return start, end
 
 
-def event_range(request: Message, *, cap_years: int | None = None, cap_days: float | None = None) -> tuple[Moment, Moment]:
+def event_range(
+    request: Message, *, cap_years: int | None = None, cap_days: float | None = None
+) -> tuple[Moment, Moment]:
     """Return the start and end of a search for sky events: the end after the start, and no
     later than the same date and time ``cap_years`` calendar years after it, or ``cap_days``
     days after it, on the clock the client wrote its ends in (RangeTooLong saying exactly how
@@ -65,9 +67,8 @@ def event_range(request: Message, *, cap_years: int | None = None, cap_days: flo
         cap = f"{cap_years} year" + ("" if cap_years == 1 else "s")
         raise RangeTooLong(
             f"The range lasts {calendar_span_text(start.clock_jd, end.clock_jd)}; at most {cap}.",
-            suggestion=
-                f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several "
-                "requests if needed.",
+            suggestion=f"Ask for {cap} or less (an end no later than the same date {cap} after the start), in several "
+            "requests if needed.",
             param=sent_moment_name(request, "end"),
         )
     if cap_days is not None and end.clock_jd - start.clock_jd > cap_days:
@@ -84,5 +85,9 @@ def _ends(request: Message) -> tuple[Moment, Moment]:
     start = moment_from(request, "start")
     end = moment_from(request, "end")
     if end.jd_ut1 <= start.jd_ut1:
-        raise InvalidParameter("end must come after start.", suggestion="Send an end later than the start.", param=sent_moment_name(request, "end"))
+        raise InvalidParameter(
+            "end must come after start.",
+            suggestion="Send an end later than the start.",
+            param=sent_moment_name(request, "end"),
+        )
     return start, end

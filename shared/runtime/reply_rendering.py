@@ -23,7 +23,11 @@ from google.protobuf.message import Message
 from celestial.v1 import options_pb2
 
 _RENDERERS: dict[Descriptor, Callable[[Message], Any]] = {}
-JSON_VALUE_TYPES = {"google.protobuf.Value": {}, "google.protobuf.ListValue": {"type": "array", "items": {}}, "google.protobuf.Struct": {"type": "object"}}
+JSON_VALUE_TYPES = {
+    "google.protobuf.Value": {},
+    "google.protobuf.ListValue": {"type": "array", "items": {}},
+    "google.protobuf.Struct": {"type": "object"},
+}
 
 
 def render_message(message: Message) -> Any:
@@ -51,7 +55,9 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
         return _compile_columns(descriptor)
     if descriptor.GetOptions().Extensions[options_pb2.message].union:
         oneof = descriptor.oneofs[0].name
-        media_types = {fd.name: text_media_type(fd) for fd in descriptor.fields if fd.type != FieldDescriptor.TYPE_MESSAGE}
+        media_types = {
+            fd.name: text_media_type(fd) for fd in descriptor.fields if fd.type != FieldDescriptor.TYPE_MESSAGE
+        }
         binary = {fd.name for fd in descriptor.fields if fd.type == FieldDescriptor.TYPE_BYTES}
 
         def render_union(message: Message) -> Any:
@@ -76,18 +82,26 @@ def _compile(descriptor: Descriptor) -> Callable[[Message], Any]:
         # A field named like a Python keyword ("from") is read with getattr.
         read = f"getattr(m, {name!r})" if keyword.iskeyword(name) else f"m.{name}"
         options = fd.GetOptions().Extensions[options_pb2.render]
-        if options.always and (fd.type != FieldDescriptor.TYPE_MESSAGE or fd.is_repeated or fd.containing_oneof is not None):
+        if options.always and (
+            fd.type != FieldDescriptor.TYPE_MESSAGE or fd.is_repeated or fd.containing_oneof is not None
+        ):
             raise ValueError(f"{fd.full_name}: (render).always takes a singular message field outside a oneof")
         if fd.type == FieldDescriptor.TYPE_ENUM:
             namespace[f"names_{index}"] = {value.number: value.name.lower() for value in fd.enum_type.values}
         # A message of plain scalars is written as a dict literal of its fields, read once.
-        literal = fd.type == FieldDescriptor.TYPE_MESSAGE and not fd.is_repeated and _record_literal(fd.message_type, f"v{index}")
+        literal = (
+            fd.type == FieldDescriptor.TYPE_MESSAGE
+            and not fd.is_repeated
+            and _record_literal(fd.message_type, f"v{index}")
+        )
         if fd.is_repeated:
             value = f"[{_item_source(fd, index, 'item')} for item in {read}]"
             condition = read if options.omit_empty else None
         else:
             value = literal or _item_source(fd, index, read)
-            condition = f"m.HasField({name!r})" if fd.has_presence and not _holds_columns(fd) and not options.always else None
+            condition = (
+                f"m.HasField({name!r})" if fd.has_presence and not _holds_columns(fd) and not options.always else None
+            )
         assign = [f"v{index} = {read}"] * bool(literal) + [f"out[{name!r}] = {value}"]
         if condition is None:
             lines += [f"    {line}" for line in assign]
@@ -146,7 +160,10 @@ def _compile_columns(descriptor: Descriptor) -> Callable[[Message], Any]:
     """Return the renderer of a ``(message).columns`` message: its parallel repeated scalar
     fields as a list of records, one per index (zip reads the packed columns in C)."""
     names = [fd.name for fd in descriptor.fields]
-    if not all(fd.is_repeated and fd.type not in (FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_ENUM) for fd in descriptor.fields):
+    if not all(
+        fd.is_repeated and fd.type not in (FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_ENUM)
+        for fd in descriptor.fields
+    ):
         raise ValueError(f"{descriptor.full_name}: (message).columns takes repeated scalar fields only")
     values = [f"v{index}" for index in range(len(names))]
     record = "{" + ", ".join(f"{name!r}: {value}" for name, value in zip(names, values)) + "}"
@@ -175,8 +192,11 @@ def _record_literal(descriptor: Descriptor, item: str) -> str | None:
     if descriptor.full_name in JSON_VALUE_TYPES or options.columns or options.union:
         return None
     plain = all(
-        not fd.is_repeated and not fd.has_presence and fd.type not in (FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_ENUM)
-        and fd.name.isidentifier() and not keyword.iskeyword(fd.name)
+        not fd.is_repeated
+        and not fd.has_presence
+        and fd.type not in (FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_ENUM)
+        and fd.name.isidentifier()
+        and not keyword.iskeyword(fd.name)
         for fd in descriptor.fields
     )
     if not plain or not item.isidentifier():

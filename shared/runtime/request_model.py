@@ -149,7 +149,14 @@ def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: opt
             required.update({key: tuple(renamed[m] for m in members) for key, members in inner.required_oneofs.items()})
             continue
         oneof = keys[fd.containing_oneof.name] if fd.containing_oneof is not None and not _synthetic(fd) else None
-        if path and (holder.required or holder.required_with) and oneof is None and not rule.default and not rule.shared and not rule.instead_of:
+        if (
+            path
+            and (holder.required or holder.required_with)
+            and oneof is None
+            and not rule.default
+            and not rule.shared
+            and not rule.instead_of
+        ):
             rule = _with_presence_of(rule, holder)
         name = _outer_name(names, fd.name, None, primary=rule.primary, shared=rule.shared)
         if name in fields:
@@ -158,7 +165,10 @@ def _spec(descriptor: Descriptor, path: tuple[str, ...], names: str, holder: opt
     for od in descriptor.oneofs:
         if len(od.fields) == 1 and _synthetic(od.fields[0]):
             continue
-        members = tuple(_outer_name(names, f.name, None, primary=f.GetOptions().Extensions[options_pb2.field].primary) for f in od.fields)
+        members = tuple(
+            _outer_name(names, f.name, None, primary=f.GetOptions().Extensions[options_pb2.field].primary)
+            for f in od.fields
+        )
         oneofs[keys[od.name]] = members
         if od.GetOptions().Extensions[options_pb2.oneof].required or (path and holder.required):
             required[keys[od.name]] = members
@@ -182,7 +192,9 @@ def _shared(held: FieldSpec, another: FieldSpec, descriptor: Descriptor) -> Fiel
     return replace(held, shared_paths=(*held.paths, *another.paths))
 
 
-def _outer_name(names: str, name: str, field: FieldSpec | None, primary: bool | None = None, shared: bool = False) -> str:
+def _outer_name(
+    names: str, name: str, field: FieldSpec | None, primary: bool | None = None, shared: bool = False
+) -> str:
     """Return the HTTP name a flattened value's field ``name`` takes under ``names``.
 
     A shared field (``shared``, or ``field``'s rule) keeps its name under the names of its own

@@ -20,8 +20,15 @@ RETURN_MOMENT_PARAM = "jd"
 
 
 def find_returns(
-    body: str, natal: Moment, search_from: Moment, count: int, deadline: Deadline, *,
-    flags: CalcFlags, place: Observer, from_param: str | None,
+    body: str,
+    natal: Moment,
+    search_from: Moment,
+    count: int,
+    deadline: Deadline,
+    *,
+    flags: CalcFlags,
+    place: Observer,
+    from_param: str | None,
 ) -> tuple[float, list[Moment]]:
     """Return ``body``'s natal longitude (degrees [0, 360)) and the moments of its next
     ``count`` returns to it after ``search_from``, every crossing counted, refined to 1 ms.

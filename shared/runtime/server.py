@@ -74,6 +74,7 @@ def server_options(connection_age_s: float, calls_grace_s: float) -> list[tuple[
         ("grpc.max_connection_age_grace_ms", round(calls_grace_s * 1000)),
     ]
 
+
 log = structlog.get_logger("celestial.service")
 
 
@@ -160,7 +161,9 @@ def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = Non
         structlog.contextvars.bind_contextvars(request_id=request_id, rpc=name)
         if here is None and queue.full():
             # No status detail: the gateway's channel retries this on another process.
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"This process already holds {queue.limit} requests.")
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED, f"This process already holds {queue.limit} requests."
+            )
         remaining = context.time_remaining()
         deadline = Deadline.after(remaining) if remaining is not None else Deadline.never()
         started = time.perf_counter()
@@ -186,7 +189,9 @@ def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = Non
     return grpc.unary_unary_rpc_method_handler(method)
 
 
-async def _abort(context: grpc.aio.ServicerContext, status: status_pb2.Status, metadata: tuple[tuple[str, str], ...] = ()) -> None:
+async def _abort(
+    context: grpc.aio.ServicerContext, status: status_pb2.Status, metadata: tuple[tuple[str, str], ...] = ()
+) -> None:
     carried = rpc_status.to_status(status)
     await context.abort(carried.code, carried.details, trailing_metadata=(*carried.trailing_metadata, *metadata))
 
@@ -284,7 +289,12 @@ async def run_server(
     started = time.perf_counter()
     await compute_queue.start()
     await report(health_pb2.HealthCheckResponse.SERVING)
-    log.info("service_started", service=service.full_name, port=bound, warm_up_ms=round((time.perf_counter() - started) * 1000, 1))
+    log.info(
+        "service_started",
+        service=service.full_name,
+        port=bound,
+        warm_up_ms=round((time.perf_counter() - started) * 1000, 1),
+    )
     if ready is not None:
         ready(bound)
     stop = asyncio.Event()
@@ -298,7 +308,9 @@ async def run_server(
     log.info("service_stopped", service=service.full_name, port=bound)
 
 
-def serve_main(process: str, service: ServiceDescriptor, handlers: Mapping[str, Handler], argv: list[str] | None = None) -> None:
+def serve_main(
+    process: str, service: ServiceDescriptor, handlers: Mapping[str, Handler], argv: list[str] | None = None
+) -> None:
     """Command-line entry of a service process: ``--port N`` (0 = any free port), ``--host``."""
     parser = argparse.ArgumentParser(description=f"Celestial {process} service process")
     parser.add_argument("--port", type=int, default=0)

@@ -64,10 +64,14 @@ def void_periods_input(request: Message) -> VoidPeriodsInput:
     start, end = event_range(request, cap_days=void.RANGE_CAP_DAYS)
     bodies = void_of_course_bodies(request)
     selection = request.aspect_selection
-    return void_periods_over(start.jd_ut1, end.jd_ut1, bodies, tuple(selection.aspects), selection.orb if selection.HasField("orb") else None)
+    return void_periods_over(
+        start.jd_ut1, end.jd_ut1, bodies, tuple(selection.aspects), selection.orb if selection.HasField("orb") else None
+    )
 
 
-def void_periods_over(start_jd: float, end_jd: float, bodies: tuple[str, ...], aspects: tuple[str, ...], orb_deg: float | None) -> VoidPeriodsInput:
+def void_periods_over(
+    start_jd: float, end_jd: float, bodies: tuple[str, ...], aspects: tuple[str, ...], orb_deg: float | None
+) -> VoidPeriodsInput:
     """Return a search for void-of-course periods over a range already read (the calendar's,
     or a request's), each body with an ephemeris over it and the days searched around it
     (OutOfRange naming bodies)."""

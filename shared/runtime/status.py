@@ -45,7 +45,9 @@ _GRPC_CODE_OF_ERROR: dict[str, grpc.StatusCode] = {
 
 def grpc_code(error: CelestialError) -> grpc.StatusCode:
     """Return the canonical gRPC status code that carries ``error``."""
-    return _GRPC_CODE_OF_ERROR.get(error.code) or _GRPC_CODE_OF_HTTP_STATUS.get(error.http_status, grpc.StatusCode.UNKNOWN)
+    return _GRPC_CODE_OF_ERROR.get(error.code) or _GRPC_CODE_OF_HTTP_STATUS.get(
+        error.http_status, grpc.StatusCode.UNKNOWN
+    )
 
 
 def rich_status(error: CelestialError) -> status_pb2.Status:
@@ -75,7 +77,9 @@ def error_from_status(status: status_pb2.Status | None) -> CelestialError | None
         if info.domain != ERROR_DOMAIN:
             continue
         cls = error_class_for_code(info.reason.lower())
-        return cls(status.message, suggestion=info.metadata.get("suggestion") or None, param=info.metadata.get("param") or None)
+        return cls(
+            status.message, suggestion=info.metadata.get("suggestion") or None, param=info.metadata.get("param") or None
+        )
     return None
 
 

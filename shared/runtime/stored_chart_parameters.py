@@ -38,7 +38,7 @@ def stand_in(
     gives a ``request_cls`` through its parameter ``name``: each stored parameter the request
     takes, suffixed as ``name`` is (``lat_a`` for ``chart_a``), and, for ``chart`` when
     ``with_settings``, each stored setting it takes and did not send (in ``given``)."""
-    suffix = name[len("chart"):]
+    suffix = name[len("chart") :]
     accepted = message_spec(request_cls.DESCRIPTOR).fields
     sent = set(given)
     expanded = {f"{key}{suffix}": value for key, value in parameters.items() if f"{key}{suffix}" in accepted}

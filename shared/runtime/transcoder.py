@@ -101,7 +101,7 @@ def _set_message_from_json(message: Message, field: FieldSpec, value: Any, path:
         if not isinstance(value, list):
             raise InvalidParameter(
                 f"'{prefix}{name}' must be a JSON array of objects.",
-                suggestion=f'Send {name} as [{{...}}, ...].',
+                suggestion=f"Send {name} as [{{...}}, ...].",
                 param=name,
             )
         if not value:

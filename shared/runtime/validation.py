@@ -11,9 +11,9 @@ reading keeps it, ``request_reading.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable
+from functools import cache
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
@@ -24,6 +24,7 @@ from shared.runtime.parameter_text import check_range, example_number, parse_sca
 from shared.runtime.request_model import FieldSpec, bool_parameter, message_spec
 from shared.runtime.request_reading import RequestReading
 from shared.runtime.vocabularies import VOCABULARIES
+
 
 def _describe_oneof(members: tuple[str, ...]) -> str:
     return " or ".join(members)
@@ -68,7 +69,7 @@ class _MessageChecks:
     reader: Callable[[RequestReading], object] | None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _message_checks(descriptor: Descriptor) -> _MessageChecks:
     spec = message_spec(descriptor)
     reader = _message_reader(descriptor)
@@ -107,7 +108,9 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
     # A field with no rule to apply (a plain flag, say) is not visited at all.
     ruled = [check for check in checks if _has_rule(check)]
     return _MessageChecks(
-        required_oneofs=tuple((name, members, spec.fields[members[0]]) for name, members in spec.required_oneofs.items()),
+        required_oneofs=tuple(
+            (name, members, spec.fields[members[0]]) for name, members in spec.required_oneofs.items()
+        ),
         defaults=tuple(check for check in defaults if not check.path),
         fields=tuple(check for check in ruled if not check.path),
         flattened_defaults=tuple(check for check in defaults if check.path),
@@ -163,7 +166,7 @@ def _apply_field_rules(reading: RequestReading, *, vocabularies: bool) -> _Messa
     with ``vocabularies``) and return the message's checks."""
     message = reading.message
     checks = _message_checks(message.DESCRIPTOR)
-    for oneof_name, members, first in checks.required_oneofs:
+    for _oneof_name, members, first in checks.required_oneofs:
         owner = first.owner(message) if first.path else message
         if owner.WhichOneof(first.descriptor.containing_oneof.name) is None:
             raise MissingParameter(
@@ -233,7 +236,8 @@ def _check_field(message: RequestReading, owner: Message, check: _FieldCheck, vo
     if check.max_items and len(values) > check.max_items:
         raise InvalidParameter(
             f"'{name}' holds {len(values)} items; at most {check.max_items} are allowed.",
-            suggestion=f"Send at most {check.max_items} items" + (", or split the request." if check.is_message else "."),
+            suggestion=f"Send at most {check.max_items} items"
+            + (", or split the request." if check.is_message else "."),
             param=name,
         )
     if check.is_message:
@@ -275,7 +279,11 @@ def _check_paired_field(message: Message, owner: Message, check: _FieldCheck, pr
     (sent alone, its partner is missing_parameter) and ``(field).excludes`` (a bool true with
     the other true is invalid_parameter naming this one). Returns None when both hold."""
     if check.sent_with and present != owner.HasField(check.sent_with):
-        partner = next(f.name for f in message_spec(message.DESCRIPTOR).fields.values() if f.path == check.path and f.field_name == check.sent_with)
+        partner = next(
+            f.name
+            for f in message_spec(message.DESCRIPTOR).fields.values()
+            if f.path == check.path and f.field_name == check.sent_with
+        )
         given, missing = (check.name, partner) if present else (partner, check.name)
         raise MissingParameter(
             f"{given} needs {missing}: the two are sent together.",
@@ -283,7 +291,11 @@ def _check_paired_field(message: Message, owner: Message, check: _FieldCheck, pr
             param=missing,
         )
     if check.excludes and present and getattr(owner, check.attr) and getattr(owner, check.excludes):
-        other = next(f.name for f in message_spec(message.DESCRIPTOR).fields.values() if f.path == check.path and f.field_name == check.excludes)
+        other = next(
+            f.name
+            for f in message_spec(message.DESCRIPTOR).fields.values()
+            if f.path == check.path and f.field_name == check.excludes
+        )
         raise InvalidParameter(
             f"{check.name}=true and {other}=true cannot be sent together.",
             suggestion=f"Send only one of {check.name} and {other}.",

@@ -29,8 +29,11 @@ from shared.runtime.wire import ayanamsha_from, house_system_from
 bound_to_choices(NODE_BODIES, "kernel.vedic_chart.NODE_BODIES", (vedic_pb2.ComputeVedicChartRequest, "node"))
 bound_to_choices(HOUSE_MODES, "kernel.vedic_chart.HOUSE_MODES", (vedic_pb2.ComputeVedicChartRequest, "houses"))
 bound_to_choices(VARGA_CODES, "kernel.vargas.VARGA_CODES", (vedic_pb2.ComputeVedicChartRequest, "vargas"))
-YEAR_LENGTHS = bound_to_choices(vimshottari.YEAR_LENGTHS, "kernel.vimshottari.YEAR_LENGTHS",
-                                (vedic_pb2.ComputeVimshottariDashaRequest, "year_length"))
+YEAR_LENGTHS = bound_to_choices(
+    vimshottari.YEAR_LENGTHS,
+    "kernel.vimshottari.YEAR_LENGTHS",
+    (vedic_pb2.ComputeVimshottariDashaRequest, "year_length"),
+)
 
 
 @dataclass(frozen=True)

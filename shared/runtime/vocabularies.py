@@ -114,24 +114,37 @@ def _check_place(values: list[str], param: str, message: Message) -> None:
         town_from(message, value, param)
 
 
-VOCABULARIES: dict[int, Vocabulary] = {row.enum: row for row in (
-    Vocabulary(options_pb2.VOCABULARY_BODIES, _check_bodies),
-    Vocabulary(options_pb2.VOCABULARY_BODY, _check_body),
-    Vocabulary(options_pb2.VOCABULARY_HOUSE_SYSTEM, _check_house_system),
-    Vocabulary(options_pb2.VOCABULARY_AYANAMSHA, _check_ayanamsha, (
-        "An ayanamsha name (fagan_bradley, lahiri, raman, krishnamurti, ...) or a Swiss Ephemeris "
-        "id 2-46. The ids 0 and 1 read as booleans and are refused (400 invalid_parameter): send "
-        "fagan_bradley or lahiri by name; leave the parameter out for the tropical zodiac."
-    )),
-    Vocabulary(options_pb2.VOCABULARY_ASPECTS, _check_aspects),
-    Vocabulary(options_pb2.VOCABULARY_DATETIME, _check_moment, f"ISO 8601, ASCII digits; from {SUPPORTED_SPAN_TEXT}."),
-    Vocabulary(options_pb2.VOCABULARY_JULIAN_DAY, _check_moment),
-    Vocabulary(options_pb2.VOCABULARY_TIME_ZONE, _check_time_zone, (
-        "An IANA time zone of the tz database (Europe/Paris, America/New_York, Asia/Kolkata). "
-        "With it, a datetime without an offset is the civil time there on that date; the answer's "
-        "meta.moment says how each was read (local time, zone, abbreviation, UTC offset, UTC). A "
-        "time the clocks skipped is 400 nonexistent_local_time; one they showed twice is 400 "
-        "ambiguous_local_time naming both instants, unless fold chooses."
-    )),
-    Vocabulary(options_pb2.VOCABULARY_PLACE, _check_place),
-)}
+VOCABULARIES: dict[int, Vocabulary] = {
+    row.enum: row
+    for row in (
+        Vocabulary(options_pb2.VOCABULARY_BODIES, _check_bodies),
+        Vocabulary(options_pb2.VOCABULARY_BODY, _check_body),
+        Vocabulary(options_pb2.VOCABULARY_HOUSE_SYSTEM, _check_house_system),
+        Vocabulary(
+            options_pb2.VOCABULARY_AYANAMSHA,
+            _check_ayanamsha,
+            (
+                "An ayanamsha name (fagan_bradley, lahiri, raman, krishnamurti, ...) or a Swiss Ephemeris "
+                "id 2-46. The ids 0 and 1 read as booleans and are refused (400 invalid_parameter): send "
+                "fagan_bradley or lahiri by name; leave the parameter out for the tropical zodiac."
+            ),
+        ),
+        Vocabulary(options_pb2.VOCABULARY_ASPECTS, _check_aspects),
+        Vocabulary(
+            options_pb2.VOCABULARY_DATETIME, _check_moment, f"ISO 8601, ASCII digits; from {SUPPORTED_SPAN_TEXT}."
+        ),
+        Vocabulary(options_pb2.VOCABULARY_JULIAN_DAY, _check_moment),
+        Vocabulary(
+            options_pb2.VOCABULARY_TIME_ZONE,
+            _check_time_zone,
+            (
+                "An IANA time zone of the tz database (Europe/Paris, America/New_York, Asia/Kolkata). "
+                "With it, a datetime without an offset is the civil time there on that date; the answer's "
+                "meta.moment says how each was read (local time, zone, abbreviation, UTC offset, UTC). A "
+                "time the clocks skipped is 400 nonexistent_local_time; one they showed twice is 400 "
+                "ambiguous_local_time naming both instants, unless fold chooses."
+            ),
+        ),
+        Vocabulary(options_pb2.VOCABULARY_PLACE, _check_place),
+    )
+}

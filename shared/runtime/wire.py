@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 from zoneinfo import ZoneInfo
 
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import common_pb2, options_pb2
-from shared.errors import ConflictingParameters, MissingParameter
 from kernel.aspects import parse_aspect_types
 from kernel.ayanamshas import Ayanamsha, parse_ayanamsha
 from kernel.bodies import resolve_bodies
@@ -26,6 +25,7 @@ from kernel.houses import HouseSystem, parse_house_system
 from kernel.places import Town, town_from_parameter
 from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment, iso_utc
+from shared.errors import ConflictingParameters, MissingParameter
 from shared.runtime.kernel_errors import BODY_ERRORS, LOCAL_TIME_ERRORS, naming
 from shared.runtime.parameter_text import parse_scalar
 from shared.runtime.request_model import message_spec
@@ -36,7 +36,7 @@ def _has(message: Message, name: str) -> bool:
     return name in message.DESCRIPTOR.fields_by_name and message.HasField(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def parameter_names(descriptor: Descriptor, value: str) -> dict[str, str]:
     """Return the HTTP names of the fields of a request's flattened ``value``, a field name or
     a dotted path to a value in a value (field name to parameter name: for ``start``,
@@ -106,9 +106,14 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
     fold = moment.fold if "fold" in names and moment.HasField("fold") else None
     town = _town_beside(message, value) if zone_name is None else None
     if fold is not None and zone_name is None and town is None:
-        raise MissingParameter(f"{names['fold']} chooses between two readings of a local time: it needs {zone_param}.",
-                               suggestion=f"Send {zone_param} (an IANA zone such as Europe/Paris) with {names['fold']}, or leave {names['fold']} out.",
-                               param=zone_param)
+        raise MissingParameter(
+            f"{names['fold']} chooses between two readings of a local time: it needs {zone_param}.",
+            suggestion=(
+                f"Send {zone_param} (an IANA zone such as Europe/Paris) with {names['fold']}, or leave "
+                f"{names['fold']} out."
+            ),
+            param=zone_param,
+        )
     if which == "datetime":
         if zone_name is None and town is None:
             with naming(names["datetime"]):
@@ -131,7 +136,8 @@ def _read_moment(message: Message, value: str) -> tuple[Moment | None, LocalRead
     if which == "jd":
         if zone_name is not None:
             raise ConflictingParameters(
-                f"{names['jd']} is a UT1 Julian Day, which no time zone changes; {zone_param} applies to a datetime without an offset.",
+                f"{names['jd']} is a UT1 Julian Day, which no time zone changes; {zone_param} applies to a datetime "
+                f"without an offset.",
                 suggestion=f"Leave out {zone_param}, or send the local time as {names['datetime']}.",
                 param=zone_param,
             )
@@ -149,7 +155,7 @@ def _zone_from(message: Message, value: str) -> str | None:
     return field if field is not None and message.HasField(field) else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _zone_fields(descriptor: Descriptor) -> dict[str, str]:
     """Return, for each Moment value of a message with a ``(field).zone_from``, that field's name."""
     return {
@@ -159,7 +165,7 @@ def _zone_fields(descriptor: Descriptor) -> dict[str, str]:
     }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stand_ins(descriptor: Descriptor) -> dict[str, str]:
     """Return, for each field of a message that another stands in for (``(field).instead_of``:
     a birth's location), the name of that other field (its place)."""
@@ -233,9 +239,13 @@ def _coordinates_of(message: Message, value: str, tz_name: str) -> tuple[float, 
     ``value`` (see :func:`_optional_coordinates`). MissingParameter when the request sent none."""
     coordinates = _optional_coordinates(message, value)
     if coordinates is None:
-        raise MissingParameter(f"{tz_name}=auto takes the time zone of the request's place: it sent none.",
-                               suggestion=f"Send lat and lon (or place) with {tz_name}=auto, or name the zone, e.g. {tz_name}=Europe/Paris.",
-                               param=tz_name)
+        raise MissingParameter(
+            f"{tz_name}=auto takes the time zone of the request's place: it sent none.",
+            suggestion=(
+                f"Send lat and lon (or place) with {tz_name}=auto, or name the zone, e.g. {tz_name}=Europe/Paris."
+            ),
+            param=tz_name,
+        )
     return coordinates
 
 
@@ -268,7 +278,9 @@ def local_readings(reading: RequestReading) -> dict[str, dict]:
     for a zone found rather than named, ``tz_found`` (``meta.moment``); from the request's
     reading, whose moments validation read already."""
     fields = message_spec(reading.DESCRIPTOR).fields.values()
-    if not any(field.rule.vocabulary in _ZONE_GIVING and field.owner(reading).HasField(field.field_name) for field in fields):
+    if not any(
+        field.rule.vocabulary in _ZONE_GIVING and field.owner(reading).HasField(field.field_name) for field in fields
+    ):
         return {}  # no civil time: the common case costs one look per zone parameter
     readings = {}
     for field in fields:
@@ -313,7 +325,9 @@ def required_place(message: Message, value: str = "place") -> Observer:
     observer = place_from(message, value)
     if observer is None:
         names = parameter_names(message.DESCRIPTOR, value)
-        raise MissingParameter(f"'{names['lat']}' is required.", suggestion=f"Add {names['lat']} and {names['lon']}.", param=names["lat"])
+        raise MissingParameter(
+            f"'{names['lat']}' is required.", suggestion=f"Add {names['lat']} and {names['lon']}.", param=names["lat"]
+        )
     return observer
 
 

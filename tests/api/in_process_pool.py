@@ -41,7 +41,9 @@ class InProcessPool:
         self.costs = CallCosts()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name}-compute")
 
-    async def call(self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str) -> Any:
+    async def call(
+        self, method_path: str, request: Any, response_cls: Any, *, timeout_s: float, request_id: str
+    ) -> Any:
         """Return the reply of ``method_path`` (``/pkg.Service/Method``) or raise the
         CelestialError a real process would have answered."""
         rpc = method_path.rsplit("/", 1)[-1]
@@ -52,7 +54,9 @@ class InProcessPool:
         deadline = Deadline.after(timeout_s)
         context = contextvars.copy_context()
         try:
-            reply = await asyncio.get_running_loop().run_in_executor(self._worker, context.run, self._timed, method_path, handler, received, deadline)
+            reply = await asyncio.get_running_loop().run_in_executor(
+                self._worker, context.run, self._timed, method_path, handler, received, deadline
+            )
         except asyncio.CancelledError:
             deadline.cancel()  # the scan stops at its next check, as a child's does
             raise
@@ -89,6 +93,5 @@ def _as_transported(error: CelestialError) -> CelestialError:
 def in_process_pools() -> dict[str, InProcessPool]:
     """Return one in-process pool per service, each with the handlers its process serves."""
     return {
-        name: InProcessPool(name, importlib.import_module(f"services.{name}.server").HANDLERS)
-        for name in SERVICE_NAMES
+        name: InProcessPool(name, importlib.import_module(f"services.{name}.server").HANDLERS) for name in SERVICE_NAMES
     }

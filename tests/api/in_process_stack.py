@@ -68,12 +68,21 @@ class AppStack:
         completed.check_returncode()
         return completed
 
-    def new_key(self, credits: int = 100_000, *, rate_per_minute: int = 300, max_concurrent: int = 50) -> tuple[str, str]:
+    def new_key(
+        self, credits: int = 100_000, *, rate_per_minute: int = 300, max_concurrent: int = 50
+    ) -> tuple[str, str]:
         """Return (account name, plain key) of a fresh account holding ``credits``, with these limits."""
         name = f"acct-{os.urandom(6).hex()}"
         self.admin(
-            "account", "create", name, "--credits", str(credits),
-            "--rate-per-minute", str(rate_per_minute), "--max-concurrent", str(max_concurrent),
+            "account",
+            "create",
+            name,
+            "--credits",
+            str(credits),
+            "--rate-per-minute",
+            str(rate_per_minute),
+            "--max-concurrent",
+            str(max_concurrent),
         )
         return name, self.admin("key", "create", "--account", name).stdout.strip()
 
@@ -85,7 +94,10 @@ class AppStack:
 
 
 def start_app_stack(
-    tmp: Path, extra_env: dict[str, str] | None = None, pools: dict | None = None, resolve: NameTable | None = None,
+    tmp: Path,
+    extra_env: dict[str, str] | None = None,
+    pools: dict | None = None,
+    resolve: NameTable | None = None,
 ) -> AppStack:
     """Start the gateway app (its lifespan) on a store in ``tmp`` with in-process services
     (``pools`` in place of the services' own, e.g. one from an older release) and ``resolve``

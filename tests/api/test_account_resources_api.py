@@ -116,7 +116,9 @@ def test_every_account_operations_answer_is_what_its_openapi_schema_declares(sta
         call("GET", "/v1/charts")
         call("GET", "/v1/charts/{chart_id}", chart)
         call("PATCH", "/v1/charts/{chart_id}", chart, json={"name": "Ada L."})
-        made = call("POST", "/v1/webhooks", json={"url": receiver.url, "events": ["lunation"], "chart": chart["chart_id"]})
+        made = call(
+            "POST", "/v1/webhooks", json={"url": receiver.url, "events": ["lunation"], "chart": chart["chart_id"]}
+        )
         webhook = {"webhook_id": made["id"]}
         call("GET", "/v1/webhooks")
         call("GET", "/v1/webhooks/{webhook_id}", webhook)
@@ -131,4 +133,3 @@ def test_every_account_operations_answer_is_what_its_openapi_schema_declares(sta
     assert set(answered) == {(method, route.path) for route in resource_routes for method in route.operations}
     for (method, template), answer in answered.items():
         assert undeclared_or_missing(document, template, method.lower(), answer) == [], (method, template)
-

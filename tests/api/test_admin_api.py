@@ -108,7 +108,13 @@ def test_an_admin_error_is_never_cached_either(admin, anonymous):
 
 
 def test_a_wrong_admin_token_is_refused_with_401(anonymous):
-    for authorization in (f"Bearer {ADMIN_TOKEN}x", f"Bearer {ADMIN_TOKEN[:-1]}", "Bearer", f"Basic {ADMIN_TOKEN}", ADMIN_TOKEN):
+    for authorization in (
+        f"Bearer {ADMIN_TOKEN}x",
+        f"Bearer {ADMIN_TOKEN[:-1]}",
+        "Bearer",
+        f"Basic {ADMIN_TOKEN}",
+        ADMIN_TOKEN,
+    ):
         response = anonymous.get("/admin/v1/accounts/acme", headers={"Authorization": authorization})
         error = assert_error(response, 401, "invalid_admin_token")
         no_secret_in(response.text)
@@ -284,8 +290,12 @@ def test_usage_reports_the_ledger_totals_of_requests_served(admin):
 
 def test_usage_with_an_unreadable_since_or_an_unknown_parameter_is_400(admin):
     account = new_account(admin)
-    assert_error(admin.get(f"/admin/v1/accounts/{account}/usage", params={"since": "soon"}), 400, "invalid_datetime", "since")
-    assert_error(admin.get(f"/admin/v1/accounts/{account}/usage", params={"until": "2030"}), 400, "invalid_parameter", "until")
+    assert_error(
+        admin.get(f"/admin/v1/accounts/{account}/usage", params={"since": "soon"}), 400, "invalid_datetime", "since"
+    )
+    assert_error(
+        admin.get(f"/admin/v1/accounts/{account}/usage", params={"until": "2030"}), 400, "invalid_parameter", "until"
+    )
 
 
 # --- keys ------------------------------------------------------------------------------------
@@ -363,8 +373,14 @@ def test_revoke_answers_the_revoked_key_and_revoking_again_keeps_the_first_time(
 def test_origins_put_replaces_the_origins_without_revoking(admin):
     account = new_account(admin)
     key_id = new_key(admin, account, allowed_origins=["https://old.example"])["key_id"]
-    data = ok(admin.put(f"/admin/v1/keys/{key_id}/origins", json={"allowed_origins": [APP_ORIGIN, "https://b.example"]}))
-    assert (data["allowed_origins"], data["browser_only"], data["state"]) == ([APP_ORIGIN, "https://b.example"], False, "active")
+    data = ok(
+        admin.put(f"/admin/v1/keys/{key_id}/origins", json={"allowed_origins": [APP_ORIGIN, "https://b.example"]})
+    )
+    assert (data["allowed_origins"], data["browser_only"], data["state"]) == (
+        [APP_ORIGIN, "https://b.example"],
+        False,
+        "active",
+    )
     data = ok(admin.put(f"/admin/v1/keys/{key_id}/origins", json={"allowed_origins": [], "browser_only": True}))
     assert (data["allowed_origins"], data["browser_only"]) == ([], True)
 

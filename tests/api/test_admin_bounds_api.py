@@ -71,7 +71,9 @@ def test_a_limit_outside_its_range_is_400_on_create_and_on_patch_and_changes_not
     assert_error(response, 400, "invalid_parameter", member)
     assert_error(admin.get("/admin/v1/accounts/bounds-limits"), 404, "not_found")
     account = new_account(admin, rate_per_minute=60, max_concurrent=4)
-    assert_error(admin.patch(f"/admin/v1/accounts/{account}/limits", json={member: value}), 400, "invalid_parameter", member)
+    assert_error(
+        admin.patch(f"/admin/v1/accounts/{account}/limits", json={member: value}), 400, "invalid_parameter", member
+    )
     shown = ok(admin.get(f"/admin/v1/accounts/{account}"))
     assert (shown["rate_per_minute"], shown["max_concurrent"]) == (60, 4)
 
@@ -116,12 +118,27 @@ def test_an_integer_sent_as_a_decimal_string_is_accepted(admin):
 
 # --- account names ---------------------------------------------------------------------------
 
-BAD_NAMES = ["a/b", "a\x00b", "tab\there", "bell\x07", "", ".", "..", "-dash-first", "x" * 65, "café", "acct_1", "svc_live_x"]
+BAD_NAMES = [
+    "a/b",
+    "a\x00b",
+    "tab\there",
+    "bell\x07",
+    "",
+    ".",
+    "..",
+    "-dash-first",
+    "x" * 65,
+    "café",
+    "acct_1",
+    "svc_live_x",
+]
 
 
 @pytest.mark.parametrize("name", BAD_NAMES, ids=repr)
 def test_an_account_name_outside_the_name_grammar_is_400_invalid_parameter(admin, name):
-    error = assert_error(admin.post("/admin/v1/accounts", json={"name": name, "credits": 1}), 400, "invalid_parameter", "name")
+    error = assert_error(
+        admin.post("/admin/v1/accounts", json={"name": name, "credits": 1}), 400, "invalid_parameter", "name"
+    )
     assert "1-64" in error["message"] + error["suggestion"]
 
 
@@ -210,7 +227,9 @@ def test_no_admin_answer_repeats_a_key_sent_in_place_of_a_key_id_or_an_account(a
         ("GET", f"/admin/v1/{plain}"),
         ("DELETE", f"/admin/v1/keys/{plain}"),
     ]:
-        body = {"credits": 1, "rate_per_minute": 1, "allowed_origins": []} if method in ("POST", "PATCH", "PUT") else None
+        body = (
+            {"credits": 1, "rate_per_minute": 1, "allowed_origins": []} if method in ("POST", "PATCH", "PUT") else None
+        )
         if path.endswith(("/revoke", "/rotate", "/keys")) and method == "POST":
             body = None
         response = admin.request(method, path, json=body)
@@ -253,8 +272,11 @@ def test_no_v1_error_repeats_a_key_sent_where_something_else_was_expected(admin,
     other = new_key(admin, account)["key"]
     answers = [
         positions(anonymous, plain, origin=f"https://{other}.example"),  # 403 origin_not_allowed
-        anonymous.get("/v1/positions", params={**{"datetime": "2024-03-20T12:00:00Z"}, "bodies": other},
-                      headers={"Authorization": f"Bearer {plain}"}),
+        anonymous.get(
+            "/v1/positions",
+            params={**{"datetime": "2024-03-20T12:00:00Z"}, "bodies": other},
+            headers={"Authorization": f"Bearer {plain}"},
+        ),
         anonymous.get("/v1/positions", params={"datetime": other}, headers={"Authorization": f"Bearer {plain}"}),
         anonymous.get("/v1/positions", params={other: "1"}, headers={"Authorization": f"Bearer {plain}"}),
         anonymous.get(f"/v1/{other}", headers={"Authorization": f"Bearer {plain}"}),

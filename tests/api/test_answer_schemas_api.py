@@ -22,7 +22,10 @@ def document(api) -> dict:
 def undeclared_or_missing(document: dict, path: str, method: str, answer) -> list[str]:
     """Return what ``answer`` breaks of its schema, strictly (a member not declared is an error)."""
     schema = strict(response_schema(document, path, method, str(answer.status_code)))
-    return [f"{'/'.join(map(str, error.absolute_path))}: {error.message}" for error in Draft202012Validator(schema).iter_errors(answer.json())]
+    return [
+        f"{'/'.join(map(str, error.absolute_path))}: {error.message}"
+        for error in Draft202012Validator(schema).iter_errors(answer.json())
+    ]
 
 
 @pytest.mark.parametrize("call", CALLS, ids=lambda call: f"{call.operation}:{call.name}")
@@ -53,8 +56,16 @@ def test_meta_moment_of_a_local_time_is_what_the_schema_declares(api, document, 
 
 
 def test_a_transit_scans_moments_read_in_two_zones_are_what_the_schema_declares(api, document):
-    params = {"datetime": "1985-07-13T14:05:00", "tz": "Europe/Paris", "lat": 45.75, "lon": 4.85, "start": "2026-01-01T00:00:00",
-              "end": "2026-01-15T00:00:00", "range_tz": "America/New_York", "bodies": "mars"}
+    params = {
+        "datetime": "1985-07-13T14:05:00",
+        "tz": "Europe/Paris",
+        "lat": 45.75,
+        "lon": 4.85,
+        "start": "2026-01-01T00:00:00",
+        "end": "2026-01-15T00:00:00",
+        "range_tz": "America/New_York",
+        "bodies": "mars",
+    }
     answer = api.get("/v1/transits", params=params)
     assert answer.status_code == 200, answer.text
     assert set(answer.json()["meta"]["moment"]) == {"datetime", "start", "end"}

@@ -29,7 +29,11 @@ def test_the_default_request_draws_the_planets_on_the_four_angles_in_target_orde
         (body, angle) for body in PLANETS for angle in ("ascendant", "descendant", "midheaven", "imum_coeli")
     ]
     line = found["lines"][0]
-    assert line["line"] == {"kind": "angle", "value": "ascendant"} and line["mode"] == "zodiacal" and line["house_system"] == "placidus"
+    assert (
+        line["line"] == {"kind": "angle", "value": "ascendant"}
+        and line["mode"] == "zodiacal"
+        and line["house_system"] == "placidus"
+    )
     for segment in line["segments"]:
         assert set(segment) == {"points", "end"} and set(segment["points"][0]) == {"latitude", "longitude"}
 
@@ -46,7 +50,10 @@ def test_points_run_south_to_north_with_longitudes_in_range_and_no_jump_wider_th
 def test_short_angle_names_and_a_subset_of_angles(api):
     found = data(api, bodies="moon,venus", angles="mc,asc")
     assert [(line["body"], line["line"]["value"]) for line in found["lines"]] == [
-        ("moon", "midheaven"), ("moon", "ascendant"), ("venus", "midheaven"), ("venus", "ascendant"),
+        ("moon", "midheaven"),
+        ("moon", "ascendant"),
+        ("venus", "midheaven"),
+        ("venus", "ascendant"),
     ]
 
 
@@ -58,7 +65,11 @@ def test_latitude_step_and_max_latitude_set_the_rows(api):
 
 
 def test_the_full_form_takes_targets_with_angles_and_cusps_in_a_post_body(api):
-    body = {**MOMENT, "targets": [{"body": "venus", "angles": ["mc"], "cusps": [2, 5.5]}, {"body": "mars", "cusps": [11]}], "system": "regiomontanus"}
+    body = {
+        **MOMENT,
+        "targets": [{"body": "venus", "angles": ["mc"], "cusps": [2, 5.5]}, {"body": "mars", "cusps": [11]}],
+        "system": "regiomontanus",
+    }
     response = api.post(PATH, json=body)
     assert response.status_code == 200, response.text
     lines = response.json()["data"]["lines"]
@@ -72,9 +83,28 @@ def test_the_full_form_takes_targets_with_angles_and_cusps_in_a_post_body(api):
 
 
 CUSP_LINE_SYSTEMS = [
-    "placidus", "koch", "porphyrius", "regiomontanus", "campanus", "equal", "vehlow_equal", "meridian", "azimuthal",
-    "polich_page", "alcabitius", "morinus", "krusinski", "equal_mc", "pullen_sd", "pullen_sr", "sripati", "gauquelin",
-    "sunshine", "sunshine_treindl", "carter", "apc",
+    "placidus",
+    "koch",
+    "porphyrius",
+    "regiomontanus",
+    "campanus",
+    "equal",
+    "vehlow_equal",
+    "meridian",
+    "azimuthal",
+    "polich_page",
+    "alcabitius",
+    "morinus",
+    "krusinski",
+    "equal_mc",
+    "pullen_sd",
+    "pullen_sr",
+    "sripati",
+    "gauquelin",
+    "sunshine",
+    "sunshine_treindl",
+    "carter",
+    "apc",
 ]
 
 
@@ -86,7 +116,9 @@ def test_rule_4_every_house_system_with_cusps_that_move_draws_cusp_lines(api, sy
     response = api.post(PATH, json=body)
     assert response.status_code == 200, response.text
     lines = response.json()["data"]["lines"]
-    assert [line["line"]["value"] for line in lines] == [2, 5.5, 10] and all(line["house_system"] == system for line in lines)
+    assert [line["line"]["value"] for line in lines] == [2, 5.5, 10] and all(
+        line["house_system"] == system for line in lines
+    )
     for line in lines:
         points = [p for segment in line["segments"] for p in segment["points"]]
         assert len(points) > 100, line["line"]  # 179 rows, most of them on the line
@@ -119,11 +151,20 @@ def test_each_format_is_valid_against_the_documents_schema_and_only_its_own_memb
     # answer into its own model (tests/e2e/test_sdks.py does so through both SDKs).
     document = api.get("/v1/openapi.json").json()
     components = document["components"]["schemas"]
-    answer = api.get(PATH, params={**MOMENT, "format": form, "targets": json.dumps([{"body": "sun", "angles": ["mc"], "cusps": [2.5]}])})
+    answer = api.get(
+        PATH,
+        params={**MOMENT, "format": form, "targets": json.dumps([{"body": "sun", "angles": ["mc"], "cusps": [2.5]}])},
+    )
     schema = document["paths"][PATH]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     Draft202012Validator({**schema, "components": document["components"]}).validate(answer.json())
     members = [member["$ref"].rsplit("/", 1)[-1] for member in components["AstrocartographyData"]["oneOf"]]
-    fits = [name for name in members if Draft202012Validator({"$ref": f"#/components/schemas/{name}", "components": document["components"]}).is_valid(answer.json()["data"])]
+    fits = [
+        name
+        for name in members
+        if Draft202012Validator(
+            {"$ref": f"#/components/schemas/{name}", "components": document["components"]}
+        ).is_valid(answer.json()["data"])
+    ]
     assert fits == ["AstroMap" if form == "json" else "GeoJsonFeatureCollection"]
 
 
@@ -168,8 +209,16 @@ REFUSALS = [
     ({"targets": json.dumps([{"body": "sun", "cusps": [2]}]), "system": "whole_sign"}, "invalid_parameter", "system"),
     ({"targets": json.dumps([{"body": "sun", "angles": ["mc"]}] * 21)}, "invalid_parameter", "targets"),
     ({"targets": json.dumps([{"body": "sun", "cusps": list(range(1, 13)) + [12.5]}])}, "invalid_parameter", None),
-    ({"targets": json.dumps([{"body": b, "cusps": list(range(1, 13))} for b in PLANETS[:7]])}, "invalid_parameter", "targets"),
-    ({"targets": json.dumps([{"body": "sun", "angles": ["mc"]}]), "bodies": "moon"}, "conflicting_parameters", "targets"),
+    (
+        {"targets": json.dumps([{"body": b, "cusps": list(range(1, 13))} for b in PLANETS[:7]])},
+        "invalid_parameter",
+        "targets",
+    ),
+    (
+        {"targets": json.dumps([{"body": "sun", "angles": ["mc"]}]), "bodies": "moon"},
+        "conflicting_parameters",
+        "targets",
+    ),
 ]
 
 

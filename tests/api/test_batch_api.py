@@ -33,7 +33,9 @@ def test_five_aspects_subrequests_cost_five_credits(stack, funded):
 def test_a_subrequest_answers_what_the_endpoint_answers_directly(funded):
     _, client = funded
     direct = client.get("/v1/positions", params={**MOMENT, "bodies": "sun,moon"}).json()
-    batch = client.post(BATCH, json={"requests": [{"endpoint": "/v1/positions", "params": {**MOMENT, "bodies": ["sun", "moon"]}}]})
+    batch = client.post(
+        BATCH, json={"requests": [{"endpoint": "/v1/positions", "params": {**MOMENT, "bodies": ["sun", "moon"]}}]}
+    )
     (result,) = batch.json()["data"]["results"]
     assert result["status"] == 200
     assert result["data"] == direct["data"]
@@ -85,7 +87,9 @@ def test_subrequests_beyond_the_balance_get_402_and_the_balance_ends_at_zero(sta
 def test_a_nested_batch_is_refused_whole_and_costs_nothing(stack, funded):
     name, client = funded
     nested = {"endpoint": BATCH, "params": {"requests": [ASPECTS]}}
-    assert_error(client.post(BATCH, json={"requests": [ASPECTS, nested]}), 400, "invalid_parameter", "requests[1].endpoint")
+    assert_error(
+        client.post(BATCH, json={"requests": [ASPECTS, nested]}), 400, "invalid_parameter", "requests[1].endpoint"
+    )
     assert balance(stack, name) == 100
 
 
@@ -121,7 +125,9 @@ def test_a_malformed_batch_is_400_with_a_suggestion(funded, payload, code):
 def test_an_entry_without_params_is_refused_for_the_whole_batch_and_costs_nothing(stack, funded, entry):
     name, client = funded
     before = balance(stack, name)
-    error = assert_error(client.post(BATCH, json={"requests": [ASPECTS, entry]}), 400, "invalid_parameter", "requests[1].params")
+    error = assert_error(
+        client.post(BATCH, json={"requests": [ASPECTS, entry]}), 400, "invalid_parameter", "requests[1].params"
+    )
     assert "params" in error["message"]
     assert balance(stack, name) == before
 
@@ -135,7 +141,12 @@ def test_an_endpoint_without_required_parameters_takes_empty_params(funded):
 
 def test_an_empty_batch_body_is_missing_parameter(funded):
     _, client = funded
-    assert_error(client.post(BATCH, content=b"", headers={"Content-Type": "application/json"}), 400, "missing_parameter", "requests")
+    assert_error(
+        client.post(BATCH, content=b"", headers={"Content-Type": "application/json"}),
+        400,
+        "missing_parameter",
+        "requests",
+    )
 
 
 def test_batch_is_post_only(funded):

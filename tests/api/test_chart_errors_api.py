@@ -11,8 +11,12 @@ from tests.api.test_conventions_api import assert_error, balance
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
 MOMENT = {"datetime": BIRTH["datetime"]}
 PAIR = {
-    "datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.13,
-    "datetime_b": "1985-01-02T03:00:00Z", "lat_b": 40.7, "lon_b": -74.0,
+    "datetime_a": "1990-06-15T14:30:00Z",
+    "lat_a": 51.5,
+    "lon_a": -0.13,
+    "datetime_b": "1985-01-02T03:00:00Z",
+    "lat_b": 40.7,
+    "lon_b": -74.0,
 }
 CHART_ENDPOINTS = {
     "/v1/natal-chart": BIRTH,
@@ -55,8 +59,14 @@ def account(stack):
     return stack.new_key(credits=1_000)
 
 
-@pytest.mark.parametrize(("path", "params", "code", "param"), REFUSALS, ids=[f"{p}-{'-'.join(map(str, q.values()))}"[:80] for p, q, _, _ in REFUSALS])
-def test_each_errors_table_refusal_is_a_400_naming_its_parameter_and_costs_nothing(stack, account, path, params, code, param):
+@pytest.mark.parametrize(
+    ("path", "params", "code", "param"),
+    REFUSALS,
+    ids=[f"{p}-{'-'.join(map(str, q.values()))}"[:80] for p, q, _, _ in REFUSALS],
+)
+def test_each_errors_table_refusal_is_a_400_naming_its_parameter_and_costs_nothing(
+    stack, account, path, params, code, param
+):
     name, key = account
     before = balance(stack, name)
     with stack.client(key) as client:
@@ -87,7 +97,9 @@ ONE_MOMENT_ENDPOINTS = {"/v1/dignities": MOMENT, "/v1/patterns": MOMENT, "/v1/lo
 @pytest.mark.parametrize("path", list(ONE_MOMENT_ENDPOINTS))
 @pytest.mark.parametrize("flag", ["equatorial", "no_nutation", "j2000", "topocentric", "heliocentric"])
 def test_a_calculation_flag_the_endpoint_does_not_implement_is_refused(api, path, flag):
-    error = assert_error(api.get(path, params={**ONE_MOMENT_ENDPOINTS[path], flag: "true"}), 400, "invalid_parameter", flag)
+    error = assert_error(
+        api.get(path, params={**ONE_MOMENT_ENDPOINTS[path], flag: "true"}), 400, "invalid_parameter", flag
+    )
     assert "sidereal" in error["message"] or flag in error["message"]
 
 
@@ -118,7 +130,10 @@ def test_every_chart_inside_the_polar_circle_falls_back_to_porphyrius_with_the_h
     assert body["warnings"], "the prose twin of the typed warning"
 
 
-@pytest.mark.parametrize(("path", "params"), [("/v1/lots", {}), ("/v1/midpoints", {}), ("/v1/patterns", {"stellium_scope": "house", "stellium_min": 2})])
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [("/v1/lots", {}), ("/v1/midpoints", {}), ("/v1/patterns", {"stellium_scope": "house", "stellium_min": 2})],
+)
 def test_house_using_endpoints_inside_the_polar_circle_warn_of_the_fallback(api, path, params):
     response = api.get(path, params={**BIRTH, "lat": 80.0, **params})
     assert response.status_code == 200, response.text

@@ -8,7 +8,15 @@ from tests.api.test_conventions_api import assert_error
 
 MOMENT = {"datetime": "1990-06-15T14:30:00Z"}
 PLACE = {"lat": 51.5, "lon": -0.13}
-SEVEN = ["part_of_fortune", "part_of_spirit", "part_of_eros", "part_of_necessity", "part_of_courage", "part_of_victory", "part_of_nemesis"]
+SEVEN = [
+    "part_of_fortune",
+    "part_of_spirit",
+    "part_of_eros",
+    "part_of_necessity",
+    "part_of_courage",
+    "part_of_victory",
+    "part_of_nemesis",
+]
 
 
 def data(api, path, **params) -> dict:
@@ -22,7 +30,9 @@ def test_dignities_give_one_record_per_body_without_triplicity_unless_day_chart_
     records = data(api, "/v1/dignities")["dignities"]
     assert [r["body"] for r in records][:3] == ["sun", "moon", "mercury"]
     assert all(r["triplicity_ruler"] is None and r["in_triplicity"] is False for r in records)
-    assert data(api, "/v1/dignities", day_chart="false")["dignities"][0]["triplicity_ruler"] == "mercury"  # Gemini by night
+    assert (
+        data(api, "/v1/dignities", day_chart="false")["dignities"][0]["triplicity_ruler"] == "mercury"
+    )  # Gemini by night
 
 
 def test_dispositors_give_a_chain_per_body_with_its_ending(api):
@@ -54,7 +64,10 @@ def test_lots_are_the_seven_in_evaluation_order_with_the_sect(api):
 
 
 def test_lots_eros_brings_spirit_along(api):
-    assert [lot["id"] for lot in data(api, "/v1/lots", lots="eros", **PLACE)["lots"]] == ["part_of_spirit", "part_of_eros"]
+    assert [lot["id"] for lot in data(api, "/v1/lots", lots="eros", **PLACE)["lots"]] == [
+        "part_of_spirit",
+        "part_of_eros",
+    ]
 
 
 def test_a_sidereal_lot_is_the_tropical_lot_minus_the_ayanamsha_in_the_same_house(api):
@@ -71,9 +84,21 @@ def test_an_unknown_lot_is_invalid_parameter(api):
 
 def test_midpoints_list_every_pair_then_the_antiscia_and_houses_only_with_a_place(api):
     points = data(api, "/v1/midpoints", bodies="sun,moon,mars")["derived_points"]
-    assert [p["name"] for p in points] == ["sun/moon", "sun/mars", "moon/mars", "sun", "sun", "moon", "moon", "mars", "mars"]
+    assert [p["name"] for p in points] == [
+        "sun/moon",
+        "sun/mars",
+        "moon/mars",
+        "sun",
+        "sun",
+        "moon",
+        "moon",
+        "mars",
+        "mars",
+    ]
     assert all("house" not in p for p in points)
-    assert all(1 <= p["house"] <= 12 for p in data(api, "/v1/midpoints", bodies="sun,moon,mars", **PLACE)["derived_points"])
+    assert all(
+        1 <= p["house"] <= 12 for p in data(api, "/v1/midpoints", bodies="sun,moon,mars", **PLACE)["derived_points"]
+    )
 
 
 def test_midpoint_lots_need_lat_and_lon(api):
@@ -92,7 +117,12 @@ def test_trees_give_one_tree_per_body_with_hits_tightest_first(api):
 
 @pytest.mark.parametrize(
     ("params", "param"),
-    [({"modulus": 0}, "modulus"), ({"modulus": 361}, "modulus"), ({"tree_orb": 15.5}, "tree_orb"), ({"resolution": "middle"}, "resolution")],
+    [
+        ({"modulus": 0}, "modulus"),
+        ({"modulus": 361}, "modulus"),
+        ({"tree_orb": 15.5}, "tree_orb"),
+        ({"resolution": "middle"}, "resolution"),
+    ],
 )
 def test_midpoint_limits_are_invalid_parameter(api, params, param):
     assert_error(api.get("/v1/midpoints", params={**MOMENT, **params}), 400, "invalid_parameter", param)

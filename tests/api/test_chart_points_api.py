@@ -28,9 +28,35 @@ CHART_ENDPOINTS = {**chart_errors.CHART_ENDPOINTS, "/v1/composite": PAIR}
 DIGNITY_ENDPOINTS = [path for path in CHART_ENDPOINTS if path != "/v1/draconic"]  # draconic refuses dignities (rule 6)
 GAUQUELIN = {"system": "gauquelin"}
 # Domicile rulers, Aries to Pisces (decisions.md, Dignities).
-TRADITIONAL_RULERS = ["mars", "venus", "mercury", "moon", "sun", "mercury", "venus", "mars", "jupiter", "saturn", "saturn", "jupiter"]
+TRADITIONAL_RULERS = [
+    "mars",
+    "venus",
+    "mercury",
+    "moon",
+    "sun",
+    "mercury",
+    "venus",
+    "mars",
+    "jupiter",
+    "saturn",
+    "saturn",
+    "jupiter",
+]
 MODERN_RULERS = TRADITIONAL_RULERS[:7] + ["pluto", "jupiter", "saturn", "uranus", "neptune"]
-SIGNS = ["aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn", "aquarius", "pisces"]
+SIGNS = [
+    "aries",
+    "taurus",
+    "gemini",
+    "cancer",
+    "leo",
+    "virgo",
+    "libra",
+    "scorpio",
+    "sagittarius",
+    "capricorn",
+    "aquarius",
+    "pisces",
+]
 
 
 def reply(api, path, **params) -> dict:
@@ -109,7 +135,12 @@ def test_gauquelin_places_house_scope_stelliums_by_sector(api, path):
 def test_gauquelin_sectors_refuse_j2000_and_heliocentric_positions(api, path, flag):
     # A sector is a place in the sky seen from the chart's place at its moment: it needs
     # geocentric positions of date (heliocentric charts list the Earth instead of the Sun).
-    params = {**CHART_ENDPOINTS[path], **GAUQUELIN, flag: "true", **({"bodies": "earth,mars"} if flag == "heliocentric" else {})}
+    params = {
+        **CHART_ENDPOINTS[path],
+        **GAUQUELIN,
+        flag: "true",
+        **({"bodies": "earth,mars"} if flag == "heliocentric" else {}),
+    }
     assert_error(api.get(path, params=params), 400, "invalid_parameter", "system")
 
 
@@ -139,7 +170,9 @@ def test_draconic_without_any_node_is_no_north_node(api):
 
 
 def test_draconic_refuses_heliocentric_the_node_has_no_heliocentric_position(api):
-    error = assert_error(api.get("/v1/draconic", params={**BIRTH, "heliocentric": "true"}), 400, "invalid_parameter", "heliocentric")
+    error = assert_error(
+        api.get("/v1/draconic", params={**BIRTH, "heliocentric": "true"}), 400, "invalid_parameter", "heliocentric"
+    )
     assert "heliocentric" in error["message"]
 
 
@@ -147,7 +180,10 @@ def test_draconic_refuses_heliocentric_the_node_has_no_heliocentric_position(api
 
 
 def peregrine_by_the_rules(record: dict, rulers: list[str]) -> bool:
-    dignified = any(record[f] for f in ("in_domicile", "in_exaltation", "in_triplicity", "in_term", "in_face", "in_detriment", "in_fall"))
+    dignified = any(
+        record[f]
+        for f in ("in_domicile", "in_exaltation", "in_triplicity", "in_term", "in_face", "in_detriment", "in_fall")
+    )
     return record["body"] in rulers and not dignified
 
 
@@ -181,9 +217,16 @@ def test_dispositor_chains_are_arrays_of_links_ending_as_the_spec_says(api, rule
         for link, following in zip(chain, chain[1:]):
             assert link["dispositor"] == following["body"]
         for link in chain:
-            assert (link["sign"], link["dispositor"]) == (sign_of[link["body"]], rulers[SIGNS.index(sign_of[link["body"]])])
+            assert (link["sign"], link["dispositor"]) == (
+                sign_of[link["body"]],
+                rulers[SIGNS.index(sign_of[link["body"]])],
+            )
         last, bodies = chain[-1], [link["body"] for link in chain]
-        ends = [last["dispositor"] == last["body"], last["dispositor"] in bodies[:-1], last["dispositor"] not in sign_of]
+        ends = [
+            last["dispositor"] == last["body"],
+            last["dispositor"] in bodies[:-1],
+            last["dispositor"] not in sign_of,
+        ]
         assert sum(ends) == 1, chain  # final dispositor, cycle, or the ruler is absent
         assert len(set(bodies)) == len(bodies)  # no body twice: a chain stops at the first repeat
 
@@ -191,10 +234,18 @@ def test_dispositor_chains_are_arrays_of_links_ending_as_the_spec_says(api, rule
 def test_a_dispositor_cycle_ends_on_the_link_that_repeats_its_first_body(api):
     # 1990-06-15: the Moon in Pisces goes to Jupiter, Jupiter in Cancer back to the Moon; each
     # chain closes on the link back to its first body.
-    chains = reply(api, "/v1/dignities", **MOMENT, dispositors="true", bodies="moon,jupiter")["data"]["dispositors"]["chains"]
+    chains = reply(api, "/v1/dignities", **MOMENT, dispositors="true", bodies="moon,jupiter")["data"]["dispositors"][
+        "chains"
+    ]
     assert chains == [
-        [{"body": "moon", "sign": "pisces", "dispositor": "jupiter"}, {"body": "jupiter", "sign": "cancer", "dispositor": "moon"}],
-        [{"body": "jupiter", "sign": "cancer", "dispositor": "moon"}, {"body": "moon", "sign": "pisces", "dispositor": "jupiter"}],
+        [
+            {"body": "moon", "sign": "pisces", "dispositor": "jupiter"},
+            {"body": "jupiter", "sign": "cancer", "dispositor": "moon"},
+        ],
+        [
+            {"body": "jupiter", "sign": "cancer", "dispositor": "moon"},
+            {"body": "moon", "sign": "pisces", "dispositor": "jupiter"},
+        ],
     ]
 
 
@@ -235,15 +286,26 @@ def test_lots_compute_their_own_operands_on_charts(api, path):
 
 @pytest.mark.parametrize("path", [p for p in CHART_ENDPOINTS if p != "/v1/draconic"])
 def test_lots_need_geocentric_positions_so_heliocentric_lots_are_invalid_parameter(api, path):
-    params = {**CHART_ENDPOINTS[path], "heliocentric": "true", "bodies": "earth,mars", "derived_points": "true", "lots": "fortune"}
+    params = {
+        **CHART_ENDPOINTS[path],
+        "heliocentric": "true",
+        "bodies": "earth,mars",
+        "derived_points": "true",
+        "lots": "fortune",
+    }
     assert_error(api.get(path, params=params), 400, "invalid_parameter", "lots")
     assert reply(api, path, **{k: v for k, v in params.items() if k != "lots"})  # without lots the chart is cast
 
 
 UNUSED_DERIVED_POINT_PARAMETERS = [
-    ({"lots": "fortune"}, "lots"), ({"midpoints": "false"}, "midpoints"), ({"antiscia": "false"}, "antiscia"), ({"resolution": "higher"}, "resolution"),
+    ({"lots": "fortune"}, "lots"),
+    ({"midpoints": "false"}, "midpoints"),
+    ({"antiscia": "false"}, "antiscia"),
+    ({"resolution": "higher"}, "resolution"),
     # Sent with their default values: still sent, still unused.
-    ({"midpoints": "true"}, "midpoints"), ({"antiscia": "true"}, "antiscia"), ({"resolution": "lower"}, "resolution"),
+    ({"midpoints": "true"}, "midpoints"),
+    ({"antiscia": "true"}, "antiscia"),
+    ({"resolution": "lower"}, "resolution"),
 ]
 
 

@@ -22,12 +22,16 @@ def _points(svg_text: str) -> dict[str, ET.Element]:
     return {g.get("data-body"): g for g in ET.fromstring(svg_text).iter(f"{SVG}g") if g.get("class") == "point"}
 
 
-@pytest.mark.parametrize("params", [
-    {},
-    {"bodies": "all", "system": "whole_sign", "sidereal": "lahiri"},
-    {"system": "gauquelin", "aspects": "conjunction,square"},
-    {"datetime": "1944-06-06T08:00:00", "place": 2643743, "lat": None, "lon": None},
-], ids=["default", "all bodies, whole signs, lahiri", "gauquelin", "local time at a place"])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"bodies": "all", "system": "whole_sign", "sidereal": "lahiri"},
+        {"system": "gauquelin", "aspects": "conjunction,square"},
+        {"datetime": "1944-06-06T08:00:00", "place": 2643743, "lat": None, "lon": None},
+    ],
+    ids=["default", "all bodies, whole signs, lahiri", "gauquelin", "local time at a place"],
+)
 def test_the_wheel_draws_exactly_the_natal_chart_of_the_same_parameters(api, params):
     sent = {k: v for k, v in {**BIRTH, **params}.items() if v is not None}
     chart = api.get("/v1/natal-chart", params=sent).json()["data"]
@@ -110,7 +114,10 @@ def test_the_openapi_document_lists_png_as_binary_beside_svg_and_json(api):
 
 
 def test_the_same_request_gives_the_same_bytes(api):
-    assert api.get(WHEEL, params={**BIRTH, "theme": "dark"}).content == api.get(WHEEL, params={**BIRTH, "theme": "dark"}).content
+    assert (
+        api.get(WHEEL, params={**BIRTH, "theme": "dark"}).content
+        == api.get(WHEEL, params={**BIRTH, "theme": "dark"}).content
+    )
 
 
 @pytest.mark.parametrize("theme", ["light", "dark", "high_contrast", "print"])
@@ -128,20 +135,28 @@ def test_size_sets_the_pictures_width_and_height(api):
 
 def test_without_grid_the_picture_is_the_wheel_alone(api):
     assert api.get(WHEEL, params={**BIRTH, "grid": "none"}).text == api.get(WHEEL, params=BIRTH).text
-    assert not [g for g in ET.fromstring(api.get(WHEEL, params=BIRTH).text).iter(f"{SVG}g") if g.get("class") == "grid-cell"]
+    assert not [
+        g for g in ET.fromstring(api.get(WHEEL, params=BIRTH).text).iter(f"{SVG}g") if g.get("class") == "grid-cell"
+    ]
 
 
 @pytest.mark.parametrize("grid, width, height", [("aside", 1750, 1000), ("below", 1000, 1750)])
 def test_the_grid_makes_the_picture_three_quarters_of_size_wider_or_taller(api, grid, width, height):
     svg = ET.fromstring(api.get(WHEEL, params={**BIRTH, "size": 1000, "grid": grid}).text)
     assert (svg.get("width"), svg.get("height")) == (str(width), str(height))
-    assert _png_size(api.get(WHEEL, params={**BIRTH, "size": 1000, "grid": grid, "format": "png"}).content) == (width, height)
+    assert _png_size(api.get(WHEEL, params={**BIRTH, "size": 1000, "grid": grid, "format": "png"}).content) == (
+        width,
+        height,
+    )
 
 
 def test_a_bi_wheels_grid_is_its_cross_aspects(api):
     body = _json_wheel(api, {**BIRTH_A, **BIRTH_B, "kind": "synastry", "grid": "below"})
-    cells = [(g.get("data-body-a"), g.get("data-aspect"), g.get("data-body-b"))
-             for g in ET.fromstring(body["svg"]).iter(f"{SVG}g") if g.get("class") == "grid-cell"]
+    cells = [
+        (g.get("data-body-a"), g.get("data-aspect"), g.get("data-body-b"))
+        for g in ET.fromstring(body["svg"]).iter(f"{SVG}g")
+        if g.get("class") == "grid-cell"
+    ]
     assert cells and cells == [(a["body_a"], a["aspect"], a["body_b"]) for a in body["cross_aspects"]]
 
 
@@ -155,20 +170,23 @@ def test_a_wheel_costs_the_natal_charts_2_credits_plus_1(stack):
         assert balance(stack, name) == 1
 
 
-@pytest.mark.parametrize("params, param", [
-    ({"theme": "neon"}, "theme"),
-    ({"format": "gif"}, "format"),
-    ({"size": 100}, "size"),
-    ({"size": 5000}, "size"),
-    ({"lat": 95}, "lat"),
-    ({"lang": "xx"}, "lang"),
-    ({"palette": "backgroud:#101820"}, "palette"),
-    ({"palette": "background:#10182g"}, "palette"),
-    ({"palette": "background:101820"}, "palette"),
-    ({"palette": "background"}, "palette"),
-    ({"palette": "background:#101820,background:#202020"}, "palette"),
-    ({"grid": "left"}, "grid"),
-])
+@pytest.mark.parametrize(
+    "params, param",
+    [
+        ({"theme": "neon"}, "theme"),
+        ({"format": "gif"}, "format"),
+        ({"size": 100}, "size"),
+        ({"size": 5000}, "size"),
+        ({"lat": 95}, "lat"),
+        ({"lang": "xx"}, "lang"),
+        ({"palette": "backgroud:#101820"}, "palette"),
+        ({"palette": "background:#10182g"}, "palette"),
+        ({"palette": "background:101820"}, "palette"),
+        ({"palette": "background"}, "palette"),
+        ({"palette": "background:#101820,background:#202020"}, "palette"),
+        ({"grid": "left"}, "grid"),
+    ],
+)
 def test_bad_wheel_parameters_are_refused_before_any_charge(stack, params, param):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
@@ -189,11 +207,14 @@ def _json_wheel(api, params: dict) -> dict:
     return response.json()["data"]
 
 
-@pytest.mark.parametrize("kind, endpoint, params", [
-    ("composite", "/v1/composite", {**BIRTH_A, **BIRTH_B}),
-    ("davison", "/v1/davison", {**BIRTH_A, **BIRTH_B}),
-    ("draconic", "/v1/draconic", {**BIRTH, "node": "true_node"}),
-])
+@pytest.mark.parametrize(
+    "kind, endpoint, params",
+    [
+        ("composite", "/v1/composite", {**BIRTH_A, **BIRTH_B}),
+        ("davison", "/v1/davison", {**BIRTH_A, **BIRTH_B}),
+        ("draconic", "/v1/draconic", {**BIRTH, "node": "true_node"}),
+    ],
+)
 @pytest.mark.parametrize("options", [{}, OPTIONS], ids=["defaults", "whole signs, lahiri"])
 def test_a_single_wheel_of_each_kind_is_exactly_its_endpoints_chart(api, kind, endpoint, params, options):
     expected = api.get(endpoint, params={**params, **options}).json()["data"]
@@ -202,7 +223,8 @@ def test_a_single_wheel_of_each_kind_is_exactly_its_endpoints_chart(api, kind, e
     assert "inner" not in wheel and "outer" not in wheel and "cross_aspects" not in wheel
     points = _points(wheel["svg"])
     assert [float(points[p["body"]].get("data-longitude")) for p in expected["positions"]] == pytest.approx(
-        [p["longitude"] for p in expected["positions"]], abs=1e-6)
+        [p["longitude"] for p in expected["positions"]], abs=1e-6
+    )
 
 
 @pytest.mark.parametrize("options", [{}, OPTIONS], ids=["defaults", "whole signs, lahiri"])
@@ -222,10 +244,18 @@ def test_a_transit_bi_wheel_is_the_natal_chart_inside_and_the_sky_at_the_natal_p
     wheel = _json_wheel(api, {**BIRTH, **options, "kind": "transit", "transit_datetime": "2026-03-01T12:00:00Z"})
     assert wheel["inner"] == natal and wheel["outer"] == sky
     # The cross aspects are /v1/synastry's inter-aspects between the same two charts.
-    synastry = api.get("/v1/synastry", params={
-        "datetime_a": BIRTH["datetime"], "lat_a": BIRTH["lat"], "lon_a": BIRTH["lon"],
-        "datetime_b": "2026-03-01T12:00:00Z", "lat_b": BIRTH["lat"], "lon_b": BIRTH["lon"], **options,
-    }).json()["data"]
+    synastry = api.get(
+        "/v1/synastry",
+        params={
+            "datetime_a": BIRTH["datetime"],
+            "lat_a": BIRTH["lat"],
+            "lon_a": BIRTH["lon"],
+            "datetime_b": "2026-03-01T12:00:00Z",
+            "lat_b": BIRTH["lat"],
+            "lon_b": BIRTH["lon"],
+            **options,
+        },
+    ).json()["data"]
     assert wheel["cross_aspects"] == synastry["inter_aspects"]
 
 
@@ -239,9 +269,16 @@ def test_a_progressed_bi_wheel_is_the_natal_chart_inside_and_the_progressed_char
 
 @pytest.mark.parametrize("body", ["sun", "moon"])
 def test_a_return_bi_wheel_is_the_natal_chart_inside_and_the_first_return_outside(api, body):
-    returns = api.get("/v1/returns", params={
-        "datetime": BIRTH["datetime"], "lat": BIRTH["lat"], "lon": BIRTH["lon"], "body": body, "search_start": "2026-01-01T00:00:00Z",
-    }).json()["data"]
+    returns = api.get(
+        "/v1/returns",
+        params={
+            "datetime": BIRTH["datetime"],
+            "lat": BIRTH["lat"],
+            "lon": BIRTH["lon"],
+            "body": body,
+            "search_start": "2026-01-01T00:00:00Z",
+        },
+    ).json()["data"]
     natal = api.get("/v1/natal-chart", params=BIRTH).json()["data"]
     wheel = _json_wheel(api, {**BIRTH, "kind": "return", "return_body": body, "search_start": "2026-01-01T00:00:00Z"})
     assert wheel["inner"] == natal and wheel["outer"] == returns["charts"][0]
@@ -253,23 +290,40 @@ def test_each_ring_of_a_bi_wheel_carries_its_own_charts_points(api):
     for ring, chart in (("inner", wheel["inner"]), ("outer", wheel["outer"])):
         points = [g for g in drawn if g.get("data-ring") == ring]
         assert [g.get("data-body") for g in points] == [p["body"] for p in chart["positions"]]
-        assert [float(g.get("data-longitude")) for g in points] == pytest.approx([p["longitude"] for p in chart["positions"]], abs=1e-6)
+        assert [float(g.get("data-longitude")) for g in points] == pytest.approx(
+            [p["longitude"] for p in chart["positions"]], abs=1e-6
+        )
         assert [int(g.get("data-house")) for g in points] == [p["house"] for p in chart["positions"]]
     description = ET.fromstring(wheel["svg"]).find(f"{SVG}desc").text
     assert description.startswith("Inner: chart A: ") and " Outer: chart B: " in description
 
 
-@pytest.mark.parametrize("params, param", [
-    ({**BIRTH, "transit_datetime": "2026-03-01T12:00:00Z"}, "transit_datetime"),
-    ({**BIRTH, "kind": "transit", "transit_datetime": "2026-03-01T12:00:00Z", "target_jd": 2461000.5}, "target_jd"),
-    ({**BIRTH, "year_days": 365.25}, "year_days"),
-    ({**BIRTH, "node": "true_node"}, "node"),
-    ({**BIRTH, "kind": "progressed", "target_datetime": "2026-03-01T00:00:00Z", "return_body": "sun"}, "return_body"),
-    ({**BIRTH, "search_start": "2026-01-01T00:00:00Z"}, "search_start"),
-    ({**BIRTH, **BIRTH_B}, "datetime_b"),
-    ({**BIRTH, **BIRTH_A, **BIRTH_B, "kind": "synastry"}, "datetime"),
-], ids=["transit moment, natal", "progression target, transit", "year_days, natal", "node, natal", "return_body, progressed",
-        "search_start, natal", "a second birth, natal", "one birth, synastry"])
+@pytest.mark.parametrize(
+    "params, param",
+    [
+        ({**BIRTH, "transit_datetime": "2026-03-01T12:00:00Z"}, "transit_datetime"),
+        ({**BIRTH, "kind": "transit", "transit_datetime": "2026-03-01T12:00:00Z", "target_jd": 2461000.5}, "target_jd"),
+        ({**BIRTH, "year_days": 365.25}, "year_days"),
+        ({**BIRTH, "node": "true_node"}, "node"),
+        (
+            {**BIRTH, "kind": "progressed", "target_datetime": "2026-03-01T00:00:00Z", "return_body": "sun"},
+            "return_body",
+        ),
+        ({**BIRTH, "search_start": "2026-01-01T00:00:00Z"}, "search_start"),
+        ({**BIRTH, **BIRTH_B}, "datetime_b"),
+        ({**BIRTH, **BIRTH_A, **BIRTH_B, "kind": "synastry"}, "datetime"),
+    ],
+    ids=[
+        "transit moment, natal",
+        "progression target, transit",
+        "year_days, natal",
+        "node, natal",
+        "return_body, progressed",
+        "search_start, natal",
+        "a second birth, natal",
+        "one birth, synastry",
+    ],
+)
 def test_a_parameter_the_kind_does_not_take_is_refused_before_any_charge(stack, params, param):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
@@ -278,15 +332,33 @@ def test_a_parameter_the_kind_does_not_take_is_refused_before_any_charge(stack, 
     assert "kind=" in error["message"] and "kind=" in error["suggestion"]
 
 
-@pytest.mark.parametrize("params, code, param", [
-    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "resolution": "higher"}, "invalid_parameter", "resolution"),
-    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "house_position_mode": "mundane"}, "invalid_parameter", "house_position_mode"),
-    ({**BIRTH, "kind": "draconic", "dignities": "true"}, "invalid_parameter", "dignities"),
-    ({**BIRTH, "kind": "draconic", "house_position_mode": "mundane"}, "invalid_parameter", "house_position_mode"),
-    ({**BIRTH, "kind": "draconic", "bodies": "sun,moon"}, "no_north_node", "bodies"),
-    ({**BIRTH, "kind": "progressed", "target_datetime": "1980-01-01T00:00:00Z"}, "invalid_progression", "target_datetime"),
-], ids=["resolution, composite", "mundane composite", "draconic dignities", "mundane draconic", "draconic without a node",
-        "progression before birth"])
+@pytest.mark.parametrize(
+    "params, code, param",
+    [
+        ({**BIRTH_A, **BIRTH_B, "kind": "composite", "resolution": "higher"}, "invalid_parameter", "resolution"),
+        (
+            {**BIRTH_A, **BIRTH_B, "kind": "composite", "house_position_mode": "mundane"},
+            "invalid_parameter",
+            "house_position_mode",
+        ),
+        ({**BIRTH, "kind": "draconic", "dignities": "true"}, "invalid_parameter", "dignities"),
+        ({**BIRTH, "kind": "draconic", "house_position_mode": "mundane"}, "invalid_parameter", "house_position_mode"),
+        ({**BIRTH, "kind": "draconic", "bodies": "sun,moon"}, "no_north_node", "bodies"),
+        (
+            {**BIRTH, "kind": "progressed", "target_datetime": "1980-01-01T00:00:00Z"},
+            "invalid_progression",
+            "target_datetime",
+        ),
+    ],
+    ids=[
+        "resolution, composite",
+        "mundane composite",
+        "draconic dignities",
+        "mundane draconic",
+        "draconic without a node",
+        "progression before birth",
+    ],
+)
 def test_a_kind_refuses_what_its_endpoint_refuses_before_any_charge(stack, params, code, param):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
@@ -294,39 +366,73 @@ def test_a_kind_refuses_what_its_endpoint_refuses_before_any_charge(stack, param
     assert balance(stack, name) == 10
 
 
-@pytest.mark.parametrize("params, param", [
-    ({**BIRTH, "kind": "transit"}, "transit_datetime"),
-    ({**BIRTH, "kind": "progressed"}, "target_datetime"),
-    ({**BIRTH, "kind": "return", "return_body": "sun"}, "search_start"),
-    ({**BIRTH, "kind": "return", "search_start": "2026-01-01T00:00:00Z"}, "return_body"),
-    ({**BIRTH_A, "kind": "synastry"}, "datetime_b"),
-    ({**BIRTH_A, **BIRTH_B, "kind": "composite", "lat_b": None, "lon_b": None}, "lat_b"),
-    ({"kind": "natal"}, "datetime"),
-], ids=["transit", "progressed", "return without search_start", "return without body", "synastry without B",
-        "composite without B's place", "natal without birth"])
+@pytest.mark.parametrize(
+    "params, param",
+    [
+        ({**BIRTH, "kind": "transit"}, "transit_datetime"),
+        ({**BIRTH, "kind": "progressed"}, "target_datetime"),
+        ({**BIRTH, "kind": "return", "return_body": "sun"}, "search_start"),
+        ({**BIRTH, "kind": "return", "search_start": "2026-01-01T00:00:00Z"}, "return_body"),
+        ({**BIRTH_A, "kind": "synastry"}, "datetime_b"),
+        ({**BIRTH_A, **BIRTH_B, "kind": "composite", "lat_b": None, "lon_b": None}, "lat_b"),
+        ({"kind": "natal"}, "datetime"),
+    ],
+    ids=[
+        "transit",
+        "progressed",
+        "return without search_start",
+        "return without body",
+        "synastry without B",
+        "composite without B's place",
+        "natal without birth",
+    ],
+)
 def test_a_kind_missing_its_parameter_is_refused_before_any_charge(stack, params, param):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
-        assert_error(client.get(WHEEL, params={k: v for k, v in params.items() if v is not None}), 400, "missing_parameter", param)
+        assert_error(
+            client.get(WHEEL, params={k: v for k, v in params.items() if v is not None}),
+            400,
+            "missing_parameter",
+            param,
+        )
     assert balance(stack, name) == 10
 
 
-SYNASTRY_OF_TRANSIT = {"datetime_a": BIRTH["datetime"], "lat_a": BIRTH["lat"], "lon_a": BIRTH["lon"],
-                       "datetime_b": "2026-03-01T12:00:00Z", "lat_b": BIRTH["lat"], "lon_b": BIRTH["lon"]}
+SYNASTRY_OF_TRANSIT = {
+    "datetime_a": BIRTH["datetime"],
+    "lat_a": BIRTH["lat"],
+    "lon_a": BIRTH["lon"],
+    "datetime_b": "2026-03-01T12:00:00Z",
+    "lat_b": BIRTH["lat"],
+    "lon_b": BIRTH["lon"],
+}
 
 
-@pytest.mark.parametrize("kind, params, endpoint, endpoint_params", [
-    ("natal", BIRTH, "/v1/natal-chart", BIRTH),
-    ("draconic", BIRTH, "/v1/draconic", BIRTH),
-    ("progressed", {**BIRTH, "target_datetime": "2026-03-01T00:00:00Z"}, "/v1/progressed", {**BIRTH, "target_datetime": "2026-03-01T00:00:00Z"}),
-    ("return", {**BIRTH, "return_body": "sun", "search_start": "2026-01-01T00:00:00Z"},
-     "/v1/returns", {**BIRTH, "body": "sun", "search_start": "2026-01-01T00:00:00Z"}),
-    ("composite", {**BIRTH_A, **BIRTH_B}, "/v1/composite", {**BIRTH_A, **BIRTH_B}),
-    ("davison", {**BIRTH_A, **BIRTH_B}, "/v1/davison", {**BIRTH_A, **BIRTH_B}),
-    ("synastry", {**BIRTH_A, **BIRTH_B}, "/v1/synastry", {**BIRTH_A, **BIRTH_B}),
-    # Two charts and their cross aspects: priced as the synastry of the same two charts.
-    ("transit", {**BIRTH, "transit_datetime": "2026-03-01T12:00:00Z"}, "/v1/synastry", SYNASTRY_OF_TRANSIT),
-])
+@pytest.mark.parametrize(
+    "kind, params, endpoint, endpoint_params",
+    [
+        ("natal", BIRTH, "/v1/natal-chart", BIRTH),
+        ("draconic", BIRTH, "/v1/draconic", BIRTH),
+        (
+            "progressed",
+            {**BIRTH, "target_datetime": "2026-03-01T00:00:00Z"},
+            "/v1/progressed",
+            {**BIRTH, "target_datetime": "2026-03-01T00:00:00Z"},
+        ),
+        (
+            "return",
+            {**BIRTH, "return_body": "sun", "search_start": "2026-01-01T00:00:00Z"},
+            "/v1/returns",
+            {**BIRTH, "body": "sun", "search_start": "2026-01-01T00:00:00Z"},
+        ),
+        ("composite", {**BIRTH_A, **BIRTH_B}, "/v1/composite", {**BIRTH_A, **BIRTH_B}),
+        ("davison", {**BIRTH_A, **BIRTH_B}, "/v1/davison", {**BIRTH_A, **BIRTH_B}),
+        ("synastry", {**BIRTH_A, **BIRTH_B}, "/v1/synastry", {**BIRTH_A, **BIRTH_B}),
+        # Two charts and their cross aspects: priced as the synastry of the same two charts.
+        ("transit", {**BIRTH, "transit_datetime": "2026-03-01T12:00:00Z"}, "/v1/synastry", SYNASTRY_OF_TRANSIT),
+    ],
+)
 def test_a_wheel_costs_its_kinds_chart_endpoint_plus_1(stack, kind, params, endpoint, endpoint_params):
     name, key = stack.new_key(credits=20)
     with stack.client(key) as client:
@@ -349,11 +455,14 @@ def test_an_unknown_language_is_refused_with_the_languages_offered_costing_nothi
     assert balance(stack, name) == 10
 
 
-@pytest.mark.parametrize("lang, title, sun", [
-    ("de", "Radix", "Sonne: 24° Zwillinge, 9. Haus"),
-    ("fr", "Thème natal", "Soleil à 24° Gémeaux dans la 9e maison"),
-    ("ru", "Натальная карта", "Солнце: 24° Близнецы, 9-й дом"),
-])
+@pytest.mark.parametrize(
+    "lang, title, sun",
+    [
+        ("de", "Radix", "Sonne: 24° Zwillinge, 9. Haus"),
+        ("fr", "Thème natal", "Soleil à 24° Gémeaux dans la 9e maison"),
+        ("ru", "Натальная карта", "Солнце: 24° Близнецы, 9-й дом"),
+    ],
+)
 def test_lang_draws_the_title_and_description_in_that_language_and_names_it_on_the_root(api, lang, title, sun):
     svg = ET.fromstring(api.get(WHEEL, params={**BIRTH, "lang": lang}).text)
     assert svg.get("{http://www.w3.org/XML/1998/namespace}lang") == lang and svg.get("lang") == lang
@@ -379,6 +488,10 @@ def test_a_palette_colour_replaces_the_themes_and_costs_nothing_more(stack):
 def test_a_hash_sent_unencoded_is_refused_with_the_advice_to_send_it_as_percent_23(api):
     """A client writing palette=background:#101820 in a URL sends only "background:": the rest
     is the URL's fragment."""
-    error = assert_error(api.get(WHEEL + "?datetime=1990-06-15T14:30:00Z&lat=51.5&lon=-0.13&palette=background:#101820"),
-                         400, "invalid_parameter", "palette")
+    error = assert_error(
+        api.get(WHEEL + "?datetime=1990-06-15T14:30:00Z&lat=51.5&lon=-0.13&palette=background:#101820"),
+        400,
+        "invalid_parameter",
+        "palette",
+    )
     assert "%23" in error["suggestion"]

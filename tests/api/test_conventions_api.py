@@ -51,8 +51,14 @@ def test_x_api_key_header_is_accepted(stack, key):
 
 def test_authorization_takes_precedence_over_x_api_key(stack, key):
     with stack.client() as c:
-        good_bearer = c.get(POSITIONS, params={"jd": J2000}, headers={"Authorization": f"Bearer {key}", "X-API-Key": "svc_live_" + "x" * 43})
-        bad_bearer = c.get(POSITIONS, params={"jd": J2000}, headers={"Authorization": "Bearer svc_live_" + "x" * 43, "X-API-Key": key})
+        good_bearer = c.get(
+            POSITIONS,
+            params={"jd": J2000},
+            headers={"Authorization": f"Bearer {key}", "X-API-Key": "svc_live_" + "x" * 43},
+        )
+        bad_bearer = c.get(
+            POSITIONS, params={"jd": J2000}, headers={"Authorization": "Bearer svc_live_" + "x" * 43, "X-API-Key": key}
+        )
     assert good_bearer.status_code == 200
     assert_error(bad_bearer, 401, "invalid_api_key")
 
@@ -180,7 +186,9 @@ def test_unknown_parameter_is_refused_naming_it_and_listing_accepted(api):
 
 
 def test_datetime_with_jd_is_conflicting_parameters(api):
-    assert_error(api.get(POSITIONS, params={"jd": J2000, "datetime": "2000-01-01T12:00:00Z"}), 400, "conflicting_parameters")
+    assert_error(
+        api.get(POSITIONS, params={"jd": J2000, "datetime": "2000-01-01T12:00:00Z"}), 400, "conflicting_parameters"
+    )
 
 
 def test_neither_datetime_nor_jd_is_missing_parameter(api):
@@ -204,7 +212,9 @@ def test_datetime_without_offset_is_utc_and_offset_is_converted(api):
     assert naive["longitude"] == utc["longitude"] == offset["longitude"]
 
 
-@pytest.mark.parametrize("text,expected", [("true", True), ("TRUE", True), ("1", True), ("false", False), ("False", False), ("0", False)])
+@pytest.mark.parametrize(
+    "text,expected", [("true", True), ("TRUE", True), ("1", True), ("false", False), ("False", False), ("0", False)]
+)
 def test_booleans_accept_true_false_any_case_and_1_0(api, text, expected):
     record = api.get(POSITIONS, params={"jd": J2000, "bodies": "sun", "speed": text}).json()["data"][0]
     assert (record["speed"] is not None) is expected
@@ -231,13 +241,19 @@ def test_post_json_body_with_native_values_equals_get(api):
 
 
 def test_post_body_that_is_not_a_json_object_is_invalid_body(api):
-    assert_error(api.post(POSITIONS, content=b"[1,2]", headers={"Content-Type": "application/json"}), 400, "invalid_body")
-    assert_error(api.post(POSITIONS, content=b"{not json", headers={"Content-Type": "application/json"}), 400, "invalid_body")
+    assert_error(
+        api.post(POSITIONS, content=b"[1,2]", headers={"Content-Type": "application/json"}), 400, "invalid_body"
+    )
+    assert_error(
+        api.post(POSITIONS, content=b"{not json", headers={"Content-Type": "application/json"}), 400, "invalid_body"
+    )
 
 
 def test_post_body_over_one_mebibyte_is_413(api):
     big = b'{"jd": 2451545.0, "pad": "' + b"x" * (1024 * 1024) + b'"}'
-    assert_error(api.post(POSITIONS, content=big, headers={"Content-Type": "application/json"}), 413, "payload_too_large")
+    assert_error(
+        api.post(POSITIONS, content=big, headers={"Content-Type": "application/json"}), 413, "payload_too_large"
+    )
 
 
 def test_unknown_path_is_404_not_found(api):
@@ -291,7 +307,11 @@ def test_cors_preflight_answers_without_a_key(stack):
     with stack.client() as c:
         r = c.options(
             POSITIONS,
-            headers={"Origin": "https://app.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization"},
+            headers={
+                "Origin": "https://app.example",
+                "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "authorization",
+            },
         )
     assert r.status_code == 200
     assert r.headers["access-control-allow-origin"] in ("*", "https://app.example")
@@ -300,7 +320,11 @@ def test_cors_preflight_answers_without_a_key(stack):
 def test_every_response_varies_on_origin_and_a_cross_origin_one_is_readable(stack, key):
     with stack.client(key) as c:
         plain = c.get(POSITIONS, params={"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"})
-        cross = c.get(POSITIONS, params={"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"}, headers={"Origin": "https://app.example"})
+        cross = c.get(
+            POSITIONS,
+            params={"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"},
+            headers={"Origin": "https://app.example"},
+        )
         refused = c.get(POSITIONS, params={"bodies": "sun"}, headers={"Origin": "https://app.example"})
     assert plain.headers["vary"] == "Origin"
     assert "access-control-allow-origin" not in plain.headers

@@ -42,7 +42,9 @@ def stack(module_stacks) -> AppStack:
 @pytest.fixture(scope="module")
 def second_gateway(module_stacks, stack: AppStack) -> AppStack:
     """Another gateway on the same store, as a second replica behind a load balancer."""
-    return module_stacks.in_process("dashboard-2", {"CELESTIAL_KEY_CACHE_S": "0", "CELESTIAL_DATA_DIR": str(stack.settings.data_dir)})
+    return module_stacks.in_process(
+        "dashboard-2", {"CELESTIAL_KEY_CACHE_S": "0", "CELESTIAL_DATA_DIR": str(stack.settings.data_dir)}
+    )
 
 
 def browser(stack: AppStack) -> DashboardClient:
@@ -98,7 +100,9 @@ def test_the_admin_api_invites_an_owner_and_refuses_an_email_of_another_account(
         made = admin.post("/admin/v1/accounts/dash-a/owners", json={"email": "Bo@Example.com"})
         assert made.status_code == 201, made.text
         data = made.json()["data"]
-        assert data["email"] == "bo@example.com" and data["invite_url"].startswith("http://127.0.0.1:8080/dashboard/invite?token=own_")
+        assert data["email"] == "bo@example.com" and data["invite_url"].startswith(
+            "http://127.0.0.1:8080/dashboard/invite?token=own_"
+        )
         assert made.headers["cache-control"] == "no-store"
         SECRETS.append(data["invite_url"].split("token=")[1])
         taken = admin.post("/admin/v1/accounts/dash-b/owners", json={"email": "bo@example.com"})
@@ -162,7 +166,9 @@ def test_an_expired_invite_is_refused(stack):
     async def expired_invite() -> str:
         store = SqliteStore(stack.settings.database_path)
         try:
-            owner = await store.invite_owner(account, "ed@example.com", digest_secret("s" * 43), utc_now() - timedelta(seconds=1))
+            owner = await store.invite_owner(
+                account, "ed@example.com", digest_secret("s" * 43), utc_now() - timedelta(seconds=1)
+            )
         finally:
             await store.close()
         return f"/dashboard/invite?token={join_token(owner.owner_id, 's' * 43)}"
@@ -170,7 +176,12 @@ def test_an_expired_invite_is_refused(stack):
     path = asyncio.run(expired_invite())
     client = browser(stack)
     assert "not valid" in client.page(path, 410)
-    assert client.submit("/dashboard/sign-in", "/dashboard/invite", {"token": path.split("=")[1], "password": PASSWORD}).status_code == 410
+    assert (
+        client.submit(
+            "/dashboard/sign-in", "/dashboard/invite", {"token": path.split("=")[1], "password": PASSWORD}
+        ).status_code
+        == 410
+    )
 
 
 def test_inviting_again_replaces_the_link_of_an_owner_who_forgot_the_password(stack):
@@ -241,11 +252,15 @@ def test_a_password_change_ends_every_other_session(stack, second_gateway):
     _, email, client = new_owner(stack)
     elsewhere = DashboardClient(second_gateway.client())
     assert elsewhere.sign_in(email).status_code == 303
-    changed = client.submit("/dashboard/password", "/dashboard/password", {"current": PASSWORD, "password": "another long passphrase x"})
+    changed = client.submit(
+        "/dashboard/password", "/dashboard/password", {"current": PASSWORD, "password": "another long passphrase x"}
+    )
     assert changed.status_code == 303
     assert "API keys" in client.page("/dashboard/keys")  # this browser got a new session
     assert elsewhere.http.get("/dashboard/keys").status_code == 303
-    wrong_current = client.submit("/dashboard/password", "/dashboard/password", {"current": "nope", "password": "x" * 20})
+    wrong_current = client.submit(
+        "/dashboard/password", "/dashboard/password", {"current": "nope", "password": "x" * 20}
+    )
     assert wrong_current.status_code == 400 and "current password" in wrong_current.text
 
 
@@ -275,7 +290,9 @@ def test_a_post_without_its_csrf_token_or_with_another_sessions_is_refused_and_c
         assert refused.status_code == 403 and "Form expired" in refused.text
     assert json.loads(stack.admin("key", "list", "--account", account, "--json").stdout) == []
     anonymous = browser(stack)
-    assert anonymous.http.post("/dashboard/sign-in", data={"email": "a@example.com", "password": "x"}).status_code == 403
+    assert (
+        anonymous.http.post("/dashboard/sign-in", data={"email": "a@example.com", "password": "x"}).status_code == 403
+    )
 
 
 # --- keys ---------------------------------------------------------------------------------------
@@ -298,16 +315,24 @@ def test_origins_are_validated_as_the_api_does_and_enforced_once_saved(stack):
     key = client.create_key()
     SECRETS.append(key)
     key_id = re.search(r'<tr id="(key_[0-9a-f]{16})"', client.page("/dashboard/keys")).group(1)
-    bad = client.submit(f"/dashboard/keys/{key_id}/origins", f"/dashboard/keys/{key_id}/origins", {"origins": "https://app.example/path"})
+    bad = client.submit(
+        f"/dashboard/keys/{key_id}/origins",
+        f"/dashboard/keys/{key_id}/origins",
+        {"origins": "https://app.example/path"},
+    )
     assert bad.status_code == 400 and 'id="origins-error"' in bad.text
-    saved = client.submit(f"/dashboard/keys/{key_id}/origins", f"/dashboard/keys/{key_id}/origins", {"origins": "https://app.example"})
+    saved = client.submit(
+        f"/dashboard/keys/{key_id}/origins", f"/dashboard/keys/{key_id}/origins", {"origins": "https://app.example"}
+    )
     assert (saved.status_code, saved.headers["location"]) == (303, "/dashboard/keys?notice=origins")
     with stack.client(key) as api:
         assert api.get(POSITIONS, headers={"Origin": "https://app.example"}).status_code == 200
         refused = api.get(POSITIONS, headers={"Origin": "https://evil.example"})
         assert (refused.status_code, refused.json()["errors"][0]["code"]) == (403, "origin_not_allowed")
     create_bad = client.submit(
-        "/dashboard/keys", "/dashboard/keys", {"origins": "https://*.example", "expires": "1999-01-01", "name": "x" * 65}
+        "/dashboard/keys",
+        "/dashboard/keys",
+        {"origins": "https://*.example", "expires": "1999-01-01", "name": "x" * 65},
     )
     assert create_bad.status_code == 400
     assert all(f'id="{field}-error"' in create_bad.text for field in ("origins", "expires", "name"))
@@ -338,7 +363,7 @@ def test_rotation_shows_the_successor_once_and_keeps_the_old_key_until_revoked(s
 
 
 def _try_it(page: str) -> str:
-    return page[page.index('id="try-it-title"'):]
+    return page[page.index('id="try-it-title"') :]
 
 
 def test_try_it_writes_its_curl_line_with_a_key_that_works_from_a_terminal(stack):
@@ -370,6 +395,7 @@ def test_a_key_never_used_reads_never_and_one_used_reads_its_last_use(stack):
     _, _, client = new_owner(stack)
     key = client.create_key(name="fresh")
     SECRETS.append(key)
+
     def last_used() -> str:  # the row's cells: key, created, last used, expires, ...
         row = re.search(r'<tr id="key_[0-9a-f]{16}"[^>]*>.*?</tr>', client.page("/dashboard/keys"), re.S).group(0)
         return re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[2]
@@ -423,7 +449,10 @@ def test_signed_out_visitors_are_sent_to_sign_in_and_unknown_pages_are_pages(sta
     missing = anonymous.http.get("/dashboard/nothing-here")
     assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
     page = anonymous.http.get("/dashboard/sign-in")
-    assert page.headers["cache-control"] == "no-store" and "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    assert (
+        page.headers["cache-control"] == "no-store"
+        and "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    )
     assert anonymous.http.get("/dashboard/static/dashboard.css").status_code == 200
     wrong_method = anonymous.http.delete("/dashboard/keys")
     assert wrong_method.status_code == 405 and wrong_method.headers["content-type"].startswith("text/html")
@@ -448,10 +477,16 @@ def test_the_usage_page_agrees_with_the_admin_usage_command(stack):
     assert re.search(r'id="requests-30d">([\d,]+)<', page).group(1) == str(totals["requests"])
     assert re.search(r'id="credits-30d">([\d,]+)<', page).group(1) == str(totals["credits_used"])
     recent = re.search(r'<table id="recent"[^>]*>.*?</table>', page, re.S).group(0)
-    assert len(re.findall(r'<tr role="row"><td role="cell" data-label="Time', recent)) == 3 and "datetime" not in recent and "2024-03-20" not in recent
+    assert (
+        len(re.findall(r'<tr role="row"><td role="cell" data-label="Time', recent)) == 3
+        and "datetime" not in recent
+        and "2024-03-20" not in recent
+    )
     assert recent.count("<code>/v1/positions</code>") == 3  # each row names its endpoint
     per_endpoint = re.search(r'<table id="per-endpoint">.*?</table>', page, re.S).group(0)
-    assert re.findall(r"<tr><td><code>([^<]+)</code></td><td>([\d,]+)</td></tr>", per_endpoint) == [("/v1/positions", "3")]
+    assert re.findall(r"<tr><td><code>([^<]+)</code></td><td>([\d,]+)</td></tr>", per_endpoint) == [
+        ("/v1/positions", "3")
+    ]
     assert page.count("<svg") == 3 and f"Bearer {key[:13]}" in page and key not in page and 'href="/docs"' in page
     assert len(page.encode()) < 100_000
 
@@ -466,7 +501,11 @@ def test_the_last_requests_name_the_request_id_the_client_saw_and_the_key_its_la
     assert batch.status_code == 200, batch.text
     batch_id = batch.json()["meta"]["request_id"]
     recent = re.search(r'<table id="recent"[^>]*>.*?</table>', client.page("/dashboard/usage"), re.S).group(0)
-    assert f"<code>{seen}</code>" in recent and f"<code>{batch_id}.0</code>" in recent and "<code>/v1/delta-t</code>" in recent
+    assert (
+        f"<code>{seen}</code>" in recent
+        and f"<code>{batch_id}.0</code>" in recent
+        and "<code>/v1/delta-t</code>" in recent
+    )
     keys_page = client.page("/dashboard/keys")
     row = next(r for r in re.findall(r'<tr id="[^"]+"[^>]*>.*?</tr>', keys_page, re.S) if key[:13] in r)
     created, last_used, _expires = re.findall(r'<td [^>]*class="nowrap">([^<]*)</td>', row)
@@ -494,7 +533,10 @@ def test_the_usage_page_filters_by_key_and_names_each_requests_key(stack):
         assert [api.get(POSITIONS).status_code for _ in range(2)] == [200, 200]
         second_id = api.get("/v1/account").json()["data"]["key"]["key_id"]
     whole = client.page("/dashboard/usage")
-    assert re.search(r'<select id="key-filter" name="key">', whole) and f'<option value="{second_id}">reports ({second_id})</option>' in whole
+    assert (
+        re.search(r'<select id="key-filter" name="key">', whole)
+        and f'<option value="{second_id}">reports ({second_id})</option>' in whole
+    )
     recent = re.search(r'<table id="recent"[^>]*>.*?</table>', whole, re.S).group(0)
     assert recent.count('data-label="Key">backend<') == 1 and recent.count('data-label="Key">reports<') == 2
     filtered = client.page(f"/dashboard/usage?key={second_id}")
@@ -522,11 +564,15 @@ def test_the_webhooks_page_lists_the_accounts_subscriptions_with_their_recent_de
     key = stack.admin("key", "create", "--account", account).stdout.strip()
     with Receiver() as receiver, stack.client(key) as api:
         receiver.status = 503
-        made = api.post("/v1/webhooks", json={"url": receiver.url, "events": ["lunation"], "lead_minutes": 30}).json()["data"]
+        made = api.post("/v1/webhooks", json={"url": receiver.url, "events": ["lunation"], "lead_minutes": 30}).json()[
+            "data"
+        ]
         tested = api.post(f"/v1/webhooks/{made['id']}/test").json()["data"]
     _, _, other = new_owner(stack)
     page = client.page("/dashboard/webhooks")
-    table = re.search(rf'<table class="cards" role="table" id="deliveries-{made["id"]}">.*?</table>', page, re.S).group(0)
+    table = re.search(rf'<table class="cards" role="table" id="deliveries-{made["id"]}">.*?</table>', page, re.S).group(
+        0
+    )
     assert receiver.url in page and "the sky" in page and "30 min before each event" in page
     assert tested["event_id"] in table and ">503<" in table and made["secret"] not in page
     assert made["id"] not in other.page("/dashboard/webhooks")

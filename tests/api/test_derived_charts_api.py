@@ -8,10 +8,24 @@ import pytest
 
 from tests.api.test_conventions_api import assert_error, balance
 
-PAIR = {"datetime_a": "1984-02-11T09:20:00Z", "lat_a": 48.85, "lon_a": 2.35, "datetime_b": "1986-10-30T22:05:00Z", "lat_b": -23.55, "lon_b": -46.63}
+PAIR = {
+    "datetime_a": "1984-02-11T09:20:00Z",
+    "lat_a": 48.85,
+    "lon_a": 2.35,
+    "datetime_b": "1986-10-30T22:05:00Z",
+    "lat_b": -23.55,
+    "lon_b": -46.63,
+}
 A = {"datetime": "1984-02-11T09:20:00Z", "lat": 48.85, "lon": 2.35}
 B = {"datetime": "1986-10-30T22:05:00Z", "lat": -23.55, "lon": -46.63}
-SWAPPED = {"datetime_a": B["datetime"], "lat_a": B["lat"], "lon_a": B["lon"], "datetime_b": A["datetime"], "lat_b": A["lat"], "lon_b": A["lon"]}
+SWAPPED = {
+    "datetime_a": B["datetime"],
+    "lat_a": B["lat"],
+    "lon_a": B["lon"],
+    "datetime_b": A["datetime"],
+    "lat_b": A["lat"],
+    "lon_b": A["lon"],
+}
 
 
 def data(api, path, **params) -> dict:
@@ -20,7 +34,16 @@ def data(api, path, **params) -> dict:
     return response.json()["data"]
 
 
-@pytest.mark.parametrize(("path", "params", "credits"), [("/v1/synastry", PAIR, 3), ("/v1/davison", PAIR, 3), ("/v1/composite", PAIR, 3), ("/v1/draconic", A, 2), ("/v1/progressed", {**A, "target_datetime": "2020-01-01T00:00:00Z"}, 2)])
+@pytest.mark.parametrize(
+    ("path", "params", "credits"),
+    [
+        ("/v1/synastry", PAIR, 3),
+        ("/v1/davison", PAIR, 3),
+        ("/v1/composite", PAIR, 3),
+        ("/v1/draconic", A, 2),
+        ("/v1/progressed", {**A, "target_datetime": "2020-01-01T00:00:00Z"}, 2),
+    ],
+)
 def test_each_derived_chart_costs_its_credits(stack, path, params, credits):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
@@ -37,12 +60,17 @@ def test_synastry_charts_are_exactly_the_natal_charts(api):
 def test_synastry_body_a_is_from_chart_a_and_swapping_the_births_mirrors_everything(api):
     forward, backward = data(api, "/v1/synastry", **PAIR), data(api, "/v1/synastry", **SWAPPED)
     assert forward["chart_a"] == backward["chart_b"] and forward["chart_b"] == backward["chart_a"]
+
     # Orbs rounded to 1e-9 degree: A-B and B-A subtract the same longitudes the other way round.
     def mirror(items, keys):
         return sorted(tuple(round(item[k], 9) if k == "orb" else item[k] for k in keys) for item in items)
 
-    assert mirror(forward["inter_aspects"], ("body_a", "body_b", "aspect", "orb")) == mirror(backward["inter_aspects"], ("body_b", "body_a", "aspect", "orb"))
-    assert mirror(forward["inter_parallels"], ("body_a", "body_b", "orb")) == mirror(backward["inter_parallels"], ("body_b", "body_a", "orb"))
+    assert mirror(forward["inter_aspects"], ("body_a", "body_b", "aspect", "orb")) == mirror(
+        backward["inter_aspects"], ("body_b", "body_a", "aspect", "orb")
+    )
+    assert mirror(forward["inter_parallels"], ("body_a", "body_b", "orb")) == mirror(
+        backward["inter_parallels"], ("body_b", "body_a", "orb")
+    )
     assert forward["inter_aspects"]
 
 
@@ -53,7 +81,10 @@ def test_draconic_puts_the_node_at_zero_and_names_the_turn(api):
     assert chart["metadata"]["source"]["type"] == "draconic" and chart["metadata"]["source"]["node_body"] == "true_node"
 
 
-@pytest.mark.parametrize(("params", "param"), [({"house_position_mode": "mundane"}, "house_position_mode"), ({"dignities": "true"}, "dignities")])
+@pytest.mark.parametrize(
+    ("params", "param"),
+    [({"house_position_mode": "mundane"}, "house_position_mode"), ({"dignities": "true"}, "dignities")],
+)
 def test_draconic_refuses_mundane_houses_and_dignities(api, params, param):
     assert_error(api.get("/v1/draconic", params={**A, **params}), 400, "invalid_parameter", param)
 
@@ -76,22 +107,38 @@ def test_progressed_is_the_natal_chart_a_day_later_for_each_year(api):
     natal_jd = data(api, "/v1/natal-chart", **A)["metadata"]["datetime"]
     progressed = data(api, "/v1/progressed", **A, target_jd=natal_jd + 30 * 365.2422)
     assert progressed["metadata"]["datetime"] == pytest.approx(natal_jd + 30, abs=1e-6)
-    assert progressed["positions"] == data(api, "/v1/natal-chart", jd=natal_jd + 30, lat=A["lat"], lon=A["lon"])["positions"]
+    assert (
+        progressed["positions"]
+        == data(api, "/v1/natal-chart", jd=natal_jd + 30, lat=A["lat"], lon=A["lon"])["positions"]
+    )
     assert progressed["metadata"]["source"]["year_days"] == 365.2422
 
 
 def test_a_progression_target_before_birth_is_invalid_progression(api):
-    assert_error(api.get("/v1/progressed", params={**A, "target_datetime": "1980-01-01T00:00:00Z"}), 400, "invalid_progression", "target_datetime")
+    assert_error(
+        api.get("/v1/progressed", params={**A, "target_datetime": "1980-01-01T00:00:00Z"}),
+        400,
+        "invalid_progression",
+        "target_datetime",
+    )
 
 
 def test_composite_positions_carry_midpoint_longitude_and_the_typed_source(api):
     chart = data(api, "/v1/composite", **PAIR, resolution="far")
-    assert chart["chart_type"] == "composite" and chart["metadata"]["source"] == {"type": "composite", "resolution": "far"}
+    assert chart["chart_type"] == "composite" and chart["metadata"]["source"] == {
+        "type": "composite",
+        "resolution": "far",
+    }
     assert all(p["midpoint_longitude"] == p["longitude"] for p in chart["positions"])
 
 
 def test_a_composite_refuses_mundane_house_positions(api):
-    assert_error(api.get("/v1/composite", params={**PAIR, "house_position_mode": "mundane"}), 400, "invalid_parameter", "house_position_mode")
+    assert_error(
+        api.get("/v1/composite", params={**PAIR, "house_position_mode": "mundane"}),
+        400,
+        "invalid_parameter",
+        "house_position_mode",
+    )
 
 
 def test_composite_lots_compute_their_own_operands(api):

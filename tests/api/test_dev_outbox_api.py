@@ -24,8 +24,12 @@ def catcher(tmp_path_factory):
 
 
 def _settings_of(catcher: MailCatcher, mode: str) -> dict[str, str]:
-    return {"CELESTIAL_MODE": mode, "CELESTIAL_SMTP_URL": catcher.url, "CELESTIAL_SIGNUP": "open",
-            "CELESTIAL_DEV_OUTBOX_TOKEN": TOKEN}
+    return {
+        "CELESTIAL_MODE": mode,
+        "CELESTIAL_SMTP_URL": catcher.url,
+        "CELESTIAL_SIGNUP": "open",
+        "CELESTIAL_DEV_OUTBOX_TOKEN": TOKEN,
+    }
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,18 @@ from tests.api.test_search_api import INSTANT_KEYS, data
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
 YEAR = {**BIRTH, "start": "2026-01-01T00:00:00Z", "end": "2027-01-01T00:00:00Z"}
 MONTH = {**BIRTH, "start": "2026-03-01T00:00:00Z", "end": "2026-04-01T00:00:00Z"}
-KINDS = {"transit", "station", "ingress", "lunation", "eclipse", "void_of_course", "return", "profection", "releasing", "firdaria"}
+KINDS = {
+    "transit",
+    "station",
+    "ingress",
+    "lunation",
+    "eclipse",
+    "void_of_course",
+    "return",
+    "profection",
+    "releasing",
+    "firdaria",
+}
 EVENT_KEYS = {"id", "kind", "phase", "instant", "end", "bodies", "point", "natal_house", "summary"}
 
 
@@ -36,9 +47,14 @@ def test_lunations_and_eclipses_name_the_natal_house_they_fall_in_and_no_other_k
 
 
 def test_an_event_inside_two_overlapping_ranges_has_the_same_id_in_both(api):
-    first = data(api, "/v1/forecast", 10, **{**BIRTH, "start": "2026-01-01T00:00:00Z", "end": "2026-05-01T00:00:00Z"})["events"]
-    second = data(api, "/v1/forecast", 10, **{**BIRTH, "start": "2026-03-01T07:00:00Z", "end": "2026-08-01T00:00:00Z"})["events"]
+    first = data(api, "/v1/forecast", 10, **{**BIRTH, "start": "2026-01-01T00:00:00Z", "end": "2026-05-01T00:00:00Z"})[
+        "events"
+    ]
+    second = data(api, "/v1/forecast", 10, **{**BIRTH, "start": "2026-03-01T07:00:00Z", "end": "2026-08-01T00:00:00Z"})[
+        "events"
+    ]
     overlap = (2461100.5 + 7 / 24, 2461161.5)  # 2026-03-01T07:00 to 2026-05-01
+
     def inside(events):
         return {e["id"]: e for e in events if overlap[0] <= e["instant"]["jd"] < overlap[1]}
 
@@ -55,14 +71,18 @@ def test_kinds_keep_only_the_kinds_asked_for(api):
 
 
 def test_bodies_keep_the_events_that_concern_one_of_them(api):
-    events = data(api, "/v1/forecast", 10, **YEAR, bodies="saturn", kinds="transit,station,ingress,profection")["events"]
+    events = data(api, "/v1/forecast", 10, **YEAR, bodies="saturn", kinds="transit,station,ingress,profection")[
+        "events"
+    ]
     assert events
     assert all("saturn" in e["bodies"] or e["point"] == "saturn" for e in events)
     assert {e["kind"] for e in events} >= {"transit", "station"}
 
 
 def test_an_unknown_kind_is_invalid_parameter_suggesting_the_kinds(api):
-    error = assert_error(api.get("/v1/forecast", params={**MONTH, "kinds": "transit,eclipses"}), 400, "invalid_parameter", "kinds")
+    error = assert_error(
+        api.get("/v1/forecast", params={**MONTH, "kinds": "transit,eclipses"}), 400, "invalid_parameter", "kinds"
+    )
     assert "eclipse" in error["suggestion"]
 
 
@@ -71,9 +91,20 @@ def test_an_unknown_body_is_refused_naming_bodies(api):
 
 
 def test_the_range_is_at_most_ten_calendar_years(api):
-    data(api, "/v1/forecast", 10, **BIRTH, start="2026-01-01T00:00:00Z", end="2036-01-01T00:00:00Z", kinds="profection,firdaria")
+    data(
+        api,
+        "/v1/forecast",
+        10,
+        **BIRTH,
+        start="2026-01-01T00:00:00Z",
+        end="2036-01-01T00:00:00Z",
+        kinds="profection,firdaria",
+    )
     error = assert_error(
-        api.get("/v1/forecast", params={**BIRTH, "start": "2026-01-01T00:00:00Z", "end": "2036-01-01T00:00:01Z"}), 400, "range_too_long", "end"
+        api.get("/v1/forecast", params={**BIRTH, "start": "2026-01-01T00:00:00Z", "end": "2036-01-01T00:00:01Z"}),
+        400,
+        "range_too_long",
+        "end",
     )
     assert "10 years" in error["suggestion"]
 
@@ -98,13 +129,24 @@ def test_a_birth_by_place_reads_its_local_time_and_the_range_in_its_zone_as_tran
     assert (moment["start"]["utc"], moment["end"]["utc"]) == ("2026-02-28T23:00:00.000Z", "2026-03-28T23:00:00.000Z")
     places = api.get("/v1/places", params={"q": "Lyon", "country": "FR"}).json()["data"]["places"]
     (town,) = [place for place in places if place["id"] == LYON]
-    by_hand = data(api, "/v1/forecast", 10, datetime="1985-07-13T12:05:00Z", lat=town["lat"], lon=town["lon"], kinds="return,transit",
-                   start="2026-02-28T23:00:00Z", end="2026-03-28T23:00:00Z")
+    by_hand = data(
+        api,
+        "/v1/forecast",
+        10,
+        datetime="1985-07-13T12:05:00Z",
+        lat=town["lat"],
+        lon=town["lon"],
+        kinds="return,transit",
+        start="2026-02-28T23:00:00Z",
+        end="2026-03-28T23:00:00Z",
+    )
     assert response.json()["data"] == by_hand
 
 
 def test_range_tz_reads_the_range_in_its_own_zone_and_leaves_the_birth_alone(api):
-    response = api.get("/v1/forecast", params={**LYON_BIRTH, **LOCAL_MONTH, "kinds": "return", "range_tz": "America/New_York"})
+    response = api.get(
+        "/v1/forecast", params={**LYON_BIRTH, **LOCAL_MONTH, "kinds": "return", "range_tz": "America/New_York"}
+    )
     moment = response.json()["meta"]["moment"]
     assert moment["start"]["utc"] == "2026-03-01T05:00:00.000Z"
     assert moment["datetime"]["utc"] == "1985-07-13T12:05:00.000Z"
@@ -135,5 +177,7 @@ def test_void_of_course_events_are_the_void_of_course_periods_begun_in_the_range
     beginning = [p for p in periods if 2461041.5 <= p["start"]["jd"] < 2461406.5]
     assert len(events) == len(beginning) > 150
     for event, period in zip(events, beginning):
-        assert event["instant"] == period["start"] and event["end"] == period["end"] and event["phase"] == period["sign"]
+        assert (
+            event["instant"] == period["start"] and event["end"] == period["end"] and event["phase"] == period["sign"]
+        )
         assert event["void_of_course"] == period

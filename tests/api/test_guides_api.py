@@ -27,7 +27,9 @@ class Page(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         self._in_code += tag in ("code", "pre")
-        self.urls += [attributes[name] for name in ("href", "src") if attributes.get(name) and tag in ("a", "img", "link")]
+        self.urls += [
+            attributes[name] for name in ("href", "src") if attributes.get(name) and tag in ("a", "img", "link")
+        ]
         if "id" in attributes:
             self.ids.add(attributes["id"])
 

@@ -10,16 +10,47 @@ from tests.api.test_positions_api import positions
 J2000 = 2451545.0
 LONDON = {"lat": 51.5, "lon": -0.13}
 HOUSE_SYSTEMS = {
-    "placidus": "P", "koch": "K", "porphyrius": "O", "regiomontanus": "R", "campanus": "C", "equal": "E",
-    "whole_sign": "W", "vehlow_equal": "V", "meridian": "X", "azimuthal": "H", "polich_page": "T",
-    "alcabitius": "B", "morinus": "M", "krusinski": "U", "equal_mc": "D", "pullen_sd": "L", "pullen_sr": "Q",
-    "sripati": "S", "gauquelin": "G", "sunshine": "i", "sunshine_treindl": "I", "carter": "F",
-    "equal_aries": "N", "apc": "Y",
+    "placidus": "P",
+    "koch": "K",
+    "porphyrius": "O",
+    "regiomontanus": "R",
+    "campanus": "C",
+    "equal": "E",
+    "whole_sign": "W",
+    "vehlow_equal": "V",
+    "meridian": "X",
+    "azimuthal": "H",
+    "polich_page": "T",
+    "alcabitius": "B",
+    "morinus": "M",
+    "krusinski": "U",
+    "equal_mc": "D",
+    "pullen_sd": "L",
+    "pullen_sr": "Q",
+    "sripati": "S",
+    "gauquelin": "G",
+    "sunshine": "i",
+    "sunshine_treindl": "I",
+    "carter": "F",
+    "equal_aries": "N",
+    "apc": "Y",
 }
 ASPECT_ANGLES = {
-    "conjunction": 0, "opposition": 180, "trine": 120, "square": 90, "sextile": 60, "quincunx": 150,
-    "semi_sextile": 30, "semi_square": 45, "sesquiquadrate": 135, "quintile": 72, "bi_quintile": 144,
-    "septile": 360 / 7, "bi_septile": 720 / 7, "tri_septile": 1080 / 7, "quindecile": 165,
+    "conjunction": 0,
+    "opposition": 180,
+    "trine": 120,
+    "square": 90,
+    "sextile": 60,
+    "quincunx": 150,
+    "semi_sextile": 30,
+    "semi_square": 45,
+    "sesquiquadrate": 135,
+    "quintile": 72,
+    "bi_quintile": 144,
+    "septile": 360 / 7,
+    "bi_septile": 720 / 7,
+    "tri_septile": 1080 / 7,
+    "quindecile": 165,
 }
 FLAGS_NOT_ON_HOUSES = ["equatorial", "speed", "j2000", "topocentric", "heliocentric"]
 
@@ -103,7 +134,9 @@ def test_houses_require_lat_and_lon(api):
 
 
 def test_unknown_house_system_is_invalid_parameter_listing_them(api):
-    error = assert_error(api.get("/v1/houses", params={"jd": J2000, "system": "nope", **LONDON}), 400, "invalid_parameter", "system")
+    error = assert_error(
+        api.get("/v1/houses", params={"jd": J2000, "system": "nope", **LONDON}), 400, "invalid_parameter", "system"
+    )
     assert "placidus" in error["suggestion"] or "placidus" in error["message"]
 
 
@@ -127,16 +160,29 @@ def test_chart_sidereal_reports_the_ayanamsha_and_sidereal_shapes(api):
 
 
 def test_chart_accepts_all_seven_flags(api):
-    params = {"jd": J2000, "sidereal": "lahiri", "equatorial": "true", "speed": "false", "no_nutation": "true",
-              "j2000": "true", "topocentric": "true", "heliocentric": "false", **LONDON}
+    params = {
+        "jd": J2000,
+        "sidereal": "lahiri",
+        "equatorial": "true",
+        "speed": "false",
+        "no_nutation": "true",
+        "j2000": "true",
+        "topocentric": "true",
+        "heliocentric": "false",
+        **LONDON,
+    }
     response = api.get("/v1/chart", params=params)
     assert response.status_code == 200, response.text
     assert "right_ascension" in response.json()["data"]["positions"][0]
 
 
 def test_chart_post_json_equals_get(api):
-    get = api.get("/v1/chart", params={"datetime": "1990-05-01T08:30:00Z", "bodies": "sun,moon", **LONDON}).json()["data"]
-    post = api.post("/v1/chart", json={"datetime": "1990-05-01T08:30:00Z", "bodies": ["sun", "moon"], **LONDON}).json()["data"]
+    get = api.get("/v1/chart", params={"datetime": "1990-05-01T08:30:00Z", "bodies": "sun,moon", **LONDON}).json()[
+        "data"
+    ]
+    post = api.post("/v1/chart", json={"datetime": "1990-05-01T08:30:00Z", "bodies": ["sun", "moon"], **LONDON}).json()[
+        "data"
+    ]
     assert get == post
 
 
@@ -171,7 +217,15 @@ def test_aspect_angle_is_the_exact_angle_and_orb_the_distance_from_it(api):
 
 
 def test_default_aspects_are_the_major_seven_within_default_orbs(api):
-    default_orbs = {"conjunction": 8, "opposition": 8, "trine": 8, "square": 7, "sextile": 6, "quincunx": 3, "semi_sextile": 2}
+    default_orbs = {
+        "conjunction": 8,
+        "opposition": 8,
+        "trine": 8,
+        "square": 7,
+        "sextile": 6,
+        "quincunx": 3,
+        "semi_sextile": 2,
+    }
     for record in aspects(api, jd=J2000)["aspects"]:
         assert record["orb"] <= default_orbs[record["aspect"]]
 
@@ -196,7 +250,9 @@ def test_aspect_names_accept_hyphens_underscores_and_unhyphenated_spellings(api,
 
 
 def test_unknown_aspect_type_is_invalid_parameter(api):
-    assert_error(api.get("/v1/aspects", params={"jd": J2000, "aspects": "trine,nonagon"}), 400, "invalid_parameter", "aspects")
+    assert_error(
+        api.get("/v1/aspects", params={"jd": J2000, "aspects": "trine,nonagon"}), 400, "invalid_parameter", "aspects"
+    )
 
 
 def test_applying_false_renders_applying_as_null(api):

@@ -50,17 +50,25 @@ def test_a_retry_with_the_same_key_replays_the_first_answer_byte_for_byte_and_fr
 
 def test_the_same_parameters_in_another_order_or_spelling_are_the_same_request(funded):
     _, client = funded
-    first = client.get(POSITIONS, params={"bodies": "sun,moon", "datetime": "2024-03-20T12:00:00Z"}, headers=_key("k-order"))
+    first = client.get(
+        POSITIONS, params={"bodies": "sun,moon", "datetime": "2024-03-20T12:00:00Z"}, headers=_key("k-order")
+    )
     again = client.get(POSITIONS, params=MOMENT, headers=_key("k-order"))
     assert again.headers["idempotent-replayed"] == "true" and again.content == first.content
 
 
 def test_a_post_body_is_the_same_request_whatever_its_key_order_or_whitespace(funded):
     _, client = funded
-    first = client.post(POSITIONS, content=json.dumps({"datetime": "2024-03-20T12:00:00Z", "bodies": ["sun"]}),
-                        headers={**_key("k-post"), "Content-Type": "application/json"})
-    again = client.post(POSITIONS, content='{ "bodies": ["sun"],\n "datetime": "2024-03-20T12:00:00Z" }',
-                        headers={**_key("k-post"), "Content-Type": "application/json"})
+    first = client.post(
+        POSITIONS,
+        content=json.dumps({"datetime": "2024-03-20T12:00:00Z", "bodies": ["sun"]}),
+        headers={**_key("k-post"), "Content-Type": "application/json"},
+    )
+    again = client.post(
+        POSITIONS,
+        content='{ "bodies": ["sun"],\n "datetime": "2024-03-20T12:00:00Z" }',
+        headers={**_key("k-post"), "Content-Type": "application/json"},
+    )
     assert first.status_code == 200, first.text
     assert again.headers["idempotent-replayed"] == "true" and again.content == first.content
 
@@ -71,12 +79,16 @@ def test_the_same_key_with_another_request_is_409_idempotency_key_reuse_and_free
     before = balance(stack, name)
     other = client.get(POSITIONS, params={**MOMENT, "bodies": "mars"}, headers=_key("k-reuse"))
     assert_error(other, 409, "idempotency_key_reuse")
-    as_post = client.post(POSITIONS, json={"datetime": "2024-03-20T12:00:00Z", "bodies": ["sun", "moon"]}, headers=_key("k-reuse"))
+    as_post = client.post(
+        POSITIONS, json={"datetime": "2024-03-20T12:00:00Z", "bodies": ["sun", "moon"]}, headers=_key("k-reuse")
+    )
     assert_error(as_post, 409, "idempotency_key_reuse")
     assert balance(stack, name) == before
 
 
-def _claim_from_another_gateway(stack, account_name: str, key: str, params: dict[str, str], lease_s: float = 60.0) -> None:
+def _claim_from_another_gateway(
+    stack, account_name: str, key: str, params: dict[str, str], lease_s: float = 60.0
+) -> None:
     """Claim ``key`` for GET /v1/positions with ``params`` in the store, as a gateway whose first
     request is still running would."""
     endpoint = next(e for e in discover_endpoints() if e.path == POSITIONS)
@@ -86,7 +98,9 @@ def _claim_from_another_gateway(stack, account_name: str, key: str, params: dict
         store = SqliteStore(stack.settings.database_path)
         try:
             account = await store.get_account(account_name)
-            await store.claim_idempotency(account.id, key, fingerprint("GET", POSITIONS, canonical_parameters(message)), "elsewhere", lease_s)
+            await store.claim_idempotency(
+                account.id, key, fingerprint("GET", POSITIONS, canonical_parameters(message)), "elsewhere", lease_s
+            )
         finally:
             await store.close()
 

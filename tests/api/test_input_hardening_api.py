@@ -20,16 +20,49 @@ LONDON = {"lat": 51.5, "lon": -0.13}
 @pytest.mark.parametrize(
     ("method", "path", "params", "param", "range_text"),
     [
-        ("GET", "/v1/patterns", {"jd": J2000, "stellium_min": "-2603455986", "stellium_scope": "sign"}, "stellium_min", "[2, 10]"),
-        ("POST", "/v1/natal-chart", {"jd": J2000, "stellium_min": 1125899906842623, "lat": 0, "lon": 0}, "stellium_min", "[2, 10]"),
-        ("POST", "/v1/ingresses", {"jd": J2000, "body": "sun", "sign": "aries", "count": -72057594037927935}, "count", "[1, 10]"),
-        ("POST", "/v1/ingresses", {"jd": J2000, "body": "sun", "sign": "aries", "count": 18446744073709551616}, "count", "[1, 10]"),
+        (
+            "GET",
+            "/v1/patterns",
+            {"jd": J2000, "stellium_min": "-2603455986", "stellium_scope": "sign"},
+            "stellium_min",
+            "[2, 10]",
+        ),
+        (
+            "POST",
+            "/v1/natal-chart",
+            {"jd": J2000, "stellium_min": 1125899906842623, "lat": 0, "lon": 0},
+            "stellium_min",
+            "[2, 10]",
+        ),
+        (
+            "POST",
+            "/v1/ingresses",
+            {"jd": J2000, "body": "sun", "sign": "aries", "count": -72057594037927935},
+            "count",
+            "[1, 10]",
+        ),
+        (
+            "POST",
+            "/v1/ingresses",
+            {"jd": J2000, "body": "sun", "sign": "aries", "count": 18446744073709551616},
+            "count",
+            "[1, 10]",
+        ),
         ("POST", "/v1/ingresses", {"jd": J2000, "body": "sun", "sign": "aries", "count": 1e300}, "count", "[1, 10]"),
         ("GET", "/v1/ingresses", {"jd": J2000, "body": "sun", "sign": "aries", "count": "1e20"}, "count", "[1, 10]"),
     ],
-    ids=["query-int32-low", "body-int32-high", "body-int64", "body-beyond-uint64", "body-float-1e300", "query-exponent"],
+    ids=[
+        "query-int32-low",
+        "body-int32-high",
+        "body-int64",
+        "body-beyond-uint64",
+        "body-float-1e300",
+        "query-exponent",
+    ],
 )
-def test_integer_outside_its_field_range_is_invalid_parameter_naming_it_and_the_range(api, method, path, params, param, range_text):
+def test_integer_outside_its_field_range_is_invalid_parameter_naming_it_and_the_range(
+    api, method, path, params, param, range_text
+):
     response = api.get(path, params=params) if method == "GET" else api.post(path, json=params)
     error = assert_error(response, 400, "invalid_parameter", param)
     assert range_text in error["message"]
@@ -56,7 +89,9 @@ def test_integer_outside_its_field_range_in_a_batch_sub_request_fails_only_that_
 
 @pytest.mark.parametrize("value", ["0", "1", "true", "false"])
 def test_sidereal_that_reads_as_a_boolean_is_refused_suggesting_the_ayanamsha_name(api, value):
-    error = assert_error(api.get(POSITIONS, params={"jd": J2000, "sidereal": value}), 400, "invalid_parameter", "sidereal")
+    error = assert_error(
+        api.get(POSITIONS, params={"jd": J2000, "sidereal": value}), 400, "invalid_parameter", "sidereal"
+    )
     assert "fagan_bradley" in error["suggestion"] and "lahiri" in error["suggestion"]
 
 
@@ -84,8 +119,24 @@ def test_openapi_says_that_sidereal_ids_0_and_1_are_refused(stack):
 
 @pytest.mark.parametrize(
     "text",
-    ["2_451_545", "２４５１５４５", "+2451545", " 2451545", "2451545 ", "0x10", "inf", "-Infinity", "nan", "1e400",
-     "2451545.", ".5", "02451545", "2451545,0", "1E5_0", "٢٤٥١٥٤٥"],
+    [
+        "2_451_545",
+        "２４５１５４５",
+        "+2451545",
+        " 2451545",
+        "2451545 ",
+        "0x10",
+        "inf",
+        "-Infinity",
+        "nan",
+        "1e400",
+        "2451545.",
+        ".5",
+        "02451545",
+        "2451545,0",
+        "1E5_0",
+        "٢٤٥١٥٤٥",
+    ],
 )
 def test_query_number_outside_the_json_number_grammar_is_invalid_parameter(api, text):
     assert_error(api.get(POSITIONS, params={"jd": text}), 400, "invalid_parameter", "jd")
@@ -114,7 +165,13 @@ def test_query_boolean_other_than_true_false_1_0_is_invalid_parameter(api, text)
 
 @pytest.mark.parametrize(
     "text",
-    ["２０２４-03-20T12:00:00Z", "2024-０3-20T12:00:00Z", "2024-03-20T１2:00:00Z", " 2024-03-20T12:00:00Z", "2024-03-20T12:00:00Z\n"],
+    [
+        "２０２４-03-20T12:00:00Z",
+        "2024-０3-20T12:00:00Z",
+        "2024-03-20T１2:00:00Z",
+        " 2024-03-20T12:00:00Z",
+        "2024-03-20T12:00:00Z\n",
+    ],
 )
 def test_datetime_with_other_than_ascii_digits_or_with_whitespace_is_invalid_datetime(api, text):
     assert_error(api.get(POSITIONS, params={"datetime": text}), 400, "invalid_datetime", "datetime")
@@ -159,9 +216,15 @@ def test_body_number_where_the_schema_says_string_is_invalid_parameter_on_every_
             assert "wrong JSON type (number)" in error["message"] and "string" in error["suggestion"], (path, param)
 
 
-@pytest.mark.parametrize(("body", "param"), [
-    ({"q": 5}, "q"), ({"q": True}, "q"), ({"q": ["paris"]}, "q"), ({"q": {"name": "paris"}}, "q"),
-])
+@pytest.mark.parametrize(
+    ("body", "param"),
+    [
+        ({"q": 5}, "q"),
+        ({"q": True}, "q"),
+        ({"q": ["paris"]}, "q"),
+        ({"q": {"name": "paris"}}, "q"),
+    ],
+)
 def test_body_value_of_the_wrong_json_type_for_a_string_is_invalid_parameter(api, body, param):
     assert_error(api.post("/v1/places", json=body), 400, "invalid_parameter", param)
 
@@ -176,9 +239,17 @@ def test_body_list_item_of_the_wrong_json_type_is_invalid_parameter(api):
 
 
 def test_body_number_where_the_schema_says_string_is_invalid_parameter_in_a_batch_sub_request(api):
-    body = {"requests": [{"endpoint": "/v1/places", "params": {"q": 3.4e16}}, {"endpoint": "/v1/places", "params": {"q": "paris"}}]}
+    body = {
+        "requests": [
+            {"endpoint": "/v1/places", "params": {"q": 3.4e16}},
+            {"endpoint": "/v1/places", "params": {"q": "paris"}},
+        ]
+    }
     failed, succeeded = api.post("/v1/batch", json=body).json()["data"]["results"]
-    assert failed["status"] == 400 and (failed["errors"][0]["code"], failed["errors"][0]["param"]) == ("invalid_parameter", "q")
+    assert failed["status"] == 400 and (failed["errors"][0]["code"], failed["errors"][0]["param"]) == (
+        "invalid_parameter",
+        "q",
+    )
     assert succeeded["status"] == 200
 
 
@@ -227,7 +298,12 @@ def test_batch_member_given_twice_in_a_sub_request_is_invalid_parameter_naming_i
 
 def test_batch_member_given_twice_at_the_top_is_invalid_parameter(api):
     one = '{"endpoint": "/v1/positions", "params": {"jd": 2451545}}'
-    assert_error(post_text(api, "/v1/batch", f'{{"requests": [{one}], "requests": [{one}]}}'), 400, "invalid_parameter", "requests")
+    assert_error(
+        post_text(api, "/v1/batch", f'{{"requests": [{one}], "requests": [{one}]}}'),
+        400,
+        "invalid_parameter",
+        "requests",
+    )
 
 
 def test_json_string_holding_a_quote_and_colon_is_not_a_repeated_member(api):

@@ -22,7 +22,17 @@ MOMENT = {"datetime": "2024-03-20T12:00:00Z", "bodies": "sun"}
 def limited_key(stack, rate: int = 300, concurrent: int = 50, credits: int = 1000) -> tuple[str, str]:
     """Return (account name, key) of a fresh account with these limits."""
     name = f"limited-{os.urandom(5).hex()}"
-    stack.admin("account", "create", name, "--credits", str(credits), "--rate-per-minute", str(rate), "--max-concurrent", str(concurrent))
+    stack.admin(
+        "account",
+        "create",
+        name,
+        "--credits",
+        str(credits),
+        "--rate-per-minute",
+        str(rate),
+        "--max-concurrent",
+        str(concurrent),
+    )
     return name, stack.admin("key", "create", "--account", name).stdout.strip()
 
 

@@ -25,7 +25,13 @@ def test_a_datetime_without_offset_is_the_civil_time_of_tz(api):
 def test_the_answer_says_how_the_local_time_was_read(api):
     meta = positions(api, datetime="1990-07-04T12:00:00", tz=PARIS).json()["meta"]
     assert meta["moment"] == {
-        "datetime": {"local": "1990-07-04T12:00:00", "tz": PARIS, "abbreviation": "CEST", "utc_offset_seconds": 7200, "utc": "1990-07-04T10:00:00.000Z"}
+        "datetime": {
+            "local": "1990-07-04T12:00:00",
+            "tz": PARIS,
+            "abbreviation": "CEST",
+            "utc_offset_seconds": 7200,
+            "utc": "1990-07-04T10:00:00.000Z",
+        }
     }
 
 
@@ -53,15 +59,25 @@ def test_a_zone_keeps_its_own_clocks_before_1970_not_those_of_the_zone_it_later_
     by_hand = api.get("/v1/natal-chart", params={"datetime": "1900-01-01T11:40:28Z", "lat": 52.37403, "lon": 4.88969})
     assert chart.status_code == 200, chart.text
     moment = chart.json()["meta"]["moment"]["datetime"]
-    assert (moment["tz"], moment["utc_offset_seconds"], moment["utc"]) == ("Europe/Amsterdam", 1172, "1900-01-01T11:40:28.000Z")
+    assert (moment["tz"], moment["utc_offset_seconds"], moment["utc"]) == (
+        "Europe/Amsterdam",
+        1172,
+        "1900-01-01T11:40:28.000Z",
+    )
     assert chart.json()["data"]["houses"] == by_hand.json()["data"]["houses"]
 
 
 def test_where_the_tz_database_doubts_a_zones_history_before_1970_the_moment_says_so(api):
     doubted = positions(api, datetime="1920-06-01T12:00:00", tz="Africa/Kampala").json()["meta"]["moment"]["datetime"]
     assert "backzone" in doubted["note"] and "Africa/Kampala" in doubted["note"]
-    assert "note" not in positions(api, datetime="1920-06-01T12:00:00", tz="Africa/Nairobi").json()["meta"]["moment"]["datetime"]
-    assert "note" not in positions(api, datetime="1990-06-01T12:00:00", tz="Africa/Kampala").json()["meta"]["moment"]["datetime"]
+    assert (
+        "note"
+        not in positions(api, datetime="1920-06-01T12:00:00", tz="Africa/Nairobi").json()["meta"]["moment"]["datetime"]
+    )
+    assert (
+        "note"
+        not in positions(api, datetime="1990-06-01T12:00:00", tz="Africa/Kampala").json()["meta"]["moment"]["datetime"]
+    )
 
 
 def test_a_jd_with_tz_is_conflicting_parameters(api):
@@ -71,20 +87,29 @@ def test_a_jd_with_tz_is_conflicting_parameters(api):
 def test_a_time_the_clocks_skipped_is_nonexistent_local_time_and_costs_nothing(stack):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
-        error = assert_error(positions(client, datetime="2024-03-31T02:30:00", tz=PARIS), 400, "nonexistent_local_time", "datetime")
+        error = assert_error(
+            positions(client, datetime="2024-03-31T02:30:00", tz=PARIS), 400, "nonexistent_local_time", "datetime"
+        )
     assert "2024-03-31 02:00:00 (UTC+01:00) straight to 2024-03-31 03:00:00 (UTC+02:00)" in error["message"]
     assert balance(stack, name) == 10
 
 
 def test_a_day_skipped_by_a_date_line_move_is_named_with_both_dates_and_offsets(api):
-    error = assert_error(positions(api, datetime="1994-12-31T12:00:00", tz="Pacific/Kiritimati"), 400, "nonexistent_local_time", "datetime")
+    error = assert_error(
+        positions(api, datetime="1994-12-31T12:00:00", tz="Pacific/Kiritimati"),
+        400,
+        "nonexistent_local_time",
+        "datetime",
+    )
     assert "from 1994-12-31 00:00:00 (UTC-10:00) straight to 1995-01-01 00:00:00 (UTC+14:00)" in error["message"]
     assert "date line" in error["message"] and "datetime=1994-12-31T12:00:00-10:00" in error["suggestion"]
     assert "hour" not in error["suggestion"]
 
 
 def test_a_time_the_clocks_showed_twice_is_ambiguous_naming_both_instants(api):
-    error = assert_error(positions(api, datetime="2024-10-27T02:30:00", tz=PARIS), 400, "ambiguous_local_time", "datetime")
+    error = assert_error(
+        positions(api, datetime="2024-10-27T02:30:00", tz=PARIS), 400, "ambiguous_local_time", "datetime"
+    )
     assert "2024-10-27T00:30:00Z" in error["message"] and "2024-10-27T01:30:00Z" in error["message"]
     assert "fold" in error["suggestion"]
 
@@ -100,18 +125,29 @@ def test_fold_without_tz_is_missing_parameter(api):
 
 
 def test_an_unknown_zone_is_invalid_parameter_with_the_closest_names(api):
-    error = assert_error(positions(api, datetime="1990-07-04T12:00:00", tz="Europe/Pariss"), 400, "invalid_parameter", "tz")
+    error = assert_error(
+        positions(api, datetime="1990-07-04T12:00:00", tz="Europe/Pariss"), 400, "invalid_parameter", "tz"
+    )
     assert "Europe/Paris" in error["suggestion"]
 
 
 def test_every_moment_of_a_request_takes_its_tz(api):
-    response = api.get("/v1/transits", params={
-        "datetime": "1990-07-04T12:00:00", **PLACE, "start": "2024-01-01T00:00:00", "end": "2024-01-10T00:00:00", "tz": PARIS,
-    })
+    response = api.get(
+        "/v1/transits",
+        params={
+            "datetime": "1990-07-04T12:00:00",
+            **PLACE,
+            "start": "2024-01-01T00:00:00",
+            "end": "2024-01-10T00:00:00",
+            "tz": PARIS,
+        },
+    )
     assert response.status_code == 200, response.text
     moment = response.json()["meta"]["moment"]
     assert {name: reading["utc"] for name, reading in moment.items()} == {
-        "datetime": "1990-07-04T10:00:00.000Z", "start": "2023-12-31T23:00:00.000Z", "end": "2024-01-09T23:00:00.000Z",
+        "datetime": "1990-07-04T10:00:00.000Z",
+        "start": "2023-12-31T23:00:00.000Z",
+        "end": "2024-01-09T23:00:00.000Z",
     }
 
 
@@ -125,14 +161,30 @@ def test_the_time_lords_at_takes_the_requests_tz(api):
 
 
 def test_two_births_take_tz_a_and_tz_b(api):
-    local = api.get("/v1/synastry", params={
-        "datetime_a": "1990-07-04T12:00:00", "lat_a": 48.85, "lon_a": 2.35, "tz_a": PARIS,
-        "datetime_b": "1985-01-15T08:00:00", "lat_b": 40.71, "lon_b": -74.0, "tz_b": "America/New_York",
-    })
-    utc = api.get("/v1/synastry", params={
-        "datetime_a": "1990-07-04T10:00:00Z", "lat_a": 48.85, "lon_a": 2.35,
-        "datetime_b": "1985-01-15T13:00:00Z", "lat_b": 40.71, "lon_b": -74.0,
-    })
+    local = api.get(
+        "/v1/synastry",
+        params={
+            "datetime_a": "1990-07-04T12:00:00",
+            "lat_a": 48.85,
+            "lon_a": 2.35,
+            "tz_a": PARIS,
+            "datetime_b": "1985-01-15T08:00:00",
+            "lat_b": 40.71,
+            "lon_b": -74.0,
+            "tz_b": "America/New_York",
+        },
+    )
+    utc = api.get(
+        "/v1/synastry",
+        params={
+            "datetime_a": "1990-07-04T10:00:00Z",
+            "lat_a": 48.85,
+            "lon_a": 2.35,
+            "datetime_b": "1985-01-15T13:00:00Z",
+            "lat_b": 40.71,
+            "lon_b": -74.0,
+        },
+    )
     assert local.status_code == 200, local.text
     assert local.json()["data"] == utc.json()["data"]
     assert set(local.json()["meta"]["moment"]) == {"datetime_a", "datetime_b"}
@@ -141,7 +193,10 @@ def test_two_births_take_tz_a_and_tz_b(api):
 def test_a_natal_chart_from_a_certificates_local_time_equals_the_hand_converted_one(api):
     # A birth in New York during the war time of 1942-1945 (EWT, UTC-4 all year; tz database,
     # northamerica: "US 1942 only Feb 9 2:00 1:00 W # War").
-    local = api.get("/v1/natal-chart", params={"datetime": "1943-01-15T09:20:00", "lat": 40.71, "lon": -74.0, "tz": "America/New_York"})
+    local = api.get(
+        "/v1/natal-chart",
+        params={"datetime": "1943-01-15T09:20:00", "lat": 40.71, "lon": -74.0, "tz": "America/New_York"},
+    )
     utc = api.get("/v1/natal-chart", params={"datetime": "1943-01-15T13:20:00Z", "lat": 40.71, "lon": -74.0})
     assert local.status_code == 200, local.text
     assert local.json()["data"] == utc.json()["data"]

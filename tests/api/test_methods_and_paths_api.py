@@ -35,7 +35,16 @@ def test_head_on_health_is_served(stack):
 
 
 @pytest.mark.parametrize(
-    "path", ["/v1/positions/", "/docs/", "/admin/v1", "/admin/v1/", "/v1/openapi.json/", "/admin/v1/accounts/", "/admin/v1/keys/key_1/"]
+    "path",
+    [
+        "/v1/positions/",
+        "/docs/",
+        "/admin/v1",
+        "/admin/v1/",
+        "/v1/openapi.json/",
+        "/admin/v1/accounts/",
+        "/admin/v1/keys/key_1/",
+    ],
 )
 def test_a_trailing_slash_is_404_with_the_error_body_never_a_redirect(api, path):
     response = api.get(path, params={"jd": J2000}, headers={"Host": "evil.example"})
@@ -54,7 +63,7 @@ def test_a_bare_key_in_authorization_without_bearer_is_401_with_a_suggestion(sta
 def test_an_unknown_path_holding_a_key_is_answered_without_echoing_it(api, key, method):
     response = api.request(method, f"/v1/keys/{key}/")
     assert response.status_code in (404, 405)
-    assert key not in response.text and key[len("svc_live_"):] not in response.text
+    assert key not in response.text and key[len("svc_live_") :] not in response.text
 
 
 def test_a_query_string_on_a_post_only_route_is_refused_without_suggesting_get(api):

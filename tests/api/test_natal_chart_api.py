@@ -11,7 +11,19 @@ from tests.api.test_conventions_api import assert_error, balance
 NATAL = "/v1/natal-chart"
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
 CHART_FIELDS = {"chart_type", "positions", "houses", "aspects", "parallels", "patterns", "derived_points", "metadata"}
-POSITION_FIELDS = {"body", "longitude", "latitude", "distance_au", "speed", "retrograde", "sign", "sign_degree", "house", "declination", "out_of_bounds"}
+POSITION_FIELDS = {
+    "body",
+    "longitude",
+    "latitude",
+    "distance_au",
+    "speed",
+    "retrograde",
+    "sign",
+    "sign_degree",
+    "house",
+    "declination",
+    "out_of_bounds",
+}
 
 
 def natal(api, **params) -> dict:
@@ -102,7 +114,9 @@ def test_inside_the_polar_circle_the_chart_says_porphyrius_in_metadata_and_warni
 def test_sidereal_reduces_every_longitude_and_is_named_in_metadata(api):
     tropical, sidereal = natal(api)["data"], natal(api, sidereal="lahiri")["data"]
     assert sidereal["metadata"]["sidereal"] == "lahiri"
-    shifts = {round((t["longitude"] - s["longitude"]) % 360, 6) for t, s in zip(tropical["positions"], sidereal["positions"])}
+    shifts = {
+        round((t["longitude"] - s["longitude"]) % 360, 6) for t, s in zip(tropical["positions"], sidereal["positions"])
+    }
     assert len(shifts) == 1 and 23 < shifts.pop() < 25
 
 

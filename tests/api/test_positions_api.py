@@ -10,10 +10,34 @@ from tests.api.test_conventions_api import assert_error
 
 J2000 = 2451545.0
 DATE_2024 = "2024-03-20T12:00:00Z"
-ECLIPTIC_FIELDS = {"body", "longitude", "latitude", "distance", "speed", "sign", "sign_degree", "retrograde", "declination", "out_of_bounds"}
+ECLIPTIC_FIELDS = {
+    "body",
+    "longitude",
+    "latitude",
+    "distance",
+    "speed",
+    "sign",
+    "sign_degree",
+    "retrograde",
+    "declination",
+    "out_of_bounds",
+}
 EQUATORIAL_FIELDS = {"body", "right_ascension", "declination", "distance", "ra_speed", "dec_speed", "out_of_bounds"}
 PLANETS = ["sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node"]
-SIGNS = ["Aries", "Taurus", "Gemini", "Cancer", "Leo", "Virgo", "Libra", "Scorpio", "Sagittarius", "Capricorn", "Aquarius", "Pisces"]
+SIGNS = [
+    "Aries",
+    "Taurus",
+    "Gemini",
+    "Cancer",
+    "Leo",
+    "Virgo",
+    "Libra",
+    "Scorpio",
+    "Sagittarius",
+    "Capricorn",
+    "Aquarius",
+    "Pisces",
+]
 
 # Nutation in obliquity never exceeds 9.3 arcseconds, so the mean obliquity (IAU 1980
 # polynomial) stands in for the true one within this tolerance in hand-derived checks.
@@ -33,7 +57,7 @@ def by_body(records: list[dict]) -> dict[str, dict]:
 def mean_obliquity_deg(jd_ut: float) -> float:
     """Mean obliquity of the ecliptic, degrees (Meeus, Astronomical Algorithms, 22.2)."""
     t = (jd_ut - J2000) / 36525
-    return 23.439291111 - 0.013004167 * t - 1.6389e-7 * t * t + 5.0361e-7 * t ** 3
+    return 23.439291111 - 0.013004167 * t - 1.6389e-7 * t * t + 5.0361e-7 * t**3
 
 
 def test_default_bodies_are_the_planets_group_in_order(api):
@@ -68,7 +92,9 @@ def test_declination_is_the_ecliptic_position_rotated_by_the_obliquity_of_date(a
     for record in positions(api, datetime=DATE_2024, bodies="all"):
         lam, beta = math.radians(record["longitude"]), math.radians(record["latitude"])
         eps = math.radians(mean_obliquity_deg(2460390.0))
-        expected = math.degrees(math.asin(math.sin(beta) * math.cos(eps) + math.cos(beta) * math.sin(eps) * math.sin(lam)))
+        expected = math.degrees(
+            math.asin(math.sin(beta) * math.cos(eps) + math.cos(beta) * math.sin(eps) * math.sin(lam))
+        )
         assert abs(record["declination"] - expected) < OBLIQUITY_TOLERANCE_DEG, record["body"]
 
 
@@ -117,7 +143,9 @@ def test_sidereal_accepts_ayanamsha_id(api):
 
 
 def test_unknown_ayanamsha_is_invalid_parameter(api):
-    assert_error(api.get("/v1/positions", params={"jd": J2000, "sidereal": "nonsense"}), 400, "invalid_parameter", "sidereal")
+    assert_error(
+        api.get("/v1/positions", params={"jd": J2000, "sidereal": "nonsense"}), 400, "invalid_parameter", "sidereal"
+    )
 
 
 def test_equatorial_coordinates_are_not_rotated_by_sidereal(api):
@@ -162,12 +190,26 @@ def test_heliocentric_substitutes_earth_and_drops_nodes(api):
 
 
 def test_heliocentric_sun_is_body_not_eligible(api):
-    assert_error(api.get("/v1/positions", params={"jd": J2000, "heliocentric": "true", "bodies": "sun"}), 400, "body_not_eligible")
+    assert_error(
+        api.get("/v1/positions", params={"jd": J2000, "heliocentric": "true", "bodies": "sun"}),
+        400,
+        "body_not_eligible",
+    )
 
 
 def test_all_group_lists_planets_true_node_asteroids_and_apogees(api):
     names = [r["body"] for r in positions(api, jd=J2000, bodies="all")]
-    assert names == PLANETS + ["true_node", "chiron", "pholus", "ceres", "pallas", "juno", "vesta", "mean_apogee", "osc_apogee"]
+    assert names == PLANETS + [
+        "true_node",
+        "chiron",
+        "pholus",
+        "ceres",
+        "pallas",
+        "juno",
+        "vesta",
+        "mean_apogee",
+        "osc_apogee",
+    ]
 
 
 def test_names_and_groups_mix_and_duplicates_collapse(api):
@@ -188,18 +230,29 @@ def test_lilith_beside_mean_apogee_collapses_as_a_duplicate(api):
 
 
 def test_unknown_body_is_body_not_found(api):
-    assert_error(api.get("/v1/positions", params={"jd": J2000, "bodies": "sun,vulcan"}), 400, "body_not_found", "bodies")
+    assert_error(
+        api.get("/v1/positions", params={"jd": J2000, "bodies": "sun,vulcan"}), 400, "body_not_found", "bodies"
+    )
 
 
 def test_asteroid_outside_its_files_is_out_of_range(api):
-    assert_error(api.get("/v1/positions", params={"datetime": "1000-01-01T00:00:00Z", "bodies": "ceres"}), 400, "out_of_range")
+    assert_error(
+        api.get("/v1/positions", params={"datetime": "1000-01-01T00:00:00Z", "bodies": "ceres"}), 400, "out_of_range"
+    )
 
 
 def test_chiron_before_675_is_out_of_range_without_the_engines_text(api):
     # Swiss Ephemeris restricts Chiron to 675-4650 CE with an error of its own; our files begin
     # in 1200, and the span guard answers before the engine is asked.
-    error = assert_error(api.get("/v1/positions", params={"datetime": "0600-01-01T00:00:00Z", "bodies": "chiron"}), 400, "out_of_range", "datetime")
-    assert "1200-01-09" in error["message"] and "restricted" not in error["message"] and "swisseph" not in error["message"]
+    error = assert_error(
+        api.get("/v1/positions", params={"datetime": "0600-01-01T00:00:00Z", "bodies": "chiron"}),
+        400,
+        "out_of_range",
+        "datetime",
+    )
+    assert (
+        "1200-01-09" in error["message"] and "restricted" not in error["message"] and "swisseph" not in error["message"]
+    )
 
 
 def test_planets_outside_the_files_fall_back_with_a_warning(api):
@@ -210,4 +263,9 @@ def test_planets_outside_the_files_fall_back_with_a_warning(api):
 
 @pytest.mark.parametrize("lat", ["91", "-90.5"])
 def test_latitude_outside_range_is_invalid_parameter(api, lat):
-    assert_error(api.get("/v1/positions", params={"jd": J2000, "topocentric": "true", "lat": lat, "lon": 0}), 400, "invalid_parameter", "lat")
+    assert_error(
+        api.get("/v1/positions", params={"jd": J2000, "topocentric": "true", "lat": lat, "lon": 0}),
+        400,
+        "invalid_parameter",
+        "lat",
+    )

@@ -34,7 +34,8 @@ def test_the_price_list_names_every_endpoint_with_the_credits_its_descriptor_dec
 
 def test_the_price_list_gives_every_conditional_cost_its_descriptor_declares(visitor):
     declared = {
-        e.path: [(rule.field, rule.equals, rule.credits) for rule in e.http.conditional_credits] for e in discover_endpoints()
+        e.path: [(rule.field, rule.equals, rule.credits) for rule in e.http.conditional_credits]
+        for e in discover_endpoints()
     }
     listed = {
         price["path"]: [(rule["parameter"], rule["equals"], rule["credits"]) for rule in price["conditional_credits"]]

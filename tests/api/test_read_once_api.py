@@ -21,13 +21,23 @@ from kernel import aspects, ayanamshas, bodies, civil_time, houses, places, time
 from tests.api.in_process_pool import InProcessPool
 
 NATAL_CHART = {
-    "datetime": "1990-07-04T12:00:00", "tz": "Europe/Paris", "lat": 48.85, "lon": 2.35, "bodies": "sun,moon",
+    "datetime": "1990-07-04T12:00:00",
+    "tz": "Europe/Paris",
+    "lat": 48.85,
+    "lon": 2.35,
+    "bodies": "sun,moon",
 }
 #: A local-time natal chart naming every vocabulary a chart reads: bodies, a house system,
 #: aspect types, an ayanamsha, a datetime read in a zone.
 EVERY_VOCABULARY = {**NATAL_CHART, "system": "koch", "aspects": "conjunction,trine,square", "sidereal": "lahiri"}
 #: A birth by its town (the place vocabulary), stored with settings of the other vocabularies.
-STORED_BIRTH = {"name": "Ada", "datetime": "1985-07-13T14:05:00", "place": "2996944", "system": "whole_sign", "aspects": "opposition,sextile"}
+STORED_BIRTH = {
+    "name": "Ada",
+    "datetime": "1985-07-13T14:05:00",
+    "place": "2996944",
+    "system": "whole_sign",
+    "aspects": "opposition,sextile",
+}
 #: Each vocabulary's kernel parser (its module and name), the function its check and its
 #: readers call; the datetime's are Moment's constructors, counted apart.
 PARSERS = {
@@ -86,8 +96,11 @@ def _count_parses(monkeypatch, key) -> Counter:
             counted[key(_vocabulary, _where(threading.current_thread().name), args)] += 1
             return _parse(*args, **kwargs)
 
-        holders = [module for module_name, module in list(sys.modules.items())
-                   if module_name.split(".")[0] in CALLING_PACKAGES and getattr(module, name, None) is parse]
+        holders = [
+            module
+            for module_name, module in list(sys.modules.items())
+            if module_name.split(".")[0] in CALLING_PACKAGES and getattr(module, name, None) is parse
+        ]
         assert home in holders
         for module in holders:
             monkeypatch.setattr(module, name, counting)
@@ -128,7 +141,11 @@ def after_the_service(monkeypatch) -> list[str]:
     def watch(frame, event, arg):
         if not watching.is_set():
             sys.setprofile(None)  # the test is over: the loop's thread runs unwatched again
-        elif event == "call" and frame.f_globals.get("__name__", "").startswith(READING_PACKAGES) and frame.f_globals["__name__"] not in NOT_READING:
+        elif (
+            event == "call"
+            and frame.f_globals.get("__name__", "").startswith(READING_PACKAGES)
+            and frame.f_globals["__name__"] not in NOT_READING
+        ):
             called.append(f"{frame.f_globals['__name__']}.{frame.f_code.co_name}")
 
     call = InProcessPool.call
@@ -160,7 +177,9 @@ def test_the_gateway_reads_nothing_after_the_service_has_answered(api, after_the
     assert after_the_service == []
 
 
-def test_a_local_time_natal_chart_parses_each_vocabulary_once_in_the_gateway_and_once_in_the_service(api, vocabulary_parses):
+def test_a_local_time_natal_chart_parses_each_vocabulary_once_in_the_gateway_and_once_in_the_service(
+    api, vocabulary_parses
+):
     answer = api.get("/v1/natal-chart", params=EVERY_VOCABULARY)
     assert answer.status_code == 200, answer.text
     assert vocabulary_parses == once_in_each("bodies", "house_system", "aspects", "ayanamsha", "time_zone", "datetime")
@@ -170,7 +189,9 @@ def test_storing_a_chart_parses_each_vocabulary_of_its_birth_and_settings_once(a
     stored = api.post("/v1/charts", json=STORED_BIRTH)
     assert stored.status_code == 200, stored.text
     # Checked as its natal chart would be, in the gateway alone: no service is called.
-    assert vocabulary_parses == once_in_each("bodies", "house_system", "aspects", "place", "time_zone", "datetime", where=("gateway",))
+    assert vocabulary_parses == once_in_each(
+        "bodies", "house_system", "aspects", "place", "time_zone", "datetime", where=("gateway",)
+    )
 
 
 def test_a_stored_chart_parses_each_vocabulary_once_in_the_gateway_and_once_in_the_service(api, vocabulary_parses):
@@ -185,7 +206,9 @@ def test_a_stored_chart_parses_each_vocabulary_once_in_the_gateway_and_once_in_t
 
 
 @pytest.mark.parametrize("path", [path for path in PASTES if path not in NOT_COMPUTATIONS])
-def test_each_reference_paste_parses_each_value_at_most_once_in_the_gateway_and_once_in_the_service(api, value_parses, path):
+def test_each_reference_paste_parses_each_value_at_most_once_in_the_gateway_and_once_in_the_service(
+    api, value_parses, path
+):
     # Counted on a second request: what a process reads once for all requests (a forecast's
     # declared defaults, cached) is no parse of this one.
     assert api.get(path, params=PASTES[path]).status_code == 200

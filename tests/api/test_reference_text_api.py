@@ -62,7 +62,9 @@ def test_an_operations_markdown_page_lists_its_parameters_and_its_recorded_call(
     assert not re.search(r"`(True|False|None)`", page)
 
 
-@pytest.mark.parametrize("path", [path for path, example in load_examples().items() if any(call.document for call in example.every)])
+@pytest.mark.parametrize(
+    "path", [path for path, example in load_examples().items() if any(call.document for call in example.every)]
+)
 def test_every_link_of_a_page_with_document_examples_answers(anonymous, path):
     links = LINK.findall(anonymous.get(f"/docs/{page_name(path)}.md").text)
     assert links
@@ -82,7 +84,9 @@ def test_an_operations_page_is_named_after_its_api_path_and_its_former_name_redi
             moved += 1
             assert (former.status_code, former.headers["location"]) == (301, f"/docs/{page_name(path)}.md"), path
     assert moved >= 10  # natal-chart, eclipses/solar, void-of-course/periods ...
-    assert anonymous.get("/docs/natal-chart.md").text == anonymous.get("/docs/natal_chart.md", follow_redirects=True).text
+    assert (
+        anonymous.get("/docs/natal-chart.md").text == anonymous.get("/docs/natal_chart.md", follow_redirects=True).text
+    )
 
 
 def test_an_unknown_page_is_404_with_the_error_body(anonymous):

@@ -23,11 +23,25 @@ def data(api, path, credits, **params):
 
 
 def test_a_return_casts_a_full_chart_where_the_body_is_back_on_its_natal_longitude(api):
-    found = data(api, "/v1/returns", 2, **BIRTH, body="sun", search_start="2024-01-01T00:00:00Z", count=2, patterns="true", dignities="true")
+    found = data(
+        api,
+        "/v1/returns",
+        2,
+        **BIRTH,
+        body="sun",
+        search_start="2024-01-01T00:00:00Z",
+        count=2,
+        patterns="true",
+        dignities="true",
+    )
     assert found["return_body"] == "sun" and len(found["charts"]) == 2
     for chart in found["charts"]:
         assert chart["chart_type"] == "return"
-        assert chart["metadata"]["source"] == {"type": "return", "body": "sun", "natal_longitude": found["natal_longitude"]}
+        assert chart["metadata"]["source"] == {
+            "type": "return",
+            "body": "sun",
+            "natal_longitude": found["natal_longitude"],
+        }
         sun = next(p for p in chart["positions"] if p["body"] == "sun")
         assert sun["longitude"] == pytest.approx(found["natal_longitude"], abs=1e-5)
         assert "dignities" in chart and chart["houses"]
@@ -42,9 +56,22 @@ def test_a_retrograde_body_returns_at_every_crossing_in_time_order(api):
 
 
 def test_return_counts_are_capped_at_13_for_the_moon_and_5_for_the_rest(api):
-    assert len(data(api, "/v1/returns", 2, **BIRTH, body="moon", search_start="2024-01-01T00:00:00Z", count=13)["charts"]) == 13
-    assert_error(api.get("/v1/returns", params={**BIRTH, "body": "mars", "search_start": "2024-01-01T00:00:00Z", "count": 6}), 400, "invalid_parameter", "count")
-    assert_error(api.get("/v1/returns", params={**BIRTH, "body": "moon", "search_start": "2024-01-01T00:00:00Z", "count": 14}), 400, "invalid_parameter", "count")
+    assert (
+        len(data(api, "/v1/returns", 2, **BIRTH, body="moon", search_start="2024-01-01T00:00:00Z", count=13)["charts"])
+        == 13
+    )
+    assert_error(
+        api.get("/v1/returns", params={**BIRTH, "body": "mars", "search_start": "2024-01-01T00:00:00Z", "count": 6}),
+        400,
+        "invalid_parameter",
+        "count",
+    )
+    assert_error(
+        api.get("/v1/returns", params={**BIRTH, "body": "moon", "search_start": "2024-01-01T00:00:00Z", "count": 14}),
+        400,
+        "invalid_parameter",
+        "count",
+    )
 
 
 def test_ingresses_by_sign_or_longitude_forward_and_backward(api):
@@ -59,13 +86,22 @@ def test_ingresses_by_sign_or_longitude_forward_and_backward(api):
 
 @pytest.mark.parametrize("body", ["mean_node", "true_node", "mean_apogee", "chiron", "ceres"])
 def test_ingresses_of_nodes_apogees_and_asteroids_are_body_not_eligible(api, body):
-    assert_error(api.get("/v1/ingresses", params={**START, "body": body, "sign": "aries"}), 400, "body_not_eligible", "body")
+    assert_error(
+        api.get("/v1/ingresses", params={**START, "body": body, "sign": "aries"}), 400, "body_not_eligible", "body"
+    )
 
 
 def test_global_solar_eclipses_have_their_contacts_and_no_local_measures(api):
     (eclipse,) = data(api, "/v1/eclipses/solar", 3, **START)
     assert eclipse["eclipse_type"] == "total" and eclipse["maximum"]["datetime"].startswith("2024-04-08T18:17")
-    assert set(eclipse) == {"eclipse_type", "maximum", "first_contact", "second_contact", "third_contact", "fourth_contact"}
+    assert set(eclipse) == {
+        "eclipse_type",
+        "maximum",
+        "first_contact",
+        "second_contact",
+        "third_contact",
+        "fourth_contact",
+    }
     partial = data(api, "/v1/eclipses/solar", 3, **START, type="partial")[0]
     assert partial["second_contact"] is None and partial["third_contact"] is None
 
@@ -87,26 +123,74 @@ def test_lunar_eclipses_filter_by_type_search_backward_and_say_if_seen(api):
 
 def test_a_heliacal_event_gives_its_time_arc_and_altitudes(api):
     found = data(api, "/v1/heliacal", 3, **START, body="venus", event="morning_first", lat=30.0, lon=31.2)
-    assert set(found) == {"body", "event", "event_jd", "event_datetime", "visibility_arc_deg", "sun_altitude", "object_altitude"}
+    assert set(found) == {
+        "body",
+        "event",
+        "event_jd",
+        "event_datetime",
+        "visibility_arc_deg",
+        "sun_altitude",
+        "object_altitude",
+    }
     assert found["sun_altitude"] < 0 < found["object_altitude"]
-    older = data(api, "/v1/heliacal", 3, **START, body="venus", event="morning_first", lat=30.0, lon=31.2, age_years=80, snellen_ratio=0.5)
+    older = data(
+        api,
+        "/v1/heliacal",
+        3,
+        **START,
+        body="venus",
+        event="morning_first",
+        lat=30.0,
+        lon=31.2,
+        age_years=80,
+        snellen_ratio=0.5,
+    )
     assert older["event_jd"] >= found["event_jd"]  # weaker eyes see it no earlier
-    telescope = api.get("/v1/heliacal", params={**START, "body": "venus", "event": "morning_first", "lat": 30.0, "lon": 31.2, "telescope_aperture_cm": 10, "telescope_magnification": 20})
-    assert telescope.status_code == 200 or assert_error(telescope, 400, "invalid_parameter", "event")  # a telescope may never lose Venus
+    telescope = api.get(
+        "/v1/heliacal",
+        params={
+            **START,
+            "body": "venus",
+            "event": "morning_first",
+            "lat": 30.0,
+            "lon": 31.2,
+            "telescope_aperture_cm": 10,
+            "telescope_magnification": 20,
+        },
+    )
+    assert telescope.status_code == 200 or assert_error(
+        telescope, 400, "invalid_parameter", "event"
+    )  # a telescope may never lose Venus
 
 
 # --- issue 22: one body table, returns in their frame, entries, the supported dates ----------
 
 
-@pytest.mark.parametrize(("params", "body"), [
-    ({"topocentric": "true"}, "moon"), ({"j2000": "true"}, "moon"), ({"no_nutation": "true"}, "moon"),
-    ({"sidereal": "lahiri"}, "moon"), ({"sidereal": "lahiri", "topocentric": "true"}, "moon"),
-    ({"heliocentric": "true"}, "mars"), ({"j2000": "true", "equatorial": "true"}, "sun"),
-])
+@pytest.mark.parametrize(
+    ("params", "body"),
+    [
+        ({"topocentric": "true"}, "moon"),
+        ({"j2000": "true"}, "moon"),
+        ({"no_nutation": "true"}, "moon"),
+        ({"sidereal": "lahiri"}, "moon"),
+        ({"sidereal": "lahiri", "topocentric": "true"}, "moon"),
+        ({"heliocentric": "true"}, "mars"),
+        ({"j2000": "true", "equatorial": "true"}, "sun"),
+    ],
+)
 def test_a_return_is_found_in_the_frame_it_is_cast_in(api, params, body):
     found = data(api, "/v1/returns", 2, **BIRTH, body=body, search_start="2024-01-01T00:00:00Z", count=2, **params)
     # The natal longitude is the body's under the request's flags at the natal place...
-    natal = data(api, "/v1/positions", 1, datetime=BIRTH["datetime"], lat=BIRTH["lat"], lon=BIRTH["lon"], bodies=body, **{k: v for k, v in params.items() if k != "equatorial"})
+    natal = data(
+        api,
+        "/v1/positions",
+        1,
+        datetime=BIRTH["datetime"],
+        lat=BIRTH["lat"],
+        lon=BIRTH["lon"],
+        bodies=body,
+        **{k: v for k, v in params.items() if k != "equatorial"},
+    )
     assert found["natal_longitude"] == pytest.approx(natal[0]["longitude"], abs=1e-9)
     # ...and each return chart's body lies on it (decisions.md: within 1e-4 degrees).
     for chart in found["charts"]:
@@ -116,10 +200,14 @@ def test_a_return_is_found_in_the_frame_it_is_cast_in(api, params, body):
 
 def test_a_topocentric_lunar_return_differs_from_the_geocentric_one(api):
     # The flag matters: the Moon's parallax moves it by up to 1 degree, two hours of its motion.
-    topocentric = data(api, "/v1/returns", 2, **BIRTH, body="moon", search_start="2024-01-01T00:00:00Z", topocentric="true")
+    topocentric = data(
+        api, "/v1/returns", 2, **BIRTH, body="moon", search_start="2024-01-01T00:00:00Z", topocentric="true"
+    )
     geocentric = data(api, "/v1/returns", 2, **BIRTH, body="moon", search_start="2024-01-01T00:00:00Z")
     assert abs(topocentric["natal_longitude"] - geocentric["natal_longitude"]) > 0.1
-    assert abs(topocentric["charts"][0]["metadata"]["datetime"] - geocentric["charts"][0]["metadata"]["datetime"]) > 0.005
+    assert (
+        abs(topocentric["charts"][0]["metadata"]["datetime"] - geocentric["charts"][0]["metadata"]["datetime"]) > 0.005
+    )
 
 
 def test_a_heliocentric_return_of_earth_is_accepted(api):
@@ -130,8 +218,20 @@ def test_a_heliocentric_return_of_earth_is_accepted(api):
 
 def test_the_solar_return_of_returns_and_of_solar_profections_is_the_same_instant(api):
     for zodiac in ({}, {"sidereal": "lahiri"}):
-        returns = data(api, "/v1/returns", 2, **BIRTH, body="sun", search_start="2024-01-01T00:00:00Z", count=2, **zodiac)
-        profections = data(api, "/v1/profections", 2, **BIRTH, start="2024-01-01T00:00:00Z", end="2026-01-01T00:00:00Z", solar="true", months="false", **zodiac)
+        returns = data(
+            api, "/v1/returns", 2, **BIRTH, body="sun", search_start="2024-01-01T00:00:00Z", count=2, **zodiac
+        )
+        profections = data(
+            api,
+            "/v1/profections",
+            2,
+            **BIRTH,
+            start="2024-01-01T00:00:00Z",
+            end="2026-01-01T00:00:00Z",
+            solar="true",
+            months="false",
+            **zodiac,
+        )
         years = [p["start"]["jd"] for p in profections["periods"] if p["level"] == 1][1:]
         for chart, year in zip(returns["charts"], years, strict=True):
             assert abs(chart["metadata"]["datetime"] - year) * 86_400_000 < 1.0  # the same instant, to the ms
@@ -143,11 +243,22 @@ def test_an_ingress_is_an_entry_into_the_sign_and_says_its_direction(api):
     # Leo is not an ingress into it; it is an ingress into Cancer, over Cancer's end.
     leo = data(api, "/v1/ingresses", 2, datetime="2024-10-01T00:00:00Z", body="mars", sign="leo", count=2)
     assert [(r["datetime"][:10], r["direction"], r["target_longitude"], r["sign_degree"]) for r in leo] == [
-        ("2024-11-04", "direct", 120, 0), ("2025-04-18", "direct", 120, 0),
+        ("2024-11-04", "direct", 120, 0),
+        ("2025-04-18", "direct", 120, 0),
     ]
     (cancer,) = data(api, "/v1/ingresses", 2, datetime="2024-10-01T00:00:00Z", body="mars", sign="cancer")
-    assert (cancer["datetime"][:10], cancer["direction"], cancer["target_longitude"], cancer["sign"], cancer["sign_degree"]) == (
-        "2025-01-06", "retrograde", 120, "Cancer", 30,
+    assert (
+        cancer["datetime"][:10],
+        cancer["direction"],
+        cancer["target_longitude"],
+        cancer["sign"],
+        cancer["sign_degree"],
+    ) == (
+        "2025-01-06",
+        "retrograde",
+        120,
+        "Cancer",
+        30,
     )
 
 
@@ -166,11 +277,18 @@ BEYOND_THE_SUPPORTED_DATES = [
     ("/v1/eclipses/solar", {"datetime": "2999-06-01T00:00:00Z", "count": 3}),
     ("/v1/eclipses/lunar", {"datetime": "2999-06-01T00:00:00Z", "count": 3}),
     ("/v1/eclipses/lunar", {"datetime": "-2999-06-01T00:00:00Z", "count": 10, "backward": "true"}),
-    ("/v1/eclipses/solar", {"datetime": "-2999-06-01T00:00:00Z", "count": 10, "backward": "true", "lat": 10, "lon": 10}),
+    (
+        "/v1/eclipses/solar",
+        {"datetime": "-2999-06-01T00:00:00Z", "count": 10, "backward": "true", "lat": 10, "lon": 10},
+    ),
 ]
 
 
-@pytest.mark.parametrize(("path", "params"), BEYOND_THE_SUPPORTED_DATES, ids=[f"{p}-{q.get('body', '')}-{q['count']}" for p, q in BEYOND_THE_SUPPORTED_DATES])
+@pytest.mark.parametrize(
+    ("path", "params"),
+    BEYOND_THE_SUPPORTED_DATES,
+    ids=[f"{p}-{q.get('body', '')}-{q['count']}" for p, q in BEYOND_THE_SUPPORTED_DATES],
+)
 def test_a_search_past_the_supported_dates_is_out_of_range_saying_how_many_lay_inside(stack, path, params):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
@@ -187,41 +305,124 @@ def test_a_search_past_the_supported_dates_is_out_of_range_saying_how_many_lay_i
 
 def _instants(found) -> list[float]:
     records = found["charts"] if isinstance(found, dict) else found
-    return [r["metadata"]["datetime"] if "metadata" in r else r["jd"] if "jd" in r else r["maximum"]["jd"] for r in records]
+    return [
+        r["metadata"]["datetime"] if "metadata" in r else r["jd"] if "jd" in r else r["maximum"]["jd"] for r in records
+    ]
 
 
 def test_a_heliacal_event_after_the_supported_dates_is_out_of_range(api):
     # Venus's next morning first visibility after 2999-12-25 lies past 3000-01-01: its last
     # inferior conjunction of the millennium is months away (synodic period 584 days).
-    error = assert_error(api.get("/v1/heliacal", params={"datetime": "2999-12-25T00:00:00Z", "body": "venus", "event": "morning_first", "lat": 30, "lon": 31}), 400, "out_of_range", "datetime")
+    error = assert_error(
+        api.get(
+            "/v1/heliacal",
+            params={
+                "datetime": "2999-12-25T00:00:00Z",
+                "body": "venus",
+                "event": "morning_first",
+                "lat": 30,
+                "lon": 31,
+            },
+        ),
+        400,
+        "out_of_range",
+        "datetime",
+    )
     assert "swisseph" not in error["message"]
 
 
-@pytest.mark.parametrize(("params", "param"), [
-    ({**BIRTH, "datetime": "1150-06-15T14:30:00Z", "body": "chiron", "search_start": "1990-01-01T00:00:00Z"}, "datetime"),
-    ({**BIRTH, "datetime": "0600-06-15T14:30:00Z", "body": "chiron", "search_start": "1990-01-01T00:00:00Z"}, "datetime"),
-    ({**BIRTH, "body": "ceres", "search_start": "1100-01-01T00:00:00Z"}, "search_start"),
-])
+@pytest.mark.parametrize(
+    ("params", "param"),
+    [
+        (
+            {**BIRTH, "datetime": "1150-06-15T14:30:00Z", "body": "chiron", "search_start": "1990-01-01T00:00:00Z"},
+            "datetime",
+        ),
+        (
+            {**BIRTH, "datetime": "0600-06-15T14:30:00Z", "body": "chiron", "search_start": "1990-01-01T00:00:00Z"},
+            "datetime",
+        ),
+        ({**BIRTH, "body": "ceres", "search_start": "1100-01-01T00:00:00Z"}, "search_start"),
+    ],
+)
 def test_an_asteroid_return_outside_its_ephemeris_is_out_of_range_without_the_engines_text(api, params, param):
     error = assert_error(api.get("/v1/returns", params=params), 400, "out_of_range", param)
-    assert "1200-01-09" in error["message"] and "swisseph" not in error["message"] and "restricted" not in error["message"]
+    assert (
+        "1200-01-09" in error["message"] and "swisseph" not in error["message"] and "restricted" not in error["message"]
+    )
 
 
 REFUSALS = [
-    ("/v1/returns", {**BIRTH, "body": "aldebaran", "search_start": "2024-01-01T00:00:00Z"}, "body_not_eligible", "body"),
+    (
+        "/v1/returns",
+        {**BIRTH, "body": "aldebaran", "search_start": "2024-01-01T00:00:00Z"},
+        "body_not_eligible",
+        "body",
+    ),
     ("/v1/returns", {**BIRTH, "body": "433", "search_start": "2024-01-01T00:00:00Z"}, "body_not_eligible", "body"),
-    ("/v1/returns", {**BIRTH, "body": "osc_apogee", "search_start": "2024-01-01T00:00:00Z"}, "body_not_eligible", "body"),
-    ("/v1/returns", {**BIRTH, "body": "sun", "heliocentric": "true", "search_start": "2024-01-01T00:00:00Z"}, "body_not_eligible", "body"),
+    (
+        "/v1/returns",
+        {**BIRTH, "body": "osc_apogee", "search_start": "2024-01-01T00:00:00Z"},
+        "body_not_eligible",
+        "body",
+    ),
+    (
+        "/v1/returns",
+        {**BIRTH, "body": "sun", "heliocentric": "true", "search_start": "2024-01-01T00:00:00Z"},
+        "body_not_eligible",
+        "body",
+    ),
     ("/v1/returns", {**BIRTH, "body": "earth", "search_start": "2024-01-01T00:00:00Z"}, "body_not_eligible", "body"),
-    ("/v1/returns", {**BIRTH, "body": "mars", "heliocentric": "true", "topocentric": "true", "search_start": "2024-01-01T00:00:00Z"}, "invalid_parameter", "topocentric"),
+    (
+        "/v1/returns",
+        {
+            **BIRTH,
+            "body": "mars",
+            "heliocentric": "true",
+            "topocentric": "true",
+            "search_start": "2024-01-01T00:00:00Z",
+        },
+        "invalid_parameter",
+        "topocentric",
+    ),
     ("/v1/ingresses", {**START, "body": "regulus", "sign": "aries"}, "body_not_eligible", "body"),
     ("/v1/ingresses", {**START, "body": "433", "sign": "aries"}, "body_not_eligible", "body"),
-    ("/v1/heliacal", {**START, "body": "aldebaran", "event": "morning_first", "lat": 30, "lon": 31}, "body_not_eligible", "body"),
-    ("/v1/heliacal", {**START, "body": "chiron", "event": "morning_first", "lat": 30, "lon": 31}, "body_not_eligible", "body"),
-    ("/v1/heliacal", {**START, "body": "mars", "event": "acronychal_rising", "lat": 30, "lon": 31}, "invalid_heliacal_event", "event"),
-    ("/v1/heliacal", {**START, "body": "mars", "event": "acronychal_setting", "lat": 30, "lon": 31}, "invalid_heliacal_event", "event"),
-    ("/v1/heliacal", {**START, "body": "jupiter", "event": "morning_last", "lat": 30, "lon": 31}, "body_not_eligible", "body"),
-    ("/v1/heliacal", {**START, "body": "sun", "event": "morning_first", "lat": 30, "lon": 31}, "body_not_eligible", "body"),
+    (
+        "/v1/heliacal",
+        {**START, "body": "aldebaran", "event": "morning_first", "lat": 30, "lon": 31},
+        "body_not_eligible",
+        "body",
+    ),
+    (
+        "/v1/heliacal",
+        {**START, "body": "chiron", "event": "morning_first", "lat": 30, "lon": 31},
+        "body_not_eligible",
+        "body",
+    ),
+    (
+        "/v1/heliacal",
+        {**START, "body": "mars", "event": "acronychal_rising", "lat": 30, "lon": 31},
+        "invalid_heliacal_event",
+        "event",
+    ),
+    (
+        "/v1/heliacal",
+        {**START, "body": "mars", "event": "acronychal_setting", "lat": 30, "lon": 31},
+        "invalid_heliacal_event",
+        "event",
+    ),
+    (
+        "/v1/heliacal",
+        {**START, "body": "jupiter", "event": "morning_last", "lat": 30, "lon": 31},
+        "body_not_eligible",
+        "body",
+    ),
+    (
+        "/v1/heliacal",
+        {**START, "body": "sun", "event": "morning_first", "lat": 30, "lon": 31},
+        "body_not_eligible",
+        "body",
+    ),
     ("/v1/heliacal", {**START, "body": "venus", "event": "midday", "lat": 30, "lon": 31}, "invalid_parameter", "event"),
     ("/v1/returns", {**BIRTH, "body": "lilith", "search_start": "2024-01-01T00:00:00Z"}, "body_not_eligible", "body"),
     ("/v1/returns", {**BIRTH, "body": "vulcan", "search_start": "2024-01-01T00:00:00Z"}, "body_not_found", "body"),

@@ -23,14 +23,22 @@ def test_void_of_course_gives_the_spec_result_with_the_last_aspect_at_perfection
     data = answer(api, "/v1/void-of-course")["data"]
     assert set(data) == {"is_void", "moon_longitude", "degrees_until_sign_change", "next_sign_boundary", "last_aspect"}
     assert data["next_sign_boundary"] == pytest.approx((data["moon_longitude"] // 30 + 1) * 30 % 360)
-    assert data["degrees_until_sign_change"] == pytest.approx((data["moon_longitude"] // 30 + 1) * 30 - data["moon_longitude"])
+    assert data["degrees_until_sign_change"] == pytest.approx(
+        (data["moon_longitude"] // 30 + 1) * 30 - data["moon_longitude"]
+    )
     assert data["is_void"] is False
-    assert data["last_aspect"]["body_a"] == "moon" and data["last_aspect"]["orb"] == 0 and data["last_aspect"]["applying"] is True
+    assert (
+        data["last_aspect"]["body_a"] == "moon"
+        and data["last_aspect"]["orb"] == 0
+        and data["last_aspect"]["applying"] is True
+    )
 
 
 def test_void_of_course_answers_null_last_aspect_when_void(api):
     data = answer(api, "/v1/void-of-course", bodies="moon,mars", aspects="conjunction")["data"]
-    assert data["is_void"] is True and data["last_aspect"] is None  # Moon in Leo, Mars in Aquarius: no conjunction in the sign
+    assert (
+        data["is_void"] is True and data["last_aspect"] is None
+    )  # Moon in Leo, Mars in Aquarius: no conjunction in the sign
 
 
 def test_void_of_course_honours_the_aspects_asked_for(api):
@@ -42,14 +50,29 @@ def test_void_of_course_honours_the_aspects_asked_for(api):
 
 
 def test_void_of_course_without_the_moon_is_400_with_a_suggestion_to_include_it(api):
-    error = assert_error(api.get("/v1/void-of-course", params={**MOMENT, "bodies": "sun,mars"}), 400, "invalid_parameter", "bodies")
+    error = assert_error(
+        api.get("/v1/void-of-course", params={**MOMENT, "bodies": "sun,mars"}), 400, "invalid_parameter", "bodies"
+    )
     assert "moon" in error["suggestion"]
 
 
 def test_solar_proximity_leaves_the_sun_out_and_names_each_status(api):
     records = answer(api, "/v1/solar-proximity")["data"]["proximity"]
-    assert [r["body"] for r in records] == ["moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node"]
-    assert all(0 <= r["separation"] <= 180 and r["status"] in ("cazimi", "combust", "under_the_beams", "free") for r in records)
+    assert [r["body"] for r in records] == [
+        "moon",
+        "mercury",
+        "venus",
+        "mars",
+        "jupiter",
+        "saturn",
+        "uranus",
+        "neptune",
+        "pluto",
+        "mean_node",
+    ]
+    assert all(
+        0 <= r["separation"] <= 180 and r["status"] in ("cazimi", "combust", "under_the_beams", "free") for r in records
+    )
     # At the March 2024 equinox the Sun enters Aries with Neptune at 27° Pisces: combust.
     neptune = {r["body"]: r for r in records}["neptune"]
     assert neptune["status"] == "combust" and 2 < neptune["separation"] < 4
@@ -57,29 +80,44 @@ def test_solar_proximity_leaves_the_sun_out_and_names_each_status(api):
 
 def test_solar_proximity_accepts_sidereal_and_it_changes_nothing(api):
     assert answer(api, "/v1/solar-proximity", sidereal="lahiri")["data"] == answer(api, "/v1/solar-proximity")["data"]
-    assert_error(api.get("/v1/solar-proximity", params={**MOMENT, "sidereal": "nonesuch"}), 400, "invalid_parameter", "sidereal")
-    assert_error(api.get("/v1/solar-proximity", params={**MOMENT, "heliocentric": "true"}), 400, "invalid_parameter", "heliocentric")
+    assert_error(
+        api.get("/v1/solar-proximity", params={**MOMENT, "sidereal": "nonesuch"}), 400, "invalid_parameter", "sidereal"
+    )
+    assert_error(
+        api.get("/v1/solar-proximity", params={**MOMENT, "heliocentric": "true"}),
+        400,
+        "invalid_parameter",
+        "heliocentric",
+    )
 
 
 def test_ayanamsha_by_name_or_id_gives_one_record(api):
     by_name = answer(api, "/v1/ayanamsha", system="lahiri")["data"]
     assert [(r["system"], r["id"]) for r in by_name] == [("lahiri", 1)] and 24.0 < by_name[0]["value"] < 24.3
-    assert answer(api, "/v1/ayanamsha", system="krishnamurti")["data"] == answer(api, "/v1/ayanamsha", system="5")["data"]
+    assert (
+        answer(api, "/v1/ayanamsha", system="krishnamurti")["data"] == answer(api, "/v1/ayanamsha", system="5")["data"]
+    )
 
 
 @pytest.mark.parametrize("system", ["0", "1", "true", "false"])
 def test_ayanamsha_system_refuses_the_ids_0_and_1_as_sidereal_does(api, system):
-    error = assert_error(api.get("/v1/ayanamsha", params={**MOMENT, "system": system}), 400, "invalid_parameter", "system")
+    error = assert_error(
+        api.get("/v1/ayanamsha", params={**MOMENT, "system": system}), 400, "invalid_parameter", "system"
+    )
     assert "fagan_bradley" in error["suggestion"] and "lahiri" in error["suggestion"]
 
 
 def test_ayanamsha_all_gives_every_system_of_decisions_in_its_order(api):
     records = answer(api, "/v1/ayanamsha", system="all")["data"]
-    assert [r["system"] for r in records] == list(AYANAMSHA_NAMES) and [r["id"] for r in records] == list(range(len(AYANAMSHA_NAMES)))
+    assert [r["system"] for r in records] == list(AYANAMSHA_NAMES) and [r["id"] for r in records] == list(
+        range(len(AYANAMSHA_NAMES))
+    )
 
 
 def test_an_unknown_ayanamsha_is_400_with_the_accepted_names(api):
-    error = assert_error(api.get("/v1/ayanamsha", params={**MOMENT, "system": "nonesuch"}), 400, "invalid_parameter", "system")
+    error = assert_error(
+        api.get("/v1/ayanamsha", params={**MOMENT, "system": "nonesuch"}), 400, "invalid_parameter", "system"
+    )
     assert "lahiri" in error["message"] + error["suggestion"]
     assert_error(api.get("/v1/ayanamsha", params={**MOMENT, "system": "47"}), 400, "invalid_parameter", "system")
     assert_error(api.get("/v1/ayanamsha", params=MOMENT), 400, "missing_parameter", "system")
@@ -113,7 +151,12 @@ def test_planetary_hours_give_24_hours_from_sunrise_ruled_in_chaldean_order(api)
 
 
 def test_planetary_hours_where_the_sun_does_not_rise_are_400_polar_day_or_night(api):
-    assert_error(api.get("/v1/planetary-hours", params={"datetime": "2024-12-21T12:00:00Z", "lat": 80, "lon": 0}), 400, "polar_day_or_night", "lat")
+    assert_error(
+        api.get("/v1/planetary-hours", params={"datetime": "2024-12-21T12:00:00Z", "lat": 80, "lon": 0}),
+        400,
+        "polar_day_or_night",
+        "lat",
+    )
     assert_error(api.get("/v1/planetary-hours", params=MOMENT), 400, "missing_parameter", "lat")
 
 
@@ -136,7 +179,10 @@ def test_a_sidereal_star_is_the_tropical_star_minus_the_ayanamsha(api):
     sidereal = answer(api, "/v1/stars", star="Spica", sidereal="lahiri")["data"][0]
     ayanamsha = answer(api, "/v1/ayanamsha", system="lahiri")["data"][0]["value"]
     assert sidereal["longitude"] == pytest.approx(tropical["longitude"] - ayanamsha, abs=1e-6)
-    assert (sidereal["right_ascension"], sidereal["declination"]) == (tropical["right_ascension"], tropical["declination"])
+    assert (sidereal["right_ascension"], sidereal["declination"]) == (
+        tropical["right_ascension"],
+        tropical["declination"],
+    )
 
 
 def test_an_unknown_star_is_400_body_not_found_with_a_suggestion(api):

@@ -20,7 +20,16 @@ YEAR = {"start": "2024-01-01T00:00:00Z", "end": "2025-01-01T00:00:00Z"}
 def test_stations_cost_2_credits_and_default_to_mercury_through_pluto(api):
     # Venus turns in 2025 only (March and April).
     found = data(api, "/v1/stations", 2, start="2024-01-01T00:00:00Z", end="2026-01-01T00:00:00Z")
-    assert {s["body"] for s in found["stations"]} == {"mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto"}
+    assert {s["body"] for s in found["stations"]} == {
+        "mercury",
+        "venus",
+        "mars",
+        "jupiter",
+        "saturn",
+        "uranus",
+        "neptune",
+        "pluto",
+    }
     station = found["stations"][0]
     assert set(station) == {"body", "event", "instant", "longitude", "sign", "sign_degree"}
     assert set(station["instant"]) == INSTANT_KEYS
@@ -34,14 +43,25 @@ def test_mercury_stations_of_2024_alternate_and_pair_into_retrograde_periods_wit
     # Mercury turned in April, August and November-December 2024 (published almanacs), and began the
     # year retrograde (direct again on 2 January).
     assert [s["instant"]["datetime"][:10] for s in found["stations"]] == [
-        "2024-01-02", "2024-04-01", "2024-04-25", "2024-08-05", "2024-08-28", "2024-11-26", "2024-12-15"]
+        "2024-01-02",
+        "2024-04-01",
+        "2024-04-25",
+        "2024-08-05",
+        "2024-08-28",
+        "2024-11-26",
+        "2024-12-15",
+    ]
     assert events == ["station_direct"] + ["station_retrograde", "station_direct"] * 3
     periods = found["retrograde_periods"]
     assert len(periods) == 4
     for period in periods:
-        times = [period[k]["jd"] for k in ("pre_shadow_start", "station_retrograde", "station_direct", "post_shadow_end")]
+        times = [
+            period[k]["jd"] for k in ("pre_shadow_start", "station_retrograde", "station_direct", "post_shadow_end")
+        ]
         assert times == sorted(times)
-        assert period["longitude_start"] > period["longitude_end"] or period["longitude_start"] < 30  # the loop runs backward
+        assert (
+            period["longitude_start"] > period["longitude_end"] or period["longitude_start"] < 30
+        )  # the loop runs backward
     first, *middle, last = periods
     # The period of December 2023 began before the range (cut by it), the last ends after it.
     assert first["clamped_start"] and not first["clamped_end"]
@@ -56,7 +76,9 @@ def test_stations_of_the_asteroids_and_chiron_are_accepted(api):
 
 @pytest.mark.parametrize("body", ["sun", "moon", "mean_node", "true_node", "mean_apogee", "aldebaran", "433"])
 def test_the_sun_moon_nodes_and_points_have_no_stations_body_not_eligible(api, body):
-    error = assert_error(api.get("/v1/stations", params={**YEAR, "bodies": f"mercury,{body}"}), 400, "body_not_eligible", "bodies")
+    error = assert_error(
+        api.get("/v1/stations", params={**YEAR, "bodies": f"mercury,{body}"}), 400, "body_not_eligible", "bodies"
+    )
     assert "mercury" in error["suggestion"] and "sun," not in error["suggestion"]
 
 
@@ -65,13 +87,35 @@ def test_a_group_bringing_an_ineligible_body_is_body_not_eligible(api):
 
 
 STATION_REFUSALS = [
-    pytest.param({"start": "2024-01-01", "end": "2034-01-01T00:00:01Z"}, "range_too_long", "end",
-                 "lasts 10 years and 1 second; at most 10 years", id="eleven-seconds-past-ten-years"),
-    pytest.param({"start_jd": 2460310.5, "end_jd": 2460310.5 + 3654}, "range_too_long", "end_jd", "at most 10 years", id="cap-names-end-jd"),
-    pytest.param({"start": "2024-01-01", "end": "2023-01-01"}, "invalid_parameter", "end", "end must come after start", id="end-before-start"),
+    pytest.param(
+        {"start": "2024-01-01", "end": "2034-01-01T00:00:01Z"},
+        "range_too_long",
+        "end",
+        "lasts 10 years and 1 second; at most 10 years",
+        id="eleven-seconds-past-ten-years",
+    ),
+    pytest.param(
+        {"start_jd": 2460310.5, "end_jd": 2460310.5 + 3654},
+        "range_too_long",
+        "end_jd",
+        "at most 10 years",
+        id="cap-names-end-jd",
+    ),
+    pytest.param(
+        {"start": "2024-01-01", "end": "2023-01-01"},
+        "invalid_parameter",
+        "end",
+        "end must come after start",
+        id="end-before-start",
+    ),
     pytest.param({"start": "2024-01-01"}, "missing_parameter", "end", "", id="no-end"),
-    pytest.param({"start": "1150-01-01", "end": "1151-01-01", "bodies": "mars,ceres"}, "out_of_range", "bodies",
-                 "No ephemeris of ceres", id="asteroid-outside-its-ephemeris"),
+    pytest.param(
+        {"start": "1150-01-01", "end": "1151-01-01", "bodies": "mars,ceres"},
+        "out_of_range",
+        "bodies",
+        "No ephemeris of ceres",
+        id="asteroid-outside-its-ephemeris",
+    ),
     pytest.param({**YEAR, "bodies": "vulcan"}, "body_not_found", "bodies", "vulcan", id="unknown-body"),
 ]
 
@@ -120,7 +164,13 @@ def test_a_lunation_within_a_day_of_an_eclipse_names_it_and_the_others_carry_nul
 
 
 LUNATION_REFUSALS = [
-    pytest.param({"start": "2024-01-01", "end": "2034-01-02"}, "range_too_long", "end", "lasts 10 years and 1 day; at most 10 years", id="ten-years-and-a-day"),
+    pytest.param(
+        {"start": "2024-01-01", "end": "2034-01-02"},
+        "range_too_long",
+        "end",
+        "lasts 10 years and 1 day; at most 10 years",
+        id="ten-years-and-a-day",
+    ),
     pytest.param({**YEAR, "phases": "half_moon"}, "invalid_parameter", "phases", "half_moon", id="unknown-phase"),
     pytest.param({"end": "2024-02-01"}, "missing_parameter", "start", "", id="no-start"),
 ]
@@ -158,9 +208,14 @@ def test_the_snapshot_is_void_inside_each_period_and_not_between_them(api):
 
 
 def test_void_periods_take_the_snapshots_bodies_aspects_and_orb(api):
-    found = data(api, "/v1/void-of-course/periods", 2, **MONTH, bodies="moon,sun", aspects="conjunction,opposition", orb=3)
+    found = data(
+        api, "/v1/void-of-course/periods", 2, **MONTH, bodies="moon,sun", aspects="conjunction,opposition", orb=3
+    )
     aspects = [p["last_aspect"] for p in found if p["last_aspect"]]
-    assert {(a["body_b"], a["aspect"], a["max_orb"]) for a in aspects} == {("sun", "conjunction", 3), ("sun", "opposition", 3)}
+    assert {(a["body_b"], a["aspect"], a["max_orb"]) for a in aspects} == {
+        ("sun", "conjunction", 3),
+        ("sun", "opposition", 3),
+    }
     assert sum(p["last_aspect"] is None for p in found) >= 10
 
 
@@ -169,14 +224,24 @@ def test_periods_the_range_cuts_are_given_whole_and_flagged(api):
     # The Moon was void from 23:36 on 2 January to its ingress into Libra at 00:47 on the 3rd,
     # and from 11:41 on the 5th to its ingress into Scorpio at 12:39.
     first, last = found[0], found[-1]
-    assert first["start"]["datetime"].startswith("2024-01-02T23:36") and first["clamped_start"] and not first["clamped_end"]
+    assert (
+        first["start"]["datetime"].startswith("2024-01-02T23:36")
+        and first["clamped_start"]
+        and not first["clamped_end"]
+    )
     assert last["end"]["datetime"].startswith("2024-01-05T12:39") and last["clamped_end"] and not last["clamped_start"]
 
 
 # --- /v1/calendar ------------------------------------------------------------------------------
 
 KINDS = {"ingress", "station", "lunation", "eclipse", "void_of_course"}
-DETAIL = {"ingress": "ingress", "station": "station", "lunation": "lunation", "eclipse": "eclipse", "void_of_course": "void_of_course"}
+DETAIL = {
+    "ingress": "ingress",
+    "station": "station",
+    "lunation": "lunation",
+    "eclipse": "eclipse",
+    "void_of_course": "void_of_course",
+}
 
 
 def test_a_calendar_costs_5_credits_and_lists_every_kind_in_time_order_by_default(api):
@@ -197,7 +262,9 @@ def test_the_calendars_kinds_are_the_separate_endpoints_records(api):
     by_kind = {kind: [e[DETAIL[kind]] for e in events if e["kind"] == kind] for kind in KINDS}
     assert by_kind["lunation"] == data(api, "/v1/lunations", 1, **span)
     assert by_kind["void_of_course"] == data(api, "/v1/void-of-course/periods", 2, **span)
-    stations = data(api, "/v1/stations", 2, **span, bodies="mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto")["stations"]
+    stations = data(api, "/v1/stations", 2, **span, bodies="mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto")[
+        "stations"
+    ]
     assert by_kind["station"] == stations and stations
     lunar = data(api, "/v1/eclipses/lunar", 2, datetime=span["start"])[0]
     solar = data(api, "/v1/eclipses/solar", 3, datetime=span["start"])[0]
@@ -216,7 +283,9 @@ def test_the_calendars_ingresses_equal_those_of_v1_ingresses(api):
             ours = [r for r in ingresses if (r["body"], r["sign"]) == (body, sign)]
             # The next entries into the sign from the range's start, one more than the calendar
             # holds: the same instants to the bit, and the one after lies past the range's end.
-            found = data(api, "/v1/ingresses", 2, datetime=MONTH["start"], body=body, sign=sign.lower(), count=len(ours) + 1)
+            found = data(
+                api, "/v1/ingresses", 2, datetime=MONTH["start"], body=body, sign=sign.lower(), count=len(ours) + 1
+            )
             assert found[:-1] == ours
             assert found[-1]["datetime"] >= MONTH["end"]
 
@@ -283,7 +352,14 @@ def test_calendar_uids_are_stable_from_one_request_to_the_next(api):
 
 
 def test_a_batch_carries_an_ics_calendar_as_its_data_string(api):
-    response = api.post("/v1/batch", json={"requests": [{"endpoint": "/v1/calendar", "params": {**MONTH, "format": "ics", "events": "eclipses,lunations"}}]})
+    response = api.post(
+        "/v1/batch",
+        json={
+            "requests": [
+                {"endpoint": "/v1/calendar", "params": {**MONTH, "format": "ics", "events": "eclipses,lunations"}}
+            ]
+        },
+    )
     (result,) = response.json()["data"]["results"]
     assert result["status"] == 200 and result["data"].startswith("BEGIN:VCALENDAR\r\n")
 
@@ -291,16 +367,42 @@ def test_a_batch_carries_an_ics_calendar_as_its_data_string(api):
 # --- refusals ----------------------------------------------------------------------------------
 
 VOID_REFUSALS = [
-    pytest.param({"start": "2024-01-01", "end": "2025-01-02T00:00:00Z"}, "range_too_long", "end", "lasts 367 days; at most 366 days", id="367-days"),
-    pytest.param({**MONTH, "bodies": "sun,mars"}, "invalid_parameter", "bodies", "needs the Moon", id="without-the-moon"),
+    pytest.param(
+        {"start": "2024-01-01", "end": "2025-01-02T00:00:00Z"},
+        "range_too_long",
+        "end",
+        "lasts 367 days; at most 366 days",
+        id="367-days",
+    ),
+    pytest.param(
+        {**MONTH, "bodies": "sun,mars"}, "invalid_parameter", "bodies", "needs the Moon", id="without-the-moon"
+    ),
     pytest.param({**MONTH, "aspects": "parallel"}, "invalid_parameter", "aspects", "", id="a-declination-aspect"),
-    pytest.param({"start": "2999-12-01", "end": "2999-12-31", "bodies": "moon,ceres"}, "out_of_range", "bodies", "No ephemeris of ceres", id="asteroid-outside-its-ephemeris"),
+    pytest.param(
+        {"start": "2999-12-01", "end": "2999-12-31", "bodies": "moon,ceres"},
+        "out_of_range",
+        "bodies",
+        "No ephemeris of ceres",
+        id="asteroid-outside-its-ephemeris",
+    ),
 ]
 CALENDAR_REFUSALS = [
-    pytest.param({"start": "2024-01-01", "end": "2025-01-01T00:00:01Z"}, "range_too_long", "end", "lasts 366 days and 1 second; at most 366 days", id="366-days-and-a-second"),
+    pytest.param(
+        {"start": "2024-01-01", "end": "2025-01-01T00:00:01Z"},
+        "range_too_long",
+        "end",
+        "lasts 366 days and 1 second; at most 366 days",
+        id="366-days-and-a-second",
+    ),
     pytest.param({**MONTH, "events": "transits"}, "invalid_parameter", "events", "transits", id="unknown-kind"),
     pytest.param({**MONTH, "format": "pdf"}, "invalid_parameter", "format", "pdf", id="unknown-format"),
-    pytest.param({"start": "-0100-01-01", "end": "-0100-02-01", "format": "ics"}, "invalid_parameter", "format", "four digits", id="ics-before-year-1"),
+    pytest.param(
+        {"start": "-0100-01-01", "end": "-0100-02-01", "format": "ics"},
+        "invalid_parameter",
+        "format",
+        "four digits",
+        id="ics-before-year-1",
+    ),
 ]
 REFUSALS = (
     [("/v1/stations", *p.values, p.id) for p in STATION_REFUSALS]
@@ -310,7 +412,9 @@ REFUSALS = (
 )
 
 
-@pytest.mark.parametrize(("path", "params", "code", "param", "text"), [r[:5] for r in REFUSALS], ids=[f"{r[0]}-{r[5]}" for r in REFUSALS])
+@pytest.mark.parametrize(
+    ("path", "params", "code", "param", "text"), [r[:5] for r in REFUSALS], ids=[f"{r[0]}-{r[5]}" for r in REFUSALS]
+)
 def test_each_refusal_is_a_400_stated_exactly_and_costs_nothing(stack, path, params, code, param, text):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:

@@ -93,7 +93,11 @@ def test_a_request_that_would_pass_a_cap_is_402_spend_cap_reached_saying_the_cap
     error = assert_error(refused, 402, "spend_cap_reached")
     tomorrow = datetime.now(UTC).date() + timedelta(days=1)
     assert error["spend_cap"] == {
-        "scope": "account", "period": "daily", "cap": 2, "spent": 2, "resets_at": f"{tomorrow.isoformat()}T00:00:00Z",
+        "scope": "account",
+        "period": "daily",
+        "cap": 2,
+        "spent": 2,
+        "resets_at": f"{tomorrow.isoformat()}T00:00:00Z",
     }
     assert "2 credits" in error["message"] and tomorrow.isoformat() in error["message"]
     assert "retry-after" not in refused.headers  # the cap holds until resets_at, not for seconds
@@ -173,7 +177,12 @@ def test_get_account_shows_the_caps_and_what_was_spent_this_day_and_month(stack)
         client.get(POSITIONS, params=MOMENT)
         data = client.get("/v1/account").json()["data"]
     account, own = data["account"]["spend_caps"], data["key"]["spend_caps"]
-    assert (account["daily"]["cap"], account["daily"]["spent"], account["monthly"]["cap"], account["monthly"]["spent"]) == (10, 1, 100, 1)
+    assert (
+        account["daily"]["cap"],
+        account["daily"]["spent"],
+        account["monthly"]["cap"],
+        account["monthly"]["spent"],
+    ) == (10, 1, 100, 1)
     assert (own["daily"]["cap"], own["monthly"]["cap"], own["monthly"]["spent"]) == (None, 50, 1)
     first_of_next_month = (datetime.now(UTC).replace(day=28) + timedelta(days=4)).replace(day=1).date()
     assert account["monthly"]["resets_at"] == f"{first_of_next_month.isoformat()}T00:00:00Z"
@@ -212,7 +221,9 @@ def test_the_admin_api_sets_shows_and_clears_an_accounts_and_a_keys_caps(stack, 
     assert [(k["key_id"], k["monthly"]["cap"]) for k in shown["keys"]] == [(key_id, 20)]
 
 
-@pytest.mark.parametrize("body, param", [({}, "daily"), ({"daily": -1}, "daily"), ({"monthly": 1.5}, "monthly"), ({"weekly": 3}, "weekly")])
+@pytest.mark.parametrize(
+    "body, param", [({}, "daily"), ({"daily": -1}, "daily"), ({"monthly": 1.5}, "monthly"), ({"weekly": 3}, "weekly")]
+)
 def test_the_admin_api_refuses_a_cap_that_is_no_whole_number_of_credits(stack, admin, body, param):
     name, _ = stack.new_key(credits=1)
     code = "missing_parameter" if not body else "invalid_parameter"
@@ -240,15 +251,23 @@ def test_an_owner_sets_the_accounts_and_a_keys_caps_in_the_dashboard(stack):
     assert owner.accept_invite(link).status_code == 303
     page = owner.page("/dashboard/spend-caps")
     assert "Spend caps" in page and key_id in page
-    saved = owner.submit("/dashboard/spend-caps", "/dashboard/spend-caps", {"scope": "account", "daily": "7", "monthly": ""})
+    saved = owner.submit(
+        "/dashboard/spend-caps", "/dashboard/spend-caps", {"scope": "account", "daily": "7", "monthly": ""}
+    )
     assert (saved.status_code, saved.headers["location"]) == (303, "/dashboard/spend-caps?notice=caps")
     assert "spend caps are saved" in owner.page("/dashboard/spend-caps?notice=caps")
     owner.submit("/dashboard/spend-caps", "/dashboard/spend-caps", {"scope": key_id, "daily": "", "monthly": "30"})
     status = account_cap(stack, name, "--daily", "7")  # the CLI shows what the dashboard set
     assert (status["account"]["daily"]["cap"], status["account"]["monthly"]["cap"]) == (7, None)
     assert [(k["key_id"], k["monthly"]["cap"]) for k in status["keys"]] == [(key_id, 30)]
-    refused = owner.submit("/dashboard/spend-caps", "/dashboard/spend-caps", {"scope": "account", "daily": "lots", "monthly": ""})
+    refused = owner.submit(
+        "/dashboard/spend-caps", "/dashboard/spend-caps", {"scope": "account", "daily": "lots", "monthly": ""}
+    )
     assert refused.status_code == 400 and "whole number of credits" in refused.text
     other_name, _ = stack.new_key(credits=1)
-    foreign = owner.submit("/dashboard/spend-caps", "/dashboard/spend-caps", {"scope": key_id_of(stack, other_name), "daily": "1", "monthly": ""})
+    foreign = owner.submit(
+        "/dashboard/spend-caps",
+        "/dashboard/spend-caps",
+        {"scope": key_id_of(stack, other_name), "daily": "1", "monthly": ""},
+    )
     assert foreign.status_code == 404

@@ -68,7 +68,9 @@ def test_a_charts_settings_are_defaults_the_request_may_override(stack, account)
     stored = get(stack, key, "/v1/natal-chart", chart=chart["id"]).json()["data"]
     plain = get(stack, key, "/v1/natal-chart", **LYON, system="whole_sign").json()["data"]
     overridden = get(stack, key, "/v1/natal-chart", chart=chart["id"], system="placidus").json()["data"]
-    assert stored == plain and overridden == get(stack, key, "/v1/natal-chart", **LYON, system="placidus").json()["data"]
+    assert (
+        stored == plain and overridden == get(stack, key, "/v1/natal-chart", **LYON, system="placidus").json()["data"]
+    )
 
 
 def test_every_endpoint_that_takes_a_birth_takes_chart(stack, account):
@@ -96,7 +98,9 @@ def test_a_chart_in_a_post_body_and_in_a_batch_is_read_as_in_a_query(stack, acco
     by_query = get(stack, key, "/v1/natal-chart", chart=chart).json()["data"]
     with stack.client(key) as client:
         by_body = client.post("/v1/natal-chart", json={"chart": chart}).json()["data"]
-        batch = client.post("/v1/batch", json={"requests": [{"endpoint": "/v1/natal-chart", "params": {"chart": chart}}]}).json()
+        batch = client.post(
+            "/v1/batch", json={"requests": [{"endpoint": "/v1/natal-chart", "params": {"chart": chart}}]}
+        ).json()
     assert by_body == by_query
     assert batch["data"]["results"][0]["data"] == by_query
 
@@ -121,15 +125,29 @@ def test_an_unknown_chart_or_another_accounts_is_404_chart_not_found_and_costs_n
 def test_chart_on_an_endpoint_without_a_birth_is_an_unknown_parameter(stack, account):
     _, key = account
     chart = store(stack, key, {"name": "Ada", **LYON})["id"]
-    assert_error(get(stack, key, "/v1/positions", chart=chart, datetime="2024-01-01T00:00:00Z"), 400, "invalid_parameter", "chart")
+    assert_error(
+        get(stack, key, "/v1/positions", chart=chart, datetime="2024-01-01T00:00:00Z"),
+        400,
+        "invalid_parameter",
+        "chart",
+    )
 
 
 def test_a_birth_is_checked_as_the_natal_chart_checks_it(stack, account):
     _, key = account
     with stack.client(key) as client:
-        assert_error(client.post("/v1/charts", json={"name": "x", "datetime": "1985-07-13T14:05:00"}), 400, "missing_parameter", "lat")
-        assert_error(client.post("/v1/charts", json={"name": "x", **LYON, "system": "nope"}), 400, "invalid_parameter", "system")
-        assert_error(client.post("/v1/charts", json={"name": "x", **LYON, "colour": "red"}), 400, "invalid_parameter", "colour")
+        assert_error(
+            client.post("/v1/charts", json={"name": "x", "datetime": "1985-07-13T14:05:00"}),
+            400,
+            "missing_parameter",
+            "lat",
+        )
+        assert_error(
+            client.post("/v1/charts", json={"name": "x", **LYON, "system": "nope"}), 400, "invalid_parameter", "system"
+        )
+        assert_error(
+            client.post("/v1/charts", json={"name": "x", **LYON, "colour": "red"}), 400, "invalid_parameter", "colour"
+        )
         assert_error(client.post("/v1/charts", json={"name": 3, **LYON}), 400, "invalid_parameter", "name")
         assert_error(client.post("/v1/charts", json=[1]), 400, "invalid_body")
 
@@ -138,13 +156,22 @@ def test_patch_changes_what_it_names_and_null_removes(stack, account):
     _, key = account
     chart = store(stack, key, {"name": "Ada", **LYON, "system": "whole_sign"})
     with stack.client(key) as client:
-        changed = client.patch(f"/v1/charts/{chart['id']}", json={"name": "Ada L.", "system": None, "datetime": "1985-07-13T15:05:00"})
+        changed = client.patch(
+            f"/v1/charts/{chart['id']}", json={"name": "Ada L.", "system": None, "datetime": "1985-07-13T15:05:00"}
+        )
     assert changed.status_code == 200, changed.text
     data = changed.json()["data"]
-    assert (data["name"], data["settings"], data["birth"]["datetime"], data["birth"]["place"]) == ("Ada L.", {}, "1985-07-13T15:05:00", "2996944")
+    assert (data["name"], data["settings"], data["birth"]["datetime"], data["birth"]["place"]) == (
+        "Ada L.",
+        {},
+        "1985-07-13T15:05:00",
+        "2996944",
+    )
     assert data["created_at"] == chart["created_at"] and data["updated_at"] >= chart["updated_at"]
     with stack.client(key) as client:
-        assert_error(client.patch(f"/v1/charts/{chart['id']}", json={"lat": 95, "lon": 4}), 400, "invalid_parameter", "lat")
+        assert_error(
+            client.patch(f"/v1/charts/{chart['id']}", json={"lat": 95, "lon": 4}), 400, "invalid_parameter", "lat"
+        )
 
 
 def test_a_deleted_chart_is_gone_at_once(stack, account):
@@ -167,7 +194,10 @@ def test_a_chart_retried_under_its_idempotency_key_answers_the_first_and_is_stor
     again = post_keyed(stack, key, {**LYON, "name": "Ada"}, "chart-retry")
     assert first.status_code == again.status_code == 200, first.text
     assert again.content == first.content and again.headers["idempotent-replayed"] == "true"
-    assert (again.headers["location"], again.headers["x-request-id"]) == (first.headers["location"], first.headers["x-request-id"])
+    assert (again.headers["location"], again.headers["x-request-id"]) == (
+        first.headers["location"],
+        first.headers["x-request-id"],
+    )
     assert [c["id"] for c in get(stack, key, "/v1/charts").json()["data"]["charts"]] == [first.json()["data"]["id"]]
 
 

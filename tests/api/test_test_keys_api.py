@@ -26,8 +26,15 @@ def account(stack, credits: int = 1000, *, rate: int = 300, concurrent: int = 50
     """Return the name of a fresh account with ``credits`` and these live limits."""
     name = f"testkeys-{os.urandom(5).hex()}"
     stack.admin(
-        "account", "create", name, "--credits", str(credits),
-        "--rate-per-minute", str(rate), "--max-concurrent", str(concurrent),
+        "account",
+        "create",
+        name,
+        "--credits",
+        str(credits),
+        "--rate-per-minute",
+        str(rate),
+        "--max-concurrent",
+        str(concurrent),
     )
     return name
 
@@ -55,7 +62,10 @@ def test_a_test_key_gets_the_answer_a_live_key_gets(stack):
 def test_a_test_keys_answer_says_mode_test_and_a_live_keys_has_no_mode(stack):
     name = account(stack)
     with stack.client(live_key(stack, name)) as live, stack.client(test_key(stack, name)) as test:
-        live_meta, test_meta = live.get(POSITIONS, params=MOMENT).json()["meta"], test.get(POSITIONS, params=MOMENT).json()["meta"]
+        live_meta, test_meta = (
+            live.get(POSITIONS, params=MOMENT).json()["meta"],
+            test.get(POSITIONS, params=MOMENT).json()["meta"],
+        )
     assert test_meta["mode"] == "test"
     assert "mode" not in live_meta
     assert set(test_meta) - set(live_meta) == {"mode"}
@@ -173,7 +183,9 @@ def test_a_test_key_keeps_to_its_allowed_origins_like_a_live_one(stack):
     key = test_key(stack, name, "--origin", APP)
     with stack.client(key) as client:
         assert client.get(POSITIONS, params=MOMENT, headers={"Origin": APP}).status_code == 200
-        assert_error(client.get(POSITIONS, params=MOMENT, headers={"Origin": "https://evil.example"}), 403, "origin_not_allowed")
+        assert_error(
+            client.get(POSITIONS, params=MOMENT, headers={"Origin": "https://evil.example"}), 403, "origin_not_allowed"
+        )
 
 
 def test_the_cli_creates_a_test_key_and_lists_its_mode(stack):
@@ -199,7 +211,9 @@ ADMIN_TOKEN = "adm-" + os.urandom(24).hex()
 @pytest.fixture(scope="module")
 def admin(module_stacks):
     """A client of a stack whose admin API is on, sending the admin token."""
-    with module_stacks.in_process("test-keys-admin", {"CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN}).client(ADMIN_TOKEN) as client:
+    with module_stacks.in_process("test-keys-admin", {"CELESTIAL_ADMIN_TOKEN": ADMIN_TOKEN}).client(
+        ADMIN_TOKEN
+    ) as client:
         yield client
 
 
@@ -223,7 +237,9 @@ def test_the_admin_api_creates_a_test_key_with_mode_test(admin):
 def test_the_admin_api_refuses_a_key_mode_that_is_neither_live_nor_test(admin):
     name = admin_account(admin)
     for mode in ("sandbox", True, None):
-        assert_error(admin.post(f"/admin/v1/accounts/{name}/keys", json={"mode": mode}), 400, "invalid_parameter", "mode")
+        assert_error(
+            admin.post(f"/admin/v1/accounts/{name}/keys", json={"mode": mode}), 400, "invalid_parameter", "mode"
+        )
     assert admin.get(f"/admin/v1/accounts/{name}/keys").json()["data"] == []
 
 

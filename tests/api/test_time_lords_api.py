@@ -28,7 +28,11 @@ def data(api, path, credits, **params) -> dict:
 def test_profections_at_an_instant_give_the_year_and_month_in_force(api):
     found = data(api, "/v1/profections", 1, **AT)
     assert {k: found[k] for k in ("from", "from_sign", "boundaries", "year_days", "months")} == {
-        "from": "ascendant", "from_sign": "Libra", "boundaries": "mean", "year_days": 365.2422, "months": True,
+        "from": "ascendant",
+        "from_sign": "Libra",
+        "boundaries": "mean",
+        "year_days": 365.2422,
+        "months": True,
     }
     assert "at" in found and "start" not in found
     year, month = found["periods"]
@@ -42,7 +46,9 @@ def test_solar_profections_cost_two_credits_and_turn_within_a_day_of_the_mean_ye
     mean = data(api, "/v1/profections", 1, **AT)
     assert solar["boundaries"] == "solar" and "year_days" not in solar
     assert abs(solar["periods"][0]["start"]["jd"] - mean["periods"][0]["start"]["jd"]) < 1.0
-    assert [(p["house"], p["sign"], p["lord"]) for p in solar["periods"]] == [(p["house"], p["sign"], p["lord"]) for p in mean["periods"]]
+    assert [(p["house"], p["sign"], p["lord"]) for p in solar["periods"]] == [
+        (p["house"], p["sign"], p["lord"]) for p in mean["periods"]
+    ]
 
 
 def test_profections_start_from_the_midheaven_a_body_or_a_lot(api):
@@ -68,8 +74,15 @@ def test_periods_are_ordered_by_start_then_level(api):
 
 
 def test_releasing_from_spirit_marks_angles_from_fortune_and_the_loosing_of_the_bond(api):
-    found = data(api, "/v1/zodiacal-releasing", 2, **BIRTH, start="1990-06-15T14:30:00Z", end="2055-01-01T00:00:00Z", max_level=2)
-    assert (found["from"], found["from_sign"], found["fortune_sign"], found["max_level"]) == ("part_of_spirit", "Capricorn", "Cancer", 2)
+    found = data(
+        api, "/v1/zodiacal-releasing", 2, **BIRTH, start="1990-06-15T14:30:00Z", end="2055-01-01T00:00:00Z", max_level=2
+    )
+    assert (found["from"], found["from_sign"], found["fortune_sign"], found["max_level"]) == (
+        "part_of_spirit",
+        "Capricorn",
+        "Cancer",
+        2,
+    )
     chapters = [p for p in found["periods"] if p["level"] == 1]
     assert [c["sign"] for c in chapters] == ["Capricorn", "Aquarius", "Pisces"]
     assert chapters[0]["angle_from_fortune"] == 7 and "angle_from_fortune" not in chapters[1]
@@ -89,10 +102,15 @@ def test_firdaria_give_the_major_and_sub_period_in_force_with_the_sect(api):
     found = data(api, "/v1/firdaria", 1, **AT)
     assert (found["is_day_chart"], found["night_order"], found["year_days"]) == (True, "nodes_last", 365.2422)
     major, sub = found["periods"]
-    assert (major["lord"], "major_lord" not in major) == ("moon", True)  # Sun 10 + Venus 8 + Mercury 13 = 31: the Moon at 33
+    assert (major["lord"], "major_lord" not in major) == (
+        "moon",
+        True,
+    )  # Sun 10 + Venus 8 + Mercury 13 = 31: the Moon at 33
     assert (sub["lord"], sub["major_lord"]) == ("jupiter", "moon")  # the third of the Moon's seven
     night = data(api, "/v1/firdaria", 1, **AT, day_chart="false", night_order="nodes_after_mars")
-    assert night["is_day_chart"] is False and night["periods"][0]["lord"] == "mars"  # Moon 9, Saturn 11, Jupiter 12: Mars from 32 to 39
+    assert (
+        night["is_day_chart"] is False and night["periods"][0]["lord"] == "mars"
+    )  # Moon 9, Saturn 11, Jupiter 12: Mars from 32 to 39
     sidereal = data(api, "/v1/firdaria", 1, **AT, sidereal="lahiri")
     assert sidereal["periods"] == found["periods"]
 
@@ -103,11 +121,36 @@ REFUSALS = [
     ("/v1/zodiacal-releasing", {**BIRTH, "at": "1980-01-01T00:00:00Z"}, "before_birth", "at"),
     ("/v1/firdaria", BIRTH, "missing_parameter", "at"),
     ("/v1/firdaria", {**BIRTH, "start": "2000-01-01T00:00:00Z"}, "missing_parameter", "end"),
-    ("/v1/firdaria", {**BIRTH, "start": "2000-01-01T00:00:00Z", "end": "1999-01-01T00:00:00Z"}, "invalid_parameter", "end"),
-    ("/v1/firdaria", {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2111-01-01T00:00:00Z"}, "range_too_long", "end"),
-    ("/v1/profections", {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2111-01-01T00:00:00Z"}, "range_too_long", "end"),
-    ("/v1/zodiacal-releasing", {**BIRTH, "start": "2000-01-01T00:00:00Z", "end": "2011-01-01T00:00:00Z", "max_level": 3}, "range_too_long", "end"),
-    ("/v1/zodiacal-releasing", {**BIRTH, "start": "2000-01-01T00:00:00Z", "end": "2001-02-01T00:00:00Z", "max_level": 4}, "range_too_long", "end"),
+    (
+        "/v1/firdaria",
+        {**BIRTH, "start": "2000-01-01T00:00:00Z", "end": "1999-01-01T00:00:00Z"},
+        "invalid_parameter",
+        "end",
+    ),
+    (
+        "/v1/firdaria",
+        {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2111-01-01T00:00:00Z"},
+        "range_too_long",
+        "end",
+    ),
+    (
+        "/v1/profections",
+        {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2111-01-01T00:00:00Z"},
+        "range_too_long",
+        "end",
+    ),
+    (
+        "/v1/zodiacal-releasing",
+        {**BIRTH, "start": "2000-01-01T00:00:00Z", "end": "2011-01-01T00:00:00Z", "max_level": 3},
+        "range_too_long",
+        "end",
+    ),
+    (
+        "/v1/zodiacal-releasing",
+        {**BIRTH, "start": "2000-01-01T00:00:00Z", "end": "2001-02-01T00:00:00Z", "max_level": 4},
+        "range_too_long",
+        "end",
+    ),
     ("/v1/zodiacal-releasing", {**AT, "max_level": 5}, "invalid_parameter", "max_level"),
     ("/v1/zodiacal-releasing", {**AT, "from": "part_of_basis"}, "invalid_parameter", "from"),
     ("/v1/zodiacal-releasing", {**AT, "bodies": "mars"}, "invalid_parameter", "from"),
@@ -116,7 +159,12 @@ REFUSALS = [
     ("/v1/firdaria", {**AT, "bodies": "moon,mars"}, "invalid_parameter", "bodies"),
     ("/v1/firdaria", {**AT, "night_order": "nodes_first"}, "invalid_parameter", "night_order"),
     ("/v1/profections", {**AT, "year_days": 0}, "invalid_parameter", "year_days"),
-    ("/v1/profections", {**AT, "start": "2000-01-01T00:00:00Z", "end": "2001-01-01T00:00:00Z"}, "invalid_parameter", "at"),
+    (
+        "/v1/profections",
+        {**AT, "start": "2000-01-01T00:00:00Z", "end": "2001-01-01T00:00:00Z"},
+        "invalid_parameter",
+        "at",
+    ),
     ("/v1/firdaria", {**AT, "heliocentric": "true"}, "invalid_parameter", "heliocentric"),
 ]
 
@@ -147,9 +195,13 @@ LOT_IDS = {lot.name: lot.id for lot in LOTS}
 POLAR_BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 75.0, "lon": 120.0}
 #: The bodies a lot needs, by the lot (spec /v1/lots formulas, Fortune and Spirit under the rest).
 LOT_BODIES = {
-    "part_of_fortune": {"sun", "moon"}, "part_of_spirit": {"sun", "moon"}, "part_of_eros": {"sun", "moon", "venus"},
-    "part_of_necessity": {"sun", "moon", "mercury"}, "part_of_courage": {"sun", "moon", "mars"},
-    "part_of_victory": {"sun", "moon", "jupiter"}, "part_of_nemesis": {"sun", "moon", "saturn"},
+    "part_of_fortune": {"sun", "moon"},
+    "part_of_spirit": {"sun", "moon"},
+    "part_of_eros": {"sun", "moon", "venus"},
+    "part_of_necessity": {"sun", "moon", "mercury"},
+    "part_of_courage": {"sun", "moon", "mars"},
+    "part_of_victory": {"sun", "moon", "jupiter"},
+    "part_of_nemesis": {"sun", "moon", "saturn"},
 }
 
 
@@ -211,13 +263,31 @@ def test_sidereal_time_lord_natal_points_are_the_sidereal_natal_charts(api, path
 def test_each_time_lord_reply_starts_from_the_sign_of_the_natal_charts_point(api):
     # Through the replies themselves: the sign each starts from, or reads the sect from, is the
     # natal chart's (by hand: 30-degree signs from 0 Aries), at a polar birth too.
-    signs = ["Aries", "Taurus", "Gemini", "Cancer", "Leo", "Virgo", "Libra", "Scorpio", "Sagittarius", "Capricorn", "Aquarius", "Pisces"]
+    signs = [
+        "Aries",
+        "Taurus",
+        "Gemini",
+        "Cancer",
+        "Leo",
+        "Virgo",
+        "Libra",
+        "Scorpio",
+        "Sagittarius",
+        "Capricorn",
+        "Aquarius",
+        "Pisces",
+    ]
     for birth in (BIRTH, POLAR_BIRTH):
         chart = natal_chart_points(api, **birth)
         at = {**birth, "at": AT["at"]}
         for point in ("ascendant", "midheaven", "moon", "part_of_fortune", "part_of_nemesis"):
-            assert data(api, "/v1/profections", 1, **at, **{"from": point})["from_sign"] == signs[int(chart[point] // 30)]
+            assert (
+                data(api, "/v1/profections", 1, **at, **{"from": point})["from_sign"] == signs[int(chart[point] // 30)]
+            )
         releasing = data(api, "/v1/zodiacal-releasing", 2, **at)
-        assert (releasing["from_sign"], releasing["fortune_sign"]) == (signs[int(chart["part_of_spirit"] // 30)], signs[int(chart["part_of_fortune"] // 30)])
+        assert (releasing["from_sign"], releasing["fortune_sign"]) == (
+            signs[int(chart["part_of_spirit"] // 30)],
+            signs[int(chart["part_of_fortune"] // 30)],
+        )
         day = (chart["ascendant"] - chart["sun"]) % 360.0 <= 180.0  # the Sun on or above the horizon
         assert data(api, "/v1/firdaria", 1, **at)["is_day_chart"] is day

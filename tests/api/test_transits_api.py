@@ -62,7 +62,13 @@ def test_moon_exclude_drops_it_and_include_scans_it(api):
 
 
 def test_mutual_scans_each_unordered_pair_once_and_lists_no_points(api):
-    data = scan(api, targets="mutual", start="2024-01-01T00:00:00Z", end="2024-07-01T00:00:00Z", moving="sun,mercury,venus,mars,jupiter")["data"]
+    data = scan(
+        api,
+        targets="mutual",
+        start="2024-01-01T00:00:00Z",
+        end="2024-07-01T00:00:00Z",
+        moving="sun,mercury,venus,mars,jupiter",
+    )["data"]
     assert "points" not in data
     order = data["moving"]
     assert data["events"] and all(order.index(e["moving"]) < order.index(e["target"]) for e in data["events"])
@@ -76,7 +82,11 @@ def test_the_range_ends_clamp_the_windows_they_cut(api):
 
 REFUSALS = [
     ({**BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2025-01-02T00:00:01Z"}, "range_too_long", "end"),
-    ({**BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2024-07-03T00:00:00Z", "moon": "include"}, "range_too_long", "end"),
+    (
+        {**BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2024-07-03T00:00:00Z", "moon": "include"},
+        "range_too_long",
+        "end",
+    ),
     ({**BIRTH, "start": "2024-01-02T00:00:00Z", "end": "2024-01-01T00:00:00Z"}, "invalid_parameter", "end"),
     ({**BIRTH, **WEEK, "sidereal": "lahiri"}, "invalid_parameter", "sidereal"),
     ({**BIRTH, **WEEK, "heliocentric": "true"}, "invalid_parameter", "heliocentric"),
@@ -98,7 +108,11 @@ REFUSALS = [
     ({**WEEK, "targets": "mutual", "place": "2996944"}, "invalid_parameter", "place"),
     ({**BIRTH, **WEEK, "range_tz": "Mars/Base"}, "invalid_parameter", "range_tz"),
     ({**WEEK, "targets": "mutual", "range_tz": "auto"}, "missing_parameter", "range_tz"),
-    ({**BIRTH, "start_jd": 2460371.5, "end": "2024-03-08T00:00:00", "range_tz": "UTC"}, "conflicting_parameters", "range_tz"),
+    (
+        {**BIRTH, "start_jd": 2460371.5, "end": "2024-03-08T00:00:00", "range_tz": "UTC"},
+        "conflicting_parameters",
+        "range_tz",
+    ),
 ]
 
 
@@ -110,17 +124,24 @@ def test_each_refusal_is_a_400_and_costs_nothing(stack, params, code, param):
     assert balance(stack, name) == 10
 
 
-@pytest.mark.parametrize("window", [
-    {"start": "1150-01-01T00:00:00Z", "end": "1150-02-01T00:00:00Z"},
-    {"start": "1199-12-01T00:00:00Z", "end": "1200-02-01T00:00:00Z"},
-    {"start": "0600-01-01T00:00:00Z", "end": "0600-02-01T00:00:00Z"},
-])
+@pytest.mark.parametrize(
+    "window",
+    [
+        {"start": "1150-01-01T00:00:00Z", "end": "1150-02-01T00:00:00Z"},
+        {"start": "1199-12-01T00:00:00Z", "end": "1200-02-01T00:00:00Z"},
+        {"start": "0600-01-01T00:00:00Z", "end": "0600-02-01T00:00:00Z"},
+    ],
+)
 def test_a_moving_asteroid_outside_its_ephemeris_is_out_of_range_never_a_500(api, window):
     # The asteroid files cover 1200-01-09 to 2999-12-31 (Chiron's engine limit of 675 CE lies
     # before them); the planets fall back to the Moshier ephemeris and are scanned anywhere.
     for moving in ("sun,ceres", "chiron"):
         error = assert_error(api.get(PATH, params={**BIRTH, **window, "moving": moving}), 400, "out_of_range", "moving")
-        assert "1200-01-09" in error["message"] and "swisseph" not in error["message"] and "restricted" not in error["message"]
+        assert (
+            "1200-01-09" in error["message"]
+            and "swisseph" not in error["message"]
+            and "restricted" not in error["message"]
+        )
     assert api.get(PATH, params={**BIRTH, **window, "moving": "sun,saturn"}).status_code == 200
 
 
@@ -135,12 +156,27 @@ EVERY_ASPECT = (
 
 
 def test_fifteen_aspect_types_and_every_moving_body_are_accepted(api):
-    data = scan(api, **BIRTH, start="2024-01-01T00:00:00Z", end="2024-01-15T00:00:00Z", aspects=EVERY_ASPECT, moving=EVERY_MOVING, bodies="all", orb=10, moon="include")["data"]
+    data = scan(
+        api,
+        **BIRTH,
+        start="2024-01-01T00:00:00Z",
+        end="2024-01-15T00:00:00Z",
+        aspects=EVERY_ASPECT,
+        moving=EVERY_MOVING,
+        bodies="all",
+        orb=10,
+        moon="include",
+    )["data"]
     assert len(data["aspects"]) == 15 and len(data["moving"]) == 17 and data["events"]
 
 
 WIDEST = {
-    **BIRTH, "start": "2024-01-01T00:00:00Z", "end": "2024-07-01T00:00:00Z", "orb": 10, "moon": "include", "bodies": "all",
+    **BIRTH,
+    "start": "2024-01-01T00:00:00Z",
+    "end": "2024-07-01T00:00:00Z",
+    "orb": 10,
+    "moon": "include",
+    "bodies": "all",
     "moving": EVERY_MOVING,
     "aspects": EVERY_ASPECT,
 }
@@ -183,7 +219,9 @@ def test_without_a_place_the_natal_points_are_the_natal_charts_bodies_alone(api)
     points = scan(api, **BIRTH, **WEEK)["data"]["points"]
     response = api.get("/v1/natal-chart", params={**BIRTH, **PLACES[0]})
     assert response.status_code == 200, response.text
-    assert [(p["body"], p["longitude"]) for p in points] == [(p["body"], p["longitude"]) for p in response.json()["data"]["positions"]]
+    assert [(p["body"], p["longitude"]) for p in points] == [
+        (p["body"], p["longitude"]) for p in response.json()["data"]["positions"]
+    ]
 
 
 # Local time first (issue 38, part 5): a birth in Lyon on 13 July 1985 at 14:05, summer time
@@ -198,8 +236,15 @@ def test_place_gives_the_natal_place_and_the_zone_its_datetime_is_read_in(api):
     assert by_town["meta"]["moment"]["datetime"]["utc"] == "1985-07-13T12:05:00.000Z"
     places = api.get("/v1/places", params={"q": "Lyon", "country": "FR"}).json()["data"]["places"]
     (town,) = [place for place in places if place["id"] == LYON]
-    by_hand = scan(api, datetime="1985-07-13T12:05:00Z", lat=town["lat"], lon=town["lon"], bodies="sun",
-                   start="2025-12-31T23:00:00Z", end="2026-01-07T23:00:00Z")
+    by_hand = scan(
+        api,
+        datetime="1985-07-13T12:05:00Z",
+        lat=town["lat"],
+        lon=town["lon"],
+        bodies="sun",
+        start="2025-12-31T23:00:00Z",
+        end="2026-01-07T23:00:00Z",
+    )
     assert by_town["data"] == by_hand["data"]
 
 
@@ -215,6 +260,8 @@ def test_range_tz_reads_the_range_in_its_own_zone_and_leaves_the_birth_alone(api
 
 
 def test_a_range_given_in_utc_is_never_shifted_by_a_zone(api):
-    body = scan(api, **LYON_BIRTH, start="2026-01-01T00:00:00Z", end="2026-01-08T00:00:00Z", bodies="sun", range_tz="Asia/Tokyo")
+    body = scan(
+        api, **LYON_BIRTH, start="2026-01-01T00:00:00Z", end="2026-01-08T00:00:00Z", bodies="sun", range_tz="Asia/Tokyo"
+    )
     assert body["data"]["start"]["datetime"] == "2026-01-01T00:00:00.000Z"
     assert "start" not in body["meta"]["moment"]

@@ -77,7 +77,10 @@ def test_usage_equals_the_charges_made_per_day_per_key_and_per_endpoint(stack):
     expected = {
         "credits": first_credits + second_credits,
         "requests": 8,
-        "by_key": {first_id: {"credits": first_credits, "requests": 5}, second_id: {"credits": second_credits, "requests": 3}},
+        "by_key": {
+            first_id: {"credits": first_credits, "requests": 5},
+            second_id: {"credits": second_credits, "requests": 3},
+        },
         "by_endpoint": {
             POSITIONS: {"credits": 4 * POSITIONS_CREDITS, "requests": 4},
             NATAL: {"credits": 4 * NATAL_CREDITS, "requests": 4},
@@ -135,7 +138,11 @@ def test_usage_and_account_cost_nothing(stack):
     charge(stack, key, POSITIONS, 1)
     before = balance(stack, account)
     with stack.client(key) as client:
-        answers = [client.get("/v1/usage"), client.get("/v1/account"), client.get("/v1/usage", params={"start": "2026-01-01"})]
+        answers = [
+            client.get("/v1/usage"),
+            client.get("/v1/account"),
+            client.get("/v1/usage", params={"start": "2026-01-01"}),
+        ]
     assert [answer.json()["meta"]["credits_used"] for answer in answers[:2]] == [0, 0]
     assert balance(stack, account) == before == 500 - POSITIONS_CREDITS
 
@@ -244,14 +251,21 @@ def test_a_figure_read_again_within_the_cache_age_is_the_same_and_fresh_after_it
 
 def test_account_shows_the_balance_the_limits_and_the_calling_keys_own_settings(stack):
     account, _ = stack.new_key(credits=700, rate_per_minute=120, max_concurrent=7)
-    key = second_key(stack, account, "--name", "web front end", "--origin", "https://app.example", "--expires", "2099-12-31")
+    key = second_key(
+        stack, account, "--name", "web front end", "--origin", "https://app.example", "--expires", "2099-12-31"
+    )
     with stack.client(key) as client:
         body = client.get("/v1/account").json()
     assert body["data"]["account"]["name"] == account
     assert body["data"]["account"]["balance"] == 700 == body["meta"]["credits_remaining"]
     assert body["data"]["account"]["limits"] == {"rate_per_minute": 120, "max_concurrent": 7}
     shown = body["data"]["key"]
-    assert (shown["name"], shown["allowed_origins"], shown["browser_only"], shown["state"]) == ("web front end", ["https://app.example"], False, "active")
+    assert (shown["name"], shown["allowed_origins"], shown["browser_only"], shown["state"]) == (
+        "web front end",
+        ["https://app.example"],
+        False,
+        "active",
+    )
     assert shown["expires_at"].startswith("2099-12-31")
     assert shown["prefix"] == key[: len(shown["prefix"]) - 3] + "..."
 

@@ -19,7 +19,10 @@ def without_files(processes, tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("without-ephemeris")
     run = subprocess.run(
         [sys.executable, "-m", "tests.api.refusals_without_ephemeris", str(folder)],
-        capture_output=True, text=True, cwd=REPO_ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout.strip().splitlines()[-1])
@@ -37,7 +40,9 @@ def test_a_gateway_without_the_ephemeris_files_never_gave_the_engine_any(without
 
 
 def test_every_refusal_without_the_ephemeris_files_is_its_400_and_calls_no_service(without_files):
-    found = [(a["path"], a["status"], a["errors"][0]["code"], a["errors"][0].get("param")) for a in without_files["answers"]]
+    found = [
+        (a["path"], a["status"], a["errors"][0]["code"], a["errors"][0].get("param")) for a in without_files["answers"]
+    ]
     assert found == [(path, 400, code, param) for path, _, code, param in REFUSALS]
     assert without_files["calls"] == []
 

@@ -23,7 +23,12 @@ def data(api, path, **params) -> dict:
 def test_a_chart_costs_2_and_echoes_its_default_conventions(api):
     found = data(api, "/v1/vedic/chart", **BIRTH)
     conventions = found["conventions"]
-    assert {k: conventions[k] for k in ("ayanamsha", "ayanamsha_id", "node", "houses")} == {"ayanamsha": "lahiri", "ayanamsha_id": 1, "node": "mean", "houses": "whole_sign"}
+    assert {k: conventions[k] for k in ("ayanamsha", "ayanamsha_id", "node", "houses")} == {
+        "ayanamsha": "lahiri",
+        "ayanamsha_id": 1,
+        "node": "mean",
+        "houses": "whole_sign",
+    }
     assert "house_system" not in conventions and "year_length" not in conventions
     assert 23.6 < conventions["ayanamsha_deg"] < 23.8 and "apparent geocentric" in conventions["positions"]
     assert found["moment"]["datetime"] == "1990-06-15T14:30:00.000Z" and "vargas" not in found
@@ -35,7 +40,12 @@ def test_a_chart_gives_each_graha_then_the_lagna_with_sign_nakshatra_house_retro
     moon = points[1]
     assert {"longitude", "sign", "degree", "nakshatra", "house", "retrograde", "combust", "speed"} <= set(moon)
     assert set(moon["nakshatra"]) == {"index", "name", "pada", "lord"}
-    assert (moon["sign"], moon["nakshatra"]["name"], moon["nakshatra"]["pada"], moon["nakshatra"]["lord"]) == ("aquarius", "purva_bhadrapada", 1, "jupiter")
+    assert (moon["sign"], moon["nakshatra"]["name"], moon["nakshatra"]["pada"], moon["nakshatra"]["lord"]) == (
+        "aquarius",
+        "purva_bhadrapada",
+        1,
+        "jupiter",
+    )
     lagna = points[-1]
     assert lagna["house"] == 1 and not {"retrograde", "combust", "speed"} & set(lagna)
     assert "combust" not in points[0] and "combust" not in points[7]  # the Sun and Rahu have no orb
@@ -59,7 +69,10 @@ def test_another_ayanamsha_shifts_every_longitude_by_the_difference(api):
 def test_bhava_houses_echo_their_system(api):
     found = data(api, "/v1/vedic/chart", **BIRTH, houses="bhava")
     assert (found["conventions"]["houses"], found["conventions"]["house_system"]) == ("bhava", "sripati")
-    assert data(api, "/v1/vedic/chart", **BIRTH, houses="bhava", house_system="placidus")["conventions"]["house_system"] == "placidus"
+    assert (
+        data(api, "/v1/vedic/chart", **BIRTH, houses="bhava", house_system="placidus")["conventions"]["house_system"]
+        == "placidus"
+    )
 
 
 def test_outer_adds_uranus_to_pluto_before_the_lagna(api):
@@ -80,7 +93,10 @@ def test_vargas_give_every_points_sign_under_its_code(api):
 def test_a_dasha_costs_2_and_echoes_its_default_conventions_and_the_balance(api):
     found = data(api, "/v1/vedic/dasha", **AT)
     assert {k: found["conventions"][k] for k in ("ayanamsha", "ayanamsha_id", "year_length", "year_days")} == {
-        "ayanamsha": "lahiri", "ayanamsha_id": 1, "year_length": "sidereal", "year_days": 365.256363,
+        "ayanamsha": "lahiri",
+        "ayanamsha_id": 1,
+        "year_length": "sidereal",
+        "year_days": 365.256363,
     }
     assert "node" not in found["conventions"] and found["levels"] == 2
     assert found["moon_nakshatra"]["lord"] == found["balance"]["lord"] == "jupiter"
@@ -126,8 +142,18 @@ REFUSALS = [
     ("/v1/vedic/dasha", {**AT, "levels": 0}, "invalid_parameter", "levels"),
     ("/v1/vedic/dasha", BIRTH, "missing_parameter", "at"),
     ("/v1/vedic/dasha", {**BIRTH, "at": "1980-01-01T00:00:00Z"}, "before_birth", "at"),
-    ("/v1/vedic/dasha", {**AT, "start": "2000-01-01T00:00:00Z", "end": "2001-01-01T00:00:00Z"}, "invalid_parameter", "at"),
-    ("/v1/vedic/dasha", {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2111-01-01T00:00:00Z"}, "range_too_long", "end"),
+    (
+        "/v1/vedic/dasha",
+        {**AT, "start": "2000-01-01T00:00:00Z", "end": "2001-01-01T00:00:00Z"},
+        "invalid_parameter",
+        "at",
+    ),
+    (
+        "/v1/vedic/dasha",
+        {**BIRTH, "start": "1990-06-15T14:30:00Z", "end": "2111-01-01T00:00:00Z"},
+        "range_too_long",
+        "end",
+    ),
 ]
 
 
@@ -147,12 +173,21 @@ def test_a_panchang_costs_1_and_reads_the_days_limbs_at_its_sunrise_by_default(a
     assert response.status_code == 200, response.text
     assert response.json()["meta"]["credits_used"] == 1
     found = {**response.json()["data"], "conventions": response.json()["meta"]["conventions"]}
-    assert {k: found["conventions"][k] for k in ("ayanamsha", "ayanamsha_id", "sunrise")} == {"ayanamsha": "lahiri", "ayanamsha_id": 1, "sunrise": "upper_limb_refracted"}
+    assert {k: found["conventions"][k] for k in ("ayanamsha", "ayanamsha_id", "sunrise")} == {
+        "ayanamsha": "lahiri",
+        "ayanamsha_id": 1,
+        "sunrise": "upper_limb_refracted",
+    }
     assert found["limbs_at"] == "sunrise" and found["moment"] == found["sunrise"]
-    assert found["sunrise"]["datetime"].startswith("2024-03-20T00:4") and found["sunrise"]["jd"] < found["sunset"]["jd"] < found["next_sunrise"]["jd"]
+    assert (
+        found["sunrise"]["datetime"].startswith("2024-03-20T00:4")
+        and found["sunrise"]["jd"] < found["sunset"]["jd"] < found["next_sunrise"]["jd"]
+    )
     assert found["vara"] == {"index": 4, "name": "budhavara", "lord": "mercury"}  # a Wednesday
     assert (found["tithi"]["index"], found["tithi"]["name"], found["tithi"]["paksha"]) == (11, "ekadashi", "shukla")
-    assert (found["nakshatra"]["name"], found["nakshatra"]["lord"]) == ("pushya", "saturn") and "pada" in found["nakshatra"]
+    assert (found["nakshatra"]["name"], found["nakshatra"]["lord"]) == ("pushya", "saturn") and "pada" in found[
+        "nakshatra"
+    ]
     for limb in ("tithi", "nakshatra", "yoga", "karana"):
         assert found[limb]["start"]["jd"] <= found["moment"]["jd"] < found[limb]["end"]["jd"]
 
@@ -174,8 +209,17 @@ def test_the_hindu_sunrise_is_the_discs_centre_without_refraction_some_minutes_l
 def test_a_panchang_where_the_sun_does_not_rise_is_polar_day_or_night_and_costs_nothing(stack):
     name, key = stack.new_key(credits=10)
     with stack.client(key) as client:
-        assert_error(client.get("/v1/vedic/panchang", params={"datetime": "2024-06-21T12:00:00Z", "lat": 80.0, "lon": 0.0}), 400, "polar_day_or_night", "lat")
-        for params, param in (({**CHENNAI, "sunrise": "upper_limb"}, "sunrise"), ({**CHENNAI, "limbs_at": "noon"}, "limbs_at"), ({**CHENNAI, "ayanamsha": "sayana"}, "ayanamsha")):
+        assert_error(
+            client.get("/v1/vedic/panchang", params={"datetime": "2024-06-21T12:00:00Z", "lat": 80.0, "lon": 0.0}),
+            400,
+            "polar_day_or_night",
+            "lat",
+        )
+        for params, param in (
+            ({**CHENNAI, "sunrise": "upper_limb"}, "sunrise"),
+            ({**CHENNAI, "limbs_at": "noon"}, "limbs_at"),
+            ({**CHENNAI, "ayanamsha": "sayana"}, "ayanamsha"),
+        ):
             assert_error(client.get("/v1/vedic/panchang", params=params), 400, "invalid_parameter", param)
     assert balance(stack, name) == 10
 
@@ -186,7 +230,9 @@ def data_1(api, **params) -> dict:
     return {**response.json()["data"], "conventions": response.json()["meta"]["conventions"]}
 
 
-@pytest.mark.parametrize(("path", "params"), [("/v1/vedic/chart", {}), ("/v1/vedic/dasha", {"at": "2024-01-01T00:00:00Z"})])
+@pytest.mark.parametrize(
+    ("path", "params"), [("/v1/vedic/chart", {}), ("/v1/vedic/dasha", {"at": "2024-01-01T00:00:00Z"})]
+)
 def test_the_conventions_are_in_meta_beside_how_the_answer_was_made_not_in_data(api, path, params):
     body = api.get(path, params={**BIRTH, **params}).json()
     assert "conventions" not in body["data"]
@@ -194,8 +240,12 @@ def test_the_conventions_are_in_meta_beside_how_the_answer_was_made_not_in_data(
 
 
 MATCH = {
-    "datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.13,
-    "datetime_b": "1992-03-02T06:10:00Z", "lat_b": 28.61, "lon_b": 77.21,
+    "datetime_a": "1990-06-15T14:30:00Z",
+    "lat_a": 51.5,
+    "lon_a": -0.13,
+    "datetime_b": "1992-03-02T06:10:00Z",
+    "lat_b": 28.61,
+    "lon_b": 77.21,
 }
 KOOTAS = ["varna", "vashya", "tara", "yoni", "graha_maitri", "gana", "bhakoot", "nadi"]
 
@@ -210,7 +260,11 @@ def match(api, **params) -> dict:
 def test_a_match_costs_3_and_echoes_its_default_conventions(api):
     found = match(api)
     conventions = found["conventions"]
-    assert {k: conventions[k] for k in ("ayanamsha", "ayanamsha_id", "groom")} == {"ayanamsha": "lahiri", "ayanamsha_id": 1, "groom": "a"}
+    assert {k: conventions[k] for k in ("ayanamsha", "ayanamsha_id", "groom")} == {
+        "ayanamsha": "lahiri",
+        "ayanamsha_id": 1,
+        "groom": "a",
+    }
     assert "node" not in conventions and 23.6 < conventions["ayanamsha_deg"] < 23.8
     assert (found["a"]["role"], found["b"]["role"]) == ("groom", "bride")
     assert found["a"]["moment"]["datetime"] == "1990-06-15T14:30:00.000Z"
@@ -226,7 +280,9 @@ def test_a_match_gives_the_eight_kootas_each_with_score_max_and_reason_summing_t
 
 def test_a_match_reads_each_birth_moon_as_the_vedic_chart_does(api):
     found = match(api)
-    chart = api.get("/v1/vedic/chart", params={"datetime": MATCH["datetime_b"], "lat": MATCH["lat_b"], "lon": MATCH["lon_b"]}).json()["data"]
+    chart = api.get(
+        "/v1/vedic/chart", params={"datetime": MATCH["datetime_b"], "lat": MATCH["lat_b"], "lon": MATCH["lon_b"]}
+    ).json()["data"]
     moon = chart["points"][1]
     assert found["b"]["moon_longitude"] == pytest.approx(moon["longitude"])
     assert (found["b"]["moon_sign"], found["b"]["moon_nakshatra"]) == (moon["sign"], moon["nakshatra"])
@@ -234,7 +290,9 @@ def test_a_match_reads_each_birth_moon_as_the_vedic_chart_does(api):
 
 def test_each_birth_has_its_manglik_status_from_mars_house(api):
     found = match(api)
-    chart = api.get("/v1/vedic/chart", params={"datetime": MATCH["datetime_a"], "lat": MATCH["lat_a"], "lon": MATCH["lon_a"]}).json()["data"]
+    chart = api.get(
+        "/v1/vedic/chart", params={"datetime": MATCH["datetime_a"], "lat": MATCH["lat_a"], "lon": MATCH["lon_a"]}
+    ).json()["data"]
     mars_house = chart["points"][2]["house"]
     status = found["a"]["manglik"]
     assert status["house_from_lagna"] == mars_house
@@ -281,8 +339,22 @@ def test_each_match_refusal_is_a_400_naming_its_parameter_and_costs_nothing(stac
 def test_a_match_takes_two_stored_charts_and_answers_as_their_births_do(stack):
     _, key = stack.new_key()
     with stack.client(key) as client:
-        ids = [client.post("/v1/charts", json={"name": side, "datetime": MATCH[f"datetime_{side}"], "lat": MATCH[f"lat_{side}"], "lon": MATCH[f"lon_{side}"]}).json()["data"]["id"] for side in "ab"]
+        ids = [
+            client.post(
+                "/v1/charts",
+                json={
+                    "name": side,
+                    "datetime": MATCH[f"datetime_{side}"],
+                    "lat": MATCH[f"lat_{side}"],
+                    "lon": MATCH[f"lon_{side}"],
+                },
+            ).json()["data"]["id"]
+            for side in "ab"
+        ]
         stored = client.get("/v1/vedic/match", params={"chart_a": ids[0], "chart_b": ids[1]})
         plain = client.get("/v1/vedic/match", params=MATCH)
     assert stored.status_code == 200, stored.text
-    assert stored.json()["data"] == plain.json()["data"] and stored.json()["meta"]["conventions"] == plain.json()["meta"]["conventions"]
+    assert (
+        stored.json()["data"] == plain.json()["data"]
+        and stored.json()["meta"]["conventions"] == plain.json()["meta"]["conventions"]
+    )

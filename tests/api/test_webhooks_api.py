@@ -78,7 +78,11 @@ def test_a_subscription_is_answered_with_its_id_and_its_secret_once(stack, accou
     made = subscribe(stack, key, SKY)
     assert made["id"].startswith("wh_") and made["secret"].startswith("whsec_")
     assert (made["url"], made["events"], made["chart"], made["lead_minutes"], made["state"]) == (
-        SKY["url"], ["lunation", "eclipse"], None, 60, "active"
+        SKY["url"],
+        ["lunation", "eclipse"],
+        None,
+        60,
+        "active",
     )
     read = call(stack, key, "GET", f"/v1/webhooks/{made['id']}").json()["data"]
     assert "secret" not in read and read == {k: v for k, v in made.items() if k != "secret"}
@@ -123,8 +127,12 @@ def test_the_secret_is_shown_again_only_in_the_replay_of_the_first_answer_to_its
 def test_another_body_under_the_same_key_is_409_idempotency_key_reuse_and_makes_nothing(stack, account):
     _, key = account
     made = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-reuse").json()["data"]["id"]
-    assert_error(post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": 5}, "wh-reuse"), 409, "idempotency_key_reuse")
-    assert_error(post_keyed(stack, key, "/v1/charts", {"name": "Ada", **LYON}, "wh-reuse"), 409, "idempotency_key_reuse")
+    assert_error(
+        post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": 5}, "wh-reuse"), 409, "idempotency_key_reuse"
+    )
+    assert_error(
+        post_keyed(stack, key, "/v1/charts", {"name": "Ada", **LYON}, "wh-reuse"), 409, "idempotency_key_reuse"
+    )
     assert listed_ids(stack, key) == [made]
 
 
@@ -136,7 +144,9 @@ def test_a_retry_while_the_first_creation_runs_is_409_idempotency_key_in_progres
         try:
             owner = await store.get_account(name)
             held_as = mode_scoped_key("wh-running", "live")
-            await store.claim_idempotency(owner.id, held_as, fingerprint("POST", "/v1/webhooks", canonical_json(SKY)), "elsewhere", 60.0)
+            await store.claim_idempotency(
+                owner.id, held_as, fingerprint("POST", "/v1/webhooks", canonical_json(SKY)), "elsewhere", 60.0
+            )
         finally:
             await store.close()
 
@@ -148,7 +158,12 @@ def test_a_retry_while_the_first_creation_runs_is_409_idempotency_key_in_progres
 
 def test_a_refused_creation_keeps_nothing_under_its_key(stack, account):
     _, key = account
-    assert_error(post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": -1}, "wh-refused"), 400, "invalid_parameter", "lead_minutes")
+    assert_error(
+        post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": -1}, "wh-refused"),
+        400,
+        "invalid_parameter",
+        "lead_minutes",
+    )
     made = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-refused")
     assert made.status_code == 200 and "idempotent-replayed" not in made.headers
 
@@ -200,10 +215,21 @@ def test_a_chart_must_be_a_stored_chart_of_the_account(stack, account):
         assert_error(response, 404, "chart_not_found", "chart")
 
 
-@pytest.mark.parametrize("url", [
-    "http://example.com/hook", "ftp://example.com/x", "example.com/hook", "https://", "https://user:pw@example.com/h",
-    "https://example.com/h#frag", "https://example.com:99999/h", "", 42, "https://e.com/" + "a" * 2000,
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com/hook",
+        "ftp://example.com/x",
+        "example.com/hook",
+        "https://",
+        "https://user:pw@example.com/h",
+        "https://example.com/h#frag",
+        "https://example.com:99999/h",
+        "",
+        42,
+        "https://e.com/" + "a" * 2000,
+    ],
+)
 def test_the_url_must_be_https(stack, account, url):
     _, key = account
     assert_error(post(stack, key, "/v1/webhooks", {**SKY, "url": url}), 400, "invalid_parameter", "url")
@@ -224,16 +250,38 @@ def test_http_to_the_loopback_is_refused_in_production_mode(production):
 # --- egress: a stranger cannot aim the deliveries (webhooks/egress.py) ---------------------------
 
 #: What the production stack's resolver answers (example.com is public).
-NAMES = {**PUBLIC_NAMES, "intranet.example.net": ["10.0.0.5"], "half.example.net": [*PUBLIC_NAMES["example.com"], "169.254.169.254"]}
+NAMES = {
+    **PUBLIC_NAMES,
+    "intranet.example.net": ["10.0.0.5"],
+    "half.example.net": [*PUBLIC_NAMES["example.com"], "169.254.169.254"],
+}
 
 #: Hostile URLs, each refused in production naming its rule (tests/unit/webhooks/test_egress.py has them all).
 HOSTILE = [
-    "https://169.254.169.254/latest/meta-data/", "https://10.0.0.1/", "https://[fd00::1]/", "https://2130706433/",
-    "https://0177.0.0.1/", "https://0x7f.1/", "https://127.1/", "https://127.0.0.1./", "https://[::ffff:127.0.0.1]/",
-    "https://[fe80::1%25eth0]/", "https://%31%32%37.0.0.1/", "https://１２７．０．０．１/", "https://[64:ff9b::a00:1]/",
-    "https://localhost/", "https://localhost./", "https://metadata.google.internal/", "https://printer.local/",
-    "https://intranet.example.net/", "https://half.example.net/", "https://unknown.example.net/",
-    "https://exa mple.com/", 'https://example.com/a"b', "https://example.com/<x>", "https://example.com:0/",
+    "https://169.254.169.254/latest/meta-data/",
+    "https://10.0.0.1/",
+    "https://[fd00::1]/",
+    "https://2130706433/",
+    "https://0177.0.0.1/",
+    "https://0x7f.1/",
+    "https://127.1/",
+    "https://127.0.0.1./",
+    "https://[::ffff:127.0.0.1]/",
+    "https://[fe80::1%25eth0]/",
+    "https://%31%32%37.0.0.1/",
+    "https://１２７．０．０．１/",
+    "https://[64:ff9b::a00:1]/",
+    "https://localhost/",
+    "https://localhost./",
+    "https://metadata.google.internal/",
+    "https://printer.local/",
+    "https://intranet.example.net/",
+    "https://half.example.net/",
+    "https://unknown.example.net/",
+    "https://exa mple.com/",
+    'https://example.com/a"b',
+    "https://example.com/<x>",
+    "https://example.com:0/",
 ]
 
 
@@ -282,14 +330,18 @@ def test_a_name_resolving_only_to_public_addresses_is_taken_in_production(produc
 def test_an_otherwise_bad_body_is_refused_before_any_resolution(production):
     _, key = production.new_key()
     asked = len(production.resolve.asked)
-    assert_error(post(production, key, "/v1/webhooks", {**SKY, "events": ["solstice"]}), 400, "invalid_parameter", "events")
+    assert_error(
+        post(production, key, "/v1/webhooks", {**SKY, "events": ["solstice"]}), 400, "invalid_parameter", "events"
+    )
     assert production.resolve.asked[asked:] == []
 
 
 @pytest.mark.parametrize("lead", [-1, MAX_LEAD_MINUTES + 1, 1.5, "60", True])
 def test_the_lead_is_a_whole_number_of_minutes_up_to_a_week(stack, account, lead):
     _, key = account
-    assert_error(post(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": lead}), 400, "invalid_parameter", "lead_minutes")
+    assert_error(
+        post(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": lead}), 400, "invalid_parameter", "lead_minutes"
+    )
 
 
 def test_the_lead_may_be_a_week(stack, account):
@@ -297,10 +349,15 @@ def test_the_lead_may_be_a_week(stack, account):
     assert subscribe(stack, key, {**SKY, "lead_minutes": MAX_LEAD_MINUTES})["lead_minutes"] == MAX_LEAD_MINUTES
 
 
-@pytest.mark.parametrize("body, code, param", [
-    ([1, 2], "invalid_body", None), ({**SKY, "colour": "red"}, "invalid_parameter", "colour"),
-    ({"events": ["lunation"]}, "missing_parameter", "url"), ({"url": SKY["url"]}, "missing_parameter", "events"),
-])
+@pytest.mark.parametrize(
+    "body, code, param",
+    [
+        ([1, 2], "invalid_body", None),
+        ({**SKY, "colour": "red"}, "invalid_parameter", "colour"),
+        ({"events": ["lunation"]}, "missing_parameter", "url"),
+        ({"url": SKY["url"]}, "missing_parameter", "events"),
+    ],
+)
 def test_a_body_of_any_other_shape_is_refused(stack, account, body, code, param):
     _, key = account
     assert_error(post(stack, key, "/v1/webhooks", body), 400, code, param)
@@ -325,9 +382,12 @@ def test_another_accounts_subscription_is_not_found(stack, account):
     _, other_key = stack.new_key()
     theirs = subscribe(stack, other_key, SKY)["id"]
     for method, path, body in (
-        ("GET", f"/v1/webhooks/{theirs}", None), ("PATCH", f"/v1/webhooks/{theirs}", {"state": "paused"}),
-        ("DELETE", f"/v1/webhooks/{theirs}", None), ("POST", f"/v1/webhooks/{theirs}/test", None),
-        ("POST", f"/v1/webhooks/{theirs}/rotate-secret", None), ("GET", f"/v1/webhooks/{theirs}/deliveries", None),
+        ("GET", f"/v1/webhooks/{theirs}", None),
+        ("PATCH", f"/v1/webhooks/{theirs}", {"state": "paused"}),
+        ("DELETE", f"/v1/webhooks/{theirs}", None),
+        ("POST", f"/v1/webhooks/{theirs}/test", None),
+        ("POST", f"/v1/webhooks/{theirs}/rotate-secret", None),
+        ("GET", f"/v1/webhooks/{theirs}/deliveries", None),
         ("GET", "/v1/webhooks/wh_nope", None),
     ):
         assert_error(call(stack, key, method, path, body), 404, "webhook_not_found")
@@ -343,7 +403,9 @@ def test_patch_pauses_and_resumes(stack, account):
     assert (resumed["state"], resumed["paused_reason"], resumed["failing_since"]) == ("active", None, None)
 
 
-@pytest.mark.parametrize("body, param", [({"state": "asleep"}, "state"), ({"url": "https://x.com"}, "url"), ({}, "state")])
+@pytest.mark.parametrize(
+    "body, param", [({"state": "asleep"}, "state"), ({"url": "https://x.com"}, "url"), ({}, "state")]
+)
 def test_patch_changes_only_the_state(stack, account, body, param):
     _, key = account
     made = subscribe(stack, key, SKY)
@@ -353,7 +415,10 @@ def test_patch_changes_only_the_state(stack, account, body, param):
 def test_a_deleted_subscription_is_gone(stack, account):
     _, key = account
     made = subscribe(stack, key, SKY)
-    assert call(stack, key, "DELETE", f"/v1/webhooks/{made['id']}").json()["data"] == {"id": made["id"], "deleted": True}
+    assert call(stack, key, "DELETE", f"/v1/webhooks/{made['id']}").json()["data"] == {
+        "id": made["id"],
+        "deleted": True,
+    }
     assert_error(call(stack, key, "GET", f"/v1/webhooks/{made['id']}"), 404, "webhook_not_found")
     assert_error(call(stack, key, "DELETE", f"/v1/webhooks/{made['id']}"), 404, "webhook_not_found")
 
@@ -364,8 +429,10 @@ def test_deleting_a_chart_ends_its_subscriptions_for_the_reason_chart_deleted(st
     ended = subscribe(stack, key, {"url": "https://example.com/h", "events": ["lunation"], "chart": chart})["id"]
     paused = subscribe(stack, key, {"url": "https://example.com/h", "events": ["transit"], "chart": chart})["id"]
     call(stack, key, "PATCH", f"/v1/webhooks/{paused}", {"state": "paused"})
-    others = [subscribe(stack, key, {"url": "https://example.com/h", "events": ["lunation"], "chart": kept_chart})["id"],
-              subscribe(stack, key, SKY)["id"]]
+    others = [
+        subscribe(stack, key, {"url": "https://example.com/h", "events": ["lunation"], "chart": kept_chart})["id"],
+        subscribe(stack, key, SKY)["id"],
+    ]
     assert call(stack, key, "DELETE", f"/v1/charts/{chart}").status_code == 200
     listed = {w["id"]: w for w in call(stack, key, "GET", "/v1/webhooks").json()["data"]["webhooks"]}
     for webhook_id in (ended, paused):
@@ -431,6 +498,8 @@ def test_a_new_secret_is_whsec_and_the_base64_of_32_bytes(stack, account):
     _, key = account
     made = subscribe(stack, key, SKY)
     assert len(base64.b64decode(made["secret"].removeprefix("whsec_"), validate=True)) == 32
+
+
 def test_delivered(stack: AppStack, key: str, webhook_id: str, receiver) -> dict:
     """Return the event of the test delivery of ``webhook_id`` the receiver got."""
     answer = post(stack, key, f"/v1/webhooks/{webhook_id}/test")
@@ -460,8 +529,13 @@ def real_id(test_event: dict) -> str:
 
 def shape(event: dict) -> dict:
     """Return each member's JSON type, and the instant's members' types."""
-    return {key: (type(value).__name__, {k: type(v).__name__ for k, v in value.items()} if isinstance(value, dict) else None)
-            for key, value in event.items()}
+    return {
+        key: (
+            type(value).__name__,
+            {k: type(v).__name__ for k, v in value.items()} if isinstance(value, dict) else None,
+        )
+        for key, value in event.items()
+    }
 
 
 def test_a_chart_subscriptions_test_carries_its_next_event_as_the_forecast_gives_it(stack, account, receiver):
@@ -478,7 +552,9 @@ def test_a_chart_subscriptions_test_carries_its_next_event_as_the_forecast_gives
     assert shape(event) == shape(real) and "natal_house" in event and set(event["instant"]) == {"jd", "datetime"}
     # Its next: no event of its kinds between the moment it was asked and it.
     until = day + timedelta(days=1)
-    ahead = forecast_events(stack, key, {**forecast_body(day, ("lunation",), chart), "start": iso_z(asked_from), "end": iso_z(until)})
+    ahead = forecast_events(
+        stack, key, {**forecast_body(day, ("lunation",), chart), "start": iso_z(asked_from), "end": iso_z(until)}
+    )
     assert ahead[0]["id"] == real["id"]
 
 
@@ -490,21 +566,27 @@ def test_a_sky_subscriptions_test_carries_its_next_event_as_a_sky_event(stack, a
     instant = datetime.fromisoformat(event["instant"]["datetime"].replace("Z", "+00:00"))
     assert instant >= asked_from - timedelta(seconds=1) and event["kind"] in SKY["events"]
     day = datetime(instant.year, instant.month, instant.day, tzinfo=UTC)
-    same_instant = [e for e in forecast_events(stack, key, forecast_body(day, tuple(made["events"]), None))
-                    if e["instant"] == event["instant"] and e["kind"] == event["kind"]]
+    same_instant = [
+        e
+        for e in forecast_events(stack, key, forecast_body(day, tuple(made["events"]), None))
+        if e["instant"] == event["instant"] and e["kind"] == event["kind"]
+    ]
     (real,) = [sky_event(e) for e in same_instant]
     assert real["id"] == real_id(event) and event == {**real, "id": event["id"]}
     assert shape(event) == {k: v for k, v in shape(same_instant[0]).items() if k != "natal_house"}
     assert "natal_house" not in event
 
 
-def test_a_test_with_no_event_of_its_kinds_ahead_is_409_no_upcoming_event_and_sends_nothing(stack, account, receiver, monkeypatch):
+def test_a_test_with_no_event_of_its_kinds_ahead_is_409_no_upcoming_event_and_sends_nothing(
+    stack, account, receiver, monkeypatch
+):
     name, key = account
     made = subscribe(stack, key, {**SKY, "url": receiver.url})
 
     def nothing_ahead(*_args):
         async def ask(_body):
             return []
+
         return ask
 
     monkeypatch.setattr(gateway_webhooks, "forecast_asker", nothing_ahead)

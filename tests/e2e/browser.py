@@ -26,7 +26,9 @@ def screenshot_folder(name: str) -> Path:
 @contextmanager
 def launched_chromium() -> Iterator:
     """Yield a Playwright browser on Debian's chromium; skip when either is not installed."""
-    playwright_sync = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency: run make setup")
+    playwright_sync = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is a dev dependency: run make setup"
+    )
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)")
     with playwright_sync.sync_playwright() as playwright:

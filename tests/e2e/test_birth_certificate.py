@@ -20,7 +20,9 @@ def test_a_natal_chart_from_a_certificates_town_and_local_time_equals_the_hand_c
         found = client.get("/v1/places", params={"q": TOWN, "country": "GB", "limit": 1})
         assert found.status_code == 200, found.text
         town = found.json()["data"]["places"][0]
-        zone = client.get("/v1/timezone", params={"datetime": LOCAL_TIME, "tz": "auto", "lat": town["lat"], "lon": town["lon"]})
+        zone = client.get(
+            "/v1/timezone", params={"datetime": LOCAL_TIME, "tz": "auto", "lat": town["lat"], "lon": town["lon"]}
+        )
         from_certificate = client.get("/v1/natal-chart", params={"datetime": LOCAL_TIME, "place": town["id"]})
         by_hand = client.get("/v1/natal-chart", params={"datetime": UTC_BY_HAND, **LONDON})
     assert (town["name"], town["tz"]) == ("London", "Europe/London")

@@ -31,7 +31,16 @@ from tests.webhook_receiver import Receiver
 
 PROGRAMS = Path(__file__).parent / "client_packages"
 # What the server needs and a client must never pull in.
-SERVER_DEPENDENCIES = {"grpcio", "grpcio-status", "grpcio-health-checking", "protobuf", "pyswisseph", "starlette", "uvicorn", "nats-py"}
+SERVER_DEPENDENCIES = {
+    "grpcio",
+    "grpcio-status",
+    "grpcio-health-checking",
+    "protobuf",
+    "pyswisseph",
+    "starlette",
+    "uvicorn",
+    "nats-py",
+}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # How the programs' local time in Lyon reads (meta.moment.datetime): CEST, UTC+2 in July 1985.
 LYON_MOMENT = {"tz": "Europe/Paris", "abbreviation": "CEST", "utc": "1985-07-13T12:05:00.000Z"}
@@ -48,7 +57,9 @@ def packages(stack: Stack, tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("client-packages")
     document = folder / "openapi.json"
     document.write_bytes(served_document(stack.base_url))
-    wheel, sdist = sorted(build_python(generate_python(document, folder / "python"), folder / "dist"), key=lambda p: p.suffix)[::-1]
+    wheel, sdist = sorted(
+        build_python(generate_python(document, folder / "python"), folder / "dist"), key=lambda p: p.suffix
+    )[::-1]
     built = {"wheel": wheel, "sdist": sdist}
     if shutil.which("npm") and shutil.which("node"):
         built["tarball"] = build_typescript(generate_typescript(document, folder / "typescript"), folder / "dist")
@@ -67,7 +78,12 @@ def venv(packages, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
     python = folder / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(packages["wheel"])], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(packages["wheel"])],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     return python
 
 
@@ -94,7 +110,16 @@ def test_the_wheel_raises_invalid_parameter_with_its_suggestion_for_a_bad_house_
 def test_the_program_against_the_wheel_passes_mypy_strict(venv, program):
     # mypy of this checkout, reading the packages of the fresh venv (PEP 561: py.typed).
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable", str(venv), str(PROGRAMS / program)],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--python-executable",
+            str(venv),
+            str(PROGRAMS / program),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
@@ -192,7 +217,11 @@ def test_the_wheel_says_its_licence_and_holds_it(packages):
 def test_the_wheel_depends_on_no_server_dependency(packages):
     with zipfile.ZipFile(packages["wheel"]) as wheel:
         metadata = wheel.read(next(name for name in wheel.namelist() if name.endswith(".dist-info/METADATA"))).decode()
-    required = {Requirement(line.split(":", 1)[1]).name.lower() for line in metadata.splitlines() if line.startswith("Requires-Dist:")}
+    required = {
+        Requirement(line.split(":", 1)[1]).name.lower()
+        for line in metadata.splitlines()
+        if line.startswith("Requires-Dist:")
+    }
     assert required == {"httpx", "attrs"} and not required & SERVER_DEPENDENCIES
 
 
@@ -239,13 +268,27 @@ def fresh_npm_project(tarball: Path, folder: Path, build: str) -> Path:
     package_type, module, resolution = TYPESCRIPT_BUILDS[build]
     folder.mkdir()
     (folder / "package.json").write_text(json.dumps({"name": "app", "private": True, "type": package_type}))
-    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--silent", str(tarball)], cwd=folder, check=True, timeout=300)
+    subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", "--silent", str(tarball)], cwd=folder, check=True, timeout=300
+    )
     sources = sorted(PROGRAMS.glob("*.ts"))
     for source in sources:
         shutil.copy(source, folder / source.name)
-    options = {"target": "ES2022", "module": module, "moduleResolution": resolution, "lib": ["ES2022", "DOM"], "types": [], "strict": True, "outDir": "dist"}
-    (folder / "tsconfig.json").write_text(json.dumps({"compilerOptions": options, "include": [source.name for source in sources]}))
-    compiled = subprocess.run([str(TYPESCRIPT_COMPILER), "-p", str(folder)], capture_output=True, text=True, timeout=300)
+    options = {
+        "target": "ES2022",
+        "module": module,
+        "moduleResolution": resolution,
+        "lib": ["ES2022", "DOM"],
+        "types": [],
+        "strict": True,
+        "outDir": "dist",
+    }
+    (folder / "tsconfig.json").write_text(
+        json.dumps({"compilerOptions": options, "include": [source.name for source in sources]})
+    )
+    compiled = subprocess.run(
+        [str(TYPESCRIPT_COMPILER), "-p", str(folder)], capture_output=True, text=True, timeout=300
+    )
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     return folder
 
@@ -282,7 +325,9 @@ def test_the_npm_package_compiles_strictly_and_computes_a_natal_chart_from_a_tow
 def test_the_npm_package_throws_invalid_parameter_as_an_error_with_a_stack(typescript_run):
     refused = typescript_run[1]
     assert refused["name"] == "InvalidParameter" and refused["isError"] and refused["isCelestialError"]
-    assert refused["code"] == "invalid_parameter" and refused["param"] == "system" and "placidus" in refused["suggestion"]
+    assert (
+        refused["code"] == "invalid_parameter" and refused["param"] == "system" and "placidus" in refused["suggestion"]
+    )
     assert refused["stack"].startswith("InvalidParameter: ") and "\n    at " in refused["stack"]
 
 
@@ -324,11 +369,15 @@ def delivery(stack: Stack, key: str, tmp_path_factory) -> tuple[str, str, str]:
 VERIFIED = {"real": True, "tampered": False, "wrong_secret": False, "stale": False}
 
 
-def test_the_wheels_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(venv, delivery):
+def test_the_wheels_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(
+    venv, delivery
+):
     assert run_python(venv, str(PROGRAMS / "verify_delivery.py"), *delivery) == [VERIFIED]
 
 
-def test_the_npm_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(npm_project, delivery):
+def test_the_npm_verifier_accepts_a_real_delivery_and_refuses_a_tampered_body_a_wrong_secret_and_a_stale_timestamp(
+    npm_project, delivery
+):
     assert run_node(npm_project, "verify_delivery.js", *delivery) == [VERIFIED]
 
 
@@ -344,8 +393,18 @@ def test_no_export_of_the_npm_package_shadows_a_global(tarball, tmp_path):
         "checker.getSymbolAtLocation(program.getSourceFile(file))).map((s) => s.name)))"
     )
     compiler = TYPESCRIPT_COMPILER.parent.parent / "typescript"
-    exported = subprocess.run(["node", "-e", listing, str(compiler), str(tmp_path / "package" / "dist" / "esm" / "index.d.ts")], capture_output=True, text=True, check=True)
-    globals_ = subprocess.run(["node", "-p", "JSON.stringify(Object.getOwnPropertyNames(globalThis))"], capture_output=True, text=True, check=True)
+    exported = subprocess.run(
+        ["node", "-e", listing, str(compiler), str(tmp_path / "package" / "dist" / "esm" / "index.d.ts")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    globals_ = subprocess.run(
+        ["node", "-p", "JSON.stringify(Object.getOwnPropertyNames(globalThis))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     names = set(json.loads(exported.stdout))
     assert {"Celestial", "CelestialError", "InvalidParameter", "ErrorBody"} <= names
     assert not names & set(json.loads(globals_.stdout))

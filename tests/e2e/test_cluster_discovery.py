@@ -88,7 +88,11 @@ class Pool:
 
     def start(self, host: str) -> None:
         self.processes[host], _ = start_process(
-            2, self.log(host), host=host, port=self.port, env={"CELESTIAL_SERVICE_CONNECTION_AGE_S": str(CONNECTION_AGE_S)}
+            2,
+            self.log(host),
+            host=host,
+            port=self.port,
+            env={"CELESTIAL_SERVICE_CONNECTION_AGE_S": str(CONNECTION_AGE_S)},
         )
 
     def log(self, host: str) -> Path:
@@ -129,7 +133,13 @@ def positions_request(body: str = "sun") -> pb.ComputePositionsRequest:
 
 async def call_many(service_pool: ServicePool, count: int, tag: str) -> None:
     for index in range(count):
-        reply = await service_pool.call(SERVICE + "ComputePositions", positions_request(), pb.ComputePositionsResponse, timeout_s=10, request_id=f"{tag}-{index}")
+        reply = await service_pool.call(
+            SERVICE + "ComputePositions",
+            positions_request(),
+            pb.ComputePositionsResponse,
+            timeout_s=10,
+            request_id=f"{tag}-{index}",
+        )
         assert reply.data[0].ecliptic.body == "sun"
 
 
@@ -159,8 +169,11 @@ def test_calls_spread_over_every_address_the_name_resolves_to_skip_a_dead_one_an
 
 def test_an_internal_consumer_calls_the_pool_by_its_name_with_a_generated_stub_and_reads_rich_errors(pool):
     with grpc.insecure_channel(pool.target) as channel:
-        call = channel.unary_unary(SERVICE + "ComputePositions", request_serializer=pb.ComputePositionsRequest.SerializeToString,
-                                   response_deserializer=pb.ComputePositionsResponse.FromString)
+        call = channel.unary_unary(
+            SERVICE + "ComputePositions",
+            request_serializer=pb.ComputePositionsRequest.SerializeToString,
+            response_deserializer=pb.ComputePositionsResponse.FromString,
+        )
         assert call(positions_request("moon"), timeout=10).data[0].ecliptic.body == "moon"
         with pytest.raises(grpc.RpcError) as caught:
             call(positions_request("vulcan"), timeout=10)
@@ -172,11 +185,16 @@ def test_server_reflection_lets_a_client_without_the_protos_call_the_pool_and_re
         database = ProtoReflectionDescriptorDatabase(channel)
         assert "celestial.v1.EphemerisService" in database.get_services()
         pool_of_descriptors = descriptor_pool.DescriptorPool(database)
-        method = pool_of_descriptors.FindServiceByName("celestial.v1.EphemerisService").FindMethodByName("ComputePositions")
+        method = pool_of_descriptors.FindServiceByName("celestial.v1.EphemerisService").FindMethodByName(
+            "ComputePositions"
+        )
         request_cls = message_factory.GetMessageClass(method.input_type)
         response_cls = message_factory.GetMessageClass(method.output_type)
-        call = channel.unary_unary(SERVICE + "ComputePositions", request_serializer=request_cls.SerializeToString,
-                                   response_deserializer=response_cls.FromString)
+        call = channel.unary_unary(
+            SERVICE + "ComputePositions",
+            request_serializer=request_cls.SerializeToString,
+            response_deserializer=response_cls.FromString,
+        )
         request = request_cls()
         request.moment.jd = J2000
         request.bodies.append("mars")

@@ -26,7 +26,6 @@ PASSWORD = "orbits of the seven sisters"
 PROPAGATION_S = 5.0
 
 
-
 def shot(page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
@@ -160,9 +159,12 @@ def test_every_page_has_no_serious_accessibility_violation(stack: Stack, chromiu
     check("key-created")
     key_id = page.locator("tbody tr").first.get_attribute("id")
     pages = {
-        "keys": "/dashboard/keys", "usage": "/dashboard/usage", "password": "/dashboard/password",
+        "keys": "/dashboard/keys",
+        "usage": "/dashboard/usage",
+        "password": "/dashboard/password",
         "spend-caps": "/dashboard/spend-caps",
-        "revoke": f"/dashboard/keys/{key_id}/revoke", "origins": f"/dashboard/keys/{key_id}/origins",
+        "revoke": f"/dashboard/keys/{key_id}/revoke",
+        "origins": f"/dashboard/keys/{key_id}/origins",
     }
     for name, path in pages.items():
         page.goto(path)
@@ -190,13 +192,20 @@ def test_at_390_px_wide_no_dashboard_page_runs_off_screen(stack: Stack, chromium
     key = page.get_by_label(re.compile("^Key key_")).input_value()
     page.goto("/dashboard/keys")
     page.get_by_label(re.compile("^Name")).fill("web front end")
-    page.get_by_label("Allowed origins").fill("https://astrology-app.example.com\nhttps://www.another-long-name.example.org")
+    page.get_by_label("Allowed origins").fill(
+        "https://astrology-app.example.com\nhttps://www.another-long-name.example.org"
+    )
     page.get_by_label(re.compile("^Browser-only")).check()
     page.get_by_role("button", name="Create key").click()
     with stack.client(key) as api:
         assert api.get(POSITIONS).status_code == 200
     too_wide = {}
-    narrow = {"keys": "/dashboard/keys", "usage": "/dashboard/usage", "password": "/dashboard/password", "spend-caps": "/dashboard/spend-caps"}
+    narrow = {
+        "keys": "/dashboard/keys",
+        "usage": "/dashboard/usage",
+        "password": "/dashboard/password",
+        "spend-caps": "/dashboard/spend-caps",
+    }
     for name, path in narrow.items():
         page.goto(path)
         shot(page, f"390px-{name}")

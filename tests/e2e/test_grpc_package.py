@@ -28,7 +28,16 @@ PROGRAM = PROGRAMS / "call_pool.py"
 # The type stubs of grpcio and protobuf (typeshed's): a consumer type-checking strictly installs them.
 TYPE_STUBS = ("types-grpcio", "types-protobuf")
 # What the server needs and a gRPC consumer must never pull in.
-SERVER_DEPENDENCIES = {"pyswisseph", "starlette", "uvicorn", "nats-py", "numpy", "structlog", "grpcio-health-checking", "celestial"}
+SERVER_DEPENDENCIES = {
+    "pyswisseph",
+    "starlette",
+    "uvicorn",
+    "nats-py",
+    "numpy",
+    "structlog",
+    "grpcio-health-checking",
+    "celestial",
+}
 START_TIMEOUT_S = 60
 
 
@@ -53,8 +62,18 @@ def venv(package, tmp_path_factory) -> Path:
     subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
     python = folder / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{package['.whl']}[reflection]"],
-        check=True, capture_output=True, timeout=300,
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            f"{package['.whl']}[reflection]",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     return python
 
@@ -68,7 +87,10 @@ def pool(processes, tmp_path_factory) -> str:
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen(
             [sys.executable, "-m", "services.ephemeris.server", "--port", address.rsplit(":", 1)[1]],
-            cwd=REPO_ROOT, env={**os.environ, "CELESTIAL_LOG_FORMAT": "json"}, stdout=log_file, stderr=subprocess.STDOUT,
+            cwd=REPO_ROOT,
+            env={**os.environ, "CELESTIAL_LOG_FORMAT": "json"},
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
         )
     deadline = time.monotonic() + START_TIMEOUT_S
     while not grpc_serving(address):
@@ -94,11 +116,20 @@ def test_the_wheel_holds_each_protos_stubs_types_the_descriptor_set_and_py_typed
         names = set(wheel.namelist())
     for proto in (REPO_ROOT / "protos" / "celestial" / "v1").glob("*.proto"):
         assert {f"celestial/v1/{proto.stem}_pb2{suffix}" for suffix in (".py", "_grpc.py", ".pyi")} <= names
-    assert {"celestial/v1/descriptor_set.binpb", "celestial/v1/py.typed", "celestial_grpc/py.typed", "celestial_grpc/error_codes.py"} <= names
+    assert {
+        "celestial/v1/descriptor_set.binpb",
+        "celestial/v1/py.typed",
+        "celestial_grpc/py.typed",
+        "celestial_grpc/error_codes.py",
+    } <= names
 
 
 def test_the_wheel_depends_on_grpcio_protobuf_and_googleapis_common_protos_only(package):
-    required = [Requirement(line.split(":", 1)[1]) for line in wheel_metadata(package[".whl"]).splitlines() if line.startswith("Requires-Dist:")]
+    required = [
+        Requirement(line.split(":", 1)[1])
+        for line in wheel_metadata(package[".whl"]).splitlines()
+        if line.startswith("Requires-Dist:")
+    ]
     plain = {requirement.name for requirement in required if requirement.marker is None}
     assert plain == {"grpcio", "protobuf", "googleapis-common-protos"}
     assert {requirement.name for requirement in required if requirement.marker} == {"grpcio-reflection"}
@@ -110,7 +141,9 @@ def test_the_packages_say_their_mit_licence_and_hold_it(package):
     assert "License-Expression: MIT" in wheel_metadata(package[".whl"]).splitlines()
     with tarfile.open(package[".gz"]) as sdist:
         names = sdist.getnames()
-    assert any(name.endswith("/LICENSE") for name in names) and any(name.endswith("/celestial/v1/ephemeris_service_pb2_grpc.py") for name in names)
+    assert any(name.endswith("/LICENSE") for name in names) and any(
+        name.endswith("/celestial/v1/ephemeris_service_pb2_grpc.py") for name in names
+    )
 
 
 def test_the_packages_carry_the_apis_version(package):
@@ -119,7 +152,9 @@ def test_the_packages_carry_the_apis_version(package):
 
 
 def test_the_fresh_venv_holds_no_server_dependency(venv, answers):
-    listed = subprocess.run([str(venv), "-m", "pip", "list", "--format", "json"], capture_output=True, text=True, check=True)
+    listed = subprocess.run(
+        [str(venv), "-m", "pip", "list", "--format", "json"], capture_output=True, text=True, check=True
+    )
     installed = {package["name"].lower() for package in json.loads(listed.stdout)}
     assert "celestial-grpc" in installed and not installed & SERVER_DEPENDENCIES
 
@@ -148,7 +183,11 @@ def test_a_deadline_that_passes_during_the_computation_is_deadline_exceeded(answ
 
 
 def test_reflection_lists_the_service_health_and_reflection(answers):
-    assert answers[3]["services"] == ["celestial.v1.EphemerisService", "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"]
+    assert answers[3]["services"] == [
+        "celestial.v1.EphemerisService",
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1alpha.ServerReflection",
+    ]
 
 
 def test_reflection_gives_the_protos_of_the_service(answers):
@@ -160,7 +199,10 @@ def typed_venv(venv, answers) -> Path:
     """Return the fresh venv once its calls have run, with the type stubs of grpcio and
     protobuf added, as a consumer that type-checks has them."""
     subprocess.run(
-        [str(venv), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *TYPE_STUBS], check=True, capture_output=True, timeout=300
+        [str(venv), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *TYPE_STUBS],
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     return venv
 
@@ -168,7 +210,18 @@ def typed_venv(venv, answers) -> Path:
 def test_a_consumers_program_passes_mypy_strict_with_the_packages_types(typed_venv):
     # mypy of this checkout, reading the packages of the fresh venv (PEP 561: py.typed).
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable", str(typed_venv), str(PROGRAMS / "typed_call.py")],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--python-executable",
+            str(typed_venv),
+            str(PROGRAMS / "typed_call.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -79,7 +79,9 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
         headers = {**auth, "Idempotency-Key": f"{run}-request-{index}"}
         params = {"datetime": _moment(index), "bodies": "sun"}
         try:
-            response = httpx.get(url + POSITIONS, params=params, headers=headers, timeout=GIVE_UP_AFTER_S if give_up else 60)
+            response = httpx.get(
+                url + POSITIONS, params=params, headers=headers, timeout=GIVE_UP_AFTER_S if give_up else 60
+            )
         except httpx.TimeoutException:
             with lock:
                 gave_up[0] += 1
@@ -97,7 +99,9 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
         give_up_first = index % 2 == 0
         for turn in range(RETRIES_PER_REQUEST):
             delay_s = 0.0 if turn == 0 else generator.uniform(0, SPREAD_S)
-            plan.append((index + generator.random(), index, delay_s, generator.choice(urls), give_up_first and turn == 0))
+            plan.append(
+                (index + generator.random(), index, delay_s, generator.choice(urls), give_up_first and turn == 0)
+            )
     plan.sort()  # requests in order, each one's attempts at their random moments
     with ThreadPoolExecutor(THREADS) as pool:
         list(pool.map(lambda step: attempt(*step[1:]), plan))
@@ -131,13 +135,18 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
     print(
         f"\n{stack.env.get('CELESTIAL_NATS_URL') and 'nats' or 'sqlite'}: {len(plan)} attempts, "
         f"{sum(len(r) for r in answers.values())} answered 200, {len(in_progress)} 409 in progress, {gave_up[0]} "
-        "given up")
+        "given up"
+    )
 
     # The same key with another request, through either gateway: 409 reuse, and nothing charged.
     before = _balance(stack, name)
     for index in range(10):
-        other = httpx.get(urls[index % 2] + POSITIONS, params={"datetime": _moment(index), "bodies": "moon"},
-                          headers={**auth, "Idempotency-Key": f"{run}-request-{index}"}, timeout=60)
+        other = httpx.get(
+            urls[index % 2] + POSITIONS,
+            params={"datetime": _moment(index), "bodies": "moon"},
+            headers={**auth, "Idempotency-Key": f"{run}-request-{index}"},
+            timeout=60,
+        )
         assert other.status_code == 409 and other.json()["errors"][0]["code"] == "idempotency_key_reuse", other.text
     assert _balance(stack, name) == before
 
@@ -152,7 +161,9 @@ def test_a_retry_through_the_other_gateway_while_the_first_runs_is_409_in_progre
     auth = {"Authorization": f"Bearer {key}", "Idempotency-Key": "slow-" + os.urandom(4).hex()}
     # A batch of 50 positions of every body at 50 moments: long enough for the other gateway's
     # retry to find it running.
-    batch = {"requests": [{"endpoint": POSITIONS, "params": {"datetime": _moment(i), "bodies": "all"}} for i in range(50)]}
+    batch = {
+        "requests": [{"endpoint": POSITIONS, "params": {"datetime": _moment(i), "bodies": "all"}} for i in range(50)]
+    }
 
     def send(url: str) -> httpx.Response:
         return httpx.post(url + "/v1/batch", json=batch, headers=auth, timeout=60)

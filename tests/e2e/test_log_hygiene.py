@@ -19,7 +19,9 @@ def test_no_key_key_hash_or_admin_token_appears_in_any_log_line(processes, tmp_p
         name, cli_key = stack.new_key(credits=100)
         admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
         with httpx.Client(base_url=stack.base_url, timeout=30) as client:
-            created = client.post(f"/admin/v1/accounts/{name}/keys", json={"allowed_origins": ["https://app.example"]}, headers=admin)
+            created = client.post(
+                f"/admin/v1/accounts/{name}/keys", json={"allowed_origins": ["https://app.example"]}, headers=admin
+            )
             assert created.status_code == 201, created.text
             api_key = created.json()["data"]["key"]
             key_id = created.json()["data"]["key_id"]
@@ -32,10 +34,18 @@ def test_no_key_key_hash_or_admin_token_appears_in_any_log_line(processes, tmp_p
                 client.get("/v1/positions", params=params, headers={"Authorization": f"Bearer {key}"})
                 client.get("/v1/positions", params=params, headers={"X-API-Key": key})
                 client.get("/v1/positions", params=params, headers={"X-API-Key": key, "Origin": "https://evil.example"})
-                client.get("/v1/positions", params={**params, "bodies": "vulcan"}, headers={"Authorization": f"Bearer {key}"})
-                client.post("/v1/batch", json={"requests": [{"endpoint": "/v1/aspects", "params": params}]}, headers={"Authorization": f"Bearer {key}"})
+                client.get(
+                    "/v1/positions", params={**params, "bodies": "vulcan"}, headers={"Authorization": f"Bearer {key}"}
+                )
+                client.post(
+                    "/v1/batch",
+                    json={"requests": [{"endpoint": "/v1/aspects", "params": params}]},
+                    headers={"Authorization": f"Bearer {key}"},
+                )
             # A key sent where a parameter belongs, and a wrong admin token that resembles one.
-            client.get("/v1/positions", params={**params, "api_key": cli_key}, headers={"Authorization": f"Bearer {cli_key}"})
+            client.get(
+                "/v1/positions", params={**params, "api_key": cli_key}, headers={"Authorization": f"Bearer {cli_key}"}
+            )
             client.get(f"/admin/v1/accounts/{name}", headers={"Authorization": f"Bearer {ADMIN_TOKEN}x"})
             client.get(f"/admin/v1/keys/{cli_key}", headers=admin)  # a key pasted where its id belongs
             client.post(f"/admin/v1/keys/{key_id}/revoke", headers=admin)

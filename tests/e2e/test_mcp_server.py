@@ -86,13 +86,18 @@ def test_the_curated_tools_are_the_default_and_list_in_under_30000_characters(st
     _, key = stack.new_key()
 
     async def session():
-        async with Client(stdio_server(stack, key)) as curated, Client(stdio_server(stack, key, "--tools=full")) as full:
+        async with (
+            Client(stdio_server(stack, key)) as curated,
+            Client(stdio_server(stack, key, "--tools=full")) as full,
+        ):
             return (await curated.list_tools()).tools, (await full.list_tools()).tools
 
     curated, full = run(session)
 
     sizes = {tool.name: listed_chars(tool) for tool in curated}
-    print("tools/list characters, curated:", sizes, "total", sum(sizes.values()), "; full:", sum(map(listed_chars, full)))
+    print(
+        "tools/list characters, curated:", sizes, "total", sum(sizes.values()), "; full:", sum(map(listed_chars, full))
+    )
     assert sum(sizes.values()) < TOOLS_LIST_LIMIT
     assert {name for name, _ in CURATED_CALLS} == set(sizes)
     assert all(tool.output_schema is not None for tool in curated)
@@ -112,7 +117,9 @@ def test_each_curated_tool_answers_under_the_limit_with_a_summary_first(stack: S
         assert len(text) <= RESULT_LIMIT, name
         assert list(json.loads(text))[0] == "summary" and result.structured_content["summary"], name
         # The wheel is a picture the model sees, beside its summary.
-        assert [content.type for content in result.content] == (["text", "image"] if name == "chart_wheel" else ["text"]), name
+        assert [content.type for content in result.content] == (
+            ["text", "image"] if name == "chart_wheel" else ["text"]
+        ), name
 
 
 def test_a_year_of_transits_is_counted_by_pair_and_paged_with_the_next_cursor(stack: Stack):
@@ -182,14 +189,21 @@ def test_the_tools_are_the_operations_named_after_their_paths_with_tools_full(st
     # One tool per operation that takes a body: every computation. The account's own reads
     # (/v1/usage, /v1/account: GET only) are for the account's programs, not an assistant's,
     # and so are the stored charts (x-resource: they store and delete; every tool is read-only).
-    computations = {path for path, operations in document["paths"].items() if "post" in operations and not operations["post"].get("x-resource")}
+    computations = {
+        path
+        for path, operations in document["paths"].items()
+        if "post" in operations and not operations["post"].get("x-resource")
+    }
     assert set(tools) == {operation_name(path) for path in computations}
     assert {"positions", "natal_chart", "eclipses_solar", "zodiacal_releasing", "batch"} <= set(tools)
     body = document["paths"]["/v1/natal-chart"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     assert tools["natal_chart"].input_schema["properties"] == body["properties"]
     assert tools["houses"].input_schema["required"] == ["lat", "lon"]
     # A birth's lat and lon may come from place instead: required by neither, as the document says.
-    assert "required" not in tools["natal_chart"].input_schema and "place" in tools["natal_chart"].input_schema["properties"]
+    assert (
+        "required" not in tools["natal_chart"].input_schema
+        and "place" in tools["natal_chart"].input_schema["properties"]
+    )
     assert "Costs 2 credits" in tools["natal_chart"].description
 
 

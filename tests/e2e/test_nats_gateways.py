@@ -76,11 +76,15 @@ def usage_json(stack: Stack, name: str) -> dict:
 
 
 def get(base_url: str, key: str, **headers: str) -> httpx.Response:
-    return httpx.get(base_url + POSITIONS, params=MOMENT, headers={"Authorization": f"Bearer {key}", **headers}, timeout=30)
+    return httpx.get(
+        base_url + POSITIONS, params=MOMENT, headers={"Authorization": f"Bearer {key}", **headers}, timeout=30
+    )
 
 
 def admin_post(base_url: str, path: str, payload: dict | None = None) -> httpx.Response:
-    return httpx.post(f"{base_url}/admin/v1{path}", json=payload or {}, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=30)
+    return httpx.post(
+        f"{base_url}/admin/v1{path}", json=payload or {}, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=30
+    )
 
 
 def eventually(predicate, within_s: float) -> None:
@@ -133,7 +137,10 @@ def test_a_chart_stored_through_one_gateway_is_named_and_deleted_through_the_oth
     by_birth = httpx.get(stack_a.base_url + "/v1/natal-chart", params=birth, headers=auth, timeout=30)
     assert by_id.status_code == 200, by_id.text
     assert by_id.json()["data"] == by_birth.json()["data"]
-    assert httpx.delete(f"{gateway_b.base_url}/v1/charts/{chart}", headers=auth, timeout=30).json()["data"]["deleted"] is True
+    assert (
+        httpx.delete(f"{gateway_b.base_url}/v1/charts/{chart}", headers=auth, timeout=30).json()["data"]["deleted"]
+        is True
+    )
     gone = httpx.get(stack_a.base_url + "/v1/natal-chart", params={"chart": chart}, headers=auth, timeout=30)
     assert_error(gone, 404, "chart_not_found", "chart")
 
@@ -146,7 +153,9 @@ def test_concurrent_requests_on_two_gateways_spend_exactly_the_balance(stack_a, 
         answers = list(pool.map(lambda url: get(url, key), urls))
     statuses = [answer.status_code for answer in answers]
     assert statuses.count(200) == covered, [answer.text for answer in answers if answer.status_code not in (200, 402)]
-    assert statuses.count(402) == sent - covered, [answer.text for answer in answers if answer.status_code not in (200, 402)]
+    assert statuses.count(402) == sent - covered, [
+        answer.text for answer in answers if answer.status_code not in (200, 402)
+    ]
     assert account_json(stack_a, name)["balance"] == 0
     usage = usage_json(stack_a, name)
     assert usage["credits_debited"] - usage["credits_refunded"] == covered
@@ -215,6 +224,7 @@ def test_after_a_nats_restart_under_traffic_balances_and_ledger_agree(stack_a, g
         stopped_at = len(outcomes)
         eventually(lambda: 503 in outcomes[stopped_at:], 30)  # the gateways saw the store gone
         nats.start()
+
         # Both gateways serve again without being restarted.
         def both_serve() -> bool:
             probes = [get(url, key).status_code for url in (stack_a.base_url, gateway_b.base_url)]

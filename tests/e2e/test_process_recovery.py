@@ -141,7 +141,9 @@ def test_requests_go_around_a_frozen_service_process_which_is_restarted_and_serv
     assert "restarting ephemeris-0" in stack.log_path.read_text(errors="replace")
     # Until its compute child is warm the new process reports NOT_SERVING, and with the other
     # frozen the gateway then rightly answers 503; on a loaded machine that takes seconds.
-    eventually(lambda: grpc_serving(load_settings(stack.env).service_addresses["ephemeris"][0]), "the new process serving")
+    eventually(
+        lambda: grpc_serving(load_settings(stack.env).service_addresses["ephemeris"][0]), "the new process serving"
+    )
     os.kill(second, signal.SIGSTOP)
     try:
         # Only the restarted process can answer these.
@@ -179,8 +181,11 @@ def test_sigterm_still_stops_every_process_after_restarts_a_frozen_one_gracefull
     assert not any(Path(f"/proc/{pid}").exists() for pid in children)
     # Woken up, the frozen process stopped as the others did, not killed at the end of the grace time.
     port = int(load_settings(stack.env).service_addresses["ephemeris"][1].rsplit(":", 1)[1])
-    stopped = [json.loads(line) for line in stack.log_path.read_text(errors="replace").splitlines()
-               if line.startswith("{") and '"service_stopped"' in line]
+    stopped = [
+        json.loads(line)
+        for line in stack.log_path.read_text(errors="replace").splitlines()
+        if line.startswith("{") and '"service_stopped"' in line
+    ]
     assert port in [line["port"] for line in stopped]
 
 
@@ -188,7 +193,9 @@ def test_the_processes_of_a_killed_supervisor_stop_and_free_their_ports(processe
     orphaned = start_stack(tmp_path)
     started = children(orphaned.process.pid)
     try:
-        assert len(started) == 7, started  # two ephemeris processes, three other services, a webhook worker, the gateway
+        assert len(started) == 7, (
+            started
+        )  # two ephemeris processes, three other services, a webhook worker, the gateway
         orphaned.process.kill()
         orphaned.process.wait()
         eventually(lambda: not any(running(pid) for pid in started), "every process stopped")

@@ -83,7 +83,11 @@ def test_every_operation_has_a_recorded_example_that_succeeded(document):
     # The account's own reads answer the caller's balance and keys, and its stored charts
     # (x-resource) its own births, which no replay on another account gives again: their
     # answers are shown by their schemas (account_openapi.py, charts_openapi.py).
-    resources = {path for path, operations in document["paths"].items() if any(op.get("x-resource") for op in operations.values())}
+    resources = {
+        path
+        for path, operations in document["paths"].items()
+        if any(op.get("x-resource") for op in operations.values())
+    }
     computations = set(document["paths"]) - set(account_paths()) - resources
     assert set(EXAMPLES) == computations, "run make examples"
     assert {_id(call): call.status for call in CALLS if call.status != 200} == {}
@@ -111,9 +115,20 @@ def test_the_served_document_carries_each_example_as_request_and_answer(client, 
 
 def test_the_comparison_sees_a_changed_number_and_ignores_a_changed_request_id():
     recorded = {"data": [{"longitude": 10.0}], "meta": {"request_id": "a", "credits_used": 1}}
-    assert differences(recorded, {"data": [{"longitude": 10.0 + 1e-7}], "meta": {"request_id": "a", "credits_used": 1}}) == []
-    assert differences(recorded, {"data": [{"longitude": 10.001}], "meta": {"request_id": "a", "credits_used": 1}}) != []
-    assert differences(without_volatile_meta(recorded), without_volatile_meta({**recorded, "meta": {"request_id": "b", "credits_used": 1}})) == []
+    assert (
+        differences(recorded, {"data": [{"longitude": 10.0 + 1e-7}], "meta": {"request_id": "a", "credits_used": 1}})
+        == []
+    )
+    assert (
+        differences(recorded, {"data": [{"longitude": 10.001}], "meta": {"request_id": "a", "credits_used": 1}}) != []
+    )
+    assert (
+        differences(
+            without_volatile_meta(recorded),
+            without_volatile_meta({**recorded, "meta": {"request_id": "b", "credits_used": 1}}),
+        )
+        == []
+    )
 
 
 def test_the_comparison_of_a_document_sees_a_changed_byte_and_a_changed_media_type():
@@ -140,7 +155,9 @@ def test_a_recorded_request_gets_its_recorded_answer_again(client, example: Exam
 
 @pytest.mark.parametrize("example", GET_CALLS, ids=_id)
 def test_a_recorded_request_sent_as_its_typed_post_body_gets_the_same_answer(client, document, example: Example):
-    body = document["paths"][example.operation]["post"]["requestBody"]["content"]["application/json"]["examples"][example.name]["value"]
+    body = document["paths"][example.operation]["post"]["requestBody"]["content"]["application/json"]["examples"][
+        example.name
+    ]["value"]
 
     answer = client.post(example.operation, json=body)
 

@@ -100,8 +100,12 @@ def document(stack: Stack) -> dict:
 def shown(document: dict) -> list[tuple[str, str, dict]]:
     """Return (path, method, operation) of each operation /docs shows: all but the POST of a
     path that also has a GET (``x-scalar-ignore``: its GET entry shows the POST form)."""
-    return [(path, method, operation) for path, operations in document["paths"].items()
-            for method, operation in operations.items() if not operation.get("x-scalar-ignore")]
+    return [
+        (path, method, operation)
+        for path, operations in document["paths"].items()
+        for method, operation in operations.items()
+        if not operation.get("x-scalar-ignore")
+    ]
 
 
 def test_the_reference_renders_every_operation_as_formatted_text_with_no_console_error(reader, document):
@@ -134,7 +138,8 @@ def test_the_sidebar_lists_each_operation_once_get_and_post_as_one(reader, docum
     # A computation's GET and POST are one entry; a resource's operations (x-resource: the
     # stored charts' list, create, read, change, delete) are an entry each.
     expected = [
-        path for path, operations in document["paths"].items()
+        path
+        for path, operations in document["paths"].items()
         for _ in (operations if any(op.get("x-resource") for op in operations.values()) else [None])
     ]
     assert sorted(paths) == sorted(expected)
@@ -165,7 +170,10 @@ def test_defaults_show_as_json_values(reader):
     operation.scroll_into_view_if_needed()
     labels = operation.locator("[aria-label^='Copy default value: ']")
     labels.first.wait_for(state="attached")
-    defaults = [label.removeprefix("Copy default value: ") for label in (labels.nth(i).get_attribute("aria-label") for i in range(labels.count()))]
+    defaults = [
+        label.removeprefix("Copy default value: ")
+        for label in (labels.nth(i).get_attribute("aria-label") for i in range(labels.count()))
+    ]
     assert "true" in defaults and "false" in defaults and "planets" in defaults
     # The README's picture: the operation from its title, beside its recorded example.
     operation.evaluate("element => element.scrollIntoView({block: 'start'})")
@@ -178,8 +186,6 @@ def test_an_introduction_link_leads_to_its_operation(reader):
     reader.page.get_by_role("link", name="natal chart").first.click()
     reader.page.wait_for_function("() => location.hash.endsWith('/GET/v1/natal-chart')")
     assert reader.operation("get", "/v1/natal-chart").is_visible()
-
-
 
 
 def test_a_guide_linked_from_the_introduction_opens_rendered_from_this_origin(reader, stack: Stack):
@@ -212,7 +218,9 @@ def test_try_it_answers_with_the_readers_own_key(chromium, stack: Stack):
     operation.scroll_into_view_if_needed()
     operation.get_by_role("button", name="Test Request").first.click()
     dialog = page.get_by_role("dialog")
-    row = dialog.locator("tr").filter(has=page.get_by_role("combobox", name="Key").filter(has_text=re.compile(r"^datetime$")))
+    row = dialog.locator("tr").filter(
+        has=page.get_by_role("combobox", name="Key").filter(has_text=re.compile(r"^datetime$"))
+    )
     value = row.get_by_role("combobox", name="Value")
     value.click()
     page.keyboard.press("Control+A")

@@ -56,7 +56,9 @@ def celestial_client(document):
         yield importlib.import_module("celestial_client")
     finally:
         sys.path.remove(str(folder))
-        for name in [name for name in sys.modules if name == "celestial_client" or name.startswith("celestial_client.")]:
+        for name in [
+            name for name in sys.modules if name == "celestial_client" or name.startswith("celestial_client.")
+        ]:
             del sys.modules[name]
 
 
@@ -69,8 +71,12 @@ def test_the_python_client_computes_a_position_a_natal_chart_a_transit_scan_and_
     with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["funded"]) as client:
         position = get_positions.sync_detailed(client=client, bodies="sun", **MOMENT)
         chart = get_natal_chart.sync_detailed(client=client, lat=51.5, lon=-0.1, **MOMENT)
-        transits = get_transits.sync_detailed(client=client, start="2024-03-01T00:00:00Z", end="2024-03-15T00:00:00Z", bodies="mars", **MOMENT)
-        body = PostBatchBody.from_dict({"requests": [{"endpoint": "/v1/positions", "params": {"datetime": "2024-03-20T12:00:00Z"}}]})
+        transits = get_transits.sync_detailed(
+            client=client, start="2024-03-01T00:00:00Z", end="2024-03-15T00:00:00Z", bodies="mars", **MOMENT
+        )
+        body = PostBatchBody.from_dict(
+            {"requests": [{"endpoint": "/v1/positions", "params": {"datetime": "2024-03-20T12:00:00Z"}}]}
+        )
         batch = post_batch.sync_detailed(client=client, body=body)
 
     assert position.status_code == 200 and position.parsed.data[0].body == "sun"
@@ -87,9 +93,18 @@ def test_the_python_client_has_one_model_per_shared_type_whichever_answer_carrie
     birth = {"datetime_": "1990-06-15T14:30:00", "tz": "Europe/London", "lat": 51.5074, "lon": -0.1278}
     with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["funded"]) as client:
         natal = get_natal_chart.sync(client=client, **birth)
-        synastry = get_synastry.sync(client=client, datetime_a="1990-06-15T14:30:00Z", lat_a=51.5, lon_a=-0.1,
-                                     datetime_b="1992-01-01T08:00:00Z", lat_b=48.85, lon_b=2.35)
-        transits = get_transits.sync(client=client, start="2024-03-01T00:00:00Z", end="2024-03-15T00:00:00Z", bodies="mars", **MOMENT)
+        synastry = get_synastry.sync(
+            client=client,
+            datetime_a="1990-06-15T14:30:00Z",
+            lat_a=51.5,
+            lon_a=-0.1,
+            datetime_b="1992-01-01T08:00:00Z",
+            lat_b=48.85,
+            lon_b=2.35,
+        )
+        transits = get_transits.sync(
+            client=client, start="2024-03-01T00:00:00Z", end="2024-03-15T00:00:00Z", bodies="mars", **MOMENT
+        )
         hours = get_planetary_hours.sync(client=client, lat=51.5, lon=-0.1, **MOMENT)
 
     assert isinstance(natal.data, Chart) and isinstance(synastry.data.chart_a, Chart)
@@ -99,7 +114,9 @@ def test_the_python_client_has_one_model_per_shared_type_whichever_answer_carrie
     assert isinstance(natal.meta.moment["datetime"], LocalTime) and natal.meta.moment["datetime"].abbreviation == "BST"
 
 
-def test_the_python_client_parses_astrocartography_in_either_format_into_its_typed_models(stack, keys, celestial_client):
+def test_the_python_client_parses_astrocartography_in_either_format_into_its_typed_models(
+    stack, keys, celestial_client
+):
     from celestial_client.api.astrocartography import get_astrocartography
     from celestial_client.models import (
         AngleLineRef,
@@ -112,7 +129,9 @@ def test_the_python_client_parses_astrocartography_in_either_format_into_its_typ
     request = {**MOMENT, "bodies": "sun", "angles": "midheaven"}
     with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["funded"]) as client:
         lines = get_astrocartography.sync_detailed(client=client, **request)
-        features = get_astrocartography.sync_detailed(client=client, format_=GetAstrocartographyFormat.GEOJSON, **request)
+        features = get_astrocartography.sync_detailed(
+            client=client, format_=GetAstrocartographyFormat.GEOJSON, **request
+        )
 
     assert lines.status_code == 200 and isinstance(lines.parsed.data, AstroMap)
     line = lines.parsed.data.lines[0]
@@ -136,7 +155,11 @@ def test_the_python_client_surfaces_402_and_429_as_its_typed_error(stack, keys, 
         unpaid = get_positions.sync_detailed(client=client, **MOMENT)
     with celestial_client.AuthenticatedClient(base_url=stack.base_url, token=keys["limited"]) as client:
         # One request a minute: of three calls, two fall in one window, whatever the clock.
-        limited = next(answer for answer in (get_positions.sync_detailed(client=client, **MOMENT) for _ in range(3)) if answer.status_code != 200)
+        limited = next(
+            answer
+            for answer in (get_positions.sync_detailed(client=client, **MOMENT) for _ in range(3))
+            if answer.status_code != 200
+        )
 
     assert unpaid.status_code == 402 and isinstance(unpaid.parsed, Error)
     assert unpaid.parsed.errors[0].code == "insufficient_credits" and unpaid.parsed.errors[0].suggestion
@@ -165,8 +188,13 @@ def typescript_answers(stack, keys, document) -> dict[str, dict]:
     return {answer["name"]: answer for answer in map(json.loads, ran.stdout.splitlines())}
 
 
-def test_the_typescript_client_builds_and_computes_a_position_a_natal_chart_a_transit_scan_and_a_batch(typescript_answers):
-    assert typescript_answers["position"]["status"] == 200 and typescript_answers["position"]["data"]["data"][0]["body"] == "sun"
+def test_the_typescript_client_builds_and_computes_a_position_a_natal_chart_a_transit_scan_and_a_batch(
+    typescript_answers,
+):
+    assert (
+        typescript_answers["position"]["status"] == 200
+        and typescript_answers["position"]["data"]["data"][0]["body"] == "sun"
+    )
     assert typescript_answers["natal_chart"]["data"]["meta"]["credits_used"] == 2
     assert typescript_answers["transits"]["data"]["meta"]["credits_used"] == 5
     assert typescript_answers["batch"]["data"]["data"]["summary"] == {"total": 2, "succeeded": 2, "failed": 0}
@@ -183,6 +211,10 @@ def test_the_typescript_client_types_astrocartography_in_either_format(typescrip
 
 def test_the_typescript_client_surfaces_402_and_429_as_its_typed_error(typescript_answers):
     unpaid, limited = typescript_answers["no_credits"], typescript_answers["rate_limited"]
-    assert unpaid["status"] == 402 and unpaid["error"]["errors"][0]["code"] == "insufficient_credits" and "data" not in unpaid
+    assert (
+        unpaid["status"] == 402
+        and unpaid["error"]["errors"][0]["code"] == "insufficient_credits"
+        and "data" not in unpaid
+    )
     assert limited["status"] == 429 and limited["error"]["errors"][0]["code"] == "rate_limit_exceeded"
     assert int(limited["retryAfter"]) >= 1

@@ -67,7 +67,9 @@ def gateway_b(stack_a):
 def new_account(stack: Stack, credits: int = 10_000) -> tuple[str, str, str]:
     """Return (account name, key, key id) of a fresh account with room for the load."""
     name = f"caps-{os.urandom(5).hex()}"
-    stack.admin("account", "create", name, "--credits", str(credits), "--rate-per-minute", "100000", "--max-concurrent", "1000")
+    stack.admin(
+        "account", "create", name, "--credits", str(credits), "--rate-per-minute", "100000", "--max-concurrent", "1000"
+    )
     key = stack.admin("key", "create", "--account", name).stdout.strip()
     (record,) = json.loads(stack.admin("key", "list", "--account", name, "--json").stdout)
     return name, key, record["key_id"]
@@ -85,7 +87,11 @@ def load(stack_a: Stack, gateway_b, key: str) -> list[httpx.Response]:
 
 
 def spend_caps(stack: Stack, name: str) -> dict:
-    answer = httpx.get(f"{stack.base_url}/admin/v1/accounts/{name}/spend-caps", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=30)
+    answer = httpx.get(
+        f"{stack.base_url}/admin/v1/accounts/{name}/spend-caps",
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+        timeout=30,
+    )
     assert answer.status_code == 200, answer.text
     return answer.json()["data"]
 
@@ -94,7 +100,9 @@ def served_and_capped(answers: list[httpx.Response]) -> tuple[int, int]:
     statuses = [answer.status_code for answer in answers]
     unexpected = [answer.text for answer in answers if answer.status_code not in (200, 402)]
     assert not unexpected, unexpected
-    assert {answer.json()["errors"][0]["code"] for answer in answers if answer.status_code == 402} <= {"spend_cap_reached"}
+    assert {answer.json()["errors"][0]["code"] for answer in answers if answer.status_code == 402} <= {
+        "spend_cap_reached"
+    }
     return statuses.count(200), statuses.count(402)
 
 
@@ -126,8 +134,10 @@ def test_a_cap_set_through_one_gateway_holds_on_the_other_at_once(stack_a, gatew
     name, key, _ = new_account(stack_a)
     assert get(gateway_b.base_url, key).status_code == 200  # B holds the key and account in its cache
     answer = httpx.patch(
-        f"{stack_a.base_url}/admin/v1/accounts/{name}/spend-caps", json={"daily": 1},
-        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=30,
+        f"{stack_a.base_url}/admin/v1/accounts/{name}/spend-caps",
+        json={"daily": 1},
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+        timeout=30,
     )
     assert answer.status_code == 200, answer.text
     error = assert_error(get(gateway_b.base_url, key), 402, "spend_cap_reached")  # no wait: the ledger decides

@@ -26,21 +26,69 @@ BUILT_REQUESTS = [
     ("/v1/positions", {"jd": J2000, "bodies": "all", "topocentric": "true", "lat": 51.5, "lon": -0.13}),
     ("/v1/houses", {**PLACE, "system": "koch", "sidereal": "lahiri"}),
     ("/v1/chart", {**PLACE, "sidereal": "lahiri"}),
-    ("/v1/aspects", {"datetime": "2024-03-20T12:00:00Z", "bodies": "all", "aspects": "conjunction,opposition,quincunx,semi-sextile"}),
-    ("/v1/natal-chart", {**PLACE, "patterns": "true", "derived_points": "true", "lots": "default", "dignities": "true", "house_position_mode": "mundane"}),
+    (
+        "/v1/aspects",
+        {
+            "datetime": "2024-03-20T12:00:00Z",
+            "bodies": "all",
+            "aspects": "conjunction,opposition,quincunx,semi-sextile",
+        },
+    ),
+    (
+        "/v1/natal-chart",
+        {
+            **PLACE,
+            "patterns": "true",
+            "derived_points": "true",
+            "lots": "default",
+            "dignities": "true",
+            "house_position_mode": "mundane",
+        },
+    ),
     ("/v1/void-of-course", {"jd": J2000}),
     ("/v1/planetary-hours", PLACE),
     ("/v1/stars", {"jd": J2000, "star": "Regulus", "sidereal": "lahiri"}),
-    ("/v1/astrocartography", {"jd": J2000, "targets": '[{"body": "moon", "angles": ["asc", "mc"], "cusps": [2, 11.5]}]', "mode": "mundane"}),
+    (
+        "/v1/astrocartography",
+        {"jd": J2000, "targets": '[{"body": "moon", "angles": ["asc", "mc"], "cusps": [2, 11.5]}]', "mode": "mundane"},
+    ),
     ("/v1/astrocartography", {"jd": J2000, "bodies": "venus,mars", "format": "geojson"}),
     ("/v1/profections", {**PLACE, "at": "2030-01-01T00:00:00Z", "solar": "true"}),
-    ("/v1/zodiacal-releasing", {**PLACE, "start": "2024-03-20T12:00:00Z", "end": "2025-01-01T00:00:00Z", "max_level": 3}),
+    (
+        "/v1/zodiacal-releasing",
+        {**PLACE, "start": "2024-03-20T12:00:00Z", "end": "2025-01-01T00:00:00Z", "max_level": 3},
+    ),
     ("/v1/firdaria", {**PLACE, "start": "2024-03-20T12:00:00Z", "end": "2100-01-01T00:00:00Z"}),
-    ("/v1/vedic/chart", {**PLACE, "ayanamsha": "raman", "node": "true", "houses": "bhava", "outer": "true", "vargas": "D1,D2,D3,D4,D7,D9,D10,D12,D16,D20,D24,D27,D30,D40,D45,D60"}),
-    ("/v1/vedic/dasha", {**PLACE, "start": "2024-03-20T12:00:00Z", "end": "2100-01-01T00:00:00Z", "levels": 3, "year_length": "savana"}),
+    (
+        "/v1/vedic/chart",
+        {
+            **PLACE,
+            "ayanamsha": "raman",
+            "node": "true",
+            "houses": "bhava",
+            "outer": "true",
+            "vargas": "D1,D2,D3,D4,D7,D9,D10,D12,D16,D20,D24,D27,D30,D40,D45,D60",
+        },
+    ),
+    (
+        "/v1/vedic/dasha",
+        {**PLACE, "start": "2024-03-20T12:00:00Z", "end": "2100-01-01T00:00:00Z", "levels": 3, "year_length": "savana"},
+    ),
     ("/v1/vedic/panchang", {**PLACE, "sunrise": "hindu", "limbs_at": "moment", "ayanamsha": "true_citra"}),
-    ("/v1/vedic/match", {"datetime_a": "1990-06-15T16:30", "tz_a": "Europe/Paris", "lat_a": 48.85, "lon_a": 2.35,
-                         "datetime_b": "1992-03-02T06:10:00Z", "lat_b": 28.61, "lon_b": 77.21, "groom": "b", "ayanamsha": "raman"}),
+    (
+        "/v1/vedic/match",
+        {
+            "datetime_a": "1990-06-15T16:30",
+            "tz_a": "Europe/Paris",
+            "lat_a": 48.85,
+            "lon_a": 2.35,
+            "datetime_b": "1992-03-02T06:10:00Z",
+            "lat_b": 28.61,
+            "lon_b": 77.21,
+            "groom": "b",
+            "ayanamsha": "raman",
+        },
+    ),
     ("/v1/returns", {**PLACE, "body": "moon", "search_start": "2024-03-20T12:00:00Z", "count": 2, "dignities": "true"}),
     ("/v1/ingresses", {"jd": J2000, "body": "mercury", "longitude": 123.4, "backward": "true", "count": 3}),
     ("/v1/eclipses/solar", {"jd": J2000, "lat": 32.8, "lon": -96.8, "count": 2}),
@@ -90,7 +138,9 @@ def older_gateway(stack):
     the search RPCs (it answers UNIMPLEMENTED), beside the stack's own processes."""
     port = free_port_block(1)
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.e2e.unimplementing_service", "search", "--port", str(port)], cwd=REPO_ROOT, env=stack.env,
+        [sys.executable, "-m", "tests.e2e.unimplementing_service", "search", "--port", str(port)],
+        cwd=REPO_ROOT,
+        env=stack.env,
     )
     gateway = start_gateway(stack, {"CELESTIAL_SEARCH_ADDRESSES": f"127.0.0.1:{port}"})
     yield gateway
@@ -117,9 +167,16 @@ def test_an_rpc_no_process_implements_is_501_and_costs_nothing(stack, older_gate
 def test_a_batch_fans_out_over_the_service_processes(stack):
     name, key = stack.new_key(credits=200)
     with stack.client(key) as client:
-        response = client.post("/v1/batch", json={"requests": [{"endpoint": path, "params": params} for path, params in BUILT_REQUESTS] * 2})
+        response = client.post(
+            "/v1/batch",
+            json={"requests": [{"endpoint": path, "params": params} for path, params in BUILT_REQUESTS] * 2},
+        )
     assert response.status_code == 200, response.text
-    assert response.json()["data"]["summary"] == {"total": 2 * len(BUILT_REQUESTS), "succeeded": 2 * len(BUILT_REQUESTS), "failed": 0}
+    assert response.json()["data"]["summary"] == {
+        "total": 2 * len(BUILT_REQUESTS),
+        "succeeded": 2 * len(BUILT_REQUESTS),
+        "failed": 0,
+    }
     assert balance(stack, name) == 200 - response.json()["meta"]["credits_used"]
 
 

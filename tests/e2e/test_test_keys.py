@@ -43,7 +43,9 @@ def second_gateway(stack):
 def account_with_keys(stack) -> tuple[str, str, str]:
     """Return (account name, test key, live key) of a fresh account with no credits."""
     name = f"testkeys-{os.urandom(5).hex()}"
-    stack.admin("account", "create", name, "--credits", "0", "--rate-per-minute", str(LIVE_RATE), "--max-concurrent", "50")
+    stack.admin(
+        "account", "create", name, "--credits", "0", "--rate-per-minute", str(LIVE_RATE), "--max-concurrent", "50"
+    )
     test = stack.admin("key", "create", "--account", name, "--test").stdout.strip()
     live = stack.admin("key", "create", "--account", name).stdout.strip()
     return name, test, live
@@ -57,7 +59,9 @@ def test_test_keys_cost_nothing_under_concurrent_load_and_meet_their_own_limit_o
     name, test_key, live_key = account_with_keys(stack)
     wait_for_fresh_window(margin_s=40)
     base_urls = [stack.base_url, second_gateway.base_url]
-    clients = [httpx.Client(base_url=url, headers={"Authorization": f"Bearer {test_key}"}, timeout=60) for url in base_urls]
+    clients = [
+        httpx.Client(base_url=url, headers={"Authorization": f"Bearer {test_key}"}, timeout=60) for url in base_urls
+    ]
 
     def send(index: int) -> httpx.Response:
         return clients[index % 2].get(POSITIONS, params=MOMENT)
@@ -85,7 +89,11 @@ def test_test_keys_cost_nothing_under_concurrent_load_and_meet_their_own_limit_o
     assert "requests of this minute" in one_by_one[-1].json()["errors"][0]["message"]
     # SENDERS at once, three times the test concurrency: the load met the concurrency limit too
     # (measured 2026-11-27: 12 answered and 68 refused for concurrency of the 80 sent at once).
-    assert any("concurrent" in response.json()["errors"][0]["message"] for response in under_load if response.status_code == 429)
+    assert any(
+        "concurrent" in response.json()["errors"][0]["message"]
+        for response in under_load
+        if response.status_code == 429
+    )
     for response in answered:
         meta = response.json()["meta"]
         assert (meta["mode"], meta["credits_used"], meta["credits_remaining"]) == ("test", 0, 0)
@@ -118,7 +126,9 @@ def test_test_slots_held_by_another_process_refuse_a_test_key_for_concurrency(st
     slots = [f"held-{index}" for index in range(TEST_MAX_CONCURRENT)]
     asyncio.run(hold(slots, release=False))
     try:
-        with httpx.Client(base_url=second_gateway.base_url, headers={"Authorization": f"Bearer {test_key}"}, timeout=60) as test:
+        with httpx.Client(
+            base_url=second_gateway.base_url, headers={"Authorization": f"Bearer {test_key}"}, timeout=60
+        ) as test:
             refused = test.get(POSITIONS, params=MOMENT)
         with stack.client(live_key) as live:
             from_live = live.get("/v1/account")

@@ -39,7 +39,9 @@ def test_an_owner_creates_a_test_key_that_is_badged_and_costs_nothing(stack: Sta
 
     with stack.client(key) as api:
         answers = [api.get(POSITIONS) for _ in range(3)]
-    assert [(answer.status_code, answer.json()["meta"]["mode"], answer.json()["meta"]["credits_used"]) for answer in answers] == [(200, "test", 0)] * 3
+    assert [
+        (answer.status_code, answer.json()["meta"]["mode"], answer.json()["meta"]["credits_used"]) for answer in answers
+    ] == [(200, "test", 0)] * 3
 
     page.goto("/dashboard/keys")
     row = page.locator("tbody tr", has=page.get_by_role("rowheader", name="CI"))

@@ -59,7 +59,9 @@ def nats(processes, tmp_path_factory):
 @pytest.fixture(scope="module")
 def stack(nats, module_real_stacks) -> Stack:
     env = {
-        "CELESTIAL_NATS_URL": nats.url, "CELESTIAL_EPHEMERIS_PROCESSES": "1", "CELESTIAL_SEARCH_PROCESSES": "2",
+        "CELESTIAL_NATS_URL": nats.url,
+        "CELESTIAL_EPHEMERIS_PROCESSES": "1",
+        "CELESTIAL_SEARCH_PROCESSES": "2",
         "CELESTIAL_WEBHOOK_WORKERS": "0",
     }
     return module_real_stacks.real("webhook-tenants", env)
@@ -78,8 +80,15 @@ def workers(stack):
     running = []
     for name in ("tenant-worker-a", "tenant-worker-b"):
         with open(stack.log_path.with_name(f"{name}.log"), "ab") as log:
-            running.append(subprocess.Popen([sys.executable, "-m", "webhooks.worker"], cwd=REPO_ROOT, env=env,
-                                            stdout=log, stderr=subprocess.STDOUT))
+            running.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "webhooks.worker"],
+                    cwd=REPO_ROOT,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
     yield running
     for process in running:
         process.terminate()
@@ -101,8 +110,12 @@ def instant_s(event: dict) -> float:
 def next_sky_event(base_url: str, key: str, ahead_s: float) -> dict:
     """Return the sky's next event at least ``ahead_s`` seconds away."""
     today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    params = {**SKY_BIRTH, "kinds": ",".join(SKY_KINDS), "start": f"{today:%Y-%m-%dT%H:%M:%SZ}",
-              "end": f"{today + timedelta(days=8):%Y-%m-%dT%H:%M:%SZ}"}
+    params = {
+        **SKY_BIRTH,
+        "kinds": ",".join(SKY_KINDS),
+        "start": f"{today:%Y-%m-%dT%H:%M:%SZ}",
+        "end": f"{today + timedelta(days=8):%Y-%m-%dT%H:%M:%SZ}",
+    }
     answer = call(base_url, key, "GET", "/v1/forecast", params=params)
     assert answer.status_code == 200, answer.text
     return next(e for e in answer.json()["data"]["events"] if instant_s(e) >= time.time() + ahead_s)
@@ -129,19 +142,24 @@ def test_one_accounts_dripping_receivers_hold_only_its_own_slots(stack, gateway_
 
         b_ids = {w["id"]: w for w in made["b"]}
         deadline = due_s + 60
-        while time.time() < deadline and len({orjson.loads(r.body)["webhook_id"] for r in list(healthy.received)}) < len(b_ids):
+        while time.time() < deadline and len(
+            {orjson.loads(r.body)["webhook_id"] for r in list(healthy.received)}
+        ) < len(b_ids):
             time.sleep(0.25)
         firsts: dict[str, float] = {}
         for received in list(healthy.received):
             body = orjson.loads(received.body)
-            if (body["event"]["kind"], body["event"]["instant"]) == (event["kind"], event["instant"]) and body["webhook_id"] in b_ids:
+            if (body["event"]["kind"], body["event"]["instant"]) == (event["kind"], event["instant"]) and body[
+                "webhook_id"
+            ] in b_ids:
                 assert verify_signature(received.body, received.headers, b_ids[body["webhook_id"]]["secret"])
                 firsts.setdefault(body["webhook_id"], received.at_s)
         lags = sorted(at - due_s for at in firsts.values())
         print(
             f"\nB's {len(lags)} deliveries: lag p50 {statistics.median(lags):.2f} s, p99 "
             f"{lags[math.ceil(0.99 * len(lags)) - 1]:.2f} s, max {lags[-1]:.2f} s; A's receiver got "
-            f"{dripping.arrived} POSTs")
+            f"{dripping.arrived} POSTs"
+        )
         assert set(firsts) == set(b_ids), "every one of B's subscriptions got its event"
         assert lags[-1] < ISOLATED_S, lags
 
@@ -159,4 +177,3 @@ def test_one_accounts_dripping_receivers_hold_only_its_own_slots(stack, gateway_
         assert recorded, "A's deliveries were attempted"
         assert all(d["status"] is None and d["error"] == "timeout" for d in recorded), recorded
         assert all(DEADLINE_S * 1000 * 0.95 <= d["response_ms"] <= DEADLINE_S * 1000 * 1.5 for d in recorded), recorded
-

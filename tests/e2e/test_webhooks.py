@@ -58,9 +58,11 @@ class Worker:
         self.log_path = stack.log_path.with_name(f"{name}.log")
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "webhooks.worker"], cwd=REPO_ROOT,
+                [sys.executable, "-m", "webhooks.worker"],
+                cwd=REPO_ROOT,
                 env={**stack.env, **WORKER_ENV, **stack.search_pool_environment()},
-                stdout=log, stderr=subprocess.STDOUT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
 
     def kill(self) -> None:
@@ -162,7 +164,9 @@ def next_events(base_url: str, key: str, birth: dict, kinds: list[str], count: i
     return found[:count]
 
 
-def subscribe(base_url: str, key: str, url: str, event: dict, kinds: list[str], chart: str | None) -> tuple[dict, float]:
+def subscribe(
+    base_url: str, key: str, url: str, event: dict, kinds: list[str], chart: str | None
+) -> tuple[dict, float]:
     """Subscribe with the lead that puts ``event`` due 20 to 80 s from now; return the
     subscription (with its secret) and the event's due instant."""
     lead = math.floor((instant_s(event) - time.time() - 20) / 60)
@@ -208,7 +212,9 @@ def queued(nats: NatsServer, webhook_id: str, event_id: str) -> bool:
 
 
 def bodies(receiver: Receiver, webhook_id: str) -> list[tuple[dict, object]]:
-    return [(orjson.loads(r.body), r) for r in list(receiver.received) if orjson.loads(r.body)["webhook_id"] == webhook_id]
+    return [
+        (orjson.loads(r.body), r) for r in list(receiver.received) if orjson.loads(r.body)["webhook_id"] == webhook_id
+    ]
 
 
 def the_days_event(base_url: str, key: str, birth: dict, kinds: list[str], event: dict) -> list[dict]:
@@ -225,7 +231,9 @@ def chart(stack, account) -> str:
     return response.json()["data"]["id"]
 
 
-def test_deliveries_arrive_on_time_verify_and_equal_the_forecasts_events(stack, gateway_b, workers, receiver, account, chart, reader):
+def test_deliveries_arrive_on_time_verify_and_equal_the_forecasts_events(
+    stack, gateway_b, workers, receiver, account, chart, reader
+):
     _, key = account
     kinds = list(KINDS)
     made = []
@@ -236,8 +244,11 @@ def test_deliveries_arrive_on_time_verify_and_equal_the_forecasts_events(stack, 
     made.append((*subscribe(gateway_b.base_url, key, receiver.url, sky_event, SKY_KINDS, None), sky_event, "sky"))
     latest_due = max(due for _, due, _, _ in made)
     wait_for(
-        lambda: all(any(b["event"]["instant"] == e["instant"] for b, _ in bodies(receiver, w["id"])) for w, _, e, _ in made),
-        latest_due - time.time() + ON_TIME_S, "every subscription's first event",
+        lambda: all(
+            any(b["event"]["instant"] == e["instant"] for b, _ in bodies(receiver, w["id"])) for w, _, e, _ in made
+        ),
+        latest_due - time.time() + ON_TIME_S,
+        "every subscription's first event",
     )
     for webhook, due, event, which in made:
         got = bodies(receiver, webhook["id"])
@@ -253,17 +264,26 @@ def test_deliveries_arrive_on_time_verify_and_equal_the_forecasts_events(stack, 
         else:
             assert body["chart"] is None and body["event"]["id"].startswith("sky_")
             same_day = the_days_event(stack.base_url, reader, SKY_BIRTH, SKY_KINDS, event)
-            (match,) = [e for e in same_day if e["instant"] == body["event"]["instant"] and e["kind"] == body["event"]["kind"]]
-            assert body["event"] == {**{k: v for k, v in match.items() if k != "natal_house"}, "id": body["event"]["id"]}
+            (match,) = [
+                e for e in same_day if e["instant"] == body["event"]["instant"] and e["kind"] == body["event"]["kind"]
+            ]
+            assert body["event"] == {
+                **{k: v for k, v in match.items() if k != "natal_house"},
+                "id": body["event"]["id"],
+            }
     for webhook, *_ in made:
         # Every delivery (the first events and any that fell due since) verifies and was on time.
         for body, received in bodies(receiver, webhook["id"]):
             assert verify_signature(received.body, received.headers, webhook["secret"], now_s=received.at_s)
-            deliveries = call(stack.base_url, key, "GET", f"/v1/webhooks/{webhook['id']}/deliveries").json()["data"]["deliveries"]
+            deliveries = call(stack.base_url, key, "GET", f"/v1/webhooks/{webhook['id']}/deliveries").json()["data"][
+                "deliveries"
+            ]
             assert any(d["event_id"] == body["event"]["id"] and d["status"] == 200 for d in deliveries)
 
 
-def test_a_worker_killed_mid_delivery_leaves_the_delivery_to_another(stack, nats, workers, receiver, account, chart, reader):
+def test_a_worker_killed_mid_delivery_leaves_the_delivery_to_another(
+    stack, nats, workers, receiver, account, chart, reader
+):
     _, key = account
     workers["b"].stop()  # one worker left, so the test knows which one is delivering
     receiver.delay_s = 3.0
@@ -278,7 +298,11 @@ def test_a_worker_killed_mid_delivery_leaves_the_delivery_to_another(stack, nats
     receiver.on_arrival = kill_on_first_arrival
     (event,) = next_events(stack.base_url, reader, LYON, list(KINDS), 1)
     webhook, due = subscribe(stack.base_url, key, receiver.url, event, list(KINDS), chart)
-    wait_for(lambda: any(d["status"] == 200 for d in deliveries_of(stack, key, webhook)), due - time.time() + 90, "the delivery")
+    wait_for(
+        lambda: any(d["status"] == 200 for d in deliveries_of(stack, key, webhook)),
+        due - time.time() + 90,
+        "the delivery",
+    )
     # Once acknowledged, the delivery has left the queue: nothing more may come.
     wait_for(lambda: not queued(nats, webhook["id"], event["id"]), 60, "the delivery to be acknowledged")
     posts = [b for b, _ in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]]
@@ -287,7 +311,9 @@ def test_a_worker_killed_mid_delivery_leaves_the_delivery_to_another(stack, nats
     assert [d["status"] for d in deliveries_of(stack, key, webhook) if d["event_id"] == event["id"]] == [200]
 
 
-def test_a_nats_restart_mid_delivery_loses_nothing_and_duplicates_nothing(stack, nats, workers, receiver, account, chart, reader):
+def test_a_nats_restart_mid_delivery_loses_nothing_and_duplicates_nothing(
+    stack, nats, workers, receiver, account, chart, reader
+):
     _, key = account
     receiver.delay_s = 3.0
     restarted = threading.Event()
@@ -301,7 +327,11 @@ def test_a_nats_restart_mid_delivery_loses_nothing_and_duplicates_nothing(stack,
     receiver.on_arrival = restart_on_first_arrival
     (event,) = next_events(stack.base_url, reader, LYON, list(KINDS), 1)
     webhook, due = subscribe(stack.base_url, key, receiver.url, event, list(KINDS), chart)
-    wait_for(lambda: any(d["status"] == 200 for d in deliveries_of(stack, key, webhook)), due - time.time() + 120, "the delivery")
+    wait_for(
+        lambda: any(d["status"] == 200 for d in deliveries_of(stack, key, webhook)),
+        due - time.time() + 120,
+        "the delivery",
+    )
     # Once acknowledged, the delivery has left the queue (kept on file through the restart).
     wait_for(lambda: not queued(nats, webhook["id"], event["id"]), 60, "the delivery to be acknowledged")
     assert restarted.is_set()
@@ -318,7 +348,9 @@ def test_a_failing_receiver_that_recovers_gets_every_event(stack, workers, recei
     # Failing all along: retried 0.5-1, 1-2, 2-4, 2-4 ... s apart; recovers after the fourth failure.
     wait_for(lambda: len(bodies(receiver, webhook["id"])) >= 4, 60, "four failed attempts")
     receiver.status = 200
-    wait_for(lambda: any(d["status"] == 200 for d in deliveries_of(stack, key, webhook)), 30, "the delivery after recovery")
+    wait_for(
+        lambda: any(d["status"] == 200 for d in deliveries_of(stack, key, webhook)), 30, "the delivery after recovery"
+    )
     statuses = [r.answered for b, r in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]]
     assert len(statuses) >= 5 and set(statuses[:-1]) == {500} and statuses[-1] == 200
     read = call(stack.base_url, key, "GET", f"/v1/webhooks/{webhook['id']}").json()["data"]
@@ -331,7 +363,11 @@ def test_each_event_delivered_cost_one_credit_and_nothing_else_did(stack, receiv
     def settled() -> bool:
         # Every (subscription, event) the receiver answered 2xx, against the balance; read
         # until both agree (a delivery may be under way while they are read).
-        delivered = {(orjson.loads(r.body)["webhook_id"], orjson.loads(r.body)["event"]["id"]) for r in list(receiver.received) if r.answered == 200}
+        delivered = {
+            (orjson.loads(r.body)["webhook_id"], orjson.loads(r.body)["event"]["id"])
+            for r in list(receiver.received)
+            if r.answered == 200
+        }
         answer = call(stack.base_url, key, "GET", "/v1/account")
         return answer.status_code == 200 and answer.json()["data"]["account"]["balance"] == 1000 - len(delivered)
 
@@ -345,19 +381,33 @@ def deliveries_of(stack: Stack, key: str, webhook: dict) -> list[dict]:
     return response.json()["data"]["deliveries"] if response.status_code == 200 else []
 
 
-def test_on_sqlite_the_supervisors_two_workers_deliver_each_event_once_through_one_scheduler(module_real_stacks, receiver):
+def test_on_sqlite_the_supervisors_two_workers_deliver_each_event_once_through_one_scheduler(
+    module_real_stacks, receiver
+):
     # make run's own workers (the supervisor's process kind), two of them on one SQLite file:
     # one holds the scheduler's lease, so each event is sent once.
-    sqlite = module_real_stacks.real("webhooks-sqlite", {**WORKER_ENV, "CELESTIAL_WEBHOOK_WORKERS": "2", "CELESTIAL_EPHEMERIS_PROCESSES": "1"})
+    sqlite = module_real_stacks.real(
+        "webhooks-sqlite", {**WORKER_ENV, "CELESTIAL_WEBHOOK_WORKERS": "2", "CELESTIAL_EPHEMERIS_PROCESSES": "1"}
+    )
     _, key = sqlite.new_key(credits=100, rate_per_minute=100_000)
     created = call(sqlite.base_url, key, "POST", "/v1/charts", json={"name": "Ada", **LYON}).json()["data"]["id"]
     events = next_events(sqlite.base_url, key, LYON, list(KINDS), 2)
     made = [subscribe(sqlite.base_url, key, receiver.url, event, list(KINDS), created) for event in events]
-    wait_for(lambda: all(bodies(receiver, w["id"]) for w, _ in made), max(due for _, due in made) - time.time() + ON_TIME_S, "both deliveries")
+    wait_for(
+        lambda: all(bodies(receiver, w["id"]) for w, _ in made),
+        max(due for _, due in made) - time.time() + ON_TIME_S,
+        "both deliveries",
+    )
     # Recorded as delivered: the scheduler's marks keep either worker from sending them again.
-    wait_for(lambda: all(any(d["status"] == 200 for d in deliveries_of(sqlite, key, w)) for w, _ in made), 30, "both deliveries recorded")
+    wait_for(
+        lambda: all(any(d["status"] == 200 for d in deliveries_of(sqlite, key, w)) for w, _ in made),
+        30,
+        "both deliveries recorded",
+    )
     for (webhook, due), event in zip(made, events):
-        (body, received), *rest = [(b, r) for b, r in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]]
+        (body, received), *rest = [
+            (b, r) for b, r in bodies(receiver, webhook["id"]) if b["event"]["id"] == event["id"]
+        ]
         assert rest == [] and 0 <= received.at_s - due <= ON_TIME_S
         assert verify_signature(received.body, received.headers, webhook["secret"], now_s=received.at_s)
     assert len(children_running(sqlite.process.pid, "webhooks.worker")) == 2

@@ -65,9 +65,23 @@ class ContainerStack:
         podman("network", "create", self.network)
         self.run("nats", self.nats_image)
         for name in SERVICE_NAMES:
-            self.run(name, self.image, "python", "-m", f"services.{name}.server", "--host", "0.0.0.0", "--port", str(SERVICE_PORT))
+            self.run(
+                name,
+                self.image,
+                "python",
+                "-m",
+                f"services.{name}.server",
+                "--host",
+                "0.0.0.0",
+                "--port",
+                str(SERVICE_PORT),
+            )
         port = free_port_block(1)
-        self.run("gateway", self.image, options=(*self.env(), "--env", "CELESTIAL_HTTP_HOST=0.0.0.0", "--publish", f"127.0.0.1:{port}:8080"))
+        self.run(
+            "gateway",
+            self.image,
+            options=(*self.env(), "--env", "CELESTIAL_HTTP_HOST=0.0.0.0", "--publish", f"127.0.0.1:{port}:8080"),
+        )
         self.base_url = f"http://127.0.0.1:{port}"
         self.wait_ready()
 
@@ -76,7 +90,9 @@ class ContainerStack:
 
     def admin(self, *args: str) -> str:
         """Return what ``celestial-admin ARGS`` prints on stdout, run in a container of its own."""
-        return podman("run", "--rm", "--network", self.network, *self.env(), self.image, "celestial-admin", *args).stdout
+        return podman(
+            "run", "--rm", "--network", self.network, *self.env(), self.image, "celestial-admin", *args
+        ).stdout
 
     def logs(self, role: str) -> str:
         return podman("logs", f"{self.prefix}-{role}", check=False).stdout[-4000:]

@@ -63,7 +63,9 @@ class KubePlayStack:
         WORK.mkdir(parents=True, exist_ok=True)
         port = free_port_block(1)
         (WORK / "kustomization.yaml").write_text(kustomization(self.image, port))
-        rendered = subprocess.run(["kubectl", "kustomize", str(WORK)], capture_output=True, text=True, check=True).stdout
+        rendered = subprocess.run(
+            ["kubectl", "kustomize", str(WORK)], capture_output=True, text=True, check=True
+        ).stdout
         # Podman plays workloads and their ConfigMaps; Services, policies, autoscalers and
         # budgets are the cluster's (tests/unit/deploy/test_k8s_manifests.py checks those).
         playable = [doc for doc in yaml.safe_load_all(rendered) if doc and doc["kind"] in ("Deployment", "ConfigMap")]

@@ -103,7 +103,12 @@ def test_a_birth_by_town_reads_the_images_gazetteer_and_zone_map(stack):
     key = new_key(stack, 10)
     with client(stack, key) as api:
         town = api.get("/v1/places", params={"q": "new york", "limit": 1})
-        chart = api.get("/v1/natal-chart", params={"datetime": "1943-01-15T09:20:00", "place": town.json()["data"]["places"][0]["id"]})
-        auto = api.get("/v1/timezone", params={"datetime": "1943-01-15T09:20:00", "tz": "auto", "lat": 40.71, "lon": -74.0})
+        chart = api.get(
+            "/v1/natal-chart",
+            params={"datetime": "1943-01-15T09:20:00", "place": town.json()["data"]["places"][0]["id"]},
+        )
+        auto = api.get(
+            "/v1/timezone", params={"datetime": "1943-01-15T09:20:00", "tz": "auto", "lat": 40.71, "lon": -74.0}
+        )
     assert town.status_code == chart.status_code == auto.status_code == 200, chart.text
     assert chart.json()["meta"]["moment"]["datetime"]["abbreviation"] == auto.json()["data"]["abbreviation"] == "EWT"

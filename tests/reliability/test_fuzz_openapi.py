@@ -30,7 +30,9 @@ from gateway.reference.examples import load_examples, without_examples
 from gateway.reference.openapi import build_openapi
 from gateway.reference.openapi_schemas import strict
 
-BUILT = re.compile(r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria|returns|ingresses|eclipses/solar|eclipses/lunar|heliacal|transits|chart-wheel)$")
+BUILT = re.compile(
+    r"^/v1/(positions|houses|chart|aspects|natal-chart|synastry|draconic|davison|progressed|composite|dignities|patterns|lots|midpoints|void-of-course|solar-proximity|ayanamsha|delta-t|sidereal-time|planetary-hours|stars|astrocartography|profections|zodiacal-releasing|firdaria|returns|ingresses|eclipses/solar|eclipses/lunar|heliacal|transits|chart-wheel)$"
+)
 FOCUSED_EXAMPLES = 60
 BROAD_EXAMPLES = 4
 
@@ -56,7 +58,9 @@ def operations(fuzz_stack: Stack) -> list:
     return found
 
 
-def check_answer(path: str, status: int, body: dict | str, request_ids: list[str], context: tuple, documents: tuple[str, ...] = ()) -> None:
+def check_answer(
+    path: str, status: int, body: dict | str, request_ids: list[str], context: tuple, documents: tuple[str, ...] = ()
+) -> None:
     """Check one answer against the status and body shape rules (AssertionError when broken).
 
     ``body`` is the JSON body, or for a document (an iCalendar file, an SVG picture) its media
@@ -100,8 +104,14 @@ def check_response(case, key: str, base_url: str) -> None:
     # Schemathesis keeps every header as the list of its values.
     body = answer_body(response.headers["content-type"][0], response.json)
     request_ids = list(response.headers["x-request-id"])
-    check_answer(case.path, response.status_code, body, request_ids, (case.method, case.path, case.query, case.body, body),
-                 declared_documents(case.operation))
+    check_answer(
+        case.path,
+        response.status_code,
+        body,
+        request_ids,
+        (case.method, case.path, case.query, case.body, body),
+        declared_documents(case.operation),
+    )
 
 
 # The time one-of and the observer's place cannot be marked required in OpenAPI (a one-of
@@ -156,7 +166,10 @@ def fuzz(operation, examples: int, key: str, base_url: str) -> None:
     run()
 
 
-NOT_IMPLEMENTED = {"errors": [{"code": "not_implemented", "message": "m", "suggestion": "s"}], "meta": {"request_id": "r"}}
+NOT_IMPLEMENTED = {
+    "errors": [{"code": "not_implemented", "message": "m", "suggestion": "s"}],
+    "meta": {"request_id": "r"},
+}
 
 
 def test_no_5xx_is_accepted_from_any_endpoint_now_that_all_are_built():
@@ -186,7 +199,9 @@ def test_other_endpoints_answer_4xx_or_501_with_the_error_shape(operations, fuzz
 
 def recorded_answer(body: dict) -> httpx.Response:
     """Return ``body`` as the read 200 answer of the recorded positions request."""
-    answer = httpx.Response(200, json=body, request=httpx.Request("GET", "http://gateway/v1/positions?datetime=2024-03-20T12:00:00Z"))
+    answer = httpx.Response(
+        200, json=body, request=httpx.Request("GET", "http://gateway/v1/positions?datetime=2024-03-20T12:00:00Z")
+    )
     answer.read()
     answer.elapsed = datetime.timedelta(0)
     return answer
@@ -194,11 +209,15 @@ def recorded_answer(body: dict) -> httpx.Response:
 
 def test_the_conformance_check_fails_an_answer_missing_a_required_meta_member_or_with_an_undeclared_one():
     document = strict(build_openapi(discover_endpoints(), version="test"))
-    case = schemathesis.openapi.from_dict(document)["/v1/positions"]["GET"].Case(query={"datetime": "2024-03-20T12:00:00Z"})
+    case = schemathesis.openapi.from_dict(document)["/v1/positions"]["GET"].Case(
+        query={"datetime": "2024-03-20T12:00:00Z"}
+    )
     body = load_examples()["/v1/positions"].response
     case.validate_response(recorded_answer(body), checks=[response_schema_conformance])
     without_version = {**body, "meta": {name: value for name, value in body["meta"].items() if name != "version"}}
     with pytest.raises(FailureGroup):
         case.validate_response(recorded_answer(without_version), checks=[response_schema_conformance])
     with pytest.raises(FailureGroup):
-        case.validate_response(recorded_answer({**body, "meta": {**body["meta"], "undeclared": 1}}), checks=[response_schema_conformance])
+        case.validate_response(
+            recorded_answer({**body, "meta": {**body["meta"], "undeclared": 1}}), checks=[response_schema_conformance]
+        )

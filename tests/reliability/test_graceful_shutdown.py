@@ -41,7 +41,9 @@ def test_a_service_process_sent_sigterm_finishes_the_calls_it_holds_then_exits(p
     process, address = start_process(2, tmp_path / "process.log")
     try:
         with grpc.insecure_channel(address) as channel:
-            running = timed_scan(channel).future(pb.ComputeAyanamshaRequest(moment=MomentValue(jd=J2000), system="lahiri"), timeout=30)
+            running = timed_scan(channel).future(
+                pb.ComputeAyanamshaRequest(moment=MomentValue(jd=J2000), system="lahiri"), timeout=30
+            )
             time.sleep(0.5)
             process.send_signal(signal.SIGTERM)
             running.result(timeout=TIMED_SCAN_S + 5)  # answered, not cancelled
@@ -61,16 +63,28 @@ def test_a_service_process_sent_sigterm_takes_no_new_call_which_its_pool_sends_e
         pool = ServicePool("ephemeris", (stopping_address, staying_address))
         try:
             for index in range(4):  # both connections up
-                await pool.call(SERVICE + "ComputePositions", pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["sun"]),
-                                pb.ComputePositionsResponse, timeout_s=10, request_id=f"before-{index}")
+                await pool.call(
+                    SERVICE + "ComputePositions",
+                    pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["sun"]),
+                    pb.ComputePositionsResponse,
+                    timeout_s=10,
+                    request_id=f"before-{index}",
+                )
             with grpc.insecure_channel(stopping_address) as channel:
-                running = timed_scan(channel).future(pb.ComputeAyanamshaRequest(moment=MomentValue(jd=J2000), system="lahiri"), timeout=30)
+                running = timed_scan(channel).future(
+                    pb.ComputeAyanamshaRequest(moment=MomentValue(jd=J2000), system="lahiri"), timeout=30
+                )
                 await asyncio.sleep(0.5)
                 stopping.send_signal(signal.SIGTERM)
                 await asyncio.sleep(0.2)
                 for index in range(8):
-                    reply = await pool.call(SERVICE + "ComputePositions", pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["moon"]),
-                                            pb.ComputePositionsResponse, timeout_s=10, request_id=f"after-{index}")
+                    reply = await pool.call(
+                        SERVICE + "ComputePositions",
+                        pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["moon"]),
+                        pb.ComputePositionsResponse,
+                        timeout_s=10,
+                        request_id=f"after-{index}",
+                    )
                     assert reply.data[0].ecliptic.body == "moon"
                 running.result(timeout=TIMED_SCAN_S + 5)
         finally:
@@ -82,7 +96,7 @@ def test_a_service_process_sent_sigterm_takes_no_new_call_which_its_pool_sends_e
         asyncio.run(calls_after_sigterm())
         assert stopping.wait(timeout=SHUTDOWN_GRACE_S + 5) == 0
         log = (tmp_path / "stopping.log").read_text(errors="replace")
-        after_stop = log[log.index("service_stopping"):]
+        after_stop = log[log.index("service_stopping") :]
         assert not re.search(r"request_id=.?after-", after_stop), "a call reached the stopping process"
     finally:
         for process in (stopping, staying):

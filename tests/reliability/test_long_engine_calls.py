@@ -45,7 +45,10 @@ def frozen_call(channel: grpc.Channel):
 
 
 def moon(channel: grpc.Channel) -> str:
-    reply = positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["moon"]), timeout=REPLACED_WITHIN_S + HARD_STOP_GRACE_S)
+    reply = positions(channel)(
+        pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["moon"]),
+        timeout=REPLACED_WITHIN_S + HARD_STOP_GRACE_S,
+    )
     return reply.data[0].ecliptic.body
 
 
@@ -89,7 +92,13 @@ def test_a_caller_leaving_a_long_engine_call_frees_the_process(address):
         assert time.monotonic() - left_at < HARD_STOP_GRACE_S + REPLACED_WITHIN_S
 
 
-HELIACAL_NEAR_THE_POLE = {"body": "mercury", "event": "morning_first", "lat": 80, "lon": 0, "datetime": "2024-01-01T00:00:00Z"}
+HELIACAL_NEAR_THE_POLE = {
+    "body": "mercury",
+    "event": "morning_first",
+    "lat": 80,
+    "lon": 0,
+    "datetime": "2024-01-01T00:00:00Z",
+}
 
 
 def test_a_heliacal_search_near_the_pole_leaves_the_search_process_serving(module_real_stacks):
@@ -100,7 +109,8 @@ def test_a_heliacal_search_near_the_pole_leaves_the_search_process_serving(modul
     Heliacal searches are stopped at 3 s by default (issue 36); here their deadline is long
     enough for the engine call to run to its end, as any long engine call might."""
     stack = module_real_stacks.real(
-        "heliacal-near-the-pole", {"CELESTIAL_RESTART_UNHEALTHY_AFTER_S": "2", "CELESTIAL_ENGINE_SEARCH_DEADLINE_S": "60"}
+        "heliacal-near-the-pole",
+        {"CELESTIAL_RESTART_UNHEALTHY_AFTER_S": "2", "CELESTIAL_ENGINE_SEARCH_DEADLINE_S": "60"},
     )
     _, key = stack.new_key(credits=100)
     searching, answered = get_in_background(stack, key, "/v1/heliacal", HELIACAL_NEAR_THE_POLE)

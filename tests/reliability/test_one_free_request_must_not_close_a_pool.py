@@ -15,7 +15,13 @@ import time
 
 import pytest
 
-HOPELESS_HELIACAL = {"datetime": "2024-01-01T00:00:00Z", "body": "mercury", "event": "morning_first", "lat": 80, "lon": 31}
+HOPELESS_HELIACAL = {
+    "datetime": "2024-01-01T00:00:00Z",
+    "body": "mercury",
+    "event": "morning_first",
+    "lat": 80,
+    "lon": 31,
+}
 LUNAR_ECLIPSES = {"datetime": "2024-01-01T00:00:00Z", "lat": 51.5, "lon": -0.13}
 
 
@@ -78,4 +84,3 @@ def test_another_accounts_searches_are_answered_while_a_heliacal_search_holds_th
         thread.join()
     assert eclipse_statuses == [200] * 6, eclipse_statuses
     assert statuses == [504]
-

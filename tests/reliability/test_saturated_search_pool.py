@@ -29,7 +29,9 @@ ANSWERED_WITHIN_S = QUEUE_WAIT_S + 2.0
 
 @pytest.fixture(scope="module")
 def stack(module_real_stacks):
-    return module_real_stacks.real("saturated-search", {"CELESTIAL_QUEUE_WAIT_S": str(QUEUE_WAIT_S), "CELESTIAL_SEARCH_PROCESSES": "1"})
+    return module_real_stacks.real(
+        "saturated-search", {"CELESTIAL_QUEUE_WAIT_S": str(QUEUE_WAIT_S), "CELESTIAL_SEARCH_PROCESSES": "1"}
+    )
 
 
 def balance(stack, name: str) -> int:
@@ -102,8 +104,10 @@ def test_a_call_that_cannot_start_within_the_stated_wait_is_503_with_retry_after
         thread.join()
     statuses = sorted(status for status, _, _ in answers)
     assert set(statuses) == {200, 503}, statuses
-    print(f"{concurrent} concurrent widest scans: {statuses.count(200)} answered 200, {statuses.count(503)} 503 after "
-          f"{max(took for status, took, _ in answers if status == 503):.2f} s at most")
+    print(
+        f"{concurrent} concurrent widest scans: {statuses.count(200)} answered 200, {statuses.count(503)} 503 after "
+        f"{max(took for status, took, _ in answers if status == 503):.2f} s at most"
+    )
     for status, took_s, reply in answers:
         if status == 503:
             assert took_s < ANSWERED_WITHIN_S, f"a refused call took {took_s:.1f} s"
@@ -134,7 +138,11 @@ def test_hundreds_of_queued_scans_abandoned_under_load_cost_nothing(stack):
         chance = random.Random(seed)
         for _ in range(count):
             try:
-                with httpx.Client(base_url=stack.base_url, headers={"Authorization": f"Bearer {key}"}, timeout=chance.uniform(0.05, 0.4)) as client:
+                with httpx.Client(
+                    base_url=stack.base_url,
+                    headers={"Authorization": f"Bearer {key}"},
+                    timeout=chance.uniform(0.05, 0.4),
+                ) as client:
                     # A scan that would wait longer than its deadline class allows is refused
                     # at once (503, free): an answer too, but never a charged one.
                     refused_at_once.append(client.get("/v1/transits", params=WIDEST).status_code)

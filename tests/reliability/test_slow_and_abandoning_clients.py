@@ -40,7 +40,9 @@ class Gateway:
     def new_key(self, credits: int, max_concurrent: int = 50) -> tuple[str, str]:
         settings = load_settings(self.env)
         name = f"acct-{os.urandom(6).hex()}"
-        run_admin(["account", "create", name, "--credits", str(credits), "--max-concurrent", str(max_concurrent)], settings).check_returncode()
+        run_admin(
+            ["account", "create", name, "--credits", str(credits), "--max-concurrent", str(max_concurrent)], settings
+        ).check_returncode()
         return name, run_admin(["key", "create", "--account", name], settings).stdout.strip()
 
     def balance(self, name: str) -> int:
@@ -72,7 +74,9 @@ def gateway(processes, tmp_path_factory) -> Iterator[Gateway]:
     }
     env.pop("CELESTIAL_NATS_URL", None)
     with open(tmp / "gateway.log", "wb") as log:
-        process = subprocess.Popen([sys.executable, "-m", "gateway.main"], cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gateway.main"], cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
     base_url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -116,7 +120,7 @@ def test_a_body_that_trickles_holds_no_concurrency_slot(gateway):
         sock = gateway.connect()
         sock.sendall(
             b"POST /v1/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Authorization: Bearer " + key.encode() + b"\r\nContent-Length: 1000\r\n\r\n{\"requests\":"
+            b"Authorization: Bearer " + key.encode() + b'\r\nContent-Length: 1000\r\n\r\n{"requests":'
         )
         trickling.append(sock)
     time.sleep(0.3)  # both have sent their headers and are inside the app, reading
@@ -194,11 +198,18 @@ def test_an_abandoned_batch_costs_nothing_even_for_its_finished_subrequests(gate
     # positions finish (and are charged) while the scan runs; the client gives up before the
     # batch can be answered.
     with pytest.raises(httpx.ReadTimeout):
-        httpx.post(gateway.base_url + "/v1/batch", json={"requests": [positions] * 6 + [scan]}, headers=headers, timeout=1.5)
+        httpx.post(
+            gateway.base_url + "/v1/batch", json={"requests": [positions] * 6 + [scan]}, headers=headers, timeout=1.5
+        )
     deadline = time.monotonic() + 10
     while gateway.balance(name) != 10:
         assert time.monotonic() < deadline, f"the abandoned batch kept {10 - gateway.balance(name)} credits"
         time.sleep(0.1)
-    answered = httpx.post(gateway.base_url + "/v1/batch", json={"requests": [positions, positions]}, headers=headers, timeout=LONGEST_SCAN_S / 2)
+    answered = httpx.post(
+        gateway.base_url + "/v1/batch",
+        json={"requests": [positions, positions]},
+        headers=headers,
+        timeout=LONGEST_SCAN_S / 2,
+    )
     assert answered.status_code == 200 and answered.json()["meta"]["credits_used"] == 2
     assert gateway.balance(name) == 8

@@ -54,7 +54,12 @@ def timed_scan(request: pb.ComputeAyanamshaRequest, deadline: Deadline) -> pb.Co
     return pb.ComputeAyanamshaResponse()
 
 
-HANDLERS = {"ComputeDeltaT": long_scan, "ComputeSiderealTime": frozen_call, "ComputeAyanamsha": timed_scan, "ComputePositions": positions.compute}
+HANDLERS = {
+    "ComputeDeltaT": long_scan,
+    "ComputeSiderealTime": frozen_call,
+    "ComputeAyanamsha": timed_scan,
+    "ComputePositions": positions.compute,
+}
 
 
 def main() -> None:

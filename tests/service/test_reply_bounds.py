@@ -24,8 +24,10 @@ from tests.api.in_process_pool import InProcessPool
 
 ENDPOINTS = {endpoint.path: endpoint for endpoint in discover_endpoints()}
 BIRTH = {"datetime": "1900-01-01T12:00:00Z", "lat": 51.5, "lon": -0.1}
-ALL_ANGLES_AND_CUSPS = [{"body": body, "angles": ["asc", "dsc", "mc", "ic"], "cusps": [2, 3, 11, 12]}
-                        for body in ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")]
+ALL_ANGLES_AND_CUSPS = [
+    {"body": body, "angles": ["asc", "dsc", "mc", "ic"], "cusps": [2, 3, 11, 12]}
+    for body in ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")
+]
 
 #: Every moving body /v1/transits scans; every body the calendar and stations take.
 EVERY_MOVING = (
@@ -35,32 +37,104 @@ EVERY_ELIGIBLE = "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,plut
 
 # The widest request each heavy endpoint admits, every knob that adds records at its limit.
 LARGEST = {
-    "profections, 120 years of months, 300-day years": ("/v1/profections", {**BIRTH, "start": "1900-01-01T12:00:00Z", "end": "2020-01-01T12:00:00Z", "year_days": 300}),
-    "zodiacal releasing, a year of level 4": ("/v1/zodiacal-releasing", {**BIRTH, "max_level": 4, "start": "1950-01-01", "end": "1951-01-01"}),
-    "zodiacal releasing, 10 years of level 3": ("/v1/zodiacal-releasing", {**BIRTH, "max_level": 3, "start": "1950-01-01", "end": "1960-01-01"}),
-    "firdaria, 120 years at 300-day years": ("/v1/firdaria", {**BIRTH, "start": "1900-01-01T12:00:00Z", "end": "2020-01-01T12:00:00Z", "year_days": 300}),
-    "transits, 17 moving bodies on every point, 15 aspects, orb 10, 183 days with the Moon": ("/v1/transits", {
-        **BIRTH, "start": "2024-01-01", "end": "2024-07-01", "orb": 10, "moon": "include", "bodies": "all", "aspects": ",".join(ASPECT_TYPES),
-        "moving": EVERY_MOVING}),
-    "returns, 13 lunar returns of every body with every chart option": ("/v1/returns", {
-        **BIRTH, "body": "moon", "search_start": "2024-01-01", "count": 13, "bodies": "all", "derived_points": "true",
-        "lots": "default", "patterns": "true", "dignities": "true", "stellium_min": 2}),
-    "stations, 10 years of every eligible body": ("/v1/stations", {
-        "start": "2024-01-01", "end": "2034-01-01", "bodies": "mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,chiron,pholus,ceres,pallas,juno,vesta"}),
-    "lunations, 10 years of the eight phases": ("/v1/lunations", {
-        "start": "2024-01-01", "end": "2034-01-01", "phases": "new_moon,crescent,first_quarter,gibbous,full_moon,disseminating,last_quarter,balsamic"}),
-    "void-of-course periods, 366 days against every body": ("/v1/void-of-course/periods", {
-        "start": "2024-01-01", "end": "2025-01-01", "bodies": "all"}),
-    "calendar, 366 days of every kind for every eligible body": ("/v1/calendar", {
-        "start": "2024-01-01", "end": "2025-01-01", "bodies": EVERY_ELIGIBLE}),
-    "calendar, the same as iCalendar": ("/v1/calendar", {
-        "start": "2024-01-01", "end": "2025-01-01", "format": "ics", "bodies": EVERY_ELIGIBLE}),
+    "profections, 120 years of months, 300-day years": (
+        "/v1/profections",
+        {**BIRTH, "start": "1900-01-01T12:00:00Z", "end": "2020-01-01T12:00:00Z", "year_days": 300},
+    ),
+    "zodiacal releasing, a year of level 4": (
+        "/v1/zodiacal-releasing",
+        {**BIRTH, "max_level": 4, "start": "1950-01-01", "end": "1951-01-01"},
+    ),
+    "zodiacal releasing, 10 years of level 3": (
+        "/v1/zodiacal-releasing",
+        {**BIRTH, "max_level": 3, "start": "1950-01-01", "end": "1960-01-01"},
+    ),
+    "firdaria, 120 years at 300-day years": (
+        "/v1/firdaria",
+        {**BIRTH, "start": "1900-01-01T12:00:00Z", "end": "2020-01-01T12:00:00Z", "year_days": 300},
+    ),
+    "transits, 17 moving bodies on every point, 15 aspects, orb 10, 183 days with the Moon": (
+        "/v1/transits",
+        {
+            **BIRTH,
+            "start": "2024-01-01",
+            "end": "2024-07-01",
+            "orb": 10,
+            "moon": "include",
+            "bodies": "all",
+            "aspects": ",".join(ASPECT_TYPES),
+            "moving": EVERY_MOVING,
+        },
+    ),
+    "returns, 13 lunar returns of every body with every chart option": (
+        "/v1/returns",
+        {
+            **BIRTH,
+            "body": "moon",
+            "search_start": "2024-01-01",
+            "count": 13,
+            "bodies": "all",
+            "derived_points": "true",
+            "lots": "default",
+            "patterns": "true",
+            "dignities": "true",
+            "stellium_min": 2,
+        },
+    ),
+    "stations, 10 years of every eligible body": (
+        "/v1/stations",
+        {
+            "start": "2024-01-01",
+            "end": "2034-01-01",
+            "bodies": "mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto,chiron,pholus,ceres,pallas,juno,vesta",
+        },
+    ),
+    "lunations, 10 years of the eight phases": (
+        "/v1/lunations",
+        {
+            "start": "2024-01-01",
+            "end": "2034-01-01",
+            "phases": "new_moon,crescent,first_quarter,gibbous,full_moon,disseminating,last_quarter,balsamic",
+        },
+    ),
+    "void-of-course periods, 366 days against every body": (
+        "/v1/void-of-course/periods",
+        {"start": "2024-01-01", "end": "2025-01-01", "bodies": "all"},
+    ),
+    "calendar, 366 days of every kind for every eligible body": (
+        "/v1/calendar",
+        {"start": "2024-01-01", "end": "2025-01-01", "bodies": EVERY_ELIGIBLE},
+    ),
+    "calendar, the same as iCalendar": (
+        "/v1/calendar",
+        {"start": "2024-01-01", "end": "2025-01-01", "format": "ics", "bodies": EVERY_ELIGIBLE},
+    ),
     "stars, every named star": ("/v1/stars", {"datetime": "2024-01-01", "star": "all"}),
-    "astrocartography, 80 lines at 0.5-degree rows": ("/v1/astrocartography", {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5}),
-    "astrocartography, 80 lines at 0.5-degree rows as GeoJSON": ("/v1/astrocartography", {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5, "format": "geojson"}),
-    "synastry of every body with every chart option": ("/v1/synastry", {
-        "datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.1, "datetime_b": "1985-03-01T06:00:00Z", "lat_b": 40.7, "lon_b": -74.0,
-        "bodies": "all", "derived_points": "true", "lots": "default", "patterns": "true", "dignities": "true", "stellium_min": 2}),
+    "astrocartography, 80 lines at 0.5-degree rows": (
+        "/v1/astrocartography",
+        {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5},
+    ),
+    "astrocartography, 80 lines at 0.5-degree rows as GeoJSON": (
+        "/v1/astrocartography",
+        {"datetime": "2024-01-01", "targets": ALL_ANGLES_AND_CUSPS, "latitude_step": 0.5, "format": "geojson"},
+    ),
+    "synastry of every body with every chart option": (
+        "/v1/synastry",
+        {
+            "datetime_a": "1990-06-15T14:30:00Z",
+            "lat_a": 51.5,
+            "lon_a": -0.1,
+            "datetime_b": "1985-03-01T06:00:00Z",
+            "lat_b": 40.7,
+            "lon_b": -74.0,
+            "bodies": "all",
+            "derived_points": "true",
+            "lots": "default",
+            "patterns": "true",
+            "dignities": "true",
+            "stellium_min": 2,
+        },
+    ),
 }
 
 
@@ -69,7 +143,11 @@ def test_the_largest_answer_an_endpoint_admits_fits_one_reply(label):
     path, params = LARGEST[label]
     endpoint = ENDPOINTS[path]
     handlers = importlib.import_module(f"services.{endpoint.service}.server").HANDLERS
-    request = validate(request_from_json(endpoint.request_cls, {k: json.dumps(v) if isinstance(v, list) else v for k, v in params.items()}, path))
+    request = validate(
+        request_from_json(
+            endpoint.request_cls, {k: json.dumps(v) if isinstance(v, list) else v for k, v in params.items()}, path
+        )
+    )
     reply = handlers[endpoint.method.name](request, Deadline.after(120))
     assert 0 < reply.ByteSize() < MAX_REPLY_BYTES, f"{label}: {reply.ByteSize():,} bytes"
 
@@ -78,5 +156,13 @@ def test_a_reply_past_what_one_reply_carries_is_result_too_large_not_busy():
     oversized = pb.ComputeStarsResponse(warnings=["x" * 1024] * (MAX_REPLY_BYTES // 1024 + 1))
     pool = InProcessPool("ephemeris", {"ComputeStars": lambda request, deadline: oversized})
     with pytest.raises(ResultTooLarge) as caught:
-        asyncio.run(pool.call("/celestial.v1.EphemerisService/ComputeStars", pb.ComputeStarsRequest(moment=Moment(jd=2451545.0), star="aldebaran"), pb.ComputeStarsResponse, timeout_s=10, request_id="big"))
+        asyncio.run(
+            pool.call(
+                "/celestial.v1.EphemerisService/ComputeStars",
+                pb.ComputeStarsRequest(moment=Moment(jd=2451545.0), star="aldebaran"),
+                pb.ComputeStarsResponse,
+                timeout_s=10,
+                request_id="big",
+            )
+        )
     assert caught.value.code == "result_too_large" and caught.value.http_status == 400

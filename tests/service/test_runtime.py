@@ -45,7 +45,17 @@ def start_process(
     with ``env`` added to its environment; return it and its address once serving."""
     with open(log_path, "wb") as log_file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "tests.service.slow_service", "--queue", str(queue), "--host", host, "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "tests.service.slow_service",
+                "--queue",
+                str(queue),
+                "--host",
+                host,
+                "--port",
+                str(port),
+            ],
             cwd=REPO_ROOT,
             env={**os.environ, **(env or {})},
             stdout=log_file,
@@ -81,7 +91,9 @@ def two_processes(started_processes) -> list[str]:
 
 def unary(channel: grpc.Channel, method: str, response_cls):
     return channel.unary_unary(
-        SERVICE + method, request_serializer=lambda m: m.SerializeToString(), response_deserializer=response_cls.FromString
+        SERVICE + method,
+        request_serializer=lambda m: m.SerializeToString(),
+        response_deserializer=response_cls.FromString,
     )
 
 
@@ -113,7 +125,9 @@ def test_a_deadline_stops_the_computation_and_frees_the_process(two_processes):
             long_scan(channel)(pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), timeout=1.0)
         assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
         # The process takes one request at a time: it answers only if the scan has stopped.
-        reply = positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["sun"]), timeout=ANSWER_WITHIN_S)
+        reply = positions(channel)(
+            pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["sun"]), timeout=ANSWER_WITHIN_S
+        )
         assert reply.data[0].ecliptic.body == "sun"
 
 
@@ -122,7 +136,9 @@ def test_a_client_that_cancels_stops_the_computation(two_processes):
         running = long_scan(channel).future(pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), timeout=50)
         time.sleep(0.5)
         running.cancel()
-        reply = positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["moon"]), timeout=ANSWER_WITHIN_S)
+        reply = positions(channel)(
+            pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["moon"]), timeout=ANSWER_WITHIN_S
+        )
         assert reply.data[0].ecliptic.body == "moon"
 
 
@@ -131,7 +147,13 @@ def test_a_busy_process_sends_the_next_request_to_another_process_of_the_pool(tw
         pool = ServicePool("ephemeris", tuple(two_processes))
         try:
             busy = asyncio.ensure_future(
-                pool.call(SERVICE + "ComputeDeltaT", pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), pb.ComputeDeltaTResponse, timeout_s=20, request_id="scan")
+                pool.call(
+                    SERVICE + "ComputeDeltaT",
+                    pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)),
+                    pb.ComputeDeltaTResponse,
+                    timeout_s=20,
+                    request_id="scan",
+                )
             )
             await asyncio.sleep(0.5)
             # Round robin sends every other call to the busy process, which refuses it at once
@@ -158,7 +180,13 @@ def test_a_deadline_passed_in_the_service_reaches_the_gateway_as_deadline_exceed
         pool = ServicePool("ephemeris", (two_processes[0],))
         try:
             with pytest.raises(DeadlineExceeded):
-                await pool.call(SERVICE + "ComputeDeltaT", pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), pb.ComputeDeltaTResponse, timeout_s=1.0, request_id="late")
+                await pool.call(
+                    SERVICE + "ComputeDeltaT",
+                    pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)),
+                    pb.ComputeDeltaTResponse,
+                    timeout_s=1.0,
+                    request_id="late",
+                )
         finally:
             await pool.close()
 
@@ -172,7 +200,9 @@ def test_the_worker_computes_from_the_ephemeris_files(two_processes):
     bodies = resolve_bodies(["moon", "chiron", "ceres"])
     expected = compute_positions(Moment.from_jd_ut1(J2000), bodies, CalcFlags()).records
     with grpc.insecure_channel(two_processes[1]) as channel:
-        reply = positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=bodies), timeout=ANSWER_WITHIN_S)
+        reply = positions(channel)(
+            pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=bodies), timeout=ANSWER_WITHIN_S
+        )
     assert list(reply.warnings) == []
     assert [(r.ecliptic.body, r.ecliptic.longitude, r.ecliptic.latitude) for r in reply.data] == [
         (e.body, e.longitude, e.latitude) for e in expected
@@ -182,7 +212,9 @@ def test_the_worker_computes_from_the_ephemeris_files(two_processes):
 def test_an_error_is_a_standard_status_any_grpc_client_reads(two_processes):
     with grpc.insecure_channel(two_processes[0]) as channel:
         with pytest.raises(grpc.RpcError) as caught:
-            positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["vulcan"]), timeout=ANSWER_WITHIN_S)
+            positions(channel)(
+                pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["vulcan"]), timeout=ANSWER_WITHIN_S
+            )
     status = rpc_status.from_call(caught.value)
     assert status is not None and status.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     info = error_details_pb2.ErrorInfo()
@@ -202,15 +234,22 @@ def test_a_frozen_process_leaves_the_rotation_its_calls_are_retried_and_it_rejoi
         """Return once ``count`` calls, one after another, have each been answered: a call left
         waiting on the frozen process would run out its deadline and raise DeadlineExceeded."""
         for index in range(count):
-            reply = await pool.call(SERVICE + "ComputePositions", pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["venus"]),
-                                    pb.ComputePositionsResponse, timeout_s=patient_s, request_id=f"frozen-{index}")
+            reply = await pool.call(
+                SERVICE + "ComputePositions",
+                pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["venus"]),
+                pb.ComputePositionsResponse,
+                timeout_s=patient_s,
+                request_id=f"frozen-{index}",
+            )
             assert reply.data[0].ecliptic.body == "venus"
 
     def answers_alone(address: str) -> bool:
         """Return whether the process at ``address`` answers a call of its own now."""
         with grpc.insecure_channel(address) as channel:
             try:
-                positions(channel)(pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["sun"]), timeout=ANSWER_WITHIN_S)
+                positions(channel)(
+                    pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["sun"]), timeout=ANSWER_WITHIN_S
+                )
             except grpc.RpcError:
                 return False  # still busy with the call that reached it while frozen
         return True

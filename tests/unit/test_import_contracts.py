@@ -45,7 +45,9 @@ def uncovered(packages: set[str], config: configparser.ConfigParser) -> dict[str
                 constrained |= listed(config[section].get(field, ""))
     gaps: dict[str, list[str]] = {}
     for package in sorted(packages):
-        lacks = [what for what, ok in (("root package", package in roots), ("contract", package in constrained)) if not ok]
+        lacks = [
+            what for what, ok in (("root package", package in roots), ("contract", package in constrained)) if not ok
+        ]
         if lacks:
             gaps[package] = lacks
     return gaps

@@ -52,4 +52,6 @@ def test_a_module_whose_tests_need_a_nats_server_has_its_file_in_tests_nats() ->
 def test_no_top_level_package_holds_more_than_30_percent_of_the_products_python() -> None:
     lines = coverage.package_lines()
     total = sum(lines.values())
-    assert {package: round(count / total, 3) for package, count in lines.items() if count > coverage.LARGEST_SHARE * total} == {}
+    assert {
+        package: round(count / total, 3) for package, count in lines.items() if count > coverage.LARGEST_SHARE * total
+    } == {}

@@ -34,7 +34,9 @@ def test_a_test_whose_fixture_takes_the_processes_fixture_is_marked_for_test_all
 
 def test_an_in_process_test_that_starts_a_subprocess_fails_naming_the_fixture():
     with tiers.guard_the_test("tests/x.py::test_y", ["tmp_path"]):
-        with pytest.raises(tiers.ProcessStartedInProcessTest, match="tests/x.py::test_y started a process .*'processes' fixture"):
+        with pytest.raises(
+            tiers.ProcessStartedInProcessTest, match="tests/x.py::test_y started a process .*'processes' fixture"
+        ):
             subprocess.run([sys.executable, "-c", "pass"], check=True)
 
 
@@ -47,4 +49,9 @@ def test_an_in_process_test_that_starts_a_multiprocessing_child_fails(method):
 
 def test_a_test_that_takes_the_processes_fixture_may_start_one(processes):
     with tiers.guard_the_test("tests/x.py::test_y", ["processes"]):
-        assert subprocess.run([sys.executable, "-c", "print('started')"], capture_output=True, text=True, check=True).stdout == "started\n"
+        assert (
+            subprocess.run(
+                [sys.executable, "-c", "print('started')"], capture_output=True, text=True, check=True
+            ).stdout
+            == "started\n"
+        )

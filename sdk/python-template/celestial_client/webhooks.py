@@ -18,7 +18,7 @@ SIGNATURE_TOLERANCE_S = 300
 
 
 def _secret_key(secret: str) -> bytes:
-    text = secret[len("whsec_"):] if secret.startswith("whsec_") else secret
+    text = secret[len("whsec_") :] if secret.startswith("whsec_") else secret
     text = text.rstrip("=")
     try:
         key = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)

@@ -78,8 +78,16 @@ def picture_size(size: int, grid: str = "none") -> tuple[int, int]:
     return size + wider * extra, size + taller * extra
 
 
-def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings: tuple[str, str] | None = None, grid: str = "none",
-             words: Words = ENGLISH) -> str:
+def draw_svg(
+    layout: WheelLayout,
+    theme: Theme,
+    *,
+    size: int,
+    title: str,
+    rings: tuple[str, str] | None = None,
+    grid: str = "none",
+    words: Words = ENGLISH,
+) -> str:
     """Return the SVG document (text) of the wheel ``layout`` in ``theme``, ``size`` pixels
     square, titled ``title``, its labels and description in ``words``' language (named by the
     root's ``xml:lang`` and ``lang``); a bi-wheel's description names its charts by ``rings`` (the
@@ -93,7 +101,8 @@ def draw_svg(layout: WheelLayout, theme: Theme, *, size: int, title: str, rings:
         (
             '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" role="img" '
             f'xml:lang="{words.lang}" lang="{words.lang}" width="{width}" height="{height}" viewBox="0 0 {width} '
-            f'{height}" aria-labelledby="wheel-title wheel-desc">'),
+            f'{height}" aria-labelledby="wheel-title wheel-desc">'
+        ),
         f'<title id="wheel-title">{escape(title)}</title>',
         f'<desc id="wheel-desc">{escape(describe(layout, rings, words))}</desc>',
         _symbols(layout, with_aspects=grid != "none"),
@@ -138,10 +147,15 @@ def _bodies_in_words(points: tuple[WheelPoint, ...], words: Words, *, outer: boo
 def _symbols(layout: WheelLayout, *, with_aspects: bool = False) -> str:
     outlines = glyph_outlines()
     bodies = layout.points + layout.outer_points
-    names = [sign.sign for sign in layout.signs] + [_glyph_name(p.body) for p in bodies if _glyph_name(p.body) in outlines]
+    names = [sign.sign for sign in layout.signs] + [
+        _glyph_name(p.body) for p in bodies if _glyph_name(p.body) in outlines
+    ]
     if with_aspects:
         names += [a.aspect for a in layout.aspects if a.aspect in outlines]
-    defs = [f'<symbol id="glyph-{name}" viewBox="-500 -500 1000 1000"><path d="{outlines[name]}"/></symbol>' for name in dict.fromkeys(names)]
+    defs = [
+        f'<symbol id="glyph-{name}" viewBox="-500 -500 1000 1000"><path d="{outlines[name]}"/></symbol>'
+        for name in dict.fromkeys(names)
+    ]
     return "<defs>" + "".join(defs) + "</defs>"
 
 
@@ -171,28 +185,35 @@ def _glyph(name: str, centre: tuple[float, float], size: float, colour: str) -> 
     )
 
 
-def _text(at: tuple[float, float], text: str, size: float, colour: str, *, bold: bool = False, halo: str | None = None) -> str:
+def _text(
+    at: tuple[float, float], text: str, size: float, colour: str, *, bold: bool = False, halo: str | None = None
+) -> str:
     """Return a text centred at ``at``; with ``halo`` (a colour) outlined in it under the fill,
     so it stays readable over the lines it stands on."""
     weight = ' font-weight="bold"' if bold else ""
     outline = f' stroke="{halo}" stroke-width="{_f(size * 0.25)}" paint-order="stroke"' if halo else ""
-    return (f'<text x="{_f(at[0])}" y="{_f(at[1])}" font-family="Noto Sans, sans-serif" font-size="{_f(size)}"{weight} '
-            f'fill="{colour}"{outline} text-anchor="middle" dominant-baseline="central">{escape(text)}</text>')
+    return (
+        f'<text x="{_f(at[0])}" y="{_f(at[1])}" font-family="Noto Sans, sans-serif" font-size="{_f(size)}"{weight} '
+        f'fill="{colour}"{outline} text-anchor="middle" dominant-baseline="central">{escape(text)}</text>'
+    )
 
 
 def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
     outer, inner = radius * ZODIAC_OUTER, radius * ZODIAC_INNER
-    parts = ['<g class="zodiac">',
-             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(outer)}" fill="{theme.band}" stroke="{theme.line}" '
-             'stroke-width="1.5"/>',
-             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(inner)}" fill="{theme.background}" stroke="{theme.line}" '
-             'stroke-width="1.5"/>']
+    parts = [
+        '<g class="zodiac">',
+        f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(outer)}" fill="{theme.band}" stroke="{theme.line}" '
+        'stroke-width="1.5"/>',
+        f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(inner)}" fill="{theme.background}" stroke="{theme.line}" '
+        'stroke-width="1.5"/>',
+    ]
     for index, sign in enumerate(layout.signs):
         parts.append(_line(_xy(half, inner, sign.start_deg), _xy(half, outer, sign.start_deg), theme.line, 1.0))
         centre = _xy(half, (outer + inner) / 2, sign.middle_deg)
         parts.append(
             '<g class="sign" '
-            f'data-sign="{sign.sign}">{_glyph(sign.sign, centre, radius * SIGN_GLYPH, theme.element(index))}</g>')
+            f'data-sign="{sign.sign}">{_glyph(sign.sign, centre, radius * SIGN_GLYPH, theme.element(index))}</g>'
+        )
     for degree in range(0, 360, 5):
         angle = layout.signs[0].start_deg + degree
         tick = 0.025 if degree % 10 == 0 else 0.012
@@ -204,27 +225,41 @@ def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> st
 def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words: Words) -> str:
     inner, aspect_ring = radius * ZODIAC_INNER, radius * _aspect_ring(layout)
     house_ring = BI_HOUSE_RING if layout.is_biwheel else HOUSE_RING
-    parts = ['<g class="houses">',
-             f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(aspect_ring)}" fill="none" stroke="{theme.line}" '
-             'stroke-width="1"/>']
+    parts = [
+        '<g class="houses">',
+        f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(aspect_ring)}" fill="none" stroke="{theme.line}" '
+        'stroke-width="1"/>',
+    ]
     if layout.is_biwheel:
         parts.append(
             f'<circle class="ring-divider" cx="{_f(half)}" cy="{_f(half)}" r="{_f(radius * BI_DIVIDER)}" fill="none" '
-            f'stroke="{theme.line}" stroke-width="1"/>')
+            f'stroke="{theme.line}" stroke-width="1"/>'
+        )
     label_size = radius * (HOUSE_TEXT if len(layout.cusps) <= 12 else SECTOR_TEXT)
     for cusp in layout.cusps:
-        parts.append(f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
-                     + _line(_xy(half, aspect_ring, cusp.angle_deg), _xy(half, inner, cusp.angle_deg), theme.faint, 1.0)
-                     + "</g>")
+        parts.append(
+            f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
+            + _line(_xy(half, aspect_ring, cusp.angle_deg), _xy(half, inner, cusp.angle_deg), theme.faint, 1.0)
+            + "</g>"
+        )
         parts.append(_text(_xy(half, radius * house_ring, cusp.label_deg), str(cusp.house), label_size, theme.text))
     # The angles' labels stand in the zodiac band beside their lines (the layout finds them
     # a place clear of the sign glyphs and boundaries), on both kinds of wheel.
     band = radius * (ZODIAC_OUTER + ZODIAC_INNER) / 2
     for angle in layout.angles:
         start, end = _xy(half, aspect_ring, angle.angle_deg), _xy(half, radius * ZODIAC_OUTER, angle.angle_deg)
-        parts.append(f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
-                     + _line(start, end, theme.line, 2.2)
-                     + _text(_xy(half, band, angle.label_deg), words.angle_label(angle.name), radius * ANGLE_TEXT, theme.text, bold=True) + "</g>")
+        parts.append(
+            f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
+            + _line(start, end, theme.line, 2.2)
+            + _text(
+                _xy(half, band, angle.label_deg),
+                words.angle_label(angle.name),
+                radius * ANGLE_TEXT,
+                theme.text,
+                bold=True,
+            )
+            + "</g>"
+        )
     parts.append("</g>")
     return "\n".join(parts)
 
@@ -243,15 +278,24 @@ def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float, word
         parts.append(
             f'<g class="aspect" data-aspect="{aspect.aspect}" data-body-a="{aspect.body_a}" '
             f'data-body-b="{aspect.body_b}" data-orb="{aspect.orb:.4f}">'
-                     + f"<title>{escape(words.aspect_clause(aspect.body_a, aspect.aspect, aspect.body_b))}</title>"
-                     + _line(_xy(half, ring, aspect.angle_a_deg), _xy(half, ring, aspect.angle_b_deg), colour, 1.2, dash)
-                     + "</g>")
+            + f"<title>{escape(words.aspect_clause(aspect.body_a, aspect.aspect, aspect.body_b))}</title>"
+            + _line(_xy(half, ring, aspect.angle_a_deg), _xy(half, ring, aspect.angle_b_deg), colour, 1.2, dash)
+            + "</g>"
+        )
     parts.append("</g>")
     return "\n".join(parts)
 
 
-def _points(points: tuple[WheelPoint, ...], at: PointRing, theme: Theme, half: float, radius: float, words: Words, *,
-            ring: str | None = None) -> str:
+def _points(
+    points: tuple[WheelPoint, ...],
+    at: PointRing,
+    theme: Theme,
+    half: float,
+    radius: float,
+    words: Words,
+    *,
+    ring: str | None = None,
+) -> str:
     """Return one ring of bodies, labelled in ``words``' language (``ring``: inner or outer on a bi-wheel, written as
     ``data-ring``; None on a single wheel, which writes none): each body's mark, leader line,
     glyph and label, the label upright under the glyph along the same spread angle, an R to
@@ -273,7 +317,9 @@ def _points(points: tuple[WheelPoint, ...], at: PointRing, theme: Theme, half: f
         labels = _text((x - box_width / 2 + label_width / 2, y), point.label, text_size, colour, halo=theme.background)
         if point.retrograde:
             r_width = text_width(words.retrograde_mark, text_size)
-            labels += _text((x + box_width / 2 - r_width / 2, y), words.retrograde_mark, text_size, colour, halo=theme.background)
+            labels += _text(
+                (x + box_width / 2 - r_width / 2, y), words.retrograde_mark, text_size, colour, halo=theme.background
+            )
         parts.append(
             f'<g class="point"{ring_attribute} data-body={quoteattr(point.body)} '
             f'data-longitude="{point.longitude:.6f}" data-house="{point.house}" '
@@ -310,9 +356,14 @@ def _grid(layout: WheelLayout, theme: Theme, size: int, place: str, words: Words
         return x + cell / 2, y + cell * down
 
     parts = ['<g class="aspect-grid">']
-    frame = [(r, c) for r in range(len(table.rows)) for c in range(len(table.columns)) if not table.triangular or c <= r]
-    parts += [f'<rect x="{_f(corner(r, c)[0])}" y="{_f(corner(r, c)[1])}" width="{_f(cell)}" height="{_f(cell)}" '
-              f'fill="none" stroke="{theme.faint}" stroke-width="0.8"/>' for r, c in frame]
+    frame = [
+        (r, c) for r in range(len(table.rows)) for c in range(len(table.columns)) if not table.triangular or c <= r
+    ]
+    parts += [
+        f'<rect x="{_f(corner(r, c)[0])}" y="{_f(corner(r, c)[1])}" width="{_f(cell)}" height="{_f(cell)}" '
+        f'fill="none" stroke="{theme.faint}" stroke-width="0.8"/>'
+        for r, c in frame
+    ]
     # The bodies' glyphs: on the diagonal, or along the top (outer) and down the left (inner).
     glyph_size = cell * 0.6
     if table.triangular:
@@ -323,7 +374,8 @@ def _grid(layout: WheelLayout, theme: Theme, size: int, place: str, words: Words
     for body, at, ring in heads:
         parts.append(
             '<g class="grid-body" '
-            f'data-body={quoteattr(body)}{ring}>{_body_glyph(body, at, glyph_size, cell * 0.3, theme.text, words)}</g>')
+            f"data-body={quoteattr(body)}{ring}>{_body_glyph(body, at, glyph_size, cell * 0.3, theme.text, words)}</g>"
+        )
     outlines = glyph_outlines()
     for grid_cell in table.cells:
         aspect = grid_cell.aspect
@@ -333,9 +385,13 @@ def _grid(layout: WheelLayout, theme: Theme, size: int, place: str, words: Words
             glyph = _glyph(aspect.aspect, glyph_at, cell * 0.46, colour)
         else:
             glyph = _text(glyph_at, aspect.aspect[:3], cell * 0.3, colour)
-        parts.append(f'<g class="grid-cell" data-aspect="{aspect.aspect}" data-body-a={quoteattr(aspect.body_a)} '
-                     f'data-body-b={quoteattr(aspect.body_b)} data-orb="{aspect.orb:.4f}">'
-                     + glyph + _text(centre(grid_cell.row, grid_cell.column, 0.8), _orb(aspect.orb), cell * 0.24, colour) + "</g>")
+        parts.append(
+            f'<g class="grid-cell" data-aspect="{aspect.aspect}" data-body-a={quoteattr(aspect.body_a)} '
+            f'data-body-b={quoteattr(aspect.body_b)} data-orb="{aspect.orb:.4f}">'
+            + glyph
+            + _text(centre(grid_cell.row, grid_cell.column, 0.8), _orb(aspect.orb), cell * 0.24, colour)
+            + "</g>"
+        )
     parts.append("</g>")
     return "\n".join(parts)
 
@@ -346,7 +402,9 @@ def _orb(orb_deg: float) -> str:
     return f"{minutes // 60}°{minutes % 60:02d}′"
 
 
-def _body_glyph(body: str, centre: tuple[float, float], size: float, text_size: float, colour: str, words: Words) -> str:
+def _body_glyph(
+    body: str, centre: tuple[float, float], size: float, text_size: float, colour: str, words: Words
+) -> str:
     """Return a body's glyph ``size`` wide centred at ``centre``, or, for a body without one,
     the first three letters of its name."""
     if _glyph_name(body) in glyph_outlines():
@@ -356,4 +414,3 @@ def _body_glyph(body: str, centre: tuple[float, float], size: float, text_size: 
 
 def _glyph_name(body: str) -> str:
     return GLYPH_OF_BODY.get(body, body)
-

@@ -224,7 +224,9 @@ def screen_angle(longitude_deg: float, ascendant_deg: float) -> float:
     return normalize_deg(180.0 + longitude_deg - ascendant_deg)
 
 
-def spread(angles_deg: list[float], gap_deg: float = GLYPH_GAP_DEG, width: Callable[[int, float], float] | None = None) -> list[float]:
+def spread(
+    angles_deg: list[float], gap_deg: float = GLYPH_GAP_DEG, width: Callable[[int, float], float] | None = None
+) -> list[float]:
     """Return the angles (degrees) at which glyphs at ``angles_deg`` are drawn so that no two
     neighbours stand closer than ``gap_deg``, nor closer than half the sum of their widths
     when ``width(index, angle)`` gives the degrees the unit at ``index`` spans standing at
@@ -234,7 +236,9 @@ def spread(angles_deg: list[float], gap_deg: float = GLYPH_GAP_DEG, width: Calla
     return _spread(angles_deg, gap_deg, width, SPREAD_TOLERANCE_DEG if width is None else UNIT_TOLERANCE_DEG)
 
 
-def _spread(angles_deg: list[float], gap_deg: float, width: Callable[[int, float], float] | None, tolerance: float) -> list[float]:
+def _spread(
+    angles_deg: list[float], gap_deg: float, width: Callable[[int, float], float] | None, tolerance: float
+) -> list[float]:
     """Return ``spread``'s angles (degrees), each pair left no more than ``tolerance`` degrees
     short of its gap."""
     count = len(angles_deg)
@@ -263,7 +267,9 @@ def _spread(angles_deg: list[float], gap_deg: float, width: Callable[[int, float
     return result
 
 
-def _gaps(shown: list[float], order: list[int], least: float, width: Callable[[int, float], float] | None) -> list[float]:
+def _gaps(
+    shown: list[float], order: list[int], least: float, width: Callable[[int, float], float] | None
+) -> list[float]:
     """Return the least angle (degrees) between each unit (in ring order) and the next: at
     least ``least``, half their widths' sum; the room beyond ``least`` scaled down when the
     ring (95% of it, so that neighbours can still be told apart) cannot hold it."""
@@ -334,8 +340,12 @@ def wheel_layout(chart: Chart) -> WheelLayout:
     ascendant = chart.houses.ascendant_deg
     points = _points(chart.positions, ascendant, SINGLE_RING, _lines(chart, ascendant))
     at = {p.body: p.angle_deg for p in points}
-    aspects = tuple(WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at[a.body_a], at[a.body_b]) for a in chart.aspects)
-    return WheelLayout(ascendant, _signs(ascendant), _cusps(chart, ascendant), _angles(chart, ascendant), points, aspects)
+    aspects = tuple(
+        WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at[a.body_a], at[a.body_b]) for a in chart.aspects
+    )
+    return WheelLayout(
+        ascendant, _signs(ascendant), _cusps(chart, ascendant), _angles(chart, ascendant), points, aspects
+    )
 
 
 def biwheel_layout(inner: Chart, outer: Chart, cross_aspects: list[AspectMatch]) -> WheelLayout:
@@ -345,11 +355,19 @@ def biwheel_layout(inner: Chart, outer: Chart, cross_aspects: list[AspectMatch])
     from ``inner``, body_b from ``outer``, as kernel.synastry.inter_chart returns them)."""
     ascendant = inner.houses.ascendant_deg
     lines = _lines(inner, ascendant)
-    points, outer_points = _points(inner.positions, ascendant, BI_INNER_RING, lines), _points(outer.positions, ascendant, BI_OUTER_RING, lines)
+    points, outer_points = (
+        _points(inner.positions, ascendant, BI_INNER_RING, lines),
+        _points(outer.positions, ascendant, BI_OUTER_RING, lines),
+    )
     at_inner = {p.body: p.angle_deg for p in points}
     at_outer = {p.body: p.angle_deg for p in outer_points}
-    aspects = tuple(WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at_inner[a.body_a], at_outer[a.body_b]) for a in cross_aspects)
-    return WheelLayout(ascendant, _signs(ascendant), _cusps(inner, ascendant), _angles(inner, ascendant), points, aspects, outer_points)
+    aspects = tuple(
+        WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at_inner[a.body_a], at_outer[a.body_b])
+        for a in cross_aspects
+    )
+    return WheelLayout(
+        ascendant, _signs(ascendant), _cusps(inner, ascendant), _angles(inner, ascendant), points, aspects, outer_points
+    )
 
 
 def _lines(chart: Chart, ascendant: float) -> tuple[list[float], list[float]]:
@@ -357,7 +375,9 @@ def _lines(chart: Chart, ascendant: float) -> tuple[list[float], list[float]]:
     the units keep off: the four angles', and the cusps of 12 houses (Gauquelin's 36 sectors,
     10° apart, leave no room between them for a unit to stand clear)."""
     cusps = chart.houses.cusps_deg
-    return [a.angle_deg for a in _angles(chart, ascendant)], [screen_angle(c, ascendant) for c in cusps] if len(cusps) <= 12 else []
+    return [a.angle_deg for a in _angles(chart, ascendant)], [screen_angle(c, ascendant) for c in cusps] if len(
+        cusps
+    ) <= 12 else []
 
 
 def _signs(ascendant: float) -> tuple[WheelSign, ...]:
@@ -382,7 +402,12 @@ def _cusps(chart: Chart, ascendant: float) -> tuple[WheelCusp, ...]:
 
 def _angles(chart: Chart, ascendant: float) -> tuple[WheelAngle, ...]:
     houses = chart.houses
-    angle_longitudes = (houses.ascendant_deg, houses.midheaven_deg, normalize_deg(houses.ascendant_deg + 180.0), normalize_deg(houses.midheaven_deg + 180.0))
+    angle_longitudes = (
+        houses.ascendant_deg,
+        houses.midheaven_deg,
+        normalize_deg(houses.ascendant_deg + 180.0),
+        normalize_deg(houses.midheaven_deg + 180.0),
+    )
     signs = _signs(ascendant)
     angles = []
     for name, longitude in zip(ANGLE_NAMES, angle_longitudes):
@@ -412,7 +437,9 @@ def _angle_label_deg(name: str, angle_deg: float, signs: tuple[WheelSign, ...]) 
     return normalize_deg(angle_deg + first * half)
 
 
-def _points(positions: list[ChartPosition], ascendant: float, ring: PointRing, lines_deg: tuple[list[float], list[float]]) -> tuple[WheelPoint, ...]:
+def _points(
+    positions: list[ChartPosition], ascendant: float, ring: PointRing, lines_deg: tuple[list[float], list[float]]
+) -> tuple[WheelPoint, ...]:
     """Return one ring's bodies: each at the screen angle of its longitude, its glyph and label
     spread from its neighbours on the same ring, and moved off the angle and cusp lines
     ``lines_deg`` (their screen angles) where there is room."""
@@ -436,8 +463,15 @@ def _points(positions: list[ChartPosition], ascendant: float, ring: PointRing, l
     for _ in range(FREEING_ROUNDS):
         glyph_angles = _off_lines(true_angles, width, angles_deg + cusps_deg)
         stuck = [angle for i, angle in enumerate(glyph_angles) if _on_line(angle, width(i, angle), angles_deg)]
-        near = {min(cusps_deg, key=lambda c, a=angle, side=side: (side * _signed(c - a) <= 0, abs(_signed(c - a))))
-                for angle in stuck for side in (1, -1)} if cusps_deg else set()
+        near = (
+            {
+                min(cusps_deg, key=lambda c, a=angle, side=side: (side * _signed(c - a) <= 0, abs(_signed(c - a))))
+                for angle in stuck
+                for side in (1, -1)
+            }
+            if cusps_deg
+            else set()
+        )
         freed = [c for c in cusps_deg if c not in near]
         if freed == cusps_deg:
             break
@@ -446,8 +480,20 @@ def _points(positions: list[ChartPosition], ascendant: float, ring: PointRing, l
     for position, true_angle, glyph_angle, box in zip(positions, true_angles, glyph_angles, boxes):
         sign, within = sign_key_of(position.longitude)
         degree, minute = _degree_minute(within)
-        points.append(WheelPoint(position.body, position.longitude, sign, degree, minute, position.house, position.retrograde,
-                                 true_angle, glyph_angle, label_radius(box, ring, glyph_angle)))
+        points.append(
+            WheelPoint(
+                position.body,
+                position.longitude,
+                sign,
+                degree,
+                minute,
+                position.house,
+                position.retrograde,
+                true_angle,
+                glyph_angle,
+                label_radius(box, ring, glyph_angle),
+            )
+        )
     return tuple(points)
 
 

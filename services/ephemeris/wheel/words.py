@@ -26,8 +26,15 @@ WORDS_FILE = Path(__file__).with_name("words.json")
 #: CLDR's ordinal plural rules (plurals.xml, type="ordinal") of the languages whose ordinals
 #: have more than the one category "other": the category of ``n``, by language.
 ORDINAL_RULES: dict[str, Callable[[int], str]] = {
-    "en": lambda n: ("one" if n % 10 == 1 and n % 100 != 11 else "two" if n % 10 == 2 and n % 100 != 12
-                     else "few" if n % 10 == 3 and n % 100 != 13 else "other"),
+    "en": lambda n: (
+        "one"
+        if n % 10 == 1 and n % 100 != 11
+        else "two"
+        if n % 10 == 2 and n % 100 != 12
+        else "few"
+        if n % 10 == 3 and n % 100 != 13
+        else "other"
+    ),
     "fr": lambda n: "one" if n == 1 else "other",
 }
 
@@ -97,14 +104,17 @@ class Words:
         category = ORDINAL_RULES.get(self.lang, lambda _n: "other")(number)
         return forms.get(category, forms["other"]).format(n=number)
 
-    def body_clause(self, body: str, degree: int, sign: str, retrograde: bool, house: int, *, outer: bool = False) -> str:
+    def body_clause(
+        self, body: str, degree: int, sign: str, retrograde: bool, house: int, *, outer: bool = False
+    ) -> str:
         """Return one body in words: its name, degree in its sign, whether retrograde and its
         house ("Sun in 21° Cancer in the 9th house"); ``outer``: a bi-wheel's outer body, in
         its own chart's house where the language says so ("in its 9th house")."""
         templates = self._entry["templates"]
         retro = templates["retrograde"].format(retrograde=self._entry["retrograde"]) if retrograde else ""
         return templates["outer_body" if outer else "body"].format(
-            body=self.body(body), degree=degree, sign=self.sign(sign), retrograde=retro, house=self.house(house))
+            body=self.body(body), degree=degree, sign=self.sign(sign), retrograde=retro, house=self.house(house)
+        )
 
     def angle_clause(self, name: str, degree: int, sign: str) -> str:
         """Return the Ascendant (``name`` asc) or the Midheaven (mc) in words, with its degree
@@ -114,14 +124,21 @@ class Words:
 
     def aspect_clause(self, body_a: str, aspect: str, body_b: str) -> str:
         """Return an aspect in words: "Sun square Moon"."""
-        return self._entry["templates"]["aspect"].format(body_a=self.body(body_a), aspect=self.aspect(aspect), body_b=self.body(body_b))
+        return self._entry["templates"]["aspect"].format(
+            body_a=self.body(body_a), aspect=self.aspect(aspect), body_b=self.body(body_b)
+        )
 
     def biwheel(self, inner_chart: str, inner: str, outer_chart: str, outer: str) -> str:
         """Return a bi-wheel's description: the inner chart's name and its bodies and angles in
         words (``inner``), then the outer chart's (``outer``)."""
         return self._entry["templates"]["biwheel"].format(
-            inner=self._entry["inner"], inner_chart=inner_chart, inner_bodies=inner,
-            outer=self._entry["outer"], outer_chart=outer_chart, outer_bodies=outer)
+            inner=self._entry["inner"],
+            inner_chart=inner_chart,
+            inner_bodies=inner,
+            outer=self._entry["outer"],
+            outer_chart=outer_chart,
+            outer_bodies=outer,
+        )
 
 
 #: The English words, the default.

@@ -21,7 +21,9 @@ def main(base_url: str, api_key: str, png_path: str) -> None:
         ics: str = api.calendar(start="2024-04-01T00:00:00Z", end="2024-04-10T00:00:00Z", format_="ics")
         print(json.dumps({"first_line": ics.splitlines()[0]}))
         try:
-            api.chart_wheel(datetime_="1990-06-15T14:30:00Z", lat=51.5074, lon=-0.1278, format_="png", system="placidius")
+            api.chart_wheel(
+                datetime_="1990-06-15T14:30:00Z", lat=51.5074, lon=-0.1278, format_="png", system="placidius"
+            )
         except InvalidParameter as error:
             print(json.dumps({"code": error.code, "param": error.param}))
 

@@ -17,11 +17,15 @@ def main(base_url: str, api_key: str) -> None:
         sun = next(position for position in chart.data.positions if position.body == "sun")
         moment = chart.meta.moment
         read = moment["datetime"] if isinstance(moment, MetaMoment) else None
-        print(json.dumps({
-            "sign": sun.sign,
-            "credits_used": chart.meta.credits_used,
-            "moment": {"tz": read.tz, "abbreviation": read.abbreviation, "utc": read.utc} if read else None,
-        }))
+        print(
+            json.dumps(
+                {
+                    "sign": sun.sign,
+                    "credits_used": chart.meta.credits_used,
+                    "moment": {"tz": read.tz, "abbreviation": read.abbreviation, "utc": read.utc} if read else None,
+                }
+            )
+        )
         try:
             api.natal_chart(datetime_="1985-07-13T14:05:00", place=lyon.id, system="placidius")
         except InvalidParameter as error:

@@ -23,21 +23,41 @@ with grpc.insecure_channel(sys.argv[1], options=channel_options(processes=1)) as
         metadata=(("x-request-id", "grpc-package-e2e"),),
     )
     sun = reply.data[0].ecliptic
-    print(json.dumps({"bodies": [record.ecliptic.body for record in reply.data], "sun_sign": sun.sign, "sun_degree": sun.sign_degree}))
+    print(
+        json.dumps(
+            {
+                "bodies": [record.ecliptic.body for record in reply.data],
+                "sun_sign": sun.sign,
+                "sun_degree": sun.sign_degree,
+            }
+        )
+    )
 
     try:
-        stub.ComputePositions(ephemeris_service_pb2.ComputePositionsRequest(moment=EQUINOX, bodies=["plutoo"]), timeout=10)
+        stub.ComputePositions(
+            ephemeris_service_pb2.ComputePositionsRequest(moment=EQUINOX, bodies=["plutoo"]), timeout=10
+        )
     except grpc.RpcError as error:
         refused = error_details(error)
         assert refused is not None
-        print(json.dumps({
-            "grpc_code": refused.grpc_code.name, "code": refused.code, "param": refused.param,
-            "suggestion": refused.suggestion, "http_status": refused.http_status, "message": refused.message,
-        }))
+        print(
+            json.dumps(
+                {
+                    "grpc_code": refused.grpc_code.name,
+                    "code": refused.code,
+                    "param": refused.param,
+                    "suggestion": refused.suggestion,
+                    "http_status": refused.http_status,
+                    "message": refused.message,
+                }
+            )
+        )
 
     # A 4000-pixel PNG wheel takes about a second to draw: its 0.1 s deadline passes first.
     large_wheel = ephemeris_service_pb2.DrawChartWheelRequest(
-        birth=ephemeris_service_pb2.WheelBirth(moment=EQUINOX, location=common_pb2.Place(lat=45.75, lon=4.85)), format="png", size=4000
+        birth=ephemeris_service_pb2.WheelBirth(moment=EQUINOX, location=common_pb2.Place(lat=45.75, lon=4.85)),
+        format="png",
+        size=4000,
     )
     try:
         stub.DrawChartWheel(large_wheel, timeout=0.1)
@@ -48,4 +68,8 @@ with grpc.insecure_channel(sys.argv[1], options=channel_options(processes=1)) as
     print(json.dumps({"services": sorted(ProtoReflectionDescriptorDatabase(channel).get_services())}))
     # Reflection gives the protos themselves too: a client without them can build requests.
     reflected = ProtoReflectionDescriptorDatabase(channel).FindFileContainingSymbol("celestial.v1.EphemerisService")
-    print(json.dumps({"file": reflected.name, "rpcs": [rpc.name for service in reflected.service for rpc in service.method]}))
+    print(
+        json.dumps(
+            {"file": reflected.name, "rpcs": [rpc.name for service in reflected.service for rpc in service.method]}
+        )
+    )

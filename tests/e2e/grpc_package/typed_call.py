@@ -14,7 +14,9 @@ def sun_degree(address: str) -> float:
     with grpc.insecure_channel(address, options=channel_options(processes=1)) as channel:
         # grpcio generates the stubs without annotations (the README says so).
         stub = ephemeris_service_pb2_grpc.EphemerisServiceStub(channel)  # type: ignore[no-untyped-call]
-        request = ephemeris_service_pb2.ComputePositionsRequest(moment=common_pb2.Moment(datetime="2024-03-20T12:00:00Z"), bodies=["sun"])
+        request = ephemeris_service_pb2.ComputePositionsRequest(
+            moment=common_pb2.Moment(datetime="2024-03-20T12:00:00Z"), bodies=["sun"]
+        )
         reply: ephemeris_service_pb2.ComputePositionsResponse = stub.ComputePositions(request, timeout=10)
     return reply.data[0].ecliptic.sign_degree
 

@@ -13,7 +13,9 @@ def test_a_chart_is_kept_under_its_account_and_purged_when_deleted(nats_factory)
     async def body(store, js, prefix):
         charts = await js.key_value(f"{prefix}_CHARTS")
         account = await store.create_account("acme", 0)
-        chart = await store.create_chart(StoredChart(new_chart_id(), account.id, "Ada", {"datetime": "1985-07-13T14:05:00"}, {}, {}), limit=5)
+        chart = await store.create_chart(
+            StoredChart(new_chart_id(), account.id, "Ada", {"datetime": "1985-07-13T14:05:00"}, {}, {}), limit=5
+        )
         key = f"acct.{account.id}.{chart.chart_id}"
         assert json.loads((await charts.get(key)).value)["birth"] == {"datetime": "1985-07-13T14:05:00"}
         await store.delete_chart(account.id, chart.chart_id)
@@ -32,8 +34,12 @@ def test_a_listing_is_whole_even_when_the_watchers_end_marker_comes_first(nats_f
     async def body(store, js, prefix):
         account = await store.create_account("acme", 0)
         made = [
-            (await store.create_chart(StoredChart(new_chart_id(), account.id, f"C{n}", {"datetime": "1985-07-13T14:05:00"}, {}, {}),
-                                      limit=50)).chart_id
+            (
+                await store.create_chart(
+                    StoredChart(new_chart_id(), account.id, f"C{n}", {"datetime": "1985-07-13T14:05:00"}, {}, {}),
+                    limit=50,
+                )
+            ).chart_id
             for n in range(12)
         ]
         await store.delete_chart(account.id, made[0])

@@ -20,6 +20,7 @@ from tests.nats.store.nats_store_factory import with_plain_client
 
 def _scenario(nats_factory, body):
     """Run ``body(store, keys_bucket)`` on a fresh store, with a plain client's view of ``P_KEYS``."""
+
     async def viewed(store, js, prefix):
         return await body(store, await js.key_value(f"{prefix}_KEYS"))
 
@@ -57,7 +58,9 @@ def test_a_lookup_by_anything_but_a_lowercase_sha256_hex_finds_nothing(nats_fact
     async def body(store, keys):
         await store.create_account("acme", 0)
         plain, _ = await store.create_key("acme")
-        candidate = {"plain": plain, "upper": hashlib.sha256(plain.encode()).hexdigest().upper(), "wildcard": ">"}[looked_up]
+        candidate = {"plain": plain, "upper": hashlib.sha256(plain.encode()).hexdigest().upper(), "wildcard": ">"}[
+            looked_up
+        ]
         assert await store.find_key_by_hash(candidate) is None
 
     _scenario(nats_factory, body)
@@ -88,9 +91,15 @@ def test_an_index_left_without_its_record_is_no_key_of_the_account(nats_factory)
 
 def test_a_record_written_before_keys_had_names_reads_as_unnamed():
     doc = {
-        "key_id": "key_1", "account_id": "acct_1", "key_hash": "0" * 64, "prefix_hint": "AbCd",
-        "created_at_s": 86_400.0, "expires_at_s": None, "revoked_at_s": None,
-        "allowed_origins": ["https://a.example"], "browser_only": True,
+        "key_id": "key_1",
+        "account_id": "acct_1",
+        "key_hash": "0" * 64,
+        "prefix_hint": "AbCd",
+        "created_at_s": 86_400.0,
+        "expires_at_s": None,
+        "revoked_at_s": None,
+        "allowed_origins": ["https://a.example"],
+        "browser_only": True,
     }
     record = key_record_of(doc)
     assert record.name == "" and record.allowed_origins == ("https://a.example",) and record.browser_only

@@ -35,7 +35,11 @@ def test_an_admission_writes_the_window_and_the_slot_with_its_lease_and_charge(n
         account = await store.create_account("acme", 10)
         await store.admit_and_reserve(account, "slot-1", 3, "req-1", NOW)
         _, entry = await _entry(js, prefix, account.id)
-        assert entry == {"window_start_s": WINDOW_START, "admitted": 1, "slots": {"slot-1": [NOW + SLOT_LEASE_S, [["req-1", 3]]]}}
+        assert entry == {
+            "window_start_s": WINDOW_START,
+            "admitted": 1,
+            "slots": {"slot-1": [NOW + SLOT_LEASE_S, [["req-1", 3]]]},
+        }
 
     _scenario(nats_factory, body)
 

@@ -24,6 +24,7 @@ NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 def _scenario(nats_factory, body):
     """Run ``body(store, owners_bucket)`` on a fresh store, with a plain client's view of ``P_OWNERS``."""
+
     async def viewed(store, js, prefix):
         return await body(store, await js.key_value(f"{prefix}_OWNERS"))
 
@@ -39,9 +40,15 @@ def test_an_owner_is_stored_with_its_invite_digest_and_indexed_by_email_digest_a
 
     async def body(store, owners):
         account = await store.create_account("acme", 0)
-        owner = await store.invite_owner("acme", "Ada@Example.com", digest_secret(invite_secret), NOW + timedelta(days=7))
+        owner = await store.invite_owner(
+            "acme", "Ada@Example.com", digest_secret(invite_secret), NOW + timedelta(days=7)
+        )
         doc = json.loads((await owners.get(f"owner.{owner.owner_id}")).value)
-        assert (doc["email"], doc["account_id"], doc["invite_digest"]) == ("ada@example.com", account.id, digest_secret(invite_secret))
+        assert (doc["email"], doc["account_id"], doc["invite_digest"]) == (
+            "ada@example.com",
+            account.id,
+            digest_secret(invite_secret),
+        )
         assert doc["invite_expires_at_s"] == (NOW + timedelta(days=7)).timestamp()
         assert (await owners.get(f"email.{_sha256('ada@example.com')}")).value.decode() == owner.owner_id
         assert (await owners.get(f"acct.{account.id}.{owner.owner_id}")).value.decode() == owner.owner_id

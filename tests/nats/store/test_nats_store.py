@@ -231,9 +231,7 @@ def test_two_stores_spending_one_balance_end_exact_never_negative_with_every_cha
                     await store.refund(account.id, cost, request_id)
                 return True
 
-            outcomes = await asyncio.gather(
-                *(spend(first if i % 2 else second, f"req-{i}") for i in range(attempts))
-            )
+            outcomes = await asyncio.gather(*(spend(first if i % 2 else second, f"req-{i}") for i in range(attempts)))
             refunded = sum(1 for i, ok in enumerate(outcomes) if ok and str(i).endswith("7"))
             # Refunds made room for more debits: spend what is left, alternating gateways.
             extra = 0
@@ -366,8 +364,14 @@ def test_a_request_charged_by_a_killed_gateway_process_is_refunded_once_through_
         try:
             account = await store.create_account("acme", 10)
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-c", _CHARGE_AND_HANG, server.url, prefix, account.id,
-                stdout=asyncio.subprocess.PIPE, cwd=str(Path(__file__).resolve().parents[3]),
+                sys.executable,
+                "-c",
+                _CHARGE_AND_HANG,
+                server.url,
+                prefix,
+                account.id,
+                stdout=asyncio.subprocess.PIPE,
+                cwd=str(Path(__file__).resolve().parents[3]),
             )
             try:
                 assert (await asyncio.wait_for(process.stdout.readline(), 30.0)).strip() == b"charged"
@@ -380,7 +384,9 @@ def test_a_request_charged_by_a_killed_gateway_process_is_refunded_once_through_
             other = await open_nats_store(server.url, prefix=prefix)
             later_s = time.time() + SLOT_LEASE_S + 1
             try:
-                admissions = await asyncio.gather(store.admit(account, "next-1", later_s), other.admit(account, "next-2", later_s))
+                admissions = await asyncio.gather(
+                    store.admit(account, "next-1", later_s), other.admit(account, "next-2", later_s)
+                )
                 assert admissions[0].allowed and admissions[1].allowed
                 assert await store.balance(account.id) == 10
                 assert await other.refund(account.id, 4, "req-killed") == 10  # by request id: the same refund
@@ -457,7 +463,9 @@ def test_a_process_remembers_its_own_debits_for_the_window_only(monkeypatch):
 # --- releases folded into the next write of the entry -------------------------------------------
 
 
-def _limiter_round_trips(store: NatsStore, held: dict[int, asyncio.Event], failing: frozenset[int] = frozenset()) -> list:
+def _limiter_round_trips(
+    store: NatsStore, held: dict[int, asyncio.Event], failing: frozenset[int] = frozenset()
+) -> list:
     """Return the list each round trip of ``store`` to its limiter entries is appended to, in
     order: ("update", the slot ids written, sorted) or ("get", None). The n-th update waits
     for ``held[n]`` to be set (counting from 1), and fails as if never sent for n in ``failing``."""
@@ -494,6 +502,7 @@ async def _queued(*coroutines) -> list[asyncio.Task]:
 
 async def _until_trips(trips: list, count: int) -> None:
     """Return once ``trips`` holds ``count`` round trips (the last may be under way)."""
+
     async def made() -> bool:
         return len(trips) >= count
 
@@ -509,7 +518,9 @@ CARRIERS = {
 }
 
 
-async def _carrier_queued_behind_a_write(store: NatsStore, account, carrier: str, trips_held: dict[int, asyncio.Event], failing=frozenset()):
+async def _carrier_queued_behind_a_write(
+    store: NatsStore, account, carrier: str, trips_held: dict[int, asyncio.Event], failing=frozenset()
+):
     """Return (trips, busy, carrying, release): with "a" and "b" held, an admission of "c"
     whose write waits for ``trips_held[1]`` holds the account's lock; the carrier's call and
     then the release of "a" wait for the lock in that order."""
@@ -573,7 +584,11 @@ def test_a_release_folded_into_a_write_that_fails_is_still_written_by_its_own_ca
             account = await store.create_account("acme", 10, max_concurrent=10)
             let_go = asyncio.Event()
             trips, busy, carrying, release = await _carrier_queued_behind_a_write(
-                store, account, carrier, {1: let_go}, failing=frozenset({2}),
+                store,
+                account,
+                carrier,
+                {1: let_go},
+                failing=frozenset({2}),
             )
             let_go.set()
             assert (await busy).allowed
@@ -582,7 +597,12 @@ def test_a_release_folded_into_a_write_that_fails_is_still_written_by_its_own_ca
             await release
             # A failed release stays pending too: the write of "a" frees "b" as well.
             left = [slot for slot in CARRIERS[carrier][1] if slot != "d"]
-            assert trips == [("update", ["a", "b", "c"]), ("update", CARRIERS[carrier][1]), ("get", None), ("update", left)]
+            assert trips == [
+                ("update", ["a", "b", "c"]),
+                ("update", CARRIERS[carrier][1]),
+                ("get", None),
+                ("update", left),
+            ]
             assert sorted((await _limiter(server.url, prefix, account.id))["slots"]) == left
         finally:
             await store.close()
@@ -591,14 +611,18 @@ def test_a_release_folded_into_a_write_that_fails_is_still_written_by_its_own_ca
 
 
 @pytest.mark.parametrize("carrier", CARRIERS)
-def test_a_release_folded_into_a_write_refused_for_another_gateways_write_is_carried_by_its_retry(server, prefix, carrier):
+def test_a_release_folded_into_a_write_refused_for_another_gateways_write_is_carried_by_its_retry(
+    server, prefix, carrier
+):
     async def body() -> None:
         store = await open_nats_store(server.url, prefix=prefix)
         other = await open_nats_store(server.url, prefix=prefix)
         try:
             account = await store.create_account("acme", 10, max_concurrent=10)
             first, second = asyncio.Event(), asyncio.Event()
-            trips, busy, carrying, release = await _carrier_queued_behind_a_write(store, account, carrier, {1: first, 2: second})
+            trips, busy, carrying, release = await _carrier_queued_behind_a_write(
+                store, account, carrier, {1: first, 2: second}
+            )
             first.set()
             assert (await busy).allowed
             await _until_trips(trips, 2)
@@ -607,7 +631,12 @@ def test_a_release_folded_into_a_write_refused_for_another_gateways_write_is_car
             await carrying
             await release
             written = CARRIERS[carrier][1]
-            assert trips == [("update", ["a", "b", "c"]), ("update", written), ("get", None), ("update", sorted(written + ["x"]))]
+            assert trips == [
+                ("update", ["a", "b", "c"]),
+                ("update", written),
+                ("get", None),
+                ("update", sorted(written + ["x"])),
+            ]
             assert sorted((await _limiter(server.url, prefix, account.id))["slots"]) == sorted(written + ["x"])
         finally:
             await store.close()
@@ -616,7 +645,9 @@ def test_a_release_folded_into_a_write_refused_for_another_gateways_write_is_car
     run(body())
 
 
-def test_two_gateways_racing_one_accounts_admissions_and_releases_stay_within_max_concurrent_and_end_with_no_slot(server, prefix):
+def test_two_gateways_racing_one_accounts_admissions_and_releases_stay_within_max_concurrent_and_end_with_no_slot(
+    server, prefix
+):
     max_concurrent, requests = 3, 120
 
     async def body() -> None:
@@ -681,6 +712,7 @@ def test_the_slot_of_an_admission_whose_answer_was_lost_is_released_beside_its_r
                         await accounting.admit_and_charge(account, "slot-1", 3, "charge-1")
             finally:
                 server.resume()
+
             # The write landed after all: the slot was taken, then released in the background.
             async def admitted() -> bool:
                 return (await store.admit(account, "slot-2")).allowed

@@ -90,4 +90,8 @@ def test_a_followed_bucket_gives_its_entries_then_each_change(nats_factory):
         await follower.unsubscribe()
         return seen
 
-    assert with_plain_client(nats_factory, body) == [("acct.a.wh_1", {"v": 2}), ("acct.a.wh_2", {"v": 3}), ("acct.a.wh_1", None)]
+    assert with_plain_client(nats_factory, body) == [
+        ("acct.a.wh_1", {"v": 2}),
+        ("acct.a.wh_2", {"v": 3}),
+        ("acct.a.wh_1", None),
+    ]

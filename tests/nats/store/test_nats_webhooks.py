@@ -39,10 +39,15 @@ def test_a_sent_bucket_made_when_marks_lived_shorter_takes_the_present_lifetime_
         nc = await nats.connect(factory.url)
         try:
             js = nc.jetstream()
-            former = await js.create_key_value(api.KeyValueConfig(
-                bucket=f"{factory.prefix}_WEBHOOK_SENT", history=1, ttl=float(FORMER_DELIVERED_MARK_S), storage=api.StorageType.FILE,
-                direct=True,
-            ))
+            former = await js.create_key_value(
+                api.KeyValueConfig(
+                    bucket=f"{factory.prefix}_WEBHOOK_SENT",
+                    history=1,
+                    ttl=float(FORMER_DELIVERED_MARK_S),
+                    storage=api.StorageType.FILE,
+                    direct=True,
+                )
+            )
             webhook_id = new_webhook_id()
             await former.put(f"{webhook_id}.fc_1", b"1")
             store = await factory.open()
@@ -56,15 +61,22 @@ def test_a_sent_bucket_made_when_marks_lived_shorter_takes_the_present_lifetime_
             await nc.close()
 
     asyncio.run(run())
+
+
 def test_a_listing_is_whole_even_when_the_watchers_end_marker_comes_first(nats_factory):
     """nats-py's watch puts its end-of-entries marker first when the consumer's info shows
     nothing pending before the client counted the entries the server already sent (seen: 1
     listing in 100 of 300 subscriptions came back empty in 4 ms); here it always comes first."""
 
     async def body(store, js, prefix):
-        made = {(await store.create_webhook(
-            Webhook(new_webhook_id(), "acme", "https://e.com/h", ("lunation",), None, 5, new_secret()), limit=50
-        )).webhook_id for _ in range(20)}
+        made = {
+            (
+                await store.create_webhook(
+                    Webhook(new_webhook_id(), "acme", "https://e.com/h", ("lunation",), None, 5, new_secret()), limit=50
+                )
+            ).webhook_id
+            for _ in range(20)
+        }
         await store.delete_webhook("acme", sorted(made)[0])
         real_watch = store._webhooks.watch
 

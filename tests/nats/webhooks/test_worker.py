@@ -75,7 +75,9 @@ def test_workers_on_one_nats_server_compute_each_subscription_day_once(nats_fact
 def test_workers_on_one_nats_server_queue_each_due_event_once(nats_factory, workers):
     events = CountingEvents()
     made, taken = on_a_cluster(nats_factory, workers, 12, events)
-    wanted = sorted((webhook.webhook_id, event["id"]) for webhook in made for event in events.events(webhook.webhook_id))
+    wanted = sorted(
+        (webhook.webhook_id, event["id"]) for webhook in made for event in events.events(webhook.webhook_id)
+    )
     assert sorted((job.webhook_id, job.event_id) for job, _at in taken) == wanted
 
 
@@ -91,24 +93,32 @@ def test_a_day_job_whose_worker_died_before_acknowledging_it_is_computed_by_anot
 
     async def a_worker_takes_a_job_and_dies(store, made):
         webhook = made[0]
-        job = DayJob(webhook.webhook_id, webhook.account_id, day_of(events.instants()[0]).timestamp(), updated_version(webhook), SKY_VERSION)
+        job = DayJob(
+            webhook.webhook_id,
+            webhook.account_id,
+            day_of(events.instants()[0]).timestamp(),
+            updated_version(webhook),
+            SKY_VERSION,
+        )
         await store.plan_day(job.job_id, job.as_dict())
         taken = await store.take_day(2.0, ack_wait_s=WORKER.ack_wait_s)
         died.append(DayJob.of(taken.job))  # and never acknowledged
 
     made, taken = on_a_cluster(nats_factory, 1, 1, events, before=a_worker_takes_a_job_and_dies)
     assert died and events.calls[(made[0].webhook_id, died[0].day)] == 1
-    assert sorted(job.event_id for job, _at in taken) == sorted(event["id"] for event in events.events(made[0].webhook_id))
+    assert sorted(job.event_id for job, _at in taken) == sorted(
+        event["id"] for event in events.events(made[0].webhook_id)
+    )
 
 
 def test_a_paused_subscriptions_days_are_not_computed(nats_factory):
     events = CountingEvents()
 
     async def pause_the_first(store, made):
-        await store.replace_webhook(replace(made[0], state=PAUSED, paused_reason=BY_OWNER, updated_at=datetime.now(UTC)))
+        await store.replace_webhook(
+            replace(made[0], state=PAUSED, paused_reason=BY_OWNER, updated_at=datetime.now(UTC))
+        )
 
     made, taken = on_a_cluster(nats_factory, 2, 3, events, before=pause_the_first)
     assert not any(webhook_id == made[0].webhook_id for webhook_id, _day in events.calls)
     assert {job.webhook_id for job, _at in taken} == {webhook.webhook_id for webhook in made[1:]}
-
-

@@ -52,7 +52,18 @@ def test_each_tool_is_under_a_tenth_of_the_list():
 def test_the_curated_set_is_about_fifteen_tools_covering_the_issues_list():
     names = set(curated_tools())
     assert 12 <= len(names) <= 18
-    assert {"places", "timezone", "positions", "natal_chart", "chart_wheel", "transits", "time_lords", "sky_events", "eclipses", "astrocartography"} <= names
+    assert {
+        "places",
+        "timezone",
+        "positions",
+        "natal_chart",
+        "chart_wheel",
+        "transits",
+        "time_lords",
+        "sky_events",
+        "eclipses",
+        "astrocartography",
+    } <= names
 
 
 def test_the_default_mode_lists_the_curated_tools_and_full_one_per_operation():
@@ -83,7 +94,9 @@ def test_every_tool_with_a_birth_or_moment_takes_it_as_local_time_with_place_or_
 def test_every_argument_is_a_parameter_of_the_operation_it_calls_or_the_tools_own():
     for tool in TOOLS:
         for path in tool.paths.values():
-            operation = DOCUMENT["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
+            operation = DOCUMENT["paths"][path]["post"]["requestBody"]["content"]["application/json"]["schema"][
+                "properties"
+            ]
             for name in tool.properties:
                 if name in OWN_ARGUMENTS and not (name == "kind" and None in tool.paths):
                     continue
@@ -99,7 +112,12 @@ def test_a_curated_input_schema_is_a_valid_schema_refusing_unknown_arguments():
 
 def test_a_partner_is_sent_as_the_b_birth_and_the_first_birth_as_a():
     tool = curated_tools()["relationship_chart"]
-    arguments = {"datetime": "1985-07-13T14:05", "place": "2996944", "kind": "composite", "partner": {"datetime": "1990-01-01T08:00", "tz": "Europe/Paris", "lat": 45.0, "lon": 5.0}}
+    arguments = {
+        "datetime": "1985-07-13T14:05",
+        "place": "2996944",
+        "kind": "composite",
+        "partner": {"datetime": "1990-01-01T08:00", "tz": "Europe/Paris", "lat": 45.0, "lon": 5.0},
+    }
 
     assert tool.path(arguments) == "/v1/composite"
     assert tool.request(arguments) == {
@@ -117,14 +135,22 @@ def test_when_is_the_moment_of_the_wheels_kind_and_the_wheel_is_always_a_png():
     tool = curated_tools()["chart_wheel"]
     arguments = {"datetime": "1985-07-13T14:05", "place": "2996944", "kind": "transit", "when": "2024-01-01T00:00"}
 
-    assert tool.request(arguments) == {**{k: v for k, v in arguments.items() if k != "when"}, "transit_datetime": "2024-01-01T00:00", "format": "png"}
+    assert tool.request(arguments) == {
+        **{k: v for k, v in arguments.items() if k != "when"},
+        "transit_datetime": "2024-01-01T00:00",
+        "format": "png",
+    }
 
 
 def test_extra_is_passed_through_and_wins_over_a_default():
     tool = curated_tools()["astrocartography"]
 
     assert tool.request({"datetime": "1985-07-13T14:05", "tz": "Europe/Paris"})["latitude_step"] == 5
-    assert tool.request({"datetime": "1985-07-13T14:05", "extra": {"latitude_step": 2, "mode": "mundo"}}) == {"datetime": "1985-07-13T14:05", "latitude_step": 2, "mode": "mundo"}
+    assert tool.request({"datetime": "1985-07-13T14:05", "extra": {"latitude_step": 2, "mode": "mundo"}}) == {
+        "datetime": "1985-07-13T14:05",
+        "latitude_step": 2,
+        "mode": "mundo",
+    }
 
 
 def test_the_parameters_resource_lists_what_extra_may_carry():
@@ -154,7 +180,9 @@ def _call(name: str, arguments: dict, answer_body: dict | bytes, sent: list, cac
 
     async def call():
         async with httpx.AsyncClient(transport=httpx.MockTransport(answer), base_url="http://api") as client:
-            return await call_curated(client, curated_tools()[name], arguments, "svc_live_abc", DOCUMENT, cache or AnswerCache())
+            return await call_curated(
+                client, curated_tools()[name], arguments, "svc_live_abc", DOCUMENT, cache or AnswerCache()
+            )
 
     return asyncio.run(call())
 
@@ -177,29 +205,62 @@ def test_arguments_the_tools_schema_does_not_admit_are_a_tool_error_and_nothing_
 def test_extra_the_operations_schema_does_not_admit_is_a_tool_error_and_nothing_is_sent():
     sent: list = []
 
-    result = _call("natal_chart", {"datetime": "1985-07-13T14:05", "extra": {"nonesuch": 1, "patterns": "yes"}}, {"data": {}, "meta": {}}, sent)
+    result = _call(
+        "natal_chart",
+        {"datetime": "1985-07-13T14:05", "extra": {"nonesuch": 1, "patterns": "yes"}},
+        {"data": {}, "meta": {}},
+        sent,
+    )
 
-    assert result.is_error and "nonesuch" in result.content[0].text and "patterns: 'yes' is not of type 'boolean'" in result.content[0].text
+    assert (
+        result.is_error
+        and "nonesuch" in result.content[0].text
+        and "patterns: 'yes' is not of type 'boolean'" in result.content[0].text
+    )
     assert sent == []
 
 
 def _transit(moving: str, aspect: str, target: str, day: int) -> dict:
     instant = {"jd": 2460310.5 + day, "datetime": f"2024-01-{day + 1:02d}T00:00:00.000Z"}
-    return {"moving": moving, "aspect": aspect, "target": target, "enter": instant, "exacts": [instant], "leave": instant, "clamped_start": False, "clamped_end": False}
+    return {
+        "moving": moving,
+        "aspect": aspect,
+        "target": target,
+        "enter": instant,
+        "exacts": [instant],
+        "leave": instant,
+        "clamped_start": False,
+        "clamped_end": False,
+    }
 
 
 TRANSIT_ANSWER = {
     "data": {
-        "start": "2024-01-01", "end": "2024-12-31", "targets": "natal", "moving": ["saturn", "mars"], "aspects": ["square"], "orb": 1.0,
+        "start": "2024-01-01",
+        "end": "2024-12-31",
+        "targets": "natal",
+        "moving": ["saturn", "mars"],
+        "aspects": ["square"],
+        "orb": 1.0,
         "points": [{"body": "sun", "longitude": 111.0}],
-        "events": [_transit("saturn", "square", "sun", 0), _transit("mars", "trine", "moon", 1), _transit("saturn", "square", "sun", 2), _transit("saturn", "opposition", "moon", 3)],
+        "events": [
+            _transit("saturn", "square", "sun", 0),
+            _transit("mars", "trine", "moon", 1),
+            _transit("saturn", "square", "sun", 2),
+            _transit("saturn", "opposition", "moon", 3),
+        ],
     },
     "meta": {"credits_used": 5, "credits_remaining": 95},
 }
 
 
 def test_a_transit_scan_is_counted_by_moving_body_and_pair_with_its_events_in_order():
-    result = _call("transits", {"start": "2024-01-01T00:00", "end": "2025-01-01T00:00", "datetime": "1985-07-13T14:05", "tz": "Europe/Paris"}, TRANSIT_ANSWER, [])
+    result = _call(
+        "transits",
+        {"start": "2024-01-01T00:00", "end": "2025-01-01T00:00", "datetime": "1985-07-13T14:05", "tz": "Europe/Paris"},
+        TRANSIT_ANSWER,
+        [],
+    )
 
     content = result.structured_content
     assert content["data"]["by_moving"] == {
@@ -214,7 +275,12 @@ def test_a_transit_scan_is_counted_by_moving_body_and_pair_with_its_events_in_or
 def test_a_long_transit_scan_is_a_page_under_the_limit_and_the_next_page_costs_no_new_call():
     events = [_transit(body, "square", "sun", day % 28) for day in range(600) for body in ("mars",)]
     answer = {**TRANSIT_ANSWER, "data": {**TRANSIT_ANSWER["data"], "events": events}}
-    arguments = {"start": "2024-01-01T00:00", "end": "2025-01-01T00:00", "datetime": "1985-07-13T14:05", "tz": "Europe/Paris"}
+    arguments = {
+        "start": "2024-01-01T00:00",
+        "end": "2025-01-01T00:00",
+        "datetime": "1985-07-13T14:05",
+        "tz": "Europe/Paris",
+    }
     cache = AnswerCache()
     sent: list = []
 
@@ -231,7 +297,12 @@ def test_a_long_transit_scan_is_a_page_under_the_limit_and_the_next_page_costs_n
 
 
 def test_a_result_matches_the_output_schema_and_its_text_is_the_same_json():
-    result = _call("transits", {"start": "2024-01-01T00:00", "end": "2025-01-01T00:00", "datetime": "1985-07-13T14:05"}, TRANSIT_ANSWER, [])
+    result = _call(
+        "transits",
+        {"start": "2024-01-01T00:00", "end": "2025-01-01T00:00", "datetime": "1985-07-13T14:05"},
+        TRANSIT_ANSWER,
+        [],
+    )
 
     Draft202012Validator(OUTPUT_SCHEMA).validate(result.structured_content)
     assert json.loads(result.content[0].text) == result.structured_content
@@ -262,19 +333,52 @@ def test_an_unknown_tools_mode_is_refused_before_the_api_is_read(monkeypatch, ca
 
 def _recorded(operation: str) -> dict:
     """Return the recorded answer of an operation (gateway/reference/docs_assets/examples)."""
-    path = Path(__file__).resolve().parents[3] / "gateway" / "reference" / "docs_assets" / "examples" / f"{operation}.json"
+    path = (
+        Path(__file__).resolve().parents[3] / "gateway" / "reference" / "docs_assets" / "examples" / f"{operation}.json"
+    )
     return json.loads(path.read_text())["response"]
 
 
 def test_the_vedic_tool_casts_the_chart_or_runs_the_dasha_and_says_its_conventions():
     sent: list = []
-    chart = _call("vedic", {"datetime": "1985-07-13T14:05", "tz": "Asia/Kolkata", "lat": 13.0, "lon": 77.6, "kind": "chart", "extra": {"vargas": ["D9"]}}, _recorded("vedic_chart"), sent)
-    assert not chart.is_error and sent == [{"datetime": "1985-07-13T14:05", "tz": "Asia/Kolkata", "lat": 13.0, "lon": 77.6, "vargas": ["D9"]}]
+    chart = _call(
+        "vedic",
+        {
+            "datetime": "1985-07-13T14:05",
+            "tz": "Asia/Kolkata",
+            "lat": 13.0,
+            "lon": 77.6,
+            "kind": "chart",
+            "extra": {"vargas": ["D9"]},
+        },
+        _recorded("vedic_chart"),
+        sent,
+    )
+    assert not chart.is_error and sent == [
+        {"datetime": "1985-07-13T14:05", "tz": "Asia/Kolkata", "lat": 13.0, "lon": 77.6, "vargas": ["D9"]}
+    ]
     assert "ayanamsha lahiri" in chart.structured_content["summary"] and "pada" in chart.structured_content["summary"]
-    dasha = _call("vedic", {"datetime": "1985-07-13T14:05", "tz": "Asia/Kolkata", "lat": 13.0, "lon": 77.6, "kind": "dasha", "extra": {"at": "2024-01-01T00:00"}}, _recorded("vedic_dasha"), [])
+    dasha = _call(
+        "vedic",
+        {
+            "datetime": "1985-07-13T14:05",
+            "tz": "Asia/Kolkata",
+            "lat": 13.0,
+            "lon": 77.6,
+            "kind": "dasha",
+            "extra": {"at": "2024-01-01T00:00"},
+        },
+        _recorded("vedic_dasha"),
+        [],
+    )
     summary = dasha.structured_content["summary"]
     assert not dasha.is_error and "Vimshottari: 3 period(s)" in summary and "year_length sidereal" in summary
-    panchang = _call("vedic", {"datetime": "2024-03-20T12:00", "tz": "Asia/Kolkata", "lat": 13.08, "lon": 80.27, "kind": "panchang"}, _recorded("vedic_panchang"), [])
+    panchang = _call(
+        "vedic",
+        {"datetime": "2024-03-20T12:00", "tz": "Asia/Kolkata", "lat": 13.08, "lon": 80.27, "kind": "panchang"},
+        _recorded("vedic_panchang"),
+        [],
+    )
     assert not panchang.is_error and "budhavara; tithi ekadashi" in panchang.structured_content["summary"]
 
 
@@ -283,7 +387,15 @@ def test_the_vedic_tool_matches_the_birth_with_the_partner_and_gives_the_total_a
     birth = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
     partner = {"datetime": "1992-11-03T08:15:00Z", "lat": 48.86, "lon": 2.35}
     found = _call("vedic", {**birth, "partner": partner, "kind": "match"}, _recorded("vedic_match"), sent)
-    assert not found.is_error and sent == [{"datetime_a": "1990-06-15T14:30:00Z", "lat_a": 51.5, "lon_a": -0.13,
-                                            "datetime_b": "1992-11-03T08:15:00Z", "lat_b": 48.86, "lon_b": 2.35}]
+    assert not found.is_error and sent == [
+        {
+            "datetime_a": "1990-06-15T14:30:00Z",
+            "lat_a": 51.5,
+            "lon_a": -0.13,
+            "datetime_b": "1992-11-03T08:15:00Z",
+            "lat_b": 48.86,
+            "lon_b": 2.35,
+        }
+    ]
     summary = found.structured_content["summary"]
     assert "Ashtakoota 18.5/36" in summary and "nadi 8/8" in summary and "A (groom) manglik" in summary

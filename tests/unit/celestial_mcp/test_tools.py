@@ -23,7 +23,8 @@ def test_every_operation_is_a_tool_whose_schema_stands_alone():
     # Every operation that takes a body (every computation); the account's GET-only reads are not tools.
     # A resource's operations (stored charts, webhooks: x-resource) are left to the HTTP API.
     assert set(tools) == {
-        operation_name(path) for path, operations in DOCUMENT["paths"].items()
+        operation_name(path)
+        for path, operations in DOCUMENT["paths"].items()
         if "post" in operations and not operations["post"].get("x-resource")
     }
     for tool in tools.values():
@@ -57,7 +58,9 @@ def test_a_document_answered_instead_of_json_is_the_tools_text():
 
     async def call():
         async with httpx.AsyncClient(transport=httpx.MockTransport(answer), base_url="http://api") as client:
-            return await call_operation(client, operation_tools(DOCUMENT)["calendar"], {"format": "ics"}, "svc_live_abc")
+            return await call_operation(
+                client, operation_tools(DOCUMENT)["calendar"], {"format": "ics"}, "svc_live_abc"
+            )
 
     result = asyncio.run(call())
     assert not result.is_error and result.content[0].text == ics
@@ -71,7 +74,9 @@ def test_a_png_answered_instead_of_json_is_the_tools_image():
 
     async def call():
         async with httpx.AsyncClient(transport=httpx.MockTransport(answer), base_url="http://api") as client:
-            return await call_operation(client, operation_tools(DOCUMENT)["chart_wheel"], {"format": "png"}, "svc_live_abc")
+            return await call_operation(
+                client, operation_tools(DOCUMENT)["chart_wheel"], {"format": "png"}, "svc_live_abc"
+            )
 
     result = asyncio.run(call())
     assert not result.is_error
@@ -115,4 +120,7 @@ def test_arguments_the_tools_schema_admits_are_sent_as_they_are():
     sent: list = []
     arguments = {"jd": 2451545.0, "bodies": ["sun", "moon"], "lat": 51.5, "lon": -0.13}
     assert not _call("positions", arguments, sent).is_error and sent == [arguments]
-    assert not _call("positions", {"datetime": "2024-03-20T12:00:00Z", "bodies": "sun,moon"}, sent).is_error and len(sent) == 2
+    assert (
+        not _call("positions", {"datetime": "2024-03-20T12:00:00Z", "bodies": "sun,moon"}, sent).is_error
+        and len(sent) == 2
+    )

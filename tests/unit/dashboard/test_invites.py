@@ -22,7 +22,9 @@ def test_an_invite_link_names_the_owner_and_a_secret_under_the_gateways_address(
         return await invite_owner(store, "https://api.example.com/", account.id, "Ada@Example.com")
 
     invitation = with_store(scenario)
-    assert re.fullmatch(r"https://api\.example\.com/dashboard/invite\?token=own_[0-9a-f]{16}\.[A-Za-z0-9_-]{43}", invitation.link)
+    assert re.fullmatch(
+        r"https://api\.example\.com/dashboard/invite\?token=own_[0-9a-f]{16}\.[A-Za-z0-9_-]{43}", invitation.link
+    )
     assert invitation.owner.email == "ada@example.com"
     assert _token_of(invitation.link).startswith(invitation.owner.owner_id + ".")
 

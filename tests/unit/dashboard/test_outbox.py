@@ -14,10 +14,16 @@ DEVELOPMENT = load_settings({"CELESTIAL_DEV_OUTBOX_TOKEN": TOKEN})
 
 
 def _request(token: str | None = TOKEN, client: str = "127.0.0.1") -> Request:
-    return Request({
-        "type": "http", "method": "GET", "path": "/dashboard/outbox", "headers": [], "client": (client, 50000),
-        "query_string": f"token={token}".encode() if token is not None else b"",
-    })
+    return Request(
+        {
+            "type": "http",
+            "method": "GET",
+            "path": "/dashboard/outbox",
+            "headers": [],
+            "client": (client, 50000),
+            "query_string": f"token={token}".encode() if token is not None else b"",
+        }
+    )
 
 
 def test_the_operator_on_loopback_with_the_token_may_read_the_outbox():

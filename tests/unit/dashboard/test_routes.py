@@ -98,7 +98,11 @@ def test_every_file_the_dashboard_reads_ships_in_the_package():
 
     from shared.runtime.config import REPO_ROOT
 
-    patterns = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["gateway.dashboard"]
+    patterns = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"][
+        "gateway.dashboard"
+    ]
     folder = REPO_ROOT / "gateway" / "dashboard"
-    data = [p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")]
+    data = [
+        p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")
+    ]
     assert data and all(any(fnmatch.fnmatch(name, pattern) for pattern in patterns) for name in data), data

@@ -36,7 +36,9 @@ def smtp():
 def settings(smtp, tmp_path):
     return replace(
         load_settings({"CELESTIAL_DATA_DIR": str(tmp_path)}),
-        smtp_url=smtp.url, signup_credits=250, public_url="https://api.example.com",
+        smtp_url=smtp.url,
+        signup_credits=250,
+        public_url="https://api.example.com",
     )
 
 
@@ -44,7 +46,9 @@ def _address() -> str:
     return f"new-{os.urandom(4).hex()}@example.com"
 
 
-def test_a_sign_up_creates_a_funded_account_whose_owner_is_invited_and_mailed_a_welcome_link(with_store, settings, smtp):
+def test_a_sign_up_creates_a_funded_account_whose_owner_is_invited_and_mailed_a_welcome_link(
+    with_store, settings, smtp
+):
     email = _address()
 
     async def scenario(store):

@@ -28,7 +28,12 @@ def test_the_rows_are_the_account_then_each_active_key():
     created = datetime(2030, 1, 1, tzinfo=UTC)
     live = KeyRecord("key_a", "acct_1", "0" * 64, "AAAA", created, name="web")
     revoked = KeyRecord("key_b", "acct_1", "1" * 64, "BBBB", created, revoked_at=created)
-    status = SpendBook().with_cap("key_a", SpendCap(monthly=9), created.timestamp()).status("acct_1", created.timestamp())
+    status = (
+        SpendBook().with_cap("key_a", SpendCap(monthly=9), created.timestamp()).status("acct_1", created.timestamp())
+    )
     rows = cap_rows(status, [live, revoked])
-    assert [(row["scope"], row["label"]) for row in rows] == [("account", "The whole account (every key)"), ("key_a", "Key web")]
+    assert [(row["scope"], row["label"]) for row in rows] == [
+        ("account", "The whole account (every key)"),
+        ("key_a", "Key web"),
+    ]
     assert rows[1]["monthly"]["cap"] == 9 and rows[0]["daily"]["cap"] is None

@@ -33,7 +33,9 @@ def test_usage_figures_count_debits_less_refunds_per_utc_day_and_list_the_newest
     assert (figures.requests_per_day[0], figures.requests_per_day[-1]) == (1, 2)
     assert (figures.requests, figures.credits_used) == (3, 3)
     assert [(r.charge_id, r.request_id, r.endpoint, r.credits, r.refunded) for r in figures.recent][:3] == [
-        ("c", "", "", 1, False), ("b", "req-b", "/v1/transits", 0, True), ("a", "req-a", "/v1/positions", 2, False),
+        ("c", "", "", 1, False),
+        ("b", "req-b", "/v1/transits", 0, True),
+        ("a", "req-a", "/v1/positions", 2, False),
     ]
 
 
@@ -41,7 +43,9 @@ def test_usage_figures_count_requests_per_endpoint_and_each_keys_last_use():
     today = date(2026, 3, 31)
     at = lambda day, hour: datetime(2026, 3, day, hour, tzinfo=UTC)  # noqa: E731
     entries = [
-        LedgerEntry(at(1, 0), "debit", 1, "old", ChargeNote("/v1/houses", "key_1", "r0")),  # outside the window: not counted
+        LedgerEntry(
+            at(1, 0), "debit", 1, "old", ChargeNote("/v1/houses", "key_1", "r0")
+        ),  # outside the window: not counted
         LedgerEntry(at(3, 0), "debit", 1, "a", ChargeNote("/v1/positions", "key_1", "r1")),
         LedgerEntry(at(4, 0), "debit", 1, "b", ChargeNote("/v1/positions", "key_2", "r2")),
         LedgerEntry(at(5, 0), "debit", 5, "c", ChargeNote("/v1/transits", "key_1", "r3")),
@@ -69,5 +73,9 @@ def test_usage_figures_of_one_key_count_only_its_requests_and_their_refunds():
 
 def test_each_recent_request_names_the_key_that_made_it():
     today = date(2026, 3, 31)
-    entries = [LedgerEntry(datetime(2026, 3, 31, 1, tzinfo=UTC), "debit", 2, "a", ChargeNote("/v1/positions", "key_1", "req-a"))]
+    entries = [
+        LedgerEntry(
+            datetime(2026, 3, 31, 1, tzinfo=UTC), "debit", 2, "a", ChargeNote("/v1/positions", "key_1", "req-a")
+        )
+    ]
     assert [r.key_id for r in usage_figures(entries, today).recent] == ["key_1"]

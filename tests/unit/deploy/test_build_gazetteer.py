@@ -18,8 +18,16 @@ from deploy.build_gazetteer import LONGEST_KEY, SHORTEST_ALTERNATE, build
 
 def _record(geonameid: int, name: str, alternates: list[str], **fields) -> dict:
     return {
-        "geonameid": geonameid, "name": name, "latitude": 45.4339, "longitude": 4.39, "countrycode": "FR",
-        "admin1code": "84", "timezone": "Europe/Paris", "population": 171057, "alternatenames": alternates, **fields,
+        "geonameid": geonameid,
+        "name": name,
+        "latitude": 45.4339,
+        "longitude": 4.39,
+        "countrycode": "FR",
+        "admin1code": "84",
+        "timezone": "Europe/Paris",
+        "population": 171057,
+        "alternatenames": alternates,
+        **fields,
     }
 
 
@@ -34,8 +42,12 @@ def _rows(path, sql: str) -> list[tuple]:
 @pytest.fixture
 def built(tmp_path):
     records = {
-        "2980291": _record(2980291, "Saint-Étienne", ["Sant-Etiève", "Saint Etienne", "St", "Сент-Этьен", "x" * 61, "y" * 60]),
-        "2657896": _record(2657896, "Zürich", ["Zurich", "ZRH"], countrycode="CH", admin1code=None, timezone="Europe/Zurich"),
+        "2980291": _record(
+            2980291, "Saint-Étienne", ["Sant-Etiève", "Saint Etienne", "St", "Сент-Этьен", "x" * 61, "y" * 60]
+        ),
+        "2657896": _record(
+            2657896, "Zürich", ["Zurich", "ZRH"], countrycode="CH", admin1code=None, timezone="Europe/Zurich"
+        ),
     }
     output = tmp_path / "places" / "gazetteer.sqlite"
     return build(records, output), output

@@ -18,7 +18,9 @@ def test_reading_the_document_in_process_prints_no_gateway_log_line(processes):
     # Issue 36: make sdk printed the gateway's request_finished line among its own output.
     # In a process of its own: the reading configures logging, which a test process keeps.
     code = "import sys; from deploy.generate_sdks import served_document; sys.stdout.write(served_document().decode())"
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=True
+    )
     assert json.loads(done.stdout)["openapi"] == "3.1.0"  # the document alone on stdout
     assert "request_finished" not in done.stderr and done.stderr == ""
 
@@ -36,7 +38,12 @@ def test_every_document_the_api_answers_is_one_the_clients_read_by_its_format():
     }
     operations = [operation for path in document["paths"].values() for operation in path.values()]
     # Only a GET takes format: a POST's 200 documents are read by the GET's method.
-    read = {media_type for operation in operations if "parameters" in operation for media_type, _ in document_formats(operation).values()}
+    read = {
+        media_type
+        for operation in operations
+        if "parameters" in operation
+        for media_type, _ in document_formats(operation).values()
+    }
     assert answered == read == set(DOCUMENT_FORMATS.values())
 
 

@@ -63,7 +63,8 @@ def runtime_version_checked(module: Path) -> str:
     """Return the protobuf version the generated ``module`` refuses to import below (the
     arguments of its ValidateProtobufRuntimeVersion call)."""
     call = next(
-        node for node in ast.walk(ast.parse(module.read_text()))
+        node
+        for node in ast.walk(ast.parse(module.read_text()))
         if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "ValidateProtobufRuntimeVersion"
     )
     return ".".join(str(argument.value) for argument in call.args[1:4])
@@ -103,13 +104,19 @@ def test_error_details_reads_the_code_param_suggestion_and_http_status_the_serve
     sent = BodyNotFound("Unknown body 'plutoo' in bodies.", suggestion="Did you mean 'pluto'?", param="bodies")
     details = helpers.error_details(FailedCall.carrying(to_status(sent)))
     assert details == helpers.ErrorDetails(
-        code="body_not_found", message="Unknown body 'plutoo' in bodies.", suggestion="Did you mean 'pluto'?",
-        param="bodies", grpc_code=grpc.StatusCode.INVALID_ARGUMENT, http_status=400,
+        code="body_not_found",
+        message="Unknown body 'plutoo' in bodies.",
+        suggestion="Did you mean 'pluto'?",
+        param="bodies",
+        grpc_code=grpc.StatusCode.INVALID_ARGUMENT,
+        http_status=400,
     )
 
 
 def test_an_error_without_a_param_has_none(helpers):
-    details = helpers.error_details(FailedCall.carrying(to_status(InvalidParameter("Bad.", suggestion="Send another."))))
+    details = helpers.error_details(
+        FailedCall.carrying(to_status(InvalidParameter("Bad.", suggestion="Send another.")))
+    )
     assert details.param is None and details.code == "invalid_parameter"
 
 
@@ -155,6 +162,11 @@ def test_the_pages_table_names_every_rpc_of_each_pool_with_its_path_and_deadline
         for service in module.DESCRIPTOR.services_by_name.values():
             for method in service.methods:
                 http = method.GetOptions().Extensions[options_pb2.http]
-                deadline = options_pb2.DeadlineClass.Name(http.deadline).removeprefix("DEADLINE_CLASS_").lower().replace("_", " ")
+                deadline = (
+                    options_pb2.DeadlineClass.Name(http.deadline)
+                    .removeprefix("DEADLINE_CLASS_")
+                    .lower()
+                    .replace("_", " ")
+                )
                 expected.add((pool, service.full_name, method.name, http.path, deadline))
     assert documented_rpcs((REPO_ROOT / "docs" / "grpc.md").read_text()) == expected

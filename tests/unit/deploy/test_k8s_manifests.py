@@ -26,7 +26,10 @@ pytestmark = pytest.mark.usefixtures("processes")
 def rendered(overlay: str) -> tuple[dict, ...]:
     """Return the objects `kubectl kustomize` renders for ``overlay``."""
     output = subprocess.run(
-        ["kubectl", "kustomize", str(REPO_ROOT / "deploy" / "k8s" / "overlays" / overlay)], capture_output=True, text=True, check=True
+        ["kubectl", "kustomize", str(REPO_ROOT / "deploy" / "k8s" / "overlays" / overlay)],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return tuple(doc for doc in yaml.safe_load_all(output) if doc)
 
@@ -98,7 +101,10 @@ def test_a_pod_stopped_gets_longer_than_its_process_gives_the_calls_it_holds(ove
 def test_the_scan_pools_autoscale_on_cpu_and_the_fast_pools_do_not(overlay):
     scaled = {hpa["spec"]["scaleTargetRef"]["name"] for hpa in objects(overlay, "HorizontalPodAutoscaler").values()}
     assert scaled == set(SCAN_POOLS)
-    budgets = {pdb["spec"]["selector"]["matchLabels"]["app.kubernetes.io/component"] for pdb in objects(overlay, "PodDisruptionBudget").values()}
+    budgets = {
+        pdb["spec"]["selector"]["matchLabels"]["app.kubernetes.io/component"]
+        for pdb in objects(overlay, "PodDisruptionBudget").values()
+    }
     assert set(POOLS) | {"gateway"} <= budgets
 
 
@@ -130,12 +136,16 @@ def test_prod_keeps_the_ledger_in_three_nats_nodes_with_three_replicas_behind_th
     assert gateway["spec"]["replicas"] == 3
     container = gateway["spec"]["template"]["spec"]["containers"][0]
     assert env_of(container)["CELESTIAL_NATS_REPLICAS"] == "3"
-    secrets = {item["name"]: item["valueFrom"]["secretKeyRef"]["key"] for item in container["env"] if "valueFrom" in item}
+    secrets = {
+        item["name"]: item["valueFrom"]["secretKeyRef"]["key"] for item in container["env"] if "valueFrom" in item
+    }
     assert secrets == {"CELESTIAL_NATS_URL": "nats-url", "CELESTIAL_ADMIN_TOKEN": "admin-token"}
     policy = objects("prod", "NetworkPolicy")["nats"]["spec"]
     client_sources = [source["podSelector"]["matchLabels"] for source in policy["ingress"][0]["from"]]
     assert client_sources == [
-        {"app.kubernetes.io/component": "gateway"}, {"celestial.example/role": "admin"}, {"app.kubernetes.io/component": "webhook-worker"}
+        {"app.kubernetes.io/component": "gateway"},
+        {"celestial.example/role": "admin"},
+        {"app.kubernetes.io/component": "webhook-worker"},
     ]
 
 
@@ -144,7 +154,9 @@ def test_prod_runs_two_webhook_workers_on_the_nats_store():
     assert worker["spec"]["replicas"] == 2
     container = worker["spec"]["template"]["spec"]["containers"][0]
     assert container["command"] == ["python", "-m", "webhooks.worker"]
-    secrets = {item["name"]: item["valueFrom"]["secretKeyRef"]["key"] for item in container["env"] if "valueFrom" in item}
+    secrets = {
+        item["name"]: item["valueFrom"]["secretKeyRef"]["key"] for item in container["env"] if "valueFrom" in item
+    }
     assert secrets == {"CELESTIAL_NATS_URL": "nats-url"}
 
 
@@ -173,7 +185,11 @@ def test_the_pools_addresses_are_their_service_names_and_connections_age():
 
 
 def test_the_manifests_name_the_release_tag_make_image_builds():
-    version = next(line.split('"')[1] for line in (REPO_ROOT / "pyproject.toml").read_text().splitlines() if line.startswith("version = "))
+    version = next(
+        line.split('"')[1]
+        for line in (REPO_ROOT / "pyproject.toml").read_text().splitlines()
+        if line.startswith("version = ")
+    )
     for overlay in OVERLAYS:
         for name, _pod, container in containers(overlay):
             if name != "nats":
@@ -184,9 +200,14 @@ def test_the_manifests_name_the_release_tag_make_image_builds():
 def test_each_gateway_plans_for_as_many_replicas_as_each_pool_may_run(overlay):
     config = objects(overlay, "ConfigMap")["celestial-config"]["data"]
     deployments = objects(overlay, "Deployment")
-    most = {hpa["spec"]["scaleTargetRef"]["name"]: hpa["spec"]["maxReplicas"] for hpa in objects(overlay, "HorizontalPodAutoscaler").values()}
+    most = {
+        hpa["spec"]["scaleTargetRef"]["name"]: hpa["spec"]["maxReplicas"]
+        for hpa in objects(overlay, "HorizontalPodAutoscaler").values()
+    }
     for pool in POOLS:
-        assert int(config[f"CELESTIAL_{pool.upper()}_PROCESSES"]) == most.get(pool, deployments[pool]["spec"]["replicas"]), pool
+        assert int(config[f"CELESTIAL_{pool.upper()}_PROCESSES"]) == most.get(
+            pool, deployments[pool]["spec"]["replicas"]
+        ), pool
 
 
 def test_nothing_reaches_a_webhook_worker():
@@ -213,7 +234,13 @@ def test_the_webhook_workers_reach_the_search_pool_and_no_other():
         {"app.kubernetes.io/component": "webhook-worker"}
     ]
     assert [port["port"] for rule in policy["ingress"] for port in rule["ports"]] == [50051]
-    admitting = [name for name, p in objects("prod", "NetworkPolicy").items()
-                 if any(source.get("podSelector", {}).get("matchLabels") == {"app.kubernetes.io/component": "webhook-worker"}
-                        for rule in p["spec"].get("ingress", []) for source in rule.get("from", []))]
+    admitting = [
+        name
+        for name, p in objects("prod", "NetworkPolicy").items()
+        if any(
+            source.get("podSelector", {}).get("matchLabels") == {"app.kubernetes.io/component": "webhook-worker"}
+            for rule in p["spec"].get("ingress", [])
+            for source in rule.get("from", [])
+        )
+    ]
     assert sorted(admitting) == ["nats", "search-from-webhook-workers"]

@@ -12,7 +12,9 @@ from shared.runtime.config import REPO_ROOT
 PACKAGES = ("kernel", "shared", "store", "gateway", "services", "deploy", "celestial_mcp")
 #: Files beside the code that no process reads from the installed package.
 NOT_SHIPPED = {
-    "deploy/Containerfile", "deploy/nats.Containerfile", "deploy/containers.conf",
+    "deploy/Containerfile",
+    "deploy/nats.Containerfile",
+    "deploy/containers.conf",
     "gateway/reference/docs_assets/scalar/VERSION",
 }
 
@@ -28,11 +30,18 @@ def test_every_data_file_beside_the_code_is_package_data():
     for package in PACKAGES:
         for path in (REPO_ROOT / package).rglob("*"):
             relative = path.relative_to(REPO_ROOT).as_posix()
-            if not path.is_file() or path.suffix in (".py", ".pyc") or "__pycache__" in relative or relative.startswith("deploy/k8s/"):
+            if (
+                not path.is_file()
+                or path.suffix in (".py", ".pyc")
+                or "__pycache__" in relative
+                or relative.startswith("deploy/k8s/")
+            ):
                 continue
             if relative in NOT_SHIPPED:
                 continue
-            if not any(relative.startswith(folder + "/") and fnmatch(relative[len(folder) + 1:], pattern) for folder, pattern in patterns):
+            if not any(
+                relative.startswith(folder + "/") and fnmatch(relative[len(folder) + 1 :], pattern)
+                for folder, pattern in patterns
+            ):
                 missing.append(relative)
     assert missing == []
-

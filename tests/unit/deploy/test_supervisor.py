@@ -23,8 +23,13 @@ def test_a_port_of_the_plan_already_listened_on_is_reported_with_its_process():
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", base + 1))
         holder.listen()
-        settings = load_settings({"CELESTIAL_SERVICE_BASE_PORT": str(base), "CELESTIAL_EPHEMERIS_PROCESSES": "1",
-                                  "CELESTIAL_HTTP_PORT": str(free_port_block(1))})
+        settings = load_settings(
+            {
+                "CELESTIAL_SERVICE_BASE_PORT": str(base),
+                "CELESTIAL_EPHEMERIS_PROCESSES": "1",
+                "CELESTIAL_HTTP_PORT": str(free_port_block(1)),
+            }
+        )
         assert supervisor.busy_ports(settings) == [("timelords-0", base + 1)]
 
 
@@ -34,16 +39,27 @@ def test_with_a_port_in_use_the_supervisor_starts_nothing_and_says_which_and_wha
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", http_port))
         holder.listen()
-        finished = subprocess.run([sys.executable, "-m", "deploy.supervisor", "--no-dev-key"], cwd=REPO_ROOT, env=env,
-                                  capture_output=True, text=True, timeout=60)
+        finished = subprocess.run(
+            [sys.executable, "-m", "deploy.supervisor", "--no-dev-key"],
+            cwd=REPO_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert finished.returncode == 1
     assert f"{http_port} (gateway)" in finished.stderr and "CELESTIAL_HTTP_PORT" in finished.stderr
     assert "service_started" not in finished.stdout + finished.stderr  # no process was started
 
 
 def test_ports_free_now_are_not_reported():
-    settings = load_settings({"CELESTIAL_SERVICE_BASE_PORT": str(free_port_block(8)), "CELESTIAL_EPHEMERIS_PROCESSES": "1",
-                              "CELESTIAL_HTTP_PORT": str(free_port_block(1))})
+    settings = load_settings(
+        {
+            "CELESTIAL_SERVICE_BASE_PORT": str(free_port_block(8)),
+            "CELESTIAL_EPHEMERIS_PROCESSES": "1",
+            "CELESTIAL_HTTP_PORT": str(free_port_block(1)),
+        }
+    )
     assert supervisor.busy_ports(settings) == []
 
 
@@ -59,15 +75,23 @@ class FinishedProcess:
 
 def child(returncode: int | None, started_at: float, healthy_at: float | None = None) -> supervisor.Child:
     """Return a supervised child started at ``started_at`` whose process exited with ``returncode`` (None: runs)."""
-    return supervisor.Child("ephemeris-0", ["true"], lambda: True, process=FinishedProcess(returncode),
-                            started_at=started_at, healthy_at=healthy_at)
+    return supervisor.Child(
+        "ephemeris-0",
+        ["true"],
+        lambda: True,
+        process=FinishedProcess(returncode),
+        started_at=started_at,
+        healthy_at=healthy_at,
+    )
 
 
 LIMIT_S = 10.0
 
 
 def test_a_process_that_exited_is_started_again_once_the_backoff_has_passed():
-    assert supervisor.restart_reason(child(1, started_at=100.0), 100.0 + supervisor.RESTART_BACKOFF_S / 2, LIMIT_S) is None
+    assert (
+        supervisor.restart_reason(child(1, started_at=100.0), 100.0 + supervisor.RESTART_BACKOFF_S / 2, LIMIT_S) is None
+    )
     reason = supervisor.restart_reason(child(-9, started_at=100.0), 100.0 + supervisor.RESTART_BACKOFF_S, LIMIT_S)
     assert reason == "it exited with status -9"
 
@@ -99,6 +123,7 @@ def dev_settings(tmp_path):
 
 def dev_keys(settings) -> list:
     """Return the `dev` account's keys, oldest first."""
+
     async def listed():
         store = await open_configured_store(settings)
         try:
@@ -171,7 +196,9 @@ def test_make_run_says_sign_up_is_off_without_smtp_and_how_owners_come():
     off = signup_line(load_settings({"CELESTIAL_SIGNUP": "open"}), "http://127.0.0.1:8080")
     assert "Sign-up: off (CELESTIAL_SMTP_URL is not set)" in off and "account invite" in off
     assert "CELESTIAL_SIGNUP is not open" in signup_line(load_settings({}), "http://127.0.0.1:8080")
-    on = signup_line(load_settings({"CELESTIAL_SIGNUP": "open", "CELESTIAL_SMTP_URL": "smtp://127.0.0.1:2525"}), "http://x")
+    on = signup_line(
+        load_settings({"CELESTIAL_SIGNUP": "open", "CELESTIAL_SMTP_URL": "smtp://127.0.0.1:2525"}), "http://x"
+    )
     assert "Sign-up: open" in on
 
 
@@ -187,7 +214,11 @@ def test_the_gateway_sends_its_mail_to_the_catcher_and_opens_sign_up_unless_told
     from deploy.supervisor import catcher_environment
 
     extra = catcher_environment({}, "smtp://127.0.0.1:2525", "tok")
-    assert extra == {"CELESTIAL_SMTP_URL": "smtp://127.0.0.1:2525", "CELESTIAL_DEV_OUTBOX_TOKEN": "tok", "CELESTIAL_SIGNUP": "open"}
+    assert extra == {
+        "CELESTIAL_SMTP_URL": "smtp://127.0.0.1:2525",
+        "CELESTIAL_DEV_OUTBOX_TOKEN": "tok",
+        "CELESTIAL_SIGNUP": "open",
+    }
     assert "CELESTIAL_SIGNUP" not in catcher_environment({"CELESTIAL_SIGNUP": "off"}, "smtp://127.0.0.1:2525", "tok")
 
 
@@ -209,7 +240,9 @@ def test_make_run_prints_the_outbox_address_with_its_token():
 
 
 def test_the_webhook_workers_are_a_process_kind_restarted_when_they_exit():
-    children = supervisor.plan(load_settings({"CELESTIAL_WEBHOOK_WORKERS": "2"}), {"CELESTIAL_SMTP_URL": "smtp://127.0.0.1:1"})
+    children = supervisor.plan(
+        load_settings({"CELESTIAL_WEBHOOK_WORKERS": "2"}), {"CELESTIAL_SMTP_URL": "smtp://127.0.0.1:1"}
+    )
     workers = [c for c in children if c.name.startswith("webhook-worker-")]
     assert [w.argv[1:] for w in workers] == [["-m", "webhooks.worker"]] * 2
     assert all(w.env["CELESTIAL_SMTP_URL"] == "smtp://127.0.0.1:1" for w in workers)
@@ -225,4 +258,6 @@ def test_the_webhook_workers_are_told_the_search_processes_the_supervisor_starts
     workers = [child for child in children if child.name.startswith("webhook-worker-")]
     assert len(searches) == 2 and len(workers) == 2
     for worker in workers:
-        assert [address.rsplit(":", 1)[1] for address in worker.env["CELESTIAL_SEARCH_ADDRESSES"].split(",")] == searches
+        assert [
+            address.rsplit(":", 1)[1] for address in worker.env["CELESTIAL_SEARCH_ADDRESSES"].split(",")
+        ] == searches

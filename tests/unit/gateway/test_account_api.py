@@ -68,7 +68,9 @@ def test_a_bad_query_is_refused_naming_its_parameter(items, param):
 def test_every_day_of_the_range_is_answered_even_without_requests():
     data = usage_data([], UsageQuery(date(2026, 5, 1), date(2026, 5, 3)))
     assert [day["date"] for day in data["days"]] == ["2026-05-01", "2026-05-02", "2026-05-03"]
-    assert all((day["credits"], day["requests"], day["by_key"], day["by_endpoint"]) == (0, 0, {}, {}) for day in data["days"])
+    assert all(
+        (day["credits"], day["requests"], day["by_key"], day["by_endpoint"]) == (0, 0, {}, {}) for day in data["days"]
+    )
 
 
 def test_rows_add_up_per_day_per_key_per_endpoint_and_over_the_range():
@@ -90,10 +92,18 @@ def test_a_debit_without_a_note_counts_under_not_recorded():
 
 
 def test_the_account_answer_holds_limits_and_the_keys_settings_but_no_hash():
-    record = KeyRecord("key_a", "acct_1", "f" * 64, "AbCd", utc_now(), allowed_origins=("https://app.example",), name="web")
-    data = account_data(Account("acct_1", "acme", 42, rate_per_minute=120, max_concurrent=7), record, SpendBook().status("acct_1", 0))
+    record = KeyRecord(
+        "key_a", "acct_1", "f" * 64, "AbCd", utc_now(), allowed_origins=("https://app.example",), name="web"
+    )
+    data = account_data(
+        Account("acct_1", "acme", 42, rate_per_minute=120, max_concurrent=7), record, SpendBook().status("acct_1", 0)
+    )
     assert data["account"]["limits"] == {"rate_per_minute": 120, "max_concurrent": 7}
-    assert (data["key"]["key_id"], data["key"]["name"], data["key"]["allowed_origins"]) == ("key_a", "web", ["https://app.example"])
+    assert (data["key"]["key_id"], data["key"]["name"], data["key"]["allowed_origins"]) == (
+        "key_a",
+        "web",
+        ["https://app.example"],
+    )
     assert "f" * 64 not in repr(data)
 
 

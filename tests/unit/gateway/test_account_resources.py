@@ -62,7 +62,11 @@ def test_an_answer_is_enveloped_with_a_free_requests_meta_its_extra_members_befo
     body = orjson.loads(answer.body)
     assert body["data"] == {"things": [], "asked": {"limit": "3"}}
     assert list(body["meta"]) == ["request_id", "credits_used", "credits_remaining", "as_of", "version"]
-    assert (body["meta"]["credits_used"], body["meta"]["credits_remaining"], body["meta"]["version"]) == (0, 42, answer_version())
+    assert (body["meta"]["credits_used"], body["meta"]["credits_remaining"], body["meta"]["version"]) == (
+        0,
+        42,
+        answer_version(),
+    )
 
 
 def test_a_test_keys_answer_says_mode_test_last():

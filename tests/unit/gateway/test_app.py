@@ -48,7 +48,9 @@ def test_readyz_is_200_when_the_store_and_every_service_are_ready(stack):
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["status"] == "ready" and body["store"] == "ready"
-    assert set(body["services"]) == {e.service for e in discover_endpoints()} and set(body["services"].values()) == {"ready"}
+    assert set(body["services"]) == {e.service for e in discover_endpoints()} and set(body["services"].values()) == {
+        "ready"
+    }
 
 
 def test_readyz_is_503_naming_the_service_that_cannot_take_a_call(stack_with_a_service_down):

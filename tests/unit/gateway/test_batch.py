@@ -50,15 +50,18 @@ def test_an_empty_body_is_missing_requests_and_a_body_not_an_object_is_invalid_b
             parse_batch(body)
 
 
-@pytest.mark.parametrize(("body", "param"), [
-    ({"requests": [], "extra": 1}, "extra"),
-    ({"requests": {"endpoint": "/v1/positions"}}, "requests"),
-    ({"requests": ["/v1/positions"]}, "requests[0]"),
-    ({"requests": [{"endpoint": "/v1/positions", "params": {}, "id": 1}]}, "requests[0].id"),
-    ({"requests": [{"endpoint": "", "params": {}}]}, "requests[0].endpoint"),
-    ({"requests": [{"endpoint": "/v1/positions"}]}, "requests[0].params"),
-    ({"requests": [{"endpoint": "/v1/positions", "params": "bodies=sun"}]}, "requests[0].params"),
-])
+@pytest.mark.parametrize(
+    ("body", "param"),
+    [
+        ({"requests": [], "extra": 1}, "extra"),
+        ({"requests": {"endpoint": "/v1/positions"}}, "requests"),
+        ({"requests": ["/v1/positions"]}, "requests[0]"),
+        ({"requests": [{"endpoint": "/v1/positions", "params": {}, "id": 1}]}, "requests[0].id"),
+        ({"requests": [{"endpoint": "", "params": {}}]}, "requests[0].endpoint"),
+        ({"requests": [{"endpoint": "/v1/positions"}]}, "requests[0].params"),
+        ({"requests": [{"endpoint": "/v1/positions", "params": "bodies=sun"}]}, "requests[0].params"),
+    ],
+)
 def test_a_malformed_entry_refuses_the_whole_batch_naming_where(body, param):
     with pytest.raises(InvalidParameter) as raised:
         parse_batch(body)
@@ -66,7 +69,11 @@ def test_a_malformed_entry_refuses_the_whole_batch_naming_where(body, param):
 
 
 def _success(credits: int, warnings: list[str] | None = None) -> dict:
-    return {"data": {"credits": credits}, "meta": {"credits_used": credits}, **({"warnings": warnings} if warnings else {})}
+    return {
+        "data": {"credits": credits},
+        "meta": {"credits_used": credits},
+        **({"warnings": warnings} if warnings else {}),
+    }
 
 
 def test_results_keep_the_order_given_and_only_successes_are_charged():

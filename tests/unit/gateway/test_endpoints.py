@@ -11,7 +11,9 @@ from celestial.v1 import options_pb2
 from gateway.endpoints import discover_endpoints
 from shared.runtime.config import REPO_ROOT
 
-_RPC_WITH_HTTP = re.compile(r"rpc\s+(\w+)\s*\((\w+)\)\s*returns\s*\((\w+)\)\s*\{\s*option\s*\(http\)\s*=\s*\{[^}]*?path:\s*\"([^\"]+)\"", re.S)
+_RPC_WITH_HTTP = re.compile(
+    r"rpc\s+(\w+)\s*\((\w+)\)\s*returns\s*\((\w+)\)\s*\{\s*option\s*\(http\)\s*=\s*\{[^}]*?path:\s*\"([^\"]+)\"", re.S
+)
 
 
 def _declared() -> dict[str, tuple[str, str, str, str]]:
@@ -43,7 +45,10 @@ def test_the_rpc_path_is_the_grpc_method_path():
 
 def test_scans_and_engine_searches_are_long_calls_and_the_rest_are_not():
     for endpoint in discover_endpoints():
-        long_call = endpoint.http.deadline in (options_pb2.DEADLINE_CLASS_SCAN, options_pb2.DEADLINE_CLASS_ENGINE_SEARCH)
+        long_call = endpoint.http.deadline in (
+            options_pb2.DEADLINE_CLASS_SCAN,
+            options_pb2.DEADLINE_CLASS_ENGINE_SEARCH,
+        )
         assert endpoint.scan is long_call
     by_path = {e.path: e for e in discover_endpoints()}
     assert by_path["/v1/transits"].scan and by_path["/v1/heliacal"].scan and not by_path["/v1/positions"].scan

@@ -41,7 +41,9 @@ def test_an_error_body_carries_code_message_suggestion_and_the_request_id():
     response, body = _answer(InvalidParameter("Bad value.", suggestion="Send a good one.", param="bodies"))
     assert response.status_code == 400 and response.headers["content-type"] == "application/json"
     assert body == {
-        "errors": [{"code": "invalid_parameter", "message": "Bad value.", "suggestion": "Send a good one.", "param": "bodies"}],
+        "errors": [
+            {"code": "invalid_parameter", "message": "Bad value.", "suggestion": "Send a good one.", "param": "bodies"}
+        ],
         "meta": {"request_id": "req-42"},
     }
 

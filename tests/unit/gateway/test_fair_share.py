@@ -140,6 +140,7 @@ def test_a_call_granted_as_it_is_cancelled_passes_its_turn_on():
 def test_an_account_does_not_take_the_last_free_place_while_another_accounts_call_waits():
     """Issue 36: two processes; a and b hold one call each and both wait with another. When
     b's call ends, the place goes to b's waiting call, not to a's second (a came first)."""
+
     async def scenario():
         share = FairShare(capacity=2, processes=2)
         await share.acquire("a", 2, LONG_S)
@@ -168,6 +169,7 @@ def test_a_short_call_waits_behind_one_long_call_of_its_account_not_behind_all_o
     """Issue 36: the lanes. One place; an account queues ten 130 ms scans, then ten 5 ms
     searches: the searches are granted before all but at most one of the scans (the lanes
     share the account's turns by time: ten searches take less than one scan)."""
+
     async def scenario():
         share = FairShare(capacity=1, processes=1)
         await share.acquire("a", 1, LONG_S, expected_s=0.13)
@@ -200,6 +202,7 @@ def test_a_call_whose_expected_wait_exceeds_its_allowance_is_refused_at_once_and
     """Issue 36: shed early. One place, held by a 1 s call; two 1 s calls wait: a third would
     wait about 3 s, so with 2 s allowed it is refused at once, and a call that need not wait
     never is."""
+
     async def scenario():
         share = FairShare(capacity=1, processes=1)
         await share.acquire("a", 1, LONG_S, expected_s=1.0)
@@ -221,9 +224,19 @@ def test_a_gateway_plans_for_the_stated_processes_behind_a_pools_dns_name():
     from gateway.paid_requests import Gateway
     from shared.runtime.config import load_settings
 
-    settings = load_settings({"CELESTIAL_SEARCH_ADDRESSES": "search:50051", "CELESTIAL_SEARCH_PROCESSES": "16", "CELESTIAL_SERVICE_QUEUE": "4"})
+    settings = load_settings(
+        {
+            "CELESTIAL_SEARCH_ADDRESSES": "search:50051",
+            "CELESTIAL_SEARCH_PROCESSES": "16",
+            "CELESTIAL_SERVICE_QUEUE": "4",
+        }
+    )
     gateway = Gateway(settings, store=None, endpoints=[], pools={})
     assert gateway.processes["search"] == 16 and gateway.shares["search"].capacity == 64
-    listed = Gateway(load_settings({"CELESTIAL_SEARCH_ADDRESSES": "127.0.0.1:1,127.0.0.1:2", "CELESTIAL_SEARCH_PROCESSES": "16"}),
-                     store=None, endpoints=[], pools={})
+    listed = Gateway(
+        load_settings({"CELESTIAL_SEARCH_ADDRESSES": "127.0.0.1:1,127.0.0.1:2", "CELESTIAL_SEARCH_PROCESSES": "16"}),
+        store=None,
+        endpoints=[],
+        pools={},
+    )
     assert listed.processes["search"] == 2  # a list of addresses counts itself

@@ -28,10 +28,20 @@ def test_a_message_page_has_its_status_and_escapes_its_text():
 
 
 def test_a_page_renders_its_template_with_the_context():
-    response = render_page(request_with(), "sign_in.html", {
-        "title": "Sign in", "email": "ada@example.com", "error": None, "notice": None,
-        "mail": False, "signup": False, "who": None, "csrf": "tok<en>",
-    })
+    response = render_page(
+        request_with(),
+        "sign_in.html",
+        {
+            "title": "Sign in",
+            "email": "ada@example.com",
+            "error": None,
+            "notice": None,
+            "mail": False,
+            "signup": False,
+            "who": None,
+            "csrf": "tok<en>",
+        },
+    )
     body = response.body.decode()
     assert 'name="csrf_token" value="tok&lt;en&gt;"' in body and 'value="ada@example.com"' in body
 
@@ -45,7 +55,9 @@ def test_every_template_ships_in_the_package():
     from gateway.html_pages import TEMPLATES_DIR
     from shared.runtime.config import REPO_ROOT
 
-    patterns = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["gateway"]
+    patterns = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"][
+        "gateway"
+    ]
     folder = REPO_ROOT / "gateway"
     data = [p.relative_to(folder).as_posix() for p in TEMPLATES_DIR.rglob("*") if p.is_file()]
     assert data and all(any(fnmatch.fnmatch(name, pattern) for pattern in patterns) for name in data), data

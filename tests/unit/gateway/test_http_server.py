@@ -33,8 +33,16 @@ def _exchange(*conversations):
     """Run uvicorn with the bounded protocol and return what each conversation(host, port) returns."""
 
     async def run():
-        config = uvicorn.Config(APP, host="127.0.0.1", port=0, http=bounded_protocol(SETTINGS), loop="asyncio",
-                                lifespan="off", log_config=None, access_log=False)
+        config = uvicorn.Config(
+            APP,
+            host="127.0.0.1",
+            port=0,
+            http=bounded_protocol(SETTINGS),
+            loop="asyncio",
+            lifespan="off",
+            log_config=None,
+            access_log=False,
+        )
         server = uvicorn.Server(config)
         serving = asyncio.create_task(server.serve())
         while not server.started:
@@ -76,7 +84,9 @@ def _assert_refusal(answer: bytes, status: int, code: str) -> None:
     got, headers, body = _parsed(answer)
     assert (got, body["errors"][0]["code"]) == (status, code), answer[:300]
     assert headers["connection"] == "close" and headers["content-type"] == "application/json"
-    assert re.fullmatch(r"[0-9a-f]{32}", headers["x-request-id"]) and body["meta"]["request_id"] == headers["x-request-id"]
+    assert (
+        re.fullmatch(r"[0-9a-f]{32}", headers["x-request-id"]) and body["meta"]["request_id"] == headers["x-request-id"]
+    )
     assert body["errors"][0]["suggestion"]
 
 

@@ -38,8 +38,11 @@ def test_no_header_is_no_key_and_a_printable_key_is_read_as_sent():
     assert idempotency_key(_headers("~" * 255)) == "~" * 255
 
 
-@pytest.mark.parametrize("values", [("",), ("x" * 256,), ("tab\there",), ("caf\xe9",), ("a", "b")],
-                         ids=["empty", "256", "control", "non-ascii", "twice"])
+@pytest.mark.parametrize(
+    "values",
+    [("",), ("x" * 256,), ("tab\there",), ("caf\xe9",), ("a", "b")],
+    ids=["empty", "256", "control", "non-ascii", "twice"],
+)
 def test_a_bad_key_is_invalid_parameter_naming_the_header(values):
     with pytest.raises(InvalidParameter) as refused:
         idempotency_key(_headers(*values))
@@ -75,7 +78,9 @@ def test_a_claim_holds_the_key_then_finds_it_running_then_replays_its_answer():
         await idempotency.complete(held, response, "req-1", [(b"x-ratelimit-limit", b"300")], b"{}")
         answer = await idempotency.claim("acct", "k", "fp", 10.0)
         assert answer == StoredAnswer(
-            200, (("content-type", "application/json"), ("x-request-id", "req-1"), ("x-ratelimit-limit", "300")), b'{"data":1}'
+            200,
+            (("content-type", "application/json"), ("x-request-id", "req-1"), ("x-ratelimit-limit", "300")),
+            b'{"data":1}',
         )
 
     asyncio.run(scenario())
@@ -103,12 +108,17 @@ def test_a_released_claim_frees_the_key():
 
 
 def test_a_replay_carries_the_first_headers_its_request_id_and_the_replayed_mark():
-    answer = StoredAnswer(200, (("content-type", "application/json"), ("x-request-id", "first"), ("x-ratelimit-limit", "300")), b"{}")
+    answer = StoredAnswer(
+        200, (("content-type", "application/json"), ("x-request-id", "first"), ("x-ratelimit-limit", "300")), b"{}"
+    )
     state = RequestState()
     response = replay_response(answer, state)
     assert response.body == b"{}" and response.status_code == 200
     assert response.raw_headers == [
-        (b"content-type", b"application/json"), (b"x-ratelimit-limit", b"300"), (b"content-length", b"2"), (b"idempotent-replayed", b"true"),
+        (b"content-type", b"application/json"),
+        (b"x-ratelimit-limit", b"300"),
+        (b"content-length", b"2"),
+        (b"idempotent-replayed", b"true"),
     ]
     assert state.answer_request_id == "first"
     assert replay_response(answer, RequestState(), b"[1]").body == b"[1]"

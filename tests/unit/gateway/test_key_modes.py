@@ -27,4 +27,3 @@ def test_a_test_key_never_gets_more_than_the_accounts_live_limits():
     account = Account("acct_0123456789abcdef", "acme", 100, rate_per_minute=10, max_concurrent=2)
     limited = limits_for_test_keys(account)
     assert (limited.rate_per_minute, limited.max_concurrent) == (10, 2)
-

@@ -47,7 +47,12 @@ def test_port_overrides_the_configured_port(served):
 def test_the_server_is_bounded_uvloop_with_its_lifespan_and_no_access_log(served):
     _, options = served([])
     assert issubclass(options["http"], BoundedHttpProtocol) and options["http"].settings.http_port == 18099
-    assert (options["loop"], options["lifespan"], options["access_log"], options["log_config"]) == ("uvloop", "on", False, None)
+    assert (options["loop"], options["lifespan"], options["access_log"], options["log_config"]) == (
+        "uvloop",
+        "on",
+        False,
+        None,
+    )
 
 
 def test_a_sigterm_drains_within_the_shutdown_grace(served):

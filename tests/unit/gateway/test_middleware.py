@@ -48,7 +48,7 @@ def test_a_short_printable_client_id_is_kept():
 
 
 def test_a_long_or_unprintable_client_id_is_replaced():
-    for supplied in ("x" * 129, "two words", "a\tb", "id\"quoted", "a/b"):
+    for supplied in ("x" * 129, "two words", "a\tb", 'id"quoted', "a/b"):
         answer = _get(headers={"X-Request-Id": supplied})
         assert re.fullmatch(r"[0-9a-f]{32}", answer.headers["x-request-id"]), supplied
 
@@ -70,10 +70,14 @@ def test_origin_is_added_to_the_apps_own_vary():
 
 
 def test_a_preflight_is_answered_with_the_methods_headers_and_max_age():
-    answer = _get("OPTIONS", headers={
-        "Origin": "https://app.example.com", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "Authorization, Content-Type",
-    })
+    answer = _get(
+        "OPTIONS",
+        headers={
+            "Origin": "https://app.example.com",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Authorization, Content-Type",
+        },
+    )
     assert answer.status_code == 200 and answer.headers["access-control-max-age"] == str(CORS_MAX_AGE_S)
     assert {m.strip() for m in answer.headers["access-control-allow-methods"].split(",")} >= {"GET", "POST"}
     allowed = answer.headers["access-control-allow-headers"].lower()

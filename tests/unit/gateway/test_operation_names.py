@@ -10,12 +10,15 @@ from gateway.endpoints import discover_endpoints
 from gateway.operation_names import operation_name, page_name
 
 
-@pytest.mark.parametrize(("path", "name", "page"), [
-    ("/v1/positions", "positions", "positions"),
-    ("/v1/natal-chart", "natal_chart", "natal-chart"),
-    ("/v1/eclipses/solar", "eclipses_solar", "eclipses/solar"),
-    ("/v1/void-of-course/periods", "void_of_course_periods", "void-of-course/periods"),
-])
+@pytest.mark.parametrize(
+    ("path", "name", "page"),
+    [
+        ("/v1/positions", "positions", "positions"),
+        ("/v1/natal-chart", "natal_chart", "natal-chart"),
+        ("/v1/eclipses/solar", "eclipses_solar", "eclipses/solar"),
+        ("/v1/void-of-course/periods", "void_of_course_periods", "void-of-course/periods"),
+    ],
+)
 def test_names_and_pages_come_from_the_path(path, name, page):
     assert (operation_name(path), page_name(path)) == (name, page)
 

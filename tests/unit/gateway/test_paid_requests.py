@@ -88,11 +88,14 @@ def test_a_refused_input_costs_nothing(account):
     assert _balance(client) == before
 
 
-@pytest.mark.parametrize(("failure", "status"), [
-    (ServiceUnavailable("The ephemeris service is unavailable."), 503),
-    (DeadlineExceeded("late"), 504),
-    (RuntimeError("a bug"), 500),
-])
+@pytest.mark.parametrize(
+    ("failure", "status"),
+    [
+        (ServiceUnavailable("The ephemeris service is unavailable."), 503),
+        (DeadlineExceeded("late"), 504),
+        (RuntimeError("a bug"), 500),
+    ],
+)
 def test_a_failed_call_is_refunded(account, ephemeris, failure, status):
     client, _ = account
     before = _balance(client)
@@ -112,7 +115,10 @@ def test_a_call_past_its_deadline_is_504_naming_the_deadline(account, ephemeris)
         error = client.get(NATAL).json()["errors"][0]
     finally:
         ephemeris.failure = None
-    assert error["code"] == "deadline_exceeded" and "/v1/natal-chart did not finish within its deadline of" in error["message"]
+    assert (
+        error["code"] == "deadline_exceeded"
+        and "/v1/natal-chart did not finish within its deadline of" in error["message"]
+    )
 
 
 def test_a_balance_too_small_is_402_and_takes_nothing(stack):
@@ -131,7 +137,10 @@ def test_the_content_digest_is_rfc_9530s():
 def test_an_engine_search_past_its_deadline_says_what_makes_it_slow():
     by_path = {e.path: e for e in discover_endpoints()}
     assert "latitude" in deadline_passed(by_path["/v1/heliacal"], 3).suggestion
-    assert deadline_passed(by_path["/v1/transits"], 20).message == "/v1/transits did not finish within its deadline of 20 s and was stopped."
+    assert (
+        deadline_passed(by_path["/v1/transits"], 20).message
+        == "/v1/transits did not finish within its deadline of 20 s and was stopped."
+    )
 
 
 def test_a_pool_plans_one_process_per_listed_address_or_the_configured_count_behind_a_name():

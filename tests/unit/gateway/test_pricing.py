@@ -12,7 +12,9 @@ from store.records import Account
 
 def _endpoint(path: str, credits: int, *conditions: tuple[str, str, int], post_only: bool = False):
     rules = [SimpleNamespace(field=f, equals=e, credits=c) for f, e, c in conditions]
-    http = SimpleNamespace(credits=credits, conditional_credits=rules, post_only=post_only, summary=f"summary of {path}")
+    http = SimpleNamespace(
+        credits=credits, conditional_credits=rules, post_only=post_only, summary=f"summary of {path}"
+    )
     return SimpleNamespace(path=path, http=http)
 
 

@@ -22,16 +22,19 @@ def _error(code: grpc.StatusCode, details: str = "", trailing: tuple = ()) -> gr
     return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(*trailing), details)
 
 
-@pytest.mark.parametrize(("code", "status", "error_code"), [
-    (grpc.StatusCode.INVALID_ARGUMENT, 400, "invalid_parameter"),
-    (grpc.StatusCode.OUT_OF_RANGE, 400, "invalid_parameter"),
-    (grpc.StatusCode.UNIMPLEMENTED, 501, "not_implemented"),
-    (grpc.StatusCode.RESOURCE_EXHAUSTED, 503, "service_unavailable"),
-    (grpc.StatusCode.UNAVAILABLE, 503, "service_unavailable"),
-    (grpc.StatusCode.DEADLINE_EXCEEDED, 504, "deadline_exceeded"),
-    (grpc.StatusCode.INTERNAL, 500, "internal_error"),
-    (grpc.StatusCode.UNKNOWN, 500, "internal_error"),
-])
+@pytest.mark.parametrize(
+    ("code", "status", "error_code"),
+    [
+        (grpc.StatusCode.INVALID_ARGUMENT, 400, "invalid_parameter"),
+        (grpc.StatusCode.OUT_OF_RANGE, 400, "invalid_parameter"),
+        (grpc.StatusCode.UNIMPLEMENTED, 501, "not_implemented"),
+        (grpc.StatusCode.RESOURCE_EXHAUSTED, 503, "service_unavailable"),
+        (grpc.StatusCode.UNAVAILABLE, 503, "service_unavailable"),
+        (grpc.StatusCode.DEADLINE_EXCEEDED, 504, "deadline_exceeded"),
+        (grpc.StatusCode.INTERNAL, 500, "internal_error"),
+        (grpc.StatusCode.UNKNOWN, 500, "internal_error"),
+    ],
+)
 def test_a_bare_status_maps_to_its_http_error(code, status, error_code):
     error = map_rpc_error(_error(code, "detail"), "ephemeris")
     assert (error.http_status, error.code) == (status, error_code)
@@ -46,10 +49,17 @@ def test_a_status_carrying_our_error_info_is_that_error():
     carried = InvalidParameter("Unknown body 'vulcan'.", suggestion="Use a listed body.", param="bodies")
     status = rich_status(carried)
     error = map_rpc_error(
-        _error(grpc.StatusCode.INVALID_ARGUMENT, status.message, (("grpc-status-details-bin", status.SerializeToString()),)),
+        _error(
+            grpc.StatusCode.INVALID_ARGUMENT, status.message, (("grpc-status-details-bin", status.SerializeToString()),)
+        ),
         "ephemeris",
     )
-    assert (error.code, error.message, error.suggestion, error.param) == ("invalid_parameter", carried.message, "Use a listed body.", "bodies")
+    assert (error.code, error.message, error.suggestion, error.param) == (
+        "invalid_parameter",
+        carried.message,
+        "Use a listed body.",
+        "bodies",
+    )
 
 
 class _Echo:
@@ -60,7 +70,9 @@ class _Echo:
         self.busy = busy
         self.request_ids: list[str] = []
 
-    async def say(self, request: wrappers_pb2.StringValue, context: grpc.aio.ServicerContext) -> wrappers_pb2.StringValue:
+    async def say(
+        self, request: wrappers_pb2.StringValue, context: grpc.aio.ServicerContext
+    ) -> wrappers_pb2.StringValue:
         self.request_ids.append(dict(context.invocation_metadata())["x-request-id"])
         if self.busy > 0:
             self.busy -= 1
@@ -72,11 +84,16 @@ class _Echo:
 def _with_pool(busy: int, scenario):
     async def run():
         echo = _Echo(busy)
-        handler = grpc.method_handlers_generic_handler("test.Echo", {
-            "Say": grpc.unary_unary_rpc_method_handler(
-                echo.say, request_deserializer=wrappers_pb2.StringValue.FromString,
-                response_serializer=wrappers_pb2.StringValue.SerializeToString),
-        })
+        handler = grpc.method_handlers_generic_handler(
+            "test.Echo",
+            {
+                "Say": grpc.unary_unary_rpc_method_handler(
+                    echo.say,
+                    request_deserializer=wrappers_pb2.StringValue.FromString,
+                    response_serializer=wrappers_pb2.StringValue.SerializeToString,
+                ),
+            },
+        )
         server = grpc.aio.server()
         server.add_generic_rpc_handlers((handler,))
         port = server.add_insecure_port("127.0.0.1:0")
@@ -92,7 +109,9 @@ def _with_pool(busy: int, scenario):
 
 
 def _say(pool: ServicePool, timeout_s: float = 5.0):
-    return pool.call(METHOD, wrappers_pb2.StringValue(value="hi"), wrappers_pb2.StringValue, timeout_s=timeout_s, request_id="req-7")
+    return pool.call(
+        METHOD, wrappers_pb2.StringValue(value="hi"), wrappers_pb2.StringValue, timeout_s=timeout_s, request_id="req-7"
+    )
 
 
 def test_a_call_answers_sends_its_request_id_and_counts_the_reported_compute_time():

@@ -43,13 +43,31 @@ def a_chart(birth: dict[str, str], settings: dict[str, str] | None = None) -> St
 
 
 def test_a_body_splits_into_name_birth_and_settings_as_text():
-    name, birth, settings = read_chart_body({"name": "Ada", "jd": 2446260.0, "lat": 45, "lon": 4.85, "system": "whole_sign", "parallels": True, "bodies": ["sun", "moon"]})
+    name, birth, settings = read_chart_body(
+        {
+            "name": "Ada",
+            "jd": 2446260.0,
+            "lat": 45,
+            "lon": 4.85,
+            "system": "whole_sign",
+            "parallels": True,
+            "bodies": ["sun", "moon"],
+        }
+    )
     assert name == "Ada"
     assert birth == {"jd": "2446260.0", "lat": "45", "lon": "4.85"}
     assert settings == {"system": "whole_sign", "parallels": "true", "bodies": "sun,moon"}
 
 
-@pytest.mark.parametrize(("body", "error"), [([1], InvalidBody), ({"name": 3}, InvalidParameter), ({"colour": "red"}, InvalidParameter), ({"lat": {"x": 1}}, InvalidParameter)])
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        ([1], InvalidBody),
+        ({"name": 3}, InvalidParameter),
+        ({"colour": "red"}, InvalidParameter),
+        ({"lat": {"x": 1}}, InvalidParameter),
+    ],
+)
 def test_a_body_of_another_shape_is_refused(body, error):
     with pytest.raises(error):
         read_chart_body(body)
@@ -83,15 +101,26 @@ def test_chart_stands_in_for_the_birth_and_its_settings_fill_what_the_request_di
 def test_chart_a_and_chart_b_take_their_suffix_and_no_settings():
     one = a_chart({"jd": "2446260.0", "lat": "45", "lon": "4"}, {"system": "koch"})
     two = a_chart({"jd": "2447260.0", "lat": "50", "lon": "5"})
-    body = asyncio.run(expand_body({"chart_a": one.chart_id, "chart_b": two.chart_id}, SYNASTRY, "acct", OneChartStore(one, two)))
-    assert body == {"jd_a": "2446260.0", "lat_a": "45.0", "lon_a": "4.0", "jd_b": "2447260.0", "lat_b": "50.0", "lon_b": "5.0"}
+    body = asyncio.run(
+        expand_body({"chart_a": one.chart_id, "chart_b": two.chart_id}, SYNASTRY, "acct", OneChartStore(one, two))
+    )
+    assert body == {
+        "jd_a": "2446260.0",
+        "lat_a": "45.0",
+        "lon_a": "4.0",
+        "jd_b": "2447260.0",
+        "lat_b": "50.0",
+        "lon_b": "5.0",
+    }
 
 
 def test_only_the_parameters_the_request_takes_are_put_in():
     chart = a_chart({"datetime": "1985-07-13T14:05:00", "place": "2996944"})
     named = dict(asyncio.run(expand_query([("chart", chart.chart_id)], MAP, "acct", OneChartStore(chart))))
     assert set(named) == {"datetime", "tz"}  # the map takes no place of its own
-    assert {"lat", "lon", "tz", "datetime"} <= set(dict(asyncio.run(expand_query([("chart", chart.chart_id)], RETURNS, "acct", OneChartStore(chart)))))
+    assert {"lat", "lon", "tz", "datetime"} <= set(
+        dict(asyncio.run(expand_query([("chart", chart.chart_id)], RETURNS, "acct", OneChartStore(chart))))
+    )
 
 
 def test_a_chart_beside_a_birth_parameter_it_stands_for_conflicts():

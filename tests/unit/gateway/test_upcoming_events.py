@@ -14,8 +14,17 @@ FROM_S = (DAY + timedelta(hours=9)).timestamp()
 
 
 def an_event(moment: datetime, event_id: str, **members) -> dict:
-    return {"id": event_id, "kind": "lunation", "phase": "full_moon", "bodies": ["moon"],
-            "instant": {"jd": 2440587.5 + moment.timestamp() / 86400, "datetime": moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")}, **members}
+    return {
+        "id": event_id,
+        "kind": "lunation",
+        "phase": "full_moon",
+        "bodies": ["moon"],
+        "instant": {
+            "jd": 2440587.5 + moment.timestamp() / 86400,
+            "datetime": moment.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+        },
+        **members,
+    }
 
 
 class Forecasts:
@@ -28,8 +37,11 @@ class Forecasts:
     async def __call__(self, body: dict) -> list[dict]:
         self.asked.append(body)
         start, end = (datetime.fromisoformat(body[name].replace("Z", "+00:00")) for name in ("start", "end"))
-        return [{**event, "range": body["start"]} for event in self.events
-                if start <= datetime.fromisoformat(event["instant"]["datetime"].replace("Z", "+00:00")) < end]
+        return [
+            {**event, "range": body["start"]}
+            for event in self.events
+            if start <= datetime.fromisoformat(event["instant"]["datetime"].replace("Z", "+00:00")) < end
+        ]
 
 
 def test_the_first_event_at_or_after_the_instant_of_its_own_day_is_found_with_one_question():
@@ -38,7 +50,9 @@ def test_the_first_event_at_or_after_the_instant_of_its_own_day_is_found_with_on
     found = asyncio.run(next_event(forecasts, ("lunation",), "chart_x", FROM_S))
     assert found["id"] == "fc_late" and len(forecasts.asked) == 1
     assert (forecasts.asked[0]["start"], forecasts.asked[0]["end"], forecasts.asked[0]["chart"]) == (
-        "2026-12-06T00:00:00Z", "2026-12-07T00:00:00Z", "chart_x"
+        "2026-12-06T00:00:00Z",
+        "2026-12-07T00:00:00Z",
+        "chart_x",
     )
 
 
@@ -62,6 +76,8 @@ def test_without_an_event_the_windows_follow_one_another_for_ten_years_and_nothi
 def test_a_tests_event_differs_from_the_real_one_by_its_id_alone_and_from_every_other_test():
     event = an_event(DAY, "fc_0123456789abcdef01234567")
     first, second = as_test(event), as_test(event)
-    assert {key: value for key, value in first.items() if key != "id"} == {key: value for key, value in event.items() if key != "id"}
+    assert {key: value for key, value in first.items() if key != "id"} == {
+        key: value for key, value in event.items() if key != "id"
+    }
     assert first["id"].startswith("test_") and first["id"].endswith("_" + event["id"])
     assert len({first["id"], second["id"], event["id"]}) == 3

@@ -35,12 +35,16 @@ def checked(url, development: bool) -> str:
     return target.url
 
 
-@pytest.mark.parametrize("url", ["https://example.com/h", "https://example.com:8443/h?x=1", "https://[2606:4700:4700::1111]/h"])
+@pytest.mark.parametrize(
+    "url", ["https://example.com/h", "https://example.com:8443/h?x=1", "https://[2606:4700:4700::1111]/h"]
+)
 def test_https_to_a_public_host_is_taken_in_either_mode(url):
     assert checked(url, development=False) == checked(url, development=True) == url
 
 
-@pytest.mark.parametrize("url", ["http://localhost/h", "http://127.0.0.1:9000/h", "http://[::1]/h", "http://127.0.0.2/h"])
+@pytest.mark.parametrize(
+    "url", ["http://localhost/h", "http://127.0.0.1:9000/h", "http://[::1]/h", "http://127.0.0.2/h"]
+)
 def test_http_to_the_loopback_is_taken_in_development_only(url):
     assert checked(url, development=True) == url
     with pytest.raises(InvalidParameter) as refused:
@@ -48,10 +52,20 @@ def test_http_to_the_loopback_is_taken_in_development_only(url):
     assert refused.value.param == "url" and "production" in refused.value.message
 
 
-@pytest.mark.parametrize("url", [
-    "http://example.com/h", "http://10.0.0.1/h", "ws://localhost/h", "https://u:p@e.com/", "https:///h", None, "",
-    "https://10.0.0.1/h", "https://nowhere.example.com/h",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://example.com/h",
+        "http://10.0.0.1/h",
+        "ws://localhost/h",
+        "https://u:p@e.com/",
+        "https:///h",
+        None,
+        "",
+        "https://10.0.0.1/h",
+        "https://nowhere.example.com/h",
+    ],
+)
 def test_anything_else_is_refused_naming_the_url(url):
     with pytest.raises(InvalidParameter) as refused:
         checked(url, development=True)
@@ -61,7 +75,10 @@ def test_anything_else_is_refused_naming_the_url(url):
 def test_a_refusal_carries_the_egress_rules_message_and_suggestion():
     with pytest.raises(InvalidParameter) as refused:
         checked("https://0177.0.0.1/h", development=False)
-    assert refused.value.message == "The url's host is 127.0.0.1, a loopback address: a webhook is delivered only to public addresses."
+    assert (
+        refused.value.message
+        == "The url's host is 127.0.0.1, a loopback address: a webhook is delivered only to public addresses."
+    )
     assert refused.value.suggestion == SUGGESTION
 
 
@@ -100,7 +117,9 @@ def test_a_change_racing_the_charts_deletion_is_409_webhook_ended_and_not_writte
         store = MemoryStore()
         account = await store.create_account("acme", 10)
         chart_id = "chart_0123456789abc01234567"
-        read = await store.create_webhook(Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), chart_id, 0, new_secret()), 5)
+        read = await store.create_webhook(
+            Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), chart_id, 0, new_secret()), 5
+        )
         await store.end_chart_webhooks(account.id, chart_id)  # after the route read it
         with pytest.raises(WebhookEnded):
             await _replaced(SimpleNamespace(store=store), account, replace(read, state=ACTIVE))

@@ -29,13 +29,17 @@ def births() -> tuple[tuple[float, float, float], ...]:
     """Return the births (UT1 Julian Day, latitude, longitude): 1900 to 2050, latitudes within
     the polar circles (where the lagna is defined every day)."""
     rng = random.Random(41)
-    return tuple((rng.uniform(2415020.5, 2469807.5), rng.uniform(-60.0, 60.0), rng.uniform(-180.0, 180.0)) for _ in range(COUNT))
+    return tuple(
+        (rng.uniform(2415020.5, 2469807.5), rng.uniform(-60.0, 60.0), rng.uniform(-180.0, 180.0)) for _ in range(COUNT)
+    )
 
 
 @lru_cache(maxsize=1)
 def charts() -> tuple[VedicChart, ...]:
     """Return our Lahiri, mean-node chart of each birth."""
-    return tuple(cast_vedic_chart(Moment.from_jd_ut1(jd), Observer(lat, lon), LAHIRI, node="mean") for jd, lat, lon in births())
+    return tuple(
+        cast_vedic_chart(Moment.from_jd_ut1(jd), Observer(lat, lon), LAHIRI, node="mean") for jd, lat, lon in births()
+    )
 
 
 @lru_cache(maxsize=1)
@@ -43,11 +47,21 @@ def pyjhora() -> dict:
     """Return PyJHora's positions, nakshatras and Vimshottari periods of each birth (three
     levels, our year), its varga signs and manglik status of each chart's points from our rasi
     positions, and its Ashtakoota of each of match_pairs() from our Moons' nakshatras and padas."""
-    points = [[[int(p.longitude // 30) % 12, p.longitude % 30] for p in sorted(chart.points, key=lambda p: PYJHORA_ORDER.index(p.name))] for chart in charts()]
+    points = [
+        [
+            [int(p.longitude // 30) % 12, p.longitude % 30]
+            for p in sorted(chart.points, key=lambda p: PYJHORA_ORDER.index(p.name))
+        ]
+        for chart in charts()
+    ]
     request = {
         "births": [{"jd": jd, "lat": lat, "lon": lon} for jd, lat, lon in births()],
-        "year_days": YEAR_DAYS, "levels": DASHA_LEVELS, "points": points, "factors": list(FACTORS),
-        "matches": [[*_star(groom), *_star(bride)] for groom, bride in match_pairs()], "manglik": points,
+        "year_days": YEAR_DAYS,
+        "levels": DASHA_LEVELS,
+        "points": points,
+        "factors": list(FACTORS),
+        "matches": [[*_star(groom), *_star(bride)] for groom, bride in match_pairs()],
+        "manglik": points,
     }
     return reference(request)
 

@@ -34,7 +34,12 @@ def reference(request: dict) -> dict:
     """Return PyJHora's answer to ``request`` (see :func:`_answer`), computed in a child process."""
     done = subprocess.run(
         [sys.executable, "-m", "tests.unit.kernel.pyjhora_reference"],
-        input=json.dumps(request), capture_output=True, text=True, cwd=ROOT, timeout=600, check=True,
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -66,7 +71,17 @@ def _answer(request: dict) -> dict:
     swe.set_ephe_path(str(EPHE))
     drik.set_ayanamsa_mode("LAHIRI")
     vimsottari.year_duration = request.get("year_days", const.sidereal_year)
-    ids = [const._SUN, const._MOON, const._MARS, const._MERCURY, const._JUPITER, const._VENUS, const._SATURN, const._RAHU, const._KETU]
+    ids = [
+        const._SUN,
+        const._MOON,
+        const._MARS,
+        const._MERCURY,
+        const._JUPITER,
+        const._VENUS,
+        const._SATURN,
+        const._RAHU,
+        const._KETU,
+    ]
     births = []
     for birth in request.get("births", []):
         jd = birth["jd"]
@@ -82,10 +97,15 @@ def _answer(request: dict) -> dict:
                         for inner, inner_start in vimsottari._vimsottari_antara(lord, sub, sub_start).items():
                             periods.append([3, inner, inner_start])
         sign, degree, *lagna_nakshatra = drik.ascendant(jd, place)
-        births.append({
-            "longitudes": longitudes, "nakshatras": [drik.nakshatra_pada(x)[:2] for x in longitudes], "periods": periods,
-            "lagna": sign * 30 + degree, "lagna_nakshatra": lagna_nakshatra,
-        })
+        births.append(
+            {
+                "longitudes": longitudes,
+                "nakshatras": [drik.nakshatra_pada(x)[:2] for x in longitudes],
+                "periods": periods,
+                "lagna": sign * 30 + degree,
+                "lagna_nakshatra": lagna_nakshatra,
+            }
+        )
     const.use_planet_speed_for_panchangam_end_timings = False  # its inverse Lagrange, not the linear speed
     days = []
     for day in request.get("days", []):
@@ -95,19 +115,28 @@ def _answer(request: dict) -> dict:
         jd = day["jd"]
         midnight = math.floor(jd - 0.5) + 0.5
         tithi, nakshatra, yoga = drik.tithi(jd, place), drik.nakshatra(jd, place), drik.yogam(jd, place)
-        days.append({
-            "sunrise": drik.sunrise(jd, place)[2],
-            "tithi": [tithi[0], midnight + tithi[2] / 24.0],
-            "nakshatra": [nakshatra[0], midnight + nakshatra[3] / 24.0],
-            "yoga": [yoga[0], midnight + yoga[2] / 24.0],
-        })
+        days.append(
+            {
+                "sunrise": drik.sunrise(jd, place)[2],
+                "tithi": [tithi[0], midnight + tithi[2] / 24.0],
+                "nakshatra": [nakshatra[0], midnight + nakshatra[3] / 24.0],
+                "yoga": [yoga[0], midnight + yoga[2] / 24.0],
+            }
+        )
     vargas = []
     for points in request.get("points", []):
         rasi = [[i, [sign, degree]] for i, (sign, degree) in enumerate(points)]
-        vargas.append({
-            str(factor): [r for _, (r, _) in charts.divisional_positions_from_rasi_positions(rasi, factor, CHART_METHODS.get(factor, 1))]
-            for factor in request.get("factors", [])
-        })
+        vargas.append(
+            {
+                str(factor): [
+                    r
+                    for _, (r, _) in charts.divisional_positions_from_rasi_positions(
+                        rasi, factor, CHART_METHODS.get(factor, 1)
+                    )
+                ]
+                for factor in request.get("factors", [])
+            }
+        )
     from jhora.horoscope.chart import dosha
     from jhora.horoscope.match.compatibility import Ashtakoota
 
@@ -121,14 +150,27 @@ def _answer(request: dict) -> dict:
         # points: [sign, degree] of Sun..Ketu (its ids 0-8), then the lagna; the lagna's and the
         # 2nd house counted with Mars's 4th, 7th, 8th and 12th (our MANGLIK_HOUSES), no exception.
         positions = [["L", tuple(points[9])]] + [[i, tuple(p)] for i, p in enumerate(points[:9])]
-        mangliks.append([
-            bool(dosha.manglik(positions, reference, include_lagna_house=True, include_2nd_house=True, apply_exceptions=False)[0])
-            for reference in ("L", 1, 5)
-        ])
+        mangliks.append(
+            [
+                bool(
+                    dosha.manglik(
+                        positions, reference, include_lagna_house=True, include_2nd_house=True, apply_exceptions=False
+                    )[0]
+                )
+                for reference in ("L", 1, 5)
+            ]
+        )
     from jhora.horoscope.match.compatibility import raasi_array
 
     table = raasi_array if request.get("bhakoot_table") else None
-    return {"births": births, "vargas": vargas, "days": days, "matches": matches, "mangliks": mangliks, "bhakoot_table": table}
+    return {
+        "births": births,
+        "vargas": vargas,
+        "days": days,
+        "matches": matches,
+        "mangliks": mangliks,
+        "bhakoot_table": table,
+    }
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ def only(points: list[Point], types, **kw):
 
 # --- the table -------------------------------------------------------------------------------
 
+
 def test_table_holds_the_fifteen_angular_types_with_decided_angles_and_orbs():
     assert {n: (t.angle_deg, t.default_orb_deg) for n, t in ASPECT_TYPES.items()} == EXPECTED
     assert ASPECT_NAMES == tuple(EXPECTED)
@@ -61,12 +62,19 @@ def test_table_holds_the_fifteen_angular_types_with_decided_angles_and_orbs():
 
 def test_major_seven_and_major_five_lists():
     assert MAJOR_SEVEN == (
-        "conjunction", "opposition", "trine", "square", "sextile", "quincunx", "semi_sextile",
+        "conjunction",
+        "opposition",
+        "trine",
+        "square",
+        "sextile",
+        "quincunx",
+        "semi_sextile",
     )
     assert MAJOR_FIVE == ("conjunction", "sextile", "square", "trine", "opposition")
 
 
 # --- detection at the exact angle and at the edge of the default orb ------------------------
+
 
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_each_type_is_detected_at_its_exact_angle(name):
@@ -97,6 +105,7 @@ def test_each_type_is_refused_just_beyond_its_default_orb(name, side):
 
 # --- orb override ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_orb_override_applies_to_every_type(name):
     angle, _ = EXPECTED[name]
@@ -120,6 +129,7 @@ def test_negative_or_non_finite_orb_is_refused_on_orb():
 
 
 # --- one aspect per pair: the smallest orb wins ----------------------------------------------
+
 
 def test_smallest_orb_wins_when_two_types_admit_a_pair():
     # 50 deg: semi_square (45) is 5 off, sextile (60) is 10 off; both admitted with orb 12.
@@ -145,7 +155,9 @@ def test_every_unordered_pair_is_visited_once_in_point_order():
     points = [Point("sun", 0.0, 1.0), Point("moon", 90.0, 13.0), Point("mars", 180.0, 0.5)]
     found = find_aspects(points, list(MAJOR_SEVEN))
     assert [(m.body_a, m.body_b, m.aspect) for m in found] == [
-        ("sun", "moon", "square"), ("sun", "mars", "opposition"), ("moon", "mars", "square"),
+        ("sun", "moon", "square"),
+        ("sun", "mars", "opposition"),
+        ("moon", "mars", "square"),
     ]
 
 
@@ -158,6 +170,7 @@ def test_types_given_in_any_spelling_are_accepted():
 
 
 # --- separation across 0/360 -----------------------------------------------------------------
+
 
 def test_359_and_1_are_two_degrees_apart():
     m = only(pair(359.0, 1.0), ["conjunction"])
@@ -179,6 +192,7 @@ def test_longitudes_outside_0_360_are_wrapped():
 
 
 # --- applying / separating (hand-derived) ----------------------------------------------------
+
 
 def applying(lon_a, speed_a, lon_b, speed_b, types=("conjunction",), **kw):
     m = only(pair(lon_a, lon_b, speed_a, speed_b), types, **kw)
@@ -299,12 +313,15 @@ def test_applying_is_none_when_a_speed_is_unknown():
 
 # --- cross sets ------------------------------------------------------------------------------
 
+
 def test_between_sets_body_a_is_always_from_set_a():
     natal = [Point("sun", 0.0, 1.0), Point("moon", 120.0, 13.0)]
     transit = [Point("sun", 90.0, 1.0), Point("mars", 2.0, 0.5)]
     found = find_aspects_between(natal, transit, list(MAJOR_FIVE))
     assert [(m.body_a, m.body_b, m.aspect) for m in found] == [
-        ("sun", "sun", "square"), ("sun", "mars", "conjunction"), ("moon", "mars", "trine"),
+        ("sun", "sun", "square"),
+        ("sun", "mars", "conjunction"),
+        ("moon", "mars", "trine"),
     ]
     # Natal sun at 0, transit mars at 2 moving +0.5 while natal sun moves +1: closing.
     assert found[1].applying is True
@@ -312,9 +329,8 @@ def test_between_sets_body_a_is_always_from_set_a():
 
 # --- spellings -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(
-    "spelling", ["semi-sextile", "semi_sextile", "semisextile", "Semi-Sextile", "SEMISEXTILE"]
-)
+
+@pytest.mark.parametrize("spelling", ["semi-sextile", "semi_sextile", "semisextile", "Semi-Sextile", "SEMISEXTILE"])
 def test_semi_sextile_spellings(spelling):
     assert parse_aspect_types([spelling]) == ["semi_sextile"]
 
@@ -324,10 +340,17 @@ def test_bi_quintile_spellings(spelling):
     assert parse_aspect_types([spelling]) == ["bi_quintile"]
 
 
-@pytest.mark.parametrize(("spelling", "name"), [
-    ("semisquare", "semi_square"), ("biseptile", "bi_septile"), ("triseptile", "tri_septile"),
-    ("sesquisquare", "sesquiquadrate"), ("Sesqui-Quadrate", "sesquiquadrate"), (" Trine ", "trine"),
-])
+@pytest.mark.parametrize(
+    ("spelling", "name"),
+    [
+        ("semisquare", "semi_square"),
+        ("biseptile", "bi_septile"),
+        ("triseptile", "tri_septile"),
+        ("sesquisquare", "sesquiquadrate"),
+        ("Sesqui-Quadrate", "sesquiquadrate"),
+        (" Trine ", "trine"),
+    ],
+)
 def test_obvious_variant_spellings(spelling, name):
     assert parse_aspect_types([spelling]) == [name]
 
@@ -338,7 +361,9 @@ def test_every_canonical_name_parses_to_itself():
 
 def test_duplicates_collapse_keeping_first_order():
     assert parse_aspect_types(["square", "Trine", "semisextile", "trine", "semi-sextile", "square"]) == [
-        "square", "trine", "semi_sextile",
+        "square",
+        "trine",
+        "semi_sextile",
     ]
 
 
@@ -376,6 +401,7 @@ def test_find_aspects_refuses_an_unknown_type():
 
 # --- parallels -------------------------------------------------------------------------------
 
+
 def decl(name: str, d: float | None) -> Point:
     return Point(name, 0.0, 0.0, d)
 
@@ -403,7 +429,9 @@ def test_parallel_is_tried_first():
 def test_contraparallel_disabled_leaves_only_parallels():
     points = [decl("sun", 20.0), decl("mars", -20.4), decl("venus", 20.5)]
     assert [m.parallel_type for m in find_parallels(points)] == [
-        "contraparallel", "parallel", "contraparallel",
+        "contraparallel",
+        "parallel",
+        "contraparallel",
     ]
     found = find_parallels(points, contraparallel=False)
     assert [(m.body_a, m.body_b, m.parallel_type) for m in found] == [("sun", "venus", "parallel")]
@@ -428,5 +456,6 @@ def test_bad_parallel_orb_is_refused_on_parallel_orb():
 def test_parallels_between_sets_body_a_is_from_set_a():
     found = find_parallels_between([decl("sun", 5.0)], [decl("sun", 5.5), decl("moon", -5.2)])
     assert [(m.body_a, m.body_b, m.parallel_type) for m in found] == [
-        ("sun", "sun", "parallel"), ("sun", "moon", "contraparallel"),
+        ("sun", "sun", "parallel"),
+        ("sun", "moon", "contraparallel"),
     ]

@@ -41,7 +41,10 @@ from kernel.positions import CalcFlags, compute_positions, obliquity_deg
 from kernel.timescale import Moment
 from tests.unit.kernel.skyfield_reference import DE421_TARGETS, de421, timescale
 
-MOMENTS = [Moment.from_iso(t) for t in ("1955-07-04T03:20:00Z", "1990-06-15T14:30:00Z", "2024-03-20T12:00:00Z", "2040-11-30T22:05:00Z")]
+MOMENTS = [
+    Moment.from_iso(t)
+    for t in ("1955-07-04T03:20:00Z", "1990-06-15T14:30:00Z", "2024-03-20T12:00:00Z", "2040-11-30T22:05:00Z")
+]
 BODIES = ["sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "pluto"]
 ROWS = latitude_rows(1.0, 89.0)
 SAMPLED = [-66.0, -45.0, -20.0, 0.0, 15.0, 40.0, 51.0, 60.0, 66.0]
@@ -163,7 +166,9 @@ def test_cusp_lines_put_the_body_on_the_cusp_in_houses_cast_by_swiss_ephemeris(s
                 if mode == ZODIACAL and cusp == int(cusp):
                     cusps = engine.houses(moment.jd_ut1, phi, east, letter).cusps
                     assert angle_diff(cusps[int(cusp) - 1], longitude) < CUSP_TOLERANCE_DEG
-                position = engine.house_position(armc, phi, sky.obliquity_deg, letter, longitude, 0.0 if mode == ZODIACAL else latitude)
+                position = engine.house_position(
+                    armc, phi, sky.obliquity_deg, letter, longitude, 0.0 if mode == ZODIACAL else latitude
+                )
                 assert abs((position - cusp + 6.0) % 12.0 - 6.0) < CUSP_TOLERANCE_DEG
                 checked += 1
     assert checked > 50
@@ -186,7 +191,10 @@ def test_every_house_system_draws_cusp_lines_but_the_two_fixed_on_the_zodiac():
 # --- cusp lines solved numerically (every system without a closed form) -------------------
 
 NUMERIC_SYSTEMS = [s for s in HOUSE_SYSTEMS if s.name not in CUSP_LINE_SOLVERS and s.name not in NO_CUSP_LINES]
-NUMERIC_MOMENTS = [Moment.from_iso("2024-06-21T12:00:00Z"), MOMENTS[0]]  # a solstice (Sunshine's limit at its widest) and 1955
+NUMERIC_MOMENTS = [
+    Moment.from_iso("2024-06-21T12:00:00Z"),
+    MOMENTS[0],
+]  # a solstice (Sunshine's limit at its widest) and 1955
 WIDE_ROWS = np.array([-80.0, -66.0, -45.0, -20.0, 0.0, 15.0, 40.0, 51.0, 60.0, 66.0, 70.0, 75.0, 80.0])
 
 
@@ -215,7 +223,9 @@ def test_zodiacal_cusp_lines_put_the_bodys_longitude_between_the_cusps_of_houses
     for body in ("moon", "mars", "pluto"):
         longitude, latitude = our_body(moment, body)
         for cusp in (1.0, 2.0, 3.0, 4.0, 5.5, 7.0, 8.25, 10.0, 11.0, 12.0, 12.9):
-            found, _ = line_longitudes(sky, WIDE_ROWS, longitude, latitude, cusp=cusp, system=system.name, mode=ZODIACAL)
+            found, _ = line_longitudes(
+                sky, WIDE_ROWS, longitude, latitude, cusp=cusp, system=system.name, mode=ZODIACAL
+            )
             for phi, east in zip(WIDE_ROWS, found):
                 if not np.isfinite(east):
                     continue
@@ -270,7 +280,9 @@ def test_mundane_cusp_lines_put_the_bodys_house_position_on_the_cusp_value(syste
                 armc = (sky.gast_deg + east) % 360.0
 
                 def house_position_at(shift, phi=phi, armc=armc, longitude=longitude, latitude=latitude):
-                    raw = engine.house_position(armc + shift, phi, sky.obliquity_deg, system.letter, longitude, latitude)
+                    raw = engine.house_position(
+                        armc + shift, phi, sky.obliquity_deg, system.letter, longitude, latitude
+                    )
                     return float(as_house_value(raw, system.letter))
 
                 assert passes_cusp(cusp, house_position_at), (body, cusp, phi)
@@ -297,7 +309,15 @@ def test_the_numeric_solve_draws_the_closed_form_lines(system):
             for cusp in cusps:
                 closed, _ = line_longitudes(sky, ROWS, longitude, latitude, cusp=cusp, system=system, mode=mode)
                 closed[undefined] = np.nan
-                armcs = cusp_line_armcs(letter, cusp, ROWS, sky.obliquity_deg, longitude, latitude if mode == MUNDANE else None, skip=undefined)
+                armcs = cusp_line_armcs(
+                    letter,
+                    cusp,
+                    ROWS,
+                    sky.obliquity_deg,
+                    longitude,
+                    latitude if mode == MUNDANE else None,
+                    skip=undefined,
+                )
                 numeric = armcs - sky.gast_deg
                 both = np.isfinite(closed) & np.isfinite(numeric)
                 assert np.all(angle_diff(closed[both], numeric[both]) < 1e-4), (body, mode, cusp)
@@ -315,7 +335,9 @@ def test_sunshine_with_the_sun_on_the_equator_is_regiomontanus():
     for body in ("moon", "pluto"):
         longitude, latitude = our_body(moment, body)
         for cusp in (2.0, 5.0, 11.0, 12.0):
-            regiomontanus, _ = line_longitudes(sky, rows, longitude, latitude, cusp=cusp, system="regiomontanus", mode=MUNDANE)
+            regiomontanus, _ = line_longitudes(
+                sky, rows, longitude, latitude, cusp=cusp, system="regiomontanus", mode=MUNDANE
+            )
             for system in ("sunshine", "sunshine_treindl"):
                 sunshine, _ = line_longitudes(sky, rows, longitude, latitude, cusp=cusp, system=system, mode=MUNDANE)
                 assert np.isfinite(sunshine).sum() >= 8
@@ -325,7 +347,17 @@ def test_sunshine_with_the_sun_on_the_equator_is_regiomontanus():
 # The systems whose cusps 1, 4, 7 and 10 are the ascendant, IC, descendant and MC: their cusp
 # lines for those values are the angle lines (checked against Skyfield above). Gauquelin's
 # sectors 1, 10, 19, 28 begin at the same angles. 1e-4°, as the closed-form comparison.
-ANGULAR_SYSTEMS = ["koch", "porphyrius", "alcabitius", "polich_page", "apc", "gauquelin", "sunshine", "sunshine_treindl", "pullen_sd"]
+ANGULAR_SYSTEMS = [
+    "koch",
+    "porphyrius",
+    "alcabitius",
+    "polich_page",
+    "apc",
+    "gauquelin",
+    "sunshine",
+    "sunshine_treindl",
+    "pullen_sd",
+]
 
 
 @pytest.mark.parametrize("system", ANGULAR_SYSTEMS)
@@ -363,7 +395,12 @@ def test_sunshine_cusp_lines_stop_where_the_sun_neither_rises_nor_sets():
 
 
 def test_angles_have_short_names():
-    assert [parse_angle(a) for a in ("asc", "DSC", "mc", "ic")] == ["ascendant", "descendant", "midheaven", "imum_coeli"]
+    assert [parse_angle(a) for a in ("asc", "DSC", "mc", "ic")] == [
+        "ascendant",
+        "descendant",
+        "midheaven",
+        "imum_coeli",
+    ]
     with pytest.raises(UnreadableValue):
         parse_angle("vertex")
 
@@ -399,7 +436,10 @@ def ends(**kwargs) -> list[str]:
 
 
 def test_a_meridian_line_reaches_the_latitude_limit_in_one_segment():
-    assert ends(angle="midheaven", body="saturn", rows=latitude_rows(1.0, 60.0)) in ([LATITUDE_LIMIT], [ANTIMERIDIAN, LATITUDE_LIMIT])
+    assert ends(angle="midheaven", body="saturn", rows=latitude_rows(1.0, 60.0)) in (
+        [LATITUDE_LIMIT],
+        [ANTIMERIDIAN, LATITUDE_LIMIT],
+    )
 
 
 def test_an_ascendant_line_ends_where_the_body_turns_circumpolar():

@@ -9,7 +9,10 @@ from kernel.ayanamshas import AYANAMSHA_NAMES, AYANAMSHAS, Ayanamsha, parse_ayan
 from kernel.errors import UnreadableValue
 
 # Our names that differ from the Swiss Ephemeris C constant (SE_SIDM_<NAME>) they stand for.
-RENAMED_CONSTANTS = {"galcent_rgbrand": "SIDM_GALCENT_RGILBRAND", "krishnamurti_senthilathiban": "SIDM_KRISHNAMURTI_VP291"}
+RENAMED_CONSTANTS = {
+    "galcent_rgbrand": "SIDM_GALCENT_RGILBRAND",
+    "krishnamurti_senthilathiban": "SIDM_KRISHNAMURTI_VP291",
+}
 
 
 def test_table_holds_ids_0_to_46_once_each_with_unique_names():

@@ -29,7 +29,17 @@ from kernel.errors import BodyNotEligible, BodyNotFound, OutOfRange
 
 def test_planets_group_is_sun_through_pluto_plus_mean_node():
     assert resolve_bodies(["planets"]) == [
-        "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node",
+        "sun",
+        "moon",
+        "mercury",
+        "venus",
+        "mars",
+        "jupiter",
+        "saturn",
+        "uranus",
+        "neptune",
+        "pluto",
+        "mean_node",
     ]
 
 
@@ -96,7 +106,16 @@ def test_heliocentric_nodes_and_apogees_are_refused(name):
 
 def test_heliocentric_groups_put_earth_for_sun_and_drop_nodes_and_apogees():
     assert resolve_bodies(["planets"], heliocentric=True) == [
-        "earth", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto",
+        "earth",
+        "moon",
+        "mercury",
+        "venus",
+        "mars",
+        "jupiter",
+        "saturn",
+        "uranus",
+        "neptune",
+        "pluto",
     ]
     helio_all = resolve_bodies(["all"], heliocentric=True)
     assert "earth" in helio_all and "sun" not in helio_all
@@ -120,15 +139,34 @@ def test_the_body_tables_engine_numbers_are_swiss_ephemeris_body_numbers():
     # and osc_apogee what swisseph calls MEAN_APOG and OSCU_APOG.
     constants = engine.body_number_constants()
     spelled = {"mean_apogee": "mean_apog", "osc_apogee": "oscu_apog"}
-    assert {row.name: row.engine_number for row in BODY_TABLE} == {row.name: constants[spelled.get(row.name, row.name)] for row in BODY_TABLE}
+    assert {row.name: row.engine_number for row in BODY_TABLE} == {
+        row.name: constants[spelled.get(row.name, row.name)] for row in BODY_TABLE
+    }
 
 
 def test_each_use_lists_the_bodies_the_spec_names_for_it():
     planets = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")
     # interface.md, /v1/returns "Supported bodies".
-    assert eligible(RETURNS) == planets + ("mean_node", "true_node", "chiron", "pholus", "ceres", "pallas", "juno", "vesta")
+    assert eligible(RETURNS) == planets + (
+        "mean_node",
+        "true_node",
+        "chiron",
+        "pholus",
+        "ceres",
+        "pallas",
+        "juno",
+        "vesta",
+    )
     # decisions.md: a heliocentric return takes earth for the sun and no node.
-    assert eligible(RETURNS, heliocentric=True) == planets[1:] + ("chiron", "pholus", "ceres", "pallas", "juno", "vesta", "earth")
+    assert eligible(RETURNS, heliocentric=True) == planets[1:] + (
+        "chiron",
+        "pholus",
+        "ceres",
+        "pallas",
+        "juno",
+        "vesta",
+        "earth",
+    )
     # interface.md, /v1/transits `moving`.
     assert eligible(MOVING) == planets + ("mean_node", "true_node", "chiron", "ceres", "pallas", "juno", "vesta")
     # interface.md, /v1/ingresses and /v1/heliacal.
@@ -150,20 +188,31 @@ def test_an_asteroid_is_computed_from_the_files_over_its_span_and_out_of_range_o
     assert caught.value.about == "moment" and caught.value.param is None
 
 
-@pytest.mark.parametrize(("name", "kind"), [("aldebaran", "fixed star"), ("Regulus", "fixed star"), ("433", "numbered asteroid")])
+@pytest.mark.parametrize(
+    ("name", "kind"), [("aldebaran", "fixed star"), ("Regulus", "fixed star"), ("433", "numbered asteroid")]
+)
 def test_fixed_stars_and_numbered_asteroids_are_known_bodies_not_eligible(name, kind):
     for refuse in (lambda: resolve_bodies([name]), lambda: resolve_body(name, RETURNS)):
         with pytest.raises(BodyNotEligible) as caught:
             refuse()
         assert kind in caught.value.message
-    assert "chiron" in caught.value.suggestion and "mean_apogee" not in caught.value.suggestion  # the bodies a return can use
+    assert (
+        "chiron" in caught.value.suggestion and "mean_apogee" not in caught.value.suggestion
+    )  # the bodies a return can use
 
 
-@pytest.mark.parametrize(("name", "use", "heliocentric", "hint"), [
-    ("lilith", RETURNS, False, "pholus"), ("pholus", MOVING, False, "vesta"), ("chiron", INGRESSES, False, "pluto"),
-    ("sun", HELIACAL, False, "mercury"), ("sun", RETURNS, True, "earth"), ("mean_node", RETURNS, True, "heliocentric"),
-    ("earth", RETURNS, False, "heliocentric=true"),
-])
+@pytest.mark.parametrize(
+    ("name", "use", "heliocentric", "hint"),
+    [
+        ("lilith", RETURNS, False, "pholus"),
+        ("pholus", MOVING, False, "vesta"),
+        ("chiron", INGRESSES, False, "pluto"),
+        ("sun", HELIACAL, False, "mercury"),
+        ("sun", RETURNS, True, "earth"),
+        ("mean_node", RETURNS, True, "heliocentric"),
+        ("earth", RETURNS, False, "heliocentric=true"),
+    ],
+)
 def test_a_known_body_a_use_cannot_take_is_body_not_eligible_suggesting_the_eligible(name, use, heliocentric, hint):
     with pytest.raises(BodyNotEligible) as caught:
         resolve_body(name, use, heliocentric=heliocentric)

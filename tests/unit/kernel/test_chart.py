@@ -57,14 +57,18 @@ def test_mundane_house_position_is_swiss_ephemeris_house_pos_and_house_its_floor
     chart = cast_chart(MOMENT, LONDON, settings(house_position_mode=MUNDANE))
     obliquity = swe.calc_ut(MOMENT.jd_ut1, swe.ECL_NUT)[0][0]
     for position in chart.positions:
-        expected = swe.house_pos(chart.houses.armc_deg, LONDON.latitude_deg, obliquity, (position.longitude, position.latitude), b"P")
+        expected = swe.house_pos(
+            chart.houses.armc_deg, LONDON.latitude_deg, obliquity, (position.longitude, position.latitude), b"P"
+        )
         assert position.house_position == pytest.approx(expected, abs=1e-9)
         assert 1 <= position.house_position < 13 and position.house == math.floor(position.house_position)
 
 
 def test_a_sidereal_chart_keeps_each_body_in_its_mundane_house():
     tropical = cast_chart(MOMENT, LONDON, settings(house_position_mode=MUNDANE))
-    sidereal = cast_chart(MOMENT, LONDON, settings(house_position_mode=MUNDANE, flags=CalcFlags(sidereal=parse_ayanamsha("lahiri"))))
+    sidereal = cast_chart(
+        MOMENT, LONDON, settings(house_position_mode=MUNDANE, flags=CalcFlags(sidereal=parse_ayanamsha("lahiri")))
+    )
     aya = ayanamsha_value(MOMENT, parse_ayanamsha("lahiri"))
     for t, s in zip(tropical.positions, sidereal.positions):
         assert s.longitude == pytest.approx((t.longitude - aya) % 360, abs=1e-6)
@@ -101,7 +105,11 @@ def test_chart_positions_equal_the_positions_endpoint_records():
     records = compute_positions(MOMENT, list(PLANETS), CalcFlags()).records
     chart = cast_chart(MOMENT, LONDON, settings())
     for record, position in zip(records, chart.positions):
-        assert (position.longitude, position.declination, position.speed) == (record.longitude, record.declination, record.speed)
+        assert (position.longitude, position.declination, position.speed) == (
+            record.longitude,
+            record.declination,
+            record.speed,
+        )
 
 
 def test_equatorial_adds_each_body_s_right_ascension_and_keeps_ecliptic_longitudes():
@@ -124,7 +132,9 @@ def test_topocentric_positions_are_seen_from_the_chart_place():
 
 def test_no_nutation_applies_to_positions_and_cusps():
     chart = cast_chart(MOMENT, LONDON, settings(flags=CalcFlags(no_nutation=True)))
-    houses = compute_houses(MOMENT, LONDON.latitude_deg, LONDON.longitude_deg, parse_house_system("placidus"), no_nutation=True)
+    houses = compute_houses(
+        MOMENT, LONDON.latitude_deg, LONDON.longitude_deg, parse_house_system("placidus"), no_nutation=True
+    )
     assert chart.houses.cusps_deg == houses.cusps_deg
     mean = compute_positions(MOMENT, list(PLANETS), CalcFlags(no_nutation=True)).records
     assert [p.longitude for p in chart.positions] == [r.longitude for r in mean]
@@ -141,7 +151,9 @@ GAUQUELIN = parse_house_system("gauquelin")
 
 def gauquelin_sector_by_swiss_ephemeris(chart, tropical_longitude: float, latitude: float) -> int:
     obliquity = swe.calc_ut(MOMENT.jd_ut1, swe.ECL_NUT)[0][0]
-    return math.floor(swe.house_pos(chart.houses.armc_deg, LONDON.latitude_deg, obliquity, (tropical_longitude, latitude), b"G"))
+    return math.floor(
+        swe.house_pos(chart.houses.armc_deg, LONDON.latitude_deg, obliquity, (tropical_longitude, latitude), b"G")
+    )
 
 
 def test_gauquelin_places_bodies_by_the_sector_they_stand_in():
@@ -157,11 +169,15 @@ def test_gauquelin_places_derived_points_by_sector_on_the_ecliptic(sidereal):
     # A derived point (midpoint, antiscion, lot) is a point on the ecliptic, latitude 0, placed
     # by the bodies' method: the floor of swe_house_pos for its tropical longitude of date.
     ayanamsha = parse_ayanamsha(sidereal) if sidereal else None
-    chart = cast_chart(MOMENT, LONDON, ChartSettings(bodies=PLANETS, system=GAUQUELIN, flags=CalcFlags(sidereal=ayanamsha)))
+    chart = cast_chart(
+        MOMENT, LONDON, ChartSettings(bodies=PLANETS, system=GAUQUELIN, flags=CalcFlags(sidereal=ayanamsha))
+    )
     shift = ayanamsha_value(MOMENT, ayanamsha) if ayanamsha else 0.0
     longitudes = [i + 0.5 for i in range(0, 360, 5)]
     found = [chart.placement.house(longitude) for longitude in longitudes]
-    assert found == [gauquelin_sector_by_swiss_ephemeris(chart, (longitude + shift) % 360, 0.0) for longitude in longitudes]
+    assert found == [
+        gauquelin_sector_by_swiss_ephemeris(chart, (longitude + shift) % 360, 0.0) for longitude in longitudes
+    ]
     assert found == [gauquelin_sector(longitude, chart.houses.cusps_deg) for longitude in longitudes]
     assert sorted(set(found)) == list(range(1, 37))
 
@@ -169,12 +185,22 @@ def test_gauquelin_places_derived_points_by_sector_on_the_ecliptic(sidereal):
 def test_a_gauquelin_sector_spans_from_the_next_cusp_forward_to_its_own():
     # Made-up sectors 10 degrees wide running against the zodiac: cusp 1 at 5, cusp 2 at 355, ...
     cusps = [(5.0 - 10.0 * k) % 360 for k in range(36)]
-    assert [gauquelin_sector(longitude, cusps) for longitude in (0.0, 5.0, 5.1, 355.0, 354.9, 15.0, 15.1)] == [1, 1, 36, 2, 2, 36, 35]
+    assert [gauquelin_sector(longitude, cusps) for longitude in (0.0, 5.0, 5.1, 355.0, 354.9, 15.0, 15.1)] == [
+        1,
+        1,
+        36,
+        2,
+        2,
+        36,
+        35,
+    ]
 
 
 def test_zodiacal_systems_place_derived_points_by_the_cusp_spans():
     chart = cast_chart(MOMENT, LONDON, settings())
-    assert [chart.placement.house(i + 0.5) for i in range(360)] == [zodiacal_house(i + 0.5, chart.houses.cusps_deg) for i in range(360)]
+    assert [chart.placement.house(i + 0.5) for i in range(360)] == [
+        zodiacal_house(i + 0.5, chart.houses.cusps_deg) for i in range(360)
+    ]
 
 
 def test_a_chart_without_a_place_has_no_houses_angles_nor_sect():

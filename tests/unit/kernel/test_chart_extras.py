@@ -31,7 +31,9 @@ PARIS = Observer(48.85, 2.35)
 MOMENT = Moment.from_iso("1984-02-11T09:20:00Z")
 SETTINGS = ChartSettings(bodies=PLANETS, system=parse_house_system("placidus"))
 RULERS = parse_rulership("traditional")
-EVERYTHING = ChartExtras(patterns=PATTERN_TYPES, derived=True, lots=("part_of_fortune", "part_of_spirit"), dignities=True, rulers=RULERS)
+EVERYTHING = ChartExtras(
+    patterns=PATTERN_TYPES, derived=True, lots=("part_of_fortune", "part_of_spirit"), dignities=True, rulers=RULERS
+)
 
 
 def _longitudes(chart) -> dict[str, float]:
@@ -76,10 +78,16 @@ def test_derived_points_are_every_midpoint_then_every_antiscion_then_the_lots_ea
     assert kinds.index("lot") > max(i for i, kind in enumerate(kinds) if kind != "lot")
     sun_moon = next(p for p in chart.derived_points if p.kind == "midpoint" and set(p.constituents) == {"sun", "moon"})
     sun, moon = _longitudes(chart)["sun"], _longitudes(chart)["moon"]
-    by_hand = normalize_deg(sun + normalize_deg(moon - sun) / 2) if normalize_deg(moon - sun) < 180 else normalize_deg(moon + normalize_deg(sun - moon) / 2)
+    by_hand = (
+        normalize_deg(sun + normalize_deg(moon - sun) / 2)
+        if normalize_deg(moon - sun) < 180
+        else normalize_deg(moon + normalize_deg(sun - moon) / 2)
+    )
     assert sun_moon.longitude == pytest.approx(by_hand, abs=1e-9)
     antiscion = next(p for p in chart.derived_points if p.kind == "antiscion" and p.name == "sun")
-    assert antiscion.longitude == pytest.approx(normalize_deg(180.0 - sun), abs=1e-9)  # mirrored over 0 Cancer-0 Capricorn
+    assert antiscion.longitude == pytest.approx(
+        normalize_deg(180.0 - sun), abs=1e-9
+    )  # mirrored over 0 Cancer-0 Capricorn
     assert all(p.house == chart.placement.house(p.longitude) for p in chart.derived_points)
 
 
@@ -94,15 +102,22 @@ def test_dignities_are_each_body_assessed_by_the_charts_own_sect_or_the_one_aske
 def test_patterns_are_those_the_charts_aspects_form():
     chart = cast_chart(MOMENT, PARIS, SETTINGS, extras=EVERYTHING)
     expected = find_patterns(
-        list(PLANETS), chart.aspects, PATTERN_TYPES, longitudes=_longitudes(chart),
-        houses={p.body: p.house for p in chart.positions}, stellium_min=3, stellium_scope="sign",
+        list(PLANETS),
+        chart.aspects,
+        PATTERN_TYPES,
+        longitudes=_longitudes(chart),
+        houses={p.body: p.house for p in chart.positions},
+        stellium_min=3,
+        stellium_scope="sign",
     )
     assert chart.patterns == expected and chart.patterns  # this chart forms at least one
 
 
 def test_a_turned_chart_keeps_the_patterns_of_the_chart_it_turned():
     natal = cast_chart(MOMENT, PARIS, SETTINGS, extras=EVERYTHING)
-    draconic = cast_chart(MOMENT, PARIS, SETTINGS, extras=EVERYTHING, turn=lambda c: rotate_to_node(c, SETTINGS, "mean_node", MOMENT))
+    draconic = cast_chart(
+        MOMENT, PARIS, SETTINGS, extras=EVERYTHING, turn=lambda c: rotate_to_node(c, SETTINGS, "mean_node", MOMENT)
+    )
     assert draconic.chart_type == "draconic" and draconic.patterns == natal.patterns
     assert _longitudes(draconic)["mean_node"] == 0.0
     fortune = next(lot for lot in draconic.lots if lot.id == "part_of_fortune")
@@ -112,7 +127,9 @@ def test_a_turned_chart_keeps_the_patterns_of_the_chart_it_turned():
 
 def test_a_composite_composes_the_bodies_its_lots_need_as_it_composes_every_position():
     other = (Moment.from_iso("1986-10-30T22:05:00Z"), Observer(-23.55, -46.63))
-    composite = cast_composite((MOMENT, PARIS), other, replace(SETTINGS, bodies=("moon", "mars")), "nearest", EVERYTHING)
+    composite = cast_composite(
+        (MOMENT, PARIS), other, replace(SETTINGS, bodies=("moon", "mars")), "nearest", EVERYTHING
+    )
     full = cast_composite((MOMENT, PARIS), other, SETTINGS, "nearest", NO_EXTRAS)
     sun = _longitudes(full)["sun"]
     assert composite.day_chart == (normalize_deg(composite.houses.ascendant_deg - sun) <= 180.0)
@@ -124,7 +141,9 @@ def test_the_runtime_renders_what_the_kernel_cast_and_computes_nothing():
     chart = cast_chart(MOMENT, PARIS, SETTINGS, extras=EVERYTHING)
     record = chart_record(chart)
     assert [p.pattern for p in record.patterns] == [p.pattern for p in chart.patterns]
-    assert [(d.name, d.longitude, d.house) for d in record.derived_points] == [(p.name, p.longitude, p.house) for p in chart.derived_points]
+    assert [(d.name, d.longitude, d.house) for d in record.derived_points] == [
+        (p.name, p.longitude, p.house) for p in chart.derived_points
+    ]
     assert [(d.body, d.score) for d in record.dignities] == [(d.body, d.score) for d in chart.dignities]
     bare = chart_record(replace(chart, patterns=[], derived_points=[], dignities=[]))
     assert (len(bare.patterns), len(bare.derived_points), len(bare.dignities)) == (0, 0, 0)
@@ -162,7 +181,9 @@ def test_a_dispositor_is_the_ruler_of_the_sign_its_body_stands_in():
     chart = cast_chart(MOMENT, None, SETTINGS, extras=ChartExtras(dispositors=True, rulers=RULERS))
     first_links = [chain.links[0] for chain in chart.dispositors.chains]
     # By hand: a sign is 30 degrees from 0 Aries; the table gives its ruler.
-    assert [(link.body, link.dispositor) for link in first_links] == [(p.body, RULERS[int(p.longitude // 30)]) for p in chart.positions]
+    assert [(link.body, link.dispositor) for link in first_links] == [
+        (p.body, RULERS[int(p.longitude // 30)]) for p in chart.positions
+    ]
 
 
 def test_on_the_whole_dial_every_other_pair_is_within_half_a_circle_of_a_body():
@@ -171,18 +192,31 @@ def test_on_the_whole_dial_every_other_pair_is_within_half_a_circle_of_a_body():
     others = len(PLANETS) - 1
     # By hand: no two points are more than 180 degrees apart, so each tree holds every pair of
     # the other bodies: (n - 1)(n - 2)/2 of them.
-    assert [(tree.body, len(tree.hits)) for tree in chart.trees] == [(body, others * (others - 1) // 2) for body in PLANETS]
+    assert [(tree.body, len(tree.hits)) for tree in chart.trees] == [
+        (body, others * (others - 1) // 2) for body in PLANETS
+    ]
 
 
 def test_the_bodies_the_extras_need_are_warned_about_after_the_charts_own_and_before_its_houses():
     outside_the_files = Moment.from_iso("1000-01-01T12:00:00Z")
     polar = Observer(70.0, 25.0)
-    chart = cast_chart(outside_the_files, polar, replace(SETTINGS, bodies=("uranus",)), extras=ChartExtras(derived=True, lots=("part_of_fortune",)))
+    chart = cast_chart(
+        outside_the_files,
+        polar,
+        replace(SETTINGS, bodies=("uranus",)),
+        extras=ChartExtras(derived=True, lots=("part_of_fortune",)),
+    )
     assert [c.kind for c in chart.warnings] == ["ephemeris_fallback", "ephemeris_fallback", "high_latitude"]
     # Fortune by day is Ascendant + Moon - Sun: its bodies in the order its formula uses them.
-    assert "positions of uranus at" in chart.warnings[0].message and "positions of moon, sun at" in chart.warnings[1].message
+    assert (
+        "positions of uranus at" in chart.warnings[0].message
+        and "positions of moon, sun at" in chart.warnings[1].message
+    )
 
 
 def test_the_sun_of_the_sect_is_needed_only_with_a_place():
     extras = ChartExtras(dignities=True, rulers=RULERS)
-    assert (operand_bodies(extras, ("moon",), placed=True), operand_bodies(extras, ("moon",), placed=False)) == (("sun",), ())
+    assert (operand_bodies(extras, ("moon",), placed=True), operand_bodies(extras, ("moon",), placed=False)) == (
+        ("sun",),
+        (),
+    )

@@ -44,6 +44,7 @@ def _zone_tab() -> list[str]:
     lines = (TZ / "zone.tab").read_text(encoding="utf-8").splitlines()
     return [line.split("\t")[2] for line in lines if line and not line.startswith("#")]
 
+
 # Published changes: (zone, local time, abbreviation, UTC offset in seconds, source).
 PUBLISHED = [
     # tz database, europe: "Zone Europe/Paris 0:09:21 - LMT 1891 Mar 16 / 0:09:21 - PMT 1911 Mar 11"
@@ -79,17 +80,51 @@ def test_lord_howes_half_hour_gap_is_nonexistent():
     assert "skipped 30 minutes" in caught.value.suggestion and "an hour" not in caught.value.suggestion
 
 
-@pytest.mark.parametrize(("zone", "local", "change", "before", "after", "day", "with_offset"), [
-    ("Pacific/Kiritimati", datetime(1994, 12, 31, 12), "1994-12-31T10:00:00Z", "1994-12-31 00:00:00 (UTC-10:00)",
-     "1995-01-01 00:00:00 (UTC+14:00)", "1994-12-31", "datetime=1994-12-31T12:00:00-10:00"),
-    ("Pacific/Apia", datetime(2011, 12, 30, 9), "2011-12-30T10:00:00Z", "2011-12-30 00:00:00 (UTC-10:00)",
-     "2011-12-31 00:00:00 (UTC+14:00)", "2011-12-30", "datetime=2011-12-30T09:00:00-10:00"),
-    ("Pacific/Kwajalein", datetime(1993, 8, 21, 12), "1993-08-21T12:00:00Z", "1993-08-21 00:00:00 (UTC-12:00)",
-     "1993-08-22 00:00:00 (UTC+12:00)", "1993-08-21", "datetime=1993-08-21T12:00:00-12:00"),
-    ("Asia/Manila", datetime(1844, 12, 31, 10), "1844-12-31T15:56:08Z", "1844-12-31 00:00:00 (UTC-15:56:08)",
-     "1845-01-01 00:00:00 (UTC+08:03:52)", "1844-12-31", "datetime=1845-01-01T01:56:08Z"),
-], ids=["kiritimati-1994", "samoa-2011", "kwajalein-1993", "manila-1844"])
-def test_a_day_skipped_by_a_date_line_move_names_both_dates_and_offsets(zone, local, change, before, after, day, with_offset):
+@pytest.mark.parametrize(
+    ("zone", "local", "change", "before", "after", "day", "with_offset"),
+    [
+        (
+            "Pacific/Kiritimati",
+            datetime(1994, 12, 31, 12),
+            "1994-12-31T10:00:00Z",
+            "1994-12-31 00:00:00 (UTC-10:00)",
+            "1995-01-01 00:00:00 (UTC+14:00)",
+            "1994-12-31",
+            "datetime=1994-12-31T12:00:00-10:00",
+        ),
+        (
+            "Pacific/Apia",
+            datetime(2011, 12, 30, 9),
+            "2011-12-30T10:00:00Z",
+            "2011-12-30 00:00:00 (UTC-10:00)",
+            "2011-12-31 00:00:00 (UTC+14:00)",
+            "2011-12-30",
+            "datetime=2011-12-30T09:00:00-10:00",
+        ),
+        (
+            "Pacific/Kwajalein",
+            datetime(1993, 8, 21, 12),
+            "1993-08-21T12:00:00Z",
+            "1993-08-21 00:00:00 (UTC-12:00)",
+            "1993-08-22 00:00:00 (UTC+12:00)",
+            "1993-08-21",
+            "datetime=1993-08-21T12:00:00-12:00",
+        ),
+        (
+            "Asia/Manila",
+            datetime(1844, 12, 31, 10),
+            "1844-12-31T15:56:08Z",
+            "1844-12-31 00:00:00 (UTC-15:56:08)",
+            "1845-01-01 00:00:00 (UTC+08:03:52)",
+            "1844-12-31",
+            "datetime=1845-01-01T01:56:08Z",
+        ),
+    ],
+    ids=["kiritimati-1994", "samoa-2011", "kwajalein-1993", "manila-1844"],
+)
+def test_a_day_skipped_by_a_date_line_move_names_both_dates_and_offsets(
+    zone, local, change, before, after, day, with_offset
+):
     # Issue 36: Kiritimati's skipped day read "from 00:00:00 straight to 00:00:00", "an hour later or earlier".
     with pytest.raises(NonexistentLocalTime) as caught:
         read_local(local, zone_named(zone))
@@ -109,14 +144,20 @@ def test_a_day_lived_twice_by_a_date_line_move_names_both_offsets():
     with pytest.raises(AmbiguousLocalTime) as caught:
         read_local(datetime(1867, 10, 19, 10), zone_named("America/Sitka"))
     error = caught.value
-    assert "1867-10-18T19:01:13Z (LMT, UTC+14:58:47, fold=0)" in error.message and "1867-10-19T19:01:13Z (LMT, UTC-09:01:13, fold=1)" in error.message
+    assert (
+        "1867-10-18T19:01:13Z (LMT, UTC+14:58:47, fold=0)" in error.message
+        and "1867-10-19T19:01:13Z (LMT, UTC-09:01:13, fold=1)" in error.message
+    )
     assert "date line" in error.suggestion and "summer time" not in error.suggestion
 
 
 def test_a_summer_time_fold_suggestion_says_summer_time_and_its_length():
     with pytest.raises(AmbiguousLocalTime) as caught:
         read_local(datetime(2024, 11, 3, 1, 30), zone_named("America/New_York"))
-    assert "a change back from summer time, 1 hour back" in caught.value.suggestion and "(EDT, UTC-04:00, fold=0)" in caught.value.message
+    assert (
+        "a change back from summer time, 1 hour back" in caught.value.suggestion
+        and "(EDT, UTC-04:00, fold=0)" in caught.value.message
+    )
 
 
 def test_a_doubled_time_needs_fold_and_names_both_instants():
@@ -144,7 +185,12 @@ def test_the_zones_come_from_the_shipped_tz_database_built_with_backzone():
 # Zones the tz database's default build merges into another before 1970, each with its own
 # history in the backzone build: (zone, local time, UTC offset in seconds, the zic source line).
 MERGED_BEFORE_1970 = [
-    ("Europe/Amsterdam", datetime(1900, 1, 1, 12), 1172, "Z Europe/Amsterdam 0:19:32 - LMT 1835 / 0:19:32 N %s 1937 Jul"),
+    (
+        "Europe/Amsterdam",
+        datetime(1900, 1, 1, 12),
+        1172,
+        "Z Europe/Amsterdam 0:19:32 - LMT 1835 / 0:19:32 N %s 1937 Jul",
+    ),
     ("Africa/Kampala", datetime(1920, 6, 1, 12), 7780, "Z Africa/Kampala 2:9:40 - LMT 1928 Jul"),
     ("Europe/Oslo", datetime(1890, 6, 1, 12), 2580, "Z Europe/Oslo 0:43 - LMT 1895"),
     ("Asia/Kuala_Lumpur", datetime(1903, 6, 1, 12), 24925, "0:55:25 - SMT 1905 Jun, after LMT 1901"),
@@ -154,7 +200,9 @@ MERGED_BEFORE_1970 = [
 ]
 
 
-@pytest.mark.parametrize("zone, local, offset_s, source", MERGED_BEFORE_1970, ids=[row[0] for row in MERGED_BEFORE_1970])
+@pytest.mark.parametrize(
+    "zone, local, offset_s, source", MERGED_BEFORE_1970, ids=[row[0] for row in MERGED_BEFORE_1970]
+)
 def test_a_zone_keeps_its_own_history_before_1970(zone, local, offset_s, source):
     reading = read_local(local, zone_named(zone))
     assert reading.utc_offset_s == offset_s, source
@@ -163,7 +211,9 @@ def test_a_zone_keeps_its_own_history_before_1970(zone, local, offset_s, source)
 
 def test_amsterdam_at_noon_on_new_years_day_1900_was_11_40_28_utc():
     # Amsterdam kept its own mean time (UTC+0:19:32) until 1937; the default build reads WET.
-    assert read_local(datetime(1900, 1, 1, 12), zone_named("Europe/Amsterdam")).utc == datetime(1900, 1, 1, 11, 40, 28, tzinfo=UTC)
+    assert read_local(datetime(1900, 1, 1, 12), zone_named("Europe/Amsterdam")).utc == datetime(
+        1900, 1, 1, 11, 40, 28, tzinfo=UTC
+    )
 
 
 def test_every_zone_of_zone_tab_reads_as_the_backzone_build_since_1850(backzone_build):
@@ -228,7 +278,9 @@ def test_thousands_of_random_local_times_read_as_zoneinfo_reads_them(backzone_bu
             else:
                 seen["plain"] += 1
                 reading = read_local(local, zone_named(name))
-                assert reading.utc == first and reading.utc_offset_s == int(local.replace(tzinfo=reference).utcoffset().total_seconds())
+                assert reading.utc == first and reading.utc_offset_s == int(
+                    local.replace(tzinfo=reference).utcoffset().total_seconds()
+                )
         assert seen["gap"] >= 20 and seen["fold"] >= 20, seen  # the sample reaches both
     finally:
         zoneinfo.reset_tzpath()

@@ -36,9 +36,16 @@ def shorter_arc_midpoint(a: float, b: float) -> float:
 
 @pytest.mark.parametrize("resolution", ["nearest", "far"])
 def test_composite_positions_are_the_midpoints_of_skyfield_s_natal_positions(resolution):
-    chart = composite_chart(cast_chart(MOMENT_A, Observer(48.85, 2.35), SETTINGS), cast_chart(MOMENT_B, Observer(-23.55, -46.63), SETTINGS), SETTINGS, resolution)
+    chart = composite_chart(
+        cast_chart(MOMENT_A, Observer(48.85, 2.35), SETTINGS),
+        cast_chart(MOMENT_B, Observer(-23.55, -46.63), SETTINGS),
+        SETTINGS,
+        resolution,
+    )
     for position in chart.positions:
-        expected = shorter_arc_midpoint(skyfield_longitude(MOMENT_A, position.body), skyfield_longitude(MOMENT_B, position.body))
+        expected = shorter_arc_midpoint(
+            skyfield_longitude(MOMENT_A, position.body), skyfield_longitude(MOMENT_B, position.body)
+        )
         if resolution == "far":
             expected = (expected + 180) % 360
         assert abs((position.longitude - expected + 180) % 360 - 180) < TOLERANCE_DEG[position.body], position.body
@@ -56,7 +63,9 @@ def test_composite_houses_are_the_midpoints_of_the_cusps_and_bodies_sit_in_them(
 
 def test_gauquelin_places_composite_positions_by_the_sector_of_the_composite_cusps():
     # By hand: sector k spans from composite cusp k+1 forward along the zodiac to cusp k.
-    gauquelin = ChartSettings(bodies=("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn"), system=parse_house_system("gauquelin"))
+    gauquelin = ChartSettings(
+        bodies=("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn"), system=parse_house_system("gauquelin")
+    )
     a = cast_chart(MOMENT_A, Observer(48.85, 2.35), gauquelin)
     b = cast_chart(MOMENT_B, Observer(-23.55, -46.63), gauquelin)
     chart = composite_chart(a, b, gauquelin)
@@ -64,7 +73,11 @@ def test_gauquelin_places_composite_positions_by_the_sector_of_the_composite_cus
     assert len(cusps) == 36
 
     def by_hand(longitude: float) -> int:
-        return next(k + 1 for k in range(36) if 0 < (longitude - cusps[(k + 1) % 36]) % 360 <= (cusps[k] - cusps[(k + 1) % 36]) % 360)
+        return next(
+            k + 1
+            for k in range(36)
+            if 0 < (longitude - cusps[(k + 1) % 36]) % 360 <= (cusps[k] - cusps[(k + 1) % 36]) % 360
+        )
 
     houses = [p.house for p in chart.positions]
     assert houses == [by_hand(p.longitude) for p in chart.positions]

@@ -57,9 +57,15 @@ def test_every_sign_ingress_retrograde_ones_included_matches_skyfield(body):
     for reference, new_sign in zip(times, signs):
         # The boundary crossed: the start of the new sign moving direct, its end moving retrograde.
         start = compute_positions(Moment.from_jd_ut1(reference.ut1 - 2.0), [body], CalcFlags()).records[0].longitude
-        boundary = 30.0 * new_sign if (previous is None or (new_sign - previous) % 12 == 1) else 30.0 * ((new_sign + 1) % 12)
+        boundary = (
+            30.0 * new_sign if (previous is None or (new_sign - previous) % 12 == 1) else 30.0 * ((new_sign + 1) % 12)
+        )
         (found,) = crossings(body, boundary, reference.ut1 - 1.0, 1, NEVER)
-        assert abs(found.jd - reference.ut1) * SECONDS_PER_DAY < CROSSING_TOLERANCE_S, (body, reference.utc_iso(), start)
+        assert abs(found.jd - reference.ut1) * SECONDS_PER_DAY < CROSSING_TOLERANCE_S, (
+            body,
+            reference.utc_iso(),
+            start,
+        )
         previous = new_sign
 
 
@@ -87,10 +93,16 @@ def test_an_ingress_into_a_sign_is_an_entry_matching_skyfields_sign_changes_into
 ONE_MS_DAYS = 1.0 / 86_400_000.0
 
 
-@pytest.mark.parametrize(("body", "target", "flags"), [
-    ("sun", 0.0, CalcFlags()), ("moon", 123.5, CalcFlags()), ("mercury", 27.0, CalcFlags()),
-    ("moon", 200.0, CalcFlags(sidereal=parse_ayanamsha("lahiri"))), ("mars", 10.0, CalcFlags(heliocentric=True)),
-])
+@pytest.mark.parametrize(
+    ("body", "target", "flags"),
+    [
+        ("sun", 0.0, CalcFlags()),
+        ("moon", 123.5, CalcFlags()),
+        ("mercury", 27.0, CalcFlags()),
+        ("moon", 200.0, CalcFlags(sidereal=parse_ayanamsha("lahiri"))),
+        ("mars", 10.0, CalcFlags(heliocentric=True)),
+    ],
+)
 def test_every_crossing_is_refined_to_1_ms(body, target, flags):
     found = crossings(body, target, Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1, 3, NEVER, flags=flags)
     offset = longitude_offset(body, target, flags)
@@ -140,27 +152,36 @@ def test_a_backward_search_returns_the_latest_first():
 
 def test_a_sidereal_return_reaches_the_sidereal_longitude():
     lahiri = parse_ayanamsha("lahiri")
-    (found,) = crossings("sun", 60.0, Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, 1, NEVER, flags=CalcFlags(sidereal=lahiri))
+    (found,) = crossings(
+        "sun", 60.0, Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, 1, NEVER, flags=CalcFlags(sidereal=lahiri)
+    )
     record = compute_positions(Moment.from_jd_ut1(found.jd), ["sun"], CalcFlags(sidereal=lahiri)).records[0]
     assert abs(record.longitude - 60.0) < 1e-5
 
-@pytest.mark.parametrize(("body", "targets", "flags"), [
-    ("sun", [95.0 + 30.0 * k for k in range(11)], CalcFlags()),
-    ("sun", [12.5, 200.0, 359.9], CalcFlags(sidereal=parse_ayanamsha("lahiri"))),
-    ("mercury", [10.0, 250.0, 17.0, 10.0], CalcFlags()),
-])
+
+@pytest.mark.parametrize(
+    ("body", "targets", "flags"),
+    [
+        ("sun", [95.0 + 30.0 * k for k in range(11)], CalcFlags()),
+        ("sun", [12.5, 200.0, 359.9], CalcFlags(sidereal=parse_ayanamsha("lahiri"))),
+        ("mercury", [10.0, 250.0, 17.0, 10.0], CalcFlags()),
+    ],
+)
 def test_the_first_crossing_of_each_target_is_the_instant_a_search_for_it_alone_finds(body, targets, flags):
     start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
     found = first_crossings(body, targets, start, NEVER, flags=flags)
     assert [c.jd for c in found] == [crossings(body, target, start, 1, NEVER, flags=flags)[0].jd for target in targets]
 
 
-@pytest.mark.parametrize(("body", "target", "days"), [
-    ("sun", 84.25, 366.0),
-    ("moon", 201.7, 366.0),
-    ("moon", 3.5, 1200.0),
-    ("mercury", 27.0, 90.0),
-])
+@pytest.mark.parametrize(
+    ("body", "target", "days"),
+    [
+        ("sun", 84.25, 366.0),
+        ("moon", 201.7, 366.0),
+        ("moon", 3.5, 1200.0),
+        ("mercury", 27.0, 90.0),
+    ],
+)
 def test_the_crossings_until_a_date_are_the_instants_a_search_for_a_count_finds_before_it(body, target, days):
     start = Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1
     until = start + days

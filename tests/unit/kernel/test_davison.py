@@ -48,7 +48,9 @@ def test_the_place_is_the_great_circle_midpoint_by_hand(a, b, expected):
     assert -180 <= longitude <= 180
 
 
-@pytest.mark.parametrize(("a", "b"), [((51.5, -0.13), (40.7, -74.0)), ((-33.9, 151.2), (35.7, 139.7)), ((64.1, -21.9), (-34.6, -58.4))])
+@pytest.mark.parametrize(
+    ("a", "b"), [((51.5, -0.13), (40.7, -74.0)), ((-33.9, 151.2), (35.7, 139.7)), ((64.1, -21.9), (-34.6, -58.4))]
+)
 def test_the_midpoint_is_halfway_along_the_shorter_great_circle(a, b):
     middle = great_circle_midpoint(*a, *b)
     whole = central_angle_deg(*a, *b)
@@ -73,13 +75,17 @@ def test_two_datetimes_meet_halfway_between_their_utc_instants():
 
 
 def test_two_julian_days_meet_halfway_between_them():
-    assert midpoint_moment(Moment.from_jd_ut1(2444239.5), Moment.from_jd_ut1(2448074.0)).jd_ut1 == pytest.approx(2446156.75, abs=1e-9)
+    assert midpoint_moment(Moment.from_jd_ut1(2444239.5), Moment.from_jd_ut1(2448074.0)).jd_ut1 == pytest.approx(
+        2446156.75, abs=1e-9
+    )
 
 
 def test_davison_positions_match_skyfield_at_the_midpoint_instant():
     moment = midpoint_utc(datetime(1980, 1, 1, tzinfo=UTC), datetime(1990, 7, 1, 12, tzinfo=UTC))
     place = great_circle_midpoint(51.5, -0.13, 40.7, -74.0)
-    chart = cast_chart(moment, Observer(*place), ChartSettings(bodies=tuple(DE421_NAMES), system=parse_house_system("placidus")))
+    chart = cast_chart(
+        moment, Observer(*place), ChartSettings(bodies=tuple(DE421_NAMES), system=parse_house_system("placidus"))
+    )
     t = timescale().tt_jd(moment.jd_tt)
     earth = de421()["earth"]
     for position in chart.positions:

@@ -14,13 +14,48 @@ from kernel.errors import UnreadableValue
 
 TRADITIONAL = parse_rulership("traditional")
 MODERN = parse_rulership("modern")
-SIGNS = ["aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn", "aquarius", "pisces"]
+SIGNS = [
+    "aries",
+    "taurus",
+    "gemini",
+    "cancer",
+    "leo",
+    "virgo",
+    "libra",
+    "scorpio",
+    "sagittarius",
+    "capricorn",
+    "aquarius",
+    "pisces",
+]
 
-LILLY_DOMICILES = ["mars", "venus", "mercury", "moon", "sun", "mercury", "venus", "mars", "jupiter", "saturn", "saturn", "jupiter"]
+LILLY_DOMICILES = [
+    "mars",
+    "venus",
+    "mercury",
+    "moon",
+    "sun",
+    "mercury",
+    "venus",
+    "mars",
+    "jupiter",
+    "saturn",
+    "saturn",
+    "jupiter",
+]
 LILLY_FACES = [
-    ("mars", "sun", "venus"), ("mercury", "moon", "saturn"), ("jupiter", "mars", "sun"), ("venus", "mercury", "moon"),
-    ("saturn", "jupiter", "mars"), ("sun", "venus", "mercury"), ("moon", "saturn", "jupiter"), ("mars", "sun", "venus"),
-    ("mercury", "moon", "saturn"), ("jupiter", "mars", "sun"), ("venus", "mercury", "moon"), ("saturn", "jupiter", "mars"),
+    ("mars", "sun", "venus"),
+    ("mercury", "moon", "saturn"),
+    ("jupiter", "mars", "sun"),
+    ("venus", "mercury", "moon"),
+    ("saturn", "jupiter", "mars"),
+    ("sun", "venus", "mercury"),
+    ("moon", "saturn", "jupiter"),
+    ("mars", "sun", "venus"),
+    ("mercury", "moon", "saturn"),
+    ("jupiter", "mars", "sun"),
+    ("venus", "mercury", "moon"),
+    ("saturn", "jupiter", "mars"),
 ]
 # Egyptian terms: (ruler, first degree of the term) per sign.
 LILLY_TERMS = [
@@ -37,8 +72,15 @@ LILLY_TERMS = [
     [("mercury", 0), ("venus", 7), ("jupiter", 13), ("mars", 20), ("saturn", 25)],
     [("venus", 0), ("jupiter", 12), ("mercury", 16), ("mars", 19), ("saturn", 28)],
 ]
-LILLY_EXALTATIONS = {"aries": ("sun", 19), "taurus": ("moon", 3), "cancer": ("jupiter", 15), "virgo": ("mercury", 15),
-                     "libra": ("saturn", 21), "capricorn": ("mars", 28), "pisces": ("venus", 27)}
+LILLY_EXALTATIONS = {
+    "aries": ("sun", 19),
+    "taurus": ("moon", 3),
+    "cancer": ("jupiter", 15),
+    "virgo": ("mercury", 15),
+    "libra": ("saturn", 21),
+    "capricorn": ("mars", 28),
+    "pisces": ("venus", 27),
+}
 
 
 def at(sign: str, degree: float) -> float:
@@ -51,7 +93,11 @@ def test_the_domicile_rulers_are_lilly_s(index):
 
 
 def test_modern_rulership_gives_scorpio_aquarius_and_pisces_to_pluto_uranus_and_neptune():
-    assert [assess("sun", at(s, 1), MODERN, None).domicile_ruler for s in ("scorpio", "aquarius", "pisces")] == ["pluto", "uranus", "neptune"]
+    assert [assess("sun", at(s, 1), MODERN, None).domicile_ruler for s in ("scorpio", "aquarius", "pisces")] == [
+        "pluto",
+        "uranus",
+        "neptune",
+    ]
     assert [assess("sun", at(s, 1), MODERN, None).domicile_ruler for s in SIGNS[:7]] == LILLY_DOMICILES[:7]
 
 
@@ -116,11 +162,22 @@ def test_a_body_that_rules_no_sign_under_the_rulership_is_never_peregrine():
 
 
 def test_the_triplicity_is_assessed_only_with_day_chart_and_by_sect():
-    assert (assess("jupiter", at("leo", 2), TRADITIONAL, None).triplicity_ruler, assess("jupiter", at("leo", 2), TRADITIONAL, None).in_triplicity) == (None, False)
+    assert (
+        assess("jupiter", at("leo", 2), TRADITIONAL, None).triplicity_ruler,
+        assess("jupiter", at("leo", 2), TRADITIONAL, None).in_triplicity,
+    ) == (None, False)
     assert assess("jupiter", at("leo", 2), TRADITIONAL, False).in_triplicity
     assert assess("sun", at("leo", 2), TRADITIONAL, True).triplicity_ruler == "sun"
-    assert [assess("sun", at(s, 1), TRADITIONAL, True).triplicity_ruler for s in ("taurus", "gemini", "cancer")] == ["venus", "saturn", "mars"]
-    assert [assess("sun", at(s, 1), TRADITIONAL, False).triplicity_ruler for s in ("taurus", "gemini", "cancer")] == ["moon", "mercury", "mars"]
+    assert [assess("sun", at(s, 1), TRADITIONAL, True).triplicity_ruler for s in ("taurus", "gemini", "cancer")] == [
+        "venus",
+        "saturn",
+        "mars",
+    ]
+    assert [assess("sun", at(s, 1), TRADITIONAL, False).triplicity_ruler for s in ("taurus", "gemini", "cancer")] == [
+        "moon",
+        "mercury",
+        "mars",
+    ]
 
 
 def test_an_unknown_rulership_is_invalid_parameter():
@@ -132,7 +189,10 @@ def test_a_chain_ends_at_a_body_in_its_own_sign():
     # Moon in Aries -> Mars in Scorpio (own sign).
     result = dispositors([("moon", at("aries", 3)), ("mars", at("scorpio", 3))], TRADITIONAL)
     moon = result.chains[0]
-    assert [(link.body, link.sign, link.dispositor) for link in moon.links] == [("moon", "aries", "mars"), ("mars", "scorpio", "mars")]
+    assert [(link.body, link.sign, link.dispositor) for link in moon.links] == [
+        ("moon", "aries", "mars"),
+        ("mars", "scorpio", "mars"),
+    ]
     assert moon.end == "final_dispositor" and result.final_dispositors == ["mars"]
 
 
@@ -142,7 +202,9 @@ def test_a_chain_ends_in_a_cycle_on_the_link_that_repeats_its_first_body():
     venus = result.chains[0]
     assert [(link.body, link.dispositor) for link in venus.links] == [("venus", "mars"), ("mars", "venus")]
     assert venus.end == "cycle"
-    assert [(r.body_a, r.sign_a, r.body_b, r.sign_b) for r in result.mutual_receptions] == [("venus", "aries", "mars", "taurus")]
+    assert [(r.body_a, r.sign_a, r.body_b, r.sign_b) for r in result.mutual_receptions] == [
+        ("venus", "aries", "mars", "taurus")
+    ]
     assert result.final_dispositors == []
 
 

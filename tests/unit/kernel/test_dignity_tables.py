@@ -16,7 +16,20 @@ import pytest
 from kernel import dignity_tables as tables
 from kernel.bodies import NODE_BODIES
 
-SIGNS = ["aries", "taurus", "gemini", "cancer", "leo", "virgo", "libra", "scorpio", "sagittarius", "capricorn", "aquarius", "pisces"]
+SIGNS = [
+    "aries",
+    "taurus",
+    "gemini",
+    "cancer",
+    "leo",
+    "virgo",
+    "libra",
+    "scorpio",
+    "sagittarius",
+    "capricorn",
+    "aquarius",
+    "pisces",
+]
 CANCER, LEO = 3, 4
 # The five planets by their periods, slowest last: outward from the luminaries' signs.
 PLANETS_OUTWARD = ["mercury", "venus", "mars", "jupiter", "saturn"]
@@ -36,7 +49,11 @@ def test_each_planet_rules_two_signs_and_each_luminary_one():
 
 
 def test_the_modern_rulers_differ_from_the_traditional_only_in_scorpio_aquarius_and_pisces():
-    changed = {SIGNS[i]: modern for i, (modern, old) in enumerate(zip(tables.MODERN_RULERS, tables.TRADITIONAL_RULERS)) if modern != old}
+    changed = {
+        SIGNS[i]: modern
+        for i, (modern, old) in enumerate(zip(tables.MODERN_RULERS, tables.TRADITIONAL_RULERS))
+        if modern != old
+    }
     assert changed == {"scorpio": "pluto", "aquarius": "uranus", "pisces": "neptune"}
     assert tables.RULERSHIPS == {"traditional": tables.TRADITIONAL_RULERS, "modern": tables.MODERN_RULERS}
 
@@ -71,12 +88,20 @@ def test_the_thirty_six_faces_follow_the_chaldean_order_unbroken_from_mars_in_th
 
 def test_the_triplicities_are_lillys_and_the_elements_run_fire_earth_air_water_from_aries():
     assert tables.TRIPLICITY_BY_ELEMENT == {
-        "fire": ("sun", "jupiter"), "earth": ("venus", "moon"), "air": ("saturn", "mercury"), "water": ("mars", "mars"),
+        "fire": ("sun", "jupiter"),
+        "earth": ("venus", "moon"),
+        "air": ("saturn", "mercury"),
+        "water": ("mars", "mars"),
     }
-    by_element = {element: [SIGNS[i] for i, e in enumerate(tables.ELEMENTS) if e == element] for element in tables.TRIPLICITY_BY_ELEMENT}
+    by_element = {
+        element: [SIGNS[i] for i, e in enumerate(tables.ELEMENTS) if e == element]
+        for element in tables.TRIPLICITY_BY_ELEMENT
+    }
     assert by_element == {
-        "fire": ["aries", "leo", "sagittarius"], "earth": ["taurus", "virgo", "capricorn"],
-        "air": ["gemini", "libra", "aquarius"], "water": ["cancer", "scorpio", "pisces"],
+        "fire": ["aries", "leo", "sagittarius"],
+        "earth": ["taurus", "virgo", "capricorn"],
+        "air": ["gemini", "libra", "aquarius"],
+        "water": ["cancer", "scorpio", "pisces"],
     }
 
 
@@ -92,5 +117,11 @@ def test_each_body_is_exalted_in_one_sign_of_its_own_at_a_degree_within_it():
 
 
 def test_the_score_weights_are_lillys_table_of_fortitudes_and_debilities():
-    assert (tables.SCORE_DOMICILE, tables.SCORE_EXALTATION, tables.SCORE_TRIPLICITY, tables.SCORE_TERM, tables.SCORE_FACE) == (5, 4, 3, 2, 1)
+    assert (
+        tables.SCORE_DOMICILE,
+        tables.SCORE_EXALTATION,
+        tables.SCORE_TRIPLICITY,
+        tables.SCORE_TERM,
+        tables.SCORE_FACE,
+    ) == (5, 4, 3, 2, 1)
     assert (tables.SCORE_DETRIMENT, tables.SCORE_FALL, tables.SCORE_PEREGRINE) == (-5, -4, -5)

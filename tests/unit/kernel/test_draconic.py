@@ -52,7 +52,9 @@ def test_the_node_lands_at_exactly_zero(node):
 def test_aspects_are_recomputed_and_parallels_are_the_natal_ones():
     natal, draconic = natal_and_draconic()
     # A rotation keeps every separation, so the same pairs aspect with the same orbs.
-    assert [(a.body_a, a.body_b, a.aspect) for a in draconic.aspects] == [(a.body_a, a.body_b, a.aspect) for a in natal.aspects]
+    assert [(a.body_a, a.body_b, a.aspect) for a in draconic.aspects] == [
+        (a.body_a, a.body_b, a.aspect) for a in natal.aspects
+    ]
     for before, after in zip(natal.aspects, draconic.aspects):
         assert after.orb_deg == pytest.approx(before.orb_deg, abs=1e-9)
     assert draconic.parallels == natal.parallels
@@ -62,7 +64,12 @@ def test_houses_latitudes_speeds_declinations_and_retrograde_are_the_natal_ones(
     natal, draconic = natal_and_draconic()
     for before, after in zip(natal.positions, draconic.positions):
         assert (after.house, after.latitude, after.speed, after.declination, after.retrograde, after.out_of_bounds) == (
-            before.house, before.latitude, before.speed, before.declination, before.retrograde, before.out_of_bounds
+            before.house,
+            before.latitude,
+            before.speed,
+            before.declination,
+            before.retrograde,
+            before.out_of_bounds,
         )
 
 

@@ -51,7 +51,9 @@ def test_greenwich_apparent_sidereal_time_matches_skyfield_from_1900_to_2100(yea
     moment = moment_of(year)
     reference_hours = timescale().ut1_jd(moment.jd_ut1).gast
     found = sidereal_time(moment)
-    tolerance = LONG_TERM_SIDEREAL_TIME_TOLERANCE_S if year >= LONG_TERM_SIDEREAL_TIME_FROM else SIDEREAL_TIME_TOLERANCE_S
+    tolerance = (
+        LONG_TERM_SIDEREAL_TIME_TOLERANCE_S if year >= LONG_TERM_SIDEREAL_TIME_FROM else SIDEREAL_TIME_TOLERANCE_S
+    )
     assert abs(((found.gast_hours - reference_hours + 12.0) % 24.0) - 12.0) * 3600.0 < tolerance
     assert found.gast_degrees == pytest.approx(found.gast_hours * 15.0)
     assert found.lst_degrees is None and found.lst_hours is None

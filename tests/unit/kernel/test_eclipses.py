@@ -28,7 +28,10 @@ def canon_jd_tt(date: str, clock: str) -> float:
     return timescale().tt(year, month, day, hour, minute, second).tt
 
 
-@pytest.mark.parametrize(("kind", "catalogue", "search"), [("solar", nasa_eclipses.SOLAR, solar_eclipses), ("lunar", nasa_eclipses.LUNAR, lunar_eclipses)])
+@pytest.mark.parametrize(
+    ("kind", "catalogue", "search"),
+    [("solar", nasa_eclipses.SOLAR, solar_eclipses), ("lunar", nasa_eclipses.LUNAR, lunar_eclipses)],
+)
 def test_every_eclipse_of_2021_to_2032_has_the_canons_type_and_maximum(kind, catalogue, search):
     types = ["total", "annular", "partial", "annular_total"] if kind == "solar" else ["total", "partial", "penumbral"]
     found = search(Moment.from_iso("2021-01-01T00:00:00Z").jd_ut1, types, len(catalogue), NEVER)
@@ -43,16 +46,33 @@ def test_a_type_filter_and_a_backward_search_keep_to_the_canon():
     canon = [(d, c) for d, c, t in nasa_eclipses.SOLAR if t == "total"][-2:][::-1]
     assert [e.eclipse_type for e in totals] == ["total", "total"]
     for eclipse, (date, clock) in zip(totals, canon):
-        assert abs(Moment.from_jd_ut1(eclipse.maximum).jd_tt - canon_jd_tt(date, clock)) * SECONDS_PER_DAY < ECLIPSE_TOLERANCE_S
+        assert (
+            abs(Moment.from_jd_ut1(eclipse.maximum).jd_tt - canon_jd_tt(date, clock)) * SECONDS_PER_DAY
+            < ECLIPSE_TOLERANCE_S
+        )
 
 
 def test_a_local_solar_eclipse_has_contacts_in_order_magnitude_and_obscuration():
     dallas = Observer(32.78, -96.8, 0.0)
-    (eclipse,) = solar_eclipses(Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, ["total", "annular", "partial", "annular_total"], 1, NEVER, place=dallas)
+    (eclipse,) = solar_eclipses(
+        Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1,
+        ["total", "annular", "partial", "annular_total"],
+        1,
+        NEVER,
+        place=dallas,
+    )
     assert eclipse.eclipse_type == "total" and eclipse.magnitude > 1.0 and eclipse.obscuration == 1.0
-    contacts = [eclipse.first_contact, eclipse.second_contact, eclipse.maximum, eclipse.third_contact, eclipse.fourth_contact]
+    contacts = [
+        eclipse.first_contact,
+        eclipse.second_contact,
+        eclipse.maximum,
+        eclipse.third_contact,
+        eclipse.fourth_contact,
+    ]
     assert contacts == sorted(contacts)
-    assert 3.5 * 60 < (eclipse.third_contact - eclipse.second_contact) * SECONDS_PER_DAY < 4.0 * 60  # about 3 min 50 s of totality in Dallas
+    assert (
+        3.5 * 60 < (eclipse.third_contact - eclipse.second_contact) * SECONDS_PER_DAY < 4.0 * 60
+    )  # about 3 min 50 s of totality in Dallas
 
 
 def test_lunar_visibility_follows_the_moon_above_the_horizon():

@@ -67,7 +67,9 @@ def test_two_sidereal_modes_in_turn_do_not_mix():
 def test_an_error_inside_a_sidereal_topocentric_request_still_resets_the_state():
     old = Moment.from_iso("1100-01-01T00:00:00Z")
     with pytest.raises(OutOfRange):
-        compute_positions(old, ["moon", "chiron"], CalcFlags(sidereal=parse_ayanamsha("lahiri"), topocentric=True), PLACE)
+        compute_positions(
+            old, ["moon", "chiron"], CalcFlags(sidereal=parse_ayanamsha("lahiri"), topocentric=True), PLACE
+        )
     assert plain() == BASELINE
 
 

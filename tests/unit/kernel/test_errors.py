@@ -16,7 +16,8 @@ from shared.errors import CelestialError, InvalidDatetime, InvalidParameter, Mis
 
 ERRORS_DOC = Path(__file__).resolve().parents[3] / "docs" / "errors.md"
 DOMAIN_ERRORS = [
-    value for value in vars(errors).values()
+    value
+    for value in vars(errors).values()
     if isinstance(value, type) and issubclass(value, DomainError) and value is not DomainError
 ]
 
@@ -44,17 +45,26 @@ def test_every_domain_error_has_a_documented_code_and_its_status(error):
     assert issubclass(error, CelestialError) and error.default_suggestion != CelestialError.default_suggestion
 
 
-@pytest.mark.parametrize(("kernel_error", "catalogue_error"), [
-    (UnreadableValue, InvalidParameter), (MissingValue, MissingParameter), (UnreadableMoment, InvalidDatetime),
-])
-def test_a_kernel_error_standing_for_a_catalogue_error_carries_its_code_status_and_suggestion(kernel_error, catalogue_error):
+@pytest.mark.parametrize(
+    ("kernel_error", "catalogue_error"),
+    [
+        (UnreadableValue, InvalidParameter),
+        (MissingValue, MissingParameter),
+        (UnreadableMoment, InvalidDatetime),
+    ],
+)
+def test_a_kernel_error_standing_for_a_catalogue_error_carries_its_code_status_and_suggestion(
+    kernel_error, catalogue_error
+):
     assert kernel_error.code == catalogue_error.code
     assert kernel_error.http_status == catalogue_error.http_status
     assert kernel_error.default_suggestion == catalogue_error.default_suggestion
 
 
 def test_a_worded_error_says_value_until_the_reader_names_the_parameter():
-    error = errors.BodyNotFound(wording=lambda name: f"{name}='plutoo' is not a body.", suggesting=lambda name: f"Check {name}.")
+    error = errors.BodyNotFound(
+        wording=lambda name: f"{name}='plutoo' is not a body.", suggesting=lambda name: f"Check {name}."
+    )
     assert error.message == "value='plutoo' is not a body." and error.suggestion == "Check value."
     assert error.worded("bodies") == "bodies='plutoo' is not a body."
     assert error.suggested("bodies") == "Check bodies."
@@ -70,7 +80,11 @@ def test_without_a_suggestion_the_errors_default_is_given_and_the_reader_may_rep
     error = errors.PolarDayOrNight("No sunrise at 78 N.")
     assert error.suggestion == errors.PolarDayOrNight.default_suggestion
     assert error.suggested("latitude") is None
-    assert error.as_dict() == {"code": "polar_day_or_night", "message": "No sunrise at 78 N.", "suggestion": errors.PolarDayOrNight.default_suggestion}
+    assert error.as_dict() == {
+        "code": "polar_day_or_night",
+        "message": "No sunrise at 78 N.",
+        "suggestion": errors.PolarDayOrNight.default_suggestion,
+    }
 
 
 def test_concerning_makes_the_errors_about_an_inner_argument_about_the_callers():

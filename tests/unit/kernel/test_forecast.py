@@ -31,11 +31,22 @@ NEVER = Deadline.never()
 PLANETS = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")
 MAJOR = ("conjunction", "sextile", "square", "trine", "opposition")
 SETTINGS = fc.ForecastSettings(
-    moving=tuple(b for b in PLANETS if b != "moon"), natal_bodies=PLANETS, aspects=MAJOR, orb=1.0,
-    station_bodies=PLANETS[2:], ingress_bodies=tuple(b for b in PLANETS if b != "moon"),
-    phases=("new_moon", "first_quarter", "full_moon", "last_quarter"), void_bodies=PLANETS, void_aspects=MAJOR,
-    profection_from="ascendant", profection_months=True, year_days=365.2422, releasing_from="part_of_spirit",
-    releasing_levels=2, firdaria_order="nodes_last", house_system=parse_house_system("placidus"),
+    moving=tuple(b for b in PLANETS if b != "moon"),
+    natal_bodies=PLANETS,
+    aspects=MAJOR,
+    orb=1.0,
+    station_bodies=PLANETS[2:],
+    ingress_bodies=tuple(b for b in PLANETS if b != "moon"),
+    phases=("new_moon", "first_quarter", "full_moon", "last_quarter"),
+    void_bodies=PLANETS,
+    void_aspects=MAJOR,
+    profection_from="ascendant",
+    profection_months=True,
+    year_days=365.2422,
+    releasing_from="part_of_spirit",
+    releasing_levels=2,
+    firdaria_order="nodes_last",
+    house_system=parse_house_system("placidus"),
 )
 BIRTH = Moment.from_iso("1990-06-15T14:30:00Z")
 LONDON = Observer(51.5, -0.13)
@@ -78,20 +89,28 @@ def test_transits_are_the_scans_windows_entering_exact_and_leaving_where_the_ran
         expected += [(fc.EXACT, jd, w) for jd in w.exacts if inside(jd)]
         expected += [] if w.clamped_end else [(fc.LEAVE, w.leave, w)]
     found = of(events, fc.TRANSIT)
-    assert sorted((e.jd, e.phase, e.bodies, e.point) for e in found) == sorted((jd, phase, (w.moving,), w.target) for phase, jd, w in expected)
+    assert sorted((e.jd, e.phase, e.bodies, e.point) for e in found) == sorted(
+        (jd, phase, (w.moving,), w.target) for phase, jd, w in expected
+    )
     # Each event holds its whole window, as the scan records it.
     assert all(event.record in windows for event in found)
 
 
 def test_stations_are_find_stations_records(events):
     expected = [s for body in SETTINGS.station_bodies for s in find_stations(body, START, END, NEVER)]
-    assert sorted((e.record for e in of(events, fc.STATION)), key=lambda s: s.jd) == sorted(expected, key=lambda s: s.jd)
+    assert sorted((e.record for e in of(events, fc.STATION)), key=lambda s: s.jd) == sorted(
+        expected, key=lambda s: s.jd
+    )
     assert any(e.bodies == ("mercury",) and e.phase == "station_retrograde" for e in of(events, fc.STATION))
 
 
 def test_ingresses_are_the_calendars_sign_ingresses(events):
-    expected = [(body, found) for body in SETTINGS.ingress_bodies for found in sign_ingresses_until(body, START, END, NEVER)]
-    assert sorted(((e.bodies[0], e.record) for e in of(events, fc.INGRESS)), key=lambda p: p[1][0].jd) == sorted(expected, key=lambda p: p[1][0].jd)
+    expected = [
+        (body, found) for body in SETTINGS.ingress_bodies for found in sign_ingresses_until(body, START, END, NEVER)
+    ]
+    assert sorted(((e.bodies[0], e.record) for e in of(events, fc.INGRESS)), key=lambda p: p[1][0].jd) == sorted(
+        expected, key=lambda p: p[1][0].jd
+    )
 
 
 def test_lunations_are_find_lunations_records_with_the_natal_house_of_the_moon(events):
@@ -117,7 +136,9 @@ def test_eclipses_are_the_global_eclipses_at_their_maximum(events):
 
 
 def test_void_of_course_periods_are_void_periods_that_begin_in_the_range(events):
-    expected = [p for p in void_periods(START, END, [b for b in PLANETS if b != "moon"], MAJOR, NEVER) if inside(p.start_jd)]
+    expected = [
+        p for p in void_periods(START, END, [b for b in PLANETS if b != "moon"], MAJOR, NEVER) if inside(p.start_jd)
+    ]
     found = of(events, fc.VOID_OF_COURSE)
     assert [e.record for e in found] == expected
     assert all(e.end_jd == e.record.end_jd for e in found)
@@ -127,7 +148,9 @@ def test_returns_are_those_v1_returns_finds_from_the_ranges_start(chart, events)
     found = of(events, fc.RETURN)
     for body in ("sun", "moon"):
         mine = [e.record for e in found if e.bodies == (body,)]
-        longitude, moments = find_returns(body, BIRTH, Moment.from_jd_ut1(START), 5, NEVER, flags=CalcFlags(), place=LONDON, from_param=None)
+        longitude, moments = find_returns(
+            body, BIRTH, Moment.from_jd_ut1(START), 5, NEVER, flags=CalcFlags(), place=LONDON, from_param=None
+        )
         assert [r.jd for r in mine] == [m.jd_ut1 for m in moments if inside(m.jd_ut1)]
         assert all(r.natal_longitude_deg == pytest.approx(longitude, abs=1e-9) for r in mine)
     assert len(found) == 3  # three lunar returns, no solar one from February to May
@@ -138,9 +161,16 @@ def test_time_lord_periods_are_the_techniques_periods_that_begin_in_the_range(ch
     query = TimeQuery(start_jd=START, end_jd=END)
     birth = BIRTH.jd_ut1
     expected = {
-        fc.PROFECTION: profections(sign_index(points.longitudes["ascendant"]), birth, mean_boundaries(birth, 365.2422), True, query, NEVER),
+        fc.PROFECTION: profections(
+            sign_index(points.longitudes["ascendant"]), birth, mean_boundaries(birth, 365.2422), True, query, NEVER
+        ),
         fc.RELEASING: releasing(
-            sign_index(points.longitudes["part_of_spirit"]), sign_index(points.longitudes["part_of_fortune"]), birth, 2, query, NEVER
+            sign_index(points.longitudes["part_of_spirit"]),
+            sign_index(points.longitudes["part_of_fortune"]),
+            birth,
+            2,
+            query,
+            NEVER,
         ),
         fc.FIRDARIA: firdaria(birth, points.is_day, "nodes_last", 365.2422, query, NEVER),
     }
@@ -156,6 +186,7 @@ def test_an_event_inside_two_overlapping_ranges_has_the_same_id_in_both(chart):
     middle = (START + END) / 2
     first = fc.forecast(chart, START, middle + 20.0, fc.KINDS, SETTINGS, NEVER)
     second = fc.forecast(chart, middle - 20.25, END, fc.KINDS, SETTINGS, NEVER)
+
     def overlap(events):
         return {e.id: (e.kind, e.phase, e.bodies, e.point) for e in events if middle - 20.25 <= e.jd < middle + 20.0}
 
@@ -164,8 +195,17 @@ def test_an_event_inside_two_overlapping_ranges_has_the_same_id_in_both(chart):
 
 def test_ids_differ_with_the_birth_and_the_settings():
     birth = fc.chart_key(BIRTH, LONDON, SETTINGS)
-    assert len({birth, fc.chart_key(Moment.from_jd_ut1(BIRTH.jd_ut1 + 1e-3), LONDON, SETTINGS), fc.chart_key(BIRTH, Observer(51.5, -0.12), SETTINGS),
-                fc.chart_key(BIRTH, LONDON, replace(SETTINGS, orb=2.0))}) == 4
+    assert (
+        len(
+            {
+                birth,
+                fc.chart_key(Moment.from_jd_ut1(BIRTH.jd_ut1 + 1e-3), LONDON, SETTINGS),
+                fc.chart_key(BIRTH, Observer(51.5, -0.12), SETTINGS),
+                fc.chart_key(BIRTH, LONDON, replace(SETTINGS, orb=2.0)),
+            }
+        )
+        == 4
+    )
     ident = fc.event_id(birth, fc.TRANSIT, fc.EXACT, ("mars",), "sun", 2461100.0)
     assert ident.startswith("fc_") and len(ident) == 27
     # The same minute gives the same id; the next minute another.
@@ -186,11 +226,15 @@ def test_bodies_keep_the_events_that_concern_one_of_them(events):
 
 
 def test_a_range_before_birth_has_no_time_lord_periods(chart):
-    events = fc.forecast(chart, BIRTH.jd_ut1 - 400.0, BIRTH.jd_ut1 - 10.0, [fc.PROFECTION, fc.RELEASING, fc.FIRDARIA], SETTINGS, NEVER)
+    events = fc.forecast(
+        chart, BIRTH.jd_ut1 - 400.0, BIRTH.jd_ut1 - 10.0, [fc.PROFECTION, fc.RELEASING, fc.FIRDARIA], SETTINGS, NEVER
+    )
     assert events == []
 
 
 def test_an_event_given_its_id_keeps_every_other_field():
-    event = fc.ForecastEvent("transit", "exact", 2461000.5, ("mars",), object(), point="sun", end_jd=2461001.5, natal_house=7, id="old")
+    event = fc.ForecastEvent(
+        "transit", "exact", 2461000.5, ("mars",), object(), point="sun", end_jd=2461001.5, natal_house=7, id="old"
+    )
     given = fc._with_id(event, "fc_new")
     assert given == replace(event, id="fc_new")

@@ -27,7 +27,9 @@ def test_heliacal_rules_refuse_acronychal_events_and_inferior_only_events_for_ou
 
 def test_a_heliacal_rising_happens_at_dawn_with_the_planet_just_above_the_horizon():
     cairo = Observer(30.0, 31.2, 0.0)
-    event = next_heliacal_event(Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, "venus", "morning_first", cairo, Atmosphere(), Eyes())
+    event = next_heliacal_event(
+        Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1, "venus", "morning_first", cairo, Atmosphere(), Eyes()
+    )
     assert event.sun_altitude < 0.0 < event.object_altitude
     assert 5.0 < event.visibility_arc_deg < 15.0
     # Venus passed inferior conjunction on 2025-03-23: its heliacal rising follows within days.

@@ -77,7 +77,9 @@ def test_in_mundane_mode_the_mc_line_is_where_the_body_itself_culminates(letter,
 @pytest.mark.parametrize(("longitude", "latitude"), MUNDANE_BODIES)
 def test_in_mundane_mode_the_ascendant_line_is_where_the_body_itself_rises(letter, longitude, latitude):
     rising = cusp_line_armcs(letter, 1.0, LATITUDES, OBLIQUITY, longitude, latitude)
-    assert np.all(angle_diff(rising, [rising_armc(longitude, latitude, phi) for phi in LATITUDES]) < ARMC_TOLERANCE_DEG), rising
+    assert np.all(
+        angle_diff(rising, [rising_armc(longitude, latitude, phi) for phi in LATITUDES]) < ARMC_TOLERANCE_DEG
+    ), rising
 
 
 @pytest.mark.parametrize("letter", ["K", "O"])
@@ -95,7 +97,9 @@ def test_skipped_rows_have_no_line():
 
 
 # Koch inside the polar circles has no cusps (kernel/houses.py), so its rows stop at 65°.
-@pytest.mark.parametrize(("letter", "rows"), [("K", [-65.0, 65.0]), ("R", [-70.0, -65.0, 65.0, 70.0]), ("C", [-70.0, -65.0, 65.0, 70.0])])
+@pytest.mark.parametrize(
+    ("letter", "rows"), [("K", [-65.0, 65.0]), ("R", [-70.0, -65.0, 65.0, 70.0]), ("C", [-70.0, -65.0, 65.0, 70.0])]
+)
 def test_where_the_body_never_rises_or_never_sets_it_draws_no_mundane_ascendant_line(letter, rows):
     # A body at declination +27° never sets north of latitude 63° nor rises south of -63°.
     longitude, latitude = 90.0, 3.56
@@ -125,7 +129,9 @@ def test_cusps_running_against_the_zodiac_are_counted_the_way_they_run():
     assert position_among_cusps(105.0, sectors)[0] == pytest.approx(36.5, abs=1e-12)
 
 
-@pytest.mark.parametrize(("sector", "house"), [(1.0, 1.0), (10.0, 10.0), (19.0, 7.0), (28.0, 4.0), (2.5, 12.5), (36.5, 1.0 + 1.0 / 6.0)])
+@pytest.mark.parametrize(
+    ("sector", "house"), [(1.0, 1.0), (10.0, 10.0), (19.0, 7.0), (28.0, 4.0), (2.5, 12.5), (36.5, 1.0 + 1.0 / 6.0)]
+)
 def test_gauquelin_sectors_count_as_houses_rising_culminating_setting_and_lower_meridian(sector, house):
     # Gauquelin's sector 1 begins at the rising, 10 at culmination, 19 at setting, 28 at the
     # lower meridian, three sectors to a house and running the other way from the houses:

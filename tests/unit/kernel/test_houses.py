@@ -52,7 +52,13 @@ def test_equal_aries_and_apc_are_swiss_ephemeris_n_and_y():
 
 @pytest.mark.parametrize(
     "name, engine_name",
-    [("pullen_sd", "Pullen SD"), ("pullen_sr", "Pullen SR"), ("sripati", "Sripati"), ("equal_aries", "equal/1=Aries"), ("apc", "APC houses")],
+    [
+        ("pullen_sd", "Pullen SD"),
+        ("pullen_sr", "Pullen SR"),
+        ("sripati", "Sripati"),
+        ("equal_aries", "equal/1=Aries"),
+        ("apc", "APC houses"),
+    ],
 )
 def test_a_system_name_is_the_system_swiss_ephemeris_names_by_its_letter(name, engine_name):
     import swisseph  # the reference: the engine's own name for each letter
@@ -95,7 +101,10 @@ def test_midheaven_and_ascendant_follow_the_textbook_formulas(moment, lat, lon):
     # tan MC = tan ARMC / cos eps, MC in the quadrant of ARMC.
     mc = math.degrees(math.atan2(math.sin(armc), math.cos(armc) * math.cos(eps))) % 360.0
     # tan ASC = cos ARMC / -(sin ARMC cos eps + tan phi sin eps), on the eastern horizon.
-    asc = math.degrees(math.atan2(math.cos(armc), -(math.sin(armc) * math.cos(eps) + math.tan(phi) * math.sin(eps)))) % 360.0
+    asc = (
+        math.degrees(math.atan2(math.cos(armc), -(math.sin(armc) * math.cos(eps) + math.tan(phi) * math.sin(eps))))
+        % 360.0
+    )
     assert angle_diff_deg(houses.midheaven_deg, mc) < FORMULA_TOLERANCE_DEG
     assert angle_diff_deg(houses.ascendant_deg, asc) < FORMULA_TOLERANCE_DEG
 
@@ -108,7 +117,9 @@ POLAR_PLACES = [(70.0, 25.0), (-80.0, 0.0), (89.9, 10.0), (-70.0, 25.0)]
 
 
 @pytest.mark.parametrize("system", HOUSE_SYSTEMS, ids=lambda s: s.name)
-def test_the_angles_are_the_same_in_every_system_but_five_may_take_the_ic_for_the_midheaven_in_the_polar_circles(system):
+def test_the_angles_are_the_same_in_every_system_but_five_may_take_the_ic_for_the_midheaven_in_the_polar_circles(
+    system,
+):
     # Why a chart read only for its angles is cast in Porphyrius (kernel/natal_points.py):
     # outside the polar circles every system's angles are the textbook formulas' (as above) and
     # exactly Porphyrius's; inside them the Ascendant still is, and the Midheaven is too but
@@ -123,7 +134,12 @@ def test_the_angles_are_the_same_in_every_system_but_five_may_take_the_ic_for_th
             if (lat, lon) in PLACES:
                 armc, phi = math.radians(houses.armc_deg), math.radians(lat)
                 mc = math.degrees(math.atan2(math.sin(armc), math.cos(armc) * math.cos(eps))) % 360.0
-                asc = math.degrees(math.atan2(math.cos(armc), -(math.sin(armc) * math.cos(eps) + math.tan(phi) * math.sin(eps)))) % 360.0
+                asc = (
+                    math.degrees(
+                        math.atan2(math.cos(armc), -(math.sin(armc) * math.cos(eps) + math.tan(phi) * math.sin(eps)))
+                    )
+                    % 360.0
+                )
                 assert angle_diff_deg(houses.midheaven_deg, mc) < FORMULA_TOLERANCE_DEG, (system.name, lat)
                 assert angle_diff_deg(houses.ascendant_deg, asc) < FORMULA_TOLERANCE_DEG, (system.name, lat)
             if houses.midheaven_deg != reference.midheaven_deg:
@@ -172,7 +188,12 @@ def test_whole_sign_cusps_start_at_the_ascendants_sign(moment, lat, lon):
 def test_porphyrius_trisects_each_quadrant(moment, lat, lon):
     houses = compute_houses(moment, lat, lon, parse_house_system("porphyrius"))
     cusps = houses.cusps_deg
-    angles = [houses.ascendant_deg, (houses.midheaven_deg + 180.0) % 360.0, (houses.ascendant_deg + 180.0) % 360.0, houses.midheaven_deg]
+    angles = [
+        houses.ascendant_deg,
+        (houses.midheaven_deg + 180.0) % 360.0,
+        (houses.ascendant_deg + 180.0) % 360.0,
+        houses.midheaven_deg,
+    ]
     for quadrant in range(4):
         start = angles[quadrant]
         arc = (angles[(quadrant + 1) % 4] - start) % 360.0
@@ -213,13 +234,25 @@ def test_apc_cusps_lie_on_circles_through_the_north_point_trisecting_the_ascenda
     _, asc_declination = _equatorial(houses.ascendant_deg, eps)
     day = math.degrees(math.acos(-math.tan(math.radians(lat)) * math.tan(math.radians(asc_declination))))
     night = 180.0 - day
-    hour_angles = {2: -day - night / 3, 3: -day - 2 * night / 3, 5: 180 - night / 3, 6: 180 - 2 * night / 3,
-                   8: 2 * day / 3, 9: day / 3, 11: -day / 3, 12: -2 * day / 3}
+    hour_angles = {
+        2: -day - night / 3,
+        3: -day - 2 * night / 3,
+        5: 180 - night / 3,
+        6: 180 - 2 * night / 3,
+        8: 2 * day / 3,
+        9: day / 3,
+        11: -day / 3,
+        12: -2 * day / 3,
+    }
     phi = math.radians(lat)
     north = (-math.sin(phi), 0.0, math.cos(phi))
     for cusp, hour_angle in hour_angles.items():
         divider = _local(hour_angle, asc_declination)
-        normal = (north[1] * divider[2] - north[2] * divider[1], north[2] * divider[0] - north[0] * divider[2], north[0] * divider[1] - north[1] * divider[0])
+        normal = (
+            north[1] * divider[2] - north[2] * divider[1],
+            north[2] * divider[0] - north[0] * divider[2],
+            north[0] * divider[1] - north[1] * divider[0],
+        )
         size = math.sqrt(sum(c * c for c in normal))
         ra, dec = _equatorial(houses.cusps_deg[cusp - 1], eps)
         point = _local(houses.armc_deg - ra, dec)
@@ -262,7 +295,9 @@ def test_placidus_inside_the_polar_circle_falls_back_to_porphyrius_with_a_warnin
     assert houses.cusps_deg == porphyrius.cusps_deg
 
 
-SOLSTICE_AND_MAY = [Moment.from_iso(text) for text in ("2024-06-21T12:00:00Z", "2024-05-01T00:00:00Z", "1987-12-22T00:00:00Z")]
+SOLSTICE_AND_MAY = [
+    Moment.from_iso(text) for text in ("2024-06-21T12:00:00Z", "2024-05-01T00:00:00Z", "1987-12-22T00:00:00Z")
+]
 # Stay this far from a boundary so the check does not hinge on float rounding at the edge.
 BOUNDARY_MARGIN_DEG = 0.05
 

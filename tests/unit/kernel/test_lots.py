@@ -18,7 +18,15 @@ def by_id(lots):
 
 
 def test_the_evaluation_order_is_fortune_spirit_eros_necessity_courage_victory_nemesis():
-    assert ALL == ("part_of_fortune", "part_of_spirit", "part_of_eros", "part_of_necessity", "part_of_courage", "part_of_victory", "part_of_nemesis")
+    assert ALL == (
+        "part_of_fortune",
+        "part_of_spirit",
+        "part_of_eros",
+        "part_of_necessity",
+        "part_of_courage",
+        "part_of_victory",
+        "part_of_nemesis",
+    )
 
 
 def test_every_lot_by_day_is_ascendant_plus_a_minus_b():

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from skyfield import almanac
 
-from kernel.deadline import Deadline
 from kernel.crossings import elongation_offset
+from kernel.deadline import Deadline
 from kernel.lunations import PHASE_ANGLES_DEG, STEP_DAYS, find_lunations
 from kernel.search import find_roots
 from kernel.timescale import Moment
@@ -26,7 +26,9 @@ QUARTERS = ("new_moon", "first_quarter", "full_moon", "last_quarter")
 @pytest.mark.parametrize(("start_year", "end_year"), [(1950, 1960), (2000, 2010), (2024, 2034), (2040, 2050)])
 def test_every_quarter_of_a_decade_matches_skyfields_moon_phases_within_30_seconds(start_year, end_year):
     ts = timescale()
-    times, quarters = almanac.find_discrete(ts.utc(start_year, 1, 1), ts.utc(end_year, 1, 1), almanac.moon_phases(de421()))
+    times, quarters = almanac.find_discrete(
+        ts.utc(start_year, 1, 1), ts.utc(end_year, 1, 1), almanac.moon_phases(de421())
+    )
     start, end = (Moment.from_iso(f"{year}-01-01T00:00:00Z").jd_ut1 for year in (start_year, end_year))
     found = find_lunations(start, end, list(QUARTERS), NEVER)
     assert [lunation.phase for lunation in found] == [QUARTERS[q] for q in quarters]
@@ -36,7 +38,12 @@ def test_every_quarter_of_a_decade_matches_skyfields_moon_phases_within_30_secon
 
 def test_the_eight_phases_come_in_their_cycles_order_each_once_a_month():
     start = Moment.from_iso("2024-01-11T12:00:00Z").jd_ut1  # just after a new Moon
-    found = find_lunations(start, start + 29.5, ["balsamic", "new_moon", "crescent", "first_quarter", "gibbous", "full_moon", "disseminating", "last_quarter"], NEVER)
+    found = find_lunations(
+        start,
+        start + 29.5,
+        ["balsamic", "new_moon", "crescent", "first_quarter", "gibbous", "full_moon", "disseminating", "last_quarter"],
+        NEVER,
+    )
     assert [lunation.elongation_deg for lunation in found] == [45, 90, 135, 180, 225, 270, 315, 0]
 
 

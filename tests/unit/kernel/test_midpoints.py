@@ -36,7 +36,10 @@ def test_exactly_180_apart_resolution_picks_the_lower_or_higher_candidate(a, b):
 def test_an_antiscion_reflects_across_cancer_capricorn_and_keeps_the_declination():
     assert antiscion(10.0) == 170.0 and antiscion(100.0) == 80.0 and antiscion(200.0) == 340.0
     points = derived_points([("mars", 10.0, 4.5)], midpoints=False)
-    assert [(p.kind, p.longitude, p.declination) for p in points] == [("antiscion", 170.0, 4.5), ("contra_antiscion", 350.0, -4.5)]
+    assert [(p.kind, p.longitude, p.declination) for p in points] == [
+        ("antiscion", 170.0, 4.5),
+        ("contra_antiscion", 350.0, -4.5),
+    ]
 
 
 def test_a_contra_antiscion_reflects_across_aries_libra():
@@ -49,14 +52,25 @@ def test_derived_points_list_every_pair_s_midpoint_then_each_body_s_antiscia():
     assert [p.longitude for p in points if p.kind == "midpoint"] == pytest.approx([30.0, 0.0, 20.0])
     assert all(p.declination is None for p in points if p.kind == "midpoint")
     assert [(p.kind, p.name) for p in points[3:]] == [
-        ("antiscion", "sun"), ("contra_antiscion", "sun"), ("antiscion", "moon"),
-        ("contra_antiscion", "moon"), ("antiscion", "mars"), ("contra_antiscion", "mars"),
+        ("antiscion", "sun"),
+        ("contra_antiscion", "sun"),
+        ("antiscion", "moon"),
+        ("contra_antiscion", "moon"),
+        ("antiscion", "mars"),
+        ("contra_antiscion", "mars"),
     ]
 
 
 @pytest.mark.parametrize(
     ("a", "b", "modulus", "distance"),
-    [(10.0, 100.0, 90.0, 0.0), (10.0, 190.0, 90.0, 0.0), (10.0, 55.0, 45.0, 0.0), (10.0, 100.0, 360.0, 90.0), (0.0, 29.0, 30.0, 1.0), (5.0, 50.0, 22.5, 0.0)],
+    [
+        (10.0, 100.0, 90.0, 0.0),
+        (10.0, 190.0, 90.0, 0.0),
+        (10.0, 55.0, 45.0, 0.0),
+        (10.0, 100.0, 360.0, 90.0),
+        (0.0, 29.0, 30.0, 1.0),
+        (5.0, 50.0, 22.5, 0.0),
+    ],
 )
 def test_dial_distance_reduces_by_the_modulus_and_folds(a, b, modulus, distance):
     assert dial_distance(a, b, modulus) == pytest.approx(distance, abs=1e-9)
@@ -64,7 +78,15 @@ def test_dial_distance_reduces_by_the_modulus_and_folds(a, b, modulus, distance)
 
 def test_on_the_90_dial_a_tree_joins_conjunct_square_and_opposite_midpoints():
     # sun/moon midpoint 30; venus/jupiter midpoint 120 (square), mars/saturn 210 (opposite).
-    bodies = [("sun", 0.0), ("moon", 60.0), ("venus", 100.0), ("jupiter", 140.0), ("mars", 180.0), ("saturn", 240.0), ("pluto", 30.5)]
+    bodies = [
+        ("sun", 0.0),
+        ("moon", 60.0),
+        ("venus", 100.0),
+        ("jupiter", 140.0),
+        ("mars", 180.0),
+        ("saturn", 240.0),
+        ("pluto", 30.5),
+    ]
     tree = next(t for t in midpoint_trees(bodies, modulus_deg=90.0, orb_deg=1.0) if t.body == "pluto")
     found = {hit.constituents for hit in tree.hits}
     assert {("sun", "moon"), ("venus", "jupiter"), ("mars", "saturn")} <= found

@@ -15,10 +15,31 @@ from tests.unit.kernel.skyfield_reference import de421, timescale
 from tests.unit.kernel.time_lord_births import BIRTH
 
 
-@pytest.mark.parametrize("bodies", [
-    ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node", "lilith", "chiron"),
-    ("mars", "saturn"), ("moon", "sun"), ("sun", "venus", "moon"), ("moon",), (),
-])
+@pytest.mark.parametrize(
+    "bodies",
+    [
+        (
+            "sun",
+            "moon",
+            "mercury",
+            "venus",
+            "mars",
+            "jupiter",
+            "saturn",
+            "uranus",
+            "neptune",
+            "pluto",
+            "mean_node",
+            "lilith",
+            "chiron",
+        ),
+        ("mars", "saturn"),
+        ("moon", "sun"),
+        ("sun", "venus", "moon"),
+        ("moon",),
+        (),
+    ],
+)
 @pytest.mark.parametrize("place", [Observer(51.5, -0.1), None])
 def test_the_points_known_from_the_request_are_the_points_its_natal_chart_holds(bodies, place):
     # The gateway refuses a starting point from these names before anything is cast; the
@@ -29,10 +50,15 @@ def test_the_points_known_from_the_request_are_the_points_its_natal_chart_holds(
 
 # Hours away from sunrise and sunset, so the ecliptic measure of the sect and the Sun's true
 # altitude cannot disagree (they can only within a few minutes of either).
-@pytest.mark.parametrize(("when", "latitude", "longitude"), [
-    ("1990-06-15T14:30:00Z", 51.5, -0.1), ("1990-06-15T02:00:00Z", 51.5, -0.1),
-    ("2001-12-01T02:00:00Z", -33.9, 151.2), ("2001-12-01T14:00:00Z", -33.9, 151.2),
-])
+@pytest.mark.parametrize(
+    ("when", "latitude", "longitude"),
+    [
+        ("1990-06-15T14:30:00Z", 51.5, -0.1),
+        ("1990-06-15T02:00:00Z", 51.5, -0.1),
+        ("2001-12-01T02:00:00Z", -33.9, 151.2),
+        ("2001-12-01T14:00:00Z", -33.9, 151.2),
+    ],
+)
 def test_a_birth_is_diurnal_when_the_sun_is_above_the_horizon(when, latitude, longitude):
     moment = Moment.from_iso(when)
     ephemeris = de421()
@@ -47,15 +73,24 @@ def test_the_lot_of_fortune_is_ascendant_plus_moon_minus_sun_by_day_and_reversed
     points = natal_points(Moment.from_iso(when), Observer(51.5, -0.1), ("sun", "moon"), lots=True)
     lon = points.longitudes
     sign = 1.0 if points.is_day else -1.0
-    assert lon["part_of_fortune"] == pytest.approx((lon[ASCENDANT] + sign * (lon["moon"] - lon["sun"])) % 360.0, abs=1e-9)
-    assert lon["part_of_spirit"] == pytest.approx((lon[ASCENDANT] - sign * (lon["moon"] - lon["sun"])) % 360.0, abs=1e-9)
+    assert lon["part_of_fortune"] == pytest.approx(
+        (lon[ASCENDANT] + sign * (lon["moon"] - lon["sun"])) % 360.0, abs=1e-9
+    )
+    assert lon["part_of_spirit"] == pytest.approx(
+        (lon[ASCENDANT] - sign * (lon["moon"] - lon["sun"])) % 360.0, abs=1e-9
+    )
 
 
 def test_a_lot_is_given_only_when_every_body_of_its_formula_is_among_the_points():
     # Eros needs Venus and Spirit (Sun, Moon); Necessity Fortune and Mercury; Courage Mars;
     # Victory Jupiter; Nemesis Saturn (interface.md, /v1/lots).
     assert lots_allowed(("sun", "moon", ASCENDANT)) == ("part_of_fortune", "part_of_spirit")
-    assert lots_allowed(("sun", "moon", "venus", "saturn", ASCENDANT)) == ("part_of_fortune", "part_of_spirit", "part_of_eros", "part_of_nemesis")
+    assert lots_allowed(("sun", "moon", "venus", "saturn", ASCENDANT)) == (
+        "part_of_fortune",
+        "part_of_spirit",
+        "part_of_eros",
+        "part_of_nemesis",
+    )
     assert lots_allowed(("venus", "mercury", "mars", "jupiter", "saturn", ASCENDANT)) == ()
 
 

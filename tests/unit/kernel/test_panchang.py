@@ -25,7 +25,17 @@ def test_thirty_tithis_make_two_pakshas_ending_at_the_full_and_new_moon():
 
 
 def test_sixty_karanas_are_kimstughna_then_seven_movable_eight_times_then_three_fixed():
-    assert [karana_name(i) for i in range(1, 10)] == ["kimstughna", "bava", "balava", "kaulava", "taitila", "gara", "vanija", "vishti", "bava"]
+    assert [karana_name(i) for i in range(1, 10)] == [
+        "kimstughna",
+        "bava",
+        "balava",
+        "kaulava",
+        "taitila",
+        "gara",
+        "vanija",
+        "vishti",
+        "bava",
+    ]
     assert [karana_name(i) for i in (57, 58, 59, 60)] == ["vishti", "shakuni", "chatushpada", "naga"]
 
 
@@ -41,7 +51,9 @@ def test_sixty_karanas_are_kimstughna_then_seven_movable_eight_times_then_three_
 def test_purnima_ends_at_the_full_moon_and_amavasya_at_the_new_moon(moment, tithi, lunation):
     found = panchang(Moment.from_iso(moment).jd_ut1, *CHENNAI, LAHIRI)
     assert found.tithi.index == tithi
-    assert found.tithi.end_jd == pytest.approx(Moment.from_iso(lunation).jd_ut1, abs=60 * SECOND)  # the catalogue's minute
+    assert found.tithi.end_jd == pytest.approx(
+        Moment.from_iso(lunation).jd_ut1, abs=60 * SECOND
+    )  # the catalogue's minute
 
 
 def test_the_20th_of_march_2024_in_chennai_is_a_wednesday_of_shukla_ekadashi():
@@ -59,7 +71,9 @@ def test_each_limb_holds_the_instant_it_is_read_at_and_its_neighbour_begins_wher
     after = panchang(found.tithi.end_jd + SECOND, *CHENNAI, LAHIRI)
     for limb in (found.tithi, found.nakshatra, found.yoga, found.karana):
         assert limb.start_jd <= jd < limb.end_jd
-    assert after.tithi.index == found.tithi.index + 1 and after.tithi.start_jd == pytest.approx(found.tithi.end_jd, abs=1e-7)
+    assert after.tithi.index == found.tithi.index + 1 and after.tithi.start_jd == pytest.approx(
+        found.tithi.end_jd, abs=1e-7
+    )
     assert found.sunrise_jd <= jd < found.next_sunrise_jd
 
 
@@ -78,13 +92,18 @@ def test_sunrises_and_limb_ends_are_pyjhoras_within_60_seconds_over_150_random_d
     positions at a grazing sunrise far south). Read before its end, not at the sunrise:
     PyJHora reads some limbs at an instant of its own (docs/vedic.md)."""
     rng = random.Random(41)
-    days = [{"jd": rng.uniform(2415020.5, 2469807.5), "lat": rng.uniform(-60.0, 60.0), "lon": rng.uniform(-180.0, 180.0)} for _ in range(150)]
+    days = [
+        {"jd": rng.uniform(2415020.5, 2469807.5), "lat": rng.uniform(-60.0, 60.0), "lon": rng.uniform(-180.0, 180.0)}
+        for _ in range(150)
+    ]
     theirs = reference({"days": days})["days"]
     for day, their in zip(days, theirs):
         place = (day["lat"], day["lon"], 0.0)
         # PyJHora gives its sunrise to the whole second, from true positions: the day holding a
         # minute after it is the day it opens.
-        assert panchang(their["sunrise"] + 60 * SECOND, *place, LAHIRI, sunrise="hindu").sunrise_jd == pytest.approx(their["sunrise"], abs=60 * SECOND), day
+        assert panchang(their["sunrise"] + 60 * SECOND, *place, LAHIRI, sunrise="hindu").sunrise_jd == pytest.approx(
+            their["sunrise"], abs=60 * SECOND
+        ), day
         for name in ("tithi", "nakshatra", "yoga"):
             index, end = their[name]
             limb = getattr(panchang(end - 120 * SECOND, *place, LAHIRI, sunrise="hindu"), name)

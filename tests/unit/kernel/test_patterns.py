@@ -38,7 +38,10 @@ def test_a_grand_trine_is_three_mutual_trines():
 
 def test_a_kite_also_reports_its_grand_trine():
     found, _ = patterns_of({"sun": 0.0, "moon": 120.0, "mars": 240.0, "venus": 180.0}, types=("grand_trine", "kite"))
-    assert summary(found) == [("grand_trine", ("sun", "moon", "mars"), None), ("kite", ("sun", "moon", "mars", "venus"), "venus")]
+    assert summary(found) == [
+        ("grand_trine", ("sun", "moon", "mars"), None),
+        ("kite", ("sun", "moon", "mars", "venus"), "venus"),
+    ]
     assert {a.aspect for a in found[1].aspects} == {"trine", "opposition", "sextile"} and len(found[1].aspects) == 6
 
 
@@ -57,18 +60,32 @@ def test_a_yod_is_a_sextile_and_two_quincunxes_to_the_apex_last():
 def test_a_mystic_rectangle_is_two_oppositions_whose_sides_alternate_trine_and_sextile():
     found, _ = patterns_of({"sun": 0.0, "moon": 60.0, "mars": 180.0, "venus": 240.0}, types=("mystic_rectangle",))
     assert summary(found) == [("mystic_rectangle", ("sun", "moon", "mars", "venus"), None)]
-    assert sorted(a.aspect for a in found[0].aspects) == ["opposition", "opposition", "sextile", "sextile", "trine", "trine"]
+    assert sorted(a.aspect for a in found[0].aspects) == [
+        "opposition",
+        "opposition",
+        "sextile",
+        "sextile",
+        "trine",
+        "trine",
+    ]
 
 
 def test_types_come_in_filter_order_then_body_order_each_body_set_once():
     longitudes = {"sun": 0.0, "moon": 90.0, "mars": 180.0, "venus": 270.0}
     found, _ = patterns_of(longitudes, types=("t_square", "grand_cross"))
     assert [p.pattern for p in found] == ["t_square"] * 4 + ["grand_cross"]
-    assert [p.bodies for p in found[:4]] == [("sun", "mars", "moon"), ("sun", "mars", "venus"), ("moon", "venus", "sun"), ("moon", "venus", "mars")]
+    assert [p.bodies for p in found[:4]] == [
+        ("sun", "mars", "moon"),
+        ("sun", "mars", "venus"),
+        ("moon", "venus", "sun"),
+        ("moon", "venus", "mars"),
+    ]
 
 
 def test_a_pattern_needing_an_excluded_aspect_type_is_not_found_and_the_missing_type_is_named():
-    found, _ = patterns_of({"sun": 0.0, "moon": 60.0, "mars": 210.0}, types=("yod",), aspect_types=("conjunction", "sextile"))
+    found, _ = patterns_of(
+        {"sun": 0.0, "moon": 60.0, "mars": 210.0}, types=("yod",), aspect_types=("conjunction", "sextile")
+    )
     assert found == []
     warnings = missing_aspect_warnings(("yod", "grand_trine"), ("conjunction", "sextile", "trine"))
     assert len(warnings) == 1 and "quincunx" in warnings[0] and "yod" in warnings[0]
@@ -86,7 +103,9 @@ def test_a_stellium_by_sign_is_stellium_min_bodies_in_one_sign_with_their_span()
 
 def test_a_stellium_by_house_uses_the_houses_and_needs_them():
     longitudes = {"sun": 2.0, "moon": 28.0, "mercury": 35.0}
-    found, _ = patterns_of(longitudes, types=("stellium",), stellium_scope="house", houses={"sun": 1, "moon": 1, "mercury": 1})
+    found, _ = patterns_of(
+        longitudes, types=("stellium",), stellium_scope="house", houses={"sun": 1, "moon": 1, "mercury": 1}
+    )
     assert summary(found) == [("stellium", ("sun", "moon", "mercury"), None)]
     with pytest.raises(MissingValue):
         patterns_of(longitudes, types=("stellium",), stellium_scope="house")

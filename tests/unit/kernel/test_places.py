@@ -36,7 +36,9 @@ LARGEST_TOWNS = [
 ]
 
 
-@pytest.mark.parametrize("spelling, country, lat, lon, zone", LARGEST_TOWNS, ids=[f"{row[0]}-{row[1]}" for row in LARGEST_TOWNS])
+@pytest.mark.parametrize(
+    "spelling, country, lat, lon, zone", LARGEST_TOWNS, ids=[f"{row[0]}-{row[1]}" for row in LARGEST_TOWNS]
+)
 def test_the_largest_towns_are_found_by_name_with_or_without_accents(spelling, country, lat, lon, zone):
     best = find_towns(spelling, country=country, limit=1)[0]
     assert abs(best.lat - lat) < 0.1 and abs(best.lon - lon) < 0.1, (best.name, best.lat, best.lon)
@@ -66,14 +68,17 @@ def test_a_query_of_three_letters_or_more_also_matches_the_beginning_of_names():
     assert "Paris" not in [t.name for t in find_towns("pa", country="FR", limit=20)]
 
 
-@pytest.mark.parametrize("lat, lon, zone, where", [
-    (48.85, 2.35, "Europe/Paris", None),
-    (-31.55, 159.08, "Australia/Lord_Howe", None),  # the half-hour DST island
-    (28.61, 77.21, "Asia/Kolkata", None),
-    (0.0, -140.0, "Etc/GMT+9", "At sea"),  # nautical zone: 15° per hour, sign inverted in Etc names
-    (0.0, 100.0 - 7.4, "Etc/GMT-6", "At sea"),
-    (90.0, 0.0, None, "pole"),
-])
+@pytest.mark.parametrize(
+    "lat, lon, zone, where",
+    [
+        (48.85, 2.35, "Europe/Paris", None),
+        (-31.55, 159.08, "Australia/Lord_Howe", None),  # the half-hour DST island
+        (28.61, 77.21, "Asia/Kolkata", None),
+        (0.0, -140.0, "Etc/GMT+9", "At sea"),  # nautical zone: 15° per hour, sign inverted in Etc names
+        (0.0, 100.0 - 7.4, "Etc/GMT-6", "At sea"),
+        (90.0, 0.0, None, "pole"),
+    ],
+)
 def test_zone_at_gives_the_maps_zone_and_says_when_it_is_a_convention(lat, lon, zone, where):
     found = zone_at(lat, lon)
     if zone is not None:

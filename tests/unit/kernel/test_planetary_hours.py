@@ -41,7 +41,15 @@ def test_day_hours_are_twelfths_of_the_daylight_and_night_hours_twelfths_of_the_
 
 @pytest.mark.parametrize(
     ("date", "ruler"),
-    [("2024-06-16", "sun"), ("2024-06-17", "moon"), ("2024-06-18", "mars"), ("2024-06-19", "mercury"), ("2024-06-20", "jupiter"), ("2024-06-21", "venus"), ("2024-06-22", "saturn")],
+    [
+        ("2024-06-16", "sun"),
+        ("2024-06-17", "moon"),
+        ("2024-06-18", "mars"),
+        ("2024-06-19", "mercury"),
+        ("2024-06-20", "jupiter"),
+        ("2024-06-21", "venus"),
+        ("2024-06-22", "saturn"),
+    ],
 )
 def test_the_first_hour_is_ruled_by_the_days_ruler_and_the_rest_follow_the_chaldean_order(date, ruler):
     day = planetary_day(Moment.from_iso(f"{date}T12:00:00Z"), *LONDON)
@@ -53,7 +61,9 @@ def test_the_first_hour_is_ruled_by_the_days_ruler_and_the_rest_follow_the_chald
 def test_the_weekday_is_the_local_one_far_east_and_far_west():
     # Sunday 16 June 2024 dawns in Kiribati (lon +172) while it is still Saturday in UTC.
     assert planetary_day(Moment.from_iso("2024-06-15T20:00:00Z"), 1.4, 172.9).day_ruler == "sun"
-    assert planetary_day(Moment.from_iso("2024-06-16T20:00:00Z"), 21.3, -157.8).day_ruler == "sun"  # Honolulu, Sunday afternoon
+    assert (
+        planetary_day(Moment.from_iso("2024-06-16T20:00:00Z"), 21.3, -157.8).day_ruler == "sun"
+    )  # Honolulu, Sunday afternoon
 
 
 @pytest.mark.parametrize("when", ["2024-06-21T12:00:00Z", "2024-12-21T12:00:00Z"], ids=["polar-day", "polar-night"])
@@ -87,13 +97,14 @@ def test_sunrise_and_sunset_match_skyfields_almanac(latitude, longitude, toleran
     for finder, rising in ((almanac.find_risings, True), (almanac.find_settings, False)):
         times, _ = finder(observer, ephemeris["sun"], start, end)
         for reference in times:
-            ours = engine.next_sun_rise_or_set(reference.ut1 - SEARCH_LEAD_DAYS, latitude, longitude, 0.0, rising=rising).jd_ut1
+            ours = engine.next_sun_rise_or_set(
+                reference.ut1 - SEARCH_LEAD_DAYS, latitude, longitude, 0.0, rising=rising
+            ).jd_ut1
             assert abs(ours - reference.ut1) * SECONDS_PER_DAY < tolerance_s
             altitude = observer.at(ts.ut1_jd(ours)).observe(ephemeris["sun"]).apparent().altaz()[0].degrees
             assert abs(altitude - SKYFIELD_HORIZON_DEG) < HORIZON_DIFFERENCE_DEG
             compared += 1
     assert compared == 2, "every one of these places sees one sunrise and one sunset that day"
-
 
 
 def test_a_planetary_day_that_begins_before_the_supported_dates_is_out_of_range():

@@ -190,7 +190,9 @@ def test_lahiri_ayanamsha_at_j2000_follows_its_published_definition():
     t = (moment.jd_tt - LAHIRI_DEFINITION_JD_TT) / 36525.0
     expected_mean_deg = (mean_at_definition + 5028.796195 * t + 1.1054348 * t * t) * ARCSEC
     lahiri = parse_ayanamsha("lahiri")
-    assert ayanamsha_value(moment, lahiri, no_nutation=True) == pytest.approx(expected_mean_deg, abs=LAHIRI_TOLERANCE_DEG)
+    assert ayanamsha_value(moment, lahiri, no_nutation=True) == pytest.approx(
+        expected_mean_deg, abs=LAHIRI_TOLERANCE_DEG
+    )
     # The true value (what sidereal longitudes use) adds the nutation in longitude of the day.
     d_psi_2000, _ = iau2000a(moment.jd_tt)
     expected_true_deg = expected_mean_deg + d_psi_2000 * 1e-7 * ARCSEC
@@ -271,8 +273,15 @@ def test_true_node_is_the_node_of_the_osculating_lunar_orbit(jd_ut1):
 
 # Geometric heliocentric ICRS state, no light time or aberration (what we hand to Skyfield).
 HELIO_GEOMETRIC_ICRS = (
-    engine.FLG_HELCTR | engine.FLG_J2000 | engine.FLG_ICRS | engine.FLG_EQUATORIAL | engine.FLG_XYZ
-    | engine.FLG_TRUEPOS | engine.FLG_NOABERR | engine.FLG_NOGDEFL | engine.FLG_SPEED
+    engine.FLG_HELCTR
+    | engine.FLG_J2000
+    | engine.FLG_ICRS
+    | engine.FLG_EQUATORIAL
+    | engine.FLG_XYZ
+    | engine.FLG_TRUEPOS
+    | engine.FLG_NOABERR
+    | engine.FLG_NOGDEFL
+    | engine.FLG_SPEED
 )
 
 
@@ -346,7 +355,9 @@ def test_asteroid_before_the_files_is_out_of_range_about_the_moment():
     assert error.code == "out_of_range" and error.http_status == 400
     assert error.about == "moment" and error.param is None
     assert "chiron" in error.message and "1200" in error.message
-    assert "PATH" not in error.message and ".se1" not in error.message and "data/" not in error.message  # no server paths
+    assert (
+        "PATH" not in error.message and ".se1" not in error.message and "data/" not in error.message
+    )  # no server paths
     with pytest.raises(OutOfRange) as caught_jd:
         compute_positions(Moment.from_jd_ut1(2100000.5), ["ceres"], CalcFlags())
     assert caught_jd.value.about == "moment"
@@ -363,7 +374,9 @@ def test_planets_and_moon_outside_the_files_fall_back_with_a_condition():
 
 
 def test_no_fallback_condition_inside_the_files():
-    assert compute_positions(Moment.from_jd_ut1(COMPARISON_JDS[0]), resolve_bodies(["all"]), CalcFlags()).conditions == []
+    assert (
+        compute_positions(Moment.from_jd_ut1(COMPARISON_JDS[0]), resolve_bodies(["all"]), CalcFlags()).conditions == []
+    )
 
 
 # --- the other flags -----------------------------------------------------------------------------
@@ -475,10 +488,25 @@ def test_record_shapes_follow_the_spec():
     equatorial = compute_positions(moment, ["venus"], CalcFlags(equatorial=True)).records[0]
     assert isinstance(ecliptic, EclipticPosition) and isinstance(equatorial, EquatorialPosition)
     assert list(ecliptic.as_dict()) == [
-        "body", "longitude", "latitude", "distance", "speed", "sign", "sign_degree", "retrograde", "declination", "out_of_bounds",
+        "body",
+        "longitude",
+        "latitude",
+        "distance",
+        "speed",
+        "sign",
+        "sign_degree",
+        "retrograde",
+        "declination",
+        "out_of_bounds",
     ]
     assert list(equatorial.as_dict()) == [
-        "body", "right_ascension", "declination", "distance", "ra_speed", "dec_speed", "out_of_bounds",
+        "body",
+        "right_ascension",
+        "declination",
+        "distance",
+        "ra_speed",
+        "dec_speed",
+        "out_of_bounds",
     ]
     assert ecliptic.sign[0].isupper() and 0.0 <= ecliptic.sign_degree < 30.0
 

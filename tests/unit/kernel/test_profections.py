@@ -32,14 +32,18 @@ from tests.unit.kernel.time_lord_births import (
 def test_at_age_n_the_profected_sign_is_n_signs_on_and_its_ruler_is_the_lord():
     years = [p for p in profections(LIBRA, BIRTH, mean_boundaries(BIRTH, YEAR), False, everything(30), NEVER)]
     assert [(p.members["age"], p.members["house"], p.members["sign"], p.members["lord"]) for p in years[:3]] == [
-        (0, 1, "Libra", "venus"), (1, 2, "Scorpio", "mars"), (2, 3, "Sagittarius", "jupiter"),
+        (0, 1, "Libra", "venus"),
+        (1, 2, "Scorpio", "mars"),
+        (2, 3, "Sagittarius", "jupiter"),
     ]
     assert years[12].members["house"] == 1 and years[12].members["sign"] == "Libra"  # the 13th year starts over
     assert years[29].members["sign"] == SIGNS[(LIBRA + 29) % 12]
 
 
 def test_each_month_advances_one_sign_further_in_equal_twelfths_of_the_mean_year():
-    found = flatten(profections(ARIES, BIRTH, mean_boundaries(BIRTH, YEAR), True, at(5 * YEAR + 100), NEVER), at(5 * YEAR + 100))
+    found = flatten(
+        profections(ARIES, BIRTH, mean_boundaries(BIRTH, YEAR), True, at(5 * YEAR + 100), NEVER), at(5 * YEAR + 100)
+    )
     year, month = found
     assert (year.level, month.level) == (1, 2)
     assert month.members["month"] == int(100 // (YEAR / 12)) + 1
@@ -60,13 +64,33 @@ def test_solar_years_turn_at_the_suns_return_within_a_day_of_the_mean_ones():
 
 
 # Rulers by hand (Ptolemy, Tetrabiblos I.17), Aries first.
-RULERS = ["mars", "venus", "mercury", "moon", "sun", "mercury", "venus", "mars", "jupiter", "saturn", "saturn", "jupiter"]
+RULERS = [
+    "mars",
+    "venus",
+    "mercury",
+    "moon",
+    "sun",
+    "mercury",
+    "venus",
+    "mars",
+    "jupiter",
+    "saturn",
+    "saturn",
+    "jupiter",
+]
 
 
-@pytest.mark.parametrize(("from_sign", "age", "month", "house", "sign"), [
-    (ARIES, 0, None, 1, ARIES), (ARIES, 13, None, 2, TAURUS), (ARIES, 13, 3, 4, CANCER),
-    (PISCES, 1, None, 2, ARIES), (CAPRICORN, 30, 12, 6, GEMINI), (LEO, 11, 12, 11, GEMINI),
-])
+@pytest.mark.parametrize(
+    ("from_sign", "age", "month", "house", "sign"),
+    [
+        (ARIES, 0, None, 1, ARIES),
+        (ARIES, 13, None, 2, TAURUS),
+        (ARIES, 13, 3, 4, CANCER),
+        (PISCES, 1, None, 2, ARIES),
+        (CAPRICORN, 30, 12, 6, GEMINI),
+        (LEO, 11, 12, 11, GEMINI),
+    ],
+)
 def test_a_month_is_one_sign_past_the_previous_counting_from_the_year_sign(from_sign, age, month, house, sign):
     # Counted by hand: the year at age n is n signs on; month m adds m - 1 more.
     members = profected(from_sign, age, month)

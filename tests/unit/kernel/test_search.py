@@ -49,7 +49,9 @@ def test_a_newton_step_finer_than_a_julian_days_resolution_ends_the_refinement()
 REFINED_WITHIN_DAYS = 0.25 / 86_400_000.0
 
 
-@pytest.mark.parametrize(("body", "target"), [("sun", 0.0), ("moon", 123.5), ("mercury", 27.0), ("jupiter", 45.0), ("true_node", 10.0)])
+@pytest.mark.parametrize(
+    ("body", "target"), [("sun", 0.0), ("moon", 123.5), ("mercury", 27.0), ("jupiter", 45.0), ("true_node", 10.0)]
+)
 def test_a_refined_crossing_lies_within_a_quarter_millisecond_of_the_bisected_one(body, target):
     offset = longitude_offset(body, target)
     for crossing in crossings(body, target, Moment.from_iso("2024-03-01T00:00:00Z").jd_ut1, 3, NEVER):
@@ -72,7 +74,12 @@ def test_a_wrapping_angle_is_not_a_root():
 
 def test_roots_of_several_targets_on_one_grid_are_the_instants_each_search_alone_finds():
     start = Moment.from_iso("2024-01-01T00:00:00Z").jd_ut1
-    targets = [0.0, 20.0, 25.0, 200.0]  # 20° and 25° Aries lie in the retrograde loop of April 2024: three crossings each
+    targets = [
+        0.0,
+        20.0,
+        25.0,
+        200.0,
+    ]  # 20° and 25° Aries lie in the retrograde loop of April 2024: three crossings each
     mercury = longitude_offset("mercury", 0.0)
 
     def longitude(jd):
@@ -80,10 +87,16 @@ def test_roots_of_several_targets_on_one_grid_are_the_instants_each_search_alone
         return offset % 360.0, speed
 
     shared = find_offset_roots(
-        longitude, [(lambda v, t=t: (v - t + 180.0) % 360.0 - 180.0, longitude_offset("mercury", t)) for t in targets], start, start + 400.0, 2.0, NEVER
+        longitude,
+        [(lambda v, t=t: (v - t + 180.0) % 360.0 - 180.0, longitude_offset("mercury", t)) for t in targets],
+        start,
+        start + 400.0,
+        2.0,
+        NEVER,
     )
     alone = [find_roots(longitude_offset("mercury", t), start, start + 400.0, 2.0, NEVER) for t in targets]
     assert shared == alone and sum(map(len, alone)) >= 8
+
 
 def test_a_search_told_it_has_enough_stops_at_that_step_with_the_same_roots():
     samples: list[float] = []
@@ -95,6 +108,8 @@ def test_a_search_told_it_has_enough_stops_at_that_step_with_the_same_roots():
     (every,) = find_offset_roots(sine, [(lambda value: value, sine)], 1.0, 30.0, 0.5, NEVER)
     whole = len(samples)
     samples.clear()
-    (first_two,) = find_offset_roots(sine, [(lambda value: value, sine)], 1.0, 30.0, 0.5, NEVER, lambda roots: len(roots[0]) >= 2)
+    (first_two,) = find_offset_roots(
+        sine, [(lambda value: value, sine)], 1.0, 30.0, 0.5, NEVER, lambda roots: len(roots[0]) >= 2
+    )
     assert first_two == every[:2] and [round(r.jd, 9) for r in first_two] == [round(math.pi, 9), round(2 * math.pi, 9)]
     assert len(samples) < whole / 3

@@ -10,7 +10,16 @@ from kernel.solar_proximity import solar_proximity, status_at
 
 @pytest.mark.parametrize(
     ("separation_deg", "status"),
-    [(0.0, "cazimi"), (0.28, "cazimi"), (17.0 / 60.0, "combust"), (7.99, "combust"), (8.0, "under_the_beams"), (16.99, "under_the_beams"), (17.0, "free"), (180.0, "free")],
+    [
+        (0.0, "cazimi"),
+        (0.28, "cazimi"),
+        (17.0 / 60.0, "combust"),
+        (7.99, "combust"),
+        (8.0, "under_the_beams"),
+        (16.99, "under_the_beams"),
+        (17.0, "free"),
+        (180.0, "free"),
+    ],
 )
 def test_solar_proximity_status_follows_the_thresholds_of_decisions(separation_deg, status):
     assert status_at(separation_deg) == status
@@ -18,7 +27,10 @@ def test_solar_proximity_status_follows_the_thresholds_of_decisions(separation_d
 
 def test_solar_proximity_leaves_the_sun_out_and_measures_the_shorter_arc():
     records = solar_proximity(355.0, [("sun", 355.0), ("mercury", 3.0), ("mars", 175.0)])
-    assert [(r.body, r.separation, r.status) for r in records] == [("mercury", pytest.approx(8.0), "under_the_beams"), ("mars", pytest.approx(180.0), "free")]
+    assert [(r.body, r.separation, r.status) for r in records] == [
+        ("mercury", pytest.approx(8.0), "under_the_beams"),
+        ("mars", pytest.approx(180.0), "free"),
+    ]
 
 
 @pytest.mark.parametrize("shift_deg", [24.1, 180.0, 359.9])
@@ -30,7 +42,10 @@ def test_the_separation_is_the_same_in_any_zodiac(shift_deg):
     assert [(r.separation, r.status) for r in turned] == [(pytest.approx(r.separation), r.status) for r in tropical]
 
 
-@pytest.mark.parametrize(("sun", "body", "arc"), [(0.0, 359.9, 0.1), (359.9, 0.0, 0.1), (10.0, 200.0, 170.0), (200.0, 10.0, 170.0), (90.0, 270.0, 180.0)])
+@pytest.mark.parametrize(
+    ("sun", "body", "arc"),
+    [(0.0, 359.9, 0.1), (359.9, 0.0, 0.1), (10.0, 200.0, 170.0), (200.0, 10.0, 170.0), (90.0, 270.0, 180.0)],
+)
 def test_the_separation_is_the_shorter_arc_on_either_side_and_across_0_aries(sun, body, arc):
     (record,) = solar_proximity(sun, [("venus", body)])
     assert record.separation == pytest.approx(arc, abs=1e-9)

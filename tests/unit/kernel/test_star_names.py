@@ -19,7 +19,9 @@ def names_in_the_star_file() -> set[str]:
 
 def test_the_star_names_are_exactly_the_names_and_nomenclatures_of_the_star_file():
     in_file = names_in_the_star_file()
-    assert not in_file - STAR_NAMES, f"names of the star file missing from star_names.py: {sorted(in_file - STAR_NAMES)}"
+    assert not in_file - STAR_NAMES, (
+        f"names of the star file missing from star_names.py: {sorted(in_file - STAR_NAMES)}"
+    )
     assert not STAR_NAMES - in_file, f"names in star_names.py the star file lacks: {sorted(STAR_NAMES - in_file)}"
 
 

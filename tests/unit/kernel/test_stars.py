@@ -31,8 +31,12 @@ STAR_TOLERANCE_DEG = 0.05 * ARCSEC
 def catalogue_star(name: str) -> Star:
     (h, m, s), (sign, d, dm, ds), pm_ra, pm_dec, parallax, radial = CATALOGUE[name]
     return Star(
-        ra_hours=h + m / 60.0 + s / 3600.0, dec_degrees=sign * (d + dm / 60.0 + ds / 3600.0),
-        ra_mas_per_year=pm_ra, dec_mas_per_year=pm_dec, parallax_mas=parallax, radial_km_per_s=radial,
+        ra_hours=h + m / 60.0 + s / 3600.0,
+        dec_degrees=sign * (d + dm / 60.0 + ds / 3600.0),
+        ra_mas_per_year=pm_ra,
+        dec_mas_per_year=pm_dec,
+        parallax_mas=parallax,
+        radial_km_per_s=radial,
     )
 
 
@@ -41,7 +45,9 @@ def angle_diff_deg(a: float, b: float) -> float:
 
 
 @pytest.mark.parametrize("name", list(CATALOGUE))
-@pytest.mark.parametrize("when", ["1950-01-01T00:00:00Z", "2000-01-01T12:00:00Z", "2024-06-01T00:00:00Z", "2045-01-01T00:00:00Z"])
+@pytest.mark.parametrize(
+    "when", ["1950-01-01T00:00:00Z", "2000-01-01T12:00:00Z", "2024-06-01T00:00:00Z", "2045-01-01T00:00:00Z"]
+)
 def test_star_positions_match_the_catalogue_carried_to_the_date(name, when):
     moment = Moment.from_iso(when)
     apparent = de421()["earth"].at(timescale().tt_jd(moment.jd_tt)).observe(catalogue_star(name)).apparent()

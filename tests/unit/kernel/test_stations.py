@@ -57,7 +57,9 @@ def test_every_station_of_2000_to_2030_matches_skyfield_within_5_minutes_and_5_a
     found = find_stations(body, start, end, NEVER)
     assert len(found) == len(reference_jds) > 10
     time_errors_s = [abs(s.jd - jd) * SECONDS_PER_DAY for s, jd in zip(found, reference_jds)]
-    longitude_errors_deg = [abs((s.longitude_deg - lon + 180.0) % 360.0 - 180.0) for s, lon in zip(found, reference_longitudes)]
+    longitude_errors_deg = [
+        abs((s.longitude_deg - lon + 180.0) % 360.0 - 180.0) for s, lon in zip(found, reference_longitudes)
+    ]
     assert [s.event == STATION_RETROGRADE for s in found] == list(retrograde)
     assert max(time_errors_s) < STATION_TIME_TOLERANCE_S, max(time_errors_s)
     assert max(longitude_errors_deg) < STATION_LONGITUDE_TOLERANCE_DEG, max(longitude_errors_deg) * 3600
@@ -72,7 +74,10 @@ def test_a_retrograde_periods_shadow_runs_from_the_station_direct_longitude_back
             assert period.pre_shadow_start_jd < retro.jd < direct.jd < period.post_shadow_end_jd
             # The body stands on the station-direct longitude as the shadow begins, on the
             # station-retrograde one as it ends, moving direct both times.
-            for jd, longitude in ((period.pre_shadow_start_jd, direct.longitude_deg), (period.post_shadow_end_jd, retro.longitude_deg)):
+            for jd, longitude in (
+                (period.pre_shadow_start_jd, direct.longitude_deg),
+                (period.post_shadow_end_jd, retro.longitude_deg),
+            ):
                 offset_deg, speed = longitude_offset(body, longitude)(jd)
                 assert abs(offset_deg) < 1e-6 and speed > 0.0
             # And between the shadow's start and the retrograde station it never came back to it.
@@ -89,8 +94,14 @@ def test_a_station_is_the_same_instant_from_any_range_that_holds_it(body):
     reference = find_stations(body, start, end, NEVER)
     assert reference, f"{body} has a station in 2025-2026"
     for station in reference:
-        ranges = [(station.jd - 1e-6, station.jd + 1e-6), (station.jd - 2.5, station.jd + 2.5), (station.jd - 15.0, station.jd + 16.0)]
-        ranges += [(station.jd - chance.uniform(1e-4, 400.0), station.jd + chance.uniform(1e-4, 400.0)) for _ in range(5)]
+        ranges = [
+            (station.jd - 1e-6, station.jd + 1e-6),
+            (station.jd - 2.5, station.jd + 2.5),
+            (station.jd - 15.0, station.jd + 16.0),
+        ]
+        ranges += [
+            (station.jd - chance.uniform(1e-4, 400.0), station.jd + chance.uniform(1e-4, 400.0)) for _ in range(5)
+        ]
         for low, high in ranges:
             again = [s for s in find_stations(body, low, high, NEVER) if abs(s.jd - station.jd) < 1.0]
             assert again == [station], (body, Moment.from_jd_ut1(station.jd).iso_utc(), low, high)

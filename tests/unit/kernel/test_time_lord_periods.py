@@ -86,7 +86,12 @@ def test_a_range_clamps_only_the_periods_it_cuts_and_an_at_query_never_clamps():
 
 GENERATOR = random.Random(20261124)
 CASES = [
-    (GENERATOR.randrange(12), GENERATOR.randrange(12), GENERATOR.uniform(0, 80 * YEAR), GENERATOR.uniform(30, 20 * YEAR))
+    (
+        GENERATOR.randrange(12),
+        GENERATOR.randrange(12),
+        GENERATOR.uniform(0, 80 * YEAR),
+        GENERATOR.uniform(30, 20 * YEAR),
+    )
     for _ in range(25)
 ]
 
@@ -109,7 +114,13 @@ def test_each_level_tiles_the_range_and_each_deeper_period_lies_in_exactly_one_p
             assert track[0].start_jd == query.start_jd and track[-1].end_jd == query.end_jd, (name, level)
             assert all(a.end_jd == pytest.approx(b.start_jd, abs=1e-9) for a, b in zip(track, track[1:])), (name, level)
         for child in (p for p in found if p.level > 1):
-            parents = [p for p in found if p.level == child.level - 1 and p.start_jd <= child.start_jd + 1e-9 and child.end_jd <= p.end_jd + 1e-9]
+            parents = [
+                p
+                for p in found
+                if p.level == child.level - 1
+                and p.start_jd <= child.start_jd + 1e-9
+                and child.end_jd <= p.end_jd + 1e-9
+            ]
             assert len(parents) == 1, (name, child)
 
 
@@ -117,9 +128,13 @@ def test_each_level_tiles_the_range_and_each_deeper_period_lies_in_exactly_one_p
 def test_an_at_query_agrees_with_the_range_query_around_it(sign, fortune, offset, length):
     instant = BIRTH + offset + length / 3
     query = TimeQuery(start_jd=BIRTH + offset, end_jd=BIRTH + offset + length)
-    for (name, _, ranged), (_, _, pointed) in zip(techniques(sign, fortune, query), techniques(sign, fortune, TimeQuery(at_jd=instant))):
+    for (name, _, ranged), (_, _, pointed) in zip(
+        techniques(sign, fortune, query), techniques(sign, fortune, TimeQuery(at_jd=instant))
+    ):
         holding = [(p.level, p.members) for p in ranged if p.start_jd <= instant < p.end_jd]
-        assert sorted(holding, key=lambda x: x[0]) == sorted([(p.level, p.members) for p in pointed], key=lambda x: x[0]), name
+        assert sorted(holding, key=lambda x: x[0]) == sorted(
+            [(p.level, p.members) for p in pointed], key=lambda x: x[0]
+        ), name
 
 
 def test_a_period_holds_an_instant_from_its_start_up_to_but_not_including_its_end():

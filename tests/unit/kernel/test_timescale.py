@@ -223,16 +223,24 @@ def test_a_datetime_sent_is_its_clock_reading_exactly_as_sent():
     # Issue 36: /v1/timezone's clock reading went through a floating-point Julian Day.
     rng = random.Random(36)
     for _ in range(2000):
-        written = datetime(1800, 1, 1, tzinfo=UTC) + timedelta(seconds=rng.randrange(0, 400 * 365 * 86400), microseconds=rng.randrange(0, 10**6))
+        written = datetime(1800, 1, 1, tzinfo=UTC) + timedelta(
+            seconds=rng.randrange(0, 400 * 365 * 86400), microseconds=rng.randrange(0, 10**6)
+        )
         assert Moment.from_iso(written.strftime("%Y-%m-%dT%H:%M:%S.%fZ")).clock_datetime() == written
-        assert iso_milliseconds(written.replace(microsecond=written.microsecond // 1000 * 1000)) == written.strftime("%Y-%m-%dT%H:%M:%S.") + f"{written.microsecond // 1000:03d}Z"
+        assert (
+            iso_milliseconds(written.replace(microsecond=written.microsecond // 1000 * 1000))
+            == written.strftime("%Y-%m-%dT%H:%M:%S.") + f"{written.microsecond // 1000:03d}Z"
+        )
 
 
-@pytest.mark.parametrize(("clock", "rendered"), [
-    (datetime(2020, 1, 15, 0, 59, 59, 999600, tzinfo=UTC), "2020-01-15T01:00:00.000Z"),
-    (datetime(2020, 1, 15, 0, 59, 59, 999400, tzinfo=UTC), "2020-01-15T00:59:59.999Z"),
-    (datetime(2020, 12, 31, 23, 59, 59, 999500), "2021-01-01T00:00:00.000"),
-])
+@pytest.mark.parametrize(
+    ("clock", "rendered"),
+    [
+        (datetime(2020, 1, 15, 0, 59, 59, 999600, tzinfo=UTC), "2020-01-15T01:00:00.000Z"),
+        (datetime(2020, 1, 15, 0, 59, 59, 999400, tzinfo=UTC), "2020-01-15T00:59:59.999Z"),
+        (datetime(2020, 12, 31, 23, 59, 59, 999500), "2021-01-01T00:00:00.000"),
+    ],
+)
 def test_a_clock_reading_is_rendered_rounded_to_the_millisecond_half_up(clock, rendered):
     assert iso_milliseconds(clock) == rendered
 
@@ -340,10 +348,22 @@ def test_a_moments_clock_is_the_reading_it_was_written_in():
 # Readings across the supported span: its two ends, before and after 1972 (leap-second UTC
 # begins), a leap second, the minutes around it, and years beyond the last leap second.
 READINGS = [
-    "-3001-02-03T00:00:00Z", "-0500-03-01T06:00:00Z", "1000-07-04T12:30:00Z", "1600-01-01T00:00:00+05:30",
-    "1899-12-31T23:59:59.999Z", "1955-06-15T12:00:00Z", "1971-12-31T23:59:59Z", "1972-01-01T00:00:00Z",
-    "1990-08-04T16:20:00-07:00", "2016-12-31T23:59:59.5Z", "2016-12-31T23:59:60Z", "2016-12-31T23:59:60.999Z",
-    "2017-01-01T00:00:00Z", "2024-03-20T12:00:00Z", "2035-01-01T00:00:00Z", "2500-06-01T00:00:00Z",
+    "-3001-02-03T00:00:00Z",
+    "-0500-03-01T06:00:00Z",
+    "1000-07-04T12:30:00Z",
+    "1600-01-01T00:00:00+05:30",
+    "1899-12-31T23:59:59.999Z",
+    "1955-06-15T12:00:00Z",
+    "1971-12-31T23:59:59Z",
+    "1972-01-01T00:00:00Z",
+    "1990-08-04T16:20:00-07:00",
+    "2016-12-31T23:59:59.5Z",
+    "2016-12-31T23:59:60Z",
+    "2016-12-31T23:59:60.999Z",
+    "2017-01-01T00:00:00Z",
+    "2024-03-20T12:00:00Z",
+    "2035-01-01T00:00:00Z",
+    "2500-06-01T00:00:00Z",
     "3000-01-01T00:00:00Z",
 ]
 
@@ -368,7 +388,11 @@ print(json.dumps({"read": read, "delta_t": delta_t}))
 @pytest.fixture(scope="module")
 def read_without_files(processes) -> dict:
     answer = subprocess.run(
-        [sys.executable, "-c", _READ_WITHOUT_FILES, json.dumps(READINGS)], capture_output=True, text=True, check=True, cwd=REPO_ROOT
+        [sys.executable, "-c", _READ_WITHOUT_FILES, json.dumps(READINGS)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO_ROOT,
     )
     return json.loads(answer.stdout)
 
@@ -385,7 +409,12 @@ def test_reading_a_moment_computes_no_delta_t_until_it_is_asked_for(read_without
 # Julian Days across the supported span (41 equal steps) and around the years where Swiss
 # Ephemeris's Delta T changes model (1955, 1972) or leaves its table.
 DELTA_T_DAYS = [JD_UT1_MIN + i * (JD_UT1_MAX - JD_UT1_MIN) / 40 for i in range(41)] + [
-    2435108.5, 2435109.5, 2441317.5, 2451545.0, 2460310.5, 2470000.5,
+    2435108.5,
+    2435109.5,
+    2441317.5,
+    2451545.0,
+    2460310.5,
+    2470000.5,
 ]
 
 

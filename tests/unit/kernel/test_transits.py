@@ -37,7 +37,9 @@ def sign_changes(times, values) -> list[float]:
     return found
 
 
-def brute_force(moving: str, target_longitude: float, aspect: str, orb: float, start: float, end: float, step_days: float):
+def brute_force(
+    moving: str, target_longitude: float, aspect: str, orb: float, start: float, end: float, step_days: float
+):
     """Return [(enter, leave, [exacts])] by sampling, each crossing interpolated between samples."""
     times = np.arange(start, end, step_days)
     times = np.append(times, end)
@@ -45,7 +47,7 @@ def brute_force(moving: str, target_longitude: float, aspect: str, orb: float, s
     longitudes = np.array([engine.calc_body(float(t), number, 0).values[0] for t in times])
     angle = ASPECT_TYPES[aspect].angle_deg
     windows = []
-    for signed in ([angle] if angle in (0.0, 180.0) else [angle, -angle]):
+    for signed in [angle] if angle in (0.0, 180.0) else [angle, -angle]:
         distance = (longitudes - target_longitude - signed + 180.0) % 360.0 - 180.0
         edges = sorted(sign_changes(times, distance - orb) + sign_changes(times, distance + orb))
         exacts = sign_changes(times, distance)
@@ -66,12 +68,20 @@ def brute_force(moving: str, target_longitude: float, aspect: str, orb: float, s
 GENERATOR = random.Random(1124)
 CASES = [
     (GENERATOR.uniform(2415020.0, 2469807.0), GENERATOR.uniform(2440000.0, 2462000.0), body, span, step)
-    for body, span, step in [("sun", 60.0, 10 / 1440), ("mercury", 90.0, 10 / 1440), ("mars", 120.0, 10 / 1440), ("jupiter", 200.0, 60 / 1440), ("moon", 6.0, 1 / 1440)]
+    for body, span, step in [
+        ("sun", 60.0, 10 / 1440),
+        ("mercury", 90.0, 10 / 1440),
+        ("mars", 120.0, 10 / 1440),
+        ("jupiter", 200.0, 60 / 1440),
+        ("moon", 6.0, 1 / 1440),
+    ]
     for _ in range(2)
 ]
 
 
-@pytest.mark.parametrize(("natal_jd", "start", "body", "span", "step"), CASES, ids=[f"{c[2]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("natal_jd", "start", "body", "span", "step"), CASES, ids=[f"{c[2]}-{i}" for i, c in enumerate(CASES)]
+)
 def test_scans_find_exactly_the_brute_force_windows_and_exacts_within_a_minute(natal_jd, start, body, span, step):
     natal = compute_positions(Moment.from_jd_ut1(natal_jd), ["sun", "moon", "venus", "saturn"], CalcFlags()).records
     targets = [(r.body, r.longitude) for r in natal]
@@ -82,7 +92,10 @@ def test_scans_find_exactly_the_brute_force_windows_and_exacts_within_a_minute(n
             reference = brute_force(body, longitude, aspect, 3.0, start, start + span, step)
             assert len(ours) == len(reference), (target, aspect, "no missed and no spurious window")
             for (enter, leave, exacts), (b_enter, b_leave, b_exacts) in zip(ours, reference):
-                assert abs(enter - b_enter) * SECONDS_PER_DAY < AGREEMENT_S and abs(leave - b_leave) * SECONDS_PER_DAY < AGREEMENT_S
+                assert (
+                    abs(enter - b_enter) * SECONDS_PER_DAY < AGREEMENT_S
+                    and abs(leave - b_leave) * SECONDS_PER_DAY < AGREEMENT_S
+                )
                 assert len(exacts) == len(b_exacts)
                 assert all(abs(a - b) * SECONDS_PER_DAY < AGREEMENT_S for a, b in zip(exacts, b_exacts))
 
@@ -106,11 +119,17 @@ def test_a_window_that_never_perfects_has_no_exacts():
 
 def test_windows_cut_by_the_range_are_clamped_and_events_are_ordered():
     start = Moment.from_iso("2024-03-20T00:00:00Z").jd_ut1
-    events = scan(start, start + 40.0, ["sun", "mercury"], [("a", 0.0), ("b", 30.0), ("c", 40.0)], MAJOR_FIVE, 5.0, NEVER)
-    assert events[0].clamped_start and events[0].enter == start  # the Sun is at 0° Aries on 20 March: in orb from the start
+    events = scan(
+        start, start + 40.0, ["sun", "mercury"], [("a", 0.0), ("b", 30.0), ("c", 40.0)], MAJOR_FIVE, 5.0, NEVER
+    )
+    assert (
+        events[0].clamped_start and events[0].enter == start
+    )  # the Sun is at 0° Aries on 20 March: in orb from the start
     keys = [(e.enter, ["sun", "mercury"].index(e.moving), "abc".index(e.target)) for e in events]
     assert keys == sorted(keys)
-    assert any(e.clamped_end and e.leave == start + 40.0 and e.target == "c" for e in events)  # the Sun near 39.5° at the end
+    assert any(
+        e.clamped_end and e.leave == start + 40.0 and e.target == "c" for e in events
+    )  # the Sun near 39.5° at the end
 
 
 def test_mutual_pairs_are_scanned_once_each():

@@ -17,7 +17,24 @@ def sign_in(code: str, sign: int, degree: float) -> int:
 
 
 def test_the_sixteen_are_parasharas_shodashavarga():
-    assert VARGA_CODES == ("D1", "D2", "D3", "D4", "D7", "D9", "D10", "D12", "D16", "D20", "D24", "D27", "D30", "D40", "D45", "D60")
+    assert VARGA_CODES == (
+        "D1",
+        "D2",
+        "D3",
+        "D4",
+        "D7",
+        "D9",
+        "D10",
+        "D12",
+        "D16",
+        "D20",
+        "D24",
+        "D27",
+        "D30",
+        "D40",
+        "D45",
+        "D60",
+    )
     assert [v.parts for v in VARGAS] == [1, 2, 3, 4, 7, 9, 10, 12, 16, 20, 24, 27, 30, 40, 45, 60]
 
 
@@ -72,7 +89,21 @@ def test_every_points_sign_in_every_varga_is_pyjhoras_over_300_random_births(pro
     """PyJHora's traditional Parasara method of each varga, fed our rasi positions (sign and
     degree), so the rule alone is compared: identical."""
     for chart, theirs in zip(charts(), pyjhora()["vargas"]):
-        points = sorted(chart.points, key=lambda p: ("sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn", "rahu", "ketu", "lagna").index(p.name))
+        points = sorted(
+            chart.points,
+            key=lambda p: (
+                "sun",
+                "moon",
+                "mars",
+                "mercury",
+                "jupiter",
+                "venus",
+                "saturn",
+                "rahu",
+                "ketu",
+                "lagna",
+            ).index(p.name),
+        )
         for factor in FACTORS:
             varga = parse_varga(f"D{factor}")
             assert [varga_sign(varga, p.longitude) for p in points] == theirs[str(factor)], factor

@@ -21,8 +21,24 @@ def points(chart) -> dict:
 
 
 def test_the_chart_holds_sun_to_saturn_rahu_ketu_then_the_lagna_and_uranus_to_pluto_when_asked():
-    assert [p.name for p in cast_vedic_chart(BIRTH, LONDON, LAHIRI).points] == ["sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn", "rahu", "ketu", "lagna"]
-    assert [p.name for p in cast_vedic_chart(BIRTH, LONDON, LAHIRI, outer=True).points][-4:] == ["uranus", "neptune", "pluto", "lagna"]
+    assert [p.name for p in cast_vedic_chart(BIRTH, LONDON, LAHIRI).points] == [
+        "sun",
+        "moon",
+        "mars",
+        "mercury",
+        "jupiter",
+        "venus",
+        "saturn",
+        "rahu",
+        "ketu",
+        "lagna",
+    ]
+    assert [p.name for p in cast_vedic_chart(BIRTH, LONDON, LAHIRI, outer=True).points][-4:] == [
+        "uranus",
+        "neptune",
+        "pluto",
+        "lagna",
+    ]
 
 
 def test_longitudes_are_the_tropical_ones_less_the_ayanamsha():
@@ -60,10 +76,22 @@ def test_bhava_houses_are_the_spans_between_the_systems_cusps():
 
 
 def test_combustion_is_within_each_planets_orb_the_tighter_one_when_retrograde():
-    assert dict((p, o) for p, o, _ in COMBUSTION_ORBS) == {"moon": 12, "mars": 17, "mercury": 14, "jupiter": 11, "venus": 10, "saturn": 15}
-    assert is_combust("mercury", 113.0, 100.0, retrograde=False) and not is_combust("mercury", 113.0, 100.0, retrograde=True)
+    assert dict((p, o) for p, o, _ in COMBUSTION_ORBS) == {
+        "moon": 12,
+        "mars": 17,
+        "mercury": 14,
+        "jupiter": 11,
+        "venus": 10,
+        "saturn": 15,
+    }
+    assert is_combust("mercury", 113.0, 100.0, retrograde=False) and not is_combust(
+        "mercury", 113.0, 100.0, retrograde=True
+    )
     assert is_combust("venus", 355.0, 3.0, retrograde=False)  # across 0°
-    assert is_combust("sun", 100.0, 100.0, retrograde=False) is None and is_combust("rahu", 100.0, 100.0, retrograde=True) is None
+    assert (
+        is_combust("sun", 100.0, 100.0, retrograde=False) is None
+        and is_combust("rahu", 100.0, 100.0, retrograde=True) is None
+    )
 
 
 def test_each_varga_asked_gives_every_points_sign():

@@ -18,11 +18,31 @@ NEVER = Deadline.never()
 BIRTH = 2448058.1041667
 SAVANA = YEAR_LENGTHS["savana"]
 #: PyJHora's ids of the lords (const.py: 0 Sun ... 6 Saturn, 7 Rahu, 8 Ketu).
-PYJHORA_LORDS = {"sun": 0, "moon": 1, "mars": 2, "mercury": 3, "jupiter": 4, "venus": 5, "saturn": 6, "rahu": 7, "ketu": 8}
+PYJHORA_LORDS = {
+    "sun": 0,
+    "moon": 1,
+    "mars": 2,
+    "mercury": 3,
+    "jupiter": 4,
+    "venus": 5,
+    "saturn": 6,
+    "rahu": 7,
+    "ketu": 8,
+}
 
 
 def test_the_nine_lords_rule_120_years_in_bphs_order():
-    assert DASHA_YEARS == (("ketu", 7), ("venus", 20), ("sun", 6), ("moon", 10), ("mars", 7), ("rahu", 18), ("jupiter", 16), ("saturn", 19), ("mercury", 17))
+    assert DASHA_YEARS == (
+        ("ketu", 7),
+        ("venus", 20),
+        ("sun", 6),
+        ("moon", 10),
+        ("mars", 7),
+        ("rahu", 18),
+        ("jupiter", 16),
+        ("saturn", 19),
+        ("mercury", 17),
+    )
     assert CYCLE_YEARS == 120
 
 
@@ -54,7 +74,17 @@ def test_saravalis_worked_example_turns_to_the_suns_mahadasha_on_1944_08_01():
     So: within 3 days."""
     birth = Moment.from_iso("1935-07-06T05:38:16Z")
     moon = next(p for p in cast_vedic_chart(birth, Observer(29.72, 91.68), LAHIRI).points if p.name == "moon")
-    first, second = (p for p in vimshottari(birth.jd_ut1, moon.longitude, YEAR_LENGTHS["julian"], 1, TimeQuery(start_jd=birth.jd_ut1, end_jd=birth.jd_ut1 + 4000), NEVER))
+    first, second = (
+        p
+        for p in vimshottari(
+            birth.jd_ut1,
+            moon.longitude,
+            YEAR_LENGTHS["julian"],
+            1,
+            TimeQuery(start_jd=birth.jd_ut1, end_jd=birth.jd_ut1 + 4000),
+            NEVER,
+        )
+    )
     assert (first.members["lord"], second.members["lord"]) == ("venus", "sun")
     assert second.start_jd == pytest.approx(Moment.from_iso("1944-08-01T08:49:08Z").jd_ut1, abs=3.0)
 
@@ -64,16 +94,46 @@ def test_saravalis_worked_example_turns_to_the_suns_mahadasha_on_1944_08_01():
     [
         # B. V. Raman, A Manual of Hindu Astrology, the bhukti tables (years-months-days of 360
         # days and 30-day months): Ketu's dasa, and Venus's.
-        ("ketu", [("ketu", 0, 4, 27), ("venus", 1, 2, 0), ("sun", 0, 4, 6), ("moon", 0, 7, 0), ("mars", 0, 4, 27),
-                  ("rahu", 1, 0, 18), ("jupiter", 0, 11, 6), ("saturn", 1, 1, 9), ("mercury", 0, 11, 27)]),
-        ("venus", [("venus", 3, 4, 0), ("sun", 1, 0, 0), ("moon", 1, 8, 0), ("mars", 1, 2, 0), ("rahu", 3, 0, 0),
-                   ("jupiter", 2, 8, 0), ("saturn", 3, 2, 0), ("mercury", 2, 10, 0), ("ketu", 1, 2, 0)]),
+        (
+            "ketu",
+            [
+                ("ketu", 0, 4, 27),
+                ("venus", 1, 2, 0),
+                ("sun", 0, 4, 6),
+                ("moon", 0, 7, 0),
+                ("mars", 0, 4, 27),
+                ("rahu", 1, 0, 18),
+                ("jupiter", 0, 11, 6),
+                ("saturn", 1, 1, 9),
+                ("mercury", 0, 11, 27),
+            ],
+        ),
+        (
+            "venus",
+            [
+                ("venus", 3, 4, 0),
+                ("sun", 1, 0, 0),
+                ("moon", 1, 8, 0),
+                ("mars", 1, 2, 0),
+                ("rahu", 3, 0, 0),
+                ("jupiter", 2, 8, 0),
+                ("saturn", 3, 2, 0),
+                ("mercury", 2, 10, 0),
+                ("ketu", 1, 2, 0),
+            ],
+        ),
     ],
 )
 def test_antardashas_follow_the_lord_and_last_ramans_bhukti_tables_in_savana_years(lord, table):
     assert sub_lords(lord) == tuple(row[0] for row in table)
-    moon = {"ketu": 0.0, "venus": dms(0, 13, 20) + 1e-9}[lord]  # the start of Ashwini (Ketu) or Bharani (Venus): the whole dasha
-    periods = [p for p in vimshottari(BIRTH, moon, SAVANA, 2, TimeQuery(start_jd=BIRTH, end_jd=BIRTH + 20 * SAVANA), NEVER) if p.level == 2 and p.members["parents"] == (lord,)]
+    moon = {"ketu": 0.0, "venus": dms(0, 13, 20) + 1e-9}[
+        lord
+    ]  # the start of Ashwini (Ketu) or Bharani (Venus): the whole dasha
+    periods = [
+        p
+        for p in vimshottari(BIRTH, moon, SAVANA, 2, TimeQuery(start_jd=BIRTH, end_jd=BIRTH + 20 * SAVANA), NEVER)
+        if p.level == 2 and p.members["parents"] == (lord,)
+    ]
     days = [p.end_jd - p.start_jd for p in periods]
     assert [p.members["lord"] for p in periods] == [row[0] for row in table]
     # Raman's days are rounded to whole days: to half a day.
@@ -89,7 +149,9 @@ def test_the_first_mahadasha_starts_before_birth_by_the_part_the_moon_has_crosse
 
 
 def test_at_an_instant_one_period_of_each_level_runs():
-    found = flatten(vimshottari(BIRTH, 100.0, SAVANA, 3, TimeQuery(at_jd=BIRTH + 9000), NEVER), TimeQuery(at_jd=BIRTH + 9000))
+    found = flatten(
+        vimshottari(BIRTH, 100.0, SAVANA, 3, TimeQuery(at_jd=BIRTH + 9000), NEVER), TimeQuery(at_jd=BIRTH + 9000)
+    )
     assert [p.level for p in found] == [1, 2, 3]
     assert all(p.start_jd <= BIRTH + 9000 < p.end_jd for p in found)
     assert found[2].members["parents"] == (found[0].members["lord"], found[1].members["lord"])
@@ -103,8 +165,21 @@ def test_sub_periods_tile_their_parent_exactly():
 
 
 def test_the_cycle_starts_over_after_120_years():
-    majors = [p for p in vimshottari(BIRTH, 0.0, SAVANA, 1, TimeQuery(start_jd=BIRTH, end_jd=BIRTH + 125 * SAVANA), NEVER)]
-    assert [p.members["lord"] for p in majors] == ["ketu", "venus", "sun", "moon", "mars", "rahu", "jupiter", "saturn", "mercury", "ketu"]
+    majors = [
+        p for p in vimshottari(BIRTH, 0.0, SAVANA, 1, TimeQuery(start_jd=BIRTH, end_jd=BIRTH + 125 * SAVANA), NEVER)
+    ]
+    assert [p.members["lord"] for p in majors] == [
+        "ketu",
+        "venus",
+        "sun",
+        "moon",
+        "mars",
+        "rahu",
+        "jupiter",
+        "saturn",
+        "mercury",
+        "ketu",
+    ]
     assert majors[-1].start_jd == pytest.approx(BIRTH + 120 * SAVANA)
 
 
@@ -119,7 +194,13 @@ def test_every_boundary_to_three_levels_is_pyjhoras_within_a_day_over_300_random
         for level, lord, start in theirs["periods"]:
             starts.setdefault((level, lord), []).append(start)
         cycle_end = min(start for _, _, start in theirs["periods"]) + 120 * YEAR_DAYS
-        ours = [p for p in vimshottari(born, moon.longitude, YEAR_DAYS, DASHA_LEVELS, TimeQuery(start_jd=born, end_jd=cycle_end - 1e-6), NEVER) if p.start_jd >= born]
+        ours = [
+            p
+            for p in vimshottari(
+                born, moon.longitude, YEAR_DAYS, DASHA_LEVELS, TimeQuery(start_jd=born, end_jd=cycle_end - 1e-6), NEVER
+            )
+            if p.start_jd >= born
+        ]
         assert len(ours) > 9
         for period in ours:
             candidates = starts[(period.level, PYJHORA_LORDS[period.members["lord"]])]

@@ -29,7 +29,11 @@ def walk(moon: float, others: dict[str, float], aspects) -> tuple[str, str, floa
     """Return (body, aspect, Moon's longitude) of the last contact met walking the Moon to its sign's end."""
     end = (int(moon // 30.0) + 1) * 30.0
     last = None
-    previous = {(body, aspect): separation(moon, lon) - ASPECT_TYPES[aspect].angle_deg for body, lon in others.items() for aspect in aspects}
+    previous = {
+        (body, aspect): separation(moon, lon) - ASPECT_TYPES[aspect].angle_deg
+        for body, lon in others.items()
+        for aspect in aspects
+    }
     for key, value in previous.items():
         if value == 0.0:
             last = (*key, moon)
@@ -83,7 +87,10 @@ def test_only_the_aspects_asked_for_count():
 def test_the_orb_is_reported_as_the_aspects_max_orb_and_decides_nothing():
     tight = void_of_course(10.0, [("venus", 100.0)], ["square"], orb_deg=0.5)
     default = void_of_course(10.0, [("venus", 100.0)], ["square"])
-    assert (tight.last_aspect.max_orb_deg, default.last_aspect.max_orb_deg) == (0.5, ASPECT_TYPES["square"].default_orb_deg)
+    assert (tight.last_aspect.max_orb_deg, default.last_aspect.max_orb_deg) == (
+        0.5,
+        ASPECT_TYPES["square"].default_orb_deg,
+    )
     assert tight.is_void == default.is_void
 
 

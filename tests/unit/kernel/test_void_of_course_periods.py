@@ -54,16 +54,27 @@ def walked_periods(start_jd: float, end_jd: float, others: list[str], aspects: l
     return periods
 
 
-@pytest.mark.parametrize(("start", "others", "aspects"), [
-    ("2024-03-01T00:00:00Z", OTHERS, MAJOR_SEVEN),
-    ("1987-08-10T00:00:00Z", OTHERS + ["mean_node", "chiron"], ["conjunction", "opposition", "trine", "square", "sextile"]),
-])
+@pytest.mark.parametrize(
+    ("start", "others", "aspects"),
+    [
+        ("2024-03-01T00:00:00Z", OTHERS, MAJOR_SEVEN),
+        (
+            "1987-08-10T00:00:00Z",
+            OTHERS + ["mean_node", "chiron"],
+            ["conjunction", "opposition", "trine", "square", "sextile"],
+        ),
+    ],
+)
 def test_every_period_of_a_month_matches_a_walk_of_the_moon_at_one_minute_steps(start, others, aspects):
     start_jd = Moment.from_iso(start).jd_ut1
     end_jd = start_jd + 30.0
     walked = walked_periods(start_jd, end_jd, others, aspects)
     # Ours for the whole passages the walk saw (the first and last passages it cut are left out).
-    found = [p for p in void_periods(start_jd, end_jd, others, aspects, NEVER) if walked[0][1] - 1e-3 <= p.end_jd <= walked[-1][1] + 1e-3]
+    found = [
+        p
+        for p in void_periods(start_jd, end_jd, others, aspects, NEVER)
+        if walked[0][1] - 1e-3 <= p.end_jd <= walked[-1][1] + 1e-3
+    ]
     assert len(found) == len(walked) > 10
     for period, (walk_start, walk_end, sign, body) in zip(found, walked):
         assert period.sign == sign
@@ -124,11 +135,14 @@ def every_contact_refined(start_jd: float, end_jd: float, others: list[str], asp
     return periods
 
 
-@pytest.mark.parametrize(("start", "months", "others", "aspects"), [
-    ("2024-01-01T00:00:00Z", 12, OTHERS + ["mean_node"], MAJOR_SEVEN),
-    ("1931-07-15T00:00:00Z", 6, OTHERS, ["conjunction", "opposition", "trine", "square", "sextile"]),
-    ("2077-02-01T00:00:00Z", 4, ["sun", "mars", "chiron", "true_node"], ["conjunction", "square", "quincunx"]),
-])
+@pytest.mark.parametrize(
+    ("start", "months", "others", "aspects"),
+    [
+        ("2024-01-01T00:00:00Z", 12, OTHERS + ["mean_node"], MAJOR_SEVEN),
+        ("1931-07-15T00:00:00Z", 6, OTHERS, ["conjunction", "opposition", "trine", "square", "sextile"]),
+        ("2077-02-01T00:00:00Z", 4, ["sun", "mars", "chiron", "true_node"], ["conjunction", "square", "quincunx"]),
+    ],
+)
 def test_the_periods_are_those_of_every_contact_refined_to_the_same_instants(start, months, others, aspects):
     start_jd = Moment.from_iso(start).jd_ut1
     end_jd = start_jd + 30.5 * months

@@ -35,8 +35,13 @@ def test_every_body_by_four_angles_is_80_lines_and_accepted():
 
 
 def test_the_full_form_keeps_each_targets_angles_and_cusps_in_order():
-    request = pb.ComputeAstrocartographyRequest(targets=[pb.AstroTarget(body="Mars", angles=["ic"], cusps=[5.5, 2.0]),
-                                                         pb.AstroTarget(body="moon", cusps=[10.0])], system="koch")
+    request = pb.ComputeAstrocartographyRequest(
+        targets=[
+            pb.AstroTarget(body="Mars", angles=["ic"], cusps=[5.5, 2.0]),
+            pb.AstroTarget(body="moon", cusps=[10.0]),
+        ],
+        system="koch",
+    )
     assert targets_from(request) == [Target("mars", ("imum_coeli",), (5.5, 2.0)), Target("moon", (), (10.0,))]
 
 
@@ -49,7 +54,9 @@ def test_targets_with_the_flat_form_are_conflicting_naming_targets(flat):
 
 
 def test_a_target_without_a_line_is_invalid_naming_that_target():
-    request = pb.ComputeAstrocartographyRequest(targets=[pb.AstroTarget(body="sun", angles=["mc"]), pb.AstroTarget(body="moon")])
+    request = pb.ComputeAstrocartographyRequest(
+        targets=[pb.AstroTarget(body="sun", angles=["mc"]), pb.AstroTarget(body="moon")]
+    )
     with pytest.raises(InvalidParameter) as caught:
         targets_from(request)
     assert caught.value.param == "targets[1]"
@@ -78,8 +85,10 @@ def test_an_unknown_angle_is_invalid_naming_angles():
 
 def test_more_than_80_lines_are_invalid_naming_the_form():
     # 17 targets of 4 angles and 1 cusp: 85 lines.
-    targets = [pb.AstroTarget(body=body, angles=list(FOUR), cusps=[2.0]) for body in
-               (*PLANETS, "true_node", "chiron", "ceres", "pallas", "juno", "vesta")]
+    targets = [
+        pb.AstroTarget(body=body, angles=list(FOUR), cusps=[2.0])
+        for body in (*PLANETS, "true_node", "chiron", "ceres", "pallas", "juno", "vesta")
+    ]
     with pytest.raises(InvalidParameter) as caught:
         targets_from(pb.ComputeAstrocartographyRequest(targets=targets, system="placidus"))
     assert caught.value.param == "targets"
@@ -94,5 +103,7 @@ def test_cusps_in_a_system_without_cusp_lines_are_invalid_naming_system(system):
 
 
 def test_angle_lines_are_drawn_in_any_system():
-    request = pb.ComputeAstrocartographyRequest(targets=[pb.AstroTarget(body="sun", angles=["asc"])], system="whole_sign")
+    request = pb.ComputeAstrocartographyRequest(
+        targets=[pb.AstroTarget(body="sun", angles=["asc"])], system="whole_sign"
+    )
     assert targets_from(request) == [Target("sun", ("ascendant",), ())]

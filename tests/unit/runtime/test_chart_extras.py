@@ -32,7 +32,14 @@ def extras(request, **kwargs) -> ChartExtras:
 
 def test_a_request_that_asks_for_nothing_adds_nothing():
     found = extras(natal())
-    assert (found.patterns, found.derived, found.lots, found.dignities, found.day_chart, found.unused) == (None, False, (), False, None, ())
+    assert (found.patterns, found.derived, found.lots, found.dignities, found.day_chart, found.unused) == (
+        None,
+        False,
+        (),
+        False,
+        None,
+        (),
+    )
 
 
 def test_patterns_are_the_pattern_types_asked_with_the_stellium_settings():
@@ -50,7 +57,13 @@ def test_derived_points_take_midpoints_and_antiscia_by_default_and_the_lots_aske
     request.chart.options.derived_points = True
     request.chart.options.lots.append("fortune")
     found = extras(request, resolution="higher")
-    assert (found.derived, found.midpoints, found.antiscia, found.lots, found.resolution) == (True, True, True, ("part_of_fortune",), "higher")
+    assert (found.derived, found.midpoints, found.antiscia, found.lots, found.resolution) == (
+        True,
+        True,
+        True,
+        ("part_of_fortune",),
+        "higher",
+    )
 
 
 def test_derived_points_leave_out_what_is_switched_off():

@@ -38,8 +38,25 @@ def test_a_composite_request_holds_its_options_itself():
 def test_the_settings_of_a_request_that_sent_no_option_are_the_protos_defaults():
     settings = chart_settings_from(natal())
     assert (settings.system.name, settings.aspect_types, settings.orb_deg) == ("placidus", MAJOR_SEVEN, None)
-    assert (settings.applying, settings.parallels, settings.parallel_orb_deg, settings.house_position_mode) == (True, True, 1.0, "zodiacal")
-    assert settings.bodies == ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node")
+    assert (settings.applying, settings.parallels, settings.parallel_orb_deg, settings.house_position_mode) == (
+        True,
+        True,
+        1.0,
+        "zodiacal",
+    )
+    assert settings.bodies == (
+        "sun",
+        "moon",
+        "mercury",
+        "venus",
+        "mars",
+        "jupiter",
+        "saturn",
+        "uranus",
+        "neptune",
+        "pluto",
+        "mean_node",
+    )
 
 
 def test_the_options_sent_are_read_into_the_settings():
@@ -50,8 +67,17 @@ def test_the_options_sent_are_read_into_the_settings():
     options.aspect_selection.aspects.extend(["square", "trine", "square"])
     request.chart.house_position_mode = "mundane"
     settings = chart_settings_from(request)
-    assert (settings.bodies, settings.system.name, settings.aspect_types) == (("sun", "moon"), "koch", ("square", "trine"))
-    assert (settings.orb_deg, settings.parallel_orb_deg, settings.applying, settings.house_position_mode) == (4.0, 0.5, False, "mundane")
+    assert (settings.bodies, settings.system.name, settings.aspect_types) == (
+        ("sun", "moon"),
+        "koch",
+        ("square", "trine"),
+    )
+    assert (settings.orb_deg, settings.parallel_orb_deg, settings.applying, settings.house_position_mode) == (
+        4.0,
+        0.5,
+        False,
+        "mundane",
+    )
 
 
 @pytest.mark.parametrize("flag", ["j2000", "heliocentric"])

@@ -28,8 +28,10 @@ PLACE = Observer(51.5, -0.1, 0.0)
 
 def cast(**options):
     """Cast the J2000 chart of a natal request with ``options`` (the request read as a service reads it)."""
-    request = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=J2000), location=Place(lat=PLACE.latitude_deg, lon=PLACE.longitude_deg)),
-                                          bodies=["all"])
+    request = pb.ComputeNatalChartRequest(
+        birth=Birth(moment=Moment(jd=J2000), location=Place(lat=PLACE.latitude_deg, lon=PLACE.longitude_deg)),
+        bodies=["all"],
+    )
     for name, value in options.items():
         holder = request.chart if name in ("house_position_mode", "dignities") else request.chart.options
         if isinstance(value, list):
@@ -37,11 +39,21 @@ def cast(**options):
         else:
             setattr(holder, name, value)
     inputs = validate(request).query
-    return cast_chart(KernelMoment.from_jd_ut1(J2000), PLACE, inputs.settings, extras=inputs.extras, source={"type": "natal"})
+    return cast_chart(
+        KernelMoment.from_jd_ut1(J2000), PLACE, inputs.settings, extras=inputs.extras, source={"type": "natal"}
+    )
 
 
-FULL = {"patterns": True, "stellium_min": 2, "derived_points": True, "lots": ["default"], "dignities": True, "equatorial": True,
-        "house_position_mode": "mundane", "sidereal": "lahiri"}
+FULL = {
+    "patterns": True,
+    "stellium_min": 2,
+    "derived_points": True,
+    "lots": ["default"],
+    "dignities": True,
+    "equatorial": True,
+    "house_position_mode": "mundane",
+    "sidereal": "lahiri",
+}
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +80,9 @@ def same(record, value, *, optional=(), renamed=None):
         kernel_value = getattr(value, field.name)
         if field.name in optional and kernel_value is None:
             assert not record.HasField(name), name
-        elif isinstance(kernel_value, (list, tuple)) and not (kernel_value and not isinstance(kernel_value[0], (str, float, int))):
+        elif isinstance(kernel_value, (list, tuple)) and not (
+            kernel_value and not isinstance(kernel_value[0], (str, float, int))
+        ):
             assert list(getattr(record, name)) == list(kernel_value), name
         elif isinstance(kernel_value, (str, float, int, bool)):
             assert getattr(record, name) == kernel_value, name
@@ -92,7 +106,11 @@ def test_the_cusps_start_at_slot_1_after_a_placeholder(chart_of, request):
     chart, record = request.getfixturevalue(chart_of)
     houses = record.houses
     assert list(houses.cusps) == [0.0, *chart.houses.cusps_deg]
-    assert (houses.ascendant, houses.midheaven, houses.vertex) == (chart.houses.ascendant_deg, chart.houses.midheaven_deg, chart.houses.vertex_deg)
+    assert (houses.ascendant, houses.midheaven, houses.vertex) == (
+        chart.houses.ascendant_deg,
+        chart.houses.midheaven_deg,
+        chart.houses.vertex_deg,
+    )
 
 
 def test_each_aspect_is_the_kernels_with_angle_the_separation_and_max_orb_the_admitting_orb(full):
@@ -100,7 +118,11 @@ def test_each_aspect_is_the_kernels_with_angle_the_separation_and_max_orb_the_ad
     assert len(record.aspects) == len(chart.aspects) > 0
     for aspect, rendered in zip(chart.aspects, record.aspects):
         assert (rendered.body_a, rendered.body_b, rendered.aspect) == (aspect.body_a, aspect.body_b, aspect.aspect)
-        assert (rendered.angle, rendered.orb, rendered.max_orb) == (aspect.separation_deg, aspect.orb_deg, aspect.max_orb_deg)
+        assert (rendered.angle, rendered.orb, rendered.max_orb) == (
+            aspect.separation_deg,
+            aspect.orb_deg,
+            aspect.max_orb_deg,
+        )
         assert rendered.HasField("applying") == (aspect.applying is not None)
         if aspect.applying is not None:
             assert rendered.applying == aspect.applying
@@ -114,16 +136,29 @@ def test_without_applying_computed_no_aspect_says_applying():
 def test_each_parallel_is_the_kernels(full):
     chart, record = full
     for parallel, rendered in zip(chart.parallels, record.parallels, strict=True):
-        assert (rendered.body_a, rendered.body_b, rendered.parallel_type) == (parallel.body_a, parallel.body_b, parallel.parallel_type)
-        assert (rendered.declination_a, rendered.declination_b) == (parallel.declination_a_deg, parallel.declination_b_deg)
+        assert (rendered.body_a, rendered.body_b, rendered.parallel_type) == (
+            parallel.body_a,
+            parallel.body_b,
+            parallel.parallel_type,
+        )
+        assert (rendered.declination_a, rendered.declination_b) == (
+            parallel.declination_a_deg,
+            parallel.declination_b_deg,
+        )
         assert (rendered.orb, rendered.max_orb) == (parallel.orb_deg, parallel.max_orb_deg)
 
 
 def test_each_pattern_is_the_kernels_with_its_aspects(full):
     chart, record = full
     for pattern, rendered in zip(chart.patterns, record.patterns, strict=True):
-        assert (rendered.pattern, list(rendered.bodies), rendered.tightness) == (pattern.pattern, list(pattern.bodies), pattern.tightness)
-        assert [(a.body_a, a.body_b, a.aspect) for a in rendered.aspects] == [(a.body_a, a.body_b, a.aspect) for a in pattern.aspects]
+        assert (rendered.pattern, list(rendered.bodies), rendered.tightness) == (
+            pattern.pattern,
+            list(pattern.bodies),
+            pattern.tightness,
+        )
+        assert [(a.body_a, a.body_b, a.aspect) for a in rendered.aspects] == [
+            (a.body_a, a.body_b, a.aspect) for a in pattern.aspects
+        ]
         assert rendered.HasField("focal") == (pattern.focal is not None)
 
 
@@ -144,8 +179,16 @@ def test_each_dignity_is_the_kernels(full):
 def test_the_metadata_is_the_kernels(full, plain):
     for chart, record in (full, plain):
         metadata, rendered = chart.metadata, record.metadata
-        assert (rendered.datetime, rendered.datetime_iso, rendered.house_system) == (metadata.jd_ut1, metadata.datetime_iso, metadata.house_system)
-        assert (rendered.location.latitude, rendered.location.longitude, rendered.location.altitude) == (metadata.latitude, metadata.longitude, metadata.altitude)
+        assert (rendered.datetime, rendered.datetime_iso, rendered.house_system) == (
+            metadata.jd_ut1,
+            metadata.datetime_iso,
+            metadata.house_system,
+        )
+        assert (rendered.location.latitude, rendered.location.longitude, rendered.location.altitude) == (
+            metadata.latitude,
+            metadata.longitude,
+            metadata.altitude,
+        )
         assert (list(rendered.bodies), rendered.source.type) == (metadata.bodies, "natal")
     assert full[1].metadata.sidereal == "lahiri"
     assert not plain[1].metadata.HasField("sidereal")

@@ -23,7 +23,9 @@ POLAR = Observer(80.0, -0.1, 0.0)
 
 
 def inputs(**options):
-    request = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), location=Place(lat=0.0, lon=0.0)), bodies=["planets"])
+    request = pb.ComputeNatalChartRequest(
+        birth=Birth(moment=Moment(jd=2451545.0), location=Place(lat=0.0, lon=0.0)), bodies=["planets"]
+    )
     for name, value in options.items():
         if isinstance(value, list):
             getattr(request.chart.options, name).extend(value)
@@ -33,9 +35,20 @@ def inputs(**options):
 
 
 def test_the_chart_is_cast_at_the_moment_and_place_given_with_its_type_and_source():
-    message, _warnings, chart = chart_reply(inputs(), J2000, Observer(45.0, 7.0, 200.0), chart_type="return", source={"type": "return", "body": "sun"})
-    assert (chart.metadata.jd_ut1, chart.metadata.latitude, chart.metadata.longitude, chart.metadata.altitude) == (2451545.0, 45.0, 7.0, 200.0)
-    assert (message.chart_type, message.metadata.source.type, message.metadata.source.body) == ("return", "return", "sun")
+    message, _warnings, chart = chart_reply(
+        inputs(), J2000, Observer(45.0, 7.0, 200.0), chart_type="return", source={"type": "return", "body": "sun"}
+    )
+    assert (chart.metadata.jd_ut1, chart.metadata.latitude, chart.metadata.longitude, chart.metadata.altitude) == (
+        2451545.0,
+        45.0,
+        7.0,
+        200.0,
+    )
+    assert (message.chart_type, message.metadata.source.type, message.metadata.source.body) == (
+        "return",
+        "return",
+        "sun",
+    )
     assert [p.body for p in message.positions] == [p.body for p in chart.positions] == list(inputs().settings.bodies)
 
 
@@ -55,8 +68,13 @@ def test_a_chart_without_conditions_or_notes_has_no_warnings():
 def test_a_turned_chart_is_rendered_turned_its_patterns_the_unturned_charts():
     settings_inputs = inputs(patterns=True, stellium_min=2)
     plain, _, unturned = chart_reply(settings_inputs, J2000, Observer(45.0, 7.0, 0.0))
-    turned, _, _turned_chart = chart_reply(settings_inputs, J2000, Observer(45.0, 7.0, 0.0), chart_type="draconic",
-                                   turn=lambda c: rotate_to_node(c, settings_inputs.settings, "mean_node", J2000))
+    turned, _, _turned_chart = chart_reply(
+        settings_inputs,
+        J2000,
+        Observer(45.0, 7.0, 0.0),
+        chart_type="draconic",
+        turn=lambda c: rotate_to_node(c, settings_inputs.settings, "mean_node", J2000),
+    )
     node = next(p.longitude for p in unturned.positions if p.body == "mean_node")
     assert next(p.longitude for p in turned.positions if p.body == "mean_node") == pytest.approx(0.0, abs=1e-9)
     sun_before = next(p.longitude for p in plain.positions if p.body == "sun")

@@ -22,19 +22,58 @@ SAME_SET_SHARE = 0.5
 #: Pairs of a table and a field's choices that share most names and differ on purpose: the
 #: table holds a part of the set, or the choices take two spellings of each name.
 DELIBERATE = {
-    ("kernel.astrocartography.ANGLES", "celestial.v1.AstroTarget.angles"): "the angles' names; the choices also take their abbreviations",
-    ("kernel.astrocartography.ANGLE_ALIASES", "celestial.v1.AstroTarget.angles"): "the abbreviations; the choices also take the names",
-    ("shared.runtime.astro_targets.ANGLES", "celestial.v1.AstroTarget.angles"): "the angles' names; the choices also take their abbreviations",
-    ("services.ephemeris.wheel.layout.ANGLE_NAMES", "celestial.v1.AstroTarget.angles"): "the abbreviations drawn; the choices also take the names",
-    ("kernel.astrocartography.ANGLES", "celestial.v1.ComputeAstrocartographyRequest.angles"): "the angles' names; the choices also take their abbreviations",
-    ("kernel.astrocartography.ANGLE_ALIASES", "celestial.v1.ComputeAstrocartographyRequest.angles"): "the abbreviations; the choices also take the names",
-    ("shared.runtime.astro_targets.ANGLES", "celestial.v1.ComputeAstrocartographyRequest.angles"): "the angles' names; the choices also take their abbreviations",
-    ("services.ephemeris.wheel.layout.ANGLE_NAMES", "celestial.v1.ComputeAstrocartographyRequest.angles"): "the abbreviations drawn; the choices also take the names",
-    ("shared.runtime.chart_wheel_input.BIWHEELS", "celestial.v1.DrawChartWheelRequest.kind"): "the kinds drawn as two rings, a part of the kinds",
-    ("kernel.chart.HOUSE_POSITION_MODES", "celestial.v1.ComputeDraconicChartRequest.house_position_mode"): "a draconic chart offers the zodiacal mode only",
-    ("kernel.lots._BY_ID", "celestial.v1.ComputeLotsRequest.lots"): "the lots' ids; the choices also take their keywords",
-    ("kernel.lots._BY_KEYWORD", "celestial.v1.ComputeLotsRequest.lots"): "the lots' keywords; the choices also take their ids",
-    ("kernel.engine.HELIACAL_EVENT_TYPES", "celestial.v1.FindHeliacalEventRequest.event"): "the engine's four events; the acronychal two are found otherwise",
+    (
+        "kernel.astrocartography.ANGLES",
+        "celestial.v1.AstroTarget.angles",
+    ): "the angles' names; the choices also take their abbreviations",
+    (
+        "kernel.astrocartography.ANGLE_ALIASES",
+        "celestial.v1.AstroTarget.angles",
+    ): "the abbreviations; the choices also take the names",
+    (
+        "shared.runtime.astro_targets.ANGLES",
+        "celestial.v1.AstroTarget.angles",
+    ): "the angles' names; the choices also take their abbreviations",
+    (
+        "services.ephemeris.wheel.layout.ANGLE_NAMES",
+        "celestial.v1.AstroTarget.angles",
+    ): "the abbreviations drawn; the choices also take the names",
+    (
+        "kernel.astrocartography.ANGLES",
+        "celestial.v1.ComputeAstrocartographyRequest.angles",
+    ): "the angles' names; the choices also take their abbreviations",
+    (
+        "kernel.astrocartography.ANGLE_ALIASES",
+        "celestial.v1.ComputeAstrocartographyRequest.angles",
+    ): "the abbreviations; the choices also take the names",
+    (
+        "shared.runtime.astro_targets.ANGLES",
+        "celestial.v1.ComputeAstrocartographyRequest.angles",
+    ): "the angles' names; the choices also take their abbreviations",
+    (
+        "services.ephemeris.wheel.layout.ANGLE_NAMES",
+        "celestial.v1.ComputeAstrocartographyRequest.angles",
+    ): "the abbreviations drawn; the choices also take the names",
+    (
+        "shared.runtime.chart_wheel_input.BIWHEELS",
+        "celestial.v1.DrawChartWheelRequest.kind",
+    ): "the kinds drawn as two rings, a part of the kinds",
+    (
+        "kernel.chart.HOUSE_POSITION_MODES",
+        "celestial.v1.ComputeDraconicChartRequest.house_position_mode",
+    ): "a draconic chart offers the zodiacal mode only",
+    (
+        "kernel.lots._BY_ID",
+        "celestial.v1.ComputeLotsRequest.lots",
+    ): "the lots' ids; the choices also take their keywords",
+    (
+        "kernel.lots._BY_KEYWORD",
+        "celestial.v1.ComputeLotsRequest.lots",
+    ): "the lots' keywords; the choices also take their ids",
+    (
+        "kernel.engine.HELIACAL_EVENT_TYPES",
+        "celestial.v1.FindHeliacalEventRequest.event",
+    ): "the engine's four events; the acronychal two are found otherwise",
 }
 
 
@@ -75,7 +114,9 @@ def _choices() -> dict[str, frozenset[str]]:
 
     for info in pkgutil.iter_modules(celestial.v1.__path__):
         if info.name.endswith("_pb2"):
-            for descriptor in importlib.import_module(f"celestial.v1.{info.name}").DESCRIPTOR.message_types_by_name.values():
+            for descriptor in importlib.import_module(
+                f"celestial.v1.{info.name}"
+            ).DESCRIPTOR.message_types_by_name.values():
                 visit(descriptor)
     return found
 
@@ -102,11 +143,17 @@ def test_no_two_declarations_of_a_closed_set_disagree(declarations):
 
 def test_each_deliberate_difference_is_still_a_near_pair_that_differs(declarations):
     tables, choices = declarations
-    stale = [pair for pair in DELIBERATE if not (tables[pair[0]] != choices[pair[1]] and _near(tables[pair[0]], choices[pair[1]]))]
+    stale = [
+        pair
+        for pair in DELIBERATE
+        if not (tables[pair[0]] != choices[pair[1]] and _near(tables[pair[0]], choices[pair[1]]))
+    ]
     assert stale == []
 
 
-def test_theme_grid_year_length_houses_node_and_vargas_are_each_bound_to_the_table_that_gives_them_meaning(declarations):
+def test_theme_grid_year_length_houses_node_and_vargas_are_each_bound_to_the_table_that_gives_them_meaning(
+    declarations,
+):
     bound = {field: binding.table for binding in BINDINGS for field in binding.fields}
     assert bound == {
         ("celestial.v1.DrawChartWheelRequest", "theme"): "services.ephemeris.wheel.themes.THEMES",
@@ -128,9 +175,17 @@ def test_each_binding_names_the_table_it_holds(declarations):
 def test_a_table_that_names_other_than_its_fields_choices_is_refused(monkeypatch):
     monkeypatch.setattr(closed_sets, "BINDINGS", [])
     with pytest.raises(ValueError, match="sepia"):
-        bound_to_choices({"light": 1, "dark": 2, "high_contrast": 3, "print": 4, "sepia": 5}, "THEMES", (ephemeris_service_pb2.DrawChartWheelRequest, "theme"))
+        bound_to_choices(
+            {"light": 1, "dark": 2, "high_contrast": 3, "print": 4, "sepia": 5},
+            "THEMES",
+            (ephemeris_service_pb2.DrawChartWheelRequest, "theme"),
+        )
     with pytest.raises(ValueError, match="julian"):
-        bound_to_choices(("sidereal", "savana", "gregorian"), "YEAR_LENGTHS", (vedic_pb2.ComputeVimshottariDashaRequest, "year_length"))
+        bound_to_choices(
+            ("sidereal", "savana", "gregorian"),
+            "YEAR_LENGTHS",
+            (vedic_pb2.ComputeVimshottariDashaRequest, "year_length"),
+        )
     assert closed_sets.BINDINGS == []
 
 
@@ -139,7 +194,12 @@ def test_a_table_bound_to_several_fields_must_name_each_ones_choices(monkeypatch
     nodes = ("mean_node", "true_node")
     assert bound_to_choices(nodes, "NODES", (ephemeris_service_pb2.ComputeDraconicChartRequest, "node")) is nodes
     with pytest.raises(ValueError, match="ComputeVedicChartRequest.node"):
-        bound_to_choices(nodes, "NODES", (ephemeris_service_pb2.ComputeDraconicChartRequest, "node"), (vedic_pb2.ComputeVedicChartRequest, "node"))
+        bound_to_choices(
+            nodes,
+            "NODES",
+            (ephemeris_service_pb2.ComputeDraconicChartRequest, "node"),
+            (vedic_pb2.ComputeVedicChartRequest, "node"),
+        )
     assert [binding.table for binding in closed_sets.BINDINGS] == ["NODES"]
 
 

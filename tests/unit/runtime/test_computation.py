@@ -37,7 +37,7 @@ def test_the_handler_computes_from_the_request_read_once_under_the_calls_deadlin
         return pb.ComputePositionsResponse(warnings=[str(reading.speed), *reading.query.bodies])
 
     reply = compute_reply(handler, pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), bodies=["Moon"]), deadline)
-    (reading, given), = seen
+    ((reading, given),) = seen
     assert isinstance(reading, RequestReading) and given is deadline
     # speed took its declared default, and the bodies were resolved by the reader.
     assert list(reply.warnings) == ["True", "moon"]
@@ -56,7 +56,11 @@ def test_a_request_its_rules_refuse_does_not_reach_the_handler():
         raise AssertionError("started")
 
     with pytest.raises(InvalidParameter):
-        compute_reply(handler, pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), place={"lat": 95.0, "lon": 0.0}), Deadline.never())
+        compute_reply(
+            handler,
+            pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), place={"lat": 95.0, "lon": 0.0}),
+            Deadline.never(),
+        )
 
 
 def test_an_error_about_the_requests_moment_that_the_handler_left_unnamed_names_its_parameter():

@@ -33,15 +33,26 @@ def test_make_runs_default_ports_lie_below_every_ephemeral_port_range():
     # Linux hands out 32768-60999 and IANA reserves 49152-65535 for outgoing connections: a
     # default in there would now and then be held by one and make `make run` fail to bind.
     settings = load_settings({})
-    ports = [int(address.rsplit(":", 1)[1]) for addresses in settings.service_addresses.values() for address in addresses]
+    ports = [
+        int(address.rsplit(":", 1)[1]) for addresses in settings.service_addresses.values() for address in addresses
+    ]
     assert max(ports) < 32768
 
 
 def test_the_process_recovery_timings_follow_the_environment():
     defaults = load_settings({})
-    assert (defaults.service_keepalive_s, defaults.service_ping_timeout_s, defaults.restart_unhealthy_after_s) == (1.0, 2.0, 5.0)
-    short = load_settings({"CELESTIAL_SERVICE_KEEPALIVE_S": "0.5", "CELESTIAL_SERVICE_PING_TIMEOUT_S": "1",
-                           "CELESTIAL_RESTART_UNHEALTHY_AFTER_S": "3"})
+    assert (defaults.service_keepalive_s, defaults.service_ping_timeout_s, defaults.restart_unhealthy_after_s) == (
+        1.0,
+        2.0,
+        5.0,
+    )
+    short = load_settings(
+        {
+            "CELESTIAL_SERVICE_KEEPALIVE_S": "0.5",
+            "CELESTIAL_SERVICE_PING_TIMEOUT_S": "1",
+            "CELESTIAL_RESTART_UNHEALTHY_AFTER_S": "3",
+        }
+    )
     assert (short.service_keepalive_s, short.service_ping_timeout_s, short.restart_unhealthy_after_s) == (0.5, 1.0, 3.0)
 
 

@@ -18,7 +18,11 @@ def _message(subject: str, text: str = "Follow http://127.0.0.1:8080/dashboard/i
 def test_a_kept_message_reads_back_with_its_headers_and_text(tmp_path):
     keep_message(tmp_path, _message("Confirm", "the link: http://x/dashboard/invite?token=t\n"))
     (message,) = read_messages(tmp_path)
-    assert (message.sender, message.to, message.subject) == ("Celestial <no-reply@localhost>", "ada@example.com", "Confirm")
+    assert (message.sender, message.to, message.subject) == (
+        "Celestial <no-reply@localhost>",
+        "ada@example.com",
+        "Confirm",
+    )
     assert message.text == "the link: http://x/dashboard/invite?token=t\n"
 
 

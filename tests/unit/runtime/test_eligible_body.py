@@ -51,7 +51,14 @@ def test_a_group_where_one_body_is_wanted_is_invalid():
 
 
 def test_a_group_expands_to_its_eligible_members_in_order():
-    assert eligible_bodies(pb.FindStationsRequest(bodies=["asteroids"])) == ("chiron", "pholus", "ceres", "pallas", "juno", "vesta")
+    assert eligible_bodies(pb.FindStationsRequest(bodies=["asteroids"])) == (
+        "chiron",
+        "pholus",
+        "ceres",
+        "pallas",
+        "juno",
+        "vesta",
+    )
 
 
 def test_each_body_is_listed_once():

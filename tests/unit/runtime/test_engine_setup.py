@@ -23,4 +23,3 @@ def test_open_engine_points_the_engine_the_gazetteer_and_the_zones_at_the_settin
     engine_setup.open_engine(settings)
     assert calls[:3] == [("use_ephemeris_files", "/e"), ("use_gazetteer", "/p.sqlite"), ("use_zone_files", "/tz")]
     assert sorted(calls[3:]) == [("open_zone_map", ""), ("warm_up", "")]
-

@@ -25,8 +25,14 @@ PLANETS_GROUP = (*PLANETS, "mean_node")
 
 
 def request(**fields) -> pb.FindForecastRequest:
-    values = {**BIRTH, "start": Moment(datetime="2026-01-01T00:00:00Z"), "end": Moment(datetime="2027-01-01T00:00:00Z"),
-              "kinds": ["transit", "return", "transit"], "format": "json", **fields}
+    values = {
+        **BIRTH,
+        "start": Moment(datetime="2026-01-01T00:00:00Z"),
+        "end": Moment(datetime="2027-01-01T00:00:00Z"),
+        "kinds": ["transit", "return", "transit"],
+        "format": "json",
+        **fields,
+    }
     return pb.FindForecastRequest(**values)
 
 
@@ -70,5 +76,9 @@ def test_the_settings_are_each_kinds_own_endpoints_defaults():
     assert settings.station_bodies == PLANETS[2:] and settings.ingress_bodies == settings.moving
     assert settings.phases == ("new_moon", "first_quarter", "full_moon", "last_quarter")
     assert (settings.profection_from, settings.profection_months, settings.year_days) == ("ascendant", True, 365.2422)
-    assert (settings.releasing_from, settings.releasing_levels, settings.firdaria_order) == ("part_of_spirit", 2, "nodes_last")
+    assert (settings.releasing_from, settings.releasing_levels, settings.firdaria_order) == (
+        "part_of_spirit",
+        2,
+        "nodes_last",
+    )
     assert settings.house_system.name == "placidus"

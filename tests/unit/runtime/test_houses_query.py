@@ -30,17 +30,30 @@ def test_houses_default_to_placidus_at_the_place_sent():
 
 
 def test_a_chart_casts_its_houses_at_its_positions_moment_and_zodiac():
-    request = pb.ComputeChartRequest(moment=MOMENT, place=Place(lat=-33.87, lon=151.21), sidereal="lahiri", system="whole_sign")
+    request = pb.ComputeChartRequest(
+        moment=MOMENT, place=Place(lat=-33.87, lon=151.21), sidereal="lahiri", system="whole_sign"
+    )
     query = validate(request).query
     assert query.houses.moment is query.positions.moment
     assert query.houses.sidereal == query.positions.flags.sidereal == parse_ayanamsha("lahiri")
-    assert (query.houses.latitude_deg, query.houses.longitude_deg, query.houses.system.name) == (-33.87, 151.21, "whole_sign")
+    assert (query.houses.latitude_deg, query.houses.longitude_deg, query.houses.system.name) == (
+        -33.87,
+        151.21,
+        "whole_sign",
+    )
 
 
 def test_lots_default_to_all_seven_in_the_tables_order():
     query = validate(pb.ComputeLotsRequest(moment=MOMENT, location=PARIS)).query
-    assert query.extras.lots == ("part_of_fortune", "part_of_spirit", "part_of_eros", "part_of_necessity",
-                                 "part_of_courage", "part_of_victory", "part_of_nemesis")
+    assert query.extras.lots == (
+        "part_of_fortune",
+        "part_of_spirit",
+        "part_of_eros",
+        "part_of_necessity",
+        "part_of_courage",
+        "part_of_victory",
+        "part_of_nemesis",
+    )
 
 
 def test_a_lots_chart_casts_the_lots_own_bodies_whatever_bodies_holds():

@@ -23,7 +23,12 @@ def test_each_reading_error_becomes_the_catalogue_error_of_its_code():
 def test_naming_words_the_message_and_the_suggestion_with_the_parameter():
     with pytest.raises(InvalidParameter) as caught, naming("tz"):
         raise UnreadableValue(wording=lambda p: f"{p}='Mars' is no zone.", suggesting=lambda p: f"Send {p}=UTC.")
-    assert caught.value.as_dict() == {"code": "invalid_parameter", "message": "tz='Mars' is no zone.", "suggestion": "Send tz=UTC.", "param": "tz"}
+    assert caught.value.as_dict() == {
+        "code": "invalid_parameter",
+        "message": "tz='Mars' is no zone.",
+        "suggestion": "Send tz=UTC.",
+        "param": "tz",
+    }
 
 
 def test_naming_keeps_the_catalogue_default_suggestion_when_the_kernel_gives_none():
@@ -69,6 +74,7 @@ def test_a_bad_parallel_orb_is_refused_on_the_parameter_named():
 
 # Moved from the kernel's tests: the readers that call the kernel's parsers name the parameter.
 
+
 def _refused(read, request, error=InvalidParameter) -> CelestialError:
     with pytest.raises(error) as caught:
         read(request)
@@ -101,10 +107,14 @@ def test_a_stellium_by_house_without_a_place_is_missing_lat():
     from celestial.v1 import ephemeris_service_pb2 as pb
     from shared.runtime.pattern_place import pattern_place
 
-    refused = _refused(pattern_place, pb.FindPatternsRequest(patterns=["stellium"], stellium_scope="house"), MissingParameter)
+    refused = _refused(
+        pattern_place, pb.FindPatternsRequest(patterns=["stellium"], stellium_scope="house"), MissingParameter
+    )
     assert refused.as_dict() == {
-        "code": "missing_parameter", "message": "stellium_scope=house needs the houses, so lat and lon.",
-        "suggestion": "Add lat and lon, or use stellium_scope=sign or conjunction.", "param": "lat",
+        "code": "missing_parameter",
+        "message": "stellium_scope=house needs the houses, so lat and lon.",
+        "suggestion": "Add lat and lon, or use stellium_scope=sign or conjunction.",
+        "param": "lat",
     }
 
 
@@ -148,7 +158,9 @@ def test_an_unknown_body_is_refused_on_the_parameter_named():
 
     with pytest.raises(BodyNotFound) as caught, naming("bodies", also=BODY_ERRORS):
         resolve_bodies(["sun", "vulcan"])
-    assert caught.value.param == "bodies" and caught.value.message.startswith("Unknown body 'vulcan' in bodies. Valid names: sun, moon")
+    assert caught.value.param == "bodies" and caught.value.message.startswith(
+        "Unknown body 'vulcan' in bodies. Valid names: sun, moon"
+    )
 
 
 def test_the_heliocentric_sun_is_refused_on_the_parameter_named():
@@ -159,14 +171,24 @@ def test_the_heliocentric_sun_is_refused_on_the_parameter_named():
     with pytest.raises(BodyNotEligible) as caught, naming("bodies", also=BODY_ERRORS):
         resolve_bodies(["sun"], heliocentric=True)
     assert caught.value.param == "bodies" and "earth" in caught.value.suggestion
-    assert caught.value.message == "The body 'sun' in bodies is the centre of a heliocentric view and has no position in it."
+    assert (
+        caught.value.message
+        == "The body 'sun' in bodies is the centre of a heliocentric view and has no position in it."
+    )
 
 
-@pytest.mark.parametrize(("name", "use", "heliocentric"), [
-    ("lilith", "returns", False), ("pholus", "moving", False), ("chiron", "ingresses", False),
-    ("sun", "heliacal", False), ("sun", "returns", True), ("mean_node", "returns", True),
-    ("earth", "returns", False),
-])
+@pytest.mark.parametrize(
+    ("name", "use", "heliocentric"),
+    [
+        ("lilith", "returns", False),
+        ("pholus", "moving", False),
+        ("chiron", "ingresses", False),
+        ("sun", "heliacal", False),
+        ("sun", "returns", True),
+        ("mean_node", "returns", True),
+        ("earth", "returns", False),
+    ],
+)
 def test_a_body_a_use_cannot_take_is_refused_on_body(name, use, heliocentric):
     from kernel.bodies import resolve_body
     from kernel.errors import BodyNotEligible
@@ -185,8 +207,10 @@ def test_a_draconic_chart_without_a_node_is_refused_on_bodies():
     with pytest.raises(NoNorthNode) as refused, naming("bodies", also=(NoNorthNode,)):
         require_node(("sun", "moon"))
     assert refused.value.as_dict() == {
-        "code": "no_north_node", "message": "A draconic chart turns by the North Node, and bodies holds neither mean_node nor true_node.",
-        "suggestion": "Add mean_node or true_node to bodies.", "param": "bodies",
+        "code": "no_north_node",
+        "message": "A draconic chart turns by the North Node, and bodies holds neither mean_node nor true_node.",
+        "suggestion": "Add mean_node or true_node to bodies.",
+        "param": "bodies",
     }
 
 
@@ -221,8 +245,10 @@ def test_an_unreadable_datetime_is_invalid_datetime_on_the_parameter_named():
     with pytest.raises(InvalidDatetime) as refused, naming("start"):
         Moment.from_iso("yesterday")
     assert refused.value.as_dict() == {
-        "code": "invalid_datetime", "message": "start='yesterday' is not an ISO 8601 date-time.",
-        "suggestion": InvalidDatetime.default_suggestion, "param": "start",
+        "code": "invalid_datetime",
+        "message": "start='yesterday' is not an ISO 8601 date-time.",
+        "suggestion": InvalidDatetime.default_suggestion,
+        "param": "start",
     }
 
 
@@ -232,7 +258,9 @@ def test_a_julian_day_outside_the_span_is_invalid_parameter_on_the_parameter_nam
 
     with pytest.raises(InvalidParameter) as refused, naming("at_jd"):
         Moment.from_jd_ut1(1e9)
-    assert refused.value.param == "at_jd" and refused.value.message.startswith("at_jd=1000000000.0 is outside the supported span")
+    assert refused.value.param == "at_jd" and refused.value.message.startswith(
+        "at_jd=1000000000.0 is outside the supported span"
+    )
     assert refused.value.suggestion == f"Choose a moment from {SUPPORTED_SPAN_TEXT}."
 
 
@@ -246,7 +274,9 @@ def test_a_local_time_the_clocks_skipped_is_refused_on_the_parameter_named():
 
     with pytest.raises(NonexistentLocalTime) as refused, naming("datetime_b", also=LOCAL_TIME_ERRORS):
         read_local(datetime(2011, 12, 30, 9), zone_named("Pacific/Apia"))
-    assert refused.value.param == "datetime_b" and refused.value.message.startswith("datetime_b=2011-12-30T09:00:00 did not happen")
+    assert refused.value.param == "datetime_b" and refused.value.message.startswith(
+        "datetime_b=2011-12-30T09:00:00 did not happen"
+    )
     assert "datetime_b=2011-12-30T09:00:00-10:00" in refused.value.suggestion
 
 

@@ -20,7 +20,9 @@ def test_a_message_reaches_the_server_with_its_sender_recipient_subject_and_text
     finally:
         sink.stop()
     assert (message["From"], message["Subject"]) == ("Celestial <no-reply@example.com>", "Hello")
-    assert message.get_content_type() == "text/plain" and message.get_content().splitlines() == ["Line one"]  # CRLF on the wire (RFC 5321)
+    assert message.get_content_type() == "text/plain" and message.get_content().splitlines() == [
+        "Line one"
+    ]  # CRLF on the wire (RFC 5321)
 
 
 @pytest.mark.parametrize("url", ["http://mail.example.com", "smtp://", "mailto:ada@example.com"])

@@ -16,8 +16,15 @@ from shared.errors import InvalidParameter, MissingParameter
 from shared.runtime.midpoint_lots import midpoint_lots
 
 PLACE = Location(lat=48.85, lon=2.35)
-HERMETIC = ("part_of_fortune", "part_of_spirit", "part_of_eros", "part_of_necessity",
-            "part_of_courage", "part_of_victory", "part_of_nemesis")
+HERMETIC = (
+    "part_of_fortune",
+    "part_of_spirit",
+    "part_of_eros",
+    "part_of_necessity",
+    "part_of_courage",
+    "part_of_victory",
+    "part_of_nemesis",
+)
 
 
 def test_no_lots_asked_is_none_and_needs_no_place():
@@ -30,7 +37,10 @@ def test_a_keyword_names_its_lot():
 
 def test_a_lot_brings_the_lot_it_is_built_on():
     # Eros = Venus - Spirit (by day): Spirit comes first.
-    assert midpoint_lots(pb.ComputeMidpointsRequest(lots=["eros"], location=PLACE)) == ("part_of_spirit", "part_of_eros")
+    assert midpoint_lots(pb.ComputeMidpointsRequest(lots=["eros"], location=PLACE)) == (
+        "part_of_spirit",
+        "part_of_eros",
+    )
 
 
 def test_default_is_the_seven_hermetic_lots():

@@ -41,14 +41,18 @@ def test_planetary_hours_need_a_place_and_name_lat_without_one():
 
 
 def test_a_placed_moment_carries_the_place_in_degrees_and_no_local_reading_for_utc():
-    query = validate(pb.ComputePlanetaryHoursRequest(moment=Moment(datetime=J2000_UTC), location=Location(lat=48.85, lon=2.35))).query
+    query = validate(
+        pb.ComputePlanetaryHoursRequest(moment=Moment(datetime=J2000_UTC), location=Location(lat=48.85, lon=2.35))
+    ).query
     assert isinstance(query, PlacedMomentQuery)
     assert (query.place.latitude_deg, query.place.longitude_deg) == (48.85, 2.35)
     assert query.local is None
 
 
 def test_a_local_time_keeps_how_it_was_read():
-    request = pb.FindTimeZoneRequest(moment=Moment(datetime="2024-07-01T12:00:00", tz="Europe/Paris"), location=Location(lat=48.85, lon=2.35))
+    request = pb.FindTimeZoneRequest(
+        moment=Moment(datetime="2024-07-01T12:00:00", tz="Europe/Paris"), location=Location(lat=48.85, lon=2.35)
+    )
     query = validate(request).query
     assert query.local.zone == "Europe/Paris"
     assert query.local.utc_offset_s == 2 * 3600
@@ -56,10 +60,13 @@ def test_a_local_time_keeps_how_it_was_read():
     assert query.moment.jd_ut1 == pytest.approx(2460492.916667, abs=DUT1_DAYS)
 
 
-@pytest.mark.parametrize(("moment", "param"), [
-    (Moment(jd=1_000_000.0), "jd"),  # the instant itself in 1975 BCE
-    (Moment(datetime="0001-01-01T02:00:00Z"), "datetime"),  # New York's wall clock still in the year 0
-])
+@pytest.mark.parametrize(
+    ("moment", "param"),
+    [
+        (Moment(jd=1_000_000.0), "jd"),  # the instant itself in 1975 BCE
+        (Moment(datetime="0001-01-01T02:00:00Z"), "datetime"),  # New York's wall clock still in the year 0
+    ],
+)
 def test_a_time_zone_is_refused_where_no_zone_has_a_history_instant_or_wall_clock(moment, param):
     with pytest.raises(OutOfRange) as refused:
         validate(pb.FindTimeZoneRequest(moment=moment, location=Location(lat=40.71, lon=-74.01)))
@@ -67,5 +74,7 @@ def test_a_time_zone_is_refused_where_no_zone_has_a_history_instant_or_wall_cloc
 
 
 def test_a_time_zone_at_the_first_hours_a_zone_knows_is_read():
-    query = validate(pb.FindTimeZoneRequest(moment=Moment(datetime="0001-01-01T12:00:00Z"), location=Location(lat=40.71, lon=-74.01))).query
+    query = validate(
+        pb.FindTimeZoneRequest(moment=Moment(datetime="0001-01-01T12:00:00Z"), location=Location(lat=40.71, lon=-74.01))
+    ).query
     assert isinstance(query, PlacedMomentQuery) and query.place.latitude_deg == pytest.approx(40.71)

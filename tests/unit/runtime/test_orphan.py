@@ -56,7 +56,9 @@ def test_a_process_started_by_hand_watches_nothing():
 
 
 def test_a_process_whose_supervisor_lives_keeps_running(processes):
-    watched = subprocess.Popen([sys.executable, "-c", WATCHED, str(os.getpid())], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    watched = subprocess.Popen(
+        [sys.executable, "-c", WATCHED, str(os.getpid())], cwd=REPO, stdout=subprocess.PIPE, text=True
+    )
     try:
         watched.stdout.readline()
         time.sleep(2 * PARENT_CHECK_S + 0.2)
@@ -68,7 +70,14 @@ def test_a_process_whose_supervisor_lives_keeps_running(processes):
 
 
 def test_a_process_orphaned_by_its_supervisor_stops_itself(processes):
-    supervisor = subprocess.run([sys.executable, "-c", DYING_SUPERVISOR, WATCHED], cwd=REPO, capture_output=True, text=True, timeout=30, check=True)
+    supervisor = subprocess.run(
+        [sys.executable, "-c", DYING_SUPERVISOR, WATCHED],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     pid = int(supervisor.stdout.strip())
     try:
         assert gone_within(pid, 2 * PARENT_CHECK_S + 1.0)
@@ -79,5 +88,11 @@ def test_a_process_orphaned_by_its_supervisor_stops_itself(processes):
 
 def test_the_stop_is_sigterm_the_processs_graceful_stop(processes):
     # A supervisor pid that is not the parent: the process is orphaned from its start.
-    watched = subprocess.run([sys.executable, "-c", WATCHED, str(os.getpid() + 1_000_000)], cwd=REPO, capture_output=True, timeout=30, check=False)
+    watched = subprocess.run(
+        [sys.executable, "-c", WATCHED, str(os.getpid() + 1_000_000)],
+        cwd=REPO,
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
     assert watched.returncode == -signal.SIGTERM

@@ -28,7 +28,9 @@ def refused(spec, text: str) -> InvalidParameter:
     return caught.value
 
 
-@pytest.mark.parametrize(("text", "value"), [("true", True), ("TRUE", True), ("1", True), ("False", False), ("0", False)])
+@pytest.mark.parametrize(
+    ("text", "value"), [("true", True), ("TRUE", True), ("1", True), ("False", False), ("0", False)]
+)
 def test_a_boolean_is_true_false_or_1_0_in_any_case(text, value):
     assert parse_scalar(DIGNITIES, text) is value
 

@@ -20,7 +20,9 @@ def test_without_lat_and_lon_there_is_no_place():
 
 
 def test_the_place_is_lat_and_lon_at_sea_level():
-    request = pb.FindPatternsRequest(patterns=["t_square"], stellium_scope="sign", location=Location(lat=-33.9, lon=18.4))
+    request = pb.FindPatternsRequest(
+        patterns=["t_square"], stellium_scope="sign", location=Location(lat=-33.9, lon=18.4)
+    )
     assert pattern_place(request) == Observer(-33.9, 18.4, 0.0)
 
 

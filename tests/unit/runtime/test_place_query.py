@@ -20,7 +20,9 @@ def test_a_name_with_a_letter_or_digit_of_any_script_is_searched(q):
 
 
 def test_the_name_is_kept_as_sent_and_the_country_upper_cased():
-    assert place_query(pb.FindPlacesRequest(q="saint etienne", country=" fr ", limit=3)) == PlaceQuery("saint etienne", "FR", 3)
+    assert place_query(pb.FindPlacesRequest(q="saint etienne", country=" fr ", limit=3)) == PlaceQuery(
+        "saint etienne", "FR", 3
+    )
 
 
 def test_without_a_country_every_country_is_searched():

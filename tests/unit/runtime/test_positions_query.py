@@ -17,8 +17,12 @@ from shared.runtime.positions_query import positions_query
 
 
 def test_the_query_holds_the_moment_the_bodies_the_flags_and_the_observer():
-    request = pb.ComputePositionsRequest(moment=Moment(jd=2451545.0), bodies=["Moon", "mars"], topocentric=True,
-                                         place=Place(lat=40.0, lon=-74.0, alt=10.0))
+    request = pb.ComputePositionsRequest(
+        moment=Moment(jd=2451545.0),
+        bodies=["Moon", "mars"],
+        topocentric=True,
+        place=Place(lat=40.0, lon=-74.0, alt=10.0),
+    )
     query = positions_query(request)
     assert query.moment.jd_ut1 == 2451545.0
     assert query.bodies == ("moon", "mars")

@@ -20,7 +20,9 @@ BIRTH = Birth(moment=Moment(jd=2451545.0), location=Place(lat=51.5, lon=-0.1))
 
 
 def test_one_day_after_birth_is_cast_for_each_year_of_year_days_elapsed():
-    request = validate(pb.ComputeProgressedChartRequest(birth=BIRTH, target=Moment(jd=2451545.0 + 30 * 365.25), year_days=365.25)).message
+    request = validate(
+        pb.ComputeProgressedChartRequest(birth=BIRTH, target=Moment(jd=2451545.0 + 30 * 365.25), year_days=365.25)
+    ).message
     progression = progression_from(request)
     assert progression.moment.jd_ut1 == pytest.approx(2451545.0 + 30, abs=1e-9)
     assert (progression.natal.jd_ut1, progression.target.jd_ut1) == (2451545.0, 2451545.0 + 30 * 365.25)
@@ -28,12 +30,16 @@ def test_one_day_after_birth_is_cast_for_each_year_of_year_days_elapsed():
 
 
 def test_the_charts_settings_come_with_the_progression():
-    request = validate(pb.ComputeProgressedChartRequest(birth=BIRTH, target=Moment(jd=2460000.5), bodies=["sun", "moon"])).message
+    request = validate(
+        pb.ComputeProgressedChartRequest(birth=BIRTH, target=Moment(jd=2460000.5), bodies=["sun", "moon"])
+    ).message
     assert progression_from(request).chart.settings.bodies == ("sun", "moon")
 
 
-@pytest.mark.parametrize(("target", "param"), [(Moment(jd=2451544.0), "target_jd"),
-                                               (Moment(datetime="1999-12-31T00:00:00Z"), "target_datetime")])
+@pytest.mark.parametrize(
+    ("target", "param"),
+    [(Moment(jd=2451544.0), "target_jd"), (Moment(datetime="1999-12-31T00:00:00Z"), "target_datetime")],
+)
 def test_a_target_before_birth_is_invalid_progression_naming_the_targets_parameter(target, param):
     with pytest.raises(InvalidProgression) as caught:
         progression_from(pb.ComputeProgressedChartRequest(birth=BIRTH, target=target, year_days=365.2422))

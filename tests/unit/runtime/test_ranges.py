@@ -33,13 +33,17 @@ def lunations(start: Moment, end: Moment) -> search_pb.FindLunationsRequest:
 
 
 def test_an_event_range_up_to_the_same_date_cap_years_later_is_accepted():
-    start, end = event_range(lunations(Moment(datetime="2000-02-29T12:00:00Z"), Moment(datetime="2010-02-28T12:00:00Z")), cap_years=10)
+    start, end = event_range(
+        lunations(Moment(datetime="2000-02-29T12:00:00Z"), Moment(datetime="2010-02-28T12:00:00Z")), cap_years=10
+    )
     assert (start.iso_utc(), end.iso_utc()) == ("2000-02-29T12:00:00.000Z", "2010-02-28T12:00:00.000Z")
 
 
 def test_an_event_range_a_second_past_its_cap_in_years_is_range_too_long_naming_the_end_sent():
     with pytest.raises(RangeTooLong) as caught:
-        event_range(lunations(Moment(datetime="2000-01-01T00:00:00Z"), Moment(datetime="2010-01-01T00:00:01Z")), cap_years=10)
+        event_range(
+            lunations(Moment(datetime="2000-01-01T00:00:00Z"), Moment(datetime="2010-01-01T00:00:01Z")), cap_years=10
+        )
     assert caught.value.param == "end"
 
 
@@ -78,12 +82,16 @@ def test_a_scan_with_the_moon_included_covers_at_most_183_days():
 def test_a_scans_cap_is_measured_on_the_utc_clock_its_ends_were_written_in():
     # 2 July 2016 to 1 January 2017 is 183 days of UTC; the leap second of 31 December 2016
     # makes it 183 days and some 0.76 s of UT1.
-    start, end = scan_range(transits(Moment(datetime="2016-07-02T00:00:00Z"), Moment(datetime="2017-01-01T00:00:00Z"), moon="include"))
+    start, end = scan_range(
+        transits(Moment(datetime="2016-07-02T00:00:00Z"), Moment(datetime="2017-01-01T00:00:00Z"), moon="include")
+    )
     assert end.jd_ut1 - start.jd_ut1 > 183
 
 
 def timeline(**moments: Moment) -> timelords_pb.ComputeProfectionsRequest:
-    birth = NatalTimeline(moment=Moment(datetime="2000-01-01T12:00:00Z"), location=Location(lat=0.0, lon=0.0), **moments)
+    birth = NatalTimeline(
+        moment=Moment(datetime="2000-01-01T12:00:00Z"), location=Location(lat=0.0, lon=0.0), **moments
+    )
     return timelords_pb.ComputeProfectionsRequest(timeline=birth)
 
 
@@ -99,13 +107,17 @@ def test_at_before_birth_is_before_birth_naming_at_however_it_was_sent():
 
 def test_a_start_before_birth_is_cut_to_birth_and_the_cap_counts_from_birth():
     # 1900 to 2119 is 219 years, but from the birth (2000) it is under the 120-year cap.
-    query = life_range(timeline(start=Moment(datetime="1900-01-01T00:00:00Z"), end=Moment(datetime="2119-12-31T00:00:00Z")), 120)
+    query = life_range(
+        timeline(start=Moment(datetime="1900-01-01T00:00:00Z"), end=Moment(datetime="2119-12-31T00:00:00Z")), 120
+    )
     assert query.start_jd == birth_jd("2000-01-01T12:00:00Z")
 
 
 def test_a_range_past_the_cap_from_birth_is_range_too_long_naming_the_end():
     with pytest.raises(RangeTooLong) as caught:
-        life_range(timeline(start=Moment(datetime="2000-01-01T12:00:00Z"), end=Moment(datetime="2120-01-01T12:00:01Z")), 120)
+        life_range(
+            timeline(start=Moment(datetime="2000-01-01T12:00:00Z"), end=Moment(datetime="2120-01-01T12:00:01Z")), 120
+        )
     assert caught.value.param == "end"
 
 

@@ -87,7 +87,9 @@ def test_a_columns_message_renders_one_record_per_index_in_field_order():
 
     points = acg.GeoPoints(latitude=[-10.5, 0.0, 12.25], longitude=[100.0, -179.5, 180.0])
     assert render_message(points) == [
-        {"latitude": -10.5, "longitude": 100.0}, {"latitude": 0.0, "longitude": -179.5}, {"latitude": 12.25, "longitude": 180.0},
+        {"latitude": -10.5, "longitude": 100.0},
+        {"latitude": 0.0, "longitude": -179.5},
+        {"latitude": 12.25, "longitude": 180.0},
     ]
 
 

@@ -56,7 +56,9 @@ def test_every_listed_reader_is_named_by_a_message():
 
 
 def lunations(end: str) -> search_service_pb2.FindLunationsRequest:
-    return search_service_pb2.FindLunationsRequest(start=Moment(datetime="2000-01-01T00:00:00Z"), end=Moment(datetime=end))
+    return search_service_pb2.FindLunationsRequest(
+        start=Moment(datetime="2000-01-01T00:00:00Z"), end=Moment(datetime=end)
+    )
 
 
 def test_lunations_are_searched_over_at_most_10_calendar_years():

@@ -21,9 +21,13 @@ NATAL, START = Moment(jd=2451545.0), Moment(jd=2460000.5)
 BEFORE_THE_ASTEROID_FILES = 2100000.0  # 1037 CE
 
 
-def returns(body: str, count: int = 1, *, natal: Moment = NATAL, start: Moment = START, heliocentric: bool = False) -> pb.FindReturnsRequest:
+def returns(
+    body: str, count: int = 1, *, natal: Moment = NATAL, start: Moment = START, heliocentric: bool = False
+) -> pb.FindReturnsRequest:
     chart = ChartRequestOptions(options=ChartOptions(heliocentric=heliocentric))
-    return pb.FindReturnsRequest(moment=natal, search_start=start, body=body, count=count, place=Place(lat=0.0, lon=0.0), chart=chart)
+    return pb.FindReturnsRequest(
+        moment=natal, search_start=start, body=body, count=count, place=Place(lat=0.0, lon=0.0), chart=chart
+    )
 
 
 def test_thirteen_lunar_returns_are_cast():
@@ -53,10 +57,13 @@ def test_heliocentric_returns_follow_the_earth_not_the_sun():
         return_body(returns("sun", heliocentric=True))
 
 
-@pytest.mark.parametrize(("natal", "start", "param"), [
-    (Moment(jd=BEFORE_THE_ASTEROID_FILES), START, "jd"),
-    (NATAL, Moment(jd=BEFORE_THE_ASTEROID_FILES), "search_start_jd"),
-])
+@pytest.mark.parametrize(
+    ("natal", "start", "param"),
+    [
+        (Moment(jd=BEFORE_THE_ASTEROID_FILES), START, "jd"),
+        (NATAL, Moment(jd=BEFORE_THE_ASTEROID_FILES), "search_start_jd"),
+    ],
+)
 def test_an_asteroid_without_an_ephemeris_at_a_moment_is_out_of_range_naming_that_moment(natal, start, param):
     with pytest.raises(OutOfRange) as caught:
         return_body(returns("chiron", natal=natal, start=start))
@@ -68,7 +75,11 @@ def test_a_planet_needs_no_file_at_either_moment():
 
 
 def test_the_input_holds_the_body_and_its_charts_settings():
-    request = validate(pb.FindReturnsRequest(moment=NATAL, search_start=START, body="sun", place=Place(lat=0.0, lon=0.0), bodies=["sun", "moon"])).message
+    request = validate(
+        pb.FindReturnsRequest(
+            moment=NATAL, search_start=START, body="sun", place=Place(lat=0.0, lon=0.0), bodies=["sun", "moon"]
+        )
+    ).message
     found = return_input(request)
     assert found.body == "sun"
     assert found.chart.settings.bodies == ("sun", "moon")

@@ -24,10 +24,20 @@ def _longitude(body: str, moment: Moment, flags: CalcFlags) -> float:
     return record.longitude
 
 
-@pytest.mark.parametrize("flags", [CalcFlags(), CalcFlags(sidereal=parse_ayanamsha("lahiri"))], ids=["tropical", "lahiri"])
+@pytest.mark.parametrize(
+    "flags", [CalcFlags(), CalcFlags(sidereal=parse_ayanamsha("lahiri"))], ids=["tropical", "lahiri"]
+)
 def test_each_solar_return_puts_the_sun_back_on_its_natal_longitude(flags):
-    natal_longitude, returns = find_returns("sun", NATAL, Moment.from_iso("2020-01-01T00:00:00Z"), 3, Deadline.never(),
-                                            flags=flags, place=LONDON, from_param=None)
+    natal_longitude, returns = find_returns(
+        "sun",
+        NATAL,
+        Moment.from_iso("2020-01-01T00:00:00Z"),
+        3,
+        Deadline.never(),
+        flags=flags,
+        place=LONDON,
+        from_param=None,
+    )
     assert natal_longitude == pytest.approx(_longitude("sun", NATAL, flags), abs=1e-9)
     for moment in returns:
         gap = (_longitude("sun", moment, flags) - natal_longitude + 180.0) % 360.0 - 180.0
@@ -35,8 +45,16 @@ def test_each_solar_return_puts_the_sun_back_on_its_natal_longitude(flags):
 
 
 def test_solar_returns_come_once_a_year_in_order():
-    _, returns = find_returns("sun", NATAL, Moment.from_iso("2020-01-01T00:00:00Z"), 3, Deadline.never(),
-                              flags=CalcFlags(), place=LONDON, from_param=None)
+    _, returns = find_returns(
+        "sun",
+        NATAL,
+        Moment.from_iso("2020-01-01T00:00:00Z"),
+        3,
+        Deadline.never(),
+        flags=CalcFlags(),
+        place=LONDON,
+        from_param=None,
+    )
     days = [b.jd_ut1 - a.jd_ut1 for a, b in zip(returns, returns[1:])]
     # A tropical year is 365.2422 days; the Sun's varying speed and nutation move one return by minutes.
     assert all(365.2 < gap < 365.3 for gap in days)
@@ -44,7 +62,15 @@ def test_solar_returns_come_once_a_year_in_order():
 
 
 def test_lunar_returns_come_every_sidereal_month_or_so():
-    _, returns = find_returns("moon", NATAL, Moment.from_iso("2024-01-01T00:00:00Z"), 4, Deadline.never(),
-                              flags=CalcFlags(), place=LONDON, from_param=None)
+    _, returns = find_returns(
+        "moon",
+        NATAL,
+        Moment.from_iso("2024-01-01T00:00:00Z"),
+        4,
+        Deadline.never(),
+        flags=CalcFlags(),
+        place=LONDON,
+        from_param=None,
+    )
     # The tropical month is 27.32 days on average; the Moon's anomaly moves a return by up to about half a day.
     assert all(26.8 < b.jd_ut1 - a.jd_ut1 < 27.9 for a, b in zip(returns, returns[1:]))

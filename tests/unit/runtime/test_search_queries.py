@@ -13,7 +13,9 @@ from shared.runtime.validation import validate
 MOMENT = Moment(datetime="2024-03-20T12:00:00Z")
 
 
-@pytest.mark.parametrize(("sign", "name", "first_degree"), [("aries", "Aries", 0.0), ("leo", "Leo", 120.0), ("pisces", "Pisces", 330.0)])
+@pytest.mark.parametrize(
+    ("sign", "name", "first_degree"), [("aries", "Aries", 0.0), ("leo", "Leo", 120.0), ("pisces", "Pisces", 330.0)]
+)
 def test_an_ingress_into_a_sign_targets_its_first_degree(sign, name, first_degree):
     query = validate(pb.FindIngressesRequest(moment=MOMENT, body="mars", sign=sign)).query
     assert (query.sign, query.target_deg) == (name, first_degree)
@@ -38,6 +40,8 @@ def test_eclipses_are_global_without_a_place():
 
 
 def test_eclipses_from_a_place_are_seen_from_it():
-    query = validate(pb.FindLunarEclipsesRequest(moment=MOMENT, place=Place(lat=51.5, lon=-0.13), count=3, backward=True)).query
+    query = validate(
+        pb.FindLunarEclipsesRequest(moment=MOMENT, place=Place(lat=51.5, lon=-0.13), count=3, backward=True)
+    ).query
     assert (query.place.latitude_deg, query.place.longitude_deg) == (51.5, -0.13)
     assert (query.types, query.count, query.backward) == (("total", "partial", "penumbral"), 3, True)

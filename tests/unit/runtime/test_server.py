@@ -81,8 +81,10 @@ def serve(child: Child, scenario, *, limit: int = 4, handlers=None, in_process=(
         await server.start()
         try:
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+
                 def call(method: str = "ComputePositions"):
                     return channel.unary_unary(f"/{SERVICE.full_name}/{method}")
+
                 return await scenario(call, queue)
         finally:
             await server.stop(grace=None)
@@ -94,7 +96,11 @@ def serve(child: Child, scenario, *, limit: int = 4, handlers=None, in_process=(
 def test_the_channel_options_close_connections_at_their_age_and_accept_any_ping_rate():
     options = dict(server_options(30.0, 65.0))
     assert (options["grpc.max_connection_age_ms"], options["grpc.max_connection_age_grace_ms"]) == (30000, 65000)
-    assert (options["grpc.keepalive_permit_without_calls"], options["grpc.http2.max_ping_strikes"], options["grpc.so_reuseport"]) == (1, 0, 0)
+    assert (
+        options["grpc.keepalive_permit_without_calls"],
+        options["grpc.http2.max_ping_strikes"],
+        options["grpc.so_reuseport"],
+    ) == (1, 0, 0)
     assert set(SERVER_OPTIONS) <= set(server_options(1.0, 1.0))
 
 
@@ -111,7 +117,9 @@ def test_the_childs_reply_is_answered_with_the_compute_time_and_the_request_cros
     child = Child(Outcome(True, REPLY))
 
     async def scenario(call, queue):
-        reply, trailing = await with_trailers(call(), REQUEST, metadata=((REQUEST_ID_METADATA_KEY, "req-9"),), timeout=30)
+        reply, trailing = await with_trailers(
+            call(), REQUEST, metadata=((REQUEST_ID_METADATA_KEY, "req-9"),), timeout=30
+        )
         return reply, trailing, queue.accepted
 
     reply, trailing, accepted = serve(child, scenario)

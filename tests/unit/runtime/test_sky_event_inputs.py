@@ -33,24 +33,38 @@ def test_stations_are_searched_over_the_range_for_the_bodies_asked():
 
 
 def test_stations_over_more_than_10_years_are_range_too_long():
-    request = pb.FindStationsRequest(start=Moment(datetime="2000-01-01T00:00:00Z"), end=Moment(datetime="2010-01-02T00:00:00Z"), bodies=["mars"])
+    request = pb.FindStationsRequest(
+        start=Moment(datetime="2000-01-01T00:00:00Z"), end=Moment(datetime="2010-01-02T00:00:00Z"), bodies=["mars"]
+    )
     with pytest.raises(RangeTooLong) as caught:
         stations_input(request)
     assert caught.value.param == "end"
 
 
 def test_an_asteroid_without_an_ephemeris_over_the_range_is_out_of_range_naming_bodies():
-    request = pb.FindStationsRequest(start=Moment(jd=BEFORE_THE_ASTEROID_FILES), end=Moment(jd=BEFORE_THE_ASTEROID_FILES + 100), bodies=["ceres"])
+    request = pb.FindStationsRequest(
+        start=Moment(jd=BEFORE_THE_ASTEROID_FILES), end=Moment(jd=BEFORE_THE_ASTEROID_FILES + 100), bodies=["ceres"]
+    )
     with pytest.raises(OutOfRange) as caught:
         stations_input(request)
     assert caught.value.param == "bodies"
 
 
 def test_void_periods_hold_the_range_the_bodies_the_aspects_and_the_orb_sent():
-    request = pb.FindVoidOfCoursePeriodsRequest(start=Moment(jd=J2000), end=Moment(jd=J2000 + 30), bodies=["moon", "sun"],
-                                                aspect_selection=AspectSelection(aspects=["trine"], orb=2.5))
+    request = pb.FindVoidOfCoursePeriodsRequest(
+        start=Moment(jd=J2000),
+        end=Moment(jd=J2000 + 30),
+        bodies=["moon", "sun"],
+        aspect_selection=AspectSelection(aspects=["trine"], orb=2.5),
+    )
     found = void_periods_input(request)
-    assert (found.start_jd, found.end_jd, found.bodies, found.aspects, found.orb_deg) == (J2000, J2000 + 30, ("moon", "sun"), ("trine",), 2.5)
+    assert (found.start_jd, found.end_jd, found.bodies, found.aspects, found.orb_deg) == (
+        J2000,
+        J2000 + 30,
+        ("moon", "sun"),
+        ("trine",),
+        2.5,
+    )
 
 
 def test_void_periods_without_an_orb_take_each_types_own():
@@ -72,8 +86,16 @@ def test_void_periods_over_more_than_366_days_are_range_too_long():
     assert caught.value.param == "end_jd"
 
 
-def calendar(start_jd: float, *, events=("stations", "ingresses", "stations"), format: str = "json") -> pb.FindCalendarEventsRequest:
-    return pb.FindCalendarEventsRequest(start=Moment(jd=start_jd), end=Moment(jd=start_jd + 30), events=list(events), bodies=["sun", "mars"], format=format)
+def calendar(
+    start_jd: float, *, events=("stations", "ingresses", "stations"), format: str = "json"
+) -> pb.FindCalendarEventsRequest:
+    return pb.FindCalendarEventsRequest(
+        start=Moment(jd=start_jd),
+        end=Moment(jd=start_jd + 30),
+        events=list(events),
+        bodies=["sun", "mars"],
+        format=format,
+    )
 
 
 def test_a_calendar_keeps_each_kind_of_event_once_in_order():

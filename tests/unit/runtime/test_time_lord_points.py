@@ -36,14 +36,25 @@ def timeline(birth_jd: float = J2000, **moments) -> NatalTimeline:
     return NatalTimeline(moment=Moment(jd=birth_jd), location=Location(lat=45.0, lon=7.0), **moments)
 
 
-def profections(start: str = "ascendant", bodies=("sun", "moon", "mars"), solar: bool = False, **fields) -> pb.ComputeProfectionsRequest:
-    request = pb.ComputeProfectionsRequest(timeline=fields.pop("timeline", timeline()), bodies=list(bodies), solar=solar, **fields)
+def profections(
+    start: str = "ascendant", bodies=("sun", "moon", "mars"), solar: bool = False, **fields
+) -> pb.ComputeProfectionsRequest:
+    request = pb.ComputeProfectionsRequest(
+        timeline=fields.pop("timeline", timeline()), bodies=list(bodies), solar=solar, **fields
+    )
     setattr(request, "from", start)
     return request
 
 
-@pytest.mark.parametrize(("start", "point"), [(" Ascendant ", "ascendant"), ("MIDHEAVEN", "midheaven"), ("Mars", "mars"),
-                                             ("part_of_fortune", "part_of_fortune")])
+@pytest.mark.parametrize(
+    ("start", "point"),
+    [
+        (" Ascendant ", "ascendant"),
+        ("MIDHEAVEN", "midheaven"),
+        ("Mars", "mars"),
+        ("part_of_fortune", "part_of_fortune"),
+    ],
+)
 def test_a_starting_point_is_an_angle_a_body_among_bodies_or_a_lot_they_allow(start, point):
     assert starting_point(profections(start)) == point
 
@@ -75,7 +86,12 @@ def test_solar_profections_without_the_sun_are_invalid_naming_bodies():
 
 def test_profections_input_reads_bodies_range_point_and_boundaries():
     found = profections_input(profections("moon", solar=True))
-    assert (found.bodies, found.time_query.at_jd, found.starting_point, found.boundaries) == (("sun", "moon", "mars"), J2000 + 1000, "moon", SOLAR)
+    assert (found.bodies, found.time_query.at_jd, found.starting_point, found.boundaries) == (
+        ("sun", "moon", "mars"),
+        J2000 + 1000,
+        "moon",
+        SOLAR,
+    )
 
 
 def test_a_natal_asteroid_without_an_ephemeris_at_birth_is_out_of_range_naming_the_birth():
@@ -85,8 +101,11 @@ def test_a_natal_asteroid_without_an_ephemeris_at_birth_is_out_of_range_naming_t
 
 
 def releasing(max_level: int, years: float) -> pb.ComputeZodiacalReleasingRequest:
-    request = pb.ComputeZodiacalReleasingRequest(timeline=timeline(at=None, start=Moment(jd=J2000), end=Moment(jd=J2000 + years * 365.2)),
-                                                 max_level=max_level, bodies=["sun", "moon"])
+    request = pb.ComputeZodiacalReleasingRequest(
+        timeline=timeline(at=None, start=Moment(jd=J2000), end=Moment(jd=J2000 + years * 365.2)),
+        max_level=max_level,
+        bodies=["sun", "moon"],
+    )
     setattr(request, "from", "part_of_spirit")
     return request
 
@@ -113,4 +132,6 @@ def test_an_automatic_sect_without_the_sun_is_invalid_naming_bodies():
 
 
 def test_a_sent_sect_needs_no_sun():
-    assert firdaria_input(pb.ComputeFirdariaRequest(timeline=timeline(), day_chart="false", bodies=["moon"])).sect is False
+    assert (
+        firdaria_input(pb.ComputeFirdariaRequest(timeline=timeline(), day_chart="false", bodies=["moon"])).sect is False
+    )

@@ -44,7 +44,9 @@ def test_a_json_body_sets_the_nested_field():
     assert list(message.chart.options.aspect_selection.aspects) == ["trine"]
 
 
-@pytest.mark.parametrize("name", ["chart", "options", "aspect_selection", "options.system", "chart.options.system", "sytem"])
+@pytest.mark.parametrize(
+    "name", ["chart", "options", "aspect_selection", "options.system", "chart.options.system", "sytem"]
+)
 def test_an_unknown_parameter_is_still_refused(name):
     with pytest.raises(InvalidParameter) as caught:
         request_from_query(pb.ComputeNatalChartRequest, [("jd", "2451545"), (name, "koch")], NATAL)
@@ -52,7 +54,9 @@ def test_an_unknown_parameter_is_still_refused(name):
 
 
 def test_defaults_of_flattened_fields_are_filled():
-    message = validate(pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), location=Place(lat=10, lon=20))))
+    message = validate(
+        pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), location=Place(lat=10, lon=20)))
+    )
     assert message.chart.options.system == "placidus"
     assert list(message.chart.options.aspect_selection.aspects)[:2] == ["conjunction", "opposition"]
     assert message.chart.options.parallel_orb == 1.0
@@ -90,7 +94,11 @@ def test_the_openapi_document_names_flattened_parameters_as_its_own():
         assert CHART_OPTIONS <= names
         # "chart" is a stored chart's id (/v1/charts), never the flattened ChartRequestOptions.
         assert not names & {"options", "aspect_selection"}
-        assert all(p["schema"]["pattern"].startswith("^chart_") for p in paths[path]["get"]["parameters"] if p["name"].startswith("chart"))
+        assert all(
+            p["schema"]["pattern"].startswith("^chart_")
+            for p in paths[path]["get"]["parameters"]
+            if p["name"].startswith("chart")
+        )
         body = paths[path]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
         assert CHART_OPTIONS <= set(body)
     orb = next(p for p in paths[NATAL]["get"]["parameters"] if p["name"] == "orb")
@@ -105,12 +113,24 @@ ZONE = {"tz": "tz", "fold": "fold"}
 @pytest.mark.parametrize(
     "message, value, names",
     [
-        (pb.ComputeSynastryRequest, ("births", "birth_a", "moment"), {"datetime": "datetime_a", "jd": "jd_a", "tz": "tz_a", "fold": "fold_a"}),
-        (pb.ComputeSynastryRequest, ("births", "birth_b", "location"), {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"}),
+        (
+            pb.ComputeSynastryRequest,
+            ("births", "birth_a", "moment"),
+            {"datetime": "datetime_a", "jd": "jd_a", "tz": "tz_a", "fold": "fold_a"},
+        ),
+        (
+            pb.ComputeSynastryRequest,
+            ("births", "birth_b", "location"),
+            {"lat": "lat_b", "lon": "lon_b", "alt": "alt_b"},
+        ),
         (pb.ComputeNatalChartRequest, ("birth", "moment"), {"datetime": "datetime", "jd": "jd", **ZONE}),
         (search_pb.FindTransitsRequest, ("start",), {"datetime": "start", "jd": "start_jd", **ZONE}),
         (search_pb.FindTransitsRequest, ("end",), {"datetime": "end", "jd": "end_jd", **ZONE}),
-        (search_pb.FindReturnsRequest, ("search_start",), {"datetime": "search_start", "jd": "search_start_jd", **ZONE}),
+        (
+            search_pb.FindReturnsRequest,
+            ("search_start",),
+            {"datetime": "search_start", "jd": "search_start_jd", **ZONE},
+        ),
         (pb.ComputeProgressedChartRequest, ("target",), {"datetime": "target_datetime", "jd": "target_jd", **ZONE}),
     ],
 )
@@ -136,13 +156,17 @@ def test_a_required_value_requires_one_of_its_one_of_under_the_interfaces_names(
 
 def test_two_members_of_one_value_are_conflicting_parameters():
     with pytest.raises(ConflictingParameters) as caught:
-        request_from_query(search_pb.FindTransitsRequest, [("start", "2024-01-01"), ("start_jd", "2451545")], "/v1/transits")
+        request_from_query(
+            search_pb.FindTransitsRequest, [("start", "2024-01-01"), ("start_jd", "2451545")], "/v1/transits"
+        )
     assert caught.value.code == "conflicting_parameters"
     assert caught.value.param == "start_jd"
 
 
 def test_members_of_two_values_do_not_conflict():
-    message = request_from_query(search_pb.FindTransitsRequest, [("start", "2024-01-01"), ("end_jd", "2460676.5")], "/v1/transits")
+    message = request_from_query(
+        search_pb.FindTransitsRequest, [("start", "2024-01-01"), ("end_jd", "2460676.5")], "/v1/transits"
+    )
     assert message.start.datetime == "2024-01-01" and message.end.jd == 2460676.5
 
 

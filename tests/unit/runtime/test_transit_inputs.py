@@ -31,9 +31,15 @@ def scan(**fields) -> pb.FindTransitsRequest:
 
 
 def test_a_natal_scan_holds_its_range_moving_bodies_natal_input_and_aspects():
-    found = scan_input(scan(moment=Moment(jd=J2000 - 9000), location=Location(lat=10.0, lon=20.0), bodies=["Venus"], aspects=["Trine"]))
+    found = scan_input(
+        scan(moment=Moment(jd=J2000 - 9000), location=Location(lat=10.0, lon=20.0), bodies=["Venus"], aspects=["Trine"])
+    )
     assert (found.start.jd_ut1, found.end.jd_ut1) == (J2000, J2000 + 30)
-    assert (found.moving, found.natal.jd_ut1, found.location) == (["sun", "mars"], J2000 - 9000, Observer(10.0, 20.0, 0.0))
+    assert (found.moving, found.natal.jd_ut1, found.location) == (
+        ["sun", "mars"],
+        J2000 - 9000,
+        Observer(10.0, 20.0, 0.0),
+    )
     assert (found.natal_bodies, found.aspects) == (["venus"], ["trine"])
 
 
@@ -52,11 +58,14 @@ def test_a_mutual_scan_has_no_natal_input():
     assert (found.natal, found.location, found.natal_bodies) == (None, None, [])
 
 
-@pytest.mark.parametrize(("fields", "param"), [
-    ({"moment": Moment(jd=J2000)}, "jd"),
-    ({"moment": Moment(datetime="2000-01-01T00:00:00Z")}, "datetime"),
-    ({"location": Location(lat=1.0, lon=2.0)}, "lat"),
-])
+@pytest.mark.parametrize(
+    ("fields", "param"),
+    [
+        ({"moment": Moment(jd=J2000)}, "jd"),
+        ({"moment": Moment(datetime="2000-01-01T00:00:00Z")}, "datetime"),
+        ({"location": Location(lat=1.0, lon=2.0)}, "lat"),
+    ],
+)
 def test_a_mutual_scan_refuses_the_natal_input_naming_what_was_sent(fields, param):
     with pytest.raises(InvalidParameter) as caught:
         natal_input(scan(targets="mutual", **fields))
@@ -75,7 +84,12 @@ def test_moving_groups_are_expanded():
 
 
 def test_a_moving_asteroid_without_an_ephemeris_over_the_range_is_out_of_range_naming_moving():
-    request = scan(targets="mutual", start=Moment(jd=BEFORE_THE_ASTEROID_FILES), end=Moment(jd=BEFORE_THE_ASTEROID_FILES + 10), moving=["ceres"])
+    request = scan(
+        targets="mutual",
+        start=Moment(jd=BEFORE_THE_ASTEROID_FILES),
+        end=Moment(jd=BEFORE_THE_ASTEROID_FILES + 10),
+        moving=["ceres"],
+    )
     with pytest.raises(OutOfRange) as caught:
         scan_input(request)
     assert caught.value.param == "moving"

@@ -38,7 +38,11 @@ def test_absent_fields_take_their_declared_defaults():
 
 def test_defaults_of_flattened_values_are_filled_in_them():
     request = validate(pb.ComputeNatalChartRequest(birth=BIRTH)).message
-    assert (request.chart.options.system, request.chart.options.stellium_min, request.birth.location.alt) == ("placidus", 3, 0.0)
+    assert (request.chart.options.system, request.chart.options.stellium_min, request.birth.location.alt) == (
+        "placidus",
+        3,
+        0.0,
+    )
     assert list(request.chart.options.aspect_selection.aspects)[:2] == ["conjunction", "opposition"]
 
 
@@ -73,7 +77,11 @@ def test_one_of_two_fields_sent_together_is_missing_the_other():
 
 
 def test_a_flag_that_excludes_another_is_refused_naming_itself():
-    refused(InvalidParameter, pb.ComputePositionsRequest(moment=AT, topocentric=True, heliocentric=True, place=Place(lat=0.0, lon=0.0)), "topocentric")
+    refused(
+        InvalidParameter,
+        pb.ComputePositionsRequest(moment=AT, topocentric=True, heliocentric=True, place=Place(lat=0.0, lon=0.0)),
+        "topocentric",
+    )
 
 
 def test_a_town_and_the_coordinates_it_stands_for_are_conflicting_naming_the_town():
@@ -94,17 +102,25 @@ def test_a_number_outside_its_range_is_invalid(orb, accepted):
 
 
 def test_a_choice_in_any_case_is_written_back_in_its_canonical_spelling():
-    request = validate(search_pb.FindTransitsRequest(start=AT, end=Moment(jd=2451546.0), targets="MUTUAL", moon="Exclude")).message
+    request = validate(
+        search_pb.FindTransitsRequest(start=AT, end=Moment(jd=2451546.0), targets="MUTUAL", moon="Exclude")
+    ).message
     assert (request.targets, request.moon) == ("mutual", "exclude")
 
 
 def test_a_value_outside_the_choices_is_invalid():
-    refused(InvalidParameter, search_pb.FindTransitsRequest(start=AT, end=Moment(jd=2451546.0), targets="sideways"), "targets")
+    refused(
+        InvalidParameter,
+        search_pb.FindTransitsRequest(start=AT, end=Moment(jd=2451546.0), targets="sideways"),
+        "targets",
+    )
 
 
 def test_a_value_outside_its_vocabulary_gets_the_vocabularys_error():
     refused(BodyNotFound, pb.ComputePositionsRequest(moment=AT, bodies=["vulcan"]), "bodies")
-    refused(InvalidParameter, pb.ComputeNatalChartRequest(birth=BIRTH, chart={"options": {"system": "zodiacal"}}), "system")
+    refused(
+        InvalidParameter, pb.ComputeNatalChartRequest(birth=BIRTH, chart={"options": {"system": "zodiacal"}}), "system"
+    )
 
 
 def test_an_empty_string_without_choices_or_vocabulary_is_invalid():

@@ -21,7 +21,9 @@ def chart(**fields) -> pb.ComputeVedicChartRequest:
     fields.setdefault("ayanamsha", "lahiri")
     fields.setdefault("houses", "whole_sign")
     fields.setdefault("house_system", "sripati")
-    return pb.ComputeVedicChartRequest(birth=Birth(moment=Moment(jd=J2000), location=Place(lat=45.0, lon=7.0)), **fields)
+    return pb.ComputeVedicChartRequest(
+        birth=Birth(moment=Moment(jd=J2000), location=Place(lat=45.0, lon=7.0)), **fields
+    )
 
 
 def dasha(**moments) -> pb.ComputeVimshottariDashaRequest:
@@ -62,7 +64,9 @@ def test_a_dasha_range_is_capped_at_120_years():
 
 
 def test_a_panchang_reads_its_ayanamsha_naming_it_when_refused():
-    request = pb.ComputePanchangRequest(moment=Moment(jd=J2000), location=Location(lat=13.0, lon=80.0), ayanamsha="raman")
+    request = pb.ComputePanchangRequest(
+        moment=Moment(jd=J2000), location=Location(lat=13.0, lon=80.0), ayanamsha="raman"
+    )
     assert panchang_input(request).name == "raman"
     request.ayanamsha = "sayana"
     with pytest.raises(InvalidParameter) as raised:

@@ -56,9 +56,15 @@ def test_a_boolean_looking_ayanamsha_is_worded_with_its_parameter():
 
 
 # From tests/unit/kernel/test_aspects.py: the unknown name, the given parameter, parallel.
-@pytest.mark.parametrize(("values", "param"), [
-    (["trine", "novile"], "aspects"), (["bogus"], "transit_aspects"), (["parallel"], "aspects"), (["contra-parallel"], "aspects"),
-])
+@pytest.mark.parametrize(
+    ("values", "param"),
+    [
+        (["trine", "novile"], "aspects"),
+        (["bogus"], "transit_aspects"),
+        (["parallel"], "aspects"),
+        (["contra-parallel"], "aspects"),
+    ],
+)
 def test_an_unknown_aspect_type_is_refused_on_the_given_parameter(values, param):
     refused = _refusal(options_pb2.VOCABULARY_ASPECTS, values, param)
     assert refused.param == param and refused.as_dict()["code"] == "invalid_parameter"
@@ -67,7 +73,9 @@ def test_an_unknown_aspect_type_is_refused_on_the_given_parameter(values, param)
 # From tests/unit/kernel/test_civil_time.py::test_an_unknown_zone_suggests_the_closest_names.
 def test_an_unknown_zone_is_refused_on_the_given_parameter():
     refused = _refusal(options_pb2.VOCABULARY_TIME_ZONE, ["America/NewYork"], "tz_a")
-    assert refused.param == "tz_a" and refused.message == "tz_a='America/NewYork' is not a time zone of the tz database."
+    assert (
+        refused.param == "tz_a" and refused.message == "tz_a='America/NewYork' is not a time zone of the tz database."
+    )
     assert "America/New_York" in refused.suggestion
 
 

@@ -47,7 +47,10 @@ def test_bodies_are_resolved_once_under_the_requests_centre():
 
 def test_the_moment_comes_from_datetime_or_jd():
     assert moment_from(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0))).jd_ut1 == 2451545.0
-    assert moment_from(pb.ComputePositionsRequest(moment=Moment(datetime="2000-01-01T12:00:00Z"))).iso_utc() == "2000-01-01T12:00:00.000Z"
+    assert (
+        moment_from(pb.ComputePositionsRequest(moment=Moment(datetime="2000-01-01T12:00:00Z"))).iso_utc()
+        == "2000-01-01T12:00:00.000Z"
+    )
 
 
 def test_a_moment_is_read_under_the_names_its_request_gives_it():
@@ -69,13 +72,17 @@ def test_a_moment_not_sent_is_none_or_missing_under_its_own_names():
 
 
 def test_a_location_is_an_observer_at_sea_level_and_none_when_not_sent():
-    assert place_from(pb.FindPatternsRequest(location=Location(lat=10.0, lon=20.0)), "location") == Observer(10.0, 20.0, 0.0)
+    assert place_from(pb.FindPatternsRequest(location=Location(lat=10.0, lon=20.0)), "location") == Observer(
+        10.0, 20.0, 0.0
+    )
     assert place_from(pb.FindPatternsRequest(), "location") is None
 
 
 def test_the_second_person_reads_its_own_suffixed_parameters():
     birth_a = Birth(moment=Moment(jd=2451545.0), location=Place(lat=1.0, lon=1.0))
-    request = pb.ComputeSynastryRequest(births=TwoBirths(birth_a=birth_a, birth_b=Birth(moment=Moment(jd=2451545.0), location=Place(lon=5.0))))
+    request = pb.ComputeSynastryRequest(
+        births=TwoBirths(birth_a=birth_a, birth_b=Birth(moment=Moment(jd=2451545.0), location=Place(lon=5.0)))
+    )
     with pytest.raises(MissingParameter) as caught:
         validate(request)
     assert caught.value.param == "lat_b"
@@ -84,8 +91,15 @@ def test_the_second_person_reads_its_own_suffixed_parameters():
 def test_the_service_edge_names_the_moment_a_request_sent_and_the_house_system():
     from shared.runtime.wire import edge_names
 
-    assert edge_names(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0))) == {"system": "system", "count": "count", "jd": "jd", "moment": "jd"}
-    assert edge_names(pb.ComputePositionsRequest(moment=Moment(datetime="2000-01-01T12:00:00Z")))["moment"] == "datetime"
+    assert edge_names(pb.ComputePositionsRequest(moment=Moment(jd=2451545.0))) == {
+        "system": "system",
+        "count": "count",
+        "jd": "jd",
+        "moment": "jd",
+    }
+    assert (
+        edge_names(pb.ComputePositionsRequest(moment=Moment(datetime="2000-01-01T12:00:00Z")))["moment"] == "datetime"
+    )
 
 
 def test_the_service_edge_names_no_moment_for_a_request_without_its_own():

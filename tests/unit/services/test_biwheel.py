@@ -45,12 +45,34 @@ SVG = "{http://www.w3.org/2000/svg}"
 SIZE = 800
 ANGLE_TOLERANCE_DEG = 0.01
 PAIRS = 300
-BODIES = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node", "true_node", "chiron")
+BODIES = (
+    "sun",
+    "moon",
+    "mercury",
+    "venus",
+    "mars",
+    "jupiter",
+    "saturn",
+    "uranus",
+    "neptune",
+    "pluto",
+    "mean_node",
+    "true_node",
+    "chiron",
+)
 SYSTEMS = ("placidus", "koch", "whole_sign", "equal", "gauquelin", "campanus", "regiomontanus", "porphyrius")
 ZODIACS = (None, "lahiri", "fagan_bradley", "raman")
 #: The aspects asked for (the majors and two minor ones, so hard, soft and minor lines are
 #: all drawn), with their exact angles in degrees, as any textbook gives them.
-ASPECT_ANGLES = {"conjunction": 0.0, "opposition": 180.0, "trine": 120.0, "square": 90.0, "sextile": 60.0, "quincunx": 150.0, "semi_square": 45.0}
+ASPECT_ANGLES = {
+    "conjunction": 0.0,
+    "opposition": 180.0,
+    "trine": 120.0,
+    "square": 90.0,
+    "sextile": 60.0,
+    "quincunx": 150.0,
+    "semi_square": 45.0,
+}
 ASPECTS = tuple(ASPECT_ANGLES)
 
 
@@ -90,7 +112,13 @@ def pairs() -> tuple[Pair, ...]:
         birth, second = _moment(rng), _moment(rng)
         inner, outer = cast_chart(birth, place, settings), cast_chart(second, second_place, settings)
         cross = inter_chart(inner, outer, settings).aspects
-        svg = draw_svg(biwheel_layout(inner, outer, cross), THEMES["light"], size=SIZE, title="Bi-wheel", rings=("inner chart", "outer chart"))
+        svg = draw_svg(
+            biwheel_layout(inner, outer, cross),
+            THEMES["light"],
+            size=SIZE,
+            title="Bi-wheel",
+            rings=("inner chart", "outer chart"),
+        )
         case = (
             f"#{index} {system} {zodiac or 'tropical'} lat {place.latitude_deg:.1f} jd {birth.jd_ut1:.4f} / "
             f"{second.jd_ut1:.4f}"
@@ -120,7 +148,9 @@ def _groups(svg: ET.Element, kind: str) -> list[ET.Element]:
 def test_the_cases_span_the_house_systems_zodiacs_and_latitudes_asked_for():
     cases = pairs()
     assert {p.inner.houses.system for p in cases} >= {"whole_sign", "equal", "gauquelin", "porphyrius"}
-    assert any(p.inner.settings.flags.sidereal for p in cases) and any(not p.inner.settings.flags.sidereal for p in cases)
+    assert any(p.inner.settings.flags.sidereal for p in cases) and any(
+        not p.inner.settings.flags.sidereal for p in cases
+    )
     latitudes = [p.inner.metadata.latitude for p in cases]
     assert min(latitudes) < -66.6 and max(latitudes) > 66.6 and any(-66.6 < lat < 0 for lat in latitudes)
 
@@ -133,16 +163,29 @@ def test_every_body_of_both_rings_is_drawn_at_its_kernel_longitude():
             drawn = [g for g in points if g.get("data-ring") == ring]
             assert [g.get("data-body") for g in drawn] == [p.body for p in chart.positions], pair.case
             for g, position in zip(drawn, chart.positions):
-                assert float(g.get("data-longitude")) == pytest.approx(position.longitude, abs=1e-6), (pair.case, ring, position.body)
+                assert float(g.get("data-longitude")) == pytest.approx(position.longitude, abs=1e-6), (
+                    pair.case,
+                    ring,
+                    position.body,
+                )
                 assert int(g.get("data-house")) == position.house, (pair.case, ring, position.body)
                 angle, _radius = _polar(g.find(f"{SVG}line"), "2")
-                assert _close(angle, _screen_angle(position.longitude, ascendant)), (pair.case, ring, position.body, angle)
+                assert _close(angle, _screen_angle(position.longitude, ascendant)), (
+                    pair.case,
+                    ring,
+                    position.body,
+                    angle,
+                )
 
 
 def test_the_outer_charts_marks_stand_outside_the_inner_charts():
     for pair in pairs():
-        radii = {ring: {_polar(g.find(f"{SVG}line"), "1")[1] for g in _groups(pair.svg, "point") if g.get("data-ring") == ring}
-                 for ring in ("inner", "outer")}
+        radii = {
+            ring: {
+                _polar(g.find(f"{SVG}line"), "1")[1] for g in _groups(pair.svg, "point") if g.get("data-ring") == ring
+            }
+            for ring in ("inner", "outer")
+        }
         assert max(radii["inner"]) < min(radii["outer"]), pair.case
 
 
@@ -153,10 +196,16 @@ def test_every_cusp_and_angle_is_the_inner_charts():
         assert len(cusps) == len(houses.cusps_deg), pair.case  # 36 Gauquelin sectors, 12 otherwise
         for g, longitude in zip(cusps, houses.cusps_deg):
             assert float(g.get("data-longitude")) == pytest.approx(longitude, abs=1e-6), pair.case
-            assert _close(_polar(g.find(f"{SVG}line"), "1")[0], _screen_angle(longitude, houses.ascendant_deg)), pair.case
+            assert _close(_polar(g.find(f"{SVG}line"), "1")[0], _screen_angle(longitude, houses.ascendant_deg)), (
+                pair.case
+            )
         angles = {g.get("data-angle"): _polar(g.find(f"{SVG}line"), "2")[0] for g in _groups(pair.svg, "angle")}
-        expected = {"asc": 180.0, "mc": _screen_angle(houses.midheaven_deg, houses.ascendant_deg),
-                    "dsc": 0.0, "ic": _screen_angle(houses.midheaven_deg + 180.0, houses.ascendant_deg)}
+        expected = {
+            "asc": 180.0,
+            "mc": _screen_angle(houses.midheaven_deg, houses.ascendant_deg),
+            "dsc": 0.0,
+            "ic": _screen_angle(houses.midheaven_deg + 180.0, houses.ascendant_deg),
+        }
         assert all(_close(angles[name], expected[name]) for name in expected), (pair.case, angles, expected)
 
 
@@ -166,9 +215,13 @@ def test_only_the_cross_aspects_are_drawn_each_one_the_kernel_returns():
         ascendant = pair.inner.houses.ascendant_deg
         inner = {p.body: p.longitude for p in pair.inner.positions}
         outer = {p.body: p.longitude for p in pair.outer.positions}
-        expected = [(a.body_a, a.aspect, a.body_b) for a in inter_chart(pair.inner, pair.outer, pair.inner.settings).aspects]
+        expected = [
+            (a.body_a, a.aspect, a.body_b) for a in inter_chart(pair.inner, pair.outer, pair.inner.settings).aspects
+        ]
         drawn = _groups(pair.svg, "aspect")
-        assert [(g.get("data-body-a"), g.get("data-aspect"), g.get("data-body-b")) for g in drawn] == expected, pair.case
+        assert [(g.get("data-body-a"), g.get("data-aspect"), g.get("data-body-b")) for g in drawn] == expected, (
+            pair.case
+        )
         for g in drawn:
             a, b = g.get("data-body-a"), g.get("data-body-b")
             line = g.find(f"{SVG}line")
@@ -177,7 +230,9 @@ def test_only_the_cross_aspects_are_drawn_each_one_the_kernel_returns():
             assert _close(_polar(line, "2")[0], _screen_angle(outer[b], ascendant)), (pair.case, a, b)
             # ... and the two longitudes are that aspect's angle apart, within the orb drawn.
             separation = abs((inner[a] - outer[b] + 180.0) % 360.0 - 180.0)
-            assert abs(separation - ASPECT_ANGLES[g.get("data-aspect")]) == pytest.approx(float(g.get("data-orb")), abs=1e-4), (pair.case, a, b)
+            assert abs(separation - ASPECT_ANGLES[g.get("data-aspect")]) == pytest.approx(
+                float(g.get("data-orb")), abs=1e-4
+            ), (pair.case, a, b)
         drawn_any += len(drawn)
     assert drawn_any > PAIRS  # the cases do draw aspects: the rule is not met vacuously
 
@@ -189,7 +244,10 @@ def test_the_description_reads_both_charts():
     assert inner_text.startswith("Inner: inner chart: ") and "Ascendant in" in inner_text
     for chart, text in ((pair.inner, inner_text), (pair.outer, outer_text)):
         for position in chart.positions:
-            assert f"{position.body.replace('_', ' ').title()} in {int(position.sign_degree)}° {position.sign.title()}" in text
+            assert (
+                f"{position.body.replace('_', ' ').title()} in {int(position.sign_degree)}° {position.sign.title()}"
+                in text
+            )
 
 
 def _glyph_angle(point: ET.Element) -> float:

@@ -30,7 +30,21 @@ from services.ephemeris.wheel.layout import GLYPH_GAP_DEG, spread, wheel_layout
 from services.ephemeris.wheel.themes import THEMES
 
 SVG = "{http://www.w3.org/2000/svg}"
-BODIES = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node", "chiron", "ceres")
+BODIES = (
+    "sun",
+    "moon",
+    "mercury",
+    "venus",
+    "mars",
+    "jupiter",
+    "saturn",
+    "uranus",
+    "neptune",
+    "pluto",
+    "mean_node",
+    "chiron",
+    "ceres",
+)
 SIZE = 800
 ANGLE_TOLERANCE_DEG = 0.01
 
@@ -47,7 +61,11 @@ CHARTS = [
 
 def _chart(moment, lat, lon, system, sidereal):
     flags = CalcFlags(sidereal=parse_ayanamsha(sidereal)) if sidereal else CalcFlags()
-    return cast_chart(Moment.from_iso(moment), Observer(lat, lon), ChartSettings(bodies=BODIES, system=parse_house_system(system), flags=flags))
+    return cast_chart(
+        Moment.from_iso(moment),
+        Observer(lat, lon),
+        ChartSettings(bodies=BODIES, system=parse_house_system(system), flags=flags),
+    )
 
 
 def _screen_angle(longitude, ascendant):
@@ -78,7 +96,9 @@ def test_every_body_is_drawn_at_its_longitude(name, moment, lat, lon, system, si
         assert int(drawn.get("data-house")) == position.house
         assert drawn.get("data-retrograde") == str(position.retrograde).lower()
         mark = drawn.find(f"{SVG}line")
-        assert _close(_angle_of(mark, "2"), _screen_angle(position.longitude, chart.houses.ascendant_deg)), position.body
+        assert _close(_angle_of(mark, "2"), _screen_angle(position.longitude, chart.houses.ascendant_deg)), (
+            position.body
+        )
 
 
 @pytest.mark.parametrize("name, moment, lat, lon, system, sidereal", CHARTS, ids=[c[0] for c in CHARTS])
@@ -92,7 +112,10 @@ def test_every_cusp_and_angle_is_drawn_from_the_charts_own_house_system(name, mo
         assert _close(_angle_of(drawn.find(f"{SVG}line"), "1"), _screen_angle(longitude, chart.houses.ascendant_deg))
     angles = {g.get("data-angle"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "angle"}
     assert _close(_angle_of(angles["asc"].find(f"{SVG}line"), "2"), 180.0)  # the Ascendant at 9 o'clock
-    assert _close(_angle_of(angles["mc"].find(f"{SVG}line"), "2"), _screen_angle(chart.houses.midheaven_deg, chart.houses.ascendant_deg))
+    assert _close(
+        _angle_of(angles["mc"].find(f"{SVG}line"), "2"),
+        _screen_angle(chart.houses.midheaven_deg, chart.houses.ascendant_deg),
+    )
 
 
 def test_every_aspect_of_the_chart_is_one_line_between_its_bodies():
@@ -168,7 +191,7 @@ def test_each_house_number_stands_between_its_cusp_and_the_next(system):
 
 def _luminance(colour: str) -> float:
     """WCAG 2.2 relative luminance of ``#rrggbb``."""
-    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     r, g, b = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -187,8 +210,19 @@ def test_high_contrast_keeps_every_colour_at_7_to_1_against_its_background():
 
 #: The aspects drawn solid: the conjunction, the hard and the soft ones; every other is minor.
 SOLID = {"conjunction", "opposition", "square", "semi_square", "sesquiquadrate", "trine", "sextile"}
-ALL_ASPECTS = ("conjunction", "opposition", "trine", "square", "sextile", "quincunx", "semi_sextile", "semi_square",
-               "sesquiquadrate", "quintile", "bi_quintile")
+ALL_ASPECTS = (
+    "conjunction",
+    "opposition",
+    "trine",
+    "square",
+    "sextile",
+    "quincunx",
+    "semi_sextile",
+    "semi_square",
+    "sesquiquadrate",
+    "quintile",
+    "bi_quintile",
+)
 FONT_FILE = Path(__file__).parents[3] / "services" / "ephemeris" / "wheel" / "NotoSans-Regular.ttf"
 #: Dense cases: six bodies within 10° (1914-01-26, in Aquarius), sixteen bodies, Gauquelin's
 #: 36 sectors, and Sydney (the Sun, Moon, Mercury and Venus within 25°, on the Midheaven).
@@ -205,7 +239,11 @@ DENSE = {
 def _dense(name: str, aspects=None):
     moment, lat, lon, system, bodies = DENSE[name]
     extra = {"aspect_types": aspects} if aspects else {}
-    return cast_chart(Moment.from_iso(moment), Observer(lat, lon), ChartSettings(bodies=bodies, system=parse_house_system(system), **extra))
+    return cast_chart(
+        Moment.from_iso(moment),
+        Observer(lat, lon),
+        ChartSettings(bodies=bodies, system=parse_house_system(system), **extra),
+    )
 
 
 @cache
@@ -246,17 +284,24 @@ def _overlap(a: Box, b: Box) -> bool:
 
 def _units(svg: ET.Element) -> dict[str, list[Box]]:
     """Return each body's drawn glyph and label boxes, by body (and ring on a bi-wheel)."""
-    return {f"{g.get('data-ring', '')}{g.get('data-body')}": [_box(e) for e in g if e.tag in (f"{SVG}use", f"{SVG}text")]
-            for g in svg.iter(f"{SVG}g") if g.get("class") == "point"}
+    return {
+        f"{g.get('data-ring', '')}{g.get('data-body')}": [_box(e) for e in g if e.tag in (f"{SVG}use", f"{SVG}text")]
+        for g in svg.iter(f"{SVG}g")
+        if g.get("class") == "point"
+    }
 
 
 @pytest.mark.parametrize("theme", sorted(THEMES))
 def test_minor_aspects_are_dashed_and_the_others_solid_in_every_theme(theme):
     chart = _dense("sydney", ALL_ASPECTS)
     drawn = [g for g in _drawn(chart, theme).iter(f"{SVG}g") if g.get("class") == "aspect"]
-    assert {g.get("data-aspect") for g in drawn} - SOLID and {g.get("data-aspect") for g in drawn} & SOLID  # both kinds drawn
+    assert {g.get("data-aspect") for g in drawn} - SOLID and {
+        g.get("data-aspect") for g in drawn
+    } & SOLID  # both kinds drawn
     for g in drawn:
-        assert (g.find(f"{SVG}line").get("stroke-dasharray") is not None) == (g.get("data-aspect") not in SOLID), g.get("data-aspect")
+        assert (g.find(f"{SVG}line").get("stroke-dasharray") is not None) == (g.get("data-aspect") not in SOLID), g.get(
+            "data-aspect"
+        )
 
 
 @pytest.mark.parametrize("name", DENSE)
@@ -266,7 +311,9 @@ def test_each_position_reads_degree_then_minute_in_one_upright_label_with_the_r_
     for position in chart.positions:
         minutes = math.floor(position.sign_degree * 60.0)  # truncated, as an ephemeris prints it
         texts = [t for t in points[position.body].iter(f"{SVG}text") if t.text != position.body[:3].title()]
-        assert [t.text for t in texts] == [f"{minutes // 60}°{minutes % 60:02d}′"] + (["R"] if position.retrograde else [])
+        assert [t.text for t in texts] == [f"{minutes // 60}°{minutes % 60:02d}′"] + (
+            ["R"] if position.retrograde else []
+        )
         assert all(t.get("transform") is None for t in texts)  # upright: reads left to right anywhere
         if position.retrograde:
             label, r = _box(texts[0]), _box(texts[1])
@@ -286,7 +333,15 @@ def test_each_label_stands_inside_its_own_glyph_along_the_glyphs_spread_angle(na
     points = {g.get("data-body"): g for g in _drawn(_dense(name)).iter(f"{SVG}g") if g.get("class") == "point"}
     for point in layout.points:
         boxes = [_box(e) for e in points[point.body] if e.tag in (f"{SVG}use", f"{SVG}text")]
-        glyph, label = boxes[0], (min(b[0] for b in boxes[1:]), min(b[1] for b in boxes[1:]), max(b[2] for b in boxes[1:]), max(b[3] for b in boxes[1:]))
+        glyph, label = (
+            boxes[0],
+            (
+                min(b[0] for b in boxes[1:]),
+                min(b[1] for b in boxes[1:]),
+                max(b[2] for b in boxes[1:]),
+                max(b[3] for b in boxes[1:]),
+            ),
+        )
         (gx, gy), (lx, ly) = [((b[0] + b[2]) / 2 - SIZE / 2, SIZE / 2 - (b[1] + b[3]) / 2) for b in (glyph, label)]
         # The label's centre on the ray from the wheel's centre through the glyph's (within 1 px),
         # nearer the centre than the glyph.
@@ -300,8 +355,11 @@ def test_each_angle_label_stands_in_the_zodiac_band_clear_of_the_signs_and_its_l
     svg = _drawn(chart)
     band_in, band_out = SIZE / 2 * 0.98 * 0.82, SIZE / 2 * 0.98 * 0.97  # the zodiac band's edges (px)
     signs = [(_box(g.find(f"{SVG}use")), g) for g in svg.iter(f"{SVG}g") if g.get("class") == "sign"]
-    boundaries = [_angle_of(line, "1") for line in next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "zodiac").findall(f"{SVG}line")
-                  if math.hypot(float(line.get("x2")) - SIZE / 2, float(line.get("y2")) - SIZE / 2) > band_out - 1]
+    boundaries = [
+        _angle_of(line, "1")
+        for line in next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "zodiac").findall(f"{SVG}line")
+        if math.hypot(float(line.get("x2")) - SIZE / 2, float(line.get("y2")) - SIZE / 2) > band_out - 1
+    ]
     assert len(boundaries) == 12
     for g in (g for g in svg.iter(f"{SVG}g") if g.get("class") == "angle"):
         box = _box(g.find(f"{SVG}text"))
@@ -325,8 +383,14 @@ def test_a_lone_body_on_a_cusp_is_drawn_off_the_cusp_line_on_its_own_houses_side
         svg = _drawn(chart)
         points = {g.get("data-body"): g for g in svg.iter(f"{SVG}g") if g.get("class") == "point"}
         for position in chart.positions:
-            alone = all(abs((p.longitude - position.longitude + 180) % 360 - 180) > 30 for p in chart.positions if p is not position)
-            cusp = next((c for c in chart.houses.cusps_deg if abs((position.longitude - c + 180) % 360 - 180) < 2.0), None)
+            alone = all(
+                abs((p.longitude - position.longitude + 180) % 360 - 180) > 30
+                for p in chart.positions
+                if p is not position
+            )
+            cusp = next(
+                (c for c in chart.houses.cusps_deg if abs((position.longitude - c + 180) % 360 - 180) < 2.0), None
+            )
             if not alone or cusp is None:
                 continue
             found += 1
@@ -334,7 +398,12 @@ def test_a_lone_body_on_a_cusp_is_drawn_off_the_cusp_line_on_its_own_houses_side
             for element in points[position.body]:
                 if element.tag in (f"{SVG}use", f"{SVG}text"):
                     box = _box(element)
-                    sides = {math.copysign(1, (math.degrees(math.atan2(SIZE / 2 - y, x - SIZE / 2)) - cusp_at + 180) % 360 - 180)
-                             for x in (box[0], box[2]) for y in (box[1], box[3])}
+                    sides = {
+                        math.copysign(
+                            1, (math.degrees(math.atan2(SIZE / 2 - y, x - SIZE / 2)) - cusp_at + 180) % 360 - 180
+                        )
+                        for x in (box[0], box[2])
+                        for y in (box[1], box[3])
+                    }
                     assert sides == {math.copysign(1, (true_at - cusp_at + 180) % 360 - 180)}, (day, position.body)
     assert found >= 3

@@ -24,10 +24,39 @@ from services.ephemeris.wheel.themes import THEMES
 
 SVG = "{http://www.w3.org/2000/svg}"
 SIZE = 800
-BODIES = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto", "mean_node", "chiron", "ceres")
+BODIES = (
+    "sun",
+    "moon",
+    "mercury",
+    "venus",
+    "mars",
+    "jupiter",
+    "saturn",
+    "uranus",
+    "neptune",
+    "pluto",
+    "mean_node",
+    "chiron",
+    "ceres",
+)
 #: Every aspect the kernel knows, so that each kind of cell (and each glyph) is drawn.
-ASPECTS = ("conjunction", "opposition", "trine", "square", "sextile", "quincunx", "semi_sextile", "semi_square",
-           "sesquiquadrate", "quintile", "bi_quintile", "septile", "bi_septile", "tri_septile", "quindecile")
+ASPECTS = (
+    "conjunction",
+    "opposition",
+    "trine",
+    "square",
+    "sextile",
+    "quincunx",
+    "semi_sextile",
+    "semi_square",
+    "sesquiquadrate",
+    "quintile",
+    "bi_quintile",
+    "septile",
+    "bi_septile",
+    "tri_septile",
+    "quindecile",
+)
 PLACES = ("aside", "below")
 
 
@@ -51,7 +80,16 @@ def _natal_svg(grid: str, theme: str = "light") -> ET.Element:
 
 def _biwheel_svg(grid: str) -> ET.Element:
     inner, outer, cross = _two_charts()
-    return ET.fromstring(draw_svg(biwheel_layout(inner, outer, cross), THEMES["light"], size=SIZE, title="Transits", rings=("a", "b"), grid=grid))
+    return ET.fromstring(
+        draw_svg(
+            biwheel_layout(inner, outer, cross),
+            THEMES["light"],
+            size=SIZE,
+            title="Transits",
+            rings=("a", "b"),
+            grid=grid,
+        )
+    )
 
 
 def _groups(svg: ET.Element, kind: str) -> list[ET.Element]:
@@ -67,7 +105,9 @@ def _in_minutes(orb_deg: float) -> str:
 def _centre(element: ET.Element) -> tuple[float, float]:
     """Return the centre (px) of a <use> (its box) or of a <text> (its anchor, centred)."""
     if element.tag == f"{SVG}use":
-        return float(element.get("x")) + float(element.get("width")) / 2, float(element.get("y")) + float(element.get("height")) / 2
+        return float(element.get("x")) + float(element.get("width")) / 2, float(element.get("y")) + float(
+            element.get("height")
+        ) / 2
     return float(element.get("x")), float(element.get("y"))
 
 
@@ -76,7 +116,8 @@ def test_a_natal_grid_has_one_cell_per_aspect_of_the_chart_and_no_other(grid):
     chart = _natal()
     cells = _groups(_natal_svg(grid), "grid-cell")
     assert [(g.get("data-body-a"), g.get("data-aspect"), g.get("data-body-b")) for g in cells] == [
-        (a.body_a, a.aspect, a.body_b) for a in chart.aspects]
+        (a.body_a, a.aspect, a.body_b) for a in chart.aspects
+    ]
     assert len({a.aspect for a in chart.aspects}) >= 5  # the case draws many kinds of cell
 
 
@@ -85,7 +126,8 @@ def test_a_bi_wheels_grid_has_one_cell_per_cross_aspect_and_no_other(grid):
     _inner, _outer, cross = _two_charts()
     cells = _groups(_biwheel_svg(grid), "grid-cell")
     assert cross and [(g.get("data-body-a"), g.get("data-aspect"), g.get("data-body-b")) for g in cells] == [
-        (a.body_a, a.aspect, a.body_b) for a in cross]
+        (a.body_a, a.aspect, a.body_b) for a in cross
+    ]
 
 
 @pytest.mark.parametrize("grid", PLACES)
@@ -94,13 +136,18 @@ def test_each_cell_shows_its_aspects_glyph_and_orb_rounded_to_the_minute(grid):
     for svg, aspects in ((_natal_svg(grid), _natal().aspects), (_biwheel_svg(grid), cross)):
         for g, aspect in zip(_groups(svg, "grid-cell"), aspects, strict=True):
             assert g.find(f"{SVG}use").get("href") == f"#glyph-{aspect.aspect}"
-            assert [t.text for t in g.iter(f"{SVG}text")] == [_in_minutes(aspect.orb_deg)], (aspect.body_a, aspect.body_b)
+            assert [t.text for t in g.iter(f"{SVG}text")] == [_in_minutes(aspect.orb_deg)], (
+                aspect.body_a,
+                aspect.body_b,
+            )
 
 
 @pytest.mark.parametrize("theme", sorted(THEMES))
 def test_each_cell_is_coloured_as_its_aspect_line(theme):
     svg = _natal_svg("aside", theme)
-    line_colour = {(g.get("data-body-a"), g.get("data-body-b")): g.find(f"{SVG}line").get("stroke") for g in _groups(svg, "aspect")}
+    line_colour = {
+        (g.get("data-body-a"), g.get("data-body-b")): g.find(f"{SVG}line").get("stroke") for g in _groups(svg, "aspect")
+    }
     for g in _groups(svg, "grid-cell"):
         colour = line_colour[g.get("data-body-a"), g.get("data-body-b")]
         assert g.find(f"{SVG}use").get("fill") == colour and g.find(f"{SVG}text").get("fill") == colour
@@ -149,10 +196,18 @@ def test_a_bi_wheels_grid_has_the_outer_bodies_along_the_top_and_the_inner_ones_
         assert _nearest(left, _middle_y(g)) == g.get("data-body-a")
 
 
-@pytest.mark.parametrize("grid, width, height", [("none", SIZE, SIZE), ("aside", SIZE * 7 // 4, SIZE), ("below", SIZE, SIZE * 7 // 4)])
-def test_the_grid_widens_or_heightens_the_picture_by_three_quarters_of_size_and_stands_outside_the_wheel(grid, width, height):
+@pytest.mark.parametrize(
+    "grid, width, height", [("none", SIZE, SIZE), ("aside", SIZE * 7 // 4, SIZE), ("below", SIZE, SIZE * 7 // 4)]
+)
+def test_the_grid_widens_or_heightens_the_picture_by_three_quarters_of_size_and_stands_outside_the_wheel(
+    grid, width, height
+):
     svg = _natal_svg(grid)
-    assert (int(svg.get("width")), int(svg.get("height")), svg.get("viewBox")) == (width, height, f"0 0 {width} {height}")
+    assert (int(svg.get("width")), int(svg.get("height")), svg.get("viewBox")) == (
+        width,
+        height,
+        f"0 0 {width} {height}",
+    )
     background = svg.find(f"{SVG}rect")
     assert (int(background.get("width")), int(background.get("height"))) == (width, height)
     for g in _groups(svg, "grid-cell") + _groups(svg, "grid-body"):
@@ -166,7 +221,10 @@ def test_the_wheel_is_drawn_the_same_with_or_without_its_grid(grid):
     alone = draw_svg(wheel_layout(_natal()), THEMES["light"], size=SIZE, title="Natal chart")
     with_grid = draw_svg(wheel_layout(_natal()), THEMES["light"], size=SIZE, title="Natal chart", grid=grid)
     start = '<g class="zodiac">'
-    assert with_grid[with_grid.index(start):with_grid.index('<g class="aspect-grid">')] == alone[alone.index(start):alone.index("</svg>")]
+    assert (
+        with_grid[with_grid.index(start) : with_grid.index('<g class="aspect-grid">')]
+        == alone[alone.index(start) : alone.index("</svg>")]
+    )
 
 
 def test_every_glyph_outline_fits_inside_its_symbols_box():

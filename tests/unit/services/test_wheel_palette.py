@@ -31,7 +31,9 @@ CUSTOM = "#123456"
 
 
 def _chart(moment: str):
-    settings = ChartSettings(bodies=ALL, system=parse_house_system("placidus"), flags=CalcFlags(), aspect_types=ASPECT_NAMES)
+    settings = ChartSettings(
+        bodies=ALL, system=parse_house_system("placidus"), flags=CalcFlags(), aspect_types=ASPECT_NAMES
+    )
     return cast_chart(Moment.from_iso(moment), Observer(51.5, -0.13), settings)
 
 

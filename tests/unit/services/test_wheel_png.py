@@ -65,7 +65,7 @@ def _svg(chart: str, theme: str, size: int = 800) -> str:
 
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
-    return tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def _count_of(image: np.ndarray, hex_colour: str) -> int:
@@ -88,7 +88,7 @@ def _nearest_within_a_pixel(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     nearest = np.full((height, width), 255)
     for dy in range(3):
         for dx in range(3):
-            nearest = np.minimum(nearest, np.abs(a - padded[dy:dy + height, dx:dx + width]).max(axis=2))
+            nearest = np.minimum(nearest, np.abs(a - padded[dy : dy + height, dx : dx + width]).max(axis=2))
     return nearest
 
 
@@ -136,7 +136,7 @@ def _uninked(image: np.ndarray, layout, size: int) -> list[str]:
         theta = math.radians(point.glyph_deg)
         x = round(half + radius * SINGLE_RING.glyph * math.cos(theta))
         y = round(half - radius * SINGLE_RING.glyph * math.sin(theta))
-        patch = image[y - reach:y + reach + 1, x - reach:x + reach + 1, :3].astype(int)
+        patch = image[y - reach : y + reach + 1, x - reach : x + reach + 1, :3].astype(int)
         if (np.abs(patch - background).max(axis=2) > INK_CONTRAST).mean() < INK_SHARE:
             uninked.append(point.body)
     return uninked
@@ -203,7 +203,9 @@ def test_chromium_and_resvg_draw_every_stroke_and_letter_within_a_pixel(chromium
     it; here each pixel is matched with the nearest colour within one pixel in the other
     picture (a sub-pixel shift of an edge is not a difference, a missing letter is)."""
     share = _differing_share_within_a_pixel(*_drawn_by_both(chromium_page, picture, theme))
-    assert share <= MAX_SHIFTED_SHARE, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE} within a pixel"
+    assert share <= MAX_SHIFTED_SHARE, (
+        f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE} within a pixel"
+    )
 
 
 def test_the_comparison_with_chromium_sees_a_wheel_drawn_without_its_text(chromium_page):
@@ -217,12 +219,18 @@ def test_the_comparison_with_chromium_sees_a_wheel_drawn_without_its_text(chromi
 SYSTEM_SERIF = Path("/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf")
 
 
-@pytest.mark.skipif(not SYSTEM_SERIF.exists(), reason="needs a system font the PNG does not bundle (fonts-noto-core's Noto Serif)")
+@pytest.mark.skipif(
+    not SYSTEM_SERIF.exists(), reason="needs a system font the PNG does not bundle (fonts-noto-core's Noto Serif)"
+)
 def test_the_pngs_text_is_drawn_with_the_bundled_font_never_the_systems():
     def drawn(family: str) -> np.ndarray:
-        return pixels(render_png(
-            '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" '
-            f'fill="#fff"/><text x="10" y="100" font-family="{family}" font-size="30">15° 42′ R</text></svg>', 200))
+        return pixels(
+            render_png(
+                '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200" '
+                f'fill="#fff"/><text x="10" y="100" font-family="{family}" font-size="30">15° 42′ R</text></svg>',
+                200,
+            )
+        )
 
     # Noto Serif is installed on this machine but not bundled: it is passed over, and the text
     # is drawn in the bundled Noto Sans that sans-serif names.

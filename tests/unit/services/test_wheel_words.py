@@ -40,7 +40,9 @@ OTHER_LANGUAGES = [lang for lang in languages() if lang != "en"]
 
 
 def _chart(moment: str = "1990-06-15T14:30:00Z", lat: float = 51.5, lon: float = -0.13):
-    settings = ChartSettings(bodies=ALL, system=parse_house_system("placidus"), flags=CalcFlags(), aspect_types=ASPECT_NAMES)
+    settings = ChartSettings(
+        bodies=ALL, system=parse_house_system("placidus"), flags=CalcFlags(), aspect_types=ASPECT_NAMES
+    )
     return cast_chart(Moment.from_iso(moment), Observer(lat, lon), settings)
 
 
@@ -64,7 +66,11 @@ def _english_words() -> set[str]:
 
 def _svg_text(svg: str) -> str:
     """Return every text a reader of the SVG meets: its title, desc, the aspects' titles and the labels drawn."""
-    return "\n".join(element.text or "" for element in ET.fromstring(svg).iter() if element.tag in (f"{SVG}title", f"{SVG}desc", f"{SVG}text"))
+    return "\n".join(
+        element.text or ""
+        for element in ET.fromstring(svg).iter()
+        if element.tag in (f"{SVG}title", f"{SVG}desc", f"{SVG}text")
+    )
 
 
 @pytest.mark.parametrize("lang", languages())
@@ -109,14 +115,18 @@ def _clauses_by_body(description: str, words: Words, bodies) -> dict[str, str]:
         at = re.compile(f"(^|: ){re.escape(name)}")
         match = next(c for c in clauses if at.search(c))
         clauses.remove(match)
-        found[body] = match[at.search(match).end():]
+        found[body] = match[at.search(match).end() :]
     return found
 
 
 @pytest.mark.parametrize("lang", languages())
 def test_the_description_names_every_body_with_its_sign_degree_and_house(lang):
     words, chart = Words(lang), _chart()
-    description = ET.fromstring(draw_svg(wheel_layout(chart), THEMES["light"], size=800, title="", words=words)).find(f"{SVG}desc").text
+    description = (
+        ET.fromstring(draw_svg(wheel_layout(chart), THEMES["light"], size=800, title="", words=words))
+        .find(f"{SVG}desc")
+        .text
+    )
     clauses = _clauses_by_body(description, words, [p.body for p in chart.positions])
     for position in chart.positions:
         clause = clauses[position.body]
@@ -129,8 +139,20 @@ def test_the_description_names_every_body_with_its_sign_degree_and_house(lang):
 def test_a_bi_wheels_description_names_both_rings_bodies_each_in_its_own_house(lang):
     words, inner, outer = Words(lang), _chart(), _chart("2026-03-01T12:00:00Z")
     layout = biwheel_layout(inner, outer, [])
-    description = ET.fromstring(draw_svg(layout, THEMES["light"], size=800, title="", words=words,
-                                         rings=(words.chart("natal"), words.chart("transit", "2026")))).find(f"{SVG}desc").text
+    description = (
+        ET.fromstring(
+            draw_svg(
+                layout,
+                THEMES["light"],
+                size=800,
+                title="",
+                words=words,
+                rings=(words.chart("natal"), words.chart("transit", "2026")),
+            )
+        )
+        .find(f"{SVG}desc")
+        .text
+    )
     inner_text, outer_text = description.split(f". {table()['languages'][lang]['outer']}")
     for text, chart in ((inner_text, inner), (outer_text, outer)):
         clauses = _clauses_by_body(text, words, [p.body for p in chart.positions])
@@ -141,9 +163,21 @@ def test_a_bi_wheels_description_names_both_rings_bodies_each_in_its_own_house(l
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
 def test_a_picture_in_another_language_says_no_english_word_but_those_the_table_shares(lang):
     words, shared = Words(lang), set(table()["languages"][lang]["same_as_english"])
-    texts = [draw_svg(wheel_layout(_chart()), THEMES["light"], size=800, title=words.title(kind), words=words) for kind in KINDS]
-    texts += [draw_svg(biwheel_layout(_chart(), _chart("2026-03-01T12:00:00Z"), []), THEMES["light"], size=800, title="", words=words,
-                       rings=(words.chart(name), words.chart(name, "2026"))) for name in CHART_NAMES]
+    texts = [
+        draw_svg(wheel_layout(_chart()), THEMES["light"], size=800, title=words.title(kind), words=words)
+        for kind in KINDS
+    ]
+    texts += [
+        draw_svg(
+            biwheel_layout(_chart(), _chart("2026-03-01T12:00:00Z"), []),
+            THEMES["light"],
+            size=800,
+            title="",
+            words=words,
+            rings=(words.chart(name), words.chart(name, "2026")),
+        )
+        for name in CHART_NAMES
+    ]
     said = set().union(*(_tokens(_svg_text(svg)) for svg in texts))
     assert said & _english_words() <= shared
 
@@ -151,18 +185,42 @@ def test_a_picture_in_another_language_says_no_english_word_but_those_the_table_
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
 def test_the_words_a_language_shares_with_english_are_its_own_words_too(lang):
     entry = table()["languages"][lang]
-    own = set().union(*(_tokens(text) for key, value in entry.items() if key not in ("name", "same_as_english") for text in _strings(value)))
+    own = set().union(
+        *(
+            _tokens(text)
+            for key, value in entry.items()
+            if key not in ("name", "same_as_english")
+            for text in _strings(value)
+        )
+    )
     assert set(entry["same_as_english"]) <= own & _english_words()
 
 
-@pytest.mark.parametrize("lang, houses", [
-    ("en", {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 33: "33rd"}),
-    ("de", {1: "1.", 9: "9."}),
-    ("fr", {1: "1re", 2: "2e", 12: "12e"}),
-    ("nl", {1: "1e", 9: "9e"}),
-    ("ru", {1: "1-й", 9: "9-й"}),
-    ("es", {1: "1", 9: "9"}),
-])
+@pytest.mark.parametrize(
+    "lang, houses",
+    [
+        (
+            "en",
+            {
+                1: "1st",
+                2: "2nd",
+                3: "3rd",
+                4: "4th",
+                11: "11th",
+                12: "12th",
+                13: "13th",
+                21: "21st",
+                22: "22nd",
+                33: "33rd",
+            },
+        ),
+        ("de", {1: "1.", 9: "9."}),
+        ("fr", {1: "1re", 2: "2e", 12: "12e"}),
+        ("nl", {1: "1e", 9: "9e"}),
+        ("ru", {1: "1-й", 9: "9-й"}),
+        ("es", {1: "1", 9: "9"}),
+    ],
+)
 def test_house_numbers_are_written_as_cldr_writes_the_languages_ordinals(lang, houses):
     assert {number: Words(lang).house(number) for number in houses} == houses
 
@@ -170,7 +228,10 @@ def test_house_numbers_are_written_as_cldr_writes_the_languages_ordinals(lang, h
 def test_the_bodies_drawn_without_a_glyph_have_labels_apart_in_every_language():
     for lang in languages():
         words = Words(lang)
-        labels = [words.short_body(body) for body in ("pholus", "ceres", "pallas", "juno", "vesta", "mean_apogee", "osc_apogee", "earth")]
+        labels = [
+            words.short_body(body)
+            for body in ("pholus", "ceres", "pallas", "juno", "vesta", "mean_apogee", "osc_apogee", "earth")
+        ]
         assert len(set(labels)) == len(labels), lang
 
 
@@ -185,9 +246,11 @@ def _letter_pixels(letter: str, bold: bool):
     from tests.golden_wheels import pixels  # Pillow decodes the PNG; a test dependency
 
     weight = ' font-weight="bold"' if bold else ""
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><rect width="96" height="96" fill="#ffffff"/>'
-           f'<text x="48" y="48" font-family="Noto Sans, sans-serif" font-size="60"{weight} text-anchor="middle" '
-           f'dominant-baseline="central" fill="#000000">{escape(letter)}</text></svg>')
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><rect width="96" height="96" fill="#ffffff"/>'
+        f'<text x="48" y="48" font-family="Noto Sans, sans-serif" font-size="60"{weight} text-anchor="middle" '
+        f'dominant-baseline="central" fill="#000000">{escape(letter)}</text></svg>'
+    )
     return pixels(render_png(svg, 96))
 
 
@@ -209,8 +272,12 @@ def test_every_letter_a_language_draws_or_reads_has_a_glyph_in_the_bundled_fonts
     of the language's table, in case a picture draws it one day."""
     pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run make setup")
     entry = table()["languages"][lang]
-    letters = {letter for text in _strings({k: v for k, v in entry.items() if k != "same_as_english"}) for letter in text}
+    letters = {
+        letter for text in _strings({k: v for k, v in entry.items() if k != "same_as_english"}) for letter in text
+    }
     svg = ET.fromstring(draw_svg(wheel_layout(_chart()), THEMES["light"], size=800, title="", words=Words(lang)))
     letters |= {letter for element in svg.iter(f"{SVG}text") for letter in element.text}
-    missing = [(letter, bold) for letter in sorted(letters - set(" {}")) for bold in (False, True) if _is_tofu(letter, bold)]
+    missing = [
+        (letter, bold) for letter in sorted(letters - set(" {}")) for bold in (False, True) if _is_tofu(letter, bold)
+    ]
     assert missing == []

@@ -25,12 +25,30 @@ from shared.errors import (
 
 # spec/decisions.md, "Error codes and statuses", transcribed row by row.
 SPEC_TABLE = {
-    "invalid_parameter": 400, "missing_parameter": 400, "conflicting_parameters": 400, "invalid_datetime": 400,
-    "invalid_body": 400, "body_not_found": 400, "body_not_eligible": 400, "no_north_node": 400,
-    "invalid_heliacal_event": 400, "range_too_long": 400, "before_birth": 400, "invalid_progression": 400,
-    "out_of_range": 400, "invalid_api_key": 401, "insufficient_credits": 402, "origin_not_allowed": 403,
-    "origin_required": 403, "not_found": 404, "method_not_allowed": 405, "payload_too_large": 413,
-    "rate_limit_exceeded": 429, "internal_error": 500, "not_implemented": 501, "service_unavailable": 503,
+    "invalid_parameter": 400,
+    "missing_parameter": 400,
+    "conflicting_parameters": 400,
+    "invalid_datetime": 400,
+    "invalid_body": 400,
+    "body_not_found": 400,
+    "body_not_eligible": 400,
+    "no_north_node": 400,
+    "invalid_heliacal_event": 400,
+    "range_too_long": 400,
+    "before_birth": 400,
+    "invalid_progression": 400,
+    "out_of_range": 400,
+    "invalid_api_key": 401,
+    "insufficient_credits": 402,
+    "origin_not_allowed": 403,
+    "origin_required": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "payload_too_large": 413,
+    "rate_limit_exceeded": 429,
+    "internal_error": 500,
+    "not_implemented": 501,
+    "service_unavailable": 503,
     "deadline_exceeded": 504,
 }
 
@@ -39,19 +57,33 @@ SPEC_TABLE = {
 # state), 15.5.9 (408), 15.5.15 (414), 15.5.1 (400, a request the server will not process as
 # sent), 15.5.3 (402, a charge refused: a spend cap), and nginx's 499 (the client closed the connection).
 BEYOND_THE_TABLE = {
-    "invalid_admin_token": 401, "account_exists": 409, "email_owns_another_account": 409, "key_not_active": 409,
-    "request_id_conflict": 409, "idempotency_key_reuse": 409, "idempotency_key_in_progress": 409,
-    "request_timeout": 408, "uri_too_long": 414, "invalid_request": 400,
-    "client_closed_request": 499, "result_too_large": 400, "polar_day_or_night": 400,
-    "nonexistent_local_time": 400, "ambiguous_local_time": 400,
+    "invalid_admin_token": 401,
+    "account_exists": 409,
+    "email_owns_another_account": 409,
+    "key_not_active": 409,
+    "request_id_conflict": 409,
+    "idempotency_key_reuse": 409,
+    "idempotency_key_in_progress": 409,
+    "request_timeout": 408,
+    "uri_too_long": 414,
+    "invalid_request": 400,
+    "client_closed_request": 499,
+    "result_too_large": 400,
+    "polar_day_or_night": 400,
+    "nonexistent_local_time": 400,
+    "ambiguous_local_time": 400,
     # Stored charts (issue 40): RFC 9110 15.5.5 (404, no current representation of the target:
     # an id naming no chart of the account) and 15.5.10 (409, the account's charts are full).
-    "chart_not_found": 404, "chart_limit_reached": 409, "spend_cap_reached": 402,
+    "chart_not_found": 404,
+    "chart_limit_reached": 409,
+    "spend_cap_reached": 402,
     # Webhook subscriptions (issue 40, part 3): the same two reasons, for a subscription.
-    "webhook_not_found": 404, "webhook_limit_reached": 409,
+    "webhook_not_found": 404,
+    "webhook_limit_reached": 409,
     # Issue 46, part 5: 15.5.10 (409) both: the subscription's current state (ended, or no event
     # of its kinds ahead) conflicts with the request.
-    "webhook_ended": 409, "no_upcoming_event": 409,
+    "webhook_ended": 409,
+    "no_upcoming_event": 409,
 }
 
 SNAKE_CASE = re.compile(r"[a-z]+(_[a-z]+)*")
@@ -108,8 +140,17 @@ def test_error_classes_finds_the_kernels_domain_errors_once_their_module_is_impo
 
 def test_an_error_renders_as_one_member_of_the_specs_errors_list():
     error = InvalidParameter("orb=-1 is below 0.", param="orb")
-    assert error.as_dict() == {"code": "invalid_parameter", "message": "orb=-1 is below 0.", "suggestion": InvalidParameter.default_suggestion, "param": "orb"}
-    assert InvalidParameter("bad").as_dict() == {"code": "invalid_parameter", "message": "bad", "suggestion": InvalidParameter.default_suggestion}
+    assert error.as_dict() == {
+        "code": "invalid_parameter",
+        "message": "orb=-1 is below 0.",
+        "suggestion": InvalidParameter.default_suggestion,
+        "param": "orb",
+    }
+    assert InvalidParameter("bad").as_dict() == {
+        "code": "invalid_parameter",
+        "message": "bad",
+        "suggestion": InvalidParameter.default_suggestion,
+    }
     assert str(error) == "orb=-1 is below 0."
 
 

@@ -27,7 +27,14 @@ def test_only_an_id_of_the_shape_names_a_chart():
 
 
 def test_a_document_reads_back_as_the_chart():
-    chart = StoredChart(new_chart_id(), "acct", "Ada", {"jd": "2446260.0"}, {"bodies": "all"}, {"jd": "2446260.0", "lat": "1.0", "lon": "2.0"})
+    chart = StoredChart(
+        new_chart_id(),
+        "acct",
+        "Ada",
+        {"jd": "2446260.0"},
+        {"bodies": "all"},
+        {"jd": "2446260.0", "lat": "1.0", "lon": "2.0"},
+    )
     assert chart_of(chart_document(chart)) == chart
 
 
@@ -47,6 +54,13 @@ def test_the_birth_is_never_in_a_charts_repr():
     ],
 )
 def test_a_chart_past_the_bounds_is_refused(change):
-    fields = {"chart_id": new_chart_id(), "account_id": "acct", "name": "Ada", "birth": {}, "settings": {}, "parameters": {}} | change
+    fields = {
+        "chart_id": new_chart_id(),
+        "account_id": "acct",
+        "name": "Ada",
+        "birth": {},
+        "settings": {},
+        "parameters": {},
+    } | change
     with pytest.raises(ValueError):
         check_chart(StoredChart(**fields))

@@ -29,7 +29,17 @@ A_KEY = "svc_live_" + "Q" * 32
 
 @pytest.mark.parametrize(
     "error",
-    [AccountNotFound, AccountExists, KeyNotFound, KeyNotActive, BalanceCeiling, LedgerConflict, StoreUnavailable, StoreOutcomeUnknown, StoreBusy],
+    [
+        AccountNotFound,
+        AccountExists,
+        KeyNotFound,
+        KeyNotActive,
+        BalanceCeiling,
+        LedgerConflict,
+        StoreUnavailable,
+        StoreOutcomeUnknown,
+        StoreBusy,
+    ],
 )
 def test_every_store_failure_is_a_store_error(error):
     assert issubclass(error, StoreError)

@@ -78,7 +78,9 @@ async def test_a_claim_past_its_lease_is_taken_over_and_can_no_longer_complete(s
     assert (inside.claim_id, taken.claim_id) == ("claim-1", "claim-3")
     assert not await store.complete_idempotency(account, "key-1", "claim-1", ANSWER, now + LEASE_S)
     await store.release_idempotency(account, "key-1", "claim-1")  # the lost claim releases nothing
-    assert (await store.claim_idempotency(account, "key-1", "fp-a", "claim-4", LEASE_S, now + LEASE_S)).claim_id == "claim-3"
+    assert (
+        await store.claim_idempotency(account, "key-1", "fp-a", "claim-4", LEASE_S, now + LEASE_S)
+    ).claim_id == "claim-3"
 
 
 @with_store
@@ -138,7 +140,9 @@ async def test_any_printable_key_up_to_255_characters_is_kept_apart_from_the_oth
 @with_store
 async def test_of_claims_made_at_once_exactly_one_wins(store):
     account = await _account(store)
-    claims = await asyncio.gather(*(store.claim_idempotency(account, "key-1", "fp-a", f"claim-{i}", LEASE_S) for i in range(8)))
+    claims = await asyncio.gather(
+        *(store.claim_idempotency(account, "key-1", "fp-a", f"claim-{i}", LEASE_S) for i in range(8))
+    )
     assert len({claim.claim_id for claim in claims}) == 1
 
 
@@ -147,7 +151,9 @@ async def test_an_answer_above_the_stored_size_is_refused(store):
     account = await _account(store)
     await store.claim_idempotency(account, "key-1", "fp-a", "claim-1", LEASE_S)
     with pytest.raises(ValueError):
-        await store.complete_idempotency(account, "key-1", "claim-1", StoredAnswer(200, (), b"x" * (MAX_STORED_ANSWER_BYTES + 1)))
+        await store.complete_idempotency(
+            account, "key-1", "claim-1", StoredAnswer(200, (), b"x" * (MAX_STORED_ANSWER_BYTES + 1))
+        )
     largest = StoredAnswer(200, (("content-type", "application/json"),), b"x" * MAX_STORED_ANSWER_BYTES)
     assert await store.complete_idempotency(account, "key-1", "claim-1", largest)
     assert (await store.claim_idempotency(account, "key-1", "fp-a", "claim-2", LEASE_S)).answer == largest

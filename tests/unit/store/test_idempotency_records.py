@@ -49,11 +49,17 @@ def test_an_answer_above_the_bound_is_refused():
         check_answer(StoredAnswer(200, (), b"x" * (MAX_STORED_ANSWER_BYTES + 1)))
 
 
-@pytest.mark.parametrize("record", [
-    new_claim("fp", "c1", 15.0, NOW),
-    IdempotencyRecord("fp", "c1", NOW + 15.0, NOW + IDEMPOTENCY_TTL_S, ANSWER),
-    IdempotencyRecord("fp", "c1", NOW + 15.0, NOW + IDEMPOTENCY_TTL_S, StoredAnswer(200, (), b'{"meta":{}}', recompute=True)),
-], ids=["in progress", "answered", "recomputed"])
+@pytest.mark.parametrize(
+    "record",
+    [
+        new_claim("fp", "c1", 15.0, NOW),
+        IdempotencyRecord("fp", "c1", NOW + 15.0, NOW + IDEMPOTENCY_TTL_S, ANSWER),
+        IdempotencyRecord(
+            "fp", "c1", NOW + 15.0, NOW + IDEMPOTENCY_TTL_S, StoredAnswer(200, (), b'{"meta":{}}', recompute=True)
+        ),
+    ],
+    ids=["in progress", "answered", "recomputed"],
+)
 def test_a_record_decodes_to_itself(record):
     assert decode_record(encode_record(record)) == record
 
@@ -64,4 +70,6 @@ def test_a_stored_answer_costs_its_own_size_plus_a_header_line():
 
 
 def test_a_key_is_kept_as_its_sha256():
-    assert key_digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"  # FIPS 180-2 test vector
+    assert (
+        key_digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    )  # FIPS 180-2 test vector

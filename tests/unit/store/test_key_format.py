@@ -67,8 +67,13 @@ def test_only_a_key_of_the_exact_format_is_well_formed():
     assert key_format.is_well_formed_key("svc_live_" + "aZ09-_" * 5 + "xy")
     assert key_format.is_well_formed_key("svc_test_" + "aZ09-_" * 5 + "xy")
     for bad in (
-        "svc_live_" + "a" * 31, "svc_live_" + "a" * 33, "svc_demo_" + "a" * 32, "svc_test_" + "a" * 31,
-        "svc_live_" + "a" * 31 + "!", "SVC_TEST_" + "a" * 32, "",
+        "svc_live_" + "a" * 31,
+        "svc_live_" + "a" * 33,
+        "svc_demo_" + "a" * 32,
+        "svc_test_" + "a" * 31,
+        "svc_live_" + "a" * 31 + "!",
+        "SVC_TEST_" + "a" * 32,
+        "",
     ):
         assert not key_format.is_well_formed_key(bad)
 
@@ -83,14 +88,14 @@ def test_redaction_cuts_any_key_shaped_text_to_its_prefix():
     text = f"bad key {key}, or cut short svc_live_abc, or run on {key}MORE"
     redacted = key_format.redact_keys(text)
     assert redacted == "bad key svc_live_..., or cut short svc_live_..., or run on svc_live_..."
-    assert key[len("svc_live_"):] not in redacted
+    assert key[len("svc_live_") :] not in redacted
 
 
 def test_redaction_cuts_a_test_key_to_its_own_prefix():
     live, test = key_format.generate_key(), key_format.generate_key("test")
     redacted = key_format.redact_keys(f"keys {test} and {live}, cut short svc_test_ab")
     assert redacted == "keys svc_test_... and svc_live_..., cut short svc_test_..."
-    assert test[len("svc_test_"):] not in redacted
+    assert test[len("svc_test_") :] not in redacted
 
 
 def test_a_quoted_value_holding_a_test_key_shows_only_its_prefix():

@@ -55,8 +55,11 @@ async def test_a_key_of_no_known_mode_is_not_created(store):
 async def test_a_test_key_is_revoked_expires_and_has_origins_as_a_live_key_does(store):
     await store.create_account("acme", 10)
     _, record = await store.create_key(
-        "acme", mode="test", expires_at=utc_now().replace(year=utc_now().year + 1),
-        allowed_origins=["https://app.example.com"], browser_only=True,
+        "acme",
+        mode="test",
+        expires_at=utc_now().replace(year=utc_now().year + 1),
+        allowed_origins=["https://app.example.com"],
+        browser_only=True,
     )
     updated = await store.update_origins(record.key_id, ["https://ci.example.com"])
     assert (updated.mode, updated.allowed_origins, updated.browser_only) == ("test", ("https://ci.example.com",), True)

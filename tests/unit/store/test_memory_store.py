@@ -136,11 +136,17 @@ def test_deleting_a_chart_ends_its_subscriptions_for_good_in_the_memory_store_to
         store = MemoryStore()
         account = await store.create_account("bench", 10)
         chart_id = "chart_0123456789abc01234567"
-        charted = await store.create_webhook(Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), chart_id, 0, new_secret()), 5)
-        sky = await store.create_webhook(Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), None, 0, new_secret()), 5)
+        charted = await store.create_webhook(
+            Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), chart_id, 0, new_secret()), 5
+        )
+        sky = await store.create_webhook(
+            Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), None, 0, new_secret()), 5
+        )
         assert await store.end_chart_webhooks(account.id, chart_id) == 1
         assert await store.replace_webhook(replace(charted, state=ACTIVE)) is None
-        return await store.get_webhook(account.id, charted.webhook_id), await store.get_webhook(account.id, sky.webhook_id)
+        return await store.get_webhook(account.id, charted.webhook_id), await store.get_webhook(
+            account.id, sky.webhook_id
+        )
 
     charted, sky = asyncio.run(run())
     assert (charted.state, charted.paused_reason, sky.state) == (ENDED, CHART_DELETED, ACTIVE)

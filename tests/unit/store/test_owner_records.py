@@ -47,7 +47,16 @@ def test_an_email_is_stored_trimmed_and_lowercased():
 
 @pytest.mark.parametrize(
     "email",
-    ["", "ada", "ada@example", "a@b@example.com", "ada lovelace@example.com", "ada@example.", "x" * 65 + "@example.com", None],
+    [
+        "",
+        "ada",
+        "ada@example",
+        "a@b@example.com",
+        "ada lovelace@example.com",
+        "ada@example.",
+        "x" * 65 + "@example.com",
+        None,
+    ],
 )
 def test_text_that_is_no_email_address_is_refused(email):
     with pytest.raises(ValueError):

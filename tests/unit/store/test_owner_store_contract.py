@@ -60,7 +60,11 @@ async def test_an_invite_is_redeemed_once_and_a_reinvite_supersedes_the_last(sto
     with pytest.raises(InviteNotValid):  # superseded
         await store.redeem_invite(owner.owner_id, digest_secret("first"), "hash-1", utc_now())
     redeemed = await store.redeem_invite(owner.owner_id, INVITE, "hash-1", utc_now())
-    assert (redeemed.password_hash, redeemed.invite_digest, redeemed.session_epoch) == ("hash-1", None, owner.session_epoch + 1)
+    assert (redeemed.password_hash, redeemed.invite_digest, redeemed.session_epoch) == (
+        "hash-1",
+        None,
+        owner.session_epoch + 1,
+    )
     with pytest.raises(InviteNotValid):  # used
         await store.redeem_invite(owner.owner_id, INVITE, "hash-2", utc_now())
     with pytest.raises(InviteNotValid):  # no such owner
@@ -152,12 +156,16 @@ async def test_a_debit_keeps_the_note_of_what_it_paid_for(store):
     account = await store.create_account("acme", 10)
     before = utc_now() - timedelta(seconds=1)
     await store.reserve(account.id, 2, "charge-1", ChargeNote("/v1/positions", "key_1", "req-a"))
-    admitted = await store.admit_and_reserve(account, "slot-1", 3, "charge-2", note=ChargeNote("/v1/transits", "key_2", "req-b.3"))
+    admitted = await store.admit_and_reserve(
+        account, "slot-1", 3, "charge-2", note=ChargeNote("/v1/transits", "key_2", "req-b.3")
+    )
     assert admitted.balance == 5
     await store.release(account.id, "slot-1")
     await store.reserve(account.id, 1, "charge-3")  # no note: an empty one
     await store.refund(account.id, 1, "charge-3")
-    notes = {(e.kind, e.request_id): e.note for e in await store.ledger_entries(account.id, before) if e.kind != "topup"}
+    notes = {
+        (e.kind, e.request_id): e.note for e in await store.ledger_entries(account.id, before) if e.kind != "topup"
+    }
     assert notes == {
         ("debit", "charge-1"): ChargeNote("/v1/positions", "key_1", "req-a"),
         ("debit", "charge-2"): ChargeNote("/v1/transits", "key_2", "req-b.3"),
@@ -175,10 +183,12 @@ async def test_ledger_entries_list_each_debit_refund_and_top_up_from_a_moment(st
     await store.refund(account.id, 3, "req-2")
     entries = await store.ledger_entries(account.id, before)
     assert [(e.kind, e.credits, e.request_id) for e in entries] == [
-        ("topup", 10, entries[0].request_id), ("debit", 2, "req-1"), ("debit", 3, "req-2"), ("refund", 3, "req-2"),
+        ("topup", 10, entries[0].request_id),
+        ("debit", 2, "req-1"),
+        ("debit", 3, "req-2"),
+        ("refund", 3, "req-2"),
     ]
     assert all(e.at.tzinfo is not None for e in entries)
     assert await store.ledger_entries(account.id, utc_now() + DAY) == []
     with pytest.raises(AccountNotFound):
         await store.ledger_entries("acct_0000000000000000", before)
-

@@ -59,7 +59,9 @@ def test_a_held_slot_lasts_its_lease_and_a_release_frees_it():
     assert rules.live_slots(held, NOW + rules.SLOT_LEASE_S) == {}  # a dead gateway's slot runs out
     assert rules.release(rules.hold(held, "b", NOW), "a") == {"b": rules.Slot(NOW + rules.SLOT_LEASE_S)}
     assert rules.release(held, "never-held") == held
-    assert rules.release(rules.hold(rules.hold(held, "b", NOW), "c", NOW), "a", "c", "never-held") == {"b": rules.Slot(NOW + rules.SLOT_LEASE_S)}
+    assert rules.release(rules.hold(rules.hold(held, "b", NOW), "c", NOW), "a", "c", "never-held") == {
+        "b": rules.Slot(NOW + rules.SLOT_LEASE_S)
+    }
 
 
 def test_only_the_charges_of_a_slot_that_lapsed_unreleased_are_owed_back():

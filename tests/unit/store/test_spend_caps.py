@@ -24,12 +24,15 @@ def test_periods_are_the_utc_day_and_month_of_the_instant():
     assert period_labels(NEXT_MONTH - 1) == ("2028-02-29", "2028-02")
 
 
-@pytest.mark.parametrize("period, label, expected", [
-    ("daily", "2028-02-28", datetime(2028, 2, 29, tzinfo=UTC)),
-    ("daily", "2028-12-31", datetime(2029, 1, 1, tzinfo=UTC)),
-    ("monthly", "2028-02", datetime(2028, 3, 1, tzinfo=UTC)),
-    ("monthly", "2027-12", datetime(2028, 1, 1, tzinfo=UTC)),
-])
+@pytest.mark.parametrize(
+    "period, label, expected",
+    [
+        ("daily", "2028-02-28", datetime(2028, 2, 29, tzinfo=UTC)),
+        ("daily", "2028-12-31", datetime(2029, 1, 1, tzinfo=UTC)),
+        ("monthly", "2028-02", datetime(2028, 3, 1, tzinfo=UTC)),
+        ("monthly", "2027-12", datetime(2028, 1, 1, tzinfo=UTC)),
+    ],
+)
 def test_a_period_resets_at_the_next_utc_midnight_or_first_of_the_month(period, label, expected):
     assert resets_at(period, label) == expected
 
@@ -38,7 +41,13 @@ def test_a_debit_up_to_the_cap_passes_and_one_past_it_is_refused_with_the_figure
     book, _ = capped(daily=5).debit("acct", "", 5, NOON)
     with pytest.raises(SpendCapReached) as caught:
         book.debit("acct", "", 1, NOON)
-    assert caught.value.cap == {"scope": "account", "period": "daily", "cap": 5, "spent": 5, "resets_at": "2028-02-29T00:00:00Z"}
+    assert caught.value.cap == {
+        "scope": "account",
+        "period": "daily",
+        "cap": 5,
+        "spent": 5,
+        "resets_at": "2028-02-29T00:00:00Z",
+    }
 
 
 def test_of_two_caps_passed_the_one_that_resets_last_is_reported():
@@ -84,7 +93,12 @@ def test_the_80_percent_warning_comes_once_per_cap_and_period():
     book, warnings = capped(daily=10).debit("acct", "", 7, NOON)
     assert warnings == ()
     book, (warning,) = book.debit("acct", "", 1, NOON)
-    assert (warning.period, warning.cap, warning.spent, warning.resets_at) == ("daily", 10, 8, datetime(2028, 2, 29, tzinfo=UTC))
+    assert (warning.period, warning.cap, warning.spent, warning.resets_at) == (
+        "daily",
+        10,
+        8,
+        datetime(2028, 2, 29, tzinfo=UTC),
+    )
     book = book.refund("", 8, NOON, NOON)
     book, again = book.debit("acct", "", 9, NOON)
     assert again == ()

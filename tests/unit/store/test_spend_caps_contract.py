@@ -32,7 +32,10 @@ async def test_a_debit_that_would_pass_the_accounts_daily_cap_is_refused_and_cha
     assert isinstance(caught.value, InsufficientCredits) and caught.value.http_status == 402
     today = datetime.now(UTC).date()
     assert caught.value.cap == {
-        "scope": "account", "period": "daily", "cap": 5, "spent": 3,
+        "scope": "account",
+        "period": "daily",
+        "cap": 5,
+        "spent": 3,
         "resets_at": spend_caps.iso_instant(spend_caps.resets_at("daily", today.isoformat())),
     }
     assert await store.balance(account.id) == 97
@@ -156,7 +159,12 @@ def test_periods_are_utc_days_and_months_and_a_new_one_starts_at_nothing_spent(f
             clock["now"] = datetime(2031, 2, 1, 0, 0, tzinfo=UTC).timestamp()  # the next UTC month
             await store.reserve(account.id, 3, "r3")
             status = await store.spend_status(account.id)
-            assert (status.day, status.month, status.account.daily_spent, status.account.monthly_spent) == ("2031-02-01", "2031-02", 3, 3)
+            assert (status.day, status.month, status.account.daily_spent, status.account.monthly_spent) == (
+                "2031-02-01",
+                "2031-02",
+                3,
+                3,
+            )
         finally:
             await store.close()
 
@@ -172,7 +180,13 @@ async def test_the_first_debit_at_80_percent_of_a_cap_gives_one_warning_in_its_p
     assert store.take_spend_warnings() == []
     await store.reserve(account.id, 1, "r2")
     (warning,) = store.take_spend_warnings()
-    assert (warning.account_id, warning.key_id, warning.period, warning.cap, warning.spent) == (account.id, "", "daily", 10, 8)
+    assert (warning.account_id, warning.key_id, warning.period, warning.cap, warning.spent) == (
+        account.id,
+        "",
+        "daily",
+        10,
+        8,
+    )
     await store.refund(account.id, 1, "r2")
     await store.reserve(account.id, 2, "r3")  # at 80 % again, in the same day: no second warning
     assert store.take_spend_warnings() == []
@@ -197,11 +211,13 @@ def test_two_gateways_reserving_at_once_never_spend_past_a_cap(factory):
             except SpendCapReached:
                 return False
 
-        outcomes = await asyncio.gather(*(
-            one(gateway, f"{name}-{attempt}")
-            for attempt in range(ATTEMPTS_EACH)
-            for name, gateway in (("first", first), ("second", second))
-        ))
+        outcomes = await asyncio.gather(
+            *(
+                one(gateway, f"{name}-{attempt}")
+                for attempt in range(ATTEMPTS_EACH)
+                for name, gateway in (("first", first), ("second", second))
+            )
+        )
         assert sum(outcomes) == CAP // COST  # as many as fit, not one more
         assert (await second.spend_status(account.id)).account.daily_spent == CAP // COST * COST
         assert await first.balance(account.id) == 10_000 - CAP // COST * COST

@@ -34,7 +34,9 @@ def test_a_deleted_chart_leaves_no_row(tmp_path):
         store = SqliteStore(str(tmp_path / "s.sqlite3"))
         try:
             account = await store.create_account("acme", 10)
-            chart = await store.create_chart(StoredChart(new_chart_id(), account.id, "n", {"datetime": "1985"}, {}, {}), limit=5)
+            chart = await store.create_chart(
+                StoredChart(new_chart_id(), account.id, "n", {"datetime": "1985"}, {}, {}), limit=5
+            )
             await store.delete_chart(account.id, chart.chart_id)
             return store._conn().execute("SELECT COUNT(*) FROM charts").fetchone()[0]
         finally:

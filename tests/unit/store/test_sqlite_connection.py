@@ -55,7 +55,10 @@ def test_a_version_2_file_gains_the_charges_under_each_slot_and_keeps_its_slots(
     asyncio.run(reopen())
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        assert conn.execute("SELECT charge_id, credits FROM slot_charges WHERE slot_id = 'new-slot'").fetchone() == ("req-1", 3)
+        assert conn.execute("SELECT charge_id, credits FROM slot_charges WHERE slot_id = 'new-slot'").fetchone() == (
+            "req-1",
+            3,
+        )
     conn.close()
 
 
@@ -117,7 +120,11 @@ def test_a_version_5_file_gains_the_charge_notes_of_its_debits(tmp_path):
         store = SqliteStore(path)
         try:
             await store.reserve(account_id, 3, "charge-new", ChargeNote("/v1/positions", "key_1", "req-1"))
-            notes = {e.request_id: e.note for e in await store.ledger_entries(account_id, utc_now() - timedelta(days=1)) if e.kind == "debit"}
+            notes = {
+                e.request_id: e.note
+                for e in await store.ledger_entries(account_id, utc_now() - timedelta(days=1))
+                if e.kind == "debit"
+            }
             assert notes == {"charge-old": ChargeNote(), "charge-new": ChargeNote("/v1/positions", "key_1", "req-1")}
         finally:
             await store.close()
@@ -271,7 +278,7 @@ def test_each_write_is_answered_only_once_its_transaction_has_committed(tmp_path
         reader.close()
         store.close_sync()
     commit = events.index("COMMIT")
-    assert events[commit + 1:] == ["answered, 4 slots seen"] * 4
+    assert events[commit + 1 :] == ["answered, 4 slots seen"] * 4
     assert not any(event.startswith("answered") for event in events[:commit])
 
 

@@ -31,14 +31,15 @@ def path(tmp_path):
     return tmp_path / "store.sqlite3"
 
 
-
 def test_a_key_row_holds_its_sha256_and_hint_and_the_key_appears_nowhere_in_it(path):
     async def scenario(store):
         await store.create_account("acme", 0)
         return await store.create_key("acme", allowed_origins=["https://a.example"], name="web")
 
     plain, _ = with_store(path, scenario)
-    ((key_hash, hint, origins, name, *rest),) = rows(path, "SELECT key_hash, prefix_hint, allowed_origins, name, * FROM api_keys")
+    ((key_hash, hint, origins, name, *rest),) = rows(
+        path, "SELECT key_hash, prefix_hint, allowed_origins, name, * FROM api_keys"
+    )
     assert key_hash == hashlib.sha256(plain.encode()).hexdigest()
     assert hint == plain[9:13]
     assert json.loads(origins) == ["https://a.example"] and name == "web"
@@ -69,7 +70,9 @@ def test_new_limits_log_each_live_key_of_the_account_and_no_revoked_one(path):
         return live, before
 
     live, before = with_store(path, scenario)
-    assert rows(path, "SELECT key_hash FROM key_changes WHERE id > ?", before) == [(hashlib.sha256(live.encode()).hexdigest(),)]
+    assert rows(path, "SELECT key_hash FROM key_changes WHERE id > ?", before) == [
+        (hashlib.sha256(live.encode()).hexdigest(),)
+    ]
 
 
 def test_change_rows_older_than_the_retention_are_purged_but_the_newest_stays(path):
@@ -78,10 +81,12 @@ def test_change_rows_older_than_the_retention_are_purged_but_the_newest_stays(pa
     try:
         conn.execute(
             "INSERT INTO accounts (id, name, balance, rate_per_minute, max_concurrent, created_at_s) VALUES "
-            "('acct_1', 'acme', 0, 1, 1, 0)")
+            "('acct_1', 'acme', 0, 1, 1, 0)"
+        )
         conn.execute(
             "INSERT INTO api_keys (key_id, account_id, key_hash, prefix_hint, created_at_s) VALUES ('key_1', "
-            "'acct_1', 'h1', 'AAAA', 0)")
+            "'acct_1', 'h1', 'AAAA', 0)"
+        )
         t0 = time.time()
         log_key_changes(conn, t0, "key_id = ?", "key_1")
         log_key_changes(conn, t0 + KEY_CHANGE_RETENTION_S + 1, "key_id = ?", "key_1")

@@ -56,9 +56,9 @@ def test_a_debit_is_one_row_with_its_note_however_often_it_is_retried(path):
         return account.id
 
     account_id = with_store(path, scenario)
-    assert rows(path, "SELECT request_id, credits, endpoint, key_id, http_request_id FROM ledger WHERE kind = 'debit'") == [
-        ("req-1", 4, "/v1/positions", "key_0123", "client-req-9")
-    ]
+    assert rows(
+        path, "SELECT request_id, credits, endpoint, key_id, http_request_id FROM ledger WHERE kind = 'debit'"
+    ) == [("req-1", 4, "/v1/positions", "key_0123", "client-req-9")]
     assert rows(path, "SELECT balance FROM accounts WHERE id = ?", account_id) == [(6,)]
 
 

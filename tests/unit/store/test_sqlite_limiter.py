@@ -19,8 +19,6 @@ NOW = 1_700_000_010.0  # 30 s into the window that starts at 1_699_999_980 (a mu
 WINDOW_START = 1_699_999_980
 
 
-
-
 @pytest.fixture
 def path(tmp_path):
     return tmp_path / "store.sqlite3"

@@ -19,8 +19,6 @@ from tests.unit.store.sqlite_files import rows, with_store
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 
-
-
 @pytest.fixture
 def path(tmp_path):
     return tmp_path / "store.sqlite3"
@@ -31,7 +29,9 @@ def test_an_invite_and_a_session_are_kept_as_digests_of_their_secrets(path):
 
     async def scenario(store):
         await store.create_account("acme", 0)
-        owner = await store.invite_owner("acme", "Ada@Example.com", digest_secret(invite_secret), NOW + timedelta(days=7))
+        owner = await store.invite_owner(
+            "acme", "Ada@Example.com", digest_secret(invite_secret), NOW + timedelta(days=7)
+        )
         await store.create_session(owner.owner_id, digest_secret(session_secret), NOW)
         return owner
 
@@ -39,7 +39,9 @@ def test_an_invite_and_a_session_are_kept_as_digests_of_their_secrets(path):
     assert rows(path, "SELECT email, invite_digest, invite_expires_at_s FROM owners") == [
         ("ada@example.com", digest_secret(invite_secret), (NOW + timedelta(days=7)).timestamp())
     ]
-    assert rows(path, "SELECT owner_id, secret_digest FROM sessions") == [(owner.owner_id, digest_secret(session_secret))]
+    assert rows(path, "SELECT owner_id, secret_digest FROM sessions") == [
+        (owner.owner_id, digest_secret(session_secret))
+    ]
     conn = sqlite3.connect(path)
     try:
         dump = "\n".join(conn.iterdump())
@@ -89,7 +91,9 @@ def test_ledger_entries_come_oldest_first_from_the_moment_given(path):
         ("refund", 2, "req-1"),
     ]
     assert [e.at for e in entries] == sorted(e.at for e in entries)
-    assert with_store(path, lambda store: store.ledger_entries(account_id, datetime.now(UTC) + timedelta(seconds=5))) == []
+    assert (
+        with_store(path, lambda store: store.ledger_entries(account_id, datetime.now(UTC) + timedelta(seconds=5))) == []
+    )
 
 
 def test_ledger_entries_of_an_unknown_account_raise_account_not_found(path):

@@ -44,8 +44,10 @@ def test_test_traffic_is_kept_in_its_own_tables_never_in_the_live_ones(tmp_path)
 
     asyncio.run(scenario())
     with sqlite3.connect(path) as conn:
-        counts = {table: conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-                  for table in ("test_rate_windows", "test_slots", "rate_windows", "slots")}
+        counts = {
+            table: conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+            for table in ("test_rate_windows", "test_slots", "rate_windows", "slots")
+        }
     assert counts == {"test_rate_windows": 1, "test_slots": 1, "rate_windows": 0, "slots": 0}
 
 

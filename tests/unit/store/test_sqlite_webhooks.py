@@ -17,7 +17,9 @@ def test_concurrent_creations_never_pass_the_limit(tmp_path):
 
             async def create():
                 try:
-                    webhook = Webhook(new_webhook_id(), account.id, "https://e.com/h", ("lunation",), None, 0, new_secret())
+                    webhook = Webhook(
+                        new_webhook_id(), account.id, "https://e.com/h", ("lunation",), None, 0, new_secret()
+                    )
                     await store.create_webhook(webhook, limit=5)
                 except WebhookLimitReached:
                     pass

@@ -206,14 +206,17 @@ async def test_the_largest_amounts_and_limits_are_accepted(store):
         "acme", MAX_BALANCE, rate_per_minute=RATE_PER_MINUTE.maximum, max_concurrent=MAX_CONCURRENT.maximum
     )
     assert (account.balance, account.rate_per_minute, account.max_concurrent) == (
-        MAX_BALANCE, RATE_PER_MINUTE.maximum, MAX_CONCURRENT.maximum
+        MAX_BALANCE,
+        RATE_PER_MINUTE.maximum,
+        MAX_CONCURRENT.maximum,
     )
     assert await store.balance(account.id) == MAX_BALANCE
     assert (await store.usage(account.id)).credits_topped_up == MAX_BALANCE
 
 
 @pytest.mark.parametrize(
-    "name", ["a/b", "a\x00b", "tab\there", "new\nline", "", ".", "..", "-lead", "x" * 65, "Ünïcode", "svc_live_x"],
+    "name",
+    ["a/b", "a\x00b", "tab\there", "new\nline", "", ".", "..", "-lead", "x" * 65, "Ünïcode", "svc_live_x"],
     ids=repr,
 )
 def test_an_account_name_outside_the_name_grammar_is_refused(factory, name):
@@ -1069,7 +1072,9 @@ async def test_a_refunded_request_still_counts_and_costs_what_was_kept(store):
     await store.reserve(account.id, 4, "part", ChargeNote(POSITIONS, "key_a", "r2"))
     await store.refund(account.id, 1, "part")
     _same_day(today, _today())
-    assert await store.daily_usage(account.id, today, today) == [UsageRow(today, "key_a", POSITIONS, requests=2, credits=(3 - 3) + (4 - 1))]
+    assert await store.daily_usage(account.id, today, today) == [
+        UsageRow(today, "key_a", POSITIONS, requests=2, credits=(3 - 3) + (4 - 1))
+    ]
 
 
 @with_store
@@ -1079,7 +1084,9 @@ async def test_daily_usage_of_one_key_leaves_out_every_other_key(store):
     await store.reserve(account.id, 2, "c1", ChargeNote(POSITIONS, "key_a", "r1"))
     await store.reserve(account.id, 3, "c2", ChargeNote(POSITIONS, "key_b", "r2"))
     _same_day(today, _today())
-    assert await store.daily_usage(account.id, today, today, key_id="key_b") == [UsageRow(today, "key_b", POSITIONS, 1, 3)]
+    assert await store.daily_usage(account.id, today, today, key_id="key_b") == [
+        UsageRow(today, "key_b", POSITIONS, 1, 3)
+    ]
     assert await store.daily_usage(account.id, today, today, key_id="key_unknown") == []
 
 

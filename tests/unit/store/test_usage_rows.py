@@ -22,7 +22,9 @@ def at(day: date, hour: int, minute: int = 0, second: int = 0) -> datetime:
     return datetime(day.year, day.month, day.day, hour, minute, second, tzinfo=UTC)
 
 
-def debit(moment: datetime, credits: int, request_id: str, key_id: str = "key_a", endpoint: str = "/v1/positions") -> LedgerEntry:
+def debit(
+    moment: datetime, credits: int, request_id: str, key_id: str = "key_a", endpoint: str = "/v1/positions"
+) -> LedgerEntry:
     return LedgerEntry(moment, "debit", credits, request_id, ChargeNote(endpoint, key_id, f"http-{request_id}"))
 
 

@@ -36,7 +36,9 @@ from store.webhook_records import (
 
 
 def a_webhook(**changes) -> Webhook:
-    return replace(Webhook(new_webhook_id(), "acct1", "https://example.com/h", ("lunation",), None, 0, new_secret()), **changes)
+    return replace(
+        Webhook(new_webhook_id(), "acct1", "https://example.com/h", ("lunation",), None, 0, new_secret()), **changes
+    )
 
 
 def test_webhook_ids_sort_in_the_order_they_were_made():
@@ -55,11 +57,22 @@ def test_the_secret_is_never_in_a_repr():
     assert webhook.secret not in repr(webhook) and "secret" not in repr(webhook)
 
 
-@pytest.mark.parametrize("changes", [
-    {"webhook_id": "wh_x"}, {"url": ""}, {"url": "https://e.com/" + "a" * 2000}, {"events": ()},
-    {"lead_minutes": -1}, {"lead_minutes": MAX_LEAD_MINUTES + 1}, {"state": "sleeping"}, {"secret": ""},
-    {"paused_reason": "bored"}, {"state": ENDED, "paused_reason": BY_OWNER}, {"state": PAUSED, "paused_reason": CHART_DELETED},
-])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"webhook_id": "wh_x"},
+        {"url": ""},
+        {"url": "https://e.com/" + "a" * 2000},
+        {"events": ()},
+        {"lead_minutes": -1},
+        {"lead_minutes": MAX_LEAD_MINUTES + 1},
+        {"state": "sleeping"},
+        {"secret": ""},
+        {"paused_reason": "bored"},
+        {"state": ENDED, "paused_reason": BY_OWNER},
+        {"state": PAUSED, "paused_reason": CHART_DELETED},
+    ],
+)
 def test_a_webhook_out_of_bounds_is_refused(changes):
     with pytest.raises(ValueError):
         check_webhook(a_webhook(**changes))
@@ -102,5 +115,11 @@ def test_a_subscription_paused_for_failing_24_hours_reads_as_paused_for_failing(
 
 def test_only_a_2xx_succeeds():
     assert [Delivery("w", "e", 1, status, 1.0).succeeded for status in (200, 204, 299, 300, 404, 500, None)] == [
-        True, True, True, False, False, False, False,
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+        False,
     ]

@@ -43,7 +43,12 @@ async def test_a_webhook_is_read_back_as_it_was_kept_secret_included(store):
     webhook = await store.create_webhook(a_webhook(account.id, chart_id="chart_0123456789abc01234567"), limit=5)
     found = await store.get_webhook(account.id, webhook.webhook_id)
     assert (found.url, found.events, found.chart_id, found.lead_minutes, found.secret, found.state) == (
-        webhook.url, ("ingress", "lunation"), "chart_0123456789abc01234567", 15, webhook.secret, "active"
+        webhook.url,
+        ("ingress", "lunation"),
+        "chart_0123456789abc01234567",
+        15,
+        webhook.secret,
+        "active",
     )
     assert abs((found.created_at - webhook.created_at).total_seconds()) < 1e-3
 
@@ -117,7 +122,9 @@ async def test_recent_deliveries_are_newest_first_and_only_the_last_kept(store):
     account = await store.create_account("acme", 10)
     webhook = await store.create_webhook(a_webhook(account.id), limit=5)
     for attempt in range(1, 6):
-        await store.record_delivery(Delivery(webhook.webhook_id, "fc_1", attempt, 500 if attempt < 5 else 204, 3.0), keep=3)
+        await store.record_delivery(
+            Delivery(webhook.webhook_id, "fc_1", attempt, 500 if attempt < 5 else 204, 3.0), keep=3
+        )
     recent = await store.recent_deliveries(webhook.webhook_id, 10)
     assert [(d.attempt, d.status) for d in recent] == [(5, 204), (4, 500), (3, 500)]
     assert recent[0].succeeded and not recent[1].succeeded
@@ -156,8 +163,12 @@ async def test_of_concurrent_marks_of_one_event_one_wins(store):
 async def test_concurrent_deliveries_are_all_recorded(store):
     account = await store.create_account("acme", 10)
     webhook = await store.create_webhook(a_webhook(account.id), limit=5)
-    await asyncio.gather(*(store.record_delivery(Delivery(webhook.webhook_id, f"fc_{i}", 1, 200, 1.0)) for i in range(6)))
-    assert sorted(d.event_id for d in await store.recent_deliveries(webhook.webhook_id, 10)) == [f"fc_{i}" for i in range(6)]
+    await asyncio.gather(
+        *(store.record_delivery(Delivery(webhook.webhook_id, f"fc_{i}", 1, 200, 1.0)) for i in range(6))
+    )
+    assert sorted(d.event_id for d in await store.recent_deliveries(webhook.webhook_id, 10)) == [
+        f"fc_{i}" for i in range(6)
+    ]
 
 
 CHART = "chart_0123456789abc01234567"
@@ -169,7 +180,9 @@ async def test_ending_a_charts_subscriptions_ends_every_one_naming_it_and_no_oth
     acme = await store.create_account("acme", 10)
     other = await store.create_account("other", 10)
     active = await store.create_webhook(a_webhook(acme.id, chart_id=CHART), limit=9)
-    paused = await store.create_webhook(replace(a_webhook(acme.id, chart_id=CHART), state=PAUSED, paused_reason=BY_OWNER), limit=9)
+    paused = await store.create_webhook(
+        replace(a_webhook(acme.id, chart_id=CHART), state=PAUSED, paused_reason=BY_OWNER), limit=9
+    )
     elsewhere = await store.create_webhook(a_webhook(acme.id, chart_id=OTHER_CHART), limit=9)
     sky = await store.create_webhook(a_webhook(acme.id), limit=9)
     theirs = await store.create_webhook(a_webhook(other.id, chart_id=CHART), limit=9)

@@ -20,7 +20,10 @@ def synthetic_event(webhook_id: str, number: int, instant_s: float) -> dict[str,
     digest = hashlib.sha256(f"{webhook_id}.{number}".encode()).hexdigest()[:24]
     moment = datetime.fromtimestamp(instant_s, UTC)
     return {
-        "id": f"fc_{digest}", "kind": "transit", "phase": "exact", "bodies": ["sun", "moon"],
+        "id": f"fc_{digest}",
+        "kind": "transit",
+        "phase": "exact",
+        "bodies": ["sun", "moon"],
         "instant": {"jd": instant_s / 86400.0 + 2440587.5, "datetime": moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")},
     }
 
@@ -49,4 +52,6 @@ class CountingEvents:
         self.calls[(webhook.webhook_id, day)] += 1
         self.charts.append(chart)
         await asyncio.sleep(self.answer_s)
-        return [event for event, instant in zip(self.events(webhook.webhook_id), self.instants()) if day_of(instant) == day]
+        return [
+            event for event, instant in zip(self.events(webhook.webhook_id), self.instants()) if day_of(instant) == day
+        ]

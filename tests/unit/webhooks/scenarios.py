@@ -15,7 +15,12 @@ from webhooks.settings import WorkerSettings
 
 SETTINGS = load_settings({})
 WORKER = WorkerSettings(first_retry_s=2.0, max_retry_s=8.0, retry_for_s=60.0, timeout_s=2.0, ack_wait_s=5.0)
-EVENT = {"id": "fc_0123456789abcdef01234567", "kind": "lunation", "phase": "full_moon", "instant": {"jd": 0.0, "datetime": "x"}}
+EVENT = {
+    "id": "fc_0123456789abcdef01234567",
+    "kind": "lunation",
+    "phase": "full_moon",
+    "instant": {"jd": 0.0, "datetime": "x"},
+}
 BIRTH = {"datetime": "1985-07-13T14:05:00", "tz": "Europe/Paris", "lat": "45.75", "lon": "4.85"}
 
 

@@ -148,7 +148,12 @@ def test_a_subscription_that_pauses_itself_mails_the_accounts_owners(tmp_path):
 
 
 def test_the_pause_mail_says_how_long_the_deliveries_failed():
-    assert [spelled_duration(s) for s in (72 * 3600, 7200, 600, 60)] == ["72 hours", "2 hours", "10 minutes", "1 minute"]
+    assert [spelled_duration(s) for s in (72 * 3600, 7200, 600, 60)] == [
+        "72 hours",
+        "2 hours",
+        "10 minutes",
+        "1 minute",
+    ]
 
 
 def webhook_text_names_the_reason(text: str) -> bool:

@@ -20,8 +20,17 @@ MADE = datetime(2026, 12, 1, tzinfo=UTC)
 
 
 def a_webhook(chart_id: str | None = "ch_1") -> Webhook:
-    return Webhook(new_webhook_id(), "acme", "https://receiver.example/hook", ("transit",), chart_id, 0, new_secret(),
-                   created_at=MADE, updated_at=MADE)
+    return Webhook(
+        new_webhook_id(),
+        "acme",
+        "https://receiver.example/hook",
+        ("transit",),
+        chart_id,
+        0,
+        new_secret(),
+        created_at=MADE,
+        updated_at=MADE,
+    )
 
 
 def key(webhook: Webhook) -> str:

@@ -20,7 +20,9 @@ SECRET = "whsec_" + "ab" * 32
 
 
 def post(url: str, timeout_s: float = 5.0, **options):
-    return asyncio.run(send(url, b"{}", SECRET, "fc_1", 1, timeout_s, development=options.pop("development", True), **options))
+    return asyncio.run(
+        send(url, b"{}", SECRET, "fc_1", 1, timeout_s, development=options.pop("development", True), **options)
+    )
 
 
 def loopback_for(name: str):
@@ -123,7 +125,9 @@ def test_the_delivery_connects_to_the_address_the_resolver_gave_with_the_urls_ho
         return await open_stream(address, port, issued.client(), server_hostname)
 
     with Receiver(tls=issued.server) as receiver:
-        outcome = post(f"https://hooks.example:{receiver.port}/hook", resolve=resolve, connect=trusting_the_test_authority)
+        outcome = post(
+            f"https://hooks.example:{receiver.port}/hook", resolve=resolve, connect=trusting_the_test_authority
+        )
         (got,) = receiver.received
     assert outcome.succeeded and asked == ["hooks.example"]
     assert got.headers["host"] == f"hooks.example:{receiver.port}"
@@ -167,7 +171,11 @@ def test_https_verifies_the_certificate_against_the_urls_host_name(tmp_path):
         url = f"https://hooks.example:{receiver.port}/hook"
         outcome = post(url, resolve=resolve, connect=trusting_the_test_authority)
         (got,) = receiver.received
-    assert outcome.succeeded and asked_names == ["hooks.example"] and got.headers["host"] == f"hooks.example:{receiver.port}"
+    assert (
+        outcome.succeeded
+        and asked_names == ["hooks.example"]
+        and got.headers["host"] == f"hooks.example:{receiver.port}"
+    )
 
 
 class NoThreads(ThreadPoolExecutor):

@@ -186,17 +186,42 @@ def test_a_hostile_url_is_refused_in_production_naming_the_rule(url, rule):
 def test_the_table_holds_at_least_forty_hostile_urls_and_every_rule():
     assert len(HOSTILE) >= 40
     assert {rule for _, rule in HOSTILE} == {
-        "private_address", "reserved_name", "unresolvable", "scheme", "unreadable_url", "credentials", "fragment",
-        "empty_host", "port", "unsafe_character", "too_long", "invalid_host", "zone_id",
+        "private_address",
+        "reserved_name",
+        "unresolvable",
+        "scheme",
+        "unreadable_url",
+        "credentials",
+        "fragment",
+        "empty_host",
+        "port",
+        "unsafe_character",
+        "too_long",
+        "invalid_host",
+        "zone_id",
     }
 
 
 #: The hostile URLs naming the loopback (in any spelling), which development mode takes.
 LOOPBACK = {
-    "https://2130706433/", "https://0177.0.0.1/", "https://localhost/", "https://0x7f.1/", "https://0x7f000001/",
-    "https://0X7F.0.0.1/", "https://127.1/", "https://127.0.0.1./", "https://１２７．０．０．１/", "https://%31%32%37.0.0.1/",
-    "https://[::1]/", "https://[0:0:0:0:0:0:0:1]/", "https://localhost./", "https://LOCALHOST/", "https://ｌｏｃａｌｈｏｓｔ/",
-    "https://%6c%6f%63%61%6c%68%6f%73%74/", "https://loop.example.net/", "http://127.0.0.1:9/h",
+    "https://2130706433/",
+    "https://0177.0.0.1/",
+    "https://localhost/",
+    "https://0x7f.1/",
+    "https://0x7f000001/",
+    "https://0X7F.0.0.1/",
+    "https://127.1/",
+    "https://127.0.0.1./",
+    "https://１２７．０．０．１/",
+    "https://%31%32%37.0.0.1/",
+    "https://[::1]/",
+    "https://[0:0:0:0:0:0:0:1]/",
+    "https://localhost./",
+    "https://LOCALHOST/",
+    "https://ｌｏｃａｌｈｏｓｔ/",
+    "https://%6c%6f%63%61%6c%68%6f%73%74/",
+    "https://loop.example.net/",
+    "http://127.0.0.1:9/h",
 }
 
 
@@ -205,10 +230,20 @@ def test_every_hostile_url_but_the_loopbacks_is_refused_in_development_too(url):
     assert (refusal(url, development=True) is None) == (url in LOOPBACK)
 
 
-@pytest.mark.parametrize("url", [
-    "https://2130706433/", "https://0177.0.0.1/", "https://0x7f.1/", "https://127.1/", "https://[::1]/",
-    "https://[::ffff:127.0.0.1]/", "https://%31%32%37.0.0.1/", "https://１２７．０．０．１/", "https://10.1/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://2130706433/",
+        "https://0177.0.0.1/",
+        "https://0x7f.1/",
+        "https://127.1/",
+        "https://[::1]/",
+        "https://[::ffff:127.0.0.1]/",
+        "https://%31%32%37.0.0.1/",
+        "https://１２７．０．０．１/",
+        "https://10.1/",
+    ],
+)
 def test_a_literal_is_never_asked_of_a_resolver(url):
     table = NameTable(NAMES)  # it fails the test when asked for a literal
     refusal(url, names=table)
@@ -220,7 +255,10 @@ def test_a_private_message_names_the_address_and_what_it_is():
     assert refusal("https://0177.0.0.1/").message == (
         "The url's host is 127.0.0.1, a loopback address: a webhook is delivered only to public addresses."
     )
-    assert "intranet.example.net resolves to 10.0.0.5, a private address (RFC 1918)" in refusal("https://intranet.example.net/").message
+    assert (
+        "intranet.example.net resolves to 10.0.0.5, a private address (RFC 1918)"
+        in refusal("https://intranet.example.net/").message
+    )
     assert "192.168.1.1" in refusal("https://half.example.net/").message
 
 
@@ -233,16 +271,19 @@ def test_an_unresolvable_message_carries_no_socket_error():
 # --- accepted ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url, expected", [
-    ("https://example.com/hook", (PUBLIC_V4, PUBLIC_V6)),
-    ("https://EXAMPLE.com./hook", (PUBLIC_V4, PUBLIC_V6)),
-    (f"https://{PUBLIC_V4}/hook", (PUBLIC_V4,)),
-    ("https://1.1.1.1:8443/h?x=1", ("1.1.1.1",)),
-    ("https://16843009/", ("1.1.1.1",)),
-    ("https://[2606:4700:4700::1111]/", ("2606:4700:4700::1111",)),
-    ("https://[64:ff9b::808:808]/", ("64:ff9b::808:808",)),
-    ("https://[2002:808:808::1]/", ("2002:808:808::1",)),
-])
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        ("https://example.com/hook", (PUBLIC_V4, PUBLIC_V6)),
+        ("https://EXAMPLE.com./hook", (PUBLIC_V4, PUBLIC_V6)),
+        (f"https://{PUBLIC_V4}/hook", (PUBLIC_V4,)),
+        ("https://1.1.1.1:8443/h?x=1", ("1.1.1.1",)),
+        ("https://16843009/", ("1.1.1.1",)),
+        ("https://[2606:4700:4700::1111]/", ("2606:4700:4700::1111",)),
+        ("https://[64:ff9b::808:808]/", ("64:ff9b::808:808",)),
+        ("https://[2002:808:808::1]/", ("2002:808:808::1",)),
+    ],
+)
 def test_a_public_address_or_a_name_resolving_only_to_public_ones_is_taken(url, expected):
     assert refusal(url) is None
     assert addresses(url) == expected
@@ -251,13 +292,22 @@ def test_a_public_address_or_a_name_resolving_only_to_public_ones_is_taken(url, 
 def test_a_target_names_its_host_in_one_canonical_spelling():
     target = read_url("HTTPS://Example.COM.:08443/a/ü?q=é&r", development=False)
     assert (target.scheme, target.host, target.port, target.path, target.literal) == (
-        "https", "example.com", 8443, "/a/%C3%BC?q=%C3%A9&r", None
+        "https",
+        "example.com",
+        8443,
+        "/a/%C3%BC?q=%C3%A9&r",
+        None,
     )
     assert target.url == "HTTPS://Example.COM.:08443/a/ü?q=é&r"
     assert read_url("https://bücher.de/", False).host == "xn--bcher-kva.de"
     assert read_url("https://faß.de/", False).host == "xn--fa-hia.de"  # UTS #46 non-transitional, as browsers
     six = read_url("https://[2606:4700:4700:0:0:0:0:1111]?x", False)
-    assert (six.host, six.port, six.path, six.literal) == ("2606:4700:4700::1111", 443, "/?x", ipaddress.ip_address("2606:4700:4700::1111"))
+    assert (six.host, six.port, six.path, six.literal) == (
+        "2606:4700:4700::1111",
+        443,
+        "/?x",
+        ipaddress.ip_address("2606:4700:4700::1111"),
+    )
     four = read_url("https://0x01.0x01.0x01.0x01:/", False)
     assert (four.host, four.port, four.literal) == ("1.1.1.1", 443, ipaddress.ip_address("1.1.1.1"))
     assert read_url("http://localhost:9", development=True).path == "/"
@@ -266,17 +316,20 @@ def test_a_target_names_its_host_in_one_canonical_spelling():
 # --- development mode ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url, expected", [
-    ("http://127.0.0.1:9/h", ("127.0.0.1",)),
-    ("http://127.0.0.2/h", ("127.0.0.2",)),
-    ("http://0x7f.1:9/h", ("127.0.0.1",)),
-    ("http://[::1]:9/h", ("::1",)),
-    ("https://[::1]/h", ("::1",)),
-    ("http://localhost:9/h", LOCALHOST_ADDRESSES),
-    ("https://localhost./h", LOCALHOST_ADDRESSES),
-    ("https://loop.example.net/h", ("127.0.0.1",)),
-    ("https://example.com/h", (PUBLIC_V4, PUBLIC_V6)),
-])
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        ("http://127.0.0.1:9/h", ("127.0.0.1",)),
+        ("http://127.0.0.2/h", ("127.0.0.2",)),
+        ("http://0x7f.1:9/h", ("127.0.0.1",)),
+        ("http://[::1]:9/h", ("::1",)),
+        ("https://[::1]/h", ("::1",)),
+        ("http://localhost:9/h", LOCALHOST_ADDRESSES),
+        ("https://localhost./h", LOCALHOST_ADDRESSES),
+        ("https://loop.example.net/h", ("127.0.0.1",)),
+        ("https://example.com/h", (PUBLIC_V4, PUBLIC_V6)),
+    ],
+)
 def test_development_mode_takes_the_loopback(url, expected):
     assert addresses(url, development=True) == expected
 
@@ -287,22 +340,27 @@ def test_development_mode_answers_localhost_without_a_resolver():
     assert table.asked == []
 
 
-@pytest.mark.parametrize("url, rule", [
-    ("https://10.0.0.1/", "private_address"),
-    ("https://169.254.169.254/", "private_address"),
-    ("https://[::ffff:127.0.0.1]/", "private_address"),
-    ("https://[fd00::1]/", "private_address"),
-    ("https://intranet.example.net/", "private_address"),
-    ("https://api.localhost/", "reserved_name"),
-    ("http://10.0.0.1/", "scheme"),
-    ("http://example.com/", "scheme"),
-    ("http://loop.example.net/", "scheme"),
-])
+@pytest.mark.parametrize(
+    "url, rule",
+    [
+        ("https://10.0.0.1/", "private_address"),
+        ("https://169.254.169.254/", "private_address"),
+        ("https://[::ffff:127.0.0.1]/", "private_address"),
+        ("https://[fd00::1]/", "private_address"),
+        ("https://intranet.example.net/", "private_address"),
+        ("https://api.localhost/", "reserved_name"),
+        ("http://10.0.0.1/", "scheme"),
+        ("http://example.com/", "scheme"),
+        ("http://loop.example.net/", "scheme"),
+    ],
+)
 def test_development_mode_refuses_every_other_private_address_and_http_elsewhere(url, rule):
     assert refusal(url, development=True).rule == rule
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:9/h", "https://[::1]/h", "https://localhost/h", "https://loop.example.net/h"])
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:9/h", "https://[::1]/h", "https://localhost/h", "https://loop.example.net/h"]
+)
 def test_production_mode_refuses_the_loopback(url):
     assert refusal(url, development=False) is not None
 
@@ -349,11 +407,36 @@ def test_the_system_resolver_answers_address_texts():
 # --- addresses ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", [
-    "2130706433", "0177.0.0.1", "0x7f.1", "127.1", "10.1", "0x0a.0.0x0.01", "0", "00", "0X7F.1", "0x7fffffff",
-    "017777777777", "0xffffffff", "4294967296", "1.16777216", "1.2.65536", "1.2.3.256", "08", "0x", "0x.1", "1..2",
-    "1.2.3.4.5", "00000000000000000000127.0.0.1", "0x00000000000000000000000007f.1", "1.0x", "099",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2130706433",
+        "0177.0.0.1",
+        "0x7f.1",
+        "127.1",
+        "10.1",
+        "0x0a.0.0x0.01",
+        "0",
+        "00",
+        "0X7F.1",
+        "0x7fffffff",
+        "017777777777",
+        "0xffffffff",
+        "4294967296",
+        "1.16777216",
+        "1.2.65536",
+        "1.2.3.256",
+        "08",
+        "0x",
+        "0x.1",
+        "1..2",
+        "1.2.3.4.5",
+        "00000000000000000000127.0.0.1",
+        "0x00000000000000000000000007f.1",
+        "1.0x",
+        "099",
+    ],
+)
 def test_an_ipv4_spelling_is_read_as_inet_aton_reads_it(text):
     try:
         expected = ipaddress.IPv4Address(socket.inet_aton(text))
@@ -362,28 +445,73 @@ def test_an_ipv4_spelling_is_read_as_inet_aton_reads_it(text):
     assert ipv4_of(text) == expected
 
 
-@pytest.mark.parametrize("text", [
-    PUBLIC_V4, "1.1.1.1", "8.8.8.8", "100.63.255.255", "100.128.0.0", "172.32.0.1", "192.0.1.255", "198.20.0.1",
-    "223.255.255.255", PUBLIC_V6, "2606:4700:4700::1111", "64:ff9b::808:808", "2002:808:808::", "2001:4860:4860::8888",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        PUBLIC_V4,
+        "1.1.1.1",
+        "8.8.8.8",
+        "100.63.255.255",
+        "100.128.0.0",
+        "172.32.0.1",
+        "192.0.1.255",
+        "198.20.0.1",
+        "223.255.255.255",
+        PUBLIC_V6,
+        "2606:4700:4700::1111",
+        "64:ff9b::808:808",
+        "2002:808:808::",
+        "2001:4860:4860::8888",
+    ],
+)
 def test_a_public_unicast_address_is_public(text):
     assert is_public(ipaddress.ip_address(text)) and why_not_public(ipaddress.ip_address(text)) is None
 
 
-@pytest.mark.parametrize("text, what", [
-    ("0.1.2.3", "'this network'"), ("10.255.0.1", "private"), ("100.64.0.0", "carrier-grade NAT"), ("127.255.0.1", "loopback"),
-    ("169.254.169.254", "link-local"), ("172.31.255.255", "private"), ("192.0.0.170", "IETF protocol"),
-    ("192.0.2.1", "documentation"), ("192.88.99.1", "6to4 relay"), ("192.168.0.1", "private"), ("198.19.255.255", "benchmarking"),
-    ("198.51.100.1", "documentation"), ("203.0.113.1", "documentation"), ("239.255.255.250", "multicast"),
-    ("240.0.0.1", "reserved"), ("255.255.255.255", "broadcast"),
-    ("::", "unspecified"), ("::1", "loopback"), ("::ffff:1.1.1.1", "IPv4-mapped"), ("::ffff:0:1.1.1.1", "IPv4-translated"),
-    ("::1.1.1.1", "IPv4-compatible"), ("64:ff9b::7f00:1", "NAT64 address embedding 127.0.0.1"),
-    ("64:ff9b:1::a", "local-use NAT64"), ("100::1", "discard-only"), ("2001:2::1", "benchmarking"), ("2001:10::1", "ORCHID"),
-    ("2001:db8::1", "documentation"), ("3fff:fff::1", "documentation"), ("fc00::1", "unique-local"), ("fdff::1", "unique-local"),
-    ("fe80::1", "link-local"), ("fe80::1%eth0", "link-local"), ("2606:4700::1%2", "zone"), ("fec0::1", "site-local"),
-    ("ff02::1", "multicast"), ("2002:c0a8:101::", "6to4 address embedding 192.168.1.1"),
-    ("2001:0:4136:e378:8000:63bf:f5ff:fffe", "Teredo address embedding 10.0.0.1"), ("5f00::1", "reserved"), ("4000::1", "reserved"),
-])
+@pytest.mark.parametrize(
+    "text, what",
+    [
+        ("0.1.2.3", "'this network'"),
+        ("10.255.0.1", "private"),
+        ("100.64.0.0", "carrier-grade NAT"),
+        ("127.255.0.1", "loopback"),
+        ("169.254.169.254", "link-local"),
+        ("172.31.255.255", "private"),
+        ("192.0.0.170", "IETF protocol"),
+        ("192.0.2.1", "documentation"),
+        ("192.88.99.1", "6to4 relay"),
+        ("192.168.0.1", "private"),
+        ("198.19.255.255", "benchmarking"),
+        ("198.51.100.1", "documentation"),
+        ("203.0.113.1", "documentation"),
+        ("239.255.255.250", "multicast"),
+        ("240.0.0.1", "reserved"),
+        ("255.255.255.255", "broadcast"),
+        ("::", "unspecified"),
+        ("::1", "loopback"),
+        ("::ffff:1.1.1.1", "IPv4-mapped"),
+        ("::ffff:0:1.1.1.1", "IPv4-translated"),
+        ("::1.1.1.1", "IPv4-compatible"),
+        ("64:ff9b::7f00:1", "NAT64 address embedding 127.0.0.1"),
+        ("64:ff9b:1::a", "local-use NAT64"),
+        ("100::1", "discard-only"),
+        ("2001:2::1", "benchmarking"),
+        ("2001:10::1", "ORCHID"),
+        ("2001:db8::1", "documentation"),
+        ("3fff:fff::1", "documentation"),
+        ("fc00::1", "unique-local"),
+        ("fdff::1", "unique-local"),
+        ("fe80::1", "link-local"),
+        ("fe80::1%eth0", "link-local"),
+        ("2606:4700::1%2", "zone"),
+        ("fec0::1", "site-local"),
+        ("ff02::1", "multicast"),
+        ("2002:c0a8:101::", "6to4 address embedding 192.168.1.1"),
+        ("2001:0:4136:e378:8000:63bf:f5ff:fffe", "Teredo address embedding 10.0.0.1"),
+        ("5f00::1", "reserved"),
+        ("4000::1", "reserved"),
+    ],
+)
 def test_a_refused_address_is_named_by_what_it_is(text, what):
     address = ipaddress.ip_address(text)
     assert not is_public(address) and what in why_not_public(address)

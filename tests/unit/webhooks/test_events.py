@@ -47,7 +47,10 @@ def search_address(processes, tmp_path_factory) -> Iterator[str]:
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "services.search.server", "--host", "127.0.0.1", "--port", "0"],
-            cwd=REPO_ROOT, env={**os.environ, "CELESTIAL_LOG_FORMAT": "json"}, stdout=log, stderr=subprocess.STDOUT,
+            cwd=REPO_ROOT,
+            env={**os.environ, "CELESTIAL_LOG_FORMAT": "json"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
     try:
         yield f"127.0.0.1:{_serving_port(process, log_path)}"
@@ -130,7 +133,9 @@ def test_the_forecast_is_asked_with_the_deadline_of_its_class_scan():
     assert method.GetOptions().Extensions[options_pb2.http].deadline == options_pb2.DEADLINE_CLASS_SCAN
 
 
-def test_a_chart_subscriptions_events_over_grpc_are_the_forecasts_of_that_day_member_for_member(gateway, search_address):
+def test_a_chart_subscriptions_events_over_grpc_are_the_forecasts_of_that_day_member_for_member(
+    gateway, search_address
+):
     stack, key, account_id = gateway
     with stack.client(key) as client:
         created = client.post("/v1/charts", json={"name": "Ada", **BIRTH, "bodies": "sun,moon,mercury,venus,mars"})

@@ -26,26 +26,46 @@ def test_the_days_of_a_range_are_the_utc_days_holding_its_instants():
 
 def test_a_days_forecast_runs_from_its_midnight_to_the_next():
     body = forecast_body(DAY, ("lunation", "ingress"), "chart_x")
-    assert body == {"chart": "chart_x", "start": "2026-11-27T00:00:00Z", "end": "2026-11-28T00:00:00Z", "kinds": "lunation,ingress"}
+    assert body == {
+        "chart": "chart_x",
+        "start": "2026-11-27T00:00:00Z",
+        "end": "2026-11-28T00:00:00Z",
+        "kinds": "lunation,ingress",
+    }
 
 
 def test_a_window_of_the_sky_is_asked_with_the_reference_birth_to_the_second():
     start, end = datetime(2026, 11, 27, 9, 30, 15, tzinfo=UTC), datetime(2026, 12, 5, tzinfo=UTC)
     assert window_body(start, end, ("eclipse",), None) == {
-        **SKY_BIRTH, "start": "2026-11-27T09:30:15Z", "end": "2026-12-05T00:00:00Z", "kinds": "eclipse",
+        **SKY_BIRTH,
+        "start": "2026-11-27T09:30:15Z",
+        "end": "2026-12-05T00:00:00Z",
+        "kinds": "eclipse",
     }
 
 
 def test_a_sky_event_id_depends_on_the_minute_not_the_second():
     minute = 2461371.5
-    assert sky_event_id("ingress", "direct", ["moon"], minute + 1e-6) == sky_event_id("ingress", "direct", ["moon"], minute + 30 / 86400)
-    assert sky_event_id("ingress", "direct", ["moon"], minute) != sky_event_id("ingress", "direct", ["moon"], minute + 61 / 86400)
+    assert sky_event_id("ingress", "direct", ["moon"], minute + 1e-6) == sky_event_id(
+        "ingress", "direct", ["moon"], minute + 30 / 86400
+    )
+    assert sky_event_id("ingress", "direct", ["moon"], minute) != sky_event_id(
+        "ingress", "direct", ["moon"], minute + 61 / 86400
+    )
     assert sky_event_id("ingress", "direct", ["moon"], minute).startswith("sky_")
 
 
 def test_a_sky_event_keeps_the_forecasts_members_but_the_natal_house_and_takes_a_sky_id():
-    event = {"id": "fc_1", "kind": "lunation", "phase": "full_moon", "bodies": ["moon"], "natal_house": 4,
-             "instant": {"jd": 2461371.5, "datetime": "2026-11-27T00:00:00Z"}}
+    event = {
+        "id": "fc_1",
+        "kind": "lunation",
+        "phase": "full_moon",
+        "bodies": ["moon"],
+        "natal_house": 4,
+        "instant": {"jd": 2461371.5, "datetime": "2026-11-27T00:00:00Z"},
+    }
     sky = sky_event(event)
-    assert set(sky) == set(event) - {"natal_house"} and sky["id"] == sky_event_id("lunation", "full_moon", ["moon"], 2461371.5)
+    assert set(sky) == set(event) - {"natal_house"} and sky["id"] == sky_event_id(
+        "lunation", "full_moon", ["moon"], 2461371.5
+    )
     assert instant_s(sky) == DAY.timestamp()

@@ -23,9 +23,12 @@ def test_an_account_whose_slots_hang_on_dripping_receivers_does_not_delay_anothe
         def attempt(name: str, url: str, timeout_s: float):
             async def run() -> None:
                 outcomes[name] = await send(url, b"{}", SECRET, "fc_1", 1, timeout_s, development=True)
+
             return run
 
-        assert flights.start("A", attempt("a1", dripping_url, 3.0)) and flights.start("A", attempt("a2", dripping_url, 3.0))
+        assert flights.start("A", attempt("a1", dripping_url, 3.0)) and flights.start(
+            "A", attempt("a2", dripping_url, 3.0)
+        )
         assert not flights.start("A", attempt("a3", dripping_url, 3.0))  # refused at once, not queued
         started = time.monotonic()
         assert flights.start("B", attempt("b", healthy_url, 3.0))

@@ -29,8 +29,17 @@ WORKER = WorkerSettings(plan_ahead_s=3 * 3600.0, retry_for_s=86400.0)
 
 
 def a_webhook(lead_minutes: int = 0, chart_id: str | None = None, created: datetime = CREATED) -> Webhook:
-    return Webhook(new_webhook_id(), "acme", "https://receiver.example/hook", ("transit",), chart_id, lead_minutes, new_secret(),
-                   created_at=created, updated_at=created)
+    return Webhook(
+        new_webhook_id(),
+        "acme",
+        "https://receiver.example/hook",
+        ("transit",),
+        chart_id,
+        lead_minutes,
+        new_secret(),
+        created_at=created,
+        updated_at=created,
+    )
 
 
 def at(day: int, hour: float) -> float:
@@ -63,8 +72,17 @@ def test_no_day_past_the_retries_reach_is_planned():
 
 def test_a_jobs_id_changes_with_the_subscriptions_and_the_charts_versions():
     job = DayJob("wh_1", "acme", at(3, 0), 1, 2)
-    assert len({job.job_id, replace(job, webhook_version=3).job_id, replace(job, chart_version=3).job_id,
-                replace(job, day_s=at(4, 0)).job_id}) == 4
+    assert (
+        len(
+            {
+                job.job_id,
+                replace(job, webhook_version=3).job_id,
+                replace(job, chart_version=3).job_id,
+                replace(job, day_s=at(4, 0)).job_id,
+            }
+        )
+        == 4
+    )
     assert DayJob.of(job.as_dict()) == job
 
 
@@ -92,7 +110,10 @@ def test_a_planner_publishes_each_job_once_and_again_when_the_subscription_chang
     async def ticks():
         await planner.plan(at(1, 13.0))
         await planner.plan(at(1, 13.5))
-        catalogue.webhook_seen(f"acct.acme.{webhook.webhook_id}", webhook_document(replace(webhook, updated_at=CREATED + timedelta(hours=1))))
+        catalogue.webhook_seen(
+            f"acct.acme.{webhook.webhook_id}",
+            webhook_document(replace(webhook, updated_at=CREATED + timedelta(hours=1))),
+        )
         await planner.plan(at(1, 14.0))
 
     asyncio.run(ticks())
@@ -162,5 +183,7 @@ def test_a_job_of_a_chart_updated_since_it_was_planned_is_dropped_and_the_new_ve
     events = CountingEvents()
     store = Kept(webhook, chart)
     old = asyncio.run(compute_day(store, events, a_job(webhook, version_of(CREATED.timestamp())), at(1, 13.0), 86400.0))
-    new = asyncio.run(compute_day(store, events, a_job(webhook, version_of(chart.updated_at.timestamp())), at(1, 13.0), 86400.0))
+    new = asyncio.run(
+        compute_day(store, events, a_job(webhook, version_of(chart.updated_at.timestamp())), at(1, 13.0), 86400.0)
+    )
     assert old is None and new is not None and events.charts == [chart]

@@ -18,8 +18,14 @@ NOW = 1_800_000_000.0
 
 
 def a_delivery(number: int, due_at_s: float, webhook_id: str = "wh_1") -> dict:
-    return {"webhook_id": webhook_id, "account_id": "acme", "event": {"id": f"fc_{number}"}, "due_at_s": due_at_s,
-            "webhook_version": 1, "chart_version": 0}
+    return {
+        "webhook_id": webhook_id,
+        "account_id": "acme",
+        "event": {"id": f"fc_{number}"},
+        "due_at_s": due_at_s,
+        "webhook_version": 1,
+        "chart_version": 0,
+    }
 
 
 class Kept:

@@ -38,8 +38,11 @@ class DayEvents:
             self._failing.discard(webhook.webhook_id)
             raise EventsUnavailable("the search pool is unavailable")
         return [
-            {"id": f"fc_{webhook.webhook_id}_{day:%Y%m%d}{hour:02d}", "kind": "lunation",
-             "instant": {"jd": 0.0, "datetime": f"{day + timedelta(hours=hour):%Y-%m-%dT%H:%M:%S}.000Z"}}
+            {
+                "id": f"fc_{webhook.webhook_id}_{day:%Y%m%d}{hour:02d}",
+                "kind": "lunation",
+                "instant": {"jd": 0.0, "datetime": f"{day + timedelta(hours=hour):%Y-%m-%dT%H:%M:%S}.000Z"},
+            }
             for hour in EVENT_HOURS
         ]
 
@@ -74,7 +77,9 @@ def test_the_scheduler_queues_each_due_event_once_and_none_from_before_the_subsc
 def test_a_days_events_are_asked_once_with_the_subscriptions_stored_chart_or_none_for_the_sky(tmp_path):
     async def scenario(store, receiver, account, webhook):
         await store.delete_webhook(account.id, webhook.webhook_id)
-        chart = await store.create_chart(StoredChart(new_chart_id(), account.id, "Ada", dict(BIRTH), {}, dict(BIRTH)), limit=5)
+        chart = await store.create_chart(
+            StoredChart(new_chart_id(), account.id, "Ada", dict(BIRTH), {}, dict(BIRTH)), limit=5
+        )
         charted = await subscribe(store, account, receiver.url, chart.chart_id)
         sky = await subscribe(store, account, receiver.url)
         source = DayEvents()
@@ -128,7 +133,9 @@ def test_a_tick_computes_each_subscription_day_once_however_many_ticks(tmp_path)
 def test_a_long_tick_renews_the_lease_as_it_goes(tmp_path):
     async def scenario(store, receiver, account, webhook):
         for kind in ("eclipse", "ingress", "station"):
-            await store.create_webhook(Webhook(new_webhook_id(), account.id, receiver.url, (kind,), None, 0, new_secret()), limit=5)
+            await store.create_webhook(
+                Webhook(new_webhook_id(), account.id, receiver.url, (kind,), None, 0, new_secret()), limit=5
+            )
         renewals: list[float] = []
 
         async def renew() -> bool:
@@ -144,7 +151,9 @@ def test_a_long_tick_renews_the_lease_as_it_goes(tmp_path):
 
 def test_a_tick_whose_lease_went_to_another_stops(tmp_path):
     async def scenario(store, receiver, account, webhook):
-        await store.create_webhook(Webhook(new_webhook_id(), account.id, receiver.url, ("eclipse",), None, 0, new_secret()), limit=5)
+        await store.create_webhook(
+            Webhook(new_webhook_id(), account.id, receiver.url, ("eclipse",), None, 0, new_secret()), limit=5
+        )
         events = CountingEvents(answer_s=0.2)
 
         async def lost() -> bool:

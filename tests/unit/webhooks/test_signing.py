@@ -54,7 +54,11 @@ def test_the_specifications_example_verifies():
 def test_a_delivery_names_its_event_its_timestamp_its_signature_and_its_attempt():
     headers = signed(attempt=3)
     assert set(headers) == {"webhook-id", "webhook-timestamp", "webhook-signature", "Celestial-Attempt"}
-    assert (headers["webhook-id"], headers["webhook-timestamp"], headers["Celestial-Attempt"]) == (EVENT_ID, str(NOW), "3")
+    assert (headers["webhook-id"], headers["webhook-timestamp"], headers["Celestial-Attempt"]) == (
+        EVENT_ID,
+        str(NOW),
+        "3",
+    )
     assert headers["webhook-signature"] == f"v1,{signature(EVENT_ID, NOW, BODY, SECRET)}"
 
 
@@ -174,7 +178,8 @@ def test_our_verifier_accepts_what_the_specifications_library_signs():
     secret = new_secret()
     library = StandardWebhook(secret)
     headers = {
-        "webhook-id": EVENT_ID, "webhook-timestamp": str(NOW),
+        "webhook-id": EVENT_ID,
+        "webhook-timestamp": str(NOW),
         "webhook-signature": library.sign(EVENT_ID, datetime.fromtimestamp(NOW, UTC), BODY.decode()),
     }
     assert verify_signature(BODY, headers, secret, now_s=NOW)
@@ -192,9 +197,16 @@ def test_the_python_clients_verifier_agrees_with_the_signer():
     headers = signed()
     assert client.verify_signature(BODY, headers, SECRET, now_s=NOW)
     assert client.verify_signature(BODY.decode(), headers, SECRET, now_s=NOW)
-    assert client.verify_signature(SPEC_BODY, {
-        "webhook-id": SPEC_ID, "webhook-timestamp": str(SPEC_TIMESTAMP), "webhook-signature": SPEC_SIGNATURE,
-    }, SPEC_SECRET, now_s=SPEC_TIMESTAMP)
+    assert client.verify_signature(
+        SPEC_BODY,
+        {
+            "webhook-id": SPEC_ID,
+            "webhook-timestamp": str(SPEC_TIMESTAMP),
+            "webhook-signature": SPEC_SIGNATURE,
+        },
+        SPEC_SECRET,
+        now_s=SPEC_TIMESTAMP,
+    )
     assert not client.verify_signature(BODY + b" ", headers, SECRET, now_s=NOW)
     assert not client.verify_signature(BODY, headers, new_secret(), now_s=NOW)
     assert not client.verify_signature(BODY, headers, SECRET, now_s=NOW + TOLERANCE_S + 1)

@@ -33,7 +33,17 @@ def test_an_event_is_due_its_lead_before_its_instant():
 
 
 def test_the_backoffs_ceiling_doubles_from_the_first_delay_up_to_its_cap():
-    assert [backoff_s(n, first_s=30, max_s=3600) for n in range(1, 10)] == [30, 60, 120, 240, 480, 960, 1920, 3600, 3600]
+    assert [backoff_s(n, first_s=30, max_s=3600) for n in range(1, 10)] == [
+        30,
+        60,
+        120,
+        240,
+        480,
+        960,
+        1920,
+        3600,
+        3600,
+    ]
     assert backoff_s(10_000) == MAX_RETRY_S
 
 

@@ -16,7 +16,9 @@ from webhooks.settings import WorkerSettings
 from webhooks.worker import beat, run_sqlite
 
 #: Short timings: a day job unacknowledged for 1 s goes to another worker.
-WORKER = WorkerSettings(tick_s=0.3, retry_for_s=60.0, plan_ahead_s=60.0, ack_wait_s=1.0, timeout_s=0.5, day_concurrency=2)
+WORKER = WorkerSettings(
+    tick_s=0.3, retry_for_s=60.0, plan_ahead_s=60.0, ack_wait_s=1.0, timeout_s=0.5, day_concurrency=2
+)
 
 
 def test_the_heartbeat_file_is_touched_when_one_is_set(tmp_path):
@@ -27,7 +29,9 @@ def test_the_heartbeat_file_is_touched_when_one_is_set(tmp_path):
 
 
 def a_subscription(number: int) -> Webhook:
-    return Webhook(new_webhook_id(), f"acct{number}", "https://receiver.example/hook", ("transit",), None, 0, new_secret())
+    return Webhook(
+        new_webhook_id(), f"acct{number}", "https://receiver.example/hook", ("transit",), None, 0, new_secret()
+    )
 
 
 def test_on_sqlite_one_of_two_workers_schedules_and_keeps_the_lease_through_a_long_tick(tmp_path):
@@ -42,7 +46,10 @@ def test_on_sqlite_one_of_two_workers_schedules_and_keeps_the_lease_through_a_lo
         try:
             made = [await stores[0].create_webhook(a_subscription(n), limit=1000) for n in range(5)]
             stop = asyncio.Event()
-            running = [asyncio.create_task(run_sqlite(store, SETTINGS, worker, stop, mine)) for store, mine in zip(stores, events)]
+            running = [
+                asyncio.create_task(run_sqlite(store, SETTINGS, worker, stop, mine))
+                for store, mine in zip(stores, events)
+            ]
             asked = {(webhook.webhook_id, day_of(instant)) for webhook in made for instant in events[0].instants()}
             deadline = time.monotonic() + 30.0
             while not asked <= set(events[0].calls) | set(events[1].calls) and time.monotonic() < deadline:

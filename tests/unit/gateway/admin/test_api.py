@@ -22,7 +22,9 @@ def stack(module_stacks) -> AppStack:
     return module_stacks.in_process("admin-api", {"CELESTIAL_ADMIN_TOKEN": TOKEN})
 
 
-@pytest.mark.parametrize("authorization", [None, "", "Bearer", f"Basic {TOKEN}", f"Bearer {TOKEN}x", f"Bearer {TOKEN[:-1]}"])
+@pytest.mark.parametrize(
+    "authorization", [None, "", "Bearer", f"Basic {TOKEN}", f"Bearer {TOKEN}x", f"Bearer {TOKEN[:-1]}"]
+)
 def test_anything_but_bearer_and_the_token_is_refused(authorization):
     with pytest.raises(InvalidAdminToken):
         check_admin_token(authorization, TOKEN)

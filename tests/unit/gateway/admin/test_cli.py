@@ -96,7 +96,18 @@ def test_a_key_from_the_cli_authenticates_against_the_same_store(data_dir):
 
 def test_account_create_makes_the_data_dir_and_prints_the_account(data_dir):
     out = fields(
-        ok(data_dir, "account", "create", "acme", "--credits", "250", "--rate-per-minute", "60", "--max-concurrent", "5")
+        ok(
+            data_dir,
+            "account",
+            "create",
+            "acme",
+            "--credits",
+            "250",
+            "--rate-per-minute",
+            "60",
+            "--max-concurrent",
+            "5",
+        )
     )
     assert (data_dir / "celestial.sqlite3").exists()
     assert out["id"].startswith("acct_")
@@ -127,7 +138,9 @@ def test_account_top_up_adds_credits(data_dir):
 
 def test_key_list_shows_id_prefix_state_and_origins_but_never_a_key_or_hash(data_dir):
     ok(data_dir, "account", "create", "acme", "--credits", "1")
-    plain = ok(data_dir, "key", "create", "--account", "acme", "--origin", "https://a.example", "--browser-only").strip()
+    plain = ok(
+        data_dir, "key", "create", "--account", "acme", "--origin", "https://a.example", "--browser-only"
+    ).strip()
     table = ok(data_dir, "key", "list", "--account", "acme")
     listed = json.loads(ok(data_dir, "key", "list", "--account", "acme", "--json"))
     for output in (table, json.dumps(listed)):
@@ -421,7 +434,9 @@ def test_an_account_name_outside_the_name_grammar_exits_2(data_dir, name):
     assert done.returncode == 2 and "1-64" in done.stderr and done.stdout == ""
 
 
-@pytest.mark.parametrize("origin", ["https://app.example:443", "http://[::1]:80", "ftp://app.example", "https://u@app.example"])
+@pytest.mark.parametrize(
+    "origin", ["https://app.example:443", "http://[::1]:80", "ftp://app.example", "https://u@app.example"]
+)
 def test_an_origin_a_browser_never_sends_exits_2_and_prints_no_key(data_dir, origin):
     ok(data_dir, "account", "create", "acme", "--credits", "1")
     done = cli(data_dir, "key", "create", "--account", "acme", "--origin", origin)
@@ -454,7 +469,9 @@ def test_no_error_line_repeats_a_key_given_in_place_of_a_key_id_a_name_or_a_valu
 
 def test_a_moment_outside_the_calendar_once_in_utc_exits_2(data_dir):
     ok(data_dir, "account", "create", "acme", "--credits", "1")
-    for args in (("key", "create", "--account", "acme", "--expires", "9999-12-31T23:59:59-01:00"),
-                 ("usage", "acme", "--since", "0001-01-01T00:00:00+01:00")):
+    for args in (
+        ("key", "create", "--account", "acme", "--expires", "9999-12-31T23:59:59-01:00"),
+        ("usage", "acme", "--since", "0001-01-01T00:00:00+01:00"),
+    ):
         done = cli(data_dir, *args)
         assert done.returncode == 2 and "ISO 8601" in done.stderr and "Traceback" not in done.stderr

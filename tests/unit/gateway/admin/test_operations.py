@@ -45,16 +45,33 @@ def run(tmp_path):
 
 
 def test_a_key_view_shows_its_prefix_hint_but_never_its_hash():
-    record = KeyRecord("key_1", "acc_1", "h" * 64, "Ab3d", datetime(2026, 1, 1, tzinfo=UTC),
-                       allowed_origins=("https://a.example",), name="ci")
+    record = KeyRecord(
+        "key_1",
+        "acc_1",
+        "h" * 64,
+        "Ab3d",
+        datetime(2026, 1, 1, tzinfo=UTC),
+        allowed_origins=("https://a.example",),
+        name="ci",
+    )
     view = key_view(record)
-    assert view["prefix"] == "svc_live_Ab3d..." and view["state"] == "active" and view["allowed_origins"] == ["https://a.example"]
+    assert (
+        view["prefix"] == "svc_live_Ab3d..."
+        and view["state"] == "active"
+        and view["allowed_origins"] == ["https://a.example"]
+    )
     assert "h" * 64 not in repr(view) and "key_hash" not in view
 
 
 def test_an_owner_view_says_whether_a_password_is_set_but_never_shows_it_or_the_invite():
-    owner = OwnerRecord("own_1", "acc_1", "ada@example.com", datetime(2026, 1, 1, tzinfo=UTC),
-                        password_hash="$argon2id$secret", invite_digest="d" * 64)
+    owner = OwnerRecord(
+        "own_1",
+        "acc_1",
+        "ada@example.com",
+        datetime(2026, 1, 1, tzinfo=UTC),
+        password_hash="$argon2id$secret",
+        invite_digest="d" * 64,
+    )
     view = owner_view(owner)
     assert view["has_password"] is True and "$argon2id$secret" not in repr(view) and "d" * 64 not in repr(view)
 
@@ -94,21 +111,33 @@ def test_a_usage_summary_carries_the_balance_and_the_ledger_totals(run):
         return await usage_summary(store, "spender", None)
 
     summary = run(scenario)
-    assert (summary["account"], summary["balance"], summary["requests"], summary["credits_used"]) == ("spender", 7, 2, 3)
+    assert (summary["account"], summary["balance"], summary["requests"], summary["credits_used"]) == (
+        "spender",
+        7,
+        2,
+        3,
+    )
 
 
 def test_rotation_copies_the_settings_and_leaves_the_old_key_active(run):
     async def scenario(store):
         account = await store.create_account("rotating", 1)
         expiry = datetime.now(UTC) + timedelta(days=30)
-        _, old = await store.create_key(account.id, expires_at=expiry, allowed_origins=["https://a.example"], browser_only=True, name="web")
+        _, old = await store.create_key(
+            account.id, expires_at=expiry, allowed_origins=["https://a.example"], browser_only=True, name="web"
+        )
         plain, new = await rotate_key(store, old.key_id)
         return old, plain, new, await store.get_key(old.key_id)
 
     old, plain, new, old_after = run(scenario)
     assert plain.startswith("svc_live_") and new.key_id != old.key_id
     assert (new.account_id, new.expires_at, new.allowed_origins, new.browser_only, new.name) == (
-        old.account_id, old.expires_at, old.allowed_origins, old.browser_only, old.name)
+        old.account_id,
+        old.expires_at,
+        old.allowed_origins,
+        old.browser_only,
+        old.name,
+    )
     assert old_after.state() == "active"
 
 

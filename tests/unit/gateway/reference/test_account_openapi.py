@@ -21,7 +21,10 @@ from store.spend_caps import SpendBook, SpendCap
 
 def test_both_operations_are_in_the_served_document_as_free_gets():
     paths = build_openapi(tuple(discover_endpoints()), version="test")["paths"]
-    assert {paths["/v1/usage"]["get"]["operationId"], paths["/v1/account"]["get"]["operationId"]} == {"get_usage", "get_account"}
+    assert {paths["/v1/usage"]["get"]["operationId"], paths["/v1/account"]["get"]["operationId"]} == {
+        "get_usage",
+        "get_account",
+    }
     assert paths["/v1/usage"]["get"]["x-credits"] == paths["/v1/account"]["get"]["x-credits"] == 0
     assert "post" not in paths["/v1/usage"] and "post" not in paths["/v1/account"]
 
@@ -38,7 +41,9 @@ def fits(schema: dict, data: dict) -> bool:
 
 def test_a_usage_answer_fits_its_schema():
     query = UsageQuery(date(2026, 5, 1), date(2026, 5, 2))
-    data = usage_data([UsageRow(date(2026, 5, 2), "key_a", "/v1/positions", 2, 2), UsageRow(date(2026, 5, 2), "", "", 1, 1)], query)
+    data = usage_data(
+        [UsageRow(date(2026, 5, 2), "key_a", "/v1/positions", 2, 2), UsageRow(date(2026, 5, 2), "", "", 1, 1)], query
+    )
     assert fits(USAGE_SCHEMA, data)
 
 

@@ -16,7 +16,11 @@ def test_the_charts_paths_hold_list_create_read_change_and_delete_all_free():
     paths = chart_paths()
     operations = {(path, verb): op for path, item in paths.items() for verb, op in item.items()}
     assert {op["operationId"] for op in operations.values()} == {
-        "list_stored_charts", "create_stored_chart", "get_stored_chart", "update_stored_chart", "delete_stored_chart"
+        "list_stored_charts",
+        "create_stored_chart",
+        "get_stored_chart",
+        "update_stored_chart",
+        "delete_stored_chart",
     }
     assert all(op["x-credits"] == 0 and op["x-resource"] for op in operations.values())
     assert all("404" in op["responses"] for (path, _), op in operations.items() if "{chart_id}" in path)

@@ -78,7 +78,14 @@ def test_a_record_written_reads_back_the_same(tmp_path):
 def test_a_document_example_and_its_named_others_written_read_back_the_same(tmp_path):
     request = {"datetime": "1990-06-15T14:30:00Z"}
     others = (
-        Example("/v1/chart-wheel", "GET", {**request, "format": "png"}, 200, document=Document("image/png", PNG_SIGNATURE), name="png"),
+        Example(
+            "/v1/chart-wheel",
+            "GET",
+            {**request, "format": "png"},
+            200,
+            document=Document("image/png", PNG_SIGNATURE),
+            name="png",
+        ),
         Example("/v1/chart-wheel", "GET", {**request, "format": "json"}, 200, {"data": {"svg": "<svg/>"}}, name="json"),
     )
     example = Example("/v1/chart-wheel", "GET", request, 200, document=Document("image/svg+xml", SVG), more=others)
@@ -95,12 +102,18 @@ def test_a_document_is_kept_beside_the_record_named_after_operation_and_media_ty
 
     record = orjson.loads((tmp_path / "calendar.json").read_bytes())
     assert "response" not in record
-    assert record["document"] == {"media_type": "text/calendar", "file": "calendar.ics", "sha256": hashlib.sha256(ICS).hexdigest()}
+    assert record["document"] == {
+        "media_type": "text/calendar",
+        "file": "calendar.ics",
+        "sha256": hashlib.sha256(ICS).hexdigest(),
+    }
     assert (tmp_path / "calendar.ics").read_bytes() == ICS
 
 
 def test_two_documents_of_one_media_type_in_one_operation_are_refused_as_they_would_share_a_file(tmp_path):
-    other = Example("/v1/chart-wheel", "GET", {"theme": "dark"}, 200, document=Document("image/svg+xml", SVG), name="dark")
+    other = Example(
+        "/v1/chart-wheel", "GET", {"theme": "dark"}, 200, document=Document("image/svg+xml", SVG), name="dark"
+    )
     example = Example("/v1/chart-wheel", "GET", {}, 200, document=Document("image/svg+xml", SVG), more=(other,))
 
     with pytest.raises(ValueError, match="chart_wheel.svg"):
@@ -132,7 +145,9 @@ def test_a_recorded_svg_is_xml_with_an_svg_root(call: Example):
 @pytest.mark.parametrize("call", [c for c in DOCUMENT_CALLS if c.media_type == "image/png"], ids=_id)
 def test_a_recorded_png_has_the_signature_and_its_requests_size_in_its_header(call: Example):
     content = call.document.content
-    size_schema = next(p["schema"] for p in DOCUMENT["paths"][call.operation]["get"]["parameters"] if p["name"] == "size")
+    size_schema = next(
+        p["schema"] for p in DOCUMENT["paths"][call.operation]["get"]["parameters"] if p["name"] == "size"
+    )
     size = int(call.request.get("size", size_schema["default"]))
     # RFC 2083 §3.1-3.2, §4.1.1: the signature, then IHDR first: length 13, width, height.
     assert content[:8] == PNG_SIGNATURE and content[12:16] == b"IHDR"
@@ -145,15 +160,18 @@ def test_a_recorded_calendar_is_one_vcalendar(call: Example):
     assert text.startswith("BEGIN:VCALENDAR\r\n") and text.endswith("END:VCALENDAR\r\n")
 
 
-@pytest.mark.parametrize(("text", "schema", "value"), [
-    ("2.5", {"type": "number"}, 2.5),
-    ("7", {"type": "integer"}, 7),
-    ("true", {"type": "boolean"}, True),
-    ("1", {"type": "boolean"}, True),
-    ("false", {"type": "boolean"}, False),
-    ("sun,moon", {"type": "string"}, "sun,moon"),
-    ("x", {}, "x"),
-])
+@pytest.mark.parametrize(
+    ("text", "schema", "value"),
+    [
+        ("2.5", {"type": "number"}, 2.5),
+        ("7", {"type": "integer"}, 7),
+        ("true", {"type": "boolean"}, True),
+        ("1", {"type": "boolean"}, True),
+        ("false", {"type": "boolean"}, False),
+        ("sun,moon", {"type": "string"}, "sun,moon"),
+        ("x", {}, "x"),
+    ],
+)
 def test_a_query_value_is_typed_as_its_schema_types_it(text, schema, value):
     assert typed_value(text, schema) == value and type(typed_value(text, schema)) is type(value)
 
@@ -186,7 +204,10 @@ def test_a_recorded_text_document_is_the_named_example_of_its_media_type_as_its_
         if call.media_type != "image/png":
             for operation in MERGED["paths"][call.operation].values():
                 content = operation["responses"][str(call.status)]["content"][call.media_type]
-                assert content["examples"][call.name] == {"summary": call.summary, "value": call.document.content.decode()}
+                assert content["examples"][call.name] == {
+                    "summary": call.summary,
+                    "value": call.document.content.decode(),
+                }
 
 
 def test_a_recorded_png_is_the_named_example_of_its_media_type_as_the_url_of_its_file():
@@ -195,7 +216,10 @@ def test_a_recorded_png_is_the_named_example_of_its_media_type_as_the_url_of_its
     for call in pngs:
         for operation in MERGED["paths"][call.operation].values():
             content = operation["responses"][str(call.status)]["content"]["image/png"]
-            assert content["examples"][call.name] == {"summary": call.summary, "externalValue": f"{EXAMPLES_URL}/{operation_name(call.operation)}.png"}
+            assert content["examples"][call.name] == {
+                "summary": call.summary,
+                "externalValue": f"{EXAMPLES_URL}/{operation_name(call.operation)}.png",
+            }
 
 
 def _document_urls() -> dict[str, str]:
@@ -214,7 +238,9 @@ def test_every_example_url_of_the_document_is_a_recorded_documents_file():
         for operation in operations.values():
             referenced |= set(PICTURE_LINK.findall(operation.get("description", "")))
             for content in operation["responses"]["200"]["content"].values():
-                referenced |= {named["externalValue"] for named in content.get("examples", {}).values() if "externalValue" in named}
+                referenced |= {
+                    named["externalValue"] for named in content.get("examples", {}).values() if "externalValue" in named
+                }
     assert referenced and referenced <= set(_document_urls())
 
 

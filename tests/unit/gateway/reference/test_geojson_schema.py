@@ -25,14 +25,17 @@ def test_rfc_7946_examples_of_a_line_string_and_a_point_are_geometries():
     assert _valid(GEOMETRY, {"type": "Point", "coordinates": [100.0, 0.0]})
 
 
-@pytest.mark.parametrize("geometry", [
-    {"type": "LineString", "coordinates": [[100.0, 0.0]]},  # one position is no line
-    {"type": "LineString", "coordinates": [[100.0, 0.0, 5.0], [101.0, 1.0, 5.0]]},  # no altitude
-    {"type": "Point", "coordinates": [[100.0, 0.0]]},
-    {"type": "Point", "coordinates": ["100", "0"]},
-    {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 1], [0, 0]]]},
-    {"type": "Point"},
-])
+@pytest.mark.parametrize(
+    "geometry",
+    [
+        {"type": "LineString", "coordinates": [[100.0, 0.0]]},  # one position is no line
+        {"type": "LineString", "coordinates": [[100.0, 0.0, 5.0], [101.0, 1.0, 5.0]]},  # no altitude
+        {"type": "Point", "coordinates": [[100.0, 0.0]]},
+        {"type": "Point", "coordinates": ["100", "0"]},
+        {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [0, 1], [0, 0]]]},
+        {"type": "Point"},
+    ],
+)
 def test_malformed_or_other_geometries_are_not(geometry):
     assert not _valid(GEOMETRY, geometry)
 

@@ -33,7 +33,9 @@ def links(source: str) -> list[str]:
 def anchors(source: str) -> set[str]:
     """Return the anchors of one Markdown file's headings (GitHub's, as the gateway gives them)."""
     text = (REPO_ROOT / source).read_text()
-    return {github_anchor(re.sub(r"[`*]", "", line.lstrip("#"))) for line in text.splitlines() if re.match(r"#{1,6} ", line)}
+    return {
+        github_anchor(re.sub(r"[`*]", "", line.lstrip("#"))) for line in text.splitlines() if re.match(r"#{1,6} ", line)
+    }
 
 
 @pytest.mark.parametrize("source", SOURCES)
@@ -56,7 +58,15 @@ def test_the_readme_links_every_docs_page():
 def test_the_readme_is_the_front_door_in_a_few_hundred_lines():
     readme = (REPO_ROOT / README).read_text()
     assert len(readme.splitlines()) <= 300
-    for shown in ("make setup", "make run", "make test", "## A first request", "docs/reference.png", "docs/dashboard-", "## Licence"):
+    for shown in (
+        "make setup",
+        "make run",
+        "make test",
+        "## A first request",
+        "docs/reference.png",
+        "docs/dashboard-",
+        "## Licence",
+    ):
         assert shown in readme, shown
 
 
@@ -66,7 +76,7 @@ def test_links_are_rewritten_to_the_gateways_routes_and_unserved_files_lose_thei
         "[w](https://example.org) ![plot](../var/plot.png)\n"
     )
     title, body = render_guide(markdown, "docs/page.md", {"batch"}, {"map.png"})
-    assert title == "A page" and "<h1 id=\"a-page\">" in body
+    assert title == "A page" and '<h1 id="a-page">' in body
     assert 'href="/docs/guides/batch#errors"' in body and 'href="/docs/guides"' in body
     assert "<span>c</span>" in body and "gateway/app.py" not in body
     assert 'src="/docs/guides/map.png"' in body and 'href="https://example.org"' in body

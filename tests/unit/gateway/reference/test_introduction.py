@@ -17,9 +17,16 @@ from shared.errors import error_classes
 
 #: decisions.md, "Error codes and statuses", the rows the introduction relies on.
 DECISIONS_STATUSES = {
-    "invalid_parameter": 400, "missing_parameter": 400, "conflicting_parameters": 400, "out_of_range": 400,
-    "invalid_api_key": 401, "insufficient_credits": 402, "origin_not_allowed": 403, "origin_required": 403,
-    "rate_limit_exceeded": 429, "service_unavailable": 503,
+    "invalid_parameter": 400,
+    "missing_parameter": 400,
+    "conflicting_parameters": 400,
+    "out_of_range": 400,
+    "invalid_api_key": 401,
+    "insufficient_credits": 402,
+    "origin_not_allowed": 403,
+    "origin_required": 403,
+    "rate_limit_exceeded": 429,
+    "service_unavailable": 503,
 }
 
 

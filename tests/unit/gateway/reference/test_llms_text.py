@@ -14,7 +14,9 @@ from gateway.reference.openapi import build_openapi
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
 TEXT = llms_text(DOCUMENT)
-_ENTRY = re.compile(r"^- \[([^\]]+)\]\(/docs/([^)]+)\.md\): .* \(((?:GET|POST)(?:/POST)?) (/v1/\S+?)(?:, (\d+) credits?)?\)$")
+_ENTRY = re.compile(
+    r"^- \[([^\]]+)\]\(/docs/([^)]+)\.md\): .* \(((?:GET|POST)(?:/POST)?) (/v1/\S+?)(?:, (\d+) credits?)?\)$"
+)
 
 
 def test_the_text_opens_with_the_title_and_a_blockquote_summary():

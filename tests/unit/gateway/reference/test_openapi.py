@@ -57,7 +57,9 @@ def tells_apart(a: dict, b: dict) -> bool:
         if name not in b["properties"]:
             return True
         mine, theirs = a["properties"][name], b["properties"][name]
-        if "const" in mine and mine["const"] not in ([theirs["const"]] if "const" in theirs else theirs.get("enum", [mine["const"]])):
+        if "const" in mine and mine["const"] not in (
+            [theirs["const"]] if "const" in theirs else theirs.get("enum", [mine["const"]])
+        ):
             return True
     return False
 
@@ -73,7 +75,10 @@ def test_every_unions_members_are_told_apart_by_what_they_require():
 
 
 def test_each_union_member_is_the_component_of_its_message():
-    assert COMPONENTS["AstrocartographyData"]["oneOf"] == [{"$ref": "#/components/schemas/AstroMap"}, {"$ref": "#/components/schemas/GeoJsonFeatureCollection"}]
+    assert COMPONENTS["AstrocartographyData"]["oneOf"] == [
+        {"$ref": "#/components/schemas/AstroMap"},
+        {"$ref": "#/components/schemas/GeoJsonFeatureCollection"},
+    ]
 
 
 def test_geojson_geometries_are_linestrings_of_longitude_latitude_pairs_or_points():

@@ -45,7 +45,11 @@ def message_components() -> dict[str, object]:
     """Return each message inside an answer that is a component, by component name, as its
     message class (the envelopes, named after the reply messages, are not their messages)."""
     pool = symbol_database.Default()
-    return {name: pool.GetSymbol(owner) for name, owner in MESSAGE_COMPONENTS._owners.items() if owner and name not in ENVELOPES}
+    return {
+        name: pool.GetSymbol(owner)
+        for name, owner in MESSAGE_COMPONENTS._owners.items()
+        if owner and name not in ENVELOPES
+    }
 
 
 def validator(schema: dict) -> Draft202012Validator:
@@ -61,7 +65,17 @@ def test_a_component_is_named_after_its_message_without_package_or_trailing_reco
 
 
 def test_the_shared_types_are_components():
-    assert {"Position", "Aspect", "Instant", "HouseSet", "Chart", "TransitEvent", "Meta", "LocalTime", "Version"} <= set(SCHEMAS)
+    assert {
+        "Position",
+        "Aspect",
+        "Instant",
+        "HouseSet",
+        "Chart",
+        "TransitEvent",
+        "Meta",
+        "LocalTime",
+        "Version",
+    } <= set(SCHEMAS)
 
 
 def test_every_answer_is_a_reference_to_its_reply_messages_envelope_shared_by_get_and_post():
@@ -76,8 +90,12 @@ def test_every_envelope_refers_to_meta():
         meta = SCHEMAS[endpoint.response_cls.DESCRIPTOR.name]["properties"]["meta"]
         if "conventions" in endpoint.response_cls.DESCRIPTOR.fields_by_name:
             # Meta with the reply's conventions named (the Vedic endpoints: gateway/envelope.py).
-            assert {name: schema for name, schema in meta["properties"].items() if name != "conventions"} == SCHEMAS["Meta"]["properties"]
-            assert "conventions" in meta["required"] and meta["properties"]["conventions"]["$ref"].endswith("VedicConventions")
+            assert {name: schema for name, schema in meta["properties"].items() if name != "conventions"} == SCHEMAS[
+                "Meta"
+            ]["properties"]
+            assert "conventions" in meta["required"] and meta["properties"]["conventions"]["$ref"].endswith(
+                "VedicConventions"
+            )
             continue
         assert meta == {"$ref": REF_PREFIX + "Meta"}
     for name in ("BatchResponse", "UsageResponse", "AccountResponse"):
@@ -127,15 +145,31 @@ def test_required_is_exactly_what_the_wire_emits_for_an_empty_message(name):
 
 def test_meta_moment_holds_a_local_time_reading_per_parameter_with_every_member_described():
     found = ZoneFound("Etc/GMT+10", "auto", 0.0, -150.0, note="At sea: the nautical zone.").as_dict()
-    reading = LocalReading(datetime(2024, 1, 1, 12), "Etc/GMT+10", "-10", -36000, datetime(2024, 1, 1, 22, tzinfo=UTC),
-                           found=found, note="A second look.")
-    meta = {"request_id": "r", "credits_used": 1, "credits_remaining": 9, "computation_ms": 1.0,
-            "version": {"api": "v1", "build": "0.1.0", "engine": "Swiss Ephemeris 2.10.03", "tz": "2026f"},
-            "moment": {"datetime": reading.as_dict()}}
+    reading = LocalReading(
+        datetime(2024, 1, 1, 12),
+        "Etc/GMT+10",
+        "-10",
+        -36000,
+        datetime(2024, 1, 1, 22, tzinfo=UTC),
+        found=found,
+        note="A second look.",
+    )
+    meta = {
+        "request_id": "r",
+        "credits_used": 1,
+        "credits_remaining": 9,
+        "computation_ms": 1.0,
+        "version": {"api": "v1", "build": "0.1.0", "engine": "Swiss Ephemeris 2.10.03", "tz": "2026f"},
+        "moment": {"datetime": reading.as_dict()},
+    }
     assert validator({"$ref": REF_PREFIX + "Meta"}).is_valid(meta)
     for name in ("Meta", "LocalTime", "ZoneFound", "Version"):
-        assert all(member.get("description") or "$ref" in member for member in SCHEMAS[name]["properties"].values()), name
-    assert not validator({"$ref": REF_PREFIX + "Meta"}).is_valid({**meta, "moment": {"datetime": {"local": "2024-01-01T12:00:00"}}})
+        assert all(member.get("description") or "$ref" in member for member in SCHEMAS[name]["properties"].values()), (
+            name
+        )
+    assert not validator({"$ref": REF_PREFIX + "Meta"}).is_valid(
+        {**meta, "moment": {"datetime": {"local": "2024-01-01T12:00:00"}}}
+    )
 
 
 def test_meta_mode_is_test_only_and_optional():

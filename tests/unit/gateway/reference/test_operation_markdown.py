@@ -23,7 +23,13 @@ from gateway.reference.operation_markdown import (
 
 DOCUMENT = with_examples(build_openapi(discover_endpoints(), version="test"), load_examples())
 PAGES = operation_pages(DOCUMENT)
-WEBHOOK_PAGES = {"webhooks", "webhooks/webhook_id", "webhooks/webhook_id/test", "webhooks/webhook_id/rotate-secret", "webhooks/webhook_id/deliveries"}
+WEBHOOK_PAGES = {
+    "webhooks",
+    "webhooks/webhook_id",
+    "webhooks/webhook_id/test",
+    "webhooks/webhook_id/rotate-secret",
+    "webhooks/webhook_id/deliveries",
+}
 
 
 def _table_rows(page: str, header: str) -> list[list[str]]:
@@ -40,7 +46,12 @@ def _table_rows(page: str, header: str) -> list[list[str]]:
 
 def test_there_is_one_page_per_operation_named_by_its_path_and_the_introduction():
     # /v1/batch is the gateway's own operation, not an RPC's.
-    assert set(PAGES) == {e.path.removeprefix("/v1/") for e in discover_endpoints()} | {"batch", "usage", "account", "charts", "charts/chart_id", INTRODUCTION_PAGE} | WEBHOOK_PAGES
+    assert (
+        set(PAGES)
+        == {e.path.removeprefix("/v1/") for e in discover_endpoints()}
+        | {"batch", "usage", "account", "charts", "charts/chart_id", INTRODUCTION_PAGE}
+        | WEBHOOK_PAGES
+    )
 
 
 def test_the_introduction_page_is_the_documents_description_under_its_title():
@@ -74,7 +85,13 @@ def test_the_example_is_the_recorded_call_as_curl_and_its_real_answer():
 
 def test_a_post_only_operation_shows_its_body_schema_and_posts_the_recorded_body():
     page = PAGES["batch"]
-    assert page.startswith("# ") and "`POST /v1/batch`" in page and "## Body" in page and "-H 'Content-Type: application/json'" in page and "-d '" in page
+    assert (
+        page.startswith("# ")
+        and "`POST /v1/batch`" in page
+        and "## Body" in page
+        and "-H 'Content-Type: application/json'" in page
+        and "-d '" in page
+    )
 
 
 def test_the_errors_table_lists_every_status_but_200():
@@ -88,7 +105,11 @@ def test_a_cell_is_one_line_with_its_pipes_escaped():
     document = json.loads(json.dumps(DOCUMENT))
     parameter = document["paths"]["/v1/positions"]["get"]["parameters"][0]
     parameter["schema"]["description"] = "one | two\nthree"
-    row = next(line for line in operation_markdown(document, "/v1/positions").splitlines() if line.startswith(f"| `{parameter['name']}`"))
+    row = next(
+        line
+        for line in operation_markdown(document, "/v1/positions").splitlines()
+        if line.startswith(f"| `{parameter['name']}`")
+    )
     assert "one \\| two three" in row
 
 

@@ -22,7 +22,9 @@ from gateway.reference.operation_text import (
 from shared.runtime.request_model import message_spec
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
-OPERATIONS = [(path, method, operation) for path, methods in DOCUMENT["paths"].items() for method, operation in methods.items()]
+OPERATIONS = [
+    (path, method, operation) for path, methods in DOCUMENT["paths"].items() for method, operation in methods.items()
+]
 #: The longest opening sentence: one line of a reader's screen or two.
 OPENING_WORDS = 30
 FENCED_SHELL = re.compile(r"```sh\n(.*?)\n```", re.DOTALL)
@@ -31,7 +33,13 @@ LOCAL_TIME_PARAMETERS = ("place", "tz", "range_tz")
 
 def parameter_names(operations: dict) -> set[str]:
     names = {p["name"] for p in operations.get("get", {}).get("parameters", ())}
-    body = operations.get("post", {}).get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    body = (
+        operations.get("post", {})
+        .get("requestBody", {})
+        .get("content", {})
+        .get("application/json", {})
+        .get("schema", {})
+    )
     return names | set(body.get("properties", ()))
 
 
@@ -53,7 +61,9 @@ def test_the_opening_is_followed_by_a_request_to_paste_for_its_own_path():
         second = operation["description"].split("\n\n")[1]
         shell = FENCED_SHELL.fullmatch(second)
         assert shell, (path, method, second)
-        assert shell.group(1).startswith('curl -s') and '-H "Authorization: Bearer $CELESTIAL_API_KEY"' in shell.group(1)
+        assert shell.group(1).startswith("curl -s") and '-H "Authorization: Bearer $CELESTIAL_API_KEY"' in shell.group(
+            1
+        )
         # A path template's parameter is pasted as a value (/v1/charts/{chart_id}: an example id).
         template = re.compile(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(path)))
         assert all(template.fullmatch(sent_path) for _, sent_path, _ in pasted_requests(shell.group(1))), (path, method)
@@ -75,7 +85,9 @@ def body_members(operation: dict) -> set[str]:
     parameter of /v1/natal-chart where it takes more (a stored chart's birth and settings)."""
     schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
     named = set(schema.get("properties", {}))
-    return named | parameter_names(DOCUMENT["paths"]["/v1/natal-chart"]) if schema.get("additionalProperties") else named
+    return (
+        named | parameter_names(DOCUMENT["paths"]["/v1/natal-chart"]) if schema.get("additionalProperties") else named
+    )
 
 
 def test_a_paste_gives_its_moments_as_clock_times_with_place_or_tz_wherever_the_operation_takes_them():
@@ -86,18 +98,25 @@ def test_a_paste_gives_its_moments_as_clock_times_with_place_or_tz_wherever_the_
         assert set(LOCAL_TIME_PARAMETERS) & set(sent), path
         for name, value in sent.items():
             if re.match(r"\d{4}-\d\d-\d\dT", value):
-                assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?", value), f"{path}: {name}={value} is not a clock time"
+                assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?", value), (
+                    f"{path}: {name}={value} is not a clock time"
+                )
 
 
 def test_get_and_post_of_one_path_are_one_sidebar_entry_the_get_showing_the_post_form():
     entries = [(path, method) for path, method, operation in OPERATIONS if not operation.get("x-scalar-ignore")]
     # A resource's operations (x-resource: list, create, read, change, delete) are one entry each.
-    resource = sum(len(ops) - 1 for ops in DOCUMENT["paths"].values() if any(op.get("x-resource") for op in ops.values()))
+    resource = sum(
+        len(ops) - 1 for ops in DOCUMENT["paths"].values() if any(op.get("x-resource") for op in ops.values())
+    )
     assert len(entries) == len(DOCUMENT["paths"]) + resource
     for operations in DOCUMENT["paths"].values():
         if "get" in operations and "post" in operations and not operations["post"].get("x-resource"):
             assert operations["post"]["x-scalar-ignore"] is True
-            assert [method for method, _, _ in pasted_requests(FENCED_SHELL.search(operations["get"]["description"]).group(1))] == ["GET", "POST"]
+            assert [
+                method
+                for method, _, _ in pasted_requests(FENCED_SHELL.search(operations["get"]["description"]).group(1))
+            ] == ["GET", "POST"]
             # Still in the document: the generated clients call both.
             assert operations["post"]["operationId"].startswith("post_")
 
@@ -125,14 +144,21 @@ def test_a_paste_is_read_back_as_the_shell_reads_it():
 
 def test_a_repeated_long_sentence_becomes_a_pointer_to_the_first_parameter_saying_it():
     long = "A sentence of well over six words said by both."
-    operation = {"parameters": [{"name": "a", "schema": {"description": f"Short one. {long}"}},
-                                {"name": "b", "schema": {"description": f"Own words. {long} {long}"}}]}
+    operation = {
+        "parameters": [
+            {"name": "a", "schema": {"description": f"Short one. {long}"}},
+            {"name": "b", "schema": {"description": f"Own words. {long} {long}"}},
+        ]
+    }
     say_once(operation)
     assert [p["schema"]["description"] for p in operation["parameters"]] == [f"Short one. {long}", "Own words. As `a`."]
 
 
 def test_the_opening_sentence_is_the_first_full_stop_of_the_first_paragraph_with_its_lines_joined():
-    assert opening_sentence("What it\nanswers. More\nof it.\n\nCosts 1 credit.") == ("What it answers.", "More of it.\n\nCosts 1 credit.")
+    assert opening_sentence("What it\nanswers. More\nof it.\n\nCosts 1 credit.") == (
+        "What it answers.",
+        "More of it.\n\nCosts 1 credit.",
+    )
     assert opening_sentence("No stop") == ("No stop.", "")
 
 

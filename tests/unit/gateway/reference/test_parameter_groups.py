@@ -28,7 +28,9 @@ def test_the_guide_names_every_chart_option():
 
 def test_a_wire_only_group_says_nothing_and_another_group_its_own_comment():
     aspects = message_spec(ephemeris_service_pb2.ComputeAspectsRequest.DESCRIPTOR).fields
-    assert group_lead(aspects["orb"].holders, {"celestial.v1.ComputeAspectsRequest.aspect_selection": "Gathered."}) == ""
+    assert (
+        group_lead(aspects["orb"].holders, {"celestial.v1.ComputeAspectsRequest.aspect_selection": "Gathered."}) == ""
+    )
     holder = NATAL["lat"].holders[-1]
     assert group_lead(NATAL["lat"].holders, {holder.full_name: "The place of birth."}) == "The place of birth."
     assert group_lead((), {}) == ""

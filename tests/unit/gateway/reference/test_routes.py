@@ -75,7 +75,14 @@ def test_the_page_lists_every_operation_for_readers_without_javascript():
 
 def test_the_introduction_has_a_section_per_first_question():
     introduction = DOCUMENT["info"]["description"]
-    for heading in ("## Authentication", "## The first request", "## Moments", "## The envelope", "## Errors", "## Credits and limits"):
+    for heading in (
+        "## Authentication",
+        "## The first request",
+        "## Moments",
+        "## The envelope",
+        "## Errors",
+        "## Credits and limits",
+    ):
         assert heading in introduction
 
 
@@ -92,7 +99,9 @@ def test_every_recorded_request_and_answer_is_valid_against_the_documents_schema
                 for named in answer.get("examples", {}).values():
                     # A binary example (a PNG) is a file, an externalValue, not a JSON value.
                     if "value" in named:
-                        Draft202012Validator({**answer["schema"], "components": document["components"]}).validate(named["value"])
+                        Draft202012Validator({**answer["schema"], "components": document["components"]}).validate(
+                            named["value"]
+                        )
                         checked += 1
             body = operation.get("requestBody", {}).get("content", {}).get("application/json")
             for named in (body or {}).get("examples", {}).values():

@@ -15,8 +15,14 @@ def _operations():
 def test_the_webhook_paths_hold_every_operation_all_free_resources():
     operations = _operations()
     assert {op["operationId"] for op in operations.values()} == {
-        "list_webhooks", "create_webhook", "get_webhook", "update_webhook", "delete_webhook", "rotate_webhook_secret",
-        "test_webhook", "list_webhook_deliveries",
+        "list_webhooks",
+        "create_webhook",
+        "get_webhook",
+        "update_webhook",
+        "delete_webhook",
+        "rotate_webhook_secret",
+        "test_webhook",
+        "list_webhook_deliveries",
     }
     assert all(op["x-credits"] == 0 and op["x-resource"] for op in operations.values())
     assert all("404" in op["responses"] for (path, _), op in operations.items() if "{webhook_id}" in path)
@@ -28,7 +34,10 @@ def test_the_secret_is_in_the_answer_of_creation_and_rotation_only():
         named = WEBHOOK_SCHEMAS.get(data.get("$ref", "").rsplit("/", 1)[-1], data)
         return "secret" in named.get("properties", {})
 
-    assert {op["operationId"] for op in _operations().values() if has_secret(op)} == {"create_webhook", "rotate_webhook_secret"}
+    assert {op["operationId"] for op in _operations().values() if has_secret(op)} == {
+        "create_webhook",
+        "rotate_webhook_secret",
+    }
 
 
 def test_the_document_holds_the_webhook_paths_with_unique_operation_ids():
@@ -40,6 +49,11 @@ def test_the_document_holds_the_webhook_paths_with_unique_operation_ids():
 
 def test_a_subscription_is_described_as_signed_by_standard_webhooks_and_retried_for_72_hours():
     described = _operations()[("/v1/webhooks", "post")]["description"]
-    assert all(name in described for name in ("Standard Webhooks", "webhook-id", "webhook-timestamp", "webhook-signature", "300 s"))
+    assert all(
+        name in described
+        for name in ("Standard Webhooks", "webhook-id", "webhook-timestamp", "webhook-signature", "300 s")
+    )
     assert "72 hours" in described and "at least once, in no particular order" in described
-    assert "Celestial-Signature" not in described and "for 24 hours" not in described  # (24 hours is the Idempotency-Key's window)
+    assert (
+        "Celestial-Signature" not in described and "for 24 hours" not in described
+    )  # (24 hours is the Idempotency-Key's window)
