@@ -43,7 +43,7 @@ run: setup  ## Run every process on loopback (CELESTIAL_HTTP_PORT, default 8080)
 # runs the rest, all in process.
 FAST_TIER := -m "not processes" tests/unit tests/api tests/nats
 
-test: setup  ## The fast tier (about 3.5 min): import contracts, buf lint, ruff, module coverage, every in-process unit and API test
+test: setup  ## The fast tier (about 4 min): import contracts, buf lint, ruff, module coverage, every in-process unit and API test
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/buf lint
 	$(VENV)/bin/ruff check
