@@ -21,6 +21,22 @@ import mcp_types as types
 
 from celestial_mcp import results
 from celestial_mcp.schemas import resolved
+from celestial_mcp.summaries import (
+    astrocartography_summary,
+    chart_summary,
+    eclipses_summary,
+    forecast_summary,
+    hours_summary,
+    places_summary,
+    positions_summary,
+    sky_summary,
+    time_lords_summary,
+    timezone_summary,
+    transits_regroup,
+    transits_summary,
+    vedic_summary,
+    wheel_summary,
+)
 
 LOCAL = "Local date-time without offset (1985-07-13T14:05), read in place's zone or tz's"
 DATETIME = {"type": "string", "description": LOCAL}
@@ -120,252 +136,6 @@ def _suffixed(key: str, suffix: str) -> str:
     return key + suffix if key in _BIRTH_NAMES else key
 
 
-# Summaries: one or two sentences a model can answer from, the data after them for detail.
-
-SIGNS = (
-    "Aries",
-    "Taurus",
-    "Gemini",
-    "Cancer",
-    "Leo",
-    "Virgo",
-    "Libra",
-    "Scorpio",
-    "Sagittarius",
-    "Capricorn",
-    "Aquarius",
-    "Pisces",
-)
-
-
-def zodiac(longitude: float) -> str:
-    """Return an ecliptic longitude as degrees and minutes of its sign (111.03 -> 21°01′ Cancer)."""
-    minutes = round((longitude % 30) * 60)
-    sign = int(longitude // 30) % 12
-    if minutes == 30 * 60:
-        minutes, sign = 0, (sign + 1) % 12
-    return f"{minutes // 60}°{minutes % 60:02d}′ {SIGNS[sign]}"
-
-
-def moments(meta: dict[str, Any]) -> str:
-    """Return how the API read each local time (meta.moment), e.g. "datetime 1985-07-13T14:05:00
-    Europe/Paris (CEST, UTC+02:00) = 1985-07-13T12:05:00.000Z"; empty when all were UTC."""
-    said = []
-    for name, reading in (meta.get("moment") or {}).items():
-        offset = reading["utc_offset_seconds"]
-        sign = "+" if offset >= 0 else "-"
-        hours, rest = divmod(abs(offset), 3600)
-        said.append(
-            f"{name} {reading['local']} {reading['tz']} ({reading['abbreviation']}, "
-            f"UTC{sign}{hours:02d}:{rest // 60:02d}) = {reading['utc']}"
-        )
-    return "; ".join(said)
-
-
-def _with_moments(text: str, meta: dict[str, Any]) -> str:
-    read = moments(meta)
-    return f"{text} Local times read as: {read}." if read else text
-
-
-def _chart_line(chart: dict[str, Any]) -> str:
-    """Return a chart's moment, place, Sun, Moon and angles in one sentence."""
-    metadata = chart.get("metadata", {})
-    placements = {row["body"]: row for row in chart.get("positions", ())}
-    parts = [
-        f"{body.capitalize()} {zodiac(placements[body]['longitude'])}" for body in ("sun", "moon") if body in placements
-    ]
-    houses = chart.get("houses") or {}
-    parts += [
-        f"{angle.capitalize()} {zodiac(houses[angle])}"
-        for angle in ("ascendant", "midheaven")
-        if houses.get(angle) is not None
-    ]
-    location = metadata.get("location") or {}
-    where = f" at {location['latitude']:.2f}, {location['longitude']:.2f}" if location else ""
-    return (
-        f"{metadata.get('datetime_iso', '?')} UTC{where}, {metadata.get('house_system', '')} houses: "
-        f"{', '.join(parts)}; {len(chart.get('aspects', ()))} aspects"
-    )
-
-
-def _chart_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    if "chart_a" in data:
-        text = (
-            f"Synastry. A: {_chart_line(data['chart_a'])}. B: {_chart_line(data['chart_b'])}. "
-            f"{len(data.get('inter_aspects', ()))} aspects between them."
-        )
-    elif "charts" in data:
-        text = (
-            f"{len(data['charts'])} return chart(s); the first: {_chart_line(data['charts'][0])}."
-            if data["charts"]
-            else "No return found."
-        )
-    else:
-        text = f"{data.get('chart_type', 'natal').capitalize()} chart for {_chart_line(data)}."
-    return _with_moments(text, meta)
-
-
-def _positions_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    rows = data.get("positions", ())
-    listed = ", ".join(
-        f"{row['body']} {zodiac(row['longitude'])}{' R' if row.get('retrograde') else ''}" for row in rows[:12]
-    )
-    return _with_moments(f"{len(rows)} positions (tropical unless sidereal): {listed}.", meta)
-
-
-def _count_summary(noun: str) -> Callable[[Any, dict[str, Any], dict[str, Any]], str]:
-    def summarize(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-        listed = next((value for value in data.values() if isinstance(value, list)), [])
-        return _with_moments(f"{len(listed)} {noun}.", meta)
-
-    return summarize
-
-
-def _places_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    towns = data.get("places", ())
-    if not towns:
-        return f"No town named {arguments.get('q')!r}: try another spelling or drop country."
-    found = "; ".join(
-        f"{t['name']} ({t['country']}, {t['tz']}, pop. {t['population']}): id {t['id']}" for t in towns[:5]
-    )
-    return f"{len(towns)} town(s): {found}. Pass the id as place (or its lat, lon and tz where a tool has no place)."
-
-
-def _timezone_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    offset = data["utc_offset_seconds"] / 3600
-    return (
-        f"{data['tz']} ({data['abbreviation']}, UTC{offset:+g}, DST {'on' if data['dst'] else 'off'}): local "
-        f"{data['local']} = {data['utc']} UTC."
-    )
-
-
-def _wheel_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    return _with_moments(
-        f"A {arguments.get('kind', 'natal')} chart wheel, PNG {data['size']} px, in the image content.", meta
-    )
-
-
-def _transits_regroup(data: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
-    """Return a transit scan's data with its events counted by moving body and pair
-    (``by_moving``: {"saturn": {"events": 7, "pairs": {"square sun": 2}}}), and the events."""
-    by_moving: dict[str, dict[str, Any]] = {}
-    for event in data.get("events", ()):
-        group = by_moving.setdefault(event["moving"], {"events": 0, "pairs": {}})
-        group["events"] += 1
-        pair = f"{event['aspect']} {event['target']}"
-        group["pairs"][pair] = group["pairs"].get(pair, 0) + 1
-    kept = {key: value for key, value in data.items() if key not in ("events", "points")}
-    return {**kept, "by_moving": by_moving, "events": []}, list(data.get("events", ()))
-
-
-def _transits_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    groups = data["by_moving"]
-    total = sum(group["events"] for group in groups.values())
-    pairs = sum(len(group["pairs"]) for group in groups.values())
-    counts = ", ".join(f"{body} {group['events']}" for body, group in groups.items())
-    return _with_moments(
-        f"{total} transit windows in {pairs} pairs (moving aspect target), by moving body: {counts}. "
-        "by_moving counts every pair; events lists the windows in order of entry, a page at a time "
-        "(narrow with moving, aspects or a shorter range).",
-        meta,
-    )
-
-
-def _sky_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    events = data.get("events", ())
-    counts: dict[str, int] = {}
-    for event in events:
-        counts[event["kind"]] = counts.get(event["kind"], 0) + 1
-    said = ", ".join(f"{kind} {count}" for kind, count in counts.items())
-    return _with_moments(f"{len(events)} sky events ({said}), in order; each has a one-line summary.", meta)
-
-
-def _forecast_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    events = data.get("events", ())
-    counts: dict[str, int] = {}
-    for event in events:
-        counts[event["kind"]] = counts.get(event["kind"], 0) + 1
-    said = ", ".join(f"{kind} {count}" for kind, count in counts.items())
-    return _with_moments(
-        f"{len(events)} forecast events ({said}), in order; each has a one-line summary and a stable id "
-        "(narrow with kinds or bodies).",
-        meta,
-    )
-
-
-def _time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    periods = data.get("periods", ())
-    lords = ", ".join(
-        f"level {p.get('level', 1)} {p.get('lord') or p.get('ruler') or p.get('sign', '')}" for p in periods[:4]
-    )
-    return _with_moments(
-        f"{arguments.get('kind', 'profections')}: {len(periods)} period(s){': ' + lords if lords else ''}.", meta
-    )
-
-
-def _vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    conventions = meta.get("conventions", {})
-    said = ", ".join(f"{k} {v}" for k, v in conventions.items() if k in ("ayanamsha", "node", "houses", "year_length"))
-    if arguments.get("kind") == "match":
-        kootas = ", ".join(f"{k.get('name')} {k.get('score', 0):g}/{k.get('max', 0):g}" for k in data.get("kootas", ()))
-        manglik = "; ".join(
-            f"{side.upper()} ({data.get(side, {}).get('role')}) "
-            f"{'manglik' if data.get(side, {}).get('manglik', {}).get('manglik') else 'not manglik'}"
-            for side in ("a", "b")
-        )
-        text = (
-            f"Ashtakoota {data.get('total', 0):g}/36 ({said}): {kootas}. {manglik}; each koota's reason in data.kootas."
-        )
-    elif arguments.get("kind") == "panchang":
-        limbs = "; ".join(
-            f"{name} {data.get(name, {}).get('name')}" for name in ("tithi", "nakshatra", "yoga", "karana")
-        )
-        text = (
-            f"Panchang ({said}, sunrise {conventions.get('sunrise')}): {data.get('vara', {}).get('name')}; {limbs}; "
-            "ends in data (UTC)."
-        )
-    elif arguments.get("kind") == "dasha":
-        periods = data.get("periods", ())
-        lords = " / ".join(p.get("lord", "") for p in periods[:3])
-        balance = data.get("balance", {})
-        text = (
-            f"Vimshottari: {len(periods)} period(s){': ' + lords if lords else ''}; at birth {balance.get('lord')} "
-            f"with {balance.get('years', 0):.2f} years left ({said})."
-        )
-    else:
-        moon = next((p for p in data.get("points", ()) if p.get("name") == "moon"), {})
-        lagna = next((p for p in data.get("points", ()) if p.get("name") == "lagna"), {})
-        text = (
-            f"Sidereal chart ({said}): lagna {lagna.get('sign')}, Moon {moon.get('sign')} in "
-            f"{moon.get('nakshatra', {}).get('name')} pada {moon.get('nakshatra', {}).get('pada')}; vargas under "
-            "data.vargas."
-        )
-    return _with_moments(text, meta)
-
-
-def _eclipses_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    eclipses = data.get("eclipses", ())
-    said = "; ".join(f"{e['eclipse_type']} at {e['maximum']['datetime']}" for e in eclipses[:5])
-    return _with_moments(f"{len(eclipses)} {arguments.get('kind', 'solar')} eclipse(s), maximum in UTC: {said}.", meta)
-
-
-def _astrocartography_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    lines = data.get("lines", ())
-    return _with_moments(
-        f"{len(lines)} lines (body x angle), each as segments of (latitude, longitude) points; "
-        "narrow with bodies or angles; extra.latitude_step (default here 5) sets the spacing.",
-        meta,
-    )
-
-
-def _hours_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
-    return _with_moments(
-        f"Day ruler {data.get('day_ruler')}; the moment falls in planetary hour {data.get('current_hour')} of 24 "
-        "(hours[] in UTC).",
-        meta,
-    )
-
-
 TOOLS: tuple[CuratedTool, ...] = (
     CuratedTool(
         "places",
@@ -377,7 +147,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "limit": {"type": "integer", "minimum": 1, "maximum": 20},
         },
         {None: "/v1/places"},
-        _places_summary,
+        places_summary,
         required=("q",),
         items="places",
     ),
@@ -387,7 +157,7 @@ TOOLS: tuple[CuratedTool, ...] = (
         "Rarely needed: the other tools read local times themselves.",
         {"lat": LAT, "lon": LON, "datetime": {"type": "string"}, "tz": {"type": "string", "enum": ["auto"]}},
         {None: "/v1/timezone"},
-        _timezone_summary,
+        timezone_summary,
         required=("lat", "lon"),
     ),
     CuratedTool(
@@ -401,7 +171,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "extra": {"type": "object"},
         },
         {None: "/v1/positions"},
-        _positions_summary,
+        positions_summary,
         items="positions",
     ),
     CuratedTool(
@@ -418,7 +188,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "extra": {"type": "object"},
         },
         {"natal": "/v1/natal-chart", "draconic": "/v1/draconic"},
-        _chart_summary,
+        chart_summary,
     ),
     CuratedTool(
         "relationship_chart",
@@ -432,7 +202,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "extra": {"type": "object"},
         },
         {"synastry": "/v1/synastry", "composite": "/v1/composite", "davison": "/v1/davison"},
-        _chart_summary,
+        chart_summary,
         required=("partner",),
         # Both charts' parallels and the cross ones would take a synastry past the limit.
         defaults={"parallels": False},
@@ -442,7 +212,7 @@ TOOLS: tuple[CuratedTool, ...] = (
         "Secondary progressions of a birth chart to a date (when, local). Birth as for natal_chart.",
         {**BIRTH, "when": DATETIME, "bodies": LIST, "extra": {"type": "object"}},
         {None: "/v1/progressed"},
-        _chart_summary,
+        chart_summary,
         required=("when",),
     ),
     CuratedTool(
@@ -462,7 +232,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "extra": {"type": "object"},
         },
         {None: "/v1/chart-wheel"},
-        _wheel_summary,
+        wheel_summary,
         fixed={"format": "png"},
     ),
     CuratedTool(
@@ -486,10 +256,10 @@ TOOLS: tuple[CuratedTool, ...] = (
             "extra": {"type": "object"},
         },
         {None: "/v1/transits"},
-        _transits_summary,
+        transits_summary,
         required=("start", "end"),
         items="events",
-        regroup=_transits_regroup,
+        regroup=transits_regroup,
     ),
     CuratedTool(
         "forecast",
@@ -511,7 +281,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "cursor": CURSOR,
         },
         {None: "/v1/forecast"},
-        _forecast_summary,
+        forecast_summary,
         required=("start", "end"),
         items="events",
     ),
@@ -530,7 +300,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "extra": {"type": "object"},
         },
         {None: "/v1/returns"},
-        _chart_summary,
+        chart_summary,
         required=("body", "lat", "lon"),
     ),
     CuratedTool(
@@ -547,7 +317,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "extra": {"type": "object"},
         },
         {"profections": "/v1/profections", "zodiacal_releasing": "/v1/zodiacal-releasing", "firdaria": "/v1/firdaria"},
-        _time_lords_summary,
+        time_lords_summary,
         items="periods",
     ),
     CuratedTool(
@@ -571,7 +341,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "panchang": "/v1/vedic/panchang",
             "match": "/v1/vedic/match",
         },
-        _vedic_summary,
+        vedic_summary,
         items="periods",
     ),
     CuratedTool(
@@ -580,7 +350,7 @@ TOOLS: tuple[CuratedTool, ...] = (
         "Moon (events to narrow). Paged (cursor).",
         {"start": DATETIME, "end": DATETIME, "tz": TZ, "events": LIST, "bodies": LIST, "cursor": CURSOR},
         {None: "/v1/calendar"},
-        _sky_summary,
+        sky_summary,
         required=("start", "end"),
         items="events",
     ),
@@ -597,7 +367,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "lon": LON,
         },
         {"solar": "/v1/eclipses/solar", "lunar": "/v1/eclipses/lunar"},
-        _eclipses_summary,
+        eclipses_summary,
         items="eclipses",
     ),
     CuratedTool(
@@ -606,7 +376,7 @@ TOOLS: tuple[CuratedTool, ...] = (
         "latitude).",
         {"datetime": DATETIME, "tz": TZ, "bodies": LIST, "angles": LIST, "cursor": CURSOR, "extra": {"type": "object"}},
         {None: "/v1/astrocartography"},
-        _astrocartography_summary,
+        astrocartography_summary,
         items="lines",
         # A point every 5 degrees of latitude draws a line well enough for a reader and puts
         # five times the lines on a page as the API's 1 degree.
@@ -617,7 +387,7 @@ TOOLS: tuple[CuratedTool, ...] = (
         "The planetary hours of the day at a place: the day ruler and the hour's ruler.",
         {"datetime": DATETIME, "tz": TZ, "lat": LAT, "lon": LON},
         {None: "/v1/planetary-hours"},
-        _hours_summary,
+        hours_summary,
         required=("lat", "lon"),
     ),
 )

@@ -11,6 +11,7 @@ import hashlib
 import re
 import string
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -94,6 +95,20 @@ def check_account_id(account_id: str) -> str:
     if not isinstance(account_id, str) or TOKEN_RE.fullmatch(account_id) is None:
         raise no_such_account(account_id)
     return account_id
+
+
+@dataclass
+class DurablePull:
+    """A durable pull consumer of a work-queue stream, as this process binds it: explicit
+    acknowledgement, redelivered without limit, at most ``max_ack_pending`` unacknowledged.
+    :meth:`NatsConnection._pull_next` binds it on first use, and again after a failed fetch or
+    for another acknowledgement wait."""
+
+    stream: str
+    durable: str
+    max_ack_pending: int
+    subscription: Any = None
+    ack_wait_s: float = 0.0
 
 
 class NatsConnection:
@@ -271,6 +286,39 @@ class NatsConnection:
             raise StoreError("the store is closed")
         if not self._nc.is_connected:
             raise StoreUnavailable("the NATS server is unreachable (reconnecting)")
+
+    async def _pull_next(self, consumer: DurablePull, wait_s: float, ack_wait_s: float) -> Msg | None:
+        """Return ``consumer``'s next message (unacknowledged for ``ack_wait_s`` seconds, it goes
+        to another process), waiting up to ``wait_s`` seconds; None when none came."""
+        if consumer.subscription is None or consumer.ack_wait_s != ack_wait_s:
+            config = api.ConsumerConfig(
+                durable_name=consumer.durable,
+                ack_policy=api.AckPolicy.EXPLICIT,
+                ack_wait=ack_wait_s,
+                max_deliver=-1,
+                max_ack_pending=consumer.max_ack_pending,
+            )
+            jsm = self._nc.jsm(timeout=max(self._timeout_s, 2.0))
+            try:
+                await self._call(jsm.add_consumer(consumer.stream, config))
+            except StoreError:
+                # Made with another ack_wait: the last process started sets it (every process
+                # of a deployment runs with one setting).
+                await self._call(jsm.update_consumer(consumer.stream, config))
+            consumer.subscription = await self._call(
+                self._js.pull_subscribe_bind(consumer.durable, stream=consumer.stream)
+            )
+            consumer.ack_wait_s = ack_wait_s
+        self._check_open()
+        try:
+            # Not through _call: a fetch that times out found nothing, it lost no answer.
+            (message,) = await consumer.subscription.fetch(1, timeout=wait_s)
+        except (nats.errors.TimeoutError, TimeoutError):
+            return None
+        except Exception:
+            consumer.subscription = None  # bound again on the next call (after a reconnection)
+            raise
+        return message
 
     async def _call(self, awaitable: Awaitable) -> Any:
         """Return the result of one nats-py call, its transport and server failures mapped to

@@ -18,16 +18,15 @@ pull consumer ``webhook-workers``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
-import nats.errors
 import orjson
 from nats.aio.msg import Msg
 from nats.js import api
 
-from store.errors import StoreError
-from store.nats_connection import NatsConnection
+from store.nats_connection import DurablePull, NatsConnection
 
 #: Seconds within which a delivery published again (same webhook and event) is dropped: the
 #: 72 hours of retries (webhooks/timing.py's ``RETRY_FOR_S``: a scheduler queues an event as
@@ -67,8 +66,9 @@ class QueuedDelivery:
 class NatsWebhookQueue(NatsConnection):
     """The due deliveries' work queue (see the module's docstring)."""
 
-    _queue_subscription = None
-    _queue_ack_wait_s = DEFAULT_ACK_WAIT_S
+    @functools.cached_property
+    def _queue_consumer(self) -> DurablePull:
+        return DurablePull(self._queue_stream, CONSUMER, max_ack_pending=10_000)
 
     @property
     def _queue_stream(self) -> str:
@@ -101,38 +101,9 @@ class NatsWebhookQueue(NatsConnection):
         )
         return not ack.duplicate
 
-    async def _consumer(self, ack_wait_s: float):
-        if self._queue_subscription is None or self._queue_ack_wait_s != ack_wait_s:
-            config = api.ConsumerConfig(
-                durable_name=CONSUMER,
-                ack_policy=api.AckPolicy.EXPLICIT,
-                ack_wait=ack_wait_s,
-                max_deliver=-1,
-                max_ack_pending=10_000,
-            )
-            jsm = self._nc.jsm(timeout=max(self._timeout_s, 2.0))
-            try:
-                await self._call(jsm.add_consumer(self._queue_stream, config))
-            except StoreError:
-                # Made with another ack_wait: the last worker started sets it (every worker of a
-                # deployment runs with one setting).
-                await self._call(jsm.update_consumer(self._queue_stream, config))
-            self._queue_subscription = await self._call(
-                self._js.pull_subscribe_bind(CONSUMER, stream=self._queue_stream)
-            )
-            self._queue_ack_wait_s = ack_wait_s
-        return self._queue_subscription
-
     async def take_delivery(self, wait_s: float, ack_wait_s: float = DEFAULT_ACK_WAIT_S) -> QueuedDelivery | None:
         """Return the next due delivery, waiting up to ``wait_s`` seconds; None when none came."""
-        subscription = await self._consumer(ack_wait_s)
-        self._check_open()
-        try:
-            # Not through _call: a fetch that times out found nothing, it lost no answer.
-            (message,) = await subscription.fetch(1, timeout=wait_s)
-        except (nats.errors.TimeoutError, TimeoutError):
+        message = await self._pull_next(self._queue_consumer, wait_s, ack_wait_s)
+        if message is None:
             return None
-        except Exception:
-            self._queue_subscription = None  # bound again on the next call (after a reconnection)
-            raise
         return QueuedDelivery(orjson.loads(message.data), message.metadata.num_delivered, message)

@@ -23,6 +23,7 @@ Both streams are on file storage: a restarted NATS server keeps every job and ev
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -32,8 +33,7 @@ import orjson
 from nats.aio.msg import Msg
 from nats.js import api
 
-from store.errors import StoreError
-from store.nats_connection import NatsConnection
+from store.nats_connection import DurablePull, NatsConnection
 from store.nats_webhook_queue import QueuedDelivery
 
 #: Seconds within which a day job published again is dropped: a (subscription, day) is planned
@@ -67,8 +67,9 @@ def minute_of(instant_s: float) -> int:
 class NatsWebhookSchedule(NatsConnection):
     """The day jobs and the events kept for later (see the module's docstring)."""
 
-    _schedule_subscription = None
-    _schedule_ack_wait_s = 0.0
+    @functools.cached_property
+    def _day_consumer(self) -> DurablePull:
+        return DurablePull(self._schedule_stream, SCHEDULE_CONSUMER, max_ack_pending=SCHEDULE_MAX_ACK_PENDING)
 
     @property
     def _schedule_stream(self) -> str:
@@ -128,39 +129,13 @@ class NatsWebhookSchedule(NatsConnection):
         )
         return not ack.duplicate
 
-    async def _day_consumer(self, ack_wait_s: float):
-        if self._schedule_subscription is None or self._schedule_ack_wait_s != ack_wait_s:
-            config = api.ConsumerConfig(
-                durable_name=SCHEDULE_CONSUMER,
-                ack_policy=api.AckPolicy.EXPLICIT,
-                ack_wait=ack_wait_s,
-                max_deliver=-1,
-                max_ack_pending=SCHEDULE_MAX_ACK_PENDING,
-            )
-            jsm = self._nc.jsm(timeout=max(self._timeout_s, 2.0))
-            try:
-                await self._call(jsm.add_consumer(self._schedule_stream, config))
-            except StoreError:
-                await self._call(jsm.update_consumer(self._schedule_stream, config))
-            self._schedule_subscription = await self._call(
-                self._js.pull_subscribe_bind(SCHEDULE_CONSUMER, stream=self._schedule_stream)
-            )
-            self._schedule_ack_wait_s = ack_wait_s
-        return self._schedule_subscription
-
     async def take_day(self, wait_s: float, ack_wait_s: float) -> QueuedDelivery | None:
         """Return the next day job (``done()`` once its events are kept), waiting up to
         ``wait_s`` seconds; None when none came. Unacknowledged after ``ack_wait_s`` seconds,
         it goes to another worker."""
-        subscription = await self._day_consumer(ack_wait_s)
-        self._check_open()
-        try:
-            (message,) = await subscription.fetch(1, timeout=wait_s)
-        except (nats.errors.TimeoutError, TimeoutError):
+        message = await self._pull_next(self._day_consumer, wait_s, ack_wait_s)
+        if message is None:
             return None
-        except Exception:
-            self._schedule_subscription = None
-            raise
         return QueuedDelivery(orjson.loads(message.data), message.metadata.num_delivered, message)
 
     # --- events kept for later -----------------------------------------------------------------

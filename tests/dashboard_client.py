@@ -5,6 +5,7 @@ the end-to-end journey)."""
 from __future__ import annotations
 
 import html
+import os
 import re
 from urllib.parse import parse_qs, urlsplit
 
@@ -72,3 +73,15 @@ class DashboardClient:
         response = self.submit("/dashboard/keys", "/dashboard/keys", fields)
         assert response.status_code == 200, response.text[:500]
         return new_key_of(response.text)
+
+
+def signed_in_owner(stack, password: str = _STRONG_PASSWORD) -> tuple[str, DashboardClient]:
+    """Return (email, a browser signed in as the owner of a new account of ``stack``, an
+    in-process or real stack with ``admin`` and ``client``) with ``password``."""
+    account = f"owner-{os.urandom(4).hex()}"
+    email = f"{account}@example.com"
+    stack.admin("account", "create", account, "--credits", "10")
+    link = stack.admin("account", "invite", account, email).stdout.strip().splitlines()[-1]
+    client = DashboardClient(stack.client())
+    assert client.accept_invite(link, password).status_code == 303
+    return email, client

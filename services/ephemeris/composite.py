@@ -5,15 +5,20 @@ from __future__ import annotations
 from celestial.v1 import common_pb2
 from celestial.v1 import ephemeris_service_pb2 as pb
 from kernel.chart import Chart
-from kernel.composite import cast_composite
+from kernel.composite import COMPOSITE_RESOLUTIONS, cast_composite
 from kernel.deadline import Deadline
 from kernel.errors import OutOfRange
 from kernel.positions import Observer
 from kernel.timescale import Moment
 from shared.runtime.chart_inputs import ChartInputs
 from shared.runtime.chart_record import chart_record
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming_each
 from shared.runtime.wire import birth_from, sent_moment_name
+
+bound_to_choices(
+    COMPOSITE_RESOLUTIONS, "kernel.composite.COMPOSITE_RESOLUTIONS", (pb.ComputeCompositeChartRequest, "resolution")
+)
 
 
 def compute(request: pb.ComputeCompositeChartRequest, deadline: Deadline) -> pb.ComputeCompositeChartResponse:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2 as pb
 from kernel.deadline import Deadline
-from kernel.firdaria import firdaria
+from kernel.firdaria import NIGHT_SEQUENCES, firdaria
 from kernel.time_lord_periods import flatten
 from services.timelords.natal_points import fill_periods, fill_query, natal_points
+from shared.runtime.closed_sets import bound_to_choices
+
+bound_to_choices(NIGHT_SEQUENCES, "kernel.firdaria.NIGHT_SEQUENCES", (pb.ComputeFirdariaRequest, "night_order"))
 
 
 def compute(request: pb.ComputeFirdariaRequest, deadline: Deadline) -> pb.ComputeFirdariaResponse:

@@ -5,11 +5,14 @@ from __future__ import annotations
 from celestial.v1 import vedic_pb2 as pb
 from kernel.deadline import Deadline
 from kernel.errors import PolarDayOrNight
-from kernel.panchang import Limb, panchang
+from kernel.panchang import SUNRISES, Limb, panchang
 from kernel.positions import ayanamsha_value
 from services.timelords.vedic_chart import POSITIONS
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming, naming_moment
 from shared.runtime.wire import fill_instant, moment_from, required_place, sent_moment_name
+
+bound_to_choices(SUNRISES, "kernel.panchang.SUNRISES", (pb.ComputePanchangRequest, "sunrise"))
 
 SUNRISE = "sunrise"
 

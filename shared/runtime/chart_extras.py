@@ -4,14 +4,38 @@ antiscia, lots) and dignities, read from the chart options into the kernel's Cha
 
 from __future__ import annotations
 
+from celestial.v1 import common_pb2
+from celestial.v1 import ephemeris_service_pb2 as ephemeris_pb
 from kernel.chart_extras import ChartExtras
 from kernel.dignities import parse_rulership
+from kernel.dignity_tables import RULERSHIPS
 from kernel.lots import parse_lots
-from kernel.patterns import parse_pattern_types
+from kernel.patterns import PATTERN_TYPES, STELLIUM_SCOPES, parse_pattern_types
 from shared.errors import InvalidParameter
 from shared.runtime.chart_options import chart_request_options
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import sent_or_default
+
+# The extras' closed sets name the kernel's patterns, stellium scopes and rulership tables.
+bound_to_choices(
+    PATTERN_TYPES,
+    "kernel.patterns.PATTERN_TYPES",
+    (common_pb2.ChartOptions, "pattern_types"),
+    (ephemeris_pb.FindPatternsRequest, "patterns"),
+)
+bound_to_choices(
+    STELLIUM_SCOPES,
+    "kernel.patterns.STELLIUM_SCOPES",
+    (common_pb2.ChartOptions, "stellium_scope"),
+    (ephemeris_pb.FindPatternsRequest, "stellium_scope"),
+)
+bound_to_choices(
+    RULERSHIPS,
+    "kernel.dignity_tables.RULERSHIPS",
+    (common_pb2.ChartOptions, "rulership"),
+    (ephemeris_pb.ComputeDignitiesRequest, "rulership"),
+)
 
 
 def chart_extras_from(

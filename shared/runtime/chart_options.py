@@ -9,9 +9,20 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from kernel.chart import GAUQUELIN_LETTER, MUNDANE, ChartSettings
+from celestial.v1 import common_pb2
+from celestial.v1 import ephemeris_service_pb2 as ephemeris_pb
+from kernel.chart import GAUQUELIN_LETTER, HOUSE_POSITION_MODES, MUNDANE, ChartSettings
 from shared.errors import InvalidParameter
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, house_system_from
+
+# A chart's house position mode names one of the kernel's (a draconic chart offers one of them).
+bound_to_choices(
+    HOUSE_POSITION_MODES,
+    "kernel.chart.HOUSE_POSITION_MODES",
+    (common_pb2.ChartRequestOptions, "house_position_mode"),
+    (ephemeris_pb.ComputeCompositeChartRequest, "house_position_mode"),
+)
 
 
 def chart_request_options(request: Message) -> Message:

@@ -9,16 +9,28 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
+from celestial.v1 import common_pb2
+from celestial.v1 import ephemeris_service_pb2 as ephemeris_pb
 from kernel.chart import ChartSettings
 from kernel.chart_extras import ChartExtras
-from kernel.midpoints import check_modulus, check_tree_orb, parse_resolution
+from kernel.midpoints import RESOLUTIONS, check_modulus, check_tree_orb, parse_resolution
 from kernel.patterns import parse_pattern_types
 from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming
 from shared.runtime.midpoint_lots import midpoint_lots
 from shared.runtime.pattern_place import pattern_place
 from shared.runtime.wire import aspect_types_from, bodies_from, flags_from, house_system_from, moment_from, place_from
+
+# A midpoint's resolution names one of the kernel's.
+bound_to_choices(
+    RESOLUTIONS,
+    "kernel.midpoints.RESOLUTIONS",
+    (common_pb2.ChartRequestOptions, "resolution"),
+    (ephemeris_pb.ComputeDraconicChartRequest, "resolution"),
+    (ephemeris_pb.ComputeMidpointsRequest, "resolution"),
+)
 
 
 @dataclass(frozen=True)

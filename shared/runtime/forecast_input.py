@@ -18,17 +18,21 @@ from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
 from kernel.bodies import check_span, resolve_bodies
 from kernel.errors import OutOfRange
-from kernel.forecast import ForecastSettings
+from kernel.forecast import KINDS, ForecastSettings
 from kernel.houses import parse_house_system
 from kernel.positions import Observer
 from kernel.timescale import Moment
 from kernel.transits import MOON
 from shared.errors import InvalidParameter
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.parameter_text import declared_default
 from shared.runtime.ranges import event_range
 from shared.runtime.sky_event_inputs import FIRST_ICS_MOMENT
 from shared.runtime.wire import moment_from, required_place, sent_moment_name
+
+# A forecast's kinds are the kernel's.
+bound_to_choices(KINDS, "kernel.forecast.KINDS", (search_pb.FindForecastRequest, "kinds"))
 
 #: The longest range of a forecast, calendar years (issue 40: ranges up to 10 years).
 RANGE_CAP_YEARS = 10

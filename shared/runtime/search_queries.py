@@ -8,11 +8,20 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 
+from celestial.v1 import search_service_pb2 as search_pb
+from kernel.eclipses import LUNAR_TYPES, SOLAR_TYPES
+from kernel.lunations import PHASE_ANGLES_DEG
 from kernel.positions import Observer
 from kernel.timescale import Moment
 from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.eligible_body import eligible_body
 from shared.runtime.wire import moment_from, place_from, sent_moment_name
+
+# The searches' closed sets name the kernel's eclipse types, lunar phases and signs.
+bound_to_choices(SOLAR_TYPES, "kernel.eclipses.SOLAR_TYPES", (search_pb.FindSolarEclipsesRequest, "type"))
+bound_to_choices(LUNAR_TYPES, "kernel.eclipses.LUNAR_TYPES", (search_pb.FindLunarEclipsesRequest, "type"))
+bound_to_choices(PHASE_ANGLES_DEG, "kernel.lunations.PHASE_ANGLES_DEG", (search_pb.FindLunationsRequest, "phases"))
 
 
 @dataclass(frozen=True)

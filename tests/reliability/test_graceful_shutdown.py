@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import time
+from pathlib import Path
 
 import grpc
 import httpx
@@ -28,7 +29,7 @@ from tests.api.test_transits_api import WIDEST
 from tests.e2e.test_process_recovery import child_pid
 from tests.reliability.background_requests import get_in_background
 from tests.service.slow_service import SHUTDOWN_GRACE_S, TIMED_SCAN_S
-from tests.service.test_runtime import J2000, SERVICE, start_process, unary
+from tests.service.test_runtime import J2000, SERVICE, CallStart, start_process, unary
 
 TRANSITS_COST = 5
 
@@ -37,14 +38,23 @@ def timed_scan(channel: grpc.Channel):
     return unary(channel, "ComputeAyanamsha", pb.ComputeAyanamshaResponse)
 
 
+def written(log_path: Path, text: bytes, timeout_s: float = 30.0) -> None:
+    """Return once ``text`` is in the log at ``log_path``; fail after ``timeout_s`` seconds."""
+    deadline = time.monotonic() + timeout_s
+    while text not in log_path.read_bytes():
+        assert time.monotonic() < deadline, f"{text.decode()} not logged within {timeout_s} s"
+        time.sleep(0.02)
+
+
 def test_a_service_process_sent_sigterm_finishes_the_calls_it_holds_then_exits(processes, tmp_path):
     process, address = start_process(2, tmp_path / "process.log")
     try:
         with grpc.insecure_channel(address) as channel:
+            started = CallStart("ComputeAyanamsha", address)
             running = timed_scan(channel).future(
                 pb.ComputeAyanamshaRequest(moment=MomentValue(jd=J2000), system="lahiri"), timeout=30
             )
-            time.sleep(0.5)
+            started.wait()
             process.send_signal(signal.SIGTERM)
             running.result(timeout=TIMED_SCAN_S + 5)  # answered, not cancelled
         assert process.wait(timeout=SHUTDOWN_GRACE_S + 5) == 0
@@ -71,12 +81,13 @@ def test_a_service_process_sent_sigterm_takes_no_new_call_which_its_pool_sends_e
                     request_id=f"before-{index}",
                 )
             with grpc.insecure_channel(stopping_address) as channel:
+                started = CallStart("ComputeAyanamsha", stopping_address)
                 running = timed_scan(channel).future(
                     pb.ComputeAyanamshaRequest(moment=MomentValue(jd=J2000), system="lahiri"), timeout=30
                 )
-                await asyncio.sleep(0.5)
+                await started.until_started()
                 stopping.send_signal(signal.SIGTERM)
-                await asyncio.sleep(0.2)
+                await asyncio.to_thread(written, tmp_path / "stopping.log", b"service_stopping")
                 for index in range(8):
                     reply = await pool.call(
                         SERVICE + "ComputePositions",
@@ -133,6 +144,21 @@ def ready(stack: Stack) -> bool:
         return False
 
 
+def holds_the_slot(stack: Stack, key: str, timeout_s: float = 30.0) -> None:
+    """Return once the gateway has admitted a request of ``key`` (whose account may run one at a
+    time): a free request of the key (``GET /v1/account``, admitted under the same limits) is
+    refused 429 for the account's concurrent requests."""
+    deadline = time.monotonic() + timeout_s
+    with stack.client(key) as client:
+        while True:
+            probe = client.get("/v1/account")
+            if probe.status_code == 429 and "concurrent" in probe.json()["errors"][0]["message"]:
+                return
+            assert probe.status_code == 200, probe.text
+            assert time.monotonic() < deadline, "the request was not admitted"
+            time.sleep(0.02)
+
+
 def test_a_gateway_sent_sigterm_answers_the_request_under_way_and_releases_its_slot(stack):
     deadline = time.monotonic() + 30
     while not ready(stack):  # the search process the test before stopped is started again
@@ -142,7 +168,7 @@ def test_a_gateway_sent_sigterm_answers_the_request_under_way_and_releases_its_s
     with stack.client(key) as client:  # the gateway's channel to the search process is up
         assert client.get("/v1/eclipses/lunar", params={"jd": J2000}).status_code == 200
     scanning, answered = get_in_background(stack, key, "/v1/transits", WIDEST)
-    time.sleep(0.4)  # the scan holds the account's one concurrency slot
+    holds_the_slot(stack, key)
     gateway = child_pid(stack.process.pid, "gateway.main")
     os.kill(gateway, signal.SIGTERM)
     scanning.join()

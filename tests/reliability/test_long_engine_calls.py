@@ -21,7 +21,7 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment as MomentValue
 from shared.runtime.compute_child import HARD_STOP_GRACE_S
 from tests.reliability.background_requests import get_in_background
-from tests.service.test_runtime import J2000, positions, start_process, unary
+from tests.service.test_runtime import J2000, CallStart, positions, start_process, unary
 
 # How late past the hard stop a killed child's call may be answered, and a new child take the
 # next request: a fork from the warm forkserver and the ephemeris files opened, which take
@@ -54,9 +54,10 @@ def moon(channel: grpc.Channel) -> str:
 
 def test_a_long_engine_call_never_silences_the_health_checks(address):
     with grpc.insecure_channel(address) as channel:
+        started = CallStart("ComputeSiderealTime", address)
         running = frozen_call(channel).future(pb.ComputeSiderealTimeRequest(moment=MomentValue(jd=J2000)), timeout=4.0)
         health = health_pb2_grpc.HealthStub(channel)
-        time.sleep(0.3)  # the C call is under way in the child
+        started.wait()  # the C call is under way in the child
         answered = 0
         while not running.done():
             started = time.monotonic()
@@ -84,8 +85,9 @@ def test_a_long_engine_call_is_stopped_at_its_deadline_and_the_process_serves_on
 
 def test_a_caller_leaving_a_long_engine_call_frees_the_process(address):
     with grpc.insecure_channel(address) as channel:
+        started = CallStart("ComputeSiderealTime", address)
         running = frozen_call(channel).future(pb.ComputeSiderealTimeRequest(moment=MomentValue(jd=J2000)), timeout=600)
-        time.sleep(0.5)
+        started.wait()
         left_at = time.monotonic()
         running.cancel()
         assert moon(channel) == "moon"

@@ -5,7 +5,9 @@ ComputeSiderealTime for a long engine call.
 ComputeDeltaT, a CPU-bound loop of up to 60 s that checks its deadline between steps (as
 a scan does); ComputeAyanamsha, the same loop ending after 3 s; ComputeSiderealTime, one C call that holds the GIL for
 minutes and never looks at its deadline (as a heliacal search near the pole does); and the real ComputePositions. It
-prints ``READY <port>`` once serving.
+prints ``READY <port>`` once serving, and ``STARTED <method>`` as each test-only call begins to
+compute (in the compute child, whose output is the process's), so a test waits on that line
+rather than for a guessed time.
 """
 
 from __future__ import annotations
@@ -24,8 +26,14 @@ from shared.runtime.server import run_server
 LONGEST_SCAN_S = 60.0
 
 
+def announce(method: str) -> None:
+    """Write ``STARTED <method>`` to the process's output at once: the call is computing now."""
+    print(f"STARTED {method}", flush=True)
+
+
 def long_scan(request: pb.ComputeDeltaTRequest, deadline: Deadline) -> pb.ComputeDeltaTResponse:
     """Return an empty reply after LONGEST_SCAN_S of work, unless the deadline stops it first."""
+    announce("ComputeDeltaT")
     stop_at = time.monotonic() + LONGEST_SCAN_S
     while time.monotonic() < stop_at:
         deadline.check()
@@ -36,6 +44,7 @@ def long_scan(request: pb.ComputeDeltaTRequest, deadline: Deadline) -> pb.Comput
 def frozen_call(request: pb.ComputeSiderealTimeRequest, deadline: Deadline) -> pb.ComputeSiderealTimeResponse:
     """Return an empty reply after one C call of minutes that holds the GIL (a builtin sum
     over a range runs without a bytecode boundary, so no signal or thread interrupts it)."""
+    announce("ComputeSiderealTime")
     sum(range(10**12))
     return pb.ComputeSiderealTimeResponse()
 
@@ -47,6 +56,7 @@ SHUTDOWN_GRACE_S = 5.0
 
 def timed_scan(request: pb.ComputeAyanamshaRequest, deadline: Deadline) -> pb.ComputeAyanamshaResponse:
     """Return an empty reply after TIMED_SCAN_S of work checking its deadline: a scan that ends."""
+    announce("ComputeAyanamsha")
     stop_at = time.monotonic() + TIMED_SCAN_S
     while time.monotonic() < stop_at:
         deadline.check()

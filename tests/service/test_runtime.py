@@ -36,6 +36,8 @@ SERVICE = "/celestial.v1.EphemerisService/"
 J2000 = 2451545.0
 # Far shorter than the test computation's 60 s: an answer within it proves the process is free.
 ANSWER_WITHIN_S = 10.0
+# The output of every process start_process started, by its address.
+_OUTPUT_OF: dict[str, Path] = {}
 
 
 def start_process(
@@ -65,10 +67,38 @@ def start_process(
     while time.monotonic() < deadline and process.poll() is None:
         ready = re.search(rb"^READY (\d+)$", log_path.read_bytes(), re.MULTILINE)
         if ready:
-            return process, f"{host}:{int(ready.group(1))}"
+            address = f"{host}:{int(ready.group(1))}"
+            _OUTPUT_OF[address] = log_path
+            return process, address
         time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"the test service did not start:\n{log_path.read_text(errors='replace')[-2000:]}")
+
+
+class CallStart:
+    """The next start of a test-only call ``method`` on any of the processes at ``addresses``:
+    made before the call is sent, :meth:`wait` returns once a process has written that the call
+    computes (slow_service's ``STARTED <method>``)."""
+
+    def __init__(self, method: str, *addresses: str):
+        self._outputs = [_OUTPUT_OF[address] for address in addresses]
+        self._line = re.compile(rb"^STARTED " + re.escape(method.encode()) + rb"$", re.MULTILINE)
+        self._method = method
+        self._seen = self._count()
+
+    def _count(self) -> int:
+        return sum(len(self._line.findall(output.read_bytes())) for output in self._outputs)
+
+    def wait(self, timeout_s: float = 30.0) -> None:
+        """Return once the call has begun to compute; fail after ``timeout_s`` seconds."""
+        deadline = time.monotonic() + timeout_s
+        while self._count() <= self._seen:
+            assert time.monotonic() < deadline, f"{self._method} did not start within {timeout_s} s"
+            time.sleep(0.02)
+
+    async def until_started(self, timeout_s: float = 30.0) -> None:
+        """:meth:`wait`, without blocking the event loop."""
+        await asyncio.to_thread(self.wait, timeout_s)
 
 
 @pytest.fixture(scope="module")
@@ -107,9 +137,10 @@ def positions(channel: grpc.Channel):
 
 def test_health_checks_answer_while_a_long_computation_runs(two_processes):
     with grpc.insecure_channel(two_processes[0]) as channel:
+        started = CallStart("ComputeDeltaT", two_processes[0])
         running = long_scan(channel).future(pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), timeout=30)
         try:
-            time.sleep(0.5)  # the computation is under way in the worker
+            started.wait()
             health = health_pb2_grpc.HealthStub(channel)
             for _ in range(5):
                 reply = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=1.0)
@@ -133,8 +164,9 @@ def test_a_deadline_stops_the_computation_and_frees_the_process(two_processes):
 
 def test_a_client_that_cancels_stops_the_computation(two_processes):
     with grpc.insecure_channel(two_processes[1]) as channel:
+        started = CallStart("ComputeDeltaT", two_processes[1])
         running = long_scan(channel).future(pb.ComputeDeltaTRequest(moment=MomentValue(jd=J2000)), timeout=50)
-        time.sleep(0.5)
+        started.wait()
         running.cancel()
         reply = positions(channel)(
             pb.ComputePositionsRequest(moment=MomentValue(jd=J2000), bodies=["moon"]), timeout=ANSWER_WITHIN_S
@@ -146,6 +178,7 @@ def test_a_busy_process_sends_the_next_request_to_another_process_of_the_pool(tw
     async def scenario() -> None:
         pool = ServicePool("ephemeris", tuple(two_processes))
         try:
+            started = CallStart("ComputeDeltaT", *two_processes)
             busy = asyncio.ensure_future(
                 pool.call(
                     SERVICE + "ComputeDeltaT",
@@ -155,7 +188,7 @@ def test_a_busy_process_sends_the_next_request_to_another_process_of_the_pool(tw
                     request_id="scan",
                 )
             )
-            await asyncio.sleep(0.5)
+            await started.until_started()
             # Round robin sends every other call to the busy process, which refuses it at once
             # (RESOURCE_EXHAUSTED); the channel's retry policy takes it to the free one.
             for index in range(6):

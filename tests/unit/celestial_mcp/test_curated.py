@@ -19,7 +19,6 @@ from celestial_mcp.curated import (
     curated_tool,
     curated_tools,
     read_parameters,
-    zodiac,
 )
 from celestial_mcp.results import RESULT_LIMIT
 from celestial_mcp.server import INSTRUCTIONS, McpSettings, create_server, main
@@ -159,13 +158,6 @@ def test_the_parameters_resource_lists_what_extra_may_carry():
 
     assert {"house_position_mode", "derived_points", "lots"} <= set(reference["/v1/natal-chart"])
     assert read_parameters("celestial://parameters/nonesuch", curated_tools(), DOCUMENT) is None
-
-
-def test_a_longitude_reads_as_degrees_and_minutes_of_its_sign():
-    assert zodiac(111.5) == "21°30′ Cancer"
-    assert zodiac(0.0) == "0°00′ Aries"
-    # 29°59.994′ rounds to the next sign's 0°00′, never to 30°00′.
-    assert zodiac(29.9999) == "0°00′ Taurus"
 
 
 def _call(name: str, arguments: dict, answer_body: dict | bytes, sent: list, cache: AnswerCache | None = None):

@@ -1,4 +1,5 @@
-"""Fixtures of the dashboard's module tests: a fresh SQLite dashboard store per test."""
+"""Fixtures of the dashboard's module tests: a fresh SQLite dashboard store per test, and the
+gateway app in process that the page modules' tests share."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from store.sqlite_store import SqliteStore
+from tests.api.in_process_stack import AppStack
 
 
 @pytest.fixture
@@ -28,3 +30,9 @@ def with_store(tmp_path: Path) -> Callable[[Callable[[SqliteStore], Awaitable[An
         return asyncio.run(opened())
 
     return run
+
+
+@pytest.fixture(scope="session")
+def pages_stack(session_stacks) -> AppStack:
+    """The gateway app in process with its dashboard, keys read afresh on every request."""
+    return session_stacks.in_process("dashboard-pages", {"CELESTIAL_KEY_CACHE_S": "0"})

@@ -63,6 +63,10 @@ DELIBERATE = {
         "celestial.v1.ComputeDraconicChartRequest.house_position_mode",
     ): "a draconic chart offers the zodiacal mode only",
     (
+        "shared.runtime.chart_options.HOUSE_POSITION_MODES",
+        "celestial.v1.ComputeDraconicChartRequest.house_position_mode",
+    ): "the kernel's table as chart_options binds it; a draconic chart offers the zodiacal mode only",
+    (
         "kernel.lots._BY_ID",
         "celestial.v1.ComputeLotsRequest.lots",
     ): "the lots' ids; the choices also take their keywords",
@@ -151,7 +155,7 @@ def test_each_deliberate_difference_is_still_a_near_pair_that_differs(declaratio
     assert stale == []
 
 
-def test_theme_grid_year_length_houses_node_and_vargas_are_each_bound_to_the_table_that_gives_them_meaning(
+def test_every_closed_set_with_a_table_is_bound_to_the_table_that_gives_it_meaning(
     declarations,
 ):
     bound = {field: binding.table for binding in BINDINGS for field in binding.fields}
@@ -164,6 +168,24 @@ def test_theme_grid_year_length_houses_node_and_vargas_are_each_bound_to_the_tab
         ("celestial.v1.ComputeVedicChartRequest", "houses"): "kernel.vedic_chart.HOUSE_MODES",
         ("celestial.v1.ComputeVedicChartRequest", "node"): "kernel.vedic_chart.NODE_BODIES",
         ("celestial.v1.ComputeVedicChartRequest", "vargas"): "kernel.vargas.VARGA_CODES",
+        ("celestial.v1.ChartOptions", "pattern_types"): "kernel.patterns.PATTERN_TYPES",
+        ("celestial.v1.FindPatternsRequest", "patterns"): "kernel.patterns.PATTERN_TYPES",
+        ("celestial.v1.ChartOptions", "stellium_scope"): "kernel.patterns.STELLIUM_SCOPES",
+        ("celestial.v1.FindPatternsRequest", "stellium_scope"): "kernel.patterns.STELLIUM_SCOPES",
+        ("celestial.v1.ChartOptions", "rulership"): "kernel.dignity_tables.RULERSHIPS",
+        ("celestial.v1.ComputeDignitiesRequest", "rulership"): "kernel.dignity_tables.RULERSHIPS",
+        ("celestial.v1.ChartRequestOptions", "house_position_mode"): "kernel.chart.HOUSE_POSITION_MODES",
+        ("celestial.v1.ComputeCompositeChartRequest", "house_position_mode"): "kernel.chart.HOUSE_POSITION_MODES",
+        ("celestial.v1.ChartRequestOptions", "resolution"): "kernel.midpoints.RESOLUTIONS",
+        ("celestial.v1.ComputeDraconicChartRequest", "resolution"): "kernel.midpoints.RESOLUTIONS",
+        ("celestial.v1.ComputeMidpointsRequest", "resolution"): "kernel.midpoints.RESOLUTIONS",
+        ("celestial.v1.ComputeCompositeChartRequest", "resolution"): "kernel.composite.COMPOSITE_RESOLUTIONS",
+        ("celestial.v1.FindSolarEclipsesRequest", "type"): "kernel.eclipses.SOLAR_TYPES",
+        ("celestial.v1.FindLunarEclipsesRequest", "type"): "kernel.eclipses.LUNAR_TYPES",
+        ("celestial.v1.FindLunationsRequest", "phases"): "kernel.lunations.PHASE_ANGLES_DEG",
+        ("celestial.v1.FindForecastRequest", "kinds"): "kernel.forecast.KINDS",
+        ("celestial.v1.ComputeFirdariaRequest", "night_order"): "kernel.firdaria.NIGHT_SEQUENCES",
+        ("celestial.v1.ComputePanchangRequest", "sunrise"): "kernel.panchang.SUNRISES",
     }
 
 

@@ -35,3 +35,25 @@ def test_keepalive_pings_are_in_milliseconds_and_sent_without_calls():
     options = dict(channel_options(3, keepalive_s=2.5, ping_timeout_s=1.25))
     assert (options["grpc.keepalive_time_ms"], options["grpc.keepalive_timeout_ms"]) == (2500, 1250)
     assert options["grpc.keepalive_permit_without_calls"] == 1 and options["grpc.enable_retries"] == 1
+
+
+def _client_channel_module():
+    """The gRPC package's own channel module (sdk/grpc-template), read from its file: a shipped
+    package cannot import ours, so the two copies are held equal here."""
+    import importlib.util
+
+    from shared.runtime.config import REPO_ROOT
+
+    path = REPO_ROOT / "sdk" / "grpc-template" / "celestial_grpc" / "channel.py"
+    spec = importlib.util.spec_from_file_location("client_channel", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("processes", [1, 2, 3, 5, 12])
+def test_the_grpc_packages_channel_is_the_gateways_channel(processes):
+    client = _client_channel_module()
+    assert client.MAX_ATTEMPTS == MAX_ATTEMPTS
+    assert client.service_config(processes) == service_config(processes)
+    assert client.channel_options(processes, 1.5, 3.0) == channel_options(processes, 1.5, 3.0)

@@ -185,15 +185,42 @@ def test_our_verifier_accepts_what_the_specifications_library_signs():
     assert verify_signature(BODY, headers, secret, now_s=NOW)
 
 
-def test_the_python_clients_verifier_agrees_with_the_signer():
-    # The client package's own module (sdk/python-template), read from its file: it imports
-    # nothing of the server, so the two implementations are checked against each other.
+def _client_webhooks_module():
+    """The client package's own module (sdk/python-template), read from its file: it imports
+    nothing of the server, so the two implementations are checked against each other."""
     from shared.runtime.config import REPO_ROOT
 
     path = REPO_ROOT / "sdk" / "python-template" / "celestial_client" / "webhooks.py"
     spec = importlib.util.spec_from_file_location("client_webhooks", path)
     client = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(client)
+    return client
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "whsec_" + "ab" * 32,
+        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw==",
+        "whsec_",
+        "whsec_!!",
+        "whsec_====",
+    ],
+)
+def test_the_python_client_reads_a_secret_as_the_signer_does(secret):
+    client = _client_webhooks_module()
+    try:
+        expected = secret_key(secret)
+    except ValueError:
+        with pytest.raises(ValueError):
+            client._secret_key(secret)
+    else:
+        assert client._secret_key(secret) == expected
+
+
+def test_the_python_clients_verifier_agrees_with_the_signer():
+    client = _client_webhooks_module()
     headers = signed()
     assert client.verify_signature(BODY, headers, SECRET, now_s=NOW)
     assert client.verify_signature(BODY.decode(), headers, SECRET, now_s=NOW)
