@@ -171,15 +171,20 @@ def panchang(
     *,
     sunrise: str = DEFAULT_SUNRISE,
     at_sunrise: bool = False,
+    utc_offset_s: float | None = None,
 ) -> Panchang:
     """Return the panchang at ``jd`` (UT1) at a place: the four limbs from the apparent
     geocentric longitudes of the Sun and Moon (the nakshatra and yoga sidereal under
     ``ayanamsha``; a tithi and karana are the same in either zodiac), and the day that holds
     ``jd`` from the ``sunrise`` before it; with ``at_sunrise``, the limbs running at the
-    sunrise of ``jd``'s civil date (:func:`day_sunrise`) and that day. Raises PolarDayOrNight where the Sun does not
-    rise and set, OutOfRange when that sunrise lies before the supported dates."""
+    sunrise of ``jd``'s civil date (:func:`day_sunrise`) and that day. Dates (the civil date,
+    the vara's weekday) are read on the clock ``utc_offset_s`` seconds east of UTC (the
+    request's zone), or in local mean time at the place when it is None. Raises
+    PolarDayOrNight where the Sun does not rise and set, OutOfRange when that sunrise lies
+    before the supported dates."""
+    clock_days = _clock_days(longitude_deg, utc_offset_s)
     if at_sunrise:
-        jd = day_sunrise(jd, latitude_deg, longitude_deg, altitude_m, sunrise=sunrise)
+        jd = day_sunrise(jd, latitude_deg, longitude_deg, altitude_m, sunrise=sunrise, utc_offset_s=utc_offset_s)
     flags = CalcFlags(sidereal=ayanamsha)
     bits = ecliptic_longitude_flags(flags)
     sun = engine.longitude_and_speed(engine_number("sun"), bits)
@@ -210,8 +215,8 @@ def panchang(
             _sun_event(following + _SAME_INSTANT_DAYS, latitude_deg, longitude_deg, altitude_m, True, sunrise),
         )
     sunset = _sun_event(rise, latitude_deg, longitude_deg, altitude_m, False, sunrise)
-    # The weekday of the sunrise's date in local mean time; Julian Day numbers count Monday as 0.
-    vara_index = (math.floor(rise + 0.5 + longitude_deg / 360.0) + 1) % 7
+    # The weekday of the sunrise's civil date; Julian Day numbers count Monday as 0.
+    vara_index = (math.floor(rise + 0.5 + clock_days) + 1) % 7
     name, lord = VARA_NAMES[vara_index]
     tithi_label, paksha = tithi_name(tithi + 1)
     star = nakshatra_of(moon_longitude)
@@ -236,12 +241,26 @@ def panchang(
 
 
 def day_sunrise(
-    jd: float, latitude_deg: float, longitude_deg: float, altitude_m: float, *, sunrise: str = DEFAULT_SUNRISE
+    jd: float,
+    latitude_deg: float,
+    longitude_deg: float,
+    altitude_m: float,
+    *,
+    sunrise: str = DEFAULT_SUNRISE,
+    utc_offset_s: float | None = None,
 ) -> float:
     """Return the sunrise (UT1 Julian Day) of the civil date holding ``jd`` at a place: the
-    first after that date's midnight in local mean time (``longitude_deg`` east)."""
-    midnight = math.floor(jd + 0.5 + longitude_deg / 360.0) - 0.5 - longitude_deg / 360.0
+    first after that date's midnight on the clock ``utc_offset_s`` seconds east of UTC, or in
+    local mean time (``longitude_deg`` east) when it is None."""
+    clock_days = _clock_days(longitude_deg, utc_offset_s)
+    midnight = math.floor(jd + 0.5 + clock_days) - 0.5 - clock_days
     return _sun_event(midnight, latitude_deg, longitude_deg, altitude_m, True, sunrise)
+
+
+def _clock_days(longitude_deg: float, utc_offset_s: float | None) -> float:
+    """Return how far (days) the clock that dates the day runs ahead of UT: the zone's offset,
+    or local mean time's (the longitude's share of a day) when there is no zone."""
+    return longitude_deg / 360.0 if utc_offset_s is None else utc_offset_s / 86400.0
 
 
 def _sun_event(

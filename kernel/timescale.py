@@ -41,6 +41,17 @@ _ISO = re.compile(
 )
 
 
+def written_offset_s(text: str) -> int:
+    """Return the UTC offset (seconds east) an ISO 8601 date-time that :meth:`Moment.from_iso`
+    reads was written in: its ``±HH[:MM]``, 0 for ``Z`` or none."""
+    match = _ISO.fullmatch(text)
+    offset = match["offset"] if match else None
+    if not offset or offset in ("Z", "z"):
+        return 0
+    digits = offset[1:].replace(":", "")
+    return (-1 if offset[0] == "-" else 1) * (int(digits[:2]) * 3600 + int(digits[2:] or 0) * 60)
+
+
 def _days_from_civil(year: int, month: int, day: int) -> int:
     """Return days since 1970-01-01 of a proleptic-Gregorian date (any year; H. Hinnant)."""
     year -= month <= 2

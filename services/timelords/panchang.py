@@ -7,10 +7,11 @@ from kernel.deadline import Deadline
 from kernel.errors import PolarDayOrNight
 from kernel.panchang import SUNRISES, Limb, panchang
 from kernel.positions import ayanamsha_value
+from kernel.timescale import written_offset_s
 from services.timelords.vedic_chart import POSITIONS
 from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming, naming_moment
-from shared.runtime.wire import fill_instant, moment_from, required_place, sent_moment_name
+from shared.runtime.wire import fill_instant, moment_from, read_moment, required_place, sent_moment_name
 
 bound_to_choices(SUNRISES, "kernel.panchang.SUNRISES", (pb.ComputePanchangRequest, "sunrise"))
 
@@ -27,7 +28,12 @@ def compute(request: pb.ComputePanchangRequest, deadline: Deadline) -> pb.Comput
     # (as /v1/planetary-hours names it).
     with naming("lat", reading=False, also=(PolarDayOrNight,)), naming_moment(sent_moment_name(request, "moment")):
         found = panchang(
-            moment.jd_ut1, *where, ayanamsha, sunrise=request.sunrise, at_sunrise=request.limbs_at == SUNRISE
+            moment.jd_ut1,
+            *where,
+            ayanamsha,
+            sunrise=request.sunrise,
+            at_sunrise=request.limbs_at == SUNRISE,
+            utc_offset_s=_civil_clock_offset_s(request),
         )
     index, name, lord = found.vara
     conventions = pb.VedicConventions(
@@ -51,6 +57,18 @@ def compute(request: pb.ComputePanchangRequest, deadline: Deadline) -> pb.Comput
     for field in ("tithi", "nakshatra", "yoga", "karana"):
         _fill_limb(getattr(data, field), getattr(found, field))
     return pb.ComputePanchangResponse(data=data, conventions=conventions)
+
+
+def _civil_clock_offset_s(request: pb.ComputePanchangRequest) -> float | None:
+    """Return the offset (seconds east of UTC) of the clock whose dates name the day: the zone's
+    for a local datetime (tz, or the place's zone), the written offset for a datetime with one
+    (UTC for Z or none), None (local mean time at the place) for a jd."""
+    _moment, local = read_moment(request, "moment")
+    if local is not None:
+        return local.utc_offset_s
+    if request.moment.WhichOneof("value") == "datetime":
+        return written_offset_s(request.moment.datetime)
+    return None
 
 
 def _fill_limb(record: pb.PanchangLimb, limb: Limb) -> None:

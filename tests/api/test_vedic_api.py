@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import pytest
 
 from kernel.vargas import VARGA_CODES
@@ -222,6 +224,63 @@ def test_a_panchang_where_the_sun_does_not_rise_is_polar_day_or_night_and_costs_
         ):
             assert_error(client.get("/v1/vedic/panchang", params=params), 400, "invalid_parameter", param)
     assert balance(stack, name) == 10
+
+
+#: Towns whose zones lie far from local mean time or across the date line: Delhi (+05:30,
+#: LMT +05:09), New York (-05:00/-04:00, DST), Madrid (+01:00/+02:00 on a longitude near 0:
+#: LMT -00:15) and Apia (+13:00 since 2011, LMT -11:27: a date ahead of its mean time).
+CIVIL_DATE_TOWNS = [
+    ("Asia/Kolkata", 28.61, 77.21),
+    ("America/New_York", 40.71, -74.01),
+    ("Europe/Madrid", 40.42, -3.70),
+    ("Pacific/Apia", -13.83, -171.76),
+]
+#: Sanskrit weekday names by Python's weekday (Monday 0); the vara's own table is the kernel's.
+VARA_OF_WEEKDAY = ["somavara", "mangalavara", "budhavara", "guruvara", "shukravara", "shanivara", "ravivara"]
+
+
+@pytest.fixture(scope="module")
+def busy_api(stack):
+    """A client whose account may send a year of daily requests within the minute."""
+    with stack.client(stack.new_key(rate_per_minute=10_000)[1]) as client:
+        yield client
+
+
+@pytest.mark.parametrize(("zone", "lat", "lon"), CIVIL_DATE_TOWNS)
+def test_a_date_only_panchang_names_that_civil_dates_vara_in_the_requests_zone(busy_api, zone, lat, lon):
+    import datetime as dt
+
+    first = dt.date(2024, 1, 1)
+    wrong = []
+    for day in (first + dt.timedelta(days=n) for n in range(366)):
+        found = data_1(busy_api, datetime=day.isoformat(), tz=zone, lat=lat, lon=lon)
+        sunrise_local = dt.datetime.fromisoformat(found["sunrise"]["datetime"].replace("Z", "+00:00")).astimezone(
+            ZoneInfo(zone)
+        )
+        if found["vara"]["name"] != VARA_OF_WEEKDAY[day.weekday()] or sunrise_local.date() != day:
+            wrong.append((day.isoformat(), found["vara"]["name"], sunrise_local.isoformat()))
+    assert wrong == []
+
+
+def test_a_local_midnight_panchang_is_that_days_not_the_day_before(api):
+    # The audit's case: midnight at Delhi is 18:30 UTC the day before, and 23:39 local mean time.
+    found = data_1(api, datetime="2024-03-20T00:00:00", tz="Asia/Kolkata", lat=28.61, lon=77.21)
+    assert found["vara"]["name"] == "budhavara" and found["sunrise"]["datetime"].startswith("2024-03-20T00:")
+
+
+def test_a_datetime_with_an_offset_names_the_civil_date_on_that_offsets_clock(api):
+    # 00:30 at +05:30 is 19:00 UTC on the 19th: the date written, the 20th, names the day.
+    found = data_1(api, datetime="2024-03-20T00:30:00+05:30", lat=28.61, lon=77.21)
+    assert found["vara"]["name"] == "budhavara"
+    # Written in UTC, the UTC date names it: 23:00Z on the 19th is Tuesday's panchang.
+    assert data_1(api, datetime="2024-03-19T23:00:00Z", lat=28.61, lon=77.21)["vara"]["name"] == "mangalavara"
+
+
+def test_a_jd_names_the_civil_date_in_local_mean_time_at_the_place(api):
+    # JD 2460389.5 is 2024-03-20T00:00Z: 05:09 local mean time at Delhi, the 20th.
+    assert data_1(api, jd=2460389.5, lat=28.61, lon=77.21)["vara"]["name"] == "budhavara"
+    # JD 2460389.2 is 2024-03-19T16:48Z: 21:57 local mean time at Delhi, the 19th.
+    assert data_1(api, jd=2460389.2, lat=28.61, lon=77.21)["vara"]["name"] == "mangalavara"
 
 
 def data_1(api, **params) -> dict:

@@ -109,3 +109,16 @@ def test_sunrises_and_limb_ends_are_pyjhoras_within_60_seconds_over_150_random_d
             limb = getattr(panchang(end - 120 * SECOND, *place, LAHIRI, sunrise="hindu"), name)
             assert limb.index == index, (day, name)
             assert limb.end_jd == pytest.approx(end, abs=60 * SECOND), (day, name)
+
+
+def test_the_civil_date_is_read_on_the_zones_clock_when_one_is_given():
+    # Apia keeps +13:00 although its mean time is -11:27: 2024-03-20 00:00 there is
+    # 2024-03-19T11:00Z, 23:33 on the 18th in local mean time and the 20th on the zone's clock.
+    apia = (-13.83, -171.76, 0.0)
+    midnight = Moment.from_iso("2024-03-19T11:00:00Z").jd_ut1
+    on_the_zones_clock = panchang(midnight, *apia, LAHIRI, at_sunrise=True, utc_offset_s=13 * 3600)
+    in_mean_time = panchang(midnight, *apia, LAHIRI, at_sunrise=True)
+    assert on_the_zones_clock.vara[1] == "budhavara"  # Wednesday the 20th
+    assert in_mean_time.vara[1] == "somavara"  # Monday the 18th
+    # One day apart in time, two in name: the mean time's dates run a day behind the zone's.
+    assert on_the_zones_clock.sunrise_jd - in_mean_time.sunrise_jd == pytest.approx(1.0, abs=0.01)

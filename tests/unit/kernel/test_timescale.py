@@ -14,7 +14,15 @@ import swisseph as swe
 
 from kernel.civil_time import iso_milliseconds
 from kernel.errors import UnreadableMoment, UnreadableValue
-from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SECONDS_PER_DAY, SUPPORTED_SPAN_TEXT, Moment, iso_utc
+from kernel.timescale import (
+    JD_UT1_MAX,
+    JD_UT1_MIN,
+    SECONDS_PER_DAY,
+    SUPPORTED_SPAN_TEXT,
+    Moment,
+    iso_utc,
+    written_offset_s,
+)
 from shared.runtime.config import REPO_ROOT
 from tests.unit.kernel.skyfield_reference import timescale
 
@@ -42,6 +50,21 @@ def test_offset_is_converted_to_utc():
     assert same_instant(Moment.from_iso("2024-03-20T04:30:00-05:30"), utc)
     assert same_instant(Moment.from_iso("2024-03-20T12:00:00+0200"), utc)
     assert same_instant(Moment.from_iso("2024-03-20T12:00+02"), utc)
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("2024-03-20", 0),
+        ("2024-03-20T00:30:00Z", 0),
+        ("2024-03-20T00:30:00+05:30", 19_800),
+        ("2024-03-20T00:30-0330", -12_600),
+        ("2024-03-20T00:30:00+14", 50_400),
+    ],
+)
+def test_the_offset_a_datetime_was_written_in_is_read_back_in_seconds_east(text, seconds):
+    assert written_offset_s(text) == seconds
+    Moment.from_iso(text)  # a text the moment reads
 
 
 def test_offset_crossing_midnight_and_year_end_moves_the_date():
