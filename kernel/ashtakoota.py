@@ -112,9 +112,12 @@ YONIS = (
     "mongoose",
     "lion",
 )
-# Source: the 14x14 yoni table of saravali.de as PyJHora 4.8.7 tabulates it (YoniArray): 4 the
-# same yoni, 3 friends, 2 neutral, 1 enemies, 0 the sworn enemies above. Rows the bride's yoni,
-# columns the groom's, in YONIS order (it is symmetric).
+# Source: copied from PyJHora 4.8.7 (jhora/horoscope/match/compatibility.py, YoniArray), which
+# names no source for it; it is laid out as saravali.de's yoni table, whose published page
+# differs from it in two cells (an independent audit, 2026): we keep PyJHora's, whose scores
+# tests/unit/kernel/test_ashtakoota.py compares ours with. 4 the same yoni, 3 friends, 2
+# neutral, 1 enemies, 0 the sworn enemies above. Rows the bride's yoni, columns the groom's, in
+# YONIS order (it is symmetric).
 YONI_POINTS = (
     (4, 2, 2, 3, 2, 2, 2, 1, 0, 1, 1, 3, 2, 1),
     (2, 4, 3, 3, 2, 2, 2, 2, 3, 1, 2, 3, 2, 0),

@@ -479,13 +479,15 @@ class RiseSet(NamedTuple):
 
 
 # Standard atmosphere for rising and setting: 1013.25 hPa and 10 °C give Swiss Ephemeris's
-# horizontal refraction of about 34', the value almanacs assume.
+# horizontal refraction of 34.6' (swe.refrac_extended of an apparent altitude of 0: 0.5763°).
+# The almanacs (the Astronomical Almanac, USNO) take 34'; the 0.6' moves a sunrise by 2 to 4 s
+# below latitude 50°.
 _STANDARD_PRESSURE_HPA = 1013.25
 _STANDARD_TEMPERATURE_C = 10.0
 
 
 #: How the Sun rises, as Swiss Ephemeris's rise_trans flags: the upper limb with standard
-#: refraction (its default, the almanacs'), the disc's centre with refraction, or the Hindu
+#: refraction (its default, 34.6' at the horizon), the disc's centre with refraction, or the Hindu
 #: rising (SE_BIT_HINDU_RISING: the centre, no refraction, the Sun's ecliptic latitude ignored).
 SUNRISE_BITS: dict[str, int] = {
     "upper_limb_refracted": 0,
@@ -506,8 +508,8 @@ def next_sun_rise_or_set(
     """Return the Sun's next rising (``rising``) or setting after ``jd_ut1`` at a place (swe.rise_trans).
 
     By default the event is the upper limb of the disc touching the sea-level horizon with
-    standard refraction (Swiss Ephemeris's default), so it agrees with almanacs' -0.8333°
-    altitude of the centre to a few seconds; ``sunrise`` names another of SUNRISE_BITS. None
+    standard refraction (Swiss Ephemeris's default, 34.6' at the horizon), so it agrees with
+    the almanacs' -0.8333° altitude of the centre (34' of refraction) to a few seconds; ``sunrise`` names another of SUNRISE_BITS. None
     when Swiss Ephemeris finds the Sun circumpolar.
     """
     _ensure_initialised()

@@ -13,6 +13,8 @@ from kernel.ashtakoota import (
     NADI_BY_NAKSHATRA,
     TOTAL,
     YONI_BY_NAKSHATRA,
+    YONI_POINTS,
+    YONIS,
     ashtakoota,
     bhakoot,
     gana,
@@ -401,3 +403,11 @@ def test_manglik_from_the_lagna_moon_and_venus_is_pyjhoras_over_300_random_birth
         points = {p.name: p.longitude for p in chart.points}
         found = manglik(points["lagna"], points["moon"], points["venus"], points["mars"])
         assert [found.manglik, found.from_moon, found.from_venus] == theirs
+
+
+def test_the_yoni_table_is_pyjhoras_as_copied_and_symmetric():
+    from jhora.horoscope.match.compatibility import YoniArray, yoni_categories
+
+    assert [name.lower().replace("serpant", "serpent") for name in yoni_categories] == list(YONIS)
+    assert [list(row) for row in YONI_POINTS] == YoniArray
+    assert all(YONI_POINTS[i][j] == YONI_POINTS[j][i] for i in range(len(YONIS)) for j in range(len(YONIS)))
