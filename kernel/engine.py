@@ -509,8 +509,9 @@ def next_sun_rise_or_set(
 
     By default the event is the upper limb of the disc touching the sea-level horizon with
     standard refraction (Swiss Ephemeris's default, 34.6' at the horizon), so it agrees with
-    the almanacs' -0.8333° altitude of the centre (34' of refraction) to a few seconds; ``sunrise`` names another of SUNRISE_BITS. None
-    when Swiss Ephemeris finds the Sun circumpolar.
+    the almanacs' -0.8333° altitude of the centre (34' of refraction) to a few seconds;
+    ``sunrise`` names another of SUNRISE_BITS. None when Swiss Ephemeris finds the Sun
+    circumpolar.
     """
     _ensure_initialised()
     event = (swe.CALC_RISE if rising else swe.CALC_SET) | SUNRISE_BITS[sunrise]
