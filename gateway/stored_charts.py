@@ -30,7 +30,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from starlette.responses import Response
 
-from celestial.v1 import ephemeris_service_pb2
+from celestial.v1 import account_service_pb2, ephemeris_service_pb2, options_pb2
 from gateway.account_resources import Answer, Call, account_routes
 from gateway.idempotency import LEASE_MARGIN_S, created_once
 from gateway.utc_text import iso
@@ -56,8 +56,13 @@ CHART_PATH = "/v1/charts/{chart_id}"
 BIRTH_PARAMETERS = ("datetime", "jd", "tz", "fold", "place", "lat", "lon", "alt")
 #: What a chart is checked as: the natal chart of its birth and settings.
 NATAL_CHART = ephemeris_service_pb2.ComputeNatalChartRequest
-#: A listing's page when the request names none.
-DEFAULT_PAGE = 20
+#: A listing's page when the request names none: its ``limit``'s default (account_service.proto).
+DEFAULT_PAGE = int(
+    account_service_pb2.ListStoredChartsRequest.DESCRIPTOR.fields_by_name["limit"]
+    .GetOptions()
+    .Extensions[options_pb2.field]
+    .default
+)
 
 
 def _natal_fields() -> dict[str, FieldSpec]:

@@ -33,6 +33,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+from celestial.v1 import account_service_pb2
 from gateway.account_resources import Answer, Call, account_routes
 from gateway.errors import request_id_of
 from gateway.idempotency import LEASE_MARGIN_S, created_once
@@ -78,8 +79,8 @@ WEBHOOK_DELIVERIES_PATH = "/v1/webhooks/{webhook_id}/deliveries"
 SKY_KINDS = (INGRESS, STATION, LUNATION, ECLIPSE)
 #: The kinds a subscription naming a stored chart may want: every kind of /v1/forecast.
 CHART_KINDS = KINDS
-#: The members of a subscription's body.
-MEMBERS = ("url", "events", "chart", "lead_minutes")
+#: The members of a subscription's body: its request's fields (account_service.proto).
+MEMBERS = tuple(account_service_pb2.CreateWebhookRequest.DESCRIPTOR.fields_by_name)
 
 
 def webhook_view(webhook: Webhook) -> dict[str, Any]:

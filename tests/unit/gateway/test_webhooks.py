@@ -17,7 +17,6 @@ from gateway.reference.openapi import proto_comments
 from gateway.upcoming_events import WINDOW_ENDS_DAYS
 from gateway.webhooks import (
     CHART_KINDS,
-    MEMBERS,
     SKY_KINDS,
     WEBHOOK_DELIVERIES_PATH,
     WEBHOOK_PATH,
@@ -172,10 +171,6 @@ def test_the_webhook_paths_are_those_their_rpcs_declare():
         WEBHOOK_TEST_PATH,
         WEBHOOK_DELIVERIES_PATH,
     )
-
-
-def test_a_subscriptions_members_are_the_fields_of_its_request():
-    assert tuple(account_service_pb2.CreateWebhookRequest.DESCRIPTOR.fields_by_name) == MEMBERS
 
 
 def test_a_subscriptions_bounds_and_kinds_are_those_the_proto_declares():
