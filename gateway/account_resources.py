@@ -37,6 +37,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from celestial.v1 import options_pb2
 from gateway.endpoints import Endpoint, account_operations, path_parameters
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
@@ -185,14 +186,20 @@ def request_fields(endpoint: Endpoint) -> tuple[str, ...]:
     return tuple(fd.name for fd in endpoint.request_cls.DESCRIPTOR.fields if fd.name not in in_path)
 
 
+def takes_body(endpoint: Endpoint) -> bool:
+    """Return whether an account operation takes a JSON body: a POST or PATCH whose request has
+    fields besides its path's, or takes another request's parameters (``(message).members_of``)."""
+    members_of = endpoint.request_cls.DESCRIPTOR.GetOptions().Extensions[options_pb2.message].members_of
+    return endpoint.http.gateway.method in BODY_METHODS and bool(request_fields(endpoint) or members_of)
+
+
 def _operation(endpoint: Endpoint, work: Work) -> Operation:
     """Return the operation serving ``endpoint`` with ``work``, its input read from its request
-    message: a POST or PATCH whose message has fields (or ``(message).members_of``) takes a JSON
-    body; any other takes the fields as query parameters (none for a POST without fields)."""
-    fields = request_fields(endpoint)
+    message: a JSON body (:func:`takes_body`), else its fields as query parameters (none for a
+    POST or PATCH)."""
     if endpoint.http.gateway.method in BODY_METHODS:
-        return Operation(work, body=bool(fields), rpc=endpoint.method.name)
-    return Operation(work, query=fields, rpc=endpoint.method.name)
+        return Operation(work, body=takes_body(endpoint), rpc=endpoint.method.name)
+    return Operation(work, query=request_fields(endpoint), rpc=endpoint.method.name)
 
 
 def account_routes(works: Mapping[str, Work]) -> tuple[ResourceRoute, ...]:

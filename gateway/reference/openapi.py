@@ -16,7 +16,7 @@ from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from celestial.v1 import options_pb2
-from gateway.account_resources import BODY_METHODS
+from gateway.account_resources import BODY_METHODS, takes_body
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint, account_operations, path_parameters
 from gateway.operation_names import operation_name
@@ -408,10 +408,9 @@ def _account_operation(endpoint: Endpoint, components: Components) -> dict[str, 
         operation["x-resource"] = True
     operation["parameters"] = parameters
     if gateway.method in BODY_METHODS:
-        in_body = any(fd.name not in in_path for fd in endpoint.request_cls.DESCRIPTOR.fields)
         operation["requestBody"] = (
             {"required": True, "content": {"application/json": {"schema": _account_body_schema(endpoint)}}}
-            if in_body
+            if takes_body(endpoint)
             else NO_BODY
         )
     responses: dict[str, Any] = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.account_resources import ResourceRoute, request_fields
+from gateway.account_resources import ResourceRoute, request_fields, takes_body
 from gateway.app import create_app
 from gateway.endpoints import account_operations
 from gateway.version import answer_version
@@ -108,7 +108,7 @@ def test_an_account_operation_takes_the_query_parameters_or_the_body_its_request
         for method, operation in route.operations.items():
             fields = request_fields(declared[operation.rpc])
             if method in ("POST", "PATCH"):
-                assert (operation.body, operation.query) == (bool(fields), ()), operation.rpc
+                assert (operation.body, operation.query) == (takes_body(declared[operation.rpc]), ()), operation.rpc
             else:
                 assert (operation.body, operation.query) == (False, fields), operation.rpc
 
