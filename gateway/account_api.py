@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from gateway.account_resources import Answer, Call, Operation, resource_route, single_values
+from celestial.v1 import account_service_pb2
+from gateway.account_resources import Answer, Call, account_routes, single_values
 from gateway.admin.operations import key_view
 from gateway.admin.spend_caps import line_view
 from gateway.utc_text import iso
@@ -43,7 +44,8 @@ USAGE_STALE_MAX_S = 60.0
 USAGE_CACHE_ENTRIES = 4096
 #: What a debit made before the ledger kept notes is counted under, as key and as endpoint.
 NOT_RECORDED = "(not recorded)"
-USAGE_PARAMETERS = ("start", "end", "key")
+#: The parameters of /v1/usage: its request message's fields (account_service.proto).
+USAGE_PARAMETERS = tuple(fd.name for fd in account_service_pb2.GetUsageRequest.DESCRIPTOR.fields)
 
 
 @dataclass(frozen=True)
@@ -234,8 +236,5 @@ async def _account(call: Call) -> Answer:
     return Answer(account_data(fresh, call.key, spend), balance=fresh.balance)
 
 
-#: The routes of the account's own figures.
-ROUTES = (
-    resource_route(USAGE_PATH, {"GET": Operation(_usage, query=USAGE_PARAMETERS)}),
-    resource_route(ACCOUNT_PATH, {"GET": Operation(_account)}),
-)
+#: The routes of the account's own figures (account_service.proto: GetUsage, GetAccount).
+ROUTES = account_routes({"GetUsage": _usage, "GetAccount": _account})

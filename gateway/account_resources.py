@@ -1,8 +1,11 @@
 """One way to serve a free account resource (issue 47): stored charts, webhook subscriptions,
 usage and the account are each a table of operations, served here alike.
 
-:func:`resource_route` builds a resource's route from its operations (:class:`Operation`, one
-per HTTP method) and answers every request the same way, in this order:
+Each operation is an RPC of ``protos/celestial/v1/account_service.proto``, which declares its
+path, HTTP method and request and answer shapes (``(http).gateway``); a resource's module gives
+each RPC its work, and :func:`account_routes` builds the routes from the two: the query
+parameters an operation takes, and whether it takes a JSON body, are its request message's
+fields (those its path does not name). Every request is answered the same way, in this order:
 
 1. ``HEAD`` is refused (405 ``method_not_allowed``, ``Allow: GET``) before the key is read, as
    on every ``/v1`` path (docs/errors.md).
@@ -34,6 +37,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from celestial.v1 import options_pb2
+from gateway.endpoints import Endpoint, account_operations, path_parameters
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
@@ -97,12 +102,13 @@ Work = Callable[[Call], Awaitable["Answer | Response"]]
 
 @dataclass(frozen=True)
 class Operation:
-    """One method of an account resource: its work, the query parameters it takes, and
-    whether it takes a JSON body (then no query string)."""
+    """One method of an account resource: its work, the query parameters it takes, whether it
+    takes a JSON body (then no query string), and the name of its RPC in ``AccountService``."""
 
     work: Work
     query: tuple[str, ...] = ()
     body: bool = False
+    rpc: str = ""
 
 
 def single_values(items: Iterable[tuple[str, str]], accepted: tuple[str, ...], path: str) -> dict[str, str]:
@@ -171,3 +177,41 @@ class ResourceRoute(Route):
 def resource_route(path: str, operations: Mapping[str, Operation]) -> ResourceRoute:
     """Return the Starlette route serving ``operations`` (by HTTP method) at ``path``."""
     return ResourceRoute(path, operations)
+
+
+def request_fields(endpoint: Endpoint) -> tuple[str, ...]:
+    """Return the request fields of an account operation that its path does not name: its
+    query parameters (GET, DELETE) or its JSON body's members (POST, PATCH)."""
+    in_path = path_parameters(endpoint.path)
+    return tuple(fd.name for fd in endpoint.request_cls.DESCRIPTOR.fields if fd.name not in in_path)
+
+
+def takes_body(endpoint: Endpoint) -> bool:
+    """Return whether an account operation takes a JSON body: a POST or PATCH whose request has
+    fields besides its path's, or takes another request's parameters (``(message).members_of``)."""
+    members_of = endpoint.request_cls.DESCRIPTOR.GetOptions().Extensions[options_pb2.message].members_of
+    return endpoint.http.gateway.method in BODY_METHODS and bool(request_fields(endpoint) or members_of)
+
+
+def _operation(endpoint: Endpoint, work: Work) -> Operation:
+    """Return the operation serving ``endpoint`` with ``work``, its input read from its request
+    message: a JSON body (:func:`takes_body`), else its fields as query parameters (none for a
+    POST or PATCH)."""
+    if endpoint.http.gateway.method in BODY_METHODS:
+        return Operation(work, body=takes_body(endpoint), rpc=endpoint.method.name)
+    return Operation(work, query=request_fields(endpoint), rpc=endpoint.method.name)
+
+
+def account_routes(works: Mapping[str, Work]) -> tuple[ResourceRoute, ...]:
+    """Return the routes serving the account operations ``works`` names (by RPC name of
+    ``AccountService``), one route per path holding its methods; KeyError naming an RPC that
+    ``AccountService`` does not declare."""
+    declared = {endpoint.method.name: endpoint for endpoint in account_operations()}
+    unknown = sorted(set(works) - set(declared))
+    if unknown:
+        raise KeyError(f"AccountService declares no RPC {', '.join(unknown)}")
+    by_path: dict[str, dict[str, Operation]] = {}
+    for name, work in works.items():
+        endpoint = declared[name]
+        by_path.setdefault(endpoint.path, {})[endpoint.http.gateway.method] = _operation(endpoint, work)
+    return tuple(resource_route(path, operations) for path, operations in by_path.items())

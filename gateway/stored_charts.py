@@ -30,8 +30,8 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from starlette.responses import Response
 
-from celestial.v1 import ephemeris_service_pb2
-from gateway.account_resources import Answer, Call, Operation, resource_route
+from celestial.v1 import account_service_pb2, ephemeris_service_pb2, options_pb2
+from gateway.account_resources import Answer, Call, account_routes
 from gateway.idempotency import LEASE_MARGIN_S, created_once
 from gateway.utc_text import iso
 from shared.errors import (
@@ -56,9 +56,13 @@ CHART_PATH = "/v1/charts/{chart_id}"
 BIRTH_PARAMETERS = ("datetime", "jd", "tz", "fold", "place", "lat", "lon", "alt")
 #: What a chart is checked as: the natal chart of its birth and settings.
 NATAL_CHART = ephemeris_service_pb2.ComputeNatalChartRequest
-#: A listing's page when the request names none.
-DEFAULT_PAGE = 20
-LIST_PARAMETERS = ("limit", "page_token", "export")
+#: A listing's page when the request names none: its ``limit``'s default (account_service.proto).
+DEFAULT_PAGE = int(
+    account_service_pb2.ListStoredChartsRequest.DESCRIPTOR.fields_by_name["limit"]
+    .GetOptions()
+    .Extensions[options_pb2.field]
+    .default
+)
 
 
 def _natal_fields() -> dict[str, FieldSpec]:
@@ -273,8 +277,10 @@ async def _listing(call: Call) -> Answer:
         while page := await store.list_charts(call.account.id, after, MAX_PAGE):
             charts += page
             after = page[-1].chart_id
+        # One page holding every chart: no page follows it.
         return Answer(
-            {"charts": [chart_view(c) for c in charts]}, {"Content-Disposition": 'attachment; filename="charts.json"'}
+            {"charts": [chart_view(c) for c in charts], "next_page_token": None},
+            {"Content-Disposition": 'attachment; filename="charts.json"'},
         )
     page = await store.list_charts(call.account.id, token, limit + 1)
     following = page[limit - 1].chart_id if len(page) > limit else None
@@ -351,12 +357,13 @@ async def _deletion(call: Call) -> Answer:
     return Answer({"id": chart_id, "deleted": True})
 
 
-#: The stored charts' routes: the collection, and one chart.
-ROUTES = (
-    resource_route(
-        CHARTS_PATH, {"GET": Operation(_listing, query=LIST_PARAMETERS), "POST": Operation(_creation, body=True)}
-    ),
-    resource_route(
-        CHART_PATH, {"GET": Operation(_reading), "PATCH": Operation(_change, body=True), "DELETE": Operation(_deletion)}
-    ),
+#: The stored charts' routes: the collection, and one chart (account_service.proto).
+ROUTES = account_routes(
+    {
+        "ListStoredCharts": _listing,
+        "CreateStoredChart": _creation,
+        "GetStoredChart": _reading,
+        "UpdateStoredChart": _change,
+        "DeleteStoredChart": _deletion,
+    }
 )

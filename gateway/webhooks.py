@@ -33,7 +33,8 @@ from typing import Any
 
 from starlette.responses import Response
 
-from gateway.account_resources import Answer, Call, Operation, resource_route
+from celestial.v1 import account_service_pb2
+from gateway.account_resources import Answer, Call, account_routes
 from gateway.errors import request_id_of
 from gateway.idempotency import LEASE_MARGIN_S, created_once
 from gateway.upcoming_events import WINDOW_ENDS_DAYS, as_test, forecast_asker, next_event
@@ -78,8 +79,8 @@ WEBHOOK_DELIVERIES_PATH = "/v1/webhooks/{webhook_id}/deliveries"
 SKY_KINDS = (INGRESS, STATION, LUNATION, ECLIPSE)
 #: The kinds a subscription naming a stored chart may want: every kind of /v1/forecast.
 CHART_KINDS = KINDS
-#: The members of a subscription's body.
-MEMBERS = ("url", "events", "chart", "lead_minutes")
+#: The members of a subscription's body: its request's fields (account_service.proto).
+MEMBERS = tuple(account_service_pb2.CreateWebhookRequest.DESCRIPTOR.fields_by_name)
 
 
 def webhook_view(webhook: Webhook) -> dict[str, Any]:
@@ -384,14 +385,16 @@ async def _deliveries(call: Call) -> Answer:
     return Answer({"deliveries": [delivery_view(d) for d in deliveries]})
 
 
-#: The webhook subscriptions' routes.
-ROUTES = (
-    resource_route(WEBHOOKS_PATH, {"GET": Operation(_listing), "POST": Operation(_creation, body=True)}),
-    resource_route(
-        WEBHOOK_PATH,
-        {"GET": Operation(_reading), "PATCH": Operation(_change, body=True), "DELETE": Operation(_deletion)},
-    ),
-    resource_route(WEBHOOK_ROTATE_PATH, {"POST": Operation(_rotation)}),
-    resource_route(WEBHOOK_TEST_PATH, {"POST": Operation(_testing)}),
-    resource_route(WEBHOOK_DELIVERIES_PATH, {"GET": Operation(_deliveries)}),
+#: The webhook subscriptions' routes (account_service.proto).
+ROUTES = account_routes(
+    {
+        "ListWebhooks": _listing,
+        "CreateWebhook": _creation,
+        "GetWebhook": _reading,
+        "UpdateWebhook": _change,
+        "DeleteWebhook": _deletion,
+        "RotateWebhookSecret": _rotation,
+        "TestWebhook": _testing,
+        "ListWebhookDeliveries": _deliveries,
+    }
 )

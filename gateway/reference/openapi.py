@@ -15,24 +15,18 @@ from typing import Any
 from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from celestial.v1 import options_pb2
+from gateway.account_resources import BODY_METHODS, takes_body
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
-from gateway.endpoints import Endpoint
+from gateway.endpoints import Endpoint, account_operations, path_parameters
 from gateway.operation_names import operation_name
-from gateway.reference.account_openapi import ACCOUNT_SCHEMAS, account_paths
-from gateway.reference.charts_openapi import (
-    CHART_SCHEMAS,
-    chart_parameters,
-    chart_paths,
-    stood_in_for,
-    with_chart_members,
-)
+from gateway.reference.charts_openapi import chart_parameters, stood_in_for, with_chart_members
 from gateway.reference.idempotency_openapi import with_idempotency_key
 from gateway.reference.introduction import introduction
-from gateway.reference.openapi_schemas import Components, ref
+from gateway.reference.openapi_schemas import Components, ref, string_rules
 from gateway.reference.openapi_schemas import scalar_schema as _scalar_schema
 from gateway.reference.operation_text import reference_text
 from gateway.reference.parameter_groups import group_lead
-from gateway.reference.webhooks_openapi import WEBHOOK_SCHEMAS, webhook_paths
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES
@@ -75,8 +69,19 @@ ERROR_STATUSES = {
 }
 
 
+#: The refusals every operation of an account resource answers (the gateway serves them:
+#: ``gateway/account_resources.py``), beside those its ``(http).gateway.refusals`` list.
+ACCOUNT_ERROR_STATUSES = {status: ERROR_STATUSES[status] for status in ("401", "403", "429", "503")}
+
+#: The body of a POST that takes none (rotation, a test): any body sent is ignored.
+NO_BODY = {
+    "required": False,
+    "content": {"application/json": {"schema": {"type": "object", "maxProperties": 0, "description": "No body."}}},
+}
+
+
 @lru_cache(maxsize=1)
-def _comments() -> dict[str, str]:
+def proto_comments() -> dict[str, str]:
     """Return leading comments by full element name (message, field, method), if available."""
     if not DESCRIPTOR_SET.exists():
         return {}
@@ -113,7 +118,7 @@ def _collect_message(comments, locations, path, full_name, message) -> None:
 
 def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> str:
     fd, rule = field.descriptor, field.rule
-    comments = _comments()
+    comments = proto_comments()
     # The value's own comment ("Range start", "The natal moment"); an outer value's comment
     # describes the whole group, not this parameter. A parameter every value shares (tz, fold)
     # names each value it reads, not only the first.
@@ -157,7 +162,12 @@ def _value_names(field: FieldSpec, comments: dict[str, str]) -> list[str]:
     return names
 
 
-def _request_field_schema(field: FieldSpec, oneofs: dict[str, tuple[str, ...]], *, query: bool) -> dict[str, Any]:
+def _request_field_schema(
+    field: FieldSpec, oneofs: dict[str, tuple[str, ...]], *, query: bool, lists: bool = False
+) -> dict[str, Any]:
+    """Return the JSON Schema of one request parameter (``query``: as a query string carries
+    it). A repeated scalar in a body is an array or, unless ``lists`` (an account resource's
+    body, which takes arrays only), one comma-separated string."""
     fd, rule = field.descriptor, field.rule
     if fd.type == FieldDescriptor.TYPE_MESSAGE:
         item = _request_message_schema(fd.message_type)
@@ -167,7 +177,7 @@ def _request_field_schema(field: FieldSpec, oneofs: dict[str, tuple[str, ...]], 
         if query:
             return {"type": "string", "description": "JSON text: " + _field_description(field, oneofs)}
         return schema
-    base = _scalar_schema(fd)
+    base = {**_scalar_schema(fd), **string_rules(rule)}
     if rule.has_min:
         base["exclusiveMinimum" if rule.min_exclusive else "minimum"] = rule.min
     if rule.has_max:
@@ -177,6 +187,8 @@ def _request_field_schema(field: FieldSpec, oneofs: dict[str, tuple[str, ...]], 
     if fd.is_repeated:
         if query:
             schema = {"type": "string"}
+        elif lists:
+            schema = {"type": "array", **({"minItems": 1} if rule.required else {}), "items": base}
         else:
             schema = {"oneOf": [{"type": "string"}, {"type": "array", "items": base}]}
     else:
@@ -341,17 +353,93 @@ def _batch_operation() -> dict[str, Any]:
     }
 
 
+def _account_body_schema(endpoint: Endpoint) -> dict[str, Any]:
+    """Return the JSON body's schema of an account operation: its request's fields that its
+    path does not name; open to the members of ``(message).members_of`` when it names one."""
+    descriptor = endpoint.request_cls.DESCRIPTOR
+    spec = message_spec(descriptor)
+    in_path = path_parameters(endpoint.path)
+    fields = {name: field for name, field in spec.fields.items() if name not in in_path}
+    schema: dict[str, Any] = {"type": "object"}
+    members_of = descriptor.GetOptions().Extensions[options_pb2.message].members_of
+    if members_of:
+        # The other request's parameters, checked as that request checks them: named in the
+        # description, not copied (a PATCH sends any of them, or null to remove one).
+        schema["description"] = proto_comments().get(descriptor.full_name, "")
+    schema["properties"] = {
+        name: _request_field_schema(field, spec.oneofs, query=False, lists=True) for name, field in fields.items()
+    }
+    required = [name for name, field in fields.items() if field.rule.required]
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = bool(members_of)
+    return schema
+
+
+def _account_operation(endpoint: Endpoint, components: Components) -> dict[str, Any]:
+    """Return the OpenAPI operation of an account resource's RPC (``(http).gateway``): free,
+    named by its RPC (``list_stored_charts``), its path's parameters, then its query parameters
+    (GET, DELETE) or its JSON body (POST, PATCH), its answer's envelope and its refusals."""
+    method, gateway = endpoint.method, endpoint.http.gateway
+    spec = message_spec(endpoint.request_cls.DESCRIPTOR)
+    in_path = path_parameters(endpoint.path)
+    parameters = [
+        {
+            "name": name,
+            "in": "path" if name in in_path else "query",
+            "required": name in in_path or bool(field.rule.required),
+            "schema": _request_field_schema(field, spec.oneofs, query=True),
+        }
+        for name, field in sorted(spec.fields.items(), key=lambda item: item[0] not in in_path)
+        if name in in_path or gateway.method not in BODY_METHODS
+    ]
+    operation: dict[str, Any] = {
+        "summary": endpoint.http.summary,
+        "description": proto_comments().get(
+            f"{method.containing_service.full_name}.{method.name}", endpoint.http.summary
+        ),
+        "operationId": re.sub(r"(?<!^)(?=[A-Z])", "_", method.name).lower(),
+        "tags": [gateway.tag],
+        "x-credits": 0,
+    }
+    if gateway.resource:
+        # Each method is an operation of its own (list, create, read, change, delete), not one
+        # computation offered as GET and POST: the client generators name it by its operationId.
+        operation["x-resource"] = True
+    operation["parameters"] = parameters
+    if gateway.method in BODY_METHODS:
+        operation["requestBody"] = (
+            {"required": True, "content": {"application/json": {"schema": _account_body_schema(endpoint)}}}
+            if takes_body(endpoint)
+            else NO_BODY
+        )
+    responses: dict[str, Any] = {
+        "200": {
+            "description": "Success",
+            "content": {"application/json": {"schema": components.data_envelope(endpoint)}},
+        }
+    }
+    refusals = {str(refusal.status): refusal.description for refusal in gateway.refusals}
+    for status, text in {**refusals, **ACCOUNT_ERROR_STATUSES}.items():
+        responses[status] = {
+            "description": text,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+    operation["responses"] = responses
+    return operation
+
+
 def build_openapi(
     endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequence[tuple[str, str]] = ()
 ) -> dict[str, Any]:
     """Return the OpenAPI 3.1 document of every endpoint; its introduction links ``guides``
     (``(title, route)`` pairs)."""
     paths: dict[str, Any] = {}
-    components = Components(_comments())
+    components = Components(proto_comments())
     for endpoint in endpoints:
         method = endpoint.method
         summary = endpoint.http.summary or method.name
-        description = _comments().get(f"{method.containing_service.full_name}.{method.name}", summary)
+        description = proto_comments().get(f"{method.containing_service.full_name}.{method.name}", summary)
         cost = f"Costs {endpoint.http.credits} credit{'s' if endpoint.http.credits != 1 else ''}"
         for conditional in endpoint.http.conditional_credits:
             cost += f" ({conditional.credits} with {conditional.field}={conditional.equals})"
@@ -405,9 +493,10 @@ def build_openapi(
         }
         paths[endpoint.path] = operations
     paths[BATCH_PATH] = _batch_operation()
-    paths.update(account_paths())
-    paths.update(chart_paths())
-    paths.update(webhook_paths())
+    for endpoint in account_operations():
+        paths.setdefault(endpoint.path, {})[endpoint.http.gateway.method.lower()] = _account_operation(
+            endpoint, components
+        )
     return reference_text(
         {
             "openapi": "3.1.0",
@@ -421,9 +510,6 @@ def build_openapi(
                     "ErrorDetail": ERROR_DETAIL,
                     **components.schemas,
                     **batch_schemas(),
-                    **ACCOUNT_SCHEMAS,
-                    **CHART_SCHEMAS,
-                    **WEBHOOK_SCHEMAS,
                 },
                 "securitySchemes": {
                     "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer svc_live_..."},

@@ -210,6 +210,29 @@ def scalar_schema(fd: FieldDescriptor) -> dict[str, Any]:
     return {"type": "integer", "format": type_name} if type_name in ("int32", "int64") else {"type": "integer"}
 
 
+def string_rules(rule: options_pb2.FieldRule) -> dict[str, Any]:
+    """Return the JSON Schema keywords of a field's ``pattern``, ``max_length`` and ``format``."""
+    keywords: dict[str, Any] = {}
+    if rule.pattern:
+        keywords["pattern"] = rule.pattern
+    if rule.max_length:
+        keywords["maxLength"] = rule.max_length
+    if rule.format:
+        keywords["format"] = rule.format
+    return keywords
+
+
+def typed_value(fd: FieldDescriptor, text: str) -> Any:
+    """Return a value written as in a query string (``true``, ``3``) as the field's JSON type."""
+    if fd.type == FieldDescriptor.TYPE_BOOL:
+        return text == "true"
+    if fd.type in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        return float(text)
+    if fd.type in INTEGER_WIDTHS:
+        return int(text)
+    return text
+
+
 def always_emitted(fd: FieldDescriptor) -> bool:
     """Return whether the wire renders field ``fd`` of a reply message in every answer."""
     render = fd.GetOptions().Extensions[options_pb2.render]
@@ -256,6 +279,21 @@ class Components:
             }
         return ref(reply.name)
 
+    def data_envelope(self, endpoint: Endpoint) -> dict[str, str]:
+        """Return the reference to the success envelope ``{data, meta}`` of an account
+        operation, named after its ``data``'s component (``StoredChartResponse``): the RPCs that
+        answer one resource (create, get, update a chart) share it. No warnings: an account
+        resource's answer has none."""
+        data = endpoint.response_cls.DESCRIPTOR.fields_by_name["data"].message_type
+        name = component_name(data) + "Response"
+        if self._claim(name, f"{data.full_name} (envelope)"):
+            self.schemas[name] = {
+                "type": "object",
+                "required": ["data", "meta"],
+                "properties": {"data": self.value(data), "meta": ref("Meta")},
+            }
+        return ref(name)
+
     def value(self, descriptor: Descriptor) -> dict[str, Any]:
         """Return the schema of a value of a reply message: a reference to its component, or,
         for a message whose JSON is no object of its own (plain JSON, a union, columns), inline."""
@@ -298,14 +336,30 @@ class Components:
         properties: dict[str, Any] = {}
         for fd in descriptor.fields:
             render = fd.GetOptions().Extensions[options_pb2.render]
+            rule = fd.GetOptions().Extensions[options_pb2.field]
+            if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
+                # A map renders as a JSON object of its values by key (usage's by_key).
+                value_fd = fd.message_type.fields_by_name["value"]
+                values = self.value(value_fd.message_type) if value_fd.message_type else scalar_schema(value_fd)
+                properties[fd.name] = {
+                    "type": "object",
+                    **self._description(fd.full_name),
+                    "additionalProperties": values,
+                }
+                continue
             if fd.type == FieldDescriptor.TYPE_MESSAGE:
                 item = self.value(fd.message_type)
             else:
-                item = scalar_schema(fd)
-                # On a response field, (field).choices are the values an answer carries: a
-                # union's members differ by them ({"kind": "angle"} or {"kind": "cusp"}),
-                # which is how a typed client tells which member it holds.
-                choices = list(fd.GetOptions().Extensions[options_pb2.field].choices)
+                # On a response field, the (field) rules say what an answer carries: its
+                # choices are the values it takes (a union's members differ by them: {"kind":
+                # "angle"} or {"kind": "cusp"}, which is how a typed client tells which member
+                # it holds), its pattern, format and bounds those of every value.
+                item = {**scalar_schema(fd), **string_rules(rule)}
+                if rule.has_min:
+                    item["minimum"] = rule.min
+                if rule.has_max:
+                    item["maximum"] = rule.max
+                choices = [typed_value(fd, choice) for choice in rule.choices]
                 if len(choices) == 1:
                     item["const"] = choices[0]
                 elif choices:

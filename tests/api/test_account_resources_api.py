@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.account_resources import ResourceRoute
+from gateway.account_resources import ResourceRoute, request_fields, takes_body
 from gateway.app import create_app
+from gateway.endpoints import account_operations
 from gateway.version import answer_version
 from tests.api.test_answer_schemas_api import undeclared_or_missing
 from tests.api.test_conventions_api import assert_error, balance
@@ -89,6 +90,27 @@ def test_a_test_keys_answer_from_an_account_resource_says_mode_test(stack, path)
     with stack.client(test_key(stack, account)) as client:
         meta = client.get(path).json()["meta"]
     assert (meta["credits_used"], meta["mode"]) == (0, "test")
+
+
+def test_every_account_route_the_app_serves_is_an_rpc_of_account_service_and_every_rpc_is_served(resource_routes):
+    served = {
+        (route.path, method, operation.rpc)
+        for route in resource_routes
+        for method, operation in route.operations.items()
+    }
+    declared = {(e.path, e.http.gateway.method, e.method.name) for e in account_operations()}
+    assert served == declared
+
+
+def test_an_account_operation_takes_the_query_parameters_or_the_body_its_request_declares(resource_routes):
+    declared = {e.method.name: e for e in account_operations()}
+    for route in resource_routes:
+        for method, operation in route.operations.items():
+            fields = request_fields(declared[operation.rpc])
+            if method in ("POST", "PATCH"):
+                assert (operation.body, operation.query) == (takes_body(declared[operation.rpc]), ()), operation.rpc
+            else:
+                assert (operation.body, operation.query) == (False, fields), operation.rpc
 
 
 def test_every_account_operation_is_in_the_openapi_document_with_its_methods(stack, resource_routes):

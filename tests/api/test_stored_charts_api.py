@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.api.in_process_stack import AppStack
+from tests.api.test_answer_schemas_api import undeclared_or_missing
 from tests.api.test_conventions_api import assert_error, balance
 
 LYON = {"datetime": "1985-07-13T14:05:00", "place": "2996944"}
@@ -246,3 +247,13 @@ def test_a_birth_is_never_logged(stack, account):
     store(stack, key, {"name": "Secret Person", "datetime": "1977-03-04T05:06:07", "place": "2996944"})
     logged = stack.log_path.read_text()
     assert "1977-03-04" not in logged and "Secret Person" not in logged
+
+
+def test_an_export_is_one_page_with_no_next_page_and_fits_the_listings_schema(stack, account):
+    _, key = account
+    store(stack, key, {"name": "Ada", **LYON})
+    export = get(stack, key, "/v1/charts", export="true")
+    assert export.status_code == 200 and export.json()["data"]["next_page_token"] is None
+    with stack.client() as client:
+        document = client.get("/v1/openapi.json").json()
+    assert undeclared_or_missing(document, "/v1/charts", "get", export) == []

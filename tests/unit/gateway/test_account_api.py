@@ -13,7 +13,12 @@ from datetime import date
 import pytest
 
 from gateway.account_api import (
+    ACCOUNT_PATH,
+    DEFAULT_USAGE_DAYS,
+    MAX_USAGE_DAYS,
     NOT_RECORDED,
+    USAGE_PATH,
+    USAGE_STALE_MAX_S,
     UsageCache,
     UsageQuery,
     account_data,
@@ -21,6 +26,8 @@ from gateway.account_api import (
     usage_cache_s,
     usage_data,
 )
+from gateway.endpoints import account_operations, discover_endpoints
+from gateway.reference.openapi import build_openapi
 from kernel.errors import RangeTooLong
 from shared.errors import InvalidParameter
 from store.records import Account, KeyRecord, UsageRow, utc_now
@@ -173,3 +180,20 @@ def test_a_cache_age_of_0_reads_the_store_every_time():
 
     asyncio.run(run())
     assert len(reads) == 2
+
+
+def _description(rpc: str) -> str:
+    return build_openapi(discover_endpoints(), version="test")["paths"][
+        next(e.path for e in account_operations() if e.method.name == rpc)
+    ]["get"]["description"]
+
+
+def test_usage_and_account_are_served_at_the_paths_their_rpcs_declare():
+    declared = {e.method.name: (e.path, e.http.gateway.method) for e in account_operations()}
+    assert (declared["GetUsage"], declared["GetAccount"]) == ((USAGE_PATH, "GET"), (ACCOUNT_PATH, "GET"))
+
+
+def test_usages_description_says_the_range_and_staleness_the_gateway_applies():
+    described = _description("GetUsage")
+    assert f"up to {MAX_USAGE_DAYS} days" in described and f"the last {DEFAULT_USAGE_DAYS}" in described
+    assert f"at most {USAGE_STALE_MAX_S:g} s old" in described

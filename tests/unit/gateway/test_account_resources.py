@@ -10,7 +10,16 @@ from types import SimpleNamespace
 import orjson
 import pytest
 
-from gateway.account_resources import Answer, Operation, resource_route, serve_resource, single_values
+from gateway.account_resources import (
+    Answer,
+    Operation,
+    request_fields,
+    resource_route,
+    serve_resource,
+    single_values,
+    takes_body,
+)
+from gateway.endpoints import account_operations
 from gateway.request_state import request_state
 from gateway.version import answer_version
 from shared.errors import InvalidParameter, MethodNotAllowed
@@ -126,3 +135,11 @@ def test_single_values_refuses_a_repeated_or_unknown_parameter(items, param):
     with pytest.raises(InvalidParameter) as refused:
         single_values(items, ("a",), "/v1/things")
     assert refused.value.param == param
+
+
+def test_an_account_operation_takes_a_body_when_a_post_or_patch_has_fields_besides_its_paths():
+    by_rpc = {endpoint.method.name: endpoint for endpoint in account_operations()}
+    assert takes_body(by_rpc["CreateWebhook"]) and takes_body(by_rpc["UpdateStoredChart"])
+    assert not takes_body(by_rpc["RotateWebhookSecret"]) and not takes_body(by_rpc["GetUsage"])
+    assert request_fields(by_rpc["UpdateWebhook"]) == ("state",)
+    assert request_fields(by_rpc["ListStoredCharts"]) == ("limit", "page_token", "export")

@@ -4,15 +4,40 @@ parameters requests receive, and chart=<id> put in place of a birth as each requ
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
-from celestial.v1 import astrocartography_service_pb2, ephemeris_service_pb2, search_service_pb2
-from gateway.stored_charts import expand_body, expand_query, read_chart_body, resolve
+from celestial.v1 import (
+    account_service_pb2,
+    astrocartography_service_pb2,
+    ephemeris_service_pb2,
+    options_pb2,
+    search_service_pb2,
+)
+from gateway.endpoints import account_operations
+from gateway.reference.openapi import proto_comments
+from gateway.stored_charts import (
+    CHART_PATH,
+    CHARTS_PATH,
+    DEFAULT_PAGE,
+    NATAL_CHART,
+    expand_body,
+    expand_query,
+    read_chart_body,
+    resolve,
+)
 from kernel import civil_time, places
 from shared.errors import ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter, MissingParameter
 from shared.runtime.config import load_settings
-from store.chart_records import StoredChart, new_chart_id
+from store.chart_records import (
+    DEFAULT_CHARTS_PER_ACCOUNT,
+    MAX_NAME_CHARS,
+    MAX_PAGE,
+    StoredChart,
+    is_chart_id,
+    new_chart_id,
+)
 
 NATAL = ephemeris_service_pb2.ComputeNatalChartRequest
 SYNASTRY = ephemeris_service_pb2.ComputeSynastryRequest
@@ -139,3 +164,52 @@ def test_a_chart_of_another_account_or_of_no_shape_is_not_found():
 def test_a_request_naming_no_chart_is_left_as_it_came():
     items = [("jd", "2446260.0"), ("lat", "45"), ("lon", "4")]
     assert asyncio.run(expand_query(items, NATAL, "acct", OneChartStore())) is items
+
+
+# --- the stored charts' rules, as account_service.proto declares them ------------------------------
+
+
+def _rule(message, name: str):
+    return message.DESCRIPTOR.fields_by_name[name].GetOptions().Extensions[options_pb2.field]
+
+
+def _declared(rpc: str):
+    return next(e for e in account_operations() if e.method.name == rpc)
+
+
+def test_the_stored_charts_paths_are_those_their_rpcs_declare():
+    assert {_declared("ListStoredCharts").path, _declared("CreateStoredChart").path} == {CHARTS_PATH}
+    assert {_declared(rpc).path for rpc in ("GetStoredChart", "UpdateStoredChart", "DeleteStoredChart")} == {CHART_PATH}
+
+
+def test_a_listings_page_bounds_are_the_stores_and_its_default_within_them():
+    limit = _rule(account_service_pb2.ListStoredChartsRequest, "limit")
+    assert (limit.min, limit.max) == (1, MAX_PAGE) and 1 <= DEFAULT_PAGE <= MAX_PAGE
+
+
+def test_a_charts_name_is_as_long_as_the_proto_says_in_a_creation_and_a_change():
+    for message in (account_service_pb2.CreateStoredChartRequest, account_service_pb2.UpdateStoredChartRequest):
+        assert _rule(message, "name").max_length == MAX_NAME_CHARS
+    read_chart_body({"name": "x" * MAX_NAME_CHARS})
+    with pytest.raises(InvalidParameter):
+        read_chart_body({"name": "x" * (MAX_NAME_CHARS + 1)})
+
+
+def test_a_charts_body_takes_the_parameters_of_the_request_the_proto_names():
+    for message in (account_service_pb2.CreateStoredChartRequest, account_service_pb2.UpdateStoredChartRequest):
+        members_of = message.DESCRIPTOR.GetOptions().Extensions[options_pb2.message].members_of
+        assert members_of == NATAL_CHART.DESCRIPTOR.full_name
+
+
+def test_the_chart_id_pattern_of_the_proto_takes_the_ids_the_store_takes_and_no_other():
+    pattern = _rule(account_service_pb2.GetStoredChartRequest, "chart_id").pattern
+    for text in (new_chart_id(), new_chart_id(), "chart_0123456789abc0123456", "chart_0123456789abc012345678", "wh_x"):
+        assert (re.fullmatch(pattern, text) is not None) is is_chart_id(text), text
+
+
+def test_the_charts_descriptions_say_the_page_and_the_limit_the_gateway_applies():
+    comments = {name: " ".join(text.split()) for name, text in proto_comments().items()}
+    listing = comments["celestial.v1.AccountService.ListStoredCharts"]
+    creation = comments["celestial.v1.AccountService.CreateStoredChart"]
+    assert f"{DEFAULT_PAGE} a page by default" in listing
+    assert f"up to {DEFAULT_CHARTS_PER_ACCOUNT} charts" in creation

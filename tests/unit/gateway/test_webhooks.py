@@ -5,14 +5,24 @@ changed."""
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 
+from celestial.v1 import account_service_pb2, options_pb2
+from gateway.endpoints import account_operations
+from gateway.reference.openapi import proto_comments
+from gateway.upcoming_events import WINDOW_ENDS_DAYS
 from gateway.webhooks import (
     CHART_KINDS,
     SKY_KINDS,
+    WEBHOOK_DELIVERIES_PATH,
+    WEBHOOK_PATH,
+    WEBHOOK_ROTATE_PATH,
+    WEBHOOK_TEST_PATH,
+    WEBHOOKS_PATH,
     _replaced,
     check_addresses,
     check_events,
@@ -23,9 +33,26 @@ from gateway.webhooks import (
 )
 from shared.errors import InvalidParameter, WebhookEnded
 from store.memory_store import MemoryStore
-from store.webhook_records import ACTIVE, ENDED, Delivery, Webhook, new_secret, new_webhook_id
+from store.webhook_records import (
+    ACTIVE,
+    DEFAULT_WEBHOOKS_PER_ACCOUNT,
+    END_REASONS,
+    ENDED,
+    KEEP_DELIVERIES,
+    MAX_LEAD_MINUTES,
+    MAX_URL_CHARS,
+    PAUSE_REASONS,
+    PAUSED,
+    STATES,
+    Delivery,
+    Webhook,
+    is_webhook_id,
+    new_secret,
+    new_webhook_id,
+)
 from tests.name_table import NameTable
 from webhooks.egress import SUGGESTION
+from webhooks.signing import TOLERANCE_S
 
 
 def checked(url, development: bool) -> str:
@@ -126,3 +153,55 @@ def test_a_change_racing_the_charts_deletion_is_409_webhook_ended_and_not_writte
         return await store.get_webhook(account.id, read.webhook_id)
 
     assert asyncio.run(scenario()).state == ENDED
+
+
+# --- the subscriptions' rules, as account_service.proto declares them ------------------------------
+
+
+def _rule(message, name: str):
+    return message.DESCRIPTOR.fields_by_name[name].GetOptions().Extensions[options_pb2.field]
+
+
+def test_the_webhook_paths_are_those_their_rpcs_declare():
+    declared = {e.method.name: e.path for e in account_operations()}
+    assert {declared["ListWebhooks"], declared["CreateWebhook"]} == {WEBHOOKS_PATH}
+    assert {declared[rpc] for rpc in ("GetWebhook", "UpdateWebhook", "DeleteWebhook")} == {WEBHOOK_PATH}
+    assert (declared["RotateWebhookSecret"], declared["TestWebhook"], declared["ListWebhookDeliveries"]) == (
+        WEBHOOK_ROTATE_PATH,
+        WEBHOOK_TEST_PATH,
+        WEBHOOK_DELIVERIES_PATH,
+    )
+
+
+def test_a_subscriptions_bounds_and_kinds_are_those_the_proto_declares():
+    create = account_service_pb2.CreateWebhookRequest
+    assert _rule(create, "url").max_length == MAX_URL_CHARS
+    lead = _rule(create, "lead_minutes")
+    assert (lead.min, lead.max) == (0, MAX_LEAD_MINUTES) and check_lead(MAX_LEAD_MINUTES) == MAX_LEAD_MINUTES
+    assert tuple(_rule(create, "events").choices) == CHART_KINDS
+    for answer in (account_service_pb2.Webhook, account_service_pb2.WebhookWithSecret):
+        assert tuple(_rule(answer, "events").choices) == CHART_KINDS
+        assert tuple(_rule(answer, "state").choices) == STATES
+        assert set(_rule(answer, "paused_reason").choices) == {*PAUSE_REASONS, *END_REASONS} - {""}
+    assert tuple(_rule(account_service_pb2.UpdateWebhookRequest, "state").choices) == (ACTIVE, PAUSED)
+
+
+def test_a_subscription_with_its_secret_is_a_subscription_and_its_secret():
+    plain = [(f.name, f.type, f.number) for f in account_service_pb2.Webhook.DESCRIPTOR.fields]
+    shown = [(f.name, f.type, f.number) for f in account_service_pb2.WebhookWithSecret.DESCRIPTOR.fields]
+    assert shown[:-1] == plain and shown[-1][0] == "secret"
+
+
+def test_the_webhook_id_pattern_of_the_proto_takes_the_ids_the_store_takes_and_no_other():
+    pattern = _rule(account_service_pb2.GetWebhookRequest, "webhook_id").pattern
+    for text in (new_webhook_id(), "wh_0123456789abc0123456", "wh_0123456789abc012345678", "chart_x"):
+        assert (re.fullmatch(pattern, text) is not None) is is_webhook_id(text), text
+
+
+def test_the_webhooks_descriptions_say_the_limits_the_gateway_applies():
+    comments = {name: " ".join(text.split()) for name, text in proto_comments().items()}
+    creation = comments["celestial.v1.AccountService.CreateWebhook"]
+    assert f"up to {DEFAULT_WEBHOOKS_PER_ACCOUNT} subscriptions" in creation
+    assert f"more than {TOLERANCE_S} s from your clock" in creation
+    assert f"The last {KEEP_DELIVERIES} attempts" in comments["celestial.v1.AccountService.ListWebhookDeliveries"]
+    assert f"in the next {WINDOW_ENDS_DAYS[-1] // 365} years" in comments["celestial.v1.AccountService.TestWebhook"]

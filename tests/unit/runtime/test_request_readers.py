@@ -21,6 +21,9 @@ from celestial.v1.common_pb2 import Moment
 from kernel.errors import RangeTooLong
 from shared.runtime.request_readers import READERS
 
+#: The protos of the pools' requests. Not account_service.proto: its requests are the account
+#: resources' (gateway/account_resources.py reads their query or body; their rules are each
+#: resource's own), never a service's computation, so they name no reader.
 MODULES = (astrocartography_service_pb2, ephemeris_service_pb2, search_service_pb2, timelords_service_pb2, vedic_pb2)
 
 

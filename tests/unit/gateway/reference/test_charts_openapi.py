@@ -1,11 +1,11 @@
-"""gateway/reference/charts_openapi.py: the stored charts' operations, and the chart
-parameters of the operations whose request takes a birth."""
+"""gateway/reference/charts_openapi.py: the chart parameters of the operations whose request
+takes a birth; the stored charts' own operations, generated from account_service.proto."""
 
 from __future__ import annotations
 
 from celestial.v1 import ephemeris_service_pb2
 from gateway.endpoints import discover_endpoints
-from gateway.reference.charts_openapi import chart_parameters, chart_paths, stood_in_for, with_chart_members
+from gateway.reference.charts_openapi import chart_parameters, stood_in_for, with_chart_members
 from gateway.reference.openapi import build_openapi
 
 NATAL = ephemeris_service_pb2.ComputeNatalChartRequest
@@ -13,7 +13,8 @@ POSITIONS = ephemeris_service_pb2.ComputePositionsRequest
 
 
 def test_the_charts_paths_hold_list_create_read_change_and_delete_all_free():
-    paths = chart_paths()
+    document = build_openapi(discover_endpoints(), version="x")
+    paths = {path: item for path, item in document["paths"].items() if path.startswith("/v1/charts")}
     operations = {(path, verb): op for path, item in paths.items() for verb, op in item.items()}
     assert {op["operationId"] for op in operations.values()} == {
         "list_stored_charts",
@@ -31,6 +32,12 @@ def test_a_birth_taking_request_has_a_chart_parameter_and_no_birth_parameter_req
     assert {"datetime", "lat", "lon", "place", "tz"} <= stood_in_for(NATAL)
     schema = with_chart_members({"type": "object", "properties": {"lat": {}}, "required": ["lat", "bodies"]}, NATAL)
     assert schema["required"] == ["bodies"] and "chart" in schema["properties"]
+
+
+def test_a_chart_parameter_takes_the_chart_id_pattern_the_stored_charts_declare():
+    document = build_openapi(discover_endpoints(), version="x")
+    declared = document["paths"]["/v1/charts/{chart_id}"]["get"]["parameters"][0]["schema"]["pattern"]
+    assert chart_parameters(NATAL)["chart"]["pattern"] == declared
 
 
 def test_a_request_without_a_birth_is_left_alone():
