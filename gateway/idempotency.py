@@ -215,6 +215,13 @@ def mode_scoped_key(key: str, mode: str) -> str:
     return f"{mode}\n{key}"
 
 
+def request_scoped_key(state: RequestState, key: str) -> str:
+    """Return what the store keeps the request's ``key`` under: :func:`mode_scoped_key` in the
+    mode of the API key that authenticated it (``state``), so a test answer never replays to a
+    live key nor a live one to a test key (Stripe keeps the two apart likewise)."""
+    return mode_scoped_key(key, TEST_MODE if state.test_mode else LIVE_MODE)
+
+
 async def created_once(
     request: Request,
     idempotency: Idempotency,
@@ -238,9 +245,8 @@ async def created_once(
     if key is None:
         return await create()
     state = request_state(request)
-    mode = TEST_MODE if state.test_mode else LIVE_MODE
     claimed = await idempotency.claim(
-        account_id, mode_scoped_key(key, mode), fingerprint("POST", path, canonical_json(body)), lease_s
+        account_id, request_scoped_key(state, key), fingerprint("POST", path, canonical_json(body)), lease_s
     )
     if isinstance(claimed, StoredAnswer):
         state.rate_limit_headers = []

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from gateway.endpoints import discover_endpoints
-from gateway.idempotency import canonical_parameters, fingerprint
+from gateway.idempotency import canonical_parameters, fingerprint, mode_scoped_key
 from shared.runtime.transcoder import request_from_query
 from store.sqlite_store import SqliteStore
 from tests.api.test_chart_wheel_api import BIRTH
@@ -99,7 +99,11 @@ def _claim_from_another_gateway(
         try:
             account = await store.get_account(account_name)
             await store.claim_idempotency(
-                account.id, key, fingerprint("GET", POSITIONS, canonical_parameters(message)), "elsewhere", lease_s
+                account.id,
+                mode_scoped_key(key, "live"),
+                fingerprint("GET", POSITIONS, canonical_parameters(message)),
+                "elsewhere",
+                lease_s,
             )
         finally:
             await store.close()
