@@ -73,16 +73,16 @@ def test_a_post_body_is_the_same_request_whatever_its_key_order_or_whitespace(fu
     assert again.headers["idempotent-replayed"] == "true" and again.content == first.content
 
 
-def test_the_same_key_with_another_request_is_409_idempotency_key_reuse_and_free(stack, funded):
+def test_the_same_key_with_another_request_is_422_idempotency_key_reuse_and_free(stack, funded):
     name, client = funded
     client.get(POSITIONS, params=MOMENT, headers=_key("k-reuse"))
     before = balance(stack, name)
     other = client.get(POSITIONS, params={**MOMENT, "bodies": "mars"}, headers=_key("k-reuse"))
-    assert_error(other, 409, "idempotency_key_reuse")
+    assert_error(other, 422, "idempotency_key_reuse")
     as_post = client.post(
         POSITIONS, json={"datetime": "2024-03-20T12:00:00Z", "bodies": ["sun", "moon"]}, headers=_key("k-reuse")
     )
-    assert_error(as_post, 409, "idempotency_key_reuse")
+    assert_error(as_post, 422, "idempotency_key_reuse")
     assert balance(stack, name) == before
 
 
@@ -177,7 +177,7 @@ def test_a_batch_is_covered_whole_by_its_key(stack, funded):
     again = client.post("/v1/batch", json=BATCH, headers=_key("k-batch"))
     assert again.headers["idempotent-replayed"] == "true" and again.content == first.content
     other = client.post("/v1/batch", json={"requests": BATCH["requests"][:2]}, headers=_key("k-batch"))
-    assert_error(other, 409, "idempotency_key_reuse")
+    assert_error(other, 422, "idempotency_key_reuse")
     assert balance(stack, name) == 97
 
 

@@ -3,7 +3,7 @@ SQLite (one file) and NATS JetStream, and 1,000 retries of 100 paid requests fir
 moments through either gateway, half of the requests first sent by a client that gives up
 before the answer. Each store must end with one charge per distinct key, every answer to a
 key byte-identical to its first (status, body, X-Request-Id), a key reused for another
-request refused 409 ``idempotency_key_reuse``, and every retry that came while its first
+request refused 422 ``idempotency_key_reuse``, and every retry that came while its first
 request ran refused 409 ``idempotency_key_in_progress`` with Retry-After.
 """
 
@@ -138,7 +138,7 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
         "given up"
     )
 
-    # The same key with another request, through either gateway: 409 reuse, and nothing charged.
+    # The same key with another request, through either gateway: 422 reuse, and nothing charged.
     before = _balance(stack, name)
     for index in range(10):
         other = httpx.get(
@@ -147,7 +147,7 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
             headers={**auth, "Idempotency-Key": f"{run}-request-{index}"},
             timeout=60,
         )
-        assert other.status_code == 409 and other.json()["errors"][0]["code"] == "idempotency_key_reuse", other.text
+        assert other.status_code == 422 and other.json()["errors"][0]["code"] == "idempotency_key_reuse", other.text
     assert _balance(stack, name) == before
 
 
