@@ -42,7 +42,14 @@ def test_a_retry_with_the_same_key_replays_the_first_answer_byte_for_byte_and_fr
     assert again.content == first.content
     assert again.headers["idempotent-replayed"] == "true"
     assert again.headers["x-request-id"] == first.headers["x-request-id"]
-    for name_ in ("content-type", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"):
+    for name_ in (
+        "content-type",
+        "x-ratelimit-limit",
+        "x-ratelimit-remaining",
+        "x-ratelimit-reset",
+        "ratelimit-policy",
+        "ratelimit",
+    ):
         assert again.headers[name_] == first.headers[name_]
     assert "idempotent-replayed" not in first.headers
     assert balance(stack, name) == after_first == 100 - first.json()["meta"]["credits_used"]

@@ -17,6 +17,7 @@ import pytest
 import retryheader
 
 from shared.errors import QUOTA_EXCEEDED_TYPE
+from tests.api.test_answer_schemas_api import undeclared_or_missing
 from tests.api.test_conventions_api import assert_error
 from tests.api.test_limits_api import MOMENT, POSITIONS, hold_slots, limited_key, release_slots, wait_for_fresh_window
 
@@ -64,6 +65,17 @@ def test_a_429_over_the_minute_names_quota_exceeded_and_its_policy_beside_the_er
     ((_, limit),) = _items(refused.headers["ratelimit"])
     # draft-11 section 6: Retry-After never points earlier than the end of the effective window.
     assert limit["r"] == 0 and limit["t"] <= int(refused.headers["retry-after"])
+
+
+def test_the_429s_problem_details_are_what_the_openapi_document_declares(stack):
+    _, key = limited_key(stack, rate=1)
+    wait_for_fresh_window()
+    with stack.client(key) as client:
+        document = client.get("/v1/openapi.json").json()
+        client.get(POSITIONS, params=MOMENT)
+        refused = client.get(POSITIONS, params=MOMENT)
+    assert refused.status_code == 429
+    assert undeclared_or_missing(document, POSITIONS, "get", refused) == []
 
 
 def test_a_429_for_concurrency_names_the_concurrency_policy_and_leaves_the_window_out(stack):
