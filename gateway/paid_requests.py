@@ -425,9 +425,9 @@ class Gateway:
                 nonlocal chargeable
                 params = await expand_body(params, endpoint.request_cls, account.id, self.store)
                 reading = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
-                body = await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
+                answer = await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
                 chargeable += credit_cost(endpoint.http, reading.message)
-                return body
+                return answer
 
             try:
                 results, credits_used = await until_disconnected(
