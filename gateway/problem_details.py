@@ -9,6 +9,9 @@ body: ``type``, ``title``, ``status``, ``detail`` and the draft's extension memb
 so the body is at once the API's error body (``errors``, ``meta``: unchanged) and a problem
 details object. An empty balance (402 ``insufficient_credits``) is not a quota over a time
 window, so it names no problem type.
+
+Its media type is ``application/json``, as every answer's, unless the request's ``Accept``
+asks for ``application/problem+json`` (RFC 9457, section 3): then the same body is labelled so.
 """
 
 from __future__ import annotations
@@ -20,6 +23,22 @@ from shared.errors import CelestialError, SpendCapReached
 
 #: The title the draft gives the quota-exceeded problem type (section 5.1).
 QUOTA_EXCEEDED_TITLE = "Request cannot be satisfied as assigned quota has been exceeded"
+#: The media type of a problem details object in JSON (RFC 9457, section 3).
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+
+def asks_for_problem_json(accept: str | None) -> bool:
+    """Return whether an ``Accept`` value lists ``application/problem+json`` with a weight above 0."""
+    for member in (accept or "").split(","):
+        media_type, *parameters = (part.strip() for part in member.split(";"))
+        if media_type.lower() != PROBLEM_MEDIA_TYPE:
+            continue
+        weights = [p.split("=", 1)[1] for p in parameters if p.lower().startswith("q=") and "=" in p]
+        try:
+            return not weights or float(weights[0]) > 0
+        except ValueError:
+            return False
+    return False
 
 
 def violated_policies(error: CelestialError) -> tuple[str, ...]:

@@ -67,6 +67,19 @@ def test_a_429_over_the_minute_names_quota_exceeded_and_its_policy_beside_the_er
     assert limit["r"] == 0 and limit["t"] <= int(refused.headers["retry-after"])
 
 
+def test_a_client_that_accepts_problem_json_gets_the_same_body_labelled_so(stack):
+    _, key = limited_key(stack, rate=1)
+    wait_for_fresh_window()
+    with stack.client(key) as client:
+        client.get(POSITIONS, params=MOMENT)
+        plain = client.get(POSITIONS, params=MOMENT)
+        labelled = client.get(POSITIONS, params=MOMENT, headers={"Accept": "application/problem+json"})
+    assert plain.headers["content-type"] == "application/json"
+    assert labelled.headers["content-type"] == "application/problem+json"
+    assert labelled.json()["violated-policies"] == ["minute"] and labelled.json()["errors"]
+    assert "Accept" in plain.headers["vary"] and "Accept" in labelled.headers["vary"]
+
+
 def test_the_429s_problem_details_are_what_the_openapi_document_declares(stack):
     _, key = limited_key(stack, rate=1)
     wait_for_fresh_window()

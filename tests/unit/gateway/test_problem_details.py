@@ -4,7 +4,9 @@ error, an empty balance included, names none."""
 
 from __future__ import annotations
 
-from gateway.problem_details import QUOTA_EXCEEDED_TITLE, problem_members, violated_policies
+import pytest
+
+from gateway.problem_details import QUOTA_EXCEEDED_TITLE, asks_for_problem_json, problem_members, violated_policies
 from shared.errors import (
     QUOTA_EXCEEDED_TYPE,
     InsufficientCredits,
@@ -38,3 +40,19 @@ def test_a_limit_that_names_no_policy_leaves_the_member_out():
 def test_an_empty_balance_and_other_errors_name_no_problem_type():
     assert problem_members(InsufficientCredits("No credits.")) == {}
     assert problem_members(InvalidParameter("Bad.")) == {}
+
+
+@pytest.mark.parametrize(
+    ("accept", "asked"),
+    [
+        ("application/problem+json", True),
+        ("application/json, application/problem+json;q=0.9", True),
+        ("Application/Problem+JSON ; q=1", True),
+        ("application/problem+json;q=0", False),
+        ("application/json", False),
+        ("*/*", False),
+        (None, False),
+    ],
+)
+def test_problem_json_is_answered_only_when_accept_asks_for_it(accept, asked):
+    assert asks_for_problem_json(accept) is asked
