@@ -16,6 +16,7 @@ import http_sfv
 import pytest
 import retryheader
 
+from gateway.key_modes import TEST_RATE_PER_MINUTE
 from shared.errors import QUOTA_EXCEEDED_TYPE
 from tests.api.test_answer_schemas_api import undeclared_or_missing
 from tests.api.test_conventions_api import assert_error
@@ -42,6 +43,16 @@ def test_every_authenticated_answer_carries_ratelimit_policy_and_ratelimit_as_dr
         assert limit["r"] == int(response.headers["x-ratelimit-remaining"])
         to_reset = int(response.headers["x-ratelimit-reset"]) - time.time()
         assert 0 <= limit["t"] <= 60 and abs(limit["t"] - math.ceil(to_reset)) <= 1
+
+
+def test_a_test_keys_answer_carries_the_test_limits_figures(stack):
+    name, _ = limited_key(stack, rate=300)
+    test_key = stack.admin("key", "create", "--account", name, "--test").stdout.strip()
+    with stack.client(test_key) as client:
+        response = client.get(POSITIONS, params=MOMENT)
+    assert response.status_code == 200 and response.json()["meta"]["mode"] == "test"
+    assert _items(response.headers["ratelimit-policy"]) == [("minute", {"q": TEST_RATE_PER_MINUTE, "w": 60})]
+    assert _items(response.headers["ratelimit"])[0][1]["r"] == int(response.headers["x-ratelimit-remaining"])
 
 
 def test_an_unauthenticated_answer_carries_no_ratelimit_fields(stack):
