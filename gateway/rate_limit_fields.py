@@ -6,7 +6,8 @@ The gateway advertises one policy, :data:`RATE_POLICY`: an account's requests pe
 fixed windows aligned to the minute (a test key's answer the test limit's,
 ``gateway/key_modes.py``), the figures the ``X-RateLimit-*`` headers carry too. The other
 limits that refuse a request are named, not advertised (docs/limits.md): the requests in
-flight (:data:`CONCURRENCY_POLICY`) and the spend caps (:func:`spend_cap_policy`).
+flight (:data:`CONCURRENCY_POLICY`), the spend caps (:func:`spend_cap_policy`) and the test
+deliveries in flight (:data:`WEBHOOK_DELIVERIES_POLICY`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ import math
 RATE_POLICY = "minute"
 #: The name of the requests-in-flight limit, which a 429 for concurrency names.
 CONCURRENCY_POLICY = "concurrency"
+#: The name of the limit on an account's test deliveries in flight on one gateway
+#: (``POST /v1/webhooks/{id}/test``, docs/webhooks.md), which its 429 names.
+WEBHOOK_DELIVERIES_POLICY = "webhook-deliveries"
 
 
 def spend_cap_policy(scope: str, period: str) -> str:

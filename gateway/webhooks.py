@@ -36,6 +36,7 @@ from starlette.responses import Response
 from gateway.account_resources import Answer, Call, Operation, resource_route
 from gateway.errors import request_id_of
 from gateway.idempotency import LEASE_MARGIN_S, created_once
+from gateway.rate_limit_fields import WEBHOOK_DELIVERIES_POLICY
 from gateway.upcoming_events import WINDOW_ENDS_DAYS, as_test, forecast_asker, next_event
 from gateway.utc_text import iso
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
@@ -333,6 +334,7 @@ async def _sent_under_the_accounts_bound(gateway, account: Account, webhook: Web
                 f"deadline."
             ),
             retry_after_s=math.ceil(timeout_s),
+            violated_policies=(WEBHOOK_DELIVERIES_POLICY,),
         )
     try:
         return await send(

@@ -69,7 +69,8 @@ ERROR_SCHEMA = {
         "violated-policies": {
             "type": "array",
             "items": {"type": "string"},
-            "description": "The quotas that refused the request: minute, concurrency, <scope>-<period>-spend.",
+            "description": "The quotas that refused the request: minute, concurrency, webhook-deliveries, "
+            "<scope>-<period>-spend.",
         },
     },
 }

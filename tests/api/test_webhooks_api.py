@@ -632,6 +632,7 @@ def test_a_test_delivery_while_the_accounts_deliveries_are_all_in_flight_is_429_
         answers = [answer.result() for answer in in_flight]
     error = assert_error(refused, 429, "rate_limit_exceeded")
     assert int(refused.headers["retry-after"]) >= 1 and "Retry-After" in error["suggestion"]
+    assert refused.json()["violated-policies"] == ["webhook-deliveries"]
     assert still_hanging and other_account.json()["data"]["succeeded"]  # another account's slots are its own
     assert [a.json()["data"]["succeeded"] for a in answers] == [True] * 4
 
