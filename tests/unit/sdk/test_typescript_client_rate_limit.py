@@ -2,7 +2,8 @@
 field (draft-ietf-httpapi-ratelimit-headers-11) for its retries, as the Python client does: an
 answer's ``Retry-After`` first, else the window of a quota the field says is used up. Its
 ``rateLimit.ts`` and ``errors.ts`` are compiled here with the project's pinned ``tsc``
-(sdk/generator, ``npm ci``) beside a stand-in of the generated error codes, and run by node."""
+(sdk/generator, installed by ``npm ci`` when missing) beside a stand-in of the generated
+error codes, and run by node."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import http_sfv
 import pytest
 
-from deploy.generate_sdks import TYPESCRIPT_COMPILER
+from deploy.generate_sdks import TYPESCRIPT_COMPILER, install_typescript_generator
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "sdk" / "typescript-template" / "src"
 VALUES = [
@@ -63,8 +64,9 @@ TSCONFIG = {
 @pytest.fixture(scope="module")
 def answers(processes, tmp_path_factory) -> dict:
     """Return what the compiled template answers to :data:`VALUES` and the checks of CHECK."""
-    if not TYPESCRIPT_COMPILER.exists() or shutil.which("node") is None:
-        pytest.skip("node and the pinned tsc are needed (npm ci in sdk/generator; .ci/run installs them)")
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        pytest.skip("node and npm are needed to compile the TypeScript client (.ci/run installs them)")
+    install_typescript_generator()  # the pinned tsc (npm ci in sdk/generator), as make sdk does
     folder = tmp_path_factory.mktemp("ts-rate-limit")
     for name in ("rateLimit.ts", "errors.ts"):
         shutil.copy(TEMPLATE / name, folder / name)
