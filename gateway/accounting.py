@@ -19,10 +19,11 @@ from google.protobuf.message import Message
 from celestial.v1 import options_pb2
 from gateway.errors import TRANSIENT_STORE_ERRORS as TRANSIENT
 from gateway.key_modes import limits_for_test_keys
+from gateway.rate_limit_fields import CONCURRENCY_POLICY, RATE_POLICY, limit_field, policy_field, seconds_until
 from shared.errors import RateLimitExceeded
 from store.errors import StoreOutcomeUnknown
 from store.interfaces import CreditLedger, Limiters
-from store.records import Account, Admission, AdmittedCharge, ChargeNote
+from store.records import RATE_WINDOW_S, Account, Admission, AdmittedCharge, ChargeNote
 from store.spend_caps import SpendWarning
 
 log = structlog.get_logger("celestial.gateway")
@@ -49,12 +50,24 @@ def credit_cost(http: options_pb2.HttpEndpoint, message: Message) -> int:
     return http.credits
 
 
-def rate_limit_headers(admission: Admission) -> list[tuple[bytes, bytes]]:
-    """Return the X-RateLimit-* headers of an admission (limit per minute, remaining, reset in Unix s)."""
+def rate_limit_headers(admission: Admission, now_s: float | None = None) -> list[tuple[bytes, bytes]]:
+    """Return the rate-limit headers of an admission made at ``now_s`` (Unix s; now by default):
+    ``X-RateLimit-*`` (limit per minute, remaining, reset in Unix s) and the IETF draft-11
+    fields ``RateLimit-Policy`` (the minute's quota and window) and ``RateLimit`` (what is left
+    and, ``t``, the seconds to the window's end; ``gateway/rate_limit_fields.py``).
+
+    A 429 for concurrency leaves ``t`` out: its Retry-After (a slot frees within seconds) may
+    come before the minute's end, and draft-11 (section 6) asks that Retry-After never point
+    earlier than the end of the effective window.
+    """
+    now_s = time.time() if now_s is None else now_s
+    window_left_s = None if admission.reason == "concurrency" else seconds_until(admission.reset_at_s, now_s)
     return [
         (b"x-ratelimit-limit", str(admission.limit).encode()),
         (b"x-ratelimit-remaining", str(max(0, admission.remaining)).encode()),
         (b"x-ratelimit-reset", str(admission.reset_at_s).encode()),
+        (b"ratelimit-policy", policy_field(RATE_POLICY, admission.limit, RATE_WINDOW_S).encode()),
+        (b"ratelimit", limit_field(RATE_POLICY, admission.remaining, window_left_s).encode()),
     ]
 
 
@@ -66,11 +79,13 @@ def refusal(admission: Admission) -> RateLimitExceeded:
             "The account already has its maximum of concurrent requests in flight.",
             suggestion="Wait for a request to finish, or send fewer at once; Retry-After says when to retry.",
             retry_after_s=retry_after_s,
+            violated_policies=(CONCURRENCY_POLICY,),
         )
     return RateLimitExceeded(
         f"The account has used its {admission.limit} requests of this minute.",
         suggestion="Wait for the number of seconds in Retry-After (the window resets then), or ask for a higher limit.",
         retry_after_s=retry_after_s,
+        violated_policies=(RATE_POLICY,),
     )
 
 

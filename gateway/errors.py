@@ -18,6 +18,7 @@ from starlette.responses import Response
 
 from gateway.envelope import error_body
 from gateway.json_response import json_response
+from gateway.problem_details import PROBLEM_MEDIA_TYPE, asks_for_problem_json, problem_members
 from gateway.request_state import request_state
 from shared.errors import (
     CelestialError,
@@ -131,10 +132,18 @@ def error_headers(error: CelestialError) -> dict[str, str]:
 
 
 def error_response(request: Request, exc: BaseException) -> Response:
-    """Return the spec's error body for whatever ``exc`` is, with its declared headers."""
+    """Return the spec's error body for whatever ``exc`` is, with its declared headers and,
+    for a limit's refusal, the RFC 9457 problem details beside it (``gateway/problem_details.py``)."""
     request_id = request_id_of(request)
     error = as_celestial_error(exc, request_id, request.method, request.url.path)
-    return json_response(error_body([error], request_id), error.http_status, error_headers(error))
+    problem = problem_members(error)
+    headers = error_headers(error)
+    if problem:
+        # Its media type depends on Accept (RFC 9457's, when asked for).
+        headers["Vary"] = "Accept"
+        if asks_for_problem_json(request.headers.get("accept")):
+            headers["Content-Type"] = PROBLEM_MEDIA_TYPE
+    return json_response({**error_body([error], request_id), **problem}, error.http_status, headers)
 
 
 def with_error_body(serve: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:

@@ -7,8 +7,8 @@ for this request (:class:`Held`: computed, charged and answered as usual, then
 :meth:`Idempotency.complete` keeps the answer, or :meth:`Idempotency.release` forgets the
 claim when the request charged nothing), or finds the first request's answer
 (:class:`~store.idempotency_records.StoredAnswer`, replayed by :func:`replay_response`), or
-refuses: 409 ``idempotency_key_reuse`` for another request, 409 ``idempotency_key_in_progress``
-while the first still runs.
+refuses: 422 ``idempotency_key_reuse`` for another request, 409 ``idempotency_key_in_progress``
+while the first still runs (the statuses of the IETF Idempotency-Key draft).
 
 The free creations (``POST /v1/webhooks``, ``POST /v1/charts``) take a key too
 (:func:`created_once`): a retry answers the first creation again instead of making a second
@@ -140,7 +140,7 @@ class Idempotency:
     async def claim(self, account_id: str, key: str, request_fingerprint: str, lease_s: float) -> Held | StoredAnswer:
         """Return the claim this request now holds on ``key``, or the first request's answer.
 
-        Raises 409 ``idempotency_key_reuse`` when the key names another request, 409
+        Raises 422 ``idempotency_key_reuse`` when the key names another request, 409
         ``idempotency_key_in_progress`` (Retry-After 1 s) while its first request runs.
         """
         claim_id = new_request_id()
@@ -215,6 +215,13 @@ def mode_scoped_key(key: str, mode: str) -> str:
     return f"{mode}\n{key}"
 
 
+def request_scoped_key(state: RequestState, key: str) -> str:
+    """Return what the store keeps the request's ``key`` under: :func:`mode_scoped_key` in the
+    mode of the API key that authenticated it (``state``), so a test answer never replays to a
+    live key nor a live one to a test key (Stripe keeps the two apart likewise)."""
+    return mode_scoped_key(key, TEST_MODE if state.test_mode else LIVE_MODE)
+
+
 async def created_once(
     request: Request,
     idempotency: Idempotency,
@@ -228,7 +235,7 @@ async def created_once(
     per ``Idempotency-Key``: without a key, what ``create()`` answers; with one, claimed per
     account and mode for ``lease_s`` seconds, the first creation's answer replayed byte for byte
     (``Idempotent-Replayed: true``, the first's ``X-Request-Id`` and rate-limit headers) to the
-    same body, 409 ``idempotency_key_reuse`` to another, 409 ``idempotency_key_in_progress``
+    same body, 422 ``idempotency_key_reuse`` to another, 409 ``idempotency_key_in_progress``
     while the first runs. A creation refused or failed keeps nothing: its key is free again.
 
     The request was admitted already (these routes count under the limits like any request),
@@ -238,9 +245,8 @@ async def created_once(
     if key is None:
         return await create()
     state = request_state(request)
-    mode = TEST_MODE if state.test_mode else LIVE_MODE
     claimed = await idempotency.claim(
-        account_id, mode_scoped_key(key, mode), fingerprint("POST", path, canonical_json(body)), lease_s
+        account_id, request_scoped_key(state, key), fingerprint("POST", path, canonical_json(body)), lease_s
     )
     if isinstance(claimed, StoredAnswer):
         state.rate_limit_headers = []

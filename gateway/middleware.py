@@ -38,6 +38,8 @@ CORS_EXPOSE_HEADERS = (
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
     "X-RateLimit-Reset",
+    "RateLimit-Policy",
+    "RateLimit",
     "Retry-After",
     "Idempotent-Replayed",
 )

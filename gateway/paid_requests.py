@@ -40,6 +40,7 @@ from gateway.idempotency import (
     idempotency_key,
     recomputation,
     replay_response,
+    request_scoped_key,
 )
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
@@ -336,7 +337,10 @@ class Gateway:
                 raise
             if key is not None:
                 claimed = await self.idempotency.claim(
-                    account.id, key, request_fingerprint, self.deadline_s(endpoint) + LEASE_MARGIN_S
+                    account.id,
+                    request_scoped_key(state, key),
+                    request_fingerprint,
+                    self.deadline_s(endpoint) + LEASE_MARGIN_S,
                 )
                 if isinstance(claimed, StoredAnswer):
                     return await self._replay(request, account, endpoint, reading, claimed)
@@ -403,18 +407,27 @@ class Gateway:
             if key is not None:
                 request_fingerprint = fingerprint(request.method, request.url.path, canonical_json(body))
                 claimed = await self.idempotency.claim(
-                    account.id, key, request_fingerprint, self.batch_deadline_s() + LEASE_MARGIN_S
+                    account.id,
+                    request_scoped_key(state, key),
+                    request_fingerprint,
+                    self.batch_deadline_s() + LEASE_MARGIN_S,
                 )
                 if isinstance(claimed, StoredAnswer):
                     return await self._replay_batch(request, account, body, claimed)
                 held = claimed
             await self.admit(state, account)
             subrequests = parse_batch(body)
+            # What the sub-requests that succeeded cost, or would cost with a live key: a
+            # test key's batch is kept as a live key's would be charged (docs/idempotency.md).
+            chargeable = 0
 
             async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
+                nonlocal chargeable
                 params = await expand_body(params, endpoint.request_cls, account.id, self.store)
                 reading = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
-                return await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
+                answer = await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
+                chargeable += credit_cost(endpoint.http, reading.message)
+                return answer
 
             try:
                 results, credits_used = await until_disconnected(
@@ -454,13 +467,13 @@ class Gateway:
         if state.test_mode:
             body["meta"]["mode"] = TEST_MODE
         response = json_response(body)
-        if held is not None and credits_used:
+        if held is not None and chargeable:
             # Recomputing replays the failed sub-requests' results as first answered.
             failed = {str(result["index"]): result for result in results if result["status"] != 200}
             await self.idempotency.complete(
                 held, response, request_id, state.rate_limit_headers, recomputation(body["meta"], failed=failed)
             )
-        elif held is not None:  # every sub-request failed: nothing was charged, nothing is kept
+        elif held is not None:  # no paid sub-request succeeded: nothing was charged, nothing is kept
             await self.idempotency.release(held)
         return response
 

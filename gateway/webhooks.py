@@ -37,6 +37,7 @@ from celestial.v1 import account_service_pb2
 from gateway.account_resources import Answer, Call, account_routes
 from gateway.errors import request_id_of
 from gateway.idempotency import LEASE_MARGIN_S, created_once
+from gateway.rate_limit_fields import WEBHOOK_DELIVERIES_POLICY
 from gateway.upcoming_events import WINDOW_ENDS_DAYS, as_test, forecast_asker, next_event
 from gateway.utc_text import iso
 from kernel.forecast import ECLIPSE, INGRESS, KINDS, LUNATION, STATION
@@ -334,6 +335,7 @@ async def _sent_under_the_accounts_bound(gateway, account: Account, webhook: Web
                 f"deadline."
             ),
             retry_after_s=math.ceil(timeout_s),
+            violated_policies=(WEBHOOK_DELIVERIES_POLICY,),
         )
     try:
         return await send(

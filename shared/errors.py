@@ -16,6 +16,10 @@ and statuses is ``spec/decisions.md`` ("Error codes and statuses").
 
 from __future__ import annotations
 
+#: The problem type of a request refused by a quota (draft-ietf-httpapi-ratelimit-headers-11,
+#: section 5.1, "Quota Exceeded"; its extension member ``violated-policies`` names the quotas).
+QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded"
+
 
 class CelestialError(Exception):
     """A handled failure with a stable machine ``code`` and a client-facing ``suggestion``."""
@@ -25,6 +29,11 @@ class CelestialError(Exception):
     default_suggestion: str = "Retry later; if it persists, report the request id."
     #: Seconds after which a retry may succeed (the answer's Retry-After), or None.
     default_retry_after_s: int | None = None
+    #: The RFC 9457 problem type the answer names beside its error body, or None (the limits'
+    #: refusals: ``gateway/problem_details.py``).
+    problem_type: str | None = None
+    #: The names of the limits (quota policies) that refused the request, for ``problem_type``.
+    violated_policies: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -109,6 +118,7 @@ class SpendCapReached(InsufficientCredits):
     """
 
     code = "spend_cap_reached"
+    problem_type = QUOTA_EXCEEDED_TYPE
     default_suggestion = (
         "Wait until resets_at, or ask an owner of the account to raise the cap (the dashboard's Spend caps page)."
     )
@@ -209,10 +219,12 @@ class ChartLimitReached(CelestialError):
 
 
 class IdempotencyKeyReuse(CelestialError):
-    """An ``Idempotency-Key`` sent again with another request (method, path or parameters)."""
+    """An ``Idempotency-Key`` sent again with another request (method, path or parameters): 422,
+    as the IETF Idempotency-Key draft (draft-ietf-httpapi-idempotency-key-header, "Error
+    Scenarios") answers a key reused with another payload; its 409 is for a request in progress."""
 
     code = "idempotency_key_reuse"
-    http_status = 409
+    http_status = 422
     default_suggestion = "Send a new Idempotency-Key for a new request; reuse a key only to retry the same request."
 
 
@@ -284,10 +296,25 @@ class UriTooLong(CelestialError):
 
 
 class RateLimitExceeded(CelestialError):
+    """Over a limit of the account's (or its test keys') requests: per minute or in flight;
+    ``violated_policies`` names which (``gateway/rate_limit_fields.py``)."""
+
     code = "rate_limit_exceeded"
     http_status = 429
     default_retry_after_s = 1
     default_suggestion = "Wait for the number of seconds in Retry-After, then retry."
+    problem_type = QUOTA_EXCEEDED_TYPE
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        suggestion: str | None = None,
+        retry_after_s: int | None = None,
+        violated_policies: tuple[str, ...] = (),
+    ):
+        super().__init__(message, suggestion=suggestion, retry_after_s=retry_after_s)
+        self.violated_policies = violated_policies
 
 
 class ClientGone(CelestialError):

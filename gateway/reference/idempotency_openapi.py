@@ -1,5 +1,6 @@
 """The ``Idempotency-Key`` in the OpenAPI document (docs/idempotency.md): the request header on
-every paid operation and on the free creations (:data:`CREATIONS`), its 409 answers, and the
+every paid operation and on the free creations (:data:`CREATIONS`), its 422 and 409 answers
+(the IETF Idempotency-Key draft's: another payload, a request in progress), and the
 ``Idempotent-Replayed`` header of a replay.
 
 Kept apart from ``openapi.py``, which builds the operations: this adds to them afterwards.
@@ -22,9 +23,10 @@ IDEMPOTENCY_KEY_PARAMETER = {
     "description": (
         "Makes a retry safe: for 24 hours, the same key with the same request (method, path, parameters) "
         "replays the first answer (status, body and headers, plus Idempotent-Replayed: true) without "
-        "computing or charging it again; with another request it is 409 idempotency_key_reuse, and while "
+        "computing or charging it again; with another request it is 422 idempotency_key_reuse, and while "
         "the first still runs 409 idempotency_key_in_progress with Retry-After. A refusal that charged "
-        "nothing is not kept. Keys belong to the account. See docs/idempotency.md."
+        "nothing is not kept. Keys belong to the account and the key's mode: a test key's never replay to a "
+        "live key. See docs/idempotency.md."
     ),
     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH, "pattern": "^[\\x20-\\x7e]+$"},
 }
@@ -36,14 +38,17 @@ CREATION_KEY_PARAMETER = {
     "description": (
         "Makes a retry safe: for 24 hours, the same key with the same body replays the first creation's answer "
         "(the same id, status, body and headers, a subscription's secret included, plus Idempotent-Replayed: true) "
-        "instead of creating another; with another body (or path) it is 409 idempotency_key_reuse, and while the "
+        "instead of creating another; with another body (or path) it is 422 idempotency_key_reuse, and while the "
         "first still runs 409 idempotency_key_in_progress with Retry-After. A refused creation is not kept. Keys "
         "belong to the account and the key's mode: a test key's never replay to a live key. See docs/idempotency.md."
     ),
 }
 CONFLICT_RESPONSE = {
-    "description": "idempotency_key_reuse (the key was sent with another request) or idempotency_key_in_progress "
-    "(its first request still runs; with Retry-After)",
+    "description": "idempotency_key_in_progress (the key's first request still runs; with Retry-After)",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+REUSE_RESPONSE = {
+    "description": "idempotency_key_reuse (the key was sent with another request in the last 24 hours)",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
 }
 REPLAYED_HEADER = {
@@ -59,7 +64,7 @@ def is_paid(path: str, operation: dict[str, Any]) -> bool:
 
 def with_idempotency_key(paths: dict[str, Any]) -> dict[str, Any]:
     """Return ``paths`` with every paid operation and every creation (:data:`CREATIONS`) taking
-    the ``Idempotency-Key`` header and answering its 409 and the ``Idempotent-Replayed``
+    the ``Idempotency-Key`` header and answering its 422 and 409 and the ``Idempotent-Replayed``
     header; other free ones unchanged."""
     result = {}
     for path, operations in paths.items():
@@ -80,6 +85,7 @@ def with_idempotency_key(paths: dict[str, Any]) -> dict[str, Any]:
                 if own
                 else CONFLICT_RESPONSE
             )
+            responses["422"] = REUSE_RESPONSE
             if "200" in responses:
                 responses["200"].setdefault("headers", {})["Idempotent-Replayed"] = REPLAYED_HEADER
             result[path][method] = operation

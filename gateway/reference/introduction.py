@@ -198,8 +198,12 @@ authenticated response carries:
 | `X-RateLimit-Limit` | requests per minute |
 | `X-RateLimit-Remaining` | requests left in this window |
 | `X-RateLimit-Reset` | Unix seconds when the window ends |
+| `RateLimit-Policy` | the same quota as the IETF draft-11 field: `"minute";q=300;w=60` |
+| `RateLimit` | what is left and the seconds to the window's end (draft-11): `"minute";r=299;t=37` |
 
-Over either limit is `429 rate_limit_exceeded` with `Retry-After`; a batch counts as one
+Over either limit is `429 rate_limit_exceeded` with `Retry-After`, whose body also carries the
+RFC 9457 members of the draft's `quota-exceeded` problem type (`type`, `title`, `status`,
+`detail`, `violated-policies`) beside `errors`; a batch counts as one
 request. While the key and credit store is unreachable every request is
 `503 service_unavailable` with `Retry-After`, and costs nothing. Each account has a fair share
 of each service: its long scans in flight at once are bounded (a batch's counted), and

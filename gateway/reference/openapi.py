@@ -50,6 +50,22 @@ ERROR_SCHEMA = {
     "properties": {
         "errors": {"type": "array", "minItems": 1, "items": ref("ErrorDetail")},
         "meta": {"type": "object", "required": ["request_id"], "properties": {"request_id": {"type": "string"}}},
+        # RFC 9457 problem details beside the body, on a limit's refusal (gateway/problem_details.py).
+        "type": {
+            "type": "string",
+            "format": "uri",
+            "description": "On a 429 rate_limit_exceeded or a 402 spend_cap_reached: the IETF RateLimit draft's "
+            "problem type, https://iana.org/assignments/http-problem-types#quota-exceeded (RFC 9457).",
+        },
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "violated-policies": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "The quotas that refused the request: minute, concurrency, webhook-deliveries, "
+            "<scope>-<period>-spend.",
+        },
     },
 }
 
@@ -61,7 +77,7 @@ ERROR_STATUSES = {
     "resets_at)",
     "403": "origin_not_allowed or origin_required",
     "413": "payload_too_large",
-    "429": "rate_limit_exceeded (with Retry-After)",
+    "429": "rate_limit_exceeded (with Retry-After, and the quota-exceeded problem details beside the error body)",
     "500": "internal_error (a bug; the message carries the request id)",
     "501": "not_implemented (endpoint not built yet)",
     "503": "service_unavailable (with Retry-After)",

@@ -9,18 +9,24 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
+from shared.errors import QUOTA_EXCEEDED_TYPE
 from shared.runtime.config import load_settings
 from tests.api.in_process_pool import InProcessPool, in_process_pools
 
 J2000 = 2451545.0
 POSITIONS = "/v1/positions"
+#: The RFC 9457 members a limit's refusal may carry beside the error body.
+PROBLEM_MEMBERS = {"type", "title", "status", "detail", "violated-policies"}
 
 
 def assert_error(response: httpx.Response, status: int, code: str, param: str | None = None) -> dict:
     """Assert the spec's error body and return its first error."""
     assert response.status_code == status, response.text
     body = response.json()
-    assert set(body) == {"errors", "meta"}
+    # A limit's refusal carries RFC 9457 problem details beside the body (gateway/problem_details.py).
+    beside = set(body) - {"errors", "meta"}
+    assert {"errors", "meta"} <= set(body) and beside <= PROBLEM_MEMBERS, beside
+    assert not beside or (body["type"] == QUOTA_EXCEEDED_TYPE and body["status"] == status)
     error = body["errors"][0]
     assert error["code"] == code
     assert error["message"] and error["suggestion"]

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from gateway.endpoints import discover_endpoints
-from gateway.idempotency import canonical_parameters, fingerprint
+from gateway.idempotency import canonical_parameters, fingerprint, mode_scoped_key
 from shared.runtime.transcoder import request_from_query
 from store.sqlite_store import SqliteStore
 from tests.api.test_chart_wheel_api import BIRTH
@@ -42,7 +42,14 @@ def test_a_retry_with_the_same_key_replays_the_first_answer_byte_for_byte_and_fr
     assert again.content == first.content
     assert again.headers["idempotent-replayed"] == "true"
     assert again.headers["x-request-id"] == first.headers["x-request-id"]
-    for name_ in ("content-type", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"):
+    for name_ in (
+        "content-type",
+        "x-ratelimit-limit",
+        "x-ratelimit-remaining",
+        "x-ratelimit-reset",
+        "ratelimit-policy",
+        "ratelimit",
+    ):
         assert again.headers[name_] == first.headers[name_]
     assert "idempotent-replayed" not in first.headers
     assert balance(stack, name) == after_first == 100 - first.json()["meta"]["credits_used"]
@@ -73,16 +80,16 @@ def test_a_post_body_is_the_same_request_whatever_its_key_order_or_whitespace(fu
     assert again.headers["idempotent-replayed"] == "true" and again.content == first.content
 
 
-def test_the_same_key_with_another_request_is_409_idempotency_key_reuse_and_free(stack, funded):
+def test_the_same_key_with_another_request_is_422_idempotency_key_reuse_and_free(stack, funded):
     name, client = funded
     client.get(POSITIONS, params=MOMENT, headers=_key("k-reuse"))
     before = balance(stack, name)
     other = client.get(POSITIONS, params={**MOMENT, "bodies": "mars"}, headers=_key("k-reuse"))
-    assert_error(other, 409, "idempotency_key_reuse")
+    assert_error(other, 422, "idempotency_key_reuse")
     as_post = client.post(
         POSITIONS, json={"datetime": "2024-03-20T12:00:00Z", "bodies": ["sun", "moon"]}, headers=_key("k-reuse")
     )
-    assert_error(as_post, 409, "idempotency_key_reuse")
+    assert_error(as_post, 422, "idempotency_key_reuse")
     assert balance(stack, name) == before
 
 
@@ -99,7 +106,11 @@ def _claim_from_another_gateway(
         try:
             account = await store.get_account(account_name)
             await store.claim_idempotency(
-                account.id, key, fingerprint("GET", POSITIONS, canonical_parameters(message)), "elsewhere", lease_s
+                account.id,
+                mode_scoped_key(key, "live"),
+                fingerprint("GET", POSITIONS, canonical_parameters(message)),
+                "elsewhere",
+                lease_s,
             )
         finally:
             await store.close()
@@ -173,7 +184,7 @@ def test_a_batch_is_covered_whole_by_its_key(stack, funded):
     again = client.post("/v1/batch", json=BATCH, headers=_key("k-batch"))
     assert again.headers["idempotent-replayed"] == "true" and again.content == first.content
     other = client.post("/v1/batch", json={"requests": BATCH["requests"][:2]}, headers=_key("k-batch"))
-    assert_error(other, 409, "idempotency_key_reuse")
+    assert_error(other, 422, "idempotency_key_reuse")
     assert balance(stack, name) == 97
 
 

@@ -202,10 +202,10 @@ def test_a_chart_retried_under_its_idempotency_key_answers_the_first_and_is_stor
     assert [c["id"] for c in get(stack, key, "/v1/charts").json()["data"]["charts"]] == [first.json()["data"]["id"]]
 
 
-def test_another_chart_under_the_same_key_is_409_idempotency_key_reuse(stack, account):
+def test_another_chart_under_the_same_key_is_422_idempotency_key_reuse(stack, account):
     _, key = account
     post_keyed(stack, key, {"name": "Ada", **LYON}, "chart-reuse")
-    assert_error(post_keyed(stack, key, {"name": "Bea", **LYON}, "chart-reuse"), 409, "idempotency_key_reuse")
+    assert_error(post_keyed(stack, key, {"name": "Bea", **LYON}, "chart-reuse"), 422, "idempotency_key_reuse")
     assert len(get(stack, key, "/v1/charts").json()["data"]["charts"]) == 1
 
 

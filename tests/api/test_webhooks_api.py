@@ -124,14 +124,14 @@ def test_the_secret_is_shown_again_only_in_the_replay_of_the_first_answer_to_its
     assert other["id"] != first["id"] and other["secret"] != first["secret"]
 
 
-def test_another_body_under_the_same_key_is_409_idempotency_key_reuse_and_makes_nothing(stack, account):
+def test_another_body_under_the_same_key_is_422_idempotency_key_reuse_and_makes_nothing(stack, account):
     _, key = account
     made = post_keyed(stack, key, "/v1/webhooks", SKY, "wh-reuse").json()["data"]["id"]
     assert_error(
-        post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": 5}, "wh-reuse"), 409, "idempotency_key_reuse"
+        post_keyed(stack, key, "/v1/webhooks", {**SKY, "lead_minutes": 5}, "wh-reuse"), 422, "idempotency_key_reuse"
     )
     assert_error(
-        post_keyed(stack, key, "/v1/charts", {"name": "Ada", **LYON}, "wh-reuse"), 409, "idempotency_key_reuse"
+        post_keyed(stack, key, "/v1/charts", {"name": "Ada", **LYON}, "wh-reuse"), 422, "idempotency_key_reuse"
     )
     assert listed_ids(stack, key) == [made]
 
@@ -632,6 +632,7 @@ def test_a_test_delivery_while_the_accounts_deliveries_are_all_in_flight_is_429_
         answers = [answer.result() for answer in in_flight]
     error = assert_error(refused, 429, "rate_limit_exceeded")
     assert int(refused.headers["retry-after"]) >= 1 and "Retry-After" in error["suggestion"]
+    assert refused.json()["violated-policies"] == ["webhook-deliveries"]
     assert still_hanging and other_account.json()["data"]["succeeded"]  # another account's slots are its own
     assert [a.json()["data"]["succeeded"] for a in answers] == [True] * 4
 

@@ -3,8 +3,9 @@ SQLite (one file) and NATS JetStream, and 1,000 retries of 100 paid requests fir
 moments through either gateway, half of the requests first sent by a client that gives up
 before the answer. Each store must end with one charge per distinct key, every answer to a
 key byte-identical to its first (status, body, X-Request-Id), a key reused for another
-request refused 409 ``idempotency_key_reuse``, and every retry that came while its first
-request ran refused 409 ``idempotency_key_in_progress`` with Retry-After.
+request refused 422 ``idempotency_key_reuse``, and every retry that came while its first
+request ran refused 409 ``idempotency_key_in_progress`` with Retry-After. And (issue 48) a
+test key's answer never replays to a live key through the other gateway, nor the reverse.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import pytest
 
 from deploy.local_stack import start_gateway
 from deploy.nats_server import NatsServer
+from tests.api.modes_apart import ORDERS, SHAPES, check_modes_apart
 
 POSITIONS = "/v1/positions"
 REQUESTS = 100
@@ -138,7 +140,7 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
         "given up"
     )
 
-    # The same key with another request, through either gateway: 409 reuse, and nothing charged.
+    # The same key with another request, through either gateway: 422 reuse, and nothing charged.
     before = _balance(stack, name)
     for index in range(10):
         other = httpx.get(
@@ -147,7 +149,7 @@ def test_retries_through_two_gateways_charge_once_per_key_and_replay_the_first_a
             headers={**auth, "Idempotency-Key": f"{run}-request-{index}"},
             timeout=60,
         )
-        assert other.status_code == 409 and other.json()["errors"][0]["code"] == "idempotency_key_reuse", other.text
+        assert other.status_code == 422 and other.json()["errors"][0]["code"] == "idempotency_key_reuse", other.text
     assert _balance(stack, name) == before
 
 
@@ -189,3 +191,10 @@ def test_a_retry_through_the_other_gateway_while_the_first_runs_is_409_in_progre
     replay = send(urls[1])
     assert replay.content == answer.content and replay.headers["idempotent-replayed"] == "true"
     assert _balance(stack, name) == 1_000_000 - answer.json()["meta"]["credits_used"]
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=["test-then-live", "live-then-test"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_key_is_kept_apart_per_mode_through_the_other_gateway(gateways, shape, order):
+    stack, urls = gateways
+    check_modes_apart(stack, shape, order, (urls[0], urls[1]))

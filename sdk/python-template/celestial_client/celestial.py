@@ -26,7 +26,8 @@ class Retry:
     """When a call is tried again: a 429 or 503 (which cost nothing) and a refused connection
     (the request never left), up to ``attempts`` tries in all.
 
-    The wait is the answer's ``Retry-After`` when it gives one, else ``backoff`` seconds doubled
+    The wait is the answer's ``Retry-After`` when it gives one, else the window of a quota its
+    IETF ``RateLimit`` field says is used up (``r=0``, wait ``t``), else ``backoff`` seconds doubled
     at each try; a wait over ``max_wait`` is not waited: the error is raised at once, so a
     caller is never held for a minute it did not agree to. ``Retry(attempts=1)`` never retries.
     """

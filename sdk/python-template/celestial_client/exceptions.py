@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from .error_codes import ERROR_STATUS
+from .rate_limit import exhausted_window_s
 
 
 class CelestialError(Exception):
@@ -18,7 +19,8 @@ class CelestialError(Exception):
     ``code`` is stable (branch on it, never on ``message``); ``suggestion`` says what to do
     next; ``param`` names the parameter at fault, if one is; ``request_id`` is the one to quote
     when reporting a problem; ``status`` is the HTTP status (None when no answer came);
-    ``retry_after`` the seconds the answer's ``Retry-After`` asked for, if it did.
+    ``retry_after`` the seconds the answer asked to wait, if it did: its ``Retry-After``, else
+    the window of a quota its ``RateLimit`` field says is used up.
     """
 
     def __init__(
@@ -108,12 +110,17 @@ def error_class(code: str, status: int) -> type[CelestialError]:
 
 
 def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
-    """Return the answer's ``Retry-After`` in seconds, or None when it has none (or a date)."""
+    """Return the seconds the answer asks to wait: its ``Retry-After`` (the draft-11 RateLimit
+    fields defer to it), else the ``t`` of a quota its IETF ``RateLimit`` field says is used up
+    (``r=0``: :mod:`celestial_client.rate_limit`); None when it says neither (or a date)."""
     value = headers.get("Retry-After") or headers.get("retry-after")
     try:
-        return max(0.0, float(value)) if value is not None else None
+        if value is not None:
+            return max(0.0, float(value))
     except ValueError:
-        return None
+        pass
+    rate_limit = headers.get("RateLimit") or headers.get("ratelimit")
+    return exhausted_window_s([rate_limit]) if rate_limit is not None else None
 
 
 def error_from_answer(status: int, headers: Mapping[str, str], content: bytes) -> CelestialError:

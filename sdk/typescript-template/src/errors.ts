@@ -1,6 +1,7 @@
 // The errors a Celestial call throws: one family, CelestialError, chosen by the error's code
 // (the server's catalogue, copied into errorCodes.gen.ts when the client is generated).
 import { ERROR_STATUS } from './errorCodes.gen.js';
+import { exhaustedWindowSeconds } from './rateLimit.js';
 
 /** What every CelestialError carries besides its message. */
 export interface CelestialErrorDetails {
@@ -14,7 +15,10 @@ export interface CelestialErrorDetails {
   requestId?: string;
   /** The HTTP status; undefined when no answer came. */
   status?: number;
-  /** The seconds the answer's Retry-After asked to wait, when it did. */
+  /**
+   * The seconds the answer asked to wait, when it did: its Retry-After, else the window of a
+   * quota its IETF RateLimit field says is used up.
+   */
   retryAfter?: number;
 }
 
@@ -77,11 +81,16 @@ export function errorClass(code: string, status: number): ErrorClass {
   return classForStatus(ERROR_STATUS[code] ?? status);
 }
 
-/** Returns the answer's Retry-After in seconds, or undefined when it has none (or a date). */
+/**
+ * Returns the seconds the answer asks to wait: its Retry-After (the draft-11 RateLimit fields
+ * defer to it), else the `t` of a quota its IETF RateLimit field says is used up (`r=0`);
+ * undefined when it says neither (or a date).
+ */
 export function retryAfterSeconds(headers: Headers): number | undefined {
   const value = headers.get('retry-after');
-  const seconds = value === null ? NaN : Number(value);
-  return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
+  const seconds = value === null || value.trim() === '' ? NaN : Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  return exhaustedWindowSeconds(headers.get('ratelimit'));
 }
 
 interface ErrorMember {

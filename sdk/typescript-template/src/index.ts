@@ -15,5 +15,6 @@ export {
   type CelestialErrorDetails,
 } from './errors.js';
 export { ERROR_STATUS } from './errorCodes.gen.js';
+export { parseRateLimit, exhaustedWindowSeconds, MalformedField, type ServiceLimit, type ParameterValue } from './rateLimit.js';
 export { verifySignature, SIGNATURE_TOLERANCE_S, type DeliveryHeaders, type VerifyOptions } from './webhooks.js';
 export * from './generated/index.js';

@@ -20,6 +20,7 @@ from gateway.idempotency import (
     idempotency_key,
     mode_scoped_key,
     replay_response,
+    request_scoped_key,
 )
 from gateway.request_state import RequestState
 from shared.errors import IdempotencyKeyInProgress, IdempotencyKeyReuse, InvalidBody, InvalidParameter
@@ -130,6 +131,13 @@ def test_a_test_keys_and_a_live_keys_idempotency_keys_are_kept_apart_and_spell_n
     for scoped in (live, test):
         with pytest.raises(InvalidParameter):
             idempotency_key(_headers(scoped))
+
+
+def test_a_request_s_key_is_scoped_by_the_mode_of_the_api_key_that_sent_it():
+    live, test = RequestState(), RequestState()
+    test.key_mode = "test"
+    assert request_scoped_key(live, "k-1") == mode_scoped_key("k-1", "live")
+    assert request_scoped_key(test, "k-1") == mode_scoped_key("k-1", "test")
 
 
 def test_a_body_nested_deeper_than_the_canonical_form_allows_is_400_invalid_body():

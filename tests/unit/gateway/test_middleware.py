@@ -58,6 +58,7 @@ def test_a_request_with_an_origin_may_read_the_answer_and_its_rate_limit_headers
     assert answer.headers["access-control-allow-origin"] == "*"
     exposed = {h.strip().lower() for h in answer.headers["access-control-expose-headers"].split(",")}
     assert {"x-request-id", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"} <= exposed
+    assert {"ratelimit-policy", "ratelimit"} <= exposed  # the IETF draft-11 fields
 
 
 def test_a_request_without_an_origin_gets_no_cors_headers_but_still_varies_on_origin():

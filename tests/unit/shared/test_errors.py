@@ -62,7 +62,9 @@ BEYOND_THE_TABLE = {
     "email_owns_another_account": 409,
     "key_not_active": 409,
     "request_id_conflict": 409,
-    "idempotency_key_reuse": 409,
+    # The IETF Idempotency-Key draft (draft-ietf-httpapi-idempotency-key-header, "Error
+    # Scenarios"): 422 for a key reused with another payload, 409 while its first request runs.
+    "idempotency_key_reuse": 422,
     "idempotency_key_in_progress": 409,
     "request_timeout": 408,
     "uri_too_long": 414,

@@ -1,6 +1,7 @@
 """gateway/reference/idempotency_openapi.py: every paid operation of the document, and the two
 free creations (POST /v1/webhooks, POST /v1/charts), take the Idempotency-Key header and answer
-409; other free ones are left as they are."""
+422 for a key reused with another request, 409 for one in progress (the IETF Idempotency-Key
+draft's statuses); other free ones are left as they are."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from gateway.reference.idempotency_openapi import CREATIONS, with_idempotency_ke
 from gateway.reference.openapi import build_openapi
 
 
-def test_every_paid_operation_takes_the_key_and_answers_409_and_free_ones_do_not():
+def test_every_paid_operation_takes_the_key_and_answers_422_reuse_and_409_in_progress_and_free_ones_do_not():
     paths = build_openapi(tuple(discover_endpoints()), version="test")["paths"]
     for path, operations in paths.items():
         for method, operation in operations.items():
@@ -18,7 +19,10 @@ def test_every_paid_operation_takes_the_key_and_answers_409_and_free_ones_do_not
             assert ("Idempotency-Key" in names) == keyed, (method, path)
             # A free operation may answer a 409 of its own (PATCH /v1/webhooks/{id}: webhook_ended), never the key's.
             conflict = operation.get("responses", {}).get("409", {}).get("description", "")
-            assert ("idempotency_key_reuse" in conflict) == keyed, (method, path)
+            assert ("idempotency_key_in_progress" in conflict) == keyed, (method, path)
+            reuse = operation.get("responses", {}).get("422", {}).get("description", "")
+            assert ("idempotency_key_reuse" in reuse) == keyed, (method, path)
+            assert "idempotency_key_reuse" not in conflict, (method, path)
             if keyed:
                 assert "Idempotent-Replayed" in operation["responses"]["200"]["headers"]
     assert "Idempotency-Key" in [p["name"] for p in paths["/v1/positions"]["get"]["parameters"]]
