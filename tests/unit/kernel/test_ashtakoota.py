@@ -405,9 +405,26 @@ def test_manglik_from_the_lagna_moon_and_venus_is_pyjhoras_over_300_random_birth
         assert [found.manglik, found.from_moon, found.from_venus] == theirs
 
 
-def test_the_yoni_table_is_pyjhoras_as_copied_and_symmetric():
-    from jhora.horoscope.match.compatibility import YoniArray, yoni_categories
+def _pyjhora_tables(*names: str) -> list:
+    """Return PyJHora's module-level tables ``names`` from its compatibility module, read from
+    the source without importing it: importing PyJHora points Swiss Ephemeris at its own files
+    for the rest of the process."""
+    import ast
+    import importlib.util
+    from pathlib import Path
 
+    package = Path(importlib.util.find_spec("jhora").origin).parent
+    tree = ast.parse((package / "horoscope" / "match" / "compatibility.py").read_text())
+    found = {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id in names
+    }
+    return [found[name] for name in names]
+
+
+def test_the_yoni_table_is_pyjhoras_as_copied_and_symmetric():
+    YoniArray, yoni_categories = _pyjhora_tables("YoniArray", "yoni_categories")
     assert [name.lower().replace("serpant", "serpent") for name in yoni_categories] == list(YONIS)
     assert [list(row) for row in YONI_POINTS] == YoniArray
     assert all(YONI_POINTS[i][j] == YONI_POINTS[j][i] for i in range(len(YONIS)) for j in range(len(YONIS)))
