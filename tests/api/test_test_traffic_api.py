@@ -6,6 +6,7 @@ credits buy a live key, and a batch holds a test slot for each sub-request it ru
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from gateway.key_modes import TEST_MAX_CONCURRENT, TEST_RATE_PER_MINUTE, limits_for_test_keys
 from shared.runtime.config import load_settings
 from store.choice import open_configured_store
+from tests.api.in_process_pool import InProcessPool, in_process_pools
 from tests.api.test_conventions_api import assert_error
 from tests.api.test_limits_api import wait_for_fresh_window
 from tests.api.test_test_keys_api import account, test_key
@@ -159,6 +161,47 @@ def test_a_test_batch_needs_a_test_slot_for_each_subrequest_it_runs_at_once(stac
         whole = client.post("/v1/batch", json={"requests": [POSITIONS] * 50})
     assert whole.status_code == 200, whole.text
     assert whole.json()["data"]["summary"]["succeeded"] == 50
+
+
+class InFlightCounted(InProcessPool):
+    """The ephemeris pool, counting the calls in flight at once: each waits (at most
+    FILL_WAIT_S) until TEST_MAX_CONCURRENT are in flight together, so a batch that ran more
+    at once would be seen to, and one that runs that many is seen to run exactly that many."""
+
+    def __init__(self) -> None:
+        super().__init__("ephemeris", in_process_pools()["ephemeris"]._handlers)
+        self.in_flight = self.most = 0
+        self._filled: asyncio.Event | None = None
+
+    async def call(self, *args, **kwargs):
+        self._filled = self._filled or asyncio.Event()
+        self.in_flight += 1
+        self.most = max(self.most, self.in_flight)
+        try:
+            if self.in_flight >= TEST_MAX_CONCURRENT:
+                self._filled.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._filled.wait(), FILL_WAIT_S)
+            return await super().call(*args, **kwargs)
+        finally:
+            self.in_flight -= 1
+
+
+#: The longest a counted call waits for the others to be in flight with it (seconds).
+FILL_WAIT_S = 5.0
+
+
+def test_a_test_batch_runs_no_more_subrequests_at_once_than_the_test_concurrency(module_stacks):
+    counted = InFlightCounted()
+    # A service that takes more at once than the test concurrency: only the batch's slots bound it.
+    roomy = {"CELESTIAL_SERVICE_QUEUE": str(4 * TEST_MAX_CONCURRENT)}
+    stack = module_stacks.in_process("in-flight-counted", roomy, pools={**in_process_pools(), "ephemeris": counted})
+    name = account(stack, credits=0)
+    with stack.client(test_key(stack, name)) as client:
+        response = client.post("/v1/batch", json={"requests": [POSITIONS] * 50})
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["summary"]["succeeded"] == 50
+    assert counted.most == TEST_MAX_CONCURRENT  # fifty sub-requests, five at a time
 
 
 def hold_test_slots(stack, account_name: str, count: int) -> list[str]:
