@@ -503,11 +503,14 @@ class Gateway:
     ) -> tuple[list[SubRequest], dict[int, RequestReading | Exception]]:
         """Admit a test key's batch under the test limits by computation (``gateway/key_modes.py``)
         and return its sub-requests and each one's reading by index, or the error reading it
-        raised (then its result). Every sub-request is read first, since its price depends on its parameters;
-        the batch counts the sum of their live prices (an unknown endpoint's or a refused
-        one's 1) and holds a test slot per sub-request it runs at once, all or nothing: 429
-        with Retry-After while they do not fit, 400 for a batch that fits no minute (split it).
-        A malformed batch counts 1, and hears 429 before its 400."""
+        raised (then its result).
+
+        Every sub-request is read first, since its price depends on its parameters; the batch
+        counts the sum of their live prices (an unknown endpoint's or a refused one's 1) and
+        holds a test slot per sub-request it runs at once, all or nothing: 429 with
+        Retry-After while they do not fit, 400 for a batch that fits no minute (split it). A
+        malformed batch counts 1, and hears 429 before its 400.
+        """
         try:
             subrequests = parse_batch(body)
         except CelestialError:
