@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +20,7 @@ from gateway.key_modes import TEST_MAX_CONCURRENT, TEST_RATE_PER_MINUTE, limits_
 from shared.runtime.config import load_settings
 from store.choice import open_configured_store
 from tests.api.in_process_pool import InProcessPool, in_process_pools
-from tests.api.test_conventions_api import assert_error
+from tests.api.test_conventions_api import assert_error, balance
 from tests.api.test_limits_api import wait_for_fresh_window
 from tests.api.test_test_keys_api import account, test_key
 
@@ -161,6 +165,75 @@ def test_a_test_batch_needs_a_test_slot_for_each_subrequest_it_runs_at_once(stac
         whole = client.post("/v1/batch", json={"requests": [POSITIONS] * 50})
     assert whole.status_code == 200, whole.text
     assert whole.json()["data"]["summary"]["succeeded"] == 50
+
+
+#: Clients sending at once in the concurrency proofs (the issue's figure).
+CLIENTS = 10
+#: The shapes the concurrent clients cycle through: (shape, what it counts).
+CYCLED = [
+    Shape("GET", POSITIONS["endpoint"], POSITIONS["params"], 200, 1),
+    Shape("POST", "/v1/batch", {"requests": [POSITIONS] * 50}, 200, 50),
+    Shape("GET", "/v1/chart-wheel", BIRTH, 200, 3),
+    Shape(
+        "GET",
+        "/v1/stations",
+        {"start": "2024-01-01T00:00:00Z", "end": "2025-01-01T00:00:00Z", "bodies": "mercury"},
+        200,
+        2,
+    ),
+    Shape(
+        "POST", "/v1/batch", {"requests": [POSITIONS, {"endpoint": "/v1/natal-chart", "params": BIRTH}] * 5}, 200, 15
+    ),
+    Shape("GET", "/v1/forecast", {**BIRTH, "start": "2026-03-01T00:00:00Z", "end": "2026-04-01T00:00:00Z"}, 200, 10),
+]
+
+
+def clients_at_once(open_client: Callable[[int], Any], stop_at_s: float) -> list[tuple[Shape, Any]]:
+    """Return every (shape, response) of CLIENTS clients sending CYCLED shapes back to back
+    until ``stop_at_s`` (Unix seconds); ``open_client(index)`` opens client ``index``'s
+    HTTP client (a context manager)."""
+
+    def one_client(index: int) -> list[tuple[Shape, Any]]:
+        seen = []
+        with open_client(index) as client:
+            turn = index
+            while time.time() < stop_at_s:
+                shape = CYCLED[turn % len(CYCLED)]
+                turn += 1
+                seen.append((shape, shape.send(client)))
+        return seen
+
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        return [pair for seen in pool.map(one_client, range(CLIENTS)) for pair in seen]
+
+
+def computed_by_window(outcomes: list[tuple[Shape, Any]]) -> dict[int, int]:
+    """Return what the answered requests counted, by the window each was counted in (its
+    ``X-RateLimit-Reset``), checking every other answer is a 429 with Retry-After."""
+    computed: dict[int, int] = defaultdict(int)
+    for shape, response in outcomes:
+        if response.status_code == 429:
+            assert_error(response, 429, "rate_limit_exceeded")
+            assert int(response.headers["retry-after"]) >= 1
+            continue
+        assert response.status_code == shape.status, response.text  # never a 5xx
+        computed[int(response.headers["x-ratelimit-reset"])] += shape.computations
+    return dict(computed)
+
+
+def test_ten_clients_of_every_shape_at_once_never_pass_the_test_computations_of_a_minute(stack):
+    name = account(stack, credits=0)
+    key = test_key(stack, name)
+    outcomes = clients_at_once(lambda index: stack.client(key), stop_at_s=time.time() + CONCURRENT_RUN_S)
+    computed = computed_by_window(outcomes)
+    assert 0 < max(computed.values()) <= TEST_RATE_PER_MINUTE, computed
+    assert any(response.status_code == 429 for _, response in outcomes)  # they asked for more
+    assert balance(stack, name) == 0
+
+
+#: Seconds the in-process concurrency proof runs (two gateways on NATS, across a minute's
+#: boundary: ``tests/e2e/test_test_traffic_nats.py``).
+CONCURRENT_RUN_S = 5.0
 
 
 class InFlightCounted(InProcessPool):
