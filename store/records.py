@@ -170,8 +170,9 @@ class Admission:
     ``limit`` is the account's requests per minute and ``remaining`` what is left of it in the
     current window after this request (when refused, what the window has left: 0 for a request
     counting one refused for the rate, more for a test batch that needs more than is left);
-    ``reset_at_s`` is the Unix second at which the window ends. A refused request has ``retry_after_s`` >= 1 and ``reason``
-    ``rate`` or ``concurrency``; it took no slot and did not count towards the window.
+    ``reset_at_s`` is the Unix second at which the window ends. A refused request has
+    ``retry_after_s`` >= 1 and ``reason`` ``rate`` or ``concurrency``; it took no slot and did
+    not count towards the window.
     """
 
     allowed: bool
