@@ -100,40 +100,45 @@ class Accounting:
         self.on_spend_warnings = on_spend_warnings
         self._background: set[asyncio.Task] = set()
 
-    async def admit(self, account: Account, slot_id: str, *, test: bool = False) -> Admission:
-        """Return the admission of a request (a test key's under the test limits,
-        ``gateway/key_modes.py``); raises RateLimitExceeded (429) when refused.
+    async def admit(
+        self, account: Account, slot_id: str, *, test: bool = False, computations: int = 1, slots: int = 1
+    ) -> Admission:
+        """Return the admission of a request (a test key's under the test limits, counting
+        ``computations`` and holding ``slots`` slots: ``gateway/key_modes.py``; a live
+        request counts 1 and holds 1); raises RateLimitExceeded (429) when refused.
 
         Raises the store's own errors when it is unreachable.
         """
         try:
             if test:
-                return await self.limiter.admit_test_traffic(limits_for_test_keys(account), slot_id, time.time())
+                return await self.limiter.admit_test_traffic(
+                    limits_for_test_keys(account), slot_id, time.time(), computations=computations, slots=slots
+                )
             return await self.limiter.admit(account, slot_id, time.time())
         except (StoreOutcomeUnknown, asyncio.CancelledError):
             # The admission may have been written, its answer lost (or its caller cancelled
             # once it was committed, as the store answers after its commit): the slot it took
             # would count against the account until its lease ran out (two minutes) with
             # nothing in flight. A release of a slot never taken changes nothing.
-            self.release(account.id, slot_id, test=test)
+            self.release(account.id, slot_id, test=test, slots=slots)
             raise
 
     async def balance(self, account_id: str) -> int:
         """Return the account's credits; the store's own errors while it is unreachable."""
         return await self.ledger.balance(account_id)
 
-    def release(self, account_id: str, slot_id: str, *, test: bool = False) -> None:
-        """Free the concurrency slot (a test key's among the test slots) without making the
-        response wait for the store."""
-        self._spawn(self._release(account_id, slot_id, test))
+    def release(self, account_id: str, slot_id: str, *, test: bool = False, slots: int = 1) -> None:
+        """Free the concurrency slot (a test key's ``slots`` among the test slots) without
+        making the response wait for the store."""
+        self._spawn(self._release(account_id, slot_id, test, slots))
 
-    async def _release(self, account_id: str, slot_id: str, test: bool = False) -> None:
+    async def _release(self, account_id: str, slot_id: str, test: bool = False, slots: int = 1) -> None:
         # Retried while the store is down: a slot that lapses unreleased has its charge
         # refunded by the next admission (the store takes it for a request whose gateway died).
         while True:
             try:
                 if test:
-                    await self.limiter.release_test_traffic(account_id, slot_id)
+                    await self.limiter.release_test_traffic(account_id, slot_id, slots)
                 else:
                     await self.limiter.release(account_id, slot_id)
                 return

@@ -1,8 +1,9 @@
 """POST /v1/batch: several sub-requests in one call (interface.md, Batch; decisions.md, Batch).
 
-The batch itself is one request for the limits (one admission, one concurrency slot); each
-sub-request is validated, charged, computed and refunded on its own, concurrently, and the
-response lists one result per sub-request in the order given.
+The batch itself is one request for the limits (one admission, one concurrency slot; through
+a test key, its sub-requests' computations and a slot per sub-request it runs at once:
+``gateway/key_modes.py``); each sub-request is validated, charged, computed and refunded on
+its own, concurrently, and the response lists one result per sub-request in the order given.
 """
 
 from __future__ import annotations

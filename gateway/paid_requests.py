@@ -25,7 +25,7 @@ from celestial.v1 import options_pb2
 from gateway.account_api import UsageCache, usage_cache_s
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
-from gateway.batch import parse_batch, run_batch
+from gateway.batch import SubRequest, parse_batch, run_batch
 from gateway.endpoints import Endpoint
 from gateway.envelope import success_body
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
@@ -44,7 +44,13 @@ from gateway.idempotency import (
 )
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
-from gateway.key_modes import TEST_MODE
+from gateway.key_modes import (
+    TEST_MODE,
+    batch_computations,
+    batch_slots,
+    limits_for_test_keys,
+    request_computations,
+)
 from gateway.middleware import new_request_id
 from gateway.request_state import RequestState, request_state
 from gateway.rpc import Pool, ServicePool
@@ -56,6 +62,7 @@ from shared.errors import (
     ClientGone,
     DeadlineExceeded,
     InvalidBody,
+    InvalidParameter,
     NotImplementedEndpoint,
     ServiceUnavailable,
 )
@@ -162,31 +169,36 @@ class Gateway:
         request_state(request).authenticated(key)
         return account, key
 
-    async def admit(self, state: RequestState, account: Account) -> None:
+    async def admit(self, state: RequestState, account: Account, *, computations: int = 1, slots: int = 1) -> None:
         """Admit the request under its account's limits, holding a concurrency slot.
 
         Raises 429 when the limits refuse it, 503 while the store is unreachable. From here on
         the response carries the X-RateLimit-* headers (the middleware adds them from the
         request state) and :meth:`release` must follow. A test key's request is admitted under
-        the test limits (``gateway/key_modes.py``).
+        the test limits, counting ``computations`` and holding ``slots`` slots
+        (``gateway/key_modes.py``); a live key's counts 1 and holds 1 whatever they say.
         """
         slot_id = new_request_id()
-        admission = await self.accounting.admit(account, slot_id, test=state.test_mode)
-        self._admitted(state, admission, slot_id)
+        if not state.test_mode:
+            computations = slots = 1
+        admission = await self.accounting.admit(
+            account, slot_id, test=state.test_mode, computations=computations, slots=slots
+        )
+        self._admitted(state, admission, slot_id, slots)
 
     @staticmethod
-    def _admitted(state: RequestState, admission: Admission, slot_id: str) -> None:
-        """Record an admission in the request state (its headers, the slot it holds); 429 if refused."""
+    def _admitted(state: RequestState, admission: Admission, slot_id: str, slots: int = 1) -> None:
+        """Record an admission in the request state (its headers, the slots it holds); 429 if refused."""
         state.rate_limit_headers = rate_limit_headers(admission)
         if not admission.allowed:
             raise refusal(admission)
-        state.held_slot = slot_id
+        state.held_slot, state.held_slots = slot_id, slots
 
     def release(self, account: Account, state: RequestState) -> None:
-        """Give back the concurrency slot the request holds, if it holds one."""
+        """Give back the concurrency slots the request holds, if it holds any."""
         slot_id, state.held_slot = state.held_slot, None
         if slot_id is not None:
-            self.accounting.release(account.id, slot_id, test=state.test_mode)
+            self.accounting.release(account.id, slot_id, test=state.test_mode, slots=state.held_slots)
 
     async def execute(
         self,
@@ -215,7 +227,8 @@ class Gateway:
             raise NotImplementedEndpoint("This endpoint is not implemented yet.")
         message = reading.message
         test = state.test_mode
-        cost = 0 if test else credit_cost(endpoint.http, message)
+        price = credit_cost(endpoint.http, message)
+        cost = 0 if test else price
         # How each local time was read (the request's tz), from what validation kept.
         readings = local_readings(reading)
         # The ledger key is minted here, never the client's X-Request-Id: a replayed id
@@ -227,10 +240,12 @@ class Gateway:
         note = ChargeNote(endpoint.path, state.key_id, request_id)
         if cost == 0:
             # A free endpoint (/v1/places), or any through a test key, is admitted under the
-            # limits like any request; the ledger keeps no debit of nothing (its bounds refuse
-            # one), so there is no refund.
+            # limits like any request (a test key's counting its live price); the ledger keeps
+            # no debit of nothing (its bounds refuse one), so there is no refund.
             if admit:
-                await self.admit(state, account)
+                await self.admit(
+                    state, account, computations=request_computations(price, limits_for_test_keys(account))
+                )
             remaining = await self.accounting.balance(account.id)
         elif admit:
             slot_id = new_request_id()
@@ -378,7 +393,8 @@ class Gateway:
         if not answer.recompute:
             return replay_response(answer, state)
         meta = orjson.loads(answer.body)["meta"]
-        await self.admit(state, account)
+        price = credit_cost(endpoint.http, reading.message)
+        await self.admit(state, account, computations=request_computations(price, limits_for_test_keys(account)))
         try:
             reply = await until_disconnected(
                 request, self.call_in_turn(account, endpoint, reading.message, meta["request_id"])
@@ -415,17 +431,29 @@ class Gateway:
                 if isinstance(claimed, StoredAnswer):
                     return await self._replay_batch(request, account, body, claimed)
                 held = claimed
-            await self.admit(state, account)
-            subrequests = parse_batch(body)
+            readings: dict[int, RequestReading | Exception] | None = None
+            if state.test_mode:
+                subrequests, readings = await self._admit_test_batch(state, account, body)
+            else:
+                await self.admit(state, account)
+                subrequests = parse_batch(body)
+            # A test key's batch runs as many sub-requests at once as it holds test slots.
+            running = asyncio.Semaphore(state.held_slots) if state.test_mode else contextlib.nullcontext()
             # What the sub-requests that succeeded cost, or would cost with a live key: a
             # test key's batch is kept as a live key's would be charged (docs/idempotency.md).
             chargeable = 0
 
             async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
                 nonlocal chargeable
-                params = await expand_body(params, endpoint.request_cls, account.id, self.store)
-                reading = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
-                answer = await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
+                if readings is None:
+                    reading = await self._read_subrequest(account, endpoint, params)
+                else:
+                    read = readings[index]
+                    if isinstance(read, Exception):
+                        raise read
+                    reading = read
+                async with running:
+                    answer = await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
                 chargeable += credit_cost(endpoint.http, reading.message)
                 return answer
 
@@ -476,6 +504,63 @@ class Gateway:
         elif held is not None:  # no paid sub-request succeeded: nothing was charged, nothing is kept
             await self.idempotency.release(held)
         return response
+
+    async def _read_subrequest(self, account: Account, endpoint: Endpoint, params: dict) -> RequestReading:
+        """Return a batch sub-request as validation reads it (a stored chart it names read into
+        the birth's parameters); its 4xx when it is refused."""
+        params = await expand_body(params, endpoint.request_cls, account.id, self.store)
+        return validate(request_from_json(endpoint.request_cls, params, endpoint.path))
+
+    async def _admit_test_batch(
+        self, state: RequestState, account: Account, body: Any
+    ) -> tuple[list[SubRequest], dict[int, RequestReading | Exception]]:
+        """Admit a test key's batch under the test limits by computation (``gateway/key_modes.py``)
+        and return its sub-requests and each one's reading by index, or the error reading it
+        raised (then its result).
+
+        Every sub-request is read first, since its price depends on its parameters; the batch
+        counts the sum of their live prices (an unknown endpoint's or a refused one's 1) and
+        holds a test slot per sub-request it runs at once, all or nothing: 429 with
+        Retry-After while they do not fit, 400 for a batch that fits no minute (split it). A
+        malformed batch counts 1, and hears 429 before its 400.
+        """
+        try:
+            subrequests = parse_batch(body)
+        except CelestialError:
+            await self.admit(state, account)
+            raise
+        readings: dict[int, RequestReading | Exception] = {}
+        prices: list[int] = []
+        for sub in subrequests:
+            endpoint = self._endpoint_of(sub)
+            if endpoint is None:  # answered 404 by run_batch
+                prices.append(0)
+                continue
+            try:
+                reading = readings[sub.index] = await self._read_subrequest(account, endpoint, sub.params)
+            except Exception as error:  # answered as the sub-request's result, as a live batch's
+                readings[sub.index] = error
+                prices.append(0)
+                continue
+            prices.append(credit_cost(endpoint.http, reading.message))
+        test_limits = limits_for_test_keys(account)
+        computations = batch_computations(prices)
+        if computations > test_limits.rate_per_minute:
+            await self.admit(state, account)  # counted as a refused request, 429 before 400
+            raise InvalidParameter(
+                f"Through a test key this batch counts {computations} computations (the credits its "
+                f"sub-requests would cost through a live key, at least 1 each), more than the "
+                f"{test_limits.rate_per_minute} a minute the account's test keys may compute.",
+                suggestion=f"Split it into batches that count at most {test_limits.rate_per_minute}, "
+                "sent a minute apart (X-RateLimit-Reset says when the window ends).",
+                param="requests",
+            )
+        await self.admit(state, account, computations=computations, slots=batch_slots(len(subrequests), test_limits))
+        return subrequests, readings
+
+    def _endpoint_of(self, sub: SubRequest) -> Endpoint | None:
+        """Return the endpoint a batch sub-request names, None for an unknown path (as run_batch reads it)."""
+        return self.endpoints.get(sub.path.rstrip("/") or sub.path)
 
     def batch_deadline_s(self) -> float:
         """Return the longest a batch may run (seconds): its sub-requests run at once, each

@@ -39,9 +39,13 @@ TEST_KEYS = {
     "available": True,
     "credits": 0,
     "limits": {"rate_per_minute": TEST_RATE_PER_MINUTE, "max_concurrent": TEST_MAX_CONCURRENT},
+    "counted_by": "computation: each request counts the credits it would cost through a live key (at least 1), "
+    "a batch the sum of its sub-requests' and one slot in flight per sub-request it runs at once",
     "note": f"svc_test_ keys (created in the dashboard, beside live keys) get real answers and cost nothing, "
-    f"under a limit of their own of {TEST_RATE_PER_MINUTE} requests a minute and {TEST_MAX_CONCURRENT} in "
-    'flight per account, apart from the live keys\' limits; their answers say meta.mode "test".',
+    f"under a limit of their own of {TEST_RATE_PER_MINUTE} computations a minute and {TEST_MAX_CONCURRENT} in "
+    "flight per account, apart from the live keys' limits. A request counts what it would cost through a live "
+    "key (at least 1: a wheel 3, a forecast 10, a batch of 50 single-credit calls 50); their answers say "
+    'meta.mode "test".',
 }
 
 

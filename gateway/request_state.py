@@ -27,11 +27,12 @@ SCOPE_KEY = "celestial.request_state"
 class RequestState:
     """One request as the gateway knows it so far.
 
-    ``answer_request_id`` is the ``X-Request-Id`` the response carries when it is not the
-    request's own (a replayed answer carries its first request's); ``rate_limit_headers`` are
-    the ``X-RateLimit-*`` headers of the request's admission (raw, as the middleware adds
-    them); ``held_slot`` the concurrency slot it holds until released; ``charges`` the
-    (charge id, credits) of every charge made under it (a batch's sub-requests' too).
+        ``answer_request_id`` is the ``X-Request-Id`` the response carries when it is not the
+        request's own (a replayed answer carries its first request's); ``rate_limit_headers`` are
+        the ``X-RateLimit-*`` headers of the request's admission (raw, as the middleware adds
+        them); ``held_slot`` the concurrency slot it holds until released (``held_slots`` slots
+    under that id: a test key's batch holds several); ``charges`` the
+        (charge id, credits) of every charge made under it (a batch's sub-requests' too).
     """
 
     request_id: str = ""
@@ -40,6 +41,7 @@ class RequestState:
     key_mode: KeyMode | None = None
     rate_limit_headers: list[tuple[bytes, bytes]] = field(default_factory=list)
     held_slot: str | None = None
+    held_slots: int = 1
     charges: list[tuple[str, int]] = field(default_factory=list)
     credits_used: int = 0
     answer_request_id: str | None = None

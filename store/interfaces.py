@@ -204,15 +204,21 @@ class LimiterForTestKeys(Protocol):
     apart from the live ones (what ``gateway/key_modes.py`` admits and releases): test
     traffic never uses up the live limit, nor live traffic the test limit."""
 
-    async def admit_test_traffic(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+    async def admit_test_traffic(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, computations: int = 1, slots: int = 1
+    ) -> Admission:
         """Return whether one more test-key request of ``account`` may run now, across every
         gateway, under ``account.rate_per_minute`` and ``account.max_concurrent`` taken as the
         test limits: the rules of :meth:`Limiter.admit` on a window and slots of their own.
-        Test requests charge nothing, so their slots hold no charges."""
+        The request counts ``computations`` in the window and holds ``slots`` slots (the ids
+        of ``rules.slot_group(slot_id, slots)``), all or nothing, in one atomic step (a test
+        key's traffic is counted by computation: ``gateway/key_modes.py``). Test requests
+        charge nothing, so their slots hold no charges."""
         ...
 
-    async def release_test_traffic(self, account_id: str, slot_id: str) -> None:
-        """Free the test-traffic slot ``slot_id``; releasing an unknown or freed slot is a no-op."""
+    async def release_test_traffic(self, account_id: str, slot_id: str, slots: int = 1) -> None:
+        """Free the ``slots`` test-traffic slots held under ``slot_id``; releasing an unknown
+        or freed slot is a no-op."""
         ...
 
 

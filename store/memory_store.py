@@ -332,11 +332,29 @@ class MemoryStore(MemoryIdempotency):
     async def hold_charge(self, account_id: str, slot_id: str, charge: tuple[str, int]) -> None:
         self.slots[account_id] = rules.with_charge(self.slots.get(account_id, {}), slot_id, charge)
 
-    async def admit_test_traffic(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
-        return await self.admit(replace(account, id=account.id + TEST_TRAFFIC_SUFFIX), slot_id, now_s)
+    async def admit_test_traffic(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, computations: int = 1, slots: int = 1
+    ) -> Admission:
+        now_s = time.time() if now_s is None else now_s
+        entry = account.id + TEST_TRAFFIC_SUFFIX
+        live = rules.live_slots(self.slots.get(entry, {}), now_s)
+        admission, window = rules.admit(
+            self.windows.get(entry),
+            len(live),
+            account.rate_per_minute,
+            account.max_concurrent,
+            now_s,
+            computations=computations,
+            slots=slots,
+        )
+        if window is not None:  # test slots hold no charges: nothing lapsed is owed back
+            self.windows[entry] = window
+            self.slots[entry] = rules.hold_group(live, rules.slot_group(slot_id, slots), now_s)
+        return admission
 
-    async def release_test_traffic(self, account_id: str, slot_id: str) -> None:
-        await self.release(account_id + TEST_TRAFFIC_SUFFIX, slot_id)
+    async def release_test_traffic(self, account_id: str, slot_id: str, slots: int = 1) -> None:
+        entry = account_id + TEST_TRAFFIC_SUFFIX
+        self.slots[entry] = rules.release(self.slots.get(entry, {}), *rules.slot_group(slot_id, slots))
 
     async def key_changes(self) -> AsyncIterator[str | None]:
         await self._closed.wait()

@@ -93,7 +93,14 @@ class NatsLimiter(NatsConnection):
         self._limit_cache[account_id] = _Limits(revision, limits.window, limits.slots)
 
     async def admit(
-        self, account: Account, slot_id: str, now_s: float | None = None, *, charge: tuple[str, int] | None = None
+        self,
+        account: Account,
+        slot_id: str,
+        now_s: float | None = None,
+        *,
+        charge: tuple[str, int] | None = None,
+        computations: int = 1,
+        slots: int = 1,
     ) -> Admission:
         """Return the admission of one request of ``account`` at ``now_s`` (Unix seconds),
         holding the concurrency slot ``slot_id`` (for SLOT_LEASE_S at most, with ``charge``)
@@ -102,7 +109,9 @@ class NatsLimiter(NatsConnection):
         release waits for the account's lock are free for it, and released by its write.
 
         A refusal counts nothing and holds nothing (pending releases are left to their own
-        calls), and is decided on a fresh read.
+        calls), and is decided on a fresh read. A request that counts several
+        ``computations`` and holds several ``slots`` (a test key's batch, ``nats_test_traffic.py``;
+        its slots carry no charge) is admitted whole or refused whole, in the same write.
         """
         now_s = time.time() if now_s is None else now_s
         account_id = check_account_id(account.id)
@@ -117,7 +126,13 @@ class NatsLimiter(NatsConnection):
                 kept = rules.release(limits.slots, *released)
                 live = rules.live_slots(kept, now_s)
                 admission, window = rules.admit(
-                    limits.window, len(live), account.rate_per_minute, account.max_concurrent, now_s
+                    limits.window,
+                    len(live),
+                    account.rate_per_minute,
+                    account.max_concurrent,
+                    now_s,
+                    computations=computations,
+                    slots=slots,
                 )
                 if window is None and not fresh:
                     limits, fresh = await self._read_limits(account_id), True  # the cache may be behind
@@ -128,10 +143,13 @@ class NatsLimiter(NatsConnection):
                 # have been written after this admission, which drops the slot unreleased.
                 for charge_id, credits in rules.lapsed_charges(limits.slots, now_s):
                     await self.refund(account_id, credits, charge_id)
+                held = (
+                    rules.hold(live, slot_id, now_s, charge)
+                    if slots == 1
+                    else rules.hold_group(live, rules.slot_group(slot_id, slots), now_s)
+                )
                 try:
-                    await self._write_limits(
-                        account_id, _Limits(limits.revision, window, rules.hold(live, slot_id, now_s, charge))
-                    )
+                    await self._write_limits(account_id, _Limits(limits.revision, window, held))
                 except WrongLastSequence:
                     limits, fresh = await self._read_limits(account_id), True
                     continue

@@ -168,10 +168,11 @@ class Admission:
     """The outcome of :meth:`Store.admit`: whether a request may run under its account's limits.
 
     ``limit`` is the account's requests per minute and ``remaining`` what is left of it in the
-    current window after this request (0 when refused for the rate, the window's real count
-    when refused for concurrency); ``reset_at_s`` is the Unix second
-    at which the window ends. A refused request has ``retry_after_s`` >= 1 and ``reason``
-    ``rate`` or ``concurrency``; it took no slot and did not count towards the window.
+    current window after this request (when refused, what the window has left: 0 for a request
+    counting one refused for the rate, more for a test batch that needs more than is left);
+    ``reset_at_s`` is the Unix second at which the window ends. A refused request has
+    ``retry_after_s`` >= 1 and ``reason`` ``rate`` or ``concurrency``; it took no slot and did
+    not count towards the window.
     """
 
     allowed: bool

@@ -24,7 +24,14 @@ class Window:
 
 
 def admit(
-    window: Window | None, live_slots: int, rate_per_minute: int, max_concurrent: int, now_s: float
+    window: Window | None,
+    live_slots: int,
+    rate_per_minute: int,
+    max_concurrent: int,
+    now_s: float,
+    *,
+    computations: int = 1,
+    slots: int = 1,
 ) -> tuple[Admission, Window | None]:
     """Return the admission of one more request at ``now_s`` (Unix seconds) and the window to
     store when it is allowed (None when refused: a refused request counts for nothing and
@@ -33,17 +40,24 @@ def admit(
     ``window`` is the stored one (None if none) and ``live_slots`` the slots held and not yet
     expired. The window only moves forward: a stored window newer than ``now_s``'s (opened by
     a gateway whose clock runs ahead) is counted into, never replaced by an older one.
+
+    A request counts ``computations`` in the window and holds ``slots`` slots (each 1 for a
+    live request; a test key's batch counts its sub-requests, ``gateway/key_modes.py``), all
+    or nothing: refused for the rate when the window has fewer than ``computations`` left
+    (``remaining`` is then what it has left), for concurrency when fewer than ``slots`` are free.
     """
     start_s = int(now_s // RATE_WINDOW_S) * RATE_WINDOW_S
     admitted = 0
     if window is not None and window.start_s >= start_s:
         start_s, admitted = window.start_s, window.admitted
     reset_at_s = start_s + RATE_WINDOW_S
-    if admitted >= rate_per_minute:
-        return Admission(False, rate_per_minute, 0, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate"), None
-    if live_slots >= max_concurrent:
-        return Admission(False, rate_per_minute, rate_per_minute - admitted, reset_at_s, 1, "concurrency"), None
-    return Admission(True, rate_per_minute, rate_per_minute - admitted - 1, reset_at_s), Window(start_s, admitted + 1)
+    left = max(0, rate_per_minute - admitted)
+    if computations > left:
+        return Admission(False, rate_per_minute, left, reset_at_s, max(1, math.ceil(reset_at_s - now_s)), "rate"), None
+    if live_slots + slots > max_concurrent:
+        return Admission(False, rate_per_minute, left, reset_at_s, 1, "concurrency"), None
+    admission = Admission(True, rate_per_minute, left - computations, reset_at_s)
+    return admission, Window(start_s, admitted + computations)
 
 
 @dataclass(frozen=True)
@@ -67,6 +81,19 @@ def hold(
     carrying ``charge`` (request id, credits) when the admission charges one. The lapsed slots
     are dropped: the caller refunds their :func:`lapsed_charges` first."""
     return {**live_slots(slots, now_s), slot_id: Slot(now_s + SLOT_LEASE_S, () if charge is None else (charge,))}
+
+
+def slot_group(slot_id: str, slots: int) -> tuple[str, ...]:
+    """Return the ids of the ``slots`` slots one request holds under ``slot_id``: ``slot_id``
+    itself, then ``slot_id.1``, ``slot_id.2`` ... (a test key's batch holds several, one per
+    sub-request it runs at once; any other request one)."""
+    return (slot_id, *(f"{slot_id}.{index}" for index in range(1, slots)))
+
+
+def hold_group(slots: Mapping[str, Slot], slot_ids: tuple[str, ...], now_s: float) -> dict[str, Slot]:
+    """Return the live slots with each of ``slot_ids`` held from ``now_s`` for SLOT_LEASE_S
+    seconds, carrying no charge (the slots of a request that charges nothing)."""
+    return {**live_slots(slots, now_s), **{slot_id: Slot(now_s + SLOT_LEASE_S) for slot_id in slot_ids}}
 
 
 def with_charge(slots: Mapping[str, Slot], slot_id: str, charge: tuple[str, int]) -> dict[str, Slot]:

@@ -9,26 +9,42 @@ import time
 
 from store import rules
 from store.errors import no_such_account
-from store.records import Account, Admission
+from store.records import SLOT_LEASE_S, Account, Admission
 from store.sqlite_connection import SqliteConnection
 
 
 class SqliteTestTraffic(SqliteConnection):
     """Test-key admissions (the store's :class:`~store.interfaces.LimiterForTestKeys`)."""
 
-    async def admit_test_traffic(self, account: Account, slot_id: str, now_s: float | None = None) -> Admission:
+    async def admit_test_traffic(
+        self, account: Account, slot_id: str, now_s: float | None = None, *, computations: int = 1, slots: int = 1
+    ) -> Admission:
         """Return whether one more test-key request of ``account`` may run now, under its
-        ``rate_per_minute`` and ``max_concurrent`` taken as the test limits, one write
-        transaction. The rules of the live limiter (``rules.admit``): a refusal counts nothing
-        and holds nothing. Raises AccountNotFound when the account does not exist."""
+        ``rate_per_minute`` and ``max_concurrent`` taken as the test limits, counting
+        ``computations`` in the window and holding ``slots`` slots (rows of ``test_slots``, the
+        ids of ``rules.slot_group``), all in one write transaction. The rules of the live
+        limiter (``rules.admit``): a refusal counts nothing and holds nothing. Raises
+        AccountNotFound when the account does not exist."""
         now_s = time.time() if now_s is None else now_s
         return await self._write(
-            self._count_and_hold_test, account.id, account.rate_per_minute, account.max_concurrent, slot_id, now_s
+            self._count_and_hold_test,
+            account.id,
+            account.rate_per_minute,
+            account.max_concurrent,
+            rules.slot_group(slot_id, slots),
+            computations,
+            now_s,
         )
 
     @staticmethod
     def _count_and_hold_test(
-        conn, account_id: str, limit: int, max_concurrent: int, slot_id: str, now_s: float
+        conn,
+        account_id: str,
+        limit: int,
+        max_concurrent: int,
+        slot_ids: tuple[str, ...],
+        computations: int,
+        now_s: float,
     ) -> Admission:
         stored_start_s, stored_admitted, held, expired = conn.execute(
             "SELECT (SELECT window_start_s FROM test_rate_windows WHERE account_id = ?1),"
@@ -37,16 +53,18 @@ class SqliteTestTraffic(SqliteConnection):
             (account_id, now_s),
         ).fetchone()
         stored = None if stored_start_s is None else rules.Window(stored_start_s, stored_admitted)
-        admission, window = rules.admit(stored, held - expired, limit, max_concurrent, now_s)
+        admission, window = rules.admit(
+            stored, held - expired, limit, max_concurrent, now_s, computations=computations, slots=len(slot_ids)
+        )
         if window is None:
             return admission
         if expired:  # a lapsed test slot has no charge to refund: it is only dropped
             conn.execute("DELETE FROM test_slots WHERE account_id = ? AND expires_at_s <= ?", (account_id, now_s))
-        slot = rules.hold({}, slot_id, now_s)[slot_id]
+        expires_s = now_s + SLOT_LEASE_S
         try:
-            conn.execute(
+            conn.executemany(
                 "INSERT OR REPLACE INTO test_slots (account_id, slot_id, expires_at_s) VALUES (?, ?, ?)",
-                (account_id, slot_id, slot.expires_s),
+                [(account_id, slot_id, expires_s) for slot_id in slot_ids],
             )
         except sqlite3.IntegrityError as exc:  # the foreign key: no such account
             raise no_such_account(account_id) from exc
@@ -58,10 +76,13 @@ class SqliteTestTraffic(SqliteConnection):
         )
         return admission
 
-    async def release_test_traffic(self, account_id: str, slot_id: str) -> None:
-        """Free the test-traffic slot ``slot_id`` of the account; an unknown or freed slot is a no-op."""
-        await self._write(self._release_test, account_id, slot_id)
+    async def release_test_traffic(self, account_id: str, slot_id: str, slots: int = 1) -> None:
+        """Free the ``slots`` test-traffic slots held under ``slot_id``; an unknown or freed slot is a no-op."""
+        await self._write(self._release_test, account_id, rules.slot_group(slot_id, slots))
 
     @staticmethod
-    def _release_test(conn, account_id: str, slot_id: str) -> None:
-        conn.execute("DELETE FROM test_slots WHERE account_id = ? AND slot_id = ?", (account_id, slot_id))
+    def _release_test(conn, account_id: str, slot_ids: tuple[str, ...]) -> None:
+        conn.executemany(
+            "DELETE FROM test_slots WHERE account_id = ? AND slot_id = ?",
+            [(account_id, slot_id) for slot_id in slot_ids],
+        )

@@ -276,7 +276,8 @@ flag rule applied to each; a nested batch, an empty or oversized list, or an ent
 not `{endpoint, params}` is 400 `invalid_parameter` for the whole batch. The answer is 200
 with `data = {results: [{index, status, data, warnings?} | {index, status, errors}],
 summary: {total, succeeded, failed}}`, results in the order given; `meta.credits_used` is the
-sum over the successful sub-requests. The batch counts as one request for the rate limit.\
+sum over the successful sub-requests. The batch counts as one request for the rate limit;
+through a test key it counts each sub-request at its live price, at least 1, against the test keys' limit.\
 """
 
 

@@ -77,7 +77,8 @@ def test_test_keys_are_said_to_be_free_under_their_own_limit(visitor):
     test_keys = visitor.get("/pricing.json").json()["test_keys"]
     assert (test_keys["available"], test_keys["credits"]) == (True, 0)
     page = visitor.get("/pricing").text
-    assert f"{test_keys['limits']['rate_per_minute']} requests a minute" in page and "cost nothing" in page
+    assert f"{test_keys['limits']['rate_per_minute']} computations a minute" in page and "cost nothing" in page
+    assert test_keys["counted_by"].startswith("computation: each request counts the credits it would cost")
 
 
 def test_the_page_carries_the_dashboards_content_security_policy(visitor):

@@ -258,7 +258,7 @@ def test_a_test_key_created_in_the_dashboard_is_shown_once_badged_test_and_costs
     account_name, _, client = new_owner(stack, credits=5)
     form = client.page("/dashboard/keys")
     assert 'name="mode" type="radio" value="test"' in form
-    assert f"{TEST_RATE_PER_MINUTE} requests a minute, {TEST_MAX_CONCURRENT} at once" in form
+    assert f"{TEST_RATE_PER_MINUTE} computations a minute, {TEST_MAX_CONCURRENT} at once" in form
     key = client.create_key(mode="test", name="CI")
     assert key.startswith("svc_test_")
     listing = client.page("/dashboard/keys")

@@ -12,7 +12,7 @@ import pytest
 
 from gateway.accounting import REFUND_RETRY_S, Accounting
 from gateway.errors import as_celestial_error
-from gateway.key_modes import TEST_RATE_PER_MINUTE
+from gateway.key_modes import TEST_MAX_CONCURRENT, TEST_RATE_PER_MINUTE
 from shared.errors import ServiceUnavailable, SpendCapReached
 from store.errors import StoreBusy, StoreOutcomeUnknown
 from store.records import SLOT_LEASE_S, ChargeNote
@@ -193,8 +193,8 @@ class KeyTestAdmissionLostStore(SqliteStore):
 
     lost = False
 
-    async def admit_test_traffic(self, account, slot_id, now_s=None):
-        admission = await super().admit_test_traffic(account, slot_id, now_s)
+    async def admit_test_traffic(self, account, slot_id, now_s=None, **counts):
+        admission = await super().admit_test_traffic(account, slot_id, now_s, **counts)
         if not self.lost:
             self.lost = True
             raise StoreOutcomeUnknown("the answer was lost")
@@ -212,6 +212,23 @@ def test_a_test_key_admission_whose_answer_was_lost_frees_its_test_slot(tmp_path
             await accounting.drain()
             # The slot the lost admission took was released: the account's only test slot is free.
             assert (await accounting.admit(account, "slot-2", test=True)).allowed
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_test_batch_admission_whose_answer_was_lost_frees_every_slot_it_took(tmp_path):
+    async def scenario() -> None:
+        store = KeyTestAdmissionLostStore(tmp_path / "store.sqlite3")
+        try:
+            account = await store.create_account("acme", 10)
+            accounting = Accounting(store, store)
+            with pytest.raises(StoreOutcomeUnknown):
+                await accounting.admit(account, "batch", test=True, computations=50, slots=TEST_MAX_CONCURRENT)
+            await accounting.drain()
+            again = await accounting.admit(account, "batch-2", test=True, computations=1, slots=TEST_MAX_CONCURRENT)
+            assert again.allowed  # all five test slots were free again
         finally:
             await store.close()
 

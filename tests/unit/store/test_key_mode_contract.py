@@ -7,6 +7,7 @@ store/interfaces.py (``Keys.create_key``, ``LimiterForTestKeys``).
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from dataclasses import replace
@@ -15,7 +16,7 @@ import pytest
 
 from store import KeyNotActive, hash_key
 from store.records import RATE_WINDOW_S, Admission, utc_now
-from tests.unit.store.test_store_contract import factory, with_store  # noqa: F401 (factory is the fixture)
+from tests.unit.store.test_store_contract import _two_gateways, factory, with_store  # noqa: F401 (the fixture)
 
 #: A window start ten windows ahead, so no admission of the test runs into a real window's edge.
 WINDOW_S = (int(time.time()) // RATE_WINDOW_S + 10) * RATE_WINDOW_S
@@ -135,3 +136,83 @@ async def test_test_traffic_charges_nothing(store):
         assert (await store.admit_test_traffic(account, f"t{index}", WINDOW_S + 1)).allowed
     assert await store.balance(account.id) == 10
     assert (await store.usage(account.id)).requests == 0
+
+
+# --- test traffic counted by computation (gateway/key_modes.py) ----------------------------------
+
+
+@with_store
+async def test_a_test_request_counts_its_computations_in_the_window_all_or_nothing(store):
+    account = await store.create_account("acme", 10)
+    test_limits = replace(account, rate_per_minute=60, max_concurrent=50)
+    now_s = WINDOW_S + 20
+    batch = await store.admit_test_traffic(test_limits, "batch", now_s, computations=50)
+    assert batch == Admission(True, 60, 10, WINDOW_S + RATE_WINDOW_S)
+    # Eleven do not fit in the ten left: refused whole, counting nothing, until the window ends.
+    too_many = await store.admit_test_traffic(test_limits, "eleven", now_s, computations=11)
+    assert too_many == Admission(False, 60, 10, WINDOW_S + RATE_WINDOW_S, RATE_WINDOW_S - 20, "rate")
+    assert (await store.admit_test_traffic(test_limits, "ten", now_s, computations=10)).remaining == 0
+    later = await store.admit_test_traffic(test_limits, "next", WINDOW_S + RATE_WINDOW_S, computations=11)
+    assert (later.allowed, later.remaining) == (True, 49)
+
+
+@with_store
+async def test_a_test_request_holds_its_slots_all_or_nothing_and_frees_them_together(store):
+    account = await store.create_account("acme", 10)
+    test_limits = replace(account, rate_per_minute=1000, max_concurrent=5)
+    now_s = WINDOW_S + 1
+    assert (await store.admit_test_traffic(test_limits, "batch", now_s, computations=50, slots=5)).allowed
+    assert (await store.admit_test_traffic(test_limits, "single", now_s)).reason == "concurrency"
+    await store.release_test_traffic(account.id, "batch", 5)
+    assert (await store.admit_test_traffic(test_limits, "single", now_s)).allowed
+    # Four free of five: a request that needs five is refused whole and counts nothing.
+    refused = await store.admit_test_traffic(test_limits, "batch-2", now_s, computations=50, slots=5)
+    assert (refused.allowed, refused.reason, refused.remaining) == (False, "concurrency", 1000 - 51)
+    assert (await store.admit_test_traffic(test_limits, "batch-3", now_s, computations=4, slots=4)).allowed
+
+
+#: The two-gateway proof's figures: each gateway asks this many admissions at once, each
+#: counting COMPUTATIONS and holding SLOTS, under a test limit of TEST_RATE and TEST_SLOTS.
+ATTEMPTS_EACH, COMPUTATIONS, SLOTS, TEST_RATE, TEST_SLOTS = 30, 7, 2, 60, 5
+
+
+def test_two_gateways_admitting_test_batches_at_once_never_pass_the_test_limits(factory):
+    """The test limits are counted by computation in one atomic step per admission, across
+    gateways: as many batches as fit the window and the slots, not one more."""
+
+    async def scenario(first, second) -> None:
+        account = await first.create_account("shared", 0)
+        test_limits = replace(account, rate_per_minute=TEST_RATE, max_concurrent=TEST_SLOTS)
+        now_s = WINDOW_S + 30
+
+        async def rate_only(gateway, slot_id: str) -> bool:
+            unbounded_slots = replace(test_limits, max_concurrent=1000)
+            admission = await gateway.admit_test_traffic(unbounded_slots, slot_id, now_s, computations=COMPUTATIONS)
+            return admission.allowed
+
+        admitted = await asyncio.gather(
+            *(
+                rate_only(gateway, f"{name}-{attempt}")
+                for attempt in range(ATTEMPTS_EACH)
+                for name, gateway in (("a", first), ("b", second))
+            )
+        )
+        assert sum(admitted) == TEST_RATE // COMPUTATIONS
+
+        other = await first.create_account("other", 0)  # its own slots, none held yet
+        other_limits = replace(other, rate_per_minute=1000, max_concurrent=TEST_SLOTS)
+
+        async def slots_only(gateway, slot_id: str) -> bool:
+            admission = await gateway.admit_test_traffic(other_limits, slot_id, now_s, computations=1, slots=SLOTS)
+            return admission.allowed
+
+        held = await asyncio.gather(
+            *(
+                slots_only(gateway, f"{name}-s{attempt}")
+                for attempt in range(ATTEMPTS_EACH)
+                for name, gateway in (("a", first), ("b", second))
+            )
+        )
+        assert sum(held) == TEST_SLOTS // SLOTS
+
+    _two_gateways(factory, scenario)

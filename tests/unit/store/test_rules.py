@@ -31,6 +31,35 @@ def test_the_concurrency_limit_refuses_without_counting():
     assert (admission.allowed, admission.reason, admission.retry_after_s, window) == (False, "concurrency", 1, None)
 
 
+def test_a_request_of_several_computations_counts_them_all_or_is_refused_whole():
+    start_s = int(NOW // 60) * 60
+    admission, window = rules.admit(rules.Window(start_s, 10), 0, 60, 5, NOW, computations=50)
+    assert (admission.allowed, admission.remaining, window) == (True, 0, rules.Window(start_s, 60))
+    refused, none = rules.admit(rules.Window(start_s, 11), 0, 60, 5, NOW, computations=50)
+    # What the window has left is told as it is, and Retry-After is the window's end.
+    assert (refused.allowed, refused.reason, refused.remaining, refused.retry_after_s, none) == (
+        False,
+        "rate",
+        49,
+        30,
+        None,
+    )
+
+
+def test_a_request_holding_several_slots_needs_them_all_free():
+    assert rules.admit(None, 0, 60, 5, NOW, slots=5)[0].allowed
+    refused, window = rules.admit(None, 1, 60, 5, NOW, slots=5)
+    assert (refused.reason, window) == ("concurrency", None)
+
+
+def test_a_slot_group_is_the_request_slot_and_its_numbered_companions_held_without_charges():
+    assert rules.slot_group("s", 1) == ("s",)
+    assert rules.slot_group("s", 3) == ("s", "s.1", "s.2")
+    held = rules.hold_group({"old": rules.Slot(NOW - 1)}, rules.slot_group("s", 2), NOW)
+    assert held == {"s": rules.Slot(NOW + 120), "s.1": rules.Slot(NOW + 120)}  # the lapsed one dropped
+    assert rules.release(held, *rules.slot_group("s", 2)) == {}
+
+
 def test_an_old_window_starts_over_and_a_newer_one_is_counted_into():
     old = rules.Window(int(NOW // 60) * 60 - 60, 10)
     assert rules.admit(old, 0, 10, 5, NOW)[1].admitted == 1
