@@ -29,7 +29,7 @@ from gateway.batch import parse_batch, run_batch
 from gateway.endpoints import Endpoint
 from gateway.envelope import success_body
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
-from gateway.fair_share import FairShare, Overloaded
+from gateway.fair_share import FairShare, Overloaded, TurnNotCome
 from gateway.idempotency import (
     LEASE_MARGIN_S,
     Held,
@@ -57,6 +57,7 @@ from shared.errors import (
     InvalidBody,
     NotImplementedEndpoint,
     ServiceUnavailable,
+    TooManyConcurrentRequests,
 )
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.pool_channel import channel_target
@@ -122,6 +123,14 @@ class Gateway:
         # autoscaler may run; a full replica refuses and the channel tries another).
         self.processes = {name: planned_processes(settings, name) for name in SERVICE_NAMES}
         self.shares = {
+            name: FairShare(self.processes[name] * settings.service_queue, self.processes[name])
+            for name in SERVICE_NAMES
+        }
+        # A bounded call (positions, houses: milliseconds, computed on the service process's
+        # own loop, never queued behind its compute child) has a lane of its own at each pool:
+        # counted in the child's share, one account's PNG wheels or scans filling it would make
+        # another account's positions wait for one of them to end (docs/performance.md).
+        self.bounded_shares = {
             name: FairShare(self.processes[name] * settings.service_queue, self.processes[name])
             for name in SERVICE_NAMES
         }
@@ -271,10 +280,13 @@ class Gateway:
         """Return the service's reply to ``message``, sent when the account's turn at the pool
         comes (``gateway/fair_share.py``): a scan counts against the account's share of the
         pool (its processes), any call against the pool's capacity; its expected compute time
-        sets its lane. Raises 503 with Retry-After at once when its expected wait exceeds what
-        its deadline class allows, and when the turn does not come within
-        CELESTIAL_QUEUE_WAIT_S."""
-        share = self.shares[endpoint.service]
+        sets its lane. A bounded call (``(http).bounded``) has a share of its own, so it never
+        waits for a place held by the compute child's calls. Raises at once when its expected
+        wait exceeds what its deadline class allows, and when the turn does not come within
+        CELESTIAL_QUEUE_WAIT_S: 429 too_many_concurrent_requests with Retry-After when the
+        account's own calls refused it
+        (its excess), else 503 with Retry-After (the pool full for everyone)."""
+        share = (self.bounded_shares if endpoint.http.bounded else self.shares)[endpoint.service]
         pool = self.pools[endpoint.service]
         limit = self.processes[endpoint.service] if endpoint.scan else share.capacity
         wait_s = self.settings.queue_wait_s
@@ -284,6 +296,13 @@ class Gateway:
                 account.id, limit, wait_s, expected_s=expected_s, shed_after_s=self.wait_allowed_s(endpoint)
             )
         except Overloaded as overloaded:
+            if overloaded.own:
+                raise TooManyConcurrentRequests(
+                    f"This account's own requests to the {endpoint.service} service hold its share of it: this "
+                    f"request would wait about {overloaded.expected_wait_s:.1f} s for its turn, more than the "
+                    f"{self.wait_allowed_s(endpoint):g} s its kind of request may wait.",
+                    retry_after_s=max(1, math.ceil(overloaded.expected_wait_s)),
+                ) from None
             raise ServiceUnavailable(
                 f"The {endpoint.service} service is busy: this request would wait about "
                 f"{overloaded.expected_wait_s:.1f} s "
@@ -291,7 +310,13 @@ class Gateway:
                 suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
                 retry_after_s=max(1, math.ceil(overloaded.expected_wait_s)),
             ) from None
-        except TimeoutError:
+        except TurnNotCome as not_come:
+            if not_come.own:
+                raise TooManyConcurrentRequests(
+                    f"This account's own requests to the {endpoint.service} service hold its share of it: this "
+                    f"request could not start within {wait_s:g} s.",
+                    retry_after_s=max(1, math.ceil(wait_s)),
+                ) from None
             raise ServiceUnavailable(
                 f"The {endpoint.service} service is busy: this request could not start within {wait_s:g} s.",
                 suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
