@@ -21,7 +21,7 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from celestial.v1 import options_pb2
+from celestial.v1 import options_pb2, search_service_pb2
 from gateway.account_api import UsageCache, usage_cache_s
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
@@ -60,6 +60,7 @@ from shared.errors import (
     TooManyConcurrentRequests,
 )
 from shared.runtime.config import SERVICE_NAMES, Settings
+from shared.runtime.heliacal_event import heliacal_search_stopped
 from shared.runtime.pool_channel import channel_target
 from shared.runtime.reply_rendering import DocumentBody
 from shared.runtime.request_reading import RequestReading
@@ -328,7 +329,7 @@ class Gateway:
                 endpoint.rpc_path, message, endpoint.response_cls, timeout_s=deadline_s, request_id=request_id
             )
         except DeadlineExceeded:
-            raise deadline_passed(endpoint, deadline_s) from None
+            raise deadline_passed(endpoint, deadline_s, message) from None
         finally:
             share.release(account.id)
 
@@ -557,9 +558,15 @@ def content_digest(content: bytes) -> str:
     return f"sha-256=:{base64.b64encode(hashlib.sha256(content).digest()).decode()}:"
 
 
-def deadline_passed(endpoint: Endpoint, deadline_s: float) -> DeadlineExceeded:
-    """Return the 504 of a call of ``endpoint`` stopped at its deadline of ``deadline_s`` seconds,
-    saying what its deadline class makes slow."""
+def deadline_passed(endpoint: Endpoint, deadline_s: float, request=None) -> CelestialError:
+    """Return the error of a call of ``endpoint`` stopped at its deadline of ``deadline_s``
+    seconds: a heliacal search outside the engine's documented conditions is answered 400
+    (``shared/runtime/heliacal_event.py``: its stop is the answer, as the engine's own "not
+    found" is), any other stop 504, saying what its deadline class makes slow."""
+    if isinstance(request, search_service_pb2.FindHeliacalEventRequest):
+        refusal = heliacal_search_stopped(request, deadline_s)
+        if refusal is not None:
+            return refusal
     message = f"{endpoint.path} did not finish within its deadline of {deadline_s:g} s and was stopped."
     if endpoint.http.deadline == options_pb2.DEADLINE_CLASS_ENGINE_SEARCH:
         return DeadlineExceeded(

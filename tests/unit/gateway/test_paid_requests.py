@@ -13,6 +13,8 @@ from dataclasses import replace
 import pytest
 from starlette.requests import Request
 
+from celestial.v1 import search_service_pb2 as search_pb
+from celestial.v1.common_pb2 import Place
 from gateway.endpoints import discover_endpoints
 from gateway.paid_requests import (
     content_digest,
@@ -141,6 +143,17 @@ def test_an_engine_search_past_its_deadline_says_what_makes_it_slow():
         deadline_passed(by_path["/v1/transits"], 20).message
         == "/v1/transits did not finish within its deadline of 20 s and was stopped."
     )
+
+
+def test_a_heliacal_search_stopped_beyond_the_engines_latitudes_is_400_naming_lat_and_within_them_504():
+    heliacal = {e.path: e for e in discover_endpoints()}["/v1/heliacal"]
+    polar = search_pb.FindHeliacalEventRequest(body="mercury", event="morning_first", place=Place(lat=80.0, lon=31.0))
+    refused = deadline_passed(heliacal, 2.5, polar)
+    assert (refused.http_status, refused.code, refused.param) == (400, "invalid_parameter", "lat")
+    temperate = search_pb.FindHeliacalEventRequest(
+        body="mercury", event="morning_first", place=Place(lat=45.0, lon=31.0)
+    )
+    assert deadline_passed(heliacal, 2.5, temperate).http_status == 504
 
 
 def test_a_pool_plans_one_process_per_listed_address_or_the_configured_count_behind_a_name():
