@@ -274,7 +274,7 @@ class Gateway:
     def wait_allowed_s(self, endpoint: Endpoint) -> float:
         """Return how long (seconds) a call of ``endpoint`` is expected to wait for its turn at
         most, or it is refused at once: a tenth of its deadline, at most CELESTIAL_QUEUE_WAIT_S
-        (a fast call 1 s, a scan 5 s, an engine search 0.3 s)."""
+        (a fast call 1 s, a scan 5 s, an engine search 0.25 s)."""
         return min(self.settings.queue_wait_s, self.deadline_s(endpoint) * WAIT_SHARE_OF_DEADLINE)
 
     async def call_in_turn(self, account: Account, endpoint: Endpoint, message, request_id: str):
