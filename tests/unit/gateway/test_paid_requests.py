@@ -200,3 +200,35 @@ def test_work_that_finishes_while_the_client_stays_is_returned():
         return await until_disconnected(request, work())
 
     assert asyncio.run(scenario()) == "answer"
+
+
+def test_a_bounded_call_never_waits_for_a_place_held_by_another_accounts_compute_child_calls():
+    """Issue 48, part 3: one account's PNG wheels (computed by the ephemeris processes' compute
+    children) hold every place of the pool's share; another account's positions (bounded,
+    computed on the processes' own loops) take a place in the bounded calls' lane at once."""
+    from celestial.v1 import ephemeris_service_pb2 as ephemeris_pb
+    from gateway.paid_requests import Gateway
+    from store.records import Account
+
+    class Answering:
+        costs = in_process_pools()["ephemeris"].costs
+
+        async def call(self, method_path, message, response_cls, **_):
+            return response_cls()
+
+    by_path = {e.path: e for e in discover_endpoints()}
+    settings = load_settings({"CELESTIAL_EPHEMERIS_ADDRESSES": "127.0.0.1:1", "CELESTIAL_QUEUE_WAIT_S": "0.05"})
+    gateway = Gateway(settings, store=None, endpoints=[], pools={"ephemeris": Answering()})
+    flood, other = Account("flood", "flood", 0), Account("other", "other", 0)
+
+    async def scenario():
+        wheels = gateway.shares["ephemeris"]
+        for _ in range(wheels.capacity):
+            await wheels.acquire(flood.id, wheels.capacity, 0.001)
+        wheel = ephemeris_pb.DrawChartWheelRequest()
+        with pytest.raises(ServiceUnavailable):  # the child's share is full for everyone else
+            await gateway.call_in_turn(other, by_path["/v1/chart-wheel"], wheel, "r1")
+        positions = ephemeris_pb.ComputePositionsRequest()
+        await gateway.call_in_turn(other, by_path["/v1/positions"], positions, "r2")
+
+    asyncio.run(scenario())
