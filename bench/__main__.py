@@ -14,6 +14,7 @@ from bench import (
     search_lanes,
     sky,
     store_throughput,
+    tenant_isolation,
     timelords,
     transits,
     vedic,
@@ -36,6 +37,7 @@ def main() -> None:
     calendar.main()
     forecast.main()
     search_lanes.main()
+    tenant_isolation.main()
     dashboard_pages.main()
     webhook_scheduling.main()
     print(f"figures written to {figures.write()}")

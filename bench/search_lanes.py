@@ -5,7 +5,8 @@ The whole stack (its default one search process); one account; 64 keep-alive cli
 cycling through a transit scan, a station scan (the long calls), a lunar-eclipse search (the
 short one) and positions. Printed: each endpoint's p50 under that load beside the same
 endpoint's p50 alone, one request at a time (a ratio: the shared machine's noise cancels), the
-503s; then three rounds of overload (400 clients), and the gateway's resident memory after
+statuses (the account's own excess is 429 since issue 48, a 503 only a pool full for everyone);
+then three rounds of overload (400 clients), and the gateway's resident memory after
 each round and two minutes after the last: a leak grows with every round, a high-water mark of
 the allocator only in the first.
 """

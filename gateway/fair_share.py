@@ -21,6 +21,11 @@ pool here:
   admitted keeps its latency under overload instead of every call waiting its longest;
 - a call not granted within its wait is refused (the caller answers 503 with Retry-After).
 
+Either refusal says whose calls made it (``own``): the account's own, when its calls in flight
+hold its whole share or its own calls waiting ahead alone make the wait too long (the caller
+answers that account 429 ``too_many_concurrent_requests``: its excess is its own, and the
+others are served meanwhile); otherwise the pool is full for everyone (503).
+
 Each gateway keeps its own share; several gateways in front of one pool divide it by the
 processes' queues (a full process refuses, and the channel tries another).
 """
@@ -47,11 +52,23 @@ def lane_of(expected_s: float) -> int:
 
 class Overloaded(Exception):
     """A call refused before waiting: its expected wait (``expected_wait_s``, seconds) exceeds
-    what its deadline class allows."""
+    what its deadline class allows; ``own`` when the account's own calls alone refuse it (its
+    share is taken, or its own calls waiting ahead make the wait too long)."""
 
-    def __init__(self, expected_wait_s: float):
+    def __init__(self, expected_wait_s: float, *, own: bool = False):
         super().__init__(f"expected wait {expected_wait_s:.3f} s")
         self.expected_wait_s = expected_wait_s
+        self.own = own
+
+
+class TurnNotCome(TimeoutError):
+    """A call not granted within its wait; ``own`` when, as it gave up, the account's own calls
+    held its whole share or more of its calls were waiting (its excess, not the pool's)."""
+
+    def __init__(self, wait_s: float, *, own: bool = False):
+        super().__init__(f"not granted within {wait_s:.3f} s")
+        self.wait_s = wait_s
+        self.own = own
 
 
 @dataclass
@@ -134,27 +151,39 @@ class FairShare:
         ``limit`` is how many calls of the account may be in flight with this one;
         ``expected_s`` the call's expected service time (seconds), which sets its lane. Raises
         Overloaded at once when the call would have to wait and its expected wait exceeds
-        ``shed_after_s``, TimeoutError when it is not granted within ``wait_s`` seconds; a
-        call cancelled while waiting takes nothing.
+        ``shed_after_s``, TurnNotCome (a TimeoutError) when it is not granted within ``wait_s``
+        seconds; a call cancelled while waiting takes nothing. Both say whether the account's own
+        calls refused it (``own``).
         """
         if account not in self._waiting and self._may_start(account, limit):
             self._take(account)
             return
         lane = lane_of(expected_s)
-        expected_wait_s = self.expected_wait_s(account, lane, expected_s)
+        own_wait_s, others_wait_s = self._wait_parts_s(account, lane, expected_s)
+        expected_wait_s = own_wait_s + others_wait_s
         if expected_wait_s > shed_after_s:
-            raise Overloaded(expected_wait_s)
+            # Its own calls ahead of it (its own time not counted) alone too long: its excess.
+            own_ahead_s = own_wait_s - expected_s / self.processes
+            raise Overloaded(expected_wait_s, own=self.share_taken(account, limit) or own_ahead_s > shed_after_s)
         waiter = _Waiter(max(1, limit), expected_s)
         self._waiting.setdefault(account, _Lanes()).add(lane, waiter)
         try:
             async with asyncio.timeout(wait_s):
                 await waiter.granted
-        except BaseException:
+        except BaseException as stopped:
             if waiter.granted.done() and not waiter.granted.cancelled():
                 self.release(account)  # granted as it gave up: the turn passes on
             else:
                 self._forget(account, lane, waiter)
+            if isinstance(stopped, TimeoutError):
+                own = self.share_taken(account, limit) or account in self._waiting
+                raise TurnNotCome(wait_s, own=own) from None
             raise
+
+    def share_taken(self, account: str, limit: int) -> bool:
+        """Return whether ``account``'s calls in flight hold its whole share: ``limit`` less one
+        place for every other account with a call waiting, down to 1."""
+        return self.account_in_flight(account) >= self._limit(account, limit)
 
     def expected_wait_s(self, account: str, lane: int, expected_s: float) -> float:
         """Return about how long (seconds) a call of ``account`` in ``lane``, expected to take
@@ -166,6 +195,11 @@ class FairShare:
         waiting account (the mean of its lanes' first calls). The pool's processes share it
         all. Calls without a measured time count nothing.
         """
+        return sum(self._wait_parts_s(account, lane, expected_s))
+
+    def _wait_parts_s(self, account: str, lane: int, expected_s: float) -> tuple[float, float]:
+        """Return :meth:`expected_wait_s` in two parts (seconds): the account's own calls' time
+        (this one's included), and the other accounts' grants in between."""
         lanes = self._waiting.get(account, _Lanes())
         own = [waiter.expected_s for waiter in lanes.calls.get(lane, ())] + [expected_s]
         backlog_s = sum(own)
@@ -181,7 +215,7 @@ class FairShare:
                 grants += 1
             account_s += served_s
         others_round_s = sum(other.mean_head_s() for name, other in self._waiting.items() if name != account)
-        return (account_s + grants * others_round_s) / self.processes
+        return account_s / self.processes, grants * others_round_s / self.processes
 
     def release(self, account: str) -> None:
         """Give back one call of ``account`` and grant the waiting calls it makes room for."""

@@ -21,7 +21,7 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
-from celestial.v1 import options_pb2
+from celestial.v1 import options_pb2, search_service_pb2
 from gateway.account_api import UsageCache, usage_cache_s
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
@@ -29,7 +29,7 @@ from gateway.batch import SubRequest, parse_batch, run_batch
 from gateway.endpoints import Endpoint
 from gateway.envelope import success_body
 from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
-from gateway.fair_share import FairShare, Overloaded
+from gateway.fair_share import FairShare, Overloaded, TurnNotCome
 from gateway.idempotency import (
     LEASE_MARGIN_S,
     Held,
@@ -65,8 +65,10 @@ from shared.errors import (
     InvalidParameter,
     NotImplementedEndpoint,
     ServiceUnavailable,
+    TooManyConcurrentRequests,
 )
 from shared.runtime.config import SERVICE_NAMES, Settings
+from shared.runtime.heliacal_event import heliacal_search_stopped
 from shared.runtime.pool_channel import channel_target
 from shared.runtime.reply_rendering import DocumentBody
 from shared.runtime.request_reading import RequestReading
@@ -130,6 +132,14 @@ class Gateway:
         # autoscaler may run; a full replica refuses and the channel tries another).
         self.processes = {name: planned_processes(settings, name) for name in SERVICE_NAMES}
         self.shares = {
+            name: FairShare(self.processes[name] * settings.service_queue, self.processes[name])
+            for name in SERVICE_NAMES
+        }
+        # A bounded call (positions, houses: milliseconds, computed on the service process's
+        # own loop, never queued behind its compute child) has a lane of its own at each pool:
+        # counted in the child's share, one account's PNG wheels or scans filling it would make
+        # another account's positions wait for one of them to end (docs/performance.md).
+        self.bounded_shares = {
             name: FairShare(self.processes[name] * settings.service_queue, self.processes[name])
             for name in SERVICE_NAMES
         }
@@ -280,17 +290,20 @@ class Gateway:
     def wait_allowed_s(self, endpoint: Endpoint) -> float:
         """Return how long (seconds) a call of ``endpoint`` is expected to wait for its turn at
         most, or it is refused at once: a tenth of its deadline, at most CELESTIAL_QUEUE_WAIT_S
-        (a fast call 1 s, a scan 5 s, an engine search 0.3 s)."""
+        (a fast call 1 s, a scan 5 s, an engine search 0.25 s)."""
         return min(self.settings.queue_wait_s, self.deadline_s(endpoint) * WAIT_SHARE_OF_DEADLINE)
 
     async def call_in_turn(self, account: Account, endpoint: Endpoint, message, request_id: str):
         """Return the service's reply to ``message``, sent when the account's turn at the pool
         comes (``gateway/fair_share.py``): a scan counts against the account's share of the
         pool (its processes), any call against the pool's capacity; its expected compute time
-        sets its lane. Raises 503 with Retry-After at once when its expected wait exceeds what
-        its deadline class allows, and when the turn does not come within
-        CELESTIAL_QUEUE_WAIT_S."""
-        share = self.shares[endpoint.service]
+        sets its lane. A bounded call (``(http).bounded``) has a share of its own, so it never
+        waits for a place held by the compute child's calls. Raises at once when its expected
+        wait exceeds what its deadline class allows, and when the turn does not come within
+        CELESTIAL_QUEUE_WAIT_S: 429 too_many_concurrent_requests with Retry-After when the
+        account's own calls refused it
+        (its excess), else 503 with Retry-After (the pool full for everyone)."""
+        share = (self.bounded_shares if endpoint.http.bounded else self.shares)[endpoint.service]
         pool = self.pools[endpoint.service]
         limit = self.processes[endpoint.service] if endpoint.scan else share.capacity
         wait_s = self.settings.queue_wait_s
@@ -300,6 +313,13 @@ class Gateway:
                 account.id, limit, wait_s, expected_s=expected_s, shed_after_s=self.wait_allowed_s(endpoint)
             )
         except Overloaded as overloaded:
+            if overloaded.own:
+                raise TooManyConcurrentRequests(
+                    f"This account's own requests to the {endpoint.service} service hold its share of it: this "
+                    f"request would wait about {overloaded.expected_wait_s:.1f} s for its turn, more than the "
+                    f"{self.wait_allowed_s(endpoint):g} s its kind of request may wait.",
+                    retry_after_s=max(1, math.ceil(overloaded.expected_wait_s)),
+                ) from None
             raise ServiceUnavailable(
                 f"The {endpoint.service} service is busy: this request would wait about "
                 f"{overloaded.expected_wait_s:.1f} s "
@@ -307,7 +327,13 @@ class Gateway:
                 suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
                 retry_after_s=max(1, math.ceil(overloaded.expected_wait_s)),
             ) from None
-        except TimeoutError:
+        except TurnNotCome as not_come:
+            if not_come.own:
+                raise TooManyConcurrentRequests(
+                    f"This account's own requests to the {endpoint.service} service hold its share of it: this "
+                    f"request could not start within {wait_s:g} s.",
+                    retry_after_s=max(1, math.ceil(wait_s)),
+                ) from None
             raise ServiceUnavailable(
                 f"The {endpoint.service} service is busy: this request could not start within {wait_s:g} s.",
                 suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
@@ -319,7 +345,7 @@ class Gateway:
                 endpoint.rpc_path, message, endpoint.response_cls, timeout_s=deadline_s, request_id=request_id
             )
         except DeadlineExceeded:
-            raise deadline_passed(endpoint, deadline_s) from None
+            raise deadline_passed(endpoint, deadline_s, message) from None
         finally:
             share.release(account.id)
 
@@ -630,9 +656,15 @@ def content_digest(content: bytes) -> str:
     return f"sha-256=:{base64.b64encode(hashlib.sha256(content).digest()).decode()}:"
 
 
-def deadline_passed(endpoint: Endpoint, deadline_s: float) -> DeadlineExceeded:
-    """Return the 504 of a call of ``endpoint`` stopped at its deadline of ``deadline_s`` seconds,
-    saying what its deadline class makes slow."""
+def deadline_passed(endpoint: Endpoint, deadline_s: float, request=None) -> CelestialError:
+    """Return the error of a call of ``endpoint`` stopped at its deadline of ``deadline_s``
+    seconds: a heliacal search outside the engine's documented conditions is answered 400
+    (``shared/runtime/heliacal_event.py``: its stop is the answer, as the engine's own "not
+    found" is), any other stop 504, saying what its deadline class makes slow."""
+    if isinstance(request, search_service_pb2.FindHeliacalEventRequest):
+        refusal = heliacal_search_stopped(request, deadline_s)
+        if refusal is not None:
+            return refusal
     message = f"{endpoint.path} did not finish within its deadline of {deadline_s:g} s and was stopped."
     if endpoint.http.deadline == options_pb2.DEADLINE_CLASS_ENGINE_SEARCH:
         return DeadlineExceeded(

@@ -16,6 +16,12 @@ from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 INFERIOR_ONLY_EVENTS = ("evening_first", "morning_last")
 INFERIOR_PLANETS = ("mercury", "venus")
 ACRONYCHAL_EVENTS = ("acronychal_rising", "acronychal_setting")
+#: The latitudes (degrees either side of the equator) within which Swiss Ephemeris documents its
+#: heliacal search (``swe_heliacal_ut``: "It works between geographic latitudes 60s - 60n",
+#: Swiss Ephemeris programmer's documentation, "Heliacal risings, settings, etc."). Within them,
+#: with the naked eye, a search ends in milliseconds (50 ms at most measured, every planet and
+#: event); beyond them it may search five synodic periods for an event that never comes.
+ENGINE_LATITUDE_LIMIT_DEG = 60.0
 
 
 @dataclass(frozen=True)
@@ -119,3 +125,40 @@ def _after_supported_dates(body: str, event: str) -> OutOfRange:
         f"{JD_UT1_MIN} to {JD_UT1_MAX}): 0 of the 1 asked for lies inside.",
         suggestion="Search from an earlier date.",
     )
+
+
+def search_stopped(body: str, event: str, place: Observer, eyes: Eyes, searched_s: float) -> UnreadableValue | None:
+    """Return the refusal (UnreadableValue, about ``place`` or ``eyes``: the reader names the
+    parameter) of a search stopped after ``searched_s`` seconds without an answer, when the request lies
+    outside the conditions the engine's search is made for; None inside them.
+
+    Outside: beyond :data:`ENGINE_LATITUDE_LIMIT_DEG`, or with optical aid. There the event may
+    not come for years, or at all: near the poles the planet may never clear the twilight (its
+    altitude at the Sun's depression stays below the arcus visionis), and through a telescope
+    it may never be lost in the Sun's glare, so it has no first or last visibility. The engine
+    then searches five synodic periods before it says so (22 s for Mercury at 80°), and no
+    rule from latitude, body and optics alone says in advance which searches end that way
+    (Mercury's morning_first is found at 80°S from March 2026 and not at 80°N; Venus' and Mars'
+    at 85°N), so such a search is stopped at its deadline and its stop is the answer, as the
+    engine's own "not found" is. Inside the documented conditions a search ends in
+    milliseconds, so a stop there is the service's failure, not the request's: None (504).
+    """
+    optical = eyes.telescope_aperture_cm > 0.0
+    if abs(place.latitude_deg) > ENGINE_LATITUDE_LIMIT_DEG:
+        return UnreadableValue(
+            f"No {event} of {body} was found within {searched_s:g} s of search at latitude {place.latitude_deg:g}°: "
+            f"beyond {ENGINE_LATITUDE_LIMIT_DEG:g}° from the equator a planet may not clear the twilight for years, "
+            "and the search is stopped.",
+            suggestion=f"Ask for a place within {ENGINE_LATITUDE_LIMIT_DEG:g}° of the equator, or another body or "
+            "event (Venus and the outer planets are found far closer to the poles than Mercury).",
+            about="place",
+        )
+    if optical:
+        return UnreadableValue(
+            f"No {event} of {body} was found within {searched_s:g} s of search with optical aid: through a telescope "
+            "a planet may never be lost in the Sun's glare, so it may have no first or last visibility, and the "
+            "search is stopped.",
+            suggestion="Ask for the naked eye (telescope_aperture_cm=0).",
+            about="eyes",
+        )
+    return None

@@ -317,6 +317,20 @@ class RateLimitExceeded(CelestialError):
         self.violated_policies = violated_policies
 
 
+class TooManyConcurrentRequests(CelestialError):
+    """An account's own calls hold its whole share of a service pool (or its own calls waiting
+    ahead would make this one wait too long): its own excess, answered to it alone while the
+    other accounts are served. A pool full for everyone is ServiceUnavailable (503)."""
+
+    code = "too_many_concurrent_requests"
+    http_status = 429
+    default_retry_after_s = 1
+    default_suggestion = (
+        "Send fewer requests at once: retry after the number of seconds in Retry-After, when your requests in "
+        "flight have finished."
+    )
+
+
 class ClientGone(CelestialError):
     """The client closed its connection before the answer: nobody reads this error, which
     only names the outcome in the log line (nginx's 499). The request costs nothing."""

@@ -176,7 +176,7 @@ do next, and `param` names the parameter at fault when there is one.
 | 402 | `insufficient_credits`, `spend_cap_reached` | Top up the account, or wait for the spend cap's `resets_at` (or raise the cap); the request cost nothing. |
 | 403 | `origin_not_allowed`, `origin_required` | Call from an allowed origin, or use a server-side key. |
 | 413 | `payload_too_large` | Send a smaller body. |
-| 429 | `rate_limit_exceeded` | Wait `Retry-After` seconds, then retry. |
+| 429 | `rate_limit_exceeded`, `too_many_concurrent_requests` | Wait `Retry-After` seconds, then retry; send fewer requests at once. |
 | 500 | `internal_error` | A bug: report the request id. |
 | 503 | `service_unavailable` | Wait `Retry-After` seconds, then retry. |
 | 504 | `deadline_exceeded` | Narrow a scan's range, or retry later. |
@@ -207,8 +207,12 @@ RFC 9457 members of the draft's `quota-exceeded` problem type (`type`, `title`, 
 request. While the key and credit store is unreachable every request is
 `503 service_unavailable` with `Retry-After`, and costs nothing. Each account has a fair share
 of each service: its long scans in flight at once are bounded (a batch's counted), and
-requests waiting for a busy service take turns across accounts; one whose turn does not come
-within 5 s is `503 service_unavailable` with `Retry-After`, and costs nothing. Retry `429` and `503` after
+requests waiting for a busy service take turns across accounts. A request refused because the
+account's own requests hold its share of a service (or its own requests queued ahead would make
+it wait too long) is `429 too_many_concurrent_requests` with `Retry-After` (the expected wait):
+its excess is its own, and other accounts are served meanwhile. A request that cannot start
+because the service is full for every account is `503 service_unavailable` with
+`Retry-After`. Neither costs anything. Retry `429` and `503` after
 `Retry-After` seconds; never retry a `4xx` unchanged.
 
 ## Calculation flags

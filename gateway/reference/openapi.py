@@ -77,10 +77,12 @@ ERROR_STATUSES = {
     "resets_at)",
     "403": "origin_not_allowed or origin_required",
     "413": "payload_too_large",
-    "429": "rate_limit_exceeded (with Retry-After, and the quota-exceeded problem details beside the error body)",
+    "429": "rate_limit_exceeded (with Retry-After, and the quota-exceeded problem details beside the error body), "
+    "or too_many_concurrent_requests (the account's own calls hold its share of the service; others are served "
+    "meanwhile; with Retry-After)",
     "500": "internal_error (a bug; the message carries the request id)",
     "501": "not_implemented (endpoint not built yet)",
-    "503": "service_unavailable (with Retry-After)",
+    "503": "service_unavailable (a service full for every account, or down; with Retry-After)",
     "504": "deadline_exceeded",
 }
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ctypes
 import importlib
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Callable, Mapping
@@ -44,6 +45,13 @@ from shared.runtime.status import rich_status
 #: child is killed: a scan checks its deadline far more often than this, so only a single long
 #: engine call ever meets the hard stop.
 HARD_STOP_GRACE_S = 1.0
+#: The compute child's niceness (Linux: 0 to 19, higher yields the CPU sooner). A child computes
+#: the calls whose time is not bounded (scans, searches, PNG wheels: up to seconds of CPU);
+#: the serving process computes the bounded ones (positions, houses: milliseconds) on its own
+#: loop. On a machine whose cores the children keep busy, the scheduler then gives a bounded
+#: call the CPU first instead of an equal slice, so a cheap call is not slowed by another
+#: account's expensive ones (issue 48; docs/performance.md).
+COMPUTE_NICENESS = 10
 #: How often the waiting thread looks for a cancellation to pass on to the child.
 _CANCEL_POLL_S = 0.05
 _READY = b"ready"
@@ -229,6 +237,7 @@ def child_main(
     """The child's life (``service`` is the service's full name and proto file): warm up, say ready, then compute each
     request received until the serving process closes the pipe. Each answer is ``(sequence, ok, payload)``."""
     _die_with_parent()
+    os.nice(COMPUTE_NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the serving process, which stops this
     settings = load_settings()
     configure_logging(settings, f"{process_name}-compute")

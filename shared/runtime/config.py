@@ -102,7 +102,7 @@ class Settings:
     # its deadline is what one call may hold a process (plus the compute child's hard-stop grace).
     fast_deadline_s: float = 10.0
     scan_deadline_s: float = 60.0
-    engine_search_deadline_s: float = 3.0
+    engine_search_deadline_s: float = 2.5
     # CELESTIAL_KEY_CACHE_S: how long a key record is trusted before it is read again.
     key_cache_s: float = 60.0
     # CELESTIAL_USAGE_CACHE_S: how long a /v1/usage figure is answered from the cache (at most 60).
@@ -261,7 +261,7 @@ def load_settings(env: dict | None = None) -> Settings:
         supervisor_pid=int(env["CELESTIAL_SUPERVISOR_PID"]) if env.get("CELESTIAL_SUPERVISOR_PID") else None,
         fast_deadline_s=_float(env, "CELESTIAL_FAST_DEADLINE_S", 10.0),
         scan_deadline_s=_float(env, "CELESTIAL_SCAN_DEADLINE_S", 60.0),
-        engine_search_deadline_s=_float(env, "CELESTIAL_ENGINE_SEARCH_DEADLINE_S", 3.0),
+        engine_search_deadline_s=_float(env, "CELESTIAL_ENGINE_SEARCH_DEADLINE_S", 2.5),
         key_cache_s=_float(env, "CELESTIAL_KEY_CACHE_S", 60.0),
         usage_cache_s=_float(env, "CELESTIAL_USAGE_CACHE_S", 30.0),
         charts_per_account=_int(env, "CELESTIAL_CHARTS_PER_ACCOUNT", 1000),

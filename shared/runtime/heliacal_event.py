@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from google.protobuf.message import Message
 
-from kernel.errors import InvalidHeliacalEvent
-from kernel.heliacal import check_event
+from kernel.errors import InvalidHeliacalEvent, UnreadableValue
+from kernel.heliacal import Eyes, check_event, search_stopped
 from shared.runtime.eligible_body import eligible_body
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
+from shared.runtime.wire import parameter_names, required_place
 
 
 def heliacal_event(request: Message) -> tuple[str, str]:
@@ -21,3 +22,17 @@ def heliacal_event(request: Message) -> tuple[str, str]:
     with naming("event", also=(InvalidHeliacalEvent,)), naming("body", also=BODY_ERRORS):
         check_event(body, request.event)
     return body, request.event
+
+
+def heliacal_search_stopped(request: Message, searched_s: float) -> UnreadableValue | None:
+    """Return the 400 of a heliacal search stopped at its deadline of ``searched_s`` seconds
+    when the request lies outside the engine's documented conditions (a latitude beyond 60°, or
+    optical aid: :func:`kernel.heliacal.search_stopped`), naming ``lat`` or
+    ``telescope_aperture_cm``; None inside them (the stop is then the service's 504)."""
+    body, event = heliacal_event(request)
+    eyes = Eyes(telescope_aperture_cm=request.telescope_aperture_cm)
+    refusal = search_stopped(body, event, required_place(request), eyes, searched_s)
+    if refusal is not None:
+        place_names = parameter_names(request.DESCRIPTOR, "place")
+        refusal.param = place_names["lat"] if refusal.about == "place" else "telescope_aperture_cm"
+    return refusal

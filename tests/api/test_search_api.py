@@ -310,6 +310,29 @@ def _instants(found) -> list[float]:
     ]
 
 
+def test_mercurys_morning_first_near_the_pole_that_the_engine_does_not_find_is_a_free_400(stack):
+    """Issue 48's hostile probe at a date where the engine gives up by itself (0.4 s): a 4xx
+    naming why, free. Where it does not give up within the deadline, the stop is the same 400
+    (tests/reliability/test_one_free_request_must_not_close_a_pool.py, on real processes)."""
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        reply = client.get(
+            "/v1/heliacal",
+            params={
+                "datetime": "2026-01-01T00:00:00Z",
+                "body": "mercury",
+                "event": "morning_first",
+                "lat": 80,
+                "lon": 10,
+            },
+        )
+    assert reply.status_code == 400, reply.text
+    error = reply.json()["errors"][0]
+    assert error["code"] == "invalid_parameter" and "morning_first of mercury" in error["message"]
+    assert error["suggestion"]
+    assert balance(stack, name) == 10
+
+
 def test_a_heliacal_event_after_the_supported_dates_is_out_of_range(api):
     # Venus's next morning first visibility after 2999-12-25 lies past 3000-01-01: its last
     # inferior conjunction of the millennium is months away (synodic period 584 days).

@@ -108,7 +108,7 @@ def test_a_heliacal_search_near_the_pole_leaves_the_search_process_serving(modul
     its health checks (the gateway's /readyz asks them), so the supervisor, which restarts a
     process silent for CELESTIAL_RESTART_UNHEALTHY_AFTER_S (2 s here), leaves it running.
 
-    Heliacal searches are stopped at 3 s by default (issue 36); here their deadline is long
+    Heliacal searches are stopped at 2.5 s by default (issues 36, 48); here their deadline is long
     enough for the engine call to run to its end, as any long engine call might."""
     stack = module_real_stacks.real(
         "heliacal-near-the-pole",

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from gateway.fair_share import FairShare, Overloaded, lane_of
+from gateway.fair_share import FairShare, Overloaded, TurnNotCome, lane_of
 
 LONG_S = 60.0
 
@@ -240,3 +240,74 @@ def test_a_gateway_plans_for_the_stated_processes_behind_a_pools_dns_name():
         pools={},
     )
     assert listed.processes["search"] == 2  # a list of addresses counts itself
+
+
+def test_a_call_refused_while_its_account_holds_its_whole_share_is_that_accounts_own_excess():
+    """Issue 48: an account's own excess is its own 429, not a busy pool's 503. One process,
+    room for four; the flood holds its share (the process) with a 1 s call: its next call
+    would wait about 1 s, past the 0.5 s allowed, and is refused as its own."""
+
+    async def scenario():
+        share = FairShare(capacity=4, processes=1)
+        await share.acquire("flood", 1, LONG_S, expected_s=1.0)
+        with pytest.raises(Overloaded) as refused:
+            await share.acquire("flood", 1, LONG_S, expected_s=1.0, shed_after_s=0.5)
+        assert refused.value.own is True
+        await share.acquire("other", 1, 0.001, expected_s=1.0, shed_after_s=0.5)  # room for the others
+
+    asyncio.run(scenario())
+
+
+def test_a_call_refused_by_a_pool_full_of_other_accounts_calls_is_not_its_own_excess():
+    """A pool full for everyone: two accounts hold its two places with 1 s calls; a third
+    account holding nothing would wait past its allowance, and the refusal is not its own."""
+
+    async def scenario():
+        share = FairShare(capacity=2, processes=1)
+        await share.acquire("a", 1, LONG_S, expected_s=1.0)
+        await share.acquire("b", 1, LONG_S, expected_s=1.0)
+        waiting = [await started(share, name, 1, expected_s=1.0) for name in "ab"]
+        with pytest.raises(Overloaded) as refused:
+            await share.acquire("c", 1, LONG_S, expected_s=0.2, shed_after_s=0.5)
+        assert refused.value.own is False
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_a_call_whose_own_accounts_calls_waiting_ahead_make_the_wait_too_long_is_its_own_excess():
+    """Its share not yet held (four places, a limit of four), but its own calls waiting ahead
+    of it alone exceed the allowance: its excess, whatever the other accounts do."""
+
+    async def scenario():
+        share = FairShare(capacity=1, processes=1)
+        await share.acquire("other", 1, LONG_S, expected_s=0.1)
+        waiting = [await started(share, "flood", 4, expected_s=1.0, shed_after_s=5.0) for _ in range(2)]
+        with pytest.raises(Overloaded) as refused:
+            await share.acquire("flood", 4, LONG_S, expected_s=1.0, shed_after_s=1.5)
+        assert refused.value.own is True
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_a_call_whose_turn_does_not_come_says_whether_its_accounts_own_calls_held_it():
+    """Not granted within its wait: its own excess while the account's calls hold its share,
+    the pool's when other accounts' calls fill it."""
+
+    async def scenario():
+        share = FairShare(capacity=2, processes=1)
+        await share.acquire("flood", 1, LONG_S)
+        with pytest.raises(TurnNotCome) as own:
+            await share.acquire("flood", 1, 0.01)
+        assert own.value.own is True and isinstance(own.value, TimeoutError)
+        await share.acquire("other", 1, LONG_S)
+        with pytest.raises(TurnNotCome) as full:
+            await share.acquire("third", 1, 0.01)
+        assert full.value.own is False
+
+    asyncio.run(scenario())

@@ -13,6 +13,8 @@ from dataclasses import replace
 import pytest
 from starlette.requests import Request
 
+from celestial.v1 import search_service_pb2 as search_pb
+from celestial.v1.common_pb2 import Place
 from gateway.endpoints import discover_endpoints
 from gateway.paid_requests import (
     content_digest,
@@ -143,6 +145,17 @@ def test_an_engine_search_past_its_deadline_says_what_makes_it_slow():
     )
 
 
+def test_a_heliacal_search_stopped_beyond_the_engines_latitudes_is_400_naming_lat_and_within_them_504():
+    heliacal = {e.path: e for e in discover_endpoints()}["/v1/heliacal"]
+    polar = search_pb.FindHeliacalEventRequest(body="mercury", event="morning_first", place=Place(lat=80.0, lon=31.0))
+    refused = deadline_passed(heliacal, 2.5, polar)
+    assert (refused.http_status, refused.code, refused.param) == (400, "invalid_parameter", "lat")
+    temperate = search_pb.FindHeliacalEventRequest(
+        body="mercury", event="morning_first", place=Place(lat=45.0, lon=31.0)
+    )
+    assert deadline_passed(heliacal, 2.5, temperate).http_status == 504
+
+
 def test_a_pool_plans_one_process_per_listed_address_or_the_configured_count_behind_a_name():
     settings = load_settings({})
     listed = replace(settings, service_addresses={"search": ("127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3")})
@@ -187,3 +200,35 @@ def test_work_that_finishes_while_the_client_stays_is_returned():
         return await until_disconnected(request, work())
 
     assert asyncio.run(scenario()) == "answer"
+
+
+def test_a_bounded_call_never_waits_for_a_place_held_by_another_accounts_compute_child_calls():
+    """Issue 48, part 3: one account's PNG wheels (computed by the ephemeris processes' compute
+    children) hold every place of the pool's share; another account's positions (bounded,
+    computed on the processes' own loops) take a place in the bounded calls' lane at once."""
+    from celestial.v1 import ephemeris_service_pb2 as ephemeris_pb
+    from gateway.paid_requests import Gateway
+    from store.records import Account
+
+    class Answering:
+        costs = in_process_pools()["ephemeris"].costs
+
+        async def call(self, method_path, message, response_cls, **_):
+            return response_cls()
+
+    by_path = {e.path: e for e in discover_endpoints()}
+    settings = load_settings({"CELESTIAL_EPHEMERIS_ADDRESSES": "127.0.0.1:1", "CELESTIAL_QUEUE_WAIT_S": "0.05"})
+    gateway = Gateway(settings, store=None, endpoints=[], pools={"ephemeris": Answering()})
+    flood, other = Account("flood", "flood", 0), Account("other", "other", 0)
+
+    async def scenario():
+        wheels = gateway.shares["ephemeris"]
+        for _ in range(wheels.capacity):
+            await wheels.acquire(flood.id, wheels.capacity, 0.001)
+        wheel = ephemeris_pb.DrawChartWheelRequest()
+        with pytest.raises(ServiceUnavailable):  # the child's share is full for everyone else
+            await gateway.call_in_turn(other, by_path["/v1/chart-wheel"], wheel, "r1")
+        positions = ephemeris_pb.ComputePositionsRequest()
+        await gateway.call_in_turn(other, by_path["/v1/positions"], positions, "r2")
+
+    asyncio.run(scenario())

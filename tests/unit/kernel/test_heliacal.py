@@ -10,7 +10,14 @@ import math
 import pytest
 
 from kernel.errors import BodyNotEligible, InvalidHeliacalEvent
-from kernel.heliacal import Atmosphere, Eyes, check_event, next_heliacal_event
+from kernel.heliacal import (
+    ENGINE_LATITUDE_LIMIT_DEG,
+    Atmosphere,
+    Eyes,
+    check_event,
+    next_heliacal_event,
+    search_stopped,
+)
 from kernel.positions import Observer
 from kernel.timescale import Moment
 
@@ -85,3 +92,41 @@ def test_a_superior_planet_is_last_seen_at_dusk_before_its_conjunction_and_first
     assert 3.0 < local_mean_hours(first.jd, cairo.longitude_deg) < 7.0
     for event in (last, first):
         assert -18.0 < event.sun_altitude < 0.0 < event.object_altitude
+
+
+# Swiss Ephemeris documents its heliacal search between latitudes 60°S and 60°N (swe_heliacal_ut).
+NORTH_OF_THE_ENGINES_LATITUDES = Observer(80.0, 31.0, 0.0)
+SOUTH_OF_THE_ENGINES_LATITUDES = Observer(-60.5, 31.0, 0.0)
+WITHIN_THE_ENGINES_LATITUDES = Observer(60.0, 31.0, 0.0)
+
+
+@pytest.mark.parametrize("place", [NORTH_OF_THE_ENGINES_LATITUDES, SOUTH_OF_THE_ENGINES_LATITUDES])
+def test_a_search_stopped_beyond_the_engines_latitudes_is_refused_as_the_places(place):
+    refusal = search_stopped("mercury", "morning_first", place, Eyes(), 2.5)
+    assert refusal is not None and refusal.about == "place" and refusal.http_status == 400
+    assert "2.5 s" in refusal.message and f"{place.latitude_deg:g}°" in refusal.message
+    assert "60°" in refusal.suggestion
+
+
+def test_a_search_stopped_with_optical_aid_is_refused_as_the_eyes():
+    refusal = search_stopped(
+        "venus", "morning_first", WITHIN_THE_ENGINES_LATITUDES, Eyes(telescope_aperture_cm=10), 2.5
+    )
+    assert refusal is not None and refusal.about == "eyes"
+    assert "telescope_aperture_cm=0" in refusal.suggestion
+
+
+def test_a_search_stopped_within_the_engines_conditions_is_not_the_requests_fault():
+    assert search_stopped("mercury", "morning_first", WITHIN_THE_ENGINES_LATITUDES, Eyes(), 2.5) is None
+
+
+@pytest.mark.parametrize("body", INFERIOR + ["mars", "jupiter", "saturn"])
+def test_within_the_engines_latitudes_the_naked_eye_search_ends_with_an_answer(body):
+    """What makes a stop there the service's failure (504), not the request's: at the edge of
+    the documented latitudes, north and south, every planet's heliacal rising and setting is
+    found (the search ends; these took 50 ms at most when measured)."""
+    start = Moment.from_iso("2026-01-01T00:00:00Z").jd_ut1
+    for latitude in (ENGINE_LATITUDE_LIMIT_DEG, -ENGINE_LATITUDE_LIMIT_DEG):
+        for event in ("morning_first", "evening_last"):
+            found = next_heliacal_event(start, body, event, Observer(latitude, 10.0, 0.0), Atmosphere(), Eyes())
+            assert start < found.jd < start + 5 * 800  # within five synodic periods (Mars' is the longest, 780 days)

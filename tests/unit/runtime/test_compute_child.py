@@ -23,6 +23,7 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment
 from kernel.deadline import Deadline, DeadlinePassed
 from shared.runtime.compute_child import (
+    COMPUTE_NICENESS,
     HARD_STOP_GRACE_S,
     ComputeChild,
     Job,
@@ -33,8 +34,11 @@ SERVICE = pb.DESCRIPTOR.services_by_name["EphemerisService"]
 
 
 def handler(reading, deadline):
-    """Answer the bodies read (sun), ignore the deadline (moon), keep to it (mars) or die (venus)."""
+    """Answer the bodies read (sun), ignore the deadline (moon), keep to it (mars), die (venus)
+    or answer the child's niceness (saturn)."""
     behaviour = reading.query.bodies[0]
+    if behaviour == "saturn":
+        return pb.ComputePositionsResponse(warnings=[str(os.nice(0))])
     if behaviour == "moon":
         time.sleep(60)
     elif behaviour == "mars":
@@ -137,3 +141,9 @@ def test_a_child_that_dies_is_an_internal_error_naming_the_request_and_is_replac
     assert status.code == grpc.StatusCode.INTERNAL.value[0] and "req-77" in status.message
     assert child.restarts == restarts + 1
     assert child.compute(job("sun", Deadline.after(30))).ok
+
+
+def test_the_child_computes_niced_so_the_serving_processs_bounded_calls_get_the_cpu_first(child):
+    outcome = child.compute(job("Saturn", Deadline.after(30)))
+    niceness = int(pb.ComputePositionsResponse.FromString(outcome.payload).warnings[0])
+    assert niceness == min(19, os.nice(0) + COMPUTE_NICENESS)

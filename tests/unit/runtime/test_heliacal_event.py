@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from celestial.v1 import search_service_pb2 as pb
+from celestial.v1.common_pb2 import Place
 from kernel.errors import BodyNotEligible, InvalidHeliacalEvent
-from shared.runtime.heliacal_event import heliacal_event
+from shared.runtime.heliacal_event import heliacal_event, heliacal_search_stopped
 
 
 def request(body: str, event: str) -> pb.FindHeliacalEventRequest:
@@ -49,3 +50,21 @@ def test_the_acronychal_events_are_refused_naming_event(event):
     with pytest.raises(InvalidHeliacalEvent) as caught:
         heliacal_event(request("mars", event))
     assert caught.value.param == "event"
+
+
+def test_a_heliacal_search_stopped_beyond_60_degrees_names_the_latitude():
+    stopped = pb.FindHeliacalEventRequest(body="mercury", event="morning_first", place=Place(lat=80.0, lon=31.0))
+    refusal = heliacal_search_stopped(stopped, 2.5)
+    assert (refusal.code, refusal.http_status, refusal.param) == ("invalid_parameter", 400, "lat")
+
+
+def test_a_heliacal_search_stopped_with_optical_aid_names_the_aperture():
+    stopped = pb.FindHeliacalEventRequest(
+        body="venus", event="morning_first", place=Place(lat=30.0, lon=31.0), telescope_aperture_cm=10
+    )
+    assert heliacal_search_stopped(stopped, 2.5).param == "telescope_aperture_cm"
+
+
+def test_a_naked_eye_heliacal_search_stopped_within_60_degrees_is_no_refusal():
+    stopped = pb.FindHeliacalEventRequest(body="mercury", event="morning_first", place=Place(lat=45.0, lon=31.0))
+    assert heliacal_search_stopped(stopped, 2.5) is None

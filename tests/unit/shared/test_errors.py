@@ -86,6 +86,10 @@ BEYOND_THE_TABLE = {
     # of its kinds ahead) conflicts with the request.
     "webhook_ended": 409,
     "no_upcoming_event": 409,
+    # Issue 48, part 3: RFC 6585 §4 (429, the user has sent too many requests): here the
+    # account's own requests in flight hold its share of a service; a 503 is for a service
+    # unavailable to everyone.
+    "too_many_concurrent_requests": 429,
 }
 
 SNAKE_CASE = re.compile(r"[a-z]+(_[a-z]+)*")
@@ -163,9 +167,15 @@ def test_a_suggestion_given_replaces_the_default_and_an_empty_one_falls_back_to_
 
 def test_only_the_answers_that_tell_when_to_retry_carry_retry_after_by_default():
     # The spec: 429 "with Retry-After", 503 "with Retry-After"; issue 39: 409
-    # idempotency_key_in_progress "with Retry-After". No other error has one.
+    # idempotency_key_in_progress "with Retry-After"; issue 48: 429 too_many_concurrent_requests
+    # "with Retry-After". No other error has one.
     with_retry = {cls.code: cls.default_retry_after_s for cls in ALL if cls.default_retry_after_s is not None}
-    assert with_retry == {"rate_limit_exceeded": 1, "service_unavailable": 1, "idempotency_key_in_progress": 1}
+    assert with_retry == {
+        "rate_limit_exceeded": 1,
+        "too_many_concurrent_requests": 1,
+        "service_unavailable": 1,
+        "idempotency_key_in_progress": 1,
+    }
     assert error_class_for_code("rate_limit_exceeded")("slow down", retry_after_s=7).retry_after_s == 7
     assert InvalidParameter("bad").retry_after_s is None
 
