@@ -43,11 +43,12 @@ from kernel.natal_points import NatalPoints, natal_points
 from kernel.positions import CalcFlags, Observer, compute_positions
 from kernel.profections import mean_boundaries, profections
 from kernel.releasing import releasing
+from kernel.sampled_positions import NOTHING_SAMPLED, SampledPositions
 from kernel.stations import find_stations
 from kernel.time_lord_periods import Period, TimeQuery, flatten
 from kernel.timescale import Moment
 from kernel.transits import EXCLUDE, MOON, scan_transits
-from kernel.void_of_course_periods import VoidPeriod, void_periods
+from kernel.void_of_course_periods import MoonSamples, VoidPeriod, periods_sampled, sample_span
 from kernel.zodiac import sign_index
 
 TRANSIT, STATION, INGRESS, LUNATION, ECLIPSE = "transit", "station", "ingress", "lunation", "eclipse"
@@ -183,20 +184,27 @@ def forecast(
 ) -> list[ForecastEvent]:
     """Return the events of ``kinds`` whose instant lies in [start_jd, end_jd) (UT1 Julian
     Days), with their ids, ordered by instant, then kind (in :data:`KINDS` order), then phase,
-    bodies and point."""
+    bodies and point.
+
+    The void-of-course search samples the Moon and the planets every half day; the ingress,
+    return and lunation searches read those samples where their grids meet them
+    (:mod:`kernel.sampled_positions`), so each finds the instants it finds alone."""
+    wanted = set(kinds)
+    samples = void_samples(start_jd, end_jd, settings, deadline) if VOID_OF_COURSE in wanted else None
+    sampled = NOTHING_SAMPLED if samples is None else samples.sampled_positions()
     finders: dict[str, Callable[[], list[ForecastEvent]]] = {
         TRANSIT: lambda: transit_events(chart, start_jd, end_jd, settings, deadline),
         STATION: lambda: station_events(start_jd, end_jd, settings, deadline),
-        INGRESS: lambda: ingress_events(start_jd, end_jd, settings, deadline),
-        LUNATION: lambda: lunation_events(chart, start_jd, end_jd, settings, deadline),
+        INGRESS: lambda: ingress_events(start_jd, end_jd, settings, deadline, sampled),
+        LUNATION: lambda: lunation_events(chart, start_jd, end_jd, settings, deadline, sampled),
         ECLIPSE: lambda: eclipse_events(chart, start_jd, end_jd, deadline),
-        VOID_OF_COURSE: lambda: void_events(start_jd, end_jd, settings, deadline),
-        RETURN: lambda: return_events(chart, start_jd, end_jd, deadline),
+        VOID_OF_COURSE: lambda: void_events(samples, settings, deadline),
+        RETURN: lambda: return_events(chart, start_jd, end_jd, deadline, sampled),
         PROFECTION: lambda: profection_events(chart, start_jd, end_jd, settings, deadline),
         RELEASING: lambda: releasing_events(chart, start_jd, end_jd, settings, deadline),
         FIRDARIA: lambda: firdaria_events(chart, start_jd, end_jd, settings, deadline),
     }
-    events = [event for kind in KINDS if kind in set(kinds) for event in finders[kind]()]
+    events = [event for kind in KINDS if kind in wanted for event in finders[kind]()]
     return ordered([_with_id(e, event_id(chart.key, e.kind, e.phase, e.bodies, e.point, e.jd)) for e in events])
 
 
@@ -272,23 +280,34 @@ def station_events(
 
 
 def ingress_events(
-    start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+    start_jd: float,
+    end_jd: float,
+    settings: ForecastSettings,
+    deadline: Deadline,
+    sampled: SampledPositions = NOTHING_SAMPLED,
 ) -> list[ForecastEvent]:
     """Return the sign ingresses of the settings' bodies in the range, each record a
-    (:class:`kernel.crossings.Crossing`, sign index) pair as /v1/calendar finds it."""
+    (:class:`kernel.crossings.Crossing`, sign index) pair as /v1/calendar finds it (its grid's
+    samples read from ``sampled`` where it holds them)."""
     return [
         ForecastEvent(INGRESS, "direct" if found[0].direct else "retrograde", found[0].jd, (body,), found)
         for body in settings.ingress_bodies
-        for found in sign_ingresses_until(body, start_jd, end_jd, deadline)
+        for found in sign_ingresses_until(body, start_jd, end_jd, deadline, sampled=sampled)
         if _inside(found[0].jd, start_jd, end_jd)
     ]
 
 
 def lunation_events(
-    chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+    chart: Chart,
+    start_jd: float,
+    end_jd: float,
+    settings: ForecastSettings,
+    deadline: Deadline,
+    sampled: SampledPositions = NOTHING_SAMPLED,
 ) -> list[ForecastEvent]:
     """Return the lunations of the settings' phases in the range, each with the natal house of
-    the Moon's longitude (:class:`kernel.lunations.Lunation`)."""
+    the Moon's longitude (:class:`kernel.lunations.Lunation`; its grid's samples read from
+    ``sampled`` where it holds them)."""
     return [
         ForecastEvent(
             LUNATION,
@@ -298,7 +317,7 @@ def lunation_events(
             lunation,
             natal_house=zodiacal_house(lunation.moon_longitude_deg, chart.cusps),
         )
-        for lunation in find_lunations(start_jd, end_jd, list(settings.phases), deadline)
+        for lunation in find_lunations(start_jd, end_jd, list(settings.phases), deadline, sampled=sampled)
         if _inside(lunation.jd, start_jd, end_jd)
     ]
 
@@ -331,33 +350,50 @@ def eclipse_events(chart: Chart, start_jd: float, end_jd: float, deadline: Deadl
     ]
 
 
-def void_events(start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
-    """Return the void-of-course periods that begin in the range, at their start, with their
-    end (:class:`kernel.void_of_course_periods.VoidPeriod`)."""
-    others = [body for body in settings.void_bodies if body != MOON]
-    periods: list[VoidPeriod] = void_periods(start_jd, end_jd, others, settings.void_aspects, deadline)
+def void_samples(start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> MoonSamples:
+    """Return the Moon and the settings' other void-of-course bodies sampled over the span the
+    search for the range's void-of-course periods reads (:func:`kernel.void_of_course_periods.sample_span`)."""
+    return sample_span(start_jd, end_jd, [body for body in settings.void_bodies if body != MOON], deadline)
+
+
+def void_events(samples: MoonSamples, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
+    """Return the void-of-course periods that begin in the range ``samples`` were taken for
+    (:func:`void_samples`), at their start, with their end
+    (:class:`kernel.void_of_course_periods.VoidPeriod`)."""
+    periods: list[VoidPeriod] = periods_sampled(samples, settings.void_aspects, deadline)
     return [
         ForecastEvent(VOID_OF_COURSE, period.sign_name, period.start_jd, (MOON,), period, end_jd=period.end_jd)
         for period in periods
-        if _inside(period.start_jd, start_jd, end_jd)
+        if _inside(period.start_jd, samples.start_jd, samples.end_jd)
     ]
 
 
-def body_returns(chart: Chart, body: str, start_jd: float, end_jd: float, deadline: Deadline) -> list[BodyReturn]:
+def body_returns(
+    chart: Chart,
+    body: str,
+    start_jd: float,
+    end_jd: float,
+    deadline: Deadline,
+    sampled: SampledPositions = NOTHING_SAMPLED,
+) -> list[BodyReturn]:
     """Return ``body``'s returns to its natal longitude in the range, every crossing counted,
-    as /v1/returns finds them from the range's start (tropical, geocentric)."""
+    as /v1/returns finds them from the range's start (tropical, geocentric; the search's grid
+    samples read from ``sampled`` where it holds them)."""
     natal = chart.points.longitudes[body]
-    found = crossings_until(body, natal, start_jd, end_jd, deadline, flags=CalcFlags(speed=True))
+    found = crossings_until(body, natal, start_jd, end_jd, deadline, flags=CalcFlags(speed=True), sampled=sampled)
     return [BodyReturn(body, c.jd, natal) for c in found if _inside(c.jd, start_jd, end_jd)]
 
 
-def return_events(chart: Chart, start_jd: float, end_jd: float, deadline: Deadline) -> list[ForecastEvent]:
-    """Return the solar and lunar returns in the range (:class:`BodyReturn`)."""
+def return_events(
+    chart: Chart, start_jd: float, end_jd: float, deadline: Deadline, sampled: SampledPositions = NOTHING_SAMPLED
+) -> list[ForecastEvent]:
+    """Return the solar and lunar returns in the range (:class:`BodyReturn`; the searches' grid
+    samples read from ``sampled`` where it holds them)."""
     return [
         ForecastEvent(RETURN, "solar" if body == SUN else "lunar", found.jd, (body,), found, point=body)
         for body in RETURN_BODIES
         if body in chart.points.longitudes
-        for found in body_returns(chart, body, start_jd, end_jd, deadline)
+        for found in body_returns(chart, body, start_jd, end_jd, deadline, sampled)
     ]
 
 

@@ -16,6 +16,7 @@ from kernel.aspects import AspectMatch
 from kernel.crossings import GEOCENTRIC, elongation_offset, longitude_offset
 from kernel.deadline import Deadline
 from kernel.positions import ecliptic_longitude_flags
+from kernel.sampled_positions import SampledPositions
 from kernel.search import refine_root
 from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
 from kernel.void_of_course import MOON, contact_angles, perfection
@@ -65,17 +66,52 @@ def searched_span(start_jd: float, end_jd: float) -> tuple[float, float]:
     return max(start_jd - MARGIN_DAYS, JD_UT1_MIN), min(end_jd + MARGIN_DAYS, JD_UT1_MAX)
 
 
-def _sample(bodies: Sequence[str], jds: np.ndarray, deadline: Deadline) -> np.ndarray:
-    """Return each body's apparent geocentric ecliptic longitude of date at each of ``jds``,
-    degrees: one row per body, in the order given."""
+@dataclass(frozen=True)
+class MoonSamples:
+    """The Moon and ``others`` sampled every STEP_DAYS over the span searched for the periods of
+    [``start_jd``, ``end_jd``] (:func:`searched_span`): the UT1 Julian Days ``jds``, and at each
+    the apparent geocentric ecliptic longitude of date of the Moon (``moon``, degrees) and of
+    each of ``others`` (``positions``, one row per body, in their order), and every body's speed
+    (``speeds``, degrees per day, one row per body, the Moon first)."""
+
+    start_jd: float
+    end_jd: float
+    others: tuple[str, ...]
+    jds: np.ndarray
+    moon: np.ndarray
+    positions: list[np.ndarray]
+    speeds: np.ndarray
+
+    def sampled_positions(self) -> SampledPositions:
+        """Return the samples, speeds included (degrees per day), as a search over the same dates
+        reads them (:class:`kernel.sampled_positions.SampledPositions`)."""
+        dates = self.jds.tolist()
+        rows = [self.moon, *self.positions]
+        return SampledPositions(
+            ecliptic_longitude_flags(GEOCENTRIC),
+            {
+                body: dict(zip(dates, zip(longitudes.tolist(), speeds.tolist())))
+                for body, longitudes, speeds in zip((MOON, *self.others), rows, self.speeds)
+            },
+        )
+
+
+def sample_span(start_jd: float, end_jd: float, others: Sequence[str], deadline: Deadline) -> MoonSamples:
+    """Return the Moon and ``others`` sampled over the span searched for the void-of-course
+    periods overlapping [start_jd, end_jd] (UT1 Julian Days)."""
+    low, high = searched_span(start_jd, end_jd)
+    jds = np.append(np.arange(low, high, STEP_DAYS), high)
+    bodies = [MOON, *others]
     numbers, flags = [body_table.engine_number(body) for body in bodies], ecliptic_longitude_flags(GEOCENTRIC)
     rows = []
     # Date by date (every body at one date, then the next date): a third of the engine's time of
     # body by body, the same bits.
     for block in range(0, len(jds), _DATES_PER_CHECK):
         deadline.check()
-        rows += engine.first_coordinates_by_date(numbers, flags, jds[block : block + _DATES_PER_CHECK].tolist())
-    return np.array(rows, dtype=float).reshape(len(jds), len(bodies)).T
+        rows += engine.longitudes_and_speeds_by_date(numbers, flags, jds[block : block + _DATES_PER_CHECK].tolist())
+    values = np.array(rows, dtype=float).reshape(len(jds), len(bodies), 2)
+    longitudes = values[:, :, 0].T
+    return MoonSamples(start_jd, end_jd, tuple(others), jds, longitudes[0], list(longitudes[1:]), values[:, :, 1].T)
 
 
 def _rising_roots(offsets: np.ndarray) -> np.ndarray:
@@ -100,9 +136,15 @@ def void_periods(
     next sign. A contact exact as the Moon enters a sign belongs to that sign. Each instant is
     refined to 1 ms. ``orb_deg`` only fills the aspects' ``max_orb_deg``, as in the snapshot.
     """
-    low, high = searched_span(start_jd, end_jd)
-    jds = np.append(np.arange(low, high, STEP_DAYS), high)
-    moon, *positions = _sample([MOON, *others], jds, deadline)
+    return periods_sampled(sample_span(start_jd, end_jd, others, deadline), aspect_types, deadline, orb_deg=orb_deg)
+
+
+def periods_sampled(
+    samples: MoonSamples, aspect_types: Sequence[str], deadline: Deadline, *, orb_deg: float | None = None
+) -> list[VoidPeriod]:
+    """Return :func:`void_periods` of the range and bodies ``samples`` were taken for (:func:`sample_span`)."""
+    start_jd, end_jd, others, jds, moon = samples.start_jd, samples.end_jd, samples.others, samples.jds, samples.moon
+    positions = samples.positions
     ingresses = _ingresses(moon, jds)
     contacts = _contact_brackets(moon, positions, jds, others, contact_angles(aspect_types), deadline)
     brackets = [contact.step for contact in contacts]
