@@ -169,9 +169,23 @@ def chart_key(birth: Moment, place: Observer, settings: ForecastSettings) -> str
 
 def event_id(key: str, kind: str, phase: str, bodies: Sequence[str], point: str | None, jd: float) -> str:
     """Return an event's identifier: ``fc_`` and 24 hex digits of the SHA-256 of the chart's
-    ``key``, the kind, phase, bodies, point and the minute (UT1, floored) of ``jd``."""
-    text = "|".join((key, kind, phase, ",".join(bodies), point or "", minute_of(jd)))
-    return "fc_" + hashlib.sha256(text.encode()).hexdigest()[:24]
+    ``key``, the kind, phase, bodies, point and the minute (UT1, floored) of ``jd``, joined by
+    ``|`` (:func:`event_ids` of ``key``)."""
+    return event_ids(key)(kind, phase, bodies, point, jd)
+
+
+def event_ids(key: str) -> Callable[[str, str, Sequence[str], str | None, float], str]:
+    """Return (kind, phase, bodies, point, jd) -> :func:`event_id` of the chart's ``key``: the
+    key's digest state taken once and copied for each event (a chart's key is a kilobyte of
+    settings; the rest of the text a few dozen bytes)."""
+    keyed = hashlib.sha256(f"{key}|".encode())
+
+    def identify(kind: str, phase: str, bodies: Sequence[str], point: str | None, jd: float) -> str:
+        digest = keyed.copy()
+        digest.update("|".join((kind, phase, ",".join(bodies), point or "", minute_of(jd))).encode())
+        return "fc_" + digest.hexdigest()[:24]
+
+    return identify
 
 
 def minute_of(jd: float) -> str:
@@ -180,11 +194,24 @@ def minute_of(jd: float) -> str:
 
 
 def forecast(
-    chart: Chart, start_jd: float, end_jd: float, kinds: Iterable[str], settings: ForecastSettings, deadline: Deadline
+    chart: Chart,
+    start_jd: float,
+    end_jd: float,
+    kinds: Iterable[str],
+    settings: ForecastSettings,
+    deadline: Deadline,
+    *,
+    eclipses: Sequence[tuple[str, Any]] | None = None,
 ) -> list[ForecastEvent]:
     """Return the events of ``kinds`` whose instant lies in [start_jd, end_jd) (UT1 Julian
     Days), with their ids, ordered by instant, then kind (in :data:`KINDS` order), then phase,
     bodies and point.
+
+    ``eclipses``, when given, are the global eclipses (kind, eclipse) of
+    :func:`kernel.eclipses.eclipses_between` over a span holding the range, solar first: the
+    eclipse events are taken from them instead of searched again. An eclipse search finds the
+    same eclipse, to the bit, from any start before it (Swiss Ephemeris refines each from its
+    lunation's number).
 
     The void-of-course search samples the Moon and the planets every half day; the ingress,
     return and lunation searches read those samples where their grids meet them
@@ -197,7 +224,7 @@ def forecast(
         STATION: lambda: station_events(start_jd, end_jd, settings, deadline),
         INGRESS: lambda: ingress_events(start_jd, end_jd, settings, deadline, sampled),
         LUNATION: lambda: lunation_events(chart, start_jd, end_jd, settings, deadline, sampled),
-        ECLIPSE: lambda: eclipse_events(chart, start_jd, end_jd, deadline),
+        ECLIPSE: lambda: eclipse_events(chart, start_jd, end_jd, deadline, eclipses),
         VOID_OF_COURSE: lambda: void_events(samples, settings, deadline),
         RETURN: lambda: return_events(chart, start_jd, end_jd, deadline, sampled),
         PROFECTION: lambda: profection_events(chart, start_jd, end_jd, settings, deadline),
@@ -205,7 +232,8 @@ def forecast(
         FIRDARIA: lambda: firdaria_events(chart, start_jd, end_jd, settings, deadline),
     }
     events = [event for kind in KINDS if kind in wanted for event in finders[kind]()]
-    return ordered([_with_id(e, event_id(chart.key, e.kind, e.phase, e.bodies, e.point, e.jd)) for e in events])
+    identify = event_ids(chart.key)
+    return ordered([_with_id(e, identify(e.kind, e.phase, e.bodies, e.point, e.jd)) for e in events])
 
 
 def _with_id(event: ForecastEvent, identifier: str) -> ForecastEvent:
@@ -322,21 +350,34 @@ def lunation_events(
     ]
 
 
-def eclipses_at(start_jd: float, end_jd: float, deadline: Deadline) -> list[EclipseAt]:
+def eclipses_at(
+    start_jd: float, end_jd: float, deadline: Deadline, found: Sequence[tuple[str, Any]] | None = None
+) -> list[EclipseAt]:
     """Return the global solar and lunar eclipses whose maximum lies in the range, solar first,
-    each with the longitude it falls at (the Sun's, or the Moon's, apparent geocentric of date)."""
-    found = []
-    for kind, body in ((SOLAR, SUN), (LUNAR, MOON)):
-        for eclipse in eclipses_between(kind, start_jd, end_jd, deadline):
-            if _inside(eclipse.maximum, start_jd, end_jd):
-                (position,) = compute_positions(Moment.from_jd_ut1(eclipse.maximum), [body], CalcFlags()).records
-                found.append(EclipseAt(kind, eclipse, position.longitude))
-    return found
+    each with the longitude it falls at (the Sun's, or the Moon's, apparent geocentric of date):
+    those of ``found`` (kind, eclipse) when given, else searched."""
+    if found is None:
+        found = [
+            (kind, eclipse) for kind in (SOLAR, LUNAR) for eclipse in eclipses_between(kind, start_jd, end_jd, deadline)
+        ]
+    located = []
+    for kind, eclipse in found:
+        if _inside(eclipse.maximum, start_jd, end_jd):
+            body = SUN if kind == SOLAR else MOON
+            (position,) = compute_positions(Moment.from_jd_ut1(eclipse.maximum), [body], CalcFlags()).records
+            located.append(EclipseAt(kind, eclipse, position.longitude))
+    return located
 
 
-def eclipse_events(chart: Chart, start_jd: float, end_jd: float, deadline: Deadline) -> list[ForecastEvent]:
+def eclipse_events(
+    chart: Chart,
+    start_jd: float,
+    end_jd: float,
+    deadline: Deadline,
+    found: Sequence[tuple[str, Any]] | None = None,
+) -> list[ForecastEvent]:
     """Return the global eclipses in the range at their maximum, with the natal house of the
-    longitude they fall at (:class:`EclipseAt`)."""
+    longitude they fall at (:class:`EclipseAt`; those of ``found`` as :func:`eclipses_at` takes them)."""
     return [
         ForecastEvent(
             ECLIPSE,
@@ -346,7 +387,7 @@ def eclipse_events(chart: Chart, start_jd: float, end_jd: float, deadline: Deadl
             at,
             natal_house=zodiacal_house(at.longitude_deg, chart.cusps),
         )
-        for at in eclipses_at(start_jd, end_jd, deadline)
+        for at in eclipses_at(start_jd, end_jd, deadline, found)
     ]
 
 

@@ -17,7 +17,7 @@ from kernel.crossings import GEOCENTRIC, elongation_offset, longitude_offset
 from kernel.deadline import Deadline
 from kernel.positions import ecliptic_longitude_flags
 from kernel.sampled_positions import SampledPositions
-from kernel.search import refine_root
+from kernel.search import RatedFunction, refine_root
 from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
 from kernel.void_of_course import MOON, contact_angles, perfection
 from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
@@ -114,11 +114,12 @@ def sample_span(start_jd: float, end_jd: float, others: Sequence[str], deadline:
     return MoonSamples(start_jd, end_jd, tuple(others), jds, longitudes[0], list(longitudes[1:]), values[:, :, 1].T)
 
 
-def _rising_roots(offsets: np.ndarray) -> np.ndarray:
-    """Return the indexes i of the steps [i, i+1] over which a rising offset (wrapped to [-180,
-    180)) passes zero: negative, then at or above zero, with no wrap between."""
-    before, after = offsets[:-1], offsets[1:]
-    return np.flatnonzero((before < 0.0) & (after >= 0.0) & (after - before < 180.0))
+def _rising_roots(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return, for rows of rising offsets (wrapped to [-180, 180)), the (row, i) of each step [i,
+    i+1] over which a row passes zero: negative, then at or above zero, with no wrap between;
+    by row, then step."""
+    before, after = offsets[:, :-1], offsets[:, 1:]
+    return np.nonzero((before < 0.0) & (after >= 0.0) & (after - before < 180.0))
 
 
 def void_periods(
@@ -193,7 +194,8 @@ def _last_contact(contacts: Sequence[_Contact], entered: float, left: float, jds
 @dataclass
 class _Contact:
     """A contact of the Moon with ``body`` at ``angle_deg`` bracketed by grid step ``step``
-    (offsets ``before`` < 0 <= ``after`` at its ends), refined on demand, once."""
+    (offsets ``before`` < 0 <= ``after`` at its ends), refined on demand, once; ``offset`` is the
+    Moon's :func:`kernel.crossings.elongation_offset` from the contact."""
 
     step: int
     body_index: int
@@ -203,6 +205,7 @@ class _Contact:
     angle_deg: float
     before: float
     after: float
+    offset: RatedFunction
     jd: float | None = None
 
     def estimate(self, jds: np.ndarray) -> float:
@@ -214,14 +217,13 @@ class _Contact:
     def perfected_by(self, jd: float) -> bool:
         """Return whether the Moon's offset from the contact has reached zero at ``jd`` (UT1
         Julian Day, within a step of the contact's own, where the offset only grows)."""
-        return elongation_offset(MOON, self.body, self.angle_deg)(jd)[0] >= 0.0
+        return self.offset(jd)[0] >= 0.0
 
     def instant(self, jds: np.ndarray) -> float:
         """Return the contact's instant (UT1 Julian Day) refined to 1 ms."""
         if self.jd is None:
             a, b = float(jds[self.step]), float(jds[self.step + 1])
-            offset = elongation_offset(MOON, self.body, self.angle_deg)
-            self.jd = refine_root(offset, a, b, self.before, self.after) if self.after > 0.0 else b
+            self.jd = refine_root(self.offset, a, b, self.before, self.after) if self.after > 0.0 else b
         return self.jd
 
 
@@ -236,18 +238,33 @@ def _contact_brackets(
     """Return every contact of the Moon with ``others`` (sampled at ``positions``, one row each)
     at ``angles`` ((aspect, degrees)) the samples bracket, ordered by step, unrefined."""
     contacts = []
+    degrees = np.array([angle for _, angle in angles], dtype=float)[:, None]
     for body_index, (body, longitudes) in enumerate(zip(others, positions)):
         deadline.check()
-        elongation = moon - longitudes
-        for angle_index, (aspect, angle) in enumerate(angles):
-            offsets = (elongation - angle + 180.0) % 360.0 - 180.0
-            for i in _rising_roots(offsets):
-                contacts.append(
-                    _Contact(
-                        int(i), body_index, angle_index, body, aspect, angle, float(offsets[i]), float(offsets[i + 1])
-                    )
-                )
+        # Every angle's offsets in one array, element by element the arithmetic of elongation_offset.
+        offsets = (moon - longitudes - degrees + 180.0) % 360.0 - 180.0
+        at_angle, at_step = _rising_roots(offsets)
+        # One offset function per angle of the body, shared by its contacts' evaluations.
+        functions: dict[int, RatedFunction] = {}
+        for angle_index, i, before, after in zip(
+            at_angle.tolist(),
+            at_step.tolist(),
+            offsets[at_angle, at_step].tolist(),
+            offsets[at_angle, at_step + 1].tolist(),
+        ):
+            aspect, angle = angles[angle_index]
+            offset = functions.get(angle_index)
+            if offset is None:
+                offset = functions[angle_index] = elongation_offset(MOON, body, angle)
+            contacts.append(_Contact(i, body_index, angle_index, body, aspect, angle, before, after, offset))
+    # By step, then body, then angle: the order of the contacts found body by body, angle by angle.
     return sorted(contacts, key=lambda contact: contact.step)
+
+
+def _past(longitude_deg: float, boundary_deg: float) -> float:
+    """Return ``longitude_deg`` minus ``boundary_deg``, wrapped to [-180, 180) degrees: the
+    arithmetic of :func:`kernel.crossings.longitude_offset`."""
+    return (longitude_deg - boundary_deg + 180.0) % 360.0 - 180.0
 
 
 def _ingresses(moon: np.ndarray, jds: np.ndarray) -> list[tuple[float, int]]:
@@ -259,7 +276,9 @@ def _ingresses(moon: np.ndarray, jds: np.ndarray) -> list[tuple[float, int]]:
         sign = int(signs[i + 1])
         boundary = sign * SIGN_WIDTH_DEG
         offset = longitude_offset(MOON, boundary)
-        before, after = offset(jds[i])[0], offset(jds[i + 1])[0]
+        # The offsets at the step's ends from the samples: the engine's values at those dates,
+        # in the arithmetic of longitude_offset.
+        before, after = (_past(float(moon[k]), boundary) for k in (i, i + 1))
         found.append(
             (refine_root(offset, jds[i], jds[i + 1], before, after) if after > 0.0 else float(jds[i + 1]), sign)
         )
