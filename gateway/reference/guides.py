@@ -26,6 +26,7 @@ from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from gateway.errors import with_error_body
+from gateway.reference.llms_text import link_elements, link_field
 from shared.errors import NotFound
 
 GUIDES_PATH = "/docs/guides"
@@ -176,6 +177,8 @@ def guide_page(guide: Guide, guides: dict[str, Guide]) -> str:
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         "<link rel='icon' href='data:,'>"
         f"<link rel='stylesheet' href='{STYLESHEET_PATH}'>"
+        # llms.txt v2: the index that covers this page, for an agent that lands here.
+        f"{link_elements()}"
         f"<title>{esc(guide.title)} - Celestial</title></head><body>"
         "<nav aria-label='Guides'><p><a href='/docs'>API reference</a></p>"
         f"<ul>{index}</ul></nav>"
@@ -188,7 +191,7 @@ def guide_routes(guides: dict[str, Guide], images: dict[str, Path], content_secu
     """Return the routes of ``guides`` and ``images`` (from :func:`load_guides`), every page
     written once, here."""
     pages = {name: guide_page(guide, guides).encode() for name, guide in guides.items()}
-    headers = {"Content-Security-Policy": content_security_policy}
+    headers = {"Content-Security-Policy": content_security_policy, "Link": link_field()}
 
     @with_error_body
     async def index(request: Request) -> Response:

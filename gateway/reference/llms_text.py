@@ -1,6 +1,14 @@
 """``/llms.txt``: a short Markdown index of the API for language models (the llmstxt.org
-convention: a title, a one-paragraph summary, then lists of links), written from the OpenAPI
-document, each operation linking its Markdown page at ``/docs/<path>.md`` (its API path after /v1/)."""
+proposal, v2 of August 2026: a title, a one-paragraph summary, then lists of links), written from
+the OpenAPI document, each operation linking its Markdown page at ``/docs/<path>.md`` (its API
+path after /v1/); and the link relations by which v2 lets an agent find them from a page.
+
+v2's link relations (https://llmstxt.org/changes.html): ``rel="describedby"`` points from a
+page to the llms.txt that covers it, ``rel="alternate" type="text/markdown"`` from a page to its
+Markdown version, each as an HTTP ``Link`` field or an HTML ``<link>`` element. Every page of
+the reference names /llms.txt, which sits at the root and so covers the whole site
+(:func:`link_field`, :func:`link_elements`); the operations' Markdown pages are the Markdown of
+no HTML page (/docs renders the OpenAPI document), so no page has an alternate to name."""
 
 from __future__ import annotations
 
@@ -25,6 +33,20 @@ ESSENTIALS = """\
 - Success is `{"data", "meta", "warnings"?}`; an error is `{"errors": [{"code", "message", "suggestion", "param"?}]}`.
 - Only a 2xx costs credits; 402 is `insufficient_credits`, or `spend_cap_reached` (a spend cap of the account or key: do not retry before its `resets_at`); retry 429 and 503 after `Retry-After` seconds.
 """  # noqa: E501 (one essential a line, as /llms.txt serves them)
+
+
+#: Where the index is served: the root, covering every page of the site (v2's path scoping).
+LLMS_TXT_PATH = "/llms.txt"
+
+
+def link_field() -> str:
+    """Return the value of a page's HTTP ``Link`` field (RFC 8288) naming the llms.txt that covers it."""
+    return f'<{LLMS_TXT_PATH}>; rel="describedby"'
+
+
+def link_elements() -> str:
+    """Return an HTML page's ``<link>`` element naming the llms.txt that covers it, for its head."""
+    return f"<link rel='describedby' href='{LLMS_TXT_PATH}'>"
 
 
 def llms_text(document: dict[str, Any]) -> str:

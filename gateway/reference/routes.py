@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from gateway.errors import with_error_body
 from gateway.operation_names import page_name
-from gateway.reference.llms_text import llms_text
+from gateway.reference.llms_text import link_elements, link_field, llms_text
 from gateway.reference.operation_markdown import former_page_names, operation_pages
 from shared.errors import NotFound
 
@@ -93,6 +93,8 @@ def render_reference_page(
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         # No favicon: without this line the browser asks for /favicon.ico and gets a 404.
         "<link rel='icon' href='data:,'>"
+        # llms.txt v2: the index that covers this page, for an agent that lands here.
+        f"{link_elements()}"
         f"<title>{esc(document['info']['title'])} API reference</title></head><body>"
         f"<noscript><h1>{esc(document['info']['title'])} API reference</h1>"
         "<p>This page needs JavaScript; the same reference is in <a href='/llms.txt'>/llms.txt</a>, "
@@ -120,7 +122,7 @@ def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
     index = llms_text(document)
 
     async def reference(request: Request) -> Response:
-        return HTMLResponse(page, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
+        return HTMLResponse(page, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY, "Link": link_field()})
 
     @with_error_body
     async def markdown_page(request: Request) -> Response:
@@ -129,7 +131,7 @@ def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
             return RedirectResponse(f"/docs/{former[name]}.md", status_code=301)
         if name not in markdown:
             raise NotFound(f"No reference page {name}.md.", suggestion="/llms.txt lists every page.")
-        return Response(markdown[name], media_type="text/markdown; charset=utf-8")
+        return Response(markdown[name], media_type="text/markdown; charset=utf-8", headers={"Link": link_field()})
 
     async def llms(request: Request) -> Response:
         return PlainTextResponse(index)

@@ -38,6 +38,15 @@ def test_llms_txt_is_a_markdown_index_linking_every_operations_page(anonymous, d
     assert "/docs/introduction.md" in links and "/v1/openapi.json" in links
 
 
+@pytest.mark.parametrize("url", ["/docs", "/docs/positions.md", "/docs/introduction.md", "/docs/guides/limits"])
+def test_every_reference_page_names_llms_txt_as_what_describes_it(anonymous, url):
+    # llms.txt v2's discovery: an agent that lands on a page finds the index by a link relation.
+    answer = anonymous.get(url)
+    assert answer.status_code == 200 and answer.headers["link"] == '</llms.txt>; rel="describedby"'
+    if answer.headers["content-type"].startswith("text/html"):
+        assert "<link rel='describedby' href='/llms.txt'>" in answer.text.split("</head>", 1)[0]
+
+
 def test_every_link_of_llms_txt_and_of_the_introduction_answers(anonymous, document):
     links = set(LINK.findall(anonymous.get("/llms.txt").text)) | set(LINK.findall(document["info"]["description"]))
     assert len(links) > len(document["paths"])

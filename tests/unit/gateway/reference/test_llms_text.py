@@ -9,7 +9,7 @@ import re
 
 from gateway.endpoints import discover_endpoints
 from gateway.operation_names import page_name
-from gateway.reference.llms_text import llms_text
+from gateway.reference.llms_text import link_elements, link_field, llms_text
 from gateway.reference.openapi import build_openapi
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
@@ -58,3 +58,9 @@ def test_the_essentials_lead_with_local_time_through_place_and_tz():
     first = TEXT.split("\n- ", 1)[1].splitlines()[0]
     assert first.startswith("Times are local") and "`place`" in first and "`tz`" in first
     assert "Do not convert to UTC yourself" in first
+
+
+def test_a_page_is_described_by_the_llms_txt_at_the_root_that_covers_it():
+    # llms.txt v2: rel="describedby" from a page to the llms.txt covering it, as a Link field or <link>.
+    assert link_field() == '</llms.txt>; rel="describedby"'
+    assert link_elements() == "<link rel='describedby' href='/llms.txt'>"
