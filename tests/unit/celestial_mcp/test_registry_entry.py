@@ -1,5 +1,5 @@
 """The MCP registry's entry for the server (server.json at the repository's root): valid under
-the registry's schema vendored in deploy/mcp_registry (its source named in SOURCE), its version
+the registry's schema vendored in data/mcp_registry (its source named in SOURCE.md), its version
 the package's, its remote the path celestial-mcp --http serves, and a package listed exactly for
 each client that ships an MCP entry point."""
 
@@ -19,9 +19,9 @@ from mcp.server import Server
 
 ROOT = Path(__file__).resolve().parents[3]
 ENTRY = json.loads((ROOT / "server.json").read_text())
-SCHEMA_FILE = ROOT / "deploy" / "mcp_registry" / "server.schema.json"
+SCHEMA_FILE = ROOT / "data" / "mcp_registry" / "server.schema.json"
 SCHEMA = json.loads(SCHEMA_FILE.read_text())
-SOURCE = (ROOT / "deploy" / "mcp_registry" / "SOURCE").read_text()
+SOURCE = (ROOT / "data" / "mcp_registry" / "SOURCE.md").read_text()
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 PYTHON_CLIENT = tomllib.loads((ROOT / "sdk" / "python-template" / "pyproject.toml").read_text())["project"]
 TYPESCRIPT_CLIENT = json.loads((ROOT / "sdk" / "typescript-template" / "package.json").read_text())
