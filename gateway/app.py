@@ -161,8 +161,9 @@ def create_app(
         *stored_charts.ROUTES,
         *webhooks.ROUTES,
         Route("/v1/openapi.json", openapi, methods=["GET"]),
-        *reference_routes(openapi_document),
+        # The guides' Markdown (/docs/guides.md, /docs/guides/<page>.md) before /docs/<operation>.md.
         *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),
+        *reference_routes(openapi_document),
         *pricing_routes(endpoints),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),

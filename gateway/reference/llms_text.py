@@ -5,13 +5,15 @@ path after /v1/); and the link relations by which v2 lets an agent find them fro
 
 v2's link relations (https://llmstxt.org/changes.html): ``rel="describedby"`` points from a
 page to the llms.txt that covers it, ``rel="alternate" type="text/markdown"`` from a page to its
-Markdown version, each as an HTTP ``Link`` field or an HTML ``<link>`` element. Every page of
-the reference names /llms.txt, which sits at the root and so covers the whole site
-(:func:`link_field`, :func:`link_elements`); the operations' Markdown pages are the Markdown of
-no HTML page (/docs renders the OpenAPI document), so no page has an alternate to name."""
+Markdown version, each as an HTTP ``Link`` field or an HTML ``<link>`` element
+(:func:`link_field`, :func:`link_elements`). Every page of the reference names /llms.txt, which
+sits at the root and so covers the whole site; each guide names its Markdown
+(gateway/reference/guides.py). The operations' Markdown pages are the Markdown of no one HTML
+page (/docs renders the whole OpenAPI document), so /docs names none."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from gateway.operation_names import page_name
@@ -37,16 +39,32 @@ ESSENTIALS = """\
 
 #: Where the index is served: the root, covering every page of the site (v2's path scoping).
 LLMS_TXT_PATH = "/llms.txt"
+MARKDOWN = "text/markdown"
 
 
-def link_field() -> str:
-    """Return the value of a page's HTTP ``Link`` field (RFC 8288) naming the llms.txt that covers it."""
-    return f'<{LLMS_TXT_PATH}>; rel="describedby"'
+def link_relations(markdown_url: str | None = None) -> list[tuple[str, str, str | None]]:
+    """Return a page's v2 link relations as (target, rel, type): the llms.txt that covers it,
+    and its Markdown version when it has one."""
+    relations: list[tuple[str, str, str | None]] = [(LLMS_TXT_PATH, "describedby", None)]
+    if markdown_url is not None:
+        relations.append((markdown_url, "alternate", MARKDOWN))
+    return relations
 
 
-def link_elements() -> str:
-    """Return an HTML page's ``<link>`` element naming the llms.txt that covers it, for its head."""
-    return f"<link rel='describedby' href='{LLMS_TXT_PATH}'>"
+def link_field(markdown_url: str | None = None) -> str:
+    """Return the value of a page's HTTP ``Link`` field (RFC 8288) with its v2 link relations."""
+    return ", ".join(
+        f'<{target}>; rel="{rel}"' + (f'; type="{kind}"' if kind else "")
+        for target, rel, kind in link_relations(markdown_url)
+    )
+
+
+def link_elements(markdown_url: str | None = None) -> str:
+    """Return an HTML page's ``<link>`` elements with its v2 link relations, for its head."""
+    return "".join(
+        f"<link rel='{rel}' href='{html.escape(target)}'" + (f" type='{kind}'" if kind else "") + ">"
+        for target, rel, kind in link_relations(markdown_url)
+    )
 
 
 def llms_text(document: dict[str, Any]) -> str:

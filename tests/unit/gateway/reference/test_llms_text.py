@@ -64,3 +64,10 @@ def test_a_page_is_described_by_the_llms_txt_at_the_root_that_covers_it():
     # llms.txt v2: rel="describedby" from a page to the llms.txt covering it, as a Link field or <link>.
     assert link_field() == '</llms.txt>; rel="describedby"'
     assert link_elements() == "<link rel='describedby' href='/llms.txt'>"
+
+
+def test_a_page_with_a_markdown_version_links_it_as_its_text_markdown_alternate():
+    assert link_field("/docs/guides/limits.md") == (
+        '</llms.txt>; rel="describedby", </docs/guides/limits.md>; rel="alternate"; type="text/markdown"'
+    )
+    assert link_elements("/docs/a&b.md").endswith("<link rel='alternate' href='/docs/a&amp;b.md' type='text/markdown'>")
