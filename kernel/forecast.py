@@ -44,7 +44,7 @@ from kernel.positions import CalcFlags, Observer, compute_positions
 from kernel.profections import mean_boundaries, profections
 from kernel.releasing import releasing
 from kernel.sampled_positions import NOTHING_SAMPLED, SampledPositions
-from kernel.stations import find_stations
+from kernel.stations import find_stations, station_grid_samples
 from kernel.time_lord_periods import Period, TimeQuery, flatten
 from kernel.timescale import Moment
 from kernel.transits import EXCLUDE, MOON, scan_transits
@@ -298,11 +298,13 @@ def transit_events(
 def station_events(
     start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
 ) -> list[ForecastEvent]:
-    """Return the stations of the settings' bodies in the range (:class:`kernel.stations.Station`)."""
+    """Return the stations of the settings' bodies in the range (:class:`kernel.stations.Station`),
+    their grids read date by date for every body at once (:func:`kernel.stations.station_grid_samples`)."""
+    sampled = station_grid_samples(settings.station_bodies, start_jd, end_jd, deadline)
     return [
         ForecastEvent(STATION, station.event, station.jd, (body,), station)
         for body in settings.station_bodies
-        for station in find_stations(body, start_jd, end_jd, deadline)
+        for station in find_stations(body, start_jd, end_jd, deadline, sampled=sampled)
         if _inside(station.jd, start_jd, end_jd)
     ]
 
