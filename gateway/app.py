@@ -34,7 +34,7 @@ from gateway.middleware import RequestContextMiddleware
 from gateway.paid_requests import Gateway
 from gateway.pricing import pricing_routes
 from gateway.reference.examples import load_examples, with_examples
-from gateway.reference.guides import guide_links, guide_routes, load_guides
+from gateway.reference.guides import guide_links, guide_markdown_links, guide_routes, load_guides
 from gateway.reference.openapi import build_openapi
 from gateway.reference.routes import CONTENT_SECURITY_POLICY, reference_routes
 from gateway.rpc import Pool
@@ -163,7 +163,7 @@ def create_app(
         Route("/v1/openapi.json", openapi, methods=["GET"]),
         # The guides' Markdown (/docs/guides.md, /docs/guides/<page>.md) before /docs/<operation>.md.
         *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),
-        *reference_routes(openapi_document),
+        *reference_routes(openapi_document, guide_markdown_links(guides)),
         *pricing_routes(endpoints),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),

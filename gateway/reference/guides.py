@@ -273,6 +273,12 @@ def guide_routes(guides: dict[str, Guide], images: dict[str, Path], content_secu
     ]
 
 
+def guide_markdown_links(guides: dict[str, Guide]) -> list[tuple[str, str]]:
+    """Return ``(title, URL of its Markdown)`` of every guide, the README first, in reading
+    order, for /llms.txt."""
+    return [(guide.title, guide.markdown_url) for guide in guides.values()]
+
+
 def guide_links(guides: dict[str, Guide]) -> list[tuple[str, str]]:
     """Return ``(title, route)`` of every guide but the README, in reading order, for the
     reference's introduction."""

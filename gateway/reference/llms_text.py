@@ -14,6 +14,7 @@ page (/docs renders the whole OpenAPI document), so /docs names none."""
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from typing import Any
 
 from gateway.operation_names import page_name
@@ -67,9 +68,10 @@ def link_elements(markdown_url: str | None = None) -> str:
     )
 
 
-def llms_text(document: dict[str, Any]) -> str:
+def llms_text(document: dict[str, Any], guides: Sequence[tuple[str, str]] = ()) -> str:
     """Return the text of /llms.txt for ``document``: its operations grouped by tag, each a
-    link to its Markdown page with its summary and cost."""
+    link to its Markdown page with its summary and cost, then ``guides`` ((title, URL of its
+    Markdown), gateway/reference/guides.py), then the optional links."""
     lines = [f"# {document['info']['title']}", "", f"> {SUMMARY}", "", ESSENTIALS]
     lines += [
         "## Start here",
@@ -88,6 +90,8 @@ def llms_text(document: dict[str, Any]) -> str:
         by_tag.setdefault(operation["tags"][0], []).append(entry)
     for tag, entries in by_tag.items():
         lines += [f"## {tag.capitalize()}", "", *entries, ""]
+    if guides:
+        lines += ["## Guides", "", *(f"- [{title}]({url})" for title, url in guides), ""]
     lines += [
         "## Optional",
         "",

@@ -10,6 +10,7 @@ default fonts, its telemetry, its proxy): what the tests check is what the brows
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -114,12 +115,13 @@ def _summary(document: dict[str, Any], path: str) -> str:
     return (operations.get("get") or operations["post"]).get("summary", "")
 
 
-def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
-    """Return the routes of the reference of ``document``, every page written once, here."""
+def reference_routes(document: dict[str, Any], guides: Sequence[tuple[str, str]] = ()) -> list[BaseRoute]:
+    """Return the routes of the reference of ``document``, every page written once, here;
+    /llms.txt links ``guides`` ((title, URL of its Markdown)) too."""
     markdown = {name: text.encode() for name, text in operation_pages(document).items()}
     former = former_page_names(document)
     page = render_reference_page(document, {path: f"/docs/{page_name(path)}.md" for path in document["paths"]})
-    index = llms_text(document)
+    index = llms_text(document, guides)
 
     async def reference(request: Request) -> Response:
         return HTMLResponse(page, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY, "Link": link_field()})

@@ -59,6 +59,11 @@ def test_a_guide_names_its_markdown_served_at_its_url_with_md_appended(anonymous
     assert text.text.startswith("# ")
 
 
+def test_llms_txt_lists_every_guides_markdown(anonymous):
+    links = LINK.findall(anonymous.get("/llms.txt").text.split("## Guides", 1)[1].split("## Optional", 1)[0])
+    assert links[0] == "/docs/guides.md" and "/docs/guides/limits.md" in links and len(links) > 20
+
+
 def test_every_link_of_every_guides_markdown_answers(anonymous):
     pages = [link for link in LINK.findall(anonymous.get("/docs/guides.md").text) if link.endswith(".md")]
     assert len(pages) > 20

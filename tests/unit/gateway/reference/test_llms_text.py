@@ -71,3 +71,10 @@ def test_a_page_with_a_markdown_version_links_it_as_its_text_markdown_alternate(
         '</llms.txt>; rel="describedby", </docs/guides/limits.md>; rel="alternate"; type="text/markdown"'
     )
     assert link_elements("/docs/a&b.md").endswith("<link rel='alternate' href='/docs/a&amp;b.md' type='text/markdown'>")
+
+
+def test_the_guides_markdown_is_listed_before_the_optional_links():
+    text = llms_text(DOCUMENT, [("Celestial", "/docs/guides.md"), ("Limits", "/docs/guides/limits.md")])
+    guides = text.split("## Guides\n\n", 1)[1].split("\n\n", 1)[0]
+    assert guides == "- [Celestial](/docs/guides.md)\n- [Limits](/docs/guides/limits.md)"
+    assert text.index("## Guides") < text.index("## Optional") and "## Guides" not in TEXT
