@@ -34,7 +34,7 @@ from gateway.middleware import RequestContextMiddleware
 from gateway.paid_requests import Gateway
 from gateway.pricing import pricing_routes
 from gateway.reference.examples import load_examples, with_examples
-from gateway.reference.guides import guide_links, guide_routes, load_guides
+from gateway.reference.guides import guide_links, guide_markdown_links, guide_routes, load_guides
 from gateway.reference.openapi import build_openapi
 from gateway.reference.routes import CONTENT_SECURITY_POLICY, reference_routes
 from gateway.rpc import Pool
@@ -161,8 +161,9 @@ def create_app(
         *stored_charts.ROUTES,
         *webhooks.ROUTES,
         Route("/v1/openapi.json", openapi, methods=["GET"]),
-        *reference_routes(openapi_document),
+        # The guides' Markdown (/docs/guides.md, /docs/guides/<page>.md) before /docs/<operation>.md.
         *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),
+        *reference_routes(openapi_document, guide_markdown_links(guides)),
         *pricing_routes(endpoints),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),

@@ -9,10 +9,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from kernel import bodies as body_table
-from kernel import engine
 from kernel.deadline import Deadline
 from kernel.errors import OutOfRange
 from kernel.positions import CalcFlags, Observer, ecliptic_longitude_flags, engine_state
+from kernel.sampled_positions import NOTHING_SAMPLED, SampledPositions
 from kernel.search import RatedFunction, Root, find_offset_roots
 from kernel.timescale import Moment
 from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, normalize_deg
@@ -49,9 +49,10 @@ def longitude_offset(body: str, target_deg: float, flags: CalcFlags = GEOCENTRIC
     return offset
 
 
-def longitude_and_speed(body: str, flags: CalcFlags) -> RatedFunction:
-    """Return t -> (the body's ecliptic longitude, its speed in degrees per day) under ``flags``."""
-    return engine.longitude_and_speed(body_table.engine_number(body), ecliptic_longitude_flags(flags))
+def longitude_and_speed(body: str, flags: CalcFlags, sampled: SampledPositions = NOTHING_SAMPLED) -> RatedFunction:
+    """Return t -> (the body's ecliptic longitude, its speed in degrees per day) under ``flags``,
+    read from ``sampled`` at a date it holds (the engine's same values) and computed otherwise."""
+    return sampled.longitude_and_speed(body, ecliptic_longitude_flags(flags))
 
 
 def _offset_from(target_deg: float):
@@ -97,14 +98,24 @@ def crossings(
 
 
 def crossings_until(
-    body: str, target_deg: float, from_jd: float, until_jd: float, deadline: Deadline, *, flags: CalcFlags = GEOCENTRIC
+    body: str,
+    target_deg: float,
+    from_jd: float,
+    until_jd: float,
+    deadline: Deadline,
+    *,
+    flags: CalcFlags = GEOCENTRIC,
+    sampled: SampledPositions = NOTHING_SAMPLED,
 ) -> list[Crossing]:
     """Return every crossing of ``target_deg`` by ``body`` after ``from_jd`` and before
     ``until_jd`` (UT1 Julian Days), in time order, in the frame of ``flags`` (geocentric): each
     the very instant :func:`crossings` gives from ``from_jd`` (the same windows and grid), without
-    searching past ``until_jd`` for a count."""
+    searching past ``until_jd`` for a count. The grid's samples are read from ``sampled`` where
+    it holds them."""
     target = [(normalize_deg(target_deg), None)]
-    return _search(body, target, from_jd, math.inf, deadline, False, flags, None, "until_jd", until_jd=until_jd)
+    return _search(
+        body, target, from_jd, math.inf, deadline, False, flags, None, "until_jd", until_jd=until_jd, sampled=sampled
+    )
 
 
 def first_crossings(
@@ -152,19 +163,32 @@ def sign_entries(
     return _search(body, targets, from_jd, count, deadline, backward, flags, None, "count")
 
 
-def sign_ingresses_until(body: str, from_jd: float, until_jd: float, deadline: Deadline) -> list[tuple[Crossing, int]]:
+def sign_ingresses_until(
+    body: str, from_jd: float, until_jd: float, deadline: Deadline, *, sampled: SampledPositions = NOTHING_SAMPLED
+) -> list[tuple[Crossing, int]]:
     """Return every entry of ``body`` into any sign after ``from_jd`` and before ``until_jd`` (UT1
     Julian Days), with the sign entered (0 Aries), in time order, geocentric in the zodiac of
     date. The search runs in the windows :func:`sign_entries` searches from ``from_jd``, on one
     grid for all twelve signs, so each entry is the very instant :func:`sign_entries` (and so
-    /v1/ingresses) gives for its sign from ``from_jd``."""
+    /v1/ingresses) gives for its sign from ``from_jd``. The grid's samples are read from
+    ``sampled`` where it holds them."""
     entered: dict[tuple[float, bool], int] = {}
     for index in range(SIGN_COUNT):
         first = index * SIGN_WIDTH_DEG
         entered[(first, True)] = index
         entered[(normalize_deg(first + SIGN_WIDTH_DEG), False)] = index
     found = _search(
-        body, list(entered), from_jd, math.inf, deadline, False, GEOCENTRIC, None, "until_jd", until_jd=until_jd
+        body,
+        list(entered),
+        from_jd,
+        math.inf,
+        deadline,
+        False,
+        GEOCENTRIC,
+        None,
+        "until_jd",
+        until_jd=until_jd,
+        sampled=sampled,
     )
     return [(c, entered[(c.target_deg, c.direct)]) for c in found]
 
@@ -182,12 +206,14 @@ def _search(
     *,
     until_jd: float | None = None,
     each: bool = False,
+    sampled: SampledPositions = NOTHING_SAMPLED,
 ) -> list[Crossing]:
     """Return the next ``count`` crossings of any of ``targets`` (longitude, required direction:
     True direct, False retrograde, None either) in search order; with ``until_jd`` (forward
     only), every one before it; with ``each``, every one in the windows searched until each
     target has one (``count`` then being the number of targets). Fewer than asked for within
-    the body's dates raise OutOfRange about ``short_about``, the argument that asked for them."""
+    the body's dates raise OutOfRange about ``short_about``, the argument that asked for them.
+    The grid's samples are read from ``sampled`` where it holds them (the same values)."""
     body_table.check_span(body, from_jd, about="from_jd")
     limit = body_table.span_end(body, backward=backward)
     step = body_table.step_days(body)
@@ -218,7 +244,7 @@ def _search(
     # and a search until a date all of them.
     stop_early = None if backward or until_jd is not None else enough
     with engine_state(flags, observer):
-        longitude = longitude_and_speed(body, flags)
+        longitude = longitude_and_speed(body, flags, sampled)
         offsets = [(_offset_from(target), longitude_offset(body, target, flags)) for target in longitudes]
         while (have := tally(found)) < count:
             if until_jd is not None and start >= until_jd:

@@ -252,9 +252,12 @@ def longitude_and_speed(body_number: int, flags: int) -> Callable[[float], tuple
     return at
 
 
-def first_coordinates_by_date(body_numbers: Sequence[int], flags: int, jds_ut1: Iterable[float]) -> list[list[float]]:
-    """Return, for each of ``jds_ut1`` in turn, each body's first coordinate (degrees, in the
-    frame of ``flags``): ``calc_body(jd, number, flags).values[0]``, bit for bit, one row per date.
+def longitudes_and_speeds_by_date(
+    body_numbers: Sequence[int], flags: int, jds_ut1: Iterable[float]
+) -> list[list[tuple[float, float]]]:
+    """Return, for each of ``jds_ut1`` in turn, each body's (first coordinate, degrees; its daily
+    speed, degrees per day) in the frame of ``flags`` (pass FLG_SPEED for a speed):
+    ``calc_body(jd, number, flags).values[0]`` and ``[3]``, bit for bit, one row per date.
 
     Date by date, every body at one date in turn: Swiss Ephemeris keeps what positions of one
     date share (the Earth's, nutation, precession) until the date changes, so a body after the
@@ -263,7 +266,14 @@ def first_coordinates_by_date(body_numbers: Sequence[int], flags: int, jds_ut1: 
     """
     _ensure_initialised()
     calc, all_flags = swe.calc_ut, flags | FLG_SWIEPH
-    return [[calc(jd, number, all_flags)[0][0] for number in body_numbers] for jd in jds_ut1]
+    rows = []
+    for jd in jds_ut1:
+        row = []
+        for number in body_numbers:
+            values = calc(jd, number, all_flags)[0]
+            row.append((values[0], values[3]))
+        rows.append(row)
+    return rows
 
 
 def obliquity_deg(jd_ut1: float) -> tuple[float, float]:

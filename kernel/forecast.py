@@ -43,11 +43,12 @@ from kernel.natal_points import NatalPoints, natal_points
 from kernel.positions import CalcFlags, Observer, compute_positions
 from kernel.profections import mean_boundaries, profections
 from kernel.releasing import releasing
-from kernel.stations import find_stations
+from kernel.sampled_positions import NOTHING_SAMPLED, SampledPositions
+from kernel.stations import find_stations, station_grid_samples
 from kernel.time_lord_periods import Period, TimeQuery, flatten
 from kernel.timescale import Moment
 from kernel.transits import EXCLUDE, MOON, scan_transits
-from kernel.void_of_course_periods import VoidPeriod, void_periods
+from kernel.void_of_course_periods import MoonSamples, VoidPeriod, periods_sampled, sample_span
 from kernel.zodiac import sign_index
 
 TRANSIT, STATION, INGRESS, LUNATION, ECLIPSE = "transit", "station", "ingress", "lunation", "eclipse"
@@ -168,9 +169,23 @@ def chart_key(birth: Moment, place: Observer, settings: ForecastSettings) -> str
 
 def event_id(key: str, kind: str, phase: str, bodies: Sequence[str], point: str | None, jd: float) -> str:
     """Return an event's identifier: ``fc_`` and 24 hex digits of the SHA-256 of the chart's
-    ``key``, the kind, phase, bodies, point and the minute (UT1, floored) of ``jd``."""
-    text = "|".join((key, kind, phase, ",".join(bodies), point or "", minute_of(jd)))
-    return "fc_" + hashlib.sha256(text.encode()).hexdigest()[:24]
+    ``key``, the kind, phase, bodies, point and the minute (UT1, floored) of ``jd``, joined by
+    ``|`` (:func:`event_ids` of ``key``)."""
+    return event_ids(key)(kind, phase, bodies, point, jd)
+
+
+def event_ids(key: str) -> Callable[[str, str, Sequence[str], str | None, float], str]:
+    """Return (kind, phase, bodies, point, jd) -> :func:`event_id` of the chart's ``key``: the
+    key's digest state taken once and copied for each event (a chart's key is a kilobyte of
+    settings; the rest of the text a few dozen bytes)."""
+    keyed = hashlib.sha256(f"{key}|".encode())
+
+    def identify(kind: str, phase: str, bodies: Sequence[str], point: str | None, jd: float) -> str:
+        digest = keyed.copy()
+        digest.update("|".join((kind, phase, ",".join(bodies), point or "", minute_of(jd))).encode())
+        return "fc_" + digest.hexdigest()[:24]
+
+    return identify
 
 
 def minute_of(jd: float) -> str:
@@ -179,25 +194,46 @@ def minute_of(jd: float) -> str:
 
 
 def forecast(
-    chart: Chart, start_jd: float, end_jd: float, kinds: Iterable[str], settings: ForecastSettings, deadline: Deadline
+    chart: Chart,
+    start_jd: float,
+    end_jd: float,
+    kinds: Iterable[str],
+    settings: ForecastSettings,
+    deadline: Deadline,
+    *,
+    eclipses: Sequence[tuple[str, Any]] | None = None,
 ) -> list[ForecastEvent]:
     """Return the events of ``kinds`` whose instant lies in [start_jd, end_jd) (UT1 Julian
     Days), with their ids, ordered by instant, then kind (in :data:`KINDS` order), then phase,
-    bodies and point."""
+    bodies and point.
+
+    ``eclipses``, when given, are the global eclipses (kind, eclipse) of
+    :func:`kernel.eclipses.eclipses_between` over a span holding the range, solar first: the
+    eclipse events are taken from them instead of searched again. An eclipse search finds the
+    same eclipse, to the bit, from any start before it (Swiss Ephemeris refines each from its
+    lunation's number).
+
+    The void-of-course search samples the Moon and the planets every half day; the ingress,
+    return and lunation searches read those samples where their grids meet them
+    (:mod:`kernel.sampled_positions`), so each finds the instants it finds alone."""
+    wanted = set(kinds)
+    samples = void_samples(start_jd, end_jd, settings, deadline) if VOID_OF_COURSE in wanted else None
+    sampled = NOTHING_SAMPLED if samples is None else samples.sampled_positions()
     finders: dict[str, Callable[[], list[ForecastEvent]]] = {
         TRANSIT: lambda: transit_events(chart, start_jd, end_jd, settings, deadline),
         STATION: lambda: station_events(start_jd, end_jd, settings, deadline),
-        INGRESS: lambda: ingress_events(start_jd, end_jd, settings, deadline),
-        LUNATION: lambda: lunation_events(chart, start_jd, end_jd, settings, deadline),
-        ECLIPSE: lambda: eclipse_events(chart, start_jd, end_jd, deadline),
-        VOID_OF_COURSE: lambda: void_events(start_jd, end_jd, settings, deadline),
-        RETURN: lambda: return_events(chart, start_jd, end_jd, deadline),
+        INGRESS: lambda: ingress_events(start_jd, end_jd, settings, deadline, sampled),
+        LUNATION: lambda: lunation_events(chart, start_jd, end_jd, settings, deadline, sampled),
+        ECLIPSE: lambda: eclipse_events(chart, start_jd, end_jd, deadline, eclipses),
+        VOID_OF_COURSE: lambda: void_events(samples, settings, deadline),
+        RETURN: lambda: return_events(chart, start_jd, end_jd, deadline, sampled),
         PROFECTION: lambda: profection_events(chart, start_jd, end_jd, settings, deadline),
         RELEASING: lambda: releasing_events(chart, start_jd, end_jd, settings, deadline),
         FIRDARIA: lambda: firdaria_events(chart, start_jd, end_jd, settings, deadline),
     }
-    events = [event for kind in KINDS if kind in set(kinds) for event in finders[kind]()]
-    return ordered([_with_id(e, event_id(chart.key, e.kind, e.phase, e.bodies, e.point, e.jd)) for e in events])
+    events = [event for kind in KINDS if kind in wanted for event in finders[kind]()]
+    identify = event_ids(chart.key)
+    return ordered([_with_id(e, identify(e.kind, e.phase, e.bodies, e.point, e.jd)) for e in events])
 
 
 def _with_id(event: ForecastEvent, identifier: str) -> ForecastEvent:
@@ -262,33 +298,46 @@ def transit_events(
 def station_events(
     start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
 ) -> list[ForecastEvent]:
-    """Return the stations of the settings' bodies in the range (:class:`kernel.stations.Station`)."""
+    """Return the stations of the settings' bodies in the range (:class:`kernel.stations.Station`),
+    their grids read date by date for every body at once (:func:`kernel.stations.station_grid_samples`)."""
+    sampled = station_grid_samples(settings.station_bodies, start_jd, end_jd, deadline)
     return [
         ForecastEvent(STATION, station.event, station.jd, (body,), station)
         for body in settings.station_bodies
-        for station in find_stations(body, start_jd, end_jd, deadline)
+        for station in find_stations(body, start_jd, end_jd, deadline, sampled=sampled)
         if _inside(station.jd, start_jd, end_jd)
     ]
 
 
 def ingress_events(
-    start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+    start_jd: float,
+    end_jd: float,
+    settings: ForecastSettings,
+    deadline: Deadline,
+    sampled: SampledPositions = NOTHING_SAMPLED,
 ) -> list[ForecastEvent]:
     """Return the sign ingresses of the settings' bodies in the range, each record a
-    (:class:`kernel.crossings.Crossing`, sign index) pair as /v1/calendar finds it."""
+    (:class:`kernel.crossings.Crossing`, sign index) pair as /v1/calendar finds it (its grid's
+    samples read from ``sampled`` where it holds them)."""
     return [
         ForecastEvent(INGRESS, "direct" if found[0].direct else "retrograde", found[0].jd, (body,), found)
         for body in settings.ingress_bodies
-        for found in sign_ingresses_until(body, start_jd, end_jd, deadline)
+        for found in sign_ingresses_until(body, start_jd, end_jd, deadline, sampled=sampled)
         if _inside(found[0].jd, start_jd, end_jd)
     ]
 
 
 def lunation_events(
-    chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+    chart: Chart,
+    start_jd: float,
+    end_jd: float,
+    settings: ForecastSettings,
+    deadline: Deadline,
+    sampled: SampledPositions = NOTHING_SAMPLED,
 ) -> list[ForecastEvent]:
     """Return the lunations of the settings' phases in the range, each with the natal house of
-    the Moon's longitude (:class:`kernel.lunations.Lunation`)."""
+    the Moon's longitude (:class:`kernel.lunations.Lunation`; its grid's samples read from
+    ``sampled`` where it holds them)."""
     return [
         ForecastEvent(
             LUNATION,
@@ -298,26 +347,39 @@ def lunation_events(
             lunation,
             natal_house=zodiacal_house(lunation.moon_longitude_deg, chart.cusps),
         )
-        for lunation in find_lunations(start_jd, end_jd, list(settings.phases), deadline)
+        for lunation in find_lunations(start_jd, end_jd, list(settings.phases), deadline, sampled=sampled)
         if _inside(lunation.jd, start_jd, end_jd)
     ]
 
 
-def eclipses_at(start_jd: float, end_jd: float, deadline: Deadline) -> list[EclipseAt]:
+def eclipses_at(
+    start_jd: float, end_jd: float, deadline: Deadline, found: Sequence[tuple[str, Any]] | None = None
+) -> list[EclipseAt]:
     """Return the global solar and lunar eclipses whose maximum lies in the range, solar first,
-    each with the longitude it falls at (the Sun's, or the Moon's, apparent geocentric of date)."""
-    found = []
-    for kind, body in ((SOLAR, SUN), (LUNAR, MOON)):
-        for eclipse in eclipses_between(kind, start_jd, end_jd, deadline):
-            if _inside(eclipse.maximum, start_jd, end_jd):
-                (position,) = compute_positions(Moment.from_jd_ut1(eclipse.maximum), [body], CalcFlags()).records
-                found.append(EclipseAt(kind, eclipse, position.longitude))
-    return found
+    each with the longitude it falls at (the Sun's, or the Moon's, apparent geocentric of date):
+    those of ``found`` (kind, eclipse) when given, else searched."""
+    if found is None:
+        found = [
+            (kind, eclipse) for kind in (SOLAR, LUNAR) for eclipse in eclipses_between(kind, start_jd, end_jd, deadline)
+        ]
+    located = []
+    for kind, eclipse in found:
+        if _inside(eclipse.maximum, start_jd, end_jd):
+            body = SUN if kind == SOLAR else MOON
+            (position,) = compute_positions(Moment.from_jd_ut1(eclipse.maximum), [body], CalcFlags()).records
+            located.append(EclipseAt(kind, eclipse, position.longitude))
+    return located
 
 
-def eclipse_events(chart: Chart, start_jd: float, end_jd: float, deadline: Deadline) -> list[ForecastEvent]:
+def eclipse_events(
+    chart: Chart,
+    start_jd: float,
+    end_jd: float,
+    deadline: Deadline,
+    found: Sequence[tuple[str, Any]] | None = None,
+) -> list[ForecastEvent]:
     """Return the global eclipses in the range at their maximum, with the natal house of the
-    longitude they fall at (:class:`EclipseAt`)."""
+    longitude they fall at (:class:`EclipseAt`; those of ``found`` as :func:`eclipses_at` takes them)."""
     return [
         ForecastEvent(
             ECLIPSE,
@@ -327,37 +389,54 @@ def eclipse_events(chart: Chart, start_jd: float, end_jd: float, deadline: Deadl
             at,
             natal_house=zodiacal_house(at.longitude_deg, chart.cusps),
         )
-        for at in eclipses_at(start_jd, end_jd, deadline)
+        for at in eclipses_at(start_jd, end_jd, deadline, found)
     ]
 
 
-def void_events(start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
-    """Return the void-of-course periods that begin in the range, at their start, with their
-    end (:class:`kernel.void_of_course_periods.VoidPeriod`)."""
-    others = [body for body in settings.void_bodies if body != MOON]
-    periods: list[VoidPeriod] = void_periods(start_jd, end_jd, others, settings.void_aspects, deadline)
+def void_samples(start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline) -> MoonSamples:
+    """Return the Moon and the settings' other void-of-course bodies sampled over the span the
+    search for the range's void-of-course periods reads (:func:`kernel.void_of_course_periods.sample_span`)."""
+    return sample_span(start_jd, end_jd, [body for body in settings.void_bodies if body != MOON], deadline)
+
+
+def void_events(samples: MoonSamples, settings: ForecastSettings, deadline: Deadline) -> list[ForecastEvent]:
+    """Return the void-of-course periods that begin in the range ``samples`` were taken for
+    (:func:`void_samples`), at their start, with their end
+    (:class:`kernel.void_of_course_periods.VoidPeriod`)."""
+    periods: list[VoidPeriod] = periods_sampled(samples, settings.void_aspects, deadline)
     return [
         ForecastEvent(VOID_OF_COURSE, period.sign_name, period.start_jd, (MOON,), period, end_jd=period.end_jd)
         for period in periods
-        if _inside(period.start_jd, start_jd, end_jd)
+        if _inside(period.start_jd, samples.start_jd, samples.end_jd)
     ]
 
 
-def body_returns(chart: Chart, body: str, start_jd: float, end_jd: float, deadline: Deadline) -> list[BodyReturn]:
+def body_returns(
+    chart: Chart,
+    body: str,
+    start_jd: float,
+    end_jd: float,
+    deadline: Deadline,
+    sampled: SampledPositions = NOTHING_SAMPLED,
+) -> list[BodyReturn]:
     """Return ``body``'s returns to its natal longitude in the range, every crossing counted,
-    as /v1/returns finds them from the range's start (tropical, geocentric)."""
+    as /v1/returns finds them from the range's start (tropical, geocentric; the search's grid
+    samples read from ``sampled`` where it holds them)."""
     natal = chart.points.longitudes[body]
-    found = crossings_until(body, natal, start_jd, end_jd, deadline, flags=CalcFlags(speed=True))
+    found = crossings_until(body, natal, start_jd, end_jd, deadline, flags=CalcFlags(speed=True), sampled=sampled)
     return [BodyReturn(body, c.jd, natal) for c in found if _inside(c.jd, start_jd, end_jd)]
 
 
-def return_events(chart: Chart, start_jd: float, end_jd: float, deadline: Deadline) -> list[ForecastEvent]:
-    """Return the solar and lunar returns in the range (:class:`BodyReturn`)."""
+def return_events(
+    chart: Chart, start_jd: float, end_jd: float, deadline: Deadline, sampled: SampledPositions = NOTHING_SAMPLED
+) -> list[ForecastEvent]:
+    """Return the solar and lunar returns in the range (:class:`BodyReturn`; the searches' grid
+    samples read from ``sampled`` where it holds them)."""
     return [
         ForecastEvent(RETURN, "solar" if body == SUN else "lunar", found.jd, (body,), found, point=body)
         for body in RETURN_BODIES
         if body in chart.points.longitudes
-        for found in body_returns(chart, body, start_jd, end_jd, deadline)
+        for found in body_returns(chart, body, start_jd, end_jd, deadline, sampled)
     ]
 
 

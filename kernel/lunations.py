@@ -12,6 +12,7 @@ from kernel import engine
 from kernel.crossings import GEOCENTRIC, elongation_offset, longitude_and_speed
 from kernel.deadline import Deadline
 from kernel.positions import ecliptic_longitude_flags
+from kernel.sampled_positions import NOTHING_SAMPLED, SampledPositions
 from kernel.search import RatedFunction, find_offset_roots
 
 #: The longest span of a range, in calendar years (issue 29).
@@ -53,9 +54,17 @@ def moon_longitude_deg(jd_ut1: float) -> float:
     return engine.calc_body(jd_ut1, body_table.engine_number("moon"), ecliptic_longitude_flags(GEOCENTRIC)).values[0]
 
 
-def find_lunations(start_jd: float, end_jd: float, phases: Sequence[str], deadline: Deadline) -> list[Lunation]:
+def find_lunations(
+    start_jd: float,
+    end_jd: float,
+    phases: Sequence[str],
+    deadline: Deadline,
+    *,
+    sampled: SampledPositions = NOTHING_SAMPLED,
+) -> list[Lunation]:
     """Return the lunations of ``phases`` in [start_jd, end_jd) (UT1 Julian Days), in time order,
-    each refined to 1 ms of the instant its elongation reaches the phase's angle."""
+    each refined to 1 ms of the instant its elongation reaches the phase's angle. The grid's
+    samples of the Moon and the Sun are read from ``sampled`` where it holds them."""
     phases = list(phases)
     # One grid of the Moon's lead on the Sun for every phase: each phase's offset is the lead
     # minus its angle, wrapped, in the very arithmetic of its elongation_offset, so each root is
@@ -63,15 +72,17 @@ def find_lunations(start_jd: float, end_jd: float, phases: Sequence[str], deadli
     angles = [PHASE_ANGLES_DEG[phase] for phase in phases]
     offsets = [(_past(angle), elongation_offset("moon", "sun", angle)) for angle in angles]
     found = []
-    for phase, roots in zip(phases, find_offset_roots(_lead_on_sun(), offsets, start_jd, end_jd, STEP_DAYS, deadline)):
+    for phase, roots in zip(
+        phases, find_offset_roots(_lead_on_sun(sampled), offsets, start_jd, end_jd, STEP_DAYS, deadline)
+    ):
         found += [Lunation(phase, root.jd, moon_longitude_deg(root.jd)) for root in roots if root.rising]
     return sorted(found, key=lambda lunation: lunation.jd)
 
 
-def _lead_on_sun() -> RatedFunction:
+def _lead_on_sun(sampled: SampledPositions) -> RatedFunction:
     """Return t -> (the Moon's apparent geocentric ecliptic longitude of date minus the Sun's,
-    unwrapped, degrees; its rate, degrees per day)."""
-    moon, sun = (longitude_and_speed(name, GEOCENTRIC) for name in ("moon", "sun"))
+    unwrapped, degrees; its rate, degrees per day), read from ``sampled`` where it holds them."""
+    moon, sun = (longitude_and_speed(name, GEOCENTRIC, sampled) for name in ("moon", "sun"))
 
     def lead(jd: float) -> tuple[float, float]:
         (a, a_speed), (b, b_speed) = moon(jd), sun(jd)

@@ -11,13 +11,16 @@ turns retrograde to its return to the station-retrograde longitude after it turn
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kernel import bodies as body_table
+from kernel import engine
 from kernel.crossings import GEOCENTRIC, crossings, longitude_and_speed
 from kernel.deadline import Deadline
 from kernel.errors import OutOfRange
+from kernel.positions import ecliptic_longitude_flags
+from kernel.sampled_positions import NOTHING_SAMPLED, SampledPositions
 from kernel.search import TIME_TOLERANCE_DAYS, bisect_sign_change
 from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
 
@@ -29,6 +32,8 @@ STATION_RETROGRADE, STATION_DIRECT = "station_retrograde", "station_direct"
 # lasts at most about 14 months among the eligible bodies (measured over 2024-2034: Pholus 422
 # days, Pluto 394, Chiron 385, Neptune 383; Mercury's 57).
 SHADOW_MARGIN_DAYS = 600.0
+# Dates read between two looks at the deadline: a few milliseconds of engine calls.
+_DATES_PER_CHECK = 60
 
 
 @dataclass(frozen=True)
@@ -64,9 +69,12 @@ class RetrogradePeriod:
         return self.station_direct.longitude_deg
 
 
-def find_stations(body: str, start_jd: float, end_jd: float, deadline: Deadline) -> list[Station]:
+def find_stations(
+    body: str, start_jd: float, end_jd: float, deadline: Deadline, *, sampled: SampledPositions = NOTHING_SAMPLED
+) -> list[Station]:
     """Return the stations of ``body`` in [start_jd, end_jd) (UT1 Julian Days), in time order,
-    each bisected to 1 ms (TIME_TOLERANCE_DAYS) of the zero of its longitude speed.
+    each bisected to 1 ms (TIME_TOLERANCE_DAYS) of the zero of its longitude speed; the speeds
+    at its cells' ends read from ``sampled`` where it holds them (:func:`station_grid_samples`).
 
     A station is the same instant, to the last bit, whatever range finds it: it is bisected in
     a bracket of its own, a cell of one grid per body (its step from the start of its
@@ -81,7 +89,7 @@ def find_stations(body: str, start_jd: float, end_jd: float, deadline: Deadline)
     >>> [(s.event, Moment.from_jd_ut1(s.jd).iso_utc('minute')) for s in found]
     [('station_retrograde', '2024-04-01T22:14Z'), ('station_direct', '2024-04-25T12:54Z')]
     """
-    position = longitude_and_speed(body, GEOCENTRIC)
+    position = longitude_and_speed(body, GEOCENTRIC, sampled)
     speed = lambda jd: position(jd)[1]  # noqa: E731 - the rate bisected
     found: list[Station] = []
     cells = station_cells(body, start_jd, end_jd)
@@ -119,6 +127,29 @@ def station_cells(body: str, start_jd: float, end_jd: float) -> Iterator[float]:
         if edge >= end_jd:
             return
         k += 1
+
+
+def station_grid_samples(bodies: Sequence[str], start_jd: float, end_jd: float, deadline: Deadline) -> SampledPositions:
+    """Return each of ``bodies`` at the ends of its station cells over [start_jd, end_jd] (UT1
+    Julian Days; :func:`station_cells`), read date by date: the planets' grids all run from the
+    first day of their ephemeris in steps that divide one another (Mercury's 2 days, Mars' 4,
+    Jupiter's and Saturn's 8, 10 beyond), so most dates are several bodies', and a body after
+    the first at a date costs the engine a third as much. The engine's own values, so
+    :func:`find_stations` reading them finds the very stations it finds alone."""
+    bodies_at: dict[float, list[str]] = {}
+    for body in bodies:
+        for edge in station_cells(body, start_jd, end_jd):
+            bodies_at.setdefault(edge, []).append(body)
+    flags = ecliptic_longitude_flags(GEOCENTRIC)
+    kept: dict[str, dict[float, tuple[float, float]]] = {body: {} for body in bodies}
+    for count, (jd, names) in enumerate(sorted(bodies_at.items())):
+        if count % _DATES_PER_CHECK == 0:
+            deadline.check()
+        numbers = [body_table.engine_number(name) for name in names]
+        (row,) = engine.longitudes_and_speeds_by_date(numbers, flags, [jd])
+        for name, value in zip(names, row):
+            kept[name][jd] = value
+    return SampledPositions(flags, kept)
 
 
 def retrograde_periods(body: str, start_jd: float, end_jd: float, deadline: Deadline) -> list[RetrogradePeriod]:

@@ -25,6 +25,8 @@ from kernel.deadline import Deadline
 from kernel.search import TIME_TOLERANCE_DAYS, bisect_sign_change, refine_root
 
 MOON = "moon"
+# Dates read between two looks at the deadline: a few milliseconds of engine calls.
+_DATES_PER_CHECK = 60
 # Source: interface.md, Limits: the longest transit range, days (with moon=include, shorter).
 MAX_RANGE_DAYS = 366.0
 MAX_RANGE_DAYS_WITH_MOON = 183.0
@@ -64,16 +66,13 @@ def _wrap(values):
 
 
 class _Body:
-    """A moving body's apparent geocentric longitude of date and speed, sampled and on demand."""
+    """A moving body's apparent geocentric longitude of date and speed, sampled (``samples``:
+    (longitude, speed) at each time of its grid) and on demand."""
 
-    def __init__(self, name: str, times: np.ndarray, deadline: Deadline):
+    def __init__(self, name: str, samples: list[tuple[float, float]]):
         self.name = name
         #: jd (UT1) -> (longitude, speed): degrees and degrees per day.
         self.at = engine.longitude_and_speed(body_table.engine_number(name), engine.FLG_SPEED)
-        samples = []
-        for t in times:
-            deadline.check()
-            samples.append(self.at(float(t)))
         values = np.array(samples)
         self.longitudes, self.speeds = values[:, 0], values[:, 1]
 
@@ -126,6 +125,28 @@ class _Pair:
             return (lon - other_lon - angle + 180.0) % 360.0 - 180.0 - level, speed - other_speed
 
         return mutual_distance
+
+
+def sampled_bodies(grids: dict[str, np.ndarray], deadline: Deadline) -> dict[str, _Body]:
+    """Return each body of ``grids`` sampled at its grid's times. Bodies on one grid (the same
+    array: one step, Jupiter and Saturn, Uranus to Pluto) are read date by date, all of them at a
+    date in turn, which costs the engine a third for each after the first; the same values."""
+    on_grid: dict[int, list[str]] = {}
+    for name, times in grids.items():
+        on_grid.setdefault(id(times), []).append(name)
+    bodies = {}
+    for names in on_grid.values():
+        times = grids[names[0]].tolist()
+        numbers = [body_table.engine_number(name) for name in names]
+        rows: list[list[tuple[float, float]]] = []
+        for block in range(0, len(times), _DATES_PER_CHECK):
+            deadline.check()
+            rows += engine.longitudes_and_speeds_by_date(
+                numbers, engine.FLG_SPEED, times[block : block + _DATES_PER_CHECK]
+            )
+        for index, name in enumerate(names):
+            bodies[name] = _Body(name, [row[index] for row in rows])
+    return {name: bodies[name] for name in grids}
 
 
 def _merged(times, offsets, rates, extra: list[tuple[float, float, float]]):
@@ -263,8 +284,12 @@ def scan(
         grids = dict.fromkeys(names, common)
     else:
         # Against fixed points only a body's own motion matters: each on the grid its speed allows.
-        grids = {name: _grid(start_jd, end_jd, body_table.step_days(name)) for name in names}
-    bodies = {name: _Body(name, grids[name], deadline) for name in names}
+        by_step: dict[float, np.ndarray] = {}
+        grids = {
+            name: by_step.setdefault(step, _grid(start_jd, end_jd, step))
+            for name, step in ((name, body_table.step_days(name)) for name in names)
+        }
+    bodies = sampled_bodies(grids, deadline)
     configurations = _configurations(aspects)
     events: list[TransitEvent] = []
     rank_moving = {name: i for i, name in enumerate(moving)}

@@ -16,7 +16,8 @@ from kernel.aspects import AspectMatch
 from kernel.crossings import GEOCENTRIC, elongation_offset, longitude_offset
 from kernel.deadline import Deadline
 from kernel.positions import ecliptic_longitude_flags
-from kernel.search import refine_root
+from kernel.sampled_positions import SampledPositions
+from kernel.search import RatedFunction, refine_root
 from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
 from kernel.void_of_course import MOON, contact_angles, perfection
 from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
@@ -65,24 +66,60 @@ def searched_span(start_jd: float, end_jd: float) -> tuple[float, float]:
     return max(start_jd - MARGIN_DAYS, JD_UT1_MIN), min(end_jd + MARGIN_DAYS, JD_UT1_MAX)
 
 
-def _sample(bodies: Sequence[str], jds: np.ndarray, deadline: Deadline) -> np.ndarray:
-    """Return each body's apparent geocentric ecliptic longitude of date at each of ``jds``,
-    degrees: one row per body, in the order given."""
+@dataclass(frozen=True)
+class MoonSamples:
+    """The Moon and ``others`` sampled every STEP_DAYS over the span searched for the periods of
+    [``start_jd``, ``end_jd``] (:func:`searched_span`): the UT1 Julian Days ``jds``, and at each
+    the apparent geocentric ecliptic longitude of date of the Moon (``moon``, degrees) and of
+    each of ``others`` (``positions``, one row per body, in their order), and every body's speed
+    (``speeds``, degrees per day, one row per body, the Moon first)."""
+
+    start_jd: float
+    end_jd: float
+    others: tuple[str, ...]
+    jds: np.ndarray
+    moon: np.ndarray
+    positions: list[np.ndarray]
+    speeds: np.ndarray
+
+    def sampled_positions(self) -> SampledPositions:
+        """Return the samples, speeds included (degrees per day), as a search over the same dates
+        reads them (:class:`kernel.sampled_positions.SampledPositions`)."""
+        dates = self.jds.tolist()
+        rows = [self.moon, *self.positions]
+        return SampledPositions(
+            ecliptic_longitude_flags(GEOCENTRIC),
+            {
+                body: dict(zip(dates, zip(longitudes.tolist(), speeds.tolist())))
+                for body, longitudes, speeds in zip((MOON, *self.others), rows, self.speeds)
+            },
+        )
+
+
+def sample_span(start_jd: float, end_jd: float, others: Sequence[str], deadline: Deadline) -> MoonSamples:
+    """Return the Moon and ``others`` sampled over the span searched for the void-of-course
+    periods overlapping [start_jd, end_jd] (UT1 Julian Days)."""
+    low, high = searched_span(start_jd, end_jd)
+    jds = np.append(np.arange(low, high, STEP_DAYS), high)
+    bodies = [MOON, *others]
     numbers, flags = [body_table.engine_number(body) for body in bodies], ecliptic_longitude_flags(GEOCENTRIC)
     rows = []
     # Date by date (every body at one date, then the next date): a third of the engine's time of
     # body by body, the same bits.
     for block in range(0, len(jds), _DATES_PER_CHECK):
         deadline.check()
-        rows += engine.first_coordinates_by_date(numbers, flags, jds[block : block + _DATES_PER_CHECK].tolist())
-    return np.array(rows, dtype=float).reshape(len(jds), len(bodies)).T
+        rows += engine.longitudes_and_speeds_by_date(numbers, flags, jds[block : block + _DATES_PER_CHECK].tolist())
+    values = np.array(rows, dtype=float).reshape(len(jds), len(bodies), 2)
+    longitudes = values[:, :, 0].T
+    return MoonSamples(start_jd, end_jd, tuple(others), jds, longitudes[0], list(longitudes[1:]), values[:, :, 1].T)
 
 
-def _rising_roots(offsets: np.ndarray) -> np.ndarray:
-    """Return the indexes i of the steps [i, i+1] over which a rising offset (wrapped to [-180,
-    180)) passes zero: negative, then at or above zero, with no wrap between."""
-    before, after = offsets[:-1], offsets[1:]
-    return np.flatnonzero((before < 0.0) & (after >= 0.0) & (after - before < 180.0))
+def _rising_roots(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return, for rows of rising offsets (wrapped to [-180, 180)), the (row, i) of each step [i,
+    i+1] over which a row passes zero: negative, then at or above zero, with no wrap between;
+    by row, then step."""
+    before, after = offsets[:, :-1], offsets[:, 1:]
+    return np.nonzero((before < 0.0) & (after >= 0.0) & (after - before < 180.0))
 
 
 def void_periods(
@@ -100,9 +137,15 @@ def void_periods(
     next sign. A contact exact as the Moon enters a sign belongs to that sign. Each instant is
     refined to 1 ms. ``orb_deg`` only fills the aspects' ``max_orb_deg``, as in the snapshot.
     """
-    low, high = searched_span(start_jd, end_jd)
-    jds = np.append(np.arange(low, high, STEP_DAYS), high)
-    moon, *positions = _sample([MOON, *others], jds, deadline)
+    return periods_sampled(sample_span(start_jd, end_jd, others, deadline), aspect_types, deadline, orb_deg=orb_deg)
+
+
+def periods_sampled(
+    samples: MoonSamples, aspect_types: Sequence[str], deadline: Deadline, *, orb_deg: float | None = None
+) -> list[VoidPeriod]:
+    """Return :func:`void_periods` of the range and bodies ``samples`` were taken for (:func:`sample_span`)."""
+    start_jd, end_jd, others, jds, moon = samples.start_jd, samples.end_jd, samples.others, samples.jds, samples.moon
+    positions = samples.positions
     ingresses = _ingresses(moon, jds)
     contacts = _contact_brackets(moon, positions, jds, others, contact_angles(aspect_types), deadline)
     brackets = [contact.step for contact in contacts]
@@ -151,7 +194,8 @@ def _last_contact(contacts: Sequence[_Contact], entered: float, left: float, jds
 @dataclass
 class _Contact:
     """A contact of the Moon with ``body`` at ``angle_deg`` bracketed by grid step ``step``
-    (offsets ``before`` < 0 <= ``after`` at its ends), refined on demand, once."""
+    (offsets ``before`` < 0 <= ``after`` at its ends), refined on demand, once; ``offset`` is the
+    Moon's :func:`kernel.crossings.elongation_offset` from the contact."""
 
     step: int
     body_index: int
@@ -161,6 +205,7 @@ class _Contact:
     angle_deg: float
     before: float
     after: float
+    offset: RatedFunction
     jd: float | None = None
 
     def estimate(self, jds: np.ndarray) -> float:
@@ -172,14 +217,13 @@ class _Contact:
     def perfected_by(self, jd: float) -> bool:
         """Return whether the Moon's offset from the contact has reached zero at ``jd`` (UT1
         Julian Day, within a step of the contact's own, where the offset only grows)."""
-        return elongation_offset(MOON, self.body, self.angle_deg)(jd)[0] >= 0.0
+        return self.offset(jd)[0] >= 0.0
 
     def instant(self, jds: np.ndarray) -> float:
         """Return the contact's instant (UT1 Julian Day) refined to 1 ms."""
         if self.jd is None:
             a, b = float(jds[self.step]), float(jds[self.step + 1])
-            offset = elongation_offset(MOON, self.body, self.angle_deg)
-            self.jd = refine_root(offset, a, b, self.before, self.after) if self.after > 0.0 else b
+            self.jd = refine_root(self.offset, a, b, self.before, self.after) if self.after > 0.0 else b
         return self.jd
 
 
@@ -194,18 +238,33 @@ def _contact_brackets(
     """Return every contact of the Moon with ``others`` (sampled at ``positions``, one row each)
     at ``angles`` ((aspect, degrees)) the samples bracket, ordered by step, unrefined."""
     contacts = []
+    degrees = np.array([angle for _, angle in angles], dtype=float)[:, None]
     for body_index, (body, longitudes) in enumerate(zip(others, positions)):
         deadline.check()
-        elongation = moon - longitudes
-        for angle_index, (aspect, angle) in enumerate(angles):
-            offsets = (elongation - angle + 180.0) % 360.0 - 180.0
-            for i in _rising_roots(offsets):
-                contacts.append(
-                    _Contact(
-                        int(i), body_index, angle_index, body, aspect, angle, float(offsets[i]), float(offsets[i + 1])
-                    )
-                )
+        # Every angle's offsets in one array, element by element the arithmetic of elongation_offset.
+        offsets = (moon - longitudes - degrees + 180.0) % 360.0 - 180.0
+        at_angle, at_step = _rising_roots(offsets)
+        # One offset function per angle of the body, shared by its contacts' evaluations.
+        functions: dict[int, RatedFunction] = {}
+        for angle_index, i, before, after in zip(
+            at_angle.tolist(),
+            at_step.tolist(),
+            offsets[at_angle, at_step].tolist(),
+            offsets[at_angle, at_step + 1].tolist(),
+        ):
+            aspect, angle = angles[angle_index]
+            offset = functions.get(angle_index)
+            if offset is None:
+                offset = functions[angle_index] = elongation_offset(MOON, body, angle)
+            contacts.append(_Contact(i, body_index, angle_index, body, aspect, angle, before, after, offset))
+    # By step, then body, then angle: the order of the contacts found body by body, angle by angle.
     return sorted(contacts, key=lambda contact: contact.step)
+
+
+def _past(longitude_deg: float, boundary_deg: float) -> float:
+    """Return ``longitude_deg`` minus ``boundary_deg``, wrapped to [-180, 180) degrees: the
+    arithmetic of :func:`kernel.crossings.longitude_offset`."""
+    return (longitude_deg - boundary_deg + 180.0) % 360.0 - 180.0
 
 
 def _ingresses(moon: np.ndarray, jds: np.ndarray) -> list[tuple[float, int]]:
@@ -217,7 +276,9 @@ def _ingresses(moon: np.ndarray, jds: np.ndarray) -> list[tuple[float, int]]:
         sign = int(signs[i + 1])
         boundary = sign * SIGN_WIDTH_DEG
         offset = longitude_offset(MOON, boundary)
-        before, after = offset(jds[i])[0], offset(jds[i + 1])[0]
+        # The offsets at the step's ends from the samples: the engine's values at those dates,
+        # in the arithmetic of longitude_offset.
+        before, after = (_past(float(moon[k]), boundary) for k in (i, i + 1))
         found.append(
             (refine_root(offset, jds[i], jds[i + 1], before, after) if after > 0.0 else float(jds[i + 1]), sign)
         )

@@ -1,6 +1,9 @@
 """The guides: README.md and docs/*.md, rendered to HTML once at start-up and served under
 /docs/guides (the README at /docs/guides itself, ``docs/<page>.md`` at /docs/guides/<page>),
-with the images they show, under the Content-Security-Policy of /docs.
+with the images they show, under the Content-Security-Policy of /docs; and each page's Markdown
+at the same URL with ``.md`` appended (/docs/guides.md, /docs/guides/<page>.md), its links
+rewritten to the other pages' Markdown, which the HTML names as its ``rel="alternate"
+type="text/markdown"`` (llms.txt v2).
 
 Rendered on the server with markdown-it-py (CommonMark, with GitHub's tables), so a page
 reads without JavaScript, offline and from this origin alone. The Markdown stays written for
@@ -26,6 +29,7 @@ from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from gateway.errors import with_error_body
+from gateway.reference.llms_text import link_elements, link_field
 from shared.errors import NotFound
 
 GUIDES_PATH = "/docs/guides"
@@ -33,6 +37,10 @@ STYLESHEET_PATH = "/docs/assets/guides.css"
 README = "README.md"
 DOCS = "docs"
 IMAGE_SUFFIXES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg"}
+MARKDOWN_SUFFIX = ".md"
+# An inline link or image of the Markdown: its opening (text and bracket), its target, its close.
+_INLINE_LINK = re.compile(r"(!?\[[^\]]*\]\()([^)\s]+)(\))")
+_FENCED = re.compile(r"(^ *```.*?^ *```[^\n]*$)", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -44,11 +52,17 @@ class Guide:
     title: str
     source: str
     html: str
+    markdown: str = ""
 
     @property
     def url(self) -> str:
         """Return the page's route."""
         return f"{GUIDES_PATH}/{self.name}" if self.name else GUIDES_PATH
+
+    @property
+    def markdown_url(self) -> str:
+        """Return the route of the page's Markdown: its route with ``.md`` appended."""
+        return self.url + MARKDOWN_SUFFIX
 
 
 def github_anchor(text: str) -> str:
@@ -87,6 +101,37 @@ def served_url(source: str, target: str, pages: set[str], images: set[str]) -> s
     if folder == DOCS and name in images:
         return f"{GUIDES_PATH}/{name}"
     return None
+
+
+def markdown_url(source: str, target: str, pages: set[str], images: set[str]) -> str | None:
+    """Return where a link of ``source`` to ``target`` leads from the Markdown of the pages:
+    :func:`served_url`, with a page's route made its Markdown's (``.md`` appended).
+
+    >>> markdown_url("README.md", "docs/limits.md#when-a-429-comes", {"limits"}, set())
+    '/docs/guides/limits.md#when-a-429-comes'
+    >>> markdown_url("docs/charts.md", "dashboard-keys.png", set(), {"dashboard-keys.png"})
+    '/docs/guides/dashboard-keys.png'
+    """
+    url = served_url(source, target, pages, images)
+    if url is None or not url.startswith(GUIDES_PATH) or posixpath.basename(urlsplit(url).path) in images:
+        return url
+    route, hash_mark, fragment = url.partition("#")
+    return route + MARKDOWN_SUFFIX + hash_mark + fragment
+
+
+def markdown_text(markdown_source: str, source: str, pages: set[str], images: set[str]) -> str:
+    """Return a page's Markdown as served: each relative link and image outside code blocks
+    sent to its route (:func:`markdown_url`); one to a file the gateway does not serve keeps its
+    text and loses its link."""
+
+    def rewritten(match: re.Match) -> str:
+        opening, target, close = match.groups()
+        url = markdown_url(source, target, pages, images)
+        return opening[opening.startswith("!") + 1 : -2] if url is None else f"{opening}{url}{close}"
+
+    # The fenced code blocks (every other part of the split) stay as they are.
+    parts = _FENCED.split(markdown_source)
+    return "".join(part if index % 2 else _INLINE_LINK.sub(rewritten, part) for index, part in enumerate(parts))
 
 
 def _renderer() -> MarkdownIt:
@@ -159,8 +204,9 @@ def load_guides(root: Path) -> tuple[dict[str, Guide], dict[str, Path]]:
     guides = {}
     for name in order:
         source = f"{DOCS}/{name}.md" if name else README
-        title, body = render_guide((root / source).read_text(), source, pages, set(images))
-        guides[name] = Guide(name, title, source, body)
+        text = (root / source).read_text()
+        title, body = render_guide(text, source, pages, set(images))
+        guides[name] = Guide(name, title, source, body, markdown_text(text, source, pages, set(images)))
     return guides, images
 
 
@@ -176,6 +222,8 @@ def guide_page(guide: Guide, guides: dict[str, Guide]) -> str:
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         "<link rel='icon' href='data:,'>"
         f"<link rel='stylesheet' href='{STYLESHEET_PATH}'>"
+        # llms.txt v2: the index that covers this page and the page's Markdown, for an agent.
+        f"{link_elements(guide.markdown_url)}"
         f"<title>{esc(guide.title)} - Celestial</title></head><body>"
         "<nav aria-label='Guides'><p><a href='/docs'>API reference</a></p>"
         f"<ul>{index}</ul></nav>"
@@ -188,7 +236,19 @@ def guide_routes(guides: dict[str, Guide], images: dict[str, Path], content_secu
     """Return the routes of ``guides`` and ``images`` (from :func:`load_guides`), every page
     written once, here."""
     pages = {name: guide_page(guide, guides).encode() for name, guide in guides.items()}
-    headers = {"Content-Security-Policy": content_security_policy}
+    markdown = {name: guide.markdown.encode() for name, guide in guides.items()}
+    security = {"Content-Security-Policy": content_security_policy}
+
+    def served(name: str) -> Response:
+        if name.endswith(MARKDOWN_SUFFIX) and name.removesuffix(MARKDOWN_SUFFIX) in markdown:
+            return Response(
+                markdown[name.removesuffix(MARKDOWN_SUFFIX)],
+                media_type="text/markdown; charset=utf-8",
+                headers={"Link": link_field()},
+            )
+        if name not in pages:
+            raise NotFound(f"No guide {name}.", suggestion=f"{GUIDES_PATH} lists every guide.")
+        return HTMLResponse(pages[name], headers={**security, "Link": link_field(guides[name].markdown_url)})
 
     @with_error_body
     async def index(request: Request) -> Response:
@@ -196,18 +256,27 @@ def guide_routes(guides: dict[str, Guide], images: dict[str, Path], content_secu
             raise NotFound(
                 "The guides are not installed beside this gateway.", suggestion="/docs is the API reference."
             )
-        return HTMLResponse(pages[""], headers=headers)
+        return served(MARKDOWN_SUFFIX if request.url.path.endswith(MARKDOWN_SUFFIX) else "")
 
     @with_error_body
     async def page(request: Request) -> Response:
         name = request.path_params["page"]
         if name in images:
             return FileResponse(images[name], media_type=IMAGE_SUFFIXES[images[name].suffix])
-        if name not in pages:
-            raise NotFound(f"No guide {name}.", suggestion=f"{GUIDES_PATH} lists every guide.")
-        return HTMLResponse(pages[name], headers=headers)
+        return served(name)
 
-    return [Route(GUIDES_PATH, index, methods=["GET"]), Route(GUIDES_PATH + "/{page}", page, methods=["GET"])]
+    # The Markdown routes come before the reference's /docs/{page}.md (gateway/app.py).
+    return [
+        Route(GUIDES_PATH, index, methods=["GET"]),
+        Route(GUIDES_PATH + MARKDOWN_SUFFIX, index, methods=["GET"]),
+        Route(GUIDES_PATH + "/{page}", page, methods=["GET"]),
+    ]
+
+
+def guide_markdown_links(guides: dict[str, Guide]) -> list[tuple[str, str]]:
+    """Return ``(title, URL of its Markdown)`` of every guide, the README first, in reading
+    order, for /llms.txt."""
+    return [(guide.title, guide.markdown_url) for guide in guides.values()]
 
 
 def guide_links(guides: dict[str, Guide]) -> list[tuple[str, str]]:

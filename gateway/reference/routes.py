@@ -10,6 +10,7 @@ default fonts, its telemetry, its proxy): what the tests check is what the brows
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 
 from gateway.errors import with_error_body
 from gateway.operation_names import page_name
-from gateway.reference.llms_text import llms_text
+from gateway.reference.llms_text import link_elements, link_field, llms_text
 from gateway.reference.operation_markdown import former_page_names, operation_pages
 from shared.errors import NotFound
 
@@ -93,6 +94,8 @@ def render_reference_page(
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         # No favicon: without this line the browser asks for /favicon.ico and gets a 404.
         "<link rel='icon' href='data:,'>"
+        # llms.txt v2: the index that covers this page, for an agent that lands here.
+        f"{link_elements()}"
         f"<title>{esc(document['info']['title'])} API reference</title></head><body>"
         f"<noscript><h1>{esc(document['info']['title'])} API reference</h1>"
         "<p>This page needs JavaScript; the same reference is in <a href='/llms.txt'>/llms.txt</a>, "
@@ -112,15 +115,16 @@ def _summary(document: dict[str, Any], path: str) -> str:
     return (operations.get("get") or operations["post"]).get("summary", "")
 
 
-def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
-    """Return the routes of the reference of ``document``, every page written once, here."""
+def reference_routes(document: dict[str, Any], guides: Sequence[tuple[str, str]] = ()) -> list[BaseRoute]:
+    """Return the routes of the reference of ``document``, every page written once, here;
+    /llms.txt links ``guides`` ((title, URL of its Markdown)) too."""
     markdown = {name: text.encode() for name, text in operation_pages(document).items()}
     former = former_page_names(document)
     page = render_reference_page(document, {path: f"/docs/{page_name(path)}.md" for path in document["paths"]})
-    index = llms_text(document)
+    index = llms_text(document, guides)
 
     async def reference(request: Request) -> Response:
-        return HTMLResponse(page, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
+        return HTMLResponse(page, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY, "Link": link_field()})
 
     @with_error_body
     async def markdown_page(request: Request) -> Response:
@@ -129,7 +133,7 @@ def reference_routes(document: dict[str, Any]) -> list[BaseRoute]:
             return RedirectResponse(f"/docs/{former[name]}.md", status_code=301)
         if name not in markdown:
             raise NotFound(f"No reference page {name}.md.", suggestion="/llms.txt lists every page.")
-        return Response(markdown[name], media_type="text/markdown; charset=utf-8")
+        return Response(markdown[name], media_type="text/markdown; charset=utf-8", headers={"Link": link_field()})
 
     async def llms(request: Request) -> Response:
         return PlainTextResponse(index)

@@ -55,12 +55,15 @@ _LEVEL_TEXT = {
 def compute(request: pb.FindForecastRequest, deadline: Deadline) -> pb.FindForecastResponse:
     """Return the forecast's events in time order, as JSON records or as an iCalendar file."""
     query: ForecastInput = request.query
-    events = forecast_events(query, deadline)
+    # The eclipses near the range, searched once: the lunations' records name those within a
+    # day, and the eclipse events are those inside the range.
+    near = kernel.LUNATION in query.kinds and not query.ics
+    eclipses = eclipses_near(query.start.jd_ut1, query.end.jd_ut1, deadline) if near else []
+    events = forecast_events(query, deadline, eclipses if near else None)
     if query.ics:
         rows = (icalendar_text.VEvent(e.id, e.jd, e.end_jd, summary(e), e.kind) for e in events)
         return pb.FindForecastResponse(data=pb.ForecastData(ics=icalendar_text.vcalendar(rows, CALENDAR_NAME)))
     data = pb.ForecastData(json=pb.ForecastEvents())
-    eclipses = eclipses_near(query.start.jd_ut1, query.end.jd_ut1, deadline) if kernel.LUNATION in query.kinds else []
     # Each instant's text made once per answer: an event's instant is one of its record's, and
     # a transit window's enter, exacts and leave recur in each of the window's events.
     text = functools.cache(iso_utc)
@@ -79,11 +82,16 @@ def compute(request: pb.FindForecastRequest, deadline: Deadline) -> pb.FindForec
     return pb.FindForecastResponse(data=data)
 
 
-def forecast_events(query: ForecastInput, deadline: Deadline) -> list[kernel.ForecastEvent]:
-    """Return the events of the kinds and bodies ``query`` asks for, ordered, with their ids."""
+def forecast_events(
+    query: ForecastInput, deadline: Deadline, eclipses: list | None = None
+) -> list[kernel.ForecastEvent]:
+    """Return the events of the kinds and bodies ``query`` asks for, ordered, with their ids;
+    the eclipse events from ``eclipses`` (kind, eclipse) over a span holding the range when given."""
     settings = forecast_settings()
     chart = kernel.natal_chart(query.birth, query.place, settings)
-    events = kernel.forecast(chart, query.start.jd_ut1, query.end.jd_ut1, query.kinds, settings, deadline)
+    events = kernel.forecast(
+        chart, query.start.jd_ut1, query.end.jd_ut1, query.kinds, settings, deadline, eclipses=eclipses
+    )
     return kernel.select(events, query.bodies)
 
 

@@ -38,6 +38,40 @@ def test_llms_txt_is_a_markdown_index_linking_every_operations_page(anonymous, d
     assert "/docs/introduction.md" in links and "/v1/openapi.json" in links
 
 
+@pytest.mark.parametrize("url", ["/docs", "/docs/positions.md", "/docs/introduction.md", "/docs/guides/limits.md"])
+def test_every_reference_page_names_llms_txt_as_what_describes_it(anonymous, url):
+    # llms.txt v2's discovery: an agent that lands on a page finds the index by a link relation.
+    answer = anonymous.get(url)
+    assert answer.status_code == 200 and answer.headers["link"] == '</llms.txt>; rel="describedby"'
+    if answer.headers["content-type"].startswith("text/html"):
+        assert "<link rel='describedby' href='/llms.txt'>" in answer.text.split("</head>", 1)[0]
+
+
+@pytest.mark.parametrize(("url", "markdown"), [("/docs/guides", "/docs/guides.md"), ("/docs/guides/limits", None)])
+def test_a_guide_names_its_markdown_served_at_its_url_with_md_appended(anonymous, url, markdown):
+    markdown = markdown or f"{url}.md"
+    answer = anonymous.get(url)
+    relations = f'</llms.txt>; rel="describedby", <{markdown}>; rel="alternate"; type="text/markdown"'
+    assert answer.headers["link"] == relations
+    assert f"<link rel='alternate' href='{markdown}' type='text/markdown'>" in answer.text.split("</head>", 1)[0]
+    text = anonymous.get(markdown)
+    assert text.status_code == 200 and text.headers["content-type"].startswith("text/markdown")
+    assert text.text.startswith("# ")
+
+
+def test_llms_txt_lists_every_guides_markdown(anonymous):
+    links = LINK.findall(anonymous.get("/llms.txt").text.split("## Guides", 1)[1].split("## Optional", 1)[0])
+    assert links[0] == "/docs/guides.md" and "/docs/guides/limits.md" in links and len(links) > 20
+
+
+def test_every_link_of_every_guides_markdown_answers(anonymous):
+    pages = [link for link in LINK.findall(anonymous.get("/docs/guides.md").text) if link.endswith(".md")]
+    assert len(pages) > 20
+    for page in ["/docs/guides.md", *pages]:
+        for link in LINK.findall(anonymous.get(page).text):
+            assert anonymous.get(link.split("#", 1)[0]).status_code == 200, (page, link)
+
+
 def test_every_link_of_llms_txt_and_of_the_introduction_answers(anonymous, document):
     links = set(LINK.findall(anonymous.get("/llms.txt").text)) | set(LINK.findall(document["info"]["description"]))
     assert len(links) > len(document["paths"])

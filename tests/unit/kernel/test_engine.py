@@ -104,14 +104,15 @@ def test_after_a_topocentric_request_the_engine_observer_is_back_at_its_reset_pl
     assert engine.calc_body(MOMENT.jd_ut1, moon, engine.FLG_TOPOCTR).values == reset_place
 
 
-def test_first_coordinates_date_by_date_are_each_bodys_own_calls_bit_for_bit():
+def test_longitudes_and_speeds_date_by_date_are_each_bodys_own_calls_bit_for_bit():
     # Swiss Ephemeris keeps a date's shared work between calls; read date by date or body by body
-    # (the body's own calls over every date), each longitude is the same to the last bit.
+    # (the body's own calls over every date), each longitude and speed is the same to the last bit.
     names = ["moon", "sun", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto"]
     names += ["mean_node", "true_node", "chiron"]
     numbers = [engine_number(name) for name in names]
     flags = engine.FLG_SPEED
     jds = [2451545.0 + 0.37 * k for k in range(1500)]
-    by_date = engine.first_coordinates_by_date(numbers, flags, jds)
-    by_body = [[engine.calc_body(jd, number, flags).values[0] for jd in jds] for number in numbers]
+    by_date = engine.longitudes_and_speeds_by_date(numbers, flags, jds)
+    calls = [[engine.calc_body(jd, number, flags).values for jd in jds] for number in numbers]
+    by_body = [[(values[0], values[3]) for values in body_calls] for body_calls in calls]
     assert [list(row) for row in zip(*by_date)] == by_body

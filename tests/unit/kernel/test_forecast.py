@@ -238,3 +238,17 @@ def test_an_event_given_its_id_keeps_every_other_field():
     )
     given = fc._with_id(event, "fc_new")
     assert given == replace(event, id="fc_new")
+
+
+def test_each_kind_of_a_whole_forecast_is_that_kind_forecast_alone_to_the_bit(chart, events):
+    # The whole forecast shares the void-of-course search's samples with its ingress, return and
+    # lunation searches; each kind alone shares nothing. Same events, same instants, same ids.
+    for kind in fc.KINDS:
+        assert of(events, kind) == fc.forecast(chart, START, END, [kind], SETTINGS, NEVER), kind
+
+
+def test_the_eclipses_handed_in_give_the_eclipse_events_searched_for(chart, events):
+    # An eclipse search finds the same eclipse from any start before it: those found over a
+    # wider span, handed in, are the eclipse events the forecast searches for itself.
+    wider = [(kind, e) for kind in (SOLAR, LUNAR) for e in eclipses_between(kind, START - 200.0, END + 200.0, NEVER)]
+    assert fc.forecast(chart, START, END, fc.KINDS, SETTINGS, NEVER, eclipses=wider) == events

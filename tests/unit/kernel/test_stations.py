@@ -12,7 +12,14 @@ from skyfield.searchlib import find_discrete
 
 from kernel.crossings import longitude_offset
 from kernel.deadline import Deadline
-from kernel.stations import STATION_DIRECT, STATION_RETROGRADE, find_stations, retrograde_periods
+from kernel.stations import (
+    STATION_DIRECT,
+    STATION_RETROGRADE,
+    find_stations,
+    retrograde_periods,
+    station_cells,
+    station_grid_samples,
+)
 from kernel.timescale import Moment
 from tests.unit.kernel.skyfield_reference import DE421_TARGETS, de421, timescale
 
@@ -105,3 +112,18 @@ def test_a_station_is_the_same_instant_from_any_range_that_holds_it(body):
         for low, high in ranges:
             again = [s for s in find_stations(body, low, high, NEVER) if abs(s.jd - station.jd) < 1.0]
             assert again == [station], (body, Moment.from_jd_ut1(station.jd).iso_utc(), low, high)
+
+
+def test_stations_read_from_the_grids_sampled_together_are_the_stations_found_alone():
+    # Every planet's grid runs from the same first day in steps that divide one another, so
+    # their cells' ends are read date by date for all at once: the engine's own values.
+    planets = ["mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto"]
+    start = Moment.from_iso("2025-01-01T00:00:00Z").jd_ut1
+    sampled = station_grid_samples(planets, start, start + 366.0, NEVER)
+    for body in planets:
+        assert set(sampled.by_body[body]) == set(station_cells(body, start, start + 366.0))
+        alone = find_stations(body, start, start + 366.0, NEVER)
+        assert find_stations(body, start, start + 366.0, NEVER, sampled=sampled) == alone
+    # Jupiter's dates are Mercury's and Mars' too, but for its first and last cell's outer ends.
+    jupiter = sorted(sampled.by_body["jupiter"])
+    assert set(jupiter[1:-1]) <= set(sampled.by_body["mercury"]) & set(sampled.by_body["mars"])

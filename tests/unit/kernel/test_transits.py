@@ -16,7 +16,7 @@ from kernel.bodies import engine_number
 from kernel.deadline import Deadline
 from kernel.positions import CalcFlags, compute_positions
 from kernel.timescale import Moment
-from kernel.transits import scan, scan_transits
+from kernel.transits import sampled_bodies, scan, scan_transits
 
 NEVER = Deadline.never()
 MAJOR_FIVE = ["conjunction", "sextile", "square", "trine", "opposition"]
@@ -201,3 +201,16 @@ def test_events_are_ordered_by_enter_then_moving_body_then_target_as_given():
     moving_rank, target_rank = {"mars": 0, "sun": 1}, {name: i for i, (name, _) in enumerate(POINTS)}
     keys = [(e.enter, moving_rank[e.moving], target_rank[e.target]) for e in found.events]
     assert keys == sorted(keys) and len(keys) > 3
+
+
+def test_bodies_on_one_grid_are_sampled_date_by_date_to_the_engines_own_values():
+    # Jupiter and Saturn share one grid (one step), Mars has its own: each body's samples are
+    # its own calls at its grid's times, bit for bit, however the dates are read.
+    shared, own = np.linspace(2460000.0, 2460366.0, 47), np.linspace(2460000.0, 2460366.0, 93)
+    bodies = sampled_bodies({"jupiter": shared, "mars": own, "saturn": shared}, NEVER)
+    assert list(bodies) == ["jupiter", "mars", "saturn"]
+    for name, times in (("jupiter", shared), ("mars", own), ("saturn", shared)):
+        at = engine.longitude_and_speed(engine_number(name), engine.FLG_SPEED)
+        expected = np.array([at(float(t)) for t in times])
+        assert bodies[name].longitudes.tolist() == expected[:, 0].tolist()
+        assert bodies[name].speeds.tolist() == expected[:, 1].tolist()

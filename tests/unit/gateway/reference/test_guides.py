@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from markdown_it import MarkdownIt
 
-from gateway.reference.guides import README, github_anchor, render_guide, served_url
+from gateway.reference.guides import README, github_anchor, markdown_text, render_guide, served_url
 from shared.runtime.config import REPO_ROOT
 
 SOURCES = [README] + sorted(f"docs/{path.name}" for path in (REPO_ROOT / "docs").glob("*.md"))
@@ -86,3 +86,16 @@ def test_links_are_rewritten_to_the_gateways_routes_and_unserved_files_lose_thei
 def test_a_link_leaving_the_served_pages_is_none():
     assert served_url("docs/batch.md", "../LICENSE", {"batch"}, set()) is None
     assert served_url("docs/batch.md", "notes.md", {"batch"}, set()) is None
+
+
+def test_a_pages_markdown_links_the_other_pages_markdown_and_unserved_files_lose_their_link():
+    # llms.txt v2: a page's Markdown version at its URL with .md appended, linking Markdown.
+    markdown = (
+        "# A page\n\n[b](batch.md#errors) [r](../README.md) [c](../gateway/app.py) ![m](map.png) "
+        "[w](https://example.org) ![plot](../var/plot.png) [over\ntwo lines](batch.md)\n\n"
+        "```sh\n[not a link](batch.md)\n```\n"
+    )
+    served = markdown_text(markdown, "docs/page.md", {"batch"}, {"map.png"})
+    assert "[b](/docs/guides/batch.md#errors) [r](/docs/guides.md) c ![m](/docs/guides/map.png) " in served
+    assert "[w](https://example.org) plot [over\ntwo lines](/docs/guides/batch.md)" in served
+    assert "```sh\n[not a link](batch.md)\n```" in served

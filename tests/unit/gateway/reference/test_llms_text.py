@@ -9,7 +9,7 @@ import re
 
 from gateway.endpoints import discover_endpoints
 from gateway.operation_names import page_name
-from gateway.reference.llms_text import llms_text
+from gateway.reference.llms_text import link_elements, link_field, llms_text
 from gateway.reference.openapi import build_openapi
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
@@ -58,3 +58,23 @@ def test_the_essentials_lead_with_local_time_through_place_and_tz():
     first = TEXT.split("\n- ", 1)[1].splitlines()[0]
     assert first.startswith("Times are local") and "`place`" in first and "`tz`" in first
     assert "Do not convert to UTC yourself" in first
+
+
+def test_a_page_is_described_by_the_llms_txt_at_the_root_that_covers_it():
+    # llms.txt v2: rel="describedby" from a page to the llms.txt covering it, as a Link field or <link>.
+    assert link_field() == '</llms.txt>; rel="describedby"'
+    assert link_elements() == "<link rel='describedby' href='/llms.txt'>"
+
+
+def test_a_page_with_a_markdown_version_links_it_as_its_text_markdown_alternate():
+    assert link_field("/docs/guides/limits.md") == (
+        '</llms.txt>; rel="describedby", </docs/guides/limits.md>; rel="alternate"; type="text/markdown"'
+    )
+    assert link_elements("/docs/a&b.md").endswith("<link rel='alternate' href='/docs/a&amp;b.md' type='text/markdown'>")
+
+
+def test_the_guides_markdown_is_listed_before_the_optional_links():
+    text = llms_text(DOCUMENT, [("Celestial", "/docs/guides.md"), ("Limits", "/docs/guides/limits.md")])
+    guides = text.split("## Guides\n\n", 1)[1].split("\n\n", 1)[0]
+    assert guides == "- [Celestial](/docs/guides.md)\n- [Limits](/docs/guides/limits.md)"
+    assert text.index("## Guides") < text.index("## Optional") and "## Guides" not in TEXT
