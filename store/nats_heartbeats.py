@@ -94,6 +94,11 @@ class NatsHeartbeats(NatsConnection):
             except StoreError as error:
                 log.warning("heartbeat_failed", error=type(error).__name__)
                 seen.clear()
+            except Exception:
+                # Whatever failed (a dead peer's refund refused), this store must keep beating,
+                # or the others would take it for dead: the peer is settled again next time.
+                log.exception("heartbeat_look_failed")
+                seen.clear()
             await asyncio.sleep(beat_s)
 
     async def _settle_dead(self, holder: str, last_beat: bytes) -> None:

@@ -171,3 +171,33 @@ def test_freeing_a_holders_slots_leaves_the_others_and_frees_nothing_twice(nats_
 
 async def _has_beat(store, holder: str) -> bool:
     return await store._get(store._heartbeats, holder) is not None
+
+
+def test_a_failure_settling_a_dead_peer_never_stops_the_beat(nats_factory):
+    async def body():
+        dead, watcher = await nats_factory.open(), await nats_factory.open()
+        failures = []
+
+        async def refused(holder: str) -> int:
+            failures.append(holder)
+            raise ValueError("a refund refused")
+
+        watcher.free_slots_of = refused
+        beating = asyncio.create_task(dead.follow_peers(beat_s=0.05))
+        await _until(lambda: _has_beat(watcher, dead.holder_id), 5.0, "the peer's first beat")
+        beating.cancel()  # the peer dies
+        following = asyncio.create_task(watcher.follow_peers(beat_s=0.05, dead_after_s=0.3))
+        try:
+            await _until(lambda: _failed(failures), 10.0, "an attempt to settle the dead peer")
+            await _beats_seen(watcher, watcher.holder_id, 10)  # still beating after the failure
+            assert not following.done()
+        finally:
+            following.cancel()
+            await dead.close()
+            await watcher.close()
+
+    asyncio.run(body())
+
+
+async def _failed(failures: list) -> bool:
+    return bool(failures)
