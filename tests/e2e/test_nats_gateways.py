@@ -411,3 +411,29 @@ def test_a_killed_gateways_in_flight_batches_are_refunded_within_15_s_and_each_r
     refunds = [entry["request_id"] for entry in entries if entry["kind"] == "refund"]
     assert len(refunds) == len(set(refunds))  # no charge refunded twice
     assert sum(entry["credits"] * (1 if entry["kind"] == "debit" else -1) for entry in entries) == charged
+
+
+def test_forty_chart_creations_at_once_through_two_gateways_under_a_cap_of_ten_make_exactly_ten(stack_a):
+    cap, creations = 10, 40
+    _, key, _ = new_account(stack_a, 100, rate_per_minute=1000, max_concurrent=100)
+    capped = [start_gateway(stack_a, {"CELESTIAL_CHARTS_PER_ACCOUNT": str(cap)}) for _ in range(2)]
+    try:
+        auth = {"Authorization": f"Bearer {key}"}
+        birth = {"datetime": "1985-07-13T14:05:00", "place": "2996944"}
+
+        def create(n: int) -> httpx.Response:
+            url = capped[n % 2].base_url + "/v1/charts"
+            return httpx.post(url, json={"name": f"Ada {n}", **birth}, headers=auth, timeout=60)
+
+        with ThreadPoolExecutor(max_workers=creations) as pool:
+            answers = list(pool.map(create, range(creations)))
+        made = [answer for answer in answers if answer.status_code == 200]
+        refused = [answer for answer in answers if answer.status_code == 409]
+        assert (len(made), len(refused)) == (cap, creations - cap), [a.text for a in answers]
+        for answer in refused:
+            assert_error(answer, 409, "chart_limit_reached")
+        listed = httpx.get(capped[0].base_url + "/v1/charts", params={"limit": 100}, headers=auth, timeout=60)
+        assert len(listed.json()["data"]["charts"]) == cap, listed.text
+    finally:
+        for gateway in capped:
+            gateway.stop()
