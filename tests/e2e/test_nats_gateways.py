@@ -437,3 +437,28 @@ def test_forty_chart_creations_at_once_through_two_gateways_under_a_cap_of_ten_m
     finally:
         for gateway in capped:
             gateway.stop()
+
+
+def test_forty_webhook_subscriptions_at_once_through_two_gateways_under_a_cap_of_ten_make_exactly_ten(stack_a):
+    cap, creations = 10, 40
+    _, key, _ = new_account(stack_a, 100, rate_per_minute=1000, max_concurrent=100)
+    capped = [start_gateway(stack_a, {"CELESTIAL_WEBHOOKS_PER_ACCOUNT": str(cap)}) for _ in range(2)]
+    try:
+        auth = {"Authorization": f"Bearer {key}"}
+
+        def create(n: int) -> httpx.Response:
+            body = {"url": f"http://127.0.0.1:9/hook/{n}", "events": ["ingress"]}
+            return httpx.post(capped[n % 2].base_url + "/v1/webhooks", json=body, headers=auth, timeout=60)
+
+        with ThreadPoolExecutor(max_workers=creations) as pool:
+            answers = list(pool.map(create, range(creations)))
+        made = [answer for answer in answers if answer.status_code == 200]
+        refused = [answer for answer in answers if answer.status_code == 409]
+        assert (len(made), len(refused)) == (cap, creations - cap), [a.text for a in answers]
+        for answer in refused:
+            assert_error(answer, 409, "webhook_limit_reached")
+        listed = httpx.get(capped[1].base_url + "/v1/webhooks", headers=auth, timeout=60)
+        assert len(listed.json()["data"]["webhooks"]) == cap, listed.text
+    finally:
+        for gateway in capped:
+            gateway.stop()
