@@ -215,9 +215,9 @@ class NatsLimiter(NatsConnection):
                     dead = rules.held_by(limits.slots, holder)
                     if not dead:
                         break
-                    for slot in dead.values():
-                        for charge_id, credits in slot.charges:
-                            await self.refund(entry, credits, charge_id)  # a test entry's slots hold none
+                    charges = [charge for slot in dead.values() for charge in slot.charges]
+                    if charges:  # a test entry's slots hold none
+                        await self.refund_charges(entry, charges)
                     kept = rules.release(limits.slots, *dead)
                     try:
                         await self._write_limits(entry, _Limits(limits.revision, limits.window, kept))
