@@ -43,7 +43,7 @@ from kernel import civil_time, places
 from shared.errors import MethodNotAllowed
 from shared.runtime.config import Settings
 from store.choice import open_configured_store
-from store.interfaces import Store
+from store.interfaces import GatewayHeartbeats, Store
 from webhooks.egress import Resolver, system_resolver
 
 log = structlog.get_logger("celestial.gateway")
@@ -142,12 +142,17 @@ def create_app(
         gateway = Gateway(settings, chosen, endpoints, pools, resolve)
         app.state.gateway = gateway
         follower = asyncio.create_task(gateway.authenticator.follow())
+        # On a store shared by several gateways: this one's heartbeat, and a dead peer's
+        # in-flight charges refunded within seconds (store/nats_heartbeats.py).
+        heartbeat = asyncio.create_task(chosen.follow_peers()) if isinstance(chosen, GatewayHeartbeats) else None
         try:
             yield
         finally:
-            follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await follower
+            for task in (follower, heartbeat):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
             await gateway.close()
             await chosen.close()
 

@@ -297,6 +297,18 @@ class Store(Keys, CreditLedger, Limiters, SpendCaps, IdempotencyRecords, Protoco
         ...
 
 
+@runtime_checkable
+class GatewayHeartbeats(Protocol):
+    """A store shared by several gateway processes whose slots a dead gateway would hold until
+    their lease ends (the NATS store): each gateway beats, and frees a dead peer's slots and
+    refunds their charges (``store/nats_heartbeats.py``). A store of one process (SQLite) has
+    no peers and does not implement it: its slots lapse by their lease."""
+
+    async def follow_peers(self) -> None:
+        """Beat and watch the other gateways' beats until cancelled or the store is closed."""
+        ...
+
+
 async def admit_then_reserve(
     store: Store,
     account: Account,

@@ -3,9 +3,9 @@
 account's key, so no account can reach another's; deleting purges the key, so no history of
 the birth remains in the bucket.
 
-The per-account limit is checked by counting the account's keys before the create: gateways
-creating charts for one account at the same moment may pass it by at most the number of
-creations in flight at once (the SQLite store's limit is exact).
+The per-account limit is exact across gateways: a creation takes a place under the cap
+(``nats_caps.py``, entry ``charts.<account_id>``) under compare-and-set before it writes the
+chart, and a deletion gives the place back after purging it.
 """
 
 from __future__ import annotations
@@ -15,10 +15,14 @@ import orjson
 from nats.js import api
 
 from store.chart_records import ChartLimitReached, StoredChart, chart_document, chart_of, check_chart, is_chart_id
-from store.nats_connection import TOKEN_RE, NatsConnection, WrongLastSequence
+from store.nats_caps import NatsCaps
+from store.nats_connection import TOKEN_RE, WrongLastSequence
+
+#: The name of the charts' cap in the ``P_CAPS`` bucket.
+CHARTS_CAP = "charts"
 
 
-class NatsCharts(NatsConnection):
+class NatsCharts(NatsCaps):
     """Stored charts (the store's :class:`~store.interfaces.StoredCharts`)."""
 
     _charts = None
@@ -57,11 +61,23 @@ class NatsCharts(NatsConnection):
         if key is None:
             raise ValueError("a chart's account id is not a store token")
         async with self._lock("charts", chart.account_id):
-            if len(await self._account_charts(chart.account_id)) >= limit:
-                raise ChartLimitReached(limit)
-            if not await self._create(self._charts, key, orjson.dumps(chart_document(chart))):
-                raise ValueError(f"chart id {chart.chart_id} is taken")
+            written = await self._with_place(
+                CHARTS_CAP,
+                chart.account_id,
+                chart.chart_id,
+                limit,
+                lambda: self._chart_ids(chart.account_id),
+                lambda: self._create(self._charts, key, orjson.dumps(chart_document(chart))),
+            )
+        if written is None:
+            raise ChartLimitReached(limit)
+        if not written:
+            raise ValueError(f"chart id {chart.chart_id} is taken")
         return chart
+
+    async def _chart_ids(self, account_id: str) -> set[str]:
+        """Return the ids of the account's charts as stored."""
+        return {chart.chart_id for chart in await self._account_charts(account_id)}
 
     async def get_chart(self, account_id: str, chart_id: str) -> StoredChart | None:
         key = self._chart_key(account_id, chart_id)
@@ -92,6 +108,7 @@ class NatsCharts(NatsConnection):
             await self._call(self._charts.purge(key))
         except nats.js.errors.NotFoundError:
             return False
+        await self._give_place(CHARTS_CAP, account_id, chart_id)
         return True
 
     async def list_charts(self, account_id: str, after: str | None, limit: int) -> list[StoredChart]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
+import secrets
 import string
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -143,6 +144,9 @@ class NatsConnection:
         self._keys: KeyValue | None = None
         self._limits: KeyValue | None = None
         self._closed = False
+        #: This store's name on the concurrency slots it holds and on its heartbeat, new for
+        #: each store opened (each gateway process): ``nats_heartbeats.py``.
+        self.holder_id = "h" + secrets.token_hex(8)
         # Guesses of each account's ledger head (nats_ledger._Head) and limiter entry
         # (nats_limiter._Limits): the server's compare-and-set checks them on every write, and
         # a refused write reads the truth.

@@ -27,6 +27,11 @@ class _Limits:
     slots: dict[str, rules.Slot]
 
 
+def _names_holder(doc: dict, holder: str) -> bool:
+    """Return whether a stored limiter entry holds a slot of ``holder``."""
+    return any(len(stored) > 2 and stored[2] == holder for stored in doc["slots"].values())
+
+
 class NatsLimiter(NatsConnection):
     """Rate windows and concurrency slots (the store's :class:`~store.interfaces.Limiter`)."""
 
@@ -70,9 +75,10 @@ class NatsLimiter(NatsConnection):
             window = (
                 None if got[1]["window_start_s"] is None else rules.Window(got[1]["window_start_s"], got[1]["admitted"])
             )
+            # A slot written by a version before holders were named has none.
             slots = {
-                slot_id: rules.Slot(expires_s, tuple(map(tuple, charges)))
-                for slot_id, (expires_s, charges) in got[1]["slots"].items()
+                slot_id: rules.Slot(stored[0], tuple(map(tuple, stored[1])), stored[2] if len(stored) > 2 else "")
+                for slot_id, stored in got[1]["slots"].items()
             }
             limits = _Limits(got[0], window, slots)
         self._limit_cache[account_id] = limits
@@ -83,7 +89,7 @@ class NatsLimiter(NatsConnection):
         doc = {
             "window_start_s": None if limits.window is None else limits.window.start_s,
             "admitted": 0 if limits.window is None else limits.window.admitted,
-            "slots": {slot_id: [slot.expires_s, slot.charges] for slot_id, slot in limits.slots.items()},
+            "slots": {slot_id: [slot.expires_s, slot.charges, slot.holder] for slot_id, slot in limits.slots.items()},
         }
         try:
             revision = await self._call(self._limits.update(account_id, orjson.dumps(doc), last=limits.revision))
@@ -144,9 +150,9 @@ class NatsLimiter(NatsConnection):
                 for charge_id, credits in rules.lapsed_charges(limits.slots, now_s):
                     await self.refund(account_id, credits, charge_id)
                 held = (
-                    rules.hold(live, slot_id, now_s, charge)
+                    rules.hold(live, slot_id, now_s, charge, self.holder_id)
                     if slots == 1
-                    else rules.hold_group(live, rules.slot_group(slot_id, slots), now_s)
+                    else rules.hold_group(live, rules.slot_group(slot_id, slots), now_s, self.holder_id)
                 )
                 try:
                     await self._write_limits(account_id, _Limits(limits.revision, window, held))
@@ -208,6 +214,35 @@ class NatsLimiter(NatsConnection):
                 releasing.difference_update(released)
                 return
             releasing.discard(slot_id)  # not held: there is nothing to release
+
+    async def free_slots_of(self, holder: str) -> int:
+        """Free every concurrency slot ``holder`` (a dead store's ``holder_id``) holds, in every
+        limiter entry, refunding the charges made under them first (as for a lapsed slot: a
+        failure in between leaves them to the next call or to the lease's end); return the
+        slots freed. Each entry is written under compare-and-set, and refunds are once per
+        request id, so survivors doing it at once free each slot once and refund each charge once.
+        """
+        listed = await self._listing(self._limits, ">")
+        held = [entry for entry, value in listed.items() if _names_holder(orjson.loads(value), holder)]
+        freed = 0
+        for entry in held:
+            async with self._lock("limits", entry):
+                while True:
+                    limits = await self._read_limits(entry)
+                    dead = rules.held_by(limits.slots, holder)
+                    if not dead:
+                        break
+                    charges = [charge for slot in dead.values() for charge in slot.charges]
+                    if charges:  # a test entry's slots hold none
+                        await self.refund_charges(entry, charges)
+                    kept = rules.release(limits.slots, *dead)
+                    try:
+                        await self._write_limits(entry, _Limits(limits.revision, limits.window, kept))
+                    except WrongLastSequence:
+                        continue
+                    freed += len(dead)
+                    break
+        return freed
 
     async def admit_and_reserve(
         self,

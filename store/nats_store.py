@@ -9,7 +9,8 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
   topup), published with ``Nats-Msg-Id: <kind>:<request_id>`` and
   ``Nats-Expected-Last-Subject-Sequence``. The balance is the last entry's ``balance_after``.
 - Bucket ``P_LIMITS``: ``<account_id>`` -> ``{window_start_s, admitted, slots: {slot_id:
-  [lease end in Unix seconds, [[request id, credits] of each charge made under it]]}}``;
+  [lease end in Unix seconds, [[request id, credits] of each charge made under it], holder id
+  of the store holding it]}}``;
   ``<account_id>-test`` -> the same for the account's test-key requests (``nats_test_traffic.py``).
 - Bucket ``P_ACCOUNTS``: ``id.<account_id>`` -> the account record; ``name.<sha256 of the
   folded name>`` -> account id (created with ``create``: names are unique); ``topup.<sha256 of
@@ -22,6 +23,10 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
 - Bucket ``P_IDEMPOTENCY``: the ``Idempotency-Key`` records, with a TTL of a day (``nats_idempotency.py``).
 - Buckets ``P_WEBHOOKS``, ``P_WEBHOOK_DELIVERIES`` and ``P_WEBHOOK_SENT``: webhook
   subscriptions, their recent deliveries and the events delivered (``nats_webhooks.py``).
+- Bucket ``P_CAPS``: each account's places under the chart and webhook caps, taken under
+  compare-and-set so the caps are exact across gateways (``nats_caps.py``).
+- Bucket ``P_HEARTBEATS``: each gateway's heartbeat, which the others watch to free a dead
+  gateway's slots and refund their charges within seconds (``nats_heartbeats.py``).
 - Stream ``P_WEBHOOK_QUEUE``: the due webhook deliveries, a work queue every delivery worker
   pulls from (``nats_webhook_queue.py``).
 - Streams ``P_WEBHOOK_SCHEDULE`` and ``P_WEBHOOK_LATER``: the webhook day jobs every worker
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 from store.nats_charts import NatsCharts
 from store.nats_connection import DEFAULT_DUPLICATE_WINDOW_S, DEFAULT_PREFIX
+from store.nats_heartbeats import NatsHeartbeats
 from store.nats_idempotency import NatsIdempotency
 from store.nats_keys import NatsKeys
 from store.nats_ledger import NatsLedger
@@ -54,6 +60,7 @@ class NatsStore(
     NatsWebhooks,
     NatsWebhookQueue,
     NatsWebhookSchedule,
+    NatsHeartbeats,
 ):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on

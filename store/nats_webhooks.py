@@ -9,9 +9,9 @@
   with ``create`` (so of two workers marking one event, one wins) in a bucket whose entries
   expire after ``DELIVERED_MARK_S``.
 
-The per-account limit is checked by counting the account's keys before the create: gateways
-creating subscriptions for one account at the same moment may pass it by at most the number
-of creations in flight at once (the SQLite store's limit is exact), as for stored charts.
+The per-account limit is exact across gateways, as for stored charts: a creation takes a
+place under the cap (``nats_caps.py``, entry ``webhooks.<account_id>``) under compare-and-set
+before it writes the subscription, and a deletion gives the place back after purging it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ import orjson
 from nats.js import api
 
 from store.errors import StoreError
-from store.nats_connection import STREAM_CONFIG_DIFFERS, TOKEN_RE, NatsConnection, WrongLastSequence
+from store.nats_caps import NatsCaps
+from store.nats_connection import STREAM_CONFIG_DIFFERS, TOKEN_RE, WrongLastSequence
 from store.records import utc_now
 from store.webhook_records import (
     CHART_DELETED,
@@ -45,11 +46,13 @@ from store.webhook_records import (
     webhook_of,
 )
 
+#: The name of the subscriptions' cap in the ``P_CAPS`` bucket.
+WEBHOOKS_CAP = "webhooks"
 #: Subscriptions whose account a process remembers at most (then it starts again).
 _REMEMBERED = 100_000
 
 
-class NatsWebhooks(NatsConnection):
+class NatsWebhooks(NatsCaps):
     """Webhook subscriptions (the store's :class:`~store.interfaces.Webhooks`)."""
 
     _webhooks = None
@@ -120,11 +123,23 @@ class NatsWebhooks(NatsConnection):
         if key is None:
             raise ValueError("a webhook's account id is not a store token")
         async with self._lock("webhooks", webhook.account_id):
-            if len(await self.list_webhooks(webhook.account_id)) >= limit:
-                raise WebhookLimitReached(limit)
-            if not await self._create(self._webhooks, key, orjson.dumps(webhook_document(webhook))):
-                raise ValueError(f"webhook id {webhook.webhook_id} is taken")
+            written = await self._with_place(
+                WEBHOOKS_CAP,
+                webhook.account_id,
+                webhook.webhook_id,
+                limit,
+                lambda: self._webhook_ids(webhook.account_id),
+                lambda: self._create(self._webhooks, key, orjson.dumps(webhook_document(webhook))),
+            )
+        if written is None:
+            raise WebhookLimitReached(limit)
+        if not written:
+            raise ValueError(f"webhook id {webhook.webhook_id} is taken")
         return self._remember(webhook)
+
+    async def _webhook_ids(self, account_id: str) -> set[str]:
+        """Return the ids of the account's subscriptions as stored."""
+        return {webhook.webhook_id for webhook in await self.list_webhooks(account_id)}
 
     async def get_webhook(self, account_id: str, webhook_id: str) -> Webhook | None:
         key = self._webhook_key(account_id, webhook_id)
@@ -172,6 +187,7 @@ class NatsWebhooks(NatsConnection):
             await self._call(self._webhooks.purge(key))
         except nats.js.errors.NotFoundError:
             return False
+        await self._give_place(WEBHOOKS_CAP, account_id, webhook_id)
         try:
             await self._call(self._deliveries.purge(webhook_id))
         except nats.js.errors.NotFoundError:

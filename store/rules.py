@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shared.errors import InsufficientCredits
 from store.key_format import quoted
@@ -62,11 +62,14 @@ def admit(
 
 @dataclass(frozen=True)
 class Slot:
-    """A concurrency slot held by one request: its lease end (Unix seconds) and the charges
-    made under it, each (request id, credits): a request's own, or a batch's items."""
+    """A concurrency slot held by one request: its lease end (Unix seconds), the charges
+    made under it, each (request id, credits): a request's own, or a batch's items, and the
+    process holding it where the store names one (a NATS store's, whose heartbeat the others
+    watch: ``store/nats_heartbeats.py``; empty otherwise)."""
 
     expires_s: float
     charges: tuple[tuple[str, int], ...] = ()
+    holder: str = ""
 
 
 def live_slots(slots: Mapping[str, Slot], now_s: float) -> dict[str, Slot]:
@@ -75,12 +78,17 @@ def live_slots(slots: Mapping[str, Slot], now_s: float) -> dict[str, Slot]:
 
 
 def hold(
-    slots: Mapping[str, Slot], slot_id: str, now_s: float, charge: tuple[str, int] | None = None
+    slots: Mapping[str, Slot],
+    slot_id: str,
+    now_s: float,
+    charge: tuple[str, int] | None = None,
+    holder: str = "",
 ) -> dict[str, Slot]:
-    """Return the live slots with ``slot_id`` held from ``now_s`` for SLOT_LEASE_S seconds,
-    carrying ``charge`` (request id, credits) when the admission charges one. The lapsed slots
-    are dropped: the caller refunds their :func:`lapsed_charges` first."""
-    return {**live_slots(slots, now_s), slot_id: Slot(now_s + SLOT_LEASE_S, () if charge is None else (charge,))}
+    """Return the live slots with ``slot_id`` held from ``now_s`` for SLOT_LEASE_S seconds by
+    ``holder``, carrying ``charge`` (request id, credits) when the admission charges one. The
+    lapsed slots are dropped: the caller refunds their :func:`lapsed_charges` first."""
+    charges = () if charge is None else (charge,)
+    return {**live_slots(slots, now_s), slot_id: Slot(now_s + SLOT_LEASE_S, charges, holder)}
 
 
 def slot_group(slot_id: str, slots: int) -> tuple[str, ...]:
@@ -90,10 +98,10 @@ def slot_group(slot_id: str, slots: int) -> tuple[str, ...]:
     return (slot_id, *(f"{slot_id}.{index}" for index in range(1, slots)))
 
 
-def hold_group(slots: Mapping[str, Slot], slot_ids: tuple[str, ...], now_s: float) -> dict[str, Slot]:
+def hold_group(slots: Mapping[str, Slot], slot_ids: tuple[str, ...], now_s: float, holder: str = "") -> dict[str, Slot]:
     """Return the live slots with each of ``slot_ids`` held from ``now_s`` for SLOT_LEASE_S
-    seconds, carrying no charge (the slots of a request that charges nothing)."""
-    return {**live_slots(slots, now_s), **{slot_id: Slot(now_s + SLOT_LEASE_S) for slot_id in slot_ids}}
+    seconds by ``holder``, carrying no charge (the slots of a request that charges nothing)."""
+    return {**live_slots(slots, now_s), **{slot_id: Slot(now_s + SLOT_LEASE_S, (), holder) for slot_id in slot_ids}}
 
 
 def with_charge(slots: Mapping[str, Slot], slot_id: str, charge: tuple[str, int]) -> dict[str, Slot]:
@@ -103,7 +111,7 @@ def with_charge(slots: Mapping[str, Slot], slot_id: str, charge: tuple[str, int]
     slot = slots.get(slot_id)
     if slot is None or charge in slot.charges:
         return dict(slots)
-    return {**slots, slot_id: Slot(slot.expires_s, slot.charges + (charge,))}
+    return {**slots, slot_id: replace(slot, charges=slot.charges + (charge,))}
 
 
 def release(slots: Mapping[str, Slot], *slot_ids: str) -> dict[str, Slot]:
@@ -119,6 +127,12 @@ def lapsed_charges(slots: Mapping[str, Slot], now_s: float) -> list[tuple[str, i
     charge is owed back. Refunds are idempotent per request id, so whoever drops a lapsed
     slot refunds its charges, and a second refund of one gives nothing."""
     return [charge for slot in slots.values() if slot.expires_s <= now_s for charge in slot.charges]
+
+
+def held_by(slots: Mapping[str, Slot], holder: str) -> dict[str, Slot]:
+    """Return the slots (slot id -> Slot) held by ``holder``, a process named on them: when
+    it has died, its requests are over and their charges owed back, as a lapsed slot's."""
+    return {slot_id: slot for slot_id, slot in slots.items() if holder and slot.holder == holder}
 
 
 def charge(balance: int, credits: int) -> int:

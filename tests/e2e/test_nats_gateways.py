@@ -6,17 +6,26 @@ The stack's own nats-server runs on a free loopback port with its own storage di
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
+import signal
+import subprocess
+import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import nats as nats_client
 import pytest
+from nats.js.errors import NotFoundError
 
-from deploy.local_stack import Stack, start_gateway
+from deploy.local_stack import Stack, free_port_block, start_gateway
 from deploy.nats_server import NatsServer
+from shared.runtime.config import REPO_ROOT
 from tests.api.test_conventions_api import assert_error
 
 POSITIONS = "/v1/positions"
@@ -246,3 +255,210 @@ def test_after_a_nats_restart_under_traffic_balances_and_ledger_agree(stack_a, g
     eventually(lambda: opening - account_json(stack_a, name)["balance"] == charged, 30)
     usage = usage_json(stack_a, name)
     assert usage["credits_debited"] - usage["credits_refunded"] == charged
+
+
+# --- a gateway killed mid-request ----------------------------------------------------------------
+
+#: The issue's bound (48): a killed gateway's in-flight charges are refunded within this many
+#: seconds of its death, by the survivors watching its heartbeat (store/nats_heartbeats.py).
+REFUNDED_WITHIN_S = 15.0
+IN_FLIGHT_BATCHES = 30
+#: How long a retry may be refused 409 in progress: the dead gateway's claims hold their key
+#: for a batch's lease (the longest deadline, a scan's 60 s, plus 10 s).
+CLAIMS_LAPSE_WITHIN_S = 120.0
+
+
+def _balance_and_slots(nats_url: str, account_id: str) -> tuple[int, dict]:
+    """Return the account's balance and its limiter entry's slots, read from NATS with a plain
+    client (the stack's prefix is the default, CELESTIAL)."""
+
+    async def read() -> tuple[int, dict]:
+        nc = await nats_client.connect(nats_url)
+        try:
+            js = nc.jetstream()
+            last = await js.get_last_msg("CELESTIAL_LEDGER", f"celestial.ledger.{account_id}")
+            try:
+                slots = json.loads((await (await js.key_value("CELESTIAL_LIMITS")).get(account_id)).value)["slots"]
+            except NotFoundError:  # no admission yet
+                slots = {}
+            return json.loads(last.data)["balance_after"], slots
+        finally:
+            await nc.close()
+
+    return asyncio.run(read())
+
+
+def _ledger_entries(nats_url: str, account_id: str) -> list[dict]:
+    """Return the account's ledger entries in order, read from NATS with a plain client."""
+
+    async def read() -> list[dict]:
+        nc = await nats_client.connect(nats_url)
+        try:
+            js = nc.jetstream()
+            entries, seq = [], 0
+            while True:
+                try:
+                    message = await js.get_msg(
+                        "CELESTIAL_LEDGER", seq=seq + 1, subject=f"celestial.ledger.{account_id}", next=True
+                    )
+                except NotFoundError:
+                    return entries
+                entries.append(json.loads(message.data))
+                seq = message.seq
+        finally:
+            await nc.close()
+
+    return asyncio.run(read())
+
+
+@contextlib.contextmanager
+def own_ephemeris_process(stack: Stack) -> Iterator[tuple[subprocess.Popen, int]]:
+    """Yield an ephemeris service process started apart from the stack's supervisor (which
+    would replace it once frozen) and its port; stop it afterwards."""
+    port = free_port_block(1)
+    with open(stack.log_path.with_name(f"ephemeris-{port}.log"), "wb") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "services.ephemeris.server", "--port", str(port)],
+            cwd=REPO_ROOT,
+            env=stack.env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        yield process, port
+    finally:
+        os.kill(process.pid, signal.SIGCONT)
+        process.kill()
+        process.wait()
+
+
+def test_a_killed_gateways_in_flight_batches_are_refunded_within_15_s_and_each_retry_charged_once(
+    stack_a, gateway_b, nats
+):
+    opening = 1_000_000
+    name, key, _ = new_account(stack_a, opening, rate_per_minute=1_000_000, max_concurrent=1000)
+    account_id = account_json(stack_a, name)["id"]
+    batches = {
+        f"dead-{os.urandom(4).hex()}-{n}": {
+            "requests": [
+                {"endpoint": POSITIONS, "params": {"datetime": f"20{n:02d}-03-{1 + i:02d}T12:00:00Z", "bodies": "all"}}
+                for i in range(5)
+            ]
+        }
+        for n in range(IN_FLIGHT_BATCHES)
+    }
+
+    def send(url: str, idempotency_key: str) -> httpx.Response:
+        return httpx.post(
+            url + "/v1/batch",
+            json=batches[idempotency_key],
+            headers={"Authorization": f"Bearer {key}", "Idempotency-Key": idempotency_key},
+            timeout=120,
+        )
+
+    # The doomed gateway's ephemeris process is frozen while its batches run, so all 30 are
+    # in flight, charged and unanswered, when the gateway is killed (its keepalive pings,
+    # which would drop the frozen process, are put off past the test, and its calls wait for
+    # their turn instead of being refused). Its first calls find out whether the process
+    # implements them: unanswered, they go on after a second, as they would.
+    with own_ephemeris_process(stack_a) as (ephemeris, port), ThreadPoolExecutor(IN_FLIGHT_BATCHES) as pool:
+        doomed = start_gateway(
+            stack_a,
+            {
+                "CELESTIAL_EPHEMERIS_ADDRESSES": f"127.0.0.1:{port}",
+                "CELESTIAL_SERVICE_KEEPALIVE_S": "600",
+                # Its calls wait their turn rather than being refused at once (the turn waits
+                # at most 6 s, a tenth of the deadline; a batch's claim lasts 70 s anyway).
+                "CELESTIAL_FAST_DEADLINE_S": "60",
+                "CELESTIAL_QUEUE_WAIT_S": "60",
+            },
+        )
+        try:
+            os.kill(ephemeris.pid, signal.SIGSTOP)
+            sent = [pool.submit(send, doomed.base_url, idempotency_key) for idempotency_key in batches]
+
+            def all_in_flight_and_charged() -> bool:
+                slots = _balance_and_slots(nats.url, account_id)[1]
+                return len(slots) == IN_FLIGHT_BATCHES and all(charges for _, charges, *_ in slots.values())
+
+            eventually(all_in_flight_and_charged, 60)
+            doomed.process.kill()  # SIGKILL: it refunds nothing, releases nothing
+            doomed.process.wait()
+            taken = opening - _balance_and_slots(nats.url, account_id)[0]
+            assert taken >= IN_FLIGHT_BATCHES
+            # Within 15 s of the kill, long before the slots' 120 s lease ends.
+            eventually(lambda: _balance_and_slots(nats.url, account_id) == (opening, {}), REFUNDED_WITHIN_S)
+            assert all(future.exception() is not None for future in sent)  # none was answered
+        finally:
+            if doomed.process.poll() is None:
+                doomed.stop()
+
+    # Each batch retried under its key through the surviving gateway: once the dead claims
+    # lapse, computed and charged once.
+    deadline = time.monotonic() + CLAIMS_LAPSE_WITHIN_S
+    charged = 0
+    for idempotency_key in batches:
+        while (retried := send(gateway_b.base_url, idempotency_key)).status_code == 409:
+            assert retried.json()["errors"][0]["code"] == "idempotency_key_in_progress", retried.text
+            assert time.monotonic() < deadline, "the dead gateway's claims never lapsed"
+            time.sleep(int(retried.headers["retry-after"]))  # as the answer asks
+        assert retried.status_code == 200 and "idempotent-replayed" not in retried.headers, retried.text
+        charged += retried.json()["meta"]["credits_used"]
+        replay = send(gateway_b.base_url, idempotency_key)
+        assert replay.headers["idempotent-replayed"] == "true" and replay.content == retried.content
+    assert charged > 0 and _balance_and_slots(nats.url, account_id) == (opening - charged, {})
+    entries = [entry for entry in _ledger_entries(nats.url, account_id) if entry["kind"] in ("debit", "refund")]
+    refunds = [entry["request_id"] for entry in entries if entry["kind"] == "refund"]
+    assert len(refunds) == len(set(refunds))  # no charge refunded twice
+    assert sum(entry["credits"] * (1 if entry["kind"] == "debit" else -1) for entry in entries) == charged
+
+
+def test_forty_chart_creations_at_once_through_two_gateways_under_a_cap_of_ten_make_exactly_ten(stack_a):
+    cap, creations = 10, 40
+    _, key, _ = new_account(stack_a, 100, rate_per_minute=1000, max_concurrent=100)
+    capped = [start_gateway(stack_a, {"CELESTIAL_CHARTS_PER_ACCOUNT": str(cap)}) for _ in range(2)]
+    try:
+        auth = {"Authorization": f"Bearer {key}"}
+        birth = {"datetime": "1985-07-13T14:05:00", "place": "2996944"}
+
+        def create(n: int) -> httpx.Response:
+            url = capped[n % 2].base_url + "/v1/charts"
+            return httpx.post(url, json={"name": f"Ada {n}", **birth}, headers=auth, timeout=60)
+
+        with ThreadPoolExecutor(max_workers=creations) as pool:
+            answers = list(pool.map(create, range(creations)))
+        made = [answer for answer in answers if answer.status_code == 200]
+        refused = [answer for answer in answers if answer.status_code == 409]
+        assert (len(made), len(refused)) == (cap, creations - cap), [a.text for a in answers]
+        for answer in refused:
+            assert_error(answer, 409, "chart_limit_reached")
+        listed = httpx.get(capped[0].base_url + "/v1/charts", params={"limit": 100}, headers=auth, timeout=60)
+        assert len(listed.json()["data"]["charts"]) == cap, listed.text
+    finally:
+        for gateway in capped:
+            gateway.stop()
+
+
+def test_forty_webhook_subscriptions_at_once_through_two_gateways_under_a_cap_of_ten_make_exactly_ten(stack_a):
+    cap, creations = 10, 40
+    _, key, _ = new_account(stack_a, 100, rate_per_minute=1000, max_concurrent=100)
+    capped = [start_gateway(stack_a, {"CELESTIAL_WEBHOOKS_PER_ACCOUNT": str(cap)}) for _ in range(2)]
+    try:
+        auth = {"Authorization": f"Bearer {key}"}
+
+        def create(n: int) -> httpx.Response:
+            body = {"url": f"http://127.0.0.1:9/hook/{n}", "events": ["ingress"]}
+            return httpx.post(capped[n % 2].base_url + "/v1/webhooks", json=body, headers=auth, timeout=60)
+
+        with ThreadPoolExecutor(max_workers=creations) as pool:
+            answers = list(pool.map(create, range(creations)))
+        made = [answer for answer in answers if answer.status_code == 200]
+        refused = [answer for answer in answers if answer.status_code == 409]
+        assert (len(made), len(refused)) == (cap, creations - cap), [a.text for a in answers]
+        for answer in refused:
+            assert_error(answer, 409, "webhook_limit_reached")
+        listed = httpx.get(capped[1].base_url + "/v1/webhooks", headers=auth, timeout=60)
+        assert len(listed.json()["data"]["webhooks"]) == cap, listed.text
+    finally:
+        for gateway in capped:
+            gateway.stop()

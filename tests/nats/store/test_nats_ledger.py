@@ -122,3 +122,22 @@ def test_a_top_up_retried_after_the_de_duplication_window_is_recognised_by_its_i
             await store.close()
 
     asyncio.run(run())
+
+
+def test_charges_refunded_together_by_another_process_come_back_once_each_and_never_more(nats_factory):
+    async def body(store, js, prefix):
+        other = await nats_factory.open()
+        try:
+            account = await store.create_account("acme", 20)
+            for request_id, credits in (("item-1", 3), ("item-2", 4), ("item-3", 5)):
+                await store.reserve(account.id, credits, request_id)
+            charges = [("item-1", 3), ("item-2", 4), ("never-charged", 6)]
+            assert await other.refund_charges(account.id, charges) == 20 - 5  # item-3 not asked back
+            assert await other.refund_charges(account.id, charges) == 15  # nothing twice
+            assert await store.refund(account.id, 3, "item-1") == 15  # nor through refund
+            kinds = [json.loads(m.data)["kind"] for m in await _entries(js, prefix, account.id)]
+            assert kinds == ["topup", "debit", "debit", "debit", "refund", "refund"]
+        finally:
+            await other.close()
+
+    with_plain_client(nats_factory, body)

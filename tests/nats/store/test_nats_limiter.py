@@ -5,7 +5,7 @@ next admission and its charges refunded; new limits are written into the account
 
 References: docs/stores.md (design notes: the limiter is a key-value entry per account),
 store/nats_store.py's docstring (``<account_id>`` -> ``{window_start_s, admitted, slots:
-{slot_id: [lease end, [[request id, credits]]]}}``), store/records.py (RATE_WINDOW_S,
+{slot_id: [lease end, [[request id, credits]], holder id]}}``), store/records.py (RATE_WINDOW_S,
 SLOT_LEASE_S). The bucket is read with a plain nats-py client, not through the store.
 """
 
@@ -38,7 +38,7 @@ def test_an_admission_writes_the_window_and_the_slot_with_its_lease_and_charge(n
         assert entry == {
             "window_start_s": WINDOW_START,
             "admitted": 1,
-            "slots": {"slot-1": [NOW + SLOT_LEASE_S, [["req-1", 3]]]},
+            "slots": {"slot-1": [NOW + SLOT_LEASE_S, [["req-1", 3]], store.holder_id]},
         }
 
     _scenario(nats_factory, body)
@@ -75,7 +75,7 @@ def test_a_charge_held_under_a_slot_joins_its_charges_once(nats_factory):
         await store.hold_charge(account.id, "batch", ("item-1", 1))
         await store.hold_charge(account.id, "never-held", ("item-2", 1))
         _, entry = await _entry(js, prefix, account.id)
-        assert entry["slots"] == {"batch": [NOW + SLOT_LEASE_S, [["item-1", 1]]]}
+        assert entry["slots"] == {"batch": [NOW + SLOT_LEASE_S, [["item-1", 1]], store.holder_id]}
 
     _scenario(nats_factory, body)
 

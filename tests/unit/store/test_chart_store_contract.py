@@ -4,6 +4,7 @@ account's limit, and deleting it forgets it at once."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
@@ -98,3 +99,30 @@ async def test_an_account_keeps_no_more_charts_than_its_limit(store):
     first = (await store.list_charts(account.id, None, 1))[0]
     await store.delete_chart(account.id, first.chart_id)
     await store.create_chart(a_chart(account.id), limit=3)  # a deletion makes room
+
+
+#: The cap race of issue 48: 40 creations at once for one account under a cap of 10, spread over
+#: four stores as over four gateways (on NATS each its own connection, so only the server orders them).
+CAP = 10
+CREATIONS = 40
+GATEWAYS = 4
+
+
+def test_concurrent_creations_through_many_stores_make_exactly_the_limit(factory):
+    async def body() -> tuple[list, int]:
+        stores = [await factory.open() for _ in range(GATEWAYS)]
+        try:
+            account = await stores[0].create_account("acme", 10)
+            outcomes = await asyncio.gather(
+                *(stores[n % GATEWAYS].create_chart(a_chart(account.id, f"n{n}"), limit=CAP) for n in range(CREATIONS)),
+                return_exceptions=True,
+            )
+            return outcomes, len(await stores[1].list_charts(account.id, None, CREATIONS))
+        finally:
+            for store in stores:
+                await store.close()
+
+    outcomes, kept = asyncio.run(body())
+    made = [outcome for outcome in outcomes if isinstance(outcome, StoredChart)]
+    refused = [outcome for outcome in outcomes if isinstance(outcome, ChartLimitReached)]
+    assert (len(made), len(refused), kept) == (CAP, CREATIONS - CAP, CAP), outcomes

@@ -13,12 +13,14 @@ import asyncio
 from shared.errors import InsufficientCredits
 from store.interfaces import (
     DashboardStore,
+    GatewayHeartbeats,
     LedgerHistory,
     Owners,
     Store,
     admit_then_reserve,
 )
 from store.memory_store import MemoryStore
+from store.nats_store import NatsStore
 from store.records import Account, Admission
 from store.sqlite_store import SqliteStore
 
@@ -78,5 +80,16 @@ def test_every_store_is_a_store_and_the_sqlite_store_a_dashboard_store(tmp_path)
         assert isinstance(sqlite, LedgerHistory) and isinstance(sqlite, Owners)
         memory = MemoryStore()
         assert isinstance(memory, Store) and not isinstance(memory, Owners)
+    finally:
+        sqlite.close_sync()
+
+
+def test_only_a_store_shared_by_several_gateways_has_them_beat(tmp_path):
+    """A single-process store's slots lapse by their lease; the NATS store's gateways beat
+    (tests/nats/store/test_nats_heartbeats.py)."""
+    sqlite = SqliteStore(tmp_path / "s.sqlite3")
+    try:
+        assert not isinstance(sqlite, GatewayHeartbeats) and not isinstance(MemoryStore(), GatewayHeartbeats)
+        assert issubclass(NatsStore, GatewayHeartbeats)
     finally:
         sqlite.close_sync()

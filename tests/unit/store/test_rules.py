@@ -105,3 +105,13 @@ def test_only_the_charges_of_a_slot_that_lapsed_unreleased_are_owed_back():
     released = rules.release(rules.release(slots, "dead"), "batch")
     assert rules.lapsed_charges(released, after_lease) == []  # released: the charges stand
     assert rules.with_charge(released, "batch", ("item-3", 1)) == released  # no slot, nothing recorded
+
+
+def test_the_slots_of_a_holder_are_its_own_and_keep_their_holder_as_charges_are_made():
+    slots = rules.hold({}, "mine", NOW, ("req-mine", 2), holder="gw-a")
+    slots = rules.hold(slots, "theirs", NOW, holder="gw-b")
+    slots = rules.with_charge(slots, "theirs", ("item-1", 1))
+    slots = rules.hold(slots, "nobodys", NOW)  # a store that names no holder
+    assert rules.held_by(slots, "gw-b") == {"theirs": rules.Slot(NOW + rules.SLOT_LEASE_S, (("item-1", 1),), "gw-b")}
+    assert list(rules.held_by(slots, "gw-a")) == ["mine"]
+    assert rules.held_by(slots, "") == {}  # no holder named: no slot is anyone's

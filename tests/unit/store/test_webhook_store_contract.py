@@ -210,3 +210,33 @@ async def test_an_ended_subscription_is_never_changed_again_but_is_listed_and_de
     assert [w.state for w in await store.all_webhooks()] == [ENDED]
     assert await store.delete_webhook(account.id, webhook.webhook_id) is True
     assert await store.get_webhook(account.id, webhook.webhook_id) is None
+
+
+#: The cap race of issue 48, as for stored charts: 40 creations at once under a cap of 10,
+#: spread over four stores as over four gateways.
+CAP = 10
+CREATIONS = 40
+GATEWAYS = 4
+
+
+def test_concurrent_creations_through_many_stores_make_exactly_the_limit(factory):
+    async def body() -> tuple[list, int]:
+        stores = [await factory.open() for _ in range(GATEWAYS)]
+        try:
+            account = await stores[0].create_account("acme", 10)
+            outcomes = await asyncio.gather(
+                *(
+                    stores[n % GATEWAYS].create_webhook(a_webhook(account.id, f"https://example.com/{n}"), limit=CAP)
+                    for n in range(CREATIONS)
+                ),
+                return_exceptions=True,
+            )
+            return outcomes, len(await stores[1].list_webhooks(account.id))
+        finally:
+            for store in stores:
+                await store.close()
+
+    outcomes, kept = asyncio.run(body())
+    made = [outcome for outcome in outcomes if isinstance(outcome, Webhook)]
+    refused = [outcome for outcome in outcomes if isinstance(outcome, WebhookLimitReached)]
+    assert (len(made), len(refused), kept) == (CAP, CREATIONS - CAP, CAP), outcomes
