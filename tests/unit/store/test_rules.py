@@ -115,3 +115,10 @@ def test_the_slots_of_a_holder_are_its_own_and_keep_their_holder_as_charges_are_
     assert rules.held_by(slots, "gw-b") == {"theirs": rules.Slot(NOW + rules.SLOT_LEASE_S, (("item-1", 1),), "gw-b")}
     assert list(rules.held_by(slots, "gw-a")) == ["mine"]
     assert rules.held_by(slots, "") == {}  # no holder named: no slot is anyone's
+
+
+def test_a_test_batchs_slots_name_their_holder_so_a_dead_gateways_batch_is_freed_whole():
+    group = rules.slot_group("req-1", 3)
+    slots = rules.hold_group({"other": rules.Slot(200.0, (), "gw-b")}, group, 100.0, "gw-a")
+    assert set(rules.held_by(slots, "gw-a")) == set(group)
+    assert set(rules.held_by(slots, "gw-b")) == {"other"}
