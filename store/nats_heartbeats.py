@@ -82,10 +82,17 @@ class NatsHeartbeats(NatsConnection):
                 if now_s - last_look_s > dead_after_s / 2:
                     seen.clear()  # this process was not looking: its peers get their full wait
                 last_look_s = now_s
-                seen = {
+                listed = {
                     holder: seen[holder] if holder in seen and seen[holder][0] == theirs else (theirs, now_s)
                     for holder, theirs in beats.items()
                     if holder != self.holder_id
+                }
+                # A listing may miss a key now and then (_listing's docstring): a peer missing
+                # from one keeps its wait, else a missed listing in every few would restart it
+                # for ever; one unlisted for twice the wait was forgotten by a survivor.
+                seen = {
+                    **{h: kept for h, kept in seen.items() if now_s - kept[1] <= 2 * dead_after_s},
+                    **listed,
                 }
                 for holder, (theirs, since_s) in list(seen.items()):
                     if now_s - since_s > dead_after_s:
