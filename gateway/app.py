@@ -1,7 +1,7 @@
 """The gateway application: its routes, middleware, error handling and lifespan.
 
-``/v1`` requests and ``/v1/batch`` are served by the paid-request pipeline
-(``gateway/paid_requests.py``), the account resources (``/v1/usage`` and ``/v1/account``:
+``/v1`` requests are served by the paid-request pipeline (``gateway/paid_requests.py``),
+``/v1/batch`` on it (``gateway/paid_batches.py``), the account resources (``/v1/usage`` and ``/v1/account``:
 ``gateway/account_api.py``; ``/v1/charts``: ``gateway/stored_charts.py``; ``/v1/webhooks``:
 ``gateway/webhooks.py``) each as a table of operations served one way
 (``gateway/account_resources.py``), ``/admin/v1`` by the admin API (``gateway/admin/api.py``),
@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 
-from gateway import account_api, stored_charts, webhooks
+from gateway import account_api, paid_batches, stored_charts, webhooks
 from gateway.admin.api import admin_app
 from gateway.dashboard.routes import dashboard_app
 from gateway.endpoints import Endpoint, discover_endpoints
@@ -64,7 +64,7 @@ def _endpoint_handler(endpoint: Endpoint):
 
 @with_error_body
 async def _serve_batch(request: Request) -> Response:
-    return await request.app.state.gateway.serve_batch(request)
+    return await paid_batches.serve_batch(request.app.state.gateway, request)
 
 
 async def _healthz(request: Request) -> Response:

@@ -2,8 +2,9 @@
 charge, call the service, render the envelope; refund on any failure.
 
 :class:`Gateway` holds what one gateway process shares (the store, the authenticator, the
-accounting, the service pools) and serves ``/v1`` requests and ``/v1/batch`` through it;
-``gateway/app.py`` assembles the application around it.
+accounting, the service pools) and serves ``/v1`` requests through it (``/v1/batch`` pays for
+its sub-requests through it too: ``gateway/paid_batches.py``); ``gateway/app.py`` assembles the
+application around it.
 """
 
 from __future__ import annotations
@@ -25,16 +26,14 @@ from celestial.v1 import options_pb2, search_service_pb2
 from gateway.account_api import UsageCache, usage_cache_s
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
-from gateway.batch import SubRequest, parse_batch, run_batch
 from gateway.endpoints import Endpoint
 from gateway.envelope import success_body
-from gateway.errors import TRANSIENT_STORE_ERRORS, request_id_of
+from gateway.errors import request_id_of
 from gateway.fair_share import FairShare, Overloaded, TurnNotCome
 from gateway.idempotency import (
     LEASE_MARGIN_S,
     Held,
     Idempotency,
-    canonical_json,
     canonical_parameters,
     fingerprint,
     idempotency_key,
@@ -46,8 +45,6 @@ from gateway.json_body import read_json_body
 from gateway.json_response import json_response
 from gateway.key_modes import (
     TEST_MODE,
-    batch_computations,
-    batch_slots,
     limits_for_test_keys,
     request_computations,
 )
@@ -62,7 +59,6 @@ from shared.errors import (
     ClientGone,
     DeadlineExceeded,
     InvalidBody,
-    InvalidParameter,
     NotImplementedEndpoint,
     ServiceUnavailable,
     TooManyConcurrentRequests,
@@ -349,7 +345,7 @@ class Gateway:
         finally:
             share.release(account.id)
 
-    async def _refund_every_charge(self, account: Account, state: RequestState) -> None:
+    async def refund_every_charge(self, account: Account, state: RequestState) -> None:
         """Give back every charge made under this request (its sub-requests' in a batch)."""
         for charge_id, cost in state.charges:
             await self.accounting.refund(account.id, cost, charge_id)
@@ -393,7 +389,7 @@ class Gateway:
             except ClientGone:
                 # The computation may have finished as the client left: its charge goes back
                 # (a charge refunded already, by the cancelled computation, is not refunded twice).
-                await asyncio.shield(self._refund_every_charge(account, state))
+                await asyncio.shield(self.refund_every_charge(account, state))
                 raise
         except BaseException:
             if held is not None:  # nothing was charged: a retry computes it
@@ -429,213 +425,6 @@ class Gateway:
             self.release(account, state)
         state.rate_limit_headers = []  # the first answer's are replayed
         return replay_response(answer, state, render(success_body(reply, meta)).body)
-
-    async def serve_batch(self, request: Request) -> Response:
-        """Run POST /v1/batch: one admission, then every sub-request on its own. An
-        Idempotency-Key covers the whole batch (its canonical JSON body)."""
-        request_id = request_id_of(request)
-        state = request_state(request)
-        account = await self.authenticate(request)
-        started = time.perf_counter()
-        held: Held | None = None
-        try:
-            # The body is read before a slot is taken: a client trickling it holds no slot.
-            try:
-                body = await read_json_body(request)
-                key = idempotency_key(request.headers)
-            except CelestialError:
-                await self.admit(state, account)  # 429 before 400, as for any request
-                raise
-            if key is not None:
-                request_fingerprint = fingerprint(request.method, request.url.path, canonical_json(body))
-                claimed = await self.idempotency.claim(
-                    account.id,
-                    request_scoped_key(state, key),
-                    request_fingerprint,
-                    self.batch_deadline_s() + LEASE_MARGIN_S,
-                )
-                if isinstance(claimed, StoredAnswer):
-                    return await self._replay_batch(request, account, body, claimed)
-                held = claimed
-            readings: dict[int, RequestReading | Exception] | None = None
-            if state.test_mode:
-                subrequests, readings = await self._admit_test_batch(state, account, body)
-            else:
-                await self.admit(state, account)
-                subrequests = parse_batch(body)
-            # A test key's batch runs as many sub-requests at once as it holds test slots.
-            running = asyncio.Semaphore(state.held_slots) if state.test_mode else contextlib.nullcontext()
-            # What the sub-requests that succeeded cost, or would cost with a live key: a
-            # test key's batch is kept as a live key's would be charged (docs/idempotency.md).
-            chargeable = 0
-
-            async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
-                nonlocal chargeable
-                if readings is None:
-                    reading = await self._read_subrequest(account, endpoint, params)
-                else:
-                    read = readings[index]
-                    if isinstance(read, Exception):
-                        raise read
-                    reading = read
-                async with running:
-                    answer = await self.execute(account, endpoint, reading, f"{request_id}.{index}", state, admit=False)
-                chargeable += credit_cost(endpoint.http, reading.message)
-                return answer
-
-            try:
-                results, credits_used = await until_disconnected(
-                    request, run_batch(subrequests, self.endpoints, execute, request_id)
-                )
-            except ClientGone:
-                # A batch is answered whole or not at all: nobody reads the sub-requests that
-                # finished, so their charges go back too (a refund is idempotent per charge,
-                # and one for a charge never made gives nothing back).
-                await asyncio.shield(self._refund_every_charge(account, state))
-                raise
-        except BaseException:
-            if held is not None:
-                await asyncio.shield(self.idempotency.release(held))
-            raise
-        finally:
-            self.release(account, state)
-        try:
-            remaining = await self.store.balance(account.id)
-        except TRANSIENT_STORE_ERRORS:
-            remaining = None
-        succeeded = sum(1 for result in results if result["status"] == 200)
-        state.credits_used = credits_used
-        body = {
-            "data": {
-                "results": results,
-                "summary": {"total": len(results), "succeeded": succeeded, "failed": len(results) - succeeded},
-            },
-            "meta": {
-                "request_id": request_id,
-                "credits_used": credits_used,
-                "credits_remaining": remaining,
-                "computation_ms": round((time.perf_counter() - started) * 1000, 3),
-                "version": answer_version(),
-            },
-        }
-        if state.test_mode:
-            body["meta"]["mode"] = TEST_MODE
-        response = json_response(body)
-        if held is not None and chargeable:
-            # Recomputing replays the failed sub-requests' results as first answered.
-            failed = {str(result["index"]): result for result in results if result["status"] != 200}
-            await self.idempotency.complete(
-                held, response, request_id, state.rate_limit_headers, recomputation(body["meta"], failed=failed)
-            )
-        elif held is not None:  # no paid sub-request succeeded: nothing was charged, nothing is kept
-            await self.idempotency.release(held)
-        return response
-
-    async def _read_subrequest(self, account: Account, endpoint: Endpoint, params: dict) -> RequestReading:
-        """Return a batch sub-request as validation reads it (a stored chart it names read into
-        the birth's parameters); its 4xx when it is refused."""
-        params = await expand_body(params, endpoint.request_cls, account.id, self.store)
-        return validate(request_from_json(endpoint.request_cls, params, endpoint.path))
-
-    async def _admit_test_batch(
-        self, state: RequestState, account: Account, body: Any
-    ) -> tuple[list[SubRequest], dict[int, RequestReading | Exception]]:
-        """Admit a test key's batch under the test limits by computation (``gateway/key_modes.py``)
-        and return its sub-requests and each one's reading by index, or the error reading it
-        raised (then its result).
-
-        Every sub-request is read first, since its price depends on its parameters; the batch
-        counts the sum of their live prices (an unknown endpoint's or a refused one's 1) and
-        holds a test slot per sub-request it runs at once, all or nothing: 429 with
-        Retry-After while they do not fit, 400 for a batch that fits no minute (split it). A
-        malformed batch counts 1, and hears 429 before its 400.
-        """
-        try:
-            subrequests = parse_batch(body)
-        except CelestialError:
-            await self.admit(state, account)
-            raise
-        readings: dict[int, RequestReading | Exception] = {}
-        prices: list[int] = []
-        for sub in subrequests:
-            endpoint = self._endpoint_of(sub)
-            if endpoint is None:  # answered 404 by run_batch
-                prices.append(0)
-                continue
-            try:
-                reading = readings[sub.index] = await self._read_subrequest(account, endpoint, sub.params)
-            except Exception as error:  # answered as the sub-request's result, as a live batch's
-                readings[sub.index] = error
-                prices.append(0)
-                continue
-            prices.append(credit_cost(endpoint.http, reading.message))
-        test_limits = limits_for_test_keys(account)
-        computations = batch_computations(prices)
-        if computations > test_limits.rate_per_minute:
-            await self.admit(state, account)  # counted as a refused request, 429 before 400
-            raise InvalidParameter(
-                f"Through a test key this batch counts {computations} computations (the credits its "
-                f"sub-requests would cost through a live key, at least 1 each), more than the "
-                f"{test_limits.rate_per_minute} a minute the account's test keys may compute.",
-                suggestion=f"Split it into batches that count at most {test_limits.rate_per_minute}, "
-                "sent a minute apart (X-RateLimit-Reset says when the window ends).",
-                param="requests",
-            )
-        await self.admit(state, account, computations=computations, slots=batch_slots(len(subrequests), test_limits))
-        return subrequests, readings
-
-    def _endpoint_of(self, sub: SubRequest) -> Endpoint | None:
-        """Return the endpoint a batch sub-request names, None for an unknown path (as run_batch reads it)."""
-        return self.endpoints.get(sub.path.rstrip("/") or sub.path)
-
-    def batch_deadline_s(self) -> float:
-        """Return the longest a batch may run (seconds): its sub-requests run at once, each
-        within its own deadline, so the longest deadline of any class."""
-        return max(self.settings.fast_deadline_s, self.settings.scan_deadline_s, self.settings.engine_search_deadline_s)
-
-    async def _replay_batch(self, request: Request, account: Account, body: Any, answer: StoredAnswer) -> Response:
-        """Return a batch's first answer again, free; one kept as a recomputation runs its
-        sub-requests that succeeded again (admitted once under the limits, never charged) and
-        replays those that failed as first answered, with the first answer's ``meta``."""
-        state = request_state(request)
-        if not answer.recompute:
-            return replay_response(answer, state)
-        kept = orjson.loads(answer.body)
-        meta, failed = kept["meta"], kept["failed"]
-        await self.admit(state, account)
-
-        async def execute(endpoint: Endpoint, params: dict, index: int) -> dict:
-            params = await expand_body(params, endpoint.request_cls, account.id, self.store)
-            reading = validate(request_from_json(endpoint.request_cls, params, endpoint.path))
-            reply = await self.call_in_turn(account, endpoint, reading.message, f"{meta['request_id']}.{index}")
-            return success_body(reply, {"credits_used": 0})
-
-        subrequests = [sub for sub in parse_batch(body) if str(sub.index) not in failed]
-        try:
-            computed, _ = await until_disconnected(
-                request, run_batch(subrequests, self.endpoints, execute, meta["request_id"])
-            )
-        finally:
-            self.release(account, state)
-        state.rate_limit_headers = []  # the first answer's are replayed
-        results = sorted(computed + list(failed.values()), key=lambda result: result["index"])
-        if any(result["status"] != 200 for result in computed):
-            # A sub-request that succeeded first failed now (its service busy, say): the first
-            # answer cannot be given again yet; nothing was charged and the record stays.
-            raise ServiceUnavailable(
-                "This batch's first answer is computed again on replay, and a sub-request could not be computed now.",
-                suggestion="Retry after the number of seconds in Retry-After.",
-                retry_after_s=1,
-            )
-        succeeded = sum(1 for result in results if result["status"] == 200)
-        replayed = {
-            "data": {
-                "results": results,
-                "summary": {"total": len(results), "succeeded": succeeded, "failed": len(results) - succeeded},
-            },
-            "meta": meta,
-        }
-        return replay_response(answer, state, orjson.dumps(replayed))
 
 
 def render(body: dict) -> Response:

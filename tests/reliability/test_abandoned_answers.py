@@ -43,6 +43,7 @@ def test_an_answer_whose_client_stays_is_returned():
 def test_a_paid_answer_nobody_reads_is_refunded(module_stacks, monkeypatch):
     """The request is computed and charged, then its client is seen gone (as until_disconnected
     reports when both happen at once): the charge goes back."""
+    import gateway.paid_batches as paid_batches
     import gateway.paid_requests as paid_requests
     from tests.api.test_conventions_api import balance
 
@@ -53,6 +54,7 @@ def test_a_paid_answer_nobody_reads_is_refunded(module_stacks, monkeypatch):
     stack = module_stacks.in_process("abandoned-answers")
     name, key = stack.new_key(credits=10)
     monkeypatch.setattr(paid_requests, "until_disconnected", computed_then_gone)
+    monkeypatch.setattr(paid_batches, "until_disconnected", computed_then_gone)
     with stack.client(key) as client:
         assert client.get("/v1/positions", params={"jd": 2451545.0}).status_code == 499
         batch = {"requests": [{"endpoint": "/v1/positions", "params": {"jd": 2451545.0}}] * 3}
