@@ -72,6 +72,9 @@ AYANAMSHAS: tuple[Ayanamsha, ...] = tuple(Ayanamsha(i, n) for i, n in AYANAMSHA_
 _BY_NAME = {a.name: a for a in AYANAMSHAS}
 _BY_ID = {a.id: a for a in AYANAMSHAS}
 AYANAMSHA_NAMES: tuple[str, ...] = tuple(a.name for a in AYANAMSHAS)
+#: The ids an ayanamsha may be given by (inclusive): every one but 0 and 1, which read as
+#: booleans and go only by name (decisions.md, Ayanamshas).
+NUMBERED_IDS: tuple[int, int] = (2, max(_BY_ID))
 
 
 def ayanamsha_by_id(ayanamsha_id: int) -> Ayanamsha:
@@ -122,7 +125,7 @@ def parse_ayanamsha(text: str | int) -> Ayanamsha:
     raise UnreadableValue(
         wording=lambda param: (
             f"Unknown ayanamsha {text!r} for {param}. Accepted: a name ({', '.join(AYANAMSHA_NAMES)}) "
-            "or a Swiss Ephemeris id 2-46 (0 and 1 only by name)."
+            f"or a Swiss Ephemeris id {NUMBERED_IDS[0]}-{NUMBERED_IDS[1]} (0 and 1 only by name)."
         ),
         suggestion="Send an ayanamsha name such as lahiri or fagan_bradley.",
     )

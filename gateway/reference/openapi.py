@@ -27,6 +27,7 @@ from gateway.reference.openapi_schemas import Components, ref, string_rules
 from gateway.reference.openapi_schemas import scalar_schema as _scalar_schema
 from gateway.reference.operation_text import reference_text
 from gateway.reference.parameter_groups import group_lead
+from shared.runtime.name_or_id import taken_ids
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.vocabularies import VOCABULARIES
@@ -202,7 +203,11 @@ def _request_field_schema(
         base["exclusiveMaximum" if rule.max_exclusive else "maximum"] = rule.max
     if rule.choices:
         base["enum"] = list(rule.choices)
-    if fd.is_repeated:
+    ids = taken_ids(rule) if fd.type == FieldDescriptor.TYPE_STRING and not fd.is_repeated else None
+    if ids is not None:
+        # A name or an id: the id as an integer (a query string's text of it reads the same).
+        schema = {"oneOf": [base, {"type": "integer", "minimum": ids[0], "maximum": ids[1]}]}
+    elif fd.is_repeated:
         if query:
             schema = {"type": "string"}
         elif lists:

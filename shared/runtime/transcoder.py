@@ -19,6 +19,7 @@ from google.protobuf.message import Message
 
 from shared.errors import ConflictingParameters, InvalidParameter
 from shared.runtime.json_text import decode_json
+from shared.runtime.name_or_id import taken_ids
 from shared.runtime.parameter_text import checked_float, checked_integer, parse_scalar
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 
@@ -154,6 +155,9 @@ def _json_scalar(field: FieldSpec, value: Any):
     kind = field.descriptor.type
     if isinstance(value, str):
         return parse_scalar(field, value)
+    ids = taken_ids(field.rule) if kind == FieldDescriptor.TYPE_STRING else None
+    if ids is not None:
+        return _id_text(field, value, ids)
     if kind == FieldDescriptor.TYPE_BOOL:
         if isinstance(value, bool):
             return value
@@ -174,6 +178,32 @@ def _json_scalar(field: FieldSpec, value: Any):
         f"'{field.name}' has the wrong JSON type ({_json_type(value)}); the OpenAPI document gives it as "
         f"{_type_name(field)}.",
         suggestion=f"Send {field.name} as {_type_name(field)}{quoted}.",
+        param=field.name,
+    )
+
+
+def _id_text(field: FieldSpec, value: Any, ids: tuple[int, int]) -> str:
+    """Return the text of an id sent as a JSON number to a "name or id" parameter, read then
+    as its query-string form is. The whole numbers 0 and 1, and true and false, go through as
+    their text, for the parameter's reader to refuse as booleans with its own message
+    (decisions.md: booleans are true/false or 1/0); any other number outside ``ids``, or not
+    whole, is refused here naming the range."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    whole = int(value) if isinstance(value, float) and value.is_integer() else value
+    if isinstance(whole, int) and (whole in (0, 1) or ids[0] <= whole <= ids[1]):
+        return str(whole)
+    low, high = ids
+    if isinstance(value, (int, float)):
+        raise InvalidParameter(
+            f"'{field.name}' takes a name, or an id as a JSON integer in [{low}, {high}]; got {value!r}.",
+            suggestion=f"Send {field.name} as a name or a whole id from {low} to {high}.",
+            param=field.name,
+        )
+    raise InvalidParameter(
+        f"'{field.name}' has the wrong JSON type ({_json_type(value)}); the OpenAPI document gives it as a "
+        f"string (a name) or an integer (an id in [{low}, {high}]).",
+        suggestion=f"Send {field.name} as a name or a whole id from {low} to {high}.",
         param=field.name,
     )
 

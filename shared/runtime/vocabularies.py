@@ -125,8 +125,9 @@ VOCABULARIES: dict[int, Vocabulary] = {
             _check_ayanamsha,
             (
                 "An ayanamsha name (fagan_bradley, lahiri, raman, krishnamurti, ...) or a Swiss Ephemeris "
-                "id 2-46. The ids 0 and 1 read as booleans and are refused (400 invalid_parameter): send "
-                "fagan_bradley or lahiri by name; leave the parameter out for the tropical zodiac."
+                "id 2-46. The ids 0 and 1 read as booleans and are refused "
+                "(400 invalid_parameter): send fagan_bradley or lahiri by name; leave the parameter out for "
+                'the tropical zodiac. In a JSON body the id may be a JSON integer (3) as well as a string ("3").'
             ),
         ),
         Vocabulary(options_pb2.VOCABULARY_ASPECTS, _check_aspects),

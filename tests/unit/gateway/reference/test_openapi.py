@@ -241,3 +241,36 @@ def test_a_subscription_is_described_as_signed_by_standard_webhooks_and_retried_
         for name in ("Standard Webhooks", "webhook-id", "webhook-timestamp", "webhook-signature", "300 s")
     )
     assert "72 hours" in described and "at least once, in no particular order" in described
+
+
+def _parameter_schemas(name: str):
+    """Yield (path, method, where, schema) of every parameter ``name`` in the document: each
+    query parameter's and each JSON body property's."""
+    for path, item in DOCUMENT["paths"].items():
+        for method, operation in item.items():
+            for parameter in operation.get("parameters", []):
+                if parameter["name"] == name:
+                    yield path, method, "query", parameter["schema"]
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            properties = body.get("schema", {}).get("properties", {})
+            if name in properties:
+                yield path, method, "body", properties[name]
+
+
+def test_a_name_or_id_is_a_string_or_an_integer_in_the_ids_range_in_queries_and_bodies():
+    # Issue 49, part 2: sidereal (a flag), ayanamsha (Jyotish), system (/v1/ayanamsha).
+    from kernel.ayanamshas import NUMBERED_IDS
+
+    seen = set()
+    for name in ("sidereal", "ayanamsha", "system"):
+        for path, method, where, schema in _parameter_schemas(name):
+            if name == "system" and path != "/v1/ayanamsha":
+                continue  # /v1/houses' system is a house system: a name or a letter, no id
+            seen.add((name, where))
+            string, integer = schema["oneOf"]
+            assert string["type"] == "string", (path, method, where)
+            assert integer == {"type": "integer", "minimum": NUMBERED_IDS[0], "maximum": NUMBERED_IDS[1]}
+            validator = Draft202012Validator(schema)
+            assert validator.is_valid(3) and validator.is_valid("raman") and not validator.is_valid(47)
+            assert not validator.is_valid(2.5) and not validator.is_valid(1)
+    assert seen == {(name, where) for name in ("sidereal", "ayanamsha", "system") for where in ("query", "body")}
