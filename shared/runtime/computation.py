@@ -13,6 +13,7 @@ from google.protobuf.message import Message
 from kernel.deadline import Deadline, DeadlinePassed
 from kernel.errors import OutOfRange
 from shared.errors import CelestialError, DeadlineExceeded, InternalError, ResultTooLarge
+from shared.runtime.clock_time_warnings import with_clock_time_warnings
 from shared.runtime.kernel_errors import naming_each
 from shared.runtime.validation import validate
 from shared.runtime.wire import edge_names
@@ -34,11 +35,14 @@ def compute_reply(handler: Handler, request: Message, deadline: Deadline) -> Mes
     MAX_REPLY_BYTES. The kernel's errors about an argument that the handler left unnamed (the
     request's moment, the house system, a search's count) are named here
     (:func:`~shared.runtime.wire.edge_names`); validation's readers name their own, as they
-    do in the gateway."""
+    do in the gateway. The reply carries the Delta T warning of its moments and instants
+    (``clock_time_warnings.py``)."""
     deadline.check()
     reading = validate(request)
     with naming_each(edge_names(request), also=(OutOfRange,)):
         reply = handler(reading, deadline)
+    # Every answer says when a clock time in it rests on a predicted or modelled Delta T.
+    reply = with_clock_time_warnings(reading, reply)
     # The parameters' bounds keep every reply under the limit (tests/service/test_reply_bounds.py
     # measures the largest each endpoint can give); this is the backstop that keeps a reply
     # too large for the wire a 400 instead of a failed call answered as a busy service.
