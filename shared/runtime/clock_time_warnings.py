@@ -8,9 +8,11 @@ each chart cast for a moment outside it the ``low_precision`` condition in its o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import keyword
+from collections.abc import Callable, Iterator
 from functools import cache
 from itertools import chain
+from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
@@ -71,61 +73,51 @@ def _moment_paths(descriptor: Descriptor) -> tuple[str, ...]:
 def reply_jds(message: Message) -> list[float]:
     """Return every instant of a reply as a UT1 Julian Day: each ``Instant``'s and each double
     member named ``jd`` or ``..._jd`` (a Terrestrial Time ``jd_tt`` is no clock time), and each
-    chart's moment; a value outside the supported span is no instant (an unset member's 0.0).
-    Walked with a stack, into the members that may hold one only (a reply of thousands of
-    instants is walked in milliseconds)."""
+    chart's moment; a value outside the supported span is no instant (an unset member's 0.0)."""
     found: list[float] = []
-    stack = [message]
-    while stack:
-        held = stack.pop()
-        jd_fields, instant_fields, repeated_fields, singular_fields = _instant_fields(held.DESCRIPTOR)
-        for name, repeated in jd_fields:
-            if repeated:
-                found.extend(getattr(held, name))
-            else:
-                found.append(getattr(held, name))
-        for name, repeated in instant_fields:  # read in place: the most common holder by far
-            if repeated:
-                found.extend([instant.jd for instant in getattr(held, name)])
-            else:
-                found.append(getattr(held, name).jd)
-        for name in repeated_fields:
-            stack.extend(getattr(held, name))
-        if len(singular_fields) > 2:  # a record of many kinds, one set: one look at what is set
-            stack.extend(value for field, value in held.ListFields() if field.name in singular_fields)
-        else:
-            stack.extend(getattr(held, name) for name in singular_fields if held.HasField(name))
+    _WALKERS[message.DESCRIPTOR](message, found)
     return [jd for jd in found if JD_UT1_MIN <= jd <= JD_UT1_MAX]
 
 
-_Fields = tuple[tuple[str, bool], ...]
+class _Walkers(dict):
+    """The walker of each message type, compiled when first needed (as the reply renderer is,
+    ``reply_rendering.py``: Python source from the descriptor, one statement per member that
+    holds or may hold an instant, so a reply of thousands of instants is read in milliseconds,
+    and a member that can hold none is never read)."""
+
+    def __missing__(self, descriptor: Descriptor) -> Callable[[Message, list[float]], None]:
+        walker = self[descriptor] = _compile(descriptor)
+        return walker
 
 
-@cache
-def _instant_fields(descriptor: Descriptor) -> tuple[_Fields, _Fields, tuple[str, ...], frozenset[str]]:
-    """Return (name, repeated) of a message's double fields that hold a UT1 Julian Day and of
-    its Instant fields, then the names of its other repeated and singular message fields whose
-    messages may hold one (those holding none are never walked)."""
-    jds = tuple(
-        (field.name, field.is_repeated)
-        for field in descriptor.fields
-        if field.type == FieldDescriptor.TYPE_DOUBLE
-        and (_names_a_jd(field.name) or (descriptor.full_name == _CHART_METADATA and field.name == "datetime"))
-    )
-    instants = tuple(
-        (field.name, field.is_repeated)
-        for field in descriptor.fields
-        if field.type == FieldDescriptor.TYPE_MESSAGE and field.message_type is _INSTANT
-    )
-    walked = [
-        field
-        for field in descriptor.fields
-        if field.type == FieldDescriptor.TYPE_MESSAGE
-        and field.message_type is not _INSTANT
-        and _may_hold_a_jd(field.message_type, frozenset())
-    ]
-    repeated = tuple(field.name for field in walked if field.is_repeated)
-    return jds, instants, repeated, frozenset(field.name for field in walked if not field.is_repeated)
+_WALKERS = _Walkers()
+
+
+def _compile(descriptor: Descriptor) -> Callable[[Message, list[float]], None]:
+    namespace: dict[str, Any] = {"walkers": _WALKERS}
+    lines = ["def walk(m, out):"]
+    for index, field in enumerate(descriptor.fields):
+        # A member named like a Python keyword ("from") is read with getattr.
+        read = f"getattr(m, {field.name!r})" if keyword.iskeyword(field.name) else f"m.{field.name}"
+        if field.type == FieldDescriptor.TYPE_DOUBLE and (
+            _names_a_jd(field.name) or (descriptor.full_name == _CHART_METADATA and field.name == "datetime")
+        ):
+            lines.append(f"    out.{'extend' if field.is_repeated else 'append'}({read})")
+        elif field.type != FieldDescriptor.TYPE_MESSAGE:
+            continue
+        elif field.message_type is _INSTANT:
+            lines.append(
+                f"    out.extend([i.jd for i in {read}])" if field.is_repeated else f"    out.append({read}.jd)"
+            )
+        elif _may_hold_a_jd(field.message_type, frozenset()):
+            namespace[f"type_{index}"] = field.message_type
+            if field.is_repeated:
+                lines += [f"    walk = walkers[type_{index}]", f"    for i in {read}:", "        walk(i, out)"]
+            else:
+                lines += [f"    if m.HasField({field.name!r}):", f"        walkers[type_{index}]({read}, out)"]
+    lines.append("    return None")
+    exec(compile("\n".join(lines), f"<instant walker of {descriptor.full_name}>", "exec"), namespace)
+    return namespace["walk"]
 
 
 def _names_a_jd(name: str) -> bool:

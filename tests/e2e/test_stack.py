@@ -180,6 +180,20 @@ def test_a_batch_fans_out_over_the_service_processes(stack):
     assert balance(stack, name) == 200 - response.json()["meta"]["credits_used"]
 
 
+def test_a_sidereal_id_as_a_json_number_through_a_batch_answers_as_its_text_and_its_name(stack):
+    # Issue 49, part 2: "sidereal": 3 in a batch sub-request is the id 3, raman, as "3" is.
+    _, key = stack.new_key(credits=20)
+    asked = [{"jd": J2000, "bodies": "sun,moon", "sidereal": value} for value in (3, "3", "raman")]
+    with stack.client(key) as client:
+        response = client.post(
+            "/v1/batch", json={"requests": [{"endpoint": "/v1/positions", "params": params} for params in asked]}
+        )
+    assert response.status_code == 200, response.text
+    number, text, name = response.json()["data"]["results"]
+    assert number["status"] == text["status"] == name["status"] == 200, number
+    assert number["data"] == text["data"] == name["data"]
+
+
 def test_a_key_revoked_by_another_process_is_refused(stack):
     name, key = stack.new_key()
     key_id = json.loads(stack.admin("key", "list", "--account", name, "--json").stdout)[0]["key_id"]

@@ -71,3 +71,14 @@ def test_a_message_without_warnings_is_left_as_it_is():
     reading = _reading(pb.ComputePositionsRequest, "/v1/positions", jd=BEYOND)
     instant = common_pb2.Instant(jd=BEYOND)
     assert with_clock_time_warnings(reading, instant) == common_pb2.Instant(jd=BEYOND)
+
+
+def test_the_instants_are_found_at_any_depth_singular_and_repeated():
+    reply = search_pb.FindTransitsResponse()
+    reply.data.start.jd, reply.data.end.jd = WITHIN, WITHIN + 1
+    event = reply.data.events.add()
+    event.enter.jd, event.leave.jd = WITHIN + 2, WITHIN + 3
+    event.exacts.add(jd=BEYOND)
+    event.exacts.add(jd=WITHIN + 4)
+    reply.data.events.add().leave.jd = WITHIN + 5  # its enter left unset: no instant
+    assert sorted(reply_jds(reply)) == [WITHIN, WITHIN + 1, WITHIN + 2, WITHIN + 3, WITHIN + 4, WITHIN + 5, BEYOND]
