@@ -25,3 +25,19 @@ def test_a_field_takes_ids_through_its_vocabulary_or_its_ids_of_and_no_other_doe
     assert taken_ids(_rule(pb.ComputeAyanamshaRequest, "system")) == NUMBERED_IDS  # ids_of
     assert taken_ids(_rule(pb.ComputePositionsRequest, "bodies")) is None
     assert taken_ids(_rule(pb.ComputeHousesRequest, "system")) is None
+
+
+def test_every_name_or_id_parameter_reads_a_json_integer_id_as_its_text():
+    from gateway.endpoints import discover_endpoints
+    from shared.runtime.request_model import message_spec
+    from shared.runtime.transcoder import request_from_json
+
+    read = 0
+    for endpoint in discover_endpoints():
+        for name, field in message_spec(endpoint.request_cls.DESCRIPTOR).fields.items():
+            if taken_ids(field.rule) is None:
+                continue
+            as_number = request_from_json(endpoint.request_cls, {name: 3}, endpoint.path)
+            assert as_number == request_from_json(endpoint.request_cls, {name: "3"}, endpoint.path), endpoint.path
+            read += 1
+    assert read > 20
