@@ -27,7 +27,7 @@ from pathlib import Path
 
 import httpx
 
-from gateway.reference.code_samples import python_method, typescript_method
+from gateway.reference.code_samples import python_keyword, python_method, typescript_method
 from shared.runtime.config import REPO_ROOT
 
 SDK_DIR = REPO_ROOT / "sdk"
@@ -129,7 +129,7 @@ def generate_python(document: Path, output: Path) -> Path:
 
 def python_document(document: dict) -> dict:
     """Return ``document`` as openapi-python-client is given it: each query parameter without
-    its ``default`` (said in its description instead).
+    its ``default`` (said in its description instead), each body member without its own.
 
     The generated functions would send a parameter's default when it is not passed, where
     ``Celestial`` sends only what is passed (the server applies its own default, and refuses a
@@ -141,6 +141,12 @@ def python_document(document: dict) -> dict:
         for operation in path.values():
             if not isinstance(operation, dict):
                 continue
+            # A body's model would send its members' defaults too (a stored chart would keep
+            # them as its settings): without them it sends what the caller set.
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            for member in body.get("properties", {}).values():
+                for schema in (member, *member.get("anyOf", ())):
+                    schema.pop("default", None)
             for parameter in operation.get("parameters", []):
                 schema = parameter.get("schema", {})
                 if parameter["in"] == "query" and "default" in schema:
@@ -298,7 +304,21 @@ def python_operations(package: Path, document: dict) -> str:
         annotations = {arg.arg: ast.unparse(arg.annotation) for arg in positional + arguments}
         documents = document_formats(operations[module.stem])
 
-        passed = ", ".join(f"{arg.arg}={arg.arg}" for arg in positional + arguments)
+        # A parameter of a few values takes its enum's member or the value's string
+        # (sign="aries", as the reference writes it), checked here as the API would.
+        sent_as = {arg.arg: arg.arg for arg in positional + arguments}
+        for parameter in operations[module.stem].get("parameters", []):
+            name, values = python_keyword(parameter["name"]), parameter["schema"].get("enum")
+            kind = annotations.get(name, "str").split(" | ")[0]
+            if not values or kind in ("str", "int", "float", "bool") or (documents and name == "format_"):
+                continue
+            imports.add("from typing import Literal")
+            literal = f"Literal[{', '.join(repr(value) for value in values)}]"
+            optional = annotations[name].endswith("| Unset")
+            annotations[name] = f"{kind} | {literal}" + (" | Unset" if optional else "")
+            member = f"_member({kind}, {name}, {parameter['name']!r})"
+            sent_as[name] = f"UNSET if isinstance({name}, Unset) else {member}" if optional else member
+        passed = ", ".join(f"{name}={value}" for name, value in sent_as.items())
         summary = (ast.get_docstring(sync) or "").split("Raises:")[0].rstrip()
         # Named by the rule /docs' code samples name it by (one rule, one place).
         method = python_method(paths[module.stem], operations[module.stem])
@@ -372,7 +392,9 @@ def python_operations(package: Path, document: dict) -> str:
                 )
             )
         returned = " | ".join(dict.fromkeys(types.values()))
-        chosen_passed = passed.replace("format_=format_", "format_=chosen")
+        # The format as passed (the enum of a string), unset when it was not: the query string
+        # is the generated function's for the same call, whatever the format's default.
+        chosen_passed = passed.replace("format_=format_", "format_=sent_format")
         each = "".join(
             f"            {value!r}: {'bytes' if binary else 'str'} ({media_type}),\n"
             for value, (media_type, binary) in documents.items()
@@ -383,6 +405,7 @@ def python_operations(package: Path, document: dict) -> str:
         )
         body = [
             f"        chosen = _chosen_format({kind}, format_, {default})\n",
+            f"        sent_format: {kind} | Unset = UNSET if isinstance(format_, Unset) else chosen\n",
         ]
         for value, (media_type, binary) in documents.items():
             body.append(
@@ -404,12 +427,13 @@ def python_operations(package: Path, document: dict) -> str:
         "Protocol, TypeVar\n\nimport httpx\n\nfrom .client import AuthenticatedClient\nfrom .exceptions import "
         "InvalidParameter\nfrom .models.meta import Meta\n"
         + "\n".join(sorted(imports))
-        + '\n\nT = TypeVar("T")\nFormat = TypeVar("Format", bound=StrEnum)\nShape = TypeVar("Shape")\n\n\n'
-        "class ListAnswer(Protocol[Shape]):\n"
+        + '\n\nT = TypeVar("T")\nFormat = TypeVar("Format", bound=StrEnum)\n'
+        + 'Shape = TypeVar("Shape", covariant=True)\nItem = TypeVar("Item")\n\n\n'
+        "class ListAnswer(Protocol[Item]):\n"
         '    """An answer whose ``data`` is a list of one shape (the positions of /v1/positions: one\n'
         "    ``EclipticPosition`` each, or with ``equatorial=True`` one ``EquatorialPosition``): the\n"
         '    answer\'s model, typed by the call\'s overload."""\n\n'
-        "    @property\n    def data(self) -> list[Shape]: ...\n\n"
+        "    @property\n    def data(self) -> list[Item]: ...\n\n"
         "    @property\n    def meta(self) -> Meta: ...\n\n"
         "    @property\n    def warnings(self) -> list[str] | Unset: ...\n\n"
         "    def to_dict(self) -> dict[str, Any]: ...\n\n\n"
@@ -419,6 +443,15 @@ def python_operations(package: Path, document: dict) -> str:
         "    @property\n    def meta(self) -> Meta: ...\n\n"
         "    @property\n    def warnings(self) -> list[str] | Unset: ...\n\n"
         "    def to_dict(self) -> dict[str, Any]: ...\n\n\n"
+        "def _member(kind: type[Format], value: Format | str, param: str) -> Format:\n"
+        '    """Return the member of ``kind`` that ``value`` names; raise InvalidParameter for a value\n'
+        '    the parameter does not take, as the API would."""\n'
+        "    try:\n"
+        "        return kind(value)\n"
+        "    except ValueError:\n"
+        "        choices = ', '.join(member.value for member in kind)\n"
+        "        raise InvalidParameter(f'Unknown {param} {value!r}', code='invalid_parameter', param=param, "
+        "suggestion=f'Use one of: {choices}.') from None\n\n\n"
         "def _chosen_format(kind: type[Format], value: Format | str | Unset, default: Format) -> Format:\n"
         '    """Return the format ``value`` names (the default when unset); raise InvalidParameter\n'
         '    for a value the operation does not take, as the API would."""\n'
@@ -534,7 +567,9 @@ def _typescript_resource_method(verb: str, path: str, operation: dict) -> tuple[
         parameters.append(f"query: NonNullable<{prefix}Data['query']> = {{}}")
         passed.append("query")
     if "requestBody" in operation:
-        parameters.insert(len(parameters) - ("query" in passed), f"body: {prefix}Data['body']")
+        # A body the operation does not need (rotate-secret's) may be left out.
+        optional = "?" if not operation["requestBody"].get("required", True) else ""
+        parameters.insert(len(parameters) - ("query" in passed), f"body{optional}: {prefix}Data['body']")
         passed.insert(len(passed) - ("query" in passed), "body")
     doc = f"  /** {operation.get('summary', '')} (free): {verb.upper()} {path}. */\n"
     call = "".join(f", {name}" for name in passed)

@@ -17,6 +17,7 @@ import builtins
 import json
 import keyword
 import re
+from datetime import date
 from typing import Any
 
 from gateway.reference.operation_text import PASTES, RESOURCE_PASTES
@@ -26,7 +27,7 @@ from gateway.reference.operation_text import PASTES, RESOURCE_PASTES
 RESERVED_NAMES = (set(dir(builtins)) | {"self", "true", "false", "datetime"}) - {"id"}
 
 PYTHON_OPENING = (
-    "import os\n\nfrom celestial_client import Celestial{models}\n\n"
+    "{dates}import os\n\nfrom celestial_client import Celestial{models}\n\n"
     'with Celestial(base_url=os.environ["CELESTIAL_BASE_URL"], api_key=os.environ["CELESTIAL_API_KEY"]) as api:\n'
 )
 TYPESCRIPT_OPENING = (
@@ -75,6 +76,8 @@ def body_model(operation: dict[str, Any]) -> str:
 def _typed(value: Any, schema: dict[str, Any]) -> Any:
     """Return the paste's ``value`` (query-string text) as the parameter's type says."""
     kind = schema.get("type")
+    if isinstance(value, str) and schema.get("format") == "date":
+        return date.fromisoformat(value)
     if isinstance(value, str) and kind == "number":
         return float(value)
     if isinstance(value, str) and kind == "integer":
@@ -85,6 +88,8 @@ def _typed(value: Any, schema: dict[str, Any]) -> Any:
 
 
 def _python_literal(value: Any) -> str:
+    if isinstance(value, date):
+        return f"datetime.date({value.year}, {value.month}, {value.day})"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_python_literal(key)}: {_python_literal(item)}" for key, item in value.items()) + "}"
     if isinstance(value, list):
@@ -93,6 +98,8 @@ def _python_literal(value: Any) -> str:
 
 
 def _typescript_literal(value: Any) -> str:
+    if isinstance(value, date):
+        value = value.isoformat()
     if isinstance(value, str):
         return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
     if isinstance(value, bool):
@@ -138,7 +145,10 @@ def code_samples(path: str, method: str, operations: dict[str, Any]) -> list[dic
         arguments = [*positional, *(f"{python_keyword(name)}={_python_literal(value)}" for name, value in sent.items())]
         models = ""
     python_source = (
-        PYTHON_OPENING.format(models=models) + f"    answer = api.{python}({', '.join(arguments)})\nprint({shown})\n"
+        PYTHON_OPENING.format(
+            models=models, dates="import datetime\n" if any(isinstance(v, date) for v in sent.values()) else ""
+        )
+        + f"    answer = api.{python}({', '.join(arguments)})\nprint({shown})\n"
     )
     typescript_arguments = [_typescript_literal(in_path)] if in_path else []
     if sent or (body and not operation.get("x-resource")):
