@@ -27,6 +27,7 @@ from pathlib import Path
 
 import httpx
 
+from gateway.reference.code_samples import python_keyword, python_method, typescript_method
 from shared.runtime.config import REPO_ROOT
 
 SDK_DIR = REPO_ROOT / "sdk"
@@ -90,24 +91,30 @@ def api_version(document: Path) -> str:
 def generate_python(document: Path, output: Path) -> Path:
     """Return the folder of the Python client package generated from ``document`` into
     ``output``: the generated client, our layer over it, its README, licence and pyproject."""
-    subprocess.run(
-        [
-            str(PYTHON_GENERATOR),
-            "generate",
-            "--path",
-            str(document),
-            "--output-path",
-            str(output),
-            "--overwrite",
-            "--config",
-            str(PYTHON_CONFIG),
-            "--custom-template-path",
-            str(PYTHON_TEMPLATE / "templates"),
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
+    output.parent.mkdir(parents=True, exist_ok=True)
+    generated_from = output.parent / f".{output.name}-openapi.json"
+    generated_from.write_text(json.dumps(python_document(json.loads(document.read_text()))))
+    try:
+        subprocess.run(
+            [
+                str(PYTHON_GENERATOR),
+                "generate",
+                "--path",
+                str(generated_from),
+                "--output-path",
+                str(output),
+                "--overwrite",
+                "--config",
+                str(PYTHON_CONFIG),
+                "--custom-template-path",
+                str(PYTHON_TEMPLATE / "templates"),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        generated_from.unlink()
     package = output / "celestial_client"
     for module in (PYTHON_TEMPLATE / "celestial_client").glob("*.py"):
         shutil.copy(module, package / module.name)
@@ -118,6 +125,37 @@ def generate_python(document: Path, output: Path) -> Path:
     (package / "error_codes.py").write_text(python_error_codes(error_statuses()))
     (package / "_operations.py").write_text(python_operations(package, json.loads(document.read_text())))
     return output
+
+
+def python_document(document: dict) -> dict:
+    """Return ``document`` as openapi-python-client is given it: each query parameter without
+    its ``default`` (said in its description instead), each body member without its own.
+
+    The generated functions would send a parameter's default when it is not passed, where
+    ``Celestial`` sends only what is passed (the server applies its own default, and refuses a
+    parameter the request does not take even at its default): the two layers would send two
+    query strings for one call, and one ``Idempotency-Key`` across them would be a 409. Without
+    the defaults both send exactly what the caller passed, in the same order."""
+    copied = json.loads(json.dumps(document))
+    for path in copied["paths"].values():
+        for operation in path.values():
+            if not isinstance(operation, dict):
+                continue
+            # A body's model would send its members' defaults too (a stored chart would keep
+            # them as its settings): without them it sends what the caller set.
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            for member in body.get("properties", {}).values():
+                for schema in (member, *member.get("anyOf", ())):
+                    schema.pop("default", None)
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter["in"] == "query" and "default" in schema:
+                    default = schema.pop("default")
+                    shown = str(default).lower() if isinstance(default, bool) else default
+                    parameter["description"] = (
+                        parameter.get("description", "") + f" Default (the server's, when it is not sent): {shown}."
+                    ).strip()
+    return copied
 
 
 def document_formats(operation: dict) -> dict[str, tuple[str, bool]]:
@@ -137,6 +175,45 @@ def document_formats(operation: dict) -> dict[str, tuple[str, bool]]:
         for value, media_type in DOCUMENT_FORMATS.items()
         if value in values and media_type in answers
     }
+
+
+def _component(reference: dict) -> str:
+    """Return the name of the component ``reference`` ({"$ref": "#/components/schemas/X"}) names."""
+    return reference["$ref"].rsplit("/", 1)[-1]
+
+
+def _camel_case(name: str) -> str:
+    """Return ``name`` (``equatorial``, ``no_nutation``) as a component name begins (``NoNutation``)."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def shape_switch(document: dict, operation: dict) -> tuple[str, dict[bool, str], bool] | None:
+    """Return how ``operation``'s boolean parameter chooses the shape of its JSON answer's
+    ``data``, or None when none does: (the parameter, the member's component when it is true
+    and when it is not, whether ``data`` is a list of them).
+
+    ``data`` (or each of its items) is a union of two components, one named after a boolean
+    query parameter (``EquatorialPosition`` for ``equatorial=true``, the other,
+    ``EclipticPosition``, without it): read from the document, so a client's overloads follow
+    it (issue 49: ``data[0].sign`` on /v1/positions must type-check)."""
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    components = document["components"]["schemas"]
+    data = components[_component(schema)].get("properties", {}).get("data", {}) if "$ref" in schema else {}
+    is_list = data.get("type") == "array"
+    shape = data.get("items", {}) if is_list else data
+    if "$ref" not in shape:
+        return None
+    members = [_component(member) for member in components[_component(shape)].get("oneOf", []) if "$ref" in member]
+    if len(members) != 2:
+        return None
+    for parameter in operation.get("parameters", []):
+        if parameter["in"] != "query" or parameter["schema"].get("type") != "boolean":
+            continue
+        chosen = [member for member in members if member.startswith(_camel_case(parameter["name"]))]
+        if len(chosen) == 1:
+            other = next(member for member in members if member != chosen[0])
+            return parameter["name"], {True: chosen[0], False: other}, is_list
+    return None
 
 
 def python_error_codes(statuses: dict[str, int]) -> str:
@@ -192,6 +269,12 @@ def python_operations(package: Path, document: dict) -> str:
         for operation in path.values()
         if isinstance(operation, dict)
     }
+    paths = {
+        operation["operationId"]: path
+        for path, methods in document["paths"].items()
+        for operation in methods.values()
+        if isinstance(operation, dict)
+    }
     modules = sorted((package / "api").glob("*/*.py"))
     names = {module.stem for module in modules}
     imports = {"from .types import UNSET, Unset", "from .types import Response"}
@@ -221,11 +304,62 @@ def python_operations(package: Path, document: dict) -> str:
         annotations = {arg.arg: ast.unparse(arg.annotation) for arg in positional + arguments}
         documents = document_formats(operations[module.stem])
 
-        passed = ", ".join(f"{arg.arg}={arg.arg}" for arg in positional + arguments)
+        # A parameter of a few values takes its enum's member or the value's string
+        # (sign="aries", as the reference writes it), checked here as the API would.
+        sent_as = {arg.arg: arg.arg for arg in positional + arguments}
+        for parameter in operations[module.stem].get("parameters", []):
+            name, values = python_keyword(parameter["name"]), parameter["schema"].get("enum")
+            kind = annotations.get(name, "str").split(" | ")[0]
+            if not values or kind in ("str", "int", "float", "bool") or (documents and name == "format_"):
+                continue
+            imports.add("from typing import Literal")
+            literal = f"Literal[{', '.join(repr(value) for value in values)}]"
+            optional = annotations[name].endswith("| Unset")
+            annotations[name] = f"{kind} | {literal}" + (" | Unset" if optional else "")
+            member = f"_member({kind}, {name}, {parameter['name']!r})"
+            sent_as[name] = f"UNSET if isinstance({name}, Unset) else {member}" if optional else member
+        passed = ", ".join(f"{name}={value}" for name, value in sent_as.items())
         summary = (ast.get_docstring(sync) or "").split("Raises:")[0].rstrip()
-        method = module.stem if resource else module.stem.removeprefix("get_").removeprefix("post_")
+        # Named by the rule /docs' code samples name it by (one rule, one place).
+        method = python_method(paths[module.stem], operations[module.stem])
         signature = functools.partial(method_signature, method, positional, arguments, annotations, defaults)
         raises = "        Raises:\n            CelestialError: the API's error, or no answer (NetworkError).\n        "
+        switch = shape_switch(document, operations[module.stem])
+        if switch and not documents:
+            parameter, members, is_list = switch
+            keyword = next(arg.arg for arg in arguments if arg.arg.rstrip("_") == parameter)
+            imports.add(f"from .models import {', '.join(sorted(members.values()))}")
+            imports.add("from typing import Literal, cast, overload")
+            view = "ListAnswer" if is_list else "Answer"
+            shaped = {value: f"{view}[{member}]" for value, member in members.items()}
+            for value, literal in ((False, "Literal[False] | Unset"), (True, "Literal[True]")):
+                methods.append(
+                    "    @overload\n"
+                    + functools.partial(
+                        method_signature, method, positional, arguments, annotations, defaults, format_=None
+                    )(shaped[value], body=" ...").replace(
+                        f"        {keyword}: {annotations[keyword]} = UNSET,\n",
+                        f"        {keyword}: {literal}{' = ...' if not value else ''},\n",
+                    )
+                )
+            either = f"{shaped[False]} | {shaped[True]}"
+            methods.append(
+                "    @overload\n"
+                + signature(either, body=" ...").replace(
+                    f"        {keyword}: {annotations[keyword]} = UNSET,\n", f"        {keyword}: bool | Unset = ...,\n"
+                )
+            )
+            doc = (
+                summary.replace("\n", "\n        ")
+                + f"\n\n        Returns:\n            {answer} whose ``data`` holds {members[False]}s, or "
+                f"{members[True]}s with ``{keyword}=True``\n            (typed so by the overloads).\n\n" + raises
+            )
+            methods.append(
+                signature(either) + f'        """{doc}"""\n'
+                f"        return cast({either}, self._call(lambda: {module.stem}.sync_detailed("
+                f"client=self.client{', ' + passed if passed else ''}), {answer}))\n"
+            )
+            continue
         if not documents:
             doc = (
                 summary.replace("\n", "\n        ")
@@ -240,10 +374,11 @@ def python_operations(package: Path, document: dict) -> str:
             continue
         imports.add("from typing import Literal, overload")
         kind = annotations["format_"].split(" | ")[0]  # GetChartWheelFormat | Unset
-        default = ast.unparse(defaults["format_"])  # GetChartWheelFormat.SVG
-        values = [value for value in operations[module.stem]["parameters"] if value["name"] == "format"][0]["schema"][
-            "enum"
+        format_schema = next(value for value in operations[module.stem]["parameters"] if value["name"] == "format")[
+            "schema"
         ]
+        values = format_schema["enum"]
+        default = f"{kind}.{format_schema['default'].upper()}"  # GetChartWheelFormat.SVG
         types = {
             value: ("bytes" if documents[value][1] else "str") if value in documents else answer for value in values
         }
@@ -257,7 +392,9 @@ def python_operations(package: Path, document: dict) -> str:
                 )
             )
         returned = " | ".join(dict.fromkeys(types.values()))
-        chosen_passed = passed.replace("format_=format_", "format_=chosen")
+        # The format as passed (the enum of a string), unset when it was not: the query string
+        # is the generated function's for the same call, whatever the format's default.
+        chosen_passed = passed.replace("format_=format_", "format_=sent_format")
         each = "".join(
             f"            {value!r}: {'bytes' if binary else 'str'} ({media_type}),\n"
             for value, (media_type, binary) in documents.items()
@@ -268,6 +405,7 @@ def python_operations(package: Path, document: dict) -> str:
         )
         body = [
             f"        chosen = _chosen_format({kind}, format_, {default})\n",
+            f"        sent_format: {kind} | Unset = UNSET if isinstance(format_, Unset) else chosen\n",
         ]
         for value, (media_type, binary) in documents.items():
             body.append(
@@ -286,10 +424,34 @@ def python_operations(package: Path, document: dict) -> str:
         "from __future__ import annotations\n\n"
         # datetime: the annotation of a date parameter (/v1/usage's start and end).
         "import datetime\nfrom collections.abc import Callable\nfrom enum import StrEnum\nfrom typing import Any, "
-        "TypeVar\n\nimport httpx\n\nfrom .client import AuthenticatedClient\nfrom .exceptions import "
-        "InvalidParameter\n"
+        "Protocol, TypeVar\n\nimport httpx\n\nfrom .client import AuthenticatedClient\nfrom .exceptions import "
+        "InvalidParameter\nfrom .models.meta import Meta\n"
         + "\n".join(sorted(imports))
-        + '\n\nT = TypeVar("T")\nFormat = TypeVar("Format", bound=StrEnum)\n\n\n'
+        + '\n\nT = TypeVar("T")\nFormat = TypeVar("Format", bound=StrEnum)\n'
+        + 'Shape = TypeVar("Shape", covariant=True)\nItem = TypeVar("Item")\n\n\n'
+        "class ListAnswer(Protocol[Item]):\n"
+        '    """An answer whose ``data`` is a list of one shape (the positions of /v1/positions: one\n'
+        "    ``EclipticPosition`` each, or with ``equatorial=True`` one ``EquatorialPosition``): the\n"
+        '    answer\'s model, typed by the call\'s overload."""\n\n'
+        "    @property\n    def data(self) -> list[Item]: ...\n\n"
+        "    @property\n    def meta(self) -> Meta: ...\n\n"
+        "    @property\n    def warnings(self) -> list[str] | Unset: ...\n\n"
+        "    def to_dict(self) -> dict[str, Any]: ...\n\n\n"
+        "class Answer(Protocol[Shape]):\n"
+        '    """An answer whose ``data`` is one shape of a union, typed by the call\'s overload."""\n\n'
+        "    @property\n    def data(self) -> Shape: ...\n\n"
+        "    @property\n    def meta(self) -> Meta: ...\n\n"
+        "    @property\n    def warnings(self) -> list[str] | Unset: ...\n\n"
+        "    def to_dict(self) -> dict[str, Any]: ...\n\n\n"
+        "def _member(kind: type[Format], value: Format | str, param: str) -> Format:\n"
+        '    """Return the member of ``kind`` that ``value`` names; raise InvalidParameter for a value\n'
+        '    the parameter does not take, as the API would."""\n'
+        "    try:\n"
+        "        return kind(value)\n"
+        "    except ValueError:\n"
+        "        choices = ', '.join(member.value for member in kind)\n"
+        "        raise InvalidParameter(f'Unknown {param} {value!r}', code='invalid_parameter', param=param, "
+        "suggestion=f'Use one of: {choices}.') from None\n\n\n"
         "def _chosen_format(kind: type[Format], value: Format | str | Unset, default: Format) -> Format:\n"
         '    """Return the format ``value`` names (the default when unset); raise InvalidParameter\n'
         '    for a value the operation does not take, as the API would."""\n'
@@ -395,7 +557,7 @@ def _typescript_resource_method(verb: str, path: str, operation: dict) -> tuple[
     """Return the method of one operation of a resource (``x-resource``: /v1/charts), named
     by its operationId and taking its path's parameters, its query and its body as they apply,
     and the generated types it names."""
-    function = _camel(operation["operationId"])
+    function = typescript_method(path, operation)  # the generated function's name too
     prefix = function[:1].upper() + function[1:]
     parameters, passed = [], []
     if any(parameter["in"] == "path" for parameter in operation.get("parameters", [])):
@@ -405,7 +567,9 @@ def _typescript_resource_method(verb: str, path: str, operation: dict) -> tuple[
         parameters.append(f"query: NonNullable<{prefix}Data['query']> = {{}}")
         passed.append("query")
     if "requestBody" in operation:
-        parameters.insert(len(parameters) - ("query" in passed), f"body: {prefix}Data['body']")
+        # A body the operation does not need (rotate-secret's) may be left out.
+        optional = "?" if not operation["requestBody"].get("required", True) else ""
+        parameters.insert(len(parameters) - ("query" in passed), f"body{optional}: {prefix}Data['body']")
         passed.insert(len(passed) - ("query" in passed), "body")
     doc = f"  /** {operation.get('summary', '')} (free): {verb.upper()} {path}. */\n"
     call = "".join(f", {name}" for name in passed)
@@ -430,8 +594,8 @@ def typescript_operations(document: dict) -> str:
                 methods.append(method)
                 types |= resource_types
             continue
-        method = _camel(path.removeprefix("/v1/").replace("/", "_"))
         verb = "get" if "get" in operations else "post"
+        method = typescript_method(path, operations[verb])
         function = _camel(operations[verb]["operationId"])
         prefix = function[:1].upper() + function[1:]
         types |= {f"{prefix}Data", f"{prefix}Response"}
@@ -448,6 +612,26 @@ def typescript_operations(document: dict) -> str:
         else:
             parameter, passed = f"body: {prefix}Data['body']", ", body"
         documents = document_formats(operations[verb])
+        switch = shape_switch(document, operations[verb]) if verb == "get" else None
+        if switch and not documents:
+            # One overload per value of the boolean that chooses data's shape, and one for a
+            # boolean not known until run time (either shape).
+            name, members, is_list = switch
+            types |= set(members.values())
+            query = f"NonNullable<{prefix}Data['query']>"
+            shaped = {
+                value: f"Shaped<{prefix}Response, {f'Array<{member}>' if is_list else member}>"
+                for value, member in members.items()
+            }
+            optional = "" if required else "?"
+            methods.append(
+                doc + f"  {method}(query{optional}: {query} & {{ {name}?: false }}): Promise<{shaped[False]}>;\n"
+                f"  {method}(query: {query} & {{ {name}: true }}): Promise<{shaped[True]}>;\n"
+                f"  {method}(query{optional}: {query}): Promise<{prefix}Response>;\n"
+                f"  {method}({parameter}): Promise<{prefix}Response> {{\n"
+                f"    return this.call<{prefix}Response>((client) => sdk.{function}({{ client{passed} }}));\n  }}\n"
+            )
+            continue
         if not documents:
             methods.append(
                 f"{doc}  {method}({parameter}): Promise<{prefix}Response> {{\n"
@@ -492,7 +676,10 @@ def typescript_operations(document: dict) -> str:
         "'./generated/client/index.js';\nimport * as sdk from './generated/sdk.gen.js';\nimport type { "
         f"{', '.join(sorted(types))} }} from './generated/types.gen.js';\n\n/** What a generated function resolves "
         "to: the answer's data or error, and the response\n * (undefined when fetch failed). */\nexport interface "
-        "SendResult {\n  data?: unknown;\n  error?: unknown;\n  response?: Response;\n}\n\n/** The operations; "
+        "SendResult {\n  data?: unknown;\n  error?: unknown;\n  response?: Response;\n}\n\n/** An answer whose "
+        "data holds one shape of a union (the positions of /v1/positions: EclipticPosition,\n * or "
+        "EquatorialPosition with equatorial: true), typed by the call's overload. */\nexport type Shaped<Answer, Data> "
+        "= Omit<Answer, 'data'> & { data: Data };\n\n/** The operations; "
         "Celestial gives them their client and call. */\nexport abstract class Operations {\n  protected abstract "
         "call<T>(send: (client: Client) => Promise<SendResult>): Promise<T>;\n  protected abstract text(send: "
         "(client: Client) => Promise<SendResult>, mediaType: string): Promise<string>;\n  protected abstract "

@@ -21,6 +21,7 @@ from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint, account_operations, path_parameters
 from gateway.operation_names import operation_name
 from gateway.reference.charts_openapi import chart_parameters, stood_in_for, with_chart_members
+from gateway.reference.code_samples import with_code_samples
 from gateway.reference.idempotency_openapi import with_idempotency_key
 from gateway.reference.introduction import introduction
 from gateway.reference.openapi_schemas import Components, ref, string_rules
@@ -379,24 +380,36 @@ def _batch_operation() -> dict[str, Any]:
 
 def _account_body_schema(endpoint: Endpoint) -> dict[str, Any]:
     """Return the JSON body's schema of an account operation: its request's fields that its
-    path does not name; open to the members of ``(message).members_of`` when it names one."""
+    path does not name, and the members of ``(message).members_of`` when it names one (each
+    also null in a PATCH, which removes it)."""
     descriptor = endpoint.request_cls.DESCRIPTOR
     spec = message_spec(descriptor)
     in_path = path_parameters(endpoint.path)
     fields = {name: field for name, field in spec.fields.items() if name not in in_path}
     schema: dict[str, Any] = {"type": "object"}
+    properties: dict[str, Any] = {}
+    required: list[str] = []
     members_of = descriptor.GetOptions().Extensions[options_pb2.message].members_of
     if members_of:
-        # The other request's parameters, checked as that request checks them: named in the
-        # description, not copied (a PATCH sends any of them, or null to remove one).
+        # The other request's parameters (a stored chart's birth and settings are those of
+        # /v1/natal-chart), each typed as its body takes it, so a typed client types them
+        # (issue 49: the body was `name` and an index signature).
         schema["description"] = proto_comments().get(descriptor.full_name, "")
-    schema["properties"] = {
+        other = _request_message_schema(descriptor.file.pool.FindMessageTypeByName(members_of))
+        patch = endpoint.http.gateway.method == "PATCH"
+        properties = {
+            name: {"anyOf": [member, {"type": "null"}]} if patch else member
+            for name, member in other["properties"].items()
+        }
+        required = [] if patch else list(other.get("required", []))
+    properties |= {
         name: _request_field_schema(field, spec.oneofs, query=False, lists=True) for name, field in fields.items()
     }
-    required = [name for name, field in fields.items() if field.rule.required]
+    schema["properties"] = properties
+    required += [name for name, field in fields.items() if field.rule.required]
     if required:
         schema["required"] = required
-    schema["additionalProperties"] = bool(members_of)
+    schema["additionalProperties"] = False
     return schema
 
 
@@ -521,24 +534,30 @@ def build_openapi(
         paths.setdefault(endpoint.path, {})[endpoint.http.gateway.method.lower()] = _account_operation(
             endpoint, components
         )
-    return reference_text(
-        {
-            "openapi": "3.1.0",
-            "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
-            "servers": [{"url": "/"}],
-            "security": [{"bearer": []}, {"apiKey": []}],
-            "paths": with_idempotency_key(paths),
-            "components": {
-                "schemas": {
-                    "Error": ERROR_SCHEMA,
-                    "ErrorDetail": ERROR_DETAIL,
-                    **components.schemas,
-                    **batch_schemas(),
+    return with_code_samples(
+        reference_text(
+            {
+                "openapi": "3.1.0",
+                "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
+                "servers": [{"url": "/"}],
+                "security": [{"bearer": []}, {"apiKey": []}],
+                "paths": with_idempotency_key(paths),
+                "components": {
+                    "schemas": {
+                        "Error": ERROR_SCHEMA,
+                        "ErrorDetail": ERROR_DETAIL,
+                        **components.schemas,
+                        **batch_schemas(),
+                    },
+                    "securitySchemes": {
+                        "bearer": {
+                            "type": "http",
+                            "scheme": "bearer",
+                            "description": "Authorization: Bearer svc_live_...",
+                        },
+                        "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+                    },
                 },
-                "securitySchemes": {
-                    "bearer": {"type": "http", "scheme": "bearer", "description": "Authorization: Bearer svc_live_..."},
-                    "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
-                },
-            },
-        }
+            }
+        )
     )

@@ -27,7 +27,7 @@ from celestial.v1 import options_pb2
 from gateway.endpoints import Endpoint
 from gateway.reference.geojson_schema import GEOJSON_SCHEMAS
 from shared.runtime.parameter_text import INTEGER_WIDTHS
-from shared.runtime.reply_rendering import JSON_VALUE_TYPES, is_columns
+from shared.runtime.reply_rendering import JSON_VALUE_TYPES, is_columns, text_media_type
 
 #: Where a component is referenced from.
 REF_PREFIX = "#/components/schemas/"
@@ -303,6 +303,12 @@ class Components:
             # Rendered as one record per index (shared/runtime/reply_rendering.py): an array of objects.
             columns = {fd.name: {**scalar_schema(fd), **self._description(fd.full_name)} for fd in descriptor.fields}
             return {"type": "array", "items": {"type": "object", "properties": columns, "required": list(columns)}}
+        json_members = json_union_members(descriptor)
+        if len(json_members) == 1 and json_members[0].message_type is not None:
+            # A union of one JSON member and documents (a forecast's events, or its iCalendar
+            # text served as text/calendar): a JSON answer only ever holds that member, so it
+            # is typed as that member, never "events or string" (issue 49).
+            return self.value(json_members[0].message_type)
         name = component_name(descriptor)
         if self._claim(name, descriptor.full_name):
             self.schemas[name] = {}  # claimed before its members, which may refer back to it
@@ -328,9 +334,11 @@ class Components:
             return dict(GEOJSON_SCHEMAS[descriptor.full_name])
         if descriptor.GetOptions().Extensions[options_pb2.message].union:
             # One of its members' components (Position: EclipticPosition or
-            # EquatorialPosition); a document member (the calendar's iCalendar text) is a string.
+            # EquatorialPosition); a document member (a wheel's SVG, served as image/svg+xml)
+            # is never in a JSON answer, so it is left out.
             members = [
-                self.value(fd.message_type) if fd.message_type else scalar_schema(fd) for fd in descriptor.fields
+                self.value(fd.message_type) if fd.message_type else scalar_schema(fd)
+                for fd in json_union_members(descriptor)
             ]
             return {**self._description(descriptor.full_name), "oneOf": members}
         properties: dict[str, Any] = {}
@@ -375,6 +383,15 @@ class Components:
         if required:
             schema["required"] = required
         return schema
+
+
+def json_union_members(descriptor: Descriptor) -> list[FieldDescriptor]:
+    """Return the members of a ``(message).union`` reply message that a JSON answer may hold:
+    all but its documents (a ``(render).media_type`` member, answered with that media type
+    instead of JSON); [] for a message that is no union."""
+    if not descriptor.GetOptions().Extensions[options_pb2.message].union:
+        return []
+    return [fd for fd in descriptor.fields if not text_media_type(fd)]
 
 
 def strict(document: dict[str, Any]) -> dict[str, Any]:

@@ -331,6 +331,11 @@ def test_the_npm_package_throws_invalid_parameter_as_an_error_with_a_stack(types
     assert refused["stack"].startswith("InvalidParameter: ") and "\n    at " in refused["stack"]
 
 
+def test_the_npm_package_throws_authentication_error_for_an_empty_key_before_any_request(npm_project):
+    refused = {"name": "AuthenticationError", "code": "invalid_api_key", "param": "apiKey"}
+    assert run_node(npm_project, "empty_key.js") == [refused, refused, {"requests": 0}]
+
+
 def test_the_npm_package_saves_a_png_chart_wheel_from_the_bytes_it_answers(typescript_documents):
     png, _ = typescript_documents
     assert png_size(png) == (800, 800)

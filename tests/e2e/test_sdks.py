@@ -167,6 +167,65 @@ def test_the_python_client_surfaces_402_and_429_as_its_typed_error(stack, keys, 
     assert limited.parsed.errors[0].code == "rate_limit_exceeded" and int(limited.headers["Retry-After"]) >= 1
 
 
+def test_both_python_layers_send_one_request_for_one_call_so_one_idempotency_key_serves_both(celestial_client):
+    # Issue 49: the generated functions sent every parameter's default, Celestial none: two
+    # query strings for one call, and the second under the same Idempotency-Key was a 409.
+    import httpx
+
+    from celestial_client.api.ephemeris import get_natal_chart, get_positions
+    from celestial_client.api.search import get_forecast
+
+    sent: list[httpx.Request] = []
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        body = {
+            "errors": [{"code": "invalid_parameter", "message": "m", "suggestion": "s"}],
+            "meta": {"request_id": "r"},
+        }
+        return httpx.Response(400, json=body)
+
+    calls = [
+        (get_positions, "positions", {"bodies": "sun,moon", "equatorial": True, "lat": 48.85, "lon": 2.35}),
+        (get_natal_chart, "natal_chart", {"place": "2988507", "system": "whole_sign", "parallels": False}),
+        (get_forecast, "forecast", {"start": "2026-07-01", "end": "2026-08-01", "lat": 1.5, "lon": -2.25}),
+    ]
+    transport = {"transport": httpx.MockTransport(refuse)}
+    api = celestial_client.Celestial(base_url="http://api.invalid", api_key="svc_live_k", httpx_args=transport)
+    client = celestial_client.AuthenticatedClient(
+        base_url="http://api.invalid", token="svc_live_k", httpx_args=transport
+    )
+    for module, method, arguments in calls:
+        passed = {**MOMENT, **arguments, "idempotency_key": f"key-{method}"}
+        module.sync_detailed(client=client, **passed)
+        with pytest.raises(celestial_client.InvalidParameter):
+            getattr(api, method)(**passed)
+        generated, layered = sent[-2:]
+        assert str(generated.url) == str(layered.url), method
+        assert generated.url.query == layered.url.query and generated.method == layered.method == "GET"
+        assert generated.headers["Idempotency-Key"] == layered.headers["Idempotency-Key"] == f"key-{method}"
+    # Only what was passed: no default rides along.
+    assert sent[0].url.params.multi_items() == [
+        ("datetime", "2024-03-20T12:00:00Z"),
+        ("bodies", "sun,moon"),
+        ("lat", "48.85"),
+        ("lon", "2.35"),
+        ("equatorial", "true"),
+    ]
+
+
+def test_celestial_refuses_a_missing_or_empty_key_with_authentication_error_before_any_request(celestial_client):
+    import httpx
+
+    sent: list[httpx.Request] = []
+    transport = {"transport": httpx.MockTransport(lambda request: sent.append(request) or httpx.Response(200))}
+    for empty in ("", "   "):
+        with pytest.raises(celestial_client.AuthenticationError) as refused:
+            celestial_client.Celestial(base_url="http://api.invalid", api_key=empty, httpx_args=transport)
+        assert refused.value.code == "invalid_api_key" and refused.value.param == "api_key"
+    assert sent == []
+
+
 @pytest.fixture(scope="module")
 def typescript_answers(stack, keys, document) -> dict[str, dict]:
     if shutil.which("npm") is None or shutil.which("node") is None:

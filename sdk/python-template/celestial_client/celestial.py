@@ -13,7 +13,7 @@ import httpx
 
 from ._operations import Operations
 from .client import AuthenticatedClient
-from .exceptions import CelestialError, ServerError, error_from_answer, error_from_transport
+from .exceptions import AuthenticationError, CelestialError, ServerError, error_from_answer, error_from_transport
 from .types import Response
 
 T = TypeVar("T")
@@ -49,7 +49,8 @@ class Celestial(Operations):
     """The API at ``base_url`` with one key: ``Celestial(base_url=..., api_key=...)``.
 
     Each operation is a method named after its path (``natal_chart`` for ``/v1/natal-chart``)
-    taking the query parameters as keywords; it returns the answer's model or raises. Use it
+    taking the query parameters as keywords; it returns the answer's model or raises. A missing
+    or empty ``api_key`` raises ``AuthenticationError`` here, before any request. Use it
     as a context manager, or call ``close()``, to release its connections.
     """
 
@@ -62,6 +63,15 @@ class Celestial(Operations):
         retry: Retry | None = None,
         httpx_args: dict[str, Any] | None = None,
     ) -> None:
+        if not isinstance(api_key, str) or not api_key.strip():
+            # Refused here, before any request: sent empty, the header would read "Bearer " and
+            # httpx would fail it as a network error, which sends the user to the wrong place.
+            raise AuthenticationError(
+                "No API key: api_key is empty",
+                code="invalid_api_key",
+                param="api_key",
+                suggestion="Pass the account's key (svc_live_... or svc_test_...) as api_key=.",
+            )
         # The deadline of the longest operation (a scan's, 60 s) plus the way there and back.
         self.client = AuthenticatedClient(
             base_url=base_url, token=api_key, timeout=httpx.Timeout(timeout), httpx_args=httpx_args or {}

@@ -2,7 +2,7 @@
 // document format, its text or bytes) or throw a CelestialError, retrying what the API says may
 // be retried.
 import { createClient, createConfig, type Client } from './generated/client/index.js';
-import { CelestialError, ServerError, errorFromAnswer, errorFromTransport } from './errors.js';
+import { AuthenticationError, CelestialError, ServerError, errorFromAnswer, errorFromTransport } from './errors.js';
 import { Operations, type SendResult } from './operations.gen.js';
 
 /**
@@ -45,7 +45,8 @@ function neverSent(failure: unknown): boolean {
 /**
  * The API at `baseUrl` with one key. Each operation is a method named after its path
  * (`natalChart` for `/v1/natal-chart`) taking the query parameters as one object; it resolves to
- * the answer or throws a CelestialError.
+ * the answer or throws a CelestialError. A missing or empty `apiKey` throws an
+ * AuthenticationError here, before any request.
  */
 export class Celestial extends Operations {
   /** The generated client the methods send with (for the generated functions, too). */
@@ -54,6 +55,15 @@ export class Celestial extends Operations {
 
   constructor(options: CelestialOptions) {
     super();
+    // Refused here, before any request (a JavaScript caller may pass none): sent empty, the key
+    // would fail as a network error, which sends the user to the wrong place.
+    if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
+      throw new AuthenticationError('No API key: apiKey is empty', {
+        code: 'invalid_api_key',
+        param: 'apiKey',
+        suggestion: "Pass the account's key (svc_live_... or svc_test_...) as apiKey.",
+      });
+    }
     const send = options.fetch ?? globalThis.fetch;
     const timeoutMs = (options.timeoutSeconds ?? 90) * 1000;
     this.client = createClient(

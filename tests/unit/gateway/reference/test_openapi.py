@@ -169,11 +169,25 @@ def test_an_account_operations_path_parameters_are_required_and_its_other_fields
 
 
 def test_a_stored_charts_body_takes_the_natal_charts_parameters_besides_its_name():
+    natal = DOCUMENT["paths"]["/v1/natal-chart"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    birth_and_settings = set(natal["properties"]) - {"chart"}
     for name in ("CreateStoredChart", "UpdateStoredChart"):
         endpoint = next(e for e in account_operations() if e.method.name == name)
         body = account_operation(endpoint)["requestBody"]["content"]["application/json"]["schema"]
-        assert body["additionalProperties"] is True and body["properties"]["name"]["maxLength"] == 200
-        assert "/v1/natal-chart" in body["description"]
+        assert body["properties"]["name"]["maxLength"] == 200 and "/v1/natal-chart" in body["description"]
+        # Typed member by member (issue 49: a typed client saw `name` and an index signature).
+        assert set(body["properties"]) == birth_and_settings | {"name"} and body["additionalProperties"] is False
+
+
+def test_a_stored_chart_patch_takes_null_for_each_natal_chart_parameter_and_a_creation_does_not():
+    bodies = {
+        name: account_operation(next(e for e in account_operations() if e.method.name == name))["requestBody"][
+            "content"
+        ]["application/json"]["schema"]
+        for name in ("CreateStoredChart", "UpdateStoredChart")
+    }
+    assert bodies["UpdateStoredChart"]["properties"]["datetime"]["anyOf"][1] == {"type": "null"}
+    assert bodies["CreateStoredChart"]["properties"]["datetime"]["type"] == "string"
 
 
 def test_the_resources_operations_are_x_resource_and_usage_and_account_are_not():

@@ -196,3 +196,30 @@ def test_strict_refuses_a_member_the_schema_does_not_declare():
     example = load_examples()["/v1/positions"].response
     assert validator(schema).is_valid(example)
     assert not validator(schema).is_valid({**example, "data": [{**example["data"][0], "undeclared": 1}]})
+
+
+def test_a_json_answer_is_typed_as_its_json_member_never_as_the_document_it_may_answer_instead():
+    # Issue 49: a forecast's and a calendar's data were "events or string" to a typed client,
+    # though the iCalendar text is answered as text/calendar, never inside the JSON envelope.
+    for envelope, member in (
+        ("FindForecastResponse", "ForecastEvents"),
+        ("FindCalendarEventsResponse", "CalendarEvents"),
+        ("DrawChartWheelResponse", "ChartWheel"),
+    ):
+        assert SCHEMAS[envelope]["properties"]["data"] == {"$ref": REF_PREFIX + member}, envelope
+    for union in ("ForecastData", "CalendarData", "ChartWheelData"):
+        assert union not in SCHEMAS
+    # A union of JSON shapes stays one (positions: ecliptic or equatorial).
+    assert [member["$ref"] for member in SCHEMAS["Position"]["oneOf"]] == [
+        REF_PREFIX + "EclipticPosition",
+        REF_PREFIX + "EquatorialPosition",
+    ]
+
+
+def test_no_schema_of_a_json_answer_admits_a_bare_string_where_a_document_member_was():
+    documents_left = [
+        name
+        for name, schema in SCHEMAS.items()
+        if any(member.get("type") == "string" for member in schema.get("oneOf", ()))
+    ]
+    assert documents_left == []
