@@ -228,6 +228,7 @@ def schema_drift(document: dict[str, Any]) -> list[Drift]:
     spec's exceptions and :data:`PENDING_PART_E`."""
     found: list[Drift] = []
     body_members = _members_holding(document, lambda v: isinstance(v, str) and v in BODY_IDS)
+    instants = _instant_members(document)
     for schema, node in _objects(document):
         if schema == "Instant":
             continue
@@ -245,7 +246,19 @@ def schema_drift(document: dict[str, Any]) -> list[Drift]:
             flat = _flat_instant(node, member)
             if flat and not _allowed(schema, member, "flat instant"):
                 found.append(Drift(schema, member, f"an instant is one {{jd, datetime}} member, not {flat}"))
+            if member in instants and node["properties"][member].get("format") == "date-time":
+                found.append(Drift(schema, member, f"{member!r} is an Instant elsewhere; a time stamp is <verb>_at"))
     return found
+
+
+def _instant_members(document: dict[str, Any]) -> set[str]:
+    """Return the member names that hold an ``Instant`` in some response schema."""
+
+    def is_instant(node: dict[str, Any]) -> bool:
+        branches = [node, *node.get("oneOf", ()), *node.get("anyOf", ())]
+        return any(_ref_name(branch) == "Instant" for branch in branches)
+
+    return {member for _, node in _objects(document) for member, sub in node["properties"].items() if is_instant(sub)}
 
 
 def _flat_instant(node: dict[str, Any], member: str) -> str:

@@ -134,7 +134,8 @@ def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent
         for station in find_stations(body, query.start.jd_ut1, query.end.jd_ut1, deadline):
             record = station_record(station)
             direction = "retrograde" if station.event == "station_retrograde" else "direct"
-            summary = f"{body.capitalize()} stations {direction} at {_degree_text(record.sign_degree)} {record.sign.capitalize()}"
+            where = f"{_degree_text(record.sign_degree)} {record.sign.capitalize()}"
+            summary = f"{body.capitalize()} stations {direction} at {where}"
             uid = f"station-{body}-{direction}-{_minute(station.jd)}"
             events.append(
                 pb.CalendarEvent(kind=STATION, start=record.instant, summary=summary, uid=uid, station=record)

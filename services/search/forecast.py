@@ -118,7 +118,9 @@ def _writers(
         crossing, index = found
         degree = 0.0 if crossing.direct else SIGN_WIDTH_DEG
         record.ingress.CopyFrom(
-            ingress_record(record.bodies[0], crossing.target_deg, SIGN_KEYS[index], degree, crossing.jd, crossing.direct)
+            ingress_record(
+                record.bodies[0], crossing.target_deg, SIGN_KEYS[index], degree, crossing.jd, crossing.direct
+            )
         )
 
     def eclipse(record: pb.ForecastEvent, at: kernel.EclipseAt) -> None:

@@ -84,6 +84,14 @@ def test_an_instant_split_into_members_is_drift():
     assert [(d.schema, d.member) for d in found] == [("Thing", "event_datetime")]
 
 
+def test_a_time_stamp_named_as_an_instant_is_elsewhere_is_drift():
+    instant = {"$ref": "#/components/schemas/Instant"}
+    schemas = {"Period": _object(at=instant), "Thing": _object(at={"type": "string", "format": "date-time"})}
+    assert [(d.schema, d.member) for d in schema_drift(_document(schemas))] == [("Thing", "at")]
+    schemas["Thing"] = _object(sent_at={"type": "string", "format": "date-time"})
+    assert schema_drift(_document(schemas)) == []
+
+
 def test_the_spec_exception_allows_distance_only_where_the_spec_names_it():
     positions = _document({"EclipticPosition": _object(distance=NUMBER)}, answer="EclipticPosition")
     assert schema_drift(positions) == []
