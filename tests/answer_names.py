@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from kernel.aspects import ASPECT_NAMES
 from kernel.bodies import BODY_TABLE
 from kernel.zodiac import SIGN_KEYS
 
@@ -75,6 +76,16 @@ SPEC_EXCEPTIONS: tuple[Exception_, ...] = (
     Exception_("Heliacal", "event_datetime", "flat instant", "interface.md, Heliacal record"),
 )
 
+#: The schemas whose enumerated values an external standard spells (not the spec, not us):
+#: GeoJSON's ``type`` members ("FeatureCollection", "Feature", "LineString"), RFC 7946 section 1.4.
+EXTERNAL_SPELLINGS: dict[str, str] = {
+    "GeoJsonFeatureCollection": "RFC 7946 (GeoJSON), section 1.4",
+    "GeoJsonFeature": "RFC 7946 (GeoJSON), section 1.4",
+    "GeoJsonGeometry": "RFC 7946 (GeoJSON), section 1.4",
+}
+#: An enumerated value as answers spell it.
+SNAKE_CASE = re.compile(r"[a-z0-9]+(_[a-z0-9]+)*")
+
 #: The event synonyms part E (one Event schema for the forecast, the calendar and the webhook
 #: payload) removes: the integrator deletes this set once E is merged, and the test then holds
 #: the calendar's events to ``id`` and ``instant`` as well.
@@ -85,6 +96,8 @@ EVENT_SCHEMAS = frozenset({"CalendarEvent", "ForecastEvent", "Event"})
 
 BODY_IDS = frozenset(row.name for row in BODY_TABLE) | {"lagna", "rahu", "ketu"}
 SIGN_NAMES = {key: key.capitalize() for key in SIGN_KEYS}
+#: The ids of the vocabularies an answer names by value (bodies, signs, aspects), lowercase.
+VOCABULARY_IDS = BODY_IDS | frozenset(SIGN_KEYS) | frozenset(ASPECT_NAMES)
 #: An instant or time stamp as every answer writes it: ISO 8601 UTC to the millisecond, ``Z``.
 TIME_STAMP = re.compile(r"\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 #: Text that is a UTC moment of some spelling (a ``Z`` or an offset): it must be TIME_STAMP.
@@ -246,9 +259,20 @@ def schema_drift(document: dict[str, Any]) -> list[Drift]:
             flat = _flat_instant(node, member)
             if flat and not _allowed(schema, member, "flat instant"):
                 found.append(Drift(schema, member, f"an instant is one {{jd, datetime}} member, not {flat}"))
+            spelled = _enumerated(node["properties"][member])
+            wrong = [v for v in spelled if isinstance(v, str) and not SNAKE_CASE.fullmatch(v)]
+            if wrong and schema not in EXTERNAL_SPELLINGS:
+                found.append(Drift(schema, member, f"an enumerated value is lowercase snake_case: {wrong[:3]}"))
             if member in instants and node["properties"][member].get("format") == "date-time":
                 found.append(Drift(schema, member, f"{member!r} is an Instant elsewhere; a time stamp is <verb>_at"))
     return found
+
+
+def _enumerated(node: dict[str, Any]) -> list[Any]:
+    """Return the values a member's schema enumerates (``enum``, ``const``, also of its items)."""
+    values = [*node.get("enum", ()), *([node["const"]] if "const" in node else [])]
+    items = node.get("items")
+    return values + (_enumerated(items) if isinstance(items, dict) else [])
 
 
 def _instant_members(document: dict[str, Any]) -> set[str]:
@@ -286,15 +310,19 @@ def _members_holding(document: dict[str, Any], test) -> set[tuple[str, str]]:
 def value_drift(document: dict[str, Any], answers: list[tuple[str, dict[str, Any], Any]] | None = None) -> list[Drift]:
     """Return every value of the recorded examples (or of ``answers``: (operation, schema,
     answer) triples) spelled other than its concept's one spelling: a sign capitalized (outside
-    the spec's exceptions), a UTC moment not ISO 8601 with milliseconds and ``Z``, a house
-    array of 13 slots where the spec does not fix 13."""
+    the spec's exceptions), a body or an aspect not as its lowercase id, a UTC moment not ISO
+    8601 with milliseconds and ``Z``, a house array of 13 slots where the spec does not fix 13."""
     found: dict[tuple[str, str, str], Drift] = {}
     for operation, schema, answer in answers if answers is not None else _examples(document):
         for where, member, value in values_with_schemas(document, schema, answer, operation):
             if isinstance(value, str):
-                if value in SIGN_NAMES.values() and not _allowed(where, member, "capitalized"):
-                    drift = Drift(where, member, f"a sign is lowercase: {value!r} (in {operation})")
-                    found.setdefault((where, member, "sign"), drift)
+                if value in SIGN_NAMES.values():
+                    if not _allowed(where, member, "capitalized"):
+                        drift = Drift(where, member, f"a sign is lowercase: {value!r} (in {operation})")
+                        found.setdefault((where, member, "sign"), drift)
+                elif value != value.lower() and value.lower() in VOCABULARY_IDS:
+                    drift = Drift(where, member, f"a body or an aspect is its lowercase id: {value!r} (in {operation})")
+                    found.setdefault((where, member, "id"), drift)
                 if UTC_MOMENT.fullmatch(value) and not TIME_STAMP.fullmatch(value):
                     drift = Drift(where, member, f"a time stamp is ISO 8601 UTC with milliseconds and Z: {value!r}")
                     found.setdefault((where, member, "time"), drift)

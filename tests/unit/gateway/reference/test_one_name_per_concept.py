@@ -84,6 +84,13 @@ def test_an_instant_split_into_members_is_drift():
     assert [(d.schema, d.member) for d in found] == [("Thing", "event_datetime")]
 
 
+def test_an_enumerated_value_not_in_lowercase_snake_case_is_drift_unless_a_standard_spells_it():
+    schemas = {"Thing": _object(kind={"type": "string", "enum": ["new_moon", "FullMoon"]})}
+    assert [(d.schema, d.member) for d in schema_drift(_document(schemas))] == [("Thing", "kind")]
+    geojson = {"GeoJsonFeature": _object(type={"type": "string", "const": "Feature"})}
+    assert schema_drift(_document(geojson, answer="GeoJsonFeature")) == []
+
+
 def test_a_time_stamp_named_as_an_instant_is_elsewhere_is_drift():
     instant = {"$ref": "#/components/schemas/Instant"}
     schemas = {"Period": _object(at=instant), "Thing": _object(at={"type": "string", "format": "date-time"})}
@@ -114,6 +121,13 @@ def test_a_capitalized_sign_is_drift_outside_the_specs_positions_record():
     assert value_drift(_document(schemas, {"sign": "aries", "next_sign": "taurus"})) == []
     positions = _document({"EclipticPosition": _object(sign=STRING)}, {"sign": "Aries"}, answer="EclipticPosition")
     assert value_drift(positions) == []
+
+
+def test_a_body_or_an_aspect_not_as_its_lowercase_id_is_drift():
+    schemas = {"Thing": _object(lord=STRING, aspect=STRING)}
+    found = value_drift(_document(schemas, {"lord": "Saturn", "aspect": "Trine"}))
+    assert sorted(d.member for d in found) == ["aspect", "lord"]
+    assert value_drift(_document(schemas, {"lord": "saturn", "aspect": "trine"})) == []
 
 
 @pytest.mark.parametrize("stamp", ["2026-11-27T21:02:11Z", "2026-11-27T21:02:11+00:00", "2026-11-27T21:02:11.5Z"])
