@@ -83,6 +83,8 @@ EXTERNAL_SPELLINGS: dict[str, str] = {
     "GeoJsonFeature": "RFC 7946 (GeoJSON), section 1.4",
     "GeoJsonGeometry": "RFC 7946 (GeoJSON), section 1.4",
 }
+#: A time stamp's name: what happened, ``<verb>_at``; ``as_of`` says when usage's figures were read.
+TIME_STAMP_NAME = re.compile(r"[a-z]+(_[a-z]+)*_at|as_of")
 #: An enumerated value as answers spell it.
 SNAKE_CASE = re.compile(r"[a-z0-9]+(_[a-z0-9]+)*")
 
@@ -263,8 +265,13 @@ def schema_drift(document: dict[str, Any]) -> list[Drift]:
             wrong = [v for v in spelled if isinstance(v, str) and not SNAKE_CASE.fullmatch(v)]
             if wrong and schema not in EXTERNAL_SPELLINGS:
                 found.append(Drift(schema, member, f"an enumerated value is lowercase snake_case: {wrong[:3]}"))
-            if member in instants and node["properties"][member].get("format") == "date-time":
-                found.append(Drift(schema, member, f"{member!r} is an Instant elsewhere; a time stamp is <verb>_at"))
+            if node["properties"][member].get("format") == "date-time":
+                if member in instants:
+                    found.append(
+                        Drift(schema, member, f"{member!r} is an Instant elsewhere; a time stamp is <verb>_at")
+                    )
+                elif not TIME_STAMP_NAME.fullmatch(member):
+                    found.append(Drift(schema, member, "a time stamp is named for what happened, <verb>_at"))
     return found
 
 

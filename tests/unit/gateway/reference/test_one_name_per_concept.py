@@ -97,6 +97,8 @@ def test_a_time_stamp_named_as_an_instant_is_elsewhere_is_drift():
     assert [(d.schema, d.member) for d in schema_drift(_document(schemas))] == [("Thing", "at")]
     schemas["Thing"] = _object(sent_at={"type": "string", "format": "date-time"})
     assert schema_drift(_document(schemas)) == []
+    schemas["Thing"] = _object(when={"type": "string", "format": "date-time"})
+    assert [(d.schema, d.member) for d in schema_drift(_document(schemas))] == [("Thing", "when")]
 
 
 def test_the_spec_exception_allows_distance_only_where_the_spec_names_it():
