@@ -209,8 +209,8 @@ def vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) ->
             f"with {balance.get('years', 0):.2f} years left ({said})."
         )
     else:
-        moon = next((p for p in data.get("points", ()) if p.get("name") == "moon"), {})
-        lagna = next((p for p in data.get("points", ()) if p.get("name") == "lagna"), {})
+        moon = next((p for p in data.get("points", ()) if p.get("body") == "moon"), {})
+        lagna = next((p for p in data.get("points", ()) if p.get("body") == "lagna"), {})
         text = (
             f"Sidereal chart ({said}): lagna {lagna.get('sign')}, Moon {moon.get('sign')} in "
             f"{moon.get('nakshatra', {}).get('name')} pada {moon.get('nakshatra', {}).get('pada')}; vargas under "

@@ -1,5 +1,6 @@
-"""Moments as the account wing writes and reads them: ISO 8601 UTC text to the second with a
-``Z`` (:func:`iso`, every view, mail and answer of the account resources), the same text as
+"""Moments as the account wing writes and reads them: ISO 8601 UTC text to the millisecond with
+a ``Z``, as every answer writes a time stamp (:func:`iso`, every view, mail and answer of the
+account resources; docs/conventions.md, "Names in answers"), the same text as
 people read it on a page (:func:`readable_moment`), and an operator's moment read back
 (:func:`utc_moment`)."""
 
@@ -11,12 +12,15 @@ from store.key_format import quoted
 
 
 def iso(moment: datetime | None) -> str | None:
-    """Return ``moment`` as ISO 8601 UTC text to the second with a ``Z`` suffix, or None."""
-    return None if moment is None else moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    """Return ``moment`` as ISO 8601 UTC text to the millisecond with a ``Z`` suffix
+    (``2026-11-25T14:33:44.123Z``), or None."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def readable_moment(iso_text: str | None) -> str:
-    """Return an ISO 8601 UTC moment of a view (``2026-11-25T14:33:44Z``) as people read it
+    """Return an ISO 8601 UTC moment of a view (``2026-11-25T14:33:44.123Z``) as people read it
     (``2026-11-25 14:33 UTC``); '' for None."""
     return "" if not iso_text else f"{iso_text[:10]} {iso_text[11:16]} UTC"
 

@@ -110,7 +110,7 @@ def delivery_view(delivery: Delivery) -> dict[str, Any]:
         "response_ms": delivery.response_ms,
         "error": delivery.error or None,
         "test": delivery.test,
-        "at": iso(delivery.at),
+        "sent_at": iso(delivery.at),
     }
 
 

@@ -405,7 +405,7 @@ def void_events(samples: MoonSamples, settings: ForecastSettings, deadline: Dead
     (:class:`kernel.void_of_course_periods.VoidPeriod`)."""
     periods: list[VoidPeriod] = periods_sampled(samples, settings.void_aspects, deadline)
     return [
-        ForecastEvent(VOID_OF_COURSE, period.sign_name, period.start_jd, (MOON,), period, end_jd=period.end_jd)
+        ForecastEvent(VOID_OF_COURSE, period.sign_key, period.start_jd, (MOON,), period, end_jd=period.end_jd)
         for period in periods
         if _inside(period.start_jd, samples.start_jd, samples.end_jd)
     ]

@@ -11,7 +11,7 @@ from kernel.deadline import Deadline
 from kernel.dignity_tables import TRADITIONAL_RULERS
 from kernel.positions import CalcFlags
 from kernel.time_lord_periods import Period, TimeQuery, overlaps
-from kernel.zodiac import SIGNS
+from kernel.zodiac import SIGN_KEYS
 
 MONTHS = 12
 # Source: interface.md, Limits: the longest range, calendar years.
@@ -23,7 +23,7 @@ def profected(from_sign: int, age: int, month: int | None = None) -> dict:
     ``house`` (1-12 from the starting sign), its ``sign`` and its traditional ``lord``."""
     steps = age + (0 if month is None else month - 1)
     sign = (from_sign + steps) % 12
-    members = {"age": age, "house": steps % 12 + 1, "sign": SIGNS[sign], "lord": TRADITIONAL_RULERS[sign]}
+    members = {"age": age, "house": steps % 12 + 1, "sign": SIGN_KEYS[sign], "lord": TRADITIONAL_RULERS[sign]}
     if month is not None:
         members["month"] = month
     return members

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from kernel.deadline import Deadline
 from kernel.dignity_tables import TRADITIONAL_RULERS
 from kernel.time_lord_periods import Period, TimeQuery, overlaps
-from kernel.zodiac import SIGNS
+from kernel.zodiac import SIGN_KEYS
 
 # Source: interface.md, /v1/zodiacal-releasing (Valens's minor years of the sign rulers),
 # Aries first; the twelve total 211.
@@ -37,7 +37,7 @@ def place_from(sign: int, fortune_sign: int | None) -> int | None:
 def _period(
     level: int, sign: int, start_units: int, end_units: int, birth_jd: float, fortune_sign: int | None, loosing: bool
 ) -> Period:
-    members = {"sign": SIGNS[sign], "lord": TRADITIONAL_RULERS[sign], "loosing_of_bond": loosing}
+    members = {"sign": SIGN_KEYS[sign], "lord": TRADITIONAL_RULERS[sign], "loosing_of_bond": loosing}
     angle = place_from(sign, fortune_sign)
     if angle is not None:
         members["angle_from_fortune"] = angle

@@ -20,7 +20,7 @@ from kernel.sampled_positions import SampledPositions
 from kernel.search import RatedFunction, refine_root
 from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN
 from kernel.void_of_course import MOON, contact_angles, perfection
-from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS
+from kernel.zodiac import SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS
 
 #: The longest span of a range, in days (issue 29).
 RANGE_CAP_DAYS = 366.0
@@ -53,11 +53,23 @@ class VoidPeriod:
 
     @property
     def sign_name(self) -> str:
+        """Return the sign's display name ("Aries"), for prose."""
         return SIGNS[self.sign]
 
     @property
     def next_sign_name(self) -> str:
+        """Return the next sign's display name, for prose."""
         return SIGNS[(self.sign + 1) % len(SIGNS)]
+
+    @property
+    def sign_key(self) -> str:
+        """Return the sign as answers name it ("aries")."""
+        return SIGN_KEYS[self.sign]
+
+    @property
+    def next_sign_key(self) -> str:
+        """Return the next sign as answers name it."""
+        return SIGN_KEYS[(self.sign + 1) % len(SIGN_KEYS)]
 
 
 def searched_span(start_jd: float, end_jd: float) -> tuple[float, float]:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from store.errors import BalanceCeiling
 from store.key_format import KEY_PREFIX, TEST_KEY_PREFIX, contains_key_prefix, quoted
 from store.records import utc_now
+from store.spend_caps import iso_instant
 
 #: An account name: 1-64 ASCII letters, digits, '.', '_' or '-', the first a letter or digit,
 #: without one of RESERVED_NAME_PREFIXES. A name is a path segment of the admin API
@@ -93,7 +94,7 @@ def require_future_expiry(expires_at: datetime | None) -> datetime | None:
     """Return ``expires_at`` in UTC (None for a key that never expires), refusing naive or past moments."""
     expires_at = require_aware(expires_at, "expires_at")
     if expires_at is not None and expires_at <= utc_now():
-        raise ValueError(f"expires_at must be in the future, got {expires_at.isoformat()}")
+        raise ValueError(f"expires_at must be in the future, got {iso_instant(expires_at)}")
     return expires_at
 
 

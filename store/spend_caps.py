@@ -83,8 +83,9 @@ def resets_at(period: Period, label: str) -> datetime:
 
 
 def iso_instant(moment: datetime) -> str:
-    """Return an aware instant as ISO 8601 UTC with a Z (``2026-11-28T00:00:00Z``)."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """Return an aware instant as ISO 8601 UTC to the millisecond with a Z
+    (``2026-11-28T00:00:00.000Z``), as every answer writes a time stamp (docs/conventions.md)."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @dataclass(frozen=True)

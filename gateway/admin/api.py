@@ -66,7 +66,7 @@ from gateway.dashboard.sign_in import unlock
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
-from gateway.utc_text import utc_moment
+from gateway.utc_text import iso, utc_moment
 from shared.errors import (
     InvalidAdminToken,
     InvalidBody,
@@ -307,7 +307,7 @@ def _expiry(body: dict[str, Any]) -> datetime | None:
     moment = parse_moment(value, "expires_at")
     if moment <= utc_now():
         raise InvalidParameter(
-            f"expires_at must be in the future, got {moment.isoformat()}.",
+            f"expires_at must be in the future, got {iso(moment)}.",
             suggestion="Send a future ISO 8601 UTC time, or leave expires_at out for a key that never expires.",
             param="expires_at",
         )

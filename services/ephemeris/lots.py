@@ -5,7 +5,7 @@ from __future__ import annotations
 from celestial.v1 import ephemeris_service_pb2 as pb
 from kernel.chart import cast_chart
 from kernel.deadline import Deadline
-from kernel.zodiac import sign_of
+from kernel.zodiac import sign_key_of
 
 
 def compute(request: pb.ComputeLotsRequest, deadline: Deadline) -> pb.ComputeLotsResponse:
@@ -17,7 +17,7 @@ def compute(request: pb.ComputeLotsRequest, deadline: Deadline) -> pb.ComputeLot
     chart = cast_chart(query.moment, query.place, query.settings, extras=query.extras)
     data = pb.LotsData(is_day_chart=chart.day_chart)
     for lot in chart.lots:
-        sign, degree = sign_of(lot.longitude)
+        sign, degree = sign_key_of(lot.longitude)
         data.lots.append(
             pb.LotRecord(
                 id=lot.id,

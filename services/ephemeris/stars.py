@@ -6,7 +6,7 @@ from celestial.v1 import ephemeris_service_pb2 as pb
 from kernel.deadline import Deadline
 from kernel.errors import BodyNotFound
 from kernel.stars import find_star, named_stars, star_positions
-from kernel.zodiac import sign_of
+from kernel.zodiac import sign_key_of
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import flags_from, moment_from
 
@@ -21,7 +21,7 @@ def compute(request: pb.ComputeStarsRequest, deadline: Deadline) -> pb.ComputeSt
         stars = named_stars() if star is None else (find_star(star),)
     deadline.check()
     places = star_positions(stars, moment, ayanamsha)
-    signs = [sign_of(place.longitude) for place in places]
+    signs = [sign_key_of(place.longitude) for place in places]
     data = pb.StarPositions(
         name=[s.name for s in stars],
         nomenclature=[s.nomenclature for s in stars],

@@ -16,7 +16,7 @@ from kernel.deadline import Deadline
 from kernel.eclipses import LUNAR, SOLAR, eclipses_between
 from kernel.errors import OutOfRange
 from kernel.stations import find_stations
-from kernel.zodiac import SIGN_KEY_OF, SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS
+from kernel.zodiac import SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS
 from services.search import icalendar_text
 from services.search.ingresses import ingress_record
 from services.search.lunations import lunation_records
@@ -108,11 +108,11 @@ def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEven
         with naming_each({"until_jd": "end"}, also=(OutOfRange,)):
             found = sign_ingresses_until(body, query.start.jd_ut1, query.end.jd_ut1, deadline)
         for crossing, index in found:
-            sign = SIGNS[index]
+            sign = SIGNS[index]  # the display name, for the summary; the record names the sign's key
             record = ingress_record(
                 body,
                 crossing.target_deg,
-                sign,
+                SIGN_KEYS[index],
                 0.0 if crossing.direct else SIGN_WIDTH_DEG,
                 crossing.jd,
                 crossing.direct,
@@ -134,7 +134,8 @@ def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent
         for station in find_stations(body, query.start.jd_ut1, query.end.jd_ut1, deadline):
             record = station_record(station)
             direction = "retrograde" if station.event == "station_retrograde" else "direct"
-            summary = f"{body.capitalize()} stations {direction} at {_degree_text(record.sign_degree)} {record.sign}"
+            where = f"{_degree_text(record.sign_degree)} {record.sign.capitalize()}"
+            summary = f"{body.capitalize()} stations {direction} at {where}"
             uid = f"station-{body}-{direction}-{_minute(station.jd)}"
             events.append(
                 pb.CalendarEvent(kind=STATION, start=record.instant, summary=summary, uid=uid, station=record)
@@ -146,7 +147,7 @@ def _lunations(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.Ca
     phases = declared_default(pb.FindLunationsRequest.DESCRIPTOR, "phases")
     events = []
     for record in lunation_records(start_jd, end_jd, phases, deadline):
-        summary = f"{_PHASE_TEXT[record.phase]} at {_degree_text(record.sign_degree)} {record.sign}"
+        summary = f"{_PHASE_TEXT[record.phase]} at {_degree_text(record.sign_degree)} {record.sign.capitalize()}"
         if record.HasField("eclipse"):
             summary += f" ({_eclipse_text(record.eclipse.kind, record.eclipse.eclipse_type).lower()})"
         uid = f"lunation-{record.phase}-{_minute(record.instant.jd)}"
@@ -186,10 +187,10 @@ def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[
     events = []
     for period in find_periods(query, deadline):
         record = period_record(period, query)
-        summary = f"Moon void of course in {record.sign} until it enters {record.next_sign}"
+        summary = f"Moon void of course in {period.sign_name} until it enters {period.next_sign_name}"
         # Named by the ingress that ends it: the last aspect that begins it may change with
         # the bodies and aspects, the ingress never does.
-        uid = f"void-of-course-{SIGN_KEY_OF[record.next_sign]}-{_minute(period.end_jd)}"
+        uid = f"void-of-course-{record.next_sign}-{_minute(period.end_jd)}"
         events.append(
             pb.CalendarEvent(
                 kind=VOID_OF_COURSE, start=record.start, end=record.end, summary=summary, uid=uid, void_of_course=record

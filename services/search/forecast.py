@@ -17,7 +17,7 @@ from kernel import forecast as kernel
 from kernel.deadline import Deadline
 from kernel.time_lord_periods import Period
 from kernel.timescale import iso_utc
-from kernel.zodiac import SIGN_WIDTH_DEG, SIGNS, sign_of
+from kernel.zodiac import SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS, sign_key_of, sign_of
 from services.search import icalendar_text
 from services.search.ingresses import ingress_record
 from services.search.lunations import eclipses_near, lunation_record
@@ -118,11 +118,13 @@ def _writers(
         crossing, index = found
         degree = 0.0 if crossing.direct else SIGN_WIDTH_DEG
         record.ingress.CopyFrom(
-            ingress_record(record.bodies[0], crossing.target_deg, SIGNS[index], degree, crossing.jd, crossing.direct)
+            ingress_record(
+                record.bodies[0], crossing.target_deg, SIGN_KEYS[index], degree, crossing.jd, crossing.direct
+            )
         )
 
     def eclipse(record: pb.ForecastEvent, at: kernel.EclipseAt) -> None:
-        sign, degree = sign_of(at.longitude_deg)
+        sign, degree = sign_key_of(at.longitude_deg)
         record.eclipse.CopyFrom(
             pb.ForecastEclipse(
                 kind=at.kind,
@@ -200,4 +202,4 @@ def summary(event: kernel.ForecastEvent) -> str:
         return f"{'Solar' if found.body == 'sun' else 'Lunar'} return"
     members = found.members
     text = f"{_LEVEL_TEXT[event.kind][found.level]}: {_name(members['lord'])}"
-    return text + (f" ({members['sign']})" if "sign" in members else "")
+    return text + (f" ({members['sign'].capitalize()})" if "sign" in members else "")

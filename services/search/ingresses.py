@@ -7,7 +7,7 @@ from kernel.crossings import crossings, sign_entries
 from kernel.deadline import Deadline
 from kernel.errors import OutOfRange
 from kernel.timescale import iso_utc
-from kernel.zodiac import SIGN_WIDTH_DEG, sign_of
+from kernel.zodiac import SIGN_KEY_OF, SIGN_WIDTH_DEG, sign_key_of
 from shared.runtime.kernel_errors import naming_each
 
 DIRECT, RETROGRADE = "direct", "retrograde"
@@ -27,11 +27,13 @@ def compute(request: pb.FindIngressesRequest, deadline: Deadline) -> pb.FindIngr
                 query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward
             )
         records = [
-            ingress_record(query.body, c.target_deg, query.sign, 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct)
+            ingress_record(
+                query.body, c.target_deg, SIGN_KEY_OF[query.sign], 0.0 if c.direct else SIGN_WIDTH_DEG, c.jd, c.direct
+            )
             for c in found
         ]
     else:
-        sign, degree = sign_of(query.target_deg)
+        sign, degree = sign_key_of(query.target_deg)
         with naming_each({"from_jd": query.moment_param}, also=(OutOfRange,)):
             found = crossings(
                 query.body, query.target_deg, query.moment.jd_ut1, query.count, deadline, backward=query.backward

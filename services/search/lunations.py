@@ -6,7 +6,7 @@ from celestial.v1 import search_service_pb2 as pb
 from kernel import lunations as kernel
 from kernel.deadline import Deadline
 from kernel.eclipses import LUNAR, SOLAR, Eclipse, eclipses_between
-from kernel.zodiac import sign_of
+from kernel.zodiac import sign_key_of
 from shared.runtime.wire import instant_at
 
 # An eclipse belongs to a lunation when its greatest phase lies this close to it (issue 29).
@@ -40,7 +40,7 @@ def eclipses_near(start_jd: float, end_jd: float, deadline: Deadline) -> list[tu
 
 def lunation_record(lunation: kernel.Lunation, eclipses: list[tuple[str, Eclipse]]) -> pb.LunationRecord:
     """Return the wire record of ``lunation``, with the eclipse of ``eclipses`` within a day of it."""
-    sign, degree = sign_of(lunation.moon_longitude_deg)
+    sign, degree = sign_key_of(lunation.moon_longitude_deg)
     record = pb.LunationRecord(
         phase=lunation.phase,
         instant=instant_at(lunation.jd),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celestial.v1 import search_service_pb2 as pb
 from kernel.deadline import Deadline
 from kernel.stations import Station, find_stations, retrograde_periods
-from kernel.zodiac import sign_of
+from kernel.zodiac import sign_key_of
 from shared.runtime.wire import instant_at
 
 
@@ -43,7 +43,7 @@ def compute(request: pb.FindStationsRequest, deadline: Deadline) -> pb.FindStati
 
 def station_record(station: Station) -> pb.StationRecord:
     """Return the wire record of one station."""
-    sign, degree = sign_of(station.longitude_deg)
+    sign, degree = sign_key_of(station.longitude_deg)
     return pb.StationRecord(
         body=station.body,
         event=station.event,

@@ -28,8 +28,8 @@ def period_record(period: VoidPeriod, query: VoidPeriodsInput) -> pb.VoidOfCours
     record = pb.VoidOfCoursePeriodRecord(
         start=instant_at(period.start_jd),
         end=instant_at(period.end_jd),
-        sign=period.sign_name,
-        next_sign=period.next_sign_name,
+        sign=period.sign_key,
+        next_sign=period.next_sign_key,
         clamped_start=period.start_jd < query.start_jd,
         clamped_end=period.end_jd > query.end_jd,
     )

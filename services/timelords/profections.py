@@ -7,7 +7,7 @@ from kernel.bodies import SUN
 from kernel.deadline import Deadline
 from kernel.profections import mean_boundaries, profections, solar_boundaries
 from kernel.time_lord_periods import flatten
-from kernel.zodiac import SIGNS
+from kernel.zodiac import SIGN_KEYS
 from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 from shared.runtime.time_lord_points import SOLAR
 
@@ -24,7 +24,7 @@ def compute(request: pb.ComputeProfectionsRequest, deadline: Deadline) -> pb.Com
     else:
         boundary = mean_boundaries(chart.birth.jd_ut1, request.year_days)
     periods = flatten(profections(from_sign, chart.birth.jd_ut1, boundary, request.months, query, deadline), query)
-    data = pb.ProfectionsData(from_sign=SIGNS[from_sign], boundaries=boundaries, months=request.months)
+    data = pb.ProfectionsData(from_sign=SIGN_KEYS[from_sign], boundaries=boundaries, months=request.months)
     setattr(data, "from", getattr(request, "from"))  # "from" is a Python keyword
     if boundaries != SOLAR:
         data.year_days = request.year_days

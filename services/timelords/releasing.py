@@ -6,7 +6,7 @@ from celestial.v1 import timelords_service_pb2 as pb
 from kernel.deadline import Deadline
 from kernel.releasing import releasing
 from kernel.time_lord_periods import flatten
-from kernel.zodiac import SIGNS
+from kernel.zodiac import SIGN_KEYS
 from services.timelords.natal_points import fill_periods, fill_query, natal_points, sign_of
 
 FORTUNE = "part_of_fortune"
@@ -26,10 +26,10 @@ def compute(request: pb.ComputeZodiacalReleasingRequest, deadline: Deadline) -> 
             "angular from it."
         )
     periods = flatten(releasing(from_sign, fortune_sign, chart.birth.jd_ut1, request.max_level, query, deadline), query)
-    data = pb.ZodiacalReleasingData(from_sign=SIGNS[from_sign], max_level=request.max_level)
+    data = pb.ZodiacalReleasingData(from_sign=SIGN_KEYS[from_sign], max_level=request.max_level)
     setattr(data, "from", getattr(request, "from"))  # "from" is a Python keyword
     if fortune_sign is not None:
-        data.fortune_sign = SIGNS[fortune_sign]
+        data.fortune_sign = SIGN_KEYS[fortune_sign]
     fill_query(data, query)
     fill_periods(data.periods, periods)
     return pb.ComputeZodiacalReleasingResponse(data=data, warnings=warnings)

@@ -56,10 +56,10 @@ def nakshatra_record(nakshatra: Nakshatra) -> pb.NakshatraRecord:
 def _point(point: VedicPoint) -> pb.VedicPoint:
     """Return the record of one graha or the lagna."""
     return pb.VedicPoint(
-        name=point.name,
+        body=point.name,
         longitude=point.longitude,
         sign=point.sign,
-        degree=point.degree,
+        sign_degree=point.degree,
         nakshatra=nakshatra_record(point.nakshatra),
         house=point.house,
         retrograde=point.retrograde,

@@ -123,6 +123,15 @@ def test_every_account_operation_is_in_the_openapi_document_with_its_methods(sta
 def test_every_account_operations_answer_is_what_its_openapi_schema_declares(stack, resource_routes):
     """Each operation once, through a chart's and a subscription's whole life; the walk must
     reach every operation the app serves, so a new one is held to its schema too."""
+    document, answered = every_account_operation_answered(stack)
+    assert set(answered) == {(method, route.path) for route in resource_routes for method in route.operations}
+    for (method, template), answer in answered.items():
+        assert undeclared_or_missing(document, template, method.lower(), answer) == [], (method, template)
+
+
+def every_account_operation_answered(stack) -> tuple[dict, dict[tuple[str, str], object]]:
+    """Return the served OpenAPI document and each account operation's answer by (method, path
+    template): each operation called once, through a chart's and a subscription's whole life."""
     _, key = stack.new_key()
     answered: dict[tuple[str, str], object] = {}
     with stack.client(key) as client, Receiver() as receiver:
@@ -152,6 +161,4 @@ def test_every_account_operations_answer_is_what_its_openapi_schema_declares(sta
         call("DELETE", "/v1/charts/{chart_id}", chart)
         call("GET", "/v1/usage")
         call("GET", "/v1/account")
-    assert set(answered) == {(method, route.path) for route in resource_routes for method in route.operations}
-    for (method, template), answer in answered.items():
-        assert undeclared_or_missing(document, template, method.lower(), answer) == [], (method, template)
+    return document, answered

@@ -285,7 +285,7 @@ def test_usage_reports_the_ledger_totals_of_requests_served(admin):
     assert (data["account"], data["requests"], data["credits_used"], data["balance"]) == (account, 3, 3, 97)
     assert data["credits_topped_up"] == 100
     later = ok(admin.get(f"/admin/v1/accounts/{account}/usage", params={"since": "2999-01-01T00:00:00Z"}))
-    assert (later["since"], later["credits_used"]) == ("2999-01-01T00:00:00Z", 0)
+    assert (later["since"], later["credits_used"]) == ("2999-01-01T00:00:00.000Z", 0)
 
 
 def test_usage_with_an_unreadable_since_or_an_unknown_parameter_is_400(admin):
@@ -313,7 +313,7 @@ def test_create_key_answers_201_with_the_key_shown_once(admin):
     assert data["key"].startswith("svc_live_") and len(data["key"]) == 41
     assert data["key_id"].startswith("key_") and data["prefix"] == f"svc_live_{data['key'][9:13]}..."
     assert (data["state"], data["allowed_origins"], data["browser_only"]) == ("active", [APP_ORIGIN], True)
-    assert data["expires_at"] == "2099-01-31T12:00:00Z"  # no offset means UTC
+    assert data["expires_at"] == "2099-01-31T12:00:00.000Z"  # no offset means UTC
     assert "key_hash" not in data and hash_key(data["key"]) not in created.text
     # Shown once: neither the listing nor the key's own view carries it again.
     no_secret_in(admin.get(f"/admin/v1/accounts/{account}/keys").text, data["key"])

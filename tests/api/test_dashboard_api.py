@@ -21,6 +21,7 @@ import pytest
 from gateway.dashboard.sign_in import ADDRESS_MAX_FAILURES, EMAIL_MAX_FAILURES, GENERIC_FAILURE, LOCKED_OUT
 from gateway.dashboard.tokens import join_token
 from gateway.dashboard.usage import usage_window_start
+from gateway.utc_text import readable_moment
 from store.owner_records import digest_secret
 from store.records import utc_now
 from store.sqlite_store import SqliteStore
@@ -575,4 +576,5 @@ def test_the_webhooks_page_lists_the_accounts_subscriptions_with_their_recent_de
     )
     assert receiver.url in page and "the sky" in page and "30 min before each event" in page
     assert tested["event_id"] in table and ">503<" in table and made["secret"] not in page
+    assert readable_moment(tested["sent_at"]) in table  # when it was sent, as people read it
     assert made["id"] not in other.page("/dashboard/webhooks")

@@ -97,7 +97,7 @@ def test_a_request_that_would_pass_a_cap_is_402_spend_cap_reached_saying_the_cap
         "period": "daily",
         "cap": 2,
         "spent": 2,
-        "resets_at": f"{tomorrow.isoformat()}T00:00:00Z",
+        "resets_at": f"{tomorrow.isoformat()}T00:00:00.000Z",
     }
     assert "2 credits" in error["message"] and tomorrow.isoformat() in error["message"]
     assert "retry-after" not in refused.headers  # the cap holds until resets_at, not for seconds
@@ -185,7 +185,7 @@ def test_get_account_shows_the_caps_and_what_was_spent_this_day_and_month(stack)
     ) == (10, 1, 100, 1)
     assert (own["daily"]["cap"], own["monthly"]["cap"], own["monthly"]["spent"]) == (None, 50, 1)
     first_of_next_month = (datetime.now(UTC).replace(day=28) + timedelta(days=4)).replace(day=1).date()
-    assert account["monthly"]["resets_at"] == f"{first_of_next_month.isoformat()}T00:00:00Z"
+    assert account["monthly"]["resets_at"] == f"{first_of_next_month.isoformat()}T00:00:00.000Z"
 
 
 def test_the_owners_get_one_mail_when_80_percent_of_a_cap_is_spent_in_its_period(stack, smtp):

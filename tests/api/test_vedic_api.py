@@ -38,9 +38,9 @@ def test_a_chart_costs_2_and_echoes_its_default_conventions(api):
 
 def test_a_chart_gives_each_graha_then_the_lagna_with_sign_nakshatra_house_retrograde_and_combust(api):
     points = data(api, "/v1/vedic/chart", **BIRTH)["points"]
-    assert [p["name"] for p in points] == [*GRAHAS, "lagna"]
+    assert [p["body"] for p in points] == [*GRAHAS, "lagna"]
     moon = points[1]
-    assert {"longitude", "sign", "degree", "nakshatra", "house", "retrograde", "combust", "speed"} <= set(moon)
+    assert {"longitude", "sign", "sign_degree", "nakshatra", "house", "retrograde", "combust", "speed"} <= set(moon)
     assert set(moon["nakshatra"]) == {"index", "name", "pada", "lord"}
     assert (moon["sign"], moon["nakshatra"]["name"], moon["nakshatra"]["pada"], moon["nakshatra"]["lord"]) == (
         "aquarius",
@@ -78,7 +78,7 @@ def test_bhava_houses_echo_their_system(api):
 
 
 def test_outer_adds_uranus_to_pluto_before_the_lagna(api):
-    names = [p["name"] for p in data(api, "/v1/vedic/chart", **BIRTH, outer="true")["points"]]
+    names = [p["body"] for p in data(api, "/v1/vedic/chart", **BIRTH, outer="true")["points"]]
     assert names == [*GRAHAS, "uranus", "neptune", "pluto", "lagna"]
 
 
@@ -89,7 +89,7 @@ def test_vargas_give_every_points_sign_under_its_code(api):
     assert found["vargas"]["D9"]["sun"] == "libra"
     every = data(api, "/v1/vedic/chart", **BIRTH, vargas=",".join(VARGA_CODES))
     assert set(every["vargas"]) == set(VARGA_CODES)
-    assert every["vargas"]["D1"] == {p["name"]: p["sign"] for p in every["points"]}
+    assert every["vargas"]["D1"] == {p["body"]: p["sign"] for p in every["points"]}
 
 
 def test_a_dasha_costs_2_and_echoes_its_default_conventions_and_the_balance(api):

@@ -42,7 +42,7 @@ def test_the_text_says_whose_cap_how_much_is_spent_and_when_it_resets():
         SpendWarning("acct_1", "key_a", "monthly", 100, 80, RESET), "acme", "https://api.example"
     )
     assert subject == "Celestial: key key_a of account acme has spent 80% of its monthly cap"
-    assert "80 of its monthly spend cap of 100 credits" in text and "2031-01-01T00:00:00Z" in text
+    assert "80 of its monthly spend cap of 100 credits" in text and "2031-01-01T00:00:00.000Z" in text
     assert "https://api.example/dashboard/spend-caps" in text
 
 

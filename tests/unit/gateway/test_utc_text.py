@@ -10,14 +10,15 @@ import pytest
 from gateway.utc_text import iso, readable_moment, utc_moment
 
 
-def test_a_moment_is_shown_in_utc_to_the_second_with_z():
+def test_a_moment_is_shown_in_utc_to_the_millisecond_with_z_as_every_time_stamp_of_an_answer():
     paris = timezone(timedelta(hours=1))
-    assert iso(datetime(2026, 3, 1, 13, 30, 15, 999999, tzinfo=paris)) == "2026-03-01T12:30:15Z"
+    assert iso(datetime(2026, 3, 1, 13, 30, 15, 999999, tzinfo=paris)) == "2026-03-01T12:30:15.999Z"
+    assert iso(datetime(2026, 3, 1, 12, 30, 15, tzinfo=UTC)) == "2026-03-01T12:30:15.000Z"
     assert iso(None) is None
 
 
 def test_a_moment_reads_as_date_hours_minutes_utc():
-    assert readable_moment("2026-11-25T14:33:44Z") == "2026-11-25 14:33 UTC"
+    assert readable_moment("2026-11-25T14:33:44.120Z") == "2026-11-25 14:33 UTC"
     assert readable_moment(None) == "" and readable_moment("") == ""
 
 

@@ -46,7 +46,7 @@ def test_a_debit_up_to_the_cap_passes_and_one_past_it_is_refused_with_the_figure
         "period": "daily",
         "cap": 5,
         "spent": 5,
-        "resets_at": "2028-02-29T00:00:00Z",
+        "resets_at": "2028-02-29T00:00:00.000Z",
     }
 
 

@@ -155,7 +155,7 @@ def test_periods_are_utc_days_and_months_and_a_new_one_starts_at_nothing_spent(f
             with pytest.raises(SpendCapReached) as monthly:
                 await store.reserve(account.id, 1, "r3")
             assert monthly.value.cap["period"] == "monthly"
-            assert monthly.value.cap["resets_at"] == "2031-02-01T00:00:00Z"
+            assert monthly.value.cap["resets_at"] == "2031-02-01T00:00:00.000Z"
             clock["now"] = datetime(2031, 2, 1, 0, 0, tzinfo=UTC).timestamp()  # the next UTC month
             await store.reserve(account.id, 3, "r3")
             status = await store.spend_status(account.id)

@@ -158,7 +158,7 @@ def test_key_create_sets_expiry_and_an_expiry_without_offset_is_utc(data_dir):
     ok(data_dir, "account", "create", "acme", "--credits", "1")
     ok(data_dir, "key", "create", "--account", "acme", "--expires", "2099-01-31T12:00:00")
     (entry,) = json.loads(ok(data_dir, "key", "list", "--account", "acme", "--json"))
-    assert entry["expires_at"] == "2099-01-31T12:00:00Z"
+    assert entry["expires_at"] == "2099-01-31T12:00:00.000Z"
 
 
 def test_key_create_refuses_a_past_expiry_or_a_wildcard_origin_and_prints_no_key(data_dir):
@@ -230,7 +230,7 @@ def test_key_show_reports_state_and_settings_but_never_the_key_or_hash(data_dir)
     assert shown["key_id"] == key_id and shown["account_id"].startswith("acct_")
     assert (shown["state"], shown["expires_at"], shown["allowed_origins"]) == (
         "active",
-        "2099-01-01T00:00:00Z",
+        "2099-01-01T00:00:00.000Z",
         ["https://a.example"],
     )
     assert fields(text)["state"] == "active"

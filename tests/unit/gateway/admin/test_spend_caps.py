@@ -22,8 +22,8 @@ def test_a_line_shows_each_periods_cap_spent_and_reset():
     book, _ = SpendBook().with_cap("", SpendCap(daily=5), NOON).debit("acct_1", "key_a", 2, NOON)
     status = book.status("acct_1", NOON)
     assert line_view(status.account, status) == {
-        "daily": {"cap": 5, "spent": 2, "resets_at": "2031-01-01T00:00:00Z"},
-        "monthly": {"cap": None, "spent": 2, "resets_at": "2031-01-01T00:00:00Z"},
+        "daily": {"cap": 5, "spent": 2, "resets_at": "2031-01-01T00:00:00.000Z"},
+        "monthly": {"cap": None, "spent": 2, "resets_at": "2031-01-01T00:00:00.000Z"},
     }
     assert spend_view(status)["keys"] == [{"key_id": "key_a", **line_view(status.key("key_a"), status)}]
 
