@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import icalendar
 
+from services.search import forecast
 from tests.api.test_conventions_api import assert_error, balance
 from tests.api.test_search_api import INSTANT_KEYS, data
 
@@ -277,3 +278,14 @@ def test_an_ics_forecast_is_whole_and_paging_it_is_conflicting_parameters(api):
             "conflicting_parameters",
             next(iter(paging)),
         )
+
+
+def test_an_ics_forecast_past_its_cap_is_result_too_large_suggesting_the_json_pages_and_costs_nothing(
+    stack, monkeypatch
+):
+    monkeypatch.setattr(forecast, "ICS_MAX_BYTES", 2_000)
+    name, key = stack.new_key(credits=30)
+    with stack.client(key) as client:
+        error = assert_error(client.get("/v1/forecast", params={**MONTH, "format": "ics"}), 400, "result_too_large")
+        assert "page_size" in error["suggestion"] and "2,000" in error["message"]
+    assert balance(stack, name) == 30
