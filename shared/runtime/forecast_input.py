@@ -96,18 +96,22 @@ class ForecastInput:
     kinds: tuple[str, ...]
     bodies: tuple[str, ...]
     ics: bool
-    moving: tuple[str, ...] = ()
-    rank: str = TIME
-    page_size: int = 0
-    position: int = 0
-    page_key: str = ""
+    moving: tuple[str, ...]
+    rank: str
+    page_size: int
+    position: int
+    page_key: str
 
 
 def forecast_input(request: Message) -> ForecastInput:
     """Return the inputs of a /v1/forecast request: the birth (its moment, and its place,
     required: the houses, angles, lots and sect), the range (at most RANGE_CAP_YEARS calendar
     years; each moving body with an ephemeris over it, OutOfRange naming end), the kinds, the
-    filtering bodies (groups expanded) and format=ics only from year 1 (InvalidParameter naming format)."""
+    filtering bodies (groups expanded), the bodies that must move (:func:`moving_bodies`),
+    format=ics only from year 1 (InvalidParameter naming format) and whole (page_size or
+    page_token with it ConflictingParameters), the rank, the page size (the declared default
+    when not sent) and the position the page_token names (InvalidParameter naming page_token
+    when it is no token of this request's list)."""
     birth = moment_from(request, "moment")
     place = required_place(request, "location")
     start, end = event_range(request, cap_years=RANGE_CAP_YEARS)
