@@ -60,6 +60,14 @@ PARTNER = {
     },
     "additionalProperties": False,
 }
+#: What the forecast tool asks unless told otherwise: what matters first, the question an
+#: assistant is asked most ("what transits matter for me this year?"). The slow movers of the
+#: API's order of significance (docs/forecast.md), ranked by it, so that a year's contacts of
+#: Jupiter to Pluto fit the first page.
+FORECAST_DEFAULTS: dict[str, Any] = {
+    "moving": ["jupiter", "saturn", "uranus", "neptune", "pluto"],
+    "rank": "significance",
+}
 #: Arguments every tool takes but the API does not: they choose the result, not the answer.
 OWN_ARGUMENTS = ("extra", "cursor", "kind", "partner", "when")
 
@@ -263,10 +271,11 @@ TOOLS: tuple[CuratedTool, ...] = (
     ),
     CuratedTool(
         "forecast",
-        "A birth's forecast over start..end (at most 10 years) as one list: transits to the natal points (entering "
-        "orb, exact, leaving), stations, ingresses, lunations and eclipses with their natal house, void-of-course "
-        "Moon, solar and lunar returns, profection, zodiacal releasing and firdaria periods. Birth: local datetime "
-        "and place (from places). kinds and bodies narrow it. Paged (cursor).",
+        "A birth's forecast over start..end (at most 10 years): transits to the natal points (entering orb, exact, "
+        "leaving), stations, ingresses, lunations and eclipses, void-of-course Moon, returns, time-lord periods. "
+        "By default what matters first: the slow movers (moving=[jupiter..pluto]) by significance (exact contacts "
+        "to the angles and luminaries first); moving=[] and rank=time give every event in time order. Birth: local "
+        "datetime and place (from places). kinds and bodies narrow it. Paged (cursor, then page_token).",
         {
             "start": DATETIME,
             "end": DATETIME,
@@ -278,12 +287,16 @@ TOOLS: tuple[CuratedTool, ...] = (
             "lon": LON,
             "kinds": LIST,
             "bodies": LIST,
+            "moving": LIST,
+            "rank": {"type": "string", "enum": ["significance", "time"]},
+            "page_token": {"type": "string", "description": "data.next_page_token of the previous result"},
             "cursor": CURSOR,
         },
         {None: "/v1/forecast"},
         forecast_summary,
         required=("start", "end"),
         items="events",
+        defaults=FORECAST_DEFAULTS,
     ),
     CuratedTool(
         "returns",
@@ -415,7 +428,10 @@ def shaped_result(tool: CuratedTool, body: dict[str, Any], arguments: dict[str, 
         if key in body.get("meta", {})
     }
     result: dict[str, Any] = {
-        "summary": tool.summarize(data if pending is None else {**data, tool.items: pending}, meta, arguments),
+        # The summary says what was asked: the tool's defaults, unless the arguments replace them.
+        "summary": tool.summarize(
+            data if pending is None else {**data, tool.items: pending}, meta, {**tool.defaults, **arguments}
+        ),
         "data": data,
     }
     if body.get("warnings"):

@@ -157,16 +157,30 @@ def sky_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> s
 
 
 def forecast_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    """Return how many events of each kind the forecast holds, whose moves and in which order
+    (the tool's defaults read into ``arguments``), and, when the API has more pages, the
+    page_token of the next."""
     events = data.get("events", ())
     counts: dict[str, int] = {}
     for event in events:
         counts[event["kind"]] = counts.get(event["kind"], 0) + 1
     said = ", ".join(f"{kind} {count}" for kind, count in counts.items())
-    return with_moments(
-        f"{len(events)} forecast events ({said}), in order; each has a one-line summary and a stable id "
-        "(narrow with kinds or bodies).",
-        meta,
+    moving = arguments.get("moving")
+    whose = f" of {', '.join(moving)} moving" if moving else ""
+    if arguments.get("rank") == "significance":
+        order = (
+            "most significant first (slow movers' exact contacts to the angles and luminaries, then to the other "
+            "natal points, eclipses on natal points, stations, ...; each class in time order)"
+        )
+    else:
+        order = "in time order"
+    text = (
+        f"{len(events)} forecast events{whose} ({said}), {order}; each has a one-line summary and a stable id "
+        "(moving=[] for every body; narrow with kinds or bodies)."
     )
+    if data.get("next_page_token"):
+        text += f" More events follow: call again with page_token={data['next_page_token']}."
+    return with_moments(text, meta)
 
 
 def time_lords_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:

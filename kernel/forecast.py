@@ -61,6 +61,8 @@ VOID_OF_COURSE, RETURN, PROFECTION, RELEASING, FIRDARIA = (
 )
 #: The kinds, in the order that orders events falling at one instant.
 KINDS = (TRANSIT, STATION, INGRESS, LUNATION, ECLIPSE, VOID_OF_COURSE, RETURN, PROFECTION, RELEASING, FIRDARIA)
+#: The kinds of the time-lord periods: their bodies rule the period, none moves in it.
+TIME_LORD_KINDS = (PROFECTION, RELEASING, FIRDARIA)
 #: A transit window's phases.
 ENTER, EXACT, LEAVE = "enter", "exact", "leave"
 #: The bodies whose returns a forecast holds: the solar and the lunar return.
@@ -258,13 +260,41 @@ def ordered(events: Iterable[ForecastEvent]) -> list[ForecastEvent]:
     return sorted(events, key=lambda e: (e.jd, rank[e.kind], e.phase, e.bodies, e.point or ""))
 
 
-def select(events: Iterable[ForecastEvent], bodies: Sequence[str]) -> list[ForecastEvent]:
-    """Return the events that concern one of ``bodies`` (all events when empty): one moving or
-    ruling among them, or at a natal point of that name."""
-    if not bodies:
-        return list(events)
-    wanted = set(bodies)
-    return [e for e in events if wanted.intersection(e.bodies) or e.point in wanted]
+def select(events: Iterable[ForecastEvent], bodies: Sequence[str], moving: Sequence[str] = ()) -> list[ForecastEvent]:
+    """Return the events that concern one of ``bodies`` (every event when empty): one moving or
+    ruling among them, or at a natal point of that name; and, when ``moving`` is not empty, in
+    which one of ``moving`` moves (:func:`moving_bodies`)."""
+    wanted, movers = set(bodies), set(moving)
+    return [
+        e
+        for e in events
+        if (not wanted or wanted.intersection(e.bodies) or e.point in wanted)
+        and (not movers or movers.intersection(moving_bodies(e)))
+    ]
+
+
+def moving_bodies(event: ForecastEvent) -> tuple[str, ...]:
+    """Return the bodies that move in ``event``: a transit's transiting body, the body of a
+    station, an ingress or a return, the Sun and the Moon of a lunation or an eclipse, the Moon
+    of a void-of-course period (its ``bodies``); none in a time-lord period, whose bodies rule."""
+    return () if event.kind in TIME_LORD_KINDS else event.bodies
+
+
+def movers(settings: ForecastSettings) -> tuple[str, ...]:
+    """Return the bodies that move in a forecast's events under ``settings``: the Sun and the
+    Moon (lunations, eclipses, returns, void of course), the transiting, stationing and
+    ingressing bodies."""
+    return tuple(dict.fromkeys((SUN, MOON, *settings.moving, *settings.station_bodies, *settings.ingress_bodies)))
+
+
+def natal_targets(chart: Chart, settings: ForecastSettings) -> dict[str, float]:
+    """Return the natal points a forecast's transits aim at, by name, with their longitudes
+    (degrees): the settings' natal bodies, the Ascendant and the Midheaven, those the chart has."""
+    return {
+        name: chart.points.longitudes[name]
+        for name in (*settings.natal_bodies, "ascendant", "midheaven")
+        if name in chart.points.longitudes
+    }
 
 
 def _inside(jd: float, start_jd: float, end_jd: float) -> bool:
@@ -276,11 +306,7 @@ def transit_events(
 ) -> list[ForecastEvent]:
     """Return a transit's events: each window's entry into orb, its exacts and its exit, those
     the range does not clamp, each holding its window (:class:`kernel.transits.TransitEvent`)."""
-    points = [
-        (name, chart.points.longitudes[name])
-        for name in (*settings.natal_bodies, "ascendant", "midheaven")
-        if name in chart.points.longitudes
-    ]
+    points = list(natal_targets(chart, settings).items())
     scan = scan_transits(start_jd, end_jd, settings.moving, points, settings.aspects, settings.orb, EXCLUDE, deadline)
     events = []
     for window in scan.events:

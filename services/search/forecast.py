@@ -15,6 +15,7 @@ from collections.abc import Callable
 from celestial.v1 import search_service_pb2 as pb
 from kernel import forecast as kernel
 from kernel.deadline import Deadline
+from kernel.forecast_significance import by_significance
 from kernel.time_lord_periods import Period
 from kernel.timescale import iso_utc
 from kernel.zodiac import SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS, sign_key_of, sign_of
@@ -24,11 +25,17 @@ from services.search.lunations import eclipses_near, lunation_record
 from services.search.stations import station_record
 from services.search.transits import fill_event
 from services.search.void_of_course_periods import period_record
-from shared.runtime.forecast_input import ForecastInput, forecast_settings
+from shared.errors import ResultTooLarge
+from shared.runtime.computation import MAX_REPLY_BYTES
+from shared.runtime.forecast_input import SIGNIFICANCE, ForecastInput, forecast_settings
+from shared.runtime.forecast_pages import page_of
 from shared.runtime.sky_event_inputs import VoidPeriodsInput
 from shared.runtime.wire import fill_instant, instant_at
 
 CALENDAR_NAME = "Forecast"
+#: The largest iCalendar file a forecast answers, bytes: the 4 MiB one reply carries
+#: (shared/runtime/computation.py), less 64 KiB for the rest of the reply and its framing.
+ICS_MAX_BYTES = MAX_REPLY_BYTES - 64 * 1024
 _PHASE_TEXT = {
     "new_moon": "New Moon",
     "crescent": "Crescent Moon",
@@ -53,7 +60,8 @@ _LEVEL_TEXT = {
 
 
 def compute(request: pb.FindForecastRequest, deadline: Deadline) -> pb.FindForecastResponse:
-    """Return the forecast's events in time order, as JSON records or as an iCalendar file."""
+    """Return the forecast's events in the order asked (time, or significance), as a page of
+    JSON records with the next page's token, or as one iCalendar file at most ICS_MAX_BYTES."""
     query: ForecastInput = request.query
     # The eclipses near the range, searched once: the lunations' records name those within a
     # day, and the eclipse events are those inside the range.
@@ -62,8 +70,13 @@ def compute(request: pb.FindForecastRequest, deadline: Deadline) -> pb.FindForec
     events = forecast_events(query, deadline, eclipses if near else None)
     if query.ics:
         rows = (icalendar_text.VEvent(e.id, e.jd, e.end_jd, summary(e), e.kind) for e in events)
-        return pb.FindForecastResponse(data=pb.ForecastData(ics=icalendar_text.vcalendar(rows, CALENDAR_NAME)))
+        return pb.FindForecastResponse(
+            data=pb.ForecastData(ics=bounded_calendar(icalendar_text.vcalendar(rows, CALENDAR_NAME)))
+        )
     data = pb.ForecastData(json=pb.ForecastEvents())
+    events, following = page_of(events, query.position, query.page_size, query.page_key)
+    if following is not None:
+        data.json.next_page_token = following
     # Each instant's text made once per answer: an event's instant is one of its record's, and
     # a transit window's enter, exacts and leave recur in each of the window's events.
     text = functools.cache(iso_utc)
@@ -85,14 +98,31 @@ def compute(request: pb.FindForecastRequest, deadline: Deadline) -> pb.FindForec
 def forecast_events(
     query: ForecastInput, deadline: Deadline, eclipses: list | None = None
 ) -> list[kernel.ForecastEvent]:
-    """Return the events of the kinds and bodies ``query`` asks for, ordered, with their ids;
+    """Return the events of the kinds, bodies and moving bodies ``query`` asks for, with their
+    ids, in its order (time, or significance);
     the eclipse events from ``eclipses`` (kind, eclipse) over a span holding the range when given."""
     settings = forecast_settings()
     chart = kernel.natal_chart(query.birth, query.place, settings)
     events = kernel.forecast(
         chart, query.start.jd_ut1, query.end.jd_ut1, query.kinds, settings, deadline, eclipses=eclipses
     )
-    return kernel.select(events, query.bodies)
+    chosen = kernel.select(events, query.bodies, query.moving)
+    if query.rank == SIGNIFICANCE:
+        return by_significance(chosen, kernel.natal_targets(chart, settings), settings.orb)
+    return chosen
+
+
+def bounded_calendar(text: str) -> str:
+    """Return the iCalendar ``text`` of a forecast when it fits in ICS_MAX_BYTES (UTF-8);
+    ResultTooLarge suggesting a narrower forecast or the paged JSON otherwise."""
+    size = len(text.encode())
+    if size > ICS_MAX_BYTES:
+        raise ResultTooLarge(
+            f"The calendar holds {size:,} bytes; a forecast's iCalendar file is at most {ICS_MAX_BYTES:,}.",
+            suggestion="Narrow kinds, bodies or moving, or split the range; or ask for format=json, which comes "
+            "in pages (page_size, next_page_token).",
+        )
+    return text
 
 
 def _writers(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import icalendar
 
+from services.search import forecast
 from tests.api.test_conventions_api import assert_error, balance
 from tests.api.test_search_api import INSTANT_KEYS, data
 
@@ -181,3 +182,110 @@ def test_void_of_course_events_are_the_void_of_course_periods_begun_in_the_range
             event["instant"] == period["start"] and event["end"] == period["end"] and event["phase"] == period["sign"]
         )
         assert event["void_of_course"] == period
+
+
+# --- moving, rank and pages (issue 49, parts 5 and 6) ------------------------------------------
+
+SLOW = "jupiter,saturn,uranus,neptune,pluto"
+
+
+def test_moving_keeps_the_events_a_named_body_moves_in_and_not_those_at_its_natal_point(api):
+    events = data(api, "/v1/forecast", 10, **YEAR, moving="saturn")["events"]
+    assert events and {e["kind"] for e in events} <= {"transit", "station", "ingress"}
+    assert all(e["bodies"] == ["saturn"] for e in events)
+    at_natal_saturn = data(api, "/v1/forecast", 10, **YEAR, bodies="saturn", kinds="transit")["events"]
+    assert any(e["bodies"] != ["saturn"] for e in at_natal_saturn)
+
+
+def test_moving_the_moon_keeps_lunations_eclipses_void_of_course_and_lunar_returns_and_no_time_lord_period(api):
+    events = data(api, "/v1/forecast", 10, **YEAR, moving="moon")["events"]
+    assert {e["kind"] for e in events} == {"lunation", "eclipse", "void_of_course", "return"}
+    assert {e["phase"] for e in events if e["kind"] == "return"} == {"lunar"}
+
+
+def test_moving_with_a_body_that_moves_in_no_forecast_event_is_body_not_eligible_naming_moving(api):
+    error = assert_error(
+        api.get("/v1/forecast", params={**MONTH, "moving": "saturn,chiron"}), 400, "body_not_eligible", "moving"
+    )
+    assert "pluto" in error["suggestion"]
+
+
+def test_rank_significance_puts_the_slow_movers_exact_contacts_first_and_keeps_the_same_events(api):
+    by_time = data(api, "/v1/forecast", 10, **YEAR)["events"]
+    ranked = data(api, "/v1/forecast", 10, **YEAR, rank="significance")["events"]
+    assert sorted(e["id"] for e in ranked) == sorted(e["id"] for e in by_time) and ranked != by_time
+    slow = SLOW.split(",")
+    leading = [e for e in ranked if e["kind"] == "transit" and e["phase"] == "exact" and e["bodies"][0] in slow]
+    assert ranked[: len(leading)] == leading
+    assert ranked[-1]["kind"] == "void_of_course"
+
+
+def test_pages_of_any_size_put_together_are_the_whole_list_and_the_last_says_so(api):
+    params = {**MONTH, "rank": "significance"}
+    whole = data(api, "/v1/forecast", 10, **params)
+    assert whole["next_page_token"] is None
+    pages, token = [], None
+    while True:
+        page = data(api, "/v1/forecast", 10, **params, page_size=37, **({"page_token": token} if token else {}))
+        pages.append(page["events"])
+        token = page["next_page_token"]
+        if token is None:
+            break
+    assert all(len(p) == 37 for p in pages[:-1]) and 0 < len(pages[-1]) <= 37 and len(pages) > 2
+    assert [e for p in pages for e in p] == whole["events"]
+
+
+def test_a_page_token_of_another_request_is_invalid_parameter_with_a_suggestion_and_costs_nothing(stack):
+    name, key = stack.new_key(credits=30)
+    with stack.client(key) as client:
+        first = client.get("/v1/forecast", params={**MONTH, "page_size": 5}).json()["data"]
+        response = client.get(
+            "/v1/forecast", params={**MONTH, "moving": "mars", "page_token": first["next_page_token"]}
+        )
+        error = assert_error(response, 400, "invalid_parameter", "page_token")
+        assert "next_page_token" in error["suggestion"]
+        assert_error(
+            client.get("/v1/forecast", params={**MONTH, "page_token": "not a token"}),
+            400,
+            "invalid_parameter",
+            "page_token",
+        )
+    assert balance(stack, name) == 20
+
+
+def test_each_page_costs_what_the_forecast_costs(stack):
+    name, key = stack.new_key(credits=30)
+    with stack.client(key) as client:
+        first = client.get("/v1/forecast", params={**MONTH, "page_size": 5}).json()["data"]
+        second = client.get("/v1/forecast", params={**MONTH, "page_size": 5, "page_token": first["next_page_token"]})
+        assert second.status_code == 200 and second.json()["meta"]["credits_used"] == 10
+    assert balance(stack, name) == 10
+
+
+def test_page_size_is_1_to_5000(api):
+    for size in (0, 5001):
+        assert_error(
+            api.get("/v1/forecast", params={**MONTH, "page_size": size}), 400, "invalid_parameter", "page_size"
+        )
+    assert len(data(api, "/v1/forecast", 10, **MONTH, page_size=1)["events"]) == 1
+
+
+def test_an_ics_forecast_is_whole_and_paging_it_is_conflicting_parameters(api):
+    for paging in ({"page_size": 10}, {"page_token": "A" * 22}):
+        assert_error(
+            api.get("/v1/forecast", params={**MONTH, "format": "ics", **paging}),
+            400,
+            "conflicting_parameters",
+            next(iter(paging)),
+        )
+
+
+def test_an_ics_forecast_past_its_cap_is_result_too_large_suggesting_the_json_pages_and_costs_nothing(
+    stack, monkeypatch
+):
+    monkeypatch.setattr(forecast, "ICS_MAX_BYTES", 2_000)
+    name, key = stack.new_key(credits=30)
+    with stack.client(key) as client:
+        error = assert_error(client.get("/v1/forecast", params={**MONTH, "format": "ics"}), 400, "result_too_large")
+        assert "page_size" in error["suggestion"] and "2,000" in error["message"]
+    assert balance(stack, name) == 30

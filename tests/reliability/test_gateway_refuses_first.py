@@ -88,6 +88,11 @@ COMPUTED_REFUSALS: dict[tuple[str, str, str | None], str] = {
         "event",
     ): "no event within five synodic periods (optics that never lose the planet, a polar "
     "place) is known only from the search",
+    (
+        "FindForecast",
+        "result_too_large",
+        None,
+    ): "the size of a forecast's iCalendar file is known only once its events are found and written",
 }
 
 

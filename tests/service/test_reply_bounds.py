@@ -1,6 +1,7 @@
 """decisions.md: every reply is bounded before it is computed. The parameters' own limits
-(ranges and their caps, counts, year_days in [300, 400], 80 astrocartography lines) keep the
-largest answer each endpoint can give under the 4 MiB one reply carries; a reply past it
+(ranges and their caps, counts, year_days in [300, 400], 80 astrocartography lines, a
+forecast's page_size) keep the largest answer each endpoint can give under the 4 MiB one reply
+carries (a forecast's JSON pages, measured as the gateway writes them); a reply past it
 would be 400 result_too_large, never a service answered as busy."""
 
 from __future__ import annotations
@@ -9,13 +10,17 @@ import asyncio
 import importlib
 import json
 
+import orjson
 import pytest
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import Moment
 from gateway.endpoints import discover_endpoints
+from gateway.envelope import success_body
 from kernel.aspects import ASPECT_TYPES
 from kernel.deadline import Deadline
+from services.search import forecast
+from services.search import server as search_server
 from shared.errors import ResultTooLarge
 from shared.runtime.computation import MAX_REPLY_BYTES
 from shared.runtime.transcoder import request_from_json
@@ -150,6 +155,44 @@ def test_the_largest_answer_an_endpoint_admits_fits_one_reply(label):
     )
     reply = handlers[endpoint.method.name](request, Deadline.after(120))
     assert 0 < reply.ByteSize() < MAX_REPLY_BYTES, f"{label}: {reply.ByteSize():,} bytes"
+
+
+#: The widest forecast: ten calendar years of every kind, no filter, the largest page.
+WIDEST_FORECAST = {**BIRTH, "start": "2024-01-01", "end": "2034-01-01", "page_size": 5000}
+
+
+def _forecast(params: dict) -> tuple[object, bytes]:
+    """Return the reading of a /v1/forecast request and its answer's JSON as the gateway writes it."""
+    endpoint = ENDPOINTS["/v1/forecast"]
+    request = validate(request_from_json(endpoint.request_cls, {k: str(v) for k, v in params.items()}, endpoint.path))
+    reply = search_server.HANDLERS[endpoint.method.name](request, Deadline.after(120))
+    return request, orjson.dumps(success_body(reply, {"request_id": "0" * 32, "credits_used": 10}))
+
+
+def test_every_json_page_of_the_widest_forecast_is_under_4_mib_and_the_pages_are_the_whole_list():
+    request, _ = _forecast(WIDEST_FORECAST)
+    whole = forecast.forecast_events(request.query, Deadline.after(120))
+    pages, sizes, token = [], [], None
+    while True:
+        _, body = _forecast({**WIDEST_FORECAST, **({"page_token": token} if token else {})})
+        sizes.append(len(body))
+        data = orjson.loads(body)["data"]
+        pages.append(data["events"])
+        token = data["next_page_token"]
+        if token is None:
+            break
+    print("forecast pages (bytes of JSON):", sizes)
+    assert len(pages) > 1 and all(size < MAX_REPLY_BYTES for size in sizes)
+    assert [(e["id"], e["kind"], e["instant"]["jd"]) for page in pages for e in page] == [
+        (e.id, e.kind, e.jd) for e in whole
+    ]
+
+
+def test_the_widest_forecast_as_icalendar_is_whole_under_its_cap():
+    _, body = _forecast(
+        {key: value for key, value in WIDEST_FORECAST.items() if key != "page_size"} | {"format": "ics"}
+    )
+    assert 0 < len(body) < forecast.ICS_MAX_BYTES, f"{len(body):,} bytes"
 
 
 def test_a_reply_past_what_one_reply_carries_is_result_too_large_not_busy():

@@ -24,7 +24,12 @@ from celestial_mcp.results import RESULT_LIMIT
 from celestial_mcp.server import INSTRUCTIONS, McpSettings, create_server, main
 from celestial_mcp.tools import AnswerCache, call_curated
 from gateway.endpoints import discover_endpoints
+from gateway.envelope import success_body
 from gateway.reference.openapi import build_openapi
+from kernel.deadline import Deadline
+from services.search import server as search_server
+from shared.runtime.transcoder import request_from_json
+from shared.runtime.validation import validate
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
 TOOLS_LIST_LIMIT = 30_000
@@ -391,3 +396,59 @@ def test_the_vedic_tool_matches_the_birth_with_the_partner_and_gives_the_total_a
     ]
     summary = found.structured_content["summary"]
     assert "Ashtakoota 18.5/36" in summary and "nadi 8/8" in summary and "A (groom) manglik" in summary
+
+
+def _forecast_api(sent: list):
+    """Return a transport answering /v1/forecast as the API does: the body validated and
+    computed by the search service's handler, in process."""
+    endpoint = next(e for e in discover_endpoints() if e.path == "/v1/forecast")
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        sent.append(body)
+        reading = validate(request_from_json(endpoint.request_cls, body, endpoint.path))
+        reply = search_server.HANDLERS[endpoint.method.name](reading, Deadline.after(60))
+        return httpx.Response(200, json=success_body(reply, {"credits_used": 10, "credits_remaining": 90}))
+
+    return httpx.MockTransport(answer)
+
+
+def _forecast(arguments: dict, sent: list):
+    async def call():
+        async with httpx.AsyncClient(transport=_forecast_api(sent), base_url="http://api") as client:
+            return await call_curated(
+                client, curated_tools()["forecast"], arguments, "svc_live_abc", DOCUMENT, AnswerCache()
+            )
+
+    return asyncio.run(call()).structured_content
+
+
+LYON_YEAR = {"datetime": "1985-07-13T14:05", "place": "2996944", "start": "2026-01-01T00:00", "end": "2027-01-01T00:00"}
+OUTER = {"uranus", "neptune", "pluto"}
+
+
+def test_the_forecasts_first_page_of_a_year_holds_the_slow_movers_transits_across_the_year():
+    sent: list = []
+    content = _forecast(LYON_YEAR, sent)
+
+    assert sent[0]["moving"] == ["jupiter", "saturn", "uranus", "neptune", "pluto"]
+    assert sent[0]["rank"] == "significance"
+    events = content["data"]["events"]
+    assert len(json.dumps(content, ensure_ascii=False)) <= RESULT_LIMIT
+    assert all(event["bodies"][0] in {"jupiter", "saturn", *OUTER} for event in events)
+    transits = [event for event in events if event["kind"] == "transit"]
+    moving = {event["bodies"][0] for event in transits}
+    assert {"jupiter", "saturn"} <= moving and moving & OUTER
+    months = {event["instant"]["datetime"][5:7] for event in transits}
+    assert min(months) <= "03" and max(months) >= "10" and len(months) >= 6
+    assert "most significant first" in content["summary"] and "jupiter, saturn" in content["summary"]
+
+
+def test_without_its_defaults_the_forecasts_first_page_is_the_first_days_of_every_kind():
+    sent: list = []
+    content = _forecast({**LYON_YEAR, "moving": [], "rank": "time"}, sent)
+
+    assert "moving" not in sent[0] or sent[0]["moving"] == []
+    events = content["data"]["events"]
+    assert {event["instant"]["datetime"][:7] for event in events} == {"2026-01"}
+    assert content["page"]["total"] > 1000 and "in time order" in content["summary"]

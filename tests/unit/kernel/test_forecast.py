@@ -225,6 +225,35 @@ def test_bodies_keep_the_events_that_concern_one_of_them(events):
     assert fc.select(events, []) == events
 
 
+def test_moving_keeps_the_events_one_of_its_bodies_moves_in(events):
+    kept = fc.select(events, [], ["saturn"])
+    assert fc.TRANSIT in {e.kind for e in kept} <= {fc.TRANSIT, fc.STATION, fc.INGRESS}
+    assert kept and all(e.bodies == ("saturn",) for e in kept)
+    # A transit to natal Saturn moves another body: bodies keeps it, moving does not.
+    assert any(e.point == "saturn" and e.bodies != ("saturn",) for e in fc.select(events, ["saturn"]))
+
+
+def test_lunations_and_eclipses_move_the_sun_and_the_moon_and_void_of_course_the_moon(events):
+    by_sun = {e.kind for e in fc.select(events, [], ["sun"])}
+    by_moon = {e.kind for e in fc.select(events, [], ["moon"])}
+    assert {fc.LUNATION, fc.ECLIPSE} <= by_sun and fc.VOID_OF_COURSE not in by_sun
+    assert {fc.LUNATION, fc.ECLIPSE, fc.VOID_OF_COURSE, fc.RETURN} <= by_moon
+
+
+def test_nothing_moves_in_a_time_lord_period_so_moving_drops_them(events):
+    lords = {body for e in events if e.kind in fc.TIME_LORD_KINDS for body in e.bodies}
+    assert lords and not [e for e in fc.select(events, [], sorted(lords)) if e.kind in fc.TIME_LORD_KINDS]
+
+
+def test_moving_and_bodies_together_keep_what_both_keep(events):
+    both = fc.select(events, ["sun"], ["mars"])
+    assert both and all(e.bodies == ("mars",) and e.point == "sun" for e in both)
+
+
+def test_the_bodies_that_move_in_a_forecast_are_the_luminaries_and_the_settings_moving_bodies():
+    assert fc.movers(SETTINGS) == PLANETS
+
+
 def test_a_range_before_birth_has_no_time_lord_periods(chart):
     events = fc.forecast(
         chart, BIRTH.jd_ut1 - 400.0, BIRTH.jd_ut1 - 10.0, [fc.PROFECTION, fc.RELEASING, fc.FIRDARIA], SETTINGS, NEVER

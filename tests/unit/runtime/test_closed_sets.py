@@ -75,6 +75,10 @@ DELIBERATE = {
         "celestial.v1.ComputeLotsRequest.lots",
     ): "the lots' keywords; the choices also take their ids",
     (
+        "kernel.forecast_significance.ANGLES_AND_LUMINARIES",
+        "celestial.v1.DrawChartWheelRequest.return_body",
+    ): "the natal points a forecast ranks first, the angles beside the luminaries a return wheel takes",
+    (
         "kernel.engine.HELIACAL_EVENT_TYPES",
         "celestial.v1.FindHeliacalEventRequest.event",
     ): "the engine's four events; the acronychal two are found otherwise",
@@ -184,6 +188,7 @@ def test_every_closed_set_with_a_table_is_bound_to_the_table_that_gives_it_meani
         ("celestial.v1.FindLunarEclipsesRequest", "type"): "kernel.eclipses.LUNAR_TYPES",
         ("celestial.v1.FindLunationsRequest", "phases"): "kernel.lunations.PHASE_ANGLES_DEG",
         ("celestial.v1.FindForecastRequest", "kinds"): "kernel.forecast.KINDS",
+        ("celestial.v1.FindForecastRequest", "rank"): "shared.runtime.forecast_input.RANKS",
         ("celestial.v1.ComputeFirdariaRequest", "night_order"): "kernel.firdaria.NIGHT_SEQUENCES",
         ("celestial.v1.ComputePanchangRequest", "sunrise"): "kernel.panchang.SUNRISES",
     }
