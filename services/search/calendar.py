@@ -192,11 +192,11 @@ def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[
                 # with the bodies and aspects, the ingress never does.
                 id=f"void-of-course-{SIGN_KEY_OF[record.next_sign]}-{_minute(period.end_jd)}",
                 kind=VOID_OF_COURSE,
-                phase=record.sign,
+                phase=period.sign_name,  # as a forecast's (kernel/forecast.py void_events)
                 instant=record.start,
                 end=record.end,
                 bodies=[MOON],
-                summary=summaries.void_of_course(record.sign, record.next_sign),
+                summary=summaries.void_of_course(period.sign_name, period.next_sign_name),
                 void_of_course=record,
             )
         )
