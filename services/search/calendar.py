@@ -16,7 +16,7 @@ from kernel.deadline import Deadline
 from kernel.errors import OutOfRange
 from kernel.forecast import eclipses_at
 from kernel.stations import find_stations
-from kernel.zodiac import SIGN_KEY_OF, SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS
+from kernel.zodiac import SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS
 from services.search import event_summaries as summaries
 from services.search import icalendar_text
 from services.search.eclipses import global_eclipse
@@ -190,9 +190,9 @@ def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[
             pb.Event(
                 # Named by the ingress that ends it: the last aspect that begins it may change
                 # with the bodies and aspects, the ingress never does.
-                id=f"void-of-course-{SIGN_KEY_OF[record.next_sign]}-{_minute(period.end_jd)}",
+                id=f"void-of-course-{SIGN_KEYS[(period.sign + 1) % len(SIGN_KEYS)]}-{_minute(period.end_jd)}",
                 kind=VOID_OF_COURSE,
-                phase=period.sign_name,  # as a forecast's (kernel/forecast.py void_events)
+                phase=record.sign,  # the sign its record names, as a forecast's phase
                 instant=record.start,
                 end=record.end,
                 bodies=[MOON],
