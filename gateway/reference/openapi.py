@@ -454,7 +454,7 @@ WEBHOOK_EVENT = "event"
 
 def _webhook_delivery(components: Components) -> dict[str, Any]:
     """Return the operation a subscription's URL receives (docs/webhooks.md): a POST of the
-    payload, its event the same Event component as /v1/forecast's and /v1/calendar's."""
+    payload, its event the same TimelineEvent component as /v1/forecast's and /v1/calendar's."""
     return {
         "post": {
             "summary": "A webhook delivery: one event of a subscription",

@@ -56,7 +56,7 @@ def compute(request: pb.FindCalendarEventsRequest, deadline: Deadline) -> pb.Fin
     return pb.FindCalendarEventsResponse(data=data)
 
 
-def calendar_events(query: CalendarInput, deadline: Deadline) -> list[pb.Event]:
+def calendar_events(query: CalendarInput, deadline: Deadline) -> list[pb.TimelineEvent]:
     """Return the events of the kinds ``query`` asks for, sorted."""
     start_jd, end_jd = query.start.jd_ut1, query.end.jd_ut1
     finders = {
@@ -74,7 +74,7 @@ def calendar_events(query: CalendarInput, deadline: Deadline) -> list[pb.Event]:
     return events
 
 
-def _body(event: pb.Event) -> str:
+def _body(event: pb.TimelineEvent) -> str:
     """Return the body of an ingress or a station ("" for the other kinds)."""
     if event.HasField("ingress"):
         return event.ingress.body
@@ -88,7 +88,7 @@ def _minute(jd: float) -> str:
     return instant_at(jd).datetime[:16].replace("-", "").replace(":", "")
 
 
-def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.Event]:
+def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.TimelineEvent]:
     events = []
     for body in query.bodies:
         if body_table.INGRESSES not in body_table.body(body).uses:
@@ -107,7 +107,7 @@ def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.Event]:
                 crossing.direct,
             )
             events.append(
-                pb.Event(
+                pb.TimelineEvent(
                     id=f"ingress-{body}-{SIGN_KEYS[index]}-{record.direction}-{_minute(crossing.jd)}",
                     kind=INGRESS,
                     phase=record.direction,
@@ -120,7 +120,7 @@ def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.Event]:
     return events
 
 
-def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.Event]:
+def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.TimelineEvent]:
     events = []
     for body in query.bodies:
         if body_table.STATIONS not in body_table.body(body).uses:
@@ -129,7 +129,7 @@ def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.Event]:
             record = station_record(station)
             direction = "retrograde" if station.event == "station_retrograde" else "direct"
             events.append(
-                pb.Event(
+                pb.TimelineEvent(
                     id=f"station-{body}-{direction}-{_minute(station.jd)}",
                     kind=STATION,
                     phase=station.event,
@@ -142,13 +142,13 @@ def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.Event]:
     return events
 
 
-def _lunations(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.Event]:
+def _lunations(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.TimelineEvent]:
     phases = declared_default(pb.FindLunationsRequest.DESCRIPTOR, "phases")
     events = []
     for record in lunation_records(start_jd, end_jd, phases, deadline):
         eclipse = (record.eclipse.kind, record.eclipse.eclipse_type) if record.HasField("eclipse") else None
         events.append(
-            pb.Event(
+            pb.TimelineEvent(
                 id=f"lunation-{record.phase}-{_minute(record.instant.jd)}",
                 kind=LUNATION,
                 phase=record.phase,
@@ -161,12 +161,12 @@ def _lunations(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.Ev
     return events
 
 
-def _eclipses(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.Event]:
+def _eclipses(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.TimelineEvent]:
     events = []
     for at in eclipses_at(start_jd, end_jd, deadline):
         maximum = instant_at(at.eclipse.maximum)
         events.append(
-            pb.Event(
+            pb.TimelineEvent(
                 id=f"eclipse-{at.kind}-{_minute(at.eclipse.maximum)}",
                 kind=ECLIPSE,
                 phase=at.kind,
@@ -179,7 +179,7 @@ def _eclipses(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.Eve
     return events
 
 
-def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.Event]:
+def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.TimelineEvent]:
     declared = pb.FindVoidOfCoursePeriodsRequest.DESCRIPTOR
     bodies = tuple(resolve_bodies(declared_default(declared, "bodies")))
     query = void_periods_over(start_jd, end_jd, bodies, tuple(declared_default(declared, "aspects")), None)
@@ -187,7 +187,7 @@ def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[
     for period in find_periods(query, deadline):
         record = period_record(period, query)
         events.append(
-            pb.Event(
+            pb.TimelineEvent(
                 # Named by the ingress that ends it: the last aspect that begins it may change
                 # with the bodies and aspects, the ingress never does.
                 id=f"void-of-course-{SIGN_KEYS[(period.sign + 1) % len(SIGN_KEYS)]}-{_minute(period.end_jd)}",

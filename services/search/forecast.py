@@ -92,7 +92,7 @@ def forecast_events(
 
 def _writers(
     query: ForecastInput, eclipses: list, text: Callable[[float], str]
-) -> dict[str, Callable[[pb.Event, object], None]]:
+) -> dict[str, Callable[[pb.TimelineEvent, object], None]]:
     """Return, for each kind, the function that writes its record into an event, a transit
     window's instants with ``text``."""
     settings = forecast_settings()
@@ -101,7 +101,7 @@ def _writers(
     )
     windows: dict[int, pb.TransitEvent] = {}
 
-    def transit(record: pb.Event, window) -> None:
+    def transit(record: pb.TimelineEvent, window) -> None:
         # A window gives up to three events (enter, exact, leave): written once, copied into each.
         written = windows.get(id(window))
         if written is None:
@@ -109,17 +109,17 @@ def _writers(
             fill_event(written, window, text)
         record.transit.CopyFrom(written)
 
-    def ingress(record: pb.Event, found) -> None:
+    def ingress(record: pb.TimelineEvent, found) -> None:
         crossing, index = found
         degree = 0.0 if crossing.direct else SIGN_WIDTH_DEG
         record.ingress.CopyFrom(
             ingress_record(record.bodies[0], crossing.target_deg, SIGNS[index], degree, crossing.jd, crossing.direct)
         )
 
-    def eclipse(record: pb.Event, at: kernel.EclipseAt) -> None:
+    def eclipse(record: pb.TimelineEvent, at: kernel.EclipseAt) -> None:
         record.eclipse.CopyFrom(global_eclipse(at))
 
-    def body_return(record: pb.Event, found: kernel.BodyReturn) -> None:
+    def body_return(record: pb.TimelineEvent, found: kernel.BodyReturn) -> None:
         record.body_return.CopyFrom(
             pb.ForecastReturn(body=found.body, natal_longitude=found.natal_longitude_deg, instant=instant_at(found.jd))
         )

@@ -28,7 +28,7 @@ class VEvent(NamedTuple):
     category: str
 
 
-def calendar(events: list[pb.Event]) -> str:
+def calendar(events: list[pb.TimelineEvent]) -> str:
     """Return the iCalendar text of a sky calendar's ``events``, lines ending in CRLF."""
     return vcalendar(
         (VEvent(e.id, e.instant.jd, e.end.jd if e.HasField("end") else None, e.summary, e.kind) for e in events),

@@ -1,4 +1,4 @@
-"""One Event schema (issue 49, part E): /v1/forecast's events, /v1/calendar's and a webhook
+"""One event schema (TimelineEvent) (issue 49, part E): /v1/forecast's events, /v1/calendar's and a webhook
 delivery's are the same component of the OpenAPI document, and a sky event that both answers
 hold is the same event in both but for what concerns the birth."""
 
@@ -36,8 +36,8 @@ def test_the_forecasts_the_calendars_and_a_webhook_deliverys_events_are_one_comp
     payload = document["webhooks"]["event"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     delivered = _resolve(document, payload)["properties"]["event"]
     forecast, calendar = _events_item(document, "/v1/forecast"), _events_item(document, "/v1/calendar")
-    assert forecast == calendar == delivered == {"$ref": REF + "Event"}
-    event = document["components"]["schemas"]["Event"]
+    assert forecast == calendar == delivered == {"$ref": REF + "TimelineEvent"}
+    event = document["components"]["schemas"]["TimelineEvent"]
     assert {"id", "kind", "phase", "instant", "end", "bodies", "point", "natal_house", "summary"} <= set(
         event["required"]
     )

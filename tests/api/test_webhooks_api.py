@@ -486,7 +486,7 @@ def test_a_test_delivery_is_a_signed_post_of_the_event_recorded_with_its_outcome
 
 def assert_a_webhook_payload(stack: AppStack, key: str, body: dict) -> None:
     """Assert that ``body`` is valid against the document's webhook ``event`` (WebhookPayload,
-    its event the Event of /v1/forecast and /v1/calendar), every member declared."""
+    its event the TimelineEvent of /v1/forecast and /v1/calendar), every member declared."""
     document = strict(call(stack, key, "GET", "/v1/openapi.json").json())
     payload = document["webhooks"]["event"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     errors = list(Draft202012Validator({**payload, "components": document["components"]}).iter_errors(body))
@@ -596,7 +596,7 @@ def test_a_sky_subscriptions_test_carries_its_next_event_as_a_sky_event(stack, a
     ]
     (real,) = [sky_event(e) for e in same_instant]
     assert real["id"] == real_id(event) and event == {**real, "id": event["id"]}
-    # One Event schema: the forecast's members, what concerns the reference birth null.
+    # One event schema (TimelineEvent): the forecast's members, what concerns the reference birth null.
     assert set(event) == set(same_instant[0]) and event["point"] is None and event["natal_house"] is None
     assert shape(event) == {**shape(same_instant[0]), "natal_house": ("NoneType", None)}
 
