@@ -38,7 +38,7 @@ def _median_ms(work) -> float:
     return statistics.median(times) * 1e3
 
 
-def _separate_requests(events: list[pb.CalendarEvent]) -> list:
+def _separate_requests(events: list[pb.Event]) -> list:
     """Return (handler, request) of the separate endpoints' calls that give the calendar's events:
     /v1/ingresses for each body and sign entered (as many as the calendar holds, at most 10 a
     call), then one call each for the stations, lunations, eclipses and void-of-course periods."""

@@ -153,7 +153,11 @@ def sky_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> s
     for event in events:
         counts[event["kind"]] = counts.get(event["kind"], 0) + 1
     said = ", ".join(f"{kind} {count}" for kind, count in counts.items())
-    return with_moments(f"{len(events)} sky events ({said}), in order; each has a one-line summary.", meta)
+    return with_moments(
+        f"{len(events)} sky events ({said}), in order; each has a one-line summary and a stable id, "
+        "in the forecast's event shape (point and natal_house null).",
+        meta,
+    )
 
 
 def forecast_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:

@@ -6,8 +6,7 @@ a spelling other than its one.
 The tables here are the rules' one source: :data:`CONCEPTS` (each concept's name and the
 synonyms it must not appear under), :data:`SPEC_EXCEPTIONS` (the places where
 ``spec/interface.md`` or ``spec/decisions.md`` fixes another name or spelling, each with its
-section; docs/conventions.md lists the same rows, and a test holds the two together) and
-:data:`PENDING_PART_E` (the event synonyms part E of issue 49 removes).
+section; docs/conventions.md lists the same rows, and a test holds the two together).
 """
 
 from __future__ import annotations
@@ -91,10 +90,8 @@ SNAKE_CASE = re.compile(r"[a-z0-9]+(_[a-z0-9]+)*")
 #: The event synonyms part E (one Event schema for the forecast, the calendar and the webhook
 #: payload) removes: the integrator deletes this set once E is merged, and the test then holds
 #: the calendar's events to ``id`` and ``instant`` as well.
-PENDING_PART_E: frozenset[tuple[str, str]] = frozenset({("CalendarEvent", "uid"), ("CalendarEvent", "start")})
-
 #: The schemas that are events (their ``start`` is the event's instant, not a period's start).
-EVENT_SCHEMAS = frozenset({"CalendarEvent", "ForecastEvent", "Event"})
+EVENT_SCHEMAS = frozenset({"TimelineEvent"})
 
 BODY_IDS = frozenset(row.name for row in BODY_TABLE) | {"lagna", "rahu", "ketu"}
 SIGN_NAMES = {key: key.capitalize() for key in SIGN_KEYS}
@@ -240,7 +237,7 @@ def values_with_schemas(
 
 def schema_drift(document: dict[str, Any]) -> list[Drift]:
     """Return every member name of a response schema that is a concept's synonym, outside the
-    spec's exceptions and :data:`PENDING_PART_E`."""
+    spec's exceptions."""
     found: list[Drift] = []
     body_members = _members_holding(document, lambda v: isinstance(v, str) and v in BODY_IDS)
     instants = _instant_members(document)
@@ -255,7 +252,7 @@ def schema_drift(document: dict[str, Any]) -> list[Drift]:
                     continue
                 if concept.when_values == "event" and schema not in EVENT_SCHEMAS:
                     continue
-                if _allowed(schema, member, "name") or (schema, member) in PENDING_PART_E:
+                if _allowed(schema, member, "name"):
                     continue
                 found.append(Drift(schema, member, f"{concept.name} is named {concept.canonical!r}"))
             flat = _flat_instant(node, member)

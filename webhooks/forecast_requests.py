@@ -4,7 +4,8 @@ functions shared by the worker (``webhooks/events.py``) and the gateway's test d
 
 A chart subscription asks for its kinds with ``chart=<id>``; a sky subscription (ingresses,
 stations, lunations, eclipses) concerns no chart: it asks with a reference birth
-(:data:`SKY_BIRTH`) and removes what concerns that birth (``natal_house``), and its events
+(:data:`SKY_BIRTH`) and removes what concerns that birth (``point`` and ``natal_house`` null,
+as in a calendar's events, and the natal house out of the summary), and its events
 carry ids of their own: ``sky_`` and 24 hex digits of the SHA-256 of the kind, phase, bodies
 and the minute of the instant, the same for every sky subscription.
 """
@@ -20,8 +21,8 @@ FORECAST_PATH = "/v1/forecast"
 #: The birth a sky subscription's events are found with (any would do: ingresses, stations,
 #: lunations and eclipses do not depend on it): J2000.0 on the equator at Greenwich.
 SKY_BIRTH = {"jd": "2451545.0", "lat": "0", "lon": "0"}
-#: What a sky event leaves out: what concerns the reference birth.
-NATAL_MEMBERS = ("natal_house",)
+#: What a sky event sets to null, as a calendar's event does: what concerns the reference birth.
+NATAL_MEMBERS = ("point", "natal_house")
 _MINUTES_PER_DAY = 1440
 
 
@@ -59,9 +60,18 @@ def forecast_body(day: datetime, kinds: tuple[str, ...], chart_id: str | None) -
 
 
 def sky_event(event: dict[str, Any]) -> dict[str, Any]:
-    """Return a forecast event of the reference birth as a sky event: its own id, no natal member."""
-    kept = {key: value for key, value in event.items() if key not in NATAL_MEMBERS}
-    return {**kept, "id": sky_event_id(event["kind"], event["phase"], event["bodies"], event["instant"]["jd"])}
+    """Return a forecast event of the reference birth as a sky event: its own id, its natal
+    members null and its summary without the natal house (as /v1/calendar writes it)."""
+    summary = event["summary"]
+    if event.get("natal_house") is not None:
+        # The forecast appends the house last (services/search/forecast.py summary).
+        summary = summary.removesuffix(f" in natal house {event['natal_house']}")
+    return {
+        **event,
+        **dict.fromkeys(NATAL_MEMBERS),
+        "id": sky_event_id(event["kind"], event["phase"], event["bodies"], event["instant"]["jd"]),
+        "summary": summary,
+    }
 
 
 def sky_event_id(kind: str, phase: str, bodies: list[str], jd: float) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from celestial.v1 import options_pb2
+from celestial.v1 import account_service_pb2, options_pb2
 from gateway.account_resources import BODY_METHODS, takes_body
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint, account_operations, path_parameters
@@ -466,6 +466,35 @@ def _account_operation(endpoint: Endpoint, components: Components) -> dict[str, 
     return operation
 
 
+#: The name of the one webhook of the document (OpenAPI 3.1 ``webhooks``): a delivery's POST.
+WEBHOOK_EVENT = "event"
+
+
+def _webhook_delivery(components: Components) -> dict[str, Any]:
+    """Return the operation a subscription's URL receives (docs/webhooks.md): a POST of the
+    payload, its event the same TimelineEvent component as /v1/forecast's and /v1/calendar's."""
+    return {
+        "post": {
+            "summary": "A webhook delivery: one event of a subscription",
+            "description": (
+                "What Celestial POSTs to a subscription's URL (POST /v1/webhooks), lead_minutes before "
+                "the event's instant, with the Standard Webhooks 1.0 headers webhook-id (the event's id), "
+                "webhook-timestamp and webhook-signature, and Celestial-Attempt. Answer 2xx within 10 s; "
+                "anything else is retried."
+            ),
+            "operationId": "webhook_event",
+            "tags": ["webhooks"],
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {"schema": components.value(account_service_pb2.WebhookPayload.DESCRIPTOR)}
+                },
+            },
+            "responses": {"2XX": {"description": "Delivered: the event is never sent again."}},
+        }
+    }
+
+
 def build_openapi(
     endpoints: tuple[Endpoint, ...], *, version: str, guides: Sequence[tuple[str, str]] = ()
 ) -> dict[str, Any]:
@@ -534,6 +563,7 @@ def build_openapi(
         paths.setdefault(endpoint.path, {})[endpoint.http.gateway.method.lower()] = _account_operation(
             endpoint, components
         )
+    webhooks = {WEBHOOK_EVENT: _webhook_delivery(components)}
     return with_code_samples(
         reference_text(
             {
@@ -542,6 +572,7 @@ def build_openapi(
                 "servers": [{"url": "/"}],
                 "security": [{"bearer": []}, {"apiKey": []}],
                 "paths": with_idempotency_key(paths),
+                "webhooks": webhooks,
                 "components": {
                     "schemas": {
                         "Error": ERROR_SCHEMA,

@@ -13,11 +13,13 @@ from kernel import bodies as body_table
 from kernel.bodies import resolve_bodies
 from kernel.crossings import sign_ingresses_until
 from kernel.deadline import Deadline
-from kernel.eclipses import LUNAR, SOLAR, eclipses_between
 from kernel.errors import OutOfRange
+from kernel.forecast import eclipses_at
 from kernel.stations import find_stations
 from kernel.zodiac import SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS
+from services.search import event_summaries as summaries
 from services.search import icalendar_text
+from services.search.eclipses import global_eclipse
 from services.search.ingresses import ingress_record
 from services.search.lunations import lunation_records
 from services.search.stations import station_record
@@ -28,6 +30,9 @@ from shared.runtime.sky_event_inputs import CalendarInput, void_periods_over
 from shared.runtime.wire import instant_at
 
 INGRESS, STATION, LUNATION, ECLIPSE, VOID_OF_COURSE = "ingress", "station", "lunation", "eclipse", "void_of_course"
+MOON = "moon"
+# The bodies taking part in a lunation and an eclipse, as a forecast names them.
+LUMINARIES = ("sun", "moon")
 # The kinds in the order of the events parameter's choices, which orders events at one instant.
 _KINDS = {
     "ingresses": INGRESS,
@@ -36,21 +41,10 @@ _KINDS = {
     "eclipses": ECLIPSE,
     "void_of_course": VOID_OF_COURSE,
 }
-_PHASE_TEXT = {
-    "new_moon": "New Moon",
-    "crescent": "Crescent Moon",
-    "first_quarter": "First quarter Moon",
-    "gibbous": "Gibbous Moon",
-    "full_moon": "Full Moon",
-    "disseminating": "Disseminating Moon",
-    "last_quarter": "Last quarter Moon",
-    "balsamic": "Balsamic Moon",
-}
-_ECLIPSE_TYPE_TEXT = {"annular_total": "Hybrid"}
 
 
 def compute(request: pb.FindCalendarEventsRequest, deadline: Deadline) -> pb.FindCalendarEventsResponse:
-    """Return the calendar's events in time order (by start, then kind, then body), as JSON
+    """Return the calendar's events in time order (by instant, then kind, then body), as JSON
     records or as the text of an iCalendar file."""
     query = request.query
     events = calendar_events(query, deadline)
@@ -62,7 +56,7 @@ def compute(request: pb.FindCalendarEventsRequest, deadline: Deadline) -> pb.Fin
     return pb.FindCalendarEventsResponse(data=data)
 
 
-def calendar_events(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent]:
+def calendar_events(query: CalendarInput, deadline: Deadline) -> list[pb.TimelineEvent]:
     """Return the events of the kinds ``query`` asks for, sorted."""
     start_jd, end_jd = query.start.jd_ut1, query.end.jd_ut1
     finders = {
@@ -76,11 +70,11 @@ def calendar_events(query: CalendarInput, deadline: Deadline) -> list[pb.Calenda
     order = {kind: index for index, kind in enumerate(_KINDS.values())}
     bodies = {body: index for index, body in enumerate(query.bodies)}
     events = [event for kind in kinds for event in finders[kind]()]
-    events.sort(key=lambda e: (e.start.jd, order[e.kind], bodies.get(_body(e), -1)))
+    events.sort(key=lambda e: (e.instant.jd, order[e.kind], bodies.get(_body(e), -1)))
     return events
 
 
-def _body(event: pb.CalendarEvent) -> str:
+def _body(event: pb.TimelineEvent) -> str:
     """Return the body of an ingress or a station ("" for the other kinds)."""
     if event.HasField("ingress"):
         return event.ingress.body
@@ -94,12 +88,7 @@ def _minute(jd: float) -> str:
     return instant_at(jd).datetime[:16].replace("-", "").replace(":", "")
 
 
-def _degree_text(degree: float) -> str:
-    whole, minutes = divmod(round(degree * 60.0), 60)
-    return f"{whole}°{minutes:02d}′"
-
-
-def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent]:
+def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.TimelineEvent]:
     events = []
     for body in query.bodies:
         if body_table.INGRESSES not in body_table.body(body).uses:
@@ -117,16 +106,21 @@ def _ingresses(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEven
                 crossing.jd,
                 crossing.direct,
             )
-            verb = "enters" if crossing.direct else "re-enters"
-            summary = f"{body.capitalize()} {verb} {sign}" + ("" if crossing.direct else " (retrograde)")
-            uid = f"ingress-{body}-{SIGN_KEYS[index]}-{record.direction}-{_minute(crossing.jd)}"
             events.append(
-                pb.CalendarEvent(kind=INGRESS, start=instant_at(crossing.jd), summary=summary, uid=uid, ingress=record)
+                pb.TimelineEvent(
+                    id=f"ingress-{body}-{SIGN_KEYS[index]}-{record.direction}-{_minute(crossing.jd)}",
+                    kind=INGRESS,
+                    phase=record.direction,
+                    instant=instant_at(crossing.jd),
+                    bodies=[body],
+                    summary=summaries.ingress(body, sign, crossing.direct),
+                    ingress=record,
+                )
             )
     return events
 
 
-def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent]:
+def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.TimelineEvent]:
     events = []
     for body in query.bodies:
         if body_table.STATIONS not in body_table.body(body).uses:
@@ -134,66 +128,76 @@ def _stations(query: CalendarInput, deadline: Deadline) -> list[pb.CalendarEvent
         for station in find_stations(body, query.start.jd_ut1, query.end.jd_ut1, deadline):
             record = station_record(station)
             direction = "retrograde" if station.event == "station_retrograde" else "direct"
-            where = f"{_degree_text(record.sign_degree)} {record.sign.capitalize()}"
-            summary = f"{body.capitalize()} stations {direction} at {where}"
-            uid = f"station-{body}-{direction}-{_minute(station.jd)}"
             events.append(
-                pb.CalendarEvent(kind=STATION, start=record.instant, summary=summary, uid=uid, station=record)
-            )
-    return events
-
-
-def _lunations(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.CalendarEvent]:
-    phases = declared_default(pb.FindLunationsRequest.DESCRIPTOR, "phases")
-    events = []
-    for record in lunation_records(start_jd, end_jd, phases, deadline):
-        summary = f"{_PHASE_TEXT[record.phase]} at {_degree_text(record.sign_degree)} {record.sign.capitalize()}"
-        if record.HasField("eclipse"):
-            summary += f" ({_eclipse_text(record.eclipse.kind, record.eclipse.eclipse_type).lower()})"
-        uid = f"lunation-{record.phase}-{_minute(record.instant.jd)}"
-        events.append(pb.CalendarEvent(kind=LUNATION, start=record.instant, summary=summary, uid=uid, lunation=record))
-    return events
-
-
-def _eclipse_text(kind: str, eclipse_type: str) -> str:
-    return f"{_ECLIPSE_TYPE_TEXT.get(eclipse_type, eclipse_type.capitalize())} {kind} eclipse"
-
-
-def _eclipses(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.CalendarEvent]:
-    events = []
-    for kind in (SOLAR, LUNAR):
-        for eclipse in eclipses_between(kind, start_jd, end_jd, deadline):
-            if eclipse.maximum >= end_jd:
-                continue
-            maximum = instant_at(eclipse.maximum)
-            record = pb.CalendarEclipse(kind=kind, eclipse_type=eclipse.eclipse_type, maximum=maximum)
-            uid = f"eclipse-{kind}-{_minute(eclipse.maximum)}"
-            events.append(
-                pb.CalendarEvent(
-                    kind=ECLIPSE,
-                    start=maximum,
-                    summary=_eclipse_text(kind, eclipse.eclipse_type),
-                    uid=uid,
-                    eclipse=record,
+                pb.TimelineEvent(
+                    id=f"station-{body}-{direction}-{_minute(station.jd)}",
+                    kind=STATION,
+                    phase=station.event,
+                    instant=record.instant,
+                    bodies=[body],
+                    summary=summaries.station(body, station.event, station.longitude_deg),
+                    station=record,
                 )
             )
     return events
 
 
-def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.CalendarEvent]:
+def _lunations(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.TimelineEvent]:
+    phases = declared_default(pb.FindLunationsRequest.DESCRIPTOR, "phases")
+    events = []
+    for record in lunation_records(start_jd, end_jd, phases, deadline):
+        eclipse = (record.eclipse.kind, record.eclipse.eclipse_type) if record.HasField("eclipse") else None
+        events.append(
+            pb.TimelineEvent(
+                id=f"lunation-{record.phase}-{_minute(record.instant.jd)}",
+                kind=LUNATION,
+                phase=record.phase,
+                instant=record.instant,
+                bodies=LUMINARIES,
+                summary=summaries.lunation(record.phase, record.moon_longitude, eclipse),
+                lunation=record,
+            )
+        )
+    return events
+
+
+def _eclipses(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.TimelineEvent]:
+    events = []
+    for at in eclipses_at(start_jd, end_jd, deadline):
+        maximum = instant_at(at.eclipse.maximum)
+        events.append(
+            pb.TimelineEvent(
+                id=f"eclipse-{at.kind}-{_minute(at.eclipse.maximum)}",
+                kind=ECLIPSE,
+                phase=at.kind,
+                instant=maximum,
+                bodies=LUMINARIES,
+                summary=summaries.eclipse(at.kind, at.eclipse.eclipse_type, at.longitude_deg),
+                eclipse=global_eclipse(at),
+            )
+        )
+    return events
+
+
+def _void_of_course(start_jd: float, end_jd: float, deadline: Deadline) -> list[pb.TimelineEvent]:
     declared = pb.FindVoidOfCoursePeriodsRequest.DESCRIPTOR
     bodies = tuple(resolve_bodies(declared_default(declared, "bodies")))
     query = void_periods_over(start_jd, end_jd, bodies, tuple(declared_default(declared, "aspects")), None)
     events = []
     for period in find_periods(query, deadline):
         record = period_record(period, query)
-        summary = f"Moon void of course in {period.sign_name} until it enters {period.next_sign_name}"
-        # Named by the ingress that ends it: the last aspect that begins it may change with
-        # the bodies and aspects, the ingress never does.
-        uid = f"void-of-course-{record.next_sign}-{_minute(period.end_jd)}"
         events.append(
-            pb.CalendarEvent(
-                kind=VOID_OF_COURSE, start=record.start, end=record.end, summary=summary, uid=uid, void_of_course=record
+            pb.TimelineEvent(
+                # Named by the ingress that ends it: the last aspect that begins it may change
+                # with the bodies and aspects, the ingress never does.
+                id=f"void-of-course-{SIGN_KEYS[(period.sign + 1) % len(SIGN_KEYS)]}-{_minute(period.end_jd)}",
+                kind=VOID_OF_COURSE,
+                phase=record.sign,  # the sign its record names, as a forecast's phase
+                instant=record.start,
+                end=record.end,
+                bodies=[MOON],
+                summary=summaries.void_of_course(period.sign_name, period.next_sign_name),
+                void_of_course=record,
             )
         )
     return events

@@ -6,6 +6,8 @@ from celestial.v1 import search_service_pb2 as pb
 from kernel.deadline import Deadline
 from kernel.eclipses import lunar_eclipses, solar_eclipses
 from kernel.errors import OutOfRange
+from kernel.forecast import EclipseAt
+from kernel.zodiac import sign_key_of
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import instant_at
 
@@ -58,3 +60,17 @@ def lunar(request: pb.FindLunarEclipsesRequest, deadline: Deadline) -> pb.FindLu
             record.visible = eclipse.visible
         records.append(record)
     return pb.FindLunarEclipsesResponse(data=records)
+
+
+def global_eclipse(at: EclipseAt) -> pb.GlobalEclipse:
+    """Return the record of an eclipse event (/v1/calendar, /v1/forecast): its kind, type,
+    greatest eclipse, and the longitude (degrees), sign and degree in the sign where it falls."""
+    sign, degree = sign_key_of(at.longitude_deg)
+    return pb.GlobalEclipse(
+        kind=at.kind,
+        eclipse_type=at.eclipse.eclipse_type,
+        maximum=instant_at(at.eclipse.maximum),
+        longitude=at.longitude_deg,
+        sign=sign,
+        sign_degree=degree,
+    )

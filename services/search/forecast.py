@@ -18,10 +18,13 @@ from kernel.deadline import Deadline
 from kernel.forecast_significance import by_significance
 from kernel.time_lord_periods import Period
 from kernel.timescale import iso_utc
-from kernel.zodiac import SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS, sign_key_of, sign_of
+from kernel.zodiac import SIGN_KEYS, SIGN_WIDTH_DEG, SIGNS
+from services.search import event_summaries as summaries
 from services.search import icalendar_text
+from services.search.eclipses import global_eclipse
+from services.search.event_summaries import body_name
 from services.search.ingresses import ingress_record
-from services.search.lunations import eclipses_near, lunation_record
+from services.search.lunations import eclipse_within, eclipses_near, lunation_record
 from services.search.stations import station_record
 from services.search.transits import fill_event
 from services.search.void_of_course_periods import period_record
@@ -36,16 +39,6 @@ CALENDAR_NAME = "Forecast"
 #: The largest iCalendar file a forecast answers, bytes: the 4 MiB one reply carries
 #: (shared/runtime/computation.py), less 64 KiB for the rest of the reply and its framing.
 ICS_MAX_BYTES = MAX_REPLY_BYTES - 64 * 1024
-_PHASE_TEXT = {
-    "new_moon": "New Moon",
-    "crescent": "Crescent Moon",
-    "first_quarter": "First quarter Moon",
-    "gibbous": "Gibbous Moon",
-    "full_moon": "Full Moon",
-    "disseminating": "Disseminating Moon",
-    "last_quarter": "Last quarter Moon",
-    "balsamic": "Balsamic Moon",
-}
 _TRANSIT_TEXT = {kernel.ENTER: "enters orb", kernel.EXACT: "exact", kernel.LEAVE: "leaves orb"}
 _LEVEL_TEXT = {
     kernel.PROFECTION: {1: "Profection year", 2: "Profection month"},
@@ -63,13 +56,13 @@ def compute(request: pb.FindForecastRequest, deadline: Deadline) -> pb.FindForec
     """Return the forecast's events in the order asked (time, or significance), as a page of
     JSON records with the next page's token, or as one iCalendar file at most ICS_MAX_BYTES."""
     query: ForecastInput = request.query
-    # The eclipses near the range, searched once: the lunations' records name those within a
-    # day, and the eclipse events are those inside the range.
-    near = kernel.LUNATION in query.kinds and not query.ics
+    # The eclipses near the range, searched once: the lunations' records and summaries name
+    # those within a day, and the eclipse events are those inside the range.
+    near = kernel.LUNATION in query.kinds
     eclipses = eclipses_near(query.start.jd_ut1, query.end.jd_ut1, deadline) if near else []
     events = forecast_events(query, deadline, eclipses if near else None)
     if query.ics:
-        rows = (icalendar_text.VEvent(e.id, e.jd, e.end_jd, summary(e), e.kind) for e in events)
+        rows = (icalendar_text.VEvent(e.id, e.jd, e.end_jd, summary(e, eclipses), e.kind) for e in events)
         return pb.FindForecastResponse(
             data=pb.ForecastData(ics=bounded_calendar(icalendar_text.vcalendar(rows, CALENDAR_NAME)))
         )
@@ -83,7 +76,9 @@ def compute(request: pb.FindForecastRequest, deadline: Deadline) -> pb.FindForec
     write = _writers(query, eclipses, text)
     add = data.json.events.add
     for event in events:
-        record = add(id=event.id, kind=event.kind, phase=event.phase, bodies=event.bodies, summary=summary(event))
+        record = add(
+            id=event.id, kind=event.kind, phase=event.phase, bodies=event.bodies, summary=summary(event, eclipses)
+        )
         fill_instant(record.instant, event.jd, text)
         if event.end_jd is not None:
             fill_instant(record.end, event.end_jd, text)
@@ -127,7 +122,7 @@ def bounded_calendar(text: str) -> str:
 
 def _writers(
     query: ForecastInput, eclipses: list, text: Callable[[float], str]
-) -> dict[str, Callable[[pb.ForecastEvent, object], None]]:
+) -> dict[str, Callable[[pb.TimelineEvent, object], None]]:
     """Return, for each kind, the function that writes its record into an event, a transit
     window's instants with ``text``."""
     settings = forecast_settings()
@@ -136,7 +131,7 @@ def _writers(
     )
     windows: dict[int, pb.TransitEvent] = {}
 
-    def transit(record: pb.ForecastEvent, window) -> None:
+    def transit(record: pb.TimelineEvent, window) -> None:
         # A window gives up to three events (enter, exact, leave): written once, copied into each.
         written = windows.get(id(window))
         if written is None:
@@ -144,7 +139,7 @@ def _writers(
             fill_event(written, window, text)
         record.transit.CopyFrom(written)
 
-    def ingress(record: pb.ForecastEvent, found) -> None:
+    def ingress(record: pb.TimelineEvent, found) -> None:
         crossing, index = found
         degree = 0.0 if crossing.direct else SIGN_WIDTH_DEG
         record.ingress.CopyFrom(
@@ -153,20 +148,10 @@ def _writers(
             )
         )
 
-    def eclipse(record: pb.ForecastEvent, at: kernel.EclipseAt) -> None:
-        sign, degree = sign_key_of(at.longitude_deg)
-        record.eclipse.CopyFrom(
-            pb.ForecastEclipse(
-                kind=at.kind,
-                eclipse_type=at.eclipse.eclipse_type,
-                maximum=instant_at(at.eclipse.maximum),
-                longitude=at.longitude_deg,
-                sign=sign,
-                sign_degree=degree,
-            )
-        )
+    def eclipse(record: pb.TimelineEvent, at: kernel.EclipseAt) -> None:
+        record.eclipse.CopyFrom(global_eclipse(at))
 
-    def body_return(record: pb.ForecastEvent, found: kernel.BodyReturn) -> None:
+    def body_return(record: pb.TimelineEvent, found: kernel.BodyReturn) -> None:
         record.body_return.CopyFrom(
             pb.ForecastReturn(body=found.body, natal_longitude=found.natal_longitude_deg, instant=instant_at(found.jd))
         )
@@ -196,40 +181,29 @@ def _fill_period(record, period: Period) -> None:
         setattr(record, name, value)
 
 
-def _degree_text(longitude: float) -> str:
-    sign, degree = sign_of(longitude)
-    whole, minutes = divmod(round(degree * 60.0), 60)
-    return f"{whole}°{minutes:02d}′ {sign}"
-
-
-def _name(body: str) -> str:
-    return body.replace("_", " ").capitalize()
-
-
-def summary(event: kernel.ForecastEvent) -> str:
-    """Return one line in English saying what ``event`` is (the iCalendar SUMMARY)."""
+def summary(event: kernel.ForecastEvent, eclipses: list | None = None) -> str:
+    """Return one line in English saying what ``event`` is (the iCalendar SUMMARY): a sky
+    event's as /v1/calendar writes it (a lunation naming the eclipse of ``eclipses``, (kind,
+    eclipse) pairs, within a day of it), then its natal house."""
     found = event.record
     if event.kind == kernel.TRANSIT:
-        return f"{_name(found.moving)} {found.aspect} natal {_name(found.target)}: {_TRANSIT_TEXT[event.phase]}"
+        return f"{body_name(found.moving)} {found.aspect} natal {body_name(found.target)}: {_TRANSIT_TEXT[event.phase]}"
     if event.kind == kernel.STATION:
-        direction = "retrograde" if event.phase == "station_retrograde" else "direct"
-        return f"{_name(found.body)} stations {direction} at {_degree_text(found.longitude_deg)}"
+        return summaries.station(found.body, event.phase, found.longitude_deg)
     if event.kind == kernel.INGRESS:
         crossing, index = found
-        return f"{_name(event.bodies[0])} {'enters' if crossing.direct else 're-enters'} {SIGNS[index]}"
+        return summaries.ingress(event.bodies[0], SIGNS[index], crossing.direct)
     if event.kind == kernel.LUNATION:
-        return (
-            f"{_PHASE_TEXT[found.phase]} at {_degree_text(found.moon_longitude_deg)} in natal house {event.natal_house}"
-        )
+        eclipse = eclipse_within(found.jd, eclipses or [])
+        text = summaries.lunation(found.phase, found.moon_longitude_deg, eclipse)
+        return f"{text} in natal house {event.natal_house}"
     if event.kind == kernel.ECLIPSE:
-        return (
-            f"{found.eclipse.eclipse_type.replace('_', ' ').capitalize()} {found.kind} eclipse at "
-            f"{_degree_text(found.longitude_deg)} in natal house {event.natal_house}"
-        )
+        text = summaries.eclipse(found.kind, found.eclipse.eclipse_type, found.longitude_deg)
+        return f"{text} in natal house {event.natal_house}"
     if event.kind == kernel.VOID_OF_COURSE:
-        return f"Moon void of course in {found.sign_name} until it enters {found.next_sign_name}"
+        return summaries.void_of_course(found.sign_name, found.next_sign_name)
     if event.kind == kernel.RETURN:
         return f"{'Solar' if found.body == 'sun' else 'Lunar'} return"
     members = found.members
-    text = f"{_LEVEL_TEXT[event.kind][found.level]}: {_name(members['lord'])}"
+    text = f"{_LEVEL_TEXT[event.kind][found.level]}: {body_name(members['lord'])}"
     return text + (f" ({members['sign'].capitalize()})" if "sign" in members else "")

@@ -28,10 +28,10 @@ class VEvent(NamedTuple):
     category: str
 
 
-def calendar(events: list[pb.CalendarEvent]) -> str:
+def calendar(events: list[pb.TimelineEvent]) -> str:
     """Return the iCalendar text of a sky calendar's ``events``, lines ending in CRLF."""
     return vcalendar(
-        (VEvent(e.uid, e.start.jd, e.end.jd if e.HasField("end") else None, e.summary, e.kind) for e in events),
+        (VEvent(e.id, e.instant.jd, e.end.jd if e.HasField("end") else None, e.summary, e.kind) for e in events),
         "Sky events",
     )
 

@@ -49,7 +49,17 @@ def lunation_record(lunation: kernel.Lunation, eclipses: list[tuple[str, Eclipse
         sign=sign,
         sign_degree=degree,
     )
-    for kind, eclipse in eclipses:
-        if abs(eclipse.maximum - lunation.jd) <= ECLIPSE_WINDOW_DAYS:
-            record.eclipse.CopyFrom(pb.LunationEclipse(kind=kind, eclipse_type=eclipse.eclipse_type))
+    within = eclipse_within(lunation.jd, eclipses)
+    if within is not None:
+        record.eclipse.CopyFrom(pb.LunationEclipse(kind=within[0], eclipse_type=within[1]))
     return record
+
+
+def eclipse_within(jd: float, eclipses: list[tuple[str, Eclipse]]) -> tuple[str, str] | None:
+    """Return the (kind, type) of the last eclipse of ``eclipses`` whose greatest eclipse lies
+    within ECLIPSE_WINDOW_DAYS of ``jd`` (a lunation's), or None."""
+    within = None
+    for kind, eclipse in eclipses:
+        if abs(eclipse.maximum - jd) <= ECLIPSE_WINDOW_DAYS:
+            within = (kind, eclipse.eclipse_type)
+    return within

@@ -235,6 +235,7 @@ def test_periods_the_range_cuts_are_given_whole_and_flagged(api):
 # --- /v1/calendar ------------------------------------------------------------------------------
 
 KINDS = {"ingress", "station", "lunation", "eclipse", "void_of_course"}
+EVENT_MEMBERS = {"id", "kind", "phase", "instant", "end", "bodies", "point", "natal_house", "summary"}
 DETAIL = {
     "ingress": "ingress",
     "station": "station",
@@ -247,12 +248,14 @@ DETAIL = {
 def test_a_calendar_costs_5_credits_and_lists_every_kind_in_time_order_by_default(api):
     events = data(api, "/v1/calendar", 5, **YEAR)["events"]
     assert {e["kind"] for e in events} == KINDS
-    starts = [e["start"]["jd"] for e in events]
-    assert starts == sorted(starts)
+    instants = [e["instant"]["jd"] for e in events]
+    assert instants == sorted(instants)
     for event in events:
-        # Each event carries the record of its own kind, and no other.
-        assert set(event) == {"kind", "start", "end", "summary", "uid", DETAIL[event["kind"]]}
+        # Each event is an Event, as a forecast's: the record of its own kind, and no other;
+        # nothing of a birth (point, natal_house null).
+        assert set(event) == {*EVENT_MEMBERS, DETAIL[event["kind"]]}
         assert (event["end"] is None) == (event["kind"] != "void_of_course")
+        assert event["point"] is None and event["natal_house"] is None
 
 
 def test_the_calendars_kinds_are_the_separate_endpoints_records(api):
@@ -268,7 +271,9 @@ def test_the_calendars_kinds_are_the_separate_endpoints_records(api):
     assert by_kind["station"] == stations and stations
     lunar = data(api, "/v1/eclipses/lunar", 2, datetime=span["start"])[0]
     solar = data(api, "/v1/eclipses/solar", 3, datetime=span["start"])[0]
-    assert by_kind["eclipse"] == [
+    assert [
+        {member: eclipse[member] for member in ("kind", "eclipse_type", "maximum")} for eclipse in by_kind["eclipse"]
+    ] == [
         {"kind": "lunar", "eclipse_type": lunar["eclipse_type"], "maximum": lunar["maximum"]},
         {"kind": "solar", "eclipse_type": solar["eclipse_type"], "maximum": solar["maximum"]},
     ]
@@ -319,11 +324,11 @@ def test_format_ics_is_an_rfc_5545_calendar_served_as_text_calendar(api):
     events = data(api, "/v1/calendar", 5, **MONTH)["events"]
     assert len(vevents) == len(events)
     for vevent, event in zip(vevents, events):
-        assert str(vevent["UID"]) == event["uid"] + "@celestial"
+        assert str(vevent["UID"]) == event["id"] + "@celestial"
         assert str(vevent["SUMMARY"]) == event["summary"]
         # DATE-TIME has no fraction: the instant rounded to the nearest second, as every
         # instant is rounded (issue 36), not cut.
-        assert _to_the_second(vevent.decoded("DTSTART"), event["start"]["datetime"])
+        assert _to_the_second(vevent.decoded("DTSTART"), event["instant"]["datetime"])
         # An instant is an event without duration; a period has its end.
         if event["end"] is None:
             assert "DTEND" not in vevent
@@ -340,14 +345,14 @@ def test_an_ics_calendar_costs_5_credits(stack):
     assert balance(stack, name) == 5
 
 
-def test_calendar_uids_are_stable_from_one_request_to_the_next(api):
+def test_calendar_ids_are_stable_from_one_request_to_the_next(api):
     # Two overlapping ranges, starting at different moments: every event they share has the
-    # same uid in both, so a subscribed calendar updates in place.
+    # same id (its iCalendar UID) in both, so a subscribed calendar updates in place.
     first = data(api, "/v1/calendar", 5, start="2024-03-01T00:00:00Z", end="2024-03-20T00:00:00Z")["events"]
     second = data(api, "/v1/calendar", 5, start="2024-03-05T07:13:00Z", end="2024-04-01T00:00:00Z")["events"]
-    shared = [e for e in first if "2024-03-06" <= e["start"]["datetime"] < "2024-03-19"]
-    uids = {e["uid"] for e in second}
-    assert shared and all(e["uid"] in uids for e in shared)
+    shared = [e for e in first if "2024-03-06" <= e["instant"]["datetime"] < "2024-03-19"]
+    uids = {e["id"] for e in second}
+    assert shared and all(e["id"] in uids for e in shared)
     assert len(uids) == len(second)
 
 

@@ -16,11 +16,13 @@ from datetime import UTC, datetime, timedelta
 
 import orjson
 import pytest
+from jsonschema import Draft202012Validator
 from standardwebhooks import Webhook as StandardWebhook
 from standardwebhooks import WebhookVerificationError
 
 from gateway import webhooks as gateway_webhooks
 from gateway.idempotency import canonical_json, fingerprint, mode_scoped_key
+from gateway.reference.openapi_schemas import strict
 from store import SqliteStore
 from store.webhook_records import MAX_LEAD_MINUTES, new_secret
 from tests.api.in_process_stack import AppStack
@@ -482,6 +484,27 @@ def test_a_test_delivery_is_a_signed_post_of_the_event_recorded_with_its_outcome
     assert deliveries == [answer]
 
 
+def assert_a_webhook_payload(stack: AppStack, key: str, body: dict) -> None:
+    """Assert that ``body`` is valid against the document's webhook ``event`` (WebhookPayload,
+    its event the TimelineEvent of /v1/forecast and /v1/calendar), every member declared."""
+    document = strict(call(stack, key, "GET", "/v1/openapi.json").json())
+    payload = document["webhooks"]["event"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    errors = list(Draft202012Validator({**payload, "components": document["components"]}).iter_errors(body))
+    assert not errors, [error.message for error in errors]
+
+
+def test_a_delivery_is_the_documents_webhook_payload_for_a_sky_and_a_chart_subscription(stack, account, receiver):
+    _, key = account
+    sky = subscribe(stack, key, {**SKY, "url": receiver.url})
+    post(stack, key, f"/v1/webhooks/{sky['id']}/test")
+    chart = subscribe(stack, key, {"url": receiver.url, "events": ["lunation"], "chart": a_chart(stack, key)})
+    post(stack, key, f"/v1/webhooks/{chart['id']}/test")
+    first, second = (orjson.loads(got.body) for got in receiver.received)
+    for body in (first, second):
+        assert_a_webhook_payload(stack, key, body)
+    assert first["event"]["natal_house"] is None and second["event"]["natal_house"] in range(1, 13)
+
+
 def test_a_test_delivery_is_verified_by_the_standard_webhooks_library(stack, account, receiver):
     _, key = account
     made = subscribe(stack, key, {**SKY, "url": receiver.url})
@@ -573,8 +596,9 @@ def test_a_sky_subscriptions_test_carries_its_next_event_as_a_sky_event(stack, a
     ]
     (real,) = [sky_event(e) for e in same_instant]
     assert real["id"] == real_id(event) and event == {**real, "id": event["id"]}
-    assert shape(event) == {k: v for k, v in shape(same_instant[0]).items() if k != "natal_house"}
-    assert "natal_house" not in event
+    # One event schema (TimelineEvent): the forecast's members, what concerns the reference birth null.
+    assert set(event) == set(same_instant[0]) and event["point"] is None and event["natal_house"] is None
+    assert shape(event) == {**shape(same_instant[0]), "natal_house": ("NoneType", None)}
 
 
 def test_a_test_with_no_event_of_its_kinds_ahead_is_409_no_upcoming_event_and_sends_nothing(

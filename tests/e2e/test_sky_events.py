@@ -48,7 +48,7 @@ def test_an_ics_calendar_comes_over_http_as_text_calendar_parsed_by_icalendar(st
         ).json()["data"]["events"]
     assert response.status_code == 200 and response.headers["content-type"] == "text/calendar; charset=utf-8"
     assert [str(e["UID"]) for e in icalendar.Calendar.from_ical(response.text).walk("VEVENT")] == [
-        e["uid"] + "@celestial" for e in events
+        e["id"] + "@celestial" for e in events
     ]
 
 

@@ -55,17 +55,20 @@ def test_a_sky_event_id_depends_on_the_minute_not_the_second():
     assert sky_event_id("ingress", "direct", ["moon"], minute).startswith("sky_")
 
 
-def test_a_sky_event_keeps_the_forecasts_members_but_the_natal_house_and_takes_a_sky_id():
+def test_a_sky_event_keeps_the_forecasts_members_with_nothing_of_the_birth_and_takes_a_sky_id():
     event = {
         "id": "fc_1",
         "kind": "lunation",
         "phase": "full_moon",
-        "bodies": ["moon"],
+        "bodies": ["sun", "moon"],
+        "point": None,
         "natal_house": 4,
+        "summary": "Full Moon at 4°10′ Gemini in natal house 4",
         "instant": {"jd": 2461371.5, "datetime": "2026-11-27T00:00:00Z"},
     }
     sky = sky_event(event)
-    assert set(sky) == set(event) - {"natal_house"} and sky["id"] == sky_event_id(
-        "lunation", "full_moon", ["moon"], 2461371.5
-    )
+    # The same members (one Event schema), the birth's null and out of the summary.
+    assert set(sky) == set(event) and sky["natal_house"] is None and sky["point"] is None
+    assert sky["summary"] == "Full Moon at 4°10′ Gemini"
+    assert sky["id"] == sky_event_id("lunation", "full_moon", ["sun", "moon"], 2461371.5)
     assert instant_s(sky) == DAY.timestamp()

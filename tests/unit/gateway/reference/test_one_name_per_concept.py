@@ -14,7 +14,7 @@ import pytest
 from gateway.endpoints import discover_endpoints
 from gateway.reference.examples import load_examples, with_examples
 from gateway.reference.openapi import build_openapi
-from tests.answer_names import PENDING_PART_E, SPEC_EXCEPTIONS, drift, schema_drift, value_drift
+from tests.answer_names import SPEC_EXCEPTIONS, drift, schema_drift, value_drift
 
 CONVENTIONS = Path(__file__).resolve().parents[4] / "docs" / "conventions.md"
 
@@ -41,8 +41,6 @@ def test_every_spec_exception_names_a_member_the_document_has(document):
         return set(schemas[name].get("properties") or {})
 
     assert [(e.schema, e.member) for e in SPEC_EXCEPTIONS if e.member not in members(e.schema)] == []
-    gone = [pair for pair in PENDING_PART_E if pair[0] not in schemas or pair[1] not in members(pair[0])]
-    assert gone == [], "part E has landed: empty PENDING_PART_E in tests/answer_names.py"
 
 
 # The drift test can fail: each synonym or spelling below, put in a document, is caught.
@@ -109,11 +107,9 @@ def test_the_spec_exception_allows_distance_only_where_the_spec_names_it():
     assert [d.schema for d in schema_drift(chart)] == ["ChartPosition"]
 
 
-def test_an_events_uid_and_start_are_drift_once_part_e_is_merged(monkeypatch):
-    schemas = {"CalendarEvent": _object(uid=STRING, start={"$ref": "#/components/schemas/Instant"})}
-    assert schema_drift(_document(schemas, answer="CalendarEvent")) == []
-    monkeypatch.setattr("tests.answer_names.PENDING_PART_E", frozenset())
-    found = schema_drift(_document(schemas, answer="CalendarEvent"))
+def test_an_events_uid_and_start_are_drift():
+    schemas = {"TimelineEvent": _object(uid=STRING, start={"$ref": "#/components/schemas/Instant"})}
+    found = schema_drift(_document(schemas, answer="TimelineEvent"))
     assert sorted(d.member for d in found) == ["start", "uid"]
 
 
