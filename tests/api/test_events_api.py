@@ -24,11 +24,11 @@ def _resolve(document: dict, schema: dict) -> dict:
 
 
 def _events_item(document: dict, path: str) -> dict:
-    """Return the schema of one event of ``path``'s JSON answer (its data's JSON member's events)."""
+    """Return the schema of one event of ``path``'s JSON answer (its data's events; the iCalendar
+    form is served as text/calendar, outside the JSON schema)."""
     envelope = document["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-    union = _resolve(document, _resolve(document, envelope)["properties"]["data"])
-    (as_json,) = [member for member in union["oneOf"] if "$ref" in member]
-    return _resolve(document, as_json)["properties"]["events"]["items"]
+    data = _resolve(document, _resolve(document, envelope)["properties"]["data"])
+    return data["properties"]["events"]["items"]
 
 
 def test_the_forecasts_the_calendars_and_a_webhook_deliverys_events_are_one_component(api):

@@ -281,6 +281,9 @@ def test_a_name_or_id_is_a_string_or_an_integer_in_the_ids_range_in_queries_and_
             if name == "system" and path != "/v1/ayanamsha":
                 continue  # /v1/houses' system is a house system: a name or a letter, no id
             seen.add((name, where))
+            if "anyOf" in schema:  # a PATCH body's member: the value, or null to clear it
+                schema, null = schema["anyOf"]
+                assert null == {"type": "null"}, (path, method, where)
             string, integer = schema["oneOf"]
             assert string["type"] == "string", (path, method, where)
             assert integer == {"type": "integer", "minimum": NUMBERED_IDS[0], "maximum": NUMBERED_IDS[1]}
