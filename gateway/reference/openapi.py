@@ -29,6 +29,7 @@ from gateway.reference.operation_text import reference_text
 from gateway.reference.parameter_groups import group_lead
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
+from shared.runtime.stored_chart_parameters import stored_chart_names
 from shared.runtime.vocabularies import VOCABULARIES
 
 DESCRIPTOR_SET = Path(__file__).resolve().parents[2] / "celestial" / "v1" / "descriptor_set.binpb"
@@ -76,20 +77,58 @@ ERROR_STATUSES = {
     "402": "insufficient_credits, or spend_cap_reached (a spend cap of the account or key; spend_cap says which, and "
     "resets_at)",
     "403": "origin_not_allowed or origin_required",
+    "404": "chart_not_found (a stored chart named in place of a birth is none of this account's)",
     "413": "payload_too_large",
     "429": "rate_limit_exceeded (with Retry-After, and the quota-exceeded problem details beside the error body), "
     "or too_many_concurrent_requests (the account's own calls hold its share of the service; others are served "
     "meanwhile; with Retry-After)",
     "500": "internal_error (a bug; the message carries the request id)",
-    "501": "not_implemented (endpoint not built yet)",
-    "503": "service_unavailable (a service full for every account, or down; with Retry-After)",
+    "501": "not_implemented (the service answering it is of an older release, during an upgrade)",
+    "503": "service_unavailable (a service full for every account, or down, or the store unreachable; with "
+    "Retry-After)",
     "504": "deadline_exceeded",
 }
 
+#: The refusals every operation answers: no key, a browser-only key's origin, the account's
+#: limits, the store or a service out of reach.
+EVERY_OPERATION = ("401", "403", "429", "503")
 
 #: The refusals every operation of an account resource answers (the gateway serves them:
-#: ``gateway/account_resources.py``), beside those its ``(http).gateway.refusals`` list.
-ACCOUNT_ERROR_STATUSES = {status: ERROR_STATUSES[status] for status in ("401", "403", "429", "503")}
+#: ``gateway/account_resources.py``), beside those its ``(http).gateway.refusals`` list: a
+#: query parameter or body member it does not take is 400 whatever else it refuses.
+ACCOUNT_ERROR_STATUSES = {
+    "400": "invalid_parameter or invalid_body (a parameter the operation does not take, or one its rules refuse)",
+    **{status: ERROR_STATUSES[status] for status in EVERY_OPERATION},
+}
+
+
+def error_responses(descriptions: dict[str, str]) -> dict[str, Any]:
+    """Return the ``responses`` of these refusals, each answered with the error body, by status."""
+    return {
+        status: {"description": descriptions[status], "content": {"application/json": {"schema": ref("Error")}}}
+        for status in sorted(descriptions)
+    }
+
+
+def compute_statuses(endpoint: Endpoint, method: str) -> dict[str, str]:
+    """Return the refusals of a computation offered as ``method`` (``get``, ``post``), by status:
+    every operation's, 400 for what validation refuses, 402 when it may cost credits, 404 when
+    a stored chart may stand in for a birth (``(message).stored_charts``), 413 for a body, and
+    the services' 500, 501 and 504."""
+    statuses = {*EVERY_OPERATION, "400", "500", "501", "504"}
+    if endpoint.http.credits or endpoint.http.conditional_credits:
+        statuses.add("402")
+    if stored_chart_names(endpoint.request_cls):
+        statuses.add("404")
+    if method == "post":
+        statuses.add("413")
+    return {status: ERROR_STATUSES[status] for status in statuses}
+
+
+#: The refusals of POST /v1/batch as a whole (a sub-request's own are in its result): its
+#: body's, and every operation's.
+BATCH_STATUSES = {status: ERROR_STATUSES[status] for status in ("400", "413", *EVERY_OPERATION)}
+
 
 #: The body of a POST that takes none (rotation, a test): any body sent is ignored.
 NO_BODY = {
@@ -257,17 +296,14 @@ def _document_schemas(endpoint: Endpoint) -> dict[str, dict[str, Any]]:
     }
 
 
-def _responses(endpoint: Endpoint, components: Components) -> dict[str, Any]:
+def _responses(endpoint: Endpoint, components: Components, method: str) -> dict[str, Any]:
     content: dict[str, Any] = {"application/json": {"schema": components.envelope(endpoint)}}
     for media_type, schema in _document_schemas(endpoint).items():
         content[media_type] = {"schema": schema}
-    responses: dict[str, Any] = {"200": {"description": "Success", "content": content}}
-    for status, text in ERROR_STATUSES.items():
-        responses[status] = {
-            "description": text,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-        }
-    return responses
+    return {
+        "200": {"description": "Success", "content": content},
+        **error_responses(compute_statuses(endpoint, method)),
+    }
 
 
 BATCH_DESCRIPTION = """\
@@ -333,14 +369,9 @@ def _batch_operation() -> dict[str, Any]:
     }
     success = ref("BatchResponse")
     responses: dict[str, Any] = {
-        "200": {"description": "Success", "content": {"application/json": {"schema": success}}}
+        "200": {"description": "Success", "content": {"application/json": {"schema": success}}},
+        **error_responses(BATCH_STATUSES),
     }
-    for status, text in ERROR_STATUSES.items():
-        if status not in ("501", "504"):
-            responses[status] = {
-                "description": text,
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-            }
     return {
         "post": {
             "summary": "Run several sub-requests in one call",
@@ -438,13 +469,14 @@ def _account_operation(endpoint: Endpoint, components: Components) -> dict[str, 
             "content": {"application/json": {"schema": components.data_envelope(endpoint)}},
         }
     }
-    refusals = {str(refusal.status): refusal.description for refusal in gateway.refusals}
-    for status, text in {**refusals, **ACCOUNT_ERROR_STATUSES}.items():
-        responses[status] = {
-            "description": text,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-        }
-    operation["responses"] = responses
+    # A body's refusals (413 over 1 MiB) and the operation's own, declared in its proto
+    # (a 400 it names says what its rules refuse, in place of the generic one).
+    refusals = {
+        **ACCOUNT_ERROR_STATUSES,
+        **({"413": ERROR_STATUSES["413"]} if takes_body(endpoint) else {}),
+        **{str(refusal.status): refusal.description for refusal in gateway.refusals},
+    }
+    operation["responses"] = {**responses, **error_responses(refusals)}
     return operation
 
 
@@ -470,7 +502,6 @@ def build_openapi(
             "description": f"{description}\n\n{cost}.{flag_text}",
             "tags": [endpoint.service],
             "x-credits": endpoint.http.credits,
-            "responses": _responses(endpoint, components),
         }
         operations: dict[str, Any] = {}
         if not endpoint.http.post_only:
@@ -491,11 +522,13 @@ def build_openapi(
             ]
             operations["get"] = {
                 **common,
+                "responses": _responses(endpoint, components, "get"),
                 "operationId": f"get_{operation_name(endpoint.path)}",
                 "parameters": parameters,
             }
         operations["post"] = {
             **common,
+            "responses": _responses(endpoint, components, "post"),
             # Named after the path, as the Markdown pages and the MCP tools are: the SDKs'
             # functions become get_positions / getNatalChart, not get_compute_positions.
             "operationId": f"post_{operation_name(endpoint.path)}",
