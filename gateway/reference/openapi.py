@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from google.protobuf import descriptor_pb2
+from google.protobuf import descriptor_pb2, descriptor_pool
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from celestial.v1 import options_pb2
@@ -27,6 +27,12 @@ from gateway.reference.openapi_schemas import Components, ref, string_rules
 from gateway.reference.openapi_schemas import scalar_schema as _scalar_schema
 from gateway.reference.operation_text import reference_text
 from gateway.reference.parameter_groups import group_lead
+from gateway.reference.request_constraints import (
+    QUERY_CONSTRAINTS,
+    refused_beyond_the_schema,
+    request_constraints,
+    with_constraints,
+)
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.stored_chart_parameters import stored_chart_names
@@ -235,12 +241,17 @@ def _request_field_schema(
             return {"type": "string", "description": "JSON text: " + _field_description(field, oneofs)}
         return schema
     base = {**_scalar_schema(fd), **string_rules(rule)}
+    if fd.type == FieldDescriptor.TYPE_STRING and not rule.choices and not rule.pattern:
+        # Validation refuses an empty value (a vocabulary's, a moment's, any text's): leave it out instead.
+        base["minLength"] = 1
     if rule.has_min:
         base["exclusiveMinimum" if rule.min_exclusive else "minimum"] = rule.min
     if rule.has_max:
         base["exclusiveMaximum" if rule.max_exclusive else "maximum"] = rule.max
     if rule.choices:
         base["enum"] = list(rule.choices)
+    if rule.vocabulary:
+        base.update(VOCABULARIES[rule.vocabulary].schema)
     if fd.is_repeated:
         if query:
             schema = {"type": "string"}
@@ -423,6 +434,10 @@ def _account_body_schema(endpoint: Endpoint) -> dict[str, Any]:
     if required:
         schema["required"] = required
     schema["additionalProperties"] = bool(members_of)
+    if members_of and endpoint.http.gateway.method == "POST":
+        # A creation is the other request's, named: its rules across parameters hold.
+        other = descriptor_pool.Default().FindMessageTypeByName(members_of)
+        schema = with_constraints(schema, request_constraints(other, charts=False))
     return schema
 
 
@@ -504,6 +519,7 @@ def build_openapi(
             "x-credits": endpoint.http.credits,
         }
         operations: dict[str, Any] = {}
+        constraints = request_constraints(endpoint.request_cls.DESCRIPTOR)
         if not endpoint.http.post_only:
             parameters = []
             optional = stood_in_for(endpoint.request_cls)
@@ -526,6 +542,8 @@ def build_openapi(
                 "operationId": f"get_{operation_name(endpoint.path)}",
                 "parameters": parameters,
             }
+            if constraints:
+                operations["get"][QUERY_CONSTRAINTS] = {"allOf": constraints}
         operations["post"] = {
             **common,
             "responses": _responses(endpoint, components, "post"),
@@ -536,8 +554,11 @@ def build_openapi(
                 "required": True,
                 "content": {
                     "application/json": {
-                        "schema": with_chart_members(
-                            _request_message_schema(endpoint.request_cls.DESCRIPTOR), endpoint.request_cls
+                        "schema": with_constraints(
+                            with_chart_members(
+                                _request_message_schema(endpoint.request_cls.DESCRIPTOR), endpoint.request_cls
+                            ),
+                            constraints,
                         )
                     }
                 },
@@ -556,6 +577,8 @@ def build_openapi(
             "servers": [{"url": "/"}],
             "security": [{"bearer": []}, {"apiKey": []}],
             "paths": with_idempotency_key(paths),
+            # What a request the schemas admit may still be refused for (request_constraints.py).
+            "x-refused-beyond-the-schema": refused_beyond_the_schema(),
             "components": {
                 "schemas": {
                     "Error": ERROR_SCHEMA,
