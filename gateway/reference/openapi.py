@@ -33,6 +33,7 @@ from gateway.reference.request_constraints import (
     request_constraints,
     with_constraints,
 )
+from gateway.reference.resource_links import with_resource_links
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
 from shared.runtime.stored_chart_parameters import stored_chart_names
@@ -576,7 +577,7 @@ def build_openapi(
             "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
             "servers": [{"url": "/"}],
             "security": [{"bearer": []}, {"apiKey": []}],
-            "paths": with_idempotency_key(paths),
+            "paths": with_resource_links(with_idempotency_key(paths)),
             # What a request the schemas admit may still be refused for (request_constraints.py).
             "x-refused-beyond-the-schema": refused_beyond_the_schema(),
             "components": {

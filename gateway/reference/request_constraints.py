@@ -57,9 +57,9 @@ BEYOND_THE_SCHEMA: dict[str, tuple[frozenset[str], str]] = {
         "A body a search does not take: the eligible bodies depend on the search.",
     ),
     "combination": (
-        frozenset({"invalid_parameter", "conflicting_parameters tz"}),
-        "A parameter of another kind (chart-wheel's node with kind=natal), or tz with Julian Days only when an "
-        "optional moment (a transit scan's birth) is left out.",
+        frozenset({"invalid_parameter", "conflicting_parameters tz", "/v1/chart-wheel missing_parameter"}),
+        "What one kind of a request needs or refuses (chart-wheel's birth for kind=natal, its node for "
+        "kind=draconic), or tz with Julian Days only when an optional moment (a transit scan's birth) is left out.",
     ),
     "idempotency": (
         frozenset({"idempotency_key_reuse"}),
@@ -68,10 +68,11 @@ BEYOND_THE_SCHEMA: dict[str, tuple[frozenset[str], str]] = {
 }
 
 
-def beyond_the_schema(code: str, param: str = "") -> str | None:
+def beyond_the_schema(code: str, param: str = "", path: str = "") -> str | None:
     """Return the name of the rule beyond the schema a refusal with error ``code`` naming
-    ``param`` may be, or None when a request the schema admits must never be refused so."""
-    refusals = {code, f"{code} {param}"}
+    ``param`` of the operation at ``path`` may be, or None when a request the schema admits
+    must never be refused so."""
+    refusals = {code, f"{code} {param}", f"{path} {code}"}
     return next((name for name, (codes, _) in BEYOND_THE_SCHEMA.items() if refusals & codes), None)
 
 
@@ -117,7 +118,8 @@ def _no_zone_for_julian_days(fields: dict[str, FieldSpec], zone: FieldSpec) -> l
 
 
 def _exactly_one(members: tuple[str, ...]) -> dict[str, Any]:
-    return {"oneOf": [{"required": [member]} for member in members]}
+    # A member sent as null is left out (a body open to another request's members types none).
+    return {"oneOf": [{"required": [member], "properties": {member: {"not": {"type": "null"}}}} for member in members]}
 
 
 def _at_most_one(members: tuple[str, ...]) -> list[dict[str, Any]]:

@@ -60,5 +60,6 @@ def test_a_refusal_beyond_the_schema_is_named_and_a_rule_the_schema_states_is_no
     assert beyond_the_schema("body_not_eligible") == "eligibility"
     assert beyond_the_schema("conflicting_parameters", "tz") == "combination"
     assert beyond_the_schema("conflicting_parameters", "jd") is None
-    assert beyond_the_schema("missing_parameter", "datetime") is None
+    assert beyond_the_schema("missing_parameter", "datetime", "/v1/natal-chart") is None
+    assert beyond_the_schema("missing_parameter", "datetime", "/v1/chart-wheel") == "combination"
     assert set(refused_beyond_the_schema()) == set(BEYOND_THE_SCHEMA)
