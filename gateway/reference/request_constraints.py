@@ -11,8 +11,7 @@ Each rule comes from the request's descriptors, as validation reads them
 - ``(field).required_with`` (``lat`` when ``topocentric=true``): required when that flag is true;
 - ``(field).instead_of`` (a town's id for a birth's coordinates): not both, and one of them
   when the coordinates are required;
-- a moment's ``tz``: refused when every moment it reads is a Julian Day;
-- a moment's ``fold``: it needs the zone that reads the local time (``tz``, or a town);
+- a moment's ``tz``: refused with a Julian Day (a zone one moment reads);
 - a stored chart (``chart=<id>``, ``(message).stored_charts``): it gives the birth, so the
   birth's own parameters are neither required nor allowed beside it.
 
@@ -57,9 +56,22 @@ BEYOND_THE_SCHEMA: dict[str, tuple[frozenset[str], str]] = {
         "A body a search does not take: the eligible bodies depend on the search.",
     ),
     "combination": (
-        frozenset({"invalid_parameter", "conflicting_parameters tz", "/v1/chart-wheel missing_parameter"}),
+        frozenset(
+            {
+                "invalid_parameter",
+                "conflicting_parameters tz",
+                "/v1/chart-wheel missing_parameter",
+                "/v1/chart-wheel conflicting_parameters",
+            }
+        ),
         "What one kind of a request needs or refuses (chart-wheel's birth for kind=natal, its node for "
-        "kind=draconic), or tz with Julian Days only when an optional moment (a transit scan's birth) is left out.",
+        "kind=draconic), a zone shared by several moments all sent as Julian Days, or chart-wheel's moments "
+        "sent both ways (datetime and jd): it has more such rules than the generators of requests expand.",
+    ),
+    "zone": (
+        frozenset({"missing_parameter tz", "missing_parameter tz_a", "missing_parameter tz_b"}),
+        "fold without the zone that reads its local time (tz, or a town's): said as a rule across parameters, it "
+        "makes a request with several moments (chart-wheel's) too intricate for the generators of requests.",
     ),
     "idempotency": (
         frozenset({"idempotency_key_reuse"}),
@@ -81,6 +93,12 @@ def refused_beyond_the_schema() -> dict[str, str]:
     return {name: text for name, (_, text) in BEYOND_THE_SCHEMA.items()}
 
 
+#: The most parameters one request's schema makes others depend on: past about this many,
+#: schemathesis (4.32) gives up generating its requests ("does not support this part"), so a
+#: request with more (chart-wheel's six moments) keeps the first and lists the others' refusals
+#: beyond the schema.
+MAX_DEPENDENT_SCHEMAS = 8
+
 #: The extension of a GET operation holding the rules across its query parameters.
 QUERY_CONSTRAINTS = "x-query-constraints"
 
@@ -98,23 +116,14 @@ def _partner(spec_fields: dict[str, FieldSpec], field: FieldSpec, field_name: st
     )
 
 
-def _fold_needs_a_zone(fields: dict[str, FieldSpec], fold: FieldSpec) -> dict[str, Any]:
-    """Return the rule of a moment's ``fold``: it chooses between two readings of a local time,
-    so it needs the zone that reads it, the moment's ``tz`` or a town beside it (``place``)."""
-    zones = [
-        f.name for f in fields.values() if f.field_name == "tz" and (fold.path in f.shared_paths or f.path == fold.path)
-    ]
-    towns = {f.alternative_name for f in fields.values() if f.alternative_name and f.path[:-1] == fold.path[:-1]}
-    either = [{"required": [name]} for name in [*zones, *sorted(towns)]]
-    return {"if": {"required": [fold.name]}, "then": {"anyOf": either} if either else False}
-
-
 def _no_zone_for_julian_days(fields: dict[str, FieldSpec], zone: FieldSpec) -> list[dict[str, Any]]:
-    """Return the rule of a moment's ``tz``: a Julian Day is UT1, which no zone changes, so a
-    zone is refused when every moment it reads is given as a Julian Day."""
+    """Return what a moment's ``tz``, when sent, requires: a Julian Day is UT1, which no zone
+    changes, so the one moment it reads is not given as a Julian Day. A zone shared by several
+    moments is refused only when all are Julian Days: a rule beyond the schema
+    (:data:`BEYOND_THE_SCHEMA`), as the generators of requests cannot expand it."""
     paths = zone.shared_paths or (zone.path,)
     days = [f.name for f in fields.values() if f.field_name == "jd" and f.path in paths]
-    return [{"not": {"required": [zone.name, *days]}}] if len(days) == len(paths) else []
+    return [{"properties": {days[0]: False}}] if len(paths) == 1 and len(days) == 1 else []
 
 
 def _exactly_one(members: tuple[str, ...]) -> dict[str, Any]:
@@ -122,32 +131,41 @@ def _exactly_one(members: tuple[str, ...]) -> dict[str, Any]:
     return {"oneOf": [{"required": [member], "properties": {member: {"not": {"type": "null"}}}} for member in members]}
 
 
-def _at_most_one(members: tuple[str, ...]) -> list[dict[str, Any]]:
-    return [{"not": {"required": [a, b]}} for a, b in combinations(members, 2)]
-
-
 def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[dict[str, Any]]:
     """Return the rules across the parameters of the request message ``descriptor`` as JSON
     Schemas, each over the request's parameters as one object (a body, or a query string's
-    values); with ``charts``, those of the stored charts it takes in place of a birth."""
+    values); with ``charts``, those of the stored charts it takes in place of a birth.
+
+    A parameter that rules others out says so as ``dependentSchemas`` (``place`` present, ``lat``
+    is not: ``{"properties": {"lat": false}}``) rather than ``not``, which the generators of
+    requests from schemas (schemathesis) handle only a few of in one schema."""
     spec = message_spec(descriptor)
     fields = spec.fields
     named = descriptor.GetOptions().Extensions[options_pb2.message].stored_charts if charts else ()
     charts_by_name = {name: name[len("chart") :] for name in named}
     given_by_chart = {f"{birth}{suffix}": name for name, suffix in charts_by_name.items() for birth in BIRTH_PARAMETERS}
 
-    def unless_chart(members, rule: dict[str, Any]) -> dict[str, Any]:
-        # A rule about a birth's parameters holds when no stored chart gives that birth.
-        chart = next((given_by_chart[m] for m in members if m in given_by_chart), None)
-        return rule if chart is None else {"anyOf": [{"required": [chart]}, rule]}
-
     constraints: list[dict[str, Any]] = []
+    # The rules about a birth's parameters, by the stored chart that gives that birth: they
+    # hold when it is not sent (one anyOf per chart, which a generator of requests can expand).
+    births: dict[str, list[dict[str, Any]]] = {}
+
+    def unless_chart(members, rule: dict[str, Any]) -> None:
+        chart = next((given_by_chart[m] for m in members if m in given_by_chart), None)
+        if chart is None:
+            constraints.append(rule)
+        else:
+            births.setdefault(chart, []).append(rule)
+
+    # What each parameter, when sent, rules out (names) or requires of the others (schemas).
+    rules_out: dict[str, set[str]] = {}
+    needs: dict[str, list[dict[str, Any]]] = {}
     for key, members in spec.oneofs.items():
         members = tuple(m for m in members if m in fields)
         if key in spec.required_oneofs:
-            constraints.append(unless_chart(members, _exactly_one(members)))
-        else:
-            constraints.extend(_at_most_one(members))
+            unless_chart(members, _exactly_one(members))
+        for a, b in combinations(members, 2):
+            rules_out.setdefault(a, set()).add(b)
     dependent: dict[str, list[str]] = {}
     for name, field in fields.items():
         rule = field.rule
@@ -159,28 +177,40 @@ def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[
             other = _partner(fields, field, rule.excludes)
             if other:
                 constraints.append(
-                    {"not": {"required": [name, other], "properties": {name: {"const": True}, other: {"const": True}}}}
+                    {
+                        "if": {"required": [name], "properties": {name: {"const": True}}},
+                        "then": {"properties": {other: {"const": False}}},
+                    }
                 )
         if rule.required_with and rule.required_with in fields and not field.alternative:
-            then = unless_chart((name,), {"required": [name]})
-            constraints.append(
-                {
-                    "if": {"required": [rule.required_with], "properties": {rule.required_with: {"const": True}}},
-                    "then": then,
-                }
-            )
-        if field.field_name == "fold":
-            constraints.append(_fold_needs_a_zone(fields, field))
+            flag = {"required": [rule.required_with], "properties": {rule.required_with: {"const": True}}}
+            unless_chart((name,), {"if": flag, "then": {"required": [name]}})
         if field.field_name == "tz":
-            constraints.extend(_no_zone_for_julian_days(fields, field))
+            for need in _no_zone_for_julian_days(fields, field):
+                needs.setdefault(name, []).append(need)
         if field.alternative_name and not rule.default:
-            constraints.append({"not": {"required": [field.alternative_name, name]}})
+            rules_out.setdefault(field.alternative_name, set()).add(name)
             if rule.required:
                 either = {"anyOf": [{"required": [name]}, {"required": [field.alternative_name]}]}
-                constraints.append(unless_chart((name,), either))
+                unless_chart((name,), either)
+    for chart, suffix in charts_by_name.items():
+        rules_out.setdefault(chart, set()).update(f"{b}{suffix}" for b in BIRTH_PARAMETERS if f"{b}{suffix}" in fields)
+    for chart, rules in births.items():
+        constraints.append({"anyOf": [{"required": [chart]}, rules[0] if len(rules) == 1 else {"allOf": rules}]})
     if dependent:
         constraints.append({"dependentRequired": dependent})
-    for chart, suffix in charts_by_name.items():
-        birth = [f"{b}{suffix}" for b in BIRTH_PARAMETERS if f"{b}{suffix}" in fields]
-        constraints.extend({"not": {"required": [chart, name]}} for name in birth)
+    for name, others in rules_out.items():
+        needs.setdefault(name, []).insert(0, {"properties": dict.fromkeys(sorted(others), False)})
+    # The stored charts' and the towns' rules first, the one-ofs' last: past the bound, the
+    # rest are beyond the schema (BEYOND_THE_SCHEMA's "combination").
+    kept = sorted(needs, key=lambda name: (name not in charts_by_name, not name.startswith("place")))
+    needs = {name: needs[name] for name in kept[:MAX_DEPENDENT_SCHEMAS]}
+    if needs:
+        constraints.append(
+            {
+                "dependentSchemas": {
+                    name: schemas[0] if len(schemas) == 1 else {"allOf": schemas} for name, schemas in needs.items()
+                }
+            }
+        )
     return constraints

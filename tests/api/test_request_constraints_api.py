@@ -48,13 +48,6 @@ CASES = [
         {"datetime": "1985-07-13T14:05:00Z", "lat": 48.8, "lon": 2.3},
     ),
     (
-        "fold needs a zone",
-        "/v1/aspects",
-        {"datetime": "2024-10-27T02:30:00", "fold": 1},
-        "missing_parameter",
-        {"datetime": "2024-10-27T02:30:00", "fold": 1, "tz": "Europe/Paris"},
-    ),
-    (
         "no zone for a Julian Day",
         "/v1/aspects",
         {"jd": J2000, "tz": "Europe/Paris"},

@@ -7,6 +7,7 @@ from jsonschema import Draft202012Validator
 from celestial.v1 import account_service_pb2, ephemeris_service_pb2
 from gateway.reference.request_constraints import (
     BEYOND_THE_SCHEMA,
+    MAX_DEPENDENT_SCHEMAS,
     beyond_the_schema,
     refused_beyond_the_schema,
     request_constraints,
@@ -42,10 +43,9 @@ def test_a_town_gives_the_coordinates_so_it_is_sent_without_them():
     assert not valid(rules, {"jd": 2451545.0, "lat": 1})
 
 
-def test_fold_needs_a_zone_and_a_julian_day_takes_none():
+def test_a_julian_day_takes_no_zone():
     rules = request_constraints(NATAL, charts=False)
-    assert not valid(rules, {"datetime": "2024-10-27T02:30:00", "fold": 1, "lat": 1, "lon": 2})
-    assert valid(rules, {"datetime": "2024-10-27T02:30:00", "fold": 1, "tz": "Europe/Paris", "lat": 1, "lon": 2})
+    assert valid(rules, {"datetime": "2024-10-27T02:30:00", "tz": "Europe/Paris", "lat": 1, "lon": 2})
     assert not valid(rules, {"jd": 2451545.0, "tz": "Europe/Paris", "lat": 1, "lon": 2})
 
 
@@ -58,8 +58,25 @@ def test_a_request_without_rules_across_its_parameters_keeps_its_schema():
 
 def test_a_refusal_beyond_the_schema_is_named_and_a_rule_the_schema_states_is_not():
     assert beyond_the_schema("body_not_eligible") == "eligibility"
+    assert beyond_the_schema("missing_parameter", "tz_a") == "zone"
     assert beyond_the_schema("conflicting_parameters", "tz") == "combination"
     assert beyond_the_schema("conflicting_parameters", "jd") is None
     assert beyond_the_schema("missing_parameter", "datetime", "/v1/natal-chart") is None
     assert beyond_the_schema("missing_parameter", "datetime", "/v1/chart-wheel") == "combination"
     assert set(refused_beyond_the_schema()) == set(BEYOND_THE_SCHEMA)
+
+
+def test_only_chart_wheels_rules_pass_the_bound_and_it_is_listed_beyond_the_schema(monkeypatch):
+    from gateway.endpoints import discover_endpoints
+    from gateway.reference import request_constraints as module
+
+    def dependent(descriptor) -> int:
+        rules = request_constraints(descriptor)
+        return sum(len(rule.get("dependentSchemas", {})) for rule in rules)
+
+    endpoints = discover_endpoints()
+    assert max(dependent(e.request_cls.DESCRIPTOR) for e in endpoints) == MAX_DEPENDENT_SCHEMAS
+    monkeypatch.setattr(module, "MAX_DEPENDENT_SCHEMAS", 10**6)
+    over = {e.path for e in endpoints if dependent(e.request_cls.DESCRIPTOR) > MAX_DEPENDENT_SCHEMAS}
+    assert over == {"/v1/chart-wheel"}
+    assert beyond_the_schema("conflicting_parameters", "jd", "/v1/chart-wheel") == "combination"
