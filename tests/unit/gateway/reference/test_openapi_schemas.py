@@ -196,3 +196,10 @@ def test_strict_refuses_a_member_the_schema_does_not_declare():
     example = load_examples()["/v1/positions"].response
     assert validator(schema).is_valid(example)
     assert not validator(schema).is_valid({**example, "data": [{**example["data"][0], "undeclared": 1}]})
+
+
+def test_strict_leaves_a_requests_rules_across_parameters_as_they_are():
+    # {"properties": {"lat": false}} says "no lat"; tightened, it would refuse every other member.
+    rule = {"dependentSchemas": {"place": {"properties": {"lat": False}}}}
+    body = {"type": "object", "properties": {"place": {"type": "string"}}, "allOf": [rule]}
+    assert strict({"schema": body})["schema"] == {**body, "additionalProperties": False}
