@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from google.protobuf import descriptor_pb2
+from google.protobuf import descriptor_pb2, descriptor_pool
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from celestial.v1 import account_service_pb2, options_pb2
@@ -28,9 +28,17 @@ from gateway.reference.openapi_schemas import Components, ref, string_rules
 from gateway.reference.openapi_schemas import scalar_schema as _scalar_schema
 from gateway.reference.operation_text import reference_text
 from gateway.reference.parameter_groups import group_lead
+from gateway.reference.request_constraints import (
+    QUERY_CONSTRAINTS,
+    refused_beyond_the_schema,
+    request_constraints,
+    with_constraints,
+)
+from gateway.reference.resource_links import with_resource_links
 from shared.runtime.name_or_id import taken_ids
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
+from shared.runtime.stored_chart_parameters import stored_chart_names
 from shared.runtime.vocabularies import VOCABULARIES
 
 DESCRIPTOR_SET = Path(__file__).resolve().parents[2] / "celestial" / "v1" / "descriptor_set.binpb"
@@ -78,20 +86,58 @@ ERROR_STATUSES = {
     "402": "insufficient_credits, or spend_cap_reached (a spend cap of the account or key; spend_cap says which, and "
     "resets_at)",
     "403": "origin_not_allowed or origin_required",
+    "404": "chart_not_found (a stored chart named in place of a birth is none of this account's)",
     "413": "payload_too_large",
     "429": "rate_limit_exceeded (with Retry-After, and the quota-exceeded problem details beside the error body), "
     "or too_many_concurrent_requests (the account's own calls hold its share of the service; others are served "
     "meanwhile; with Retry-After)",
     "500": "internal_error (a bug; the message carries the request id)",
-    "501": "not_implemented (endpoint not built yet)",
-    "503": "service_unavailable (a service full for every account, or down; with Retry-After)",
+    "501": "not_implemented (the service answering it is of an older release, during an upgrade)",
+    "503": "service_unavailable (a service full for every account, or down, or the store unreachable; with "
+    "Retry-After)",
     "504": "deadline_exceeded",
 }
 
+#: The refusals every operation answers: no key, a browser-only key's origin, the account's
+#: limits, the store or a service out of reach.
+EVERY_OPERATION = ("401", "403", "429", "503")
 
 #: The refusals every operation of an account resource answers (the gateway serves them:
-#: ``gateway/account_resources.py``), beside those its ``(http).gateway.refusals`` list.
-ACCOUNT_ERROR_STATUSES = {status: ERROR_STATUSES[status] for status in ("401", "403", "429", "503")}
+#: ``gateway/account_resources.py``), beside those its ``(http).gateway.refusals`` list: a
+#: query parameter or body member it does not take is 400 whatever else it refuses.
+ACCOUNT_ERROR_STATUSES = {
+    "400": "invalid_parameter or invalid_body (a parameter the operation does not take, or one its rules refuse)",
+    **{status: ERROR_STATUSES[status] for status in EVERY_OPERATION},
+}
+
+
+def error_responses(descriptions: dict[str, str]) -> dict[str, Any]:
+    """Return the ``responses`` of these refusals, each answered with the error body, by status."""
+    return {
+        status: {"description": descriptions[status], "content": {"application/json": {"schema": ref("Error")}}}
+        for status in sorted(descriptions)
+    }
+
+
+def compute_statuses(endpoint: Endpoint, method: str) -> dict[str, str]:
+    """Return the refusals of a computation offered as ``method`` (``get``, ``post``), by status:
+    every operation's, 400 for what validation refuses, 402 when it may cost credits, 404 when
+    a stored chart may stand in for a birth (``(message).stored_charts``), 413 for a body, and
+    the services' 500, 501 and 504."""
+    statuses = {*EVERY_OPERATION, "400", "500", "501", "504"}
+    if endpoint.http.credits or endpoint.http.conditional_credits:
+        statuses.add("402")
+    if stored_chart_names(endpoint.request_cls):
+        statuses.add("404")
+    if method == "post":
+        statuses.add("413")
+    return {status: ERROR_STATUSES[status] for status in statuses}
+
+
+#: The refusals of POST /v1/batch as a whole (a sub-request's own are in its result): its
+#: body's, and every operation's.
+BATCH_STATUSES = {status: ERROR_STATUSES[status] for status in ("400", "413", *EVERY_OPERATION)}
+
 
 #: The body of a POST that takes none (rotation, a test): any body sent is ignored.
 NO_BODY = {
@@ -198,12 +244,17 @@ def _request_field_schema(
             return {"type": "string", "description": "JSON text: " + _field_description(field, oneofs)}
         return schema
     base = {**_scalar_schema(fd), **string_rules(rule)}
+    if fd.type == FieldDescriptor.TYPE_STRING and not rule.choices and not rule.pattern:
+        # Validation refuses an empty value (a vocabulary's, a moment's, any text's): leave it out instead.
+        base["minLength"] = 1
     if rule.has_min:
         base["exclusiveMinimum" if rule.min_exclusive else "minimum"] = rule.min
     if rule.has_max:
         base["exclusiveMaximum" if rule.max_exclusive else "maximum"] = rule.max
     if rule.choices:
         base["enum"] = list(rule.choices)
+    if rule.vocabulary:
+        base.update(VOCABULARIES[rule.vocabulary].schema)
     ids = taken_ids(rule) if fd.type == FieldDescriptor.TYPE_STRING and not fd.is_repeated else None
     if ids is not None:
         # A name or an id: the id as an integer (a query string's text of it reads the same).
@@ -263,17 +314,14 @@ def _document_schemas(endpoint: Endpoint) -> dict[str, dict[str, Any]]:
     }
 
 
-def _responses(endpoint: Endpoint, components: Components) -> dict[str, Any]:
+def _responses(endpoint: Endpoint, components: Components, method: str) -> dict[str, Any]:
     content: dict[str, Any] = {"application/json": {"schema": components.envelope(endpoint)}}
     for media_type, schema in _document_schemas(endpoint).items():
         content[media_type] = {"schema": schema}
-    responses: dict[str, Any] = {"200": {"description": "Success", "content": content}}
-    for status, text in ERROR_STATUSES.items():
-        responses[status] = {
-            "description": text,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-        }
-    return responses
+    return {
+        "200": {"description": "Success", "content": content},
+        **error_responses(compute_statuses(endpoint, method)),
+    }
 
 
 BATCH_DESCRIPTION = """\
@@ -339,14 +387,9 @@ def _batch_operation() -> dict[str, Any]:
     }
     success = ref("BatchResponse")
     responses: dict[str, Any] = {
-        "200": {"description": "Success", "content": {"application/json": {"schema": success}}}
+        "200": {"description": "Success", "content": {"application/json": {"schema": success}}},
+        **error_responses(BATCH_STATUSES),
     }
-    for status, text in ERROR_STATUSES.items():
-        if status not in ("501", "504"):
-            responses[status] = {
-                "description": text,
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-            }
     return {
         "post": {
             "summary": "Run several sub-requests in one call",
@@ -410,6 +453,10 @@ def _account_body_schema(endpoint: Endpoint) -> dict[str, Any]:
     if required:
         schema["required"] = required
     schema["additionalProperties"] = False
+    if members_of and endpoint.http.gateway.method == "POST":
+        # A creation is the other request's, named: its rules across parameters hold.
+        other_message = descriptor_pool.Default().FindMessageTypeByName(members_of)
+        schema = with_constraints(schema, request_constraints(other_message, charts=False))
     return schema
 
 
@@ -456,13 +503,14 @@ def _account_operation(endpoint: Endpoint, components: Components) -> dict[str, 
             "content": {"application/json": {"schema": components.data_envelope(endpoint)}},
         }
     }
-    refusals = {str(refusal.status): refusal.description for refusal in gateway.refusals}
-    for status, text in {**refusals, **ACCOUNT_ERROR_STATUSES}.items():
-        responses[status] = {
-            "description": text,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-        }
-    operation["responses"] = responses
+    # A body's refusals (413 over 1 MiB) and the operation's own, declared in its proto
+    # (a 400 it names says what its rules refuse, in place of the generic one).
+    refusals = {
+        **ACCOUNT_ERROR_STATUSES,
+        **({"413": ERROR_STATUSES["413"]} if takes_body(endpoint) else {}),
+        **{str(refusal.status): refusal.description for refusal in gateway.refusals},
+    }
+    operation["responses"] = {**responses, **error_responses(refusals)}
     return operation
 
 
@@ -517,9 +565,9 @@ def build_openapi(
             "description": f"{description}\n\n{cost}.{flag_text}",
             "tags": [endpoint.service],
             "x-credits": endpoint.http.credits,
-            "responses": _responses(endpoint, components),
         }
         operations: dict[str, Any] = {}
+        constraints = request_constraints(endpoint.request_cls.DESCRIPTOR)
         if not endpoint.http.post_only:
             parameters = []
             optional = stood_in_for(endpoint.request_cls)
@@ -538,11 +586,15 @@ def build_openapi(
             ]
             operations["get"] = {
                 **common,
+                "responses": _responses(endpoint, components, "get"),
                 "operationId": f"get_{operation_name(endpoint.path)}",
                 "parameters": parameters,
             }
+            if constraints:
+                operations["get"][QUERY_CONSTRAINTS] = {"allOf": constraints}
         operations["post"] = {
             **common,
+            "responses": _responses(endpoint, components, "post"),
             # Named after the path, as the Markdown pages and the MCP tools are: the SDKs'
             # functions become get_positions / getNatalChart, not get_compute_positions.
             "operationId": f"post_{operation_name(endpoint.path)}",
@@ -550,8 +602,11 @@ def build_openapi(
                 "required": True,
                 "content": {
                     "application/json": {
-                        "schema": with_chart_members(
-                            _request_message_schema(endpoint.request_cls.DESCRIPTOR), endpoint.request_cls
+                        "schema": with_constraints(
+                            with_chart_members(
+                                _request_message_schema(endpoint.request_cls.DESCRIPTOR), endpoint.request_cls
+                            ),
+                            constraints,
                         )
                     }
                 },
@@ -571,7 +626,9 @@ def build_openapi(
                 "info": {"title": "Celestial", "version": version, "description": introduction(guides)},
                 "servers": [{"url": "/"}],
                 "security": [{"bearer": []}, {"apiKey": []}],
-                "paths": with_idempotency_key(paths),
+                "paths": with_resource_links(with_idempotency_key(paths)),
+                # What a request the schemas admit may still be refused for (request_constraints.py).
+                "x-refused-beyond-the-schema": refused_beyond_the_schema(),
                 "webhooks": webhooks,
                 "components": {
                     "schemas": {

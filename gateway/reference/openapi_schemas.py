@@ -395,14 +395,16 @@ def json_union_members(descriptor: Descriptor) -> list[FieldDescriptor]:
 
 
 def strict(document: dict[str, Any]) -> dict[str, Any]:
-    """Return a copy of an OpenAPI document whose every object schema with properties refuses
+    """Return a copy of an OpenAPI document whose every object schema (``type: object``) with properties refuses
     a member it does not declare (``additionalProperties: false``): what a test validates an
     answer against to prove that every member present is declared."""
 
     def tighten(node: Any) -> Any:
         if isinstance(node, dict):
             tightened = {key: tighten(value) for key, value in node.items()}
-            if "properties" in node and "additionalProperties" not in node:
+            # An object schema only: a request's rule across its parameters names properties
+            # without being one (``{"properties": {"lat": false}}``).
+            if "properties" in node and node.get("type") == "object" and "additionalProperties" not in node:
                 tightened["additionalProperties"] = False
             return tightened
         if isinstance(node, list):

@@ -178,10 +178,12 @@ def _apply_field_rules(reading: RequestReading, *, vocabularies: bool) -> _Messa
         _fill_default(message, check)
     for check in checks.flattened_defaults:
         _fill_default(check.spec.owner(message), check)
-    for check in checks.fields:
-        _check_field(reading, message, check, vocabularies)
-    for check in checks.flattened_fields:
-        _check_field(reading, check.spec.owner(message), check, vocabularies)
+    # Every plain rule (a range, a choice) before any vocabulary's check: a vocabulary may read
+    # other parameters (tz=auto reads the place's coordinates), which must be in range by then.
+    owned = [(message, check) for check in checks.fields]
+    owned += [(check.spec.owner(message), check) for check in checks.flattened_fields]
+    for owner, check in sorted(owned, key=lambda item: item[1].vocabulary_check is not None):
+        _check_field(reading, owner, check, vocabularies)
     return checks
 
 

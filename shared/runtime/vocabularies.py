@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
-from kernel.timescale import SUPPORTED_SPAN_TEXT
+from kernel.timescale import JD_UT1_MAX, JD_UT1_MIN, SUPPORTED_SPAN_TEXT
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.request_model import bool_parameter, message_spec
 from shared.runtime.request_reading import kept
@@ -26,11 +26,13 @@ Check = Callable[[list, str, Message], None]
 class Vocabulary:
     """One vocabulary: its enum value, the check of a parameter's values (``check(values,
     parameter name, request reading)``, raising the parameter's error) and its note for the
-    reference ("" for none)."""
+    reference ("" for none), and the JSON Schema keywords a value of it always meets
+    (the reference adds them to each parameter of it)."""
 
     enum: int
     check: Check
     note: str = ""
+    schema: tuple[tuple[str, float], ...] = ()
 
 
 # The kernel parsers are imported where they are called, so that importing this module stays
@@ -134,7 +136,11 @@ VOCABULARIES: dict[int, Vocabulary] = {
         Vocabulary(
             options_pb2.VOCABULARY_DATETIME, _check_moment, f"ISO 8601, ASCII digits; from {SUPPORTED_SPAN_TEXT}."
         ),
-        Vocabulary(options_pb2.VOCABULARY_JULIAN_DAY, _check_moment),
+        Vocabulary(
+            options_pb2.VOCABULARY_JULIAN_DAY,
+            _check_moment,
+            schema=(("minimum", JD_UT1_MIN), ("maximum", JD_UT1_MAX)),
+        ),
         Vocabulary(
             options_pb2.VOCABULARY_TIME_ZONE,
             _check_time_zone,

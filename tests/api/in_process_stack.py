@@ -17,7 +17,7 @@ import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import anyio.from_thread
 import httpx
@@ -60,6 +60,8 @@ class AppStack:
     log_path: Path | None = field(default=None)
     #: What the app asks a webhook URL's host's addresses of (no test asks a real resolver).
     resolve: NameTable = field(default_factory=NameTable)
+    #: The app itself, for a test that reaches into its state (a store made to fail).
+    app: Any = None
 
     def admin(self, *args: str) -> subprocess.CompletedProcess:
         """Run ``celestial-admin`` in this process against this app's store; raise
@@ -111,7 +113,7 @@ def start_app_stack(
     running = contextlib.ExitStack()
     portal = running.enter_context(anyio.from_thread.start_blocking_portal())
     running.enter_context(portal.wrap_async_context_manager(app.router.lifespan_context(app)))
-    return AppStack(env, settings, PortalTransport(app, portal), running, log_path=log_path, resolve=resolve)
+    return AppStack(env, settings, PortalTransport(app, portal), running, log_path=log_path, resolve=resolve, app=app)
 
 
 def stop_app_stack(stack: AppStack) -> None:

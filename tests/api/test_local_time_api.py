@@ -228,3 +228,12 @@ def test_a_local_time_whose_utc_instant_falls_before_the_year_1_is_400_out_of_ra
 def test_a_utc_instant_whose_wall_clock_falls_before_the_year_1_is_400_out_of_range(api):
     response = api.get("/v1/timezone", params={"datetime": "0001-01-01T00:00:00Z", "lat": 35, "lon": -75})
     assert_error(response, 400, "out_of_range", "datetime")
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_tz_auto_with_a_coordinate_out_of_range_is_that_coordinates_400_not_a_500(api, method):
+    # Found by schemathesis: the zone was looked up at lon=181 before lon's range was checked.
+    params = {"datetime": "1944-06-06T08:00:00", "tz": "auto", "lat": 51.5074, "lon": 181.0}
+    answer = api.get("/v1/timezone", params=params) if method == "GET" else api.post("/v1/timezone", json=params)
+    assert_error(answer, 400, "invalid_parameter")
+    assert answer.json()["errors"][0]["param"] == "lon"

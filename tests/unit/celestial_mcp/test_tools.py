@@ -59,7 +59,10 @@ def test_a_document_answered_instead_of_json_is_the_tools_text():
     async def call():
         async with httpx.AsyncClient(transport=httpx.MockTransport(answer), base_url="http://api") as client:
             return await call_operation(
-                client, operation_tools(DOCUMENT)["calendar"], {"format": "ics"}, "svc_live_abc"
+                client,
+                operation_tools(DOCUMENT)["calendar"],
+                {"format": "ics", "start": "2024-01-01", "end": "2024-01-02"},
+                "svc_live_abc",
             )
 
     result = asyncio.run(call())

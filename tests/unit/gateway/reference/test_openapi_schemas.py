@@ -223,3 +223,10 @@ def test_no_schema_of_a_json_answer_admits_a_bare_string_where_a_document_member
         if any(member.get("type") == "string" for member in schema.get("oneOf", ()))
     ]
     assert documents_left == []
+
+
+def test_strict_leaves_a_requests_rules_across_parameters_as_they_are():
+    # {"properties": {"lat": false}} says "no lat"; tightened, it would refuse every other member.
+    rule = {"dependentSchemas": {"place": {"properties": {"lat": False}}}}
+    body = {"type": "object", "properties": {"place": {"type": "string"}}, "allOf": [rule]}
+    assert strict({"schema": body})["schema"] == {**body, "additionalProperties": False}
