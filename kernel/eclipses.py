@@ -33,6 +33,16 @@ _LUNAR_ORDER = ("total", "partial", "penumbral")
 _PAST_ECLIPSE_DAYS = 5.0
 
 
+def _mask(table: dict[str, int], types: Sequence[str]) -> int:
+    """Return the engine's search mask for the eclipse ``types`` named in ``table``: their flags
+    or'ed, so a type named twice is searched once (summed, two ``total`` flags would make
+    another type's bit)."""
+    mask = 0
+    for name in types:
+        mask |= table[name]
+    return mask
+
+
 def _type_of(flags: int, table: dict[str, int], order: Sequence[str]) -> str:
     return next(name for name in order if flags & table[name])
 
@@ -125,7 +135,7 @@ def solar_eclipses(
     latest first, with ``backward``): global contacts, or with ``place`` the local ones with
     magnitude and obscuration (eclipses not seen there are skipped). OutOfRange when fewer
     than ``count`` lie within the supported dates."""
-    mask = sum(SOLAR_TYPES[t] for t in types)
+    mask = _mask(SOLAR_TYPES, types)
     found: list[SolarEclipse] = []
     start = jd_ut1
 
@@ -178,7 +188,7 @@ def lunar_eclipses(
     latest first, with ``backward``), each with ``visible`` from ``place`` when given: some
     part of it happens with the Moon above that place's horizon. OutOfRange when fewer than
     ``count`` lie within the supported dates."""
-    mask = sum(LUNAR_TYPES[t] for t in types)
+    mask = _mask(LUNAR_TYPES, types)
     found: list[LunarEclipse] = []
     start = jd_ut1
 

@@ -52,6 +52,13 @@ def test_a_type_filter_and_a_backward_search_keep_to_the_canon():
         )
 
 
+@pytest.mark.parametrize(("search", "kind"), [(solar_eclipses, "total"), (lunar_eclipses, "total")])
+def test_a_type_named_twice_finds_what_it_finds_named_once(search, kind):
+    # Found by fuzzing: two "total" flags summed made another type's bit (lunar: annular).
+    start = Moment.from_iso("2021-01-01T00:00:00Z").jd_ut1
+    assert search(start, [kind, kind], 3, NEVER) == search(start, [kind], 3, NEVER)
+
+
 def test_a_local_solar_eclipse_has_contacts_in_order_magnitude_and_obscuration():
     dallas = Observer(32.78, -96.8, 0.0)
     (eclipse,) = solar_eclipses(
