@@ -13,7 +13,7 @@ from kernel.bodies import engine_number
 from kernel.errors import OutOfRange, PolarDayOrNight
 from kernel.nakshatras import NAKSHATRA_TABLE, SPAN_DEG, nakshatra_of
 from kernel.positions import CalcFlags, ecliptic_longitude_flags, engine_state
-from kernel.timescale import JD_UT1_MIN, SUPPORTED_SPAN_TEXT
+from kernel.timescale import JD_UT1_MIN, SUPPORTED_SPAN_TEXT, require_day_within_span
 
 # Source: Surya Siddhanta ch. II sl. 64-69 (Burgess tr., 1860): a tithi is the time the Moon
 # takes to gain 12° on the Sun (30 in a synodic month); a yoga the time the sum of the Sun's
@@ -182,6 +182,7 @@ def panchang(
     request's zone), or in local mean time at the place when it is None. Raises
     PolarDayOrNight where the Sun does not rise and set, OutOfRange when that sunrise lies
     before the supported dates."""
+    require_day_within_span(jd)
     clock_days = _clock_days(longitude_deg, utc_offset_s)
     if at_sunrise:
         jd = day_sunrise(jd, latitude_deg, longitude_deg, altitude_m, sunrise=sunrise, utc_offset_s=utc_offset_s)

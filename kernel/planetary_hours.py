@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from kernel import engine
 from kernel.errors import OutOfRange, PolarDayOrNight
-from kernel.timescale import JD_UT1_MIN, SUPPORTED_SPAN_TEXT, Moment
+from kernel.timescale import JD_UT1_MIN, SUPPORTED_SPAN_TEXT, Moment, require_day_within_span
 
 # Source: the Chaldean order (slowest to fastest, Ptolemy, Tetrabiblos I.4), which the hours
 # follow in turn, and the rulers of the weekdays it gives (Vettius Valens, Anthology I.10),
@@ -81,6 +81,7 @@ def planetary_day(moment: Moment, latitude_deg: float, longitude_deg: float, alt
     day and a half there, and OutOfRange when the day's sunrise would lie before JD_UT1_MIN.
     """
     jd = moment.jd_ut1
+    require_day_within_span(jd, "planetary day")
     sunrise = _rise(jd - 1.0, latitude_deg, longitude_deg, altitude_m)
     while sunrise > jd:  # the rising a day before the moment came after it: step back
         sunrise = _rise(sunrise - 1.5, latitude_deg, longitude_deg, altitude_m)

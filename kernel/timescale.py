@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from kernel import engine
 from kernel.civil_time import LocalReading, beyond_zone_history, read_local
-from kernel.errors import UnreadableMoment, UnreadableValue
+from kernel.errors import OutOfRange, UnreadableMoment, UnreadableValue
 
 SECONDS_PER_DAY = 86400.0
 # The Julian Day at which the days of _days_from_civil begin (1970-01-01T00:00).
@@ -25,6 +25,10 @@ JD_UT1_MAX = 2816787.5
 #: The same span as UTC dates (proleptic Gregorian, astronomical year numbering: year -3001
 #: is 3002 BCE); tests/unit/kernel/test_timescale.py checks it against the two Julian Days.
 SUPPORTED_SPAN_TEXT = "-3001-02-03T00:00:00Z (3002 BCE) to 3000-01-01T00:00:00Z"
+#: How far before a moment the searches for its day's sunrise may start, days: the panchang's
+#: day and the planetary day (kernel/panchang.py, kernel/planetary_hours.py) look for the
+#: sunrise that opens it at most a day and a half back; half a day more for the step back.
+DAY_SEARCH_DAYS = 2.0
 
 _ISO = re.compile(
     r"""
@@ -427,3 +431,15 @@ def _join(parts: list[str], seconds: float) -> str:
 
 def _count(n: float, unit: str) -> str:
     return f"{n:g} {unit}" + ("" if n == 1 else "s")
+
+
+def require_day_within_span(jd_ut1: float, day: str = "day") -> None:
+    """Raise OutOfRange about the moment unless the ``day`` around ``jd_ut1`` (UT1 Julian Day),
+    sunrise to sunrise, can be searched within the supported dates: the moment must lie
+    DAY_SEARCH_DAYS after their start."""
+    if jd_ut1 < JD_UT1_MIN + DAY_SEARCH_DAYS:
+        raise OutOfRange(
+            f"The {day} around this moment begins before the supported dates ({SUPPORTED_SPAN_TEXT}).",
+            suggestion="Choose a moment at least two days after the start of the supported dates.",
+            about="moment",
+        )

@@ -10,7 +10,7 @@ from google.protobuf.message import Message
 
 from kernel.civil_time import LocalReading, zone_at, zone_state
 from kernel.positions import Observer
-from kernel.timescale import Moment
+from kernel.timescale import Moment, require_day_within_span
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.wire import (
     moment_from,
@@ -54,6 +54,16 @@ def placed_moment_query(request: Message) -> PlacedMomentQuery:
     place = required_place(request, "location")
     moment = moment_from(request)
     return PlacedMomentQuery(moment, place, read_moment(request)[1])
+
+
+def planetary_hours_query(request: Message) -> PlacedMomentQuery:
+    """Return the moment and place of a planetary-hours request (as :func:`placed_moment_query`),
+    once the planetary day around the moment can be searched within the supported dates
+    (OutOfRange about the moment)."""
+    query = placed_moment_query(request)
+    with naming_moment(sent_moment_name(request)):
+        require_day_within_span(query.moment.jd_ut1, "planetary day")
+    return query
 
 
 def time_zone_query(request: Message) -> PlacedMomentQuery:

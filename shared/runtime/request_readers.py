@@ -22,7 +22,12 @@ from shared.runtime.chart_wheel_input import chart_wheel_input
 from shared.runtime.forecast_input import forecast_input
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.houses_query import chart_query, houses_query, lots_query
-from shared.runtime.moment_queries import meridian_query, moment_query, placed_moment_query, time_zone_query
+from shared.runtime.moment_queries import (
+    meridian_query,
+    moment_query,
+    planetary_hours_query,
+    time_zone_query,
+)
 from shared.runtime.place_query import place_query
 from shared.runtime.positions_query import positions_query
 from shared.runtime.progression import progression_from
@@ -75,7 +80,7 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "solar_proximity_query": solar_proximity_query,
     "moment_query": moment_query,
     "meridian_query": meridian_query,
-    "placed_moment_query": placed_moment_query,
+    "planetary_hours_query": planetary_hours_query,
     "time_zone_query": time_zone_query,
     "ingress_query": ingress_query,
     "eclipse_query": eclipse_query,

@@ -18,12 +18,13 @@ from kernel import vimshottari
 from kernel.ayanamshas import Ayanamsha
 from kernel.houses import HouseSystem
 from kernel.time_lord_periods import TimeQuery
+from kernel.timescale import require_day_within_span
 from kernel.vargas import VARGA_CODES, Varga, parse_varga
 from kernel.vedic_chart import BHAVA, HOUSE_MODES, NODE_BODIES
 from shared.runtime.closed_sets import bound_to_choices
-from shared.runtime.kernel_errors import naming
+from shared.runtime.kernel_errors import naming, naming_moment
 from shared.runtime.ranges import life_range
-from shared.runtime.wire import ayanamsha_from, house_system_from
+from shared.runtime.wire import ayanamsha_from, house_system_from, moment_from, sent_moment_name
 
 # The kernel's tables give the Jyotish choices their meaning; the requests' choices are bound to them.
 bound_to_choices(NODE_BODIES, "kernel.vedic_chart.NODE_BODIES", (vedic_pb2.ComputeVedicChartRequest, "node"))
@@ -83,7 +84,10 @@ def vimshottari_input(request: Message) -> DashaInput:
 
 
 def panchang_input(request: Message) -> Ayanamsha:
-    """Return the ayanamsha a panchang request's nakshatra and yoga are read in."""
+    """Return the ayanamsha a panchang request's nakshatra and yoga are read in, once its
+    moment's day can be searched within the supported dates (OutOfRange about the moment)."""
+    with naming_moment(sent_moment_name(request)):
+        require_day_within_span(moment_from(request).jd_ut1)
     return jyotish_ayanamsha(request)
 
 

@@ -49,6 +49,11 @@ REFUSALS: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("/v1/positions", {"datetime": "3000-01-01T00:00:01Z"}, "invalid_parameter", "datetime"),
     ("/v1/positions", {"datetime": "+012000-01-01T00:00:00Z"}, "invalid_parameter", "datetime"),
     ("/v1/houses", {"datetime": "3000-06-01T00:00:00Z", "lat": 51.5, "lon": 0}, "invalid_parameter", "datetime"),
+    # a day (sunrise to sunrise) searched from before the supported span's start
+    ("/v1/planetary-hours", {"jd": 625000.5, "lat": 0, "lon": 0}, "out_of_range", "jd"),
+    ("/v1/planetary-hours", {"jd": 625002.4, "lat": 51.5, "lon": 0}, "out_of_range", "jd"),
+    ("/v1/vedic/panchang", {"jd": 625000.5, "lat": 0, "lon": 0}, "out_of_range", "jd"),
+    ("/v1/vedic/panchang", {"datetime": "-3001-02-04T12:00:00Z", "lat": 13.08, "lon": 80.27}, "out_of_range", "datetime"),
     # bodies: fixed stars and numbered asteroids are known but not computed; unknown names
     ("/v1/positions", {**NOW, "bodies": "sun,aldebaran"}, "body_not_eligible", "bodies"),
     ("/v1/positions", {**NOW, "bodies": "Regulus"}, "body_not_eligible", "bodies"),
