@@ -1,6 +1,6 @@
-"""A local webhook receiver for the tests: an HTTP server on 127.0.0.1 that records every POST
-(path, headers, body, when it arrived) and answers the status it is told to (200 by default),
-over TLS when given a server context."""
+"""A local webhook receiver for the tests and ``make examples`` (a test delivery to record): an
+HTTP server on 127.0.0.1 that records every POST (path, headers, body, when it arrived) and
+answers the status it is told to (200 by default), over TLS when given a server context."""
 
 from __future__ import annotations
 
