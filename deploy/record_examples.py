@@ -120,6 +120,19 @@ ACCOUNT_WARM_UP = "/v1/positions"
 CREATED_IDS = {"/v1/charts": "chart_id", "/v1/webhooks": "webhook_id"}
 
 
+#: The port the recording's receiver listens on when it is free, so that the webhook's url
+#: reads the same from one recording to the next.
+RECEIVER_PORT = 8765
+
+
+def _receiver() -> Receiver:
+    """Return the recording's receiver: on :data:`RECEIVER_PORT`, or a free port if it is taken."""
+    try:
+        return Receiver(port=RECEIVER_PORT)
+    except OSError:
+        return Receiver()
+
+
 def paths_with_several_operations() -> set[str]:
     """Return the paths serving more than one account operation: their examples are keyed by
     method and path."""
@@ -254,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
                 # An account of its own, so that its usage and balance show this life alone.
                 stack.admin("account", "create", ACCOUNT_NAME, "--credits", "1000")
                 key = stack.admin("key", "create", "--account", ACCOUNT_NAME, "--name", "example").stdout.strip()
-                with stack.client(key) as client, Receiver() as receiver:
+                with stack.client(key) as client, _receiver() as receiver:
                     client.get(ACCOUNT_WARM_UP, params=examples[ACCOUNT_WARM_UP].request)
                     life = record_account_life(client, receiver.url)
                 recorded.update(life)

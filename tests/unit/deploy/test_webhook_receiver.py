@@ -5,6 +5,7 @@ status it is told to."""
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from deploy.webhook_receiver import Receiver
 
@@ -22,3 +23,14 @@ def test_a_post_is_recorded_and_answered_with_the_status_it_is_told():
         ("/hook?again", b"x", 503),
     ]
     assert receiver.received[0].headers["webhook-id"] == "evt_1" and receiver.arrived == 2
+
+
+def test_a_receiver_listens_on_the_port_it_is_given_and_a_taken_one_is_refused():
+    with Receiver() as first:
+        with pytest.raises(OSError):
+            Receiver(port=first.port)
+        with Receiver(port=0) as second:
+            assert second.port != first.port and second.url == f"http://127.0.0.1:{second.port}/hook"
+            assert httpx.post(first.url, content=b"").status_code == 200
+    with Receiver(port=first.port) as again:  # free once the first has closed
+        assert again.url == first.url and httpx.post(again.url, content=b"").status_code == 200
