@@ -10,6 +10,14 @@ An operation whose answer has formats (``format``: ``/v1/chart-wheel``'s svg, pn
 ``/v1/calendar``'s json and ics) gets one more example per media type its default request does
 not answer, named after its format: the default request with that ``format``, or the request
 already recorded under that name.
+
+The account's operations (``AccountService``: usage, the account, stored charts, webhooks) are
+recorded as one life, in :data:`ACCOUNT_LIFE`'s order, on an account of their own: a chart
+stored, read, renamed, listed and exported, a subscription made on it (to a local receiver,
+which the stack's development mode lets a webhook reach on the loopback), read, paused,
+listed, its secret rotated, a test delivery sent and the deliveries read, then both deleted;
+then usage and the account. Each path parameter is the id the creation answered, so their
+requests are :data:`ACCOUNT_LIFE`'s (edit it to change them), not the recorded ones.
 """
 
 from __future__ import annotations
@@ -17,14 +25,16 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from deploy.local_stack import start_stack, stop_stack
+from deploy.webhook_receiver import Receiver
 from gateway.batch import BATCH_PATH
-from gateway.endpoints import discover_endpoints
+from gateway.endpoints import account_operations, discover_endpoints
 from gateway.reference.examples import (
+    BODY_METHODS,
     EXAMPLE_NAME,
     JSON_MEDIA_TYPE,
     Document,
@@ -33,6 +43,7 @@ from gateway.reference.examples import (
     load_examples,
     write_example,
 )
+from gateway.reference.operation_text import BIRTH
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import message_spec
 
@@ -60,6 +71,112 @@ SAMPLE_VALUES: dict[str, str] = {
 
 #: The batch's example: two sub-requests, each another operation's recorded request.
 BATCH_SUB_OPERATIONS = ("/v1/positions", "/v1/aspects")
+
+
+#: The receiver's URL in ACCOUNT_LIFE's requests, replaced by the local receiver's own.
+RECEIVER_URL = "{receiver}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One call of the account's life: its method, path template and request (the query's
+    parameters or the JSON body; ``{chart_id}`` in a value is the stored chart's id), and
+    the format-like others recorded under a name in its example's ``more``."""
+
+    method: str
+    path: str
+    request: dict[str, Any] = field(default_factory=dict)
+    more: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+#: The account's life, in order: each account operation once (the creations first, so the
+#: others name what they made; the deletions last), with stable, readable values.
+ACCOUNT_LIFE: tuple[Step, ...] = (
+    Step("POST", "/v1/charts", {"name": "Ada", **BIRTH}),
+    Step("GET", "/v1/charts/{chart_id}"),
+    Step("PATCH", "/v1/charts/{chart_id}", {"name": "Ada L."}),
+    Step("GET", "/v1/charts", {"limit": "20"}, more={"export": {"export": "true"}}),
+    Step(
+        "POST",
+        "/v1/webhooks",
+        {"url": RECEIVER_URL, "events": ["lunation"], "chart": "{chart_id}", "lead_minutes": 60},
+    ),
+    Step("GET", "/v1/webhooks/{webhook_id}"),
+    Step("PATCH", "/v1/webhooks/{webhook_id}", {"state": "paused"}),
+    Step("GET", "/v1/webhooks"),
+    Step("POST", "/v1/webhooks/{webhook_id}/rotate-secret"),
+    Step("POST", "/v1/webhooks/{webhook_id}/test"),
+    Step("GET", "/v1/webhooks/{webhook_id}/deliveries"),
+    Step("DELETE", "/v1/webhooks/{webhook_id}"),
+    Step("DELETE", "/v1/charts/{chart_id}"),
+    Step("GET", "/v1/usage"),
+    Step("GET", "/v1/account"),
+)
+#: The account the life is recorded on (what GET /v1/account answers).
+ACCOUNT_NAME = "ada-example"
+#: What the account computes before its life, so that its usage has a figure to show.
+ACCOUNT_WARM_UP = "/v1/positions"
+#: The ids a creation answers, by the path parameter that names them afterwards.
+CREATED_IDS = {"/v1/charts": "chart_id", "/v1/webhooks": "webhook_id"}
+
+
+#: The port the recording's receiver listens on when it is free, so that the webhook's url
+#: reads the same from one recording to the next.
+RECEIVER_PORT = 8765
+
+
+def _receiver() -> Receiver:
+    """Return the recording's receiver: on :data:`RECEIVER_PORT`, or a free port if it is taken."""
+    try:
+        return Receiver(port=RECEIVER_PORT)
+    except OSError:
+        return Receiver()
+
+
+def paths_with_several_operations() -> set[str]:
+    """Return the paths serving more than one account operation: their examples are keyed by
+    method and path."""
+    paths = [operation.path for operation in account_operations()]
+    return {path for path in paths if paths.count(path) > 1}
+
+
+def _filled(value: Any, ids: dict[str, str]) -> Any:
+    """Return ``value`` with ``{chart_id}`` and the like replaced by the ids made so far."""
+    if isinstance(value, str) and value.startswith("{") and value.endswith("}"):
+        return ids.get(value[1:-1], value)
+    if isinstance(value, list):
+        return [_filled(item, ids) for item in value]
+    return value
+
+
+def record_account_life(client, receiver_url: str) -> dict[str, Example]:
+    """Return the examples of the account's operations, by key: :data:`ACCOUNT_LIFE` called in
+    order through ``client``, each path parameter the id its creation answered."""
+    several = paths_with_several_operations()
+    ids = {"receiver": receiver_url}
+    recorded = {}
+    for step in ACCOUNT_LIFE:
+        path_parameters = {name: ids[name] for name in CREATED_IDS.values() if "{" + name + "}" in step.path}
+        url = step.path.format(**path_parameters)
+        calls = []
+        for name, request in {EXAMPLE_NAME: step.request, **step.more}.items():
+            request = {member: _filled(value, ids) for member, value in request.items()}
+            if step.method in BODY_METHODS:
+                answer = client.request(step.method, url, json=request)
+            else:
+                answer = client.request(step.method, url, params=request)
+            calls.append(
+                replace(
+                    recorded_answer(step.path, step.method, request, answer, name),
+                    by_method=step.path in several,
+                    path_parameters=path_parameters,
+                )
+            )
+        example = replace(calls[0], more=tuple(calls[1:]))
+        if step.method == "POST" and step.path in CREATED_IDS and example.status == 200:
+            ids[CREATED_IDS[step.path]] = example.response["data"]["id"]
+        recorded[example.key] = example
+    return recorded
 
 
 def starter_request(path: str) -> dict[str, str]:
@@ -134,16 +251,27 @@ def record(base_url_client, paths: list[str], examples: dict[str, Example]) -> d
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("operations", nargs="*", help="paths to record (default: every operation)")
+    parser.add_argument(
+        "operations", nargs="*", help="paths to record (default: every operation; 'account' for the account's life)"
+    )
     args = parser.parse_args(argv)
     examples = load_examples()
-    paths = args.operations or [e.path for e in discover_endpoints()] + [BATCH_PATH]
+    paths = args.operations or [e.path for e in discover_endpoints()] + [BATCH_PATH, "account"]
     with tempfile.TemporaryDirectory() as tmp:
         stack = start_stack(Path(tmp))
         try:
             _, key = stack.new_key(credits=1_000_000)
             with stack.client(key) as client:
-                recorded = record(client, paths, examples)
+                recorded = record(client, [path for path in paths if path != "account"], examples)
+            if "account" in paths:
+                # An account of its own, so that its usage and balance show this life alone.
+                stack.admin("account", "create", ACCOUNT_NAME, "--credits", "1000")
+                key = stack.admin("key", "create", "--account", ACCOUNT_NAME, "--name", "example").stdout.strip()
+                with stack.client(key) as client, _receiver() as receiver:
+                    client.get(ACCOUNT_WARM_UP, params=examples[ACCOUNT_WARM_UP].request)
+                    life = record_account_life(client, receiver.url)
+                recorded.update(life)
+                paths = [path for path in paths if path != "account"] + list(life)
         finally:
             stop_stack(stack)
     failed = []

@@ -12,13 +12,21 @@ iCalendar file) is kept as a file beside it, named after the operation and the m
 answering in several formats has one more example per format in ``"more"``, by name (the
 format's: ``"png"``, ``"json"``, ``"ics"``), each ``{"request", "status", "response" or
 "document"}``.
+
+A path serving several operations (the account's resources: ``GET`` and ``POST /v1/charts``,
+``GET``, ``PATCH`` and ``DELETE /v1/charts/{chart_id}``) has one file per operation, keyed by
+method and path: ``<operation>_<method>.json`` (``charts_post.json``), its examples merged into
+that method's operation only. ``request`` is then the query string's parameters for ``GET`` and
+``DELETE``, the JSON body for ``POST`` and ``PATCH``, and the record adds ``"path_parameters"``
+(``{"chart_id": "chart_..."}``) where the path has any. A compute operation's ``GET`` and
+``POST`` are one operation answering the same parameters either way: one file, keyed by path.
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +42,8 @@ EXAMPLE_NAME = "recorded"
 JSON_MEDIA_TYPE = "application/json"
 #: How the paragraph showing an operation's example picture begins in its description.
 PICTURE_INTRODUCTION = "Recorded example: `"
+#: The methods whose request is a JSON body (the others' is the query string).
+BODY_METHODS = ("POST", "PATCH")
 #: The extension of a document example's file, by media type: what the gateway's static
 #: files guess the same media type back from when it serves the file.
 FILE_EXTENSIONS = {"image/svg+xml": ".svg", "image/png": ".png", "text/calendar": ".ics"}
@@ -66,14 +76,34 @@ class Example:
     document: Document | None = None
     name: str = EXAMPLE_NAME
     more: tuple[Example, ...] = ()
+    #: Whether the example is keyed by method and path: one of several operations of its path.
+    by_method: bool = False
+    #: The values of the path's parameters (``{"chart_id": "chart_..."}``).
+    path_parameters: dict[str, str] = field(default_factory=dict)
+
+    def illustrates(self, method: str) -> bool:
+        """Return whether the example belongs to its path's operation of ``method`` (any
+        case): every one of them, unless it is keyed by method."""
+        return not self.by_method or method.upper() == self.method
+
+    @property
+    def key(self) -> str:
+        """Return what the example is kept under: its path, or ``"<METHOD> <path>"`` when
+        keyed by method (``"POST /v1/charts"``)."""
+        return f"{self.method} {self.operation}" if self.by_method else self.operation
+
+    @property
+    def url(self) -> str:
+        """Return the path the call was sent to, its parameters filled in."""
+        return self.operation.format(**self.path_parameters) if self.path_parameters else self.operation
 
     @property
     def summary(self) -> str:
         """Return a one-line description of the call, e.g. ``GET /v1/positions?datetime=...``."""
-        if self.method == "GET":
+        if self.method not in BODY_METHODS and self.request:
             query = "&".join(f"{name}={value}" for name, value in self.request.items())
-            return f"GET {self.operation}?{query}"
-        return f"POST {self.operation}"
+            return f"{self.method} {self.url}?{query}"
+        return f"{self.method} {self.url}"
 
     @property
     def media_type(self) -> str:
@@ -86,9 +116,11 @@ class Example:
         return (self, *self.more)
 
 
-def example_path(operation: str) -> Path:
-    """Return the file of ``operation``'s recorded examples."""
-    return EXAMPLES_DIR / f"{operation_name(operation)}.json"
+def example_path(operation: str, method: str | None = None) -> Path:
+    """Return the file of ``operation``'s recorded examples; of its ``method``'s alone when
+    its path serves several operations (``charts_post.json``)."""
+    suffix = f"_{method.lower()}" if method else ""
+    return EXAMPLES_DIR / f"{operation_name(operation)}{suffix}.json"
 
 
 def document_file(operation: str, media_type: str) -> str:
@@ -104,26 +136,46 @@ def document_url(operation: str, media_type: str) -> str:
 
 def load_examples(directory: Path = EXAMPLES_DIR) -> dict[str, Example]:
     """Return every operation's default example in ``directory`` (the others in its
-    ``more``), by operation path."""
+    ``more``), by :attr:`Example.key`: its path, or its method and path."""
     examples = {}
     for path in sorted(directory.glob("*.json")):
         record = orjson.loads(path.read_bytes())
         operation, method = record["operation"], record["method"]
+        by_method = path.stem != operation_name(operation)
+        kept = dict(by_method=by_method, path_parameters=record.get("path_parameters", {}))
         more = tuple(
-            _read_call(operation, method, name, call, directory) for name, call in record.get("more", {}).items()
+            _read_call(operation, method, name, call, directory, **kept)
+            for name, call in record.get("more", {}).items()
         )
-        examples[operation] = _read_call(operation, method, EXAMPLE_NAME, record, directory, more)
+        example = _read_call(operation, method, EXAMPLE_NAME, record, directory, more, **kept)
+        examples[example.key] = example
     return examples
 
 
 def _read_call(
-    operation: str, method: str, name: str, call: dict[str, Any], directory: Path, more: tuple[Example, ...] = ()
+    operation: str,
+    method: str,
+    name: str,
+    call: dict[str, Any],
+    directory: Path,
+    more: tuple[Example, ...] = (),
+    **kept: Any,
 ) -> Example:
     document = None
     if "document" in call:
-        kept = call["document"]
-        document = Document(kept["media_type"], (directory / kept["file"]).read_bytes(), kept["sha256"])
-    return Example(operation, method, call["request"], call["status"], call.get("response"), document, name, more)
+        kept_document = call["document"]
+        document = Document(
+            kept_document["media_type"], (directory / kept_document["file"]).read_bytes(), kept_document["sha256"]
+        )
+    return Example(
+        operation, method, call["request"], call["status"], call.get("response"), document, name, more, **kept
+    )
+
+
+def example_of(examples: dict[str, Example], path: str, method: str) -> Example | None:
+    """Return the example of the operation ``method`` ``path`` of the document: the one keyed by
+    both, else the path's (a compute operation's, whose ``GET`` and ``POST`` answer alike)."""
+    return examples.get(f"{method.upper()} {path}") or examples.get(path)
 
 
 def example_files(example: Example) -> dict[str, bytes]:
@@ -133,10 +185,13 @@ def example_files(example: Example) -> dict[str, bytes]:
     Raises ValueError for two documents of one media type, which would share a file.
     """
     record: dict[str, Any] = {"operation": example.operation, "method": example.method}
+    if example.path_parameters:
+        record["path_parameters"] = example.path_parameters
     record.update(_call_record(example))
     if example.more:
         record["more"] = {other.name: _call_record(other) for other in example.more}
-    files = {example_path(example.operation).name: orjson.dumps(record, option=orjson.OPT_INDENT_2) + b"\n"}
+    file = example_path(example.operation, example.method if example.by_method else None).name
+    files = {file: orjson.dumps(record, option=orjson.OPT_INDENT_2) + b"\n"}
     for call in example.every:
         if call.document:
             name = document_file(call.operation, call.document.media_type)
@@ -170,36 +225,46 @@ def with_examples(document: dict[str, Any], examples: dict[str, Example]) -> dic
 
     A GET operation gets each parameter's default recorded value as its ``example`` (what the
     reference's "Try it" fills in); a POST operation gets every example's parameters as its
-    body's named examples, typed as its body's schema types them (:func:`typed_body`). Each
+    body's named examples, typed as its body's schema types them (:func:`typed_body`). An
+    example keyed by method goes to that method's operation alone, a body as recorded, its
+    path's parameters as their ``example``. Each
     answer is the named example of its media type in its status's response: JSON as its
     value, a text document (SVG, iCalendar) as its text, a binary one (PNG) as an
     ``externalValue``, the URL that serves its file. An operation answering a picture shows
     the first one in its description, under the request that made it.
     """
     merged = copy.deepcopy(document)
-    for path, example in examples.items():
-        operations = merged["paths"].get(path)
+    for example in examples.values():
+        operations = merged["paths"].get(example.operation)
         if operations is None:
             continue
         for method, operation in operations.items():
+            if not example.illustrates(method):
+                continue
             for call in example.every:
                 _merge_answer(operation, call)
-            if method == "get":
-                for parameter in operation.get("parameters", ()):
-                    if parameter["name"] in example.request:
-                        parameter["example"] = typed_value(example.request[parameter["name"]], parameter["schema"])
-            else:
-                body = operation["requestBody"]["content"][JSON_MEDIA_TYPE]
+            sent = dict(example.path_parameters)
+            if method.upper() not in BODY_METHODS:
+                sent.update(example.request)
+            for parameter in operation.get("parameters", ()):
+                if parameter["name"] in sent:
+                    parameter["example"] = typed_value(sent[parameter["name"]], parameter["schema"])
+            body = operation.get("requestBody", {}).get("content", {}).get(JSON_MEDIA_TYPE)
+            if method.upper() in BODY_METHODS and body is not None:
                 body["examples"] = {
                     call.name: {
                         "summary": call.summary,
-                        "value": call.request if call.method == "POST" else typed_body(call.request, body["schema"]),
+                        "value": call.request
+                        if call.method in BODY_METHODS
+                        else typed_body(call.request, body["schema"]),
                     }
                     for call in example.every
                 }
             picture = next((call for call in example.every if call.media_type.startswith("image/")), None)
             if picture is not None and "description" in operation:
-                operation["description"] += "\n\n" + picture_markdown(operation.get("summary", path), picture)
+                operation["description"] += "\n\n" + picture_markdown(
+                    operation.get("summary", example.operation), picture
+                )
     return merged
 
 

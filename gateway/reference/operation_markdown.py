@@ -11,7 +11,14 @@ from typing import Any
 from urllib.parse import quote
 
 from gateway.operation_names import operation_name, page_name
-from gateway.reference.examples import EXAMPLE_NAME, FILE_EXTENSIONS, JSON_MEDIA_TYPE, document_file, document_url
+from gateway.reference.examples import (
+    BODY_METHODS,
+    EXAMPLE_NAME,
+    FILE_EXTENSIONS,
+    JSON_MEDIA_TYPE,
+    document_file,
+    document_url,
+)
 
 INTRODUCTION_PAGE = "introduction"
 #: Where the pages' curl lines send requests: the reader's own base URL, as the MCP server
@@ -111,6 +118,8 @@ def _parameter_table(parameters: list[dict[str, Any]]) -> list[str]:
 def _example(path: str, operations: dict[str, Any]) -> list[str]:
     """Return the recorded examples' section: each call as curl, and its real answer: JSON or
     an iCalendar text in full, a picture (shown by the description) as the link to its file."""
+    if any(operation.get("x-resource") for operation in operations.values()):
+        return _resource_examples(operations)
     main = operations.get("get") or operations["post"]
     # A GET-only operation (/v1/usage, /v1/account) has no body examples; its answers keep their order.
     bodies = (
@@ -150,6 +159,28 @@ def _example(path: str, operations: dict[str, Any]) -> list[str]:
                 "",
             ]
     return lines
+
+
+def _resource_examples(operations: dict[str, Any]) -> list[str]:
+    """Return the recorded examples' section of an account resource's path: each operation's
+    calls (its method's own), as curl with the URL they were sent to (the ids its creation
+    answered), and the answers they got."""
+    lines = []
+    for method, operation in operations.items():
+        bodies = operation.get("requestBody", {}).get("content", {}).get(JSON_MEDIA_TYPE, {}).get("examples", {})
+        answers = operation["responses"]["200"]["content"].get(JSON_MEDIA_TYPE, {}).get("examples", {})
+        for name, answer in answers.items():
+            url = answer["summary"].split(" ", 1)[1]
+            curl = [f'curl -s -X {method.upper()} -H "Authorization: Bearer {KEY_VARIABLE}"']
+            if method.upper() in BODY_METHODS:
+                curl.append(f"-H 'Content-Type: application/json' -d '{json.dumps(bodies[name]['value'])}'")
+            curl.append(f'"{BASE_URL_VARIABLE}{url}"')
+            lines += [f"### `{answer['summary']}`", "", "```sh", " \\\n  ".join(curl), "```", ""]
+            lines += ["```json", json.dumps(answer["value"], indent=2, ensure_ascii=False), "```", ""]
+    if not lines:
+        return []
+    opening = "Requests recorded from a running stack, one account's chart or subscription made, used and deleted, "
+    return ["## Example", "", opening + "and the answers they really got:", "", *lines]
 
 
 def _curl(path: str, operations: dict[str, Any], sent: dict[str, Any], file: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from deploy.webhook_receiver import Receiver
 from gateway.account_resources import ResourceRoute, request_fields, takes_body
 from gateway.app import create_app
 from gateway.endpoints import account_operations
@@ -16,7 +17,6 @@ from gateway.version import answer_version
 from tests.api.test_answer_schemas_api import undeclared_or_missing
 from tests.api.test_conventions_api import assert_error, balance
 from tests.api.test_test_keys_api import test_key
-from tests.webhook_receiver import Receiver
 
 LYON = {"datetime": "1985-07-13T14:05:00", "place": "2996944"}
 

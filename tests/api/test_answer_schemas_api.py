@@ -8,10 +8,21 @@ from __future__ import annotations
 import pytest
 from jsonschema import Draft202012Validator
 
+from deploy.record_examples import record_account_life
+from deploy.webhook_receiver import Receiver
+from gateway.endpoints import account_operations
 from gateway.reference.examples import load_examples
 from gateway.reference.openapi_schemas import response_schema, strict
 
-CALLS = [call for example in load_examples().values() for call in example.every if call.response is not None]
+#: The account operations' paths: their recorded calls name ids of the account that recorded
+#: them, so they are replayed as a life of their own (the last test), not one by one.
+ACCOUNT_PATHS = {operation.path for operation in account_operations()}
+CALLS = [
+    call
+    for example in load_examples().values()
+    for call in example.every
+    if call.response is not None and call.operation not in ACCOUNT_PATHS
+]
 
 
 @pytest.fixture(scope="module")
@@ -21,10 +32,15 @@ def document(api) -> dict:
 
 def undeclared_or_missing(document: dict, path: str, method: str, answer) -> list[str]:
     """Return what ``answer`` breaks of its schema, strictly (a member not declared is an error)."""
-    schema = strict(response_schema(document, path, method, str(answer.status_code)))
+    return schema_errors(document, path, method, answer.status_code, answer.json())
+
+
+def schema_errors(document: dict, path: str, method: str, status: int, body) -> list[str]:
+    """Return what ``body``, answered with ``status``, breaks of its schema, strictly."""
+    schema = strict(response_schema(document, path, method, str(status)))
     return [
         f"{'/'.join(map(str, error.absolute_path))}: {error.message}"
-        for error in Draft202012Validator(schema).iter_errors(answer.json())
+        for error in Draft202012Validator(schema).iter_errors(body)
     ]
 
 
@@ -81,3 +97,20 @@ def test_an_error_answer_is_what_the_error_schema_declares(api, document):
     answer = api.get("/v1/positions", params={"datetime": "not a time"})
     assert answer.status_code == 400
     assert undeclared_or_missing(document, "/v1/positions", "get", answer) == []
+
+
+def test_the_account_life_make_examples_records_replayed_answers_as_recorded_and_as_each_schema_declares(
+    stack, document
+):
+    # deploy/record_examples.py's own life, on a fresh account: each call's status as recorded
+    # (its ids being this account's), each answer strictly what its schema declares.
+    _, key = stack.new_key()
+    with stack.client(key) as client, Receiver() as receiver:
+        replayed = record_account_life(client, receiver.url)
+    recorded = {key: example for key, example in load_examples().items() if example.operation in ACCOUNT_PATHS}
+    assert set(replayed) == set(recorded) and {e.operation for e in recorded.values()} == ACCOUNT_PATHS
+    for key, example in replayed.items():
+        for call, kept in zip(example.every, recorded[key].every, strict=True):
+            assert (call.name, call.status, call.request.keys()) == (kept.name, kept.status, kept.request.keys())
+            errors = schema_errors(document, call.operation, call.method.lower(), call.status, call.response)
+            assert errors == [], (key, call.name, errors[:3])

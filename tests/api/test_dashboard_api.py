@@ -559,7 +559,7 @@ def test_the_usage_page_of_a_key_of_another_account_is_a_404_page(stack):
 
 
 def test_the_webhooks_page_lists_the_accounts_subscriptions_with_their_recent_deliveries(stack):
-    from tests.webhook_receiver import Receiver
+    from deploy.webhook_receiver import Receiver
 
     account, _, client = new_owner(stack)
     key = stack.admin("key", "create", "--account", account).stdout.strip()

@@ -1,7 +1,8 @@
 """Issue 49, part 1: the account resources (stored charts, webhooks and their deliveries, usage,
-the account), which have no recorded example yet, name each concept one way and spell each value
-one way in their answers too (docs/conventions.md, "Names in answers"): every time stamp ISO 8601
-UTC to the millisecond with a ``Z``, as instants are."""
+the account) name each concept one way and spell each value one way in their live answers too,
+as their recorded examples do (tests/unit/gateway/reference/test_one_name_per_concept.py;
+docs/conventions.md, "Names in answers"): every time stamp ISO 8601 UTC to the millisecond with a
+``Z``, as instants are."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from jsonschema import Draft202012Validator
 from standardwebhooks import Webhook as StandardWebhook
 from standardwebhooks import WebhookVerificationError
 
+from deploy.webhook_receiver import Receiver
 from gateway import webhooks as gateway_webhooks
 from gateway.idempotency import canonical_json, fingerprint, mode_scoped_key
 from gateway.reference.openapi_schemas import strict
@@ -29,7 +30,6 @@ from tests.api.in_process_stack import AppStack
 from tests.api.test_conventions_api import assert_error, balance
 from tests.api.test_test_keys_api import test_key
 from tests.name_table import PUBLIC_NAMES, NameTable
-from tests.webhook_receiver import Receiver
 from webhooks.egress import EgressRefused, checked_addresses, read_url
 from webhooks.forecast_requests import forecast_body, sky_event
 from webhooks.signing import verify_signature

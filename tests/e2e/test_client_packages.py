@@ -27,7 +27,7 @@ from deploy.generate_sdks import (
     served_document,
 )
 from deploy.local_stack import Stack, free_port_block
-from tests.webhook_receiver import Receiver
+from deploy.webhook_receiver import Receiver
 
 PROGRAMS = Path(__file__).parent / "client_packages"
 # What the server needs and a client must never pull in.

@@ -2,7 +2,9 @@
 operation has one, the served document carries them, and each request, sent again to the real
 stack, gets the recorded answer: JSON with numbers within NUMBER_TOLERANCE (ids, timings,
 versions and balances ignored), a document (an SVG or PNG wheel, an iCalendar file) byte for
-byte, its request id and balance being headers, not part of it."""
+byte, its request id and balance being headers, not part of it. The account operations' calls
+name the ids of the account that recorded them: their life is replayed whole on a fresh account
+(``record_account_life``), each call answering its recorded status and members."""
 
 from __future__ import annotations
 
@@ -11,13 +13,27 @@ import math
 import pytest
 
 from deploy.local_stack import Stack
-from gateway.account_api import ACCOUNT_PATH, USAGE_PATH
-from gateway.reference.examples import EXAMPLE_NAME, Document, Example, load_examples, typed_body, typed_value
+from deploy.record_examples import ACCOUNT_WARM_UP, record_account_life
+from deploy.webhook_receiver import Receiver
+from gateway.endpoints import account_operations
+from gateway.reference.examples import (
+    BODY_METHODS,
+    EXAMPLE_NAME,
+    Document,
+    Example,
+    example_of,
+    load_examples,
+    typed_body,
+    typed_value,
+)
 
 EXAMPLES = load_examples()
+ACCOUNT_PATHS = {operation.path for operation in account_operations()}
 #: Every recorded call: each operation's default example and its others (one per format).
 CALLS = [call for example in EXAMPLES.values() for call in example.every]
-GET_CALLS = [call for call in CALLS if call.method == "GET"]
+#: The computations' calls, each replayed alone.
+COMPUTE_CALLS = [call for call in CALLS if call.operation not in ACCOUNT_PATHS]
+GET_CALLS = [call for call in COMPUTE_CALLS if call.method == "GET"]
 #: Numbers may differ by this much, absolute, or one part in 10^9: far below what any
 #: field shows (1e-6 degree is 0.0036 arcsecond, 1e-6 day 86 ms), far above the last-bit
 #: differences of another CPU's or libm's floating point.
@@ -80,22 +96,21 @@ def document(stack: Stack) -> dict:
 
 
 def test_every_operation_has_a_recorded_example_that_succeeded(document):
-    # The account's own reads answer the caller's balance and keys, and its stored charts
-    # (x-resource) its own births, which no replay on another account gives again: their
-    # answers are shown by their schemas (account_service.proto).
-    resources = {
-        path
+    missing = [
+        f"{method.upper()} {path}"
         for path, operations in document["paths"].items()
-        if any(op.get("x-resource") for op in operations.values())
-    }
-    computations = set(document["paths"]) - {USAGE_PATH, ACCOUNT_PATH} - resources
-    assert set(EXAMPLES) == computations, "run make examples"
+        for method in operations
+        if (example := example_of(EXAMPLES, path, method)) is None or not example.illustrates(method)
+    ]
+    assert missing == [], "run make examples"
     assert {_id(call): call.status for call in CALLS if call.status != 200} == {}
 
 
 def test_the_served_document_carries_each_example_as_request_and_answer(client, document):
     for call in CALLS:
         for method, operation in document["paths"][call.operation].items():
+            if not call.illustrates(method):
+                continue
             answer = operation["responses"][str(call.status)]["content"][call.media_type]["examples"][call.name]
             if call.document is None:
                 assert answer["value"] == call.response
@@ -103,14 +118,16 @@ def test_the_served_document_carries_each_example_as_request_and_answer(client, 
                 assert client.get(answer["externalValue"]).content == call.document.content
             else:
                 assert answer["value"].encode() == call.document.content
-            if method == "get" and call.name == EXAMPLE_NAME:
-                sent = {p["name"]: p["example"] for p in operation["parameters"] if "example" in p}
-                schemas = {p["name"]: p["schema"] for p in operation["parameters"]}
-                assert sent == {name: typed_value(text, schemas[name]) for name, text in call.request.items()}
-            elif method == "post":
+            if method in ("get", "delete") and call.name == EXAMPLE_NAME:
+                sent = {p["name"]: p["example"] for p in operation.get("parameters", ()) if "example" in p}
+                schemas = {p["name"]: p["schema"] for p in operation.get("parameters", ())}
+                asked = {**call.request, **call.path_parameters}
+                assert sent == {name: typed_value(text, schemas[name]) for name, text in asked.items()}
+            elif method.upper() in BODY_METHODS:
                 body = operation["requestBody"]["content"]["application/json"]
                 sent = body["examples"][call.name]["value"]
-                assert sent == (call.request if call.method == "POST" else typed_body(call.request, body["schema"]))
+                typed = call.request if call.method in BODY_METHODS else typed_body(call.request, body["schema"])
+                assert sent == typed
 
 
 def test_the_comparison_sees_a_changed_number_and_ignores_a_changed_request_id():
@@ -142,7 +159,7 @@ def test_the_comparison_of_a_document_sees_a_changed_byte_and_a_changed_media_ty
     assert answer_differences(svg, Answer("image/png", b"<svg/>")) != []
 
 
-@pytest.mark.parametrize("example", CALLS, ids=_id)
+@pytest.mark.parametrize("example", COMPUTE_CALLS, ids=_id)
 def test_a_recorded_request_gets_its_recorded_answer_again(client, example: Example):
     if example.method == "GET":
         answer = client.get(example.operation, params=example.request)
@@ -163,3 +180,18 @@ def test_a_recorded_request_sent_as_its_typed_post_body_gets_the_same_answer(cli
 
     assert answer.status_code == example.status, answer.text
     assert answer_differences(example, answer) == []
+
+
+def test_the_account_life_replayed_on_a_fresh_account_answers_each_call_as_recorded(stack: Stack):
+    _, key = stack.new_key()
+    with stack.client(key) as client, Receiver() as receiver:
+        client.get(ACCOUNT_WARM_UP, params=EXAMPLES[ACCOUNT_WARM_UP].request)
+        replayed = record_account_life(client, receiver.url)
+    recorded = {key: example for key, example in EXAMPLES.items() if example.operation in ACCOUNT_PATHS}
+    assert set(replayed) == set(recorded)
+    for key, example in replayed.items():
+        for call, kept in zip(example.every, recorded[key].every, strict=True):
+            assert (call.name, call.status) == (kept.name, kept.status), key
+            # Its ids, time stamps, secret and receiver's port are this account's: its members are the same.
+            assert sorted(call.response["data"]) == sorted(kept.response["data"]), key
+            assert sorted(call.response["meta"]) == sorted(kept.response["meta"]), key

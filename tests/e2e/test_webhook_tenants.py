@@ -28,8 +28,8 @@ import pytest
 
 from deploy.local_stack import Stack, start_gateway
 from deploy.nats_server import NatsServer
+from deploy.webhook_receiver import Receiver
 from shared.runtime.config import REPO_ROOT
-from tests.webhook_receiver import Receiver
 from webhooks.signing import verify_signature
 
 #: The product's deadline and account bound; a short tick so the due events are found at once.

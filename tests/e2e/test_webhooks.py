@@ -30,10 +30,10 @@ from nats.js.errors import NotFoundError
 
 from deploy.local_stack import Stack, start_gateway
 from deploy.nats_server import NatsServer
+from deploy.webhook_receiver import Receiver
 from kernel.forecast import KINDS
 from shared.runtime.config import REPO_ROOT
 from store.nats_store import DEFAULT_PREFIX
-from tests.webhook_receiver import Receiver
 from webhooks.forecast_requests import sky_event as as_sky_event
 from webhooks.signing import verify_signature
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 import pytest
 
 from deploy.record_examples import (
+    ACCOUNT_LIFE,
     BATCH_SUB_OPERATIONS,
     batch_request,
     record,
+    record_account_life,
     starter_request,
 )
 from gateway.batch import BATCH_PATH
+from gateway.endpoints import account_operations
 from gateway.reference.examples import Example
 
 LONDON_1990 = {"datetime": "1990-06-15T14:30:00Z", "lat": "51.5074", "lon": "-0.1278"}
@@ -97,3 +100,40 @@ def test_record_posts_the_batch_last_built_from_the_requests_just_recorded():
 def test_record_leaves_the_examples_it_was_not_asked_for():
     other = _example("/v1/stars", {"star": "vega"})
     assert record(Client(), [], {"/v1/stars": other}) == {"/v1/stars": other}
+
+
+class AccountClient:
+    """Answers each account call with a made id for a creation, recording what was sent."""
+
+    def __init__(self):
+        self.calls = []
+
+    def request(self, method, url, json=None, params=None):
+        self.calls.append((method, url, json if json is not None else params))
+        made = {"/v1/charts": "chart_1", "/v1/webhooks": "wh_1"}
+        data = {"id": made[url]} if method == "POST" and url in made else {"url": url}
+        return Answer(200, {"data": data})
+
+
+def test_the_account_life_names_the_ids_its_creations_answered_and_keys_by_method_where_a_path_has_several():
+    client = AccountClient()
+
+    recorded = record_account_life(client, "http://127.0.0.1:9/hook")
+
+    assert [(method, url) for method, url, _ in client.calls][:5] == [
+        ("POST", "/v1/charts"),
+        ("GET", "/v1/charts/chart_1"),
+        ("PATCH", "/v1/charts/chart_1"),
+        ("GET", "/v1/charts"),
+        ("GET", "/v1/charts"),
+    ]
+    webhook = next(sent for method, url, sent in client.calls if (method, url) == ("POST", "/v1/webhooks"))
+    assert webhook["url"] == "http://127.0.0.1:9/hook" and webhook["chart"] == "chart_1"
+    assert ("POST", "/v1/webhooks/wh_1/test", {}) in client.calls
+    assert [step.method for step in ACCOUNT_LIFE][-4:-2] == ["DELETE", "DELETE"]
+    assert recorded["PATCH /v1/charts/{chart_id}"].path_parameters == {"chart_id": "chart_1"}
+    assert recorded["GET /v1/charts"].more[0].request == {"export": "true"}
+    assert "/v1/webhooks/{webhook_id}/test" in recorded and "/v1/usage" in recorded
+    assert {f"{o.http.gateway.method} {o.path}" for o in account_operations()} == {
+        f"{e.method} {e.operation}" for e in recorded.values()
+    }

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import time
 
+from deploy.webhook_receiver import Receiver
 from shared.runtime.config import load_settings
 from store import SqliteStore
 from store.webhook_records import Webhook, new_secret, new_webhook_id
-from tests.webhook_receiver import Receiver
 from webhooks.jobs import Job
 from webhooks.settings import WorkerSettings
 

@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from deploy.local_stack import free_port_block
-from tests.webhook_receiver import Receiver
+from deploy.webhook_receiver import Receiver
 from webhooks.delivery import delivery_body, error_of, open_stream, send
 from webhooks.signing import verify_signature
 

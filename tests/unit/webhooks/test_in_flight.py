@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from tests.webhook_receiver import Receiver
+from deploy.webhook_receiver import Receiver
 from webhooks.account_slots import AccountSlots
 from webhooks.delivery import send
 from webhooks.in_flight import InFlight, put_off_s

@@ -19,14 +19,16 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from gateway.endpoints import discover_endpoints
+from gateway.endpoints import account_operations, discover_endpoints
 from gateway.operation_names import operation_name
 from gateway.reference.examples import (
+    BODY_METHODS,
     EXAMPLE_NAME,
     EXAMPLES_DIR,
     EXAMPLES_URL,
     Document,
     Example,
+    example_of,
     example_path,
     load_examples,
     typed_body,
@@ -56,16 +58,80 @@ def _id(call: Example) -> str:
     return f"{call.operation}:{call.name}"
 
 
-def _documented_media_types(path: str) -> set[str]:
-    """Return the media types other than JSON the document says ``path`` answers with 200."""
-    operations = DOCUMENT["paths"][path]
-    return set((operations.get("get") or operations["post"])["responses"]["200"]["content"]) - {"application/json"}
+def _documented_media_types(example: Example) -> set[str]:
+    """Return the media types other than JSON the document says ``example``'s operation answers
+    with 200 (its GET's, else its POST's, for a compute operation answering both alike)."""
+    operations = DOCUMENT["paths"][example.operation]
+    operation = operations[example.method.lower()] if example.by_method else operations.get("get") or operations["post"]
+    return set(operation["responses"]["200"]["content"]) - {"application/json"}
 
 
 def test_each_example_file_is_named_after_its_operation_and_every_endpoint_has_one():
-    for path in EXAMPLES:
-        assert example_path(path) == EXAMPLES_DIR / f"{operation_name(path)}.json" and example_path(path).exists()
+    for example in EXAMPLES.values():
+        suffix = f"_{example.method.lower()}" if example.by_method else ""
+        file = example_path(example.operation, example.method if example.by_method else None)
+        assert file == EXAMPLES_DIR / f"{operation_name(example.operation)}{suffix}.json" and file.exists()
     assert {e.path for e in discover_endpoints()} <= set(EXAMPLES)
+
+
+def test_every_operation_of_the_document_has_its_own_example_the_account_resources_too():
+    missing = [
+        (method, path)
+        for path, operations in DOCUMENT["paths"].items()
+        for method in operations
+        if (example := example_of(EXAMPLES, path, method)) is None or not example.illustrates(method)
+    ]
+    assert missing == []
+    assert {f"{o.http.gateway.method} {o.path}" for o in account_operations()} <= {
+        f"{example.method} {example.operation}" for example in EXAMPLES.values()
+    }
+
+
+def test_an_example_is_keyed_by_method_exactly_where_its_path_serves_several_operations():
+    for example in EXAMPLES.values():
+        methods = DOCUMENT["paths"][example.operation]
+        shared = len(methods) > 1 and any(operation.get("x-resource") for operation in methods.values())
+        assert example.by_method == shared, example.key
+
+
+def test_an_example_keyed_by_method_is_merged_into_its_methods_operation_alone():
+    create, listing = EXAMPLES["POST /v1/charts"], EXAMPLES["GET /v1/charts"]
+    charts = MERGED["paths"]["/v1/charts"]
+    assert charts["post"]["requestBody"]["content"]["application/json"]["examples"] == {
+        EXAMPLE_NAME: {"summary": "POST /v1/charts", "value": create.request}
+    }
+    assert set(charts["get"]["responses"]["200"]["content"]["application/json"]["examples"]) == {
+        call.name for call in listing.every
+    }
+    assert charts["post"]["responses"]["200"]["content"]["application/json"]["examples"][EXAMPLE_NAME]["value"] == (
+        create.response
+    )
+
+
+def test_a_path_parameter_takes_the_recorded_id_as_its_example_and_the_summary_the_url_sent():
+    patch = EXAMPLES["PATCH /v1/charts/{chart_id}"]
+    chart_id = patch.path_parameters["chart_id"]
+    operations = MERGED["paths"]["/v1/charts/{chart_id}"]
+    for method in ("get", "patch", "delete"):
+        parameter = next(p for p in operations[method]["parameters"] if p["name"] == "chart_id")
+        assert parameter["example"] == example_of(EXAMPLES, "/v1/charts/{chart_id}", method).path_parameters["chart_id"]
+    assert patch.summary == f"PATCH /v1/charts/{chart_id}"
+    assert EXAMPLES["GET /v1/charts"].more[0].summary == "GET /v1/charts?export=true"
+
+
+def test_a_record_keyed_by_method_with_path_parameters_reads_back_the_same(tmp_path):
+    example = Example(
+        "/v1/charts/{chart_id}",
+        "PATCH",
+        {"name": "Ada L."},
+        200,
+        {"data": {"id": "chart_1"}},
+        by_method=True,
+        path_parameters={"chart_id": "chart_1"},
+    )
+    write_example(example, tmp_path)
+    assert [file.name for file in tmp_path.iterdir()] == ["charts_chart_id_patch.json"]
+    assert load_examples(tmp_path) == {"PATCH /v1/charts/{chart_id}": example}
 
 
 def test_a_record_written_reads_back_the_same(tmp_path):
@@ -121,8 +187,8 @@ def test_two_documents_of_one_media_type_in_one_operation_are_refused_as_they_wo
 
 
 def test_every_media_type_an_operation_answers_has_a_recorded_example():
-    for path, example in EXAMPLES.items():
-        assert {call.media_type for call in example.every} >= _documented_media_types(path), path
+    for example in EXAMPLES.values():
+        assert {call.media_type for call in example.every} >= _documented_media_types(example), example.key
 
 
 def test_the_chart_wheels_default_example_is_its_default_answer_the_svg():
@@ -194,7 +260,9 @@ def test_every_get_parameter_example_is_valid_against_its_schema():
 def test_a_recorded_json_answer_is_the_named_example_of_its_status():
     for call in CALLS:
         if call.document is None:
-            for operation in MERGED["paths"][call.operation].values():
+            for method, operation in MERGED["paths"][call.operation].items():
+                if not call.illustrates(method):
+                    continue
                 content = operation["responses"][str(call.status)]["content"]["application/json"]
                 assert content["examples"][call.name] == {"summary": call.summary, "value": call.response}
 
@@ -266,10 +334,15 @@ def test_an_operation_without_a_picture_has_none_in_its_description():
             assert "![" not in operation["description"]
 
 
-def test_every_example_is_a_named_body_example_of_the_post():
+def test_every_example_is_a_named_body_example_of_each_operation_it_is_merged_into_that_takes_a_body():
+    checked = 0
     for example in EXAMPLES.values():
-        body = MERGED["paths"][example.operation]["post"]["requestBody"]["content"]["application/json"]
-        assert set(body["examples"]) == {call.name for call in example.every}
+        for method, operation in MERGED["paths"][example.operation].items():
+            if method.upper() in BODY_METHODS and example.illustrates(method):
+                body = operation["requestBody"]["content"]["application/json"]
+                assert set(body["examples"]) == {call.name for call in example.every}, example.key
+                checked += 1
+    assert checked > 40
 
 
 def test_an_example_of_an_unknown_operation_is_ignored_and_the_document_is_not_changed_in_place():

@@ -159,3 +159,15 @@ def test_a_batch_results_data_is_read_with_its_own_endpoints_schema(document):
     mutated["components"]["schemas"]["EclipticPosition"]["properties"]["next_sign"] = STRING
     first["next_sign"] = "Leo"
     assert [(d.schema, d.member) for d in value_drift(mutated)] == [("EclipticPosition", "next_sign")]
+
+
+def test_the_account_resources_recorded_examples_are_walked_too(document):
+    # Issue 49, part 3: every account operation has its recorded example, so the walk above
+    # reads their answers as it reads the computations'; a time stamp to the second in one is caught.
+    mutated = copy.deepcopy(document)
+    create = mutated["paths"]["/v1/webhooks"]["post"]["responses"]["200"]["content"]["application/json"]
+    answer = create["examples"]["recorded"]["value"]
+    assert value_drift(mutated) == []
+    answer["data"]["created_at"] = answer["data"]["created_at"][:19] + "Z"  # to the second
+    found = value_drift(mutated)
+    assert [(d.schema, d.member) for d in found] == [("WebhookWithSecret", "created_at")], found

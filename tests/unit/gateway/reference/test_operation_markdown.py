@@ -152,3 +152,20 @@ def test_a_description_keeps_its_request_to_paste_line_by_line_and_joins_its_pro
     shell = re.search(r"```sh\n(.*?)\n```", page, re.DOTALL).group(1)
     assert shell.splitlines()[0].startswith("curl -s -G ") and shell.count("\n") >= 3
     assert "Conventions: `houses.cusps` has 13 slots, slot 0" in page
+
+
+def test_an_account_resources_page_shows_each_operations_recorded_calls_with_its_method_and_ids():
+    examples = load_examples()
+    page = PAGES["charts/chart_id"].split("## Example", 1)[1]
+    chart_id = examples["GET /v1/charts/{chart_id}"].path_parameters["chart_id"]
+    headings = re.findall(r"^### `(.+)`$", page, re.MULTILINE)
+    assert headings == [f"{method} /v1/charts/{chart_id}" for method in ("GET", "PATCH", "DELETE")]
+    patch = examples["PATCH /v1/charts/{chart_id}"]
+    assert f'curl -s -X PATCH -H "Authorization: Bearer {KEY_VARIABLE}"' in page
+    assert f"-d '{json.dumps(patch.request)}'" in page and f'"{BASE_URL_VARIABLE}/v1/charts/{chart_id}"' in page
+    listing = PAGES["charts"].split("## Example", 1)[1]
+    assert re.findall(r"^### `(.+)`$", listing, re.MULTILINE) == [
+        "GET /v1/charts?limit=20",
+        "GET /v1/charts?export=true",
+        "POST /v1/charts",
+    ]

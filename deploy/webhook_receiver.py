@@ -1,6 +1,6 @@
-"""A local webhook receiver for the tests: an HTTP server on 127.0.0.1 that records every POST
-(path, headers, body, when it arrived) and answers the status it is told to (200 by default),
-over TLS when given a server context."""
+"""A local webhook receiver for the tests and ``make examples`` (a test delivery to record): an
+HTTP server on 127.0.0.1 that records every POST (path, headers, body, when it arrived) and
+answers the status it is told to (200 by default), over TLS when given a server context."""
 
 from __future__ import annotations
 
@@ -30,13 +30,13 @@ class Receiver:
     not the POSTs given a hostile answer),
     ``status`` what it answers (set it to fail), ``delay_s`` how long it waits before answering,
     ``on_arrival`` called with each body as it arrives, before the answer, ``arrived`` how
-    many POSTs have arrived (answered or not).
+    many POSTs have arrived (answered or not). It listens on ``port``, a free one by default.
 
     Two hostile modes: ``drip_s`` writes the answer's status line and headers one byte every
     ``drip_s`` seconds (a receiver holding a sender as long as it likes); ``endless_body``
     answers the status, then a body that never ends (one that would fill a sender's memory)."""
 
-    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None, port: int = 0) -> None:
         self.received: list[Received] = []
         self.status = 200
         self.delay_s = 0.0
@@ -94,7 +94,7 @@ class Receiver:
             def log_message(self, *args) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._server.daemon_threads = True
         scheme = "http"
         if tls is not None:
