@@ -13,7 +13,8 @@ Each rule comes from the request's descriptors, as validation reads them
   when the coordinates are required;
 - a moment's ``tz``: refused with a Julian Day (a zone one moment reads);
 - a stored chart (``chart=<id>``, ``(message).stored_charts``): it gives the birth, so the
-  birth's own parameters are neither required nor allowed beside it.
+  birth's required parameters are required only without it, and neither they nor its other
+  parameters are allowed beside it.
 
 A body's schema carries them (``allOf``). A query string's parameters are separate in OpenAPI,
 which has no spelling for a rule across them: an operation's GET carries the same rules as
@@ -73,6 +74,17 @@ BEYOND_THE_SCHEMA: dict[str, tuple[frozenset[str], str]] = {
         "fold without the zone that reads its local time (tz, or a town's): said as a rule across parameters, it "
         "makes a request with several moments (chart-wheel's) too intricate for the generators of requests.",
     ),
+    "polar": (
+        frozenset({"polar_day_or_night"}),
+        "A place and date where the Sun does not both rise and set (a polar day or night, beyond about 66° from "
+        "the equator near a solstice): it has no sunrise or sunset to divide into planetary hours, and which dates "
+        "those are depends on the latitude and the season, which a schema cannot say.",
+    ),
+    "stored_birth": (
+        frozenset({"/v1/charts/{chart_id} missing_parameter", "/v1/charts/{chart_id} conflicting_parameters"}),
+        "A stored chart's PATCH that leaves its birth incomplete or contradictory (a null removing lon but not "
+        "lat): what a PATCH may send depends on what the chart already holds.",
+    ),
     "idempotency": (
         frozenset({"idempotency_key_reuse"}),
         "An Idempotency-Key sent before with another request: a key is one request's.",
@@ -127,7 +139,7 @@ def _no_zone_for_julian_days(fields: dict[str, FieldSpec], zone: FieldSpec) -> l
 
 
 def _exactly_one(members: tuple[str, ...]) -> dict[str, Any]:
-    # A member sent as null is left out (a body open to another request's members types none).
+    # A member sent as null is refused (no request schema types null), never read as left out.
     return {"oneOf": [{"required": [member], "properties": {member: {"not": {"type": "null"}}}} for member in members]}
 
 
@@ -188,6 +200,9 @@ def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[
         if field.field_name == "tz":
             for need in _no_zone_for_julian_days(fields, field):
                 needs.setdefault(name, []).append(need)
+        if rule.required and not field.alternative_name and name in given_by_chart:
+            # A birth's parameter a stored chart gives: required unless the chart is sent.
+            unless_chart((name,), {"required": [name]})
         if field.alternative_name and not rule.default:
             rules_out.setdefault(field.alternative_name, set()).add(name)
             if rule.required:

@@ -164,10 +164,10 @@ def _json_scalar(field: FieldSpec, value: Any):
     if ids is not None:
         return _id_text(field, value, ids)
     if kind == FieldDescriptor.TYPE_BOOL:
+        # A JSON boolean, or the query-string form as text ("1", "false"): a JSON number is
+        # neither (the document gives a boolean), so 0 and 1 as numbers are the wrong type.
         if isinstance(value, bool):
             return value
-        if isinstance(value, int) and value in (0, 1):
-            return bool(value)
     elif kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return checked_float(field, float(value))

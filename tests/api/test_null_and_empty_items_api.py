@@ -1,4 +1,4 @@
-"""A JSON null and an empty list item are refused in a body (issue 49, part 3;
+"""A JSON null, an empty list item and a number for a boolean are refused in a body (issue 49, part 3;
 docs/conventions.md, "Null and empty items"): no request schema types null, nor an empty
 item, so reading them as left out (or dropping the item) would serve a request the client did
 not write. Each is 400 ``invalid_parameter`` naming the member's path, with a suggestion, in a
@@ -79,3 +79,16 @@ def test_a_null_in_a_stored_charts_patch_still_removes_the_member(funded):
     patched = client.patch(f"/v1/charts/{chart_id}", json={"system": None})
     assert patched.status_code == 200, patched.text
     assert "system" not in patched.json()["data"]["settings"]
+
+
+@pytest.mark.parametrize("number", [0, 1])
+def test_a_json_number_for_a_boolean_is_the_wrong_type_and_its_text_is_read(funded, number):
+    _, client = funded
+    error = assert_error(
+        client.post("/v1/houses", json={**MOMENT, **LONDON, "no_nutation": number}),
+        400,
+        "invalid_parameter",
+        "no_nutation",
+    )
+    assert "wrong JSON type" in error["message"] and "true or false" in error["suggestion"]
+    assert client.post("/v1/houses", json={**MOMENT, **LONDON, "no_nutation": str(number)}).status_code == 200
