@@ -12,6 +12,7 @@ Each rule comes from the request's descriptors, as validation reads them
 - ``(field).instead_of`` (a town's id for a birth's coordinates): not both, and one of them
   when the coordinates are required;
 - a moment's ``tz``: refused with a Julian Day (a zone one moment reads);
+- ``(message).either`` (a time lord's ``at``, or ``start`` and ``end``): exactly one alternative;
 - a stored chart (``chart=<id>``, ``(message).stored_charts``): it gives the birth, so the
   birth's required parameters are required only without it, and neither they nor its other
   parameters are allowed beside it.
@@ -143,6 +144,35 @@ def _exactly_one(members: tuple[str, ...]) -> dict[str, Any]:
     return {"oneOf": [{"required": [member], "properties": {member: {"not": {"type": "null"}}}} for member in members]}
 
 
+def _alternatives(descriptor: Descriptor, fields: dict[str, FieldSpec]) -> list[dict[str, Any]]:
+    """Return the rules of the request's ``(message).either`` options (its own, or a flattened
+    message's): exactly one alternative sent, all of its fields, and none of the others'. A
+    field that is a flattened moment is sent as its datetime or its jd (its one-of's members)."""
+    holders: dict[tuple[str, ...], Descriptor] = {(): descriptor}
+    for field in fields.values():
+        for depth, holder in enumerate(field.holders, start=1):
+            holders.setdefault(field.path[:depth], holder.message_type)
+    rules = []
+    for path, message in holders.items():
+        either = message.GetOptions().Extensions[options_pb2.message].either
+        if not either:
+            continue
+
+        def members(name: str, path: tuple[str, ...] = path) -> list[str]:
+            inner = [f.name for f in fields.values() if f.path == (*path, name) and f.oneof is not None]
+            return inner or [f.name for f in fields.values() if f.path == path and f.field_name == name]
+
+        groups = [[members(name) for name in alternative.split()] for alternative in either]
+        every = {member for group in groups for names in group for member in names}
+        options = []
+        for group in groups:
+            own = {member for names in group for member in names}
+            sent = [{"anyOf": [{"required": [m]} for m in names]} for names in group]
+            options.append({"allOf": sent, "properties": dict.fromkeys(sorted(every - own), False)})
+        rules.append({"oneOf": options})
+    return rules
+
+
 def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[dict[str, Any]]:
     """Return the rules across the parameters of the request message ``descriptor`` as JSON
     Schemas, each over the request's parameters as one object (a body, or a query string's
@@ -157,7 +187,7 @@ def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[
     charts_by_name = {name: name[len("chart") :] for name in named}
     given_by_chart = {f"{birth}{suffix}": name for name, suffix in charts_by_name.items() for birth in BIRTH_PARAMETERS}
 
-    constraints: list[dict[str, Any]] = []
+    constraints: list[dict[str, Any]] = _alternatives(descriptor, fields)
     # The rules about a birth's parameters, by the stored chart that gives that birth: they
     # hold when it is not sent (one anyOf per chart, which a generator of requests can expand).
     births: dict[str, list[dict[str, Any]]] = {}

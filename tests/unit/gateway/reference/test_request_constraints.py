@@ -43,6 +43,17 @@ def test_a_births_required_place_is_required_unless_a_stored_chart_gives_it():
     assert valid(rules, {"chart": "chart_x"})
 
 
+def test_a_time_lord_takes_at_or_start_and_end_exactly_one_of_them():
+    from celestial.v1 import timelords_service_pb2
+
+    rules = request_constraints(timelords_service_pb2.ComputeFirdariaRequest.DESCRIPTOR)
+    assert valid(rules, {"chart": "chart_x", "at": "2020-01-01T00:00:00Z"})
+    assert valid(rules, {"chart": "chart_x", "start_jd": 2451545.0, "end": "2030-01-01T00:00:00Z"})
+    assert not valid(rules, {"chart": "chart_x"})
+    assert not valid(rules, {"chart": "chart_x", "start": "2020-01-01T00:00:00Z"})
+    assert not valid(rules, {"chart": "chart_x", "at_jd": 2451545.0, "end_jd": 2460000.0})
+
+
 def test_a_town_gives_the_coordinates_so_it_is_sent_without_them():
     rules = request_constraints(NATAL, charts=False)
     assert valid(rules, {"jd": 2451545.0, "place": "2988507"})
