@@ -9,6 +9,8 @@ Each rule comes from the request's descriptors, as validation reads them
 - ``(field).sent_with`` (a latitude with its longitude): each needs the other;
 - ``(field).excludes`` (``topocentric`` with ``heliocentric``): not both true;
 - ``(field).required_with`` (``lat`` when ``topocentric=true``): required when that flag is true;
+- ``(field).required_when`` (a place when ``lots`` are sent, or ``stellium_scope=house``): the
+  flattened value's parameters required on that condition;
 - ``(field).instead_of`` (a town's id for a birth's coordinates): not both, and one of them
   when the coordinates are required;
 - a moment's ``tz``: refused with a Julian Day (a zone one moment reads);
@@ -173,6 +175,21 @@ def _alternatives(descriptor: Descriptor, fields: dict[str, FieldSpec]) -> list[
     return rules
 
 
+def _required_when(fields: dict[str, FieldSpec]) -> list[tuple[str, str | None, list[str]]]:
+    """Return, for each flattened value a request needs only on a condition
+    (``(field).required_when``), the parameter it depends on, the value that parameter must
+    have (None: when it is sent at all) and the value's parameters without a default."""
+    found: dict[tuple[str, ...], tuple[str, str | None, list[str]]] = {}
+    for field in fields.values():
+        if not field.holders or field.rule.default:
+            continue
+        when = field.holders[-1].GetOptions().Extensions[options_pb2.field].required_when
+        if when:
+            name, _, value = when.partition("=")
+            found.setdefault(field.path, (name, value or None, []))[2].append(field.name)
+    return list(found.values())
+
+
 def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[dict[str, Any]]:
     """Return the rules across the parameters of the request message ``descriptor`` as JSON
     Schemas, each over the request's parameters as one object (a body, or a query string's
@@ -238,6 +255,11 @@ def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[
             if rule.required:
                 either = {"anyOf": [{"required": [name]}, {"required": [field.alternative_name]}]}
                 unless_chart((name,), either)
+    for condition, value, names in _required_when(fields):
+        sent: dict[str, Any] = {"required": [condition]}
+        if value is not None:
+            sent["properties"] = {condition: {"const": value}}
+        unless_chart(names, {"if": sent, "then": {"required": names}})
     for chart, suffix in charts_by_name.items():
         rules_out.setdefault(chart, set()).update(f"{b}{suffix}" for b in BIRTH_PARAMETERS if f"{b}{suffix}" in fields)
     for chart, rules in births.items():

@@ -54,6 +54,17 @@ def test_a_time_lord_takes_at_or_start_and_end_exactly_one_of_them():
     assert not valid(rules, {"chart": "chart_x", "at_jd": 2451545.0, "end_jd": 2460000.0})
 
 
+def test_a_place_required_on_a_condition_is_required_then_unless_a_stored_chart_gives_it():
+    midpoints = request_constraints(ephemeris_service_pb2.ComputeMidpointsRequest.DESCRIPTOR)
+    assert not valid(midpoints, {"jd": 2451545.0, "lots": ["fortune"]})
+    assert valid(midpoints, {"jd": 2451545.0, "lots": ["fortune"], "lat": 1, "lon": 2})
+    assert valid(midpoints, {"jd": 2451545.0})
+    patterns = request_constraints(ephemeris_service_pb2.FindPatternsRequest.DESCRIPTOR)
+    assert not valid(patterns, {"jd": 2451545.0, "stellium_scope": "house"})
+    assert valid(patterns, {"jd": 2451545.0, "stellium_scope": "sign"})
+    assert valid(patterns, {"chart": "chart_x", "stellium_scope": "house"})
+
+
 def test_a_town_gives_the_coordinates_so_it_is_sent_without_them():
     rules = request_constraints(NATAL, charts=False)
     assert valid(rules, {"jd": 2451545.0, "place": "2988507"})
