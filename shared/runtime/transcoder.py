@@ -77,7 +77,7 @@ def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") ->
     present = dict(body)
     spec = message_spec(message.DESCRIPTOR)
     _refuse_unknown(spec.fields, present, path, prefix)
-    _refuse_nulls(present, prefix)
+    refuse_nulls(present, prefix)
     _refuse_conflicts(spec.oneofs, present)
     for name, value in present.items():
         field = spec.fields[name]
@@ -248,7 +248,7 @@ def _list_items(field: FieldSpec, values: list[str]) -> list:
     return items
 
 
-def _refuse_nulls(given: dict, prefix: str) -> None:
+def refuse_nulls(given: dict, prefix: str = "") -> None:
     """Refuse a member sent as JSON null: no request schema types null (a stored chart's or a
     webhook's PATCH, where null removes a member, is read elsewhere)."""
     for name, value in given.items():

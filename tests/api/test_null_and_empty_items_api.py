@@ -92,3 +92,13 @@ def test_a_json_number_for_a_boolean_is_the_wrong_type_and_its_text_is_read(fund
     )
     assert "wrong JSON type" in error["message"] and "true or false" in error["suggestion"]
     assert client.post("/v1/houses", json={**MOMENT, **LONDON, "no_nutation": str(number)}).status_code == 200
+
+
+def test_a_null_member_beside_a_stored_chart_is_refused_not_filled_by_the_chart(stack, funded):
+    name, client = funded
+    created = client.post("/v1/charts", json={"name": "n", **MOMENT, **LONDON})
+    chart_id = created.json()["data"]["id"]
+    for body, param in (({"chart": chart_id, "lat": None}, "lat"), ({"chart": None, **MOMENT, **LONDON}, "chart")):
+        error = assert_error(client.post("/v1/natal-chart", json=body), 400, "invalid_parameter", param)
+        assert "null" in error["message"]
+    assert balance(stack, name) == 100
