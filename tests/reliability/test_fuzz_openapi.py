@@ -40,7 +40,8 @@ BUILT = re.compile(
 FOCUSED_EXAMPLES = 60
 BROAD_EXAMPLES = 4
 #: Schemathesis' own run of the whole document, every phase: the examples of each fuzzing
-#: operation, as bounded as the suite allows (about 4 minutes on two cores).
+#: operation, as bounded as the suite allows (issue 49: 21,996 cases, 0 failures, 109 s of
+#: schemathesis on two shared cores).
 ALL_PHASES_EXAMPLES = 5
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
