@@ -43,7 +43,7 @@ from shared.errors import (
 )
 from shared.runtime.request_model import FieldSpec, message_spec
 from shared.runtime.stored_chart_parameters import stand_in, stored_chart_names
-from shared.runtime.transcoder import request_from_json
+from shared.runtime.transcoder import refuse_nulls, request_from_json
 from shared.runtime.validation import validate
 from shared.runtime.wire import birth_from, local_readings
 from store import chart_records
@@ -201,9 +201,11 @@ async def expand_query(items: list[tuple[str, str]], request_cls, account_id: st
 
 async def expand_body(body: dict, request_cls, account_id: str, store) -> dict:
     """Return a JSON body with each ``chart``-like member replaced by the stored chart's
-    parameters (see the module's docstring); null members count as not sent."""
+    parameters (see the module's docstring). A null member is refused first (400 naming
+    it), as the request's own reading refuses it: a chart's parameters would otherwise fill it."""
+    refuse_nulls(body)
     names = stored_chart_names(request_cls)
-    given = {key for key, value in body.items() if value is not None}
+    given = set(body)
     named = _named_charts(names, given)
     if not named:
         return body

@@ -3,7 +3,7 @@ the sky's brightness as Swiss Ephemeris implements it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from kernel import engine
 from kernel.bodies import HELIACAL, require_use
@@ -127,12 +127,18 @@ def _after_supported_dates(body: str, event: str) -> OutOfRange:
     )
 
 
-def search_stopped(body: str, event: str, place: Observer, eyes: Eyes, searched_s: float) -> UnreadableValue | None:
+def search_stopped(
+    body: str, event: str, place: Observer, eyes: Eyes, searched_s: float, atmosphere: Atmosphere = Atmosphere()
+) -> UnreadableValue | None:
     """Return the refusal (UnreadableValue, about ``place`` or ``eyes``: the reader names the
     parameter) of a search stopped after ``searched_s`` seconds without an answer, when the request lies
     outside the conditions the engine's search is made for; None inside them.
 
-    Outside: beyond :data:`ENGINE_LATITUDE_LIMIT_DEG`, or with optical aid. There the event may
+    Outside: beyond :data:`ENGINE_LATITUDE_LIMIT_DEG`, with optical aid, or under a sky or with
+    eyes other than the model's defaults (``about`` then names the first such field of
+    :class:`Atmosphere` or :class:`Eyes`): a meteorological range of 1 km, a humidity of 100%,
+    a temperature of 100 °C or a Snellen ratio of 0.001 hide Venus for good, and the engine
+    searches 10 s or more before it says so (measured, Venus from 625000.5). There the event may
     not come for years, or at all: near the poles the planet may never clear the twilight (its
     altitude at the Sun's depression stays below the arcus visionis), and through a telescope
     it may never be lost in the Sun's glare, so it has no first or last visibility. The engine
@@ -161,4 +167,22 @@ def search_stopped(body: str, event: str, place: Observer, eyes: Eyes, searched_
             suggestion="Ask for the naked eye (telescope_aperture_cm=0).",
             about="eyes",
         )
+    for given, default in ((atmosphere, Atmosphere()), (eyes, Eyes())):
+        # The magnification counts only with an aperture (optical aid, above).
+        changed = next(
+            (
+                f.name
+                for f in fields(given)
+                if f.name != "telescope_magnification" and getattr(given, f.name) != getattr(default, f.name)
+            ),
+            None,
+        )
+        if changed is not None:
+            return UnreadableValue(
+                f"No {event} of {body} was found within {searched_s:g} s of search with {changed}="
+                f"{getattr(given, changed)!r}: under such a sky or with such eyes the planet may never be seen, and "
+                "the search is stopped.",
+                suggestion=f"Leave {changed} out (its default), or ask for a clearer sky or keener eyes.",
+                about=changed,
+            )
     return None

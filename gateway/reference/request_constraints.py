@@ -9,11 +9,15 @@ Each rule comes from the request's descriptors, as validation reads them
 - ``(field).sent_with`` (a latitude with its longitude): each needs the other;
 - ``(field).excludes`` (``topocentric`` with ``heliocentric``): not both true;
 - ``(field).required_with`` (``lat`` when ``topocentric=true``): required when that flag is true;
+- ``(field).required_when`` (a place when ``lots`` are sent, or ``stellium_scope=house``): the
+  flattened value's parameters required on that condition;
 - ``(field).instead_of`` (a town's id for a birth's coordinates): not both, and one of them
   when the coordinates are required;
 - a moment's ``tz``: refused with a Julian Day (a zone one moment reads);
+- ``(message).either`` (a time lord's ``at``, or ``start`` and ``end``): exactly one alternative;
 - a stored chart (``chart=<id>``, ``(message).stored_charts``): it gives the birth, so the
-  birth's own parameters are neither required nor allowed beside it.
+  birth's required parameters are required only without it, and neither they nor its other
+  parameters are allowed beside it.
 
 A body's schema carries them (``allOf``). A query string's parameters are separate in OpenAPI,
 which has no spelling for a rule across them: an operation's GET carries the same rules as
@@ -73,6 +77,17 @@ BEYOND_THE_SCHEMA: dict[str, tuple[frozenset[str], str]] = {
         "fold without the zone that reads its local time (tz, or a town's): said as a rule across parameters, it "
         "makes a request with several moments (chart-wheel's) too intricate for the generators of requests.",
     ),
+    "polar": (
+        frozenset({"polar_day_or_night"}),
+        "A place and date where the Sun does not both rise and set (a polar day or night, beyond about 66° from "
+        "the equator near a solstice): it has no sunrise or sunset to divide into planetary hours, and which dates "
+        "those are depends on the latitude and the season, which a schema cannot say.",
+    ),
+    "stored_birth": (
+        frozenset({"/v1/charts/{chart_id} missing_parameter", "/v1/charts/{chart_id} conflicting_parameters"}),
+        "A stored chart's PATCH that leaves its birth incomplete or contradictory (a null removing lon but not "
+        "lat): what a PATCH may send depends on what the chart already holds.",
+    ),
     "idempotency": (
         frozenset({"idempotency_key_reuse"}),
         "An Idempotency-Key sent before with another request: a key is one request's.",
@@ -127,8 +142,52 @@ def _no_zone_for_julian_days(fields: dict[str, FieldSpec], zone: FieldSpec) -> l
 
 
 def _exactly_one(members: tuple[str, ...]) -> dict[str, Any]:
-    # A member sent as null is left out (a body open to another request's members types none).
+    # A member sent as null is refused (no request schema types null), never read as left out.
     return {"oneOf": [{"required": [member], "properties": {member: {"not": {"type": "null"}}}} for member in members]}
+
+
+def _alternatives(descriptor: Descriptor, fields: dict[str, FieldSpec]) -> list[dict[str, Any]]:
+    """Return the rules of the request's ``(message).either`` options (its own, or a flattened
+    message's): exactly one alternative sent, all of its fields, and none of the others'. A
+    field that is a flattened moment is sent as its datetime or its jd (its one-of's members)."""
+    holders: dict[tuple[str, ...], Descriptor] = {(): descriptor}
+    for field in fields.values():
+        for depth, holder in enumerate(field.holders, start=1):
+            holders.setdefault(field.path[:depth], holder.message_type)
+    rules = []
+    for path, message in holders.items():
+        either = message.GetOptions().Extensions[options_pb2.message].either
+        if not either:
+            continue
+
+        def members(name: str, path: tuple[str, ...] = path) -> list[str]:
+            inner = [f.name for f in fields.values() if f.path == (*path, name) and f.oneof is not None]
+            return inner or [f.name for f in fields.values() if f.path == path and f.field_name == name]
+
+        groups = [[members(name) for name in alternative.split()] for alternative in either]
+        every = {member for group in groups for names in group for member in names}
+        options = []
+        for group in groups:
+            own = {member for names in group for member in names}
+            sent = [{"anyOf": [{"required": [m]} for m in names]} for names in group]
+            options.append({"allOf": sent, "properties": dict.fromkeys(sorted(every - own), False)})
+        rules.append({"oneOf": options})
+    return rules
+
+
+def _required_when(fields: dict[str, FieldSpec]) -> list[tuple[str, str | None, list[str]]]:
+    """Return, for each flattened value a request needs only on a condition
+    (``(field).required_when``), the parameter it depends on, the value that parameter must
+    have (None: when it is sent at all) and the value's parameters without a default."""
+    found: dict[tuple[str, ...], tuple[str, str | None, list[str]]] = {}
+    for field in fields.values():
+        if not field.holders or field.rule.default:
+            continue
+        when = field.holders[-1].GetOptions().Extensions[options_pb2.field].required_when
+        if when:
+            name, _, value = when.partition("=")
+            found.setdefault(field.path, (name, value or None, []))[2].append(field.name)
+    return list(found.values())
 
 
 def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[dict[str, Any]]:
@@ -145,7 +204,7 @@ def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[
     charts_by_name = {name: name[len("chart") :] for name in named}
     given_by_chart = {f"{birth}{suffix}": name for name, suffix in charts_by_name.items() for birth in BIRTH_PARAMETERS}
 
-    constraints: list[dict[str, Any]] = []
+    constraints: list[dict[str, Any]] = _alternatives(descriptor, fields)
     # The rules about a birth's parameters, by the stored chart that gives that birth: they
     # hold when it is not sent (one anyOf per chart, which a generator of requests can expand).
     births: dict[str, list[dict[str, Any]]] = {}
@@ -188,11 +247,19 @@ def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[
         if field.field_name == "tz":
             for need in _no_zone_for_julian_days(fields, field):
                 needs.setdefault(name, []).append(need)
+        if rule.required and not field.alternative_name and name in given_by_chart:
+            # A birth's parameter a stored chart gives: required unless the chart is sent.
+            unless_chart((name,), {"required": [name]})
         if field.alternative_name and not rule.default:
             rules_out.setdefault(field.alternative_name, set()).add(name)
             if rule.required:
                 either = {"anyOf": [{"required": [name]}, {"required": [field.alternative_name]}]}
                 unless_chart((name,), either)
+    for condition, value, names in _required_when(fields):
+        sent: dict[str, Any] = {"required": [condition]}
+        if value is not None:
+            sent["properties"] = {condition: {"const": value}}
+        unless_chart(names, {"if": sent, "then": {"required": names}})
     for chart, suffix in charts_by_name.items():
         rules_out.setdefault(chart, set()).update(f"{b}{suffix}" for b in BIRTH_PARAMETERS if f"{b}{suffix}" in fields)
     for chart, rules in births.items():

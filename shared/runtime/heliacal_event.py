@@ -6,10 +6,12 @@ gateway before any charge (the reader of FindHeliacalEventRequest,
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from google.protobuf.message import Message
 
 from kernel.errors import InvalidHeliacalEvent, UnreadableValue
-from kernel.heliacal import Eyes, check_event, search_stopped
+from kernel.heliacal import Atmosphere, Eyes, check_event, search_stopped
 from shared.runtime.eligible_body import eligible_body
 from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.wire import parameter_names, required_place
@@ -26,13 +28,21 @@ def heliacal_event(request: Message) -> tuple[str, str]:
 
 def heliacal_search_stopped(request: Message, searched_s: float) -> UnreadableValue | None:
     """Return the 400 of a heliacal search stopped at its deadline of ``searched_s`` seconds
-    when the request lies outside the engine's documented conditions (a latitude beyond 60°, or
-    optical aid: :func:`kernel.heliacal.search_stopped`), naming ``lat`` or
-    ``telescope_aperture_cm``; None inside them (the stop is then the service's 504)."""
+    when the request lies outside the engine's documented conditions (a latitude beyond 60°,
+    optical aid, a sky or eyes other than the defaults: :func:`kernel.heliacal.search_stopped`),
+    naming ``lat``, ``telescope_aperture_cm`` or the sky's or eyes' parameter; None inside them
+    (the stop is then the service's 504)."""
     body, event = heliacal_event(request)
-    eyes = Eyes(telescope_aperture_cm=request.telescope_aperture_cm)
-    refusal = search_stopped(body, event, required_place(request), eyes, searched_s)
+
+    def sent(dataclass):
+        # What the request sent of a dataclass' fields (the same names), the others its defaults.
+        names = [f.name for f in fields(dataclass) if request.HasField(f.name)]
+        return dataclass(**{name: getattr(request, name) for name in names})
+
+    eyes, atmosphere = sent(Eyes), sent(Atmosphere)
+    refusal = search_stopped(body, event, required_place(request), eyes, searched_s, atmosphere)
     if refusal is not None:
         place_names = parameter_names(request.DESCRIPTOR, "place")
-        refusal.param = place_names["lat"] if refusal.about == "place" else "telescope_aperture_cm"
+        named = {"place": place_names["lat"], "eyes": "telescope_aperture_cm"}
+        refusal.param = named.get(refusal.about, refusal.about)
     return refusal

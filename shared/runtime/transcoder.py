@@ -58,7 +58,9 @@ def request_from_json(message_cls: type[Message], body: Any, path: str) -> Messa
     """Return a ``message_cls`` built from a JSON object body.
 
     Values may be native JSON (numbers, booleans, arrays) or the query-string form
-    (strings, comma-separated lists); a JSON null counts as not sent.
+    (strings, comma-separated lists). A JSON null, and an empty item of a JSON array, are
+    refused (400 naming the member's path): the schema types neither, and reading them as left
+    out would serve a request the client did not write.
     """
     message = message_cls()
     _fill_from_json(message, body, path)
@@ -72,9 +74,10 @@ def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") ->
             suggestion='Send an object such as {"jd": 2451545.0, "bodies": "sun,moon"}.',
             param=prefix.rstrip(".") or None,
         )
-    present = {name: value for name, value in body.items() if value is not None}
+    present = dict(body)
     spec = message_spec(message.DESCRIPTOR)
     _refuse_unknown(spec.fields, present, path, prefix)
+    refuse_nulls(present, prefix)
     _refuse_conflicts(spec.oneofs, present)
     for name, value in present.items():
         field = spec.fields[name]
@@ -89,6 +92,8 @@ def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") ->
             _set_message_from_json(owner, field, value, path, prefix)
         elif field.repeated:
             raw = value if isinstance(value, list) else [value]
+            if isinstance(value, list):
+                _refuse_empty_items(value, f"{prefix}{name}")
             getattr(owner, field.field_name).extend(_list_items(field, [_as_text(field, item) for item in raw]))
         else:
             scalar = _json_scalar(field, value)
@@ -159,10 +164,10 @@ def _json_scalar(field: FieldSpec, value: Any):
     if ids is not None:
         return _id_text(field, value, ids)
     if kind == FieldDescriptor.TYPE_BOOL:
+        # A JSON boolean, or the query-string form as text ("1", "false"): a JSON number is
+        # neither (the document gives a boolean), so 0 and 1 as numbers are the wrong type.
         if isinstance(value, bool):
             return value
-        if isinstance(value, int) and value in (0, 1):
-            return bool(value)
     elif kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return checked_float(field, float(value))
@@ -241,6 +246,31 @@ def _list_items(field: FieldSpec, values: list[str]) -> list:
                 continue
             items.append(parse_scalar(field, part) if field.descriptor.type != FieldDescriptor.TYPE_STRING else part)
     return items
+
+
+def refuse_nulls(given: dict, prefix: str = "") -> None:
+    """Refuse a member sent as JSON null: no request schema types null (a stored chart's or a
+    webhook's PATCH, where null removes a member, is read elsewhere)."""
+    for name, value in given.items():
+        if value is None:
+            raise InvalidParameter(
+                f"'{prefix}{name}' is null; the OpenAPI document gives no parameter a null value.",
+                suggestion=f"Leave the member {prefix}{name} out to use its default, or send a value.",
+                param=f"{prefix}{name}",
+            )
+
+
+def _refuse_empty_items(items: list, name: str) -> None:
+    """Refuse an empty (or blank) string item of a JSON array, or a null one, naming its
+    index: an item names one value, and dropping it would serve a list the client did not
+    send."""
+    for index, item in enumerate(items):
+        if item is None or (isinstance(item, str) and not item.strip()):
+            raise InvalidParameter(
+                f"Item {index} of '{name}' is {'null' if item is None else 'empty'}.",
+                suggestion=f"Remove the empty item {name}[{index}], or send a value there.",
+                param=f"{name}[{index}]",
+            )
 
 
 def _given_twice(name: str) -> InvalidParameter:

@@ -467,3 +467,34 @@ def test_each_refusal_is_a_400_and_costs_nothing(stack, path, params, code, para
     with stack.client(key) as client:
         assert_error(client.get(path, params=params), 400, code, param)
     assert balance(stack, name) == 10
+
+
+@pytest.mark.parametrize("ratio", [0.2, 0.001, 5e-324])
+def test_a_heliacal_search_refuses_eyes_weaker_than_a_snellen_ratio_of_a_quarter_before_computing(stack, ratio):
+    # Eyes that cannot see the body make the engine search five synodic periods past the
+    # search's deadline (a 504): such a request is refused, costing nothing, before any search.
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        reply = client.post(
+            "/v1/heliacal",
+            json={
+                "jd": 625000.5,
+                "body": "venus",
+                "event": "morning_first",
+                "lat": 51.5,
+                "lon": -0.13,
+                "snellen_ratio": ratio,
+            },
+        )
+        error = assert_error(reply, 400, "invalid_parameter", "snellen_ratio")
+        assert "0.25" in error["message"]
+        quarter = {
+            "jd": 625000.5,
+            "body": "venus",
+            "event": "morning_first",
+            "lat": 51.5,
+            "lon": -0.13,
+            "snellen_ratio": 0.25,
+        }
+        assert client.post("/v1/heliacal", json=quarter).status_code == 200
+    assert balance(stack, name) == 10 - 3

@@ -6,7 +6,9 @@ failures of the positive-data check.
 - A GET whose query parameters break the operation's ``x-query-constraints`` (the rules
   across parameters OpenAPI cannot spell for a query string) is not schema-admitted.
 - A refusal the document lists in ``x-refused-beyond-the-schema``
-  (gateway/reference/request_constraints.py's ``beyond_the_schema``) is expected.
+  (gateway/reference/request_constraints.py's ``beyond_the_schema``) is expected: among them
+  planetary hours in a polar day or night, and a stored chart's PATCH leaving its birth
+  incomplete (a null removing lon but not lat).
 - An ``Idempotency-Key`` is one request's: each generated request sends its own.
 """
 

@@ -130,3 +130,26 @@ def test_within_the_engines_latitudes_the_naked_eye_search_ends_with_an_answer(b
         for event in ("morning_first", "evening_last"):
             found = next_heliacal_event(start, body, event, Observer(latitude, 10.0, 0.0), Atmosphere(), Eyes())
             assert start < found.jd < start + 5 * 800  # within five synodic periods (Mars' is the longest, 780 days)
+
+
+@pytest.mark.parametrize(
+    ("atmosphere", "eyes", "about"),
+    [
+        (Atmosphere(visibility_range_km=1.0), Eyes(), "visibility_range_km"),
+        (Atmosphere(humidity_pct=100.0), Eyes(), "humidity_pct"),
+        (Atmosphere(), Eyes(snellen_ratio=0.25), "snellen_ratio"),
+    ],
+)
+def test_a_search_stopped_under_a_sky_or_with_eyes_other_than_the_defaults_is_refused_naming_them(
+    atmosphere, eyes, about
+):
+    # Such a sky or eyes may hide the planet for good: the engine then searches five synodic
+    # periods (10 s and more for Venus), so the stop is the answer, as the engine's own is.
+    refusal = search_stopped("venus", "morning_first", WITHIN_THE_ENGINES_LATITUDES, eyes, 2.5, atmosphere)
+    assert refusal is not None and refusal.about == about and refusal.http_status == 400
+    assert f"Leave {about} out" in refusal.suggestion
+
+
+def test_a_magnification_without_an_aperture_is_the_naked_eye_and_no_refusal():
+    eyes = Eyes(telescope_magnification=20.0)
+    assert search_stopped("venus", "morning_first", WITHIN_THE_ENGINES_LATITUDES, eyes, 2.5) is None

@@ -68,3 +68,10 @@ def test_a_heliacal_search_stopped_with_optical_aid_names_the_aperture():
 def test_a_naked_eye_heliacal_search_stopped_within_60_degrees_is_no_refusal():
     stopped = pb.FindHeliacalEventRequest(body="mercury", event="morning_first", place=Place(lat=45.0, lon=31.0))
     assert heliacal_search_stopped(stopped, 2.5) is None
+
+
+def test_a_heliacal_search_stopped_under_a_thick_sky_names_its_parameter():
+    stopped = pb.FindHeliacalEventRequest(
+        body="venus", event="morning_first", place=Place(lat=51.5, lon=0.0), visibility_range_km=1.0
+    )
+    assert heliacal_search_stopped(stopped, 2.5).param == "visibility_range_km"

@@ -1,7 +1,7 @@
 """The place a patterns request casts its houses for (shared/runtime/pattern_place.py).
 
 References: FindPatternsRequest (ephemeris_service.proto): ``location`` only for
-stellium_scope=house, missing_parameter without it; ``patterns`` among the seven types.
+stellium_scope=house, which needs it whatever the patterns (missing_parameter without it); ``patterns`` among the seven types.
 """
 
 from __future__ import annotations
@@ -32,8 +32,12 @@ def test_stelliums_by_house_without_a_place_are_missing_lat():
     assert caught.value.param == "lat"
 
 
-def test_house_scope_without_stelliums_needs_no_place():
-    assert pattern_place(pb.FindPatternsRequest(patterns=["grand_trine"], stellium_scope="house")) is None
+def test_house_scope_needs_a_place_whichever_patterns_are_asked_for():
+    # The document's rule ((field).required_when "stellium_scope=house"), which a schema can
+    # say: the place is required by the scope, not by the patterns' list.
+    with pytest.raises(MissingParameter) as caught:
+        pattern_place(pb.FindPatternsRequest(patterns=["grand_trine"], stellium_scope="house"))
+    assert caught.value.param == "lat"
 
 
 def test_an_unknown_pattern_is_invalid_naming_patterns():

@@ -36,6 +36,35 @@ def test_a_stored_chart_stands_in_for_the_birth_and_allows_none_of_its_parameter
     assert not valid(request_constraints(NATAL, charts=False), {"chart": "chart_x"})
 
 
+def test_a_births_required_place_is_required_unless_a_stored_chart_gives_it():
+    rules = request_constraints(ephemeris_service_pb2.ComputeLotsRequest.DESCRIPTOR)
+    assert not valid(rules, {"jd": 2451545.0})
+    assert valid(rules, {"jd": 2451545.0, "lat": 1, "lon": 2})
+    assert valid(rules, {"chart": "chart_x"})
+
+
+def test_a_time_lord_takes_at_or_start_and_end_exactly_one_of_them():
+    from celestial.v1 import timelords_service_pb2
+
+    rules = request_constraints(timelords_service_pb2.ComputeFirdariaRequest.DESCRIPTOR)
+    assert valid(rules, {"chart": "chart_x", "at": "2020-01-01T00:00:00Z"})
+    assert valid(rules, {"chart": "chart_x", "start_jd": 2451545.0, "end": "2030-01-01T00:00:00Z"})
+    assert not valid(rules, {"chart": "chart_x"})
+    assert not valid(rules, {"chart": "chart_x", "start": "2020-01-01T00:00:00Z"})
+    assert not valid(rules, {"chart": "chart_x", "at_jd": 2451545.0, "end_jd": 2460000.0})
+
+
+def test_a_place_required_on_a_condition_is_required_then_unless_a_stored_chart_gives_it():
+    midpoints = request_constraints(ephemeris_service_pb2.ComputeMidpointsRequest.DESCRIPTOR)
+    assert not valid(midpoints, {"jd": 2451545.0, "lots": ["fortune"]})
+    assert valid(midpoints, {"jd": 2451545.0, "lots": ["fortune"], "lat": 1, "lon": 2})
+    assert valid(midpoints, {"jd": 2451545.0})
+    patterns = request_constraints(ephemeris_service_pb2.FindPatternsRequest.DESCRIPTOR)
+    assert not valid(patterns, {"jd": 2451545.0, "stellium_scope": "house"})
+    assert valid(patterns, {"jd": 2451545.0, "stellium_scope": "sign"})
+    assert valid(patterns, {"chart": "chart_x", "stellium_scope": "house"})
+
+
 def test_a_town_gives_the_coordinates_so_it_is_sent_without_them():
     rules = request_constraints(NATAL, charts=False)
     assert valid(rules, {"jd": 2451545.0, "place": "2988507"})
@@ -64,6 +93,12 @@ def test_a_refusal_beyond_the_schema_is_named_and_a_rule_the_schema_states_is_no
     assert beyond_the_schema("missing_parameter", "datetime", "/v1/natal-chart") is None
     assert beyond_the_schema("missing_parameter", "datetime", "/v1/chart-wheel") == "combination"
     assert set(refused_beyond_the_schema()) == set(BEYOND_THE_SCHEMA)
+
+
+def test_a_polar_day_and_a_stored_charts_patch_leaving_its_birth_incomplete_are_beyond_the_schema():
+    assert beyond_the_schema("polar_day_or_night", "lat", "/v1/planetary-hours") == "polar"
+    assert beyond_the_schema("missing_parameter", "lon", "/v1/charts/{chart_id}") == "stored_birth"
+    assert beyond_the_schema("missing_parameter", "lon", "/v1/charts") is None
 
 
 def test_only_chart_wheels_rules_pass_the_bound_and_it_is_listed_beyond_the_schema(monkeypatch):
