@@ -53,7 +53,12 @@ REFUSALS: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("/v1/planetary-hours", {"jd": 625000.5, "lat": 0, "lon": 0}, "out_of_range", "jd"),
     ("/v1/planetary-hours", {"jd": 625002.4, "lat": 51.5, "lon": 0}, "out_of_range", "jd"),
     ("/v1/vedic/panchang", {"jd": 625000.5, "lat": 0, "lon": 0}, "out_of_range", "jd"),
-    ("/v1/vedic/panchang", {"datetime": "-3001-02-04T12:00:00Z", "lat": 13.08, "lon": 80.27}, "out_of_range", "datetime"),
+    (
+        "/v1/vedic/panchang",
+        {"datetime": "-3001-02-04T12:00:00Z", "lat": 13.08, "lon": 80.27},
+        "out_of_range",
+        "datetime",
+    ),
     # bodies: fixed stars and numbered asteroids are known but not computed; unknown names
     ("/v1/positions", {**NOW, "bodies": "sun,aldebaran"}, "body_not_eligible", "bodies"),
     ("/v1/positions", {**NOW, "bodies": "Regulus"}, "body_not_eligible", "bodies"),

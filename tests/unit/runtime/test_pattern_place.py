@@ -1,7 +1,8 @@
 """The place a patterns request casts its houses for (shared/runtime/pattern_place.py).
 
 References: FindPatternsRequest (ephemeris_service.proto): ``location`` only for
-stellium_scope=house, which needs it whatever the patterns (missing_parameter without it); ``patterns`` among the seven types.
+stellium_scope=house, which needs it whatever the patterns (missing_parameter without it);
+``patterns`` among the seven types.
 """
 
 from __future__ import annotations
