@@ -129,7 +129,8 @@ def generate_python(document: Path, output: Path) -> Path:
 
 def python_document(document: dict) -> dict:
     """Return ``document`` as openapi-python-client is given it: each query parameter without
-    its ``default`` (said in its description instead), each body member without its own.
+    its ``default`` (said in its description instead), each body member without its own, each
+    body without its rules across members.
 
     The generated functions would send a parameter's default when it is not passed, where
     ``Celestial`` sends only what is passed (the server applies its own default, and refuses a
@@ -147,6 +148,12 @@ def python_document(document: dict) -> dict:
             for member in body.get("properties", {}).values():
                 for schema in (member, *member.get("anyOf", ())):
                     schema.pop("default", None)
+            # The rules across a body's members (gateway/reference/request_constraints.py: an
+            # `allOf` of `oneOf`/`dependentSchemas`, with `false` for "not this member") type
+            # nothing and openapi-python-client cannot read a boolean schema: the server holds
+            # them, and answers 400 naming the member.
+            for rules in ("allOf", "dependentSchemas"):
+                body.pop(rules, None)
             for parameter in operation.get("parameters", []):
                 schema = parameter.get("schema", {})
                 if parameter["in"] == "query" and "default" in schema:
