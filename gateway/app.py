@@ -32,6 +32,7 @@ from gateway.errors import TRANSIENT_STORE_ERRORS, error_response, with_error_bo
 from gateway.json_response import json_response
 from gateway.middleware import RequestContextMiddleware
 from gateway.paid_requests import Gateway
+from gateway.pool_replicas import follow_pools
 from gateway.pricing import pricing_routes
 from gateway.reference.examples import load_examples, with_examples
 from gateway.reference.guides import guide_links, guide_markdown_links, guide_routes, load_guides
@@ -145,10 +146,13 @@ def create_app(
         # On a store shared by several gateways: this one's heartbeat, and a dead peer's
         # in-flight charges refunded within seconds (store/nats_heartbeats.py).
         heartbeat = asyncio.create_task(chosen.follow_peers()) if isinstance(chosen, GatewayHeartbeats) else None
+        # Each pool named by one DNS name planned for the replicas it answers, beside serving:
+        # the start never waits for a name to answer (gateway/pool_replicas.py).
+        replicas = asyncio.create_task(follow_pools(settings, resolve, gateway.plan_for))
         try:
             yield
         finally:
-            for task in (follower, heartbeat):
+            for task in (follower, heartbeat, replicas):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):

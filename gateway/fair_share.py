@@ -27,7 +27,9 @@ answers that account 429 ``too_many_concurrent_requests``: its excess is its own
 others are served meanwhile); otherwise the pool is full for everyone (503).
 
 Each gateway keeps its own share; several gateways in front of one pool divide it by the
-processes' queues (a full process refuses, and the channel tries another).
+processes' queues (a full process refuses, and the channel tries another). A pool named by one
+DNS name is resized to the replicas that answer it (``gateway/pool_replicas.py``): the waiting
+calls keep their places, more room grants them at once, less stops nothing already running.
 """
 
 from __future__ import annotations
@@ -130,10 +132,29 @@ class FairShare:
     def __init__(self, capacity: int, processes: int = 1):
         self.capacity = max(1, capacity)
         self.processes = max(1, processes)
+        # Each process's places (its queue): what the capacity keeps per process when resized.
+        self._places_per_process = self.capacity / self.processes
         self.in_flight = 0
         self._per_account: dict[str, int] = {}
         # Accounts with waiting calls, in the order their turn comes; each account's by lane.
         self._waiting: OrderedDict[str, _Lanes] = OrderedDict()
+
+    def resize(self, processes: int) -> None:
+        """Plan for ``processes`` (at least 1): the capacity becomes that many processes' places
+        and the expected waits divide by them. The waiting calls keep their order and their
+        turns, their limits scaled with the pool (a scan's share is the processes, a fast
+        call's the capacity). Growing grants the waiting calls the new room at once; shrinking
+        stops no call in flight: a new call starts only once those are below the new bounds."""
+        processes = max(1, processes)
+        if processes == self.processes:
+            return
+        for lanes in self._waiting.values():
+            for waiters in lanes.calls.values():
+                for waiter in waiters:
+                    waiter.limit = max(1, round(waiter.limit * processes / self.processes))
+        self.processes = processes
+        self.capacity = max(1, round(self._places_per_process * processes))
+        self._grant()
 
     def account_in_flight(self, account: str) -> int:
         """Return how many of ``account``'s calls are in flight."""
@@ -176,7 +197,7 @@ class FairShare:
             else:
                 self._forget(account, lane, waiter)
             if isinstance(stopped, TimeoutError):
-                own = self.share_taken(account, limit) or account in self._waiting
+                own = self.share_taken(account, waiter.limit) or account in self._waiting
                 raise TurnNotCome(wait_s, own=own) from None
             raise
 

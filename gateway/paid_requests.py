@@ -123,9 +123,10 @@ class Gateway:
         # /v1/webhooks/{id}/test deliveries in flight per account in this process (the worker's bound).
         self.webhook_slots = AccountSlots(settings.webhook_account_concurrency)
         # Each pool's processes x queue is what it holds; its processes what it computes at once.
-        # A pool named by one DNS name (a headless Service) hides how many replicas answer it:
-        # CELESTIAL_<SERVICE>_PROCESSES says how many to plan for (deploy/k8s sets the most the
-        # autoscaler may run; a full replica refuses and the channel tries another).
+        # A pool named by one DNS name (a headless Service) is planned for the replicas the name
+        # answers (gateway/pool_replicas.py calls plan_for), CELESTIAL_<SERVICE>_PROCESSES until
+        # it first answers and the most ever planned for (a full replica refuses and the
+        # channel tries another).
         self.processes = {name: planned_processes(settings, name) for name in SERVICE_NAMES}
         self.shares = {
             name: FairShare(self.processes[name] * settings.service_queue, self.processes[name])
@@ -152,6 +153,14 @@ class Gateway:
                 for name in SERVICE_NAMES
             }
         )
+
+    def plan_for(self, service: str, replicas: int) -> None:
+        """Plan ``service``'s pool for ``replicas`` processes (at least 1): an account's scans in
+        flight, and both its shares' capacity and expected waits (``FairShare.resize``)."""
+        replicas = max(1, replicas)
+        self.processes[service] = replicas
+        self.shares[service].resize(replicas)
+        self.bounded_shares[service].resize(replicas)
 
     async def close(self) -> None:
         await self.accounting.drain()
@@ -466,8 +475,9 @@ def deadline_passed(endpoint: Endpoint, deadline_s: float, request=None) -> Cele
 
 
 def planned_processes(settings: Settings, service: str) -> int:
-    """Return how many processes a gateway plans for in ``service``'s pool: the addresses it
-    lists, or, behind one DNS name, CELESTIAL_<SERVICE>_PROCESSES."""
+    """Return how many processes a gateway plans for in ``service``'s pool as it starts: the
+    addresses it lists, or, behind one DNS name, CELESTIAL_<SERVICE>_PROCESSES (until the name
+    answers: ``gateway/pool_replicas.py``)."""
     addresses = settings.service_addresses.get(service, ())
     if addresses and not channel_target(addresses).startswith("ipv4:"):
         return max(1, settings.service_processes.get(service, 1))

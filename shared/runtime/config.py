@@ -61,6 +61,9 @@ class Settings:
     # Retry-After, refunded. Short beside the deadlines: a client that cannot be served soon
     # hears so at once and can retry, rather than waiting out a deadline for a 504.
     queue_wait_s: float = 5.0
+    # CELESTIAL_POOL_RESOLVE_S: how often a gateway resolves a pool's DNS name again to plan for
+    # the replicas it answers (gateway/pool_replicas.py).
+    pool_resolve_s: float = 5.0
     # CELESTIAL_HTTP_HEADER_TIMEOUT_S: how long a client may take to send a request's line
     # and headers, from its first byte (or the connection's opening); then 408 and close.
     http_header_timeout_s: float = 10.0
@@ -249,6 +252,7 @@ def load_settings(env: dict | None = None) -> Settings:
         service_base_port=base_port,
         service_queue=_int(env, "CELESTIAL_SERVICE_QUEUE", 4),
         queue_wait_s=_float(env, "CELESTIAL_QUEUE_WAIT_S", 5.0),
+        pool_resolve_s=_float(env, "CELESTIAL_POOL_RESOLVE_S", 5.0),
         http_header_timeout_s=_float(env, "CELESTIAL_HTTP_HEADER_TIMEOUT_S", 10.0),
         http_body_timeout_s=_float(env, "CELESTIAL_HTTP_BODY_TIMEOUT_S", 30.0),
         http_keep_alive_s=_float(env, "CELESTIAL_HTTP_KEEP_ALIVE_S", 5.0),

@@ -311,3 +311,102 @@ def test_a_call_whose_turn_does_not_come_says_whether_its_accounts_own_calls_hel
         assert full.value.own is False
 
     asyncio.run(scenario())
+
+
+# --- resizing to the replicas a pool has (issue 50) ----------------------------------------------
+
+
+def test_resizing_makes_the_capacity_that_many_processes_places():
+    share = FairShare(capacity=8, processes=2)
+    share.resize(3)
+    assert (share.processes, share.capacity) == (3, 12)
+    share.resize(0)
+    assert (share.processes, share.capacity) == (1, 4)  # never below one process
+
+
+def test_growing_grants_the_waiting_calls_at_once():
+    async def scenario():
+        share = FairShare(capacity=1, processes=1)
+        calls = [await started(share, name, 1) for name in "abc"]
+        assert [call.done() for call in calls] == [True, False, False]
+        share.resize(3)
+        await asyncio.sleep(0)
+        assert all(call.done() for call in calls) and share.in_flight == 3
+
+    asyncio.run(scenario())
+
+
+def test_growing_raises_a_waiting_calls_account_limit_with_the_pool():
+    """A scan's limit is the pool's processes: a scan that waited for its account's one
+    process takes one of the three the pool has now."""
+
+    async def scenario():
+        share = FairShare(capacity=4, processes=1)
+        scans = [await started(share, "a", share.processes) for _ in range(3)]
+        assert [scan.done() for scan in scans] == [True, False, False]
+        share.resize(3)
+        await asyncio.sleep(0)
+        assert all(scan.done() for scan in scans) and share.account_in_flight("a") == 3
+
+    asyncio.run(scenario())
+
+
+def test_resizing_keeps_the_waiting_calls_and_their_order():
+    async def scenario():
+        share = FairShare(capacity=1, processes=1)
+        await share.acquire("holder", 1, LONG_S)
+        order: list[str] = []
+
+        async def call(account: str) -> None:
+            await share.acquire(account, 1, LONG_S)
+            order.append(account)
+
+        tasks = [asyncio.ensure_future(call(account)) for account in "abcde"]
+        await asyncio.sleep(0)
+        share.resize(2)  # one more place: a
+        await asyncio.sleep(0)
+        share.resize(1)
+        share.resize(3)  # b, then c, d and e as the calls end
+        await asyncio.sleep(0)
+        assert order == ["a", "b"] and share.waiting() == 3
+        for account in ("holder", "a", "b"):
+            share.release(account)
+        await asyncio.gather(*tasks)
+        assert order == ["a", "b", "c", "d", "e"]
+
+    asyncio.run(scenario())
+
+
+def test_shrinking_stops_no_call_in_flight_and_starts_new_calls_only_below_the_new_bound():
+    async def scenario():
+        share = FairShare(capacity=3, processes=3)
+        running = [await started(share, name, 3) for name in "abc"]
+        assert all(call.done() and not call.cancelled() for call in running)
+        share.resize(1)
+        assert share.in_flight == 3  # the three calls run on
+        waiting = await started(share, "d", 3)
+        share.release("a")
+        share.release("b")
+        await asyncio.sleep(0)
+        assert not waiting.done()  # two of the old calls ended: still not below the one place
+        share.release("c")
+        await asyncio.sleep(0)
+        assert waiting.done() and share.in_flight == 1
+
+    asyncio.run(scenario())
+
+
+def test_the_expected_wait_falls_as_the_pool_grows():
+    async def scenario():
+        share = FairShare(capacity=1, processes=1)
+        for account in "abc":
+            await started(share, account, 1, expected_s=1.0)
+        one_process = share.expected_wait_s("d", lane_of(1.0), 1.0)
+        share.resize(3)
+        await asyncio.sleep(0)
+        for account in "ef":
+            await started(share, account, 3, expected_s=1.0)
+        three_processes = share.expected_wait_s("d", lane_of(1.0), 1.0)
+        assert one_process == pytest.approx(3.0) and three_processes == pytest.approx(1.0)
+
+    asyncio.run(scenario())

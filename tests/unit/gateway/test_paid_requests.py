@@ -17,6 +17,7 @@ from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1.common_pb2 import Place
 from gateway.endpoints import discover_endpoints
 from gateway.paid_requests import (
+    Gateway,
     content_digest,
     deadline_passed,
     planned_processes,
@@ -162,6 +163,22 @@ def test_a_pool_plans_one_process_per_listed_address_or_the_configured_count_beh
     named = replace(settings, service_addresses={"search": ("search.svc:5000",)}, service_processes={"search": 6})
     assert planned_processes(listed, "search") == 3 and planned_processes(named, "search") == 6
     assert planned_processes(replace(settings, service_addresses={}), "search") == 1
+
+
+def test_planning_a_pool_for_its_replicas_resizes_both_its_shares_and_an_accounts_scans():
+    settings = load_settings(
+        {
+            "CELESTIAL_SEARCH_ADDRESSES": "search:50051",
+            "CELESTIAL_SEARCH_PROCESSES": "8",
+            "CELESTIAL_SERVICE_QUEUE": "4",
+        }
+    )
+    gateway = Gateway(settings, store=None, endpoints=[], pools={})
+    gateway.plan_for("search", 3)
+    assert gateway.processes["search"] == 3
+    for shares in (gateway.shares, gateway.bounded_shares):
+        assert (shares["search"].processes, shares["search"].capacity) == (3, 12)
+    assert gateway.shares["ephemeris"].capacity == settings.service_processes["ephemeris"] * 4  # the others stay
 
 
 def test_a_client_that_leaves_cancels_the_work_and_is_client_gone():
