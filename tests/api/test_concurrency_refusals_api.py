@@ -9,48 +9,17 @@ go (:class:`HeldPool`), so which calls are in flight is known, not raced.
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from tests.api.held_pool import HeldPool
 from tests.api.in_process_pool import in_process_pools
 
 STATIONS = "/v1/stations"
 STATIONS_PARAMS = {"start": "2024-01-01T00:00:00Z", "end": "2024-03-01T00:00:00Z"}
 ECLIPSES = "/v1/eclipses/lunar"
 ECLIPSES_PARAMS = {"datetime": "2024-01-01T00:00:00Z"}
-
-
-class HeldPool:
-    """A service pool whose station scans wait, in flight, until :meth:`let_go`; the other
-    calls are made at once."""
-
-    def __init__(self, pool) -> None:
-        self._pool = pool
-        self._gate = threading.Event()
-        self._arrived = threading.Condition()
-        self.held = 0
-
-    async def call(self, method_path: str, *args, **kwargs):
-        if method_path.endswith("/FindStations"):
-            with self._arrived:
-                self.held += 1
-                self._arrived.notify_all()
-            await asyncio.to_thread(self._gate.wait)
-        return await self._pool.call(method_path, *args, **kwargs)
-
-    def wait_held(self, count: int) -> None:
-        """Return once ``count`` station scans are held in flight."""
-        with self._arrived:
-            assert self._arrived.wait_for(lambda: self.held >= count, timeout=30)
-
-    def let_go(self) -> None:
-        self._gate.set()
-
-    def __getattr__(self, name: str):
-        return getattr(self._pool, name)
 
 
 @pytest.fixture

@@ -36,16 +36,16 @@ def test_a_pool_named_through_a_dns_server_of_its_own_keeps_its_count():
 
 
 def test_the_replicas_are_the_distinct_addresses_at_most_the_stated_processes_at_least_one():
-    assert live_replicas(["10.0.0.1", "10.0.0.2", "10.0.0.1"], most=8) == 2
-    assert live_replicas([f"10.0.0.{index}" for index in range(12)], most=8) == 8
+    assert live_replicas(["127.0.0.1", "127.0.0.2", "127.0.0.1"], most=8) == 2
+    assert live_replicas([f"127.0.0.{index}" for index in range(12)], most=8) == 8
     assert live_replicas([], most=8) == 1
 
 
 def test_a_resolution_counts_the_addresses_the_name_answers():
     async def scenario():
         pool = named_pool()
-        assert await pool.resolve(NameTable({NAME: ["10.0.0.1", "10.0.0.2"]})) == 2
-        assert await pool.resolve(NameTable({NAME: ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"]})) == 3
+        assert await pool.resolve(NameTable({NAME: ["127.0.0.1", "127.0.0.2"]})) == 2
+        assert await pool.resolve(NameTable({NAME: ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4"]})) == 3
 
     asyncio.run(scenario())
 
@@ -53,7 +53,7 @@ def test_a_resolution_counts_the_addresses_the_name_answers():
 def test_a_failed_resolution_keeps_the_last_good_count():
     async def scenario():
         pool = named_pool()
-        assert await pool.resolve(NameTable({NAME: ["10.0.0.1", "10.0.0.2"]})) == 2
+        assert await pool.resolve(NameTable({NAME: ["127.0.0.1", "127.0.0.2"]})) == 2
         assert await pool.resolve(NameTable({})) == 2  # the name does not resolve
         assert await pool.resolve(NameTable({NAME: []})) == 2  # the name answers no address
 
@@ -70,7 +70,7 @@ def test_a_name_that_never_resolved_leaves_the_plan_as_it_was():
 def test_a_failing_name_is_logged_once_until_it_resolves_again():
     async def scenario():
         pool = named_pool()
-        failing, answering = NameTable({}), NameTable({NAME: ["10.0.0.1"]})
+        failing, answering = NameTable({}), NameTable({NAME: ["127.0.0.1"]})
         with structlog.testing.capture_logs() as logged:
             for resolver in (failing, failing, failing, answering, failing, failing):
                 await pool.resolve(resolver)
@@ -109,7 +109,7 @@ def test_following_plans_each_named_pool_for_its_answer_again_and_again():
             "CELESTIAL_POOL_RESOLVE_S": "0",
         }
     )
-    names = NameTable({NAME: ["10.0.0.1"]})
+    names = NameTable({NAME: ["127.0.0.1"]})
 
     async def scenario():
         planned: list[int] = []
@@ -119,7 +119,7 @@ def test_following_plans_each_named_pool_for_its_answer_again_and_again():
             assert service == "search"
             planned.append(replicas)
             if replicas == 1:
-                names.names[NAME] = ["10.0.0.1", "10.0.0.2"]
+                names.names[NAME] = ["127.0.0.1", "127.0.0.2"]
             else:
                 grown.set()
 
