@@ -43,9 +43,10 @@ class Settings:
     http_port: int = 8080
     # CELESTIAL_<SERVICE>_ADDRESSES: comma-separated host:port list of one service's processes.
     service_addresses: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    # CELESTIAL_<SERVICE>_PROCESSES: how many processes `make run` starts for a service, and how
-    # many a gateway plans for when the service's address is one DNS name (a cluster's headless
-    # Service): its fair share sends that many scans of one account, that many x the queue calls.
+    # CELESTIAL_<SERVICE>_PROCESSES: how many processes `make run` starts for a service, and the
+    # most a gateway plans for when the service's address is one DNS name (a cluster's headless
+    # Service; it plans for the replicas the name answers): its fair share sends that many scans
+    # of one account, that many x the queue calls.
     service_processes: dict[str, int] = field(default_factory=dict)
     # CELESTIAL_SERVICE_BASE_PORT: first gRPC port `make run` hands out. Below every
     # system's ephemeral range (Linux 32768-60999, IANA 49152-65535), where an outgoing
