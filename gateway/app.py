@@ -38,6 +38,7 @@ from gateway.reference.guides import guide_links, guide_markdown_links, guide_ro
 from gateway.reference.openapi import build_openapi
 from gateway.reference.routes import CONTENT_SECURITY_POLICY, reference_routes
 from gateway.rpc import Pool
+from gateway.status_page import start_status, status_routes
 from gateway.version import BUILD_VERSION
 from kernel import civil_time, places
 from shared.errors import MethodNotAllowed
@@ -145,10 +146,12 @@ def create_app(
         # On a store shared by several gateways: this one's heartbeat, and a dead peer's
         # in-flight charges refunded within seconds (store/nats_heartbeats.py).
         heartbeat = asyncio.create_task(chosen.follow_peers()) if isinstance(chosen, GatewayHeartbeats) else None
+        # The status page's recording, flushes and self-probes (gateway/status_page.py).
+        status_tasks = start_status(app, settings, chosen)
         try:
             yield
         finally:
-            for task in (follower, heartbeat):
+            for task in (*reversed(status_tasks), follower, heartbeat):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
@@ -170,6 +173,7 @@ def create_app(
         *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),
         *reference_routes(openapi_document, guide_markdown_links(guides)),
         *pricing_routes(endpoints),
+        *status_routes(),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", app=admin_app()),
@@ -188,4 +192,5 @@ def create_app(
     # A path with a trailing slash is 404 like any unknown path, never a redirect to a
     # Location built from the client's own Host header.
     app.router.redirect_slashes = False
+    app.state.status_recorder = app.state.status_reports = None  # until the lifespan sets them
     return app
