@@ -1,0 +1,40 @@
+"""The gateway's probes of itself (gateway/status_probes.py): up on a 200 within the timeout, down
+on anything else."""
+
+from __future__ import annotations
+
+import asyncio
+
+from gateway.status_probes import PROBE_PATH, probe_once
+
+
+def answering(status: int, *, delay_s: float = 0.0, fail: bool = False):
+    asked = []
+
+    async def app(scope, receive, send):
+        asked.append((scope["method"], scope["path"]))
+        if fail:
+            raise RuntimeError("broken")
+        await asyncio.sleep(delay_s)
+        await send({"type": "http.response.start", "status": status, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    return app, asked
+
+
+def test_the_probe_asks_for_readiness_through_the_application():
+    app, asked = answering(200)
+    assert asyncio.run(probe_once(app)) is True
+    assert asked == [("GET", PROBE_PATH)]
+
+
+def test_a_probe_answered_other_than_200_is_down():
+    assert asyncio.run(probe_once(answering(503)[0])) is False
+
+
+def test_a_probe_that_fails_is_down():
+    assert asyncio.run(probe_once(answering(200, fail=True)[0])) is False
+
+
+def test_a_probe_not_answered_in_time_is_down():
+    assert asyncio.run(probe_once(answering(200, delay_s=1.0)[0], timeout_s=0.01)) is False
