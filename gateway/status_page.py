@@ -30,6 +30,7 @@ WIDTH_PX = 640
 HEIGHT_PX = 200
 _AXIS_PX = 24  # room under the bars for the labels
 _TOP_PX = 16  # room above the bars for the scale's figure
+_SCALE_PX = 52  # room left of the latency chart's bars for its scale
 #: The latency chart's scale: a logarithmic axis from 1 ms to 60 s (the buckets' range).
 _LOG_FLOOR_MS, _LOG_CEILING_MS = 1.0, 60_000.0
 _WINDOW_TITLES = {"hour": "Last hour", "day": "Last day", "30_days": "Last 30 days"}
@@ -83,35 +84,40 @@ def latency_chart_svg(classes: list[dict], window: str) -> Markup:
     """Return the SVG chart of each class's p50, p95 and p99 (milliseconds, log scale) over
     ``window``, from ``report_data``'s classes; a class without answers has no bars."""
     title = f"p50, p95 and p99 by operation class, {_WINDOW_TITLES[window].lower()} (milliseconds, log scale)"
-    slot_px = WIDTH_PX / max(len(classes), 1)
+    plot_left = _SCALE_PX
+    slot_px = (WIDTH_PX - plot_left) / max(len(classes), 1)
     bar_px = slot_px * 0.22
     plot_px = HEIGHT_PX - _AXIS_PX - _TOP_PX
+    baseline = HEIGHT_PX - _AXIS_PX
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH_PX} {HEIGHT_PX}" role="img" '
         f'aria-label="{escape(title)}">',
         f"<title>{escape(title)}</title>",
-        f'<line class="axis" x1="0" y1="{HEIGHT_PX - _AXIS_PX}" x2="{WIDTH_PX}" y2="{HEIGHT_PX - _AXIS_PX}"/>',
+        f'<line class="axis" x1="{plot_left}" y1="{baseline}" x2="{WIDTH_PX}" y2="{baseline}"/>',
     ]
     for tick_ms, text in ((1, "1 ms"), (10, "10 ms"), (100, "100 ms"), (1000, "1 s"), (10_000, "10 s")):
-        y = HEIGHT_PX - _AXIS_PX - _log_height(tick_ms, plot_px)
-        parts.append(f'<line class="grid" x1="0" y1="{y:.1f}" x2="{WIDTH_PX}" y2="{y:.1f}"/>')
-        parts.append(f'<text x="2" y="{y - 2:.1f}">{text}</text>')
+        y = baseline - _log_height(tick_ms, plot_px)
+        parts.append(f'<line class="grid" x1="{plot_left}" y1="{y:.1f}" x2="{WIDTH_PX}" y2="{y:.1f}"/>')
+        parts.append(f'<text x="{plot_left - 4}" y="{y + 4:.1f}" text-anchor="end">{text}</text>')
+    for rank, name in enumerate(("p50", "p95", "p99")):
+        x = WIDTH_PX - (3 - rank) * 48
+        parts.append(f'<rect class="bar bar-{name}" x="{x}" y="2" width="10" height="10"/>')
+        parts.append(f'<text x="{x + 14}" y="11">{name}</text>')
     for position, op_class in enumerate(classes):
         figures = next(w for w in op_class["windows"] if w["window"] == window)
-        left = position * slot_px + slot_px * 0.15
+        left = plot_left + position * slot_px + slot_px * 0.15
         for rank, name in enumerate(("p50_ms", "p95_ms", "p99_ms")):
             value = figures[name]
             if value is None:
                 continue
             height = max(_log_height(value, plot_px), 1.0)
-            x = left + rank * bar_px
             parts.append(
-                f'<rect class="bar bar-{name[:3]}" x="{x:.1f}" y="{HEIGHT_PX - _AXIS_PX - height:.1f}" '
+                f'<rect class="bar bar-{name[:3]}" x="{left + rank * bar_px:.1f}" y="{baseline - height:.1f}" '
                 f'width="{bar_px * 0.9:.1f}" height="{height:.1f}">'
                 f"<title>{escape(op_class['name'])} {name[:3]}: {value} ms</title></rect>"
             )
         parts.append(
-            f'<text x="{position * slot_px + slot_px / 2:.1f}" y="{HEIGHT_PX - 6}" text-anchor="middle">'
+            f'<text x="{plot_left + position * slot_px + slot_px / 2:.1f}" y="{HEIGHT_PX - 6}" text-anchor="middle">'
             f"{escape(op_class['name'])}</text>"
         )
     parts.append("</svg>")

@@ -4,7 +4,8 @@ Every ``CELESTIAL_STATUS_PROBE_S`` seconds (0: never) the gateway sends itself `
 through its whole application, in process: the middleware, the router, a read from the key
 and credit store and a health check of every service pool over gRPC. It costs no credit and
 needs no key. The probe is up when that answers 200 within ``PROBE_TIMEOUT_S``; down otherwise
-(a pool or the store unavailable, a failure, no answer in time). Each result is recorded
+(a pool or the store unavailable, a failure, no answer in time). The results count from the
+gateway's first probe up on (before, it is starting and takes no traffic). Each result is recorded
 (``status_recording.StatusRecorder.record_probe``) and reaches the store with the next flush.
 """
 
@@ -14,7 +15,11 @@ import asyncio
 import time
 from collections.abc import Callable
 
+import structlog
+
 from store.status_records import ProbeResult
+
+log = structlog.get_logger("celestial.gateway")
 
 #: What the probe asks for.
 PROBE_PATH = "/readyz"
@@ -54,14 +59,23 @@ async def probe_once(app, timeout_s: float = PROBE_TIMEOUT_S) -> bool:
     try:
         async with asyncio.timeout(timeout_s):
             await app(probe_scope(), receive, send)
-    except Exception:  # any failure of the real path is what the probe is there to see
+    except Exception as error:  # any failure of the real path is what the probe is there to see
+        log.warning("status_probe_down", error=type(error).__name__)
         return False
-    return answered.get("status") == 200
+    if answered.get("status") != 200:
+        log.warning("status_probe_down", status=answered.get("status"))
+        return False
+    return True
 
 
 async def probe_every(app, record: Callable[[ProbeResult], None], interval_s: float) -> None:
-    """Probe ``app`` every ``interval_s`` seconds, handing each result to ``record``, until cancelled."""
+    """Probe ``app`` every ``interval_s`` seconds, handing each result to ``record``, until
+    cancelled; from its first answer up on: a gateway still starting (its pools not yet
+    connected) takes no traffic yet, and is not down."""
+    serving = False
     while True:
         await asyncio.sleep(interval_s)
         up = await probe_once(app)
-        record(ProbeResult(time.time(), up))
+        serving = serving or up
+        if serving:
+            record(ProbeResult(time.time(), up))

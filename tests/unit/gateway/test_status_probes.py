@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from gateway.status_probes import PROBE_PATH, probe_once
+from gateway.status_probes import PROBE_PATH, probe_every, probe_once
 
 
 def answering(status: int, *, delay_s: float = 0.0, fail: bool = False):
@@ -38,3 +38,21 @@ def test_a_probe_that_fails_is_down():
 
 def test_a_probe_not_answered_in_time_is_down():
     assert asyncio.run(probe_once(answering(200, delay_s=1.0)[0], timeout_s=0.01)) is False
+
+
+def test_probes_count_from_the_first_one_up():
+    answers = iter([503, 503, 200, 503])
+    recorded = []
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": next(answers), "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def body():
+        task = asyncio.create_task(probe_every(app, recorded.append, 0))
+        while len(recorded) < 2:
+            await asyncio.sleep(0)
+        task.cancel()
+
+    asyncio.run(body())
+    assert [result.up for result in recorded] == [True, False]
