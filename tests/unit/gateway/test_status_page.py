@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from types import SimpleNamespace
 
-from gateway.status_page import latency_chart_svg, uptime_chart_svg
+from gateway.status_page import latency_chart_svg, start_status, uptime_chart_svg
 from gateway.status_report import UPTIME_DAYS, WINDOWS, build_report, report_data
+from shared.runtime.config import load_settings
+from store.memory_store import MemoryStore
 from store.status_records import DOWN, MINUTES_A_DAY, NOT_PROBED, UP, ProbeDay
 
 TODAY = date(2026, 12, 6)
@@ -27,3 +30,9 @@ def test_a_day_with_a_minute_down_is_drawn_apart():
 def test_the_latency_chart_draws_no_bar_for_a_class_without_answers():
     classes = report_data(build_report({w: [] for w in WINDOWS}, [], 0, 60))["classes"]
     assert "<title>quick" not in latency_chart_svg(classes, "day")
+
+
+def test_a_store_without_status_records_gives_a_page_without_figures_and_no_tasks():
+    app = SimpleNamespace(state=SimpleNamespace())
+    assert start_status(app, load_settings({}), MemoryStore()) == []
+    assert (app.state.status_reports, app.state.status_recorder) == (None, None)
