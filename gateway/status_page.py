@@ -16,12 +16,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from gateway.errors import request_id_of
+from gateway.errors import request_id_of, with_error_body
 from gateway.html_pages import render_page
 from gateway.json_response import json_response
 from gateway.status_figures import uptime_share
 from gateway.status_recording import start_recording
 from gateway.status_report import UPTIME_DAYS, WINDOWS, ReportCache, StatusReport, as_of, build_report, report_data
+from shared.errors import InvalidParameter
 from shared.runtime.config import Settings
 from store.interfaces import StatusRecords
 from store.status_records import ProbeDay, day_of
@@ -153,7 +154,16 @@ async def _page(request: Request) -> Response:
     return render_page(request, "status.html", context)
 
 
+@with_error_body
 async def _as_json(request: Request) -> Response:
+    if request.query_params:
+        name = next(iter(request.query_params))
+        # The figures take no parameter: one named is a mistake to say, as on every /v1 operation.
+        raise InvalidParameter(
+            f"/v1/status takes no parameter; got {name[:40]!r}.",
+            suggestion="Send GET /v1/status alone.",
+            param=name[:40],
+        )
     report = await current_report(request)
     return json_response(
         {"data": report_data(report), "meta": {"request_id": request_id_of(request), "as_of": as_of(report)}}

@@ -117,7 +117,11 @@ def status_path_item() -> dict[str, Any]:
             "x-credits": 0,
             "parameters": [],
             "responses": {
-                "200": {"description": "Success", "content": {"application/json": {"schema": ref("StatusResponse")}}}
+                "200": {"description": "Success", "content": {"application/json": {"schema": ref("StatusResponse")}}},
+                "400": {
+                    "description": "A parameter was sent: the figures take none (invalid_parameter).",
+                    "content": {"application/json": {"schema": ref("Error")}},
+                },
             },
         }
     }

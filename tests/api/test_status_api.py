@@ -135,3 +135,14 @@ def test_no_account_key_chart_or_parameter_appears_on_the_page(stack, visitor):
 def test_the_price_list_links_the_status_page(visitor):
     assert 'href="/status"' in visitor.get("/pricing").text
     assert "/status" in [route["path"] for route in visitor.get("/pricing.json").json()["free_routes"]]
+
+
+def test_a_parameter_sent_to_the_status_is_refused_with_its_name(visitor):
+    answer = visitor.get("/v1/status?window=day")
+    assert answer.status_code == 400
+    (error,) = answer.json()["errors"]
+    assert (error["code"], error["param"]) == ("invalid_parameter", "window") and error["suggestion"]
+
+
+def test_the_status_is_read_not_written(visitor):
+    assert visitor.post("/v1/status").status_code == 405
