@@ -133,11 +133,6 @@ def rolled_up(minutes: Iterable[LatencyHistogram]) -> list[LatencyHistogram]:
     return list(totals.values())
 
 
-def is_kept(histogram_period_s: int, start_s: int, now_s: float) -> bool:
-    """Return whether a period that began at ``start_s`` is still kept at ``now_s``."""
-    return start_s + KEPT_S[histogram_period_s] > now_s
-
-
 def histogram_document(histogram: LatencyHistogram) -> dict:
     """Return the JSON document a store keeps for a histogram (its key holds the rest)."""
     return {"counts": list(histogram.counts), "errors": histogram.errors}
