@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import yaml
+
 from gateway.status_probes import PROBE_PATH, probe_every, probe_once
+from shared.runtime.config import REPO_ROOT, load_settings
 
 
 def answering(status: int, *, delay_s: float = 0.0, fail: bool = False):
@@ -56,3 +59,10 @@ def test_probes_count_from_the_first_one_up():
 
     asyncio.run(body())
     assert [result.up for result in recorded] == [True, False]
+
+
+def test_probes_are_off_by_default_and_on_in_the_image_and_on_kubernetes():
+    assert load_settings({}).status_probe_s == 0
+    assert "CELESTIAL_STATUS_PROBE_S=60" in (REPO_ROOT / "deploy" / "Containerfile").read_text()
+    config = yaml.safe_load((REPO_ROOT / "deploy" / "k8s" / "base" / "config.yaml").read_text())
+    assert config["data"]["CELESTIAL_STATUS_PROBE_S"] == "60"
