@@ -8,8 +8,10 @@ from __future__ import annotations
 import time
 
 import httpx
+import jsonschema
 import pytest
 
+from gateway.reference.openapi_schemas import strict
 from gateway.status_probes import probe_once
 from store.status_records import ProbeResult
 from tests.api.in_process_stack import AppStack
@@ -146,3 +148,12 @@ def test_a_parameter_sent_to_the_status_is_refused_with_its_name(visitor):
 
 def test_the_status_is_read_not_written(visitor):
     assert visitor.post("/v1/status").status_code == 405
+
+
+def test_the_live_answer_and_its_refusal_hold_the_documents_strict_schemas(stack, visitor):
+    document = strict(visitor.get("/v1/openapi.json").json())
+    responses = document["paths"]["/v1/status"]["get"]["responses"]
+    flushed(stack)
+    for status, answer in (("200", visitor.get("/v1/status")), ("400", visitor.get("/v1/status?x=1"))):
+        schema = responses[status]["content"]["application/json"]["schema"]
+        jsonschema.Draft202012Validator({**schema, "components": document["components"]}).validate(answer.json())
