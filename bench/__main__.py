@@ -13,6 +13,7 @@ from bench import (
     positions_throughput,
     search_lanes,
     sky,
+    status_recording,
     store_throughput,
     tenant_isolation,
     timelords,
@@ -40,6 +41,7 @@ def main() -> None:
     tenant_isolation.main()
     dashboard_pages.main()
     webhook_scheduling.main()
+    status_recording.main()
     print(f"figures written to {figures.write()}")
 
 

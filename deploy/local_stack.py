@@ -116,6 +116,9 @@ def start_stack(tmp: Path, extra_env: dict[str, str] | None = None) -> Stack:
             "CELESTIAL_DATA_DIR": str(tmp / "data"),
             "CELESTIAL_LOG_FORMAT": "json",
             "CELESTIAL_EPHEMERIS_PROCESSES": "2",
+            # No self-probes (docs/status.md): a test counting requests or killing a gateway
+            # turns them on only when it means to.
+            "CELESTIAL_STATUS_PROBE_S": "0",
         }
     )
     env.update(extra_env or {})

@@ -44,6 +44,7 @@ from gateway.reference.examples import (
     write_example,
 )
 from gateway.reference.operation_text import BIRTH
+from gateway.reference.status_openapi import STATUS_PATH
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import message_spec
 
@@ -231,7 +232,7 @@ def record(base_url_client, paths: list[str], examples: dict[str, Example]) -> d
     """Return the examples of ``paths``, each the answer ``base_url_client`` got now."""
     recorded = dict(examples)
     for path in paths:
-        if path == BATCH_PATH:
+        if path in (BATCH_PATH, STATUS_PATH):
             continue
         request = examples[path].request if path in examples else starter_request(path)
         default = recorded_answer(path, "GET", request, base_url_client.get(path, params=request), EXAMPLE_NAME)
@@ -246,6 +247,10 @@ def record(base_url_client, paths: list[str], examples: dict[str, Example]) -> d
         body = examples[BATCH_PATH].request if BATCH_PATH in examples else batch_request(recorded)
         answer = base_url_client.post(BATCH_PATH, json=body)
         recorded[BATCH_PATH] = recorded_answer(BATCH_PATH, "POST", body, answer, EXAMPLE_NAME)
+    if STATUS_PATH in paths:
+        # Last: the figures of every request above that the gateway has flushed to its store.
+        answer = base_url_client.get(STATUS_PATH)
+        recorded[STATUS_PATH] = recorded_answer(STATUS_PATH, "GET", {}, answer, EXAMPLE_NAME)
     return recorded
 
 
@@ -256,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     examples = load_examples()
-    paths = args.operations or [e.path for e in discover_endpoints()] + [BATCH_PATH, "account"]
+    paths = args.operations or [e.path for e in discover_endpoints()] + [BATCH_PATH, STATUS_PATH, "account"]
     with tempfile.TemporaryDirectory() as tmp:
         stack = start_stack(Path(tmp))
         try:

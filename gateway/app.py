@@ -39,6 +39,7 @@ from gateway.reference.guides import guide_links, guide_markdown_links, guide_ro
 from gateway.reference.openapi import build_openapi
 from gateway.reference.routes import CONTENT_SECURITY_POLICY, reference_routes
 from gateway.rpc import Pool
+from gateway.status_page import start_status, status_routes
 from gateway.version import BUILD_VERSION
 from kernel import civil_time, places
 from shared.errors import MethodNotAllowed
@@ -149,10 +150,12 @@ def create_app(
         # Each pool named by one DNS name planned for the replicas it answers, beside serving:
         # the start never waits for a name to answer (gateway/pool_replicas.py).
         replicas = asyncio.create_task(follow_pools(settings, resolve, gateway.plan_for))
+        # The status page's recording, flushes and self-probes (gateway/status_page.py).
+        status_tasks = start_status(app, settings, chosen)
         try:
             yield
         finally:
-            for task in (follower, heartbeat, replicas):
+            for task in (*reversed(status_tasks), follower, heartbeat, replicas):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
@@ -174,6 +177,7 @@ def create_app(
         *guide_routes(guides, guide_images, CONTENT_SECURITY_POLICY),
         *reference_routes(openapi_document, guide_markdown_links(guides)),
         *pricing_routes(endpoints),
+        *status_routes(),
         Route("/healthz", _healthz, methods=["GET"]),
         Route("/readyz", _readyz, methods=["GET"]),
         Mount("/admin/v1", app=admin_app()),
@@ -192,4 +196,5 @@ def create_app(
     # A path with a trailing slash is 404 like any unknown path, never a redirect to a
     # Location built from the client's own Host header.
     app.router.redirect_slashes = False
+    app.state.status_recorder = app.state.status_reports = None  # until the lifespan sets them
     return app

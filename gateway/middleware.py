@@ -10,6 +10,7 @@ import structlog
 from starlette.middleware.cors import CORSMiddleware
 
 from gateway.request_state import SCOPE_KEY, RequestState
+from gateway.status_recording import record_answer
 from store.key_format import redact_keys
 
 log = structlog.get_logger("celestial.gateway")
@@ -108,6 +109,8 @@ class RequestContextMiddleware:
         try:
             await (self.preflight if preflight else self.app)(scope, receive, send_with_id)
         finally:
+            if not preflight:
+                record_answer(scope, status["code"], time.perf_counter() - started)
             if scope.get("path", "") not in ("/healthz", "/readyz"):
                 log.info(
                     "request_finished",

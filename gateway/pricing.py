@@ -27,6 +27,7 @@ FREE_ROUTES = (
     ("/v1/openapi.json", "the OpenAPI 3.1 document"),
     ("/llms.txt", "the reference for language models, one Markdown page per operation"),
     ("/dashboard", "the customer dashboard: keys, balance and usage"),
+    ("/status", "the service's status: latency by operation class, errors and uptime (also as JSON at /v1/status)"),
     ("/healthz", "liveness"),
     ("/readyz", "readiness"),
 )

@@ -11,7 +11,7 @@ errors (``errors.py``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import date, datetime
 from typing import Protocol, runtime_checkable
 
@@ -22,6 +22,7 @@ from store.key_format import KeyMode
 from store.owner_records import OwnerRecord, SessionRecord, SignInThrottle
 from store.records import Account, Admission, AdmittedCharge, ChargeNote, KeyRecord, LedgerEntry, Usage, UsageRow
 from store.spend_caps import SpendCap, SpendStatus, SpendWarning
+from store.status_records import LatencyHistogram, ProbeDay, ProbeResult
 from store.webhook_records import KEEP_DELIVERIES, Delivery, Webhook
 
 
@@ -498,6 +499,32 @@ class Owners(Protocol):
 
     async def clear_sign_in_throttle(self, subject: str) -> None:
         """Forget the subject's failures and lift its lock-out (a success, or the operator)."""
+        ...
+
+
+@runtime_checkable
+class StatusRecords(Protocol):
+    """What the public status page reads (issue 50, part 5; ``store/status_records.py``): every
+    gateway's latency histograms and probe results, added into totals every gateway reads alike
+    (SqliteStore and NatsStore; not MemoryStore, whose gateway shows a page without figures)."""
+
+    async def add_latencies(self, minutes: Sequence[LatencyHistogram]) -> None:
+        """Add minute histograms (``period_s`` MINUTE_S) into the kept minute, hour and day
+        totals of their class, and forget the periods no longer kept. ValueError for a
+        histogram a store may not keep (``status_records.check_histogram``)."""
+        ...
+
+    async def latencies(self, period_s: int, since_s: int) -> list[LatencyHistogram]:
+        """Return the kept totals of ``period_s`` periods that began at ``since_s`` (Unix
+        seconds) or later, by start then class."""
+        ...
+
+    async def add_probe_results(self, results: Sequence[ProbeResult]) -> None:
+        """Mark each result's minute up or down (down wins: ``status_records.merge_probe_marks``)."""
+        ...
+
+    async def probe_days(self, first_day: date) -> list[ProbeDay]:
+        """Return the kept probe days from ``first_day`` (UTC) on, oldest first."""
         ...
 
 

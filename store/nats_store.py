@@ -23,6 +23,8 @@ refunds any request) is in docs/stores.md, "Design notes: the NATS store"; the l
 - Bucket ``P_IDEMPOTENCY``: the ``Idempotency-Key`` records, with a TTL of a day (``nats_idempotency.py``).
 - Buckets ``P_WEBHOOKS``, ``P_WEBHOOK_DELIVERIES`` and ``P_WEBHOOK_SENT``: webhook
   subscriptions, their recent deliveries and the events delivered (``nats_webhooks.py``).
+- Buckets ``P_STATUS_MINUTES``, ``P_STATUS_HOURS`` and ``P_STATUS_DAYS``: the status page's
+  latency histograms and probe days, each kept as long as the page reads it (``nats_status.py``).
 - Bucket ``P_CAPS``: each account's places under the chart and webhook caps, taken under
   compare-and-set so the caps are exact across gateways (``nats_caps.py``).
 - Bucket ``P_HEARTBEATS``: each gateway's heartbeat, which the others watch to free a dead
@@ -43,6 +45,7 @@ from store.nats_keys import NatsKeys
 from store.nats_ledger import NatsLedger
 from store.nats_limiter import NatsLimiter
 from store.nats_owners import NatsOwners
+from store.nats_status import NatsStatus
 from store.nats_test_traffic import NatsTestTraffic
 from store.nats_webhook_queue import NatsWebhookQueue
 from store.nats_webhook_schedule import NatsWebhookSchedule
@@ -61,6 +64,7 @@ class NatsStore(
     NatsWebhookQueue,
     NatsWebhookSchedule,
     NatsHeartbeats,
+    NatsStatus,
 ):
     """The key and credit store on NATS JetStream, shared by every gateway: its keys
     (``nats_keys.py``), credit ledger (``nats_ledger.py``) and limiter (``nats_limiter.py``) on

@@ -62,9 +62,22 @@ T = TypeVar("T")
 #: Version 9 added ``accounts.spend_book``, the account's spend caps and spend (``store/spend_caps.py``).
 #: Version 10 added ``webhooks``, ``webhook_deliveries`` and ``webhook_delivered`` (issue 40,
 #: part 3) and ``leases`` (the single webhook scheduler).
-SCHEMA_VERSION = 10
+#: Version 11 added ``status_latencies`` and ``status_probe_days``, the status page's records
+#: (issue 50, part 5: ``store/sqlite_status.py``).
+SCHEMA_VERSION = 11
 
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS status_latencies (
+    period_s        INTEGER NOT NULL,
+    start_s         INTEGER NOT NULL,
+    op_class        TEXT NOT NULL,
+    document        TEXT NOT NULL,             -- JSON {counts, errors} (status_records.py)
+    PRIMARY KEY (period_s, start_s, op_class)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS status_probe_days (
+    day             TEXT PRIMARY KEY,          -- YYYY-MM-DD, UTC
+    marks           TEXT NOT NULL              -- one mark per minute of the day
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS webhooks (
     webhook_id      TEXT PRIMARY KEY,
     account_id      TEXT NOT NULL,

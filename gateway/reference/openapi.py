@@ -35,6 +35,7 @@ from gateway.reference.request_constraints import (
     with_constraints,
 )
 from gateway.reference.resource_links import with_resource_links
+from gateway.reference.status_openapi import STATUS_PATH, status_path_item, status_schemas
 from shared.runtime.name_or_id import taken_ids
 from shared.runtime.reply_rendering import text_media_type
 from shared.runtime.request_model import CALCULATION_FLAGS, FieldSpec, message_spec
@@ -614,6 +615,7 @@ def build_openapi(
         }
         paths[endpoint.path] = operations
     paths[BATCH_PATH] = _batch_operation()
+    paths[STATUS_PATH] = status_path_item()
     for endpoint in account_operations():
         paths.setdefault(endpoint.path, {})[endpoint.http.gateway.method.lower()] = _account_operation(
             endpoint, components
@@ -636,6 +638,7 @@ def build_openapi(
                         "ErrorDetail": ERROR_DETAIL,
                         **components.schemas,
                         **batch_schemas(),
+                        **status_schemas(),
                     },
                     "securitySchemes": {
                         "bearer": {

@@ -92,6 +92,7 @@ PASTES: dict[str, dict[str, str]] = {
     },  # type: ignore[dict-item]
     "/v1/usage": {"start": "2026-01-01", "end": "2026-01-31"},
     "/v1/account": {},
+    "/v1/status": {},
     "/v1/forecast": {
         **BIRTH,
         "start": "2026-07-01T00:00",

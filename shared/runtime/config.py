@@ -181,6 +181,13 @@ class Settings:
     # CELESTIAL_DEV_OUTBOX_TOKEN: set by `make run`'s supervisor, for its gateway only, when
     # it runs the development mail catcher: the secret of the outbox page's address.
     dev_outbox_token: str | None = None
+    # --- the public status page (issue 50, part 5; docs/status.md) ---
+    # CELESTIAL_STATUS_PROBE_S: seconds between the gateway's probes of itself (0: none, the
+    # default for the tests and `make run`; the image and Kubernetes set 60).
+    status_probe_s: float = 0.0
+    # CELESTIAL_STATUS_FLUSH_S: seconds between the gateway's additions of its recorded
+    # answers and probes to the store.
+    status_flush_s: float = 5.0
 
     @property
     def database_path(self) -> Path:
@@ -295,4 +302,6 @@ def load_settings(env: dict | None = None) -> Settings:
         signup_credits=_int(env, "CELESTIAL_SIGNUP_CREDITS", 100),
         mode=mode,
         dev_outbox_token=env.get("CELESTIAL_DEV_OUTBOX_TOKEN") or None,
+        status_probe_s=_float(env, "CELESTIAL_STATUS_PROBE_S", 0.0),
+        status_flush_s=_float(env, "CELESTIAL_STATUS_FLUSH_S", 5.0),
     )

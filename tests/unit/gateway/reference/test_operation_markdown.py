@@ -45,11 +45,11 @@ def _table_rows(page: str, header: str) -> list[list[str]]:
 
 
 def test_there_is_one_page_per_operation_named_by_its_path_and_the_introduction():
-    # /v1/batch is the gateway's own operation, not an RPC's.
+    # /v1/batch and /v1/status are the gateway's own operations, not an RPC's.
     assert (
         set(PAGES)
         == {e.path.removeprefix("/v1/") for e in discover_endpoints()}
-        | {"batch", "usage", "account", "charts", "charts/chart_id", INTRODUCTION_PAGE}
+        | {"batch", "status", "usage", "account", "charts", "charts/chart_id", INTRODUCTION_PAGE}
         | WEBHOOK_PAGES
     )
 
