@@ -25,7 +25,9 @@ from pathlib import Path
 
 import grpc_tools
 
-from deploy.generate_sdks import DIST_DIR, SDK_DIR, error_statuses, python_error_codes
+from deploy.client_contract import SDK_DIR, error_statuses
+from deploy.generate_sdks import DIST_DIR
+from deploy.python_client_package import python_error_codes
 from shared.runtime.config import REPO_ROOT
 
 GRPC_TEMPLATE = SDK_DIR / "grpc-template"

@@ -1,14 +1,16 @@
 """Each operation's call in our own clients, as /docs shows it (``x-codeSamples``, which Scalar
 reads): the Python ``Celestial`` method and the TypeScript one, with the operation's paste
-(:mod:`gateway.reference.operation_text`) as its arguments.
+(:mod:`gateway.reference.operation_text`) as its arguments, laid out within
+:data:`SAMPLE_WIDTH` columns; and the lines installing the two clients.
 
-The methods' names follow one rule, which ``make sdk`` (``deploy/generate_sdks.py``) names the
-clients' methods by, so a sample names a method the client has: an operation of a path is
-named after its path (``/v1/natal-chart``: ``natal_chart``, ``natalChart``; a path's GET and
-POST are one method), an operation of a resource (``x-resource``: /v1/charts) after its
-operationId (``create_stored_chart``, ``createStoredChart``). A Python keyword that would
-shadow a builtin or a keyword takes a trailing underscore, as openapi-python-client names the
-generated functions' keywords (``datetime_``, ``format_``).
+The methods' names follow one rule, which ``make sdk`` (``deploy/python_client_package.py``,
+``deploy/typescript_client_package.py``) names the clients' methods by, so a sample names a
+method the client has: an operation of a path is named after its path (``/v1/natal-chart``:
+``natal_chart``, ``natalChart``; a path's GET and POST are one method), an operation of a
+resource (``x-resource``: /v1/charts) after its operationId (``create_stored_chart``,
+``createStoredChart``). A Python keyword that would shadow a builtin or a keyword takes a
+trailing underscore, as openapi-python-client names the generated functions' keywords
+(``datetime_``, ``format_``).
 """
 
 from __future__ import annotations
@@ -20,18 +22,44 @@ import re
 from datetime import date
 from typing import Any
 
+from gateway.reference.code_layout import Brackets, Code, Joined, Text, laid_out
 from gateway.reference.operation_text import PASTES, RESOURCE_PASTES
 
 #: The names openapi-python-client gives a trailing underscore besides Python's keywords
 #: (its ``strings.RESERVED_WORDS``: the builtins, ``self``, ``true``, ``false``, ``datetime``, but ``id``).
 RESERVED_NAMES = (set(dir(builtins)) | {"self", "true", "false", "datetime"}) - {"id"}
 
-PYTHON_OPENING = (
-    "{dates}import os\n\nfrom celestial_client import Celestial{models}\n\n"
-    'with Celestial(base_url=os.environ["CELESTIAL_BASE_URL"], api_key=os.environ["CELESTIAL_API_KEY"]) as api:\n'
+#: The widest line of a sample: what /docs' code pane shows without a horizontal scroll (at
+#: the reference's width for a desktop screen; tests/e2e/test_reference_browser.py holds it).
+SAMPLE_WIDTH = 52
+
+#: The packages the samples import, as they are published (sdk/python-template/pyproject.toml's
+#: name, sdk/typescript-template/package.json's), and the lines that install them.
+PYTHON_PACKAGE = "celestial-client"
+TYPESCRIPT_PACKAGE = "celestial-client"
+SDK_INSTALLATION = (
+    {"lang": "Python", "description": "The Python client (Python 3.11+).", "source": f"pip install {PYTHON_PACKAGE}"},
+    {
+        "lang": "TypeScript",
+        "description": "The TypeScript client (Node 18+, browsers, Deno, Bun).",
+        "source": f"npm install {TYPESCRIPT_PACKAGE}",
+    },
+)
+
+#: The client each Python sample opens (the ``with`` line its call is written in).
+PYTHON_OPENING = Joined(
+    (
+        Text("with Celestial"),
+        Brackets(
+            "(",
+            (Text('base_url=os.environ["CELESTIAL_BASE_URL"]'), Text('api_key=os.environ["CELESTIAL_API_KEY"]')),
+            ")",
+        ),
+        Text(" as api"),
+    )
 )
 TYPESCRIPT_OPENING = (
-    "import { Celestial } from 'celestial-client';\n\n"
+    f"import {{ Celestial }} from '{TYPESCRIPT_PACKAGE}';\n\n"
     "const api = new Celestial({\n"
     "  baseUrl: process.env.CELESTIAL_BASE_URL ?? '',\n"
     "  apiKey: process.env.CELESTIAL_API_KEY ?? '',\n"
@@ -87,28 +115,33 @@ def _typed(value: Any, schema: dict[str, Any]) -> Any:
     return value
 
 
-def _python_literal(value: Any) -> str:
+def _python_literal(value: Any) -> Code:
     if isinstance(value, date):
-        return f"datetime.date({value.year}, {value.month}, {value.day})"
+        return Text(f"datetime.date({value.year}, {value.month}, {value.day})")
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_python_literal(key)}: {_python_literal(item)}" for key, item in value.items()) + "}"
+        members = (
+            Joined((Text(f"{json.dumps(key, ensure_ascii=False)}: "), _python_literal(item)))
+            for key, item in value.items()
+        )
+        return Brackets("{", tuple(members), "}")
     if isinstance(value, list):
-        return "[" + ", ".join(_python_literal(item) for item in value) + "]"
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(value)
+        return Brackets("[", tuple(_python_literal(item) for item in value), "]")
+    return Text(json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(value))
 
 
-def _typescript_literal(value: Any) -> str:
+def _typescript_literal(value: Any) -> Code:
     if isinstance(value, date):
         value = value.isoformat()
     if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return Text("'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'")
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return Text("true" if value else "false")
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{key}: {_typescript_literal(item)}" for key, item in value.items()) + " }"
+        members = (Joined((Text(f"{key}: "), _typescript_literal(item))) for key, item in value.items())
+        return Brackets("{", tuple(members), "}", padded=True)
     if isinstance(value, list):
-        return "[" + ", ".join(_typescript_literal(item) for item in value) + "]"
-    return json.dumps(value)
+        return Brackets("[", tuple(_typescript_literal(item) for item in value), "]")
+    return Text(json.dumps(value))
 
 
 def _paste(path: str, method: str, operation: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
@@ -137,34 +170,64 @@ def code_samples(path: str, method: str, operations: dict[str, Any]) -> list[dic
     shown = "answer" if document else "answer.data"
     sent = {name: _typed(value, schemas.get(name, {})) for name, value in sent.items()}
     python, typescript = python_method(path, operation), typescript_method(path, operation)
-    positional = [_python_literal(value) for value in in_path.values()]
+    arguments: list[Code] = [_python_literal(value) for value in in_path.values()]
+    imports = ["import datetime"] if any(isinstance(value, date) for value in sent.values()) else []
+    imports += ["import os", "", "from celestial_client import Celestial"]
+    # A body is built before the client (at the left margin, where its nesting has room).
+    built = ""
     if body:
-        arguments = [*positional, f"body={body_model(operation)}.from_dict({_python_literal(sent)})"]
-        models = f"\nfrom celestial_client.models import {body_model(operation)}"
+        model = body_model(operation)
+        imports.append(_python_import("celestial_client.models", model))
+        from_dict = Brackets("(", (_python_literal(sent),), ")", hugging=True)
+        built = _python_layout(Joined((Text(f"body = {model}.from_dict"), from_dict))) + "\n\n"
+        arguments.append(Text("body=body"))
     else:
-        arguments = [*positional, *(f"{python_keyword(name)}={_python_literal(value)}" for name, value in sent.items())]
-        models = ""
+        arguments += [Joined((Text(f"{python_keyword(name)}="), _python_literal(v))) for name, v in sent.items()]
+    python_call = Joined((Text(f"answer = api.{python}"), Brackets("(", tuple(arguments), ")", hugging=True)))
     python_source = (
-        PYTHON_OPENING.format(
-            models=models, dates="import datetime\n" if any(isinstance(v, date) for v in sent.values()) else ""
-        )
-        + f"    answer = api.{python}({', '.join(arguments)})\nprint({shown})\n"
+        "\n".join(imports)
+        + "\n\n"
+        + built
+        + _python_layout(PYTHON_OPENING)
+        + ":\n    "
+        + _python_layout(python_call, indent=4)
+        + f"\nprint({shown})\n"
     )
     typescript_arguments = [_typescript_literal(in_path)] if in_path else []
     if sent or (body and not operation.get("x-resource")):
         typescript_arguments.append(_typescript_literal(sent))
-    typescript_source = (
-        TYPESCRIPT_OPENING + f"const answer = await api.{typescript}({', '.join(typescript_arguments)});\n"
-        f"console.log({shown});\n"
+    typescript_call = Joined(
+        (
+            Text(f"const answer = await api.{typescript}"),
+            Brackets("(", tuple(typescript_arguments), ")", hugging=True),
+            Text(";"),
+        )
     )
+    typescript_source = TYPESCRIPT_OPENING + _typescript_layout(typescript_call) + f"\nconsole.log({shown});\n"
     return [
         {"lang": "Python", "label": "Python (celestial-client)", "source": python_source},
         {"lang": "TypeScript", "label": "TypeScript (celestial-client)", "source": typescript_source},
     ]
 
 
+def _python_import(module: str, name: str) -> str:
+    """Return the line importing ``name`` from ``module``, in brackets when it is too wide."""
+    line = f"from {module} import {name}"
+    return line if len(line) <= SAMPLE_WIDTH else f"from {module} import (\n    {name},\n)"
+
+
+def _python_layout(code: Code, indent: int = 0) -> str:
+    return laid_out(code, SAMPLE_WIDTH, step=4, indent=indent)
+
+
+def _typescript_layout(code: Code) -> str:
+    return laid_out(code, SAMPLE_WIDTH, step=2)
+
+
 def with_code_samples(document: dict[str, Any]) -> dict[str, Any]:
-    """Return ``document`` with each operation's ``x-codeSamples`` (/docs shows them)."""
+    """Return ``document`` with each operation's ``x-codeSamples`` and the lines installing
+    the clients (``info.x-scalar-sdk-installation``): /docs shows them."""
+    document["info"]["x-scalar-sdk-installation"] = [dict(line) for line in SDK_INSTALLATION]
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             if isinstance(operation, dict) and "operationId" in operation:

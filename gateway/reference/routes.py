@@ -70,7 +70,8 @@ def scalar_configuration(openapi_url: str) -> dict[str, Any]:
         "hideDownloadButton": False,
         "documentDownloadType": "json",
         "orderRequiredPropertiesFirst": True,
-        "defaultHttpClient": {"targetKey": "shell", "clientKey": "curl"},
+        # No defaultHttpClient: without one, each operation opens on the first of its own
+        # x-codeSamples, our Python client's call (gateway/reference/code_samples.py).
     }
 
 

@@ -18,15 +18,10 @@ import pytest
 from packaging.requirements import Requirement
 from standardwebhooks import Webhook as StandardWebhook
 
-from deploy.generate_sdks import (
-    TYPESCRIPT_COMPILER,
-    build_python,
-    build_typescript,
-    generate_python,
-    generate_typescript,
-    served_document,
-)
+from deploy.generate_sdks import served_document
 from deploy.local_stack import Stack, free_port_block
+from deploy.python_client_package import build_python, generate_python
+from deploy.typescript_client_package import TYPESCRIPT_COMPILER, build_typescript, generate_typescript
 from deploy.webhook_receiver import Receiver
 
 PROGRAMS = Path(__file__).parent / "client_packages"

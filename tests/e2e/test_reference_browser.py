@@ -1,7 +1,9 @@
 """The API reference at /docs in a real browser (Debian's chromium driven by Playwright) on
 the real stack: every operation of /v1/openapi.json rendered, no raw Markdown, defaults as
-JSON values, no console error, nothing asked of another host, "Try it" answering with
-the reader's key, and a guide of /docs/guides opened from the introduction.
+JSON values, no console error, nothing asked of another host, each operation opening on our
+Python client's call (the TypeScript one second) whole in its code pane, the clients'
+installation lines in the introduction, "Try it" answering with the reader's key, and a guide
+of /docs/guides opened from the introduction.
 
 Screenshots go to ``var/test-output/reference/`` (the README's comes from there).
 """
@@ -14,11 +16,15 @@ from urllib.parse import urlsplit
 import pytest
 
 from deploy.local_stack import Stack
+from gateway.reference.code_samples import SAMPLE_WIDTH
 from tests.e2e.browser import screenshot_folder
 
 SCREENSHOTS = screenshot_folder("reference")
 #: How long one operation may take to render once scrolled to (Scalar renders them lazily).
 RENDER_TIMEOUT_MS = 15_000
+#: A laptop's screen in CSS pixels (1440 wide): the code pane holds SAMPLE_WIDTH columns from
+#: this width up.
+VIEWPORT = {"width": 1440, "height": 1000}
 
 #: What Markdown looks like when a renderer printed it instead of formatting it: emphasis
 #: markers, backticks, link syntax, a heading's hashes or a table's rule at a line's start.
@@ -57,7 +63,7 @@ class Reader:
     (refused before it leaves the browser)."""
 
     def __init__(self, browser, stack: Stack):
-        self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        self.context = browser.new_context(viewport=VIEWPORT)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.foreign: list[str] = []
@@ -155,6 +161,71 @@ def test_an_operation_opens_with_what_it_answers_and_a_request_to_paste_in_local
     operation.evaluate("element => element.scrollIntoView({block: 'start'})")
     reader.page.wait_for_timeout(300)
     reader.page.screenshot(path=str(SCREENSHOTS / "natal-chart.png"))
+
+
+# How a code pane shows its sample: the columns of its longest line, the columns it has room
+# for left of its right padding (measured with that line's own characters), whether it scrolls.
+CODE_PANE = """
+pre => {
+  const pane = pre.parentElement;
+  const lines = [...pre.querySelectorAll('.line')].map(line => [line, line.textContent.trimEnd().length]);
+  const [longest, columns] = lines.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const range = document.createRange();
+  range.selectNodeContents(longest);
+  const box = range.getBoundingClientRect();
+  const right = pane.getBoundingClientRect().left + pane.clientWidth - parseFloat(getComputedStyle(pane).paddingRight);
+  return {columns, room: (right - box.left) / (box.width / columns), scrolls: pane.scrollWidth > pane.clientWidth};
+}
+"""
+
+
+def code_pane(reader: Reader, method: str, path: str):
+    """Return the request card of an operation (its client picker and code pane), rendered."""
+    operation = reader.operation(method, path)
+    operation.scroll_into_view_if_needed()
+    card = operation.locator(".request-card").first
+    card.locator("pre").first.wait_for()
+    return card
+
+
+def test_an_operation_opens_on_our_python_clients_call_with_the_typescript_one_second(reader, document):
+    path, method, operation = shown(document)[0]
+    card = code_pane(reader, method, path)
+    python, typescript = operation["x-codeSamples"]
+
+    assert card.locator("pre").first.inner_text().strip() == python["source"].strip()
+    picker = card.locator("[data-testid='client-picker']")
+    assert picker.inner_text().strip() == python["label"]
+    picker.click()
+    options = reader.page.get_by_role("option")
+    options.first.wait_for()
+    listed = [options.nth(i).inner_text().strip() for i in range(2)]
+    # Closed, unfocused and not hovered: the later tests' pictures show the pane at rest.
+    reader.page.keyboard.press("Escape")
+    reader.page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    reader.page.mouse.move(0, 0)
+    assert listed == [python["label"], typescript["label"]]
+
+
+def test_the_widest_sample_shows_whole_in_its_code_pane(reader, document):
+    def widest_line(entry: tuple[str, str, dict]) -> int:
+        return max(len(line) for line in entry[2]["x-codeSamples"][0]["source"].splitlines())
+
+    path, method, operation = max(shown(document), key=widest_line)
+    pane = code_pane(reader, method, path).locator("pre").first.evaluate(CODE_PANE)
+
+    assert pane["columns"] == widest_line((path, method, operation)) <= SAMPLE_WIDTH
+    assert pane["room"] >= SAMPLE_WIDTH and not pane["scrolls"]
+
+
+def test_the_introduction_shows_the_lines_installing_our_clients(reader, document):
+    clients = reader.page.locator(".scalar-reference-intro-clients").first
+    clients.scroll_into_view_if_needed()
+    text = clients.inner_text()
+    installation = document["info"]["x-scalar-sdk-installation"]
+    assert [line["lang"] for line in installation] == ["Python", "TypeScript"]
+    assert all(line["lang"] in text for line in installation) and installation[0]["source"] in text
+    assert "Shell" not in text  # not the generic clients' list
 
 
 def test_the_introduction_teaches_the_first_call_as_formatted_text(reader):

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from deploy.generate_sdks import TYPESCRIPT_COMPILER, served_document
+from deploy.generate_sdks import served_document
 from deploy.local_stack import Stack
+from deploy.typescript_client_package import TYPESCRIPT_COMPILER
 from shared.runtime.config import REPO_ROOT
 from tests.e2e.test_client_packages import TYPESCRIPT_BUILDS, key, packages, tarball, venv  # noqa: F401 (fixtures)
 

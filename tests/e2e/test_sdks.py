@@ -12,8 +12,10 @@ import sys
 
 import pytest
 
-from deploy.generate_sdks import TYPESCRIPT_COMPILER, generate_python, generate_typescript, served_document
+from deploy.generate_sdks import served_document
 from deploy.local_stack import Stack
+from deploy.python_client_package import generate_python
+from deploy.typescript_client_package import TYPESCRIPT_COMPILER, generate_typescript
 from shared.runtime.config import REPO_ROOT
 
 MOMENT = {"datetime_": "2024-03-20T12:00:00Z"}

@@ -16,7 +16,7 @@ import pytest
 from google.rpc import error_details_pb2, status_pb2
 
 from celestial.v1 import options_pb2
-from deploy.generate_sdks import error_statuses
+from deploy.client_contract import error_statuses
 from deploy.grpc_package import dependency_floors, generate_grpc, pinned_version
 from kernel.errors import BodyNotFound
 from shared.errors import InvalidParameter

@@ -15,7 +15,7 @@ from pathlib import Path
 import http_sfv
 import pytest
 
-from deploy.generate_sdks import TYPESCRIPT_COMPILER, install_typescript_generator
+from deploy.typescript_client_package import TYPESCRIPT_COMPILER, install_typescript_generator
 
 TEMPLATE = Path(__file__).resolve().parents[3] / "sdk" / "typescript-template" / "src"
 VALUES = [

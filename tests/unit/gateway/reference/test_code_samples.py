@@ -6,9 +6,12 @@ Python and TypeScript clients (``x-codeSamples``, which /docs' Scalar reads), na
 from __future__ import annotations
 
 import ast
+import json
+import tomllib
 
 from gateway.endpoints import discover_endpoints
 from gateway.reference.code_samples import (
+    SAMPLE_WIDTH,
     body_model,
     code_samples,
     python_keyword,
@@ -17,6 +20,7 @@ from gateway.reference.code_samples import (
 )
 from gateway.reference.openapi import build_openapi
 from gateway.reference.operation_text import PASTES
+from shared.runtime.config import REPO_ROOT
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
 OPERATIONS = [
@@ -88,7 +92,8 @@ def test_the_sample_passes_the_paste_typed_as_each_parameter_is():
 def test_a_body_operation_passes_its_body_model_and_the_post_of_a_get_its_keywords():
     batch = DOCUMENT["paths"]["/v1/batch"]["post"]
     assert body_model(batch) == "PostBatchBody"
-    assert "api.batch(body=PostBatchBody.from_dict(" in batch["x-codeSamples"][0]["source"]
+    source = batch["x-codeSamples"][0]["source"]
+    assert "body = PostBatchBody.from_dict({" in source and "api.batch(body=body)" in source
     twin = code_samples("/v1/positions", "post", DOCUMENT["paths"]["/v1/positions"])
     assert twin == DOCUMENT["paths"]["/v1/positions"]["get"]["x-codeSamples"]
 
@@ -102,3 +107,31 @@ def test_a_date_parameter_is_a_date_in_python_and_its_iso_text_in_typescript():
     python, typescript = (sample["source"] for sample in DOCUMENT["paths"]["/v1/usage"]["get"]["x-codeSamples"])
     assert python.startswith("import datetime\n") and "start=datetime.date(2026, 1, 1)" in python
     assert "start: '2026-01-01'" in typescript
+
+
+def test_every_line_of_every_sample_fits_the_code_pane():
+    wide = [
+        (path, method, line)
+        for path, method, operation in OPERATIONS
+        for sample in operation["x-codeSamples"]
+        for line in sample["source"].splitlines()
+        if len(line) > SAMPLE_WIDTH
+    ]
+    assert wide == []
+
+
+def test_a_call_too_wide_for_one_line_takes_one_argument_a_line():
+    python, typescript = (sample["source"] for sample in DOCUMENT["paths"]["/v1/natal-chart"]["get"]["x-codeSamples"])
+    assert '    answer = api.natal_chart(\n        datetime_="1985-07-13T14:05",\n        place=' in python
+    assert "const answer = await api.natalChart({\n  datetime: '1985-07-13T14:05',\n  place: " in typescript
+
+
+def test_the_installation_lines_install_the_packages_the_samples_import_as_published():
+    published_python = tomllib.loads((REPO_ROOT / "sdk" / "python-template" / "pyproject.toml").read_text())
+    published_typescript = json.loads((REPO_ROOT / "sdk" / "typescript-template" / "package.json").read_text())
+    installation = {line["lang"]: line["source"] for line in DOCUMENT["info"]["x-scalar-sdk-installation"]}
+    assert installation == {
+        "Python": f"pip install {published_python['project']['name']}",
+        "TypeScript": f"npm install {published_typescript['name']}",
+    }
+    assert f"from '{published_typescript['name']}';" in OPERATIONS[0][2]["x-codeSamples"][1]["source"]

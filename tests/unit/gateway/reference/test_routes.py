@@ -108,3 +108,7 @@ def test_every_recorded_request_and_answer_is_valid_against_the_documents_schema
                 Draft202012Validator(body["schema"]).validate(named["value"])
                 checked += 1
     assert checked > 100
+
+
+def test_no_generic_http_client_is_chosen_so_each_operation_opens_on_its_own_clients_call():
+    assert "defaultHttpClient" not in scalar_configuration("/v1/openapi.json")
