@@ -16,6 +16,7 @@ from bench import (
     store_throughput,
     tenant_isolation,
     timelords,
+    tracing_cost,
     transits,
     vedic,
     webhook_scheduling,
@@ -40,6 +41,7 @@ def main() -> None:
     tenant_isolation.main()
     dashboard_pages.main()
     webhook_scheduling.main()
+    tracing_cost.main()
     print(f"figures written to {figures.write()}")
 
 
