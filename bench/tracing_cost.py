@@ -25,6 +25,7 @@ from unittest import mock
 
 import grpc
 import httpx
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from bench.figures import record
 from bench.positions_throughput import varied_queries
@@ -85,6 +86,10 @@ async def _cpu_per_request_s(queries: list[str]) -> float:
     server = grpc.aio.server()
     # Positions are bounded: computed on this loop, the compute child is never asked.
     server.add_generic_rpc_handlers((service_handler(SERVICE, HANDLERS, ComputeQueue(4, None)),))
+    # The pool's channel watches the standard health service, as a service process serves it.
+    serving = health.aio.HealthServicer()
+    await serving.set("", health_pb2.HealthCheckResponse.SERVING)
+    health_pb2_grpc.add_HealthServicer_to_server(serving, server)
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     pools = {name: ServicePool(name, (f"127.0.0.1:{port}",)) for name in SERVICE_NAMES}

@@ -2,7 +2,8 @@
 the service process and the compute child, exported by OTLP over HTTP.
 
 Tracing is on in a process when ``OTEL_EXPORTER_OTLP_ENDPOINT`` or
-``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` is set (and ``OTEL_SDK_DISABLED`` is not ``true``):
+``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` is set (and neither ``OTEL_SDK_DISABLED=true`` nor
+``OTEL_TRACES_EXPORTER=none`` says otherwise):
 :func:`configure`, called once at a process's start, then installs an SDK tracer provider
 with a batch exporter (the SDK reads the other ``OTEL_*`` settings: sampler, batch sizes,
 headers, timeout; docs/configuration.md). Otherwise no SDK is imported and no span is ever
@@ -51,8 +52,11 @@ _provider: Any = None
 
 
 def tracing_requested(environ: Mapping[str, str] = os.environ) -> bool:
-    """Return whether ``environ`` asks for traces: an OTLP endpoint set, the SDK not disabled."""
+    """Return whether ``environ`` asks for traces: an OTLP endpoint set, neither the SDK
+    disabled (``OTEL_SDK_DISABLED=true``) nor the trace exporter (``OTEL_TRACES_EXPORTER=none``)."""
     if environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true":
+        return False
+    if environ.get("OTEL_TRACES_EXPORTER", "").strip().lower() == "none":
         return False
     return any(environ.get(name, "").strip() for name in ENDPOINT_SETTINGS)
 

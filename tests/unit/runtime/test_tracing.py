@@ -23,7 +23,7 @@ from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 PARENT_ID = "00f067aa0ba902b7"
 TRACEPARENT = f"00-{TRACE_ID}-{PARENT_ID}-01"
-OTEL_SETTINGS = (*tracing.ENDPOINT_SETTINGS, "OTEL_SDK_DISABLED")
+OTEL_SETTINGS = (*tracing.ENDPOINT_SETTINGS, "OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER")
 
 
 @pytest.fixture
@@ -77,6 +77,12 @@ def test_tracing_is_requested_by_either_otlp_endpoint_setting():
 
 def test_otel_sdk_disabled_keeps_tracing_off_even_with_an_endpoint():
     assert not tracing.tracing_requested({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_SDK_DISABLED": "true"})
+
+
+def test_otel_traces_exporter_none_keeps_tracing_off_even_with_an_endpoint():
+    assert not tracing.tracing_requested(
+        {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318", "OTEL_TRACES_EXPORTER": "none"}
+    )
 
 
 def test_without_an_endpoint_no_tracer_provider_is_installed(no_otel_settings):
