@@ -25,7 +25,6 @@ from unittest import mock
 
 import grpc
 import httpx
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from bench.figures import record
 from bench.positions_throughput import varied_queries
@@ -84,12 +83,10 @@ async def _cpu_per_request_s(queries: list[str]) -> float:
     tracing state of the moment."""
     settings = load_settings()
     server = grpc.aio.server()
-    # Positions are bounded: computed on this loop, the compute child is never asked.
+    # Positions are bounded: computed on this loop, the compute child is never asked. No health
+    # service: the channel says once that it assumes the server healthy, and the gateway's
+    # question whether it implements positions then finds it does.
     server.add_generic_rpc_handlers((service_handler(SERVICE, HANDLERS, ComputeQueue(4, None)),))
-    # The pool's channel watches the standard health service, as a service process serves it.
-    serving = health.aio.HealthServicer()
-    await serving.set("", health_pb2.HealthCheckResponse.SERVING)
-    health_pb2_grpc.add_HealthServicer_to_server(serving, server)
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     pools = {name: ServicePool(name, (f"127.0.0.1:{port}",)) for name in SERVICE_NAMES}

@@ -19,6 +19,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from shared.runtime import tracing
 from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY
+from tests.otlp_collector import OtlpCollector
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 PARENT_ID = "00f067aa0ba902b7"
@@ -120,6 +121,42 @@ def test_when_off_a_traced_request_makes_no_span_and_carries_no_context(no_otel_
     status = asyncio.run(_get(tracing.traced_asgi(app, lambda scope: "r-1"), "/v1/x", [(b"traceparent", b"00-x")]))
     assert status == 200
     assert seen == [(False, None)]
+
+
+def test_with_an_endpoint_the_spans_are_exported_by_otlp_http_under_the_process_name(no_otel_settings, monkeypatch):
+    collector = OtlpCollector()
+    try:
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint)
+        assert tracing.configure("gateway")
+
+        async def app(scope, receive, send):
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+
+        asyncio.run(_get(tracing.traced_asgi(app, lambda scope: "r-otlp"), "/v1/positions", []))
+        tracing.shutdown()
+        (span,) = collector.spans
+        assert (span.name, span.kind, span.service) == ("GET /v1/positions", "SPAN_KIND_SERVER", "celestial-gateway")
+        assert span.attributes[tracing.REQUEST_ID_ATTRIBUTE] == "r-otlp"
+    finally:
+        tracing.shutdown()
+        collector.close()
+
+
+def test_with_the_sdk_disabled_a_configured_collector_receives_nothing(no_otel_settings, monkeypatch):
+    collector = OtlpCollector()
+    try:
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint)
+        monkeypatch.setenv("OTEL_SDK_DISABLED", "true")
+        assert not tracing.configure("gateway")
+
+        async def app(scope, receive, send):
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+
+        asyncio.run(_get(tracing.traced_asgi(app, lambda scope: "r-2"), "/v1/x", []))
+        tracing.shutdown()  # what a process does at exit: would flush any span held
+        assert collector.received == 0 and collector.spans == []
+    finally:
+        collector.close()
 
 
 def test_an_incoming_traceparent_is_continued_by_the_request_span(spans):
