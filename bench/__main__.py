@@ -17,6 +17,7 @@ from bench import (
     store_throughput,
     tenant_isolation,
     timelords,
+    tracing_cost,
     transits,
     vedic,
     webhook_scheduling,
@@ -42,6 +43,7 @@ def main() -> None:
     dashboard_pages.main()
     webhook_scheduling.main()
     status_recording.main()
+    tracing_cost.main()
     print(f"figures written to {figures.write()}")
 
 

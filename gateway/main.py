@@ -9,6 +9,7 @@ import uvicorn
 
 from gateway.app import create_app
 from gateway.http_server import bounded_protocol
+from shared.runtime import tracing
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
 from shared.runtime.orphan import stop_when_orphaned
@@ -21,6 +22,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = load_settings()
     configure_logging(settings, "gateway")
+    tracing.configure("gateway")
     stop_when_orphaned(settings.supervisor_pid)
     port = args.port if args.port is not None else settings.http_port
     uvicorn.run(

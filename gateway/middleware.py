@@ -11,6 +11,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from gateway.request_state import SCOPE_KEY, RequestState
 from gateway.status_recording import record_answer
+from shared.runtime import tracing
 from store.key_format import redact_keys
 
 log = structlog.get_logger("celestial.gateway")
@@ -61,7 +62,7 @@ class RequestContextMiddleware:
     """
 
     def __init__(self, app):
-        self.app = app
+        self.app = tracing.traced_asgi(app, lambda scope: scope[SCOPE_KEY].request_id)
         self.preflight = CORSMiddleware(
             app,
             allow_origins=["*"],

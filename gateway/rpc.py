@@ -29,6 +29,7 @@ from shared.errors import (
     NotImplementedEndpoint,
     ServiceUnavailable,
 )
+from shared.runtime import tracing
 from shared.runtime.config import Settings
 from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY, channel_options, channel_target
 from shared.runtime.status import error_from_call
@@ -107,7 +108,9 @@ class ServicePool:
         self._implements: dict[str, bool] = {}
         self.costs = CallCosts()
         self.channel = grpc.aio.insecure_channel(
-            channel_target(addresses), options=channel_options(len(addresses), keepalive_s, ping_timeout_s)
+            channel_target(addresses),
+            options=channel_options(len(addresses), keepalive_s, ping_timeout_s),
+            interceptors=tracing.client_interceptors(name),
         )
 
     async def call(

@@ -35,6 +35,7 @@ from google.protobuf.descriptor import ServiceDescriptor
 
 from kernel.deadline import Deadline, DeadlinePassed
 from shared.errors import InternalError
+from shared.runtime import tracing
 from shared.runtime.computation import Handler, answered_error, compute_reply, stopped
 from shared.runtime.config import load_settings
 from shared.runtime.engine_setup import open_engine
@@ -79,6 +80,8 @@ class Job:
     request_id: str
     #: When (monotonic seconds) its caller left; set from the event loop's thread.
     cancelled_at: float | None = None
+    #: The trace it is computed in (W3C ``traceparent``, shared/runtime/tracing.py), None untraced.
+    trace_context: dict[str, str] | None = None
 
     def cancel(self) -> None:
         """Mark the job abandoned by its caller: the child is told to stop it."""
@@ -163,7 +166,9 @@ class ComputeChild:
         self._sequence += 1
         sequence = self._sequence
         try:
-            self._connection.send((sequence, job.rpc, job.request, job.deadline.at_monotonic_s, job.request_id))
+            self._connection.send(
+                (sequence, job.rpc, job.request, job.deadline.at_monotonic_s, job.request_id, job.trace_context)
+            )
             while True:
                 if job.cancelled_at is not None and self._abandon.value < sequence:
                     self._abandon.value = sequence
@@ -241,6 +246,8 @@ def child_main(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the serving process, which stops this
     settings = load_settings()
     configure_logging(settings, f"{process_name}-compute")
+    tracing.configure(f"{process_name}-compute")
+    handlers = {rpc: tracing.traced_compute(handler, rpc, "child") for rpc, handler in handlers.items()}
     open_engine(settings)
     full_name, proto_file = service
     importlib.import_module(proto_file.removesuffix(".proto").replace("/", ".") + "_pb2")  # the generated module
@@ -249,14 +256,15 @@ def child_main(
     connection.send_bytes(_READY)
     while True:
         try:
-            sequence, rpc, request_bytes, deadline_at, request_id = connection.recv()
+            sequence, rpc, request_bytes, deadline_at, request_id, trace_context = connection.recv()
         except (EOFError, OSError):
             return
         structlog.contextvars.clear_contextvars()
         structlog.contextvars.bind_contextvars(request_id=request_id, rpc=rpc)
         try:
             request = request_classes[rpc].FromString(request_bytes)
-            reply = compute_reply(handlers[rpc], request, _ChildDeadline(deadline_at, abandon, sequence))
+            with tracing.continued(trace_context, request_id):
+                reply = compute_reply(handlers[rpc], request, _ChildDeadline(deadline_at, abandon, sequence))
             answer = (sequence, True, reply.SerializeToString())
         except Exception as exception:
             answer = (sequence, False, rich_status(answered_error(exception, rpc, request_id)).SerializeToString())

@@ -40,6 +40,7 @@ from grpc_status import rpc_status
 
 from celestial.v1 import options_pb2
 from kernel.deadline import Deadline
+from shared.runtime import tracing
 from shared.runtime.computation import Handler, answered_error, compute_reply
 from shared.runtime.compute_child import ComputeChild, Job, Outcome
 from shared.runtime.config import load_settings
@@ -103,7 +104,7 @@ class ComputeQueue:
         call is cancelled (the child is then told to stop, and killed if it does not).
         """
         self.accepted += 1
-        job = Job(rpc, request, deadline, request_id)
+        job = Job(rpc, request, deadline, request_id, trace_context=tracing.job_context())
         future = asyncio.get_running_loop().run_in_executor(self._thread, self._timed_compute, job)
         future.add_done_callback(self._finished)
         try:
@@ -138,7 +139,7 @@ class InProcess:
 
     def __init__(self, service: ServiceDescriptor, name: str, handler: Handler):
         self.name = name
-        self.handler = handler
+        self.handler = tracing.traced_compute(handler, name, "in_process")
         self.request_cls = message_factory.GetMessageClass(service.methods_by_name[name].input_type)
 
     def run(self, request: bytes, deadline: Deadline, request_id: str) -> tuple[Outcome, float]:
@@ -153,7 +154,7 @@ class InProcess:
         return outcome, time.perf_counter() - started
 
 
-def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = None):
+def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = None, service: str = ""):
     async def method(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata() or ())
         request_id = metadata.get(REQUEST_ID_METADATA_KEY, "")
@@ -186,7 +187,7 @@ def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = Non
         await _abort(context, status, timing)
 
     # The bytes cross to the child as they came: this process parses only its bounded calls'.
-    return grpc.unary_unary_rpc_method_handler(method)
+    return grpc.unary_unary_rpc_method_handler(tracing.traced_method(method, service, name))
 
 
 async def _abort(
@@ -213,7 +214,9 @@ def service_handler(
         raise ValueError(f"{service.full_name} has no RPC {', '.join(sorted(unknown))}")
     here = bounded_rpcs(service) if in_process is None else frozenset(in_process)
     methods = {
-        name: _method_handler(queue, name, InProcess(service, name, handlers[name]) if name in here else None)
+        name: _method_handler(
+            queue, name, InProcess(service, name, handlers[name]) if name in here else None, service.full_name
+        )
         for name in (method.name for method in service.methods)
         if name in handlers
     }
@@ -318,6 +321,7 @@ def serve_main(
     args = parser.parse_args(argv)
     settings = load_settings()
     configure_logging(settings, process)
+    tracing.configure(process)
     stop_when_orphaned(settings.supervisor_pid)
     asyncio.run(
         run_server(
