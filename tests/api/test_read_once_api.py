@@ -51,7 +51,7 @@ PARSERS = {
 #: The packages whose modules call the parsers (imported by name, so each module's own name is wrapped).
 CALLING_PACKAGES = ("kernel", "shared", "services", "gateway", "webhooks")
 #: The pastes that are no single paid computation of a request's vocabularies.
-NOT_COMPUTATIONS = ("/v1/batch", "/v1/usage", "/v1/account", "/v1/places")
+NOT_COMPUTATIONS = ("/v1/batch", "/v1/usage", "/v1/account", "/v1/places", "/v1/status")
 # The packages whose code reads a request: nothing of them runs in the gateway once the
 # service has answered. The request's log line is written by the runtime's logging, which
 # reads no request.
