@@ -140,7 +140,7 @@ class Gateway:
             name: FairShare(self.processes[name] * settings.service_queue, self.processes[name])
             for name in SERVICE_NAMES
         }
-        pool_metrics.watch(self.shares, self.bounded_shares)
+        pool_metrics.watch(self)
         self.pools = (
             dict(pools)
             if pools is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping
+from typing import Protocol
 
 from gateway.fair_share import FairShare
 from shared.metrics_recording import before_scrape, counter, duration_histogram, gauge
@@ -35,21 +36,29 @@ SHED = counter(
     ("pool", "reason"),
 )
 
+
+class Pools(Protocol):
+    """What the gauges read of a gateway (``gateway/paid_requests.py``'s Gateway): each pool's
+    fair share, and its bounded calls' own."""
+
+    shares: Mapping[str, FairShare]
+    bounded_shares: Mapping[str, FairShare]
+
+
 _watched: list[weakref.ref] = []
 
 
-def watch(shares: Mapping[str, FairShare], bounded_shares: Mapping[str, FairShare]) -> None:
-    """Report these pools' queues at every scrape (the latest pools watched: one gateway a process)."""
-    _watched[:] = [weakref.ref(shares), weakref.ref(bounded_shares)]
+def watch(pools: Pools) -> None:
+    """Report ``pools``' queues at every scrape (the latest watched: one gateway a process)."""
+    _watched[:] = [weakref.ref(pools)]
 
 
 def refresh() -> None:
-    """Set the queue gauges from the watched pools' fair shares."""
-    if len(_watched) != 2:
+    """Set the queue gauges from the watched gateway's fair shares."""
+    pools = _watched[0]() if _watched else None
+    if pools is None:
         return
-    shares, bounded_shares = (ref() for ref in _watched)
-    if shares is None or bounded_shares is None:
-        return
+    shares, bounded_shares = pools.shares, pools.bounded_shares
     for pool, share in shares.items():
         by_lane = share.waiting_by_lane()
         for lane, name in enumerate(LANE_NAMES):
