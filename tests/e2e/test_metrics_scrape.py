@@ -6,6 +6,7 @@ answer what the load implies: the counts equal the requests sent."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from urllib.parse import urlencode
 
@@ -30,10 +31,13 @@ LOAD = (
     ("stations", "search", "/v1/stations?start=2024-01-01T00:00:00Z&end=2024-06-01T00:00:00Z", 2),
     ("astrocartography", "astrocartography", "/v1/astrocartography?jd=2451545.0&bodies=venus", 2),
 )
+#: The one other request the load makes: the forecast the webhook's due time is read from.
+FORECAST = ("forecast", "search", "/v1/forecast", 1)
 REFUSED = ("/v1/positions?datetime=2024-03-20T12:00:00Z&bodies=vulcan", 3)
 #: Over every request since the processes started (a rate would miss a series whose first
 #: scrape already held all its requests: it has no earlier sample to rise from).
 P99_BY_OPERATION = "histogram_quantile(0.99, sum by (operation, le) (celestial_http_request_duration_seconds_bucket))"
+CREDITS = 1_000_000
 #: How long Prometheus may take to have scraped what the load did (a few scrapes of 1 s).
 SCRAPED_WITHIN_S = 30.0
 
@@ -94,8 +98,9 @@ def receiver():
 @pytest.fixture(scope="module")
 def load(stack, gateway_b, receiver, prometheus):
     """Send the mixed load through both gateways and subscribe a webhook due within a minute;
-    return the answers counted by (operation, status), the credits charged and the event's due time."""
-    _, key = stack.new_key(credits=1_000_000, rate_per_minute=100_000)
+    return the answers counted by (operation, status), the credits the account spent and the
+    event's due time."""
+    name, key = stack.new_key(credits=CREDITS, rate_per_minute=100_000)
     sent: Counter[tuple[str, str]] = Counter()
     charged = 0
     headers = {"Authorization": f"Bearer {key}"}
@@ -120,8 +125,12 @@ def load(stack, gateway_b, receiver, prometheus):
                 assert client.get(REFUSED[0]).status_code == 400
                 sent["positions", "400"] += 1
     (event,) = next_events(stack.base_url, key, SKY_BIRTH, ["lunation"], 1)
+    sent["forecast", "200"] += 1  # next_events asked /v1/forecast, the search pool's, once
     _, due_s = subscribe(stack.base_url, key, receiver.url, event, ["lunation"], None)
-    return sent, charged, due_s
+    # What the gateways charged: the load and the forecast (the delivery, the worker's, is 20 s away at least).
+    spent = CREDITS - json.loads(stack.admin("account", "show", name, "--json").stdout)["balance"]
+    assert spent >= charged
+    return sent, spent, due_s
 
 
 def scraped(prometheus: PrometheusServer, expression: str, expected: float) -> float | None:
@@ -181,7 +190,7 @@ def test_the_p99_by_operation_is_within_the_buckets_and_each_operation_timed_onc
 def test_each_pools_queue_wait_counts_the_calls_sent_to_it(prometheus, load):
     sent, _, _ = load
     for pool in SERVICE_NAMES:
-        calls = sum(sent[operation, "200"] for operation, to, _path, _count in LOAD if to == pool)
+        calls = sum(sent[operation, "200"] for operation, to, _path, _count in (*LOAD, FORECAST) if to == pool)
         expression = f'sum(celestial_pool_queue_wait_seconds_count{{pool="{pool}"}})'
         assert scraped(prometheus, expression, calls) == calls, pool
         assert prometheus.value("celestial_pool_expected_wait_seconds", {"pool": pool}) is not None
