@@ -44,6 +44,7 @@ from gateway.version import BUILD_VERSION
 from kernel import civil_time, places
 from shared.errors import MethodNotAllowed
 from shared.runtime.config import Settings
+from shared.runtime.metrics_endpoint import start_metrics_endpoint, stop_metrics_endpoint
 from store.choice import open_configured_store
 from store.interfaces import GatewayHeartbeats, Store
 from webhooks.egress import Resolver, system_resolver
@@ -152,9 +153,11 @@ def create_app(
         replicas = asyncio.create_task(follow_pools(settings, resolve, gateway.plan_for))
         # The status page's recording, flushes and self-probes (gateway/status_page.py).
         status_tasks = start_status(app, settings, chosen)
+        metrics = await start_metrics_endpoint(settings.metrics_host, settings.metrics_port)
         try:
             yield
         finally:
+            await stop_metrics_endpoint(metrics)
             for task in (*reversed(status_tasks), follower, heartbeat, replicas):
                 if task is not None:
                     task.cancel()

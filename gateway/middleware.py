@@ -9,6 +9,7 @@ import time
 import structlog
 from starlette.middleware.cors import CORSMiddleware
 
+from gateway import request_metrics
 from gateway.request_state import SCOPE_KEY, RequestState
 from gateway.status_recording import record_answer
 from shared.runtime import tracing
@@ -110,8 +111,11 @@ class RequestContextMiddleware:
         try:
             await (self.preflight if preflight else self.app)(scope, receive, send_with_id)
         finally:
+            # One clock reading for the status page, the metrics and the log line.
+            elapsed_s = time.perf_counter() - started
             if not preflight:
-                record_answer(scope, status["code"], time.perf_counter() - started)
+                record_answer(scope, status["code"], elapsed_s)
+            request_metrics.record_request(scope, status["code"], elapsed_s)
             if scope.get("path", "") not in ("/healthz", "/readyz"):
                 log.info(
                     "request_finished",
@@ -121,7 +125,7 @@ class RequestContextMiddleware:
                     account_id=state.account_id,
                     credits_used=state.credits_used,
                     charge_ids=state.charge_ids,
-                    duration_ms=round((time.perf_counter() - started) * 1000, 3),
+                    duration_ms=round(elapsed_s * 1000, 3),
                 )
             structlog.contextvars.clear_contextvars()
 

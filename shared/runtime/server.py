@@ -46,8 +46,10 @@ from shared.runtime.compute_child import ComputeChild, Job, Outcome
 from shared.runtime.config import load_settings
 from shared.runtime.engine_setup import open_engine
 from shared.runtime.logging import configure_logging
+from shared.runtime.metrics_endpoint import record_if_served, start_metrics_endpoint, stop_metrics_endpoint
 from shared.runtime.orphan import stop_when_orphaned
 from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY
+from shared.runtime.rpc_metrics import MethodMetrics, service_label
 from shared.runtime.status import rich_status
 
 #: The trailing metadata of every answer that says how long its computation took once
@@ -154,7 +156,9 @@ class InProcess:
         return outcome, time.perf_counter() - started
 
 
-def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = None, service: str = ""):
+def _method_handler(
+    queue: ComputeQueue, name: str, metrics: MethodMetrics, here: InProcess | None = None, service: str = ""
+):
     async def method(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata() or ())
         request_id = metadata.get(REQUEST_ID_METADATA_KEY, "")
@@ -177,6 +181,7 @@ def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = Non
         except Exception as exception:
             status = rich_status(answered_error(exception, name, request_id))
         else:
+            metrics.record_engine(compute_s)
             timing = ((COMPUTE_MS_METADATA_KEY, f"{compute_s * 1000:.3f}"),)
             if outcome.ok:
                 context.set_trailing_metadata(timing)
@@ -187,7 +192,7 @@ def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = Non
         await _abort(context, status, timing)
 
     # The bytes cross to the child as they came: this process parses only its bounded calls'.
-    return grpc.unary_unary_rpc_method_handler(tracing.traced_method(method, service, name))
+    return grpc.unary_unary_rpc_method_handler(tracing.traced_method(metrics.observed(method), service, name))
 
 
 async def _abort(
@@ -215,7 +220,11 @@ def service_handler(
     here = bounded_rpcs(service) if in_process is None else frozenset(in_process)
     methods = {
         name: _method_handler(
-            queue, name, InProcess(service, name, handlers[name]) if name in here else None, service.full_name
+            queue,
+            name,
+            MethodMetrics(service_label(service), name),
+            InProcess(service, name, handlers[name]) if name in here else None,
+            service.full_name,
         )
         for name in (method.name for method in service.methods)
         if name in handlers
@@ -289,6 +298,8 @@ async def run_server(
     # Bound before the child is warm: a gateway connects at once and hears SERVING on its
     # health stream the moment the child is ready, instead of backing off a refused port.
     await server.start()
+    settings = load_settings()
+    metrics = await start_metrics_endpoint(settings.metrics_host, settings.metrics_port)
     started = time.perf_counter()
     await compute_queue.start()
     await report(health_pb2.HealthCheckResponse.SERVING)
@@ -308,6 +319,7 @@ async def run_server(
     log.info("service_stopping", service=service.full_name, port=bound, calls_held=compute_queue.accepted)
     await server.stop(grace=shutdown_grace_s)
     compute_queue.close()
+    await stop_metrics_endpoint(metrics)
     log.info("service_stopped", service=service.full_name, port=bound)
 
 
@@ -323,6 +335,7 @@ def serve_main(
     configure_logging(settings, process)
     tracing.configure(process)
     stop_when_orphaned(settings.supervisor_pid)
+    record_if_served(settings.metrics_port)
     asyncio.run(
         run_server(
             service,

@@ -244,3 +244,34 @@ def test_the_webhook_workers_reach_the_search_pool_and_no_other():
         )
     ]
     assert sorted(admitting) == ["nats", "search-from-webhook-workers"]
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_process_serves_its_metrics_on_a_port_of_its_own_in_its_pod(overlay):
+    config = objects(overlay, "ConfigMap")["celestial-config"]["data"]
+    assert config["CELESTIAL_METRICS_HOST"] == "0.0.0.0" and "CELESTIAL_METRICS_PORT" not in config
+    ports_by_pod: dict[str, list[int]] = {}
+    for name, _pod, container in containers(overlay):
+        if container["name"] == "nats":
+            continue
+        port = int(env_of(container)["CELESTIAL_METRICS_PORT"])  # its own: podman lets envFrom win over env
+        declared = {p["containerPort"]: p["name"] for p in container.get("ports", [])}
+        assert "metrics" in declared.get(port, ""), (name, container["name"])
+        ports_by_pod.setdefault(name, []).append(port)
+    for name, ports in ports_by_pod.items():
+        assert len(ports) == len(set(ports)), name  # two binds of one port stop the pod
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_only_the_monitoring_namespace_reaches_the_metrics(overlay):
+    policy = objects(overlay, "NetworkPolicy")["metrics-from-monitoring"]["spec"]
+    assert policy["podSelector"] == {} and policy["policyTypes"] == ["Ingress"]
+    (rule,) = policy["ingress"]
+    assert rule["from"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}]
+    metrics_ports = {
+        port["containerPort"]
+        for _name, _pod, container in containers(overlay)
+        for port in container.get("ports", [])
+        if "metrics" in port["name"]
+    }
+    assert {port["port"] for port in rule["ports"]} == metrics_ports
