@@ -42,6 +42,7 @@ from gateway.version import BUILD_VERSION
 from kernel import civil_time, places
 from shared.errors import MethodNotAllowed
 from shared.runtime.config import Settings
+from shared.runtime.metrics_endpoint import start_metrics_endpoint, stop_metrics_endpoint
 from store.choice import open_configured_store
 from store.interfaces import GatewayHeartbeats, Store
 from webhooks.egress import Resolver, system_resolver
@@ -145,9 +146,11 @@ def create_app(
         # On a store shared by several gateways: this one's heartbeat, and a dead peer's
         # in-flight charges refunded within seconds (store/nats_heartbeats.py).
         heartbeat = asyncio.create_task(chosen.follow_peers()) if isinstance(chosen, GatewayHeartbeats) else None
+        metrics = await start_metrics_endpoint(settings.metrics_host, settings.metrics_port)
         try:
             yield
         finally:
+            await stop_metrics_endpoint(metrics)
             for task in (follower, heartbeat):
                 if task is not None:
                     task.cancel()

@@ -19,6 +19,7 @@ from starlette.responses import Response
 from gateway.envelope import error_body
 from gateway.json_response import json_response
 from gateway.problem_details import PROBLEM_MEDIA_TYPE, asks_for_problem_json, problem_members
+from gateway.request_metrics import record_refusal
 from gateway.request_state import request_state
 from shared.errors import (
     CelestialError,
@@ -136,6 +137,7 @@ def error_response(request: Request, exc: BaseException) -> Response:
     for a limit's refusal, the RFC 9457 problem details beside it (``gateway/problem_details.py``)."""
     request_id = request_id_of(request)
     error = as_celestial_error(exc, request_id, request.method, request.url.path)
+    record_refusal(error.code)
     problem = problem_members(error)
     headers = error_headers(error)
     if problem:

@@ -143,6 +143,14 @@ class FairShare:
         """Return how many calls wait for their turn."""
         return sum(len(waiters) for lanes in self._waiting.values() for waiters in lanes.calls.values())
 
+    def waiting_by_lane(self) -> dict[int, int]:
+        """Return how many calls wait for their turn in each lane (lanes with none left out)."""
+        counts: dict[int, int] = {}
+        for lanes in self._waiting.values():
+            for lane, waiters in lanes.calls.items():
+                counts[lane] = counts.get(lane, 0) + len(waiters)
+        return counts
+
     async def acquire(
         self, account: str, limit: int, wait_s: float, *, expected_s: float = 0.0, shed_after_s: float = math.inf
     ) -> None:

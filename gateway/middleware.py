@@ -9,6 +9,7 @@ import time
 import structlog
 from starlette.middleware.cors import CORSMiddleware
 
+from gateway import request_metrics
 from gateway.request_state import SCOPE_KEY, RequestState
 from store.key_format import redact_keys
 
@@ -108,6 +109,7 @@ class RequestContextMiddleware:
         try:
             await (self.preflight if preflight else self.app)(scope, receive, send_with_id)
         finally:
+            request_metrics.record_request(scope, status["code"], time.perf_counter() - started)
             if scope.get("path", "") not in ("/healthz", "/readyz"):
                 log.info(
                     "request_finished",

@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from celestial.v1 import options_pb2, search_service_pb2
+from gateway import credit_metrics, pool_metrics
 from gateway.account_api import UsageCache, usage_cache_s
 from gateway.accounting import Accounting, credit_cost, rate_limit_headers, refusal
 from gateway.auth import KeyAuthenticator
@@ -139,6 +140,7 @@ class Gateway:
             name: FairShare(self.processes[name] * settings.service_queue, self.processes[name])
             for name in SERVICE_NAMES
         }
+        pool_metrics.watch(self)
         self.pools = (
             dict(pools)
             if pools is not None
@@ -262,6 +264,8 @@ class Gateway:
             remaining = outcome.balance
         else:
             remaining = await self.accounting.charge(account.id, cost, charge_id, state.held_slot, note)
+        if cost:
+            credit_metrics.record_charge(cost, test)
         started = time.perf_counter()
         try:
             reply = await self.call_in_turn(account, endpoint, message, request_id)
@@ -280,6 +284,7 @@ class Gateway:
         except BaseException:
             # Shielded so a client disconnect cannot cancel the refund it is owed.
             if cost:
+                credit_metrics.record_refund(cost, test)
                 await asyncio.shield(self.accounting.refund(account.id, cost, charge_id))
             raise
 
@@ -302,8 +307,28 @@ class Gateway:
         share = (self.bounded_shares if endpoint.http.bounded else self.shares)[endpoint.service]
         pool = self.pools[endpoint.service]
         limit = self.processes[endpoint.service] if endpoint.scan else share.capacity
+        queued = time.perf_counter()
+        try:
+            await self._await_turn(share, account, endpoint, limit, pool.costs.expected_s(endpoint.rpc_path))
+        except CelestialError as shed:
+            pool_metrics.record_shed(endpoint.service, shed.code)
+            raise
+        pool_metrics.record_queue_wait(endpoint.service, time.perf_counter() - queued)
+        deadline_s = self.deadline_s(endpoint)
+        try:
+            return await pool.call(
+                endpoint.rpc_path, message, endpoint.response_cls, timeout_s=deadline_s, request_id=request_id
+            )
+        except DeadlineExceeded:
+            raise deadline_passed(endpoint, deadline_s, message) from None
+        finally:
+            share.release(account.id)
+
+    async def _await_turn(
+        self, share: FairShare, account: Account, endpoint: Endpoint, limit: int, expected_s: float
+    ) -> None:
+        """Return once the account's call may go to the pool (:meth:`call_in_turn`'s refusals)."""
         wait_s = self.settings.queue_wait_s
-        expected_s = pool.costs.expected_s(endpoint.rpc_path)
         try:
             await share.acquire(
                 account.id, limit, wait_s, expected_s=expected_s, shed_after_s=self.wait_allowed_s(endpoint)
@@ -335,15 +360,6 @@ class Gateway:
                 suggestion="Retry after the number of seconds in Retry-After, or send fewer long requests at once.",
                 retry_after_s=max(1, math.ceil(wait_s)),
             ) from None
-        deadline_s = self.deadline_s(endpoint)
-        try:
-            return await pool.call(
-                endpoint.rpc_path, message, endpoint.response_cls, timeout_s=deadline_s, request_id=request_id
-            )
-        except DeadlineExceeded:
-            raise deadline_passed(endpoint, deadline_s, message) from None
-        finally:
-            share.release(account.id)
 
     async def refund_every_charge(self, account: Account, state: RequestState) -> None:
         """Give back every charge made under this request (its sub-requests' in a batch)."""

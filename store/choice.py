@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Protocol
 
 from store.interfaces import Store
+from store.transaction_metrics import time_transactions
 
 
 class StoreSettings(Protocol):
@@ -28,8 +29,8 @@ async def open_configured_store(settings: StoreSettings) -> Store:
     if settings.nats_url:
         from store.nats_store import open_nats_store
 
-        return await open_nats_store(settings.nats_url, replicas=settings.nats_replicas)
+        return time_transactions(await open_nats_store(settings.nats_url, replicas=settings.nats_replicas), "nats")
     from store.sqlite_store import SqliteStore
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return SqliteStore(settings.database_path)
+    return time_transactions(SqliteStore(settings.database_path), "sqlite")

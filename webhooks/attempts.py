@@ -16,6 +16,7 @@ from shared.runtime.mail import mail_owners
 from store.errors import StoreError
 from store.records import ChargeNote, utc_now
 from store.webhook_records import ACTIVE, FAILING, NO_CREDITS, PAUSED, Delivery, Webhook
+from webhooks import delivery_metrics
 from webhooks.delivery import delivery_body, send
 from webhooks.jobs import Job
 from webhooks.settings import WorkerSettings
@@ -88,14 +89,17 @@ async def deliver(store, settings: Settings, worker: WorkerSettings, job: Job, a
     webhook = await store.get_webhook(job.account_id, job.webhook_id)
     request_id = charge_id(job)
     if await store.is_delivered(job.webhook_id, job.event_id):
+        delivery_metrics.record_attempt(delivery_metrics.NOT_WANTED)
         return None
     if webhook is None or webhook.state != ACTIVE:
         # Deleted or paused between attempts: a credit reserved by an earlier one comes back.
+        delivery_metrics.record_attempt(delivery_metrics.NOT_WANTED)
         await store.refund(job.account_id, CREDITS_PER_EVENT, request_id)
         return None
     try:
         await store.reserve(job.account_id, CREDITS_PER_EVENT, request_id, ChargeNote(CHARGED_AS, "", request_id[:120]))
     except InsufficientCredits:
+        delivery_metrics.record_attempt(delivery_metrics.NO_CREDITS)
         await pause(store, settings, webhook, NO_CREDITS)
         return None
     body = delivery_body(job.webhook_id, job.event, webhook.chart_id, attempt)
@@ -114,6 +118,7 @@ async def deliver(store, settings: Settings, worker: WorkerSettings, job: Job, a
     )
     delivery = Delivery(job.webhook_id, job.event_id, attempt, outcome.status, outcome.response_ms, error=outcome.error)
     if outcome.succeeded:
+        delivery_metrics.record_delivered(job.due_at_s, now)
         # The 2xx is what must not be lost (a lost one means the event is sent again): its
         # mark is written however long the store takes to come back (a NATS restart), first.
         await persist(lambda: store.mark_delivered(job.webhook_id, job.event_id), worker)
@@ -121,6 +126,7 @@ async def deliver(store, settings: Settings, worker: WorkerSettings, job: Job, a
         if webhook.failing_since is not None:
             await store.replace_webhook(replace(webhook, failing_since=None))
         return None
+    delivery_metrics.record_attempt(delivery_metrics.FAILED)
     await store.record_delivery(delivery)
     failing_since = webhook.failing_since or utc_now()
     if webhook.failing_since is None:

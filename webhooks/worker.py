@@ -69,6 +69,7 @@ import structlog
 
 from shared.runtime.config import Settings, load_settings
 from shared.runtime.logging import configure_logging
+from shared.runtime.metrics_endpoint import start_metrics_endpoint, stop_metrics_endpoint
 from shared.runtime.orphan import stop_when_orphaned
 from store.choice import open_configured_store
 from webhooks.account_slots import AccountSlots
@@ -321,10 +322,12 @@ async def run(settings: Settings, worker: WorkerSettings, events_of: EventsOf) -
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     store = await open_configured_store(settings)
+    metrics = await start_metrics_endpoint(settings.metrics_host, settings.metrics_port)
     log.info("webhook_worker_started", store="nats" if settings.nats_url else "sqlite", tick_s=worker.tick_s)
     try:
         await (run_nats if settings.nats_url else run_sqlite)(store, settings, worker, stop, events_of)
     finally:
+        await stop_metrics_endpoint(metrics)
         await store.close()
         log.info("webhook_worker_stopped")
 

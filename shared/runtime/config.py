@@ -174,6 +174,14 @@ class Settings:
     # container image, so every cluster runs in it). Only development has the mail catcher
     # and its outbox page, which show every mailed link to whoever holds the outbox token.
     mode: str = "development"
+    # --- metrics (issue 50, part 1; docs/operating.md) ---
+    # CELESTIAL_METRICS_HOST / CELESTIAL_METRICS_PORT: where this process serves /metrics
+    # (shared/runtime/metrics_endpoint.py), never on the public port; port 0 (the default): off.
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = 0
+    # CELESTIAL_METRICS_BASE_PORT: the first of the /metrics ports `make run` hands its
+    # processes, one each in the order it starts them; 0 (the default): none serves /metrics.
+    metrics_base_port: int = 0
     # CELESTIAL_DEV_OUTBOX_TOKEN: set by `make run`'s supervisor, for its gateway only, when
     # it runs the development mail catcher: the secret of the outbox page's address.
     dev_outbox_token: str | None = None
@@ -290,4 +298,7 @@ def load_settings(env: dict | None = None) -> Settings:
         signup_credits=_int(env, "CELESTIAL_SIGNUP_CREDITS", 100),
         mode=mode,
         dev_outbox_token=env.get("CELESTIAL_DEV_OUTBOX_TOKEN") or None,
+        metrics_host=env.get("CELESTIAL_METRICS_HOST") or "127.0.0.1",
+        metrics_port=_int(env, "CELESTIAL_METRICS_PORT", 0),
+        metrics_base_port=_int(env, "CELESTIAL_METRICS_BASE_PORT", 0),
     )

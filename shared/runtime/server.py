@@ -45,8 +45,10 @@ from shared.runtime.compute_child import ComputeChild, Job, Outcome
 from shared.runtime.config import load_settings
 from shared.runtime.engine_setup import open_engine
 from shared.runtime.logging import configure_logging
+from shared.runtime.metrics_endpoint import start_metrics_endpoint, stop_metrics_endpoint
 from shared.runtime.orphan import stop_when_orphaned
 from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY
+from shared.runtime.rpc_metrics import MethodMetrics, service_label
 from shared.runtime.status import rich_status
 
 #: The trailing metadata of every answer that says how long its computation took once
@@ -153,7 +155,7 @@ class InProcess:
         return outcome, time.perf_counter() - started
 
 
-def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = None):
+def _method_handler(queue: ComputeQueue, name: str, metrics: MethodMetrics, here: InProcess | None = None):
     async def method(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata() or ())
         request_id = metadata.get(REQUEST_ID_METADATA_KEY, "")
@@ -176,6 +178,7 @@ def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = Non
         except Exception as exception:
             status = rich_status(answered_error(exception, name, request_id))
         else:
+            metrics.record_engine(compute_s)
             timing = ((COMPUTE_MS_METADATA_KEY, f"{compute_s * 1000:.3f}"),)
             if outcome.ok:
                 context.set_trailing_metadata(timing)
@@ -186,7 +189,7 @@ def _method_handler(queue: ComputeQueue, name: str, here: InProcess | None = Non
         await _abort(context, status, timing)
 
     # The bytes cross to the child as they came: this process parses only its bounded calls'.
-    return grpc.unary_unary_rpc_method_handler(method)
+    return grpc.unary_unary_rpc_method_handler(metrics.observed(method))
 
 
 async def _abort(
@@ -213,7 +216,12 @@ def service_handler(
         raise ValueError(f"{service.full_name} has no RPC {', '.join(sorted(unknown))}")
     here = bounded_rpcs(service) if in_process is None else frozenset(in_process)
     methods = {
-        name: _method_handler(queue, name, InProcess(service, name, handlers[name]) if name in here else None)
+        name: _method_handler(
+            queue,
+            name,
+            MethodMetrics(service_label(service), name),
+            InProcess(service, name, handlers[name]) if name in here else None,
+        )
         for name in (method.name for method in service.methods)
         if name in handlers
     }
@@ -286,6 +294,8 @@ async def run_server(
     # Bound before the child is warm: a gateway connects at once and hears SERVING on its
     # health stream the moment the child is ready, instead of backing off a refused port.
     await server.start()
+    settings = load_settings()
+    metrics = await start_metrics_endpoint(settings.metrics_host, settings.metrics_port)
     started = time.perf_counter()
     await compute_queue.start()
     await report(health_pb2.HealthCheckResponse.SERVING)
@@ -305,6 +315,7 @@ async def run_server(
     log.info("service_stopping", service=service.full_name, port=bound, calls_held=compute_queue.accepted)
     await server.stop(grace=shutdown_grace_s)
     compute_queue.close()
+    await stop_metrics_endpoint(metrics)
     log.info("service_stopped", service=service.full_name, port=bound)
 
 
