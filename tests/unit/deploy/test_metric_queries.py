@@ -3,12 +3,14 @@ metrics of the catalogue (tests/metric_catalogue.py), with the labels those metr
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 
 import pytest
 import yaml
 
+from shared.metrics_recording import catalogue
 from shared.runtime.config import REPO_ROOT
 from tests.metric_catalogue import CATALOGUE, TARGET_LABELS, series_names
 
@@ -67,3 +69,16 @@ def test_each_pool_scales_on_its_own_expected_wait():
         ((name, selector),) = SERIES.findall(query)
         assert name == "celestial_pool_expected_wait_seconds"
         assert re.search(r'pool="\w+"', selector)
+
+
+def test_the_catalogue_is_what_the_processes_register():
+    for module in (
+        "gateway.request_metrics",
+        "gateway.pool_metrics",
+        "gateway.credit_metrics",
+        "store.transaction_metrics",
+        "shared.runtime.rpc_metrics",
+        "webhooks.delivery_metrics",
+    ):
+        importlib.import_module(module)
+    assert catalogue() == {metric.name: (metric.type, metric.labels) for metric in CATALOGUE}
