@@ -47,6 +47,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from deploy.mail_catcher import MailCatcher
+from deploy.metrics_ports import with_metrics_ports
 from shared.runtime.config import REPO_ROOT, SERVICE_NAMES, Settings, load_settings
 from store.choice import open_configured_store
 from store.key_format import hash_key
@@ -365,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         catcher = MailCatcher(settings.dev_outbox_dir).start()
         gateway_env = catcher_environment(os.environ, catcher.url, secrets.token_urlsafe(32))
         settings = load_settings({**os.environ, **gateway_env})
-    children = plan(settings, gateway_env)
+    children = with_metrics_ports(plan(settings, gateway_env), settings.metrics_base_port)
     stopping = {"now": False}
 
     def request_stop(signum, frame):

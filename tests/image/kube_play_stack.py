@@ -4,9 +4,10 @@ Podman 4.3 differs from a cluster in two ways the test's own kustomize patch (wr
 build/kube-play, beside the overlay it patches, as kustomize wants) makes up for: pods reach
 each other by pod name (``<deployment>-pod-0``), not by Service name, so the pools' addresses
 name the pods; and it publishes every containerPort on the host, so the pools' ports are
-removed (four pods cannot all take 50051) and the gateway's is published on a free port of
-127.0.0.1. Everything else (commands, environment, probes, security contexts, volumes) is
-what the overlay renders.
+removed (four pods cannot all take 50051, nor their /metrics 9102) and the gateway's is
+published on a free port of 127.0.0.1 (its /metrics ports, and its worker's, unpublished).
+Everything else (commands, environment, probes, security contexts, volumes) is what the
+overlay renders.
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ def kustomization(image: str, gateway_port: int) -> str:
         f"|-\n{addresses}{unpublished}  - target: {{kind: Deployment, name: gateway}}\n    patch: |-\n      - op: "
         f"add\n        path: /spec/template/spec/containers/0/ports/0/hostPort\n        value: {gateway_port}\n      "
         "- op: add\n        path: /spec/template/spec/containers/0/ports/0/hostIP\n        value: 127.0.0.1\n"
+        # Its /metrics ports (the gateway's and the worker's beside it) are not published either.
+        "      - op: remove\n        path: /spec/template/spec/containers/0/ports/1\n"
+        "      - op: remove\n        path: /spec/template/spec/containers/1/ports\n"
     )
 
 

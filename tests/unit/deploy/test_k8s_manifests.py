@@ -261,7 +261,13 @@ def test_prometheus_scrapes_every_process_kind_on_its_metrics_port(overlay):
     }
     assert kinds <= set(selected["values"])
     assert set(selected["values"]) == {"gateway", *POOLS, "webhook-worker"}
-    assert [endpoint["port"] for endpoint in monitor["podMetricsEndpoints"]] == ["metrics"]
+    declared = {
+        port["name"]
+        for _name, _pod, container in containers(overlay)
+        for port in container.get("ports", [])
+        if "metrics" in port["name"]
+    }
+    assert {endpoint["port"] for endpoint in monitor["podMetricsEndpoints"]} == declared
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -278,3 +284,34 @@ def test_kube_play_runs_or_names_as_cluster_only_every_kind_the_dev_overlay_rend
     assert {doc["kind"] for doc in rendered("dev")} - set(PLAYED_KINDS) <= set(CLUSTER_KINDS)
     with pytest.raises(ValueError, match="Widget"):
         playable([{"kind": "Widget"}])
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_process_serves_its_metrics_on_a_port_of_its_own_in_its_pod(overlay):
+    config = objects(overlay, "ConfigMap")["celestial-config"]["data"]
+    assert (config["CELESTIAL_METRICS_HOST"], config["CELESTIAL_METRICS_PORT"]) == ("0.0.0.0", "9102")
+    ports_by_pod: dict[str, list[int]] = {}
+    for name, _pod, container in containers(overlay):
+        if container["name"] == "nats":
+            continue
+        port = int(env_of(container).get("CELESTIAL_METRICS_PORT") or config["CELESTIAL_METRICS_PORT"])
+        declared = {p["containerPort"]: p["name"] for p in container.get("ports", [])}
+        assert "metrics" in declared.get(port, ""), (name, container["name"])
+        ports_by_pod.setdefault(name, []).append(port)
+    for name, ports in ports_by_pod.items():
+        assert len(ports) == len(set(ports)), name  # two binds of one port stop the pod
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_only_the_monitoring_namespace_reaches_the_metrics(overlay):
+    policy = objects(overlay, "NetworkPolicy")["metrics-from-monitoring"]["spec"]
+    assert policy["podSelector"] == {} and policy["policyTypes"] == ["Ingress"]
+    (rule,) = policy["ingress"]
+    assert rule["from"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}}}]
+    metrics_ports = {
+        port["containerPort"]
+        for _name, _pod, container in containers(overlay)
+        for port in container.get("ports", [])
+        if "metrics" in port["name"]
+    }
+    assert {port["port"] for port in rule["ports"]} == metrics_ports
