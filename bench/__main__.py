@@ -9,6 +9,7 @@ from bench import (
     forecast,
     idempotency_throughput,
     kernel_costs,
+    metrics_overhead,
     natal_chart,
     positions_throughput,
     search_lanes,
@@ -24,6 +25,7 @@ from bench import (
 
 def main() -> None:
     positions_throughput.main()
+    metrics_overhead.main()
     store_throughput.main()
     idempotency_throughput.main()
     kernel_costs.main()

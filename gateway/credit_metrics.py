@@ -4,7 +4,7 @@ service is called, refunded when it fails (``gateway/paid_requests.py``), by key
 from __future__ import annotations
 
 from gateway.key_modes import TEST_MODE
-from shared.metrics_recording import counter
+from shared.metrics_recording import counter, recording
 
 LIVE_MODE = "live"
 
@@ -21,9 +21,13 @@ def key_mode(test: bool) -> str:
 
 def record_charge(credits: int, test: bool) -> None:
     """Count ``credits`` charged through a key of mode ``test``/live."""
+    if not recording():
+        return
     CHARGED.labels(key_mode(test)).inc(credits)
 
 
 def record_refund(credits: int, test: bool) -> None:
     """Count ``credits`` refunded through a key of mode ``test``/live."""
+    if not recording():
+        return
     REFUNDED.labels(key_mode(test)).inc(credits)

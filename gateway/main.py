@@ -11,6 +11,7 @@ from gateway.app import create_app
 from gateway.http_server import bounded_protocol
 from shared.runtime.config import load_settings
 from shared.runtime.logging import configure_logging
+from shared.runtime.metrics_endpoint import record_if_served
 from shared.runtime.orphan import stop_when_orphaned
 
 
@@ -22,6 +23,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = load_settings()
     configure_logging(settings, "gateway")
     stop_when_orphaned(settings.supervisor_pid)
+    record_if_served(settings.metrics_port)
     port = args.port if args.port is not None else settings.http_port
     uvicorn.run(
         create_app(settings),

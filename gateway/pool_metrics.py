@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from gateway.fair_share import FairShare
-from shared.metrics_recording import before_scrape, counter, duration_histogram, gauge
+from shared.metrics_recording import before_scrape, counter, duration_histogram, gauge, recording
 
 #: The ``lane`` label of each fair-share lane (by its calls' expected service time), and of the
 #: bounded calls' own share (positions, houses: ``gateway/paid_requests.py``).
@@ -79,11 +79,15 @@ def expected_wait_now_s(share: FairShare) -> float:
 
 def record_queue_wait(pool: str, waited_s: float) -> None:
     """Count one call granted at ``pool`` after ``waited_s`` seconds."""
+    if not recording():
+        return
     QUEUE_WAIT.labels(pool).observe(waited_s)
 
 
 def record_shed(pool: str, code: str) -> None:
     """Count one call of ``pool`` refused before its turn with the error ``code``."""
+    if not recording():
+        return
     SHED.labels(pool, code).inc()
 
 

@@ -5,7 +5,7 @@ and the error answers by their code; recorded once a response is sent
 from __future__ import annotations
 
 from gateway.operation_names import API_PREFIX, operation_name
-from shared.metrics_recording import counter, duration_histogram
+from shared.metrics_recording import counter, duration_histogram, recording
 
 #: The ``operation`` of a request that matched no API route (a page, an unknown path).
 OTHER = "other"
@@ -40,6 +40,8 @@ def operation_of(scope: dict) -> str:
 
 def record_request(scope: dict, status: int, duration_s: float) -> None:
     """Count one answered request of ``scope`` with HTTP ``status``, which took ``duration_s`` seconds."""
+    if not recording():
+        return
     operation = operation_of(scope)
     REQUESTS.labels(operation, str(status)).inc()
     DURATION.labels(operation).observe(duration_s)
@@ -47,4 +49,6 @@ def record_request(scope: dict, status: int, duration_s: float) -> None:
 
 def record_refusal(code: str) -> None:
     """Count one error answer with the error ``code``."""
+    if not recording():
+        return
     REFUSED.labels(code).inc()

@@ -25,6 +25,9 @@ UNBOUNDED_LABELS = frozenset({"account", "account_id", "key", "key_id", "chart_i
 
 
 _CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {}
+#: Whether this process records its metrics: a process that serves no /metrics stops (at its
+#: start, :func:`stop_recording`), so metrics nobody reads cost it nothing.
+_recording = True
 _REFRESHES: list[Callable[[], None]] = []
 
 
@@ -53,6 +56,17 @@ def gauge(name: str, documentation: str, labels: tuple[str, ...] = ()) -> Gauge:
     """Return the gauge ``name`` with ``labels``, registered in the default registry."""
     _checked(name, "gauge", labels)
     return Gauge(name, documentation, labels, registry=REGISTRY)
+
+
+def recording() -> bool:
+    """Return whether this process records its metrics."""
+    return _recording
+
+
+def stop_recording() -> None:
+    """Record no metric from now on (a process whose /metrics is off: nobody reads them)."""
+    global _recording
+    _recording = False
 
 
 def catalogue() -> dict[str, tuple[str, tuple[str, ...]]]:

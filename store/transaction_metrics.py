@@ -8,7 +8,7 @@ import functools
 import inspect
 import time
 
-from shared.metrics_recording import duration_histogram
+from shared.metrics_recording import duration_histogram, recording
 
 DURATION = duration_histogram(
     "celestial_store_transaction_duration_seconds",
@@ -31,7 +31,10 @@ def timed_methods(store: object) -> list[str]:
 
 def time_transactions(store: object, store_name: str) -> object:
     """Return ``store`` with each of its :func:`timed_methods` timed into :data:`DURATION`
-    (wrapped on the instance: it stays what it is for ``isinstance``)."""
+    (wrapped on the instance: it stays what it is for ``isinstance``); as it is when this
+    process records no metric."""
+    if not recording():
+        return store
     for name in timed_methods(store):
         setattr(store, name, _timed(getattr(store, name), DURATION.labels(store_name, name)))
     return store

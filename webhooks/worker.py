@@ -69,7 +69,7 @@ import structlog
 
 from shared.runtime.config import Settings, load_settings
 from shared.runtime.logging import configure_logging
-from shared.runtime.metrics_endpoint import start_metrics_endpoint, stop_metrics_endpoint
+from shared.runtime.metrics_endpoint import record_if_served, start_metrics_endpoint, stop_metrics_endpoint
 from shared.runtime.orphan import stop_when_orphaned
 from store.choice import open_configured_store
 from webhooks.account_slots import AccountSlots
@@ -337,6 +337,7 @@ def main() -> None:
     settings = load_settings()
     configure_logging(settings, "webhook-worker")
     stop_when_orphaned(settings.supervisor_pid)
+    record_if_served(settings.metrics_port)
     asyncio.run(serve(settings))
 
 

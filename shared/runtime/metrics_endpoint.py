@@ -15,7 +15,7 @@ import contextlib
 import structlog
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
-from shared.metrics_recording import refresh_gauges
+from shared.metrics_recording import refresh_gauges, stop_recording
 
 log = structlog.get_logger("celestial.metrics")
 
@@ -68,6 +68,13 @@ async def _serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> 
         writer.close()
         with contextlib.suppress(ConnectionError):
             await writer.wait_closed()
+
+
+def record_if_served(port: int) -> None:
+    """At a process's start: record no metric when its /metrics is off (``port`` 0), so
+    metrics nobody reads cost nothing. (An app built in a test process records regardless.)"""
+    if not port:
+        stop_recording()
 
 
 async def start_metrics_endpoint(host: str, port: int) -> asyncio.Server | None:

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 import grpc
 from google.protobuf.descriptor import ServiceDescriptor
 
-from shared.metrics_recording import counter, duration_histogram
+from shared.metrics_recording import counter, duration_histogram, recording
 
 REQUESTS = counter(
     "celestial_rpc_requests_total",
@@ -51,7 +51,10 @@ class MethodMetrics:
         self.engine = ENGINE.labels(service, method)
 
     def observed(self, method: Method) -> Method:
-        """Return ``method`` counted by status code and timed from its arrival to its answer."""
+        """Return ``method`` counted by status code and timed from its arrival to its answer
+        (``method`` itself when this process records no metric)."""
+        if not recording():
+            return method
 
         async def observed_method(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
             started = time.perf_counter()
@@ -71,6 +74,8 @@ class MethodMetrics:
 
     def record_engine(self, compute_s: float) -> None:
         """Count one computation that took ``compute_s`` seconds."""
+        if not recording():
+            return
         self.engine.observe(compute_s)
 
 

@@ -45,7 +45,7 @@ from shared.runtime.compute_child import ComputeChild, Job, Outcome
 from shared.runtime.config import load_settings
 from shared.runtime.engine_setup import open_engine
 from shared.runtime.logging import configure_logging
-from shared.runtime.metrics_endpoint import start_metrics_endpoint, stop_metrics_endpoint
+from shared.runtime.metrics_endpoint import record_if_served, start_metrics_endpoint, stop_metrics_endpoint
 from shared.runtime.orphan import stop_when_orphaned
 from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY
 from shared.runtime.rpc_metrics import MethodMetrics, service_label
@@ -330,6 +330,7 @@ def serve_main(
     settings = load_settings()
     configure_logging(settings, process)
     stop_when_orphaned(settings.supervisor_pid)
+    record_if_served(settings.metrics_port)
     asyncio.run(
         run_server(
             service,

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 
-from prometheus_client import Gauge
+from prometheus_client import REGISTRY, Gauge
 from prometheus_client.parser import text_string_to_metric_families
 
 from deploy.local_stack import free_port_block
+from gateway.request_metrics import record_request
+from shared import metrics_recording
 from shared.metrics_recording import before_scrape
-from shared.runtime.metrics_endpoint import start_metrics_endpoint, stop_metrics_endpoint
+from shared.runtime.metrics_endpoint import record_if_served, start_metrics_endpoint, stop_metrics_endpoint
 
 # Not in the catalogue (shared.metrics_recording.gauge would put it there): the test's own.
 SCRAPED = Gauge("celestial_test_scrapes", "Scrapes seen by this test module (a gauge set at each scrape).")
@@ -75,3 +77,15 @@ def test_only_the_metrics_path_is_served():
 
 def test_port_zero_serves_nothing():
     assert asyncio.run(start_metrics_endpoint("127.0.0.1", 0)) is None
+
+
+def test_a_process_serving_no_metrics_records_none(monkeypatch):
+    monkeypatch.setattr(metrics_recording, "_recording", True)
+    record_if_served(9102)
+    assert metrics_recording.recording()
+    labels = {"operation": "other", "status": "418"}
+    before = REGISTRY.get_sample_value("celestial_http_requests_total", labels) or 0.0
+    record_if_served(0)
+    record_request({}, 418, 0.001)
+    assert not metrics_recording.recording()
+    assert (REGISTRY.get_sample_value("celestial_http_requests_total", labels) or 0.0) == before
