@@ -74,6 +74,32 @@ def kustomization(image: str, gateway_port: int) -> str:
     )
 
 
+def env_over_config_maps(docs: list[dict]) -> list[dict]:
+    """Return ``docs`` with each container's ``env`` values that a ConfigMap of its ``envFrom``
+    also sets moved into a ConfigMap of the container's own, listed last in its ``envFrom``.
+
+    Podman 4.3 lets ``envFrom`` win over ``env`` (podman issue 27287, fixed in 5.x); Kubernetes
+    lets ``env`` win, and the dev overlay relies on it (the webhook worker's CELESTIAL_METRICS_PORT
+    beside the gateway's, in one pod). Later ``envFrom`` sources win in both."""
+    maps = {doc["metadata"]["name"]: doc.get("data", {}) for doc in docs if doc["kind"] == "ConfigMap"}
+    added = []
+    for doc in docs:
+        if doc["kind"] != "Deployment":
+            continue
+        for container in doc["spec"]["template"]["spec"]["containers"]:
+            shared = {
+                key
+                for source in container.get("envFrom", ())
+                for key in maps.get(source.get("configMapRef", {}).get("name"), {})
+            }
+            own = {e["name"]: e["value"] for e in container.get("env", ()) if "value" in e and e["name"] in shared}
+            if own:
+                name = f"{doc['metadata']['name']}-{container['name']}-env"
+                added.append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": own})
+                container["envFrom"] = [*container["envFrom"], {"configMapRef": {"name": name}}]
+    return docs + added
+
+
 @dataclass
 class KubePlayStack:
     """The dev overlay's Deployments played by podman, and the gateway's published URL."""
@@ -93,7 +119,8 @@ class KubePlayStack:
         rendered = subprocess.run(
             ["kubectl", "kustomize", str(WORK)], capture_output=True, text=True, check=True
         ).stdout
-        self.played.write_text(yaml.safe_dump_all(playable([doc for doc in yaml.safe_load_all(rendered) if doc])))
+        docs = playable([doc for doc in yaml.safe_load_all(rendered) if doc])
+        self.played.write_text(yaml.safe_dump_all(env_over_config_maps(docs)))
         podman("network", "create", self.network)
         podman("kube", "play", "--network", self.network, str(self.played))
         self.base_url = f"http://127.0.0.1:{port}"

@@ -14,7 +14,7 @@ import yaml
 
 from deploy.manifest_schemas import problems
 from shared.runtime.config import REPO_ROOT
-from tests.image.kube_play_stack import CLUSTER_KINDS, PLAYED_KINDS, playable
+from tests.image.kube_play_stack import CLUSTER_KINDS, PLAYED_KINDS, env_over_config_maps, playable
 
 OVERLAYS = ("dev", "prod")
 POOLS = ("ephemeris", "timelords", "search", "astrocartography")
@@ -315,3 +315,11 @@ def test_only_the_monitoring_namespace_reaches_the_metrics(overlay):
         if "metrics" in port["name"]
     }
     assert {port["port"] for port in rule["ports"]} == metrics_ports
+
+
+def test_kube_play_keeps_the_env_a_container_sets_over_its_config_maps():
+    docs = env_over_config_maps(playable(list(rendered("dev"))))
+    gateway = next(doc for doc in docs if doc["kind"] == "Deployment" and doc["metadata"]["name"] == "gateway")
+    worker = gateway["spec"]["template"]["spec"]["containers"][1]
+    (own,) = [doc for doc in docs if doc["metadata"]["name"] == worker["envFrom"][-1]["configMapRef"]["name"]]
+    assert own["data"]["CELESTIAL_METRICS_PORT"] == env_of(worker)["CELESTIAL_METRICS_PORT"] == "9103"
