@@ -102,11 +102,12 @@ build/checkov/.installed:
 	build/checkov/bin/pip install --quiet --disable-pip-version-check checkov==$(CHECKOV_VERSION)
 	touch $@
 
-policy: build/checkov/.installed  ## Static policy check (checkov) of both rendered overlays and the admin Job
+policy: build/checkov/.installed  ## Schemas (Kubernetes', KEDA's, prometheus-operator's) and static policy (checkov) of both rendered overlays and the admin Job
 	rm -rf build/k8s-rendered && mkdir -p build/k8s-rendered
 	kubectl kustomize deploy/k8s/overlays/dev > build/k8s-rendered/dev.yaml
 	kubectl kustomize deploy/k8s/overlays/prod > build/k8s-rendered/prod.yaml
 	cp deploy/k8s/jobs/admin.yaml build/k8s-rendered/admin-job.yaml
+	$(PY) -m deploy.manifest_schemas build/k8s-rendered/*.yaml
 	build/checkov/bin/checkov --quiet --compact --framework kubernetes -d build/k8s-rendered
 
 clean:  ## Remove the venv, generated code and local data

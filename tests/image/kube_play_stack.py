@@ -23,6 +23,29 @@ from shared.runtime.config import REPO_ROOT, SERVICE_NAMES
 from tests.image.container_stack import podman, wait_ready
 
 WORK = REPO_ROOT / "build" / "kube-play"
+#: What podman plays: the workloads and the ConfigMaps they read.
+PLAYED_KINDS = ("Deployment", "ConfigMap")
+#: The kinds only a cluster runs, skipped here (tests/unit/deploy checks them: the Kubernetes
+#: API's schemas, the vendored ones of KEDA and prometheus-operator, and their rules).
+CLUSTER_KINDS = {
+    "Namespace": "podman has none; the pods run on the test's own network",
+    "Service": "pods reach each other by pod name under podman (see the module's docstring)",
+    "Ingress": "the gateway's port is published on 127.0.0.1 instead",
+    "NetworkPolicy": "podman does not enforce them",
+    "PodDisruptionBudget": "nothing drains a node here",
+    "ScaledObject": "KEDA's: it scales a cluster's Deployments on Prometheus' answers",
+    "PodMonitor": "prometheus-operator's: it tells a cluster's Prometheus what to scrape",
+    "PrometheusRule": "prometheus-operator's: a cluster's Prometheus evaluates the alerts",
+}
+
+
+def playable(docs: list[dict]) -> list[dict]:
+    """Return the objects of ``docs`` podman plays; a kind neither played nor listed in
+    :data:`CLUSTER_KINDS` is an error, so no new kind is skipped unseen."""
+    unknown = {doc["kind"] for doc in docs} - set(PLAYED_KINDS) - set(CLUSTER_KINDS)
+    if unknown:
+        raise ValueError(f"kinds neither played nor listed in CLUSTER_KINDS: {sorted(unknown)}")
+    return [doc for doc in docs if doc["kind"] in PLAYED_KINDS]
 
 
 def kustomization(image: str, gateway_port: int) -> str:
@@ -51,6 +74,32 @@ def kustomization(image: str, gateway_port: int) -> str:
     )
 
 
+def env_over_config_maps(docs: list[dict]) -> list[dict]:
+    """Return ``docs`` with each container's ``env`` values that a ConfigMap of its ``envFrom``
+    also sets moved into a ConfigMap of the container's own, listed last in its ``envFrom``.
+
+    Podman 4.3 lets ``envFrom`` win over ``env`` (podman issue 27287, fixed in 5.x); Kubernetes
+    lets ``env`` win, and the dev overlay relies on it (the webhook worker's CELESTIAL_METRICS_PORT
+    beside the gateway's, in one pod). Later ``envFrom`` sources win in both."""
+    maps = {doc["metadata"]["name"]: doc.get("data", {}) for doc in docs if doc["kind"] == "ConfigMap"}
+    added = []
+    for doc in docs:
+        if doc["kind"] != "Deployment":
+            continue
+        for container in doc["spec"]["template"]["spec"]["containers"]:
+            shared = {
+                key
+                for source in container.get("envFrom", ())
+                for key in maps.get(source.get("configMapRef", {}).get("name"), {})
+            }
+            own = {e["name"]: e["value"] for e in container.get("env", ()) if "value" in e and e["name"] in shared}
+            if own:
+                name = f"{doc['metadata']['name']}-{container['name']}-env"
+                added.append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": own})
+                container["envFrom"] = [*container["envFrom"], {"configMapRef": {"name": name}}]
+    return docs + added
+
+
 @dataclass
 class KubePlayStack:
     """The dev overlay's Deployments played by podman, and the gateway's published URL."""
@@ -70,10 +119,8 @@ class KubePlayStack:
         rendered = subprocess.run(
             ["kubectl", "kustomize", str(WORK)], capture_output=True, text=True, check=True
         ).stdout
-        # Podman plays workloads and their ConfigMaps; Services, policies, autoscalers and
-        # budgets are the cluster's (tests/unit/deploy/test_k8s_manifests.py checks those).
-        playable = [doc for doc in yaml.safe_load_all(rendered) if doc and doc["kind"] in ("Deployment", "ConfigMap")]
-        self.played.write_text(yaml.safe_dump_all(playable))
+        docs = playable([doc for doc in yaml.safe_load_all(rendered) if doc])
+        self.played.write_text(yaml.safe_dump_all(env_over_config_maps(docs)))
         podman("network", "create", self.network)
         podman("kube", "play", "--network", self.network, str(self.played))
         self.base_url = f"http://127.0.0.1:{port}"

@@ -1,20 +1,22 @@
 """The Kubernetes manifests (deploy/k8s, issue 26): both overlays render with kustomize, every
-object validates against the Kubernetes API's schemas, and the operational rules the manifests
-promise hold in what they render (each test is named after its rule)."""
+object validates against the Kubernetes API's schemas (the cluster-only kinds against their
+projects' schemas, deploy/manifest_schemas.py), and the operational rules the manifests promise
+hold in what they render (each test is named after its rule)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from functools import cache
 
-import kubernetes_validate
 import pytest
 import yaml
 
+from deploy.manifest_schemas import problems
 from shared.runtime.config import REPO_ROOT
+from tests.image.kube_play_stack import CLUSTER_KINDS, PLAYED_KINDS, env_over_config_maps, playable
 
 OVERLAYS = ("dev", "prod")
-KUBERNETES_VERSION = "1.32.0"
 POOLS = ("ephemeris", "timelords", "search", "astrocartography")
 SCAN_POOLS = ("search", "astrocartography")
 
@@ -54,8 +56,8 @@ def env_of(container: dict) -> dict[str, str]:
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_every_rendered_object_validates_against_the_kubernetes_schemas(overlay):
-    for doc in rendered(overlay):
-        kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True)
+    found = {f"{doc['kind']}/{doc['metadata']['name']}": problems(doc) for doc in rendered(overlay)}
+    assert {name: wrong for name, wrong in found.items() if wrong} == {}
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -98,9 +100,10 @@ def test_a_pod_stopped_gets_longer_than_its_process_gives_the_calls_it_holds(ove
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_the_scan_pools_autoscale_on_cpu_and_the_fast_pools_do_not(overlay):
-    scaled = {hpa["spec"]["scaleTargetRef"]["name"] for hpa in objects(overlay, "HorizontalPodAutoscaler").values()}
-    assert scaled == set(SCAN_POOLS)
+def test_every_pool_autoscales_through_keda_and_has_a_disruption_budget(overlay):
+    scaled = {so["spec"]["scaleTargetRef"]["name"] for so in objects(overlay, "ScaledObject").values()}
+    assert scaled == set(POOLS)
+    assert not objects(overlay, "HorizontalPodAutoscaler"), "KEDA makes each pool's HPA"
     budgets = {
         pdb["spec"]["selector"]["matchLabels"]["app.kubernetes.io/component"]
         for pdb in objects(overlay, "PodDisruptionBudget").values()
@@ -199,15 +202,16 @@ def test_the_manifests_name_the_release_tag_make_image_builds():
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_each_gateway_plans_for_as_many_replicas_as_each_pool_may_run(overlay):
     config = objects(overlay, "ConfigMap")["celestial-config"]["data"]
-    deployments = objects(overlay, "Deployment")
-    most = {
-        hpa["spec"]["scaleTargetRef"]["name"]: hpa["spec"]["maxReplicas"]
-        for hpa in objects(overlay, "HorizontalPodAutoscaler").values()
-    }
     for pool in POOLS:
-        assert int(config[f"CELESTIAL_{pool.upper()}_PROCESSES"]) == most.get(
-            pool, deployments[pool]["spec"]["replicas"]
-        ), pool
+        scaled = objects(overlay, "ScaledObject")[pool]["spec"]
+        assert int(config[f"CELESTIAL_{pool.upper()}_PROCESSES"]) == scaled["maxReplicaCount"], pool
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_a_pool_starts_with_the_replicas_its_autoscaler_keeps_at_least(overlay):
+    deployments = objects(overlay, "Deployment")
+    for pool, scaled in objects(overlay, "ScaledObject").items():
+        assert scaled["spec"]["minReplicaCount"] == deployments[pool]["spec"]["replicas"], pool
 
 
 def test_nothing_reaches_a_webhook_worker():
@@ -247,6 +251,42 @@ def test_the_webhook_workers_reach_the_search_pool_and_no_other():
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
+def test_prometheus_scrapes_every_process_kind_on_its_metrics_port(overlay):
+    monitor = objects(overlay, "PodMonitor")["celestial"]["spec"]
+    (selected,) = monitor["selector"]["matchExpressions"]
+    assert selected["key"] == "app.kubernetes.io/component" and selected["operator"] == "In"
+    kinds = {
+        workload["spec"]["selector"]["matchLabels"]["app.kubernetes.io/component"]
+        for workload in objects(overlay, "Deployment").values()
+    }
+    assert kinds <= set(selected["values"])
+    assert set(selected["values"]) == {"gateway", *POOLS, "webhook-worker"}
+    declared = {
+        port["name"]
+        for _name, _pod, container in containers(overlay)
+        for port in container.get("ports", [])
+        if "metrics" in port["name"]
+    }
+    assert {endpoint["port"] for endpoint in monitor["podMetricsEndpoints"]} == declared
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_dashboard_is_rendered_for_grafanas_sidecar(overlay):
+    (dashboards,) = [c for name, c in objects(overlay, "ConfigMap").items() if name.startswith("celestial-dashboards")]
+    assert dashboards["metadata"]["labels"]["grafana_dashboard"] == "1"
+    dashboard = json.loads(dashboards["data"]["celestial.json"])
+    assert dashboard["uid"] == "celestial" and dashboard["panels"]
+
+
+def test_kube_play_runs_or_names_as_cluster_only_every_kind_the_dev_overlay_renders():
+    played = playable(list(rendered("dev")))
+    assert {doc["kind"] for doc in played} == set(PLAYED_KINDS)
+    assert {doc["kind"] for doc in rendered("dev")} - set(PLAYED_KINDS) <= set(CLUSTER_KINDS)
+    with pytest.raises(ValueError, match="Widget"):
+        playable([{"kind": "Widget"}])
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
 def test_every_process_serves_its_metrics_on_a_port_of_its_own_in_its_pod(overlay):
     config = objects(overlay, "ConfigMap")["celestial-config"]["data"]
     assert config["CELESTIAL_METRICS_HOST"] == "0.0.0.0" and "CELESTIAL_METRICS_PORT" not in config
@@ -275,3 +315,11 @@ def test_only_the_monitoring_namespace_reaches_the_metrics(overlay):
         if "metrics" in port["name"]
     }
     assert {port["port"] for port in rule["ports"]} == metrics_ports
+
+
+def test_kube_play_keeps_the_env_a_container_sets_over_its_config_maps():
+    docs = env_over_config_maps(playable(list(rendered("dev"))))
+    gateway = next(doc for doc in docs if doc["kind"] == "Deployment" and doc["metadata"]["name"] == "gateway")
+    worker = gateway["spec"]["template"]["spec"]["containers"][1]
+    (own,) = [doc for doc in docs if doc["metadata"]["name"] == worker["envFrom"][-1]["configMapRef"]["name"]]
+    assert own["data"]["CELESTIAL_METRICS_PORT"] == env_of(worker)["CELESTIAL_METRICS_PORT"] == "9103"
