@@ -17,6 +17,7 @@ import structlog
 
 from gateway.operation_classes import class_of_path
 from gateway.status_probes import probe_every
+from shared.metrics_recording import DURATION_BUCKETS_S
 from shared.runtime.config import Settings
 from store.errors import StoreError
 from store.interfaces import StatusRecords
@@ -27,7 +28,7 @@ log = structlog.get_logger("celestial.gateway")
 #: The upper bounds (seconds, inclusive) of the duration buckets, a last bucket above them: the
 #: metric catalogue's Prometheus buckets (issue 50), so the page's figures and the metrics'
 #: come from the same buckets.
-BUCKET_BOUNDS_S = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+BUCKET_BOUNDS_S = DURATION_BUCKETS_S
 _BUCKETS = len(BUCKET_BOUNDS_S) + 1
 #: The most unflushed minutes a gateway holds while the store is unreachable (then the
 #: oldest are dropped): a day of every class.
