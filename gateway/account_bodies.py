@@ -8,9 +8,9 @@ request's parameters. The transcoder's rules hold (``shared/runtime/transcoder.p
 unknown member, a JSON null (but a PATCH's null removing a borrowed member, which the document
 types), an empty item of an array and a value of another JSON type than the document's are
 400 ``invalid_parameter`` naming the member. A request's own members are as strict as their
-schema: arrays as arrays only, numbers as JSON numbers within their range, text as JSON strings, not empty where
-:func:`refuses_empty_text` says so (the document's ``minLength``), nor longer than its
-``max_length``. An operation whose request has no such member (a secret's rotation, a test
+schema: arrays as arrays only, numbers as JSON numbers within their range, text as JSON
+strings, not empty where :func:`refuses_empty_text` says so (the document's ``minLength``), nor
+longer than its ``max_length``. An operation whose request has no such member (a secret's rotation, a test
 delivery) takes no body: nothing, or ``{}``; a member or a JSON ``null`` is refused. Every
 refusal comes before the operation's work, so it costs nothing.
 """

@@ -37,9 +37,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from celestial.v1 import options_pb2
-from gateway.account_bodies import NO_BODY, read_account_body
-from gateway.endpoints import Endpoint, account_operations, path_parameters
+from gateway.account_bodies import NO_BODY, borrowed_request, own_members, read_account_body
+from gateway.endpoints import Endpoint, account_operations
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
@@ -192,15 +191,14 @@ def resource_route(path: str, operations: Mapping[str, Operation]) -> ResourceRo
 def request_fields(endpoint: Endpoint) -> tuple[str, ...]:
     """Return the request fields of an account operation that its path does not name: its
     query parameters (GET, DELETE) or its JSON body's members (POST, PATCH)."""
-    in_path = path_parameters(endpoint.path)
-    return tuple(fd.name for fd in endpoint.request_cls.DESCRIPTOR.fields if fd.name not in in_path)
+    return tuple(own_members(endpoint))
 
 
 def takes_body(endpoint: Endpoint) -> bool:
     """Return whether an account operation takes a JSON body: a POST or PATCH whose request has
     fields besides its path's, or takes another request's parameters (``(message).members_of``)."""
-    members_of = endpoint.request_cls.DESCRIPTOR.GetOptions().Extensions[options_pb2.message].members_of
-    return endpoint.http.gateway.method in BODY_METHODS and bool(request_fields(endpoint) or members_of)
+    has_members = bool(request_fields(endpoint)) or borrowed_request(endpoint) is not None
+    return endpoint.http.gateway.method in BODY_METHODS and has_members
 
 
 def _operation(endpoint: Endpoint, work: Work) -> Operation:
