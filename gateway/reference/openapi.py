@@ -504,11 +504,12 @@ def _account_operation(endpoint: Endpoint, components: Components) -> dict[str, 
             "content": {"application/json": {"schema": components.data_envelope(endpoint)}},
         }
     }
-    # A body's refusals (413 over 1 MiB) and the operation's own, declared in its proto
+    # A body's refusals (413 over 1 MiB, read on every POST and PATCH, even one taking none) and
+    # the operation's own, declared in its proto
     # (a 400 it names says what its rules refuse, in place of the generic one).
     refusals = {
         **ACCOUNT_ERROR_STATUSES,
-        **({"413": ERROR_STATUSES["413"]} if takes_body(endpoint) else {}),
+        **({"413": ERROR_STATUSES["413"]} if gateway.method in BODY_METHODS else {}),
         **{str(refusal.status): refusal.description for refusal in gateway.refusals},
     }
     operation["responses"] = {**responses, **error_responses(refusals)}

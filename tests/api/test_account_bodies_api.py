@@ -135,3 +135,15 @@ def test_an_at_before_birth_is_listed_among_the_refusals_beyond_the_schema(api):
     assert body_schema("/v1/firdaria", "post").is_valid(body)
     assert_error(api.post("/v1/firdaria", json=body), 400, "before_birth", "at")
     assert "before_birth" in DOCUMENT["x-refused-beyond-the-schema"]
+
+
+def test_a_post_taking_no_body_refuses_one_over_1_mib_as_its_document_says(stack, account):
+    key = account[1]
+    webhook = a_webhook(stack, key)
+    path = f"/v1/webhooks/{webhook}/test"
+    assert "413" in DOCUMENT["paths"]["/v1/webhooks/{webhook_id}/test"]["post"]["responses"]
+    with stack.client(key) as client:
+        response = client.post(
+            path, content=b"{" + b" " * (1024 * 1024) + b"}", headers={"content-type": "application/json"}
+        )
+    assert_error(response, 413, "payload_too_large")
