@@ -37,8 +37,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from celestial.v1 import options_pb2
-from gateway.endpoints import Endpoint, account_operations, path_parameters
+from gateway.account_bodies import NO_BODY, borrowed_request, own_members, read_account_body
+from gateway.endpoints import Endpoint, account_operations
 from gateway.errors import request_id_of, with_error_body
 from gateway.json_body import read_json_body
 from gateway.json_response import json_response
@@ -103,12 +103,14 @@ Work = Callable[[Call], Awaitable["Answer | Response"]]
 @dataclass(frozen=True)
 class Operation:
     """One method of an account resource: its work, the query parameters it takes, whether it
-    takes a JSON body (then no query string), and the name of its RPC in ``AccountService``."""
+    takes a JSON body (then no query string), the name of its RPC in ``AccountService`` and its
+    endpoint (whose request's schema a body is held to, ``gateway/account_bodies.py``)."""
 
     work: Work
     query: tuple[str, ...] = ()
     body: bool = False
     rpc: str = ""
+    endpoint: Endpoint | None = None
 
 
 def single_values(items: Iterable[tuple[str, str]], accepted: tuple[str, ...], path: str) -> dict[str, str]:
@@ -130,14 +132,21 @@ def single_values(items: Iterable[tuple[str, str]], accepted: tuple[str, ...], p
 async def _read_input(request: Request, operation: Operation) -> tuple[dict[str, str], Any]:
     """Return the query parameters and the JSON body of a call to ``operation``; 400, 413."""
     if not operation.body:
-        return single_values(request.query_params.multi_items(), operation.query, request.url.path), None
+        query = single_values(request.query_params.multi_items(), operation.query, request.url.path)
+        if request.method in BODY_METHODS and operation.endpoint is not None:
+            # A POST that takes no body (a rotation, a test) is sent none, or {}.
+            read_account_body(operation.endpoint, await read_json_body(request, empty=NO_BODY))
+        return query, None
     if request.query_params:
         raise InvalidParameter(
             f"{request.method} {request.url.path} takes its parameters in the JSON body, not in the query string.",
             suggestion="Move them into the body.",
             param=next(iter(request.query_params.keys())),
         )
-    return {}, await read_json_body(request)
+    body = await read_json_body(request, empty=NO_BODY)
+    if operation.endpoint is None:
+        return {}, None if body is NO_BODY else body
+    return {}, read_account_body(operation.endpoint, body)
 
 
 async def serve_resource(request: Request, operations: Mapping[str, Operation]) -> Response:
@@ -182,15 +191,14 @@ def resource_route(path: str, operations: Mapping[str, Operation]) -> ResourceRo
 def request_fields(endpoint: Endpoint) -> tuple[str, ...]:
     """Return the request fields of an account operation that its path does not name: its
     query parameters (GET, DELETE) or its JSON body's members (POST, PATCH)."""
-    in_path = path_parameters(endpoint.path)
-    return tuple(fd.name for fd in endpoint.request_cls.DESCRIPTOR.fields if fd.name not in in_path)
+    return tuple(own_members(endpoint))
 
 
 def takes_body(endpoint: Endpoint) -> bool:
     """Return whether an account operation takes a JSON body: a POST or PATCH whose request has
     fields besides its path's, or takes another request's parameters (``(message).members_of``)."""
-    members_of = endpoint.request_cls.DESCRIPTOR.GetOptions().Extensions[options_pb2.message].members_of
-    return endpoint.http.gateway.method in BODY_METHODS and bool(request_fields(endpoint) or members_of)
+    has_members = bool(request_fields(endpoint)) or borrowed_request(endpoint) is not None
+    return endpoint.http.gateway.method in BODY_METHODS and has_members
 
 
 def _operation(endpoint: Endpoint, work: Work) -> Operation:
@@ -198,8 +206,8 @@ def _operation(endpoint: Endpoint, work: Work) -> Operation:
     message: a JSON body (:func:`takes_body`), else its fields as query parameters (none for a
     POST or PATCH)."""
     if endpoint.http.gateway.method in BODY_METHODS:
-        return Operation(work, body=takes_body(endpoint), rpc=endpoint.method.name)
-    return Operation(work, query=request_fields(endpoint), rpc=endpoint.method.name)
+        return Operation(work, body=takes_body(endpoint), rpc=endpoint.method.name, endpoint=endpoint)
+    return Operation(work, query=request_fields(endpoint), rpc=endpoint.method.name, endpoint=endpoint)
 
 
 def account_routes(works: Mapping[str, Work]) -> tuple[ResourceRoute, ...]:

@@ -14,8 +14,9 @@ from shared.runtime.json_text import decode_json
 MAX_BODY_BYTES = 1024 * 1024
 
 
-async def read_json_body(request: Request, *, get_offered: bool = False) -> Any:
-    """Return the decoded JSON body of a POST (None when empty); 400/413 for what cannot be read.
+async def read_json_body(request: Request, *, get_offered: bool = False, empty: Any = None) -> Any:
+    """Return the decoded JSON body of a POST (``empty`` when none was sent, so a caller may tell
+    it from a JSON ``null``); 400/413 for what cannot be read.
 
     ``get_offered`` says whether the route also answers GET, which the refusal of a query
     string then suggests.
@@ -36,7 +37,7 @@ async def read_json_body(request: Request, *, get_offered: bool = False) -> Any:
         if len(chunks) > MAX_BODY_BYTES:
             raise PayloadTooLarge(f"The body exceeds {MAX_BODY_BYTES} bytes.")
     if not chunks.strip():
-        return None
+        return empty
     content_type = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
     if content_type not in ("application/json", "") and not content_type.endswith("+json"):
         raise InvalidBody(f"The body must be JSON (Content-Type: application/json), not {content_type}.")

@@ -91,6 +91,15 @@ def _text(name: str, value: Any) -> str:
     )
 
 
+def _canonical(field: FieldSpec, text: str) -> str:
+    """Return a parameter's text with a fixed choice in its canonical spelling (choices are
+    read in any case and written back canonically, docs/conventions.md), so a stored setting
+    is one of the values its schema lists."""
+    if field.repeated or not field.rule.choices:
+        return text
+    return next((choice for choice in field.rule.choices if choice.lower() == text.lower()), text)
+
+
 def _typed(field: FieldSpec | None, text: str) -> Any:
     """Return a stored parameter as JSON shows it: numbers and booleans as such, the rest as text."""
     if field is None or field.repeated:
@@ -134,7 +143,7 @@ def read_chart_body(body: Any) -> tuple[str | None, dict[str, str], dict[str, st
                 suggestion="Send name and the parameters /v1/natal-chart takes (its birth and its settings).",
                 param=key,
             )
-        (birth if key in BIRTH_PARAMETERS else settings)[key] = _text(key, value)
+        (birth if key in BIRTH_PARAMETERS else settings)[key] = _canonical(fields[key], _text(key, value))
     return name, birth, settings
 
 

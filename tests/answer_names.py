@@ -73,6 +73,7 @@ SPEC_EXCEPTIONS: tuple[Exception_, ...] = (
     Exception_("ChartMetadata", "datetime", "flat instant", "interface.md, Chart object (metadata)"),
     Exception_("Ingress", "datetime", "flat instant", "interface.md, Ingress record"),
     Exception_("Heliacal", "event_datetime", "flat instant", "interface.md, Heliacal record"),
+    Exception_("StoredChartBirth", "datetime", "flat instant", "interface.md, GET/POST /v1/natal-chart"),
 )
 
 #: The schemas whose enumerated values an external standard spells (not the spec, not us):

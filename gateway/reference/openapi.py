@@ -16,6 +16,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from celestial.v1 import account_service_pb2, options_pb2
+from gateway.account_bodies import refuses_empty_text
 from gateway.account_resources import BODY_METHODS, takes_body
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint, account_operations, path_parameters
@@ -140,7 +141,7 @@ def compute_statuses(endpoint: Endpoint, method: str) -> dict[str, str]:
 BATCH_STATUSES = {status: ERROR_STATUSES[status] for status in ("400", "413", *EVERY_OPERATION)}
 
 
-#: The body of a POST that takes none (rotation, a test): any body sent is ignored.
+#: The body of a POST that takes none (rotation, a test): none, or {} (gateway/account_bodies.py).
 NO_BODY = {
     "required": False,
     "content": {"application/json": {"schema": {"type": "object", "maxProperties": 0, "description": "No body."}}},
@@ -245,8 +246,8 @@ def _request_field_schema(
             return {"type": "string", "description": "JSON text: " + _field_description(field, oneofs)}
         return schema
     base = {**_scalar_schema(fd), **string_rules(rule)}
-    if fd.type == FieldDescriptor.TYPE_STRING and not rule.choices and not rule.pattern:
-        # Validation refuses an empty value (a vocabulary's, a moment's, any text's): leave it out instead.
+    if refuses_empty_text(field):
+        # Every reader refuses an empty value (a vocabulary's, a moment's, any text's): leave it out instead.
         base["minLength"] = 1
     if rule.has_min:
         base["exclusiveMinimum" if rule.min_exclusive else "minimum"] = rule.min
@@ -504,11 +505,12 @@ def _account_operation(endpoint: Endpoint, components: Components) -> dict[str, 
             "content": {"application/json": {"schema": components.data_envelope(endpoint)}},
         }
     }
-    # A body's refusals (413 over 1 MiB) and the operation's own, declared in its proto
+    # A body's refusals (413 over 1 MiB, read on every POST and PATCH, even one taking none) and
+    # the operation's own, declared in its proto
     # (a 400 it names says what its rules refuse, in place of the generic one).
     refusals = {
         **ACCOUNT_ERROR_STATUSES,
-        **({"413": ERROR_STATUSES["413"]} if takes_body(endpoint) else {}),
+        **({"413": ERROR_STATUSES["413"]} if gateway.method in BODY_METHODS else {}),
         **{str(refusal.status): refusal.description for refusal in gateway.refusals},
     }
     operation["responses"] = {**responses, **error_responses(refusals)}

@@ -364,9 +364,9 @@ class Components:
                 # it holds), its pattern, format and bounds those of every value.
                 item = {**scalar_schema(fd), **string_rules(rule)}
                 if rule.has_min:
-                    item["minimum"] = rule.min
+                    item["exclusiveMinimum" if rule.min_exclusive else "minimum"] = rule.min
                 if rule.has_max:
-                    item["maximum"] = rule.max
+                    item["exclusiveMaximum" if rule.max_exclusive else "maximum"] = rule.max
                 choices = [typed_value(fd, choice) for choice in rule.choices]
                 if len(choices) == 1:
                     item["const"] = choices[0]

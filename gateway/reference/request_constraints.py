@@ -88,6 +88,11 @@ BEYOND_THE_SCHEMA: dict[str, tuple[frozenset[str], str]] = {
         "A stored chart's PATCH that leaves its birth incomplete or contradictory (a null removing lon but not "
         "lat): what a PATCH may send depends on what the chart already holds.",
     ),
+    "before_birth": (
+        frozenset({"before_birth"}),
+        "A time lord's or a dasha's at before the birth it reads (both moments valid on their own): the order of "
+        "two moments, each of which may be a local time read in its zone, is beyond what a schema can compare.",
+    ),
     "idempotency": (
         frozenset({"idempotency_key_reuse"}),
         "An Idempotency-Key sent before with another request: a key is one request's.",

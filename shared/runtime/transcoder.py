@@ -34,7 +34,7 @@ def request_from_query(message_cls: type[Message], items: Iterable[tuple[str, st
         grouped.setdefault(name, []).append(value)
     message = message_cls()
     spec = message_spec(message.DESCRIPTOR)
-    _refuse_unknown(spec.fields, grouped, path)
+    refuse_unknown(spec.fields, grouped, path)
     _refuse_conflicts(spec.oneofs, grouped)
     for name, values in grouped.items():
         field = spec.fields[name]
@@ -76,7 +76,7 @@ def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") ->
         )
     present = dict(body)
     spec = message_spec(message.DESCRIPTOR)
-    _refuse_unknown(spec.fields, present, path, prefix)
+    refuse_unknown(spec.fields, present, path, prefix)
     refuse_nulls(present, prefix)
     _refuse_conflicts(spec.oneofs, present)
     for name, value in present.items():
@@ -93,10 +93,10 @@ def _fill_from_json(message: Message, body: Any, path: str, prefix: str = "") ->
         elif field.repeated:
             raw = value if isinstance(value, list) else [value]
             if isinstance(value, list):
-                _refuse_empty_items(value, f"{prefix}{name}")
-            getattr(owner, field.field_name).extend(_list_items(field, [_as_text(field, item) for item in raw]))
+                refuse_empty_items(value, f"{prefix}{name}")
+            getattr(owner, field.field_name).extend(_list_items(field, [item_text(field, item) for item in raw]))
         else:
-            scalar = _json_scalar(field, value)
+            scalar = json_scalar(field, value)
             for holder in field.owners(message):  # a shared parameter goes to every value holding it
                 setattr(holder, field.field_name, scalar)
 
@@ -136,7 +136,7 @@ def _parse_json_text(field: FieldSpec, text: str) -> Any:
         ) from None
 
 
-def _as_text(field: FieldSpec, value: Any) -> str:
+def item_text(field: FieldSpec, value: Any) -> str:
     """Return one JSON list item of ``field`` as query-string text: a string as it is, and a
     JSON number or boolean only where the item's own type is one (a number where the schema
     says string is the wrong type, so 400, not the text of the number)."""
@@ -156,7 +156,7 @@ def _as_text(field: FieldSpec, value: Any) -> str:
     )
 
 
-def _json_scalar(field: FieldSpec, value: Any):
+def json_scalar(field: FieldSpec, value: Any):
     kind = field.descriptor.type
     if isinstance(value, str):
         return parse_scalar(field, value)
@@ -176,10 +176,16 @@ def _json_scalar(field: FieldSpec, value: Any):
             return checked_integer(field, value)
         if isinstance(value, float) and value.is_integer():
             return checked_integer(field, int(value))
+    raise wrong_json_type(field, value)
+
+
+def wrong_json_type(field: FieldSpec, value: Any) -> InvalidParameter:
+    """Return the 400 refusing ``value`` for ``field``: a JSON type other than the one the
+    OpenAPI document gives the field."""
     quoted = ""
-    if kind == FieldDescriptor.TYPE_STRING and isinstance(value, int) and not isinstance(value, bool):
+    if field.descriptor.type == FieldDescriptor.TYPE_STRING and isinstance(value, int) and not isinstance(value, bool):
         quoted = f' (in quotes: "{value}" if that is what you meant)'
-    raise InvalidParameter(
+    return InvalidParameter(
         f"'{field.name}' has the wrong JSON type ({_json_type(value)}); the OpenAPI document gives it as "
         f"{_type_name(field)}.",
         suggestion=f"Send {field.name} as {_type_name(field)}{quoted}.",
@@ -260,7 +266,7 @@ def refuse_nulls(given: dict, prefix: str = "") -> None:
             )
 
 
-def _refuse_empty_items(items: list, name: str) -> None:
+def refuse_empty_items(items: list, name: str) -> None:
     """Refuse an empty (or blank) string item of a JSON array, or a null one, naming its
     index: an item names one value, and dropping it would serve a list the client did not
     send."""
@@ -281,7 +287,7 @@ def _given_twice(name: str) -> InvalidParameter:
     )
 
 
-def _refuse_unknown(fields: dict[str, FieldSpec], given: dict, path: str, prefix: str = "") -> None:
+def refuse_unknown(fields: dict[str, FieldSpec], given: dict, path: str, prefix: str = "") -> None:
     for name in given:
         if name in fields:
             continue

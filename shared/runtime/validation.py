@@ -212,13 +212,15 @@ def _check_field(message: RequestReading, owner: Message, check: _FieldCheck, vo
     name = check.name
     present = _is_present(owner, check)
     if check.alternative and _alternative_sent(message, check):
-        if present and check.default is None:
-            raise ConflictingParameters(
-                f"{check.alternative_name} gives {name} (its town's); send one of them, not both.",
-                suggestion=f"Leave out {name}, or leave out {check.alternative_name}.",
-                param=check.alternative_name,
-            )
-        return
+        if check.default is None:
+            if present:
+                raise ConflictingParameters(
+                    f"{check.alternative_name} gives {name} (its town's); send one of them, not both.",
+                    suggestion=f"Leave out {name}, or leave out {check.alternative_name}.",
+                    param=check.alternative_name,
+                )
+            return
+        # A defaulted value the town does not give (alt) is read as sent, so held to its range.
     if check.sent_with or check.excludes:
         _check_paired_field(message, owner, check, present)
     if not present:

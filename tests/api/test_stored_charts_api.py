@@ -257,3 +257,53 @@ def test_an_export_is_one_page_with_no_next_page_and_fits_the_listings_schema(st
     with stack.client() as client:
         document = client.get("/v1/openapi.json").json()
     assert undeclared_or_missing(document, "/v1/charts", "get", export) == []
+
+
+#: A value for every setting of /v1/natal-chart, as a client may send it (a list as an array,
+#: an ayanamsha as its id, choices in another case).
+EVERY_SETTING = {
+    "bodies": ["sun", "moon"],
+    "system": "whole_sign",
+    "aspects": "trine,square",
+    "orb": 5,
+    "applying": True,
+    "parallels": False,
+    "parallel_orb": 1.5,
+    "patterns": True,
+    "pattern_types": ["yod"],
+    "stellium_min": 3,
+    "stellium_scope": "House",
+    "derived_points": True,
+    "midpoints": True,
+    "antiscia": False,
+    "lots": ["fortune"],
+    "rulership": "Modern",
+    "day_chart": True,
+    "sidereal": 3,
+    "equatorial": True,
+    "no_nutation": False,
+    "j2000": False,
+    "topocentric": True,
+    "heliocentric": False,
+    "house_position_mode": "mundane",
+    "resolution": "higher",
+    "dignities": True,
+}
+
+
+def test_a_stored_chart_answers_its_birth_and_settings_typed_as_its_schema_declares(stack, account):
+    _, key = account
+    chart = store(stack, key, {"name": "Ada", **LYON, "alt": 170, **EVERY_SETTING})
+    answer = get(stack, key, f"/v1/charts/{chart['id']}")
+    with stack.client() as client:
+        document = client.get("/v1/openapi.json").json()
+    assert undeclared_or_missing(document, "/v1/charts/{chart_id}", "get", answer) == []
+    settings = answer.json()["data"]["settings"]
+    assert set(settings) == set(EVERY_SETTING) and answer.json()["data"]["birth"] == {**LYON, "alt": 170.0}
+    assert (settings["bodies"], settings["sidereal"], settings["orb"], settings["stellium_min"]) == (
+        "sun,moon",
+        "3",
+        5.0,
+        3,
+    )
+    assert (settings["rulership"], settings["stellium_scope"]) == ("modern", "house")

@@ -232,19 +232,6 @@ def test_the_conformance_check_fails_an_answer_missing_a_required_meta_member_or
         )
 
 
-#: What schemathesis still finds, by operation and check: the account operations' bodies, reached
-#: once they had recorded examples, are read more loosely than their schemas say (an empty chart
-#: name, a webhook's `chart: null`, a member in the empty body of rotate-secret and test). Issue 49
-#: stays open until the product refuses them and this set is empty; a failure not listed here, or
-#: one listed that no longer happens, fails the test.
-KNOWN_FAILURES = {
-    ("POST /v1/charts", "ST201"),
-    ("POST /v1/webhooks", "ST201"),
-    ("POST /v1/webhooks/{webhook_id}/rotate-secret", "ST201"),
-    ("POST /v1/webhooks/{webhook_id}/test", "ST201"),
-}
-
-
 def schemathesis_failures(output: str) -> set[tuple[str, str]]:
     """Return each (operation, check code) the FAILURES section of a schemathesis run lists."""
     section = output[output.find("= FAILURES =") : output.rfind("= SUMMARY =")] if "= FAILURES =" in output else ""
@@ -269,13 +256,13 @@ def test_the_failures_are_read_from_schemathesis_output():
     assert schemathesis_failures("= SUMMARY =\nno failures") == set()
 
 
-def test_schemathesis_in_every_phase_reports_no_failure_but_the_known_ones_on_the_whole_document(
+def test_schemathesis_in_every_phase_reports_no_failure_on_the_whole_document(
     processes, fuzz_stack, fuzz_key, tmp_path
 ):
     """Examples, coverage, fuzzing and stateful (following the document's links from a
     creation to its resource's operations), every check; the document's own exceptions
-    (tests/reliability/schemathesis_hooks.py) are the only failures dropped, and
-    :data:`KNOWN_FAILURES` the only ones left."""
+    (tests/reliability/schemathesis_hooks.py) are the only failures dropped, and none is left
+    (issue 49: the account bodies are held to their schemas, gateway/account_bodies.py)."""
     completed = subprocess.run(
         [
             str(Path(sys.executable).parent / "schemathesis"),
@@ -306,4 +293,4 @@ def test_schemathesis_in_every_phase_reports_no_failure_but_the_known_ones_on_th
     )
     summary = completed.stdout[completed.stdout.rfind("SUMMARY") :]
     assert completed.returncode in (0, 1), summary
-    assert schemathesis_failures(completed.stdout) == KNOWN_FAILURES, completed.stdout[-8000:]
+    assert schemathesis_failures(completed.stdout) == set(), completed.stdout[-8000:]

@@ -15,9 +15,10 @@ from celestial.v1 import (
     options_pb2,
     search_service_pb2,
 )
-from gateway.endpoints import account_operations
-from gateway.reference.openapi import proto_comments
+from gateway.endpoints import account_operations, discover_endpoints
+from gateway.reference.openapi import build_openapi, proto_comments
 from gateway.stored_charts import (
+    BIRTH_PARAMETERS,
     CHART_PATH,
     CHARTS_PATH,
     DEFAULT_PAGE,
@@ -30,6 +31,7 @@ from gateway.stored_charts import (
 from kernel import civil_time, places
 from shared.errors import ChartNotFound, ConflictingParameters, InvalidBody, InvalidParameter, MissingParameter
 from shared.runtime.config import load_settings
+from shared.runtime.request_model import message_spec
 from store.chart_records import (
     DEFAULT_CHARTS_PER_ACCOUNT,
     MAX_NAME_CHARS,
@@ -213,3 +215,51 @@ def test_the_charts_descriptions_say_the_page_and_the_limit_the_gateway_applies(
     creation = comments["celestial.v1.AccountService.CreateStoredChart"]
     assert f"{DEFAULT_PAGE} a page by default" in listing
     assert f"up to {DEFAULT_CHARTS_PER_ACCOUNT} charts" in creation
+
+
+DOCUMENT = build_openapi(discover_endpoints(), version="test")
+STORED_BIRTH = account_service_pb2.StoredChartBirth.DESCRIPTOR
+STORED_SETTINGS = account_service_pb2.StoredChartSettings.DESCRIPTOR
+#: What a value's schema says of it, besides its type: its range and its choices.
+VALUE_KEYWORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "enum")
+
+
+def natal_parameters() -> dict[str, dict]:
+    """Return /v1/natal-chart's body parameters' schemas in the OpenAPI document, by name."""
+    body = DOCUMENT["paths"]["/v1/natal-chart"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    return body["properties"]
+
+
+def stored_parameters() -> dict[str, dict]:
+    """Return a stored chart's birth and settings members' schemas in the OpenAPI document, by name."""
+    schemas = DOCUMENT["components"]["schemas"]
+    return {**schemas["StoredChartBirth"]["properties"], **schemas["StoredChartSettings"]["properties"]}
+
+
+def test_a_stored_charts_birth_and_settings_are_the_natal_charts_parameters_by_name():
+    natal = message_spec(ephemeris_service_pb2.ComputeNatalChartRequest.DESCRIPTOR).fields
+    assert tuple(STORED_BIRTH.fields_by_name) == BIRTH_PARAMETERS
+    assert set(STORED_SETTINGS.fields_by_name) == set(natal) - set(BIRTH_PARAMETERS)
+    # Each member is there only when it was sent.
+    fields = [*STORED_BIRTH.fields, *STORED_SETTINGS.fields]
+    assert all(field.has_presence and not field.is_repeated for field in fields)
+
+
+def test_a_stored_parameter_has_the_natal_charts_type_a_list_or_a_name_or_id_as_its_text():
+    natal = natal_parameters()
+    for name, stored in stored_parameters().items():
+        # A list (an array or its comma-separated text) and a name or an id are stored as text.
+        expected = natal[name].get("type", "string")
+        assert stored["type"] == expected, name
+
+
+def test_a_stored_parameter_has_the_natal_charts_range_and_choices():
+    natal = natal_parameters()
+    for name, stored in stored_parameters().items():
+        value = natal[name] if "type" in natal[name] else {}
+        assert {key: stored.get(key) for key in VALUE_KEYWORDS} == {key: value.get(key) for key in VALUE_KEYWORDS}, name
+
+
+def test_a_stored_choice_is_kept_in_its_canonical_spelling():
+    _, _, settings = read_chart_body({"name": "Ada", "rulership": "Modern", "stellium_scope": "HOUSE"})
+    assert settings == {"rulership": "modern", "stellium_scope": "house"}
