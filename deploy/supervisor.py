@@ -118,6 +118,10 @@ class Child:
     healthy_at: float | None = None
     probing: Future | None = field(default=None, repr=False)
     probed_at: float = 0.0
+    # When the running process was first asked for its health; None before. Its start-up time
+    # counts from then: while `make run` waits for the gateway to be ready nothing is asked,
+    # and a process that took long to start on a busy machine is not to be killed unasked.
+    first_probed_at: float | None = None
     # Settings of this process only, over the supervisor's environment.
     env: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -127,6 +131,7 @@ class Child:
         self.started_at = time.monotonic()
         self.healthy_at = None
         self.probing = None
+        self.first_probed_at = None
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -134,7 +139,7 @@ class Child:
 
 def restart_reason(child: Child, now: float, unhealthy_after_s: float) -> str | None:
     """Return why ``child`` must be started again at ``now`` (it exited, or has answered no
-    health probe for ``unhealthy_after_s``, or for START_UP_S since it started), or None."""
+    health probe for ``unhealthy_after_s``, or for START_UP_S since it was first asked), or None."""
     if child.process is None:
         return None
     if not child.alive():
@@ -142,7 +147,9 @@ def restart_reason(child: Child, now: float, unhealthy_after_s: float) -> str | 
             return None
         return f"it exited with status {child.process.returncode}"
     if child.healthy_at is None:
-        silent_s, limit_s = now - child.started_at, max(unhealthy_after_s, START_UP_S)
+        if child.first_probed_at is None:
+            return None
+        silent_s, limit_s = now - child.first_probed_at, max(unhealthy_after_s, START_UP_S)
     else:
         silent_s, limit_s = now - child.healthy_at, unhealthy_after_s
     if silent_s <= limit_s:
@@ -329,6 +336,8 @@ def supervise(
                 child.probing = None
             if child.probing is None and child.alive() and now - child.probed_at >= HEALTH_PROBE_INTERVAL_S:
                 child.probed_at = now
+                if child.first_probed_at is None:
+                    child.first_probed_at = now
                 child.probing = probes.submit(child.probe)
             reason = restart_reason(child, now, settings.restart_unhealthy_after_s)
             if reason is not None and not stopping():

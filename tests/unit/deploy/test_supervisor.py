@@ -73,8 +73,11 @@ class FinishedProcess:
         return self.returncode
 
 
-def child(returncode: int | None, started_at: float, healthy_at: float | None = None) -> supervisor.Child:
-    """Return a supervised child started at ``started_at`` whose process exited with ``returncode`` (None: runs)."""
+def child(
+    returncode: int | None, started_at: float, healthy_at: float | None = None, first_probed_at: float | None = None
+) -> supervisor.Child:
+    """Return a supervised child started at ``started_at`` whose process exited with ``returncode`` (None: runs),
+    first asked for its health at ``first_probed_at`` (by default as it started)."""
     return supervisor.Child(
         "ephemeris-0",
         ["true"],
@@ -82,6 +85,7 @@ def child(returncode: int | None, started_at: float, healthy_at: float | None = 
         process=FinishedProcess(returncode),
         started_at=started_at,
         healthy_at=healthy_at,
+        first_probed_at=started_at if first_probed_at is None else first_probed_at,
     )
 
 
@@ -115,6 +119,16 @@ def test_a_starting_process_has_the_start_up_time_for_its_first_answer():
     assert supervisor.restart_reason(child(None, started_at=100.0), late + 1, LIMIT_S) is not None
     # A limit longer than the start-up time holds before the first answer too.
     assert supervisor.restart_reason(child(None, started_at=100.0), late + 1, supervisor.START_UP_S * 2) is None
+
+
+def test_the_start_up_time_counts_from_the_first_health_probe_not_from_the_start():
+    # `make run` asks nothing while it waits for the gateway to be ready: a process that took
+    # 40 s to start on a busy machine is first asked then, and has its start-up time from then.
+    waited = child(None, started_at=100.0, first_probed_at=140.0)
+    assert supervisor.restart_reason(waited, 140.0 + supervisor.START_UP_S, LIMIT_S) is None
+    assert supervisor.restart_reason(waited, 141.0 + supervisor.START_UP_S, LIMIT_S) is not None
+    never_asked = supervisor.Child("ephemeris-0", ["true"], lambda: True, process=FinishedProcess(None), started_at=0.0)
+    assert supervisor.restart_reason(never_asked, 1000.0, LIMIT_S) is None
 
 
 def dev_settings(tmp_path):
