@@ -10,6 +10,7 @@ import pytest
 
 import gateway.main as main_module
 from gateway.http_server import BoundedHttpProtocol
+from shared import metrics_recording
 
 ENV = {"CELESTIAL_HTTP_HOST": "127.0.0.9", "CELESTIAL_HTTP_PORT": "18099", "CELESTIAL_SHUTDOWN_GRACE_S": "7"}
 
@@ -24,6 +25,9 @@ def served(monkeypatch, tmp_path):
     monkeypatch.setattr(main_module, "configure_logging", lambda settings, process: None)
     monkeypatch.setattr(main_module, "stop_when_orphaned", lambda pid: None)
     monkeypatch.setattr(main_module, "create_app", lambda settings: ("app of", settings))
+    # main() stops this process's metric recording (its /metrics is off): given back after the
+    # test, so the tests after it in this process still record.
+    monkeypatch.setattr(metrics_recording, "_recording", True)
 
     def run(argv):
         main_module.main(argv)
