@@ -4,7 +4,8 @@ stack, gets the recorded answer: JSON with numbers within NUMBER_TOLERANCE (ids,
 versions and balances ignored), a document (an SVG or PNG wheel, an iCalendar file) byte for
 byte, its request id and balance being headers, not part of it. The account operations' calls
 name the ids of the account that recorded them: their life is replayed whole on a fresh account
-(``record_account_life``), each call answering its recorded status and members."""
+(``record_account_life``), each call answering its recorded status and members. The status
+page's figures are the answering stack's own: its recorded answer is replayed for its members."""
 
 from __future__ import annotations
 
@@ -26,13 +27,15 @@ from gateway.reference.examples import (
     typed_body,
     typed_value,
 )
+from gateway.reference.status_openapi import STATUS_PATH
 
 EXAMPLES = load_examples()
 ACCOUNT_PATHS = {operation.path for operation in account_operations()}
 #: Every recorded call: each operation's default example and its others (one per format).
 CALLS = [call for example in EXAMPLES.values() for call in example.every]
-#: The computations' calls, each replayed alone.
-COMPUTE_CALLS = [call for call in CALLS if call.operation not in ACCOUNT_PATHS]
+#: The computations' calls, each replayed alone (the status page's figures are not computed
+#: from the request: they count what the answering stack has served).
+COMPUTE_CALLS = [call for call in CALLS if call.operation not in ACCOUNT_PATHS and call.operation != STATUS_PATH]
 GET_CALLS = [call for call in COMPUTE_CALLS if call.method == "GET"]
 #: Numbers may differ by this much, absolute, or one part in 10^9: far below what any
 #: field shows (1e-6 degree is 0.0036 arcsecond, 1e-6 day 86 ms), far above the last-bit
@@ -195,3 +198,17 @@ def test_the_account_life_replayed_on_a_fresh_account_answers_each_call_as_recor
             # Its ids, time stamps, secret and receiver's port are this account's: its members are the same.
             assert sorted(call.response["data"]) == sorted(kept.response["data"]), key
             assert sorted(call.response["meta"]) == sorted(kept.response["meta"]), key
+
+
+def test_the_status_page_replayed_answers_the_recorded_classes_windows_and_members(client):
+    (recorded,) = [call for call in CALLS if call.operation == STATUS_PATH]
+    answer = client.get(STATUS_PATH)
+    assert answer.status_code == recorded.status, answer.text
+    data, kept = answer.json()["data"], recorded.response["data"]
+    assert sorted(answer.json()["meta"]) == sorted(recorded.response["meta"])
+    assert sorted(data) == sorted(kept) and sorted(data["uptime"]) == sorted(kept["uptime"])
+    assert [c["name"] for c in data["classes"]] == [c["name"] for c in kept["classes"]]
+    for replayed, recorded_class in zip(data["classes"], kept["classes"], strict=True):
+        assert [(w["window"], sorted(w)) for w in replayed["windows"]] == [
+            (w["window"], sorted(w)) for w in recorded_class["windows"]
+        ]
