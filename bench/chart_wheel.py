@@ -23,7 +23,7 @@ from celestial.v1.common_pb2 import Moment, Place
 from kernel import engine
 from kernel.deadline import Deadline
 from services.ephemeris import chart_wheel
-from services.ephemeris.wheel.png import render_png
+from shared.pictures.png import render_png
 from shared.runtime.config import load_settings
 from shared.runtime.validation import validate
 

@@ -1,5 +1,5 @@
 """Extract the glyph outlines of the chart wheel (signs, bodies, aspects) from the Noto Sans
-Symbols fonts (SIL Open Font License 1.1) into services/ephemeris/wheel/glyph_outlines.json
+Symbols fonts (SIL Open Font License 1.1) into shared/pictures/glyph_outlines.json
 (each outline in a 1000-unit em, y down, its bounding box centred on the origin).
 
 Noto Sans Symbols has no semi-square (U+2220 is in neither font): it is drawn here as a simple
@@ -8,7 +8,7 @@ symbol at all: they are written as astrologers abbreviate them (Q, bQ, S, bS, tS
 the bundled Noto Sans Regular and kept as outlines like the rest.
 
 Run once when the glyphs change (not at set-up): it needs fontTools and Debian's
-fonts-noto-core. ``python -m deploy.extract_glyphs services/ephemeris/wheel/glyph_outlines.json``.
+fonts-noto-core. ``python -m deploy.extract_glyphs shared/pictures/glyph_outlines.json``.
 """
 
 import json
@@ -54,7 +54,7 @@ GLYPHS = {
     "sesquiquadrate": 0x26BC,
 }
 #: The aspects without a symbol, by their abbreviations, set in this font.
-LETTERS_FONT = "services/ephemeris/wheel/NotoSans-Regular.ttf"
+LETTERS_FONT = "shared/pictures/NotoSans-Regular.ttf"
 LETTERS = {
     "quintile": "Q",
     "bi_quintile": "bQ",

@@ -28,6 +28,7 @@ PACKAGES: dict[str, tuple[str, bool]] = {
     "kernel": ("kernel", True),
     "shared": ("shared", True),
     "shared/runtime": ("runtime", True),
+    "shared/pictures": ("shared/pictures", False),
     "store": ("store", True),
     "gateway": ("gateway", True),
     "gateway/admin": ("gateway/admin", True),
@@ -63,6 +64,8 @@ LISTED_BECAUSE: dict[str, str] = {
         "in tests/e2e, its numbers in tests/unit/kernel"
         for package in ("services/ephemeris", "services/search", "services/timelords", "services/astrocartography")
     },
+    "shared/pictures": "what the pictures share (themes, words, glyphs, fonts, PNG): proved through the pictures "
+    "drawn with them, tests/unit/services/test_wheel_png.py, test_wheel_words.py and test_wheel_palette.py",
     "services/ephemeris/wheel": "the wheel's drawing: tests/unit/services/test_wheel.py and test_biwheel.py parse "
     "the pictures it draws back into the chart",
 }

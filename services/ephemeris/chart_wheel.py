@@ -17,9 +17,9 @@ from services.ephemeris.composite import composite_reply
 from services.ephemeris.derived_charts import davison_reply, draconic_reply, progressed_reply
 from services.ephemeris.wheel.drawing import GRID_EXTENT, draw_svg, picture_size
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
-from services.ephemeris.wheel.png import render_png
-from services.ephemeris.wheel.themes import THEMES
-from services.ephemeris.wheel.words import Words
+from shared.pictures.png import render_png
+from shared.pictures.themes import THEMES
+from shared.pictures.words import Words
 from shared.runtime.chart_record import aspect_record
 from shared.runtime.chart_reply import chart_reply
 from shared.runtime.chart_wheel_input import (
@@ -41,7 +41,7 @@ from shared.runtime.wire import birth_from, flags_from, moment_from, sent_moment
 COMPOSITE_ARC = "nearest"
 
 # The palettes and the grid's places give the request's theme and grid their meaning.
-bound_to_choices(THEMES, "services.ephemeris.wheel.themes.THEMES", (pb.DrawChartWheelRequest, "theme"))
+bound_to_choices(THEMES, "shared.pictures.themes.THEMES", (pb.DrawChartWheelRequest, "theme"))
 bound_to_choices(GRID_EXTENT, "services.ephemeris.wheel.drawing.GRID_EXTENT", (pb.DrawChartWheelRequest, "grid"))
 
 Reply = tuple[common_pb2.Chart, list[str], Chart]

@@ -59,7 +59,7 @@ KINDS_OF = {
     "node": frozenset({DRACONIC}),
 }
 #: The colours a ``palette`` may name: the fields of a wheel's theme
-#: (services/ephemeris/wheel/themes.py), in the order the documentation lists them.
+#: (shared/pictures/themes.py), in the order the documentation lists them.
 PALETTE_NAMES = (
     "background",
     "band",

@@ -12,10 +12,7 @@ give the same bytes.
 
 from __future__ import annotations
 
-import json
 import math
-from functools import cache
-from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from services.ephemeris.wheel.layout import (
@@ -38,11 +35,10 @@ from services.ephemeris.wheel.layout import (
     label_box,
     text_width,
 )
-from services.ephemeris.wheel.themes import HARD_ASPECTS, SOFT_ASPECTS, Theme
-from services.ephemeris.wheel.words import ENGLISH, Words
+from shared.pictures.glyphs import glyph_outlines
+from shared.pictures.themes import HARD_ASPECTS, SOFT_ASPECTS, Theme
+from shared.pictures.words import ENGLISH, Words
 
-#: The glyph outlines, by name (signs, bodies), each in a 1000-unit em centred on the origin.
-GLYPH_FILE = Path(__file__).with_name("glyph_outlines.json")
 #: The house numbers' font size (of 12 houses, of Gauquelin's 36), as fractions of the
 #: wheel's radius; the other sizes are the layout's.
 HOUSE_TEXT, SECTOR_TEXT = 0.045, 0.028
@@ -62,12 +58,6 @@ GRID_EXTENT: dict[str, tuple[int, int]] = {"none": (0, 0), "aside": (1, 0), "bel
 #: The glyph of a body whose glyph is another's (both nodes of the Moon are drawn as its
 #: north node, the point they name).
 GLYPH_OF_BODY = {"mean_node": "north_node", "true_node": "north_node"}
-
-
-@cache
-def glyph_outlines() -> dict[str, str]:
-    """Return each glyph's SVG path data (1000-unit em, centred on the origin), by name."""
-    return {name: glyph["path"] for name, glyph in json.loads(GLYPH_FILE.read_text(encoding="utf-8")).items()}
 
 
 def picture_size(size: int, grid: str = "none") -> tuple[int, int]:

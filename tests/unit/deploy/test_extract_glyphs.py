@@ -4,7 +4,7 @@ runs only where fontTools and the Noto Sans Symbols fonts are installed.
 
 References: the Unicode Character Database (the characters' names, through ``unicodedata``),
 the module's docstring (outlines in a 1000-unit em, centred on the origin), the committed
-services/ephemeris/wheel/glyph_outlines.json.
+shared/pictures/glyph_outlines.json.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 from deploy.extract_glyphs import FONTS, GLYPHS, LETTERS, main
 from shared.runtime.config import REPO_ROOT
 
-OUTLINES = REPO_ROOT / "services" / "ephemeris" / "wheel" / "glyph_outlines.json"
+OUTLINES = REPO_ROOT / "shared" / "pictures" / "glyph_outlines.json"
 
 #: The Unicode name of the character each glyph is drawn from (Unicode's "Miscellaneous
 #: Symbols" block: Venus and Mars are the female and male signs, the Moon its first quarter).

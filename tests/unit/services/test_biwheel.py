@@ -38,7 +38,7 @@ from kernel.synastry import inter_chart
 from kernel.timescale import Moment
 from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import biwheel_layout
-from services.ephemeris.wheel.themes import THEMES
+from shared.pictures.themes import THEMES
 from tests.unit.services.test_wheel import _overlap, _units
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -27,7 +27,7 @@ from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment
 from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import GLYPH_GAP_DEG, spread, wheel_layout
-from services.ephemeris.wheel.themes import THEMES
+from shared.pictures.themes import THEMES
 
 SVG = "{http://www.w3.org/2000/svg}"
 BODIES = (
@@ -223,7 +223,7 @@ ALL_ASPECTS = (
     "quintile",
     "bi_quintile",
 )
-FONT_FILE = Path(__file__).parents[3] / "services" / "ephemeris" / "wheel" / "NotoSans-Regular.ttf"
+FONT_FILE = Path(__file__).parents[3] / "shared" / "pictures" / "NotoSans-Regular.ttf"
 #: Dense cases: six bodies within 10° (1914-01-26, in Aquarius), sixteen bodies, Gauquelin's
 #: 36 sectors, and Sydney (the Sun, Moon, Mercury and Venus within 25°, on the Midheaven).
 SIXTEEN = BODIES + ("pallas", "juno", "vesta")

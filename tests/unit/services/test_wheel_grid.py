@@ -18,9 +18,10 @@ from kernel.houses import parse_house_system
 from kernel.positions import Observer
 from kernel.synastry import inter_chart
 from kernel.timescale import Moment
-from services.ephemeris.wheel.drawing import draw_svg, glyph_outlines
+from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
-from services.ephemeris.wheel.themes import THEMES
+from shared.pictures.glyphs import glyph_outlines
+from shared.pictures.themes import THEMES
 
 SVG = "{http://www.w3.org/2000/svg}"
 SIZE = 800

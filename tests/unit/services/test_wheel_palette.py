@@ -22,7 +22,7 @@ from kernel.synastry import inter_chart
 from kernel.timescale import Moment
 from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
-from services.ephemeris.wheel.themes import THEMES, Theme
+from shared.pictures.themes import THEMES, Theme
 from shared.runtime.chart_wheel_input import PALETTE_NAMES
 
 LIGHT = THEMES["light"]

@@ -1,4 +1,4 @@
-"""The chart wheel as a PNG (services/ephemeris/wheel/png.py): proof by pixels.
+"""The chart wheel as a PNG (shared/pictures/png.py): proof by pixels.
 
 The PNG is the SVG drawn by resvg, so what is proven here is that the pixels carry the
 picture: it is never blank, each theme's colours are in it, every body's glyph is inked where
@@ -23,8 +23,8 @@ import resvg_py
 
 from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import SINGLE_RING, wheel_layout
-from services.ephemeris.wheel.png import render_png
-from services.ephemeris.wheel.themes import THEMES
+from shared.pictures.png import render_png
+from shared.pictures.themes import THEMES
 from tests.e2e.browser import launched_chromium
 from tests.golden_wheels import CHARTS, GOLDEN, cast, draw, draw_png, golden_path, pixels, wheel_request
 

@@ -1,4 +1,4 @@
-"""A wheel's words in each language (``lang``, services/ephemeris/wheel/words.json): every word
+"""A wheel's words in each language (``lang``, shared/pictures/words.json): every word
 the picture draws or reads comes from the one table, every language has all of them, the
 description read back names each body with its degree and house, a picture in another
 language says nothing in English but the words the table says the language shares, and every
@@ -26,9 +26,9 @@ from kernel.timescale import Moment
 from kernel.zodiac import SIGNS
 from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import ANGLE_NAMES, biwheel_layout, wheel_layout
-from services.ephemeris.wheel.png import render_png
-from services.ephemeris.wheel.themes import THEMES
-from services.ephemeris.wheel.words import Words, languages, table
+from shared.pictures.png import render_png
+from shared.pictures.themes import THEMES
+from shared.pictures.words import Words, languages, table
 from shared.runtime.chart_wheel_input import BIWHEELS, COMPOSITE, DAVISON, DRACONIC, NATAL
 
 SVG = "{http://www.w3.org/2000/svg}"
