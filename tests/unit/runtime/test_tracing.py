@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import subprocess
+import sys
 
 import grpc
 import pytest
 from opentelemetry import trace
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from shared.runtime import tracing
+from shared.runtime import trace_spans, tracing
 from shared.runtime.pool_channel import REQUEST_ID_METADATA_KEY
 from tests.otlp_collector import OtlpCollector
 
@@ -111,6 +114,19 @@ def test_when_off_every_hook_returns_what_it_was_given(no_otel_settings):
     assert tracing.continued({"traceparent": TRACEPARENT}, "id") is tracing.continued(None, "id")
 
 
+def test_when_off_no_process_kind_imports_opentelemetry(processes):
+    # A process's start pays for what it imports (a killed service must serve again within
+    # the stated recovery time): with tracing off, the gateway, a service, the compute child
+    # and the webhook worker load no OpenTelemetry module at all.
+    environ = {name: value for name, value in os.environ.items() if name not in OTEL_SETTINGS}
+    probe = (
+        "import sys, gateway.main, shared.runtime.server, shared.runtime.compute_child, webhooks.worker; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'opentelemetry'))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], env=environ, capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"
+
+
 def test_when_off_a_traced_request_makes_no_span_and_carries_no_context(no_otel_settings):
     seen = []
 
@@ -136,7 +152,7 @@ def test_with_an_endpoint_the_spans_are_exported_by_otlp_http_under_the_process_
         tracing.shutdown()
         (span,) = collector.spans
         assert (span.name, span.kind, span.service) == ("GET /v1/positions", "SPAN_KIND_SERVER", "celestial-gateway")
-        assert span.attributes[tracing.REQUEST_ID_ATTRIBUTE] == "r-otlp"
+        assert span.attributes[trace_spans.REQUEST_ID_ATTRIBUTE] == "r-otlp"
     finally:
         tracing.shutdown()
         collector.close()
@@ -169,7 +185,7 @@ def test_an_incoming_traceparent_is_continued_by_the_request_span(spans):
     assert _hex(span.context.trace_id, 32) == TRACE_ID
     assert _hex(span.parent.span_id, 16) == PARENT_ID
     assert span.kind == trace.SpanKind.SERVER
-    assert span.attributes[tracing.REQUEST_ID_ATTRIBUTE] == "req-continued"
+    assert span.attributes[trace_spans.REQUEST_ID_ATTRIBUTE] == "req-continued"
     assert span.attributes["http.route"] == "/v1/positions"
     assert span.attributes["http.response.status_code"] == 200
 
@@ -240,14 +256,14 @@ def test_the_grpc_call_carries_the_trace_from_client_span_to_server_span(spans):
     assert client.attributes["rpc.system"] == "grpc" and client.attributes["celestial.pool"] == "echo"
     assert client.attributes["rpc.grpc.status_code"] == grpc.StatusCode.OK.value[0]
     for span in (request, client, server):
-        assert span.attributes[tracing.REQUEST_ID_ATTRIBUTE] == "req-grpc"
+        assert span.attributes[trace_spans.REQUEST_ID_ATTRIBUTE] == "req-grpc"
 
 
 def test_the_compute_childs_job_carries_the_trace_and_request_id(spans):
     def handler(reading, deadline):
         return "reply"
 
-    with tracing._current(tracing._span("service", trace.SpanKind.SERVER, None, {}), None) as service_span:
+    with trace_spans._current(trace_spans._span("service", trace.SpanKind.SERVER, None, {}), None) as service_span:
         carrier = tracing.job_context()
     # In the child: the job's context and request id made current around the traced handler.
     with tracing.continued(carrier, "req-child"):
@@ -256,8 +272,8 @@ def test_the_compute_childs_job_carries_the_trace_and_request_id(spans):
     assert carrier["traceparent"].split("-")[1] == _hex(service_span.context.trace_id, 32)
     assert compute.context.trace_id == service_span.context.trace_id
     assert compute.parent.span_id == service_span.context.span_id
-    assert compute.attributes[tracing.REQUEST_ID_ATTRIBUTE] == "req-child"
-    assert compute.attributes[tracing.COMPUTED_IN_ATTRIBUTE] == "child"
+    assert compute.attributes[trace_spans.REQUEST_ID_ATTRIBUTE] == "req-child"
+    assert compute.attributes[trace_spans.COMPUTED_IN_ATTRIBUTE] == "child"
 
 
 def test_a_failed_computation_marks_its_span_failed(spans):
