@@ -1,7 +1,7 @@
 """The alerts (deploy/k8s/base/alerts.yaml, issue 50), as both overlays render them: Prometheus'
 own promtool checks the rules and runs their unit tests (alert_rules_tests.yaml beside this
 file), every alert has a test that makes it fire, and the operation classes the latency
-objectives group by are the proto's deadline classes."""
+objectives group by are the status page's operation classes."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from celestial.v1 import options_pb2
-from gateway.endpoints import account_operations, discover_endpoints
+from gateway.operation_classes import CLASS_OF_PATH, OPERATION_CLASSES
 from gateway.operation_names import operation_name
 from tests.unit.deploy.test_k8s_manifests import OVERLAYS, objects
 
@@ -69,20 +68,25 @@ def test_every_alert_says_how_severe_it_is_and_what_to_look_at():
 
 
 def classes_of_operations() -> dict[str, set[str]]:
-    """Return the operations of each latency class: the fast deadline class, the long calls
-    (scans and engine searches), and the account resources the gateway serves."""
-    classes: dict[str, set[str]] = {"fast": set(), "scan": set(), "account": set()}
-    for endpoint in discover_endpoints():
-        fast = endpoint.http.deadline == options_pb2.DEADLINE_CLASS_FAST
-        classes["fast" if fast else "scan"].add(operation_name(endpoint.path))
-    classes["account"] = {operation_name(endpoint.path) for endpoint in account_operations()}
+    """Return the operations of each class of the status page (gateway/operation_classes.py)."""
+    classes: dict[str, set[str]] = {name: set() for name in OPERATION_CLASSES}
+    for path, op_class in CLASS_OF_PATH.items():
+        classes[op_class].add(operation_name(path))
     return classes
 
 
-def test_each_latency_class_holds_exactly_the_operations_of_its_deadline_class():
+def test_each_latency_class_holds_exactly_the_operations_of_its_status_page_class():
     recorded = {}
     for rule in rules():
         if rule.get("record") == "celestial:http_request_duration_seconds_bucket:rate5m":
             (operations,) = re.findall(r'operation=~"([^"]+)"', rule["expr"])
             recorded[rule["labels"]["class"]] = set(operations.split("|"))
     assert recorded == classes_of_operations()
+
+
+def test_every_operation_class_has_a_latency_alert():
+    alerted = set()
+    for rule in rules():
+        if "alert" in rule:
+            alerted.update(re.findall(r'p99_rate5m\{class="(\w+)"\}', rule["expr"]))
+    assert alerted == set(OPERATION_CLASSES)

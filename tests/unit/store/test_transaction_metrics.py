@@ -1,14 +1,17 @@
 """store/transaction_metrics.py: each store method a process calls is one transaction timed by
-store and method (docs/operating.md); what follows the store or waits for work is not."""
+store and method, and counted when it fails (docs/operating.md); what follows the store or
+waits for work is not."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
 from prometheus_client import REGISTRY
 
 from shared.runtime.config import load_settings
 from store.choice import open_configured_store
+from store.errors import AccountNotFound, StoreBusy, StoreUnavailable
 from store.interfaces import Store
 from store.sqlite_store import SqliteStore
 from store.transaction_metrics import UNTIMED_PREFIXES, time_transactions, timed_methods
@@ -56,3 +59,40 @@ def test_following_waiting_and_closing_are_not_transactions(tmp_path):
     assert "reserve" in names and "refund" in names
     assert not [name for name in names if name.startswith(UNTIMED_PREFIXES)]
     asyncio.run(store.close())
+
+
+def failures(store: str, operation: str, error: str) -> float:
+    labels = {"store": store, "operation": operation, "error": error}
+    return REGISTRY.get_sample_value("celestial_store_transaction_failures_total", labels) or 0.0
+
+
+class _FailingStore:
+    """A store whose methods raise what a real one may: its own failures and its refusals."""
+
+    async def get_account(self, account_id):
+        raise StoreUnavailable("nats down")
+
+    async def charge(self, amount):
+        raise StoreBusy("locked")
+
+    async def refund(self, amount):
+        raise RuntimeError("a bug")
+
+    async def top_up(self, account_id):
+        raise AccountNotFound("no account")
+
+
+def test_a_failed_transaction_is_counted_by_its_error_and_a_refusal_is_not():
+    store = time_transactions(_FailingStore(), "nats")
+    calls = {"get_account": "unavailable", "charge": "busy", "refund": "unexpected", "top_up": None}
+    before = {name: {e: failures("nats", name, e) for e in ("unavailable", "busy", "unexpected")} for name in calls}
+
+    async def scenario():
+        for name in calls:
+            with pytest.raises((StoreUnavailable, StoreBusy, RuntimeError, AccountNotFound)):
+                await getattr(store, name)(1)
+
+    asyncio.run(scenario())
+    for name, error in calls.items():
+        grown = {e for e, count in before[name].items() if failures("nats", name, e) > count}
+        assert grown == ({error} if error else set()), name
