@@ -19,8 +19,8 @@ DURATION = duration_histogram(
 
 FAILURES = counter(
     "celestial_store_transaction_failures_total",
-    "Store methods (transactions) that failed, by store, method and error: unavailable, busy or unexpected.",
-    ("store", "operation", "error"),
+    "Store methods (transactions) that failed, by store, method and reason: unavailable, busy or unexpected.",
+    ("store", "operation", "reason"),
 )
 
 #: The failures counted, by the exception a method raised: the store unreachable (or a write's
@@ -54,7 +54,7 @@ def time_transactions(store: object, store_name: str) -> object:
 
 
 def failure_kind(exception: BaseException) -> str | None:
-    """Return the ``error`` label a store method's ``exception`` counts under, or None when
+    """Return the ``reason`` label a store method's ``exception`` counts under, or None when
     it is an answer (a refusal) or a cancellation, not a failure."""
     if isinstance(exception, StoreUnavailable):
         return UNAVAILABLE

@@ -26,7 +26,7 @@ CATALOGUE = (
     Metric("celestial_credits_charged_total", "counter", ("key_mode",)),
     Metric("celestial_credits_refunded_total", "counter", ("key_mode",)),
     Metric("celestial_store_transaction_duration_seconds", "histogram", ("store", "operation")),
-    Metric("celestial_store_transaction_failures_total", "counter", ("store", "operation", "error")),
+    Metric("celestial_store_transaction_failures_total", "counter", ("store", "operation", "reason")),
     # Each gRPC service process.
     Metric("celestial_rpc_requests_total", "counter", ("service", "method", "code")),
     Metric("celestial_rpc_duration_seconds", "histogram", ("service", "method")),

@@ -62,7 +62,7 @@ def test_following_waiting_and_closing_are_not_transactions(tmp_path):
 
 
 def failures(store: str, operation: str, error: str) -> float:
-    labels = {"store": store, "operation": operation, "error": error}
+    labels = {"store": store, "operation": operation, "reason": error}
     return REGISTRY.get_sample_value("celestial_store_transaction_failures_total", labels) or 0.0
 
 
