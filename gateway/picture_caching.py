@@ -8,9 +8,10 @@ the picture again.
   defaults are filled in, as the service reads it, deterministically serialized: the same
   parameters give the same tag whatever their order, spelling or omitted defaults), its path
   and the versions an answer is made with (``meta.version``: the API's, the build's, Swiss
-  Ephemeris' and the tz database's) and resvg's (the PNG's rasteriser). It is of the request
-  only, never of the account or key that sent it: it tells a holder nothing the request it
-  was sent with does not, and every account's tag of the same request is the same.
+  Ephemeris' and the tz database's), resvg's (the PNG's rasteriser) and zlib's (which deflates
+  a greyscale PNG). It is of the request only, never of the account or key that sent it: it
+  tells a holder nothing the request it was sent with does not, and every account's tag of
+  the same request is the same.
 - ``Cache-Control: public, max-age=86400`` for a picture of parameters sent in the request
   (every wheel's moments are given: no kind draws "now"); ``private, no-cache`` for one naming
   a stored chart (``chart``, ``chart_a``, ``chart_b``): the chart can be changed, and it is the
@@ -25,6 +26,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import zlib
 
 import resvg_py
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -70,8 +72,9 @@ def answers_a_picture(message: Message, response: Descriptor) -> bool:
 
 
 def _versions() -> bytes:
-    """Return the versions a picture is drawn with, as bytes: ``meta.version``'s and resvg's."""
-    versions = {**answer_version(), "resvg": resvg_py.__resvg_version__}
+    """Return the versions a picture is drawn with, as bytes: ``meta.version``'s, resvg's and
+    zlib's (a greyscale PNG's IDAT is deflated by Python's zlib: shared/pictures/png_greyscale.py)."""
+    versions = {**answer_version(), "resvg": resvg_py.__resvg_version__, "zlib": zlib.ZLIB_RUNTIME_VERSION}
     return "\n".join(f"{name}={value}" for name, value in sorted(versions.items())).encode()
 
 

@@ -74,6 +74,13 @@ def test_a_new_resvg_changes_the_tag(monkeypatch):
     assert entity_tag(WHEEL, _wheel()) != before
 
 
+def test_a_new_zlib_changes_the_tag(monkeypatch):
+    """A greyscale PNG's IDAT is deflated by Python's zlib: another zlib may write other bytes."""
+    before = entity_tag(WHEEL, _wheel())
+    monkeypatch.setattr(picture_caching.zlib, "ZLIB_RUNTIME_VERSION", "0.0.0")
+    assert entity_tag(WHEEL, _wheel()) != before
+
+
 def test_a_picture_of_sent_parameters_is_public_for_a_day_and_a_stored_charts_private():
     request_cls = ephemeris_pb.DrawChartWheelRequest
     assert cache_control(request_cls, {"datetime", "lat", "lon"}) == FIXED == "public, max-age=86400"
