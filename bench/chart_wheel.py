@@ -4,7 +4,9 @@ the same run.
 Ours: the ephemeris service's /v1/chart-wheel handler, in process, for natal charts at
 distinct moments (the planets, Placidus, the major aspects, the light theme, 800 px): as an
 SVG (cast, layout, drawing) and as a PNG (the same, then resvg); and a transit bi-wheel as an
-SVG (both charts and their cross aspects cast, layout, drawing). kerykeion (a bench-only
+SVG (both charts and their cross aspects cast, layout, drawing); and the PNG in the print theme,
+which is written as 8-bit greyscale (issue 51), beside resvg's own RGBA PNG of the same SVG
+timed in the same run (its time and its bytes). kerykeion (a bench-only
 dependency) casts the same births and draws its natal wheel as an SVG string (its subject,
 chart data with the aspects, and ``ChartDrawer.generate_wheel_only_svg_string``: the wheel
 without the aspect grid and tables its full chart adds). Goals (issue 37): a natal SVG in
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import time
 
+import resvg_py
+
 from bench.figures import record
 from bench.natal_chart import births
 from celestial.v1 import ephemeris_service_pb2 as pb
@@ -23,7 +27,7 @@ from celestial.v1.common_pb2 import Moment, Place
 from kernel import engine
 from kernel.deadline import Deadline
 from services.ephemeris import chart_wheel
-from shared.pictures.png import render_png
+from shared.pictures.png import FONT_FAMILY, FONT_FILES, render_png
 from shared.runtime.config import load_settings
 from shared.runtime.validation import validate
 
@@ -33,7 +37,7 @@ PNG_BIRTHS = 15
 ROUNDS = 3
 
 
-def _requests(moments, format: str) -> list[pb.DrawChartWheelRequest]:
+def _requests(moments, format: str, theme: str = "light") -> list[pb.DrawChartWheelRequest]:
     return [
         validate(
             pb.DrawChartWheelRequest(
@@ -41,6 +45,7 @@ def _requests(moments, format: str) -> list[pb.DrawChartWheelRequest]:
                     moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), location=Place(lat=lat, lon=lon)
                 ),
                 format=format,
+                theme=theme,
                 size=800,
             )
         )
@@ -89,15 +94,41 @@ def _ours(requests) -> tuple[float, float]:
     return _timed(lambda request: chart_wheel.compute(request, Deadline.never()), requests)
 
 
-def _rasterising(requests) -> tuple[float, float]:
-    """Return the median seconds per wheel of resvg alone, the SVGs drawn beforehand (wall, CPU)."""
-    svgs = [
+def _svgs(requests) -> list[str]:
+    """Return the SVG documents of the PNG requests ``requests``."""
+    return [
         chart_wheel.compute(
-            validate(pb.DrawChartWheelRequest(birth=r.birth, format="svg", size=800)), Deadline.never()
+            validate(pb.DrawChartWheelRequest(birth=r.birth, format="svg", theme=r.theme, size=800)), Deadline.never()
         ).data.svg
         for r in requests
     ]
-    return _timed(lambda svg: render_png(svg, 800), svgs)
+
+
+def _resvg(svg: str) -> bytes:
+    """Return resvg's own PNG (8-bit RGBA) of ``svg`` at 800 px, as render_png asks for it."""
+    return resvg_py.svg_to_bytes(
+        svg_string=svg,
+        width=800,
+        height=800,
+        skip_system_fonts=True,
+        font_files=FONT_FILES,
+        font_family=FONT_FAMILY,
+        sans_serif_family=FONT_FAMILY,
+    )
+
+
+def _rasterising(requests) -> tuple[float, float]:
+    """Return the median seconds per wheel of resvg alone, the SVGs drawn beforehand (wall, CPU)."""
+    return _timed(_resvg, _svgs(requests))
+
+
+def _bytes(requests) -> tuple[float, float]:
+    """Return the mean bytes of the PNGs of ``requests``: resvg's own, and render_png's."""
+    svgs = _svgs(requests)
+    return (
+        sum(len(_resvg(svg)) for svg in svgs) / len(svgs),
+        sum(len(render_png(svg, 800)) for svg in svgs) / len(svgs),
+    )
 
 
 def _kerykeion(moments) -> tuple[float, float] | None:
@@ -135,6 +166,10 @@ def main() -> None:
     png_requests = _requests(moments[:PNG_BIRTHS], "png")
     png = _ours(png_requests)
     resvg = _rasterising(png_requests)
+    print_requests = _requests(moments[:PNG_BIRTHS], "png", "print")
+    print_png = _ours(print_requests)
+    print_resvg = _rasterising(print_requests)
+    print_bytes = _bytes(print_requests)
     theirs = _kerykeion(moments)
     print(
         f"chart wheel service time (natal, 800 px, median of {ROUNDS} rounds, in process; wall clock, CPU time beside)"
@@ -153,6 +188,17 @@ def main() -> None:
     )
     print(
         f"    of which resvg alone (rasterising, PNG encoding):  {resvg[0] * 1e3:7.2f} ms  CPU {resvg[1] * 1e3:7.2f} ms"
+    )
+    print(
+        f"  ours, PNG in the print theme, 8-bit greyscale ({PNG_BIRTHS} births):  "
+        f"{record('wheel_png_800_print_ms', print_png[0] * 1e3):7.2f} ms  CPU {print_png[1] * 1e3:7.2f} ms"
+    )
+    print(
+        f"    of which resvg alone (its RGBA PNG):  {print_resvg[0] * 1e3:7.2f} ms  CPU {print_resvg[1] * 1e3:7.2f} ms;"
+        " "
+        f"bytes: resvg's RGBA {print_bytes[0] / 1e3:6.1f} kB, ours "
+        f"{record('wheel_png_800_print_kb', print_bytes[1] / 1e3):6.1f} kB "
+        f"({1 - print_bytes[1] / print_bytes[0]:.0%} fewer)"
     )
     if theirs is None:
         print("  kerykeion not installed (pip install -r requirements-dev.txt)")

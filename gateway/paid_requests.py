@@ -50,6 +50,7 @@ from gateway.key_modes import (
     request_computations,
 )
 from gateway.middleware import new_request_id
+from gateway.picture_caching import answers_a_picture, cache_control, entity_tag, none_match
 from gateway.request_state import RequestState, request_state
 from gateway.rpc import Pool, ServicePool
 from gateway.spend_warnings import mail_spend_warnings
@@ -397,6 +398,12 @@ class Gateway:
                 # its limits hears that first (429 before 400).
                 await self.admit(state, account)
                 raise
+            caching = picture_caching_headers(request, endpoint, reading.message)
+            if caching is not None and none_match(request.headers.get("if-none-match"), caching["ETag"]):
+                # The client holds this picture already: nothing computed, nothing charged,
+                # counted under the limits like any request.
+                await self.admit(state, account)
+                return Response(status_code=304, headers=caching)
             if key is not None:
                 claimed = await self.idempotency.claim(
                     account.id,
@@ -424,6 +431,8 @@ class Gateway:
             self.release(account, state)
         state.credits_used = body["meta"]["credits_used"]
         response = render(body)
+        if caching is not None:
+            response.headers.update(caching)
         if held is not None:
             await self.idempotency.complete(
                 held, response, request_id, state.rate_limit_headers, recomputation(body["meta"])
@@ -450,6 +459,17 @@ class Gateway:
             self.release(account, state)
         state.rate_limit_headers = []  # the first answer's are replayed
         return replay_response(answer, state, render(success_body(reply, meta)).body)
+
+
+def picture_caching_headers(request: Request, endpoint: Endpoint, message) -> dict[str, str] | None:
+    """Return the ``ETag`` and ``Cache-Control`` of a GET answered with a picture
+    (``gateway/picture_caching.py``), None for any other request."""
+    if request.method != "GET" or not answers_a_picture(message, endpoint.response_cls.DESCRIPTOR):
+        return None
+    return {
+        "ETag": entity_tag(endpoint.path, message),
+        "Cache-Control": cache_control(endpoint.request_cls, set(request.query_params.keys())),
+    }
 
 
 def render(body: dict) -> Response:

@@ -21,6 +21,7 @@ from gateway.account_resources import BODY_METHODS, takes_body
 from gateway.batch import BATCH_PATH, MAX_SUBREQUESTS
 from gateway.endpoints import Endpoint, account_operations, path_parameters
 from gateway.operation_names import operation_name
+from gateway.reference.caching_openapi import with_picture_caching
 from gateway.reference.charts_openapi import chart_parameters, stood_in_for, with_chart_members
 from gateway.reference.code_samples import with_code_samples
 from gateway.reference.idempotency_openapi import with_idempotency_key
@@ -595,6 +596,7 @@ def build_openapi(
             }
             if constraints:
                 operations["get"][QUERY_CONSTRAINTS] = {"allOf": constraints}
+            operations["get"] = with_picture_caching(operations["get"], endpoint)
         operations["post"] = {
             **common,
             "responses": _responses(endpoint, components, "post"),

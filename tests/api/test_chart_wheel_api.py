@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import struct
 import xml.etree.ElementTree as ET
 
@@ -495,3 +496,79 @@ def test_a_hash_sent_unencoded_is_refused_with_the_advice_to_send_it_as_percent_
         "palette",
     )
     assert "%23" in error["suggestion"]
+
+
+# --- Caching (issue 51): a picture is a pure function of its request -----------------------
+
+
+def test_a_picture_carries_an_etag_of_its_request_and_may_be_kept_for_a_day(api):
+    for format in ("svg", "png"):
+        wheel = api.get(WHEEL, params={**BIRTH, "format": format, "size": 300})
+        assert wheel.status_code == 200, wheel.text
+        assert re.fullmatch(r'"[0-9a-f]{32}"', wheel.headers["etag"])
+        assert wheel.headers["cache-control"] == "public, max-age=86400"
+
+
+def test_the_etag_is_of_the_parameters_after_defaults_not_of_their_spelling(api):
+    tag = api.get(WHEEL, params=BIRTH).headers["etag"]
+    spelled = {"lon": BIRTH["lon"], "theme": "light", "lat": BIRTH["lat"], "datetime": BIRTH["datetime"], "size": 800}
+    assert api.get(WHEEL, params=spelled).headers["etag"] == tag
+    assert api.get(WHEEL, params={**BIRTH, "theme": "dark"}).headers["etag"] != tag
+    assert api.get(WHEEL, params={**BIRTH, "format": "png"}).headers["etag"] != tag
+
+
+def test_the_etag_is_the_same_for_every_account(api, stack):
+    _, other = stack.new_key()
+    with stack.client(other) as client:
+        assert client.get(WHEEL, params=BIRTH).headers["etag"] == api.get(WHEEL, params=BIRTH).headers["etag"]
+
+
+def test_if_none_match_with_the_current_etag_is_304_with_no_body_and_costs_nothing(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        wheel = client.get(WHEEL, params={**BIRTH, "format": "png", "size": 300})
+        assert balance(stack, name) == 7
+        for if_none_match in (wheel.headers["etag"], f'"other", W/{wheel.headers["etag"]}', "*"):
+            again = client.get(
+                WHEEL, params={**BIRTH, "format": "png", "size": 300}, headers={"If-None-Match": if_none_match}
+            )
+            assert again.status_code == 304 and again.content == b""
+            assert again.headers["etag"] == wheel.headers["etag"]
+            assert again.headers["cache-control"] == wheel.headers["cache-control"]
+            assert "x-ratelimit-remaining" in again.headers  # counted under the limits
+    assert balance(stack, name) == 7
+
+
+def test_if_none_match_with_another_etag_is_answered_the_picture_and_charged(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        tag = client.get(WHEEL, params={**BIRTH, "theme": "dark"}).headers["etag"]
+        wheel = client.get(WHEEL, params=BIRTH, headers={"If-None-Match": tag})
+    assert wheel.status_code == 200 and ET.fromstring(wheel.text).tag == f"{SVG}svg"
+    assert balance(stack, name) == 4
+
+
+def test_format_json_and_a_post_carry_no_etag(api):
+    assert "etag" not in api.get(WHEEL, params={**BIRTH, "format": "json"}).headers
+    assert "etag" not in api.post(WHEEL, json=BIRTH).headers
+
+
+def test_a_stored_charts_picture_is_private_and_revalidated_and_its_etag_follows_the_chart(api):
+    chart = api.post("/v1/charts", json={"name": "Ada", **BIRTH}).json()["data"]["id"]
+    wheel = api.get(WHEEL, params={"chart": chart})
+    assert wheel.headers["cache-control"] == "private, no-cache"
+    assert wheel.headers["etag"] == api.get(WHEEL, params=BIRTH).headers["etag"]
+    assert api.get(WHEEL, params={"chart": chart}, headers={"If-None-Match": wheel.headers["etag"]}).status_code == 304
+    assert api.patch(f"/v1/charts/{chart}", json={"lat": 48.85, "lon": 2.35}).status_code == 200
+    moved = api.get(WHEEL, params={"chart": chart}, headers={"If-None-Match": wheel.headers["etag"]})
+    assert moved.status_code == 200 and moved.headers["etag"] != wheel.headers["etag"]
+
+
+def test_a_png_in_the_print_theme_is_greyscale_and_in_colour_rgba(api):
+    """PNG colour types (IHDR's tenth byte): 0 for 8-bit greyscale, 6 for 8-bit RGBA; the
+    pixels are resvg's either way (tests/unit/shared/pictures/test_png_greyscale.py)."""
+    colour_types = {
+        theme: api.get(WHEEL, params={**BIRTH, "format": "png", "size": 300, "theme": theme}).content[25]
+        for theme in ("print", "light")
+    }
+    assert colour_types == {"print": 0, "light": 6}
