@@ -55,9 +55,17 @@ GRID_SHARE, GRID_MARGIN = 0.75, 0.05
 #: The places of the aspect grid (none, to the right of the wheel, under it) and how many
 #: grid sides each adds to the picture's width and height.
 GRID_EXTENT: dict[str, tuple[int, int]] = {"none": (0, 0), "aside": (1, 0), "below": (0, 1)}
-#: The glyph of a body whose glyph is another's (both nodes of the Moon are drawn as its
-#: north node, the point they name).
-GLYPH_OF_BODY = {"mean_node": "north_node", "true_node": "north_node"}
+#: The glyph of a body whose glyph is another's: both nodes of the Moon are drawn as its north
+#: node (☊), the point they name, and both apogees of its orbit, however asked (mean_apogee or
+#: its alias lilith, osc_apogee), as Black Moon Lilith (⚸). Every other body's glyph bears its
+#: own name (glyph_outlines.json).
+GLYPH_OF_BODY = {
+    "mean_node": "north_node",
+    "true_node": "north_node",
+    "mean_apogee": "black_moon_lilith",
+    "lilith": "black_moon_lilith",
+    "osc_apogee": "black_moon_lilith",
+}
 
 
 def picture_size(size: int, grid: str = "none") -> tuple[int, int]:
@@ -107,7 +115,7 @@ def draw_svg(
     else:
         parts.append(_points(layout.points, SINGLE_RING, theme, half, radius, words))
     if grid != "none":
-        parts.append(_grid(layout, theme, size, grid, words))
+        parts.append(_grid(layout, theme, size, grid))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -137,9 +145,7 @@ def _bodies_in_words(points: tuple[WheelPoint, ...], words: Words, *, outer: boo
 def _symbols(layout: WheelLayout, *, with_aspects: bool = False) -> str:
     outlines = glyph_outlines()
     bodies = layout.points + layout.outer_points
-    names = [sign.sign for sign in layout.signs] + [
-        _glyph_name(p.body) for p in bodies if _glyph_name(p.body) in outlines
-    ]
+    names = [sign.sign for sign in layout.signs] + [glyph_name(p.body) for p in bodies]
     if with_aspects:
         names += [a.aspect for a in layout.aspects if a.aspect in outlines]
     defs = [
@@ -288,8 +294,8 @@ def _points(
 ) -> str:
     """Return one ring of bodies, labelled in ``words``' language (``ring``: inner or outer on a bi-wheel, written as
     ``data-ring``; None on a single wheel, which writes none): each body's mark, leader line,
-    glyph and label, the label upright under the glyph along the same spread angle, an R to
-    its right when retrograde."""
+    glyph and label, the label upright under the glyph along the same spread angle, the
+    retrograde mark (℞) to its right when retrograde."""
     edge = radius * at.edge
     text_size = radius * at.text_size
     ring_attribute = f' data-ring="{ring}"' if ring else ""
@@ -299,8 +305,8 @@ def _points(
         glyph_at = _xy(half, radius * at.glyph, point.glyph_deg)
         leader_from = _xy(half, radius * (at.glyph + at.leader_gap), point.glyph_deg)
         colour = theme.text
-        glyph = _body_glyph(point.body, glyph_at, radius * at.glyph_size, text_size * 35 / 32, colour, words)
-        # The label and its R are centred together on the label's place.
+        glyph = _body_glyph(point.body, glyph_at, radius * at.glyph_size, colour)
+        # The label and its retrograde mark are centred together on the label's place.
         x, y = _xy(half, radius * point.label_radius, point.glyph_deg)
         box_width = radius * label_box(point, at)[0]
         label_width = text_width(point.label, text_size)
@@ -324,7 +330,7 @@ def _points(
     return "\n".join(parts)
 
 
-def _grid(layout: WheelLayout, theme: Theme, size: int, place: str, words: Words) -> str:
+def _grid(layout: WheelLayout, theme: Theme, size: int, place: str) -> str:
     """Return the aspect grid (``layout.aspect_grid``) in its square beside (``place`` aside)
     or under (below) the wheel: a triangular grid with the bodies' glyphs on its diagonal, or
     a bi-wheel's table with the outer bodies along the top and the inner ones down the left;
@@ -364,7 +370,7 @@ def _grid(layout: WheelLayout, theme: Theme, size: int, place: str, words: Words
     for body, at, ring in heads:
         parts.append(
             '<g class="grid-body" '
-            f"data-body={quoteattr(body)}{ring}>{_body_glyph(body, at, glyph_size, cell * 0.3, theme.text, words)}</g>"
+            f"data-body={quoteattr(body)}{ring}>{_body_glyph(body, at, glyph_size, theme.text)}</g>"
         )
     outlines = glyph_outlines()
     for grid_cell in table.cells:
@@ -392,15 +398,13 @@ def _orb(orb_deg: float) -> str:
     return f"{minutes // 60}°{minutes % 60:02d}′"
 
 
-def _body_glyph(
-    body: str, centre: tuple[float, float], size: float, text_size: float, colour: str, words: Words
-) -> str:
-    """Return a body's glyph ``size`` wide centred at ``centre``, or, for a body without one,
-    the first three letters of its name."""
-    if _glyph_name(body) in glyph_outlines():
-        return _glyph(_glyph_name(body), centre, size, colour)
-    return _text(centre, words.short_body(body), text_size, colour)
+def _body_glyph(body: str, centre: tuple[float, float], size: float, colour: str) -> str:
+    """Return a body's glyph ``size`` wide centred at ``centre`` (every body a wheel draws has
+    one: ``glyph_name``)."""
+    return _glyph(glyph_name(body), centre, size, colour)
 
 
-def _glyph_name(body: str) -> str:
+def glyph_name(body: str) -> str:
+    """Return the name of the glyph (in glyph_outlines.json) a body is drawn with: its own, or
+    the one GLYPH_OF_BODY gives it."""
     return GLYPH_OF_BODY.get(body, body)
