@@ -36,7 +36,7 @@ from services.ephemeris.wheel.layout import (
     text_width,
 )
 from shared.pictures.glyphs import glyph_outlines
-from shared.pictures.themes import HARD_ASPECTS, SOFT_ASPECTS, Theme
+from shared.pictures.themes import ELEMENT_OF_SIGN, HARD_ASPECTS, SOFT_ASPECTS, Theme
 from shared.pictures.words import ENGLISH, Words
 
 #: The house numbers' font size (of 12 houses, of Gauquelin's 36), as fractions of the
@@ -85,13 +85,16 @@ def draw_svg(
     rings: tuple[str, str] | None = None,
     grid: str = "none",
     words: Words = ENGLISH,
+    band: str = "plain",
 ) -> str:
     """Return the SVG document (text) of the wheel ``layout`` in ``theme``, ``size`` pixels
     square, titled ``title``, its labels and description in ``words``' language (named by the
     root's ``xml:lang`` and ``lang``); a bi-wheel's description names its charts by ``rings`` (the
     inner one's and the outer one's, e.g. "natal chart", "transits at 2024-01-01T00:00:00Z").
     With ``grid`` aside or below, the aspect grid stands to the right of the wheel or under it
-    and the picture (``picture_size``) is wider or taller; the wheel keeps its place and size."""
+    and the picture (``picture_size``) is wider or taller; the wheel keeps its place and size.
+    ``band`` fills the zodiac band plain or tints each sign's segment by its element
+    (``Theme.band_fill``)."""
     half = size / 2.0
     radius = half * 0.98
     width, height = picture_size(size, grid)
@@ -106,7 +109,7 @@ def draw_svg(
         _symbols(layout, with_aspects=grid != "none"),
         f'<rect width="{width}" height="{height}" fill="{theme.background}"/>',
     ]
-    parts.append(_zodiac(layout, theme, half, radius))
+    parts.append(_zodiac(layout, theme, half, radius, band))
     parts.append(_houses(layout, theme, half, radius, words))
     parts.append(_aspects(layout, theme, half, radius, words))
     if layout.is_biwheel:
@@ -194,12 +197,22 @@ def _text(
     )
 
 
-def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
+def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float, band: str = "plain") -> str:
     outer, inner = radius * ZODIAC_OUTER, radius * ZODIAC_INNER
-    parts = [
-        '<g class="zodiac">',
-        f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(outer)}" fill="{theme.band}" stroke="{theme.line}" '
-        'stroke-width="1.5"/>',
+    parts = ['<g class="zodiac">']
+    if band != "plain":
+        # Each sign's tint is a wedge from the centre; the inner circle, filled after it, leaves
+        # the band's part of it showing.
+        for index, sign in enumerate(layout.signs):
+            start, end = _xy(half, outer, sign.start_deg), _xy(half, outer, sign.start_deg + 30.0)
+            parts.append(
+                f'<path class="band-segment" data-sign="{sign.sign}" data-element="{ELEMENT_OF_SIGN[index]}" '
+                f'd="M{_f(half)} {_f(half)}L{_f(start[0])} {_f(start[1])}A{_f(outer)} {_f(outer)} 0 0 0 '
+                f'{_f(end[0])} {_f(end[1])}Z" fill="{theme.band_fill(index, band)}"/>'
+            )
+    parts += [
+        f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(outer)}" fill="{theme.band if band == "plain" else "none"}" '
+        f'stroke="{theme.line}" stroke-width="1.5"/>',
         f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(inner)}" fill="{theme.background}" stroke="{theme.line}" '
         'stroke-width="1.5"/>',
     ]
