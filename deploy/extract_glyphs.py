@@ -2,6 +2,11 @@
 Symbols fonts (SIL Open Font License 1.1) into shared/pictures/glyph_outlines.json
 (each outline in a 1000-unit em, y down, its bounding box centred on the origin).
 
+Every body a wheel can draw has its symbol in one of the two fonts (Pholus in Symbols2, the
+rest in Symbols): the mean and the osculating apogee are both Black Moon Lilith (U+26B8), as
+both nodes are the ascending node (U+260A). The descending node (U+260B) is extracted too,
+though no wheel draws a south node yet (no body of kernel/bodies.py names it).
+
 Noto Sans Symbols has no semi-square (U+2220 is in neither font): it is drawn here as a simple
 path, an angle of two strokes. The quintiles, septiles and the quindecile have no Unicode
 symbol at all: they are written as astrologers abbreviate them (Q, bQ, S, bS, tS, Qd), set in
@@ -44,6 +49,13 @@ GLYPHS = {
     "north_node": 0x260A,
     "south_node": 0x260B,
     "chiron": 0x26B7,
+    "pholus": 0x2BDB,
+    "ceres": 0x26B3,
+    "pallas": 0x26B4,
+    "juno": 0x26B5,
+    "vesta": 0x26B6,
+    "black_moon_lilith": 0x26B8,
+    "earth": 0x2641,
     "conjunction": 0x260C,
     "opposition": 0x260D,
     "trine": 0x25B3,
@@ -53,6 +65,10 @@ GLYPHS = {
     "semi_sextile": 0x26BA,
     "sesquiquadrate": 0x26BC,
 }
+#: The widest (or tallest) a symbol may be, in the 1000-unit em: a ``<symbol>`` clips what
+#: overflows its em, and Pholus (U+2BDB) stands 1036 units tall in Symbols2; the tallest of the
+#: others, Leo, is 936.
+SYMBOL_FIT = 940
 #: The aspects without a symbol, by their abbreviations, set in this font.
 LETTERS_FONT = "shared/pictures/NotoSans-Regular.ttf"
 LETTERS = {
@@ -87,11 +103,12 @@ def main(output: str) -> None:
         em = font["head"].unitsPerEm
         pen = SVGPathPen(glyph_set, lambda v: f"{v:.0f}" if float(v).is_integer() else f"{v:.1f}")
         # Font units, y up -> an em of 1000 units, y down, the outline's bounding box centred on
-        # the origin (a glyph is placed by its centre on the wheel).
-        scale = 1000 / em
+        # the origin (a glyph is placed by its centre on the wheel), made smaller when it would
+        # overflow the em.
         bounds = BoundsPen(glyph_set)
         glyph_set[glyph_name].draw(bounds)
         x_min, y_min, x_max, y_max = bounds.bounds
+        scale = min(1000 / em, SYMBOL_FIT / max(x_max - x_min, y_max - y_min))
         shift_x, shift_y = -(x_min + x_max) / 2 * scale, (y_min + y_max) / 2 * scale
         glyph_set[glyph_name].draw(TransformPen(pen, (scale, 0, 0, -scale, shift_x, shift_y)))
         outlines[name] = {

@@ -65,7 +65,8 @@ LISTED_BECAUSE: dict[str, str] = {
         for package in ("services/ephemeris", "services/search", "services/timelords", "services/astrocartography")
     },
     "shared/pictures": "what the pictures share (themes, words, glyphs, fonts, PNG): proved through the pictures "
-    "drawn with them, tests/unit/services/test_wheel_png.py, test_wheel_words.py and test_wheel_palette.py",
+    "drawn with them, tests/unit/services/test_wheel_png.py, test_wheel_words.py, test_wheel_palette.py, "
+    "test_wheel_glyphs.py and test_wheel_contrast.py",
     "services/ephemeris/wheel": "the wheel's drawing: tests/unit/services/test_wheel.py and test_biwheel.py parse "
     "the pictures it draws back into the chart",
 }

@@ -18,7 +18,7 @@ from services.ephemeris.derived_charts import davison_reply, draconic_reply, pro
 from services.ephemeris.wheel.drawing import GRID_EXTENT, draw_svg, picture_size
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
 from shared.pictures.png import render_png
-from shared.pictures.themes import THEMES
+from shared.pictures.themes import BAND_FILLS, THEMES
 from shared.pictures.words import Words
 from shared.runtime.chart_record import aspect_record
 from shared.runtime.chart_reply import chart_reply
@@ -40,9 +40,10 @@ from shared.runtime.wire import birth_from, flags_from, moment_from, sent_moment
 #: A midpoint composite's arc: the wheel draws /v1/composite's default (chart_wheel_input.py).
 COMPOSITE_ARC = "nearest"
 
-# The palettes and the grid's places give the request's theme and grid their meaning.
+# The palettes, the grid's places and the band's fills give the request's theme, grid and band their meaning.
 bound_to_choices(THEMES, "shared.pictures.themes.THEMES", (pb.DrawChartWheelRequest, "theme"))
 bound_to_choices(GRID_EXTENT, "services.ephemeris.wheel.drawing.GRID_EXTENT", (pb.DrawChartWheelRequest, "grid"))
+bound_to_choices(BAND_FILLS, "shared.pictures.themes.BAND_FILLS", (pb.DrawChartWheelRequest, "band"))
 
 Reply = tuple[common_pb2.Chart, list[str], Chart]
 
@@ -67,13 +68,20 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
             rings=(words.chart(inner_name), words.chart(outer_name, moment)),
             words=words,
             grid=request.grid,
+            band=request.band,
         )
         wheel = pb.ChartWheel(inner=inner, outer=outer, cross_aspects=[aspect_record(a) for a in cross])
         warnings = list(dict.fromkeys([*inner_warnings, *outer_warnings]))
     else:
         record, warnings, chart = _one_chart(request, query)
         svg = draw_svg(
-            wheel_layout(chart), theme, size=request.size, title=words.title(query.kind), words=words, grid=request.grid
+            wheel_layout(chart),
+            theme,
+            size=request.size,
+            title=words.title(query.kind),
+            words=words,
+            grid=request.grid,
+            band=request.band,
         )
         wheel = pb.ChartWheel(chart=record)
     if request.format == "json":

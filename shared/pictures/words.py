@@ -1,5 +1,5 @@
 """The words a wheel draws and reads, by language (``lang``): read from ``words.json``, the one
-table of every sign, body and aspect name, the angle labels, "retrograde" and its mark, the
+table of every sign, body and aspect name, the angle labels, "retrograde" and its mark (℞), the
 titles and chart names, and the small templates each language's description is built from.
 The table's ``sources`` names, per language, where its terms come from.
 
@@ -68,11 +68,6 @@ class Words:
         """Return the name of the body ``name`` (an identifier of kernel/bodies.py, or lilith)."""
         return self._entry["bodies"][name]
 
-    def short_body(self, name: str) -> str:
-        """Return the label drawn for a body without a glyph: the table's ``short`` label, or
-        the first three letters of its name."""
-        return self._entry["short"].get(name) or self.body(name)[:3]
-
     def aspect(self, name: str) -> str:
         """Return the name of the aspect ``name`` (an identifier of kernel/aspects.py)."""
         return self._entry["aspects"][name]
@@ -84,7 +79,7 @@ class Words:
 
     @property
     def retrograde_mark(self) -> str:
-        """Return the mark drawn beside a retrograde body (R)."""
+        """Return the mark drawn beside a retrograde body: ℞ (U+211E), in every language."""
         return self._entry["retrograde_mark"]
 
     def title(self, kind: str) -> str:

@@ -36,7 +36,7 @@ from services.ephemeris.wheel.layout import (
     text_width,
 )
 from shared.pictures.glyphs import glyph_outlines
-from shared.pictures.themes import HARD_ASPECTS, SOFT_ASPECTS, Theme
+from shared.pictures.themes import ELEMENT_OF_SIGN, HARD_ASPECTS, SOFT_ASPECTS, Theme
 from shared.pictures.words import ENGLISH, Words
 
 #: The house numbers' font size (of 12 houses, of Gauquelin's 36), as fractions of the
@@ -55,9 +55,17 @@ GRID_SHARE, GRID_MARGIN = 0.75, 0.05
 #: The places of the aspect grid (none, to the right of the wheel, under it) and how many
 #: grid sides each adds to the picture's width and height.
 GRID_EXTENT: dict[str, tuple[int, int]] = {"none": (0, 0), "aside": (1, 0), "below": (0, 1)}
-#: The glyph of a body whose glyph is another's (both nodes of the Moon are drawn as its
-#: north node, the point they name).
-GLYPH_OF_BODY = {"mean_node": "north_node", "true_node": "north_node"}
+#: The glyph of a body whose glyph is another's: both nodes of the Moon are drawn as its north
+#: node (☊), the point they name, and both apogees of its orbit, however asked (mean_apogee or
+#: its alias lilith, osc_apogee), as Black Moon Lilith (⚸). Every other body's glyph bears its
+#: own name (glyph_outlines.json).
+GLYPH_OF_BODY = {
+    "mean_node": "north_node",
+    "true_node": "north_node",
+    "mean_apogee": "black_moon_lilith",
+    "lilith": "black_moon_lilith",
+    "osc_apogee": "black_moon_lilith",
+}
 
 
 def picture_size(size: int, grid: str = "none") -> tuple[int, int]:
@@ -77,13 +85,16 @@ def draw_svg(
     rings: tuple[str, str] | None = None,
     grid: str = "none",
     words: Words = ENGLISH,
+    band: str = "plain",
 ) -> str:
     """Return the SVG document (text) of the wheel ``layout`` in ``theme``, ``size`` pixels
     square, titled ``title``, its labels and description in ``words``' language (named by the
     root's ``xml:lang`` and ``lang``); a bi-wheel's description names its charts by ``rings`` (the
     inner one's and the outer one's, e.g. "natal chart", "transits at 2024-01-01T00:00:00Z").
     With ``grid`` aside or below, the aspect grid stands to the right of the wheel or under it
-    and the picture (``picture_size``) is wider or taller; the wheel keeps its place and size."""
+    and the picture (``picture_size``) is wider or taller; the wheel keeps its place and size.
+    ``band`` fills the zodiac band plain or tints each sign's segment by its element
+    (``Theme.band_fill``)."""
     half = size / 2.0
     radius = half * 0.98
     width, height = picture_size(size, grid)
@@ -98,7 +109,7 @@ def draw_svg(
         _symbols(layout, with_aspects=grid != "none"),
         f'<rect width="{width}" height="{height}" fill="{theme.background}"/>',
     ]
-    parts.append(_zodiac(layout, theme, half, radius))
+    parts.append(_zodiac(layout, theme, half, radius, band))
     parts.append(_houses(layout, theme, half, radius, words))
     parts.append(_aspects(layout, theme, half, radius, words))
     if layout.is_biwheel:
@@ -107,7 +118,7 @@ def draw_svg(
     else:
         parts.append(_points(layout.points, SINGLE_RING, theme, half, radius, words))
     if grid != "none":
-        parts.append(_grid(layout, theme, size, grid, words))
+        parts.append(_grid(layout, theme, size, grid))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -137,9 +148,7 @@ def _bodies_in_words(points: tuple[WheelPoint, ...], words: Words, *, outer: boo
 def _symbols(layout: WheelLayout, *, with_aspects: bool = False) -> str:
     outlines = glyph_outlines()
     bodies = layout.points + layout.outer_points
-    names = [sign.sign for sign in layout.signs] + [
-        _glyph_name(p.body) for p in bodies if _glyph_name(p.body) in outlines
-    ]
+    names = [sign.sign for sign in layout.signs] + [glyph_name(p.body) for p in bodies]
     if with_aspects:
         names += [a.aspect for a in layout.aspects if a.aspect in outlines]
     defs = [
@@ -188,12 +197,22 @@ def _text(
     )
 
 
-def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> str:
+def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float, band: str = "plain") -> str:
     outer, inner = radius * ZODIAC_OUTER, radius * ZODIAC_INNER
-    parts = [
-        '<g class="zodiac">',
-        f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(outer)}" fill="{theme.band}" stroke="{theme.line}" '
-        'stroke-width="1.5"/>',
+    parts = ['<g class="zodiac">']
+    if band != "plain":
+        # Each sign's tint is a wedge from the centre; the inner circle, filled after it, leaves
+        # the band's part of it showing.
+        for index, sign in enumerate(layout.signs):
+            start, end = _xy(half, outer, sign.start_deg), _xy(half, outer, sign.start_deg + 30.0)
+            parts.append(
+                f'<path class="band-segment" data-sign="{sign.sign}" data-element="{ELEMENT_OF_SIGN[index]}" '
+                f'd="M{_f(half)} {_f(half)}L{_f(start[0])} {_f(start[1])}A{_f(outer)} {_f(outer)} 0 0 0 '
+                f'{_f(end[0])} {_f(end[1])}Z" fill="{theme.band_fill(index, band)}"/>'
+            )
+    parts += [
+        f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(outer)}" fill="{theme.band if band == "plain" else "none"}" '
+        f'stroke="{theme.line}" stroke-width="1.5"/>',
         f'<circle cx="{_f(half)}" cy="{_f(half)}" r="{_f(inner)}" fill="{theme.background}" stroke="{theme.line}" '
         'stroke-width="1.5"/>',
     ]
@@ -288,8 +307,8 @@ def _points(
 ) -> str:
     """Return one ring of bodies, labelled in ``words``' language (``ring``: inner or outer on a bi-wheel, written as
     ``data-ring``; None on a single wheel, which writes none): each body's mark, leader line,
-    glyph and label, the label upright under the glyph along the same spread angle, an R to
-    its right when retrograde."""
+    glyph and label, the label upright under the glyph along the same spread angle, the
+    retrograde mark (℞) to its right when retrograde."""
     edge = radius * at.edge
     text_size = radius * at.text_size
     ring_attribute = f' data-ring="{ring}"' if ring else ""
@@ -299,8 +318,8 @@ def _points(
         glyph_at = _xy(half, radius * at.glyph, point.glyph_deg)
         leader_from = _xy(half, radius * (at.glyph + at.leader_gap), point.glyph_deg)
         colour = theme.text
-        glyph = _body_glyph(point.body, glyph_at, radius * at.glyph_size, text_size * 35 / 32, colour, words)
-        # The label and its R are centred together on the label's place.
+        glyph = _body_glyph(point.body, glyph_at, radius * at.glyph_size, colour)
+        # The label and its retrograde mark are centred together on the label's place.
         x, y = _xy(half, radius * point.label_radius, point.glyph_deg)
         box_width = radius * label_box(point, at)[0]
         label_width = text_width(point.label, text_size)
@@ -324,7 +343,7 @@ def _points(
     return "\n".join(parts)
 
 
-def _grid(layout: WheelLayout, theme: Theme, size: int, place: str, words: Words) -> str:
+def _grid(layout: WheelLayout, theme: Theme, size: int, place: str) -> str:
     """Return the aspect grid (``layout.aspect_grid``) in its square beside (``place`` aside)
     or under (below) the wheel: a triangular grid with the bodies' glyphs on its diagonal, or
     a bi-wheel's table with the outer bodies along the top and the inner ones down the left;
@@ -364,7 +383,7 @@ def _grid(layout: WheelLayout, theme: Theme, size: int, place: str, words: Words
     for body, at, ring in heads:
         parts.append(
             '<g class="grid-body" '
-            f"data-body={quoteattr(body)}{ring}>{_body_glyph(body, at, glyph_size, cell * 0.3, theme.text, words)}</g>"
+            f"data-body={quoteattr(body)}{ring}>{_body_glyph(body, at, glyph_size, theme.text)}</g>"
         )
     outlines = glyph_outlines()
     for grid_cell in table.cells:
@@ -392,15 +411,13 @@ def _orb(orb_deg: float) -> str:
     return f"{minutes // 60}°{minutes % 60:02d}′"
 
 
-def _body_glyph(
-    body: str, centre: tuple[float, float], size: float, text_size: float, colour: str, words: Words
-) -> str:
-    """Return a body's glyph ``size`` wide centred at ``centre``, or, for a body without one,
-    the first three letters of its name."""
-    if _glyph_name(body) in glyph_outlines():
-        return _glyph(_glyph_name(body), centre, size, colour)
-    return _text(centre, words.short_body(body), text_size, colour)
+def _body_glyph(body: str, centre: tuple[float, float], size: float, colour: str) -> str:
+    """Return a body's glyph ``size`` wide centred at ``centre`` (every body a wheel draws has
+    one: ``glyph_name``)."""
+    return _glyph(glyph_name(body), centre, size, colour)
 
 
-def _glyph_name(body: str) -> str:
+def glyph_name(body: str) -> str:
+    """Return the name of the glyph (in glyph_outlines.json) a body is drawn with: its own, or
+    the one GLYPH_OF_BODY gives it."""
     return GLYPH_OF_BODY.get(body, body)

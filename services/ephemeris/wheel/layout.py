@@ -59,7 +59,7 @@ SIGN_GLYPH, ANGLE_TEXT = 0.075, 0.04
 #: Advance widths of Noto Sans (the font the PNG is drawn with, and the SVG's first choice), in
 #: thousandths of the font size, of the characters the wheel's labels use (read from the
 #: bundled fonts' hmtx tables); ``0`` to ``9`` share one width. Anything else counts as 0.6.
-REGULAR_ADVANCE = {**dict.fromkeys("0123456789", 572), "°": 428, "′": 232, " ": 260, "R": 622}
+REGULAR_ADVANCE = {**dict.fromkeys("0123456789", 572), "°": 428, "′": 232, " ": 260, "R": 622, "℞": 620}
 BOLD_ADVANCE = {"A": 690, "S": 551, "C": 637, "M": 943, "D": 740, "I": 389}
 #: A line of label text's height, as a fraction of its font size (the digits' ink, 0.714,
 #: and a little room), and the space between a label and its R (of the font size).

@@ -49,6 +49,13 @@ UNICODE_NAMES = {
     "north_node": "ASCENDING NODE",
     "south_node": "DESCENDING NODE",
     "chiron": "CHIRON",
+    "pholus": "PHOLUS",
+    "ceres": "CERES",
+    "pallas": "PALLAS",
+    "juno": "JUNO",
+    "vesta": "VESTA",
+    "black_moon_lilith": "BLACK MOON LILITH",
+    "earth": "EARTH",
     "conjunction": "CONJUNCTION",
     "opposition": "OPPOSITION",
     "trine": "WHITE UP-POINTING TRIANGLE",
@@ -78,6 +85,13 @@ def test_the_committed_outlines_are_those_of_the_table_each_from_one_of_its_font
             assert outline["codepoint"] == f"U+{GLYPHS[name]:04X}"
             assert outline["font"] in FONTS
         assert outline["path"].startswith("M") and outline["width"] > 0 and outline["height"] > 0
+
+
+def test_every_outline_fits_its_em_so_its_symbol_clips_none_of_it():
+    outlines = json.loads(OUTLINES.read_text(encoding="utf-8"))
+    assert {
+        name: max(o["width"], o["height"]) for name, o in outlines.items() if max(o["width"], o["height"]) > 1000
+    } == {}
 
 
 @pytest.mark.skipif(

@@ -276,7 +276,7 @@ def test_each_body_of_both_rings_is_labelled_with_its_degree_and_minute_in_one_t
             for g, position in zip(drawn, chart.positions):
                 # The minute truncated, as an ephemeris prints it: 29°59.9′ is 29°59′.
                 minutes = math.floor(position.sign_degree * 60.0)
-                expected = [f"{minutes // 60}°{minutes % 60:02d}′"] + (["R"] if position.retrograde else [])
+                expected = [f"{minutes // 60}°{minutes % 60:02d}′"] + (["\u211e"] if position.retrograde else [])
                 assert [t.text for t in g.iter(f"{SVG}text")] == expected, (pair.case, ring, position.body)
 
 
