@@ -29,8 +29,8 @@ BODIES = ("sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn", "rahu"
 ENGLISH = JyotishWords("en")
 ABBREVIATIONS = {body: ENGLISH.abbreviation(body) for body in (*BODIES, "lagna")}
 #: The smallest label a crowded house may have, of the chart's side: 8.5 px in the default
-#: 800-pixel picture (whose chart is 704 px). Measured: 8.7 px for thirteen labels in a North
-#: Indian corner triangle (houses 2, 6, 8, 12), the worst case; 11.7 px in a South Indian cell;
+#: 800-pixel picture (whose chart is 704 px). Measured: 9.0 px for thirteen labels in a North
+#: Indian corner triangle (houses 2, 6, 8, 12), the worst case; 11.9 px in a South Indian cell;
 #: a house of one to four labels gets the largest font, 18.3 px.
 MIN_FONT = 8.5 / 704
 
