@@ -43,10 +43,11 @@ PICTURE_PARAMS = ("style", "theme", "size", "lang")
 #: The varga a picture draws beside the rasi when the request names none: the navamsa, the
 #: divisional chart every Jyotish program shows with the rasi.
 DEFAULT_DRAWN_VARGA = "D9"
-#: The largest PNG drawn, in pixels: the default pair of charts (rasi and navamsa) at the
-#: largest size, 8000 by 4000. Sixteen charts at 4000 pixels would be 8000 by 32000, a
-#: gigabyte of pixels to rasterise; the SVG, drawn by the caller, has no such bound.
-MAX_PNG_PIXELS = 2 * 4000 * 4000
+#: The largest PNG drawn, in pixels: the chart wheel's largest square, 4000 by 4000 (the
+#: default pair of charts, the rasi and the navamsa, up to size 2828). Rasterised and encoded
+#: in about 3 s here, within the 10 s deadline of a single computation on a busy machine;
+#: twice as many pixels took 6 to 7 s. The SVG, drawn by the caller, has no such bound.
+MAX_PNG_PIXELS = 4000 * 4000
 #: The charts in a row of the picture (services/timelords/indian_charts/drawing.py).
 CHARTS_PER_ROW = 2
 

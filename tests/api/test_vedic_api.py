@@ -474,9 +474,26 @@ def test_a_pictures_parameter_with_format_json_is_refused_and_costs_nothing(stac
     [
         ({"format": "svg", "style": "east_indian"}, "style"),
         ({"format": "svg", "size": "100"}, "size"),
-        ({"format": "png", "size": "4000", "vargas": "D9,D10"}, "size"),
+        ({"format": "png", "size": "2829"}, "size"),
     ],
-    ids=["unknown style", "size below 200", "a PNG above 32 million pixels"],
+    ids=["unknown style", "size below 200", "a PNG above 16 million pixels"],
 )
 def test_a_picture_outside_its_bounds_is_refused(api, params, param):
     assert_error(api.get("/v1/vedic/chart", params={**BIRTH, **params}), 400, "invalid_parameter", param)
+
+
+def test_the_largest_png_passes_through_the_gateway(api):
+    """Two charts of 2828 px, the dark theme: within the 16 million pixels a PNG may have, and
+    within gRPC's 4 MB message limit between the service and the gateway."""
+    response = api.get("/v1/vedic/chart", params={**BIRTH, "format": "png", "size": 2828, "theme": "dark"})
+    assert response.status_code == 200, response.text
+    assert struct.unpack(">II", response.content[16:24]) == (5656, 2828)
+    assert (
+        "size=2828"
+        in assert_error(
+            api.get("/v1/vedic/chart", params={**BIRTH, "format": "png", "size": 2829}),
+            400,
+            "invalid_parameter",
+            "size",
+        )["suggestion"]
+    )
