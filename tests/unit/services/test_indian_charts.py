@@ -170,9 +170,11 @@ def test_every_varga_asked_is_drawn_after_the_rasi_two_to_a_row():
     assert (root.get("width"), root.get("height")) == ("800", "800")
 
 
-def test_the_marks_of_retrograde_and_combust_follow_the_chart():
-    chart = _reply().data.json
-    root = ET.fromstring(_reply(format="svg").data.svg)
+@pytest.mark.parametrize("datetime", ["1990-06-15T14:30:00Z", "1984-11-02T05:10:00Z"])
+def test_the_marks_of_retrograde_and_combust_and_the_description_follow_the_chart(datetime):
+    chart = _reply(datetime=datetime).data.json
+    root = ET.fromstring(_reply(datetime=datetime, format="svg").data.svg)
+    desc = root.find(f"{SVG}desc").text
     drawn = {g.get("data-body"): g for g in _groups(_groups(root, "indian-chart")[0], "point")}
     for point in chart.points:
         if point.body == "lagna":
@@ -180,3 +182,19 @@ def test_the_marks_of_retrograde_and_combust_follow_the_chart():
         text = next(drawn[point.body].iter(f"{SVG}text")).text
         assert ("℞" in text) == point.retrograde and ("^" in text) == point.combust
         assert drawn[point.body].get("data-retrograde") == str(point.retrograde).lower()
+        assert drawn[point.body].get("data-combust") == str(point.combust).lower()
+        clause = ENGLISH.rasi_clause(
+            point.body, int(point.sign_degree), point.sign, point.retrograde, point.combust, point.house
+        )
+        assert clause in desc and ("(combust)" in clause) == point.combust
+
+
+def test_the_1984_delhi_chart_has_combust_grahas_so_the_combust_mark_is_tested():
+    assert any(p.combust for p in _reply(datetime="1984-11-02T05:10:00Z").data.json.points)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "es", "it", "pt", "nl", "ru"])
+def test_each_language_gives_every_graha_an_abbreviation_of_its_own(lang):
+    words = JyotishWords(lang)
+    abbreviations = [words.abbreviation(body) for body in (*BODIES, "lagna")]
+    assert len(set(abbreviations)) == len(abbreviations), abbreviations
