@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -51,20 +52,31 @@ DOCS_PICTURES = {"vedic-north-indian.png": "north-london-light", "vedic-south-in
 def draw_png(picture: str) -> bytes:
     """Return the PNG of the golden ``picture``."""
     if picture in CROWDED:
-        return _crowded_png(picture.split("-")[0] + "_indian")
+        return render_png(*draw_document(picture))
     params = {**PICTURES[picture], "format": "png"}
     request = request_from_query(vedic_pb2.ComputeVedicChartRequest, list(params.items()), "/v1/vedic/chart")
     return compute_reply(vedic_chart.compute, request, Deadline.never()).data.png
 
 
-def _crowded_png(style: str, size: int = 500) -> bytes:
+def draw_document(picture: str) -> tuple[str, int, int]:
+    """Return the SVG document of the golden ``picture`` and its width and height in pixels."""
+    if picture in CROWDED:
+        return _crowded_svg(picture.split("-")[0] + "_indian")
+    params = {**PICTURES[picture], "format": "svg"}
+    request = request_from_query(vedic_pb2.ComputeVedicChartRequest, list(params.items()), "/v1/vedic/chart")
+    svg = compute_reply(vedic_chart.compute, request, Deadline.never()).data.svg
+    root = ET.fromstring(svg)
+    return svg, int(root.get("width")), int(root.get("height"))
+
+
+def _crowded_svg(style: str, size: int = 500) -> tuple[str, int, int]:
     words = JyotishWords("en")
     bodies = ("sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn", "rahu", "ketu", "uranus", "neptune")
     points = [ChartPoint(body, 1, 2, 29.99, True, True) for body in (*bodies, "pluto")]
     points.append(ChartPoint("lagna", 0, 1, 12.5))
     layout = chart_layout(style, "D1", "D1 Rasi", points, {p.body: words.abbreviation(p.body) for p in points})
     svg = draw_svg([layout], THEMES["print"], size=size, words=words, desc="Every graha in Taurus.")
-    return render_png(svg, *picture_size(size, 1))
+    return svg, *picture_size(size, 1)
 
 
 def golden_path(picture: str) -> Path:

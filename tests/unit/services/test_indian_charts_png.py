@@ -1,6 +1,7 @@
 """The North and South Indian charts as PNG (shared/pictures/png.py): the golden images under
 tests/golden/vedic/ (reviewed by eye once, tests/golden_vedic.py) drawn again pixel for pixel,
-and each theme's colours in the pixels."""
+each theme's colours in the pixels, and Chromium drawing the same SVG as resvg within the
+wheel's tolerances (tests/unit/services/test_wheel_png.py states and measured them)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,17 @@ import numpy as np
 import pytest
 
 from shared.pictures.themes import THEMES
-from tests.golden_vedic import PICTURES, draw_png, golden_path, golden_pictures
+from tests.golden_vedic import PICTURES, draw_document, draw_png, golden_path, golden_pictures
 from tests.golden_wheels import pixels
+from tests.unit.services.test_wheel_png import (
+    CHANNEL_TOLERANCE,
+    MAX_DIFFERING_SHARE,
+    MAX_SHIFTED_SHARE,
+    _chromium_pixels,
+    _differing_share,
+    _differing_share_within_a_pixel,
+    chromium_page,  # noqa: F401 (the fixture the Chromium tests take)
+)
 
 pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run make setup")
 
@@ -32,3 +42,15 @@ def test_a_charts_png_has_its_themes_background_lines_and_text(picture):
     colours = {tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in (theme.background, theme.line, theme.text)}
     found = {tuple(int(v) for v in row) for row in np.unique(drawn, axis=0)}
     assert colours <= found
+
+
+@pytest.mark.parametrize("picture", golden_pictures())
+def test_chromium_and_resvg_draw_the_same_indian_charts(chromium_page, picture):  # noqa: F811
+    """Measured over the six golden pictures: 0.21-0.37% of the pixels differ by more than 48,
+    0.055-0.093% within a pixel (the most in the crowded ones, the most text)."""
+    svg, width, height = draw_document(picture)
+    chromium, resvg = _chromium_pixels(chromium_page, svg, width, height), pixels(draw_png(picture))
+    share = _differing_share(chromium, resvg)
+    assert share <= MAX_DIFFERING_SHARE, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE}"
+    shifted = _differing_share_within_a_pixel(chromium, resvg)
+    assert shifted <= MAX_SHIFTED_SHARE, f"{shifted:.4%} differ by more than {CHANNEL_TOLERANCE} within a pixel"
