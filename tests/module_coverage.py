@@ -41,6 +41,7 @@ PACKAGES: dict[str, tuple[str, bool]] = {
     "services/ephemeris/wheel": ("services/ephemeris/wheel", False),
     "services/search": ("services/search", False),
     "services/timelords": ("services/timelords", False),
+    "services/timelords/indian_charts": ("services/timelords/indian_charts", False),
     "services/astrocartography": ("services/astrocartography", False),
 }
 
@@ -69,6 +70,8 @@ LISTED_BECAUSE: dict[str, str] = {
     "test_wheel_glyphs.py and test_wheel_contrast.py",
     "services/ephemeris/wheel": "the wheel's drawing: tests/unit/services/test_wheel.py and test_biwheel.py parse "
     "the pictures it draws back into the chart",
+    "services/timelords/indian_charts": "the North and South Indian charts: tests/unit/services/test_indian_charts.py "
+    "parses the pictures back into the chart, test_indian_charts_png.py compares their golden PNGs",
 }
 
 #: Modules of gated packages without a test file of their name, and why (what tests them instead).

@@ -1,4 +1,5 @@
-"""/v1/vedic/chart: the sidereal birth chart of Jyotish, with its nakshatras, houses and vargas."""
+"""/v1/vedic/chart: the sidereal birth chart of Jyotish, with its nakshatras, houses and vargas,
+as JSON or drawn as North or South Indian charts (services/timelords/indian_charts)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,25 @@ from celestial.v1 import vedic_pb2 as pb
 from kernel.deadline import Deadline
 from kernel.nakshatras import Nakshatra
 from kernel.vedic_chart import VedicPoint, cast_vedic_chart
+from services.timelords.indian_charts.layout import STYLES
+from services.timelords.indian_charts.picture import chart_svg
+from shared.pictures.png import render_png
+from shared.pictures.themes import THEMES
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.wire import birth_from, fill_instant, sent_moment_name
 
 #: How every Jyotish position is computed (echoed in meta.conventions.positions).
 POSITIONS = "apparent geocentric longitudes of date, less the true ayanamsha (with nutation)"
 
+# The layouts and the palettes give the request's style and theme their meaning.
+bound_to_choices(STYLES, "services.timelords.indian_charts.layout.STYLES", (pb.ComputeVedicChartRequest, "style"))
+bound_to_choices(THEMES, "shared.pictures.themes.THEMES", (pb.ComputeVedicChartRequest, "theme"))
+
 
 def compute(request: pb.ComputeVedicChartRequest, deadline: Deadline) -> pb.ComputeVedicChartResponse:
-    """Return the Vedic chart container: the conventions, every point, and the vargas asked for."""
+    """Return the Vedic chart container (the conventions, every point, and the vargas asked
+    for), or with format svg or png its picture."""
     query = request.query
     moment, place = birth_from(request)
     with naming_moment(sent_moment_name(request, "birth.moment")):
@@ -37,15 +48,21 @@ def compute(request: pb.ComputeVedicChartRequest, deadline: Deadline) -> pb.Comp
         house_system=chart.house_system,
         positions=POSITIONS,
     )
+    warnings = [c.message for c in chart.warnings]
+    if query.picture is not None:
+        svg, (width, height) = chart_svg(chart, query.picture)
+        if request.format == "png":
+            answer = pb.VedicChartAnswer(png=render_png(svg, width, height))
+        else:
+            answer = pb.VedicChartAnswer(svg=svg)
+        return pb.ComputeVedicChartResponse(data=answer, conventions=conventions, warnings=warnings)
     data = pb.VedicChartData(
         points=[_point(p) for p in chart.points],
     )
     fill_instant(data.moment, moment.jd_ut1)
     if chart.vargas:
         data.vargas.update(chart.vargas)
-    return pb.ComputeVedicChartResponse(
-        data=data, conventions=conventions, warnings=[c.message for c in chart.warnings]
-    )
+    return pb.ComputeVedicChartResponse(data=pb.VedicChartAnswer(json=data), conventions=conventions, warnings=warnings)
 
 
 def nakshatra_record(nakshatra: Nakshatra) -> pb.NakshatraRecord:

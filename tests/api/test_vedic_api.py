@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import struct
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -416,4 +419,81 @@ def test_a_match_takes_two_stored_charts_and_answers_as_their_births_do(stack):
     assert (
         stored.json()["data"] == plain.json()["data"]
         and stored.json()["meta"]["conventions"] == plain.json()["meta"]["conventions"]
+    )
+
+
+# --- Pictures (issue 51): the chart drawn as North or South Indian charts -------------------
+
+
+def test_format_svg_is_the_indian_charts_document_with_its_digest(api):
+    response = api.get("/v1/vedic/chart", params={**BIRTH, "format": "svg", "style": "south_indian"})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert 'data-style="south_indian"' in response.text and 'data-varga="D9"' in response.text
+    digest = base64.b64encode(hashlib.sha256(response.content).digest()).decode()
+    assert response.headers["content-digest"] == f"sha-256=:{digest}:"
+
+
+def test_format_png_is_two_charts_of_size_pixels_side_by_side(api):
+    response = api.get("/v1/vedic/chart", params={**BIRTH, "format": "png", "size": 300, "theme": "dark"})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "image/png"
+    assert struct.unpack(">II", response.content[16:24]) == (600, 300)
+
+
+def test_a_picture_costs_the_charts_2_credits_plus_1_and_json_stays_2(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert client.get("/v1/vedic/chart", params={**BIRTH, "format": "svg"}).status_code == 200
+        assert balance(stack, name) == 7
+        assert client.get("/v1/vedic/chart", params={**BIRTH, "format": "png", "size": 200}).status_code == 200
+        assert balance(stack, name) == 4
+        assert client.get("/v1/vedic/chart", params={**BIRTH, "format": "json"}).json()["meta"]["credits_used"] == 2
+
+
+def test_the_json_answer_is_unchanged_by_pictures(api):
+    body = api.get("/v1/vedic/chart", params=BIRTH).json()["data"]
+    assert set(body) == {"moment", "points"}
+
+
+@pytest.mark.parametrize(
+    ("param", "value"), [("style", "south_indian"), ("theme", "dark"), ("size", "400"), ("lang", "de")]
+)
+def test_a_pictures_parameter_with_format_json_is_refused_and_costs_nothing(stack, param, value):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(
+            client.get("/v1/vedic/chart", params={**BIRTH, param: value}), 400, "invalid_parameter", param
+        )
+    assert "format=svg" in error["suggestion"]
+    assert balance(stack, name) == 10
+
+
+@pytest.mark.parametrize(
+    ("params", "param"),
+    [
+        ({"format": "svg", "style": "east_indian"}, "style"),
+        ({"format": "svg", "size": "100"}, "size"),
+        ({"format": "png", "size": "2829"}, "size"),
+    ],
+    ids=["unknown style", "size below 200", "a PNG above 16 million pixels"],
+)
+def test_a_picture_outside_its_bounds_is_refused(api, params, param):
+    assert_error(api.get("/v1/vedic/chart", params={**BIRTH, **params}), 400, "invalid_parameter", param)
+
+
+def test_the_largest_png_passes_through_the_gateway(api):
+    """Two charts of 2828 px, the dark theme: within the 16 million pixels a PNG may have, and
+    within gRPC's 4 MB message limit between the service and the gateway."""
+    response = api.get("/v1/vedic/chart", params={**BIRTH, "format": "png", "size": 2828, "theme": "dark"})
+    assert response.status_code == 200, response.text
+    assert struct.unpack(">II", response.content[16:24]) == (5656, 2828)
+    assert (
+        "size=2828"
+        in assert_error(
+            api.get("/v1/vedic/chart", params={**BIRTH, "format": "png", "size": 2829}),
+            400,
+            "invalid_parameter",
+            "size",
+        )["suggestion"]
     )
