@@ -26,6 +26,9 @@ from services.ephemeris.wheel.layout import (
     HOUSE_RING,
     SIGN_GLYPH,
     SINGLE_RING,
+    TICK_1,
+    TICK_5,
+    TICK_10,
     ZODIAC_INNER,
     ZODIAC_OUTER,
     PointRing,
@@ -33,6 +36,8 @@ from services.ephemeris.wheel.layout import (
     WheelPoint,
     aspect_grid,
     label_box,
+    layout_blocks,
+    line_pieces,
     text_width,
 )
 from shared.pictures.glyphs import glyph_outlines
@@ -204,16 +209,18 @@ def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> st
             '<g class="sign" '
             f'data-sign="{sign.sign}">{_glyph(sign.sign, centre, radius * SIGN_GLYPH, theme.element(index))}</g>'
         )
-    for degree in range(0, 360, 5):
+    # The degree scale: a tick every degree on the band's inner edge, longer every 5 and 10.
+    for degree in range(360):
         angle = layout.signs[0].start_deg + degree
-        tick = 0.025 if degree % 10 == 0 else 0.012
-        parts.append(_line(_xy(half, inner, angle), _xy(half, inner * (1 + tick), angle), theme.line, 0.8))
+        tick = TICK_10 if degree % 10 == 0 else TICK_5 if degree % 5 == 0 else TICK_1
+        width = 0.8 if degree % 5 == 0 else 0.5
+        parts.append(_line(_xy(half, inner, angle), _xy(half, inner + radius * tick, angle), theme.line, width))
     parts.append("</g>")
     return "\n".join(parts)
 
 
 def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words: Words) -> str:
-    inner, aspect_ring = radius * ZODIAC_INNER, radius * _aspect_ring(layout)
+    aspect_ring = radius * _aspect_ring(layout)
     house_ring = BI_HOUSE_RING if layout.is_biwheel else HOUSE_RING
     parts = [
         '<g class="houses">',
@@ -226,10 +233,12 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
             f'stroke="{theme.line}" stroke-width="1"/>'
         )
     label_size = radius * (HOUSE_TEXT if len(layout.cusps) <= 12 else SECTOR_TEXT)
+    # Cusp and angle lines stop short of the glyphs and labels they would cross.
+    blocks = layout_blocks(layout)
     for cusp in layout.cusps:
         parts.append(
             f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
-            + _line(_xy(half, aspect_ring, cusp.angle_deg), _xy(half, inner, cusp.angle_deg), theme.faint, 1.0)
+            + _pieces(cusp.angle_deg, _aspect_ring(layout), ZODIAC_INNER, blocks, half, radius, theme.faint, 1.0)
             + "</g>"
         )
         parts.append(_text(_xy(half, radius * house_ring, cusp.label_deg), str(cusp.house), label_size, theme.text))
@@ -237,10 +246,9 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
     # a place clear of the sign glyphs and boundaries), on both kinds of wheel.
     band = radius * (ZODIAC_OUTER + ZODIAC_INNER) / 2
     for angle in layout.angles:
-        start, end = _xy(half, aspect_ring, angle.angle_deg), _xy(half, radius * ZODIAC_OUTER, angle.angle_deg)
         parts.append(
             f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
-            + _line(start, end, theme.line, 2.2)
+            + _pieces(angle.angle_deg, _aspect_ring(layout), ZODIAC_OUTER, blocks, half, radius, theme.line, 2.2)
             + _text(
                 _xy(half, band, angle.label_deg),
                 words.angle_label(angle.name),
@@ -252,6 +260,24 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
         )
     parts.append("</g>")
     return "\n".join(parts)
+
+
+def _pieces(
+    angle_deg: float,
+    inner: float,
+    outer: float,
+    blocks: list,
+    half: float,
+    radius: float,
+    colour: str,
+    width: float,
+) -> str:
+    """Return a line at ``angle_deg`` from the radius ``inner`` to ``outer`` (fractions of the
+    wheel's), drawn in the pieces ``line_pieces`` leaves between ``blocks``."""
+    return "".join(
+        _line(_xy(half, radius * low, angle_deg), _xy(half, radius * high, angle_deg), colour, width)
+        for low, high in line_pieces(angle_deg, inner, outer, blocks)
+    )
 
 
 def _aspect_ring(layout: WheelLayout) -> float:
@@ -291,18 +317,20 @@ def _points(
     glyph and label, the label upright under the glyph along the same spread angle, an R to
     its right when retrograde."""
     edge = radius * at.edge
-    text_size = radius * at.text_size
     ring_attribute = f' data-ring="{ring}"' if ring else ""
     parts = [f'<g class="points"{ring_attribute}>']
     for point in points:
+        # The mark on the body's exact degree, and a leader from it to its glyph, wherever
+        # in its sector and in whichever tier the glyph stands.
         mark_in, mark_out = _xy(half, edge * 0.965, point.angle_deg), _xy(half, edge, point.angle_deg)
-        glyph_at = _xy(half, radius * at.glyph, point.glyph_deg)
-        leader_from = _xy(half, radius * (at.glyph + at.leader_gap), point.glyph_deg)
+        glyph_at = _xy(half, radius * point.glyph_radius, point.glyph_deg)
+        leader_from = _xy(half, radius * (point.glyph_radius + point.glyph_size * 0.6), point.glyph_deg)
+        text_size = radius * point.text_size
         colour = theme.text
-        glyph = _body_glyph(point.body, glyph_at, radius * at.glyph_size, text_size * 35 / 32, colour, words)
+        glyph = _body_glyph(point.body, glyph_at, radius * point.glyph_size, text_size * 35 / 32, colour, words)
         # The label and its R are centred together on the label's place.
         x, y = _xy(half, radius * point.label_radius, point.glyph_deg)
-        box_width = radius * label_box(point, at)[0]
+        box_width = radius * label_box(point)[0]
         label_width = text_width(point.label, text_size)
         labels = _text((x - box_width / 2 + label_width / 2, y), point.label, text_size, colour, halo=theme.background)
         if point.retrograde:

@@ -258,17 +258,6 @@ def _glyph_angle(point: ET.Element) -> float:
     return math.degrees(math.atan2(y, x)) % 360.0
 
 
-def test_each_rings_glyphs_are_spread_apart_among_themselves():
-    # The least gap between neighbouring glyphs of one ring: 7°, or less when the ring cannot
-    # hold them all (95% of an even share); 0.02° of slack for the coordinates' rounding.
-    for pair in pairs():
-        for ring in ("inner", "outer"):
-            angles = sorted(_glyph_angle(g) for g in _groups(pair.svg, "point") if g.get("data-ring") == ring)
-            least = min(7.0, 360.0 / len(angles) * 0.95)
-            gaps = [(angles[(i + 1) % len(angles)] - angles[i]) % 360.0 for i in range(len(angles))]
-            assert min(gaps) >= least - 0.02, (pair.case, ring, min(gaps))
-
-
 def test_each_body_of_both_rings_is_labelled_with_its_degree_and_minute_in_one_text_and_an_r_when_retrograde():
     for pair in pairs():
         for ring, chart in (("inner", pair.inner), ("outer", pair.outer)):

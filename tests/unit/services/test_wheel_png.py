@@ -22,7 +22,7 @@ import pytest
 import resvg_py
 
 from services.ephemeris.wheel.drawing import draw_svg
-from services.ephemeris.wheel.layout import SINGLE_RING, wheel_layout
+from services.ephemeris.wheel.layout import wheel_layout
 from shared.pictures.png import render_png
 from shared.pictures.themes import THEMES
 from tests.e2e.browser import launched_chromium
@@ -125,17 +125,17 @@ def test_each_themes_background_ring_and_glyph_colours_are_in_its_png(theme):
 def _uninked(image: np.ndarray, layout, size: int) -> list[str]:
     """Return the bodies of ``layout`` at whose glyph position the light-theme ``image`` of
     ``size`` pixels has too little ink: fewer than INK_SHARE of the pixels within a quarter of
-    the glyph's size of its centre (computed here from the wheel's geometry, layout.py's ring
-    scaled to the picture) differ from the background by more than INK_CONTRAST."""
+    the glyph's size of its centre (the layout's glyph radius and size, scaled to the
+    picture) differ from the background by more than INK_CONTRAST."""
     background = np.array(_rgb(THEMES["light"].background))
     half = size / 2
     radius = half * 0.98
-    reach = round(radius * SINGLE_RING.glyph_size / 4)
     uninked = []
     for point in layout.points:
+        reach = round(radius * point.glyph_size / 4)
         theta = math.radians(point.glyph_deg)
-        x = round(half + radius * SINGLE_RING.glyph * math.cos(theta))
-        y = round(half - radius * SINGLE_RING.glyph * math.sin(theta))
+        x = round(half + radius * point.glyph_radius * math.cos(theta))
+        y = round(half - radius * point.glyph_radius * math.sin(theta))
         patch = image[y - reach : y + reach + 1, x - reach : x + reach + 1, :3].astype(int)
         if (np.abs(patch - background).max(axis=2) > INK_CONTRAST).mean() < INK_SHARE:
             uninked.append(point.body)
