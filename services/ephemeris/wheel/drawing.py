@@ -12,10 +12,13 @@ give the same bytes.
 
 from __future__ import annotations
 
+import functools
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from kernel.zodiac import SIGN_KEYS
 from services.ephemeris.wheel.layout import (
+    ANGLE_DEGREE_TEXT,
     ANGLE_TEXT,
     ASPECT_RING,
     BI_ASPECT_RING,
@@ -32,12 +35,14 @@ from services.ephemeris.wheel.layout import (
     ZODIAC_INNER,
     ZODIAC_OUTER,
     PointRing,
+    WheelAngle,
     WheelLayout,
     WheelPoint,
     aspect_grid,
     label_box,
     layout_blocks,
     line_pieces,
+    position_width,
     text_width,
 )
 from shared.pictures.glyphs import glyph_outlines
@@ -209,14 +214,35 @@ def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float) -> st
             '<g class="sign" '
             f'data-sign="{sign.sign}">{_glyph(sign.sign, centre, radius * SIGN_GLYPH, theme.element(index))}</g>'
         )
-    # The degree scale: a tick every degree on the band's inner edge, longer every 5 and 10.
-    for degree in range(360):
-        angle = layout.signs[0].start_deg + degree
-        tick = TICK_10 if degree % 10 == 0 else TICK_5 if degree % 5 == 0 else TICK_1
-        width = 0.8 if degree % 5 == 0 else 0.5
-        parts.append(_line(_xy(half, inner, angle), _xy(half, inner + radius * tick, angle), theme.line, width))
+    # The degree scale, drawn from 0° Aries at 3 o'clock and turned to the chart's zodiac.
+    parts.append(
+        f'<g class="degree-scale" transform="rotate({_f(-layout.signs[0].start_deg)} {_f(half)} {_f(half)})" '
+        f'stroke="{theme.line}">{_degree_scale(half, radius)}</g>'
+    )
     parts.append("</g>")
     return "\n".join(parts)
+
+
+@functools.cache
+def _degree_scale(half: float, radius: float) -> str:
+    """Return the degree scale's ticks on the zodiac band's inner edge of a wheel centred at
+    ``half`` with ``radius`` (pixels), 0° Aries at 3 o'clock: a tick every degree, longer every
+    5 and 10; one path a length (360 lines cost more to write than the rest of the wheel, and
+    the same scale serves every chart of a size, turned)."""
+    inner = radius * ZODIAC_INNER
+    paths = []
+    for tick, every, skip, width in ((TICK_1, 1, 5, 0.5), (TICK_5, 5, 10, 0.8), (TICK_10, 10, 0, 0.8)):
+        outer = inner + radius * tick
+        moves = []
+        for degree in range(0, 360, every):
+            if skip and degree % skip == 0:
+                continue
+            cos, sin = math.cos(math.radians(degree)), math.sin(math.radians(degree))
+            moves.append(
+                f"M{_f(half + inner * cos)} {_f(half - inner * sin)}L{_f(half + outer * cos)} {_f(half - outer * sin)}"
+            )
+        paths.append(f'<path d="{"".join(moves)}" stroke-width="{_f(width)}"/>')
+    return "".join(paths)
 
 
 def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words: Words) -> str:
@@ -256,10 +282,27 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
                 theme.text,
                 bold=True,
             )
+            + _angle_position(angle, half, radius, band, theme)
             + "</g>"
         )
     parts.append("</g>")
     return "\n".join(parts)
+
+
+def _angle_position(angle: WheelAngle, half: float, radius: float, band: float, theme: Theme) -> str:
+    """Return an angle's position drawn in the zodiac band at its place: ``14°07′`` then its
+    sign's glyph, in the sign's element colour."""
+    size = radius * ANGLE_DEGREE_TEXT
+    glyph = size * 1.1
+    width = radius * position_width(angle.degree, angle.minute)
+    x, y = _xy(half, band, angle.position_deg)
+    text_width_px = width - glyph
+    return (
+        '<g class="angle-position">'
+        + _text((x - width / 2 + text_width_px / 2, y), angle.position, size, theme.text, halo=theme.band)
+        + _glyph(angle.sign, (x + width / 2 - glyph / 2, y), glyph, theme.element(SIGN_KEYS.index(angle.sign)))
+        + "</g>"
+    )
 
 
 def _pieces(

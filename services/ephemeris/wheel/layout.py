@@ -53,8 +53,9 @@ BI_DIVIDER, BI_HOUSE_RING, BI_ASPECT_RING = 0.6, 0.372, 0.34
 #: The degree scale on the zodiac band's inner edge: how far (fractions of the radius) its
 #: ticks reach into the band, every degree, every 5 and every 10 degrees.
 TICK_1, TICK_5, TICK_10 = 0.01, 0.018, 0.028
-#: The sign glyphs' size and the angle labels' (ASC, MC …, bold) font size.
-SIGN_GLYPH, ANGLE_TEXT = 0.075, 0.04
+#: The sign glyphs' size, the angle labels' (ASC, MC …, bold) font size, and the font size of
+#: an angle's position (``14°07′`` and its sign's glyph, a little larger) beside its label.
+SIGN_GLYPH, ANGLE_TEXT, ANGLE_DEGREE_TEXT = 0.075, 0.04, 0.03
 #: Advance widths of Noto Sans (the font the PNG is drawn with, and the SVG's first choice), in
 #: thousandths of the font size, of the characters the wheel's labels use (read from the
 #: bundled fonts' hmtx tables); ``0`` to ``9`` share one width. Anything else counts as 0.6.
@@ -117,13 +118,24 @@ class WheelCusp:
 
 @dataclass(frozen=True)
 class WheelAngle:
-    """One angle of the chart (asc, mc, dsc, ic): its longitude, screen angle (degrees), and
-    the screen angle of its label's centre, in the zodiac band beside its line."""
+    """One angle of the chart (asc, mc, dsc, ic): its longitude, screen angle (degrees), the
+    screen angle of its label's centre, in the zodiac band beside its line, its degree, minute
+    and sign, and the screen angle of the centre of its position (``14°07′`` and the sign's
+    glyph) in the band, on the other side of its line where there is room."""
 
     name: str
     longitude: float
     angle_deg: float
     label_deg: float
+    degree: int = 0
+    minute: int = 0
+    sign: str = "aries"
+    position_deg: float = 0.0
+
+    @property
+    def position(self) -> str:
+        """Return the angle's degree and minute within its sign: ``14°07′``."""
+        return f"{self.degree}°{self.minute:02d}′"
 
 
 @dataclass(frozen=True)
@@ -419,11 +431,60 @@ def _angles(chart: Chart, ascendant: float) -> tuple[WheelAngle, ...]:
         normalize_deg(houses.midheaven_deg + 180.0),
     )
     signs = _signs(ascendant)
+    placed = [
+        (name, longitude, screen_angle(longitude, ascendant)) for name, longitude in zip(ANGLE_NAMES, angle_longitudes)
+    ]
+    labels = [(name, at, _angle_label_deg(name, at, signs)) for name, _, at in placed]
     angles = []
-    for name, longitude in zip(ANGLE_NAMES, angle_longitudes):
-        at = screen_angle(longitude, ascendant)
-        angles.append(WheelAngle(name, longitude, at, _angle_label_deg(name, at, signs)))
+    for (name, longitude, at), (_, _, label_deg) in zip(placed, labels):
+        sign, within = sign_key_of(longitude)
+        degree, minute = _degree_minute(within)
+        position_deg = _angle_position_deg(at, label_deg, position_width(degree, minute), signs, labels)
+        angles.append(WheelAngle(name, longitude, at, label_deg, degree, minute, sign, position_deg))
     return tuple(angles)
+
+
+def position_width(degree: int, minute: int) -> float:
+    """Return the width (fraction of the radius) of an angle's position as drawn: its degree
+    and minute, a space, and its sign's glyph (ANGLE_DEGREE_TEXT * 1.1 square)."""
+    return text_width(f"{degree}°{minute:02d}′ ", ANGLE_DEGREE_TEXT) + ANGLE_DEGREE_TEXT * 1.1
+
+
+def _angle_position_deg(
+    angle_deg: float,
+    label_deg: float,
+    width: float,
+    signs: tuple[WheelSign, ...],
+    labels: list[tuple[str, float, float]],
+) -> float:
+    """Return the screen angle (degrees) of the centre of an angle's position, ``width`` wide,
+    in the middle of the zodiac band: the other side of its line from its label, clear of the
+    sign glyphs and boundaries, of every angle's line and label; stepping away from the line
+    when that is taken, then trying the label's side beyond the label."""
+    band = (ZODIAC_OUTER + ZODIAC_INNER) / 2
+    height = ANGLE_DEGREE_TEXT * 1.1
+    half = math.degrees((across(width, height, angle_deg) / 2 + UNIT_GAP) / band)
+    glyph_half = math.degrees((SIGN_GLYPH / 2 + UNIT_GAP) / band)
+    label_halves = [
+        (
+            at_label,
+            math.degrees(across(text_width(name.upper(), ANGLE_TEXT, bold=True), ANGLE_TEXT, at_label) / 2 / band),
+        )
+        for name, _, at_label in labels
+    ]
+    first = -1.0 if _signed(label_deg - angle_deg) > 0 else 1.0
+    for step in range(20):
+        for side in (first, -first):
+            centre = angle_deg + side * (half + step * 1.0)
+            clear = (
+                all(abs(_signed(centre - sign.middle_deg)) >= half + glyph_half for sign in signs)
+                and all(abs(_signed(centre - sign.start_deg)) >= half for sign in signs)
+                and all(abs(_signed(centre - line)) >= half for _, line, _ in labels)
+                and all(abs(_signed(centre - at)) >= half + reach for at, reach in label_halves)
+            )
+            if clear:
+                return normalize_deg(centre)
+    return normalize_deg(angle_deg + first * half)
 
 
 def _angle_label_deg(name: str, angle_deg: float, signs: tuple[WheelSign, ...]) -> float:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import re
 import xml.etree.ElementTree as ET
 from functools import cache
 
@@ -26,10 +27,14 @@ from kernel.houses import parse_house_system
 from kernel.positions import Observer
 from kernel.synastry import inter_chart
 from kernel.timescale import Moment
+from kernel.zodiac import sign_key_of
 from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import (
+    ANGLE_DEGREE_TEXT,
+    ANGLE_TEXT,
     ASPECT_RING,
     BI_ASPECT_RING,
+    SIGN_GLYPH,
     ZODIAC_INNER,
     ZODIAC_OUTER,
     WheelLayout,
@@ -38,6 +43,8 @@ from services.ephemeris.wheel.layout import (
     label_box,
     layout_blocks,
     line_pieces,
+    position_width,
+    text_width,
     wheel_layout,
 )
 from shared.pictures.themes import THEMES
@@ -236,14 +243,53 @@ def test_the_zodiac_ring_has_a_tick_every_degree_longer_at_5_and_10():
     layout = wheel_layout(births()[0])
     svg = ET.fromstring(draw_svg(layout, THEMES["light"], size=800, title="Natal chart"))
     ns = "{http://www.w3.org/2000/svg}"
-    zodiac = next(g for g in svg.iter(f"{ns}g") if g.get("class") == "zodiac")
-    ticks = [
-        math.hypot(float(line.get("x2")) - float(line.get("x1")), float(line.get("y2")) - float(line.get("y1")))
-        for line in zodiac.findall(f"{ns}line")
-    ]
-    lengths = sorted({round(t) for t in ticks if t < 20})
-    assert len([t for t in ticks if t < 20]) == 360 and len(lengths) == 3
-    assert sum(round(t) == lengths[-1] for t in ticks) == 36 and sum(round(t) == lengths[1] for t in ticks) == 36
+    ticks: dict[int, float] = {}  # whole degree of the zodiac → the tick's length (px)
+    scale = next(g for g in svg.iter(f"{ns}g") if g.get("class") == "degree-scale")
+    # Turned by the transform's rotate(a 400 400): clockwise on screen by a degrees.
+    turn = float(re.fullmatch(r"rotate\(([-\d.]+) 400 400\)", scale.get("transform")).group(1))
+    for path in scale.iter(f"{ns}path"):
+        for x1, y1, x2, y2 in re.findall(r"M([-\d.]+) ([-\d.]+)L([-\d.]+) ([-\d.]+)", path.get("d")):
+            x1, y1, x2, y2 = (float(v) for v in (x1, y1, x2, y2))
+            screen = math.degrees(math.atan2(400 - y1, x1 - 400)) - turn
+            degree = round(screen - 180.0 + layout.ascendant) % 360
+            assert degree not in ticks
+            ticks[degree] = math.hypot(x2 - x1, y2 - y1)
+    assert sorted(ticks) == list(range(360))
+    short, five, ten = ticks[1], ticks[5], ticks[10]
+    assert short < five < ten
+    for degree, length in ticks.items():
+        expected = ten if degree % 10 == 0 else five if degree % 5 == 0 else short
+        assert length == pytest.approx(expected, abs=0.05), degree  # coordinates written to 0.01 px
+
+
+def _band_box(angle_deg: float, width: float, height: float) -> Box:
+    """Return a box ``width`` by ``height`` centred in the middle of the zodiac band."""
+    band = (ZODIAC_OUTER + ZODIAC_INNER) / 2
+    x, y = band * math.cos(math.radians(angle_deg)), band * math.sin(math.radians(angle_deg))
+    return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+
+def test_each_angle_reads_its_degree_minute_and_sign_beside_its_label_clear_of_everything_in_the_band():
+    for case, layout in layouts():
+        signs = [_band_box(s.middle_deg, SIGN_GLYPH, SIGN_GLYPH) for s in layout.signs]
+        labels = [
+            _band_box(a.label_deg, text_width(a.name.upper(), ANGLE_TEXT, bold=True), ANGLE_TEXT * 0.8)
+            for a in layout.angles
+        ]
+        for angle in layout.angles:
+            sign, within = sign_key_of(angle.longitude)
+            minutes = math.floor(within * 60.0)
+            assert (angle.position, angle.sign) == (f"{minutes // 60}°{minutes % 60:02d}′", sign), case
+            box = _band_box(angle.position_deg, position_width(angle.degree, angle.minute), ANGLE_DEGREE_TEXT * 1.1)
+            assert not any(_overlap(box, other) for other in signs + labels), (case, angle.name)
+            assert not any(_meets(box, a.angle_deg, ASPECT_RING, ZODIAC_OUTER) for a in layout.angles), (
+                case,
+                angle.name,
+            )
+            assert not any(_meets(box, s.start_deg, ZODIAC_INNER, ZODIAC_OUTER) for s in layout.signs), (
+                case,
+                angle.name,
+            )
 
 
 @pytest.mark.parametrize("index", [0, 1])
