@@ -40,8 +40,9 @@ SECTOR_MARGIN_DEG = 0.5
 #: Rounds of pushing crowded units of one tier apart (each moves a crowded pair half the way),
 #: and how short of its room (degrees) a pair may stay before the exact pass closes it.
 PACK_ROUNDS, PACK_TOLERANCE_DEG = 60, 1e-4
-#: The most tiers a crowded stretch of a ring is stacked in.
-MOST_TIERS = 6
+#: The most tiers a crowded stretch of a ring is stacked in, the least scale tried for its
+#: units, and how many halvings find the largest scale that fits.
+MOST_TIERS, MIN_SCALE, SCALE_STEPS = 6, 0.2, 7
 #: The angles of a chart, in the order they are drawn: Ascendant, Midheaven, Descendant, Imum Coeli.
 ANGLE_NAMES = ("asc", "mc", "dsc", "ic")
 #: The zodiac band's outer and inner edges, the house numbers' ring and the aspect circle of
@@ -632,37 +633,68 @@ def _arc_around(longitude: float, boundaries: list[float]) -> tuple[float, float
     return longitude - back, longitude + ahead
 
 
-def _place(units: list[_Unit], low: float, high: float, ring: PointRing) -> dict[int, tuple[float, float, int, float]]:
+Placement = dict[int, tuple[float, float, int, float]]
+
+
+def _place(units: list[_Unit], low: float, high: float, ring: PointRing) -> Placement:
     """Return where the ``units`` of one segment (the arc ``low`` to ``high``, longitudes,
     between two lines) stand, by index: their longitude, glyph radius (fraction of the
     wheel's), tier and scale. One tier at full size when they fit side by side, each within its
-    arc and clear of the lines; else two tiers (alternate units, in the order of the zodiac),
-    three …, each tier's units scaled down as far as the ring's depth needs to hold the tiers."""
-    size = ring.glyph_size
+    arc and clear of the lines; else the largest scale at which they fit in one tier, or in two
+    (alternate units, in the order of the zodiac), three … (each tier count's scale at most what
+    the ring's depth allows its tiers), the fewer tiers at equal scale."""
     reach = max(along(*u.box, u.screen_deg) for u in units)
-    result: dict[int, tuple[float, float, int, float]] = {}
+    best: tuple[float, Placement] | None = None
+    crowded: Placement = {}
     for tiers in range(1, MOST_TIERS + 1):
-        depth = tiers * (size + LABEL_GAP + reach) + (tiers - 1) * UNIT_GAP
-        scale = min(1.0, (ring.top - ring.floor) / depth)
-        result, fits = {}, True
-        for tier in range(tiers):
-            radius = ring.top - scale * (size / 2 + tier * (size + LABEL_GAP + reach + UNIT_GAP))
-            members = units[tier::tiers]
-            widths = [_unit_width(u, radius, scale, ring) for u in members]
-            lows, highs = [], []
-            for u, width in zip(members, widths):
-                clear_low, clear_high = max(u.low, low + width / 2), min(u.high, high - width / 2)
-                # A unit wider than its arc between the lines keeps to its sector; the line
-                # is drawn with a gap across it.
-                lows.append(clear_low if clear_low <= clear_high else u.low)
-                highs.append(clear_high if clear_low <= clear_high else u.high)
-            gaps = [(a + b) / 2 for a, b in zip(widths, widths[1:])]
-            at, packed = _pack([u.longitude for u in members], lows, highs, gaps)
-            fits = fits and packed
-            result.update({u.index: (x, radius, tier, scale) for u, x in zip(members, at)})
+        depth = tiers * (ring.glyph_size + LABEL_GAP + reach) + (tiers - 1) * UNIT_GAP
+        deepest = min(1.0, (ring.top - ring.floor) / depth)
+        if best is not None and deepest <= best[0]:
+            continue
+        placed, fits = _tiers(units, low, high, ring, tiers, deepest, reach)
         if fits:
-            break
-    return result
+            best = (deepest, placed)
+            if deepest == 1.0:
+                break
+            continue
+        crowded = crowded or placed
+        # The largest scale below the deepest at which these tiers fit (halving the interval).
+        least, most = (best[0] if best else MIN_SCALE), deepest
+        for _ in range(SCALE_STEPS):
+            middle = (least + most) / 2
+            placed, fits = _tiers(units, low, high, ring, tiers, middle, reach)
+            if fits:
+                least, best = middle, (middle, placed)
+            else:
+                most = middle
+    return best[1] if best else crowded
+
+
+def _tiers(
+    units: list[_Unit], low: float, high: float, ring: PointRing, tiers: int, scale: float, reach: float
+) -> tuple[Placement, bool]:
+    """Return ``_place``'s placement of ``units`` in ``tiers`` tiers at ``scale``, and whether
+    every unit fits (if not, the nearest try, crowded); ``reach`` is the most any label reaches
+    along the radius at full scale."""
+    size = ring.glyph_size
+    result: Placement = {}
+    fits = True
+    for tier in range(tiers):
+        radius = ring.top - scale * (size / 2 + tier * (size + LABEL_GAP + reach + UNIT_GAP))
+        members = units[tier::tiers]
+        widths = [_unit_width(u, radius, scale, ring) for u in members]
+        lows, highs = [], []
+        for u, width in zip(members, widths):
+            clear_low, clear_high = max(u.low, low + width / 2), min(u.high, high - width / 2)
+            # A unit wider than its arc between the lines keeps to its sector; the line is
+            # drawn with a gap across it.
+            lows.append(clear_low if clear_low <= clear_high else u.low)
+            highs.append(clear_high if clear_low <= clear_high else u.high)
+        gaps = [(a + b) / 2 for a, b in zip(widths, widths[1:])]
+        at, packed = _pack([u.longitude for u in members], lows, highs, gaps)
+        fits = fits and packed
+        result.update({u.index: (x, radius, tier, scale) for u, x in zip(members, at)})
+    return result, fits
 
 
 def _unit_width(unit: _Unit, radius: float, scale: float, ring: PointRing) -> float:

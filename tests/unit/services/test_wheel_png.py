@@ -124,7 +124,7 @@ def test_each_themes_background_ring_and_glyph_colours_are_in_its_png(theme):
 
 def _uninked(image: np.ndarray, layout, size: int) -> list[str]:
     """Return the bodies of ``layout`` at whose glyph position the light-theme ``image`` of
-    ``size`` pixels has too little ink: fewer than INK_SHARE of the pixels within a quarter of
+    ``size`` pixels has too little ink: fewer than INK_SHARE of the pixels within a third of
     the glyph's size of its centre (the layout's glyph radius and size, scaled to the
     picture) differ from the background by more than INK_CONTRAST."""
     background = np.array(_rgb(THEMES["light"].background))
@@ -132,7 +132,7 @@ def _uninked(image: np.ndarray, layout, size: int) -> list[str]:
     radius = half * 0.98
     uninked = []
     for point in layout.points:
-        reach = round(radius * point.glyph_size / 4)
+        reach = round(radius * point.glyph_size / 3)
         theta = math.radians(point.glyph_deg)
         x = round(half + radius * point.glyph_radius * math.cos(theta))
         y = round(half - radius * point.glyph_radius * math.sin(theta))
