@@ -26,6 +26,7 @@ from services.ephemeris.wheel.layout import (
     BI_HOUSE_RING,
     BI_INNER_RING,
     BI_OUTER_RING,
+    CUSP_TEXT,
     HOUSE_RING,
     SIGN_GLYPH,
     SINGLE_RING,
@@ -36,9 +37,11 @@ from services.ephemeris.wheel.layout import (
     ZODIAC_OUTER,
     PointRing,
     WheelAngle,
+    WheelCusp,
     WheelLayout,
     WheelPoint,
     aspect_grid,
+    cusp_position_box,
     label_box,
     layout_blocks,
     line_pieces,
@@ -265,6 +268,7 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
         parts.append(
             f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
             + _pieces(cusp.angle_deg, _aspect_ring(layout), ZODIAC_INNER, blocks, half, radius, theme.faint, 1.0)
+            + _cusp_position(cusp, half, radius, theme)
             + "</g>"
         )
         parts.append(_text(_xy(half, radius * house_ring, cusp.label_deg), str(cusp.house), label_size, theme.text))
@@ -287,6 +291,17 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
         )
     parts.append("</g>")
     return "\n".join(parts)
+
+
+def _cusp_position(cusp: WheelCusp, half: float, radius: float, theme: Theme) -> str:
+    """Return a cusp's position (``14°07′``, small) in the zodiac band's outer rim at its
+    place, or nothing where the layout draws none."""
+    if cusp.position_deg is None:
+        return ""
+    size = radius * CUSP_TEXT
+    left, bottom, right, top = cusp_position_box(cusp.position_deg, text_width(cusp.position, CUSP_TEXT))
+    at = (half + radius * (left + right) / 2, half - radius * (bottom + top) / 2)
+    return f'<g class="cusp-position">{_text(at, cusp.position, size, theme.text, halo=theme.band)}</g>'
 
 
 def _angle_position(angle: WheelAngle, half: float, radius: float, band: float, theme: Theme) -> str:

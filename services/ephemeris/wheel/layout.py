@@ -54,6 +54,9 @@ BI_DIVIDER, BI_HOUSE_RING, BI_ASPECT_RING = 0.6, 0.372, 0.34
 #: The degree scale on the zodiac band's inner edge: how far (fractions of the radius) its
 #: ticks reach into the band, every degree, every 5 and every 10 degrees.
 TICK_1, TICK_5, TICK_10 = 0.01, 0.018, 0.028
+#: A cusp's position's font size (``14°07′``, in the zodiac band's outer rim beside the cusp)
+#: and how far (fractions of the radius) inside the band's outer edge it keeps.
+CUSP_TEXT, CUSP_RIM = 0.022, 0.006
 #: The sign glyphs' size, the angle labels' (ASC, MC …, bold) font size, and the font size of
 #: an angle's position (``14°07′`` and its sign's glyph, a little larger) beside its label.
 SIGN_GLYPH, ANGLE_TEXT, ANGLE_DEGREE_TEXT = 0.075, 0.04, 0.03
@@ -109,12 +112,24 @@ class WheelSign:
 @dataclass(frozen=True)
 class WheelCusp:
     """One house cusp: its house number, longitude (degrees, chart's zodiac), screen angle,
-    and the screen angle of its house number (the middle of the house)."""
+    the screen angle of its house number (the middle of the house), its degree and minute
+    within its sign, and the screen angle of their centre in the zodiac band's outer rim
+    beside its line (None where no position is drawn: a cusp on an angle, whose position the
+    angle's reads, one whose place beside its line the angle's label and position fill, and
+    Gauquelin's 36 sectors)."""
 
     house: int
     longitude: float
     angle_deg: float
     label_deg: float
+    degree: int = 0
+    minute: int = 0
+    position_deg: float | None = None
+
+    @property
+    def position(self) -> str:
+        """Return the cusp's degree and minute within its sign: ``14°07′``."""
+        return f"{self.degree}°{self.minute:02d}′"
 
 
 @dataclass(frozen=True)
@@ -289,6 +304,8 @@ def label_radius(box: tuple[float, float], glyph_radius: float, glyph_size: floa
 
 
 Block = tuple[float, float, float, float]
+#: A box: left, bottom, right, top (fractions of the radius, y up).
+Box = tuple[float, float, float, float]
 
 
 def unit_blocks(point: WheelPoint) -> tuple[Block, Block]:
@@ -354,14 +371,13 @@ def wheel_layout(chart: Chart) -> WheelLayout:
     """Return the layout of ``chart``'s wheel: its signs, cusps (as many as the chart's house
     system has: 12, or Gauquelin's 36), angles, bodies and aspects."""
     ascendant = chart.houses.ascendant_deg
+    angles = _angles(chart, ascendant)
     points = _points(chart.positions, ascendant, SINGLE_RING, _lines(chart))
     at = {p.body: p.angle_deg for p in points}
     aspects = tuple(
         WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at[a.body_a], at[a.body_b]) for a in chart.aspects
     )
-    return WheelLayout(
-        ascendant, _signs(ascendant), _cusps(chart, ascendant), _angles(chart, ascendant), points, aspects
-    )
+    return WheelLayout(ascendant, _signs(ascendant), _cusps(chart, ascendant, angles), angles, points, aspects)
 
 
 def biwheel_layout(inner: Chart, outer: Chart, cross_aspects: list[AspectMatch]) -> WheelLayout:
@@ -371,6 +387,7 @@ def biwheel_layout(inner: Chart, outer: Chart, cross_aspects: list[AspectMatch])
     chart's house its longitude falls in), and ``cross_aspects`` (body_a
     from ``inner``, body_b from ``outer``, as kernel.synastry.inter_chart returns them)."""
     ascendant = inner.houses.ascendant_deg
+    angles = _angles(inner, ascendant)
     lines = _lines(inner)
     points, outer_points = (
         _points(inner.positions, ascendant, BI_INNER_RING, lines),
@@ -383,7 +400,7 @@ def biwheel_layout(inner: Chart, outer: Chart, cross_aspects: list[AspectMatch])
         for a in cross_aspects
     )
     return WheelLayout(
-        ascendant, _signs(ascendant), _cusps(inner, ascendant), _angles(inner, ascendant), points, aspects, outer_points
+        ascendant, _signs(ascendant), _cusps(inner, ascendant, angles), angles, points, aspects, outer_points
     )
 
 
@@ -410,8 +427,11 @@ def _signs(ascendant: float) -> tuple[WheelSign, ...]:
     )
 
 
-def _cusps(chart: Chart, ascendant: float) -> tuple[WheelCusp, ...]:
+def _cusps(chart: Chart, ascendant: float, angles: tuple[WheelAngle, ...]) -> tuple[WheelCusp, ...]:
     cusps_deg = list(chart.houses.cusps_deg)
+    signs = _signs(ascendant)
+    taken = _band_boxes(signs, angles)
+    on_angles = [a.angle_deg for a in angles]
     cusps = []
     for index, cusp in enumerate(cusps_deg):
         following = cusps_deg[(index + 1) % len(cusps_deg)]
@@ -419,8 +439,79 @@ def _cusps(chart: Chart, ascendant: float) -> tuple[WheelCusp, ...]:
         # for Gauquelin's sectors, which run with the diurnal motion.
         span = (following - cusp + 180.0) % 360.0 - 180.0
         middle = cusp + span / 2.0
-        cusps.append(WheelCusp(index + 1, cusp, screen_angle(cusp, ascendant), screen_angle(middle, ascendant)))
+        at = screen_angle(cusp, ascendant)
+        degree, minute = _degree_minute(sign_of(cusp)[1])
+        position_deg = None
+        if len(cusps_deg) <= 12 and all(abs(_signed(at - line)) > 1e-6 for line in on_angles):
+            width = text_width(f"{degree}°{minute:02d}′", CUSP_TEXT)
+            position_deg = _cusp_position_deg(at, cusp, 1.0 if span > 0 else -1.0, width, on_angles, taken)
+            if position_deg is not None:
+                taken.append(cusp_position_box(position_deg, width))
+        cusps.append(WheelCusp(index + 1, cusp, at, screen_angle(middle, ascendant), degree, minute, position_deg))
     return tuple(cusps)
+
+
+def cusp_position_box(angle_deg: float, width: float) -> Box:
+    """Return the box (left, bottom, right, top; fractions of the radius, y up) of a cusp's
+    position ``width`` wide centred at ``angle_deg`` in the zodiac band's outer rim: as far
+    out as the band lets it (CUSP_RIM inside its edge)."""
+    height = CUSP_TEXT * TEXT_HEIGHT
+    radius = ZODIAC_OUTER - CUSP_RIM - along(width, height, angle_deg) / 2
+    return _box_at(radius, angle_deg, width, height)
+
+
+def _box_at(radius: float, angle_deg: float, width: float, height: float) -> Box:
+    """Return the box (left, bottom, right, top; y up) ``width`` by ``height`` centred at
+    ``radius`` and the screen angle ``angle_deg``."""
+    x, y = radius * math.cos(math.radians(angle_deg)), radius * math.sin(math.radians(angle_deg))
+    return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _band_boxes(signs: tuple[WheelSign, ...], angles: tuple[WheelAngle, ...]) -> list[Box]:
+    """Return the boxes of what the zodiac band holds: the sign glyphs, the angles' labels
+    (their English width) and the angles' positions."""
+    band = (ZODIAC_OUTER + ZODIAC_INNER) / 2
+    boxes = [_box_at(band, sign.middle_deg, SIGN_GLYPH, SIGN_GLYPH) for sign in signs]
+    for angle in angles:
+        label = text_width(angle.name.upper(), ANGLE_TEXT, bold=True)
+        boxes.append(_box_at(band, angle.label_deg, label, ANGLE_TEXT * TEXT_HEIGHT))
+        width = position_width(angle.degree, angle.minute)
+        boxes.append(_box_at(band, angle.position_deg, width, ANGLE_DEGREE_TEXT * 1.1))
+    return boxes
+
+
+def _cusp_position_deg(
+    cusp_deg: float, longitude: float, inward: float, width: float, lines: list[float], taken: list[Box]
+) -> float | None:
+    """Return the screen angle (degrees) of the centre of the position ``width`` wide of a cusp
+    at ``longitude`` in the band's outer rim, within the cusp's sign: beside its line on its house's side
+    (``inward``: +1 when the house runs counterclockwise), else the other side, stepping away
+    from the line until it meets no sign boundary, angle line or box ``taken``; None when no
+    place within 15° is clear (a cusp a degree from an angle, whose label and position fill
+    the band there: the angle's position then reads nearly the cusp's)."""
+    height = CUSP_TEXT * TEXT_HEIGHT
+    rim = ZODIAC_OUTER - CUSP_RIM
+    sign_low = math.floor(longitude / 30.0) * 30.0
+    for step in range(16):
+        for side in (inward, -inward):
+            half = math.degrees((across(width, height, cusp_deg) / 2 + UNIT_GAP / 2) / (rim - width / 2))
+            centre = normalize_deg(cusp_deg + side * (half + step * 1.0))
+            box = cusp_position_box(centre, width)
+            # Within the cusp's own sign, both edges (longitudes run with the screen angle).
+            offset = _signed(centre - cusp_deg)
+            clear = (
+                sign_low <= longitude + offset - half
+                and longitude + offset + half <= sign_low + 30.0
+                and all(abs(_signed(centre - line)) >= half for line in lines)
+                and not any(_overlaps(box, other) for other in taken)
+            )
+            if clear:
+                return centre
+    return None
 
 
 def _angles(chart: Chart, ascendant: float) -> tuple[WheelAngle, ...]:

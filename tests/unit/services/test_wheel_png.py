@@ -35,14 +35,15 @@ pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run m
 #: rasterisers agree inside every shape and part only at the edges, where each pixel is a
 #: blend by the share of it the shape covers: they sample that coverage differently and
 #: Chromium's Skia draws text with its own gamma, so an edge pixel of a dark stroke on white
-#: can differ by a fifth of the range (measured: 0.16-0.39% of the pixels differ by more than 48
-#: over CHROMIUM_PICTURES in the four themes, the most in high_contrast and print, black on
-#: white, and in the pictures with the most text: the bi-wheels and the Russian wheel).
+#: can differ by a fifth of the range (measured: up to 0.57% of the pixels differ by more than
+#: 48 over CHROMIUM_PICTURES in the four themes, the most in high_contrast and print, black on
+#: white, and in the pictures with the most text and edges: the bi-wheels, the Russian wheel;
+#: it was 0.39% before the degree scale's 360 ticks and the cusps' positions, issue 51).
 #: A stroke or glyph missing or misplaced by more than a pixel differs by far more than 48
 #: along its whole length; but the text is only 0.4% of the pixels, which is why the text is
 #: also compared within a pixel (below).
 CHANNEL_TOLERANCE = 48
-MAX_DIFFERING_SHARE = 0.005
+MAX_DIFFERING_SHARE = 0.0065
 #: Compared within a pixel (each pixel against the nearest colour within one pixel in the
 #: other picture), at most MAX_SHIFTED_SHARE may differ: measured 0.035-0.11% over
 #: CHROMIUM_PICTURES in the four themes, and 0.44-0.47% for a wheel drawn without its text.
