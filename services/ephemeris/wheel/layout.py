@@ -496,6 +496,9 @@ def _cusp_position_deg(
     height = CUSP_TEXT * TEXT_HEIGHT
     rim = ZODIAC_OUTER - CUSP_RIM
     sign_low = math.floor(longitude / 30.0) * 30.0
+    # Only boxes near the cusp can meet its position (16 steps of 1° stay within 0.4 of it).
+    x, y = rim * math.cos(math.radians(cusp_deg)), rim * math.sin(math.radians(cusp_deg))
+    taken = [b for b in taken if abs((b[0] + b[2]) / 2 - x) < 0.45 and abs((b[1] + b[3]) / 2 - y) < 0.45]
     for step in range(16):
         for side in (inward, -inward):
             half = math.degrees((across(width, height, cusp_deg) / 2 + UNIT_GAP / 2) / (rim - width / 2))
@@ -568,9 +571,10 @@ def _angle_position_deg(
     for step in range(20):
         for side in (first, -first):
             centre = angle_deg + side * (half + step * 1.0)
+            within = (centre - signs[0].start_deg) % 30.0  # signs are 30° apart
             clear = (
-                all(abs(_signed(centre - sign.middle_deg)) >= half + glyph_half for sign in signs)
-                and all(abs(_signed(centre - sign.start_deg)) >= half for sign in signs)
+                abs(within - 15.0) >= half + glyph_half
+                and min(within, 30.0 - within) >= half
                 and all(abs(_signed(centre - line)) >= half for _, line, _ in labels)
                 and all(abs(_signed(centre - at)) >= half + reach for at, reach in label_halves)
             )
@@ -684,11 +688,19 @@ def _clearable(
     a unit whose sector (``sectors``, longitudes) leaves it no room to stand clear at full
     size; such a line is drawn with a gap across the units, and the units on both its sides are
     placed together."""
+    halves = [
+        _unit_width(
+            _Unit(0, p.longitude, low, high, box, normalize_deg(p.longitude + turn)),
+            ring.top - ring.glyph_size / 2,
+            1.0,
+            ring,
+        )
+        / 2
+        for p, (low, high), box in zip(positions, sectors, boxes)
+    ]
     for _ in range(len(lines) - 1):
         narrow = None
-        for position, (low, high), box in zip(positions, sectors, boxes):
-            unit = _Unit(0, position.longitude, low, high, box, normalize_deg(position.longitude + turn))
-            half = _unit_width(unit, ring.top - ring.glyph_size / 2, 1.0, ring) / 2
+        for position, (low, high), half in zip(positions, sectors, halves):
             line_low, line_high = _arc_around(position.longitude, lines)
             if max(low, line_low + half) > min(high, line_high - half):
                 near_low = position.longitude - line_low < line_high - position.longitude
@@ -807,6 +819,14 @@ def _pack(wanted: list[float], lows: list[float], highs: list[float], gaps: list
     whether that was possible (if not, the positions of the nearest try, crowded)."""
     count = len(wanted)
     shown = [min(max(w, lo), hi) for w, lo, hi in zip(wanted, lows, highs)]
+    if _packed(shown, lows, highs, gaps):
+        return shown, True
+    # The tightest packing from the arcs' starts fits whenever any packing does.
+    tight = []
+    for k in range(count):
+        tight.append(max(lows[k], tight[-1] + gaps[k - 1]) if k else lows[k])
+    if not _packed(tight, lows, highs, gaps):
+        return shown, False
     for _ in range(PACK_ROUNDS):
         moved = False
         for k in range(count - 1):
@@ -823,13 +843,7 @@ def _pack(wanted: list[float], lows: list[float], highs: list[float], gaps: list
     shown[-1] = min(shown[-1], highs[-1])
     for k in range(count - 2, -1, -1):
         shown[k] = min(shown[k], highs[k], shown[k + 1] - gaps[k])
-    if _packed(shown, lows, highs, gaps):
-        return shown, True
-    # The tightest packing from the arcs' starts fits whenever any packing does.
-    tight = []
-    for k in range(count):
-        tight.append(max(lows[k], tight[-1] + gaps[k - 1]) if k else lows[k])
-    return (tight, True) if _packed(tight, lows, highs, gaps) else (shown, False)
+    return (shown, True) if _packed(shown, lows, highs, gaps) else (tight, True)
 
 
 def _packed(shown: list[float], lows: list[float], highs: list[float], gaps: list[float]) -> bool:
