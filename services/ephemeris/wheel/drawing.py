@@ -372,7 +372,7 @@ def _points(
 ) -> str:
     """Return one ring of bodies, labelled in ``words``' language (``ring``: inner or outer on a bi-wheel, written as
     ``data-ring``; None on a single wheel, which writes none): each body's mark, leader line,
-    glyph and label, the label upright under the glyph along the same spread angle, an R to
+    glyph and label, the label upright under the glyph along the same drawn angle, an R to
     its right when retrograde."""
     edge = radius * at.edge
     ring_attribute = f' data-ring="{ring}"' if ring else ""

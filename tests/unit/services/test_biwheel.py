@@ -9,7 +9,7 @@ Antarctic circles, where quadrant systems fall back to Porphyrius), each chart i
 kernel, drawn, and the SVG parsed back: every body of both rings carries the kernel's
 longitude and its mark stands at the screen angle computed here from the chart's own numbers
 (``180 + λ − Ascendant``, the Ascendant at 9 o'clock and the zodiac counterclockwise), the outer
-ring outside the inner one, each ring's glyphs spread among themselves and labelled with the
+ring outside the inner one, each ring's glyphs placed among themselves and labelled with the
 degree, minute and R the kernel's position gives; every cusp and angle is the inner chart's;
 and the aspects drawn are exactly the kernel's cross aspects (kernel.synastry.inter_chart),
 none within a chart.

@@ -317,7 +317,7 @@ def test_no_bodys_glyph_or_label_overlaps_another_bodys(name):
 
 
 @pytest.mark.parametrize("name", DENSE)
-def test_each_label_stands_inside_its_own_glyph_along_the_glyphs_spread_angle(name):
+def test_each_label_stands_inside_its_own_glyph_along_the_glyphs_drawn_angle(name):
     layout = wheel_layout(_dense(name))
     points = {g.get("data-body"): g for g in _drawn(_dense(name)).iter(f"{SVG}g") if g.get("class") == "point"}
     for point in layout.points:
