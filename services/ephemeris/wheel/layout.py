@@ -94,9 +94,10 @@ class PointRing:
 SINGLE_RING = PointRing(ZODIAC_INNER, 0.79, 0.612, SIGN_GLYPH, 0.032)
 #: A bi-wheel's rings: the outer chart's under the zodiac band, then a circle dividing the
 #: rings, the inner chart's under it, then the house numbers and the aspect circle. Glyphs
-#: and labels are a little smaller than the single wheel's so both rings fit.
-BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.79, BI_DIVIDER + 0.008, 0.062, 0.03)
-BI_INNER_RING = PointRing(BI_DIVIDER, BI_DIVIDER - 0.03, BI_HOUSE_RING + 0.026, 0.062, 0.03)
+#: are a little smaller than the single wheel's so both rings fit; labels a little larger, so
+#: that a lone body's reads at 400 px (7 px).
+BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.79, BI_DIVIDER + 0.008, 0.068, 0.036)
+BI_INNER_RING = PointRing(BI_DIVIDER, BI_DIVIDER - 0.03, BI_HOUSE_RING + 0.026, 0.068, 0.036)
 
 
 @dataclass(frozen=True)
