@@ -95,7 +95,7 @@ class Frame:
     height: int
     header: int
     wheel: tuple[int, int]
-    grid: tuple[int, int, int, int] | None
+    grid: tuple[float, float, int, int] | None
     table: tuple[int, int, int, int] | None
 
 
@@ -111,9 +111,9 @@ def frame(size: int, grid: str = "none", table: str = "none", header_lines: int 
     right, bottom = size, header + size
     grid_box = table_box = None
     if grid == "aside":
-        grid_box, right = (right, header + round((size - side) / 2), side, side), right + side
+        grid_box, right = (right, header + (size - side) / 2, side, side), right + side
     elif grid == "below":
-        grid_box, bottom = (round((size - side) / 2), bottom, side, side), bottom + side
+        grid_box, bottom = ((size - side) / 2, bottom, side, side), bottom + side
     if table == "aside":
         table_box, right = (right, header, side, size), right + side
     elif table == "below":
@@ -433,7 +433,7 @@ def _points(
 def _grid(
     layout: WheelLayout,
     theme: Theme,
-    box: tuple[int, int, int, int],
+    box: tuple[float, float, int, int],
     words: Words,
     axes: tuple[str, str] | None = None,
 ) -> str:
