@@ -639,3 +639,28 @@ def test_the_header_and_the_table_cost_nothing_more(stack):
     with stack.client(key) as client:
         assert client.get(WHEEL, params={**BIRTH, "table": "below", "name": "Ada"}).status_code == 200
     assert balance(stack, name) == 7
+
+
+@pytest.mark.parametrize(
+    "params, outer",
+    [
+        (
+            {**BIRTH, "kind": "progressed", "target_datetime": "2026-03-01T00:00:00Z"},
+            "Outer: progressed to 2026-03-01 00:00 UTC",
+        ),
+        (
+            {**BIRTH, "kind": "return", "return_body": "sun", "search_start": "2026-01-01T00:00:00Z"},
+            "Outer: solar return at 2026-06-15 ",
+        ),
+        ({**BIRTH_A, **BIRTH_B, "kind": "synastry"}, "Outer: chart B: 1985-11-02 06:10 UTC"),
+    ],
+    ids=["progressed", "return", "synastry"],
+)
+def test_each_bi_wheels_header_names_its_outer_chart_with_its_moment(api, params, outer):
+    assert any(line.startswith(outer) for line in _texts(api.get(WHEEL, params=params).text, "header"))
+
+
+@pytest.mark.parametrize("kind, second", [("composite", "Chart A: 1990-06-15 14:30 UTC"), ("davison", "1988-02-")])
+def test_a_two_birth_single_wheels_header_names_its_births_or_its_midpoint(api, kind, second):
+    header = _texts(api.get(WHEEL, params={**BIRTH_A, **BIRTH_B, "kind": kind}).text, "header")
+    assert header[1].startswith(second)
