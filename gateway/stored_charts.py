@@ -243,7 +243,9 @@ async def _stand_in(
     chart = await store.get_chart(account_id, chart_id) if is_chart_id(chart_id) else None
     if chart is None:
         raise ChartNotFound(f"'{name}' names no stored chart of this account.", param=name)
-    return stand_in(chart.parameters, chart.settings, request_cls, name, given, with_settings=with_settings)
+    return stand_in(
+        chart.parameters, chart.settings, request_cls, name, given, with_settings=with_settings, chart_name=chart.name
+    )
 
 
 # --- the routes ----------------------------------------------------------------------------------

@@ -61,7 +61,8 @@ def _birth(chart: str) -> pb.WheelBirth:
 #: picture → the /v1/chart-wheel request's fields beside its format, theme and size: each
 #: golden chart's natal wheel, the transits of TRANSIT_MOMENT around London's chart (a
 #: bi-wheel), London's (A) and Sydney's (B) synastry (a bi-wheel) and composite, London's
-#: wheel with its aspect grid aside and below, and London's wheel in Russian.
+#: wheel with its aspect grid aside and below, London's wheel in Russian, and London's wheel
+#: named, with its positions table aside (issue 51).
 PICTURES = {
     **{chart: {"birth": _birth(chart)} for chart in CHARTS},
     "transit": {"kind": "transit", "birth": _birth("london"), "transit": Moment(datetime=TRANSIT_MOMENT)},
@@ -70,16 +71,20 @@ PICTURES = {
     "grid-aside": {"birth": _birth("london"), "grid": "aside"},
     "grid-below": {"birth": _birth("london"), "grid": "below"},
     "russian": {"birth": _birth("london"), "lang": "ru", "bodies": RUSSIAN_BODIES},
+    "table": {"birth": _birth("london"), "table": "aside", "name": "London, 15 June 1990"},
 }
 
 #: The golden images, (picture, theme): each natal chart in every theme, the transit bi-wheel
 #: in light and print (print's black-only lines are where the two rings are hardest to tell
-#: apart), and the wheel with its grid aside in dark (a picture 1.75 times as wide).
+#: apart), the wheel with its grid aside in dark (a picture 1.75 times as wide), and, for the
+#: header and the table (issue 51), the Russian wheel and the named wheel with its table.
 GOLDEN = [
     *((chart, theme) for chart in CHARTS for theme in THEMES),
     ("transit", "light"),
     ("transit", "print"),
     ("grid-aside", "dark"),
+    ("russian", "light"),
+    ("table", "light"),
 ]
 
 
@@ -92,6 +97,7 @@ DOCS_PICTURES = {
         "bodies": ["planets", "mean_node", "chiron"],
     },
     "chart-wheel-grid.png": {"grid": "aside", "size": 600},
+    "chart-wheel-table.png": {"table": "aside", "size": 600},
 }
 
 

@@ -92,6 +92,17 @@ class Words:
         ``moment``, an ISO 8601 text)."""
         return self._entry["charts"][name].format(moment=moment)
 
+    def dated_chart(self, name: str, moment: str) -> str:
+        """Return a chart's name (``chart``) with its moment ``moment`` (a text): in the
+        name's own place for it ("transits at 2026-03-01 12:00 UTC"), else after a colon
+        ("natal chart: 1990-06-15 15:30 BST")."""
+        template = self._entry["charts"][name]
+        return template.format(moment=moment) if "{moment}" in template else f"{template}: {moment}"
+
+    def ring(self, name: str) -> str:
+        """Return the word naming a bi-wheel's ring ``name`` (inner or outer): Inner, Outer."""
+        return self._entry[name]
+
     def house(self, number: int) -> str:
         """Return the house number as the language's description writes it: an ordinal
         ("9th", "9.", "1re") or the plain number."""
@@ -134,6 +145,22 @@ class Words:
             outer_chart=outer_chart,
             outer_bodies=outer,
         )
+
+    def house_system(self, name: str) -> str:
+        """Return the name of the house system ``name`` (an identifier of kernel/houses.py)."""
+        return self._entry["house_systems"][name]
+
+    def header(self, key: str, **fields: str) -> str:
+        """Return the header's (and the table's) word or template ``key`` (tropical, sidereal,
+        houses, fallback, utc, rows, columns, body, position, house, cusps) with ``fields``
+        filled in."""
+        return self._entry["header"][key].format(**fields)
+
+    def coordinate(self, angle: str, hemisphere: str) -> str:
+        """Return a latitude or longitude written ``angle`` (``51°30′``) in the hemisphere
+        ``hemisphere`` (north, south, east, west) as the language writes it: ``51°30′N``."""
+        header = self._entry["header"]
+        return header["coordinate"].format(angle=angle, hemisphere=header["compass"][hemisphere])
 
 
 #: The English words, the default.

@@ -7,8 +7,9 @@ Validation runs it in the gateway before any charge (the reader of DrawChartWhee
 invalid_parameter, a kind without its own (``kind=transit`` without ``transit_datetime``)
 missing_parameter, and a kind's chart refuses what its endpoint refuses (a draconic chart's
 dignities, a mundane composite, a progression to before birth), and a ``palette`` naming an
-unknown colour or not writing one as ``#rrggbb`` is invalid_parameter. The ephemeris service
-calls it to read the request.
+unknown colour or not writing one as ``#rrggbb`` is invalid_parameter, and so is a ``name``
+longer than NAME_CHARS or holding a control character (no XML document can carry one). The
+ephemeris service calls it to read the request.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from google.protobuf.message import Message
 
+from celestial.v1 import ephemeris_service_pb2, options_pb2
 from kernel.bodies import RETURNS, check_span, resolve_body
 from kernel.chart import MUNDANE
 from kernel.errors import InvalidProgression, OutOfRange
@@ -75,6 +77,17 @@ PALETTE_NAMES = (
     "soft",
     "minor",
 )
+#: The most characters a chart's ``name`` (the header's first line) may have: the
+#: ``(field).max_length`` of DrawChartWheelRequest.name.
+NAME_CHARS = (
+    ephemeris_service_pb2.DrawChartWheelRequest.DESCRIPTOR.fields_by_name["name"]
+    .GetOptions()
+    .Extensions[options_pb2.field]
+    .max_length
+)
+#: The characters no XML 1.0 document may hold (the C0 controls but tab, line feed and
+#: carriage return, and U+FFFE, U+FFFF), and the other controls, which draw nothing.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ufffe\uffff]")
 #: A colour as a palette writes it.
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 #: A palette written right, for the suggestions.
@@ -104,7 +117,24 @@ def chart_wheel_input(request: Message) -> WheelInput:
     it), a kind's missing parameter (MissingParameter naming it), and what the kind's own
     endpoint refuses."""
     palette = _palette(request.palette)
+    _check_name(request.name)
     return replace(_kind_input(request), palette=palette)
+
+
+def _check_name(name: str) -> None:
+    """Refuse a chart's name longer than NAME_CHARS or holding a control character."""
+    if len(name) > NAME_CHARS:
+        raise InvalidParameter(
+            f"name has {len(name)} characters; at most {NAME_CHARS}.",
+            suggestion=f"Send a name of at most {NAME_CHARS} characters.",
+            param="name",
+        )
+    if _CONTROL.search(name):
+        raise InvalidParameter(
+            "name holds a control character (a tab, a line break …), which a picture cannot draw.",
+            suggestion="Send the name as one line of printable text.",
+            param="name",
+        )
 
 
 def _palette(items: list[str]) -> tuple[tuple[str, str], ...]:

@@ -33,15 +33,21 @@ def stand_in(
     given: Iterable[str] = (),
     *,
     with_settings: bool = True,
+    chart_name: str = "",
 ) -> dict[str, str]:
     """Return the parameters (name -> text) a stored chart of ``parameters`` and ``settings``
     gives a ``request_cls`` through its parameter ``name``: each stored parameter the request
     takes, suffixed as ``name`` is (``lat_a`` for ``chart_a``), and, for ``chart`` when
-    ``with_settings``, each stored setting it takes and did not send (in ``given``)."""
+    ``with_settings``, each stored setting it takes and did not send (in ``given``). The
+    stored chart's own name ``chart_name`` (when not empty) becomes the request's ``name``
+    where the request takes one (a wheel's header: the inner chart's name, so through
+    ``chart`` or ``chart_a``) and did not send it."""
     suffix = name[len("chart") :]
     accepted = message_spec(request_cls.DESCRIPTOR).fields
     sent = set(given)
     expanded = {f"{key}{suffix}": value for key, value in parameters.items() if f"{key}{suffix}" in accepted}
+    if chart_name and suffix in ("", "_a") and "name" in accepted and "name" not in sent:
+        expanded["name"] = chart_name
     if with_settings and suffix == "":
         # The request's own settings win: a stored chart's are its defaults.
         expanded.update({key: value for key, value in settings.items() if key in accepted and key not in sent})

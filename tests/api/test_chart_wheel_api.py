@@ -68,18 +68,26 @@ def _png_size(content: bytes) -> tuple[int, int]:
     return struct.unpack(">II", content[16:24])
 
 
+def _svg_size(svg_text: str) -> tuple[int, int]:
+    svg = ET.fromstring(svg_text)
+    return int(svg.get("width")), int(svg.get("height"))
+
+
 def test_format_png_is_the_picture_itself_with_its_digest(api):
     wheel = api.get(WHEEL, params={**BIRTH, "format": "png"})
     assert wheel.status_code == 200, wheel.text
     assert wheel.headers["content-type"] == "image/png"
-    assert _png_size(wheel.content) == (800, 800)
+    assert _png_size(wheel.content) == _svg_size(api.get(WHEEL, params=BIRTH).text)
     digest = base64.b64encode(hashlib.sha256(wheel.content).digest()).decode()
     assert wheel.headers["content-digest"] == f"sha-256=:{digest}:"
 
 
 @pytest.mark.parametrize("size", [200, 1000])
-def test_a_png_is_size_pixels_square(api, size):
-    assert _png_size(api.get(WHEEL, params={**BIRTH, "format": "png", "size": size}).content) == (size, size)
+def test_a_png_is_size_pixels_wide_and_square_without_its_header(api, size):
+    width, height = _png_size(api.get(WHEEL, params={**BIRTH, "format": "png", "size": size}).content)
+    assert width == size and height > size
+    bare = api.get(WHEEL, params={**BIRTH, "format": "png", "size": size, "header": "false"}).content
+    assert _png_size(bare) == (size, size)
 
 
 def test_the_largest_png_passes_through_the_gateway(api):
@@ -87,7 +95,7 @@ def test_the_largest_png_passes_through_the_gateway(api):
     between the service and the gateway."""
     wheel = api.get(WHEEL, params={**BIRTH, "format": "png", "size": 4000, "bodies": "all", "theme": "dark"})
     assert wheel.status_code == 200, wheel.text
-    assert _png_size(wheel.content) == (4000, 4000)
+    assert _png_size(wheel.content)[0] == 4000
 
 
 def test_the_same_png_request_gives_the_same_bytes(api):
@@ -129,8 +137,8 @@ def test_each_theme_draws_in_its_own_colours(api, theme):
     assert "var(" not in text
 
 
-def test_size_sets_the_pictures_width_and_height(api):
-    svg = ET.fromstring(api.get(WHEEL, params={**BIRTH, "size": 1200}).text)
+def test_size_sets_the_bare_pictures_width_and_height(api):
+    svg = ET.fromstring(api.get(WHEEL, params={**BIRTH, "size": 1200, "header": "false"}).text)
     assert (svg.get("width"), svg.get("height"), svg.get("viewBox")) == ("1200", "1200", "0 0 1200 1200")
 
 
@@ -143,9 +151,10 @@ def test_without_grid_the_picture_is_the_wheel_alone(api):
 
 @pytest.mark.parametrize("grid, width, height", [("aside", 1750, 1000), ("below", 1000, 1750)])
 def test_the_grid_makes_the_picture_three_quarters_of_size_wider_or_taller(api, grid, width, height):
-    svg = ET.fromstring(api.get(WHEEL, params={**BIRTH, "size": 1000, "grid": grid}).text)
+    bare = {**BIRTH, "size": 1000, "grid": grid, "header": "false"}
+    svg = ET.fromstring(api.get(WHEEL, params=bare).text)
     assert (svg.get("width"), svg.get("height")) == (str(width), str(height))
-    assert _png_size(api.get(WHEEL, params={**BIRTH, "size": 1000, "grid": grid, "format": "png"}).content) == (
+    assert _png_size(api.get(WHEEL, params={**bare, "format": "png"}).content) == (
         width,
         height,
     )
@@ -186,6 +195,11 @@ def test_a_wheel_costs_the_natal_charts_2_credits_plus_1(stack):
         ({"palette": "background"}, "palette"),
         ({"palette": "background:#101820,background:#202020"}, "palette"),
         ({"grid": "left"}, "grid"),
+        ({"table": "left"}, "table"),
+        ({"header": "maybe"}, "header"),
+        ({"name": "x" * 81}, "name"),
+        ({"name": "Ada\nLovelace"}, "name"),
+        ({"name": "Ada\x07"}, "name"),
     ],
 )
 def test_bad_wheel_parameters_are_refused_before_any_charge(stack, params, param):
@@ -572,3 +586,156 @@ def test_a_png_in_the_print_theme_is_greyscale_and_in_colour_rgba(api):
         for theme in ("print", "light")
     }
     assert colour_types == {"print": 0, "light": 6}
+# --- the header, the table, the ring labels (issue 51, part 2) ------------------------------
+
+
+def _texts(svg_text: str, group: str) -> list[str]:
+    """Return the texts of the picture's ``<g class=group>`` elements, in order."""
+    return [
+        text.text
+        for g in ET.fromstring(svg_text).iter(f"{SVG}g")
+        if g.get("class") == group
+        for text in g.iter(f"{SVG}text")
+    ]
+
+
+def test_the_header_is_drawn_by_default_and_header_false_draws_the_bare_wheel(api):
+    assert _texts(api.get(WHEEL, params=BIRTH).text, "header")
+    bare = api.get(WHEEL, params={**BIRTH, "header": "false"}).text
+    assert not _texts(bare, "header") and _svg_size(bare) == (800, 800)
+
+
+def test_the_header_names_the_chart_its_local_time_and_zone_place_zodiac_and_houses(api):
+    params = {"datetime": "1944-06-06T08:00:00", "place": 2643743, "sidereal": "lahiri", "name": "D-Day"}
+    assert _texts(api.get(WHEEL, params=params).text, "header") == [
+        "D-Day — Natal chart",
+        "1944-06-06 08:00 BDST (UTC+02:00, Europe/London)",
+        "London, GB · 51°31′N 0°08′W",
+        "Sidereal zodiac (lahiri) · Houses: Placidus",
+    ]
+
+
+def test_the_header_shows_a_moment_sent_in_utc_in_utc_and_the_coordinates_alone(api):
+    assert _texts(api.get(WHEEL, params=BIRTH).text, "header") == [
+        "Natal chart",
+        "1990-06-15 14:30 UTC",
+        "51°30′N 0°08′W",
+        "Tropical zodiac · Houses: Placidus",
+    ]
+
+
+def test_the_header_says_when_the_house_system_fell_back_to_porphyrius(api):
+    header = _texts(api.get(WHEEL, params={**BIRTH, "lat": 75}).text, "header")
+    assert header[-1] == "Tropical zodiac · Houses: Porphyry (Placidus has no cusps at this latitude)"
+
+
+def test_a_name_is_drawn_as_sent_and_escaped(api):
+    name = '<script>alert("x")</script> & Ada'
+    svg = api.get(WHEEL, params={**BIRTH, "name": name}).text
+    assert _texts(svg, "header")[0] == f"{name} — Natal chart"
+    assert "<script>" not in svg
+
+
+def test_a_stored_charts_name_is_the_headers_unless_the_request_names_another(stack):
+    _name, key = stack.new_key(credits=20)
+    with stack.client(key) as client:
+        chart = client.post("/v1/charts", json={"name": "Ada", **BIRTH}).json()["data"]
+        stored = client.get(WHEEL, params={"chart": chart["id"]})
+        renamed = client.get(WHEEL, params={"chart": chart["id"], "name": "Byron"})
+    assert _texts(stored.text, "header")[0] == "Ada — Natal chart"
+    assert _texts(renamed.text, "header")[0] == "Byron — Natal chart"
+
+
+def test_a_bi_wheels_header_names_both_charts_the_outer_one_at_the_natal_place_once(api):
+    params = {"datetime": "1944-06-06T08:00:00", "place": 2643743, "kind": "transit"}
+    header = _texts(api.get(WHEEL, params={**params, "transit_datetime": "2026-03-01T12:00:00Z"}).text, "header")
+    assert header == [
+        "Transits to the natal chart",
+        "Inner: natal chart: 1944-06-06 08:00 BDST (UTC+02:00, Europe/London)",
+        "London, GB · 51°31′N 0°08′W",
+        # Sent in UTC, shown in the natal zone: the sky over the natal place.
+        "Outer: transits at 2026-03-01 12:00 GMT (UTC+00:00, Europe/London)",
+        "Tropical zodiac · Houses: Placidus",
+    ]
+
+
+def test_a_bi_wheels_rings_and_grid_axes_say_which_chart_is_whose(api):
+    params = {**BIRTH, "kind": "transit", "transit_datetime": "2026-03-01T12:00:00Z", "grid": "aside"}
+    svg = api.get(WHEEL, params=params).text
+    labels = {
+        g.get("data-ring"): [t.text for t in g.iter(f"{SVG}text")]
+        for g in ET.fromstring(svg).iter(f"{SVG}g")
+        if g.get("class") == "ring-label"
+    }
+    assert labels == {"outer": ["Outer:", "transits at 2026-03-01"], "inner": ["Inner:", "natal chart: 1990-06-15"]}
+    assert _texts(svg, "grid-axes") == ["Columns: transits at 2026-03-01", "Rows: natal chart: 1990-06-15"]
+
+
+def test_a_bi_wheel_png_in_russian_differs_from_the_english_one(api):
+    params = {**BIRTH_A, **BIRTH_B, "kind": "synastry", "format": "png"}
+    assert api.get(WHEEL, params=params).content != api.get(WHEEL, params={**params, "lang": "ru"}).content
+
+
+def test_the_table_lists_each_body_with_its_house_then_the_cusps_and_the_angles(api):
+    body = _json_wheel(api, {**BIRTH, "table": "aside"})
+    groups = [g for g in ET.fromstring(body["svg"]).iter(f"{SVG}g")]
+    rows = {g.get("data-body"): g for g in groups if g.get("class") == "table-body"}
+    assert list(rows) == [p["body"] for p in body["chart"]["positions"]]
+    for position in body["chart"]["positions"]:
+        texts = [t.text for t in rows[position["body"]].iter(f"{SVG}text")]
+        degree, minute = divmod(int(position["sign_degree"] * 60), 60)
+        assert texts[0] == f"{degree}°{minute:02d}′" and texts[-1] == str(position["house"])
+        assert ("R" in texts) == position["retrograde"]
+    houses = [(g.get("data-house"), g.get("data-angle")) for g in groups if g.get("class") == "table-house"]
+    assert houses == [(str(n), None) for n in range(1, 13)] + [(None, "asc"), (None, "mc")]
+
+
+@pytest.mark.parametrize(
+    "grid, table, wider, taller",
+    [
+        ("none", "aside", 1, 0),
+        ("none", "below", 0, 1),
+        ("aside", "aside", 2, 0),
+        ("below", "below", 0, 2),
+        ("aside", "below", 1, 1),
+    ],
+)
+def test_the_grid_and_the_table_each_add_three_quarters_of_size_where_they_stand(api, grid, table, wider, taller):
+    params = {**BIRTH, "size": 800, "header": "false", "grid": grid, "table": table}
+    assert _svg_size(api.get(WHEEL, params=params).text) == (800 + 600 * wider, 800 + 600 * taller)
+    assert _png_size(api.get(WHEEL, params={**params, "format": "png"}).content) == (
+        800 + 600 * wider,
+        800 + 600 * taller,
+    )
+
+
+def test_the_header_and_the_table_cost_nothing_more(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert client.get(WHEEL, params={**BIRTH, "table": "below", "name": "Ada"}).status_code == 200
+    assert balance(stack, name) == 7
+
+
+@pytest.mark.parametrize(
+    "params, outer",
+    [
+        (
+            {**BIRTH, "kind": "progressed", "target_datetime": "2026-03-01T00:00:00Z"},
+            "Outer: progressed to 2026-03-01 00:00 UTC",
+        ),
+        (
+            {**BIRTH, "kind": "return", "return_body": "sun", "search_start": "2026-01-01T00:00:00Z"},
+            "Outer: solar return at 2026-06-15 ",
+        ),
+        ({**BIRTH_A, **BIRTH_B, "kind": "synastry"}, "Outer: chart B: 1985-11-02 06:10 UTC"),
+    ],
+    ids=["progressed", "return", "synastry"],
+)
+def test_each_bi_wheels_header_names_its_outer_chart_with_its_moment(api, params, outer):
+    assert any(line.startswith(outer) for line in _texts(api.get(WHEEL, params=params).text, "header"))
+
+
+@pytest.mark.parametrize("kind, second", [("composite", "Chart A: 1990-06-15 14:30 UTC"), ("davison", "1988-02-")])
+def test_a_two_birth_single_wheels_header_names_its_births_or_its_midpoint(api, kind, second):
+    header = _texts(api.get(WHEEL, params={**BIRTH_A, **BIRTH_B, "kind": kind}).text, "header")
+    assert header[1].startswith(second)

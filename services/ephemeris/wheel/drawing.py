@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from kernel.zodiac import SIGN_KEYS
+from services.ephemeris.wheel.header import HeaderLine
 from services.ephemeris.wheel.layout import (
     ANGLE_DEGREE_TEXT,
     ANGLE_TEXT,
@@ -48,6 +50,7 @@ from services.ephemeris.wheel.layout import (
     position_width,
     text_width,
 )
+from services.ephemeris.wheel.table import PositionsTable, positions_table
 from shared.pictures.glyphs import glyph_outlines
 from shared.pictures.themes import ELEMENT_OF_SIGN, HARD_ASPECTS, SOFT_ASPECTS, Theme
 from shared.pictures.words import ENGLISH, Words
@@ -68,6 +71,27 @@ GRID_SHARE, GRID_MARGIN = 0.75, 0.05
 #: The places of the aspect grid (none, to the right of the wheel, under it) and how many
 #: grid sides each adds to the picture's width and height.
 GRID_EXTENT: dict[str, tuple[int, int]] = {"none": (0, 0), "aside": (1, 0), "below": (0, 1)}
+#: The places of the positions-and-cusps table, as the grid's: none, aside, below.
+TABLE_PLACES = ("none", "aside", "below")
+#: The header's font size (a share of the wheel's size), its lines' height (of the font
+#: size) and the room above its first line and below its last (of the font size).
+HEADER_TEXT, HEADER_LINE, HEADER_MARGIN = 0.021, 1.4, 0.6
+#: How far below a line's centre its baseline lies, of the font size: half the digits' ink
+#: (0.714, layout.py's TEXT_HEIGHT).
+CENTRE_TO_BASELINE = 0.357
+#: The ring labels' font size (a share of the wheel's size), in the corners of a bi-wheel's
+#: square, where the round wheel leaves room.
+RING_LABEL_TEXT = 0.019
+#: The grid's axis labels' font size, a share of the grid's side (they stand in its margin).
+AXIS_TEXT = 0.026
+#: The table's largest font size (a share of the wheel's size) and its rows' height (of the
+#: font size); a long table's rows shrink to fit its box.
+TABLE_TEXT, TABLE_ROW = 0.022, 1.5
+#: The table's columns' widths, in its font size: a body's glyph, one ring's placement (its
+#: position, sign, mark and house), the gap before the houses' block, and that block.
+TABLE_COLUMNS = (1.8, 8.4, 1.6, 8.0)
+#: Each sign's place in the zodiac (0 for aries), which gives its element's colour.
+SIGN_INDEX = {sign: index for index, sign in enumerate(SIGN_KEYS)}
 #: The glyph of a body whose glyph is another's: both nodes of the Moon are drawn as its north
 #: node (☊), the point they name, and both apogees of its orbit, however asked (mean_apogee or
 #: its alias lilith, osc_apogee), as Black Moon Lilith (⚸). Every other body's glyph bears its
@@ -81,12 +105,56 @@ GLYPH_OF_BODY = {
 }
 
 
-def picture_size(size: int, grid: str = "none") -> tuple[int, int]:
+@dataclass(frozen=True)
+class Frame:
+    """Where the parts of a picture stand (pixels, from its top left corner): its width and
+    height, the header's height (0 without one), the wheel's square's top left corner, the
+    grid's and the table's boxes (left, top, width, height; None when not drawn)."""
+
+    width: int
+    height: int
+    header: int
+    wheel: tuple[int, int]
+    grid: tuple[float, float, int, int] | None
+    table: tuple[int, int, int, int] | None
+
+
+def frame(size: int, grid: str = "none", table: str = "none", header_lines: int = 0) -> Frame:
+    """Return the frame of a wheel ``size`` pixels square under a header of ``header_lines``
+    lines (as wide as the picture), with its aspect grid ``grid`` and its table ``table``, each
+    none, aside or below: what is aside stands to the right of the wheel, the grid first, each
+    GRID_SHARE of ``size`` wide and ``size`` tall (the grid's square centred on the wheel's
+    height); what is below stands under the wheel, the grid first, each GRID_SHARE of ``size``
+    tall and ``size`` wide (the grid's square centred on the wheel's width)."""
+    side = round(size * GRID_SHARE)
+    header = header_height(size, header_lines)
+    right, bottom = size, header + size
+    grid_box = table_box = None
+    if grid == "aside":
+        grid_box, right = (right, header + (size - side) / 2, side, side), right + side
+    elif grid == "below":
+        grid_box, bottom = ((size - side) / 2, bottom, side, side), bottom + side
+    if table == "aside":
+        table_box, right = (right, header, side, size), right + side
+    elif table == "below":
+        table_box, bottom = (0, bottom, size, side), bottom + side
+    return Frame(right, bottom, header, (0, header), grid_box, table_box)
+
+
+def header_height(size: int, lines: int) -> int:
+    """Return the height (pixels) of a header of ``lines`` lines over a wheel ``size`` pixels
+    wide: 0 without lines."""
+    if not lines:
+        return 0
+    return round(size * HEADER_TEXT * (HEADER_LINE * lines + 2 * HEADER_MARGIN))
+
+
+def picture_size(size: int, grid: str = "none", table: str = "none", header_lines: int = 0) -> tuple[int, int]:
     """Return the whole picture's width and height (pixels) of a wheel ``size`` pixels square
-    with its aspect grid ``grid``: none, aside (to the right: wider) or below (taller)."""
-    extra = round(size * GRID_SHARE)
-    wider, taller = GRID_EXTENT[grid]
-    return size + wider * extra, size + taller * extra
+    with its aspect grid ``grid`` and its table ``table`` (none, aside: wider, or below:
+    taller) under a header of ``header_lines`` lines (``frame``)."""
+    placed = frame(size, grid, table, header_lines)
+    return placed.width, placed.height
 
 
 def draw_svg(
@@ -99,18 +167,26 @@ def draw_svg(
     grid: str = "none",
     words: Words = ENGLISH,
     band: str = "plain",
+    header: tuple[HeaderLine, ...] = (),
+    ring_labels: tuple[tuple[str, str], tuple[str, str]] | None = None,
+    table: str = "none",
 ) -> str:
     """Return the SVG document (text) of the wheel ``layout`` in ``theme``, ``size`` pixels
     square, titled ``title``, its labels and description in ``words``' language (named by the
     root's ``xml:lang`` and ``lang``); a bi-wheel's description names its charts by ``rings`` (the
     inner one's and the outer one's, e.g. "natal chart", "transits at 2024-01-01T00:00:00Z").
     With ``grid`` aside or below, the aspect grid stands to the right of the wheel or under it
-    and the picture (``picture_size``) is wider or taller; the wheel keeps its place and size.
+    and the picture (``picture_size``) is wider or taller; the wheel keeps its size. So does
+    the positions-and-cusps ``table`` (``frame``). The ``header`` lines (``header.py``) stand
+    above the wheel, as wide as the picture; a bi-wheel's ``ring_labels`` (the outer ring's two
+    lines, then the inner one's) stand in the upper and lower left corners of its square, and
+    its grid's axes are labelled with their second lines (the charts with their dates).
     ``band`` fills the zodiac band plain or tints each sign's segment by its element
     (``Theme.band_fill``)."""
     half = size / 2.0
     radius = half * 0.98
-    width, height = picture_size(size, grid)
+    placed = frame(size, grid, table, len(header))
+    width, height = placed.width, placed.height
     parts: list[str] = [
         (
             '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" role="img" '
@@ -122,6 +198,9 @@ def draw_svg(
         _symbols(layout, with_aspects=grid != "none"),
         f'<rect width="{width}" height="{height}" fill="{theme.background}"/>',
     ]
+    if header:
+        parts.append(_header(header, theme, size))
+        parts.append(f'<g class="wheel" transform="translate(0 {placed.header})">')
     parts.append(_zodiac(layout, theme, half, radius, band))
     parts.append(_houses(layout, theme, half, radius, words))
     parts.append(_aspects(layout, theme, half, radius, words))
@@ -130,8 +209,15 @@ def draw_svg(
         parts.append(_points(layout.points, BI_INNER_RING, theme, half, radius, words, ring="inner"))
     else:
         parts.append(_points(layout.points, SINGLE_RING, theme, half, radius, words))
-    if grid != "none":
-        parts.append(_grid(layout, theme, size, grid))
+    if ring_labels is not None:
+        parts.append(_ring_labels(ring_labels, theme, size))
+    if header:
+        parts.append("</g>")
+    if placed.grid is not None:
+        axes = (ring_labels[1][1], ring_labels[0][1]) if ring_labels is not None else None
+        parts.append(_grid(layout, theme, placed.grid, words, axes))
+    if placed.table is not None:
+        parts.append(_table(positions_table(layout), theme, size, placed.table, words))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -198,15 +284,34 @@ def _glyph(name: str, centre: tuple[float, float], size: float, colour: str) -> 
 
 
 def _text(
-    at: tuple[float, float], text: str, size: float, colour: str, *, bold: bool = False, halo: str | None = None
+    at: tuple[float, float],
+    text: str,
+    size: float,
+    colour: str,
+    *,
+    bold: bool = False,
+    halo: str | None = None,
+    anchor: str = "middle",
+    css_class: str = "",
+    rotate: float = 0.0,
+    baseline: bool = False,
 ) -> str:
-    """Return a text centred at ``at``; with ``halo`` (a colour) outlined in it under the fill,
-    so it stays readable over the lines it stands on."""
+    """Return a text centred at ``at`` (its start there with ``anchor`` start, its end with
+    end; its baseline there with ``baseline``, at a whole pixel, where engines agree on how
+    its letters fall on the pixels, as they do not quite on a text's centre); with ``halo``
+    (a colour) outlined in it under the fill, so it stays readable over the lines it stands
+    on; turned ``rotate`` degrees (clockwise) about ``at``."""
     weight = ' font-weight="bold"' if bold else ""
     outline = f' stroke="{halo}" stroke-width="{_f(size * 0.25)}" paint-order="stroke"' if halo else ""
+    named = f' class="{css_class}"' if css_class else ""
+    turned = f' transform="rotate({_f(rotate)} {_f(at[0])} {_f(at[1])})"' if rotate else ""
+    vertical = "" if baseline else ' dominant-baseline="central"'
+    if baseline:
+        at = (round(at[0]), round(at[1]))
     return (
-        f'<text x="{_f(at[0])}" y="{_f(at[1])}" font-family="Noto Sans, sans-serif" font-size="{_f(size)}"{weight} '
-        f'fill="{colour}"{outline} text-anchor="middle" dominant-baseline="central">{escape(text)}</text>'
+        f'<text{named} x="{_f(at[0])}" y="{_f(at[1])}" font-family="Noto Sans, sans-serif" font-size="{_f(size)}"'
+        f'{weight} fill="{colour}"{outline}{turned} text-anchor="{anchor}"{vertical}>'
+        f"{escape(text)}</text>"
     )
 
 
@@ -429,16 +534,23 @@ def _points(
     return "\n".join(parts)
 
 
-def _grid(layout: WheelLayout, theme: Theme, size: int, place: str) -> str:
-    """Return the aspect grid (``layout.aspect_grid``) in its square beside (``place`` aside)
-    or under (below) the wheel: a triangular grid with the bodies' glyphs on its diagonal, or
-    a bi-wheel's table with the outer bodies along the top and the inner ones down the left;
-    each aspect's cell a ``<g class="grid-cell">`` with its glyph and its orb in degrees and
-    minutes (rounded to the minute), in its aspect line's colour."""
+def _grid(
+    layout: WheelLayout,
+    theme: Theme,
+    box: tuple[float, float, int, int],
+    words: Words,
+    axes: tuple[str, str] | None = None,
+) -> str:
+    """Return the aspect grid (``layout.aspect_grid``) in its square ``box`` (left, top, side,
+    side): a triangular grid with the bodies' glyphs on its diagonal, or a bi-wheel's table
+    with the outer bodies along the top and the inner ones down the left, labelled, when
+    ``axes`` names the inner and the outer chart, "Rows: <inner>" down its left margin and
+    "Columns: <outer>" along its top one; each aspect's cell a ``<g class="grid-cell">`` with
+    its glyph and its orb in degrees and minutes (rounded to the minute), in its aspect line's
+    colour."""
     table = aspect_grid(layout)
-    side = round(size * GRID_SHARE)
-    left, top = (size, (size - side) / 2) if place == "aside" else ((size - side) / 2, size)
-    left, top = left + side * GRID_MARGIN, top + side * GRID_MARGIN
+    side = box[2]
+    left, top = box[0] + side * GRID_MARGIN, box[1] + side * GRID_MARGIN
     span = side * (1 - 2 * GRID_MARGIN)
     headed = 0 if table.triangular else 1  # the bi-wheel's header row and column
     cell = span / (len(table.rows) if table.triangular else max(len(table.rows), len(table.columns)) + 1)
@@ -451,14 +563,33 @@ def _grid(layout: WheelLayout, theme: Theme, size: int, place: str) -> str:
         return x + cell / 2, y + cell * down
 
     parts = ['<g class="aspect-grid">']
-    frame = [
+    cells = [
         (r, c) for r in range(len(table.rows)) for c in range(len(table.columns)) if not table.triangular or c <= r
     ]
     parts += [
         f'<rect x="{_f(corner(r, c)[0])}" y="{_f(corner(r, c)[1])}" width="{_f(cell)}" height="{_f(cell)}" '
         f'fill="none" stroke="{theme.faint}" stroke-width="0.8"/>'
-        for r, c in frame
+        for r, c in cells
     ]
+    if axes is not None and not table.triangular:
+        # In the grid's margins: the columns' chart above the outer bodies' glyphs, the rows'
+        # chart turned up the left edge beside the inner bodies' glyphs.
+        text_size, margin = side * AXIS_TEXT, side * GRID_MARGIN
+        columns_at = (left + cell + (span - cell) / 2, top - margin / 2)
+        rows_at = (left - margin / 2, top + cell + (span - cell) / 2)
+        parts.append(
+            '<g class="grid-axes">'
+            + _text(columns_at, words.header("columns", chart=axes[1]), text_size, theme.text, css_class="grid-columns")
+            + _text(
+                rows_at,
+                words.header("rows", chart=axes[0]),
+                text_size,
+                theme.text,
+                css_class="grid-rows",
+                rotate=-90,
+            )
+            + "</g>"
+        )
     # The bodies' glyphs: on the diagonal, or along the top (outer) and down the left (inner).
     glyph_size = cell * 0.6
     if table.triangular:
@@ -507,3 +638,118 @@ def glyph_name(body: str) -> str:
     """Return the name of the glyph (in glyph_outlines.json) a body is drawn with: its own, or
     the one GLYPH_OF_BODY gives it."""
     return GLYPH_OF_BODY.get(body, body)
+
+
+def _header(lines: tuple[HeaderLine, ...], theme: Theme, size: int) -> str:
+    """Return the header's lines (``header.py``), left-aligned above the wheel, the first in
+    bold, a place indented under its chart's moment."""
+    text_size = float(round(size * HEADER_TEXT))
+    step = text_size * HEADER_LINE
+    left = text_size
+    parts = ['<g class="header">']
+    for index, line in enumerate(lines):
+        centre = text_size * HEADER_MARGIN + step * (index + 0.5)
+        at = (left + (text_size * 1.5 if line.indented else 0.0), centre + text_size * CENTRE_TO_BASELINE)
+        parts.append(_text(at, line.text, text_size, theme.text, bold=line.bold, anchor="start", baseline=True))
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _ring_labels(labels: tuple[tuple[str, str], tuple[str, str]], theme: Theme, size: int) -> str:
+    """Return a bi-wheel's ring labels: the outer ring's two lines in the upper left corner of
+    its square, the inner ring's in the lower left one, where the round wheel leaves room."""
+    text_size = size * RING_LABEL_TEXT
+    step = text_size * HEADER_LINE
+    outer, inner = labels
+    baseline = text_size * CENTRE_TO_BASELINE
+    placed = [
+        ("outer", outer, (text_size * 0.5, text_size * 0.5 + step * 0.5)),
+        ("inner", inner, (text_size * 0.5, size - text_size * 0.5 - step * 1.5)),
+    ]
+    parts = ['<g class="ring-labels">']
+    for ring, (first, second), (x, y) in placed:
+        parts.append(
+            f'<g class="ring-label" data-ring="{ring}">'
+            + _text((x, y + baseline), first, text_size, theme.text, bold=True, anchor="start", baseline=True)
+            + _text((x, y + step + baseline), second, text_size, theme.text, anchor="start", baseline=True)
+            + "</g>"
+        )
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _table(table: PositionsTable, theme: Theme, size: int, box: tuple[int, int, int, int], words: Words) -> str:
+    """Return the positions-and-cusps table (``table.py``) at the top left of its ``box``
+    (left, top, width, height): the bodies' block (glyph, then for each ring ``D°MM′``, the
+    sign's glyph, the retrograde mark and the house), then the houses' block (the cusp's number
+    or the angle's label, ``D°MM′`` and the sign's glyph), its columns TABLE_COLUMNS apart, its
+    font TABLE_TEXT of ``size`` or smaller when the box could not hold it; each row a ``<g>``
+    with ``data-body`` or ``data-house``/``data-angle`` for a web page to hook."""
+    left, top, width, height = box
+    margin = size * TABLE_TEXT
+    rows = max(len(table.bodies), len(table.houses)) + 1  # and the headings' row
+    glyph, ring, gap, houses = TABLE_COLUMNS
+    across = glyph + ring * table.rings + gap + houses
+    text_size = min(size * TABLE_TEXT, (height - 2 * margin) / rows / TABLE_ROW, (width - 2 * margin) / across)
+    row = text_size * TABLE_ROW
+    x0, y0 = left + margin, top + margin
+
+    def centre_y(index: int) -> float:
+        return y0 + row * (index + 0.5)
+
+    def ring_x(index: int) -> float:
+        return x0 + text_size * (glyph + ring * index)
+
+    # Within a ring's column: the position, the sign's glyph after it, the mark, the house.
+    mark_at, house_at = 4.9, ring - 0.6
+    houses_x = x0 + text_size * (glyph + ring * table.rings + gap)
+    parts = ['<g class="positions-table">']
+    headings = [(houses_x, words.header("cusps"), "start")]
+    for index in range(table.rings):
+        name = words.header("position") if table.rings == 1 else words.ring(("inner", "outer")[index])
+        headings.append((ring_x(index), name, "start"))
+        if table.rings == 1:  # a bi-wheel's ring names take the room of the house's heading
+            headings.append((ring_x(index) + text_size * house_at, words.header("house"), "end"))
+    parts += [
+        _text((x, centre_y(0)), text, text_size * 0.85, theme.text, bold=True, anchor=anchor)
+        for x, text, anchor in headings
+    ]
+    for index, body_row in enumerate(table.bodies, start=1):
+        y = centre_y(index)
+        cells = [
+            _body_glyph(body_row.body, (x0 + text_size * 0.6, y), text_size * 1.2, text_size * 0.8, theme.text, words)
+        ]
+        for ring_index, placement in enumerate(body_row.placements):
+            x = ring_x(ring_index)
+            cells.append(_placed(placement, (x, y), text_size, theme))
+            if placement.retrograde:
+                cells.append(
+                    _text((x + text_size * mark_at, y), words.retrograde_mark, text_size, theme.text, anchor="start")
+                )
+            cells.append(
+                _text((x + text_size * house_at, y), str(placement.house), text_size, theme.text, anchor="end")
+            )
+        parts.append(f'<g class="table-body" data-body={quoteattr(body_row.body)}>' + "".join(cells) + "</g>")
+    for index, house_row in enumerate(table.houses, start=1):
+        y = centre_y(index)
+        if house_row.angle:
+            label = _text(
+                (houses_x, y), words.angle_label(house_row.angle), text_size, theme.text, bold=True, anchor="start"
+            )
+            hook = f'data-angle="{house_row.angle}"'
+        else:
+            label = _text((houses_x, y), str(house_row.house), text_size, theme.text, anchor="start")
+            hook = f'data-house="{house_row.house}"'
+        placed = _placed(house_row.placement, (houses_x + text_size * 2.6, y), text_size, theme)
+        parts.append(f'<g class="table-house" {hook}>' + label + placed + "</g>")
+    parts.append("</g>")
+    return "\n".join(parts)
+
+
+def _placed(placement, at: tuple[float, float], text_size: float, theme: Theme) -> str:
+    """Return a placement's ``D°MM′`` starting at ``at`` and its sign's glyph after it, in the
+    sign's element colour."""
+    x, y = at
+    degrees = _text((x, y), placement.text, text_size, theme.text, anchor="start")
+    sign_at = (x + text_width(placement.text, text_size) + text_size * 0.75, y)
+    return degrees + _glyph(placement.sign, sign_at, text_size * 1.1, theme.element(SIGN_INDEX[placement.sign]))

@@ -1,0 +1,240 @@
+"""A wheel's header, table and frame (issue 51, part 2), rule by rule: the header's lines for
+given charts (services/ephemeris/wheel/header.py), the positions-and-cusps table of a cast
+chart (table.py), and where the header, the wheel, the grid and the table stand (drawing.py's
+frame). Pure: no request, no stack."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from kernel.aspects import MAJOR_SEVEN
+from kernel.bodies import PLANETS
+from kernel.chart import ChartSettings, cast_chart
+from kernel.houses import HOUSE_SYSTEM_NAMES, parse_house_system
+from kernel.positions import CalcFlags, Observer
+from kernel.timescale import Moment
+from services.ephemeris.wheel.drawing import GRID_SHARE, frame, header_height
+from services.ephemeris.wheel.header import (
+    ChartCaption,
+    HeaderLine,
+    clock_moment,
+    coordinates,
+    header_lines,
+    iso_moment,
+    ring_label,
+    shown_moment,
+    utc_offset,
+)
+from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
+from services.ephemeris.wheel.table import positions_table
+from shared.pictures.words import ENGLISH, Words, languages, table
+from tests.unit.services.test_wheel_words import _english_words, _tokens
+
+LONDON = ChartCaption(
+    "natal",
+    clock_moment(datetime(1944, 6, 6, 8, 0), "Europe/London", "BDST", 7200),
+    town="London, GB",
+    latitude=51.50853,
+    longitude=-0.12574,
+)
+UTC_BIRTH = ChartCaption("natal", iso_moment("1990-06-15T14:30:00.000Z"), latitude=51.5, longitude=-0.13)
+
+
+def _texts(lines: tuple[HeaderLine, ...]) -> list[str]:
+    return [line.text for line in lines]
+
+
+def test_a_natal_header_names_the_chart_its_local_time_with_zone_and_offset_its_town_and_coordinates():
+    lines = header_lines("Natal chart", "Ada", (LONDON,), None, ("placidus", "placidus"), ENGLISH)
+    assert _texts(lines) == [
+        "Ada — Natal chart",
+        "1944-06-06 08:00 BDST (UTC+02:00, Europe/London)",
+        "London, GB · 51°31′N 0°08′W",
+        "Tropical zodiac · Houses: Placidus",
+    ]
+    assert [line.bold for line in lines] == [True, False, False, False]
+
+
+def test_without_a_name_the_first_line_is_the_kinds_title():
+    assert header_lines("Natal chart", "", (UTC_BIRTH,), None, None, ENGLISH)[0] == HeaderLine("Natal chart", True)
+
+
+def test_a_moment_without_a_zone_is_shown_in_utc():
+    assert shown_moment(UTC_BIRTH.moment, ENGLISH) == "1990-06-15 14:30 UTC"
+
+
+def test_the_seconds_are_shown_only_when_not_zero():
+    assert shown_moment(iso_moment("2026-06-06T02:37:03.412Z"), ENGLISH) == "2026-06-06 02:37:03 UTC"
+    assert clock_moment(datetime(2026, 6, 6, 2, 37, 3)).time == "02:37:03"
+
+
+def test_a_numeric_zone_abbreviation_is_left_to_the_offset():
+    moment = clock_moment(datetime(2000, 1, 1, 12, 0), "Asia/Kolkata", "+0530", 19800)
+    assert shown_moment(moment, ENGLISH) == "2000-01-01 12:00 (UTC+05:30, Asia/Kolkata)"
+
+
+@pytest.mark.parametrize(
+    "seconds, text", [(0, "+00:00"), (3600, "+01:00"), (-12600, "-03:30"), (-75, "-00:01:15"), (21208, "+05:53:28")]
+)
+def test_a_utc_offset_is_written_in_hours_and_minutes_and_seconds_when_it_has_them(seconds, text):
+    assert utc_offset(seconds) == text
+
+
+def test_a_moment_before_the_year_1_is_shown_from_its_iso_text():
+    assert iso_moment("-3001-02-03T00:00:00.000Z") == iso_moment("-3001-02-03T00:00:00Z")
+    assert shown_moment(iso_moment("-3001-02-03T00:00:00.000Z"), ENGLISH) == "-3001-02-03 00:00 UTC"
+
+
+@pytest.mark.parametrize(
+    "lat, lon, text",
+    [
+        (51.5074, -0.1278, "51°30′N 0°08′W"),
+        (-33.8688, 151.2093, "33°52′S 151°13′E"),
+        (0.0, 0.0, "0°00′N 0°00′E"),
+        (-0.9999, 179.9999, "1°00′S 180°00′E"),
+    ],
+)
+def test_coordinates_are_degrees_and_minutes_rounded_with_their_hemispheres(lat, lon, text):
+    assert coordinates(lat, lon, ENGLISH) == text
+
+
+def test_coordinates_are_written_as_the_language_writes_them():
+    assert coordinates(51.5074, -0.1278, Words("ru")) == "51°30′ с. ш. 0°08′ з. д."
+    assert coordinates(-33.8688, 151.2093, Words("nl")) == "33°52′Z 151°13′O"
+
+
+def test_a_sidereal_chart_names_its_ayanamsha():
+    lines = header_lines("Natal chart", "", (UTC_BIRTH,), "lahiri", ("whole_sign", "whole_sign"), ENGLISH)
+    assert lines[-1].text == "Sidereal zodiac (lahiri) · Houses: Whole Sign"
+
+
+def test_the_polar_fallback_names_the_system_drawn_and_the_one_asked_for():
+    lines = header_lines("Natal chart", "", (UTC_BIRTH,), None, ("placidus", "porphyrius"), ENGLISH)
+    assert lines[-1].text == "Tropical zodiac · Houses: Porphyry (Placidus has no cusps at this latitude)"
+
+
+def test_a_bi_wheel_names_each_chart_by_its_ring_and_a_shared_place_once():
+    transits = ChartCaption("transit", iso_moment("2026-03-01T12:00:00.000Z"), "outer", latitude=51.5, longitude=-0.13)
+    inner = ChartCaption("natal", UTC_BIRTH.moment, "inner", latitude=51.5, longitude=-0.13)
+    lines = header_lines("Transits to the natal chart", "", (inner, transits), None, ("placidus",) * 2, ENGLISH)
+    assert _texts(lines) == [
+        "Transits to the natal chart",
+        "Inner: natal chart: 1990-06-15 14:30 UTC",
+        "51°30′N 0°08′W",
+        "Outer: transits at 2026-03-01 12:00 UTC",
+        "Tropical zodiac · Houses: Placidus",
+    ]
+    assert lines[2].indented
+
+
+def test_a_synastry_names_both_births_places():
+    chart_b = ChartCaption("chart_b", iso_moment("1985-11-02T06:10:00.000Z"), "outer", "", -33.87, 151.21)
+    chart_a = ChartCaption("chart_a", UTC_BIRTH.moment, "inner", "", 51.5, -0.13)
+    texts = _texts(header_lines("Synastry", "", (chart_a, chart_b), None, None, ENGLISH))
+    assert texts[3:5] == ["Outer: chart B: 1985-11-02 06:10 UTC", "33°52′S 151°13′E"]
+
+
+def test_a_composite_names_the_two_births_it_is_the_midpoint_of():
+    chart_a = ChartCaption("chart_a", UTC_BIRTH.moment, latitude=51.5, longitude=-0.13)
+    chart_b = ChartCaption("chart_b", iso_moment("1985-11-02T06:10:00.000Z"), latitude=-33.87, longitude=151.21)
+    texts = _texts(header_lines("Composite chart", "", (chart_a, chart_b), None, None, ENGLISH))
+    assert texts[1] == "Chart A: 1990-06-15 14:30 UTC" and texts[3] == "Chart B: 1985-11-02 06:10 UTC"
+
+
+def test_a_ring_label_names_the_ring_and_its_chart_with_its_date():
+    transits = ChartCaption("transit", iso_moment("2026-03-01T12:00:00.000Z"), "outer")
+    assert ring_label(transits, ENGLISH) == ("Outer:", "transits at 2026-03-01")
+    assert ring_label(transits, Words("ru")) == ("Внешний круг:", "транзиты на 2026-03-01")
+
+
+def test_the_header_is_in_the_requests_language():
+    lines = header_lines("Натальная карта", "", (UTC_BIRTH,), "lahiri", ("placidus", "porphyrius"), Words("ru"))
+    assert _texts(lines)[1:] == [
+        "1990-06-15 14:30 UTC",
+        "51°30′ с. ш. 0°08′ з. д.",
+        "Сидерический зодиак (lahiri) · Дома: Порфирий (Плацидус: на этой широте нет куспидов)",
+    ]
+
+
+# --- the table ---------------------------------------------------------------------------
+
+
+def _chart(moment: str = "1990-06-15T14:30:00Z", lat: float = 51.5, lon: float = -0.13):
+    settings = ChartSettings(
+        bodies=PLANETS, system=parse_house_system("placidus"), flags=CalcFlags(), aspect_types=MAJOR_SEVEN
+    )
+    return cast_chart(Moment.from_iso(moment), Observer(lat, lon), settings)
+
+
+def test_the_table_has_a_row_per_body_with_its_degree_sign_retrograde_and_house():
+    chart = _chart()
+    table = positions_table(wheel_layout(chart))
+    assert [row.body for row in table.bodies] == [p.body for p in chart.positions]
+    for row, position in zip(table.bodies, chart.positions):
+        (placement,) = row.placements
+        assert placement.sign == position.sign.lower() and placement.house == position.house
+        assert placement.retrograde == position.retrograde
+        assert placement.degree * 60 + placement.minute == int(position.sign_degree * 60)
+
+
+def test_the_tables_houses_are_the_cusps_then_the_ascendant_and_midheaven_truncated_to_the_minute():
+    chart = _chart()
+    table = positions_table(wheel_layout(chart))
+    assert [(row.house, row.angle) for row in table.houses] == [(n, "") for n in range(1, 13)] + [
+        (0, "asc"),
+        (0, "mc"),
+    ]
+    asc = table.houses[12].placement
+    within = chart.houses.ascendant_deg % 30.0
+    assert (asc.degree, asc.minute) == divmod(int(within * 60), 60)
+
+
+def test_a_bi_wheels_table_gives_each_body_on_both_rings_each_in_its_own_charts_house():
+    inner, outer = _chart(), _chart("2026-03-01T12:00:00Z")
+    table = positions_table(biwheel_layout(inner, outer, []))
+    assert table.rings == 2
+    for row, a, b in zip(table.bodies, inner.positions, outer.positions):
+        assert [p.house for p in row.placements] == [a.house, b.house]
+
+
+# --- the frame ---------------------------------------------------------------------------
+
+
+def test_without_header_grid_or_table_the_picture_is_the_wheels_square():
+    placed = frame(800)
+    assert (placed.width, placed.height, placed.header, placed.wheel) == (800, 800, 0, (0, 0))
+
+
+def test_the_header_stands_above_the_wheel_as_tall_as_its_lines():
+    placed = frame(800, header_lines=4)
+    assert placed.header == header_height(800, 4) > header_height(800, 3) > 0
+    assert placed.wheel == (0, placed.header) and placed.height == 800 + placed.header
+
+
+def test_what_is_aside_stands_right_of_the_wheel_grid_first_and_what_is_below_under_it():
+    side = round(800 * GRID_SHARE)
+    both_aside = frame(800, "aside", "aside", 4)
+    assert both_aside.grid[0] == 800 and both_aside.table[0] == 800 + side
+    assert (both_aside.width, both_aside.height) == (800 + 2 * side, 800 + both_aside.header)
+    both_below = frame(800, "below", "below")
+    assert both_below.grid[1] == 800 and both_below.table[1] == 800 + side
+    assert (both_below.width, both_below.height) == (800, 800 + 2 * side)
+    mixed = frame(800, "aside", "below")
+    assert (mixed.width, mixed.height) == (800 + side, 800 + side)
+    assert mixed.table == (0, 800, 800, side)
+
+
+@pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
+def test_a_header_in_another_language_says_no_english_word_but_those_the_table_shares(lang):
+    words = Words(lang)
+    said = set()
+    for asked, drawn in [(system, system) for system in HOUSE_SYSTEM_NAMES] + [("placidus", "porphyrius")]:
+        lines = header_lines(words.title("transit"), "", (LONDON, UTC_BIRTH), "lahiri", (asked, drawn), words)
+        said |= set().union(*(_tokens(line.text) for line in lines))
+    said |= _tokens(" ".join(ring_label(ChartCaption("transit", UTC_BIRTH.moment, "outer"), words)))
+    said |= _tokens(" ".join(words.header(key, chart="") for key in ("rows", "columns", "position", "house", "cusps")))
+    # The zone's and the town's names and the ayanamsha's identifier are names, not words.
+    said -= _tokens("Europe/London London GB BDST lahiri")
+    assert said & _english_words() <= set(table()["languages"][lang]["same_as_english"])
