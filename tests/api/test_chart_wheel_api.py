@@ -586,6 +586,8 @@ def test_a_png_in_the_print_theme_is_greyscale_and_in_colour_rgba(api):
         for theme in ("print", "light")
     }
     assert colour_types == {"print": 0, "light": 6}
+
+
 # --- the header, the table, the ring labels (issue 51, part 2) ------------------------------
 
 
