@@ -46,6 +46,9 @@ ON_BACKGROUND = {
 #: lines, the angle labels, and each sign's glyph in its element's colour (on its own segment).
 ON_BAND = {"line": GRAPHICS, "text": TEXT}
 ELEMENTS = ("fire", "earth", "air", "water")
+#: The groups drawn on the zodiac band: the band itself, and each angle's and cusp's position
+#: (its degree and its sign's glyph in the element's colour) in the band beside its line.
+BAND_GROUPS = ("zodiac", "angle-position", "cusp-position")
 
 
 def _least(theme: Theme, wanted: float) -> float:
@@ -107,7 +110,8 @@ def _colours(element: ET.Element) -> set[str]:
 @pytest.mark.parametrize("band", BAND_FILLS)
 @pytest.mark.parametrize("theme", THEMES.values(), ids=list(THEMES))
 def test_every_colour_a_wheel_draws_is_a_role_whose_contrast_is_held(theme, band):
-    """The zodiac's group draws the band's roles on the band (and the background inside it);
+    """The zodiac's group and the angles' and cusps' positions draw the band's roles on the band
+    (and the background inside it);
     everything else draws the background's roles, or the background itself (the labels' halo)."""
     roles_of: dict[str, set[str]] = {}
     for field in fields(Theme)[1:]:
@@ -116,9 +120,11 @@ def test_every_colour_a_wheel_draws_is_a_role_whose_contrast_is_held(theme, band
     for layout in LAYOUTS:
         svg = ET.fromstring(draw_svg(layout, theme, size=800, title="", grid="aside", band=band))
         drawn = svg.find(f"{SVG}rect")
-        zodiac = next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "zodiac")
-        on_band = set().union(*(_colours(e) for e in zodiac.iter())) - tints - {theme.band, theme.background}
-        elsewhere = set().union(*(_colours(e) for e in svg.iter() if e not in set(zodiac.iter()) and e is not drawn))
+        # The zodiac's group, and the angles' and cusps' positions, which stand in the band.
+        banded = [g for g in svg.iter(f"{SVG}g") if g.get("class") in BAND_GROUPS]
+        in_band = {e for g in banded for e in g.iter()}
+        on_band = set().union(*(_colours(e) for e in in_band)) - tints - {theme.band, theme.background}
+        elsewhere = set().union(*(_colours(e) for e in svg.iter() if e not in in_band and e is not drawn))
         # A colour two roles share (dark's fire is its hard aspects' red) is held as either.
         assert [c for c in on_band if not roles_of[c] & (set(ON_BAND) | set(ELEMENTS))] == []
         assert [c for c in elsewhere - {theme.background} if not roles_of[c] & set(ON_BACKGROUND)] == []

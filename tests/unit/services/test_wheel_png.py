@@ -43,13 +43,17 @@ pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run m
 #: along its whole length; but the text is only 0.4% of the pixels, which is why the text is
 #: also compared within a pixel (below). The header (on by default) adds lines of text, and a
 #: bi-wheel's ring labels more: measured 0.26% (London) to 0.59% (synastry in print) with
-#: them, the header's text whole pixels apart in both (its baselines on whole pixels).
+#: them, the header's text whole pixels apart in both (its baselines on whole pixels); the
+#: header and the degree scale together, up to 0.81% (the transit bi-wheel in print).
 CHANNEL_TOLERANCE = 48
-MAX_DIFFERING_SHARE = 0.0065
+MAX_DIFFERING_SHARE = 0.009
 #: Compared within a pixel (each pixel against the nearest colour within one pixel in the
 #: other picture), at most MAX_SHIFTED_SHARE may differ: measured 0.035-0.11% over
-#: CHROMIUM_PICTURES in the four themes, and 0.44-0.47% for a wheel drawn without its text.
-MAX_SHIFTED_SHARE = 0.002
+#: CHROMIUM_PICTURES in the four themes before the header, up to 0.24% with it (the
+#: bi-wheels in high_contrast and print: looked at, every such pixel is at a letter's edge in
+#: the header, where the two engines place a glyph's advance a fraction of a pixel apart), and
+#: 0.44-0.47% for a wheel drawn without its text, which this bound still tells apart.
+MAX_SHIFTED_SHARE = 0.003
 #: A pixel is a glyph's ink when a channel differs from the background by more than
 #: INK_CONTRAST (of 255): more than a faint cusp line's own colour does (71 in the light
 #: theme), so a cusp crossing a glyph's place is not taken for it, and less than a stroke
