@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from kernel import engine
-from kernel.ayanamshas import parse_ayanamsha
+from kernel.ayanamshas import AYANAMSHAS
 from kernel.bodies import engine_number
 from kernel.difference_causes import Cause, Reading, apply_causes, candidate_causes, compatible
-from kernel.houses import parse_house_system
+from kernel.houses import HOUSE_SYSTEMS
 
 #: The largest residual (arcseconds) of a reading that explains another program's numbers.
 #: Programs print longitudes to the arcminute, rounded (error ≤ 30″) or cut (error < 60″);
@@ -29,6 +29,9 @@ from kernel.houses import parse_house_system
 TOLERANCE_ARCSEC = 60.0
 
 _NODE_SWAP = {"mean_node": "true_node", "true_node": "mean_node"}
+# Readings name their conventions by our names, already read: looked up, never parsed again.
+_AYANAMSHA_IDS = {a.name: a.id for a in AYANAMSHAS}
+_HOUSE_LETTERS = {s.name: s.letter for s in HOUSE_SYSTEMS}
 _TRUE_POSITION_FLAGS = engine.FLG_TRUEPOS | engine.FLG_NOABERR | engine.FLG_NOGDEFL
 
 
@@ -117,7 +120,7 @@ class _Caster:
         key = (jd, name)
         value = self._ayanamsha.get(key)
         if value is None:
-            value = self._ayanamsha[key] = engine.ayanamsha_deg(jd, parse_ayanamsha(name).id)
+            value = self._ayanamsha[key] = engine.ayanamsha_deg(jd, _AYANAMSHA_IDS[name])
         return value
 
     def _tropical_positions(self, reading: Reading, jd: float) -> dict[str, float]:
@@ -138,7 +141,7 @@ class _Caster:
         return found
 
     def _house_points(self, reading: Reading, jd: float) -> tuple[tuple[float, ...], float, float]:
-        letter = parse_house_system(reading.house_system).letter if self.want_cusps else "O"
+        letter = _HOUSE_LETTERS[reading.house_system] if self.want_cusps else "O"
         key = (jd, reading.lat, reading.lon, letter, reading.ayanamsha)
         found = self._houses.get(key)
         if found is None:
@@ -148,7 +151,7 @@ class _Caster:
                 # Sidereal cusps from the engine itself: the sign-based systems (whole sign,
                 # equal from Aries) start at the sidereal signs, not at the tropical ones less
                 # the ayanamsha.
-                with engine.configured(sidereal_mode=parse_ayanamsha(reading.ayanamsha).id):
+                with engine.configured(sidereal_mode=_AYANAMSHA_IDS[reading.ayanamsha]):
                     calc = engine.houses(jd, reading.lat, reading.lon, letter, engine.FLG_SIDEREAL)
             found = self._houses[key] = (calc.cusps[:12], calc.ascmc[0], calc.ascmc[1])
         return found

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from google.protobuf.message import Message
 
 from kernel import engine
-from kernel.civil_time import zone_named
+from kernel.civil_time import daylight_saving_s
 from kernel.difference_causes import Reading
 from kernel.explain_difference import Theirs
 from kernel.timescale import written_offset_s
@@ -38,11 +38,10 @@ def explain_difference_input(request: Message) -> ExplainDifferenceInput:
     theirs = _theirs(request.theirs)
     moment, place = birth_from(request)
     _, local = read_moment(request, "birth.moment")
-    utc = _utc(moment.jd_ut1)
+    utc = moment.utc_written or _utc(moment.jd_ut1)
     if local is not None:
         offset_s = local.utc_offset_s
-        dst = local.utc.astimezone(zone_named(local.zone)).dst()
-        dst_s = int(dst.total_seconds()) if dst else 0
+        dst_s = daylight_saving_s(local.utc, local.zone)
     else:
         text = request.birth.moment.datetime if request.birth.moment.WhichOneof("value") == "datetime" else ""
         offset_s, dst_s = written_offset_s(text), 0
@@ -62,9 +61,11 @@ def explain_difference_input(request: Message) -> ExplainDifferenceInput:
 
 
 def _utc(jd_ut1: float) -> datetime:
+    """Return the UTC instant of a Julian Day (a jd sent), to the millisecond: a Julian Day
+    carries no finer time (a double's last bit at 2.4e6 days is 40 µs)."""
     year, month, day, hour, minute, second = engine.jd_ut1_to_utc(jd_ut1)
-    whole = int(second)
-    return datetime(year, month, day, hour, minute, whole, round((second - whole) * 1e6) % 1_000_000, tzinfo=UTC)
+    start = datetime(year, month, day, hour, minute, tzinfo=UTC)
+    return start + timedelta(milliseconds=round(second * 1000))
 
 
 def _theirs(numbers: Message) -> Theirs:
