@@ -18,7 +18,7 @@ from itertools import combinations
 from kernel import engine
 from kernel.ayanamshas import AYANAMSHAS
 from kernel.bodies import engine_number
-from kernel.difference_causes import Cause, Reading, apply_causes, candidate_causes, compatible
+from kernel.difference_causes import PLACE_KINDS, Cause, Reading, apply_causes, candidate_causes, compatible
 from kernel.houses import HOUSE_SYSTEMS
 
 #: The largest residual (arcseconds) of a reading that explains another program's numbers.
@@ -174,6 +174,22 @@ class _Caster:
         return values
 
 
+def _moves_a_number(kind: str, theirs: Theirs) -> bool:
+    """Return True when a cause of ``kind`` can change one of the numbers ``theirs`` gives: the
+    house system only the cusps, the node only a node, the position conventions only positions,
+    the place only the houses (its topocentric effect is the conventions' own)."""
+    houses = theirs.cusps is not None or theirs.asc is not None or theirs.mc is not None
+    if kind == "house_system":
+        return theirs.cusps is not None
+    if kind == "node":
+        return any(body in _NODE_SWAP for body in theirs.positions)
+    if kind in ("topocentric", "true_positions", "delta_t"):
+        return bool(theirs.positions)
+    if kind in PLACE_KINDS:
+        return houses
+    return True
+
+
 def explain_difference(
     reading: Reading,
     local_hour: int,
@@ -210,7 +226,7 @@ def explain_difference(
 
     if judge(()):
         return DifferenceExplained(True, [explanation(*tried[0])], 1)
-    singles = candidate_causes(reading, local_hour)
+    singles = [c for c in candidate_causes(reading, local_hour) if _moves_a_number(c.kind, theirs)]
     fits = []
     for cause in singles:
         if judge((cause,)):

@@ -277,6 +277,17 @@ def test_a_subset_of_numbers_is_explained_from_those_numbers_alone():
     assert set(found.explanations[0].residuals_arcsec) == {"moon", "asc"}
 
 
+def test_only_causes_that_can_move_a_number_given_are_tried():
+    rng = random.Random(13)
+    birth, other = _birth(rng), _birth(rng)
+    sun_only = Theirs({"sun": _their_numbers(other.reading).positions["sun"]})
+    found = explain_difference(birth.reading, birth.local.hour, sun_only, closest=50)
+    kinds = {cause.kind for e in found.explanations for cause in e.causes}
+    # No cusps, no node, no house: the house system, the node and the place change nothing.
+    assert not kinds & {"house_system", "node", "longitude_sign", "latitude_sign", "coordinates_swapped"}
+    assert kinds and len(found.explanations) == 50
+
+
 @pytest.mark.parametrize("kind", ["dst", "zodiac"])
 def test_residuals_are_theirs_minus_ours_in_arcseconds(kind):
     rng = random.Random(3)
