@@ -5,6 +5,7 @@ from bench import (
     calendar,
     chart_wheel,
     dashboard_pages,
+    explain_difference,
     figures,
     forecast,
     idempotency_throughput,
@@ -40,6 +41,7 @@ def main() -> None:
     transits.main()
     calendar.main()
     forecast.main()
+    explain_difference.main()
     search_lanes.main()
     tenant_isolation.main()
     dashboard_pages.main()

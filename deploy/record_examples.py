@@ -235,6 +235,11 @@ def record(base_url_client, paths: list[str], examples: dict[str, Example]) -> d
         if path in (BATCH_PATH, STATUS_PATH):
             continue
         request = examples[path].request if path in examples else starter_request(path)
+        if next(e for e in discover_endpoints() if e.path == path).http.post_only:
+            # A POST-only operation (/v1/explain-difference) takes its request as a JSON body.
+            answer = base_url_client.post(path, json=request)
+            recorded[path] = recorded_answer(path, "POST", request, answer, EXAMPLE_NAME)
+            continue
         default = recorded_answer(path, "GET", request, base_url_client.get(path, params=request), EXAMPLE_NAME)
         kept = {other.name: other.request for other in examples[path].more} if path in examples else {}
         more = []

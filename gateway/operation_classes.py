@@ -81,6 +81,7 @@ CLASS_OF_PATH = {
         ),
         "search",
     ),
+    "/v1/explain-difference": "search",
     "/v1/astrocartography": "map",
     **dict.fromkeys(
         (

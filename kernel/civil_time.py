@@ -430,6 +430,14 @@ def zone_state(utc: datetime, zone_name: str) -> ZoneState:
     )
 
 
+def daylight_saving_s(utc: datetime, zone_name: str) -> int:
+    """Return the daylight-saving part of the zone ``zone_name``'s UTC offset at the aware
+    instant ``utc``, in seconds, as Python's zoneinfo reads the tz database (0 in standard time;
+    3600 mostly, 1800 on Lord Howe Island)."""
+    dst = utc.astimezone(_zone(zone_name)).dst()
+    return int(dst.total_seconds()) if dst else 0
+
+
 #: Seconds of local mean time per degree of east longitude (the Sun crosses 360° in 24 hours).
 MEAN_TIME_S_PER_DEGREE = 240
 #: A town closer than this (seconds of mean time, a quarter of a degree) to its zone's reference

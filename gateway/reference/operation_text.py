@@ -103,6 +103,12 @@ PASTES: dict[str, dict[str, str]] = {
     "/v1/vedic/dasha": {**BIRTH, "at": "2026-07-13T12:00", "levels": "3"},
     "/v1/vedic/panchang": {"datetime": "2026-07-13T12:00", "place": BIRTH["place"]},
     "/v1/vedic/match": TWO_BIRTHS,
+    # The certificate's birth, and another program's numbers for it: those of its clock time
+    # read without summer time (13:05 UTC), printed to the arcminute.
+    "/v1/explain-difference": {
+        **BIRTH,
+        "theirs": {"positions": {"sun": 111.0667, "moon": 59.35}, "asc": 209.0, "mc": 127.55},
+    },  # type: ignore[dict-item]
 }
 
 #: A stored chart's id as the pastes show one (POST /v1/charts answers the real one).

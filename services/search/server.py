@@ -9,6 +9,7 @@ from celestial.v1 import search_service_pb2
 from services.search import (
     calendar,
     eclipses,
+    explain_difference,
     forecast,
     heliacal,
     ingresses,
@@ -34,6 +35,7 @@ HANDLERS = {
     "FindVoidOfCoursePeriods": void_of_course_periods.compute,
     "FindCalendarEvents": calendar.compute,
     "FindForecast": forecast.compute,
+    "ExplainDifference": explain_difference.compute,
 }
 
 

@@ -19,6 +19,7 @@ from shared.runtime.body_queries import aspects_query, dignities_query, solar_pr
 from shared.runtime.chart_inputs import chart_inputs, composite_inputs, draconic_inputs
 from shared.runtime.chart_part_queries import midpoints_query, patterns_query
 from shared.runtime.chart_wheel_input import chart_wheel_input
+from shared.runtime.explain_difference_input import explain_difference_input
 from shared.runtime.forecast_input import forecast_input
 from shared.runtime.heliacal_event import heliacal_event
 from shared.runtime.houses_query import chart_query, houses_query, lots_query
@@ -59,6 +60,7 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "composite_inputs": composite_inputs,
     "draconic_inputs": draconic_inputs,
     "chart_wheel_input": chart_wheel_input,
+    "explain_difference_input": explain_difference_input,
     "progression": progression_from,
     "midpoints_query": midpoints_query,
     "patterns_query": patterns_query,

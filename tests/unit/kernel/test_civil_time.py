@@ -314,3 +314,12 @@ def test_a_wall_clock_time_whose_utc_instant_falls_before_the_year_1_is_out_of_r
 def test_an_instant_whose_wall_clock_falls_before_the_year_1_is_out_of_range():
     with pytest.raises(OutOfRange):
         zone_state(datetime(1, 1, 1, tzinfo=UTC), "America/New_York")
+
+
+def test_the_daylight_saving_part_of_an_offset_is_its_hour_in_summer_and_none_in_winter():
+    from kernel.civil_time import daylight_saving_s
+
+    assert daylight_saving_s(datetime(1985, 7, 14, 13, 30, tzinfo=UTC), "Europe/Paris") == 3600
+    assert daylight_saving_s(datetime(1985, 1, 14, 13, 30, tzinfo=UTC), "Europe/Paris") == 0
+    # Lord Howe Island keeps half an hour of summer time.
+    assert daylight_saving_s(datetime(2020, 1, 14, 0, 0, tzinfo=UTC), "Australia/Lord_Howe") == 1800

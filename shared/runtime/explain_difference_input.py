@@ -1,0 +1,88 @@
+"""Reader of /v1/explain-difference: the birth as it was entered, read into the kernel's
+reading (the instant, the UTC offset the clock time was read with and its daylight-saving
+part, the place and the conventions sent), and the other program's numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from google.protobuf.message import Message
+
+from kernel import engine
+from kernel.civil_time import daylight_saving_s
+from kernel.difference_causes import Reading
+from kernel.explain_difference import Theirs
+from kernel.timescale import written_offset_s
+from shared.errors import InvalidParameter
+from shared.runtime.wire import ayanamsha_from, birth_from, house_system_from, read_moment
+
+#: The number of house cusps a program gives (house 1 to 12).
+CUSP_COUNT = 12
+
+
+@dataclass(frozen=True)
+class ExplainDifferenceInput:
+    """An explain-difference request read once: the ``reading`` as sent, the hour its clock
+    time showed (``local_hour``, 0-23) and ``theirs``."""
+
+    reading: Reading
+    local_hour: int
+    theirs: Theirs
+
+
+def explain_difference_input(request: Message) -> ExplainDifferenceInput:
+    """Return the reading, clock hour and numbers of an explain-difference request. Refuses
+    (InvalidParameter naming theirs or theirs.cusps) a ``theirs`` without any number and cusps
+    other than exactly twelve."""
+    theirs = _theirs(request.theirs)
+    moment, place = birth_from(request)
+    _, local = read_moment(request, "birth.moment")
+    utc = moment.utc_written or _utc(moment.jd_ut1)
+    if local is not None:
+        offset_s = local.utc_offset_s
+        dst_s = daylight_saving_s(local.utc, local.zone)
+    else:
+        text = request.birth.moment.datetime if request.birth.moment.WhichOneof("value") == "datetime" else ""
+        offset_s, dst_s = written_offset_s(text), 0
+    sidereal = ayanamsha_from(request).name if request.HasField("sidereal") else None
+    reading = Reading(
+        utc,
+        offset_s,
+        dst_s,
+        place.latitude_deg,
+        place.longitude_deg,
+        place.altitude_m,
+        house_system_from(request).name,
+        sidereal,
+        topocentric=request.topocentric,
+    )
+    return ExplainDifferenceInput(reading, (utc + timedelta(seconds=offset_s)).hour, theirs)
+
+
+def _utc(jd_ut1: float) -> datetime:
+    """Return the UTC instant of a Julian Day (a jd sent), to the millisecond: a Julian Day
+    carries no finer time (a double's last bit at 2.4e6 days is 40 µs)."""
+    year, month, day, hour, minute, second = engine.jd_ut1_to_utc(jd_ut1)
+    start = datetime(year, month, day, hour, minute, tzinfo=UTC)
+    return start + timedelta(milliseconds=round(second * 1000))
+
+
+def _theirs(numbers: Message) -> Theirs:
+    positions = {field.name: value for field, value in numbers.positions.ListFields()}
+    cusps = tuple(numbers.cusps)
+    if cusps and len(cusps) != CUSP_COUNT:
+        raise InvalidParameter(
+            f"theirs.cusps holds {len(cusps)} longitudes; a chart has {CUSP_COUNT} house cusps.",
+            suggestion="Send all twelve cusps, house 1 first, or leave cusps out.",
+            param="theirs.cusps",
+        )
+    asc = numbers.asc if numbers.HasField("asc") else None
+    mc = numbers.mc if numbers.HasField("mc") else None
+    if not positions and not cusps and asc is None and mc is None:
+        raise InvalidParameter(
+            "theirs holds no number to explain.",
+            suggestion='Send the other program\'s numbers: "theirs": {"positions": {"sun": 112.5}, "asc": 201.25}.',
+            param="theirs",
+        )
+    return Theirs(positions, cusps or None, asc, mc)

@@ -1,0 +1,118 @@
+"""/v1/explain-difference (issue 52): a birth as entered and another program's numbers in a JSON
+body; the answer's shape, its price and its refusals, rule by rule. Whether the right cause comes
+first is the kernel's corpus (tests/unit/kernel/test_explain_difference.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.test_conventions_api import assert_error, balance
+
+EXPLAIN = "/v1/explain-difference"
+# Paris, 14 July 1985 at 15:30 on the clock (CEST, UTC+2).
+BIRTH = {"datetime": "1985-07-14T15:30:00", "tz": "Europe/Paris", "lat": 48.8566, "lon": 2.3522}
+PRICE = 5
+
+
+@pytest.fixture()
+def funded(stack):
+    """A fresh account with 100 credits: (name, client)."""
+    name, key = stack.new_key(credits=100)
+    with stack.client(key) as client:
+        yield name, client
+
+
+def _their_numbers(client, **params) -> dict:
+    """The numbers /v1/natal-chart gives for ``params``, as another program would print them
+    (to the arcminute)."""
+    sent = {k: v for k, v in {**BIRTH, "bodies": "planets", **params}.items() if v is not None}
+    chart = client.get("/v1/natal-chart", params=sent).json()["data"]
+    minute = lambda deg: round(deg * 60) / 60 % 360  # noqa: E731
+    return {
+        "positions": {p["body"]: minute(p["longitude"]) for p in chart["positions"]},
+        "cusps": [minute(c) for c in chart["houses"]["cusps"][1:]],
+        "asc": minute(chart["houses"]["ascendant"]),
+        "mc": minute(chart["houses"]["midheaven"]),
+    }
+
+
+def test_numbers_cast_without_daylight_saving_are_explained_by_dst_not_applied(funded):
+    _, client = funded
+    # The same clock time read as standard time, UTC+1: 14:30 UTC.
+    theirs = _their_numbers(client, datetime="1985-07-14T14:30:00Z", tz=None)
+    response = client.post(EXPLAIN, json={**BIRTH, "theirs": theirs})
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    assert data["explained"] is True and data["tolerance_arcsec"] == 60
+    top = data["explanations"][0]
+    assert top["causes"] == [{"kind": "dst", "value": "not_applied"}]
+    assert top["request"]["datetime"] == "1985-07-14T14:30:00.000Z"
+    assert top["residual_arcsec"] <= 30  # printed to the arcminute: at most half a minute off
+    assert [r["point"] for r in top["residuals"]][-2:] == ["asc", "mc"]
+
+
+def test_numbers_of_the_request_as_sent_are_explained_by_no_cause(funded):
+    _, client = funded
+    theirs = _their_numbers(client)
+    data = client.post(EXPLAIN, json={**BIRTH, "theirs": theirs}).json()["data"]
+    assert data["explained"] is True
+    assert [e["causes"] for e in data["explanations"]] == [[]]
+
+
+def test_a_sidereal_program_is_explained_by_its_zodiac(funded):
+    _, client = funded
+    theirs = _their_numbers(client, sidereal="lahiri")
+    data = client.post(EXPLAIN, json={**BIRTH, "theirs": {"positions": theirs["positions"]}}).json()["data"]
+    assert data["explanations"][0]["causes"] == [{"kind": "zodiac", "value": "lahiri"}]
+    assert data["explanations"][0]["request"]["sidereal"] == "lahiri"
+
+
+def test_numbers_nothing_explains_answer_explained_false_with_the_closest(funded):
+    _, client = funded
+    theirs = _their_numbers(client, datetime="1931-02-02T03:00:00Z", tz=None)
+    data = client.post(EXPLAIN, json={**BIRTH, "theirs": theirs}).json()["data"]
+    assert data["explained"] is False
+    assert len(data["explanations"]) == 3
+    assert all(e["residual_arcsec"] > 60 for e in data["explanations"])
+
+
+def test_the_price_is_a_chart_with_its_search(stack, funded):
+    name, client = funded
+    response = client.post(EXPLAIN, json={**BIRTH, "theirs": {"asc": 200.0}})
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["credits_used"] == PRICE
+    assert balance(stack, name) == 100 - PRICE
+
+
+@pytest.mark.parametrize(
+    ("theirs", "code", "param"),
+    [
+        ({}, "missing_parameter", "theirs"),
+        ({"positions": {}}, "missing_parameter", "theirs"),
+        ({"cusps": [10.0 * i for i in range(11)]}, "invalid_parameter", "theirs.cusps"),
+        ({"cusps": [10.0 * i for i in range(13)]}, "invalid_parameter", "cusps"),
+        ({"positions": {"vulcan": 10.0}}, "invalid_parameter", None),
+        ({"asc": 360.0}, "invalid_parameter", None),
+    ],
+    ids=["empty", "no positions", "11 cusps", "13 cusps", "unknown body", "asc out of range"],
+)
+def test_a_theirs_without_numbers_or_with_cusps_other_than_twelve_is_refused_free(stack, funded, theirs, code, param):
+    name, client = funded
+    error = assert_error(client.post(EXPLAIN, json={**BIRTH, "theirs": theirs}), 400, code)
+    if param is not None:
+        assert error["param"] == param
+    assert balance(stack, name) == 100
+
+
+def test_theirs_is_required_and_a_body_that_is_no_object_is_refused_free(stack, funded):
+    name, client = funded
+    assert_error(client.post(EXPLAIN, json=BIRTH), 400, "missing_parameter")
+    assert_error(
+        client.post(EXPLAIN, content=b"[1, 2]", headers={"content-type": "application/json"}), 400, "invalid_body"
+    )
+    assert balance(stack, name) == 100
+
+
+def test_explain_difference_is_post_only(funded):
+    _, client = funded
+    assert_error(client.get(EXPLAIN, params=BIRTH), 405, "method_not_allowed")
