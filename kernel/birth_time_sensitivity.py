@@ -52,7 +52,7 @@ BODY_NODES = 11
 MAX_WINDOW_DAYS = 0.5
 # The ayanamsha of the Moon's nakshatra, pada and Vimshottari lord when the chart is tropical:
 # /v1/vedic's default (docs/vedic.md).
-VEDIC_DEFAULT_AYANAMSHA_ID = 1
+VEDIC_DEFAULT_AYANAMSHA = "lahiri"
 # Profection years of /v1/profections' default length (mean years of 365.2422 days).
 PROFECTION_YEAR_DAYS = 365.2422
 # An angle's unwrapped value is a multiple of the circle away from any boundary it crosses.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from celestial.v1 import search_service_pb2
 from services.search import (
+    birth_time_sensitivity,
     calendar,
     eclipses,
     forecast,
@@ -34,6 +35,7 @@ HANDLERS = {
     "FindVoidOfCoursePeriods": void_of_course_periods.compute,
     "FindCalendarEvents": calendar.compute,
     "FindForecast": forecast.compute,
+    "FindBirthTimeSensitivity": birth_time_sensitivity.compute,
 }
 
 
