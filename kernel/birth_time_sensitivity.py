@@ -46,8 +46,14 @@ GRID_STEP_S = 120.0
 # A crossing of the interpolated angle is bisected to this; the boundaries are promised to 1 s.
 ROOT_TOLERANCE_S = 0.01
 # Chebyshev nodes per body over the window: the Moon's longitude over a day is a polynomial of
-# degree 8 to 1e-9 degree, so the samples between the nodes are the ephemeris's to that.
-BODY_NODES = 11
+# degree 6 to far below a milliarcsecond (its largest term, 6.3 degrees over 27.6 days, has a
+# seventh derivative of 2e-4 degree per day^7), so the samples between the nodes are the
+# ephemeris's to that.
+BODY_NODES = 7
+_CHEBYSHEV_NODES = np.cos(np.pi * (np.arange(BODY_NODES) + 0.5) / BODY_NODES)
+# The Chebyshev coefficients of the polynomial through values at those nodes: the inverse of
+# their Vandermonde matrix, the same for every window.
+_CHEBYSHEV_FIT = np.linalg.inv(np.polynomial.chebyshev.chebvander(_CHEBYSHEV_NODES, BODY_NODES - 1))
 # The longest window either side of the birth, days (issue 52: up to ±12 h).
 MAX_WINDOW_DAYS = 0.5
 # The ayanamsha of the Moon's nakshatra, pada and Vimshottari lord when the chart is tropical:
@@ -323,20 +329,19 @@ def _body_samples(
     bodies: Sequence[str], flags: CalcFlags, place: Observer, times: np.ndarray, start: float, end: float
 ) -> np.ndarray:
     """Return each body's unwrapped longitude (degrees, columns in ``bodies``' order) at
-    ``times``, from its Chebyshev fit through BODY_NODES ephemeris positions over the window."""
+    ``times``, from the polynomial through its ephemeris positions at BODY_NODES Chebyshev
+    nodes over the window."""
     margin = 2.0 * (times[1] - times[0])
     low, high = start - margin, end + margin
-    nodes = 0.5 * (low + high) + 0.5 * (high - low) * np.cos(np.pi * (np.arange(BODY_NODES) + 0.5) / BODY_NODES)
-    scaled = (2.0 * times - (low + high)) / (high - low)
-    node_points = (2.0 * nodes[::-1] - (low + high)) / (high - low)
-    out = np.empty((len(times), len(bodies)))
+    nodes = 0.5 * (low + high) + 0.5 * (high - low) * _CHEBYSHEV_NODES
+    values = np.empty((BODY_NODES, len(bodies)))
     with engine_state(flags, place):
         for column, body in enumerate(bodies):
             longitude = longitude_and_speed(body, flags)
-            values = np.unwrap([longitude(float(t))[0] for t in nodes[::-1]], period=_CIRCLE)
-            fit = np.polynomial.chebyshev.chebfit(node_points, values, BODY_NODES - 1)
-            out[:, column] = np.polynomial.chebyshev.chebval(scaled, fit)
-    return out
+            values[:, column] = [longitude(float(t))[0] for t in nodes]
+    coefficients = _CHEBYSHEV_FIT @ np.unwrap(values, period=_CIRCLE, axis=0)
+    scaled = (2.0 * times - (low + high)) / (high - low)
+    return np.polynomial.chebyshev.chebvander(scaled, BODY_NODES - 1) @ coefficients
 
 
 def _body_boundaries(query: SensitivityQuery, start: float, end: float, deadline: Deadline) -> list[float]:
@@ -390,18 +395,23 @@ def _cubic_root(samples: np.ndarray) -> np.ndarray:
     """Return, for each row of four samples at -1, 0, 1, 2, where the cubic through them
     changes sign between 0 and 1 (the samples at 0 and 1 of opposite signs or one zero), as a
     fraction of the step, bisected to ROOT_TOLERANCE_S."""
+    c0, c1, c2, c3 = _CUBIC_COEFFICIENTS @ samples.T
     low = np.zeros(len(samples))
     high = np.ones(len(samples))
     low_value = samples[:, 1]
     iterations = math.ceil(math.log2(GRID_STEP_S / ROOT_TOLERANCE_S)) + 1
     for _ in range(iterations):
         middle = 0.5 * (low + high)
-        value = np.einsum("pk,pk->p", _lagrange_weights(middle), samples)
+        value = c0 + middle * (c1 + middle * (c2 + middle * c3))
         same = (value < 0.0) == (low_value < 0.0)
         low = np.where(same, middle, low)
         low_value = np.where(same, value, low_value)
         high = np.where(same, high, middle)
     return 0.5 * (low + high)
+
+
+# The power coefficients (1, x, x^2, x^3) of the cubic through samples at -1, 0, 1, 2.
+_CUBIC_COEFFICIENTS = np.linalg.inv(np.vander(np.array([-1.0, 0.0, 1.0, 2.0]), 4, increasing=True))
 
 
 def _nakshatra_numbers(longitudes: np.ndarray) -> np.ndarray:
