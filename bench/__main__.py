@@ -13,6 +13,7 @@ from bench import (
     natal_chart,
     positions_throughput,
     search_lanes,
+    sensitivity,
     sky,
     status_recording,
     store_throughput,
@@ -40,6 +41,7 @@ def main() -> None:
     transits.main()
     calendar.main()
     forecast.main()
+    sensitivity.main()
     search_lanes.main()
     tenant_isolation.main()
     dashboard_pages.main()

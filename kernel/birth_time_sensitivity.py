@@ -31,6 +31,7 @@ import numpy as np
 from kernel import engine
 from kernel.aspects import ASPECT_TYPES, ORB_TOLERANCE_DEG
 from kernel.ayanamshas import Ayanamsha
+from kernel.conditions import HIGH_LATITUDE, Condition
 from kernel.crossings import longitude_and_speed
 from kernel.deadline import Deadline
 from kernel.dignity_tables import TRADITIONAL_RULERS
@@ -64,6 +65,8 @@ PROFECTION_YEAR_DAYS = 365.2422
 # An angle's unwrapped value is a multiple of the circle away from any boundary it crosses.
 _CIRCLE = 360.0
 WHOLE_SIGN_LETTER = "W"
+# The system Swiss Ephemeris falls back to where another has no cusps (kernel/houses.py).
+POLAR_FALLBACK_LETTER = "O"
 NAKSHATRA_NAMES = tuple(name for name, _ in NAKSHATRA_TABLE)
 NAKSHATRA_LORDS = tuple(lord for _, lord in NAKSHATRA_TABLE)
 HOUSE_NUMBERS = tuple(str(n) for n in range(1, 13))
@@ -127,6 +130,7 @@ class Sensitivity:
     end_jd: float
     facts: tuple[FactSpan, ...]
     changes: tuple[ChartChange, ...]
+    warnings: tuple[Condition, ...] = ()
 
 
 def birth_time_sensitivity(query: SensitivityQuery, deadline: Deadline) -> Sensitivity:
@@ -167,7 +171,7 @@ def birth_time_sensitivity(query: SensitivityQuery, deadline: Deadline) -> Sensi
             for f in np.nonzero(matrix[:, index] != matrix[:, index + 1])[0]
         )
         changes.append(ChartChange(float(cuts[index]), changed))
-    return Sensitivity(start, end, tuple(facts), tuple(changes))
+    return Sensitivity(start, end, tuple(facts), tuple(changes), grid.warnings)
 
 
 class _Grid:
@@ -184,10 +188,19 @@ class _Grid:
         self.times = start + self.step * np.arange(-1, count + 2)
         self.t0 = float(self.times[0])
         self.sidereal = query.flags.sidereal is not None
+        houses, used = _houses(query, self.times)
+        self.warnings: tuple[Condition, ...] = ()
+        if used != query.letter:
+            self.warnings = (
+                Condition(
+                    HIGH_LATITUDE,
+                    f"The houses of letter {query.letter} do not exist at latitude {query.place.latitude_deg:.2f}° "
+                    "for part of the window; every house fact is read in Porphyrius houses instead.",
+                ),
+            )
         # Whole-sign cusps jump with the Ascendant's sign: no cubic follows them, and a body
         # changes house only when the Ascendant changes sign.
-        self.whole_sign = query.letter == WHOLE_SIGN_LETTER
-        houses = _houses(query, self.times)
+        self.whole_sign = used == WHOLE_SIGN_LETTER
         self.asc = np.unwrap(houses[:, 0], period=_CIRCLE)
         self.mc = np.unwrap(houses[:, 1], period=_CIRCLE)
         self.cusps = np.unwrap(houses[:, 2:], period=_CIRCLE, axis=0)
@@ -309,20 +322,29 @@ class _Grid:
         return np.where(np.isfinite(off[np.arange(len(lon)), best]), best, len(self.aspects))
 
 
-def _houses(query: SensitivityQuery, times: np.ndarray) -> np.ndarray:
+def _houses(query: SensitivityQuery, times: np.ndarray) -> tuple[np.ndarray, str]:
     """Return, for each of ``times``, the Ascendant, the MC and the 12 cusps (degrees, in the
-    chart's zodiac) as the ephemeris gives them: the rows of /v1/natal-chart's houses."""
+    chart's zodiac) as the ephemeris gives them (the rows of /v1/natal-chart's houses), and the
+    letter of the system that made them: the query's, or Porphyrius ("O") for the whole window
+    when the query's has no cusps at some of its times (inside the polar circles), so that the
+    cusps never jump from one system to the other."""
     place = query.place
     sidereal = query.flags.sidereal
     flags = engine.FLG_SIDEREAL if sidereal is not None else 0
     out = np.empty((len(times), 14))
+    letter = query.letter
     with engine.configured(sidereal_mode=sidereal.id if sidereal is not None else None):
-        for row, t in enumerate(times):
-            raw = engine.houses(float(t), place.latitude_deg, place.longitude_deg, query.letter, flags)
+        row = 0
+        while row < len(times):
+            raw = engine.houses(float(times[row]), place.latitude_deg, place.longitude_deg, letter, flags)
+            if raw.polar_fallback and letter != POLAR_FALLBACK_LETTER:
+                letter, row = POLAR_FALLBACK_LETTER, 0
+                continue
             out[row, 0] = raw.ascmc[0]
             out[row, 1] = raw.ascmc[1]
             out[row, 2:] = raw.cusps[:12]
-    return out
+            row += 1
+    return out, letter
 
 
 def _body_samples(

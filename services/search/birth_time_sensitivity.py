@@ -50,4 +50,4 @@ def compute(request: pb.FindBirthTimeSensitivityRequest, deadline: Deadline) -> 
                 item.before = fact.before
             if fact.after is not None:
                 item.after = fact.after
-    return pb.FindBirthTimeSensitivityResponse(data=data)
+    return pb.FindBirthTimeSensitivityResponse(data=data, warnings=[c.message for c in found.warnings])

@@ -111,3 +111,9 @@ def test_each_refusal_is_a_400_with_a_suggestion_and_costs_nothing(stack, params
     with stack.client(key) as client:
         assert_error(client.get(PATH, params=params), 400, code, param)
     assert balance(stack, name) == 10
+
+
+def test_inside_the_polar_circle_the_houses_are_porphyrius_for_the_whole_window_with_a_warning(api):
+    body = answer(api, **{**BIRTH, "lat": 69.65, "lon": 18.96, "tz": "Europe/Oslo"})
+    assert any("Porphyrius" in w for w in body["warnings"])
+    assert "warnings" not in answer(api, **BIRTH)
