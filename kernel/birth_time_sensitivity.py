@@ -238,9 +238,16 @@ class _Grid:
 
     def _aspect_edges(self) -> list[float]:
         """Return the signed distances body to angle at which the best aspect may change: each
-        aspect's angle plus and minus its orb, and the midpoints between two aspects' angles."""
-        edges = [a.angle_deg + side * orb for a, orb in zip(self.aspects, self._aspect_orbs()) for side in (-1.0, 1.0)]
-        edges += [0.5 * (a.angle_deg + b.angle_deg) for i, a in enumerate(self.aspects) for b in self.aspects[i + 1 :]]
+        aspect's angle plus and minus its orb, and the midpoint between two aspects' angles
+        where their orbs overlap (the smaller orb wins on either side of it)."""
+        orbs = self._aspect_orbs()
+        edges = [a.angle_deg + side * orb for a, orb in zip(self.aspects, orbs) for side in (-1.0, 1.0)]
+        edges += [
+            0.5 * (a.angle_deg + b.angle_deg)
+            for i, (a, orb_a) in enumerate(zip(self.aspects, orbs))
+            for b, orb_b in zip(self.aspects[i + 1 :], orbs[i + 1 :])
+            if abs(a.angle_deg - b.angle_deg) <= orb_a + orb_b + ORB_TOLERANCE_DEG
+        ]
         return sorted({e for edge in edges for e in (edge, -edge)})
 
     def _crossings(self, series: np.ndarray, edges: np.ndarray) -> list[float]:

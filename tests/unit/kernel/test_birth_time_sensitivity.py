@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 
-from kernel.aspects import MAJOR_SEVEN, Point, find_aspects
+from kernel.aspects import ASPECT_NAMES, MAJOR_SEVEN, Point, find_aspects
 from kernel.ayanamshas import parse_ayanamsha
 from kernel.birth_time_sensitivity import PROFECTION_YEAR_DAYS, SensitivityQuery, birth_time_sensitivity
 from kernel.chart import zodiacal_house
@@ -80,7 +81,10 @@ def fresh_facts(query: SensitivityQuery, jd: float) -> dict[str, str | None]:
         facts[f"{body}_house"] = str(zodiacal_house(lon, houses.cusps_deg))
         for angle_name, angle in (("asc", asc), ("mc", mc)):
             found = find_aspects(
-                [Point(body, lon, None), Point(angle_name, angle, None)], query.aspect_types, with_applying=False
+                [Point(body, lon, None), Point(angle_name, angle, None)],
+                query.aspect_types,
+                orb_deg=query.orb_deg,
+                with_applying=False,
             )
             facts[f"{body}_aspect_{angle_name}"] = found[0].aspect if found else None
     vedic = query.flags if query.flags.sidereal is not None else CalcFlags(sidereal=query.vedic_ayanamsha)
@@ -143,3 +147,10 @@ def test_every_boundary_is_within_a_second_and_none_is_missed_over_200_births(ch
 @pytest.mark.parametrize("query", births(2, seed=5203), ids=["first", "second"])
 def test_every_second_of_the_window_agrees_with_brute_force(query):
     assert_agrees(query, step_s=1.0)
+
+
+def test_where_aspect_orbs_overlap_the_smaller_orb_wins_on_either_side_as_in_the_chart():
+    # One orb of 12 degrees for all fifteen types: most neighbours' orbs overlap, so the best
+    # aspect changes at the midpoints between their angles too.
+    for query in births(10, seed=5204):
+        assert_agrees(replace(query, aspect_types=ASPECT_NAMES, orb_deg=12.0), step_s=300.0)
