@@ -117,3 +117,9 @@ def test_inside_the_polar_circle_the_houses_are_porphyrius_for_the_whole_window_
     body = answer(api, **{**BIRTH, "lat": 69.65, "lon": 18.96, "tz": "Europe/Oslo"})
     assert any("Porphyrius" in w for w in body["warnings"])
     assert "warnings" not in answer(api, **BIRTH)
+
+
+def test_a_post_with_a_json_body_answers_as_the_get(api):
+    posted = api.post(PATH, json={**BIRTH, "window_hours": 1})
+    assert posted.status_code == 200, posted.text
+    assert posted.json()["data"] == answer(api, **BIRTH, window_hours=1)["data"]
