@@ -98,7 +98,9 @@ def fresh_facts(query: SensitivityQuery, jd: float) -> dict[str, str | None]:
     return facts
 
 
-_SYSTEMS = [parse_house_system(name) for name in ("placidus", "koch", "whole_sign", "equal", "regiomontanus")]
+_SYSTEMS = [
+    parse_house_system(name) for name in ("placidus", "koch", "whole_sign", "equal", "regiomontanus", "porphyrius")
+]
 
 
 def timeline_at(result, jd: float) -> dict[str, str | None]:
@@ -154,3 +156,13 @@ def test_where_aspect_orbs_overlap_the_smaller_orb_wins_on_either_side_as_in_the
     # aspect changes at the midpoints between their angles too.
     for query in births(10, seed=5204):
         assert_agrees(replace(query, aspect_types=ASPECT_NAMES, orb_deg=12.0), step_s=300.0)
+
+
+def test_inside_the_polar_circle_the_whole_window_is_read_in_porphyrius_houses_with_a_warning():
+    # Tromsø (69.65° N) near the June solstice: Placidus has no cusps for part of the day.
+    query = replace(births(1, seed=5205)[0], place=Observer(69.65, 18.96), birth_jd=2460482.25, letter="P")
+    placidus = birth_time_sensitivity(query, NEVER)
+    porphyrius = birth_time_sensitivity(replace(query, letter="O"), NEVER)
+    assert [w.kind for w in placidus.warnings] == ["high_latitude"] and not porphyrius.warnings
+    assert (placidus.facts, placidus.changes) == (porphyrius.facts, porphyrius.changes)
+    assert_agrees(replace(query, letter="O"), step_s=300.0)
