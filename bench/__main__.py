@@ -14,6 +14,7 @@ from bench import (
     natal_chart,
     positions_throughput,
     search_lanes,
+    sensitivity,
     sky,
     status_recording,
     store_throughput,
@@ -42,6 +43,7 @@ def main() -> None:
     calendar.main()
     forecast.main()
     explain_difference.main()
+    sensitivity.main()
     search_lanes.main()
     tenant_isolation.main()
     dashboard_pages.main()

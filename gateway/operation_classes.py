@@ -78,6 +78,7 @@ CLASS_OF_PATH = {
             "/v1/void-of-course/periods",
             "/v1/calendar",
             "/v1/forecast",
+            "/v1/natal-chart/sensitivity",
         ),
         "search",
     ),

@@ -36,6 +36,7 @@ PASTES: dict[str, dict[str, str]] = {
     "/v1/chart": {**PARIS_CLOCK, **PARIS},
     "/v1/aspects": PARIS_CLOCK,
     "/v1/natal-chart": BIRTH,
+    "/v1/natal-chart/sensitivity": {**BIRTH, "window_hours": "2", "at": "2026-07-13T12:00"},
     "/v1/chart-wheel": {**BIRTH, "format": "svg"},
     "/v1/synastry": TWO_BIRTHS,
     "/v1/draconic": BIRTH,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from celestial.v1 import search_service_pb2
 from services.search import (
+    birth_time_sensitivity,
     calendar,
     eclipses,
     explain_difference,
@@ -36,6 +37,7 @@ HANDLERS = {
     "FindCalendarEvents": calendar.compute,
     "FindForecast": forecast.compute,
     "ExplainDifference": explain_difference.compute,
+    "FindBirthTimeSensitivity": birth_time_sensitivity.compute,
 }
 
 

@@ -36,6 +36,7 @@ from shared.runtime.ranges import event_range
 from shared.runtime.request_reading import RequestReading
 from shared.runtime.return_count import return_input
 from shared.runtime.search_queries import eclipse_query, ingress_query
+from shared.runtime.sensitivity_inputs import birth_time_sensitivity_input
 from shared.runtime.sky_event_inputs import calendar_input, stations_input, void_periods_input
 from shared.runtime.star_selection import star_selection
 from shared.runtime.time_lord_points import firdaria_input, profections_input, releasing_input
@@ -54,6 +55,7 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "vimshottari_input": vimshottari_input,
     "panchang_input": panchang_input,
     "kundali_match_input": kundali_match_input,
+    "birth_time_sensitivity_input": birth_time_sensitivity_input,
     "return_input": return_input,
     "void_of_course_bodies": void_of_course_bodies,
     "chart_inputs": chart_inputs,

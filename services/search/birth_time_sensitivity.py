@@ -1,0 +1,53 @@
+"""/v1/natal-chart/sensitivity: what an uncertain birth time changes in a chart
+(:mod:`kernel.birth_time_sensitivity`), rendered."""
+
+from __future__ import annotations
+
+from celestial.v1 import search_service_pb2 as pb
+from kernel.birth_time_sensitivity import SensitivityQuery, birth_time_sensitivity
+from kernel.deadline import Deadline
+from shared.runtime.kernel_errors import naming_moment
+from shared.runtime.wire import birth_from, fill_instant, sent_moment_name
+
+
+def compute(request: pb.FindBirthTimeSensitivityRequest, deadline: Deadline) -> pb.FindBirthTimeSensitivityResponse:
+    """Return the birth, the window, each fact with the birth times over which it holds and
+    every change of the chart inside the window."""
+    read = request.query
+    moment, place = birth_from(request)
+    query = SensitivityQuery(
+        birth_jd=moment.jd_ut1,
+        place=place,
+        letter=read.system.letter,
+        bodies=read.bodies,
+        flags=read.flags,
+        aspect_types=read.aspect_types,
+        orb_deg=read.orb_deg,
+        window_days=read.window_days,
+        vedic_ayanamsha=read.vedic_ayanamsha,
+        at_jd=read.at_jd,
+    )
+    with naming_moment(sent_moment_name(request, "birth.moment")):
+        found = birth_time_sensitivity(query, deadline)
+    data = pb.BirthTimeSensitivityData(ayanamsha=read.vedic_ayanamsha.name)
+    fill_instant(data.birth, moment.jd_ut1)
+    fill_instant(data.start, found.start_jd)
+    fill_instant(data.end, found.end_jd)
+    for span in found.facts:
+        record = data.facts.add(fact=span.fact)
+        if span.value is not None:
+            record.value = span.value
+        if span.holds_from is not None:
+            fill_instant(record.holds_from, span.holds_from)
+        if span.holds_until is not None:
+            fill_instant(record.holds_until, span.holds_until)
+    for change in found.changes:
+        record = data.changes.add()
+        fill_instant(record.instant, change.jd)
+        for fact in change.facts:
+            item = record.facts.add(fact=fact.fact)
+            if fact.before is not None:
+                item.before = fact.before
+            if fact.after is not None:
+                item.after = fact.after
+    return pb.FindBirthTimeSensitivityResponse(data=data, warnings=[c.message for c in found.warnings])
