@@ -716,9 +716,7 @@ def _table(table: PositionsTable, theme: Theme, size: int, box: tuple[int, int, 
     ]
     for index, body_row in enumerate(table.bodies, start=1):
         y = centre_y(index)
-        cells = [
-            _body_glyph(body_row.body, (x0 + text_size * 0.6, y), text_size * 1.2, theme.text)
-        ]
+        cells = [_body_glyph(body_row.body, (x0 + text_size * 0.6, y), text_size * 1.2, theme.text)]
         for ring_index, placement in enumerate(body_row.placements):
             x = ring_x(ring_index)
             cells.append(_placed(placement, (x, y), text_size, theme))
