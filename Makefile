@@ -43,7 +43,7 @@ run: setup  ## Run every process on loopback (CELESTIAL_HTTP_PORT, default 8080)
 # runs the rest, all in process.
 FAST_TIER := -m "not processes" tests/unit tests/api tests/nats
 
-test: setup  ## The fast tier (about 4 min): import contracts, buf lint, ruff, module coverage, every in-process unit and API test
+test: setup  ## The fast tier (about 8 min): import contracts, buf lint, ruff, module coverage, every in-process unit and API test
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/buf lint
 	$(VENV)/bin/ruff check
@@ -51,7 +51,7 @@ test: setup  ## The fast tier (about 4 min): import contracts, buf lint, ruff, m
 	$(PY) -m tests.module_coverage
 	$(PY) -m pytest -q $(FAST_TIER)
 
-test-all: setup  ## Everything (about 21 min): import contracts, buf lint, ruff, module coverage, then every test (real processes, NATS, browsers)
+test-all: setup  ## Everything (about 50 min): import contracts, buf lint, ruff, module coverage, then every test (real processes, NATS, browsers)
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/buf lint
 	$(VENV)/bin/ruff check

@@ -76,6 +76,8 @@ LISTED_BECAUSE: dict[str, str] = {
 
 #: Modules of gated packages without a test file of their name, and why (what tests them instead).
 WITHOUT_A_FILE: dict[str, str] = {
+    "shared/runtime/sensitivity_inputs.py": "the reader of /v1/natal-chart/sensitivity: its rules in "
+    "tests/api/test_birth_time_sensitivity_api.py, before any charge as every reader's",
     "shared/runtime/trace_spans.py": "the spans tracing.py switches on: tests/unit/runtime/test_tracing.py makes them "
     "through its hooks, as a process does",
 }

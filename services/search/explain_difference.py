@@ -34,7 +34,7 @@ def _fill(record: pb.DifferenceExplanation, explanation: Explanation, bodies: li
     _fill_request(record.request, explanation.reading, bodies)
 
 
-def _fill_request(request: pb.CorrectedRequest, reading: Reading, bodies: list[str]) -> None:
+def _fill_request(request: pb.CorrectedChartParameters, reading: Reading, bodies: list[str]) -> None:
     utc = reading.utc
     request.datetime = utc.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
     request.lat, request.lon = reading.lat, reading.lon

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from deploy.local_stack import free_port_block, start_gateway
+from gateway.batch import MAX_SUBREQUESTS
 from shared.runtime.config import REPO_ROOT
 from tests.api.test_conventions_api import assert_error
 
@@ -96,6 +97,23 @@ BUILT_REQUESTS = [
     ("/v1/heliacal", {**PLACE, "body": "mercury", "event": "evening_first"}),
     ("/v1/places", {"q": "saint etienne", "country": "fr"}),
     ("/v1/timezone", {"datetime": "1944-06-06T08:00:00", "tz": "auto", "lat": 51.5, "lon": -0.13}),
+    (
+        "/v1/natal-chart/sensitivity",
+        {**PLACE, "window_hours": 3, "sidereal": "lahiri", "at": "2030-01-01T00:00:00Z", "system": "koch"},
+    ),
+]
+#: One request per operation that takes only a JSON body, with the body that reaches the most of its code.
+POSTED_REQUESTS = [
+    (
+        "/v1/explain-difference",
+        {
+            "datetime": "1990-06-15T14:30",
+            "tz": "Europe/London",
+            "lat": 51.5,
+            "lon": -0.13,
+            "theirs": {"positions": {"sun": 84.1, "moon": 346.6}, "asc": 205.4, "mc": 117.0},
+        },
+    ),
 ]
 
 #: A valid request to an RPC the older release's search process (below) does not implement.
@@ -113,6 +131,14 @@ def test_every_built_endpoint_answers_on_real_processes_what_it_answers_in_proce
     assert over_grpc.status_code == direct.status_code == 200, over_grpc.text
     assert over_grpc.json()["data"] == direct.json()["data"]
     assert over_grpc.json().get("warnings") == direct.json().get("warnings")
+
+
+@pytest.mark.parametrize(("path", "body"), POSTED_REQUESTS, ids=[path for path, _ in POSTED_REQUESTS])
+def test_every_posted_operation_answers_on_real_processes_what_it_answers_in_process(stack, app_stack, path, body):
+    with stack.client(stack.new_key()[1]) as real, app_stack.client(app_stack.new_key()[1]) as in_process:
+        over_grpc, direct = real.post(path, json=body), in_process.post(path, json=body)
+    assert over_grpc.status_code == direct.status_code == 200, over_grpc.text
+    assert over_grpc.json()["data"] == direct.json()["data"]
 
 
 def test_a_success_is_charged_once_in_the_store_the_admin_cli_reads(stack):
@@ -164,19 +190,27 @@ def test_an_rpc_no_process_implements_is_501_and_costs_nothing(stack, older_gate
     assert balance(stack, name) == 10
 
 
+#: Every built endpoint's request twice, but for the sensitivity (once more would pass the scans
+#: one account may have in flight at once) and the heliacal search (whose deadline class lets it
+#: wait 0.25 s for its turn, less than the account's scans ahead of it in this batch may take:
+#: its second copy is shed 429 by design, docs/reliability.md): once each.
+ONCE = ("/v1/natal-chart/sensitivity", "/v1/heliacal")
+FANNED_OUT = [{"endpoint": path, "params": params} for path, params in BUILT_REQUESTS] + [
+    {"endpoint": path, "params": params} for path, params in BUILT_REQUESTS if path not in ONCE
+]
+
+
 def test_a_batch_fans_out_over_the_service_processes(stack):
+    assert len(FANNED_OUT) <= MAX_SUBREQUESTS
     name, key = stack.new_key(credits=200)
     with stack.client(key) as client:
         response = client.post(
             "/v1/batch",
-            json={"requests": [{"endpoint": path, "params": params} for path, params in BUILT_REQUESTS] * 2},
+            json={"requests": FANNED_OUT},
         )
     assert response.status_code == 200, response.text
-    assert response.json()["data"]["summary"] == {
-        "total": 2 * len(BUILT_REQUESTS),
-        "succeeded": 2 * len(BUILT_REQUESTS),
-        "failed": 0,
-    }
+    assert [r["errors"][0]["message"] for r in response.json()["data"]["results"] if r.get("status") != 200] == []
+    assert response.json()["data"]["summary"] == {"total": len(FANNED_OUT), "succeeded": len(FANNED_OUT), "failed": 0}
     assert balance(stack, name) == 200 - response.json()["meta"]["credits_used"]
 
 
