@@ -39,6 +39,7 @@ from gateway.reference.examples import (
 )
 from gateway.reference.openapi import build_openapi
 from gateway.reference.routes import reference_routes
+from services.ephemeris.wheel.drawing import frame
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
 EXAMPLES = load_examples()
@@ -208,6 +209,10 @@ def test_a_recorded_svg_is_xml_with_an_svg_root(call: Example):
     assert ElementTree.fromstring(call.document.content).tag == f"{SVG_NAMESPACE}svg"
 
 
+#: The lines of the header over the recorded wheel (a natal chart with coordinates, no town).
+WHEEL_HEADER_LINES = 4
+
+
 @pytest.mark.parametrize("call", [c for c in DOCUMENT_CALLS if c.media_type == "image/png"], ids=_id)
 def test_a_recorded_png_has_the_signature_and_its_requests_size_in_its_header(call: Example):
     content = call.document.content
@@ -218,8 +223,13 @@ def test_a_recorded_png_has_the_signature_and_its_requests_size_in_its_header(ca
     # RFC 2083 §3.1-3.2, §4.1.1: the signature, then IHDR first: length 13, width, height.
     assert content[:8] == PNG_SIGNATURE and content[12:16] == b"IHDR"
     # A Vedic chart's picture is its charts side by side, each size pixels square: its example
-    # draws the rasi and the navamsa.
-    expected = (2 * size, size) if call.operation == "/v1/vedic/chart" else (size, size)
+    # draws the rasi and the navamsa. A wheel's is its square under its header: the example's
+    # natal chart has four lines (its title, moment, coordinates, zodiac and houses).
+    if call.operation == "/v1/vedic/chart":
+        expected = (2 * size, size)
+    else:
+        placed = frame(size, header_lines=WHEEL_HEADER_LINES)
+        expected = (placed.width, placed.height)
     assert struct.unpack(">II", content[16:24]) == expected
 
 
