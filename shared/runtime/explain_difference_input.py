@@ -21,6 +21,11 @@ from shared.runtime.wire import ayanamsha_from, birth_from, house_system_from, r
 CUSP_COUNT = 12
 
 
+#: The births whose misreadings are tried: civil dates a day either side of which is still a
+#: date (Python's calendar runs from the year 1 to 9999), so the date and time causes apply.
+FIRST_YEAR, LAST_YEAR = 2, 9998
+
+
 @dataclass(frozen=True)
 class ExplainDifferenceInput:
     """An explain-difference request read once: the ``reading`` as sent, the hour its clock
@@ -39,6 +44,7 @@ def explain_difference_input(request: Message) -> ExplainDifferenceInput:
     moment, place = birth_from(request)
     _, local = read_moment(request, "birth.moment")
     utc = moment.utc_written or _utc(moment.jd_ut1)
+    _held_to_the_calendar(utc.year, _moment_param(request))
     if local is not None:
         offset_s = local.utc_offset_s
         dst_s = daylight_saving_s(local.utc, local.zone)
@@ -60,10 +66,27 @@ def explain_difference_input(request: Message) -> ExplainDifferenceInput:
     return ExplainDifferenceInput(reading, (utc + timedelta(seconds=offset_s)).hour, theirs)
 
 
+def _moment_param(request: Message) -> str:
+    return "datetime" if request.birth.moment.WhichOneof("value") == "datetime" else "jd"
+
+
+def _held_to_the_calendar(year: int, param: str) -> None:
+    """Refuse (InvalidParameter naming ``param``) a birth's ``year`` outside FIRST_YEAR to LAST_YEAR."""
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise InvalidParameter(
+            f"The birth falls in the year {year}; another program's misreadings are explained for births "
+            f"from the year {FIRST_YEAR} to {LAST_YEAR}, whose clock time and date can be misread.",
+            suggestion=f"Send a birth between the years {FIRST_YEAR} and {LAST_YEAR}.",
+            param=param,
+        )
+
+
 def _utc(jd_ut1: float) -> datetime:
     """Return the UTC instant of a Julian Day (a jd sent), to the millisecond: a Julian Day
-    carries no finer time (a double's last bit at 2.4e6 days is 40 µs)."""
+    carries no finer time (a double's last bit at 2.4e6 days is 40 µs). Refuses a year outside
+    FIRST_YEAR to LAST_YEAR (InvalidParameter naming jd)."""
     year, month, day, hour, minute, second = engine.jd_ut1_to_utc(jd_ut1)
+    _held_to_the_calendar(year, "jd")
     start = datetime(year, month, day, hour, minute, tzinfo=UTC)
     return start + timedelta(milliseconds=round(second * 1000))
 

@@ -116,3 +116,12 @@ def test_theirs_is_required_and_a_body_that_is_no_object_is_refused_free(stack, 
 def test_explain_difference_is_post_only(funded):
     _, client = funded
     assert_error(client.get(EXPLAIN, params=BIRTH), 405, "method_not_allowed")
+
+
+def test_a_birth_outside_the_years_2_to_9998_is_refused_before_any_charge(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        for birth, param in (({"jd": 625001.0}, "jd"), ({"jd": 5373484.5}, "jd")):
+            answer = client.post(EXPLAIN, json={**birth, "lat": 0.0, "lon": 0.0, "theirs": {"asc": 0.0}})
+            assert_error(answer, 400, "invalid_parameter", param=param)
+    assert balance(stack, name) == 10
