@@ -159,7 +159,7 @@ def configured(
 
 
 _PATH_IN_MESSAGE = re.compile(r"\s*in PATH '[^']*'")
-_NO_DATA_MARKERS = ("not found in path", "outside", "out of range", "beyond", "ephemeris range")
+_NO_DATA_MARKERS = ("not found in path", "outside", "out of range", "beyond", "ephemeris range", "restricted to")
 
 
 def is_no_data_error(exc: BaseException) -> bool:

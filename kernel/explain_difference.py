@@ -135,7 +135,11 @@ class _Caster:
         found = self._positions.get(key)
         if found is None:
             flags = (_TRUE_POSITION_FLAGS if reading.true_positions else 0) | (engine.FLG_TOPOCTR if place else 0)
-            with engine.configured(observer_lon_lat_alt=place) if place else contextlib.nullcontext():
+            # An asteroid (Chiron) has no ephemeris outside the files' span: OutOfRange, a 400.
+            with (
+                engine.map_engine_errors("the bodies of their numbers"),
+                engine.configured(observer_lon_lat_alt=place) if place else contextlib.nullcontext(),
+            ):
                 found = {b: engine.calc_body(jd, engine_number(b), flags).values[0] for b in self.engine_bodies}
             self._positions[key] = found
         return found

@@ -93,6 +93,11 @@ BEYOND_THE_SCHEMA: dict[str, tuple[frozenset[str], str]] = {
         "A time lord's or a dasha's at before the birth it reads (both moments valid on their own): the order of "
         "two moments, each of which may be a local time read in its zone, is beyond what a schema can compare.",
     ),
+    "their_numbers": (
+        frozenset({"/v1/explain-difference missing_parameter"}),
+        "explain-difference's theirs with no number in it ({} or empty members): any subset of its members "
+        "may be sent, but at least one number, which the document's generated requests do not know.",
+    ),
     "idempotency": (
         frozenset({"idempotency_key_reuse"}),
         "An Idempotency-Key sent before with another request: a key is one request's.",

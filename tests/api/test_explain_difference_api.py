@@ -125,3 +125,12 @@ def test_a_birth_outside_the_years_2_to_9998_is_refused_before_any_charge(stack)
             answer = client.post(EXPLAIN, json={**birth, "lat": 0.0, "lon": 0.0, "theirs": {"asc": 0.0}})
             assert_error(answer, 400, "invalid_parameter", param=param)
     assert balance(stack, name) == 10
+
+
+def test_chiron_outside_its_ephemeris_is_refused_out_of_range_before_any_charge(stack):
+    name, key = stack.new_key(credits=10)
+    theirs = {"positions": {"chiron": 338.19, "jupiter": 109.3}, "asc": 1.9}
+    with stack.client(key) as client:
+        answer = client.post(EXPLAIN, json={"jd": 1835305.32, "lat": 48.85, "lon": 2.35, "theirs": theirs})
+    assert_error(answer, 400, "out_of_range")
+    assert balance(stack, name) == 10
