@@ -14,7 +14,13 @@ Those instants are found in two ways, each to well under a second:
   aspects to the angles) on the houses computed by the ephemeris every :data:`GRID_STEP_S`
   seconds: between two samples the angle is the cubic through the four samples around them
   (its error, a fourth difference of a function of period one sidereal day, is below 1e-6
-  degree at a two-minute step), whose crossing is bisected to :data:`ROOT_TOLERANCE_S`.
+  degree at a two-minute step), whose crossing is bisected to :data:`ROOT_TOLERANCE_S`;
+- except in a *rough* step, where the houses' fourth difference exceeds
+  :data:`ROUGH_FOURTH_DIFFERENCE_DEG`: near and inside the polar circles the Ascendant races
+  (tens of degrees a minute at 66.4°, where no cubic follows it) or jumps by 180° (beyond
+  them, where the ecliptic's rising point flips to the other side), so there each crossing is
+  bisected on houses computed by the ephemeris at every step of the bisection, and the facts
+  are read from such houses too.
 
 The facts' values are then read once in each interval between consecutive candidate
 instants; an instant at which no value differs is dropped.
@@ -46,6 +52,14 @@ SECONDS_PER_DAY = 86_400.0
 GRID_STEP_S = 120.0
 # A crossing of the interpolated angle is bisected to this; the boundaries are promised to 1 s.
 ROOT_TOLERANCE_S = 0.01
+# Halvings of a step that bring a crossing to ROOT_TOLERANCE_S.
+_BISECTIONS = math.ceil(math.log2(GRID_STEP_S / ROOT_TOLERANCE_S)) + 1
+# A step whose houses' fourth difference (degrees, any of the Ascendant, MC and cusps, over
+# the five samples around either end) exceeds this is rough: the cubic's error there, about a
+# twenty-fifth of it, could pass 1 s of birth time. Below 60° of latitude the largest is 4e-4
+# (200 births of tests/unit/kernel/test_birth_time_sensitivity.py); at 66.4° it reaches 80
+# and beyond the polar circles the Ascendant's 180° jump makes it hundreds.
+ROUGH_FOURTH_DIFFERENCE_DEG = 1e-3
 # Chebyshev nodes per body over the window: the Moon's longitude over a day is a polynomial of
 # degree 6 to far below a milliarcsecond (its largest term, 6.3 degrees over 27.6 days, has a
 # seventh derivative of 2e-4 degree per day^7), so the samples between the nodes are the
@@ -189,6 +203,7 @@ class _Grid:
         self.t0 = float(self.times[0])
         self.sidereal = query.flags.sidereal is not None
         houses, used = _houses(query, self.times)
+        self.letter = used
         self.warnings: tuple[Condition, ...] = ()
         if used != query.letter:
             self.warnings = (
@@ -204,6 +219,7 @@ class _Grid:
         self.asc = np.unwrap(houses[:, 0], period=_CIRCLE)
         self.mc = np.unwrap(houses[:, 1], period=_CIRCLE)
         self.cusps = np.unwrap(houses[:, 2:], period=_CIRCLE, axis=0)
+        self.rough = self._rough_steps()
         self.bodies = _body_samples(query.bodies, query.flags, query.place, self.times, start, end)
         vedic_flags = replace(query.flags, sidereal=query.vedic_ayanamsha) if not self.sidereal else query.flags
         self.vedic_moon = _body_samples(("moon",), vedic_flags, query.place, self.times, start, end)[:, 0]
@@ -220,16 +236,45 @@ class _Grid:
         distance from the Ascendant and MC passing an aspect's edge or the point where two
         aspects' orbs are equal."""
         angles = np.stack([self.asc, self.mc], axis=1)
-        found = self._crossings(angles, np.arange(0.0, _CIRCLE, SIGN_WIDTH_DEG))
+
+        def exact_angles(times: np.ndarray) -> np.ndarray:
+            return self._exact_houses(times)[:, :2]
+
+        def exact_passing(times: np.ndarray) -> np.ndarray:
+            cusps = self._exact_houses(times)[:, 2:]
+            return (cusps[:, :, None] - self._at(self.bodies, times)[:, None, :]).reshape(len(times), -1)
+
+        def exact_distances(times: np.ndarray) -> np.ndarray:
+            angles = self._exact_houses(times)[:, :2]
+            return (angles[:, :, None] - self._at(self.bodies, times)[:, None, :]).reshape(len(times), -1)
+
+        found = self._crossings(angles, np.arange(0.0, _CIRCLE, SIGN_WIDTH_DEG), exact_angles)
         if self.sidereal:
-            found += self._crossings(angles, np.arange(0.0, _CIRCLE, SPAN_DEG))
+            found += self._crossings(angles, np.arange(0.0, _CIRCLE, SPAN_DEG), exact_angles)
         if self.bodies.shape[1] and not self.whole_sign:
             passing = (self.cusps[:, :, None] - self.bodies[:, None, :]).reshape(len(self.times), -1)
-            found += self._crossings(passing, np.zeros(1))
+            found += self._crossings(passing, np.zeros(1), exact_passing)
         if self.bodies.shape[1]:
             distances = (angles[:, :, None] - self.bodies[:, None, :]).reshape(len(self.times), -1)
-            found += self._crossings(distances, np.asarray(self._aspect_edges()) % _CIRCLE)
+            found += self._crossings(distances, np.asarray(self._aspect_edges()) % _CIRCLE, exact_distances)
         return found
+
+    def _rough_steps(self) -> np.ndarray:
+        """Return, for each step of the grid (samples i to i + 1), whether the cubic through
+        the four samples around it may be off: the fourth difference of the Ascendant, the MC
+        or a cusp (not whole-sign cusps, which are no cubic's) centred on i or i + 1 exceeds
+        ROUGH_FOURTH_DIFFERENCE_DEG."""
+        series = np.column_stack([self.asc, self.mc] + ([] if self.whole_sign else [self.cusps]))
+        # The fourth difference centred on samples 2 .. n - 3.
+        fourth = np.abs(np.diff(series, n=4, axis=0)).max(axis=1) > ROUGH_FOURTH_DIFFERENCE_DEG
+        centred = np.zeros(len(self.times) + 1, dtype=bool)
+        centred[2 : len(self.times) - 2] = fourth
+        return centred[:-1] | centred[1:]
+
+    def _exact_houses(self, times: np.ndarray) -> np.ndarray:
+        """Return the Ascendant, the MC and the 12 cusps (degrees, rows as :func:`_houses`'s)
+        at each of ``times``, computed by the ephemeris in the system the grid used."""
+        return _house_rows(self.query, self.letter, times)
 
     def _aspect_orbs(self) -> list[float]:
         """Return each aspect type's orb (degrees): the query's one orb, else its default."""
@@ -250,9 +295,11 @@ class _Grid:
         ]
         return sorted({e for edge in edges for e in (edge, -edge)})
 
-    def _crossings(self, series: np.ndarray, edges: np.ndarray) -> list[float]:
+    def _crossings(self, series: np.ndarray, edges: np.ndarray, exact) -> list[float]:
         """Return the instants inside the window at which a column of ``series`` (unwrapped
-        degrees on the grid) passes one of ``edges`` (degrees, modulo 360)."""
+        degrees on the grid) passes one of ``edges`` (degrees, modulo 360): on the cubic
+        between samples, or in a rough step on ``exact`` (times -> the series' rows computed
+        by the ephemeris)."""
         edges = np.unique(edges % _CIRCLE)
         turns = np.floor(series / _CIRCLE)
         # How many edges lie at or below each sample, counted along the unwrapped circle.
@@ -269,9 +316,35 @@ class _Grid:
                 rows.append((i, c))
                 targets.append(turn * _CIRCLE + edges[k])
         at = np.asarray(rows)
+        targets_array = np.asarray(targets)
         samples = np.stack([series[at[:, 0] + k, at[:, 1]] for k in (-1, 0, 1, 2)], axis=1)
-        fraction = _cubic_root(samples - np.asarray(targets)[:, None])
+        fraction = _cubic_root(samples - targets_array[:, None])
+        rough = self.rough[at[:, 0]]
+        if rough.any():
+            fraction[rough] = self._exact_root(series, at[rough], targets_array[rough], exact)
         return (self.times[at[:, 0]] + fraction * self.step).tolist()
+
+    def _exact_root(self, series: np.ndarray, at: np.ndarray, targets: np.ndarray, exact) -> np.ndarray:
+        """Return, for each (step, column) of ``at``, where in the step (a fraction of it) the
+        column of ``series`` computed by ``exact`` passes its target, bisected to
+        ROOT_TOLERANCE_S. Each value is read as the turn nearest the middle of the step's two
+        samples: a racing angle stays between them, and one that jumps 180° is on the side of
+        one or the other, so that every edge the jump passes is placed at the jump."""
+        low_sample = series[at[:, 0], at[:, 1]]
+        middle_sample = 0.5 * (low_sample + series[at[:, 0] + 1, at[:, 1]])
+        below = low_sample < targets
+        low = np.zeros(len(at))
+        high = np.ones(len(at))
+        start = self.times[at[:, 0]]
+        columns = np.arange(len(at))
+        for _ in range(_BISECTIONS):
+            middle = 0.5 * (low + high)
+            value = exact(start + middle * self.step)[columns, at[:, 1]]
+            value += _CIRCLE * np.round((middle_sample - value) / _CIRCLE)
+            same = (value < targets) == below
+            low = np.where(same, middle, low)
+            high = np.where(same, high, middle)
+        return 0.5 * (low + high)
 
     def _at(self, series: np.ndarray, times: np.ndarray) -> np.ndarray:
         """Return ``series`` (rows on the grid) at ``times``, each the cubic through the four
@@ -288,10 +361,15 @@ class _Grid:
         the documented order: an array of codes and the values they stand for."""
         asc = self._at(self.asc, times) % _CIRCLE
         mc = self._at(self.mc, times) % _CIRCLE
-        if self.whole_sign:
+        cusps = None if self.whole_sign else self._at(self.cusps, times) % _CIRCLE
+        rough = self.rough[np.clip(np.floor((times - self.t0) / self.step).astype(int), 0, len(self.rough) - 1)]
+        if rough.any():
+            exact = self._exact_houses(times[rough]) % _CIRCLE
+            asc[rough], mc[rough] = exact[:, 0], exact[:, 1]
+            if cusps is not None:
+                cusps[rough] = exact[:, 2:]
+        if cusps is None:
             cusps = (np.floor(asc / SIGN_WIDTH_DEG)[:, None] + np.arange(12)[None, :]) * SIGN_WIDTH_DEG % _CIRCLE
-        else:
-            cusps = self._at(self.cusps, times) % _CIRCLE
         bodies = self._at(self.bodies, times) % _CIRCLE if self.bodies.shape[1] else None
         moon = self._at(self.vedic_moon, times) % _CIRCLE
         signs = (np.floor(asc / SIGN_WIDTH_DEG).astype(int) % 12, SIGN_KEYS)
@@ -352,6 +430,20 @@ def _houses(query: SensitivityQuery, times: np.ndarray) -> tuple[np.ndarray, str
             out[row, 2:] = raw.cusps[:12]
             row += 1
     return out, letter
+
+
+def _house_rows(query: SensitivityQuery, letter: str, times: np.ndarray) -> np.ndarray:
+    """Return the Ascendant, the MC and the 12 cusps (degrees, in the chart's zodiac) at each
+    of ``times`` in the system of ``letter``, as the ephemeris gives them."""
+    sidereal = query.flags.sidereal
+    flags = engine.FLG_SIDEREAL if sidereal is not None else 0
+    out = np.empty((len(times), 14))
+    with engine.configured(sidereal_mode=sidereal.id if sidereal is not None else None):
+        for row, jd in enumerate(times.tolist()):
+            raw = engine.houses(jd, query.place.latitude_deg, query.place.longitude_deg, letter, flags)
+            out[row, :2] = raw.ascmc[:2]
+            out[row, 2:] = raw.cusps[:12]
+    return out
 
 
 def _body_samples(
@@ -428,8 +520,7 @@ def _cubic_root(samples: np.ndarray) -> np.ndarray:
     low = np.zeros(len(samples))
     high = np.ones(len(samples))
     low_value = samples[:, 1]
-    iterations = math.ceil(math.log2(GRID_STEP_S / ROOT_TOLERANCE_S)) + 1
-    for _ in range(iterations):
+    for _ in range(_BISECTIONS):
         middle = 0.5 * (low + high)
         value = c0 + middle * (c1 + middle * (c2 + middle * c3))
         same = (value < 0.0) == (low_value < 0.0)

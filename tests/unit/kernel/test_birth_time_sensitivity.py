@@ -7,7 +7,9 @@ second before and its new value one second after), and the timeline it describes
 value at the birth, changed at each reported change) is checked against the brute force at
 every sample. Over 200 births that brute force samples every 5 minutes, so that the suite stays
 in its fast tier (about 60,000 fresh charts take minutes); two births are sampled at every
-second of the ±2 h window, where a fact holding for less than five minutes would show.
+second of the ±2 h window, where a fact holding for less than five minutes would show. Near
+and beyond the polar circles, where the houses race or jump, a few births are sampled at every
+second of a narrower window centred on the day's fastest Ascendant.
 """
 
 from __future__ import annotations
@@ -166,3 +168,58 @@ def test_inside_the_polar_circle_the_whole_window_is_read_in_porphyrius_houses_w
     assert [w.kind for w in placidus.warnings] == ["high_latitude"] and not porphyrius.warnings
     assert (placidus.facts, placidus.changes) == (porphyrius.facts, porphyrius.changes)
     assert_agrees(replace(query, letter="O"), step_s=300.0)
+
+
+def fastest_ascendant(latitude: float, longitude: float, day_jd: float) -> float:
+    """Return the minute of the day starting at ``day_jd`` (UT1) at which the Porphyrius
+    Ascendant moves furthest in a minute (computed afresh each minute): where the brute force
+    is hardest to match."""
+    porphyrius = parse_house_system("porphyrius")
+    times = [day_jd + minute / 1440.0 for minute in range(1441)]
+    ascendants = [compute_houses(Moment.from_jd_ut1(t), latitude, longitude, porphyrius).ascendant_deg for t in times]
+    moves = [abs((b - a + 180.0) % 360.0 - 180.0) for a, b in zip(ascendants, ascendants[1:])]
+    return times[moves.index(max(moves))]
+
+
+def near_the_pole(latitude: float, letter: str, sidereal: bool, day: int) -> SensitivityQuery:
+    """Return a birth at ``latitude`` (longitude 10° E) at the fastest Ascendant of a day in
+    2024, with ±20 minutes of birth times around it."""
+    day_jd = 2460310.5 + day
+    return replace(
+        births(1, seed=5206)[0],
+        birth_jd=fastest_ascendant(latitude, 10.0, day_jd),
+        place=Observer(latitude, 10.0),
+        letter=letter,
+        flags=CalcFlags(sidereal=LAHIRI if sidereal else None),
+        window_days=20.0 / 1440.0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("latitude", "letter", "sidereal", "day"),
+    [(60.2, "P", False, 0), (63.5, "K", True, 90), (-65.9, "P", False, 180), (66.4, "P", False, 270)],
+)
+def test_below_the_polar_circle_where_the_ascendant_races_every_second_agrees_with_brute_force(
+    latitude, letter, sidereal, day
+):
+    # From 60 degrees to the polar circle (66.56) the ecliptic can lie almost along the horizon:
+    # at 66.4 the Ascendant runs 34 degrees in a minute, and a cubic through houses two minutes
+    # apart misplaced an aspect's edge there by more than a second before the rough steps.
+    assert_agrees(near_the_pole(latitude, letter, sidereal, day), step_s=1.0)
+
+
+@pytest.mark.parametrize(
+    ("latitude", "letter", "sidereal", "day"),
+    [(67.0, "P", False, 30), (-68.5, "O", False, 120), (70.0, "K", True, 210)],
+)
+def test_beyond_the_polar_circle_where_the_ascendant_jumps_every_second_agrees_with_brute_force(
+    latitude, letter, sidereal, day
+):
+    # Beyond the polar circle Placidus and Koch have no cusps at any hour: the chart's houses,
+    # like the module's whole window, are Porphyrius's (docs/sensitivity.md), whose Ascendant
+    # jumps 180 degrees twice a day, where the ecliptic's rising point flips to the other side
+    # of the horizon; every edge the jump passes changes at the jump.
+    query = near_the_pole(latitude, letter, sidereal, day)
+    result = birth_time_sensitivity(query, NEVER)
+    assert [w.kind for w in result.warnings] == (["high_latitude"] if letter != "O" else [])
+    assert_agrees(query, step_s=1.0)
