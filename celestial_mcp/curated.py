@@ -1,4 +1,4 @@
-"""The curated MCP tools: sixteen tools written for a model, the default of ``celestial-mcp``.
+"""The curated MCP tools: eighteen tools written for a model, the default of ``celestial-mcp``.
 
 Each tool covers one question an assistant is asked (a natal chart, this year's transits, the
 next eclipses) with the few parameters that matter, local time first: a ``datetime`` without
@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import mcp_types as types
@@ -25,10 +26,13 @@ from celestial_mcp.summaries import (
     astrocartography_summary,
     chart_summary,
     eclipses_summary,
+    explanation_summary,
     forecast_summary,
     hours_summary,
     places_summary,
     positions_summary,
+    sensitivity_regroup,
+    sensitivity_summary,
     sky_summary,
     time_lords_summary,
     timezone_summary,
@@ -68,8 +72,11 @@ FORECAST_DEFAULTS: dict[str, Any] = {
     "moving": ["jupiter", "saturn", "uranus", "neptune", "pluto"],
     "rank": "significance",
 }
-#: Arguments every tool takes but the API does not: they choose the result, not the answer.
-OWN_ARGUMENTS = ("extra", "cursor", "kind", "partner", "when")
+#: A local clock time of a span's end: a date and a time without an offset.
+LOCAL_CLOCK = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$"}
+#: Arguments every tool takes but the API does not: they choose the result, not the answer
+#: (``between`` and ``and``: a span of birth times, sent as its middle and half its length).
+OWN_ARGUMENTS = ("extra", "cursor", "kind", "partner", "when", "between", "and")
 
 #: The one output schema of every curated tool's structured content.
 OUTPUT_SCHEMA: dict[str, Any] = {
@@ -93,7 +100,8 @@ class CuratedTool:
     ``paths`` maps each ``kind`` to its API path (one entry, ``None``, for a tool of one
     operation); ``items`` names the list in the data that pages (None: the data is cut only);
     ``fixed`` holds the parameters the tool always sends (format=png for the wheel),
-    ``defaults`` those it sends unless the arguments give them (a lighter answer by default)."""
+    ``defaults`` those it sends unless the arguments give them (a lighter answer by default);
+    ``rules`` are JSON Schema keywords its input schema adds (arguments that go together)."""
 
     name: str
     description: str
@@ -105,6 +113,7 @@ class CuratedTool:
     fixed: dict[str, Any] = field(default_factory=dict)
     defaults: dict[str, Any] = field(default_factory=dict)
     regroup: Callable[[Any], tuple[dict[str, Any], list[Any]]] | None = None
+    rules: dict[str, Any] = field(default_factory=dict)
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -112,7 +121,7 @@ class CuratedTool:
         schema: dict[str, Any] = {"type": "object", "properties": self.properties, "additionalProperties": False}
         if self.required:
             schema["required"] = list(self.required)
-        return schema
+        return {**schema, **self.rules}
 
     def path(self, arguments: dict[str, Any]) -> str:
         """Return the API path ``arguments`` call (the one of their ``kind``)."""
@@ -131,12 +140,25 @@ class CuratedTool:
             body.update({_suffixed(key, "_b"): value for key, value in arguments.get("partner", {}).items()})
         if "when" in arguments:
             body[WHEN_PARAMETER.get(arguments.get("kind"), "target_datetime")] = arguments["when"]
+        if "between" in arguments:
+            body.update(birth_window(arguments["between"], arguments["and"]))
         return {**self.defaults, **body, **self.fixed, **arguments.get("extra", {})}
 
 
 #: What a wheel's or a time-lord's ``when`` is, by kind.
 WHEN_PARAMETER = {"transit": "transit_datetime", "progressed": "target_datetime", "return": "search_start"}
 _BIRTH_NAMES = ("datetime", "place", "tz", "lat", "lon", "alt", "jd", "fold")
+
+
+def birth_window(between: str, and_: str) -> dict[str, Any]:
+    """Return the ``datetime`` and ``window_hours`` of the birth times from ``between`` to
+    ``and_`` (local clock times, either order): the middle on the clock, and half the span in
+    hours. A date the calendar has not (02-30) is sent as it was given, for the API to name."""
+    try:
+        first, last = sorted((datetime.fromisoformat(between), datetime.fromisoformat(and_)))
+    except ValueError:
+        return {"datetime": between}
+    return {"datetime": (first + (last - first) / 2).isoformat(), "window_hours": (last - first).total_seconds() / 7200}
 
 
 def _suffixed(key: str, suffix: str) -> str:
@@ -402,6 +424,55 @@ TOOLS: tuple[CuratedTool, ...] = (
         {None: "/v1/planetary-hours"},
         hours_summary,
         required=("lat", "lon"),
+    ),
+    CuratedTool(
+        "explain_difference",
+        "Why another program's chart (astro.com, an app, a book) differs from ours: give the birth as the user "
+        "entered it and the other program's numbers in theirs; answers the misreadings (zone, summer time, local mean "
+        "time, AM/PM, date, coordinate signs) and conventions (house system, zodiac and ayanamsha, node, "
+        "topocentric) that reproduce them, ranked, each with the request that gives their numbers from us. A "
+        "position 21°04′ Cancer is 90 + 21 + 4/60 = 111.0667 (Aries 0, Taurus 30, ... Pisces 330).",
+        {
+            **BIRTH,
+            "theirs": {
+                "type": "object",
+                "description": "Their longitudes, degrees 0-360, any subset: positions {sun: 111.0667, moon: ...}, "
+                "cusps (12, house 1 first), asc, mc",
+            },
+            "system": {"type": "string", "description": "house system the user asked us for"},
+            "sidereal": {"type": "string", "description": "ayanamsha the user asked us for"},
+            "extra": {"type": "object"},
+        },
+        {None: "/v1/explain-difference"},
+        explanation_summary,
+        required=("theirs",),
+    ),
+    CuratedTool(
+        "birth_time_sensitivity",
+        "Which facts of a birth chart hold when the birth time is uncertain, and the birth times at which the "
+        "others change (the angles' signs, each body's sign, house and aspects to the angles, the Moon's "
+        "nakshatra and pada, the first dasha lord). Birth as for natal_chart; the window either as between and "
+        "and (local clock times: 'in the morning' is between 06:00 and 12:00 of the day) or as datetime and "
+        "window_hours either side (at most 12, default 2).",
+        {
+            **BIRTH,
+            "between": {**LOCAL_CLOCK, "description": "earliest birth time, local (instead of datetime)"},
+            "and": {**LOCAL_CLOCK, "description": "latest birth time, local"},
+            "window_hours": {"type": "number", "exclusiveMinimum": 0, "maximum": 12},
+            "bodies": LIST,
+            "system": {"type": "string", "description": "house system"},
+            "sidereal": {"type": "string"},
+            "cursor": CURSOR,
+            "extra": {"type": "object"},
+        },
+        {None: "/v1/natal-chart/sensitivity"},
+        sensitivity_summary,
+        items="changes",
+        regroup=sensitivity_regroup,
+        rules={
+            "dependentRequired": {"between": ["and"], "and": ["between"]},
+            "not": {"anyOf": [{"required": ["between", "datetime"]}, {"required": ["between", "window_hours"]}]},
+        },
     ),
 )
 

@@ -1,6 +1,6 @@
 """``celestial-mcp``: the MCP server of the Celestial API, on the official ``mcp`` SDK.
 
-By default its tools are the curated set (``celestial_mcp/curated.py``): sixteen tools
+By default its tools are the curated set (``celestial_mcp/curated.py``): eighteen tools
 written for a model, local time first, their results summarized and paged; with
 ``--tools=full`` (or ``CELESTIAL_MCP_TOOLS=full``) they are the API's operations, one each
 (``celestial_mcp/tools.py``). Both are checked against the API's own ``/v1/openapi.json``,
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tools",
         choices=MODES,
-        help="curated: sixteen tools written for a model (the default); full: one per API operation",
+        help="curated: eighteen tools written for a model (the default); full: one per API operation",
     )
     args = parser.parse_args(argv)
     settings = McpSettings.from_environment(os.environ)

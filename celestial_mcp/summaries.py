@@ -4,6 +4,7 @@ from, before the data it may read for detail. Each summary is a function of the 
 
 from __future__ import annotations
 
+from datetime import date, datetime, timedelta
 from typing import Any
 
 SIGNS = (
@@ -258,3 +259,172 @@ def hours_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) ->
         "(hours[] in UTC).",
         meta,
     )
+
+
+#: Each cause of docs/explain-difference.md in words, by kind and value ("{value}": the value).
+CAUSE_WORDS: dict[str, dict[str, str]] = {
+    "dst": {"not_applied": "the clock read without the summer hour", "applied": "a summer hour the zone did not keep"},
+    "am_pm": {"pm": "the morning hour read as the evening's", "am": "the evening hour read as the morning's"},
+    "date": {"+1": "the date a day later", "-1": "the date a day earlier"},
+    "local_mean_time": {"": "the clock read as local mean time (UTC{value})"},
+    "time_offset": {"": "the clock read at UTC{value}"},
+    "longitude_sign": {"": "the longitude's sign reversed ({value})"},
+    "latitude_sign": {"": "the latitude's sign reversed ({value})"},
+    "coordinates_swapped": {"": "latitude and longitude swapped"},
+    "house_system": {"": "{value} houses"},
+    "zodiac": {"tropical": "the tropical zodiac", "": "the sidereal zodiac of {value}"},
+    "node": {"": "the mean and true node swapped"},
+    "topocentric": {"true": "topocentric positions", "false": "geocentric positions"},
+    "true_positions": {"": "geometric (true) positions"},
+    "delta_t": {"": "ΔT taken as 0"},
+    "year_length": {"": "dasha years of {value}"},
+}
+
+
+def cause_words(cause: dict[str, Any]) -> str:
+    """Return a cause in words with its kind and value (``the date a day later (date=+1)``)."""
+    kind, value = cause.get("kind", ""), str(cause.get("value", ""))
+    words = CAUSE_WORDS.get(kind, {})
+    said = words.get(value, words.get("", "{kind}")).format(value=value, kind=kind)
+    return f"{said} ({kind}={value})"
+
+
+def request_words(request: dict[str, Any]) -> str:
+    """Return an explanation's corrected request as natal_chart arguments (``datetime=...,
+    lat=...``); topocentric, which the tool takes in extra, as ``extra.topocentric``."""
+    said = []
+    for name, value in request.items():
+        if name == "topocentric":
+            if value:
+                said.append("extra.topocentric=true")
+        elif isinstance(value, list):
+            said.append(f"{name}=[{', '.join(map(str, value))}]")
+        else:
+            said.append(f"{name}={value}")
+    return ", ".join(said)
+
+
+def angle_words(arcsec: float) -> str:
+    """Return an angle given in arcseconds in the unit that reads best (11.5″, 12.3′, 70.86°)."""
+    size = abs(arcsec)
+    if size < 60:
+        return f"{size:g}″"
+    return f"{size / 60:.1f}′" if size < 3600 else f"{size / 3600:.2f}°"
+
+
+def explanation_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    """Return the best reading of the other program's numbers: its causes in words, how close it
+    comes, and the natal_chart request that gives those numbers from us; or that nothing we
+    know explains them, with the closest reading and its worst number."""
+    explanations = data.get("explanations") or []
+    tolerance = f"{data.get('tolerance_arcsec', 60.0):g}″"
+    if not explanations:
+        return with_moments("No reading to compare.", meta)
+    top = explanations[0]
+    because = " and ".join(cause_words(cause) for cause in top.get("causes", ())) or "the birth as sent"
+    request = request_words(top.get("request", {}))
+    within = f"every number within {angle_words(top.get('residual_arcsec', 0))} (tolerance {tolerance})"
+    if not data.get("explained"):
+        worst = max(top.get("residuals", ()), key=lambda r: abs(r["arcsec"]), default=None)
+        off = f", {worst['point']} {angle_words(worst['arcsec'])} off" if worst else ""
+        text = (
+            f"Nothing we know explains their numbers. The closest reading, {because}{off} (tolerance "
+            f"{tolerance}), is natal_chart with {request}: check their numbers and the birth data."
+        )
+    elif not top.get("causes"):
+        text = f"No difference to explain: the birth as sent gives their numbers, {within}."
+    else:
+        others = len(explanations) - 1
+        text = (
+            f"Explained: their numbers come from {because}, {within}. natal_chart with {request} gives their "
+            "numbers (datetime in UTC)."
+        )
+        if others:
+            text += f" {others} other reading(s) explain them too, in data.explanations (best first)."
+    return with_moments(text, meta)
+
+
+def _fact_rank(fact: str) -> int:
+    """Return where a sensitivity's fact comes in its summary: the angles first, then the
+    signs and the Moon's Vedic facts, the houses, and the aspects to the angles last."""
+    if fact.startswith(("asc_", "mc_")):
+        return 0
+    if fact.endswith("_sign") or fact.startswith("moon_") or fact.endswith("_lord"):
+        return 1
+    return 2 if fact.endswith("_house") else 3
+
+
+#: The most characters a sensitivity summary gives to the changing facts' values and times; the
+#: rest are named, their times in data.changes.
+SENSITIVITY_SUMMARY_CHARS = 6_000
+
+
+def sensitivity_regroup(data: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    """Return a sensitivity's data with the facts that hold over the whole window as
+    ``holds_throughout`` ({fact: value}), ``facts`` the others (each with its interval around
+    the birth), and its changes (the list that pages)."""
+    facts = data.get("facts", ())
+    throughout = {f["fact"]: f["value"] for f in facts if f["holds_from"] is None and f["holds_until"] is None}
+    kept = {key: value for key, value in data.items() if key not in ("facts", "changes")}
+    changing = [f for f in facts if f["fact"] not in throughout]
+    return {**kept, "holds_throughout": throughout, "facts": changing, "changes": []}, list(data.get("changes", ()))
+
+
+def _clock(meta: dict[str, Any]) -> tuple[int, str]:
+    """Return the UTC offset (seconds) and the zone's words of the birth's local time, or UTC's."""
+    reading = (meta.get("moment") or {}).get("datetime")
+    if not reading:
+        return 0, "UTC"
+    offset = reading["utc_offset_seconds"]
+    hours, rest = divmod(abs(offset), 3600)
+    sign = "+" if offset >= 0 else "-"
+    return offset, f"{reading['tz']}, {reading['abbreviation']}, UTC{sign}{hours:02d}:{rest // 60:02d}"
+
+
+def _local(instant: dict[str, Any], offset: int) -> datetime:
+    """Return an instant's clock time at ``offset`` seconds from UTC, to the nearest second."""
+    utc = datetime.fromisoformat(instant["datetime"].replace("Z", "+00:00"))
+    return (utc + timedelta(seconds=offset, milliseconds=500)).replace(microsecond=0, tzinfo=None)
+
+
+def _clock_words(instant: dict[str, Any], offset: int, day: date) -> str:
+    """Return an instant's clock time (``10:25:36``), with its date when it is not ``day``."""
+    local = _local(instant, offset)
+    return local.strftime("%H:%M:%S" if local.date() == day else "%Y-%m-%d %H:%M:%S")
+
+
+def sensitivity_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
+    """Return the window of birth times on the birth's clock, the facts that hold over all of it,
+    and each other fact's values with the clock times at which it changes (the angles first)."""
+    offset, zone = _clock(meta)
+    birth_day = _local(data["birth"], offset).date()
+
+    def clock(instant: dict[str, Any]) -> str:
+        return _clock_words(instant, offset, birth_day)
+
+    throughout = data.get("holds_throughout", {})
+    changes = data.get("changes", ())
+    timelines: dict[str, list[str]] = {}
+    for change in changes:
+        for fact in change["facts"]:
+            line = timelines.setdefault(fact["fact"], [fact["before"] or "none"])
+            line.append(f"{fact['after'] or 'none'} from {clock(change['instant'])}")
+    same = ", ".join(f"{fact} {value or 'none'}" for fact, value in throughout.items())
+    text = (
+        f"Birth times {clock(data['start'])} to {clock(data['end'])} ({zone}; on {birth_day.isoformat()}), "
+        f"the chart as cast at {clock(data['birth'])}. The same for every birth time in it ({len(throughout)}): "
+        f"{same or 'nothing'}. Changing ({len(timelines)} facts, at {len(changes)} birth times):"
+    )
+    said, unsaid, used = [], [], 0
+    order = {f["fact"]: index for index, f in enumerate(data.get("facts", ()))}
+    for fact in sorted(timelines, key=lambda name: (_fact_rank(name), order.get(name, len(order)))):
+        line = f" {fact} {', '.join(timelines[fact])};"
+        if used + len(line) > SENSITIVITY_SUMMARY_CHARS:
+            unsaid.append(fact)
+            continue
+        said.append(line)
+        used += len(line)
+    text += "".join(said)
+    if unsaid:
+        text += f" also {', '.join(unsaid)} (their times in data.changes);"
+    return with_moments(text.rstrip(";") + ". Each change's instant (UTC) and values in data.changes.", meta)

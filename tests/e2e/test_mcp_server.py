@@ -2,8 +2,9 @@
 stdio (the console script as a local assistant starts it) and over streamable HTTP (with the
 client's own key). By default its tools are the curated set: listed in under 30,000
 characters, each answering under 20,000 (the SDK's client checks each result against the
-tool's output schema), a year of transits a page at a time, and a birth in local time with
-no UTC arithmetic by the caller. With --tools=full they are the document's operations named
+tool's output schema), a year of transits a page at a time, a birth in local time with
+no UTC arithmetic by the caller, and "why does my chart differ" and "born in the morning"
+answered from one call each. With --tools=full they are the document's operations named
 after their paths, a call answers the endpoint's JSON, and a refused parameter or an empty
 balance comes back as a tool error with the API's message and suggestion."""
 
@@ -57,7 +58,12 @@ CURATED_CALLS = [
     ("astrocartography", {"datetime": "1985-07-13T14:05", "tz": "Europe/Paris"}),
     ("planetary_hours", {"datetime": "2024-06-01T12:00", "tz": "Europe/Paris", "lat": 45.75, "lon": 4.85}),
     ("vedic", {**BIRTH, "kind": "dasha", "extra": {"at": "2024-01-01T00:00"}}),
+    ("explain_difference", {**BIRTH, "theirs": {"positions": {"sun": 111.0667}, "asc": 209.0}}),
+    ("birth_time_sensitivity", {"between": "1985-07-13T06:00", "and": "1985-07-13T12:00", "place": "2996944"}),
 ]
+#: A birth in Paris as it was entered, and another program's numbers for it (docs/explain-difference.md).
+PARIS = {"datetime": "1985-07-13T14:05", "place": "2988507"}
+THEIRS = {"positions": {"sun": 111.0667, "moon": 59.35}, "asc": 209.0, "mc": 127.55}
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +167,34 @@ def test_a_chart_for_someone_born_in_lyon_on_13_july_1985_at_14_05_needs_no_utc_
     # In July 1985 France kept summer time, CEST = UTC+2: 14:05 in Lyon was 12:05 UTC.
     assert chart.structured_content["data"]["metadata"]["datetime_iso"] == "1985-07-13T12:05:00.000Z"
     assert "Europe/Paris (CEST, UTC+02:00)" in chart.structured_content["summary"]
+
+
+def test_why_a_chart_differs_from_another_programs_and_what_a_morning_birth_changes_are_one_call_each(stack: Stack):
+    _, key = stack.new_key()
+
+    async def session():
+        async with Client(stdio_server(stack, key)) as client:
+            why = await client.call_tool("explain_difference", {**PARIS, "theirs": THEIRS})
+            morning = await client.call_tool(
+                "birth_time_sensitivity", {"between": "1985-07-13T06:00", "and": "1985-07-13T12:00", "place": "2996944"}
+            )
+            return why, morning
+
+    why, morning = run(session)
+
+    assert not why.is_error and not morning.is_error, (why.content[0].text, morning.content[0].text)
+    # The other program read 14:05 without the summer hour: 13:05 UTC, not 12:05.
+    assert why.structured_content["summary"].startswith(
+        "Explained: their numbers come from the clock read without the summer hour (dst=not_applied)"
+    )
+    assert "datetime=1985-07-13T13:05:00.000Z" in why.structured_content["summary"]
+    # The morning on Lyon's clock (CEST), read by the API itself: 04:00 to 10:00 UTC.
+    summary = morning.structured_content["summary"]
+    assert summary.startswith("Birth times 06:00:00 to 12:00:00 (Europe/Paris, CEST, UTC+02:00; on 1985-07-13)")
+    data = morning.structured_content["data"]
+    assert data["start"]["datetime"] == "1985-07-13T04:00:00.000Z"
+    assert data["end"]["datetime"] == "1985-07-13T10:00:00.000Z"
+    assert "sun_sign cancer" in summary and "asc_sign " in summary
 
 
 def test_the_curated_tools_parameters_are_resources(stack: Stack):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -452,3 +453,176 @@ def test_without_its_defaults_the_forecasts_first_page_is_the_first_days_of_ever
     events = content["data"]["events"]
     assert {event["instant"]["datetime"][:7] for event in events} == {"2026-01"}
     assert content["page"]["total"] > 1000 and "in time order" in content["summary"]
+
+
+def _search_api(sent: list, moment: dict):
+    """Return a transport answering the search service's operations as the API does: the body
+    validated and computed by the service's handler, in process, with ``moment`` as the
+    gateway's meta.moment (how it read the birth's local time)."""
+    endpoints = {e.path: e for e in discover_endpoints()}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        sent.append(body)
+        endpoint = endpoints[request.url.path]
+        reading = validate(request_from_json(endpoint.request_cls, body, endpoint.path))
+        reply = search_server.HANDLERS[endpoint.method.name](reading, Deadline.after(60))
+        return httpx.Response(200, json=success_body(reply, {"credits_used": 3, "moment": moment}))
+
+    return httpx.MockTransport(answer)
+
+
+def _search(name: str, arguments: dict, sent: list, moment: dict, cache: AnswerCache | None = None):
+    async def call():
+        async with httpx.AsyncClient(transport=_search_api(sent, moment), base_url="http://api") as client:
+            return await call_curated(
+                client, curated_tools()[name], arguments, "svc_live_abc", DOCUMENT, cache or AnswerCache()
+            )
+
+    return asyncio.run(call())
+
+
+#: How the gateway reads 09:00 in Lyon on 13 July 1985: CEST, UTC+2.
+LYON_MORNING = {
+    "datetime": {
+        "local": "1985-07-13T09:00:00",
+        "tz": "Europe/Paris",
+        "abbreviation": "CEST",
+        "utc_offset_seconds": 7200,
+        "utc": "1985-07-13T07:00:00.000Z",
+    }
+}
+MORNING = {"between": "1985-07-13T06:00", "and": "1985-07-13T12:00", "tz": "Europe/Paris", "lat": 45.76, "lon": 4.83}
+
+
+def test_a_span_of_birth_times_is_sent_as_its_middle_on_the_clock_and_half_its_length():
+    tool = curated_tools()["birth_time_sensitivity"]
+
+    assert tool.request(MORNING) == {
+        "tz": "Europe/Paris",
+        "lat": 45.76,
+        "lon": 4.83,
+        "datetime": "1985-07-13T09:00:00",
+        "window_hours": 3.0,
+    }
+    # Either order; a span across midnight; seconds halved exactly.
+    assert tool.request({"between": "1985-07-14T01:30", "and": "1985-07-13T23:00:01"}) == {
+        "datetime": "1985-07-14T00:15:00.500000",
+        "window_hours": 1.2498611111111111,
+    }
+    # A date the calendar has not is sent for the API to name.
+    assert tool.request({"between": "1985-02-30T06:00", "and": "1985-02-30T12:00"}) == {"datetime": "1985-02-30T06:00"}
+
+
+def test_between_goes_with_and_instead_of_datetime_and_window_hours_or_nothing_is_sent():
+    cases = [
+        {"between": "1985-07-13T06:00"},
+        {"and": "1985-07-13T12:00"},
+        {**MORNING, "datetime": "1985-07-13T09:00"},
+        {**MORNING, "window_hours": 3},
+        {**MORNING, "between": "1985-07-13T06:00+02:00"},
+    ]
+    for arguments in cases:
+        sent: list = []
+        result = _search("birth_time_sensitivity", arguments, sent, LYON_MORNING)
+        assert result.is_error and "do not match the input schema" in result.content[0].text, arguments
+        assert sent == []
+
+
+def test_the_sensitivity_says_what_holds_over_the_whole_window_and_when_the_rest_changes_on_the_birth_clock():
+    sent: list = []
+    result = _search("birth_time_sensitivity", MORNING, sent, LYON_MORNING)
+
+    content = result.structured_content
+    Draft202012Validator(OUTPUT_SCHEMA).validate(content)
+    assert len(result.content[0].text) <= RESULT_LIMIT
+    summary, data = content["summary"], content["data"]
+    assert summary.startswith("Birth times 06:00:00 to 12:00:00 (Europe/Paris, CEST, UTC+02:00; on 1985-07-13)")
+    # The API's answer, read independently: facts holding to both edges, and the Ascendant's changes.
+    answer = sent_answer(sent[0], LYON_MORNING)
+    throughout = {f["fact"]: f["value"] for f in answer["facts"] if not f["holds_from"] and not f["holds_until"]}
+    assert data["holds_throughout"] == throughout and {"sun_sign", "moon_sign"} <= set(throughout)
+    assert f"The same for every birth time in it ({len(throughout)}): sun_sign cancer" in summary
+    assert {f["fact"] for f in data["facts"]}.isdisjoint(throughout)
+    asc = [(c["instant"]["datetime"], f) for c in answer["changes"] for f in c["facts"] if f["fact"] == "asc_sign"]
+    said = f"asc_sign {asc[0][1]['before']}" + "".join(
+        f", {fact['after']} from {_cest_clock(utc)}" for utc, fact in asc
+    )
+    changing = len({f["fact"] for c in answer["changes"] for f in c["facts"]})
+    assert f"Changing ({changing} facts, at {len(answer['changes'])} birth times): {said};" in summary
+    assert len(asc) == 2 and "also" not in summary
+    # The changes page: the first page's and the next's are the answer's, from the same answer.
+    cursor = content["page"]["next_cursor"]
+    assert data["changes"] == answer["changes"][:cursor]
+    second = _search("birth_time_sensitivity", {**MORNING, "cursor": cursor}, sent, LYON_MORNING)
+    assert second.structured_content["data"]["changes"][0] == answer["changes"][cursor]
+
+
+def _cest_clock(utc: str) -> str:
+    """Return a UTC instant (``1985-07-13T04:56:45.079Z``) on the CEST clock, to the second."""
+    moment = datetime.fromisoformat(utc.replace("Z", "+00:00")) + timedelta(hours=2)
+    return (moment + timedelta(milliseconds=500)).strftime("%H:%M:%S")
+
+
+def sent_answer(body: dict, moment: dict) -> dict:
+    """Return the data the search service answers ``body`` with, computed afresh."""
+    endpoint = next(e for e in discover_endpoints() if e.path == "/v1/natal-chart/sensitivity")
+    reading = validate(request_from_json(endpoint.request_cls, body, endpoint.path))
+    reply = search_server.HANDLERS[endpoint.method.name](reading, Deadline.after(60))
+    return success_body(reply, {"moment": moment})["data"]
+
+
+def test_a_recorded_two_hour_sensitivity_fits_under_the_limit_with_its_summary_whole():
+    recorded = _recorded("natal_chart_sensitivity")
+    result = _call("birth_time_sensitivity", {"datetime": "1985-07-13T14:05", "place": "2988507"}, recorded, [])
+
+    content = result.structured_content
+    assert len(json.dumps(recorded)) > RESULT_LIMIT >= len(result.content[0].text)
+    assert content["summary"].startswith("Birth times 12:05:00 to 16:05:00 (Europe/Paris, CEST, UTC+02:00")
+    assert "asc_sign virgo, libra from 12:25:36, scorpio from 15:10:31;" in content["summary"]
+    assert "also" not in content["summary"] and "trimmed" not in content
+
+
+def test_the_explanation_says_the_top_reading_in_words_and_the_request_that_gives_their_numbers():
+    sent: list = []
+    arguments = {
+        "datetime": "1985-07-13T14:05",
+        "place": "2988507",
+        "theirs": {"positions": {"sun": 111.0667, "moon": 59.35}, "asc": 209.0, "mc": 127.55},
+    }
+    result = _call("explain_difference", arguments, _recorded("explain_difference"), sent)
+
+    assert sent == [arguments]
+    content = result.structured_content
+    Draft202012Validator(OUTPUT_SCHEMA).validate(content)
+    assert content["summary"] == (
+        "Explained: their numbers come from the clock read without the summer hour (dst=not_applied), every number "
+        "within 11.5″ (tolerance 60″). natal_chart with datetime=1985-07-13T13:05:00.000Z, lat=48.85341, lon=2.3488, "
+        "system=placidus, bodies=[sun, moon] gives their numbers (datetime in UTC). Local times read as: datetime "
+        "1985-07-13T14:05:00 Europe/Paris (CEST, UTC+02:00) = 1985-07-13T12:05:00.000Z."
+    )
+
+
+def test_numbers_nothing_explains_are_said_so_with_the_closest_reading_and_its_worst_number():
+    sent: list = []
+    # The Sun 100 degrees from where any reading puts it.
+    theirs = {"positions": {"sun": 11.0667, "moon": 59.35}, "asc": 209.0, "mc": 127.55}
+    moment = {**LYON_MORNING["datetime"], "local": "1985-07-13T14:05:00", "utc": "1985-07-13T12:05:00.000Z"}
+    arguments = {"datetime": "1985-07-13T14:05", "tz": "Europe/Paris", "lat": 48.85341, "lon": 2.3488}
+    result = _search("explain_difference", {**arguments, "theirs": theirs}, sent, {"datetime": moment})
+
+    summary = result.structured_content["summary"]
+    assert result.structured_content["data"]["explained"] is False
+    assert summary.startswith("Nothing we know explains their numbers. The closest reading, ")
+    assert "sun " in summary and "° off (tolerance 60″)" in summary and "check their numbers" in summary
+
+
+def test_the_parameters_resources_of_the_two_tools_list_what_extra_may_carry():
+    tools = curated_tools()
+    explain = json.loads(read_parameters("celestial://parameters/explain_difference", tools, DOCUMENT).contents[0].text)
+    window = json.loads(
+        read_parameters("celestial://parameters/birth_time_sensitivity", tools, DOCUMENT).contents[0].text
+    )
+
+    assert {"theirs", "topocentric"} <= set(explain["/v1/explain-difference"])
+    assert {"window_hours", "at", "aspects", "orb"} <= set(window["/v1/natal-chart/sensitivity"])

@@ -3,7 +3,8 @@ summaries are checked through their results in test_curated.py; here, the readin
 
 from __future__ import annotations
 
-from celestial_mcp.summaries import moments, zodiac
+from celestial_mcp.summaries import CAUSE_WORDS, angle_words, cause_words, moments, request_words, zodiac
+from kernel.difference_causes import CAUSE_KINDS
 
 
 def test_a_longitude_reads_as_degrees_and_minutes_of_its_sign():
@@ -37,3 +38,26 @@ def test_each_local_time_is_said_with_its_zone_offset_and_utc_reading():
         "transit_datetime 2024-01-01T09:00:00 America/St_Johns (NST, UTC-03:30) = 2024-01-01T12:30:00.000Z"
     )
     assert moments({}) == ""
+
+
+def test_every_cause_kind_of_the_vocabulary_reads_in_words_with_its_kind_and_value():
+    assert set(CAUSE_WORDS) == set(CAUSE_KINDS)
+    assert cause_words({"kind": "dst", "value": "not_applied"}) == (
+        "the clock read without the summer hour (dst=not_applied)"
+    )
+    assert cause_words({"kind": "time_offset", "value": "+03:00"}) == "the clock read at UTC+03:00 (time_offset=+03:00)"
+    assert cause_words({"kind": "zodiac", "value": "lahiri"}) == "the sidereal zodiac of lahiri (zodiac=lahiri)"
+
+
+def test_a_residual_reads_in_arcseconds_arcminutes_or_degrees_as_fits_its_size():
+    assert angle_words(-11.5) == "11.5″"
+    assert angle_words(738.0) == "12.3′"
+    assert angle_words(255078.5) == "70.86°"
+
+
+def test_a_corrected_request_reads_as_natal_chart_arguments_with_topocentric_in_extra():
+    request = {"datetime": "1985-07-13T13:05:00.000Z", "lat": 48.85, "topocentric": True, "bodies": ["sun", "moon"]}
+    assert request_words(request) == (
+        "datetime=1985-07-13T13:05:00.000Z, lat=48.85, extra.topocentric=true, bodies=[sun, moon]"
+    )
+    assert "topocentric" not in request_words({"lat": 1.0, "topocentric": False})
