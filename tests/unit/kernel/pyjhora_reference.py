@@ -1,6 +1,6 @@
 """PyJHora (pyjhora, a test-only dependency: requirements-dev.txt) as the independent reference
 of the Jyotish kernel: nakshatras and padas, Vimshottari boundaries, varga signs, the
-Ashtakoota's kootas and the manglik status.
+Ashtakoota's kootas, the manglik status and the ashtakavarga's bindus.
 
 PyJHora keeps its conventions in module globals and sets Swiss Ephemeris's own (the sidereal
 mode, the ephemeris path), so it runs in a child process (``python -m
@@ -58,10 +58,11 @@ def _answer(request: dict) -> dict:
     id, start jd]; for each list of (sign, degree) points its signs in each varga factor; for each match [groom's
     nakshatra, pada, bride's nakshatra, pada] its Ashtakoota (North) scores; for each list of points its manglik status
     from the lagna, the Moon and Venus; for each day (the UT date of ``jd``) its sunrise (PyJHora's: the Hindu rising)
-    and the tithi, nakshatra and yoga at that sunrise, each [index, end], as UT Julian Days."""
+    and the tithi, nakshatra and yoga at that sunrise, each [index, end], as UT Julian Days; for each birth, from its
+    own positions, its ashtakavarga as 0/1 flags [graha 0-6][contributor 0-7, the lagna 7][sign 0-11] (the prastara)."""
     import swisseph as swe
     from jhora import const, utils
-    from jhora.horoscope.chart import charts
+    from jhora.horoscope.chart import ashtakavarga, charts
     from jhora.horoscope.dhasa.graha import vimsottari
     from jhora.panchanga import drik
 
@@ -97,6 +98,11 @@ def _answer(request: dict) -> dict:
                         for inner, inner_start in vimsottari._vimsottari_antara(lord, sub, sub_start).items():
                             periods.append([3, inner, inner_start])
         sign, degree, *lagna_nakshatra = drik.ascendant(jd, place)
+        chart = [""] * 12
+        for planet, longitude in zip([*range(9), const._ascendant_symbol], [*longitudes, sign * 30 + degree]):
+            house = int(longitude // 30) % 12
+            chart[house] = "/".join(x for x in (chart[house], str(planet)) if x)
+        prastara = ashtakavarga.get_ashtaka_varga(chart)[2]
         births.append(
             {
                 "longitudes": longitudes,
@@ -104,6 +110,7 @@ def _answer(request: dict) -> dict:
                 "periods": periods,
                 "lagna": sign * 30 + degree,
                 "lagna_nakshatra": lagna_nakshatra,
+                "ashtakavarga": [[prastara[graha][contributor] for contributor in range(8)] for graha in range(7)],
             }
         )
     const.use_planet_speed_for_panchangam_end_timings = False  # its inverse Lagrange, not the linear speed
