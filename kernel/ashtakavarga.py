@@ -1,6 +1,8 @@
 """Ashtakavarga: for each of the seven grahas (Sun to Saturn) its bhinnashtakavarga, the bindus
 (benefic points) its eight contributors (the seven grahas and the lagna) give each of the
-twelve sidereal signs, and the sarvashtakavarga, the sum of the seven per sign (337 in all).
+twelve sidereal signs, and the sarvashtakavarga, the sum of the seven per sign (337 in all);
+and each bhinnashtakavarga's reductions, trikona then ekadhipatya shodhana, and the shodhya
+pinda of the bindus left.
 
 Signs are indices 0 (Aries) to 11 (Pisces); places are counted inclusively, the contributor's
 own sign the 1st."""
@@ -93,6 +95,34 @@ BENEFIC_PLACES: dict[str, tuple[tuple[int, ...], ...]] = {
         (1, 3, 4, 6, 10, 11),
     ),
 }
+# Source: BPHS (Santhanam tr.), ch. 68 "Ekadhipatya Shodhana": the five grahas that own two
+# signs, and their signs (0 Aries ... 11 Pisces); the Sun's Leo and the Moon's Cancer are left as
+# they are.
+TWO_SIGN_LORDS: dict[str, tuple[int, int]] = {
+    "mars": (0, 7),
+    "mercury": (2, 5),
+    "jupiter": (8, 11),
+    "venus": (1, 6),
+    "saturn": (9, 10),
+}
+# Source: BPHS (Santhanam tr.), ch. 69 "Pinda Sadhana" sl. 1-4: the measure of each sign, Aries
+# first. The verse pairs the signs: Taurus and Leo 10, Gemini and Scorpio 8, Aries and Libra 7,
+# Virgo and Capricorn one number, the rest their own numbers (Cancer 4, Sagittarius 9, Aquarius
+# 11, Pisces 12). For Virgo and Capricorn the translation's words give 6, its table Virgo 6 and
+# Capricorn 5; we read 5 for both, one number for the pair as the verse has it, the number the
+# same rule gives in the other classics (Phaladeepika's "vishaya", the five senses) (docs/vedic.md).
+SIGN_MEASURES: tuple[int, ...] = (7, 10, 8, 4, 10, 5, 7, 8, 9, 5, 11, 12)
+# Source: BPHS (Santhanam tr.), ch. 69 sl. 1-4: the measure of each graha: Jupiter 10, Mars 8,
+# Venus 7, the Sun, the Moon, Mercury and Saturn 5.
+GRAHA_MEASURES: dict[str, int] = {
+    "sun": 5,
+    "moon": 5,
+    "mars": 8,
+    "mercury": 5,
+    "jupiter": 10,
+    "venus": 7,
+    "saturn": 5,
+}
 #: Every graha's bindus in all, whatever the chart: the places its table lists.
 TOTALS: dict[str, int] = {graha: sum(len(places) for places in rows) for graha, rows in BENEFIC_PLACES.items()}
 #: The sarvashtakavarga's bindus in all, whatever the chart.
@@ -114,11 +144,29 @@ class Bhinnashtakavarga:
 
 
 @dataclass(frozen=True)
+class Reduction:
+    """One bhinnashtakavarga reduced: the bindus in each sign (0 Aries to 11 Pisces) left
+    ``after_trikona`` shodhana, then ``after_ekadhipatya`` shodhana too, and the shodhya
+    pinda of the latter, its ``rasi_pinda`` plus its ``graha_pinda``."""
+
+    after_trikona: tuple[int, ...]
+    after_ekadhipatya: tuple[int, ...]
+    rasi_pinda: int
+    graha_pinda: int
+
+    @property
+    def shodhya_pinda(self) -> int:
+        """The rasi pinda plus the graha pinda."""
+        return self.rasi_pinda + self.graha_pinda
+
+
+@dataclass(frozen=True)
 class Ashtakavarga:
-    """The seven bhinnashtakavargas, Sun to Saturn, and the ``sarvashtakavarga``: their bindus
-    summed per sign (0 Aries to 11 Pisces)."""
+    """The seven bhinnashtakavargas, Sun to Saturn, their ``reductions`` in the same order,
+    and the ``sarvashtakavarga``: their bindus summed per sign (0 Aries to 11 Pisces)."""
 
     bhinnashtakavargas: tuple[Bhinnashtakavarga, ...]
+    reductions: tuple[Reduction, ...]
     sarvashtakavarga: tuple[int, ...]
 
 
@@ -133,8 +181,61 @@ def bhinnashtakavarga(graha: str, signs: Mapping[str, int]) -> Bhinnashtakavarga
     return Bhinnashtakavarga(graha, tuple(tuple(g) for g in given))
 
 
+def trikona_shodhana(bindus: tuple[int, ...]) -> tuple[int, ...]:
+    """Return the bindus (0 Aries to 11 Pisces) reduced by the trines (BPHS ch. 67): in each
+    trine of signs (Aries, Leo, Sagittarius; Taurus, Virgo, Capricorn; ...) left as they are
+    when one of the three has none, all made 0 when the three are equal, and otherwise the
+    least of the three taken from each."""
+    reduced = list(bindus)
+    for first in range(4):
+        trine = (first, first + 4, first + 8)
+        values = [bindus[sign] for sign in trine]
+        if 0 in values:
+            continue
+        least = min(values)  # three equal become 0
+        for sign in trine:
+            reduced[sign] = bindus[sign] - least
+    return tuple(reduced)
+
+
+def ekadhipatya_shodhana(bindus: tuple[int, ...], occupied: frozenset[int]) -> tuple[int, ...]:
+    """Return the bindus after trikona shodhana (0 Aries to 11 Pisces) reduced in the two
+    signs of each lord of two (BPHS ch. 68), ``occupied`` the signs that hold one of the seven
+    grahas. A pair is left as it is when either sign has no bindu, or when both are occupied.
+    Both empty: equal, both become 0; unequal, both the smaller. One occupied: the empty
+    sign becomes 0 when it has as many bindus as the occupied one or fewer, and the occupied
+    one's number when it has more; the occupied sign keeps its own."""
+    reduced = list(bindus)
+    for a, b in TWO_SIGN_LORDS.values():
+        if not bindus[a] or not bindus[b] or (a in occupied and b in occupied):
+            continue
+        if a not in occupied and b not in occupied:
+            smaller = 0 if bindus[a] == bindus[b] else min(bindus[a], bindus[b])
+            reduced[a] = reduced[b] = smaller
+            continue
+        full, empty = (a, b) if a in occupied else (b, a)
+        reduced[empty] = 0 if bindus[empty] <= bindus[full] else bindus[full]
+    return tuple(reduced)
+
+
+def reduce(bindus: tuple[int, ...], signs: Mapping[str, int]) -> Reduction:
+    """Return a bhinnashtakavarga's ``bindus`` reduced, trikona then ekadhipatya shodhana, with
+    the shodhya pinda of what is left (BPHS ch. 69): each sign's bindus times its SIGN_MEASURES
+    summed (the rasi pinda), plus the bindus in each graha's sign of ``signs`` times its
+    GRAHA_MEASURES (the graha pinda; a sign holding two grahas counted for each)."""
+    after_trikona = trikona_shodhana(bindus)
+    after_ekadhipatya = ekadhipatya_shodhana(after_trikona, frozenset(signs[graha] for graha in GRAHAS))
+    rasi = sum(b * m for b, m in zip(after_ekadhipatya, SIGN_MEASURES, strict=True))
+    graha = sum(after_ekadhipatya[signs[g]] * GRAHA_MEASURES[g] for g in GRAHAS)
+    return Reduction(after_trikona, after_ekadhipatya, rasi, graha)
+
+
 def ashtakavarga(signs: Mapping[str, int]) -> Ashtakavarga:
-    """Return the seven bhinnashtakavargas and the sarvashtakavarga of a chart whose grahas
-    and lagna stand in ``signs`` (0 Aries to 11 Pisces)."""
+    """Return the seven bhinnashtakavargas, their reductions and the sarvashtakavarga of a
+    chart whose grahas and lagna stand in ``signs`` (0 Aries to 11 Pisces)."""
     each = tuple(bhinnashtakavarga(graha, signs) for graha in GRAHAS)
-    return Ashtakavarga(each, tuple(sum(b.bindus[sign] for b in each) for sign in range(12)))
+    return Ashtakavarga(
+        each,
+        tuple(reduce(b.bindus, signs) for b in each),
+        tuple(sum(b.bindus[sign] for b in each) for sign in range(12)),
+    )
