@@ -1,5 +1,6 @@
 """/v1/vedic/ashtakavarga: the seven bhinnashtakavargas of a birth, each sign's bindus with the
-contributors that gave them, and the sarvashtakavarga."""
+contributors that gave them and what the reductions leave, each one's pindas, and the
+sarvashtakavarga."""
 
 from __future__ import annotations
 
@@ -37,11 +38,21 @@ def compute(request: pb.ComputeAshtakavargaRequest, deadline: Deadline) -> pb.Co
                 body=bav.graha,
                 total=TOTALS[bav.graha],
                 signs=[
-                    pb.AshtakavargaSign(sign=SIGN_KEYS[sign], house=house(sign), bindus=len(given), contributors=given)
+                    pb.AshtakavargaSign(
+                        sign=SIGN_KEYS[sign],
+                        house=house(sign),
+                        bindus=len(given),
+                        contributors=given,
+                        bindus_after_trikona=reduction.after_trikona[sign],
+                        bindus_after_ekadhipatya=reduction.after_ekadhipatya[sign],
+                    )
                     for sign, given in enumerate(bav.contributors)
                 ],
+                rasi_pinda=reduction.rasi_pinda,
+                graha_pinda=reduction.graha_pinda,
+                shodhya_pinda=reduction.shodhya_pinda,
             )
-            for bav in result.bhinnashtakavargas
+            for bav, reduction in zip(result.bhinnashtakavargas, result.reductions, strict=True)
         ],
         sarvashtakavarga=[
             pb.SarvashtakavargaSign(sign=SIGN_KEYS[sign], house=house(sign), bindus=bindus)

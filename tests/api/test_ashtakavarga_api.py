@@ -91,6 +91,28 @@ def test_the_sarvashtakavarga_sums_the_seven_per_sign_337_in_all(api):
     assert sum(s["bindus"] for s in sav) == found["sarvashtakavarga_total"] == 337
 
 
+def test_each_sign_gives_what_trikona_then_ekadhipatya_shodhana_leave_and_cancer_and_leo_keep_the_first(api):
+    for bav in answer(api)["bhinnashtakavargas"]:
+        for sign in bav["signs"]:
+            assert 0 <= sign["bindus_after_ekadhipatya"] <= sign["bindus_after_trikona"] <= sign["bindus"]
+        for cancer_or_leo in bav["signs"][3:5]:
+            assert cancer_or_leo["bindus_after_ekadhipatya"] == cancer_or_leo["bindus_after_trikona"]
+        trines = [[bav["signs"][i]["bindus_after_trikona"] for i in (s, s + 4, s + 8)] for s in range(4)]
+        assert all(0 in trine for trine in trines)  # the least taken from each trine leaves a 0
+
+
+def test_the_pindas_count_the_bindus_both_reductions_leave_by_the_measures_of_bphs_69(api):
+    """Measures: Aries to Pisces 7 10 8 4 10 5 7 8 9 5 11 12; Sun to Saturn 5 5 8 5 10 7 5."""
+    signs, grahas = [7, 10, 8, 4, 10, 5, 7, 8, 9, 5, 11, 12], [5, 5, 8, 5, 10, 7, 5]
+    found = answer(api)
+    where = [SIGNS.index(c["sign"]) for c in found["contributors"][:7]]
+    for bav in found["bhinnashtakavargas"]:
+        left = [s["bindus_after_ekadhipatya"] for s in bav["signs"]]
+        assert bav["rasi_pinda"] == sum(b * m for b, m in zip(left, signs, strict=True))
+        assert bav["graha_pinda"] == sum(left[sign] * m for sign, m in zip(where, grahas, strict=True))
+        assert bav["shodhya_pinda"] == bav["rasi_pinda"] + bav["graha_pinda"] > 0
+
+
 def test_another_ayanamsha_reads_the_signs_in_its_zodiac_and_is_echoed(api):
     """At 14:42 UT the lagna is 0.19 degrees into Libra with Lahiri; Fagan-Bradley's ayanamsha
     is 0.88 degrees larger, so its lagna is in Virgo, and the lagna's bindus fall a sign earlier."""
