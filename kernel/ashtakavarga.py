@@ -95,9 +95,9 @@ BENEFIC_PLACES: dict[str, tuple[tuple[int, ...], ...]] = {
         (1, 3, 4, 6, 10, 11),
     ),
 }
-# Source: BPHS (Santhanam tr.), ch. 68 "Ekadhipatya Shodhana": the five grahas that own two
-# signs, and their signs (0 Aries ... 11 Pisces); the Sun's Leo and the Moon's Cancer are left as
-# they are.
+# Source: BPHS ch. 68 "Ekadhipatya Shodhana" (its rules as ficinosociety.org's translation
+# numbers them, variations 2-9): the five grahas that own two signs, and their signs (0 Aries
+# ... 11 Pisces); the Sun's Leo and the Moon's Cancer are left as they are.
 TWO_SIGN_LORDS: dict[str, tuple[int, int]] = {
     "mars": (0, 7),
     "mercury": (2, 5),
@@ -109,8 +109,10 @@ TWO_SIGN_LORDS: dict[str, tuple[int, int]] = {
 # first. The verse pairs the signs: Taurus and Leo 10, Gemini and Scorpio 8, Aries and Libra 7,
 # Virgo and Capricorn one number, the rest their own numbers (Cancer 4, Sagittarius 9, Aquarius
 # 11, Pisces 12). For Virgo and Capricorn the translation's words give 6, its table Virgo 6 and
-# Capricorn 5; we read 5 for both, one number for the pair as the verse has it, the number the
-# same rule gives in the other classics (Phaladeepika's "vishaya", the five senses) (docs/vedic.md).
+# Capricorn 5; we read 5 for both, one number for the pair as the verse has it, as the other
+# tabulations at hand give it: horosoft.net's "Zodiacal & Planetary Products" (7 10 8 4 10 5 7 8
+# 9 5 11 12) and the ashtakavarga stanza 80 at allrefrs.su/2-13332.html ("Virgo and Capricorn
+# 5") (docs/vedic.md).
 SIGN_MEASURES: tuple[int, ...] = (7, 10, 8, 4, 10, 5, 7, 8, 9, 5, 11, 12)
 # Source: BPHS (Santhanam tr.), ch. 69 sl. 1-4: the measure of each graha: Jupiter 10, Mars 8,
 # Venus 7, the Sun, the Moon, Mercury and Saturn 5.
