@@ -21,7 +21,7 @@ CONTRIBUTORS: tuple[str, ...] = (*GRAHAS, LAGNA)
 # benefic places (bindus) of each graha counted from each contributor: for each graha, the
 # places from the Sun, Moon, Mars, Mercury, Jupiter, Venus, Saturn and the lagna, in that
 # order (CONTRIBUTORS). The totals are the chapter's own: Sun 48, Moon 49, Mars 39, Mercury 54,
-# Jupiter 56, Venus 52, Saturn 39, 337 in all. PyJHora 4.8.7's table differs in four cells
+# Jupiter 56, Venus 52, Saturn 39, 337 in all. PyJHora 4.8.7's table differs in six places of four rows
 # (docs/vedic.md, "Differences from PyJHora").
 BENEFIC_PLACES: dict[str, tuple[tuple[int, ...], ...]] = {
     "sun": (
