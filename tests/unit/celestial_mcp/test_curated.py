@@ -452,3 +452,13 @@ def test_without_its_defaults_the_forecasts_first_page_is_the_first_days_of_ever
     events = content["data"]["events"]
     assert {event["instant"]["datetime"][:7] for event in events} == {"2026-01"}
     assert content["page"]["total"] > 1000 and "in time order" in content["summary"]
+
+
+def test_the_vedic_tool_gives_the_ashtakavarga_and_the_sarvashtakavarga_in_its_summary():
+    sent: list = []
+    birth = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
+    found = _call("vedic", {**birth, "kind": "ashtakavarga"}, _recorded("vedic_ashtakavarga"), sent)
+    assert not found.is_error and sent == [birth]
+    summary = found.structured_content["summary"]
+    assert "Sarvashtakavarga (ayanamsha lahiri, node mean), Aries to Pisces: 35 23 " in summary
+    assert "337 in all" in summary
