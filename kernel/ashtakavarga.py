@@ -95,8 +95,8 @@ BENEFIC_PLACES: dict[str, tuple[tuple[int, ...], ...]] = {
         (1, 3, 4, 6, 10, 11),
     ),
 }
-# Source: BPHS ch. 68 "Ekadhipatya Shodhana" (its rules as ficinosociety.org's translation
-# numbers them, variations 2-9): the five grahas that own two signs, and their signs (0 Aries
+# Source: BPHS ch. 68 "Ekadhipatya Shodhana" (its rules as a published translation numbers them,
+# ficinosociety.org's variations 2-9): the five grahas that own two signs, and their signs (0 Aries
 # ... 11 Pisces); the Sun's Leo and the Moon's Cancer are left as they are.
 TWO_SIGN_LORDS: dict[str, tuple[int, int]] = {
     "mars": (0, 7),
