@@ -361,11 +361,12 @@ TOOLS: tuple[CuratedTool, ...] = (
         "extra.vargas='D9,D10' adds divisional charts). kind=dasha: the Vimshottari dasha, extra.at (local) for the "
         "periods running then, or extra.start and extra.end; extra.levels 1-3. kind=panchang: the day's vara, tithi, "
         "nakshatra, yoga, karana (datetime: the day). kind=match: the Ashtakoota of the birth (the groom's unless "
-        "extra.groom='b') and partner's, out of 36, and each one's manglik status. Birth as for natal_chart.",
+        "extra.groom='b') and partner's, out of 36, and each one's manglik status. kind=ashtakavarga: the bindus of "
+        "each graha's ashtakavarga per sign and the sarvashtakavarga (337). Birth as for natal_chart.",
         {
             **BIRTH,
             "partner": PARTNER,
-            "kind": {"type": "string", "enum": ["chart", "dasha", "panchang", "match"]},
+            "kind": {"type": "string", "enum": ["chart", "dasha", "panchang", "match", "ashtakavarga"]},
             "ayanamsha": {"type": "string"},
             "cursor": CURSOR,
             "extra": {"type": "object"},
@@ -375,6 +376,7 @@ TOOLS: tuple[CuratedTool, ...] = (
             "dasha": "/v1/vedic/dasha",
             "panchang": "/v1/vedic/panchang",
             "match": "/v1/vedic/match",
+            "ashtakavarga": "/v1/vedic/ashtakavarga",
         },
         vedic_summary,
         items="periods",

@@ -211,6 +211,12 @@ def vedic_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) ->
         text = (
             f"Ashtakoota {data.get('total', 0):g}/36 ({said}): {kootas}. {manglik}; each koota's reason in data.kootas."
         )
+    elif arguments.get("kind") == "ashtakavarga":
+        signs = " ".join(str(s.get("bindus", 0)) for s in data.get("sarvashtakavarga", ()))
+        text = (
+            f"Sarvashtakavarga ({said}), Aries to Pisces: {signs}; {data.get('sarvashtakavarga_total', 0)} in all. "
+            "Each graha's bindus and their contributors in data.bhinnashtakavargas."
+        )
     elif arguments.get("kind") == "panchang":
         limbs = "; ".join(
             f"{name} {data.get(name, {}).get('name')}" for name in ("tithi", "nakshatra", "yoga", "karana")

@@ -62,6 +62,7 @@ CLASS_OF_PATH = {
             "/v1/vedic/chart",
             "/v1/vedic/dasha",
             "/v1/vedic/match",
+            "/v1/vedic/ashtakavarga",
         ),
         "chart",
     ),

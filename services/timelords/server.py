@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from celestial.v1 import timelords_service_pb2
-from services.timelords import firdaria, kundali_match, panchang, profections, releasing, vedic_chart, vimshottari_dasha
+from services.timelords import (
+    ashtakavarga,
+    firdaria,
+    kundali_match,
+    panchang,
+    profections,
+    releasing,
+    vedic_chart,
+    vimshottari_dasha,
+)
 from shared.runtime.server import serve_main
 
 SERVICE = timelords_service_pb2.DESCRIPTOR.services_by_name["TimeLordsService"]
@@ -16,6 +25,7 @@ HANDLERS = {
     "ComputeVimshottariDasha": vimshottari_dasha.compute,
     "ComputePanchang": panchang.compute,
     "ComputeKundaliMatch": kundali_match.compute,
+    "ComputeAshtakavarga": ashtakavarga.compute,
 }
 
 

@@ -41,7 +41,13 @@ from shared.runtime.sky_event_inputs import calendar_input, stations_input, void
 from shared.runtime.star_selection import star_selection
 from shared.runtime.time_lord_points import firdaria_input, profections_input, releasing_input
 from shared.runtime.transit_inputs import scan_input
-from shared.runtime.vedic_inputs import kundali_match_input, panchang_input, vedic_chart_input, vimshottari_input
+from shared.runtime.vedic_inputs import (
+    ashtakavarga_input,
+    kundali_match_input,
+    panchang_input,
+    vedic_chart_input,
+    vimshottari_input,
+)
 from shared.runtime.void_of_course_bodies import void_of_course_bodies
 
 #: The reader each request message names in its ``(message).reader``, by that name.
@@ -55,6 +61,7 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "vimshottari_input": vimshottari_input,
     "panchang_input": panchang_input,
     "kundali_match_input": kundali_match_input,
+    "ashtakavarga_input": ashtakavarga_input,
     "birth_time_sensitivity_input": birth_time_sensitivity_input,
     "return_input": return_input,
     "void_of_course_bodies": void_of_course_bodies,

@@ -1,9 +1,9 @@
 """Readers of the Jyotish requests: the conventions of a Vedic chart (ayanamsha, node, house
 mode and system, the vargas), of a Vimshottari dasha (ayanamsha, year length, depth, and
-the instant or range of the life), of a panchang and of a kundali match (ayanamsha).
-Validation runs them in the gateway before any charge (the readers of
-ComputeVedicChartRequest, ComputeVimshottariDashaRequest, ComputePanchangRequest and
-ComputeKundaliMatchRequest,
+the instant or range of the life), of a panchang, of a kundali match and of an ashtakavarga
+(ayanamsha). Validation runs them in the gateway before any charge (the readers of
+ComputeVedicChartRequest, ComputeVimshottariDashaRequest, ComputePanchangRequest,
+ComputeKundaliMatchRequest and ComputeAshtakavargaRequest,
 ``shared/runtime/request_readers.py``); the time-lords service reads the requests through them.
 """
 
@@ -28,7 +28,12 @@ from shared.runtime.ranges import life_range
 from shared.runtime.wire import ayanamsha_from, house_system_from, moment_from, sent_moment_name, sent_or_default
 
 # The kernel's tables give the Jyotish choices their meaning; the requests' choices are bound to them.
-bound_to_choices(NODE_BODIES, "kernel.vedic_chart.NODE_BODIES", (vedic_pb2.ComputeVedicChartRequest, "node"))
+bound_to_choices(
+    NODE_BODIES,
+    "kernel.vedic_chart.NODE_BODIES",
+    (vedic_pb2.ComputeVedicChartRequest, "node"),
+    (vedic_pb2.ComputeAshtakavargaRequest, "node"),
+)
 bound_to_choices(HOUSE_MODES, "kernel.vedic_chart.HOUSE_MODES", (vedic_pb2.ComputeVedicChartRequest, "houses"))
 bound_to_choices(VARGA_CODES, "kernel.vargas.VARGA_CODES", (vedic_pb2.ComputeVedicChartRequest, "vargas"))
 YEAR_LENGTHS = bound_to_choices(
@@ -157,4 +162,9 @@ def panchang_input(request: Message) -> Ayanamsha:
 
 def kundali_match_input(request: Message) -> Ayanamsha:
     """Return the ayanamsha a kundali match reads both Moons in."""
+    return jyotish_ayanamsha(request)
+
+
+def ashtakavarga_input(request: Message) -> Ayanamsha:
+    """Return the ayanamsha an ashtakavarga request's signs are read in."""
     return jyotish_ayanamsha(request)

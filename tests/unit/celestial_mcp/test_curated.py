@@ -626,3 +626,13 @@ def test_the_parameters_resources_of_the_two_tools_list_what_extra_may_carry():
 
     assert {"theirs", "topocentric"} <= set(explain["/v1/explain-difference"])
     assert {"window_hours", "at", "aspects", "orb"} <= set(window["/v1/natal-chart/sensitivity"])
+
+
+def test_the_vedic_tool_gives_the_ashtakavarga_and_the_sarvashtakavarga_in_its_summary():
+    sent: list = []
+    birth = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
+    found = _call("vedic", {**birth, "kind": "ashtakavarga"}, _recorded("vedic_ashtakavarga"), sent)
+    assert not found.is_error and sent == [birth]
+    summary = found.structured_content["summary"]
+    assert "Sarvashtakavarga (ayanamsha lahiri, node mean), Aries to Pisces: 35 23 " in summary
+    assert "337 in all" in summary

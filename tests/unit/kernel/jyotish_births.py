@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from kernel.ashtakavarga import GRAHAS, ashtakavarga
 from kernel.ayanamshas import parse_ayanamsha
 from kernel.positions import Observer
 from kernel.timescale import Moment
@@ -46,7 +47,8 @@ def charts() -> tuple[VedicChart, ...]:
 def pyjhora() -> dict:
     """Return PyJHora's positions, nakshatras and Vimshottari periods of each birth (three
     levels, our year), its varga signs and manglik status of each chart's points from our rasi
-    positions, and its Ashtakoota of each of match_pairs() from our Moons' nakshatras and padas."""
+    positions, its Ashtakoota of each of match_pairs() from our Moons' nakshatras and padas, and
+    its ashtakavarga reductions of our bindus."""
     points = [
         [
             [int(p.longitude // 30) % 12, p.longitude % 30]
@@ -62,8 +64,22 @@ def pyjhora() -> dict:
         "factors": list(FACTORS),
         "matches": [[*_star(groom), *_star(bride)] for groom, bride in match_pairs()],
         "manglik": points,
+        "reductions": [_reductions(chart) for chart in charts()],
     }
     return reference(request)
+
+
+def _reductions(chart: VedicChart) -> dict:
+    """Return what PyJHora's ashtakavarga reductions are asked for one chart: our bindus and
+    their reductions, and the seven grahas' signs."""
+    signs = {p.name: int(p.longitude // 30) % 12 for p in chart.points}
+    found = ashtakavarga(signs)
+    return {
+        "bindus": [list(b.bindus) for b in found.bhinnashtakavargas],
+        "after_trikona": [list(r.after_trikona) for r in found.reductions],
+        "after_ekadhipatya": [list(r.after_ekadhipatya) for r in found.reductions],
+        "signs": [signs[graha] for graha in GRAHAS],
+    }
 
 
 def match_pairs() -> list[tuple[VedicChart, VedicChart]]:

@@ -1,6 +1,6 @@
 """PyJHora (pyjhora, a test-only dependency: requirements-dev.txt) as the independent reference
 of the Jyotish kernel: nakshatras and padas, Vimshottari boundaries, varga signs, the
-Ashtakoota's kootas and the manglik status.
+Ashtakoota's kootas, the manglik status and the ashtakavarga's bindus.
 
 PyJHora keeps its conventions in module globals and sets Swiss Ephemeris's own (the sidereal
 mode, the ephemeris path), so it runs in a child process (``python -m
@@ -58,10 +58,14 @@ def _answer(request: dict) -> dict:
     id, start jd]; for each list of (sign, degree) points its signs in each varga factor; for each match [groom's
     nakshatra, pada, bride's nakshatra, pada] its Ashtakoota (North) scores; for each list of points its manglik status
     from the lagna, the Moon and Venus; for each day (the UT date of ``jd``) its sunrise (PyJHora's: the Hindu rising)
-    and the tithi, nakshatra and yoga at that sunrise, each [index, end], as UT Julian Days."""
+    and the tithi, nakshatra and yoga at that sunrise, each [index, end], as UT Julian Days; for each birth, from its
+    own positions, its ashtakavarga as 0/1 flags [graha 0-6][contributor 0-7, the lagna 7][sign 0-11] (the prastara);
+    for each of ``reductions`` ({bindus, after_trikona, after_ekadhipatya: seven rows of twelve, signs: the seven
+    grahas' signs}) its trikona shodhana of bindus, its ekadhipatya shodhana of after_trikona (every pair of every row:
+    see below), and its rasi, graha and shodhya pindas of after_ekadhipatya. Only the seven grahas occupy a sign."""
     import swisseph as swe
     from jhora import const, utils
-    from jhora.horoscope.chart import charts
+    from jhora.horoscope.chart import ashtakavarga, charts
     from jhora.horoscope.dhasa.graha import vimsottari
     from jhora.panchanga import drik
 
@@ -97,6 +101,11 @@ def _answer(request: dict) -> dict:
                         for inner, inner_start in vimsottari._vimsottari_antara(lord, sub, sub_start).items():
                             periods.append([3, inner, inner_start])
         sign, degree, *lagna_nakshatra = drik.ascendant(jd, place)
+        chart = [""] * 12
+        for planet, longitude in zip([*range(9), const._ascendant_symbol], [*longitudes, sign * 30 + degree]):
+            house = int(longitude // 30) % 12
+            chart[house] = "/".join(x for x in (chart[house], str(planet)) if x)
+        prastara = ashtakavarga.get_ashtaka_varga(chart)[2]
         births.append(
             {
                 "longitudes": longitudes,
@@ -104,6 +113,7 @@ def _answer(request: dict) -> dict:
                 "periods": periods,
                 "lagna": sign * 30 + degree,
                 "lagna_nakshatra": lagna_nakshatra,
+                "ashtakavarga": [[prastara[graha][contributor] for contributor in range(8)] for graha in range(7)],
             }
         )
     const.use_planet_speed_for_panchangam_end_timings = False  # its inverse Lagrange, not the linear speed
@@ -160,6 +170,32 @@ def _answer(request: dict) -> dict:
                 for reference in ("L", 1, 5)
             ]
         )
+    reductions = []
+    for asked in request.get("reductions", []):
+        # asked: our bhinnashtakavargas Sun..Saturn (bindus Aries first), each reduced by our
+        # trikona and then ekadhipatya shodhana, and the signs of the seven grahas.
+        chart = [""] * 12
+        for planet, sign in enumerate(asked["signs"]):
+            chart[sign] = "/".join(x for x in (chart[sign], str(planet)) if x)
+        trikona = ashtakavarga._trikona_sodhana([list(row) for row in asked["bindus"]])
+        # Its _ekadhipatya_sodhana reduces in row p only the signs of planet p (Mars to
+        # Saturn): each of our rows is given as every row, and each pair read from its lord's.
+        ekadhipatya = []
+        for row in asked["after_trikona"]:
+            rows = ashtakavarga._ekadhipatya_sodhana([list(row) for _ in range(7)], chart)
+            reduced = list(row)
+            for lord in range(2, 7):
+                for sign in const.ashtakavarga_rasi_owners[lord]:
+                    reduced[sign] = rows[lord][sign]
+            ekadhipatya.append(reduced)
+        pindas = ashtakavarga._sodhya_pindas([list(row) for row in asked["after_ekadhipatya"]], chart)
+        reductions.append(
+            {
+                "trikona": trikona,
+                "ekadhipatya": ekadhipatya,
+                "pindas": [[int(x) for x in pinda] for pinda in pindas],
+            }
+        )
     from jhora.horoscope.match.compatibility import raasi_array
 
     table = raasi_array if request.get("bhakoot_table") else None
@@ -170,6 +206,7 @@ def _answer(request: dict) -> dict:
         "matches": matches,
         "mangliks": mangliks,
         "bhakoot_table": table,
+        "reductions": reductions,
     }
 
 

@@ -2,7 +2,8 @@
 
 References: vedic.proto: ComputeVedicChartRequest (ayanamsha, houses and house_system,
 vargas), ComputeVimshottariDashaRequest (ayanamsha, year_length, at or start/end),
-ComputePanchangRequest and ComputeKundaliMatchRequest (ayanamsha); the cap of kernel/vimshottari.py (120 years)."""
+ComputePanchangRequest, ComputeKundaliMatchRequest and ComputeAshtakavargaRequest (ayanamsha);
+the cap of kernel/vimshottari.py (120 years)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,13 @@ from celestial.v1 import vedic_pb2 as pb
 from celestial.v1.common_pb2 import Birth, Location, Moment, NatalTimeline, Place
 from kernel.errors import RangeTooLong
 from shared.errors import InvalidParameter
-from shared.runtime.vedic_inputs import kundali_match_input, panchang_input, vedic_chart_input, vimshottari_input
+from shared.runtime.vedic_inputs import (
+    ashtakavarga_input,
+    kundali_match_input,
+    panchang_input,
+    vedic_chart_input,
+    vimshottari_input,
+)
 
 J2000 = 2451545.0
 
@@ -78,4 +85,11 @@ def test_a_match_reads_its_ayanamsha_and_refuses_an_unknown_one_naming_it():
     assert kundali_match_input(pb.ComputeKundaliMatchRequest(ayanamsha="raman")).name == "raman"
     with pytest.raises(InvalidParameter) as raised:
         kundali_match_input(pb.ComputeKundaliMatchRequest(ayanamsha="sayana"))
+    assert raised.value.param == "ayanamsha"
+
+
+def test_an_ashtakavarga_reads_its_ayanamsha_and_refuses_one_read_as_a_boolean():
+    assert ashtakavarga_input(pb.ComputeAshtakavargaRequest(ayanamsha="27")).name == "true_citra"
+    with pytest.raises(InvalidParameter) as raised:
+        ashtakavarga_input(pb.ComputeAshtakavargaRequest(ayanamsha="1"))
     assert raised.value.param == "ayanamsha"
