@@ -13,8 +13,9 @@ from kernel import engine
 from kernel.civil_time import daylight_saving_s
 from kernel.difference_causes import Reading
 from kernel.explain_difference import Theirs
-from kernel.timescale import written_offset_s
+from kernel.timescale import Moment, written_offset_s
 from shared.errors import InvalidParameter
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import ayanamsha_from, birth_from, house_system_from, read_moment
 
 #: The number of house cusps a program gives (house 1 to 12).
@@ -62,6 +63,7 @@ def explain_difference_input(request: Message) -> ExplainDifferenceInput:
         house_system_from(request).name,
         sidereal,
         topocentric=request.topocentric,
+        year_length=request.year_length,
     )
     return ExplainDifferenceInput(reading, (utc + timedelta(seconds=offset_s)).hour, theirs)
 
@@ -102,10 +104,20 @@ def _theirs(numbers: Message) -> Theirs:
         )
     asc = numbers.asc if numbers.HasField("asc") else None
     mc = numbers.mc if numbers.HasField("mc") else None
-    if not positions and not cusps and asc is None and mc is None:
+    nakshatras = {field.name: value for field, value in numbers.nakshatras.ListFields()}
+    dashas = tuple(_dasha(index, dasha) for index, dasha in enumerate(numbers.dashas))
+    if not positions and not cusps and asc is None and mc is None and not nakshatras and not dashas:
         raise InvalidParameter(
             "theirs holds no number to explain.",
             suggestion='Send the other program\'s numbers: "theirs": {"positions": {"sun": 112.5}, "asc": 201.25}.',
             param="theirs",
         )
-    return Theirs(positions, cusps or None, asc, mc)
+    return Theirs(positions, cusps or None, asc, mc, nakshatras, dashas)
+
+
+def _dasha(index: int, dasha: Message) -> tuple[str, float]:
+    """Return a given mahadasha as (lord, start as a UT1 Julian Day); an unreadable start is
+    invalid_datetime naming theirs.dashas[index].start."""
+    with naming(f"theirs.dashas[{index}].start"):
+        start = Moment.from_iso(dasha.start)
+    return dasha.lord, start.jd_ut1
