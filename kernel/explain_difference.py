@@ -2,18 +2,20 @@
 (kernel/difference_causes.py) whose corrected reading reproduces its numbers, ranked.
 
 Each candidate reading is cast only for the points the other program gave (bodies' ecliptic
-longitudes, the twelve cusps, Ascendant, MC, the nakshatras of the Vedic chart's points, the
-Vimshottari mahadashas' starts), with what candidates share computed once: the bodies' tropical
-positions per instant and position convention, the houses per instant, place and system, the
-ayanamsha per instant (a sidereal longitude is the tropical one less the ayanamsha, as Swiss
-Ephemeris computes it). Residuals are theirs minus ours: a longitude's in arcseconds, a dasha
-start's in seconds of time; a nakshatra is matched or not.
+longitudes, the twelve cusps, Ascendant, MC, the houses bodies are in, the nakshatras of the
+Vedic chart's points, the Vimshottari mahadashas' starts), with what candidates share computed
+once: the bodies' tropical positions per instant and position convention, the houses per
+instant, place and system, the ayanamsha per instant (a sidereal longitude is the tropical one
+less the ayanamsha, as Swiss Ephemeris computes it). Residuals are theirs minus ours: a
+longitude's in arcseconds, a dasha start's in seconds of time; a nakshatra or a body's house is
+matched or not.
 
 Mixed numbers are weighed in units of their tolerances: each longitude residual over
-:data:`TOLERANCE_ARCSEC`, each date residual over :data:`TOLERANCE_SECONDS`, a nakshatra 0 when
-matched and else 1 plus the distance (over TOLERANCE_ARCSEC) of our point outside theirs. A
-reading explains the numbers when every such ratio is at most 1; explanations rank by the root
-mean square of the ratios (:attr:`Explanation.score`), the closest candidates by the largest.
+:data:`TOLERANCE_ARCSEC`, each date residual over :data:`TOLERANCE_SECONDS`, a nakshatra or a
+house 0 when matched and else 1 plus the distance (over TOLERANCE_ARCSEC) of our point outside
+theirs. A reading explains the numbers when every such ratio is at most 1; explanations rank by
+the root mean square of the ratios (:attr:`Explanation.score`), the closest candidates by the
+largest.
 """
 
 from __future__ import annotations
@@ -78,16 +80,20 @@ _TRUE_POSITION_FLAGS = engine.FLG_TRUEPOS | engine.FLG_NOABERR | engine.FLG_NOGD
 @dataclass(frozen=True)
 class Theirs:
     """Another program's numbers: degrees of ecliptic longitude, ``positions`` by our body
-    name, ``cusps`` (twelve, house 1 first) or None, ``asc`` and ``mc`` or None; the Vedic
+    name, ``cusps`` (twelve, house 1 first) or None, ``asc`` and ``mc`` or None, ``houses``
+    (the house 1-12 a body is in, by our body name); the Vedic
     ones, ``nakshatras`` (a nakshatra's name by a point of :data:`NAKSHATRA_POINTS`) and
-    ``dashas`` (Vimshottari mahadashas, ``(lord, start)``, the start a UT1 Julian Day)."""
+    ``dashas`` (Vimshottari mahadashas, ``(lord, start, span)``: the start a UT1 Julian Day,
+    ``span`` 0 for an instant, or the days from ``start`` a start printed as a date alone
+    may be anywhere in: 1)."""
 
     positions: dict[str, float] = field(default_factory=dict)
     cusps: tuple[float, ...] | None = None
     asc: float | None = None
     mc: float | None = None
     nakshatras: dict[str, str] = field(default_factory=dict)
-    dashas: tuple[tuple[str, float], ...] = ()
+    dashas: tuple[tuple[str, float, float], ...] = ()
+    houses: dict[str, int] = field(default_factory=dict)
 
     def point_names(self) -> list[str]:
         """Return the names of the longitudes given: body names, ``cusp_1`` … ``cusp_12``, ``asc``, ``mc``."""
@@ -116,7 +122,8 @@ class Explanation:
     each longitude's residual (theirs minus ours, arcseconds, by point name) with their root
     mean square and largest absolute value (arcseconds; None without longitudes), each dasha
     start's (``<lord>_mahadasha``, seconds) with the largest absolute (None without dashas),
-    whether each nakshatra (``<point>_nakshatra``) is matched, the ``score`` (root mean square
+    whether each nakshatra (``<point>_nakshatra``) and house (``<body>_house``) is matched
+    (``matched``), the ``score`` (root mean square
     of every residual in units of its tolerance) and whether it ``explains`` them."""
 
     causes: tuple[Cause, ...]
@@ -127,15 +134,16 @@ class Explanation:
     explains: bool
     residuals_s: dict[str, float] = field(default_factory=dict)
     max_s: float | None = None
-    nakshatras_matched: dict[str, bool] = field(default_factory=dict)
+    matched: dict[str, bool] = field(default_factory=dict)
     score: float = 0.0
 
 
 @dataclass(frozen=True)
 class DifferenceExplained:
     """The answer: ``explained`` when some reading reproduces the numbers; ``explanations``
-    ranked, the explaining ones (fewest causes first, then the smallest RMS residual) or,
-    when none explains, the closest candidates (smallest largest residual first)."""
+    ranked, the explaining ones (fewest causes first, then the smallest score: the RMS of the
+    residuals over their tolerances) or, when none explains, the closest candidates (smallest
+    largest residual over its tolerance first)."""
 
     explained: bool
     explanations: list[Explanation]
@@ -152,13 +160,14 @@ class _Caster:
         vedic_bodies = {NAKSHATRA_POINTS[p] for p in self.nakshatra_points if p != "asc"}
         if self.want_moon:
             vedic_bodies.add("moon")
-        named = {*self.bodies, *vedic_bodies}
+        self.house_bodies = list(theirs.houses)
+        named = {*self.bodies, *vedic_bodies, *self.house_bodies}
         self.engine_bodies = sorted({*named, *(_NODE_SWAP[b] for b in named if b in _NODE_SWAP)})
         self.want_cusps = theirs.cusps is not None
+        self.cast_cusps = self.want_cusps or bool(self.house_bodies)
         self.asc_given, self.mc_given = theirs.asc is not None, theirs.mc is not None
         self.want_angles = self.asc_given or self.mc_given
         self.want_vedic_asc = "asc" in theirs.nakshatras
-        self.want_houses = self.want_cusps or self.want_angles or self.want_vedic_asc
         self.want_tropical = bool(self.engine_bodies)
         self._jd: dict = {}
         self._positions: dict = {}
@@ -207,7 +216,7 @@ class _Caster:
         return found
 
     def _house_points(self, reading: Reading, jd: float) -> tuple[tuple[float, ...], float, float]:
-        letter = _HOUSE_LETTERS[reading.house_system] if self.want_cusps else "O"
+        letter = _HOUSE_LETTERS[reading.house_system] if self.cast_cusps else "O"
         key = (jd, reading.lat, reading.lon, letter, reading.ayanamsha)
         found = self._houses.get(key)
         if found is None:
@@ -238,6 +247,16 @@ class _Caster:
                 values.extend(v for v, given in ((asc, self.asc_given), (mc, self.mc_given)) if given)
         return values
 
+    def cast_houses(self, reading: Reading) -> tuple[dict[str, float], tuple[float, ...]]:
+        """Return the longitudes (degrees, the reading's zodiac) of the bodies whose house is
+        given, and the twelve cusps of the reading's house system."""
+        jd = self.jd(reading)
+        ayanamsha = self.ayanamsha(jd, reading.ayanamsha)
+        tropical = self._tropical_positions(reading, jd)
+        swap = reading.node == "swapped"
+        cusps, _, _ = self._house_points(reading, jd)
+        return {b: tropical[_NODE_SWAP.get(b, b) if swap else b] - ayanamsha for b in self.house_bodies}, cusps
+
     def cast_vedic(self, reading: Reading) -> tuple[dict[str, float], float | None, float]:
         """Return the sidereal longitudes (degrees) of the nakshatra points at ``reading``, the
         Moon's (None unless dashas are given) and the birth's UT1 Julian Day: the reading's
@@ -261,20 +280,27 @@ class _Caster:
         return longitudes, moon, jd
 
 
-def _outside_deg(longitude: float, nakshatra: str) -> float:
-    """Return how far (degrees) a sidereal ``longitude`` lies outside ``nakshatra``'s span, 0 inside."""
-    start = _NAKSHATRA_INDEX[nakshatra] * SPAN_DEG
+def _outside_deg(longitude: float, start: float, span: float) -> float:
+    """Return how far (degrees) ``longitude`` lies outside the arc of ``span`` degrees from
+    ``start`` (all degrees), 0 inside."""
     past = (longitude - start) % 360.0
-    if past < SPAN_DEG:
+    if past < span:
         return 0.0
-    return min(past - SPAN_DEG, 360.0 - past)
+    return min(past - span, 360.0 - past)
+
+
+def _house_arc(cusps: tuple[float, ...], house: int) -> tuple[float, float]:
+    """Return the start and span (degrees) of ``house`` (1-12): from its cusp to the next."""
+    start = cusps[house - 1]
+    return start, (cusps[house % 12] - start) % 360.0
 
 
 def _dasha_residuals_s(
-    dashas: tuple[tuple[str, float], ...], birth_jd: float, moon: float, year_days: float
+    dashas: tuple[tuple[str, float, float], ...], birth_jd: float, moon: float, year_days: float
 ) -> list[float]:
     """Return each given mahadasha start less ours (seconds): ours the start of the same lord's
-    mahadasha nearest theirs (the cycle repeats every 120 years)."""
+    mahadasha nearest theirs (the cycle repeats every 120 years); theirs, when it spans a day
+    (a date alone), the nearest instant of that day to ours (0 when ours falls in it)."""
     start, _ = first_mahadasha(birth_jd, moon, year_days)
     first = LORDS.index(balance_at_birth(moon).lord)
     offsets: dict[str, float] = {}
@@ -284,28 +310,36 @@ def _dasha_residuals_s(
         offsets[lord] = years
         years += _DASHA_YEARS[lord]
     residuals = []
-    for lord, their_start in dashas:
+    for lord, their_start, span in dashas:
         offset = offsets[lord]
         cycle = round(((their_start - start) / year_days - offset) / CYCLE_YEARS)
         ours = start + (offset + cycle * CYCLE_YEARS) * year_days
-        residuals.append((their_start - ours) * _SECONDS_PER_DAY)
+        nearest = min(max(ours, their_start), their_start + span)
+        residuals.append((nearest - ours) * _SECONDS_PER_DAY)
     return residuals
 
 
 def _moves_a_number(kind: str, theirs: Theirs) -> bool:
     """Return True when a cause of ``kind`` can change one of the numbers ``theirs`` gives: the
-    house system only the cusps, the node only a node (or Rahu's or Ketu's nakshatra), the
+    house system only the cusps and houses, the node only a node (or Rahu's or Ketu's nakshatra), the
     position conventions only positions (the Vedic bodies' and the Moon's of the dashas), the
     place only the houses (the Ascendant's nakshatra too; its topocentric effect is the
     conventions' own), the dasha year only dashas."""
-    houses = theirs.cusps is not None or theirs.asc is not None or theirs.mc is not None or "asc" in theirs.nakshatras
-    vedic_bodies = bool(theirs.dashas) or any(point != "asc" for point in theirs.nakshatras)
+    houses = (
+        theirs.cusps is not None
+        or theirs.asc is not None
+        or theirs.mc is not None
+        or "asc" in theirs.nakshatras
+        or bool(theirs.houses)
+    )
+    bodies = bool(theirs.positions or theirs.houses or theirs.dashas) or any(p != "asc" for p in theirs.nakshatras)
     if kind == "house_system":
-        return theirs.cusps is not None
+        return theirs.cusps is not None or bool(theirs.houses)
     if kind == "node":
-        return any(body in _NODE_SWAP for body in theirs.positions) or bool({"rahu", "ketu"} & set(theirs.nakshatras))
+        nodes = {*theirs.positions, *theirs.houses}
+        return any(body in _NODE_SWAP for body in nodes) or bool({"rahu", "ketu"} & set(theirs.nakshatras))
     if kind in ("topocentric", "true_positions", "delta_t"):
-        return bool(theirs.positions) or vedic_bodies
+        return bodies
     if kind in PLACE_KINDS:
         return houses
     if kind == "year_length":
@@ -329,6 +363,7 @@ def explain_difference(
     ``closest`` candidates by their largest residual in units of its tolerance."""
     caster = _Caster(theirs)
     names, wanted = theirs.point_names(), theirs.values()
+    dasha_names = [f"{lord}_mahadasha" for lord, _, _ in theirs.dashas]
     seen: set[Reading] = set()
     tried: list[_Tried] = []
 
@@ -342,15 +377,22 @@ def explain_difference(
         ratios = [abs(r) / tolerance_arcsec for r in arcsec]
         seconds: list[float] = []
         matched: dict[str, bool] = {}
+        outside: dict[str, float] = {}
+        if theirs.houses:
+            longitudes, cusps = caster.cast_houses(changed)
+            for body, house in theirs.houses.items():
+                outside[f"{body}_house"] = _outside_deg(longitudes[body], *_house_arc(cusps, house))
         if theirs.vedic():
             longitudes, moon, jd = caster.cast_vedic(changed)
             for point, nakshatra in theirs.nakshatras.items():
-                outside = _outside_deg(longitudes[point], nakshatra)
-                matched[point] = outside == 0.0
-                ratios.append(0.0 if outside == 0.0 else 1.0 + outside * 3600.0 / tolerance_arcsec)
+                start = _NAKSHATRA_INDEX[nakshatra] * SPAN_DEG
+                outside[f"{point}_nakshatra"] = _outside_deg(longitudes[point], start, SPAN_DEG)
             if moon is not None:
                 seconds = _dasha_residuals_s(theirs.dashas, jd, moon, YEAR_LENGTHS[changed.year_length])
                 ratios.extend(abs(r) / tolerance_s for r in seconds)
+        for point, degrees in outside.items():
+            matched[point] = degrees == 0.0
+            ratios.append(0.0 if degrees == 0.0 else 1.0 + degrees * 3600.0 / tolerance_arcsec)
         tried.append(_Tried(max(ratios), causes, changed, arcsec, seconds, matched, ratios))
         return max(ratios) <= 1.0
 
@@ -364,9 +406,9 @@ def explain_difference(
             round(math.sqrt(sum(r * r for r in arcsec) / len(arcsec)), 1) if arcsec else None,
             round(max(map(abs, arcsec)), 1) if arcsec else None,
             found.largest <= 1.0,
-            dict(zip((f"{lord}_mahadasha" for lord, _ in theirs.dashas), (round(r, 1) for r in seconds), strict=True)),
+            dict(zip(dasha_names, (round(r, 1) for r in seconds), strict=True)),
             round(max(map(abs, seconds)), 1) if seconds else None,
-            {f"{point}_nakshatra": hit for point, hit in found.matched.items()},
+            found.matched,
             round(score, 4),
         )
 
@@ -392,7 +434,7 @@ def explain_difference(
 class _Tried:
     """A reading cast: its largest residual in units of its tolerance, its causes, the reading,
     the longitude residuals (arcseconds), the dasha residuals (seconds), each nakshatra's
-    match and every residual's ratio to its tolerance."""
+    and house's match (by point name) and every residual's ratio to its tolerance."""
 
     largest: float
     causes: tuple[Cause, ...]

@@ -34,12 +34,12 @@ def _fill(record: pb.DifferenceExplanation, explanation: Explanation, theirs: Th
         record.residual_rms_arcsec = explanation.rms_arcsec
     if explanation.max_s is not None:
         record.residual_seconds = explanation.max_s
-    if explanation.nakshatras_matched:
-        record.nakshatras_matched = sum(explanation.nakshatras_matched.values())
+    if explanation.matched:
+        record.points_matched = sum(explanation.matched.values())
     record.residual_score = explanation.score
     for point, arcsec in explanation.residuals_arcsec.items():
         record.residuals.add(point=point, arcsec=arcsec)
-    for point, matched in explanation.nakshatras_matched.items():
+    for point, matched in explanation.matched.items():
         record.residuals.add(point=point, matched=matched)
     for point, seconds in explanation.residuals_s.items():
         record.residuals.add(point=point, seconds=seconds)
