@@ -107,6 +107,10 @@ class Theirs:
         """Return True when nakshatras or dashas are given."""
         return bool(self.nakshatras or self.dashas)
 
+    def western(self) -> bool:
+        """Return True when longitudes, cusps, angles or houses are given."""
+        return bool(self.positions or self.cusps or self.houses) or self.asc is not None or self.mc is not None
+
     def values(self) -> list[float]:
         """Return the numbers given, in the order of :meth:`point_names` (degrees)."""
         values = list(self.positions.values())
@@ -319,12 +323,22 @@ def _dasha_residuals_s(
     return residuals
 
 
-def _moves_a_number(kind: str, theirs: Theirs) -> bool:
-    """Return True when a cause of ``kind`` can change one of the numbers ``theirs`` gives: the
-    house system only the cusps and houses, the node only a node (or Rahu's or Ketu's nakshatra), the
+def _vedic_ayanamsha(name: str | None) -> str:
+    """Return the ayanamsha Vedic numbers are cast in for a zodiac ``name`` (None or tropical: the default)."""
+    return VEDIC_DEFAULT_AYANAMSHA if name in (None, "tropical") else name
+
+
+def _moves_a_number(cause: Cause, reading: Reading, theirs: Theirs) -> bool:
+    """Return True when ``cause`` can change one of the numbers ``theirs`` gives of ``reading``:
+    when only Vedic numbers are given, the tropical zodiac none (it casts them in lahiri, which
+    is tried by name) nor the ayanamsha they are cast in as sent; and by its kind: the house
+    system only the cusps and houses, the node only a node (or Rahu's or Ketu's nakshatra), the
     position conventions only positions (the Vedic bodies' and the Moon's of the dashas), the
     place only the houses (the Ascendant's nakshatra too; its topocentric effect is the
     conventions' own), the dasha year only dashas."""
+    kind = cause.kind
+    if kind == "zodiac" and not theirs.western():
+        return cause.value != "tropical" and cause.value != _vedic_ayanamsha(reading.ayanamsha)
     houses = (
         theirs.cusps is not None
         or theirs.asc is not None
@@ -414,7 +428,7 @@ def explain_difference(
 
     if judge(()):
         return DifferenceExplained(True, [explanation(tried[0])], 1)
-    singles = [c for c in candidate_causes(reading, local_hour) if _moves_a_number(c.kind, theirs)]
+    singles = [c for c in candidate_causes(reading, local_hour) if _moves_a_number(c, reading, theirs)]
     fits = []
     for cause in singles:
         if judge((cause,)):

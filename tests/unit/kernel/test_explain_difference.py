@@ -454,3 +454,12 @@ def test_mixed_numbers_rank_by_the_rms_of_residuals_over_their_tolerances():
     ratios += [0.0 for hit in top.matched.values() if hit]
     assert all(top.matched.values())
     assert top.score == pytest.approx((sum(r * r for r in ratios) / len(ratios)) ** 0.5, abs=1e-3)
+
+
+def test_vedic_numbers_alone_name_the_ayanamsha_they_are_cast_in_never_the_tropical_zodiac():
+    """Vedic numbers are cast in lahiri when the zodiac is tropical: for numbers in lahiri sent
+    as krishnamurti the cause is lahiri, not the tropical zodiac that casts them alike."""
+    birth = _birth(random.Random(29))
+    sent = replace(birth.reading, ayanamsha="krishnamurti")
+    found = explain_difference(sent, birth.local.hour, _their_vedic_numbers(replace(sent, ayanamsha="lahiri")))
+    assert [[(c.kind, c.value) for c in e.causes] for e in found.explanations] == [[("zodiac", "lahiri")]]
