@@ -2,8 +2,9 @@
 the candidate values it is tried with, and how one candidate changes the reading of a birth.
 
 A reading (:class:`Reading`) is everything a chart's numbers depend on: the UT instant, the
-place, the house system, the zodiac, the lunar node's kind and three conventions of position
-(topocentric, true rather than apparent positions, Delta T taken as zero). A cause is one
+place, the house system, the zodiac, the lunar node's kind, three conventions of position
+(topocentric, true rather than apparent positions, Delta T taken as zero) and the length of a
+Vimshottari dasha year. A cause is one
 misreading or convention (:class:`Cause`, a kind of :data:`CAUSE_KINDS` and a value); applying
 it to a reading gives the reading the other program used. Pure: no engine call.
 """
@@ -14,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from kernel.houses import HOUSE_SYSTEMS
+from kernel.vimshottari import DEFAULT_YEAR_LENGTH, YEAR_LENGTHS
 
 # The vocabulary of cause kinds (issue 52), in the order explanations prefer them when two
 # causes give the same reading: the specific misreading (DST forgotten, AM for PM, a day off)
@@ -82,7 +84,8 @@ class Reading:
     ``ayanamsha`` our name or None (tropical); ``node`` which node a position named
     ``mean_node``/``true_node`` is cast as (``"as_named"``, or ``"swapped"``: the other one);
     ``topocentric``, ``true_positions`` (no light-time or aberration) and ``delta_t_zero``
-    (positions at TT = UT) the position conventions.
+    (positions at TT = UT) the position conventions; ``year_length`` the dasha year, a name
+    of kernel/vimshottari.py's YEAR_LENGTHS.
     """
 
     utc: datetime
@@ -97,6 +100,7 @@ class Reading:
     topocentric: bool = False
     true_positions: bool = False
     delta_t_zero: bool = False
+    year_length: str = DEFAULT_YEAR_LENGTH
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,7 @@ def candidate_causes(reading: Reading, local_hour: int) -> list[Cause]:
     causes.append(Cause("topocentric", not reading.topocentric))
     causes.append(Cause("true_positions", not reading.true_positions))
     causes.append(Cause("delta_t", 0))
+    causes.extend(Cause("year_length", name) for name in YEAR_LENGTHS if name != reading.year_length)
     return causes
 
 
@@ -179,6 +184,8 @@ def apply_causes(reading: Reading, causes: tuple[Cause, ...]) -> Reading:
             changes[kind] = bool(cause.value)
         elif kind == "delta_t":
             changes["delta_t_zero"] = True
+        elif kind == "year_length":
+            changes["year_length"] = str(cause.value)
     if (lat, lon) != (reading.lat, reading.lon):
         changes["lat"], changes["lon"] = lat, lon
     return replace(reading, **changes) if changes else reading

@@ -4,6 +4,7 @@ part, the place and the conventions sent), and the other program's numbers."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -13,9 +14,13 @@ from kernel import engine
 from kernel.civil_time import daylight_saving_s
 from kernel.difference_causes import Reading
 from kernel.explain_difference import Theirs
-from kernel.timescale import written_offset_s
+from kernel.timescale import Moment, written_offset_s
 from shared.errors import InvalidParameter
+from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import ayanamsha_from, birth_from, house_system_from, read_moment
+
+#: A dasha start printed as a date alone (as JHora prints them): its day, not an instant.
+_DATE_ALONE = re.compile(r"[+-]?\d{4,6}-\d{2}-\d{2}")
 
 #: The number of house cusps a program gives (house 1 to 12).
 CUSP_COUNT = 12
@@ -40,7 +45,6 @@ def explain_difference_input(request: Message) -> ExplainDifferenceInput:
     """Return the reading, clock hour and numbers of an explain-difference request. Refuses
     (InvalidParameter naming theirs or theirs.cusps) a ``theirs`` without any number and cusps
     other than exactly twelve."""
-    theirs = _theirs(request.theirs)
     moment, place = birth_from(request)
     _, local = read_moment(request, "birth.moment")
     utc = moment.utc_written or _utc(moment.jd_ut1)
@@ -51,6 +55,7 @@ def explain_difference_input(request: Message) -> ExplainDifferenceInput:
     else:
         text = request.birth.moment.datetime if request.birth.moment.WhichOneof("value") == "datetime" else ""
         offset_s, dst_s = written_offset_s(text), 0
+    theirs = _theirs(request.theirs, offset_s)
     sidereal = ayanamsha_from(request).name if request.HasField("sidereal") else None
     reading = Reading(
         utc,
@@ -62,6 +67,7 @@ def explain_difference_input(request: Message) -> ExplainDifferenceInput:
         house_system_from(request).name,
         sidereal,
         topocentric=request.topocentric,
+        year_length=request.year_length,
     )
     return ExplainDifferenceInput(reading, (utc + timedelta(seconds=offset_s)).hour, theirs)
 
@@ -91,7 +97,7 @@ def _utc(jd_ut1: float) -> datetime:
     return start + timedelta(milliseconds=round(second * 1000))
 
 
-def _theirs(numbers: Message) -> Theirs:
+def _theirs(numbers: Message, offset_s: int) -> Theirs:
     positions = {field.name: value for field, value in numbers.positions.ListFields()}
     cusps = tuple(numbers.cusps)
     if cusps and len(cusps) != CUSP_COUNT:
@@ -102,10 +108,24 @@ def _theirs(numbers: Message) -> Theirs:
         )
     asc = numbers.asc if numbers.HasField("asc") else None
     mc = numbers.mc if numbers.HasField("mc") else None
-    if not positions and not cusps and asc is None and mc is None:
+    nakshatras = {field.name: value for field, value in numbers.nakshatras.ListFields()}
+    houses = {field.name: value for field, value in numbers.houses.ListFields()}
+    dashas = tuple(_dasha(index, dasha, offset_s) for index, dasha in enumerate(numbers.dashas))
+    if not positions and not cusps and asc is None and mc is None and not nakshatras and not dashas and not houses:
         raise InvalidParameter(
             "theirs holds no number to explain.",
             suggestion='Send the other program\'s numbers: "theirs": {"positions": {"sun": 112.5}, "asc": 201.25}.',
             param="theirs",
         )
-    return Theirs(positions, cusps or None, asc, mc)
+    return Theirs(positions, cusps or None, asc, mc, nakshatras, dashas, houses)
+
+
+def _dasha(index: int, dasha: Message, offset_s: int) -> tuple[str, float, float]:
+    """Return a given mahadasha as (lord, start as a UT1 Julian Day, span in days): a date
+    alone is its whole day on the birth's clock (UTC offset ``offset_s``, seconds east), from
+    its midnight, span 1; an unreadable start is invalid_datetime naming theirs.dashas[index].start."""
+    with naming(f"theirs.dashas[{index}].start"):
+        start = Moment.from_iso(dasha.start)
+    if _DATE_ALONE.fullmatch(dasha.start):
+        return dasha.lord, start.jd_ut1 - offset_s / 86400.0, 1.0
+    return dasha.lord, start.jd_ut1, 0.0

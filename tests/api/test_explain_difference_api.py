@@ -134,3 +134,83 @@ def test_chiron_outside_its_ephemeris_is_refused_out_of_range_before_any_charge(
         answer = client.post(EXPLAIN, json={"jd": 1835305.32, "lat": 48.85, "lon": 2.35, "theirs": theirs})
     assert_error(answer, 400, "out_of_range")
     assert balance(stack, name) == 10
+
+
+def _their_vedic_numbers(client, **params) -> dict:
+    """The nakshatras /v1/vedic/chart and the mahadasha starts /v1/vedic/dasha give for
+    ``params`` (the Moon's, Rahu's and the lagna's; one cycle of starts from birth, as
+    another program would print them: to the second)."""
+    sent = {k: v for k, v in {**BIRTH, **params}.items() if v is not None}
+    chart_params = {k: v for k, v in sent.items() if k != "year_length"}
+    chart = client.get("/v1/vedic/chart", params=chart_params).json()["data"]
+    points = {p["body"]: p["nakshatra"]["name"] for p in chart["points"]}
+    dasha = client.get(
+        "/v1/vedic/dasha", params={**sent, "start": "1985-07-15T00:00:00Z", "end": "2100-01-01T00:00:00Z", "levels": 1}
+    ).json()["data"]
+    starts = [{"lord": p["lord"], "start": p["start"]["datetime"][:19] + "Z"} for p in dasha["periods"][1:]]
+    return {"nakshatras": {"moon": points["moon"], "rahu": points["rahu"], "asc": points["lagna"]}, "dashas": starts}
+
+
+def test_dasha_starts_of_a_julian_year_are_explained_by_year_length_in_seconds(funded):
+    _, client = funded
+    theirs = _their_vedic_numbers(client, year_length="julian")
+    response = client.post(EXPLAIN, json={**BIRTH, "theirs": theirs})
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    assert data["explained"] is True and data["tolerance_seconds"] == 6 * 3600
+    top = data["explanations"][0]
+    assert top["causes"] == [{"kind": "year_length", "value": "julian"}]
+    assert top["request"]["year_length"] == "julian"
+    assert "residual_arcsec" not in top and top["residual_seconds"] <= 1  # printed to the second
+    assert top["points_matched"] == 3
+    kinds = {r["point"]: set(r) - {"point"} for r in top["residuals"]}
+    assert kinds["moon_nakshatra"] == {"matched"} and kinds[f"{theirs['dashas'][0]['lord']}_mahadasha"] == {"seconds"}
+
+
+def test_a_vedic_program_in_another_ayanamsha_is_explained_by_its_zodiac(funded):
+    _, client = funded
+    theirs = _their_vedic_numbers(client, ayanamsha="krishnamurti")
+    data = client.post(EXPLAIN, json={**BIRTH, "theirs": theirs}).json()["data"]
+    assert data["explanations"][0]["causes"] == [{"kind": "zodiac", "value": "krishnamurti"}]
+
+
+def test_a_dasha_start_as_a_date_alone_is_its_day_on_the_birth_clock(funded):
+    _, client = funded
+    theirs = _their_vedic_numbers(client)
+    # The date of each start on the Paris clock of the birth (UTC+2): the day holds the start.
+    dates = [{"lord": d["lord"], "start": d["start"][:10]} for d in theirs["dashas"] if d["start"][11:13] < "22"]
+    data = client.post(EXPLAIN, json={**BIRTH, "theirs": {"dashas": dates}}).json()["data"]
+    top = data["explanations"][0]
+    assert top["causes"] == [] and top["residual_seconds"] == 0
+
+
+def test_the_house_a_body_is_in_is_matched_or_not(funded):
+    _, client = funded
+    chart = client.get("/v1/natal-chart", params={**BIRTH, "bodies": "planets"}).json()["data"]
+    houses = {p["body"]: p["house"] for p in chart["positions"] if p["body"] in ("sun", "moon", "jupiter")}
+    data = client.post(EXPLAIN, json={**BIRTH, "theirs": {"houses": houses}}).json()["data"]
+    assert [e["causes"] for e in data["explanations"]] == [[]]
+    assert {r["point"]: r["matched"] for r in data["explanations"][0]["residuals"]} == {
+        f"{body}_house": True for body in houses
+    }
+
+
+@pytest.mark.parametrize(
+    ("theirs", "code", "param"),
+    [
+        ({"dashas": [{"lord": "pluto", "start": "2000-01-01"}]}, "invalid_parameter", None),
+        ({"dashas": [{"lord": "venus", "start": "2000-13-01"}]}, "invalid_datetime", "theirs.dashas[0].start"),
+        ({"dashas": [{"lord": "venus"}]}, "invalid_parameter", None),
+        ({"nakshatras": {"moon": "abhijit"}}, "invalid_parameter", None),
+        ({"nakshatras": {"uranus": "rohini"}}, "invalid_parameter", None),
+        ({"houses": {"sun": 13}}, "invalid_parameter", None),
+        ({"houses": {"sun": 0}}, "invalid_parameter", None),
+    ],
+    ids=["unknown lord", "no such date", "no start", "unknown nakshatra", "no such point", "house 13", "house 0"],
+)
+def test_vedic_numbers_and_houses_out_of_their_vocabulary_are_refused_free(stack, funded, theirs, code, param):
+    name, client = funded
+    error = assert_error(client.post(EXPLAIN, json={**BIRTH, "theirs": theirs}), 400, code)
+    if param is not None:
+        assert error["param"] == param
+    assert balance(stack, name) == 100

@@ -112,7 +112,17 @@ POSTED_REQUESTS = [
             "tz": "Europe/London",
             "lat": 51.5,
             "lon": -0.13,
-            "theirs": {"positions": {"sun": 84.1, "moon": 346.6}, "asc": 205.4, "mc": 117.0},
+            "theirs": {
+                "positions": {"sun": 84.1, "moon": 346.6},
+                "asc": 205.4,
+                "mc": 117.0,
+                "houses": {"jupiter": 10},
+                "nakshatras": {"moon": "revati", "rahu": "dhanishta", "asc": "chitra"},
+                "dashas": [
+                    {"lord": "mercury", "start": "1988-11-20"},
+                    {"lord": "ketu", "start": "2005-11-20T09:00:00Z"},
+                ],
+            },
         },
     ),
 ]

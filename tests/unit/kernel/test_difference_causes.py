@@ -64,3 +64,12 @@ def test_the_readings_own_conventions_are_not_tried_again():
     assert "tropical" in [c.value for c in _single("zodiac", sidereal)]
     # At the equator and the prime meridian a sign changes nothing: not tried.
     assert not _single("latitude_sign", sidereal) and not _single("longitude_sign", sidereal)
+
+
+def test_year_length_tries_each_other_dasha_year_and_changes_nothing_else():
+    assert [c.value for c in _single("year_length")] == ["julian", "savana", "gregorian"]
+    julian = Reading(PARIS.utc, 7200, 3600, 48.8566, 2.3522, 0.0, "placidus", None, year_length="julian")
+    assert [c.value for c in _single("year_length", julian)] == ["sidereal", "savana", "gregorian"]
+    (savana,) = [c for c in _single("year_length") if c.value == "savana"]
+    changed = apply_causes(PARIS, (savana,))
+    assert changed.year_length == "savana" and changed.utc == PARIS.utc and savana.shift_s == 0
