@@ -318,6 +318,35 @@ def angle_words(arcsec: float) -> str:
     return f"{size / 60:.1f}′" if size < 3600 else f"{size / 3600:.2f}°"
 
 
+def _residual_share(residual: dict[str, Any], data: Any) -> float:
+    """Return how far one residual lies outside our number, as a share of its tolerance: an
+    angle over ``tolerance_arcsec``, a date over ``tolerance_seconds``, an unmatched nakshatra
+    or house as infinitely far (the API ranks them the same way, docs/explain-difference.md)."""
+    if "arcsec" in residual:
+        return abs(residual["arcsec"]) / data.get("tolerance_arcsec", 60.0)
+    if "seconds" in residual:
+        return abs(residual["seconds"]) / data.get("tolerance_seconds", 21600.0)
+    return 0.0 if residual.get("matched") else float("inf")
+
+
+def _residual_words(residual: dict[str, Any]) -> str:
+    """Return one residual in words: an angle or a time off, or a nakshatra or house not matched."""
+    if "arcsec" in residual:
+        return f"{angle_words(residual['arcsec'])} off"
+    if "seconds" in residual:
+        return f"{abs(residual['seconds']) / 3600:.1f} h off"
+    return "matched" if residual.get("matched") else "not matched"
+
+
+def _within_words(top: dict[str, Any], data: Any) -> str:
+    """Return how close the best reading comes: its largest angle when the numbers include
+    longitudes, else its score over the tolerances (1 = at the tolerance)."""
+    if "residual_arcsec" in top:
+        tolerance = f"{data.get('tolerance_arcsec', 60.0):g}″"
+        return f"every number within {angle_words(top['residual_arcsec'])} (tolerance {tolerance})"
+    return f"every number within its tolerance (score {top.get('residual_score', 0):.2f} of 1)"
+
+
 def explanation_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) -> str:
     """Return the best reading of the other program's numbers: its causes in words, how close it
     comes, and the natal_chart request that gives those numbers from us; or that nothing we
@@ -329,13 +358,13 @@ def explanation_summary(data: Any, meta: dict[str, Any], arguments: dict[str, An
     top = explanations[0]
     because = " and ".join(cause_words(cause) for cause in top.get("causes", ())) or "the birth as sent"
     request = request_words(top.get("request", {}))
-    within = f"every number within {angle_words(top.get('residual_arcsec', 0))} (tolerance {tolerance})"
+    within = _within_words(top, data)
     if not data.get("explained"):
-        worst = max(top.get("residuals", ()), key=lambda r: abs(r["arcsec"]), default=None)
-        off = f", {worst['point']} {angle_words(worst['arcsec'])} off" if worst else ""
+        worst = max(top.get("residuals", ()), key=lambda r: _residual_share(r, data), default=None)
+        off = f", {worst['point']} {_residual_words(worst)}" if worst else ""
         text = (
             f"Nothing we know explains their numbers. The closest reading, {because}{off} (tolerance "
-            f"{tolerance}), is natal_chart with {request}: check their numbers and the birth data."
+            f"{tolerance} for angles), is natal_chart with {request}: check their numbers and the birth data."
         )
     elif not top.get("causes"):
         text = f"No difference to explain: the birth as sent gives their numbers, {within}."

@@ -614,7 +614,20 @@ def test_numbers_nothing_explains_are_said_so_with_the_closest_reading_and_its_w
     summary = result.structured_content["summary"]
     assert result.structured_content["data"]["explained"] is False
     assert summary.startswith("Nothing we know explains their numbers. The closest reading, ")
-    assert "sun " in summary and "° off (tolerance 60″)" in summary and "check their numbers" in summary
+    assert "sun " in summary and "° off (tolerance 60″ for angles)" in summary and "check their numbers" in summary
+
+
+def test_vedic_numbers_nothing_explains_name_the_one_furthest_outside_its_tolerance():
+    sent: list = []
+    # A Moon's nakshatra no reading gives, beside a mahadasha start that the birth gives.
+    theirs = {"nakshatras": {"moon": "mula"}, "dashas": [{"lord": "venus", "start": "1980-01-01"}]}
+    moment = {**LYON_MORNING["datetime"], "local": "1985-07-13T14:05:00", "utc": "1985-07-13T12:05:00.000Z"}
+    arguments = {"datetime": "1985-07-13T14:05", "tz": "Europe/Paris", "lat": 48.85341, "lon": 2.3488}
+    result = _search("explain_difference", {**arguments, "theirs": theirs}, sent, {"datetime": moment})
+
+    summary = result.structured_content["summary"]
+    assert result.structured_content["data"]["explained"] is False
+    assert "moon_nakshatra not matched" in summary and "check their numbers" in summary
 
 
 def test_the_parameters_resources_of_the_two_tools_list_what_extra_may_carry():
