@@ -151,9 +151,9 @@ META_SCHEMA: dict[str, Any] = {
         "preset": {
             "type": "object",
             "description": (
-                "Present only when the request sent preset= (/v1/natal-chart, /v1/vedic/chart, /v1/forecast; "
-                "docs/presets.md): the preset's name and each parameter it set, with its value (those the request "
-                "sent are not listed: a parameter sent beats the preset)."
+                "Present only when the request sent preset= (/v1/natal-chart, /v1/vedic/chart, /v1/vedic/dasha, "
+                "/v1/forecast; docs/presets.md): the preset's name and each parameter it set, with its value "
+                "(those the request sent are not listed: a parameter sent beats the preset)."
             ),
             "required": ["name", "applied"],
             "properties": {

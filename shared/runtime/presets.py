@@ -42,10 +42,11 @@ class Preset:
 
 _NATAL = ephemeris_pb.ComputeNatalChartRequest.DESCRIPTOR.full_name
 _VEDIC = vedic_pb.ComputeVedicChartRequest.DESCRIPTOR.full_name
+_DASHA = vedic_pb.ComputeVimshottariDashaRequest.DESCRIPTOR.full_name
 _FORECAST = search_pb.FindForecastRequest.DESCRIPTOR.full_name
 
 _PLANETS = "sun,moon,mercury,venus,mars,jupiter,saturn,uranus,neptune,pluto"
-_ASTRO_COM_PAGE = "https://www.astro.com/cgi/genchart.cgi (Extended Chart Selection, its defaults)"
+_ASTRO_COM_PAGE = "Astrodienst's FAQ, Chart drawing styles (https://www.astro.com/faq/fq_fh_owstyle_e.htm)"
 _KERYKEION = "kerykeion 5.12.10 kerykeion/settings/config_constants.py"
 _IMMANUEL = "immanuel 1.5.4 (theriftlab/immanuel-python 018e007)"
 _JHORA = "PyJHora 4.8.7 jhora/const.py"
@@ -58,15 +59,22 @@ PRESETS: dict[str, Preset] = {
             "astro_com",
             "astro.com (Astrodienst's chart drawing, Swiss Ephemeris)",
             (
-                Convention("house system", "placidus", _ASTRO_COM_PAGE + ": house system Placidus"),
-                Convention("zodiac", "tropical", _ASTRO_COM_PAGE + ": zodiac tropical, no ayanamsha"),
-                Convention("node", "true_node", _ASTRO_COM_PAGE + ": 'True Node' checked, 'Mean Node' not"),
+                Convention("house system", "placidus", _ASTRO_COM_PAGE + ": Astrodienst style, 'Placidus houses'"),
+                Convention(
+                    "zodiac",
+                    "tropical",
+                    "Astrodienst's Extended Chart Selection (https://www.astro.com/cgi/genchart.cgi): tropical unless "
+                    "an ayanamsha is chosen",
+                ),
+                Convention("node", "true_node", _ASTRO_COM_PAGE + ": Web default style, 'true Node'"),
                 Convention(
                     "points",
                     "sun ... pluto, true_node, chiron",
-                    _ASTRO_COM_PAGE + ": Chiron drawn ('Chiron off' unchecked)",
+                    _ASTRO_COM_PAGE + ": Web default style, 'Chiron is shown ... without Lilith'",
                 ),
-                Convention("centre", "geocentric", _ASTRO_COM_PAGE + ": geocentric positions"),
+                Convention(
+                    "centre", "geocentric", "Swiss Ephemeris's default (swephexp.h): geocentric without SEFLG_TOPOCTR"
+                ),
                 Convention(
                     "positions",
                     "apparent",
@@ -159,7 +167,10 @@ PRESETS: dict[str, Preset] = {
                     _JHORA + ":268 sidereal_year; jhora/horoscope/dhasa/graha/vimsottari.py:30 year_duration",
                 ),
             ),
-            {_VEDIC: {"ayanamsha": "true_pushya", "node": "true", "houses": "whole_sign"}},
+            {
+                _VEDIC: {"ayanamsha": "true_pushya", "node": "true", "houses": "whole_sign"},
+                _DASHA: {"ayanamsha": "true_pushya", "year_length": "sidereal"},
+            },
         ),
     )
 }
@@ -175,8 +186,9 @@ NATAL_CHART_PRESETS = bound_to_choices(
     "shared.runtime.presets.NATAL_CHART_PRESETS",
     (ephemeris_pb.ComputeNatalChartRequest, "preset"),
 )
-#: One name, no table of names to bind: tests/unit/runtime/test_presets.py holds it to the proto's choices.
+#: One name each, no table of names to bind: tests/unit/runtime/test_presets.py holds it to the proto's choices.
 VEDIC_CHART_PRESETS = _presets_of(_VEDIC)
+VIMSHOTTARI_DASHA_PRESETS = _presets_of(_DASHA)
 FORECAST_PRESETS = bound_to_choices(
     _presets_of(_FORECAST), "shared.runtime.presets.FORECAST_PRESETS", (search_pb.FindForecastRequest, "preset")
 )
@@ -184,6 +196,7 @@ FORECAST_PRESETS = bound_to_choices(
 PRESETS_OF: dict[str, tuple[str, ...]] = {
     _NATAL: NATAL_CHART_PRESETS,
     _VEDIC: VEDIC_CHART_PRESETS,
+    _DASHA: VIMSHOTTARI_DASHA_PRESETS,
     _FORECAST: FORECAST_PRESETS,
 }
 

@@ -1,4 +1,4 @@
-"""preset= on /v1/natal-chart, /v1/vedic/chart and /v1/forecast (issue 52, part 2;
+"""preset= on /v1/natal-chart, /v1/vedic/chart, /v1/vedic/dasha and /v1/forecast (issue 52, part 2;
 docs/presets.md), rule by rule through the API."""
 
 from __future__ import annotations
@@ -118,6 +118,14 @@ def test_a_vedic_parameter_sent_beats_the_jhora_preset(api):
     assert body["meta"]["preset"]["applied"] == {"houses": "whole_sign"}
 
 
+def test_the_jhora_preset_counts_the_dasha_from_the_true_pushya_moon_in_sidereal_years(api):
+    response = api.get("/v1/vedic/dasha", params={**BIRTH, "at": "2024-01-01T00:00:00Z", "preset": "jhora"})
+    assert response.status_code == 200, response.text
+    conventions = response.json()["meta"]["conventions"]
+    assert (conventions["ayanamsha"], conventions["year_length"]) == ("true_pushya", "sidereal")
+    assert response.json()["meta"]["preset"]["applied"] == {"ayanamsha": "true_pushya", "year_length": "sidereal"}
+
+
 def test_a_western_preset_on_the_forecast_sets_nothing_its_fixed_conventions_are_the_programs(api):
     plain = answer(api, "/v1/forecast", 10, **BIRTH, **RANGE)
     preset = answer(api, "/v1/forecast", 10, **BIRTH, **RANGE, preset="immanuel")
@@ -141,6 +149,7 @@ def test_an_unknown_preset_is_refused_free_with_the_endpoints_presets_suggested(
     [
         ("/v1/natal-chart", "jhora", "astro_com, kerykeion, immanuel"),
         ("/v1/vedic/chart", "kerykeion", "jhora"),
+        ("/v1/vedic/dasha", "astro_com", "jhora"),
         ("/v1/forecast", "jhora", "astro_com, kerykeion, immanuel"),
     ],
 )
@@ -149,7 +158,8 @@ def test_a_preset_of_another_endpoint_is_refused_free_naming_the_ones_that_apply
 ):
     name, key = funded
     before = balance(stack, name)
-    params = {**BIRTH, **(RANGE if path == "/v1/forecast" else {}), "preset": preset}
+    extra = {"/v1/forecast": RANGE, "/v1/vedic/dasha": {"at": "2024-01-01T00:00:00Z"}}.get(path, {})
+    params = {**BIRTH, **extra, "preset": preset}
     with stack.client(key) as api:
         error = assert_error(api.get(path, params=params), 400, "invalid_parameter", "preset")
     assert "does not apply" in error["message"] and suggested in error["suggestion"]

@@ -20,6 +20,7 @@ MESSAGES = {
     for cls in (
         ephemeris_service_pb2.ComputeNatalChartRequest,
         vedic_pb2.ComputeVedicChartRequest,
+        vedic_pb2.ComputeVimshottariDashaRequest,
         search_service_pb2.FindForecastRequest,
     )
 }
@@ -54,6 +55,7 @@ def test_each_request_takes_the_presets_whose_parameters_it_holds():
     assert PRESETS_OF == {
         "celestial.v1.ComputeNatalChartRequest": ("astro_com", "kerykeion", "immanuel"),
         "celestial.v1.ComputeVedicChartRequest": ("jhora",),
+        "celestial.v1.ComputeVimshottariDashaRequest": ("jhora",),
         "celestial.v1.FindForecastRequest": ("astro_com", "kerykeion", "immanuel"),
     }
 
