@@ -189,3 +189,23 @@ def test_meta_preset_is_what_the_answers_schema_declares(api, path, params):
     answer = api.get(path, params=params)
     assert answer.status_code == 200, answer.text
     assert undeclared_or_missing(api.get("/v1/openapi.json").json(), path, "get", answer) == []
+
+
+def test_a_stored_charts_setting_counts_as_sent_and_beats_the_preset(stack, funded):
+    _, key = funded
+    with stack.client(key) as api:
+        stored = api.post("/v1/charts", json={"name": "Ada", **BIRTH, "system": "whole_sign"})
+        assert stored.status_code == 200, stored.text
+        body = answer(api, "/v1/natal-chart", 2, chart=stored.json()["data"]["id"], preset="astro_com")
+    assert body["data"]["metadata"]["house_system"] == "whole_sign"
+    assert "system" not in body["meta"]["preset"]["applied"]
+
+
+def test_a_stored_chart_may_keep_a_preset_among_its_settings(stack, funded):
+    _, key = funded
+    with stack.client(key) as api:
+        stored = api.post("/v1/charts", json={"name": "Ada", **BIRTH, "preset": "kerykeion"})
+        assert stored.status_code == 200, stored.text
+        body = answer(api, "/v1/natal-chart", 2, chart=stored.json()["data"]["id"])
+    assert body["meta"]["preset"]["name"] == "kerykeion"
+    assert body["data"]["metadata"]["bodies"][-1] == "mean_apogee"
