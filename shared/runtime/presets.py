@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from celestial.v1 import account_service_pb2 as account_pb
 from celestial.v1 import ephemeris_service_pb2 as ephemeris_pb
 from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1 import vedic_pb2 as vedic_pb
@@ -185,6 +186,7 @@ NATAL_CHART_PRESETS = bound_to_choices(
     _presets_of(_NATAL),
     "shared.runtime.presets.NATAL_CHART_PRESETS",
     (ephemeris_pb.ComputeNatalChartRequest, "preset"),
+    (account_pb.StoredChartSettings, "preset"),
 )
 #: One name each, no table of names to bind: tests/unit/runtime/test_presets.py holds it to the proto's choices.
 VEDIC_CHART_PRESETS = _presets_of(_VEDIC)

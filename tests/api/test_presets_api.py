@@ -209,3 +209,22 @@ def test_a_stored_chart_may_keep_a_preset_among_its_settings(stack, funded):
         body = answer(api, "/v1/natal-chart", 2, chart=stored.json()["data"]["id"])
     assert body["meta"]["preset"]["name"] == "kerykeion"
     assert body["data"]["metadata"]["bodies"][-1] == "mean_apogee"
+
+
+def test_a_stored_preset_is_left_out_where_the_endpoint_does_not_take_it(stack, funded):
+    _, key = funded
+    with stack.client(key) as api:
+        stored = api.post("/v1/charts", json={"name": "Ada", **BIRTH, "preset": "astro_com"})
+        assert stored.status_code == 200, stored.text
+        chart = stored.json()["data"]["id"]
+        vedic = answer(api, "/v1/vedic/chart", 2, chart=chart)
+        forecast = answer(api, "/v1/forecast", 10, chart=chart, **RANGE)
+    assert "preset" not in vedic["meta"] and vedic["meta"]["conventions"]["ayanamsha"] == "lahiri"
+    assert forecast["meta"]["preset"]["name"] == "astro_com"
+
+
+def test_a_stored_chart_cannot_keep_a_preset_the_natal_chart_does_not_take(stack, funded):
+    _, key = funded
+    with stack.client(key) as api:
+        refused = api.post("/v1/charts", json={"name": "Ada", **BIRTH, "preset": "jhora"})
+    assert_error(refused, 400, "invalid_parameter", "preset")

@@ -90,6 +90,10 @@ DELIBERATE = {
         "shared.runtime.presets.PRESETS",
         "celestial.v1.FindForecastRequest.preset",
     ): "every program's preset; the forecast takes the Western programs' (FORECAST_PRESETS binds them)",
+    (
+        "shared.runtime.presets.PRESETS",
+        "celestial.v1.StoredChartSettings.preset",
+    ): "every program's preset; a stored chart keeps the natal chart's (NATAL_CHART_PRESETS binds them)",
 }
 
 
@@ -204,6 +208,7 @@ def test_every_closed_set_with_a_table_is_bound_to_the_table_that_gives_it_meani
         ("celestial.v1.ComputeFirdariaRequest", "night_order"): "kernel.firdaria.NIGHT_SEQUENCES",
         ("celestial.v1.ComputePanchangRequest", "sunrise"): "kernel.panchang.SUNRISES",
         ("celestial.v1.ComputeNatalChartRequest", "preset"): "shared.runtime.presets.NATAL_CHART_PRESETS",
+        ("celestial.v1.StoredChartSettings", "preset"): "shared.runtime.presets.NATAL_CHART_PRESETS",
         ("celestial.v1.FindForecastRequest", "preset"): "shared.runtime.presets.FORECAST_PRESETS",
     }
 
