@@ -68,6 +68,7 @@ from shared.errors import (
 from shared.runtime.config import SERVICE_NAMES, Settings
 from shared.runtime.heliacal_event import heliacal_search_stopped
 from shared.runtime.pool_channel import channel_target
+from shared.runtime.presets import applied_preset
 from shared.runtime.reply_rendering import DocumentBody
 from shared.runtime.request_reading import RequestReading
 from shared.runtime.transcoder import request_from_json, request_from_query
@@ -249,6 +250,7 @@ class Gateway:
         cost = 0 if test else price
         # How each local time was read (the request's tz), from what validation kept.
         readings = local_readings(reading)
+        preset = applied_preset(reading)
         # The ledger key is minted here, never the client's X-Request-Id: a replayed id
         # must not make a second request look like a retry of a paid one.
         charge_id = new_request_id()
@@ -288,6 +290,8 @@ class Gateway:
             }
             if readings:
                 meta["moment"] = readings
+            if preset is not None:
+                meta["preset"] = preset
             if test:
                 meta["mode"] = TEST_MODE
             return success_body(reply, meta)

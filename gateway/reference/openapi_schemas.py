@@ -148,6 +148,22 @@ META_SCHEMA: dict[str, Any] = {
             ),
             "additionalProperties": {"$ref": REF_PREFIX + "LocalTime"},
         },
+        "preset": {
+            "type": "object",
+            "description": (
+                "Present only when the request sent preset= (/v1/natal-chart, /v1/vedic/chart, /v1/vedic/dasha, "
+                "/v1/forecast; docs/presets.md): the preset's name and each parameter it set, with its value "
+                "(those the request sent are not listed: a parameter sent beats the preset)."
+            ),
+            "required": ["name", "applied"],
+            "properties": {
+                "name": {"type": "string", "description": "The preset, in its canonical spelling (astro_com)."},
+                "applied": {
+                    "type": "object",
+                    "description": "Each parameter the preset set, by name, with the value it gave.",
+                },
+            },
+        },
         "as_of": {
             "type": "string",
             "format": "date-time",

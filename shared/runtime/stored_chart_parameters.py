@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from celestial.v1 import options_pb2
+from shared.runtime.presets import PRESETS_OF
 from shared.runtime.request_model import message_spec
 
 
@@ -49,6 +50,15 @@ def stand_in(
     if chart_name and suffix in ("", "_a") and "name" in accepted and "name" not in sent:
         expanded["name"] = chart_name
     if with_settings and suffix == "":
-        # The request's own settings win: a stored chart's are its defaults.
-        expanded.update({key: value for key, value in settings.items() if key in accepted and key not in sent})
+        # The request's own settings win: a stored chart's are its defaults. A stored preset
+        # applies where the endpoint takes that preset (docs/presets.md), not where another
+        # endpoint's presets share its parameter's name.
+        takes = PRESETS_OF.get(request_cls.DESCRIPTOR.full_name, ())
+        expanded.update(
+            {
+                key: value
+                for key, value in settings.items()
+                if key in accepted and key not in sent and (key != "preset" or value.lower() in takes)
+            }
+        )
     return expanded

@@ -21,6 +21,7 @@ from google.protobuf.message import Message
 from celestial.v1 import options_pb2
 from shared.errors import ConflictingParameters, InvalidParameter, MissingParameter
 from shared.runtime.parameter_text import check_range, example_number, parse_scalar
+from shared.runtime.presets import APPLIED, PRESETS_OF, preset_parameters
 from shared.runtime.request_model import FieldSpec, bool_parameter, message_spec
 from shared.runtime.request_reading import RequestReading
 from shared.runtime.vocabularies import VOCABULARIES
@@ -67,6 +68,8 @@ class _MessageChecks:
     flattened_fields: tuple[_FieldCheck, ...]
     # The message's (message).reader, or None.
     reader: Callable[[RequestReading], object] | None
+    # The message takes preset= (shared/runtime/presets.py).
+    takes_preset: bool
 
 
 @cache
@@ -116,6 +119,7 @@ def _message_checks(descriptor: Descriptor) -> _MessageChecks:
         flattened_defaults=tuple(check for check in defaults if check.path),
         flattened_fields=tuple(check for check in ruled if check.path),
         reader=reader,
+        takes_preset=descriptor.full_name in PRESETS_OF,
     )
 
 
@@ -174,6 +178,8 @@ def _apply_field_rules(reading: RequestReading, *, vocabularies: bool) -> _Messa
                 suggestion=f"Send exactly one of {_describe_oneof(members)}.",
                 param=members[0],
             )
+    if checks.takes_preset and message.HasField("preset"):
+        _apply_preset(reading)
     for check in checks.defaults:
         _fill_default(message, check)
     for check in checks.flattened_defaults:
@@ -185,6 +191,29 @@ def _apply_field_rules(reading: RequestReading, *, vocabularies: bool) -> _Messa
     for owner, check in sorted(owned, key=lambda item: item[1].vocabulary_check is not None):
         _check_field(reading, owner, check, vocabularies)
     return checks
+
+
+def _apply_preset(reading: RequestReading) -> None:
+    """Set each parameter the request's preset gives and the request did not send (a parameter
+    sent beats the preset; the preset beats the declared default), keep what it set on the
+    reading (``meta.preset``) and write the preset's name back in its canonical spelling."""
+    message = reading.message
+    name, parameters = preset_parameters(message.DESCRIPTOR.full_name, message.preset)
+    message.preset = name
+    spec = message_spec(message.DESCRIPTOR)
+    applied = {}
+    for param, text in parameters.items():
+        field = spec.fields[param]
+        owner = field.owner(message)
+        attr = field.field_name
+        if field.repeated:
+            if not getattr(owner, attr):
+                applied[param] = _split_csv(text)
+                getattr(owner, attr).extend(applied[param])
+        elif not owner.HasField(attr):
+            applied[param] = parse_scalar(field, text)
+            setattr(owner, attr, applied[param])
+    reading.kept(APPLIED, lambda: {"name": name, "applied": applied})
 
 
 def _fill_default(owner: Message, check: _FieldCheck) -> None:

@@ -46,6 +46,7 @@ BUILT_REQUESTS = [
             "house_position_mode": "mundane",
         },
     ),
+    ("/v1/natal-chart", {**PLACE, "preset": "kerykeion"}),
     ("/v1/void-of-course", {"jd": J2000}),
     ("/v1/planetary-hours", PLACE),
     ("/v1/stars", {"jd": J2000, "star": "Regulus", "sidereal": "lahiri"}),

@@ -82,6 +82,18 @@ DELIBERATE = {
         "kernel.engine.HELIACAL_EVENT_TYPES",
         "celestial.v1.FindHeliacalEventRequest.event",
     ): "the engine's four events; the acronychal two are found otherwise",
+    (
+        "shared.runtime.presets.PRESETS",
+        "celestial.v1.ComputeNatalChartRequest.preset",
+    ): "every program's preset; the natal chart takes the Western programs' (NATAL_CHART_PRESETS binds them)",
+    (
+        "shared.runtime.presets.PRESETS",
+        "celestial.v1.FindForecastRequest.preset",
+    ): "every program's preset; the forecast takes the Western programs' (FORECAST_PRESETS binds them)",
+    (
+        "shared.runtime.presets.PRESETS",
+        "celestial.v1.StoredChartSettings.preset",
+    ): "every program's preset; a stored chart keeps the natal chart's (NATAL_CHART_PRESETS binds them)",
 }
 
 
@@ -195,6 +207,9 @@ def test_every_closed_set_with_a_table_is_bound_to_the_table_that_gives_it_meani
         ("celestial.v1.FindForecastRequest", "rank"): "shared.runtime.forecast_input.RANKS",
         ("celestial.v1.ComputeFirdariaRequest", "night_order"): "kernel.firdaria.NIGHT_SEQUENCES",
         ("celestial.v1.ComputePanchangRequest", "sunrise"): "kernel.panchang.SUNRISES",
+        ("celestial.v1.ComputeNatalChartRequest", "preset"): "shared.runtime.presets.NATAL_CHART_PRESETS",
+        ("celestial.v1.StoredChartSettings", "preset"): "shared.runtime.presets.NATAL_CHART_PRESETS",
+        ("celestial.v1.FindForecastRequest", "preset"): "shared.runtime.presets.FORECAST_PRESETS",
     }
 
 
