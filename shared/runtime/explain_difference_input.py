@@ -10,14 +10,25 @@ from datetime import UTC, datetime, timedelta
 
 from google.protobuf.message import Message
 
-from kernel import engine
+from celestial.v1 import search_service_pb2
+from kernel import engine, vimshottari
 from kernel.civil_time import daylight_saving_s
 from kernel.difference_causes import Reading
 from kernel.explain_difference import Theirs
 from kernel.timescale import Moment, written_offset_s
 from shared.errors import InvalidParameter
+from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming
 from shared.runtime.wire import ayanamsha_from, birth_from, house_system_from, read_moment
+
+# The mahadasha lords and the dasha years another program's numbers are read with are the
+# kernel's: the request's choices are bound to them.
+bound_to_choices(vimshottari.LORDS, "kernel.vimshottari.LORDS", (search_service_pb2.TheirDasha, "lord"))
+bound_to_choices(
+    vimshottari.YEAR_LENGTHS,
+    "kernel.vimshottari.YEAR_LENGTHS",
+    (search_service_pb2.ExplainDifferenceRequest, "year_length"),
+)
 
 #: A dasha start printed as a date alone (as JHora prints them): its day, not an instant.
 _DATE_ALONE = re.compile(r"[+-]?\d{4,6}-\d{2}-\d{2}")

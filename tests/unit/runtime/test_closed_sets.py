@@ -152,9 +152,13 @@ def declarations() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]
 
 def test_no_two_declarations_of_a_closed_set_disagree(declarations):
     tables, choices = declarations
+    # A field bound to its table (closed_sets.bound_to_choices) is held equal to it at import; the
+    # near tables beside it are other sets (the seven grahas beside the nine dasha lords).
+    bound = {".".join(field) for binding in BINDINGS for field in binding.fields}
     disagreeing = [
         f"{table} {sorted(names)} / {field} {sorted(chosen)}"
         for field, chosen in choices.items()
+        if field not in bound
         for table, names in tables.items()
         if names != chosen and _near(names, chosen) and (table, field) not in DELIBERATE
     ]
@@ -185,8 +189,11 @@ def test_every_closed_set_with_a_table_is_bound_to_the_table_that_gives_it_meani
         ("celestial.v1.DrawChartWheelRequest", "node"): "kernel.bodies.NODE_BODIES",
         ("celestial.v1.ComputeDraconicChartRequest", "node"): "kernel.bodies.NODE_BODIES",
         ("celestial.v1.ComputeVimshottariDashaRequest", "year_length"): "kernel.vimshottari.YEAR_LENGTHS",
+        ("celestial.v1.ExplainDifferenceRequest", "year_length"): "kernel.vimshottari.YEAR_LENGTHS",
+        ("celestial.v1.TheirDasha", "lord"): "kernel.vimshottari.LORDS",
         ("celestial.v1.ComputeVedicChartRequest", "houses"): "kernel.vedic_chart.HOUSE_MODES",
         ("celestial.v1.ComputeVedicChartRequest", "node"): "kernel.vedic_chart.NODE_BODIES",
+        ("celestial.v1.ComputeAshtakavargaRequest", "node"): "kernel.vedic_chart.NODE_BODIES",
         ("celestial.v1.ComputeVedicChartRequest", "vargas"): "kernel.vargas.VARGA_CODES",
         ("celestial.v1.ChartOptions", "pattern_types"): "kernel.patterns.PATTERN_TYPES",
         ("celestial.v1.FindPatternsRequest", "patterns"): "kernel.patterns.PATTERN_TYPES",
