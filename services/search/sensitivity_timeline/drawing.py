@@ -52,13 +52,14 @@ def draw_svg(layout: TimelineLayout, theme: Theme, *, lang: str, desc: str) -> s
         *(_text(box, theme) for box in layout.axis_labels),
     ]
     for tick in layout.ticks:
+        if tick.birth:
+            parts.extend(_text(box, theme) for box in (tick.local, tick.utc) if box is not None)
+            continue
         parts.append(
             f'<line class="tick" x1="{_f(tick.x)}" y1="{_f(layout.y0 - 6 * s)}" x2="{_f(tick.x)}" '
             f'y2="{_f(layout.y1)}" stroke="{theme.faint}" stroke-width="{_f(s)}"/>'
         )
-        if tick.local is not None:
-            parts.append(_text(tick.local, theme))
-        parts.append(_text(tick.utc, theme))
+        parts.extend(_text(box, theme) for box in (tick.local, tick.utc) if box is not None)
     parts.append("</g>")
     rule = mix(theme.background, theme.line, RULE_SHARE)
     parts.append('<g class="changes">')
@@ -79,7 +80,7 @@ def draw_svg(layout: TimelineLayout, theme: Theme, *, lang: str, desc: str) -> s
         parts.append("</g>")
     parts.append(
         f'<line class="birth" data-jd="{layout.birth_jd:.6f}" x1="{_f(layout.birth_x)}" '
-        f'y1="{_f(layout.birth_label.y + 8 * s)}" x2="{_f(layout.birth_x)}" y2="{_f(layout.y1)}" '
+        f'y1="{_f(layout.y0 - 6 * s)}" x2="{_f(layout.birth_x)}" y2="{_f(layout.y1)}" '
         f'stroke="{theme.hard}" stroke-width="{_f(2 * s)}"/>'
     )
     parts.append(_text(layout.birth_label, theme))

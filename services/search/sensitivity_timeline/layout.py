@@ -53,6 +53,8 @@ LABEL_COLUMN_SHARE = 0.3
 #: nominal pixels (a label "14:05" is some 36 wide).
 TICK_STEPS = (5, 10, 15, 20, 30, 60, 120, 180, 240, 360)
 TICK_SPACING = 64.0
+#: A tick this near the birth (nominal pixels) shows no labels: the birth's own times stand there.
+BIRTH_CLEARANCE = 44.0
 #: A row label's indent under its group's heading, nominal pixels.
 INDENT = 12.0
 MINUTES_PER_DAY = 1440.0
@@ -112,7 +114,7 @@ class Tick:
 @dataclass(frozen=True)
 class Timeline:
     """What the picture shows, in words: the ``header`` lines (the first the title), the
-    window (``start_jd`` to ``end_jd``), the birth, its mark's label, the axis' row labels
+    window (``start_jd`` to ``end_jd``), the birth, its mark's label and clock times, the axis' row labels
     (``local_label`` None without a zone), the ticks, the groups of facts and the instants at
     which any fact changes."""
 
@@ -121,6 +123,7 @@ class Timeline:
     end_jd: float
     birth_jd: float
     birth_label: str
+    birth_tick: Tick
     local_label: str | None
     utc_label: str
     ticks: tuple[Tick, ...]
@@ -192,11 +195,13 @@ class GroupBox:
 
 @dataclass(frozen=True)
 class TickBox:
-    """A tick placed: ``x`` and its labels."""
+    """A tick placed: ``x`` and its labels (None: too near the birth's, or without a zone),
+    ``birth`` for the birth's own."""
 
     x: float
     local: TextBox | None
-    utc: TextBox
+    utc: TextBox | None
+    birth: bool = False
 
 
 @dataclass(frozen=True)
@@ -269,21 +274,10 @@ def timeline_layout(timeline: Timeline, size: int) -> TimelineLayout:
     axis_labels.append(
         _fitted(MARGIN * s, utc_y if timeline.local_label else local_y, timeline.utc_label, AXIS_FONT, True, column, s)
     )
-    ticks = tuple(
-        TickBox(
-            x_of(tick.jd),
-            TextBox(x_of(tick.jd), local_y, tick.local, AXIS_FONT * s, "middle") if tick.local is not None else None,
-            TextBox(
-                x_of(tick.jd),
-                utc_y if tick.local is not None else local_y,
-                tick.utc,
-                AXIS_FONT * s,
-                "middle",
-                tone="faint" if tick.local is not None else "text",
-            ),
-        )
-        for tick in timeline.ticks
-    )
+    ticks = [_tick(tick, x_of(tick.jd), local_y, utc_y, s) for tick in timeline.ticks]
+    # A tick whose labels the birth's would touch shows none: the birth's own stand there.
+    ticks = [TickBox(tick.x, None, None) if abs(tick.x - birth_x) < BIRTH_CLEARANCE * s else tick for tick in ticks]
+    ticks.append(_tick(timeline.birth_tick, birth_x, local_y, utc_y, s, birth=True))
     y = (HEADER_HEIGHT + AXIS_HEIGHT) * s
     groups = []
     for group in timeline.groups:
@@ -305,13 +299,23 @@ def timeline_layout(timeline: Timeline, size: int) -> TimelineLayout:
         y0=(HEADER_HEIGHT + AXIS_HEIGHT) * s,
         y1=y,
         axis_labels=tuple(axis_labels),
-        ticks=ticks,
+        ticks=tuple(ticks),
         birth_jd=timeline.birth_jd,
         birth_x=birth_x,
         birth_label=birth_label,
         rules=tuple((jd, x_of(jd)) for jd in timeline.changes),
         groups=tuple(groups),
     )
+
+
+def _tick(tick: Tick, x: float, local_y: float, utc_y: float, s: float, birth: bool = False) -> TickBox:
+    """Return a tick placed at ``x``: its local time above its UTC time (faint), or its UTC
+    time alone on the upper line without a zone; the birth's bold in its colour."""
+    tone = "birth" if birth else "text"
+    local = TextBox(x, local_y, tick.local, AXIS_FONT * s, "middle", birth, tone) if tick.local is not None else None
+    utc_tone = tone if birth or tick.local is None else "faint"
+    utc = TextBox(x, utc_y if tick.local is not None else local_y, tick.utc, AXIS_FONT * s, "middle", birth, utc_tone)
+    return TickBox(x, local, utc, birth)
 
 
 def _header(lines: Sequence[str], s: float) -> tuple[TextBox, ...]:

@@ -19,7 +19,7 @@ from kernel.civil_time import LocalReading, zone_named
 from kernel.conditions import HIGH_LATITUDE
 from kernel.errors import OutOfRange, UnreadableValue
 from kernel.houses import HouseSystem
-from kernel.timescale import Moment
+from kernel.timescale import iso_utc
 from kernel.zodiac import SIGN_KEYS
 from services.search.sensitivity_timeline.drawing import draw_svg
 from services.search.sensitivity_timeline.layout import (
@@ -174,6 +174,7 @@ def build_timeline(
         end_jd=found.end_jd,
         birth_jd=birth.jd,
         birth_label=words.say("birth_mark"),
+        birth_tick=clock.tick(birth.jd),
         local_label=words.say("local") if clock.zone is not None else None,
         utc_label=wide.header("utc"),
         ticks=clock.ticks(found.start_jd, found.end_jd, step_minutes),
@@ -200,8 +201,7 @@ def _segment(
         labels, tone = ((Label(value, glyph=True),) if glyph else (Label(shown),)), f"aspect:{value}"
     elif kind == "nakshatra":
         shown = nakshatra_name(value)
-        first = shown.split(" ")[0]
-        labels = tuple(Label(text) for text in dict.fromkeys((shown, first, f"{shown[:4]}.", shown[:2])))
+        labels = tuple(Label(text) for text in nakshatra_abbreviations(shown))
     elif kind == "lord":
         shown = words.body(value)
         glyph = LORD_GLYPHS.get(value, value)
@@ -213,6 +213,17 @@ def _segment(
     else:
         title = words.say("during", value=shown, start=clock.time(start), end=clock.time(end))
     return Segment(start, end, value, title, labels, tone)
+
+
+def nakshatra_abbreviations(name: str) -> tuple[str, ...]:
+    """Return a nakshatra's name and its shorter forms, longest first: "Purva Phalguni", "P.
+    Phalguni", "P.Pha." (two-word names share their first word: Purva, Uttara); "Krittika",
+    "Krit.", "Kr"; "Mula", "Mu". All but the two letters tell each nakshatra from the other 26."""
+    words = name.split(" ")
+    if len(words) == 1:
+        return tuple(dict.fromkeys((name, f"{name[:4]}." if len(name) > 5 else name, name[:2])))
+    initial, last = words[0][0], words[-1]
+    return (name, f"{initial}. {last}", f"{initial}.{last[:3]}.")
 
 
 def _coordinates(latitude: float, longitude: float, words: TimelineWords) -> str:
@@ -242,12 +253,13 @@ class Clock:
                 self.zone = timezone(timedelta(seconds=reading.utc_offset_s))
 
     def local(self, jd: float) -> datetime | None:
-        """Return the aware local datetime of UT1 JD ``jd`` (None without a zone or outside the
-        years a datetime holds)."""
+        """Return the aware local datetime of UT1 JD ``jd``, its UTC (as every instant of the
+        answer) to the nearest second, in the zone; None without a zone, or outside the years
+        a datetime holds, or in a leap second."""
         if self.zone is None:
             return None
         try:
-            return Moment.from_jd_ut1(jd).clock_datetime().astimezone(self.zone)
+            return datetime.fromisoformat(iso_utc(jd, "second").replace("Z", "+00:00")).astimezone(self.zone)
         except (OutOfRange, OverflowError, ValueError):
             return None
 
@@ -256,8 +268,7 @@ class Clock:
         local = self.local(jd)
         if local is not None:
             return f"{local:%H:%M:%S}"
-        seconds = round(((jd + 0.5) % 1.0) * 86_400.0) % 86_400
-        return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+        return iso_utc(jd, "second")[-9:-1]
 
     def moment(self, jd: float, zone: bool = True) -> str:
         """Return the date and time of ``jd`` to the minute, with its zone's abbreviation, UTC
@@ -265,9 +276,9 @@ class Clock:
         ``… UTC`` without a zone."""
         local = self.local(jd)
         if local is None:
-            text = Moment.from_jd_ut1(jd).iso_utc("minute").rstrip("Z").replace("T", " ")
+            text = iso_utc(jd, "minute").rstrip("Z").replace("T", " ")
             return f"{text} UTC"
-        text = f"{local:%Y-%m-%d %H:%M}"
+        text = f"{local:%Y-%m-%d %H:%M}" + (f":{local:%S}" if local.second else "")
         if not zone or self.reading is None:
             return text
         offset = local.utcoffset() or timedelta(0)
@@ -290,10 +301,11 @@ class Clock:
         ticks = []
         while tick <= (end + 0.5) * MINUTES_PER_DAY + 1e-9:
             jd = tick / MINUTES_PER_DAY - 0.5
-            utc = round(tick) % 1440
-            utc_text = f"{utc // 60:02d}:{utc % 60:02d}"
-            local = self.local(jd) if self.zone is not None else None
-            shown = local + timedelta(seconds=30) if local is not None else None  # to the nearest minute
-            ticks.append(Tick(jd, f"{shown:%H:%M}" if shown is not None else None, utc_text))
+            ticks.append(self.tick(jd))
             tick += step
         return tuple(ticks)
+
+    def tick(self, jd: float) -> Tick:
+        """Return the tick at ``jd``: its clock time (None without a zone) and UTC time, to the minute."""
+        local = self.local(jd + 30.0 / 86_400.0) if self.zone is not None else None  # to the nearest minute
+        return Tick(jd, f"{local:%H:%M}" if local is not None else None, iso_utc(jd, "minute")[-6:-1])
