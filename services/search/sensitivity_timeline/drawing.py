@@ -9,11 +9,13 @@ fact's row a ``<g class="fact">`` with ``data-fact`` and ``data-steady``; each i
 ``<g class="interval">`` with ``data-value`` (absent for no aspect), ``data-from`` and
 ``data-until`` (UT1 Julian days) and a ``<title>`` naming its value and times. The birth is a
 ``<line class="birth">`` with ``data-jd``; each change a ``<line class="change">`` with
-``data-jd``; the ticks and change rules are drawn behind the rows (seen between them). A
-row whose value never changes in the window is drawn quietly (the background's fill, its
-text and glyphs in the theme's faint colour); a changing row's intervals are filled in two
-alternating shades, their text in the text colour and their glyphs in their sign's element's or
-aspect's colour. The same layout and theme give the same bytes.
+``data-jd``; each tick a ``<g class="tick">`` (the birth's times a ``<g class="birth-time">``)
+with ``data-jd``, its local time above its UTC time; the ticks and change rules are drawn
+behind the rows (seen between them). A row whose value never changes in the window is drawn
+quietly (the background's fill inside a dashed outline, its label, text and glyphs in the
+theme's faint colour); a changing row stands out (its label bold, its intervals filled in two
+alternating shades, their text in the text colour and their glyphs in their sign's element's
+or aspect's colour). The same layout and theme give the same bytes.
 """
 
 from __future__ import annotations
@@ -52,14 +54,14 @@ def draw_svg(layout: TimelineLayout, theme: Theme, *, lang: str, desc: str) -> s
         *(_text(box, theme) for box in layout.axis_labels),
     ]
     for tick in layout.ticks:
-        if tick.birth:
-            parts.extend(_text(box, theme) for box in (tick.local, tick.utc) if box is not None)
-            continue
-        parts.append(
-            f'<line class="tick" x1="{_f(tick.x)}" y1="{_f(layout.y0 - 6 * s)}" x2="{_f(tick.x)}" '
-            f'y2="{_f(layout.y1)}" stroke="{theme.faint}" stroke-width="{_f(s)}"/>'
-        )
+        parts.append(f'<g class="{"birth-time" if tick.birth else "tick"}" data-jd="{tick.jd:.6f}">')
+        if not tick.birth:
+            parts.append(
+                f'<line x1="{_f(tick.x)}" y1="{_f(layout.y0 - 6 * s)}" x2="{_f(tick.x)}" '
+                f'y2="{_f(layout.y1)}" stroke="{theme.faint}" stroke-width="{_f(s)}"/>'
+            )
         parts.extend(_text(box, theme) for box in (tick.local, tick.utc) if box is not None)
+        parts.append("</g>")
     parts.append("</g>")
     rule = mix(theme.background, theme.line, RULE_SHARE)
     parts.append('<g class="changes">')
@@ -151,8 +153,9 @@ def _interval(interval: IntervalBox, row: RowBox, theme: Theme, s: float) -> str
         f"<title>{escape(segment.title)}</title>",
     ]
     top, height = row.y + row.inset, row.height - 2 * row.inset
+    dashes = ""
     if row.steady:
-        fill, stroke = theme.background, theme.faint
+        fill, stroke, dashes = theme.background, theme.faint, f' stroke-dasharray="{_f(3 * s)} {_f(2 * s)}"'
     else:
         fill = theme.band if interval.shade == 0 else mix(theme.band, theme.line, SHADE_SHARE)
         stroke = theme.line
@@ -160,7 +163,7 @@ def _interval(interval: IntervalBox, row: RowBox, theme: Theme, s: float) -> str
         fill = theme.background
     parts.append(
         f'<rect x="{_f(interval.x0)}" y="{_f(top)}" width="{_f(interval.x1 - interval.x0)}" height="{_f(height)}" '
-        f'fill="{fill}" stroke="{stroke}" stroke-width="{_f(0.8 * s)}"/>'
+        f'fill="{fill}" stroke="{stroke}" stroke-width="{_f(0.8 * s)}"{dashes}/>'
     )
     mark = interval.mark
     if mark is not None:

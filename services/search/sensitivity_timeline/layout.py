@@ -195,9 +195,10 @@ class GroupBox:
 
 @dataclass(frozen=True)
 class TickBox:
-    """A tick placed: ``x`` and its labels (None: too near the birth's, or without a zone),
+    """A tick placed: its UT1 JD, ``x`` and its labels (None: too near the birth's, or without a zone),
     ``birth`` for the birth's own."""
 
+    jd: float
     x: float
     local: TextBox | None
     utc: TextBox | None
@@ -276,7 +277,9 @@ def timeline_layout(timeline: Timeline, size: int) -> TimelineLayout:
     )
     ticks = [_tick(tick, x_of(tick.jd), local_y, utc_y, s) for tick in timeline.ticks]
     # A tick whose labels the birth's would touch shows none: the birth's own stand there.
-    ticks = [TickBox(tick.x, None, None) if abs(tick.x - birth_x) < BIRTH_CLEARANCE * s else tick for tick in ticks]
+    ticks = [
+        TickBox(tick.jd, tick.x, None, None) if abs(tick.x - birth_x) < BIRTH_CLEARANCE * s else tick for tick in ticks
+    ]
     ticks.append(_tick(timeline.birth_tick, birth_x, local_y, utc_y, s, birth=True))
     y = (HEADER_HEIGHT + AXIS_HEIGHT) * s
     groups = []
@@ -315,7 +318,7 @@ def _tick(tick: Tick, x: float, local_y: float, utc_y: float, s: float, birth: b
     local = TextBox(x, local_y, tick.local, AXIS_FONT * s, "middle", birth, tone) if tick.local is not None else None
     utc_tone = tone if birth or tick.local is None else "faint"
     utc = TextBox(x, utc_y if tick.local is not None else local_y, tick.utc, AXIS_FONT * s, "middle", birth, utc_tone)
-    return TickBox(x, local, utc, birth)
+    return TickBox(tick.jd, x, local, utc, birth)
 
 
 def _header(lines: Sequence[str], s: float) -> tuple[TextBox, ...]:
@@ -340,8 +343,9 @@ def _fitted(
 def _row(row: Row, y: float, s: float, x_of: Callable[[float], float], column: float, birth_x: float) -> RowBox:
     steady = len(row.segments) == 1
     centre = y + ROW_HEIGHT * s / 2
-    label = _fitted(MARGIN * s, centre, row.label, ROW_FONT, False, column, s, INDENT)
-    label = TextBox(label.x, label.y, label.text, label.font, tone="faint" if steady else "text")
+    # A changing row's label is bold, a steady one's faint: the changing rows stand out.
+    label = _fitted(MARGIN * s, centre, row.label, ROW_FONT, not steady, column, s, INDENT)
+    label = TextBox(label.x, label.y, label.text, label.font, bold=not steady, tone="faint" if steady else "text")
     intervals = []
     for index, segment in enumerate(row.segments):
         x0, x1 = x_of(segment.start_jd), x_of(segment.end_jd)
