@@ -165,7 +165,7 @@ def build_timeline(
     header = (
         words.say("title"),
         words.say("birth", moment=clock.moment(birth.jd)) + f" · {f'{birth.town} · ' if birth.town else ''}{place}",
-        words.say("window", start=window_start, end=window_end.removeprefix(window_start[:11]), hours=hours),
+        words.say("window", start=window_start, end=_without_same_date(window_end, window_start), hours=hours),
         f"{zodiac} · {houses}",
     )
     return Timeline(
@@ -213,6 +213,12 @@ def _segment(
     else:
         title = words.say("during", value=shown, start=clock.time(start), end=clock.time(end))
     return Segment(start, end, value, title, labels, tone)
+
+
+def _without_same_date(text: str, other: str) -> str:
+    """Return ``text`` (a date, a space and a time) without its date when ``other`` has the same."""
+    date, _, time = text.partition(" ")
+    return time if date == other.partition(" ")[0] else text
 
 
 def nakshatra_abbreviations(name: str) -> tuple[str, ...]:
@@ -285,10 +291,12 @@ class Clock:
         seconds = round(offset.total_seconds())
         sign = "-" if seconds < 0 else "+"
         hours, rest = divmod(abs(seconds), 3600)
+        seconds_text = f":{rest % 60:02d}" if rest % 60 else ""  # a local mean time's (+00:09:21)
         abbreviation = local.tzname() or ""
         named = abbreviation and abbreviation[0] not in "+-"
         return (
-            f"{text} {abbreviation + ' ' if named else ''}(UTC{sign}{hours:02d}:{rest // 60:02d}, {self.reading.zone})"
+            f"{text} {abbreviation + ' ' if named else ''}(UTC{sign}{hours:02d}:{rest // 60:02d}{seconds_text}, "
+            f"{self.reading.zone})"
         )
 
     def ticks(self, start: float, end: float, step: int) -> tuple[Tick, ...]:

@@ -347,3 +347,18 @@ def test_a_facts_intervals_are_walked_from_its_value_at_the_birth_through_the_ch
         "asc_sign": [(10.0, 10.5, "cancer"), (10.5, 11.0, "virgo"), (11.0, 11.5, "leo"), (11.5, 12.0, "libra")],
         "sun_sign": [(10.0, 12.0, "cancer")],
     }
+
+
+def _header(params: dict[str, str]) -> list[str]:
+    return [t.text for t in next(g for g in _svg(params).iter(f"{SVG}g") if g.get("class") == "header")]
+
+
+def test_a_birth_before_the_year_1_is_drawn_in_utc_its_window_dated_at_both_ends():
+    header = _header({"jd": "1000000.5", "lat": "30", "lon": "31"})
+    assert header[1] == "Birth: -001975-10-22 00:00 UTC · 30°00′N 31°00′E"
+    assert header[2] == "Birth times -001975-10-21 22:00 UTC – -001975-10-22 02:00 UTC (±2 h)"
+
+
+def test_a_local_mean_times_offset_is_shown_to_the_second():
+    header = _header({"datetime": "1700-01-01T12:00:00", "tz": "Europe/Paris", "lat": "48.85", "lon": "2.35"})
+    assert header[1] == "Birth: 1700-01-01 12:00 LMT (UTC+00:09:21, Europe/Paris) · 48°51′N 2°21′E"
