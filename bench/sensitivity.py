@@ -4,7 +4,9 @@ The search service's handler, in process, for 50 births (bench.natal_chart's, 19
 latitudes within ±60°): the whole chart (the ten planets and the mean node, Placidus, the
 Major 7 aspects to the angles, the Moon's nakshatra, the profection at an instant given)
 over ±2 h of birth time. Beside it, the ephemeris service's natal chart for the same births,
-so the ratio says what the sensitivity costs in charts whatever the machine's load. Goal
+so the ratio says what the sensitivity costs in charts whatever the machine's load; and the
+same requests with format=svg (``sensitivity_timeline_svg_ms``: the JSON's work, then the
+timeline laid out and written), beside the JSON's time of the same run. Goal
 (issue 52): sensitivity_2h_ms <= 20, CPU time (the compute path is one thread, so the figure is
 the service's own whatever else the machine runs; the clock's is printed beside it).
 """
@@ -30,7 +32,7 @@ ROUNDS = 3
 AT = "2090-01-01T00:00:00Z"
 
 
-def _sensitivity_requests(moments) -> list:
+def _sensitivity_requests(moments, format: str = "json") -> list:
     return [
         validate(
             pb.FindBirthTimeSensitivityRequest(
@@ -38,6 +40,7 @@ def _sensitivity_requests(moments) -> list:
                     moment=Moment(datetime=moment.strftime("%Y-%m-%dT%H:%M:%SZ")), location=Place(lat=lat, lon=lon)
                 ),
                 at=Moment(datetime=AT),
+                format=format,
             )
         )
         for moment, lat, lon in moments
@@ -63,6 +66,7 @@ def main() -> None:
     moments = births(BIRTHS)
     chart, chart_clock = _median_seconds(natal.compute, _requests(moments, parallels=False))
     sensitivity, clock = _median_seconds(birth_time_sensitivity.compute, _sensitivity_requests(moments))
+    svg, svg_clock = _median_seconds(birth_time_sensitivity.compute, _sensitivity_requests(moments, "svg"))
     print(
         f"birth-time sensitivity over ±2 h, service time ({BIRTHS} births, median of {ROUNDS} rounds, in process, "
         "CPU time; the clock's beside it)"
@@ -72,6 +76,10 @@ def main() -> None:
         f"  sensitivity, whole chart:  {record('sensitivity_2h_ms', sensitivity * 1e3):7.3f} ms  (clock "
         f"{clock * 1e3:.3f}; goal <= 20 ms)  = {record('sensitivity_2h_over_natal_chart', sensitivity / chart):5.1f} "
         "natal charts"
+    )
+    print(
+        f"  timeline, format=svg:      {record('sensitivity_timeline_svg_ms', svg * 1e3):7.3f} ms  (clock "
+        f"{svg_clock * 1e3:.3f})  = {record('sensitivity_timeline_svg_over_json', svg / sensitivity):5.2f} x the JSON's"
     )
 
 

@@ -42,6 +42,7 @@ PACKAGES: dict[str, tuple[str, bool]] = {
     "services/search": ("services/search", False),
     "services/timelords": ("services/timelords", False),
     "services/timelords/indian_charts": ("services/timelords/indian_charts", False),
+    "services/search/sensitivity_timeline": ("services/search/sensitivity_timeline", False),
     "services/astrocartography": ("services/astrocartography", False),
 }
 
@@ -72,6 +73,9 @@ LISTED_BECAUSE: dict[str, str] = {
     "the pictures it draws back into the chart",
     "services/timelords/indian_charts": "the North and South Indian charts: tests/unit/services/test_indian_charts.py "
     "parses the pictures back into the chart, test_indian_charts_png.py compares their golden PNGs",
+    "services/search/sensitivity_timeline": "the sensitivity timeline: "
+    "tests/unit/services/test_sensitivity_timeline.py parses the pictures back into the facts, "
+    "test_sensitivity_timeline_png.py compares their golden PNGs",
 }
 
 #: Modules of gated packages without a test file of their name, and why (what tests them instead).

@@ -1,5 +1,7 @@
 """Reader of a birth-time sensitivity request (/v1/natal-chart/sensitivity): its bodies, house
-system, aspects, zodiac, window and the instant of its profection, read once. Validation runs
+system, aspects, zodiac, window, the instant of its profection and how its timeline is drawn,
+read once; and the timeline's height, which the reader needs to refuse too large a PNG before
+any charge (services/search/sensitivity_timeline/layout.py draws to it). Validation runs
 it in the gateway before any charge (the reader of FindBirthTimeSensitivityRequest,
 ``shared/runtime/request_readers.py``); the search service reads the request through it.
 """
@@ -18,6 +20,7 @@ from kernel.houses import HouseSystem
 from kernel.positions import CalcFlags
 from shared.errors import InvalidParameter
 from shared.runtime.kernel_errors import naming
+from shared.runtime.vedic_inputs import MAX_PNG_PIXELS
 from shared.runtime.wire import (
     aspect_types_from,
     bodies_from,
@@ -25,9 +28,32 @@ from shared.runtime.wire import (
     house_system_from,
     moment_from,
     optional_moment,
+    sent_or_default,
 )
 
 HOURS_PER_DAY = 24.0
+#: The parameters of the timeline picture: sent with format=json they would draw nothing.
+PICTURE_PARAMS = ("theme", "size", "lang")
+#: The timeline is laid out at this width (pixels) and scaled to ``size``: every length below
+#: is of that width.
+NOMINAL_WIDTH = 1200.0
+#: The header's height (a title and three lines: the birth, the window, the zodiac and houses),
+#: the time axis' (the birth's label, the local clock's and UTC's ticks), a group's heading
+#: row, a fact's row and the margin below the last row.
+HEADER_HEIGHT = 118.0
+AXIS_HEIGHT = 62.0
+GROUP_HEIGHT = 22.0
+ROW_HEIGHT = 22.0
+BOTTOM_MARGIN = 20.0
+
+
+@dataclass(frozen=True)
+class TimelinePicture:
+    """How the timeline is drawn: its ``theme``, ``size`` (width, pixels) and ``lang``."""
+
+    theme: str
+    size: int
+    lang: str
 
 
 @dataclass(frozen=True)
@@ -45,6 +71,23 @@ class SensitivityInput:
     window_days: float
     vedic_ayanamsha: Ayanamsha
     at_jd: float | None
+    picture: TimelinePicture | None = None
+
+
+def timeline_height(size: int, rows: int, groups: int) -> int:
+    """Return the timeline's height in pixels at width ``size`` with ``rows`` facts in
+    ``groups`` groups."""
+    nominal = HEADER_HEIGHT + AXIS_HEIGHT + groups * GROUP_HEIGHT + rows * ROW_HEIGHT + BOTTOM_MARGIN
+    return round(nominal * size / NOMINAL_WIDTH)
+
+
+def timeline_rows(bodies: int, sidereal: bool, profection: bool) -> tuple[int, int]:
+    """Return how many facts and groups the timeline of ``bodies`` bodies has: the angles' two
+    signs (and their nakshatras when ``sidereal``), each body's four, the Moon's three Vedic
+    facts and with a ``profection`` its lord; a group for the angles, one per body, the Moon's
+    Vedic one and the profection's."""
+    rows = 2 + (2 if sidereal else 0) + 4 * bodies + 3 + (1 if profection else 0)
+    return rows, 1 + bodies + 1 + (1 if profection else 0)
 
 
 def birth_time_sensitivity_input(request: Message) -> SensitivityInput:
@@ -69,8 +112,13 @@ def birth_time_sensitivity_input(request: Message) -> SensitivityInput:
                 suggestion="Send an instant after the birth plus window_hours.",
                 about="at",
             )
+    bodies = bodies_from(request, flags)
+    picture = _picture(request)
+    if picture is not None and request.format == "png":
+        rows, groups = timeline_rows(len(bodies), flags.sidereal is not None, at is not None)
+        _refuse_too_large(picture.size, rows, groups)
     return SensitivityInput(
-        bodies=bodies_from(request, flags),
+        bodies=bodies,
         system=system,
         flags=flags,
         aspect_types=tuple(aspect_types_from(request)),
@@ -78,4 +126,36 @@ def birth_time_sensitivity_input(request: Message) -> SensitivityInput:
         window_days=window_days,
         vedic_ayanamsha=flags.sidereal or parse_ayanamsha(VEDIC_DEFAULT_AYANAMSHA),
         at_jd=at.jd_ut1 if at is not None else None,
+        picture=picture,
     )
+
+
+def _picture(request: Message) -> TimelinePicture | None:
+    """Return how the request's timeline is drawn, or None for format=json (refusing a
+    picture's parameter sent with it)."""
+    values = {name: sent_or_default(request, name) for name in PICTURE_PARAMS}
+    if request.format == "json":
+        for name, (value, sent) in values.items():
+            if sent:
+                raise InvalidParameter(
+                    f"{name} is how the timeline is drawn; format=json answers the facts, no picture.",
+                    suggestion=f"Send format=svg or png to draw the timeline with {name}={value}, or drop {name}.",
+                    param=name,
+                )
+        return None
+    return TimelinePicture(**{name: value for name, (value, _sent) in values.items()})
+
+
+def _refuse_too_large(size: int, rows: int, groups: int) -> None:
+    """Refuse a PNG of more than MAX_PNG_PIXELS (InvalidParameter naming size)."""
+    height = timeline_height(size, rows, groups)
+    if size * height > MAX_PNG_PIXELS:
+        largest = int((MAX_PNG_PIXELS * NOMINAL_WIDTH / timeline_height(round(NOMINAL_WIDTH), rows, groups)) ** 0.5)
+        while largest * timeline_height(largest, rows, groups) > MAX_PNG_PIXELS:
+            largest -= 1
+        raise InvalidParameter(
+            f"A PNG of {rows} facts {size} pixels wide is {size} by {height} pixels, more than the "
+            f"{MAX_PNG_PIXELS:,} pixels a PNG may have.",
+            suggestion=f"Send size={largest} or less, fewer bodies, or format=svg (no such bound).",
+            param="size",
+        )

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import struct
+import xml.etree.ElementTree as ET
+
+import httpx
 import pytest
 
 from kernel.zodiac import SIGN_KEYS as SIGNS
+from shared.runtime.sensitivity_inputs import timeline_height
+from shared.runtime.vedic_inputs import MAX_PNG_PIXELS
 from tests.api.test_conventions_api import assert_error, balance
 
 PATH = "/v1/natal-chart/sensitivity"
@@ -123,3 +129,130 @@ def test_a_post_with_a_json_body_answers_as_the_get(api):
     posted = api.post(PATH, json={**BIRTH, "window_hours": 1})
     assert posted.status_code == 200, posted.text
     assert posted.json()["data"] == answer(api, **BIRTH, window_hours=1)["data"]
+
+
+# --- The timeline picture (format=svg|png) ------------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def picture(api, **params) -> httpx.Response:
+    response = api.get(PATH, params={**BIRTH, **params})
+    assert response.status_code == 200, response.text
+    return response
+
+
+def test_format_svg_is_the_timeline_document_with_one_row_per_fact_in_the_facts_order(api):
+    response = picture(api, format="svg", at="2026-01-01T00:00:00Z")
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    root = ET.fromstring(response.text)
+    assert root.tag == f"{SVG}svg" and root.get("role") == "img"
+    rows = [g.get("data-fact") for g in root.iter(f"{SVG}g") if g.get("class") == "fact"]
+    assert rows == [f["fact"] for f in answer(api, **BIRTH, at="2026-01-01T00:00:00Z")["data"]["facts"]]
+
+
+def test_each_rows_intervals_are_the_facts_values_and_the_births_interval_its_holds(api):
+    facts = {f["fact"]: f for f in answer(api, **BIRTH)["data"]["facts"]}
+    root = ET.fromstring(picture(api, format="svg").text)
+    birth = float(next(line for line in root.iter(f"{SVG}line") if line.get("class") == "birth").get("data-jd"))
+    for row in (g for g in root.iter(f"{SVG}g") if g.get("class") == "fact"):
+        fact = facts[row.get("data-fact")]
+        spans = [g for g in row.iter(f"{SVG}g") if g.get("class") == "interval"]
+        at_birth = next(g for g in spans if float(g.get("data-from")) <= birth < float(g.get("data-until")))
+        assert at_birth.get("data-value") == fact["value"]
+        assert at_birth.find(f"{SVG}title").text
+        if fact["holds_from"] is not None:
+            assert float(at_birth.get("data-from")) == pytest.approx(fact["holds_from"]["jd"], abs=1e-6)
+        if fact["holds_until"] is not None:
+            assert float(at_birth.get("data-until")) == pytest.approx(fact["holds_until"]["jd"], abs=1e-6)
+        assert row.get("data-steady") == str(len(spans) == 1).lower()
+
+
+def test_format_png_is_size_pixels_wide_and_as_tall_as_its_rows(api):
+    response = picture(api, format="png", size=800, theme="dark")
+    assert response.headers["content-type"] == "image/png"
+    rows, groups = len(PLANETS) * 4 + 2 + 3, len(PLANETS) + 2
+    assert struct.unpack(">II", response.content[16:24]) == (800, timeline_height(800, rows, groups))
+
+
+def test_theme_and_lang_change_the_picture(api):
+    light = picture(api, format="svg").text
+    assert picture(api, format="svg", theme="dark").text != light
+    german = ET.fromstring(picture(api, format="svg", lang="de").text)
+    assert german.get("{http://www.w3.org/XML/1998/namespace}lang") == "de"
+    assert german.find(f"{SVG}title").text == "Empfindlichkeit gegenüber der Geburtszeit"
+
+
+def test_a_picture_costs_the_jsons_3_credits(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert client.get(PATH, params={**BIRTH, "format": "svg"}).status_code == 200
+        assert balance(stack, name) == 7
+        assert client.get(PATH, params={**BIRTH, "format": "png", "size": 600}).status_code == 200
+        assert balance(stack, name) == 4
+
+
+def test_the_json_answer_is_unchanged_by_pictures(api):
+    assert set(answer(api, **BIRTH, format="json")["data"]) == {
+        "birth",
+        "start",
+        "end",
+        "ayanamsha",
+        "facts",
+        "changes",
+    }
+
+
+@pytest.mark.parametrize(("param", "value"), [("theme", "dark"), ("size", "800"), ("lang", "de")])
+def test_a_pictures_parameter_with_format_json_is_refused_and_costs_nothing(stack, param, value):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(client.get(PATH, params={**BIRTH, param: value}), 400, "invalid_parameter", param)
+    assert "format=svg" in error["suggestion"]
+    assert balance(stack, name) == 10
+
+
+@pytest.mark.parametrize(
+    ("params", "param"),
+    [
+        ({"format": "gif"}, "format"),
+        ({"format": "svg", "theme": "sepia"}, "theme"),
+        ({"format": "svg", "lang": "xx"}, "lang"),
+        ({"format": "svg", "size": "599"}, "size"),
+        ({"format": "svg", "size": "4001"}, "size"),
+        ({"format": "png", "size": "4000"}, "size"),
+    ],
+    ids=["unknown format", "unknown theme", "unknown lang", "size below 600", "size above 4000", "a PNG above 16M px"],
+)
+def test_a_picture_outside_its_bounds_is_refused_and_costs_nothing(stack, params, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(client.get(PATH, params={**BIRTH, **params}), 400, "invalid_parameter", param)
+    assert balance(stack, name) == 10
+    if params.get("format") == "png":
+        largest = int(error["suggestion"].split("size=")[1].split()[0])
+        assert largest * timeline_height(largest, len(PLANETS) * 4 + 5, len(PLANETS) + 2) <= MAX_PNG_PIXELS
+        assert (largest + 1) * timeline_height(largest + 1, len(PLANETS) * 4 + 5, len(PLANETS) + 2) > MAX_PNG_PIXELS
+
+
+def test_a_picture_answers_an_etag_and_if_none_match_is_304_and_free(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        first = client.get(PATH, params={**BIRTH, "format": "svg"})
+        assert first.headers["cache-control"] == "public, max-age=86400"
+        again = client.get(PATH, params={**BIRTH, "format": "svg"}, headers={"If-None-Match": first.headers["etag"]})
+        assert again.status_code == 304 and again.content == b""
+        assert (
+            client.get(PATH, params={**BIRTH, "format": "svg", "lang": "fr"}).headers["etag"] != first.headers["etag"]
+        )
+        assert "etag" not in client.get(PATH, params=BIRTH).headers
+    assert balance(stack, name) == 1  # the first picture, the French one and the JSON: 3 each; the 304 free
+
+
+def test_a_picture_of_a_birth_given_in_utc_shows_utc_alone(api):
+    root = ET.fromstring(
+        api.get(PATH, params={"datetime": "1985-07-13T12:05:00Z", "lat": 48.85, "lon": 2.35, "format": "svg"}).text
+    )
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "Local time" not in texts and "UTC" in texts
+    assert any(t.startswith("Birth: 1985-07-13 12:05 UTC") for t in texts)

@@ -40,6 +40,7 @@ from gateway.reference.examples import (
 from gateway.reference.openapi import build_openapi
 from gateway.reference.routes import reference_routes
 from services.ephemeris.wheel.drawing import frame
+from shared.runtime.sensitivity_inputs import timeline_height, timeline_rows
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")
 EXAMPLES = load_examples()
@@ -227,6 +228,10 @@ def test_a_recorded_png_has_the_signature_and_its_requests_size_in_its_header(ca
     # natal chart has four lines (its title, moment, coordinates, zodiac and houses).
     if call.operation == "/v1/vedic/chart":
         expected = (2 * size, size)
+    elif call.operation == "/v1/natal-chart/sensitivity":
+        # A timeline is size pixels wide, as tall as its rows: the example's ten planets, the
+        # mean node and the profection its request asks.
+        expected = (size, timeline_height(size, *timeline_rows(11, sidereal=False, profection=True)))
     else:
         placed = frame(size, header_lines=WHEEL_HEADER_LINES)
         expected = (placed.width, placed.height)

@@ -1,0 +1,69 @@
+"""The sensitivity timeline as PNG (shared/pictures/png.py): the golden images under
+tests/golden/sensitivity/ (reviewed by eye once, tests/golden_sensitivity.py) drawn again pixel
+for pixel, each theme's colours in the pixels, and Chromium drawing the same SVG as resvg within
+the wheel's tolerances (tests/unit/services/test_wheel_png.py states and measured them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import resvg_py
+
+from shared.pictures.themes import THEMES
+from tests.golden_sensitivity import PICTURES, draw_document, draw_png, golden_path
+from tests.golden_wheels import pixels
+from tests.unit.services.test_wheel_png import (
+    CHANNEL_TOLERANCE,
+    MAX_DIFFERING_SHARE,
+    MAX_SHIFTED_SHARE,
+    _chromium_pixels,
+    _differing_share,
+    _differing_share_within_a_pixel,
+    chromium_page,  # noqa: F401 (the fixture the Chromium tests take)
+)
+
+pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run make setup")
+
+
+@pytest.mark.parametrize("picture", list(PICTURES))
+def test_the_golden_timelines_are_drawn_again_pixel_for_pixel(picture):
+    """As the wheel's goldens: pixels, not bytes, with no tolerance, since resvg of one version
+    draws the same SVG with the bundled fonts to the same pixels on any machine. A change of the
+    drawing fails here: write the images again (``python -m tests.golden_sensitivity --write``)
+    and look at each before committing."""
+    drawn, golden = pixels(draw_png(picture)), pixels(golden_path(picture))
+    assert drawn.shape == golden.shape
+    assert np.array_equal(drawn, golden), f"{int(np.any(drawn != golden, axis=2).sum())} pixels changed"
+
+
+@pytest.mark.parametrize("picture", list(PICTURES))
+def test_a_timelines_png_is_its_documents_size_with_its_themes_background_text_and_birth_line(picture):
+    _svg, width, height = draw_document(picture)
+    drawn = pixels(draw_png(picture))
+    assert drawn.shape[:2] == (height, width) and width == int(PICTURES[picture].get("size", "1200"))
+    theme = THEMES[PICTURES[picture].get("theme", "light")]
+    colours = {tuple(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in (theme.background, theme.text, theme.hard)}
+    found = {tuple(int(v) for v in row) for row in np.unique(drawn[..., :3].reshape(-1, 3), axis=0)}
+    assert colours <= found
+
+
+@pytest.mark.parametrize("picture", list(PICTURES))
+def test_chromium_and_resvg_draw_the_same_timeline(chromium_page, picture):  # noqa: F811
+    """Measured over the four golden pictures: 0.29-0.72% of the pixels differ by more than 48
+    (the most in high_contrast and print, black on white), 0.08-0.21% within a pixel; the
+    wheel's bounds are 0.9% and 0.3%."""
+    svg, width, height = draw_document(picture)
+    chromium, resvg = _chromium_pixels(chromium_page, svg, width, height), pixels(draw_png(picture))
+    share = _differing_share(chromium, resvg)
+    assert share <= MAX_DIFFERING_SHARE, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE}"
+    shifted = _differing_share_within_a_pixel(chromium, resvg)
+    assert shifted <= MAX_SHIFTED_SHARE, f"{shifted:.4%} differ by more than {CHANNEL_TOLERANCE} within a pixel"
+
+
+def test_the_comparison_with_chromium_sees_a_timeline_drawn_without_its_text(chromium_page):  # noqa: F811
+    """The comparison can fail: resvg given no font draws no text, and that differs from
+    Chromium's picture beyond the limit."""
+    svg, width, height = draw_document("paris-2h-light")
+    textless = resvg_py.svg_to_bytes(svg_string=svg, width=width, height=height, skip_system_fonts=True)
+    chromium = _chromium_pixels(chromium_page, svg, width, height)
+    assert _differing_share_within_a_pixel(chromium, pixels(textless)) > MAX_SHIFTED_SHARE
