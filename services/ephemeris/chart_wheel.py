@@ -22,7 +22,8 @@ from kernel.synastry import inter_chart
 from kernel.timescale import Moment
 from services.ephemeris.composite import composite_reply
 from services.ephemeris.derived_charts import davison_reply, draconic_reply, progressed_reply
-from services.ephemeris.wheel.drawing import GRID_EXTENT, TABLE_PLACES, draw_svg, picture_size
+from services.ephemeris.wheel.drawing import draw_svg
+from services.ephemeris.wheel.frame import GRID_EXTENT, TABLE_PLACES, picture_size
 from services.ephemeris.wheel.header import (
     ChartCaption,
     HeaderLine,
@@ -58,9 +59,9 @@ COMPOSITE_ARC = "nearest"
 
 # The palettes, the grid's places and the band's fills give the request's theme, grid and band their meaning.
 bound_to_choices(THEMES, "shared.pictures.themes.THEMES", (pb.DrawChartWheelRequest, "theme"))
-bound_to_choices(GRID_EXTENT, "services.ephemeris.wheel.drawing.GRID_EXTENT", (pb.DrawChartWheelRequest, "grid"))
+bound_to_choices(GRID_EXTENT, "services.ephemeris.wheel.frame.GRID_EXTENT", (pb.DrawChartWheelRequest, "grid"))
 bound_to_choices(BAND_FILLS, "shared.pictures.themes.BAND_FILLS", (pb.DrawChartWheelRequest, "band"))
-bound_to_choices(TABLE_PLACES, "services.ephemeris.wheel.drawing.TABLE_PLACES", (pb.DrawChartWheelRequest, "table"))
+bound_to_choices(TABLE_PLACES, "services.ephemeris.wheel.frame.TABLE_PLACES", (pb.DrawChartWheelRequest, "table"))
 
 Reply = tuple[common_pb2.Chart, list[str], Chart]
 

@@ -29,11 +29,10 @@ from kernel.synastry import inter_chart
 from kernel.timescale import Moment
 from kernel.zodiac import sign_key_of
 from services.ephemeris.wheel.drawing import draw_svg
+from services.ephemeris.wheel.geometry import ASPECT_RING, BI_ASPECT_RING
 from services.ephemeris.wheel.layout import (
     ANGLE_DEGREE_TEXT,
     ANGLE_TEXT,
-    ASPECT_RING,
-    BI_ASPECT_RING,
     CUSP_TEXT,
     SIGN_GLYPH,
     ZODIAC_INNER,

@@ -1,6 +1,6 @@
 """A wheel's header, table and frame (issue 51, part 2), rule by rule: the header's lines for
 given charts (services/ephemeris/wheel/header.py), the positions-and-cusps table of a cast
-chart (table.py), and where the header, the wheel, the grid and the table stand (drawing.py's
+chart (table.py), and where the header, the wheel, the grid and the table stand (frame.py's
 frame). Pure: no request, no stack."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from kernel.chart import ChartSettings, cast_chart
 from kernel.houses import HOUSE_SYSTEM_NAMES, parse_house_system
 from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment
-from services.ephemeris.wheel.drawing import GRID_SHARE, frame, header_height
+from services.ephemeris.wheel.frame import GRID_SHARE, frame, header_height
 from services.ephemeris.wheel.header import (
     ChartCaption,
     HeaderLine,
