@@ -33,7 +33,7 @@ from services.ephemeris.wheel.header import (
     iso_moment,
     ring_label,
 )
-from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
+from services.ephemeris.wheel.layout import WheelLayout, biwheel_layout, wheel_layout
 from shared.pictures.png import render_png
 from shared.pictures.themes import BAND_FILLS, THEMES
 from shared.pictures.words import Words
@@ -72,6 +72,8 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
     query: WheelInput = request.query
     words = Words(request.lang)
     theme = THEMES[request.theme].with_palette(query.palette)
+    # The Vertex is drawn with the chart's derived points (its lots are drawn when asked).
+    vertex = request.chart.options.derived_points
     if query.kind in (TRANSIT, SYNASTRY, PROGRESSED, RETURN):
         (inner, inner_warnings, inner_chart), (outer, outer_warnings, outer_chart), (outer_name, moment) = _two_charts(
             request, query, deadline
@@ -80,8 +82,9 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
         inner_name = "chart_a" if query.kind == SYNASTRY else "natal"
         captions = _biwheel_captions(request, query, inner_chart, outer_chart, (inner_name, outer_name))
         header = _header(request, words, query.kind, captions, inner_chart) if request.header else ()
+        layout = biwheel_layout(inner_chart, outer_chart, cross, vertex=vertex)
         svg = draw_svg(
-            biwheel_layout(inner_chart, outer_chart, cross),
+            layout,
             theme,
             size=request.size,
             title=words.title(query.kind),
@@ -98,8 +101,9 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
     else:
         record, warnings, chart = _one_chart(request, query)
         header = _header(request, words, query.kind, _captions(request, query, chart), chart) if request.header else ()
+        layout = wheel_layout(chart, vertex=vertex)
         svg = draw_svg(
-            wheel_layout(chart),
+            layout,
             theme,
             size=request.size,
             title=words.title(query.kind),
@@ -112,6 +116,7 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
         wheel = pb.ChartWheel(chart=record)
     if request.format == "json":
         wheel.svg, wheel.sha256 = svg, hashlib.sha256(svg.encode()).hexdigest()
+        wheel.points.extend(_drawn_points(layout))
         data = pb.ChartWheelData(json=wheel)
     elif request.format == "png":
         data = pb.ChartWheelData(
@@ -120,6 +125,19 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
     else:
         data = pb.ChartWheelData(svg=svg)
     return pb.DrawChartWheelResponse(data=data, warnings=warnings)
+
+
+def _drawn_points(layout: WheelLayout) -> list[pb.DrawnPoint]:
+    """Return the points the wheel ``layout`` draws, as format=json lists them: the inner (or
+    only) ring's, then the outer ring's."""
+    rings = (
+        (("inner", layout.points), ("outer", layout.outer_points)) if layout.is_biwheel else ((None, layout.points),)
+    )
+    return [
+        pb.DrawnPoint(body=p.body, kind=p.kind, ring=ring, longitude=p.longitude, house=p.house)
+        for ring, points in rings
+        for p in points
+    ]
 
 
 def _one_chart(request: pb.DrawChartWheelRequest, query: WheelInput) -> Reply:

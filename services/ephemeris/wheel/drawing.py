@@ -53,7 +53,16 @@ from services.ephemeris.wheel.layout import (
     line_pieces,
     position_width,
 )
-from services.ephemeris.wheel.svg_parts import at_angle, body_glyph_svg, glyph_name, glyph_svg, line_svg, num, text_svg
+from services.ephemeris.wheel.svg_parts import (
+    at_angle,
+    glyph_name,
+    glyph_svg,
+    has_glyph,
+    line_svg,
+    num,
+    point_svg,
+    text_svg,
+)
 from services.ephemeris.wheel.table import positions_table
 from services.ephemeris.wheel.table_drawing import table_svg
 from shared.pictures.glyphs import glyph_outlines
@@ -161,7 +170,7 @@ def _bodies_in_words(points: tuple[WheelPoint, ...], words: Words, *, outer: boo
 def _symbols(layout: WheelLayout, *, with_aspects: bool = False) -> str:
     outlines = glyph_outlines()
     bodies = layout.points + layout.outer_points
-    names = [sign.sign for sign in layout.signs] + [glyph_name(p.body) for p in bodies]
+    names = [sign.sign for sign in layout.signs] + [glyph_name(p.body) for p in bodies if has_glyph(p.body)]
     if with_aspects:
         names += [a.aspect for a in layout.aspects if a.aspect in outlines]
     defs = [
@@ -357,10 +366,12 @@ def _points(
     *,
     ring: str | None = None,
 ) -> str:
-    """Return one ring of bodies, labelled in ``words``' language (``ring``: inner or outer on a bi-wheel, written as
-    ``data-ring``; None on a single wheel, which writes none): each body's mark, leader line,
-    glyph and label, the label upright under the glyph along the same drawn angle, the
-    retrograde mark (℞) to its right when retrograde."""
+    """Return one ring of points (bodies, south nodes, lots, the Vertex), labelled in ``words``'
+    language (``ring``: inner or outer on a bi-wheel, written as ``data-ring``; None on a single
+    wheel, which writes none): each point's mark, leader line, glyph (a lot without one: its
+    mark in ``words``' language) and label, the label upright under the glyph along the same
+    drawn angle, the retrograde mark (℞) to its right when retrograde; each point's ``<g>``
+    titled with the point in words ("Sun in 24° Gemini in the 9th house")."""
     edge = radius * at.edge
     ring_attribute = f' data-ring="{ring}"' if ring else ""
     parts = [f'<g class="points"{ring_attribute}>']
@@ -372,7 +383,10 @@ def _points(
         leader_from = at_angle(half, radius * (point.glyph_radius + point.glyph_size * 0.6), point.glyph_deg)
         text_size = radius * point.text_size
         colour = theme.text
-        glyph = body_glyph_svg(point.body, glyph_at, radius * point.glyph_size, colour)
+        glyph = point_svg(point.body, glyph_at, radius * point.glyph_size, colour, words)
+        title = words.body_clause(
+            point.body, point.degree, point.sign, point.retrograde, point.house, outer=ring == "outer"
+        )
         # The label and its retrograde mark are centred together on the label's place.
         x, y = at_angle(half, radius * point.label_radius, point.glyph_deg)
         box_width = radius * label_box(point)[0]
@@ -388,7 +402,8 @@ def _points(
         parts.append(
             f'<g class="point"{ring_attribute} data-body={quoteattr(point.body)} '
             f'data-longitude="{point.longitude:.6f}" data-house="{point.house}" '
-            f'data-retrograde="{str(point.retrograde).lower()}">'
+            f'data-retrograde="{str(point.retrograde).lower()}" data-kind="{point.kind}">'
+            + f"<title>{escape(title)}</title>"
             + line_svg(mark_in, mark_out, theme.line, 1.5)
             + line_svg(mark_out, leader_from, theme.faint, 0.8)
             + glyph

@@ -47,6 +47,7 @@ from services.ephemeris.wheel.geometry import (
     text_width,
 )
 from services.ephemeris.wheel.placement import WheelPoint, label_box, place_points
+from services.ephemeris.wheel.points import chart_points
 
 #: The angles of a chart, in the order they are drawn: Ascendant, Midheaven, Descendant, Imum Coeli.
 ANGLE_NAMES = ("asc", "mc", "dsc", "ic")
@@ -125,9 +126,10 @@ class WheelAspect:
 @dataclass(frozen=True)
 class WheelLayout:
     """Everything a wheel draws, in screen angles: the Ascendant's longitude the wheel turns
-    by, the 12 signs, the cusps, the four angles, the bodies and the aspects; for a bi-wheel
-    also the outer chart's bodies (``outer_points``, empty on a single wheel), the aspects
-    then being the cross aspects (``body_a`` inner, ``body_b`` outer)."""
+    by, the 12 signs, the cusps, the four angles, the points (the bodies and the points drawn
+    beside them: ``points.py``) and the bodies' aspects; for a bi-wheel also the outer chart's
+    points (``outer_points``, empty on a single wheel), the aspects then being the cross
+    aspects (``body_a`` inner, ``body_b`` outer)."""
 
     ascendant: float
     signs: tuple[WheelSign, ...]
@@ -166,11 +168,11 @@ class AspectGrid:
 
 
 def aspect_grid(layout: WheelLayout) -> AspectGrid:
-    """Return the aspect grid of ``layout``: its rows, columns and cells, in the order of the
-    layout's aspects."""
-    rows = tuple(p.body for p in layout.points)
+    """Return the aspect grid of ``layout``: its rows, columns (its bodies; the other points
+    have no aspects) and cells, in the order of the layout's aspects."""
+    rows = tuple(p.body for p in layout.points if p.kind == "body")
     if layout.is_biwheel:
-        columns = tuple(p.body for p in layout.outer_points)
+        columns = tuple(p.body for p in layout.outer_points if p.kind == "body")
         cells = tuple(GridCell(rows.index(a.body_a), columns.index(a.body_b), a) for a in layout.aspects)
         return AspectGrid(rows, columns, cells, triangular=False)
     cells = []
@@ -244,12 +246,14 @@ def line_pieces(angle_deg: float, inner: float, outer: float, blocks: list[Block
     return pieces
 
 
-def wheel_layout(chart: Chart) -> WheelLayout:
+def wheel_layout(chart: Chart, *, vertex: bool = False) -> WheelLayout:
     """Return the layout of ``chart``'s wheel: its signs, cusps (as many as the chart's house
-    system has: 12, or Gauquelin's 36), angles, bodies and aspects."""
+    system has: 12, or Gauquelin's 36), angles, points (its bodies, the south node opposite
+    each node, its lots, and its Vertex with ``vertex``: ``points.chart_points``) and its
+    bodies' aspects."""
     ascendant = chart.houses.ascendant_deg
     angles = _angles(chart, ascendant)
-    points = place_points(chart.positions, ascendant, SINGLE_RING, _lines(chart))
+    points = place_points(chart_points(chart, vertex=vertex), ascendant, SINGLE_RING, _lines(chart))
     at = {p.body: p.angle_deg for p in points}
     aspects = tuple(
         WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at[a.body_a], at[a.body_b]) for a in chart.aspects
@@ -257,18 +261,21 @@ def wheel_layout(chart: Chart) -> WheelLayout:
     return WheelLayout(ascendant, _signs(ascendant), _cusps(chart, ascendant, angles), angles, points, aspects)
 
 
-def biwheel_layout(inner: Chart, outer: Chart, cross_aspects: list[AspectMatch]) -> WheelLayout:
-    """Return the layout of a bi-wheel: ``inner``'s signs, cusps, angles and bodies, ``outer``'s
-    bodies on the outer ring (at screen angles turned by the inner Ascendant, placed among
-    themselves only, since the rings do not share a radius, each within its sign and the inner
-    chart's house its longitude falls in), and ``cross_aspects`` (body_a
-    from ``inner``, body_b from ``outer``, as kernel.synastry.inter_chart returns them)."""
+def biwheel_layout(
+    inner: Chart, outer: Chart, cross_aspects: list[AspectMatch], *, vertex: bool = False
+) -> WheelLayout:
+    """Return the layout of a bi-wheel: ``inner``'s signs, cusps, angles and points, ``outer``'s
+    points (each chart's as ``wheel_layout`` draws them, with ``vertex``) on the outer ring (at
+    screen angles turned by the inner Ascendant, placed among themselves only, since the rings
+    do not share a radius, each within its sign and the inner chart's house its longitude falls
+    in), and ``cross_aspects`` (body_a from ``inner``, body_b from ``outer``, as
+    kernel.synastry.inter_chart returns them)."""
     ascendant = inner.houses.ascendant_deg
     angles = _angles(inner, ascendant)
     lines = _lines(inner)
     points, outer_points = (
-        place_points(inner.positions, ascendant, BI_INNER_RING, lines),
-        place_points(outer.positions, ascendant, BI_OUTER_RING, lines),
+        place_points(chart_points(inner, vertex=vertex), ascendant, BI_INNER_RING, lines),
+        place_points(chart_points(outer, vertex=vertex), ascendant, BI_OUTER_RING, lines),
     )
     at_inner = {p.body: p.angle_deg for p in points}
     at_outer = {p.body: p.angle_deg for p in outer_points}

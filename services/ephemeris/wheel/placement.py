@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from kernel.chart import ChartPosition
 from kernel.zodiac import normalize_deg, sign_key_of, sign_of
 from services.ephemeris.wheel.geometry import (
     LABEL_GAP,
@@ -32,6 +31,7 @@ from services.ephemeris.wheel.geometry import (
     signed_deg,
     text_box,
 )
+from services.ephemeris.wheel.points import ChartPoint
 
 #: How far (degrees) inside its sign's and house's shared arc a unit's angle stays (less when
 #: the arc is narrower than four times this: then a quarter of it).
@@ -46,11 +46,12 @@ MOST_TIERS, MIN_SCALE, SCALE_STEPS = 6, 0.2, 7
 
 @dataclass(frozen=True)
 class WheelPoint:
-    """One body on a ring: its name, longitude (degrees, chart's zodiac), sign, degree and
-    minute within the sign, house, whether retrograde, the screen angle of its true longitude,
-    the screen angle its glyph and label are drawn at (within its sign and house), the radius
-    (fraction of the wheel's) of its label's centre, of its glyph's centre, its glyph's size
-    and label's font size (fractions of the radius), and its tier (0 outermost)."""
+    """One point on a ring (a body, a south node, a lot, the Vertex: ``points.py``): its name,
+    longitude (degrees, chart's zodiac), sign, degree and minute within the sign, house,
+    whether retrograde, the screen angle of its true longitude, the screen angle its glyph and
+    label are drawn at (within its sign and house), the radius (fraction of the wheel's) of its
+    label's centre, of its glyph's centre, its glyph's size and label's font size (fractions of
+    the radius), its tier (0 outermost) and its kind (``points.POINT_KINDS``)."""
 
     body: str
     longitude: float
@@ -66,6 +67,7 @@ class WheelPoint:
     glyph_size: float
     text_size: float
     tier: int
+    kind: str = "body"
 
     @property
     def label(self) -> str:
@@ -80,7 +82,7 @@ def label_box(point: WheelPoint) -> tuple[float, float]:
 
 
 def place_points(
-    positions: list[ChartPosition], ascendant: float, ring: PointRing, lines: tuple[list[float], list[float]]
+    positions: list[ChartPoint], ascendant: float, ring: PointRing, lines: tuple[list[float], list[float]]
 ) -> tuple[WheelPoint, ...]:
     """Return one ring's bodies (``ring``, on a wheel turned by its ``ascendant``, degrees), each
     unit within its sign's and house's shared arc (the houses bounded by ``lines``' cusps,
@@ -146,13 +148,14 @@ def place_points(
                 glyph_size,
                 text_size,
                 tier,
+                position.kind,
             )
         )
     return tuple(points)
 
 
 def _clearable(
-    positions: list[ChartPosition],
+    positions: list[ChartPoint],
     sectors: list[tuple[float, float]],
     boxes: list[tuple[float, float]],
     lines: list[float],

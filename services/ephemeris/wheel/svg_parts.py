@@ -1,6 +1,6 @@
 """The SVG elements a chart wheel and the parts beside it are drawn with: a point at a screen
 angle, numbers as the picture writes them, a line, a glyph (a ``<use>`` of its ``<symbol>``),
-a text, and the glyph a body is drawn with. Coordinates are pixels from the picture's top
+a text, and the glyph (or mark) a body or another point is drawn with. Coordinates are pixels from the picture's top
 left corner (y down); a screen angle is in degrees, counterclockwise from 3 o'clock."""
 
 from __future__ import annotations
@@ -8,13 +8,20 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
+from services.ephemeris.wheel.geometry import text_width
+from shared.pictures.glyphs import glyph_outlines
+from shared.pictures.words import Words
+
 #: The glyph of a body whose glyph is another's: both nodes of the Moon are drawn as its north
 #: node (☊), the point they name, and both apogees of its orbit, however asked (mean_apogee or
 #: its alias lilith, osc_apogee), as Black Moon Lilith (⚸). Every other body's glyph bears its
-#: own name (glyph_outlines.json).
+#: own name (glyph_outlines.json), as does each point drawn beside the bodies but the south
+#: nodes, both the descending node (☋), and the lots without a glyph (points.py).
 GLYPH_OF_BODY = {
     "mean_node": "north_node",
     "true_node": "north_node",
+    "mean_south_node": "south_node",
+    "true_south_node": "south_node",
     "mean_apogee": "black_moon_lilith",
     "lilith": "black_moon_lilith",
     "osc_apogee": "black_moon_lilith",
@@ -79,10 +86,33 @@ def text_svg(
     )
 
 
+#: The font size of a lot's mark (``Spi``), of the glyph's size it stands in for, and the
+#: share of that size its width may take at most.
+MARK_TEXT, MARK_WIDTH = 0.5, 0.95
+
+
 def body_glyph_svg(body: str, centre: tuple[float, float], size: float, colour: str) -> str:
     """Return a body's glyph ``size`` wide centred at ``centre`` (every body a wheel draws has
     one: ``glyph_name``)."""
     return glyph_svg(glyph_name(body), centre, size, colour)
+
+
+def has_glyph(point: str) -> bool:
+    """Return whether the point ``point`` (a body, a south node, a lot, vertex) is drawn as a
+    glyph: every body, the south nodes, the Part of Fortune (⊗), the Vertex (Vx); the other lots
+    are drawn as a mark in the picture's language (``point_svg``)."""
+    return glyph_name(point) in glyph_outlines()
+
+
+def point_svg(point: str, centre: tuple[float, float], size: float, colour: str, words: Words) -> str:
+    """Return a point's glyph ``size`` wide centred at ``centre``, or, for a lot without one,
+    its mark in ``words``' language (``Spi``, set in Noto Sans Bold within the glyph's width, apart
+    from the labels' regular text)."""
+    if has_glyph(point):
+        return body_glyph_svg(point, centre, size, colour)
+    mark = words.lot_mark(point)
+    font = min(size * MARK_TEXT, size * MARK_WIDTH / text_width(mark, 1.0, bold=True))
+    return text_svg(centre, mark, font, colour, bold=True)
 
 
 def glyph_name(body: str) -> str:

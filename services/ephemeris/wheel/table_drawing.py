@@ -6,7 +6,7 @@ from xml.sax.saxutils import quoteattr
 
 from kernel.zodiac import SIGN_KEYS
 from services.ephemeris.wheel.geometry import text_width
-from services.ephemeris.wheel.svg_parts import body_glyph_svg, glyph_svg, text_svg
+from services.ephemeris.wheel.svg_parts import glyph_svg, point_svg, text_svg
 from services.ephemeris.wheel.table import PositionsTable
 from shared.pictures.themes import Theme
 from shared.pictures.words import Words
@@ -59,7 +59,7 @@ def table_svg(table: PositionsTable, theme: Theme, size: int, box: tuple[int, in
     ]
     for index, body_row in enumerate(table.bodies, start=1):
         y = centre_y(index)
-        cells = [body_glyph_svg(body_row.body, (x0 + text_size * 0.6, y), text_size * 1.2, theme.text)]
+        cells = [point_svg(body_row.body, (x0 + text_size * 0.6, y), text_size * 1.2, theme.text, words)]
         for ring_index, placement in enumerate(body_row.placements):
             x = ring_x(ring_index)
             cells.append(_placed(placement, (x, y), text_size, theme))
