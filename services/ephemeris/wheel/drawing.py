@@ -4,10 +4,11 @@ The document needs nothing from outside: colours are presentation attributes (``
 glyphs are ``<symbol>`` outlines of the Noto Sans Symbols fonts (SIL OFL 1.1, extracted into
 ``glyph_outlines.json`` by deploy/extract_glyphs.py), there is no script and no reference to
 another host. It is ``role="img"`` with a ``<title>`` and a ``<desc>`` that reads the chart
-in words; each body is a ``<g class="point">`` with ``data-body``, ``data-longitude`` and
-``data-house`` (and, on a bi-wheel, ``data-ring``: inner or outer), each aspect a ``<g class="aspect">`` with
-``data-aspect``, ``data-body-a`` and ``data-body-b``, so a web page can style and hook them. The same layout and theme
-give the same bytes.
+in words; each point (a body, a south node, a lot, the Vertex: ``points.py``) is a ``<g
+class="point">`` with a ``<title>``, ``data-body``, ``data-longitude``, ``data-house``,
+``data-retrograde`` and ``data-kind`` (and, on a bi-wheel, ``data-ring``: inner or outer), each
+aspect a ``<g class="aspect">`` with ``data-aspect``, ``data-body-a`` and ``data-body-b``, so a
+web page can style and hook them. The same layout and theme give the same bytes.
 """
 
 from __future__ import annotations
