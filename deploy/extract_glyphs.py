@@ -4,8 +4,10 @@ Symbols fonts (SIL Open Font License 1.1) into shared/pictures/glyph_outlines.js
 
 Every body a wheel can draw has its symbol in one of the two fonts (Pholus in Symbols2, the
 rest in Symbols): the mean and the osculating apogee are both Black Moon Lilith (U+26B8), as
-both nodes are the ascending node (U+260A). The descending node (U+260B) is extracted too,
-though no wheel draws a south node yet (no body of kernel/bodies.py names it).
+both nodes are the ascending node (U+260A) and the south node drawn opposite either is the
+descending node (U+260B). The Part of Fortune is ⊗ (U+2297 CIRCLED TIMES), which neither
+Symbols font has: it is taken from Noto Sans Math. The Vertex has no character: it is written
+Vx, as astrologers abbreviate it, like the aspects below.
 
 Noto Sans Symbols has no semi-square (U+2220 is in neither font): it is drawn here as a simple
 path, an angle of two strokes. The quintiles, septiles and the quindecile have no Unicode
@@ -22,6 +24,7 @@ import sys
 FONTS = {
     "symbols": "/usr/share/fonts/truetype/noto/NotoSansSymbols-Regular.ttf",
     "symbols2": "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
+    "math": "/usr/share/fonts/truetype/noto/NotoSansMath-Regular.ttf",
 }
 GLYPHS = {
     "aries": 0x2648,
@@ -56,6 +59,7 @@ GLYPHS = {
     "vesta": 0x26B6,
     "black_moon_lilith": 0x26B8,
     "earth": 0x2641,
+    "part_of_fortune": 0x2297,
     "conjunction": 0x260C,
     "opposition": 0x260D,
     "trine": 0x25B3,
@@ -69,7 +73,7 @@ GLYPHS = {
 #: overflows its em, and Pholus (U+2BDB) stands 1036 units tall in Symbols2; the tallest of the
 #: others, Leo, is 936.
 SYMBOL_FIT = 940
-#: The aspects without a symbol, by their abbreviations, set in this font.
+#: The aspects and the point without a symbol, by their abbreviations, set in this font.
 LETTERS_FONT = "shared/pictures/NotoSans-Regular.ttf"
 LETTERS = {
     "quintile": "Q",
@@ -78,6 +82,7 @@ LETTERS = {
     "bi_septile": "bS",
     "tri_septile": "tS",
     "quindecile": "Qd",
+    "vertex": "Vx",
 }
 #: The widest (or tallest) an abbreviation may be, in the 1000-unit em.
 LETTERS_FIT = 920

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from celestial.v1 import ephemeris_service_pb2 as pb
-from celestial.v1.common_pb2 import Moment, Place
+from celestial.v1.common_pb2 import ChartOptions, ChartRequestOptions, Moment, Place
 from kernel import engine
 from kernel.chart import Chart
 from kernel.deadline import Deadline
@@ -61,8 +61,9 @@ def _birth(chart: str) -> pb.WheelBirth:
 #: picture → the /v1/chart-wheel request's fields beside its format, theme and size: each
 #: golden chart's natal wheel, the transits of TRANSIT_MOMENT around London's chart (a
 #: bi-wheel), London's (A) and Sydney's (B) synastry (a bi-wheel) and composite, London's
-#: wheel with its aspect grid aside and below, London's wheel in Russian, and London's wheel
-#: named, with its positions table aside (issue 51).
+#: wheel with its aspect grid aside and below, London's wheel in Russian, London's wheel
+#: named, with its positions table aside, and London's wheel with both nodes, their south nodes,
+#: the seven lots and the Vertex, its table aside (issue 51).
 PICTURES = {
     **{chart: {"birth": _birth(chart)} for chart in CHARTS},
     "transit": {"kind": "transit", "birth": _birth("london"), "transit": Moment(datetime=TRANSIT_MOMENT)},
@@ -72,12 +73,21 @@ PICTURES = {
     "grid-below": {"birth": _birth("london"), "grid": "below"},
     "russian": {"birth": _birth("london"), "lang": "ru", "bodies": RUSSIAN_BODIES},
     "table": {"birth": _birth("london"), "table": "aside", "name": "London, 15 June 1990"},
+    "points": {
+        "birth": _birth("london"),
+        "bodies": ["planets", "true_node"],
+        "chart": ChartRequestOptions(
+            options=ChartOptions(derived_points=True, lots=["default"], midpoints=False, antiscia=False)
+        ),
+        "table": "aside",
+    },
 }
 
 #: The golden images, (picture, theme): each natal chart in every theme, the transit bi-wheel
 #: in light and print (print's black-only lines are where the two rings are hardest to tell
 #: apart), the wheel with its grid aside in dark (a picture 1.75 times as wide), and, for the
-#: header and the table (issue 51), the Russian wheel and the named wheel with its table.
+#: header and the table (issue 51), the Russian wheel and the named wheel with its table, and the
+#: points drawn beside the bodies (the south nodes, the lots, the Vertex).
 GOLDEN = [
     *((chart, theme) for chart in CHARTS for theme in THEMES),
     ("transit", "light"),
@@ -85,6 +95,7 @@ GOLDEN = [
     ("grid-aside", "dark"),
     ("russian", "light"),
     ("table", "light"),
+    ("points", "light"),
 ]
 
 
@@ -98,6 +109,7 @@ DOCS_PICTURES = {
     },
     "chart-wheel-grid.png": {"grid": "aside", "size": 600},
     "chart-wheel-table.png": {"table": "aside", "size": 600},
+    "chart-wheel-points.png": {"bodies": ["planets", "true_node"], "chart": PICTURES["points"]["chart"], "size": 600},
 }
 
 

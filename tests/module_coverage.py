@@ -70,7 +70,8 @@ LISTED_BECAUSE: dict[str, str] = {
     "drawn with them, tests/unit/services/test_wheel_png.py, test_wheel_words.py, test_wheel_palette.py, "
     "test_wheel_glyphs.py and test_wheel_contrast.py",
     "services/ephemeris/wheel": "the wheel's drawing: tests/unit/services/test_wheel.py and test_biwheel.py parse "
-    "the pictures it draws back into the chart",
+    "the pictures it draws back into the chart, test_wheel_geometry.py proves the layout and placement over many "
+    "charts, test_wheel_points.py the points beside the bodies, test_wheel_header.py the frame, header and table",
     "services/timelords/indian_charts": "the North and South Indian charts: tests/unit/services/test_indian_charts.py "
     "parses the pictures back into the chart, test_indian_charts_png.py compares their golden PNGs",
     "services/search/sensitivity_timeline": "the sensitivity timeline: "

@@ -22,7 +22,8 @@ from kernel.synastry import inter_chart
 from kernel.timescale import Moment
 from services.ephemeris.composite import composite_reply
 from services.ephemeris.derived_charts import davison_reply, draconic_reply, progressed_reply
-from services.ephemeris.wheel.drawing import GRID_EXTENT, TABLE_PLACES, draw_svg, picture_size
+from services.ephemeris.wheel.drawing import draw_svg
+from services.ephemeris.wheel.frame import GRID_EXTENT, TABLE_PLACES, picture_size
 from services.ephemeris.wheel.header import (
     ChartCaption,
     HeaderLine,
@@ -32,7 +33,7 @@ from services.ephemeris.wheel.header import (
     iso_moment,
     ring_label,
 )
-from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
+from services.ephemeris.wheel.layout import WheelLayout, biwheel_layout, wheel_layout
 from shared.pictures.png import render_png
 from shared.pictures.themes import BAND_FILLS, THEMES
 from shared.pictures.words import Words
@@ -58,9 +59,9 @@ COMPOSITE_ARC = "nearest"
 
 # The palettes, the grid's places and the band's fills give the request's theme, grid and band their meaning.
 bound_to_choices(THEMES, "shared.pictures.themes.THEMES", (pb.DrawChartWheelRequest, "theme"))
-bound_to_choices(GRID_EXTENT, "services.ephemeris.wheel.drawing.GRID_EXTENT", (pb.DrawChartWheelRequest, "grid"))
+bound_to_choices(GRID_EXTENT, "services.ephemeris.wheel.frame.GRID_EXTENT", (pb.DrawChartWheelRequest, "grid"))
 bound_to_choices(BAND_FILLS, "shared.pictures.themes.BAND_FILLS", (pb.DrawChartWheelRequest, "band"))
-bound_to_choices(TABLE_PLACES, "services.ephemeris.wheel.drawing.TABLE_PLACES", (pb.DrawChartWheelRequest, "table"))
+bound_to_choices(TABLE_PLACES, "services.ephemeris.wheel.frame.TABLE_PLACES", (pb.DrawChartWheelRequest, "table"))
 
 Reply = tuple[common_pb2.Chart, list[str], Chart]
 
@@ -71,6 +72,8 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
     query: WheelInput = request.query
     words = Words(request.lang)
     theme = THEMES[request.theme].with_palette(query.palette)
+    # The Vertex is drawn with the chart's derived points (its lots are drawn when asked).
+    vertex = request.chart.options.derived_points
     if query.kind in (TRANSIT, SYNASTRY, PROGRESSED, RETURN):
         (inner, inner_warnings, inner_chart), (outer, outer_warnings, outer_chart), (outer_name, moment) = _two_charts(
             request, query, deadline
@@ -79,8 +82,9 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
         inner_name = "chart_a" if query.kind == SYNASTRY else "natal"
         captions = _biwheel_captions(request, query, inner_chart, outer_chart, (inner_name, outer_name))
         header = _header(request, words, query.kind, captions, inner_chart) if request.header else ()
+        layout = biwheel_layout(inner_chart, outer_chart, cross, vertex=vertex)
         svg = draw_svg(
-            biwheel_layout(inner_chart, outer_chart, cross),
+            layout,
             theme,
             size=request.size,
             title=words.title(query.kind),
@@ -97,8 +101,9 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
     else:
         record, warnings, chart = _one_chart(request, query)
         header = _header(request, words, query.kind, _captions(request, query, chart), chart) if request.header else ()
+        layout = wheel_layout(chart, vertex=vertex)
         svg = draw_svg(
-            wheel_layout(chart),
+            layout,
             theme,
             size=request.size,
             title=words.title(query.kind),
@@ -111,6 +116,7 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
         wheel = pb.ChartWheel(chart=record)
     if request.format == "json":
         wheel.svg, wheel.sha256 = svg, hashlib.sha256(svg.encode()).hexdigest()
+        wheel.points.extend(_drawn_points(layout))
         data = pb.ChartWheelData(json=wheel)
     elif request.format == "png":
         data = pb.ChartWheelData(
@@ -119,6 +125,19 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
     else:
         data = pb.ChartWheelData(svg=svg)
     return pb.DrawChartWheelResponse(data=data, warnings=warnings)
+
+
+def _drawn_points(layout: WheelLayout) -> list[pb.DrawnPoint]:
+    """Return the points the wheel ``layout`` draws, as format=json lists them: the inner (or
+    only) ring's, then the outer ring's."""
+    rings = (
+        (("inner", layout.points), ("outer", layout.outer_points)) if layout.is_biwheel else ((None, layout.points),)
+    )
+    return [
+        pb.DrawnPoint(body=p.body, kind=p.kind, ring=ring, longitude=p.longitude, house=p.house)
+        for ring, points in rings
+        for p in points
+    ]
 
 
 def _one_chart(request: pb.DrawChartWheelRequest, query: WheelInput) -> Reply:

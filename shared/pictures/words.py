@@ -65,8 +65,16 @@ class Words:
         return self._entry["signs"][name]
 
     def body(self, name: str) -> str:
-        """Return the name of the body ``name`` (an identifier of kernel/bodies.py, or lilith)."""
-        return self._entry["bodies"][name]
+        """Return the name of the body ``name`` (an identifier of kernel/bodies.py, or lilith),
+        or of the point ``name`` a wheel draws beside the bodies (mean_south_node,
+        true_south_node, vertex, a lot's id of kernel/lots.py)."""
+        entry = self._entry
+        return entry["bodies"][name] if name in entry["bodies"] else entry["points"][name]
+
+    def lot_mark(self, lot: str) -> str:
+        """Return the short mark a lot without a glyph is drawn as on a wheel (``lot``, a lot's id
+        but part_of_fortune's, which is drawn as ⊗): the first letters of its name, "Spi"."""
+        return self._entry["lot_marks"][lot]
 
     def aspect(self, name: str) -> str:
         """Return the name of the aspect ``name`` (an identifier of kernel/aspects.py)."""

@@ -20,7 +20,13 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _points(svg_text: str) -> dict[str, ET.Element]:
-    return {g.get("data-body"): g for g in ET.fromstring(svg_text).iter(f"{SVG}g") if g.get("class") == "point"}
+    """Return the bodies' points of a wheel (not the points drawn beside them: a south node, a lot,
+    the Vertex), by body."""
+    return {
+        g.get("data-body"): g
+        for g in ET.fromstring(svg_text).iter(f"{SVG}g")
+        if g.get("class") == "point" and g.get("data-kind") == "body"
+    }
 
 
 @pytest.mark.parametrize(
@@ -303,7 +309,7 @@ def test_each_ring_of_a_bi_wheel_carries_its_own_charts_points(api):
     wheel = _json_wheel(api, {**BIRTH_A, **BIRTH_B, "kind": "synastry"})
     drawn = [g for g in ET.fromstring(wheel["svg"]).iter(f"{SVG}g") if g.get("class") == "point"]
     for ring, chart in (("inner", wheel["inner"]), ("outer", wheel["outer"])):
-        points = [g for g in drawn if g.get("data-ring") == ring]
+        points = [g for g in drawn if g.get("data-ring") == ring and g.get("data-kind") == "body"]
         assert [g.get("data-body") for g in points] == [p["body"] for p in chart["positions"]]
         assert [float(g.get("data-longitude")) for g in points] == pytest.approx(
             [p["longitude"] for p in chart["positions"]], abs=1e-6
@@ -682,7 +688,8 @@ def test_the_table_lists_each_body_with_its_house_then_the_cusps_and_the_angles(
     body = _json_wheel(api, {**BIRTH, "table": "aside"})
     groups = [g for g in ET.fromstring(body["svg"]).iter(f"{SVG}g")]
     rows = {g.get("data-body"): g for g in groups if g.get("class") == "table-body"}
-    assert list(rows) == [p["body"] for p in body["chart"]["positions"]]
+    # A row per point drawn: the bodies, and the south node after its node.
+    assert list(rows) == [p["body"] for p in body["points"]]
     for position in body["chart"]["positions"]:
         texts = [t.text for t in rows[position["body"]].iter(f"{SVG}text")]
         degree, minute = divmod(int(position["sign_degree"] * 60), 60)

@@ -1,5 +1,5 @@
 """What a wheel's header says, in the request's language: plain lines of text, no SVG
-(``drawing.py`` draws them above the wheel).
+(``header_drawing.py`` draws them above the wheel).
 
 The header names the chart (the request's ``name``, or its kind's title), then each chart the
 picture draws with its moment and place, then the zodiac and the house system. A moment is

@@ -1,5 +1,5 @@
 """The positions-and-cusps table a wheel may carry beside or under it (``table=aside|below``),
-as kerykeion's report sheet has it: plain rows, no SVG (``drawing.py`` draws them).
+as kerykeion's report sheet has it: plain rows, no SVG (``table_drawing.py`` draws them).
 
 Two blocks: the bodies, each with its position in its sign (``D°MM′``, the sign drawn as its
 glyph), a retrograde mark and its house, in the order the wheel lists them (a bi-wheel's row

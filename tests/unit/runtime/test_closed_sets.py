@@ -181,11 +181,11 @@ def test_every_closed_set_with_a_table_is_bound_to_the_table_that_gives_it_meani
     bound = {field: binding.table for binding in BINDINGS for field in binding.fields}
     assert bound == {
         ("celestial.v1.DrawChartWheelRequest", "theme"): "shared.pictures.themes.THEMES",
-        ("celestial.v1.DrawChartWheelRequest", "grid"): "services.ephemeris.wheel.drawing.GRID_EXTENT",
+        ("celestial.v1.DrawChartWheelRequest", "grid"): "services.ephemeris.wheel.frame.GRID_EXTENT",
         ("celestial.v1.DrawChartWheelRequest", "band"): "shared.pictures.themes.BAND_FILLS",
         ("celestial.v1.ComputeVedicChartRequest", "style"): "services.timelords.indian_charts.layout.STYLES",
         ("celestial.v1.ComputeVedicChartRequest", "theme"): "shared.pictures.themes.THEMES",
-        ("celestial.v1.DrawChartWheelRequest", "table"): "services.ephemeris.wheel.drawing.TABLE_PLACES",
+        ("celestial.v1.DrawChartWheelRequest", "table"): "services.ephemeris.wheel.frame.TABLE_PLACES",
         ("celestial.v1.DrawChartWheelRequest", "node"): "kernel.bodies.NODE_BODIES",
         ("celestial.v1.ComputeDraconicChartRequest", "node"): "kernel.bodies.NODE_BODIES",
         ("celestial.v1.ComputeVimshottariDashaRequest", "year_length"): "kernel.vimshottari.YEAR_LENGTHS",

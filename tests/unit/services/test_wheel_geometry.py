@@ -3,7 +3,8 @@ glyph is drawn within its body's sign and house, and no glyph or label meets ano
 cusp or angle line as drawn.
 
 The charts: 500 random births (a fixed seed; several house systems; latitudes up to ±66°; every
-fourth with all sixteen bodies), 100 built stelliums (5 to 8 bodies within 20°, on an angle,
+fourth with all sixteen bodies; every one with the south node opposite each node, every other
+one with the seven lots and the Vertex too), 100 built stelliums (5 to 8 bodies within 20°, on an angle,
 across a cusp, across a sign's edge: the bodies of a real chart moved there), and bi-wheels of
 those births. Each is laid out only (the layout's own numbers: where it draws each glyph and
 label and which pieces of each line); a few are also drawn, and their SVG read back.
@@ -23,17 +24,18 @@ from functools import cache
 import pytest
 
 from kernel.chart import Chart, ChartSettings, cast_chart
+from kernel.chart_extras import ChartExtras, operands_at, with_extras
 from kernel.houses import parse_house_system
+from kernel.lots import parse_lots
 from kernel.positions import Observer
 from kernel.synastry import inter_chart
 from kernel.timescale import Moment
 from kernel.zodiac import sign_key_of
 from services.ephemeris.wheel.drawing import draw_svg
+from services.ephemeris.wheel.geometry import ASPECT_RING, BI_ASPECT_RING
 from services.ephemeris.wheel.layout import (
     ANGLE_DEGREE_TEXT,
     ANGLE_TEXT,
-    ASPECT_RING,
-    BI_ASPECT_RING,
     CUSP_TEXT,
     SIGN_GLYPH,
     ZODIAC_INNER,
@@ -67,10 +69,17 @@ def _random_chart(rng: random.Random, index: int) -> Chart:
     return cast_chart(moment, place, ChartSettings(bodies=bodies, system=parse_house_system(SYSTEMS[index % 7])))
 
 
+def _with_lots(chart: Chart) -> Chart:
+    """Return ``chart`` with its seven lots (as derived_points=true&lots=default casts them)."""
+    extras = ChartExtras(derived=True, midpoints=False, antiscia=False, lots=parse_lots(["default"]))
+    return with_extras(chart, extras, operands_at(chart, Moment.from_jd_ut1(chart.metadata.jd_ut1)))
+
+
 @cache
 def births() -> tuple[Chart, ...]:
     rng = random.Random(51)
-    return tuple(_random_chart(rng, index) for index in range(CHARTS))
+    charts = (_random_chart(rng, index) for index in range(CHARTS))
+    return tuple(_with_lots(chart) if index % 2 == 0 else chart for index, chart in enumerate(charts))
 
 
 def _house_of(longitude: float, cusps: list[float]) -> int:
@@ -111,12 +120,15 @@ def stelliums() -> tuple[Chart, ...]:
 
 @cache
 def layouts() -> tuple[tuple[str, WheelLayout], ...]:
-    cases = [(f"birth #{i}", wheel_layout(c)) for i, c in enumerate(births())]
+    cases = [(f"birth #{i}", wheel_layout(c, vertex=bool(c.lots))) for i, c in enumerate(births())]
     cases += [(f"stellium #{i}", wheel_layout(c)) for i, c in enumerate(stelliums())]
     for index in range(BIWHEELS):
         inner, outer = births()[2 * index], births()[2 * index + 1]
         cases.append(
-            (f"bi-wheel #{index}", biwheel_layout(inner, outer, inter_chart(inner, outer, inner.settings).aspects))
+            (
+                f"bi-wheel #{index}",
+                biwheel_layout(inner, outer, inter_chart(inner, outer, inner.settings).aspects, vertex=True),
+            )
         )
     return tuple(cases)
 
@@ -168,6 +180,10 @@ def _meets(box: Box, angle_deg: float, inner: float, outer: float) -> bool:
 
 def test_the_cases_span_systems_latitudes_and_crowding():
     assert {c.settings.system for c in births()} >= {parse_house_system(s) for s in SYSTEMS}
+    # The points drawn beside the bodies, on single wheels and on both rings of bi-wheels.
+    kinds = {(p.kind, p.body) for _, layout in layouts() for p in layout.points + layout.outer_points}
+    assert {kind for kind, _ in kinds} == {"body", "south_node", "lot", "vertex"}
+    assert {"mean_south_node", "true_south_node", "part_of_fortune", "part_of_nemesis"} <= {b for _, b in kinds}
     assert max(abs(c.metadata.latitude) for c in births()) > 60
     for chart in stelliums():
         longitudes = [p.longitude for p in chart.positions]

@@ -23,6 +23,7 @@ from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment
 from services.ephemeris.wheel.drawing import draw_svg, glyph_name
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
+from services.ephemeris.wheel.points import SOUTH_NODE_OF
 from shared.pictures.glyphs import GLYPH_FILE
 from shared.pictures.themes import THEMES
 from shared.pictures.words import Words, languages
@@ -84,7 +85,10 @@ def test_each_body_on_the_wheel_is_its_glyph_and_no_letters_but_its_label(biwhee
     svg = draw_svg(layout, THEMES["light"], size=800, title="")
     symbols = {s.get("id") for s in ET.fromstring(svg).iter(f"{SVG}symbol")}
     points = [g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "point"]
-    assert len(points) == len(ALL) * (2 if biwheel else 1)
+    bodies = [point for point in points if point.get("data-kind") == "body"]
+    assert len(bodies) == len(ALL) * (2 if biwheel else 1)
+    # Each node's south node beside the bodies (tests/unit/services/test_wheel_points.py).
+    assert len(points) == (len(ALL) + len(SOUTH_NODE_OF)) * (2 if biwheel else 1)
     for point in points:
         (use,) = point.iter(f"{SVG}use")
         assert use.get("href") == f"#glyph-{glyph_name(point.get('data-body'))}"
@@ -112,6 +116,7 @@ def test_a_retrograde_body_is_marked_with_the_prescription_sign_and_no_other_bod
     points = _points(draw_svg(wheel_layout(chart), THEMES["light"], size=800, title="", words=Words(lang)))
     retrograde = {p.body for p in chart.positions if p.retrograde}
     assert {"saturn", "pluto"} <= retrograde and "sun" not in retrograde
+    retrograde |= {SOUTH_NODE_OF[node] for node in retrograde & set(SOUTH_NODE_OF)}  # as its node
     for body, point in points.items():
         texts = [t.text for t in point.iter(f"{SVG}text")]
         assert (texts[-1] == "\u211e") == (body in retrograde), (body, texts)

@@ -1,6 +1,6 @@
 """A wheel's header, table and frame (issue 51, part 2), rule by rule: the header's lines for
 given charts (services/ephemeris/wheel/header.py), the positions-and-cusps table of a cast
-chart (table.py), and where the header, the wheel, the grid and the table stand (drawing.py's
+chart (table.py), and where the header, the wheel, the grid and the table stand (frame.py's
 frame). Pure: no request, no stack."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from kernel.chart import ChartSettings, cast_chart
 from kernel.houses import HOUSE_SYSTEM_NAMES, parse_house_system
 from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment
-from services.ephemeris.wheel.drawing import GRID_SHARE, frame, header_height
+from services.ephemeris.wheel.frame import GRID_SHARE, frame, header_height
 from services.ephemeris.wheel.header import (
     ChartCaption,
     HeaderLine,
@@ -28,6 +28,7 @@ from services.ephemeris.wheel.header import (
     utc_offset,
 )
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
+from services.ephemeris.wheel.points import chart_points
 from services.ephemeris.wheel.table import positions_table
 from shared.pictures.words import ENGLISH, Words, languages, table
 from tests.unit.services.test_wheel_words import _english_words, _tokens
@@ -171,9 +172,11 @@ def _chart(moment: str = "1990-06-15T14:30:00Z", lat: float = 51.5, lon: float =
 def test_the_table_has_a_row_per_body_with_its_degree_sign_retrograde_and_house():
     chart = _chart()
     table = positions_table(wheel_layout(chart))
-    assert [row.body for row in table.bodies] == [p.body for p in chart.positions]
-    for row, position in zip(table.bodies, chart.positions):
-        (placement,) = row.placements
+    # A row per point the wheel draws: the bodies, and the south node after its node.
+    assert [row.body for row in table.bodies] == [p.body for p in chart_points(chart)]
+    rows = {row.body: row for row in table.bodies}
+    for position in chart.positions:
+        (placement,) = rows[position.body].placements
         assert placement.sign == position.sign.lower() and placement.house == position.house
         assert placement.retrograde == position.retrograde
         assert placement.degree * 60 + placement.minute == int(position.sign_degree * 60)

@@ -186,8 +186,9 @@ def _chromium_pixels(page, svg: str, width: int = 800, height: int = 800) -> np.
 
 #: The pictures Chromium draws beside resvg, one of each kind of picture the service draws: a
 #: natal wheel, a transit and a synastry bi-wheel, a composite, the aspect grid aside and
-#: below, and a wheel in Russian (Cyrillic labels).
-CHROMIUM_PICTURES = ["london", "transit", "synastry", "composite", "grid-aside", "grid-below", "russian"]
+#: below, a wheel in Russian (Cyrillic labels), and a wheel with the points beside the bodies
+#: (the south nodes, the lots' ⊗ and bold marks, the Vertex's Vx).
+CHROMIUM_PICTURES = ["london", "transit", "synastry", "composite", "grid-aside", "grid-below", "russian", "points"]
 
 
 def _drawn_by_both(page, picture: str, theme: str) -> tuple[np.ndarray, np.ndarray]:

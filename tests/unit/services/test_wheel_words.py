@@ -20,7 +20,9 @@ from celestial.v1 import options_pb2
 from kernel.aspects import ASPECT_NAMES
 from kernel.bodies import ACCEPTED_NAMES, ALL
 from kernel.chart import ChartSettings, cast_chart
+from kernel.chart_extras import ChartExtras, operands_at, with_extras
 from kernel.houses import parse_house_system
+from kernel.lots import parse_lots
 from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment
 from kernel.zodiac import SIGNS
@@ -178,6 +180,12 @@ def test_a_picture_in_another_language_says_no_english_word_but_those_the_table_
         )
         for name in CHART_NAMES
     ]
+    # The points beside the bodies too: the south nodes, the seven lots and the Vertex.
+    extras = ChartExtras(derived=True, midpoints=False, antiscia=False, lots=parse_lots(["default"]))
+    with_lots = with_extras(_chart(), extras, operands_at(_chart(), Moment.from_iso("1990-06-15T14:30:00Z")))
+    texts.append(
+        draw_svg(wheel_layout(with_lots, vertex=True), THEMES["light"], size=800, title="", words=words, table="aside")
+    )
     said = set().union(*(_tokens(_svg_text(svg)) for svg in texts))
     assert said & _english_words() <= shared
 

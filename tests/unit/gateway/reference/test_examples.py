@@ -39,7 +39,7 @@ from gateway.reference.examples import (
 )
 from gateway.reference.openapi import build_openapi
 from gateway.reference.routes import reference_routes
-from services.ephemeris.wheel.drawing import frame
+from services.ephemeris.wheel.frame import frame
 from shared.runtime.sensitivity_inputs import timeline_height, timeline_rows
 
 DOCUMENT = build_openapi(discover_endpoints(), version="test")

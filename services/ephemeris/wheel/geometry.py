@@ -1,0 +1,121 @@
+"""The measures of a chart wheel: its rings' radii, the sizes of its glyphs and text (fractions
+of the wheel's radius), the advance widths of the text it sets, and how far an upright box
+reaches along and across the radius at a screen angle (degrees, counterclockwise from 3
+o'clock). Plain numbers, shared by the layout (``layout.py``), the placement of the bodies
+(``placement.py``) and the drawing."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from kernel.zodiac import normalize_deg
+
+#: The zodiac band's outer and inner edges, the house numbers' ring and the aspect circle of
+#: a single wheel (the aspect circle 56% of the radius, so lines to a stellium do not bundle
+#: into a fan), and a bi-wheel's circle between its rings, its house numbers and aspect circle.
+ZODIAC_OUTER, ZODIAC_INNER = 0.97, 0.82
+HOUSE_RING, ASPECT_RING = 0.585, 0.56
+BI_DIVIDER, BI_HOUSE_RING, BI_ASPECT_RING = 0.6, 0.372, 0.34
+#: The degree scale on the zodiac band's inner edge: how far (fractions of the radius) its
+#: ticks reach into the band, every degree, every 5 and every 10 degrees.
+TICK_1, TICK_5, TICK_10 = 0.01, 0.018, 0.028
+#: A cusp's position's font size (``14°07′``, in the zodiac band's outer rim beside the cusp)
+#: and how far (fractions of the radius) inside the band's outer edge it keeps.
+CUSP_TEXT, CUSP_RIM = 0.022, 0.006
+#: The sign glyphs' size, the angle labels' (ASC, MC …, bold) font size, and the font size of
+#: an angle's position (``14°07′`` and its sign's glyph, a little larger) beside its label.
+SIGN_GLYPH, ANGLE_TEXT, ANGLE_DEGREE_TEXT = 0.075, 0.04, 0.03
+#: Advance widths of Noto Sans (the font the PNG is drawn with, and the SVG's first choice), in
+#: thousandths of the font size, of the characters the wheel's labels use (read from the
+#: bundled fonts' hmtx tables); ``0`` to ``9`` share one width. Anything else counts as 0.6.
+REGULAR_ADVANCE = {**dict.fromkeys("0123456789", 572), "°": 428, "′": 232, " ": 260, "R": 622, "℞": 620}
+BOLD_ADVANCE = {"A": 690, "S": 551, "C": 637, "M": 943, "D": 740, "I": 389}
+#: A line of label text's height, as a fraction of its font size (the digits' ink, 0.714,
+#: and a little room), and the space between a label and its R (of the font size).
+TEXT_HEIGHT, RETROGRADE_SPACE = 0.8, 0.2
+#: The space kept between a glyph and its label, and between units (or a unit and a cusp
+#: line it keeps clear of), as fractions of the radius (scaled with the unit's tier).
+LABEL_GAP, UNIT_GAP = 0.012, 0.016
+
+
+@dataclass(frozen=True)
+class PointRing:
+    """Where one ring of bodies is drawn, as fractions of the wheel's radius: the circle its
+    marks stand on (inside it), the outermost reach of its glyphs (the first tier's tops), the
+    innermost reach of its units (the last tier's labels), and its glyphs' size and labels'
+    font size at full scale (a crowded stretch's tiers are scaled down from them)."""
+
+    edge: float
+    top: float
+    floor: float
+    glyph_size: float
+    text_size: float
+
+
+#: The single wheel's one ring, under the zodiac band, down to the house numbers: its glyphs
+#: as large as the sign glyphs.
+SINGLE_RING = PointRing(ZODIAC_INNER, 0.79, 0.612, SIGN_GLYPH, 0.032)
+#: A bi-wheel's rings: the outer chart's under the zodiac band, then a circle dividing the
+#: rings, the inner chart's under it, then the house numbers and the aspect circle. Glyphs
+#: are a little smaller than the single wheel's so both rings fit; labels a little larger, so
+#: that a lone body's reads at 400 px (7 px).
+BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.79, BI_DIVIDER + 0.008, 0.068, 0.036)
+BI_INNER_RING = PointRing(BI_DIVIDER, BI_DIVIDER - 0.03, BI_HOUSE_RING + 0.026, 0.068, 0.036)
+
+
+def screen_angle(longitude_deg: float, ascendant_deg: float) -> float:
+    """Return the screen angle (degrees [0, 360), counterclockwise from 3 o'clock) at which the
+    longitude ``longitude_deg`` is drawn on a wheel whose Ascendant is ``ascendant_deg``."""
+    return normalize_deg(180.0 + longitude_deg - ascendant_deg)
+
+
+def text_box(degree: int, minute: int, retrograde: bool, text_size: float) -> tuple[float, float]:
+    """Return the width and height (in the units of ``text_size``) of a label ``D°MM′`` (and
+    its ℞ when ``retrograde``) set at ``text_size``."""
+    width = text_width(f"{degree}°{minute:02d}′", text_size)
+    if retrograde:
+        width += text_size * RETROGRADE_SPACE + text_width("℞", text_size)
+    return width, text_size * TEXT_HEIGHT
+
+
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """Return the advance width of ``text`` set in Noto Sans at ``size`` (in the units of
+    ``size``)."""
+    advance = BOLD_ADVANCE if bold else REGULAR_ADVANCE
+    return size * sum(advance.get(character, 600) for character in text) / 1000.0
+
+
+def across(width: float, height: float, angle_deg: float) -> float:
+    """Return how far an upright box ``width`` by ``height`` reaches across the radius (along
+    the tangent) at screen angle ``angle_deg``, in the box's units."""
+    theta = math.radians(angle_deg)
+    return width * abs(math.sin(theta)) + height * abs(math.cos(theta))
+
+
+def along(width: float, height: float, angle_deg: float) -> float:
+    """Return how far an upright box ``width`` by ``height`` reaches along the radius at screen
+    angle ``angle_deg``, in the box's units."""
+    theta = math.radians(angle_deg)
+    return width * abs(math.cos(theta)) + height * abs(math.sin(theta))
+
+
+def label_radius(box: tuple[float, float], glyph_radius: float, glyph_size: float, angle_deg: float) -> float:
+    """Return the radius (fraction of the wheel's) of the centre of a label ``box`` drawn at
+    ``angle_deg`` under a glyph ``glyph_size`` wide centred at ``glyph_radius``: just inside
+    the glyph, as far in as the box reaches along the radius there (the gap scaled with the
+    glyph)."""
+    scale = glyph_size / SINGLE_RING.glyph_size
+    return glyph_radius - glyph_size / 2 - LABEL_GAP * scale - along(*box, angle_deg) / 2
+
+
+def signed_deg(angle_deg: float) -> float:
+    """Return an angle difference (degrees) in [-180, 180)."""
+    return (angle_deg + 180.0) % 360.0 - 180.0
+
+
+def degree_minute(within_sign_deg: float) -> tuple[int, int]:
+    """Return the whole degree and minute of an angle within a sign (degrees [0, 30)), the
+    minute truncated as an ephemeris prints it (29°59′ is never rounded up to 30°)."""
+    total = int(within_sign_deg * 60.0)
+    return total // 60, total % 60
