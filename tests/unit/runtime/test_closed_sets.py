@@ -185,6 +185,7 @@ def test_every_closed_set_with_a_table_is_bound_to_the_table_that_gives_it_meani
         ("celestial.v1.DrawChartWheelRequest", "band"): "shared.pictures.themes.BAND_FILLS",
         ("celestial.v1.ComputeVedicChartRequest", "style"): "services.timelords.indian_charts.layout.STYLES",
         ("celestial.v1.ComputeVedicChartRequest", "theme"): "shared.pictures.themes.THEMES",
+        ("celestial.v1.FindBirthTimeSensitivityRequest", "theme"): "shared.pictures.themes.THEMES",
         ("celestial.v1.DrawChartWheelRequest", "table"): "services.ephemeris.wheel.frame.TABLE_PLACES",
         ("celestial.v1.DrawChartWheelRequest", "node"): "kernel.bodies.NODE_BODIES",
         ("celestial.v1.ComputeDraconicChartRequest", "node"): "kernel.bodies.NODE_BODIES",
