@@ -48,6 +48,7 @@ UNICODE_NAMES = {
     "pluto": "PLUTO",
     "north_node": "ASCENDING NODE",
     "south_node": "DESCENDING NODE",
+    "part_of_fortune": "CIRCLED TIMES",
     "chiron": "CHIRON",
     "pholus": "PHOLUS",
     "ceres": "CERES",
