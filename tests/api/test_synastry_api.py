@@ -1,4 +1,4 @@
-"""/v1/synastry's house overlays and compatibility score (interface.md, /v1/synastry; docs/charts.md).
+"""/v1/synastry's house overlays and compatibility score (docs/synastry.md).
 
 References: the overlays by hand, from chart B's own cusps as /v1/natal-chart gives them
 (zodiacal mode), and from Swiss Ephemeris's house-position function called here directly
