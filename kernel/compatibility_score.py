@@ -1,12 +1,14 @@
 """A Western compatibility score of two charts: Ciro Discepolo's points, as kerykeion reads them.
 
-The method (Ciro Discepolo, "Il punteggio di affinità di coppia", http://www.cirodiscepolo.it/
-Articoli/Discepoloele.htm) counts the links between two births that astrologers weigh most in a
-couple: the two Suns in a sign of the same quality, the Sun and the Moon of the one against the
-Sun, the Moon and the Ascendant of the other, Venus against Mars. Its points, orbs and bands
-below are data, as kerykeion 5.12 implements the method (``kerykeion/relationship_score_factory.py``,
-its ``DEFAULT_ACTIVE_ASPECTS`` orbs and ``get_aspect_from_two_points`` in
-``kerykeion/aspects/aspects_utils.py``), so the same two charts score the same.
+The method (Ciro Discepolo's; kerykeion cites http://www.cirodiscepolo.it/Articoli/Discepoloele.htm,
+which we could not read: the method here is kerykeion's reading of it) counts the links between
+two births that weigh most in a couple: the two Suns in signs of the same quality, the Sun and
+the Moon of the one against the Sun, the Moon and the Ascendant of the other, Venus against
+Mars. Its points, orbs and bands below are data, as kerykeion 5.12 computes them
+(``kerykeion/relationship_score_factory.py``, with the ``DEFAULT_ACTIVE_ASPECTS`` orbs its
+aspects use and ``get_aspect_from_two_points`` in ``kerykeion/aspects/aspects_utils.py``), so the
+same two charts score the same. (kerykeion also defines ``DISCEPOLO_SCORE_ACTIVE_ASPECTS``,
+other orbs with minor aspects, which its score does not use; neither do we.)
 """
 
 from __future__ import annotations
