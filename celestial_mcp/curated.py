@@ -223,7 +223,8 @@ TOOLS: tuple[CuratedTool, ...] = (
     CuratedTool(
         "relationship_chart",
         "Two births: synastry (both charts and the aspects between), composite or davison chart. "
-        "Parallels are off unless extra.parallels=true.",
+        "Parallels are off unless extra.parallels=true; a synastry adds a compatibility score (Discepolo's) "
+        "with extra.score=true.",
         {
             **BIRTH,
             "partner": PARTNER,

@@ -79,6 +79,12 @@ def chart_summary(data: Any, meta: dict[str, Any], arguments: dict[str, Any]) ->
             f"Synastry. A: {chart_line(data['chart_a'])}. B: {chart_line(data['chart_b'])}. "
             f"{len(data.get('inter_aspects', ()))} aspects between them."
         )
+        score = data.get("compatibility")
+        if score:
+            text += (
+                f" Compatibility ({score['method']}): {score['score']} points, {score['category'].replace('_', ' ')}, "
+                f"from {len(score.get('parts', ()))} parts."
+            )
     elif "charts" in data:
         text = (
             f"{len(data['charts'])} return chart(s); the first: {chart_line(data['charts'][0])}."

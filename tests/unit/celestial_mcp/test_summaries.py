@@ -3,7 +3,15 @@ summaries are checked through their results in test_curated.py; here, the readin
 
 from __future__ import annotations
 
-from celestial_mcp.summaries import CAUSE_WORDS, angle_words, cause_words, moments, request_words, zodiac
+from celestial_mcp.summaries import (
+    CAUSE_WORDS,
+    angle_words,
+    cause_words,
+    chart_summary,
+    moments,
+    request_words,
+    zodiac,
+)
 from kernel.difference_causes import CAUSE_KINDS
 
 
@@ -61,3 +69,17 @@ def test_a_corrected_request_reads_as_natal_chart_arguments_with_topocentric_in_
         "datetime=1985-07-13T13:05:00.000Z, lat=48.85, extra.topocentric=true, bodies=[sun, moon]"
     )
     assert "topocentric" not in request_words({"lat": 1.0, "topocentric": False})
+
+
+def test_a_synastry_with_a_score_says_the_method_the_points_the_category_and_how_many_parts():
+    chart = {"metadata": {"datetime_iso": "1984-02-11T09:20:00Z"}, "positions": [{"body": "sun", "longitude": 321.9}]}
+    synastry = {"chart_a": chart, "chart_b": chart, "inter_aspects": [{}, {}]}
+    parts = [{"rule": "destiny_sign", "points": 5}, {"rule": "venus_mars", "points": 4}, {"rule": "sun_ascendant"}]
+    scored = {
+        **synastry,
+        "compatibility": {"method": "discepolo", "score": 13, "category": "important", "parts": parts},
+    }
+    assert chart_summary(scored, {}, {}).endswith(
+        "2 aspects between them. Compatibility (discepolo): 13 points, important, from 3 parts."
+    )
+    assert chart_summary(synastry, {}, {}).endswith("2 aspects between them.")
