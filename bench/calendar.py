@@ -8,10 +8,8 @@ saves over several: validation, the assembly, and a caller's round trips are lef
 
 from __future__ import annotations
 
-import statistics
-import time
-
 from bench.figures import record
+from bench.timing import median_ms
 from celestial.v1 import search_service_pb2 as pb
 from kernel import engine
 from kernel.deadline import Deadline
@@ -30,12 +28,7 @@ def _request(cls, path: str, fields: dict):
 
 
 def _median_ms(work) -> float:
-    times = []
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+    return median_ms(work, ROUNDS)
 
 
 def _separate_requests(events: list[pb.Event]) -> list:

@@ -11,10 +11,8 @@ Goal (issue 52): a full set within 200 ms (``explain_difference_ms``, the larger
 
 from __future__ import annotations
 
-import statistics
-import time
-
 from bench.figures import record
+from bench.timing import median_service_ms
 from celestial.v1 import ephemeris_service_pb2, search_service_pb2
 from kernel import civil_time, engine
 from kernel.deadline import Deadline
@@ -76,17 +74,9 @@ def _bodies(kind: str) -> list[dict]:
 
 
 def service_ms(handler, message_cls, path: str, bodies: list[dict]) -> tuple[float, float]:
-    """Return the median milliseconds, of CPU and of the clock, of each body's request through
-    ``compute_reply`` and the reply's serialization (the CPU's the figure: the clock's also
-    counts the waits of a machine shared with other work)."""
-    cpu, wall = [], []
-    for body in bodies:
-        request = request_from_json(message_cls, body, path)
-        started, started_cpu = time.perf_counter(), time.process_time()
-        compute_reply(handler, request, Deadline.never()).SerializeToString()
-        cpu.append((time.process_time() - started_cpu) * 1e3)
-        wall.append((time.perf_counter() - started) * 1e3)
-    return statistics.median(cpu), statistics.median(wall)
+    """Return the median milliseconds, of CPU and of the clock, of each body's request
+    (bench/timing.py)."""
+    return median_service_ms(handler, (request_from_json(message_cls, body, path) for body in bodies))
 
 
 def main() -> None:

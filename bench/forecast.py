@@ -13,10 +13,10 @@ several; the separate returns also cast a chart at each return, which the foreca
 from __future__ import annotations
 
 import os
-import statistics
 import time
 
 from bench.figures import record
+from bench.timing import median_ms
 from celestial.v1 import search_service_pb2 as pb
 from celestial.v1 import timelords_service_pb2 as timelords_pb
 from kernel import engine
@@ -61,12 +61,7 @@ def _least_cpu_ms(work, rounds: int = 7) -> float:
 
 
 def _median_ms(work) -> float:
-    times = []
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+    return median_ms(work, ROUNDS)
 
 
 def _separate_requests() -> list:

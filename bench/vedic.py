@@ -8,16 +8,12 @@ printed beside the same chart as JSON."""
 
 from __future__ import annotations
 
-import statistics
-import time
-
 from bench.figures import record
+from bench.timing import median_service_ms
 from celestial.v1 import ephemeris_service_pb2, vedic_pb2
 from kernel import engine
-from kernel.deadline import Deadline
 from services.ephemeris import natal
 from services.timelords import panchang, vedic_chart, vimshottari_dasha
-from shared.runtime.computation import compute_reply
 from shared.runtime.config import load_settings
 from shared.runtime.transcoder import request_from_query
 
@@ -31,23 +27,11 @@ BIRTHS = [
 ]
 
 
-def _request(message_cls, params: dict[str, str], path: str):
-    return request_from_query(message_cls, list(params.items()), path)
-
-
 def service_ms(handler, message_cls, path: str, extra: dict[str, str]) -> tuple[float, float]:
-    """Return the median milliseconds, of CPU and of the clock, of each birth's request through
-    ``compute_reply`` and the reply's serialization. The compute child is one thread, so its
-    CPU time is its service time on a core of its own; the clock's also counts the waits a
-    machine shared with other work adds (both printed, the CPU's the figure)."""
-    cpu, wall = [], []
-    for birth in BIRTHS:
-        request = _request(message_cls, {**birth, **extra}, path)
-        started, started_cpu = time.perf_counter(), time.process_time()
-        compute_reply(handler, request, Deadline.never()).SerializeToString()
-        cpu.append((time.process_time() - started_cpu) * 1e3)
-        wall.append((time.perf_counter() - started) * 1e3)
-    return statistics.median(cpu), statistics.median(wall)
+    """Return the median milliseconds, of CPU and of the clock, of each birth's request with
+    ``extra`` (bench/timing.py)."""
+    requests = (request_from_query(message_cls, list({**birth, **extra}.items()), path) for birth in BIRTHS)
+    return median_service_ms(handler, requests)
 
 
 def main() -> None:

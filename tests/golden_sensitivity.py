@@ -2,31 +2,24 @@
 tests/golden/sensitivity/ and compared pixel by pixel by
 tests/unit/services/test_sensitivity_timeline_png.py.
 
-``python -m tests.golden_sensitivity --write`` draws them again (after a change of the drawing,
-the fonts or resvg; look at each before committing them: the golden images hold what was
-reviewed, not what the code is proven to draw); ``--docs`` writes docs/sensitivity.md's
-picture. Without either it lists the images that differ and exits 1 if any does.
+``python -m tests.golden_sensitivity --write`` (``python -m tests.golden_pictures sensitivity
+--write``) draws them again, to be looked at before they are committed; ``--docs`` writes
+docs/sensitivity.md's picture; without either it lists the images that differ
+(tests/golden_pictures.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
-import xml.etree.ElementTree as ET
-from pathlib import Path
-
-import numpy as np
+from functools import partial
 
 from celestial.v1 import search_service_pb2
-from kernel import civil_time, engine
 from kernel.deadline import Deadline
 from services.search import birth_time_sensitivity
 from shared.runtime.computation import compute_reply
-from shared.runtime.config import REPO_ROOT, load_settings
 from shared.runtime.transcoder import request_from_query
-from tests.golden_wheels import pixels
+from tests import golden_pictures
 
-GOLDEN_DIR = REPO_ROOT / "tests" / "golden" / "sensitivity"
 PATH = "/v1/natal-chart/sensitivity"
 #: The birth of the API's tests (Paris, 1985-07-13 14:05 CEST) and a birth in Delhi.
 PARIS = {"datetime": "1985-07-13T14:05:00", "tz": "Europe/Paris", "lat": "48.85", "lon": "2.35"}
@@ -64,43 +57,16 @@ def draw_png(picture: str) -> bytes:
 
 def draw_document(picture: str) -> tuple[str, int, int]:
     """Return the SVG document of the golden ``picture`` and its width and height in pixels."""
-    svg = _reply(picture, "svg").data.svg
-    root = ET.fromstring(svg)
-    return svg, int(root.get("width")), int(root.get("height"))
+    return golden_pictures.sized(_reply(picture, "svg").data.svg)
 
 
-def golden_path(picture: str) -> Path:
-    """Return the path of the golden image ``picture``."""
-    return GOLDEN_DIR / f"{picture}.png"
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the golden images (then look at each)")
-    parser.add_argument(
-        "--docs", action="store_true", help="write the picture of docs/sensitivity.md (then look at it)"
-    )
-    args = parser.parse_args(argv)
-    settings = load_settings()
-    engine.use_ephemeris_files(settings.ephe_path)
-    civil_time.use_zone_files(settings.tz_path)
-    if args.docs:
-        for name, picture in DOCS_PICTURES.items():
-            (REPO_ROOT / "docs" / name).write_bytes(draw_png(picture))
-            print(f"wrote docs/{name}")
-        return 0
-    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-    differing = []
-    for picture in PICTURES:
-        png, path = draw_png(picture), golden_path(picture)
-        if args.write:
-            path.write_bytes(png)
-            print(f"wrote {path.relative_to(REPO_ROOT)}")
-        elif not path.exists() or not np.array_equal(pixels(png), pixels(path)):
-            differing.append(path)
-            print(f"differs: {path.relative_to(REPO_ROOT)}")
-    return 1 if differing else 0
+FAMILY = golden_pictures.Family(
+    name="sensitivity",
+    pictures=tuple(PICTURES),
+    draw_png=draw_png,
+    docs={name: partial(draw_png, picture) for name, picture in DOCS_PICTURES.items()},
+)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(golden_pictures.main(family=FAMILY))

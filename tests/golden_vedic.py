@@ -1,23 +1,17 @@
 """The golden North and South Indian charts (/v1/vedic/chart's pictures), kept under
 tests/golden/vedic/ and compared pixel by pixel by tests/unit/services/test_indian_charts_png.py.
 
-``python -m tests.golden_vedic --write`` draws them again (after a change of the drawing, the
-fonts or resvg; look at each before committing them: the golden images hold what was
-reviewed, not what the code is proven to draw); ``--docs`` writes docs/vedic.md's two
-pictures. Without either it lists the images that differ and exits 1 if any does.
+``python -m tests.golden_vedic --write`` (``python -m tests.golden_pictures vedic --write``)
+draws them again, to be looked at before they are committed; ``--docs`` writes docs/vedic.md's
+two pictures; without either it lists the images that differ (tests/golden_pictures.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
-import xml.etree.ElementTree as ET
-from pathlib import Path
-
-import numpy as np
+from functools import partial
 
 from celestial.v1 import vedic_pb2
-from kernel import engine
 from kernel.deadline import Deadline
 from services.timelords import vedic_chart
 from services.timelords.indian_charts.drawing import draw_svg, picture_size
@@ -26,11 +20,9 @@ from services.timelords.indian_charts.layout import ChartPoint, chart_layout
 from shared.pictures.png import render_png
 from shared.pictures.themes import THEMES
 from shared.runtime.computation import compute_reply
-from shared.runtime.config import REPO_ROOT, load_settings
 from shared.runtime.transcoder import request_from_query
-from tests.golden_wheels import pixels
+from tests import golden_pictures
 
-GOLDEN_DIR = REPO_ROOT / "tests" / "golden" / "vedic"
 #: The birth of the recorded example (London, 1990-06-15 14:30 UTC) and a birth in Delhi.
 LONDON = {"datetime": "1990-06-15T14:30:00Z", "lat": "51.5074", "lon": "-0.1278"}
 DELHI = {"datetime": "1984-11-02T05:10:00Z", "lat": "28.6139", "lon": "77.2090"}
@@ -64,9 +56,7 @@ def draw_document(picture: str) -> tuple[str, int, int]:
         return _crowded_svg(picture.split("-")[0] + "_indian")
     params = {**PICTURES[picture], "format": "svg"}
     request = request_from_query(vedic_pb2.ComputeVedicChartRequest, list(params.items()), "/v1/vedic/chart")
-    svg = compute_reply(vedic_chart.compute, request, Deadline.never()).data.svg
-    root = ET.fromstring(svg)
-    return svg, int(root.get("width")), int(root.get("height"))
+    return golden_pictures.sized(compute_reply(vedic_chart.compute, request, Deadline.never()).data.svg)
 
 
 def _crowded_svg(style: str, size: int = 500) -> tuple[str, int, int]:
@@ -79,39 +69,13 @@ def _crowded_svg(style: str, size: int = 500) -> tuple[str, int, int]:
     return svg, *picture_size(size, 1)
 
 
-def golden_path(picture: str) -> Path:
-    """Return the path of the golden image ``picture``."""
-    return GOLDEN_DIR / f"{picture}.png"
-
-
-def golden_pictures() -> tuple[str, ...]:
-    """Return the names of every golden picture."""
-    return (*PICTURES, *CROWDED)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the golden images (then look at each)")
-    parser.add_argument("--docs", action="store_true", help="write the pictures of docs/vedic.md (then look at each)")
-    args = parser.parse_args(argv)
-    engine.use_ephemeris_files(load_settings().ephe_path)
-    if args.docs:
-        for name, picture in DOCS_PICTURES.items():
-            (REPO_ROOT / "docs" / name).write_bytes(draw_png(picture))
-            print(f"wrote docs/{name}")
-        return 0
-    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-    differing = []
-    for picture in golden_pictures():
-        png, path = draw_png(picture), golden_path(picture)
-        if args.write:
-            path.write_bytes(png)
-            print(f"wrote {path.relative_to(REPO_ROOT)}")
-        elif not path.exists() or not np.array_equal(pixels(png), pixels(path)):
-            differing.append(path)
-            print(f"differs: {path.relative_to(REPO_ROOT)}")
-    return 1 if differing else 0
+FAMILY = golden_pictures.Family(
+    name="vedic",
+    pictures=(*PICTURES, *CROWDED),
+    draw_png=draw_png,
+    docs={name: partial(draw_png, picture) for name, picture in DOCS_PICTURES.items()},
+)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(golden_pictures.main(family=FAMILY))

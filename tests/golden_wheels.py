@@ -4,21 +4,16 @@ them, kept under tests/golden/wheel/ and compared pixel by pixel by
 tests/unit/services/test_wheel_png.py. The other pictures (PICTURES) are the requests the
 proof by pixels draws beside the natal charts: the other kinds, and a wheel in Russian.
 
-``python -m tests.golden_wheels --write`` draws them again (after a change of the drawing, the
-fonts or resvg); each written image is then looked at once, by eye, before it is committed:
-the golden images hold what was reviewed, not what the code is proven to draw. Without
-``--write`` it lists the images that differ from the golden ones and exits 1 if any does.
-``--docs`` draws the pictures of docs/chart-wheels.md (DOCS_PICTURES) as format=png does.
+``python -m tests.golden_wheels --write`` (``python -m tests.golden_pictures wheel --write``)
+draws them again, to be looked at before they are committed; ``--docs`` draws the pictures of
+docs/chart-wheels.md (DOCS_PICTURES) as format=png does; without either it lists the images
+that differ from the golden ones (tests/golden_pictures.py).
 """
 
 from __future__ import annotations
 
-import argparse
-import io
 import sys
-from pathlib import Path
-
-import numpy as np
+from functools import partial
 
 from celestial.v1 import ephemeris_service_pb2 as pb
 from celestial.v1.common_pb2 import ChartOptions, ChartRequestOptions, Moment, Place
@@ -27,11 +22,11 @@ from kernel.chart import Chart
 from kernel.deadline import Deadline
 from services.ephemeris import chart_wheel
 from shared.runtime.chart_reply import chart_reply
-from shared.runtime.config import REPO_ROOT, load_settings
+from shared.runtime.config import load_settings
 from shared.runtime.validation import validate
 from shared.runtime.wire import birth_from
+from tests import golden_pictures
 
-GOLDEN_DIR = REPO_ROOT / "tests" / "golden" / "wheel"
 THEMES = ("light", "dark", "high_contrast", "print")
 #: The size the golden images are drawn at (pixels), the API's default.
 SIZE = 800
@@ -136,54 +131,22 @@ def draw_png(picture: str, theme: str, *, size: int = SIZE) -> bytes:
     return draw(picture, theme, size=size).png
 
 
-def golden_path(picture: str, theme: str) -> Path:
-    """Return the path of the golden image of ``picture`` in ``theme``."""
-    return GOLDEN_DIR / f"{picture}-{theme}.png"
+def _docs_png(fields: dict) -> bytes:
+    """Return the PNG of a picture of docs/chart-wheels.md: London's birth with ``fields``."""
+    request = validate(pb.DrawChartWheelRequest(birth=_birth("london"), format="png", **fields))
+    return chart_wheel.compute(request, Deadline.never()).data.png
 
 
-def pixels(png: bytes | Path) -> np.ndarray:
-    """Return a PNG's pixels as an array (height, width, 4) of RGBA bytes."""
-    from PIL import Image  # a test dependency; the service never decodes a PNG
+#: A golden image's name (its file's, without .png) → its picture and theme.
+_GOLDEN_NAMES = {f"{picture}-{theme}": (picture, theme) for picture, theme in GOLDEN}
 
-    with Image.open(io.BytesIO(png) if isinstance(png, bytes) else png) as image:
-        return np.asarray(image.convert("RGBA"))
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--write", action="store_true", help="write the golden images (then look at each before committing)"
-    )
-    parser.add_argument(
-        "--docs", action="store_true", help="write the pictures of docs/chart-wheels.md (then look at each)"
-    )
-    args = parser.parse_args(argv)
-    if args.docs:
-        engine.use_ephemeris_files(load_settings().ephe_path)
-        moment, lat, lon = CHARTS["london"]
-        for name, fields in DOCS_PICTURES.items():
-            request = validate(
-                pb.DrawChartWheelRequest(
-                    birth=pb.WheelBirth(moment=Moment(datetime=moment), location=Place(lat=lat, lon=lon)),
-                    format="png",
-                    **fields,
-                )
-            )
-            (REPO_ROOT / "docs" / name).write_bytes(chart_wheel.compute(request, Deadline.never()).data.png)
-            print(f"wrote docs/{name}")
-        return 0
-    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-    differing = []
-    for picture, theme in GOLDEN:
-        png, path = draw_png(picture, theme), golden_path(picture, theme)
-        if args.write:
-            path.write_bytes(png)
-            print(f"wrote {path.relative_to(REPO_ROOT)}")
-        elif not path.exists() or not np.array_equal(pixels(png), pixels(path)):
-            differing.append(path)
-            print(f"differs: {path.relative_to(REPO_ROOT)}")
-    return 1 if differing else 0
+FAMILY = golden_pictures.Family(
+    name="wheel",
+    pictures=tuple(_GOLDEN_NAMES),
+    draw_png=lambda name: draw_png(*_GOLDEN_NAMES[name]),
+    docs={name: partial(_docs_png, fields) for name, fields in DOCS_PICTURES.items()},
+)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(golden_pictures.main(family=FAMILY))

@@ -25,35 +25,20 @@ from services.ephemeris.wheel.drawing import draw_svg
 from services.ephemeris.wheel.layout import wheel_layout
 from shared.pictures.png import render_png
 from shared.pictures.themes import THEMES
-from tests.e2e.browser import launched_chromium
-from tests.golden_wheels import CHARTS, GOLDEN, cast, draw, draw_png, golden_path, pixels, wheel_request
+from tests.golden_pictures import (
+    CHANNEL_TOLERANCE,
+    MAX_DIFFERING_SHARE,
+    MAX_SHIFTED_SHARE,
+    assert_drawn_as_golden,
+    chromium_pixels,
+    differing_share,
+    differing_share_within_a_pixel,
+    pixels,
+)
+from tests.golden_wheels import CHARTS, FAMILY, cast, draw, draw_png, wheel_request
 
 pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run make setup")
 
-#: Chromium against resvg: a pixel differs when one of its channels differs by more than
-#: CHANNEL_TOLERANCE (of 255), and at most MAX_DIFFERING_SHARE of the pixels may. Two
-#: rasterisers agree inside every shape and part only at the edges, where each pixel is a
-#: blend by the share of it the shape covers: they sample that coverage differently and
-#: Chromium's Skia draws text with its own gamma, so an edge pixel of a dark stroke on white
-#: can differ by a fifth of the range (measured: up to 0.57% of the pixels differ by more than
-#: 48 over CHROMIUM_PICTURES in the four themes, the most in high_contrast and print, black on
-#: white, and in the pictures with the most text and edges: the bi-wheels, the Russian wheel;
-#: it was 0.39% before the degree scale's 360 ticks and the cusps' positions, issue 51).
-#: A stroke or glyph missing or misplaced by more than a pixel differs by far more than 48
-#: along its whole length; but the text is only 0.4% of the pixels, which is why the text is
-#: also compared within a pixel (below). The header (on by default) adds lines of text, and a
-#: bi-wheel's ring labels more: measured 0.26% (London) to 0.59% (synastry in print) with
-#: them, the header's text whole pixels apart in both (its baselines on whole pixels); the
-#: header and the degree scale together, up to 0.81% (the transit bi-wheel in print).
-CHANNEL_TOLERANCE = 48
-MAX_DIFFERING_SHARE = 0.009
-#: Compared within a pixel (each pixel against the nearest colour within one pixel in the
-#: other picture), at most MAX_SHIFTED_SHARE may differ: measured 0.035-0.11% over
-#: CHROMIUM_PICTURES in the four themes before the header, up to 0.24% with it (the
-#: bi-wheels in high_contrast and print: looked at, every such pixel is at a letter's edge in
-#: the header, where the two engines place a glyph's advance a fraction of a pixel apart), and
-#: 0.44-0.47% for a wheel drawn without its text, which this bound still tells apart.
-MAX_SHIFTED_SHARE = 0.003
 #: A pixel is a glyph's ink when a channel differs from the background by more than
 #: INK_CONTRAST (of 255): more than a faint cusp line's own colour does (71 in the light
 #: theme), so a cusp crossing a glyph's place is not taken for it, and less than a stroke
@@ -78,32 +63,6 @@ def _rgb(hex_colour: str) -> tuple[int, int, int]:
 def _count_of(image: np.ndarray, hex_colour: str) -> int:
     """Return how many pixels of ``image`` (RGBA) are exactly ``hex_colour``, opaque."""
     return int(np.all(image == (*_rgb(hex_colour), 255), axis=2).sum())
-
-
-def _differing_share(a: np.ndarray, b: np.ndarray) -> float:
-    """Return the share (0-1) of pixels whose colour differs by more than CHANNEL_TOLERANCE in
-    a channel between two RGB(A) images of one size."""
-    difference = np.abs(a[..., :3].astype(int) - b[..., :3].astype(int)).max(axis=2)
-    return float((difference > CHANNEL_TOLERANCE).mean())
-
-
-def _nearest_within_a_pixel(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Return, for each pixel of ``a``, the least of its largest channel differences to the
-    pixels of ``b`` within one pixel of it (the 3 x 3 square around it)."""
-    height, width = a.shape[:2]
-    padded = np.pad(b, ((1, 1), (1, 1), (0, 0)), mode="edge")
-    nearest = np.full((height, width), 255)
-    for dy in range(3):
-        for dx in range(3):
-            nearest = np.minimum(nearest, np.abs(a - padded[dy : dy + height, dx : dx + width]).max(axis=2))
-    return nearest
-
-
-def _differing_share_within_a_pixel(a: np.ndarray, b: np.ndarray) -> float:
-    """Return the share (0-1) of pixels of either RGB(A) image with no colour within
-    CHANNEL_TOLERANCE in every channel among the other's pixels within one pixel of it."""
-    a, b = a[..., :3].astype(int), b[..., :3].astype(int)
-    return float((np.maximum(_nearest_within_a_pixel(a, b), _nearest_within_a_pixel(b, a)) > CHANNEL_TOLERANCE).mean())
 
 
 @pytest.mark.parametrize("theme", THEMES)
@@ -169,21 +128,6 @@ def test_the_ink_check_finds_nothing_on_a_wheel_drawn_without_its_bodies(size):
     assert _uninked(pixels(render_png(bare, size)), layout, size) == [point.body for point in layout.points]
 
 
-@pytest.fixture(scope="module")
-def chromium_page(processes):
-    with launched_chromium() as browser:
-        page = browser.new_page(viewport={"width": 800, "height": 800}, device_scale_factor=1)
-        yield page
-
-
-def _chromium_pixels(page, svg: str, width: int = 800, height: int = 800) -> np.ndarray:
-    """Return Chromium's picture of ``svg`` inline in a page whose viewport is the picture's
-    ``width`` by ``height`` pixels (a grid's picture is wider or taller than the wheel)."""
-    page.set_viewport_size({"width": width, "height": height})
-    page.set_content(f'<!DOCTYPE html><html><body style="margin:0">{svg}</body></html>')
-    return pixels(page.screenshot())
-
-
 #: The pictures Chromium draws beside resvg, one of each kind of picture the service draws: a
 #: natal wheel, a transit and a synastry bi-wheel, a composite, the aspect grid aside and
 #: below, a wheel in Russian (Cyrillic labels), and a wheel with the points beside the bodies
@@ -196,13 +140,13 @@ def _drawn_by_both(page, picture: str, theme: str) -> tuple[np.ndarray, np.ndarr
     ``picture`` in ``theme``, resvg's being the PNG it answers for the same request."""
     resvg = pixels(draw(picture, theme).png)
     height, width = resvg.shape[:2]
-    return _chromium_pixels(page, draw(picture, theme, format="svg").svg, width, height), resvg
+    return chromium_pixels(page, draw(picture, theme, format="svg").svg, width, height), resvg
 
 
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("picture", CHROMIUM_PICTURES)
 def test_chromium_and_resvg_draw_the_same_wheel(chromium_page, picture, theme):
-    share = _differing_share(*_drawn_by_both(chromium_page, picture, theme))
+    share = differing_share(*_drawn_by_both(chromium_page, picture, theme))
     assert share <= MAX_DIFFERING_SHARE, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE}"
 
 
@@ -212,7 +156,7 @@ def test_chromium_and_resvg_draw_every_stroke_and_letter_within_a_pixel(chromium
     """The text is about 0.4% of a wheel's pixels, so the test above would pass a PNG without
     it; here each pixel is matched with the nearest colour within one pixel in the other
     picture (a sub-pixel shift of an edge is not a difference, a missing letter is)."""
-    share = _differing_share_within_a_pixel(*_drawn_by_both(chromium_page, picture, theme))
+    share = differing_share_within_a_pixel(*_drawn_by_both(chromium_page, picture, theme))
     assert share <= MAX_SHIFTED_SHARE, (
         f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE} within a pixel"
     )
@@ -223,7 +167,7 @@ def test_the_comparison_with_chromium_sees_a_wheel_drawn_without_its_text(chromi
     that differs from Chromium's picture beyond the limit."""
     svg = _svg("london", "light")
     textless = resvg_py.svg_to_bytes(svg_string=svg, width=800, height=800, skip_system_fonts=True)
-    assert _differing_share_within_a_pixel(_chromium_pixels(chromium_page, svg), pixels(textless)) > MAX_SHIFTED_SHARE
+    assert differing_share_within_a_pixel(chromium_pixels(chromium_page, svg), pixels(textless)) > MAX_SHIFTED_SHARE
 
 
 SYSTEM_SERIF = Path("/usr/share/fonts/truetype/noto/NotoSerif-Regular.ttf")
@@ -248,8 +192,8 @@ def test_the_pngs_text_is_drawn_with_the_bundled_font_never_the_systems():
     assert (drawn("Noto Sans")[..., :3] < 128).any()  # the text is drawn
 
 
-@pytest.mark.parametrize(("picture", "theme"), GOLDEN, ids=[golden_path(*golden).stem for golden in GOLDEN])
-def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(picture, theme):
+@pytest.mark.parametrize("picture", FAMILY.pictures)
+def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(picture):
     """The golden images under tests/golden/wheel/ were looked at, by eye, once, when they were
     written (``python -m tests.golden_wheels --write``); this only says the wheel is still
     drawn exactly as it was then. Pixels, not bytes, are compared, with no tolerance: resvg of
@@ -257,6 +201,4 @@ def test_the_golden_wheels_are_drawn_again_pixel_for_pixel(picture, theme):
     (nothing in its antialiasing varies between runs), while the PNG's bytes also depend on its
     encoder's compression, which is not the picture. A change of the drawing, the fonts or the
     resvg version fails here: write the images again and look at each before committing."""
-    drawn, golden = pixels(draw_png(picture, theme)), pixels(golden_path(picture, theme))
-    assert drawn.shape == golden.shape
-    assert np.array_equal(drawn, golden), f"{int(np.any(drawn != golden, axis=2).sum())} pixels changed"
+    assert_drawn_as_golden(FAMILY, picture)

@@ -251,7 +251,7 @@ NO_GLYPH = "\ue000"
 
 
 def _letter_pixels(letter: str, bold: bool):
-    from tests.golden_wheels import pixels  # Pillow decodes the PNG; a test dependency
+    from tests.golden_pictures import pixels  # Pillow decodes the PNG; a test dependency
 
     weight = ' font-weight="bold"' if bold else ""
     svg = (
