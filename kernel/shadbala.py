@@ -3,8 +3,8 @@ and their sum against the least each graha needs.
 
 The tables are the chapter's: Brihat Parashara Hora Shastra (R. Santhanam tr., 1984), ch. 27
 "Shadbala" (below, "ch. 27"), read with ch. 3 for the grahas' natures and ch. 26 for the
-measure of an aspect (drishti). Where the chapter leaves a choice, the reading taken is PyJHora
-4.8.7's (its default, docs/vedic.md "Shadbala"). Longitudes are sidereal degrees [0, 360) of
+measure of an aspect (drishti). Where the chapter leaves a choice, the reading taken is named
+beside the table (docs/vedic.md "Shadbala" and "Differences from PyJHora"). Longitudes are sidereal degrees [0, 360) of
 the ayanamsha the caller chose; declinations are the tropical (sayana) declination of each
 graha's ecliptic point (its kranti), north positive; times are UT1 Julian Days.
 
@@ -28,7 +28,7 @@ VIRUPAS_PER_RUPA = 60.0
 
 # Source (every table below): BPHS ch. 27 "Shadbala", but where another chapter is named.
 # Deep exaltation points, sidereal degrees: Sun 10 Aries, Moon 3 Taurus, Mars 28 Capricorn,
-# Mercury 15 Virgo, Jupiter 5 Cancer, Venus 27 Pisces, Saturn 20 Libra (ch. 3 sl. 49-50).
+# Mercury 15 Virgo, Jupiter 5 Cancer, Venus 27 Pisces, Saturn 20 Libra (ch. 3).
 EXALTATION_DEG: dict[str, float] = {
     "sun": 10.0,
     "moon": 33.0,
@@ -38,7 +38,7 @@ EXALTATION_DEG: dict[str, float] = {
     "venus": 357.0,
     "saturn": 200.0,
 }
-# Moolatrikona signs (0 Aries ... 11 Pisces, ch. 3 sl. 51-54), read as whole signs.
+# Moolatrikona signs (0 Aries ... 11 Pisces, ch. 3), read as whole signs.
 MOOLATRIKONA_SIGN: dict[str, int] = {
     "sun": 4,
     "moon": 1,
@@ -63,7 +63,7 @@ COMPOUND_RELATION_VIRUPAS: dict[str, float] = {
     "great_enemy": 1.875,
 }
 # Temporary (tatkalika) friends: the grahas in the 2nd, 3rd, 4th, 10th, 11th and 12th signs
-# from a graha (ch. 3 sl. 56); the rest temporary enemies.
+# from a graha (ch. 3); the rest temporary enemies.
 TEMPORARY_FRIEND_PLACES: frozenset[int] = frozenset({2, 3, 4, 10, 11, 12})
 # Ojhayugma: the Moon and Venus gain 15 in an even sign and 15 in an even navamsa, the others
 # in odd ones.
@@ -134,7 +134,7 @@ NAISARGIKA_VIRUPAS: dict[str, float] = {
     "mars": 60.0 * 2 / 7,
     "saturn": 60.0 / 7,
 }
-# The least shadbala, in rupas, each graha needs to be strong (ch. 27 sl. 37-38).
+# The least shadbala, in rupas, each graha needs to be strong.
 REQUIRED_RUPAS: dict[str, float] = {
     "sun": 5.0,
     "moon": 6.0,
@@ -153,7 +153,7 @@ SPECIAL_ASPECTS: dict[str, tuple[tuple[float, float, float], ...]] = {
     "jupiter": ((120.0, 150.0, 30.0), (240.0, 270.0, 30.0)),
 }
 DRIK_SHARE = 0.25
-# Natural benefics and malefics (ch. 3 sl. 10-11): Jupiter and Venus benefic, the Sun, Mars
+# Natural benefics and malefics (ch. 3): Jupiter and Venus benefic, the Sun, Mars
 # and Saturn malefic; the Moon benefic waxing, malefic waning; Mercury benefic alone or with
 # more benefics in its sign, malefic with more malefics, with as many the nearer's nature.
 BENEFICS: frozenset[str] = frozenset({"jupiter", "venus"})
