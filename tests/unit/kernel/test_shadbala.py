@@ -227,8 +227,9 @@ def test_each_total_over_the_parts_read_alike_is_within_1_percent_of_pyjhoras(pr
     """The parts both read alike: sthana, dig, naisargika, drik and, of the kala bala, paksha,
     tribhaga, vara and ayana (nathonnatha has its own bound; abda, masa and hora are other
     readings, chesta and yuddha not computed). Where PyJHora's unreduced arcs apply (dig,
-    paksha, ayana past 360) the grahas are left out. Measured: the few over are the birth
-    cases of the tests above (a sunrise, a third's boundary, Mercury's nature)."""
+    paksha, ayana past 360) the grahas are left out. Measured: of 1126 compared, all within
+    0.56% but 6, the birth cases of the tests above (a sunrise, a third's boundary, Mercury's
+    nature)."""
     parts = ("sthana", "dig", "naisargika", "drik", "paksha", "tribhaga", "vara", "ayana")
     over, compared = 0, 0
     for (strengths, sayana), theirs in zip(ours(), pyjhora_shadbala(), strict=True):
@@ -240,4 +241,4 @@ def test_each_total_over_the_parts_read_alike_is_within_1_percent_of_pyjhoras(pr
             ours_total, their_total = sum(mine[p] for p in parts), sum(theirs[p][i] for p in parts)
             compared += 1
             over += abs(ours_total - their_total) > 0.01 * their_total
-    assert compared > 1000 and over <= 10
+    assert compared > 1000 and over <= 6
