@@ -63,6 +63,7 @@ CLASS_OF_PATH = {
             "/v1/vedic/dasha",
             "/v1/vedic/match",
             "/v1/vedic/ashtakavarga",
+            "/v1/vedic/shadbala",
         ),
         "chart",
     ),

@@ -105,6 +105,7 @@ PASTES: dict[str, dict[str, str]] = {
     "/v1/vedic/panchang": {"datetime": "2026-07-13T12:00", "place": BIRTH["place"]},
     "/v1/vedic/match": TWO_BIRTHS,
     "/v1/vedic/ashtakavarga": BIRTH,
+    "/v1/vedic/shadbala": BIRTH,
     # The certificate's birth, and another program's numbers for it: those of its clock time
     # read without summer time (13:05 UTC), printed to the arcminute.
     "/v1/explain-difference": {

@@ -10,6 +10,7 @@ from services.timelords import (
     panchang,
     profections,
     releasing,
+    shadbala,
     vedic_chart,
     vimshottari_dasha,
 )
@@ -26,6 +27,7 @@ HANDLERS = {
     "ComputePanchang": panchang.compute,
     "ComputeKundaliMatch": kundali_match.compute,
     "ComputeAshtakavarga": ashtakavarga.compute,
+    "ComputeShadbala": shadbala.compute,
 }
 
 

@@ -45,6 +45,7 @@ from shared.runtime.vedic_inputs import (
     ashtakavarga_input,
     kundali_match_input,
     panchang_input,
+    shadbala_input,
     vedic_chart_input,
     vimshottari_input,
 )
@@ -62,6 +63,7 @@ READERS: dict[str, Callable[[RequestReading], object]] = {
     "panchang_input": panchang_input,
     "kundali_match_input": kundali_match_input,
     "ashtakavarga_input": ashtakavarga_input,
+    "shadbala_input": shadbala_input,
     "birth_time_sensitivity_input": birth_time_sensitivity_input,
     "return_input": return_input,
     "void_of_course_bodies": void_of_course_bodies,

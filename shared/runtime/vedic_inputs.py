@@ -1,9 +1,9 @@
 """Readers of the Jyotish requests: the conventions of a Vedic chart (ayanamsha, node, house
 mode and system, the vargas), of a Vimshottari dasha (ayanamsha, year length, depth, and
-the instant or range of the life), of a panchang, of a kundali match and of an ashtakavarga
-(ayanamsha). Validation runs them in the gateway before any charge (the readers of
+the instant or range of the life), of a panchang, of a kundali match, of an ashtakavarga and of a
+shadbala (ayanamsha). Validation runs them in the gateway before any charge (the readers of
 ComputeVedicChartRequest, ComputeVimshottariDashaRequest, ComputePanchangRequest,
-ComputeKundaliMatchRequest and ComputeAshtakavargaRequest,
+ComputeKundaliMatchRequest, ComputeAshtakavargaRequest and ComputeShadbalaRequest,
 ``shared/runtime/request_readers.py``); the time-lords service reads the requests through them.
 """
 
@@ -33,6 +33,7 @@ bound_to_choices(
     "kernel.vedic_chart.NODE_BODIES",
     (vedic_pb2.ComputeVedicChartRequest, "node"),
     (vedic_pb2.ComputeAshtakavargaRequest, "node"),
+    (vedic_pb2.ComputeShadbalaRequest, "node"),
 )
 bound_to_choices(HOUSE_MODES, "kernel.vedic_chart.HOUSE_MODES", (vedic_pb2.ComputeVedicChartRequest, "houses"))
 bound_to_choices(VARGA_CODES, "kernel.vargas.VARGA_CODES", (vedic_pb2.ComputeVedicChartRequest, "vargas"))
@@ -167,4 +168,9 @@ def kundali_match_input(request: Message) -> Ayanamsha:
 
 def ashtakavarga_input(request: Message) -> Ayanamsha:
     """Return the ayanamsha an ashtakavarga request's signs are read in."""
+    return jyotish_ayanamsha(request)
+
+
+def shadbala_input(request: Message) -> Ayanamsha:
+    """Return the ayanamsha a shadbala request's longitudes are read in."""
     return jyotish_ayanamsha(request)

@@ -92,6 +92,7 @@ BUILT_REQUESTS = [
         },
     ),
     ("/v1/vedic/ashtakavarga", {**PLACE, "ayanamsha": "raman", "node": "true"}),
+    ("/v1/vedic/shadbala", {**PLACE, "ayanamsha": "raman"}),
     ("/v1/returns", {**PLACE, "body": "moon", "search_start": "2024-03-20T12:00:00Z", "count": 2, "dignities": "true"}),
     ("/v1/ingresses", {"jd": J2000, "body": "mercury", "longitude": 123.4, "backward": "true", "count": 3}),
     ("/v1/eclipses/solar", {"jd": J2000, "lat": 32.8, "lon": -96.8, "count": 2}),

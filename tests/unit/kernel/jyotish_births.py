@@ -92,3 +92,11 @@ def match_pairs() -> list[tuple[VedicChart, VedicChart]]:
 def _star(chart: VedicChart) -> tuple[int, int]:
     moon = next(p for p in chart.points if p.name == "moon")
     return moon.nakshatra.index, moon.nakshatra.pada
+
+
+@lru_cache(maxsize=1)
+def pyjhora_shadbala() -> list[dict]:
+    """Return PyJHora's shadbala of each birth and its parts (Sun..Saturn, virupas), computed
+    on local mean time (tests/unit/kernel/pyjhora_reference.py)."""
+    request = {"births": [{"jd": jd, "lat": lat, "lon": lon} for jd, lat, lon in births()], "shadbala": True}
+    return [birth["shadbala"] for birth in reference(request)["births"]]

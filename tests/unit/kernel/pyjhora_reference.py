@@ -106,6 +106,11 @@ def _answer(request: dict) -> dict:
             house = int(longitude // 30) % 12
             chart[house] = "/".join(x for x in (chart[house], str(planet)) if x)
         prastara = ashtakavarga.get_ashtaka_varga(chart)[2]
+        # The kala bala reads the clock as local time (noon near 12h): local mean time, its zone
+        # the longitude's share of a day.
+        zone = birth.get("lon", 0.0) / 15.0
+        local = drik.Place("birth", birth.get("lat", 0.0), birth.get("lon", 0.0), zone)
+        shadbala = strength_parts(jd + zone / 24.0, local) if request.get("shadbala") else None
         births.append(
             {
                 "longitudes": longitudes,
@@ -114,6 +119,7 @@ def _answer(request: dict) -> dict:
                 "lagna": sign * 30 + degree,
                 "lagna_nakshatra": lagna_nakshatra,
                 "ashtakavarga": [[prastara[graha][contributor] for contributor in range(8)] for graha in range(7)],
+                "shadbala": shadbala,
             }
         )
     const.use_planet_speed_for_panchangam_end_timings = False  # its inverse Lagrange, not the linear speed
@@ -208,6 +214,30 @@ def _answer(request: dict) -> dict:
         "bhakoot_table": table,
         "reductions": reductions,
     }
+
+
+def strength_parts(jd: float, place) -> dict:
+    """Return PyJHora's shadbala of a birth (strength.shad_bala, its parts as its
+    strength module computes them), each a list Sun..Saturn, virupas; ``total`` its sum."""
+    from jhora.horoscope.chart import strength
+
+    names = ("sthana", "kala", "dig", "chesta", "naisargika", "drik", "total", "rupas", "ratio")
+    parts = dict(zip(names, strength.shad_bala(jd, place), strict=True))
+    parts["uchcha"] = strength._uchcha_bala(strength.charts.rasi_chart(jd, place)[:10])
+    parts["saptavargaja"] = strength._sapthavargaja_bala1(jd, place)
+    for name, function in (
+        ("nathonnatha", strength._nathonnath_bala),
+        ("paksha", strength._paksha_bala),
+        ("tribhaga", strength._tribhaga_bala),
+        ("abda", strength._abdadhipathi),
+        ("masa", strength._masadhipathi),
+        ("vara", strength._vaaradhipathi),
+        ("hora", strength._hora_bala),
+        ("ayana", strength._ayana_bala),
+        ("yuddha", strength._yuddha_bala),
+    ):
+        parts[name] = [float(x) for x in function(jd, place)]
+    return {k: [float(x) for x in v] for k, v in parts.items()}
 
 
 if __name__ == "__main__":

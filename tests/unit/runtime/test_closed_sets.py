@@ -195,6 +195,7 @@ def test_every_closed_set_with_a_table_is_bound_to_the_table_that_gives_it_meani
         ("celestial.v1.ComputeVedicChartRequest", "houses"): "kernel.vedic_chart.HOUSE_MODES",
         ("celestial.v1.ComputeVedicChartRequest", "node"): "kernel.vedic_chart.NODE_BODIES",
         ("celestial.v1.ComputeAshtakavargaRequest", "node"): "kernel.vedic_chart.NODE_BODIES",
+        ("celestial.v1.ComputeShadbalaRequest", "node"): "kernel.vedic_chart.NODE_BODIES",
         ("celestial.v1.ComputeVedicChartRequest", "vargas"): "kernel.vargas.VARGA_CODES",
         ("celestial.v1.ChartOptions", "pattern_types"): "kernel.patterns.PATTERN_TYPES",
         ("celestial.v1.FindPatternsRequest", "patterns"): "kernel.patterns.PATTERN_TYPES",

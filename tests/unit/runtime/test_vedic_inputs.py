@@ -2,7 +2,7 @@
 
 References: vedic.proto: ComputeVedicChartRequest (ayanamsha, houses and house_system,
 vargas), ComputeVimshottariDashaRequest (ayanamsha, year_length, at or start/end),
-ComputePanchangRequest, ComputeKundaliMatchRequest and ComputeAshtakavargaRequest (ayanamsha);
+ComputePanchangRequest, ComputeKundaliMatchRequest, ComputeAshtakavargaRequest and ComputeShadbalaRequest (ayanamsha);
 the cap of kernel/vimshottari.py (120 years)."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from shared.runtime.vedic_inputs import (
     ashtakavarga_input,
     kundali_match_input,
     panchang_input,
+    shadbala_input,
     vedic_chart_input,
     vimshottari_input,
 )
@@ -92,4 +93,11 @@ def test_an_ashtakavarga_reads_its_ayanamsha_and_refuses_one_read_as_a_boolean()
     assert ashtakavarga_input(pb.ComputeAshtakavargaRequest(ayanamsha="27")).name == "true_citra"
     with pytest.raises(InvalidParameter) as raised:
         ashtakavarga_input(pb.ComputeAshtakavargaRequest(ayanamsha="1"))
+    assert raised.value.param == "ayanamsha"
+
+
+def test_a_shadbala_reads_its_ayanamsha_and_refuses_one_read_as_a_boolean():
+    assert shadbala_input(pb.ComputeShadbalaRequest(ayanamsha="27")).name == "true_citra"
+    with pytest.raises(InvalidParameter) as raised:
+        shadbala_input(pb.ComputeShadbalaRequest(ayanamsha="1"))
     assert raised.value.param == "ayanamsha"

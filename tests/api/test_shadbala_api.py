@@ -1,0 +1,123 @@
+"""/v1/vedic/shadbala (issue 53, docs/vedic.md "Shadbala"), rule by rule through the API."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.test_conventions_api import assert_error, balance
+
+PATH = "/v1/vedic/shadbala"
+BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
+GRAHAS = ["sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn"]
+STHANA = ["uchcha", "saptavargaja", "ojhayugma", "kendradi", "drekkana"]
+KALA = ["nathonnatha", "paksha", "tribhaga", "abda", "masa", "vara", "hora", "ayana"]
+REQUIRED = {"sun": 5, "moon": 6, "mars": 5, "mercury": 7, "jupiter": 6.5, "venus": 5.5, "saturn": 5}
+
+
+def answer(api, **params) -> dict:
+    """Return an answer's data with its meta's conventions beside it."""
+    response = api.get(PATH, params={**BIRTH, **params})
+    assert response.status_code == 200, response.text
+    return {**response.json()["data"], "conventions": response.json()["meta"]["conventions"]}
+
+
+def test_a_shadbala_costs_2_as_the_vedic_chart_and_echoes_its_conventions(api):
+    response = api.get(PATH, params=BIRTH)
+    assert response.status_code == 200, response.text
+    assert response.json()["meta"]["credits_used"] == 2
+    conventions = response.json()["meta"]["conventions"]
+    assert {k: conventions[k] for k in ("ayanamsha", "ayanamsha_id", "node")} == {
+        "ayanamsha": "lahiri",
+        "ayanamsha_id": 1,
+        "node": "mean",
+    }
+    assert response.json()["data"]["moment"]["datetime"] == "1990-06-15T14:30:00.000Z"
+
+
+def test_each_graha_has_its_parts_and_their_sums_with_chesta_and_yuddha_named_as_not_computed(api):
+    found = answer(api)
+    assert found["not_computed"] == ["chesta", "yuddha"]
+    assert [g["body"] for g in found["grahas"]] == GRAHAS
+    for graha in found["grahas"]:
+        assert "chesta" not in graha and "yuddha" not in graha["kala"]
+        assert graha["sthana"]["total"] == pytest.approx(sum(graha["sthana"][k] for k in STHANA))
+        assert graha["kala"]["total"] == pytest.approx(sum(graha["kala"][k] for k in KALA))
+        total = sum(graha[k] for k in ("dig", "naisargika", "drik")) + graha["sthana"]["total"] + graha["kala"]["total"]
+        assert graha["total_virupas"] == pytest.approx(total)
+        assert graha["total_rupas"] == pytest.approx(total / 60)
+        assert graha["required_rupas"] == REQUIRED[graha["body"]]
+        assert graha["ratio"] == pytest.approx(graha["total_rupas"] / REQUIRED[graha["body"]])
+
+
+def test_the_uchcha_bala_is_the_arc_from_debilitation_over_3_on_the_vedic_charts_longitude(api):
+    """The Sun's deep debilitation is 10 degrees Libra (190): a Sun at 60 is 130 from it, 43.33."""
+    found = answer(api)
+    chart = {p["body"]: p["longitude"] for p in api.get("/v1/vedic/chart", params=BIRTH).json()["data"]["points"]}
+    arc = abs((chart["sun"] - 190.0 + 180.0) % 360.0 - 180.0)
+    assert found["grahas"][0]["sthana"]["uchcha"] == pytest.approx(arc / 3.0, abs=1e-6)
+
+
+def test_the_lords_of_year_month_weekday_and_hour_each_get_their_virupas_once(api):
+    found = answer(api)
+    for part, virupas in (("abda", 15), ("masa", 30), ("vara", 45), ("hora", 60)):
+        assert sorted(g["kala"][part] for g in found["grahas"]) == [0] * 6 + [virupas]
+    # A Friday afternoon in London: Venus rules the day.
+    assert [g["body"] for g in found["grahas"] if g["kala"]["vara"]] == ["venus"]
+
+
+def test_another_ayanamsha_moves_the_sidereal_longitudes_and_is_echoed(api):
+    lahiri, fagan = answer(api), answer(api, ayanamsha="fagan_bradley")
+    assert fagan["conventions"]["ayanamsha"] == "fagan_bradley"
+    assert fagan["grahas"][0]["sthana"]["uchcha"] != lahiri["grahas"][0]["sthana"]["uchcha"]
+
+
+def test_the_node_changes_no_strength_and_is_echoed(api):
+    mean, true = answer(api), answer(api, node="true")
+    assert true["conventions"]["node"] == "true"
+    assert {k: v for k, v in true.items() if k != "conventions"} == {
+        k: v for k, v in mean.items() if k != "conventions"
+    }
+
+
+def test_a_json_body_asks_what_the_query_string_asks(api):
+    posted = api.post(PATH, json={**BIRTH, "ayanamsha": "raman"})
+    assert posted.status_code == 200, posted.text
+    assert posted.json()["data"] == api.get(PATH, params={**BIRTH, "ayanamsha": "raman"}).json()["data"]
+
+
+def test_a_stored_chart_answers_as_its_birth_does(stack):
+    _, key = stack.new_key()
+    with stack.client(key) as client:
+        chart = client.post("/v1/charts", json={"name": "a", **BIRTH}).json()["data"]["id"]
+        stored, plain = client.get(PATH, params={"chart": chart}), client.get(PATH, params=BIRTH)
+    assert stored.status_code == 200, stored.text
+    assert stored.json()["data"] == plain.json()["data"]
+    assert stored.json()["meta"]["conventions"] == plain.json()["meta"]["conventions"]
+
+
+REFUSALS = [
+    ({**BIRTH, "ayanamsha": "sayana"}, "invalid_parameter", "ayanamsha"),
+    ({**BIRTH, "ayanamsha": "1"}, "invalid_parameter", "ayanamsha"),
+    ({**BIRTH, "node": "osculating"}, "invalid_parameter", "node"),
+    ({**BIRTH, "houses": "bhava"}, "invalid_parameter", "houses"),
+    ({"datetime": "1990-06-15T14:30:00Z"}, "missing_parameter", "lat"),
+    ({**BIRTH, "lat": 91}, "invalid_parameter", "lat"),
+    ({"lat": 51.5, "lon": -0.13}, "missing_parameter", None),
+]
+
+
+@pytest.mark.parametrize(("params", "code", "param"), REFUSALS, ids=[f"{c}-{p}" for _, c, p in REFUSALS])
+def test_each_refusal_is_a_400_naming_its_parameter_with_a_suggestion_and_costs_nothing(stack, params, code, param):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        assert_error(client.get(PATH, params=params), 400, code, param)
+    assert balance(stack, name) == 10
+
+
+def test_a_birth_where_the_sun_does_not_set_is_refused_without_charge(stack):
+    """Tromso (69.65 N) in midsummer: no sunset, so the kala bala has no day."""
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        response = client.get(PATH, params={"datetime": "1990-06-21T12:00:00Z", "lat": 69.65, "lon": 18.96})
+    assert_error(response, 400, "polar_day_or_night")
+    assert balance(stack, name) == 10
