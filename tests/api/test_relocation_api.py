@@ -10,6 +10,7 @@ import pytest
 
 from kernel.places import town_from_parameter
 from tests.api.in_process_stack import AppStack
+from tests.api.test_answer_schemas_api import undeclared_or_missing
 from tests.api.test_conventions_api import assert_error, balance
 
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
@@ -57,6 +58,13 @@ def test_a_topocentric_relocated_chart_sees_the_bodies_from_the_new_place(api):
 def test_meta_relocated_names_the_place_the_chart_was_cast_for(api):
     assert ok(api, "/v1/natal-chart", **BIRTH, **RELOCATED)["meta"]["relocated"] == TOKYO
     assert "relocated" not in ok(api, "/v1/natal-chart", **BIRTH)["meta"]
+
+
+@pytest.mark.parametrize("relocation", [RELOCATED, {"relocate": PARIS_ID}])
+def test_meta_relocated_is_as_the_reference_declares_it(api, relocation):
+    document = api.get("/v1/openapi.json").json()
+    answer = api.get("/v1/natal-chart", params={**BIRTH, **relocation})
+    assert undeclared_or_missing(document, "/v1/natal-chart", "get", answer) == []
 
 
 def test_relocate_names_a_town_whose_coordinates_cast_the_chart(api):
