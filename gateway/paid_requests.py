@@ -73,7 +73,7 @@ from shared.runtime.reply_rendering import DocumentBody
 from shared.runtime.request_reading import RequestReading
 from shared.runtime.transcoder import request_from_json, request_from_query
 from shared.runtime.validation import validate
-from shared.runtime.wire import local_readings
+from shared.runtime.wire import local_readings, relocated_meta
 from store.idempotency_records import StoredAnswer
 from store.interfaces import Store
 from store.records import Account, Admission, ChargeNote, KeyRecord
@@ -251,6 +251,7 @@ class Gateway:
         # How each local time was read (the request's tz), from what validation kept.
         readings = local_readings(reading)
         preset = applied_preset(reading)
+        relocated = relocated_meta(reading)
         # The ledger key is minted here, never the client's X-Request-Id: a replayed id
         # must not make a second request look like a retry of a paid one.
         charge_id = new_request_id()
@@ -292,6 +293,8 @@ class Gateway:
                 meta["moment"] = readings
             if preset is not None:
                 meta["preset"] = preset
+            if relocated is not None:
+                meta["relocated"] = relocated
             if test:
                 meta["mode"] = TEST_MODE
             return success_body(reply, meta)

@@ -54,6 +54,8 @@ CHARTS_PATH = "/v1/charts"
 CHART_PATH = "/v1/charts/{chart_id}"
 #: The parameters of a birth (suffixed ``_a`` and ``_b`` in a two-person request).
 BIRTH_PARAMETERS = ("datetime", "jd", "tz", "fold", "place", "lat", "lon", "alt")
+#: The parameters that relocate a chart (docs/charts.md, Relocation): a request's, never a stored chart's.
+RELOCATION_PARAMETERS = ("relocate_lat", "relocate_lon", "relocate")
 #: What a chart is checked as: the natal chart of its birth and settings.
 NATAL_CHART = ephemeris_service_pb2.ComputeNatalChartRequest
 #: A listing's page when the request names none: its ``limit``'s default (account_service.proto).
@@ -141,6 +143,12 @@ def read_chart_body(body: Any) -> tuple[str | None, dict[str, str], dict[str, st
             raise InvalidParameter(
                 f"Unknown parameter '{key}' for a stored chart.",
                 suggestion="Send name and the parameters /v1/natal-chart takes (its birth and its settings).",
+                param=key,
+            )
+        if key in RELOCATION_PARAMETERS:
+            raise InvalidParameter(
+                f"A stored chart keeps the birth where it happened; '{key}' relocates a chart when it is cast.",
+                suggestion=f"Leave out {key} here, and send it with the request that names the chart (chart=<id>).",
                 param=key,
             )
         (birth if key in BIRTH_PARAMETERS else settings)[key] = _canonical(fields[key], _text(key, value))

@@ -208,8 +208,10 @@ def _field_description(field: FieldSpec, oneofs: dict[str, tuple[str, ...]]) -> 
             f"A town ({field.alternative_name}, an id from /v1/places) gives no {field.name}: it is read from here "
             f"with {field.alternative_name} too."
         )
-    elif field.alternative:
+    elif field.alternative and rule.required:
         parts.append(f"Required unless {field.alternative_name} (a town from /v1/places) is sent.")
+    elif field.alternative:  # an optional value (a relocation, a wheel's birth of some kinds)
+        parts.append(f"Not with {field.alternative_name} (a town from /v1/places), which gives it in its stead.")
     if rule.csv:
         parts.append("Comma-separated list.")
     parts.append(VOCABULARIES[rule.vocabulary].note if rule.vocabulary else "")

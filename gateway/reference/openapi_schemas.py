@@ -164,6 +164,25 @@ META_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "relocated": {
+            "type": "object",
+            "description": (
+                "Present only when the request sent relocate_lat and relocate_lon or relocate (/v1/natal-chart, "
+                "/v1/returns, /v1/chart-wheel, /v1/forecast; docs/charts.md, Relocation): the place the chart was "
+                "cast for instead of the birth's."
+            ),
+            "required": ["lat", "lon"],
+            "properties": {
+                "lat": {"type": "number", "description": "Latitude, degrees north."},
+                "lon": {"type": "number", "description": "Longitude, degrees east."},
+                "place": {"type": "string", "description": "The town's id, when sent as relocate."},
+                "name": {"type": "string", "description": "The town's name, when sent as relocate."},
+                "country": {
+                    "type": "string",
+                    "description": "The town's ISO 3166 country code, when sent as relocate.",
+                },
+            },
+        },
         "as_of": {
             "type": "string",
             "format": "date-time",

@@ -18,6 +18,7 @@ from kernel.chart import Chart
 from kernel.civil_time import LocalReading, zone_named
 from kernel.deadline import Deadline
 from kernel.errors import OutOfRange
+from kernel.places import Town
 from kernel.synastry import inter_chart
 from kernel.timescale import Moment
 from services.ephemeris.composite import composite_reply
@@ -52,7 +53,16 @@ from shared.runtime.chart_wheel_input import (
 from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.return_search import RETURN_MOMENT_PARAM, find_returns
-from shared.runtime.wire import birth_from, flags_from, moment_from, read_moment, sent_moment_name, town_from
+from shared.runtime.wire import (
+    birth_from,
+    chart_birth_from,
+    flags_from,
+    moment_from,
+    read_moment,
+    relocation_from,
+    sent_moment_name,
+    town_from,
+)
 
 #: A midpoint composite's arc: the wheel draws /v1/composite's default (chart_wheel_input.py).
 COMPOSITE_ARC = "nearest"
@@ -163,8 +173,8 @@ def _one_chart(request: pb.DrawChartWheelRequest, query: WheelInput) -> Reply:
         )
     with naming_moment(sent_moment_name(request, "birth.moment")):
         if query.kind == DRACONIC:
-            return draconic_reply(query.chart, *birth_from(request), query.node)
-        return chart_reply(query.chart, *birth_from(request))
+            return draconic_reply(query.chart, *chart_birth_from(request), query.node)
+        return chart_reply(query.chart, *chart_birth_from(request))
 
 
 def _two_charts(
@@ -181,7 +191,7 @@ def _two_charts(
         with naming_moment(sent_moment_name(request, "birth_b.moment")):
             chart_b = chart_reply(query.chart, *birth_from(request, "birth_b"))
         return chart_a, chart_b, ("chart_b", "")
-    natal, place = birth_from(request)
+    natal, place = chart_birth_from(request)
     natal_param = sent_moment_name(request, "birth.moment")
     with naming_moment(natal_param):
         inner = chart_reply(query.chart, natal, place)
@@ -267,11 +277,28 @@ def _birth_caption(request: pb.DrawChartWheelRequest, value: str, chart: str, ri
     birth = getattr(request, value)
     town = ""
     if birth.HasField("place"):
-        found = town_from(request, birth.place, "place" + value[len("birth") :])
-        town = f"{found.name}, {found.country}"
+        town = _town_name(town_from(request, birth.place, "place" + value[len("birth") :]))
+    relocated = relocation_from(request) if value == "birth" else None
+    if relocated is None:
+        return ChartCaption(
+            chart, _shown(request, f"{value}.moment", moment), ring, town, place.latitude_deg, place.longitude_deg
+        )
+    born_at = (town, place.latitude_deg, place.longitude_deg)
+    town = _town_name(town_from(request, request.relocate, "relocate")) if request.HasField("relocate") else ""
     return ChartCaption(
-        chart, _shown(request, f"{value}.moment", moment), ring, town, place.latitude_deg, place.longitude_deg
+        chart,
+        _shown(request, f"{value}.moment", moment),
+        ring,
+        town,
+        relocated.latitude_deg,
+        relocated.longitude_deg,
+        born_at,
     )
+
+
+def _town_name(town: Town) -> str:
+    """Return a town as the header names it: its name and country code."""
+    return f"{town.name}, {town.country}"
 
 
 def _shown(

@@ -7,7 +7,7 @@ from kernel.deadline import Deadline
 from shared.runtime.chart_reply import chart_reply
 from shared.runtime.kernel_errors import naming_moment
 from shared.runtime.return_search import RETURN_MOMENT_PARAM, find_returns
-from shared.runtime.wire import flags_from, moment_from, observer_from, required_place, sent_moment_name
+from shared.runtime.wire import chart_place, flags_from, moment_from, observer_from, required_place, sent_moment_name
 
 
 def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturnsResponse:
@@ -31,6 +31,8 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
         place=place,
         from_param=sent_moment_name(request, "search_start"),
     )
+    # A relocated return is the same instant cast for another place.
+    cast_at = chart_place(request, place)
     data = pb.ReturnsData(return_body=body, natal_longitude=natal_longitude)
     warnings: list[str] = []
     for moment in moments:
@@ -38,7 +40,7 @@ def compute(request: pb.FindReturnsRequest, deadline: Deadline) -> pb.FindReturn
         source = {"type": "return", "body": body, "natal_longitude": natal_longitude}
         with naming_moment(RETURN_MOMENT_PARAM):
             chart, chart_warnings, _ = chart_reply(
-                request.query.chart, moment, place, chart_type="return", source=source
+                request.query.chart, moment, cast_at, chart_type="return", source=source
             )
         data.charts.append(chart)
         warnings += [w for w in chart_warnings if w not in warnings]

@@ -59,6 +59,9 @@ KINDS_OF = {
     "search_start": frozenset({RETURN}),
     "return_body": frozenset({RETURN}),
     "node": frozenset({DRACONIC}),
+    # The relocation casts the one birth's instant (and the outer chart's) for another place.
+    "relocation": frozenset({NATAL, DRACONIC, TRANSIT, PROGRESSED, RETURN}),
+    "relocate": frozenset({NATAL, DRACONIC, TRANSIT, PROGRESSED, RETURN}),
 }
 #: The colours a ``palette`` may name: the fields of a wheel's theme
 #: (shared/pictures/themes.py), in the order the documentation lists them.

@@ -31,7 +31,7 @@ from shared.runtime.kernel_errors import BODY_ERRORS, naming
 from shared.runtime.parameter_text import declared_default
 from shared.runtime.ranges import event_range
 from shared.runtime.sky_event_inputs import FIRST_ICS_MOMENT
-from shared.runtime.wire import moment_from, required_place, sent_moment_name, sent_or_default
+from shared.runtime.wire import chart_place, moment_from, required_place, sent_moment_name, sent_or_default
 
 # A forecast's kinds are the kernel's.
 bound_to_choices(KINDS, "kernel.forecast.KINDS", (search_pb.FindForecastRequest, "kinds"))
@@ -105,7 +105,8 @@ class ForecastInput:
 
 def forecast_input(request: Message) -> ForecastInput:
     """Return the inputs of a /v1/forecast request: the birth (its moment, and its place,
-    required: the houses, angles, lots and sect), the range (at most RANGE_CAP_YEARS calendar
+    required: the houses, angles, lots and sect; or the place the request relocates it to),
+    the range (at most RANGE_CAP_YEARS calendar
     years; each moving body with an ephemeris over it, OutOfRange naming end), the kinds, the
     filtering bodies (groups expanded), the bodies that must move (:func:`moving_bodies`),
     format=ics only from year 1 (InvalidParameter naming format) and whole (page_size or
@@ -113,7 +114,7 @@ def forecast_input(request: Message) -> ForecastInput:
     when not sent) and the position the page_token names (InvalidParameter naming page_token
     when it is no token of this request's list)."""
     birth = moment_from(request, "moment")
-    place = required_place(request, "location")
+    place = chart_place(request, required_place(request, "location"))
     start, end = event_range(request, cap_years=RANGE_CAP_YEARS)
     settings = forecast_settings()
     for body in dict.fromkeys((*settings.moving, *settings.station_bodies)):

@@ -222,12 +222,13 @@ def _stand_in_town(message: Message, value: str) -> Town | None:
 
 def _town_beside(message: Message, value: str) -> Town | None:
     """Return the town of the ``place`` sent beside the Moment ``value`` or in a value around
-    it (a birth's place, for its moment), or None."""
+    it (a birth's place, for its moment), or None. A relocation's town is none: the instant
+    stays the one sent, read where it was sent."""
     path = value.split(".")[:-1]
     while True:
         holder = _value(message, ".".join(path)) if path else message
         for name, stand_in in _stand_ins(holder.DESCRIPTOR).items():
-            if holder.HasField(stand_in):
+            if name != RELOCATION and holder.HasField(stand_in):
                 return _stand_in_town(message, ".".join((*path, name)))
         if not path:
             return None
@@ -257,7 +258,7 @@ def _optional_coordinates(message: Message, value: str) -> tuple[float, float] |
     while True:
         holder = _value(message, ".".join(path)) if path else message
         for fd in holder.DESCRIPTOR.fields:
-            if fd.message_type is not None and fd.message_type.full_name in _PLACE_VALUES:
+            if fd.name != RELOCATION and fd.message_type is not None and fd.message_type.full_name in _PLACE_VALUES:
                 observer = place_from(message, ".".join((*path, fd.name)))
                 if observer is not None:
                     return observer.latitude_deg, observer.longitude_deg
@@ -266,6 +267,9 @@ def _optional_coordinates(message: Message, value: str) -> tuple[float, float] |
         path.pop()
 
 
+# The value of a request that casts its chart's instant for another place (relocate_lat and
+# relocate_lon, or relocate=<town id>: /v1/natal-chart, /v1/returns, /v1/chart-wheel, /v1/forecast).
+RELOCATION = "relocation"
 # The parameters that make a datetime without an offset a civil time: a zone, a town.
 _ZONE_GIVING = frozenset({options_pb2.VOCABULARY_TIME_ZONE, options_pb2.VOCABULARY_PLACE})
 # The values that place a request on the Earth (flattened into lat and lon).
@@ -386,6 +390,43 @@ def read_ayanamsha(text: str, param: str) -> Ayanamsha:
     """Return the ayanamsha ``text`` names, its errors naming the parameter ``param``."""
     with naming(param):
         return parse_ayanamsha(text)
+
+
+def relocation_from(request: Message | RequestReading) -> Observer | None:
+    """Return the place a request relocates its chart to (relocate_lat and relocate_lon, or
+    the town of relocate; degrees, altitude 0 m), or None when it sent none or takes none."""
+    if RELOCATION not in request.DESCRIPTOR.fields_by_name:
+        return None
+    return place_from(request, RELOCATION)
+
+
+def relocated_meta(reading: RequestReading) -> dict | None:
+    """Return where a request relocated its chart, as ``meta.relocated`` shows it: ``lat`` and
+    ``lon`` (degrees north and east) and, for a town sent as ``relocate``, its id (``place``),
+    ``name`` and ``country``; None when the request relocates nothing."""
+    observer = relocation_from(reading)
+    if observer is None:
+        return None
+    shown: dict = {"lat": observer.latitude_deg, "lon": observer.longitude_deg}
+    if reading.HasField("relocate"):
+        town = town_from(reading, reading.relocate, "relocate")
+        shown.update(place=str(town.id), name=town.name, country=town.country)
+    return shown
+
+
+def chart_place(request: Message | RequestReading, place: Observer) -> Observer:
+    """Return the place a request's chart is cast for, its houses, angles and topocentric
+    observer: its relocation (:func:`relocation_from`) when it sent one, else ``place`` (the
+    birth's). The one substitution of a relocation: every reader of a relocatable request
+    casts at the place this returns."""
+    return relocation_from(request) or place
+
+
+def chart_birth_from(reading: RequestReading) -> tuple[Moment, Observer]:
+    """Return the moment of a request's ``birth`` and the place its chart is cast for: the
+    birth's place, or the request's relocation (:func:`chart_place`)."""
+    moment, place = birth_from(reading)
+    return moment, chart_place(reading, place)
 
 
 def birth_from(reading: RequestReading, value: str = "birth") -> tuple[Moment, Observer]:

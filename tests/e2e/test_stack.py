@@ -47,6 +47,7 @@ BUILT_REQUESTS = [
         },
     ),
     ("/v1/natal-chart", {**PLACE, "preset": "kerykeion"}),
+    ("/v1/natal-chart", {**PLACE, "relocate": "2988507", "topocentric": "true"}),
     ("/v1/void-of-course", {"jd": J2000}),
     ("/v1/planetary-hours", PLACE),
     ("/v1/stars", {"jd": J2000, "star": "Regulus", "sidereal": "lahiri"}),

@@ -42,7 +42,9 @@ class ChartCaption:
     ``charts`` (natal, chart_a, transit, solar_return …), its ``ring`` on a bi-wheel (inner,
     outer; "" on a single wheel), its moment (None for a chart that has none of its own: a
     composite), its town's name ("" when none was named) and its latitude and longitude
-    (degrees north and east; None for a chart seen from no place)."""
+    (degrees north and east; None for a chart seen from no place); and, for a chart relocated
+    to that place, ``born_at``: the birth's town ("" when none was named), latitude and
+    longitude (None when the chart is not relocated)."""
 
     chart: str
     moment: ShownMoment | None
@@ -50,6 +52,7 @@ class ChartCaption:
     town: str = ""
     latitude: float | None = None
     longitude: float | None = None
+    born_at: tuple[str, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,8 +93,12 @@ def header_lines(
             lines.append(HeaderLine(text))
         place = (caption.latitude, caption.longitude)
         if caption.latitude is not None and caption.longitude is not None and place != last_place:
-            where = coordinates(caption.latitude, caption.longitude, words)
-            lines.append(HeaderLine(f"{caption.town} · {where}" if caption.town else where, indented=bool(text)))
+            where = place_text(caption.town, caption.latitude, caption.longitude, words)
+            if caption.born_at is not None:  # relocated: born at one place, cast for another
+                born = place_text(*caption.born_at, words)
+                lines.append(HeaderLine(words.header("born", place=born), indented=bool(text)))
+                where = words.header("relocated", place=where)
+            lines.append(HeaderLine(where, indented=bool(text)))
         last_place = place
     zodiac = words.header("sidereal", ayanamsha=sidereal) if sidereal else words.header("tropical")
     if houses is None:
@@ -104,6 +111,13 @@ def header_lines(
             system = words.header("fallback", system=words.house_system(drawn), requested=words.house_system(asked))
         lines.append(HeaderLine(f"{zodiac} · {system}"))
     return tuple(lines)
+
+
+def place_text(town: str, latitude: float, longitude: float, words: Words) -> str:
+    """Return a place as the header writes it: its town (when named) and its coordinates
+    (degrees north and east) in ``words``' language."""
+    where = coordinates(latitude, longitude, words)
+    return f"{town} · {where}" if town else where
 
 
 def ring_label(caption: ChartCaption, words: Words) -> tuple[str, str]:

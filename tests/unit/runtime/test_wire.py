@@ -12,7 +12,17 @@ from kernel.errors import BodyNotEligible
 from kernel.positions import Observer
 from shared.errors import CelestialError, MissingParameter
 from shared.runtime.validation import validate
-from shared.runtime.wire import bodies_from, flags_from, moment_from, observer_from, optional_moment, place_from
+from shared.runtime.wire import (
+    bodies_from,
+    chart_birth_from,
+    chart_place,
+    flags_from,
+    moment_from,
+    observer_from,
+    optional_moment,
+    place_from,
+    relocation_from,
+)
 
 
 def test_flags_absent_from_a_request_take_the_specs_defaults():
@@ -106,3 +116,32 @@ def test_the_service_edge_names_no_moment_for_a_request_without_its_own():
     from shared.runtime.wire import edge_names
 
     assert edge_names(pb.ComputeSynastryRequest()) == {"system": "system", "count": "count", "jd": "jd"}
+
+
+def test_a_relocation_is_the_place_the_chart_is_cast_for():
+    request = pb.ComputeNatalChartRequest(
+        birth=Birth(moment=Moment(jd=2451545.0), location=Place(lat=51.5, lon=-0.13)),
+        relocation=Location(lat=35.68, lon=139.69),
+    )
+    assert relocation_from(request) == Observer(35.68, 139.69, 0.0)
+    assert chart_place(request, Observer(51.5, -0.13, 0.0)) == Observer(35.68, 139.69, 0.0)
+
+
+def test_without_a_relocation_the_chart_is_cast_at_the_births_place():
+    request = pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), location=Place(lat=51.5, lon=-0.13)))
+    born = Observer(51.5, -0.13, 0.0)
+    assert relocation_from(request) is None and chart_place(request, born) == born
+
+
+def test_a_request_that_takes_no_relocation_is_never_relocated():
+    request = pb.ComputePositionsRequest(place=Place(lat=51.5, lon=-0.1))
+    assert relocation_from(request) is None
+
+
+def test_a_relocation_town_gives_its_coordinates():
+    request = validate(
+        pb.ComputeNatalChartRequest(birth=Birth(moment=Moment(jd=2451545.0), place="2988507"), relocate="1850147")
+    )
+    moment, place = chart_birth_from(request)
+    assert moment.jd_ut1 == 2451545.0
+    assert (round(place.latitude_deg), round(place.longitude_deg)) == (36, 140)  # Tokyo, not Paris
