@@ -6,6 +6,7 @@ import json
 
 import geojson
 import pytest
+from jsonschema import Draft202012Validator
 
 from tests.api.test_conventions_api import assert_error, balance
 
@@ -132,3 +133,23 @@ def test_each_refusal_is_a_400_with_a_suggestion_and_costs_nothing(stack, params
     with stack.client(key) as client:
         assert_error(client.get(PATH, params=sent), 400, code, param)
     assert balance(stack, name) == 10
+
+
+@pytest.mark.parametrize("form", ["json", "geojson"])
+def test_each_format_is_valid_against_the_documents_schema_and_only_its_own_member(api, form):
+    document = api.get("/v1/openapi.json").json()
+    params = {**BIRTH, "bodies": "sun,venus", "stars": "Regulus"}
+    if form == "geojson":
+        params.update(format="geojson", pair="venus:asc,Regulus:mc")
+    answer_json = api.get(PATH, params=params).json()
+    schema = document["paths"][PATH]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    Draft202012Validator({**schema, "components": document["components"]}).validate(answer_json)
+    members = [m["$ref"].rsplit("/", 1)[-1] for m in document["components"]["schemas"]["ParansData"]["oneOf"]]
+    fits = [
+        name
+        for name in members
+        if Draft202012Validator(
+            {"$ref": f"#/components/schemas/{name}", "components": document["components"]}
+        ).is_valid(answer_json["data"])
+    ]
+    assert fits == ["ParansDay" if form == "json" else "ParanLatitudeCollection"]
