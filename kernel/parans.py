@@ -196,7 +196,7 @@ def day_sky(moment: Moment, bodies: Sequence[str], stars: Sequence[FixedStar]) -
     conditions met on the way. Points are named by body name and by the star's name as
     /v1/stars gives it."""
     times = sample_times(moment.jd_ut1)
-    points = (*bodies, *(star.name for star in stars))
+    points = (*bodies, *(star.name or star.nomenclature for star in stars))
     ra = np.empty((len(points), SAMPLES))
     dec = np.empty((len(points), SAMPLES))
     gast = np.empty(SAMPLES)

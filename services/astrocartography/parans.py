@@ -57,7 +57,10 @@ def _latitudes(moment, pair: tuple[PairSide, PairSide]) -> pb.ComputeParansRespo
     bodies = [side.point for side in pair if not side.star]
     stars = [find_star(side.point) for side in pair if side.star]
     sky, conditions = day_sky(moment, bodies, stars)
-    names = [side.point if not side.star else find_star(side.point).name for side in pair]
+    names = [
+        side.point if not side.star else (find_star(side.point).name or find_star(side.point).nomenclature)
+        for side in pair
+    ]
     index = {name: row for row, name in enumerate(sky.points)}
     first, second = (
         (float(sky.right_ascensions[index[name], 0]), float(sky.declinations[index[name], 0]), side.angle)
