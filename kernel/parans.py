@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.polynomial import polynomial as P
 
-from kernel.astrocartography import ANGLES, angle_hour_angles
+from kernel.astrocartography import ANGLES, angle_hour_angles, semi_arc
 from kernel.conditions import Condition
 from kernel.earth_rotation import sidereal_time
 from kernel.engine import FixedStar
@@ -90,39 +91,59 @@ def sample_times(start_jd: float) -> np.ndarray:
     return start_jd + np.linspace(0.0, SIDEREAL_DAY_DAYS, SAMPLES)
 
 
-def _fit(times: np.ndarray, values: np.ndarray) -> np.polynomial.Polynomial:
-    return np.polynomial.Polynomial.fit(times - times[0], values, SAMPLES - 1)
+def _fit(times: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Return the polynomial coefficients (lowest first; one column per row of ``values``) of
+    the samples against days from the first time."""
+    return P.polyfit(times - times[0], values.T, SAMPLES - 1)
+
+
+def _at(coefficients: np.ndarray, days: np.ndarray) -> np.ndarray:
+    """Return each point's polynomial (a column of ``coefficients``) at its rows of ``days``."""
+    value = np.zeros_like(days)
+    for c in coefficients[::-1]:
+        value = value * days + c[:, None]
+    return value
+
+
+#: Where each angle of ANGLES is in hour angle: the semi-arc times a sign, or a fixed value.
+_SEMI_ARC_SIGNS = np.array([-1.0, 1.0, 0.0, 0.0])
+_MERIDIAN = np.array([False, False, True, True])
+_MERIDIAN_HOUR_ANGLES = np.array([0.0, 0.0, 0.0, 180.0])
+
+
+def _target_hour_angles(latitude_deg: float, declinations_deg: np.ndarray) -> np.ndarray:
+    """Return the hour angle of each angle of ANGLES (columns) at each declination (degrees),
+    NaN for a rising or setting that does not happen."""
+    arc = semi_arc(np.full_like(declinations_deg, latitude_deg), declinations_deg)
+    return np.where(_MERIDIAN, _MERIDIAN_HOUR_ANGLES, _SEMI_ARC_SIGNS * arc)
 
 
 def angle_events(sky: DaySky, latitude_deg: float, longitude_deg: float) -> list[AngleEvent]:
     """Return every point's risings, culminations, settings and anti-culminations in the day
     from ``sky.times[0]`` (one sidereal day), at the latitude and east longitude (degrees),
     in time order. Each is solved by Newton's method on the hour angle, the point's place
-    interpolated at each step, to far below a second."""
+    interpolated at each step, to far below a second (every point and angle at once)."""
     start = float(sky.times[0])
-    end = start + SIDEREAL_DAY_DAYS
-    gast = _fit(sky.times, np.unwrap(sky.gast_deg, period=360.0))
-    latitude = np.array([latitude_deg])
-    events = []
-    for index, point in enumerate(sky.points):
-        ra = _fit(sky.times, np.unwrap(sky.right_ascensions[index], period=360.0))
-        dec = _fit(sky.times, sky.declinations[index])
-        ra_rate = ra.deriv()
-        for angle in ANGLES:
-            t = 0.0
-            target = float(angle_hour_angles(angle, latitude, float(dec(t)))[0])
-            if np.isnan(target):
-                continue
-            t = ((target - (gast(t) + longitude_deg - ra(t))) % 360.0) / SIDEREAL_RATE_DEG_PER_DAY
-            for _ in range(NEWTON_STEPS):
-                target = float(angle_hour_angles(angle, latitude, float(dec(t)))[0])
-                if np.isnan(target):
-                    break
-                miss = (target - (gast(t) + longitude_deg - ra(t)) + 180.0) % 360.0 - 180.0
-                t += miss / (SIDEREAL_RATE_DEG_PER_DAY - ra_rate(t))
-            if np.isnan(target) or not start <= start + t < end:
-                continue
-            events.append(AngleEvent(point, angle, float(start + t), float((gast(t) + longitude_deg) % 360.0)))
+    if not sky.points:
+        return []
+    gast = P.polyfit(sky.times - start, np.unwrap(sky.gast_deg, period=360.0), SAMPLES - 1)
+    ra = _fit(sky.times, np.unwrap(sky.right_ascensions, period=360.0, axis=1))
+    dec = _fit(sky.times, sky.declinations)
+    ra_rate = P.polyder(ra, axis=0)
+    count = len(sky.points)
+    t = np.zeros((count, len(ANGLES)))
+    local = P.polyval(t, gast) + longitude_deg
+    t = ((_target_hour_angles(latitude_deg, _at(dec, t)) - (local - _at(ra, t))) % 360.0) / SIDEREAL_RATE_DEG_PER_DAY
+    for _ in range(NEWTON_STEPS):
+        local = P.polyval(t, gast) + longitude_deg
+        miss = (_target_hour_angles(latitude_deg, _at(dec, t)) - (local - _at(ra, t)) + 180.0) % 360.0 - 180.0
+        t = t + miss / (SIDEREAL_RATE_DEG_PER_DAY - _at(ra_rate, t))
+    sidereal = (P.polyval(t, gast) + longitude_deg) % 360.0
+    found = np.isfinite(t) & (t >= 0.0) & (t < SIDEREAL_DAY_DAYS)
+    events = [
+        AngleEvent(sky.points[i], ANGLES[k], float(start + t[i, k]), float(sidereal[i, k]))
+        for i, k in zip(*np.nonzero(found))
+    ]
     return sorted(events, key=lambda e: e.jd_ut)
 
 
