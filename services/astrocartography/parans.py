@@ -49,7 +49,7 @@ def _event(event: AngleEvent) -> pb.ParanEvent:
         point=event.point,
         angle=event.angle,
         time=instant_at(event.jd_ut),
-        local_sidereal_time=event.local_sidereal_deg,
+        lst_degrees=event.local_sidereal_deg,
     )
 
 
