@@ -12,6 +12,7 @@ from bench import (
     kernel_costs,
     metrics_overhead,
     natal_chart,
+    parans,
     positions_throughput,
     search_lanes,
     sensitivity,
@@ -37,6 +38,7 @@ def main() -> None:
     chart_wheel.main()
     sky.main()
     astrocartography.main()
+    parans.main()
     timelords.main()
     vedic.main()
     transits.main()

@@ -17,7 +17,7 @@ OPERATION_CLASSES = {
     "quick": "positions, houses and the other single-moment look-ups (one service call, no search)",
     "chart": "whole charts: natal, wheels, the derived charts, the Vedic chart and dashas",
     "search": "scans over a range of time: transits, returns, eclipses, the calendar, the forecast",
-    "map": "astrocartography maps",
+    "map": "astrocartography maps and parans",
     "account": "the account resources: usage, account, stored charts, webhooks",
     "batch": "batches of requests (/v1/batch)",
 }
@@ -86,6 +86,7 @@ CLASS_OF_PATH = {
     ),
     "/v1/explain-difference": "search",
     "/v1/astrocartography": "map",
+    "/v1/parans": "map",
     **dict.fromkeys(
         (
             "/v1/usage",

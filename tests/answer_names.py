@@ -82,6 +82,8 @@ EXTERNAL_SPELLINGS: dict[str, str] = {
     "GeoJsonFeatureCollection": "RFC 7946 (GeoJSON), section 1.4",
     "GeoJsonFeature": "RFC 7946 (GeoJSON), section 1.4",
     "GeoJsonGeometry": "RFC 7946 (GeoJSON), section 1.4",
+    "ParanLatitudeCollection": "RFC 7946 (GeoJSON), section 1.4",
+    "ParanLatitudeFeature": "RFC 7946 (GeoJSON), section 1.4",
 }
 #: A time stamp's name: what happened, ``<verb>_at``; ``as_of`` says when usage's figures were read.
 TIME_STAMP_NAME = re.compile(r"[a-z]+(_[a-z]+)*_at|as_of")

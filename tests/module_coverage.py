@@ -81,6 +81,8 @@ LISTED_BECAUSE: dict[str, str] = {
 
 #: Modules of gated packages without a test file of their name, and why (what tests them instead).
 WITHOUT_A_FILE: dict[str, str] = {
+    "shared/runtime/parans_query.py": "the reader of /v1/parans: its rules in tests/api/test_parans_api.py, before "
+    "any charge as every reader's",
     "shared/runtime/sensitivity_inputs.py": "the reader of /v1/natal-chart/sensitivity: its rules in "
     "tests/api/test_birth_time_sensitivity_api.py, before any charge as every reader's",
     "shared/runtime/trace_spans.py": "the spans tracing.py switches on: tests/unit/runtime/test_tracing.py makes them "

@@ -85,6 +85,7 @@ PASTES: dict[str, dict[str, str]] = {
     "/v1/void-of-course/periods": {"start": "2026-03-01T00:00", "end": "2026-03-15T00:00", "tz": "Europe/Paris"},
     "/v1/calendar": {"start": "2026-04-01T00:00", "end": "2026-04-10T00:00", "tz": "Europe/Paris"},
     "/v1/astrocartography": {**PARIS_CLOCK, "bodies": "sun,moon", "latitude_step": "10"},
+    "/v1/parans": {**BIRTH, "bodies": "sun,moon,venus", "stars": "Regulus,Spica"},
     "/v1/batch": {
         "requests": [
             {"endpoint": "/v1/natal-chart", "params": BIRTH},

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from celestial.v1 import astrocartography_service_pb2
-from services.astrocartography import lines
+from services.astrocartography import lines, parans
 from shared.runtime.server import serve_main
 
 SERVICE = astrocartography_service_pb2.DESCRIPTOR.services_by_name["AstrocartographyService"]
 
 HANDLERS = {
     "ComputeAstrocartography": lines.compute,
+    "ComputeParans": parans.compute,
 }
 
 

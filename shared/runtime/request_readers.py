@@ -29,6 +29,7 @@ from shared.runtime.moment_queries import (
     planetary_hours_query,
     time_zone_query,
 )
+from shared.runtime.parans_query import parans_query
 from shared.runtime.place_query import place_query
 from shared.runtime.positions_query import positions_query
 from shared.runtime.progression import progression_from
@@ -54,6 +55,7 @@ from shared.runtime.void_of_course_bodies import void_of_course_bodies
 #: The reader each request message names in its ``(message).reader``, by that name.
 READERS: dict[str, Callable[[RequestReading], object]] = {
     "astrocartography_targets": targets_from,
+    "parans_query": parans_query,
     "transit_scan": scan_input,
     "profections_input": profections_input,
     "releasing_input": releasing_input,

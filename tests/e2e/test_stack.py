@@ -56,6 +56,8 @@ BUILT_REQUESTS = [
         {"jd": J2000, "targets": '[{"body": "moon", "angles": ["asc", "mc"], "cusps": [2, 11.5]}]', "mode": "mundane"},
     ),
     ("/v1/astrocartography", {"jd": J2000, "bodies": "venus,mars", "format": "geojson"}),
+    ("/v1/parans", {**PLACE, "bodies": "sun,moon,venus", "stars": "Regulus,Spica"}),
+    ("/v1/parans", {"jd": J2000, "format": "geojson", "pair": "venus:asc,Regulus:mc"}),
     ("/v1/profections", {**PLACE, "at": "2030-01-01T00:00:00Z", "solar": "true"}),
     (
         "/v1/zodiacal-releasing",
