@@ -4,7 +4,9 @@ ingresses, /v1/lunations, both eclipse searches, /v1/void-of-course/periods, /v1
 Sun and the Moon, /v1/profections, /v1/zodiacal-releasing, /v1/firdaria) in the same run, and
 the forecast's time kind by kind, and a year of /v1/calendar (its sky events without the chart's)
 as a second reference. Goal: one year of one chart under 200 ms (issue 40), then at most
-150 ms (issue 47).
+150 ms (issue 47). Beside it, the same year with the directions and the progressions too
+(``forecast_directions_over_plain``, over the forecast of the default kinds, the least CPU
+time of each, measured alternately in this run): goal at most 1.5 (issue 53).
 
 The forecast runs each kind's own kernel function, so the ratio is what one request saves over
 several; the separate returns also cast a chart at each return, which the forecast does not.
@@ -40,6 +42,7 @@ from shared.runtime.validation import validate
 
 ROUNDS = 3
 GOAL_MS = 150.0
+DIRECTIONS_GOAL_RATIO = 1.5
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
 YEAR = {"start": "2024-01-01T00:00:00Z", "end": "2025-01-01T00:00:00Z"}
 
@@ -117,6 +120,19 @@ def _kinds_ms(query) -> dict[str, float]:
     }
 
 
+def _directions_ms(plain_request) -> tuple[float, float]:
+    """Return the least CPU times (ms, :func:`_least_cpu_ms`) of the forecast of
+    ``plain_request`` (the default kinds) and of the same forecast with the directions and the
+    progressions, run alternately so the machine's load weighs on both alike."""
+    kinds = [*plain_request.kinds, kernel.DIRECTION, kernel.PROGRESSION]
+    directed_request = _request(pb.FindForecastRequest, "/v1/forecast", {**BIRTH, **YEAR, "kinds": kinds})
+    plain, directed = [], []
+    for _ in range(ROUNDS):
+        plain.append(_least_cpu_ms(lambda: forecast.compute(plain_request, Deadline.never()), rounds=3))
+        directed.append(_least_cpu_ms(lambda: forecast.compute(directed_request, Deadline.never()), rounds=3))
+    return min(plain), min(directed)
+
+
 def main() -> None:
     engine.use_ephemeris_files(load_settings().ephe_path)
     print(
@@ -133,6 +149,7 @@ def main() -> None:
     calendar_request = _request(pb.FindCalendarEventsRequest, "/v1/calendar", YEAR)
     sky = _median_ms(lambda: calendar.compute(calendar_request, Deadline.never()))
     kinds = _kinds_ms(request.query)
+    plain, directed = _directions_ms(request)
     cpu = _least_cpu_ms(lambda: forecast.compute(request, Deadline.never()))
     record("forecast_year_ms", ours)
     record("forecast_year_cpu_ms", cpu)
@@ -140,12 +157,17 @@ def main() -> None:
     record("forecast_separate_ms", separate)
     record("forecast_over_separate", ours / separate)
     record("forecast_over_calendar", ours / sky)
+    record("forecast_directions_over_plain", directed / plain)
     print(
         f"  one year, {events} events: forecast {ours:7.1f} ms (goal {GOAL_MS:g} ms; as iCalendar {ics:7.1f} ms); "
         f"the separate endpoints, {len(calls)} calls: {separate:7.1f} ms; forecast / separate {ours / separate:5.2f}"
     )
     print(f"  /v1/calendar's year in the same run: {sky:7.1f} ms; forecast / calendar {ours / sky:5.2f}")
     print(f"  the forecast's least CPU time over 7 rounds: {cpu:7.1f} ms (load average {os.getloadavg()[0]:.1f})")
+    print(
+        f"  least CPU time with directions and progressions {directed:7.1f} ms, the default kinds {plain:7.1f} ms: "
+        f"forecast_directions_over_plain {directed / plain:5.2f} (goal {DIRECTIONS_GOAL_RATIO:g})"
+    )
     print("  kernel time by kind: " + ", ".join(f"{kind} {ms:.1f} ms" for kind, ms in kinds.items()))
 
 

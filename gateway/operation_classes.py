@@ -57,6 +57,7 @@ CLASS_OF_PATH = {
             "/v1/draconic",
             "/v1/davison",
             "/v1/progressed",
+            "/v1/directions",
             "/v1/composite",
             "/v1/zodiacal-releasing",
             "/v1/vedic/chart",

@@ -35,6 +35,7 @@ from kernel.bodies import SUN
 from kernel.chart import zodiacal_house
 from kernel.crossings import crossings_until, sign_ingresses_until
 from kernel.deadline import Deadline
+from kernel.directed_contacts import DIRECTION_ORB_DEG, direction_windows, progression_windows
 from kernel.eclipses import LUNAR, SOLAR, eclipses_between
 from kernel.firdaria import firdaria
 from kernel.houses import HouseSystem, compute_houses
@@ -47,7 +48,7 @@ from kernel.sampled_positions import NOTHING_SAMPLED, SampledPositions
 from kernel.stations import find_stations, station_grid_samples
 from kernel.time_lord_periods import Period, TimeQuery, flatten
 from kernel.timescale import Moment
-from kernel.transits import EXCLUDE, MOON, scan_transits
+from kernel.transits import EXCLUDE, MOON, TransitEvent, scan_transits
 from kernel.void_of_course_periods import MoonSamples, VoidPeriod, periods_sampled, sample_span
 from kernel.zodiac import sign_index
 
@@ -59,8 +60,25 @@ VOID_OF_COURSE, RETURN, PROFECTION, RELEASING, FIRDARIA = (
     "releasing",
     "firdaria",
 )
+DIRECTION, PROGRESSION = "direction", "progression"
 #: The kinds, in the order that orders events falling at one instant.
-KINDS = (TRANSIT, STATION, INGRESS, LUNATION, ECLIPSE, VOID_OF_COURSE, RETURN, PROFECTION, RELEASING, FIRDARIA)
+KINDS = (
+    TRANSIT,
+    STATION,
+    INGRESS,
+    LUNATION,
+    ECLIPSE,
+    VOID_OF_COURSE,
+    RETURN,
+    PROFECTION,
+    RELEASING,
+    FIRDARIA,
+    DIRECTION,
+    PROGRESSION,
+)
+#: The kinds whose events are windows of a moving point to a natal point (enter, exact, leave),
+#: each holding a kernel.transits.TransitEvent.
+WINDOW_KINDS = (TRANSIT, DIRECTION, PROGRESSION)
 #: The kinds of the time-lord periods: their bodies rule the period, none moves in it.
 TIME_LORD_KINDS = (PROFECTION, RELEASING, FIRDARIA)
 #: A transit window's phases.
@@ -232,6 +250,8 @@ def forecast(
         PROFECTION: lambda: profection_events(chart, start_jd, end_jd, settings, deadline),
         RELEASING: lambda: releasing_events(chart, start_jd, end_jd, settings, deadline),
         FIRDARIA: lambda: firdaria_events(chart, start_jd, end_jd, settings, deadline),
+        DIRECTION: lambda: direction_events(chart, start_jd, end_jd, settings, deadline),
+        PROGRESSION: lambda: progression_events(chart, start_jd, end_jd, settings, deadline),
     }
     events = [event for kind in KINDS if kind in wanted for event in finders[kind]()]
     identify = event_ids(chart.key)
@@ -308,13 +328,51 @@ def transit_events(
     the range does not clamp, each holding its window (:class:`kernel.transits.TransitEvent`)."""
     points = list(natal_targets(chart, settings).items())
     scan = scan_transits(start_jd, end_jd, settings.moving, points, settings.aspects, settings.orb, EXCLUDE, deadline)
+    return window_events(TRANSIT, scan.events, start_jd, end_jd)
+
+
+def direction_events(
+    chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+) -> list[ForecastEvent]:
+    """Return the true-solar-arc directions of the natal targets (the natal bodies, the
+    Ascendant, the Midheaven) to each other, by the transits' aspects within
+    DIRECTION_ORB_DEG, as windows (:func:`kernel.directed_contacts.direction_windows`); none
+    without a natal Sun."""
+    points = natal_targets(chart, settings)
+    if SUN not in points:
+        return []
+    natal_jd = chart.points.birth.jd_ut1
+    windows = direction_windows(
+        natal_jd, points[SUN], start_jd, end_jd, list(points.items()), settings.aspects, DIRECTION_ORB_DEG, deadline
+    )
+    return window_events(DIRECTION, windows, start_jd, end_jd)
+
+
+def progression_events(
+    chart: Chart, start_jd: float, end_jd: float, settings: ForecastSettings, deadline: Deadline
+) -> list[ForecastEvent]:
+    """Return the secondary progressed Moon's and transiting bodies' contacts to the natal
+    targets, by the transits' aspects within DIRECTION_ORB_DEG, as windows
+    (:func:`kernel.directed_contacts.progression_windows`)."""
+    points = list(natal_targets(chart, settings).items())
+    bodies = tuple(dict.fromkeys((SUN, MOON, *settings.moving)))
+    windows = progression_windows(
+        chart.points.birth.jd_ut1, start_jd, end_jd, bodies, points, settings.aspects, DIRECTION_ORB_DEG, deadline
+    )
+    return window_events(PROGRESSION, windows, start_jd, end_jd)
+
+
+def window_events(kind: str, windows: Iterable[TransitEvent], start_jd: float, end_jd: float) -> list[ForecastEvent]:
+    """Return the events of ``kind`` of each window: its entry into orb, its exacts and its
+    exit, those in [start_jd, end_jd) the range does not clamp, each holding its window; the
+    window's moving body is the event's body, its target the event's point."""
     events = []
-    for window in scan.events:
+    for window in windows:
         instants = [] if window.clamped_start else [(ENTER, window.enter)]
         instants += [(EXACT, jd) for jd in window.exacts]
         instants += [] if window.clamped_end else [(LEAVE, window.leave)]
         events += [
-            ForecastEvent(TRANSIT, phase, jd, (window.moving,), window, point=window.target)
+            ForecastEvent(kind, phase, jd, (window.moving,), window, point=window.target)
             for phase, jd in instants
             if _inside(jd, start_jd, end_jd)
         ]

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kernel.forecast import (
+    DIRECTION,
     ECLIPSE,
     ENTER,
     EXACT,
@@ -29,11 +30,13 @@ from kernel.forecast import (
     LEAVE,
     LUNATION,
     PROFECTION,
+    PROGRESSION,
     RELEASING,
     RETURN,
     STATION,
     TRANSIT,
     VOID_OF_COURSE,
+    WINDOW_KINDS,
     EclipseAt,
     ForecastEvent,
 )
@@ -88,7 +91,7 @@ def _class(name: str, kinds: Iterable[str], reason: str, **matching: Iterable[st
 SIGNIFICANCE: tuple[SignificanceClass, ...] = (
     _class(
         "slow_exact_to_angle_or_luminary",
-        [TRANSIT],
+        [TRANSIT, DIRECTION, PROGRESSION],
         "A slow mover exact on an angle or a luminary: the longest contacts, to the most personal points.",
         phases=[EXACT],
         movers=[SLOW],
@@ -96,7 +99,7 @@ SIGNIFICANCE: tuple[SignificanceClass, ...] = (
     ),
     _class(
         "slow_exact_to_natal_point",
-        [TRANSIT],
+        [TRANSIT, DIRECTION, PROGRESSION],
         "A slow mover exact on another natal point: a contact of months, coming back after years.",
         phases=[EXACT],
         movers=[SLOW],
@@ -116,7 +119,7 @@ SIGNIFICANCE: tuple[SignificanceClass, ...] = (
     ),
     _class(
         "slow_window",
-        [TRANSIT],
+        [TRANSIT, DIRECTION, PROGRESSION],
         "A slow mover entering or leaving orb: the bounds of a contact of months.",
         phases=[ENTER, LEAVE],
         movers=[SLOW],
@@ -161,7 +164,10 @@ SIGNIFICANCE: tuple[SignificanceClass, ...] = (
 
 def mover_class(event: ForecastEvent) -> str | None:
     """Return the speed class (SLOW or FAST) of the body that moves in a transit, a station or
-    an ingress; None for the other kinds (their movers are the Sun and the Moon, or none)."""
+    an ingress, SLOW for a direction or a progression (a degree in a year, or a month for the
+    progressed Moon); None for the other kinds (their movers are the Sun and the Moon, or none)."""
+    if event.kind in (DIRECTION, PROGRESSION):
+        return SLOW
     if event.kind not in (TRANSIT, STATION, INGRESS):
         return None
     return SLOW if event.bodies[0] in SLOW_MOVERS else FAST
@@ -171,7 +177,7 @@ def point_class(event: ForecastEvent, points: Mapping[str, float], orb_deg: floa
     """Return what ``event`` concerns among the natal ``points`` (name: longitude, degrees): a
     transit's target, or the point an eclipse falls on (its longitude within ``orb_deg`` of the
     point's), as ANGLE_OR_LUMINARY or NATAL_POINT; NO_POINT for the other events."""
-    if event.kind == TRANSIT:
+    if event.kind in WINDOW_KINDS:
         target = event.point
     elif event.kind == ECLIPSE:
         target = eclipse_point(event.record, points, orb_deg)

@@ -42,6 +42,7 @@ PASTES: dict[str, dict[str, str]] = {
     "/v1/draconic": BIRTH,
     "/v1/davison": TWO_BIRTHS,
     "/v1/progressed": {**BIRTH, "target_datetime": "2026-07-13T12:00"},
+    "/v1/directions": {**BIRTH, "target_datetime": "2026-07-13T12:00"},
     "/v1/composite": TWO_BIRTHS,
     "/v1/dignities": PARIS_CLOCK,
     "/v1/patterns": {**PARIS_CLOCK, **PARIS},

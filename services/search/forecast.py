@@ -40,6 +40,8 @@ CALENDAR_NAME = "Forecast"
 #: (shared/runtime/computation.py), less 64 KiB for the rest of the reply and its framing.
 ICS_MAX_BYTES = MAX_REPLY_BYTES - 64 * 1024
 _TRANSIT_TEXT = {kernel.ENTER: "enters orb", kernel.EXACT: "exact", kernel.LEAVE: "leaves orb"}
+#: What a window's moving point is called in its summary, by kind.
+_WINDOW_TEXT = {kernel.TRANSIT: "", kernel.DIRECTION: "Directed ", kernel.PROGRESSION: "Progressed "}
 _LEVEL_TEXT = {
     kernel.PROFECTION: {1: "Profection year", 2: "Profection month"},
     kernel.RELEASING: {
@@ -158,6 +160,8 @@ def _writers(
 
     return {
         kernel.TRANSIT: transit,
+        kernel.DIRECTION: transit,
+        kernel.PROGRESSION: transit,
         kernel.STATION: lambda record, station: record.station.CopyFrom(station_record(station)),
         kernel.INGRESS: ingress,
         kernel.LUNATION: lambda record, lunation: record.lunation.CopyFrom(lunation_record(lunation, eclipses)),
@@ -186,8 +190,9 @@ def summary(event: kernel.ForecastEvent, eclipses: list | None = None) -> str:
     event's as /v1/calendar writes it (a lunation naming the eclipse of ``eclipses``, (kind,
     eclipse) pairs, within a day of it), then its natal house."""
     found = event.record
-    if event.kind == kernel.TRANSIT:
-        return f"{body_name(found.moving)} {found.aspect} natal {body_name(found.target)}: {_TRANSIT_TEXT[event.phase]}"
+    if event.kind in kernel.WINDOW_KINDS:
+        mover = f"{_WINDOW_TEXT[event.kind]}{body_name(found.moving)}"
+        return f"{mover} {found.aspect} natal {body_name(found.target)}: {_TRANSIT_TEXT[event.phase]}"
     if event.kind == kernel.STATION:
         return summaries.station(found.body, event.phase, found.longitude_deg)
     if event.kind == kernel.INGRESS:

@@ -101,6 +101,7 @@ BUILT_REQUESTS = [
     ("/v1/eclipses/solar", {"jd": J2000, "lat": 32.8, "lon": -96.8, "count": 2}),
     ("/v1/eclipses/lunar", {"jd": J2000, "lat": 51.5, "lon": -0.13, "type": "total"}),
     ("/v1/heliacal", {**PLACE, "body": "mercury", "event": "evening_first"}),
+    ("/v1/directions", {**PLACE, "target_datetime": "2060-01-01T00:00:00Z", "key": "naibod", "sidereal": "lahiri"}),
     ("/v1/places", {"q": "saint etienne", "country": "fr"}),
     ("/v1/timezone", {"datetime": "1944-06-06T08:00:00", "tz": "auto", "lat": 51.5, "lon": -0.13}),
     (
