@@ -55,6 +55,14 @@ DELIBERATE = {
         "celestial.v1.ComputeAstrocartographyRequest.angles",
     ): "the abbreviations drawn; the choices also take the names",
     (
+        "kernel.parans.ANGLES",
+        "celestial.v1.AstroTarget.angles",
+    ): "astrocartography's angles, imported: the choices also take their abbreviations",
+    (
+        "kernel.parans.ANGLES",
+        "celestial.v1.ComputeAstrocartographyRequest.angles",
+    ): "astrocartography's angles, imported: the choices also take their abbreviations",
+    (
         "shared.runtime.chart_wheel_input.BIWHEELS",
         "celestial.v1.DrawChartWheelRequest.kind",
     ): "the kinds drawn as two rings, a part of the kinds",
