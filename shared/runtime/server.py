@@ -21,9 +21,10 @@ reports NOT_SERVING until its child is warm, and while a killed child is replace
 
 Told to stop (SIGTERM), the process refuses every new call itself, UNAVAILABLE, and keeps its
 port open for the notice (:data:`STOP_NOTICE_S`) and until the calls it holds are done, so
-that no call is ever refused by gRPC's own server shutdown: that answers the calls it has
-received but not yet handed to a handler CANCELLED (grpc/grpc#41785), a status no client
-retries, which the gateway would have answered 500.
+that no call is refused by gRPC's own server shutdown: that answers the calls it has
+received but not yet handed to a handler CANCELLED (grpc/grpc#41785), which a channel retries
+only when its policy names it (the pools' channel does since: ``pool_channel.py``); the
+gateway answered it 500.
 """
 
 from __future__ import annotations
@@ -120,10 +121,10 @@ class Serving:
 async def stop_serving(
     server: grpc.aio.Server, serving: Serving, *, grace_s: float, notice_s: float = STOP_NOTICE_S
 ) -> None:
-    """Stop ``server`` without gRPC ever refusing a call itself: from now on ``serving``
-    refuses every new call UNAVAILABLE (the caller reports NOT_SERVING first); the port stays
-    open at least ``notice_s`` seconds and until the calls held are done, at most ``grace_s``
-    seconds in all (:data:`STOP_NOTICE_S`), then the server stops, cancelling what it still holds."""
+    """Stop ``server`` so that gRPC's shutdown meets no call: from now on ``serving`` refuses
+    every new call UNAVAILABLE (the caller has reported NOT_SERVING); the port stays open at
+    least ``notice_s`` seconds and until the calls held are done, at most ``grace_s`` seconds
+    in all; then the server stops, cancelling any call it still holds."""
     serving.stopping = True
     started = time.monotonic()
     notice = asyncio.sleep(min(notice_s, grace_s))
@@ -226,11 +227,11 @@ def _method_handler(
             await context.abort(grpc.StatusCode.UNAVAILABLE, "This process is stopping.")
         serving.take()
         try:
-            return await _answer(request, context)
+            return await answer(request, context)
         finally:
             serving.done()
 
-    async def _answer(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+    async def answer(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata() or ())
         request_id = metadata.get(REQUEST_ID_METADATA_KEY, "")
         structlog.contextvars.clear_contextvars()
