@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import enum
 import os
 import secrets
 import signal
@@ -63,45 +64,69 @@ HEALTH_PROBE_TIMEOUT_S = 2.0
 # A starting process (imports, ephemeris files, the store) has at least this long for its
 # first answer: start-up takes seconds, several times more on a busy 2-core machine.
 START_UP_S = 30.0
+# A process draining after a SIGTERM (it refuses its health probes) has its shutdown grace
+# (CELESTIAL_SHUTDOWN_GRACE_S) and this much more to exit before it is killed: its own
+# stopping path, the store's last writes.
+DRAIN_MARGIN_S = 5.0
 # The development account `make run` makes a key for, its opening balance, and the file in
 # CELESTIAL_DATA_DIR keeping that key between runs (the store keeps only its hash).
 DEV_ACCOUNT = "dev"
 DEV_CREDITS = 1_000_000
 DEV_KEY_FILE = "dev-key"
 
-Probe = Callable[[], bool]
+
+class Health(enum.Enum):
+    """What one health probe found. A process that refuses (its port closed, or NOT_SERVING:
+    draining after a SIGTERM, or replacing its compute child) is alive and at work, and is
+    given the shutdown grace; only a silent one (no answer within the timeout: frozen or
+    stuck) is killed after the unhealthy limit. Killing a draining gateway after 5 s lost the
+    answer of any request it held longer (a year's transit scan on a loaded machine)."""
+
+    ANSWERED = "answered"
+    REFUSED = "refused"
+    SILENT = "silent"
+
+
+Probe = Callable[[], Health]
 #: The settings of the gateway's mail the webhook workers share (their notices are mail too).
 MAIL_SETTINGS = ("CELESTIAL_SMTP_URL", "CELESTIAL_MAIL_FROM")
 
 
-def grpc_serving(address: str) -> bool:
-    """Return whether the service process at ``address`` answers its health check SERVING."""
+def grpc_serving(address: str) -> Health:
+    """Return what the service process at ``address`` says to its health check: SERVING is
+    answered; NOT_SERVING (it is stopping) or a refused connection is refused; no answer
+    within HEALTH_PROBE_TIMEOUT_S (a frozen process's port still accepts) is silent."""
     with grpc.insecure_channel(address) as channel:
         try:
             reply = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=""), timeout=HEALTH_PROBE_TIMEOUT_S
             )
-        except grpc.RpcError:
-            return False
-    return reply.status == health_pb2.HealthCheckResponse.SERVING
+        except grpc.RpcError as error:
+            return Health.REFUSED if error.code() == grpc.StatusCode.UNAVAILABLE else Health.SILENT
+    return Health.ANSWERED if reply.status == health_pb2.HealthCheckResponse.SERVING else Health.REFUSED
 
 
-def _always() -> bool:
-    """Return True: the health of a process that serves no port is its being alive."""
-    return True
+def _always() -> Health:
+    """Return answered: the health of a process that serves no port is its being alive."""
+    return Health.ANSWERED
 
 
-def http_answers(url: str) -> bool:
+def http_answers(url: str) -> Health:
     """Return whether ``url`` answers at all, whatever its status: a gateway refusing a
     connection over its limit (503) is busy, not stuck, and restarting it would help whoever
-    holds its connections."""
+    holds its connections. A refused connection is a gateway draining after a SIGTERM (its
+    port closed); no answer within HEALTH_PROBE_TIMEOUT_S is silence."""
     try:
         with urllib.request.urlopen(url, timeout=HEALTH_PROBE_TIMEOUT_S):
-            return True
+            return Health.ANSWERED
     except urllib.error.HTTPError:
-        return True
-    except (urllib.error.URLError, ConnectionError, TimeoutError):
-        return False
+        return Health.ANSWERED
+    except urllib.error.URLError as error:
+        return Health.REFUSED if isinstance(error.reason, ConnectionRefusedError) else Health.SILENT
+    except ConnectionRefusedError:
+        return Health.REFUSED
+    except (ConnectionError, TimeoutError):
+        return Health.SILENT
 
 
 @dataclass
@@ -122,6 +147,9 @@ class Child:
     # counts from then: while `make run` waits for the gateway to be ready nothing is asked,
     # and a process that took long to start on a busy machine is not to be killed unasked.
     first_probed_at: float | None = None
+    # Since when the running process has refused its health probes after answering them (it
+    # drains after a SIGTERM); None while it answers or is silent.
+    refusing_since: float | None = None
     # Settings of this process only, over the supervisor's environment.
     env: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -132,14 +160,16 @@ class Child:
         self.healthy_at = None
         self.probing = None
         self.first_probed_at = None
+        self.refusing_since = None
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
 
-def restart_reason(child: Child, now: float, unhealthy_after_s: float) -> str | None:
+def restart_reason(child: Child, now: float, unhealthy_after_s: float, drain_s: float | None = None) -> str | None:
     """Return why ``child`` must be started again at ``now`` (it exited, or has answered no
-    health probe for ``unhealthy_after_s``, or for START_UP_S since it was first asked), or None."""
+    health probe for ``unhealthy_after_s``, or for START_UP_S since it was first asked, or has
+    refused them, draining, for ``drain_s``: the shutdown grace and a margin), or None."""
     if child.process is None:
         return None
     if not child.alive():
@@ -150,6 +180,11 @@ def restart_reason(child: Child, now: float, unhealthy_after_s: float) -> str | 
         if child.first_probed_at is None:
             return None
         silent_s, limit_s = now - child.first_probed_at, max(unhealthy_after_s, START_UP_S)
+    elif child.refusing_since is not None and drain_s is not None:
+        refusing_s = now - child.refusing_since
+        if refusing_s <= max(unhealthy_after_s, drain_s):
+            return None
+        return f"it has drained for {refusing_s:.1f} s, longer than its shutdown grace"
     else:
         silent_s, limit_s = now - child.healthy_at, unhealthy_after_s
     if silent_s <= limit_s:
@@ -331,15 +366,22 @@ def supervise(
         now = time.monotonic()
         for child in children:
             if child.probing is not None and child.probing.done():
-                if child.probing.result():
-                    child.healthy_at = child.probed_at
+                health = child.probing.result()
+                if health is Health.ANSWERED:
+                    child.healthy_at, child.refusing_since = child.probed_at, None
+                elif health is Health.REFUSED:
+                    child.refusing_since = child.refusing_since or child.probed_at
+                else:
+                    child.refusing_since = None
                 child.probing = None
             if child.probing is None and child.alive() and now - child.probed_at >= HEALTH_PROBE_INTERVAL_S:
                 child.probed_at = now
                 if child.first_probed_at is None:
                     child.first_probed_at = now
                 child.probing = probes.submit(child.probe)
-            reason = restart_reason(child, now, settings.restart_unhealthy_after_s)
+            reason = restart_reason(
+                child, now, settings.restart_unhealthy_after_s, settings.shutdown_grace_s + DRAIN_MARGIN_S
+            )
             if reason is not None and not stopping():
                 child.restarts += 1
                 print(

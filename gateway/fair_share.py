@@ -181,8 +181,8 @@ class FairShare:
         ``expected_s`` the call's expected service time (seconds), which sets its lane. Raises
         Overloaded at once when the call would have to wait and its expected wait exceeds
         ``shed_after_s``, TurnNotCome (a TimeoutError) when it is not granted within ``wait_s``
-        seconds; a call cancelled while waiting takes nothing. Both say whether the account's own
-        calls refused it (``own``).
+        seconds (a call granted as its wait ends takes its turn); a call cancelled while waiting
+        takes nothing. Both say whether the account's own calls refused it (``own``).
         """
         if account not in self._waiting and self._may_start(account, limit):
             self._take(account)
@@ -199,15 +199,25 @@ class FairShare:
         try:
             async with asyncio.timeout(wait_s):
                 await waiter.granted
-        except BaseException as stopped:
-            if waiter.granted.done() and not waiter.granted.cancelled():
-                self.release(account)  # granted as it gave up: the turn passes on
+        except TimeoutError:
+            if self._granted(waiter):
+                # Granted in the turn of the loop its wait ended in (a loop slowed by load runs
+                # both at once): its turn came, and it takes it. Given back, the account's share
+                # would look free as the refusal is judged, and its own excess would be the pool's.
+                return
+            self._forget(account, lane, waiter)
+            own = self.share_taken(account, waiter.limit) or account in self._waiting
+            raise TurnNotCome(wait_s, own=own) from None
+        except BaseException:
+            if self._granted(waiter):
+                self.release(account)  # granted as its caller left: the turn passes on
             else:
                 self._forget(account, lane, waiter)
-            if isinstance(stopped, TimeoutError):
-                own = self.share_taken(account, waiter.limit) or account in self._waiting
-                raise TurnNotCome(wait_s, own=own) from None
             raise
+
+    @staticmethod
+    def _granted(waiter: _Waiter) -> bool:
+        return waiter.granted.done() and not waiter.granted.cancelled()
 
     def share_taken(self, account: str, limit: int) -> bool:
         """Return whether ``account``'s calls in flight hold its whole share: ``limit`` less one

@@ -2,14 +2,15 @@
 
 Each service is a pool of processes; one channel per service lists them all and balances
 with ``round_robin`` over the ones whose standard health check answers SERVING. A process
-whose queue is full answers RESOURCE_EXHAUSTED and one that is going away UNAVAILABLE; the
-channel's ``retryPolicy`` sends the call to another process then (computations are pure and
-credits are reserved once per HTTP request, so a retry cannot charge twice). A process
-that stops answering altogether (frozen by SIGSTOP, or stuck) keeps its TCP connection and
-health stream open; HTTP/2 keepalive pings close that connection within
-CELESTIAL_SERVICE_KEEPALIVE_S + CELESTIAL_SERVICE_PING_TIMEOUT_S, so round_robin skips the
-process until it answers again, and the calls waiting on it fail UNAVAILABLE and are
-retried on another process. This is the only module that catches ``grpc.aio.AioRpcError``.
+whose queue is full answers RESOURCE_EXHAUSTED and one that is going away UNAVAILABLE (or,
+refused by gRPC's own shutdown, CANCELLED); the channel's ``retryPolicy`` sends the call to
+another process then (computations are pure and credits are reserved once per HTTP
+request, so a retry cannot charge twice). A process that stops answering altogether
+(frozen by SIGSTOP, or stuck) keeps its TCP connection and health stream open; HTTP/2
+keepalive pings close that connection within CELESTIAL_SERVICE_KEEPALIVE_S +
+CELESTIAL_SERVICE_PING_TIMEOUT_S, so round_robin skips the process until it answers again,
+and the calls waiting on it fail UNAVAILABLE and are retried on another process. This is
+the only module that catches ``grpc.aio.AioRpcError``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ _STATUS_TABLE: dict[grpc.StatusCode, type[CelestialError]] = {
     grpc.StatusCode.UNIMPLEMENTED: NotImplementedEndpoint,
     grpc.StatusCode.RESOURCE_EXHAUSTED: ServiceUnavailable,
     grpc.StatusCode.UNAVAILABLE: ServiceUnavailable,
+    # A pool cancels a call only as a process goes away (gRPC's shutdown, the end of its
+    # grace), and the channel retries it on another first: the gateway's own cancellation
+    # is CancelledError, never a status.
+    grpc.StatusCode.CANCELLED: ServiceUnavailable,
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
 }
 

@@ -43,7 +43,12 @@ def channel_target(addresses: tuple[str, ...]) -> str:
 
 def service_config(processes: int) -> str:
     """Return the channel's service config: round robin over healthy processes, and a retry
-    on another process (as many attempts as processes, 2 to 5) when one is busy or going away."""
+    on another process (as many attempts as processes, 2 to 5) when one is busy or going away.
+
+    Going away is UNAVAILABLE, or CANCELLED: gRPC's own server shutdown answers CANCELLED to a
+    call it received but had not yet handed to the service (grpc/grpc#41785), and a process
+    cancels the calls it still holds when its shutdown grace ends. A client's own
+    cancellation is never retried, and a pool never cancels a call otherwise."""
     return json.dumps(
         {
             "loadBalancingConfig": [{"round_robin": {}}],
@@ -56,7 +61,7 @@ def service_config(processes: int) -> str:
                         "initialBackoff": "0.005s",
                         "maxBackoff": "0.05s",
                         "backoffMultiplier": 2,
-                        "retryableStatusCodes": ["UNAVAILABLE", "RESOURCE_EXHAUSTED"],
+                        "retryableStatusCodes": ["UNAVAILABLE", "RESOURCE_EXHAUSTED", "CANCELLED"],
                     },
                 }
             ],

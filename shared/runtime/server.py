@@ -18,6 +18,13 @@ that cancels makes it pass.
 A service is a mapping of RPC names to handlers ``handler(request, deadline) -> response``;
 RPCs of the service without a handler answer UNIMPLEMENTED (the gateway's 501). The process
 reports NOT_SERVING until its child is warm, and while a killed child is replaced.
+
+Told to stop (SIGTERM), the process refuses every new call itself, UNAVAILABLE, and keeps its
+port open for the notice (:data:`STOP_NOTICE_S`) and until the calls it holds are done, so
+that no call is refused by gRPC's own server shutdown: that answers the calls it has
+received but not yet handed to a handler CANCELLED (grpc/grpc#41785), which a channel retries
+only when its policy names it (the pools' channel does since: ``pool_channel.py``); the
+gateway answered it 500.
 """
 
 from __future__ import annotations
@@ -79,6 +86,54 @@ def server_options(connection_age_s: float, calls_grace_s: float) -> list[tuple[
 
 
 log = structlog.get_logger("celestial.service")
+
+#: How long (seconds) a stopping process keeps its port open however few calls it holds,
+#: refusing each new one UNAVAILABLE (retried on another process): its clients' health
+#: streams hear NOT_SERVING within it and stop sending it calls before gRPC's shutdown, which
+#: would answer a call arriving then CANCELLED. Part of the shutdown grace, not added to it.
+STOP_NOTICE_S = 0.5
+
+
+class Serving:
+    """Whether the process still takes new calls, and how many calls it holds (received and
+    not yet answered, queued for its child or computing here)."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+        self.held = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def take(self) -> None:
+        self.held += 1
+        self._idle.clear()
+
+    def done(self) -> None:
+        self.held -= 1
+        if self.held == 0:
+            self._idle.set()
+
+    async def until_idle(self) -> None:
+        """Return once the process holds no call."""
+        await self._idle.wait()
+
+
+async def stop_serving(
+    server: grpc.aio.Server, serving: Serving, *, grace_s: float, notice_s: float = STOP_NOTICE_S
+) -> None:
+    """Stop ``server`` so that gRPC's shutdown meets no call: from now on ``serving`` refuses
+    every new call UNAVAILABLE (the caller has reported NOT_SERVING); the port stays open at
+    least ``notice_s`` seconds and until the calls held are done, at most ``grace_s`` seconds
+    in all; then the server stops, cancelling any call it still holds."""
+    serving.stopping = True
+    started = time.monotonic()
+    notice = asyncio.sleep(min(notice_s, grace_s))
+    try:
+        async with asyncio.timeout(grace_s):
+            await asyncio.gather(notice, serving.until_idle())
+    except TimeoutError:
+        pass
+    await server.stop(grace=max(0.0, grace_s - (time.monotonic() - started)))
 
 
 class ComputeQueue:
@@ -157,9 +212,26 @@ class InProcess:
 
 
 def _method_handler(
-    queue: ComputeQueue, name: str, metrics: MethodMetrics, here: InProcess | None = None, service: str = ""
+    queue: ComputeQueue,
+    name: str,
+    metrics: MethodMetrics,
+    here: InProcess | None = None,
+    service: str = "",
+    serving: Serving | None = None,
 ):
+    serving = Serving() if serving is None else serving
+
     async def method(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        if serving.stopping:
+            # No status detail: the caller's channel retries this on another process.
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "This process is stopping.")
+        serving.take()
+        try:
+            return await answer(request, context)
+        finally:
+            serving.done()
+
+    async def answer(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         metadata = dict(context.invocation_metadata() or ())
         request_id = metadata.get(REQUEST_ID_METADATA_KEY, "")
         structlog.contextvars.clear_contextvars()
@@ -207,10 +279,12 @@ def service_handler(
     handlers: Mapping[str, Handler],
     queue: ComputeQueue,
     in_process: Collection[str] | None = None,
+    serving: Serving | None = None,
 ) -> grpc.GenericRpcHandler:
     """Return the gRPC handler serving ``handlers`` as RPCs of ``service``: those named in
     ``in_process`` (by default the bounded ones, :func:`bounded_rpcs`) computed in this
-    process, the others by ``queue``'s child.
+    process, the others by ``queue``'s child. Once ``serving`` is stopping, every new call is
+    refused UNAVAILABLE.
 
     Raises ValueError when ``handlers`` names an RPC the service does not have.
     """
@@ -218,6 +292,7 @@ def service_handler(
     if unknown:
         raise ValueError(f"{service.full_name} has no RPC {', '.join(sorted(unknown))}")
     here = bounded_rpcs(service) if in_process is None else frozenset(in_process)
+    serving = Serving() if serving is None else serving
     methods = {
         name: _method_handler(
             queue,
@@ -225,6 +300,7 @@ def service_handler(
             MethodMetrics(service_label(service), name),
             InProcess(service, name, handlers[name]) if name in here else None,
             service.full_name,
+            serving,
         )
         for name in (method.name for method in service.methods)
         if name in handlers
@@ -253,9 +329,10 @@ async def run_server(
 ) -> None:
     """Serve ``handlers`` as RPCs of ``service`` on ``host:port`` until SIGINT/SIGTERM.
 
-    On SIGINT/SIGTERM the process reports NOT_SERVING, refuses new calls (UNAVAILABLE, which
-    the gateway's channel retries on another process) and gives the calls it holds
-    ``shutdown_grace_s`` to finish before it cancels them and stops its child. Connections
+    On SIGINT/SIGTERM the process reports NOT_SERVING, refuses new calls itself (UNAVAILABLE,
+    which the gateway's channel retries on another process) and gives the calls it holds
+    ``shutdown_grace_s`` to finish before it cancels them and stops its child; its port stays
+    open meanwhile, at least :data:`STOP_NOTICE_S` (:func:`stop_serving`). Connections
     are closed once ``connection_age_s`` old (calls under way get ``calls_grace_s`` more),
     so a client of a DNS name resolves it again. Server reflection lists the service, so
     grpcurl and any reflection client can call it without the protos.
@@ -288,7 +365,8 @@ async def run_server(
     if here:
         open_engine(load_settings())
     server = grpc.aio.server(options=server_options(connection_age_s, calls_grace_s))
-    server.add_generic_rpc_handlers((service_handler(service, handlers, compute_queue, here),))
+    serving = Serving()
+    server.add_generic_rpc_handlers((service_handler(service, handlers, compute_queue, here, serving),))
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((service.full_name, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     bound = server.add_insecure_port(f"{host}:{port}")
@@ -316,8 +394,8 @@ async def run_server(
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     await report(health_pb2.HealthCheckResponse.NOT_SERVING)
-    log.info("service_stopping", service=service.full_name, port=bound, calls_held=compute_queue.accepted)
-    await server.stop(grace=shutdown_grace_s)
+    log.info("service_stopping", service=service.full_name, port=bound, calls_held=serving.held)
+    await stop_serving(server, serving, grace_s=shutdown_grace_s)
     compute_queue.close()
     await stop_metrics_endpoint(metrics)
     log.info("service_stopped", service=service.full_name, port=bound)

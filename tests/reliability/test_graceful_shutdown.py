@@ -26,7 +26,7 @@ from deploy.local_stack import Stack
 from gateway.rpc import ServicePool
 from shared.runtime.config import load_settings
 from tests.api.test_transits_api import WIDEST
-from tests.e2e.test_process_recovery import child_pid
+from tests.e2e.test_process_recovery import child_pid, children
 from tests.reliability.background_requests import get_in_background
 from tests.service.slow_service import SHUTDOWN_GRACE_S, TIMED_SCAN_S
 from tests.service.test_runtime import J2000, SERVICE, CallStart, start_process, unary
@@ -126,15 +126,39 @@ def test_a_scan_whose_process_is_sent_sigterm_is_answered_and_charged_once(stack
     with stack.client(key) as client:  # the gateway's channel to the search process is up
         assert client.get("/v1/eclipses/lunar", params={"jd": J2000}).status_code == 200
     lunar_cost = 2
-    scanning, answered = get_in_background(stack, key, "/v1/transits", WIDEST)
-    time.sleep(0.4)  # the scan is under way in the one search process
     port = load_settings(stack.env).service_addresses["search"][0].rsplit(":", 1)[1]
-    os.kill(child_pid(stack.process.pid, port), signal.SIGTERM)
+    search = child_pid(stack.process.pid, port)
+    idle_s = compute_seconds(search)
+    scanning, answered = get_in_background(stack, key, "/v1/transits", WIDEST)
+    # SIGTERM once the scan is under way in the one search process. A guessed 0.4 s came,
+    # on a loaded machine, before the gateway had sent it: the stopping process rightly
+    # refused it, and with no other process to take it the answer was 503.
+    deadline = time.monotonic() + 30
+    while compute_seconds(search) < idle_s + 0.05:
+        assert time.monotonic() < deadline, "the scan did not start computing"
+        time.sleep(0.02)
+    os.kill(search, signal.SIGTERM)
     scanning.join()
     assert answered[0].status_code == 200, answered[0].text
     assert answered[0].json()["meta"]["credits_used"] == TRANSITS_COST
     account = json.loads(stack.admin("account", "show", name, "--json").stdout)
     assert account["balance"] == 100 - lunar_cost - TRANSITS_COST
+
+
+def compute_seconds(service_pid: int) -> float:
+    """Return the CPU seconds the descendants of the service process ``service_pid`` have
+    used (its compute child, started by a forkserver): they grow only while a call computes."""
+    used = 0
+    below = list(children(service_pid))
+    while below:
+        pid = below.pop()
+        below.extend(children(pid))
+        try:
+            fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used += int(fields[11]) + int(fields[12])  # utime, stime (proc(5)), in clock ticks
+    return used / os.sysconf("SC_CLK_TCK")
 
 
 def ready(stack: Stack) -> bool:

@@ -199,8 +199,34 @@ def test_a_gateway_refusing_connections_over_its_limit_counts_as_answering():
 
     with http.server.HTTPServer(("127.0.0.1", 0), Refusing) as server:
         threading.Thread(target=server.handle_request, daemon=True).start()
-        assert supervisor.http_answers(f"http://127.0.0.1:{server.server_port}/healthz")
-    assert not supervisor.http_answers(f"http://127.0.0.1:{free_port_block(1)}/healthz")
+        assert supervisor.http_answers(f"http://127.0.0.1:{server.server_port}/healthz") is supervisor.Health.ANSWERED
+
+
+def test_a_gateway_whose_port_is_closed_refuses_and_one_that_accepts_but_never_answers_is_silent():
+    # A gateway draining after a SIGTERM has closed its port; a frozen one's port still accepts.
+    closed = f"http://127.0.0.1:{free_port_block(1)}/healthz"
+    assert supervisor.http_answers(closed) is supervisor.Health.REFUSED
+    with socket.socket() as frozen:
+        frozen.bind(("127.0.0.1", 0))
+        frozen.listen()
+        assert (
+            supervisor.http_answers(f"http://127.0.0.1:{frozen.getsockname()[1]}/healthz") is supervisor.Health.SILENT
+        )
+
+
+def test_a_process_draining_after_a_sigterm_has_its_shutdown_grace_before_it_is_killed():
+    # It answered at 100, then refused from 101 (its port closed, or NOT_SERVING): a drain of a
+    # long scan outlasts the unhealthy limit, and is killed only past the grace and its margin.
+    drain_s = 25.0 + supervisor.DRAIN_MARGIN_S
+    draining = child(None, started_at=0.0, healthy_at=100.0)
+    draining.refusing_since = 101.0
+    assert supervisor.restart_reason(draining, 101.0 + LIMIT_S + 5, LIMIT_S, drain_s) is None
+    assert supervisor.restart_reason(draining, 101.0 + drain_s, LIMIT_S, drain_s) is None
+    reason = supervisor.restart_reason(draining, 101.0 + drain_s + 0.5, LIMIT_S, drain_s)
+    assert reason == "it has drained for 30.5 s, longer than its shutdown grace"
+    # Silent (no answer at all, refusing_since None) is killed after the limit, grace or not.
+    silent = child(None, started_at=0.0, healthy_at=100.0)
+    assert supervisor.restart_reason(silent, 100.0 + LIMIT_S + 0.5, LIMIT_S, drain_s) is not None
 
 
 def test_make_run_says_sign_up_is_off_without_smtp_and_how_owners_come():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -311,6 +312,25 @@ def test_a_call_whose_turn_does_not_come_says_whether_its_accounts_own_calls_hel
         assert full.value.own is False
 
     asyncio.run(scenario())
+
+
+def test_a_call_whose_turn_comes_as_its_wait_ends_takes_it():
+    """The flood's call under way ends in the same turn of the loop as its next call's wait (a
+    loop slowed by load runs both at once): the turn came, and the call takes it. Before, it
+    gave the turn back and was refused as the pool's (503, its account's share now looking
+    free), not its own excess: the flood test's one 5xx sub-request."""
+
+    async def scenario():
+        share = FairShare(capacity=4, processes=1)
+        await share.acquire("flood", 1, LONG_S)
+        waiting = await started(share, "flood", 1, wait_s=0.05)
+        asyncio.get_running_loop().call_soon(share.release, "flood")  # runs before the timer ...
+        time.sleep(0.1)  # ... which is due by then, the loop busy past the wait
+        (outcome,) = await asyncio.gather(waiting, return_exceptions=True)
+        return outcome, share.account_in_flight("flood")
+
+    outcome, in_flight = asyncio.run(scenario())
+    assert (outcome, in_flight) == (None, 1)
 
 
 # --- resizing to the replicas a pool has (issue 50) ----------------------------------------------

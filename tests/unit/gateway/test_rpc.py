@@ -30,6 +30,7 @@ def _error(code: grpc.StatusCode, details: str = "", trailing: tuple = ()) -> gr
         (grpc.StatusCode.UNIMPLEMENTED, 501, "not_implemented"),
         (grpc.StatusCode.RESOURCE_EXHAUSTED, 503, "service_unavailable"),
         (grpc.StatusCode.UNAVAILABLE, 503, "service_unavailable"),
+        (grpc.StatusCode.CANCELLED, 503, "service_unavailable"),
         (grpc.StatusCode.DEADLINE_EXCEEDED, 504, "deadline_exceeded"),
         (grpc.StatusCode.INTERNAL, 500, "internal_error"),
         (grpc.StatusCode.UNKNOWN, 500, "internal_error"),
@@ -63,11 +64,12 @@ def test_a_status_carrying_our_error_info_is_that_error():
 
 
 class _Echo:
-    """A service of one method that refuses RESOURCE_EXHAUSTED ``busy`` times, then echoes,
-    reporting a compute time in the trailing metadata as the service processes do."""
+    """A service of one method that refuses ``busy`` times (RESOURCE_EXHAUSTED, or ``code``),
+    then echoes, reporting a compute time in the trailing metadata as the service processes do."""
 
-    def __init__(self, busy: int):
+    def __init__(self, busy: int, code: grpc.StatusCode = grpc.StatusCode.RESOURCE_EXHAUSTED):
         self.busy = busy
+        self.code = code
         self.request_ids: list[str] = []
 
     async def say(
@@ -76,14 +78,14 @@ class _Echo:
         self.request_ids.append(dict(context.invocation_metadata())["x-request-id"])
         if self.busy > 0:
             self.busy -= 1
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "full")
+            await context.abort(self.code, "refused")
         context.set_trailing_metadata((("x-compute-ms", "40"),))
         return wrappers_pb2.StringValue(value=request.value.upper())
 
 
-def _with_pool(busy: int, scenario):
+def _with_pool(busy: int, scenario, code: grpc.StatusCode = grpc.StatusCode.RESOURCE_EXHAUSTED):
     async def run():
-        echo = _Echo(busy)
+        echo = _Echo(busy, code)
         handler = grpc.method_handlers_generic_handler(
             "test.Echo",
             {
@@ -127,6 +129,13 @@ def test_a_busy_process_is_tried_again_until_it_takes_the_call():
     # busy loop the others.
     echo, reply = _with_pool(4, _say)
     assert reply.value == "HI" and len(echo.request_ids) == 5
+
+
+def test_a_call_cancelled_by_a_stopping_process_is_tried_again_not_a_500():
+    # gRPC's server shutdown answers CANCELLED to a call it received but had not yet handed
+    # to the service (grpc/grpc#41785; tests/unit/runtime/test_server.py drives that race).
+    echo, reply = _with_pool(1, _say, grpc.StatusCode.CANCELLED)
+    assert reply.value == "HI" and len(echo.request_ids) == 2
 
 
 def test_a_process_busy_past_the_calls_time_is_503():

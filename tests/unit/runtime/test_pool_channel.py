@@ -27,7 +27,7 @@ def test_a_call_is_retried_once_per_process_between_two_and_five_attempts(proces
     config = json.loads(service_config(processes))
     policy = config["methodConfig"][0]["retryPolicy"]
     assert policy["maxAttempts"] == attempts and MAX_ATTEMPTS == 5
-    assert set(policy["retryableStatusCodes"]) == {"UNAVAILABLE", "RESOURCE_EXHAUSTED"}
+    assert set(policy["retryableStatusCodes"]) == {"UNAVAILABLE", "RESOURCE_EXHAUSTED", "CANCELLED"}
     assert config["loadBalancingConfig"] == [{"round_robin": {}}]
 
 

@@ -29,10 +29,12 @@ from shared.runtime.server import (
     COMPUTE_MS_METADATA_KEY,
     SERVER_OPTIONS,
     ComputeQueue,
+    Serving,
     bounded_rpcs,
     implemented_name,
     server_options,
     service_handler,
+    stop_serving,
 )
 from shared.runtime.status import rich_status
 
@@ -276,3 +278,103 @@ def test_a_bounded_calls_error_is_answered_as_the_childs_would_be():
     assert (failed.code(), failed.details()) == (grpc.StatusCode.INVALID_ARGUMENT, "orb is out of range.")
     assert rpc_status.from_call(failed) == rich_status(InvalidParameter("orb is out of range.", param="orb"))
     assert COMPUTE_MS_METADATA_KEY in dict(failed.trailing_metadata())
+
+
+def stopping_server(handlers, child: Child, scenario):
+    """Run ``scenario(port, stop, stopped)`` against a server of ``handlers`` (the bounded
+    ones computed here, the others by ``child``): ``stop()``, called on the server's loop
+    (from a handler too), begins :func:`stop_serving` as SIGTERM does; ``stopped`` is set
+    once it returned."""
+
+    async def main():
+        serving = Serving()
+        queue = ComputeQueue(4, child)
+        server = grpc.aio.server(options=server_options(30.0, 5.0))
+        server.add_generic_rpc_handlers((service_handler(SERVICE, handlers, queue, None, serving),))
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        loop = asyncio.get_running_loop()
+        stopped = threading.Event()
+        stopping: list[asyncio.Task] = []
+
+        async def stop_then_tell():
+            await stop_serving(server, serving, grace_s=5.0)
+            stopped.set()
+
+        def stop() -> None:
+            stopping.append(loop.create_task(stop_then_tell()))
+
+        try:
+            return await asyncio.to_thread(scenario, port, stop, stopped)
+        finally:
+            if stopping:
+                await stopping[0]
+            await server.stop(grace=None)
+            queue.close()
+
+    return asyncio.run(main())
+
+
+def codes_of(futures) -> list[grpc.StatusCode]:
+    codes = []
+    for future in futures:
+        try:
+            future.result()
+            codes.append(grpc.StatusCode.OK)
+        except grpc.RpcError as error:
+            codes.append(error.code())
+    return codes
+
+
+def test_calls_waiting_in_grpc_as_the_process_stops_are_refused_unavailable_not_cancelled():
+    # SIGTERM comes while the loop computes a bounded call, and the calls sent meanwhile wait in
+    # gRPC core, not yet handed to the service: gRPC's own shutdown answers such a call
+    # CANCELLED (grpc/grpc#41785), which a channel does not retry as it does UNAVAILABLE.
+    computing = threading.Event()
+    stops: list = []
+
+    def computed_then_stopped(reading, deadline):
+        computing.set()
+        time.sleep(0.5)  # the loop is busy: the calls sent now wait in gRPC core
+        stops[0]()
+        return pb.ComputePositionsResponse()
+
+    def scenario(port, stop, stopped):
+        stops.append(stop)
+        # Without retries: the codes are the process's own answers.
+        with grpc.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.enable_retries", 0)]) as channel:
+            call = channel.unary_unary(f"/{SERVICE.full_name}/ComputePositions")
+            first = call.future(REQUEST, timeout=10)
+            assert computing.wait(10)
+            waiting = [call.future(REQUEST, timeout=10) for _ in range(5)]
+            return codes_of([first]), codes_of(waiting), stopped.wait(10)
+
+    first, waiting, stopped = stopping_server(
+        {"ComputePositions": computed_then_stopped}, Child(Outcome(True, REPLY)), scenario
+    )
+    assert first == [grpc.StatusCode.OK] and stopped
+    assert grpc.StatusCode.CANCELLED not in waiting, waiting
+    assert grpc.StatusCode.UNAVAILABLE in waiting, waiting
+
+
+def test_a_stopping_process_refuses_new_calls_and_finishes_the_one_it_holds_before_it_closes():
+    child = Child(Outcome(True, REPLY))
+    child.go.clear()
+
+    def scenario(port, stop, stopped):
+        with grpc.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.enable_retries", 0)]) as channel:
+            scan = channel.unary_unary(f"/{SERVICE.full_name}/ComputeVoidOfCourse").future(b"", timeout=10)
+            while not child.jobs:
+                time.sleep(0.01)
+            stop()
+            time.sleep(1.0)  # past the notice: the port stays open while the scan is held
+            refused = codes_of(
+                [channel.unary_unary(f"/{SERVICE.full_name}/ComputeVoidOfCourse").future(b"", timeout=10)]
+            )
+            closed_early = stopped.is_set()
+            child.go.set()
+            return scan.result(), refused, closed_early, stopped.wait(10)
+
+    reply, refused, closed_early, stopped = stopping_server({"ComputeVoidOfCourse": handler}, child, scenario)
+    assert (reply, refused, closed_early, stopped) == (REPLY, [grpc.StatusCode.UNAVAILABLE], False, True)
+    assert len(child.jobs) == 1
