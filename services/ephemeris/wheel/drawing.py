@@ -25,11 +25,9 @@ from services.ephemeris.wheel.geometry import (
     ASPECT_RING,
     BI_ASPECT_RING,
     BI_DIVIDER,
-    BI_HOUSE_RING,
     BI_INNER_RING,
     BI_OUTER_RING,
     CUSP_TEXT,
-    HOUSE_RING,
     SIGN_GLYPH,
     SINGLE_RING,
     TICK_1,
@@ -70,9 +68,6 @@ from shared.pictures.glyphs import glyph_outlines
 from shared.pictures.themes import ELEMENT_OF_SIGN, HARD_ASPECTS, SOFT_ASPECTS, Theme
 from shared.pictures.words import ENGLISH, Words
 
-#: The house numbers' font size (of 12 houses, of Gauquelin's 36), as fractions of the
-#: wheel's radius; the other sizes are the layout's.
-HOUSE_TEXT, SECTOR_TEXT = 0.045, 0.028
 #: The thickness of the halo under a body's label (of its font size): a cusp line the label
 #: could not be moved off is cut where the label crosses it.
 LABEL_HALO = 0.25
@@ -243,7 +238,6 @@ def _degree_scale(half: float, radius: float) -> str:
 
 def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words: Words) -> str:
     aspect_ring = radius * _aspect_ring(layout)
-    house_ring = BI_HOUSE_RING if layout.is_biwheel else HOUSE_RING
     parts = [
         '<g class="houses">',
         f'<circle cx="{num(half)}" cy="{num(half)}" r="{num(aspect_ring)}" fill="none" stroke="{theme.line}" '
@@ -254,7 +248,6 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
             f'<circle class="ring-divider" cx="{num(half)}" cy="{num(half)}" r="{num(radius * BI_DIVIDER)}" '
             f'fill="none" stroke="{theme.line}" stroke-width="1"/>'
         )
-    label_size = radius * (HOUSE_TEXT if len(layout.cusps) <= 12 else SECTOR_TEXT)
     # Cusp and angle lines stop short of the glyphs and labels they would cross.
     blocks = layout_blocks(layout)
     for cusp in layout.cusps:
@@ -265,7 +258,12 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
             + "</g>"
         )
         parts.append(
-            text_svg(at_angle(half, radius * house_ring, cusp.label_deg), str(cusp.house), label_size, theme.text)
+            text_svg(
+                at_angle(half, radius * cusp.label_radius, cusp.label_deg),
+                str(cusp.house),
+                radius * cusp.label_size,
+                theme.text,
+            )
         )
     # The angles' labels stand in the zodiac band beside their lines (the layout finds them
     # a place clear of the sign glyphs and boundaries), on both kinds of wheel.

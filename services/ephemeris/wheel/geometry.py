@@ -11,12 +11,18 @@ from dataclasses import dataclass
 
 from kernel.zodiac import normalize_deg
 
-#: The zodiac band's outer and inner edges, the house numbers' ring and the aspect circle of
-#: a single wheel (the aspect circle 56% of the radius, so lines to a stellium do not bundle
-#: into a fan), and a bi-wheel's circle between its rings, its house numbers and aspect circle.
+#: The zodiac band's outer and inner edges and the aspect circle of a single wheel (56% of the
+#: radius, so lines to a stellium do not bundle into a fan), and a bi-wheel's circle between
+#: its rings and its aspect circle.
 ZODIAC_OUTER, ZODIAC_INNER = 0.97, 0.82
-HOUSE_RING, ASPECT_RING = 0.585, 0.56
-BI_DIVIDER, BI_HOUSE_RING, BI_ASPECT_RING = 0.6, 0.372, 0.34
+ASPECT_RING = 0.56
+BI_DIVIDER, BI_ASPECT_RING = 0.6, 0.34
+#: The house numbers' font sizes: a single wheel's, a bi-wheel's and Gauquelin's 36 sectors'.
+#: A number stands in a thin ring just outside the aspect circle, HOUSE_GAP clear of it, so the
+#: aspect lines, which end on the circle, never meet it; the ring of bodies begins beyond the
+#: widest number ("12" turned 35° off an axis) and a little room (``PointRing.floor``).
+HOUSE_TEXT, BI_HOUSE_TEXT, SECTOR_TEXT = 0.038, 0.034, 0.028
+HOUSE_GAP = 0.007
 #: The degree scale on the zodiac band's inner edge: how far (fractions of the radius) its
 #: ticks reach into the band, every degree, every 5 and every 10 degrees.
 TICK_1, TICK_5, TICK_10 = 0.01, 0.018, 0.028
@@ -55,19 +61,27 @@ class PointRing:
 
 #: The single wheel's one ring, under the zodiac band, down to the house numbers: its glyphs
 #: as large as the sign glyphs.
-SINGLE_RING = PointRing(ZODIAC_INNER, 0.79, 0.612, SIGN_GLYPH, 0.032)
+SINGLE_RING = PointRing(ZODIAC_INNER, 0.79, 0.625, SIGN_GLYPH, 0.032)
 #: A bi-wheel's rings: the outer chart's under the zodiac band, then a circle dividing the
 #: rings, the inner chart's under it, then the house numbers and the aspect circle. Glyphs
 #: are a little smaller than the single wheel's so both rings fit; labels a little larger, so
 #: that a lone body's reads at 400 px (7 px).
 BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.79, BI_DIVIDER + 0.008, 0.068, 0.036)
-BI_INNER_RING = PointRing(BI_DIVIDER, BI_DIVIDER - 0.03, BI_HOUSE_RING + 0.026, 0.068, 0.036)
+BI_INNER_RING = PointRing(BI_DIVIDER, BI_DIVIDER - 0.03, 0.398, 0.068, 0.036)
 
 
 def screen_angle(longitude_deg: float, ascendant_deg: float) -> float:
     """Return the screen angle (degrees [0, 360), counterclockwise from 3 o'clock) at which the
     longitude ``longitude_deg`` is drawn on a wheel whose Ascendant is ``ascendant_deg``."""
     return normalize_deg(180.0 + longitude_deg - ascendant_deg)
+
+
+def house_number_radius(house: int, size: float, aspect_ring: float, angle_deg: float) -> float:
+    """Return the radius (fraction of the wheel's) of the centre of the house number ``house``
+    set at ``size`` at the screen angle ``angle_deg``: its box HOUSE_GAP outside the aspect
+    circle ``aspect_ring`` (as far out as the box reaches along the radius there)."""
+    width, height = text_width(str(house), size), size * TEXT_HEIGHT
+    return aspect_ring + HOUSE_GAP + along(width, height, angle_deg) / 2
 
 
 def text_box(degree: int, minute: int, retrograde: bool, text_size: float) -> tuple[float, float]:

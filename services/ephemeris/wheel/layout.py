@@ -29,10 +29,16 @@ from kernel.zodiac import SIGN_KEYS, normalize_deg, sign_key_of, sign_of
 from services.ephemeris.wheel.geometry import (
     ANGLE_DEGREE_TEXT,
     ANGLE_TEXT,
+    ASPECT_RING,
+    BI_ASPECT_RING,
+    BI_HOUSE_TEXT,
     BI_INNER_RING,
     BI_OUTER_RING,
     CUSP_RIM,
     CUSP_TEXT,
+    HOUSE_GAP,
+    HOUSE_TEXT,
+    SECTOR_TEXT,
     SIGN_GLYPH,
     SINGLE_RING,
     TEXT_HEIGHT,
@@ -42,6 +48,7 @@ from services.ephemeris.wheel.geometry import (
     across,
     along,
     degree_minute,
+    house_number_radius,
     screen_angle,
     signed_deg,
     text_width,
@@ -72,7 +79,8 @@ class WheelCusp:
     within its sign, and the screen angle of their centre in the zodiac band's outer rim
     beside its line (None where no position is drawn: a cusp on an angle, whose position the
     angle's reads, one whose place beside its line the angle's label and position fill, and
-    Gauquelin's 36 sectors)."""
+    Gauquelin's 36 sectors), and the radius (fraction of the wheel's) and font size of its
+    house number, in the thin ring just outside the aspect circle (``house_number_radius``)."""
 
     house: int
     longitude: float
@@ -81,6 +89,8 @@ class WheelCusp:
     degree: int = 0
     minute: int = 0
     position_deg: float | None = None
+    label_radius: float = 0.0
+    label_size: float = 0.0
 
     @property
     def position(self) -> str:
@@ -258,7 +268,9 @@ def wheel_layout(chart: Chart, *, vertex: bool = False) -> WheelLayout:
     aspects = tuple(
         WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at[a.body_a], at[a.body_b]) for a in chart.aspects
     )
-    return WheelLayout(ascendant, _signs(ascendant), _cusps(chart, ascendant, angles), angles, points, aspects)
+    ends = [at for aspect in aspects for at in (aspect.angle_a_deg, aspect.angle_b_deg)]
+    cusps = _cusps(chart, ascendant, angles, (ASPECT_RING, HOUSE_TEXT, ends))
+    return WheelLayout(ascendant, _signs(ascendant), cusps, angles, points, aspects)
 
 
 def biwheel_layout(
@@ -283,9 +295,9 @@ def biwheel_layout(
         WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at_inner[a.body_a], at_outer[a.body_b])
         for a in cross_aspects
     )
-    return WheelLayout(
-        ascendant, _signs(ascendant), _cusps(inner, ascendant, angles), angles, points, aspects, outer_points
-    )
+    ends = [at for aspect in aspects for at in (aspect.angle_a_deg, aspect.angle_b_deg)]
+    cusps = _cusps(inner, ascendant, angles, (BI_ASPECT_RING, BI_HOUSE_TEXT, ends))
+    return WheelLayout(ascendant, _signs(ascendant), cusps, angles, points, aspects, outer_points)
 
 
 def _lines(chart: Chart) -> tuple[list[float], list[float]]:
@@ -311,8 +323,18 @@ def _signs(ascendant: float) -> tuple[WheelSign, ...]:
     )
 
 
-def _cusps(chart: Chart, ascendant: float, angles: tuple[WheelAngle, ...]) -> tuple[WheelCusp, ...]:
+def _cusps(
+    chart: Chart, ascendant: float, angles: tuple[WheelAngle, ...], numbers: tuple[float, float, list[float]]
+) -> tuple[WheelCusp, ...]:
+    """Return ``chart``'s cusps as its wheel draws them, with their house numbers (``numbers``:
+    the aspect circle's radius, the numbers' font size with 12 houses, and the screen angles
+    where the aspect lines end on the circle)."""
+    aspect_ring, number_size, ends = numbers
+    ends = sorted(set(ends))  # a body ends as many lines as it has aspects
     cusps_deg = list(chart.houses.cusps_deg)
+    if len(cusps_deg) > 12:
+        number_size = SECTOR_TEXT
+    lines = [screen_angle(c, ascendant) for c in cusps_deg] + [a.angle_deg for a in angles]
     signs = _signs(ascendant)
     taken = _band_boxes(signs, angles)
     on_angles = [a.angle_deg for a in angles]
@@ -331,8 +353,55 @@ def _cusps(chart: Chart, ascendant: float, angles: tuple[WheelAngle, ...]) -> tu
             position_deg = _cusp_position_deg(at, cusp, 1.0 if span > 0 else -1.0, width, on_angles, taken)
             if position_deg is not None:
                 taken.append(cusp_position_box(position_deg, width))
-        cusps.append(WheelCusp(index + 1, cusp, at, screen_angle(middle, ascendant), degree, minute, position_deg))
+        label_deg = _house_number_deg(
+            screen_angle(middle, ascendant), span, str(index + 1), number_size, aspect_ring, ends, lines
+        )
+        label_radius = house_number_radius(index + 1, number_size, aspect_ring, label_deg)
+        cusps.append(WheelCusp(index + 1, cusp, at, label_deg, degree, minute, position_deg, label_radius, number_size))
     return tuple(cusps)
+
+
+#: How far (degrees) a house number keeps from the ends of the aspect lines on the circle
+#: where its house has room (a fan of lines ending just under a number seems to point at it),
+#: and the steps (degrees) it is moved in from the middle of its house to find that room.
+NUMBER_CLEAR_DEG, NUMBER_STEP_DEG = 9.0, 1.0
+
+
+def _house_number_deg(
+    middle_deg: float, span: float, number: str, size: float, ring: float, ends: list[float], lines: list[float]
+) -> float:
+    """Return the screen angle (degrees) of the centre of a house's ``number`` set at ``size``,
+    in the thin ring outside the aspect circle ``ring``: the middle of the house (``middle_deg``,
+    ``span`` degrees wide), unless an aspect line ends (``ends``, screen angles) within
+    NUMBER_CLEAR_DEG of it; then the place within the house farthest from every end (up to
+    NUMBER_CLEAR_DEG, the nearest to the middle among equals). Always clear of the cusp and
+    angle ``lines`` (screen angles), which cross the ring, where the house has room for it."""
+    width, height = text_width(number, size), size * TEXT_HEIGHT
+    # The half angle the number spans at the circle, whichever way the box is turned (its
+    # half diagonal), and a line's gap around it.
+    half = math.degrees((math.hypot(width, height) / 2 + LINE_GAP_PAD) / (ring + HOUSE_GAP))
+    reach = abs(span) / 2.0 + NUMBER_CLEAR_DEG  # only the lines and ends this near can matter
+    lines = [d for d in (signed_deg(line - middle_deg) for line in lines) if abs(d) < reach]
+    ends = [d for d in (signed_deg(end - middle_deg) for end in ends) if abs(d) < reach]
+    steps = int(abs(span) / 2.0 / NUMBER_STEP_DEG)
+    best, best_score = 0.0, -1.0
+    for step in sorted(range(-steps, steps + 1), key=abs):
+        offset = step * NUMBER_STEP_DEG
+        if any(abs(line - offset) < half for line in lines):
+            continue
+        score = min([NUMBER_CLEAR_DEG] + [abs(end - offset) for end in ends])
+        if score > best_score + 1e-9:
+            best, best_score = offset, score
+        if best_score >= NUMBER_CLEAR_DEG:
+            break
+    return normalize_deg(middle_deg + best)
+
+
+def house_number_box(cusp: WheelCusp) -> Box:
+    """Return the box (left, bottom, right, top; fractions of the radius, y up) of ``cusp``'s
+    house number: its advance width by TEXT_HEIGHT of its font size, centred where it is drawn."""
+    width = text_width(str(cusp.house), cusp.label_size)
+    return _box_at(cusp.label_radius, cusp.label_deg, width, cusp.label_size * TEXT_HEIGHT)
 
 
 def cusp_position_box(angle_deg: float, width: float) -> Box:

@@ -177,7 +177,7 @@ def test_each_house_number_stands_between_its_cusp_and_the_next(system):
     for cusp, following in zip(layout.cusps, layout.cusps[1:] + layout.cusps[:1]):
         to_label = (cusp.label_deg - cusp.angle_deg + 180.0) % 360.0 - 180.0
         to_next = (following.angle_deg - cusp.angle_deg + 180.0) % 360.0 - 180.0
-        assert to_label == pytest.approx(to_next / 2, abs=1e-9), cusp.house
+        assert 0.0 < to_label / to_next < 1.0, cusp.house
 
 
 def _luminance(colour: str) -> float:
