@@ -362,14 +362,18 @@ def python_operations(package: Path, document: dict) -> str:
 
 def answer_model(returns: ast.expr) -> str:
     """Return the name of the answer's model in a generated ``sync_detailed``'s return
-    annotation, ``Response[<the answer's model> | Error]`` (the members in either order)."""
+    annotation, ``Response[<the answer's model> | Error]`` (the members in any order, and an
+    ``Any`` beside them where a status has no body: a picture's free 304)."""
     union = returns.slice  # type: ignore[attr-defined]
-    members = (
-        [ast.unparse(side) for side in (union.left, union.right)]
-        if isinstance(union, ast.BinOp)
-        else [ast.unparse(union)]
-    )
-    answers = [member for member in members if member != "Error"]
+    members: list[str] = []
+    pending = [union]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.BinOp):
+            pending += [node.right, node.left]
+        else:
+            members.append(ast.unparse(node))
+    answers = [member for member in members if member not in ("Error", "Any")]
     if len(answers) != 1:
         raise ValueError(f"no single answer model in Response[{ast.unparse(union)}]")
     return answers[0]

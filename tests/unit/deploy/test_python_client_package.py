@@ -15,6 +15,17 @@ def test_the_answer_model_is_the_member_of_the_return_type_that_is_not_the_error
         assert answer_model(ast.parse(annotation, mode="eval").body) == "ComputeNatalChartResponse"
 
 
+def test_a_pictures_bodiless_304_is_no_answer_model_whatever_the_members_order():
+    # The generator writes the members in name order: Any | Error | FindBirthTimeSensitivityResponse
+    # put the answer on the right of two (make sdk failed), Any | DrawChartWheelResponse | Error on the left.
+    for annotation in (
+        "Response[Any | Error | FindBirthTimeSensitivityResponse]",
+        "Response[Any | DrawChartWheelResponse | Error]",
+    ):
+        answer = answer_model(ast.parse(annotation, mode="eval").body)
+        assert answer in ("FindBirthTimeSensitivityResponse", "DrawChartWheelResponse")
+
+
 def test_the_python_generator_is_given_no_default_so_both_layers_send_only_what_is_passed():
     # Issue 49: the generated functions sent every default (bodies=planets&equatorial=false...)
     # where Celestial sends none, so one Idempotency-Key across the two layers was a 409.
