@@ -92,7 +92,7 @@ Probe = Callable[[], Health]
 MAIL_SETTINGS = ("CELESTIAL_SMTP_URL", "CELESTIAL_MAIL_FROM")
 
 
-def grpc_serving(address: str) -> Health:
+def service_health(address: str) -> Health:
     """Return what the service process at ``address`` says to its health check: SERVING is
     answered; NOT_SERVING (it is stopping) or a refused connection is refused; no answer
     within HEALTH_PROBE_TIMEOUT_S (a frozen process's port still accepts) is silent."""
@@ -106,12 +106,17 @@ def grpc_serving(address: str) -> Health:
     return Health.ANSWERED if reply.status == health_pb2.HealthCheckResponse.SERVING else Health.REFUSED
 
 
+def grpc_serving(address: str) -> bool:
+    """Return whether the service process at ``address`` answers its health check SERVING."""
+    return service_health(address) is Health.ANSWERED
+
+
 def _always() -> Health:
     """Return answered: the health of a process that serves no port is its being alive."""
     return Health.ANSWERED
 
 
-def http_answers(url: str) -> Health:
+def http_health(url: str) -> Health:
     """Return whether ``url`` answers at all, whatever its status: a gateway refusing a
     connection over its limit (503) is busy, not stuck, and restarting it would help whoever
     holds its connections. A refused connection is a gateway draining after a SIGTERM (its
@@ -200,7 +205,7 @@ def plan(settings: Settings, gateway_env: Mapping[str, str] | None = None) -> li
         for index, address in enumerate(settings.service_addresses[service]):
             port = address.rsplit(":", 1)[1]
             argv = [sys.executable, "-m", f"services.{service}.server", "--port", port]
-            children.append(Child(f"{service}-{index}", argv, partial(grpc_serving, address)))
+            children.append(Child(f"{service}-{index}", argv, partial(service_health, address)))
     for index in range(settings.webhook_workers):
         # The gateway's mail server too (not its outbox token): a paused subscription's email
         # goes where the dashboard's mail goes.
@@ -213,7 +218,7 @@ def plan(settings: Settings, gateway_env: Mapping[str, str] | None = None) -> li
         Child(
             "gateway",
             [sys.executable, "-m", "gateway.main"],
-            partial(http_answers, healthz),
+            partial(http_health, healthz),
             env=dict(gateway_env or {}),
         )
     )

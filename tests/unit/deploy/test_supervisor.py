@@ -199,19 +199,17 @@ def test_a_gateway_refusing_connections_over_its_limit_counts_as_answering():
 
     with http.server.HTTPServer(("127.0.0.1", 0), Refusing) as server:
         threading.Thread(target=server.handle_request, daemon=True).start()
-        assert supervisor.http_answers(f"http://127.0.0.1:{server.server_port}/healthz") is supervisor.Health.ANSWERED
+        assert supervisor.http_health(f"http://127.0.0.1:{server.server_port}/healthz") is supervisor.Health.ANSWERED
 
 
 def test_a_gateway_whose_port_is_closed_refuses_and_one_that_accepts_but_never_answers_is_silent():
     # A gateway draining after a SIGTERM has closed its port; a frozen one's port still accepts.
     closed = f"http://127.0.0.1:{free_port_block(1)}/healthz"
-    assert supervisor.http_answers(closed) is supervisor.Health.REFUSED
+    assert supervisor.http_health(closed) is supervisor.Health.REFUSED
     with socket.socket() as frozen:
         frozen.bind(("127.0.0.1", 0))
         frozen.listen()
-        assert (
-            supervisor.http_answers(f"http://127.0.0.1:{frozen.getsockname()[1]}/healthz") is supervisor.Health.SILENT
-        )
+        assert supervisor.http_health(f"http://127.0.0.1:{frozen.getsockname()[1]}/healthz") is supervisor.Health.SILENT
 
 
 def test_a_process_draining_after_a_sigterm_has_its_shutdown_grace_before_it_is_killed():
