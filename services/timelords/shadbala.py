@@ -6,12 +6,13 @@ from __future__ import annotations
 from celestial.v1 import vedic_pb2 as pb
 from kernel import engine
 from kernel.deadline import Deadline
+from kernel.errors import PolarDayOrNight
 from kernel.houses import compute_houses
 from kernel.natal_points import ANGLES_ONLY_SYSTEM
 from kernel.shadbala import GRAHAS, birth_day, kranti, shadbala
 from kernel.vedic_chart import LAGNA, cast_vedic_chart
 from services.timelords.vedic_chart import POSITIONS
-from shared.runtime.kernel_errors import naming_moment
+from shared.runtime.kernel_errors import naming, naming_moment
 from shared.runtime.wire import birth_from, fill_instant, sent_moment_name
 
 #: The strengths not computed, left out of every total.
@@ -27,6 +28,7 @@ def compute(request: pb.ComputeShadbalaRequest, deadline: Deadline) -> pb.Comput
         midheaven = compute_houses(
             moment, place.latitude_deg, place.longitude_deg, ANGLES_ONLY_SYSTEM, sidereal=ayanamsha
         ).midheaven_deg
+    with naming("lat", also=(PolarDayOrNight,)):
         day = birth_day(moment.jd_ut1, place.latitude_deg, place.longitude_deg)
     longitudes = {p.name: p.longitude for p in chart.points}
     obliquity = engine.obliquity_deg(moment.jd_ut1)[0]

@@ -120,4 +120,5 @@ def test_a_birth_where_the_sun_does_not_set_is_refused_without_charge(stack):
     with stack.client(key) as client:
         response = client.get(PATH, params={"datetime": "1990-06-21T12:00:00Z", "lat": 69.65, "lon": 18.96})
     assert_error(response, 400, "polar_day_or_night")
+    assert response.json()["errors"][0]["param"] == "lat"
     assert balance(stack, name) == 10

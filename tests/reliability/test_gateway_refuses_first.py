@@ -58,6 +58,11 @@ COMPUTED_REFUSALS: dict[tuple[str, str, str | None], str] = {
         "lat",
     ): "whether the day has a sunrise is known only from the Sun's computed path",
     (
+        "ComputeShadbala",
+        "polar_day_or_night",
+        "lat",
+    ): "whether the birth's day (the kala bala's) has a sunrise and a sunset: known only from the Sun's path",
+    (
         "FindReturns",
         "out_of_range",
         None,
