@@ -266,10 +266,17 @@ def request_constraints(descriptor: Descriptor, *, charts: bool = True) -> list[
                 either = {"anyOf": [{"required": [name]}, {"required": [field.alternative_name]}]}
                 unless_chart((name,), either)
     for condition, value, names in _required_when(fields):
-        sent: dict[str, Any] = {"required": [condition]}
+        # A condition on a value its parameter takes by default holds when it is not sent too
+        # (/v1/parans' place, required for format=json, the default).
+        by_default = value is not None and condition in fields and fields[condition].rule.default == value
+        sent: dict[str, Any] = {} if by_default else {"required": [condition]}
         if value is not None:
             sent["properties"] = {condition: {"const": value}}
-        unless_chart(names, {"if": sent, "then": {"required": names}})
+        needed: dict[str, Any] = {"required": names}
+        alternative = next((fields[n].alternative_name for n in names if fields[n].alternative_name), "")
+        if alternative:  # a town's id given in the coordinates' stead (instead_of) serves as well
+            needed = {"anyOf": [needed, {"required": [alternative]}]}
+        unless_chart(names, {"if": sent, "then": needed})
     for chart, suffix in charts_by_name.items():
         rules_out.setdefault(chart, set()).update(f"{b}{suffix}" for b in BIRTH_PARAMETERS if f"{b}{suffix}" in fields)
     for chart, rules in births.items():
