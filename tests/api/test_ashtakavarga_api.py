@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-from tests.api.test_conventions_api import assert_error, balance
-
 PATH = "/v1/vedic/ashtakavarga"
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
 GRAHAS = ["sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn"]
@@ -125,46 +121,3 @@ def test_another_ayanamsha_reads_the_signs_in_its_zodiac_and_is_echoed(api):
         return [i for i, s in enumerate(found["bhinnashtakavargas"][0]["signs"]) if "lagna" in s["contributors"]]
 
     assert lagnas(fagan) == sorted((i - 1) % 12 for i in lagnas(lahiri))
-
-
-def test_the_node_changes_no_bindu_and_is_echoed(api):
-    mean, true = answer(api), answer(api, node="true")
-    assert true["conventions"]["node"] == "true"
-    assert {k: v for k, v in true.items() if k != "conventions"} == {
-        k: v for k, v in mean.items() if k != "conventions"
-    }
-
-
-def test_a_json_body_asks_what_the_query_string_asks(api):
-    posted = api.post(PATH, json={**BIRTH, "ayanamsha": "raman"})
-    assert posted.status_code == 200, posted.text
-    assert posted.json()["data"] == api.get(PATH, params={**BIRTH, "ayanamsha": "raman"}).json()["data"]
-
-
-def test_a_stored_chart_answers_as_its_birth_does(stack):
-    _, key = stack.new_key()
-    with stack.client(key) as client:
-        chart = client.post("/v1/charts", json={"name": "a", **BIRTH}).json()["data"]["id"]
-        stored, plain = client.get(PATH, params={"chart": chart}), client.get(PATH, params=BIRTH)
-    assert stored.status_code == 200, stored.text
-    assert stored.json()["data"] == plain.json()["data"]
-    assert stored.json()["meta"]["conventions"] == plain.json()["meta"]["conventions"]
-
-
-REFUSALS = [
-    ({**BIRTH, "ayanamsha": "sayana"}, "invalid_parameter", "ayanamsha"),
-    ({**BIRTH, "ayanamsha": "1"}, "invalid_parameter", "ayanamsha"),
-    ({**BIRTH, "node": "osculating"}, "invalid_parameter", "node"),
-    ({**BIRTH, "houses": "bhava"}, "invalid_parameter", "houses"),
-    ({"datetime": "1990-06-15T14:30:00Z"}, "missing_parameter", "lat"),
-    ({**BIRTH, "lat": 91}, "invalid_parameter", "lat"),
-    ({"lat": 51.5, "lon": -0.13}, "missing_parameter", None),
-]
-
-
-@pytest.mark.parametrize(("params", "code", "param"), REFUSALS, ids=[f"{c}-{p}" for _, c, p in REFUSALS])
-def test_each_refusal_is_a_400_naming_its_parameter_with_a_suggestion_and_costs_nothing(stack, params, code, param):
-    name, key = stack.new_key(credits=10)
-    with stack.client(key) as client:
-        assert_error(client.get(PATH, params=params), 400, code, param)
-    assert balance(stack, name) == 10
