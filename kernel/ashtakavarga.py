@@ -2,7 +2,9 @@
 (benefic points) its eight contributors (the seven grahas and the lagna) give each of the
 twelve sidereal signs, and the sarvashtakavarga, the sum of the seven per sign (337 in all);
 and each bhinnashtakavarga's reductions, trikona then ekadhipatya shodhana, and the shodhya
-pinda of the bindus left.
+pinda of the bindus left; and the sarvashtakavarga reduced the two ways in use: by the same
+two shodhanas (BPHS ch. 68's closing verse), and as the sum of the reduced
+bhinnashtakavargas.
 
 Signs are indices 0 (Aries) to 11 (Pisces); places are counted inclusively, the contributor's
 own sign the 1st."""
@@ -163,13 +165,28 @@ class Reduction:
 
 
 @dataclass(frozen=True)
+class SarvashtakavargaReduction:
+    """The sarvashtakavarga reduced, each a tuple of bindus per sign (0 Aries to 11 Pisces):
+    its own bindus ``after_trikona`` shodhana and then ``after_ekadhipatya`` shodhana too, the
+    rules of the bhinnashtakavargas' (BPHS ch. 68's closing verse: the samudaya ashtakavarga
+    is reduced the same way); and ``of_reduced_bhinnashtakavargas``, the seven
+    bhinnashtakavargas' bindus after both their reductions, summed."""
+
+    after_trikona: tuple[int, ...]
+    after_ekadhipatya: tuple[int, ...]
+    of_reduced_bhinnashtakavargas: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Ashtakavarga:
     """The seven bhinnashtakavargas, Sun to Saturn, their ``reductions`` in the same order,
-    and the ``sarvashtakavarga``: their bindus summed per sign (0 Aries to 11 Pisces)."""
+    the ``sarvashtakavarga``: their bindus summed per sign (0 Aries to 11 Pisces), and its
+    ``sarvashtakavarga_reduction``."""
 
     bhinnashtakavargas: tuple[Bhinnashtakavarga, ...]
     reductions: tuple[Reduction, ...]
     sarvashtakavarga: tuple[int, ...]
+    sarvashtakavarga_reduction: SarvashtakavargaReduction
 
 
 def bhinnashtakavarga(graha: str, signs: Mapping[str, int]) -> Bhinnashtakavarga:
@@ -220,24 +237,44 @@ def ekadhipatya_shodhana(bindus: tuple[int, ...], occupied: frozenset[int]) -> t
     return tuple(reduced)
 
 
+def occupied_signs(signs: Mapping[str, int]) -> frozenset[int]:
+    """Return the signs (0 Aries to 11 Pisces) that hold one of the seven grahas of ``signs``:
+    the ones ekadhipatya shodhana counts occupied (neither the lagna nor the nodes)."""
+    return frozenset(signs[graha] for graha in GRAHAS)
+
+
+def reduce_sarvashtakavarga(
+    sarvashtakavarga: tuple[int, ...], reductions: tuple[Reduction, ...], signs: Mapping[str, int]
+) -> SarvashtakavargaReduction:
+    """Return the ``sarvashtakavarga`` (bindus, 0 Aries to 11 Pisces) reduced by trikona then
+    ekadhipatya shodhana, the rules of a bhinnashtakavarga's with the seven grahas of ``signs``
+    occupying their signs, and the seven bhinnashtakavargas' ``reductions`` summed per sign."""
+    after_trikona = trikona_shodhana(sarvashtakavarga)
+    return SarvashtakavargaReduction(
+        after_trikona,
+        ekadhipatya_shodhana(after_trikona, occupied_signs(signs)),
+        tuple(sum(r.after_ekadhipatya[sign] for r in reductions) for sign in range(12)),
+    )
+
+
 def reduce(bindus: tuple[int, ...], signs: Mapping[str, int]) -> Reduction:
     """Return a bhinnashtakavarga's ``bindus`` reduced, trikona then ekadhipatya shodhana, with
     the shodhya pinda of what is left (BPHS ch. 69): each sign's bindus times its SIGN_MEASURES
     summed (the rasi pinda), plus the bindus in each graha's sign of ``signs`` times its
     GRAHA_MEASURES (the graha pinda; a sign holding two grahas counted for each)."""
     after_trikona = trikona_shodhana(bindus)
-    after_ekadhipatya = ekadhipatya_shodhana(after_trikona, frozenset(signs[graha] for graha in GRAHAS))
+    after_ekadhipatya = ekadhipatya_shodhana(after_trikona, occupied_signs(signs))
     rasi = sum(b * m for b, m in zip(after_ekadhipatya, SIGN_MEASURES, strict=True))
     graha = sum(after_ekadhipatya[signs[g]] * GRAHA_MEASURES[g] for g in GRAHAS)
     return Reduction(after_trikona, after_ekadhipatya, rasi, graha)
 
 
 def ashtakavarga(signs: Mapping[str, int]) -> Ashtakavarga:
-    """Return the seven bhinnashtakavargas, their reductions and the sarvashtakavarga of a
-    chart whose grahas and lagna stand in ``signs`` (0 Aries to 11 Pisces)."""
+    """Return the seven bhinnashtakavargas, their reductions, the sarvashtakavarga and its
+    reductions of a chart whose grahas and lagna stand in ``signs`` (0 Aries to 11 Pisces)."""
     each = tuple(bhinnashtakavarga(graha, signs) for graha in GRAHAS)
+    reductions = tuple(reduce(b.bindus, signs) for b in each)
+    sarvashtakavarga = tuple(sum(b.bindus[sign] for b in each) for sign in range(12))
     return Ashtakavarga(
-        each,
-        tuple(reduce(b.bindus, signs) for b in each),
-        tuple(sum(b.bindus[sign] for b in each) for sign in range(12)),
+        each, reductions, sarvashtakavarga, reduce_sarvashtakavarga(sarvashtakavarga, reductions, signs)
     )

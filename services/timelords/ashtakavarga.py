@@ -1,6 +1,6 @@
 """/v1/vedic/ashtakavarga: the seven bhinnashtakavargas of a birth, each sign's bindus with the
 contributors that gave them and what the reductions leave, each one's pindas, and the
-sarvashtakavarga."""
+sarvashtakavarga with its reductions."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ def compute(request: pb.ComputeAshtakavargaRequest, deadline: Deadline) -> pb.Co
         return (sign - lagna) % 12 + 1
 
     result = ashtakavarga(signs)
+    reduced = result.sarvashtakavarga_reduction
     data = pb.AshtakavargaData(
         contributors=[
             pb.AshtakavargaContributor(body=name, sign=SIGN_KEYS[signs[name]], house=house(signs[name]))
@@ -55,7 +56,14 @@ def compute(request: pb.ComputeAshtakavargaRequest, deadline: Deadline) -> pb.Co
             for bav, reduction in zip(result.bhinnashtakavargas, result.reductions, strict=True)
         ],
         sarvashtakavarga=[
-            pb.SarvashtakavargaSign(sign=SIGN_KEYS[sign], house=house(sign), bindus=bindus)
+            pb.SarvashtakavargaSign(
+                sign=SIGN_KEYS[sign],
+                house=house(sign),
+                bindus=bindus,
+                bindus_after_trikona=reduced.after_trikona[sign],
+                bindus_after_ekadhipatya=reduced.after_ekadhipatya[sign],
+                bindus_of_reduced_bhinnashtakavargas=reduced.of_reduced_bhinnashtakavargas[sign],
+            )
             for sign, bindus in enumerate(result.sarvashtakavarga)
         ],
         sarvashtakavarga_total=sum(result.sarvashtakavarga),

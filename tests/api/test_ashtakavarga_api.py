@@ -87,6 +87,19 @@ def test_the_sarvashtakavarga_sums_the_seven_per_sign_337_in_all(api):
     assert sum(s["bindus"] for s in sav) == found["sarvashtakavarga_total"] == 337
 
 
+def test_the_sarvashtakavarga_is_reduced_by_its_own_shodhanas_and_summed_from_the_reduced_seven(api):
+    found = answer(api)
+    sav = found["sarvashtakavarga"]
+    for sign in sav:
+        assert 0 <= sign["bindus_after_ekadhipatya"] <= sign["bindus_after_trikona"] <= sign["bindus"]
+    assert [s["bindus_after_ekadhipatya"] for s in sav[3:5]] == [s["bindus_after_trikona"] for s in sav[3:5]]
+    trines = [[sav[i]["bindus_after_trikona"] for i in (s, s + 4, s + 8)] for s in range(4)]
+    assert all(0 in trine for trine in trines)
+    assert [s["bindus_of_reduced_bhinnashtakavargas"] for s in sav] == [
+        sum(b["signs"][i]["bindus_after_ekadhipatya"] for b in found["bhinnashtakavargas"]) for i in range(12)
+    ]
+
+
 def test_each_sign_gives_what_trikona_then_ekadhipatya_shodhana_leave_and_cancer_and_leo_keep_the_first(api):
     for bav in answer(api)["bhinnashtakavargas"]:
         for sign in bav["signs"]:

@@ -71,13 +71,16 @@ def pyjhora() -> dict:
 
 def _reductions(chart: VedicChart) -> dict:
     """Return what PyJHora's ashtakavarga reductions are asked for one chart: our bindus and
-    their reductions, and the seven grahas' signs."""
+    their reductions, our sarvashtakavarga and its trikona shodhana, and the seven grahas'
+    signs."""
     signs = {p.name: int(p.longitude // 30) % 12 for p in chart.points}
     found = ashtakavarga(signs)
     return {
         "bindus": [list(b.bindus) for b in found.bhinnashtakavargas],
         "after_trikona": [list(r.after_trikona) for r in found.reductions],
         "after_ekadhipatya": [list(r.after_ekadhipatya) for r in found.reductions],
+        "sarvashtakavarga": list(found.sarvashtakavarga),
+        "sarvashtakavarga_after_trikona": list(found.sarvashtakavarga_reduction.after_trikona),
         "signs": [signs[graha] for graha in GRAHAS],
     }
 

@@ -62,7 +62,9 @@ def _answer(request: dict) -> dict:
     own positions, its ashtakavarga as 0/1 flags [graha 0-6][contributor 0-7, the lagna 7][sign 0-11] (the prastara);
     for each of ``reductions`` ({bindus, after_trikona, after_ekadhipatya: seven rows of twelve, signs: the seven
     grahas' signs}) its trikona shodhana of bindus, its ekadhipatya shodhana of after_trikona (every pair of every row:
-    see below), and its rasi, graha and shodhya pindas of after_ekadhipatya. Only the seven grahas occupy a sign."""
+    see below), and its rasi, graha and shodhya pindas of after_ekadhipatya; and, given ``sarvashtakavarga`` and
+    ``sarvashtakavarga_after_trikona`` (twelve each), its trikona shodhana of the one and ekadhipatya shodhana of the
+    other, the same functions. Only the seven grahas occupy a sign."""
     import swisseph as swe
     from jhora import const, utils
     from jhora.horoscope.chart import ashtakavarga, charts
@@ -184,22 +186,22 @@ def _answer(request: dict) -> dict:
         for planet, sign in enumerate(asked["signs"]):
             chart[sign] = "/".join(x for x in (chart[sign], str(planet)) if x)
         trikona = ashtakavarga._trikona_sodhana([list(row) for row in asked["bindus"]])
-        # Its _ekadhipatya_sodhana reduces in row p only the signs of planet p (Mars to
-        # Saturn): each of our rows is given as every row, and each pair read from its lord's.
-        ekadhipatya = []
-        for row in asked["after_trikona"]:
-            rows = ashtakavarga._ekadhipatya_sodhana([list(row) for _ in range(7)], chart)
-            reduced = list(row)
-            for lord in range(2, 7):
-                for sign in const.ashtakavarga_rasi_owners[lord]:
-                    reduced[sign] = rows[lord][sign]
-            ekadhipatya.append(reduced)
+        ekadhipatya = [_ekadhipatya_of(row, chart) for row in asked["after_trikona"]]
         pindas = ashtakavarga._sodhya_pindas([list(row) for row in asked["after_ekadhipatya"]], chart)
+        # The sarvashtakavarga given as every row of its _trikona_sodhana (which reduces rows
+        # Sun to Saturn), and our trikona of it to its ekadhipatya, each pair read as above.
+        sarvashtakavarga = {}
+        if "sarvashtakavarga" in asked:
+            sarvashtakavarga = {
+                "trikona": ashtakavarga._trikona_sodhana([list(asked["sarvashtakavarga"]) for _ in range(7)])[0],
+                "ekadhipatya": _ekadhipatya_of(asked["sarvashtakavarga_after_trikona"], chart),
+            }
         reductions.append(
             {
                 "trikona": trikona,
                 "ekadhipatya": ekadhipatya,
                 "pindas": [[int(x) for x in pinda] for pinda in pindas],
+                "sarvashtakavarga": sarvashtakavarga,
             }
         )
     from jhora.horoscope.match.compatibility import raasi_array
@@ -214,6 +216,22 @@ def _answer(request: dict) -> dict:
         "bhakoot_table": table,
         "reductions": reductions,
     }
+
+
+def _ekadhipatya_of(row: list[int], chart: list[str]) -> list[int]:
+    """Return PyJHora's ekadhipatya shodhana of one row of twelve bindus in ``chart`` (its
+    strings of occupants per sign). Its _ekadhipatya_sodhana reduces in row p only the signs
+    of planet p (Mars to Saturn): the row is given as every row, and each pair read from its
+    lord's."""
+    from jhora import const
+    from jhora.horoscope.chart import ashtakavarga
+
+    rows = ashtakavarga._ekadhipatya_sodhana([list(row) for _ in range(7)], chart)
+    reduced = list(row)
+    for lord in range(2, 7):
+        for sign in const.ashtakavarga_rasi_owners[lord]:
+            reduced[sign] = rows[lord][sign]
+    return reduced
 
 
 def strength_parts(jd: float, place) -> dict:

@@ -218,3 +218,73 @@ def test_the_graha_pinda_is_pyjhoras_and_the_rasi_pinda_less_the_bindus_left_in_
             assert reduction.graha_pinda == graha[g]
             assert reduction.rasi_pinda == rasi[g] - virgo
             assert reduction.shodhya_pinda == shodhya[g] - virgo
+
+
+# --- The sarvashtakavarga reduced: by its own shodhanas, and from the reduced bhinnashtakavargas
+
+
+def test_the_sarvashtakavargas_own_trikona_then_ekadhipatya_shodhana_counted_by_hand():
+    """The chart 7 of P. V. R. Narasimha Rao's "Vedic Astrology: An Integrated Approach", ch. 12
+    (as PyJHora's tests give it): the Moon and Saturn in Aries, Jupiter in Libra, Mars and
+    Mercury in Sagittarius, the Sun in Capricorn, Venus in Aquarius, the lagna in Scorpio. Our
+    sarvashtakavarga, Aries to Pisces: 28 24 25 26 35 36 31 27 25 26 34 20 (the book's, from
+    PyJHora's table, differs by the Moon's and Venus's cells). Trikona: Aries, Leo, Sagittarius
+    28 35 25 less 25: 3 10 0; Taurus, Virgo, Capricorn 24 36 26 less 24: 0 12 2; Gemini, Libra,
+    Aquarius 25 31 34 less 25: 0 6 9; Cancer, Scorpio, Pisces 26 27 20 less 20: 6 7 0.
+    Ekadhipatya: Mars's Aries (occupied) 3 and Scorpio (empty) 7: the empty one has more, so
+    Scorpio takes Aries's 3; Mercury's Gemini, Jupiter's Sagittarius and Venus's Taurus have
+    none, left; Saturn's Capricorn and Aquarius are both occupied, left."""
+    signs = {"sun": 9, "moon": 0, "mars": 8, "mercury": 8, "jupiter": 6, "venus": 10, "saturn": 0, "lagna": 7}
+    found = ashtakavarga(signs)
+    assert found.sarvashtakavarga == (28, 24, 25, 26, 35, 36, 31, 27, 25, 26, 34, 20)
+    assert found.sarvashtakavarga_reduction.after_trikona == (3, 0, 0, 6, 10, 12, 6, 7, 0, 2, 9, 0)
+    assert found.sarvashtakavarga_reduction.after_ekadhipatya == (3, 0, 0, 6, 10, 12, 6, 3, 0, 2, 9, 0)
+
+
+def test_the_reduced_bhinnashtakavargas_summed_counted_by_hand():
+    """The same chart: the seven bhinnashtakavargas' bindus after both reductions, summed per
+    sign, Aries to Pisces, as each row (counted with the rules above) gives them."""
+    signs = {"sun": 9, "moon": 0, "mars": 8, "mercury": 8, "jupiter": 6, "venus": 10, "saturn": 0, "lagna": 7}
+    found = ashtakavarga(signs)
+    rows = [r.after_ekadhipatya for r in found.reductions]
+    # Sun 4 2 3 4 6 5 5 3 2 6 6 2: trines (4 6 2) (2 5 6) (3 5 6) (4 3 2) less 2 2 3 2:
+    # 2 0 0 2 4 3 2 1 0 4 3 0; Mars's Aries (occupied) 2 and Scorpio 1: Scorpio 0; Saturn's
+    # pair both occupied, the others have a sign with none: 2 0 0 2 4 3 2 0 0 4 3 0.
+    assert rows[0] == (2, 0, 0, 2, 4, 3, 2, 0, 0, 4, 3, 0)
+    assert found.sarvashtakavarga_reduction.of_reduced_bhinnashtakavargas == tuple(
+        sum(row[sign] for row in rows) for sign in range(12)
+    )
+
+
+def test_the_sarvashtakavargas_shodhanas_are_pyjhoras_of_our_sarvashtakavarga_but_for_its_equal_pairs(processes):
+    """PyJHora's _trikona_sodhana and _ekadhipatya_sodhana given our sarvashtakavarga as a row:
+    trikona identical over 300 births; ekadhipatya identical but where a pair has equal bindus
+    and one sign occupied (BPHS ch. 68: the empty one's removed; PyJHora leaves them)."""
+    for ours, signs, theirs in _reductions_and_pyjhoras():
+        reduced = ours.sarvashtakavarga_reduction
+        assert list(reduced.after_trikona) == theirs["sarvashtakavarga"]["trikona"]
+        occupied = {signs[g] for g in GRAHAS}
+        expected = list(theirs["sarvashtakavarga"]["ekadhipatya"])
+        for a, b in TWO_SIGN_LORDS.values():
+            before = reduced.after_trikona
+            if before[a] == before[b] > 0 and (a in occupied) != (b in occupied):
+                expected[b if a in occupied else a] = 0
+        assert list(reduced.after_ekadhipatya) == expected
+
+
+def test_the_reduced_bhinnashtakavargas_summed_are_pyjhoras_sav_of_its_reductions_but_for_their_equal_pairs(
+    processes,
+):
+    """PyJHora's reduced sarvashtakavarga (its user interface's: np.sum of the reduced rows)
+    of our bindus, Sun to Saturn (it adds its lagna's row too, unreduced: not compared), less the
+    bindus BPHS ch. 68 removes from an empty sign equal to its occupied partner and PyJHora
+    keeps."""
+    for ours, signs, theirs in _reductions_and_pyjhoras():
+        occupied = {signs[g] for g in GRAHAS}
+        expected = [sum(row[sign] for row in theirs["ekadhipatya"]) for sign in range(12)]
+        for reduction in ours.reductions:
+            before = reduction.after_trikona
+            for a, b in TWO_SIGN_LORDS.values():
+                if before[a] == before[b] > 0 and (a in occupied) != (b in occupied):
+                    expected[b if a in occupied else a] -= before[a]
+        assert list(ours.sarvashtakavarga_reduction.of_reduced_bhinnashtakavargas) == expected
