@@ -37,6 +37,8 @@ DEFAULT_STARS = (
     "Capella",
 )
 NO_STARS = "none"
+#: At a pole the meridian, and so the midheaven and imum coeli, is undefined: refused.
+POLE_DEG = 90.0
 
 
 @dataclass(frozen=True)
@@ -62,8 +64,8 @@ class ParansQuery:
 
 
 def parans_query(request: Message) -> ParansQuery:
-    """Return the request's query. format=json needs the place (lat and lon, or place) and
-    refuses pair; format=geojson needs pair (two point:angle items). Unknown stars are
+    """Return the request's query. format=json needs the place (lat and lon, or place), not at
+    a pole, and refuses pair; format=geojson needs pair (two point:angle items). Unknown stars are
     body_not_found naming stars; unknown points or angles of the pair name pair."""
     geojson = request.format == GEOJSON
     if geojson:
@@ -82,6 +84,13 @@ def parans_query(request: Message) -> ParansQuery:
             param="pair",
         )
     place = required_place(request, "location")
+    if abs(place.latitude_deg) == POLE_DEG:
+        raise InvalidParameter(
+            f"lat={place.latitude_deg:g} is a pole: every meridian meets there, so no point culminates or"
+            " anti-culminates, and none rises or sets by the turn of the Earth (its altitude is its declination).",
+            suggestion="Send a latitude between -90 and 90, the poles excluded (89.9 answers).",
+            param="lat",
+        )
     bodies = listed_bodies(request, "bodies") if request.bodies else tuple(resolve_bodies(list(DEFAULT_BODIES)))
     return ParansQuery(place, bodies, _stars(list(request.stars)), request.orb_minutes, None)
 

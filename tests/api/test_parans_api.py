@@ -108,9 +108,25 @@ def test_two_meridian_angles_have_no_paran_latitude(api):
     assert answer(api, format="geojson", pair="sun:mc,moon:ic")["features"] == []
 
 
+def test_a_pole_is_refused_but_a_latitude_short_of_it_has_its_meridian_events(api):
+    """At a pole every meridian meets: refused (REFUSALS). At 89.9 degrees the meridian is
+    one: the Sun culminates and anti-culminates, and in July, its declination 22 degrees
+    north, it neither rises nor sets."""
+    angles = {e["angle"] for e in answer(api, lat=89.9, bodies="sun", stars="none")["events"]}
+    assert angles == {"midheaven", "imum_coeli"}
+    angles = {e["angle"] for e in answer(api, lat=-89.9, bodies="sun", stars="none")["events"]}
+    assert angles == {"midheaven", "imum_coeli"}
+
+
+def test_the_latitude_view_reads_no_place_so_a_pole_sent_with_it_is_not_refused(api):
+    assert answer(api, lat=90, format="geojson", pair="Regulus:dsc,Aldebaran:asc")["features"]
+
+
 REFUSALS = [
     ({"lat": None, "lon": None}, "missing_parameter", "lat"),
     ({"lat": 95}, "invalid_parameter", "lat"),
+    ({"lat": 90}, "invalid_parameter", "lat"),
+    ({"lat": -90}, "invalid_parameter", "lat"),
     ({"orb_minutes": 0.1}, "invalid_parameter", "orb_minutes"),
     ({"orb_minutes": 31}, "invalid_parameter", "orb_minutes"),
     ({"stars": "Vulcanis"}, "body_not_found", "stars"),
