@@ -5,7 +5,9 @@ charts, /v1/natal-chart/sensitivity's timeline), read by each request's reader
 
 - The parameters that say how the picture is drawn (``style``, ``theme``, ``size``, ``lang``)
   draw nothing with format=json: sent with it, each is refused (InvalidParameter naming it)
-  rather than silently ignored.
+  rather than silently ignored, unless the request's switch for the SVG beside the JSON
+  (/v1/vedic/chart's ``svg=true``) is on, as /v1/chart-wheel's format=json always has it. The
+  switch is refused with a picture format, whose answer is the picture itself.
 - A PNG has at most MAX_PNG_PIXELS pixels: a larger one is refused naming ``size``, suggesting
   the largest size whose picture fits.
 
@@ -31,21 +33,33 @@ MAX_PNG_PIXELS = 4000 * 4000
 
 
 def picture_parameters(
-    request: Message, names: Sequence[str], *, drawing: str, json_answers: str
+    request: Message, names: Sequence[str], *, drawing: str, json_answers: str, beside_json: str = ""
 ) -> dict[str, Any] | None:
     """Return the values (sent, or their defaults) of the picture parameters ``names`` of a
-    request whose answer draws a picture, or None for format=json, which draws none. A picture
-    parameter sent with format=json is InvalidParameter naming it (the first in ``names``):
-    ``drawing`` is what the picture draws ("the chart"), ``json_answers`` what the JSON holds
-    ("the chart's points")."""
+    request whose answer draws a picture, or None for format=json, which draws none unless the
+    request's boolean ``beside_json`` (the name of its switch for the SVG beside the JSON, if
+    it has one) is true. A picture parameter sent with a format=json that draws nothing is
+    InvalidParameter naming it (the first in ``names``), and so is the switch on with a picture
+    format: ``drawing`` is what the picture draws ("the chart"), ``json_answers`` what the JSON
+    holds ("the chart's points")."""
     values = {name: sent_or_default(request, name) for name in names}
-    if request.format != "json":
+    switched_on = bool(beside_json) and getattr(request, beside_json)
+    if request.format != "json" and switched_on:
+        raise InvalidParameter(
+            f"{beside_json}=true puts the SVG beside format=json's answer; format={request.format} answers "
+            f"{drawing} drawn, nothing beside it.",
+            suggestion=f"Drop {beside_json}, or send format=json to have {json_answers} with the SVG beside them.",
+            param=beside_json,
+        )
+    if request.format != "json" or switched_on:
         return {name: value for name, (value, _sent) in values.items()}
+    beside = f" (or {beside_json}=true to have its SVG beside the JSON)" if beside_json else ""
     for name, (value, sent) in values.items():
         if sent:
+            draw = f"Send format=svg or format=png to draw {drawing} with {name}={value}{beside}"
             raise InvalidParameter(
                 f"{name} is how {drawing} is drawn; format=json answers {json_answers}, no picture.",
-                suggestion=f"Send format=svg or format=png to draw {drawing} with {name}={value}, or drop {name}.",
+                suggestion=f"{draw}, or drop {name}.",
                 param=name,
             )
     return None

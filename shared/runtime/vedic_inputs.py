@@ -44,7 +44,8 @@ YEAR_LENGTHS = bound_to_choices(
 )
 
 
-#: The parameters of a Vedic chart's picture: sent with format=json they would draw nothing.
+#: The parameters of a Vedic chart's picture: sent with format=json, unless svg=true draws the
+#: SVG beside it, they would draw nothing.
 PICTURE_PARAMS = ("style", "theme", "size", "lang")
 #: The varga a picture draws beside the rasi when the request names none: the navamsa, the
 #: divisional chart every Jyotish program shows with the rasi.
@@ -68,7 +69,7 @@ class ChartPicture:
 class VedicChartInput:
     """A Vedic chart request read once: its ``ayanamsha``, the ``system`` of its bhava cusps
     (None with whole-sign houses), its ``vargas`` in the order sent, each once (with a picture
-    and none sent, the navamsa), and its ``picture`` (None with format=json)."""
+    and none sent, the navamsa), and its ``picture`` (None with format=json, unless svg=true)."""
 
     ayanamsha: Ayanamsha
     system: HouseSystem | None
@@ -95,7 +96,8 @@ def jyotish_ayanamsha(request: Message) -> Ayanamsha:
 def vedic_chart_input(request: Message) -> VedicChartInput:
     """Return what a Vedic chart request asks for: its ayanamsha, its bhava system (with
     houses=bhava only), its vargas (codes in any case, each once) and how it is drawn. A
-    picture's parameter sent with format=json is InvalidParameter naming it."""
+    picture's parameter sent with format=json (without svg=true) is InvalidParameter naming it,
+    and so is svg=true with format svg or png."""
     system = house_system_from(request, "house_system") if request.houses == BHAVA else None
     vargas: list[Varga] = []
     for code in request.vargas:
@@ -124,9 +126,11 @@ def _refuse_too_large(size: int, charts: int) -> None:
 
 
 def _picture(request: Message) -> ChartPicture | None:
-    """Return how the request's chart is drawn, or None for format=json (refusing a picture's
-    parameter sent with it)."""
-    values = picture_parameters(request, PICTURE_PARAMS, drawing="the chart", json_answers="the chart's points")
+    """Return how the request's chart is drawn, or None for format=json without svg=true
+    (refusing a picture's parameter sent with it)."""
+    values = picture_parameters(
+        request, PICTURE_PARAMS, drawing="the chart", json_answers="the chart's points", beside_json="svg"
+    )
     return None if values is None else ChartPicture(**values)
 
 

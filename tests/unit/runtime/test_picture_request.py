@@ -20,9 +20,13 @@ from shared.runtime.picture_request import (
 NAMES = ("style", "theme", "size", "lang")
 
 
-def read(**fields) -> dict | None:
+def read(beside_json: str = "", **fields) -> dict | None:
     return picture_parameters(
-        pb.ComputeVedicChartRequest(**fields), NAMES, drawing="the chart", json_answers="the chart's points"
+        pb.ComputeVedicChartRequest(**fields),
+        NAMES,
+        drawing="the chart",
+        json_answers="the chart's points",
+        beside_json=beside_json,
     )
 
 
@@ -46,6 +50,27 @@ def test_a_picture_parameter_sent_with_format_json_is_refused_naming_it(field, v
     assert refused.value.param == field
     assert f"{field} is how the chart is drawn; format=json answers the chart's points" in str(refused.value)
     assert f"format=svg or format=png to draw the chart with {field}={value}" in refused.value.suggestion
+
+
+def test_the_switch_for_the_svg_beside_the_json_draws_with_format_json_and_takes_its_parameters():
+    assert read("svg", format="json", svg=True, theme="dark")["theme"] == "dark"
+    assert read("svg", format="json", svg=False) is None
+
+
+def test_a_picture_parameter_refused_where_the_switch_exists_suggests_it():
+    with pytest.raises(InvalidParameter) as refused:
+        read("svg", format="json", svg=False, lang="de")
+    assert refused.value.param == "lang"
+    assert "(or svg=true to have its SVG beside the JSON)" in refused.value.suggestion
+
+
+@pytest.mark.parametrize("picture_format", ["svg", "png"])
+def test_the_switch_on_with_a_picture_format_is_refused_naming_it(picture_format):
+    with pytest.raises(InvalidParameter) as refused:
+        read("svg", format=picture_format, svg=True)
+    assert refused.value.param == "svg"
+    assert "format=json" in refused.value.suggestion
+    assert read("svg", format=picture_format, svg=False)["style"] == "north_indian"
 
 
 def test_the_largest_fitting_size_is_the_last_whose_pixels_fit():
