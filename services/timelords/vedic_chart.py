@@ -1,7 +1,10 @@
 """/v1/vedic/chart: the sidereal birth chart of Jyotish, with its nakshatras, houses and vargas,
-as JSON or drawn as North or South Indian charts (services/timelords/indian_charts)."""
+as JSON, drawn as North or South Indian charts (services/timelords/indian_charts), or as JSON
+with that drawing beside it (svg=true), as /v1/chart-wheel's format=json has its wheel."""
 
 from __future__ import annotations
+
+import hashlib
 
 from celestial.v1 import vedic_pb2 as pb
 from kernel.deadline import Deadline
@@ -25,7 +28,7 @@ bound_to_choices(THEMES, "shared.pictures.themes.THEMES", (pb.ComputeVedicChartR
 
 def compute(request: pb.ComputeVedicChartRequest, deadline: Deadline) -> pb.ComputeVedicChartResponse:
     """Return the Vedic chart container (the conventions, every point, and the vargas asked
-    for), or with format svg or png its picture."""
+    for; with svg=true the SVG beside them), or with format svg or png its picture."""
     query = request.query
     moment, place = birth_from(request)
     with naming_moment(sent_moment_name(request, "birth.moment")):
@@ -49,8 +52,9 @@ def compute(request: pb.ComputeVedicChartRequest, deadline: Deadline) -> pb.Comp
         positions=POSITIONS,
     )
     warnings = [c.message for c in chart.warnings]
-    if query.picture is not None:
-        svg, (width, height) = chart_svg(chart, query.picture)
+    drawn = chart_svg(chart, query.picture) if query.picture is not None else None
+    if drawn is not None and request.format != "json":
+        svg, (width, height) = drawn
         if request.format == "png":
             answer = pb.VedicChartAnswer(png=render_png(svg, width, height))
         else:
@@ -60,8 +64,13 @@ def compute(request: pb.ComputeVedicChartRequest, deadline: Deadline) -> pb.Comp
         points=[_point(p) for p in chart.points],
     )
     fill_instant(data.moment, moment.jd_ut1)
-    if chart.vargas:
+    # The vargas the request named: the navamsa a picture draws when none is named stays out,
+    # so svg=true adds the SVG and its digest to the JSON and nothing else.
+    if chart.vargas and request.vargas:
         data.vargas.update(chart.vargas)
+    if drawn is not None:
+        data.svg = drawn[0]
+        data.sha256 = hashlib.sha256(drawn[0].encode()).hexdigest()
     return pb.ComputeVedicChartResponse(data=pb.VedicChartAnswer(json=data), conventions=conventions, warnings=warnings)
 
 

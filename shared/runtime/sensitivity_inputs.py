@@ -20,7 +20,7 @@ from kernel.houses import HouseSystem
 from kernel.positions import CalcFlags
 from shared.errors import InvalidParameter
 from shared.runtime.kernel_errors import naming
-from shared.runtime.vedic_inputs import MAX_PNG_PIXELS
+from shared.runtime.picture_request import picture_parameters, refuse_oversized_png
 from shared.runtime.wire import (
     aspect_types_from,
     bodies_from,
@@ -28,7 +28,6 @@ from shared.runtime.wire import (
     house_system_from,
     moment_from,
     optional_moment,
-    sent_or_default,
 )
 
 HOURS_PER_DAY = 24.0
@@ -133,29 +132,16 @@ def birth_time_sensitivity_input(request: Message) -> SensitivityInput:
 def _picture(request: Message) -> TimelinePicture | None:
     """Return how the request's timeline is drawn, or None for format=json (refusing a
     picture's parameter sent with it)."""
-    values = {name: sent_or_default(request, name) for name in PICTURE_PARAMS}
-    if request.format == "json":
-        for name, (value, sent) in values.items():
-            if sent:
-                raise InvalidParameter(
-                    f"{name} is how the timeline is drawn; format=json answers the facts, no picture.",
-                    suggestion=f"Send format=svg or png to draw the timeline with {name}={value}, or drop {name}.",
-                    param=name,
-                )
-        return None
-    return TimelinePicture(**{name: value for name, (value, _sent) in values.items()})
+    values = picture_parameters(request, PICTURE_PARAMS, drawing="the timeline", json_answers="the facts")
+    return None if values is None else TimelinePicture(**values)
 
 
 def _refuse_too_large(size: int, rows: int, groups: int) -> None:
-    """Refuse a PNG of more than MAX_PNG_PIXELS (InvalidParameter naming size)."""
-    height = timeline_height(size, rows, groups)
-    if size * height > MAX_PNG_PIXELS:
-        largest = int((MAX_PNG_PIXELS * NOMINAL_WIDTH / timeline_height(round(NOMINAL_WIDTH), rows, groups)) ** 0.5)
-        while largest * timeline_height(largest, rows, groups) > MAX_PNG_PIXELS:
-            largest -= 1
-        raise InvalidParameter(
-            f"A PNG of {rows} facts {size} pixels wide is {size} by {height} pixels, more than the "
-            f"{MAX_PNG_PIXELS:,} pixels a PNG may have.",
-            suggestion=f"Send size={largest} or less, fewer bodies, or format=svg (no such bound).",
-            param="size",
-        )
+    """Refuse a PNG of ``rows`` facts in ``groups`` groups ``size`` pixels wide larger than a
+    PNG may be (InvalidParameter naming size)."""
+    refuse_oversized_png(
+        size,
+        lambda width: (width, timeline_height(width, rows, groups)),
+        picture=f"A PNG of {rows} facts {size} pixels wide",
+        fewer="fewer bodies",
+    )

@@ -21,11 +21,11 @@ from kernel.time_lord_periods import TimeQuery
 from kernel.timescale import require_day_within_span
 from kernel.vargas import VARGA_CODES, Varga, parse_varga
 from kernel.vedic_chart import BHAVA, HOUSE_MODES, NODE_BODIES
-from shared.errors import InvalidParameter
 from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming, naming_moment
+from shared.runtime.picture_request import picture_parameters, refuse_oversized_png
 from shared.runtime.ranges import life_range
-from shared.runtime.wire import ayanamsha_from, house_system_from, moment_from, sent_moment_name, sent_or_default
+from shared.runtime.wire import ayanamsha_from, house_system_from, moment_from, sent_moment_name
 
 # The kernel's tables give the Jyotish choices their meaning; the requests' choices are bound to them.
 bound_to_choices(
@@ -44,16 +44,12 @@ YEAR_LENGTHS = bound_to_choices(
 )
 
 
-#: The parameters of a Vedic chart's picture: sent with format=json they would draw nothing.
+#: The parameters of a Vedic chart's picture: sent with format=json, unless svg=true draws the
+#: SVG beside it, they would draw nothing.
 PICTURE_PARAMS = ("style", "theme", "size", "lang")
 #: The varga a picture draws beside the rasi when the request names none: the navamsa, the
 #: divisional chart every Jyotish program shows with the rasi.
 DEFAULT_DRAWN_VARGA = "D9"
-#: The largest PNG drawn, in pixels: the chart wheel's largest square, 4000 by 4000 (the
-#: default pair of charts, the rasi and the navamsa, up to size 2828). Rasterised and encoded
-#: in about 3 s here, within the 10 s deadline of a single computation on a busy machine;
-#: twice as many pixels took 6 to 7 s. The SVG, drawn by the caller, has no such bound.
-MAX_PNG_PIXELS = 4000 * 4000
 #: The charts in a row of the picture (services/timelords/indian_charts/drawing.py).
 CHARTS_PER_ROW = 2
 
@@ -73,7 +69,7 @@ class ChartPicture:
 class VedicChartInput:
     """A Vedic chart request read once: its ``ayanamsha``, the ``system`` of its bhava cusps
     (None with whole-sign houses), its ``vargas`` in the order sent, each once (with a picture
-    and none sent, the navamsa), and its ``picture`` (None with format=json)."""
+    and none sent, the navamsa), and its ``picture`` (None with format=json, unless svg=true)."""
 
     ayanamsha: Ayanamsha
     system: HouseSystem | None
@@ -100,7 +96,8 @@ def jyotish_ayanamsha(request: Message) -> Ayanamsha:
 def vedic_chart_input(request: Message) -> VedicChartInput:
     """Return what a Vedic chart request asks for: its ayanamsha, its bhava system (with
     houses=bhava only), its vargas (codes in any case, each once) and how it is drawn. A
-    picture's parameter sent with format=json is InvalidParameter naming it."""
+    picture's parameter sent with format=json (without svg=true) is InvalidParameter naming it,
+    and so is svg=true with format svg or png."""
     system = house_system_from(request, "house_system") if request.houses == BHAVA else None
     vargas: list[Varga] = []
     for code in request.vargas:
@@ -117,33 +114,24 @@ def vedic_chart_input(request: Message) -> VedicChartInput:
 
 
 def _refuse_too_large(size: int, charts: int) -> None:
-    """Refuse a PNG of ``charts`` charts of ``size`` pixels larger than MAX_PNG_PIXELS
+    """Refuse a PNG of ``charts`` charts of ``size`` pixels larger than a PNG may be
     (InvalidParameter naming size)."""
     columns, rows = min(charts, CHARTS_PER_ROW), -(-charts // CHARTS_PER_ROW)
-    if size * size * columns * rows > MAX_PNG_PIXELS:
-        largest = int((MAX_PNG_PIXELS / (columns * rows)) ** 0.5)
-        raise InvalidParameter(
-            f"A PNG of {charts} charts of {size} pixels is {columns * size} by {rows * size} pixels, more than "
-            f"the {MAX_PNG_PIXELS:,} pixels a PNG may have.",
-            suggestion=f"Send size={largest} or less, fewer vargas, or format=svg (no such bound).",
-            param="size",
-        )
+    refuse_oversized_png(
+        size,
+        lambda chart_size: (columns * chart_size, rows * chart_size),
+        picture=f"A PNG of {charts} charts of {size} pixels",
+        fewer="fewer vargas",
+    )
 
 
 def _picture(request: Message) -> ChartPicture | None:
-    """Return how the request's chart is drawn, or None for format=json (refusing a picture's
-    parameter sent with it)."""
-    values = {name: sent_or_default(request, name) for name in PICTURE_PARAMS}
-    if request.format == "json":
-        for name, (value, sent) in values.items():
-            if sent:
-                raise InvalidParameter(
-                    f"{name} is how the chart is drawn; format=json answers the chart's points, no picture.",
-                    suggestion=f"Send format=svg or format=png to draw the chart with {name}={value}, or drop {name}.",
-                    param=name,
-                )
-        return None
-    return ChartPicture(**{name: value for name, (value, _sent) in values.items()})
+    """Return how the request's chart is drawn, or None for format=json without svg=true
+    (refusing a picture's parameter sent with it)."""
+    values = picture_parameters(
+        request, PICTURE_PARAMS, drawing="the chart", json_answers="the chart's points", beside_json="svg"
+    )
+    return None if values is None else ChartPicture(**values)
 
 
 def vimshottari_input(request: Message) -> DashaInput:

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from kernel.zodiac import SIGN_KEYS as SIGNS
+from shared.runtime.picture_request import MAX_PNG_PIXELS
 from shared.runtime.sensitivity_inputs import timeline_height
-from shared.runtime.vedic_inputs import MAX_PNG_PIXELS
 from tests.api.test_conventions_api import assert_error, balance
 
 PATH = "/v1/natal-chart/sensitivity"

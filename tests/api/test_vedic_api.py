@@ -497,3 +497,62 @@ def test_the_largest_png_passes_through_the_gateway(api):
             "size",
         )["suggestion"]
     )
+
+
+# --- The chart with its picture beside it (svg=true), as /v1/chart-wheel's format=json ---------
+
+DRAWN = {"style": "south_indian", "theme": "dark", "size": 400, "lang": "ru"}
+
+
+def test_svg_true_puts_the_format_svg_document_byte_for_byte_and_its_sha256_beside_the_chart(api):
+    params = {**BIRTH, **DRAWN, "vargas": "D9,D10"}
+    beside = api.get("/v1/vedic/chart", params={**params, "svg": "true"})
+    assert beside.status_code == 200, beside.text
+    drawn = api.get("/v1/vedic/chart", params={**params, "format": "svg"})
+    assert drawn.status_code == 200, drawn.text
+    found = beside.json()["data"]
+    assert found["svg"].encode() == drawn.content
+    assert found["sha256"] == hashlib.sha256(drawn.content).hexdigest()
+    plain = api.get("/v1/vedic/chart", params={**BIRTH, "vargas": "D9,D10"}).json()["data"]
+    assert {k: v for k, v in found.items() if k not in ("svg", "sha256")} == plain
+
+
+def test_svg_true_without_vargas_draws_the_navamsa_and_adds_only_the_svg_and_its_digest(api):
+    found = api.get("/v1/vedic/chart", params={**BIRTH, "svg": "true"}).json()["data"]
+    assert set(found) == {"moment", "points", "svg", "sha256"}
+    assert 'data-varga="D9"' in found["svg"] and 'data-style="north_indian"' in found["svg"]
+
+
+def test_svg_true_costs_a_pictures_3_credits_and_svg_false_the_charts_2(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        beside = client.get("/v1/vedic/chart", params={**BIRTH, "svg": "true"})
+        assert beside.json()["meta"]["credits_used"] == 3
+        assert balance(stack, name) == 7
+        assert client.get("/v1/vedic/chart", params={**BIRTH, "svg": "false"}).json()["meta"]["credits_used"] == 2
+        body = client.post("/v1/vedic/chart", json={**BIRTH, "svg": True, "theme": "dark"})
+        assert body.json()["meta"]["credits_used"] == 3
+        assert (
+            "etag" not in beside.headers
+        )  # an envelope, with its request id and balance: not cached, as the wheel's json
+
+
+@pytest.mark.parametrize("picture_format", ["svg", "png"])
+def test_svg_true_with_a_picture_format_is_refused_naming_svg_and_costs_nothing(stack, picture_format):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(
+            client.get("/v1/vedic/chart", params={**BIRTH, "format": picture_format, "svg": "true"}),
+            400,
+            "invalid_parameter",
+            "svg",
+        )
+    assert "format=json" in error["suggestion"]
+    assert balance(stack, name) == 10
+
+
+def test_a_pictures_parameter_with_svg_false_is_refused_suggesting_svg_true(api):
+    error = assert_error(
+        api.get("/v1/vedic/chart", params={**BIRTH, "svg": "false", "theme": "dark"}), 400, "invalid_parameter", "theme"
+    )
+    assert "svg=true" in error["suggestion"] and "format=svg" in error["suggestion"]
