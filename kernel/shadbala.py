@@ -8,8 +8,9 @@ beside the table (docs/vedic.md "Shadbala" and "Differences from PyJHora"). Long
 the ayanamsha the caller chose; declinations are the tropical (sayana) declination of each
 graha's ecliptic point (its kranti), north positive; times are UT1 Julian Days.
 
-Not computed (None, left out of the sum): the chesta bala (motional strength, which needs each
-graha's mean and true place by the texts' own mean motions) and the yuddha bala (planetary war).
+The chesta bala compares each graha's true place with its mean place and its seeghrocha; the
+mean places are the modern mean longitudes (MEAN_LONGITUDE) less the same ayanamsha. The yuddha
+bala is the planetary war of two of Mars to Saturn within WAR_ORB_DEG of longitude.
 """
 
 from __future__ import annotations
@@ -158,6 +159,36 @@ DRIK_SHARE = 0.25
 # more benefics in its sign, malefic with more malefics, with as many the nearer's nature.
 BENEFICS: frozenset[str] = frozenset({"jupiter", "venus"})
 MALEFICS: frozenset[str] = frozenset({"sun", "mars", "saturn"})
+# Chesta bala: the cheshta kendra is the arc (at most 180) from the graha's seeghrocha to the
+# middle of its mean and true places, the bala that arc over 3. The seeghrocha of Mars, Jupiter
+# and Saturn is the Sun's mean place; Mercury and Venus have the Sun's mean place as their mean
+# place and their own (heliocentric) mean place as their seeghrocha, as in the Surya Siddhanta.
+# The Sun's chesta bala is its ayana bala, the Moon's its paksha bala.
+CHESTA_GRAHAS: tuple[str, ...] = ("mars", "mercury", "jupiter", "venus", "saturn")
+INFERIOR: frozenset[str] = frozenset({"mercury", "venus"})
+CHESTA_FROM_KALA: dict[str, str] = {"sun": "ayana", "moon": "paksha"}
+# Mean longitudes, degrees, referred to the mean equinox of date, as polynomials in Julian
+# centuries (TT) from J2000.0: J. Meeus, Astronomical Algorithms (2nd ed., 1998), table 31.A
+# (from VSOP87, Bretagnon and Francou). The Sun's is the Earth's plus 180.
+J2000_TT = 2451545.0
+DAYS_PER_CENTURY = 36525.0
+MEAN_LONGITUDE: dict[str, tuple[float, float, float, float]] = {
+    "earth": (100.466457, 36000.7698278, 0.00030322, 0.000000020),
+    "mercury": (252.250906, 149474.0722491, 0.00030350, 0.000000018),
+    "venus": (181.979801, 58519.2130302, 0.00031014, 0.000000015),
+    "mars": (355.433000, 19141.6964471, 0.00031052, 0.000000016),
+    "jupiter": (34.351519, 3036.3027748, 0.00022330, 0.000000037),
+    "saturn": (50.077444, 1223.5110686, 0.00051908, -0.000000030),
+}
+# Yuddha bala: two of Mars to Saturn within 1 degree of longitude are at war. The sum of each
+# one's sthana bala, dig bala and kala bala up to the hora bala (the parts below), their
+# difference over the difference of their discs' diameters (in seconds of arc), is added to
+# the victor's kala bala and taken from the vanquished's. The victor is read as the graha with
+# the greater sum (the difference flows to the stronger).
+WAR_ORB_DEG = 1.0
+WARRING: tuple[str, ...] = CHESTA_GRAHAS
+WAR_KALA_PARTS: tuple[str, ...] = ("nathonnatha", "paksha", "tribhaga", "abda", "masa", "vara", "hora")
+DISC_DIAMETER: dict[str, float] = {"mars": 9.4, "mercury": 6.6, "jupiter": 190.4, "venus": 16.6, "saturn": 158.0}
 
 _LONGEST_GAP_DAYS = 1.5
 _AFTER_EVENT_DAYS = 1e-3
@@ -179,17 +210,29 @@ class BirthDay:
 
 
 @dataclass(frozen=True)
+class War:
+    """A planetary war: the ``winner`` and ``loser``, their ``separation_deg`` (degrees of
+    longitude) and the ``virupas`` the winner gains and the loser loses."""
+
+    winner: str
+    loser: str
+    separation_deg: float
+    virupas: float
+
+
+@dataclass(frozen=True)
 class GrahaStrength:
     """One graha's strengths, virupas: each part by name (``sthana``, ``kala`` their
-    parts, ``dig``, ``chesta``, ``naisargika``, ``drik``); None where not computed."""
+    parts, ``dig``, ``chesta``, ``naisargika``, ``drik``); ``wars`` the wars it is in."""
 
     graha: str
     sthana: dict[str, float]
     dig: float
-    kala: dict[str, float | None]
-    chesta: float | None
+    kala: dict[str, float]
+    chesta: float
     naisargika: float
     drik: float
+    wars: tuple[War, ...] = ()
 
     @property
     def sthana_total(self) -> float:
@@ -198,13 +241,13 @@ class GrahaStrength:
 
     @property
     def kala_total(self) -> float:
-        """Kala bala, virupas: its computed parts."""
-        return sum(v for v in self.kala.values() if v is not None)
+        """Kala bala, virupas: its parts summed."""
+        return sum(self.kala.values())
 
     @property
     def total(self) -> float:
-        """The shadbala, virupas: the computed strengths summed."""
-        return self.sthana_total + self.dig + self.kala_total + (self.chesta or 0.0) + self.naisargika + self.drik
+        """The shadbala, virupas: the six strengths summed."""
+        return self.sthana_total + self.dig + self.kala_total + self.chesta + self.naisargika + self.drik
 
     @property
     def rupas(self) -> float:
@@ -405,6 +448,54 @@ def drik_bala(graha: str, longitudes: Mapping[str, float], nature: Mapping[str, 
     return DRIK_SHARE * total
 
 
+def mean_longitudes(jd_tt: float, ayanamsha_deg: float) -> dict[str, float]:
+    """Return the sidereal mean longitudes (degrees [0, 360)) of the Sun and of Mars to Saturn
+    (Mercury's and Venus's heliocentric) at ``jd_tt`` (TT Julian Day): MEAN_LONGITUDE's, of
+    the mean equinox of date, less ``ayanamsha_deg``."""
+    t = (jd_tt - J2000_TT) / DAYS_PER_CENTURY
+    tropical = {body: a0 + t * (a1 + t * (a2 + t * a3)) for body, (a0, a1, a2, a3) in MEAN_LONGITUDE.items()}
+    tropical["sun"] = tropical.pop("earth") + 180.0
+    return {body: (value - ayanamsha_deg) % 360.0 for body, value in tropical.items()}
+
+
+def chesta_kendra(graha: str, true_longitude: float, mean: Mapping[str, float]) -> float:
+    """Degrees [0, 180]: the arc from the graha's seeghrocha to the middle of its mean and true
+    places (sidereal ``true_longitude``, ``mean`` from mean_longitudes); the middle is taken
+    on the shorter arc between the two, so a pair astride 0 Aries averages near it."""
+    if graha in INFERIOR:
+        mean_place, seeghrocha = mean["sun"], mean[graha]
+    else:
+        mean_place, seeghrocha = mean[graha], mean["sun"]
+    half = ((true_longitude - mean_place + 180.0) % 360.0 - 180.0) / 2.0
+    return _arc(seeghrocha, mean_place + half)
+
+
+def chesta_bala(graha: str, true_longitude: float, mean: Mapping[str, float]) -> float:
+    """Virupas, 0-60, of Mars to Saturn: the cheshta kendra over 3 (0 at conjunction with the
+    Sun, 60 in the middle of its retrograde arc)."""
+    return chesta_kendra(graha, true_longitude, mean) / 3.0
+
+
+def planetary_wars(longitudes: Mapping[str, float], strengths: Mapping[str, float]) -> list[War]:
+    """Return the wars among Mars to Saturn: each pair within WAR_ORB_DEG of longitude, the
+    victor the one of the greater ``strengths`` (virupas: sthana, dig and the kala bala up to
+    the hora bala), its gain their difference over the difference of their discs' diameters."""
+    wars = []
+    for i, a in enumerate(WARRING):
+        for b in WARRING[i + 1 :]:
+            separation = _arc(longitudes[a], longitudes[b])
+            if separation <= WAR_ORB_DEG:
+                winner, loser = (a, b) if strengths[a] >= strengths[b] else (b, a)
+                gain = (strengths[winner] - strengths[loser]) / abs(DISC_DIAMETER[a] - DISC_DIAMETER[b])
+                wars.append(War(winner, loser, separation, gain))
+    return wars
+
+
+def yuddha_bala(graha: str, wars: list[War]) -> float:
+    """Virupas: the gains of the wars the graha won less those of the wars it lost."""
+    return sum(w.virupas for w in wars if w.winner == graha) - sum(w.virupas for w in wars if w.loser == graha)
+
+
 def shadbala(
     longitudes: Mapping[str, float],
     lagna: float,
@@ -412,41 +503,52 @@ def shadbala(
     declinations: Mapping[str, float],
     jd: float,
     day: BirthDay,
+    mean: Mapping[str, float],
 ) -> list[GrahaStrength]:
     """Return the seven grahas' strengths (Sun to Saturn): ``longitudes`` sidereal degrees,
     ``lagna`` and ``midheaven`` the sidereal ascendant and MC, ``declinations`` each graha's kranti (degrees, north
-    positive), ``jd`` the birth (UT1) and ``day`` its Vedic day."""
+    positive), ``jd`` the birth (UT1), ``day`` its Vedic day and ``mean`` the sidereal mean
+    longitudes of the same ayanamsha (mean_longitudes)."""
     nature = natures(longitudes)
     lords = {"abda": abda_lord(day), "masa": masa_lord(day), "vara": vara_lord(day), "hora": hora_lord(jd, day)}
     points = {"abda": ABDA_VIRUPAS, "masa": MASA_VIRUPAS, "vara": VARA_VIRUPAS, "hora": HORA_VIRUPAS}
     third = tribhaga_lord(jd, day)
-    result = []
+    sthanas, digs, kalas = {}, {}, {}
     for graha in GRAHAS:
         longitude = longitudes[graha]
-        sthana = {
+        sthanas[graha] = {
             "uchcha": uchcha_bala(graha, longitude),
             "saptavargaja": saptavargaja_bala(graha, longitudes),
             "ojhayugma": ojhayugma_bala(graha, longitude),
             "kendradi": kendradi_bala(longitude, lagna),
             "drekkana": drekkana_bala(graha, longitude),
         }
-        kala: dict[str, float | None] = {
+        digs[graha] = dig_bala(graha, longitude, lagna, midheaven)
+        kalas[graha] = {
             "nathonnatha": nathonnatha_bala(graha, jd, day),
             "paksha": paksha_bala(graha, longitudes, nature[graha]),
             "tribhaga": 60.0 if graha in (third, ALWAYS_TRIBHAGA) else 0.0,
             **{part: points[part] if lords[part] == graha else 0.0 for part in ("abda", "masa", "vara", "hora")},
             "ayana": ayana_bala(graha, declinations[graha]),
-            "yuddha": None,
         }
+    before_war = {g: sum(sthanas[g].values()) + digs[g] + sum(kalas[g][p] for p in WAR_KALA_PARTS) for g in WARRING}
+    wars = planetary_wars(longitudes, before_war)
+    result = []
+    for graha in GRAHAS:
+        kala = {**kalas[graha], "yuddha": yuddha_bala(graha, wars)}
+        chesta = (
+            kala[CHESTA_FROM_KALA[graha]] if graha in CHESTA_FROM_KALA else chesta_bala(graha, longitudes[graha], mean)
+        )
         result.append(
             GrahaStrength(
                 graha,
-                sthana,
-                dig_bala(graha, longitude, lagna, midheaven),
+                sthanas[graha],
+                digs[graha],
                 kala,
-                None,
+                chesta,
                 NAISARGIKA_VIRUPAS[graha],
                 drik_bala(graha, longitudes, nature),
+                tuple(w for w in wars if graha in (w.winner, w.loser)),
             )
         )
     return result

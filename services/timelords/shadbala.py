@@ -9,14 +9,11 @@ from kernel.deadline import Deadline
 from kernel.errors import PolarDayOrNight
 from kernel.houses import compute_houses
 from kernel.natal_points import ANGLES_ONLY_SYSTEM
-from kernel.shadbala import GRAHAS, birth_day, kranti, shadbala
+from kernel.shadbala import GRAHAS, birth_day, kranti, mean_longitudes, shadbala
 from kernel.vedic_chart import LAGNA, cast_vedic_chart
 from services.timelords.vedic_chart import POSITIONS
 from shared.runtime.kernel_errors import naming, naming_moment
 from shared.runtime.wire import birth_from, fill_instant, sent_moment_name
-
-#: The strengths not computed, left out of every total.
-NOT_COMPUTED = ("chesta", "yuddha")
 
 
 def compute(request: pb.ComputeShadbalaRequest, deadline: Deadline) -> pb.ComputeShadbalaResponse:
@@ -33,14 +30,17 @@ def compute(request: pb.ComputeShadbalaRequest, deadline: Deadline) -> pb.Comput
     longitudes = {p.name: p.longitude for p in chart.points}
     obliquity = engine.obliquity_deg(moment.jd_ut1)[0]
     declinations = {g: kranti(longitudes[g] + chart.ayanamsha_deg, obliquity) for g in GRAHAS}
-    strengths = shadbala(longitudes, longitudes[LAGNA], midheaven, declinations, moment.jd_ut1, day)
+    mean = mean_longitudes(moment.jd_tt, chart.ayanamsha_deg)
+    strengths = shadbala(longitudes, longitudes[LAGNA], midheaven, declinations, moment.jd_ut1, day, mean)
+    wars = sorted({w for s in strengths for w in s.wars}, key=lambda w: (GRAHAS.index(w.winner), GRAHAS.index(w.loser)))
     data = pb.ShadbalaData(
         grahas=[
             pb.GrahaShadbala(
                 body=s.graha,
                 sthana=pb.ShadbalaSthana(**s.sthana, total=s.sthana_total),
                 dig=s.dig,
-                kala=pb.ShadbalaKala(**{k: v for k, v in s.kala.items() if k not in NOT_COMPUTED}, total=s.kala_total),
+                kala=pb.ShadbalaKala(**s.kala, total=s.kala_total),
+                chesta=s.chesta,
                 naisargika=s.naisargika,
                 drik=s.drik,
                 total_virupas=s.total,
@@ -50,7 +50,7 @@ def compute(request: pb.ComputeShadbalaRequest, deadline: Deadline) -> pb.Comput
             )
             for s in strengths
         ],
-        not_computed=NOT_COMPUTED,
+        wars=[pb.ShadbalaWar(**vars(w)) for w in wars],
     )
     fill_instant(data.moment, moment.jd_ut1)
     conventions = pb.VedicConventions(

@@ -10,7 +10,7 @@ PATH = "/v1/vedic/shadbala"
 BIRTH = {"datetime": "1990-06-15T14:30:00Z", "lat": 51.5, "lon": -0.13}
 GRAHAS = ["sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn"]
 STHANA = ["uchcha", "saptavargaja", "ojhayugma", "kendradi", "drekkana"]
-KALA = ["nathonnatha", "paksha", "tribhaga", "abda", "masa", "vara", "hora", "ayana"]
+KALA = ["nathonnatha", "paksha", "tribhaga", "abda", "masa", "vara", "hora", "ayana", "yuddha"]
 REQUIRED = {"sun": 5, "moon": 6, "mars": 5, "mercury": 7, "jupiter": 6.5, "venus": 5.5, "saturn": 5}
 
 
@@ -34,19 +34,55 @@ def test_a_shadbala_costs_2_as_the_vedic_chart_and_echoes_its_conventions(api):
     assert response.json()["data"]["moment"]["datetime"] == "1990-06-15T14:30:00.000Z"
 
 
-def test_each_graha_has_its_parts_and_their_sums_with_chesta_and_yuddha_named_as_not_computed(api):
+def test_each_graha_has_its_six_strengths_and_their_sums_and_nothing_is_left_out(api):
     found = answer(api)
-    assert found["not_computed"] == ["chesta", "yuddha"]
+    assert found["not_computed"] == [] and found["wars"] == []
     assert [g["body"] for g in found["grahas"]] == GRAHAS
     for graha in found["grahas"]:
-        assert "chesta" not in graha and "yuddha" not in graha["kala"]
+        assert graha["kala"]["yuddha"] == 0.0
         assert graha["sthana"]["total"] == pytest.approx(sum(graha["sthana"][k] for k in STHANA))
         assert graha["kala"]["total"] == pytest.approx(sum(graha["kala"][k] for k in KALA))
-        total = sum(graha[k] for k in ("dig", "naisargika", "drik")) + graha["sthana"]["total"] + graha["kala"]["total"]
+        strengths = ("dig", "chesta", "naisargika", "drik")
+        total = sum(graha[k] for k in strengths) + graha["sthana"]["total"] + graha["kala"]["total"]
         assert graha["total_virupas"] == pytest.approx(total)
         assert graha["total_rupas"] == pytest.approx(total / 60)
         assert graha["required_rupas"] == REQUIRED[graha["body"]]
         assert graha["ratio"] == pytest.approx(graha["total_rupas"] / REQUIRED[graha["body"]])
+
+
+def test_the_suns_chesta_is_its_ayana_bala_and_the_moons_its_paksha_bala(api):
+    sun, moon = answer(api)["grahas"][:2]
+    assert (sun["chesta"], moon["chesta"]) == (sun["kala"]["ayana"], moon["kala"]["paksha"])
+
+
+def test_a_graha_at_opposition_has_a_chesta_near_60_and_one_at_conjunction_near_0(api):
+    """Mars was at opposition on 2020-10-13 23:20 UT (retrograde: its cheshta kendra near 180)
+    and in conjunction with the Sun on 2021-10-08 (near 0). The kendra is taken from mean
+    places: at either moment it is off 180 (or 0) by half Mars's equation of centre (at most
+    10.6 degrees) and the Earth's (1.9), at most 7.2 degrees, 2.4 virupas. Measured 58.2 and
+    0.5."""
+    opposition = answer(api, datetime="2020-10-13T23:00:00Z")["grahas"][2]
+    conjunction = answer(api, datetime="2021-10-08T12:00:00Z")["grahas"][2]
+    assert opposition["chesta"] > 57.5 and conjunction["chesta"] < 2.5
+
+
+def test_jupiter_and_saturn_within_a_degree_are_at_war_and_the_stronger_wins(api):
+    """The great conjunction of 2020-12-21 (0.1 degree apart in latitude, 0.002 in longitude at
+    18:00 UT): the war is named with its
+    victor, whose sum of sthana, dig and kala up to hora is the greater; the victor gains and
+    the vanquished loses that difference over 190.4 - 158.0 (their discs)."""
+    found = answer(api, datetime="2020-12-21T18:00:00Z")
+    [war] = found["wars"]
+    grahas = {g["body"]: g for g in found["grahas"]}
+    assert {war["winner"], war["loser"]} == {"jupiter", "saturn"} and war["separation_deg"] < 1.0
+    sums = {
+        body: grahas[body]["sthana"]["total"] + grahas[body]["dig"] + sum(grahas[body]["kala"][k] for k in KALA[:7])
+        for body in ("jupiter", "saturn")
+    }
+    assert sums[war["winner"]] > sums[war["loser"]]
+    assert war["virupas"] == pytest.approx((sums[war["winner"]] - sums[war["loser"]]) / (190.4 - 158.0))
+    assert grahas[war["winner"]]["kala"]["yuddha"] == pytest.approx(war["virupas"])
+    assert grahas[war["loser"]]["kala"]["yuddha"] == pytest.approx(-war["virupas"])
 
 
 def test_the_uchcha_bala_is_the_arc_from_debilitation_over_3_on_the_vedic_charts_longitude(api):

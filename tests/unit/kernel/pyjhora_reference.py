@@ -236,7 +236,8 @@ def _ekadhipatya_of(row: list[int], chart: list[str]) -> list[int]:
 
 def strength_parts(jd: float, place) -> dict:
     """Return PyJHora's shadbala of a birth (strength.shad_bala, its parts as its
-    strength module computes them), each a list Sun..Saturn, virupas; ``total`` its sum."""
+    strength module computes them), each a list Sun..Saturn, virupas; ``total`` its sum;
+    ``mean`` and ``true`` the sidereal mean and true longitudes its chesta bala reads."""
     from jhora.horoscope.chart import strength
 
     names = ("sthana", "kala", "dig", "chesta", "naisargika", "drik", "total", "rupas", "ratio")
@@ -255,6 +256,13 @@ def strength_parts(jd: float, place) -> dict:
         ("yuddha", strength._yuddha_bala),
     ):
         parts[name] = [float(x) for x in function(jd, place)]
+    # The mean places its chesta bala (_cheshta_bala_new, from shad_bala) reads: the Sun's by
+    # its mean motion, Mars to Saturn's from its epoch tables; and the true places beside them.
+    parts["mean"] = [strength.get_planet_mean_longitude(jd, place, 0), 0.0] + [
+        strength.get_planet_mean_longitude_using_epoch_table(jd, place, p) for p in range(2, 7)
+    ]
+    positions = strength.drik.dhasavarga(jd, place, divisional_chart_factor=1)[:7]
+    parts["true"] = [sign * 30 + degree for _, (sign, degree) in positions]
     return {k: [float(x) for x in v] for k, v in parts.items()}
 
 
