@@ -84,7 +84,7 @@ def header_lines(
         moment = shown_moment(caption.moment, words) if caption.moment is not None else ""
         text = words.dated_chart(caption.chart, moment) if moment else words.chart(caption.chart)
         if caption.ring:
-            text = f"{words.ring(caption.ring)}: {text}"
+            text = words.labelled(words.ring(caption.ring), text)
         elif len(captions) == 1:
             text = moment
         else:  # a composite's births begin their lines: "Chart A: …"
@@ -123,17 +123,19 @@ def place_text(town: str, latitude: float, longitude: float, words: Words) -> st
 def ring_label(caption: ChartCaption, words: Words) -> tuple[str, str]:
     """Return the two lines that name a bi-wheel's ring beside the wheel: the ring's word
     ("Outer:") and its chart with its date ("transits at 2026-03-01")."""
-    date = caption.moment.date if caption.moment is not None else ""
-    return f"{words.ring(caption.ring)}:", words.dated_chart(caption.chart, date) if date else words.chart(
+    date = words.date(caption.moment.date) if caption.moment is not None else ""
+    return words.labelled(words.ring(caption.ring)), words.dated_chart(caption.chart, date) if date else words.chart(
         caption.chart
     )
 
 
 def shown_moment(moment: ShownMoment, words: Words) -> str:
     """Return a moment as the header writes it: ``1990-06-15 15:30 BST (UTC+01:00,
-    Europe/London)`` in its zone, ``1990-06-15 14:30 UTC`` without one; the seconds only when
-    not zero, and a numeric abbreviation (``+03``) left out as the offset says it already."""
-    text = f"{moment.date} {moment.time}"
+    Europe/London)`` in its zone, ``1990-06-15 14:30 UTC`` without one (``15. Juni 1990,
+    15:30 BST …`` in German: the date and time as ``words.moment`` writes them); the seconds
+    only when not zero, and a numeric abbreviation (``+03``) left out as the offset says it
+    already."""
+    text = words.moment(moment.date, moment.time)
     utc = words.header("utc")
     if not moment.zone:
         return f"{text} {utc}"
