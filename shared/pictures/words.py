@@ -170,16 +170,17 @@ class Words:
         colon alone ("Outer:")."""
         return self._entry["header"]["label"].format(label=label, text=text).rstrip()
 
-    def date(self, iso_date: str) -> str:
+    def date(self, iso_date: str, form: str = "long") -> str:
         """Return a date written ``iso_date`` (ISO 8601, ``1990-06-15``; ``-3001-02-03`` in
-        astronomical year numbering too) as the language writes it: CLDR's long date with the
-        month's name in its format form ("15. Juni 1990", "15 июня 1990 г."), the year as a
-        plain number; English keeps the ISO 8601 text the JSON answers write."""
+        astronomical year numbering too) as the language writes it in CLDR's ``form``: long,
+        with the month's name ("15. Juni 1990", "15 июня 1990 г."), or medium, shorter, for
+        the ring labels and the grid's axes ("15.06.1990", "15 juin 1990", "15 июн. 1990 г.");
+        the year as a plain number. English keeps the ISO 8601 text the JSON answers write."""
         year, month, day = iso_date.rsplit("-", 2)
         header = self._entry["header"]
-        months = header.get("months")
+        months = header.get("months", {}).get(form)
         name = months[int(month) - 1] if months else ""
-        return header["date"].format(iso=iso_date, year=int(year), month=name, day=int(day))
+        return header["date"][form].format(iso=iso_date, year=int(year), month=name, mm=month, day=int(day), dd=day)
 
     def time(self, clock: str) -> str:
         """Return a wall-clock time written ``clock`` (``08:05`` or ``08:05:09``, 24-hour) as the

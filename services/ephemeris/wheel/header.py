@@ -122,8 +122,9 @@ def place_text(town: str, latitude: float, longitude: float, words: Words) -> st
 
 def ring_label(caption: ChartCaption, words: Words) -> tuple[str, str]:
     """Return the two lines that name a bi-wheel's ring beside the wheel: the ring's word
-    ("Outer:") and its chart with its date ("transits at 2026-03-01")."""
-    date = words.date(caption.moment.date) if caption.moment is not None else ""
+    ("Outer:") and its chart with its date in the language's medium form, short enough for the
+    wheel's corner ("transits at 2026-03-01", "Transite am 01.03.2026")."""
+    date = words.date(caption.moment.date, "medium") if caption.moment is not None else ""
     return words.labelled(words.ring(caption.ring)), words.dated_chart(caption.chart, date) if date else words.chart(
         caption.chart
     )

@@ -140,11 +140,12 @@ OTHER_LANGUAGES = [lang for lang in languages() if lang != "en"]
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
-def test_a_date_is_cldrs_long_date_with_the_languages_month_names(lang):
+@pytest.mark.parametrize("form", ["long", "medium"])
+def test_a_date_is_cldrs_long_or_medium_date_with_the_languages_month_names(lang, form):
     babel_dates = pytest.importorskip("babel.dates", reason="Babel (requirements-dev.txt) holds CLDR's data")
     words = Words(lang)
     for iso in DATES:
-        assert words.date(iso) == babel_dates.format_date(datetime.fromisoformat(iso), "long", locale=lang), iso
+        assert words.date(iso, form) == babel_dates.format_date(datetime.fromisoformat(iso), form, locale=lang), iso
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
@@ -170,6 +171,7 @@ def test_a_moment_joins_its_date_and_time_as_cldrs_long_date_time_pattern(lang):
 
 def test_english_keeps_the_iso_date_the_json_answers_write():
     assert ENGLISH.moment("1944-06-06", "08:00") == "1944-06-06 08:00"
+    assert ENGLISH.date("1944-06-06", "medium") == "1944-06-06"
 
 
 def test_a_year_before_the_year_1_is_written_as_its_astronomical_number():
@@ -224,7 +226,7 @@ def test_a_composite_names_the_two_births_it_is_the_midpoint_of():
 def test_a_ring_label_names_the_ring_and_its_chart_with_its_date():
     transits = ChartCaption("transit", iso_moment("2026-03-01T12:00:00.000Z"), "outer")
     assert ring_label(transits, ENGLISH) == ("Outer:", "transits at 2026-03-01")
-    assert ring_label(transits, Words("ru")) == ("Внешний круг:", "транзиты на 1 марта 2026\u202fг.")
+    assert ring_label(transits, Words("ru")) == ("Внешний круг:", "транзиты на 1 мар. 2026\u202fг.")
 
 
 def test_the_header_is_in_the_requests_language():
