@@ -5,6 +5,8 @@ frame). Pure: no request, no stack."""
 
 from __future__ import annotations
 
+import math
+import xml.etree.ElementTree as ET
 from datetime import datetime
 
 import pytest
@@ -15,7 +17,8 @@ from kernel.chart import ChartSettings, cast_chart
 from kernel.houses import HOUSE_SYSTEM_NAMES, parse_house_system
 from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment
-from services.ephemeris.wheel.frame import GRID_SHARE, frame, header_height
+from services.ephemeris.wheel.frame import GRID_SHARE, HEADER_TEXT, frame, header_height
+from services.ephemeris.wheel.geometry import ZODIAC_OUTER, text_width
 from services.ephemeris.wheel.header import (
     ChartCaption,
     HeaderLine,
@@ -27,9 +30,11 @@ from services.ephemeris.wheel.header import (
     shown_moment,
     utc_offset,
 )
+from services.ephemeris.wheel.header_drawing import header_svg, ring_labels_svg
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
 from services.ephemeris.wheel.points import chart_points
 from services.ephemeris.wheel.table import positions_table
+from shared.pictures.themes import THEMES
 from shared.pictures.words import ENGLISH, Words, languages, table
 from tests.unit.services.test_wheel_words import _english_words, _tokens
 
@@ -320,3 +325,44 @@ def test_a_header_in_another_language_says_no_english_word_but_those_the_table_s
     # The zone's and the town's names and the ayanamsha's identifier are names, not words.
     said -= _tokens("Europe/London London GB BDST lahiri")
     assert said & _english_words() <= set(table()["languages"][lang]["same_as_english"])
+
+
+# --- lines too long for their room ----------------------------------------------------------
+
+#: A header line no picture of 800 pixels holds at the header's font: a lunar return in
+#: Spanish, its date in words, in a zone with a long name.
+LONG_LINE = (
+    "Exterior: revolución lunar del 25 de septiembre de 2026, 11:28:07 -03 (UTC-03:00, America/Argentina/Buenos_Aires)"
+)
+
+
+def _drawn(svg: str) -> list[tuple[float, float, float, str, bool]]:
+    """Return each text of ``svg`` (a <g>): its x, baseline y, font size, text and boldness."""
+    return [
+        (float(t.get("x")), float(t.get("y")), float(t.get("font-size")), t.text, t.get("font-weight") == "bold")
+        for t in ET.fromstring(svg).iter("text")
+    ]
+
+
+def test_a_header_line_too_long_for_the_picture_is_set_smaller_to_fit_and_a_short_one_is_not():
+    size = 800
+    lines = (HeaderLine("Natal chart", bold=True), HeaderLine(LONG_LINE))
+    (x_title, _, title_font, _, _), (x, _, font, text, _) = _drawn(header_svg(lines, THEMES["light"], size))
+    assert title_font == round(size * HEADER_TEXT) and font < title_font
+    assert x + text_width(text, font) <= size - x_title  # the left margin kept on the right
+    wider = _drawn(header_svg(lines, THEMES["light"], size, width=1400))[1][2]
+    assert wider == title_font  # a picture with its table aside has the room
+
+
+@pytest.mark.parametrize("size", [400, 800, 2000])
+def test_a_ring_label_too_long_for_its_corner_never_meets_the_zodiac_band(size):
+    labels = (("Exterior:", LONG_LINE.split(": ", 1)[1]), ("Interior:", "carta natal: 15 jun 1990"))
+    half = size / 2.0
+    band = half * 0.98 * ZODIAC_OUTER
+    for x, baseline, font, text, bold in _drawn(ring_labels_svg(labels, THEMES["light"], size)):
+        right = x + text_width(text, font, bold=bold)
+        # The text's box, from its cap height above the baseline to its descent below it: its
+        # point nearest the wheel's centre lies outside the zodiac band's outer edge.
+        top, bottom = baseline - 0.75 * font, baseline + 0.25 * font
+        nearest = (min(max(half, x), right), min(max(half, top), bottom))
+        assert math.hypot(nearest[0] - half, nearest[1] - half) > band, (text, size)
