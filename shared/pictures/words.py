@@ -10,6 +10,11 @@ Romance languages put the sign after a preposition that needs no article ("à 21
 ("en movimiento retrógrado"). House numbers are ordinals where the language writes them so
 (CLDR's digit ordinals: "9th", "9.", "9e", "9-й"), a plain number after the noun where it
 does not ("casa 9").
+
+A header's dates and times are CLDR's (its long date with the month's name, a medium one where
+room is short, the 24-hour clock and the long date-time join: "15. Juni 1990, 14:30"), held
+in the table as patterns and month names; English keeps ISO 8601, as the JSON answers write a
+moment.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@
 The header names the chart (the request's ``name``, or its kind's title), then each chart the
 picture draws with its moment and place, then the zodiac and the house system. A moment is
 shown as the request gave it: the local time with the zone's abbreviation, UTC offset and
-name when the request read it in a zone (``tz``, or a ``place``'s zone), else UTC. A place is
+name when the request read it in a zone (``tz``, or a ``place``'s zone), else UTC, its date
+and time written as the language writes them (``Words.moment``). A place is
 its town's name when the request named a town, and its coordinates in degrees and minutes
 (``51°30′N 0°07′W``). When the house system asked for has no cusps at the chart's latitude
 (the polar circles), the header says which system drew the cusps instead (Porphyrius).
