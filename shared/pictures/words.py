@@ -10,6 +10,11 @@ Romance languages put the sign after a preposition that needs no article ("à 21
 ("en movimiento retrógrado"). House numbers are ordinals where the language writes them so
 (CLDR's digit ordinals: "9th", "9.", "9e", "9-й"), a plain number after the noun where it
 does not ("casa 9").
+
+A header's dates and times are CLDR's (its long date with the month's name, a medium one where
+room is short, the 24-hour clock and the long date-time join: "15. Juni 1990, 14:30"), held
+in the table as patterns and month names; English keeps ISO 8601, as the JSON answers write a
+moment.
 """
 
 from __future__ import annotations
@@ -102,10 +107,10 @@ class Words:
 
     def dated_chart(self, name: str, moment: str) -> str:
         """Return a chart's name (``chart``) with its moment ``moment`` (a text): in the
-        name's own place for it ("transits at 2026-03-01 12:00 UTC"), else after a colon
-        ("natal chart: 1990-06-15 15:30 BST")."""
+        name's own place for it ("transits at 2026-03-01 12:00 UTC"), else after a colon as
+        ``labelled`` sets it ("natal chart: 1990-06-15 15:30 BST")."""
         template = self._entry["charts"][name]
-        return template.format(moment=moment) if "{moment}" in template else f"{template}: {moment}"
+        return template.format(moment=moment) if "{moment}" in template else self.labelled(template, moment)
 
     def ring(self, name: str) -> str:
         """Return the word naming a bi-wheel's ring ``name`` (inner or outer): Inner, Outer."""
@@ -160,9 +165,40 @@ class Words:
 
     def header(self, key: str, **fields: str) -> str:
         """Return the header's (and the table's) word or template ``key`` (tropical, sidereal,
-        houses, fallback, utc, rows, columns, body, position, house, cusps) with ``fields``
-        filled in."""
+        houses, fallback, utc, rows, columns, body, position, house, cusps, born, relocated)
+        with ``fields`` filled in."""
         return self._entry["header"][key].format(**fields)
+
+    def labelled(self, label: str, text: str = "") -> str:
+        """Return ``text`` after its label ``label`` and a colon, as the language sets a colon
+        ("Inner: natal chart", "Intérieur : thème natal"); with ``text`` "" the label and its
+        colon alone ("Outer:")."""
+        return self._entry["header"]["label"].format(label=label, text=text).rstrip()
+
+    def date(self, iso_date: str, form: str = "long") -> str:
+        """Return a date written ``iso_date`` (ISO 8601, ``1990-06-15``; ``-3001-02-03`` in
+        astronomical year numbering too) as the language writes it in CLDR's ``form``: long,
+        with the month's name ("15. Juni 1990", "15 июня 1990 г."), or medium, shorter, for
+        the ring labels and the grid's axes ("15.06.1990", "15 juin 1990", "15 июн. 1990 г.");
+        the year as a plain number. English keeps the ISO 8601 text the JSON answers write."""
+        year, month, day = iso_date.rsplit("-", 2)
+        header = self._entry["header"]
+        months = header.get("months", {}).get(form)
+        name = months[int(month) - 1] if months else ""
+        return header["date"][form].format(iso=iso_date, year=int(year), month=name, mm=month, day=int(day), dd=day)
+
+    def time(self, clock: str) -> str:
+        """Return a wall-clock time written ``clock`` (``08:05`` or ``08:05:09``, 24-hour) as the
+        language writes it on a 24-hour clock: CLDR's short time, or its medium time when the
+        seconds are given ("8:05" in Spanish, "08:05" elsewhere)."""
+        hours, minutes, *seconds = clock.split(":")
+        text = self._entry["header"]["time"].format(hh=hours, h=int(hours), mm=minutes)
+        return f"{text}:{seconds[0]}" if seconds else text
+
+    def moment(self, iso_date: str, clock: str) -> str:
+        """Return a date and time (``date``, ``time``) joined as CLDR's long date-time pattern
+        joins them: "15. Juni 1990, 14:30"."""
+        return self._entry["header"]["moment"].format(date=self.date(iso_date), time=self.time(clock))
 
     def coordinate(self, angle: str, hemisphere: str) -> str:
         """Return a latitude or longitude written ``angle`` (``51°30′``) in the hemisphere

@@ -118,7 +118,7 @@ def draw_svg(
         f'<rect width="{width}" height="{height}" fill="{theme.background}"/>',
     ]
     if header:
-        parts.append(header_svg(header, theme, size))
+        parts.append(header_svg(header, theme, size, width))
         parts.append(f'<g class="wheel" transform="translate(0 {placed.header})">')
     parts.append(_zodiac(layout, theme, half, radius, band))
     parts.append(_houses(layout, theme, half, radius, words))

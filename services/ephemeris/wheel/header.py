@@ -4,7 +4,8 @@
 The header names the chart (the request's ``name``, or its kind's title), then each chart the
 picture draws with its moment and place, then the zodiac and the house system. A moment is
 shown as the request gave it: the local time with the zone's abbreviation, UTC offset and
-name when the request read it in a zone (``tz``, or a ``place``'s zone), else UTC. A place is
+name when the request read it in a zone (``tz``, or a ``place``'s zone), else UTC, its date
+and time written as the language writes them (``Words.moment``). A place is
 its town's name when the request named a town, and its coordinates in degrees and minutes
 (``51°30′N 0°07′W``). When the house system asked for has no cusps at the chart's latitude
 (the polar circles), the header says which system drew the cusps instead (Porphyrius).
@@ -84,7 +85,7 @@ def header_lines(
         moment = shown_moment(caption.moment, words) if caption.moment is not None else ""
         text = words.dated_chart(caption.chart, moment) if moment else words.chart(caption.chart)
         if caption.ring:
-            text = f"{words.ring(caption.ring)}: {text}"
+            text = words.labelled(words.ring(caption.ring), text)
         elif len(captions) == 1:
             text = moment
         else:  # a composite's births begin their lines: "Chart A: …"
@@ -122,18 +123,21 @@ def place_text(town: str, latitude: float, longitude: float, words: Words) -> st
 
 def ring_label(caption: ChartCaption, words: Words) -> tuple[str, str]:
     """Return the two lines that name a bi-wheel's ring beside the wheel: the ring's word
-    ("Outer:") and its chart with its date ("transits at 2026-03-01")."""
-    date = caption.moment.date if caption.moment is not None else ""
-    return f"{words.ring(caption.ring)}:", words.dated_chart(caption.chart, date) if date else words.chart(
+    ("Outer:") and its chart with its date in the language's medium form, short enough for the
+    wheel's corner ("transits at 2026-03-01", "Transite am 01.03.2026")."""
+    date = words.date(caption.moment.date, "medium") if caption.moment is not None else ""
+    return words.labelled(words.ring(caption.ring)), words.dated_chart(caption.chart, date) if date else words.chart(
         caption.chart
     )
 
 
 def shown_moment(moment: ShownMoment, words: Words) -> str:
     """Return a moment as the header writes it: ``1990-06-15 15:30 BST (UTC+01:00,
-    Europe/London)`` in its zone, ``1990-06-15 14:30 UTC`` without one; the seconds only when
-    not zero, and a numeric abbreviation (``+03``) left out as the offset says it already."""
-    text = f"{moment.date} {moment.time}"
+    Europe/London)`` in its zone, ``1990-06-15 14:30 UTC`` without one (``15. Juni 1990,
+    15:30 BST …`` in German: the date and time as ``words.moment`` writes them); the seconds
+    only when not zero, and a numeric abbreviation (``+03``) left out as the offset says it
+    already."""
+    text = words.moment(moment.date, moment.time)
     utc = words.header("utc")
     if not moment.zone:
         return f"{text} {utc}"

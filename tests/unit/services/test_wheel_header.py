@@ -5,6 +5,8 @@ frame). Pure: no request, no stack."""
 
 from __future__ import annotations
 
+import math
+import xml.etree.ElementTree as ET
 from datetime import datetime
 
 import pytest
@@ -15,7 +17,8 @@ from kernel.chart import ChartSettings, cast_chart
 from kernel.houses import HOUSE_SYSTEM_NAMES, parse_house_system
 from kernel.positions import CalcFlags, Observer
 from kernel.timescale import Moment
-from services.ephemeris.wheel.frame import GRID_SHARE, frame, header_height
+from services.ephemeris.wheel.frame import GRID_SHARE, HEADER_TEXT, frame, header_height
+from services.ephemeris.wheel.geometry import ZODIAC_OUTER, text_width
 from services.ephemeris.wheel.header import (
     ChartCaption,
     HeaderLine,
@@ -27,9 +30,11 @@ from services.ephemeris.wheel.header import (
     shown_moment,
     utc_offset,
 )
+from services.ephemeris.wheel.header_drawing import header_svg, ring_labels_svg
 from services.ephemeris.wheel.layout import biwheel_layout, wheel_layout
 from services.ephemeris.wheel.points import chart_points
 from services.ephemeris.wheel.table import positions_table
+from shared.pictures.themes import THEMES
 from shared.pictures.words import ENGLISH, Words, languages, table
 from tests.unit.services.test_wheel_words import _english_words, _tokens
 
@@ -101,9 +106,88 @@ def test_coordinates_are_degrees_and_minutes_rounded_with_their_hemispheres(lat,
     assert coordinates(lat, lon, ENGLISH) == text
 
 
-def test_coordinates_are_written_as_the_language_writes_them():
-    assert coordinates(51.5074, -0.1278, Words("ru")) == "51°30′ с. ш. 0°08′ з. д."
-    assert coordinates(-33.8688, 151.2093, Words("nl")) == "33°52′Z 151°13′O"
+#: The letters of the four cardinal points after a latitude and a longitude (north, south,
+#: east, west), by language, as each language abbreviates its own words for them (Duden: Nord,
+#: Süd, Ost, West; Larousse: nord, sud, est, ouest; RAE: norte, sur, este, oeste; Treccani:
+#: nord, sud, est, ovest; Houaiss: norte, sul, leste, oeste; Van Dale: noord, zuid, oost, west)
+#: and, in Russian, the abbreviations of северная/южная широта, восточная/западная долгота,
+#: each word cut to its letter and point and spaced, as ГОСТ Р 7.0.12-2011 abbreviates.
+COMPASS = {
+    "en": ("51°30′N 0°08′W", "33°52′S 151°13′E"),
+    "de": ("51°30′N 0°08′W", "33°52′S 151°13′O"),
+    "fr": ("51°30′N 0°08′O", "33°52′S 151°13′E"),
+    "es": ("51°30′N 0°08′O", "33°52′S 151°13′E"),
+    "it": ("51°30′N 0°08′O", "33°52′S 151°13′E"),
+    "pt": ("51°30′N 0°08′O", "33°52′S 151°13′L"),
+    "nl": ("51°30′N 0°08′W", "33°52′Z 151°13′O"),
+    "ru": ("51°30′ с. ш. 0°08′ з. д.", "33°52′ ю. ш. 151°13′ в. д."),
+}
+
+
+def test_every_language_has_a_row_of_compass_letters():
+    assert set(COMPASS) == set(languages())
+
+
+@pytest.mark.parametrize("lang", sorted(COMPASS))
+def test_coordinates_are_written_with_the_languages_own_compass_letters(lang):
+    north_west, south_east = COMPASS[lang]
+    assert coordinates(51.5074, -0.1278, Words(lang)) == north_west
+    assert coordinates(-33.8688, 151.2093, Words(lang)) == south_east
+
+
+# --- dates and times, against CLDR (Babel's locale data, a reference our code did not write) ---
+
+#: Dates over every month, at both ends of a month and across the years, the 1st (some
+#: languages write it differently) and a year before 1000.
+DATES = [f"{year:04d}-{month:02d}-{day:02d}" for year in (1944, 2026) for month in range(1, 13) for day in (1, 28)]
+DATES += ["0800-12-25", "1999-09-09"]
+OTHER_LANGUAGES = [lang for lang in languages() if lang != "en"]
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+@pytest.mark.parametrize("form", ["long", "medium"])
+def test_a_date_is_cldrs_long_or_medium_date_with_the_languages_month_names(lang, form):
+    babel_dates = pytest.importorskip("babel.dates", reason="Babel (requirements-dev.txt) holds CLDR's data")
+    words = Words(lang)
+    for iso in DATES:
+        assert words.date(iso, form) == babel_dates.format_date(datetime.fromisoformat(iso), form, locale=lang), iso
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_a_time_is_cldrs_24_hour_time_with_seconds_only_when_given(lang):
+    babel_dates = pytest.importorskip("babel.dates", reason="Babel (requirements-dev.txt) holds CLDR's data")
+    words = Words(lang)
+    for clock in ("00:00", "08:05", "12:30", "23:59"):
+        at = datetime.fromisoformat(f"2000-01-01T{clock}")
+        assert words.time(clock) == babel_dates.format_time(at, "short", locale=lang), clock
+        assert words.time(f"{clock}:07") == babel_dates.format_time(at.replace(second=7), "medium", locale=lang)
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_a_moment_joins_its_date_and_time_as_cldrs_long_date_time_pattern(lang):
+    babel_dates = pytest.importorskip("babel.dates", reason="Babel (requirements-dev.txt) holds CLDR's data")
+    words = Words(lang)
+    at = datetime(1944, 6, 6, 8, 0)
+    cldr = babel_dates.get_datetime_format("long", locale=lang).format(
+        babel_dates.format_time(at, "short", locale=lang), babel_dates.format_date(at, "long", locale=lang)
+    )
+    assert words.moment("1944-06-06", "08:00") == cldr
+
+
+def test_english_keeps_the_iso_date_the_json_answers_write():
+    assert ENGLISH.moment("1944-06-06", "08:00") == "1944-06-06 08:00"
+    assert ENGLISH.date("1944-06-06", "medium") == "1944-06-06"
+
+
+def test_a_year_before_the_year_1_is_written_as_its_astronomical_number():
+    assert Words("de").date("-3001-02-03") == "3. Februar -3001"
+    assert ENGLISH.date("-3001-02-03") == "-3001-02-03"
+
+
+def test_a_label_takes_the_colon_as_the_language_sets_it():
+    assert ENGLISH.labelled("Inner", "natal chart") == "Inner: natal chart"
+    assert Words("fr").labelled("Intérieur", "thème natal") == "Intérieur : thème natal"
+    assert Words("fr").labelled("Extérieur") == "Extérieur :"
 
 
 def test_a_sidereal_chart_names_its_ayanamsha():
@@ -147,15 +231,15 @@ def test_a_composite_names_the_two_births_it_is_the_midpoint_of():
 def test_a_ring_label_names_the_ring_and_its_chart_with_its_date():
     transits = ChartCaption("transit", iso_moment("2026-03-01T12:00:00.000Z"), "outer")
     assert ring_label(transits, ENGLISH) == ("Outer:", "transits at 2026-03-01")
-    assert ring_label(transits, Words("ru")) == ("Внешний круг:", "транзиты на 2026-03-01")
+    assert ring_label(transits, Words("ru")) == ("Внешний круг:", "транзиты на 1 мар. 2026\u202fг.")
 
 
 def test_the_header_is_in_the_requests_language():
     lines = header_lines("Натальная карта", "", (UTC_BIRTH,), "lahiri", ("placidus", "porphyrius"), Words("ru"))
     assert _texts(lines)[1:] == [
-        "1990-06-15 14:30 UTC",
+        "15 июня 1990\u202fг., 14:30 UTC",
         "51°30′ с. ш. 0°08′ з. д.",
-        "Сидерический зодиак (lahiri) · Дома: Порфирий (Плацидус: на этой широте нет куспидов)",
+        "Сидерический зодиак (lahiri) · Дома: Порфирий (система Плацидус не строится на этой широте)",
     ]
 
 
@@ -241,3 +325,44 @@ def test_a_header_in_another_language_says_no_english_word_but_those_the_table_s
     # The zone's and the town's names and the ayanamsha's identifier are names, not words.
     said -= _tokens("Europe/London London GB BDST lahiri")
     assert said & _english_words() <= set(table()["languages"][lang]["same_as_english"])
+
+
+# --- lines too long for their room ----------------------------------------------------------
+
+#: A header line no picture of 800 pixels holds at the header's font: a lunar return in
+#: Spanish, its date in words, in a zone with a long name.
+LONG_LINE = (
+    "Exterior: revolución lunar del 25 de septiembre de 2026, 11:28:07 -03 (UTC-03:00, America/Argentina/Buenos_Aires)"
+)
+
+
+def _drawn(svg: str) -> list[tuple[float, float, float, str, bool]]:
+    """Return each text of ``svg`` (a <g>): its x, baseline y, font size, text and boldness."""
+    return [
+        (float(t.get("x")), float(t.get("y")), float(t.get("font-size")), t.text, t.get("font-weight") == "bold")
+        for t in ET.fromstring(svg).iter("text")
+    ]
+
+
+def test_a_header_line_too_long_for_the_picture_is_set_smaller_to_fit_and_a_short_one_is_not():
+    size = 800
+    lines = (HeaderLine("Natal chart", bold=True), HeaderLine(LONG_LINE))
+    (x_title, _, title_font, _, _), (x, _, font, text, _) = _drawn(header_svg(lines, THEMES["light"], size))
+    assert title_font == round(size * HEADER_TEXT) and font < title_font
+    assert x + text_width(text, font) <= size - x_title  # the left margin kept on the right
+    wider = _drawn(header_svg(lines, THEMES["light"], size, width=1400))[1][2]
+    assert wider == title_font  # a picture with its table aside has the room
+
+
+@pytest.mark.parametrize("size", [400, 800, 2000])
+def test_a_ring_label_too_long_for_its_corner_never_meets_the_zodiac_band(size):
+    labels = (("Exterior:", LONG_LINE.split(": ", 1)[1]), ("Interior:", "carta natal: 15 jun 1990"))
+    half = size / 2.0
+    band = half * 0.98 * ZODIAC_OUTER
+    for x, baseline, font, text, bold in _drawn(ring_labels_svg(labels, THEMES["light"], size)):
+        right = x + text_width(text, font, bold=bold)
+        # The text's box, from its cap height above the baseline to its descent below it: its
+        # point nearest the wheel's centre lies outside the zodiac band's outer edge.
+        top, bottom = baseline - 0.75 * font, baseline + 0.25 * font
+        nearest = (min(max(half, x), right), min(max(half, top), bottom))
+        assert math.hypot(nearest[0] - half, nearest[1] - half) > band, (text, size)

@@ -286,6 +286,10 @@ def test_every_letter_a_language_draws_or_reads_has_a_glyph_in_the_bundled_fonts
     svg = ET.fromstring(draw_svg(wheel_layout(_chart()), THEMES["light"], size=800, title="", words=Words(lang)))
     letters |= {letter for element in svg.iter(f"{SVG}text") for letter in element.text}
     missing = [
-        (letter, bold) for letter in sorted(letters - set(" {}")) for bold in (False, True) if _is_tofu(letter, bold)
+        (letter, bold)
+        for letter in sorted(letters - set("{}"))
+        if not letter.isspace()  # a space (the narrow one of "1990 г." too) draws no ink
+        for bold in (False, True)
+        if _is_tofu(letter, bold)
     ]
     assert missing == []
