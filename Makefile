@@ -78,9 +78,11 @@ IMAGE_RELEASE := localhost/celestial:$(shell sed -n 's/^version = "\(.*\)"/\1/p'
 NATS_IMAGE ?= localhost/celestial-nats:latest
 BASE_IMAGE := localhost/celestial-base:bookworm
 DEBIAN_MIRROR ?= http://deb.debian.org/debian
-# The image's Python (Debian bookworm's 3.11) and platform, for the wheelhouse.
+# The image's Python (Debian bookworm's 3.11) and platform, for the wheelhouse (bookworm's glibc is
+# 2.36: svg2png-py's wheel is manylinux_2_34).
 WHEEL_PLATFORM := --only-binary=:all: --implementation cp --python-version 3.11 \
-	--platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux_2_28_x86_64
+	--platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux_2_28_x86_64 \
+	--platform manylinux_2_34_x86_64
 
 image: $(VENV)/.installed  ## Build the container image ($(IMAGE)) and the test NATS image with podman
 	$(VENV)/bin/hadolint --failure-threshold warning deploy/Containerfile deploy/nats.Containerfile

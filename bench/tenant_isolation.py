@@ -1,7 +1,7 @@
 """One tenant never slows another (issue 48, part 3), on the whole stack (real processes).
 
 1. PNG wheels beside positions: one account's 16 keep-alive clients ask for 1,600 px PNG chart
-   wheels (resvg, about 0.37 s of CPU each, computed by the ephemeris processes' compute children);
+   wheels (resvg, about 0.08 s of CPU each, computed by the ephemeris processes' compute children);
    another account's one client asks for /v1/positions (computed on the same processes' own
    loops). Printed: the other account's positions p99 under that flood beside its p99 alone,
    measured in this run (a ratio: the shared machine's noise cancels), and every status each

@@ -584,14 +584,14 @@ def test_a_stored_charts_picture_is_private_and_revalidated_and_its_etag_follows
     assert moved.status_code == 200 and moved.headers["etag"] != wheel.headers["etag"]
 
 
-def test_a_png_in_the_print_theme_is_greyscale_and_in_colour_rgba(api):
-    """PNG colour types (IHDR's tenth byte): 0 for 8-bit greyscale, 6 for 8-bit RGBA; the
-    pixels are resvg's either way (tests/unit/shared/pictures/test_png_greyscale.py)."""
+def test_a_png_in_the_print_theme_is_greyscale_and_in_colour_rgb(api):
+    """PNG colour types (IHDR's tenth byte): 0 for 8-bit greyscale, 2 for 8-bit RGB; the
+    pixels are resvg's either way (tests/unit/shared/pictures/test_png_encoding.py)."""
     colour_types = {
         theme: api.get(WHEEL, params={**BIRTH, "format": "png", "size": 300, "theme": theme}).content[25]
         for theme in ("print", "light")
     }
-    assert colour_types == {"print": 0, "light": 6}
+    assert colour_types == {"print": 0, "light": 2}
 
 
 # --- the header, the table, the ring labels (issue 51, part 2) ------------------------------

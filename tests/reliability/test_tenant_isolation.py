@@ -2,7 +2,7 @@
 and its own excess is its own 429, never a 5xx.
 
 The stack is `make run`'s (two ephemeris processes, one search process). One account floods
-the ephemeris pool with 1,600 px PNG chart wheels (about 0.37 s of resvg each, in the processes'
+the ephemeris pool with 1,600 px PNG chart wheels (about 0.08 s of CPU each, in the processes'
 compute children) while another account's positions (computed on the processes' own loops,
 in a fair-share lane of their own at the gateway) are all answered 200; one account's 64
 clients cycle scans and a short search while a second account's short searches are all

@@ -68,14 +68,14 @@ def test_a_new_version_changes_the_tag(monkeypatch, name):
     assert entity_tag(WHEEL, _wheel()) != before
 
 
-def test_a_new_resvg_changes_the_tag(monkeypatch):
+def test_a_new_rasteriser_changes_the_tag(monkeypatch):
     before = entity_tag(WHEEL, _wheel())
-    monkeypatch.setattr(picture_caching.resvg_py, "__resvg_version__", "0.0.0")
+    monkeypatch.setattr(picture_caching, "RASTERISER", "svg2png-py 0.0.0")
     assert entity_tag(WHEEL, _wheel()) != before
 
 
 def test_a_new_zlib_changes_the_tag(monkeypatch):
-    """A greyscale PNG's IDAT is deflated by Python's zlib: another zlib may write other bytes."""
+    """A PNG's IDAT is deflated by Python's zlib: another zlib may write other bytes."""
     before = entity_tag(WHEEL, _wheel())
     monkeypatch.setattr(picture_caching.zlib, "ZLIB_RUNTIME_VERSION", "0.0.0")
     assert entity_tag(WHEEL, _wheel()) != before

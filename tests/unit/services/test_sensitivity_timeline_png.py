@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import resvg_py
+import svg2png_py
 
 from shared.pictures.themes import THEMES
 from tests.golden_pictures import (
@@ -55,6 +55,6 @@ def test_the_comparison_with_chromium_sees_a_timeline_drawn_without_its_text(chr
     """The comparison can fail: resvg given no font draws no text, and that differs from
     Chromium's picture beyond the limit."""
     svg, width, height = draw_document("paris-2h-light")
-    textless = resvg_py.svg_to_bytes(svg_string=svg, width=width, height=height, skip_system_fonts=True)
+    textless = svg2png_py.svg_to_png(svg, svg2png_py.FontDatabase())
     chromium = chromium_pixels(chromium_page, svg, width, height)
     assert differing_share_within_a_pixel(chromium, pixels(textless)) > MAX_SHIFTED_SHARE
