@@ -312,19 +312,22 @@ def _place_legibly(units: list[_Unit], low: float, high: float, ring: PointRing)
 def _legible_search(
     units: list[_Unit], low: float, high: float, ring: PointRing, form: str, least: float
 ) -> Placement | None:
-    """Return the placement of ``units`` with their labels in ``form`` at full size, at the
-    largest glyph scale from ``least`` up to 1 at which they fit, in the fewest tiers at it;
-    None when they fit at no such scale."""
+    """Return the placement of ``units`` with their labels in ``form``, at the largest glyph
+    scale from ``least`` up to 1 at which they fit, in the fewest tiers at it; None when they
+    fit at no such scale."""
     index = LABEL_FORMS.index(form)
-    # The labels' reach at their least size: the deepest scale it gives is a bound, which
-    # ``_legible_tiers`` checks against the labels as drawn.
     text = ring.least_text / ring.text_size
-    reach = max(along(*u.forms[index], u.screen_deg) for u in units) * text
+    reach = max(along(*u.forms[index], u.screen_deg) for u in units)
     size, gap = _glyph_depth(units, ring, form)
+    depth = ring.top - ring.floor
     best: tuple[float, Placement] | None = None
     for tiers in range(1, MOST_TIERS + 1):
-        # The largest glyph scale at which these tiers' glyphs and labels fit the ring's depth.
-        deepest = min(1.0, (ring.top - ring.floor - tiers * reach) / (tiers * (size + gap) + (tiers - 1) * UNIT_GAP))
+        # The largest glyph scale at which these tiers fit the ring's depth (``_legible_tiers``):
+        # the labels scaled with the glyphs, or at their least size below it.
+        deepest = depth / (tiers * (size + gap + UNIT_GAP + reach) - UNIT_GAP)
+        if deepest < text:
+            deepest = (depth - tiers * text * reach) / (tiers * (size + gap + UNIT_GAP) - UNIT_GAP)
+        deepest = min(1.0, deepest)
         if deepest < least:
             break  # more tiers are only deeper
         if best is not None and deepest <= best[0]:
