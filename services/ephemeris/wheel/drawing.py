@@ -396,7 +396,7 @@ def _points(
             if point.label
             else ""
         )
-        if point.retrograde and point.label:
+        if point.retrograde and point.label_form != "none":
             r_width = text_width(words.retrograde_mark, text_size)
             labels += text_svg(
                 (x + box_width / 2 - r_width / 2, y), words.retrograde_mark, text_size, colour, halo=theme.background

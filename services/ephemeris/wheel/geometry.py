@@ -44,9 +44,10 @@ TEXT_HEIGHT, RETROGRADE_SPACE = 0.8, 0.2
 #: line it keeps clear of), as fractions of the radius (scaled with the unit's tier).
 LABEL_GAP, UNIT_GAP = 0.012, 0.016
 #: The forms of a body's label, fullest first: degree and minute (``11°06′``), the degree
-#: alone (``11°``), none (the glyph alone; its ``<title>`` and the positions table keep the
-#: position).
-LABEL_FORMS = ("full", "degree", "none")
+#: alone (``11°``), the retrograde mark alone (``℞``, nothing for a direct body), none (the
+#: glyph alone); each with ℞ when the body is retrograde but the last. The ``<title>`` and the
+#: positions table keep the whole position.
+LABEL_FORMS = ("full", "degree", "mark", "none")
 
 
 @dataclass(frozen=True)
@@ -117,20 +118,20 @@ def house_number_radius(house: int, size: float, aspect_ring: float, angle_deg: 
 
 
 def position_label(degree: int, minute: int, form: str = "full") -> str:
-    """Return a body's label in ``form`` (``LABEL_FORMS``): its degree and minute (``11°06′``),
-    its degree alone (``11°``) or nothing."""
-    return {"full": f"{degree}°{minute:02d}′", "degree": f"{degree}°", "none": ""}[form]
+    """Return a body's label in ``form`` (``LABEL_FORMS``), its retrograde mark aside: its
+    degree and minute (``11°06′``), its degree alone (``11°``) or nothing (``mark``, ``none``)."""
+    return {"full": f"{degree}°{minute:02d}′", "degree": f"{degree}°"}.get(form, "")
 
 
 def text_box(degree: int, minute: int, retrograde: bool, text_size: float, form: str = "full") -> tuple[float, float]:
     """Return the width and height (in the units of ``text_size``) of a label ``D°MM′`` (or
-    ``D°`` in the form ``degree``; nothing in the form ``none``), and its ℞ when
-    ``retrograde``, set at ``text_size``."""
-    if form == "none":
+    ``D°`` in the form ``degree``; nothing in the forms ``mark`` and ``none``), and its ℞ when
+    ``retrograde`` (but in the form ``none``), set at ``text_size``: (0, 0) when nothing."""
+    if form == "none" or (form == "mark" and not retrograde):
         return 0.0, 0.0
     width = text_width(position_label(degree, minute, form), text_size)
     if retrograde:
-        width += text_size * RETROGRADE_SPACE + text_width("℞", text_size)
+        width += (text_size * RETROGRADE_SPACE if width else 0.0) + text_width("℞", text_size)
     return width, text_size * TEXT_HEIGHT
 
 

@@ -8,9 +8,9 @@ not fit side by side stack in tiers, a second and third ring of glyphs further i
 scaled down as far as the ring's depth needs. On a legible ring (a bi-wheel's:
 ``PointRing.least_glyph``) the labels keep their size and the glyphs shrink no further than
 the ring's least glyph: a stretch that does not fit so drops its labels' minutes, then its
-labels, and only when its bare glyphs do not fit at that size either are they drawn smaller.
-Where a line cannot be kept clear (a house
-narrower than a glyph), the line is drawn with a gap across the unit (``layout.line_pieces``).
+labels but the retrograde marks, then those, and only when its bare glyphs do not fit at that
+size either are they drawn smaller. Where a line cannot be kept clear (a house narrower than a
+glyph), the line is drawn with a gap across the unit (``layout.line_pieces``).
 
 How far a unit must stand from its neighbours depends on how wide its label is where it
 stands: upright text is wide across the top and bottom of the wheel and narrow (one line high)
@@ -58,7 +58,7 @@ class WheelPoint:
     label are drawn at (within its sign and house), the radius (fraction of the wheel's) of its
     label's centre, of its glyph's centre, its glyph's size and label's font size (fractions of
     the radius), its tier (0 outermost), its kind (``points.POINT_KINDS``) and its label's form
-    (``geometry.LABEL_FORMS``: full, degree or none)."""
+    (``geometry.LABEL_FORMS``: full, degree, mark or none)."""
 
     body: str
     longitude: float
@@ -148,7 +148,7 @@ def place_points(
         glyph_size, text_size = ring.glyph_size * scale, ring.text_size * text_scale
         box = text_box(degree, minute, position.retrograde, text_size, form)
         # A glyph without a label: its (empty) label's place is the glyph's centre.
-        label_at = label_radius(box, radius, glyph_size, glyph_deg) if form != "none" else radius
+        label_at = label_radius(box, radius, glyph_size, glyph_deg) if box[0] else radius
         points.append(
             WheelPoint(
                 position.body,
@@ -390,11 +390,13 @@ def _legible_tiers(
 def _glyph_depth(units: list[_Unit], ring: PointRing, form: str) -> tuple[float, float]:
     """Return how deep (fraction of the radius, at full scale) a tier's glyph is, and the
     gap under it, for ``units`` with labels in ``form``: a labelled glyph's size and LABEL_GAP
-    (its label keeps the next tier off its corners); a bare glyph's square as far as it
-    reaches along the radius where the units stand, and no gap."""
-    if form != "none":
+    (its label keeps the next tier off its corners); where a glyph may stand bare (the forms
+    mark and none), its square as far as it reaches along the radius where the units stand
+    (and LABEL_GAP over a retrograde mark)."""
+    if form in ("full", "degree"):
         return ring.glyph_size, LABEL_GAP
-    return ring.glyph_size * max(along(1.0, 1.0, u.screen_deg) for u in units), 0.0
+    bare = ring.glyph_size * max(along(1.0, 1.0, u.screen_deg) for u in units)
+    return bare, (LABEL_GAP if form == "mark" else 0.0)
 
 
 def _pack_within(members: list[_Unit], widths: list[float], low: float, high: float) -> tuple[list[float], bool]:
