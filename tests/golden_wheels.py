@@ -42,6 +42,15 @@ CHARTS = {
 
 #: The moment of the transits drawn around a natal chart (the docs' picture's).
 TRANSIT_MOMENT = "2026-03-01T12:00:00Z"
+#: A crowded bi-wheel (issue 51): the 1962-02-04 22:00Z London stellium (seven bodies in 16°
+#: of Aquarius) inside the transits of 2020-01-12, their own crowd (the Sun, Mercury, Saturn,
+#: Pluto and Ceres within 7° of Capricorn), with the asteroids, Chiron and the node; drawn at
+#: 400 px, where the bi-wheel's least glyph and label sizes bind (geometry.legible).
+STELLIUM = ("1962-02-04T22:00:00Z", 51.5074, -0.1278)
+CROWDED_TRANSIT = "2020-01-12T12:00:00Z"
+CROWDED_BODIES = ["planets", "chiron", "ceres", "pallas", "juno", "vesta"]
+#: The pictures drawn at another size than SIZE (pixels).
+SIZES = {"crowded": 400}
 #: The bodies of a wheel in Russian: the planets and five bodies without a glyph, which are
 #: labelled by the first letters of their names (Цер, Пал, Юно, Вес, Лил), so that Cyrillic
 #: letters are drawn on the wheel and not only read in its <desc>.
@@ -62,6 +71,12 @@ def _birth(chart: str) -> pb.WheelBirth:
 PICTURES = {
     **{chart: {"birth": _birth(chart)} for chart in CHARTS},
     "transit": {"kind": "transit", "birth": _birth("london"), "transit": Moment(datetime=TRANSIT_MOMENT)},
+    "crowded": {
+        "kind": "transit",
+        "birth": pb.WheelBirth(moment=Moment(datetime=STELLIUM[0]), location=Place(lat=STELLIUM[1], lon=STELLIUM[2])),
+        "transit": Moment(datetime=CROWDED_TRANSIT),
+        "bodies": CROWDED_BODIES,
+    },
     "synastry": {"kind": "synastry", "birth_a": _birth("london"), "birth_b": _birth("sydney")},
     "composite": {"kind": "composite", "birth_a": _birth("london"), "birth_b": _birth("sydney")},
     "grid-aside": {"birth": _birth("london"), "grid": "aside"},
@@ -80,13 +95,15 @@ PICTURES = {
 
 #: The golden images, (picture, theme): each natal chart in every theme, the transit bi-wheel
 #: in light and print (print's black-only lines are where the two rings are hardest to tell
-#: apart), the wheel with its grid aside in dark (a picture 1.75 times as wide), and, for the
+#: apart), the crowded bi-wheel at 400 px, the wheel with its grid aside in dark (a picture
+#: 1.75 times as wide), and, for the
 #: header and the table (issue 51), the Russian wheel and the named wheel with its table, and the
 #: points drawn beside the bodies (the south nodes, the lots, the Vertex).
 GOLDEN = [
     *((chart, theme) for chart in CHARTS for theme in THEMES),
     ("transit", "light"),
     ("transit", "print"),
+    ("crowded", "light"),
     ("grid-aside", "dark"),
     ("russian", "light"),
     ("table", "light"),
@@ -120,14 +137,16 @@ def cast(request: pb.DrawChartWheelRequest) -> Chart:
     return chart_reply(request.query.chart, *birth_from(request))[2]
 
 
-def draw(picture: str, theme: str, *, format: str = "png", size: int = SIZE) -> pb.ChartWheelData:
-    """Return what /v1/chart-wheel answers for ``picture`` in ``theme`` (``data.png`` or ``data.svg``)."""
+def draw(picture: str, theme: str, *, format: str = "png", size: int | None = None) -> pb.ChartWheelData:
+    """Return what /v1/chart-wheel answers for ``picture`` in ``theme`` (``data.png`` or
+    ``data.svg``), ``size`` pixels wide (the picture's own size, SIZES or SIZE, by default)."""
     engine.use_ephemeris_files(load_settings().ephe_path)
+    size = SIZES.get(picture, SIZE) if size is None else size
     return chart_wheel.compute(wheel_request(picture, theme, format=format, size=size), Deadline.never()).data
 
 
-def draw_png(picture: str, theme: str, *, size: int = SIZE) -> bytes:
-    """Return the PNG (bytes) /v1/chart-wheel answers for ``picture`` in ``theme``."""
+def draw_png(picture: str, theme: str, *, size: int | None = None) -> bytes:
+    """Return the PNG (bytes) /v1/chart-wheel answers for ``picture`` in ``theme`` (``size``: as ``draw``)."""
     return draw(picture, theme, size=size).png
 
 

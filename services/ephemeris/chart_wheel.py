@@ -92,7 +92,7 @@ def compute(request: pb.DrawChartWheelRequest, deadline: Deadline) -> pb.DrawCha
         inner_name = "chart_a" if query.kind == SYNASTRY else "natal"
         captions = _biwheel_captions(request, query, inner_chart, outer_chart, (inner_name, outer_name))
         header = _header(request, words, query.kind, captions, inner_chart) if request.header else ()
-        layout = biwheel_layout(inner_chart, outer_chart, cross, vertex=vertex)
+        layout = biwheel_layout(inner_chart, outer_chart, cross, vertex=vertex, size=request.size)
         svg = draw_svg(
             layout,
             theme,

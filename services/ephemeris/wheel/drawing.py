@@ -369,7 +369,8 @@ def _points(
     language (``ring``: inner or outer on a bi-wheel, written as ``data-ring``; None on a single
     wheel, which writes none): each point's mark, leader line, glyph (a lot without one: its
     mark in ``words``' language) and label, the label upright under the glyph along the same
-    drawn angle, the retrograde mark (℞) to its right when retrograde; each point's ``<g>``
+    drawn angle, the retrograde mark (℞) to its right when retrograde (no label where a crowded
+    legible ring left it out: ``placement.py``); each point's ``<g>``
     titled with the point in words ("Sun in 24° Gemini in the 9th house")."""
     edge = radius * at.edge
     ring_attribute = f' data-ring="{ring}"' if ring else ""
@@ -390,10 +391,12 @@ def _points(
         x, y = at_angle(half, radius * point.label_radius, point.glyph_deg)
         box_width = radius * label_box(point)[0]
         label_width = text_width(point.label, text_size)
-        labels = text_svg(
-            (x - box_width / 2 + label_width / 2, y), point.label, text_size, colour, halo=theme.background
+        labels = (
+            text_svg((x - box_width / 2 + label_width / 2, y), point.label, text_size, colour, halo=theme.background)
+            if point.label
+            else ""
         )
-        if point.retrograde:
+        if point.retrograde and point.label_form != "none":
             r_width = text_width(words.retrograde_mark, text_size)
             labels += text_svg(
                 (x + box_width / 2 - r_width / 2, y), words.retrograde_mark, text_size, colour, halo=theme.background

@@ -43,6 +43,11 @@ TEXT_HEIGHT, RETROGRADE_SPACE = 0.8, 0.2
 #: The space kept between a glyph and its label, and between units (or a unit and a cusp
 #: line it keeps clear of), as fractions of the radius (scaled with the unit's tier).
 LABEL_GAP, UNIT_GAP = 0.012, 0.016
+#: The forms of a body's label, fullest first: degree and minute (``11°06′``), the degree
+#: alone (``11°``), the retrograde mark alone (``℞``, nothing for a direct body), none (the
+#: glyph alone); each with ℞ when the body is retrograde but the last. The ``<title>`` and the
+#: positions table keep the whole position.
+LABEL_FORMS = ("full", "degree", "mark", "none")
 
 
 @dataclass(frozen=True)
@@ -50,24 +55,52 @@ class PointRing:
     """Where one ring of bodies is drawn, as fractions of the wheel's radius: the circle its
     marks stand on (inside it), the outermost reach of its glyphs (the first tier's tops), the
     innermost reach of its units (the last tier's labels), and its glyphs' size and labels'
-    font size at full scale (a crowded stretch's tiers are scaled down from them)."""
+    font size at full scale (a crowded stretch's tiers are scaled down from them). With
+    ``least_glyph`` and ``least_text`` (a legible ring, ``legible``: ``placement.py``), no glyph
+    is drawn smaller than the one and no label's font than the other: a crowded stretch's
+    labels drop their minutes, then themselves, before its glyphs shrink below the least."""
 
     edge: float
     top: float
     floor: float
     glyph_size: float
     text_size: float
+    least_glyph: float | None = None
+    least_text: float | None = None
 
 
 #: The single wheel's one ring, under the zodiac band, down to the house numbers: its glyphs
 #: as large as the sign glyphs.
 SINGLE_RING = PointRing(ZODIAC_INNER, 0.79, 0.625, SIGN_GLYPH, 0.032)
+#: A bi-wheel's legibility, in pixels at any size: no glyph under 10 px (at 400 px two thirds
+#: of a sign glyph's 14.7 px, the least at which Noto Sans Symbols' planets keep their
+#: distinguishing strokes apart: ♃ from ♄, ☿ from ♀), no label's font under 7 px (the
+#: label's full size at 400 px, its digits 5 px tall).
+LEAST_GLYPH_PX, LEAST_TEXT_PX = 10.0, 7.0
+#: The wheel's radius as a share of half its size (the drawing's margin).
+RADIUS_SHARE = 0.98
 #: A bi-wheel's rings: the outer chart's under the zodiac band, then a circle dividing the
 #: rings, the inner chart's under it, then the house numbers and the aspect circle. Glyphs
 #: are a little smaller than the single wheel's so both rings fit; labels a little larger, so
-#: that a lone body's reads at 400 px (7 px).
+#: that they read at 400 px (7 px), and never smaller (``legible``).
 BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.79, BI_DIVIDER + 0.008, 0.068, 0.036)
 BI_INNER_RING = PointRing(BI_DIVIDER, BI_DIVIDER - 0.03, 0.398, 0.068, 0.036)
+
+
+def legible(ring: PointRing, size: int) -> PointRing:
+    """Return ``ring`` drawn on a wheel ``size`` pixels wide with its least glyph and label
+    font (fractions of the radius) LEAST_GLYPH_PX and LEAST_TEXT_PX at that size, or its
+    full sizes where those are smaller."""
+    radius = size / 2 * RADIUS_SHARE
+    return PointRing(
+        ring.edge,
+        ring.top,
+        ring.floor,
+        ring.glyph_size,
+        ring.text_size,
+        min(ring.glyph_size, LEAST_GLYPH_PX / radius),
+        min(ring.text_size, LEAST_TEXT_PX / radius),
+    )
 
 
 def screen_angle(longitude_deg: float, ascendant_deg: float) -> float:
@@ -84,12 +117,21 @@ def house_number_radius(house: int, size: float, aspect_ring: float, angle_deg: 
     return aspect_ring + HOUSE_GAP + along(width, height, angle_deg) / 2
 
 
-def text_box(degree: int, minute: int, retrograde: bool, text_size: float) -> tuple[float, float]:
-    """Return the width and height (in the units of ``text_size``) of a label ``D°MM′`` (and
-    its ℞ when ``retrograde``) set at ``text_size``."""
-    width = text_width(f"{degree}°{minute:02d}′", text_size)
+def position_label(degree: int, minute: int, form: str = "full") -> str:
+    """Return a body's label in ``form`` (``LABEL_FORMS``), its retrograde mark aside: its
+    degree and minute (``11°06′``), its degree alone (``11°``) or nothing (``mark``, ``none``)."""
+    return {"full": f"{degree}°{minute:02d}′", "degree": f"{degree}°"}.get(form, "")
+
+
+def text_box(degree: int, minute: int, retrograde: bool, text_size: float, form: str = "full") -> tuple[float, float]:
+    """Return the width and height (in the units of ``text_size``) of a label ``D°MM′`` (or
+    ``D°`` in the form ``degree``; nothing in the forms ``mark`` and ``none``), and its ℞ when
+    ``retrograde`` (but in the form ``none``), set at ``text_size``: (0, 0) when nothing."""
+    if form == "none" or (form == "mark" and not retrograde):
+        return 0.0, 0.0
+    width = text_width(position_label(degree, minute, form), text_size)
     if retrograde:
-        width += text_size * RETROGRADE_SPACE + text_width("℞", text_size)
+        width += (text_size * RETROGRADE_SPACE if width else 0.0) + text_width("℞", text_size)
     return width, text_size * TEXT_HEIGHT
 
 

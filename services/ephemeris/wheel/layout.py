@@ -49,6 +49,7 @@ from services.ephemeris.wheel.geometry import (
     along,
     degree_minute,
     house_number_radius,
+    legible,
     screen_angle,
     signed_deg,
     text_width,
@@ -274,20 +275,22 @@ def wheel_layout(chart: Chart, *, vertex: bool = False) -> WheelLayout:
 
 
 def biwheel_layout(
-    inner: Chart, outer: Chart, cross_aspects: list[AspectMatch], *, vertex: bool = False
+    inner: Chart, outer: Chart, cross_aspects: list[AspectMatch], *, vertex: bool = False, size: int = 800
 ) -> WheelLayout:
     """Return the layout of a bi-wheel: ``inner``'s signs, cusps, angles and points, ``outer``'s
     points (each chart's as ``wheel_layout`` draws them, with ``vertex``) on the outer ring (at
     screen angles turned by the inner Ascendant, placed among themselves only, since the rings
     do not share a radius, each within its sign and the inner chart's house its longitude falls
     in), and ``cross_aspects`` (body_a from ``inner``, body_b from ``outer``, as
-    kernel.synastry.inter_chart returns them)."""
+    kernel.synastry.inter_chart returns them). Both rings are legible at ``size`` pixels
+    (``geometry.legible``: no glyph or label smaller than its least there, a crowded stretch's
+    labels shortened or left out first: ``placement.py``)."""
     ascendant = inner.houses.ascendant_deg
     angles = _angles(inner, ascendant)
     lines = _lines(inner)
     points, outer_points = (
-        place_points(chart_points(inner, vertex=vertex), ascendant, BI_INNER_RING, lines),
-        place_points(chart_points(outer, vertex=vertex), ascendant, BI_OUTER_RING, lines),
+        place_points(chart_points(inner, vertex=vertex), ascendant, legible(BI_INNER_RING, size), lines),
+        place_points(chart_points(outer, vertex=vertex), ascendant, legible(BI_OUTER_RING, size), lines),
     )
     at_inner = {p.body: p.angle_deg for p in points}
     at_outer = {p.body: p.angle_deg for p in outer_points}

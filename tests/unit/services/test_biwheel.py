@@ -113,7 +113,7 @@ def pairs() -> tuple[Pair, ...]:
         inner, outer = cast_chart(birth, place, settings), cast_chart(second, second_place, settings)
         cross = inter_chart(inner, outer, settings).aspects
         svg = draw_svg(
-            biwheel_layout(inner, outer, cross),
+            biwheel_layout(inner, outer, cross, size=SIZE),
             THEMES["light"],
             size=SIZE,
             title="Bi-wheel",
@@ -259,6 +259,11 @@ def _glyph_angle(point: ET.Element) -> float:
 
 
 def test_each_body_of_both_rings_is_labelled_with_its_degree_and_minute_in_one_text_and_an_r_when_retrograde():
+    """A crowded stretch's labels may drop their minutes, be left out but for the ℞, or be
+    left out (the least sizes of a
+    legible ring: test_wheel_geometry); a label drawn is the kernel's position, and at 800 px
+    nearly every one is whole (measured: 7410 of 7800, 95%)."""
+    whole = total = 0
     for pair in pairs():
         for ring, chart in (("inner", pair.inner), ("outer", pair.outer)):
             drawn = [
@@ -268,8 +273,18 @@ def test_each_body_of_both_rings_is_labelled_with_its_degree_and_minute_in_one_t
             for g, position in zip(drawn, chart.positions):
                 # The minute truncated, as an ephemeris prints it: 29°59.9′ is 29°59′.
                 minutes = math.floor(position.sign_degree * 60.0)
-                expected = [f"{minutes // 60}°{minutes % 60:02d}′"] + (["\u211e"] if position.retrograde else [])
-                assert [t.text for t in g.iter(f"{SVG}text")] == expected, (pair.case, ring, position.body)
+                retrograde = ["\u211e"] if position.retrograde else []
+                forms = (
+                    [f"{minutes // 60}°{minutes % 60:02d}′", *retrograde],
+                    [f"{minutes // 60}°", *retrograde],
+                    retrograde,
+                    [],
+                )
+                drawn_texts = [t.text for t in g.iter(f"{SVG}text")]
+                assert drawn_texts in forms, (pair.case, ring, position.body)
+                total += 1
+                whole += drawn_texts == forms[0]
+    assert whole >= 0.9 * total, (whole, total)
 
 
 def test_no_bodys_glyph_or_label_overlaps_another_bodys_on_either_ring():

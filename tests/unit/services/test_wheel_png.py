@@ -35,7 +35,7 @@ from tests.golden_pictures import (
     differing_share_within_a_pixel,
     pixels,
 )
-from tests.golden_wheels import CHARTS, FAMILY, cast, draw, draw_png, wheel_request
+from tests.golden_wheels import CHARTS, FAMILY, SIZE, SIZES, cast, draw, draw_png, wheel_request
 
 pytest.importorskip("PIL", reason="Pillow decodes the PNGs in these tests: run make setup")
 
@@ -129,10 +129,21 @@ def test_the_ink_check_finds_nothing_on_a_wheel_drawn_without_its_bodies(size):
 
 
 #: The pictures Chromium draws beside resvg, one of each kind of picture the service draws: a
-#: natal wheel, a transit and a synastry bi-wheel, a composite, the aspect grid aside and
+#: natal wheel, a transit bi-wheel (and a crowded one at 400 px) and a synastry bi-wheel, a
+#: composite, the aspect grid aside and
 #: below, a wheel in Russian (Cyrillic labels), and a wheel with the points beside the bodies
 #: (the south nodes, the lots' ⊗ and bold marks, the Vertex's Vx).
-CHROMIUM_PICTURES = ["london", "transit", "synastry", "composite", "grid-aside", "grid-below", "russian", "points"]
+CHROMIUM_PICTURES = [
+    "london",
+    "transit",
+    "crowded",
+    "synastry",
+    "composite",
+    "grid-aside",
+    "grid-below",
+    "russian",
+    "points",
+]
 
 
 def _drawn_by_both(page, picture: str, theme: str) -> tuple[np.ndarray, np.ndarray]:
@@ -146,8 +157,14 @@ def _drawn_by_both(page, picture: str, theme: str) -> tuple[np.ndarray, np.ndarr
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("picture", CHROMIUM_PICTURES)
 def test_chromium_and_resvg_draw_the_same_wheel(chromium_page, picture, theme):
+    """MAX_DIFFERING_SHARE is of a picture at SIZE (800 px): the edges and letters where the
+    two rasterisers differ are lines, their pixels growing with the size and the picture's
+    with its square, so their share is SIZE / size times as large at a smaller size (the
+    crowded bi-wheel at 400 px: measured 0.92% in light, 1.25% in print, its header's and
+    labels' letters, within 1.8%)."""
+    bound = MAX_DIFFERING_SHARE * SIZE / SIZES.get(picture, SIZE)
     share = differing_share(*_drawn_by_both(chromium_page, picture, theme))
-    assert share <= MAX_DIFFERING_SHARE, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE}"
+    assert share <= bound, f"{share:.4%} of the pixels differ by more than {CHANNEL_TOLERANCE}"
 
 
 @pytest.mark.parametrize("theme", THEMES)
