@@ -75,7 +75,10 @@ def _answer(request: dict) -> dict:
     (angle_method ``quotidian``: its own angles), the solar arc (``calculate_solar_arc`` of the
     two Suns, and the arc ``ComparisonBuilder.progression`` applied with angle_method
     ``solar_arc``), the Naibod arc it applied with angle_method ``naibod``, and the directed
-    ASC and MC of each method."""
+    ASC and MC of each method. And for each of ``dated: [{birth, lat, lon, targets: [ISO UTC]}]``
+    its natal chart's Julian Day and longitudes, and at each target the longitudes of
+    ``ComparisonBuilder.arc_direction`` (arc_type ``solar_arc``: every natal point plus the arc)
+    and of the progressed chart."""
     from stellium import ChartBuilder, Native
     from stellium.core.comparison import ComparisonBuilder
     from stellium.utils.progressions import calculate_solar_arc
@@ -106,7 +109,17 @@ def _answer(request: dict) -> dict:
                 },
             }
         )
-    return {"cases": answers}
+    dated = []
+    for case in request.get("dated", []):
+        birth = dt.datetime.fromisoformat(case["birth"])
+        natal = ChartBuilder.from_native(Native(birth, (case["lat"], case["lon"]))).calculate()
+        at = []
+        for target in map(dt.datetime.fromisoformat, case["targets"]):
+            directed = ComparisonBuilder.arc_direction(natal, target_date=target, arc_type="solar_arc")._chart2
+            progressed = ComparisonBuilder.progression(natal, target_date=target, angle_method="quotidian")._chart2
+            at.append({"directed": _longitudes(directed), "progressed": _longitudes(progressed)})
+        dated.append({"natal_jd": natal.datetime.julian_day, "natal": _longitudes(natal), "at": at})
+    return {"cases": answers, "dated": dated}
 
 
 if __name__ == "__main__":
