@@ -13,7 +13,8 @@ Conventions, read from stellium's code (stellium_reference.py's docstring): both
 apparent geocentric tropical positions of date from the same Swiss Ephemeris files, the node
 compared is the true one. The one difference of instant: stellium reads a UTC clock as UT,
 where we convert UTC to UT1 (swe.utc_to_jd); from 1972 the two differ by DUT1 (under 0.9 s by
-the definition of UTC), before 1972 not at all (we too read the clock as UT1 there).
+the definition of UTC; past the leap-second table, as the predicted ΔT makes it), before 1972
+not at all (we too read the clock as UT1 there).
 
 Measured over the corpus (2026-12-07, the largest difference):
 
