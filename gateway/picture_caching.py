@@ -8,7 +8,8 @@ the picture again.
   defaults are filled in, as the service reads it, deterministically serialized: the same
   parameters give the same tag whatever their order, spelling or omitted defaults), its path
   and the versions an answer is made with (``meta.version``: the API's, the build's, Swiss
-  Ephemeris' and the tz database's), the PNG's rasteriser's (resvg's binding) and zlib's
+  Ephemeris' and the tz database's), the digest of the code that draws it (a release that
+  draws differently changes the tag, whatever the build's number), the PNG's rasteriser's (resvg's binding) and zlib's
   (which deflates the PNG). It is of the request only, never of the account or key that sent it: it
   tells a holder nothing the request it was sent with does not, and every account's tag of
   the same request is the same.
@@ -32,6 +33,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from celestial.v1 import options_pb2
+from gateway.code_digest import code_digest
 from gateway.version import answer_version
 from shared.pictures.png import RASTERISER
 from shared.runtime.reply_rendering import text_media_type
@@ -72,10 +74,15 @@ def answers_a_picture(message: Message, response: Descriptor) -> bool:
 
 
 def _versions() -> bytes:
-    """Return the versions a picture is drawn with, as bytes: ``meta.version``'s, the PNG's
-    rasteriser's and zlib's (a PNG's IDAT is deflated by Python's zlib:
-    shared/pictures/png_encoding.py)."""
-    versions = {**answer_version(), "rasteriser": RASTERISER, "zlib": zlib.ZLIB_RUNTIME_VERSION}
+    """Return the versions a picture is drawn with, as bytes: ``meta.version``'s, the digest
+    of the code that draws it (gateway/code_digest.py), the PNG's rasteriser's and zlib's (a
+    PNG's IDAT is deflated by Python's zlib: shared/pictures/png_encoding.py)."""
+    versions = {
+        **answer_version(),
+        "code": code_digest(),
+        "rasteriser": RASTERISER,
+        "zlib": zlib.ZLIB_RUNTIME_VERSION,
+    }
     return "\n".join(f"{name}={value}" for name, value in sorted(versions.items())).encode()
 
 
