@@ -1,8 +1,11 @@
 """/v1/natal-chart/sensitivity: what an uncertain birth time changes in a chart
-(:mod:`kernel.birth_time_sensitivity`), as JSON or drawn as a timeline
-(services/search/sensitivity_timeline)."""
+(:mod:`kernel.birth_time_sensitivity`), as JSON, drawn as a timeline
+(services/search/sensitivity_timeline), or as JSON with that timeline beside it (svg=true), as
+/v1/chart-wheel's format=json has its wheel."""
 
 from __future__ import annotations
+
+import hashlib
 
 from celestial.v1 import search_service_pb2 as pb
 from kernel.birth_time_sensitivity import SensitivityQuery, birth_time_sensitivity
@@ -20,7 +23,8 @@ bound_to_choices(THEMES, "shared.pictures.themes.THEMES", (pb.FindBirthTimeSensi
 
 def compute(request: pb.FindBirthTimeSensitivityRequest, deadline: Deadline) -> pb.FindBirthTimeSensitivityResponse:
     """Return the birth, the window, each fact with the birth times over which it holds and
-    every change of the chart inside the window, or with format svg or png its timeline."""
+    every change of the chart inside the window (with svg=true the timeline's SVG beside
+    them), or with format svg or png its timeline."""
     read = request.query
     moment, place = birth_from(request)
     query = SensitivityQuery(
@@ -38,6 +42,7 @@ def compute(request: pb.FindBirthTimeSensitivityRequest, deadline: Deadline) -> 
     with naming_moment(sent_moment_name(request, "birth.moment")):
         found = birth_time_sensitivity(query, deadline)
     warnings = [c.message for c in found.warnings]
+    svg: str | None = None
     if read.picture is not None:
         town = ""
         if request.birth.HasField("place"):
@@ -58,9 +63,9 @@ def compute(request: pb.FindBirthTimeSensitivityRequest, deadline: Deadline) -> 
         svg, (width, height) = timeline_svg(found, birth, read.picture)
         if request.format == "png":
             answer = pb.BirthTimeSensitivityAnswer(png=render_png(svg, width, height))
-        else:
-            answer = pb.BirthTimeSensitivityAnswer(svg=svg)
-        return pb.FindBirthTimeSensitivityResponse(data=answer, warnings=warnings)
+            return pb.FindBirthTimeSensitivityResponse(data=answer, warnings=warnings)
+        if request.format == "svg":
+            return pb.FindBirthTimeSensitivityResponse(data=pb.BirthTimeSensitivityAnswer(svg=svg), warnings=warnings)
     data = pb.BirthTimeSensitivityData(ayanamsha=read.vedic_ayanamsha.name)
     fill_instant(data.birth, moment.jd_ut1)
     fill_instant(data.start, found.start_jd)
@@ -82,4 +87,7 @@ def compute(request: pb.FindBirthTimeSensitivityRequest, deadline: Deadline) -> 
                 item.before = fact.before
             if fact.after is not None:
                 item.after = fact.after
+    if svg is not None:
+        data.svg = svg
+        data.sha256 = hashlib.sha256(svg.encode()).hexdigest()
     return pb.FindBirthTimeSensitivityResponse(data=pb.BirthTimeSensitivityAnswer(json=data), warnings=warnings)

@@ -6,7 +6,7 @@ charts, /v1/natal-chart/sensitivity's timeline), read by each request's reader
 - The parameters that say how the picture is drawn (``style``, ``theme``, ``size``, ``lang``)
   draw nothing with format=json: sent with it, each is refused (InvalidParameter naming it)
   rather than silently ignored, unless the request's switch for the SVG beside the JSON
-  (/v1/vedic/chart's ``svg=true``) is on, as /v1/chart-wheel's format=json always has it. The
+  (``svg=true``, which both take) is on, as /v1/chart-wheel's format=json always has it. The
   switch is refused with a picture format, whose answer is the picture itself.
 - A PNG has at most MAX_PNG_PIXELS pixels: a larger one is refused naming ``size``, suggesting
   the largest size whose picture fits.

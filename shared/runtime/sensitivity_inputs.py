@@ -31,7 +31,8 @@ from shared.runtime.wire import (
 )
 
 HOURS_PER_DAY = 24.0
-#: The parameters of the timeline picture: sent with format=json they would draw nothing.
+#: The parameters of the timeline picture: sent with format=json, unless svg=true draws the
+#: SVG beside it, they would draw nothing.
 PICTURE_PARAMS = ("theme", "size", "lang")
 #: The timeline is laid out at this width (pixels) and scaled to ``size``: every length below
 #: is of that width.
@@ -59,8 +60,9 @@ class TimelinePicture:
 class SensitivityInput:
     """A sensitivity request read once: its ``bodies``, house ``system``, ``flags`` (the
     zodiac), ``aspect_types`` and one ``orb_deg`` (None: each type's own), ``window_days``
-    either side of the birth, the ``vedic_ayanamsha`` of the nakshatras and the UT1 JD of
-    ``at`` (None when not sent)."""
+    either side of the birth, the ``vedic_ayanamsha`` of the nakshatras, the UT1 JD of ``at``
+    (None when not sent) and how its timeline is drawn, ``picture`` (None with format=json,
+    unless svg=true)."""
 
     bodies: tuple[str, ...]
     system: HouseSystem
@@ -91,8 +93,10 @@ def timeline_rows(bodies: int, sidereal: bool, profection: bool) -> tuple[int, i
 
 def birth_time_sensitivity_input(request: Message) -> SensitivityInput:
     """Return what a sensitivity request asks. Refuses Gauquelin sectors (InvalidParameter
-    naming system), whose 36 sectors are no houses, and an ``at`` before the window's last
-    birth time (before_birth naming at), for which some births have no profection year yet."""
+    naming system), whose 36 sectors are no houses, an ``at`` before the window's last birth
+    time (before_birth naming at), for which some births have no profection year yet, a
+    picture's parameter sent with format=json without svg=true (InvalidParameter naming it)
+    and svg=true with format svg or png (InvalidParameter naming svg)."""
     system = house_system_from(request)
     if system.letter == GAUQUELIN_LETTER:
         raise InvalidParameter(
@@ -130,9 +134,11 @@ def birth_time_sensitivity_input(request: Message) -> SensitivityInput:
 
 
 def _picture(request: Message) -> TimelinePicture | None:
-    """Return how the request's timeline is drawn, or None for format=json (refusing a
-    picture's parameter sent with it)."""
-    values = picture_parameters(request, PICTURE_PARAMS, drawing="the timeline", json_answers="the facts")
+    """Return how the request's timeline is drawn, or None for format=json without svg=true
+    (refusing a picture's parameter sent with it)."""
+    values = picture_parameters(
+        request, PICTURE_PARAMS, drawing="the timeline", json_answers="the facts", beside_json="svg"
+    )
     return None if values is None else TimelinePicture(**values)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import xml.etree.ElementTree as ET
 
@@ -256,3 +257,62 @@ def test_a_picture_of_a_birth_given_in_utc_shows_utc_alone(api):
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "Local time" not in texts and "UTC" in texts
     assert any(t.startswith("Birth: 1985-07-13 12:05 UTC") for t in texts)
+
+
+# --- The facts with their timeline beside them (svg=true), as /v1/chart-wheel's format=json ---
+
+DRAWN = {"theme": "dark", "size": 800, "lang": "de"}
+
+
+def test_svg_true_puts_the_format_svg_document_byte_for_byte_and_its_sha256_beside_the_facts(api):
+    params = {**BIRTH, **DRAWN, "at": "2026-01-01T00:00:00Z"}
+    found = answer(api, **params, svg="true")["data"]
+    drawn = picture(api, **params, format="svg")
+    assert found["svg"].encode() == drawn.content
+    assert found["sha256"] == hashlib.sha256(drawn.content).hexdigest()
+    plain = answer(api, **BIRTH, at="2026-01-01T00:00:00Z")["data"]
+    assert {k: v for k, v in found.items() if k not in ("svg", "sha256")} == plain
+
+
+def test_svg_true_draws_the_default_timeline_and_has_no_png_bound(api):
+    found = answer(api, **BIRTH, svg="true")["data"]
+    assert found["svg"].encode() == picture(api, format="svg").content
+    # size=4000 is refused as a PNG (test_a_picture_outside_its_bounds_is_refused...): an SVG,
+    # beside the JSON or alone, has no pixels to bound.
+    wide = ET.fromstring(answer(api, **BIRTH, svg="true", size=4000)["data"]["svg"])
+    assert wide.get("width") == "4000"
+
+
+def test_svg_true_costs_a_pictures_3_credits_the_jsons_and_is_not_cached(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        beside = client.get(PATH, params={**BIRTH, "svg": "true"})
+        assert beside.json()["meta"]["credits_used"] == 3
+        assert balance(stack, name) == 7
+        posted = client.post(PATH, json={**BIRTH, "svg": True, "theme": "dark"})
+        assert posted.json()["meta"]["credits_used"] == 3 and "svg" in posted.json()["data"]
+        assert balance(stack, name) == 4
+        assert (
+            "etag" not in beside.headers
+        )  # an envelope, with its request id and balance: not cached, as the wheel's json
+
+
+@pytest.mark.parametrize("picture_format", ["svg", "png"])
+def test_svg_true_with_a_picture_format_is_refused_naming_svg_and_costs_nothing(stack, picture_format):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(
+            client.get(PATH, params={**BIRTH, "format": picture_format, "svg": "true"}), 400, "invalid_parameter", "svg"
+        )
+    assert "format=json" in error["suggestion"]
+    assert balance(stack, name) == 10
+
+
+def test_a_pictures_parameter_with_svg_false_is_refused_suggesting_svg_true(stack):
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        error = assert_error(
+            client.get(PATH, params={**BIRTH, "svg": "false", "lang": "fr"}), 400, "invalid_parameter", "lang"
+        )
+    assert "svg=true" in error["suggestion"] and "format=svg" in error["suggestion"]
+    assert balance(stack, name) == 10
