@@ -30,10 +30,7 @@ from services.ephemeris.wheel.geometry import (
     ANGLE_DEGREE_TEXT,
     ANGLE_TEXT,
     ASPECT_RING,
-    BI_ASPECT_RING,
     BI_HOUSE_TEXT,
-    BI_INNER_RING,
-    BI_OUTER_RING,
     CUSP_RIM,
     CUSP_TEXT,
     HOUSE_GAP,
@@ -47,9 +44,9 @@ from services.ephemeris.wheel.geometry import (
     ZODIAC_OUTER,
     across,
     along,
+    biwheel_rings,
     degree_minute,
     house_number_radius,
-    legible,
     screen_angle,
     signed_deg,
     text_width,
@@ -149,6 +146,8 @@ class WheelLayout:
     points: tuple[WheelPoint, ...]
     aspects: tuple[WheelAspect, ...]
     outer_points: tuple[WheelPoint, ...] = ()
+    aspect_ring: float = ASPECT_RING
+    divider: float = 0.0
 
     @property
     def is_biwheel(self) -> bool:
@@ -284,13 +283,15 @@ def biwheel_layout(
     in), and ``cross_aspects`` (body_a from ``inner``, body_b from ``outer``, as
     kernel.synastry.inter_chart returns them). Both rings are legible at ``size`` pixels
     (``geometry.legible``: no glyph or label smaller than its least there, a crowded stretch's
-    labels shortened or left out first: ``placement.py``)."""
+    labels shortened or left out first: ``placement.py``), and deeper on a small wheel, where
+    the aspect circle makes room for them (``geometry.biwheel_rings``)."""
     ascendant = inner.houses.ascendant_deg
     angles = _angles(inner, ascendant)
     lines = _lines(inner)
+    rings = biwheel_rings(size)
     points, outer_points = (
-        place_points(chart_points(inner, vertex=vertex), ascendant, legible(BI_INNER_RING, size), lines),
-        place_points(chart_points(outer, vertex=vertex), ascendant, legible(BI_OUTER_RING, size), lines),
+        place_points(chart_points(inner, vertex=vertex), ascendant, rings.inner, lines),
+        place_points(chart_points(outer, vertex=vertex), ascendant, rings.outer, lines),
     )
     at_inner = {p.body: p.angle_deg for p in points}
     at_outer = {p.body: p.angle_deg for p in outer_points}
@@ -299,8 +300,10 @@ def biwheel_layout(
         for a in cross_aspects
     )
     ends = [at for aspect in aspects for at in (aspect.angle_a_deg, aspect.angle_b_deg)]
-    cusps = _cusps(inner, ascendant, angles, (BI_ASPECT_RING, BI_HOUSE_TEXT, ends))
-    return WheelLayout(ascendant, _signs(ascendant), cusps, angles, points, aspects, outer_points)
+    cusps = _cusps(inner, ascendant, angles, (rings.aspect_ring, BI_HOUSE_TEXT, ends))
+    return WheelLayout(
+        ascendant, _signs(ascendant), cusps, angles, points, aspects, outer_points, rings.aspect_ring, rings.divider
+    )
 
 
 def _lines(chart: Chart) -> tuple[list[float], list[float]]:
