@@ -86,12 +86,13 @@ RADIUS_SHARE = 0.98
 #: a little larger, so that they read at 400 px (7 px), and never smaller (``legible``).
 BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.79, BI_DIVIDER + 0.008, 0.068, 0.036)
 BI_INNER_RING = PointRing(BI_DIVIDER, BI_DIVIDER - 0.03, 0.398, 0.068, 0.036)
-#: On a smaller bi-wheel the inner ring keeps at least BI_INNER_RING_PX of depth (pixels: four
-#: tiers of bare 10 px glyphs, turned as far as they reach along the radius, and their gaps):
-#: the aspect circle and the house numbers' ring shrink to make room, the outer ring and the
-#: divider staying where they are (the inner ring, nearer the centre, has the shorter arcs:
-#: its crowded stretches need the tiers), the circle never below BI_LEAST_ASPECT_RING (47 px at
-#: 400 px, its lines still apart; they matter less than the bodies on a small bi-wheel).
+#: On a smaller bi-wheel whose inner ring is crowded (``biwheel_rings``) the inner ring keeps at
+#: least BI_INNER_RING_PX of depth (pixels: four tiers of bare 10 px glyphs, turned as far as
+#: they reach along the radius, and their gaps): the aspect circle and the house numbers' ring
+#: shrink to make room, the outer ring and the divider staying where they are (the inner ring,
+#: nearer the centre, has the shorter arcs: its crowded stretches need the tiers), the circle
+#: never below BI_LEAST_ASPECT_RING (47 px at 400 px, its lines still apart; they matter less
+#: than the bodies on a small crowded bi-wheel).
 BI_INNER_RING_PX, BI_LEAST_ASPECT_RING = 54.0, 0.24
 
 
@@ -107,14 +108,16 @@ class BiwheelRings:
     aspect_ring: float
 
 
-def biwheel_rings(size: int) -> BiwheelRings:
+def biwheel_rings(size: int, *, crowded: bool) -> BiwheelRings:
     """Return a bi-wheel's rings at ``size`` pixels: BI_OUTER_RING, BI_INNER_RING, BI_DIVIDER and
-    BI_ASPECT_RING where the inner ring is BI_INNER_RING_PX deep or more (641 px and up);
-    smaller, the aspect circle as much smaller as makes it so (down to BI_LEAST_ASPECT_RING,
-    reached at 400 px), the inner ring's floor moving in with it."""
+    BI_ASPECT_RING, unless its inner ring is ``crowded`` (``layout.biwheel_layout``: its labels
+    do not all fit whole in those) and less than BI_INNER_RING_PX deep (under 641 px): then the
+    aspect circle as much smaller as makes it so (down to BI_LEAST_ASPECT_RING, reached at
+    400 px), the inner ring's floor moving in with it."""
     radius = size / 2 * RADIUS_SHARE
     depth = BI_INNER_RING.top - BI_INNER_RING.floor
-    shift = min(max(0.0, BI_INNER_RING_PX / radius - depth), BI_ASPECT_RING - BI_LEAST_ASPECT_RING)
+    wanted = max(0.0, BI_INNER_RING_PX / radius - depth) if crowded else 0.0
+    shift = min(wanted, BI_ASPECT_RING - BI_LEAST_ASPECT_RING)
     inner = dataclasses.replace(BI_INNER_RING, floor=BI_INNER_RING.floor - shift)
     return BiwheelRings(legible(BI_OUTER_RING, size), legible(inner, size), BI_DIVIDER, BI_ASPECT_RING - shift)
 

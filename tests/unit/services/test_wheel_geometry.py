@@ -49,9 +49,12 @@ from services.ephemeris.wheel.layout import (
     layout_blocks,
     line_pieces,
     position_width,
+    ring_lines,
     text_width,
     wheel_layout,
 )
+from services.ephemeris.wheel.placement import place_points
+from services.ephemeris.wheel.points import chart_points
 from shared.pictures.themes import THEMES
 
 SLACK_DEG = 1e-6
@@ -487,15 +490,16 @@ def test_a_drawn_wheel_is_its_layout(index):
         assert float(drawn.get("font-size")) == pytest.approx(cusp.label_size * radius, abs=0.06), cusp.house
 
 
-def test_a_small_biwheels_inner_ring_takes_its_depth_from_the_aspect_circle():
-    """geometry.biwheel_rings: from 641 px up a bi-wheel keeps its full proportions (the inner
-    ring 0.172 of the radius deep, 54 px at 641 px); smaller, its inner ring keeps 54 px of
-    depth, its floor and the aspect circle moving in together (the house numbers' ring between
-    them keeps its width), the outer ring and the divider unmoved, the circle never under 0.24
-    of the radius (reached at 400 px)."""
-    full = biwheel_rings(800)
+def test_a_small_crowded_biwheels_inner_ring_takes_its_depth_from_the_aspect_circle():
+    """geometry.biwheel_rings: a bi-wheel keeps its full proportions at every size unless its
+    inner ring is crowded and under 641 px (the inner ring 0.172 of the radius deep, 54 px at
+    641 px); then its inner ring keeps 54 px of depth, its floor and the aspect circle moving
+    in together (the house numbers' ring between them keeps its width), the outer ring and
+    the divider unmoved, the circle never under 0.24 of the radius (reached at 400 px)."""
+    full = biwheel_rings(800, crowded=False)
     for size in (200, 300, 400, 500, 600, 641, 700, 800, 1600):
-        rings = biwheel_rings(size)
+        assert biwheel_rings(size, crowded=False).aspect_ring == 0.34, size
+        rings = biwheel_rings(size, crowded=True)
         radius = size / 2 * 0.98
         assert (rings.outer.top, rings.outer.floor, rings.divider) == (full.outer.top, full.outer.floor, full.divider)
         assert rings.inner.floor - rings.aspect_ring == pytest.approx(full.inner.floor - full.aspect_ring), size
@@ -504,4 +508,26 @@ def test_a_small_biwheels_inner_ring_takes_its_depth_from_the_aspect_circle():
         assert depth >= 54.0 - 1e-9 or rings.aspect_ring == pytest.approx(0.24), size
         if size >= 641:
             assert rings.aspect_ring == 0.34, size
-    assert biwheel_rings(400).aspect_ring == pytest.approx(0.24)
+    assert biwheel_rings(400, crowded=True).aspect_ring == pytest.approx(0.24)
+
+
+def test_a_biwheel_shrinks_its_aspect_circle_only_when_its_inner_ring_is_crowded():
+    """biwheel_layout: at 400 px a bi-wheel whose inner ring does not draw every label whole at
+    the full proportions is drawn with the deeper ring and the aspect circle at 0.24 of the
+    radius (measured: all 60, each with 14 points or more to a ring), one whose inner ring
+    does (three bodies a ring) keeps the circle at 0.34; at 800 px none shrinks it (its inner
+    ring is 0.172 of 392 px, 67 px, deep)."""
+    for index in range(BIWHEELS):
+        inner, outer = births()[2 * index], births()[2 * index + 1]
+        layout = biwheel_layout(inner, outer, [], vertex=True, size=SMALL)
+        shallow = place_points(
+            chart_points(inner, vertex=True),
+            inner.houses.ascendant_deg,
+            biwheel_rings(SMALL, crowded=False).inner,
+            ring_lines(inner),
+        )
+        crowded = any(p.label_form != "full" for p in shallow)
+        assert layout.aspect_ring == pytest.approx(0.24 if crowded else 0.34), index
+        assert biwheel_layout(inner, outer, [], vertex=True, size=800).aspect_ring == 0.34, index
+    few = [dataclasses.replace(chart, positions=chart.positions[:3], aspects=[]) for chart in births()[1:3]]
+    assert biwheel_layout(*few, [], size=SMALL).aspect_ring == 0.34
