@@ -355,7 +355,9 @@ def _points(
 ) -> str:
     """Return one ring of points (bodies, south nodes, lots, the Vertex), labelled in ``words``'
     language (``ring``: inner or outer on a bi-wheel, written as ``data-ring``; None on a single
-    wheel, which writes none): each point's mark, leader line, glyph (a lot without one: its
+    wheel, which writes none), the marks inside the circle of radius ``edge`` (a fraction of the
+    wheel's: the zodiac's inner edge, or a bi-wheel's divider for its inner ring): each point's
+    mark, leader line, glyph (a lot without one: its
     mark in ``words``' language) and label, the label upright under the glyph along the same
     drawn angle, the retrograde mark (℞) to its right when retrograde (no label where a crowded
     legible ring left it out: ``placement.py``); each point's ``<g>``

@@ -80,19 +80,22 @@ SINGLE_RING = PointRing(ZODIAC_INNER, 0.79, 0.625, SIGN_GLYPH, 0.032)
 LEAST_GLYPH_PX, LEAST_TEXT_PX = 10.0, 7.0
 #: The wheel's radius as a share of half its size (the drawing's margin).
 RADIUS_SHARE = 0.98
-#: A bi-wheel's rings at full size (800 px and up): the outer chart's under the zodiac band,
-#: then a circle dividing the rings, the inner chart's under it, then the house numbers and the
+#: A bi-wheel's rings at their full proportions (from 641 px up, and on any bi-wheel whose
+#: inner ring is not crowded: ``biwheel_rings``): the outer chart's under the zodiac band, then
+#: a circle dividing the rings, the inner chart's under it, then the house numbers and the
 #: aspect circle. Glyphs are a little smaller than the single wheel's so both rings fit; labels
 #: a little larger, so that they read at 400 px (7 px), and never smaller (``legible``).
 BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.79, BI_DIVIDER + 0.008, 0.068, 0.036)
 BI_INNER_RING = PointRing(BI_DIVIDER, BI_DIVIDER - 0.03, 0.398, 0.068, 0.036)
-#: On a smaller bi-wheel whose inner ring is crowded (``biwheel_rings``) the inner ring keeps at
-#: least BI_INNER_RING_PX of depth (pixels: four tiers of bare 10 px glyphs, turned as far as
-#: they reach along the radius, and their gaps): the aspect circle and the house numbers' ring
-#: shrink to make room, the outer ring and the divider staying where they are (the inner ring,
-#: nearer the centre, has the shorter arcs: its crowded stretches need the tiers), the circle
-#: never below BI_LEAST_ASPECT_RING (47 px at 400 px, its lines still apart; they matter less
-#: than the bodies on a small crowded bi-wheel).
+#: On a smaller bi-wheel whose inner ring is crowded the inner ring keeps at least
+#: BI_INNER_RING_PX of depth: the aspect circle and the house numbers' ring shrink to make
+#: room, the outer ring and the divider staying where they are (the inner ring, nearer the
+#: centre, has the shorter arcs: its crowded stretches need the tiers; giving the outer ring a
+#: share moves the inner ring's tiers in, onto shorter arcs, and measured worse). The circle is
+#: never below BI_LEAST_ASPECT_RING (47 px at 400 px, its lines still apart: a smaller one,
+#: 0.18, left 46 glyphs of 2,310 under 10 px rather than 71, with its lines a knot); 54 px is
+#: about the depth that floor leaves at 400 px (0.272 of 196 px), so the inner ring deepens
+#: from the full proportions at 641 px to the floor at 400 px and stays there below.
 BI_INNER_RING_PX, BI_LEAST_ASPECT_RING = 54.0, 0.24
 
 
