@@ -316,7 +316,8 @@ def test_a_biwheel_at_400_px_draws_no_label_under_7_px_and_glyphs_under_10_px_on
     (truth before tidiness: they may not leave their sign and house). Measured per ring, with
     the inner ring deepened into the aspect circle's room (geometry.biwheel_rings): 4 of 840
     glyphs in rings of 14 points (the planets, the node and its south node, Chiron, the Vertex:
-    three outer bodies in 6° of one sign and house, 7.6 px), 12 of 630 with the seven lots (21
+    one stretch of an outer ring, three bodies in 6° of one sign and house and a fourth
+    beside them, 7.6 px, as before), 12 of 630 with the seven lots (21
     points), 55 of 840 with every body too (28 points): 71 of 2310, 7.6 px the least (233 of
     2310 and 6.3 px before, the aspect circle at 0.34 of the radius)."""
     small, total = {}, {}
