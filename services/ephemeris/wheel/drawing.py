@@ -22,20 +22,13 @@ from services.ephemeris.wheel.frame import frame
 from services.ephemeris.wheel.geometry import (
     ANGLE_DEGREE_TEXT,
     ANGLE_TEXT,
-    ASPECT_RING,
-    BI_ASPECT_RING,
-    BI_DIVIDER,
-    BI_INNER_RING,
-    BI_OUTER_RING,
     CUSP_TEXT,
     SIGN_GLYPH,
-    SINGLE_RING,
     TICK_1,
     TICK_5,
     TICK_10,
     ZODIAC_INNER,
     ZODIAC_OUTER,
-    PointRing,
     text_width,
 )
 from services.ephemeris.wheel.grid_drawing import grid_svg
@@ -124,10 +117,10 @@ def draw_svg(
     parts.append(_houses(layout, theme, half, radius, words))
     parts.append(_aspects(layout, theme, half, radius, words))
     if layout.is_biwheel:
-        parts.append(_points(layout.outer_points, BI_OUTER_RING, theme, half, radius, words, ring="outer"))
-        parts.append(_points(layout.points, BI_INNER_RING, theme, half, radius, words, ring="inner"))
+        parts.append(_points(layout.outer_points, ZODIAC_INNER, theme, half, radius, words, ring="outer"))
+        parts.append(_points(layout.points, layout.divider, theme, half, radius, words, ring="inner"))
     else:
-        parts.append(_points(layout.points, SINGLE_RING, theme, half, radius, words))
+        parts.append(_points(layout.points, ZODIAC_INNER, theme, half, radius, words))
     if ring_labels is not None:
         parts.append(ring_labels_svg(ring_labels, theme, size))
     if header:
@@ -237,7 +230,7 @@ def _degree_scale(half: float, radius: float) -> str:
 
 
 def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words: Words) -> str:
-    aspect_ring = radius * _aspect_ring(layout)
+    aspect_ring = radius * layout.aspect_ring
     parts = [
         '<g class="houses">',
         f'<circle cx="{num(half)}" cy="{num(half)}" r="{num(aspect_ring)}" fill="none" stroke="{theme.line}" '
@@ -245,7 +238,7 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
     ]
     if layout.is_biwheel:
         parts.append(
-            f'<circle class="ring-divider" cx="{num(half)}" cy="{num(half)}" r="{num(radius * BI_DIVIDER)}" '
+            f'<circle class="ring-divider" cx="{num(half)}" cy="{num(half)}" r="{num(radius * layout.divider)}" '
             f'fill="none" stroke="{theme.line}" stroke-width="1"/>'
         )
     # Cusp and angle lines stop short of the glyphs and labels they would cross.
@@ -253,7 +246,7 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
     for cusp in layout.cusps:
         parts.append(
             f'<g class="cusp" data-house="{cusp.house}" data-longitude="{cusp.longitude:.6f}">'
-            + _pieces(cusp.angle_deg, _aspect_ring(layout), ZODIAC_INNER, blocks, half, radius, theme.faint, 1.0)
+            + _pieces(cusp.angle_deg, layout.aspect_ring, ZODIAC_INNER, blocks, half, radius, theme.faint, 1.0)
             + _cusp_position(cusp, half, radius, theme)
             + "</g>"
         )
@@ -271,7 +264,7 @@ def _houses(layout: WheelLayout, theme: Theme, half: float, radius: float, words
     for angle in layout.angles:
         parts.append(
             f'<g class="angle" data-angle="{angle.name}" data-longitude="{angle.longitude:.6f}">'
-            + _pieces(angle.angle_deg, _aspect_ring(layout), ZODIAC_OUTER, blocks, half, radius, theme.line, 2.2)
+            + _pieces(angle.angle_deg, layout.aspect_ring, ZODIAC_OUTER, blocks, half, radius, theme.line, 2.2)
             + text_svg(
                 at_angle(half, band, angle.label_deg),
                 words.angle_label(angle.name),
@@ -331,13 +324,8 @@ def _pieces(
     )
 
 
-def _aspect_ring(layout: WheelLayout) -> float:
-    """Return the aspect circle's radius, as a fraction of the wheel's."""
-    return BI_ASPECT_RING if layout.is_biwheel else ASPECT_RING
-
-
 def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float, words: Words) -> str:
-    ring = radius * _aspect_ring(layout)
+    ring = radius * layout.aspect_ring
     parts = ['<g class="aspects">']
     for aspect in layout.aspects:
         colour = theme.aspect(aspect.aspect)
@@ -357,7 +345,7 @@ def _aspects(layout: WheelLayout, theme: Theme, half: float, radius: float, word
 
 def _points(
     points: tuple[WheelPoint, ...],
-    at: PointRing,
+    edge: float,
     theme: Theme,
     half: float,
     radius: float,
@@ -367,12 +355,14 @@ def _points(
 ) -> str:
     """Return one ring of points (bodies, south nodes, lots, the Vertex), labelled in ``words``'
     language (``ring``: inner or outer on a bi-wheel, written as ``data-ring``; None on a single
-    wheel, which writes none): each point's mark, leader line, glyph (a lot without one: its
+    wheel, which writes none), the marks inside the circle of radius ``edge`` (a fraction of the
+    wheel's: the zodiac's inner edge, or a bi-wheel's divider for its inner ring): each point's
+    mark, leader line, glyph (a lot without one: its
     mark in ``words``' language) and label, the label upright under the glyph along the same
     drawn angle, the retrograde mark (℞) to its right when retrograde (no label where a crowded
     legible ring left it out: ``placement.py``); each point's ``<g>``
     titled with the point in words ("Sun in 24° Gemini in the 9th house")."""
-    edge = radius * at.edge
+    edge = radius * edge
     ring_attribute = f' data-ring="{ring}"' if ring else ""
     parts = [f'<g class="points"{ring_attribute}>']
     for point in points:

@@ -6,6 +6,7 @@ o'clock). Plain numbers, shared by the layout (``layout.py``), the placement of 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -79,12 +80,49 @@ SINGLE_RING = PointRing(ZODIAC_INNER, 0.79, 0.625, SIGN_GLYPH, 0.032)
 LEAST_GLYPH_PX, LEAST_TEXT_PX = 10.0, 7.0
 #: The wheel's radius as a share of half its size (the drawing's margin).
 RADIUS_SHARE = 0.98
-#: A bi-wheel's rings: the outer chart's under the zodiac band, then a circle dividing the
-#: rings, the inner chart's under it, then the house numbers and the aspect circle. Glyphs
-#: are a little smaller than the single wheel's so both rings fit; labels a little larger, so
-#: that they read at 400 px (7 px), and never smaller (``legible``).
+#: A bi-wheel's rings at their full proportions (from 641 px up, and on any bi-wheel whose
+#: inner ring is not crowded: ``biwheel_rings``): the outer chart's under the zodiac band, then
+#: a circle dividing the rings, the inner chart's under it, then the house numbers and the
+#: aspect circle. Glyphs are a little smaller than the single wheel's so both rings fit; labels
+#: a little larger, so that they read at 400 px (7 px), and never smaller (``legible``).
 BI_OUTER_RING = PointRing(ZODIAC_INNER, 0.79, BI_DIVIDER + 0.008, 0.068, 0.036)
 BI_INNER_RING = PointRing(BI_DIVIDER, BI_DIVIDER - 0.03, 0.398, 0.068, 0.036)
+#: On a smaller bi-wheel whose inner ring is crowded the inner ring keeps at least
+#: BI_INNER_RING_PX of depth: the aspect circle and the house numbers' ring shrink to make
+#: room, the outer ring and the divider staying where they are (the inner ring, nearer the
+#: centre, has the shorter arcs: its crowded stretches need the tiers; giving the outer ring a
+#: share moves the inner ring's tiers in, onto shorter arcs, and measured worse). The circle is
+#: never below BI_LEAST_ASPECT_RING (47 px at 400 px, its lines still apart: a smaller one,
+#: 0.18, left 46 glyphs of 2,310 under 10 px rather than 71, with its lines a knot); 54 px is
+#: about the depth that floor leaves at 400 px (0.272 of 196 px), so the inner ring deepens
+#: from the full proportions at 641 px to the floor at 400 px and stays there below.
+BI_INNER_RING_PX, BI_LEAST_ASPECT_RING = 54.0, 0.24
+
+
+@dataclass(frozen=True)
+class BiwheelRings:
+    """Where a bi-wheel ``size`` pixels wide draws its rings (``biwheel_rings``): the outer
+    chart's and the inner chart's rings of bodies, each legible (``legible``), and the radii
+    of the circle dividing them and of the aspect circle, fractions of the wheel's radius."""
+
+    outer: PointRing
+    inner: PointRing
+    divider: float
+    aspect_ring: float
+
+
+def biwheel_rings(size: int, *, crowded: bool) -> BiwheelRings:
+    """Return a bi-wheel's rings at ``size`` pixels: BI_OUTER_RING, BI_INNER_RING, BI_DIVIDER and
+    BI_ASPECT_RING, unless its inner ring is ``crowded`` (``layout.biwheel_layout``: its labels
+    do not all fit whole in those) and less than BI_INNER_RING_PX deep (under 641 px): then the
+    aspect circle as much smaller as makes it so (down to BI_LEAST_ASPECT_RING, reached at
+    400 px), the inner ring's floor moving in with it."""
+    radius = size / 2 * RADIUS_SHARE
+    depth = BI_INNER_RING.top - BI_INNER_RING.floor
+    wanted = max(0.0, BI_INNER_RING_PX / radius - depth) if crowded else 0.0
+    shift = min(wanted, BI_ASPECT_RING - BI_LEAST_ASPECT_RING)
+    inner = dataclasses.replace(BI_INNER_RING, floor=BI_INNER_RING.floor - shift)
+    return BiwheelRings(legible(BI_OUTER_RING, size), legible(inner, size), BI_DIVIDER, BI_ASPECT_RING - shift)
 
 
 def legible(ring: PointRing, size: int) -> PointRing:

@@ -30,10 +30,7 @@ from services.ephemeris.wheel.geometry import (
     ANGLE_DEGREE_TEXT,
     ANGLE_TEXT,
     ASPECT_RING,
-    BI_ASPECT_RING,
     BI_HOUSE_TEXT,
-    BI_INNER_RING,
-    BI_OUTER_RING,
     CUSP_RIM,
     CUSP_TEXT,
     HOUSE_GAP,
@@ -47,9 +44,9 @@ from services.ephemeris.wheel.geometry import (
     ZODIAC_OUTER,
     across,
     along,
+    biwheel_rings,
     degree_minute,
     house_number_radius,
-    legible,
     screen_angle,
     signed_deg,
     text_width,
@@ -149,6 +146,8 @@ class WheelLayout:
     points: tuple[WheelPoint, ...]
     aspects: tuple[WheelAspect, ...]
     outer_points: tuple[WheelPoint, ...] = ()
+    aspect_ring: float = ASPECT_RING
+    divider: float = 0.0
 
     @property
     def is_biwheel(self) -> bool:
@@ -264,7 +263,7 @@ def wheel_layout(chart: Chart, *, vertex: bool = False) -> WheelLayout:
     bodies' aspects."""
     ascendant = chart.houses.ascendant_deg
     angles = _angles(chart, ascendant)
-    points = place_points(chart_points(chart, vertex=vertex), ascendant, SINGLE_RING, _lines(chart))
+    points = place_points(chart_points(chart, vertex=vertex), ascendant, SINGLE_RING, ring_lines(chart))
     at = {p.body: p.angle_deg for p in points}
     aspects = tuple(
         WheelAspect(a.body_a, a.body_b, a.aspect, a.orb_deg, at[a.body_a], at[a.body_b]) for a in chart.aspects
@@ -284,14 +283,20 @@ def biwheel_layout(
     in), and ``cross_aspects`` (body_a from ``inner``, body_b from ``outer``, as
     kernel.synastry.inter_chart returns them). Both rings are legible at ``size`` pixels
     (``geometry.legible``: no glyph or label smaller than its least there, a crowded stretch's
-    labels shortened or left out first: ``placement.py``)."""
+    labels shortened or left out first: ``placement.py``); on a small wheel whose inner ring
+    does not keep every label whole, that ring deeper, the aspect circle making room for it
+    (``geometry.biwheel_rings``)."""
     ascendant = inner.houses.ascendant_deg
     angles = _angles(inner, ascendant)
-    lines = _lines(inner)
-    points, outer_points = (
-        place_points(chart_points(inner, vertex=vertex), ascendant, legible(BI_INNER_RING, size), lines),
-        place_points(chart_points(outer, vertex=vertex), ascendant, legible(BI_OUTER_RING, size), lines),
-    )
+    lines = ring_lines(inner)
+    inner_points = chart_points(inner, vertex=vertex)
+    rings = biwheel_rings(size, crowded=False)
+    points = place_points(inner_points, ascendant, rings.inner, lines)
+    if any(p.label_form != "full" for p in points):
+        deeper = biwheel_rings(size, crowded=True)
+        if deeper != rings:
+            rings, points = deeper, place_points(inner_points, ascendant, deeper.inner, lines)
+    outer_points = place_points(chart_points(outer, vertex=vertex), ascendant, rings.outer, lines)
     at_inner = {p.body: p.angle_deg for p in points}
     at_outer = {p.body: p.angle_deg for p in outer_points}
     aspects = tuple(
@@ -299,11 +304,13 @@ def biwheel_layout(
         for a in cross_aspects
     )
     ends = [at for aspect in aspects for at in (aspect.angle_a_deg, aspect.angle_b_deg)]
-    cusps = _cusps(inner, ascendant, angles, (BI_ASPECT_RING, BI_HOUSE_TEXT, ends))
-    return WheelLayout(ascendant, _signs(ascendant), cusps, angles, points, aspects, outer_points)
+    cusps = _cusps(inner, ascendant, angles, (rings.aspect_ring, BI_HOUSE_TEXT, ends))
+    return WheelLayout(
+        ascendant, _signs(ascendant), cusps, angles, points, aspects, outer_points, rings.aspect_ring, rings.divider
+    )
 
 
-def _lines(chart: Chart) -> tuple[list[float], list[float]]:
+def ring_lines(chart: Chart) -> tuple[list[float], list[float]]:
     """Return the longitudes (degrees) bounding the houses (the cusps), and those of the lines
     drawn across the rings of bodies that units keep clear of: the four angles' and the cusps
     of 12 houses (Gauquelin's 36 sectors, 10° apart, leave no room between them for a unit to

@@ -381,7 +381,10 @@ def _legible_tiers(
         radius = ring.top - scale * size / 2 - tier * step
         members = list(range(tier, len(units), tiers))
         widths = [_unit_width(units[i], radius, scale, ring, boxes[i]) for i in members]
-        at, packed = _pack_within([units[i] for i in members], widths, low, high)
+        # Straddling a line is for units too wide at full size (``_clearable``): in a deeper
+        # tier a unit that cannot clear its line would meet the unit clearing it on its other
+        # side, so these tiers do not fit.
+        at, packed = _pack_within([units[i] for i in members], widths, low, high, straddle=False)
         fits = fits and packed
         result.update({units[i].index: (x, radius, tier, scale, text, form) for i, x in zip(members, at)})
     return result, fits
@@ -399,12 +402,17 @@ def _glyph_depth(units: list[_Unit], ring: PointRing, form: str) -> tuple[float,
     return bare, (LABEL_GAP if form == "mark" else 0.0)
 
 
-def _pack_within(members: list[_Unit], widths: list[float], low: float, high: float) -> tuple[list[float], bool]:
+def _pack_within(
+    members: list[_Unit], widths: list[float], low: float, high: float, *, straddle: bool = True
+) -> tuple[list[float], bool]:
     """Return the longitudes of one tier's ``members`` (each ``widths`` degrees wide) packed
-    between the lines at ``low`` and ``high``, each within its sector, and whether they fit."""
+    between the lines at ``low`` and ``high``, each within its sector, and whether they fit
+    (not when a unit cannot stand clear of the lines, unless ``straddle``)."""
     lows, highs = [], []
     for u, width in zip(members, widths):
         clear_low, clear_high = max(u.low, low + width / 2), min(u.high, high - width / 2)
+        if clear_low > clear_high and not straddle:
+            return [u.longitude for u in members], False
         # A unit wider than its arc between the lines keeps to its sector; the line is
         # drawn with a gap across it.
         lows.append(clear_low if clear_low <= clear_high else u.low)
