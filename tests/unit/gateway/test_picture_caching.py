@@ -8,7 +8,7 @@ import pytest
 from celestial.v1 import ephemeris_service_pb2 as ephemeris_pb
 from celestial.v1 import search_service_pb2 as search_pb
 from celestial.v1.common_pb2 import Moment
-from gateway import code_digest, picture_caching, version
+from gateway import picture_caching, version
 from gateway.picture_caching import (
     FIXED,
     STORED,
@@ -72,28 +72,6 @@ def test_a_release_that_draws_differently_changes_the_tag_whatever_the_build_num
     before = entity_tag(WHEEL, _wheel())
     monkeypatch.setattr(picture_caching, "code_digest", lambda: "0" * 16)
     assert entity_tag(WHEEL, _wheel()) != before
-
-
-def test_the_code_digest_changes_with_any_byte_of_the_drawing_code(tmp_path):
-    for tree in code_digest.PICTURE_TREES:
-        (tmp_path / tree).mkdir()
-        (tmp_path / tree / "module.py").write_text("A = 1\n")
-    before = code_digest.code_digest(tmp_path)
-    (tmp_path / "services" / "module.py").write_text("A = 2\n")
-    code_digest.code_digest.cache_clear()
-    assert code_digest.code_digest(tmp_path) != before
-
-
-def test_the_code_digest_reads_the_wheel_its_words_and_fonts_and_the_kernel():
-    files = {path.relative_to(code_digest.ROOT).as_posix() for path in code_digest.picture_files(code_digest.ROOT)}
-    assert {
-        "services/ephemeris/wheel/layout.py",
-        "services/timelords/indian_charts/drawing.py",
-        "shared/pictures/words.json",
-        "shared/pictures/NotoSans-Regular.ttf",
-        "kernel/positions.py",
-    } <= files
-    assert not any("__pycache__" in name for name in files)
 
 
 def test_a_new_rasteriser_changes_the_tag(monkeypatch):
