@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from kernel import engine
 from kernel.ashtakoota import NATURAL_RELATIONS, SIGN_LORDS
 from kernel.errors import PolarDayOrNight
+from kernel.timescale import require_day_within_span
 from kernel.vargas import parse_varga, varga_sign
 
 GRAHAS: tuple[str, ...] = ("sun", "moon", "mars", "mercury", "jupiter", "venus", "saturn")
@@ -564,7 +565,9 @@ def birth_day(jd: float, latitude_deg: float, longitude_deg: float, altitude_m: 
     """Return the Vedic day holding the birth at ``jd`` (UT1): from the last sunrise (the
     upper limb on the refracted horizon) at or before it to the next, with the sunset between;
     its civil date read on local mean time. Raises PolarDayOrNight where the Sun does not both
-    rise and set."""
+    rise and set, and OutOfRange (about the moment) where that day may begin before the
+    supported dates (require_day_within_span)."""
+    require_day_within_span(jd, "Vedic day")
 
     def next_event(after: float, rising: bool) -> float:
         found = engine.next_sun_rise_or_set(after, latitude_deg, longitude_deg, altitude_m, rising=rising).jd_ut1

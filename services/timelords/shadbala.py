@@ -25,7 +25,7 @@ def compute(request: pb.ComputeShadbalaRequest, deadline: Deadline) -> pb.Comput
         midheaven = compute_houses(
             moment, place.latitude_deg, place.longitude_deg, ANGLES_ONLY_SYSTEM, sidereal=ayanamsha
         ).midheaven_deg
-    with naming("lat", also=(PolarDayOrNight,)):
+    with naming("lat", also=(PolarDayOrNight,)), naming_moment(sent_moment_name(request, "birth.moment")):
         day = birth_day(moment.jd_ut1, place.latitude_deg, place.longitude_deg)
     longitudes = {p.name: p.longitude for p in chart.points}
     obliquity = engine.obliquity_deg(moment.jd_ut1)[0]

@@ -25,7 +25,7 @@ from shared.runtime.closed_sets import bound_to_choices
 from shared.runtime.kernel_errors import naming, naming_moment
 from shared.runtime.picture_request import picture_parameters, refuse_oversized_png
 from shared.runtime.ranges import life_range
-from shared.runtime.wire import ayanamsha_from, house_system_from, moment_from, sent_moment_name
+from shared.runtime.wire import ayanamsha_from, birth_from, house_system_from, moment_from, sent_moment_name
 
 # The kernel's tables give the Jyotish choices their meaning; the requests' choices are bound to them.
 bound_to_choices(
@@ -160,5 +160,9 @@ def ashtakavarga_input(request: Message) -> Ayanamsha:
 
 
 def shadbala_input(request: Message) -> Ayanamsha:
-    """Return the ayanamsha a shadbala request's longitudes are read in."""
+    """Return the ayanamsha a shadbala request's longitudes are read in, once its birth's day
+    (the kala bala's, from the sunset before its sunrise) can be searched within the supported
+    dates (OutOfRange about the moment)."""
+    with naming_moment(sent_moment_name(request, "birth.moment")):
+        require_day_within_span(birth_from(request)[0].jd_ut1, "Vedic day")
     return jyotish_ayanamsha(request)

@@ -115,3 +115,16 @@ def test_a_birth_where_the_sun_does_not_set_is_refused_without_charge(stack):
     assert_error(response, 400, "polar_day_or_night")
     assert response.json()["errors"][0]["param"] == "lat"
     assert balance(stack, name) == 10
+
+
+def test_a_birth_whose_day_begins_before_the_supported_dates_is_refused_naming_its_moment_without_charge(stack):
+    """The kala bala's day runs from the sunset before the birth's sunrise: for a birth at the
+    first supported Julian Day (625000.5) it lies before the dates the engine computes."""
+    name, key = stack.new_key(credits=10)
+    with stack.client(key) as client:
+        refused = client.get(PATH, params={"jd": 625000.5, "lat": 0.0, "lon": 0.0})
+        answered = client.get(PATH, params={"jd": 625002.5, "lat": 0.0, "lon": 0.0})
+    assert_error(refused, 400, "out_of_range")
+    assert refused.json()["errors"][0]["param"] == "jd"
+    assert answered.status_code == 200
+    assert balance(stack, name) == 10 - 2
