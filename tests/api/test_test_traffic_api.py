@@ -207,13 +207,26 @@ def clients_at_once(open_client: Callable[[int], Any], stop_at_s: float) -> list
         return [pair for seen in pool.map(one_client, range(CLIENTS)) for pair in seen]
 
 
+#: The 429s a test key's own excess may get: over its rate, or over its share of a service.
+REFUSED_AS_EXCESS = ("rate_limit_exceeded", "too_many_concurrent_requests")
+
+
+def rate_refused(response: Any) -> bool:
+    """Return whether ``response`` is the test limits' refusal of a rate spent."""
+    return response.status_code == 429 and response.json()["errors"][0]["code"] == "rate_limit_exceeded"
+
+
 def computed_by_window(outcomes: list[tuple[Shape, Any]]) -> dict[int, int]:
     """Return what the answered requests counted, by the window each was counted in (its
-    ``X-RateLimit-Reset``), checking every other answer is a 429 with Retry-After."""
+    ``X-RateLimit-Reset``), checking every other answer is a 429 with Retry-After: the test
+    limits' refusal (``rate_limit_exceeded``), or, on a loaded machine, the fair share's refusal
+    of the account's own excess (``too_many_concurrent_requests``: its calls hold its share of a
+    service longer than a call may wait, gateway/fair_share.py), which computes nothing either."""
     computed: dict[int, int] = defaultdict(int)
     for shape, response in outcomes:
         if response.status_code == 429:
-            assert_error(response, 429, "rate_limit_exceeded")
+            code = response.json()["errors"][0]["code"]
+            assert_error(response, 429, code if code in REFUSED_AS_EXCESS else "rate_limit_exceeded")
             assert int(response.headers["retry-after"]) >= 1
             continue
         assert response.status_code == shape.status, response.text  # never a 5xx
@@ -227,7 +240,7 @@ def test_ten_clients_of_every_shape_at_once_never_pass_the_test_computations_of_
     outcomes = clients_at_once(lambda index: stack.client(key), stop_at_s=time.time() + CONCURRENT_RUN_S)
     computed = computed_by_window(outcomes)
     assert 0 < max(computed.values()) <= TEST_RATE_PER_MINUTE, computed
-    assert any(response.status_code == 429 for _, response in outcomes)  # they asked for more
+    assert any(rate_refused(response) for _, response in outcomes)  # they asked for more
     assert balance(stack, name) == 0
 
 
