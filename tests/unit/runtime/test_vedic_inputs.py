@@ -11,7 +11,8 @@ import pytest
 
 from celestial.v1 import vedic_pb2 as pb
 from celestial.v1.common_pb2 import Birth, Location, Moment, NatalTimeline, Place
-from kernel.errors import RangeTooLong
+from kernel.errors import OutOfRange, RangeTooLong
+from kernel.timescale import JD_UT1_MIN
 from shared.errors import InvalidParameter
 from shared.runtime.vedic_inputs import (
     ashtakavarga_input,
@@ -96,8 +97,26 @@ def test_an_ashtakavarga_reads_its_ayanamsha_and_refuses_one_read_as_a_boolean()
     assert raised.value.param == "ayanamsha"
 
 
+def shadbala(**fields) -> pb.ComputeShadbalaRequest:
+    fields.setdefault("ayanamsha", "lahiri")
+    fields.setdefault("birth", Birth(moment=Moment(jd=J2000), location=Place(lat=45.0, lon=7.0)))
+    return pb.ComputeShadbalaRequest(**fields)
+
+
 def test_a_shadbala_reads_its_ayanamsha_and_refuses_one_read_as_a_boolean():
-    assert shadbala_input(pb.ComputeShadbalaRequest(ayanamsha="27")).name == "true_citra"
+    assert shadbala_input(shadbala(ayanamsha="27")).name == "true_citra"
     with pytest.raises(InvalidParameter) as raised:
-        shadbala_input(pb.ComputeShadbalaRequest(ayanamsha="1"))
+        shadbala_input(shadbala(ayanamsha="1"))
     assert raised.value.param == "ayanamsha"
+
+
+def test_a_shadbala_whose_birth_day_begins_before_the_supported_dates_is_refused_naming_its_moment():
+    with pytest.raises(OutOfRange) as raised:
+        shadbala_input(shadbala(birth=Birth(moment=Moment(jd=JD_UT1_MIN + 1.0), location=Place(lat=45.0, lon=7.0))))
+    assert raised.value.param == "jd"
+    assert (
+        shadbala_input(
+            shadbala(birth=Birth(moment=Moment(jd=JD_UT1_MIN + 2.0), location=Place(lat=45.0, lon=7.0)))
+        ).name
+        == "lahiri"
+    )
