@@ -20,6 +20,7 @@ at 3 and 9 o'clock (``geometry.py``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kernel.zodiac import normalize_deg, sign_key_of, sign_of
@@ -261,16 +262,33 @@ def _place(units: list[_Unit], low: float, high: float, ring: PointRing) -> Plac
                 break
             continue
         crowded = crowded or placed
-        # The largest scale below the deepest at which these tiers fit (halving the interval).
-        least, most = (best[0] if best else MIN_SCALE), deepest
-        for _ in range(SCALE_STEPS):
-            middle = (least + most) / 2
-            placed, fits = _tiers(units, low, high, ring, tiers, middle, reach)
-            if fits:
-                least, best = middle, (middle, placed)
-            else:
-                most = middle
+        # The largest scale below the deepest at which these tiers fit.
+        best = _largest_fitting(
+            lambda scale, tiers=tiers: _tiers(units, low, high, ring, tiers, scale, reach),
+            best[0] if best else MIN_SCALE,
+            deepest,
+            best,
+        )
     return best[1] if best else crowded
+
+
+def _largest_fitting(
+    try_at: Callable[[float], tuple[Placement, bool]],
+    least: float,
+    most: float,
+    best: tuple[float, Placement] | None,
+) -> tuple[float, Placement] | None:
+    """Return the (scale, placement) of the largest scale between ``least`` and ``most`` at
+    which ``try_at`` fits, found by halving the interval SCALE_STEPS times; ``best`` (the
+    placement at ``least``, or None) when none between fits."""
+    for _ in range(SCALE_STEPS):
+        middle = (least + most) / 2
+        placed, fits = try_at(middle)
+        if fits:
+            least, best = middle, (middle, placed)
+        else:
+            most = middle
+    return best
 
 
 def _tiers(
@@ -345,14 +363,12 @@ def _legible_search(
                 continue
             best = (least, placed)
         # The largest scale between the floor and the deepest at which these tiers fit.
-        most = deepest
-        for _ in range(SCALE_STEPS):
-            middle = (floor + most) / 2
-            placed, fits = _legible_tiers(units, low, high, ring, tiers, middle, form)
-            if fits:
-                floor, best = middle, (middle, placed)
-            else:
-                most = middle
+        best = _largest_fitting(
+            lambda scale, tiers=tiers: _legible_tiers(units, low, high, ring, tiers, scale, form),
+            floor,
+            deepest,
+            best,
+        )
     return best[1] if best else None
 
 
